@@ -1,0 +1,133 @@
+import { Errors } from '../../lib/errors.js';
+
+import { objectSchema, emptyBody, looseObject, successResponse, nullable } from '../../lib/schemas.js';
+import { inTransaction } from '../../lib/db.js';
+import type { StoreContext, StoreRoute } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+import { burnPasswordTime, verifyPassword } from '../auth/passwords.js';
+import { createSession, revokeSession } from '../auth/sessions.js';
+import { CONTEXT_TOKEN_HEADER } from '../auth/store-context.js';
+import { findCustomerRowByEmail, listAddresses } from '../customer/customer-repository.js';
+
+const customerSchema = objectSchema(
+  {
+    id: { type: 'string' },
+    customerNumber: { type: 'string' },
+    email: { type: 'string' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    company: nullable({ type: 'string' }),
+    groupId: nullable({ type: 'string' }),
+    tags: { type: 'array', items: { type: 'string' } },
+    active: { type: 'boolean' },
+    salesChannelId: { type: 'string' },
+  },
+  ['id', 'customerNumber', 'email', 'firstName', 'lastName'],
+);
+
+export function contextView(ctx: StoreContext) {
+  return {
+    token: ctx.token,
+    salesChannel: ctx.salesChannel,
+    customer: ctx.customer,
+    actor: ctx.actor,
+    employee: ctx.employee,
+    salesRepresentative: ctx.salesRepresentative,
+    permissions: ctx.permissions === 'all' ? ['*'] : [...ctx.permissions].sort(),
+  };
+}
+
+export function accountRoutes(internals: HostInternals): StoreRoute[] {
+  const { config } = internals;
+  return [
+    {
+      method: 'POST',
+      path: '/account/login',
+      operationId: 'login',
+      summary: 'Log in with e-mail and password (customer, employee or sales representative).',
+      tags: ['Account'],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email'] },
+      schemas: {
+        body: objectSchema({ email: { type: 'string', minLength: 3, maxLength: 255 }, password: { type: 'string', minLength: 1, maxLength: 1024 } }, ['email', 'password']),
+        responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
+      },
+      async handler({ ctx, body, res }) {
+        const email = String(body.email).trim().toLowerCase();
+        const result = await inTransaction(internals.db, async (trx) => {
+          const row = await findCustomerRowByEmail(trx, email);
+          if (row && row.password_hash && row.sales_channel_id === ctx.salesChannel.id) {
+            if ((await verifyPassword(body.password, row.password_hash)) && row.active) {
+              return createSession(trx, config.appSecret, config.contextTokenTtl, {
+                salesChannelId: ctx.salesChannel.id,
+                customerId: row.id,
+                actor: { type: 'customer', id: row.id, name: `${row.first_name} ${row.last_name}`, email: row.email },
+                attributes: {},
+              });
+            }
+            return null;
+          }
+          for (const provider of internals.registries.loginProviders) {
+            const identity = await provider(trx, email, body.password, ctx.salesChannel);
+            if (identity) return createSession(trx, config.appSecret, config.contextTokenTtl, { ...identity, salesChannelId: ctx.salesChannel.id });
+          }
+          if (!row) await burnPasswordTime(body.password);
+          return null;
+        });
+        if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
+        res.setHeader(CONTEXT_TOKEN_HEADER, result.token);
+        return { contextToken: result.token };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/account/logout',
+      operationId: 'logout',
+      summary: 'Ends the session; the context token stops working at once.',
+      tags: ['Account'],
+      auth: 'login',
+      permission: null,
+      schemas: { body: emptyBody, responses: { 200: successResponse } },
+      async handler({ ctx, res }) {
+        if (ctx.sessionId) await revokeSession(internals.db, ctx.sessionId);
+        res.removeHeader(CONTEXT_TOKEN_HEADER);
+        return { success: true };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/context',
+      operationId: 'readContext',
+      summary: 'The caller: sales channel, customer, actor, employee, sales representative and permissions.',
+      tags: ['Account'],
+      auth: 'public',
+      permission: null,
+      schemas: { responses: { 200: looseObject } },
+      async handler({ ctx }) {
+        return contextView(ctx);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/account/customer',
+      operationId: 'readCustomer',
+      summary: 'The business account the caller acts for, with its addresses.',
+      tags: ['Account'],
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 200: { ...customerSchema, additionalProperties: true } } },
+      async handler({ ctx }) {
+        if (!ctx.customer) throw Errors.unauthorized();
+        const customerRow = await internals.db('customers').where({ id: ctx.customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
+        return {
+          ...ctx.customer,
+          defaultBillingAddressId: customerRow?.default_billing_address_id ?? null,
+          defaultShippingAddressId: customerRow?.default_shipping_address_id ?? null,
+          addresses: await listAddresses(internals.db, ctx.customer.id),
+        };
+      },
+    },
+  ];
+}
+

@@ -1,0 +1,215 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import cookieParser from 'cookie-parser';
+import { randomUUID } from 'node:crypto';
+import { ApiRouter, errorMiddleware } from '../lib/api-router.js';
+import { createDb, dialectOf, type Db } from '../lib/db.js';
+import { AppError } from '../lib/errors.js';
+import { buildOpenApi, renderOpenApiHtml } from '../lib/openapi.js';
+import { loadConfig, type HostConfig } from './config.js';
+import { CONTRACT_VERSION, type AdminContext, type HostRuntime, type StoreContext } from './contract.js';
+import type { HostInternals } from './internals.js';
+import { createLogger } from './logger.js';
+import { HOST_MIGRATIONS, migrateFolder } from './db/migrator.js';
+import { storeApiDefinition } from './auth/store-context.js';
+import { adminApiDefinition } from './auth/admin-context.js';
+import { createSession, revokeActorSessions } from './auth/sessions.js';
+import { hashPassword, verifyPassword } from './auth/passwords.js';
+import { accountRoutes } from './account/account-routes.js';
+import { oauthRoutes } from './admin/oauth-routes.js';
+import { createCatalogModule } from './catalog/index.js';
+import { createCheckoutModule } from './checkout/index.js';
+import { createJobsModule, type JobsModule } from './jobs/index.js';
+import { createMailModule } from './mail/index.js';
+import { createStorefrontModule } from './storefront/index.js';
+import { getCustomer, getSalesChannel, insertCustomer, listAddresses, toCustomerRef } from './customer/customer-repository.js';
+import { nextNumber } from './numbers.js';
+import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
+import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, type LoadedPlugin } from './plugins/plugin-loader.js';
+import { CONTEXT_TOKEN_HEADER } from './auth/store-context.js';
+
+export interface AppOptions {
+  config?: Partial<HostConfig>;
+  env?: NodeJS.ProcessEnv;
+  /** Plugins to load; default: the repository's plugin.json. */
+  plugins?: LoadedPlugin[];
+  /** Reuse an existing knex (tests share one per database). */
+  db?: Db;
+}
+
+export interface ShopApp {
+  app: Express;
+  runtime: HostRuntime;
+  internals: HostInternals;
+  db: Db;
+  config: HostConfig;
+  jobs: JobsModule;
+  plugins: LoadedPlugin[];
+  close(): Promise<void>;
+}
+
+/** The app factory: everything but listening. The server and the tests both start here. */
+export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
+  const config = loadConfig(options.env ?? process.env, options.config ?? {});
+  const log = createLogger(config.logLevel);
+  const db = options.db ?? createDb(config.databaseUrl);
+  await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
+  await ensureDefaultSalesChannel(db, config.publicUrl);
+  if (config.adminClientId && config.adminClientSecret) await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
+
+  const internals = {
+    config,
+    db,
+    dialect: dialectOf(db),
+    log,
+    registries: {
+      loginProviders: [],
+      contextEnrichers: [],
+      visibilityFilters: [],
+      priceProviders: [],
+      lineItemProcessors: [],
+      checkoutInterceptors: [],
+      orderPlacedHooks: [],
+      mailTemplates: new Map(),
+      jobHandlers: new Map(),
+      jobSchedules: new Map(),
+      storefrontPages: [],
+    },
+  } as unknown as HostInternals;
+  internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), { db, validateResponses: config.validateResponses });
+  internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, validateResponses: config.validateResponses });
+
+  const catalog = createCatalogModule(internals);
+  const checkout = createCheckoutModule(internals);
+  const jobs = createJobsModule(internals);
+  const mail = createMailModule(internals);
+  const storefront = createStorefrontModule(internals);
+
+  const plugins = options.plugins ?? [await importPlugin()];
+  const runtime: HostRuntime = {
+    contractVersion: CONTRACT_VERSION,
+    db,
+    dialect: internals.dialect,
+    log,
+    // Replaced per plugin below; the host itself has no settings here.
+    config: { get: async () => undefined as never, all: async () => ({}) },
+    storeApi: { route: (route) => internals.storeApi.add(route) },
+    adminApi: { route: (route) => internals.adminApi.add(route) },
+    auth: {
+      addLoginProvider: (provider) => void internals.registries.loginProviders.push(provider),
+      addContextEnricher: (enricher) => void internals.registries.contextEnrichers.push(enricher),
+      createSession: (executor, identity) => createSession(executor, config.appSecret, config.contextTokenTtl, identity),
+      revokeActorSessions,
+      hashPassword,
+      verifyPassword,
+    },
+    customers: {
+      get: getCustomer,
+      async findByEmail(executor, email) {
+        const row = await executor('customers').where({ email: email.trim().toLowerCase() }).first();
+        return row ? toCustomerRef(row) : null;
+      },
+      async create(executor, input) {
+        return insertCustomer(executor, { ...input, passwordHash: input.password ? await hashPassword(input.password) : null });
+      },
+      addresses: listAddresses,
+      async setDefaultAddress(executor, customerId, type, addressId) {
+        const address = await executor('customer_addresses').where({ id: addressId, customer_id: customerId }).first('id');
+        if (!address) return false;
+        await executor('customers')
+          .where({ id: customerId })
+          .update({ [type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id']: addressId });
+        return true;
+      },
+      salesChannel: getSalesChannel,
+    },
+    rules: catalog.rules,
+    catalog: catalog.catalog,
+    prices: catalog.prices,
+    cart: checkout.cart,
+    checkout: checkout.checkout,
+    orders: checkout.orders,
+    documents: checkout.documents,
+    mail: mail.mail,
+    jobs: jobs.jobs,
+    storefront: storefront.storefront,
+    nextNumber,
+  };
+  internals.runtime = runtime;
+
+  for (const route of accountRoutes(internals)) internals.storeApi.add(route);
+  for (const route of catalog.storeRoutes) internals.storeApi.add(route);
+  for (const route of checkout.storeRoutes) internals.storeApi.add(route);
+  for (const route of oauthRoutes(internals)) internals.adminApi.add(route);
+  for (const route of catalog.adminRoutes) internals.adminApi.add(route);
+  for (const route of checkout.adminRoutes) internals.adminApi.add(route);
+
+  for (const { manifest, plugin } of plugins) {
+    await migratePlugin(db, manifest);
+    const pluginRuntime: HostRuntime = { ...runtime, config: pluginConfigAccess(db, manifest) };
+    await plugin.register(pluginRuntime);
+    for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const id = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    (req as Request & { id: string }).id = id;
+    res.setHeader('x-request-id', id);
+    res.setHeader('Access-Control-Expose-Headers', `${CONTEXT_TOKEN_HEADER}, x-request-id`);
+    next();
+  });
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  const apiDocs = (path: string, api: ApiRouter<unknown>, title: string, securityName: string, securityScheme: Record<string, unknown>) => {
+    let document: Record<string, unknown> | null = null;
+    const build = () =>
+      (document ??= buildOpenApi(api.routes, {
+        title,
+        version: plugins[0]?.manifest.version ?? '0.0.0',
+        description: `${title}, generated from the route declarations.`,
+        serverUrl: `${config.publicUrl}${path}`,
+        securitySchemes: { [securityName]: securityScheme },
+        securityFor: (route) => (route.auth === 'public' ? null : [{ [securityName]: [] }]),
+      }));
+    app.get(`${path}/_info/openapi3.json`, (_req, res) => {
+      res.json(build());
+    });
+    app.get(`${path}/_info/swagger.html`, (_req, res) => {
+      res.type('html').send(renderOpenApiHtml(build()));
+    });
+  };
+  apiDocs('/store-api', internals.storeApi as ApiRouter<unknown>, 'Suite B2B Store API', 'contextToken', { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER });
+  apiDocs('/api', internals.adminApi as ApiRouter<unknown>, 'Suite B2B Admin API', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+
+  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
+  app.use('/store-api', json, internals.storeApi.router);
+  app.use('/api', json, express.urlencoded({ extended: false, limit: '64kb' }), internals.adminApi.router);
+  app.use(['/store-api', '/api'], (req: Request, _res: Response, next: NextFunction) => {
+    next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`));
+  });
+  app.use(cookieParser());
+  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(storefront.router);
+  app.use(errorMiddleware(log));
+
+  if (config.workers) jobs.start();
+
+  return {
+    app,
+    runtime,
+    internals,
+    db,
+    config,
+    jobs,
+    plugins,
+    async close() {
+      await jobs.stop();
+      if (!options.db) await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type { Request } from 'express';
+import { randomUUID } from 'node:crypto';
+import { Errors } from '../../lib/errors.js';
+import type { AnyRoute } from '../../lib/routes.js';
+import type { Actor, SalesChannel, StoreContext } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+import { getCustomer, toSalesChannel } from '../customer/customer-repository.js';
+import { findLiveSession } from './sessions.js';
+import { STORE_AUDIENCE, verifyToken } from './tokens.js';
+
+export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
+export const ACCESS_KEY_HEADER = 'suite-access-key';
+
+const GUEST: Actor = { type: 'guest', id: null, name: 'Guest', email: null };
+
+function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: HostInternals): StoreContext {
+  let ruleIds: Promise<string[]> | null = null;
+  const ctx: StoreContext = {
+    ...partial,
+    can(permission: string) {
+      return ctx.permissions === 'all' || ctx.permissions.has(permission);
+    },
+    ruleIds() {
+      ruleIds ??= internals.runtime.rules.matchingRuleIds(ctx);
+      return ruleIds;
+    },
+  };
+  return ctx;
+}
+
+async function resolveSalesChannel(internals: HostInternals, accessKey: string | undefined): Promise<SalesChannel> {
+  const query = internals.db('sales_channels').where({ active: true });
+  if (accessKey) query.where({ access_key: accessKey });
+  else query.orderBy('created_at').orderBy('id');
+  const row = await query.first();
+  if (!row) {
+    if (accessKey) throw Errors.unauthorized('The sales channel access key is not valid.', 'SUITE__INVALID_ACCESS_KEY');
+    throw new Error('no active sales channel: run migrations and seed, or create one through the Admin API');
+  }
+  return toSalesChannel(row);
+}
+
+/**
+ * Builds the Store API context from the `suite-context-token` header (or the storefront's session
+ * cookie). A token that is presented but not valid is a 401 even on public routes: a client must
+ * learn that its login is gone.
+ */
+export async function buildStoreContext(internals: HostInternals, req: Request, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
+  const salesChannel = await resolveSalesChannel(internals, req.get(ACCESS_KEY_HEADER) ?? undefined);
+  const base = {
+    requestId: String((req as Request & { id?: string }).id ?? randomUUID()),
+    ip: req.ip ?? 'unknown',
+    salesChannel,
+    employee: null,
+    salesRepresentative: null,
+  };
+  if (!token) {
+    if (requireLogin) throw Errors.unauthorized();
+    return makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
+  }
+  const claims = verifyToken(internals.config.appSecret, STORE_AUDIENCE, token);
+  const session = claims?.jti ? await findLiveSession(internals.db, claims.jti) : null;
+  if (!session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
+  const customer = session.customerId ? await getCustomer(internals.db, session.customerId) : null;
+  if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
+  const actor: Actor =
+    session.actorType === 'customer' && customer
+      ? { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email }
+      : { type: session.actorType, id: session.actorId, name: String(session.attributes.actorName ?? ''), email: (session.attributes.actorEmail as string | undefined) ?? null };
+  const ctx = makeContext(
+    {
+      ...base,
+      token,
+      sessionId: session.id,
+      customer,
+      actor,
+      attributes: session.attributes,
+      // The customer login is the company admin; plugins narrow this for employees and representatives.
+      permissions: session.actorType === 'customer' ? 'all' : new Set<string>(),
+    },
+    internals,
+  );
+  for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
+  if (requireLogin && !ctx.customer && ctx.actor.type === 'guest') throw Errors.unauthorized();
+  return ctx;
+}
+
+export function storeApiDefinition(internals: HostInternals) {
+  return {
+    name: 'store-api',
+    async authenticate(req: Request, route: AnyRoute) {
+      return buildStoreContext(internals, req, req.get(CONTEXT_TOKEN_HEADER) ?? undefined, route.auth === 'login');
+    },
+    authorize(route: AnyRoute, ctx: StoreContext) {
+      if (route.permission && !ctx.can(route.permission))
+        throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
+    },
+    callerKey(ctx: StoreContext) {
+      return `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`;
+    },
+    responseHeaders(ctx: StoreContext): Record<string, string> {
+      return ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {};
+    },
+  };
+}

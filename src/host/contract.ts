@@ -1,0 +1,395 @@
+/**
+ * HostRuntime: the only thing the plugin imports from the host. A second host implementing this
+ * contract loads the plugin unchanged. Breaking changes bump CONTRACT_VERSION's major.
+ */
+import type { Knex } from 'knex';
+import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
+import type { RouteDefinition } from '../lib/routes.js';
+
+export const CONTRACT_VERSION = '1.0.0';
+
+export interface Logger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  debug(obj: object | string, msg?: string): void;
+}
+
+export interface SalesChannel {
+  id: string;
+  name: string;
+  currencyIso: string;
+  currencyPrecision: number;
+  languageCode: string;
+  timeZone: string;
+  /** Configured storefront domains (absolute URLs); mail links are built from these, never from Host. */
+  domains: string[];
+}
+
+export interface CustomerRef {
+  id: string;
+  salesChannelId: string;
+  customerNumber: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  company: string | null;
+  groupId: string | null;
+  tags: string[];
+  active: boolean;
+}
+
+export type ActorType = 'guest' | 'customer' | 'employee' | 'salesRepresentative';
+
+export interface Actor {
+  type: ActorType;
+  /** customer id, employee id or sales representative id; null for guests */
+  id: string | null;
+  name: string;
+  email: string | null;
+}
+
+/** The Store API caller. Built per request by the host, enriched by plugins. */
+export interface StoreContext {
+  requestId: string;
+  ip: string;
+  /** The context token presented (or issued) for this request; null for an anonymous guest. */
+  token: string | null;
+  sessionId: string | null;
+  salesChannel: SalesChannel;
+  /** The business account the caller acts for. */
+  customer: CustomerRef | null;
+  actor: Actor;
+  /** Session attributes plugins set at login (employeeId, salesRepresentativeId, …). */
+  attributes: Record<string, unknown>;
+  /** Set by the employee add-on's context enricher. */
+  employee: { id: string; roleId: string | null; roleName: string | null; email: string; firstName: string; lastName: string } | null;
+  /** Set by the sales representative add-on's context enricher. */
+  salesRepresentative: { id: string; email: string; name: string } | null;
+  /** 'all' for the company admin (the customer login); the role's keys for an employee. */
+  permissions: ReadonlySet<string> | 'all';
+  can(permission: string): boolean;
+  /** Ids of the rules this context matches (computed lazily, cached for the request). */
+  ruleIds(): Promise<string[]>;
+}
+
+export interface AdminContext {
+  requestId: string;
+  ip: string;
+  /** 'integration' (client_credentials) or 'user' (password grant) */
+  principalType: 'integration' | 'user';
+  principalId: string;
+}
+
+/** Store API routes: auth 'public' (anyone, a guest context), 'login' (customer, employee or sales representative). */
+export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login' };
+/** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token), or 'public' (the token route itself). */
+export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & { auth: 'admin' | 'public' };
+
+export interface LoginIdentity {
+  customerId: string;
+  actor: Actor;
+  attributes: Record<string, unknown>;
+}
+
+/** Lets a plugin accept logins the host does not know (employees, sales representatives). */
+export type LoginProvider = (trx: Trx, email: string, password: string, salesChannel: SalesChannel) => Promise<LoginIdentity | null>;
+
+/** Runs for every authenticated Store API request after the session is loaded. */
+export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise<void>;
+
+export type CatalogEntity = 'product' | 'category' | 'landing_page';
+
+/**
+ * Narrows a catalog query to what the context may see. `query` selects from the entity's table;
+ * `idColumn` is its qualified id column (e.g. 'products.id').
+ */
+export type VisibilityFilter = (ctx: StoreContext, entity: CatalogEntity, query: Knex.QueryBuilder, idColumn: string) => Promise<void> | void;
+
+export interface ProductRecord {
+  id: string;
+  versionId: string;
+  productNumber: string;
+  name: string;
+  description: string | null;
+  stock: number;
+  active: boolean;
+  taxRateBp: number;
+  /** list net price, minor units */
+  priceNet: number;
+  categoryIds: string[];
+}
+
+export interface CalculatedPrice {
+  /** net unit price, minor units */
+  unitNet: number;
+  quantity: number;
+  totalNet: number;
+  taxRateBp: number;
+  totalTax: number;
+  totalGross: number;
+  /** where the price came from: 'list', 'tier', 'customer-price', 'offer' … */
+  source: string;
+}
+
+/** Returns a unit net price (minor units) for the context, or null to let the next provider (or the list price) decide. */
+export type PriceProvider = (ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor) => Promise<{ unitNet: number; source: string } | null>;
+
+export interface CartLineItem {
+  id: string;
+  type: string;
+  productId: string | null;
+  label: string;
+  quantity: number;
+  payload: Record<string, unknown>;
+  position: number;
+}
+
+export interface Cart {
+  token: string;
+  customerId: string | null;
+  salesChannelId: string;
+  lineItems: CartLineItem[];
+}
+
+/**
+ * Validates and enriches line items (e.g. `payload.participant` for event tickets).
+ * Called when an item is added or changed ('add') and again inside the order transaction ('order'),
+ * where it must re-check capacities under lock. Throw an AppError to refuse.
+ */
+export interface LineItemProcessor {
+  name: string;
+  process(ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order', executor: Executor): Promise<CartLineItem>;
+}
+
+export interface PriceLine {
+  lineItemId: string;
+  productId: string | null;
+  productNumber: string | null;
+  label: string;
+  type: string;
+  quantity: number;
+  unitNet: number;
+  totalNet: number;
+  taxRateBp: number;
+  payload: Record<string, unknown>;
+}
+
+export interface OrderDraft {
+  customerId: string;
+  salesChannelId: string;
+  lines: PriceLine[];
+  netTotal: number;
+  taxTotal: number;
+  total: number;
+  currencyIso: string;
+  billingAddress: Record<string, unknown> | null;
+  shippingAddress: Record<string, unknown> | null;
+  customerComment: string | null;
+  /** who the order is placed by; interceptors read this */
+  actor: Actor;
+  /** where it came from: 'checkout', or a plugin's name ('order-approval', 'offer') */
+  origin: string;
+}
+
+/**
+ * May refuse an order before it is written (throw an AppError), inside the order transaction.
+ * Interceptors named in `skipInterceptors` of placeOrder are not consulted (e.g. approval execute
+ * skips the approval interceptor, having been approved).
+ */
+export interface CheckoutInterceptor {
+  name: string;
+  intercept(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void>;
+}
+
+export interface PlacedOrder {
+  id: string;
+  orderNumber: string;
+  customerId: string;
+  salesChannelId: string;
+  netTotal: number;
+  taxTotal: number;
+  total: number;
+  lines: Array<PriceLine & { id: string }>;
+  origin: string;
+  actor: Actor;
+  customFields: Record<string, unknown>;
+}
+
+/** Runs inside the order's transaction, after the order rows are written. */
+export type OrderPlacedHook = (ctx: StoreContext, order: PlacedOrder, trx: Trx) => Promise<void>;
+
+export interface PlaceOrderOptions {
+  /** The cart to order; marked as ordered by a conditional write, so it yields at most one order. */
+  cartToken?: string;
+  /** Lines to order instead of a cart (approval execute, offer accept), priced as given. */
+  lines?: PriceLine[];
+  billingAddressId?: string | null;
+  shippingAddressId?: string | null;
+  customerComment?: string | null;
+  origin?: string;
+  skipInterceptors?: string[];
+  customFields?: Record<string, unknown>;
+}
+
+export interface MailTemplate {
+  /** Handlebars source of the subject line */
+  subject: string;
+  /** Handlebars source of the HTML body */
+  html: string;
+  /** Handlebars source of the text body */
+  text: string;
+}
+
+export interface OutgoingMail {
+  template: string;
+  to: string;
+  cc?: string[];
+  salesChannelId?: string | null;
+  data: Record<string, unknown>;
+  attachments?: Array<{ filename: string; documentId: string }>;
+  /** A mail with the same key is never queued twice. */
+  dedupeKey?: string;
+}
+
+export type JobHandler = (payload: Record<string, unknown>, host: HostRuntime) => Promise<void>;
+
+export interface StorefrontPage {
+  path: string;
+  method?: 'GET' | 'POST';
+  /** 'public' or 'login' (redirects to the login form). */
+  auth: 'public' | 'login';
+  /** Returns a template name under templates/storefront and its data, or a redirect. */
+  handler(input: { ctx: StoreContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }):
+    Promise<{ template: string; data: Record<string, unknown>; status?: number } | { redirect: string }>;
+}
+
+export interface HostRuntime {
+  readonly contractVersion: string;
+  readonly db: Db;
+  readonly dialect: Dialect;
+  readonly log: Logger;
+  /** The plugin's configuration: plugin.json defaults overlaid by what the operator saved. */
+  readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<Record<string, unknown>> };
+
+  readonly storeApi: { route(route: StoreRoute): void };
+  readonly adminApi: { route(route: AdminRoute): void };
+
+  readonly auth: {
+    addLoginProvider(provider: LoginProvider): void;
+    addContextEnricher(enricher: ContextEnricher): void;
+    /** Starts a session (e.g. after password-less login) and returns its context token. */
+    createSession(trx: Executor, identity: LoginIdentity & { salesChannelId: string }): Promise<{ token: string; sessionId: string }>;
+    /** Revokes sessions of one actor (logout everywhere, deactivation, password change). */
+    revokeActorSessions(executor: Executor, actorType: ActorType, actorId: string): Promise<number>;
+    hashPassword(password: string): Promise<string>;
+    verifyPassword(password: string, hash: string): Promise<boolean>;
+  };
+
+  readonly customers: {
+    get(executor: Executor, id: string): Promise<CustomerRef | null>;
+    findByEmail(executor: Executor, email: string): Promise<CustomerRef | null>;
+    /** Creates a customer (account request accepted, CLI). */
+    create(executor: Executor, input: { salesChannelId: string; email: string; password: string | null; firstName: string; lastName: string; company?: string | null; groupId?: string | null }): Promise<CustomerRef>;
+    addresses(executor: Executor, customerId: string): Promise<Array<Record<string, unknown> & { id: string }>>;
+    setDefaultAddress(executor: Executor, customerId: string, type: 'billing' | 'shipping', addressId: string): Promise<boolean>;
+    salesChannel(executor: Executor, id: string): Promise<SalesChannel | null>;
+  };
+
+  readonly rules: {
+    /** Ids of the rules a context matches. */
+    matchingRuleIds(ctx: StoreContext): Promise<string[]>;
+    exists(executor: Executor, ruleId: string): Promise<boolean>;
+  };
+
+  readonly catalog: {
+    addVisibilityFilter(filter: VisibilityFilter): void;
+    /** Applies every visibility filter to a query over one catalog entity. */
+    applyVisibility(ctx: StoreContext, entity: CatalogEntity, query: Knex.QueryBuilder, idColumn: string): Promise<void>;
+    /** Products by id that the context may see (active, visible); missing ids are absent from the result. */
+    visibleProducts(ctx: StoreContext, ids: string[], executor?: Executor): Promise<ProductRecord[]>;
+    /** Products by id regardless of visibility (for re-checks of stored snapshots). */
+    products(executor: Executor, ids: string[]): Promise<ProductRecord[]>;
+    entityVersionId(executor: Executor, entity: CatalogEntity, id: string): Promise<string | null>;
+    /** Called when something that changes visibility changed (cache invalidation across processes). */
+    visibilityChanged(executor: Executor): Promise<void>;
+    /** A counter that changes whenever visibility changes on any process; cache keys include it. */
+    visibilityVersion(executor: Executor): Promise<number>;
+  };
+
+  readonly prices: {
+    addPriceProvider(provider: PriceProvider): void;
+    calculate(ctx: StoreContext, product: ProductRecord, quantity: number, executor?: Executor): Promise<CalculatedPrice>;
+  };
+
+  readonly cart: {
+    addLineItemProcessor(processor: LineItemProcessor): void;
+    /** The context's cart (created on first use). */
+    current(ctx: StoreContext, executor?: Executor): Promise<Cart>;
+    get(executor: Executor, token: string): Promise<Cart | null>;
+    addLineItems(ctx: StoreContext, items: Array<{ type?: string; productId: string; quantity: number; payload?: Record<string, unknown> }>): Promise<Cart>;
+    /** Prices every line for the context (visibility and line-item processors applied). */
+    price(ctx: StoreContext, cart: Cart, executor?: Executor): Promise<{ lines: PriceLine[]; netTotal: number; taxTotal: number; total: number }>;
+  };
+
+  readonly checkout: {
+    addInterceptor(interceptor: CheckoutInterceptor): void;
+    onOrderPlaced(hook: OrderPlacedHook): void;
+    /** Places an order in its own transaction (or the given one). Interceptors, processors and hooks run inside it. */
+    placeOrder(ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder>;
+  };
+
+  readonly orders: {
+    /** The order in the Store API's order shape, or null. */
+    get(executor: Executor, id: string): Promise<Record<string, unknown> | null>;
+    /** Many orders in the Store API's order shape, in the order of `ids`. */
+    getMany(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>>;
+  };
+
+  readonly documents: {
+    /** Renders a PDF from a title and blocks of text/tables and stores it; returns the document id and file name. */
+    createPdf(executor: Executor, input: { type: string; number: string; customerId: string | null; orderId?: string | null; title: string; lines: Array<{ text: string } | { table: string[][] }> }): Promise<{ id: string; fileName: string }>;
+    get(executor: Executor, id: string): Promise<{ id: string; fileName: string; mimeType: string; content: Buffer; customerId: string | null; orderId: string | null; type: string; number: string; createdAt: string } | null>;
+  };
+
+  readonly mail: {
+    registerTemplate(name: string, template: MailTemplate): void;
+    /** Writes the mail to the outbox inside the caller's transaction; a job sends it. */
+    enqueue(executor: Executor, mail: OutgoingMail): Promise<void>;
+  };
+
+  readonly jobs: {
+    register(name: string, handler: JobHandler): void;
+    /** A recurring job, claimed by one process per run. */
+    schedule(name: string, everySeconds: number): void;
+    enqueue(executor: Executor, name: string, payload: Record<string, unknown>, options?: { runAt?: Date; uniqueKey?: string }): Promise<void>;
+  };
+
+  readonly storefront: {
+    page(page: StorefrontPage): void;
+    /** A link into the storefront on the sales channel's first configured domain. */
+    url(salesChannel: SalesChannel, path: string): string;
+  };
+
+  /** Sequential human-readable numbers (order, offer, document numbers) safe across processes. */
+  nextNumber(executor: Executor, range: string, prefix?: string): Promise<string>;
+}
+
+/** What a plugin's entry module exports as default. */
+export interface HostPlugin {
+  name: string;
+  register(host: HostRuntime): Promise<void>;
+  /** Adds the plugin's demo records (employees, budgets, events …) for a demo customer. */
+  seedDemo?(host: HostRuntime, demo: DemoShop): Promise<string[]>;
+}
+
+/** What the host's demo seed created, for plugins to build on. */
+export interface DemoShop {
+  salesChannelId: string;
+  customerId: string;
+  customerEmail: string;
+  productIds: string[];
+  categoryIds: string[];
+}
+
+export type { Db, Executor, Trx };

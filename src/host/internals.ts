@@ -1,0 +1,47 @@
+import type { Db, Dialect } from '../lib/db.js';
+import type { ApiRouter } from '../lib/api-router.js';
+import type { HostConfig } from './config.js';
+import type {
+  AdminContext,
+  CheckoutInterceptor,
+  ContextEnricher,
+  HostRuntime,
+  JobHandler,
+  LineItemProcessor,
+  Logger,
+  LoginProvider,
+  MailTemplate,
+  OrderPlacedHook,
+  PriceProvider,
+  StoreContext,
+  StorefrontPage,
+  VisibilityFilter,
+} from './contract.js';
+
+/**
+ * What host modules share among themselves: configuration, the database, the two API routers and
+ * the registries behind the contract's extension points. Plugins never see this; they get `runtime`.
+ */
+export interface HostInternals {
+  config: HostConfig;
+  db: Db;
+  dialect: Dialect;
+  log: Logger;
+  storeApi: ApiRouter<StoreContext>;
+  adminApi: ApiRouter<AdminContext>;
+  registries: {
+    loginProviders: LoginProvider[];
+    contextEnrichers: ContextEnricher[];
+    visibilityFilters: VisibilityFilter[];
+    priceProviders: PriceProvider[];
+    lineItemProcessors: LineItemProcessor[];
+    checkoutInterceptors: CheckoutInterceptor[];
+    orderPlacedHooks: OrderPlacedHook[];
+    mailTemplates: Map<string, MailTemplate>;
+    jobHandlers: Map<string, JobHandler>;
+    jobSchedules: Map<string, number>;
+    storefrontPages: StorefrontPage[];
+  };
+  /** The assembled contract; available once every module is created (use it lazily, inside functions). */
+  runtime: HostRuntime;
+}

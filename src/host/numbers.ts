@@ -1,0 +1,16 @@
+import type { Executor } from '../lib/db.js';
+import { forUpdate } from '../lib/db.js';
+
+/**
+ * Sequential numbers per range (orders, customers, offers, documents). The row is locked for the
+ * rest of the caller's transaction on MySQL; SQLite serialises writers anyway.
+ */
+export async function nextNumber(executor: Executor, range: string, prefix = ''): Promise<string> {
+  const updated = await executor('number_ranges').where({ name: range }).increment('last_value', 1);
+  if (updated === 0) {
+    await executor('number_ranges').insert({ name: range, last_value: 0 }).onConflict('name').ignore();
+    await executor('number_ranges').where({ name: range }).increment('last_value', 1);
+  }
+  const row = await forUpdate(executor('number_ranges').where({ name: range }).first('last_value'), executor);
+  return `${prefix}${10000 + Number(row.last_value)}`;
+}

@@ -1,0 +1,169 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { AppError, Errors } from './errors.js';
+import type { Db } from './db.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
+import { enforceRateLimit } from './rate-limit.js';
+import { assertRouteDeclared, isReply, toExpressPath, type AnyRoute, type ContentResponse } from './routes.js';
+import { responseProblems, validateOrThrow, type JsonSchema } from './validation.js';
+
+export interface ApiDefinition<C> {
+  name: string;
+  /** Builds the caller's context; throws 401 when `route.auth` needs a login the request lacks. */
+  authenticate(req: Request, route: AnyRoute): Promise<C>;
+  /** Throws 403 when the context may not call the route (permission keys). */
+  authorize(route: AnyRoute, ctx: C): void;
+  /** Scope of idempotency keys: who is calling. */
+  callerKey(ctx: C): string;
+  /** Headers added to every response (e.g. the refreshed context token). */
+  responseHeaders?(ctx: C): Record<string, string>;
+}
+
+export interface ApiRouterOptions {
+  db: Db;
+  /** Hold every handler to its declared response schema (on in tests). */
+  validateResponses: boolean;
+}
+
+function isContentResponse(value: unknown): value is ContentResponse {
+  return typeof value === 'object' && value !== null && typeof (value as ContentResponse).contentType === 'string';
+}
+
+function asyncHandler(fn: (req: Request, res: Response) => Promise<void>) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    fn(req, res).catch(next);
+  };
+}
+
+/**
+ * The API pipeline: rate limit → authenticate → authorize → validate → idempotency → handler →
+ * response check. Routes are added at any time before the first request (plugins register late).
+ */
+export class ApiRouter<C> {
+  readonly routes: AnyRoute[] = [];
+  readonly router: Router = express.Router();
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly api: ApiDefinition<C>,
+    private readonly options: ApiRouterOptions,
+  ) {}
+
+  add(route: AnyRoute): void {
+    assertRouteDeclared(route);
+    const key = `${route.method} ${route.path}`;
+    if (this.seen.has(key)) throw new Error(`route ${key} is declared twice on the ${this.api.name}`);
+    this.seen.add(key);
+    this.routes.push(route);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const middlewares = [] as Array<express.RequestHandler>;
+    if (route.schemas.bodyContentType && route.schemas.bodyContentType !== 'application/json') {
+      middlewares.push(express.text({ type: () => true, limit: '5mb' }));
+    }
+    this.router[method](toExpressPath(route.path), ...middlewares, asyncHandler((req, res) => this.handle(route, req, res)));
+  }
+
+  private async handle(route: AnyRoute, req: Request, res: Response): Promise<void> {
+    if (route.rateLimit) await enforceRateLimit(this.options.db, route.rateLimit, req);
+    const ctx = await this.api.authenticate(req, route);
+    for (const [name, value] of Object.entries(this.api.responseHeaders?.(ctx) ?? {})) res.setHeader(name, value);
+    this.api.authorize(route, ctx);
+
+    const { schemas } = route;
+    const params = validateOrThrow<Record<string, unknown>>(schemas.params ?? { type: 'object' }, { ...req.params }, 'params');
+    const query = validateOrThrow<Record<string, unknown>>(schemas.query ?? { type: 'object' }, { ...(req.query as object) }, 'query');
+    let body: unknown = undefined;
+    if (schemas.body) {
+      if (schemas.bodyContentType && schemas.bodyContentType !== 'application/json') {
+        body = typeof req.body === 'string' ? req.body : '';
+        validateOrThrow(schemas.body, body, 'body');
+      } else {
+        body = req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && !req.is('application/json'))
+          ? {}
+          : req.body;
+        body = validateOrThrow(schemas.body, body, 'body');
+      }
+    }
+
+    const idempotencyKey = route.idempotent ? req.get('idempotency-key') : undefined;
+    if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 255))
+      throw Errors.badRequest('SUITE__INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 characters.', { parameter: 'Idempotency-Key' });
+    const scope = idempotencyKey ? `${this.api.name}:${route.operationId}:${this.api.callerKey(ctx)}` : '';
+    if (idempotencyKey) {
+      const claim = await claimIdempotencyKey(this.options.db, scope, idempotencyKey, { params, body });
+      if ('replay' in claim) {
+        res.setHeader('Idempotent-Replayed', 'true');
+        this.send(route, res, claim.replay.status, claim.replay.body, undefined);
+        return;
+      }
+    }
+
+    let result: unknown;
+    try {
+      result = await route.handler({ ctx, body, query, params, req, res });
+    } catch (error) {
+      if (idempotencyKey) await releaseIdempotencyKey(this.options.db, scope, idempotencyKey);
+      throw error;
+    }
+    const status = isReply(result) ? result.status : 200;
+    const payload = isReply(result) ? result.body : result;
+    if (isReply(result)) for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    const contentType = isReply(result) ? result.contentType : undefined;
+    if (idempotencyKey) await completeIdempotencyKey(this.options.db, scope, idempotencyKey, { status, body: payload });
+    this.send(route, res, status, payload, contentType);
+  }
+
+  private send(route: AnyRoute, res: Response, status: number, payload: unknown, contentType: string | undefined): void {
+    const declared = route.schemas.responses[status];
+    if (this.options.validateResponses) {
+      if (declared === undefined)
+        throw new Error(`${route.method} ${route.path} answered ${status}, which its declaration does not list`);
+      if (declared && !isContentResponse(declared)) {
+        const problems = responseProblems(declared as JsonSchema, payload);
+        if (problems) throw new Error(`${route.method} ${route.path} answered a body its schema refuses: ${problems}`);
+      }
+    }
+    res.status(status);
+    if (status === 204 || payload === undefined) {
+      res.end();
+      return;
+    }
+    if (contentType || isContentResponse(declared)) {
+      res.type(contentType ?? (declared as ContentResponse).contentType);
+      res.send(payload as string | Buffer);
+      return;
+    }
+    res.json(payload);
+  }
+}
+
+/** Turns anything thrown into the one error body; 500 only for bugs, without internals. */
+export function errorMiddleware(log: { error(obj: object, msg: string): void }) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    let appError: AppError | null = null;
+    if (error instanceof AppError) appError = error;
+    else if (typeof error === 'object' && error !== null && 'type' in error) {
+      const type = (error as { type: string }).type;
+      if (type === 'entity.parse.failed') appError = Errors.badRequest('SUITE__MALFORMED_JSON', 'The request body is not valid JSON.');
+      else if (type === 'entity.too.large') appError = new AppError(413, 'SUITE__PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      else if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+        appError = new AppError(415, 'SUITE__UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
+    } else if (error instanceof URIError) {
+      appError = Errors.badRequest('SUITE__MALFORMED_URI', 'The request path is not valid.');
+    }
+    const requestId = String((req as Request & { id?: string }).id ?? '');
+    if (!appError) {
+      log.error({ err: error, requestId, method: req.method, path: req.path }, 'unhandled error');
+      res.status(500).json({
+        errors: [{ status: '500', code: 'SUITE__INTERNAL_ERROR', title: 'Internal Server Error', detail: 'An unexpected error occurred.', meta: { requestId } }],
+      });
+      return;
+    }
+    if (appError.status === 429 && appError.options.meta?.retryAfter !== undefined)
+      res.setHeader('Retry-After', String(appError.options.meta.retryAfter));
+    res.status(appError.status).json(appError.toBody());
+  };
+}

@@ -1,0 +1,230 @@
+import type { Knex } from 'knex';
+import { Errors } from './errors.js';
+import { readInt } from './db.js';
+
+/**
+ * The shop platform's search criteria, compiled to knex. Fields are allow-listed per resource;
+ * the caller's tenant scope is part of the base query the server builds and cannot be widened.
+ */
+export const MAX_LIMIT = 500;
+export const DEFAULT_LIMIT = 25;
+
+export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'id';
+
+export interface FieldSpec {
+  column: string;
+  type: FieldType;
+}
+
+export interface CriteriaSpec {
+  fields: Record<string, FieldSpec>;
+  /** Columns `term` searches (LIKE %term%). */
+  termColumns?: string[];
+  defaultSort: Array<{ column: string; order: 'asc' | 'desc' }>;
+  /** The id column `ids` filters on. */
+  idColumn: string;
+}
+
+export type Filter =
+  | { type: 'equals'; field: string; value: string | number | boolean | null }
+  | { type: 'equalsAny'; field: string; value: Array<string | number> }
+  | { type: 'contains' | 'prefix' | 'suffix'; field: string; value: string }
+  | { type: 'range'; field: string; parameters: { gte?: string | number; lte?: string | number; gt?: string | number; lt?: string | number } }
+  | { type: 'not' | 'multi'; operator?: 'and' | 'or'; queries: Filter[] };
+
+export interface Criteria {
+  page?: number;
+  limit?: number;
+  filter?: Filter[];
+  sort?: Array<{ field: string; order?: 'ASC' | 'DESC' | 'asc' | 'desc'; naturalSorting?: boolean }>;
+  term?: string;
+  ids?: string[];
+  'total-count-mode'?: 0 | 1 | 2 | 'none' | 'exact' | 'next-pages';
+}
+
+const scalar = { type: ['string', 'number', 'boolean', 'null'] };
+
+/** The JSON Schema of a criteria body for one resource (its field names are the allow-list). */
+export function criteriaSchema(fieldNames: string[], extraProperties: Record<string, unknown> = {}): Record<string, unknown> {
+  const field = { type: 'string', enum: fieldNames };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    $defs: {
+      filter: {
+        type: 'object',
+        required: ['type'],
+        oneOf: [
+          { type: 'object', additionalProperties: false, required: ['type', 'field', 'value'], properties: { type: { const: 'equals' }, field, value: scalar } },
+          { type: 'object', additionalProperties: false, required: ['type', 'field', 'value'], properties: { type: { const: 'equalsAny' }, field, value: { type: 'array', maxItems: 1000, items: { type: ['string', 'number'] } } } },
+          { type: 'object', additionalProperties: false, required: ['type', 'field', 'value'], properties: { type: { enum: ['contains', 'prefix', 'suffix'] }, field, value: { type: 'string', maxLength: 255 } } },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'field', 'parameters'],
+            properties: {
+              type: { const: 'range' },
+              field,
+              parameters: {
+                type: 'object',
+                additionalProperties: false,
+                minProperties: 1,
+                properties: { gte: { type: ['string', 'number'] }, lte: { type: ['string', 'number'] }, gt: { type: ['string', 'number'] }, lt: { type: ['string', 'number'] } },
+              },
+            },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'queries'],
+            properties: { type: { enum: ['not', 'multi'] }, operator: { enum: ['and', 'or', 'AND', 'OR'] }, queries: { type: 'array', maxItems: 50, items: { $ref: '#/$defs/filter' } } },
+          },
+        ],
+      },
+    },
+    properties: {
+      page: { type: 'integer', minimum: 1, default: 1 },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+      filter: { type: 'array', maxItems: 50, items: { $ref: '#/$defs/filter' } },
+      sort: {
+        type: 'array',
+        maxItems: 10,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['field'],
+          properties: { field, order: { enum: ['ASC', 'DESC', 'asc', 'desc'] }, naturalSorting: { type: 'boolean' } },
+        },
+      },
+      term: { type: 'string', maxLength: 255 },
+      ids: { type: 'array', maxItems: MAX_LIMIT, items: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
+      'total-count-mode': { enum: [0, 1, 2, 'none', 'exact', 'next-pages'] },
+      associations: { type: 'object' },
+      includes: { type: 'object' },
+      ...extraProperties,
+    },
+  };
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function fieldOf(spec: CriteriaSpec, name: string): FieldSpec {
+  const field = spec.fields[name];
+  if (!field) throw Errors.badRequest('SUITE__UNKNOWN_CRITERIA_FIELD', `Unknown field "${name}".`, { pointer: '/filter' });
+  return field;
+}
+
+function normalise(field: FieldSpec, value: unknown): unknown {
+  if (field.type === 'boolean') return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
+  if (field.type === 'date' && typeof value === 'string') {
+    const d = new Date(value);
+    if (Number.isNaN(d.getTime())) throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${value}" is not a date.`, { pointer: '/filter' });
+    return d.toISOString().replace('T', ' ').replace('Z', '');
+  }
+  return value;
+}
+
+function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec): void {
+  switch (filter.type) {
+    case 'equals': {
+      const field = fieldOf(spec, filter.field);
+      if (filter.value === null) qb.whereNull(field.column);
+      else qb.where(field.column, normalise(field, filter.value) as string);
+      return;
+    }
+    case 'equalsAny': {
+      const field = fieldOf(spec, filter.field);
+      qb.whereIn(field.column, filter.value.map((v) => normalise(field, v) as string));
+      return;
+    }
+    case 'contains':
+    case 'prefix':
+    case 'suffix': {
+      const field = fieldOf(spec, filter.field);
+      const v = escapeLike(String(filter.value));
+      const pattern = filter.type === 'contains' ? `%${v}%` : filter.type === 'prefix' ? `${v}%` : `%${v}`;
+      qb.whereRaw(`?? LIKE ? ESCAPE '\\'`, [field.column, pattern]);
+      return;
+    }
+    case 'range': {
+      const field = fieldOf(spec, filter.field);
+      const ops: Record<string, string> = { gte: '>=', lte: '<=', gt: '>', lt: '<' };
+      for (const [key, value] of Object.entries(filter.parameters)) {
+        if (value !== undefined) qb.where(field.column, ops[key]!, normalise(field, value) as string);
+      }
+      return;
+    }
+    case 'multi':
+    case 'not': {
+      const or = (filter.operator ?? 'and').toLowerCase() === 'or';
+      const group = (inner: Knex.QueryBuilder) => {
+        for (const sub of filter.queries) {
+          if (or) inner.orWhere((q) => applyFilter(q, sub, spec));
+          else inner.andWhere((q) => applyFilter(q, sub, spec));
+        }
+      };
+      if (filter.queries.length === 0) return;
+      if (filter.type === 'not') qb.whereNot(group);
+      else qb.where(group);
+      return;
+    }
+  }
+}
+
+/** Adds filters, term and ids of the criteria to a base query (which already carries the tenant scope). */
+export function applyCriteriaFilters(base: Knex.QueryBuilder, criteria: Criteria, spec: CriteriaSpec): Knex.QueryBuilder {
+  for (const filter of criteria.filter ?? []) base.where((qb) => applyFilter(qb, filter, spec));
+  if (criteria.ids?.length) base.whereIn(spec.idColumn, criteria.ids);
+  const term = criteria.term?.trim();
+  if (term && spec.termColumns?.length) {
+    const pattern = `%${escapeLike(term)}%`;
+    base.where((qb) => {
+      for (const column of spec.termColumns!) qb.orWhereRaw(`?? LIKE ? ESCAPE '\\'`, [column, pattern]);
+    });
+  }
+  return base;
+}
+
+export interface Page<T> {
+  total: number;
+  rows: T[];
+  page: number;
+  limit: number;
+}
+
+/**
+ * Runs a criteria search: `base` selects from the resource with its joins and tenant scope;
+ * `select` adds the columns of the data query.
+ */
+export async function searchByCriteria<T>(
+  base: Knex.QueryBuilder,
+  criteria: Criteria,
+  spec: CriteriaSpec,
+  select: (qb: Knex.QueryBuilder) => Knex.QueryBuilder,
+): Promise<Page<T>> {
+  const page = criteria.page ?? 1;
+  const limit = criteria.limit ?? DEFAULT_LIMIT;
+  if (limit > MAX_LIMIT || limit < 1) throw Errors.badRequest('SUITE__INVALID_LIMIT', `limit must be between 1 and ${MAX_LIMIT}.`, { pointer: '/limit' });
+  const filtered = applyCriteriaFilters(base, criteria, spec);
+  const dataQuery = select(filtered.clone());
+  for (const sort of criteria.sort ?? []) {
+    const field = fieldOf(spec, sort.field);
+    dataQuery.orderBy(field.column, (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
+  }
+  for (const sort of spec.defaultSort) dataQuery.orderBy(sort.column, sort.order);
+  dataQuery.limit(limit).offset((page - 1) * limit);
+  const mode = criteria['total-count-mode'];
+  const rows = (await dataQuery) as T[];
+  let total: number;
+  if (mode === 0 || mode === 'none') total = rows.length;
+  else if (mode === 2 || mode === 'next-pages') {
+    const ahead = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
+    total = (page - 1) * limit + ahead.length;
+  } else {
+    const [row] = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
+    total = readInt((row as { count: unknown } | undefined)?.count);
+  }
+  return { total, rows, page, limit };
+}

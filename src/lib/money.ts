@@ -1,0 +1,25 @@
+/**
+ * Money is stored and summed as integer minor units; the API edge speaks numbers with the
+ * currency's precision. Floats only ever appear at that edge.
+ */
+export function toMinor(amount: number, precision = 2): number {
+  return Math.round(amount * 10 ** precision);
+}
+
+export function fromMinor(minor: number | string | null | undefined, precision = 2): number {
+  const value = Number(minor ?? 0);
+  return Number((value / 10 ** precision).toFixed(precision));
+}
+
+/** Gross from net (or tax part) in minor units, rounded half up per line. */
+export function taxOf(netMinor: number, taxRatePercent: number): number {
+  return Math.round((netMinor * taxRatePercent) / 100);
+}
+
+export function sumMinor(values: Array<number | string | null | undefined>): number {
+  let total = 0;
+  for (const value of values) total += Number(value ?? 0);
+  return total;
+}
+
+export const moneySchema = { type: 'number', minimum: 0, maximum: 1e12 } as const;

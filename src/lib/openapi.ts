@@ -1,0 +1,125 @@
+import type { AnyRoute, ContentResponse } from './routes.js';
+import { pathParamNames } from './routes.js';
+import { statusTitle } from './errors.js';
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  serverUrl: string;
+  securitySchemes: Record<string, unknown>;
+  /** The security requirement of a route, from its `auth` value; null for public routes. */
+  securityFor(route: AnyRoute): Array<Record<string, string[]>> | null;
+}
+
+const errorBodySchema = {
+  type: 'object',
+  required: ['errors'],
+  properties: {
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['status', 'code', 'title'],
+        properties: {
+          status: { type: 'string' },
+          code: { type: 'string' },
+          title: { type: 'string' },
+          detail: { type: 'string' },
+          source: { type: 'object', properties: { pointer: { type: 'string' }, parameter: { type: 'string' } } },
+          meta: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+function isContent(value: unknown): value is ContentResponse {
+  return typeof value === 'object' && value !== null && typeof (value as ContentResponse).contentType === 'string';
+}
+
+function queryParameters(schema: Record<string, unknown> | undefined) {
+  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = (schema?.required ?? []) as string[];
+  return Object.entries(properties).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    description: (s.description as string | undefined) ?? undefined,
+    schema: s,
+  }));
+}
+
+/** OpenAPI 3.1 from the route declarations: the same objects that validate the requests. */
+export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const requestBodies: Record<string, unknown> = {};
+  const sorted = [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  for (const route of sorted) {
+    const paramProps = (route.schemas.params?.properties ?? {}) as Record<string, unknown>;
+    const parameters = [
+      ...pathParamNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } })),
+      ...queryParameters(route.schemas.query),
+    ];
+    const responses: Record<string, unknown> = {};
+    for (const [status, schema] of Object.entries(route.schemas.responses)) {
+      const description = isContent(schema) ? (schema.description ?? statusTitle(Number(status))) : statusTitle(Number(status));
+      if (schema === null) responses[status] = { description: Number(status) === 204 ? 'No Content' : description };
+      else if (isContent(schema)) responses[status] = { description, content: { [schema.contentType]: { schema: { type: 'string', format: 'binary' } } } };
+      else responses[status] = { description, content: { 'application/json': { schema } } };
+    }
+    for (const status of ['400', '401', '403', '404', '429']) {
+      if (!responses[status]) responses[status] = { description: statusTitle(Number(status)), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+    }
+    const operation: Record<string, unknown> = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: route.tags,
+      parameters,
+      responses,
+    };
+    if (route.description) operation.description = route.description;
+    if (route.permission) operation['x-permission'] = route.permission;
+    const security = info.securityFor(route);
+    operation.security = security ?? [];
+    if (route.schemas.body) {
+      const body = {
+        required: true,
+        content: { [route.schemas.bodyContentType ?? 'application/json']: { schema: route.schemas.body } },
+      };
+      if (route.schemas.bodyName) {
+        requestBodies[route.schemas.bodyName] = body;
+        operation.requestBody = { $ref: `#/components/requestBodies/${route.schemas.bodyName}` };
+      } else operation.requestBody = body;
+    }
+    if (route.idempotent)
+      (operation.parameters as unknown[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: { schemas: { ErrorBody: errorBodySchema }, requestBodies, securitySchemes: info.securitySchemes },
+  };
+}
+
+/** A readable page beside the JSON document: every operation with its schemas. */
+export function renderOpenApiHtml(document: Record<string, unknown>): string {
+  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const info = document.info as { title: string; version: string; description: string };
+  const rows: string[] = [];
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, Record<string, unknown>>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
+      const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
+      rows.push(
+        `<section id="${escape(String(op.operationId))}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(String(op.summary ?? ''))}${op['x-permission'] ? ` — permission <code>${escape(String(op['x-permission']))}</code>` : ''}</p>${body}${responses}</section>`,
+      );
+    }
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}section{border-top:1px solid #ddd;padding:.5rem 0}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style>
+</head><body><h1>${escape(info.title)} <small>${escape(info.version)}</small></h1><p>${escape(info.description)}</p><p><a href="openapi3.json">openapi3.json</a></p>${rows.join('\n')}</body></html>`;
+}

@@ -1,0 +1,108 @@
+import type { Request, Response } from 'express';
+import type { JsonSchema } from './validation.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A non-JSON response (CSV, PDF, HTML): documented by content type. */
+export interface ContentResponse {
+  contentType: string;
+  description?: string;
+}
+
+export interface RouteSchemas {
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Publishes the body under components.requestBodies with this name. */
+  bodyName?: string;
+  /** For a non-JSON request body (e.g. 'text/csv'); the raw text arrives as `body`. */
+  bodyContentType?: string;
+  /** status → JSON Schema, a content type, or null for "no content". */
+  responses: Record<number, JsonSchema | ContentResponse | null>;
+}
+
+export interface RateLimitRule {
+  /** Counter name; counters are kept per key in the database, so they hold across processes. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+  /** What a key is made of: the client address, and/or a body field (e.g. 'email'). */
+  by: Array<'ip' | `body.${string}`>;
+}
+
+export interface RouteInput<C, B, Q, P> {
+  ctx: C;
+  body: B;
+  query: Q;
+  params: P;
+  req: Request;
+  res: Response;
+}
+
+/** What a handler may return instead of a plain JSON body. */
+export interface Reply {
+  readonly kind: 'reply';
+  status: number;
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export function reply(status: number, body?: unknown, options: { contentType?: string; headers?: Record<string, string> } = {}): Reply {
+  return { kind: 'reply', status, body, ...options };
+}
+
+export const noContent = (): Reply => reply(204);
+
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && (value as Reply).kind === 'reply';
+}
+
+/**
+ * A route is declared once: this object validates, authorizes and documents it.
+ * `auth` is interpreted by the API it is mounted on (Store API: 'public' | 'login' | …; Admin API: 'admin').
+ * `permission` must be stated: a permission key, or null when any caller that passes `auth` may call it.
+ */
+export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> {
+  method: HttpMethod;
+  /** OpenAPI-style path relative to the API root, e.g. '/b2b/employee/{id}'. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: string;
+  permission: string | null;
+  schemas: RouteSchemas;
+  rateLimit?: RateLimitRule;
+  /** Create-like POSTs: an Idempotency-Key header replays the first response. */
+  idempotent?: boolean;
+  handler: (input: RouteInput<C, B, Q, P>) => Promise<unknown>;
+}
+
+export type AnyRoute = RouteDefinition<any, any, any, any>;
+
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
+}
+
+/** '/b2b/address/switch-{type}/{addressId}' → '/b2b/address/switch-:type/:addressId' */
+export function toExpressPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/** Refuses declarations that could not validate or document themselves. */
+export function assertRouteDeclared(route: AnyRoute): void {
+  const where = `${route.method} ${route.path}`;
+  if (!route.schemas?.responses || Object.keys(route.schemas.responses).length === 0)
+    throw new Error(`route ${where} declares no response schema`);
+  if (route.permission === undefined) throw new Error(`route ${where} does not declare its permission (use null for none)`);
+  if (['POST', 'PUT', 'PATCH'].includes(route.method) && !route.schemas.body)
+    throw new Error(`route ${where} declares no body schema`);
+  const names = pathParamNames(route.path);
+  if (names.length > 0) {
+    const declared = Object.keys((route.schemas.params?.properties as object | undefined) ?? {});
+    for (const name of names)
+      if (!declared.includes(name)) throw new Error(`route ${where} does not declare path parameter "${name}"`);
+  }
+}

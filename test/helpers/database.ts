@@ -1,0 +1,37 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import knexFactory from 'knex';
+import { parseDatabaseUrl } from '../../src/lib/db.js';
+import { projectPath } from '../../src/host/paths.js';
+
+/**
+ * The test database: a fresh SQLite file per run, or a fresh `<db>_suite_test` database on the
+ * MySQL/MariaDB server DATABASE_URL names (the named database itself is never touched).
+ */
+export async function prepareTestDatabase(): Promise<string> {
+  const url = process.env.DATABASE_URL;
+  if (!url || parseDatabaseUrl(url).dialect === 'sqlite') {
+    const dir = projectPath('var', 'test');
+    mkdirSync(dir, { recursive: true });
+    const file = `${dir}/suite-${process.pid}.sqlite`;
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    return `sqlite:${file}`;
+  }
+  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const testDb = `${parsed.pathname.replace(/^\//, '') || 'suite'}_suite_test`;
+  const admin = knexFactory({
+    client: 'mysql2',
+    connection: { host: parsed.hostname, port: Number(parsed.port || 3306), user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },
+  });
+  await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
+  await admin.raw(`CREATE DATABASE \`${testDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.destroy();
+  parsed.pathname = `/${testDb}`;
+  return parsed.toString();
+}
+
+export function cleanupTestDatabase(url: string): void {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+}

@@ -1,0 +1,120 @@
+import supertest from 'supertest';
+import { createApp, type ShopApp } from '../../src/host/app.js';
+import { newId, newSecret } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
+import { hashPassword } from '../../src/host/auth/passwords.js';
+import { insertCustomer } from '../../src/host/customer/customer-repository.js';
+import type { CustomerRef } from '../../src/host/contract.js';
+import { cleanupTestDatabase, prepareTestDatabase } from './database.js';
+
+export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+let shopPromise: Promise<ShopApp> | null = null;
+let databaseUrl: string | null = null;
+
+export async function testDatabaseUrl(): Promise<string> {
+  databaseUrl ??= await prepareTestDatabase();
+  return databaseUrl;
+}
+
+/** One app per test run, on a fresh database; every test makes its own data, so none depends on another. */
+export function getShop(): Promise<ShopApp> {
+  shopPromise ??= (async () =>
+    createApp({
+      config: {
+        databaseUrl: await testDatabaseUrl(),
+        appSecret: TEST_APP_SECRET,
+        publicUrl: 'http://shop.test',
+        logLevel: process.env.LOG_LEVEL ?? 'silent',
+        workers: false,
+        validateResponses: true,
+        mailerUrl: process.env.TEST_MAILER_URL ?? null,
+      },
+    }))();
+  return shopPromise;
+}
+
+export async function closeShop(): Promise<void> {
+  if (!shopPromise) return;
+  const shop = await shopPromise;
+  await shop.close();
+  shopPromise = null;
+  if (databaseUrl) cleanupTestDatabase(databaseUrl);
+}
+
+export function isMysql(): boolean {
+  return (process.env.DATABASE_URL ?? '').startsWith('mysql');
+}
+
+export async function http(): Promise<supertest.Agent> {
+  return supertest.agent((await getShop()).app);
+}
+
+export async function defaultSalesChannelId(shop: ShopApp): Promise<string> {
+  return (await shop.db('sales_channels').orderBy('created_at').first('id')).id;
+}
+
+export interface TestCustomer {
+  customer: CustomerRef;
+  email: string;
+  password: string;
+}
+
+/** A business customer with a password login and a default address. */
+export async function createTestCustomer(overrides: Partial<{ company: string; groupId: string | null; tags: string[] }> = {}): Promise<TestCustomer> {
+  const shop = await getShop();
+  const email = `customer-${newId().slice(0, 12)}@example.test`;
+  const password = `pw-${newSecret(9)}`;
+  const customer = await insertCustomer(shop.db, {
+    salesChannelId: await defaultSalesChannelId(shop),
+    email,
+    passwordHash: await hashPassword(password),
+    firstName: 'Test',
+    lastName: 'Customer',
+    company: overrides.company ?? `Company ${email.slice(9, 15)}`,
+    groupId: overrides.groupId ?? null,
+    tags: overrides.tags ?? [],
+  });
+  const addressId = newId();
+  await shop.db('customer_addresses').insert({ id: addressId, customer_id: customer.id, company: customer.company, first_name: 'Test', last_name: 'Customer', street: 'Test Street 1', zipcode: '12345', city: 'Testcity', country_code: 'DE', created_at: nowDb() });
+  await shop.db('customers').where({ id: customer.id }).update({ default_billing_address_id: addressId, default_shipping_address_id: addressId });
+  return { customer, email, password };
+}
+
+/** Logs in through the Store API and returns the context token. */
+export async function login(email: string, password: string): Promise<string> {
+  const res = await (await http()).post('/store-api/account/login').send({ email, password });
+  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.contextToken as string;
+}
+
+export async function loginNewCustomer(): Promise<TestCustomer & { token: string }> {
+  const created = await createTestCustomer();
+  return { ...created, token: await login(created.email, created.password) };
+}
+
+let adminCredentials: { clientId: string; secret: string } | null = null;
+
+/** An Admin API bearer token from a test integration. */
+export async function adminToken(): Promise<string> {
+  const shop = await getShop();
+  if (!adminCredentials) {
+    adminCredentials = { clientId: `test-${newId().slice(0, 8)}`, secret: newSecret(24) };
+    await shop.db('admin_integrations').insert({ id: newId(), client_id: adminCredentials.clientId, secret_hash: await hashPassword(adminCredentials.secret), label: 'tests', created_at: nowDb() });
+  }
+  const res = await (await http())
+    .post('/api/oauth/token')
+    .send({ grant_type: 'client_credentials', client_id: adminCredentials.clientId, client_secret: adminCredentials.secret });
+  if (res.status !== 200) throw new Error(`admin token failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.access_token as string;
+}
+
+/** Asserts the one error body shape and returns its first error. */
+export function expectError(res: supertest.Response, status: number, code?: string): { code: string; detail?: string; source?: { pointer?: string } } {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  const first = res.body?.errors?.[0];
+  if (!first || first.status !== String(status) || typeof first.code !== 'string' || typeof first.title !== 'string')
+    throw new Error(`not the error body: ${JSON.stringify(res.body)}`);
+  if (code && first.code !== code) throw new Error(`expected code ${code}, got ${first.code}: ${JSON.stringify(res.body)}`);
+  return first;
+}
