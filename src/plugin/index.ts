@@ -1,13 +1,21 @@
 import type { HostPlugin, HostRuntime } from '../host/contract.js';
+import { registerPartialAssortment } from './partial-assortment/index.js';
+import { registerEmployees } from './employee/index.js';
+import { registerBudgets } from './budget/index.js';
+import { registerOrderApproval } from './order-approval/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
- * mail templates and jobs with the host here, in dependency order.
+ * mail templates and jobs with the host here, in dependency order (employees first: the others
+ * read the employee and permissions in the context).
  */
 const plugin: HostPlugin = {
   name: 'suite-b2b',
   async register(host: HostRuntime) {
-    void host;
+    await registerEmployees(host);
+    await registerPartialAssortment(host);
+    await registerBudgets(host);
+    await registerOrderApproval(host);
   },
 };
 

@@ -4,7 +4,7 @@ import { parseDatabaseUrl } from '../../src/lib/db.js';
 import { projectPath } from '../../src/host/paths.js';
 
 /**
- * The test database: a fresh SQLite file per run, or a fresh `<db>_suite_test` database on the
+ * The test database: a fresh SQLite file per run, or a fresh `<db>_suite_test_<pid>` database on the
  * MySQL/MariaDB server DATABASE_URL names (the named database itself is never touched).
  */
 export async function prepareTestDatabase(): Promise<string> {
@@ -17,7 +17,8 @@ export async function prepareTestDatabase(): Promise<string> {
     return `sqlite:${file}`;
   }
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const testDb = `${parsed.pathname.replace(/^\//, '') || 'suite'}_suite_test`;
+  // One database per test process, so parallel runs on one server never clobber each other.
+  const testDb = `${parsed.pathname.replace(/^\//, '') || 'suite'}_suite_test_${process.pid}`;
   const admin = knexFactory({
     client: 'mysql2',
     connection: { host: parsed.hostname, port: Number(parsed.port || 3306), user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },
@@ -29,9 +30,18 @@ export async function prepareTestDatabase(): Promise<string> {
   return parsed.toString();
 }
 
-export function cleanupTestDatabase(url: string): void {
+export async function cleanupTestDatabase(url: string): Promise<void> {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    return;
   }
+  const parsed = new URL(url);
+  const testDb = parsed.pathname.replace(/^\//, '');
+  const admin = knexFactory({
+    client: 'mysql2',
+    connection: { host: parsed.hostname, port: Number(parsed.port || 3306), user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },
+  });
+  await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
+  await admin.destroy();
 }

@@ -39,7 +39,7 @@ export async function closeShop(): Promise<void> {
   const shop = await shopPromise;
   await shop.close();
   shopPromise = null;
-  if (databaseUrl) cleanupTestDatabase(databaseUrl);
+  if (databaseUrl) await cleanupTestDatabase(databaseUrl);
 }
 
 export function isMysql(): boolean {
