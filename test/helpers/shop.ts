@@ -1,4 +1,5 @@
 import supertest from 'supertest';
+import { randomInt } from 'node:crypto';
 import { createApp, type ShopApp } from '../../src/host/app.js';
 import { newId, newSecret } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
@@ -46,8 +47,13 @@ export function isMysql(): boolean {
   return (process.env.DATABASE_URL ?? '').startsWith('mysql');
 }
 
+/**
+ * A client. Each agent comes from its own address (X-Forwarded-For, trusted from loopback), as real
+ * clients do, so per-IP rate limits apply per agent and not to the whole test run.
+ */
 export async function http(): Promise<supertest.Agent> {
-  return supertest.agent((await getShop()).app);
+  const ip = `10.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`;
+  return supertest.agent((await getShop()).app).set('x-forwarded-for', ip);
 }
 
 export async function defaultSalesChannelId(shop: ShopApp): Promise<string> {

@@ -65,6 +65,16 @@ describe('host: authentication', () => {
     expectError(await agent.post('/api/oauth/token').send({ grant_type: 'client_credentials', client_id: 'x', client_secret: 'y' }), 401);
   });
 
+  it('rate limits logins per address, with Retry-After', async () => {
+    const agent = await http();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await agent.post('/store-api/account/login').send({ email: `probe-${i}@example.test`, password: 'x' })).status);
+    expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(401));
+    const limited = await agent.post('/store-api/account/login').send({ email: 'probe@example.test', password: 'x' });
+    expectError(limited, 429, 'SUITE__RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).to.be.within(1, 60);
+  });
+
   it('answers unknown API routes with a 404 error body', async () => {
     expectError(await (await http()).get('/store-api/does-not-exist'), 404, 'SUITE__ROUTE_NOT_FOUND');
   });

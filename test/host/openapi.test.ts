@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { getShop, http } from '../helpers/shop.js';
+import { projectPath } from '../../src/host/paths.js';
+import { assertRouteDeclared } from '../../src/lib/routes.js';
+
+function specRoutes(): Array<{ method: string; path: string }> {
+  return readFileSync(projectPath('..', 'shared', 'spec', 'routes.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [method, path] = line.split('\t');
+      return { method: method!, path: path! };
+    });
+}
+
+describe('host: OpenAPI documents', () => {
+  it('serves an OpenAPI 3.1 document for each API with every declared route', async () => {
+    const shop = await getShop();
+    const agent = await http();
+    for (const [prefix, api] of [['/store-api', shop.internals.storeApi], ['/api', shop.internals.adminApi]] as const) {
+      const res = await agent.get(`${prefix}/_info/openapi3.json`);
+      expect(res.status).to.equal(200);
+      expect(res.body.openapi).to.equal('3.1.0');
+      for (const route of api.routes) {
+        const operation = res.body.paths[route.path]?.[route.method.toLowerCase()];
+        expect(operation, `${route.method} ${route.path}`).to.be.an('object');
+        expect(Object.keys(operation.responses)).to.not.be.empty;
+      }
+      const html = await agent.get(`${prefix}/_info/swagger.html`);
+      expect(html.status).to.equal(200);
+      expect(html.text).to.contain('openapi3.json');
+    }
+  });
+
+  it('refuses a route declaration without response or body schemas', () => {
+    const base = { method: 'POST', path: '/x/{id}', operationId: 'x', summary: 'x', tags: [], auth: 'login', permission: null, handler: async () => ({}) } as const;
+    expect(() => assertRouteDeclared({ ...base, schemas: { responses: {} } } as never)).to.throw(/response schema/);
+    expect(() => assertRouteDeclared({ ...base, schemas: { responses: { 200: {} } } } as never)).to.throw(/body schema/);
+    expect(() => assertRouteDeclared({ ...base, schemas: { body: {}, responses: { 200: {} } } } as never)).to.throw(/path parameter "id"/);
+    expect(() => assertRouteDeclared({ ...base, permission: undefined, schemas: { body: {}, params: { properties: { id: {} } }, responses: { 200: {} } } } as never)).to.throw(/permission/);
+  });
+
+  it('documents the spec routes that are implemented under the right API', async () => {
+    const shop = await getShop();
+    const declared = new Set([
+      ...shop.internals.storeApi.routes.map((r) => `${r.method} ${r.path}`),
+      ...shop.internals.adminApi.routes.map((r) => `${r.method} ${r.path}`),
+    ]);
+    const admin = new Set(shop.internals.adminApi.routes.map((r) => `${r.method} ${r.path}`));
+    for (const route of specRoutes()) {
+      const key = `${route.method} ${route.path}`;
+      if (!declared.has(key)) continue;
+      // Partial assortments are Admin API routes, everything else Store API (DESIGN.md §2).
+      expect(admin.has(key), key).to.equal(route.path.startsWith('/suite-partial-assortment'));
+    }
+  });
+});
