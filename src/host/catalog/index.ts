@@ -1,31 +1,58 @@
 import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
+import { visibilityChanged, visibilityVersion } from './catalog-version.js';
+import { calculatePrice } from './prices.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, toProductRecords } from './product-repository.js';
+import { RuleEngine } from './rule-engine.js';
+import { isId } from '../../lib/ids.js';
 
 export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | 'prices'> {
   storeRoutes: StoreRoute[];
   adminRoutes: AdminRoute[];
 }
 
-const notYet = (what: string) => () => {
-  throw new Error(`${what} is not implemented yet`);
-};
-
-/** Catalog, rule engine and prices. (Stub: filled in by the catalog module.) */
+/** Catalog (products, categories, landing pages, visibility), the rule engine and prices. */
 export function createCatalogModule(internals: HostInternals): CatalogModule {
-  void internals;
-  return {
-    catalog: {
-      addVisibilityFilter: (f) => void internals.registries.visibilityFilters.push(f),
-      applyVisibility: notYet('catalog.applyVisibility'),
-      visibleProducts: notYet('catalog.visibleProducts'),
-      products: notYet('catalog.products'),
-      entityVersionId: notYet('catalog.entityVersionId'),
-      visibilityChanged: notYet('catalog.visibilityChanged'),
-      visibilityVersion: notYet('catalog.visibilityVersion'),
+  const { registries } = internals;
+  const ruleEngine = new RuleEngine(internals.db);
+
+  const catalog: HostRuntime['catalog'] = {
+    addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
+    async applyVisibility(ctx, entity, query, idColumn) {
+      for (const filter of registries.visibilityFilters) await filter(ctx, entity, query, idColumn);
     },
-    rules: { matchingRuleIds: async () => [], exists: notYet('rules.exists') },
-    prices: { addPriceProvider: (p) => void internals.registries.priceProviders.push(p), calculate: notYet('prices.calculate') },
-    storeRoutes: [],
-    adminRoutes: [],
+    async visibleProducts(ctx, ids, executor = internals.db) {
+      const wanted = [...new Set(ids.filter(isId))];
+      if (wanted.length === 0) return [];
+      const query = executor('products').whereIn('products.id', wanted).where('products.active', true).select(PRODUCT_COLUMNS);
+      await catalog.applyVisibility(ctx, 'product', query, 'products.id');
+      return inIdOrder(await toProductRecords(executor, await query), ids);
+    },
+    async products(executor, ids) {
+      const wanted = [...new Set(ids.filter(isId))];
+      if (wanted.length === 0) return [];
+      const rows = await executor('products').whereIn('products.id', wanted).select(PRODUCT_COLUMNS);
+      return inIdOrder(await toProductRecords(executor, rows), ids);
+    },
+    async entityVersionId(executor, entity, id) {
+      const table = CATALOG_TABLES[entity];
+      if (!table || !isId(id)) return null;
+      const row = await executor(table).where({ id }).first('version_id');
+      return row ? String(row.version_id) : null;
+    },
+    visibilityChanged,
+    visibilityVersion,
   };
+
+  const rules: HostRuntime['rules'] = {
+    matchingRuleIds: (ctx) => ruleEngine.matchingRuleIds(ctx),
+    exists: (executor, ruleId) => ruleEngine.exists(executor, ruleId),
+  };
+
+  const prices: HostRuntime['prices'] = {
+    addPriceProvider: (provider) => void registries.priceProviders.push(provider),
+    calculate: (ctx, product, quantity, executor = internals.db) => calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
+  };
+
+  return { catalog, rules, prices, storeRoutes: [], adminRoutes: [] };
 }

@@ -1,0 +1,80 @@
+import { readBool, readInt, type Executor } from '../../lib/db.js';
+import type { CatalogEntity, ProductRecord } from '../contract.js';
+
+export const CATALOG_TABLES: Record<CatalogEntity, string> = {
+  product: 'products',
+  category: 'categories',
+  landing_page: 'landing_pages',
+};
+
+export const PRODUCT_COLUMNS = [
+  'products.id',
+  'products.version_id',
+  'products.product_number',
+  'products.name',
+  'products.description',
+  'products.stock',
+  'products.active',
+  'products.tax_rate_bp',
+  'products.price_net',
+  'products.manufacturer',
+  'products.ean',
+];
+
+export type ProductRow = Record<string, unknown>;
+
+export async function categoryIdsOf(executor: Executor, productIds: string[]): Promise<Map<string, string[]>> {
+  const byProduct = new Map<string, string[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  const rows = await executor('product_categories').whereIn('product_id', productIds).orderBy('category_id').select('product_id', 'category_id');
+  for (const row of rows) byProduct.get(row.product_id)?.push(row.category_id);
+  return byProduct;
+}
+
+export function toProductRecord(row: ProductRow, categoryIds: string[]): ProductRecord {
+  return {
+    id: String(row.id),
+    versionId: String(row.version_id),
+    productNumber: String(row.product_number),
+    name: String(row.name),
+    description: (row.description as string | null) ?? null,
+    stock: readInt(row.stock),
+    active: readBool(row.active),
+    taxRateBp: readInt(row.tax_rate_bp),
+    priceNet: readInt(row.price_net),
+    categoryIds,
+  };
+}
+
+/** Rows (from a products query) → records with their category ids, in the rows' order. */
+export async function toProductRecords(executor: Executor, rows: ProductRow[]): Promise<ProductRecord[]> {
+  const categories = await categoryIdsOf(executor, rows.map((r) => String(r.id)));
+  return rows.map((row) => toProductRecord(row, categories.get(String(row.id)) ?? []));
+}
+
+/** Keeps the order of `ids`; missing ids are absent. */
+export function inIdOrder<T extends { id: string }>(records: T[], ids: string[]): T[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const result: T[] = [];
+  for (const id of ids) {
+    const record = byId.get(id);
+    if (record && !seen.has(id)) {
+      seen.add(id);
+      result.push(record);
+    }
+  }
+  return result;
+}
+
+export async function tierPricesOf(executor: Executor, productIds: string[]): Promise<Map<string, Array<{ minQuantity: number; priceNet: number }>>> {
+  const byProduct = new Map<string, Array<{ minQuantity: number; priceNet: number }>>();
+  if (productIds.length === 0) return byProduct;
+  const rows = await executor('product_tier_prices').whereIn('product_id', productIds).orderBy('min_quantity').select('product_id', 'min_quantity', 'price_net');
+  for (const row of rows) {
+    const list = byProduct.get(row.product_id) ?? [];
+    list.push({ minQuantity: readInt(row.min_quantity), priceNet: readInt(row.price_net) });
+    byProduct.set(row.product_id, list);
+  }
+  return byProduct;
+}

@@ -1,0 +1,180 @@
+import { readInt, readJson, type Db, type Executor } from '../../lib/db.js';
+import { ID_PATTERN } from '../../lib/ids.js';
+import type { StoreContext } from '../contract.js';
+import { visibilityVersion } from './catalog-version.js';
+
+/** A rule's condition tree, as stored in rules.conditions. */
+export type Condition =
+  | { type: 'andContainer' | 'orContainer' | 'notContainer'; children: Condition[] }
+  | { type: 'alwaysValid' }
+  | { type: 'customerLoggedIn' | 'isEmployee' | 'isSalesRepresentative'; value: boolean }
+  | { type: 'customerId' | 'customerNumber' | 'customerGroup' | 'customerTag' | 'salesChannel' | 'employeeRole'; operator: '=' | '!='; value: string | string[] };
+
+export const MAX_CONDITION_DEPTH = 10;
+
+const containerTypes = ['andContainer', 'orContainer', 'notContainer'];
+const booleanTypes = ['customerLoggedIn', 'isEmployee', 'isSalesRepresentative'];
+const valueTypes = ['customerId', 'customerNumber', 'customerGroup', 'customerTag', 'salesChannel', 'employeeRole'];
+
+const stringValue = { type: 'string', minLength: 1, maxLength: 255 };
+
+/** The JSON Schema of a condition tree (recursive through $defs). */
+export const conditionSchema = {
+  $ref: '#/$defs/condition',
+  $defs: {
+    condition: {
+      type: 'object',
+      required: ['type'],
+      oneOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'children'],
+          properties: { type: { enum: containerTypes }, children: { type: 'array', maxItems: 100, items: { $ref: '#/$defs/condition' } } },
+        },
+        { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'alwaysValid' } } },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'value'],
+          properties: { type: { enum: booleanTypes }, value: { type: 'boolean' } },
+        },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'operator', 'value'],
+          properties: {
+            type: { enum: valueTypes },
+            operator: { enum: ['=', '!='] },
+            value: { anyOf: [stringValue, { type: 'array', minItems: 1, maxItems: 1000, items: stringValue }] },
+          },
+        },
+      ],
+    },
+  },
+} as const;
+
+export function conditionDepth(condition: unknown, depth = 1): number {
+  if (typeof condition !== 'object' || condition === null) return depth;
+  const children = (condition as { children?: unknown }).children;
+  if (!Array.isArray(children) || children.length === 0) return depth;
+  let max = depth;
+  for (const child of children) {
+    max = Math.max(max, conditionDepth(child, depth + 1));
+    if (max > MAX_CONDITION_DEPTH) return max;
+  }
+  return max;
+}
+
+function valueList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return value === undefined || value === null ? [] : [String(value)];
+}
+
+/** `=`: the actual value (or one of them) is listed; `!=`: none is. Without an actual value neither matches. */
+function compare(operator: unknown, actual: Array<string | null | undefined>, expected: unknown): boolean {
+  const present = actual.filter((v): v is string => typeof v === 'string' && v !== '');
+  if (present.length === 0) return false;
+  const listed = valueList(expected);
+  const hit = present.some((v) => listed.includes(v));
+  if (operator === '=') return hit;
+  if (operator === '!=') return !hit;
+  return false;
+}
+
+function isEmployee(ctx: StoreContext): boolean {
+  return ctx.employee !== null || ctx.actor.type === 'employee';
+}
+
+function isSalesRepresentative(ctx: StoreContext): boolean {
+  return ctx.salesRepresentative !== null || ctx.actor.type === 'salesRepresentative';
+}
+
+/** Evaluates one condition tree. Unknown or malformed conditions never match (they do not throw). */
+export function matchCondition(condition: unknown, ctx: StoreContext, depth = 0): boolean {
+  if (typeof condition !== 'object' || condition === null || depth > MAX_CONDITION_DEPTH) return false;
+  const c = condition as Record<string, unknown>;
+  const children = Array.isArray(c.children) ? c.children : [];
+  switch (c.type) {
+    case 'andContainer':
+      return children.every((child) => matchCondition(child, ctx, depth + 1));
+    case 'orContainer':
+      return children.some((child) => matchCondition(child, ctx, depth + 1));
+    case 'notContainer':
+      return !children.every((child) => matchCondition(child, ctx, depth + 1));
+    case 'alwaysValid':
+      return true;
+    case 'customerLoggedIn':
+      return typeof c.value === 'boolean' && (ctx.customer !== null) === c.value;
+    case 'isEmployee':
+      return typeof c.value === 'boolean' && isEmployee(ctx) === c.value;
+    case 'isSalesRepresentative':
+      return typeof c.value === 'boolean' && isSalesRepresentative(ctx) === c.value;
+    case 'customerId':
+      return compare(c.operator, [ctx.customer?.id], c.value);
+    case 'customerNumber':
+      return compare(c.operator, [ctx.customer?.customerNumber], c.value);
+    case 'customerGroup':
+      return compare(c.operator, [ctx.customer?.groupId], c.value);
+    case 'customerTag':
+      return compare(c.operator, ctx.customer?.tags ?? [], c.value);
+    case 'salesChannel':
+      return compare(c.operator, [ctx.salesChannel.id], c.value);
+    case 'employeeRole':
+      return compare(c.operator, [ctx.employee?.roleId], c.value);
+    default:
+      return false;
+  }
+}
+
+interface LoadedRule {
+  id: string;
+  priority: number;
+  conditions: unknown;
+}
+
+/**
+ * Parsed rules cached per process, keyed on the visibility counter that every rule write bumps:
+ * one cheap read per request tells whether another process changed a rule.
+ */
+export class RuleEngine {
+  private cache: { version: number; rules: LoadedRule[] } | null = null;
+  private loading: { version: number; promise: Promise<LoadedRule[]> } | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async rules(executor: Executor = this.db): Promise<LoadedRule[]> {
+    const version = await visibilityVersion(executor);
+    if (this.cache?.version === version) return this.cache.rules;
+    if (this.loading?.version !== version) {
+      const promise = executor('rules')
+        .select('id', 'priority', 'conditions')
+        .orderBy('priority', 'desc')
+        .orderBy('id')
+        .then((rows: Array<Record<string, unknown>>) =>
+          rows.map((row) => ({ id: String(row.id), priority: readInt(row.priority), conditions: readJson<unknown>(row.conditions, null) })),
+        );
+      this.loading = { version, promise };
+      promise.then(
+        (rules) => {
+          if (!this.cache || this.cache.version < version) this.cache = { version, rules };
+          if (this.loading?.promise === promise) this.loading = null;
+        },
+        () => {
+          if (this.loading?.promise === promise) this.loading = null;
+        },
+      );
+    }
+    return this.loading!.promise;
+  }
+
+  async matchingRuleIds(ctx: StoreContext, executor?: Executor): Promise<string[]> {
+    const rules = await this.rules(executor);
+    return rules.filter((rule) => matchCondition(rule.conditions, ctx)).map((rule) => rule.id);
+  }
+
+  async exists(executor: Executor, ruleId: string): Promise<boolean> {
+    if (!new RegExp(ID_PATTERN).test(ruleId)) return false;
+    return Boolean(await executor('rules').where({ id: ruleId }).first('id'));
+  }
+}
