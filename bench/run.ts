@@ -1,0 +1,127 @@
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createApp } from '../src/host/app.js';
+import { projectPath } from '../src/host/paths.js';
+import type { BenchEnv, BenchRequest, BenchScenario } from './types.js';
+
+/**
+ * npm run bench: seeds a bench database, starts the app and a bare express baseline as separate
+ * processes, and runs autocannon per scenario. Knobs: BENCH_PRODUCTS (default 10000, up to
+ * 100000), BENCH_ORDERS (default 10000, up to 1000000), BENCH_SECONDS (default 8),
+ * BENCH_CONNECTIONS (default 10), BENCH_ONLY (comma-separated scenario names), DATABASE_URL.
+ */
+const size = {
+  products: Math.min(Number(process.env.BENCH_PRODUCTS ?? 10000), 100000),
+  orders: Math.min(Number(process.env.BENCH_ORDERS ?? 10000), 1000000),
+};
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const benchDir = projectPath('var', 'bench');
+mkdirSync(benchDir, { recursive: true });
+const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(benchDir, `bench-${size.products}-${size.orders}.sqlite`)}`;
+const appSecret = 'bench-secret-bench-secret-bench-secret-0000';
+
+function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], cwd: projectPath() });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) resolve({ child, port: Number(match[1]) });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
+
+async function fire(url: string, request: BenchRequest): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    method: request.method,
+    headers: { 'content-type': 'application/json', ...(request.headers ?? {}) },
+    body: request.body,
+  });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+async function loadScenarios(): Promise<BenchScenario[]> {
+  const folder = projectPath('bench', 'scenarios');
+  const scenarios: BenchScenario[] = [];
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts')).sort()) {
+    const module = (await import(pathToFileURL(join(folder, file)).href)) as { scenarios?: BenchScenario[] };
+    scenarios.push(...(module.scenarios ?? []));
+  }
+  return scenarios.filter((s) => !only || only.includes(s.name));
+}
+
+async function main(): Promise<void> {
+  const scenarios = await loadScenarios();
+  process.stdout.write(`bench: ${size.products} products, ${size.orders} orders, ${seconds}s × ${connections} connections per scenario, ${databaseUrl.split(':')[0]}\n`);
+  const seedShop = await createApp({ config: { databaseUrl, appSecret, workers: false, logLevel: 'warn' } });
+  for (const scenario of scenarios) {
+    const started = Date.now();
+    await scenario.seed({ db: seedShop.db, size });
+    process.stdout.write(`  seeded ${scenario.name} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+  }
+  await seedShop.close();
+
+  const env = { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0', ADMIN_CLIENT_ID: 'bench', ADMIN_CLIENT_SECRET: 'bench-secret-0123456789' };
+  const app = await startProcess(['src/server.ts'], env, /running on http:\/\/localhost:(\d+)/);
+  const baseUrl = `http://127.0.0.1:${app.port}`;
+  const benchEnv: BenchEnv = {
+    db: null as never,
+    size,
+    baseUrl,
+    async login(email, password) {
+      const res = await fetch(`${baseUrl}/store-api/account/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.1` }, body: JSON.stringify({ email, password }) });
+      if (!res.ok) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { contextToken: string }).contextToken;
+    },
+    async adminToken() {
+      const res = await fetch(`${baseUrl}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'bench', client_secret: 'bench-secret-0123456789' }) });
+      return ((await res.json()) as { access_token: string }).access_token;
+    },
+  };
+  const { createDb } = await import('../src/lib/db.js');
+  benchEnv.db = createDb(databaseUrl);
+  const plans = [];
+  for (const scenario of scenarios) plans.push({ scenario, ...(await scenario.requests(benchEnv)) });
+  await benchEnv.db.destroy();
+  const sqlFile = join(benchDir, 'baseline-sql.json');
+  writeFileSync(sqlFile, JSON.stringify(Object.fromEntries(plans.map((p) => [p.scenario.name, p.baselineSql]))));
+  const baseline = await startProcess(['bench/baseline-server.ts'], { ...env, BENCH_SQL_FILE: sqlFile }, /listening (\d+)/);
+
+  const health = await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
+  const rows: string[][] = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL']];
+  rows.push(['/health (baseline)', health.rps.toFixed(0), String(health.p50), String(health.p99), String(health.errors), '', '1.00', '']);
+  for (const plan of plans) {
+    const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app);
+    const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' });
+    rows.push([
+      plan.scenario.name,
+      measured.rps.toFixed(0),
+      String(measured.p50),
+      String(measured.p99),
+      String(measured.errors),
+      bare.rps.toFixed(0),
+      (measured.rps / health.rps).toFixed(2),
+      (measured.rps / bare.rps).toFixed(2),
+    ]);
+  }
+  app.child.kill('SIGTERM');
+  baseline.child.kill('SIGTERM');
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  process.stdout.write(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+import { newId } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
+import { hashPassword } from '../../src/host/auth/passwords.js';
+import { insertInBatches, type BenchScenario } from '../types.js';
+
+export const BENCH_CUSTOMER = { email: 'bench-buyer@bench.test', password: 'bench-buyer-password' };
+
+/** Products (with one category each) and a customer with a login; shared by every scenario. */
+export async function seedCatalog(db: Parameters<BenchScenario['seed']>[0]['db'], products: number): Promise<void> {
+  const have = Number((await db('products').where('product_number', 'like', 'BENCH-%').count({ n: '*' }))[0]!.n);
+  if (have < products) {
+    const categoryIds = Array.from({ length: 20 }, () => newId());
+    if (have === 0)
+      await insertInBatches(db, 'categories', categoryIds.map((id, i) => ({ id, version_id: newId(), parent_id: null, name: `Bench category ${i}`, position: i, active: true, created_at: nowDb() })));
+    const categories = (await db('categories').where('name', 'like', 'Bench category%').select('id')).map((r) => r.id as string);
+    const rows = [];
+    const links = [];
+    for (let i = have; i < products; i++) {
+      const id = newId();
+      rows.push({ id, version_id: newId(), product_number: `BENCH-${String(i).padStart(7, '0')}`, name: `Bench product ${String(i).padStart(7, '0')}`, description: 'A product for load tests.', stock: 1000000, active: true, tax_rate_bp: 1900, price_net: 1000 + (i % 5000), created_at: nowDb() });
+      links.push({ product_id: id, category_id: categories[i % categories.length] });
+    }
+    await insertInBatches(db, 'products', rows);
+    await insertInBatches(db, 'product_categories', links);
+  }
+  if (!(await db('customers').where({ email: BENCH_CUSTOMER.email }).first('id'))) {
+    const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
+    await db('customers').insert({ id: newId(), sales_channel_id: salesChannel.id, customer_number: 'BENCH-1', email: BENCH_CUSTOMER.email, password_hash: await hashPassword(BENCH_CUSTOMER.password), first_name: 'Bench', last_name: 'Buyer', company: 'Bench Ltd', tags: '[]', active: true, created_at: nowDb() });
+  }
+}
+
+const listingSql = [
+  { sql: 'select id, version_id, product_number, name, description, stock, tax_rate_bp, price_net from products where active = ? order by name asc, id asc limit 25', bindings: [1] },
+  { sql: 'select count(*) as n from products where active = ?', bindings: [1] },
+];
+
+export const scenarios: BenchScenario[] = [
+  {
+    name: 'product listing',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      return {
+        app: { method: 'POST', path: '/store-api/product', headers: { 'suite-context-token': token }, body: JSON.stringify({ limit: 25 }) },
+        baselineSql: listingSql,
+      };
+    },
+  },
+  {
+    name: 'cart add',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      const product = await env.db('products').where('product_number', 'BENCH-0000001').first('id');
+      const body = JSON.stringify({ items: [{ productId: product.id, quantity: 1 }] });
+      // Warm up: the cart exists after the first add, so the baseline can update the same row.
+      await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
+      const cart = await env.db('cart_line_items').where({ product_id: product.id }).orderBy('created_at', 'desc').first('cart_token');
+      return {
+        app: { method: 'POST', path: '/store-api/checkout/cart/line-item', headers: { 'suite-context-token': token }, body },
+        baselineSql: [
+          { sql: 'select * from products where id = ? and active = ?', bindings: [product.id, 1] },
+          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [cart?.cart_token ?? '', product.id] },
+          { sql: 'select * from cart_line_items where cart_token = ? order by position', bindings: [cart?.cart_token ?? ''] },
+        ],
+      };
+    },
+  },
+];

@@ -1,0 +1,35 @@
+import type { Knex } from 'knex';
+
+/** One request autocannon fires repeatedly. */
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface BenchEnv {
+  db: Knex;
+  /** number of products / orders the run was asked for */
+  size: { products: number; orders: number };
+  /** the app's base URL (the server is already listening when `requests` is called) */
+  baseUrl: string;
+  /** logs in through the Store API and returns a context token */
+  login(email: string, password: string): Promise<string>;
+  /** an Admin API bearer token */
+  adminToken(): Promise<string>;
+}
+
+/**
+ * A load scenario. `seed` runs before the servers start (bulk inserts, idempotent for a size);
+ * `requests` gives the app request and the SQL the bare-express baseline runs for the same data.
+ */
+export interface BenchScenario {
+  name: string;
+  seed(env: Omit<BenchEnv, 'baseUrl' | 'login' | 'adminToken'>): Promise<void>;
+  requests(env: BenchEnv): Promise<{ app: BenchRequest; baselineSql: Array<{ sql: string; bindings: unknown[] }> }>;
+}
+
+export async function insertInBatches(db: Knex, table: string, rows: Array<Record<string, unknown>>, batchSize = 500): Promise<void> {
+  for (let i = 0; i < rows.length; i += batchSize) await db(table).insert(rows.slice(i, i + batchSize));
+}
