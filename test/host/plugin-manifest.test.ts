@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadManifest } from '../../src/host/plugins/manifest.js';
+import { projectPath } from '../../src/host/paths.js';
+import { adminToken, expectError, http } from '../helpers/shop.js';
+
+const real = JSON.parse(readFileSync(projectPath('plugin.json'), 'utf8'));
+
+function manifestFile(manifest: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'plugin.json');
+  writeFileSync(file, typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+  return file;
+}
+
+describe('host: plugin manifest', () => {
+  it('loads the repository plugin.json', () => {
+    expect(loadManifest(projectPath('plugin.json')).name).to.equal('suite-b2b');
+  });
+
+  it('stops with a message naming the field that is wrong', () => {
+    const { entry: _entry, ...withoutEntry } = real;
+    expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
+    expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^2.0.0' }))).to.throw(/field "\/contractVersion" requires \^2\.0\.0/);
+    expect(() => loadManifest(manifestFile({ ...real, permissions: [{ key: 'Bad Key!', group: 'x', description: 'x' }] }))).to.throw(/field "\/permissions\/0\/key"/);
+    const badDefault = { ...real, config: { type: 'object', properties: { retries: { type: 'integer', default: 'three' } } } };
+    expect(() => loadManifest(manifestFile(badDefault))).to.throw(/field "\/config\/retries"/);
+    expect(() => loadManifest(manifestFile('{not json'))).to.throw(/not readable JSON/);
+  });
+
+  it('serves the settings with their defaults and validates changes through the Admin API', async () => {
+    const agent = await http();
+    const bearer = `Bearer ${await adminToken()}`;
+    const before = await agent.get('/api/_action/plugin-config/suite-b2b').set('authorization', bearer);
+    expect(before.status).to.equal(200);
+    expect(before.body.offerDefaultValidityDays).to.equal(real.config.properties.offerDefaultValidityDays.default);
+    expectError(await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ offerDefaultValidityDays: 'soon' }), 400);
+    expectError(await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ noSuchSetting: 1 }), 400);
+    const changed = await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ offerDefaultValidityDays: 45 });
+    expect(changed.status).to.equal(200);
+    expect((await agent.get('/api/_action/plugin-config/suite-b2b').set('authorization', bearer)).body.offerDefaultValidityDays).to.equal(45);
+    await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ offerDefaultValidityDays: before.body.offerDefaultValidityDays });
+  });
+});
