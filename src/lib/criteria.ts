@@ -14,6 +14,8 @@ export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'id';
 export interface FieldSpec {
   column: string;
   type: FieldType;
+  /** The column lives in a to-many table (e.g. a product's categories): a filter matches when any related row does (EXISTS). Not sortable. */
+  via?: { table: string; foreignKey: string; localKey: string };
 }
 
 export interface CriteriaSpec {
@@ -126,17 +128,36 @@ function normalise(field: FieldSpec, value: unknown): unknown {
   return value;
 }
 
-function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec): void {
+function onField(qb: Knex.QueryBuilder, field: FieldSpec, condition: (q: Knex.QueryBuilder) => void): void {
+  const via = field.via;
+  if (!via) {
+    condition(qb);
+    return;
+  }
+  qb.whereExists(function (this: Knex.QueryBuilder) {
+    this.select(1).from(via.table).whereRaw('?? = ??', [via.foreignKey, via.localKey]);
+    condition(this);
+  });
+}
+
+export const MAX_FILTER_DEPTH = 10;
+
+function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, depth = 1): void {
+  if (depth > MAX_FILTER_DEPTH)
+    throw Errors.badRequest('SUITE__CRITERIA_TOO_DEEP', `Filters may be nested at most ${MAX_FILTER_DEPTH} levels deep.`, { pointer: '/filter' });
   switch (filter.type) {
     case 'equals': {
       const field = fieldOf(spec, filter.field);
-      if (filter.value === null) qb.whereNull(field.column);
-      else qb.where(field.column, normalise(field, filter.value) as string);
+      const value = filter.value;
+      if (value === null && field.via) qb.whereNotExists((q) => q.select(1).from(field.via!.table).whereRaw('?? = ??', [field.via!.foreignKey, field.via!.localKey]));
+      else if (value === null) qb.whereNull(field.column);
+      else onField(qb, field, (q) => q.where(field.column, normalise(field, value) as string));
       return;
     }
     case 'equalsAny': {
       const field = fieldOf(spec, filter.field);
-      qb.whereIn(field.column, filter.value.map((v) => normalise(field, v) as string));
+      const values = filter.value.map((v) => normalise(field, v) as string);
+      onField(qb, field, (q) => q.whereIn(field.column, values));
       return;
     }
     case 'contains':
@@ -145,15 +166,18 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec):
       const field = fieldOf(spec, filter.field);
       const v = escapeLike(String(filter.value));
       const pattern = filter.type === 'contains' ? `%${v}%` : filter.type === 'prefix' ? `${v}%` : `%${v}`;
-      qb.whereRaw(`?? LIKE ? ESCAPE '\\'`, [field.column, pattern]);
+      onField(qb, field, (q) => q.whereRaw(`?? LIKE ? ESCAPE '\\'`, [field.column, pattern]));
       return;
     }
     case 'range': {
       const field = fieldOf(spec, filter.field);
       const ops: Record<string, string> = { gte: '>=', lte: '<=', gt: '>', lt: '<' };
-      for (const [key, value] of Object.entries(filter.parameters)) {
-        if (value !== undefined) qb.where(field.column, ops[key]!, normalise(field, value) as string);
-      }
+      const parameters = filter.parameters;
+      onField(qb, field, (q) => {
+        for (const [key, value] of Object.entries(parameters)) {
+          if (value !== undefined) q.where(field.column, ops[key]!, normalise(field, value) as string);
+        }
+      });
       return;
     }
     case 'multi':
@@ -161,8 +185,8 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec):
       const or = (filter.operator ?? 'and').toLowerCase() === 'or';
       const group = (inner: Knex.QueryBuilder) => {
         for (const sub of filter.queries) {
-          if (or) inner.orWhere((q) => applyFilter(q, sub, spec));
-          else inner.andWhere((q) => applyFilter(q, sub, spec));
+          if (or) inner.orWhere((q) => applyFilter(q, sub, spec, depth + 1));
+          else inner.andWhere((q) => applyFilter(q, sub, spec, depth + 1));
         }
       };
       if (filter.queries.length === 0) return;
@@ -211,6 +235,7 @@ export async function searchByCriteria<T>(
   const dataQuery = select(filtered.clone());
   for (const sort of criteria.sort ?? []) {
     const field = fieldOf(spec, sort.field);
+    if (field.via) throw Errors.badRequest('SUITE__UNSORTABLE_FIELD', `The field "${sort.field}" cannot be sorted on.`, { pointer: '/sort' });
     dataQuery.orderBy(field.column, (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
   }
   for (const sort of spec.defaultSort) dataQuery.orderBy(sort.column, sort.order);
