@@ -137,6 +137,12 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** A row referenced by a foreign key is missing (e.g. deleted between a check and an insert). */
+export function isForeignKeyError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /**
  * One state-changing request = one transaction. Deadlocks and lock-wait timeouts retry the whole
  * unit of work (bounded), so `work` must be safe to run again: it re-reads what it needs.
