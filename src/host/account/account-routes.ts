@@ -1,13 +1,12 @@
 import { Errors } from '../../lib/errors.js';
 
 import { objectSchema, emptyBody, looseObject, successResponse, nullable } from '../../lib/schemas.js';
-import { inTransaction } from '../../lib/db.js';
 import type { StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { burnPasswordTime, verifyPassword } from '../auth/passwords.js';
-import { createSession, revokeSession } from '../auth/sessions.js';
+import { revokeSession } from '../auth/sessions.js';
 import { CONTEXT_TOKEN_HEADER } from '../auth/store-context.js';
-import { findCustomerRowByEmail, listAddresses } from '../customer/customer-repository.js';
+import { listAddresses } from '../customer/customer-repository.js';
+import { passwordLogin } from './password-login.js';
 
 const customerSchema = objectSchema(
   {
@@ -38,7 +37,6 @@ export function contextView(ctx: StoreContext) {
 }
 
 export function accountRoutes(internals: HostInternals): StoreRoute[] {
-  const { config } = internals;
   return [
     {
       method: 'POST',
@@ -54,27 +52,7 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
       async handler({ ctx, body, res }) {
-        const email = String(body.email).trim().toLowerCase();
-        const result = await inTransaction(internals.db, async (trx) => {
-          const row = await findCustomerRowByEmail(trx, email);
-          if (row && row.password_hash && row.sales_channel_id === ctx.salesChannel.id) {
-            if ((await verifyPassword(body.password, row.password_hash)) && row.active) {
-              return createSession(trx, config.appSecret, config.contextTokenTtl, {
-                salesChannelId: ctx.salesChannel.id,
-                customerId: row.id,
-                actor: { type: 'customer', id: row.id, name: `${row.first_name} ${row.last_name}`, email: row.email },
-                attributes: {},
-              });
-            }
-            return null;
-          }
-          for (const provider of internals.registries.loginProviders) {
-            const identity = await provider(trx, email, body.password, ctx.salesChannel);
-            if (identity) return createSession(trx, config.appSecret, config.contextTokenTtl, { ...identity, salesChannelId: ctx.salesChannel.id });
-          }
-          if (!row) await burnPasswordTime(body.password);
-          return null;
-        });
+        const result = await passwordLogin(internals, ctx.salesChannel, String(body.email), body.password);
         if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
         res.setHeader(CONTEXT_TOKEN_HEADER, result.token);
         return { contextToken: result.token };
