@@ -1,0 +1,80 @@
+import type { AdminRoute } from '../../host/contract.js';
+import { noContent } from '../../lib/routes.js';
+import { pathParams } from '../../lib/schemas.js';
+import { ASSIGNMENT_KINDS, type AssignmentKind } from './kinds.js';
+import { assignmentBodySchema, assignmentListSchema, listQuerySchema } from './schemas.js';
+import type { PartialAssortmentService } from './service.js';
+
+const TAGS = ['Partial assortments'];
+/** The Admin API's mount point; list links are absolute paths on it. */
+const ADMIN_API_BASE = '/api';
+
+function pageLink(kind: AssignmentKind, limit: number, page: number): string {
+  return `${ADMIN_API_BASE}/suite-partial-assortment-${kind.segment}-rule?limit=${limit}&page=${page}`;
+}
+
+function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): AdminRoute[] {
+  const path = `/suite-partial-assortment-${kind.segment}-rule`;
+  return [
+    {
+      method: 'GET',
+      path,
+      operationId: `list${kind.bodyName}s`,
+      summary: `Lists the rules assigned to ${kind.label}s (JSON:API, paginated by limit and page).`,
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { query: listQuerySchema, responses: { 200: assignmentListSchema(kind) } },
+      async handler({ query }) {
+        const { limit, page } = query as { limit: number; page: number };
+        const { total, rows } = await service.list(kind, limit, page);
+        const lastPage = Math.max(1, Math.ceil(total / limit));
+        const links: Record<string, string> = { first: pageLink(kind, limit, 1), last: pageLink(kind, limit, lastPage), self: pageLink(kind, limit, page) };
+        if (page > 1) links.prev = pageLink(kind, limit, Math.min(page - 1, lastPage));
+        if (page < lastPage) links.next = pageLink(kind, limit, page + 1);
+        return {
+          data: rows.map((row) => ({
+            id: `${row.entityId}${row.ruleId}`,
+            type: kind.type,
+            attributes: { [kind.idField]: row.entityId, [kind.versionField]: row.versionId, ruleId: row.ruleId },
+          })),
+          meta: { total },
+          links,
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path,
+      operationId: `create${kind.bodyName}`,
+      summary: `Assigns a rule to a ${kind.label}. 204 also when the pair exists already.`,
+      description: `An unknown ${kind.label} or rule is a 400 (SUITE__PARTIAL_ASSORTMENT_ENTITY_NOT_FOUND, SUITE__PARTIAL_ASSORTMENT_RULE_NOT_FOUND).`,
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { body: assignmentBodySchema(kind), bodyName: kind.bodyName, responses: { 204: null } },
+      async handler({ body }) {
+        await service.assign(kind, body[kind.idField], body.ruleId);
+        return noContent();
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${path}/{${kind.idField}}/{ruleId}`,
+      operationId: `delete${kind.bodyName}`,
+      summary: `Removes a rule from a ${kind.label}. 204 also when the pair does not exist.`,
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams(kind.idField, 'ruleId'), responses: { 204: null } },
+      async handler({ params }) {
+        await service.unassign(kind, params[kind.idField], params.ruleId);
+        return noContent();
+      },
+    },
+  ];
+}
+
+export function partialAssortmentRoutes(service: PartialAssortmentService): AdminRoute[] {
+  return ASSIGNMENT_KINDS.flatMap((kind) => kindRoutes(kind, service));
+}
