@@ -1,33 +1,40 @@
 import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
+import { CartService } from './cart-service.js';
+import { CheckoutService } from './checkout-service.js';
+import { documents } from './documents.js';
+import { getOrder, getOrders } from './order-repository.js';
+import { checkoutRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
   storeRoutes: StoreRoute[];
   adminRoutes: AdminRoute[];
 }
 
-const notYet = (what: string) => () => {
-  throw new Error(`${what} is not implemented yet`);
-};
-
-/** Cart, checkout, orders and documents. (Stub: filled in by the checkout module.) */
+/** Cart, checkout, orders and documents. */
 export function createCheckoutModule(internals: HostInternals): CheckoutModule {
+  const { registries } = internals;
+  const carts = new CartService(internals);
+  const checkout = new CheckoutService(internals, carts);
   return {
     cart: {
-      addLineItemProcessor: (p) => void internals.registries.lineItemProcessors.push(p),
-      current: notYet('cart.current'),
-      get: notYet('cart.get'),
-      addLineItems: notYet('cart.addLineItems'),
-      price: notYet('cart.price'),
+      addLineItemProcessor: (processor) => void registries.lineItemProcessors.push(processor),
+      current: (ctx, executor) => carts.current(ctx, executor),
+      get: (executor, token) => carts.load(executor, token),
+      addLineItems: (ctx, items) => carts.addLineItems(ctx, items),
+      async price(ctx, cart, executor) {
+        const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);
+        return { lines, netTotal, taxTotal, total };
+      },
     },
     checkout: {
-      addInterceptor: (i) => void internals.registries.checkoutInterceptors.push(i),
-      onOrderPlaced: (h) => void internals.registries.orderPlacedHooks.push(h),
-      placeOrder: notYet('checkout.placeOrder'),
+      addInterceptor: (interceptor) => void registries.checkoutInterceptors.push(interceptor),
+      onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
+      placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
     },
-    orders: { get: notYet('orders.get'), getMany: notYet('orders.getMany') },
-    documents: { createPdf: notYet('documents.createPdf'), get: notYet('documents.get') },
-    storeRoutes: [],
+    orders: { get: getOrder, getMany: getOrders },
+    documents,
+    storeRoutes: checkoutRoutes(internals, carts, checkout),
     adminRoutes: [],
   };
 }

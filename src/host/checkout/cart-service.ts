@@ -1,0 +1,315 @@
+import { Errors } from '../../lib/errors.js';
+import { forUpdate, inTransaction, readJson, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { nowDb } from '../../lib/time.js';
+import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+
+export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
+
+export interface NewLineItem {
+  type?: string;
+  productId: string;
+  quantity: number;
+  payload?: Record<string, unknown>;
+}
+
+export interface LineItemChange {
+  id: string;
+  quantity?: number;
+  payload?: Record<string, unknown>;
+}
+
+export interface Totals {
+  netTotal: number;
+  taxTotal: number;
+  total: number;
+}
+
+export interface PricedCart extends Totals {
+  lines: PriceLine[];
+  /** Lines whose product the context can no longer buy (hidden, inactive or deleted). */
+  unavailable: CartLineItem[];
+}
+
+/** Tax per line, rounded half up, so a cart, an order and an invoice always agree. */
+export function lineTax(line: { totalNet: number; taxRateBp: number }): number {
+  return Math.round((line.totalNet * line.taxRateBp) / 10000);
+}
+
+export function totalsOf(lines: Array<{ totalNet: number; taxRateBp: number }>): Totals {
+  let netTotal = 0;
+  let taxTotal = 0;
+  for (const line of lines) {
+    netTotal += line.totalNet;
+    taxTotal += lineTax(line);
+  }
+  return { netTotal, taxTotal, total: netTotal + taxTotal };
+}
+
+/** JSON with sorted keys: two payloads are the same line when this matches. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+
+export function requireCustomer(ctx: StoreContext): CustomerRef {
+  if (!ctx.customer) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'Choose the customer you act for before using a cart or placing an order.');
+  return ctx.customer;
+}
+
+export const notAvailable = (productId: string | null, pointer?: string) =>
+  Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `The product "${productId ?? ''}" is not available.`, pointer ? { pointer } : {});
+
+export const outOfStock = (product: ProductRecord, pointer?: string) =>
+  Errors.badRequest('SUITE__OUT_OF_STOCK', `Only ${Math.max(0, product.stock)} of "${product.name}" are in stock.`, {
+    ...(pointer ? { pointer } : {}),
+    meta: { productId: product.id, available: Math.max(0, product.stock) },
+  });
+
+function toLineItem(row: Record<string, any>): CartLineItem {
+  return {
+    id: row.id,
+    type: row.type,
+    productId: row.product_id ?? null,
+    label: row.label,
+    quantity: Number(row.quantity),
+    payload: readJson<Record<string, unknown>>(row.payload, {}),
+    position: Number(row.position),
+  };
+}
+
+function checkQuantity(quantity: number, pointer: string): void {
+  if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > CART_LIMITS.maxLineQuantity)
+    throw Errors.badRequest('SUITE__QUANTITY_LIMIT_EXCEEDED', `A line's quantity must be between 1 and ${CART_LIMITS.maxLineQuantity}.`, { pointer });
+}
+
+/** Carts are stored by token; a session points at its cart, a cart belongs to one actor of one customer. */
+export class CartService {
+  constructor(private readonly internals: HostInternals) {}
+
+  private get runtime() {
+    return this.internals.runtime;
+  }
+
+  async load(executor: Executor, token: string): Promise<Cart | null> {
+    const row = await executor('carts').where({ token }).first('token', 'customer_id', 'sales_channel_id');
+    if (!row) return null;
+    const lines = await executor('cart_line_items').where({ cart_token: token }).orderBy('position').orderBy('id');
+    return { token: row.token, customerId: row.customer_id ?? null, salesChannelId: row.sales_channel_id, lineItems: lines.map(toLineItem) };
+  }
+
+  /** The token the session points at (open or already ordered), without creating anything. */
+  async sessionCartToken(executor: Executor, ctx: StoreContext): Promise<string | null> {
+    if (!ctx.sessionId) return null;
+    const session = await executor('sessions').where({ id: ctx.sessionId }).first('cart_token');
+    return session?.cart_token ?? null;
+  }
+
+  /**
+   * The token of the context's open cart: the session's, else the actor's newest open cart (a new
+   * login finds its cart again), else a new one. The session is switched by a conditional write.
+   */
+  async ensureCartToken(ctx: StoreContext, executor: Executor, attempt = 0): Promise<string> {
+    const customer = requireCustomer(ctx);
+    if (!ctx.sessionId) throw Errors.unauthorized();
+    const known = await this.sessionCartToken(executor, ctx);
+    if (known) {
+      const cart = await executor('carts').where({ token: known }).first('order_id', 'customer_id');
+      if (cart && !cart.order_id && cart.customer_id === customer.id) return known;
+    }
+    const owner = { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id };
+    const restored = await executor('carts').where(owner).whereNull('order_id').orderBy('updated_at', 'desc').first('token');
+    const token: string = restored?.token ?? newId();
+    if (!restored) {
+      const now = nowDb();
+      await executor('carts').insert({ token, sales_channel_id: ctx.salesChannel.id, ...owner, created_at: now, updated_at: now });
+    }
+    const swap = executor('sessions').where({ id: ctx.sessionId });
+    if (known) swap.where({ cart_token: known });
+    else swap.whereNull('cart_token');
+    if ((await swap.update({ cart_token: token })) === 1) return token;
+    // Another request of this session switched it first: use what it chose.
+    if (!restored) await executor('carts').where({ token }).delete();
+    if (attempt >= 3) throw Errors.conflict();
+    return this.ensureCartToken(ctx, executor, attempt + 1);
+  }
+
+  async current(ctx: StoreContext, executor: Executor = this.internals.db): Promise<Cart> {
+    const token = await this.ensureCartToken(ctx, executor);
+    return (await this.load(executor, token)) ?? this.current(ctx, executor);
+  }
+
+  /** The open cart, locked for the rest of the transaction and read after the lock. */
+  async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const token = await this.ensureCartToken(ctx, trx);
+      const row = await forUpdate(trx('carts').where({ token }).first('token', 'order_id'), trx);
+      if (row && !row.order_id) return (await this.load(trx, token))!;
+    }
+    throw Errors.conflict();
+  }
+
+  /** Runs every line-item processor; they may change label, quantity and payload, never identity. */
+  async process(ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order', executor: Executor): Promise<CartLineItem> {
+    let current = item;
+    for (const processor of this.internals.registries.lineItemProcessors) {
+      const next = await processor.process(ctx, current, phase, executor);
+      current = { ...next, id: item.id, type: item.type, productId: item.productId, position: item.position, payload: next.payload ?? {} };
+    }
+    return current;
+  }
+
+  async addLineItems(ctx: StoreContext, items: NewLineItem[], pointerPrefix = '/items'): Promise<Cart> {
+    requireCustomer(ctx);
+    await ctx.ruleIds();
+    return inTransaction(this.internals.db, async (trx) => {
+      const cart = await this.lockCurrent(ctx, trx);
+      const products = await this.runtime.catalog.visibleProducts(ctx, items.map((i) => i.productId), trx);
+      const byId = new Map(products.map((p) => [p.id, p]));
+      const lines = cart.lineItems.map((line) => ({ ...line }));
+      let position = lines.reduce((max, line) => Math.max(max, line.position + 1), 0);
+      for (const [index, item] of items.entries()) {
+        const product = byId.get(item.productId);
+        if (!product) throw notAvailable(item.productId, `${pointerPrefix}/${index}`);
+        checkQuantity(item.quantity, `${pointerPrefix}/${index}/quantity`);
+        const candidate = await this.process(
+          ctx,
+          { id: newId(), type: item.type ?? 'product', productId: product.id, label: product.name, quantity: item.quantity, payload: item.payload ?? {}, position },
+          'add',
+          trx,
+        );
+        const same = lines.findIndex(
+          (line) => line.type === candidate.type && line.productId === candidate.productId && canonicalJson(line.payload) === canonicalJson(candidate.payload),
+        );
+        if (same >= 0) {
+          const merged = { ...lines[same]!, quantity: lines[same]!.quantity + item.quantity };
+          checkQuantity(merged.quantity, `${pointerPrefix}/${index}/quantity`);
+          lines[same] = await this.process(ctx, merged, 'add', trx);
+        } else {
+          lines.push(candidate);
+          position++;
+        }
+      }
+      this.checkLimits(lines, byId, pointerPrefix);
+      await this.saveLines(trx, cart, lines);
+      return (await this.load(trx, cart.token))!;
+    });
+  }
+
+  async updateLineItems(ctx: StoreContext, changes: LineItemChange[]): Promise<Cart> {
+    requireCustomer(ctx);
+    await ctx.ruleIds();
+    return inTransaction(this.internals.db, async (trx) => {
+      const cart = await this.lockCurrent(ctx, trx);
+      const lines = cart.lineItems.map((line) => ({ ...line }));
+      for (const [index, change] of changes.entries()) {
+        const at = lines.findIndex((line) => line.id === change.id);
+        if (at < 0) throw Errors.notFound('Line item', change.id);
+        const updated = { ...lines[at]!, quantity: change.quantity ?? lines[at]!.quantity, payload: change.payload ?? lines[at]!.payload };
+        checkQuantity(updated.quantity, `/items/${index}/quantity`);
+        lines[at] = await this.process(ctx, updated, 'add', trx);
+      }
+      const touched = lines.filter((line) => changes.some((c) => c.id === line.id));
+      const products = await this.runtime.catalog.visibleProducts(ctx, touched.map((l) => l.productId).filter((id): id is string => !!id), trx);
+      const byId = new Map(products.map((p) => [p.id, p]));
+      for (const line of touched) {
+        if (line.productId && !byId.has(line.productId)) throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
+      }
+      this.checkLimits(lines, byId, '/items');
+      await this.saveLines(trx, cart, lines);
+      return (await this.load(trx, cart.token))!;
+    });
+  }
+
+  async removeLineItems(ctx: StoreContext, ids: string[]): Promise<Cart> {
+    requireCustomer(ctx);
+    return inTransaction(this.internals.db, async (trx) => {
+      const cart = await this.lockCurrent(ctx, trx);
+      const present = new Set(cart.lineItems.map((line) => line.id));
+      const missing = ids.find((id) => !present.has(id));
+      if (missing) throw Errors.notFound('Line item', missing);
+      await trx('cart_line_items').where({ cart_token: cart.token }).whereIn('id', ids).delete();
+      await trx('carts').where({ token: cart.token }).update({ updated_at: nowDb() });
+      return (await this.load(trx, cart.token))!;
+    });
+  }
+
+  /** Deletes the actor's open carts; the next use starts an empty one. */
+  async clear(ctx: StoreContext): Promise<void> {
+    const customer = requireCustomer(ctx);
+    await inTransaction(this.internals.db, async (trx) => {
+      const known = await this.sessionCartToken(trx, ctx);
+      const doomed = trx('carts')
+        .whereNull('order_id')
+        .where((q) => {
+          q.where({ customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id });
+          if (known) q.orWhere((k) => k.where({ token: known, customer_id: customer.id }));
+        });
+      await doomed.delete();
+      if (ctx.sessionId) await trx('sessions').where({ id: ctx.sessionId }).update({ cart_token: null });
+    });
+  }
+
+  /** Prices the lines the context may still buy; the others are listed as unavailable. */
+  async price(ctx: StoreContext, cart: Cart, executor: Executor = this.internals.db): Promise<PricedCart> {
+    const ids = cart.lineItems.map((line) => line.productId).filter((id): id is string => !!id);
+    const products = await this.runtime.catalog.visibleProducts(ctx, ids, executor);
+    const priced = await this.priceLines(ctx, cart.lineItems, new Map(products.map((p) => [p.id, p])), executor);
+    return { ...priced, ...totalsOf(priced.lines) };
+  }
+
+  async priceLines(ctx: StoreContext, items: CartLineItem[], products: Map<string, ProductRecord>, executor: Executor): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
+    const lines: PriceLine[] = [];
+    const unavailable: CartLineItem[] = [];
+    for (const item of items) {
+      const product = item.productId ? products.get(item.productId) : undefined;
+      if (!product) {
+        unavailable.push(item);
+        continue;
+      }
+      const price = await this.runtime.prices.calculate(ctx, product, item.quantity, executor);
+      lines.push({
+        lineItemId: item.id,
+        productId: product.id,
+        productNumber: product.productNumber,
+        label: item.label,
+        type: item.type,
+        quantity: item.quantity,
+        unitNet: price.unitNet,
+        totalNet: price.totalNet,
+        taxRateBp: price.taxRateBp,
+        payload: item.payload,
+      });
+    }
+    return { lines, unavailable };
+  }
+
+  private checkLimits(lines: CartLineItem[], products: Map<string, ProductRecord>, pointerPrefix: string): void {
+    if (lines.length > CART_LIMITS.maxLines)
+      throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, { pointer: pointerPrefix });
+    const wanted = new Map<string, number>();
+    for (const line of lines) if (line.productId) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
+    for (const [productId, quantity] of wanted) {
+      const product = products.get(productId);
+      if (product && quantity > product.stock) throw outOfStock(product, pointerPrefix);
+    }
+  }
+
+  private async saveLines(trx: Trx, cart: Cart, lines: CartLineItem[]): Promise<void> {
+    const before = new Map(cart.lineItems.map((line) => [line.id, line]));
+    const now = nowDb();
+    for (const line of lines) {
+      const previous = before.get(line.id);
+      const row = { type: line.type, product_id: line.productId, label: line.label.slice(0, 255), quantity: line.quantity, payload: writeJson(line.payload), position: line.position };
+      if (!previous) await trx('cart_line_items').insert({ id: line.id, cart_token: cart.token, ...row, created_at: now });
+      else if (canonicalJson(previous) !== canonicalJson(line)) await trx('cart_line_items').where({ id: line.id, cart_token: cart.token }).update({ ...row, updated_at: now });
+    }
+    await trx('carts').where({ token: cart.token }).update({ updated_at: now });
+  }
+}

@@ -1,0 +1,276 @@
+import { Errors } from '../../lib/errors.js';
+import { forUpdate, inTransaction, isDuplicateKeyError, writeJson, type Trx } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { fromMinor } from '../../lib/money.js';
+import { nowDb } from '../../lib/time.js';
+import type { CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+import { toAddress } from '../customer/customer-repository.js';
+import { CartService, lineTax, notAvailable, outOfStock, requireCustomer, totalsOf } from './cart-service.js';
+import { documents } from './documents.js';
+
+/** Places orders: one transaction from the locked cart (or given lines) to the written order, its invoice and the hooks. */
+export class CheckoutService {
+  constructor(
+    private readonly internals: HostInternals,
+    private readonly carts: CartService,
+  ) {}
+
+  private get runtime() {
+    return this.internals.runtime;
+  }
+
+  async placeOrder(ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder> {
+    const customer = requireCustomer(ctx);
+    if (trx) return this.place(ctx, customer, options, trx);
+    // Rules are read on the root connection; read them before holding locks (SQLite has one connection).
+    await ctx.ruleIds();
+    return inTransaction(this.internals.db, (t) => this.place(ctx, customer, options, t));
+  }
+
+  private async place(ctx: StoreContext, customer: CustomerRef, options: PlaceOrderOptions, trx: Trx): Promise<PlacedOrder> {
+    const cartToken = options.cartToken ?? null;
+    const lines = cartToken ? await this.linesFromCart(ctx, customer, cartToken, trx) : await this.givenLines(ctx, options.lines ?? [], trx);
+
+    const draft: OrderDraft = {
+      customerId: customer.id,
+      salesChannelId: ctx.salesChannel.id,
+      lines,
+      ...totalsOf(lines),
+      currencyIso: ctx.salesChannel.currencyIso,
+      billingAddress: await this.addressSnapshot(trx, customer.id, options.billingAddressId ?? null, 'billing'),
+      shippingAddress: await this.addressSnapshot(trx, customer.id, options.shippingAddressId ?? null, 'shipping'),
+      customerComment: options.customerComment ?? null,
+      actor: ctx.actor,
+      origin: options.origin ?? 'checkout',
+    };
+    draft.shippingAddress ??= draft.billingAddress;
+    const skipped = new Set(options.skipInterceptors ?? []);
+    for (const interceptor of this.internals.registries.checkoutInterceptors) {
+      if (!skipped.has(interceptor.name)) await interceptor.intercept(ctx, draft, trx);
+    }
+
+    await this.decrementStock(trx, draft.lines);
+
+    const orderId = newId();
+    const orderNumber = await this.runtime.nextNumber(trx, 'order');
+    const now = nowDb();
+    const customFields = options.customFields ?? {};
+    try {
+      await trx('orders').insert({
+        id: orderId,
+        order_number: orderNumber,
+        sales_channel_id: draft.salesChannelId,
+        customer_id: customer.id,
+        placed_by_type: ctx.actor.type,
+        placed_by_id: ctx.actor.id,
+        state: 'open',
+        currency_iso: draft.currencyIso,
+        net_total: draft.netTotal,
+        tax_total: draft.taxTotal,
+        total: draft.total,
+        billing_address: writeJson(draft.billingAddress),
+        shipping_address: writeJson(draft.shippingAddress),
+        customer_comment: draft.customerComment,
+        source_cart_token: cartToken,
+        custom_fields: writeJson(customFields),
+        order_customer: writeJson({
+          customerId: customer.id,
+          customerNumber: customer.customerNumber,
+          email: customer.email,
+          firstName: customer.firstName,
+          lastName: customer.lastName,
+          company: customer.company,
+        }),
+        order_date: now,
+        created_at: now,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw Errors.conflict('This cart is being ordered by another request.', 'SUITE__CART_ALREADY_ORDERED');
+      throw error;
+    }
+    const placedLines = draft.lines.map((line) => ({ ...line, id: newId() }));
+    for (const [position, line] of placedLines.entries()) {
+      await trx('order_line_items').insert({
+        id: line.id,
+        order_id: orderId,
+        type: line.type,
+        product_id: line.productId,
+        product_number: line.productNumber,
+        label: line.label.slice(0, 255),
+        quantity: line.quantity,
+        unit_net: line.unitNet,
+        total_net: line.totalNet,
+        tax_rate_bp: line.taxRateBp,
+        payload: writeJson(line.payload),
+        position,
+      });
+    }
+    await trx('order_deliveries').insert({ id: newId(), order_id: orderId, state: 'open', shipping_method: 'standard', shipping_address: writeJson(draft.shippingAddress), created_at: now });
+    await trx('order_transactions').insert({ id: newId(), order_id: orderId, state: 'open', payment_method: 'invoice', amount: draft.total, created_at: now });
+
+    if (cartToken) {
+      const marked = await trx('carts').where({ token: cartToken }).whereNull('order_id').update({ order_id: orderId, updated_at: now });
+      if (marked !== 1) throw Errors.conflict('This cart was ordered by another request.', 'SUITE__CART_ALREADY_ORDERED');
+    }
+
+    await this.createInvoice(trx, ctx, customer, { orderId, orderNumber, orderDate: now, draft, lines: placedLines });
+
+    const placed: PlacedOrder = {
+      id: orderId,
+      orderNumber,
+      customerId: customer.id,
+      salesChannelId: draft.salesChannelId,
+      netTotal: draft.netTotal,
+      taxTotal: draft.taxTotal,
+      total: draft.total,
+      lines: placedLines,
+      origin: draft.origin,
+      actor: ctx.actor,
+      customFields,
+    };
+    for (const hook of this.internals.registries.orderPlacedHooks) await hook(ctx, placed, trx);
+    return placed;
+  }
+
+  /** Reads the cart only after locking its row, so a concurrent order or edit is seen. */
+  private async linesFromCart(ctx: StoreContext, customer: CustomerRef, token: string, trx: Trx): Promise<PriceLine[]> {
+    const row = await forUpdate(trx('carts').where({ token }).first('token', 'customer_id', 'order_id'), trx);
+    if (!row || row.customer_id !== customer.id) throw Errors.notFound('Cart');
+    if (row.order_id) throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
+    const cart = (await this.carts.load(trx, token))!;
+    if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.');
+    const products = await this.runtime.catalog.visibleProducts(ctx, cart.lineItems.map((l) => l.productId).filter((id): id is string => !!id), trx);
+    const byId = new Map(products.map((p) => [p.id, p]));
+    const missing = cart.lineItems.find((line) => !line.productId || !byId.has(line.productId));
+    if (missing) throw notAvailable(missing.productId);
+    this.checkStock(cart.lineItems, byId);
+    const items: CartLineItem[] = [];
+    for (const item of cart.lineItems) items.push(await this.carts.process(ctx, item, 'order', trx));
+    const { lines, unavailable } = await this.carts.priceLines(ctx, items, byId, trx);
+    if (unavailable.length) throw notAvailable(unavailable[0]!.productId);
+    return lines;
+  }
+
+  /** Lines priced elsewhere (approval execute, offer accept): prices stay; products, stock and processors are checked. */
+  private async givenLines(ctx: StoreContext, given: PriceLine[], trx: Trx): Promise<PriceLine[]> {
+    if (given.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'There is nothing to order.');
+    for (const line of given) {
+      if (!Number.isSafeInteger(line.quantity) || line.quantity < 1 || !Number.isSafeInteger(line.unitNet) || !Number.isSafeInteger(line.totalNet))
+        throw Errors.badRequest('SUITE__INVALID_LINE', `The line "${line.label}" has no valid quantity or price.`);
+    }
+    const ids = given.map((l) => l.productId).filter((id): id is string => !!id);
+    const byId = new Map((await this.runtime.catalog.products(trx, ids)).map((p) => [p.id, p]));
+    const missing = given.find((line) => line.productId && !byId.has(line.productId));
+    if (missing) throw notAvailable(missing.productId);
+    const items = given.map((line, position) => ({ id: line.lineItemId, type: line.type, productId: line.productId, label: line.label, quantity: line.quantity, payload: line.payload ?? {}, position }));
+    this.checkStock(items, byId);
+    const lines: PriceLine[] = [];
+    for (const [index, item] of items.entries()) {
+      const processed = await this.carts.process(ctx, item, 'order', trx);
+      lines.push({ ...given[index]!, label: processed.label, payload: processed.payload });
+    }
+    return lines;
+  }
+
+  private checkStock(items: Array<{ productId: string | null; quantity: number }>, products: Map<string, ProductRecord>): void {
+    for (const [productId, quantity] of quantitiesByProduct(items)) {
+      const product = products.get(productId);
+      if (product && quantity > product.stock) throw outOfStock(product);
+    }
+  }
+
+  /** Conditional decrements in id order (no deadlock between two orders); a lost race is out of stock. */
+  private async decrementStock(trx: Trx, lines: PriceLine[]): Promise<void> {
+    const wanted = [...quantitiesByProduct(lines)].sort(([a], [b]) => a.localeCompare(b));
+    for (const [productId, quantity] of wanted) {
+      const updated = await trx('products').where({ id: productId }).where('stock', '>=', quantity).decrement('stock', quantity);
+      if (updated !== 1) {
+        const [product] = await this.runtime.catalog.products(trx, [productId]);
+        if (!product) throw notAvailable(productId);
+        throw outOfStock(product);
+      }
+    }
+  }
+
+  private async addressSnapshot(trx: Trx, customerId: string, addressId: string | null, type: 'billing' | 'shipping'): Promise<Record<string, unknown> | null> {
+    if (addressId) {
+      const row = await trx('customer_addresses').where({ id: addressId, customer_id: customerId }).first();
+      if (!row) throw Errors.notFound('Address', addressId);
+      return toAddress(row);
+    }
+    const customerRow = await trx('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
+    const defaultId = customerRow?.[type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id'];
+    if (!defaultId) return null;
+    const row = await trx('customer_addresses').where({ id: defaultId, customer_id: customerId }).first();
+    return row ? toAddress(row) : null;
+  }
+
+  private async createInvoice(
+    trx: Trx,
+    ctx: StoreContext,
+    customer: CustomerRef,
+    order: { orderId: string; orderNumber: string; orderDate: string; draft: OrderDraft; lines: Array<PriceLine & { id: string }> },
+  ): Promise<void> {
+    const number = await this.runtime.nextNumber(trx, 'invoice');
+    const precision = ctx.salesChannel.currencyPrecision;
+    const amount = (minor: number) => `${fromMinor(minor, precision).toFixed(precision)} ${order.draft.currencyIso}`;
+    const address = order.draft.billingAddress;
+    const addressLines = address
+      ? [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode]
+          .filter((part) => typeof part === 'string' && part.length > 0)
+          .map((part) => ({ text: String(part) }))
+      : [];
+    await documents.createPdf(trx, {
+      type: 'invoice',
+      number,
+      customerId: customer.id,
+      orderId: order.orderId,
+      title: `Invoice ${number}`,
+      lines: [
+        ...addressLines,
+        { text: '' },
+        { text: `Invoice number: ${number}` },
+        { text: `Order number: ${order.orderNumber}` },
+        { text: `Date: ${order.orderDate.slice(0, 10)}` },
+        { text: `Customer number: ${customer.customerNumber}` },
+        { text: '' },
+        {
+          table: [
+            ['Pos.', 'Product number', 'Item', 'Quantity', 'Unit price (net)', 'Tax', 'Total (net)'],
+            ...order.lines.map((line, index) => [
+              String(index + 1),
+              line.productNumber ?? '',
+              line.label,
+              String(line.quantity),
+              amount(line.unitNet),
+              `${line.taxRateBp / 100} %`,
+              amount(line.totalNet),
+            ]),
+          ],
+        },
+        {
+          table: [
+            ['Totals', ''],
+            ['Net total', amount(order.draft.netTotal)],
+            ...taxRows(order.lines, amount),
+            ['Total', amount(order.draft.total)],
+          ],
+        },
+        { text: 'Payment: invoice. Please transfer the total within 30 days, quoting the invoice number.' },
+      ],
+    });
+  }
+}
+
+function quantitiesByProduct(items: Array<{ productId: string | null; quantity: number }>): Map<string, number> {
+  const wanted = new Map<string, number>();
+  for (const item of items) if (item.productId) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
+  return wanted;
+}
+
+function taxRows(lines: PriceLine[], amount: (minor: number) => string): string[][] {
+  const byRate = new Map<number, number>();
+  for (const line of lines) byRate.set(line.taxRateBp, (byRate.get(line.taxRateBp) ?? 0) + lineTax(line));
+  return [...byRate.entries()].sort(([a], [b]) => a - b).map(([rate, tax]) => [`Tax ${rate / 100} %`, amount(tax)]);
+}

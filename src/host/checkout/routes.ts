@@ -1,0 +1,228 @@
+import { criteriaSchema, searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { Errors } from '../../lib/errors.js';
+import { fromMinor } from '../../lib/money.js';
+import { noContent, reply } from '../../lib/routes.js';
+import { pathParams } from '../../lib/schemas.js';
+import type { Cart, StoreContext, StoreRoute } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+import { canonicalJson, requireCustomer, type CartService, type NewLineItem } from './cart-service.js';
+import type { CheckoutService } from './checkout-service.js';
+import { documents } from './documents.js';
+import { getOrder, getOrders, ORDER_CRITERIA } from './order-repository.js';
+import {
+  addLineItemsBody,
+  cartSchema,
+  errorResponse,
+  orderListSchema,
+  orderSchema,
+  placeOrderBody,
+  removeLineItemsBody,
+  updateLineItemsBody,
+} from './schemas.js';
+
+const MAX_PAYLOAD_CHARS = 16000;
+
+function checkPayloadSize(payload: unknown, pointer: string): void {
+  if (payload !== undefined && canonicalJson(payload).length > MAX_PAYLOAD_CHARS)
+    throw Errors.badRequest('SUITE__PAYLOAD_TOO_LARGE', `A line item's payload may hold at most ${MAX_PAYLOAD_CHARS} characters of JSON.`, { pointer });
+}
+
+export function checkoutRoutes(internals: HostInternals, carts: CartService, checkout: CheckoutService): StoreRoute[] {
+  const { db } = internals;
+
+  async function cartView(ctx: StoreContext, cart: Cart) {
+    const priced = await carts.price(ctx, cart, db);
+    const precision = ctx.salesChannel.currencyPrecision;
+    const money = (minor: number) => fromMinor(minor, precision);
+    const byLine = new Map(priced.lines.map((line) => [line.lineItemId, line]));
+    return {
+      token: cart.token,
+      customerId: cart.customerId,
+      lineItems: cart.lineItems.flatMap((item) => {
+        const line = byLine.get(item.id);
+        if (!line) return [];
+        return [
+          {
+            id: item.id,
+            type: item.type,
+            productId: item.productId,
+            productNumber: line.productNumber,
+            label: item.label,
+            quantity: item.quantity,
+            payload: item.payload,
+            position: item.position,
+            price: { unitPrice: money(line.unitNet), totalPrice: money(line.totalNet), taxRate: line.taxRateBp / 100 },
+          },
+        ];
+      }),
+      price: { netPrice: money(priced.netTotal), totalPrice: money(priced.total), taxAmount: money(priced.taxTotal), currency: { isoCode: ctx.salesChannel.currencyIso } },
+      errors: priced.unavailable.map((item) => ({
+        code: 'SUITE__PRODUCT_NOT_AVAILABLE',
+        detail: `"${item.label}" is no longer available; remove it to order.`,
+        lineItemId: item.id,
+        productId: item.productId,
+        label: item.label,
+      })),
+    };
+  }
+
+  const cartTags = ['Cart'];
+  const orderTags = ['Orders'];
+
+  return [
+    {
+      method: 'GET',
+      path: '/checkout/cart',
+      operationId: 'readCart',
+      summary: 'The caller\'s cart with priced lines (net) and totals; lines no longer available are listed under errors.',
+      tags: cartTags,
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 200: cartSchema } },
+      async handler({ ctx }) {
+        await ctx.ruleIds();
+        return cartView(ctx, await carts.current(ctx));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/checkout/cart/line-item',
+      operationId: 'addLineItems',
+      summary: 'Adds products to the cart; the same product with the same payload adds up to one line.',
+      tags: cartTags,
+      auth: 'login',
+      permission: null,
+      schemas: { body: addLineItemsBody, responses: { 200: cartSchema } },
+      async handler({ ctx, body }) {
+        const items: NewLineItem[] = (body.items as Array<Record<string, any>>).map((item, index) => {
+          if (item.referencedId && item.productId && item.referencedId !== item.productId)
+            throw Errors.badRequest('SUITE__INVALID_INPUT', 'referencedId and productId name different products.', { pointer: `/items/${index}/productId` });
+          checkPayloadSize(item.payload, `/items/${index}/payload`);
+          return { type: item.type, productId: item.productId ?? item.referencedId, quantity: item.quantity, payload: item.payload };
+        });
+        const cart = await carts.addLineItems(ctx, items);
+        return cartView(ctx, cart);
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/checkout/cart/line-item',
+      operationId: 'updateLineItems',
+      summary: 'Changes the quantity or payload of cart lines.',
+      tags: cartTags,
+      auth: 'login',
+      permission: null,
+      schemas: { body: updateLineItemsBody, responses: { 200: cartSchema } },
+      async handler({ ctx, body }) {
+        body.items.forEach((item: { payload?: unknown }, index: number) => checkPayloadSize(item.payload, `/items/${index}/payload`));
+        return cartView(ctx, await carts.updateLineItems(ctx, body.items));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/checkout/cart/line-item',
+      operationId: 'removeLineItems',
+      summary: 'Removes cart lines by id.',
+      tags: cartTags,
+      auth: 'login',
+      permission: null,
+      schemas: { body: removeLineItemsBody, responses: { 200: cartSchema } },
+      async handler({ ctx, body }) {
+        await ctx.ruleIds();
+        return cartView(ctx, await carts.removeLineItems(ctx, body.ids));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/checkout/cart',
+      operationId: 'deleteCart',
+      summary: 'Deletes the cart; the next use starts an empty one.',
+      tags: cartTags,
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 204: null } },
+      async handler({ ctx }) {
+        await carts.clear(ctx);
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/checkout/order',
+      operationId: 'placeOrder',
+      summary: 'Orders the cart (payment by invoice). Send an Idempotency-Key header to make retries safe.',
+      description:
+        'The cart is locked and re-read, re-checked for availability and stock, and passed to every checkout interceptor; the order, its invoice and the cart\'s ordered mark are written in one transaction. One cart yields at most one order.',
+      tags: orderTags,
+      auth: 'login',
+      permission: 'orders.create',
+      idempotent: true,
+      schemas: { body: placeOrderBody, responses: { 200: orderSchema, 409: errorResponse, 422: errorResponse } },
+      async handler({ ctx, body }) {
+        requireCustomer(ctx);
+        await ctx.ruleIds();
+        const cartToken = (await carts.sessionCartToken(db, ctx)) ?? (await carts.ensureCartToken(ctx, db));
+        const placed = await checkout.placeOrder(ctx, {
+          cartToken,
+          billingAddressId: body.billingAddressId ?? null,
+          shippingAddressId: body.shippingAddressId ?? null,
+          customerComment: body.customerComment ?? null,
+        });
+        return (await getOrder(db, placed.id))!;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/order',
+      operationId: 'listOrders',
+      summary: 'The orders of the caller\'s customer, newest first, searched by criteria.',
+      description: 'Answers `{"orders": {"total", "page", "limit", "elements"}}` like the shop platform\'s order route.',
+      tags: orderTags,
+      auth: 'login',
+      permission: 'orders.read',
+      schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields)), responses: { 200: orderListSchema } },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const page = await searchByCriteria<{ id: string }>(db('orders').where('orders.customer_id', customer.id), body as Criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
+        const elements = await getOrders(db, page.rows.map((row) => row.id));
+        return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/order/{orderId}',
+      operationId: 'readOrder',
+      summary: 'One order of the caller\'s customer.',
+      tags: orderTags,
+      auth: 'login',
+      permission: 'orders.read',
+      schemas: { params: pathParams('orderId'), responses: { 200: orderSchema } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        const owned = await db('orders').where({ id: params.orderId, customer_id: customer.id }).first('id');
+        const order = owned ? await getOrder(db, params.orderId) : null;
+        if (!order) throw Errors.notFound('Order', params.orderId);
+        return order;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/document/download/{documentId}',
+      operationId: 'downloadDocument',
+      summary: 'Downloads a document (e.g. an order\'s invoice) of the caller\'s customer as PDF.',
+      tags: orderTags,
+      auth: 'login',
+      permission: 'orders.read',
+      schemas: { params: pathParams('documentId'), responses: { 200: { contentType: 'application/pdf', description: 'The PDF document' } } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        const document = await documents.get(db, params.documentId);
+        if (!document || document.customerId !== customer.id) throw Errors.notFound('Document', params.documentId);
+        return reply(200, document.content, {
+          contentType: document.mimeType,
+          headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
+        });
+      },
+    },
+  ];
+}
