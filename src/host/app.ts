@@ -19,7 +19,8 @@ import { oauthRoutes } from './admin/oauth-routes.js';
 import { createCatalogModule } from './catalog/index.js';
 import { createCheckoutModule } from './checkout/index.js';
 import { createJobsModule, type JobsModule } from './jobs/index.js';
-import { createMailModule } from './mail/index.js';
+import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
+import { projectPath } from './paths.js';
 import { createStorefrontModule } from './storefront/index.js';
 import { getCustomer, getSalesChannel, insertCustomer, listAddresses, toCustomerRef } from './customer/customer-repository.js';
 import { nextNumber } from './numbers.js';
@@ -147,6 +148,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     await migratePlugin(db, manifest);
     const pluginRuntime: HostRuntime = { ...runtime, config: pluginConfigAccess(db, manifest) };
     await plugin.register(pluginRuntime);
+    registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }
 

@@ -1,18 +1,226 @@
-import express, { type Router } from 'express';
-import type { HostRuntime } from '../contract.js';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { AppError } from '../../lib/errors.js';
+import { fromMinor } from '../../lib/money.js';
+import { enforceRateLimit } from '../../lib/rate-limit.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
 import type { HostInternals } from '../internals.js';
+import { projectPath } from '../paths.js';
+import { buildStoreContext } from '../auth/store-context.js';
+import { revokeSession } from '../auth/sessions.js';
+import { passwordLogin } from '../account/password-login.js';
+import { createTemplateEngine } from '../mail/template-engine.js';
+import { clearSessionToken, CSRF_FIELD, csrfToken, csrfValid, sessionToken, setSessionToken } from './cookies.js';
+import { Views } from './views.js';
 
 export interface StorefrontModule extends Pick<HostRuntime, 'storefront'> {
   router: Router;
 }
 
-/** Server-rendered storefront shell. (Stub: filled in by the storefront module.) */
+/** The same counter as the Store API login route, so both doors share one limit. */
+const LOGIN_RATE_LIMIT = { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email'] as Array<'ip' | `body.${string}`> };
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/** Only paths on this site: "/x", never "//evil.test" or "/\evil.test". */
+export function safeRedirect(value: unknown, fallback: string): string {
+  return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 2000 ? value : fallback;
+}
+
+function isLoggedIn(ctx: StoreContext): boolean {
+  return ctx.actor.type !== 'guest';
+}
+
+/**
+ * The server-rendered storefront shell: layout, home, login/logout with a session cookie that
+ * holds the context token, CSRF protection on every POST, and the pages add-ons register.
+ */
 export function createStorefrontModule(internals: HostInternals): StorefrontModule {
+  const { db, config, log } = internals;
+  const engine = createTemplateEngine();
+  engine.registerHelper('csrfField', function (this: unknown, options: { data?: { root?: { csrfToken?: string } } }) {
+    const token = engine.escapeExpression(options.data?.root?.csrfToken ?? '');
+    return new engine.SafeString(`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`);
+  });
+  const views = new Views(projectPath('templates', 'storefront'), engine);
+  const router = express.Router();
+  const pages = express.Router();
+
+  async function storeContext(req: Request, res: Response): Promise<StoreContext> {
+    const token = sessionToken(req);
+    try {
+      return await buildStoreContext(internals, req, token, false);
+    } catch (error) {
+      if (!(error instanceof AppError && error.status === 401 && token)) throw error;
+      // Logged out elsewhere or expired: forget the cookie and carry on as a guest.
+      clearSessionToken(req, res);
+      return buildStoreContext(internals, req, undefined, false);
+    }
+  }
+
+  function render(req: Request, res: Response, ctx: StoreContext | null, template: string, data: Record<string, unknown>, status = 200): void {
+    const globals = {
+      shopName: ctx?.salesChannel.name ?? 'Shop',
+      salesChannel: ctx?.salesChannel ?? null,
+      customer: ctx?.customer ?? null,
+      actor: ctx && isLoggedIn(ctx) ? ctx.actor : null,
+      loggedIn: ctx ? isLoggedIn(ctx) : false,
+      csrfToken: csrfToken(req, res),
+      currentPath: req.originalUrl,
+      year: new Date().getUTCFullYear(),
+    };
+    res.status(status).set(SECURITY_HEADERS).type('html').send(views.render(template, { ...data, ...globals }));
+  }
+
+  function renderError(req: Request, res: Response, ctx: StoreContext | null, status: number, title: string, message: string): void {
+    try {
+      render(req, res, ctx, 'error', { title, message, status }, status);
+    } catch (error) {
+      log.error({ err: String(error) }, 'storefront error page could not be rendered');
+      res.status(status).type('text').send(`${title}\n${message}`);
+    }
+  }
+
+  function redirectToLogin(req: Request, res: Response): void {
+    const back = req.method === 'GET' ? `?redirect=${encodeURIComponent(req.originalUrl)}` : '';
+    res.redirect(req.method === 'GET' ? 302 : 303, `/account/login${back}`);
+  }
+
+  /** Runs a storefront handler: context, CSRF check on POST, login requirement. */
+  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void>) {
+    return (req: Request, res: Response, next: NextFunction) => {
+      (async () => {
+        const ctx = await storeContext(req, res);
+        if (req.method === 'POST' && !csrfValid(req)) {
+          renderError(req, res, ctx, 403, 'Forbidden', 'The form has expired or did not come from this shop. Please go back, reload the page and try again.');
+          return;
+        }
+        if (auth === 'login' && !isLoggedIn(ctx)) {
+          redirectToLogin(req, res);
+          return;
+        }
+        await fn(req, res, ctx);
+      })().catch(next);
+    };
+  }
+
+  async function homeData(ctx: StoreContext): Promise<Record<string, unknown>> {
+    const { catalog, prices } = internals.runtime;
+    const categoryQuery = db('categories').where('categories.active', true).whereNull('categories.parent_id').orderBy('categories.position').orderBy('categories.name').limit(12).select('categories.id', 'categories.name');
+    await catalog.applyVisibility(ctx, 'category', categoryQuery, 'categories.id');
+    const productQuery = db('products').where('products.active', true).orderBy('products.name').orderBy('products.id').limit(8).select('products.id');
+    await catalog.applyVisibility(ctx, 'product', productQuery, 'products.id');
+    const records = await catalog.products(db, (await productQuery).map((row: { id: string }) => row.id));
+    const products = [];
+    for (const product of records) {
+      const price = await prices.calculate(ctx, product, 1);
+      products.push({ id: product.id, name: product.name, productNumber: product.productNumber, netPrice: fromMinor(price.unitNet, ctx.salesChannel.currencyPrecision), available: product.stock > 0 });
+    }
+    return { categories: await categoryQuery, products, currency: ctx.salesChannel.currencyIso };
+  }
+
+  router.get(
+    '/',
+    handle('public', async (req, res, ctx) => {
+      render(req, res, ctx, 'home', { title: ctx.salesChannel.name, ...(await homeData(ctx)) });
+    }),
+  );
+
+  router.get(
+    '/account/login',
+    handle('public', async (req, res, ctx) => {
+      const redirect = safeRedirect(req.query.redirect, '/account');
+      if (isLoggedIn(ctx)) return res.redirect(302, redirect);
+      render(req, res, ctx, 'login', { title: 'Log in', redirect, email: '' });
+    }),
+  );
+
+  router.post(
+    '/account/login',
+    handle('public', async (req, res, ctx) => {
+      const form = req.body as Record<string, unknown>;
+      const redirect = safeRedirect(form.redirect, '/account');
+      const email = typeof form.email === 'string' ? form.email.trim() : '';
+      const password = typeof form.password === 'string' ? form.password : '';
+      const again = (status: number, error: string) => render(req, res, ctx, 'login', { title: 'Log in', redirect, email, error }, status);
+      if (email.length < 3 || email.length > 255 || password.length < 1 || password.length > 1024) return again(400, 'Please enter your e-mail address and password.');
+      try {
+        await enforceRateLimit(db, LOGIN_RATE_LIMIT, req);
+      } catch (error) {
+        if (error instanceof AppError && error.status === 429) {
+          res.setHeader('Retry-After', String(error.options.meta?.retryAfter ?? 60));
+          return again(429, 'Too many login attempts. Please wait a minute and try again.');
+        }
+        throw error;
+      }
+      const session = await passwordLogin(internals, ctx.salesChannel, email, password);
+      if (!session) return again(401, 'The e-mail address or password is wrong.');
+      setSessionToken(req, res, session.token, config.contextTokenTtl);
+      csrfToken(req, res, true);
+      res.redirect(303, redirect);
+    }),
+  );
+
+  router.post(
+    '/account/logout',
+    handle('public', async (req, res, ctx) => {
+      if (ctx.sessionId) await revokeSession(db, ctx.sessionId);
+      clearSessionToken(req, res);
+      res.redirect(303, '/');
+    }),
+  );
+
+  router.get(
+    '/account',
+    handle('login', async (req, res, ctx) => {
+      render(req, res, ctx, 'account', { title: 'Your account' });
+    }),
+  );
+
+  function mount(page: StorefrontPage): void {
+    if (typeof page.path !== 'string' || !page.path.startsWith('/') || /^\/(store-api|api)(\/|$)/.test(page.path))
+      throw new Error(`storefront page path "${page.path}" must start with / and stay outside /store-api and /api`);
+    if (page.auth !== 'public' && page.auth !== 'login') throw new Error(`storefront page ${page.path}: auth must be 'public' or 'login'`);
+    const method = page.method ?? 'GET';
+    const run = handle(page.auth, async (req, res, ctx) => {
+      const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((req.body as Record<string, unknown>) ?? {}) : {};
+      const result = await page.handler({ ctx, params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, form });
+      if ('redirect' in result) return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
+      render(req, res, ctx, result.template, result.data, result.status ?? 200);
+    });
+    if (method === 'POST') pages.post(page.path, run);
+    else pages.get(page.path, run);
+  }
+  for (const page of internals.registries.storefrontPages) mount(page);
+
+  router.use(pages);
+  router.use(
+    handle('public', async (req, res, ctx) => {
+      renderError(req, res, ctx, 404, 'Page not found', 'The page you asked for does not exist.');
+    }),
+  );
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof AppError) {
+      if (error.status === 401) return redirectToLogin(req, res);
+      return renderError(req, res, null, error.status, error.status === 404 ? 'Page not found' : 'Something is not right', error.message);
+    }
+    const requestId = String((req as Request & { id?: string }).id ?? '');
+    log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error), requestId, path: req.path }, 'storefront error');
+    renderError(req, res, null, 500, 'Something went wrong', `We could not show this page. Please try again later (request ${requestId}).`);
+  });
+
   return {
+    router,
     storefront: {
-      page: (page) => void internals.registries.storefrontPages.push(page),
-      url: (salesChannel, path) => `${(salesChannel.domains[0] ?? internals.config.publicUrl).replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`,
+      page(page) {
+        mount(page);
+        internals.registries.storefrontPages.push(page);
+      },
+      url: (salesChannel, path) => `${(salesChannel.domains[0] ?? config.publicUrl).replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`,
     },
-    router: express.Router(),
   };
 }
