@@ -7,11 +7,13 @@ import { hashPassword } from '../../src/host/auth/passwords.js';
 import { insertCustomer } from '../../src/host/customer/customer-repository.js';
 import type { CustomerRef } from '../../src/host/contract.js';
 import { cleanupTestDatabase, prepareTestDatabase } from './database.js';
+import { startSmtp, type TestMailbox } from './smtp.js';
 
 export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
 let shopPromise: Promise<ShopApp> | null = null;
 let databaseUrl: string | null = null;
+let mailbox: TestMailbox | null = null;
 
 export async function testDatabaseUrl(): Promise<string> {
   databaseUrl ??= await prepareTestDatabase();
@@ -20,8 +22,10 @@ export async function testDatabaseUrl(): Promise<string> {
 
 /** One app per test run, on a fresh database; every test makes its own data, so none depends on another. */
 export function getShop(): Promise<ShopApp> {
-  shopPromise ??= (async () =>
-    createApp({
+  shopPromise ??= (async () => {
+    // One real SMTP server on loopback for the whole run; TEST_MAILER_URL points elsewhere instead.
+    if (!process.env.TEST_MAILER_URL) mailbox ??= await startSmtp();
+    return createApp({
       config: {
         databaseUrl: await testDatabaseUrl(),
         appSecret: TEST_APP_SECRET,
@@ -29,10 +33,23 @@ export function getShop(): Promise<ShopApp> {
         logLevel: process.env.LOG_LEVEL ?? 'silent',
         workers: false,
         validateResponses: true,
-        mailerUrl: process.env.TEST_MAILER_URL ?? null,
+        mailerUrl: process.env.TEST_MAILER_URL ?? mailbox!.url,
       },
-    }))();
+    });
+  })();
   return shopPromise;
+}
+
+/** The SMTP server the shared app sends to: every mail it delivered, parsed. */
+export async function testMailbox(): Promise<TestMailbox> {
+  await getShop();
+  if (!mailbox) throw new Error('TEST_MAILER_URL is set: mail goes to that server, not to the test mailbox');
+  return mailbox;
+}
+
+/** Runs the jobs once (the 'mail.send' job among them), so queued mails reach the test mailbox. */
+export async function deliverMail(): Promise<void> {
+  await (await getShop()).jobs.runDue();
 }
 
 export async function closeShop(): Promise<void> {
@@ -40,6 +57,8 @@ export async function closeShop(): Promise<void> {
   const shop = await shopPromise;
   await shop.close();
   shopPromise = null;
+  await mailbox?.stop();
+  mailbox = null;
   if (databaseUrl) await cleanupTestDatabase(databaseUrl);
 }
 
