@@ -1,10 +1,11 @@
+import { isId } from '../../lib/ids.js';
 import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, toProductRecords } from './product-repository.js';
 import { RuleEngine } from './rule-engine.js';
-import { isId } from '../../lib/ids.js';
+import { catalogStoreRoutes } from './store-routes.js';
 
 export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | 'prices'> {
   storeRoutes: StoreRoute[];
@@ -54,5 +55,5 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     calculate: (ctx, product, quantity, executor = internals.db) => calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
   };
 
-  return { catalog, rules, prices, storeRoutes: [], adminRoutes: [] };
+  return { catalog, rules, prices, storeRoutes: catalogStoreRoutes(internals, catalog), adminRoutes: [] };
 }

@@ -1,0 +1,311 @@
+import type { Knex } from 'knex';
+import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
+import { readInt, type Executor } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { toMinor } from '../../lib/money.js';
+import { idParam, listResponse, objectSchema, pathParams } from '../../lib/schemas.js';
+import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+import {
+  categoryView,
+  categoryViewSchema,
+  cmsPageView,
+  landingPageViewSchema,
+  navigationTreeSchema,
+  productExtras,
+  productViewSchema,
+  productViews,
+} from './catalog-views.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
+
+export const productCriteriaSpec: CriteriaSpec = {
+  fields: {
+    id: { column: 'products.id', type: 'id' },
+    productNumber: { column: 'products.product_number', type: 'string' },
+    name: { column: 'products.name', type: 'string' },
+    description: { column: 'products.description', type: 'string' },
+    manufacturer: { column: 'products.manufacturer', type: 'string' },
+    ean: { column: 'products.ean', type: 'string' },
+    active: { column: 'products.active', type: 'boolean' },
+    stock: { column: 'products.stock', type: 'number' },
+    price: { column: 'products.price_net', type: 'number' },
+    categoryId: {
+      column: 'product_categories.category_id',
+      type: 'id',
+      via: { table: 'product_categories', foreignKey: 'product_categories.product_id', localKey: 'products.id' },
+    },
+    createdAt: { column: 'products.created_at', type: 'date' },
+  },
+  termColumns: ['products.name', 'products.product_number'],
+  defaultSort: [
+    { column: 'products.name', order: 'asc' },
+    { column: 'products.id', order: 'asc' },
+  ],
+  idColumn: 'products.id',
+};
+
+export const categoryCriteriaSpec: CriteriaSpec = {
+  fields: {
+    id: { column: 'categories.id', type: 'id' },
+    parentId: { column: 'categories.parent_id', type: 'id' },
+    name: { column: 'categories.name', type: 'string' },
+    position: { column: 'categories.position', type: 'number' },
+    active: { column: 'categories.active', type: 'boolean' },
+    createdAt: { column: 'categories.created_at', type: 'date' },
+  },
+  termColumns: ['categories.name'],
+  defaultSort: [
+    { column: 'categories.position', order: 'asc' },
+    { column: 'categories.name', order: 'asc' },
+    { column: 'categories.id', order: 'asc' },
+  ],
+  idColumn: 'categories.id',
+};
+
+const productCriteriaBody = criteriaSchema(Object.keys(productCriteriaSpec.fields));
+const searchBody = {
+  ...criteriaSchema(Object.keys(productCriteriaSpec.fields), { search: { type: 'string', minLength: 1, maxLength: 255 } }),
+  required: ['search'],
+};
+const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields));
+const productList = listResponse(productViewSchema);
+
+/** Prices are numbers with the currency's precision at the edge, minor units in the table. */
+function priceFiltersToMinor(filters: Filter[] | undefined, precision: number): Filter[] | undefined {
+  const convert = (value: unknown): number => {
+    const amount = typeof value === 'number' ? value : Number(value);
+    if (typeof value === 'boolean' || !Number.isFinite(amount))
+      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', 'A price filter needs a number.', { pointer: '/filter' });
+    return toMinor(amount, precision);
+  };
+  return filters?.map((filter): Filter => {
+    if ('queries' in filter) return { ...filter, queries: priceFiltersToMinor(filter.queries, precision) ?? [] };
+    if (filter.field !== 'price') return filter;
+    if (filter.type === 'equals') return filter.value === null ? filter : { ...filter, value: convert(filter.value) };
+    if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
+    if (filter.type === 'range')
+      return { ...filter, parameters: Object.fromEntries(Object.entries(filter.parameters).map(([k, v]) => [k, convert(v)])) };
+    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `The filter "${filter.type}" does not apply to prices.`, { pointer: '/filter' });
+  });
+}
+
+export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntime['catalog']): StoreRoute[] {
+  const db = internals.db;
+  const providers = internals.registries.priceProviders;
+
+  /** Active rows the context may see. Wrapped in an object: a query builder is thenable, so returning it from an async function would run it. */
+  async function visibleQuery(ctx: StoreContext, entity: CatalogEntity, executor: Executor = db): Promise<{ query: Knex.QueryBuilder }> {
+    const table = CATALOG_TABLES[entity];
+    const query = executor(table).where(`${table}.active`, true);
+    await catalog.applyVisibility(ctx, entity, query, `${table}.id`);
+    return { query };
+  }
+
+  async function views(ctx: StoreContext, rows: ProductRow[], withTiers = false) {
+    return productViews(providers, ctx, await toProductRecords(db, rows), productExtras(rows), db, { withTiers });
+  }
+
+  async function listProducts(ctx: StoreContext, criteria: Criteria, narrow?: (query: Knex.QueryBuilder) => void) {
+    const { query } = await visibleQuery(ctx, 'product');
+    narrow?.(query);
+    const page = await searchByCriteria<ProductRow>(
+      query,
+      { ...criteria, filter: priceFiltersToMinor(criteria.filter, ctx.salesChannel.currencyPrecision) },
+      productCriteriaSpec,
+      (qb) => qb.select(PRODUCT_COLUMNS),
+    );
+    return { total: page.total, data: await views(ctx, page.rows) };
+  }
+
+  /** Every active category the context may see (not pruned by ancestors: navigation prunes by walking from a root). */
+  async function visibleCategories(ctx: StoreContext) {
+    const rows: Array<Record<string, unknown>> = await (await visibleQuery(ctx, 'category')).query.select(
+      'categories.id',
+      'categories.parent_id',
+      'categories.name',
+      'categories.position',
+    );
+    const children = new Map<string | null, Array<Record<string, unknown>>>();
+    for (const row of rows) {
+      const parent = (row.parent_id as string | null) ?? null;
+      children.set(parent, [...(children.get(parent) ?? []), row]);
+    }
+    for (const list of children.values())
+      list.sort((a, b) => readInt(a.position) - readInt(b.position) || String(a.name).localeCompare(String(b.name)) || String(a.id).localeCompare(String(b.id)));
+    return { ids: new Set(rows.map((r) => String(r.id))), children };
+  }
+
+  async function visibleRow(ctx: StoreContext, entity: CatalogEntity, id: string, label: string): Promise<Record<string, unknown>> {
+    const table = CATALOG_TABLES[entity];
+    const row = await (await visibleQuery(ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`);
+    if (!row) throw Errors.notFound(label, id);
+    return row;
+  }
+
+  /** A CMS page; product-listing sections with `productIds` get the products the context may see. */
+  async function cmsPage(ctx: StoreContext, cmsPageId: unknown) {
+    if (typeof cmsPageId !== 'string') return null;
+    const row = await db('cms_pages').where({ id: cmsPageId }).first();
+    if (!row) return null;
+    const page = cmsPageView(row);
+    const sections = [];
+    for (const section of page.sections) {
+      if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
+        const ids = section.productIds.filter((v): v is string => typeof v === 'string');
+        const products = await catalog.visibleProducts(ctx, ids);
+        const rows = products.length ? await db('products').whereIn('id', products.map((p) => p.id)).select('id', 'manufacturer', 'ean') : [];
+        sections.push({ ...section, products: await productViews(providers, ctx, products, productExtras(rows), db) });
+      } else sections.push(section);
+    }
+    return { ...page, sections };
+  }
+
+  return [
+    {
+      method: 'POST',
+      path: '/product',
+      operationId: 'listProducts',
+      summary: 'Products the caller may see, by criteria, priced for the caller.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { body: productCriteriaBody, bodyName: 'ProductCriteria', responses: { 200: productList } },
+      handler: async ({ ctx, body }) => listProducts(ctx, body as Criteria),
+    },
+    {
+      method: 'GET',
+      path: '/product/{productId}',
+      operationId: 'readProduct',
+      summary: 'One product with its tier prices; 404 when it is inactive or hidden from the caller.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { params: pathParams('productId'), responses: { 200: productViewSchema } },
+      async handler({ ctx, params }) {
+        const row = await (await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(PRODUCT_COLUMNS);
+        if (!row) throw Errors.notFound('product', params.productId);
+        return (await views(ctx, [row], true))[0];
+      },
+    },
+    {
+      method: 'POST',
+      path: '/search',
+      operationId: 'searchProducts',
+      summary: 'Products whose name or number contains the search term, by criteria.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { body: searchBody, responses: { 200: productList } },
+      async handler({ ctx, body }) {
+        const { search, ...criteria } = body as Criteria & { search: string };
+        if (search.trim() === '') throw Errors.badRequest('SUITE__INVALID_INPUT', 'The search term is empty.', { pointer: '/search' });
+        return listProducts(ctx, { ...criteria, term: search });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/product-listing/{categoryId}',
+      operationId: 'listCategoryProducts',
+      summary: 'Products of a category and its visible subcategories, by criteria.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { params: pathParams('categoryId'), body: productCriteriaBody, responses: { 200: productList } },
+      async handler({ ctx, params, body }) {
+        const { ids, children } = await visibleCategories(ctx);
+        if (!ids.has(params.categoryId)) throw Errors.notFound('category', params.categoryId);
+        const subtree: string[] = [];
+        const pending = [params.categoryId as string];
+        while (pending.length) {
+          const current = pending.pop()!;
+          subtree.push(current);
+          for (const child of children.get(current) ?? []) pending.push(String(child.id));
+        }
+        return listProducts(ctx, body as Criteria, (query) =>
+          query.whereExists((q) => q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree)),
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/category/{categoryId}',
+      operationId: 'readCategory',
+      summary: 'One category with its CMS page; 404 when it is inactive or hidden from the caller.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { params: pathParams('categoryId'), responses: { 200: categoryViewSchema } },
+      async handler({ ctx, params }) {
+        const row = await visibleRow(ctx, 'category', params.categoryId, 'category');
+        return { ...categoryView(row), cmsPage: await cmsPage(ctx, row.cms_page_id) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/category',
+      operationId: 'listCategories',
+      summary: 'Categories the caller may see, by criteria.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { body: categoryCriteriaBody, bodyName: 'CategoryCriteria', responses: { 200: listResponse(categoryViewSchema) } },
+      async handler({ ctx, body }) {
+        const page = await searchByCriteria<Record<string, unknown>>((await visibleQuery(ctx, 'category')).query, body as Criteria, categoryCriteriaSpec, (qb) => qb.select('categories.*'));
+        return { total: page.total, data: page.rows.map(categoryView) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/navigation/{rootId}',
+      operationId: 'readNavigation',
+      summary: 'The tree of visible categories below a root (`main-navigation`: the top level), `depth` levels deep.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: {
+        params: objectSchema({ rootId: { anyOf: [idParam, { const: 'main-navigation' }] } }, ['rootId']),
+        query: objectSchema({ depth: { type: 'integer', minimum: 1, maximum: 10, default: 2 } }),
+        responses: { 200: navigationTreeSchema },
+      },
+      async handler({ ctx, params, query }) {
+        const { ids, children } = await visibleCategories(ctx);
+        const rootId = params.rootId === 'main-navigation' ? null : String(params.rootId);
+        if (rootId !== null && !ids.has(rootId)) throw Errors.notFound('category', rootId);
+        const depth = Number(query.depth ?? 2);
+        type NavigationNode = { id: string; parentId: string | null; name: string; position: number; level: number; childCount: number; children: NavigationNode[] };
+        const build = (parentId: string | null, level: number): NavigationNode[] =>
+          (children.get(parentId) ?? []).map((row) => ({
+            id: String(row.id),
+            parentId: (row.parent_id as string | null) ?? null,
+            name: String(row.name),
+            position: readInt(row.position),
+            level,
+            childCount: children.get(String(row.id))?.length ?? 0,
+            children: level < depth ? build(String(row.id), level + 1) : [],
+          }));
+        return build(rootId, 1);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/landing-page/{landingPageId}',
+      operationId: 'readLandingPage',
+      summary: 'A landing page with its CMS sections; 404 when it is inactive or hidden from the caller.',
+      tags: ['Catalog'],
+      auth: 'public',
+      permission: null,
+      schemas: { params: pathParams('landingPageId'), responses: { 200: landingPageViewSchema } },
+      async handler({ ctx, params }) {
+        const row = await visibleRow(ctx, 'landing_page', params.landingPageId, 'landing page');
+        return {
+          id: String(row.id),
+          versionId: String(row.version_id),
+          name: String(row.name),
+          url: String(row.url),
+          active: true,
+          cmsPage: await cmsPage(ctx, row.cms_page_id),
+        };
+      },
+    },
+  ];
+}
