@@ -108,8 +108,9 @@ export function criteriaSchema(fieldNames: string[], extraProperties: Record<str
   };
 }
 
+/** '!' as the LIKE escape: a backslash literal needs different quoting on SQLite and MySQL/MariaDB. */
 function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return value.replace(/[!%_]/g, (c) => `!${c}`);
 }
 
 function fieldOf(spec: CriteriaSpec, name: string): FieldSpec {
@@ -166,7 +167,7 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, 
       const field = fieldOf(spec, filter.field);
       const v = escapeLike(String(filter.value));
       const pattern = filter.type === 'contains' ? `%${v}%` : filter.type === 'prefix' ? `${v}%` : `%${v}`;
-      onField(qb, field, (q) => q.whereRaw(`?? LIKE ? ESCAPE '\\'`, [field.column, pattern]));
+      onField(qb, field, (q) => q.whereRaw(`?? LIKE ? ESCAPE '!'`, [field.column, pattern]));
       return;
     }
     case 'range': {
@@ -205,7 +206,7 @@ export function applyCriteriaFilters(base: Knex.QueryBuilder, criteria: Criteria
   if (term && spec.termColumns?.length) {
     const pattern = `%${escapeLike(term)}%`;
     base.where((qb) => {
-      for (const column of spec.termColumns!) qb.orWhereRaw(`?? LIKE ? ESCAPE '\\'`, [column, pattern]);
+      for (const column of spec.termColumns!) qb.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
     });
   }
   return base;
