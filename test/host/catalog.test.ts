@@ -171,7 +171,7 @@ describe('host: catalog Store API', () => {
 
     const list = await agent.post('/store-api/category').send({ filter: [{ type: 'equals', field: 'parentId', value: root }] });
     expect(list.status).to.equal(200);
-    expect(list.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['Nav B', 'Nav A']);
+    expect(list.body.data.map((c: { id: string }) => c.id)).to.deep.equal([b, a]);
 
     const one = await agent.get(`/store-api/navigation/${root}`).query({ depth: 1 });
     expect(one.status).to.equal(200);
