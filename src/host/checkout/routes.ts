@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
@@ -21,6 +22,17 @@ import {
 } from './schemas.js';
 
 const MAX_PAYLOAD_CHARS = 16000;
+
+/**
+ * The orders a caller may read: their customer's, and with only 'orders.read' (not 'orders.read-all')
+ * just the ones they placed themselves.
+ */
+function scopeOrders(ctx: StoreContext, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  const customer = requireCustomer(ctx);
+  query.where('orders.customer_id', customer.id);
+  if (!ctx.can('orders.read-all')) query.where('orders.placed_by_type', ctx.actor.type).where('orders.placed_by_id', ctx.actor.id ?? '');
+  return query;
+}
 
 function checkPayloadSize(payload: unknown, pointer: string): void {
   if (payload !== undefined && canonicalJson(payload).length > MAX_PAYLOAD_CHARS)
@@ -175,15 +187,14 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       method: 'POST',
       path: '/order',
       operationId: 'listOrders',
-      summary: 'The orders of the caller\'s customer, newest first, searched by criteria.',
+      summary: 'The orders of the caller\'s customer (only their own without orders.read-all), newest first, searched by criteria.',
       description: 'Answers `{"orders": {"total", "page", "limit", "elements"}}` like the shop platform\'s order route.',
       tags: orderTags,
       auth: 'login',
       permission: 'orders.read',
       schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields)), responses: { 200: orderListSchema } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
-        const page = await searchByCriteria<{ id: string }>(db('orders').where('orders.customer_id', customer.id), body as Criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
+        const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), body as Criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
         const elements = await getOrders(db, page.rows.map((row) => row.id));
         return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
       },
@@ -198,8 +209,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       permission: 'orders.read',
       schemas: { params: pathParams('orderId'), responses: { 200: orderSchema } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
-        const owned = await db('orders').where({ id: params.orderId, customer_id: customer.id }).first('id');
+        const owned = await scopeOrders(ctx, db('orders')).where('orders.id', params.orderId).first('orders.id');
         const order = owned ? await getOrder(db, params.orderId) : null;
         if (!order) throw Errors.notFound('Order', params.orderId);
         return order;
@@ -217,7 +227,9 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       async handler({ ctx, params }) {
         const customer = requireCustomer(ctx);
         const document = await documents.get(db, params.documentId);
-        if (!document || document.customerId !== customer.id) throw Errors.notFound('Document', params.documentId);
+        const readable =
+          document?.customerId === customer.id && (!document.orderId || (await scopeOrders(ctx, db('orders')).where('orders.id', document.orderId).first('orders.id')));
+        if (!document || !readable) throw Errors.notFound('Document', params.documentId);
         return reply(200, document.content, {
           contentType: document.mimeType,
           headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
