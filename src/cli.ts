@@ -1,0 +1,131 @@
+import { parseArgs } from 'node:util';
+import { createApp, type ShopApp } from './host/app.js';
+import { loadConfig } from './host/config.js';
+import { createDb } from './lib/db.js';
+import { newId, newSecret } from './lib/ids.js';
+import { isDuplicateKeyError } from './lib/db.js';
+import { HOST_MIGRATIONS, migrateFolder } from './host/db/migrator.js';
+import { importPlugin, migratePlugin } from './host/plugins/plugin-loader.js';
+import { ensureAdminIntegration } from './host/seed/base-data.js';
+import { seedDemoIfEmpty } from './host/seed/demo.js';
+
+/** Operator tasks: `npm run cli -- <command> [options]`. Every command prints one JSON document. */
+const USAGE = {
+  migrate: 'Runs the host migrations, then the plugin migrations.',
+  'integration:create': 'Creates an Admin API integration; prints client_id and client_secret (shown once). Options: --label',
+  'customer:create': 'Creates a customer login. Options: --email --password [--company] [--first-name] [--last-name]',
+  'seed:demo': 'Adds the demo shop (customers, catalog, plugin demo records) unless it exists.',
+  'jobs:run': 'Runs every due job and every schedule once.',
+};
+
+class UsageError extends Error {}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function withApp<T>(work: (shop: ShopApp) => Promise<T>): Promise<T> {
+  // Logs would interleave with the JSON on stdout: silent unless LOG_LEVEL asks for them.
+  const shop = await createApp({ config: { workers: false, logLevel: process.env.LOG_LEVEL ?? 'silent' } });
+  try {
+    return await work(shop);
+  } finally {
+    await shop.close();
+  }
+}
+
+function option(values: Record<string, string | boolean | undefined>, name: string, required: true): string;
+function option(values: Record<string, string | boolean | undefined>, name: string, required?: false): string | undefined;
+function option(values: Record<string, string | boolean | undefined>, name: string, required = false): string | undefined {
+  const value = values[name];
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (required) throw new UsageError(`--${name} is required`);
+  return undefined;
+}
+
+async function migrate(): Promise<unknown> {
+  const config = loadConfig(process.env, { logLevel: 'silent' });
+  const db = createDb(config.databaseUrl);
+  try {
+    const host = await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
+    const { manifest } = await importPlugin();
+    const plugin = await migratePlugin(db, manifest);
+    return { migrated: { host, [manifest.name]: plugin } };
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function createIntegration(values: Record<string, string | boolean | undefined>): Promise<unknown> {
+  const label = option(values, 'label') ?? 'CLI integration';
+  return withApp(async (shop) => {
+    const clientId = `SWIA${newId().slice(0, 20).toUpperCase()}`;
+    const clientSecret = newSecret(32);
+    await ensureAdminIntegration(shop.db, clientId, clientSecret, label);
+    return { client_id: clientId, client_secret: clientSecret, label, note: 'The secret is shown only now; store it safely.' };
+  });
+}
+
+async function createCustomer(values: Record<string, string | boolean | undefined>): Promise<unknown> {
+  const email = option(values, 'email', true).toLowerCase();
+  const password = option(values, 'password', true);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw new UsageError('--email is not an e-mail address');
+  if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
+  return withApp(async (shop) => {
+    const salesChannel = await shop.db('sales_channels').orderBy('created_at').orderBy('id').first('id');
+    if (await shop.runtime.customers.findByEmail(shop.db, email)) throw new UsageError(`a customer with the e-mail ${email} exists already`);
+    try {
+      const customer = await shop.runtime.customers.create(shop.db, {
+        salesChannelId: salesChannel.id,
+        email,
+        password,
+        firstName: option(values, 'first-name') ?? '',
+        lastName: option(values, 'last-name') ?? '',
+        company: option(values, 'company') ?? null,
+      });
+      return { customer };
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new UsageError(`a customer with the e-mail ${email} exists already`);
+      throw error;
+    }
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || !(command in USAGE)) {
+    print({ usage: 'npm run cli -- <command> [options]', commands: USAGE, ...(command && command !== 'help' && command !== '--help' ? { error: `unknown command "${command}"` } : {}) });
+    return command && command !== 'help' && command !== '--help' ? 2 : 0;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      label: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      company: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const commands: Record<string, () => Promise<unknown>> = {
+    migrate,
+    'integration:create': () => createIntegration(values),
+    'customer:create': () => createCustomer(values),
+    'seed:demo': () => withApp(async (shop) => ({ seeded: true, lines: (await seedDemoIfEmpty(shop, true)).lines })),
+    'jobs:run': () => withApp(async (shop) => ({ ran: await shop.jobs.runDue() })),
+  };
+  print(await commands[command]!());
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`${JSON.stringify({ error: (error as Error).message })}\n`);
+    process.exit(usage ? 2 : 1);
+  },
+);

@@ -1,0 +1,215 @@
+import { expect } from 'chai';
+import { createDb, type Db } from '../../src/lib/db.js';
+import { newId } from '../../src/lib/ids.js';
+import { addSeconds, fromDbTime, toDbTime } from '../../src/lib/time.js';
+import { createJobsModule, STALE_JOB_SECONDS, type JobsModule } from '../../src/host/jobs/index.js';
+import type { HostInternals } from '../../src/host/internals.js';
+import type { ShopApp } from '../../src/host/app.js';
+import { getShop, testDatabaseUrl } from '../helpers/shop.js';
+
+const unique = (prefix: string) => `test.${prefix}.${newId().slice(0, 10)}`;
+const secondsFromNow = (value: string) => (new Date(fromDbTime(value)!).getTime() - Date.now()) / 1000;
+
+/** Another worker on the same database, as a second app process would run it: own pool, own registries. */
+function otherWorker(shop: ShopApp, db: Db): JobsModule {
+  const internals = { ...shop.internals, db, registries: { ...shop.internals.registries, jobHandlers: new Map(), jobSchedules: new Map() } } as HostInternals;
+  return createJobsModule(internals);
+}
+
+describe('host: jobs', () => {
+  let shop: ShopApp;
+  const extraDbs: Db[] = [];
+  before(async () => {
+    shop = await getShop();
+  });
+  after(async () => {
+    for (const db of extraDbs) await db.destroy();
+  });
+  async function secondPool(): Promise<Db> {
+    const db = createDb(await testDatabaseUrl());
+    extraDbs.push(db);
+    return db;
+  }
+
+  it('runs a queued job with its payload and the runtime, then marks it done', async () => {
+    const name = unique('ok');
+    const seen: Array<{ payload: Record<string, unknown>; contract: string }> = [];
+    shop.runtime.jobs.register(name, async (payload, runtime) => void seen.push({ payload, contract: runtime.contractVersion }));
+    await shop.db.transaction((trx) => shop.runtime.jobs.enqueue(trx, name, { orderId: 'abc', count: 2 }));
+    expect(await shop.jobs.runDue()).to.be.greaterThan(0);
+    expect(seen).to.deep.equal([{ payload: { orderId: 'abc', count: 2 }, contract: shop.runtime.contractVersion }]);
+    const row = await shop.db('jobs').where({ name }).first();
+    expect(row.state).to.equal('done');
+    expect(row.attempts).to.equal(1);
+    expect(row.locked_by).to.equal(null);
+    await shop.jobs.runDue();
+    expect(seen).to.have.length(1);
+  });
+
+  it('does not run a job enqueued in a transaction that rolled back', async () => {
+    const name = unique('rolled-back');
+    let runs = 0;
+    shop.runtime.jobs.register(name, async () => void runs++);
+    await shop.db
+      .transaction(async (trx) => {
+        await shop.runtime.jobs.enqueue(trx, name, {});
+        throw new Error('the change failed');
+      })
+      .catch(() => undefined);
+    await shop.jobs.runDue();
+    expect(runs).to.equal(0);
+    expect(await shop.db('jobs').where({ name }).first()).to.equal(undefined);
+  });
+
+  it('retries a failing job with growing backoff, then marks it failed with the last error', async () => {
+    const name = unique('failing');
+    let runs = 0;
+    shop.runtime.jobs.register(name, async () => {
+      runs++;
+      throw new Error(`SMTP down (attempt ${runs})`);
+    });
+    await shop.runtime.jobs.enqueue(shop.db, name, {});
+    await shop.db('jobs').where({ name }).update({ max_attempts: 3 });
+
+    await shop.jobs.runDue();
+    let row = await shop.db('jobs').where({ name }).first();
+    expect(row).to.include({ state: 'queued', attempts: 1 });
+    expect(row.last_error).to.contain('SMTP down (attempt 1)');
+    const firstDelay = secondsFromNow(row.run_at);
+    expect(firstDelay).to.be.within(5, 11);
+
+    await shop.jobs.runDue();
+    expect(runs, 'not due again before its backoff').to.equal(1);
+
+    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop.jobs.runDue();
+    row = await shop.db('jobs').where({ name }).first();
+    expect(row).to.include({ state: 'queued', attempts: 2 });
+    expect(secondsFromNow(row.run_at)).to.be.greaterThan(firstDelay + 5);
+
+    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop.jobs.runDue();
+    row = await shop.db('jobs').where({ name }).first();
+    expect(row).to.include({ state: 'failed', attempts: 3 });
+    expect(row.last_error).to.contain('SMTP down (attempt 3)');
+    expect(row.finished_at).to.be.a('string');
+    expect(runs).to.equal(3);
+
+    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop.jobs.runDue();
+    expect(runs, 'a failed job stays failed').to.equal(3);
+  });
+
+  it('queues a job with a unique key only once, even after it ran', async () => {
+    const name = unique('keyed');
+    const uniqueKey = `reminder:${newId()}`;
+    let runs = 0;
+    shop.runtime.jobs.register(name, async () => void runs++);
+    await shop.runtime.jobs.enqueue(shop.db, name, { n: 1 }, { uniqueKey });
+    await shop.runtime.jobs.enqueue(shop.db, name, { n: 2 }, { uniqueKey });
+    expect(await shop.db('jobs').where({ name })).to.have.length(1);
+    await shop.jobs.runDue();
+    await shop.runtime.jobs.enqueue(shop.db, name, { n: 3 }, { uniqueKey });
+    await shop.jobs.runDue();
+    expect(runs).to.equal(1);
+  });
+
+  it('waits for runAt before running a job', async () => {
+    const name = unique('later');
+    let runs = 0;
+    shop.runtime.jobs.register(name, async () => void runs++);
+    await shop.runtime.jobs.enqueue(shop.db, name, {}, { runAt: addSeconds(new Date(), 3600) });
+    await shop.jobs.runDue();
+    expect(runs).to.equal(0);
+    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop.jobs.runDue();
+    expect(runs).to.equal(1);
+  });
+
+  it('reclaims a job left running by a crashed worker, but not one another worker holds right now', async () => {
+    const name = unique('stale');
+    let runs = 0;
+    shop.runtime.jobs.register(name, async () => void runs++);
+    const base = { name, payload: '{}', run_at: toDbTime(addSeconds(new Date(), -3600)), max_attempts: 5, created_at: toDbTime() };
+    await shop.db('jobs').insert([
+      { ...base, id: newId(), state: 'running', attempts: 1, locked_by: 'crashed-worker', locked_at: toDbTime(addSeconds(new Date(), -STALE_JOB_SECONDS - 60)) },
+      { ...base, id: newId(), state: 'running', attempts: 1, locked_by: 'busy-worker', locked_at: toDbTime(addSeconds(new Date(), -5)) },
+    ]);
+    await shop.jobs.runDue();
+    expect(runs).to.equal(1);
+    const rows = await shop.db('jobs').where({ name }).orderBy('locked_by');
+    expect(rows.map((r: { state: string; attempts: number }) => [r.state, r.attempts])).to.deep.include.members([
+      ['done', 2],
+      ['running', 1],
+    ]);
+  });
+
+  it('runs each job exactly once when two workers with their own pools claim concurrently', async function () {
+    this.timeout(30000);
+    const name = unique('contended');
+    const runsById = new Map<string, number>();
+    const handler = async (payload: Record<string, unknown>) => {
+      await new Promise((r) => setTimeout(r, 5));
+      runsById.set(String(payload.id), (runsById.get(String(payload.id)) ?? 0) + 1);
+    };
+    const a = otherWorker(shop, await secondPool());
+    const b = otherWorker(shop, await secondPool());
+    a.jobs.register(name, handler);
+    b.jobs.register(name, handler);
+    for (let i = 0; i < 30; i++) await shop.runtime.jobs.enqueue(shop.db, name, { id: i });
+    const [ranA, ranB] = await Promise.all([a.runDue({ schedules: 'due' }), b.runDue({ schedules: 'due' })]);
+    expect(runsById.size).to.equal(30);
+    expect([...runsById.values()].every((n) => n === 1)).to.equal(true);
+    expect(await shop.db('jobs').where({ name, state: 'done' }).count({ n: '*' }).first()).to.deep.equal({ n: 30 });
+    expect(ranA + ranB).to.be.at.least(30);
+  });
+
+  it('runs a due schedule on exactly one of several workers, then not again before its interval', async function () {
+    this.timeout(30000);
+    const name = unique('schedule');
+    let runs = 0;
+    const workers = [otherWorker(shop, await secondPool()), otherWorker(shop, await secondPool()), otherWorker(shop, shop.db)];
+    for (const worker of workers) {
+      worker.jobs.register(name, async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 20));
+      });
+      worker.jobs.schedule(name, 600);
+    }
+    await Promise.all(workers.map((w) => w.runDue({ schedules: 'due' })));
+    expect(runs).to.equal(1);
+    const row = await shop.db('job_schedules').where({ name }).first();
+    expect(secondsFromNow(row.next_run_at)).to.be.within(590, 601);
+
+    await Promise.all(workers.map((w) => w.runDue({ schedules: 'due' })));
+    expect(runs, 'not due before its interval').to.equal(1);
+
+    await Promise.all(workers.map((w) => w.runDue()));
+    expect(runs, 'an explicit run (CLI jobs:run) runs it once more, still on one worker').to.equal(2);
+  });
+
+  it('polls once started, and stop() waits for the running handler', async function () {
+    this.timeout(10000);
+    const name = unique('polled');
+    const events: string[] = [];
+    const worker = otherWorker(shop, shop.db);
+    worker.jobs.register(name, async () => {
+      events.push('started');
+      await new Promise((r) => setTimeout(r, 300));
+      events.push('finished');
+    });
+    await shop.runtime.jobs.enqueue(shop.db, name, {});
+    worker.start();
+    const deadline = Date.now() + 5000;
+    while (!events.includes('started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(events).to.deep.equal(['started']);
+    await worker.stop();
+    expect(events).to.deep.equal(['started', 'finished']);
+    expect((await shop.db('jobs').where({ name }).first()).state).to.equal('done');
+  });
+
+  it('refuses a schedule interval that is not a positive whole number of seconds', async () => {
+    expect(() => shop.runtime.jobs.schedule(unique('bad'), 0)).to.throw(/positive integer/);
+    expect(() => shop.runtime.jobs.schedule(unique('bad'), 1.5)).to.throw(/positive integer/);
+  });
+});
