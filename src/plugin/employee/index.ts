@@ -1,6 +1,31 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { accountRequestAdminRoutes, accountRequestStoreRoutes } from './account-request/routes.js';
+import { employeeContextEnricher, employeeLoginProvider } from './context.js';
+import { employeeCsvRoutes } from './csv/routes.js';
+import { invitationRoutes } from './invitation/routes.js';
+import { loginRoutes } from './login/routes.js';
+import { registerEmployeeMailTemplates } from './mail.js';
+import { employeeOrderRoutes } from './orders/routes.js';
+import { roleRoutes } from './role/routes.js';
+import { employeeRoutes } from './routes.js';
 
-/** Employees, roles, permissions, invitations, password-less login and recovery. */
+export { seedEmployeeDemo } from './demo.js';
+export { PERMISSIONS, PERMISSION_KEYS } from './permissions.js';
+
+/** Employees, roles, permissions, invitations, password-less login, recovery, employee orders, CSV, account requests. */
 export async function registerEmployees(host: HostRuntime): Promise<void> {
-  void host;
+  registerEmployeeMailTemplates(host);
+  host.auth.addLoginProvider(employeeLoginProvider(host));
+  host.auth.addContextEnricher(employeeContextEnricher);
+  for (const route of [
+    ...employeeRoutes(host),
+    ...roleRoutes(host),
+    ...invitationRoutes(host),
+    ...loginRoutes(host),
+    ...employeeOrderRoutes(host),
+    ...employeeCsvRoutes(host),
+    ...accountRequestStoreRoutes(host),
+  ])
+    host.storeApi.route(route);
+  for (const route of accountRequestAdminRoutes(host)) host.adminApi.route(route);
 }

@@ -1,0 +1,242 @@
+import { inTransaction, readJson, writeJson } from '../../../lib/db.js';
+import { Errors } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import { enforceRateLimit } from '../../../lib/rate-limit.js';
+import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
+import { fromDbTime, nowDb } from '../../../lib/time.js';
+import type { AdminRoute, HostRuntime, StoreRoute } from '../../../host/contract.js';
+import { emailSchema, nameSchema, normaliseEmail } from '../common.js';
+import { MAIL } from '../mail.js';
+
+const REQUESTS = 'b2b_account_requests';
+const TAGS = ['Account requests'];
+const TYPE = 'b2b_account_request';
+const ADMIN_PATH = '/b2b-account-request';
+
+const shortText = (max: number) => ({ type: 'string', maxLength: max });
+const addressSchema = objectSchema({ street: shortText(255), zipcode: shortText(32), city: shortText(255), countryCode: { type: 'string', pattern: '^[A-Z]{2}$' } });
+
+const requestBody = objectSchema(
+  {
+    company: nameSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    email: emailSchema,
+    phone: shortText(64),
+    vatId: shortText(64),
+    address: addressSchema,
+    message: shortText(5000),
+  },
+  ['company', 'firstName', 'lastName', 'email'],
+);
+
+const attributesSchema = objectSchema(
+  {
+    salesChannelId: { type: 'string' },
+    status: { enum: ['open', 'accepted', 'declined'] },
+    company: { type: 'string' },
+    firstName: { type: 'string' },
+    lastName: { type: 'string' },
+    email: { type: 'string' },
+    phone: nullable({ type: 'string' }),
+    vatId: nullable({ type: 'string' }),
+    address: nullable({ type: 'object' }),
+    message: nullable({ type: 'string' }),
+    customerId: nullable({ type: 'string' }),
+    decisionComment: nullable({ type: 'string' }),
+    decidedAt: nullable({ type: 'string', format: 'date-time' }),
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+  ['salesChannelId', 'status', 'company', 'firstName', 'lastName', 'email', 'customerId', 'createdAt'],
+);
+const resourceSchema = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes: attributesSchema }, ['id', 'type', 'attributes']);
+
+function toResource(row: Record<string, any>) {
+  return {
+    id: row.id,
+    type: TYPE,
+    attributes: {
+      salesChannelId: row.sales_channel_id,
+      status: row.status,
+      company: row.company,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      phone: row.phone ?? null,
+      vatId: row.vat_id ?? null,
+      address: readJson<Record<string, unknown> | null>(row.address, null),
+      message: row.message ?? null,
+      customerId: row.customer_id ?? null,
+      decisionComment: row.decision_comment ?? null,
+      decidedAt: fromDbTime(row.decided_at),
+      createdAt: fromDbTime(row.created_at)!,
+    },
+  };
+}
+
+export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/account-request',
+      operationId: 'requestBusinessAccount',
+      summary: 'A prospective business customer asks for an account; the operator accepts or declines it through the Admin API. A confirmation is mailed.',
+      tags: TAGS,
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'account-request-ip', limit: 10, windowSeconds: 3600, by: ['ip'] },
+      schemas: { body: requestBody, responses: { 200: objectSchema({}) } },
+      async handler({ ctx, body, req }) {
+        await enforceRateLimit(host.db, { name: 'account-request-email', limit: 3, windowSeconds: 3600, by: ['body.email'] }, req);
+        const email = normaliseEmail(body.email);
+        await inTransaction(host.db, async (trx) => {
+          await trx(REQUESTS).insert({
+            id: newId(),
+            sales_channel_id: ctx.salesChannel.id,
+            status: 'open',
+            company: body.company.trim(),
+            first_name: body.firstName.trim(),
+            last_name: body.lastName.trim(),
+            email,
+            phone: body.phone ?? null,
+            vat_id: body.vatId ?? null,
+            address: body.address ? writeJson(body.address) : null,
+            message: body.message ?? null,
+            created_at: nowDb(),
+          });
+          await host.mail.enqueue(trx, {
+            template: MAIL.accountRequestReceived,
+            to: email,
+            salesChannelId: ctx.salesChannel.id,
+            data: { firstName: body.firstName, lastName: body.lastName, company: body.company },
+          });
+        });
+        return {};
+      },
+    },
+  ];
+}
+
+export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
+  const decisionBody = objectSchema({ comment: shortText(1024) });
+  const openRequest = async (trx: typeof host.db, id: string) => {
+    const row = await trx(REQUESTS).where({ id }).first();
+    if (!row) throw Errors.notFound('account request', id);
+    if (row.status !== 'open') throw Errors.badRequest('SUITE__ACCOUNT_REQUEST_DECIDED', `The request was ${row.status} already.`);
+    return row;
+  };
+  return [
+    {
+      method: 'GET',
+      path: ADMIN_PATH,
+      operationId: 'listAccountRequests',
+      summary: 'Business account requests, newest first (JSON:API; filter by status).',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: {
+        query: objectSchema({ page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 }, status: { enum: ['open', 'accepted', 'declined'] } }),
+        responses: {
+          200: objectSchema(
+            { data: { type: 'array', items: resourceSchema }, meta: objectSchema({ total: { type: 'integer' } }, ['total']), links: { type: 'object', additionalProperties: { type: 'string' } } },
+            ['data', 'meta', 'links'],
+          ),
+        },
+      },
+      async handler({ query }) {
+        const base = host.db(REQUESTS).modify((q) => (query.status ? q.where({ status: query.status }) : q));
+        const [count] = await base.clone().count({ n: '*' });
+        const total = Number(count?.n ?? 0);
+        const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
+        const link = (page: number) => `/api${ADMIN_PATH}?limit=${query.limit}&page=${page}${query.status ? `&status=${query.status}` : ''}`;
+        const lastPage = Math.max(1, Math.ceil(total / query.limit));
+        const links: Record<string, string> = { self: link(query.page), first: link(1), last: link(lastPage) };
+        if (query.page > 1) links.prev = link(Math.min(query.page - 1, lastPage));
+        if (query.page < lastPage) links.next = link(query.page + 1);
+        return { data: rows.map(toResource), meta: { total }, links };
+      },
+    },
+    {
+      method: 'GET',
+      path: `${ADMIN_PATH}/{id}`,
+      operationId: 'readAccountRequest',
+      summary: 'One business account request.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 200: objectSchema({ data: resourceSchema }, ['data']) } },
+      async handler({ params }) {
+        const row = await host.db(REQUESTS).where({ id: params.id }).first();
+        if (!row) throw Errors.notFound('account request', params.id);
+        return { data: toResource(row) };
+      },
+    },
+    {
+      method: 'POST',
+      path: `/_action${ADMIN_PATH}/{id}/accept`,
+      operationId: 'acceptAccountRequest',
+      summary: 'Accepts a request: creates the customer (without a password; they log in by a mailed login link) and mails them.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: {
+        params: pathParams('id'),
+        body: objectSchema({ groupId: nullable(idParam), comment: shortText(1024) }),
+        responses: { 200: objectSchema({ data: resourceSchema }, ['data']) },
+      },
+      async handler({ params, body }) {
+        const row = await inTransaction(host.db, async (trx) => {
+          const request = await openRequest(trx, params.id);
+          if (await host.customers.findByEmail(trx, request.email))
+            throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'A customer with this e-mail address exists already.');
+          if (await trx('b2b_employees').where({ email: request.email }).first('id'))
+            throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'An employee login uses this e-mail address already.');
+          const salesChannel = await host.customers.salesChannel(trx, request.sales_channel_id);
+          if (!salesChannel) throw Errors.badRequest('SUITE__SALES_CHANNEL_GONE', 'The request’s sales channel does not exist any more.');
+          if (body.groupId && !(await trx('customer_groups').where({ id: body.groupId }).first('id')))
+            throw Errors.badRequest('SUITE__INVALID_INPUT', `Customer group "${body.groupId}" does not exist.`, { pointer: '/groupId' });
+          const customer = await host.customers.create(trx, {
+            salesChannelId: salesChannel.id,
+            email: request.email,
+            password: null,
+            firstName: request.first_name,
+            lastName: request.last_name,
+            company: request.company,
+            groupId: body.groupId ?? null,
+          });
+          const now = nowDb();
+          const claimed = await trx(REQUESTS).where({ id: request.id, status: 'open' }).update({ status: 'accepted', customer_id: customer.id, decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
+          if (claimed !== 1) throw Errors.conflict();
+          await host.mail.enqueue(trx, {
+            template: MAIL.accountRequestAccepted,
+            to: request.email,
+            salesChannelId: salesChannel.id,
+            data: { firstName: request.first_name, lastName: request.last_name, company: request.company, email: request.email, loginUrl: host.storefront.url(salesChannel, '/account/login') },
+          });
+          return trx(REQUESTS).where({ id: request.id }).first();
+        });
+        return { data: toResource(row) };
+      },
+    },
+    {
+      method: 'POST',
+      path: `/_action${ADMIN_PATH}/{id}/decline`,
+      operationId: 'declineAccountRequest',
+      summary: 'Declines a request.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), body: decisionBody, responses: { 200: objectSchema({ data: resourceSchema }, ['data']) } },
+      async handler({ params, body }) {
+        const row = await inTransaction(host.db, async (trx) => {
+          const request = await openRequest(trx, params.id);
+          const now = nowDb();
+          const claimed = await trx(REQUESTS).where({ id: request.id, status: 'open' }).update({ status: 'declined', decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
+          if (claimed !== 1) throw Errors.conflict();
+          return trx(REQUESTS).where({ id: request.id }).first();
+        });
+        return { data: toResource(row) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,30 @@
+import { readBool } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import type { ContextEnricher, HostRuntime, LoginProvider } from '../../host/contract.js';
+import { effectivePermissions } from './permissions.js';
+import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeRow, rolePermissionsOf } from './repository.js';
+
+/** Employees log in through the host's login route with their own e-mail and password, acting for their default customer. */
+export function employeeLoginProvider(host: HostRuntime): LoginProvider {
+  return async (trx, email, password, salesChannel) => {
+    const employee = await trx(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first();
+    if (!employee?.password_hash || !readBool(employee.active)) return null;
+    if (!(await host.auth.verifyPassword(password, employee.password_hash))) return null;
+    const link = await defaultLink(trx, employee.id, salesChannel.id);
+    return link ? employeeIdentity(employee, link.customer_id) : null;
+  };
+}
+
+/**
+ * Per request: the employee and their permissions on the customer they act for, from the role of
+ * that link. A deactivated employee or link, or a removed link, ends the session at once (401).
+ */
+export const employeeContextEnricher: ContextEnricher = async (ctx, executor) => {
+  if (ctx.actor.type !== 'employee') return;
+  const employeeId = String(ctx.attributes.employeeId ?? ctx.actor.id ?? '');
+  const row = ctx.customer ? await findEmployeeRow(executor, ctx.customer.id, employeeId) : null;
+  if (!row || !readBool(row.employee_active) || !readBool(row.link_active))
+    throw Errors.unauthorized('The employee account is not active for this customer.', 'SUITE__EMPLOYEE_INACTIVE');
+  ctx.employee = { id: row.id, roleId: row.role_id ?? null, roleName: row.role_name ?? null, email: row.email, firstName: row.first_name, lastName: row.last_name };
+  ctx.permissions = row.role_id ? effectivePermissions(rolePermissionsOf(row)) : new Set<string>();
+};

@@ -1,0 +1,188 @@
+import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
+import { Errors } from '../../../lib/errors.js';
+import { hashSecret, newId } from '../../../lib/ids.js';
+import { listResponse, nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
+import { fromDbTime, nowDb } from '../../../lib/time.js';
+import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
+import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, requireCustomer, storefrontUrlSchema, TAG } from '../common.js';
+import { EMPLOYEES, findEmployeeByEmail, LINKS } from '../repository.js';
+import { assignableRole, emailTaken } from '../service.js';
+import { createInvitation, INVITATIONS, invitationStatus } from './service.js';
+
+const time = { type: 'string', format: 'date-time' };
+const invitationSchema = objectSchema(
+  {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    firstName: nullable({ type: 'string' }),
+    lastName: nullable({ type: 'string' }),
+    department: nullable({ type: 'string' }),
+    roleId: nullable({ type: 'string' }),
+    roleName: nullable({ type: 'string' }),
+    employeeId: nullable({ type: 'string' }),
+    status: { enum: ['pending', 'accepted', 'expired'] },
+    expiresAt: time,
+    acceptedAt: nullable(time),
+    createdAt: time,
+  },
+  ['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'roleName', 'employeeId', 'status', 'expiresAt', 'acceptedAt', 'createdAt'],
+);
+
+function toInvitationView(row: Record<string, any>) {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name ?? null,
+    lastName: row.last_name ?? null,
+    department: row.department ?? null,
+    roleId: row.role_id ?? null,
+    roleName: row.role_name ?? null,
+    employeeId: row.employee_id ?? null,
+    status: invitationStatus(row),
+    expiresAt: fromDbTime(row.expires_at)!,
+    acceptedAt: fromDbTime(row.accepted_at),
+    createdAt: fromDbTime(row.created_at)!,
+  };
+}
+
+function invitationsOf(host: HostRuntime, customerId: string) {
+  return host.db(`${INVITATIONS} as i`).leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id').where('i.customer_id', customerId).select('i.*', 'r.name as role_name');
+}
+
+const invalidInvitation = () => Errors.badRequest('SUITE__INVITATION_INVALID', 'The invitation is not valid, has expired or was accepted already.');
+
+export function invitationRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/create-invitation',
+      operationId: 'createEmployeeInvitation',
+      summary: 'Invites a person by e-mail to work for the customer; the mail carries an activation link valid 7 days. Inviting the same e-mail again renews it.',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'invitation.manage',
+      rateLimit: { name: 'create-invitation', limit: 200, windowSeconds: 3600, by: ['ip'] },
+      schemas: {
+        body: objectSchema({ email: emailSchema, firstName: nameSchema, lastName: nameSchema, department: optionalText, roleId: nullable({ type: 'string', pattern: '^[0-9a-f]{32}$' }), storefrontUrl: storefrontUrlSchema }, ['email']),
+        responses: { 200: objectSchema({ success: { const: true }, id: { type: 'string' } }, ['success', 'id']) },
+      },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const email = normaliseEmail(body.email);
+        const id = await inTransaction(host.db, async (trx) => {
+          await assignableRole(trx, ctx, customer.id, body.roleId);
+          const existing = await findEmployeeByEmail(trx, email);
+          if (existing && (await trx(LINKS).where({ employee_id: existing.id, customer_id: customer.id }).first('id')))
+            throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', { pointer: '/email' });
+          return createInvitation(host, trx, ctx, customer.id, { ...body, email });
+        });
+        return { success: true, id };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/employee-invitations',
+      operationId: 'listEmployeeInvitations',
+      summary: 'The customer’s invitations, newest first.',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'invitation.manage',
+      schemas: {
+        query: objectSchema({ page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 } }),
+        responses: { 200: listResponse(invitationSchema) },
+      },
+      async handler({ ctx, query }) {
+        const customerId = requireCustomer(ctx).id;
+        const [count] = await host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' });
+        const rows = await invitationsOf(host, customerId).orderBy('i.created_at', 'desc').orderBy('i.id').limit(query.limit).offset((query.page - 1) * query.limit);
+        return { total: Number(count?.n ?? 0), data: rows.map(toInvitationView) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/employee-invitation/{id}',
+      operationId: 'readEmployeeInvitation',
+      summary: 'One invitation of the customer.',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'invitation.manage',
+      schemas: { params: pathParams('id'), responses: { 200: invitationSchema } },
+      async handler({ ctx, params }) {
+        const row = await invitationsOf(host, requireCustomer(ctx).id).where('i.id', params.id).first();
+        if (!row) throw Errors.notFound('invitation', params.id);
+        return toInvitationView(row);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/b2b/employee-invitation/{id}',
+      operationId: 'deleteEmployeeInvitation',
+      summary: 'Withdraws an invitation: its link stops working.',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'invitation.manage',
+      schemas: { params: pathParams('id'), responses: { 200: successResponse } },
+      async handler({ ctx, params }) {
+        const deleted = await host.db(INVITATIONS).where({ id: params.id, customer_id: requireCustomer(ctx).id }).delete();
+        if (!deleted) throw Errors.notFound('invitation', params.id);
+        return { success: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/invitation-employee/{hash}',
+      operationId: 'acceptEmployeeInvitation',
+      summary: 'Accepts an invitation with the secret from its mail: creates the employee (with the password given) or links an existing login to the customer.',
+      description: 'A person who has a login already keeps their password; `password` is required only for a new login.',
+      tags: [TAG],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'accept-invitation', limit: 30, windowSeconds: 15 * 60, by: ['ip'] },
+      schemas: {
+        params: objectSchema({ hash: hashParam }, ['hash']),
+        body: objectSchema({ password: passwordSchema, firstName: nameSchema, lastName: nameSchema }),
+        responses: { 200: objectSchema({ success: { const: true }, employeeId: { type: 'string' }, customerId: { type: 'string' } }, ['success', 'employeeId', 'customerId']) },
+      },
+      async handler({ ctx, params, body }) {
+        const passwordHash = body.password ? await host.auth.hashPassword(body.password) : null;
+        return inTransaction(host.db, async (trx) => {
+          const invitation = await trx(INVITATIONS).where({ token_hash: hashSecret(params.hash) }).first();
+          if (!invitation || invitation.sales_channel_id !== ctx.salesChannel.id || invitationStatus(invitation) !== 'pending') throw invalidInvitation();
+          const customer = await host.customers.get(trx, invitation.customer_id);
+          if (!customer?.active) throw invalidInvitation();
+          const now = nowDb();
+          const claimed = await trx(INVITATIONS).where({ id: invitation.id, status: 'pending' }).update({ status: 'accepted', accepted_at: now, updated_at: now });
+          if (claimed !== 1) throw invalidInvitation();
+
+          let employee = invitation.employee_id ? await trx(EMPLOYEES).where({ id: invitation.employee_id }).first() : await findEmployeeByEmail(trx, invitation.email);
+          const requirePassword = () => {
+            if (!passwordHash) throw Errors.badRequest('SUITE__PASSWORD_REQUIRED', 'Choose a password to activate the account.', { pointer: '/password' });
+            return passwordHash;
+          };
+          if (!employee) {
+            if (await host.customers.findByEmail(trx, invitation.email)) throw emailTaken();
+            const firstName = body.firstName ?? invitation.first_name;
+            const lastName = body.lastName ?? invitation.last_name;
+            if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
+            employee = { id: newId(), email: invitation.email };
+            try {
+              await trx(EMPLOYEES).insert({ id: employee.id, email: invitation.email, password_hash: requirePassword(), first_name: firstName, last_name: lastName, active: true, created_at: now });
+            } catch (error) {
+              if (isDuplicateKeyError(error)) throw emailTaken();
+              throw error;
+            }
+          } else if (!employee.password_hash) {
+            const names: Record<string, string> = {};
+            if (body.firstName) names.first_name = body.firstName;
+            if (body.lastName) names.last_name = body.lastName;
+            await trx(EMPLOYEES).where({ id: employee.id }).update({ ...names, password_hash: requirePassword(), updated_at: now });
+          }
+          const link = await trx(LINKS).where({ employee_id: employee.id, customer_id: customer.id }).first('id');
+          if (!link)
+            await trx(LINKS).insert({ id: newId(), employee_id: employee.id, customer_id: customer.id, role_id: invitation.role_id ?? null, department: invitation.department ?? null, active: true, created_at: now });
+          return { success: true as const, employeeId: employee.id as string, customerId: customer.id };
+        });
+      },
+    },
+  ];
+}

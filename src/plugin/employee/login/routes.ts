@@ -1,0 +1,198 @@
+import { inTransaction, readBool, type Executor } from '../../../lib/db.js';
+import { Errors } from '../../../lib/errors.js';
+import { enforceRateLimit } from '../../../lib/rate-limit.js';
+import { objectSchema, successResponse } from '../../../lib/schemas.js';
+import { nowDb } from '../../../lib/time.js';
+import type { HostRuntime, LoginIdentity, SalesChannel, StoreRoute } from '../../../host/contract.js';
+import { answerNoSoonerThan, emailSchema, fullName, hashParam, normaliseEmail, passwordSchema, storefrontLink, storefrontUrlSchema, TAG } from '../common.js';
+import { MAIL } from '../mail.js';
+import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail } from '../repository.js';
+import { consumeToken, deleteActorTokens, issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
+
+const CONTEXT_TOKEN_HEADER = 'suite-context-token';
+/** Known and unknown e-mails get their answer after the same floor, so timing tells nothing. */
+const ANSWER_FLOOR_MS = 300;
+const PER_EMAIL = { limit: 5, windowSeconds: 15 * 60 };
+const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
+
+const contextTokenResponse = objectSchema({ contextToken: { type: 'string' } }, ['contextToken']);
+
+/** Who may use a login link: an active employee with an active link in this sales channel, or an active customer login of it. */
+async function loginIdentityFor(host: HostRuntime, executor: Executor, actorType: string, actorId: string, salesChannel: SalesChannel): Promise<LoginIdentity | null> {
+  if (actorType === 'employee') {
+    const employee = await executor(EMPLOYEES).where({ id: actorId }).first();
+    if (!employee || !readBool(employee.active)) return null;
+    const link = await defaultLink(executor, employee.id, salesChannel.id);
+    return link ? employeeIdentity(employee, link.customer_id) : null;
+  }
+  const customer = await host.customers.get(executor, actorId);
+  if (!customer || !customer.active || customer.salesChannelId !== salesChannel.id) return null;
+  return { customerId: customer.id, actor: { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email }, attributes: {} };
+}
+
+export function loginRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/passwordless-login',
+      operationId: 'requestPasswordlessLogin',
+      summary: 'Mails a login link (valid 30 minutes) to an employee or customer login; the answer is the same for unknown e-mails.',
+      tags: [TAG],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'passwordless-login-ip', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      schemas: {
+        body: objectSchema({ email: emailSchema, storefrontUrl: storefrontUrlSchema }, ['email']),
+        responses: { 200: successResponse },
+      },
+      async handler({ ctx, body, req }) {
+        const startedAt = Date.now();
+        await enforceRateLimit(host.db, { name: 'passwordless-login-email', ...PER_EMAIL, by: ['body.email'] }, req);
+        const email = normaliseEmail(body.email);
+        const linkFor = (secret: string) => storefrontLink(host, ctx.salesChannel, `/account/passwordless-login/${secret}`, body.storefrontUrl);
+        linkFor('check');
+        if (!(await host.config.get<boolean>('passwordlessLoginEnabled')))
+          throw Errors.badRequest('SUITE__PASSWORDLESS_LOGIN_DISABLED', 'Password-less login is switched off in this shop.');
+        await inTransaction(host.db, async (trx) => {
+          const employee = await findEmployeeByEmail(trx, email);
+          let identity: LoginIdentity | null = null;
+          if (employee) identity = await loginIdentityFor(host, trx, 'employee', employee.id, ctx.salesChannel);
+          else {
+            const customer = await host.customers.findByEmail(trx, email);
+            if (customer) identity = await loginIdentityFor(host, trx, 'customer', customer.id, ctx.salesChannel);
+          }
+          if (!identity?.actor.id) return;
+          const { secret } = await issueToken(trx, { purpose: 'passwordless-login', actorType: identity.actor.type, actorId: identity.actor.id, salesChannelId: ctx.salesChannel.id, ttlSeconds: LOGIN_LINK_TTL_SECONDS });
+          await host.mail.enqueue(trx, {
+            template: MAIL.passwordlessLogin,
+            to: email,
+            salesChannelId: ctx.salesChannel.id,
+            data: { name: identity.actor.name, link: linkFor(secret), validMinutes: LOGIN_LINK_TTL_SECONDS / 60 },
+          });
+        });
+        await answerNoSoonerThan(startedAt, ANSWER_FLOOR_MS);
+        return { success: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/passwordless-login/{hash}',
+      operationId: 'passwordlessLogin',
+      summary: 'Logs in with the secret of a mailed login link and returns a context token.',
+      description: `The link works for ${LOGIN_LINK_TTL_SECONDS / 60} minutes; after its first use it works only ${SCANNER_REUSE_SECONDS} seconds longer (mail scanners open links first).`,
+      tags: [TAG],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'passwordless-login-use', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      schemas: {
+        params: objectSchema({ hash: hashParam }, ['hash']),
+        body: objectSchema({}),
+        responses: { 200: contextTokenResponse },
+      },
+      async handler({ ctx, params, res }) {
+        const session = await inTransaction(host.db, async (trx) => {
+          const token = await consumeToken(trx, 'passwordless-login', params.hash, ctx.salesChannel.id, SCANNER_REUSE_SECONDS);
+          const identity = token ? await loginIdentityFor(host, trx, token.actorType, token.actorId, ctx.salesChannel) : null;
+          if (!identity) return null;
+          return host.auth.createSession(trx, { ...identity, salesChannelId: ctx.salesChannel.id });
+        });
+        if (!session) throw Errors.badRequest('SUITE__LOGIN_LINK_INVALID', 'The login link is not valid, has expired or was used already.');
+        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        return { contextToken: session.token };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/employee/recovery-password',
+      operationId: 'requestEmployeePasswordRecovery',
+      summary: 'Step 1 of the password reset: mails a reset link on `storefrontUrl` if the e-mail is an employee’s; the answer is the same otherwise.',
+      tags: [TAG],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'password-recovery-ip', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      schemas: {
+        body: objectSchema({ email: emailSchema, storefrontUrl: storefrontUrlSchema }, ['email', 'storefrontUrl']),
+        responses: { 200: successResponse },
+      },
+      async handler({ ctx, body, req }) {
+        const startedAt = Date.now();
+        await enforceRateLimit(host.db, { name: 'password-recovery-email', ...PER_EMAIL, by: ['body.email'] }, req);
+        const email = normaliseEmail(body.email);
+        const linkFor = (secret: string) => storefrontLink(host, ctx.salesChannel, `/account/employee-recovery/${secret}`, body.storefrontUrl);
+        linkFor('check');
+        await inTransaction(host.db, async (trx) => {
+          const employee = await findEmployeeByEmail(trx, email);
+          if (!employee || !readBool(employee.active) || !(await defaultLink(trx, employee.id, ctx.salesChannel.id))) return;
+          const { secret } = await issueToken(trx, { purpose: 'password-recovery', actorType: 'employee', actorId: employee.id, salesChannelId: ctx.salesChannel.id, ttlSeconds: RECOVERY_TTL_SECONDS, replacePrevious: true });
+          await host.mail.enqueue(trx, {
+            template: MAIL.passwordRecovery,
+            to: email,
+            salesChannelId: ctx.salesChannel.id,
+            data: { name: fullName(employee), link: linkFor(secret), validMinutes: RECOVERY_TTL_SECONDS / 60 },
+          });
+        });
+        await answerNoSoonerThan(startedAt, ANSWER_FLOOR_MS);
+        return { success: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/employee/recovery-password/confirm',
+      operationId: 'confirmEmployeePasswordRecovery',
+      summary: 'Step 2 of the password reset: sets the new password with the mailed secret (once) and ends every session of the employee.',
+      tags: [TAG],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'password-recovery-confirm', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      schemas: {
+        body: objectSchema({ hash: hashParam, newPassword: passwordSchema }, ['hash', 'newPassword']),
+        responses: { 200: successResponse },
+      },
+      async handler({ ctx, body }) {
+        const passwordHash = await host.auth.hashPassword(body.newPassword);
+        const done = await inTransaction(host.db, async (trx) => {
+          const token = await consumeToken(trx, 'password-recovery', body.hash, ctx.salesChannel.id, 0);
+          if (!token || token.actorType !== 'employee') return false;
+          const updated = await trx(EMPLOYEES).where({ id: token.actorId, active: true }).update({ password_hash: passwordHash, updated_at: nowDb() });
+          if (updated !== 1) return false;
+          await host.auth.revokeActorSessions(trx, 'employee', token.actorId);
+          return true;
+        });
+        if (!done) throw Errors.badRequest('SUITE__RECOVERY_LINK_INVALID', 'The reset link is not valid, has expired or was used already.', { pointer: '/hash' });
+        return { success: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/employee/change-password',
+      operationId: 'changeEmployeePassword',
+      summary: 'An employee changes their own password; every other session ends, and a fresh context token is returned.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      rateLimit: { name: 'employee-change-password', limit: 10, windowSeconds: 15 * 60, by: ['ip'] },
+      schemas: {
+        body: objectSchema({ currentPassword: { type: 'string', minLength: 1, maxLength: 1024 }, newPassword: passwordSchema }, ['currentPassword', 'newPassword']),
+        responses: { 200: contextTokenResponse },
+      },
+      async handler({ ctx, body, res }) {
+        if (ctx.actor.type !== 'employee' || !ctx.employee || !ctx.customer) throw Errors.forbidden('Only an employee login may do this.', 'SUITE__EMPLOYEE_ONLY');
+        const employeeId = ctx.employee.id;
+        const customerId = ctx.customer.id;
+        const row = await host.db(EMPLOYEES).where({ id: employeeId }).first();
+        if (!row?.password_hash || !(await host.auth.verifyPassword(body.currentPassword, row.password_hash)))
+          throw Errors.badRequest('SUITE__WRONG_PASSWORD', 'The current password is wrong.', { pointer: '/currentPassword' });
+        const passwordHash = await host.auth.hashPassword(body.newPassword);
+        const session = await inTransaction(host.db, async (trx) => {
+          await trx(EMPLOYEES).where({ id: employeeId }).update({ password_hash: passwordHash, updated_at: nowDb() });
+          await host.auth.revokeActorSessions(trx, 'employee', employeeId);
+          await deleteActorTokens(trx, 'employee', employeeId);
+          return host.auth.createSession(trx, { ...employeeIdentity(row, customerId), salesChannelId: ctx.salesChannel.id });
+        });
+        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        return { contextToken: session.token };
+      },
+    },
+  ];
+}
+

@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+import { readBool, readJson, type Executor } from '../../lib/db.js';
+import { fromDbTime } from '../../lib/time.js';
+import type { CriteriaSpec } from '../../lib/criteria.js';
+import type { HostRuntime, LoginIdentity } from '../../host/contract.js';
+import { fullName } from './common.js';
+
+export const EMPLOYEES = 'b2b_employees';
+export const LINKS = 'b2b_employee_customers';
+
+export interface EmployeeView {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  department: string | null;
+  roleId: string | null;
+  roleName: string | null;
+  /** The employee may act for this customer (the link is active and so is the account). */
+  active: boolean;
+  /** The employee has set a password (accepted the invitation). */
+  activated: boolean;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export const employeeCriteria: CriteriaSpec = {
+  fields: {
+    id: { column: 'e.id', type: 'id' },
+    email: { column: 'e.email', type: 'string' },
+    firstName: { column: 'e.first_name', type: 'string' },
+    lastName: { column: 'e.last_name', type: 'string' },
+    department: { column: 'ec.department', type: 'string' },
+    roleId: { column: 'ec.role_id', type: 'id' },
+    active: { column: 'ec.active', type: 'boolean' },
+    createdAt: { column: 'ec.created_at', type: 'date' },
+  },
+  termColumns: ['e.email', 'e.first_name', 'e.last_name', 'ec.department'],
+  defaultSort: [
+    { column: 'e.last_name', order: 'asc' },
+    { column: 'e.first_name', order: 'asc' },
+    { column: 'e.id', order: 'asc' },
+  ],
+  idColumn: 'e.id',
+};
+
+/** Employees linked to one customer, with their role on that link. */
+export function employeesOfCustomer(executor: Executor, customerId: string): Knex.QueryBuilder {
+  return executor(`${LINKS} as ec`)
+    .join(`${EMPLOYEES} as e`, 'e.id', 'ec.employee_id')
+    .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
+    .where('ec.customer_id', customerId);
+}
+
+export function selectEmployeeColumns(executor: Executor, qb: Knex.QueryBuilder): Knex.QueryBuilder {
+  return qb.select(
+    'e.id',
+    'e.email',
+    'e.first_name',
+    'e.last_name',
+    'e.active as employee_active',
+    executor.raw('CASE WHEN e.password_hash IS NULL THEN 0 ELSE 1 END as activated'),
+    'ec.id as link_id',
+    'ec.department',
+    'ec.role_id',
+    'ec.active as link_active',
+    'ec.created_at',
+    'ec.updated_at',
+    'e.updated_at as employee_updated_at',
+    'r.name as role_name',
+    'r.permissions as role_permissions',
+  );
+}
+
+export function toEmployeeView(row: Record<string, any>): EmployeeView {
+  const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)].filter((v): v is string => v !== null).sort();
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    department: row.department ?? null,
+    roleId: row.role_id ?? null,
+    roleName: row.role_name ?? null,
+    active: readBool(row.link_active) && readBool(row.employee_active),
+    activated: readBool(row.activated),
+    createdAt: fromDbTime(row.created_at)!,
+    updatedAt: updated.at(-1) ?? null,
+  };
+}
+
+export interface EmployeeRow extends Record<string, any> {
+  id: string;
+  role_permissions: string | null;
+}
+
+export async function findEmployeeRow(executor: Executor, customerId: string, employeeId: string): Promise<EmployeeRow | null> {
+  const row = await selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId).where('e.id', employeeId)).first();
+  return (row as EmployeeRow | undefined) ?? null;
+}
+
+export function rolePermissionsOf(row: { role_permissions?: unknown }): string[] {
+  return readJson<string[]>(row.role_permissions, []);
+}
+
+export async function findEmployeeByEmail(executor: Executor, email: string): Promise<Record<string, any> | null> {
+  return (await executor(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first()) ?? null;
+}
+
+/** The link an employee acts for after login: the oldest active link to an active customer of the sales channel. */
+export async function defaultLink(executor: Executor, employeeId: string, salesChannelId: string): Promise<{ customer_id: string } | null> {
+  const row = await activeLinks(executor, employeeId, salesChannelId).orderBy('ec.created_at').orderBy('ec.id').first('ec.customer_id');
+  return row ?? null;
+}
+
+export function activeLinks(executor: Executor, employeeId: string, salesChannelId: string): Knex.QueryBuilder {
+  return executor(`${LINKS} as ec`)
+    .join('customers as c', 'c.id', 'ec.customer_id')
+    .where('ec.employee_id', employeeId)
+    .where('ec.active', true)
+    .where('c.active', true)
+    .where('c.sales_channel_id', salesChannelId);
+}
+
+export function employeeIdentity(employee: { id: string; email: string; first_name: string; last_name: string }, customerId: string): LoginIdentity {
+  const name = fullName(employee);
+  return {
+    customerId,
+    actor: { type: 'employee', id: employee.id, name, email: employee.email },
+    attributes: { employeeId: employee.id, actorName: name, actorEmail: employee.email },
+  };
+}
+
+/** An e-mail is free for a new employee when neither an employee nor a customer login uses it. */
+export async function emailInUse(host: HostRuntime, executor: Executor, email: string, exceptEmployeeId?: string): Promise<boolean> {
+  const employee = await executor(EMPLOYEES).where({ email }).modify((q) => (exceptEmployeeId ? q.whereNot({ id: exceptEmployeeId }) : q)).first('id');
+  if (employee) return true;
+  return Boolean(await host.customers.findByEmail(executor, email));
+}
