@@ -111,9 +111,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const { catalog, prices } = internals.runtime;
     const categoryQuery = db('categories').where('categories.active', true).whereNull('categories.parent_id').orderBy('categories.position').orderBy('categories.name').limit(12).select('categories.id', 'categories.name');
     await catalog.applyVisibility(ctx, 'category', categoryQuery, 'categories.id');
-    const productQuery = db('products').where('products.active', true).orderBy('products.name').orderBy('products.id').limit(8).select('products.id');
+    const productQuery = db('products').where('products.active', true).orderBy('products.created_at', 'desc').orderBy('products.id').limit(8).select('products.id');
     await catalog.applyVisibility(ctx, 'product', productQuery, 'products.id');
-    const records = await catalog.products(db, (await productQuery).map((row: { id: string }) => row.id));
+    const ids = (await productQuery).map((row: { id: string }) => row.id);
+    const records = (await catalog.products(db, ids)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     const products = [];
     for (const product of records) {
       const price = await prices.calculate(ctx, product, 1);
