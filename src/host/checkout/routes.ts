@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { criteriaSchema, searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { criteriaSchema, searchByCriteria, type Criteria, type Filter } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
-import { fromMinor } from '../../lib/money.js';
+import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import type { Cart, StoreContext, StoreRoute } from '../contract.js';
@@ -37,6 +37,26 @@ function scopeOrders(ctx: StoreContext, query: Knex.QueryBuilder): Knex.QueryBui
 function checkPayloadSize(payload: unknown, pointer: string): void {
   if (payload !== undefined && canonicalJson(payload).length > MAX_PAYLOAD_CHARS)
     throw Errors.badRequest('SUITE__PAYLOAD_TOO_LARGE', `A line item's payload may hold at most ${MAX_PAYLOAD_CHARS} characters of JSON.`, { pointer });
+}
+
+const MONEY_FIELDS = new Set(['amountTotal', 'amountNet']);
+
+/** Criteria speak amounts like the responses do (12.5); the columns hold minor units. */
+function moneyFiltersToMinor(filters: Filter[] | undefined, precision: number): Filter[] | undefined {
+  const convert = (value: unknown): number => {
+    const amount = typeof value === 'number' ? value : Number(value);
+    if (typeof value === 'boolean' || value === null || value === '' || !Number.isFinite(amount))
+      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${String(value)}" is not an amount.`, { pointer: '/filter' });
+    return toMinor(amount, precision);
+  };
+  return filters?.map((filter): Filter => {
+    if ('queries' in filter) return { ...filter, queries: moneyFiltersToMinor(filter.queries, precision)! };
+    if (!MONEY_FIELDS.has(filter.field)) return filter;
+    if (filter.type === 'equals') return { ...filter, value: convert(filter.value) };
+    if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
+    if (filter.type === 'range') return { ...filter, parameters: Object.fromEntries(Object.entries(filter.parameters).map(([key, value]) => [key, convert(value)])) };
+    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${filter.field}" can only be compared with equals, equalsAny or range.`, { pointer: '/filter' });
+  });
 }
 
 export function checkoutRoutes(internals: HostInternals, carts: CartService, checkout: CheckoutService): StoreRoute[] {
@@ -194,7 +214,8 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       permission: 'orders.read',
       schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields)), responses: { 200: orderListSchema } },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), body as Criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
+        const criteria: Criteria = { ...body, filter: moneyFiltersToMinor(body.filter, ctx.salesChannel.currencyPrecision) };
+        const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
         const elements = await getOrders(db, page.rows.map((row) => row.id));
         return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
       },

@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import { newId } from '../../src/lib/ids.js';
+import type { TestCustomer } from '../helpers/shop.js';
+import { expectError, getShop, http, loginNewCustomer } from '../helpers/shop.js';
+import { addToCart, insertProduct, placeOrder, sessionWithPermissions, storeContextFor } from '../helpers/checkout.js';
+
+async function orderSomething(token: string, quantity = 1): Promise<Record<string, any>> {
+  const product = await insertProduct({ priceNet: 1000 * quantity });
+  await addToCart(token, [{ productId: product.id, quantity: 1 }]);
+  const res = await placeOrder(token);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body;
+}
+
+/** An order placed by an employee of the customer (through the runtime, as the employee add-on would). */
+async function orderByEmployee(customer: TestCustomer['customer']): Promise<string> {
+  const shop = await getShop();
+  const product = await insertProduct();
+  const ctx = await storeContextFor(customer, { type: 'employee', id: newId(), name: 'Eve Employee', email: 'eve@example.test' });
+  const line = { lineItemId: newId(), productId: product.id, productNumber: product.number, label: product.name, type: 'product', quantity: 1, unitNet: 1000, totalNet: 1000, taxRateBp: 1900, payload: {} };
+  return (await shop.runtime.checkout.placeOrder(ctx, { lines: [line] })).id;
+}
+
+describe('host: orders and documents', () => {
+  it('lists the customer\'s own orders only, newest first, with criteria', async () => {
+    const { token } = await loginNewCustomer();
+    const other = await loginNewCustomer();
+    const first = await orderSomething(token, 1);
+    const second = await orderSomething(token, 2);
+    await orderSomething(other.token);
+    const agent = await http();
+    const res = await agent.post('/store-api/order').set('suite-context-token', token).send({});
+    expect(res.status).to.equal(200);
+    expect(res.body.orders.total).to.equal(2);
+    expect(res.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([second.id, first.id]);
+    expect(res.body.orders.elements[0]).to.deep.equal(second);
+
+    const filtered = await agent
+      .post('/store-api/order')
+      .set('suite-context-token', token)
+      .send({ filter: [{ type: 'equals', field: 'orderNumber', value: first.orderNumber }] });
+    expect(filtered.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([first.id]);
+    const paged = await agent.post('/store-api/order').set('suite-context-token', token).send({ limit: 1, page: 2, sort: [{ field: 'amountNet', order: 'DESC' }] });
+    expect(paged.body.orders).to.deep.include({ total: 2, page: 2, limit: 1 });
+    expect(paged.body.orders.elements[0].id).to.equal(first.id);
+    const byRange = await agent.post('/store-api/order').set('suite-context-token', token).send({ filter: [{ type: 'range', field: 'amountNet', parameters: { gte: 15 } }] });
+    expect(byRange.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([second.id]);
+  });
+
+  it('answers 400 for invalid criteria and 401 without login', async () => {
+    const { token } = await loginNewCustomer();
+    const agent = await http();
+    const post = (body: unknown) => agent.post('/store-api/order').set('suite-context-token', token).send(body as object);
+    expectError(await post({ limit: 501 }), 400);
+    expectError(await post({ filter: [{ type: 'equals', field: 'customerId', value: newId() }] }), 400);
+    expectError(await post({ sort: [{ field: 'password' }] }), 400);
+    expectError(await post({ page: 0 }), 400);
+    expectError(await post({ filter: [{ type: 'contains', field: 'amountNet', value: '1' }] }), 400, 'SUITE__INVALID_CRITERIA_VALUE');
+    expectError(await post({ filter: [{ type: 'range', field: 'amountTotal', parameters: { gte: 'lots' } }] }), 400, 'SUITE__INVALID_CRITERIA_VALUE');
+    expectError(await agent.post('/store-api/order').send({}), 401);
+    expectError(await agent.get(`/store-api/order/${newId()}`), 401);
+  });
+
+  it('reads one order and answers 404 for another customer\'s order and for unknown ids', async () => {
+    const { token } = await loginNewCustomer();
+    const other = await loginNewCustomer();
+    const mine = await orderSomething(token);
+    const theirs = await orderSomething(other.token);
+    const agent = await http();
+    const res = await agent.get(`/store-api/order/${mine.id}`).set('suite-context-token', token);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal(mine);
+    expectError(await agent.get(`/store-api/order/${theirs.id}`).set('suite-context-token', token), 404, 'SUITE__NOT_FOUND');
+    expectError(await agent.get(`/store-api/order/${newId()}`).set('suite-context-token', token), 404, 'SUITE__NOT_FOUND');
+    expectError(await agent.get('/store-api/order/not-an-id').set('suite-context-token', token), 400);
+  });
+
+  it('shows only one\'s own orders with orders.read, all of the company\'s with orders.read-all, none without', async () => {
+    const created = await loginNewCustomer();
+    const own = await orderSomething(created.token);
+    const employeeOrder = await orderByEmployee(created.customer);
+    const agent = await http();
+    const list = async (token: string) => (await agent.post('/store-api/order').set('suite-context-token', token).send({})).body.orders.elements.map((o: { id: string }) => o.id);
+    expect(await list(created.token)).to.have.members([own.id, employeeOrder]);
+    expect(await list(await sessionWithPermissions(created.customer, ['orders.read', 'orders.read-all']))).to.have.members([own.id, employeeOrder]);
+    const ownOnly = await sessionWithPermissions(created.customer, ['orders.read']);
+    expect(await list(ownOnly)).to.deep.equal([own.id]);
+    expectError(await agent.get(`/store-api/order/${employeeOrder}`).set('suite-context-token', ownOnly), 404);
+    const none = await sessionWithPermissions(created.customer, ['orders.create']);
+    expectError(await agent.post('/store-api/order').set('suite-context-token', none).send({}), 403, 'SUITE__PERMISSION_DENIED');
+    expectError(await agent.get(`/store-api/order/${own.id}`).set('suite-context-token', none), 403);
+  });
+
+  it('downloads the invoice PDF of an order and answers 404 for another customer\'s document', async () => {
+    const { token } = await loginNewCustomer();
+    const other = await loginNewCustomer();
+    const order = await orderSomething(token);
+    const invoice = order.documents[0];
+    expect(invoice.documentNumber).to.match(/^\d+$/);
+    const agent = await http();
+    const res = await agent
+      .get(`/store-api/document/download/${invoice.id}`)
+      .set('suite-context-token', token)
+      .buffer(true)
+      .parse((response, callback) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => callback(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^application\/pdf/);
+    expect(res.headers['content-disposition']).to.contain(invoice.fileName);
+    const pdf = res.body as Buffer;
+    expect(pdf.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    expect(pdf.length).to.be.greaterThan(1000);
+    expect(pdf.subarray(-8).toString('latin1')).to.contain('%%EOF');
+    expectError(await agent.get(`/store-api/document/download/${invoice.id}`).set('suite-context-token', other.token), 404);
+    expectError(await agent.get(`/store-api/document/download/${newId()}`).set('suite-context-token', token), 404);
+    expectError(await agent.get(`/store-api/document/download/${invoice.id}`), 401);
+
+    const shop = await getShop();
+    const stored = (await shop.runtime.documents.get(shop.db, invoice.id))!;
+    expect(stored).to.deep.include({ orderId: order.id, type: 'invoice', number: invoice.documentNumber, fileName: invoice.fileName, mimeType: 'application/pdf' });
+    expect(stored.content.equals(pdf)).to.equal(true);
+  });
+
+  it('renders documents from text and tables through the runtime', async () => {
+    const { customer } = await loginNewCustomer();
+    const shop = await getShop();
+    const created = await shop.runtime.documents.createPdf(shop.db, {
+      type: 'offer',
+      number: 'OF/10001',
+      customerId: customer.id,
+      title: 'Offer OF/10001',
+      lines: [{ text: 'Valid for 30 days.' }, { table: [['Item', 'Price'], ...Array.from({ length: 80 }, (_, i) => [`Item ${i}`, `${i}.00 EUR`])] }],
+    });
+    expect(created.fileName).to.equal('offer-OF-10001.pdf');
+    const again = await shop.runtime.documents.createPdf(shop.db, { type: 'offer', number: 'OF/10001', customerId: customer.id, title: 'Copy', lines: [] });
+    expect(again.fileName).to.not.equal(created.fileName);
+    const stored = (await shop.runtime.documents.get(shop.db, created.id))!;
+    expect(stored.content.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    // 80 table rows do not fit on one A4 page
+    expect((stored.content.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length).to.be.greaterThan(1);
+    expect(stored.customerId).to.equal(customer.id);
+  });
+});
