@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { projectPath } from '../../src/host/paths.js';
+import { getShop, TEST_APP_SECRET, testDatabaseUrl } from './shop.js';
+
+export interface AppProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+function startOne(env: NodeJS.ProcessEnv): Promise<AppProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', projectPath('test', 'helpers', 'app-process.ts')], {
+    cwd: projectPath(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`app process did not start within 60 s: ${stderr}`));
+    }, 60000);
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /LISTENING (\d+)/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: `http://127.0.0.1:${match[1]}`,
+        pid: child.pid!,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), 10000);
+          await exited;
+          clearTimeout(killer);
+        },
+      });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`app process exited with ${code} before listening: ${stderr}`));
+    });
+  });
+}
+
+/**
+ * Starts `count` real app processes (node + tsx) on free ports against the test database, the way
+ * a scaled-out deployment runs: same DATABASE_URL and APP_SECRET, no job workers. The shared test
+ * app is created first, so the database is migrated before the processes start.
+ */
+export async function startAppProcesses(count: number, extraEnv: Record<string, string> = {}): Promise<AppProcess[]> {
+  await getShop();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: await testDatabaseUrl(),
+    APP_SECRET: TEST_APP_SECRET,
+    WORKERS: '0',
+    PORT: '0',
+    PUBLIC_URL: 'http://shop.test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    ...extraEnv,
+  };
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startOne(env)));
+  const processes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failure = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) {
+    await stopAppProcesses(processes);
+    throw failure.reason;
+  }
+  return processes;
+}
+
+export async function stopAppProcesses(processes: AppProcess[]): Promise<void> {
+  await Promise.all(processes.map((p) => p.stop()));
+}

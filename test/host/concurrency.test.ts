@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { getShop, isMysql, loginNewCustomer } from '../helpers/shop.js';
+import { addToCart, insertProduct, productStock } from '../helpers/checkout.js';
+import { startAppProcesses, stopAppProcesses, type AppProcess } from '../helpers/processes.js';
+
+async function raceOrders(processes: AppProcess[], tokens: string[]): Promise<Array<{ status: number; body: any }>> {
+  return Promise.all(
+    tokens.map(async (token, index) => {
+      const res = await fetch(`${processes[index % processes.length]!.url}/store-api/checkout/order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'suite-context-token': token },
+        body: '{}',
+      });
+      return { status: res.status, body: await res.json() };
+    }),
+  );
+}
+
+describe('host: checkout races across two app processes', function () {
+  this.timeout(180000);
+  let processes: AppProcess[] = [];
+
+  async function twoProcesses(): Promise<AppProcess[]> {
+    if (processes.length === 0) processes = await startAppProcesses(2);
+    return processes;
+  }
+
+  after(async () => {
+    await stopAppProcesses(processes);
+  });
+
+  it('turns one cart into exactly one order when 20 requests with the same token race', async function () {
+    // Row locks across processes need a database server; SQLite serialises one process's writes and is not run scaled out.
+    if (!isMysql()) this.skip();
+    const apps = await twoProcesses();
+    const { token, customer } = await loginNewCustomer();
+    const product = await insertProduct({ stock: 50 });
+    const cart = await addToCart(token, [{ productId: product.id, quantity: 2 }]);
+    expect(cart.status).to.equal(200);
+
+    const results = await raceOrders(apps, Array.from({ length: 20 }, () => token));
+    const succeeded = results.filter((r) => r.status === 200);
+    expect(succeeded, JSON.stringify(results.map((r) => r.status))).to.have.length(1);
+    for (const failed of results.filter((r) => r.status !== 200)) {
+      expect([400, 409]).to.include(failed.status);
+      expect(['SUITE__CART_ALREADY_ORDERED', 'SUITE__CONFLICT']).to.include(failed.body.errors[0].code);
+    }
+    const db = (await getShop()).db;
+    const orders = await db('orders').where({ customer_id: customer.id }).select('id', 'source_cart_token');
+    expect(orders).to.deep.equal([{ id: succeeded[0]!.body.id, source_cart_token: cart.body.token }]);
+    expect(await productStock(product.id)).to.equal(48);
+    expect(await db('documents').where({ order_id: orders[0]!.id }).select('id')).to.have.length(1);
+  });
+
+  it('sells at most the stock when 20 customers order the last 5 at once', async function () {
+    // As above: the stock guard is a conditional write that only a database server exercises across processes.
+    if (!isMysql()) this.skip();
+    const apps = await twoProcesses();
+    const product = await insertProduct({ stock: 5 });
+    const buyers: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const { token } = await loginNewCustomer();
+      expect((await addToCart(token, [{ productId: product.id, quantity: 1 }])).status).to.equal(200);
+      buyers.push(token);
+    }
+
+    const results = await raceOrders(apps, buyers);
+    const succeeded = results.filter((r) => r.status === 200);
+    expect(succeeded, JSON.stringify(results.map((r) => r.status))).to.have.length(5);
+    for (const failed of results.filter((r) => r.status !== 200)) {
+      expect(failed.status).to.equal(400);
+      expect(failed.body.errors[0].code).to.equal('SUITE__OUT_OF_STOCK');
+    }
+    expect(await productStock(product.id)).to.equal(0);
+    const db = (await getShop()).db;
+    const ordered = await db('order_line_items').where({ product_id: product.id }).select('order_id');
+    expect(ordered.map((o) => o.order_id).sort()).to.deep.equal(succeeded.map((s) => s.body.id).sort());
+  });
+});
