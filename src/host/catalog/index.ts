@@ -6,6 +6,8 @@ import { calculatePrice } from './prices.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, toProductRecords } from './product-repository.js';
 import { RuleEngine } from './rule-engine.js';
 import { catalogStoreRoutes } from './store-routes.js';
+import { ADMIN_ENTITIES } from '../admin/entity-definitions.js';
+import { entityRoutes } from '../admin/entity-routes.js';
 
 export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | 'prices'> {
   storeRoutes: StoreRoute[];
@@ -55,5 +57,6 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     calculate: (ctx, product, quantity, executor = internals.db) => calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
   };
 
-  return { catalog, rules, prices, storeRoutes: catalogStoreRoutes(internals, catalog), adminRoutes: [] };
+  const adminRoutes = ADMIN_ENTITIES.flatMap((entity) => entityRoutes(internals, entity, visibilityChanged));
+  return { catalog, rules, prices, storeRoutes: catalogStoreRoutes(internals, catalog), adminRoutes };
 }

@@ -18,41 +18,38 @@ const valueTypes = ['customerId', 'customerNumber', 'customerGroup', 'customerTa
 
 const stringValue = { type: 'string', minLength: 1, maxLength: 255 };
 
-/** The JSON Schema of a condition tree (recursive through $defs). */
-export const conditionSchema = {
-  $ref: '#/$defs/condition',
-  $defs: {
-    condition: {
-      type: 'object',
-      required: ['type'],
-      oneOf: [
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['type', 'children'],
-          properties: { type: { enum: containerTypes }, children: { type: 'array', maxItems: 100, items: { $ref: '#/$defs/condition' } } },
+/** JSON Schema definitions of a condition tree; a schema using them refers to '#/$defs/condition' and carries these at its root. */
+export const conditionDefs = {
+  condition: {
+    type: 'object',
+    required: ['type'],
+    oneOf: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'children'],
+        properties: { type: { enum: containerTypes }, children: { type: 'array', maxItems: 100, items: { $ref: '#/$defs/condition' } } },
+      },
+      { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'alwaysValid' } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'value'],
+        properties: { type: { enum: booleanTypes }, value: { type: 'boolean' } },
+      },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'operator', 'value'],
+        properties: {
+          type: { enum: valueTypes },
+          operator: { enum: ['=', '!='] },
+          value: { anyOf: [stringValue, { type: 'array', minItems: 1, maxItems: 1000, items: stringValue }] },
         },
-        { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'alwaysValid' } } },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['type', 'value'],
-          properties: { type: { enum: booleanTypes }, value: { type: 'boolean' } },
-        },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['type', 'operator', 'value'],
-          properties: {
-            type: { enum: valueTypes },
-            operator: { enum: ['=', '!='] },
-            value: { anyOf: [stringValue, { type: 'array', minItems: 1, maxItems: 1000, items: stringValue }] },
-          },
-        },
-      ],
-    },
+      },
+    ],
   },
-} as const;
+};
 
 export function conditionDepth(condition: unknown, depth = 1): number {
   if (typeof condition !== 'object' || condition === null) return depth;

@@ -70,17 +70,17 @@ const searchBody = {
 const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields));
 const productList = listResponse(productViewSchema);
 
-/** Prices are numbers with the currency's precision at the edge, minor units in the table. */
-function priceFiltersToMinor(filters: Filter[] | undefined, precision: number): Filter[] | undefined {
+/** Money is a number with the currency's precision at the edge, minor units in the table: converts filters on money fields. */
+export function moneyFiltersToMinor(filters: Filter[] | undefined, moneyFields: string[], precision: number): Filter[] | undefined {
   const convert = (value: unknown): number => {
     const amount = typeof value === 'number' ? value : Number(value);
-    if (typeof value === 'boolean' || !Number.isFinite(amount))
+    if (typeof value === 'boolean' || value === '' || !Number.isFinite(amount))
       throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', 'A price filter needs a number.', { pointer: '/filter' });
     return toMinor(amount, precision);
   };
   return filters?.map((filter): Filter => {
-    if ('queries' in filter) return { ...filter, queries: priceFiltersToMinor(filter.queries, precision) ?? [] };
-    if (filter.field !== 'price') return filter;
+    if ('queries' in filter) return { ...filter, queries: moneyFiltersToMinor(filter.queries, moneyFields, precision) ?? [] };
+    if (!moneyFields.includes(filter.field)) return filter;
     if (filter.type === 'equals') return filter.value === null ? filter : { ...filter, value: convert(filter.value) };
     if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
     if (filter.type === 'range')
@@ -110,7 +110,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     narrow?.(query);
     const page = await searchByCriteria<ProductRow>(
       query,
-      { ...criteria, filter: priceFiltersToMinor(criteria.filter, ctx.salesChannel.currencyPrecision) },
+      { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },
       productCriteriaSpec,
       (qb) => qb.select(PRODUCT_COLUMNS),
     );

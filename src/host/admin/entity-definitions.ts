@@ -1,0 +1,238 @@
+import { newId, ID_PATTERN } from '../../lib/ids.js';
+import { Errors } from '../../lib/errors.js';
+import { fromMinor, toMinor } from '../../lib/money.js';
+import { objectSchema } from '../../lib/schemas.js';
+import { hashPassword } from '../auth/passwords.js';
+import { revokeActorSessions } from '../auth/sessions.js';
+import { nextCustomerNumber } from '../customer/customer-repository.js';
+import { categoryIdsOf, tierPricesOf } from '../catalog/product-repository.js';
+import { conditionDefs, conditionDepth, MAX_CONDITION_DEPTH } from '../catalog/rule-engine.js';
+import { ADMIN_MONEY_PRECISION, Entity, type EntityDef } from './entity-definition.js';
+
+const idSchema = { type: 'string', pattern: ID_PATTERN };
+const stringList = { type: 'array', items: { type: 'string' } };
+
+const product: EntityDef = {
+  name: 'product',
+  type: 'product',
+  label: 'product',
+  table: 'products',
+  versioned: true,
+  fields: {
+    productNumber: { column: 'product_number', kind: 'string', required: true, maxLength: 64, unique: 'SUITE__DUPLICATE_PRODUCT_NUMBER' },
+    name: { column: 'name', kind: 'string', required: true },
+    description: { column: 'description', kind: 'text', nullable: true },
+    stock: { column: 'stock', kind: 'integer', minimum: 0, default: 0 },
+    active: { column: 'active', kind: 'boolean', default: true },
+    taxRate: { column: 'tax_rate_bp', kind: 'percentBp', default: 19 },
+    price: { column: 'price_net', kind: 'money', required: true },
+    manufacturer: { column: 'manufacturer', kind: 'string', nullable: true },
+    ean: { column: 'ean', kind: 'string', nullable: true, maxLength: 64 },
+  },
+  relations: {
+    categoryIds: {
+      schema: { type: 'array', maxItems: 100, uniqueItems: true, items: idSchema },
+      readSchema: stringList,
+      load: categoryIdsOf,
+      async check(trx, value) {
+        const ids = value as string[];
+        const found = ids.length ? await trx('categories').whereIn('id', ids).pluck('id') : [];
+        const missing = ids.find((id) => !found.includes(id));
+        if (missing) throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No category with id "${missing}".`, { pointer: '/categoryIds' });
+      },
+      async save(trx, id, value) {
+        await trx('product_categories').where({ product_id: id }).delete();
+        const ids = value as string[];
+        if (ids.length) await trx('product_categories').insert(ids.map((categoryId) => ({ product_id: id, category_id: categoryId })));
+      },
+    },
+    tierPrices: {
+      schema: {
+        type: 'array',
+        maxItems: 50,
+        items: objectSchema({ minQuantity: { type: 'integer', minimum: 1, maximum: 1000000 }, price: { type: 'number', minimum: 0, maximum: 1e10 } }, ['minQuantity', 'price']),
+      },
+      readSchema: { type: 'array', items: objectSchema({ minQuantity: { type: 'integer' }, price: { type: 'number' } }, ['minQuantity', 'price']) },
+      async load(executor, ids) {
+        const tiers = await tierPricesOf(executor, ids);
+        return new Map([...tiers].map(([id, list]) => [id, list.map((t) => ({ minQuantity: t.minQuantity, price: fromMinor(t.priceNet, ADMIN_MONEY_PRECISION) }))]));
+      },
+      async check(_trx, value) {
+        const quantities = (value as Array<{ minQuantity: number }>).map((t) => t.minQuantity);
+        if (new Set(quantities).size !== quantities.length)
+          throw Errors.badRequest('SUITE__DUPLICATE_TIER_QUANTITY', 'Two tier prices have the same minimum quantity.', { pointer: '/tierPrices' });
+      },
+      async save(trx, id, value) {
+        await trx('product_tier_prices').where({ product_id: id }).delete();
+        const tiers = value as Array<{ minQuantity: number; price: number }>;
+        if (tiers.length)
+          await trx('product_tier_prices').insert(tiers.map((t) => ({ id: newId(), product_id: id, min_quantity: t.minQuantity, price_net: toMinor(t.price, ADMIN_MONEY_PRECISION) })));
+      },
+    },
+  },
+  extraCriteriaFields: {
+    categoryId: {
+      column: 'product_categories.category_id',
+      type: 'id',
+      via: { table: 'product_categories', foreignKey: 'product_categories.product_id', localKey: 'products.id' },
+    },
+  },
+  termFields: ['name', 'productNumber'],
+  defaultSort: 'productNumber',
+  visibility: ['active'],
+};
+
+const category: EntityDef = {
+  name: 'category',
+  type: 'category',
+  label: 'category',
+  table: 'categories',
+  versioned: true,
+  fields: {
+    parentId: { column: 'parent_id', kind: 'id', nullable: true, references: 'categories', default: null },
+    name: { column: 'name', kind: 'string', required: true },
+    position: { column: 'position', kind: 'integer', minimum: 0, default: 0 },
+    active: { column: 'active', kind: 'boolean', default: true },
+    cmsPageId: { column: 'cms_page_id', kind: 'id', nullable: true, references: 'cms_pages' },
+  },
+  termFields: ['name'],
+  defaultSort: 'position',
+  visibility: ['active', 'parentId'],
+  async beforeWrite({ trx, id, input }) {
+    let parent = input.parentId as string | null | undefined;
+    for (let hops = 0; parent && hops < 1000; hops++) {
+      if (parent === id) throw Errors.badRequest('SUITE__CATEGORY_CYCLE', 'A category cannot be placed below itself.', { pointer: '/parentId' });
+      parent = (await trx('categories').where({ id: parent }).first('parent_id'))?.parent_id ?? null;
+    }
+  },
+};
+
+const landingPage: EntityDef = {
+  name: 'landing-page',
+  type: 'landing_page',
+  label: 'landing page',
+  table: 'landing_pages',
+  versioned: true,
+  fields: {
+    name: { column: 'name', kind: 'string', required: true },
+    url: { column: 'url', kind: 'string', required: true, unique: 'SUITE__DUPLICATE_URL', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._~/-]+$' } },
+    active: { column: 'active', kind: 'boolean', default: true },
+    cmsPageId: { column: 'cms_page_id', kind: 'id', nullable: true, references: 'cms_pages' },
+  },
+  termFields: ['name', 'url'],
+  defaultSort: 'name',
+  visibility: ['active'],
+};
+
+const rule: EntityDef = {
+  name: 'rule',
+  type: 'rule',
+  label: 'rule',
+  table: 'rules',
+  fields: {
+    name: { column: 'name', kind: 'string', required: true },
+    priority: { column: 'priority', kind: 'integer', default: 0 },
+    conditions: { column: 'conditions', kind: 'json', required: true, schema: { $ref: '#/$defs/condition' }, readSchema: { type: 'object' } },
+  },
+  defs: conditionDefs,
+  termFields: ['name'],
+  defaultSort: 'name',
+  visibility: 'all',
+  async beforeWrite({ input }) {
+    if ('conditions' in input && conditionDepth(input.conditions) > MAX_CONDITION_DEPTH)
+      throw Errors.badRequest('SUITE__CONDITIONS_TOO_DEEP', `Conditions may be nested at most ${MAX_CONDITION_DEPTH} levels deep.`, { pointer: '/conditions' });
+  },
+};
+
+const customer: EntityDef = {
+  name: 'customer',
+  type: 'customer',
+  label: 'customer',
+  table: 'customers',
+  fields: {
+    salesChannelId: { column: 'sales_channel_id', kind: 'id', references: 'sales_channels' },
+    groupId: { column: 'group_id', kind: 'id', nullable: true, references: 'customer_groups' },
+    customerNumber: { column: 'customer_number', kind: 'string', maxLength: 64, unique: 'SUITE__DUPLICATE_CUSTOMER_NUMBER', schema: { type: 'string', minLength: 1, maxLength: 64 } },
+    email: { column: 'email', kind: 'email', required: true, unique: 'SUITE__DUPLICATE_EMAIL' },
+    password: { column: 'password_hash', kind: 'password', required: true, writeOnly: true },
+    firstName: { column: 'first_name', kind: 'string', required: true },
+    lastName: { column: 'last_name', kind: 'string', required: true },
+    company: { column: 'company', kind: 'string', nullable: true },
+    tags: { column: 'tags', kind: 'json', default: [], schema: { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 64 } }, readSchema: stringList, noFilter: true },
+    active: { column: 'active', kind: 'boolean', default: true },
+  },
+  termFields: ['email', 'customerNumber', 'lastName', 'company'],
+  defaultSort: 'customerNumber',
+  async beforeWrite({ trx, input, columns, existing }) {
+    if (!existing) {
+      if (!columns.sales_channel_id) {
+        const channel = await trx('sales_channels').orderBy('created_at').orderBy('id').first('id');
+        if (!channel) throw Errors.badRequest('SUITE__NO_SALES_CHANNEL', 'Create a sales channel first.', { pointer: '/salesChannelId' });
+        columns.sales_channel_id = channel.id;
+      }
+      columns.customer_number ??= await nextCustomerNumber(trx);
+    }
+    if (typeof input.password === 'string') columns.password_hash = await hashPassword(input.password);
+  },
+  async afterWrite({ trx, id, input, existing }) {
+    // A new password or a deactivation ends the customer's sessions at once.
+    if (existing && (typeof input.password === 'string' || input.active === false)) await revokeActorSessions(trx, 'customer', id);
+  },
+};
+
+const customerGroup: EntityDef = {
+  name: 'customer-group',
+  type: 'customer_group',
+  label: 'customer group',
+  table: 'customer_groups',
+  fields: { name: { column: 'name', kind: 'string', required: true } },
+  termFields: ['name'],
+  defaultSort: 'name',
+};
+
+async function refuseLastActiveSalesChannel(trx: import('../../lib/db.js').Trx, id: string): Promise<void> {
+  const others = await trx('sales_channels').where({ active: true }).whereNot({ id }).first('id');
+  if (!others) throw Errors.badRequest('SUITE__LAST_SALES_CHANNEL', 'The shop needs at least one active sales channel.');
+}
+
+const salesChannel: EntityDef = {
+  name: 'sales-channel',
+  type: 'sales_channel',
+  label: 'sales channel',
+  table: 'sales_channels',
+  fields: {
+    name: { column: 'name', kind: 'string', required: true },
+    accessKey: { column: 'access_key', kind: 'string', readOnly: true },
+    currencyIso: { column: 'currency_iso', kind: 'string', required: true, schema: { type: 'string', pattern: '^[A-Z]{3}$' } },
+    currencyPrecision: { column: 'currency_precision', kind: 'integer', minimum: 0, maximum: 4, default: 2 },
+    languageCode: { column: 'language_code', kind: 'string', required: true, schema: { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } },
+    timeZone: { column: 'time_zone', kind: 'string', required: true, maxLength: 64 },
+    domains: {
+      column: 'domains',
+      kind: 'json',
+      default: [],
+      schema: { type: 'array', maxItems: 20, items: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 255 } },
+      readSchema: stringList,
+      noFilter: true,
+    },
+    active: { column: 'active', kind: 'boolean', default: true },
+  },
+  termFields: ['name'],
+  defaultSort: 'name',
+  async beforeWrite({ trx, id, input, columns, existing }) {
+    if (typeof input.timeZone === 'string') {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: input.timeZone });
+      } catch {
+        throw Errors.badRequest('SUITE__INVALID_TIME_ZONE', `"${input.timeZone}" is not an IANA time zone.`, { pointer: '/timeZone' });
+      }
+    }
+    if (!existing) columns.access_key = `SWSC${newId().slice(0, 24).toUpperCase()}`;
+    else if (input.active === false) await refuseLastActiveSalesChannel(trx, id);
+  },
+  async beforeDelete(trx, row) {
+    await refuseLastActiveSalesChannel(trx, String(row.id));
+  },
+};
+
+export const ADMIN_ENTITIES: Entity[] = [product, category, landingPage, rule, customer, customerGroup, salesChannel].map((def) => new Entity(def));
