@@ -1,15 +1,11 @@
 import { parseArgs } from 'node:util';
-import { createApp, type ShopApp } from './host/app.js';
-import { loadConfig } from './host/config.js';
-import { createDb } from './lib/db.js';
+import type { ShopApp } from './host/app.js';
 import { newId, newSecret } from './lib/ids.js';
-import { isDuplicateKeyError } from './lib/db.js';
-import { HOST_MIGRATIONS, migrateFolder } from './host/db/migrator.js';
-import { importPlugin, migratePlugin } from './host/plugins/plugin-loader.js';
-import { ensureAdminIntegration } from './host/seed/base-data.js';
-import { seedDemoIfEmpty } from './host/seed/demo.js';
 
-/** Operator tasks: `npm run cli -- <command> [options]`. Every command prints one JSON document. */
+/**
+ * Operator tasks: `npm run cli -- <command> [options]`. Every command prints one JSON document on
+ * stdout; failures print {"error"} on stderr (exit 2: usage, 1: failure). Modules load per command, so help is quick.
+ */
 const USAGE = {
   migrate: 'Runs the host migrations, then the plugin migrations.',
   'integration:create': 'Creates an Admin API integration; prints client_id and client_secret (shown once). Options: --label',
@@ -25,8 +21,9 @@ function print(value: unknown): void {
 }
 
 async function withApp<T>(work: (shop: ShopApp) => Promise<T>): Promise<T> {
+  const { createApp } = await import('./host/app.js');
   // Logs would interleave with the JSON on stdout: silent unless LOG_LEVEL asks for them.
-  const shop = await createApp({ config: { workers: false, logLevel: process.env.LOG_LEVEL ?? 'silent' } });
+  const shop = await createApp({ config: { workers: false, logLevel: process.env.LOG_LEVEL || 'silent' } });
   try {
     return await work(shop);
   } finally {
@@ -44,6 +41,10 @@ function option(values: Record<string, string | boolean | undefined>, name: stri
 }
 
 async function migrate(): Promise<unknown> {
+  const { loadConfig } = await import('./host/config.js');
+  const { createDb } = await import('./lib/db.js');
+  const { HOST_MIGRATIONS, migrateFolder } = await import('./host/db/migrator.js');
+  const { importPlugin, migratePlugin } = await import('./host/plugins/plugin-loader.js');
   const config = loadConfig(process.env, { logLevel: 'silent' });
   const db = createDb(config.databaseUrl);
   try {
@@ -58,6 +59,7 @@ async function migrate(): Promise<unknown> {
 
 async function createIntegration(values: Record<string, string | boolean | undefined>): Promise<unknown> {
   const label = option(values, 'label') ?? 'CLI integration';
+  const { ensureAdminIntegration } = await import('./host/seed/base-data.js');
   return withApp(async (shop) => {
     const clientId = `SWIA${newId().slice(0, 20).toUpperCase()}`;
     const clientSecret = newSecret(32);
@@ -71,6 +73,7 @@ async function createCustomer(values: Record<string, string | boolean | undefine
   const password = option(values, 'password', true);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw new UsageError('--email is not an e-mail address');
   if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
+  const { isDuplicateKeyError } = await import('./lib/db.js');
   return withApp(async (shop) => {
     const salesChannel = await shop.db('sales_channels').orderBy('created_at').orderBy('id').first('id');
     if (await shop.runtime.customers.findByEmail(shop.db, email)) throw new UsageError(`a customer with the e-mail ${email} exists already`);
@@ -114,7 +117,11 @@ async function main(argv: string[]): Promise<number> {
     migrate,
     'integration:create': () => createIntegration(values),
     'customer:create': () => createCustomer(values),
-    'seed:demo': () => withApp(async (shop) => ({ seeded: true, lines: (await seedDemoIfEmpty(shop, true)).lines })),
+    'seed:demo': () =>
+      withApp(async (shop) => {
+        const { seedDemoIfEmpty } = await import('./host/seed/demo.js');
+        return { lines: (await seedDemoIfEmpty(shop, true)).lines };
+      }),
     'jobs:run': () => withApp(async (shop) => ({ ran: await shop.jobs.runDue() })),
   };
   print(await commands[command]!());
