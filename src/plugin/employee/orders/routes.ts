@@ -1,9 +1,19 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
-import { listResponse, looseObject, pathParams } from '../../../lib/schemas.js';
+import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
 import type { HostRuntime, StoreContext, StoreRoute } from '../../../host/contract.js';
 import { requireCustomer, TAG } from '../common.js';
+
+const orderListResponse = objectSchema(
+  {
+    orders: objectSchema(
+      { total: { type: 'integer', minimum: 0 }, page: { type: 'integer' }, limit: { type: 'integer' }, elements: { type: 'array', items: looseObject } },
+      ['total', 'page', 'limit', 'elements'],
+    ),
+  },
+  ['orders'],
+);
 
 const orderCriteria: CriteriaSpec = {
   fields: {
@@ -39,11 +49,12 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'orders.read',
-      schemas: { body: criteriaSchema(Object.keys(orderCriteria.fields)), responses: { 200: listResponse(looseObject) } },
+      description: 'Answers like the order route: `{"orders": {"total", "page", "limit", "elements"}}`.',
+      schemas: { body: criteriaSchema(Object.keys(orderCriteria.fields)), responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
         const page = await searchByCriteria<{ id: string }>(visibleOrders(host, ctx), body as Criteria, orderCriteria, (qb) => qb.select('o.id'));
-        const data = page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.id)) : [];
-        return { total: page.total, data };
+        const elements = page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.id)) : [];
+        return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
       },
     },
     {
