@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { writeJson } from '../../src/lib/db.js';
 import { nowDb } from '../../src/lib/time.js';
+import { seedDemoCatalog } from '../../src/host/catalog/demo-catalog.js';
 import { createTestCustomer, expectError, getShop, http, login } from '../helpers/shop.js';
 
 interface ProductInput {
@@ -277,5 +278,33 @@ describe('host: catalog Store API', () => {
     expectError(await agent.post('/store-api/product').set('content-type', 'application/json').send(`{"filter":[${absurd}]}`), 400);
     expectError(await agent.post('/store-api/category').send({ limit: 501 }), 400);
     expectError(await agent.post('/store-api/category').send({ filter: [{ type: 'equals', field: 'price', value: 1 }] }), 400);
+  });
+
+  it('seeds a demo catalog once: a category tree, 50 products, tier prices, a landing page and rules', async () => {
+    const shop = await getShop();
+    const seeded = await seedDemoCatalog(shop.db);
+    expect(seeded.productIds).to.have.length(50);
+    expect(seeded.categoryIds).to.have.length(6);
+    expect(await seedDemoCatalog(shop.db)).to.deep.equal(seeded);
+    expect(await shop.db('products').whereIn('id', seeded.productIds).count({ n: '*' }).first().then((r) => Number(r?.n))).to.equal(50);
+
+    const agent = await http();
+    const nav = await agent.get('/store-api/navigation/main-navigation?depth=2');
+    const tools = nav.body.find((n: { id: string }) => n.id === seeded.categoryIds[0]);
+    expect(tools.name).to.equal('Tools');
+    expect(tools.children.map((n: { name: string }) => n.name)).to.deep.equal(['Power tools', 'Hand tools']);
+    const listing = await agent.post(`/store-api/product-listing/${seeded.categoryIds[0]}`).send({ limit: 100 });
+    expect(listing.body.total).to.equal(20);
+    const withTiers = await agent.get(`/store-api/product/${seeded.productIds[0]}`);
+    expect(withTiers.body.tierPrices).to.have.length(2);
+    expect(withTiers.body.productNumber).to.equal('DEMO-10001');
+    const category = await agent.get(`/store-api/category/${seeded.categoryIds[0]}`);
+    expect(category.body.cmsPage.sections[1].products).to.have.length(4);
+    const landing = await shop.db('landing_pages').where({ url: 'spring-sale' }).first('id');
+    const page = await agent.get(`/store-api/landing-page/${landing.id}`);
+    expect(page.status).to.equal(200);
+    expect(page.body.cmsPage.sections.map((section: { type: string }) => section.type)).to.deep.equal(['text', 'image', 'product-listing']);
+    const rules = await shop.db('rules').whereIn('name', ['Business customers', 'Employees', 'Logged in']).pluck('name');
+    expect([...new Set(rules)].sort()).to.deep.equal(['Business customers', 'Employees', 'Logged in']);
   });
 });
