@@ -42,6 +42,10 @@ describe('employees: CSV import and export', function () {
     const created = await (await as(owner.token)).csv('/b2b/employee-import', lines.join('\r\n'));
     expect(created.status, JSON.stringify(created.body).slice(0, 500)).to.equal(200);
     expect(created.body).to.deep.equal({ success: true, created: 1000, updated: 0, unchanged: 0 });
+    // Each new employee is invited; the test takes the 1,000 mails out so other tests' deliveries stay quick.
+    const invitations = (await getShop()).db('mail_outbox').where({ template: 'employee-invitation', state: 'queued' }).where('recipient', 'like', `bulk-%-${owner.customer.id.slice(0, 8)}@example.test`);
+    expect(await invitations.clone().count({ n: '*' })).to.deep.equal([{ n: 1000 }]);
+    await invitations.clone().delete();
 
     const exported = await exportCsv(owner.token);
     expect(exported.startsWith(`${HEADER}\r\n`)).to.equal(true);
