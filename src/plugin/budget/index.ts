@@ -1,6 +1,16 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { budgetRoutes } from './routes.js';
+import { interceptCheckout, recordUsage } from './service.js';
 
-/** Employee budgets. */
+export const BUDGET_INTERCEPTOR = 'budget';
+
+/**
+ * Employee budgets: CRUD and order lists, a checkout interceptor that refuses (or sends to approval)
+ * orders beyond a budget under the budget row lock, and an order-placed hook that records usage in
+ * the same transaction.
+ */
 export async function registerBudgets(host: HostRuntime): Promise<void> {
-  void host;
+  for (const route of budgetRoutes(host)) host.storeApi.route(route);
+  host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });
+  host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));
 }

@@ -1,6 +1,29 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { findEmployees } from '../budget/employee-directory.js';
+import { approvalRequiredError } from './errors.js';
+import { orderApprovalRoutes } from './routes.js';
+import { APPROVAL_INTERCEPTOR, OrderApprovalService } from './service.js';
 
-/** Order approval: approval requests, approver settings, checkout interception. */
+export const REMINDER_JOB = 'order-approval.remind-overdue';
+const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
+
+/**
+ * Order approval: approval requests, approver settings, execute/refresh/line-item edits, reminders,
+ * and the checkout interceptor that sends employees whose role requires approval to /order-approval/create.
+ */
 export async function registerOrderApproval(host: HostRuntime): Promise<void> {
-  void host;
+  const service = new OrderApprovalService(host);
+  for (const route of orderApprovalRoutes(host, service)) host.storeApi.route(route);
+  host.checkout.addInterceptor({
+    name: APPROVAL_INTERCEPTOR,
+    async intercept(ctx, draft, trx) {
+      if (draft.actor.type !== 'employee' || !draft.actor.id) return;
+      const [employee] = await findEmployees(trx, draft.customerId, [draft.actor.id]);
+      if (employee?.requiresApproval) throw approvalRequiredError('role', 'Your orders need approval: ask for one with /order-approval/create.');
+    },
+  });
+  host.jobs.register(REMINDER_JOB, async () => {
+    await service.remindOverdue();
+  });
+  host.jobs.schedule(REMINDER_JOB, REMINDER_JOB_EVERY_SECONDS);
 }

@@ -1,0 +1,130 @@
+import type { Knex } from 'knex';
+import { forUpdate, readBool, readInt, type Executor } from '../../lib/db.js';
+import { toDbTime } from '../../lib/time.js';
+import type { PeriodType, PeriodWindow } from './periods.js';
+
+export interface BudgetRow {
+  id: string;
+  customerId: string;
+  name: string;
+  description: string | null;
+  amount: number;
+  currencyIso: string;
+  periodType: PeriodType;
+  startDate: string;
+  active: boolean;
+  notificationPercentage: number | null;
+  allowApproval: boolean;
+  approverEmployeeId: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export const BUDGETS = 'suite_budgets';
+export const BUDGET_EMPLOYEES = 'suite_budget_employees';
+export const BUDGET_CATEGORIES = 'suite_budget_categories';
+export const BUDGET_ORDERS = 'suite_budget_orders';
+export const APPROVAL_BUDGETS = 'suite_order_approval_budgets';
+export const APPROVALS = 'suite_order_approvals';
+/** Approval states whose amount is reserved on their budgets. */
+export const RESERVING_STATES = ['pending', 'approved'];
+
+export function toBudgetRow(row: Record<string, any>): BudgetRow {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    name: row.name,
+    description: row.description ?? null,
+    amount: readInt(row.amount),
+    currencyIso: row.currency_iso,
+    periodType: row.period_type,
+    startDate: row.start_date,
+    active: readBool(row.active),
+    notificationPercentage: row.notification_percentage === null || row.notification_percentage === undefined ? null : Number(row.notification_percentage),
+    allowApproval: readBool(row.allow_approval),
+    approverEmployeeId: row.approver_employee_id ?? null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at ?? null,
+  };
+}
+
+export async function getBudget(executor: Executor, customerId: string, id: string, lock = false): Promise<BudgetRow | null> {
+  const query = executor(BUDGETS).where({ id, customer_id: customerId }).first();
+  const row = await (lock ? forUpdate(query, executor) : query);
+  return row ? toBudgetRow(row) : null;
+}
+
+/** Rows locked in id order, so two transactions never wait on each other crosswise. */
+export async function lockBudgets(trx: Executor, ids: string[]): Promise<BudgetRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await forUpdate(trx(BUDGETS).whereIn('id', ids).orderBy('id').select('*'), trx);
+  return rows.map(toBudgetRow);
+}
+
+/**
+ * Active budgets that govern an employee's orders: those the employee is assigned to, and those
+ * with no assigned employee (company-wide). The company admin's own orders are not limited.
+ */
+export async function applicableBudgetIds(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+  const rows = await executor(BUDGETS)
+    .where({ customer_id: customerId, active: true })
+    .where((qb) =>
+      qb
+        .whereExists((sub) => sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`]).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId))
+        .orWhereNotExists((sub) => sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`])),
+    )
+    .orderBy('id')
+    .select('id');
+  return rows.map((r) => r.id as string);
+}
+
+export async function budgetEmployeeIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
+  if (budgetIds.length === 0) return map;
+  const rows = await executor(BUDGET_EMPLOYEES).whereIn('budget_id', budgetIds).orderBy('employee_id').select('budget_id', 'employee_id');
+  for (const row of rows) map.get(row.budget_id)?.push(row.employee_id);
+  return map;
+}
+
+export async function budgetCategoryIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
+  if (budgetIds.length === 0) return map;
+  const rows = await executor(BUDGET_CATEGORIES).whereIn('budget_id', budgetIds).orderBy('category_id').select('budget_id', 'category_id');
+  for (const row of rows) map.get(row.budget_id)?.push(row.category_id);
+  return map;
+}
+
+export async function replaceBudgetLinks(executor: Executor, budgetId: string, employeeIds: string[] | undefined, categoryIds: string[] | undefined): Promise<void> {
+  if (employeeIds) {
+    await executor(BUDGET_EMPLOYEES).where({ budget_id: budgetId }).delete();
+    if (employeeIds.length) await executor(BUDGET_EMPLOYEES).insert([...new Set(employeeIds)].map((employee_id) => ({ budget_id: budgetId, employee_id })));
+  }
+  if (categoryIds) {
+    await executor(BUDGET_CATEGORIES).where({ budget_id: budgetId }).delete();
+    if (categoryIds.length) await executor(BUDGET_CATEGORIES).insert([...new Set(categoryIds)].map((category_id) => ({ budget_id: budgetId, category_id })));
+  }
+}
+
+/** Net value of the orders placed in the window (minor units). */
+export async function usedAmount(executor: Executor, budgetId: string, window: PeriodWindow | null): Promise<number> {
+  if (!window) return 0;
+  const query = executor(BUDGET_ORDERS).where({ budget_id: budgetId }).where('placed_at', '>=', toDbTime(window.start));
+  if (window.end) query.where('placed_at', '<', toDbTime(window.end));
+  const [row] = await query.sum({ total: 'amount' });
+  return readInt((row as { total: unknown } | undefined)?.total);
+}
+
+/** Net value of the open approvals charged to the budget (minor units). */
+export async function reservedAmount(executor: Executor, budgetId: string, excludeApprovalId?: string): Promise<number> {
+  const query = reservationsQuery(executor, budgetId);
+  if (excludeApprovalId) query.whereNot(`${APPROVALS}.id`, excludeApprovalId);
+  const [row] = await query.sum({ total: `${APPROVAL_BUDGETS}.amount` });
+  return readInt((row as { total: unknown } | undefined)?.total);
+}
+
+export function reservationsQuery(executor: Executor, budgetId: string): Knex.QueryBuilder {
+  return executor(APPROVAL_BUDGETS)
+    .join(APPROVALS, `${APPROVALS}.id`, `${APPROVAL_BUDGETS}.approval_id`)
+    .where(`${APPROVAL_BUDGETS}.budget_id`, budgetId)
+    .whereIn(`${APPROVALS}.status`, RESERVING_STATES);
+}

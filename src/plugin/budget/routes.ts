@@ -1,0 +1,377 @@
+import type { HostRuntime, SalesChannel, StoreContext, StoreRoute } from '../../host/contract.js';
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { inTransaction, readJson, type Executor } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { fromMinor, toMinor } from '../../lib/money.js';
+import { emptyBody, pathParams } from '../../lib/schemas.js';
+import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
+import { requireCustomer } from '../employee/common.js';
+import { findEmployees, holds, listEmployees } from './employee-directory.js';
+import { PERIOD_LABELS, PERIOD_TYPES, zonedToday, type PeriodType } from './periods.js';
+import {
+  BUDGET_ORDERS,
+  BUDGETS,
+  applicableBudgetIds,
+  budgetCategoryIds,
+  budgetEmployeeIds,
+  getBudget,
+  replaceBudgetLinks,
+  toBudgetRow,
+  type BudgetRow,
+} from './repository.js';
+import {
+  approvalEmployeesResponse,
+  budgetDeletedResponse,
+  budgetListResponse,
+  budgetOrdersBody,
+  budgetOrdersQuery,
+  budgetOrdersResponse,
+  budgetResultResponse,
+  budgetSchema,
+  budgetSearchBody,
+  createBudgetBody,
+  patchBudgetBody,
+  periodTypesResponse,
+  replaceBudgetBody,
+} from './schemas.js';
+import { budgetStatus, type BudgetData } from './service.js';
+
+const TAGS = ['Budgets'];
+
+const BUDGET_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: `${BUDGETS}.id`, type: 'id' },
+    name: { column: `${BUDGETS}.name`, type: 'string' },
+    active: { column: `${BUDGETS}.active`, type: 'boolean' },
+    periodType: { column: `${BUDGETS}.period_type`, type: 'string' },
+    allowApproval: { column: `${BUDGETS}.allow_approval`, type: 'boolean' },
+    startDate: { column: `${BUDGETS}.start_date`, type: 'string' },
+    createdAt: { column: `${BUDGETS}.created_at`, type: 'date' },
+  },
+  termColumns: [`${BUDGETS}.name`, `${BUDGETS}.description`],
+  defaultSort: [
+    { column: `${BUDGETS}.name`, order: 'asc' },
+    { column: `${BUDGETS}.id`, order: 'asc' },
+  ],
+  idColumn: `${BUDGETS}.id`,
+};
+
+const BUDGET_ORDER_CRITERIA: CriteriaSpec = {
+  fields: {
+    orderId: { column: 'bo.order_id', type: 'id' },
+    orderNumber: { column: 'o.order_number', type: 'string' },
+    orderDate: { column: 'bo.placed_at', type: 'date' },
+  },
+  termColumns: ['o.order_number'],
+  defaultSort: [
+    { column: 'bo.placed_at', order: 'desc' },
+    { column: 'bo.order_id', order: 'desc' },
+  ],
+  idColumn: 'bo.order_id',
+};
+
+type BudgetView = Record<string, unknown>;
+
+export async function budgetViews(executor: Executor, budgets: BudgetRow[], salesChannel: SalesChannel): Promise<BudgetView[]> {
+  const ids = budgets.map((b) => b.id);
+  const [employees, categories] = await Promise.all([budgetEmployeeIds(executor, ids), budgetCategoryIds(executor, ids)]);
+  const precision = salesChannel.currencyPrecision;
+  const now = new Date();
+  const views: BudgetView[] = [];
+  for (const budget of budgets) {
+    const status = await budgetStatus(executor, budget, salesChannel.timeZone, now);
+    const consumed = status.used + status.reserved;
+    views.push({
+      id: budget.id,
+      name: budget.name,
+      description: budget.description,
+      amount: fromMinor(budget.amount, precision),
+      currency: budget.currencyIso,
+      periodType: budget.periodType,
+      startDate: budget.startDate,
+      active: budget.active,
+      notificationPercentage: budget.notificationPercentage,
+      allowApproval: budget.allowApproval,
+      approverEmployeeId: budget.approverEmployeeId,
+      employeeIds: employees.get(budget.id) ?? [],
+      categoryIds: categories.get(budget.id) ?? [],
+      used: fromMinor(status.used, precision),
+      reserved: fromMinor(status.reserved, precision),
+      available: fromMinor(status.available, precision),
+      usagePercentage: budget.amount > 0 ? Math.round((consumed / budget.amount) * 10000) / 100 : 0,
+      periodStart: status.window ? fromDbTime(toDbTime(status.window.start)) : null,
+      periodEnd: status.window?.end ? fromDbTime(toDbTime(status.window.end)) : null,
+      createdAt: fromDbTime(budget.createdAt),
+      updatedAt: fromDbTime(budget.updatedAt),
+    });
+  }
+  return views;
+}
+
+interface BudgetInput {
+  name?: string;
+  description?: string | null;
+  amount?: number;
+  currency?: string;
+  periodType?: PeriodType;
+  startDate?: string;
+  active?: boolean;
+  notificationPercentage?: number | null;
+  allowApproval?: boolean;
+  approverEmployeeId?: string | null;
+  employeeIds?: string[];
+  categoryIds?: string[];
+}
+
+/** Checks references and money precision; returns the columns to write. */
+async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: BudgetInput): Promise<Record<string, unknown>> {
+  const customer = requireCustomer(ctx);
+  const { currencyIso, currencyPrecision } = ctx.salesChannel;
+  const columns: Record<string, unknown> = {};
+  if (input.currency !== undefined && input.currency !== currencyIso)
+    throw Errors.badRequest('SUITE__BUDGET_CURRENCY_NOT_SUPPORTED', `Budgets are kept in the sales channel's currency ${currencyIso}.`, { pointer: '/currency' });
+  if (input.amount !== undefined) {
+    const minor = toMinor(input.amount, currencyPrecision);
+    if (Math.abs(input.amount * 10 ** currencyPrecision - minor) > 1e-6 || minor < 1)
+      throw Errors.badRequest('SUITE__INVALID_AMOUNT', `The amount must be positive with at most ${currencyPrecision} decimals.`, { pointer: '/amount' });
+    columns.amount = minor;
+  }
+  const employeeIds = [...(input.employeeIds ?? []), ...(input.approverEmployeeId ? [input.approverEmployeeId] : [])];
+  if (employeeIds.length) {
+    const known = new Set((await findEmployees(host.db, customer.id, employeeIds)).map((e) => e.id));
+    const unknownAssigned = (input.employeeIds ?? []).findIndex((id) => !known.has(id));
+    if (unknownAssigned >= 0) throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'An assigned employee does not belong to this customer.', { pointer: `/employeeIds/${unknownAssigned}` });
+    if (input.approverEmployeeId && !known.has(input.approverEmployeeId))
+      throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'The approver does not belong to this customer.', { pointer: '/approverEmployeeId' });
+  }
+  for (const [index, categoryId] of (input.categoryIds ?? []).entries()) {
+    if (!(await host.catalog.entityVersionId(host.db, 'category', categoryId)))
+      throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${categoryId}" does not exist.`, { pointer: `/categoryIds/${index}` });
+  }
+  if (input.name !== undefined) columns.name = input.name.trim();
+  if (input.description !== undefined) columns.description = input.description;
+  if (input.periodType !== undefined) columns.period_type = input.periodType;
+  if (input.startDate !== undefined) columns.start_date = input.startDate;
+  if (input.active !== undefined) columns.active = input.active;
+  if (input.notificationPercentage !== undefined) columns.notification_percentage = input.notificationPercentage;
+  if (input.allowApproval !== undefined) columns.allow_approval = input.allowApproval;
+  if (input.approverEmployeeId !== undefined) columns.approver_employee_id = input.approverEmployeeId;
+  return columns;
+}
+
+/** Fields a PUT leaves out go back to their defaults (the start date stays). */
+function withDefaults(input: BudgetInput): BudgetInput {
+  return { description: null, active: true, notificationPercentage: null, allowApproval: true, approverEmployeeId: null, employeeIds: [], categoryIds: [], ...input };
+}
+
+async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promise<BudgetView> {
+  const budget = await getBudget(host.db, requireCustomer(ctx).id, id);
+  if (!budget) throw Errors.notFound('Budget', id);
+  return (await budgetViews(host.db, [budget], ctx.salesChannel))[0]!;
+}
+
+export function budgetRoutes(host: HostRuntime): StoreRoute[] {
+  const update = async (ctx: StoreContext, id: string, input: BudgetInput) => {
+    const customer = requireCustomer(ctx);
+    const columns = await budgetColumns(host, ctx, input);
+    await inTransaction(host.db, async (trx) => {
+      const budget = await getBudget(trx, customer.id, id, true);
+      if (!budget) throw Errors.notFound('Budget', id);
+      await trx(BUDGETS).where({ id, customer_id: customer.id }).update({ ...columns, updated_at: nowDb() });
+      await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
+    });
+    return { success: true as const, budget: await oneView(host, ctx, id) };
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: '/budget-period-types',
+      operationId: 'listBudgetPeriodTypes',
+      summary: 'The period types a budget can have.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { body: emptyBody, responses: { 200: periodTypesResponse } },
+      async handler() {
+        return { total: PERIOD_TYPES.length, data: PERIOD_TYPES.map((key) => ({ key, label: PERIOD_LABELS[key] })) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/employee-budget',
+      operationId: 'readEmployeeBudgets',
+      summary: 'The active budgets that govern the logged-in employee\'s orders, with used, reserved and available amounts.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 200: budgetListResponse } },
+      async handler({ ctx }) {
+        const customer = requireCustomer(ctx);
+        if (ctx.actor.type !== 'employee' || !ctx.employee) return { total: 0, data: [] };
+        const ids = await applicableBudgetIds(host.db, customer.id, ctx.employee.id);
+        const rows = ids.length ? await host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id') : [];
+        const data = await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel);
+        return { total: data.length, data };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/budget-approval-employees',
+      operationId: 'listBudgetApprovalEmployees',
+      summary: 'Employees who can be chosen as a budget\'s approver (active, allowed to approve orders).',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.manage',
+      schemas: { responses: { 200: approvalEmployeesResponse } },
+      async handler({ ctx }) {
+        const customer = requireCustomer(ctx);
+        const employees = (await listEmployees(host.db, customer.id)).filter((e) => e.active && holds(e, 'order-approval.approve'));
+        return { total: employees.length, data: employees.map((e) => ({ id: e.id, name: e.name, email: e.email })) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/budget',
+      operationId: 'createBudget',
+      summary: 'Creates a budget.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.manage',
+      idempotent: true,
+      schemas: { body: createBudgetBody, responses: { 200: budgetResultResponse } },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const input = withDefaults(body as BudgetInput);
+        const columns = await budgetColumns(host, ctx, input);
+        const id = newId();
+        await inTransaction(host.db, async (trx) => {
+          await trx(BUDGETS).insert({
+            id,
+            customer_id: customer.id,
+            currency_iso: ctx.salesChannel.currencyIso,
+            start_date: input.startDate ?? zonedToday(new Date(), ctx.salesChannel.timeZone),
+            ...columns,
+            created_at: nowDb(),
+          });
+          await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
+        });
+        return { success: true, budget: await oneView(host, ctx, id) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/budget/{id}',
+      operationId: 'readBudget',
+      summary: 'One budget with used, reserved and available amounts of the current period.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.read',
+      schemas: { params: pathParams('id'), responses: { 200: budgetSchema } },
+      handler: async ({ ctx, params }) => oneView(host, ctx, params.id),
+    },
+    {
+      method: 'PUT',
+      path: '/budget/{id}',
+      operationId: 'replaceBudget',
+      summary: 'Replaces a budget; optional fields left out return to their defaults, the start date stays.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.manage',
+      schemas: { params: pathParams('id'), body: replaceBudgetBody, responses: { 200: budgetResultResponse } },
+      handler: async ({ ctx, params, body }) => update(ctx, params.id, withDefaults(body as BudgetInput)),
+    },
+    {
+      method: 'PATCH',
+      path: '/budget/{id}',
+      operationId: 'updateBudget',
+      summary: 'Changes the given fields of a budget.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.manage',
+      schemas: { params: pathParams('id'), body: patchBudgetBody, responses: { 200: budgetResultResponse } },
+      handler: async ({ ctx, params, body }) => update(ctx, params.id, body as BudgetInput),
+    },
+    {
+      method: 'DELETE',
+      path: '/budget/{id}',
+      operationId: 'deleteBudget',
+      summary: 'Deletes a budget, its usage records and the reservations of open approvals on it.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.manage',
+      schemas: { params: pathParams('id'), responses: { 200: budgetDeletedResponse } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        const deleted = await host.db(BUDGETS).where({ id: params.id, customer_id: customer.id }).delete();
+        if (deleted === 0) throw Errors.notFound('Budget', params.id);
+        return { success: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/budget/list',
+      operationId: 'listBudgets',
+      summary: 'The customer\'s budgets, searched by criteria.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.read',
+      schemas: { body: budgetSearchBody, responses: { 200: budgetListResponse } },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const page = await searchByCriteria<Record<string, any>>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body as Criteria, BUDGET_CRITERIA, (qb) =>
+          qb.select(`${BUDGETS}.*`),
+        );
+        return { total: page.total, data: await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel) };
+      },
+    },
+    ...(['GET', 'POST'] as const).map(
+      (method): StoreRoute => ({
+        method,
+        path: '/budget/{budgetId}/orders',
+        operationId: method === 'GET' ? 'readBudgetOrders' : 'searchBudgetOrders',
+        summary: method === 'GET' ? 'Orders charged to a budget, newest first (query page and limit).' : 'Orders charged to a budget, searched by criteria.',
+        tags: TAGS,
+        auth: 'login',
+        permission: 'budget.read',
+        schemas: {
+          params: pathParams('budgetId'),
+          ...(method === 'GET' ? { query: budgetOrdersQuery } : { body: budgetOrdersBody }),
+          responses: { 200: budgetOrdersResponse },
+        },
+        async handler({ ctx, params, body, query }) {
+          const customer = requireCustomer(ctx);
+          const budget = await getBudget(host.db, customer.id, params.budgetId);
+          if (!budget) throw Errors.notFound('Budget', params.budgetId);
+          const criteria = (method === 'GET' ? { page: query.page, limit: query.limit } : body) as Criteria;
+          const base = host.db(`${BUDGET_ORDERS} as bo`).join('orders as o', 'o.id', 'bo.order_id').where('bo.budget_id', budget.id).where('o.customer_id', customer.id);
+          const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'));
+          const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
+          const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
+          return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };
+        },
+      }),
+    ),
+  ];
+}
+
+function budgetOrderView(order: Record<string, any>, budgetData: BudgetData): Record<string, unknown> {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    orderDate: order.orderDate,
+    stateMachineState: order.stateMachineState ?? null,
+    currency: order.currency ?? null,
+    totalPrice: order.amountTotal,
+    netPrice: order.amountNet,
+    taxAmount: order.taxAmount,
+    billingAddress: order.billingAddress ?? null,
+    orderCustomer: order.orderCustomer ?? null,
+    deliveries: order.deliveries ?? [],
+    transactions: order.transactions ?? [],
+    lineItems: order.lineItems ?? [],
+    documents: order.documents ?? [],
+    budgetData,
+  };
+}

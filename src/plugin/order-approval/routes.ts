@@ -1,0 +1,453 @@
+import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { readBool, readInt } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { fromMinor } from '../../lib/money.js';
+import { reply } from '../../lib/routes.js';
+import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
+import { fromDbTime } from '../../lib/time.js';
+import { requireCustomer } from '../employee/common.js';
+import { findEmployees, holds } from '../budget/employee-directory.js';
+import { getBudget, reservationsQuery } from '../budget/repository.js';
+import { APPROVE_PERMISSION, approverEntries, approverStatus, seesAll } from './approvers.js';
+import {
+  APPROVAL_BUDGETS,
+  APPROVALS,
+  LINE_ITEMS,
+  approvalLines,
+  decisionsOf,
+  loadSettings,
+  saveSettings,
+  toApprovalRow,
+  type ApprovalLine,
+  type ApprovalRow,
+  type ApprovalSettings,
+} from './repository.js';
+import {
+  activitySchema,
+  approvalDetailSchema,
+  approvalListResponse,
+  approvalSearchBody,
+  approveBody,
+  approverStatusSchema,
+  budgetSummarySchema,
+  createBody,
+  declineBody,
+  executeBody,
+  executionResultSchema,
+  lineItemDeleteBody,
+  lineItemPatchBody,
+  refreshBody,
+  refreshResultSchema,
+  remindBody,
+  settingsBody,
+  settingsSchema,
+  updateBody,
+} from './schemas.js';
+import type { OrderApprovalService } from './service.js';
+
+const TAGS = ['Order approval'];
+const noContent200 = () => reply(200);
+
+const APPROVAL_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: `${APPROVALS}.id`, type: 'id' },
+    approvalNumber: { column: `${APPROVALS}.approval_number`, type: 'string' },
+    status: { column: `${APPROVALS}.status`, type: 'string' },
+    requesterId: { column: `${APPROVALS}.requester_id`, type: 'id' },
+    requesterType: { column: `${APPROVALS}.requester_type`, type: 'string' },
+    isBlocked: { column: `${APPROVALS}.is_blocked`, type: 'boolean' },
+    createdAt: { column: `${APPROVALS}.created_at`, type: 'date' },
+    updatedAt: { column: `${APPROVALS}.updated_at`, type: 'date' },
+  },
+  termColumns: [`${APPROVALS}.approval_number`, `${APPROVALS}.requester_name`],
+  defaultSort: [
+    { column: `${APPROVALS}.created_at`, order: 'desc' },
+    { column: `${APPROVALS}.id`, order: 'desc' },
+  ],
+  idColumn: `${APPROVALS}.id`,
+};
+
+export function approvalView(approval: ApprovalRow, precision: number): Record<string, unknown> {
+  const money = (minor: number) => fromMinor(minor, precision);
+  // 'ordering' exists only inside the execute transaction; outside it reads as approved.
+  const status = approval.status === 'ordering' ? 'approved' : approval.status;
+  return {
+    id: approval.id,
+    approvalNumber: approval.approvalNumber,
+    status,
+    isApproved: status === 'approved' || status === 'ordered',
+    isDeclined: status === 'declined',
+    isOrdered: status === 'ordered',
+    isBlocked: approval.isBlocked,
+    blockReasons: approval.blockReasons,
+    reasons: approval.reasons,
+    requester: { type: approval.requesterType, id: approval.requesterId, name: approval.requesterName, email: approval.requesterEmail },
+    customerComment: approval.customerComment,
+    mode: approval.mode,
+    nValue: approval.nValue,
+    approverEmployeeIds: approval.approverEmployeeIds,
+    currency: approval.currencyIso,
+    netPrice: money(approval.netTotal),
+    taxAmount: money(approval.taxTotal),
+    totalPrice: money(approval.total),
+    billingAddressId: approval.billingAddressId,
+    shippingAddressId: approval.shippingAddressId,
+    orderId: approval.orderId,
+    orderNumber: approval.orderNumber,
+    executionResult: approval.executionResult,
+    lastRefreshedAt: fromDbTime(approval.lastRefreshedAt),
+    decidedAt: fromDbTime(approval.decidedAt),
+    createdAt: fromDbTime(approval.createdAt),
+    updatedAt: fromDbTime(approval.updatedAt),
+  };
+}
+
+function lineView(line: ApprovalLine, precision: number): Record<string, unknown> {
+  return {
+    id: line.id,
+    type: line.type,
+    productId: line.productId,
+    productNumber: line.productNumber,
+    label: line.label,
+    quantity: line.quantity,
+    unitPrice: fromMinor(line.unitNet, precision),
+    totalPrice: fromMinor(line.totalNet, precision),
+    taxRate: line.taxRateBp / 100,
+    position: line.position,
+    payload: line.payload,
+  };
+}
+
+const approvalParams = pathParams('orderApprovalId');
+const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
+
+export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalService): StoreRoute[] {
+  const { db } = host;
+
+  const validateSettings = async (ctx: StoreContext, body: Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
+    const customer = requireCustomer(ctx);
+    const mode = body.mode!;
+    const approverEmployeeIds = body.approverEmployeeIds ?? [];
+    const nValue = body.nValue ?? 1;
+    const employees = await findEmployees(db, customer.id, approverEmployeeIds);
+    for (const [index, id] of approverEmployeeIds.entries()) {
+      const employee = employees.find((e) => e.id === id);
+      if (!employee) throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'An approver does not belong to this customer.', { pointer: `/approverEmployeeIds/${index}` });
+      if (!holds(employee, APPROVE_PERMISSION))
+        throw Errors.badRequest('SUITE__APPROVER_NOT_PERMITTED', `${employee.name}'s role does not hold the permission "${APPROVE_PERMISSION}".`, { pointer: `/approverEmployeeIds/${index}` });
+    }
+    if (mode === 'n-of') {
+      if (approverEmployeeIds.length === 0) throw Errors.badRequest('SUITE__INVALID_APPROVAL_SETTINGS', 'Mode n-of needs at least one approver.', { pointer: '/approverEmployeeIds' });
+      if (nValue > approverEmployeeIds.length)
+        throw Errors.badRequest('SUITE__INVALID_APPROVAL_SETTINGS', `nValue (${nValue}) cannot exceed the number of approvers (${approverEmployeeIds.length}).`, { pointer: '/nValue' });
+    }
+    return { mode, approverEmployeeIds, nValue: mode === 'n-of' ? nValue : 1 };
+  };
+
+  return [
+    {
+      method: 'GET',
+      path: '/b2b/order-approval/settings/count-pending',
+      operationId: 'countPendingOrderApprovals',
+      summary: 'Number of pending order approvals of the customer.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'order-approval.manage-settings',
+      schemas: { responses: { 200: objectSchema({ count: { type: 'integer', minimum: 0 } }, ['count']) } },
+      async handler({ ctx }) {
+        const customer = requireCustomer(ctx);
+        const [row] = await db(APPROVALS).where({ customer_id: customer.id, status: 'pending' }).count({ count: '*' });
+        return { count: readInt((row as { count: unknown }).count) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/settings/update-pending',
+      operationId: 'applySettingsToPendingOrderApprovals',
+      summary: 'Applies the current approval settings to every pending approval (approving those that now have enough approvals).',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'order-approval.manage-settings',
+      schemas: { body: emptyBody, responses: { 200: objectSchema({ updatedCount: { type: 'integer', minimum: 0 } }, ['updatedCount']) } },
+      handler: async ({ ctx }) => ({ updatedCount: await service.updatePending(ctx) }),
+    },
+    {
+      method: 'GET',
+      path: '/b2b/order-approval/customer-settings',
+      operationId: 'readOrderApprovalSettings',
+      summary: 'Who approves the customer\'s orders: mode, approvers and the number of approvals needed.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 200: objectSchema({ settings: settingsSchema }, ['settings']) } },
+      handler: async ({ ctx }) => ({ settings: await loadSettings(db, requireCustomer(ctx).id) }),
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/customer-settings',
+      operationId: 'updateOrderApprovalSettings',
+      summary: 'Sets who approves orders. New approvals use them; update-pending applies them to pending ones.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'order-approval.manage-settings',
+      schemas: { body: settingsBody, responses: { 200: null } },
+      async handler({ ctx, body }) {
+        const settings = await validateSettings(ctx, body);
+        await saveSettings(db, requireCustomer(ctx).id, settings);
+        return noContent200();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/order-approval/budget/{budgetId}/summary',
+      operationId: 'readBudgetApprovalSummary',
+      summary: 'What open approvals reserve on a budget.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'budget.read',
+      schemas: { params: pathParams('budgetId'), responses: { 200: objectSchema({ budgetSummary: budgetSummarySchema }, ['budgetSummary']) } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        const budget = await getBudget(db, customer.id, params.budgetId);
+        if (!budget) throw Errors.notFound('Budget', params.budgetId);
+        const rows: Array<Record<string, any>> = await reservationsQuery(db, budget.id)
+          .orderBy(`${APPROVALS}.created_at`)
+          .select(`${APPROVALS}.id`, `${APPROVALS}.approval_number`, `${APPROVALS}.status`, `${APPROVALS}.requester_name`, `${APPROVALS}.created_at`, `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
+        const precision = ctx.salesChannel.currencyPrecision;
+        const total = rows.reduce((sum, r) => sum + readInt(r.amount), 0);
+        return {
+          budgetSummary: {
+            budgetId: budget.id,
+            totalReserved: fromMinor(total, precision),
+            pendingApprovals: rows.filter((r) => r.status === 'pending').length,
+            orderApprovals: rows.map((r) => ({
+              id: r.id,
+              approvalNumber: r.approval_number,
+              status: r.status,
+              reservedAmount: fromMinor(readInt(r.amount), precision),
+              exceedsBudget: readBool(r.exceeds),
+              requesterName: r.requester_name,
+              createdAt: fromDbTime(r.created_at)!,
+            })),
+          },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/order-approval/create',
+      operationId: 'createOrderApproval',
+      summary: 'Asks for approval of a cart; the approvers get a mail. The new approval\'s address is in the Location header.',
+      tags: TAGS,
+      auth: 'login',
+      permission: 'order-approval.request',
+      idempotent: true,
+      schemas: { body: createBody, responses: { 200: null } },
+      async handler({ ctx, body }) {
+        const id = await service.create(ctx, body);
+        return reply(200, undefined, { headers: { Location: `/store-api/b2b/order-approval/${id}`, 'suite-order-approval-id': id } });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/order-approval/list',
+      operationId: 'listOrderApprovals',
+      summary: 'Order approvals, newest first: all of the company for admins and approvers, else one\'s own requests.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { body: approvalSearchBody, responses: { 200: approvalListResponse } },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const base = db(APPROVALS).where(`${APPROVALS}.customer_id`, customer.id);
+        if (!seesAll(ctx) && !ctx.employee) base.where(`${APPROVALS}.requester_type`, ctx.actor.type).where(`${APPROVALS}.requester_id`, ctx.actor.id ?? '');
+        else if (!seesAll(ctx) && ctx.employee) {
+          const employeeId = ctx.employee.id;
+          base.where((q) =>
+            q
+              .where((own) => own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId))
+              .orWhere((listed) => listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`)),
+          );
+        }
+        const page = await searchByCriteria<Record<string, any>>(base, body as Criteria, APPROVAL_CRITERIA, (qb) =>
+          qb.select(`${APPROVALS}.*`, db(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
+        );
+        const precision = ctx.salesChannel.currencyPrecision;
+        return { total: page.total, data: page.rows.map((r) => ({ ...approvalView(toApprovalRow(r), precision), lineItemCount: readInt(r.line_item_count) })) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/order-approval/{orderApprovalId}',
+      operationId: 'readOrderApproval',
+      summary: 'An order approval with its line items and budget reservations.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, responses: { 200: approvalDetailSchema } },
+      async handler({ ctx, params }) {
+        const approval = await service.visible(ctx, params.orderApprovalId);
+        const precision = ctx.salesChannel.currencyPrecision;
+        const lines = await approvalLines(db, approval.id);
+        const budgets = await db(APPROVAL_BUDGETS)
+          .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
+          .where(`${APPROVAL_BUDGETS}.approval_id`, approval.id)
+          .orderBy('b.name')
+          .select('b.id', 'b.name', `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
+        return {
+          ...approvalView(approval, precision),
+          lineItems: lines.map((l) => lineView(l, precision)),
+          budgets: budgets.map((b) => ({ budgetId: b.id, name: b.name, reservedAmount: fromMinor(readInt(b.amount), precision), exceedsBudget: readBool(b.exceeds) })),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/order-approval/{orderApprovalId}/activity',
+      operationId: 'readOrderApprovalActivity',
+      summary: 'The activity log of an order approval, oldest first.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, responses: { 200: objectSchema({ activities: { type: 'array', items: activitySchema } }, ['activities']) } },
+      handler: async ({ ctx, params }) => ({ activities: await service.activities(ctx, params.orderApprovalId) }),
+    },
+    {
+      method: 'GET',
+      path: '/b2b/order-approval/{orderApprovalId}/approvers',
+      operationId: 'readOrderApprovalApprovers',
+      summary: 'Each approver\'s decision in the current round, and whether they can still approve.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, responses: { 200: objectSchema({ approverStatus: approverStatusSchema }, ['approverStatus']) } },
+      async handler({ ctx, params }) {
+        const approval = await service.visible(ctx, params.orderApprovalId);
+        const entries = await approverEntries(host, db, approval);
+        return { approverStatus: approverStatus(approval, entries, await decisionsOf(db, approval.id, approval.round)) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/approve',
+      operationId: 'approveOrderApproval',
+      summary: 'Approves (counts towards nValue in mode n-of); the requester and copied employees get a mail once it is approved.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, body: approveBody, responses: { 200: null } },
+      async handler({ ctx, params, body }) {
+        await service.decide(ctx, params.orderApprovalId, 'approved', body);
+        return noContent200();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/decline',
+      operationId: 'declineOrderApproval',
+      summary: 'Declines with a reason; one decline declines. The requester and copied employees get a mail.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, body: declineBody, responses: { 200: null } },
+      async handler({ ctx, params, body }) {
+        await service.decide(ctx, params.orderApprovalId, 'declined', body);
+        return noContent200();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/execute',
+      operationId: 'executeOrderApproval',
+      summary: 'Places the order of an approved approval (once, however often it is called); refreshes first unless skipRefresh.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      idempotent: true,
+      schemas: { params: approvalParams, body: executeBody, responses: { 200: objectSchema({ executionResult: executionResultSchema }, ['executionResult']) } },
+      handler: async ({ ctx, params, body }) => ({ executionResult: await service.execute(ctx, params.orderApprovalId, body) }),
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/refresh',
+      operationId: 'refreshOrderApproval',
+      summary: 'Re-prices the approval against today\'s catalog, prices and stock; a higher total needs approval again.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, body: refreshBody, responses: { 200: objectSchema({ refreshResult: refreshResultSchema }, ['refreshResult']) } },
+      handler: async ({ ctx, params, body }) => ({ refreshResult: await service.refresh(ctx, params.orderApprovalId, body) }),
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/update',
+      operationId: 'updateOrderApproval',
+      summary: 'Changes the comment or addresses of a pending or approved approval (requester or company admin).',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, body: updateBody, responses: { 200: null } },
+      async handler({ ctx, params, body }) {
+        await service.update(ctx, params.orderApprovalId, body);
+        return noContent200();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/remind',
+      operationId: 'remindOrderApprover',
+      summary: 'Mails one pending approver a reminder (at most one per approver per interval).',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: {
+        params: approvalParams,
+        body: remindBody,
+        responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 }, approverId: { type: 'string' } }, ['remindersSent', 'approverId']) },
+      },
+      async handler({ ctx, params, body }) {
+        return { remindersSent: await service.remind(ctx, params.orderApprovalId, body.approverId), approverId: body.approverId };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/remind/all',
+      operationId: 'remindAllOrderApprovers',
+      summary: 'Mails every pending approver a reminder (at most one per approver per interval).',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: approvalParams, body: emptyBody, responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 } }, ['remindersSent']) } },
+      handler: async ({ ctx, params }) => ({ remindersSent: await service.remind(ctx, params.orderApprovalId, null) }),
+    },
+    {
+      method: 'PATCH',
+      path: '/b2b/order-approval/{orderApprovalId}/line-items/{lineItemId}',
+      operationId: 'updateOrderApprovalLineItem',
+      summary: 'An approver changes a line\'s quantity; re-priced, logged, and a higher total needs approval again.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: lineItemParams, body: lineItemPatchBody, responses: { 200: null } },
+      async handler({ ctx, params, body }) {
+        await service.updateLineItem(ctx, params.orderApprovalId, params.lineItemId, body.quantity);
+        return noContent200();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/order-approval/{orderApprovalId}/line-items/{lineItemId}/delete',
+      operationId: 'deleteOrderApprovalLineItem',
+      summary: 'An approver removes a line with a reason; logged in the activity.',
+      tags: TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: lineItemParams, body: lineItemDeleteBody, responses: { 200: null } },
+      async handler({ ctx, params, body }) {
+        await service.deleteLineItem(ctx, params.orderApprovalId, params.lineItemId, body.reason);
+        return noContent200();
+      },
+    },
+  ];
+}

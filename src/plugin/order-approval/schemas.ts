@@ -1,0 +1,181 @@
+import { criteriaSchema } from '../../lib/criteria.js';
+import { idSchema } from '../../lib/ids.js';
+import { emptyBody, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { dateTimeSchema } from '../../lib/time.js';
+import { APPROVAL_MODES } from './repository.js';
+
+const text = { type: 'string' } as const;
+const comment = { type: 'string', maxLength: 2000 } as const;
+const ccEmployeeIds = { type: 'array', maxItems: 100, uniqueItems: true, items: idSchema } as const;
+
+export { emptyBody };
+
+export const executionResultSchema = objectSchema(
+  {
+    success: { type: 'boolean' },
+    orderId: text,
+    orderNumber: text,
+    paymentUrl: text,
+    requiresPaymentAction: { type: 'boolean' },
+    errorMessage: text,
+    errors: { type: 'array', items: text },
+    warnings: { type: 'array', items: text },
+  },
+  ['success', 'requiresPaymentAction', 'errors', 'warnings'],
+);
+
+export const refreshResultSchema = objectSchema(
+  {
+    isValid: { type: 'boolean' },
+    isBlocked: { type: 'boolean' },
+    blockReasons: { type: 'array', items: text },
+    hasChanges: { type: 'boolean' },
+    changes: { type: 'array', items: { type: 'object' } },
+    requiresReapproval: { type: 'boolean' },
+  },
+  ['isValid', 'isBlocked', 'blockReasons', 'hasChanges', 'changes', 'requiresReapproval'],
+);
+
+export const settingsSchema = objectSchema(
+  { mode: { enum: [...APPROVAL_MODES] }, approverEmployeeIds: { type: 'array', items: text }, nValue: { type: 'integer' } },
+  ['mode', 'approverEmployeeIds', 'nValue'],
+);
+
+export const settingsBody = objectSchema(
+  {
+    mode: { enum: [...APPROVAL_MODES] },
+    approverEmployeeIds: { type: 'array', maxItems: 100, uniqueItems: true, items: idSchema },
+    nValue: { type: 'integer', minimum: 1, maximum: 100 },
+  },
+  ['mode'],
+);
+
+export const activitySchema = objectSchema(
+  {
+    id: text,
+    action: text,
+    employeeName: text,
+    actorType: text,
+    actorId: nullable(text),
+    comment: text,
+    metadata: { type: 'object' },
+    createdAt: dateTimeSchema,
+  },
+  ['id', 'action', 'employeeName', 'comment', 'metadata', 'createdAt'],
+);
+
+export const approverStatusSchema = objectSchema(
+  {
+    approvers: {
+      type: 'array',
+      items: objectSchema(
+        { employeeId: text, employeeName: text, type: { enum: ['employee', 'customer'] }, status: { enum: ['pending', 'approved', 'declined'] }, canApprove: { type: 'boolean' } },
+        ['employeeId', 'employeeName', 'status', 'canApprove'],
+      ),
+    },
+    isApproved: { type: 'boolean' },
+    isDeclined: { type: 'boolean' },
+  },
+  ['approvers', 'isApproved', 'isDeclined'],
+);
+
+export const budgetSummarySchema = objectSchema(
+  {
+    budgetId: text,
+    totalReserved: { type: 'number' },
+    pendingApprovals: { type: 'number' },
+    orderApprovals: {
+      type: 'array',
+      items: objectSchema(
+        { id: text, approvalNumber: text, status: text, reservedAmount: { type: 'number' }, exceedsBudget: { type: 'boolean' }, requesterName: text, createdAt: dateTimeSchema },
+        ['id', 'status', 'reservedAmount'],
+      ),
+    },
+  },
+  ['budgetId', 'totalReserved', 'pendingApprovals', 'orderApprovals'],
+);
+
+const lineItemSchema = objectSchema(
+  {
+    id: text,
+    type: text,
+    productId: nullable(text),
+    productNumber: nullable(text),
+    label: text,
+    quantity: { type: 'integer' },
+    unitPrice: { type: 'number' },
+    totalPrice: { type: 'number' },
+    taxRate: { type: 'number' },
+    position: { type: 'integer' },
+    payload: { type: 'object' },
+  },
+  ['id', 'type', 'productId', 'label', 'quantity', 'unitPrice', 'totalPrice', 'taxRate'],
+);
+
+const approvalProperties = {
+  id: text,
+  approvalNumber: text,
+  status: { enum: ['pending', 'approved', 'declined', 'ordered'] },
+  isApproved: { type: 'boolean' },
+  isDeclined: { type: 'boolean' },
+  isOrdered: { type: 'boolean' },
+  isBlocked: { type: 'boolean' },
+  blockReasons: { type: 'array', items: text },
+  reasons: { type: 'array', items: { enum: ['role', 'budget', 'requested'] } },
+  requester: objectSchema({ type: text, id: text, name: text, email: nullable(text) }, ['type', 'id', 'name']),
+  customerComment: nullable(text),
+  mode: { enum: [...APPROVAL_MODES] },
+  nValue: { type: 'integer' },
+  approverEmployeeIds: { type: 'array', items: text },
+  currency: text,
+  netPrice: { type: 'number' },
+  taxAmount: { type: 'number' },
+  totalPrice: { type: 'number' },
+  billingAddressId: nullable(text),
+  shippingAddressId: nullable(text),
+  orderId: nullable(text),
+  orderNumber: nullable(text),
+  executionResult: nullable(executionResultSchema),
+  lastRefreshedAt: nullable(dateTimeSchema),
+  decidedAt: nullable(dateTimeSchema),
+  createdAt: dateTimeSchema,
+  updatedAt: nullable(dateTimeSchema),
+};
+const approvalRequired = ['id', 'approvalNumber', 'status', 'isApproved', 'isDeclined', 'isBlocked', 'requester', 'mode', 'currency', 'totalPrice', 'netPrice', 'createdAt'];
+
+export const approvalListItemSchema = objectSchema({ ...approvalProperties, lineItemCount: { type: 'integer' } }, approvalRequired);
+export const approvalDetailSchema = objectSchema(
+  {
+    ...approvalProperties,
+    lineItems: { type: 'array', items: lineItemSchema },
+    budgets: {
+      type: 'array',
+      items: objectSchema({ budgetId: text, name: text, reservedAmount: { type: 'number' }, exceedsBudget: { type: 'boolean' } }, ['budgetId', 'name', 'reservedAmount', 'exceedsBudget']),
+    },
+  },
+  [...approvalRequired, 'lineItems', 'budgets'],
+);
+export const approvalListResponse = listResponse(approvalListItemSchema);
+export const approvalSearchBody = criteriaSchema(['id', 'approvalNumber', 'status', 'requesterId', 'requesterType', 'isBlocked', 'createdAt', 'updatedAt']);
+
+export const createBody = objectSchema(
+  {
+    cartToken: { type: 'string', minLength: 1, maxLength: 64 },
+    customerComment: nullable(comment),
+    billingAddressId: nullable(idSchema),
+    shippingAddressId: nullable(idSchema),
+  },
+  ['cartToken'],
+);
+export const updateBody = objectSchema(
+  { customerComment: nullable(comment), billingAddressId: nullable(idSchema), shippingAddressId: nullable(idSchema) },
+  [],
+  { minProperties: 1 },
+);
+export const approveBody = objectSchema({ comment: nullable(comment), ccEmployeeIds });
+export const declineBody = objectSchema({ comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' }, ccEmployeeIds }, ['comment']);
+export const executeBody = objectSchema({ skipRefresh: { type: 'boolean', default: false } });
+export const refreshBody = objectSchema({ force: { type: 'boolean', default: false }, sendEmailOnChanges: { type: 'boolean', default: false } });
+export const remindBody = objectSchema({ approverId: idSchema }, ['approverId']);
+export const lineItemPatchBody = objectSchema({ quantity: { type: 'integer', minimum: 1, maximum: 100000 } }, ['quantity']);
+export const lineItemDeleteBody = objectSchema({ reason: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' } }, ['reason']);
