@@ -141,8 +141,11 @@ export class CartService {
   }
 
   async current(ctx: StoreContext, executor: Executor = this.internals.db): Promise<Cart> {
-    const token = await this.ensureCartToken(ctx, executor);
-    return (await this.load(executor, token)) ?? this.current(ctx, executor);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const cart = await this.load(executor, await this.ensureCartToken(ctx, executor));
+      if (cart) return cart;
+    }
+    throw Errors.conflict();
   }
 
   /** The open cart, locked for the rest of the transaction and read after the lock. */
