@@ -183,6 +183,18 @@ describe('host: checkout', () => {
     expect(seen!.order.lines[0]).to.include({ productId: product.id, quantity: 4, unitNet: 250 });
   });
 
+  it('refuses through the runtime to order another customer\'s cart (404) and leaves it intact', async () => {
+    const mine = await loginNewCustomer();
+    const theirs = await loginNewCustomer();
+    const product = await insertProduct();
+    const cart = await addToCart(theirs.token, [{ productId: product.id, quantity: 1 }]);
+    const shop = await getShop();
+    let refused: unknown = null;
+    await shop.runtime.checkout.placeOrder(await storeContextFor(mine.customer), { cartToken: cart.body.token }).catch((e: unknown) => (refused = e));
+    expect(refused).to.have.property('status', 404);
+    expect((await placeOrder(theirs.token)).status).to.equal(200);
+  });
+
   it('orders given lines at their given prices through the runtime (approval execute, offer accept)', async () => {
     const { token, customer } = await loginNewCustomer();
     const product = await insertProduct({ priceNet: 1000, stock: 3 });
