@@ -40,11 +40,13 @@ export async function deleteAssignment(executor: Executor, kind: AssignmentKind,
   return executor(kind.table).where({ [kind.entityColumn]: entityId, rule_id: ruleId }).del();
 }
 
-export async function hasAnyAssignment(executor: Executor, kind: AssignmentKind): Promise<boolean> {
-  return (await executor(kind.table).first(kind.entityColumn)) !== undefined;
+/** Entities with at least one assignment, at most `max` + 1 of them (so the caller can tell "more than max"). */
+export async function restrictedEntities(executor: Executor, kind: AssignmentKind, max: number): Promise<string[]> {
+  const rows = await executor(kind.table).distinct(kind.entityColumn).orderBy(kind.entityColumn).limit(max + 1);
+  return rows.map((r: Record<string, string>) => r[kind.entityColumn]!);
 }
 
-/** Entities any of the rules unlocks, at most `max` + 1 of them (so the caller can tell "more than max"). */
+/** Entities any of the rules unlocks, at most `max` + 1 of them. */
 export async function entitiesUnlockedBy(executor: Executor, kind: AssignmentKind, ruleIds: string[], max: number): Promise<string[]> {
   const rows = await executor(kind.table).distinct(kind.entityColumn).whereIn('rule_id', ruleIds).limit(max + 1);
   return rows.map((r: Record<string, string>) => r[kind.entityColumn]!);

@@ -1,17 +1,21 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext, VisibilityFilter } from '../../host/contract.js';
 import { KIND_BY_ENTITY, type AssignmentKind } from './kinds.js';
-import { entitiesUnlockedBy, hasAnyAssignment } from './repository.js';
+import { entitiesUnlockedBy, restrictedEntities } from './repository.js';
 
-/** Above this many entities unlocked by one rule set, the filter asks the database instead of listing ids. */
-const UNLOCKED_LIST_MAX = 1000;
+/**
+ * Up to this many ids the filter sends a list (below MariaDB's in_predicate_conversion_threshold
+ * of 1000, so the list stays a sorted-array lookup); beyond it, it asks the assignment table.
+ */
+const ID_LIST_MAX = 999;
 const CACHED_RULE_SETS_MAX = 2000;
 
-/** What one visibility version knows: per kind whether any assignment exists, per rule set what it unlocks. */
+/** What one visibility version knows; null stands for "more than ID_LIST_MAX". */
 interface Snapshot {
   version: number;
-  anyAssignment: Map<AssignmentKind, Promise<boolean>>;
-  /** null: more than UNLOCKED_LIST_MAX entities */
+  /** per kind: the entities that have any assignment */
+  restricted: Map<AssignmentKind, Promise<string[] | null>>;
+  /** per kind and rule set: the entities those rules unlock */
   unlocked: Map<string, Promise<string[] | null>>;
 }
 
@@ -29,11 +33,14 @@ function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>, max
   return loading;
 }
 
+const upTo = (ids: string[]) => (ids.length > ID_LIST_MAX ? null : ids);
+
 /**
- * `(no assignment for the entity) OR (an assignment with one of the context's rules)`. `unlocked`
- * is the cached list of entities the context's rules unlock, or undefined/null to ask the database.
+ * `(no assignment for the entity) OR (an assignment with one of the context's rules)`, as
+ * subqueries on the assignment table (its primary key serves both). `unlocked`, when known,
+ * replaces the second subquery by a list.
  */
-function restrict(query: Knex.QueryBuilder, kind: AssignmentKind, idColumn: string, ruleIds: string[], unlocked: string[] | null | undefined): void {
+function restrictBySubqueries(query: Knex.QueryBuilder, kind: AssignmentKind, idColumn: string, ruleIds: string[], unlocked: string[] | null): void {
   query.where((visible) => {
     visible.whereNotExists(function (this: Knex.QueryBuilder) {
       this.select(`spa_any.${kind.entityColumn}`).from(`${kind.table} as spa_any`).whereRaw('?? = ??', [`spa_any.${kind.entityColumn}`, idColumn]);
@@ -54,10 +61,12 @@ function restrict(query: Knex.QueryBuilder, kind: AssignmentKind, idColumn: stri
 
 /**
  * The one visibility filter of partial assortments. Outside transactions it keeps, per visibility
- * version, whether a kind has assignments at all and which entities each rule set unlocks, so a
- * listing costs one indexed anti-join per row. Inside a transaction (cart, checkout) it runs the
- * plain subqueries on the query's own connection: a separate query on the root knex would wait
- * forever for SQLite's single connection.
+ * version, which entities are restricted and, per rule set, which of them the rules unlock. When
+ * few entities are restricted (the usual case for categories and landing pages, and for shops that
+ * restrict a few hundred products) the filter is a short `NOT IN (hidden ids)`; otherwise every row
+ * costs one primary-key probe of the assignment table.
+ * Inside a transaction (cart, checkout) it runs the plain subqueries on the query's own connection:
+ * a separate query on the root knex would wait forever for SQLite's single connection.
  */
 export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
   let current: Snapshot | null = null;
@@ -67,7 +76,7 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
     let versionPromise = versionOfRequest.get(ctx);
     if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = host.catalog.visibilityVersion(host.db)));
     const version = await versionPromise;
-    if (current?.version !== version) current = { version, anyAssignment: new Map(), unlocked: new Map() };
+    if (current?.version !== version) current = { version, restricted: new Map(), unlocked: new Map() };
     return current;
   }
 
@@ -75,24 +84,23 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
     const kind = KIND_BY_ENTITY.get(entity);
     if (!kind) return;
     if (isInTransaction(query)) {
-      restrict(query, kind, idColumn, await ctx.ruleIds(), undefined);
+      restrictBySubqueries(query, kind, idColumn, await ctx.ruleIds(), null);
       return;
     }
     const snapshot = await snapshotFor(ctx);
-    if (!(await memo(snapshot.anyAssignment, kind, () => hasAnyAssignment(host.db, kind)))) return;
+    const restricted = await memo(snapshot.restricted, kind, async () => upTo(await restrictedEntities(host.db, kind, ID_LIST_MAX)));
+    if (restricted?.length === 0) return;
     const ruleIds = [...new Set(await ctx.ruleIds())].sort();
     const unlocked =
       ruleIds.length === 0
         ? []
-        : await memo(
-            snapshot.unlocked,
-            `${kind.entity}:${ruleIds.join(',')}`,
-            async () => {
-              const ids = await entitiesUnlockedBy(host.db, kind, ruleIds, UNLOCKED_LIST_MAX);
-              return ids.length > UNLOCKED_LIST_MAX ? null : ids;
-            },
-            CACHED_RULE_SETS_MAX,
-          );
-    restrict(query, kind, idColumn, ruleIds, unlocked);
+        : await memo(snapshot.unlocked, `${kind.entity}:${ruleIds.join(',')}`, async () => upTo(await entitiesUnlockedBy(host.db, kind, ruleIds, ID_LIST_MAX)), CACHED_RULE_SETS_MAX);
+    if (restricted && unlocked) {
+      const open = new Set(unlocked);
+      const hidden = restricted.filter((id) => !open.has(id));
+      if (hidden.length > 0) query.whereNotIn(idColumn, hidden);
+      return;
+    }
+    restrictBySubqueries(query, kind, idColumn, ruleIds, unlocked);
   };
 }

@@ -154,6 +154,32 @@ describe('partial assortment: what shoppers see through the Store API', () => {
     }
   });
 
+  it('gives the same answers when more products are restricted than the filter lists by id', async function () {
+    this.timeout(60000);
+    const shop = await getShop();
+    const bulk = `${marker}bulk`;
+    const products = Array.from({ length: 1000 }, (_, i) => ({ id: newId(), version_id: newId(), product_number: `PAB-${newId().slice(0, 16)}`, name: `${bulk} ${String(i).padStart(4, '0')}`, description: null, stock: 5, active: true, tax_rate_bp: 1900, price_net: 500, created_at: nowDb() }));
+    const assignments = products.map((p) => ({ product_id: p.id, product_version_id: p.version_id, rule_id: ids.ruleB, created_at: nowDb() }));
+    for (let i = 0; i < products.length; i += 200) await shop.db('products').insert(products.slice(i, i + 200));
+    for (let i = 0; i < assignments.length; i += 200) await shop.db(PRODUCT.table).insert(assignments.slice(i, i + 200));
+    await shop.runtime.catalog.visibilityChanged(shop.db);
+    try {
+      for (const [shopper, bulkVisible] of [[a, 0], [b, 1000], [guest, 0]] as Array<[Shopper, number]>) {
+        const api = await store(shopper);
+        const expected = seen[shopper.name]!.map(n).sort();
+        expect(names(await api.post('/product', { filter: [{ type: 'contains', field: 'name', value: marker }], limit: 500 })).filter((name) => !name.startsWith(bulk)), shopper.name).to.deep.equal(expected);
+        const listing = await api.post('/product', { filter: [{ type: 'prefix', field: 'name', value: bulk }], limit: 10 });
+        expect(listing.body.total, shopper.name).to.equal(bulkVisible);
+        expect((await api.get(`/product/${products[500]!.id}`)).status, shopper.name).to.equal(bulkVisible ? 200 : 404);
+        expect((await api.get(`/product/${ids.onlyA}`)).status, shopper.name).to.equal(shopper === a ? 200 : 404);
+      }
+    } finally {
+      await shop.db(PRODUCT.table).whereIn('product_id', products.map((p) => p.id)).del();
+      for (let i = 0; i < products.length; i += 200) await shop.db('products').whereIn('id', products.slice(i, i + 200).map((p) => p.id)).del();
+      await shop.runtime.catalog.visibilityChanged(shop.db);
+    }
+  });
+
   it('a hidden product cannot be added to the cart (POST /store-api/checkout/cart/line-item)', async () => {
     const apiB = await store(b);
     expectError(await apiB.post('/checkout/cart/line-item', { items: [{ productId: ids.onlyA, quantity: 1 }] }), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
