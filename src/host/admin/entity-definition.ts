@@ -94,7 +94,7 @@ function writeSchemaOf(field: FieldDef): JsonSchema {
       case 'string':
         return { type: 'string', minLength: min, maxLength: field.maxLength ?? 255 };
       case 'text':
-        return { type: 'string', maxLength: field.maxLength ?? 65535 };
+        return { type: 'string', maxLength: field.maxLength ?? 16000 };
       case 'integer':
         return { type: 'integer', minimum: field.minimum ?? -2147483648, maximum: field.maximum ?? 2147483647 };
       case 'boolean':
