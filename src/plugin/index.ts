@@ -1,6 +1,12 @@
 import type { HostPlugin, HostRuntime } from '../host/contract.js';
 import { registerPartialAssortment } from './partial-assortment/index.js';
 import { registerEmployees } from './employee/index.js';
+import { registerSalesRepresentatives } from './sales-representative/index.js';
+import { registerAccountExtras } from './account/index.js';
+import { registerCustomerPrices } from './customer-price/index.js';
+import { registerFastOrder } from './fast-order/index.js';
+import { registerProductLists } from './product-list/index.js';
+import { registerCustomerProductNumbers } from './customer-product-number/index.js';
 import { registerBudgets } from './budget/index.js';
 import { registerOrderApproval } from './order-approval/index.js';
 
@@ -13,6 +19,13 @@ const plugin: HostPlugin = {
   name: 'suite-b2b',
   async register(host: HostRuntime) {
     await registerEmployees(host);
+    await registerSalesRepresentatives(host);
+    await registerAccountExtras(host);
+    // Customer prices first: the first price provider that answers wins.
+    await registerCustomerPrices(host);
+    await registerCustomerProductNumbers(host);
+    await registerFastOrder(host);
+    await registerProductLists(host);
     await registerPartialAssortment(host);
     await registerBudgets(host);
     await registerOrderApproval(host);

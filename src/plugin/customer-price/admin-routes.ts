@@ -1,0 +1,152 @@
+import type { AdminRoute, HostRuntime } from '../../host/contract.js';
+import { inTransaction, isDuplicateKeyError, readInt, type Trx } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { fromMinor, toMinor } from '../../lib/money.js';
+import { noContent, reply } from '../../lib/routes.js';
+import { pathParams } from '../../lib/schemas.js';
+import { nowDb } from '../../lib/time.js';
+import { importCustomerPrices } from './import.js';
+import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRecord } from './repository.js';
+import { adminListQuery, adminPriceList, adminSingle, adminUpsertBody, importResult, RESOURCE_TYPE, TAG } from './schemas.js';
+
+const BASE = '/suite-customer-price';
+const ADMIN_API = '/api';
+
+export function toResource(record: CustomerPriceRecord) {
+  return {
+    id: record.id,
+    type: RESOURCE_TYPE,
+    attributes: {
+      customerId: record.customerId,
+      customerGroupId: record.customerGroupId,
+      productId: record.productId,
+      minQuantity: record.minQuantity,
+      price: fromMinor(record.priceNet, ADMIN_MONEY_PRECISION),
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+    },
+  };
+}
+
+interface UpsertInput {
+  customerId?: string;
+  customerGroupId?: string;
+  productId: string;
+  minQuantity: number;
+  price: number;
+}
+
+/** Insert or update the price of one (customer or group, product, minimum quantity); answers whether it was new. */
+async function upsert(trx: Trx, input: UpsertInput): Promise<{ record: CustomerPriceRecord; created: boolean }> {
+  if (input.customerId && !(await trx('customers').where({ id: input.customerId }).first('id')))
+    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_CUSTOMER_NOT_FOUND', `There is no customer "${input.customerId}".`, { pointer: '/customerId' });
+  if (input.customerGroupId && !(await trx('customer_groups').where({ id: input.customerGroupId }).first('id')))
+    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_GROUP_NOT_FOUND', `There is no customer group "${input.customerGroupId}".`, { pointer: '/customerGroupId' });
+  if (!(await trx('products').where({ id: input.productId }).first('id')))
+    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_PRODUCT_NOT_FOUND', `There is no product "${input.productId}".`, { pointer: '/productId' });
+  const key = {
+    customer_id: input.customerId ?? null,
+    customer_group_id: input.customerGroupId ?? null,
+    product_id: input.productId,
+    min_quantity: input.minQuantity,
+  };
+  const priceNet = toMinor(input.price, ADMIN_MONEY_PRECISION);
+  const now = nowDb();
+  const existing = await trx(CUSTOMER_PRICES).where(key).first('id', 'price_net');
+  let id: string;
+  if (existing) {
+    id = existing.id;
+    if (readInt(existing.price_net) !== priceNet) await trx(CUSTOMER_PRICES).where({ id }).update({ price_net: priceNet, updated_at: now });
+  } else {
+    id = newId();
+    await trx(CUSTOMER_PRICES).insert({ id, ...key, price_net: priceNet, created_at: now });
+  }
+  return { record: toRecord(await trx(CUSTOMER_PRICES).where({ id }).first()), created: !existing };
+}
+
+export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: BASE,
+      operationId: 'listSuiteCustomerPrices',
+      summary: 'Lists customer prices (JSON:API), optionally of one customer, customer group or product.',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { query: adminListQuery, responses: { 200: adminPriceList } },
+      async handler({ query }) {
+        const { limit, page, customerId, customerGroupId, productId } = query as { limit: number; page: number; customerId?: string; customerGroupId?: string; productId?: string };
+        const base = host.db(CUSTOMER_PRICES);
+        if (customerId) base.where('customer_id', customerId);
+        if (customerGroupId) base.where('customer_group_id', customerGroupId);
+        if (productId) base.where('product_id', productId);
+        const [count] = await base.clone().count({ n: '*' });
+        const total = readInt(count?.n);
+        const rows = await base.clone().orderBy('created_at').orderBy('id').limit(limit).offset((page - 1) * limit).select('*');
+        const filters = new URLSearchParams(Object.entries({ customerId, customerGroupId, productId }).filter((e): e is [string, string] => !!e[1]));
+        const link = (p: number) => `${ADMIN_API}${BASE}?${new URLSearchParams([...filters, ['limit', String(limit)], ['page', String(p)]])}`;
+        const lastPage = Math.max(1, Math.ceil(total / limit));
+        const links: Record<string, string> = { first: link(1), last: link(lastPage), self: link(page) };
+        if (page > 1) links.prev = link(Math.min(page - 1, lastPage));
+        if (page < lastPage) links.next = link(page + 1);
+        return { data: rows.map((row) => toResource(toRecord(row))), meta: { total }, links };
+      },
+    },
+    {
+      method: 'POST',
+      path: BASE,
+      operationId: 'upsertSuiteCustomerPrice',
+      summary: 'Sets the net unit price of a product for a customer (or a customer group) from a minimum quantity up: 201 when new, 200 when it replaced a price.',
+      description: 'Exactly one of customerId and customerGroupId. An unknown customer, group or product is a 400.',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { body: adminUpsertBody, bodyName: 'SuiteCustomerPrice', responses: { 200: adminSingle, 201: adminSingle } },
+      async handler({ body }) {
+        const input = body as UpsertInput;
+        const run = () => inTransaction(host.db, (trx) => upsert(trx, input));
+        let result: Awaited<ReturnType<typeof run>>;
+        try {
+          result = await run();
+        } catch (error) {
+          // A concurrent request inserted the same key first: this one updates it.
+          if (!isDuplicateKeyError(error)) throw error;
+          result = await run();
+        }
+        const data = toResource(result.record);
+        return result.created ? reply(201, { data }, { headers: { Location: `${ADMIN_API}${BASE}/${data.id}` } }) : { data };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${BASE}/{id}`,
+      operationId: 'deleteSuiteCustomerPrice',
+      summary: 'Deletes a customer price.',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 204: null } },
+      async handler({ params }) {
+        const deleted = await host.db(CUSTOMER_PRICES).where({ id: params.id }).delete();
+        if (deleted === 0) throw Errors.notFound('Customer price', params.id);
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
+      path: `${BASE}/import`,
+      operationId: 'importSuiteCustomerPrices',
+      summary: 'Imports customer prices from CSV (customer_number or customer_group_id, product_number, min_quantity, price): all rows or none.',
+      description:
+        'Separator , or ; (detected from the header). Decimal separator . or ,. A row sets the price of its key (customer or group, product, minimum quantity); prices not in the file stay. ' +
+        'Every bad row is reported (400, one error per row with meta.line). Limits: 5 MB, 50,000 rows (413).',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
+      handler: ({ body }) => importCustomerPrices(host, String(body ?? '')),
+    },
+  ];
+}

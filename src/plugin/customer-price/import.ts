@@ -1,0 +1,126 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
+import { inTransaction, readInt, type Trx } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { nowDb } from '../../lib/time.js';
+import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES } from './repository.js';
+import { MAX_MIN_QUANTITY, MAX_PRICE } from './schemas.js';
+
+export const PRICE_CSV_COLUMNS: CsvColumn[] = [
+  { name: 'customer_number', aliases: ['customer', 'customer no'] },
+  { name: 'customer_group_id', aliases: ['group_id', 'customer_group'] },
+  { name: 'product_number', aliases: ['article_number', 'sku'], required: true },
+  { name: 'min_quantity', aliases: ['quantity', 'from_quantity'] },
+  { name: 'price', aliases: ['price_net', 'net_price'], required: true },
+];
+export const PRICE_CSV_MAX_BYTES = 5 * 1024 * 1024;
+export const PRICE_CSV_MAX_ROWS = 50_000;
+const CHUNK = 500;
+
+interface PlannedPrice {
+  line: number;
+  customerId: string | null;
+  customerGroupId: string | null;
+  productId: string;
+  minQuantity: number;
+  priceNet: number;
+}
+
+/** '12.5', '12,50', '1200' → minor units; anything else (negative, 3 decimals, thousands separators) → null. */
+export function parseAmount(text: string, precision: number): number | null {
+  const match = /^(\d{1,12})(?:[.,](\d+))?$/.exec(text.trim());
+  if (!match || (match[2] ?? '').length > precision) return null;
+  return Number(match[1]) * 10 ** precision + Number((match[2] ?? '').padEnd(precision, '0') || 0);
+}
+
+async function lookup(trx: Trx, table: string, column: string, values: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const unique = [...new Set(values)];
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    const rows = await trx(table).whereIn(column, unique.slice(i, i + CHUNK)).select('id', column);
+    for (const row of rows) found.set(String(row[column]), row.id);
+  }
+  return found;
+}
+
+async function plan(trx: Trx, rows: Array<{ line: number; values: Record<string, string> }>) {
+  const problems: CsvProblem[] = [];
+  const customers = await lookup(trx, 'customers', 'customer_number', rows.map((r) => r.values.customer_number!.trim()).filter(Boolean));
+  const groups = await lookup(trx, 'customer_groups', 'id', rows.map((r) => r.values.customer_group_id!.trim()).filter(Boolean));
+  const products = await lookup(trx, 'products', 'product_number', rows.map((r) => r.values.product_number!.trim()).filter(Boolean));
+  const firstLineOf = new Map<string, number>();
+  const planned: PlannedPrice[] = [];
+  for (const { line, values } of rows) {
+    const before = problems.length;
+    const problem = (column: string, reason: string) => problems.push({ line, column, reason });
+    const customerNumber = values.customer_number!.trim();
+    const groupId = values.customer_group_id!.trim();
+    let customerId: string | null = null;
+    let customerGroupId: string | null = null;
+    if ((customerNumber === '') === (groupId === '')) problem('customer_number', 'Give either customer_number or customer_group_id.');
+    else if (customerNumber) {
+      customerId = customers.get(customerNumber) ?? null;
+      if (!customerId) problem('customer_number', `There is no customer "${customerNumber.slice(0, 64)}".`);
+    } else {
+      customerGroupId = groups.get(groupId) ?? null;
+      if (!customerGroupId) problem('customer_group_id', `There is no customer group "${groupId.slice(0, 64)}".`);
+    }
+    const productNumber = values.product_number!.trim();
+    const productId = products.get(productNumber) ?? null;
+    if (!productNumber) problem('product_number', 'product_number is empty.');
+    else if (!productId) problem('product_number', `There is no product "${productNumber.slice(0, 64)}".`);
+    const quantityText = values.min_quantity!.trim();
+    const minQuantity = quantityText === '' ? 1 : /^\d{1,7}$/.test(quantityText) ? Number(quantityText) : NaN;
+    if (!(minQuantity >= 1 && minQuantity <= MAX_MIN_QUANTITY)) problem('min_quantity', `min_quantity must be a whole number from 1 to ${MAX_MIN_QUANTITY}, not "${quantityText.slice(0, 20)}".`);
+    const priceNet = parseAmount(values.price!, ADMIN_MONEY_PRECISION);
+    if (priceNet === null || priceNet > MAX_PRICE * 10 ** ADMIN_MONEY_PRECISION)
+      problem('price', `price must be an amount like 12.50 with at most ${ADMIN_MONEY_PRECISION} decimals, not "${values.price!.trim().slice(0, 20)}".`);
+    if (problems.length > before) continue;
+    const key = `${customerId ?? ''}|${customerGroupId ?? ''}|${productId}|${minQuantity}`;
+    const first = firstLineOf.get(key);
+    if (first !== undefined) {
+      problem('product_number', `The same price (customer, product, min_quantity) is on line ${first} already.`);
+      continue;
+    }
+    firstLineOf.set(key, line);
+    planned.push({ line, customerId, customerGroupId, productId: productId!, minQuantity, priceNet: priceNet! });
+  }
+  return { planned, problems };
+}
+
+/** Existing prices of the products in the file, by key. */
+async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<string, { id: string; priceNet: number }>> {
+  const existing = new Map<string, { id: string; priceNet: number }>();
+  const unique = [...new Set(productIds)];
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    const rows = await trx(CUSTOMER_PRICES).whereIn('product_id', unique.slice(i, i + CHUNK)).select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net');
+    for (const row of rows)
+      existing.set(`${row.customer_id ?? ''}|${row.customer_group_id ?? ''}|${row.product_id}|${readInt(row.min_quantity)}`, { id: row.id, priceNet: readInt(row.price_net) });
+  }
+  return existing;
+}
+
+export async function importCustomerPrices(host: HostRuntime, text: string) {
+  const parsed = await parseCsv(text, { columns: PRICE_CSV_COLUMNS, maxBytes: PRICE_CSV_MAX_BYTES, maxRows: PRICE_CSV_MAX_ROWS });
+  return inTransaction(host.db, async (trx) => {
+    const { planned, problems } = await plan(trx, parsed.rows);
+    if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
+    const existing = await existingPrices(trx, planned.map((p) => p.productId));
+    const now = nowDb();
+    let created = 0;
+    let updated = 0;
+    const inserts: Array<Record<string, unknown>> = [];
+    for (const p of planned) {
+      const current = existing.get(`${p.customerId ?? ''}|${p.customerGroupId ?? ''}|${p.productId}|${p.minQuantity}`);
+      if (!current) {
+        inserts.push({ id: newId(), customer_id: p.customerId, customer_group_id: p.customerGroupId, product_id: p.productId, min_quantity: p.minQuantity, price_net: p.priceNet, created_at: now });
+        created++;
+      } else if (current.priceNet !== p.priceNet) {
+        await trx(CUSTOMER_PRICES).where({ id: current.id }).update({ price_net: p.priceNet, updated_at: now });
+        updated++;
+      }
+    }
+    for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRICES).insert(inserts.slice(i, i + CHUNK));
+    return { success: true as const, created, updated, unchanged: planned.length - created - updated };
+  });
+}

@@ -1,0 +1,103 @@
+import { criteriaSchema, MAX_LIMIT, DEFAULT_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
+import { idSchema } from '../../lib/ids.js';
+import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { dateTimeSchema } from '../../lib/time.js';
+
+export const TAG = 'Customer prices';
+export const RESOURCE_TYPE = 'suite_customer_price';
+export const MAX_MIN_QUANTITY = 1_000_000;
+export const MAX_PRICE = 1e10;
+
+/** Store API: the caller's prices, searched by criteria. */
+export const storePriceCriteriaSpec: CriteriaSpec = {
+  fields: {
+    id: { column: 'cp.id', type: 'id' },
+    productId: { column: 'cp.product_id', type: 'id' },
+    productNumber: { column: 'products.product_number', type: 'string' },
+    productName: { column: 'products.name', type: 'string' },
+    minQuantity: { column: 'cp.min_quantity', type: 'number' },
+  },
+  termColumns: ['products.product_number', 'products.name'],
+  defaultSort: [
+    { column: 'products.product_number', order: 'asc' },
+    { column: 'cp.min_quantity', order: 'asc' },
+    { column: 'cp.id', order: 'asc' },
+  ],
+  idColumn: 'cp.id',
+};
+
+export const storePriceCriteriaBody = criteriaSchema(Object.keys(storePriceCriteriaSpec.fields));
+
+export const storePriceSchema = objectSchema(
+  {
+    id: idSchema,
+    productId: idSchema,
+    productNumber: { type: 'string' },
+    productName: { type: 'string' },
+    minQuantity: { type: 'integer', minimum: 1 },
+    price: { type: 'number', description: 'Net unit price from minQuantity up.' },
+    scope: { enum: ['customer', 'customerGroup'], description: 'customer: negotiated for this customer; customerGroup: for its customer group.' },
+  },
+  ['id', 'productId', 'productNumber', 'productName', 'minQuantity', 'price', 'scope'],
+);
+
+export const storePriceList = listResponse(storePriceSchema);
+
+export const adminPriceAttributes = objectSchema(
+  {
+    customerId: nullable(idSchema),
+    customerGroupId: nullable(idSchema),
+    productId: idSchema,
+    minQuantity: { type: 'integer', minimum: 1 },
+    price: { type: 'number', minimum: 0 },
+    createdAt: dateTimeSchema,
+    updatedAt: nullable(dateTimeSchema),
+  },
+  ['customerId', 'customerGroupId', 'productId', 'minQuantity', 'price', 'createdAt', 'updatedAt'],
+);
+
+export const adminPriceResource = objectSchema({ id: idSchema, type: { const: RESOURCE_TYPE }, attributes: adminPriceAttributes }, ['id', 'type', 'attributes']);
+
+const link = { type: 'string' };
+export const adminPriceList = objectSchema(
+  {
+    data: { type: 'array', items: adminPriceResource },
+    meta: objectSchema({ total: { type: 'integer', minimum: 0 } }, ['total']),
+    links: objectSchema({ first: link, last: link, self: link, prev: link, next: link }, ['first', 'last', 'self']),
+  },
+  ['data', 'meta', 'links'],
+);
+
+export const adminListQuery = objectSchema({
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+  customerId: idSchema,
+  customerGroupId: idSchema,
+  productId: idSchema,
+});
+
+export const adminUpsertBody = {
+  ...objectSchema(
+    {
+      customerId: { ...idSchema, description: 'The customer the price is for (or customerGroupId).' },
+      customerGroupId: { ...idSchema, description: 'The customer group the price is for (or customerId).' },
+      productId: idSchema,
+      minQuantity: { type: 'integer', minimum: 1, maximum: MAX_MIN_QUANTITY, default: 1 },
+      price: { type: 'number', minimum: 0, maximum: MAX_PRICE, description: 'Net unit price, two decimals.' },
+    },
+    ['productId', 'price'],
+  ),
+  oneOf: [{ required: ['customerId'] }, { required: ['customerGroupId'] }],
+};
+
+export const adminSingle = objectSchema({ data: adminPriceResource }, ['data']);
+
+export const importResult = objectSchema(
+  {
+    success: { const: true },
+    created: { type: 'integer', minimum: 0 },
+    updated: { type: 'integer', minimum: 0 },
+    unchanged: { type: 'integer', minimum: 0 },
+  },
+  ['success', 'created', 'updated', 'unchanged'],
+);

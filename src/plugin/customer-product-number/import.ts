@@ -1,0 +1,91 @@
+import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
+import { inTransaction, type Trx } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { nowDb } from '../../lib/time.js';
+import { requireCustomer } from '../employee/common.js';
+import { CUSTOMER_PRODUCT_NUMBERS, numberKey, visibleProductsByNumber } from './repository.js';
+import { MAX_NUMBER_LENGTH } from './schemas.js';
+
+export const NUMBER_CSV_COLUMNS: CsvColumn[] = [
+  { name: 'product_number', aliases: ['article_number', 'sku'], required: true },
+  { name: 'customer_product_number', aliases: ['customer_number', 'own_number'], required: true },
+];
+export const NUMBER_CSV_MAX_BYTES = 5 * 1024 * 1024;
+const CHUNK = 500;
+
+interface Planned {
+  line: number;
+  productId: string;
+  number: string;
+  key: string;
+}
+
+async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
+  const problems: CsvProblem[] = [];
+  const products = await visibleProductsByNumber(host, ctx, rows.map((r) => r.values.product_number!), trx);
+  const lineOfProduct = new Map<string, number>();
+  const lineOfKey = new Map<string, number>();
+  const planned: Planned[] = [];
+  for (const { line, values } of rows) {
+    const before = problems.length;
+    const problem = (column: string, reason: string) => problems.push({ line, column, reason });
+    const productNumber = values.product_number!.trim();
+    const productId = products.get(productNumber);
+    if (!productNumber) problem('product_number', 'product_number is empty.');
+    else if (!productId) problem('product_number', `There is no product "${productNumber.slice(0, 64)}".`);
+    else if (lineOfProduct.has(productId)) problem('product_number', `The product "${productNumber.slice(0, 64)}" is on line ${lineOfProduct.get(productId)} already.`);
+    const number = values.customer_product_number!.trim();
+    const key = numberKey(number);
+    if (!number) problem('customer_product_number', 'customer_product_number is empty.');
+    else if (number.length > MAX_NUMBER_LENGTH) problem('customer_product_number', `customer_product_number is longer than ${MAX_NUMBER_LENGTH} characters.`);
+    else if (lineOfKey.has(key)) problem('customer_product_number', `The number "${number}" is on line ${lineOfKey.get(key)} already.`);
+    if (problems.length > before) continue;
+    lineOfProduct.set(productId!, line);
+    lineOfKey.set(key, line);
+    planned.push({ line, productId: productId!, number, key });
+  }
+  // A number may move between products of the file; it may not take one a product outside the file keeps.
+  const existing = new Map<string, { id: string; number: string; key: string }>();
+  const ownerOfKey = new Map<string, string>();
+  const keys = planned.map((p) => p.key);
+  const productIds = planned.map((p) => p.productId);
+  for (let i = 0; i < Math.max(keys.length, productIds.length); i += CHUNK) {
+    const rows = await trx(CUSTOMER_PRODUCT_NUMBERS)
+      .where('customer_id', customerId)
+      .where((q) => q.whereIn('number_key', keys.slice(i, i + CHUNK)).orWhereIn('product_id', productIds.slice(i, i + CHUNK)))
+      .select('id', 'product_id', 'product_number', 'number_key');
+    for (const row of rows) {
+      existing.set(row.product_id, { id: row.id, number: row.product_number, key: row.number_key });
+      ownerOfKey.set(row.number_key, row.product_id);
+    }
+  }
+  for (const p of planned) {
+    const owner = ownerOfKey.get(p.key);
+    if (owner && owner !== p.productId && !lineOfProduct.has(owner))
+      problems.push({ line: p.line, column: 'customer_product_number', reason: `The number "${p.number}" belongs to another product, which the file does not change.` });
+  }
+  return { planned, existing, problems };
+}
+
+export async function importCustomerProductNumbers(host: HostRuntime, ctx: StoreContext, text: string) {
+  const customer = requireCustomer(ctx);
+  const maxRows = Number(await host.config.get<number>('customerProductNumberImportMaxRows'));
+  const parsed = await parseCsv(text, { columns: NUMBER_CSV_COLUMNS, maxBytes: NUMBER_CSV_MAX_BYTES, maxRows });
+  await ctx.ruleIds();
+  return inTransaction(host.db, async (trx) => {
+    const { planned, existing, problems } = await plan(host, trx, ctx, customer.id, parsed.rows);
+    if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
+    const now = nowDb();
+    const changed = planned.filter((p) => existing.get(p.productId)?.number !== p.number);
+    const updates = changed.filter((p) => existing.has(p.productId));
+    // Two steps, so numbers can swap between products without a moment where one key is held twice.
+    for (const p of updates) await trx(CUSTOMER_PRODUCT_NUMBERS).where({ id: existing.get(p.productId)!.id }).update({ number_key: `~${existing.get(p.productId)!.id}` });
+    for (const p of updates) await trx(CUSTOMER_PRODUCT_NUMBERS).where({ id: existing.get(p.productId)!.id }).update({ product_number: p.number, number_key: p.key, updated_at: now });
+    const inserts = changed
+      .filter((p) => !existing.has(p.productId))
+      .map((p) => ({ id: newId(), customer_id: customer.id, product_id: p.productId, product_number: p.number, number_key: p.key, created_at: now }));
+    for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRODUCT_NUMBERS).insert(inserts.slice(i, i + CHUNK));
+    return { success: true as const, created: inserts.length, updated: updates.length, unchanged: planned.length - changed.length };
+  });
+}

@@ -1,0 +1,11 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { customerProductNumberProcessor } from './processor.js';
+import { customerProductNumberRoutes } from './routes.js';
+
+export { numberKey, numbersOf, productIdsByNumber, visibleProductsByNumber, CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
+
+/** Customer product numbers: routes, CSV import, and a line-item processor that carries the number into carts and orders. */
+export async function registerCustomerProductNumbers(host: HostRuntime): Promise<void> {
+  host.cart.addLineItemProcessor(customerProductNumberProcessor);
+  for (const route of customerProductNumberRoutes(host)) host.storeApi.route(route);
+}

@@ -1,0 +1,107 @@
+import type { HostRuntime, StoreRoute } from '../../host/contract.js';
+import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { pathParams, successResponse } from '../../lib/schemas.js';
+import { nowDb } from '../../lib/time.js';
+import { requireCustomer } from '../employee/common.js';
+import { importCustomerProductNumbers } from './import.js';
+import { CUSTOMER_PRODUCT_NUMBERS, numberKey, toView, VIEW_COLUMNS, visibleNumbersQuery } from './repository.js';
+import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, TAG, upsertBody, upsertResponse } from './schemas.js';
+
+const MANAGE = 'customer-product-number.manage';
+
+export const numberTaken = (number: string, pointer: string) =>
+  Errors.badRequest('SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN', `The customer product number "${number}" belongs to another product already.`, { pointer });
+
+export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/b2b/customer-product-number',
+      operationId: 'saveCustomerProductNumber',
+      summary: "Sets the customer's own number for a product (creates it, or replaces the product's number).",
+      description: 'The product must be one the caller may see (else 404). A number another product of the customer has is a 400 (SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN).',
+      tags: [TAG],
+      auth: 'login',
+      permission: MANAGE,
+      schemas: { body: upsertBody, responses: { 200: upsertResponse } },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const productId = String(body.productId);
+        const number = String(body.customerProductNumber).trim();
+        const key = numberKey(number);
+        try {
+          return await inTransaction(host.db, async (trx) => {
+            if ((await host.catalog.visibleProducts(ctx, [productId], trx)).length === 0) throw Errors.notFound('Product', productId);
+            const owner = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, number_key: key }).first('product_id');
+            if (owner && owner.product_id !== productId) throw numberTaken(number, '/customerProductNumber');
+            const existing = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, product_id: productId }).first('id', 'product_number');
+            const now = nowDb();
+            let id: string;
+            if (existing) {
+              id = existing.id;
+              if (existing.product_number !== number) await trx(CUSTOMER_PRODUCT_NUMBERS).where({ id }).update({ product_number: number, number_key: key, updated_at: now });
+            } else {
+              id = newId();
+              await trx(CUSTOMER_PRODUCT_NUMBERS).insert({ id, customer_id: customer.id, product_id: productId, product_number: number, number_key: key, created_at: now });
+            }
+            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).join('products', 'products.id', 'cpn.product_id').where('cpn.id', id).first(VIEW_COLUMNS);
+            return { success: true as const, customerProductNumber: toView(row) };
+          });
+        } catch (error) {
+          if (isDuplicateKeyError(error)) throw Errors.conflict();
+          throw error;
+        }
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/b2b/customer-product-number/{id}',
+      operationId: 'deleteCustomerProductNumber',
+      summary: 'Deletes one of the customer’s product numbers.',
+      tags: [TAG],
+      auth: 'login',
+      permission: MANAGE,
+      schemas: { params: pathParams('id'), responses: { 200: successResponse } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        const deleted = await host.db(CUSTOMER_PRODUCT_NUMBERS).where({ id: params.id, customer_id: customer.id }).delete();
+        if (deleted === 0) throw Errors.notFound('Customer product number', params.id);
+        return { success: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/customer-product-numbers',
+      operationId: 'listCustomerProductNumbers',
+      summary: "The customer's product numbers (criteria), with the shop's product number and name; only products the caller may see.",
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { body: numberCriteriaBody, responses: { 200: numberList } },
+      async handler({ ctx, body }) {
+        const customer = requireCustomer(ctx);
+        const { query } = await visibleNumbersQuery(host, ctx, customer.id);
+        const page = await searchByCriteria<Record<string, any>>(query, body as Criteria, numberCriteriaSpec, (qb) => qb.select(VIEW_COLUMNS));
+        return { total: page.total, data: page.rows.map(toView) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/b2b/customer-product-number-import',
+      operationId: 'importCustomerProductNumbers',
+      summary: 'Imports customer product numbers from CSV (header: product_number, customer_product_number; separator , or ;): all rows or none.',
+      description:
+        'productNumber/customerProductNumber (any case, - or _ ignored) are accepted as header names too. A row sets the number of its product; numbers not in the file stay. ' +
+        'Every bad row is reported (400, one error per row with meta.line): unknown or hidden product, empty or too long number, a product or number twice in the file, a number another product keeps. ' +
+        'Row limit: the plugin setting customerProductNumberImportMaxRows; size limit 5 MB (413).',
+      tags: [TAG],
+      auth: 'login',
+      permission: MANAGE,
+      schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
+      handler: ({ ctx, body }) => importCustomerProductNumbers(host, ctx, String(body ?? '')),
+    },
+  ];
+}

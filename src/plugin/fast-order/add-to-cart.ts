@@ -1,0 +1,94 @@
+import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import { AppError } from '../../lib/errors.js';
+import { numberKey, numbersOf, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
+import { requireCustomer } from '../employee/common.js';
+
+interface RequestedItem {
+  productId?: string;
+  productNumber?: string;
+  quantity: number;
+}
+
+interface ItemResult {
+  index: number;
+  productId: string | null;
+  productNumber: string | null;
+  customerProductNumber: string | null;
+  quantity: number;
+  added: boolean;
+  error: { code: string; detail: string } | null;
+}
+
+const errorOf = (error: AppError) => ({ code: error.code, detail: error.message });
+
+/** The index of the item an add-to-cart error is about: its pointer (/items/3/…), else the product in its meta. */
+function culprits(error: AppError, batch: Array<{ result: ItemResult }>): number[] {
+  const pointer = error.options.pointer ?? error.options.details?.[0]?.source?.pointer ?? '';
+  const at = /^\/items\/(\d+)/.exec(pointer);
+  if (at && batch[Number(at[1])]) return [Number(at[1])];
+  const productId = error.options.meta?.productId;
+  if (typeof productId === 'string') {
+    const indexes = batch.flatMap((entry, i) => (entry.result.productId === productId ? [i] : []));
+    if (indexes.length) return indexes;
+  }
+  return batch.map((_, i) => i);
+}
+
+/**
+ * Resolves each item (id, shop number, then the customer's own number; only products the caller
+ * may see), then adds what resolved in one cart write. When the cart refuses an item (stock, limits,
+ * a line-item processor), that item is reported and the rest is tried again without it.
+ */
+export async function addToCart(host: HostRuntime, ctx: StoreContext, items: RequestedItem[]) {
+  const customer = requireCustomer(ctx);
+  const numbers = items.flatMap((item) => (item.productNumber ? [item.productNumber] : []));
+  const byShopNumber = await visibleProductsByNumber(host, ctx, numbers);
+  const byCustomerNumber = await productIdsByNumber(host.db, customer.id, numbers);
+  const candidateIds = [...items.flatMap((i) => (i.productId ? [i.productId] : [])), ...byCustomerNumber.values()];
+  const visible = new Set((await host.catalog.visibleProducts(ctx, candidateIds)).map((p) => p.id));
+
+  const results: ItemResult[] = items.map((item, index) => {
+    let productId: string | null = null;
+    if (item.productId) productId = visible.has(item.productId) ? item.productId : null;
+    else {
+      const number = item.productNumber!.trim();
+      const ownNumber = byCustomerNumber.get(numberKey(number));
+      productId = byShopNumber.get(number) ?? (ownNumber && visible.has(ownNumber) ? ownNumber : null);
+    }
+    return {
+      index,
+      productId,
+      productNumber: item.productNumber ?? null,
+      customerProductNumber: null,
+      quantity: item.quantity,
+      added: false,
+      error: productId ? null : { code: 'SUITE__PRODUCT_NOT_FOUND', detail: `No product "${item.productId ?? item.productNumber}" is available to you.` },
+    };
+  });
+
+  let batch = results.filter((r) => r.productId).map((result) => ({ result }));
+  while (batch.length > 0) {
+    try {
+      await host.cart.addLineItems(ctx, batch.map(({ result }) => ({ productId: result.productId!, quantity: result.quantity })));
+      for (const { result } of batch) result.added = true;
+      break;
+    } catch (error) {
+      // Refusals of an item are reported; not being allowed to use a cart, or a lost race, is the whole request's answer.
+      if (!(error instanceof AppError) || ![400, 404, 422].includes(error.status)) throw error;
+      const refused = new Set(culprits(error, batch));
+      for (const i of refused) batch[i]!.result.error = errorOf(error);
+      batch = batch.filter((_, i) => !refused.has(i));
+    }
+  }
+
+  const ids = results.flatMap((r) => (r.productId ? [r.productId] : []));
+  const productNumbers = new Map((await host.catalog.products(host.db, ids)).map((p) => [p.id, p.productNumber]));
+  const ownNumbers = await numbersOf(host.db, customer.id, ids);
+  for (const result of results) {
+    if (!result.productId) continue;
+    result.productNumber = productNumbers.get(result.productId) ?? result.productNumber;
+    result.customerProductNumber = ownNumbers.get(result.productId) ?? null;
+  }
+  const added = results.filter((r) => r.added).length;
+  return { success: added === results.length, added, failed: results.length - added, items: results };
+}

@@ -1,0 +1,118 @@
+import type { Knex } from 'knex';
+import type { HostRuntime, ProductRecord, StoreContext } from '../../host/contract.js';
+import type { Criteria, Filter } from '../../lib/criteria.js';
+import { readInt } from '../../lib/db.js';
+import { fromMinor } from '../../lib/money.js';
+import { priceView } from '../customer-price/price-view.js';
+import { priceBreakpoints } from '../customer-price/repository.js';
+import { CUSTOMER_PRODUCT_NUMBERS } from '../customer-product-number/index.js';
+
+export const PRODUCT_SELECT = [
+  'products.id',
+  'products.product_number',
+  'products.name',
+  'products.description',
+  'products.manufacturer',
+  'products.ean',
+  'products.stock',
+  'cpn.product_number as customer_product_number',
+];
+
+/**
+ * Active products the context may see, with the customer's own number joined (cpn). Wrapped in an
+ * object: a query builder is thenable, so returning it from an async function would run it.
+ */
+export async function visibleProducts(host: HostRuntime, ctx: StoreContext, from: Knex.QueryBuilder = host.db('products')): Promise<{ query: Knex.QueryBuilder }> {
+  const customerId = ctx.customer?.id ?? '';
+  const query = from
+    .leftJoin(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`, (join) => join.on('cpn.product_id', '=', 'products.id').andOnVal('cpn.customer_id', '=', customerId))
+    .where('products.active', true);
+  await host.catalog.applyVisibility(ctx, 'product', query, 'products.id');
+  return { query };
+}
+
+/**
+ * The fast-order match of a term: product number prefix, customer product number prefix or name
+ * contains, as a criteria filter; and an ORDER BY that lists exact and prefix number hits first.
+ */
+export function withTerm(criteria: Criteria): { criteria: Criteria; rank: ((qb: Knex.QueryBuilder) => void) | null } {
+  const term = criteria.term?.trim();
+  const { term: _term, ...rest } = criteria;
+  if (!term) return { criteria: rest, rank: null };
+  const match: Filter = {
+    type: 'multi',
+    operator: 'or',
+    queries: [
+      { type: 'prefix', field: 'productNumber', value: term },
+      { type: 'prefix', field: 'customerProductNumber', value: term },
+      { type: 'contains', field: 'name', value: term },
+    ],
+  };
+  const lower = term.toLowerCase();
+  const rank = (qb: Knex.QueryBuilder) => {
+    if (criteria.sort?.length) return;
+    qb.orderByRaw(
+      'CASE WHEN LOWER(products.product_number) = ? THEN 0 WHEN LOWER(cpn.product_number) = ? THEN 1 WHEN LOWER(SUBSTR(products.product_number, 1, ?)) = ? THEN 2 WHEN LOWER(SUBSTR(cpn.product_number, 1, ?)) = ? THEN 3 ELSE 4 END',
+      [lower, lower, term.length, lower, term.length, lower],
+    );
+  };
+  return { criteria: { ...rest, filter: [...(rest.filter ?? []), match] }, rank };
+}
+
+export interface ViewOptions {
+  withTiers?: boolean;
+  quantity?: number;
+}
+
+/** Tier breakpoints the caller's price changes at: 1, the host's tier quantities and the customer's (and group's) price quantities. */
+async function breakpointsOf(host: HostRuntime, ctx: StoreContext, productIds: string[]): Promise<Map<string, number[]>> {
+  const result = new Map<string, Set<number>>(productIds.map((id) => [id, new Set([1])]));
+  const tiers = await host.db('product_tier_prices').whereIn('product_id', productIds).select('product_id', 'min_quantity');
+  for (const row of tiers) result.get(row.product_id)?.add(readInt(row.min_quantity));
+  if (ctx.customer) {
+    for (const [productId, quantities] of await priceBreakpoints(host.db, ctx.customer.id, ctx.customer.groupId, productIds))
+      for (const quantity of quantities) result.get(productId)?.add(quantity);
+  }
+  return new Map([...result].map(([id, set]) => [id, [...set].sort((a, b) => a - b)]));
+}
+
+async function tierTable(host: HostRuntime, ctx: StoreContext, product: ProductRecord, breakpoints: number[]) {
+  const precision = ctx.salesChannel.currencyPrecision;
+  const tiers: Array<{ minQuantity: number; maxQuantity: number | null; unitPrice: number; source: string; unitNet: number }> = [];
+  for (const quantity of breakpoints) {
+    const price = await host.prices.calculate(ctx, product, quantity);
+    const last = tiers[tiers.length - 1];
+    if (last && last.unitNet === price.unitNet && last.source === price.source) continue;
+    if (last) last.maxQuantity = quantity - 1;
+    tiers.push({ minQuantity: quantity, maxQuantity: null, unitPrice: fromMinor(price.unitNet, precision), source: price.source, unitNet: price.unitNet });
+  }
+  return tiers.map(({ unitNet: _unitNet, ...tier }) => tier);
+}
+
+/** Rows of a visibleProducts query → product views priced for the context, in the rows' order. */
+export async function productViews(host: HostRuntime, ctx: StoreContext, rows: Array<Record<string, any>>, options: ViewOptions = {}) {
+  const ids = rows.map((row) => String(row.id));
+  const records = new Map((await host.catalog.products(host.db, ids)).map((p) => [p.id, p]));
+  const breakpoints = options.withTiers ? await breakpointsOf(host, ctx, ids) : null;
+  const precision = ctx.salesChannel.currencyPrecision;
+  const views = [];
+  for (const row of rows) {
+    const product = records.get(String(row.id));
+    if (!product) continue;
+    const price = await host.prices.calculate(ctx, product, options.quantity ?? 1);
+    views.push({
+      id: product.id,
+      productNumber: product.productNumber,
+      name: product.name,
+      description: product.description,
+      manufacturer: (row.manufacturer as string | null) ?? null,
+      ean: (row.ean as string | null) ?? null,
+      stock: product.stock,
+      available: product.stock > 0,
+      customerProductNumber: (row.customer_product_number as string | null) ?? null,
+      calculatedPrice: priceView(price, precision),
+      ...(breakpoints ? { tierPrices: await tierTable(host, ctx, product, breakpoints.get(product.id) ?? [1]) } : {}),
+    });
+  }
+  return views;
+}

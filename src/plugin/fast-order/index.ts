@@ -1,0 +1,7 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { fastOrderRoutes } from './routes.js';
+
+/** Fast order and product search: search, ordered products, product table, add to cart by number, details, suggest, price. */
+export async function registerFastOrder(host: HostRuntime): Promise<void> {
+  for (const route of fastOrderRoutes(host)) host.storeApi.route(route);
+}

@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import { readInt, readJson, type Executor } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { fromDbTime } from '../../lib/time.js';
+
+export const LISTS = 'suite_product_lists';
+export const ITEMS = 'suite_product_list_items';
+
+export const ITEM_COLUMNS = ['items.id', 'items.product_id', 'items.quantity', 'items.comment', 'items.position', 'items.custom_fields', 'products.product_number'];
+
+export function itemView(row: Record<string, any>) {
+  return {
+    id: String(row.id),
+    articleNumber: String(row.product_number),
+    productId: String(row.product_id),
+    comment: (row.comment as string | null) ?? null,
+    position: readInt(row.position),
+    quantity: readInt(row.quantity),
+    customFields: readJson<Record<string, unknown>>(row.custom_fields, {}),
+  };
+}
+
+/** Items of the customer's lists joined to their products (tenant scope through the list). */
+export function itemsQuery(executor: Executor, customerId: string): Knex.QueryBuilder {
+  return executor(`${ITEMS} as items`)
+    .join(`${LISTS} as lists`, 'lists.id', 'items.product_list_id')
+    .join('products', 'products.id', 'items.product_id')
+    .where('lists.customer_id', customerId);
+}
+
+/** The customer's list, or 404 (also for another customer's list). */
+export async function findList(executor: Executor, customerId: string, id: string, lock?: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<Record<string, any>> {
+  const query = executor(LISTS).where({ id, customer_id: customerId }).first();
+  const row = await (lock ? lock(query) : query);
+  if (!row) throw Errors.notFound('Product list', id);
+  return row;
+}
+
+function summary(row: Record<string, any>, itemCount: number) {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    itemCount,
+    createdBy: { type: String(row.created_by_type), id: (row.created_by_id as string | null) ?? null },
+    createdAt: fromDbTime(row.created_at)!,
+    updatedAt: fromDbTime(row.updated_at),
+  };
+}
+
+export async function listView(executor: Executor, list: Record<string, any>) {
+  const rows = await itemsQuery(executor, list.customer_id).where('items.product_list_id', list.id).orderBy('items.position').orderBy('items.id').select(ITEM_COLUMNS);
+  return { ...summary(list, rows.length), items: rows.map(itemView) };
+}
+
+export async function listSummaries(executor: Executor, customerId: string, limit: number, page: number) {
+  const [count] = await executor(LISTS).where({ customer_id: customerId }).count({ n: '*' });
+  const rows = await executor(LISTS)
+    .where({ customer_id: customerId })
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .select('*', executor(ITEMS).count('*').whereRaw('?? = ??', [`${ITEMS}.product_list_id`, `${LISTS}.id`]).as('item_count'));
+  return { total: readInt(count?.n), data: rows.map((row: Record<string, any>) => summary(row, readInt(row.item_count))) };
+}

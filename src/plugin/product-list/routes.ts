@@ -1,0 +1,162 @@
+import type { HostRuntime, StoreRoute } from '../../host/contract.js';
+import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { Errors } from '../../lib/errors.js';
+import { pathParams, successResponse } from '../../lib/schemas.js';
+import { requireCustomer } from '../employee/common.js';
+import { findList, ITEM_COLUMNS, itemsQuery, itemView, listSummaries, listView } from './repository.js';
+import {
+  changedResponse,
+  createBody,
+  deleteItemsBody,
+  itemCriteriaBody,
+  itemCriteriaSpec,
+  itemList,
+  itemSchema,
+  listSchema,
+  listsResponse,
+  newItemsBody,
+  overviewQuery,
+  replaceItemsBody,
+  TAG,
+  updateItemsBody,
+  updateListBody,
+} from './schemas.js';
+import type { ProductListService } from './service.js';
+
+const MANAGE = 'product-list.manage';
+const common = { tags: [TAG], auth: 'login' as const, permission: MANAGE };
+const listParams = pathParams('id');
+
+export function productListRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
+  return [
+    {
+      ...common,
+      method: 'POST',
+      path: '/product-lists/{id}/items',
+      operationId: 'addProductListItems',
+      summary: 'Adds items (by productId, or articleNumber: a shop or customer product number); a product already on the list gets the quantity added.',
+      schemas: { params: listParams, body: newItemsBody, responses: { 200: changedResponse } },
+      handler: ({ ctx, params, body }) => service.add(ctx, params.id, body.items),
+    },
+    {
+      ...common,
+      method: 'PUT',
+      path: '/product-lists/{id}/items',
+      operationId: 'replaceProductListItems',
+      summary: 'Replaces all items of the list by the given ones (an empty array empties it).',
+      schemas: { params: listParams, body: replaceItemsBody, responses: { 200: changedResponse } },
+      handler: ({ ctx, params, body }) => service.replace(ctx, params.id, body.items),
+    },
+    {
+      ...common,
+      method: 'PATCH',
+      path: '/product-lists/{id}/items',
+      operationId: 'updateProductListItems',
+      summary: 'Changes quantity, comment, position or custom fields of items of the list (by item id).',
+      schemas: { params: listParams, body: updateItemsBody, responses: { 200: changedResponse } },
+      handler: ({ ctx, params, body }) => service.update(ctx, params.id, body.items),
+    },
+    {
+      ...common,
+      method: 'DELETE',
+      path: '/product-lists/{id}/items',
+      operationId: 'deleteProductListItems',
+      summary: 'Removes items from the list (by item id); an id not on the list is a 404 and removes nothing.',
+      schemas: { params: listParams, body: deleteItemsBody, responses: { 200: changedResponse } },
+      handler: ({ ctx, params, body }) => service.removeItems(ctx, params.id, body.items.map((i: { id: string }) => i.id)),
+    },
+    {
+      ...common,
+      method: 'DELETE',
+      path: '/product-lists/{id}/product/{productId}',
+      operationId: 'deleteProductListProduct',
+      summary: 'Removes a product from the list.',
+      schemas: { params: pathParams('id', 'productId'), responses: { 200: changedResponse } },
+      handler: ({ ctx, params }) => service.removeProduct(ctx, params.id, params.productId),
+    },
+    {
+      ...common,
+      method: 'GET',
+      path: '/product-lists/create',
+      operationId: 'listProductLists',
+      summary: "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts.",
+      schemas: { query: overviewQuery, responses: { 200: listsResponse } },
+      async handler({ ctx, query }) {
+        const customer = requireCustomer(ctx);
+        return listSummaries(host.db, customer.id, Number(query.limit), Number(query.page));
+      },
+    },
+    {
+      ...common,
+      method: 'POST',
+      path: '/product-lists/create',
+      operationId: 'createProductList',
+      summary: 'Creates a product list for the customer (name optional: "Product list n"), optionally with items.',
+      schemas: { body: createBody, responses: { 200: changedResponse } },
+      handler: ({ ctx, body }) => service.create(ctx, body),
+    },
+    {
+      ...common,
+      method: 'GET',
+      path: '/product-lists/{id}',
+      operationId: 'readProductList',
+      summary: 'A product list with its items in position order.',
+      schemas: { params: listParams, responses: { 200: listSchema } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        return listView(host.db, await findList(host.db, customer.id, params.id));
+      },
+    },
+    {
+      ...common,
+      method: 'DELETE',
+      path: '/product-lists/{id}',
+      operationId: 'deleteProductList',
+      summary: 'Deletes a product list and its items.',
+      schemas: { params: listParams, responses: { 200: successResponse } },
+      async handler({ ctx, params }) {
+        await service.remove(ctx, params.id);
+        return { success: true };
+      },
+    },
+    {
+      ...common,
+      method: 'PATCH',
+      path: '/product-lists/{id}',
+      operationId: 'updateProductList',
+      summary: 'Renames a product list; answers the list.',
+      schemas: { params: listParams, body: updateListBody, responses: { 200: listSchema } },
+      handler: ({ ctx, params, body }) => service.rename(ctx, params.id, body.name),
+    },
+    {
+      ...common,
+      method: 'POST',
+      path: '/product-list/{id}/items',
+      operationId: 'searchProductListItems',
+      summary: 'The items of a list, searched by criteria (term: article number, product name, comment).',
+      schemas: { params: listParams, body: itemCriteriaBody, responses: { 200: itemList } },
+      async handler({ ctx, params, body }) {
+        const customer = requireCustomer(ctx);
+        const list = await findList(host.db, customer.id, params.id);
+        const page = await searchByCriteria<Record<string, any>>(itemsQuery(host.db, customer.id).where('items.product_list_id', list.id), body as Criteria, itemCriteriaSpec, (qb) =>
+          qb.select(ITEM_COLUMNS),
+        );
+        return { total: page.total, data: page.rows.map(itemView) };
+      },
+    },
+    {
+      ...common,
+      method: 'GET',
+      path: '/product-list-item/{id}',
+      operationId: 'readProductListItem',
+      summary: 'One item of one of the customer’s product lists.',
+      schemas: { params: listParams, responses: { 200: itemSchema } },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        const row = await itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS);
+        if (!row) throw Errors.notFound('Product list item', params.id);
+        return itemView(row);
+      },
+    },
+  ];
+}

@@ -1,0 +1,100 @@
+import { criteriaSchema, DEFAULT_LIMIT, MAX_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
+import { idSchema } from '../../lib/ids.js';
+import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { dateTimeSchema } from '../../lib/time.js';
+
+export const TAG = 'Product lists';
+export const MAX_ITEMS_PER_LIST = 1000;
+export const MAX_LISTS_PER_CUSTOMER = 500;
+export const MAX_ITEMS_PER_REQUEST = 500;
+export const MAX_QUANTITY = 10_000;
+export const MAX_CUSTOM_FIELDS_CHARS = 4000;
+
+const nameSchema = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } as const;
+const quantity = { type: 'integer', minimum: 1, maximum: MAX_QUANTITY } as const;
+const comment = nullable({ type: 'string', maxLength: 1000 });
+const position = { type: 'integer', minimum: 0, maximum: 1_000_000 } as const;
+const customFields = { type: 'object', maxProperties: 50, description: `Free JSON, at most ${MAX_CUSTOM_FIELDS_CHARS} characters.` } as const;
+
+export const itemSchema = objectSchema(
+  {
+    id: idSchema,
+    articleNumber: { type: 'string', description: "The product's number." },
+    productId: idSchema,
+    comment: nullable({ type: 'string' }),
+    position: { type: 'integer' },
+    quantity: { type: 'integer' },
+    customFields: { type: 'object' },
+  },
+  ['id', 'articleNumber', 'productId', 'comment', 'position', 'quantity', 'customFields'],
+);
+
+const summaryProperties = {
+  id: idSchema,
+  name: { type: 'string' },
+  itemCount: { type: 'integer', minimum: 0 },
+  createdBy: objectSchema({ type: { type: 'string' }, id: nullable(idSchema) }, ['type', 'id']),
+  createdAt: dateTimeSchema,
+  updatedAt: nullable(dateTimeSchema),
+};
+const summaryRequired = ['id', 'name', 'itemCount', 'createdBy', 'createdAt', 'updatedAt'];
+
+export const listSummarySchema = objectSchema(summaryProperties, summaryRequired);
+export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [...summaryRequired, 'items']);
+export const listsResponse = listResponse(listSummarySchema);
+export const changedResponse = objectSchema({ success: { const: true }, productList: listSchema }, ['success', 'productList']);
+
+/** An item to put on a list: by product id or by number (shop or customer product number). */
+const newItem = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { productId: idSchema, articleNumber: { type: 'string', minLength: 1, maxLength: 64 }, quantity, comment, position, customFields },
+  oneOf: [{ required: ['productId'] }, { required: ['articleNumber'] }],
+};
+
+const newItems = { type: 'array', minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, items: newItem };
+export const newItemsBody = objectSchema({ items: newItems }, ['items']);
+export const replaceItemsBody = objectSchema({ items: { type: 'array', minItems: 0, maxItems: MAX_ITEMS_PER_LIST, items: newItem } }, ['items']);
+export const updateItemsBody = objectSchema(
+  {
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_ITEMS_PER_REQUEST,
+      items: objectSchema({ id: idSchema, quantity, comment, position, customFields }, ['id'], { minProperties: 2 }),
+    },
+  },
+  ['items'],
+);
+export const deleteItemsBody = objectSchema(
+  { items: { type: 'array', minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, items: objectSchema({ id: idSchema }, ['id']) } },
+  ['items'],
+);
+
+export const createBody = objectSchema({ name: nameSchema, items: newItems });
+export const updateListBody = objectSchema({ name: nameSchema }, ['name']);
+
+export const overviewQuery = objectSchema({
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+});
+
+export const itemCriteriaSpec: CriteriaSpec = {
+  fields: {
+    id: { column: 'items.id', type: 'id' },
+    productId: { column: 'items.product_id', type: 'id' },
+    articleNumber: { column: 'products.product_number', type: 'string' },
+    comment: { column: 'items.comment', type: 'string' },
+    quantity: { column: 'items.quantity', type: 'number' },
+    position: { column: 'items.position', type: 'number' },
+    createdAt: { column: 'items.created_at', type: 'date' },
+  },
+  termColumns: ['products.product_number', 'products.name', 'items.comment'],
+  defaultSort: [
+    { column: 'items.position', order: 'asc' },
+    { column: 'items.id', order: 'asc' },
+  ],
+  idColumn: 'items.id',
+};
+export const itemCriteriaBody = criteriaSchema(Object.keys(itemCriteriaSpec.fields));
+export const itemList = listResponse(itemSchema);
