@@ -42,6 +42,7 @@ export async function up(knex: Knex): Promise<void> {
     idColumn(t, 'budget_id').notNullable();
     idColumn(t, 'order_id').notNullable();
     idColumn(t, 'customer_id').notNullable();
+    t.string('order_number', 32).notNullable();
     money(t, 'amount').notNullable();
     dateTime(t, 'placed_at').notNullable();
     jsonText(t, 'budget_data').notNullable();

@@ -60,10 +60,10 @@ const BUDGET_CRITERIA: CriteriaSpec = {
 const BUDGET_ORDER_CRITERIA: CriteriaSpec = {
   fields: {
     orderId: { column: 'bo.order_id', type: 'id' },
-    orderNumber: { column: 'o.order_number', type: 'string' },
+    orderNumber: { column: 'bo.order_number', type: 'string' },
     orderDate: { column: 'bo.placed_at', type: 'date' },
   },
-  termColumns: ['o.order_number'],
+  termColumns: ['bo.order_number'],
   defaultSort: [
     { column: 'bo.placed_at', order: 'desc' },
     { column: 'bo.order_id', order: 'desc' },
@@ -345,7 +345,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
           const budget = await getBudget(host.db, customer.id, params.budgetId);
           if (!budget) throw Errors.notFound('Budget', params.budgetId);
           const criteria = (method === 'GET' ? { page: query.page, limit: query.limit } : body) as Criteria;
-          const base = host.db(`${BUDGET_ORDERS} as bo`).join('orders as o', 'o.id', 'bo.order_id').where('bo.budget_id', budget.id).where('o.customer_id', customer.id);
+          const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id).where('bo.customer_id', customer.id);
           const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'));
           const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
           const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));

@@ -172,7 +172,7 @@ export async function recordUsage(host: HostRuntime, ctx: StoreContext, order: P
     if (lines.length === 0) continue;
     const data = buildBudgetData(budget, order, lines, salesChannel.currencyPrecision);
     const amount = lines.reduce((sum, l) => sum + l.totalNet, 0);
-    await trx(BUDGET_ORDERS).insert({ budget_id: budget.id, order_id: order.id, customer_id: order.customerId, amount, placed_at: nowDb(), budget_data: writeJson(data) });
+    await trx(BUDGET_ORDERS).insert({ budget_id: budget.id, order_id: order.id, customer_id: order.customerId, order_number: order.orderNumber, amount, placed_at: nowDb(), budget_data: writeJson(data) });
     await notifyThreshold(host, trx, budget, salesChannel, order, amount, now);
   }
 }

@@ -700,16 +700,21 @@ export class OrderApprovalService {
     }
     if (approval.status !== 'pending')
       throw Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_REMINDABLE', `The order approval is ${approval.status}; reminders are for pending ones.`);
+    const interval = await this.reminderInterval();
     return inTransaction(this.db, async (trx) => {
-      const sent = await this.sendReminders(trx, approval, targets, ctx.salesChannel);
+      const sent = await this.sendReminders(trx, approval, targets, interval, ctx.salesChannel);
       if (sent.length) await addActivity(trx, id, ctx.actor, 'reminded', null, { approverIds: sent.map((e) => e.id) });
       return sent.length;
     });
   }
 
   /** Mails the still-pending approvers among `targets`, at most once per approver per interval. */
-  async sendReminders(trx: Trx, approval: ApprovalRow, targets: ApproverEntry[], fallbackChannel?: SalesChannel): Promise<ApproverEntry[]> {
-    const interval = Number(await this.host.config.get<number>('approvalReminderIntervalSeconds'));
+  private async reminderInterval(): Promise<number> {
+    return Number(await this.host.config.get<number>('approvalReminderIntervalSeconds'));
+  }
+
+  /** Read outside transactions: settings come from the root connection (SQLite has only one). */
+  async sendReminders(trx: Trx, approval: ApprovalRow, targets: ApproverEntry[], interval: number, fallbackChannel?: SalesChannel): Promise<ApproverEntry[]> {
     const decided = new Set((await decisionsOf(trx, approval.id, approval.round)).map((d) => d.approverKey));
     const due = targets.filter((e) => e.eligible && e.email && !decided.has(e.key) && e.key !== requesterKey(approval));
     if (due.length === 0) return [];
@@ -744,7 +749,7 @@ export class OrderApprovalService {
 
   /** The scheduled job: reminds approvers of approvals pending for longer than the interval. */
   async remindOverdue(limit = 200): Promise<number> {
-    const interval = Number(await this.host.config.get<number>('approvalReminderIntervalSeconds'));
+    const interval = await this.reminderInterval();
     const cutoff = toDbTime(addSeconds(new Date(), -interval));
     const rows = await this.db(APPROVALS).where({ status: 'pending', is_blocked: false }).where('created_at', '<=', cutoff).orderBy('created_at').limit(limit).select('id', 'customer_id');
     let total = 0;
@@ -752,7 +757,7 @@ export class OrderApprovalService {
       total += await inTransaction(this.db, async (trx) => {
         const approval = await getApproval(trx, row.customer_id, row.id);
         if (!approval || approval.status !== 'pending') return 0;
-        const sent = await this.sendReminders(trx, approval, await approverEntries(this.host, trx, approval));
+        const sent = await this.sendReminders(trx, approval, await approverEntries(this.host, trx, approval), interval);
         if (sent.length) await addActivity(trx, approval.id, { type: 'system', id: null, name: 'System' }, 'reminded', null, { approverIds: sent.map((e) => e.id), automatic: true });
         return sent.length;
       });
