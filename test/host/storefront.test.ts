@@ -197,11 +197,17 @@ describe('host: storefront', () => {
     expect(cookieHeader(res, 'suite-session')).to.match(/Expires=Thu, 01 Jan 1970/);
   });
 
-  it('answers an unknown storefront path with a 404 page', async () => {
+  it('answers an unknown storefront path with a 404 page, and a malformed one with a 400 page', async () => {
     const res = await (await visitor()).get(`/no-such-page-${newId()}`);
     expect(res.status).to.equal(404);
     expect(res.type).to.equal('text/html');
     expect(res.text).to.contain('Page not found');
+    const item = `/test/item-${newId().slice(0, 8)}`;
+    shop.runtime.storefront.page({ path: `${item}/:slug`, auth: 'public', handler: async ({ params }) => ({ template: 'message', data: { title: params.slug!, message: 'item' } }) });
+    expect((await (await visitor()).get(`${item}/%3Cb%3E`)).text).to.contain('<h1>&lt;b&gt;</h1>');
+    const malformed = await (await visitor()).get(`${item}/%E0%A4%A`);
+    expect(malformed.status).to.equal(400);
+    expect(malformed.type).to.equal('text/html');
   });
 
   it('builds storefront links on the sales channel\'s first domain', async () => {

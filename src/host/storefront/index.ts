@@ -209,6 +209,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       if (error.status === 401) return redirectToLogin(req, res);
       return renderError(req, res, null, error.status, error.status === 404 ? 'Page not found' : 'Something is not right', error.message);
     }
+    // express and body-parser mark request faults (a malformed path, a body too large) with a 4xx status.
+    const clientStatus = (error as { status?: unknown } | null)?.status;
+    if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500)
+      return renderError(req, res, null, clientStatus, 'Something is not right', 'The request could not be understood.');
     const requestId = String((req as Request & { id?: string }).id ?? '');
     log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error), requestId, path: req.path }, 'storefront error');
     renderError(req, res, null, 500, 'Something went wrong', `We could not show this page. Please try again later (request ${requestId}).`);
