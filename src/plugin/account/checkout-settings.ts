@@ -1,0 +1,128 @@
+import { inTransaction, isDuplicateKeyError, readBool, type Executor } from '../../lib/db.js';
+import { AppError, Errors } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { idParam, nullable, objectSchema, successResponse } from '../../lib/schemas.js';
+import { nowDb } from '../../lib/time.js';
+import type { CustomerRef, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { TAG } from './snippets.js';
+
+const SETTINGS = 'b2b_express_checkout_settings';
+/** The methods the host's checkout offers. */
+export const PAYMENT_METHODS = ['invoice'] as const;
+export const SHIPPING_METHODS = ['standard'] as const;
+
+const settingSchema = objectSchema(
+  {
+    enabled: { type: 'boolean' },
+    defaultPaymentMethod: nullable({ enum: [...PAYMENT_METHODS] }),
+    defaultShippingMethod: nullable({ enum: [...SHIPPING_METHODS] }),
+    defaultBillingAddressId: nullable({ type: 'string' }),
+    defaultShippingAddressId: nullable({ type: 'string' }),
+  },
+  ['enabled', 'defaultPaymentMethod', 'defaultShippingMethod', 'defaultBillingAddressId', 'defaultShippingAddressId'],
+);
+const patchBody = objectSchema(
+  {
+    enabled: { type: 'boolean' },
+    defaultPaymentMethod: nullable({ enum: [...PAYMENT_METHODS] }),
+    defaultShippingMethod: nullable({ enum: [...SHIPPING_METHODS] }),
+    defaultBillingAddressId: nullable(idParam),
+    defaultShippingAddressId: nullable(idParam),
+  },
+  [],
+  { minProperties: 1 },
+);
+
+export function requireCustomer(ctx: StoreContext): CustomerRef {
+  if (!ctx.customer) throw Errors.forbidden('Choose a customer to act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
+  return ctx.customer;
+}
+
+/** Settings belong to one buyer of one customer: the customer login, an employee or a representative acting for it. */
+function ownerOf(ctx: StoreContext) {
+  const customer = requireCustomer(ctx);
+  return { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id ?? customer.id };
+}
+
+async function readSetting(executor: Executor, ctx: StoreContext) {
+  const row = await executor(SETTINGS).where(ownerOf(ctx)).first();
+  return {
+    enabled: readBool(row?.enabled),
+    defaultPaymentMethod: row?.default_payment_method ?? null,
+    defaultShippingMethod: row?.default_shipping_method ?? null,
+    defaultBillingAddressId: row?.default_billing_address_id ?? null,
+    defaultShippingAddressId: row?.default_shipping_address_id ?? null,
+  };
+}
+
+export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/b2b/address/switch-{type}/{addressId}',
+      operationId: 'switchDefaultAddress',
+      summary: 'Makes one of the customer’s addresses its default billing or shipping address; another customer’s address is a 404.',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'orders.create',
+      schemas: {
+        params: objectSchema({ type: { enum: ['billing', 'shipping'] }, addressId: idParam }, ['type', 'addressId']),
+        responses: { 200: successResponse },
+      },
+      async handler({ ctx, params }) {
+        const customer = requireCustomer(ctx);
+        if (!(await host.customers.setDefaultAddress(host.db, customer.id, params.type, params.addressId))) throw Errors.notFound('address', params.addressId);
+        return { success: true };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/express-checkout-setting',
+      operationId: 'readExpressCheckoutSetting',
+      summary: 'The caller’s express checkout defaults for the customer they act for (null: the customer’s own default applies).',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'orders.create',
+      schemas: { responses: { 200: settingSchema } },
+      async handler({ ctx }) {
+        return readSetting(host.db, ctx);
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/express-checkout-setting',
+      operationId: 'updateExpressCheckoutSetting',
+      summary: 'Changes the caller’s express checkout defaults; addresses must be the customer’s (else 404).',
+      tags: [TAG],
+      auth: 'login',
+      permission: 'orders.create',
+      schemas: { body: patchBody, responses: { 200: successResponse } },
+      async handler({ ctx, body }) {
+        const owner = ownerOf(ctx);
+        const columns: Record<string, unknown> = {};
+        if (body.enabled !== undefined) columns.enabled = body.enabled;
+        if (body.defaultPaymentMethod !== undefined) columns.default_payment_method = body.defaultPaymentMethod;
+        if (body.defaultShippingMethod !== undefined) columns.default_shipping_method = body.defaultShippingMethod;
+        if (body.defaultBillingAddressId !== undefined) columns.default_billing_address_id = body.defaultBillingAddressId;
+        if (body.defaultShippingAddressId !== undefined) columns.default_shipping_address_id = body.defaultShippingAddressId;
+        await inTransaction(host.db, async (trx) => {
+          const own = new Set((await host.customers.addresses(trx, owner.customer_id)).map((a) => a.id));
+          for (const field of ['defaultBillingAddressId', 'defaultShippingAddressId'] as const) {
+            const id = body[field];
+            if (id && !own.has(id)) throw new AppError(404, 'SUITE__NOT_FOUND', `address with id "${id}" was not found.`, { pointer: `/${field}`, meta: { entity: 'address' } });
+          }
+          const now = nowDb();
+          if (await trx(SETTINGS).where(owner).update({ ...columns, updated_at: now })) return;
+          try {
+            await trx(SETTINGS).insert({ id: newId(), ...owner, ...columns, created_at: now });
+          } catch (error) {
+            // A concurrent first PATCH inserted the row: apply ours on top of it.
+            if (!isDuplicateKeyError(error)) throw error;
+            await trx(SETTINGS).where(owner).update({ ...columns, updated_at: now });
+          }
+        });
+        return { success: true };
+      },
+    },
+  ];
+}

@@ -1,0 +1,96 @@
+import Handlebars from 'handlebars';
+import { readFileSync } from 'node:fs';
+import { fromMinor } from '../../lib/money.js';
+import { readJson } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { reply } from '../../lib/routes.js';
+import { pathParams } from '../../lib/schemas.js';
+import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { TAG } from './snippets.js';
+
+const TEMPLATE = new URL('../../../templates/storefront/platform-cms.hbs', import.meta.url);
+/** Image sources a page may use: site-relative paths or http(s) URLs, never javascript: or data:. */
+const SAFE_URL = /^(\/(?!\/)|https?:\/\/)/i;
+const MAX_LISTED_PRODUCTS = 100;
+
+let render: HandlebarsTemplateDelegate | null = null;
+function template(): HandlebarsTemplateDelegate {
+  if (!render) {
+    const hb = Handlebars.create();
+    hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    render = hb.compile(readFileSync(TEMPLATE, 'utf8'), { strict: false });
+  }
+  return render;
+}
+
+/**
+ * A page nobody references is public. A page that categories or landing pages use is shown only
+ * when the context may see one of them (active and visible): otherwise the page would leak what
+ * a partial assortment hides.
+ */
+async function visibleToContext(host: HostRuntime, ctx: StoreContext, pageId: string): Promise<boolean> {
+  const users: Array<[CatalogEntity, string]> = [
+    ['category', 'categories'],
+    ['landing_page', 'landing_pages'],
+  ];
+  let referenced = false;
+  for (const [entity, table] of users) {
+    if (!(await host.db(table).where({ cms_page_id: pageId }).first('id'))) continue;
+    referenced = true;
+    const query = host.db(table).where(`${table}.cms_page_id`, pageId).where(`${table}.active`, true);
+    await host.catalog.applyVisibility(ctx, entity, query, `${table}.id`);
+    if (await query.first(`${table}.id`)) return true;
+  }
+  return !referenced;
+}
+
+function money(amountMinor: number, ctx: StoreContext): string {
+  const value = fromMinor(amountMinor, ctx.salesChannel.currencyPrecision);
+  try {
+    return new Intl.NumberFormat(ctx.salesChannel.languageCode, { style: 'currency', currency: ctx.salesChannel.currencyIso }).format(value);
+  } catch {
+    return `${value} ${ctx.salesChannel.currencyIso}`;
+  }
+}
+
+async function sectionsFor(host: HostRuntime, ctx: StoreContext, raw: unknown): Promise<Array<Record<string, unknown>>> {
+  const sections: Array<Record<string, unknown>> = [];
+  for (const section of readJson<unknown[]>(raw, [])) {
+    if (typeof section !== 'object' || section === null) continue;
+    const s = section as Record<string, unknown>;
+    if (s.type === 'text') sections.push({ type: 'text', content: String(s.content ?? '') });
+    else if (s.type === 'image' && typeof s.url === 'string' && SAFE_URL.test(s.url)) sections.push({ type: 'image', url: s.url, alt: String(s.alt ?? '') });
+    else if (s.type === 'product-listing') {
+      const ids = Array.isArray(s.productIds) ? s.productIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_LISTED_PRODUCTS) : [];
+      const products = ids.length ? await host.catalog.visibleProducts(ctx, ids) : [];
+      const items = [];
+      for (const product of products) {
+        const price = await host.prices.calculate(ctx, product, 1);
+        items.push({ id: product.id, name: product.name, productNumber: product.productNumber, price: money(price.unitNet, ctx) });
+      }
+      sections.push({ type: 'product-listing', title: typeof s.title === 'string' ? s.title : null, products: items });
+    }
+  }
+  return sections;
+}
+
+export function platformCmsRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/platform-cms/{id}',
+      operationId: 'renderPlatformCmsPage',
+      summary: 'A CMS page rendered as an HTML fragment; 404 when it is absent or only used by categories and landing pages hidden from the caller.',
+      tags: [TAG],
+      auth: 'public',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 200: { contentType: 'text/html', description: 'The rendered page (an <article> fragment).' } } },
+      async handler({ ctx, params }) {
+        const row = await host.db('cms_pages').where({ id: params.id }).first();
+        if (!row || !(await visibleToContext(host, ctx, params.id))) throw Errors.notFound('CMS page', params.id);
+        const html = template()({ page: { id: row.id, name: row.name, title: row.title }, sections: await sectionsFor(host, ctx, row.sections) });
+        return reply(200, html, { contentType: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'private, no-cache' } });
+      },
+    },
+  ];
+}

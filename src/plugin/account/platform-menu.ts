@@ -1,0 +1,120 @@
+import { emptyBody, nullable, objectSchema } from '../../lib/schemas.js';
+import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { snippetMap, TAG } from './snippets.js';
+
+interface MenuDefinition {
+  key: string;
+  path: string | null;
+  /** Shown when the caller holds any of these keys; absent: everyone logged in. */
+  anyOf?: string[];
+  /** Only for this kind of login. */
+  actor?: StoreContext['actor']['type'];
+  children?: MenuDefinition[];
+}
+
+/** The B2B account menu. An entry without a path of its own is shown only while one of its children is. */
+export const PLATFORM_MENU: readonly MenuDefinition[] = [
+  { key: 'overview', path: '/account' },
+  {
+    key: 'company',
+    path: null,
+    children: [
+      { key: 'employees', path: '/account/employees', anyOf: ['employee.read'] },
+      { key: 'roles', path: '/account/roles', anyOf: ['role.read'] },
+      { key: 'invitations', path: '/account/invitations', anyOf: ['invitation.manage'] },
+    ],
+  },
+  {
+    key: 'ordering',
+    path: null,
+    children: [
+      { key: 'orders', path: '/account/orders', anyOf: ['orders.read'] },
+      { key: 'orderApprovals', path: '/account/order-approvals', anyOf: ['order-approval.request', 'order-approval.approve'] },
+      { key: 'budgets', path: '/account/budgets', anyOf: ['budget.read'] },
+      { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
+      { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },
+      { key: 'customerProductNumbers', path: '/account/customer-product-numbers', anyOf: ['customer-product-number.manage'] },
+      { key: 'offers', path: '/account/offers', anyOf: ['offer.request', 'offer.read'] },
+      { key: 'documents', path: '/account/documents', anyOf: ['orders.read'] },
+      { key: 'expressCheckout', path: '/account/express-checkout', anyOf: ['orders.create'] },
+    ],
+  },
+  { key: 'events', path: '/account/events', anyOf: ['event.register'] },
+  {
+    key: 'salesRepresentative',
+    path: null,
+    actor: 'salesRepresentative',
+    children: [
+      { key: 'customers', path: '/account/sales-representative/customers' },
+      { key: 'customerActivities', path: '/account/sales-representative/activities' },
+      { key: 'salesStatistics', path: '/account/sales-representative/statistics' },
+    ],
+  },
+];
+
+export const MAX_MENU_DEPTH = 5;
+
+interface MenuEntry {
+  key: string;
+  label: string;
+  snippetKey: string;
+  path: string | null;
+  level: number;
+  childCount: number;
+  children: MenuEntry[];
+}
+
+function allowed(ctx: StoreContext, entry: MenuDefinition): boolean {
+  if (entry.actor && ctx.actor.type !== entry.actor) return false;
+  return !entry.anyOf || entry.anyOf.some((key) => ctx.can(key));
+}
+
+/** The entries the caller may see, nested down to `depth` (1 = top level only). */
+export function buildMenu(ctx: StoreContext, labels: Map<string, string>, depth: number): MenuEntry[] {
+  const build = (entries: readonly MenuDefinition[], level: number): MenuEntry[] =>
+    entries.flatMap((entry) => {
+      if (!allowed(ctx, entry)) return [];
+      const children = build(entry.children ?? [], level + 1);
+      if (entry.path === null && children.length === 0) return [];
+      const snippetKey = `b2b.menu.${entry.key}`;
+      return [{ key: entry.key, label: labels.get(snippetKey) ?? entry.key, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
+    });
+  return build(PLATFORM_MENU, 1);
+}
+
+/** Spelled out per level (no recursive $ref, so the OpenAPI document stays self-contained). */
+function entrySchema(level: number): Record<string, unknown> {
+  return objectSchema(
+    {
+      key: { type: 'string' },
+      label: { type: 'string' },
+      snippetKey: { type: 'string' },
+      path: nullable({ type: 'string' }),
+      level: { const: level },
+      childCount: { type: 'integer', minimum: 0 },
+      children: level < MAX_MENU_DEPTH ? { type: 'array', items: entrySchema(level + 1) } : { type: 'array', maxItems: 0 },
+    },
+    ['key', 'label', 'snippetKey', 'path', 'level', 'childCount', 'children'],
+  );
+}
+const menuResponse = objectSchema({ total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: entrySchema(1) } }, ['total', 'data']);
+const depthQuery = objectSchema({ depth: { type: 'integer', minimum: 1, maximum: MAX_MENU_DEPTH } }, ['depth']);
+
+export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
+  const route = (method: 'GET' | 'POST'): StoreRoute => ({
+    method,
+    path: '/b2b/platform-menu',
+    operationId: method === 'GET' ? 'readPlatformMenu' : 'readPlatformMenuByPost',
+    summary: 'The account menu entries the caller’s permissions allow, labelled in the sales channel’s language, nested down to `depth`.',
+    description: '`childCount` tells how many children an entry has even where `depth` cut them off.',
+    tags: [TAG],
+    auth: 'login',
+    permission: null,
+    schemas: { query: depthQuery, ...(method === 'POST' ? { body: emptyBody } : {}), responses: { 200: menuResponse } },
+    async handler({ ctx, query }) {
+      const data = buildMenu(ctx, await snippetMap(host.db, ctx.salesChannel), query.depth);
+      return { total: data.length, data };
+    },
+  });
+  return [route('GET'), route('POST')];
+}

@@ -1,0 +1,301 @@
+import type { Knex } from 'knex';
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { inTransaction, isForeignKeyError, readBool, readInt, type Executor } from '../../lib/db.js';
+import { AppError, Errors } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { emptyBody, idParam, listResponse, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
+import { dateTimeSchema, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
+import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { requireRepresentative, TAG } from './context.js';
+import { ACTIVITIES, ACTIVITY_TYPES, assignedCustomerIds, isAssigned } from './repository.js';
+import { pagingQuery } from './schemas.js';
+
+const text = { type: 'string' };
+const nullableId = nullable(idParam);
+
+export const activityTypeSchema = objectSchema(
+  { id: text, technicalName: text, name: text, position: { type: 'integer' }, active: { type: 'boolean' } },
+  ['id', 'technicalName', 'name', 'position', 'active'],
+);
+const activityTypeWithCount = objectSchema(
+  { ...(activityTypeSchema as { properties: Record<string, unknown> }).properties, activityCount: { type: 'integer', minimum: 0 } },
+  ['id', 'technicalName', 'name', 'position', 'active', 'activityCount'],
+);
+
+const activitySchema = objectSchema(
+  {
+    id: text,
+    customerId: text,
+    typeId: text,
+    type: objectSchema({ id: text, technicalName: text, name: text }, ['id', 'technicalName', 'name']),
+    salesRepresentativeId: nullable(text),
+    employeeId: nullable(text),
+    orderId: nullable(text),
+    subject: text,
+    comment: nullable(text),
+    activityDate: dateTimeSchema,
+    followUpDate: nullable(dateTimeSchema),
+    createdAt: dateTimeSchema,
+    updatedAt: nullable(dateTimeSchema),
+  },
+  ['id', 'customerId', 'typeId', 'type', 'salesRepresentativeId', 'employeeId', 'orderId', 'subject', 'comment', 'activityDate', 'followUpDate', 'createdAt', 'updatedAt'],
+);
+
+const editable = {
+  typeId: idParam,
+  subject: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
+  comment: nullable({ type: 'string', maxLength: 10000 }),
+  activityDate: dateTimeSchema,
+  followUpDate: nullable(dateTimeSchema),
+  employeeId: nullableId,
+  orderId: nullableId,
+};
+const createBody = objectSchema({ customerId: idParam, ...editable }, ['typeId', 'subject']);
+const updateBody = objectSchema({ id: idParam, ...editable }, ['id'], { minProperties: 2 });
+const listQuery = objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 }, customerId: idParam, typeId: idParam });
+const typeListQuery = objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 } });
+
+const activityCriteria: CriteriaSpec = {
+  fields: { customerId: { column: 'a.customer_id', type: 'id' }, typeId: { column: 'a.type_id', type: 'id' } },
+  termColumns: ['a.subject', 'a.comment'],
+  defaultSort: [
+    { column: 'a.activity_date', order: 'desc' },
+    { column: 'a.id', order: 'desc' },
+  ],
+  idColumn: 'a.id',
+};
+const typeCriteria: CriteriaSpec = {
+  fields: {},
+  termColumns: ['t.name', 't.technical_name'],
+  defaultSort: [
+    { column: 't.position', order: 'asc' },
+    { column: 't.id', order: 'asc' },
+  ],
+  idColumn: 't.id',
+};
+
+function toType(row: Record<string, any>) {
+  return { id: row.id, technicalName: row.technical_name, name: row.name, position: readInt(row.position), active: readBool(row.active) };
+}
+
+function toActivity(row: Record<string, any>) {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    typeId: row.type_id,
+    type: { id: row.type_id, technicalName: row.type_technical_name, name: row.type_name },
+    salesRepresentativeId: row.sales_representative_id ?? null,
+    employeeId: row.employee_id ?? null,
+    orderId: row.order_id ?? null,
+    subject: row.subject,
+    comment: row.comment ?? null,
+    activityDate: fromDbTime(row.activity_date)!,
+    followUpDate: fromDbTime(row.follow_up_date),
+    createdAt: fromDbTime(row.created_at)!,
+    updatedAt: fromDbTime(row.updated_at),
+  };
+}
+
+/** Activities of the representative's assigned customers: their tenant scope. */
+function scopedActivities(executor: Executor, ctx: StoreContext): Knex.QueryBuilder {
+  const rep = requireRepresentative(ctx);
+  return executor(`${ACTIVITIES} as a`)
+    .join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id')
+    .whereIn('a.customer_id', assignedCustomerIds(executor, rep.id, ctx.salesChannel.id));
+}
+
+const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.name as type_name'];
+
+async function readActivity(executor: Executor, ctx: StoreContext, id: string) {
+  const row = await scopedActivities(executor, ctx).where('a.id', id).first(ACTIVITY_COLUMNS);
+  if (!row) throw Errors.notFound('customer activity', id);
+  return toActivity(row);
+}
+
+const missing = (entity: string, id: string, pointer: string) =>
+  new AppError(404, 'SUITE__NOT_FOUND', `${entity} with id "${id}" was not found.`, { pointer, meta: { entity } });
+
+/** The references of an activity must exist and belong to its customer (else 404, like any foreign id). */
+async function checkReferences(trx: Executor, customerId: string, input: { typeId?: string; employeeId?: string | null; orderId?: string | null }, isNew: boolean) {
+  if (input.typeId !== undefined) {
+    const type = await trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active');
+    if (!type || (isNew && !readBool(type.active))) throw missing('customer activity type', input.typeId, '/typeId');
+  }
+  if (input.employeeId && !(await trx('b2b_employee_customers').where({ employee_id: input.employeeId, customer_id: customerId }).first('id')))
+    throw missing('employee', input.employeeId, '/employeeId');
+  if (input.orderId && !(await trx('orders').where({ id: input.orderId, customer_id: customerId }).first('id'))) throw missing('order', input.orderId, '/orderId');
+}
+
+function columnsOf(body: Record<string, any>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  if (body.typeId !== undefined) columns.type_id = body.typeId;
+  if (body.subject !== undefined) columns.subject = String(body.subject).trim();
+  if (body.comment !== undefined) columns.comment = body.comment;
+  if (body.activityDate !== undefined) columns.activity_date = toDbTime(body.activityDate);
+  if (body.followUpDate !== undefined) columns.follow_up_date = body.followUpDate === null ? null : toDbTime(body.followUpDate);
+  if (body.employeeId !== undefined) columns.employee_id = body.employeeId;
+  if (body.orderId !== undefined) columns.order_id = body.orderId;
+  return columns;
+}
+
+/** A reference deleted between the check and the write. */
+function referenceGone(error: unknown): never {
+  if (isForeignKeyError(error)) throw Errors.conflict('A referenced record was deleted meanwhile; retry.');
+  throw error;
+}
+
+export function activityRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/sales-representative/customer-activity-type',
+      operationId: 'listActiveCustomerActivityTypes',
+      summary: 'The activity types a representative can record (active ones, in their order).',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 200: listResponse(activityTypeSchema) } },
+      async handler({ ctx }) {
+        requireRepresentative(ctx);
+        const rows = await host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id');
+        return { total: rows.length, data: rows.map(toType) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/sales-representative/customer-activity-type/list',
+      operationId: 'searchCustomerActivityTypes',
+      summary: 'Every activity type (inactive ones too) with how many activities of the assigned customers use it; query page, limit, term.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { query: typeListQuery, responses: { 200: listResponse(activityTypeWithCount) } },
+      async handler({ ctx, query }) {
+        const rep = requireRepresentative(ctx);
+        const page = await searchByCriteria<Record<string, any>>(host.db(`${ACTIVITY_TYPES} as t`), query as Criteria, typeCriteria, (qb) => qb.select('t.*'));
+        const ids = page.rows.map((r) => r.id as string);
+        const counts = ids.length
+          ? await host.db(ACTIVITIES)
+              .whereIn('type_id', ids)
+              .whereIn('customer_id', assignedCustomerIds(host.db, rep.id, ctx.salesChannel.id))
+              .groupBy('type_id')
+              .select('type_id', host.db.raw('COUNT(*) as n'))
+          : [];
+        const byType = new Map(counts.map((c: Record<string, any>) => [c.type_id as string, readInt(c.n)]));
+        return { total: page.total, data: page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/sales-representative/customer-activity-type/{id}',
+      operationId: 'readCustomerActivityType',
+      summary: 'One activity type.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { params: pathParams('id'), body: emptyBody, responses: { 200: activityTypeSchema } },
+      async handler({ ctx, params }) {
+        requireRepresentative(ctx);
+        const row = await host.db(ACTIVITY_TYPES).where({ id: params.id }).first();
+        if (!row) throw Errors.notFound('customer activity type', params.id);
+        return toType(row);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/sales-representative/customer-activity',
+      operationId: 'createCustomerActivity',
+      summary: 'Records an activity with an assigned customer (default: the customer acted for); employeeId and orderId must be the customer’s.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { body: createBody, responses: { 200: activitySchema } },
+      async handler({ ctx, body }) {
+        const rep = requireRepresentative(ctx);
+        const customerId: string | undefined = body.customerId ?? ctx.customer?.id;
+        if (!customerId) throw Errors.badRequest('SUITE__INVALID_INPUT', 'customerId is required when no customer is acted for.', { pointer: '/customerId' });
+        const id = newId();
+        return inTransaction(host.db, async (trx) => {
+          if (!(await isAssigned(trx, rep.id, ctx.salesChannel.id, customerId))) throw missing('customer', customerId, '/customerId');
+          await checkReferences(trx, customerId, body, true);
+          const now = nowDb();
+          await trx(ACTIVITIES)
+            .insert({ id, customer_id: customerId, sales_representative_id: rep.id, activity_date: now, ...columnsOf(body), created_at: now })
+            .catch(referenceGone);
+          return readActivity(trx, ctx, id);
+        });
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/sales-representative/customer-activity',
+      operationId: 'updateCustomerActivity',
+      summary: 'Changes an activity of an assigned customer (body id plus the fields to change; the customer cannot change).',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { body: updateBody, responses: { 200: activitySchema } },
+      async handler({ ctx, body }) {
+        return inTransaction(host.db, async (trx) => {
+          const current = await readActivity(trx, ctx, body.id);
+          await checkReferences(trx, current.customerId, body, body.typeId !== current.typeId);
+          await trx(ACTIVITIES)
+            .where({ id: body.id })
+            .update({ ...columnsOf(body), updated_at: nowDb() })
+            .catch(referenceGone);
+          return readActivity(trx, ctx, body.id);
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/sales-representative/customer-activity/list',
+      operationId: 'listCustomerActivities',
+      summary: 'Activities of the assigned customers, newest first; query page, limit, term (subject, comment), customerId, typeId.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { query: listQuery, responses: { 200: listResponse(activitySchema) } },
+      async handler({ ctx, query }) {
+        const rep = requireRepresentative(ctx);
+        if (query.customerId && !(await isAssigned(host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
+        const filter: NonNullable<Criteria['filter']> = [];
+        if (query.customerId) filter.push({ type: 'equals', field: 'customerId', value: query.customerId });
+        if (query.typeId) filter.push({ type: 'equals', field: 'typeId', value: query.typeId });
+        const criteria: Criteria = { page: query.page, limit: query.limit, term: query.term, filter };
+        const page = await searchByCriteria<Record<string, any>>(scopedActivities(host.db, ctx), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
+        return { total: page.total, data: page.rows.map(toActivity) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/sales-representative/customer-activity/{id}',
+      operationId: 'readCustomerActivity',
+      summary: 'One activity of an assigned customer.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 200: activitySchema } },
+      async handler({ ctx, params }) {
+        return readActivity(host.db, ctx, params.id);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/sales-representative/customer-activity/{id}',
+      operationId: 'deleteCustomerActivity',
+      summary: 'Deletes an activity of an assigned customer.',
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 200: successResponse } },
+      async handler({ ctx, params }) {
+        await inTransaction(host.db, async (trx) => {
+          await readActivity(trx, ctx, params.id);
+          await trx(ACTIVITIES).where({ id: params.id }).delete();
+        });
+        return { success: true };
+      },
+    },
+  ];
+}

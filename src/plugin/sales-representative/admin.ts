@@ -1,0 +1,323 @@
+import { applyCriteriaFilters, type CriteriaSpec } from '../../lib/criteria.js';
+import { inTransaction, isDuplicateKeyError, readBool, readInt, type Executor, type Trx } from '../../lib/db.js';
+import { AppError, Errors } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { noContent } from '../../lib/routes.js';
+import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
+import { nowDb } from '../../lib/time.js';
+import type { AdminRoute, HostRuntime } from '../../host/contract.js';
+import { emailTaken, TAG } from './context.js';
+import { ACTIVITY_TYPES, ASSIGNMENTS, findRepresentative, loginEmailInUse, REPRESENTATIVES, toRepresentativeView, type RepresentativeRow } from './repository.js';
+import { emailSchema, nameSchema, pagingQuery, passwordSchema, phoneSchema, representativeSchema } from './schemas.js';
+import { activityTypeSchema } from './activities.js';
+
+const PATH = '/suite-sales-representative';
+const TYPE_PATH = '/suite-customer-activity-type';
+const TYPE = 'suite_sales_representative';
+const ACTIVITY_TYPE = 'suite_customer_activity_type';
+
+const attributes = objectSchema(
+  { ...(representativeSchema as { properties: Record<string, unknown> }).properties, customerIds: { type: 'array', items: { type: 'string' } } },
+  [...(representativeSchema as { required: string[] }).required, 'customerIds'],
+);
+const resource = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes }, ['id', 'type', 'attributes']);
+const single = objectSchema({ data: resource }, ['data']);
+const typeResource = objectSchema({ id: { type: 'string' }, type: { const: ACTIVITY_TYPE }, attributes: activityTypeSchema }, ['id', 'type', 'attributes']);
+
+function jsonApiList(item: Record<string, unknown>) {
+  return objectSchema(
+    { data: { type: 'array', items: item }, meta: objectSchema({ total: { type: 'integer' } }, ['total']), links: { type: 'object', additionalProperties: { type: 'string' } } },
+    ['data', 'meta', 'links'],
+  );
+}
+
+function pageLinks(path: string, page: number, limit: number, total: number, extra = ''): Record<string, string> {
+  const link = (p: number) => `/api${path}?limit=${limit}&page=${p}${extra}`;
+  const last = Math.max(1, Math.ceil(total / limit));
+  const links: Record<string, string> = { self: link(page), first: link(1), last: link(last) };
+  if (page > 1) links.prev = link(Math.min(page - 1, last));
+  if (page < last) links.next = link(page + 1);
+  return links;
+}
+
+async function toResource(executor: Executor, row: RepresentativeRow) {
+  const customers = await executor(ASSIGNMENTS).where({ sales_representative_id: row.id }).orderBy('created_at').orderBy('customer_id').select('customer_id');
+  return { id: row.id, type: TYPE, attributes: { ...toRepresentativeView(row), customerIds: customers.map((c: { customer_id: string }) => c.customer_id) } };
+}
+
+async function existing(executor: Executor, id: string): Promise<RepresentativeRow> {
+  const row = await findRepresentative(executor, id);
+  if (!row) throw Errors.notFound('sales representative', id);
+  return row;
+}
+
+/** Assigns customers to a representative; a customer assigned to someone else moves (one representative per customer). */
+async function assign(trx: Trx, representativeId: string, customerIds: string[]): Promise<void> {
+  const unique = [...new Set(customerIds)];
+  const found = new Set((await trx('customers').whereIn('id', unique).select('id')).map((r: { id: string }) => r.id));
+  const absent = unique.findIndex((id) => !found.has(id));
+  if (absent >= 0)
+    throw new AppError(404, 'SUITE__NOT_FOUND', `customer with id "${unique[absent]}" was not found.`, { pointer: `/customerIds/${customerIds.indexOf(unique[absent]!)}`, meta: { entity: 'customer' } });
+  const now = nowDb();
+  for (const customerId of unique) {
+    const moved = await trx(ASSIGNMENTS).where({ customer_id: customerId }).whereNot({ sales_representative_id: representativeId }).update({ sales_representative_id: representativeId, created_at: now });
+    if (moved) continue;
+    if (await trx(ASSIGNMENTS).where({ customer_id: customerId }).first('id')) continue;
+    try {
+      await trx(ASSIGNMENTS).insert({ id: newId(), sales_representative_id: representativeId, customer_id: customerId, created_at: now });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw Errors.conflict();
+      throw error;
+    }
+  }
+}
+
+const createBody = objectSchema(
+  { email: emailSchema, password: passwordSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema, active: { type: 'boolean' }, customerIds: { type: 'array', maxItems: 500, items: idParam } },
+  ['email', 'password', 'firstName', 'lastName'],
+);
+const patchBody = objectSchema(
+  { email: emailSchema, password: passwordSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema, active: { type: 'boolean' } },
+  [],
+  { minProperties: 1 },
+);
+const assignBody = objectSchema({ customerIds: { type: 'array', minItems: 1, maxItems: 500, items: idParam } }, ['customerIds']);
+const typeBody = (required: string[]) =>
+  objectSchema(
+    {
+      technicalName: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' },
+      name: nameSchema,
+      position: { type: 'integer', minimum: 0, maximum: 100000 },
+      active: { type: 'boolean' },
+    },
+    required,
+    required.length ? {} : { minProperties: 1 },
+  );
+
+async function uniqueEmail(trx: Trx, email: string, exceptId?: string): Promise<string> {
+  const normalised = email.trim().toLowerCase();
+  if (await loginEmailInUse(trx, normalised, exceptId)) throw emailTaken();
+  return normalised;
+}
+
+function typeResourceOf(row: Record<string, any>) {
+  return { id: row.id, type: ACTIVITY_TYPE, attributes: { id: row.id, technicalName: row.technical_name, name: row.name, position: readInt(row.position), active: readBool(row.active) } };
+}
+
+const representativeSearch: CriteriaSpec = { fields: {}, termColumns: ['email', 'first_name', 'last_name'], defaultSort: [], idColumn: 'id' };
+
+const technicalNameTaken = () => Errors.badRequest('SUITE__TECHNICAL_NAME_TAKEN', 'Another activity type has this technical name.', { pointer: '/technicalName' });
+
+export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
+  const tags = [TAG];
+  return [
+    {
+      method: 'GET',
+      path: PATH,
+      operationId: 'listSalesRepresentatives',
+      summary: 'Sales representatives (JSON:API), by last name; term searches e-mail and name.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { query: objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 } }), responses: { 200: jsonApiList(resource) } },
+      async handler({ query }) {
+        const base = applyCriteriaFilters(host.db(REPRESENTATIVES), { term: query.term }, representativeSearch);
+        const [count] = await base.clone().count({ n: '*' });
+        const total = readInt(count?.n);
+        const rows = await base.clone().orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
+        const data = [];
+        for (const row of rows) data.push(await toResource(host.db, row));
+        return { data, meta: { total }, links: pageLinks(PATH, query.page, query.limit, total, query.term ? `&term=${encodeURIComponent(query.term)}` : '') };
+      },
+    },
+    {
+      method: 'POST',
+      path: PATH,
+      operationId: 'createSalesRepresentative',
+      summary: 'Creates a representative login (the e-mail must not be used by any customer, employee or representative), optionally with assigned customers.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { body: createBody, responses: { 200: single } },
+      async handler({ body }) {
+        const passwordHash = await host.auth.hashPassword(body.password);
+        return inTransaction(host.db, async (trx) => {
+          const id = newId();
+          try {
+            await trx(REPRESENTATIVES).insert({
+              id,
+              email: await uniqueEmail(trx, body.email),
+              password_hash: passwordHash,
+              first_name: body.firstName.trim(),
+              last_name: body.lastName.trim(),
+              phone: body.phone?.trim() || null,
+              active: body.active ?? true,
+              created_at: nowDb(),
+            });
+          } catch (error) {
+            if (isDuplicateKeyError(error)) throw emailTaken();
+            throw error;
+          }
+          if (body.customerIds?.length) await assign(trx, id, body.customerIds);
+          return { data: await toResource(trx, await existing(trx, id)) };
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: `${PATH}/{id}`,
+      operationId: 'readSalesRepresentative',
+      summary: 'One representative with the ids of the assigned customers.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 200: single } },
+      async handler({ params }) {
+        return { data: await toResource(host.db, await existing(host.db, params.id)) };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: `${PATH}/{id}`,
+      operationId: 'updateSalesRepresentative',
+      summary: 'Changes a representative; deactivating or setting a new password ends their sessions.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), body: patchBody, responses: { 200: single } },
+      async handler({ params, body }) {
+        const passwordHash = body.password ? await host.auth.hashPassword(body.password) : null;
+        return inTransaction(host.db, async (trx) => {
+          await existing(trx, params.id);
+          const update: Record<string, unknown> = { updated_at: nowDb() };
+          if (body.email !== undefined) update.email = await uniqueEmail(trx, body.email, params.id);
+          if (passwordHash) update.password_hash = passwordHash;
+          if (body.firstName !== undefined) update.first_name = body.firstName.trim();
+          if (body.lastName !== undefined) update.last_name = body.lastName.trim();
+          if (body.phone !== undefined) update.phone = body.phone?.trim() || null;
+          if (body.active !== undefined) update.active = body.active;
+          try {
+            await trx(REPRESENTATIVES).where({ id: params.id }).update(update);
+          } catch (error) {
+            if (isDuplicateKeyError(error)) throw emailTaken();
+            throw error;
+          }
+          if (body.active === false || passwordHash) await host.auth.revokeActorSessions(trx, 'salesRepresentative', params.id);
+          return { data: await toResource(trx, await existing(trx, params.id)) };
+        });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${PATH}/{id}`,
+      operationId: 'deleteSalesRepresentative',
+      summary: 'Deletes a representative and their assignments; their sessions end, the activities they recorded stay with the customers.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 204: null } },
+      async handler({ params }) {
+        await inTransaction(host.db, async (trx) => {
+          await existing(trx, params.id);
+          await host.auth.revokeActorSessions(trx, 'salesRepresentative', params.id);
+          await trx(REPRESENTATIVES).where({ id: params.id }).delete();
+        });
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
+      path: `${PATH}/{id}/customers`,
+      operationId: 'assignSalesRepresentativeCustomers',
+      summary: 'Assigns customers to the representative; a customer looked after by another representative moves to this one.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), body: assignBody, responses: { 200: single } },
+      async handler({ params, body }) {
+        return inTransaction(host.db, async (trx) => {
+          await existing(trx, params.id);
+          await assign(trx, params.id, body.customerIds);
+          return { data: await toResource(trx, await existing(trx, params.id)) };
+        });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: `${PATH}/{id}/customers/{customerId}`,
+      operationId: 'unassignSalesRepresentativeCustomer',
+      summary: 'Takes a customer away from the representative; their sessions acting for it end at the next request.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id', 'customerId'), responses: { 204: null } },
+      async handler({ params }) {
+        const removed = await host.db(ASSIGNMENTS).where({ sales_representative_id: params.id, customer_id: params.customerId }).delete();
+        if (!removed) throw Errors.notFound('assignment', params.customerId);
+        return noContent();
+      },
+    },
+    {
+      method: 'GET',
+      path: TYPE_PATH,
+      operationId: 'listCustomerActivityTypes',
+      summary: 'Customer activity types (JSON:API), in their order.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { query: objectSchema(pagingQuery), responses: { 200: jsonApiList(typeResource) } },
+      async handler({ query }) {
+        const [count] = await host.db(ACTIVITY_TYPES).count({ n: '*' });
+        const total = readInt(count?.n);
+        const rows = await host.db(ACTIVITY_TYPES).orderBy('position').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
+        return { data: rows.map(typeResourceOf), meta: { total }, links: pageLinks(TYPE_PATH, query.page, query.limit, total) };
+      },
+    },
+    {
+      method: 'POST',
+      path: TYPE_PATH,
+      operationId: 'createCustomerActivityType',
+      summary: 'Adds a customer activity type.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { body: typeBody(['technicalName', 'name']), responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
+      async handler({ body }) {
+        const id = newId();
+        try {
+          await host.db(ACTIVITY_TYPES).insert({ id, technical_name: body.technicalName, name: body.name.trim(), position: body.position ?? 0, active: body.active ?? true, created_at: nowDb() });
+        } catch (error) {
+          if (isDuplicateKeyError(error)) throw technicalNameTaken();
+          throw error;
+        }
+        return { data: typeResourceOf(await host.db(ACTIVITY_TYPES).where({ id }).first()) };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: `${TYPE_PATH}/{id}`,
+      operationId: 'updateCustomerActivityType',
+      summary: 'Changes a customer activity type; an inactive type can no longer be chosen for new activities.',
+      tags,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: pathParams('id'), body: typeBody([]), responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
+      async handler({ params, body }) {
+        const update: Record<string, unknown> = { updated_at: nowDb() };
+        if (body.technicalName !== undefined) update.technical_name = body.technicalName;
+        if (body.name !== undefined) update.name = body.name.trim();
+        if (body.position !== undefined) update.position = body.position;
+        if (body.active !== undefined) update.active = body.active;
+        let changed: number;
+        try {
+          changed = await host.db(ACTIVITY_TYPES).where({ id: params.id }).update(update);
+        } catch (error) {
+          if (isDuplicateKeyError(error)) throw technicalNameTaken();
+          throw error;
+        }
+        if (!changed) throw Errors.notFound('customer activity type', params.id);
+        return { data: typeResourceOf(await host.db(ACTIVITY_TYPES).where({ id: params.id }).first()) };
+      },
+    },
+  ];
+}

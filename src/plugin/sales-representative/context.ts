@@ -1,0 +1,52 @@
+import { readBool } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import type { ContextEnricher, CustomerRef, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
+import { PERMISSION_KEYS } from '../employee/permissions.js';
+import { findRepresentative, findRepresentativeByEmail, firstAssignedCustomer, isAssigned, representativeIdentity, representativeName } from './repository.js';
+
+export const TAG = 'Sales representatives';
+
+/** What a representative may not do for a customer: manage its people and roles, or act as its administrator. */
+const WITHHELD = new Set(['employee.manage', 'invitation.manage', 'role.manage', 'admin']);
+
+/** Everything the company admin may, except managing employees, invitations and roles. */
+export const REPRESENTATIVE_PERMISSIONS: ReadonlySet<string> = new Set(PERMISSION_KEYS.filter((key) => !WITHHELD.has(key)));
+
+export function representativeLoginProvider(host: HostRuntime): LoginProvider {
+  return async (trx, email, password, salesChannel) => {
+    const row = await findRepresentativeByEmail(trx, email);
+    if (!row || !readBool(row.active)) return null;
+    if (!(await host.auth.verifyPassword(password, row.password_hash))) return null;
+    const customerId = await firstAssignedCustomer(trx, row.id, salesChannel.id);
+    return customerId ? representativeIdentity(row, customerId) : null;
+  };
+}
+
+/**
+ * Per request: a deactivated representative, or one whose customer was unassigned, loses the
+ * session at once (401).
+ */
+export const representativeContextEnricher: ContextEnricher = async (ctx, executor) => {
+  if (ctx.actor.type !== 'salesRepresentative') return;
+  const id = String(ctx.attributes.salesRepresentativeId ?? ctx.actor.id ?? '');
+  const row = await findRepresentative(executor, id);
+  if (!row || !readBool(row.active))
+    throw Errors.unauthorized('The sales representative account is not active.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');
+  if (ctx.customer && !(await isAssigned(executor, row.id, ctx.salesChannel.id, ctx.customer.id)))
+    throw Errors.unauthorized('The customer is no longer assigned to this sales representative.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');
+  ctx.salesRepresentative = { id: row.id, email: row.email, name: representativeName(row) };
+  ctx.permissions = REPRESENTATIVE_PERMISSIONS;
+};
+
+export function requireRepresentative(ctx: StoreContext): NonNullable<StoreContext['salesRepresentative']> {
+  if (ctx.actor.type !== 'salesRepresentative' || !ctx.salesRepresentative)
+    throw Errors.forbidden('Only a sales representative login may do this.', 'SUITE__SALES_REPRESENTATIVE_ONLY');
+  return ctx.salesRepresentative;
+}
+
+export const emailTaken = () => Errors.badRequest('SUITE__EMAIL_TAKEN', 'This e-mail address already has a login.', { pointer: '/email' });
+
+export function requireCustomer(ctx: StoreContext): CustomerRef {
+  if (!ctx.customer) throw Errors.forbidden('Choose a customer to act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
+  return ctx.customer;
+}

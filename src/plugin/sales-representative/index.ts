@@ -1,0 +1,17 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { activityRoutes } from './activities.js';
+import { representativeAdminRoutes } from './admin.js';
+import { representativeContextEnricher, representativeLoginProvider } from './context.js';
+import { representativeRoutes } from './routes.js';
+
+export { seedSalesRepresentativeDemo } from './demo.js';
+export { REPRESENTATIVE_PERMISSIONS, requireRepresentative } from './context.js';
+export { assignedCustomerIds, isAssigned, representativeOfCustomer } from './repository.js';
+
+/** Sales representatives: login, acting for assigned customers, customer activities, their orders and statistics; Admin API to set them up. */
+export async function registerSalesRepresentatives(host: HostRuntime): Promise<void> {
+  host.auth.addLoginProvider(representativeLoginProvider(host));
+  host.auth.addContextEnricher(representativeContextEnricher);
+  for (const route of [...representativeRoutes(host), ...activityRoutes(host)]) host.storeApi.route(route);
+  for (const route of representativeAdminRoutes(host)) host.adminApi.route(route);
+}

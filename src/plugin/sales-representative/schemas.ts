@@ -1,0 +1,139 @@
+import { criteriaSchema, MAX_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
+import { idParam, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { dateTimeSchema } from '../../lib/time.js';
+import { employeeCriteria } from '../employee/repository.js';
+import { employeeSchema } from '../employee/schemas.js';
+
+const text = { type: 'string' };
+const nullableText = nullable(text);
+const amount = { type: 'number' };
+
+export const emailSchema = { type: 'string', format: 'email', minLength: 3, maxLength: 255 } as const;
+export const passwordSchema = { type: 'string', minLength: 8, maxLength: 1024 } as const;
+export const nameSchema = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' } as const;
+export const phoneSchema = nullable({ type: 'string', maxLength: 64 });
+
+export const pagingQuery = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 25 },
+};
+
+/** The representative as a customer or employee sees them. */
+export const representativeContactSchema = objectSchema(
+  { id: text, email: text, firstName: text, lastName: text, phone: nullableText },
+  ['id', 'email', 'firstName', 'lastName', 'phone'],
+);
+
+export const representativeSchema = objectSchema(
+  { id: text, email: text, firstName: text, lastName: text, phone: nullableText, active: { type: 'boolean' }, createdAt: dateTimeSchema, updatedAt: nullable(dateTimeSchema) },
+  ['id', 'email', 'firstName', 'lastName', 'phone', 'active', 'createdAt', 'updatedAt'],
+);
+
+export const profilePatchBody = objectSchema({ email: emailSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema }, [], { minProperties: 1 });
+
+export const switchCustomerBody = objectSchema({ customerId: idParam }, ['customerId']);
+export const contextTokenResponse = objectSchema({ contextToken: text, customerId: text }, ['contextToken', 'customerId']);
+
+export const customerCriteria: CriteriaSpec = {
+  fields: {
+    id: { column: 'c.id', type: 'id' },
+    customerNumber: { column: 'c.customer_number', type: 'string' },
+    company: { column: 'c.company', type: 'string' },
+    email: { column: 'c.email', type: 'string' },
+    firstName: { column: 'c.first_name', type: 'string' },
+    lastName: { column: 'c.last_name', type: 'string' },
+    groupId: { column: 'c.group_id', type: 'id' },
+  },
+  termColumns: ['c.company', 'c.customer_number', 'c.email', 'c.first_name', 'c.last_name'],
+  defaultSort: [
+    { column: 'c.company', order: 'asc' },
+    { column: 'c.id', order: 'asc' },
+  ],
+  idColumn: 'c.id',
+};
+export const customerCriteriaBody = criteriaSchema(Object.keys(customerCriteria.fields));
+
+const customerProperties = {
+  id: text,
+  customerNumber: text,
+  company: nullableText,
+  email: text,
+  firstName: text,
+  lastName: text,
+  groupId: nullableText,
+  current: { type: 'boolean' },
+};
+const customerRequired = Object.keys(customerProperties);
+export const customerSchema = objectSchema(customerProperties, customerRequired);
+export const customerWithStatsSchema = objectSchema(
+  { ...customerProperties, orderCount: { type: 'integer', minimum: 0 }, revenue: amount, lastOrderDate: nullable(dateTimeSchema) },
+  [...customerRequired, 'orderCount', 'revenue', 'lastOrderDate'],
+);
+
+export const orderCriteria: CriteriaSpec = {
+  fields: {
+    id: { column: 'o.id', type: 'id' },
+    orderNumber: { column: 'o.order_number', type: 'string' },
+    orderDate: { column: 'o.order_date', type: 'date' },
+    customerId: { column: 'o.customer_id', type: 'id' },
+    state: { column: 'o.state', type: 'string' },
+    placedByType: { column: 'o.placed_by_type', type: 'string' },
+    placedById: { column: 'o.placed_by_id', type: 'id' },
+  },
+  termColumns: ['o.order_number'],
+  defaultSort: [
+    { column: 'o.order_date', order: 'desc' },
+    { column: 'o.id', order: 'desc' },
+  ],
+  idColumn: 'o.id',
+};
+export const orderCriteriaBody = criteriaSchema(Object.keys(orderCriteria.fields));
+
+/** Orders in the host's Store API order shape (documented by GET /order/{orderId}). */
+export const orderItemSchema = { type: 'object', additionalProperties: true, required: ['id', 'orderNumber', 'orderDate'], properties: { id: text, orderNumber: text, orderDate: dateTimeSchema } };
+export const orderListResponse = listResponse(orderItemSchema);
+
+export const representativeEmployeeCriteria: CriteriaSpec = {
+  ...employeeCriteria,
+  fields: { ...employeeCriteria.fields, customerId: { column: 'ec.customer_id', type: 'id' } },
+  termColumns: [...(employeeCriteria.termColumns ?? []), 'c.company'],
+  defaultSort: [...employeeCriteria.defaultSort, { column: 'ec.customer_id', order: 'asc' }],
+};
+export const employeeCriteriaBody = criteriaSchema(Object.keys(representativeEmployeeCriteria.fields));
+const employeeProperties = (employeeSchema as { properties: Record<string, unknown>; required: string[] }).properties;
+const employeeRequired = (employeeSchema as { properties: Record<string, unknown>; required: string[] }).required;
+export const customerEmployeeSchema = objectSchema({ ...employeeProperties, customerId: text, company: nullableText }, [...employeeRequired, 'customerId', 'company']);
+
+export const statisticsQuery = objectSchema({ customerId: idParam, months: { type: 'integer', minimum: 1, maximum: 36, default: 12 } }, ['customerId']);
+const figures = { revenue: amount, orderCount: { type: 'integer', minimum: 0 }, averageOrderValue: amount };
+export const statisticsResponse = objectSchema(
+  {
+    customerId: text,
+    currency: text,
+    revenueBasis: { const: 'net' },
+    months: { type: 'array', items: objectSchema({ month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' }, from: dateTimeSchema, to: dateTimeSchema, ...figures }, ['month', 'from', 'to', 'revenue', 'orderCount', 'averageOrderValue']) },
+    total: objectSchema(figures, ['revenue', 'orderCount', 'averageOrderValue']),
+  },
+  ['customerId', 'currency', 'revenueBasis', 'months', 'total'],
+);
+
+export const rankingBody = objectSchema({
+  customerId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  from: dateTimeSchema,
+  to: dateTimeSchema,
+  ...pagingQuery,
+});
+export const rankingResponse = listResponse(
+  objectSchema(
+    { rank: { type: 'integer', minimum: 1 }, customerId: text, customerNumber: text, company: nullableText, revenue: amount, orderCount: { type: 'integer', minimum: 0 } },
+    ['rank', 'customerId', 'customerNumber', 'company', 'revenue', 'orderCount'],
+  ),
+);
+
+export const lastOrdersCriteria: CriteriaSpec = {
+  fields: { customerId: orderCriteria.fields.customerId!, orderDate: orderCriteria.fields.orderDate!, orderNumber: orderCriteria.fields.orderNumber!, state: orderCriteria.fields.state! },
+  termColumns: ['o.order_number', 'c.company', 'c.customer_number'],
+  defaultSort: orderCriteria.defaultSort,
+  idColumn: 'o.id',
+};
+export const lastOrdersBody = criteriaSchema(Object.keys(lastOrdersCriteria.fields));
