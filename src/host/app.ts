@@ -28,6 +28,9 @@ import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-d
 import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, type LoadedPlugin } from './plugins/plugin-loader.js';
 import { CONTEXT_TOKEN_HEADER } from './auth/store-context.js';
 
+/** Mails the host itself sends (templates/mail/<name>.*.hbs). */
+const HOST_MAIL_TEMPLATES = ['order-confirmation'];
+
 export interface AppOptions {
   config?: Partial<HostConfig>;
   env?: NodeJS.ProcessEnv;
@@ -137,6 +140,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   };
   internals.runtime = runtime;
 
+  registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
   for (const route of accountRoutes(internals)) internals.storeApi.add(route);
   for (const route of catalog.storeRoutes) internals.storeApi.add(route);
   for (const route of checkout.storeRoutes) internals.storeApi.add(route);
@@ -146,7 +150,12 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
 
   for (const { manifest, plugin } of plugins) {
     await migratePlugin(db, manifest);
-    const pluginRuntime: HostRuntime = { ...runtime, config: pluginConfigAccess(db, manifest) };
+    const pluginRuntime: HostRuntime = {
+      ...runtime,
+      config: pluginConfigAccess(db, manifest),
+      // Job handlers receive the runtime that registered them, so plugin jobs read the plugin's settings.
+      jobs: { ...runtime.jobs, register: (name, handler) => runtime.jobs.register(name, (payload) => handler(payload, pluginRuntime)) },
+    };
     await plugin.register(pluginRuntime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Executor } from '../lib/db.js';
 import { forUpdate } from '../lib/db.js';
 
@@ -6,6 +7,8 @@ import { forUpdate } from '../lib/db.js';
  * rest of the caller's transaction on MySQL; SQLite serialises writers anyway.
  */
 export async function nextNumber(executor: Executor, range: string, prefix = ''): Promise<string> {
+  // Increment and read must share one connection and lock: outside a transaction, open one.
+  if (!(executor as Knex.Transaction).isTransaction) return executor.transaction((trx) => nextNumber(trx, range, prefix));
   const updated = await executor('number_ranges').where({ name: range }).increment('last_value', 1);
   if (updated === 0) {
     await executor('number_ranges').insert({ name: range, last_value: 0 }).onConflict('name').ignore();

@@ -3,7 +3,7 @@ import { newId } from '../../src/lib/ids.js';
 import { Errors } from '../../src/lib/errors.js';
 import { nowDb } from '../../src/lib/time.js';
 import type { PlacedOrder } from '../../src/host/contract.js';
-import { expectError, getShop, http, loginNewCustomer } from '../helpers/shop.js';
+import { deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
 import { addToCart, insertProduct, placeOrder, productStock, sessionWithPermissions, storeContextFor } from '../helpers/checkout.js';
 
 const hiddenIds = new Set<string>();
@@ -213,5 +213,19 @@ describe('host: checkout', () => {
     expect(refused).to.have.property('code', 'SUITE__OUT_OF_STOCK');
     const [many] = await shop.runtime.orders.getMany(shop.db, [placed.id, newId()]).then((orders) => [orders]);
     expect(many!.map((o) => o.id)).to.deep.equal([placed.id]);
+  });
+});
+
+describe('host: order confirmation mail', () => {
+  it('mails whoever placed the order, listing every line', async () => {
+    const buyer = await loginNewCustomer();
+    const product = await insertProduct({ name: 'Confirmation widget', priceNet: 2500, stock: 5 });
+    await addToCart(buyer.token, [{ productId: product.id, quantity: 2 }]);
+    const order = await placeOrder(buyer.token);
+    expect(order.status).to.equal(200);
+    await deliverMail();
+    const mail = await (await testMailbox()).waitFor((m) => (m.subject ?? '').startsWith(`Your order ${order.body.orderNumber}`));
+    expect(mail.envelopeTo).to.include(buyer.email);
+    expect(mail.text).to.contain('2 x Confirmation widget');
   });
 });

@@ -56,7 +56,9 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
   };
   if (!token) {
     if (requireLogin) throw Errors.unauthorized();
-    return makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
+    const guest = makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
+    await guest.ruleIds();
+    return guest;
   }
   const claims = verifyToken(internals.config.appSecret, STORE_AUDIENCE, token);
   const session = claims?.jti ? await findLiveSession(internals.db, claims.jti) : null;
@@ -81,6 +83,9 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
     internals,
   );
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
+  // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
+  // connection, so a lazy first evaluation inside it would wait for itself.
+  await ctx.ruleIds();
   if (requireLogin && !ctx.customer && ctx.actor.type === 'guest') throw Errors.unauthorized();
   return ctx;
 }

@@ -8,6 +8,7 @@ import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
 import { CartService, lineTax, notAvailable, outOfStock, requireCustomer, totalsOf } from './cart-service.js';
 import { documents } from './documents.js';
+import { getOrder } from './order-repository.js';
 
 /** Places orders: one transaction from the locked cart (or given lines) to the written order, its invoice and the hooks. */
 export class CheckoutService {
@@ -130,7 +131,26 @@ export class CheckoutService {
       customFields,
     };
     for (const hook of this.internals.registries.orderPlacedHooks) await hook(ctx, placed, trx);
+    await this.queueConfirmation(trx, ctx, customer, orderId);
     return placed;
+  }
+
+  /**
+   * The order confirmation, queued in the order's transaction: to whoever placed the order, with
+   * the company's address in copy. Templates read every line's payload (event tickets print
+   * `lineItem.payload.participant`).
+   */
+  private async queueConfirmation(trx: Trx, ctx: StoreContext, customer: CustomerRef, orderId: string): Promise<void> {
+    const order = await getOrder(trx, orderId);
+    const to = ctx.actor.email ?? customer.email;
+    await this.runtime.mail.enqueue(trx, {
+      template: 'order-confirmation',
+      to,
+      cc: to === customer.email ? [] : [customer.email],
+      salesChannelId: customer.salesChannelId,
+      data: { order, lineItems: order?.lineItems ?? [], customer, placedBy: ctx.actor },
+      dedupeKey: `order-confirmation:${orderId}`,
+    });
   }
 
   /** Reads the cart only after locking its row, so a concurrent order or edit is seen. */
