@@ -4,7 +4,6 @@ import { employeeContextEnricher, employeeLoginProvider } from './context.js';
 import { employeeCsvRoutes } from './csv/routes.js';
 import { invitationRoutes } from './invitation/routes.js';
 import { loginRoutes } from './login/routes.js';
-import { registerEmployeeMailTemplates } from './mail.js';
 import { employeeOrderRoutes } from './orders/routes.js';
 import { roleRoutes } from './role/routes.js';
 import { employeeRoutes } from './routes.js';
@@ -14,7 +13,6 @@ export { PERMISSIONS, PERMISSION_KEYS } from './permissions.js';
 
 /** Employees, roles, permissions, invitations, password-less login, recovery, employee orders, CSV, account requests. */
 export async function registerEmployees(host: HostRuntime): Promise<void> {
-  registerEmployeeMailTemplates(host);
   host.auth.addLoginProvider(employeeLoginProvider(host));
   host.auth.addContextEnricher(employeeContextEnricher);
   for (const route of [
