@@ -4,8 +4,10 @@ import { newId } from '../../src/lib/ids.js';
 import { addSeconds, fromDbTime, toDbTime } from '../../src/lib/time.js';
 import { createJobsModule, STALE_JOB_SECONDS, type JobsModule } from '../../src/host/jobs/index.js';
 import type { HostInternals } from '../../src/host/internals.js';
-import type { ShopApp } from '../../src/host/app.js';
-import { getShop, testDatabaseUrl } from '../helpers/shop.js';
+import { createApp, type ShopApp } from '../../src/host/app.js';
+import type { HostPlugin } from '../../src/host/contract.js';
+import type { PluginManifest } from '../../src/host/plugins/manifest.js';
+import { getShop, TEST_APP_SECRET, testDatabaseUrl, testMailbox } from '../helpers/shop.js';
 
 const unique = (prefix: string) => `test.${prefix}.${newId().slice(0, 10)}`;
 const secondsFromNow = (value: string) => (new Date(fromDbTime(value)!).getTime() - Date.now()) / 1000;
@@ -206,6 +208,37 @@ describe('host: jobs', () => {
     await worker.stop();
     expect(events).to.deep.equal(['started', 'finished']);
     expect((await shop.db('jobs').where({ name }).first()).state).to.equal('done');
+  });
+
+  it('hands a plugin\'s job handler the plugin\'s runtime, with the plugin\'s settings', async () => {
+    const manifest: PluginManifest = {
+      name: `test-plugin-${newId().slice(0, 6)}`,
+      version: '1.0.0',
+      entry: 'none',
+      contractVersion: '^1.0.0',
+      config: { type: 'object', properties: { greeting: { type: 'string', default: 'hello from the plugin settings' } } },
+      permissions: [],
+      mailTemplates: [],
+    };
+    const seen: unknown[] = [];
+    const plugin: HostPlugin = {
+      name: manifest.name,
+      async register(host) {
+        host.jobs.register(`${manifest.name}.greet`, async (_payload, runtime) => void seen.push(await runtime.config.get('greeting')));
+      },
+    };
+    const other = await createApp({
+      db: shop.db,
+      plugins: [{ manifest, plugin }],
+      config: { databaseUrl: await testDatabaseUrl(), appSecret: TEST_APP_SECRET, logLevel: 'silent', workers: false, mailerUrl: (await testMailbox()).url },
+    });
+    try {
+      await other.runtime.jobs.enqueue(other.db, `${manifest.name}.greet`, {});
+      await other.jobs.runDue();
+      expect(seen).to.deep.equal(['hello from the plugin settings']);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a schedule interval that is not a positive whole number of seconds', async () => {
