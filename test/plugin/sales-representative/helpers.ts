@@ -2,9 +2,21 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { addToCart, insertProduct, placeOrder } from '../../helpers/checkout.js';
 import { adminToken, http } from '../../helpers/shop.js';
-import { loginAs, newCustomer, uniqueEmail } from '../employee/helpers.js';
+import { as as employeeClient, loginAs, newCustomer, STORE, TOKEN, uniqueEmail } from '../employee/helpers.js';
 
-export { as, createEmployee, employeeWith, loginAs, newCustomer, type Customer } from '../employee/helpers.js';
+export { createEmployee, employeeWith, loginAs, newCustomer, type Customer } from '../employee/helpers.js';
+
+/** A Store API client for the token (employee test client plus PUT). */
+export async function as(token: string | null) {
+  const client = await employeeClient(token);
+  return {
+    ...client,
+    put: (path: string, body: unknown = {}) => {
+      const req = client.agent.put(`${STORE}${path}`);
+      return (token ? req.set(TOKEN, token) : req).send(body as object);
+    },
+  };
+}
 
 export interface Representative {
   id: string;
