@@ -32,6 +32,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         const productId = String(body.productId);
         const number = String(body.customerProductNumber).trim();
         const key = numberKey(number);
+        // Rules are read on the root connection: before the transaction, or SQLite's one connection waits on itself.
+        await ctx.ruleIds();
         try {
           return await inTransaction(host.db, async (trx) => {
             if ((await host.catalog.visibleProducts(ctx, [productId], trx)).length === 0) throw Errors.notFound('Product', productId);
