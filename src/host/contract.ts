@@ -92,8 +92,13 @@ export interface LoginIdentity {
   attributes: Record<string, unknown>;
 }
 
-/** Lets a plugin accept logins the host does not know (employees, sales representatives). */
-export type LoginProvider = (trx: Trx, email: string, password: string, salesChannel: SalesChannel) => Promise<LoginIdentity | null>;
+/**
+ * Lets a plugin accept logins the host does not know (employees, sales representatives).
+ * Answer null when the e-mail is not yours, 'wrong-password' when it is but the password (or the
+ * account's state) refuses it: the host then spends no extra password check, so a refusal takes
+ * the same time whoever owns the address.
+ */
+export type LoginProvider = (trx: Trx, email: string, password: string, salesChannel: SalesChannel) => Promise<LoginIdentity | 'wrong-password' | null>;
 
 /** Runs for every authenticated Store API request after the session is loaded. */
 export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise<void>;

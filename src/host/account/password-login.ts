@@ -25,11 +25,17 @@ export async function passwordLogin(internals: HostInternals, salesChannel: Sale
       }
       return null;
     }
+    // Exactly one password check per attempt, whoever owns the address (no enumeration by timing).
+    let passwordChecked = Boolean(row?.password_hash);
     for (const provider of internals.registries.loginProviders) {
       const identity = await provider(trx, email, password, salesChannel);
+      if (identity === 'wrong-password') {
+        passwordChecked = true;
+        continue;
+      }
       if (identity) return createSession(trx, config.appSecret, config.contextTokenTtl, { ...identity, salesChannelId: salesChannel.id });
     }
-    if (!row) await burnPasswordTime(password);
+    if (!passwordChecked) await burnPasswordTime(password);
     return null;
   });
 }

@@ -8,10 +8,10 @@ import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeRow, rolePermissi
 export function employeeLoginProvider(host: HostRuntime): LoginProvider {
   return async (trx, email, password, salesChannel) => {
     const employee = await trx(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first();
-    if (!employee?.password_hash || !readBool(employee.active)) return null;
-    if (!(await host.auth.verifyPassword(password, employee.password_hash))) return null;
+    if (!employee?.password_hash) return null;
+    if (!(await host.auth.verifyPassword(password, employee.password_hash)) || !readBool(employee.active)) return 'wrong-password';
     const link = await defaultLink(trx, employee.id, salesChannel.id);
-    return link ? employeeIdentity(employee, link.customer_id) : null;
+    return link ? employeeIdentity(employee, link.customer_id) : 'wrong-password';
   };
 }
 
