@@ -1,0 +1,27 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { registerEventJobs } from './jobs.js';
+import { eventTicketProcessor } from './line-item-processor.js';
+import { eventOrderHook } from './order-hook.js';
+import { eventAdminRoutes, eventStoreRoutes } from './routes.js';
+import { EventService } from './service.js';
+import { EventSettingsCache } from './settings.js';
+import { eventStorefrontPages } from './storefront.js';
+
+export { EVENT_REMINDER_JOB, sendEventReminders } from './jobs.js';
+
+/**
+ * Event manager: events on products, specifications, participants and circular mails for sales
+ * staff; the event overview and company participants for customers. Registration is a cart line
+ * per participant (line-item processor), written as participants by an order-placed hook.
+ */
+export async function registerEventManager(host: HostRuntime): Promise<void> {
+  const settings = new EventSettingsCache(host);
+  const service = new EventService(host, settings);
+  host.auth.addContextEnricher(settings.enricher());
+  host.cart.addLineItemProcessor(eventTicketProcessor(settings));
+  host.checkout.onOrderPlaced(eventOrderHook(host));
+  for (const route of eventStoreRoutes(host, service, settings)) host.storeApi.route(route);
+  for (const route of eventAdminRoutes(host, service)) host.adminApi.route(route);
+  for (const page of eventStorefrontPages(host, service, settings)) host.storefront.page(page);
+  registerEventJobs(host, settings);
+}

@@ -1,0 +1,46 @@
+import type { HostRuntime, SalesChannel } from '../../host/contract.js';
+import type { Executor } from '../../lib/db.js';
+import { fromDbTime } from '../../lib/time.js';
+import type { EventRow } from './repository.js';
+import { SPECIFICATIONS } from './repository.js';
+
+export const EVENT_MAIL = {
+  registrationConfirmed: 'event-registration-confirmed',
+  waitingListPromoted: 'event-waiting-list-promoted',
+  circular: 'event-circular',
+  reminder: 'event-reminder',
+} as const;
+
+export function formatDateTime(iso: string, timeZone: string): string {
+  const options = { dateStyle: 'medium', timeStyle: 'short', timeZone: timeZone || 'UTC', timeZoneName: 'short' } as const;
+  try {
+    return new Intl.DateTimeFormat('en-GB', options).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(new Date(iso));
+  }
+}
+
+export function eventPath(eventId: string): string {
+  return `/account/events/${eventId}`;
+}
+
+/** What every event mail can print about the event. */
+export async function eventMailData(host: HostRuntime, executor: Executor, salesChannel: SalesChannel, event: EventRow): Promise<Record<string, unknown>> {
+  const venue = event.venue_id ? await executor(SPECIFICATIONS).where({ id: event.venue_id }).first('name') : null;
+  return {
+    id: event.id,
+    name: event.name,
+    language: event.language,
+    startsAt: fromDbTime(event.starts_at),
+    endsAt: fromDbTime(event.ends_at),
+    startsAtText: formatDateTime(fromDbTime(event.starts_at)!, salesChannel.timeZone),
+    venue: venue?.name ?? null,
+    url: host.storefront.url(salesChannel, eventPath(event.id)),
+  };
+}
+
+export async function salesChannelOfCustomer(host: HostRuntime, executor: Executor, customerId: string, fallback?: SalesChannel): Promise<SalesChannel | null> {
+  const customer = await host.customers.get(executor, customerId);
+  if (!customer) return fallback ?? null;
+  return (await host.customers.salesChannel(executor, customer.salesChannelId)) ?? fallback ?? null;
+}

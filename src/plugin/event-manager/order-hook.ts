@@ -1,0 +1,85 @@
+import type { HostRuntime, OrderPlacedHook } from '../../host/contract.js';
+import { readBool, readInt, writeJson } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { nowDb } from '../../lib/time.js';
+import { ticketOf } from './line-item-processor.js';
+import { EVENT_MAIL, eventMailData } from './mail.js';
+import { PARTICIPANTS, lockEvent, takenSeats } from './repository.js';
+import { eventFull, nextWaitingPosition } from './service.js';
+
+/**
+ * Writes one participant per ticket line in the order's transaction (the processor locked the
+ * events already): registered while seats remain, then on the waiting list. Mails the orderer a
+ * confirmation that prints every ticket's `lineItem.payload.participant`.
+ */
+export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
+  return async (ctx, order, trx) => {
+    const tickets = order.lines.flatMap((line) => {
+      const ticket = ticketOf(line.payload);
+      return ticket ? [{ line, ...ticket }] : [];
+    });
+    if (tickets.length === 0) return;
+    const now = nowDb();
+    const mailLines = [];
+    const events = new Map<string, Record<string, unknown>>();
+    for (const eventId of [...new Set(tickets.map((t) => t.eventId))].sort()) {
+      const event = await lockEvent(trx, eventId);
+      if (!event) throw Errors.badRequest('SUITE__EVENT_NOT_FOUND', `The event "${eventId}" does not exist any more.`);
+      events.set(eventId, await eventMailData(host, trx, ctx.salesChannel, event));
+      const limit = event.participant_limit === null ? null : readInt(event.participant_limit);
+      let taken = await takenSeats(trx, eventId);
+      for (const ticket of tickets.filter((t) => t.eventId === eventId)) {
+        const seat = limit === null || taken < limit;
+        if (!seat && !readBool(event.waiting_list)) throw eventFull();
+        const status = seat ? 'registered' : 'waiting';
+        if (seat) taken++;
+        const { participant } = ticket;
+        await trx(PARTICIPANTS).insert({
+          id: participant.id,
+          event_id: eventId,
+          customer_id: order.customerId,
+          employee_id: participant.employeeId || null,
+          first_name: participant.firstName,
+          last_name: participant.lastName,
+          email: participant.email,
+          status,
+          order_id: order.id,
+          order_line_item_id: ticket.line.id,
+          waiting_position: seat ? null : await nextWaitingPosition(trx, eventId),
+          documents: writeJson([]),
+          created_by_type: ctx.actor.type,
+          created_by_id: ctx.actor.id,
+          created_at: now,
+        });
+        mailLines.push({ ticket, status });
+      }
+    }
+    const to = ctx.actor.type === 'employee' && ctx.actor.email ? ctx.actor.email : (ctx.customer?.email ?? null);
+    if (!to) return;
+    const lineItems = mailLines
+      .sort((a, b) => order.lines.indexOf(a.ticket.line) - order.lines.indexOf(b.ticket.line))
+      .map(({ ticket, status }) => ({
+        id: ticket.line.id,
+        label: ticket.line.label,
+        quantity: ticket.line.quantity,
+        productNumber: ticket.line.productNumber,
+        payload: ticket.line.payload,
+        event: events.get(ticket.eventId),
+        status,
+        waiting: status === 'waiting',
+      }));
+    await host.mail.enqueue(trx, {
+      template: EVENT_MAIL.registrationConfirmed,
+      to,
+      salesChannelId: ctx.salesChannel.id,
+      dedupeKey: `event-registration:${order.id}`,
+      data: {
+        order: { id: order.id, orderNumber: order.orderNumber },
+        orderer: { name: ctx.actor.name },
+        lineItems,
+        registeredCount: lineItems.filter((l) => !l.waiting).length,
+        waitingCount: lineItems.filter((l) => l.waiting).length,
+      },
+    });
+  };
+}

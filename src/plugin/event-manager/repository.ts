@@ -1,0 +1,331 @@
+import type { Knex } from 'knex';
+import type { CriteriaSpec } from '../../lib/criteria.js';
+import { forUpdate, readBool, readInt, readJson, type Executor } from '../../lib/db.js';
+import { fromDbTime } from '../../lib/time.js';
+
+export const EVENTS = 'b2b_events';
+export const SPECIFICATIONS = 'b2b_event_specifications';
+export const SPEAKERS = 'b2b_event_speakers';
+export const PARTICIPANTS = 'b2b_event_participants';
+export const PARTICIPANT_STATUSES = 'b2b_event_participant_statuses';
+export const CIRCULAR_MAILS = 'b2b_event_circular_mails';
+
+export const SPECIFICATION_TYPES = ['format', 'venue', 'speaker', 'difficulty_level'] as const;
+export type SpecificationType = (typeof SPECIFICATION_TYPES)[number];
+
+/** Event statuses besides those the setting eventRegistrationStatuses adds. */
+export const BASE_EVENT_STATUSES = ['draft', 'published', 'closed', 'canceled', 'completed'] as const;
+
+/** Statuses a registration may hold a seat or a waiting place in: one person is in these at most once per event. */
+export const ACTIVE_PARTICIPANT_STATUSES = ['registered', 'waiting'] as const;
+
+export interface SpecificationView {
+  id: string;
+  type: SpecificationType;
+  name: string;
+  description: string | null;
+  position: number;
+}
+
+export interface EventRow {
+  id: string;
+  product_id: string;
+  name: string;
+  language: string;
+  format_id: string | null;
+  difficulty_level_id: string | null;
+  venue_id: string | null;
+  description: string | null;
+  starts_at: string;
+  ends_at: string;
+  participant_limit: number | null;
+  registration_deadline: string | null;
+  waiting_list: unknown;
+  status: string;
+  created_at: string;
+  updated_at: string | null;
+  product_name?: string;
+  product_number?: string;
+}
+
+export interface EventView {
+  id: string;
+  productId: string;
+  productName: string;
+  productNumber: string;
+  name: string;
+  language: string;
+  format: SpecificationView | null;
+  difficultyLevel: SpecificationView | null;
+  venue: SpecificationView | null;
+  speakers: SpecificationView[];
+  description: string | null;
+  startsAt: string;
+  endsAt: string;
+  participantLimit: number | null;
+  registrationDeadline: string;
+  waitingList: boolean;
+  status: string;
+  registrationOpen: boolean;
+  registeredCount: number;
+  waitingCount: number;
+  freeSeats: number | null;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface ParticipantRow {
+  id: string;
+  event_id: string;
+  customer_id: string;
+  employee_id: string | null;
+  first_name: string;
+  last_name: string;
+  email: string;
+  status: string;
+  order_id: string | null;
+  order_line_item_id: string | null;
+  waiting_position: number | null;
+  notes: string | null;
+  documents: unknown;
+  reminder_sent_at: string | null;
+  created_by_type: string;
+  created_at: string;
+  updated_at: string | null;
+  company?: string | null;
+  customer_number?: string | null;
+  order_number?: string | null;
+  event_name?: string;
+  event_starts_at?: string;
+}
+
+export interface ParticipantDocument {
+  name: string;
+  url: string | null;
+  note: string | null;
+}
+
+export const EVENT_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'ev.id', type: 'id' },
+    productId: { column: 'ev.product_id', type: 'id' },
+    name: { column: 'ev.name', type: 'string' },
+    language: { column: 'ev.language', type: 'string' },
+    formatId: { column: 'ev.format_id', type: 'id' },
+    difficultyLevelId: { column: 'ev.difficulty_level_id', type: 'id' },
+    venueId: { column: 'ev.venue_id', type: 'id' },
+    speakerId: { column: 'sp.speaker_id', type: 'id', via: { table: `${SPEAKERS} as sp`, foreignKey: 'sp.event_id', localKey: 'ev.id' } },
+    categoryId: { column: 'pc.category_id', type: 'id', via: { table: 'product_categories as pc', foreignKey: 'pc.product_id', localKey: 'ev.product_id' } },
+    status: { column: 'ev.status', type: 'string' },
+    startsAt: { column: 'ev.starts_at', type: 'date' },
+    endsAt: { column: 'ev.ends_at', type: 'date' },
+    waitingList: { column: 'ev.waiting_list', type: 'boolean' },
+    createdAt: { column: 'ev.created_at', type: 'date' },
+  },
+  termColumns: ['ev.name', 'ev.description', 'p.name', 'p.product_number'],
+  defaultSort: [
+    { column: 'ev.starts_at', order: 'asc' },
+    { column: 'ev.id', order: 'asc' },
+  ],
+  idColumn: 'ev.id',
+};
+
+export const PARTICIPANT_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'pa.id', type: 'id' },
+    eventId: { column: 'pa.event_id', type: 'id' },
+    customerId: { column: 'pa.customer_id', type: 'id' },
+    employeeId: { column: 'pa.employee_id', type: 'id' },
+    firstName: { column: 'pa.first_name', type: 'string' },
+    lastName: { column: 'pa.last_name', type: 'string' },
+    email: { column: 'pa.email', type: 'string' },
+    status: { column: 'pa.status', type: 'string' },
+    orderId: { column: 'pa.order_id', type: 'id' },
+    createdAt: { column: 'pa.created_at', type: 'date' },
+  },
+  termColumns: ['pa.first_name', 'pa.last_name', 'pa.email'],
+  defaultSort: [
+    { column: 'pa.created_at', order: 'asc' },
+    { column: 'pa.id', order: 'asc' },
+  ],
+  idColumn: 'pa.id',
+};
+
+export const SPECIFICATION_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 's.id', type: 'id' },
+    type: { column: 's.type', type: 'string' },
+    name: { column: 's.name', type: 'string' },
+    position: { column: 's.position', type: 'number' },
+  },
+  termColumns: ['s.name', 's.description'],
+  defaultSort: [
+    { column: 's.type', order: 'asc' },
+    { column: 's.position', order: 'asc' },
+    { column: 's.name', order: 'asc' },
+    { column: 's.id', order: 'asc' },
+  ],
+  idColumn: 's.id',
+};
+
+export function eventsQuery(executor: Executor): Knex.QueryBuilder {
+  return executor(`${EVENTS} as ev`).join('products as p', 'p.id', 'ev.product_id');
+}
+
+export const EVENT_COLUMNS = ['ev.*', 'p.name as product_name', 'p.product_number as product_number'];
+
+export async function findEvent(executor: Executor, id: string): Promise<EventRow | null> {
+  return ((await eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined) ?? null;
+}
+
+/** The event row, locked for the rest of the transaction and read after the lock. */
+export async function lockEvent(executor: Executor, id: string): Promise<EventRow | null> {
+  return ((await forUpdate(executor(EVENTS).where({ id }).first(), executor)) as EventRow | undefined) ?? null;
+}
+
+export function toSpecificationView(row: Record<string, any>): SpecificationView {
+  return { id: row.id, type: row.type, name: row.name, description: row.description ?? null, position: readInt(row.position) };
+}
+
+export async function specificationsById(executor: Executor, ids: string[]): Promise<Map<string, SpecificationView>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await executor(SPECIFICATIONS).whereIn('id', unique);
+  return new Map(rows.map((row: Record<string, any>) => [row.id, toSpecificationView(row)]));
+}
+
+/** Seat-holding statuses (registered, participated, not_participated and operator statuses flagged so). */
+export async function seatStatuses(executor: Executor): Promise<string[]> {
+  const rows = await executor(PARTICIPANT_STATUSES).where({ occupies_seat: true }).select('technical_name');
+  return rows.map((row: { technical_name: string }) => row.technical_name);
+}
+
+export async function participantStatuses(executor: Executor): Promise<Array<{ technicalName: string; name: string; occupiesSeat: boolean; system: boolean; position: number }>> {
+  const rows = await executor(PARTICIPANT_STATUSES).orderBy('position').orderBy('technical_name');
+  return rows.map((row: Record<string, any>) => ({ technicalName: row.technical_name, name: row.name, occupiesSeat: readBool(row.occupies_seat), system: readBool(row.system), position: readInt(row.position) }));
+}
+
+export interface EventCounts {
+  taken: number;
+  waiting: number;
+}
+
+export async function countsByEvent(executor: Executor, eventIds: string[]): Promise<Map<string, EventCounts>> {
+  const counts = new Map<string, EventCounts>(eventIds.map((id) => [id, { taken: 0, waiting: 0 }]));
+  if (eventIds.length === 0) return counts;
+  const seats = await seatStatuses(executor);
+  const rows = await executor(PARTICIPANTS).whereIn('event_id', eventIds).groupBy('event_id', 'status').select('event_id', 'status').count({ n: '*' });
+  for (const row of rows as Array<{ event_id: string; status: string; n: unknown }>) {
+    const entry = counts.get(row.event_id)!;
+    if (seats.includes(row.status)) entry.taken += readInt(row.n);
+    else if (row.status === 'waiting') entry.waiting += readInt(row.n);
+  }
+  return counts;
+}
+
+/** Seats taken by one event's participants; call with the event row locked when the answer decides a write. */
+export async function takenSeats(executor: Executor, eventId: string): Promise<number> {
+  const seats = await seatStatuses(executor);
+  const [row] = await executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' });
+  return readInt((row as { n: unknown } | undefined)?.n);
+}
+
+export function registrationDeadlineOf(row: Pick<EventRow, 'registration_deadline' | 'starts_at'>): string {
+  return fromDbTime(row.registration_deadline ?? row.starts_at)!;
+}
+
+export function registrationOpen(row: EventRow, registrationStatuses: string[], now = new Date()): boolean {
+  return registrationStatuses.includes(row.status) && new Date(registrationDeadlineOf(row)) > now;
+}
+
+export async function toEventViews(executor: Executor, rows: EventRow[], registrationStatuses: string[]): Promise<EventView[]> {
+  const ids = rows.map((row) => row.id);
+  const speakerRows = ids.length ? await executor(SPEAKERS).whereIn('event_id', ids).orderBy('position').orderBy('speaker_id') : [];
+  const specs = await specificationsById(executor, [
+    ...rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)),
+    ...speakerRows.map((row: { speaker_id: string }) => row.speaker_id),
+  ]);
+  const counts = await countsByEvent(executor, ids);
+  const now = new Date();
+  return rows.map((row) => {
+    const limit = row.participant_limit === null || row.participant_limit === undefined ? null : readInt(row.participant_limit);
+    const { taken, waiting } = counts.get(row.id)!;
+    return {
+      id: row.id,
+      productId: row.product_id,
+      productName: row.product_name ?? '',
+      productNumber: row.product_number ?? '',
+      name: row.name,
+      language: row.language,
+      format: row.format_id ? (specs.get(row.format_id) ?? null) : null,
+      difficultyLevel: row.difficulty_level_id ? (specs.get(row.difficulty_level_id) ?? null) : null,
+      venue: row.venue_id ? (specs.get(row.venue_id) ?? null) : null,
+      speakers: speakerRows.filter((s: { event_id: string }) => s.event_id === row.id).flatMap((s: { speaker_id: string }) => (specs.has(s.speaker_id) ? [specs.get(s.speaker_id)!] : [])),
+      description: row.description ?? null,
+      startsAt: fromDbTime(row.starts_at)!,
+      endsAt: fromDbTime(row.ends_at)!,
+      participantLimit: limit,
+      registrationDeadline: registrationDeadlineOf(row),
+      waitingList: readBool(row.waiting_list),
+      status: row.status,
+      registrationOpen: registrationOpen(row, registrationStatuses, now),
+      registeredCount: taken,
+      waitingCount: waiting,
+      freeSeats: limit === null ? null : Math.max(0, limit - taken),
+      createdAt: fromDbTime(row.created_at)!,
+      updatedAt: fromDbTime(row.updated_at),
+    };
+  });
+}
+
+export function participantsQuery(executor: Executor): Knex.QueryBuilder {
+  return executor(`${PARTICIPANTS} as pa`)
+    .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
+    .join('customers as c', 'c.id', 'pa.customer_id')
+    .leftJoin('orders as o', 'o.id', 'pa.order_id');
+}
+
+export const PARTICIPANT_COLUMNS = ['pa.*', 'c.company', 'c.customer_number', 'o.order_number', 'ev.name as event_name', 'ev.starts_at as event_starts_at'];
+
+export async function findParticipant(executor: Executor, id: string): Promise<ParticipantRow | null> {
+  return ((await participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS)) as ParticipantRow | undefined) ?? null;
+}
+
+export function documentsOf(row: Pick<ParticipantRow, 'documents'>): ParticipantDocument[] {
+  return readJson<ParticipantDocument[]>(row.documents, []);
+}
+
+/** What sales staff see of a participant. */
+export function toStaffParticipantView(row: ParticipantRow) {
+  return {
+    ...toCustomerParticipantView(row),
+    customerId: row.customer_id,
+    customerNumber: row.customer_number ?? null,
+    company: row.company ?? null,
+    orderLineItemId: row.order_line_item_id ?? null,
+    waitingPosition: row.waiting_position === null || row.waiting_position === undefined ? null : readInt(row.waiting_position),
+    notes: row.notes ?? null,
+    documents: documentsOf(row),
+    reminderSentAt: fromDbTime(row.reminder_sent_at),
+    createdBy: row.created_by_type,
+    updatedAt: fromDbTime(row.updated_at),
+  };
+}
+
+/** What the participant's own company sees (no staff notes or documents). */
+export function toCustomerParticipantView(row: ParticipantRow) {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventName: row.event_name ?? '',
+    eventStartsAt: fromDbTime(row.event_starts_at ?? null),
+    employeeId: row.employee_id ?? null,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    status: row.status,
+    orderId: row.order_id ?? null,
+    orderNumber: row.order_number ?? null,
+    createdAt: fromDbTime(row.created_at)!,
+  };
+}

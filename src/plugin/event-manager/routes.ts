@@ -1,0 +1,327 @@
+import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import type { Criteria } from '../../lib/criteria.js';
+import { noContent, type RouteInput } from '../../lib/routes.js';
+import { objectSchema, pathParams } from '../../lib/schemas.js';
+import { participantStatuses } from './repository.js';
+import { EVENT_REGISTER_PERMISSION } from './line-item-processor.js';
+import {
+  TAG,
+  addParticipantBody,
+  circularMailBody,
+  circularMailResponse,
+  createEventBody,
+  createParticipantStatusBody,
+  createSpecificationBody,
+  customerParticipantListResponse,
+  eventCriteriaBody,
+  eventListResponse,
+  eventSchema,
+  filtersResponse,
+  optionsResponse,
+  participantCriteriaBody,
+  participantStatusListResponse,
+  participantStatusSchema,
+  specificationCriteriaBody,
+  specificationListResponse,
+  specificationSchema,
+  staffParticipantListResponse,
+  staffParticipantSchema,
+  statusBody,
+  updateEventBody,
+  updateParticipantBody,
+  updateSpecificationBody,
+} from './schemas.js';
+import type { EventService } from './service.js';
+import type { EventSettingsCache } from './settings.js';
+import { requireSalesStaff } from './staff.js';
+import { requireCustomer } from '../employee/common.js';
+
+const STAFF_TAGS = [`${TAG}: sales staff`];
+const CUSTOMER_TAGS = [TAG];
+
+type Handler = (input: RouteInput<StoreContext, any, any, any>) => Promise<unknown>;
+
+/** Routes for sales staff: a sales representative login; everyone else gets 403. */
+function staff(settings: EventSettingsCache, handler: Handler): Handler {
+  return async (input) => {
+    requireSalesStaff(input.ctx);
+    await settings.load();
+    return handler(input);
+  };
+}
+
+export function eventStoreRoutes(host: HostRuntime, service: EventService, settings: EventSettingsCache): StoreRoute[] {
+  const staffRoute = (route: Omit<StoreRoute, 'auth' | 'permission' | 'tags'>): StoreRoute => ({
+    ...route,
+    auth: 'login',
+    permission: null,
+    tags: STAFF_TAGS,
+    description: [route.description, 'Sales staff only (a sales representative login); other logins get 403.'].filter(Boolean).join(' '),
+    handler: staff(settings, route.handler),
+  });
+  const eventId = pathParams('id');
+
+  return [
+    // ---- customers ----
+    {
+      method: 'GET',
+      path: '/event-filters',
+      operationId: 'readEventFilters',
+      summary: 'What the event overview can be filtered by: formats, difficulty levels and the configured languages.',
+      tags: CUSTOMER_TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { responses: { 200: filtersResponse } },
+      async handler() {
+        const { languages } = await settings.load();
+        return { formats: await service.specificationsOfType('format'), difficultyLevels: await service.specificationsOfType('difficulty_level'), languages };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/events',
+      operationId: 'searchEvents',
+      summary: 'The event overview: events in a status that allows registration, not over yet, whose product the caller may see.',
+      description: 'Criteria body; filter on `formatId`, `difficultyLevelId`, `language`, `categoryId`, `startsAt` …, `term` searches name, description and product.',
+      tags: CUSTOMER_TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { body: eventCriteriaBody, responses: { 200: eventListResponse } },
+      async handler({ ctx, body }) {
+        await settings.load();
+        return service.searchCustomerEvents(ctx, body as Criteria);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/event/{id}',
+      operationId: 'readEvent',
+      summary: 'One event of the overview (404 for drafts, events over, and hidden products).',
+      tags: CUSTOMER_TAGS,
+      auth: 'login',
+      permission: null,
+      schemas: { params: eventId, responses: { 200: eventSchema } },
+      async handler({ ctx, params }) {
+        await settings.load();
+        return service.customerEvent(ctx, params.id);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/event-participants',
+      operationId: 'searchCompanyEventParticipants',
+      summary: 'The participants the caller’s company registered (all events), never another company’s.',
+      tags: CUSTOMER_TAGS,
+      auth: 'login',
+      permission: EVENT_REGISTER_PERMISSION,
+      schemas: { body: participantCriteriaBody, responses: { 200: customerParticipantListResponse } },
+      async handler({ ctx, body }) {
+        return service.companyParticipants(requireCustomer(ctx).id, body as Criteria);
+      },
+    },
+
+    // ---- sales staff: events ----
+    staffRoute({
+      method: 'GET',
+      path: '/event-manager/options',
+      operationId: 'readEventManagerOptions',
+      summary: 'Languages, event statuses (those allowing registration among them) and participant statuses to choose from.',
+      schemas: { responses: { 200: optionsResponse } },
+      async handler() {
+        const current = settings.current();
+        return { languages: current.languages, eventStatuses: service.eventStatuses(current), registrationStatuses: current.registrationStatuses, participantStatuses: await participantStatuses(host.db) };
+      },
+    }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/events',
+      operationId: 'searchManagedEvents',
+      summary: 'All events in every status, with seat counts.',
+      schemas: { body: eventCriteriaBody, responses: { 200: eventListResponse } },
+      handler: async ({ body }) => service.searchEvents(body as Criteria),
+    }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/event',
+      operationId: 'createEvent',
+      summary: 'Creates an event for a product, in status draft.',
+      schemas: { body: createEventBody, responses: { 200: eventSchema } },
+      handler: async ({ ctx, body }) => service.createEvent(ctx, body),
+    }),
+    staffRoute({
+      method: 'GET',
+      path: '/event-manager/event/{id}',
+      operationId: 'readManagedEvent',
+      summary: 'One event in any status.',
+      schemas: { params: eventId, responses: { 200: eventSchema } },
+      handler: async ({ params }) => service.view(host.db, params.id),
+    }),
+    staffRoute({
+      method: 'PATCH',
+      path: '/event-manager/event/{id}',
+      operationId: 'updateEvent',
+      summary: 'Changes an event; a higher participant limit moves waiting participants up.',
+      description: 'The limit cannot go below the seats taken (`SUITE__EVENT_LIMIT_BELOW_TAKEN`).',
+      schemas: { params: eventId, body: updateEventBody, responses: { 200: eventSchema } },
+      handler: async ({ params, body }) => service.updateEvent(params.id, body),
+    }),
+    staffRoute({
+      method: 'DELETE',
+      path: '/event-manager/event/{id}',
+      operationId: 'deleteEvent',
+      summary: 'Deletes an event without registered or waiting participants.',
+      schemas: { params: eventId, responses: { 204: null } },
+      async handler({ params }) {
+        await service.deleteEvent(params.id);
+        return noContent();
+      },
+    }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/event/{id}/status',
+      operationId: 'setEventStatus',
+      summary: 'Sets the event status (draft, published, closed, canceled, completed or a configured registration status).',
+      schemas: { params: eventId, body: statusBody, responses: { 200: eventSchema } },
+      handler: async ({ params, body }) => service.setEventStatus(params.id, body.status),
+    }),
+
+    // ---- sales staff: specifications ----
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/specifications',
+      operationId: 'searchEventSpecifications',
+      summary: 'Formats, venues, speakers and difficulty levels (filter on `type`).',
+      schemas: { body: specificationCriteriaBody, responses: { 200: specificationListResponse } },
+      handler: async ({ body }) => service.searchSpecifications(body as Criteria),
+    }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/specification',
+      operationId: 'createEventSpecification',
+      summary: 'Creates a format, venue, speaker or difficulty level.',
+      schemas: { body: createSpecificationBody, responses: { 200: specificationSchema } },
+      handler: async ({ body }) => service.createSpecification(body),
+    }),
+    staffRoute({
+      method: 'PATCH',
+      path: '/event-manager/specification/{id}',
+      operationId: 'updateEventSpecification',
+      summary: 'Renames or re-describes a specification.',
+      schemas: { params: eventId, body: updateSpecificationBody, responses: { 200: specificationSchema } },
+      handler: async ({ params, body }) => service.updateSpecification(params.id, body),
+    }),
+    staffRoute({
+      method: 'DELETE',
+      path: '/event-manager/specification/{id}',
+      operationId: 'deleteEventSpecification',
+      summary: 'Deletes a specification no event uses (`SUITE__EVENT_SPECIFICATION_IN_USE` otherwise).',
+      schemas: { params: eventId, responses: { 204: null } },
+      async handler({ params }) {
+        await service.deleteSpecification(params.id);
+        return noContent();
+      },
+    }),
+
+    // ---- sales staff: participants ----
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/event/{id}/participants',
+      operationId: 'searchEventParticipants',
+      summary: 'The participants of one event, of every company.',
+      schemas: { params: eventId, body: participantCriteriaBody, responses: { 200: staffParticipantListResponse } },
+      handler: async ({ params, body }) => service.searchParticipants(params.id, body as Criteria),
+    }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/event/{id}/participant',
+      operationId: 'addEventParticipant',
+      summary: 'Adds a customer, one of its employees, or a person by name as participant (registered while seats remain, else waiting).',
+      description: 'Deadline and event status do not apply; the participant limit does (`SUITE__EVENT_FULL` without a waiting list).',
+      schemas: { params: eventId, body: addParticipantBody, responses: { 200: staffParticipantSchema } },
+      handler: async ({ ctx, params, body }) => service.addParticipant(ctx, params.id, body),
+    }),
+    staffRoute({
+      method: 'GET',
+      path: '/event-manager/participant/{id}',
+      operationId: 'readEventParticipant',
+      summary: 'One participant with notes and documents.',
+      schemas: { params: eventId, responses: { 200: staffParticipantSchema } },
+      handler: async ({ params }) => service.participant(host.db, params.id),
+    }),
+    staffRoute({
+      method: 'PATCH',
+      path: '/event-manager/participant/{id}',
+      operationId: 'updateEventParticipant',
+      summary: 'Edits participant data, notes and documents.',
+      schemas: { params: eventId, body: updateParticipantBody, responses: { 200: staffParticipantSchema } },
+      handler: async ({ params, body }) => service.updateParticipant(params.id, body),
+    }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/participant/{id}/status',
+      operationId: 'setEventParticipantStatus',
+      summary: 'Sets a participant status; a seat freed goes to the first on the waiting list, who is mailed.',
+      schemas: { params: eventId, body: statusBody, responses: { 200: staffParticipantSchema } },
+      handler: async ({ params, body }) => service.setParticipantStatus(params.id, body.status),
+    }),
+    staffRoute({
+      method: 'GET',
+      path: '/event-manager/participant-statuses',
+      operationId: 'listEventParticipantStatuses',
+      summary: 'The participant statuses (system and operator-added).',
+      schemas: { responses: { 200: participantStatusListResponse } },
+      async handler() {
+        const data = await participantStatuses(host.db);
+        return { total: data.length, data };
+      },
+    }),
+    {
+      ...staffRoute({
+        method: 'POST',
+        path: '/event-manager/event/{id}/circular-mail',
+        operationId: 'sendEventCircularMail',
+        summary: 'Mails every participant of the event (registered and waiting unless `statuses` says otherwise), one mail each.',
+        description: 'Send an `Idempotency-Key` header: a retry with the same key answers the first result and queues nothing again.',
+        schemas: { params: eventId, body: circularMailBody, responses: { 200: circularMailResponse } },
+        handler: async ({ ctx, params, body }) => service.sendCircularMail(ctx, params.id, body),
+      }),
+      idempotent: true,
+    },
+  ];
+}
+
+const STATUS_TYPE = 'suite_event_participant_status';
+
+export function eventAdminRoutes(host: HostRuntime, service: EventService): AdminRoute[] {
+  const resource = objectSchema({ id: { type: 'string' }, type: { const: STATUS_TYPE }, attributes: participantStatusSchema }, ['id', 'type', 'attributes']);
+  const toResource = (status: Awaited<ReturnType<typeof participantStatuses>>[number]) => ({ id: status.technicalName, type: STATUS_TYPE, attributes: status });
+  return [
+    {
+      method: 'GET',
+      path: '/suite-event-participant-status',
+      operationId: 'listEventParticipantStatusesAdmin',
+      summary: 'Participant statuses of the event manager.',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { responses: { 200: objectSchema({ data: { type: 'array', items: resource }, meta: objectSchema({ total: { type: 'integer' } }, ['total']) }, ['data', 'meta']) } },
+      async handler() {
+        const statuses = await participantStatuses(host.db);
+        return { data: statuses.map(toResource), meta: { total: statuses.length } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/suite-event-participant-status',
+      operationId: 'createEventParticipantStatus',
+      summary: 'Adds a participant status sales staff can set (`occupiesSeat`: whether it holds one of the event’s seats).',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { body: createParticipantStatusBody, responses: { 200: objectSchema({ data: resource }, ['data']) } },
+      async handler({ body }) {
+        return { data: toResource(await service.addParticipantStatus(body)) };
+      },
+    },
+  ];
+}
