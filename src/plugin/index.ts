@@ -11,6 +11,7 @@ import { registerProductLists } from './product-list/index.js';
 import { registerCustomerProductNumbers } from './customer-product-number/index.js';
 import { registerBudgets } from './budget/index.js';
 import { registerOrderApproval } from './order-approval/index.js';
+import { registerEventManager } from './event-manager/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -33,6 +34,7 @@ const plugin: HostPlugin = {
     await registerPartialAssortment(host);
     await registerBudgets(host);
     await registerOrderApproval(host);
+    await registerEventManager(host);
   },
 };
 
