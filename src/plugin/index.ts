@@ -12,6 +12,7 @@ import { registerCustomerProductNumbers } from './customer-product-number/index.
 import { registerBudgets } from './budget/index.js';
 import { registerOrderApproval } from './order-approval/index.js';
 import { registerEventManager } from './event-manager/index.js';
+import { registerOffers } from './offer/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -35,6 +36,7 @@ const plugin: HostPlugin = {
     await registerBudgets(host);
     await registerOrderApproval(host);
     await registerEventManager(host);
+    await registerOffers(host);
   },
 };
 

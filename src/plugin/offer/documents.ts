@@ -1,0 +1,78 @@
+import type { CustomerRef, HostRuntime, SalesChannel } from '../../host/contract.js';
+import type { Executor } from '../../lib/db.js';
+import { fromDbTime, nowDb } from '../../lib/time.js';
+import { moneyText } from './mail.js';
+import { lineTax, OFFER_DOCUMENTS, type OfferLine, type OfferRow } from './repository.js';
+
+function addressLines(address: Record<string, unknown> | undefined): Array<{ text: string }> {
+  if (!address) return [];
+  return [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode]
+    .filter((part): part is string => typeof part === 'string' && part.length > 0)
+    .map((text) => ({ text }));
+}
+
+/**
+ * Renders the offer as it stands into a PDF (host documents, type 'offer') and links it to the
+ * offer. Each send makes a new document: '<offer number>', then '<offer number>-2' and so on.
+ */
+export async function createOfferDocument(
+  host: HostRuntime,
+  trx: Executor,
+  input: { offer: OfferRow; lines: OfferLine[]; customer: CustomerRef; salesChannel: SalesChannel; representativeName: string | null },
+): Promise<{ id: string; fileName: string }> {
+  const { offer, lines, customer, salesChannel } = input;
+  const precision = salesChannel.currencyPrecision;
+  const money = (minor: number | string) => moneyText(minor, precision, offer.currency_iso);
+  const [{ count }] = await trx(OFFER_DOCUMENTS).where({ offer_id: offer.id }).count({ count: '*' });
+  const version = Number(count) + 1;
+  const number = version === 1 ? offer.offer_number : `${offer.offer_number}-${version}`;
+  const addresses = await host.customers.addresses(trx, customer.id);
+  const billingId = offer.billing_address_id ?? (await trx('customers').where({ id: customer.id }).first('default_billing_address_id'))?.default_billing_address_id;
+  const taxByRate = new Map<number, number>();
+  for (const line of lines) taxByRate.set(line.taxRateBp, (taxByRate.get(line.taxRateBp) ?? 0) + lineTax(line));
+
+  const document = await host.documents.createPdf(trx, {
+    type: 'offer',
+    number,
+    customerId: customer.id,
+    orderId: null,
+    title: `Offer ${offer.offer_number}`,
+    lines: [
+      ...addressLines(addresses.find((a) => a.id === billingId)),
+      { text: '' },
+      { text: `Offer number: ${offer.offer_number}` },
+      { text: `Date: ${nowDb().slice(0, 10)}` },
+      { text: `Valid until: ${fromDbTime(offer.valid_until)?.slice(0, 10) ?? '-'}` },
+      { text: `Customer number: ${customer.customerNumber}` },
+      ...(offer.subject ? [{ text: `Subject: ${offer.subject}` }] : []),
+      ...(offer.commission ? [{ text: `Commission: ${offer.commission}` }] : []),
+      { text: '' },
+      {
+        table: [
+          ['Pos.', 'Product number', 'Item', 'Quantity', 'Unit price (net)', 'Tax', 'Total (net)'],
+          ...lines.map((line, index) => [
+            String(index + 1),
+            line.productNumber ?? '',
+            line.comment ? `${line.label} (${line.comment})` : line.label,
+            String(line.quantity),
+            money(line.unitNet),
+            `${line.taxRateBp / 100} %`,
+            money(line.totalNet),
+          ]),
+        ],
+      },
+      {
+        table: [
+          ['Totals', ''],
+          ['Net total', money(offer.net_total)],
+          ...[...taxByRate.entries()].sort(([a], [b]) => a - b).map(([rate, tax]) => [`Tax ${rate / 100} %`, money(tax)]),
+          ['Total', money(offer.total)],
+        ],
+      },
+      ...(offer.sales_comment ? [{ text: offer.sales_comment }] : []),
+      { text: `Accept this offer in your account before it expires; it is then ordered at these prices.${input.representativeName ? ` Your contact: ${input.representativeName}.` : ''}` },
+    ],
+  });
+  await trx(OFFER_DOCUMENTS).insert({ offer_id: offer.id, document_id: document.id, created_at: nowDb() });
+  return document;
+}

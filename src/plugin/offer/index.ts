@@ -1,0 +1,19 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { offerRoutes } from './routes.js';
+import { OfferService } from './service.js';
+
+export const EXPIRE_JOB = 'offer.expire-overdue';
+const EXPIRE_JOB_EVERY_SECONDS = 10 * 60;
+
+/**
+ * Offers: customers ask for offers from the cart or chosen items; sales representatives price,
+ * extend and mail them as PDF; customers accept (an order at the offered prices) or decline.
+ */
+export async function registerOffers(host: HostRuntime): Promise<void> {
+  const service = new OfferService(host);
+  for (const route of offerRoutes(service)) host.storeApi.route(route);
+  host.jobs.register(EXPIRE_JOB, async () => {
+    await service.expireOverdue();
+  });
+  host.jobs.schedule(EXPIRE_JOB, EXPIRE_JOB_EVERY_SECONDS);
+}

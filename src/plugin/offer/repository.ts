@@ -1,0 +1,295 @@
+import type { Knex } from 'knex';
+import { readBool, readJson, type Executor } from '../../lib/db.js';
+import { fromMinor } from '../../lib/money.js';
+import { fromDbTime, nowDb } from '../../lib/time.js';
+
+export const OFFERS = 'b2b_offers';
+export const OFFER_LINES = 'b2b_offer_line_items';
+export const OFFER_STATES = 'b2b_offer_states';
+export const OFFER_DOCUMENTS = 'b2b_offer_documents';
+
+export type StateFlag = 'allows_sales_edit' | 'allows_accept' | 'allows_decline' | 'allows_extension_request' | 'is_final';
+
+export interface OfferState {
+  id: string;
+  technicalName: string;
+  name: string;
+  position: number;
+  allowsSalesEdit: boolean;
+  allowsAccept: boolean;
+  allowsDecline: boolean;
+  allowsExtensionRequest: boolean;
+  isFinal: boolean;
+}
+
+export function toState(row: Record<string, any>): OfferState {
+  return {
+    id: row.id,
+    technicalName: row.technical_name,
+    name: row.name,
+    position: Number(row.position),
+    allowsSalesEdit: readBool(row.allows_sales_edit),
+    allowsAccept: readBool(row.allows_accept),
+    allowsDecline: readBool(row.allows_decline),
+    allowsExtensionRequest: readBool(row.allows_extension_request),
+    isFinal: readBool(row.is_final),
+  };
+}
+
+export async function allStates(executor: Executor): Promise<Map<string, OfferState>> {
+  const rows = await executor(OFFER_STATES).orderBy('position');
+  return new Map(rows.map((row) => [row.technical_name as string, toState(row)]));
+}
+
+/** Technical names of the states whose flag is set: the statuses a conditional write may start from. */
+export async function statesWith(executor: Executor, flag: StateFlag): Promise<string[]> {
+  return (await executor(OFFER_STATES).where(flag, true).select('technical_name')).map((row) => row.technical_name as string);
+}
+
+export interface OfferRow {
+  id: string;
+  offer_number: string;
+  customer_id: string;
+  sales_channel_id: string;
+  status: string;
+  source: string;
+  requested_by_type: string;
+  requested_by_id: string | null;
+  requested_by_name: string;
+  requested_by_email: string | null;
+  sales_representative_id: string | null;
+  subject: string;
+  commission: string;
+  customer_comment: string | null;
+  sales_comment: string | null;
+  billing_address_id: string | null;
+  shipping_address_id: string | null;
+  currency_iso: string;
+  net_total: number | string;
+  tax_total: number | string;
+  total: number | string;
+  valid_until: string | null;
+  sent_at: string | null;
+  accepted_at: string | null;
+  declined_at: string | null;
+  decline_comment: string | null;
+  extension_requested_at: string | null;
+  extension_comment: string | null;
+  order_id: string | null;
+  order_number: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface OfferLine {
+  id: string;
+  type: string;
+  productId: string | null;
+  productNumber: string | null;
+  label: string;
+  quantity: number;
+  listUnitNet: number;
+  unitNet: number;
+  totalNet: number;
+  taxRateBp: number;
+  comment: string | null;
+  sourceLineItemId: string | null;
+  payload: Record<string, unknown>;
+  position: number;
+}
+
+export function toLine(row: Record<string, any>): OfferLine {
+  return {
+    id: row.id,
+    type: row.type,
+    productId: row.product_id ?? null,
+    productNumber: row.product_number ?? null,
+    label: row.label,
+    quantity: Number(row.quantity),
+    listUnitNet: Number(row.list_unit_net),
+    unitNet: Number(row.unit_net),
+    totalNet: Number(row.total_net),
+    taxRateBp: Number(row.tax_rate_bp),
+    comment: row.comment ?? null,
+    sourceLineItemId: row.source_line_item_id ?? null,
+    payload: readJson<Record<string, unknown>>(row.payload, {}),
+    position: Number(row.position),
+  };
+}
+
+/** An open offer past its validity is expired, whether or not the expiry job has run yet. */
+export function effectiveStatus(row: Pick<OfferRow, 'status' | 'valid_until'>, now = nowDb()): string {
+  return row.status === 'open' && row.valid_until !== null && row.valid_until <= now ? 'expired' : row.status;
+}
+
+/** The conditional-write form of effectiveStatus: rows whose status, as the API shows it, is one of `allowed`. */
+export function whereEffectiveStatusIn(query: Knex.QueryBuilder, allowed: string[], now = nowDb()): Knex.QueryBuilder {
+  return query.where((w) => {
+    if (allowed.length === 0) w.whereRaw('1 = 0');
+    const plain = allowed.filter((status) => status !== 'open');
+    if (plain.length) w.orWhereIn('status', plain);
+    if (allowed.includes('open')) w.orWhere((open) => open.where('status', 'open').where((v) => v.whereNull('valid_until').orWhere('valid_until', '>', now)));
+    if (allowed.includes('expired')) w.orWhere((past) => past.where('status', 'open').whereNotNull('valid_until').where('valid_until', '<=', now));
+  });
+}
+
+/** Marks open offers past their validity expired (the scheduled job, and before lists so status filters see it). */
+export async function expireDue(executor: Executor, scope?: (q: Knex.QueryBuilder) => void): Promise<number> {
+  const now = nowDb();
+  const query = executor(OFFERS).where('status', 'open').whereNotNull('valid_until').where('valid_until', '<=', now);
+  if (scope) scope(query);
+  return query.update({ status: 'expired', updated_at: now });
+}
+
+export async function findOffer(executor: Executor, id: string): Promise<OfferRow | null> {
+  return ((await executor(OFFERS).where({ id }).first()) as OfferRow | undefined) ?? null;
+}
+
+export async function offerLines(executor: Executor, offerIds: string[]): Promise<Map<string, OfferLine[]>> {
+  const byOffer = new Map<string, OfferLine[]>();
+  if (offerIds.length === 0) return byOffer;
+  const rows = await executor(OFFER_LINES).whereIn('offer_id', offerIds).orderBy('position').orderBy('id');
+  for (const row of rows) {
+    const list = byOffer.get(row.offer_id) ?? [];
+    list.push(toLine(row));
+    byOffer.set(row.offer_id, list);
+  }
+  return byOffer;
+}
+
+export interface OfferDocumentSummary {
+  id: string;
+  fileName: string;
+  documentNumber: string;
+  createdAt: string;
+}
+
+export async function offerDocuments(executor: Executor, offerIds: string[]): Promise<Map<string, OfferDocumentSummary[]>> {
+  const byOffer = new Map<string, OfferDocumentSummary[]>();
+  if (offerIds.length === 0) return byOffer;
+  const rows = await executor(`${OFFER_DOCUMENTS} as od`)
+    .join('documents as d', 'd.id', 'od.document_id')
+    .whereIn('od.offer_id', offerIds)
+    .orderBy('od.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .select('od.offer_id', 'd.id', 'd.file_name', 'd.document_number', 'od.created_at');
+  for (const row of rows) {
+    const list = byOffer.get(row.offer_id) ?? [];
+    list.push({ id: row.id, fileName: row.file_name, documentNumber: row.document_number, createdAt: fromDbTime(row.created_at)! });
+    byOffer.set(row.offer_id, list);
+  }
+  return byOffer;
+}
+
+export function lineTax(line: { totalNet: number; taxRateBp: number }): number {
+  return Math.round((line.totalNet * line.taxRateBp) / 10000);
+}
+
+/** Totals as the checkout computes them: net sum, tax rounded per line. */
+export function totalsOf(lines: Array<{ totalNet: number; taxRateBp: number }>): { netTotal: number; taxTotal: number; total: number } {
+  let netTotal = 0;
+  let taxTotal = 0;
+  for (const line of lines) {
+    netTotal += line.totalNet;
+    taxTotal += lineTax(line);
+  }
+  return { netTotal, taxTotal, total: netTotal + taxTotal };
+}
+
+/** Re-sums the offer from its lines (after any line change, in the same transaction). */
+export async function writeTotals(trx: Executor, offerId: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const lines = (await offerLines(trx, [offerId])).get(offerId) ?? [];
+  const totals = totalsOf(lines);
+  await trx(OFFERS)
+    .where({ id: offerId })
+    .update({ net_total: totals.netTotal, tax_total: totals.taxTotal, total: totals.total, updated_at: nowDb(), ...extra });
+}
+
+export interface OfferView {
+  id: string;
+  offerNumber: string;
+  customerId: string;
+  status: string;
+  state: OfferState;
+  subject: string;
+  commission: string;
+  customerComment: string | null;
+  salesComment: string | null;
+  billigAddressId: string | null;
+  deliverAddressId: string | null;
+  currencyIso: string;
+  netTotal: number;
+  taxTotal: number;
+  total: number;
+  validUntil: string | null;
+  requestedBy: { type: string; id: string | null; name: string; email: string | null };
+  salesRepresentativeId: string | null;
+  lineItems: Array<Record<string, unknown>>;
+  documents: OfferDocumentSummary[];
+  orderId: string | null;
+  orderNumber: string | null;
+  sentAt: string | null;
+  acceptedAt: string | null;
+  declinedAt: string | null;
+  declineComment: string | null;
+  extensionRequestedAt: string | null;
+  extensionComment: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+/** Offers in the API's shape, in the order of `rows`; amounts in currency units with the channel's precision. */
+export async function offerViews(executor: Executor, rows: OfferRow[], precision: number): Promise<OfferView[]> {
+  const ids = rows.map((row) => row.id);
+  const [lines, documents, states] = await Promise.all([offerLines(executor, ids), offerDocuments(executor, ids), allStates(executor)]);
+  const money = (minor: number | string) => fromMinor(minor, precision);
+  const now = nowDb();
+  return rows.map((row) => {
+    const status = effectiveStatus(row, now);
+    return {
+      id: row.id,
+      offerNumber: row.offer_number,
+      customerId: row.customer_id,
+      status,
+      state: states.get(status)!,
+      subject: row.subject,
+      commission: row.commission,
+      customerComment: row.customer_comment ?? null,
+      salesComment: row.sales_comment ?? null,
+      billigAddressId: row.billing_address_id ?? null,
+      deliverAddressId: row.shipping_address_id ?? null,
+      currencyIso: row.currency_iso,
+      netTotal: money(row.net_total),
+      taxTotal: money(row.tax_total),
+      total: money(row.total),
+      validUntil: fromDbTime(row.valid_until),
+      requestedBy: { type: row.requested_by_type, id: row.requested_by_id ?? null, name: row.requested_by_name, email: row.requested_by_email ?? null },
+      salesRepresentativeId: row.sales_representative_id ?? null,
+      lineItems: (lines.get(row.id) ?? []).map((line) => ({
+        id: line.id,
+        type: line.type,
+        productId: line.productId,
+        productNumber: line.productNumber,
+        label: line.label,
+        quantity: line.quantity,
+        listPrice: money(line.listUnitNet),
+        unitPrice: money(line.unitNet),
+        totalPrice: money(line.totalNet),
+        taxRate: line.taxRateBp / 100,
+        comment: line.comment,
+        position: line.position,
+      })),
+      documents: documents.get(row.id) ?? [],
+      orderId: row.order_id ?? null,
+      orderNumber: row.order_number ?? null,
+      sentAt: fromDbTime(row.sent_at),
+      acceptedAt: fromDbTime(row.accepted_at),
+      declinedAt: fromDbTime(row.declined_at),
+      declineComment: row.decline_comment ?? null,
+      extensionRequestedAt: fromDbTime(row.extension_requested_at),
+      extensionComment: row.extension_comment ?? null,
+      createdAt: fromDbTime(row.created_at)!,
+      updatedAt: fromDbTime(row.updated_at),
+    };
+  });
+}
