@@ -12,7 +12,7 @@ export const EVENT_MAIL = {
 } as const;
 
 export function formatDateTime(iso: string, timeZone: string): string {
-  const options = { dateStyle: 'medium', timeStyle: 'short', timeZone: timeZone || 'UTC', timeZoneName: 'short' } as const;
+  const options = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: timeZone || 'UTC', timeZoneName: 'short' } as const;
   try {
     return new Intl.DateTimeFormat('en-GB', options).format(new Date(iso));
   } catch {

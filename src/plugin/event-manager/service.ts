@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor, type Trx } from '../../lib/db.js';
@@ -486,22 +487,25 @@ export class EventService {
   // ---- customers ----
 
   /** Events a customer may see: a registration status, not over, and a product the context may see. */
-  async customerEventsQuery(ctx: StoreContext, executor: Executor = this.db) {
+  private async customerEventsQuery(ctx: StoreContext): Promise<{ query: Knex.QueryBuilder }> {
     const settings = this.settings.current();
-    const query = eventsQuery(executor).where('p.active', true).whereIn('ev.status', settings.registrationStatuses).where('ev.ends_at', '>=', nowDb());
+    const query = eventsQuery(this.db).where('p.active', true).whereIn('ev.status', settings.registrationStatuses).where('ev.ends_at', '>=', nowDb());
     await this.host.catalog.applyVisibility(ctx, 'product', query, 'p.id');
-    return query;
+    // Wrapped: an awaited query builder would run.
+    return { query };
   }
 
   async searchCustomerEvents(ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
     await ctx.ruleIds();
-    const page = await searchByCriteria<EventRow>(await this.customerEventsQuery(ctx), criteria, EVENT_CRITERIA, (q) => q.select(EVENT_COLUMNS));
+    const { query } = await this.customerEventsQuery(ctx);
+    const page = await searchByCriteria<EventRow>(query, criteria, EVENT_CRITERIA, (q) => q.select(EVENT_COLUMNS));
     return { total: page.total, data: await this.views(this.db, page.rows) };
   }
 
   async customerEvent(ctx: StoreContext, id: string): Promise<EventView> {
     await ctx.ruleIds();
-    const row = (await (await this.customerEventsQuery(ctx)).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined;
+    const { query } = await this.customerEventsQuery(ctx);
+    const row = (await query.where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined;
     if (!row) throw Errors.notFound('Event', id);
     return (await this.views(this.db, [row]))[0]!;
   }
