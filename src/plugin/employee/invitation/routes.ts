@@ -1,13 +1,12 @@
-import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
+import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { hashSecret, newId } from '../../../lib/ids.js';
 import { listResponse, nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
-import { fromDbTime, nowDb } from '../../../lib/time.js';
+import { fromDbTime } from '../../../lib/time.js';
 import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
 import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, requireCustomer, storefrontUrlSchema, TAG } from '../common.js';
-import { EMPLOYEES, findEmployeeByEmail, LINKS } from '../repository.js';
-import { assignableRole, emailTaken } from '../service.js';
-import { createInvitation, INVITATIONS, invitationStatus } from './service.js';
+import { findEmployeeByEmail, LINKS } from '../repository.js';
+import { assignableRole } from '../service.js';
+import { acceptInvitation, createInvitation, INVITATIONS, invitationStatus } from './service.js';
 
 const time = { type: 'string', format: 'date-time' };
 const invitationSchema = objectSchema(
@@ -48,8 +47,6 @@ function toInvitationView(row: Record<string, any>) {
 function invitationsOf(host: HostRuntime, customerId: string) {
   return host.db(`${INVITATIONS} as i`).leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id').where('i.customer_id', customerId).select('i.*', 'r.name as role_name');
 }
-
-const invalidInvitation = () => Errors.badRequest('SUITE__INVITATION_INVALID', 'The invitation is not valid, has expired or was accepted already.');
 
 export function invitationRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -145,43 +142,8 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       },
       async handler({ ctx, params, body }) {
         const passwordHash = body.password ? await host.auth.hashPassword(body.password) : null;
-        return inTransaction(host.db, async (trx) => {
-          const invitation = await trx(INVITATIONS).where({ token_hash: hashSecret(params.hash) }).first();
-          if (!invitation || invitation.sales_channel_id !== ctx.salesChannel.id || invitationStatus(invitation) !== 'pending') throw invalidInvitation();
-          const customer = await host.customers.get(trx, invitation.customer_id);
-          if (!customer?.active) throw invalidInvitation();
-          const now = nowDb();
-          const claimed = await trx(INVITATIONS).where({ id: invitation.id, status: 'pending' }).update({ status: 'accepted', accepted_at: now, updated_at: now });
-          if (claimed !== 1) throw invalidInvitation();
-
-          let employee = invitation.employee_id ? await trx(EMPLOYEES).where({ id: invitation.employee_id }).first() : await findEmployeeByEmail(trx, invitation.email);
-          const requirePassword = () => {
-            if (!passwordHash) throw Errors.badRequest('SUITE__PASSWORD_REQUIRED', 'Choose a password to activate the account.', { pointer: '/password' });
-            return passwordHash;
-          };
-          if (!employee) {
-            if (await host.customers.findByEmail(trx, invitation.email)) throw emailTaken();
-            const firstName = body.firstName ?? invitation.first_name;
-            const lastName = body.lastName ?? invitation.last_name;
-            if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
-            employee = { id: newId(), email: invitation.email };
-            try {
-              await trx(EMPLOYEES).insert({ id: employee.id, email: invitation.email, password_hash: requirePassword(), first_name: firstName, last_name: lastName, active: true, created_at: now });
-            } catch (error) {
-              if (isDuplicateKeyError(error)) throw emailTaken();
-              throw error;
-            }
-          } else if (!employee.password_hash) {
-            const names: Record<string, string> = {};
-            if (body.firstName) names.first_name = body.firstName;
-            if (body.lastName) names.last_name = body.lastName;
-            await trx(EMPLOYEES).where({ id: employee.id }).update({ ...names, password_hash: requirePassword(), updated_at: now });
-          }
-          const link = await trx(LINKS).where({ employee_id: employee.id, customer_id: customer.id }).first('id');
-          if (!link)
-            await trx(LINKS).insert({ id: newId(), employee_id: employee.id, customer_id: customer.id, role_id: invitation.role_id ?? null, department: invitation.department ?? null, active: true, created_at: now });
-          return { success: true as const, employeeId: employee.id as string, customerId: customer.id };
-        });
+        const accepted = await inTransaction(host.db, (trx) => acceptInvitation(host, trx, ctx.salesChannel.id, params.hash, { passwordHash, firstName: body.firstName, lastName: body.lastName }));
+        return { success: true as const, ...accepted };
       },
     },
   ];

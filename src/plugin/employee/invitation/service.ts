@@ -1,9 +1,12 @@
 import { hashSecret, newId, newSecret } from '../../../lib/ids.js';
-import type { Trx } from '../../../lib/db.js';
+import { isDuplicateKeyError, type Executor, type Trx } from '../../../lib/db.js';
+import { Errors } from '../../../lib/errors.js';
 import { addSeconds, nowDb, toDbTime } from '../../../lib/time.js';
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { storefrontLink } from '../common.js';
 import { MAIL } from '../mail.js';
+import { EMPLOYEES, findEmployeeByEmail, LINKS } from '../repository.js';
+import { emailTaken } from '../service.js';
 
 export const INVITATIONS = 'b2b_employee_invitations';
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
@@ -63,4 +66,64 @@ export async function createInvitation(host: HostRuntime, trx: Trx, ctx: StoreCo
 export function invitationStatus(row: Record<string, any>): 'pending' | 'accepted' | 'expired' {
   if (row.status === 'accepted') return 'accepted';
   return row.expires_at <= nowDb() ? 'expired' : 'pending';
+}
+
+export const invalidInvitation = () => Errors.badRequest('SUITE__INVITATION_INVALID', 'The invitation is not valid, has expired or was accepted already.');
+
+/** The invitation a mailed secret belongs to, in this sales channel; null when there is none. */
+export async function findInvitationBySecret(executor: Executor, secret: string, salesChannelId: string): Promise<Record<string, any> | null> {
+  const row = await executor(INVITATIONS).where({ token_hash: hashSecret(secret) }).first();
+  return row && row.sales_channel_id === salesChannelId ? row : null;
+}
+
+/** The login an invitation is for: the employee made by /b2b/employee/add, or the one with the invited e-mail; null for a new person. */
+export async function invitedEmployee(executor: Executor, invitation: Record<string, any>): Promise<Record<string, any> | null> {
+  if (invitation.employee_id) return (await executor(EMPLOYEES).where({ id: invitation.employee_id }).first()) ?? null;
+  return findEmployeeByEmail(executor, invitation.email);
+}
+
+export interface AcceptInvitationInput {
+  /** Required when the person has no password yet; an existing password is never changed. */
+  passwordHash: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/** Accepts an invitation once: creates the employee (or sets the password of one made without), and links them to the customer. */
+export async function acceptInvitation(host: HostRuntime, trx: Trx, salesChannelId: string, secret: string, input: AcceptInvitationInput): Promise<{ employeeId: string; customerId: string }> {
+  const invitation = await findInvitationBySecret(trx, secret, salesChannelId);
+  if (!invitation || invitationStatus(invitation) !== 'pending') throw invalidInvitation();
+  const customer = await host.customers.get(trx, invitation.customer_id);
+  if (!customer?.active) throw invalidInvitation();
+  const now = nowDb();
+  const claimed = await trx(INVITATIONS).where({ id: invitation.id, status: 'pending' }).update({ status: 'accepted', accepted_at: now, updated_at: now });
+  if (claimed !== 1) throw invalidInvitation();
+
+  let employee = await invitedEmployee(trx, invitation);
+  const requirePassword = () => {
+    if (!input.passwordHash) throw Errors.badRequest('SUITE__PASSWORD_REQUIRED', 'Choose a password to activate the account.', { pointer: '/password' });
+    return input.passwordHash;
+  };
+  if (!employee) {
+    if (await host.customers.findByEmail(trx, invitation.email)) throw emailTaken();
+    const firstName = input.firstName ?? invitation.first_name;
+    const lastName = input.lastName ?? invitation.last_name;
+    if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
+    employee = { id: newId(), email: invitation.email };
+    try {
+      await trx(EMPLOYEES).insert({ id: employee.id, email: invitation.email, password_hash: requirePassword(), first_name: firstName, last_name: lastName, active: true, created_at: now });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw emailTaken();
+      throw error;
+    }
+  } else if (!employee.password_hash) {
+    const names: Record<string, string> = {};
+    if (input.firstName) names.first_name = input.firstName;
+    if (input.lastName) names.last_name = input.lastName;
+    await trx(EMPLOYEES).where({ id: employee.id }).update({ ...names, password_hash: requirePassword(), updated_at: now });
+  }
+  const link = await trx(LINKS).where({ employee_id: employee.id, customer_id: customer.id }).first('id');
+  if (!link)
+    await trx(LINKS).insert({ id: newId(), employee_id: employee.id, customer_id: customer.id, role_id: invitation.role_id ?? null, department: invitation.department ?? null, active: true, created_at: now });
+  return { employeeId: employee.id as string, customerId: customer.id };
 }

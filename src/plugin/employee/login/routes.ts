@@ -1,13 +1,14 @@
-import { inTransaction, readBool, type Executor } from '../../../lib/db.js';
+import { inTransaction, readBool } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { enforceRateLimit } from '../../../lib/rate-limit.js';
 import { objectSchema, successResponse } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
-import type { HostRuntime, LoginIdentity, SalesChannel, StoreRoute } from '../../../host/contract.js';
+import type { HostRuntime, LoginIdentity, StoreRoute } from '../../../host/contract.js';
 import { answerNoSoonerThan, emailSchema, fullName, hashParam, normaliseEmail, passwordSchema, storefrontLink, storefrontUrlSchema, TAG } from '../common.js';
 import { MAIL } from '../mail.js';
 import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail } from '../repository.js';
-import { consumeToken, deleteActorTokens, issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
+import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from './service.js';
+import { deleteActorTokens, issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 /** Known and unknown e-mails get their answer after the same floor, so timing tells nothing. */
@@ -16,19 +17,6 @@ const PER_EMAIL = { limit: 5, windowSeconds: 15 * 60 };
 const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
 
 const contextTokenResponse = objectSchema({ contextToken: { type: 'string' } }, ['contextToken']);
-
-/** Who may use a login link: an active employee with an active link in this sales channel, or an active customer login of it. */
-async function loginIdentityFor(host: HostRuntime, executor: Executor, actorType: string, actorId: string, salesChannel: SalesChannel): Promise<LoginIdentity | null> {
-  if (actorType === 'employee') {
-    const employee = await executor(EMPLOYEES).where({ id: actorId }).first();
-    if (!employee || !readBool(employee.active)) return null;
-    const link = await defaultLink(executor, employee.id, salesChannel.id);
-    return link ? employeeIdentity(employee, link.customer_id) : null;
-  }
-  const customer = await host.customers.get(executor, actorId);
-  if (!customer || !customer.active || customer.salesChannelId !== salesChannel.id) return null;
-  return { customerId: customer.id, actor: { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email }, attributes: {} };
-}
 
 export function loginRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -90,12 +78,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         responses: { 200: contextTokenResponse },
       },
       async handler({ ctx, params, res }) {
-        const session = await inTransaction(host.db, async (trx) => {
-          const token = await consumeToken(trx, 'passwordless-login', params.hash, ctx.salesChannel.id, SCANNER_REUSE_SECONDS);
-          const identity = token ? await loginIdentityFor(host, trx, token.actorType, token.actorId, ctx.salesChannel) : null;
-          if (!identity) return null;
-          return host.auth.createSession(trx, { ...identity, salesChannelId: ctx.salesChannel.id });
-        });
+        const session = await loginWithLink(host, ctx.salesChannel, params.hash);
         if (!session) throw Errors.badRequest('SUITE__LOGIN_LINK_INVALID', 'The login link is not valid, has expired or was used already.');
         res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token };
@@ -150,14 +133,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       },
       async handler({ ctx, body }) {
         const passwordHash = await host.auth.hashPassword(body.newPassword);
-        const done = await inTransaction(host.db, async (trx) => {
-          const token = await consumeToken(trx, 'password-recovery', body.hash, ctx.salesChannel.id, 0);
-          if (!token || token.actorType !== 'employee') return false;
-          const updated = await trx(EMPLOYEES).where({ id: token.actorId, active: true }).update({ password_hash: passwordHash, updated_at: nowDb() });
-          if (updated !== 1) return false;
-          await host.auth.revokeActorSessions(trx, 'employee', token.actorId);
-          return true;
-        });
+        const done = await inTransaction(host.db, (trx) => resetPasswordWithLink(host, trx, ctx.salesChannel.id, body.hash, passwordHash));
         if (!done) throw Errors.badRequest('SUITE__RECOVERY_LINK_INVALID', 'The reset link is not valid, has expired or was used already.', { pointer: '/hash' });
         return { success: true };
       },

@@ -58,9 +58,30 @@ export async function consumeToken(
     const again = await executor(TOKENS).where({ id: row.id }).first('used_at');
     row.used_at = again?.used_at ?? null;
   }
-  if (reuseSeconds <= 0 || row.used_at === null) return null;
-  const usedAt = new Date(fromDbTime(row.used_at)!).getTime();
-  return Date.now() - usedAt <= reuseSeconds * 1000 ? { actorType: row.actor_type, actorId: row.actor_id } : null;
+  return withinReuseWindow(row.used_at, reuseSeconds) ? { actorType: row.actor_type, actorId: row.actor_id } : null;
+}
+
+function withinReuseWindow(usedAt: string | null, reuseSeconds: number): boolean {
+  if (reuseSeconds <= 0 || usedAt === null) return false;
+  return Date.now() - new Date(fromDbTime(usedAt)!).getTime() <= reuseSeconds * 1000;
+}
+
+export type TokenState = 'usable' | 'unknown' | 'expired' | 'used';
+
+/** What consumeToken would make of a secret, without using it (a page showing a confirm button). */
+export async function tokenState(
+  executor: Executor,
+  purpose: TokenPurpose,
+  secret: string,
+  salesChannelId: string,
+  reuseSeconds: number,
+): Promise<{ state: TokenState; actorType: ActorType; actorId: string } | { state: 'unknown' }> {
+  const row = await executor(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
+  if (!row || row.sales_channel_id !== salesChannelId) return { state: 'unknown' };
+  const actor = { actorType: row.actor_type as ActorType, actorId: row.actor_id as string };
+  if (row.expires_at <= nowDb()) return { state: 'expired', ...actor };
+  if (row.used_at !== null && !withinReuseWindow(row.used_at, reuseSeconds)) return { state: 'used', ...actor };
+  return { state: 'usable', ...actor };
 }
 
 export async function deleteActorTokens(executor: Executor, actorType: ActorType, actorId: string): Promise<void> {
