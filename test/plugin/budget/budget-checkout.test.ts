@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { deliverMail, expectError, testMailbox } from '../../helpers/shop.js';
 import { placeOrder } from '../../helpers/checkout.js';
-import { approval, as, category, createBudget, employee, fillCart, newCustomer, outbox, product } from '../order-approval/helpers.js';
+import { approval, as, category, createBudget, employee, fillCart, newCustomer, outbox, product, startShop } from '../order-approval/helpers.js';
 
 const BUYER = ['orders.create', 'orders.read', 'budget.read', 'order-approval.request'];
 
@@ -17,6 +17,7 @@ async function budgetOf(token: string, id: string): Promise<Record<string, any>>
 }
 
 describe('budgets at checkout', () => {
+  before(startShop);
   it('refuses an order beyond a budget that does not allow approval, naming what remains', async () => {
     const customer = await newCustomer();
     const buyer = await employee(customer, BUYER);

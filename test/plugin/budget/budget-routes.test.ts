@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { expectError } from '../../helpers/shop.js';
 import { placeOrder } from '../../helpers/checkout.js';
-import { APPROVER_PERMISSIONS, as, category, createBudget, employee, fillCart, newCustomer, product } from '../order-approval/helpers.js';
+import { APPROVER_PERMISSIONS, as, category, createBudget, employee, fillCart, newCustomer, product, startShop } from '../order-approval/helpers.js';
 
 const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 const BUYER = ['orders.create', 'orders.read', 'budget.read'];
 
 describe('budgets: Store API routes', () => {
+  before(startShop);
   it('POST /budget-period-types lists the period types (401 without login, 400 with a body)', async () => {
     const customer = await newCustomer();
     const res = await (await as(customer.token)).post('/budget-period-types', {});

@@ -14,11 +14,13 @@ import {
   product,
   requestApproval,
   setSettings,
+  startShop,
 } from './helpers.js';
 
 const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 
 describe('order approval: create, read, decide, settings', () => {
+  before(startShop);
   describe('POST /order-approval/create', () => {
     it('snapshots the cart, answers the new approval\'s address and mails the approvers', async () => {
       const { customer, requester, approverA, approverB } = await company();

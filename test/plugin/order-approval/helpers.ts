@@ -7,6 +7,12 @@ import { as, createEmployee, createRole, loginAs, newCustomer, type Customer, ty
 
 export { as, newCustomer, type Customer, type TestProduct };
 
+/** A root-level before hook: the shared app migrates every table first, which takes a while on MariaDB. */
+export async function startShop(this: Mocha.Context): Promise<void> {
+  this.timeout(180000);
+  await getShop();
+}
+
 export const REQUESTER_PERMISSIONS = ['orders.create', 'orders.read', 'order-approval.request', 'budget.read'];
 export const APPROVER_PERMISSIONS = ['orders.create', 'order-approval.approve', 'order-approval.request'];
 

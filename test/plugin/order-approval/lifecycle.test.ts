@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { getShop, expectError } from '../../helpers/shop.js';
 import { placeOrder } from '../../helpers/checkout.js';
-import { APPROVER_PERMISSIONS, approval, as, company, createBudget, employee, fillCart, newCustomer, outbox, product, requestApproval, setSettings } from './helpers.js';
+import { APPROVER_PERMISSIONS, approval, as, company, createBudget, employee, fillCart, newCustomer, outbox, product, requestApproval, setSettings, startShop } from './helpers.js';
 
 const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 
@@ -23,6 +23,7 @@ async function approvedApproval(quantity = 2, priceNet = 1500) {
 }
 
 describe('order approval: execute, refresh, line items, update, reminders, checkout', () => {
+  before(startShop);
   describe('checkout interception', () => {
     it('refuses a direct order of an employee whose role requires approval and points to /order-approval/create', async () => {
       const { requester } = await company();
@@ -298,8 +299,10 @@ describe('order approval: execute, refresh, line items, update, reminders, check
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       const shop = await getShop();
       await shop.db('suite_order_approvals').where({ id }).update({ created_at: '2020-01-01 00:00:00.000' });
-      await shop.jobs.runDue();
-      await shop.jobs.runDue();
+      const job = shop.internals.registries.jobHandlers.get('order-approval.remind-overdue')!;
+      await job({}, shop.runtime);
+      await job({}, shop.runtime);
+      expect(shop.internals.registries.jobSchedules.get('order-approval.remind-overdue')).to.be.a('number');
       expect(await outbox('order-approval-reminder', admin.email)).to.have.length(1);
       expect(await outbox('order-approval-reminder', customer.email)).to.have.length(1);
     });

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { isMysql } from '../../helpers/shop.js';
+import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
+import { as, createBudget, employee, fillCart, newCustomer, product, startShop } from '../order-approval/helpers.js';
+
+describe('budgets: 40 concurrent orders across two app processes (MariaDB)', function () {
+  before(startShop);
+  this.timeout(300000);
+  let processes: AppProcess[] = [];
+
+  after(async () => {
+    await stopAppProcesses(processes);
+  });
+
+  for (const allowApproval of [false, true]) {
+    it(`accepts at most the 10 orders that fit; the rest are ${allowApproval ? 'sent to approval' : 'refused'}, and used + reserved never exceeds the amount`, async () => {
+      // The budget row lock (FOR UPDATE) across processes needs a database server; SQLite runs one process.
+      if (!isMysql()) return;
+      if (processes.length === 0) processes = await startAppProcesses(2);
+      const customer = await newCustomer();
+      // A company-wide budget (no assigned employees) governs every employee's orders: 10 orders of 25.00.
+      const budget = await createBudget(customer.token, { amount: 250, allowApproval });
+      const p = await product({ priceNet: 2500, stock: 1000 });
+      const tokens: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const buyer = await employee(customer, ['orders.create']);
+        await fillCart(buyer.token, [{ productId: p.id, quantity: 1 }]);
+        tokens.push(buyer.token);
+      }
+      const results = await Promise.all(
+        tokens.map(async (token, i) => {
+          const res = await fetch(`${processes[i % 2]!.url}/store-api/checkout/order`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: '{}' });
+          return { status: res.status, body: (await res.json()) as any };
+        }),
+      );
+      const accepted = results.filter((r) => r.status === 200);
+      expect(accepted.length).to.be.within(1, 10);
+      for (const refused of results.filter((r) => r.status !== 200)) {
+        expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
+        expect(refused.body.errors[0].code).to.equal(allowApproval ? 'SUITE__ORDER_APPROVAL_REQUIRED' : 'SUITE__BUDGET_EXCEEDED');
+      }
+      const state = (await (await as(customer.token)).get(`/budget/${budget.id}`)).body;
+      expect(state.used).to.equal(accepted.length * 25);
+      expect(state.used + state.reserved).to.be.at.most(250);
+      const orders = (await (await as(customer.token)).get(`/budget/${budget.id}/orders?limit=100`)).body;
+      expect(orders.total).to.equal(accepted.length);
+    });
+  }
+});
