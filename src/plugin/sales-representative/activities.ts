@@ -4,7 +4,8 @@ import { inTransaction, isForeignKeyError, readBool, readInt, type Executor } fr
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { emptyBody, idParam, listResponse, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
-import { dateTimeSchema, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
+import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
+import { storableTime } from './dates.js';
 import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { requireRepresentative, TAG } from './context.js';
 import { ACTIVITIES, ACTIVITY_TYPES, assignedCustomerIds, isAssigned } from './repository.js';
@@ -131,8 +132,8 @@ function columnsOf(body: Record<string, any>): Record<string, unknown> {
   if (body.typeId !== undefined) columns.type_id = body.typeId;
   if (body.subject !== undefined) columns.subject = String(body.subject).trim();
   if (body.comment !== undefined) columns.comment = body.comment;
-  if (body.activityDate !== undefined) columns.activity_date = toDbTime(body.activityDate);
-  if (body.followUpDate !== undefined) columns.follow_up_date = body.followUpDate === null ? null : toDbTime(body.followUpDate);
+  if (body.activityDate !== undefined) columns.activity_date = storableTime(body.activityDate, '/activityDate');
+  if (body.followUpDate !== undefined) columns.follow_up_date = body.followUpDate === null ? null : storableTime(body.followUpDate, '/followUpDate');
   if (body.employeeId !== undefined) columns.employee_id = body.employeeId;
   if (body.orderId !== undefined) columns.order_id = body.orderId;
   return columns;

@@ -3,6 +3,7 @@ import { readInt } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { toDbTime, zonedMidnight, zonedParts } from '../../lib/time.js';
 import type { HostRuntime, SalesChannel } from '../../host/contract.js';
+import { storableTime } from './dates.js';
 
 interface MonthWindow {
   month: string;
@@ -66,11 +67,13 @@ export async function salesStatistics(host: HostRuntime, salesChannel: SalesChan
 
 /** Customers of `customers` (aliased c) ranked by net revenue; equal revenue shares a rank (1, 2, 2, 4). */
 export async function customerRanking(host: HostRuntime, salesChannel: SalesChannel, customers: Knex.QueryBuilder, from?: string, to?: string) {
+  const fromDb = from ? storableTime(from, '/from') : null;
+  const toDb = to ? storableTime(to, '/to') : null;
   const rows: Array<Record<string, any>> = await customers
     .leftJoin('orders as o', function (this: Knex.JoinClause) {
       this.on('o.customer_id', '=', 'c.id').andOnVal('o.state', '<>', 'cancelled');
-      if (from) this.andOnVal('o.order_date', '>=', toDbTime(from));
-      if (to) this.andOnVal('o.order_date', '<=', toDbTime(to));
+      if (fromDb) this.andOnVal('o.order_date', '>=', fromDb);
+      if (toDb) this.andOnVal('o.order_date', '<=', toDb);
     })
     .groupBy('c.id', 'c.customer_number', 'c.company')
     .select('c.id', 'c.customer_number', 'c.company', host.db.raw('COUNT(o.id) as order_count'), host.db.raw('COALESCE(SUM(o.net_total), 0) as revenue'));

@@ -134,6 +134,7 @@ describe('sales representatives: customer activities', () => {
       expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: '   ' }), 400);
       expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', activityDate: 'yesterday' }), 400);
       expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', extra: 1 }), 400);
+      expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', followUpDate: '9999-12-31T23:00:00-05:00' }), 400, 'SUITE__INVALID_DATE');
       expectError(await client.put('/sales-representative/customer-activity', { id: mine }), 400);
       expectError(await client.put('/sales-representative/customer-activity', { subject: 'X' }), 400);
       expectError(await client.get('/sales-representative/customer-activity/nope'), 400);

@@ -210,6 +210,7 @@ describe('sales representatives: customers, orders, statistics', () => {
       expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: stranger.customer.id }), 404);
       expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: 'ABC' }), 400);
       expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }), 400, 'SUITE__INVALID_PERIOD');
+      expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { to: '9999-12-31T23:00:00-05:00' }), 400, 'SUITE__INVALID_DATE');
       await refusesOthers('post', '/sales-representative/customer-sales-ranking');
     });
   });
