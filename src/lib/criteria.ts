@@ -109,7 +109,7 @@ export function criteriaSchema(fieldNames: string[], extraProperties: Record<str
 }
 
 /** '!' as the LIKE escape: a backslash literal needs different quoting on SQLite and MySQL/MariaDB. */
-function escapeLike(value: string): string {
+export function escapeLike(value: string): string {
   return value.replace(/[!%_]/g, (c) => `!${c}`);
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, ProductRecord, StoreContext } from '../../host/contract.js';
-import type { Criteria, Filter } from '../../lib/criteria.js';
+import { escapeLike } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { priceView } from '../customer-price/price-view.js';
@@ -31,32 +31,59 @@ export async function visibleProducts(host: HostRuntime, ctx: StoreContext, from
   return { query };
 }
 
+/** The exclusive upper bound of a prefix range: the prefix with its last character incremented. */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
 /**
- * The fast-order match of a term: product number prefix, customer product number prefix or name
- * contains, as a criteria filter; and an ORDER BY that lists exact and prefix number hits first.
+ * `column` starts with one of `prefixes`, written so the column's index serves it: LIKE 'x%' on
+ * MySQL/MariaDB (case-insensitive collation), a range per prefix on SQLite (whose LIKE cannot use
+ * a BINARY index), which therefore matches the term as typed, upper- and lower-cased.
  */
-export function withTerm(criteria: Criteria): { criteria: Criteria; rank: ((qb: Knex.QueryBuilder) => void) | null } {
-  const term = criteria.term?.trim();
-  const { term: _term, ...rest } = criteria;
-  if (!term) return { criteria: rest, rank: null };
-  const match: Filter = {
-    type: 'multi',
-    operator: 'or',
-    queries: [
-      { type: 'prefix', field: 'productNumber', value: term },
-      { type: 'prefix', field: 'customerProductNumber', value: term },
-      { type: 'contains', field: 'name', value: term },
-    ],
+function wherePrefix(qb: Knex.QueryBuilder, dialect: HostRuntime['dialect'], column: string, prefixes: string[]): void {
+  qb.where((q) => {
+    if (dialect === 'mysql') q.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, `${escapeLike(prefixes[0]!)}%`]);
+    else for (const prefix of new Set(prefixes)) q.orWhere((r) => r.where(column, '>=', prefix).andWhere(column, '<', prefixEnd(prefix)));
+  });
+}
+
+export interface TermMatch {
+  /** Narrows the query to products matching the term. */
+  where(qb: Knex.QueryBuilder): void;
+  /** Orders exact and prefix number matches first (unless the criteria sort). */
+  rank(qb: Knex.QueryBuilder): void;
+}
+
+/**
+ * The fast-order match of a term: product number prefix, customer product number prefix, or name
+ * contains. The number matches are index look-ups; only the name needs a scan, and a term without
+ * LIKE wildcards is matched without an ESCAPE clause, which SQLite evaluates twice as fast.
+ */
+export function termMatch(host: HostRuntime, ctx: StoreContext, term: string | undefined): TermMatch | null {
+  const text = term?.trim();
+  if (!text) return null;
+  const lower = text.toLowerCase();
+  const customerId = ctx.customer?.id ?? '';
+  return {
+    where(qb) {
+      qb.where((match) => {
+        match.orWhere((q) => wherePrefix(q, host.dialect, 'products.product_number', [text, text.toUpperCase(), lower]));
+        match.orWhereIn('products.id', (sub) => {
+          sub.select('own.product_id').from(`${CUSTOMER_PRODUCT_NUMBERS} as own`).where('own.customer_id', customerId);
+          wherePrefix(sub, host.dialect, 'own.number_key', [lower]);
+        });
+        if (/[!%_]/.test(text)) match.orWhereRaw(`products.name LIKE ? ESCAPE '!'`, [`%${escapeLike(text)}%`]);
+        else match.orWhere('products.name', 'like', `%${text}%`);
+      });
+    },
+    rank(qb) {
+      qb.orderByRaw(
+        'CASE WHEN LOWER(products.product_number) = ? THEN 0 WHEN LOWER(cpn.product_number) = ? THEN 1 WHEN LOWER(SUBSTR(products.product_number, 1, ?)) = ? THEN 2 WHEN LOWER(SUBSTR(cpn.product_number, 1, ?)) = ? THEN 3 ELSE 4 END',
+        [lower, lower, text.length, lower, text.length, lower],
+      );
+    },
   };
-  const lower = term.toLowerCase();
-  const rank = (qb: Knex.QueryBuilder) => {
-    if (criteria.sort?.length) return;
-    qb.orderByRaw(
-      'CASE WHEN LOWER(products.product_number) = ? THEN 0 WHEN LOWER(cpn.product_number) = ? THEN 1 WHEN LOWER(SUBSTR(products.product_number, 1, ?)) = ? THEN 2 WHEN LOWER(SUBSTR(cpn.product_number, 1, ?)) = ? THEN 3 ELSE 4 END',
-      [lower, lower, term.length, lower, term.length, lower],
-    );
-  };
-  return { criteria: { ...rest, filter: [...(rest.filter ?? []), match] }, rank };
 }
 
 export interface ViewOptions {

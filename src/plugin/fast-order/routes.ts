@@ -8,7 +8,7 @@ import { priceView } from '../customer-price/price-view.js';
 import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { requireCustomer } from '../employee/common.js';
 import { addToCart } from './add-to-cart.js';
-import { PRODUCT_SELECT, productViews, visibleProducts, withTerm, type ViewOptions } from './catalog.js';
+import { PRODUCT_SELECT, productViews, termMatch, visibleProducts, type ViewOptions } from './catalog.js';
 import {
   addToCartBody,
   addToCartResponse,
@@ -30,9 +30,11 @@ const ORDERING = 'orders.create';
 
 async function searchProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: ViewOptions = {}) {
   const { query } = await visibleProducts(host, ctx);
-  const { criteria: effective, rank } = withTerm(criteria);
-  const page = await searchByCriteria<Record<string, any>>(query, effective, productCriteriaSpec, (qb) => {
-    rank?.(qb);
+  const { term, ...rest } = criteria;
+  const match = termMatch(host, ctx, term);
+  match?.where(query);
+  const page = await searchByCriteria<Record<string, any>>(query, rest, productCriteriaSpec, (qb) => {
+    if (!rest.sort?.length) match?.rank(qb);
     return qb.select(PRODUCT_SELECT);
   });
   return { total: page.total, data: await productViews(host, ctx, page.rows, options) };
@@ -81,9 +83,11 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: orderedProductCriteriaBody, responses: { 200: orderedProductList } },
       async handler({ ctx, body }) {
         const { query } = await visibleProducts(host, ctx, host.db.from(orderedLines(host, ctx).as('op')).join('products', 'products.id', 'op.product_id'));
-        const { criteria, rank } = withTerm(body as Criteria);
+        const { term, ...criteria } = body as Criteria;
+        const match = termMatch(host, ctx, term);
+        match?.where(query);
         const page = await searchByCriteria<Record<string, any>>(query, criteria, orderedProductCriteriaSpec, (qb) => {
-          rank?.(qb);
+          if (!criteria.sort?.length) match?.rank(qb);
           return qb.select([...PRODUCT_SELECT, 'op.last_order_date', 'op.total_quantity', 'op.order_count']);
         });
         const byId = new Map(page.rows.map((row) => [String(row.id), row]));

@@ -29,12 +29,18 @@ describe('fast order: product search', () => {
     expect(byPrefix.body.data[2]).to.deep.include({ customerProductNumber: `${prefix}-10-MINE`, name: 'Valve' });
     expect(byPrefix.body.data[0].calculatedPrice).to.deep.include({ unitPrice: 10, quantity: 1, source: 'list' });
 
-    const byName = await client.post('/b2b/fast-order-product-search', { term: prefix.toLowerCase() });
-    expect(numbers(byName.body)).to.have.members([exact.number, longer.number, named.number, owned.number]);
+    const byName = await client.post('/b2b/fast-order-product-search', { term: 'gasket ' + prefix.toLowerCase() });
+    expect(numbers(byName.body)).to.deep.equal([named.number]);
+    const everything = await client.post('/b2b/fast-order-product-search', { term: prefix.toLowerCase() });
+    expect(numbers(everything.body)).to.have.members([exact.number, longer.number, named.number, owned.number]);
     const lowerCase = await client.post('/b2b/fast-order-product-search', { term: `${prefix.toLowerCase()}-100` });
     expect(numbers(lowerCase.body)).to.deep.equal([longer.number]);
     const filtered = await client.post('/b2b/fast-order-product-search', { term: prefix, filter: [{ type: 'contains', field: 'name', value: 'large' }], sort: [{ field: 'name', order: 'DESC' }] });
     expect(numbers(filtered.body)).to.deep.equal([longer.number]);
+    const percent = await product({ name: `${prefix} 50%_off! pack` });
+    await product({ name: `${prefix} 50 pack` });
+    const wildcard = await client.post('/b2b/fast-order-product-search', { term: '50%_off!' });
+    expect(numbers(wildcard.body)).to.deep.equal([percent.number]);
     const byIds = await client.post('/b2b/fast-order-product-search', { ids: [hidden.id, exact.id] });
     expect(numbers(byIds.body)).to.deep.equal([exact.number]);
   });
