@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { getShop } from '../../helpers/shop.js';
-import { as, company, defaultAddressId, fillCart, product, receiveMail } from './helpers.js';
+import { as, company, defaultAddressId, fillCart, product, receiveMail, startShop } from './helpers.js';
 
 describe('offers: the whole flow', () => {
+  before(startShop);
+
   it('customer asks from the cart → representative prices and mails the PDF → customer accepts → order at the offered prices', async () => {
     const c = await company();
     const [a, b] = [await product(1000), await product(2500)];

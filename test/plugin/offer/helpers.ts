@@ -6,6 +6,12 @@ import { as, createEmployee, createRepresentative, loginAs, newCustomer, type Cu
 
 export { as, newCustomer, outboxRows, receiveMail, type Customer, type TestProduct };
 
+/** For a root-level before hook: the shared app migrates every table first, which takes a while on MariaDB. */
+export async function startShop(this: Mocha.Context): Promise<void> {
+  this.timeout(180000);
+  await getShop();
+}
+
 export interface Company {
   customer: Customer;
   rep: Representative & { token: string };
