@@ -1,5 +1,5 @@
 import type { AdminRoute, HostRuntime } from '../../host/contract.js';
-import { inTransaction, isDuplicateKeyError, readInt, type Trx } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -111,6 +111,7 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
         try {
           result = await run();
         } catch (error) {
+          if (isForeignKeyError(error)) throw Errors.conflict('The customer, group or product was deleted meanwhile.');
           // A concurrent request inserted the same key first: this one updates it.
           if (!isDuplicateKeyError(error)) throw error;
           result = await run();

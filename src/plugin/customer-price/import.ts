@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
-import { inTransaction, readInt, type Trx } from '../../lib/db.js';
+import { inTransaction, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES } from './repository.js';
@@ -122,5 +123,8 @@ export async function importCustomerPrices(host: HostRuntime, text: string) {
     }
     for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRICES).insert(inserts.slice(i, i + CHUNK));
     return { success: true as const, created, updated, unchanged: planned.length - created - updated };
+  }).catch((error: unknown) => {
+    if (isForeignKeyError(error)) throw Errors.conflict('A customer, group or product of the file was deleted during the import; import the file again.');
+    throw error;
   });
 }

@@ -1,6 +1,7 @@
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
-import { inTransaction, type Trx } from '../../lib/db.js';
+import { inTransaction, isForeignKeyError, type Trx } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { requireCustomer } from '../employee/common.js';
@@ -87,5 +88,8 @@ export async function importCustomerProductNumbers(host: HostRuntime, ctx: Store
       .map((p) => ({ id: newId(), customer_id: customer.id, product_id: p.productId, product_number: p.number, number_key: p.key, created_at: now }));
     for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRODUCT_NUMBERS).insert(inserts.slice(i, i + CHUNK));
     return { success: true as const, created: inserts.length, updated: updates.length, unchanged: planned.length - changed.length };
+  }).catch((error: unknown) => {
+    if (isForeignKeyError(error)) throw Errors.conflict('A product of the file was deleted during the import; import the file again.');
+    throw error;
   });
 }

@@ -1,6 +1,6 @@
 import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, isForeignKeyError } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
@@ -54,6 +54,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
           });
         } catch (error) {
           if (isDuplicateKeyError(error)) throw Errors.conflict();
+          // The product was deleted between the check and the write.
+          if (isForeignKeyError(error)) throw Errors.notFound('Product', productId);
           throw error;
         }
       },

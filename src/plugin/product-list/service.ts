@@ -45,14 +45,20 @@ export class ProductListService {
   private async withList<T>(ctx: StoreContext, listId: string, work: (trx: Trx, list: ListRow) => Promise<T>): Promise<T> {
     const customer = requireCustomer(ctx);
     await ctx.ruleIds();
-    try {
-      return await inTransaction(this.host.db, async (trx) => {
+    return this.mapProductGone(() =>
+      inTransaction(this.host.db, async (trx) => {
         await findList(trx, customer.id, listId, (q) => forUpdate(q, trx));
         await trx(LISTS).where({ id: listId }).update({ updated_at: nowDb() });
         return work(trx, await findList(trx, customer.id, listId));
-      });
+      }),
+    );
+  }
+
+  /** A product deleted between the check and the write. */
+  private async mapProductGone<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
     } catch (error) {
-      // A product deleted between the check and the write.
       if (isForeignKeyError(error)) throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', 'A product of the request is not available any more.', { pointer: '/items' });
       throw error;
     }
@@ -139,7 +145,7 @@ export class ProductListService {
   async create(ctx: StoreContext, input: { name?: string; items?: NewItem[] }) {
     const customer = requireCustomer(ctx);
     await ctx.ruleIds();
-    return inTransaction(this.host.db, async (trx) => {
+    return this.mapProductGone(() => inTransaction(this.host.db, async (trx) => {
       // Locks the customer's row so the list limit holds under concurrent creates.
       await forUpdate(trx('customers').where({ id: customer.id }).first('id'), trx);
       const fallbackName = await this.overviewName(trx, customer.id);
@@ -154,7 +160,7 @@ export class ProductListService {
       });
       if (input.items?.length) await this.addItems(ctx, trx, id, input.items);
       return { success: true as const, productList: await listView(trx, await findList(trx, customer.id, id)) };
-    });
+    }));
   }
 
   async add(ctx: StoreContext, listId: string, items: NewItem[]) {

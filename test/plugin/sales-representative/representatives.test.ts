@@ -157,6 +157,26 @@ describe('sales representatives: setup, login and acting for customers', () => {
     });
   });
 
+  describe('demo seed', () => {
+    it('creates a representative login for the demo customer, once', async () => {
+      const { seedSalesRepresentativeDemo, DEMO_REPRESENTATIVE } = await import('../../../src/plugin/sales-representative/demo.js');
+      const { getShop } = await import('../../helpers/shop.js');
+      const shop = await getShop();
+      const demoCustomer = await newCustomer();
+      const demo = { salesChannelId: demoCustomer.customer.salesChannelId, customerId: demoCustomer.customer.id, customerEmail: demoCustomer.email, productIds: [], categoryIds: [] };
+      // Another test may have seeded the whole demo shop in this run already; then this call must change nothing.
+      const seededBefore = Boolean(await shop.db('b2b_sales_representatives').where({ email: DEMO_REPRESENTATIVE.email }).first('id'));
+      const lines = await seedSalesRepresentativeDemo(shop.runtime, demo);
+      expect(lines.join('\n')).to.contain(DEMO_REPRESENTATIVE.email);
+      await seedSalesRepresentativeDemo(shop.runtime, demo);
+      expect(await shop.db('b2b_sales_representatives').where({ email: DEMO_REPRESENTATIVE.email })).to.have.length(1);
+      const token = await loginAs(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password);
+      const actingFor = (await (await as(token)).get('/context')).body.customer.id;
+      if (!seededBefore) expect(actingFor).to.equal(demoCustomer.customer.id);
+      else expect(actingFor).to.not.equal(demoCustomer.customer.id);
+    });
+  });
+
   describe('the representative cannot manage employees or roles', () => {
     it('answers 403 on employee and role management, but may read employees', async () => {
       const { customers, token } = await representativeWith(1);
