@@ -178,6 +178,11 @@ describe('customer prices: Store API and price provider', () => {
     expect(unitPrices(await cartOf(neighbour.token, [{ productId: item.id, quantity: 1 }]))).to.deep.equal({ [item.id]: 6 });
     expect(unitPrices(await cartOf(stranger.token, [{ productId: item.id, quantity: 5 }]))).to.deep.equal({ [item.id]: 9 });
 
+    const detail = await (await as(buyer.token)).get(`/product/${groupOnly.id}`);
+    expect(detail.body.calculatedPrice).to.deep.include({ unitPrice: 5, source: 'customer-group-price' });
+    const guest = await (await as(null)).get(`/product/${groupOnly.id}`);
+    expect(guest.body.calculatedPrice).to.deep.include({ unitPrice: 10, source: 'list' });
+
     const order = await (await as(buyer.token)).post('/checkout/order', {});
     expect(order.status, JSON.stringify(order.body)).to.equal(200);
     const lines = await (await getShop()).db('order_line_items').where({ order_id: order.body.id }).orderBy('position');
