@@ -3,8 +3,6 @@ import { registerPartialAssortment } from './partial-assortment/index.js';
 import { registerEmployees } from './employee/index.js';
 import { registerSalesRepresentatives } from './sales-representative/index.js';
 import { registerAccountExtras } from './account/index.js';
-import { registerSalesRepresentatives } from './sales-representative/index.js';
-import { registerAccountExtras } from './account/index.js';
 import { registerCustomerPrices } from './customer-price/index.js';
 import { registerFastOrder } from './fast-order/index.js';
 import { registerProductLists } from './product-list/index.js';
@@ -23,8 +21,6 @@ const plugin: HostPlugin = {
   name: 'suite-b2b',
   async register(host: HostRuntime) {
     await registerEmployees(host);
-    await registerSalesRepresentatives(host);
-    await registerAccountExtras(host);
     await registerSalesRepresentatives(host);
     await registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
