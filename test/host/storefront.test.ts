@@ -97,6 +97,8 @@ describe('host: storefront', () => {
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('Hello &lt;script&gt;alert(1)&lt;/script&gt; Customer of Acme &amp; Sons (orders)');
     expect(page.text).to.contain('data-test="logout"');
+    expect(page.text.match(/<html/g), 'a template that wraps itself in {{#> layout}} gets the layout once').to.have.length(1);
+    expect(page.text).to.contain('<title>Who am I · Storefront</title>');
   });
 
   it('refuses a POST without the CSRF token, or with a wrong one, with a 403 page and no session', async () => {
