@@ -113,9 +113,13 @@ export class OfferService {
 
   /** Offers the caller may see: a representative those of every assigned customer, everyone else their customer's. */
   scoped(ctx: StoreContext, executor: Executor = this.db): Knex.QueryBuilder {
-    const query = executor(`${OFFERS} as o`).where('o.sales_channel_id', ctx.salesChannel.id);
-    if (isRepresentative(ctx)) return query.whereIn('o.customer_id', assignedCustomerIds(executor, ctx.salesRepresentative!.id, ctx.salesChannel.id));
-    return query.where('o.customer_id', requireCustomer(ctx).id);
+    return this.inScope(ctx, executor, executor(`${OFFERS} as o`), 'o.');
+  }
+
+  private inScope(ctx: StoreContext, executor: Executor, query: Knex.QueryBuilder, prefix: string): Knex.QueryBuilder {
+    query.where(`${prefix}sales_channel_id`, ctx.salesChannel.id);
+    if (isRepresentative(ctx)) return query.whereIn(`${prefix}customer_id`, assignedCustomerIds(executor, ctx.salesRepresentative!.id, ctx.salesChannel.id));
+    return query.where(`${prefix}customer_id`, requireCustomer(ctx).id);
   }
 
   private async visibleRow(ctx: StoreContext, id: string, executor: Executor = this.db, lock = false): Promise<OfferRow> {
@@ -139,7 +143,8 @@ export class OfferService {
   }
 
   async list(ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: OfferView[] }> {
-    await expireDue(this.db, (q) => q.whereIn('id', this.scoped(ctx).select('o.id')));
+    // Scoped without a subquery on the offers table itself: MySQL refuses those in an UPDATE.
+    await expireDue(this.db, (q) => this.inScope(ctx, this.db, q, ''));
     const page = await searchByCriteria<OfferRow>(this.scoped(ctx), criteria, offerCriteria, (qb) => qb.select('o.*'));
     return { total: page.total, data: await offerViews(this.db, page.rows, ctx.salesChannel.currencyPrecision) };
   }
