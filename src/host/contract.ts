@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
-import type { RouteDefinition } from '../lib/routes.js';
+import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
 
 export const CONTRACT_VERSION = '1.0.0';
 
@@ -264,9 +264,15 @@ export interface StorefrontPage {
   method?: 'GET' | 'POST';
   /** 'public' or 'login' (redirects to the login form). */
   auth: 'public' | 'login';
-  /** Returns a template name under templates/storefront and its data, or a redirect. */
+  /** Checked before the handler runs; a page may share a counter with a Store API route by using its name. */
+  rateLimit?: RateLimitRule;
+  /**
+   * Returns a template name under templates/storefront and its data, or a redirect. A redirect with
+   * `login` (a context token from auth.createSession) logs the browser in: the host ends the
+   * browser's previous session and keeps the token in the session cookie.
+   */
   handler(input: { ctx: StoreContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }):
-    Promise<{ template: string; data: Record<string, unknown>; status?: number } | { redirect: string }>;
+    Promise<{ template: string; data: Record<string, unknown>; status?: number } | { redirect: string; login?: { token: string } }>;
 }
 
 export interface HostRuntime {

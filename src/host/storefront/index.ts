@@ -187,9 +187,17 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     if (page.auth !== 'public' && page.auth !== 'login') throw new Error(`storefront page ${page.path}: auth must be 'public' or 'login'`);
     const method = page.method ?? 'GET';
     const run = handle(page.auth, async (req, res, ctx) => {
+      if (page.rateLimit) await enforceRateLimit(db, page.rateLimit, req);
       const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((req.body as Record<string, unknown>) ?? {}) : {};
       const result = await page.handler({ ctx, params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, form });
-      if ('redirect' in result) return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
+      if ('redirect' in result) {
+        if (result.login) {
+          if (ctx.sessionId) await revokeSession(db, ctx.sessionId);
+          setSessionToken(req, res, result.login.token, config.contextTokenTtl);
+          csrfToken(req, res, true);
+        }
+        return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
+      }
       render(req, res, ctx, result.template, result.data, result.status ?? 200);
     });
     if (method === 'POST') pages.post(page.path, run);
@@ -207,6 +215,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     if (res.headersSent) return next(error);
     if (error instanceof AppError) {
       if (error.status === 401) return redirectToLogin(req, res);
+      if (error.status === 429) res.setHeader('Retry-After', String(error.options.meta?.retryAfter ?? 60));
       return renderError(req, res, null, error.status, error.status === 404 ? 'Page not found' : 'Something is not right', error.message);
     }
     // express and body-parser mark request faults (a malformed path, a body too large) with a 4xx status.

@@ -7,6 +7,7 @@ import { loginRoutes } from './login/routes.js';
 import { employeeOrderRoutes } from './orders/routes.js';
 import { roleRoutes } from './role/routes.js';
 import { employeeRoutes } from './routes.js';
+import { registerEmployeeStorefront } from './storefront/index.js';
 
 export { seedEmployeeDemo } from './demo.js';
 export { PERMISSIONS, PERMISSION_KEYS } from './permissions.js';
@@ -26,4 +27,5 @@ export async function registerEmployees(host: HostRuntime): Promise<void> {
   ])
     host.storeApi.route(route);
   for (const route of accountRequestAdminRoutes(host)) host.adminApi.route(route);
+  registerEmployeeStorefront(host);
 }

@@ -1,5 +1,6 @@
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
+import type { RateLimitRule } from '../../../lib/routes.js';
 import { listResponse, nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
 import { fromDbTime } from '../../../lib/time.js';
 import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
@@ -47,6 +48,9 @@ function toInvitationView(row: Record<string, any>) {
 function invitationsOf(host: HostRuntime, customerId: string) {
   return host.db(`${INVITATIONS} as i`).leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id').where('i.customer_id', customerId).select('i.*', 'r.name as role_name');
 }
+
+/** Shared with the storefront invitation page, so both doors count against one limit. */
+export const ACCEPT_INVITATION_RATE_LIMIT: RateLimitRule = { name: 'accept-invitation', limit: 30, windowSeconds: 15 * 60, by: ['ip'] };
 
 export function invitationRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -134,7 +138,7 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'accept-invitation', limit: 30, windowSeconds: 15 * 60, by: ['ip'] },
+      rateLimit: ACCEPT_INVITATION_RATE_LIMIT,
       schemas: {
         params: objectSchema({ hash: hashParam }, ['hash']),
         body: objectSchema({ password: passwordSchema, firstName: nameSchema, lastName: nameSchema }),

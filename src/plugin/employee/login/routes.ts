@@ -1,6 +1,7 @@
 import { inTransaction, readBool } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { enforceRateLimit } from '../../../lib/rate-limit.js';
+import type { RateLimitRule } from '../../../lib/routes.js';
 import { objectSchema, successResponse } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
 import type { HostRuntime, LoginIdentity, StoreRoute } from '../../../host/contract.js';
@@ -15,6 +16,10 @@ const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 const ANSWER_FLOOR_MS = 300;
 const PER_EMAIL = { limit: 5, windowSeconds: 15 * 60 };
 const PER_IP = { limit: 30, windowSeconds: 15 * 60 };
+
+/** Shared with the storefront pages behind the mailed links, so both doors count against one limit. */
+export const LOGIN_LINK_USE_RATE_LIMIT: RateLimitRule = { name: 'passwordless-login-use', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] };
+export const RECOVERY_CONFIRM_RATE_LIMIT: RateLimitRule = { name: 'password-recovery-confirm', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] };
 
 const contextTokenResponse = objectSchema({ contextToken: { type: 'string' } }, ['contextToken']);
 
@@ -71,7 +76,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'passwordless-login-use', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      rateLimit: LOGIN_LINK_USE_RATE_LIMIT,
       schemas: {
         params: objectSchema({ hash: hashParam }, ['hash']),
         body: objectSchema({}),
@@ -126,7 +131,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'password-recovery-confirm', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      rateLimit: RECOVERY_CONFIRM_RATE_LIMIT,
       schemas: {
         body: objectSchema({ hash: hashParam, newPassword: passwordSchema }, ['hash', 'newPassword']),
         responses: { 200: successResponse },
