@@ -345,7 +345,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
           const budget = await getBudget(host.db, customer.id, params.budgetId);
           if (!budget) throw Errors.notFound('Budget', params.budgetId);
           const criteria = (method === 'GET' ? { page: query.page, limit: query.limit } : body) as Criteria;
-          const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id).where('bo.customer_id', customer.id);
+          // The budget is the customer's (checked above), so its id alone scopes the rows and the count stays on the index.
+          const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id);
           const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'));
           const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
           const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
