@@ -24,7 +24,7 @@ export async function up(knex: Knex): Promise<void> {
     id(t).primary();
     t.string('type', 32).notNullable();
     t.string('name', 255).notNullable();
-    t.text('description').nullable();
+    t.text('description', 'mediumtext').nullable();
     t.integer('position').notNullable().defaultTo(0);
     stamps(t);
     t.index(['type', 'position', 'name'], 'b2b_event_spec_type_idx');
@@ -37,7 +37,7 @@ export async function up(knex: Knex): Promise<void> {
     id(t, 'format_id').nullable().references('b2b_event_specifications.id');
     id(t, 'difficulty_level_id').nullable().references('b2b_event_specifications.id');
     id(t, 'venue_id').nullable().references('b2b_event_specifications.id');
-    t.text('description').nullable();
+    t.text('description', 'mediumtext').nullable();
     time(t, 'starts_at').notNullable();
     time(t, 'ends_at').notNullable();
     /** null: no limit */
@@ -81,7 +81,7 @@ export async function up(knex: Knex): Promise<void> {
     id(t, 'order_line_item_id').nullable();
     /** Order of the waiting list: assigned under the event's row lock. */
     t.integer('waiting_position').nullable();
-    t.text('notes').nullable();
+    t.text('notes', 'mediumtext').nullable();
     /** JSON array of {name, url, note}: document information sales staff keep. */
     t.text('documents', 'longtext').notNullable();
     /** Set by the conditional write that claims the reminder, so it goes out once. */
@@ -99,7 +99,7 @@ export async function up(knex: Knex): Promise<void> {
     id(t).primary();
     id(t, 'event_id').notNullable().references('b2b_events.id').onDelete('CASCADE');
     t.string('subject', 255).notNullable();
-    t.text('message').notNullable();
+    t.text('message', 'mediumtext').notNullable();
     t.text('statuses').notNullable();
     t.integer('recipient_count').notNullable();
     id(t, 'sent_by_id').nullable();

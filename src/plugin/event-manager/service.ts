@@ -108,6 +108,14 @@ export async function nextWaitingPosition(executor: Executor, eventId: string): 
   return readInt((row as { m: unknown } | undefined)?.m) + 1;
 }
 
+/** Event times between 1970 and 9999, which both databases store. */
+function storedTime(iso: string, pointer: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1970 || date.getUTCFullYear() > 9999)
+    throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'Times must lie between the years 1970 and 9999.', { pointer });
+  return toDbTime(date);
+}
+
 export class EventService {
   constructor(
     private readonly host: HostRuntime,
@@ -172,9 +180,9 @@ export class EventService {
     if (input.description !== undefined) columns.description = input.description;
     if (input.participantLimit !== undefined) columns.participant_limit = input.participantLimit;
     if (input.waitingList !== undefined) columns.waiting_list = input.waitingList;
-    if (input.startsAt !== undefined) columns.starts_at = toDbTime(input.startsAt);
-    if (input.endsAt !== undefined) columns.ends_at = toDbTime(input.endsAt);
-    if (input.registrationDeadline !== undefined) columns.registration_deadline = input.registrationDeadline === null ? null : toDbTime(input.registrationDeadline);
+    if (input.startsAt !== undefined) columns.starts_at = storedTime(input.startsAt, '/startsAt');
+    if (input.endsAt !== undefined) columns.ends_at = storedTime(input.endsAt, '/endsAt');
+    if (input.registrationDeadline !== undefined) columns.registration_deadline = input.registrationDeadline === null ? null : storedTime(input.registrationDeadline, '/registrationDeadline');
 
     const startsAt = new Date(fromDbTime((columns.starts_at as string | undefined) ?? existing?.starts_at)!);
     const endsAt = new Date(fromDbTime((columns.ends_at as string | undefined) ?? existing?.ends_at)!);

@@ -78,6 +78,11 @@ describe('event manager: Store API and Admin API routes', function () {
       expectError(await api.post('/event-manager/event', { ...base, name: undefined }), 400, 'SUITE__INVALID_INPUT');
       expectError(await api.post('/event-manager/event', { ...base, participantLimit: 0 }), 400, 'SUITE__INVALID_INPUT');
       expectError(await api.post('/event-manager/event', { ...base, startsAt: 'tomorrow' }), 400, 'SUITE__INVALID_INPUT');
+      expectError(await api.post('/event-manager/event', { ...base, startsAt: '0500-01-01T00:00:00Z' }), 400, 'SUITE__EVENT_INVALID_DATES');
+      const longText = '🎉'.repeat(20000);
+      const roomy = await api.post('/event-manager/event', { ...base, description: longText });
+      expect(roomy.status, 'long descriptions in four-byte characters fit').to.equal(200);
+      expect(roomy.body.description).to.equal(longText);
       expectError(await api.post('/event-manager/event', { ...base, surprise: true }), 400, 'SUITE__INVALID_INPUT');
       expectError(await api.patch(`/event-manager/event/${id}`, {}), 400, 'SUITE__INVALID_INPUT');
       expectError(await api.post(`/event-manager/event/${id}/status`, { status: 'bogus' }), 400, 'SUITE__EVENT_STATUS_UNKNOWN');
