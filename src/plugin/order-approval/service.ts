@@ -511,6 +511,8 @@ export class OrderApprovalService {
           this.assertExecutable(current);
           throw Errors.conflict();
         }
+        // Re-read after the claim: an update may have changed addresses or comment since the first read.
+        const claimedRow = (await getApproval(trx, customer.id, id))!;
         const lines: PriceLine[] = (await approvalLines(trx, id)).map((l) => ({
           lineItemId: l.id,
           productId: l.productId,
@@ -527,19 +529,19 @@ export class OrderApprovalService {
           ctx,
           {
             lines,
-            billingAddressId: approval.billingAddressId,
-            shippingAddressId: approval.shippingAddressId,
-            customerComment: approval.customerComment,
+            billingAddressId: claimedRow.billingAddressId,
+            shippingAddressId: claimedRow.shippingAddressId,
+            customerComment: claimedRow.customerComment,
             origin: APPROVAL_INTERCEPTOR,
             skipInterceptors: [APPROVAL_INTERCEPTOR],
-            customFields: { orderApprovalId: approval.id, orderApprovalNumber: approval.approvalNumber },
+            customFields: { orderApprovalId: claimedRow.id, orderApprovalNumber: claimedRow.approvalNumber },
           },
           trx,
         );
         const order = (await this.host.orders.get(trx, placed.id)) as { transactions?: Array<{ paymentMethod?: { technicalName?: string } }> } | null;
         const paymentMethod = order?.transactions?.[0]?.paymentMethod?.technicalName ?? 'invoice';
         const requiresPaymentAction = !OFFLINE_PAYMENT_METHODS.has(paymentMethod);
-        const salesChannel = await this.salesChannelOf(trx, approval, ctx.salesChannel);
+        const salesChannel = await this.salesChannelOf(trx, claimedRow, ctx.salesChannel);
         const result: ExecutionResult = {
           success: true,
           orderId: placed.id,
@@ -557,7 +559,8 @@ export class OrderApprovalService {
         return result;
       });
     } catch (error) {
-      if (error instanceof AppError && error.status === 400 && !error.code.startsWith('SUITE__ORDER_APPROVAL_')) {
+      // The host refused the order (stock, product or address gone): nothing was written, the approval stays approved.
+      if (error instanceof AppError && error.status < 500 && error.status !== 409 && !error.code.startsWith('SUITE__ORDER_APPROVAL_')) {
         const result: ExecutionResult = { success: false, requiresPaymentAction: false, errorMessage: error.message, errors: [error.code], warnings: [] };
         throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXECUTION_FAILED', `The order could not be placed: ${error.message}`, { meta: { executionResult: result } });
       }
