@@ -1,4 +1,6 @@
-import type { HostPlugin, HostRuntime } from '../host/contract.js';
+import type { DemoShop, HostPlugin, HostRuntime } from '../host/contract.js';
+import { seedEmployeeDemo } from './employee/demo.js';
+import { seedSalesRepresentativeDemo } from './sales-representative/demo.js';
 import { registerPartialAssortment } from './partial-assortment/index.js';
 import { registerEmployees } from './employee/index.js';
 import { registerSalesRepresentatives } from './sales-representative/index.js';
@@ -33,6 +35,10 @@ const plugin: HostPlugin = {
     await registerOrderApproval(host);
     await registerEventManager(host);
     await registerOffers(host);
+  },
+  /** Demo logins for the start banner: employees (a purchaser whose orders need approval, an approver) and a sales representative. */
+  async seedDemo(host: HostRuntime, demo: DemoShop) {
+    return [...(await seedEmployeeDemo(host, demo)), ...(await seedSalesRepresentativeDemo(host, demo))];
   },
 };
 
