@@ -24,6 +24,9 @@ export interface ApiRouterOptions {
   validateResponses: boolean;
 }
 
+/** One object, so its compiled validator is cached (validators are cached per schema object). */
+const ANY_OBJECT = { type: 'object' };
+
 function isContentResponse(value: unknown): value is ContentResponse {
   return typeof value === 'object' && value !== null && typeof (value as ContentResponse).contentType === 'string';
 }
@@ -69,8 +72,8 @@ export class ApiRouter<C> {
     this.api.authorize(route, ctx);
 
     const { schemas } = route;
-    const params = validateOrThrow<Record<string, unknown>>(schemas.params ?? { type: 'object' }, { ...req.params }, 'params');
-    const query = validateOrThrow<Record<string, unknown>>(schemas.query ?? { type: 'object' }, { ...(req.query as object) }, 'query');
+    const params = validateOrThrow<Record<string, unknown>>(schemas.params ?? ANY_OBJECT, { ...req.params }, 'params');
+    const query = validateOrThrow<Record<string, unknown>>(schemas.query ?? ANY_OBJECT, { ...(req.query as object) }, 'query');
     let body: unknown = undefined;
     if (schemas.body) {
       if (schemas.bodyContentType && schemas.bodyContentType !== 'application/json') {

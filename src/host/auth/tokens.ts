@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 
 export const ISSUER = 'suite-b2b';
 export const STORE_AUDIENCE = 'store-api';
@@ -10,9 +11,21 @@ export interface TokenClaims {
   [claim: string]: unknown;
 }
 
+const keys = new Map<string, KeyObject>();
+
+/**
+ * The secret as a KeyObject, made once: given a string, jsonwebtoken first tries to parse it as a
+ * public key on every call, which costs more than the signature check itself.
+ */
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
+  return key;
+}
+
 export function signToken(secret: string, audience: string, claims: TokenClaims, ttlSeconds: number): string {
   const { sub, jti, ...rest } = claims;
-  return jwt.sign(rest, secret, {
+  return jwt.sign(rest, keyOf(secret), {
     algorithm: 'HS256',
     issuer: ISSUER,
     audience,
@@ -25,7 +38,7 @@ export function signToken(secret: string, audience: string, claims: TokenClaims,
 /** HS256 pinned: 'none' and every other algorithm are refused; issuer, audience and expiry checked. */
 export function verifyToken(secret: string, audience: string, token: string): (jwt.JwtPayload & { sub: string }) | null {
   try {
-    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, audience });
+    const payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER, audience });
     if (typeof payload !== 'object' || typeof payload.sub !== 'string') return null;
     return payload as jwt.JwtPayload & { sub: string };
   } catch {
