@@ -55,6 +55,20 @@ describe('order approval: create, read, decide, settings', () => {
       expectError(await client.post('/order-approval/create', { cartToken: strangerCart }), 400, 'SUITE__CART_NOT_FOUND');
     });
 
+    it('creates one approval for a repeated Idempotency-Key, and 422 when the key comes with another body', async () => {
+      const { requester } = await company();
+      const p = await product();
+      const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]);
+      const client = await as(requester.token);
+      const send = (body: Record<string, unknown>) => client.post('/order-approval/create', body).set('Idempotency-Key', 'request-1');
+      expect((await send({ cartToken })).status).to.equal(200);
+      const replay = await send({ cartToken });
+      expect(replay.status).to.equal(200);
+      expect(replay.headers['idempotent-replayed']).to.equal('true');
+      expectError(await send({ cartToken, customerComment: 'other' }), 422, 'SUITE__IDEMPOTENCY_KEY_REUSED');
+      expect((await client.post('/order-approval/list', {})).body.total).to.equal(1);
+    });
+
     it('answers 401 without login and 403 without the request permission', async () => {
       expectError(await (await as(null)).post('/order-approval/create', { cartToken: 'x' }), 401);
       const customer = await newCustomer();
