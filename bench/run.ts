@@ -39,6 +39,8 @@ function startProcess(args: string[], env: Record<string, string>, ready: RegExp
 }
 
 async function fire(url: string, request: BenchRequest): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  let turn = 0;
+  const bodies = request.bodies;
   const result = await autocannon({
     url,
     connections,
@@ -46,6 +48,7 @@ async function fire(url: string, request: BenchRequest): Promise<{ rps: number; 
     method: request.method,
     headers: { 'content-type': 'application/json', ...(request.headers ?? {}) },
     body: request.body,
+    ...(bodies ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: bodies[turn++ % bodies.length] }) }] } : {}),
   });
   const errors = result.errors + result.timeouts + result.non2xx;
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };

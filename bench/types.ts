@@ -6,6 +6,8 @@ export interface BenchRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn instead of `body` (e.g. different products, so no cart line hits its quantity limit). */
+  bodies?: string[];
 }
 
 export interface BenchEnv {

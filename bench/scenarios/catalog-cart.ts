@@ -51,17 +51,19 @@ export const scenarios: BenchScenario[] = [
     seed: ({ db, size }) => seedCatalog(db, size.products),
     async requests(env) {
       const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
-      const product = await env.db('products').where('product_number', 'BENCH-0000001').first('id');
-      const body = JSON.stringify({ items: [{ productId: product.id, quantity: 1 }] });
-      // Warm up: the cart exists after the first add, so the baseline can update the same row.
-      await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
-      const cart = await env.db('cart_line_items').where({ product_id: product.id }).orderBy('created_at', 'desc').first('cart_token');
+      // Twenty products in turn: a cart of twenty lines, none of which reaches the per-line quantity limit.
+      const products = await env.db('products').where('product_number', 'like', 'BENCH-00000%').orderBy('product_number').limit(20).pluck('id');
+      const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
+      for (const body of bodies)
+        await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
+      const cart = await env.db('cart_line_items').where({ product_id: products[0] }).orderBy('created_at', 'desc').first('cart_token');
       return {
-        app: { method: 'POST', path: '/store-api/checkout/cart/line-item', headers: { 'suite-context-token': token }, body },
+        app: { method: 'POST', path: '/store-api/checkout/cart/line-item', headers: { 'suite-context-token': token }, bodies },
         baselineSql: [
-          { sql: 'select * from products where id = ? and active = ?', bindings: [product.id, 1] },
-          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [cart?.cart_token ?? '', product.id] },
+          { sql: 'select * from products where id = ? and active = ?', bindings: [products[0], 1] },
+          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [cart?.cart_token ?? '', products[0]] },
           { sql: 'select * from cart_line_items where cart_token = ? order by position', bindings: [cart?.cart_token ?? ''] },
+          { sql: `select * from products where id in (${products.map(() => '?').join(',')})`, bindings: products },
         ],
       };
     },

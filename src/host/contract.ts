@@ -331,6 +331,8 @@ export interface HostRuntime {
   readonly prices: {
     addPriceProvider(provider: PriceProvider): void;
     calculate(ctx: StoreContext, product: ProductRecord, quantity: number, executor?: Executor): Promise<CalculatedPrice>;
+    /** The same for many lines at once (tier prices read in one query), in the order given. */
+    calculateMany(ctx: StoreContext, items: Array<{ product: ProductRecord; quantity: number }>, executor?: Executor): Promise<CalculatedPrice[]>;
   };
 
   readonly cart: {

@@ -3,6 +3,7 @@ import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
+import { tierPricesOf } from './product-repository.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, toProductRecords } from './product-repository.js';
 import { RuleEngine } from './rule-engine.js';
 import { catalogStoreRoutes } from './store-routes.js';
@@ -55,6 +56,12 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const prices: HostRuntime['prices'] = {
     addPriceProvider: (provider) => void registries.priceProviders.push(provider),
     calculate: (ctx, product, quantity, executor = internals.db) => calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
+    async calculateMany(ctx, items, executor = internals.db) {
+      const tiers = await tierPricesOf(executor, [...new Set(items.map((item) => item.product.id))]);
+      const prices = [];
+      for (const item of items) prices.push(await calculatePrice(registries.priceProviders, ctx, item.product, item.quantity, executor, tiers));
+      return prices;
+    },
   };
 
   const adminRoutes = ADMIN_ENTITIES.flatMap((entity) => entityRoutes(internals, entity, visibilityChanged));

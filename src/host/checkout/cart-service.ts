@@ -270,13 +270,15 @@ export class CartService {
   async priceLines(ctx: StoreContext, items: CartLineItem[], products: Map<string, ProductRecord>, executor: Executor): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
     const lines: PriceLine[] = [];
     const unavailable: CartLineItem[] = [];
+    const buyable: Array<{ item: CartLineItem; product: ProductRecord }> = [];
     for (const item of items) {
       const product = item.productId ? products.get(item.productId) : undefined;
-      if (!product) {
-        unavailable.push(item);
-        continue;
-      }
-      const price = await this.runtime.prices.calculate(ctx, product, item.quantity, executor);
+      if (product) buyable.push({ item, product });
+      else unavailable.push(item);
+    }
+    const prices = await this.runtime.prices.calculateMany(ctx, buyable.map(({ item, product }) => ({ product, quantity: item.quantity })), executor);
+    for (const [index, { item, product }] of buyable.entries()) {
+      const price = prices[index]!;
       lines.push({
         lineItemId: item.id,
         productId: product.id,

@@ -106,8 +106,9 @@ async function breakpointsOf(host: HostRuntime, ctx: StoreContext, productIds: s
 async function tierTable(host: HostRuntime, ctx: StoreContext, product: ProductRecord, breakpoints: number[]) {
   const precision = ctx.salesChannel.currencyPrecision;
   const tiers: Array<{ minQuantity: number; maxQuantity: number | null; unitPrice: number; source: string; unitNet: number }> = [];
-  for (const quantity of breakpoints) {
-    const price = await host.prices.calculate(ctx, product, quantity);
+  const prices = await host.prices.calculateMany(ctx, breakpoints.map((quantity) => ({ product, quantity })));
+  for (const [index, quantity] of breakpoints.entries()) {
+    const price = prices[index]!;
     const last = tiers[tiers.length - 1];
     if (last && last.unitNet === price.unitNet && last.source === price.source) continue;
     if (last) last.maxQuantity = quantity - 1;
@@ -122,11 +123,12 @@ export async function productViews(host: HostRuntime, ctx: StoreContext, rows: A
   const records = new Map((await host.catalog.products(host.db, ids)).map((p) => [p.id, p]));
   const breakpoints = options.withTiers ? await breakpointsOf(host, ctx, ids) : null;
   const precision = ctx.salesChannel.currencyPrecision;
+  const found = rows.filter((row) => records.has(String(row.id)));
+  const prices = await host.prices.calculateMany(ctx, found.map((row) => ({ product: records.get(String(row.id))!, quantity: options.quantity ?? 1 })));
   const views = [];
-  for (const row of rows) {
-    const product = records.get(String(row.id));
-    if (!product) continue;
-    const price = await host.prices.calculate(ctx, product, options.quantity ?? 1);
+  for (const [index, row] of found.entries()) {
+    const product = records.get(String(row.id))!;
+    const price = prices[index]!;
     views.push({
       id: product.id,
       productNumber: product.productNumber,
