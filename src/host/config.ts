@@ -20,6 +20,8 @@ export interface HostConfig {
   /** Store API context token lifetime in seconds. */
   contextTokenTtl: number;
   adminTokenTtl: number;
+  /** How long a product listing's total may be reused for the same visibility version, rule set and filters (0: never). */
+  listingTotalCacheSeconds: number;
 }
 
 /**
@@ -55,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     validateResponses: overrides.validateResponses ?? env.VALIDATE_RESPONSES === '1',
     contextTokenTtl: overrides.contextTokenTtl ?? 7 * 24 * 3600,
     adminTokenTtl: overrides.adminTokenTtl ?? 600,
+    listingTotalCacheSeconds: overrides.listingTotalCacheSeconds ?? Number(env.LISTING_TOTAL_CACHE_SECONDS ?? 10),
   };
 }

@@ -223,11 +223,41 @@ export interface Page<T> {
  * Runs a criteria search: `base` selects from the resource with its joins and tenant scope;
  * `select` adds the columns of the data query.
  */
+/**
+ * Exact totals cost a count over every matching row on each request. A caller that can name what
+ * the total depends on (e.g. catalog version, rule set, filters) may keep it for a few seconds;
+ * the page itself is always read live.
+ */
+const totalCache = new Map<string, { total: number; expires: number }>();
+const TOTAL_CACHE_MAX_ENTRIES = 10000;
+
+function cachedTotal(key: string | undefined): number | undefined {
+  if (!key) return undefined;
+  const hit = totalCache.get(key);
+  if (!hit) return undefined;
+  if (hit.expires > Date.now()) return hit.total;
+  totalCache.delete(key);
+  return undefined;
+}
+
+function rememberTotal(key: string | undefined, total: number, ttlMs: number): void {
+  if (!key) return;
+  if (totalCache.size >= TOTAL_CACHE_MAX_ENTRIES) totalCache.delete(totalCache.keys().next().value!);
+  totalCache.set(key, { total, expires: Date.now() + ttlMs });
+}
+
+export interface SearchOptions {
+  /** Everything the total depends on besides the criteria's filters, term and ids; enables the total cache. */
+  totalCacheKey?: string;
+  totalCacheTtlMs?: number;
+}
+
 export async function searchByCriteria<T>(
   base: Knex.QueryBuilder,
   criteria: Criteria,
   spec: CriteriaSpec,
   select: (qb: Knex.QueryBuilder) => Knex.QueryBuilder,
+  options: SearchOptions = {},
 ): Promise<Page<T>> {
   const page = criteria.page ?? 1;
   const limit = criteria.limit ?? DEFAULT_LIMIT;
@@ -249,8 +279,14 @@ export async function searchByCriteria<T>(
     const ahead = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
     total = (page - 1) * limit + ahead.length;
   } else {
-    const [row] = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
-    total = readInt((row as { count: unknown } | undefined)?.count);
+    const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
+    const cached = cachedTotal(key);
+    if (cached !== undefined) total = cached;
+    else {
+      const [row] = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
+      total = readInt((row as { count: unknown } | undefined)?.count);
+      rememberTotal(key, total, options.totalCacheTtlMs ?? 10000);
+    }
   }
   return { total, rows, page, limit };
 }

@@ -33,6 +33,8 @@ export function getShop(): Promise<ShopApp> {
         logLevel: process.env.LOG_LEVEL ?? 'silent',
         workers: false,
         validateResponses: true,
+        // Tests insert products straight into the tables, which no cache could notice.
+        listingTotalCacheSeconds: 0,
         mailerUrl: process.env.TEST_MAILER_URL ?? mailbox!.url,
       },
     });

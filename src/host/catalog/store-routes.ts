@@ -105,14 +105,20 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     return productViews(providers, ctx, await toProductRecords(db, rows), productExtras(rows), db, { withTiers });
   }
 
-  async function listProducts(ctx: StoreContext, criteria: Criteria, narrow?: (query: Knex.QueryBuilder) => void) {
+  /**
+   * Product listings. Their total is kept for a few seconds per visibility version, rule set and
+   * narrowing (`scope`), so a visibility filter costs only on the page query; the page is always live.
+   */
+  async function listProducts(ctx: StoreContext, criteria: Criteria, scope: string, narrow?: (query: Knex.QueryBuilder) => void) {
     const { query } = await visibleQuery(ctx, 'product');
     narrow?.(query);
+    const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db)}:${(await ctx.ruleIds()).join(',')}`;
     const page = await searchByCriteria<ProductRow>(
       query,
       { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },
       productCriteriaSpec,
       (qb) => qb.select(PRODUCT_COLUMNS),
+      internals.config.listingTotalCacheSeconds > 0 ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 } : {},
     );
     return { total: page.total, data: await views(ctx, page.rows) };
   }
@@ -170,7 +176,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       auth: 'public',
       permission: null,
       schemas: { body: productCriteriaBody, bodyName: 'ProductCriteria', responses: { 200: productList } },
-      handler: async ({ ctx, body }) => listProducts(ctx, body as Criteria),
+      handler: async ({ ctx, body }) => listProducts(ctx, body as Criteria, 'all'),
     },
     {
       method: 'GET',
@@ -199,7 +205,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       async handler({ ctx, body }) {
         const { search, ...criteria } = body as Criteria & { search: string };
         if (search.trim() === '') throw Errors.badRequest('SUITE__INVALID_INPUT', 'The search term is empty.', { pointer: '/search' });
-        return listProducts(ctx, { ...criteria, term: search });
+        return listProducts(ctx, { ...criteria, term: search }, 'all');
       },
     },
     {
@@ -221,7 +227,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
           subtree.push(current);
           for (const child of children.get(current) ?? []) pending.push(String(child.id));
         }
-        return listProducts(ctx, body as Criteria, (query) =>
+        return listProducts(ctx, body as Criteria, `category:${params.categoryId}`, (query) =>
           query.whereExists((q) => q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree)),
         );
       },
