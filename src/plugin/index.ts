@@ -1,6 +1,7 @@
 import type { DemoShop, HostPlugin, HostRuntime } from '../host/contract.js';
 import { seedEmployeeDemo } from './employee/demo.js';
 import { seedSalesRepresentativeDemo } from './sales-representative/demo.js';
+import { seedApprovalDemo } from './order-approval/demo.js';
 import { registerPartialAssortment } from './partial-assortment/index.js';
 import { registerEmployees } from './employee/index.js';
 import { registerSalesRepresentatives } from './sales-representative/index.js';
@@ -36,9 +37,9 @@ const plugin: HostPlugin = {
     await registerEventManager(host);
     await registerOffers(host);
   },
-  /** Demo logins for the start banner: employees (a purchaser whose orders need approval, an approver) and a sales representative. */
+  /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative. */
   async seedDemo(host: HostRuntime, demo: DemoShop) {
-    return [...(await seedEmployeeDemo(host, demo)), ...(await seedSalesRepresentativeDemo(host, demo))];
+    return [...(await seedEmployeeDemo(host, demo)), ...(await seedApprovalDemo(host, demo)), ...(await seedSalesRepresentativeDemo(host, demo))];
   },
 };
 
