@@ -1,36 +1,21 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
-import { createTestCustomer, getShop } from '../helpers/shop.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import type { Browser } from 'playwright-core';
+import { createTestCustomer } from '../helpers/shop.js';
+import { startBrowser, type BrowserHarness } from '../helpers/browser.js';
 
 describe('host: storefront in a real browser', function () {
   this.timeout(60000);
-  let server: Server;
+  let harness: BrowserHarness;
   let browser: Browser;
   let base: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
-    const shop = await getShop();
-    server = createServer(shop.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    harness = await startBrowser(this);
+    ({ browser, base } = harness);
   });
 
   after(async () => {
-    await browser?.close();
-    if (server) await new Promise((resolve) => server.close(resolve));
+    await harness?.close();
   });
 
   it('logs in with the form, keeps the session in an httpOnly cookie scripts cannot read, and logs out', async () => {

@@ -1,38 +1,21 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
-import { deliverMail, getShop, testMailbox } from '../../helpers/shop.js';
+import type { Browser } from 'playwright-core';
+import { deliverMail, testMailbox } from '../../helpers/shop.js';
+import { startBrowser, type BrowserHarness } from '../../helpers/browser.js';
 import { as, createRole, linkSecret, newCustomer, uniqueEmail } from './helpers.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('employees: accepting a mailed invitation in a real browser', function () {
   this.timeout(60000);
-  let server: Server;
+  let harness: BrowserHarness;
   let browser: Browser;
-  let port: number;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
-    const shop = await getShop();
-    server = createServer(shop.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // The mailed link points at the sales channel's domain (shop.test); the browser reaches it on this test server.
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`],
-    });
+    harness = await startBrowser(this);
+    ({ browser } = harness);
   });
 
   after(async () => {
-    await browser?.close();
-    if (server) await new Promise((resolve) => server.close(resolve));
+    await harness?.close();
   });
 
   it('opens the link from the mail, chooses a password and lands logged in on the account page', async () => {

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { getShop } from './shop.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface BrowserHarness {
+  browser: Browser;
+  /** The test app's base URL, e.g. http://127.0.0.1:40123 */
+  base: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Chromium, headless, against the shared test app on a loopback port. Mailed links point
+ * at the sales channel's domain (shop.test): the browser resolves it to this server. Call from a
+ * `before` hook; without Chromium the suite is skipped with a message saying how to get it.
+ */
+export async function startBrowser(context: Mocha.Context): Promise<BrowserHarness> {
+  if (!existsSync(CHROMIUM)) {
+    console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+    context.skip();
+  }
+  const shop = await getShop();
+  const server: Server = createServer(shop.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`],
+  });
+  return {
+    browser,
+    base: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
