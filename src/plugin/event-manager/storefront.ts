@@ -126,7 +126,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
   async function managementPage(ctx: StoreContext, query: Form, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
     requireSalesStaff(ctx);
     await settings.load();
-    const { data, total } = await service.searchEvents({ limit: 200, sort: [{ field: 'startsAt', order: 'DESC' }] });
+    const { data, total } = await service.searchEvents({ limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }] });
     const created = typeof query.created === 'string' ? data.find((e) => e.id === query.created) : undefined;
     return {
       template: 'event-manager',
@@ -145,7 +145,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
   async function eventFormPage(ctx: StoreContext, values: Record<string, unknown>, error: string | null, status = 200): Promise<PageResult> {
     requireSalesStaff(ctx);
     const current = await settings.load();
-    const products = await host.db('products').where({ active: true }).orderBy('name').orderBy('id').limit(500).select('id', 'name', 'product_number');
+    const products = await host.db('products').where({ active: true }).orderBy('created_at', 'desc').orderBy('id').limit(200).select('name', 'product_number');
     const specs = Object.fromEntries(await Promise.all(SPECIFICATION_TYPES.map(async (type) => [type, await service.specificationsOfType(type)] as const)));
     const chosen = (type: SpecificationType, selected: unknown) =>
       specs[type]!.map((s) => ({ ...s, selected: Array.isArray(selected) ? selected.includes(s.id) : selected === s.id }));
@@ -156,7 +156,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
         title: 'Create event',
         error,
         values,
-        products: products.map((p: Record<string, string>) => ({ id: p.id, label: `${p.name} (${p.product_number})`, selected: p.id === values.productId })),
+        products: products.map((p: Record<string, string>) => ({ number: p.product_number, name: p.name })),
         languages: current.languages.map((l) => ({ value: l, selected: l === values.language })),
         formats: chosen('format', values.formatId),
         difficultyLevels: chosen('difficulty_level', values.difficultyLevelId),
@@ -186,7 +186,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
     };
   }
 
-  function eventInputFrom(form: Form): EventInput {
+  /** The form names the product by its number (a shop has too many products for a select). */
+  async function eventInputFrom(form: Form): Promise<EventInput> {
     const limit = field(form, 'participantLimit');
     if (limit && !/^\d{1,7}$/.test(limit)) throw Errors.badRequest('SUITE__INVALID_INPUT', 'The participant limit must be a whole number.');
     const spec = (name: string) => {
@@ -194,9 +195,11 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
       return value && isId(value) ? value : null;
     };
     const name = field(form, 'name');
-    const productId = field(form, 'productId');
     if (!name || name.length > 255) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give the event a name (at most 255 characters).');
-    if (!isId(productId)) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Choose the product the event belongs to.');
+    const productNumber = field(form, 'productNumber');
+    const product = productNumber && productNumber.length <= 64 ? await host.db('products').where({ product_number: productNumber }).first('id') : null;
+    if (!product) throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', 'There is no product with this product number.');
+    const productId = product.id as string;
     const startsAt = formDate(field(form, 'startsAt'), 'Start');
     const endsAt = formDate(field(form, 'endsAt'), 'End');
     if (!startsAt || !endsAt) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give start and end of the event.');
@@ -336,7 +339,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
       async handler({ ctx, form }) {
         requireSalesStaff(ctx);
         await settings.load();
-        const result = await formErrors(async () => service.createEvent(ctx, eventInputFrom(form)));
+        const result = await formErrors(async () => service.createEvent(ctx, await eventInputFrom(form)));
         if ('error' in result) {
           const values = { ...form, speakerIds: fields(form, 'speakerIds'), waitingList: field(form, 'waitingList') === 'on' };
           return eventFormPage(ctx, values, result.error, 400);

@@ -55,7 +55,7 @@ describe('event manager: storefront in a real browser', function () {
     await logIn(rep, staff.email, staff.password, '/account/event-manager');
     await Promise.all([rep.waitForURL(`${base}/account/event-manager/create`), rep.click('[data-test=create-event-link]')]);
     await rep.fill('#event-name', eventName);
-    await rep.selectOption('#event-product', product.id);
+    await rep.fill('#event-product', product.number);
     await rep.selectOption('#event-language', 'en');
     await rep.selectOption('#event-format', format.id);
     await rep.fill('#event-starts', inDays(30).slice(0, 16));

@@ -76,7 +76,7 @@ describe('event manager: storefront pages', function () {
 
     for (const path of ['/account/event-manager', '/account/event-manager/create', `/account/event-manager/${barcamp.id}/participants`, `/account/event-manager/${barcamp.id}/mail`, '/account/event-manager/specifications'])
       expect((await browser.get(path)).status, path).to.equal(403);
-    const forbiddenPost = await browser.post('/account/event-manager/create', { name: 'Hijack', productId: barcamp.productId });
+    const forbiddenPost = await browser.post('/account/event-manager/create', { name: 'Hijack', productNumber: 'x' });
     expect(forbiddenPost.status).to.equal(403);
   });
 
@@ -164,11 +164,14 @@ describe('event manager: storefront pages', function () {
     expect(form.status).to.equal(200);
     expect(form.text).to.contain(`value="${speaker.id}"`);
     const name = `Storefront event ${newId().slice(0, 6)}`;
-    const fields = { name, productId: product.id, language: 'en', startsAt: inDays(20).slice(0, 16), endsAt: inDays(21).slice(0, 16), participantLimit: '1', waitingList: 'on', speakerIds: [speaker.id], description: 'From the form' };
+    const fields = { name, productNumber: product.number, language: 'en', startsAt: inDays(20).slice(0, 16), endsAt: inDays(21).slice(0, 16), participantLimit: '1', waitingList: 'on', speakerIds: [speaker.id], description: 'From the form' };
     const invalid = await browser.post('/account/event-manager/create', { ...fields, endsAt: inDays(19).slice(0, 16) });
     expect(invalid.status).to.equal(400);
     expect(invalid.text).to.contain('An event must end after it starts.').and.to.contain(`value="${name}"`);
     expect((await browser.post('/account/event-manager/create', { ...fields, participantLimit: 'many' })).status).to.equal(400);
+    const unknownProduct = await browser.post('/account/event-manager/create', { ...fields, productNumber: 'NO-SUCH-NUMBER' });
+    expect(unknownProduct.status).to.equal(400);
+    expect(unknownProduct.text).to.contain('There is no product with this product number.');
 
     const created = await browser.post('/account/event-manager/create', fields);
     expect(created.status, created.text).to.equal(303);
