@@ -269,10 +269,15 @@ export interface StorefrontPage {
   /**
    * Returns a template name under templates/storefront and its data, or a redirect. A redirect with
    * `login` (a context token from auth.createSession) logs the browser in: the host ends the
-   * browser's previous session and keeps the token in the session cookie.
+   * browser's previous session and keeps the token in the session cookie. A `file` is sent as a
+   * download (attachment).
    */
   handler(input: { ctx: StoreContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }):
-    Promise<{ template: string; data: Record<string, unknown>; status?: number } | { redirect: string; login?: { token: string } }>;
+    Promise<
+      | { template: string; data: Record<string, unknown>; status?: number }
+      | { redirect: string; login?: { token: string } }
+      | { file: { fileName: string; contentType: string; content: Buffer } }
+    >;
 }
 
 export interface HostRuntime {

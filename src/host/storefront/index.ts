@@ -198,6 +198,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
         }
         return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
       }
+      if ('file' in result) {
+        res.status(200).set(SECURITY_HEADERS).attachment(result.file.fileName).type(result.file.contentType).send(result.file.content);
+        return;
+      }
       render(req, res, ctx, result.template, result.data, result.status ?? 200);
     });
     if (method === 'POST') pages.post(page.path, run);

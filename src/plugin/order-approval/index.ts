@@ -3,6 +3,7 @@ import { findEmployees } from '../budget/employee-directory.js';
 import { approvalRequiredError } from './errors.js';
 import { orderApprovalRoutes } from './routes.js';
 import { APPROVAL_INTERCEPTOR, OrderApprovalService } from './service.js';
+import { registerOrderApprovalStorefront } from './storefront/index.js';
 
 export const REMINDER_JOB = 'order-approval.remind-overdue';
 const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
@@ -14,6 +15,7 @@ const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
 export async function registerOrderApproval(host: HostRuntime): Promise<void> {
   const service = new OrderApprovalService(host);
   for (const route of orderApprovalRoutes(host, service)) host.storeApi.route(route);
+  registerOrderApprovalStorefront(host, service);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,
     async intercept(ctx, draft, trx) {

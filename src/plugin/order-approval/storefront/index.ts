@@ -1,0 +1,189 @@
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import { Errors } from '../../../lib/errors.js';
+import { isId } from '../../../lib/ids.js';
+import { callRoute, routesById } from '../../../lib/route-call.js';
+import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { isApprover, isCompanyAdmin, keyOf, seesAll } from '../approvers.js';
+import { orderApprovalRoutes } from '../routes.js';
+import type { OrderApprovalService } from '../service.js';
+
+const LIST_LIMIT = 50;
+const LIST_PATH = '/account/order-approvals';
+const detailPath = (id: string) => `/account/order-approval/${id}`;
+
+type View = Record<string, any>;
+
+const ACTION_LABELS: Record<string, string> = {
+  created: 'Requested',
+  approved: 'Approved',
+  declined: 'Declined',
+  reminded: 'Reminder sent',
+  refreshed: 'Refreshed',
+  executed: 'Ordered',
+  updated: 'Changed',
+  'line-item-updated': 'Line item changed',
+  'line-item-deleted': 'Line item removed',
+  'settings-applied': 'Approval settings applied',
+};
+
+/** What a redirect after a form may announce; nothing from the query string is echoed. */
+const NOTICES: Record<string, string> = {
+  approved: 'You approved the order request.',
+  declined: 'You declined the order request.',
+  ordered: 'The order was placed.',
+  refreshed: 'Prices and stock were checked again.',
+};
+
+function dateTime(ctx: StoreContext, iso: unknown): string {
+  if (typeof iso !== 'string') return '';
+  const options = { dateStyle: 'medium', timeStyle: 'short', timeZone: ctx.salesChannel.timeZone || 'UTC' } as const;
+  try {
+    return new Intl.DateTimeFormat('en-GB', options).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(new Date(iso));
+  }
+}
+
+function comment(form: Form): string | undefined {
+  const value = typeof form.comment === 'string' ? form.comment.trim() : '';
+  return value === '' ? undefined : value;
+}
+
+/**
+ * The storefront pages of order approval: the list behind the account menu and the detail page the
+ * mails link to, with the approve / decline / order / refresh forms. Every read and action goes
+ * through the declared Store API route (its permission, schemas and handler).
+ */
+export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalService): StorefrontPage[] {
+  const route = routesById(orderApprovalRoutes(host, service));
+  const call = <T = any>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
+    callRoute<T>(route(operationId), { ctx, ...input });
+  const isMe = (ctx: StoreContext, type: unknown, id: unknown) => keyOf(ctx.actor.type, ctx.actor.id) === keyOf(String(type), (id as string | null) ?? null);
+
+  async function listPage(ctx: StoreContext): Promise<PageResult> {
+    const mine = await call<{ total: number; data: View[] }>(ctx, 'listOrderApprovals', {
+      body: {
+        limit: LIST_LIMIT,
+        filter: [
+          { type: 'equals', field: 'requesterType', value: ctx.actor.type },
+          { type: 'equals', field: 'requesterId', value: ctx.actor.id ?? '' },
+        ],
+      },
+    });
+    const mayApprove = seesAll(ctx) || ctx.employee !== null;
+    const toDecide: View[] = [];
+    let pendingTotal = 0;
+    if (mayApprove) {
+      const pending = await call<{ total: number; data: View[] }>(ctx, 'listOrderApprovals', {
+        body: { limit: LIST_LIMIT, filter: [{ type: 'equals', field: 'status', value: 'pending' }] },
+      });
+      for (const approval of pending.data) {
+        if (!isApprover(ctx, { mode: approval.mode, approverEmployeeIds: approval.approverEmployeeIds, requesterType: approval.requester.type, requesterId: approval.requester.id })) continue;
+        const { approverStatus } = await call<{ approverStatus: { approvers: View[] } }>(ctx, 'readOrderApprovalApprovers', { params: { orderApprovalId: approval.id } });
+        const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
+        if (me?.status === 'pending') toDecide.push(approval);
+      }
+      pendingTotal = pending.total;
+    }
+    const row = (approval: View) => ({ ...approval, createdAtText: dateTime(ctx, approval.createdAt), url: detailPath(approval.id) });
+    return {
+      template: 'order-approval-list',
+      data: {
+        title: 'Order approvals',
+        mayApprove,
+        toDecide: toDecide.map(row),
+        morePending: pendingTotal > LIST_LIMIT,
+        mine: mine.data.map(row),
+        mineTotal: mine.total,
+        mineMore: mine.total > mine.data.length,
+      },
+    };
+  }
+
+  async function detailPage(ctx: StoreContext, id: string, extra: { error?: string; notice?: string | null } = {}, status = 200): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('Order approval', id);
+    const params = { orderApprovalId: id };
+    const approval = await call<View>(ctx, 'readOrderApproval', { params });
+    const { approverStatus } = await call<{ approverStatus: { approvers: View[] } }>(ctx, 'readOrderApprovalApprovers', { params });
+    const { activities } = await call<{ activities: View[] }>(ctx, 'readOrderApprovalActivity', { params });
+    const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
+    const isRequester = isMe(ctx, approval.requester.type, approval.requester.id);
+    const open = approval.status === 'pending' || approval.status === 'approved';
+    return {
+      template: 'order-approval-detail',
+      status,
+      data: {
+        title: `Order approval ${approval.approvalNumber}`,
+        approval: { ...approval, createdAtText: dateTime(ctx, approval.createdAt), decidedAtText: dateTime(ctx, approval.decidedAt) },
+        approvers: approverStatus.approvers.map((a) => ({ ...a, isMe: a === me })),
+        activities: activities.map((a) => ({ ...a, label: ACTION_LABELS[a.action] ?? a.action, createdAtText: dateTime(ctx, a.createdAt) })),
+        canDecide: me?.canApprove === true,
+        canExecute: approval.status === 'approved' && !approval.isBlocked && (isRequester || isCompanyAdmin(ctx)),
+        canRefresh: open,
+        isRequester,
+        error: extra.error ?? null,
+        notice: extra.notice ?? null,
+        listUrl: LIST_PATH,
+      },
+    };
+  }
+
+  /** Runs a form's action; a 400 shows the detail page again with the reason, anything else propagates. */
+  async function act(ctx: StoreContext, id: string, work: () => Promise<unknown>, done: string): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('Order approval', id);
+    const result = await formErrors(work);
+    if ('error' in result) return detailPage(ctx, id, { error: result.error.message }, 400);
+    return { redirect: `${detailPath(id)}?done=${done}` };
+  }
+
+  return [
+    { path: LIST_PATH, auth: 'login', handler: ({ ctx }) => listPage(ctx) },
+    {
+      path: '/account/order-approval/:id',
+      auth: 'login',
+      handler: ({ ctx, params, query }) => detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
+    },
+    {
+      path: '/account/order-approval/:id/approve',
+      method: 'POST',
+      auth: 'login',
+      handler: ({ ctx, params, form }) =>
+        act(ctx, params.id!, () => call(ctx, 'approveOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: comment(form) ?? null } }), 'approved'),
+    },
+    {
+      path: '/account/order-approval/:id/decline',
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params, form }) {
+        const reason = comment(form);
+        if (!reason) return detailPage(ctx, params.id!, { error: 'Please say why you decline the order request.' }, 400);
+        return act(ctx, params.id!, () => call(ctx, 'declineOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: reason } }), 'declined');
+      },
+    },
+    {
+      path: '/account/order-approval/:id/execute',
+      method: 'POST',
+      auth: 'login',
+      handler: ({ ctx, params }) =>
+        act(
+          ctx,
+          params.id!,
+          async () => {
+            const { executionResult } = await call<{ executionResult: { success: boolean; errorMessage?: string } }>(ctx, 'executeOrderApproval', { params: { orderApprovalId: params.id }, body: {} });
+            if (!executionResult.success) throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXECUTION_FAILED', executionResult.errorMessage ?? 'The order could not be placed.');
+          },
+          'ordered',
+        ),
+    },
+    {
+      path: '/account/order-approval/:id/refresh',
+      method: 'POST',
+      auth: 'login',
+      handler: ({ ctx, params }) => act(ctx, params.id!, () => call(ctx, 'refreshOrderApproval', { params: { orderApprovalId: params.id }, body: {} }), 'refreshed'),
+    },
+  ];
+}
+
+export function registerOrderApprovalStorefront(host: HostRuntime, service: OrderApprovalService): void {
+  for (const page of orderApprovalStorefrontPages(host, service)) host.storefront.page(page);
+}
