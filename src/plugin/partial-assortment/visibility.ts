@@ -37,23 +37,22 @@ const upTo = (ids: string[]) => (ids.length > ID_LIST_MAX ? null : ids);
 
 /**
  * `(no assignment for the entity) OR (an assignment with one of the context's rules)` as
- * uncorrelated subqueries on the assignment table: SQLite probes its primary key per row, MariaDB
- * materializes the subquery once per statement, which counts faster than a correlated probe.
- * `unlocked`, when known, replaces the second subquery by a list.
+ * correlated probes of the assignment table's primary key (entity, rule): a listing page walks its
+ * sort index and probes only the rows it looks at (totals are kept by the host's listing cache, so
+ * a full count runs rarely). Written as scalar counts, not EXISTS: MariaDB turns EXISTS into a
+ * materialized semi-join that copies the whole assignment table on every statement.
+ * `unlocked`, when known, replaces the second probe by a list.
  */
 function restrictBySubqueries(query: Knex.QueryBuilder, kind: AssignmentKind, idColumn: string, ruleIds: string[], unlocked: string[] | null): void {
+  const entityColumn = `${kind.table}.${kind.entityColumn}`;
   query.where((visible) => {
-    visible.whereNotIn(idColumn, function (this: Knex.QueryBuilder) {
-      this.select(kind.entityColumn).from(kind.table);
-    });
+    visible.whereRaw('(select count(*) from ?? where ?? = ??) = 0', [kind.table, entityColumn, idColumn]);
     if (ruleIds.length === 0) return;
     if (unlocked) {
       if (unlocked.length > 0) visible.orWhereIn(idColumn, unlocked);
       return;
     }
-    visible.orWhereIn(idColumn, function (this: Knex.QueryBuilder) {
-      this.select(kind.entityColumn).from(kind.table).whereIn('rule_id', ruleIds);
-    });
+    visible.orWhereRaw(`(select count(*) from ?? where ?? = ?? and ?? in (${ruleIds.map(() => '?').join(', ')})) > 0`, [kind.table, entityColumn, idColumn, `${kind.table}.rule_id`, ...ruleIds]);
   });
 }
 
