@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { offerRoutes } from './routes.js';
 import { OfferService } from './service.js';
+import { registerOfferStorefront } from './storefront/index.js';
 
 export const EXPIRE_JOB = 'offer.expire-overdue';
 const EXPIRE_JOB_EVERY_SECONDS = 10 * 60;
@@ -12,6 +13,7 @@ const EXPIRE_JOB_EVERY_SECONDS = 10 * 60;
 export async function registerOffers(host: HostRuntime): Promise<void> {
   const service = new OfferService(host);
   for (const route of offerRoutes(service)) host.storeApi.route(route);
+  registerOfferStorefront(host, service);
   host.jobs.register(EXPIRE_JOB, async () => {
     await service.expireOverdue();
   });
