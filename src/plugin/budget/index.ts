@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { budgetRoutes } from './routes.js';
 import { interceptCheckout, recordUsage } from './service.js';
+import { registerBudgetStorefront } from './storefront/index.js';
 
 export const BUDGET_INTERCEPTOR = 'budget';
 
@@ -11,6 +12,7 @@ export const BUDGET_INTERCEPTOR = 'budget';
  */
 export async function registerBudgets(host: HostRuntime): Promise<void> {
   for (const route of budgetRoutes(host)) host.storeApi.route(route);
+  registerBudgetStorefront(host);
   host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });
   host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));
 }

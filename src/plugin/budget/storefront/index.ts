@@ -1,0 +1,74 @@
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import { callRoute, routesById } from '../../../lib/route-call.js';
+import { PERIOD_LABELS, zonedToday, type PeriodType } from '../periods.js';
+import { budgetRoutes } from '../routes.js';
+
+/** The Store API's largest page: more budgets than this per company are not expected. */
+const LIST_LIMIT = 500;
+const READ_PERMISSION = 'budget.read';
+
+type BudgetView = Record<string, any>;
+
+function dateText(date: Date, timeZone: string): string {
+  const options = { dateStyle: 'medium', timeZone: timeZone || 'UTC' } as const;
+  try {
+    return new Intl.DateTimeFormat('en-GB', options).format(date);
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
+  }
+}
+
+/** "1 Mar 2025 – 31 Mar 2025": windows end exclusively at the next period's midnight. */
+function periodText(budget: BudgetView, timeZone: string, today: string): string {
+  if (budget.startDate > today) return `Starts on ${dateText(new Date(`${budget.startDate}T12:00:00Z`), 'UTC')}`;
+  if (budget.periodType === 'per-order') return 'Each order on its own';
+  if (!budget.periodStart) return '';
+  const start = dateText(new Date(budget.periodStart), timeZone);
+  if (!budget.periodEnd) return `Since ${start}`;
+  return `${start} – ${dateText(new Date(new Date(budget.periodEnd).getTime() - 1), timeZone)}`;
+}
+
+/**
+ * The budgets overview: the budgets that govern the logged-in employee, and with `budget.read` all
+ * budgets of the company, each with used, reserved and available amounts in its current period.
+ * Reads go through the declared Store API routes (their permission, schemas and handlers).
+ */
+export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
+  const route = routesById(budgetRoutes(host));
+
+  function display(ctx: StoreContext, budgets: BudgetView[]) {
+    const today = zonedToday(new Date(), ctx.salesChannel.timeZone);
+    return budgets.map((budget) => ({
+      ...budget,
+      periodLabel: PERIOD_LABELS[budget.periodType as PeriodType] ?? budget.periodType,
+      periodText: periodText(budget, ctx.salesChannel.timeZone, today),
+      exceeded: budget.available <= 0 && budget.periodType !== 'per-order',
+    }));
+  }
+
+  return [
+    {
+      path: '/account/budgets',
+      auth: 'login',
+      async handler({ ctx }) {
+        const own = ctx.actor.type === 'employee' ? await callRoute<{ data: BudgetView[] }>(route('readEmployeeBudgets'), { ctx }) : null;
+        const company = ctx.can(READ_PERMISSION) ? await callRoute<{ total: number; data: BudgetView[] }>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } }) : null;
+        return {
+          template: 'budget-overview',
+          data: {
+            title: 'Budgets',
+            showOwn: own !== null,
+            own: own ? display(ctx, own.data) : [],
+            showCompany: company !== null,
+            company: company ? display(ctx, company.data) : [],
+            companyMore: company ? company.total > company.data.length : false,
+          },
+        };
+      },
+    },
+  ];
+}
+
+export function registerBudgetStorefront(host: HostRuntime): void {
+  for (const page of budgetStorefrontPages(host)) host.storefront.page(page);
+}
