@@ -32,6 +32,7 @@ describe('budgets: storefront overview', function () {
     await requestApproval(buyer.token, [{ productId: p.id, quantity: 2 }]);
 
     const browser = await loggedInVisitor(customer.email, customer.password);
+    expect((await browser.get('/account')).text, 'the account page links the overview').to.contain('<a href="/account/budgets" data-test="account-budgets">');
     const res = await browser.get('/account/budgets');
     expect(res.status).to.equal(200);
     expect(res.text).to.contain('data-test="company-budgets"').and.to.contain('Office &lt;supplies&gt;');

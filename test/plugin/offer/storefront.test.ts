@@ -39,6 +39,7 @@ describe('offers: storefront pages', function () {
     const requested = await requestOffer(c.customer.token, [{ productId: p.id, quantity: 1 }], { subject: 'Not <priced> yet' });
     const browser = await loggedInVisitor(c.customer.email, c.customer.password);
 
+    expect((await browser.get('/account')).text, 'the account page links the list').to.contain('<a href="/account/offers" data-test="account-offers">');
     const list = await browser.get('/account/offers');
     expect(list.status).to.equal(200);
     expect(list.text).to.contain(`data-test="offer" data-id="${offer.id}"`).and.to.contain(`data-test="offer" data-id="${requested.id}"`);

@@ -41,6 +41,7 @@ describe('order approval: storefront pages', function () {
     const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 3 }], 'For the <new> office');
     const browser = await loggedInVisitor(requester.email, requester.password);
 
+    expect((await browser.get('/account')).text, 'the account page links the list').to.contain('<a href="/account/order-approvals" data-test="account-order-approvals">');
     const list = await browser.get('/account/order-approvals');
     expect(list.status).to.equal(200);
     expect(list.text).to.match(new RegExp(`data-test="my-approval" data-id="${id}"`));
