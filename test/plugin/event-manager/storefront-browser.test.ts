@@ -1,38 +1,23 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { newId } from '../../../src/lib/ids.js';
-import { getShop } from '../../helpers/shop.js';
+import { startBrowser, type BrowserHarness } from '../../helpers/browser.js';
 import { companyWithColleagues, createSpecification, inDays, insertProduct, participantsOf, salesStaff } from './helpers.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('event manager: storefront in a real browser', function () {
   this.timeout(120000);
-  let server: Server;
+  let harness: BrowserHarness;
   let browser: Browser;
   let base: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
-    const shop = await getShop();
-    server = createServer(shop.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    this.timeout(180000);
+    harness = await startBrowser(this);
+    ({ browser, base } = harness);
   });
 
   after(async () => {
-    await browser?.close();
-    if (server) await new Promise((resolve) => server.close(resolve));
+    await harness?.close();
   });
 
   async function logIn(page: Page, email: string, password: string, then: string): Promise<void> {
