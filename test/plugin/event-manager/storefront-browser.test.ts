@@ -37,7 +37,8 @@ describe('event manager: storefront in a real browser', function () {
 
     const repContext = await browser.newContext();
     const rep = await repContext.newPage();
-    await logIn(rep, staff.email, staff.password, '/account/event-manager');
+    await logIn(rep, staff.email, staff.password, '/account');
+    await Promise.all([rep.waitForURL(`${base}/account/event-manager`), rep.click('[data-test=account-event-manager]')]);
     await Promise.all([rep.waitForURL(`${base}/account/event-manager/create`), rep.click('[data-test=create-event-link]')]);
     await rep.fill('#event-name', eventName);
     await rep.fill('#event-product', product.number);
@@ -59,7 +60,9 @@ describe('event manager: storefront in a real browser', function () {
     const { customer, employees } = await companyWithColleagues(3);
     const customerContext = await browser.newContext();
     const page = await customerContext.newPage();
-    await logIn(page, customer.email, customer.password, '/account/events');
+    await logIn(page, customer.email, customer.password, '/account');
+    expect(await page.isVisible('[data-test=account-event-manager]'), 'customers see no event management link').to.equal(false);
+    await Promise.all([page.waitForURL(`${base}/account/events`), page.click('[data-test=account-events]')]);
     await page.selectOption('#filter-format', format.id);
     await page.fill('#filter-term', tag);
     await Promise.all([page.waitForURL(/format=/), page.click('[data-test=event-filter-submit]')]);
