@@ -51,8 +51,10 @@ export const scenarios: BenchScenario[] = [
     seed: ({ db, size }) => seedCatalog(db, size.products),
     async requests(env) {
       const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
-      // Twenty products in turn: a cart of twenty lines, none of which reaches the per-line quantity limit.
-      const products = await env.db('products').where('product_number', 'like', 'BENCH-00000%').orderBy('product_number').limit(20).pluck('id');
+      // Twenty products the customer can see (other scenarios may restrict some), added in turn:
+      // a cart of twenty lines, none of which reaches the per-line quantity limit.
+      const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20 }) });
+      const products = ((await listing.json()) as { data: Array<{ id: string }> }).data.map((p) => p.id);
       const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
       for (const body of bodies)
         await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
