@@ -1,26 +1,13 @@
 import { readBool, readInt, readJson, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
-import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
+import type { PriceProvider, ProductRecord, StoreContext } from '../contract.js';
 import { calculatePrice } from './prices.js';
+import { calculatedPriceSchema, priceView } from '../../lib/price-view.js';
 import { tierPricesOf } from './product-repository.js';
 
 const money = { type: 'number' };
 const id = { type: 'string' };
-
-export const calculatedPriceSchema = objectSchema(
-  {
-    unitPrice: money,
-    totalPrice: money,
-    quantity: { type: 'integer' },
-    netPrice: money,
-    taxAmount: money,
-    grossPrice: money,
-    taxRate: { type: 'number' },
-    source: { type: 'string' },
-  },
-  ['unitPrice', 'totalPrice', 'quantity', 'netPrice', 'taxAmount', 'grossPrice', 'taxRate', 'source'],
-);
 
 export const productViewSchema = objectSchema(
   {
@@ -86,18 +73,6 @@ export const landingPageViewSchema = objectSchema(
   ['id', 'versionId', 'name', 'url', 'active', 'cmsPage'],
 );
 
-export function priceView(price: CalculatedPrice, precision: number) {
-  return {
-    unitPrice: fromMinor(price.unitNet, precision),
-    totalPrice: fromMinor(price.totalNet, precision),
-    quantity: price.quantity,
-    netPrice: fromMinor(price.totalNet, precision),
-    taxAmount: fromMinor(price.totalTax, precision),
-    grossPrice: fromMinor(price.totalGross, precision),
-    taxRate: price.taxRateBp / 100,
-    source: price.source,
-  };
-}
 
 /** Store API product views, priced for the context (quantity 1), tier prices loaded once for all. */
 export async function productViews(

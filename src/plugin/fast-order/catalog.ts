@@ -3,7 +3,7 @@ import type { HostRuntime, ProductRecord, StoreContext } from '../../host/contra
 import { escapeLike } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
-import { priceView } from '../customer-price/price-view.js';
+import { priceView } from '../../lib/price-view.js';
 import { priceBreakpoints } from '../customer-price/repository.js';
 import { CUSTOMER_PRODUCT_NUMBERS } from '../customer-product-number/index.js';
 

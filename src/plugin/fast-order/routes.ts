@@ -4,7 +4,7 @@ import { readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { emptyBody } from '../../lib/schemas.js';
 import { fromDbTime } from '../../lib/time.js';
-import { priceView } from '../customer-price/price-view.js';
+import { priceView } from '../../lib/price-view.js';
 import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { requireCustomer } from '../employee/common.js';
 import { addToCart } from './add-to-cart.js';

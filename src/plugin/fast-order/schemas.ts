@@ -2,7 +2,7 @@ import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import { calculatedPriceSchema } from '../customer-price/price-view.js';
+import { calculatedPriceSchema } from '../../lib/price-view.js';
 
 export const TAG = 'Fast order and product search';
 export const MAX_QUANTITY = 10_000;

@@ -1,10 +1,20 @@
-import { fromMinor } from '../../lib/money.js';
-import { objectSchema } from '../../lib/schemas.js';
-import type { CalculatedPrice } from '../../host/contract.js';
+import { fromMinor } from './money.js';
+import { objectSchema } from './schemas.js';
 
 const money = { type: 'number' };
 
-/** The calculated price as the host's product routes show it, so clients read one shape everywhere. */
+/** The figures of a calculated price (the contract's CalculatedPrice), in minor units. */
+export interface PriceFigures {
+  unitNet: number;
+  quantity: number;
+  totalNet: number;
+  taxRateBp: number;
+  totalTax: number;
+  totalGross: number;
+  source: string;
+}
+
+/** A calculated price as every route shows it (host product routes and add-ons alike): net B2B prices in currency units. */
 export const calculatedPriceSchema = objectSchema(
   {
     unitPrice: money,
@@ -19,7 +29,7 @@ export const calculatedPriceSchema = objectSchema(
   ['unitPrice', 'totalPrice', 'quantity', 'netPrice', 'taxAmount', 'grossPrice', 'taxRate', 'source'],
 );
 
-export function priceView(price: CalculatedPrice, precision: number) {
+export function priceView(price: PriceFigures, precision: number) {
   return {
     unitPrice: fromMinor(price.unitNet, precision),
     totalPrice: fromMinor(price.totalNet, precision),
