@@ -76,3 +76,29 @@ export async function startAppProcesses(count: number, extraEnv: Record<string, 
 export async function stopAppProcesses(processes: AppProcess[]): Promise<void> {
   await Promise.all(processes.map((p) => p.stop()));
 }
+
+/**
+ * App processes for one describe block: started on first use, stopped after the block.
+ * Call it in the describe body; await the returned function inside the tests that race.
+ */
+export function appProcessesForSuite(count = 2): () => Promise<AppProcess[]> {
+  let processes: AppProcess[] = [];
+  after(async () => {
+    await stopAppProcesses(processes);
+  });
+  return async () => (processes.length ? processes : (processes = await startAppProcesses(count)));
+}
+
+/** Every token places its cart's order at once, spread over the processes in turn. */
+export async function raceCheckouts(processes: AppProcess[], tokens: string[]): Promise<Array<{ status: number; body: any }>> {
+  return Promise.all(
+    tokens.map(async (token, index) => {
+      const res = await fetch(`${processes[index % processes.length]!.url}/store-api/checkout/order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'suite-context-token': token },
+        body: '{}',
+      });
+      return { status: res.status, body: await res.json() };
+    }),
+  );
+}

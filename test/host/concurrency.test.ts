@@ -1,33 +1,11 @@
 import { expect } from 'chai';
 import { getShop, isMysql, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, productStock } from '../helpers/checkout.js';
-import { startAppProcesses, stopAppProcesses, type AppProcess } from '../helpers/processes.js';
-
-async function raceOrders(processes: AppProcess[], tokens: string[]): Promise<Array<{ status: number; body: any }>> {
-  return Promise.all(
-    tokens.map(async (token, index) => {
-      const res = await fetch(`${processes[index % processes.length]!.url}/store-api/checkout/order`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'suite-context-token': token },
-        body: '{}',
-      });
-      return { status: res.status, body: await res.json() };
-    }),
-  );
-}
+import { appProcessesForSuite, raceCheckouts } from '../helpers/processes.js';
 
 describe('host: checkout races across two app processes', function () {
   this.timeout(180000);
-  let processes: AppProcess[] = [];
-
-  async function twoProcesses(): Promise<AppProcess[]> {
-    if (processes.length === 0) processes = await startAppProcesses(2);
-    return processes;
-  }
-
-  after(async () => {
-    await stopAppProcesses(processes);
-  });
+  const twoProcesses = appProcessesForSuite(2);
 
   it('turns one cart into exactly one order when 20 requests with the same token race', async function () {
     // Row locks across processes need a database server; SQLite serialises one process's writes and is not run scaled out.
@@ -38,7 +16,7 @@ describe('host: checkout races across two app processes', function () {
     const cart = await addToCart(token, [{ productId: product.id, quantity: 2 }]);
     expect(cart.status).to.equal(200);
 
-    const results = await raceOrders(apps, Array.from({ length: 20 }, () => token));
+    const results = await raceCheckouts(apps, Array.from({ length: 20 }, () => token));
     const succeeded = results.filter((r) => r.status === 200);
     expect(succeeded, JSON.stringify(results.map((r) => r.status))).to.have.length(1);
     for (const failed of results.filter((r) => r.status !== 200)) {
@@ -64,7 +42,7 @@ describe('host: checkout races across two app processes', function () {
       buyers.push(token);
     }
 
-    const results = await raceOrders(apps, buyers);
+    const results = await raceCheckouts(apps, buyers);
     const succeeded = results.filter((r) => r.status === 200);
     expect(succeeded, JSON.stringify(results.map((r) => r.status))).to.have.length(5);
     for (const failed of results.filter((r) => r.status !== 200)) {

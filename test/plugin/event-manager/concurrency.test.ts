@@ -1,20 +1,7 @@
 import { expect } from 'chai';
 import { getShop, isMysql, loginNewCustomer } from '../../helpers/shop.js';
-import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
+import { appProcessesForSuite, raceCheckouts } from '../../helpers/processes.js';
 import { addToCart, createEvent, participantsOf, salesStaff, ticket } from './helpers.js';
-
-async function raceOrders(processes: AppProcess[], tokens: string[]): Promise<Array<{ status: number; body: any }>> {
-  return Promise.all(
-    tokens.map(async (token, index) => {
-      const res = await fetch(`${processes[index % processes.length]!.url}/store-api/checkout/order`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'suite-context-token': token },
-        body: '{}',
-      });
-      return { status: res.status, body: await res.json() };
-    }),
-  );
-}
 
 /** 20 customers, each with one ticket for the event in the cart. */
 async function twentyBuyers(event: { id: string; productId: string }): Promise<string[]> {
@@ -30,16 +17,7 @@ async function twentyBuyers(event: { id: string; productId: string }): Promise<s
 
 describe('event manager: 20 customers race for the last 5 seats across two app processes', function () {
   this.timeout(240000);
-  let processes: AppProcess[] = [];
-
-  async function twoProcesses(): Promise<AppProcess[]> {
-    if (processes.length === 0) processes = await startAppProcesses(2);
-    return processes;
-  }
-
-  after(async () => {
-    await stopAppProcesses(processes);
-  });
+  const twoProcesses = appProcessesForSuite(2);
 
   it('registers exactly 5 and puts the other 15 on the waiting list in order', async function () {
     // Row locks across processes need a database server; SQLite serialises one process's writes and is not run scaled out.
@@ -49,7 +27,7 @@ describe('event manager: 20 customers race for the last 5 seats across two app p
     const event = await createEvent(staff.token, { participantLimit: 5, waitingList: true });
     const buyers = await twentyBuyers(event);
 
-    const results = await raceOrders(apps, buyers);
+    const results = await raceCheckouts(apps, buyers);
     expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body))).to.deep.equal(Array(20).fill(200));
     const rows = await participantsOf(event.id);
     expect(rows).to.have.length(20);
@@ -68,7 +46,7 @@ describe('event manager: 20 customers race for the last 5 seats across two app p
     const event = await createEvent(staff.token, { participantLimit: 5, waitingList: false });
     const buyers = await twentyBuyers(event);
 
-    const results = await raceOrders(apps, buyers);
+    const results = await raceCheckouts(apps, buyers);
     const succeeded = results.filter((r) => r.status === 200);
     expect(succeeded, JSON.stringify(results.map((r) => r.status))).to.have.length(5);
     for (const failed of results.filter((r) => r.status !== 200)) {

@@ -16,9 +16,9 @@ describe('offers: concurrent accepts across two app processes (MariaDB)', functi
     await stopAppProcesses(processes);
   });
 
-  it('20 concurrent accepts of one offer place exactly one order, and every caller gets it', async () => {
+  it('20 concurrent accepts of one offer place exactly one order, and every caller gets it', async function () {
     // Row locks and conditional writes across processes need a database server; SQLite runs one process.
-    if (!isMysql()) return;
+    if (!isMysql()) this.skip();
     processes = await startAppProcesses(2);
     const [a, b] = processes;
     const c = await company();

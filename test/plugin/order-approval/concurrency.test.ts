@@ -18,9 +18,9 @@ describe('order approval: races across two app processes (MariaDB)', function ()
     await stopAppProcesses(processes);
   });
 
-  it('50 concurrent executes of one approval place exactly one order and all answer its result', async () => {
+  it('50 concurrent executes of one approval place exactly one order and all answer its result', async function () {
     // Row locks and conditional writes across processes need a database server; SQLite runs one process.
-    if (!isMysql()) return;
+    if (!isMysql()) this.skip();
     const [a, b] = await apps();
     const { customer, requester } = await company();
     const p = await product({ priceNet: 1200, stock: 100 });
@@ -38,9 +38,9 @@ describe('order approval: races across two app processes (MariaDB)', function ()
     expect(Number(stock.stock)).to.equal(98);
   });
 
-  it('two approvers approving at once in n-of 2 approve it exactly once with one "approved" mail', async () => {
+  it('two approvers approving at once in n-of 2 approve it exactly once with one "approved" mail', async function () {
     // As above: only a database server exercises the row lock across processes.
-    if (!isMysql()) return;
+    if (!isMysql()) this.skip();
     const [a, b] = await apps();
     for (let round = 0; round < 5; round++) {
       const { customer, requester, approverA, approverB } = await company();
