@@ -22,7 +22,7 @@ import { createJobsModule, type JobsModule } from './jobs/index.js';
 import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
 import { projectPath } from './paths.js';
 import { createStorefrontModule } from './storefront/index.js';
-import { getCustomer, getSalesChannel, insertCustomer, listAddresses, toCustomerRef } from './customer/customer-repository.js';
+import { getCustomer, getCustomers, getSalesChannel, insertCustomer, listAddresses, toCustomerRef } from './customer/customer-repository.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
 import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, type LoadedPlugin } from './plugins/plugin-loader.js';
@@ -108,6 +108,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     },
     customers: {
       get: getCustomer,
+      getMany: getCustomers,
       async findByEmail(executor, email) {
         const row = await executor('customers').where({ email: email.trim().toLowerCase() }).first();
         return row ? toCustomerRef(row) : null;

@@ -304,6 +304,8 @@ export interface HostRuntime {
 
   readonly customers: {
     get(executor: Executor, id: string): Promise<CustomerRef | null>;
+    /** Many customers by id, in the order of `ids`; unknown ids are absent. */
+    getMany(executor: Executor, ids: string[]): Promise<CustomerRef[]>;
     findByEmail(executor: Executor, email: string): Promise<CustomerRef | null>;
     /** Creates a customer (account request accepted, CLI). */
     create(executor: Executor, input: { salesChannelId: string; email: string; password: string | null; firstName: string; lastName: string; company?: string | null; groupId?: string | null }): Promise<CustomerRef>;

@@ -36,6 +36,16 @@ export async function getCustomer(executor: Executor, id: string): Promise<Custo
   return row ? toCustomerRef(row) : null;
 }
 
+export async function getCustomers(executor: Executor, ids: string[]): Promise<CustomerRef[]> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return [];
+  const byId = new Map<string, CustomerRef>();
+  for (let i = 0; i < wanted.length; i += 500) {
+    for (const row of await executor('customers').whereIn('id', wanted.slice(i, i + 500))) byId.set(row.id, toCustomerRef(row));
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 export async function findCustomerRowByEmail(executor: Executor, email: string): Promise<Record<string, any> | undefined> {
   return executor('customers').where({ email: email.trim().toLowerCase() }).first();
 }
