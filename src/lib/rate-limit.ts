@@ -14,8 +14,9 @@ export async function enforceRateLimit(db: Db, rule: RateLimitRule, req: Request
     let value: string;
     if (part === 'ip') value = req.ip ?? 'unknown';
     else {
-      const field = part.slice('body.'.length);
-      const raw = (req.body as Record<string, unknown> | undefined)?.[field];
+      // `body.email|username`: the first field present, so one identity has one counter whichever name it comes under.
+      const body = req.body as Record<string, unknown> | undefined;
+      const raw = part.slice('body.'.length).split('|').map((field) => body?.[field]).find((v) => v !== undefined);
       if (typeof raw !== 'string' || raw === '') continue;
       value = raw.trim().toLowerCase();
     }

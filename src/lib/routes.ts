@@ -27,6 +27,7 @@ export interface RateLimitRule {
   limit: number;
   windowSeconds: number;
   /** What a key is made of: the client address, and/or a body field (e.g. 'email'). */
+  /** `ip`, `body.<field>`, or `body.<a>|<b>` for one identity sent under either field name. */
   by: Array<'ip' | `body.${string}`>;
 }
 

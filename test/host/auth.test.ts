@@ -21,6 +21,17 @@ describe('host: authentication', () => {
     expect(expectError(wrong, 401).code).to.equal(expectError(unknown, 401).code);
   });
 
+  it('accepts the shop platform\'s `username` for the e-mail, and refuses a body with both or neither', async () => {
+    const { email, password } = await createTestCustomer();
+    const agent = await http();
+    const res = await agent.post('/store-api/account/login').send({ username: email, password });
+    expect(res.status).to.equal(200);
+    expect(res.body.contextToken).to.be.a('string');
+    expectError(await agent.post('/store-api/account/login').send({ username: email, password: 'wrong' }), 401, 'SUITE__INVALID_CREDENTIALS');
+    expectError(await agent.post('/store-api/account/login').send({ password }), 400);
+    expectError(await agent.post('/store-api/account/login').send({ email, username: email, password }), 400);
+  });
+
   it('answers 400 with the error body for a malformed login body', async () => {
     const agent = await http();
     expectError(await agent.post('/store-api/account/login').set('content-type', 'application/json').send('{"email":'), 400, 'SUITE__MALFORMED_JSON');

@@ -37,22 +37,27 @@ export function contextView(ctx: StoreContext) {
 }
 
 export function accountRoutes(internals: HostInternals): StoreRoute[] {
+  const loginName = { type: 'string', minLength: 3, maxLength: 255 };
   return [
     {
       method: 'POST',
       path: '/account/login',
       operationId: 'login',
-      summary: 'Log in with e-mail and password (customer, employee or sales representative).',
+      summary: 'Log in with e-mail (or `username`, the shop platform\'s name for it) and password (customer, employee or sales representative).',
       tags: ['Account'],
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email'] },
+      rateLimit: { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email|username'] },
       schemas: {
-        body: objectSchema({ email: { type: 'string', minLength: 3, maxLength: 255 }, password: { type: 'string', minLength: 1, maxLength: 1024 } }, ['email', 'password']),
+        body: objectSchema(
+          { email: loginName, username: loginName, password: { type: 'string', minLength: 1, maxLength: 1024 } },
+          ['password'],
+          { oneOf: [{ required: ['email'] }, { required: ['username'] }] },
+        ),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
       async handler({ ctx, body, res }) {
-        const result = await passwordLogin(internals, ctx.salesChannel, String(body.email), body.password);
+        const result = await passwordLogin(internals, ctx.salesChannel, String(body.email ?? body.username), body.password);
         if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
         res.setHeader(CONTEXT_TOKEN_HEADER, result.token);
         return { contextToken: result.token };
