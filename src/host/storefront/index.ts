@@ -11,6 +11,10 @@ import { passwordLogin } from '../account/password-login.js';
 import { createTemplateEngine } from '../mail/template-engine.js';
 import { clearSessionToken, CSRF_FIELD, csrfToken, csrfValid, sessionToken, setSessionToken } from './cookies.js';
 import { Views } from './views.js';
+import { createPageKit } from './page-kit.js';
+import { canBuy, navigationFor, productPath, shopPages } from './shop-pages.js';
+import { cartPages } from './cart-pages.js';
+import { accountPages } from './account-pages.js';
 
 export interface StorefrontModule extends Pick<HostRuntime, 'storefront'> {
   router: Router;
@@ -48,6 +52,9 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   const views = new Views(projectPath('templates', 'storefront'), engine);
   const router = express.Router();
   const pages = express.Router();
+  const hostPages = (): StorefrontPage[] => [...shopPages(kit), ...cartPages(kit), ...accountPages(kit)];
+  let hostPagePaths: string[] = [];
+  const kit = createPageKit(internals, () => hostPagePaths);
 
   async function storeContext(req: Request, res: Response): Promise<StoreContext> {
     const token = sessionToken(req);
@@ -68,6 +75,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       customer: ctx?.customer ?? null,
       actor: ctx && isLoggedIn(ctx) ? ctx.actor : null,
       loggedIn: ctx ? isLoggedIn(ctx) : false,
+      canBuy: ctx ? canBuy(ctx) : false,
+      navigation: (res.locals.navigation as unknown[] | undefined) ?? [],
       csrfToken: csrfToken(req, res),
       currentPath: req.originalUrl,
       year: new Date().getUTCFullYear(),
@@ -94,6 +103,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     return (req: Request, res: Response, next: NextFunction) => {
       (async () => {
         const ctx = await storeContext(req, res);
+        // The category tree of the layout, for every page (visible categories only).
+        res.locals.navigation = await navigationFor(kit, ctx, req.originalUrl);
         if (req.method === 'POST' && !csrfValid(req)) {
           renderError(req, res, ctx, 403, 'Forbidden', 'The form has expired or did not come from this shop. Please go back, reload the page and try again.');
           return;
@@ -118,7 +129,15 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const products = [];
     for (const product of records) {
       const price = await prices.calculate(ctx, product, 1);
-      products.push({ id: product.id, name: product.name, productNumber: product.productNumber, netPrice: fromMinor(price.unitNet, ctx.salesChannel.currencyPrecision), available: product.stock > 0 });
+      products.push({
+        id: product.id,
+        name: product.name,
+        productNumber: product.productNumber,
+        url: productPath(product.id),
+        unitPrice: fromMinor(price.unitNet, ctx.salesChannel.currencyPrecision),
+        available: product.stock > 0,
+        stock: product.stock,
+      });
     }
     return { categories: await categoryQuery, products, currency: ctx.salesChannel.currencyIso };
   }
@@ -207,6 +226,9 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     if (method === 'POST') pages.post(page.path, run);
     else pages.get(page.path, run);
   }
+  const ownPages = hostPages();
+  hostPagePaths = ownPages.filter((page) => (page.method ?? 'GET') === 'GET').map((page) => page.path);
+  for (const page of ownPages) mount(page);
   for (const page of internals.registries.storefrontPages) mount(page);
 
   router.use(pages);

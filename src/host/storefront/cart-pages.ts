@@ -1,0 +1,232 @@
+import { Errors } from '../../lib/errors.js';
+import { isId } from '../../lib/ids.js';
+import { requireCustomer } from '../checkout/cart-service.js';
+import type { StoreContext, StorefrontPage } from '../contract.js';
+import { refusalOf, text, wholeNumber, type Form, type PageKit, type PageResult, type Refusal } from './page-kit.js';
+import { productPath } from './shop-pages.js';
+
+type View = Record<string, any>;
+
+export const CART_PATH = '/cart';
+export const CHECKOUT_PATH = '/checkout';
+export const orderPath = (id: string) => `/account/orders/${id}`;
+
+/**
+ * The Store API route the order-approval refusal names in `meta.createApproval` (the spec's path).
+ * The checkout offers "request approval" only when that route is loaded.
+ */
+export const APPROVAL_REQUEST_PATH = '/store-api/order-approval/create';
+const APPROVAL_LIST_PAGE = '/account/order-approvals';
+
+/** What a redirect may announce; nothing of the query string is echoed. */
+const NOTICES: Record<string, string> = {
+  added: 'The product was added to your cart.',
+  updated: 'The quantity was changed.',
+  removed: 'The item was removed from your cart.',
+};
+
+const notice = (query: Record<string, unknown>) => (typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null);
+
+/** A line's payload as the buyer reads it: an event ticket's participant, the buyer's own product number. */
+function payloadView(payload: Record<string, any> | undefined) {
+  const participant = payload?.participant;
+  return {
+    participant:
+      participant && typeof participant === 'object'
+        ? { name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '), email: participant.email ?? null }
+        : null,
+    customerProductNumber: typeof payload?.customerProductNumber === 'string' ? payload.customerProductNumber : null,
+  };
+}
+
+function cartView(cart: View) {
+  return {
+    lineItems: (cart.lineItems as View[]).map((line) => ({ ...line, productUrl: line.productId ? productPath(line.productId) : null, ...payloadView(line.payload) })),
+    price: cart.price,
+    errors: cart.errors,
+    empty: cart.lineItems.length === 0 && cart.errors.length === 0,
+  };
+}
+
+/** The next step a refusal offers, when its page or route is there. */
+function nextSteps(kit: PageKit, refusal: Refusal): { requestApproval: boolean; links: Array<{ href: string; label: string }> } {
+  const links: Array<{ href: string; label: string }> = [];
+  const link = (href: string, label: string) => {
+    if (kit.hasPage(href)) links.push({ href, label });
+  };
+  let requestApproval = false;
+  switch (refusal.code) {
+    case 'SUITE__ORDER_APPROVAL_REQUIRED': {
+      const target = refusal.meta.createApproval as { method?: string; path?: string } | undefined;
+      requestApproval = target?.path === APPROVAL_REQUEST_PATH && kit.routeAt(target.method ?? 'POST', target.path) !== null;
+      link(APPROVAL_LIST_PAGE, 'See your order approvals');
+      break;
+    }
+    case 'SUITE__BUDGET_EXCEEDED':
+      link('/account/budgets', 'See your budgets');
+      break;
+    case 'SUITE__EVENT_FULL':
+      link('/account/events', 'See the events and their waiting lists');
+      break;
+  }
+  link(CART_PATH, 'Change your cart');
+  return { requestApproval, links };
+}
+
+export function cartPages(kit: PageKit): StorefrontPage[] {
+  const { db } = kit.internals;
+  // The runtime is assembled after the storefront module: read it when a page runs.
+  const runtime = () => kit.internals.runtime;
+
+  async function cartPage(ctx: StoreContext, extra: { notice?: string | null; error?: Refusal } = {}, status = 200): Promise<PageResult> {
+    const cart = await kit.call<View>(ctx, 'readCart');
+    return {
+      template: 'cart',
+      status,
+      data: { title: 'Your cart', cart: cartView(cart), currency: ctx.salesChannel.currencyIso, notice: extra.notice ?? null, error: extra.error ?? null, mayOrder: ctx.can('orders.create') },
+    };
+  }
+
+  async function addresses(ctx: StoreContext) {
+    const customer = requireCustomer(ctx);
+    const list = await runtime().customers.addresses(db, customer.id);
+    const defaults = await db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
+    return { list, billingId: (defaults?.default_billing_address_id as string | null) ?? null, shippingId: (defaults?.default_shipping_address_id as string | null) ?? null };
+  }
+
+  function addressOptions(list: View[], selected: string | null) {
+    return list.map((address) => ({
+      id: address.id,
+      text: [address.company, `${address.firstName} ${address.lastName}`, address.street, `${address.zipcode} ${address.city}`, address.countryCode].filter(Boolean).join(', '),
+      selected: address.id === selected,
+    }));
+  }
+
+  interface CheckoutChoice {
+    billingAddressId: string | null;
+    shippingAddressId: string | null;
+    customerComment: string;
+  }
+
+  async function checkoutPage(ctx: StoreContext, choice: Partial<CheckoutChoice> = {}, refusal?: Refusal): Promise<PageResult> {
+    const cart = await kit.call<View>(ctx, 'readCart');
+    const known = await addresses(ctx);
+    const billing = choice.billingAddressId ?? known.billingId;
+    const shipping = choice.shippingAddressId ?? known.shippingId ?? billing;
+    return {
+      template: 'checkout',
+      status: refusal?.status ?? 200,
+      data: {
+        title: 'Checkout',
+        cart: cartView(cart),
+        currency: ctx.salesChannel.currencyIso,
+        billingOptions: addressOptions(known.list, billing),
+        shippingOptions: addressOptions(known.list, shipping),
+        hasAddresses: known.list.length > 0,
+        customerComment: choice.customerComment ?? '',
+        mayOrder: ctx.can('orders.create'),
+        refusal: refusal ?? null,
+        next: refusal ? nextSteps(kit, refusal) : null,
+        choice: { billingAddressId: billing ?? '', shippingAddressId: shipping ?? '', customerComment: choice.customerComment ?? '' },
+      },
+    };
+  }
+
+  /** The address ids and comment of the checkout form; an id that is not one is refused before anything runs. */
+  function choiceOf(form: Form): CheckoutChoice {
+    const id = (name: string) => {
+      const value = text(form, name, 64);
+      if (value === '') return null;
+      if (!isId(value)) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Please choose one of your addresses.', { pointer: `/${name}` });
+      return value;
+    };
+    return { billingAddressId: id('billingAddressId'), shippingAddressId: id('shippingAddressId'), customerComment: text(form, 'customerComment', 2000) };
+  }
+
+  async function lineAction(ctx: StoreContext, work: () => Promise<unknown>, done: string): Promise<PageResult> {
+    const result = await refusalOf(work);
+    if ('refusal' in result) return cartPage(ctx, { error: result.refusal }, result.refusal.status);
+    return { redirect: `${CART_PATH}?done=${done}` };
+  }
+
+  return [
+    { path: CART_PATH, auth: 'login', handler: ({ ctx, query }) => cartPage(ctx, { notice: notice(query) }) },
+    {
+      path: `${CART_PATH}/add`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const productId = text(form, 'productId', 64);
+        const quantity = wholeNumber(form.quantity ?? '1');
+        if (!isId(productId)) throw Errors.notFound('product', productId);
+        if (quantity === null) return cartPage(ctx, { error: { status: 400, code: 'SUITE__INVALID_QUANTITY', title: 'Quantity not possible', detail: 'Please enter a quantity of at least 1.', meta: {} } }, 400);
+        return lineAction(ctx, () => kit.call(ctx, 'addLineItems', { body: { items: [{ type: 'product', productId, quantity }] } }), 'added');
+      },
+    },
+    {
+      path: `${CART_PATH}/update`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const id = text(form, 'lineItemId', 64);
+        if (!isId(id)) throw Errors.notFound('Line item', id);
+        if (text(form, 'quantity') === '0') return lineAction(ctx, () => kit.call(ctx, 'removeLineItems', { body: { ids: [id] } }), 'removed');
+        const quantity = wholeNumber(form.quantity);
+        if (quantity === null) return cartPage(ctx, { error: { status: 400, code: 'SUITE__INVALID_QUANTITY', title: 'Quantity not possible', detail: 'Please enter a whole number of at least 1 (0 removes the item).', meta: {} } }, 400);
+        return lineAction(ctx, () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, quantity }] } }), 'updated');
+      },
+    },
+    {
+      path: `${CART_PATH}/remove`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const id = text(form, 'lineItemId', 64);
+        if (!isId(id)) throw Errors.notFound('Line item', id);
+        return lineAction(ctx, () => kit.call(ctx, 'removeLineItems', { body: { ids: [id] } }), 'removed');
+      },
+    },
+    { path: CHECKOUT_PATH, auth: 'login', handler: ({ ctx }) => checkoutPage(ctx) },
+    {
+      path: `${CHECKOUT_PATH}/order`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const parsed = await refusalOf(async () => choiceOf(form));
+        if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
+        const choice = parsed.value;
+        // The host checkout: the cart is locked and re-read, and every checkout interceptor (approval, budgets, events) runs.
+        const placed = await refusalOf(
+          () => kit.call<View>(ctx, 'placeOrder', { body: { billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null } }),
+          'The order could not be placed',
+        );
+        if ('refusal' in placed) return checkoutPage(ctx, choice, placed.refusal);
+        const order = placed.value;
+        if (ctx.can('orders.read')) return { redirect: `${orderPath(order.id)}?done=ordered` };
+        return { template: 'message', data: { title: 'Thank you for your order', message: `Your order ${order.orderNumber} was placed.`, link: { href: '/', label: 'Back to the shop' } } };
+      },
+    },
+    {
+      path: `${CHECKOUT_PATH}/request-approval`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const route = kit.routeAt('POST', APPROVAL_REQUEST_PATH);
+        if (!route) throw Errors.notFound('page');
+        const parsed = await refusalOf(async () => choiceOf(form));
+        if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
+        const choice = parsed.value;
+        const cart = await runtime().cart.current(ctx);
+        const requested = await refusalOf(
+          () =>
+            kit.call(ctx, route.operationId, {
+              body: { cartToken: cart.token, billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null },
+            }),
+          'The approval could not be requested',
+        );
+        if ('refusal' in requested) return checkoutPage(ctx, choice, requested.refusal);
+        return { redirect: kit.hasPage(APPROVAL_LIST_PAGE) ? APPROVAL_LIST_PAGE : '/account' };
+      },
+    },
+  ];
+}

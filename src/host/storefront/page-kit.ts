@@ -1,0 +1,98 @@
+import { AppError } from '../../lib/errors.js';
+import { callRoute } from '../../lib/route-call.js';
+import type { AnyRoute } from '../../lib/routes.js';
+import type { StoreContext, StorefrontPage } from '../contract.js';
+import type { HostInternals } from '../internals.js';
+
+export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
+export type Form = Record<string, unknown>;
+
+/**
+ * What the host's own storefront pages share: calling a declared Store API route in-process (its
+ * permission key, schemas and handler, with the browser session's context), and reading form fields.
+ */
+export interface PageKit {
+  internals: HostInternals;
+  /** Runs the Store API route with this operationId (host or add-on) as the storefront visitor. */
+  call<T = any>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<T>;
+  /** The declared Store API route at `method` + `/store-api/…` path, or null when none is loaded. */
+  routeAt(method: string, storeApiPath: string): AnyRoute | null;
+  /** Whether a storefront page is mounted at this path (add-on pages appear only when their add-on is loaded). */
+  hasPage(path: string): boolean;
+}
+
+export function createPageKit(internals: HostInternals, hostPagePaths: () => string[]): PageKit {
+  const byId = () => new Map(internals.storeApi.routes.map((route) => [route.operationId, route]));
+  let routes: Map<string, AnyRoute> | null = null;
+  return {
+    internals,
+    call(ctx, operationId, input = {}) {
+      // Add-ons register their routes after the host's storefront module is created: look up lazily.
+      routes ??= byId();
+      let route = routes.get(operationId);
+      if (!route) {
+        routes = byId();
+        route = routes.get(operationId);
+      }
+      if (!route) throw new Error(`no Store API route with operationId "${operationId}"`);
+      return callRoute(route, { ctx, ...input });
+    },
+    routeAt(method, storeApiPath) {
+      if (!storeApiPath.startsWith('/store-api/')) return null;
+      const path = storeApiPath.slice('/store-api'.length);
+      return internals.storeApi.routes.find((route) => route.method === method && route.path === path) ?? null;
+    },
+    hasPage(path) {
+      return hostPagePaths().includes(path) || internals.registries.storefrontPages.some((page) => (page.method ?? 'GET') === 'GET' && page.path === path);
+    },
+  };
+}
+
+export function text(form: Form, name: string, maxLength = 2000): string {
+  const value = form[name];
+  return typeof value === 'string' ? value.trim().slice(0, maxLength) : '';
+}
+
+/** A positive whole number from a form or query value, else null. */
+export function wholeNumber(value: unknown, max = 1_000_000): number | null {
+  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value.trim())) return null;
+  const number = Number(value.trim());
+  return number >= 1 && number <= max ? number : null;
+}
+
+export interface Refusal {
+  status: number;
+  code: string;
+  title: string;
+  detail: string;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * Runs a state change; a refusal the buyer can act on (400 invalid or not possible now, 409 lost a
+ * race) comes back as a value for the page to show. Everything else (401, 403, 404, bugs) propagates
+ * to the storefront's error handling.
+ */
+export async function refusalOf<T>(work: () => Promise<T>, defaultTitle = 'That did not work'): Promise<{ value: T } | { refusal: Refusal }> {
+  try {
+    return { value: await work() };
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 400 || error.status === 409)) {
+      const first = error.toBody().errors[0]!;
+      return { refusal: { status: error.status, code: error.code, title: TITLES[error.code] ?? defaultTitle, detail: first.detail ?? error.message, meta: error.options.meta ?? {} } };
+    }
+    throw error;
+  }
+}
+
+const TITLES: Record<string, string> = {
+  SUITE__ORDER_APPROVAL_REQUIRED: 'This order needs approval',
+  SUITE__BUDGET_EXCEEDED: 'The order exceeds your budget',
+  SUITE__EVENT_FULL: 'The event is full',
+  SUITE__OUT_OF_STOCK: 'Not enough in stock',
+  SUITE__PRODUCT_NOT_AVAILABLE: 'A product is not available',
+  SUITE__CART_EMPTY: 'Your cart is empty',
+  SUITE__CART_ALREADY_ORDERED: 'This cart has been ordered already',
+  SUITE__QUANTITY_LIMIT_EXCEEDED: 'Quantity not possible',
+  SUITE__CUSTOMER_REQUIRED: 'Choose a customer first',
+};

@@ -1,0 +1,186 @@
+import { Errors } from '../../lib/errors.js';
+import { fromMinor } from '../../lib/money.js';
+import { isId } from '../../lib/ids.js';
+import type { StoreContext, StorefrontPage } from '../contract.js';
+import { wholeNumber, type PageKit, type PageResult } from './page-kit.js';
+
+/** Products per listing page. */
+export const LISTING_PAGE_SIZE = 12;
+const NAVIGATION_DEPTH = 3;
+
+type View = Record<string, any>;
+
+/** The sort choices of listings; `price` is the list price (customer prices are not sortable in SQL). */
+export const SORTINGS: Record<string, { label: string; sort: Array<{ field: string; order: 'ASC' | 'DESC' }> }> = {
+  'name-asc': { label: 'Name A–Z', sort: [{ field: 'name', order: 'ASC' }] },
+  'name-desc': { label: 'Name Z–A', sort: [{ field: 'name', order: 'DESC' }] },
+  'price-asc': { label: 'Price, lowest first', sort: [{ field: 'price', order: 'ASC' }] },
+  'price-desc': { label: 'Price, highest first', sort: [{ field: 'price', order: 'DESC' }] },
+  newest: { label: 'Newest first', sort: [{ field: 'createdAt', order: 'DESC' }] },
+};
+const DEFAULT_SORTING = 'name-asc';
+
+export interface NavigationNode {
+  id: string;
+  name: string;
+  url: string;
+  active: boolean;
+  children: NavigationNode[];
+}
+
+/** The category tree of the layout: visible categories only (the Store API navigation route), the current path marked. */
+export async function navigationFor(kit: PageKit, ctx: StoreContext, currentPath: string): Promise<NavigationNode[]> {
+  const tree = await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: NAVIGATION_DEPTH } });
+  const walk = (nodes: View[]): NavigationNode[] =>
+    nodes.map((node) => ({ id: node.id, name: node.name, url: categoryPath(node.id), active: currentPath.split('?')[0] === categoryPath(node.id), children: walk(node.children ?? []) }));
+  return walk(tree);
+}
+
+export const categoryPath = (id: string) => `/category/${id}`;
+export const productPath = (id: string) => `/product/${id}`;
+
+/** Whether the visitor may put things in a cart: logged in and acting for a customer. */
+export function canBuy(ctx: StoreContext): boolean {
+  return ctx.actor.type !== 'guest' && ctx.customer !== null;
+}
+
+/** A product card of a listing: the caller's price (net, quantity 1) and availability. */
+function card(product: View) {
+  return {
+    id: product.id,
+    name: product.name,
+    productNumber: product.productNumber,
+    url: productPath(product.id),
+    unitPrice: product.calculatedPrice.unitPrice,
+    available: product.available,
+    stock: product.stock,
+  };
+}
+
+interface Listing {
+  page: number;
+  sorting: string;
+}
+
+function listingOf(query: Record<string, unknown>): Listing {
+  const sorting = typeof query.order === 'string' && query.order in SORTINGS ? query.order : DEFAULT_SORTING;
+  return { page: wholeNumber(query.page, 100_000) ?? 1, sorting };
+}
+
+/** Listing data for a template: cards, paging links that keep the other parameters, the sort choices. */
+function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: { total: number; data: View[] }) {
+  const pages = Math.max(1, Math.ceil(result.total / LISTING_PAGE_SIZE));
+  const href = (page: number) => {
+    const params = new URLSearchParams({ ...baseQuery, ...(listing.sorting !== DEFAULT_SORTING ? { order: listing.sorting } : {}), ...(page > 1 ? { page: String(page) } : {}) });
+    const query = params.toString();
+    return query ? `${basePath}?${query}` : basePath;
+  };
+  return {
+    products: result.data.map(card),
+    total: result.total,
+    paging: {
+      page: listing.page,
+      pages,
+      previous: listing.page > 1 ? href(Math.min(listing.page - 1, pages)) : null,
+      next: listing.page < pages ? href(listing.page + 1) : null,
+      beyond: listing.page > pages,
+      first: href(1),
+    },
+    sortings: Object.entries(SORTINGS).map(([value, { label }]) => ({ value, label, selected: value === listing.sorting })),
+    sortAction: basePath,
+    sortHidden: Object.entries(baseQuery).map(([name, value]) => ({ name, value })),
+  };
+}
+
+function criteria(listing: Listing) {
+  return { page: listing.page, limit: LISTING_PAGE_SIZE, sort: SORTINGS[listing.sorting]!.sort };
+}
+
+/**
+ * The caller's price table: the unit price the host's price providers (customer prices), tier prices
+ * or the list price give at quantity 1 and at each tier's minimum quantity.
+ */
+async function priceTable(kit: PageKit, ctx: StoreContext, productId: string, tierQuantities: number[]) {
+  const [product] = await kit.internals.runtime.catalog.visibleProducts(ctx, [productId]);
+  if (!product) throw Errors.notFound('product', productId);
+  const precision = ctx.salesChannel.currencyPrecision;
+  const quantities = [...new Set([1, ...tierQuantities])].sort((a, b) => a - b);
+  const rows = [];
+  for (const [index, quantity] of quantities.entries()) {
+    const price = await kit.internals.runtime.prices.calculate(ctx, product, quantity);
+    const next = quantities[index + 1];
+    rows.push({ quantityText: next ? (next - 1 === quantity ? String(quantity) : `${quantity}–${next - 1}`) : `${quantity}+`, unitPrice: fromMinor(price.unitNet, precision), source: price.source });
+  }
+  return { listPrice: fromMinor(product.priceNet, precision), rows };
+}
+
+export function shopPages(kit: PageKit): StorefrontPage[] {
+  const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
+
+  async function categoryPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('category', id);
+    const category = await kit.call<View>(ctx, 'readCategory', { params: { categoryId: id } });
+    const listing = listingOf(query);
+    const result = await kit.call<{ total: number; data: View[] }>(ctx, 'listCategoryProducts', { params: { categoryId: id }, body: criteria(listing) });
+    const subtree = await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: id }, query: { depth: 1 } });
+    return {
+      template: 'category',
+      data: {
+        title: category.name,
+        category: { id: category.id, name: category.name },
+        subcategories: subtree.map((node) => ({ name: node.name, url: categoryPath(node.id) })),
+        currency: currency(ctx),
+        canBuy: canBuy(ctx),
+        ...listingView(categoryPath(id), {}, listing, result),
+      },
+    };
+  }
+
+  async function searchPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
+    const term = typeof query.q === 'string' ? query.q.trim().slice(0, 255) : '';
+    const listing = listingOf(query);
+    const data: Record<string, unknown> = { title: term ? `Search: ${term}` : 'Search', term, currency: currency(ctx), canBuy: canBuy(ctx) };
+    if (term) {
+      const result = await kit.call<{ total: number; data: View[] }>(ctx, 'searchProducts', { body: { search: term, ...criteria(listing) } });
+      Object.assign(data, listingView('/search', { q: term }, listing, result), { searched: true });
+    }
+    return { template: 'search', data };
+  }
+
+  async function productPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('product', id);
+    const product = await kit.call<View>(ctx, 'readProduct', { params: { productId: id } });
+    const tierQuantities = (product.tierPrices ?? []).map((tier: { minQuantity: number }) => tier.minQuantity);
+    const prices = await priceTable(kit, ctx, id, tierQuantities);
+    const yourPrice = product.calculatedPrice;
+    const categories = (await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: 10 } })) ?? [];
+    const names = new Map<string, string>();
+    const collect = (nodes: View[]) => nodes.forEach((node) => (names.set(node.id, node.name), collect(node.children ?? [])));
+    collect(categories);
+    return {
+      template: 'product',
+      data: {
+        title: product.name,
+        product: {
+          ...product,
+          categories: (product.categoryIds as string[]).filter((categoryId) => names.has(categoryId)).map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
+        },
+        yourPrice,
+        isSpecialPrice: yourPrice.source !== 'list' && yourPrice.source !== 'tier',
+        listPrice: prices.listPrice,
+        priceRows: prices.rows,
+        hasPriceTable: prices.rows.length > 1,
+        currency: currency(ctx),
+        canBuy: canBuy(ctx),
+        loginUrl: `/account/login?redirect=${encodeURIComponent(productPath(id))}`,
+        added: query.added === '1',
+      },
+    };
+  }
+
+  return [
+    { path: '/category/:id', auth: 'public', handler: ({ ctx, params, query }) => categoryPage(ctx, params.id!, query) },
+    { path: '/search', auth: 'public', handler: ({ ctx, query }) => searchPage(ctx, query) },
+    { path: '/product/:id', auth: 'public', handler: ({ ctx, params, query }) => productPage(ctx, params.id!, query) },
+  ];
+}
