@@ -11,6 +11,11 @@ export function fromMinor(minor: number | string | null | undefined, precision =
   return Number((value / 10 ** precision).toFixed(precision));
 }
 
+/** An amount as mails and documents print it: the currency's precision and its ISO code, "290.30 EUR". */
+export function moneyText(amount: number, precision: number, currencyIso: string): string {
+  return `${amount.toFixed(precision)} ${currencyIso}`;
+}
+
 /** Gross from net (or tax part) in minor units, rounded half up per line. */
 export function taxOf(netMinor: number, taxRatePercent: number): number {
   return Math.round((netMinor * taxRatePercent) / 100);

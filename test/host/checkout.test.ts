@@ -227,5 +227,10 @@ describe('host: order confirmation mail', () => {
     const mail = await (await testMailbox()).waitFor((m) => (m.subject ?? '').startsWith(`Your order ${order.body.orderNumber}`));
     expect(mail.envelopeTo).to.include(buyer.email);
     expect(mail.text).to.contain('2 x Confirmation widget');
+    // Money as every other mail and document prints it: the currency's precision and ISO code.
+    expect(mail.text).to.contain('(' + product.number + '): 50.00 EUR net');
+    expect(mail.text).to.contain('Net: 50.00 EUR  Tax: 9.50 EUR  Total: 59.50 EUR');
+    expect(mail.text).to.contain(`http://shop.test/account/orders/${order.body.id}`);
+    expect(mail.html).to.contain('59.50 EUR').and.not.contain('59.5 ');
   });
 });

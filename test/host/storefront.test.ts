@@ -64,7 +64,7 @@ describe('host: storefront', () => {
     expect(res.type).to.equal('text/html');
     expect(res.text).to.contain('<title>Storefront · Storefront</title>');
     expect(res.text).to.contain('href="/account/login"');
-    expect(res.text).to.contain(`<li data-test="category">${category.name}</li>`);
+    expect(res.text).to.contain(`<li data-test="category"><a href="/category/${category.id}">${category.name}</a></li>`);
     expect(res.text).to.contain(`<strong>${product.name.replace('<', '&lt;').replace('>', '&gt;')}</strong>`);
     expect(res.text).to.contain('€1,234.56');
     expect(res.text).to.contain('Out of stock');

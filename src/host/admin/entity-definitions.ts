@@ -216,6 +216,9 @@ const salesChannel: EntityDef = {
       noFilter: true,
     },
     active: { column: 'active', kind: 'boolean', default: true },
+    /** The seller's postal address as printed on invoices, one line per line. */
+    sellerAddress: { column: 'seller_address', kind: 'text', nullable: true, maxLength: 1000 },
+    vatId: { column: 'vat_id', kind: 'string', nullable: true, maxLength: 64 },
   },
   termFields: ['name'],
   defaultSort: 'name',

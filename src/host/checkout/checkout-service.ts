@@ -1,7 +1,7 @@
 import { Errors } from '../../lib/errors.js';
 import { forUpdate, inTransaction, isDuplicateKeyError, writeJson, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { fromMinor } from '../../lib/money.js';
+import { fromMinor, moneyText } from '../../lib/money.js';
 import { nowDb } from '../../lib/time.js';
 import type { CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -143,12 +143,23 @@ export class CheckoutService {
   private async queueConfirmation(trx: Trx, ctx: StoreContext, customer: CustomerRef, orderId: string): Promise<void> {
     const order = await getOrder(trx, orderId);
     const to = ctx.actor.email ?? customer.email;
+    const precision = ctx.salesChannel.currencyPrecision;
+    const currencyIso = ctx.salesChannel.currencyIso;
+    const text = (amount: unknown) => moneyText(Number(amount ?? 0), precision, currencyIso);
+    const lineItems = ((order?.lineItems ?? []) as Array<Record<string, unknown>>).map((line) => ({ ...line, unitPriceText: text(line.unitPrice), totalPriceText: text(line.totalPrice) }));
     await this.runtime.mail.enqueue(trx, {
       template: 'order-confirmation',
       to,
       cc: to === customer.email ? [] : [customer.email],
       salesChannelId: customer.salesChannelId,
-      data: { order, lineItems: order?.lineItems ?? [], customer, placedBy: ctx.actor },
+      data: {
+        order,
+        orderUrl: this.runtime.storefront.url(ctx.salesChannel, `/account/orders/${orderId}`),
+        lineItems,
+        amounts: { net: text(order?.amountNet), tax: text(order?.taxAmount), total: text(order?.amountTotal) },
+        customer,
+        placedBy: ctx.actor,
+      },
       dedupeKey: `order-confirmation:${orderId}`,
     });
   }
@@ -234,13 +245,22 @@ export class CheckoutService {
   ): Promise<void> {
     const number = await this.runtime.nextNumber(trx, 'invoice');
     const precision = ctx.salesChannel.currencyPrecision;
-    const amount = (minor: number) => `${fromMinor(minor, precision).toFixed(precision)} ${order.draft.currencyIso}`;
+    const amount = (minor: number) => moneyText(fromMinor(minor, precision), precision, order.draft.currencyIso);
     const address = order.draft.billingAddress;
     const addressLines = address
       ? [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode]
           .filter((part) => typeof part === 'string' && part.length > 0)
           .map((part) => ({ text: String(part) }))
       : [];
+    const seller = await trx('sales_channels').where({ id: ctx.salesChannel.id }).first('name', 'seller_address', 'vat_id');
+    const sellerLines = [
+      String(seller?.name ?? ctx.salesChannel.name),
+      ...String(seller?.seller_address ?? '')
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+      ...(seller?.vat_id ? [`VAT ID: ${seller.vat_id}`] : []),
+    ];
     await documents.createPdf(trx, {
       type: 'invoice',
       number,
@@ -248,6 +268,8 @@ export class CheckoutService {
       orderId: order.orderId,
       title: `Invoice ${number}`,
       lines: [
+        { text: sellerLines.join(' · ') },
+        { text: '' },
         ...addressLines,
         { text: '' },
         { text: `Invoice number: ${number}` },

@@ -30,14 +30,33 @@ export function renderPdf(title: string, blocks: PdfBlock[], meta: { author?: st
   });
 }
 
+/** A cell that is a number, an amount ("290.30 EUR") or a rate ("19 %"): right-aligned, never wrapped. */
+const FIGURE = /^[-+]?\d[\d.,\s]*(\s?%|\s[A-Z]{3})?$/;
+
+/**
+ * Columns whose body cells are all figures are right-aligned. Every column gets its natural width
+ * (the longest cell on one line), except the widest text column, which takes what is left and wraps.
+ */
+export function tableLayout(rows: string[][], measure: (text: string, bold: boolean) => number, available: number): { widths: number[]; right: boolean[] } {
+  const columns = Math.max(...rows.map((r) => r.length));
+  const body = rows.slice(1);
+  const right = Array.from({ length: columns }, (_, c) => body.length > 0 && body.every((r) => (r[c] ?? '') === '' || FIGURE.test((r[c] ?? '').trim())) && body.some((r) => (r[c] ?? '') !== ''));
+  const natural = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((r, index) => measure(r[c] ?? '', index === 0))) + CELL_PADDING * 2 + 1);
+  const total = natural.reduce((a, b) => a + b, 0);
+  const candidates = natural.map((width, c) => ({ width, c })).filter(({ c }) => !right[c]);
+  const flexible = (candidates.length ? candidates : natural.map((width, c) => ({ width, c }))).reduce((a, b) => (b.width > a.width ? b : a)).c;
+  const widths = [...natural];
+  widths[flexible] = Math.max(natural[flexible]! + (available - total), 40);
+  // Still too wide (many figure columns): scale everything down proportionally; cells may wrap then.
+  const sum = widths.reduce((a, b) => a + b, 0);
+  return { widths: sum > available ? widths.map((w) => (w / sum) * available) : widths, right };
+}
+
 function drawTable(doc: PDFKit.PDFDocument, rows: string[][]): void {
   if (rows.length === 0) return;
-  const columns = Math.max(...rows.map((r) => r.length));
   const width = doc.page.width - MARGIN * 2;
-  // Columns get width in proportion to their longest cell, with a floor so no column collapses.
-  const longest = Array.from({ length: columns }, (_, c) => Math.max(4, ...rows.map((r) => (r[c] ?? '').length)));
-  const sum = longest.reduce((a, b) => a + b, 0);
-  const widths = longest.map((l) => (l / sum) * width);
+  const measure = (text: string, bold: boolean) => doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).widthOfString(text);
+  const { widths, right } = tableLayout(rows, measure, width);
   const bottom = doc.page.height - MARGIN;
   rows.forEach((row, index) => {
     doc.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
@@ -46,7 +65,7 @@ function drawTable(doc: PDFKit.PDFDocument, rows: string[][]): void {
     const top = doc.y;
     let x = MARGIN;
     widths.forEach((w, c) => {
-      doc.text(row[c] ?? '', x + CELL_PADDING, top + CELL_PADDING, { width: w - CELL_PADDING * 2 });
+      doc.text(row[c] ?? '', x + CELL_PADDING, top + CELL_PADDING, { width: w - CELL_PADDING * 2, align: right[c] ? 'right' : 'left' });
       x += w;
     });
     doc

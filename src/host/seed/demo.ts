@@ -22,6 +22,8 @@ export async function seedDemoIfEmpty(shop: ShopApp, force = process.env.SEED_DE
   const lines: string[] = [];
   if (!alreadySeeded && (isEmbedded || force)) {
     const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
+    // The seller an invoice names (Admin API: sales-channel sellerAddress, vatId).
+    await db('sales_channels').where({ id: salesChannel.id }).update({ seller_address: 'Suite Demo Trading GmbH\nHarbour Road 1\n20457 Hamburg\nGermany', vat_id: 'DE123456789' });
     await db('admin_users').insert({ id: newId(), username: DEMO_ADMIN.username, email: 'admin@demo-shop.test', password_hash: await hashPassword(DEMO_ADMIN.password), active: true, created_at: nowDb() });
     const integrationId = 'demo-integration';
     const integrationSecret = newSecret(24);
