@@ -2,6 +2,13 @@ import type { AnyRoute, ContentResponse } from './routes.js';
 import { pathParamNames } from './routes.js';
 import { statusTitle } from './errors.js';
 
+/** Success statuses are not errors: `statusTitle` names only the error statuses. */
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };
+
+export function responseDescription(status: number): string {
+  return SUCCESS_DESCRIPTIONS[status] ?? statusTitle(status);
+}
+
 export interface OpenApiInfo {
   title: string;
   version: string;
@@ -63,8 +70,8 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(route.schemas.responses)) {
-      const description = isContent(schema) ? (schema.description ?? statusTitle(Number(status))) : statusTitle(Number(status));
-      if (schema === null) responses[status] = { description: Number(status) === 204 ? 'No Content' : description };
+      const description = isContent(schema) ? (schema.description ?? responseDescription(Number(status))) : responseDescription(Number(status));
+      if (schema === null) responses[status] = { description };
       else if (isContent(schema)) responses[status] = { description, content: { [schema.contentType]: { schema: { type: 'string', format: 'binary' } } } };
       else responses[status] = { description, content: { 'application/json': { schema } } };
     }

@@ -28,6 +28,12 @@ describe('host: OpenAPI documents', () => {
         const operation = res.body.paths[route.path]?.[route.method.toLowerCase()];
         expect(operation, `${route.method} ${route.path}`).to.be.an('object');
         expect(Object.keys(operation.responses)).to.not.be.empty;
+        for (const [status, response] of Object.entries(operation.responses as Record<string, { description: string }>)) {
+          // A success is described as one (OK, Created, No Content or the route's own words), never as an error.
+          if (status.startsWith('2')) expect(response.description, `${route.method} ${route.path} ${status}`).to.not.equal('Error').and.not.equal('');
+        }
+        const ok = operation.responses['200'] as { description: string; content?: Record<string, unknown> } | undefined;
+        if (ok?.content?.['application/json']) expect(ok.description, `${route.method} ${route.path}`).to.equal('OK');
       }
       const html = await agent.get(`${prefix}/_info/swagger.html`);
       expect(html.status).to.equal(200);
