@@ -13,6 +13,26 @@ import type { BenchEnv, BenchRequest, BenchScenario } from './types.js';
  * 100000), BENCH_ORDERS (default 10000, up to 1000000), BENCH_SECONDS (default 8),
  * BENCH_CONNECTIONS (default 10), BENCH_ONLY (comma-separated scenario names), DATABASE_URL.
  */
+const HELP = `Usage: npm run bench [-- --help]
+
+Seeds a bench database, starts the app and a bare express baseline as separate processes and runs
+autocannon per scenario; prints req/s, p50 and p99 and the ratios to /health and to the bare route.
+
+Knobs (environment variables):
+  BENCH_PRODUCTS     products in the bench catalog (default 10000, at most 100000)
+  BENCH_ORDERS       orders in the bench database (default 10000, at most 1000000)
+  BENCH_SECONDS      seconds per scenario (default 8)
+  BENCH_CONNECTIONS  concurrent connections (default 10)
+  BENCH_ONLY         comma-separated scenario names to run (default: all)
+  DATABASE_URL       database to seed and run against (default: sqlite:var/bench/bench-<products>-<orders>.sqlite, reused)
+
+Example: BENCH_ONLY="product listing,cart add" BENCH_SECONDS=5 npm run bench
+`;
+
+const args = process.argv.slice(2);
+const wantsHelp = args.includes('--help') || args.includes('-h');
+const unknownArgs = args.filter((arg) => arg !== '--help' && arg !== '-h');
+
 const size = {
   products: Math.min(Number(process.env.BENCH_PRODUCTS ?? 10000), 100000),
   orders: Math.min(Number(process.env.BENCH_ORDERS ?? 10000), 1000000),
@@ -21,7 +41,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const benchDir = projectPath('var', 'bench');
-mkdirSync(benchDir, { recursive: true });
+if (!wantsHelp && unknownArgs.length === 0) mkdirSync(benchDir, { recursive: true });
 const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(benchDir, `bench-${size.products}-${size.orders}.sqlite`)}`;
 const appSecret = 'bench-secret-bench-secret-bench-secret-0000';
 
@@ -65,6 +85,13 @@ async function loadScenarios(): Promise<BenchScenario[]> {
 }
 
 async function main(): Promise<void> {
+  if (wantsHelp || unknownArgs.length > 0) {
+    if (unknownArgs.length > 0 && !wantsHelp) process.stderr.write(`bench: unknown argument ${unknownArgs.join(' ')} (the knobs are environment variables)\n\n`);
+    const names = (await loadScenarios()).map((scenario) => scenario.name);
+    (wantsHelp ? process.stdout : process.stderr).write(`${HELP}\nScenarios: ${names.join(', ')}\n`);
+    process.exitCode = wantsHelp ? 0 : 2;
+    return;
+  }
   const scenarios = await loadScenarios();
   process.stdout.write(`bench: ${size.products} products, ${size.orders} orders, ${seconds}s × ${connections} connections per scenario, ${databaseUrl.split(':')[0]}\n`);
   const seedShop = await createApp({ config: { databaseUrl, appSecret, workers: false, logLevel: 'warn' } });
