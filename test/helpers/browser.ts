@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import type { ShopApp } from '../../src/host/app.js';
 import { getShop } from './shop.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,14 +19,14 @@ export interface BrowserHarness {
  * Debian's Chromium, headless, against the shared test app on a loopback port. Mailed links point
  * at the sales channel's domain (shop.test): the browser resolves it to this server. Call from a
  * `before` hook; without Chromium the suite is skipped with a message saying how to get it.
+ * `shop` serves another app instead of the shared one (the demo shop has its own database).
  */
-export async function startBrowser(context: Mocha.Context): Promise<BrowserHarness> {
+export async function startBrowser(context: Mocha.Context, shop?: ShopApp): Promise<BrowserHarness> {
   if (!existsSync(CHROMIUM)) {
     console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
     context.skip();
   }
-  const shop = await getShop();
-  const server: Server = createServer(shop.app);
+  const server: Server = createServer((shop ?? (await getShop())).app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const browser = await chromium.launch({
