@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
-import { insertProduct, type TestProduct } from '../helpers/checkout.js';
+import { addToCart, insertProduct, placeOrder, type TestProduct } from '../helpers/checkout.js';
 import { createTestCustomer, getShop, type TestCustomer } from '../helpers/shop.js';
 import { loggedInVisitor, storefrontVisitor, type StorefrontVisitor } from '../helpers/storefront.js';
 import { admin, assign, createRule, KINDS } from '../plugin/partial-assortment/fixtures.js';
 import { createBudget, employee, newCustomer, REQUESTER_PERMISSIONS } from '../plugin/order-approval/helpers.js';
+import { createEvent, salesStaff, ticket } from '../plugin/event-manager/helpers.js';
 
 const PRODUCT_RULES = KINDS.find((kind) => kind.segment === 'product')!;
 const CATEGORY_RULES = KINDS.find((kind) => kind.segment === 'category')!;
@@ -27,7 +28,7 @@ async function hideFromEverybody(kind: (typeof KINDS)[number], id: string): Prom
 
 /** Handlebars escapes "=" and "&" in attribute values; a browser reads them back. */
 const decoded = (html: string) => html.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
-const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ');
+const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\s+/g, ' ');
 const lineIdsOf = (html: string) => [...html.matchAll(/data-test="cart-line" data-line-id="([0-9a-f]{32})"/g)].map((m) => m[1]!);
 
 describe('host: storefront shop, cart, checkout and account pages', function () {
@@ -246,6 +247,28 @@ describe('host: storefront shop, cart, checkout and account pages', function () 
       expect(refused.status).to.equal(400);
       expect(refused.text).to.contain('data-code="SUITE__BUDGET_EXCEEDED"').and.contain('The order exceeds your budget').and.contain('10.00 EUR');
       expect(refused.text).to.contain('href="/account/budgets"').and.contain('href="/cart"').and.not.contain('request-approval');
+    });
+  });
+
+  describe('event tickets', () => {
+    it('lists a ticket with its participant, and shows "event full" at checkout with the link to the events', async () => {
+      const staff = await salesStaff();
+      const event = await createEvent(staff.token, { participantLimit: 1 });
+      const company = await newCustomer();
+      const added = await addToCart(company.token, [ticket(event, { firstName: 'Pat', lastName: 'Participant', email: 'pat@example.test' })]);
+      expect(added.status, JSON.stringify(added.body)).to.equal(200);
+      // The storefront login of the same customer finds the cart the Store API filled.
+      const page = await loggedInVisitor(company.email, company.password);
+      const cart = await page.get('/cart');
+      expect(textOf(cart.text)).to.contain('Participant: Pat Participant <pat@example.test>');
+      expect(textOf((await page.get('/checkout')).text)).to.contain('Participant: Pat Participant');
+
+      const other = await newCustomer();
+      expect((await addToCart(other.token, [ticket(event)])).status).to.equal(200);
+      expect((await placeOrder(other.token)).status, 'someone else takes the last seat').to.equal(200);
+      const refused = await page.post('/checkout/order', {});
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.contain('data-code="SUITE__EVENT_FULL"').and.contain('The event is full').and.contain('href="/account/events"');
     });
   });
 
