@@ -191,6 +191,10 @@ describe('host: storefront shop, cart, checkout and account pages', function () 
 
       const placed = await buyerVisitor.post('/checkout/order', { billingAddressId: '', shippingAddressId: secondAddress, customerComment: 'Gate 3' });
       expect(placed.status, placed.text).to.equal(303);
+      const again = await buyerVisitor.post('/checkout/order', {});
+      expect(again.status, 'a second click on "Order now" places nothing').to.equal(400);
+      expect(again.text).to.contain('data-code="SUITE__CART_ALREADY_ORDERED"').and.contain('href="/account/orders"');
+      expect(await shop.db('orders').where({ customer_id: user.customer.id }).count({ n: '*' }).first()).to.satisfy((row: { n: number | string }) => Number(row.n) === 1);
       const orderId = /^\/account\/orders\/([0-9a-f]{32})\?done=ordered$/.exec(placed.headers.location)?.[1];
       expect(orderId).to.be.a('string');
       const order = await shop.runtime.orders.get(shop.db, orderId!);

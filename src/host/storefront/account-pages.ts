@@ -5,7 +5,7 @@ import { requireCustomer } from '../checkout/cart-service.js';
 import type { StoreContext, StorefrontPage } from '../contract.js';
 import { orderPath } from './cart-pages.js';
 import { productPath } from './shop-pages.js';
-import { text, wholeNumber, type PageKit, type PageResult } from './page-kit.js';
+import { addressLines, payloadView, text, wholeNumber, type PageKit, type PageResult } from './page-kit.js';
 
 type View = Record<string, any>;
 
@@ -19,13 +19,6 @@ const documentPath = (orderId: string, documentId: string) => `${orderPath(order
 
 const ORDER_NOTICES: Record<string, string> = { ordered: 'Thank you! Your order was placed. The confirmation is on its way by e-mail.' };
 const ADDRESS_NOTICES: Record<string, string> = { billing: 'Your default billing address was changed.', shipping: 'Your default shipping address was changed.' };
-
-function addressText(address: View | null | undefined): string[] {
-  if (!address) return [];
-  return [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode].filter(
-    (part): part is string => typeof part === 'string' && part !== '',
-  );
-}
 
 export function accountPages(kit: PageKit): StorefrontPage[] {
   const { db } = kit.internals;
@@ -62,13 +55,12 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
             ...line,
             pos: index + 1,
             productUrl: line.productId ? productPath(line.productId) : null,
-            participant: line.payload?.participant ?? null,
-            customerProductNumber: typeof line.payload?.customerProductNumber === 'string' ? line.payload.customerProductNumber : null,
+            ...payloadView(line.payload),
           })),
           documents: (order.documents as View[]).map((document) => ({ ...document, url: documentPath(order.id, document.id) })),
         },
-        billingLines: addressText(order.billingAddress),
-        shippingLines: addressText(order.shippingAddress),
+        billingLines: addressLines(order.billingAddress),
+        shippingLines: addressLines(order.shippingAddress),
         timeZone: timeZone(ctx),
         notice: typeof query.done === 'string' ? (ORDER_NOTICES[query.done] ?? null) : null,
         listUrl: ORDERS_PATH,
@@ -96,7 +88,7 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
         title: 'Your addresses',
         addresses: list.map((address) => ({
           id: address.id,
-          lines: addressText(address),
+          lines: addressLines(address),
           isBilling: address.id === defaults?.default_billing_address_id,
           isShipping: address.id === defaults?.default_shipping_address_id,
         })),

@@ -2,7 +2,7 @@ import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { requireCustomer } from '../checkout/cart-service.js';
 import type { StoreContext, StorefrontPage } from '../contract.js';
-import { refusalOf, text, wholeNumber, type Form, type PageKit, type PageResult, type Refusal } from './page-kit.js';
+import { addressLines, payloadView, refusalOf, text, wholeNumber, type Form, type PageKit, type PageResult, type Refusal } from './page-kit.js';
 import { productPath } from './shop-pages.js';
 
 type View = Record<string, any>;
@@ -26,18 +26,6 @@ const NOTICES: Record<string, string> = {
 };
 
 const notice = (query: Record<string, unknown>) => (typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null);
-
-/** A line's payload as the buyer reads it: an event ticket's participant, the buyer's own product number. */
-function payloadView(payload: Record<string, any> | undefined) {
-  const participant = payload?.participant;
-  return {
-    participant:
-      participant && typeof participant === 'object'
-        ? { name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '), email: participant.email ?? null }
-        : null,
-    customerProductNumber: typeof payload?.customerProductNumber === 'string' ? payload.customerProductNumber : null,
-  };
-}
 
 function cartView(cart: View) {
   return {
@@ -68,6 +56,10 @@ function nextSteps(kit: PageKit, refusal: Refusal): { requestApproval: boolean; 
     case 'SUITE__EVENT_FULL':
       link('/account/events', 'See the events and their waiting lists');
       break;
+    case 'SUITE__CART_ALREADY_ORDERED':
+      // A second click on "Order now": the first one placed the order.
+      link('/account/orders', 'See your orders');
+      break;
   }
   link(CART_PATH, 'Change your cart');
   return { requestApproval, links };
@@ -97,7 +89,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   function addressOptions(list: View[], selected: string | null) {
     return list.map((address) => ({
       id: address.id,
-      text: [address.company, `${address.firstName} ${address.lastName}`, address.street, `${address.zipcode} ${address.city}`, address.countryCode].filter(Boolean).join(', '),
+      text: addressLines(address).join(', '),
       selected: address.id === selected,
     }));
   }

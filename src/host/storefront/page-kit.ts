@@ -96,3 +96,23 @@ const TITLES: Record<string, string> = {
   SUITE__QUANTITY_LIMIT_EXCEEDED: 'Quantity not possible',
   SUITE__CUSTOMER_REQUIRED: 'Choose a customer first',
 };
+
+/** An address as lines to print: company, name, street, postcode and city, country. */
+export function addressLines(address: Record<string, any> | null | undefined): string[] {
+  if (!address) return [];
+  return [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
+}
+
+/** What a line's payload tells the buyer (cart, checkout and order pages): an event ticket's participant, the customer's own product number. */
+export function payloadView(payload: Record<string, any> | null | undefined) {
+  const participant = payload?.participant;
+  return {
+    participant:
+      participant && typeof participant === 'object'
+        ? { name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '), email: participant.email ?? null }
+        : null,
+    customerProductNumber: typeof payload?.customerProductNumber === 'string' ? payload.customerProductNumber : null,
+  };
+}
