@@ -28,7 +28,7 @@ async function hideFromEverybody(kind: (typeof KINDS)[number], id: string): Prom
 
 /** Handlebars escapes "=" and "&" in attribute values; a browser reads them back. */
 const decoded = (html: string) => html.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
-const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\s+/g, ' ');
+const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/\s+/g, ' ');
 const lineIdsOf = (html: string) => [...html.matchAll(/data-test="cart-line" data-line-id="([0-9a-f]{32})"/g)].map((m) => m[1]!);
 
 describe('host: storefront shop, cart, checkout and account pages', function () {
@@ -327,6 +327,16 @@ describe('host: storefront shop, cart, checkout and account pages', function () 
       const foreignAddress = (await shop.db('customers').where({ id: foreign }).first('default_billing_address_id')).default_billing_address_id;
       expect((await page.post('/account/addresses/default', { type: 'billing', addressId: foreignAddress })).status).to.equal(404);
       expect((await page.post('/account/addresses/default', { type: 'elsewhere', addressId: other })).status).to.equal(400);
+    });
+
+    it('answers 403 with the missing permission to an employee whose role may not read orders, showing who is logged in', async () => {
+      const company = await newCustomer();
+      const orderer = await employee(company, ['orders.create']);
+      const page = await loggedInVisitor(orderer.email, orderer.password);
+      const refused = await page.get('/account/orders');
+      expect(refused.status).to.equal(403);
+      expect(textOf(refused.text)).to.contain('Not allowed').and.contain('The permission "orders.read" is required.').and.contain('Log out');
+      expect((await page.get('/cart')).status, 'the cart is still theirs to use').to.equal(200);
     });
 
     it('links the shop pages from the account page and the layout', async () => {

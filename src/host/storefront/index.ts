@@ -105,6 +105,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
         const ctx = await storeContext(req, res);
         // The category tree of the layout, for every page (visible categories only).
         res.locals.navigation = await navigationFor(kit, ctx, req.originalUrl);
+        // Error pages rendered after a handler failed still show who is logged in.
+        res.locals.storeContext = ctx;
         if (req.method === 'POST' && !csrfValid(req)) {
           renderError(req, res, ctx, 403, 'Forbidden', 'The form has expired or did not come from this shop. Please go back, reload the page and try again.');
           return;
@@ -242,7 +244,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     if (error instanceof AppError) {
       if (error.status === 401) return redirectToLogin(req, res);
       if (error.status === 429) res.setHeader('Retry-After', String(error.options.meta?.retryAfter ?? 60));
-      return renderError(req, res, null, error.status, error.status === 404 ? 'Page not found' : 'Something is not right', error.message);
+      const ctx = (res.locals.storeContext as StoreContext | undefined) ?? null;
+      return renderError(req, res, ctx, error.status, error.status === 404 ? 'Page not found' : error.status === 403 ? 'Not allowed' : 'Something is not right', error.message);
     }
     // express and body-parser mark request faults (a malformed path, a body too large) with a 4xx status.
     const clientStatus = (error as { status?: unknown } | null)?.status;
