@@ -22,7 +22,19 @@ import { createJobsModule, type JobsModule } from './jobs/index.js';
 import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
 import { projectPath } from './paths.js';
 import { createStorefrontModule } from './storefront/index.js';
-import { getCustomer, getCustomers, getSalesChannel, insertCustomer, listAddresses, toCustomerRef } from './customer/customer-repository.js';
+import {
+  defaultAddressIds,
+  getCustomer,
+  getCustomerGroups,
+  getCustomers,
+  getCustomersByNumbers,
+  getSalesChannel,
+  insertCustomer,
+  listAddresses,
+  searchCustomers,
+  toCustomerRef,
+} from './customer/customer-repository.js';
+import { getCmsPage } from './catalog/cms-pages.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
 import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, type LoadedPlugin } from './plugins/plugin-loader.js';
@@ -113,10 +125,13 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
         const row = await executor('customers').where({ email: email.trim().toLowerCase() }).first();
         return row ? toCustomerRef(row) : null;
       },
+      findByNumbers: getCustomersByNumbers,
+      search: searchCustomers,
       async create(executor, input) {
         return insertCustomer(executor, { ...input, passwordHash: input.password ? await hashPassword(input.password) : null });
       },
       addresses: listAddresses,
+      defaultAddressIds,
       async setDefaultAddress(executor, customerId, type, addressId) {
         const address = await executor('customer_addresses').where({ id: addressId, customer_id: customerId }).first('id');
         if (!address) return false;
@@ -127,6 +142,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       },
       salesChannel: getSalesChannel,
     },
+    customerGroups: { getMany: getCustomerGroups },
     rules: catalog.rules,
     catalog: catalog.catalog,
     prices: catalog.prices,
@@ -134,6 +150,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     checkout: checkout.checkout,
     orders: checkout.orders,
     documents: checkout.documents,
+    cms: { get: getCmsPage },
     mail: mail.mail,
     jobs: jobs.jobs,
     storefront: storefront.storefront,

@@ -3,6 +3,7 @@
  * contract loads the plugin unchanged. Breaking changes bump CONTRACT_VERSION's major.
  */
 import type { Knex } from 'knex';
+import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
 
@@ -237,6 +238,99 @@ export interface PlaceOrderOptions {
   customFields?: Record<string, unknown>;
 }
 
+/**
+ * One page of a list read through the contract: the shop platform's search result without its
+ * envelope. `criteria` arguments are the platform's criteria over the field names the call lists;
+ * an unknown field is a 400 (SUITE__UNKNOWN_CRITERIA_FIELD), as in a route.
+ */
+export interface ResultPage<T> {
+  total: number;
+  page: number;
+  limit: number;
+  elements: T[];
+}
+
+/** The actor who placed an order; lists narrowed to it show only what that actor placed. */
+export interface PlacedBy {
+  type: ActorType;
+  id: string;
+}
+
+/**
+ * Which orders an order list reads. It is never "all orders": the customers are always named.
+ * Criteria fields: id, orderNumber, orderDate, customerId, state, placedByType, placedById;
+ * `term` searches the order number; default sort: newest first (order date, then id).
+ */
+export interface OrderScope {
+  customerIds: string[];
+  placedBy?: PlacedBy;
+  /** Only each customer's most recent order (latest order date, then highest id). */
+  latestPerCustomer?: boolean;
+}
+
+/** Order count and net revenue of one customer, cancelled orders excluded. */
+export interface CustomerOrderFigures {
+  customerId: string;
+  orderCount: number;
+  /** net revenue, minor units */
+  netTotal: number;
+  /** the latest order date (UTC ISO-8601), null without orders */
+  lastOrderDate: string | null;
+}
+
+/** A document without its content. */
+export interface DocumentSummary {
+  id: string;
+  fileName: string;
+  mimeType: string;
+  type: string;
+  documentNumber: string;
+  customerId: string | null;
+  orderId: string | null;
+  /** the number of the document's order, null when it belongs to no order */
+  orderNumber: string | null;
+  createdAt: string;
+}
+
+/**
+ * Which documents a document list reads: one customer's, and with `placedBy` only those of orders
+ * that actor placed plus the documents that belong to no order (what the host's download route
+ * lets such a caller read). Criteria fields: id, type, documentNumber, fileName, orderId,
+ * orderNumber, createdAt; `term` searches document number, file name and order number; default
+ * sort: newest first.
+ */
+export interface DocumentScope {
+  customerId: string;
+  placedBy?: PlacedBy;
+}
+
+/**
+ * Which customers a customer list reads: the named ones, optionally only those of a sales channel
+ * and only active ones. Criteria fields: id, customerNumber, company, email, firstName, lastName,
+ * groupId; `term` searches company, customer number, e-mail and names; default sort: company, id.
+ */
+export interface CustomerScope {
+  ids: string[];
+  salesChannelId?: string;
+  activeOnly?: boolean;
+}
+
+export interface CustomerGroupRef {
+  id: string;
+  name: string;
+}
+
+export interface CmsPageRecord {
+  id: string;
+  name: string;
+  title: string;
+  /** Sections as stored: [{type: 'text' | 'image' | 'product-listing', …}] */
+  sections: unknown[];
+  /** Categories and landing pages that use the page as their layout (active or not). */
+  categoryIds: string[];
+  landingPageIds: string[];
+}
+
 export interface MailTemplate {
   /** Handlebars source of the subject line */
   subject: string;
@@ -307,11 +401,22 @@ export interface HostRuntime {
     /** Many customers by id, in the order of `ids`; unknown ids are absent. */
     getMany(executor: Executor, ids: string[]): Promise<CustomerRef[]>;
     findByEmail(executor: Executor, email: string): Promise<CustomerRef | null>;
+    /** Customers by customer number (CSV imports); unknown numbers are absent. */
+    findByNumbers(executor: Executor, customerNumbers: string[]): Promise<CustomerRef[]>;
+    /** A page of the customers in `scope` by criteria (see CustomerScope). */
+    search(executor: Executor, scope: CustomerScope, criteria: Criteria): Promise<ResultPage<CustomerRef>>;
     /** Creates a customer (account request accepted, CLI). */
     create(executor: Executor, input: { salesChannelId: string; email: string; password: string | null; firstName: string; lastName: string; company?: string | null; groupId?: string | null }): Promise<CustomerRef>;
     addresses(executor: Executor, customerId: string): Promise<Array<Record<string, unknown> & { id: string }>>;
+    /** The ids of the customer's default addresses (null when none is set or the customer is unknown). */
+    defaultAddressIds(executor: Executor, customerId: string): Promise<{ billing: string | null; shipping: string | null }>;
     setDefaultAddress(executor: Executor, customerId: string, type: 'billing' | 'shipping', addressId: string): Promise<boolean>;
     salesChannel(executor: Executor, id: string): Promise<SalesChannel | null>;
+  };
+
+  readonly customerGroups: {
+    /** Customer groups by id, in the order of `ids`; unknown ids are absent. */
+    getMany(executor: Executor, ids: string[]): Promise<CustomerGroupRef[]>;
   };
 
   readonly rules: {
@@ -329,6 +434,10 @@ export interface HostRuntime {
     /** Products by id regardless of visibility (for re-checks of stored snapshots). */
     products(executor: Executor, ids: string[]): Promise<ProductRecord[]>;
     entityVersionId(executor: Executor, entity: CatalogEntity, id: string): Promise<string | null>;
+    /** Of the given ids of one entity, those that are active and that the context may see. */
+    visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;
+    /** Product ids by product number (CSV imports); unknown numbers are absent. */
+    productIdsByNumbers(executor: Executor, productNumbers: string[]): Promise<Array<{ id: string; productNumber: string }>>;
     /** Called when something that changes visibility changed (cache invalidation across processes). */
     visibilityChanged(executor: Executor): Promise<void>;
     /** A counter that changes whenever visibility changes on any process; cache keys include it. */
@@ -364,12 +473,37 @@ export interface HostRuntime {
     get(executor: Executor, id: string): Promise<Record<string, unknown> | null>;
     /** Many orders in the Store API's order shape, in the order of `ids`. */
     getMany(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>>;
+    /** A page of the orders in `scope` by criteria (see OrderScope), in the Store API's order shape. */
+    search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<Record<string, unknown>>>;
+    /** Whether the order exists and belongs to the customer. */
+    belongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean>;
+    /**
+     * Order count, net revenue and last order date per customer (only customers with orders are
+     * listed), cancelled orders excluded; `period` bounds the order date, both ends inclusive.
+     */
+    figuresByCustomer(executor: Executor, customerIds: string[], period?: { from?: string; to?: string }): Promise<CustomerOrderFigures[]>;
+    /**
+     * Order count and net revenue (minor units) of one customer per period, in the order of
+     * `periods`; each period is [from, to) (UTC ISO-8601), cancelled orders excluded.
+     */
+    figuresByPeriod(executor: Executor, customerId: string, periods: Array<{ from: string; to: string }>): Promise<Array<{ orderCount: number; netTotal: number }>>;
+    /** The customer's latest order with a line of the product, and that line; null when none. */
+    latestWithProduct(executor: Executor, input: { customerId: string; productId: string; placedBy?: PlacedBy }): Promise<{ orderId: string; lineItemId: string } | null>;
   };
 
   readonly documents: {
     /** Renders a PDF from a title and blocks of text/tables and stores it; returns the document id and file name. */
     createPdf(executor: Executor, input: { type: string; number: string; customerId: string | null; orderId?: string | null; title: string; lines: Array<{ text: string } | { table: string[][] }> }): Promise<{ id: string; fileName: string }>;
     get(executor: Executor, id: string): Promise<{ id: string; fileName: string; mimeType: string; content: Buffer; customerId: string | null; orderId: string | null; type: string; number: string; createdAt: string } | null>;
+    /** Documents by id without their content, in the order of `ids`; unknown ids are absent. */
+    getMeta(executor: Executor, ids: string[]): Promise<DocumentSummary[]>;
+    /** A page of the documents in `scope` by criteria (see DocumentScope), without content. */
+    search(executor: Executor, scope: DocumentScope, criteria: Criteria): Promise<ResultPage<DocumentSummary>>;
+  };
+
+  readonly cms: {
+    /** A CMS page with the ids of the categories and landing pages that use it, or null. */
+    get(executor: Executor, id: string): Promise<CmsPageRecord | null>;
   };
 
   readonly mail: {

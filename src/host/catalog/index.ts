@@ -38,6 +38,24 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       const rows = await executor('products').whereIn('products.id', wanted).select(PRODUCT_COLUMNS);
       return inIdOrder(await toProductRecords(executor, rows), ids);
     },
+    async visibleEntityIds(ctx, entity, ids, executor = internals.db) {
+      const table = CATALOG_TABLES[entity];
+      const wanted = [...new Set(ids.filter(isId))];
+      if (!table || wanted.length === 0) return [];
+      const query = executor(table).whereIn(`${table}.id`, wanted).where(`${table}.active`, true);
+      await catalog.applyVisibility(ctx, entity, query, `${table}.id`);
+      const visible = new Set((await query.pluck(`${table}.id`)) as string[]);
+      return wanted.filter((id) => visible.has(id));
+    },
+    async productIdsByNumbers(executor, productNumbers) {
+      const unique = [...new Set(productNumbers)];
+      const found: Array<{ id: string; productNumber: string }> = [];
+      for (let i = 0; i < unique.length; i += 500) {
+        const rows = await executor('products').whereIn('product_number', unique.slice(i, i + 500)).select('id', 'product_number');
+        for (const row of rows) found.push({ id: row.id, productNumber: String(row.product_number) });
+      }
+      return found;
+    },
     async entityVersionId(executor, entity, id) {
       const table = CATALOG_TABLES[entity];
       if (!table || !isId(id)) return null;

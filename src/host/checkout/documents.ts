@@ -1,13 +1,64 @@
+import type { Knex } from 'knex';
+import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
 import type { Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
-import type { HostRuntime } from '../contract.js';
+import type { DocumentSummary as ContractDocumentSummary, HostRuntime } from '../contract.js';
 import { renderPdf } from './pdf.js';
 
 export type DocumentsApi = HostRuntime['documents'];
 
 function safeFilePart(value: string): string {
   return value.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'document';
+}
+
+/** The fields plugins search documents by through the contract (`documents.search`); see DocumentScope. */
+const DOCUMENT_SEARCH_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'documents.id', type: 'id' },
+    type: { column: 'documents.type', type: 'string' },
+    documentNumber: { column: 'documents.document_number', type: 'string' },
+    fileName: { column: 'documents.file_name', type: 'string' },
+    orderId: { column: 'documents.order_id', type: 'id' },
+    orderNumber: { column: 'o.order_number', type: 'string' },
+    createdAt: { column: 'documents.created_at', type: 'date' },
+  },
+  termColumns: ['documents.document_number', 'documents.file_name', 'o.order_number'],
+  defaultSort: [
+    { column: 'documents.created_at', order: 'desc' },
+    { column: 'documents.id', order: 'desc' },
+  ],
+  idColumn: 'documents.id',
+};
+
+const SUMMARY_COLUMNS = [
+  'documents.id',
+  'documents.file_name',
+  'documents.mime_type',
+  'documents.type',
+  'documents.document_number',
+  'documents.customer_id',
+  'documents.order_id',
+  'documents.created_at',
+  'o.order_number',
+];
+
+function documentsWithOrderNumber(executor: Executor): Knex.QueryBuilder {
+  return executor('documents').leftJoin('orders as o', 'o.id', 'documents.order_id');
+}
+
+function toSummary(row: Record<string, any>): ContractDocumentSummary {
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    mimeType: row.mime_type,
+    type: row.type,
+    documentNumber: row.document_number,
+    customerId: row.customer_id ?? null,
+    orderId: row.order_id ?? null,
+    orderNumber: row.order_number ?? null,
+    createdAt: fromDbTime(row.created_at)!,
+  };
 }
 
 export const documents: DocumentsApi = {
@@ -45,6 +96,25 @@ export const documents: DocumentsApi = {
       number: row.document_number,
       createdAt: fromDbTime(row.created_at)!,
     };
+  },
+
+  async getMeta(executor, ids) {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return [];
+    const byId = new Map<string, ContractDocumentSummary>();
+    for (let i = 0; i < wanted.length; i += 500) {
+      for (const row of await documentsWithOrderNumber(executor).whereIn('documents.id', wanted.slice(i, i + 500)).select(SUMMARY_COLUMNS)) byId.set(row.id, toSummary(row));
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  },
+
+  async search(executor, scope, criteria) {
+    const base = documentsWithOrderNumber(executor).where('documents.customer_id', scope.customerId);
+    const placedBy = scope.placedBy;
+    if (placedBy)
+      base.where((q) => q.whereNull('documents.order_id').orWhere((own) => own.where('o.placed_by_type', placedBy.type).where('o.placed_by_id', placedBy.id)));
+    const page = await searchByCriteria<Record<string, any>>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) => qb.select(SUMMARY_COLUMNS));
+    return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toSummary) };
   },
 };
 

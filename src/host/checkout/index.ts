@@ -3,7 +3,7 @@ import type { HostInternals } from '../internals.js';
 import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
-import { getOrder, getOrders } from './order-repository.js';
+import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
 import { checkoutRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
@@ -32,7 +32,15 @@ export function createCheckoutModule(internals: HostInternals): CheckoutModule {
       onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
       placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
     },
-    orders: { get: getOrder, getMany: getOrders },
+    orders: {
+      get: getOrder,
+      getMany: getOrders,
+      search: searchOrders,
+      belongsTo: orderBelongsTo,
+      figuresByCustomer: orderFiguresByCustomer,
+      figuresByPeriod: orderFiguresByPeriod,
+      latestWithProduct: latestOrderWithProduct,
+    },
     documents,
     storeRoutes: checkoutRoutes(internals, carts, checkout),
     adminRoutes: [],

@@ -1,7 +1,9 @@
-import type { CriteriaSpec } from '../../lib/criteria.js';
-import { readJson, type Executor } from '../../lib/db.js';
+import type { Knex } from 'knex';
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { readInt, readJson, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
-import { fromDbTime } from '../../lib/time.js';
+import { fromDbTime, toDbTime } from '../../lib/time.js';
+import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
 import { documentsOfOrders } from './documents.js';
 
 const STATE_NAMES: Record<string, string> = {
@@ -131,4 +133,89 @@ export async function getOrders(executor: Executor, ids: string[]): Promise<Arra
 
 export async function getOrder(executor: Executor, id: string): Promise<Record<string, unknown> | null> {
   return (await getOrders(executor, [id]))[0] ?? null;
+}
+
+/** The fields plugins search orders by through the contract (`orders.search`); see OrderScope. */
+export const ORDER_SEARCH_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'orders.id', type: 'id' },
+    orderNumber: { column: 'orders.order_number', type: 'string' },
+    orderDate: { column: 'orders.order_date', type: 'date' },
+    customerId: { column: 'orders.customer_id', type: 'id' },
+    state: { column: 'orders.state', type: 'string' },
+    placedByType: { column: 'orders.placed_by_type', type: 'string' },
+    placedById: { column: 'orders.placed_by_id', type: 'id' },
+  },
+  termColumns: ['orders.order_number'],
+  defaultSort: ORDER_CRITERIA.defaultSort,
+  idColumn: 'orders.id',
+};
+
+function placedByOnly(query: Knex.QueryBuilder, placedBy: PlacedBy | undefined, table = 'orders'): Knex.QueryBuilder {
+  return placedBy ? query.where(`${table}.placed_by_type`, placedBy.type).where(`${table}.placed_by_id`, placedBy.id) : query;
+}
+
+export async function searchOrders(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<Record<string, unknown>>> {
+  const base = placedByOnly(executor('orders').whereIn('orders.customer_id', [...new Set(scope.customerIds)]), scope.placedBy);
+  if (scope.latestPerCustomer) {
+    base.whereNotExists((newer) =>
+      newer
+        .select(1)
+        .from('orders as newer')
+        .whereRaw('newer.customer_id = orders.customer_id')
+        .where((w) => w.whereRaw('newer.order_date > orders.order_date').orWhere((same) => same.whereRaw('newer.order_date = orders.order_date').whereRaw('newer.id > orders.id'))),
+    );
+  }
+  const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) => qb.select('orders.id'));
+  const elements = page.rows.length ? await getOrders(executor, page.rows.map((r) => r.id)) : [];
+  return { total: page.total, page: page.page, limit: page.limit, elements };
+}
+
+export async function orderBelongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean> {
+  return Boolean(await executor('orders').where({ id: orderId, customer_id: customerId }).first('id'));
+}
+
+const FIGURES_CHUNK = 500;
+
+export async function orderFiguresByCustomer(executor: Executor, customerIds: string[], period: { from?: string; to?: string } = {}): Promise<CustomerOrderFigures[]> {
+  const unique = [...new Set(customerIds)];
+  const figures: CustomerOrderFigures[] = [];
+  for (let i = 0; i < unique.length; i += FIGURES_CHUNK) {
+    const query = executor('orders').whereIn('customer_id', unique.slice(i, i + FIGURES_CHUNK)).whereNot('state', 'cancelled');
+    if (period.from) query.where('order_date', '>=', toDbTime(period.from));
+    if (period.to) query.where('order_date', '<=', toDbTime(period.to));
+    const rows: Array<Record<string, unknown>> = await query
+      .groupBy('customer_id')
+      .select('customer_id', executor.raw('COUNT(*) as order_count'), executor.raw('SUM(net_total) as revenue'), executor.raw('MAX(order_date) as last_order'));
+    for (const row of rows)
+      figures.push({ customerId: row.customer_id as string, orderCount: readInt(row.order_count), netTotal: readInt(row.revenue), lastOrderDate: fromDbTime((row.last_order as string | null) ?? null) });
+  }
+  return figures;
+}
+
+/** Sums every period in one pass over the customer's orders. */
+export async function orderFiguresByPeriod(executor: Executor, customerId: string, periods: Array<{ from: string; to: string }>): Promise<Array<{ orderCount: number; netTotal: number }>> {
+  if (periods.length === 0) return [];
+  const bounds = periods.map((p) => [toDbTime(p.from), toDbTime(p.to)] as const);
+  const columns: Knex.Raw[] = [];
+  bounds.forEach((range, i) => {
+    columns.push(executor.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN net_total ELSE 0 END) as r${i}`, range));
+    columns.push(executor.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN 1 ELSE 0 END) as c${i}`, range));
+  });
+  const [row = {}]: Array<Record<string, unknown>> = await executor('orders')
+    .where('customer_id', customerId)
+    .whereNot('state', 'cancelled')
+    .where('order_date', '>=', bounds.map(([from]) => from).sort()[0]!)
+    .where('order_date', '<', bounds.map(([, to]) => to).sort().at(-1)!)
+    .select(columns);
+  return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));
+}
+
+export async function latestOrderWithProduct(executor: Executor, input: { customerId: string; productId: string; placedBy?: PlacedBy }): Promise<{ orderId: string; lineItemId: string } | null> {
+  const query = executor('orders')
+    .join('order_line_items as l', 'l.order_id', 'orders.id')
+    .where('orders.customer_id', input.customerId)
+    .where('l.product_id', input.productId);
+  const hit = await placedByOnly(query, input.placedBy).orderBy('orders.order_date', 'desc').orderBy('orders.id', 'desc').first('orders.id', 'l.id as line_id');
+  return hit ? { orderId: hit.id, lineItemId: hit.line_id } : null;
 }

@@ -1,7 +1,8 @@
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { newId } from '../../lib/ids.js';
 import { readBool, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import type { CustomerRef, SalesChannel } from '../contract.js';
+import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesChannel } from '../contract.js';
 import { nextNumber } from '../numbers.js';
 
 export function toCustomerRef(row: Record<string, any>): CustomerRef {
@@ -43,6 +44,57 @@ export async function getCustomers(executor: Executor, ids: string[]): Promise<C
   for (let i = 0; i < wanted.length; i += 500) {
     for (const row of await executor('customers').whereIn('id', wanted.slice(i, i + 500))) byId.set(row.id, toCustomerRef(row));
   }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+const LOOKUP_CHUNK = 500;
+
+/** Rows of `table` whose `column` is one of `values`, read in chunks (bound-parameter limits). */
+async function rowsWhereIn(executor: Executor, table: string, column: string, values: string[]): Promise<Array<Record<string, any>>> {
+  const unique = [...new Set(values)];
+  const rows: Array<Record<string, any>> = [];
+  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) rows.push(...(await executor(table).whereIn(column, unique.slice(i, i + LOOKUP_CHUNK))));
+  return rows;
+}
+
+export async function getCustomersByNumbers(executor: Executor, customerNumbers: string[]): Promise<CustomerRef[]> {
+  return (await rowsWhereIn(executor, 'customers', 'customer_number', customerNumbers)).map(toCustomerRef);
+}
+
+/** The fields plugins search customers by through the contract (`customers.search`); see CustomerScope. */
+const CUSTOMER_SEARCH_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'customers.id', type: 'id' },
+    customerNumber: { column: 'customers.customer_number', type: 'string' },
+    company: { column: 'customers.company', type: 'string' },
+    email: { column: 'customers.email', type: 'string' },
+    firstName: { column: 'customers.first_name', type: 'string' },
+    lastName: { column: 'customers.last_name', type: 'string' },
+    groupId: { column: 'customers.group_id', type: 'id' },
+  },
+  termColumns: ['customers.company', 'customers.customer_number', 'customers.email', 'customers.first_name', 'customers.last_name'],
+  defaultSort: [
+    { column: 'customers.company', order: 'asc' },
+    { column: 'customers.id', order: 'asc' },
+  ],
+  idColumn: 'customers.id',
+};
+
+export async function searchCustomers(executor: Executor, scope: CustomerScope, criteria: Criteria): Promise<ResultPage<CustomerRef>> {
+  const base = executor('customers').whereIn('customers.id', [...new Set(scope.ids)]);
+  if (scope.salesChannelId) base.where('customers.sales_channel_id', scope.salesChannelId);
+  if (scope.activeOnly) base.where('customers.active', true);
+  const page = await searchByCriteria<Record<string, any>>(base, criteria, CUSTOMER_SEARCH_CRITERIA, (qb) => qb.select('customers.*'));
+  return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toCustomerRef) };
+}
+
+export async function defaultAddressIds(executor: Executor, customerId: string): Promise<{ billing: string | null; shipping: string | null }> {
+  const row = await executor('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
+  return { billing: row?.default_billing_address_id ?? null, shipping: row?.default_shipping_address_id ?? null };
+}
+
+export async function getCustomerGroups(executor: Executor, ids: string[]): Promise<CustomerGroupRef[]> {
+  const byId = new Map((await rowsWhereIn(executor, 'customer_groups', 'id', ids)).map((row) => [row.id as string, { id: row.id as string, name: row.name as string }]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

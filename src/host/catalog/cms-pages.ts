@@ -1,0 +1,20 @@
+import { readJson, type Executor } from '../../lib/db.js';
+import type { CmsPageRecord } from '../contract.js';
+
+/** A CMS page and the categories and landing pages that use it as their layout. */
+export async function getCmsPage(executor: Executor, id: string): Promise<CmsPageRecord | null> {
+  const row = await executor('cms_pages').where({ id }).first();
+  if (!row) return null;
+  const [categories, landingPages] = await Promise.all([
+    executor('categories').where({ cms_page_id: id }).orderBy('id').pluck('id'),
+    executor('landing_pages').where({ cms_page_id: id }).orderBy('id').pluck('id'),
+  ]);
+  return {
+    id: row.id,
+    name: row.name,
+    title: row.title,
+    sections: readJson<unknown[]>(row.sections, []),
+    categoryIds: categories as string[],
+    landingPageIds: landingPages as string[],
+  };
+}
