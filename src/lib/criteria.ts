@@ -290,3 +290,27 @@ export async function searchByCriteria<T>(
   }
   return { total, rows, page, limit };
 }
+
+/**
+ * The criteria's `term` as a filter: any of `fields` contains it, or any of `alsoMatching` holds.
+ * For a list whose term covers other fields than those of the list it reads (the list's own term
+ * is then not used).
+ */
+export function termAsFilter(criteria: Criteria, fields: string[], alsoMatching: Filter[] = []): Criteria {
+  const { term: rawTerm, ...rest } = criteria;
+  const term = rawTerm?.trim();
+  if (!term) return rest;
+  const anyOf: Filter[] = [...fields.map((field): Filter => ({ type: 'contains', field, value: term })), ...alsoMatching];
+  return { ...rest, filter: [...(criteria.filter ?? []), { type: 'multi', operator: 'or', queries: anyOf }] };
+}
+
+/** Renames fields in the criteria's filters and sort (a route's field names → those of the list it reads). */
+export function renameCriteriaFields(criteria: Criteria, names: Record<string, string>): Criteria {
+  const rename = (field: string) => names[field] ?? field;
+  const renameFilter = (filter: Filter): Filter => ('queries' in filter ? { ...filter, queries: filter.queries.map(renameFilter) } : { ...filter, field: rename(filter.field) });
+  return {
+    ...criteria,
+    ...(criteria.filter ? { filter: criteria.filter.map(renameFilter) } : {}),
+    ...(criteria.sort ? { sort: criteria.sort.map((sort) => ({ ...sort, field: rename(sort.field) })) } : {}),
+  };
+}

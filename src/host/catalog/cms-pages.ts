@@ -9,11 +9,12 @@ export async function getCmsPage(executor: Executor, id: string): Promise<CmsPag
     executor('categories').where({ cms_page_id: id }).orderBy('id').pluck('id'),
     executor('landing_pages').where({ cms_page_id: id }).orderBy('id').pluck('id'),
   ]);
+  const sections = readJson<unknown>(row.sections, []);
   return {
     id: row.id,
     name: row.name,
     title: row.title,
-    sections: readJson<unknown[]>(row.sections, []),
+    sections: Array.isArray(sections) ? sections : [],
     categoryIds: categories as string[],
     landingPageIds: landingPages as string[],
   };

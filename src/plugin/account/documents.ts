@@ -1,33 +1,17 @@
-import type { Knex } from 'knex';
-import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { criteriaSchema, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { reply } from '../../lib/routes.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
-import { dateTimeSchema, fromDbTime } from '../../lib/time.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { dateTimeSchema } from '../../lib/time.js';
+import type { DocumentScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { requireCustomer } from './checkout-settings.js';
 import { TAG } from './snippets.js';
 
 /** File names the host writes ('invoice-10001.pdf'): no path separators, no '..', no leading dot. */
 export const FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*$';
 
-const documentCriteria: CriteriaSpec = {
-  fields: {
-    id: { column: 'd.id', type: 'id' },
-    type: { column: 'd.type', type: 'string' },
-    documentNumber: { column: 'd.document_number', type: 'string' },
-    fileName: { column: 'd.file_name', type: 'string' },
-    orderId: { column: 'd.order_id', type: 'id' },
-    orderNumber: { column: 'o.order_number', type: 'string' },
-    createdAt: { column: 'd.created_at', type: 'date' },
-  },
-  termColumns: ['d.document_number', 'd.file_name', 'o.order_number'],
-  defaultSort: [
-    { column: 'd.created_at', order: 'desc' },
-    { column: 'd.id', order: 'desc' },
-  ],
-  idColumn: 'd.id',
-};
+/** The document fields the list filters and sorts on (those of the host's `documents.search`). */
+const DOCUMENT_FIELDS = ['id', 'type', 'documentNumber', 'fileName', 'orderId', 'orderNumber', 'createdAt'];
 
 const documentSchema = objectSchema(
   {
@@ -48,12 +32,9 @@ const documentSchema = objectSchema(
  * The customer's documents the caller may read: with orders.read-all all of them, else those of
  * orders they placed themselves plus documents that belong to no order (as the host's download route).
  */
-function readableDocuments(host: HostRuntime, ctx: StoreContext): Knex.QueryBuilder {
-  const customer = requireCustomer(ctx);
-  const query = host.db('documents as d').leftJoin('orders as o', 'o.id', 'd.order_id').where('d.customer_id', customer.id);
-  if (!ctx.can('orders.read-all'))
-    query.where((q) => q.whereNull('d.order_id').orWhere((own) => own.where('o.placed_by_type', ctx.actor.type).where('o.placed_by_id', ctx.actor.id ?? '')));
-  return query;
+function readableDocuments(ctx: StoreContext): DocumentScope {
+  const customerId = requireCustomer(ctx).id;
+  return ctx.can('orders.read-all') ? { customerId } : { customerId, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
 }
 
 export function documentRoutes(host: HostRuntime): StoreRoute[] {
@@ -66,23 +47,21 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'orders.read',
-      schemas: { body: criteriaSchema(Object.keys(documentCriteria.fields)), responses: { 200: listResponse(documentSchema) } },
+      schemas: { body: criteriaSchema(DOCUMENT_FIELDS), responses: { 200: listResponse(documentSchema) } },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<Record<string, any>>(readableDocuments(host, ctx), body as Criteria, documentCriteria, (qb) =>
-          qb.select('d.id', 'd.type', 'd.document_number', 'd.file_name', 'd.mime_type', 'd.order_id', 'd.created_at', 'o.order_number'),
-        );
+        const page = await host.documents.search(host.db, readableDocuments(ctx), body as Criteria);
         return {
           total: page.total,
-          data: page.rows.map((row) => ({
-            id: row.id,
-            type: row.type,
-            documentNumber: row.document_number,
-            fileName: row.file_name,
-            mimeType: row.mime_type,
-            orderId: row.order_id ?? null,
-            orderNumber: row.order_number ?? null,
-            createdAt: fromDbTime(row.created_at)!,
-            downloadPath: `/store-api/customer-document/${encodeURIComponent(row.file_name)}`,
+          data: page.elements.map((document) => ({
+            id: document.id,
+            type: document.type,
+            documentNumber: document.documentNumber,
+            fileName: document.fileName,
+            mimeType: document.mimeType,
+            orderId: document.orderId,
+            orderNumber: document.orderNumber,
+            createdAt: document.createdAt,
+            downloadPath: `/store-api/customer-document/${encodeURIComponent(document.fileName)}`,
           })),
         };
       },
@@ -100,8 +79,9 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
         responses: { 200: { contentType: 'application/pdf', description: 'The document' } },
       },
       async handler({ ctx, params }) {
-        const row = await readableDocuments(host, ctx).where('d.file_name', params.fileName).first('d.id');
-        const document = row ? await host.documents.get(host.db, row.id) : null;
+        const criteria: Criteria = { filter: [{ type: 'equals', field: 'fileName', value: params.fileName }], limit: 1, 'total-count-mode': 'none' };
+        const [found] = (await host.documents.search(host.db, readableDocuments(ctx), criteria)).elements;
+        const document = found ? await host.documents.get(host.db, found.id) : null;
         if (!document) throw Errors.notFound('document', params.fileName);
         return reply(200, document.content, {
           contentType: document.mimeType,

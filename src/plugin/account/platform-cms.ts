@@ -5,7 +5,7 @@ import { readJson } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
-import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import type { CatalogEntity, CmsPageRecord, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { TAG } from './snippets.js';
 
 const TEMPLATE = new URL('../../../templates/storefront/platform-cms.hbs', import.meta.url);
@@ -28,18 +28,16 @@ function template(): HandlebarsTemplateDelegate {
  * when the context may see one of them (active and visible): otherwise the page would leak what
  * a partial assortment hides.
  */
-async function visibleToContext(host: HostRuntime, ctx: StoreContext, pageId: string): Promise<boolean> {
-  const users: Array<[CatalogEntity, string]> = [
-    ['category', 'categories'],
-    ['landing_page', 'landing_pages'],
+async function visibleToContext(host: HostRuntime, ctx: StoreContext, page: CmsPageRecord): Promise<boolean> {
+  const users: Array<[CatalogEntity, string[]]> = [
+    ['category', page.categoryIds],
+    ['landing_page', page.landingPageIds],
   ];
   let referenced = false;
-  for (const [entity, table] of users) {
-    if (!(await host.db(table).where({ cms_page_id: pageId }).first('id'))) continue;
+  for (const [entity, ids] of users) {
+    if (ids.length === 0) continue;
     referenced = true;
-    const query = host.db(table).where(`${table}.cms_page_id`, pageId).where(`${table}.active`, true);
-    await host.catalog.applyVisibility(ctx, entity, query, `${table}.id`);
-    if (await query.first(`${table}.id`)) return true;
+    if ((await host.catalog.visibleEntityIds(ctx, entity, ids)).length > 0) return true;
   }
   return !referenced;
 }
@@ -86,9 +84,9 @@ export function platformCmsRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: { contentType: 'text/html', description: 'The rendered page (an <article> fragment).' } } },
       async handler({ ctx, params }) {
-        const row = await host.db('cms_pages').where({ id: params.id }).first();
-        if (!row || !(await visibleToContext(host, ctx, params.id))) throw Errors.notFound('CMS page', params.id);
-        const html = template()({ page: { id: row.id, name: row.name, title: row.title }, sections: await sectionsFor(host, ctx, row.sections) });
+        const page = await host.cms.get(host.db, params.id);
+        if (!page || !(await visibleToContext(host, ctx, page))) throw Errors.notFound('CMS page', params.id);
+        const html = template()({ page: { id: page.id, name: page.name, title: page.title }, sections: await sectionsFor(host, ctx, page.sections) });
         return reply(200, html, { contentType: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'private, no-cache' } });
       },
     },

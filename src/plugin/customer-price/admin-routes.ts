@@ -38,12 +38,12 @@ interface UpsertInput {
 }
 
 /** Insert or update the price of one (customer or group, product, minimum quantity); answers whether it was new. */
-async function upsert(trx: Trx, input: UpsertInput): Promise<{ record: CustomerPriceRecord; created: boolean }> {
-  if (input.customerId && !(await trx('customers').where({ id: input.customerId }).first('id')))
+async function upsert(host: HostRuntime, trx: Trx, input: UpsertInput): Promise<{ record: CustomerPriceRecord; created: boolean }> {
+  if (input.customerId && !(await host.customers.get(trx, input.customerId)))
     throw Errors.badRequest('SUITE__CUSTOMER_PRICE_CUSTOMER_NOT_FOUND', `There is no customer "${input.customerId}".`, { pointer: '/customerId' });
-  if (input.customerGroupId && !(await trx('customer_groups').where({ id: input.customerGroupId }).first('id')))
+  if (input.customerGroupId && (await host.customerGroups.getMany(trx, [input.customerGroupId])).length === 0)
     throw Errors.badRequest('SUITE__CUSTOMER_PRICE_GROUP_NOT_FOUND', `There is no customer group "${input.customerGroupId}".`, { pointer: '/customerGroupId' });
-  if (!(await trx('products').where({ id: input.productId }).first('id')))
+  if ((await host.catalog.products(trx, [input.productId])).length === 0)
     throw Errors.badRequest('SUITE__CUSTOMER_PRICE_PRODUCT_NOT_FOUND', `There is no product "${input.productId}".`, { pointer: '/productId' });
   const key = {
     customer_id: input.customerId ?? null,
@@ -106,7 +106,7 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       schemas: { body: adminUpsertBody, bodyName: 'SuiteCustomerPrice', responses: { 200: adminSingle, 201: adminSingle } },
       async handler({ body }) {
         const input = body as UpsertInput;
-        const run = () => inTransaction(host.db, (trx) => upsert(trx, input));
+        const run = () => inTransaction(host.db, (trx) => upsert(host, trx, input));
         let result: Awaited<ReturnType<typeof run>>;
         try {
           result = await run();

@@ -34,21 +34,24 @@ export function parseAmount(text: string, precision: number): number | null {
   return Number(match[1]) * 10 ** precision + Number((match[2] ?? '').padEnd(precision, '0') || 0);
 }
 
-async function lookup(trx: Trx, table: string, column: string, values: string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  const unique = [...new Set(values)];
-  for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = await trx(table).whereIn(column, unique.slice(i, i + CHUNK)).select('id', column);
-    for (const row of rows) found.set(String(row[column]), row.id);
-  }
-  return found;
+/** What the file names, looked up in the host by number (customers, products) and id (groups). */
+async function lookups(host: HostRuntime, trx: Trx, rows: Array<{ values: Record<string, string> }>) {
+  const column = (name: string) => [...new Set(rows.map((r) => r.values[name]!.trim()).filter(Boolean))];
+  const [customers, groups, products] = await Promise.all([
+    host.customers.findByNumbers(trx, column('customer_number')),
+    host.customerGroups.getMany(trx, column('customer_group_id')),
+    host.catalog.productIdsByNumbers(trx, column('product_number')),
+  ]);
+  return {
+    customers: new Map(customers.map((c) => [c.customerNumber, c.id])),
+    groups: new Map(groups.map((g) => [g.id, g.id])),
+    products: new Map(products.map((p) => [p.productNumber, p.id])),
+  };
 }
 
-async function plan(trx: Trx, rows: Array<{ line: number; values: Record<string, string> }>) {
+async function plan(host: HostRuntime, trx: Trx, rows: Array<{ line: number; values: Record<string, string> }>) {
   const problems: CsvProblem[] = [];
-  const customers = await lookup(trx, 'customers', 'customer_number', rows.map((r) => r.values.customer_number!.trim()).filter(Boolean));
-  const groups = await lookup(trx, 'customer_groups', 'id', rows.map((r) => r.values.customer_group_id!.trim()).filter(Boolean));
-  const products = await lookup(trx, 'products', 'product_number', rows.map((r) => r.values.product_number!.trim()).filter(Boolean));
+  const { customers, groups, products } = await lookups(host, trx, rows);
   const firstLineOf = new Map<string, number>();
   const planned: PlannedPrice[] = [];
   for (const { line, values } of rows) {
@@ -104,7 +107,7 @@ async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<strin
 export async function importCustomerPrices(host: HostRuntime, text: string) {
   const parsed = await parseCsv(text, { columns: PRICE_CSV_COLUMNS, maxBytes: PRICE_CSV_MAX_BYTES, maxRows: PRICE_CSV_MAX_ROWS });
   return inTransaction(host.db, async (trx) => {
-    const { planned, problems } = await plan(trx, parsed.rows);
+    const { planned, problems } = await plan(host, trx, parsed.rows);
     if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
     const existing = await existingPrices(trx, planned.map((p) => p.productId));
     const now = nowDb();

@@ -10,7 +10,7 @@ export function employeeLoginProvider(host: HostRuntime): LoginProvider {
     const employee = await trx(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first();
     if (!employee?.password_hash) return null;
     if (!(await host.auth.verifyPassword(password, employee.password_hash)) || !readBool(employee.active)) return 'wrong-password';
-    const link = await defaultLink(trx, employee.id, salesChannel.id);
+    const link = await defaultLink(host, trx, employee.id, salesChannel.id);
     return link ? employeeIdentity(employee, link.customer_id) : 'wrong-password';
   };
 }

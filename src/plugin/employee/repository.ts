@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { readBool, readJson, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 import type { CriteriaSpec } from '../../lib/criteria.js';
-import type { HostRuntime, LoginIdentity } from '../../host/contract.js';
+import type { CustomerRef, HostRuntime, LoginIdentity } from '../../host/contract.js';
 import { fullName } from './common.js';
 
 export const EMPLOYEES = 'b2b_employees';
@@ -108,18 +108,32 @@ export async function findEmployeeByEmail(executor: Executor, email: string): Pr
 }
 
 /** The link an employee acts for after login: the oldest active link to an active customer of the sales channel. */
-export async function defaultLink(executor: Executor, employeeId: string, salesChannelId: string): Promise<{ customer_id: string } | null> {
-  const row = await activeLinks(executor, employeeId, salesChannelId).orderBy('ec.created_at').orderBy('ec.id').first('ec.customer_id');
-  return row ?? null;
+export async function defaultLink(host: HostRuntime, executor: Executor, employeeId: string, salesChannelId: string): Promise<{ customer_id: string } | null> {
+  const [first] = await activeLinks(host, executor, employeeId, salesChannelId);
+  return first ? { customer_id: first.customer.id } : null;
 }
 
-export function activeLinks(executor: Executor, employeeId: string, salesChannelId: string): Knex.QueryBuilder {
-  return executor(`${LINKS} as ec`)
-    .join('customers as c', 'c.id', 'ec.customer_id')
+export interface ActiveLink {
+  customer: CustomerRef;
+  roleId: string | null;
+  roleName: string | null;
+}
+
+/** The employee's active links to active customers of the sales channel, oldest first. */
+export async function activeLinks(host: HostRuntime, executor: Executor, employeeId: string, salesChannelId: string, customerId?: string): Promise<ActiveLink[]> {
+  const rows: Array<{ customer_id: string; role_id: string | null; role_name: string | null }> = await executor(`${LINKS} as ec`)
+    .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
     .where('ec.employee_id', employeeId)
     .where('ec.active', true)
-    .where('c.active', true)
-    .where('c.sales_channel_id', salesChannelId);
+    .modify((q) => (customerId ? q.where('ec.customer_id', customerId) : q))
+    .orderBy('ec.created_at')
+    .orderBy('ec.id')
+    .select('ec.customer_id', 'ec.role_id', 'r.name as role_name');
+  const customers = new Map((await host.customers.getMany(executor, rows.map((row) => row.customer_id))).map((customer) => [customer.id, customer]));
+  return rows.flatMap((row) => {
+    const customer = customers.get(row.customer_id);
+    return customer && customer.active && customer.salesChannelId === salesChannelId ? [{ customer, roleId: row.role_id ?? null, roleName: row.role_name ?? null }] : [];
+  });
 }
 
 export function employeeIdentity(employee: { id: string; email: string; first_name: string; last_name: string }, customerId: string): LoginIdentity {

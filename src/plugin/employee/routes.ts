@@ -1,9 +1,8 @@
-import type { Knex } from 'knex';
 import { inTransaction } from '../../lib/db.js';
-import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { MAX_LIMIT, searchByCriteria, termAsFilter, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import type { CustomerRef, CustomerScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { normaliseEmail, requireCustomer, requireEmployee, TAG } from './common.js';
 import { createInvitation } from './invitation/service.js';
 import { activeLinks, employeeCriteria, employeeIdentity, employeesOfCustomer, EMPLOYEES, findEmployeeByEmail, selectEmployeeColumns, toEmployeeView, LINKS } from './repository.js';
@@ -25,47 +24,36 @@ import { assignableRole, deleteEmployee, emailTaken, getEmployee, insertEmployee
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 
-const customerCriteria: CriteriaSpec = {
-  fields: {
-    id: { column: 'c.id', type: 'id' },
-    customerNumber: { column: 'c.customer_number', type: 'string' },
-    company: { column: 'c.company', type: 'string' },
-  },
-  termColumns: ['c.company', 'c.customer_number'],
-  defaultSort: [
-    { column: 'c.company', order: 'asc' },
-    { column: 'c.id', order: 'asc' },
-  ],
-  idColumn: 'c.id',
-};
-
-/** The customers the caller may act for: an employee's active links in this sales channel, else the current customer. */
-function loginTargets(host: HostRuntime, ctx: StoreContext): { base: Knex.QueryBuilder; select: (qb: Knex.QueryBuilder) => Knex.QueryBuilder } {
+/** The customers the caller may act for, with the role of each link: an employee's active links in this sales channel, else the current customer. */
+async function loginTargets(host: HostRuntime, ctx: StoreContext): Promise<{ scope: CustomerScope; roles: Map<string, { roleId: string | null; roleName: string | null }> }> {
   const customer = requireCustomer(ctx);
-  const columns = ['c.id', 'c.customer_number', 'c.company', 'c.first_name', 'c.last_name', 'c.email'];
   if (ctx.actor.type === 'employee' && ctx.employee) {
+    const links = await activeLinks(host, host.db, ctx.employee.id, ctx.salesChannel.id);
     return {
-      base: activeLinks(host.db, ctx.employee.id, ctx.salesChannel.id).leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id'),
-      select: (qb) => qb.select(...columns, 'ec.role_id', 'r.name as role_name'),
+      scope: { ids: links.map((link) => link.customer.id), salesChannelId: ctx.salesChannel.id, activeOnly: true },
+      roles: new Map(links.map((link) => [link.customer.id, { roleId: link.roleId, roleName: link.roleName }])),
     };
   }
-  return {
-    base: host.db('customers as c').where('c.id', customer.id),
-    select: (qb) => qb.select(...columns, host.db.raw('NULL as role_id'), host.db.raw('NULL as role_name')),
-  };
+  return { scope: { ids: [customer.id] }, roles: new Map() };
 }
 
-function toTarget(ctx: StoreContext, row: Record<string, any>) {
+/** Login targets are searched by company and customer number. */
+const TARGET_TERM_FIELDS = ['company', 'customerNumber'];
+/** What /login-targets lists at most. */
+const MAX_LOGIN_TARGETS = 1000;
+
+function toTarget(ctx: StoreContext, customer: CustomerRef, roles: Map<string, { roleId: string | null; roleName: string | null }>) {
+  const role = roles.get(customer.id);
   return {
-    id: row.id,
-    customerNumber: row.customer_number,
-    company: row.company ?? null,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    email: row.email,
-    roleId: row.role_id ?? null,
-    roleName: row.role_name ?? null,
-    current: row.id === ctx.customer?.id,
+    id: customer.id,
+    customerNumber: customer.customerNumber,
+    company: customer.company ?? null,
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: customer.email,
+    roleId: role?.roleId ?? null,
+    roleName: role?.roleName ?? null,
+    current: customer.id === ctx.customer?.id,
   };
 }
 
@@ -187,9 +175,9 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: employeeCustomersBody, responses: { 200: customerTargetList } },
       async handler({ ctx, body }) {
-        const { base, select } = loginTargets(host, ctx);
-        const page = await searchByCriteria<Record<string, any>>(base, body as Criteria, customerCriteria, select);
-        return { total: page.total, data: page.rows.map((row) => toTarget(ctx, row)) };
+        const { scope, roles } = await loginTargets(host, ctx);
+        const page = await host.customers.search(host.db, scope, termAsFilter(body as Criteria, TARGET_TERM_FIELDS));
+        return { total: page.total, data: page.elements.map((customer) => toTarget(ctx, customer, roles)) };
       },
     },
     {
@@ -202,9 +190,15 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { responses: { 200: customerTargetList } },
       async handler({ ctx }) {
-        const { base, select } = loginTargets(host, ctx);
-        const rows = await select(base).orderBy('c.company').orderBy('c.id').limit(1000);
-        return { total: rows.length, data: rows.map((row: Record<string, any>) => toTarget(ctx, row)) };
+        const { scope, roles } = await loginTargets(host, ctx);
+        const customers: CustomerRef[] = [];
+        for (let page = 1; customers.length < MAX_LOGIN_TARGETS; page++) {
+          const found = await host.customers.search(host.db, scope, { page, limit: MAX_LIMIT, 'total-count-mode': 'none' });
+          customers.push(...found.elements);
+          if (found.elements.length < MAX_LIMIT) break;
+        }
+        const targets = customers.slice(0, MAX_LOGIN_TARGETS);
+        return { total: targets.length, data: targets.map((customer) => toTarget(ctx, customer, roles)) };
       },
     },
     {
@@ -219,7 +213,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body, res }) {
         const employee = requireEmployee(ctx);
         const session = await inTransaction(host.db, async (trx) => {
-          const link = await activeLinks(trx, employee.id, ctx.salesChannel.id).where('ec.customer_id', body.customerId).first('ec.customer_id');
+          const [link] = await activeLinks(host, trx, employee.id, ctx.salesChannel.id, body.customerId);
           if (!link) throw Errors.notFound('customer', body.customerId);
           const row = await trx(EMPLOYEES).where({ id: employee.id }).first();
           return host.auth.createSession(trx, { ...employeeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });

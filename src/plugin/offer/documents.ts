@@ -27,7 +27,7 @@ export async function createOfferDocument(
   const version = Number(count) + 1;
   const number = version === 1 ? offer.offer_number : `${offer.offer_number}-${version}`;
   const addresses = await host.customers.addresses(trx, customer.id);
-  const billingId = offer.billing_address_id ?? (await trx('customers').where({ id: customer.id }).first('default_billing_address_id'))?.default_billing_address_id;
+  const billingId = offer.billing_address_id ?? (await host.customers.defaultAddressIds(trx, customer.id)).billing;
   const taxByRate = new Map<number, number>();
   for (const line of lines) taxByRate.set(line.taxRateBp, (taxByRate.get(line.taxRateBp) ?? 0) + lineTax(line));
 

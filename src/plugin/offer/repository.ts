@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { readBool, readJson, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
+import type { HostRuntime } from '../../host/contract.js';
 
 export const OFFERS = 'b2b_offers';
 export const OFFER_LINES = 'b2b_offer_line_items';
@@ -164,18 +165,21 @@ export interface OfferDocumentSummary {
   createdAt: string;
 }
 
-export async function offerDocuments(executor: Executor, offerIds: string[]): Promise<Map<string, OfferDocumentSummary[]>> {
+/** The documents of many offers, newest first; file name and number come from the host's documents. */
+export async function offerDocuments(host: HostRuntime, executor: Executor, offerIds: string[]): Promise<Map<string, OfferDocumentSummary[]>> {
   const byOffer = new Map<string, OfferDocumentSummary[]>();
   if (offerIds.length === 0) return byOffer;
-  const rows = await executor(`${OFFER_DOCUMENTS} as od`)
-    .join('documents as d', 'd.id', 'od.document_id')
-    .whereIn('od.offer_id', offerIds)
-    .orderBy('od.created_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .select('od.offer_id', 'd.id', 'd.file_name', 'd.document_number', 'od.created_at');
+  const rows = await executor(OFFER_DOCUMENTS)
+    .whereIn('offer_id', offerIds)
+    .orderBy('created_at', 'desc')
+    .orderBy('document_id', 'desc')
+    .select('offer_id', 'document_id', 'created_at');
+  const documents = new Map((await host.documents.getMeta(executor, rows.map((row) => row.document_id as string))).map((d) => [d.id, d]));
   for (const row of rows) {
+    const document = documents.get(row.document_id);
+    if (!document) continue;
     const list = byOffer.get(row.offer_id) ?? [];
-    list.push({ id: row.id, fileName: row.file_name, documentNumber: row.document_number, createdAt: fromDbTime(row.created_at)! });
+    list.push({ id: document.id, fileName: document.fileName, documentNumber: document.documentNumber, createdAt: fromDbTime(row.created_at)! });
     byOffer.set(row.offer_id, list);
   }
   return byOffer;
@@ -239,9 +243,9 @@ export interface OfferView {
 }
 
 /** Offers in the API's shape, in the order of `rows`; amounts in currency units with the channel's precision. */
-export async function offerViews(executor: Executor, rows: OfferRow[], precision: number): Promise<OfferView[]> {
+export async function offerViews(host: HostRuntime, executor: Executor, rows: OfferRow[], precision: number): Promise<OfferView[]> {
   const ids = rows.map((row) => row.id);
-  const [lines, documents, states] = await Promise.all([offerLines(executor, ids), offerDocuments(executor, ids), allStates(executor)]);
+  const [lines, documents, states] = await Promise.all([offerLines(executor, ids), offerDocuments(host, executor, ids), allStates(executor)]);
   const money = (minor: number | string) => fromMinor(minor, precision);
   const now = nowDb();
   return rows.map((row) => {

@@ -111,19 +111,24 @@ export class OfferService {
 
   // ---- scope -------------------------------------------------------------------------------
 
-  /** Offers the caller may see: a representative those of every assigned customer, everyone else their customer's. */
-  scoped(ctx: StoreContext, executor: Executor = this.db): Knex.QueryBuilder {
-    return this.inScope(ctx, executor, executor(`${OFFERS} as o`), 'o.');
+  /** The customers whose offers the caller may see: a representative every assigned customer, everyone else their customer. */
+  private async scopeCustomerIds(ctx: StoreContext, executor: Executor): Promise<string[]> {
+    if (isRepresentative(ctx)) return assignedCustomerIds(this.host, executor, ctx.salesRepresentative!.id, ctx.salesChannel.id);
+    return [requireCustomer(ctx).id];
   }
 
-  private inScope(ctx: StoreContext, executor: Executor, query: Knex.QueryBuilder, prefix: string): Knex.QueryBuilder {
+  /** Offers the caller may see (`customerIds` from scopeCustomerIds). */
+  scoped(ctx: StoreContext, customerIds: string[], executor: Executor = this.db): Knex.QueryBuilder {
+    return this.inScope(ctx, executor(`${OFFERS} as o`), 'o.', customerIds);
+  }
+
+  private inScope(ctx: StoreContext, query: Knex.QueryBuilder, prefix: string, customerIds: string[]): Knex.QueryBuilder {
     query.where(`${prefix}sales_channel_id`, ctx.salesChannel.id);
-    if (isRepresentative(ctx)) return query.whereIn(`${prefix}customer_id`, assignedCustomerIds(executor, ctx.salesRepresentative!.id, ctx.salesChannel.id));
-    return query.where(`${prefix}customer_id`, requireCustomer(ctx).id);
+    return customerIds.length === 1 ? query.where(`${prefix}customer_id`, customerIds[0]!) : query.whereIn(`${prefix}customer_id`, customerIds);
   }
 
   private async visibleRow(ctx: StoreContext, id: string, executor: Executor = this.db, lock = false): Promise<OfferRow> {
-    const query = this.scoped(ctx, executor).where('o.id', id).first('o.*');
+    const query = this.scoped(ctx, await this.scopeCustomerIds(ctx, executor), executor).where('o.id', id).first('o.*');
     const row = (await (lock ? forUpdate(query, executor) : query)) as OfferRow | undefined;
     if (!row) throw Errors.notFound('Offer', id);
     return row;
@@ -139,14 +144,15 @@ export class OfferService {
 
   async view(ctx: StoreContext, id: string, executor: Executor = this.db): Promise<OfferView> {
     const row = await this.visibleRow(ctx, id, executor);
-    return (await offerViews(executor, [row], ctx.salesChannel.currencyPrecision))[0]!;
+    return (await offerViews(this.host, executor, [row], ctx.salesChannel.currencyPrecision))[0]!;
   }
 
   async list(ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: OfferView[] }> {
     // Scoped without a subquery on the offers table itself: MySQL refuses those in an UPDATE.
-    await expireDue(this.db, (q) => this.inScope(ctx, this.db, q, ''));
-    const page = await searchByCriteria<OfferRow>(this.scoped(ctx), criteria, offerCriteria, (qb) => qb.select('o.*'));
-    return { total: page.total, data: await offerViews(this.db, page.rows, ctx.salesChannel.currencyPrecision) };
+    const customerIds = await this.scopeCustomerIds(ctx, this.db);
+    await expireDue(this.db, (q) => this.inScope(ctx, q, '', customerIds));
+    const page = await searchByCriteria<OfferRow>(this.scoped(ctx, customerIds), criteria, offerCriteria, (qb) => qb.select('o.*'));
+    return { total: page.total, data: await offerViews(this.host, this.db, page.rows, ctx.salesChannel.currencyPrecision) };
   }
 
   async states(criteria: Criteria): Promise<{ total: number; data: OfferState[] }> {
@@ -268,7 +274,7 @@ export class OfferService {
           dedupeKey: `offer-requested:${id}`,
         });
       }
-      return (await offerViews(trx, [offer], ctx.salesChannel.currencyPrecision))[0]!;
+      return (await offerViews(this.host, trx, [offer], ctx.salesChannel.currencyPrecision))[0]!;
     });
   }
 
@@ -574,7 +580,7 @@ export class OfferService {
   // ---- documents and references ------------------------------------------------------------
 
   async document(ctx: StoreContext, documentId: string) {
-    const linked = await this.scoped(ctx).join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id').where('od.document_id', documentId).first('od.document_id');
+    const linked = await this.scoped(ctx, await this.scopeCustomerIds(ctx, this.db)).join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id').where('od.document_id', documentId).first('od.document_id');
     const document = linked ? await this.host.documents.get(this.db, documentId) : null;
     if (!document) throw Errors.notFound('Offer document', documentId);
     return document;
@@ -584,19 +590,15 @@ export class OfferService {
   async referenceProduct(ctx: StoreContext, productId: string, customerId: string | undefined): Promise<Record<string, unknown>> {
     const own = requireCustomer(ctx);
     const targetId = customerId ?? own.id;
-    if (targetId !== own.id && !(isRepresentative(ctx) && (await isAssigned(this.db, ctx.salesRepresentative!.id, ctx.salesChannel.id, targetId))))
+    if (targetId !== own.id && !(isRepresentative(ctx) && (await isAssigned(this.host, this.db, ctx.salesRepresentative!.id, ctx.salesChannel.id, targetId))))
       throw Errors.notFound('Customer', targetId);
     const [product] = await this.host.catalog.products(this.db, [productId]);
     if (!product) throw Errors.notFound('Product', productId);
 
-    const orderQuery = this.db('orders as o')
-      .join('order_line_items as l', 'l.order_id', 'o.id')
-      .where('o.customer_id', targetId)
-      .where('l.product_id', productId);
-    if (!isRepresentative(ctx) && !ctx.can('orders.read-all')) orderQuery.where('o.placed_by_type', ctx.actor.type).where('o.placed_by_id', ctx.actor.id ?? '');
-    const hit = await orderQuery.orderBy('o.order_date', 'desc').orderBy('o.id', 'desc').first('o.id', 'l.id as line_id');
-    const order = hit ? await this.host.orders.get(this.db, hit.id) : null;
-    const line = order ? (order.lineItems as Array<Record<string, any>>).find((l) => l.id === hit.line_id) : undefined;
+    const ownOnly = !isRepresentative(ctx) && !ctx.can('orders.read-all');
+    const hit = await this.host.orders.latestWithProduct(this.db, { customerId: targetId, productId, ...(ownOnly ? { placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } } : {}) });
+    const order = hit ? await this.host.orders.get(this.db, hit.orderId) : null;
+    const line = order && hit ? (order.lineItems as Array<Record<string, any>>).find((l) => l.id === hit.lineItemId) : undefined;
 
     const offerRow = (await this.db(`${OFFERS} as o`)
       .where('o.customer_id', targetId)
@@ -610,7 +612,7 @@ export class OfferService {
       productId,
       order,
       orderLineItem: line ? { id: line.id, quantity: line.quantity, unitPrice: line.unitPrice, totalPrice: line.totalPrice } : null,
-      offer: offerRow ? (await offerViews(this.db, [offerRow], ctx.salesChannel.currencyPrecision))[0]! : null,
+      offer: offerRow ? (await offerViews(this.host, this.db, [offerRow], ctx.salesChannel.currencyPrecision))[0]! : null,
     };
   }
 

@@ -8,6 +8,18 @@ import { requireCustomer } from '../employee/common.js';
 import { findList, ITEMS, LISTS, listView } from './repository.js';
 import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
 
+const LIST_OWNERS = 'suite_product_list_owners';
+
+/**
+ * Serialises list creation per customer: the customer's owner row (created on first use) is
+ * locked until the transaction ends. A concurrent first insert waits on the primary key and is
+ * then ignored, so both transactions end up locking the same row.
+ */
+async function lockListOwner(trx: Trx, customerId: string): Promise<void> {
+  await trx(LIST_OWNERS).insert({ customer_id: customerId, created_at: nowDb() }).onConflict('customer_id').ignore();
+  await forUpdate(trx(LIST_OWNERS).where({ customer_id: customerId }).first('customer_id'), trx);
+}
+
 export interface NewItem {
   productId?: string;
   articleNumber?: string;
@@ -146,8 +158,8 @@ export class ProductListService {
     const customer = requireCustomer(ctx);
     await ctx.ruleIds();
     return this.mapProductGone(() => inTransaction(this.host.db, async (trx) => {
-      // Locks the customer's row so the list limit holds under concurrent creates.
-      await forUpdate(trx('customers').where({ id: customer.id }).first('id'), trx);
+      // Locks the customer's owner row so the list limit holds under concurrent creates.
+      await lockListOwner(trx, customer.id);
       const fallbackName = await this.overviewName(trx, customer.id);
       const id = newId();
       await trx(LISTS).insert({

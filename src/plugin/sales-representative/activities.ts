@@ -97,19 +97,18 @@ function toActivity(row: Record<string, any>) {
   };
 }
 
-/** Activities of the representative's assigned customers: their tenant scope. */
-function scopedActivities(executor: Executor, ctx: StoreContext): Knex.QueryBuilder {
-  const rep = requireRepresentative(ctx);
-  return executor(`${ACTIVITIES} as a`)
-    .join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id')
-    .whereIn('a.customer_id', assignedCustomerIds(executor, rep.id, ctx.salesChannel.id));
+/** Activities of the given customers (the representative's assigned ones: their tenant scope), with their type. */
+function activitiesOf(executor: Executor, customerIds: string[]): Knex.QueryBuilder {
+  return executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').whereIn('a.customer_id', customerIds);
 }
 
 const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.name as type_name'];
 
-async function readActivity(executor: Executor, ctx: StoreContext, id: string) {
-  const row = await scopedActivities(executor, ctx).where('a.id', id).first(ACTIVITY_COLUMNS);
-  if (!row) throw Errors.notFound('customer activity', id);
+/** One activity, when its customer is assigned to the representative. */
+async function readActivity(host: HostRuntime, executor: Executor, ctx: StoreContext, id: string) {
+  const rep = requireRepresentative(ctx);
+  const row = await executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').where('a.id', id).first(ACTIVITY_COLUMNS);
+  if (!row || !(await isAssigned(host, executor, rep.id, ctx.salesChannel.id, row.customer_id))) throw Errors.notFound('customer activity', id);
   return toActivity(row);
 }
 
@@ -117,14 +116,14 @@ const missing = (entity: string, id: string, pointer: string) =>
   new AppError(404, 'SUITE__NOT_FOUND', `${entity} with id "${id}" was not found.`, { pointer, meta: { entity } });
 
 /** The references of an activity must exist and belong to its customer (else 404, like any foreign id). */
-async function checkReferences(trx: Executor, customerId: string, input: { typeId?: string; employeeId?: string | null; orderId?: string | null }, isNew: boolean) {
+async function checkReferences(host: HostRuntime, trx: Executor, customerId: string, input: { typeId?: string; employeeId?: string | null; orderId?: string | null }, isNew: boolean) {
   if (input.typeId !== undefined) {
     const type = await trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active');
     if (!type || (isNew && !readBool(type.active))) throw missing('customer activity type', input.typeId, '/typeId');
   }
   if (input.employeeId && !(await trx('b2b_employee_customers').where({ employee_id: input.employeeId, customer_id: customerId }).first('id')))
     throw missing('employee', input.employeeId, '/employeeId');
-  if (input.orderId && !(await trx('orders').where({ id: input.orderId, customer_id: customerId }).first('id'))) throw missing('order', input.orderId, '/orderId');
+  if (input.orderId && !(await host.orders.belongsTo(trx, input.orderId, customerId))) throw missing('order', input.orderId, '/orderId');
 }
 
 function columnsOf(body: Record<string, any>): Record<string, unknown> {
@@ -178,7 +177,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         const counts = ids.length
           ? await host.db(ACTIVITIES)
               .whereIn('type_id', ids)
-              .whereIn('customer_id', assignedCustomerIds(host.db, rep.id, ctx.salesChannel.id))
+              .whereIn('customer_id', await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id))
               .groupBy('type_id')
               .select('type_id', host.db.raw('COUNT(*) as n'))
           : [];
@@ -217,13 +216,13 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         if (!customerId) throw Errors.badRequest('SUITE__INVALID_INPUT', 'customerId is required when no customer is acted for.', { pointer: '/customerId' });
         const id = newId();
         return inTransaction(host.db, async (trx) => {
-          if (!(await isAssigned(trx, rep.id, ctx.salesChannel.id, customerId))) throw missing('customer', customerId, '/customerId');
-          await checkReferences(trx, customerId, body, true);
+          if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, customerId))) throw missing('customer', customerId, '/customerId');
+          await checkReferences(host, trx, customerId, body, true);
           const now = nowDb();
           await trx(ACTIVITIES)
             .insert({ id, customer_id: customerId, sales_representative_id: rep.id, activity_date: now, ...columnsOf(body), created_at: now })
             .catch(referenceGone);
-          return readActivity(trx, ctx, id);
+          return readActivity(host, trx, ctx, id);
         });
       },
     },
@@ -238,13 +237,13 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: updateBody, responses: { 200: activitySchema } },
       async handler({ ctx, body }) {
         return inTransaction(host.db, async (trx) => {
-          const current = await readActivity(trx, ctx, body.id);
-          await checkReferences(trx, current.customerId, body, body.typeId !== current.typeId);
+          const current = await readActivity(host, trx, ctx, body.id);
+          await checkReferences(host, trx, current.customerId, body, body.typeId !== current.typeId);
           await trx(ACTIVITIES)
             .where({ id: body.id })
             .update({ ...columnsOf(body), updated_at: nowDb() })
             .catch(referenceGone);
-          return readActivity(trx, ctx, body.id);
+          return readActivity(host, trx, ctx, body.id);
         });
       },
     },
@@ -259,12 +258,13 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { query: listQuery, responses: { 200: listResponse(activitySchema) } },
       async handler({ ctx, query }) {
         const rep = requireRepresentative(ctx);
-        if (query.customerId && !(await isAssigned(host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
+        if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
         const filter: NonNullable<Criteria['filter']> = [];
         if (query.customerId) filter.push({ type: 'equals', field: 'customerId', value: query.customerId });
         if (query.typeId) filter.push({ type: 'equals', field: 'typeId', value: query.typeId });
         const criteria: Criteria = { page: query.page, limit: query.limit, term: query.term, filter };
-        const page = await searchByCriteria<Record<string, any>>(scopedActivities(host.db, ctx), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
+        const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
+        const page = await searchByCriteria<Record<string, any>>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
         return { total: page.total, data: page.rows.map(toActivity) };
       },
     },
@@ -278,7 +278,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: activitySchema } },
       async handler({ ctx, params }) {
-        return readActivity(host.db, ctx, params.id);
+        return readActivity(host, host.db, ctx, params.id);
       },
     },
     {
@@ -292,7 +292,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
         await inTransaction(host.db, async (trx) => {
-          await readActivity(trx, ctx, params.id);
+          await readActivity(host, trx, ctx, params.id);
           await trx(ACTIVITIES).where({ id: params.id }).delete();
         });
         return { success: true };

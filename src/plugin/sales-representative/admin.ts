@@ -52,9 +52,9 @@ async function existing(executor: Executor, id: string): Promise<RepresentativeR
 }
 
 /** Assigns customers to a representative; a customer assigned to someone else moves (one representative per customer). */
-async function assign(trx: Trx, representativeId: string, customerIds: string[]): Promise<void> {
+async function assign(host: HostRuntime, trx: Trx, representativeId: string, customerIds: string[]): Promise<void> {
   const unique = [...new Set(customerIds)];
-  const found = new Set((await trx('customers').whereIn('id', unique).select('id')).map((r: { id: string }) => r.id));
+  const found = new Set((await host.customers.getMany(trx, unique)).map((customer) => customer.id));
   const absent = unique.findIndex((id) => !found.has(id));
   if (absent >= 0)
     throw new AppError(404, 'SUITE__NOT_FOUND', `customer with id "${unique[absent]}" was not found.`, { pointer: `/customerIds/${customerIds.indexOf(unique[absent]!)}`, meta: { entity: 'customer' } });
@@ -94,9 +94,9 @@ const typeBody = (required: string[]) =>
     required.length ? {} : { minProperties: 1 },
   );
 
-async function uniqueEmail(trx: Trx, email: string, exceptId?: string): Promise<string> {
+async function uniqueEmail(host: HostRuntime, trx: Trx, email: string, exceptId?: string): Promise<string> {
   const normalised = email.trim().toLowerCase();
-  if (await loginEmailInUse(trx, normalised, exceptId)) throw emailTaken();
+  if (await loginEmailInUse(host, trx, normalised, exceptId)) throw emailTaken();
   return normalised;
 }
 
@@ -146,7 +146,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           try {
             await trx(REPRESENTATIVES).insert({
               id,
-              email: await uniqueEmail(trx, body.email),
+              email: await uniqueEmail(host, trx, body.email),
               password_hash: passwordHash,
               first_name: body.firstName.trim(),
               last_name: body.lastName.trim(),
@@ -158,7 +158,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
             if (isDuplicateKeyError(error)) throw emailTaken();
             throw error;
           }
-          if (body.customerIds?.length) await assign(trx, id, body.customerIds);
+          if (body.customerIds?.length) await assign(host, trx, id, body.customerIds);
           return { data: await toResource(trx, await existing(trx, id)) };
         });
       },
@@ -190,7 +190,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
         return inTransaction(host.db, async (trx) => {
           await existing(trx, params.id);
           const update: Record<string, unknown> = { updated_at: nowDb() };
-          if (body.email !== undefined) update.email = await uniqueEmail(trx, body.email, params.id);
+          if (body.email !== undefined) update.email = await uniqueEmail(host, trx, body.email, params.id);
           if (passwordHash) update.password_hash = passwordHash;
           if (body.firstName !== undefined) update.first_name = body.firstName.trim();
           if (body.lastName !== undefined) update.last_name = body.lastName.trim();
@@ -237,7 +237,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ params, body }) {
         return inTransaction(host.db, async (trx) => {
           await existing(trx, params.id);
-          await assign(trx, params.id, body.customerIds);
+          await assign(host, trx, params.id, body.customerIds);
           return { data: await toResource(trx, await existing(trx, params.id)) };
         });
       },

@@ -2,7 +2,7 @@ import { readBool } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import type { ContextEnricher, CustomerRef, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
 import { PERMISSION_KEYS } from '../employee/permissions.js';
-import { findRepresentative, findRepresentativeByEmail, firstAssignedCustomer, isAssigned, representativeIdentity, representativeName } from './repository.js';
+import { findRepresentative, findRepresentativeByEmail, firstAssignedCustomer, isAssignedCustomer, representativeIdentity, representativeName } from './repository.js';
 
 export const TAG = 'Sales representatives';
 
@@ -17,7 +17,7 @@ export function representativeLoginProvider(host: HostRuntime): LoginProvider {
     const row = await findRepresentativeByEmail(trx, email);
     if (!row || !readBool(row.active)) return null;
     if (!(await host.auth.verifyPassword(password, row.password_hash))) return null;
-    const customerId = await firstAssignedCustomer(trx, row.id, salesChannel.id);
+    const customerId = await firstAssignedCustomer(host, trx, row.id, salesChannel.id);
     return customerId ? representativeIdentity(row, customerId) : null;
   };
 }
@@ -32,7 +32,7 @@ export const representativeContextEnricher: ContextEnricher = async (ctx, execut
   const row = await findRepresentative(executor, id);
   if (!row || !readBool(row.active))
     throw Errors.unauthorized('The sales representative account is not active.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');
-  if (ctx.customer && !(await isAssigned(executor, row.id, ctx.salesChannel.id, ctx.customer.id)))
+  if (ctx.customer && !(await isAssignedCustomer(executor, row.id, ctx.salesChannel.id, ctx.customer)))
     throw Errors.unauthorized('The customer is no longer assigned to this sales representative.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');
   ctx.salesRepresentative = { id: row.id, email: row.email, name: representativeName(row) };
   ctx.permissions = REPRESENTATIVE_PERMISSIONS;

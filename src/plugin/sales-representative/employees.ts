@@ -1,15 +1,36 @@
-import type { Knex } from 'knex';
-import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import type { HostRuntime } from '../../host/contract.js';
+import { escapeLike, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import type { CustomerRef, HostRuntime } from '../../host/contract.js';
 import { EMPLOYEES, LINKS, selectEmployeeColumns, toEmployeeView } from '../employee/repository.js';
 
-/** Employees linked to any of `customerIds` (a subquery), one entry per employee–customer link. */
-export async function employeesOfLinks(host: HostRuntime, customerIds: Knex.QueryBuilder, criteria: Criteria, spec: CriteriaSpec) {
+/** Case-insensitive substring match, as the term's LIKE is on both databases' default collations. */
+export function containsText(value: string | null, term: string): boolean {
+  return value !== null && value.toLowerCase().includes(term.toLowerCase());
+}
+
+/**
+ * Employees linked to any of `customers`, one entry per employee–customer link. The term searches
+ * the employee's columns of `spec` and the customer's company name (matched on the customers
+ * already read, so no host table is joined).
+ */
+export async function employeesOfLinks(host: HostRuntime, customers: CustomerRef[], criteria: Criteria, spec: CriteriaSpec) {
+  const companyOf = new Map(customers.map((customer) => [customer.id, customer.company]));
   const base = host.db(`${LINKS} as ec`)
     .join(`${EMPLOYEES} as e`, 'e.id', 'ec.employee_id')
-    .join('customers as c', 'c.id', 'ec.customer_id')
     .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
-    .whereIn('ec.customer_id', customerIds);
-  const page = await searchByCriteria<Record<string, any>>(base, criteria, spec, (qb) => selectEmployeeColumns(host.db, qb).select('ec.customer_id', 'c.company'));
-  return { total: page.total, data: page.rows.map((row) => ({ ...toEmployeeView(row), customerId: row.customer_id as string, company: (row.company as string | null) ?? null })) };
+    .whereIn('ec.customer_id', [...companyOf.keys()]);
+  const { term: rawTerm, ...withoutTerm } = criteria;
+  const term = rawTerm?.trim();
+  if (term) {
+    const pattern = `%${escapeLike(term)}%`;
+    const ofMatchingCompany = customers.filter((customer) => containsText(customer.company, term)).map((customer) => customer.id);
+    base.where((q) => {
+      for (const column of spec.termColumns ?? []) q.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+      if (ofMatchingCompany.length) q.orWhereIn('ec.customer_id', ofMatchingCompany);
+    });
+  }
+  const page = await searchByCriteria<Record<string, any>>(base, withoutTerm, spec, (qb) => selectEmployeeColumns(host.db, qb).select('ec.customer_id'));
+  return {
+    total: page.total,
+    data: page.rows.map((row) => ({ ...toEmployeeView(row), customerId: row.customer_id as string, company: companyOf.get(row.customer_id as string) ?? null })),
+  };
 }

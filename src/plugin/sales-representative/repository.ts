@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
 import { readBool, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
-import type { LoginIdentity } from '../../host/contract.js';
+import type { CustomerRef, HostRuntime, LoginIdentity } from '../../host/contract.js';
 
 export const REPRESENTATIVES = 'b2b_sales_representatives';
 export const ASSIGNMENTS = 'b2b_sales_representative_customers';
@@ -56,28 +55,51 @@ export async function findRepresentativeByEmail(executor: Executor, email: strin
   return ((await executor(REPRESENTATIVES).where({ email: email.trim().toLowerCase() }).first()) as RepresentativeRow | undefined) ?? null;
 }
 
-/** Active customers of a sales channel assigned to the representative; the tenant scope of every representative route. */
-export function assignedCustomers(executor: Executor, representativeId: string, salesChannelId: string): Knex.QueryBuilder {
-  return executor(`${ASSIGNMENTS} as src`)
-    .join('customers as c', 'c.id', 'src.customer_id')
-    .where('src.sales_representative_id', representativeId)
-    .where('c.active', true)
-    .where('c.sales_channel_id', salesChannelId);
+/** A customer a representative may act for: active and of the sales channel the request is in. */
+function inScope(customer: CustomerRef, salesChannelId: string): boolean {
+  return customer.active && customer.salesChannelId === salesChannelId;
 }
 
-/** The assigned customer ids as a subquery (for whereIn). */
-export function assignedCustomerIds(executor: Executor, representativeId: string, salesChannelId: string): Knex.QueryBuilder {
-  return assignedCustomers(executor, representativeId, salesChannelId).select('c.id');
+/**
+ * The representative's assigned customers that are active and belong to the sales channel, the
+ * longest assigned first: the tenant scope of every representative route.
+ */
+export async function assignedCustomers(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<Array<CustomerRef & { assignedAt: string }>> {
+  const rows: Array<{ customer_id: string; created_at: string }> = await executor(ASSIGNMENTS)
+    .where('sales_representative_id', representativeId)
+    .orderBy('created_at')
+    .orderBy('customer_id')
+    .select('customer_id', 'created_at');
+  const assignedAt = new Map(rows.map((row) => [row.customer_id, fromDbTime(row.created_at)!]));
+  const customers = await host.customers.getMany(executor, rows.map((row) => row.customer_id));
+  return customers.filter((customer) => inScope(customer, salesChannelId)).map((customer) => ({ ...customer, assignedAt: assignedAt.get(customer.id)! }));
 }
 
-export async function isAssigned(executor: Executor, representativeId: string, salesChannelId: string, customerId: string): Promise<boolean> {
-  return Boolean(await assignedCustomers(executor, representativeId, salesChannelId).where('c.id', customerId).first('c.id'));
+export async function assignedCustomerIds(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<string[]> {
+  return (await assignedCustomers(host, executor, representativeId, salesChannelId)).map((customer) => customer.id);
+}
+
+/** Whether the customer (already loaded) is assigned to the representative and in scope. */
+export async function isAssignedCustomer(executor: Executor, representativeId: string, salesChannelId: string, customer: CustomerRef): Promise<boolean> {
+  if (!inScope(customer, salesChannelId)) return false;
+  return Boolean(await executor(ASSIGNMENTS).where({ sales_representative_id: representativeId, customer_id: customer.id }).first('id'));
+}
+
+export async function isAssigned(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string, customerId: string): Promise<boolean> {
+  if (!(await executor(ASSIGNMENTS).where({ sales_representative_id: representativeId, customer_id: customerId }).first('id'))) return false;
+  const customer = await host.customers.get(executor, customerId);
+  return Boolean(customer && inScope(customer, salesChannelId));
 }
 
 /** The customer a representative acts for after login: the longest assigned one (ties: the lowest customer number). */
-export async function firstAssignedCustomer(executor: Executor, representativeId: string, salesChannelId: string): Promise<string | null> {
-  const row = await assignedCustomers(executor, representativeId, salesChannelId).orderBy('src.created_at').orderBy('c.customer_number').orderBy('c.id').first('c.id');
-  return row?.id ?? null;
+export async function firstAssignedCustomer(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<string | null> {
+  const customers = await assignedCustomers(host, executor, representativeId, salesChannelId);
+  const [first] = customers.sort((a, b) => compare(a.assignedAt, b.assignedAt) || compare(a.customerNumber, b.customerNumber) || compare(a.id, b.id));
+  return first?.id ?? null;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export async function representativeOfCustomer(executor: Executor, customerId: string): Promise<RepresentativeRow | null> {
@@ -99,12 +121,12 @@ export function representativeIdentity(row: RepresentativeRow, customerId: strin
 }
 
 /** An e-mail is free for a representative when no representative, employee or customer login uses it. */
-export async function loginEmailInUse(executor: Executor, email: string, exceptRepresentativeId?: string): Promise<boolean> {
+export async function loginEmailInUse(host: HostRuntime, executor: Executor, email: string, exceptRepresentativeId?: string): Promise<boolean> {
   const rep = await executor(REPRESENTATIVES)
     .where({ email })
     .modify((q) => (exceptRepresentativeId ? q.whereNot({ id: exceptRepresentativeId }) : q))
     .first('id');
   if (rep) return true;
   if (await executor('b2b_employees').where({ email }).first('id')) return true;
-  return Boolean(await executor('customers').where({ email }).first('id'));
+  return Boolean(await host.customers.findByEmail(executor, email));
 }

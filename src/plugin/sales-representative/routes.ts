@@ -1,15 +1,13 @@
-import type { Knex } from 'knex';
-import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, readInt } from '../../lib/db.js';
+import { termAsFilter, type Criteria } from '../../lib/criteria.js';
+import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { emptyBody, listResponse, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
-import { fromDbTime, nowDb } from '../../lib/time.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import { employeesOfLinks } from './employees.js';
+import { nowDb } from '../../lib/time.js';
+import type { CustomerRef, HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../host/contract.js';
+import { containsText, employeesOfLinks } from './employees.js';
 import { emailTaken, requireRepresentative, TAG } from './context.js';
 import {
-  assignedCustomerIds,
   assignedCustomers,
   findRepresentative,
   isAssigned,
@@ -20,15 +18,12 @@ import {
 } from './repository.js';
 import {
   contextTokenResponse,
-  customerCriteria,
   customerCriteriaBody,
   customerEmployeeSchema,
   customerSchema,
   customerWithStatsSchema,
   employeeCriteriaBody,
   lastOrdersBody,
-  lastOrdersCriteria,
-  orderCriteria,
   orderCriteriaBody,
   orderListResponse,
   pagingQuery,
@@ -44,35 +39,40 @@ import {
 import { customerRanking, salesStatistics } from './statistics.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
-const CUSTOMER_COLUMNS = ['c.id', 'c.customer_number', 'c.company', 'c.email', 'c.first_name', 'c.last_name', 'c.group_id'];
 
-function toCustomer(ctx: StoreContext, row: Record<string, any>) {
+function toCustomer(ctx: StoreContext, customer: CustomerRef) {
   return {
-    id: row.id,
-    customerNumber: row.customer_number,
-    company: row.company ?? null,
-    email: row.email,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    groupId: row.group_id ?? null,
-    current: row.id === ctx.customer?.id,
+    id: customer.id,
+    customerNumber: customer.customerNumber,
+    company: customer.company ?? null,
+    email: customer.email,
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    groupId: customer.groupId ?? null,
+    current: customer.id === ctx.customer?.id,
   };
 }
 
-/** Orders of the representative's assigned customers. */
-function assignedOrders(host: HostRuntime, ctx: StoreContext): Knex.QueryBuilder {
+/** The representative's assigned customers (see assignedCustomers). */
+async function assignedTo(host: HostRuntime, ctx: StoreContext): Promise<CustomerRef[]> {
   const rep = requireRepresentative(ctx);
-  return host.db('orders as o').whereIn('o.customer_id', assignedCustomerIds(host.db, rep.id, ctx.salesChannel.id));
+  return assignedCustomers(host, host.db, rep.id, ctx.salesChannel.id);
 }
 
-async function orderPage(host: HostRuntime, base: Knex.QueryBuilder, criteria: Criteria, spec = orderCriteria) {
-  const page = await searchByCriteria<{ id: string }>(base, criteria, spec, (qb) => qb.select('o.id'));
-  return { total: page.total, data: page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.id)) : [] };
+/** A page of the assigned customers by criteria. */
+async function customerPage(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
+  const ids = (await assignedTo(host, ctx)).map((customer) => customer.id);
+  return host.customers.search(host.db, { ids, salesChannelId: ctx.salesChannel.id, activeOnly: true }, criteria);
+}
+
+async function orderPage(host: HostRuntime, scope: OrderScope, criteria: Criteria) {
+  const page = await host.orders.search(host.db, scope, criteria);
+  return { total: page.total, data: page.elements };
 }
 
 async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: string): Promise<void> {
   const rep = requireRepresentative(ctx);
-  if (!(await isAssigned(host.db, rep.id, ctx.salesChannel.id, customerId))) throw Errors.notFound('customer', customerId);
+  if (!(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, customerId))) throw Errors.notFound('customer', customerId);
 }
 
 export function representativeRoutes(host: HostRuntime): StoreRoute[] {
@@ -107,7 +107,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
           const update: Record<string, unknown> = { updated_at: nowDb() };
           if (body.email !== undefined) {
             const email = String(body.email).trim().toLowerCase();
-            if (await loginEmailInUse(trx, email, rep.id)) throw emailTaken();
+            if (await loginEmailInUse(host, trx, email, rep.id)) throw emailTaken();
             update.email = email;
           }
           if (body.firstName !== undefined) update.first_name = body.firstName.trim();
@@ -135,7 +135,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body, res }) {
         const rep = requireRepresentative(ctx);
         const session = await inTransaction(host.db, async (trx) => {
-          if (!(await isAssigned(trx, rep.id, ctx.salesChannel.id, body.customerId))) throw Errors.notFound('customer', body.customerId);
+          if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, body.customerId))) throw Errors.notFound('customer', body.customerId);
           const row = await findRepresentative(trx, rep.id);
           if (!row) throw Errors.unauthorized();
           return host.auth.createSession(trx, { ...representativeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
@@ -154,23 +154,15 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: customerCriteriaBody, responses: { 200: listResponse(customerWithStatsSchema) } },
       async handler({ ctx, body }) {
-        const rep = requireRepresentative(ctx);
-        const page = await searchByCriteria<Record<string, any>>(assignedCustomers(host.db, rep.id, ctx.salesChannel.id), body as Criteria, customerCriteria, (qb) => qb.select(CUSTOMER_COLUMNS));
-        const ids = page.rows.map((r) => r.id as string);
-        const stats = ids.length
-          ? await host.db('orders')
-              .whereIn('customer_id', ids)
-              .whereNot('state', 'cancelled')
-              .groupBy('customer_id')
-              .select('customer_id', host.db.raw('COUNT(*) as order_count'), host.db.raw('SUM(net_total) as revenue'), host.db.raw('MAX(order_date) as last_order'))
-          : [];
-        const byCustomer = new Map(stats.map((s: Record<string, any>) => [s.customer_id as string, s]));
+        const page = await customerPage(host, ctx, body as Criteria);
+        const figures = await host.orders.figuresByCustomer(host.db, page.elements.map((customer) => customer.id));
+        const byCustomer = new Map(figures.map((f) => [f.customerId, f]));
         const precision = ctx.salesChannel.currencyPrecision;
         return {
           total: page.total,
-          data: page.rows.map((row) => {
-            const s = byCustomer.get(row.id);
-            return { ...toCustomer(ctx, row), orderCount: readInt(s?.order_count), revenue: fromMinor(readInt(s?.revenue), precision), lastOrderDate: fromDbTime(s?.last_order ?? null) };
+          data: page.elements.map((customer) => {
+            const f = byCustomer.get(customer.id);
+            return { ...toCustomer(ctx, customer), orderCount: f?.orderCount ?? 0, revenue: fromMinor(f?.netTotal ?? 0, precision), lastOrderDate: f?.lastOrderDate ?? null };
           }),
         };
       },
@@ -185,9 +177,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: customerCriteriaBody, responses: { 200: listResponse(customerSchema) } },
       async handler({ ctx, body }) {
-        const rep = requireRepresentative(ctx);
-        const page = await searchByCriteria<Record<string, any>>(assignedCustomers(host.db, rep.id, ctx.salesChannel.id), body as Criteria, customerCriteria, (qb) => qb.select(CUSTOMER_COLUMNS));
-        return { total: page.total, data: page.rows.map((row) => toCustomer(ctx, row)) };
+        const page = await customerPage(host, ctx, body as Criteria);
+        return { total: page.total, data: page.elements.map((customer) => toCustomer(ctx, customer)) };
       },
     },
     {
@@ -200,7 +191,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
-        return orderPage(host, assignedOrders(host, ctx), body as Criteria);
+        const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
+        return orderPage(host, { customerIds }, body as Criteria);
       },
     },
     {
@@ -213,16 +205,12 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: lastOrdersBody, responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
-        const base = assignedOrders(host, ctx)
-          .join('customers as c', 'c.id', 'o.customer_id')
-          .whereNotExists((q) =>
-            q
-              .select(1)
-              .from('orders as newer')
-              .whereRaw('newer.customer_id = o.customer_id')
-              .where((w) => w.whereRaw('newer.order_date > o.order_date').orWhere((x) => x.whereRaw('newer.order_date = o.order_date').whereRaw('newer.id > o.id'))),
-          );
-        return orderPage(host, base, body as Criteria, lastOrdersCriteria);
+        const customers = await assignedTo(host, ctx);
+        // The term searches the order number and the customer's company and number.
+        const term = (body as Criteria).term?.trim() ?? '';
+        const ofMatchingCustomer = term ? customers.filter((c) => containsText(c.company, term) || containsText(c.customerNumber, term)).map((c) => c.id) : [];
+        const criteria = termAsFilter(body as Criteria, ['orderNumber'], ofMatchingCustomer.length ? [{ type: 'equalsAny', field: 'customerId', value: ofMatchingCustomer }] : []);
+        return orderPage(host, { customerIds: customers.map((c) => c.id), latestPerCustomer: true }, criteria);
       },
     },
     {
@@ -236,7 +224,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('customerId'), query: objectSchema(pagingQuery), responses: { 200: orderListResponse } },
       async handler({ ctx, params, query }) {
         await assertAssigned(host, ctx, params.customerId);
-        return orderPage(host, host.db('orders as o').where('o.customer_id', params.customerId), { page: query.page, limit: query.limit });
+        return orderPage(host, { customerIds: [params.customerId] }, { page: query.page, limit: query.limit });
       },
     },
     {
@@ -249,14 +237,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: pathParams('id'), body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, params, body }) {
-        const rep = requireRepresentative(ctx);
-        const linked = await host.db('b2b_employee_customers')
-          .where('employee_id', params.id)
-          .whereIn('customer_id', assignedCustomerIds(host.db, rep.id, ctx.salesChannel.id))
-          .first('id');
+        const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
+        const linked = await host.db('b2b_employee_customers').where('employee_id', params.id).whereIn('customer_id', customerIds).first('id');
         if (!linked) throw Errors.notFound('employee', params.id);
-        const base = assignedOrders(host, ctx).where('o.placed_by_type', 'employee').where('o.placed_by_id', params.id);
-        return orderPage(host, base, body as Criteria);
+        return orderPage(host, { customerIds, placedBy: { type: 'employee', id: params.id } }, body as Criteria);
       },
     },
     {
@@ -269,8 +253,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: employeeCriteriaBody, responses: { 200: listResponse(customerEmployeeSchema) } },
       async handler({ ctx, body }) {
-        const rep = requireRepresentative(ctx);
-        return employeesOfLinks(host, assignedCustomerIds(host.db, rep.id, ctx.salesChannel.id), body as Criteria, representativeEmployeeCriteria);
+        return employeesOfLinks(host, await assignedTo(host, ctx), body as Criteria, representativeEmployeeCriteria);
       },
     },
     {
@@ -297,11 +280,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: rankingBody, responses: { 200: rankingResponse } },
       async handler({ ctx, body }) {
-        const rep = requireRepresentative(ctx);
         if (body.customerId) await assertAssigned(host, ctx, body.customerId);
         if (body.from && body.to && new Date(body.from) > new Date(body.to))
           throw Errors.badRequest('SUITE__INVALID_PERIOD', '"from" must not be after "to".', { pointer: '/from' });
-        const ranking = await customerRanking(host, ctx.salesChannel, assignedCustomers(host.db, rep.id, ctx.salesChannel.id), body.from, body.to);
+        const ranking = await customerRanking(host, ctx.salesChannel, await assignedTo(host, ctx), body.from, body.to);
         const entries = body.customerId ? ranking.filter((entry) => entry.customerId === body.customerId) : ranking;
         const start = (body.page - 1) * body.limit;
         return { total: entries.length, data: entries.slice(start, start + body.limit) };

@@ -34,24 +34,8 @@ export const profilePatchBody = objectSchema({ email: emailSchema, firstName: na
 export const switchCustomerBody = objectSchema({ customerId: idParam }, ['customerId']);
 export const contextTokenResponse = objectSchema({ contextToken: text, customerId: text }, ['contextToken', 'customerId']);
 
-export const customerCriteria: CriteriaSpec = {
-  fields: {
-    id: { column: 'c.id', type: 'id' },
-    customerNumber: { column: 'c.customer_number', type: 'string' },
-    company: { column: 'c.company', type: 'string' },
-    email: { column: 'c.email', type: 'string' },
-    firstName: { column: 'c.first_name', type: 'string' },
-    lastName: { column: 'c.last_name', type: 'string' },
-    groupId: { column: 'c.group_id', type: 'id' },
-  },
-  termColumns: ['c.company', 'c.customer_number', 'c.email', 'c.first_name', 'c.last_name'],
-  defaultSort: [
-    { column: 'c.company', order: 'asc' },
-    { column: 'c.id', order: 'asc' },
-  ],
-  idColumn: 'c.id',
-};
-export const customerCriteriaBody = criteriaSchema(Object.keys(customerCriteria.fields));
+/** Customer fields the customer lists filter and sort on (those of the host's `customers.search`). */
+export const customerCriteriaBody = criteriaSchema(['id', 'customerNumber', 'company', 'email', 'firstName', 'lastName', 'groupId']);
 
 const customerProperties = {
   id: text,
@@ -70,24 +54,9 @@ export const customerWithStatsSchema = objectSchema(
   [...customerRequired, 'orderCount', 'revenue', 'lastOrderDate'],
 );
 
-export const orderCriteria: CriteriaSpec = {
-  fields: {
-    id: { column: 'o.id', type: 'id' },
-    orderNumber: { column: 'o.order_number', type: 'string' },
-    orderDate: { column: 'o.order_date', type: 'date' },
-    customerId: { column: 'o.customer_id', type: 'id' },
-    state: { column: 'o.state', type: 'string' },
-    placedByType: { column: 'o.placed_by_type', type: 'string' },
-    placedById: { column: 'o.placed_by_id', type: 'id' },
-  },
-  termColumns: ['o.order_number'],
-  defaultSort: [
-    { column: 'o.order_date', order: 'desc' },
-    { column: 'o.id', order: 'desc' },
-  ],
-  idColumn: 'o.id',
-};
-export const orderCriteriaBody = criteriaSchema(Object.keys(orderCriteria.fields));
+/** Order fields the order lists filter and sort on (those of the host's `orders.search`). */
+export const ORDER_FIELDS = ['id', 'orderNumber', 'orderDate', 'customerId', 'state', 'placedByType', 'placedById'];
+export const orderCriteriaBody = criteriaSchema(ORDER_FIELDS);
 
 /** Orders in the host's Store API order shape (documented by GET /order/{orderId}). */
 export const orderItemSchema = { type: 'object', additionalProperties: true, required: ['id', 'orderNumber', 'orderDate'], properties: { id: text, orderNumber: text, orderDate: dateTimeSchema } };
@@ -96,7 +65,7 @@ export const orderListResponse = listResponse(orderItemSchema);
 export const representativeEmployeeCriteria: CriteriaSpec = {
   ...employeeCriteria,
   fields: { ...employeeCriteria.fields, customerId: { column: 'ec.customer_id', type: 'id' } },
-  termColumns: [...(employeeCriteria.termColumns ?? []), 'c.company'],
+  // The term also searches the customer's company: see employeesOfLinks.
   defaultSort: [...employeeCriteria.defaultSort, { column: 'ec.customer_id', order: 'asc' }],
 };
 export const employeeCriteriaBody = criteriaSchema(Object.keys(representativeEmployeeCriteria.fields));
@@ -130,10 +99,5 @@ export const rankingResponse = listResponse(
   ),
 );
 
-export const lastOrdersCriteria: CriteriaSpec = {
-  fields: { customerId: orderCriteria.fields.customerId!, orderDate: orderCriteria.fields.orderDate!, orderNumber: orderCriteria.fields.orderNumber!, state: orderCriteria.fields.state! },
-  termColumns: ['o.order_number', 'c.company', 'c.customer_number'],
-  defaultSort: orderCriteria.defaultSort,
-  idColumn: 'o.id',
-};
-export const lastOrdersBody = criteriaSchema(Object.keys(lastOrdersCriteria.fields));
+/** The last-orders list filters on these order fields; its term also searches the customer's company and number. */
+export const lastOrdersBody = criteriaSchema(['customerId', 'orderDate', 'orderNumber', 'state']);

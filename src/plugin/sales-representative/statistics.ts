@@ -1,8 +1,6 @@
-import type { Knex } from 'knex';
-import { readInt } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
-import { toDbTime, zonedMidnight, zonedParts } from '../../lib/time.js';
-import type { HostRuntime, SalesChannel } from '../../host/contract.js';
+import { zonedMidnight, zonedParts } from '../../lib/time.js';
+import type { CustomerRef, HostRuntime, SalesChannel } from '../../host/contract.js';
 import { storableTime } from './dates.js';
 
 interface MonthWindow {
@@ -37,27 +35,19 @@ function figures(revenueMinor: number, orderCount: number, precision: number) {
   };
 }
 
-/** Net revenue per month in integer minor units, summed by the database in one pass over the customer's orders. */
+/** Net revenue per month in integer minor units, summed by the host in one pass over the customer's orders. */
 export async function salesStatistics(host: HostRuntime, salesChannel: SalesChannel, customerId: string, months: number) {
   const windows = monthWindows(new Date(), salesChannel.timeZone, months);
-  const columns: Knex.Raw[] = [];
-  windows.forEach((w, i) => {
-    const range = [toDbTime(w.from), toDbTime(w.to)];
-    columns.push(host.db.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN net_total ELSE 0 END) as r${i}`, range));
-    columns.push(host.db.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN 1 ELSE 0 END) as c${i}`, range));
-  });
-  const [row = {}]: Array<Record<string, unknown>> = await host.db('orders')
-    .where('customer_id', customerId)
-    .whereNot('state', 'cancelled')
-    .where('order_date', '>=', toDbTime(windows[0]!.from))
-    .where('order_date', '<', toDbTime(windows.at(-1)!.to))
-    .select(columns);
+  const figuresPerMonth = await host.orders.figuresByPeriod(
+    host.db,
+    customerId,
+    windows.map((w) => ({ from: w.from.toISOString(), to: w.to.toISOString() })),
+  );
   const precision = salesChannel.currencyPrecision;
   let revenueTotal = 0;
   let countTotal = 0;
   const perMonth = windows.map((w, i) => {
-    const revenue = readInt(row[`r${i}`]);
-    const count = readInt(row[`c${i}`]);
+    const { netTotal: revenue, orderCount: count } = figuresPerMonth[i]!;
     revenueTotal += revenue;
     countTotal += count;
     return { month: w.month, from: w.from.toISOString(), to: w.to.toISOString(), ...figures(revenue, count, precision) };
@@ -65,20 +55,14 @@ export async function salesStatistics(host: HostRuntime, salesChannel: SalesChan
   return { customerId, currency: salesChannel.currencyIso, revenueBasis: 'net' as const, months: perMonth, total: figures(revenueTotal, countTotal, precision) };
 }
 
-/** Customers of `customers` (aliased c) ranked by net revenue; equal revenue shares a rank (1, 2, 2, 4). */
-export async function customerRanking(host: HostRuntime, salesChannel: SalesChannel, customers: Knex.QueryBuilder, from?: string, to?: string) {
-  const fromDb = from ? storableTime(from, '/from') : null;
-  const toDb = to ? storableTime(to, '/to') : null;
-  const rows: Array<Record<string, any>> = await customers
-    .leftJoin('orders as o', function (this: Knex.JoinClause) {
-      this.on('o.customer_id', '=', 'c.id').andOnVal('o.state', '<>', 'cancelled');
-      if (fromDb) this.andOnVal('o.order_date', '>=', fromDb);
-      if (toDb) this.andOnVal('o.order_date', '<=', toDb);
-    })
-    .groupBy('c.id', 'c.customer_number', 'c.company')
-    .select('c.id', 'c.customer_number', 'c.company', host.db.raw('COUNT(o.id) as order_count'), host.db.raw('COALESCE(SUM(o.net_total), 0) as revenue'));
-  const entries = rows
-    .map((r) => ({ customerId: r.id as string, customerNumber: r.customer_number as string, company: (r.company as string | null) ?? null, revenueMinor: readInt(r.revenue), orderCount: readInt(r.order_count) }))
+/** The customers ranked by net revenue (optionally between from and to); equal revenue shares a rank (1, 2, 2, 4). */
+export async function customerRanking(host: HostRuntime, salesChannel: SalesChannel, customers: CustomerRef[], from?: string, to?: string) {
+  // Validated here so an unstorable date is a 400, as anywhere else.
+  if (from) storableTime(from, '/from');
+  if (to) storableTime(to, '/to');
+  const figuresOf = new Map((await host.orders.figuresByCustomer(host.db, customers.map((c) => c.id), { from, to })).map((f) => [f.customerId, f]));
+  const entries = customers
+    .map((c) => ({ customerId: c.id, customerNumber: c.customerNumber, company: c.company ?? null, revenueMinor: figuresOf.get(c.id)?.netTotal ?? 0, orderCount: figuresOf.get(c.id)?.orderCount ?? 0 }))
     .sort((a, b) => b.revenueMinor - a.revenueMinor || a.customerId.localeCompare(b.customerId));
   let rank = 0;
   return entries.map((entry, index) => {

@@ -193,7 +193,7 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
             throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'An employee login uses this e-mail address already.');
           const salesChannel = await host.customers.salesChannel(trx, request.sales_channel_id);
           if (!salesChannel) throw Errors.badRequest('SUITE__SALES_CHANNEL_GONE', 'The request’s sales channel does not exist any more.');
-          if (body.groupId && !(await trx('customer_groups').where({ id: body.groupId }).first('id')))
+          if (body.groupId && (await host.customerGroups.getMany(trx, [body.groupId])).length === 0)
             throw Errors.badRequest('SUITE__INVALID_INPUT', `Customer group "${body.groupId}" does not exist.`, { pointer: '/groupId' });
           const customer = await host.customers.create(trx, {
             salesChannelId: salesChannel.id,

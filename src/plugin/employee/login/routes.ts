@@ -110,7 +110,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         linkFor('check');
         await inTransaction(host.db, async (trx) => {
           const employee = await findEmployeeByEmail(trx, email);
-          if (!employee || !readBool(employee.active) || !(await defaultLink(trx, employee.id, ctx.salesChannel.id))) return;
+          if (!employee || !readBool(employee.active) || !(await defaultLink(host, trx, employee.id, ctx.salesChannel.id))) return;
           const { secret } = await issueToken(trx, { purpose: 'password-recovery', actorType: 'employee', actorId: employee.id, salesChannelId: ctx.salesChannel.id, ttlSeconds: RECOVERY_TTL_SECONDS, replacePrevious: true });
           await host.mail.enqueue(trx, {
             template: MAIL.passwordRecovery,

@@ -9,7 +9,7 @@ export async function loginIdentityFor(host: HostRuntime, executor: Executor, ac
   if (actorType === 'employee') {
     const employee = await executor(EMPLOYEES).where({ id: actorId }).first();
     if (!employee || !readBool(employee.active)) return null;
-    const link = await defaultLink(executor, employee.id, salesChannel.id);
+    const link = await defaultLink(host, executor, employee.id, salesChannel.id);
     return link ? employeeIdentity(employee, link.customer_id) : null;
   }
   const customer = await host.customers.get(executor, actorId);

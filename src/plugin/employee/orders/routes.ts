@@ -1,8 +1,7 @@
-import type { Knex } from 'knex';
-import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../../lib/criteria.js';
+import { criteriaSchema, renameCriteriaFields, type Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../../host/contract.js';
+import type { HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../../host/contract.js';
 import { requireCustomer, TAG } from '../common.js';
 
 const orderListResponse = objectSchema(
@@ -15,28 +14,13 @@ const orderListResponse = objectSchema(
   ['orders'],
 );
 
-const orderCriteria: CriteriaSpec = {
-  fields: {
-    id: { column: 'o.id', type: 'id' },
-    orderNumber: { column: 'o.order_number', type: 'string' },
-    orderDate: { column: 'o.order_date', type: 'date' },
-    state: { column: 'o.state', type: 'string' },
-    employeeId: { column: 'o.placed_by_id', type: 'id' },
-    placedByType: { column: 'o.placed_by_type', type: 'string' },
-  },
-  termColumns: ['o.order_number'],
-  defaultSort: [
-    { column: 'o.order_date', order: 'desc' },
-    { column: 'o.id', order: 'desc' },
-  ],
-  idColumn: 'o.id',
-};
+/** The order fields this list filters and sorts on; `employeeId` is the host's `placedById`. */
+const ORDER_FIELDS = ['id', 'orderNumber', 'orderDate', 'state', 'employeeId', 'placedByType'];
 
 /** Orders the caller may see: with orders.read-all every order of the customer, else those they placed themselves. */
-function visibleOrders(host: HostRuntime, ctx: StoreContext): Knex.QueryBuilder {
-  const query = host.db('orders as o').where('o.customer_id', requireCustomer(ctx).id);
-  if (!ctx.can('orders.read-all')) query.where('o.placed_by_type', ctx.actor.type).where('o.placed_by_id', ctx.actor.id ?? '');
-  return query;
+function visibleOrders(ctx: StoreContext): OrderScope {
+  const customerIds = [requireCustomer(ctx).id];
+  return ctx.can('orders.read-all') ? { customerIds } : { customerIds, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
 }
 
 export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
@@ -50,11 +34,10 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: 'orders.read',
       description: 'Answers like the order route: `{"orders": {"total", "page", "limit", "elements"}}`.',
-      schemas: { body: criteriaSchema(Object.keys(orderCriteria.fields)), responses: { 200: orderListResponse } },
+      schemas: { body: criteriaSchema(ORDER_FIELDS), responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<{ id: string }>(visibleOrders(host, ctx), body as Criteria, orderCriteria, (qb) => qb.select('o.id'));
-        const elements = page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.id)) : [];
-        return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
+        const page = await host.orders.search(host.db, visibleOrders(ctx), renameCriteriaFields(body as Criteria, { employeeId: 'placedById' }));
+        return { orders: { total: page.total, page: page.page, limit: page.limit, elements: page.elements } };
       },
     },
     {
@@ -67,8 +50,7 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'orders.read',
       schemas: { params: pathParams('id'), responses: { 200: looseObject } },
       async handler({ ctx, params }) {
-        const row = await visibleOrders(host, ctx).where('o.id', params.id).first('o.id');
-        const order = row ? await host.orders.get(host.db, row.id) : null;
+        const [order] = (await host.orders.search(host.db, visibleOrders(ctx), { ids: [params.id], limit: 1, 'total-count-mode': 'none' })).elements;
         if (!order) throw Errors.notFound('order', params.id);
         return order;
       },
