@@ -1,5 +1,5 @@
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
-import { forUpdate, inTransaction, isForeignKeyError, readInt, writeJson, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, isForeignKeyError, readInt, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
@@ -11,12 +11,16 @@ import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MA
 const LIST_OWNERS = 'suite_product_list_owners';
 
 /**
- * Serialises list creation per customer: the customer's owner row (created on first use) is
- * locked until the transaction ends. A concurrent first insert waits on the primary key and is
- * then ignored, so both transactions end up locking the same row.
+ * Serialises list creation per customer on a row of the plugin's own (never the host's customer
+ * row). The row is made once, in its own statement before the transaction: an idempotent insert,
+ * so concurrent first creates do not deadlock over a shared lock on the new key.
  */
+async function ensureListOwner(db: Executor, customerId: string): Promise<void> {
+  await db(LIST_OWNERS).insert({ customer_id: customerId, created_at: nowDb() }).onConflict('customer_id').ignore();
+}
+
+/** Locks the customer's owner row until the transaction ends. */
 async function lockListOwner(trx: Trx, customerId: string): Promise<void> {
-  await trx(LIST_OWNERS).insert({ customer_id: customerId, created_at: nowDb() }).onConflict('customer_id').ignore();
   await forUpdate(trx(LIST_OWNERS).where({ customer_id: customerId }).first('customer_id'), trx);
 }
 
@@ -157,6 +161,7 @@ export class ProductListService {
   async create(ctx: StoreContext, input: { name?: string; items?: NewItem[] }) {
     const customer = requireCustomer(ctx);
     await ctx.ruleIds();
+    await ensureListOwner(this.host.db, customer.id);
     return this.mapProductGone(() => inTransaction(this.host.db, async (trx) => {
       // Locks the customer's owner row so the list limit holds under concurrent creates.
       await lockListOwner(trx, customer.id);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
-import { expectError } from '../../helpers/shop.js';
+import { nowDb } from '../../../src/lib/time.js';
+import { MAX_LISTS_PER_CUSTOMER } from '../../../src/plugin/product-list/schemas.js';
+import { expectError, getShop } from '../../helpers/shop.js';
 import { as, employeeWith, hide, newCustomer, product, setNumber, type Customer, type Product } from '../fast-order/helpers.js';
 
 interface Item {
@@ -269,5 +271,20 @@ describe('product lists: items', () => {
     expect(responses.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
     const after = await readList(owner.token, list.id);
     expect(after.items.map((i) => i.quantity)).to.deep.equal([16]);
+  });
+
+  it('keeps the list limit under concurrent creates (the customer’s first create included)', async function () {
+    this.timeout(60_000);
+    const owner: Customer = await newCustomer();
+    const shop = await getShop();
+    const existing = Array.from({ length: MAX_LISTS_PER_CUSTOMER - 2 }, (_, i) => ({
+      id: newId(), customer_id: owner.customer.id, name: `List ${i + 1}`, created_by_type: 'customer', created_by_id: owner.customer.id, created_at: nowDb(),
+    }));
+    for (let i = 0; i < existing.length; i += 100) await shop.db('suite_product_lists').insert(existing.slice(i, i + 100));
+    const responses = await Promise.all(Array.from({ length: 6 }, async () => (await as(owner.token)).post('/product-lists/create', {})));
+    expect(responses.map((r) => r.status).sort()).to.deep.equal([200, 200, 400, 400, 400, 400]);
+    for (const refused of responses.filter((r) => r.status === 400)) expectError(refused, 400, 'SUITE__PRODUCT_LIST_LIMIT');
+    const [row] = await shop.db('suite_product_lists').where({ customer_id: owner.customer.id }).count({ n: '*' });
+    expect(Number(row?.n)).to.equal(MAX_LISTS_PER_CUSTOMER);
   });
 });
