@@ -1,6 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
-import { randomUUID } from 'node:crypto';
 import { ApiRouter, errorMiddleware } from '../lib/api-router.js';
 import { createDb, dialectOf, type Db } from '../lib/db.js';
 import { AppError } from '../lib/errors.js';
@@ -9,7 +8,7 @@ import { loadConfig, type HostConfig } from './config.js';
 import { CONTRACT_VERSION, type AdminContext, type HostRuntime, type StoreContext } from './contract.js';
 import type { HostInternals } from './internals.js';
 import { createLogger } from './logger.js';
-import { HOST_MIGRATIONS, migrateFolder } from './db/migrator.js';
+import { HOST_MIGRATIONS, migrateFolder, type MigrationSet } from './db/migrator.js';
 import { storeApiDefinition } from './auth/store-context.js';
 import { adminApiDefinition } from './auth/admin-context.js';
 import { createSession, revokeActorSessions } from './auth/sessions.js';
@@ -37,7 +36,11 @@ import {
 import { getCmsPage } from './catalog/cms-pages.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
-import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, type LoadedPlugin } from './plugins/plugin-loader.js';
+import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, pluginMigrationSet, type LoadedPlugin } from './plugins/plugin-loader.js';
+import { createHealth, type Health } from './ops/health.js';
+import { registerHousekeeping } from './ops/housekeeping.js';
+import { createMetrics } from './ops/metrics.js';
+import { requestLogger } from './ops/request-log.js';
 import { CONTEXT_TOKEN_HEADER } from './auth/store-context.js';
 
 /** Mails the host itself sends (templates/mail/<name>.*.hbs). */
@@ -50,6 +53,8 @@ export interface AppOptions {
   plugins?: LoadedPlugin[];
   /** Reuse an existing knex (tests share one per database). */
   db?: Db;
+  /** Where the JSON log lines go (default stdout). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export interface ShopApp {
@@ -60,14 +65,16 @@ export interface ShopApp {
   config: HostConfig;
   jobs: JobsModule;
   plugins: LoadedPlugin[];
+  /** Readiness and draining (the server turns ready to 503 on SIGTERM before it stops listening). */
+  health: Health;
   close(): Promise<void>;
 }
 
 /** The app factory: everything but listening. The server and the tests both start here. */
 export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
-  const log = createLogger(config.logLevel);
-  const db = options.db ?? createDb(config.databaseUrl);
+  const log = createLogger(config.logLevel, options.logDestination);
+  const db = options.db ?? createDb(config.databaseUrl, { timeouts: config.dbTimeouts, log });
   await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
   await ensureDefaultSalesChannel(db, config.publicUrl);
   if (config.adminClientId && config.adminClientSecret) await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
@@ -157,6 +164,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     nextNumber,
   };
   internals.runtime = runtime;
+  registerHousekeeping(runtime);
 
   registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
   for (const route of accountRoutes(internals)) internals.storeApi.add(route);
@@ -179,20 +187,23 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }
 
+  const migrationSets: MigrationSet[] = [{ folder: HOST_MIGRATIONS, table: 'knex_migrations' }, ...plugins.flatMap(({ manifest }) => pluginMigrationSet(manifest) ?? [])];
+  const health = createHealth(db, migrationSets);
+  const metrics = createMetrics(db, config.metricsToken);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get('x-request-id');
-    const id = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    (req as Request & { id: string }).id = id;
-    res.setHeader('x-request-id', id);
+  app.use(requestLogger(log as unknown as Parameters<typeof requestLogger>[0]));
+  app.use(metrics.observeRequests);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Access-Control-Expose-Headers', `${CONTEXT_TOKEN_HEADER}, x-request-id`);
+    // While draining, every answer tells keep-alive clients to reconnect (to another process).
+    if (health.draining) res.setHeader('Connection', 'close');
     next();
   });
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.use(health.router);
+  app.get('/metrics', metrics.endpoint);
 
   const apiDocs = (path: string, api: ApiRouter<unknown>, title: string, securityName: string, securityScheme: Record<string, unknown>) => {
     let document: Record<string, unknown> | null = null;
@@ -236,6 +247,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     config,
     jobs,
     plugins,
+    health,
     async close() {
       await jobs.stop();
       if (!options.db) await db.destroy();

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '../lib/db.js';
+import { DEFAULT_DATABASE_URL, DEFAULT_DB_TIMEOUTS, parseDatabaseUrl, type DbTimeouts } from '../lib/db.js';
 
 export interface HostConfig {
   port: number;
@@ -22,6 +22,22 @@ export interface HostConfig {
   adminTokenTtl: number;
   /** How long a product listing's total may be reused for the same visibility version, rule set and filters (0: never). */
   listingTotalCacheSeconds: number;
+  /** Connect, pool acquire and statement limits: a silent database answers 503, never a hang. */
+  dbTimeouts: DbTimeouts;
+  /** Bearer token that opens /metrics; without it /metrics is off. */
+  metricsToken: string | null;
+  /** After SIGTERM, /health/ready answers 503 this long before the listener closes (load balancers notice). */
+  shutdownReadyDelayMs: number;
+  /** After SIGTERM, the process exits at the latest this long after the signal. */
+  shutdownGraceMs: number;
+}
+
+function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of milliseconds (got "${raw}")`);
+  return value;
 }
 
 /**
@@ -58,5 +74,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     contextTokenTtl: overrides.contextTokenTtl ?? 7 * 24 * 3600,
     adminTokenTtl: overrides.adminTokenTtl ?? 600,
     listingTotalCacheSeconds: overrides.listingTotalCacheSeconds ?? Number(env.LISTING_TOTAL_CACHE_SECONDS ?? 10),
+    dbTimeouts: overrides.dbTimeouts ?? {
+      connectMs: millis(env, 'DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.connectMs),
+      acquireMs: millis(env, 'DB_ACQUIRE_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.acquireMs),
+      statementMs: millis(env, 'DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.statementMs),
+    },
+    metricsToken: overrides.metricsToken !== undefined ? overrides.metricsToken : env.METRICS_TOKEN || null,
+    shutdownReadyDelayMs: overrides.shutdownReadyDelayMs ?? millis(env, 'SHUTDOWN_READY_DELAY_MS', 5000),
+    shutdownGraceMs: overrides.shutdownGraceMs ?? millis(env, 'SHUTDOWN_GRACE_MS', 25000),
   };
 }

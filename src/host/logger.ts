@@ -2,12 +2,13 @@ import { pino } from 'pino';
 import type { Logger } from './contract.js';
 
 /** JSON logs; tokens, passwords and hashes are redacted wherever they appear. */
-export function createLogger(level: string): Logger & { child(bindings: object): Logger } {
-  return pino({
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger & { child(bindings: object): Logger } {
+  const options = {
     level,
     redact: {
       paths: ['password', '*.password', 'token', '*.token', 'contextToken', '*.contextToken', 'req.headers.authorization', 'req.headers["suite-context-token"]', '*.hash', 'hash', 'secret', '*.secret'],
       censor: '[redacted]',
     },
-  }) as unknown as Logger & { child(bindings: object): Logger };
+  };
+  return (destination ? pino(options, destination) : pino(options)) as unknown as Logger & { child(bindings: object): Logger };
 }

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError, Errors } from './errors.js';
-import type { Db } from './db.js';
+import { AppError, Errors, internalErrorBody } from './errors.js';
+import { dbErrorAsAppError, type Db } from './db.js';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
 import { enforceRateLimit } from './rate-limit.js';
 import { assertRouteDeclared, isReply, toExpressPath, type AnyRoute, type ContentResponse } from './routes.js';
@@ -16,6 +16,8 @@ export interface ApiDefinition<C> {
   callerKey(ctx: C): string;
   /** Headers added to every response (e.g. the refreshed context token). */
   responseHeaders?(ctx: C): Record<string, string>;
+  /** Who is calling, for the request log (guest, customer, employee, admin-integration …): never an id or e-mail. */
+  actorType(ctx: C): string;
 }
 
 export interface ApiRouterOptions {
@@ -66,8 +68,11 @@ export class ApiRouter<C> {
   }
 
   private async handle(route: AnyRoute, req: Request, res: Response): Promise<void> {
+    // Read by the request log and the metrics: the declared pattern, never the concrete URL.
+    res.locals.routePattern = `${req.baseUrl}${route.path}`;
     if (route.rateLimit) await enforceRateLimit(this.options.db, route.rateLimit, req);
     const ctx = await this.api.authenticate(req, route);
+    res.locals.actorType = this.api.actorType(ctx);
     for (const [name, value] of Object.entries(this.api.responseHeaders?.(ctx) ?? {})) res.setHeader(name, value);
     this.api.authorize(route, ctx);
 
@@ -139,8 +144,11 @@ export class ApiRouter<C> {
   }
 }
 
-/** Turns anything thrown into the one error body; 500 only for bugs, without internals. */
-export function errorMiddleware(log: { error(obj: object, msg: string): void }) {
+/**
+ * Turns anything thrown into the one error body, with the request id in every error's `meta`.
+ * Database faults become 503 (Retry-After) or 409 as `dbErrorAsAppError` decides; 500 only for bugs, without internals.
+ */
+export function errorMiddleware(log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     if (res.headersSent) {
       next(error);
@@ -156,17 +164,31 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void }) 
         appError = new AppError(415, 'SUITE__UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
     } else if (error instanceof URIError) {
       appError = Errors.badRequest('SUITE__MALFORMED_URI', 'The request path is not valid.');
+    } else {
+      appError = dbErrorAsAppError(error);
+      if (appError) log.warn({ requestId: requestIdOf(req), dbError: describeDbError(error) }, appError.status === 503 ? 'database unavailable' : 'database contention');
     }
-    const requestId = String((req as Request & { id?: string }).id ?? '');
+    const requestId = requestIdOf(req);
     if (!appError) {
       log.error({ err: error, requestId, method: req.method, path: req.path }, 'unhandled error');
-      res.status(500).json({
-        errors: [{ status: '500', code: 'SUITE__INTERNAL_ERROR', title: 'Internal Server Error', detail: 'An unexpected error occurred.', meta: { requestId } }],
-      });
+      res.status(500).json(internalErrorBody(requestId));
       return;
     }
-    if (appError.status === 429 && appError.options.meta?.retryAfter !== undefined)
+    if ((appError.status === 429 || appError.status === 503) && appError.options.meta?.retryAfter !== undefined)
       res.setHeader('Retry-After', String(appError.options.meta.retryAfter));
-    res.status(appError.status).json(appError.toBody());
+    const body = appError.toBody();
+    for (const item of body.errors) item.meta = { ...item.meta, requestId };
+    res.status(appError.status).json(body);
   };
+}
+
+function requestIdOf(req: Request): string {
+  return String((req as Request & { id?: unknown }).id ?? '');
+}
+
+/** The driver's code and message, never its stack or the SQL with its values. */
+export function describeDbError(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message.split(' - ').pop()!.slice(0, 200) : String(error);
+  return typeof code === 'string' ? `${code}: ${text}` : text;
 }

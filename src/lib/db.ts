@@ -1,6 +1,9 @@
 import knexFactory, { type Knex } from 'knex';
-import { mkdirSync } from 'node:fs';
+import Mysql2Client from 'knex/lib/dialects/mysql2/index.js';
+import BetterSqlite3Client from 'knex/lib/dialects/better-sqlite3/index.js';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { AppError, Errors } from './errors.js';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -29,21 +32,156 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:")`);
 }
 
-export function createDb(url: string, options: { poolMax?: number } = {}): Db {
+/** How long the app waits for the database before it answers 503 instead of hanging (milliseconds). */
+export interface DbTimeouts {
+  /** Opening a connection (TCP + handshake) on MySQL/MariaDB. */
+  connectMs: number;
+  /** Waiting for a free connection from the pool. */
+  acquireMs: number;
+  /**
+   * Plain reads are stopped by the server after this long (MariaDB `max_statement_time`, MySQL
+   * `max_execution_time`); on SQLite it is the busy timeout. A statement that gets no answer at all
+   * (a frozen server) is abandoned, and its connection dropped, one second later.
+   */
+  statementMs: number;
+}
+
+export const DEFAULT_DB_TIMEOUTS: DbTimeouts = { connectMs: 2000, acquireMs: 5000, statementMs: 3000 };
+/** Beyond the server-side limit: a statement still unanswered this much later means the server is not answering at all. */
+const NO_ANSWER_GRACE_MS = 1000;
+/** What a 503 tells clients to wait before retrying. */
+export const DB_RETRY_AFTER_SECONDS = 5;
+
+/** A statement the server did not answer in time; its connection was dropped. */
+export class DatabaseNoAnswerError extends Error {
+  readonly code = 'SUITE_DB_NO_ANSWER';
+  constructor(ms: number) {
+    super(`The database did not answer within ${ms} ms.`);
+    this.name = 'DatabaseNoAnswerError';
+  }
+}
+
+const DDL = /^\s*(create|alter|drop|rename|truncate|optimize|analyze)\b/i;
+const PLAIN_SELECT = /^\s*select\b/i;
+const LOCKING_READ = /\bfor\s+update\b|\bfor\s+share\b|\block\s+in\s+share\s+mode\b/i;
+
+interface MysqlConnection {
+  _isMariaDB?: boolean;
+  __knex__disposed?: unknown;
+  destroy(): void;
+}
+interface QueryObject {
+  sql?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * mysql2 with bounded statements: plain reads carry the server-side time limit, and every statement
+ * but DDL (migrations may legitimately run long) is abandoned when the server stays silent, so a
+ * frozen database answers 503 rather than hanging. A subclass, because knex builds each
+ * transaction's client from the class prototype.
+ */
+function boundedMysqlClient(timeouts: DbTimeouts) {
+  const noAnswerMs = timeouts.statementMs + NO_ANSWER_GRACE_MS;
+  const base = Mysql2Client.prototype as unknown as { _query(connection: MysqlConnection, obj: QueryObject | string): Promise<unknown> };
+  return class BoundedMysql2Client extends Mysql2Client {
+    _query(connection: MysqlConnection, input: QueryObject | string): Promise<unknown> {
+      const obj: QueryObject = typeof input === 'string' ? { sql: input } : input;
+      const sql = obj?.sql ?? '';
+      if (DDL.test(sql)) return base._query.call(this, connection, obj);
+      let bounded = sql;
+      if (PLAIN_SELECT.test(sql) && !LOCKING_READ.test(sql)) {
+        bounded = connection._isMariaDB
+          ? `SET STATEMENT max_statement_time=${timeouts.statementMs / 1000} FOR ${sql}`
+          : sql.replace(PLAIN_SELECT, (select) => `${select} /*+ MAX_EXECUTION_TIME(${timeouts.statementMs}) */`);
+      }
+      return new Promise((resolveQuery, reject) => {
+        const timer = setTimeout(() => {
+          // The connection may still deliver a late answer to this statement: never reuse it.
+          connection.__knex__disposed = new DatabaseNoAnswerError(noAnswerMs);
+          connection.destroy();
+          reject(new DatabaseNoAnswerError(noAnswerMs));
+        }, noAnswerMs);
+        base._query.call(this, connection, { ...obj, sql: bounded }).then(
+          (result) => {
+            clearTimeout(timer);
+            resolveQuery(result);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+      });
+    }
+  };
+}
+
+class FileNotFoundError extends Error {
+  readonly code = 'SQLITE_CANTOPEN';
+}
+
+/**
+ * better-sqlite3 that never re-creates a database file that went away (it would open an empty one
+ * and answer with missing tables): once opened, a vanished file is an outage until it is back.
+ */
+function guardedSqliteClient(file: string) {
+  let openedOnce = false;
+  const base = BetterSqlite3Client.prototype as unknown as { acquireRawConnection(): Promise<unknown> };
+  return class GuardedBetterSqlite3Client extends BetterSqlite3Client {
+    async acquireRawConnection(): Promise<unknown> {
+      if (openedOnce && file !== ':memory:' && !existsSync(file)) throw new FileNotFoundError(`The database file ${file} is missing.`);
+      const connection = await base.acquireRawConnection.call(this);
+      openedOnce = true;
+      return connection;
+    }
+  };
+}
+
+/** Where knex's own warnings go: one line each, without the driver's stack. */
+export interface DbLogSink {
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+const STDERR_SINK: DbLogSink = {
+  warn: (obj, msg) => process.stderr.write(`${msg}: ${JSON.stringify(obj)}\n`),
+  debug: () => undefined,
+};
+
+function knexLog(sink: DbLogSink) {
+  const firstLine = (message: unknown) => String(message).split('\n')[0]!.slice(0, 500);
+  return {
+    // A failed acquire reaches the caller as an error (a 503); knex's own report of it is only detail.
+    warn: (message: unknown) =>
+      /^Acquire connection error/.test(String(message)) ? sink.debug({ knex: firstLine(message) }, 'database driver') : sink.warn({ knex: firstLine(message) }, 'database driver'),
+    error: (message: unknown) => sink.warn({ knex: firstLine(message) }, 'database driver'),
+    deprecate: () => undefined,
+    debug: () => undefined,
+  };
+}
+
+export function createDb(url: string, options: { poolMax?: number; timeouts?: Partial<DbTimeouts>; log?: DbLogSink } = {}): Db {
   const target = parseDatabaseUrl(url);
+  const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
+  const log = knexLog(options.log ?? STDERR_SINK);
   if (target.dialect === 'sqlite') {
     if (target.database !== ':memory:') mkdirSync(dirname(resolve(target.database)), { recursive: true });
     return knexFactory({
-      client: 'better-sqlite3',
+      client: guardedSqliteClient(target.database) as unknown as typeof knexFactory.Client,
       connection: { filename: target.database },
       useNullAsDefault: true,
+      log,
+      acquireConnectionTimeout: timeouts.acquireMs,
       pool: {
         min: 1,
         max: 1,
+        // A closed handle (the file went away, an I/O error closed it) is replaced, not reused forever.
+        validate: (connection: { open: boolean }) => connection.open,
         afterCreate(connection: { pragma(sql: string): unknown }, done: (err: Error | null, c: unknown) => void) {
           connection.pragma('foreign_keys = ON');
           connection.pragma('journal_mode = WAL');
-          connection.pragma('busy_timeout = 5000');
+          connection.pragma(`busy_timeout = ${Math.round(timeouts.statementMs)}`);
           connection.pragma('synchronous = NORMAL');
           done(null, connection);
         },
@@ -52,7 +190,7 @@ export function createDb(url: string, options: { poolMax?: number } = {}): Db {
   }
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
   return knexFactory({
-    client: 'mysql2',
+    client: boundedMysqlClient(timeouts) as unknown as typeof knexFactory.Client,
     connection: {
       host: parsed.hostname,
       port: Number(parsed.port || 3306),
@@ -64,7 +202,10 @@ export function createDb(url: string, options: { poolMax?: number } = {}): Db {
       charset: 'utf8mb4',
       supportBigNumbers: true,
       bigNumberStrings: false,
+      connectTimeout: timeouts.connectMs,
     },
+    acquireConnectionTimeout: timeouts.acquireMs,
+    log,
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
@@ -80,8 +221,8 @@ export function createDb(url: string, options: { poolMax?: number } = {}): Db {
 }
 
 export function dialectOf(db: Executor): Dialect {
-  const client = (db as unknown as { client: { config: { client: string } } }).client.config.client;
-  return client === 'mysql2' || client === 'mysql' ? 'mysql' : 'sqlite';
+  const driver = (db as unknown as { client: { driverName: string } }).client.driverName;
+  return driver === 'mysql2' || driver === 'mysql' ? 'mysql' : 'sqlite';
 }
 
 /** Booleans come back as 0/1 (and sometimes '0'/'1'). */
@@ -141,6 +282,62 @@ export function isDuplicateKeyError(error: unknown): boolean {
 export function isForeignKeyError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** Driver codes that mean the database cannot be reached or does not answer: retry later, not a bug. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_STATEMENT_TIMEOUT',
+  'ER_QUERY_TIMEOUT',
+  'SUITE_DB_NO_ANSWER',
+  'SQLITE_CANTOPEN',
+  'SQLITE_NOTADB',
+  'SQLITE_FULL',
+  'SQLITE_CORRUPT',
+]);
+const UNAVAILABLE_CODE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'];
+/** Errors without a code: a closed better-sqlite3 handle, a mysql2 connection already closed. */
+const UNAVAILABLE_MESSAGES = [/database connection is not open/i, /connection is in closed state/i, /Timeout acquiring a connection/i];
+
+/**
+ * What a driver error means for the caller, decided here once for every path (API, storefront,
+ * jobs): 'unavailable' (the database is unreachable, silent or overloaded: 503, retry later),
+ * 'contention' (a deadlock or lock wait that outlived its retries: 409, retry), or null (a bug: 500).
+ */
+export function classifyDbError(error: unknown): 'unavailable' | 'contention' | null {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, fatal, name, message } = current as { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (RETRYABLE_MYSQL.has(code) || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return 'contention';
+      if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODE_PREFIXES.some((prefix) => code.startsWith(prefix))) return 'unavailable';
+    }
+    // mysql2 marks errors that broke the connection itself as fatal.
+    if (fatal === true) return 'unavailable';
+    if (name === 'KnexTimeoutError') return 'unavailable';
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return 'unavailable';
+  }
+  return null;
+}
+
+/** The client-facing error for a classified driver error, or null when it is a bug. */
+export function dbErrorAsAppError(error: unknown): AppError | null {
+  const kind = classifyDbError(error);
+  if (kind === 'unavailable') return Errors.serviceUnavailable(DB_RETRY_AFTER_SECONDS);
+  if (kind === 'contention') return Errors.conflict('The data is busy with concurrent changes; retry.');
+  return null;
 }
 
 /**

@@ -91,6 +91,11 @@ export const Errors = {
     new AppError(429, 'SUITE__RATE_LIMITED', `Too many requests; retry in ${retryAfterSeconds} seconds.`, {
       meta: { retryAfter: retryAfterSeconds },
     }),
+  /** The database cannot serve the request now (unreachable, silent, overloaded); retry later. */
+  serviceUnavailable: (retryAfterSeconds: number) =>
+    new AppError(503, 'SUITE__SERVICE_UNAVAILABLE', `The service is temporarily unavailable; retry in ${retryAfterSeconds} seconds.`, {
+      meta: { retryAfter: retryAfterSeconds },
+    }),
 };
 
 export function internalErrorBody(requestId: string): ErrorBody {

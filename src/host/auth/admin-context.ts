@@ -27,6 +27,7 @@ export function adminApiDefinition(internals: HostInternals) {
     authorize() {
       // Every admin principal has full access to the Admin API.
     },
+    actorType: (ctx: AdminContext) => (ctx.principalId ? `admin-${ctx.principalType}` : 'guest'),
     callerKey(ctx: AdminContext) {
       return `${ctx.principalType}:${ctx.principalId}`;
     },

@@ -100,6 +100,7 @@ export function storeApiDefinition(internals: HostInternals) {
       if (route.permission && !ctx.can(route.permission))
         throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
     },
+    actorType: (ctx: StoreContext) => ctx.actor.type,
     callerKey(ctx: StoreContext) {
       return `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`;
     },

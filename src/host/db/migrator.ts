@@ -41,3 +41,17 @@ export async function migrateFolder(db: Knex, folder: string, tableName: string)
 }
 
 export const HOST_MIGRATIONS = projectPath('migrations', 'host');
+
+/** A folder of migrations and the table that records which of them ran. */
+export interface MigrationSet {
+  folder: string;
+  table: string;
+}
+
+/** Names of the migrations in the folder that its table does not record as run (readiness: the schema is current). */
+export async function pendingMigrations(db: Knex, set: MigrationSet): Promise<string[]> {
+  const source = new FolderMigrationSource(resolve(set.folder));
+  const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
+  const ran = new Set((await db(set.table).select('name')).map((row: { name: string }) => row.name.replace(/\.(ts|js)$/, '')));
+  return expected.filter((name) => !ran.has(name));
+}

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../../lib/db.js';
 
 /** Column helpers so every migration builds the same types on SQLite and MySQL/MariaDB. */
 export function idColumn(t: Knex.CreateTableBuilder, name = 'id'): Knex.ColumnBuilder {
@@ -25,6 +26,5 @@ export function money(t: Knex.CreateTableBuilder, name: string): Knex.ColumnBuil
 }
 
 export function binary(knex: Knex, t: Knex.CreateTableBuilder, name: string): Knex.ColumnBuilder {
-  const client = (knex as unknown as { client: { config: { client: string } } }).client.config.client;
-  return client === 'better-sqlite3' ? t.binary(name) : t.specificType(name, 'LONGBLOB');
+  return dialectOf(knex) === 'sqlite' ? t.binary(name) : t.specificType(name, 'LONGBLOB');
 }

@@ -7,7 +7,7 @@ import { looseObject } from '../../lib/schemas.js';
 import type { AdminRoute, HostPlugin, HostRuntime } from '../contract.js';
 import { projectPath } from '../paths.js';
 import { configDefaults, loadManifest, type PluginManifest } from './manifest.js';
-import { migrateFolder } from '../db/migrator.js';
+import { migrateFolder, type MigrationSet } from '../db/migrator.js';
 
 /** The plugin's settings: manifest defaults overlaid by what the operator saved (read per call, so every process sees changes). */
 export function pluginConfigAccess(db: Db, manifest: PluginManifest): HostRuntime['config'] {
@@ -73,7 +73,13 @@ export async function importPlugin(manifestFile = projectPath('plugin.json')): P
   return { manifest, plugin: module.default };
 }
 
+/** The plugin's migrations folder and the table that records them (null: the plugin has none). */
+export function pluginMigrationSet(manifest: PluginManifest): MigrationSet | null {
+  if (!manifest.migrations) return null;
+  return { folder: projectPath(manifest.migrations), table: `plugin_${manifest.name.replace(/-/g, '_')}_migrations` };
+}
+
 export async function migratePlugin(db: Db, manifest: PluginManifest): Promise<string[]> {
-  if (!manifest.migrations) return [];
-  return migrateFolder(db, projectPath(manifest.migrations), `plugin_${manifest.name.replace(/-/g, '_')}_migrations`);
+  const set = pluginMigrationSet(manifest);
+  return set ? migrateFolder(db, set.folder, set.table) : [];
 }

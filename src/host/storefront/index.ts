@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError } from '../../lib/errors.js';
+import { dbErrorAsAppError } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { enforceRateLimit } from '../../lib/rate-limit.js';
 import type { HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
@@ -103,6 +104,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     return (req: Request, res: Response, next: NextFunction) => {
       (async () => {
         const ctx = await storeContext(req, res);
+        res.locals.actorType = ctx.actor.type;
         // The category tree of the layout, for every page (visible categories only).
         res.locals.navigation = await navigationFor(kit, ctx, req.originalUrl);
         // Error pages rendered after a handler failed still show who is logged in.
@@ -241,6 +243,14 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   );
   router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
+    const requestId = String((req as Request & { id?: string }).id ?? '');
+    const dbFault = error instanceof AppError ? null : dbErrorAsAppError(error);
+    if (dbFault?.status === 503) {
+      log.warn({ requestId, path: req.path }, 'storefront: database unavailable');
+      res.setHeader('Retry-After', String(dbFault.options.meta?.retryAfter ?? 5));
+      return renderError(req, res, null, 503, 'Back in a moment', `The shop cannot be reached right now. Please try again in a few seconds (request ${requestId}).`);
+    }
+    if (dbFault) return renderError(req, res, null, dbFault.status, 'Something is not right', `${dbFault.message} (request ${requestId})`);
     if (error instanceof AppError) {
       if (error.status === 401) return redirectToLogin(req, res);
       if (error.status === 429) res.setHeader('Retry-After', String(error.options.meta?.retryAfter ?? 60));
@@ -251,7 +261,6 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const clientStatus = (error as { status?: unknown } | null)?.status;
     if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500)
       return renderError(req, res, null, clientStatus, 'Something is not right', 'The request could not be understood.');
-    const requestId = String((req as Request & { id?: string }).id ?? '');
     log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error), requestId, path: req.path }, 'storefront error');
     renderError(req, res, null, 500, 'Something went wrong', `We could not show this page. Please try again later (request ${requestId}).`);
   });

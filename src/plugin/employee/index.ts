@@ -4,6 +4,7 @@ import { employeeContextEnricher, employeeLoginProvider } from './context.js';
 import { employeeCsvRoutes } from './csv/routes.js';
 import { invitationRoutes } from './invitation/routes.js';
 import { loginRoutes } from './login/routes.js';
+import { LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS, purgeExpiredTokens } from './login/tokens.js';
 import { employeeOrderRoutes } from './orders/routes.js';
 import { roleRoutes } from './role/routes.js';
 import { employeeRoutes } from './routes.js';
@@ -28,4 +29,8 @@ export async function registerEmployees(host: HostRuntime): Promise<void> {
     host.storeApi.route(route);
   for (const route of accountRequestAdminRoutes(host)) host.adminApi.route(route);
   registerEmployeeStorefront(host);
+  host.jobs.register(LOGIN_TOKEN_PURGE_JOB, async (_payload, runtime) => {
+    await purgeExpiredTokens(runtime.db);
+  });
+  host.jobs.schedule(LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS);
 }

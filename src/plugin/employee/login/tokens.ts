@@ -87,3 +87,13 @@ export async function tokenState(
 export async function deleteActorTokens(executor: Executor, actorType: ActorType, actorId: string): Promise<void> {
   await executor(TOKENS).where({ actor_type: actorType, actor_id: actorId }).delete();
 }
+
+export const LOGIN_TOKEN_PURGE_JOB = 'employee.login-tokens.purge';
+export const LOGIN_TOKEN_PURGE_INTERVAL_SECONDS = 3600;
+/** Expired links are kept a day, so a late click still says "expired" rather than "unknown"; then they go. */
+export const EXPIRED_TOKEN_RETENTION_SECONDS = 24 * 3600;
+
+/** Deletes login links and recovery tokens that expired more than a day ago; returns how many. */
+export async function purgeExpiredTokens(executor: Executor, now = new Date()): Promise<number> {
+  return executor(TOKENS).where('expires_at', '<', toDbTime(addSeconds(now, -EXPIRED_TOKEN_RETENTION_SECONDS))).delete();
+}
