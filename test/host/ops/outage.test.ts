@@ -28,6 +28,17 @@ function expectOutageAnswers(results: LoadResult[], downAt: number, upAt: number
   expect(results.filter((r) => r.status === 0), 'no dropped connection').to.deep.equal([]);
 }
 
+/** While the database is down: ready says so within about a second, live stays 200 (the process needs no restart). */
+async function expectProbesDuringOutage(t: OutageShop): Promise<void> {
+  const started = Date.now();
+  const ready = await fetch(`${t.url}/health/ready`);
+  expect(ready.status).to.equal(503);
+  expect(ready.headers.get('retry-after')).to.match(/^\d+$/);
+  expect(((await ready.json()) as { checks: { database: string } }).checks.database).to.equal('unreachable');
+  expect(Date.now() - started, 'ready answered within about 1 s').to.be.below(1500);
+  expect((await fetch(`${t.url}/health/live`)).status).to.equal(200);
+}
+
 function watchUnhandledRejections(): { rejections: unknown[]; stop(): void } {
   const rejections: unknown[] = [];
   const listener = (reason: unknown) => void rejections.push(reason);
@@ -69,7 +80,9 @@ describe('host: database outage under load', function () {
       handle.close();
       renameSync(file, `${file}.away`);
       for (const suffix of ['-wal', '-shm']) if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${file}.away${suffix}`);
-      await new Promise((r) => setTimeout(r, OUTAGE_MS));
+      await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+      await expectProbesDuringOutage(t);
+      await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
       renameSync(`${file}.away`, file);
       for (const suffix of ['-wal', '-shm']) if (existsSync(`${file}.away${suffix}`)) renameSync(`${file}.away${suffix}`, `${file}${suffix}`);
       const upAt = Date.now();
@@ -113,7 +126,9 @@ describe('host: database outage under load', function () {
 
       const downAt = Date.now();
       await server!.kill();
-      await new Promise((r) => setTimeout(r, OUTAGE_MS));
+      await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
+      await expectProbesDuringOutage(t);
+      await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
       await server!.start();
       const upAt = Date.now();
 
