@@ -1,5 +1,5 @@
 import { newId } from '../../lib/ids.js';
-import { readJson, writeJson } from '../../lib/db.js';
+import { classifyDbError, readJson, writeJson } from '../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { HostRuntime } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -142,7 +142,9 @@ export function createJobsModule(internals: HostInternals): JobsModule {
       await runSchedules('due');
       await runQueuedJobs(() => !stopped);
     } catch (error) {
-      log.error({ err: errorText(error) }, 'job worker poll failed');
+      // An outage is expected to pass: the next poll tries again, nothing is lost (due jobs stay queued).
+      if (classifyDbError(error) === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
+      else log.error({ err: errorText(error) }, 'job worker poll failed');
     }
   }
 
