@@ -40,8 +40,9 @@ export interface DbTimeouts {
   acquireMs: number;
   /**
    * Plain reads are stopped by the server after this long (MariaDB `max_statement_time`, MySQL
-   * `max_execution_time`); on SQLite it is the busy timeout. A statement that gets no answer at all
-   * (a frozen server) is abandoned, and its connection dropped, one second later.
+   * `max_execution_time`) and InnoDB lock waits end after it (rounded up to seconds); on SQLite it is
+   * the busy timeout. A statement that gets no answer at all (a frozen server) is abandoned, and its
+   * connection dropped, one second later.
    */
   statementMs: number;
 }
@@ -211,7 +212,10 @@ export function createDb(url: string, options: { poolMax?: number; timeouts?: Pa
       max: options.poolMax ?? 10,
       afterCreate(connection: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, c: unknown) => void) {
         // READ COMMITTED: fewer gap locks, so fewer deadlocks; invariants rely on row locks and conditional writes.
-        connection.query("SET time_zone = '+00:00'", (err) => {
+        // A lock wait ends on the server (ER_LOCK_WAIT_TIMEOUT, retried by inTransaction, then 409) before
+        // the client's no-answer limit would take it for a frozen server.
+        const lockWaitSeconds = Math.max(1, Math.ceil(timeouts.statementMs / 1000));
+        connection.query(`SET time_zone = '+00:00', innodb_lock_wait_timeout = ${lockWaitSeconds}`, (err) => {
           if (err) return done(err, connection);
           connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err2) => done(err2, connection));
         });
