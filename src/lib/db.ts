@@ -42,7 +42,7 @@ export interface DbTimeouts {
    * Plain reads are stopped by the server after this long (MariaDB `max_statement_time`, MySQL
    * `max_execution_time`) and InnoDB lock waits end after it (rounded up to seconds); on SQLite it is
    * the busy timeout. A statement that gets no answer at all (a frozen server) is abandoned, and its
-   * connection dropped, one second later.
+   * connection dropped, one second later. 0 turns these limits off (SQLite then waits for locks not at all).
    */
   statementMs: number;
 }
@@ -89,7 +89,7 @@ function boundedMysqlClient(timeouts: DbTimeouts) {
     _query(connection: MysqlConnection, input: QueryObject | string): Promise<unknown> {
       const obj: QueryObject = typeof input === 'string' ? { sql: input } : input;
       const sql = obj?.sql ?? '';
-      if (DDL.test(sql)) return base._query.call(this, connection, obj);
+      if (timeouts.statementMs <= 0 || DDL.test(sql)) return base._query.call(this, connection, obj);
       let bounded = sql;
       if (PLAIN_SELECT.test(sql) && !LOCKING_READ.test(sql)) {
         bounded = connection._isMariaDB
@@ -214,8 +214,8 @@ export function createDb(url: string, options: { poolMax?: number; timeouts?: Pa
         // READ COMMITTED: fewer gap locks, so fewer deadlocks; invariants rely on row locks and conditional writes.
         // A lock wait ends on the server (ER_LOCK_WAIT_TIMEOUT, retried by inTransaction, then 409) before
         // the client's no-answer limit would take it for a frozen server.
-        const lockWaitSeconds = Math.max(1, Math.ceil(timeouts.statementMs / 1000));
-        connection.query(`SET time_zone = '+00:00', innodb_lock_wait_timeout = ${lockWaitSeconds}`, (err) => {
+        const lockWait = timeouts.statementMs > 0 ? `, innodb_lock_wait_timeout = ${Math.ceil(timeouts.statementMs / 1000)}` : '';
+        connection.query(`SET time_zone = '+00:00'${lockWait}`, (err) => {
           if (err) return done(err, connection);
           connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err2) => done(err2, connection));
         });
