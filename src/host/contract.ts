@@ -2,12 +2,11 @@
  * HostRuntime: the only thing the plugin imports from the host. A second host implementing this
  * contract loads the plugin unchanged. Breaking changes bump CONTRACT_VERSION's major.
  */
-import type { Knex } from 'knex';
 import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '1.0.0';
+export const CONTRACT_VERSION = '2.0.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -106,11 +105,75 @@ export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise
 
 export type CatalogEntity = 'product' | 'category' | 'landing_page';
 
+/** Stands for the entity's id column in a `sql` visibility constraint; the host puts its own qualified column there. */
+export const VISIBILITY_ID_MARKER = '{entity.id}';
+
 /**
- * Narrows a catalog query to what the context may see. `query` selects from the entity's table;
- * `idColumn` is its qualified id column (e.g. 'products.id').
+ * What a visibility filter answers, in a form any host can apply in its own query:
+ * - `all`: no restriction;
+ * - `exclude` / `only`: the ids the context may not / may only see;
+ * - `sql`: a boolean SQL expression on the entity's id, compiled for the host's dialect, with `?`
+ *   value placeholders (`bindings`) and VISIBILITY_ID_MARKER where the id column goes. It may read
+ *   only the plugin's own tables; the host ANDs it into its query.
  */
-export type VisibilityFilter = (ctx: StoreContext, entity: CatalogEntity, query: Knex.QueryBuilder, idColumn: string) => Promise<void> | void;
+export type VisibilityConstraint =
+  | { kind: 'all' }
+  | { kind: 'exclude'; ids: string[] }
+  | { kind: 'only'; ids: string[] }
+  | { kind: 'sql'; sql: string; bindings: unknown[] };
+
+/**
+ * Says what of one catalog entity a context may see. `executor` is the connection the host's query
+ * runs on (a transaction inside cart and checkout): a filter that reads must read through it.
+ */
+export type VisibilityFilter = (ctx: StoreContext, entity: CatalogEntity, executor: Executor) => Promise<VisibilityConstraint>;
+
+/**
+ * A plugin's own list narrowed or sorted by product fields: the host answers the ids of `within`
+ * that match, in the order asked. Field names are those of `catalog.productCriteriaFields`.
+ */
+export interface ProductIdQuery {
+  /** The candidates (the product ids of the plugin's rows); the answer is a subset of them. */
+  within: string[];
+  filter?: Criteria['filter'];
+  /** Contains-match on product number and name. */
+  term?: string;
+  sort?: Criteria['sort'];
+}
+
+export interface ProductSearchOptions {
+  /** Only these products. */
+  within?: string[];
+  /**
+   * The term matches a product number prefix or part of the name, and (ranked after exact and
+   * prefix number matches respectively) the products the plugin names here, e.g. by the customer's
+   * own numbers. Without it the term is a contains-match on number and name.
+   */
+  alsoMatch?: { exact: string[]; prefix: string[] };
+  /**
+   * Sort fields the plugin owns (not product fields): per field, product ids in the field's
+   * ascending order; products absent from the list sort as null. Criteria may sort on these names.
+   */
+  orderings?: Record<string, string[]>;
+  /** The sort when the criteria give none (default: product number, then id). */
+  defaultSort?: Array<{ field: string; order: 'asc' | 'desc' }>;
+}
+
+export interface ProductSearchResult {
+  total: number;
+  page: number;
+  limit: number;
+  products: ProductRecord[];
+}
+
+/** One product a customer ordered before, summed over the orders considered. */
+export interface OrderedProduct {
+  productId: string;
+  /** UTC ISO-8601 */
+  lastOrderDate: string;
+  totalQuantity: number;
+  orderCount: number;
+}
 
 export interface ProductRecord {
   id: string;
@@ -123,6 +186,8 @@ export interface ProductRecord {
   taxRateBp: number;
   /** list net price, minor units */
   priceNet: number;
+  manufacturer: string | null;
+  ean: string | null;
   categoryIds: string[];
 }
 
@@ -427,12 +492,29 @@ export interface HostRuntime {
 
   readonly catalog: {
     addVisibilityFilter(filter: VisibilityFilter): void;
-    /** Applies every visibility filter to a query over one catalog entity. */
-    applyVisibility(ctx: StoreContext, entity: CatalogEntity, query: Knex.QueryBuilder, idColumn: string): Promise<void>;
     /** Products by id that the context may see (active, visible); missing ids are absent from the result. */
     visibleProducts(ctx: StoreContext, ids: string[], executor?: Executor): Promise<ProductRecord[]>;
+    /** Products the context may see (active, visible) whose number is exactly one of `numbers`. */
+    visibleProductsByNumber(ctx: StoreContext, numbers: string[], executor?: Executor): Promise<ProductRecord[]>;
+    /** The field names product criteria accept (filters, sorts): the one allow-list of product fields. */
+    readonly productCriteriaFields: readonly string[];
+    /**
+     * A page of active products by criteria (filter, sort, term, ids, paging, total), visible to
+     * `ctx`; `ctx` null: every active product (sales staff tools).
+     */
+    searchProducts(ctx: StoreContext | null, criteria: Criteria, options?: ProductSearchOptions): Promise<ProductSearchResult>;
+    /**
+     * The ids of `query.within` that match the filter and term, in the order of the sort (then id),
+     * for lists the plugin keeps in its own tables. `ctx` given: only active products it may see;
+     * null: any product.
+     */
+    productIds(ctx: StoreContext | null, query: ProductIdQuery, executor?: Executor): Promise<string[]>;
+    /** Per product, the minimum quantities of its tier prices (ascending); products without tiers are absent. */
+    tierQuantities(executor: Executor, productIds: string[]): Promise<Map<string, number[]>>;
     /** Products by id regardless of visibility (for re-checks of stored snapshots). */
     products(executor: Executor, ids: string[]): Promise<ProductRecord[]>;
+    /** Products whose number is exactly one of `numbers`, regardless of visibility and state. */
+    productsByNumber(executor: Executor, numbers: string[]): Promise<ProductRecord[]>;
     entityVersionId(executor: Executor, entity: CatalogEntity, id: string): Promise<string | null>;
     /** Of the given ids of one entity, those that are active and that the context may see. */
     visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;
@@ -489,6 +571,11 @@ export interface HostRuntime {
     figuresByPeriod(executor: Executor, customerId: string, periods: Array<{ from: string; to: string }>): Promise<Array<{ orderCount: number; netTotal: number }>>;
     /** The customer's latest order with a line of the product, and that line; null when none. */
     latestWithProduct(executor: Executor, input: { customerId: string; productId: string; placedBy?: PlacedBy }): Promise<{ orderId: string; lineItemId: string } | null>;
+    /**
+     * The products a customer ordered (only orders placed by `placedBy` when given), the most
+     * recently ordered first, at most `limit` of them.
+     */
+    orderedProductIds(executor: Executor, query: { customerId: string; placedBy?: PlacedBy; limit: number }): Promise<OrderedProduct[]>;
   };
 
   readonly documents: {

@@ -119,6 +119,13 @@ function fieldOf(spec: CriteriaSpec, name: string): FieldSpec {
   return field;
 }
 
+/** The column a sort on `name` orders by; a 400 for unknown and to-many fields. */
+export function sortColumnOf(spec: CriteriaSpec, name: string): string {
+  const field = fieldOf(spec, name);
+  if (field.via) throw Errors.badRequest('SUITE__UNSORTABLE_FIELD', `The field "${name}" cannot be sorted on.`, { pointer: '/sort' });
+  return field.column;
+}
+
 function normalise(field: FieldSpec, value: unknown): unknown {
   if (field.type === 'boolean') return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
   if (field.type === 'date' && typeof value === 'string') {
@@ -264,11 +271,7 @@ export async function searchByCriteria<T>(
   if (limit > MAX_LIMIT || limit < 1) throw Errors.badRequest('SUITE__INVALID_LIMIT', `limit must be between 1 and ${MAX_LIMIT}.`, { pointer: '/limit' });
   const filtered = applyCriteriaFilters(base, criteria, spec);
   const dataQuery = select(filtered.clone());
-  for (const sort of criteria.sort ?? []) {
-    const field = fieldOf(spec, sort.field);
-    if (field.via) throw Errors.badRequest('SUITE__UNSORTABLE_FIELD', `The field "${sort.field}" cannot be sorted on.`, { pointer: '/sort' });
-    dataQuery.orderBy(field.column, (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
-  }
+  for (const sort of criteria.sort ?? []) dataQuery.orderBy(sortColumnOf(spec, sort.field), (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
   for (const sort of spec.defaultSort) dataQuery.orderBy(sort.column, sort.order);
   dataQuery.limit(limit).offset((page - 1) * limit);
   const mode = criteria['total-count-mode'];

@@ -212,9 +212,9 @@ describe('host: Admin API entities', () => {
     // A filter like the partial assortment's: the product is seen only by contexts matching the rule.
     const ruleId = created.body.data.id;
     const productId = (await api.post('/product', { productNumber: `RV-${unique()}`, name: 'Rule gated', price: 1 })).body.data.id;
-    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity, query, idColumn) => {
-      if (entity === 'product' && !(await ctx.ruleIds()).includes(ruleId)) query.whereNot(idColumn, productId);
-    });
+    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity) =>
+      entity === 'product' && !(await ctx.ruleIds()).includes(ruleId) ? { kind: 'exclude', ids: [productId] } : { kind: 'all' },
+    );
     const customer = (await api.post('/customer', { email: `rule-${unique()}@example.test`, password: 'secret-password', firstName: 'R', lastName: 'T', tags: ['vip'] })).body.data;
     const token = await login(customer.attributes.email, 'secret-password');
     const sees = async () => (await (await http()).get(`/store-api/product/${productId}`).set('suite-context-token', token)).status;

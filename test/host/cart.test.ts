@@ -13,9 +13,7 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter((_ctx, entity, query, idColumn) => {
-    if (entity === 'product' && hiddenIds.size > 0) query.whereNotIn(idColumn, [...hiddenIds]);
-  });
+  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' }));
   shop.runtime.cart.addLineItemProcessor({
     name: 'test-limited',
     async process(_ctx, item, phase) {

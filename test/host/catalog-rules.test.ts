@@ -173,9 +173,7 @@ describe('host: prices and products', () => {
     expect(all.map((p) => p.id)).to.deep.equal([ids[2], ids[0], ids[1]]);
     expect(all[0]).to.include({ taxRateBp: 700, priceNet: 100, active: true });
     const hidden = ids[2]!;
-    shop.runtime.catalog.addVisibilityFilter((_ctx, entity, query, idColumn) => {
-      if (entity === 'product') query.whereNot(idColumn, hidden);
-    });
+    shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [hidden] } : { kind: 'all' }));
     const visible = await shop.runtime.catalog.visibleProducts(await contextFor(), ids);
     expect(visible.map((p) => p.id)).to.deep.equal([ids[0]]);
     expect(await shop.runtime.catalog.entityVersionId(shop.db, 'product', ids[0]!)).to.equal(all[1]!.versionId);

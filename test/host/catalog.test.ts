@@ -58,9 +58,7 @@ async function hideFromOutsiders(...ids: string[]): Promise<void> {
   for (const id of ids) hiddenIds.add(id);
   if (filterRegistered) return;
   filterRegistered = true;
-  shop.runtime.catalog.addVisibilityFilter((ctx, _entity, query, idColumn) => {
-    if (!ctx.customer?.tags.includes('insider') && hiddenIds.size > 0) query.whereNotIn(idColumn, [...hiddenIds]);
-  });
+  shop.runtime.catalog.addVisibilityFilter(async (ctx) => (ctx.customer?.tags.includes('insider') ? { kind: 'all' } : { kind: 'exclude', ids: [...hiddenIds] }));
 }
 
 describe('host: catalog Store API', () => {

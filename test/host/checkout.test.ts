@@ -17,9 +17,7 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter((_ctx, entity, query, idColumn) => {
-    if (entity === 'product' && hiddenIds.size > 0) query.whereNotIn(idColumn, [...hiddenIds]);
-  });
+  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' }));
   shop.runtime.checkout.addInterceptor({
     name: 'test-refuser',
     async intercept(_ctx, draft) {

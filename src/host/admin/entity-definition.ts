@@ -6,7 +6,7 @@ import { fromMinor, toMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { JsonSchema } from '../../lib/validation.js';
-import { moneyFiltersToMinor } from '../catalog/store-routes.js';
+import { moneyFiltersToMinor } from '../catalog/product-search.js';
 
 /** Admin prices are in the default currency's minor units with this precision. */
 export const ADMIN_MONEY_PRECISION = 2;

@@ -1,10 +1,13 @@
+import type { Knex } from 'knex';
+import type { Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
+import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
-import { tierPricesOf } from './product-repository.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, toProductRecords } from './product-repository.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords } from './product-repository.js';
+import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
+import { applyVisibility } from './visibility.js';
 import { RuleEngine } from './rule-engine.js';
 import { catalogStoreRoutes } from './store-routes.js';
 import { ADMIN_ENTITIES } from '../admin/entity-definitions.js';
@@ -19,19 +22,25 @@ export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | '
 export function createCatalogModule(internals: HostInternals): CatalogModule {
   const { registries } = internals;
   const ruleEngine = new RuleEngine(internals.db);
+  const visibleProductsOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) =>
+    applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
+  const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly);
 
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
-    async applyVisibility(ctx, entity, query, idColumn) {
-      for (const filter of registries.visibilityFilters) await filter(ctx, entity, query, idColumn);
-    },
     async visibleProducts(ctx, ids, executor = internals.db) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
       const query = executor('products').whereIn('products.id', wanted).where('products.active', true).select(PRODUCT_COLUMNS);
-      await catalog.applyVisibility(ctx, 'product', query, 'products.id');
+      await visibleProductsOnly(ctx, query, executor);
       return inIdOrder(await toProductRecords(executor, await query), ids);
     },
+    visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.byNumber(executor, numbers, ctx),
+    productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
+    searchProducts: search.searchProducts,
+    productIds: search.productIds,
+    tierQuantities: tierQuantitiesOf,
+    productsByNumber: (executor, numbers) => search.byNumber(executor, numbers, null),
     async products(executor, ids) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
@@ -43,7 +52,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       const wanted = [...new Set(ids.filter(isId))];
       if (!table || wanted.length === 0) return [];
       const query = executor(table).whereIn(`${table}.id`, wanted).where(`${table}.active`, true);
-      await catalog.applyVisibility(ctx, entity, query, `${table}.id`);
+      await applyVisibility(registries.visibilityFilters, ctx, entity, query, `${table}.id`, executor);
       const visible = new Set((await query.pluck(`${table}.id`)) as string[]);
       return wanted.filter((id) => visible.has(id));
     },

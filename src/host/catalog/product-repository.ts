@@ -42,6 +42,8 @@ export function toProductRecord(row: ProductRow, categoryIds: string[]): Product
     active: readBool(row.active),
     taxRateBp: readInt(row.tax_rate_bp),
     priceNet: readInt(row.price_net),
+    manufacturer: (row.manufacturer as string | null | undefined) ?? null,
+    ean: (row.ean as string | null | undefined) ?? null,
     categoryIds,
   };
 }
@@ -77,4 +79,10 @@ export async function tierPricesOf(executor: Executor, productIds: string[]): Pr
     byProduct.set(row.product_id, list);
   }
   return byProduct;
+}
+
+/** Per product, the minimum quantities of its tier prices, ascending. */
+export async function tierQuantitiesOf(executor: Executor, productIds: string[]): Promise<Map<string, number[]>> {
+  const tiers = await tierPricesOf(executor, [...new Set(productIds)]);
+  return new Map([...tiers].map(([id, list]) => [id, list.map((tier) => tier.minQuantity)]));
 }

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
+import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
-import { toMinor } from '../../lib/money.js';
 import { idParam, listResponse, objectSchema, pathParams } from '../../lib/schemas.js';
 import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -17,32 +16,8 @@ import {
   productViews,
 } from './catalog-views.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
-
-export const productCriteriaSpec: CriteriaSpec = {
-  fields: {
-    id: { column: 'products.id', type: 'id' },
-    productNumber: { column: 'products.product_number', type: 'string' },
-    name: { column: 'products.name', type: 'string' },
-    description: { column: 'products.description', type: 'string' },
-    manufacturer: { column: 'products.manufacturer', type: 'string' },
-    ean: { column: 'products.ean', type: 'string' },
-    active: { column: 'products.active', type: 'boolean' },
-    stock: { column: 'products.stock', type: 'number' },
-    price: { column: 'products.price_net', type: 'number' },
-    categoryId: {
-      column: 'product_categories.category_id',
-      type: 'id',
-      via: { table: 'product_categories', foreignKey: 'product_categories.product_id', localKey: 'products.id' },
-    },
-    createdAt: { column: 'products.created_at', type: 'date' },
-  },
-  termColumns: ['products.name', 'products.product_number'],
-  defaultSort: [
-    { column: 'products.name', order: 'asc' },
-    { column: 'products.id', order: 'asc' },
-  ],
-  idColumn: 'products.id',
-};
+import { moneyFiltersToMinor, productCriteriaSpec } from './product-search.js';
+import { applyVisibility } from './visibility.js';
 
 export const categoryCriteriaSpec: CriteriaSpec = {
   fields: {
@@ -70,25 +45,6 @@ const searchBody = {
 const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields));
 const productList = listResponse(productViewSchema);
 
-/** Money is a number with the currency's precision at the edge, minor units in the table: converts filters on money fields. */
-export function moneyFiltersToMinor(filters: Filter[] | undefined, moneyFields: string[], precision: number): Filter[] | undefined {
-  const convert = (value: unknown): number => {
-    const amount = typeof value === 'number' ? value : Number(value);
-    if (typeof value === 'boolean' || value === '' || !Number.isFinite(amount))
-      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', 'A price filter needs a number.', { pointer: '/filter' });
-    return toMinor(amount, precision);
-  };
-  return filters?.map((filter): Filter => {
-    if ('queries' in filter) return { ...filter, queries: moneyFiltersToMinor(filter.queries, moneyFields, precision) ?? [] };
-    if (!moneyFields.includes(filter.field)) return filter;
-    if (filter.type === 'equals') return filter.value === null ? filter : { ...filter, value: convert(filter.value) };
-    if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
-    if (filter.type === 'range')
-      return { ...filter, parameters: Object.fromEntries(Object.entries(filter.parameters).map(([k, v]) => [k, convert(v)])) };
-    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `The filter "${filter.type}" does not apply to prices.`, { pointer: '/filter' });
-  });
-}
-
 export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntime['catalog']): StoreRoute[] {
   const db = internals.db;
   const providers = internals.registries.priceProviders;
@@ -97,7 +53,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   async function visibleQuery(ctx: StoreContext, entity: CatalogEntity, executor: Executor = db): Promise<{ query: Knex.QueryBuilder }> {
     const table = CATALOG_TABLES[entity];
     const query = executor(table).where(`${table}.active`, true);
-    await catalog.applyVisibility(ctx, entity, query, `${table}.id`);
+    await applyVisibility(internals.registries.visibilityFilters, ctx, entity, query, `${table}.id`, executor);
     return { query };
   }
 

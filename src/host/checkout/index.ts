@@ -1,3 +1,4 @@
+import { orderedProductIds } from './ordered-products.js';
 import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { CartService } from './cart-service.js';
@@ -40,6 +41,7 @@ export function createCheckoutModule(internals: HostInternals): CheckoutModule {
       figuresByCustomer: orderFiguresByCustomer,
       figuresByPeriod: orderFiguresByPeriod,
       latestWithProduct: latestOrderWithProduct,
+      orderedProductIds,
     },
     documents,
     storeRoutes: checkoutRoutes(internals, carts, checkout),

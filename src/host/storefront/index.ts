@@ -16,6 +16,7 @@ import { createPageKit } from './page-kit.js';
 import { canBuy, navigationFor, productPath, shopPages } from './shop-pages.js';
 import { cartPages } from './cart-pages.js';
 import { accountPages } from './account-pages.js';
+import { applyVisibility } from '../catalog/visibility.js';
 
 export interface StorefrontModule extends Pick<HostRuntime, 'storefront'> {
   router: Router;
@@ -125,9 +126,9 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   async function homeData(ctx: StoreContext): Promise<Record<string, unknown>> {
     const { catalog, prices } = internals.runtime;
     const categoryQuery = db('categories').where('categories.active', true).whereNull('categories.parent_id').orderBy('categories.position').orderBy('categories.name').limit(12).select('categories.id', 'categories.name');
-    await catalog.applyVisibility(ctx, 'category', categoryQuery, 'categories.id');
+    await applyVisibility(internals.registries.visibilityFilters, ctx, 'category', categoryQuery, 'categories.id', db);
     const productQuery = db('products').where('products.active', true).orderBy('products.created_at', 'desc').orderBy('products.id').limit(8).select('products.id');
-    await catalog.applyVisibility(ctx, 'product', productQuery, 'products.id');
+    await applyVisibility(internals.registries.visibilityFilters, ctx, 'product', productQuery, 'products.id', db);
     const ids = (await productQuery).map((row: { id: string }) => row.id);
     const records = (await catalog.products(db, ids)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     const products = [];

@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
-import type { HostRuntime, StoreContext, VisibilityFilter } from '../../host/contract.js';
+import { VISIBILITY_ID_MARKER, type HostRuntime, type StoreContext, type VisibilityConstraint, type VisibilityFilter } from '../../host/contract.js';
+import type { Executor } from '../../lib/db.js';
 import { KIND_BY_ENTITY, type AssignmentKind } from './kinds.js';
 import { entitiesUnlockedBy, restrictedEntities } from './repository.js';
 
@@ -19,8 +19,8 @@ interface Snapshot {
   unlocked: Map<string, Promise<string[] | null>>;
 }
 
-function isInTransaction(query: Knex.QueryBuilder): boolean {
-  return (query as unknown as { client?: { transacting?: boolean } }).client?.transacting === true;
+function isTransaction(executor: Executor): boolean {
+  return (executor as { isTransaction?: boolean }).isTransaction === true;
 }
 
 function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>, max = Infinity): Promise<V> {
@@ -41,19 +41,24 @@ const upTo = (ids: string[]) => (ids.length > ID_LIST_MAX ? null : ids);
  * sort index and probes only the rows it looks at (totals are kept by the host's listing cache, so
  * a full count runs rarely). Written as scalar counts, not EXISTS: MariaDB turns EXISTS into a
  * materialized semi-join that copies the whole assignment table on every statement.
- * `unlocked`, when known, replaces the second probe by a list.
+ * `unlocked`, when known, replaces the second probe by a list. Compiled by the plugin's knex for
+ * the dialect; VISIBILITY_ID_MARKER stands for the host's id column.
  */
-function restrictBySubqueries(query: Knex.QueryBuilder, kind: AssignmentKind, idColumn: string, ruleIds: string[], unlocked: string[] | null): void {
+function restrictBySubqueries(executor: Executor, kind: AssignmentKind, ruleIds: string[], unlocked: string[] | null): VisibilityConstraint {
   const entityColumn = `${kind.table}.${kind.entityColumn}`;
-  query.where((visible) => {
-    visible.whereRaw('(select count(*) from ?? where ?? = ??) = 0', [kind.table, entityColumn, idColumn]);
-    if (ruleIds.length === 0) return;
-    if (unlocked) {
-      if (unlocked.length > 0) visible.orWhereIn(idColumn, unlocked);
-      return;
-    }
-    visible.orWhereRaw(`(select count(*) from ?? where ?? = ?? and ?? in (${ruleIds.map(() => '?').join(', ')})) > 0`, [kind.table, entityColumn, idColumn, `${kind.table}.rule_id`, ...ruleIds]);
-  });
+  const id = VISIBILITY_ID_MARKER;
+  const list = (values: string[]) => values.map(() => '?').join(', ');
+  let sql = `(select count(*) from ?? where ?? = ${id}) = 0`;
+  const bindings: string[] = [kind.table, entityColumn];
+  if (ruleIds.length > 0 && unlocked && unlocked.length > 0) {
+    sql += ` or ${id} in (${list(unlocked)})`;
+    bindings.push(...unlocked);
+  } else if (ruleIds.length > 0 && !unlocked) {
+    sql += ` or (select count(*) from ?? where ?? = ${id} and ?? in (${list(ruleIds)})) > 0`;
+    bindings.push(kind.table, entityColumn, `${kind.table}.rule_id`, ...ruleIds);
+  }
+  const compiled = executor.raw(sql, bindings).toSQL();
+  return { kind: 'sql', sql: compiled.sql, bindings: [...compiled.bindings] };
 }
 
 /**
@@ -62,8 +67,10 @@ function restrictBySubqueries(query: Knex.QueryBuilder, kind: AssignmentKind, id
  * few entities are restricted (the usual case for categories and landing pages, and for shops that
  * restrict a few hundred products) the filter is a short `NOT IN (hidden ids)`; otherwise every row
  * costs one primary-key probe of the assignment table.
- * Inside a transaction (cart, checkout) it runs the plain subqueries on the query's own connection:
- * a separate query on the root knex would wait forever for SQLite's single connection.
+ * Inside a transaction (cart, checkout) it answers the plain subqueries, which the host runs in
+ * its query on the transaction: a separate query on the root knex would wait forever for SQLite's
+ * single connection. It answers in the contract's host-neutral forms: hidden ids (`exclude`) or a
+ * predicate on the entity id (`sql`).
  */
 export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
   let current: Snapshot | null = null;
@@ -77,16 +84,13 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
     return current;
   }
 
-  return async (ctx, entity, query, idColumn) => {
+  return async (ctx, entity, executor) => {
     const kind = KIND_BY_ENTITY.get(entity);
-    if (!kind) return;
-    if (isInTransaction(query)) {
-      restrictBySubqueries(query, kind, idColumn, await ctx.ruleIds(), null);
-      return;
-    }
+    if (!kind) return { kind: 'all' };
+    if (isTransaction(executor)) return restrictBySubqueries(executor, kind, await ctx.ruleIds(), null);
     const snapshot = await snapshotFor(ctx);
     const restricted = await memo(snapshot.restricted, kind, async () => upTo(await restrictedEntities(host.db, kind, ID_LIST_MAX)));
-    if (restricted?.length === 0) return;
+    if (restricted?.length === 0) return { kind: 'all' };
     const ruleIds = [...new Set(await ctx.ruleIds())].sort();
     const unlocked =
       ruleIds.length === 0
@@ -95,9 +99,8 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
     if (restricted && unlocked) {
       const open = new Set(unlocked);
       const hidden = restricted.filter((id) => !open.has(id));
-      if (hidden.length > 0) query.whereNotIn(idColumn, hidden);
-      return;
+      return hidden.length > 0 ? { kind: 'exclude', ids: hidden } : { kind: 'all' };
     }
-    restrictBySubqueries(query, kind, idColumn, ruleIds, unlocked);
+    return restrictBySubqueries(executor, kind, ruleIds, unlocked);
   };
 }

@@ -1,0 +1,185 @@
+import type { Knex } from 'knex';
+import { applyCriteriaFilters, escapeLike, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
+import type { Executor } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { isId } from '../../lib/ids.js';
+import { toMinor } from '../../lib/money.js';
+import type { Dialect } from '../../lib/db.js';
+import type { ProductIdQuery, ProductRecord, ProductSearchOptions, ProductSearchResult, StoreContext } from '../contract.js';
+import { PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
+
+/** The one allow-list of product fields for criteria: the Store API listings, and the plugin's product searches through the contract. */
+export const productCriteriaSpec: CriteriaSpec = {
+  fields: {
+    id: { column: 'products.id', type: 'id' },
+    productNumber: { column: 'products.product_number', type: 'string' },
+    name: { column: 'products.name', type: 'string' },
+    description: { column: 'products.description', type: 'string' },
+    manufacturer: { column: 'products.manufacturer', type: 'string' },
+    ean: { column: 'products.ean', type: 'string' },
+    active: { column: 'products.active', type: 'boolean' },
+    stock: { column: 'products.stock', type: 'number' },
+    price: { column: 'products.price_net', type: 'number' },
+    categoryId: {
+      column: 'product_categories.category_id',
+      type: 'id',
+      via: { table: 'product_categories', foreignKey: 'product_categories.product_id', localKey: 'products.id' },
+    },
+    createdAt: { column: 'products.created_at', type: 'date' },
+  },
+  termColumns: ['products.name', 'products.product_number'],
+  defaultSort: [
+    { column: 'products.name', order: 'asc' },
+    { column: 'products.id', order: 'asc' },
+  ],
+  idColumn: 'products.id',
+};
+
+export const PRODUCT_CRITERIA_FIELDS: readonly string[] = Object.freeze(Object.keys(productCriteriaSpec.fields));
+
+/** Money is a number with the currency's precision at the edge, minor units in the table: converts filters on money fields. */
+export function moneyFiltersToMinor(filters: Filter[] | undefined, moneyFields: string[], precision: number): Filter[] | undefined {
+  const convert = (value: unknown): number => {
+    const amount = typeof value === 'number' ? value : Number(value);
+    if (typeof value === 'boolean' || value === '' || !Number.isFinite(amount))
+      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', 'A price filter needs a number.', { pointer: '/filter' });
+    return toMinor(amount, precision);
+  };
+  return filters?.map((filter): Filter => {
+    if ('queries' in filter) return { ...filter, queries: moneyFiltersToMinor(filter.queries, moneyFields, precision) ?? [] };
+    if (!moneyFields.includes(filter.field)) return filter;
+    if (filter.type === 'equals') return filter.value === null ? filter : { ...filter, value: convert(filter.value) };
+    if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
+    if (filter.type === 'range')
+      return { ...filter, parameters: Object.fromEntries(Object.entries(filter.parameters).map(([k, v]) => [k, convert(v)])) };
+    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `The filter "${filter.type}" does not apply to prices.`, { pointer: '/filter' });
+  });
+}
+
+/** The exclusive upper bound of a prefix range: the prefix with its last character incremented. */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/**
+ * `column` starts with one of `prefixes`, written so the column's index serves it: LIKE 'x%' on
+ * MySQL/MariaDB (case-insensitive collation), a range per prefix on SQLite (whose LIKE cannot use
+ * a BINARY index), which therefore matches the term as typed, upper- and lower-cased.
+ */
+function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, prefixes: string[]): void {
+  qb.where((q) => {
+    if (dialect === 'mysql') q.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, `${escapeLike(prefixes[0]!)}%`]);
+    else for (const prefix of new Set(prefixes)) q.orWhere((r) => r.where(column, '>=', prefix).andWhere(column, '<', prefixEnd(prefix)));
+  });
+}
+
+/** `CASE products.id WHEN ? THEN 0 … END`: the position of the product in `ids`, null for others. */
+function positionIn(ids: string[]): { sql: string; bindings: string[] } {
+  const wanted = [...new Set(ids.filter(isId))];
+  if (wanted.length === 0) return { sql: 'NULL', bindings: [] };
+  return { sql: `CASE products.id ${wanted.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`, bindings: wanted };
+}
+
+/**
+ * The number-first match of a term (the fast order's): product number prefix, or one of the
+ * products the plugin matched itself, or part of the name. The number matches are index look-ups;
+ * only the name needs a scan, and a term without LIKE wildcards is matched without an ESCAPE
+ * clause, which SQLite evaluates twice as fast. Ranked: exact number, plugin's exact, number
+ * prefix, plugin's prefix, the rest.
+ */
+function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { exact: string[]; prefix: string[] }) {
+  const lower = text.toLowerCase();
+  const others = [...new Set([...alsoMatch.exact, ...alsoMatch.prefix].filter(isId))];
+  return {
+    where(qb: Knex.QueryBuilder) {
+      qb.where((match) => {
+        match.orWhere((q) => wherePrefix(q, dialect, 'products.product_number', [text, text.toUpperCase(), lower]));
+        if (others.length > 0) match.orWhereIn('products.id', others);
+        if (/[!%_]/.test(text)) match.orWhereRaw(`products.name LIKE ? ESCAPE '!'`, [`%${escapeLike(text)}%`]);
+        else match.orWhere('products.name', 'like', `%${text}%`);
+      });
+    },
+    rank(qb: Knex.QueryBuilder) {
+      const exact = alsoMatch.exact.filter(isId);
+      const prefix = alsoMatch.prefix.filter(isId);
+      const inList = (ids: string[]) => (ids.length ? `products.id IN (${ids.map(() => '?').join(', ')})` : '1 = 0');
+      qb.orderByRaw(
+        `CASE WHEN LOWER(products.product_number) = ? THEN 0 WHEN ${inList(exact)} THEN 1 WHEN LOWER(SUBSTR(products.product_number, 1, ?)) = ? THEN 2 WHEN ${inList(prefix)} THEN 3 ELSE 4 END`,
+        [lower, ...exact, text.length, lower, ...prefix],
+      );
+    },
+  };
+}
+
+/** Product searches for the contract (catalog.searchProducts, catalog.productIds). */
+export function createProductSearch(
+  db: Executor,
+  dialect: Dialect,
+  visible: (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) => Promise<void>,
+) {
+  /** The spec of a plugin search: the product fields plus the plugin's orderings (sortable only, applied by the caller). */
+  const DEFAULT_SORT = [{ field: 'productNumber', order: 'asc' as const }];
+
+  async function searchProducts(ctx: StoreContext | null, criteria: Criteria, options: ProductSearchOptions = {}): Promise<ProductSearchResult> {
+    const query = db('products').where('products.active', true);
+    if (ctx) await visible(ctx, query, db);
+    if (options.within) query.whereIn('products.id', [...new Set(options.within.filter(isId))]);
+    const { term, sort, ...rest } = criteria;
+    const text = term?.trim();
+    const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
+    match?.where(query);
+    const orderings = options.orderings ?? {};
+    const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) => {
+      for (const entry of entries) {
+        const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+        const ranking = orderings[entry.field];
+        if (ranking) {
+          const position = positionIn(ranking);
+          qb.orderByRaw(`${position.sql} ${direction}`, position.bindings);
+        } else qb.orderBy(sortColumnOf(productCriteriaSpec, entry.field), direction);
+      }
+    };
+    const filter = moneyFiltersToMinor(rest.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2);
+    const spec: CriteriaSpec = { ...productCriteriaSpec, termColumns: match ? [] : productCriteriaSpec.termColumns, defaultSort: [{ column: 'products.id', order: 'asc' }] };
+    const page = await searchByCriteria<ProductRow>(query, { ...rest, filter, ...(match ? {} : { term }) }, spec, (qb) => {
+      if (sort?.length) order(qb, sort);
+      else {
+        match?.rank(qb);
+        order(qb, options.defaultSort ?? DEFAULT_SORT);
+      }
+      return qb.select(PRODUCT_COLUMNS);
+    });
+    return { total: page.total, page: page.page, limit: page.limit, products: await toProductRecords(db, page.rows) };
+  }
+
+  async function productIds(ctx: StoreContext | null, request: ProductIdQuery, executor: Executor = db): Promise<string[]> {
+    const within = [...new Set(request.within.filter(isId))];
+    if (within.length === 0) return [];
+    const query = executor('products').whereIn('products.id', within);
+    if (ctx) {
+      query.where('products.active', true);
+      await visible(ctx, query, executor);
+    }
+    applyCriteriaFilters(query, { filter: moneyFiltersToMinor(request.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2), term: request.term }, productCriteriaSpec);
+    for (const entry of request.sort ?? []) query.orderBy(sortColumnOf(productCriteriaSpec, entry.field), (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc');
+    if (request.sort?.length) query.orderBy('products.id');
+    return (await query.select('products.id')).map((row: { id: string }) => row.id);
+  }
+
+  /** Products by exact number: the unique index serves each look-up. */
+  async function byNumber(executor: Executor, numbers: string[], ctx: StoreContext | null): Promise<ProductRecord[]> {
+    const wanted = [...new Set(numbers.filter((n) => typeof n === 'string' && n.length > 0))];
+    const records: ProductRecord[] = [];
+    for (let i = 0; i < wanted.length; i += 500) {
+      const query = executor('products').whereIn('products.product_number', wanted.slice(i, i + 500));
+      if (ctx) {
+        query.where('products.active', true);
+        await visible(ctx, query, executor);
+      }
+      records.push(...(await toProductRecords(executor, await query.select(PRODUCT_COLUMNS))));
+    }
+    return records;
+  }
+
+  return { searchProducts, productIds, byNumber };
+}
