@@ -151,10 +151,10 @@ export interface ProductSearchOptions {
    */
   alsoMatch?: { exact: string[]; prefix: string[] };
   /**
-   * Sort fields the plugin owns (not product fields): per field, product ids in the field's
-   * ascending order; products absent from the list sort as null. Criteria may sort on these names.
+   * Sort fields the plugin owns (not product fields): per field, a numeric sort key per product id;
+   * products without a key sort as null. Criteria (and defaultSort) may sort on these names.
    */
-  orderings?: Record<string, string[]>;
+  orderings?: Record<string, Map<string, number>>;
   /** The sort when the criteria give none (default: product number, then id). */
   defaultSort?: Array<{ field: string; order: 'asc' | 'desc' }>;
 }

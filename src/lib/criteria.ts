@@ -317,3 +317,76 @@ export function renameCriteriaFields(criteria: Criteria, names: Record<string, s
     ...(criteria.sort ? { sort: criteria.sort.map((sort) => ({ ...sort, field: rename(sort.field) })) } : {}),
   };
 }
+
+/** What a filter on a field owned elsewhere resolves to: the ids it matches, or the ids it does not. */
+export type IdMatch = { in: string[] } | { notIn: string[] };
+
+/**
+ * Replaces every filter on one of `fields` (at any depth of multi/not) by a filter on `idField`:
+ * `resolve(leaf)` answers which ids the leaf matches. Lets a list filter by fields another party
+ * keeps (the host's product fields in a plugin list, the plugin's fields in a host search) while
+ * `not` and `or` keep their meaning.
+ */
+export async function resolveFiltersToIds(
+  filters: Filter[] | undefined,
+  fields: ReadonlySet<string>,
+  idField: string,
+  resolve: (leaf: Exclude<Filter, { queries: Filter[] }>) => Promise<IdMatch>,
+): Promise<Filter[] | undefined> {
+  if (!filters) return filters;
+  const result: Filter[] = [];
+  for (const filter of filters) {
+    if ('queries' in filter) result.push({ ...filter, queries: (await resolveFiltersToIds(filter.queries, fields, idField, resolve)) ?? [] });
+    else if (!fields.has(filter.field)) result.push(filter);
+    else {
+      const match = await resolve(filter);
+      result.push('in' in match ? { type: 'equalsAny', field: idField, value: match.in } : { type: 'not', queries: [{ type: 'equalsAny', field: idField, value: match.notIn }] });
+    }
+  }
+  return result;
+}
+
+/** Whether the criteria filter or sort on one of `fields` (at any depth). */
+export function filtersName(filters: Filter[] | undefined, fields: ReadonlySet<string>): boolean {
+  return (filters ?? []).some((f) => ('queries' in f ? filtersName(f.queries, fields) : fields.has(f.field)));
+}
+
+/**
+ * Evaluates one filter leaf on a value held in memory (a figure another party computed, e.g. the
+ * host's order sums): numbers and dates compare as numbers, strings as text; a date that does not
+ * parse is the same 400 as in SQL.
+ */
+export function leafMatches(type: FieldType, value: number | string | null, leaf: Exclude<Filter, { queries: Filter[] }>): boolean {
+  const comparable = (v: unknown): number | string | null => {
+    if (v === null || v === undefined) return null;
+    if (type === 'date') {
+      const time = new Date(String(v)).getTime();
+      if (Number.isNaN(time)) throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${String(v)}" is not a date.`, { pointer: '/filter' });
+      return time;
+    }
+    if (type === 'number') return Number(v);
+    return String(v);
+  };
+  const own = comparable(value);
+  switch (leaf.type) {
+    case 'equals':
+      return leaf.value === null ? own === null : own !== null && own === comparable(leaf.value);
+    case 'equalsAny':
+      return own !== null && leaf.value.some((v) => comparable(v) === own);
+    case 'contains':
+    case 'prefix':
+    case 'suffix': {
+      if (value === null) return false;
+      const text = String(value).toLowerCase();
+      const part = String(leaf.value).toLowerCase();
+      return leaf.type === 'contains' ? text.includes(part) : leaf.type === 'prefix' ? text.startsWith(part) : text.endsWith(part);
+    }
+    case 'range': {
+      if (own === null) return false;
+      const p = leaf.parameters;
+      const bound = (v: string | number | undefined) => (v === undefined ? undefined : comparable(v)!);
+      const [gte, lte, gt, lt] = [bound(p.gte), bound(p.lte), bound(p.gt), bound(p.lt)];
+      return (gte === undefined || own >= gte) && (lte === undefined || own <= lte) && (gt === undefined || own > gt) && (lt === undefined || own < lt);
+    }
+  }
+}

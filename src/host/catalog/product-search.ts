@@ -73,11 +73,11 @@ function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, pr
   });
 }
 
-/** `CASE products.id WHEN ? THEN 0 … END`: the position of the product in `ids`, null for others. */
-function positionIn(ids: string[]): { sql: string; bindings: string[] } {
-  const wanted = [...new Set(ids.filter(isId))];
-  if (wanted.length === 0) return { sql: 'NULL', bindings: [] };
-  return { sql: `CASE products.id ${wanted.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`, bindings: wanted };
+/** `CASE products.id WHEN ? THEN ? … END`: the plugin's sort key of the product, null for others. */
+function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: Array<string | number> } {
+  const entries = [...keys].filter(([id, key]) => isId(id) && Number.isFinite(key));
+  if (entries.length === 0) return { sql: 'NULL', bindings: [] };
+  return { sql: `CASE products.id ${entries.map(() => 'WHEN ? THEN ?').join(' ')} END`, bindings: entries.flat() };
 }
 
 /**
@@ -132,10 +132,10 @@ export function createProductSearch(
     const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) => {
       for (const entry of entries) {
         const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
-        const ranking = orderings[entry.field];
-        if (ranking) {
-          const position = positionIn(ranking);
-          qb.orderByRaw(`${position.sql} ${direction}`, position.bindings);
+        const keys = orderings[entry.field];
+        if (keys) {
+          const key = sortKeyOf(keys);
+          qb.orderByRaw(`${key.sql} ${direction}`, key.bindings);
         } else qb.orderBy(sortColumnOf(productCriteriaSpec, entry.field), direction);
       }
     };

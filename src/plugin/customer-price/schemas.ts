@@ -2,6 +2,7 @@ import { criteriaSchema, MAX_LIMIT, DEFAULT_LIMIT, type CriteriaSpec } from '../
 import { idSchema } from '../../lib/ids.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
+import type { ProductFieldsOfList } from '../product-fields.js';
 
 export const TAG = 'Customer prices';
 export const RESOURCE_TYPE = 'suite_customer_price';
@@ -13,18 +14,20 @@ export const storePriceCriteriaSpec: CriteriaSpec = {
   fields: {
     id: { column: 'cp.id', type: 'id' },
     productId: { column: 'cp.product_id', type: 'id' },
-    productNumber: { column: 'products.product_number', type: 'string' },
-    productName: { column: 'products.name', type: 'string' },
+    // Product fields: resolved through the host (storePriceProductFields); the columns are never read.
+    productNumber: { column: 'cp.product_id', type: 'string' },
+    productName: { column: 'cp.product_id', type: 'string' },
     minQuantity: { column: 'cp.min_quantity', type: 'number' },
   },
-  termColumns: ['products.product_number', 'products.name'],
   defaultSort: [
-    { column: 'products.product_number', order: 'asc' },
     { column: 'cp.min_quantity', order: 'asc' },
     { column: 'cp.id', order: 'asc' },
   ],
   idColumn: 'cp.id',
 };
+
+/** The list's product fields (the host's names); no own term columns: a term searches product number and name. */
+export const storePriceProductFields: ProductFieldsOfList = { fields: { productNumber: 'productNumber', productName: 'name' }, productIdField: 'productId', ownTermColumns: [], defaultSort: [{ field: 'productNumber', order: 'asc' }] };
 
 export const storePriceCriteriaBody = criteriaSchema(Object.keys(storePriceCriteriaSpec.fields));
 

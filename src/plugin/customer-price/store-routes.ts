@@ -1,10 +1,12 @@
+import type { Knex } from 'knex';
 import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { requireCustomer } from '../employee/common.js';
 import { CUSTOMER_PRICES } from './repository.js';
-import { storePriceCriteriaBody, storePriceCriteriaSpec, storePriceList, TAG } from './schemas.js';
+import { narrowByProductFields } from '../product-fields.js';
+import { storePriceCriteriaBody, storePriceCriteriaSpec, storePriceList, storePriceProductFields, TAG } from './schemas.js';
 
 export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -20,25 +22,26 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: storePriceCriteriaBody, responses: { 200: storePriceList } },
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
-        const base = host.db(`${CUSTOMER_PRICES} as cp`)
-          .join('products', 'products.id', 'cp.product_id')
-          .where('products.active', true)
-          .where((q) => {
+        const scope = (qb: Knex.QueryBuilder) =>
+          qb.where((q) => {
             q.where('cp.customer_id', customer.id);
             if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);
           });
-        await host.catalog.applyVisibility(ctx, 'product', base, 'products.id');
-        const page = await searchByCriteria<Record<string, any>>(base, body as Criteria, storePriceCriteriaSpec, (qb) =>
-          qb.select('cp.id', 'cp.product_id', 'cp.customer_id', 'cp.min_quantity', 'cp.price_net', 'products.product_number', 'products.name'),
+        const base = scope(host.db(`${CUSTOMER_PRICES} as cp`));
+        const candidates = (await scope(host.db(`${CUSTOMER_PRICES} as cp`)).distinct('cp.product_id')).map((row: { product_id: string }) => row.product_id);
+        const list = await narrowByProductFields(host, ctx, base, body as Criteria, storePriceCriteriaSpec, storePriceProductFields, candidates);
+        const page = await searchByCriteria<Record<string, any>>(base, list.criteria, storePriceCriteriaSpec, (qb) =>
+          list.order(qb.select('cp.id', 'cp.product_id', 'cp.customer_id', 'cp.min_quantity', 'cp.price_net')),
         );
+        const products = new Map((await host.catalog.products(host.db, page.rows.map((row) => String(row.product_id)))).map((p) => [p.id, p]));
         const precision = ctx.salesChannel.currencyPrecision;
         return {
           total: page.total,
           data: page.rows.map((row) => ({
             id: row.id,
             productId: row.product_id,
-            productNumber: row.product_number,
-            productName: row.name,
+            productNumber: products.get(row.product_id)?.productNumber ?? '',
+            productName: products.get(row.product_id)?.name ?? '',
             minQuantity: readInt(row.min_quantity),
             price: fromMinor(row.price_net, precision),
             scope: row.customer_id ? ('customer' as const) : ('customerGroup' as const),

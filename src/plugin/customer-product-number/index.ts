@@ -2,7 +2,7 @@ import type { HostRuntime } from '../../host/contract.js';
 import { customerProductNumberProcessor } from './processor.js';
 import { customerProductNumberRoutes } from './routes.js';
 
-export { numberKey, numbersOf, productIdsByNumber, visibleProductsByNumber, CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
+export { numberKey, numbersOf, productIdsByNumber, productIdsByNumberPrefix, visibleProductsByNumber, CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
 
 /** Customer product numbers: routes, CSV import, and a line-item processor that carries the number into carts and orders. */
 export async function registerCustomerProductNumbers(host: HostRuntime): Promise<void> {

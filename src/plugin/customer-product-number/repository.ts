@@ -11,29 +11,49 @@ export function numberKey(value: string): string {
   return value.trim().toLowerCase();
 }
 
-export function toView(row: Record<string, any>) {
+/** A number row with the shop's product number and name (from the host). */
+export function toView(row: Record<string, any>, product: { productNumber: string; name: string } | undefined) {
   return {
     id: String(row.id),
     productId: String(row.product_id),
-    productNumber: String(row.catalog_product_number),
-    productName: String(row.product_name),
+    productNumber: product?.productNumber ?? '',
+    productName: product?.name ?? '',
     customerProductNumber: String(row.product_number),
     createdAt: fromDbTime(row.created_at)!,
     updatedAt: fromDbTime(row.updated_at),
   };
 }
 
-/** The customer's numbers joined to the products they name, only products the context may see. */
-export async function visibleNumbersQuery(host: HostRuntime, ctx: StoreContext, customerId: string, executor: Executor = host.db): Promise<{ query: Knex.QueryBuilder }> {
-  const query = executor(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`)
-    .join('products', 'products.id', 'cpn.product_id')
-    .where('cpn.customer_id', customerId)
-    .where('products.active', true);
-  await host.catalog.applyVisibility(ctx, 'product', query, 'products.id');
-  return { query };
+/** Rows → views, with the products' numbers and names read from the host in one call. */
+export async function toViews(host: HostRuntime, executor: Executor, rows: Array<Record<string, any>>) {
+  const products = new Map((await host.catalog.products(executor, rows.map((row) => String(row.product_id)))).map((p) => [p.id, p]));
+  return rows.map((row) => toView(row, products.get(String(row.product_id))));
 }
 
-export const VIEW_COLUMNS = ['cpn.id', 'cpn.product_id', 'cpn.product_number', 'cpn.created_at', 'cpn.updated_at', 'products.product_number as catalog_product_number', 'products.name as product_name'];
+export const VIEW_COLUMNS = ['cpn.id', 'cpn.product_id', 'cpn.product_number', 'cpn.created_at', 'cpn.updated_at'];
+
+/** The customer's numbers (the rows of the list route). */
+export function numbersQuery(executor: Executor, customerId: string): Knex.QueryBuilder {
+  return executor(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.customer_id', customerId);
+}
+
+/** The products the customer has numbers for. */
+export async function numberedProductIds(executor: Executor, customerId: string): Promise<string[]> {
+  return (await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).select('product_id')).map((row: { product_id: string }) => row.product_id);
+}
+
+/** Product ids whose number (key) starts with `prefix` (already a key), at most `max`, in key order; and those equal to it. */
+export async function productIdsByNumberPrefix(executor: Executor, customerId: string, prefix: string, max: number): Promise<{ exact: string[]; prefix: string[] }> {
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const rows: Array<{ product_id: string; number_key: string }> = await executor(CUSTOMER_PRODUCT_NUMBERS)
+    .where('customer_id', customerId)
+    .where('number_key', '>=', prefix)
+    .where('number_key', '<', end)
+    .orderBy('number_key')
+    .limit(max)
+    .select('product_id', 'number_key');
+  return { exact: rows.filter((r) => r.number_key === prefix).map((r) => r.product_id), prefix: rows.map((r) => r.product_id) };
+}
 
 export async function numbersOf(executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
   const result = new Map<string, string>();
@@ -64,12 +84,7 @@ export async function visibleProductsByNumber(host: HostRuntime, ctx: StoreConte
   const result = new Map<string, string>();
   const wanted = [...new Set(numbers.map((n) => n.trim()).filter(Boolean))];
   const variants = [...new Set(wanted.flatMap((n) => [n, n.toUpperCase(), n.toLowerCase()]))];
-  const found = new Map<string, string>();
-  for (let i = 0; i < variants.length; i += CHUNK) {
-    const query = executor('products').whereIn('products.product_number', variants.slice(i, i + CHUNK)).where('products.active', true);
-    await host.catalog.applyVisibility(ctx, 'product', query, 'products.id');
-    for (const row of await query.select('products.id', 'products.product_number')) found.set(row.product_number, row.id);
-  }
+  const found = new Map((await host.catalog.visibleProductsByNumber(ctx, variants, executor)).map((p) => [p.productNumber, p.id]));
   for (const number of wanted) {
     const id = found.get(number) ?? found.get(number.toUpperCase()) ?? found.get(number.toLowerCase());
     if (id) result.set(number, id);

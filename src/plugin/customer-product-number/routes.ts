@@ -7,8 +7,9 @@ import { pathParams, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
 import { requireCustomer } from '../employee/common.js';
 import { importCustomerProductNumbers } from './import.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberKey, toView, VIEW_COLUMNS, visibleNumbersQuery } from './repository.js';
-import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, TAG, upsertBody, upsertResponse } from './schemas.js';
+import { narrowByProductFields } from '../product-fields.js';
+import { CUSTOMER_PRODUCT_NUMBERS, numberedProductIds, numberKey, numbersQuery, toViews, VIEW_COLUMNS } from './repository.js';
+import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, numberProductFields, TAG, upsertBody, upsertResponse } from './schemas.js';
 
 const MANAGE = 'customer-product-number.manage';
 
@@ -49,8 +50,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
               id = newId();
               await trx(CUSTOMER_PRODUCT_NUMBERS).insert({ id, customer_id: customer.id, product_id: productId, product_number: number, number_key: key, created_at: now });
             }
-            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).join('products', 'products.id', 'cpn.product_id').where('cpn.id', id).first(VIEW_COLUMNS);
-            return { success: true as const, customerProductNumber: toView(row) };
+            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.id', id).first(VIEW_COLUMNS);
+            return { success: true as const, customerProductNumber: (await toViews(host, trx, [row]))[0]! };
           });
         } catch (error) {
           if (isDuplicateKeyError(error)) throw Errors.conflict();
@@ -87,9 +88,11 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: numberCriteriaBody, responses: { 200: numberList } },
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
-        const { query } = await visibleNumbersQuery(host, ctx, customer.id);
-        const page = await searchByCriteria<Record<string, any>>(query, body as Criteria, numberCriteriaSpec, (qb) => qb.select(VIEW_COLUMNS));
-        return { total: page.total, data: page.rows.map(toView) };
+        const query = numbersQuery(host.db, customer.id);
+        const candidates = await numberedProductIds(host.db, customer.id);
+        const list = await narrowByProductFields(host, ctx, query, body as Criteria, numberCriteriaSpec, numberProductFields, candidates);
+        const page = await searchByCriteria<Record<string, any>>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
+        return { total: page.total, data: await toViews(host, host.db, page.rows) };
       },
     },
     {

@@ -2,6 +2,7 @@ import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
+import type { ProductFieldsOfList } from '../product-fields.js';
 
 export const TAG = 'Customer product numbers';
 export const MAX_NUMBER_LENGTH = 64;
@@ -35,18 +36,26 @@ export const numberCriteriaSpec: CriteriaSpec = {
   fields: {
     id: { column: 'cpn.id', type: 'id' },
     productId: { column: 'cpn.product_id', type: 'id' },
-    productNumber: { column: 'products.product_number', type: 'string' },
-    productName: { column: 'products.name', type: 'string' },
+    // Product fields: resolved through the host (numberProductFields); the columns are never read.
+    productNumber: { column: 'cpn.product_id', type: 'string' },
+    productName: { column: 'cpn.product_id', type: 'string' },
     customerProductNumber: { column: 'cpn.product_number', type: 'string' },
     createdAt: { column: 'cpn.created_at', type: 'date' },
     updatedAt: { column: 'cpn.updated_at', type: 'date' },
   },
-  termColumns: ['cpn.product_number', 'products.product_number', 'products.name'],
+  termColumns: ['cpn.product_number'],
   defaultSort: [
     { column: 'cpn.number_key', order: 'asc' },
     { column: 'cpn.id', order: 'asc' },
   ],
   idColumn: 'cpn.id',
+};
+
+/** The list's product fields (the host's names) and its own term columns; see product-fields.ts. */
+export const numberProductFields: ProductFieldsOfList = {
+  fields: { productNumber: 'productNumber', productName: 'name' },
+  productIdField: 'productId',
+  ownTermColumns: ['cpn.product_number'],
 };
 
 export const numberCriteriaBody = criteriaSchema(Object.keys(numberCriteriaSpec.fields));

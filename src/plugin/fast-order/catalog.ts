@@ -1,101 +1,63 @@
-import type { Knex } from 'knex';
-import type { HostRuntime, ProductRecord, StoreContext } from '../../host/contract.js';
-import { escapeLike } from '../../lib/criteria.js';
-import { readInt } from '../../lib/db.js';
+import type { HostRuntime, ProductRecord, ProductSearchOptions, StoreContext } from '../../host/contract.js';
+import { applyCriteriaFilters, resolveFiltersToIds, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { fromMinor } from '../../lib/money.js';
 import { priceView } from '../../lib/price-view.js';
 import { priceBreakpoints } from '../customer-price/repository.js';
-import { CUSTOMER_PRODUCT_NUMBERS } from '../customer-product-number/index.js';
-
-export const PRODUCT_SELECT = [
-  'products.id',
-  'products.product_number',
-  'products.name',
-  'products.description',
-  'products.manufacturer',
-  'products.ean',
-  'products.stock',
-  'cpn.product_number as customer_product_number',
-];
+import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersOf, productIdsByNumberPrefix } from '../customer-product-number/index.js';
 
 /**
- * Active products the context may see, with the customer's own number joined (cpn). Wrapped in an
- * object: a query builder is thenable, so returning it from an async function would run it.
+ * At most this many of the customer's own numbers match a term's prefix (in number order): the
+ * host receives them as a list of ids.
  */
-export async function visibleProducts(host: HostRuntime, ctx: StoreContext, from: Knex.QueryBuilder = host.db('products')): Promise<{ query: Knex.QueryBuilder }> {
-  const customerId = ctx.customer?.id ?? '';
-  const query = from
-    .leftJoin(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`, (join) => join.on('cpn.product_id', '=', 'products.id').andOnVal('cpn.customer_id', '=', customerId))
-    .where('products.active', true);
-  await host.catalog.applyVisibility(ctx, 'product', query, 'products.id');
-  return { query };
-}
+export const OWN_NUMBER_MATCHES_MAX = 1000;
+const OWN_NUMBER_FIELD = 'customerProductNumber';
 
-/** The exclusive upper bound of a prefix range: the prefix with its last character incremented. */
-function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-}
+/** The customer's own numbers as a criteria spec over the plugin's table, for filters on customerProductNumber. */
+const ownNumberSpec: CriteriaSpec = { fields: { [OWN_NUMBER_FIELD]: { column: 'product_number', type: 'string' } }, defaultSort: [], idColumn: 'product_id' };
 
-/**
- * `column` starts with one of `prefixes`, written so the column's index serves it: LIKE 'x%' on
- * MySQL/MariaDB (case-insensitive collation), a range per prefix on SQLite (whose LIKE cannot use
- * a BINARY index), which therefore matches the term as typed, upper- and lower-cased.
- */
-function wherePrefix(qb: Knex.QueryBuilder, dialect: HostRuntime['dialect'], column: string, prefixes: string[]): void {
-  qb.where((q) => {
-    if (dialect === 'mysql') q.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, `${escapeLike(prefixes[0]!)}%`]);
-    else for (const prefix of new Set(prefixes)) q.orWhere((r) => r.where(column, '>=', prefix).andWhere(column, '<', prefixEnd(prefix)));
-  });
-}
-
-export interface TermMatch {
-  /** Narrows the query to products matching the term. */
-  where(qb: Knex.QueryBuilder): void;
-  /** Orders exact and prefix number matches first (unless the criteria sort). */
-  rank(qb: Knex.QueryBuilder): void;
-}
-
-/**
- * The fast-order match of a term: product number prefix, customer product number prefix, or name
- * contains. The number matches are index look-ups; only the name needs a scan, and a term without
- * LIKE wildcards is matched without an ESCAPE clause, which SQLite evaluates twice as fast.
- */
-export function termMatch(host: HostRuntime, ctx: StoreContext, term: string | undefined): TermMatch | null {
-  const text = term?.trim();
-  if (!text) return null;
-  const lower = text.toLowerCase();
-  const customerId = ctx.customer?.id ?? '';
-  return {
-    where(qb) {
-      qb.where((match) => {
-        match.orWhere((q) => wherePrefix(q, host.dialect, 'products.product_number', [text, text.toUpperCase(), lower]));
-        match.orWhereIn('products.id', (sub) => {
-          sub.select('own.product_id').from(`${CUSTOMER_PRODUCT_NUMBERS} as own`).where('own.customer_id', customerId);
-          wherePrefix(sub, host.dialect, 'own.number_key', [lower]);
-        });
-        if (/[!%_]/.test(text)) match.orWhereRaw(`products.name LIKE ? ESCAPE '!'`, [`%${escapeLike(text)}%`]);
-        else match.orWhere('products.name', 'like', `%${text}%`);
-      });
-    },
-    rank(qb) {
-      qb.orderByRaw(
-        'CASE WHEN LOWER(products.product_number) = ? THEN 0 WHEN LOWER(cpn.product_number) = ? THEN 1 WHEN LOWER(SUBSTR(products.product_number, 1, ?)) = ? THEN 2 WHEN LOWER(SUBSTR(cpn.product_number, 1, ?)) = ? THEN 3 ELSE 4 END',
-        [lower, lower, text.length, lower, text.length, lower],
-      );
-    },
-  };
-}
-
-export interface ViewOptions {
+export interface SearchOptions extends Pick<ProductSearchOptions, 'within' | 'orderings' | 'defaultSort'> {
   withTiers?: boolean;
-  quantity?: number;
+}
+
+/** Sort keys of the customer's products by their own number (equal numbers share a key). */
+async function ownNumberOrder(host: HostRuntime, customerId: string): Promise<Map<string, number>> {
+  const rows: Array<{ product_id: string; product_number: string }> = await host.db(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).orderBy('product_number').select('product_id', 'product_number');
+  const keys = new Map<string, number>();
+  let rank = -1;
+  let previous: string | null = null;
+  for (const row of rows) {
+    if (row.product_number !== previous) rank++;
+    previous = row.product_number;
+    keys.set(row.product_id, rank);
+  }
+  return keys;
+}
+
+/**
+ * The fast-order search: the host searches the catalog (visibility, active, filters, sort, page,
+ * total; the term matches a number prefix or part of the name); the plugin adds what only it knows,
+ * the customer's own numbers: products whose own number the term starts with, filters and sorts on
+ * customerProductNumber.
+ */
+export async function searchProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: SearchOptions = {}) {
+  const customerId = ctx.customer?.id ?? '';
+  const term = criteria.term?.trim();
+  const alsoMatch = term ? await productIdsByNumberPrefix(host.db, customerId, numberKey(term), OWN_NUMBER_MATCHES_MAX) : undefined;
+  const filter = await resolveFiltersToIds(criteria.filter, new Set([OWN_NUMBER_FIELD]), 'id', async (leaf) => {
+    const numbered = host.db(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId);
+    if (leaf.type === 'equals' && leaf.value === null) return { notIn: (await numbered.select('product_id')).map((r: { product_id: string }) => r.product_id) };
+    return { in: (await applyCriteriaFilters(numbered, { filter: [leaf] }, ownNumberSpec).select('product_id')).map((r: { product_id: string }) => r.product_id) };
+  });
+  const orderings = { ...options.orderings };
+  if (criteria.sort?.some((s) => s.field === OWN_NUMBER_FIELD)) orderings[OWN_NUMBER_FIELD] = await ownNumberOrder(host, customerId);
+  const page = await host.catalog.searchProducts(ctx, { ...criteria, filter }, { within: options.within, alsoMatch: alsoMatch ?? { exact: [], prefix: [] }, orderings, defaultSort: options.defaultSort });
+  return { total: page.total, products: page.products };
 }
 
 /** Tier breakpoints the caller's price changes at: 1, the host's tier quantities and the customer's (and group's) price quantities. */
 async function breakpointsOf(host: HostRuntime, ctx: StoreContext, productIds: string[]): Promise<Map<string, number[]>> {
   const result = new Map<string, Set<number>>(productIds.map((id) => [id, new Set([1])]));
-  const tiers = await host.db('product_tier_prices').whereIn('product_id', productIds).select('product_id', 'min_quantity');
-  for (const row of tiers) result.get(row.product_id)?.add(readInt(row.min_quantity));
+  for (const [productId, quantities] of await host.catalog.tierQuantities(host.db, productIds)) for (const quantity of quantities) result.get(productId)?.add(quantity);
   if (ctx.customer) {
     for (const [productId, quantities] of await priceBreakpoints(host.db, ctx.customer.id, ctx.customer.groupId, productIds))
       for (const quantity of quantities) result.get(productId)?.add(quantity);
@@ -117,29 +79,26 @@ async function tierTable(host: HostRuntime, ctx: StoreContext, product: ProductR
   return tiers.map(({ unitNet: _unitNet, ...tier }) => tier);
 }
 
-/** Rows of a visibleProducts query → product views priced for the context, in the rows' order. */
-export async function productViews(host: HostRuntime, ctx: StoreContext, rows: Array<Record<string, any>>, options: ViewOptions = {}) {
-  const ids = rows.map((row) => String(row.id));
-  const records = new Map((await host.catalog.products(host.db, ids)).map((p) => [p.id, p]));
+/** Products → product views priced for the context (quantity 1), with the customer's own numbers, in the given order. */
+export async function productViews(host: HostRuntime, ctx: StoreContext, products: ProductRecord[], options: { withTiers?: boolean } = {}) {
+  const ids = products.map((product) => product.id);
+  const ownNumbers = ctx.customer ? await numbersOf(host.db, ctx.customer.id, ids) : new Map<string, string>();
   const breakpoints = options.withTiers ? await breakpointsOf(host, ctx, ids) : null;
   const precision = ctx.salesChannel.currencyPrecision;
-  const found = rows.filter((row) => records.has(String(row.id)));
-  const prices = await host.prices.calculateMany(ctx, found.map((row) => ({ product: records.get(String(row.id))!, quantity: options.quantity ?? 1 })));
+  const prices = await host.prices.calculateMany(ctx, products.map((product) => ({ product, quantity: 1 })));
   const views = [];
-  for (const [index, row] of found.entries()) {
-    const product = records.get(String(row.id))!;
-    const price = prices[index]!;
+  for (const [index, product] of products.entries()) {
     views.push({
       id: product.id,
       productNumber: product.productNumber,
       name: product.name,
       description: product.description,
-      manufacturer: (row.manufacturer as string | null) ?? null,
-      ean: (row.ean as string | null) ?? null,
+      manufacturer: product.manufacturer,
+      ean: product.ean,
       stock: product.stock,
       available: product.stock > 0,
-      customerProductNumber: (row.customer_product_number as string | null) ?? null,
-      calculatedPrice: priceView(price, precision),
+      customerProductNumber: ownNumbers.get(product.id) ?? null,
+      calculatedPrice: priceView(prices[index]!, precision),
       ...(breakpoints ? { tierPrices: await tierTable(host, ctx, product, breakpoints.get(product.id) ?? [1]) } : {}),
     });
   }

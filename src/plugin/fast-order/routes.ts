@@ -1,23 +1,18 @@
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
-import { readInt } from '../../lib/db.js';
+import type { HostRuntime, OrderedProduct, StoreContext, StoreRoute } from '../../host/contract.js';
+import { leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { emptyBody } from '../../lib/schemas.js';
-import { fromDbTime } from '../../lib/time.js';
 import { priceView } from '../../lib/price-view.js';
 import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { requireCustomer } from '../employee/common.js';
 import { addToCart } from './add-to-cart.js';
-import { PRODUCT_SELECT, productViews, termMatch, visibleProducts, type ViewOptions } from './catalog.js';
+import { productViews, searchProducts, type SearchOptions } from './catalog.js';
 import {
   addToCartBody,
   addToCartResponse,
-  orderedProductCriteriaBody,
-  orderedProductCriteriaSpec,
+  ORDERED_PRODUCT_FIELDS,
   orderedProductList,
-  productCriteriaBody,
-  productCriteriaSpec,
-  productDetailsBody,
+  productCriteriaBodies,
   productList,
   productPriceParams,
   productPriceResponse,
@@ -27,34 +22,53 @@ import {
 
 /** Fast order is a tool for placing orders: its search, details, table and add-to-cart need this key. */
 const ORDERING = 'orders.create';
+/** The ordered-products list looks at this many of the most recently ordered products. */
+export const ORDERED_PRODUCTS_MAX = 5000;
 
-async function searchProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: ViewOptions = {}) {
-  const { query } = await visibleProducts(host, ctx);
-  const { term, ...rest } = criteria;
-  const match = termMatch(host, ctx, term);
-  match?.where(query);
-  const page = await searchByCriteria<Record<string, any>>(query, rest, productCriteriaSpec, (qb) => {
-    if (!rest.sort?.length) match?.rank(qb);
-    return qb.select(PRODUCT_SELECT);
-  });
-  return { total: page.total, data: await productViews(host, ctx, page.rows, options) };
+async function searchViews(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: SearchOptions = {}) {
+  const page = await searchProducts(host, ctx, criteria, options);
+  return { total: page.total, data: await productViews(host, ctx, page.products, { withTiers: options.withTiers }) };
 }
 
-/** Orders the caller may read: the customer's, only their own without orders.read-all (as the host's order routes). */
-function orderedLines(host: HostRuntime, ctx: StoreContext) {
+const orderedFigures: Record<string, { type: 'date' | 'number'; of: (p: OrderedProduct) => number | string }> = {
+  lastOrderDate: { type: 'date', of: (p) => p.lastOrderDate },
+  totalQuantity: { type: 'number', of: (p) => p.totalQuantity },
+  orderCount: { type: 'number', of: (p) => p.orderCount },
+};
+
+/**
+ * Products the caller ordered before: the host sums the orders the caller may read (the customer's,
+ * only their own without orders.read-all, as the host's order routes); filters and sorts on those
+ * sums are resolved here to ids and sort keys, the rest is the host's product search.
+ */
+async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
   const customer = requireCustomer(ctx);
-  const lines = host
-    .db('order_line_items as oli')
-    .join('orders', 'orders.id', 'oli.order_id')
-    .where('orders.customer_id', customer.id)
-    .whereNotNull('oli.product_id')
-    .groupBy('oli.product_id')
-    .select('oli.product_id', host.db.raw('MAX(orders.order_date) as last_order_date'), host.db.raw('SUM(oli.quantity) as total_quantity'), host.db.raw('COUNT(DISTINCT orders.id) as order_count'));
-  if (!ctx.can('orders.read-all')) lines.where('orders.placed_by_type', ctx.actor.type).where('orders.placed_by_id', ctx.actor.id ?? '');
-  return lines;
+  const placedBy = ctx.can('orders.read-all') ? undefined : { type: ctx.actor.type, id: ctx.actor.id ?? '' };
+  const ordered = await host.orders.orderedProductIds(host.db, { customerId: customer.id, placedBy, limit: ORDERED_PRODUCTS_MAX });
+  const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', async (leaf) => {
+    const figure = orderedFigures[leaf.field]!;
+    return { in: ordered.filter((p) => leafMatches(figure.type, figure.of(p), leaf)).map((p) => p.productId) };
+  });
+  const orderings = Object.fromEntries(
+    Object.entries(orderedFigures).map(([field, figure]) => [
+      field,
+      new Map(ordered.map((p) => [p.productId, figure.type === 'date' ? new Date(figure.of(p)).getTime() : Number(figure.of(p))])),
+    ]),
+  );
+  const page = await searchProducts(host, ctx, { ...criteria, filter }, { within: ordered.map((p) => p.productId), orderings, defaultSort: [{ field: 'lastOrderDate', order: 'desc' }] });
+  const byId = new Map(ordered.map((p) => [p.productId, p]));
+  const views = await productViews(host, ctx, page.products);
+  return {
+    total: page.total,
+    data: views.map((view) => {
+      const { lastOrderDate, totalQuantity, orderCount } = byId.get(view.id)!;
+      return { ...view, lastOrderDate, totalQuantity, orderCount };
+    }),
+  };
 }
 
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
+  const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(host.catalog.productCriteriaFields);
   return [
     {
       method: 'POST',
@@ -68,7 +82,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: productCriteriaBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
         requireCustomer(ctx);
-        return searchProducts(host, ctx, body as Criteria);
+        return searchViews(host, ctx, body as Criteria);
       },
     },
     {
@@ -81,25 +95,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: 'orders.read',
       schemas: { body: orderedProductCriteriaBody, responses: { 200: orderedProductList } },
-      async handler({ ctx, body }) {
-        const { query } = await visibleProducts(host, ctx, host.db.from(orderedLines(host, ctx).as('op')).join('products', 'products.id', 'op.product_id'));
-        const { term, ...criteria } = body as Criteria;
-        const match = termMatch(host, ctx, term);
-        match?.where(query);
-        const page = await searchByCriteria<Record<string, any>>(query, criteria, orderedProductCriteriaSpec, (qb) => {
-          if (!criteria.sort?.length) match?.rank(qb);
-          return qb.select([...PRODUCT_SELECT, 'op.last_order_date', 'op.total_quantity', 'op.order_count']);
-        });
-        const byId = new Map(page.rows.map((row) => [String(row.id), row]));
-        const views = await productViews(host, ctx, page.rows);
-        return {
-          total: page.total,
-          data: views.map((view) => {
-            const row = byId.get(view.id)!;
-            return { ...view, lastOrderDate: fromDbTime(row.last_order_date)!, totalQuantity: readInt(row.total_quantity), orderCount: readInt(row.order_count) };
-          }),
-        };
-      },
+      handler: ({ ctx, body }) => orderedProducts(host, ctx, body as Criteria),
     },
     {
       method: 'POST',
@@ -112,7 +108,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: productCriteriaBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
         requireCustomer(ctx);
-        return searchProducts(host, ctx, body as Criteria, { withTiers: true });
+        return searchViews(host, ctx, body as Criteria, { withTiers: true });
       },
     },
     {
@@ -147,7 +143,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
           criteria.ids = [...new Set([...(criteria.ids ?? []), ...resolved])];
           if (criteria.ids.length === 0) return { total: 0, data: [] };
         }
-        return searchProducts(host, ctx, criteria, { withTiers: true });
+        return searchViews(host, ctx, criteria, { withTiers: true });
       },
     },
     {
@@ -161,7 +157,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: suggestBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
         requireCustomer(ctx);
-        return searchProducts(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' });
+        return searchViews(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' });
       },
     },
     {

@@ -1,4 +1,4 @@
-import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
+import { criteriaSchema } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -9,57 +9,26 @@ export const MAX_QUANTITY = 10_000;
 export const MAX_ADD_ITEMS = 100;
 export const MAX_SUGGEST = 50;
 
-const productFields: CriteriaSpec['fields'] = {
-  id: { column: 'products.id', type: 'id' },
-  productNumber: { column: 'products.product_number', type: 'string' },
-  name: { column: 'products.name', type: 'string' },
-  description: { column: 'products.description', type: 'string' },
-  manufacturer: { column: 'products.manufacturer', type: 'string' },
-  ean: { column: 'products.ean', type: 'string' },
-  stock: { column: 'products.stock', type: 'number' },
-  customerProductNumber: { column: 'cpn.product_number', type: 'string' },
-  categoryId: {
-    column: 'product_categories.category_id',
-    type: 'id',
-    via: { table: 'product_categories', foreignKey: 'product_categories.product_id', localKey: 'products.id' },
-  },
-  createdAt: { column: 'products.created_at', type: 'date' },
-};
+/** Fields the plugin adds to the host's product criteria fields (catalog.productCriteriaFields). */
+export const OWN_PRODUCT_FIELDS = ['customerProductNumber'];
+export const ORDERED_PRODUCT_FIELDS = ['lastOrderDate', 'totalQuantity', 'orderCount'];
 
-/** `term` is not in termColumns: the routes match it themselves (number prefix, customer number prefix, name contains). */
-export const productCriteriaSpec: CriteriaSpec = {
-  fields: productFields,
-  defaultSort: [
-    { column: 'products.product_number', order: 'asc' },
-    { column: 'products.id', order: 'asc' },
-  ],
-  idColumn: 'products.id',
-};
-
-export const orderedProductCriteriaSpec: CriteriaSpec = {
-  fields: {
-    ...productFields,
-    lastOrderDate: { column: 'op.last_order_date', type: 'date' },
-    totalQuantity: { column: 'op.total_quantity', type: 'number' },
-    orderCount: { column: 'op.order_count', type: 'number' },
-  },
-  defaultSort: [
-    { column: 'op.last_order_date', order: 'desc' },
-    { column: 'products.id', order: 'asc' },
-  ],
-  idColumn: 'products.id',
-};
-
-export const productCriteriaBody = criteriaSchema(Object.keys(productCriteriaSpec.fields));
-export const orderedProductCriteriaBody = criteriaSchema(Object.keys(orderedProductCriteriaSpec.fields));
-export const productDetailsBody = criteriaSchema(Object.keys(productCriteriaSpec.fields), {
-  productNumbers: {
-    type: 'array',
-    maxItems: 500,
-    items: { type: 'string', minLength: 1, maxLength: 64 },
-    description: "Shop product numbers or the customer's own product numbers.",
-  },
-});
+/** Criteria bodies over the host's product fields (the one allow-list, owned by the host) plus the plugin's. */
+export function productCriteriaBodies(hostFields: readonly string[]) {
+  const productFields = [...hostFields, ...OWN_PRODUCT_FIELDS];
+  return {
+    productCriteriaBody: criteriaSchema(productFields),
+    orderedProductCriteriaBody: criteriaSchema([...productFields, ...ORDERED_PRODUCT_FIELDS]),
+    productDetailsBody: criteriaSchema(productFields, {
+      productNumbers: {
+        type: 'array',
+        maxItems: 500,
+        items: { type: 'string', minLength: 1, maxLength: 64 },
+        description: "Shop product numbers or the customer's own product numbers.",
+      },
+    }),
+  };
+}
 
 const tierSchema = objectSchema(
   {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { HostRuntime } from '../../host/contract.js';
 import { readInt, readJson, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromDbTime } from '../../lib/time.js';
@@ -6,12 +7,12 @@ import { fromDbTime } from '../../lib/time.js';
 export const LISTS = 'suite_product_lists';
 export const ITEMS = 'suite_product_list_items';
 
-export const ITEM_COLUMNS = ['items.id', 'items.product_id', 'items.quantity', 'items.comment', 'items.position', 'items.custom_fields', 'products.product_number'];
+export const ITEM_COLUMNS = ['items.id', 'items.product_id', 'items.quantity', 'items.comment', 'items.position', 'items.custom_fields'];
 
-export function itemView(row: Record<string, any>) {
+export function itemView(row: Record<string, any>, articleNumber: string) {
   return {
     id: String(row.id),
-    articleNumber: String(row.product_number),
+    articleNumber,
     productId: String(row.product_id),
     comment: (row.comment as string | null) ?? null,
     position: readInt(row.position),
@@ -20,12 +21,15 @@ export function itemView(row: Record<string, any>) {
   };
 }
 
-/** Items of the customer's lists joined to their products (tenant scope through the list). */
+/** Items of the customer's lists (tenant scope through the list). */
 export function itemsQuery(executor: Executor, customerId: string): Knex.QueryBuilder {
-  return executor(`${ITEMS} as items`)
-    .join(`${LISTS} as lists`, 'lists.id', 'items.product_list_id')
-    .join('products', 'products.id', 'items.product_id')
-    .where('lists.customer_id', customerId);
+  return executor(`${ITEMS} as items`).join(`${LISTS} as lists`, 'lists.id', 'items.product_list_id').where('lists.customer_id', customerId);
+}
+
+/** Item rows → views, with the products' numbers read from the host in one call; items of products the host no longer has are left out. */
+export async function itemViews(host: HostRuntime, executor: Executor, rows: Array<Record<string, any>>) {
+  const numbers = new Map((await host.catalog.products(executor, rows.map((row) => String(row.product_id)))).map((p) => [p.id, p.productNumber]));
+  return rows.filter((row) => numbers.has(String(row.product_id))).map((row) => itemView(row, numbers.get(String(row.product_id))!));
 }
 
 /** The customer's list, or 404 (also for another customer's list). */
@@ -47,9 +51,10 @@ function summary(row: Record<string, any>, itemCount: number) {
   };
 }
 
-export async function listView(executor: Executor, list: Record<string, any>) {
+export async function listView(host: HostRuntime, executor: Executor, list: Record<string, any>) {
   const rows = await itemsQuery(executor, list.customer_id).where('items.product_list_id', list.id).orderBy('items.position').orderBy('items.id').select(ITEM_COLUMNS);
-  return { ...summary(list, rows.length), items: rows.map(itemView) };
+  const items = await itemViews(host, executor, rows);
+  return { ...summary(list, items.length), items };
 }
 
 export async function listSummaries(executor: Executor, customerId: string, limit: number, page: number) {

@@ -3,13 +3,15 @@ import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import { requireCustomer } from '../employee/common.js';
-import { findList, ITEM_COLUMNS, itemsQuery, itemView, listSummaries, listView } from './repository.js';
+import { narrowByProductFields } from '../product-fields.js';
+import { findList, ITEM_COLUMNS, itemsQuery, itemViews, listSummaries, listView } from './repository.js';
 import {
   changedResponse,
   createBody,
   deleteItemsBody,
   itemCriteriaBody,
   itemCriteriaSpec,
+  itemProductFields,
   itemList,
   itemSchema,
   listSchema,
@@ -104,7 +106,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       schemas: { params: listParams, responses: { 200: listSchema } },
       async handler({ ctx, params }) {
         const customer = requireCustomer(ctx);
-        return listView(host.db, await findList(host.db, customer.id, params.id));
+        return listView(host, host.db, await findList(host.db, customer.id, params.id));
       },
     },
     {
@@ -138,10 +140,11 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       async handler({ ctx, params, body }) {
         const customer = requireCustomer(ctx);
         const list = await findList(host.db, customer.id, params.id);
-        const page = await searchByCriteria<Record<string, any>>(itemsQuery(host.db, customer.id).where('items.product_list_id', list.id), body as Criteria, itemCriteriaSpec, (qb) =>
-          qb.select(ITEM_COLUMNS),
-        );
-        return { total: page.total, data: page.rows.map(itemView) };
+        const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
+        const candidates = (await itemsQuery(host.db, customer.id).where('items.product_list_id', list.id).distinct('items.product_id')).map((row: { product_id: string }) => row.product_id);
+        const narrowed = await narrowByProductFields(host, null, base, body as Criteria, itemCriteriaSpec, itemProductFields, candidates);
+        const page = await searchByCriteria<Record<string, any>>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
+        return { total: page.total, data: await itemViews(host, host.db, page.rows) };
       },
     },
     {
@@ -154,8 +157,9 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       async handler({ ctx, params }) {
         const customer = requireCustomer(ctx);
         const row = await itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS);
-        if (!row) throw Errors.notFound('Product list item', params.id);
-        return itemView(row);
+        const [view] = row ? await itemViews(host, host.db, [row]) : [];
+        if (!view) throw Errors.notFound('Product list item', params.id);
+        return view;
       },
     },
   ];

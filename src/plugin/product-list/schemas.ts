@@ -2,6 +2,7 @@ import { criteriaSchema, DEFAULT_LIMIT, MAX_LIMIT, type CriteriaSpec } from '../
 import { idSchema } from '../../lib/ids.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
+import type { ProductFieldsOfList } from '../product-fields.js';
 
 export const TAG = 'Product lists';
 export const MAX_ITEMS_PER_LIST = 1000;
@@ -83,18 +84,21 @@ export const itemCriteriaSpec: CriteriaSpec = {
   fields: {
     id: { column: 'items.id', type: 'id' },
     productId: { column: 'items.product_id', type: 'id' },
-    articleNumber: { column: 'products.product_number', type: 'string' },
+    // A product field: resolved through the host (itemProductFields); the column is never read.
+    articleNumber: { column: 'items.product_id', type: 'string' },
     comment: { column: 'items.comment', type: 'string' },
     quantity: { column: 'items.quantity', type: 'number' },
     position: { column: 'items.position', type: 'number' },
     createdAt: { column: 'items.created_at', type: 'date' },
   },
-  termColumns: ['products.product_number', 'products.name', 'items.comment'],
+  termColumns: ['items.comment'],
   defaultSort: [
     { column: 'items.position', order: 'asc' },
     { column: 'items.id', order: 'asc' },
   ],
   idColumn: 'items.id',
 };
+/** The item list's product field and own term column; see product-fields.ts. */
+export const itemProductFields: ProductFieldsOfList = { fields: { articleNumber: 'productNumber' }, productIdField: 'productId', ownTermColumns: ['items.comment'] };
 export const itemCriteriaBody = criteriaSchema(Object.keys(itemCriteriaSpec.fields));
 export const itemList = listResponse(itemSchema);

@@ -176,14 +176,14 @@ export class ProductListService {
         created_at: nowDb(),
       });
       if (input.items?.length) await this.addItems(ctx, trx, id, input.items);
-      return { success: true as const, productList: await listView(trx, await findList(trx, customer.id, id)) };
+      return { success: true as const, productList: await listView(this.host, trx, await findList(trx, customer.id, id)) };
     }));
   }
 
   async add(ctx: StoreContext, listId: string, items: NewItem[]) {
     return this.withList(ctx, listId, async (trx, list) => {
       await this.addItems(ctx, trx, list.id, items);
-      return { success: true as const, productList: await listView(trx, list) };
+      return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
 
@@ -210,7 +210,7 @@ export class ProductListService {
         created_at: now,
       }));
       for (let i = 0; i < rows.length; i += 200) await trx(ITEMS).insert(rows.slice(i, i + 200));
-      return { success: true as const, productList: await listView(trx, list) };
+      return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
 
@@ -231,7 +231,7 @@ export class ProductListService {
             updated_at: now,
           });
       }
-      return { success: true as const, productList: await listView(trx, list) };
+      return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
 
@@ -242,7 +242,7 @@ export class ProductListService {
       const missing = unique.find((id) => !present.has(id));
       if (missing) throw Errors.notFound('Product list item', missing);
       await trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).delete();
-      return { success: true as const, productList: await listView(trx, list) };
+      return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
 
@@ -250,14 +250,14 @@ export class ProductListService {
     return this.withList(ctx, listId, async (trx, list) => {
       const deleted = await trx(ITEMS).where({ product_list_id: list.id, product_id: productId }).delete();
       if (deleted === 0) throw Errors.notFound('Product on the list', productId);
-      return { success: true as const, productList: await listView(trx, list) };
+      return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
 
   async rename(ctx: StoreContext, listId: string, name: string) {
     return this.withList(ctx, listId, async (trx, list) => {
       await trx(LISTS).where({ id: list.id }).update({ name: name.trim() });
-      return listView(trx, { ...list, name: name.trim() });
+      return listView(this.host, trx, { ...list, name: name.trim() });
     });
   }
 

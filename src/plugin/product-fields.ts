@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { HostRuntime, StoreContext } from '../host/contract.js';
+import { escapeLike, resolveFiltersToIds, sortColumnOf, type Criteria, type CriteriaSpec } from '../lib/criteria.js';
+import type { Executor } from '../lib/db.js';
+
+/**
+ * A plugin list whose rows name host products and that shows, filters, searches or sorts by
+ * product fields. The plugin's SQL reads only its own table; the host answers, through
+ * `catalog.productIds`, which of the products the rows name match (and in which order): one call
+ * for what the context may see, one per product filter, one for a term, one per product sort.
+ */
+export interface ProductFieldsOfList {
+  /** The list's criteria fields that are product fields, mapped to the host's field names. */
+  fields: Record<string, string>;
+  /** The list's criteria field (and its column in `spec`) that holds the product id. */
+  productIdField: string;
+  /** The list's own term columns (the product's number and name are searched through the host). */
+  ownTermColumns: string[];
+  /** Sorts after the criteria's, before the spec's default sort (e.g. by product number). */
+  defaultSort?: Array<{ field: string; order: 'asc' | 'desc' }>;
+}
+
+export interface NarrowedList {
+  /** The criteria for searchByCriteria: product filters became id filters, term and product sorts are taken out. */
+  criteria: Criteria;
+  /** Adds the sorts (own columns, and product fields as the host ordered them) to the data query. */
+  order(qb: Knex.QueryBuilder): Knex.QueryBuilder;
+}
+
+/** `CASE column WHEN ? THEN 0 … END`: the position of the row's product in `ids`. */
+function positionOf(column: string, ids: string[]): { sql: string; bindings: string[] } {
+  if (ids.length === 0) return { sql: '0', bindings: [] };
+  return { sql: `CASE ?? ${ids.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`, bindings: [column, ...ids] };
+}
+
+/**
+ * Narrows `base` (the plugin's rows, tenant scope applied) to rows whose product `ctx` may see
+ * (active and visible; `ctx` null: any product, for sales staff) and resolves the criteria's
+ * product fields. `candidates` are the product ids the scoped rows name.
+ */
+export async function narrowByProductFields(
+  host: HostRuntime,
+  ctx: StoreContext | null,
+  base: Knex.QueryBuilder,
+  criteria: Criteria,
+  spec: CriteriaSpec,
+  list: ProductFieldsOfList,
+  candidates: string[],
+  executor?: Executor,
+): Promise<NarrowedList> {
+  const productIdColumn = spec.fields[list.productIdField]!.column;
+  const productFields = new Set(Object.keys(list.fields));
+  let within = [...new Set(candidates)];
+  if (ctx) {
+    within = await host.catalog.productIds(ctx, { within }, executor);
+    base.whereIn(productIdColumn, within);
+  }
+  const ask = (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) => host.catalog.productIds(ctx, { within, ...query }, executor);
+
+  const filter = await resolveFiltersToIds(criteria.filter, productFields, list.productIdField, async (leaf) => ({
+    in: await ask({ filter: [{ ...leaf, field: list.fields[leaf.field]! }] }),
+  }));
+
+  const term = criteria.term?.trim();
+  if (term) {
+    const matching = await ask({ term });
+    const pattern = `%${escapeLike(term)}%`;
+    if (list.ownTermColumns.length === 0 && matching.length === 0) base.whereRaw('1 = 0');
+    else
+      base.where((qb) => {
+        for (const column of list.ownTermColumns) qb.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+        if (matching.length > 0) qb.orWhereIn(productIdColumn, matching);
+      });
+  }
+
+  const sorts: Array<{ column: string } | { position: { sql: string; bindings: string[] } }> = [];
+  const directions: Array<'asc' | 'desc'> = [];
+  for (const entry of [...(criteria.sort ?? []), ...(list.defaultSort ?? [])]) {
+    const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+    directions.push(direction);
+    if (productFields.has(entry.field)) sorts.push({ position: positionOf(productIdColumn, await ask({ sort: [{ field: list.fields[entry.field]!, order: direction }] })) });
+    else sorts.push({ column: sortColumnOf(spec, entry.field) });
+  }
+  const { term: _term, sort: _sort, ...rest } = criteria;
+  return {
+    criteria: { ...rest, filter },
+    order(qb) {
+      sorts.forEach((sort, i) => {
+        if ('column' in sort) qb.orderBy(sort.column, directions[i]);
+        // The host ordered the ids in the requested direction already.
+        else qb.orderByRaw(`${sort.position.sql} asc`, sort.position.bindings);
+      });
+      return qb;
+    },
+  };
+}
