@@ -369,10 +369,15 @@ export function leafMatches(type: FieldType, value: number | string | null, leaf
   };
   const own = comparable(value);
   switch (leaf.type) {
-    case 'equals':
-      return leaf.value === null ? own === null : own !== null && own === comparable(leaf.value);
-    case 'equalsAny':
-      return own !== null && leaf.value.some((v) => comparable(v) === own);
+    // Operands are converted before the value is looked at, so a bad operand is a 400 even on an empty list.
+    case 'equals': {
+      const operand = comparable(leaf.value);
+      return operand === null ? own === null : own !== null && own === operand;
+    }
+    case 'equalsAny': {
+      const operands = leaf.value.map(comparable);
+      return own !== null && operands.includes(own);
+    }
     case 'contains':
     case 'prefix':
     case 'suffix': {
@@ -382,10 +387,10 @@ export function leafMatches(type: FieldType, value: number | string | null, leaf
       return leaf.type === 'contains' ? text.includes(part) : leaf.type === 'prefix' ? text.startsWith(part) : text.endsWith(part);
     }
     case 'range': {
-      if (own === null) return false;
       const p = leaf.parameters;
       const bound = (v: string | number | undefined) => (v === undefined ? undefined : comparable(v)!);
       const [gte, lte, gt, lt] = [bound(p.gte), bound(p.lte), bound(p.gt), bound(p.lt)];
+      if (own === null) return false;
       return (gte === undefined || own >= gte) && (lte === undefined || own <= lte) && (gt === undefined || own > gt) && (lt === undefined || own < lt);
     }
   }

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { HostRuntime } from '../../host/contract.js';
+import type { ProductFieldsOfList } from '../product-fields.js';
 import type { CriteriaSpec } from '../../lib/criteria.js';
 import { forUpdate, readBool, readInt, readJson, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
@@ -44,8 +46,6 @@ export interface EventRow {
   status: string;
   created_at: string;
   updated_at: string | null;
-  product_name?: string;
-  product_number?: string;
 }
 
 export interface EventView {
@@ -115,20 +115,24 @@ export const EVENT_CRITERIA: CriteriaSpec = {
     difficultyLevelId: { column: 'ev.difficulty_level_id', type: 'id' },
     venueId: { column: 'ev.venue_id', type: 'id' },
     speakerId: { column: 'sp.speaker_id', type: 'id', via: { table: `${SPEAKERS} as sp`, foreignKey: 'sp.event_id', localKey: 'ev.id' } },
-    categoryId: { column: 'pc.category_id', type: 'id', via: { table: 'product_categories as pc', foreignKey: 'pc.product_id', localKey: 'ev.product_id' } },
+    // A product field: resolved through the host (eventProductFields); the column is never read.
+    categoryId: { column: 'ev.product_id', type: 'id' },
     status: { column: 'ev.status', type: 'string' },
     startsAt: { column: 'ev.starts_at', type: 'date' },
     endsAt: { column: 'ev.ends_at', type: 'date' },
     waitingList: { column: 'ev.waiting_list', type: 'boolean' },
     createdAt: { column: 'ev.created_at', type: 'date' },
   },
-  termColumns: ['ev.name', 'ev.description', 'p.name', 'p.product_number'],
+  termColumns: ['ev.name', 'ev.description'],
   defaultSort: [
     { column: 'ev.starts_at', order: 'asc' },
     { column: 'ev.id', order: 'asc' },
   ],
   idColumn: 'ev.id',
 };
+
+/** Events filter by their product's categories and search its number and name: the host answers those (see product-fields.ts). */
+export const eventProductFields: ProductFieldsOfList = { fields: { categoryId: 'categoryId' }, productIdField: 'productId', ownTermColumns: ['ev.name', 'ev.description'] };
 
 export const PARTICIPANT_CRITERIA: CriteriaSpec = {
   fields: {
@@ -169,10 +173,15 @@ export const SPECIFICATION_CRITERIA: CriteriaSpec = {
 };
 
 export function eventsQuery(executor: Executor): Knex.QueryBuilder {
-  return executor(`${EVENTS} as ev`).join('products as p', 'p.id', 'ev.product_id');
+  return executor(`${EVENTS} as ev`);
 }
 
-export const EVENT_COLUMNS = ['ev.*', 'p.name as product_name', 'p.product_number as product_number'];
+export const EVENT_COLUMNS = ['ev.*'];
+
+/** The products events of `query` (an eventsQuery with its scope) are about. */
+export async function eventProductIds(query: Knex.QueryBuilder): Promise<string[]> {
+  return (await query.clone().distinct('ev.product_id')).map((row: { product_id: string }) => row.product_id);
+}
 
 export async function findEvent(executor: Executor, id: string): Promise<EventRow | null> {
   return ((await eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined) ?? null;
@@ -238,8 +247,9 @@ export function registrationOpen(row: EventRow, registrationStatuses: string[], 
   return registrationStatuses.includes(row.status) && new Date(registrationDeadlineOf(row)) > now;
 }
 
-export async function toEventViews(executor: Executor, rows: EventRow[], registrationStatuses: string[]): Promise<EventView[]> {
+export async function toEventViews(host: HostRuntime, executor: Executor, rows: EventRow[], registrationStatuses: string[]): Promise<EventView[]> {
   const ids = rows.map((row) => row.id);
+  const products = new Map((await host.catalog.products(executor, rows.map((row) => row.product_id))).map((p) => [p.id, p]));
   const speakerRows = ids.length ? await executor(SPEAKERS).whereIn('event_id', ids).orderBy('position').orderBy('speaker_id') : [];
   const specs = await specificationsById(executor, [
     ...rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)),
@@ -253,8 +263,8 @@ export async function toEventViews(executor: Executor, rows: EventRow[], registr
     return {
       id: row.id,
       productId: row.product_id,
-      productName: row.product_name ?? '',
-      productNumber: row.product_number ?? '',
+      productName: products.get(row.product_id)?.name ?? '',
+      productNumber: products.get(row.product_id)?.productNumber ?? '',
       name: row.name,
       language: row.language,
       format: row.format_id ? (specs.get(row.format_id) ?? null) : null,
@@ -279,16 +289,27 @@ export async function toEventViews(executor: Executor, rows: EventRow[], registr
 }
 
 export function participantsQuery(executor: Executor): Knex.QueryBuilder {
-  return executor(`${PARTICIPANTS} as pa`)
-    .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
-    .join('customers as c', 'c.id', 'pa.customer_id')
-    .leftJoin('orders as o', 'o.id', 'pa.order_id');
+  return executor(`${PARTICIPANTS} as pa`).join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id');
 }
 
-export const PARTICIPANT_COLUMNS = ['pa.*', 'c.company', 'c.customer_number', 'o.order_number', 'ev.name as event_name', 'ev.starts_at as event_starts_at'];
+export const PARTICIPANT_COLUMNS = ['pa.*', 'ev.name as event_name', 'ev.starts_at as event_starts_at'];
 
-export async function findParticipant(executor: Executor, id: string): Promise<ParticipantRow | null> {
-  return ((await participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS)) as ParticipantRow | undefined) ?? null;
+/** Adds the customer's company and number and the order number, read from the host in one call each. */
+export async function withHostFields(host: HostRuntime, executor: Executor, rows: ParticipantRow[]): Promise<ParticipantRow[]> {
+  const customers = new Map((await host.customers.getMany(executor, [...new Set(rows.map((row) => row.customer_id))])).map((c) => [c.id, c]));
+  const orderIds = [...new Set(rows.flatMap((row) => (row.order_id ? [row.order_id] : [])))];
+  const orders = new Map((orderIds.length ? await host.orders.getMany(executor, orderIds) : []).map((o) => [String(o.id), o]));
+  return rows.map((row) => ({
+    ...row,
+    company: customers.get(row.customer_id)?.company ?? null,
+    customer_number: customers.get(row.customer_id)?.customerNumber ?? null,
+    order_number: row.order_id ? ((orders.get(row.order_id)?.orderNumber as string | undefined) ?? null) : null,
+  }));
+}
+
+export async function findParticipant(host: HostRuntime, executor: Executor, id: string): Promise<ParticipantRow | null> {
+  const row = (await participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS)) as ParticipantRow | undefined;
+  return row ? (await withHostFields(host, executor, [row]))[0]! : null;
 }
 
 export function documentsOf(row: Pick<ParticipantRow, 'documents'>): ParticipantDocument[] {

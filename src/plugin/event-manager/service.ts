@@ -6,6 +6,7 @@ import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { findEmployeeRow } from '../employee/repository.js';
+import { narrowByProductFields } from '../product-fields.js';
 import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from './mail.js';
 import {
   ACTIVE_PARTICIPANT_STATUSES,
@@ -21,6 +22,8 @@ import {
   SPEAKERS,
   SPECIFICATION_CRITERIA,
   SPECIFICATIONS,
+  eventProductFields,
+  eventProductIds,
   eventsQuery,
   findEvent,
   findParticipant,
@@ -32,6 +35,7 @@ import {
   toEventViews,
   toSpecificationView,
   toStaffParticipantView,
+  withHostFields,
   type EventRow,
   type EventView,
   type ParticipantDocument,
@@ -133,7 +137,7 @@ export class EventService {
   // ---- events (sales staff) ----
 
   async views(executor: Executor, rows: EventRow[]): Promise<EventView[]> {
-    return toEventViews(executor, rows, this.settings.current().registrationStatuses);
+    return toEventViews(this.host, executor, rows, this.settings.current().registrationStatuses);
   }
 
   async view(executor: Executor, id: string): Promise<EventView> {
@@ -143,7 +147,9 @@ export class EventService {
   }
 
   async searchEvents(criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
-    const page = await searchByCriteria<EventRow>(eventsQuery(this.db), criteria, EVENT_CRITERIA, (q) => q.select(EVENT_COLUMNS));
+    const query = eventsQuery(this.db);
+    const list = await narrowByProductFields(this.host, null, query, criteria, EVENT_CRITERIA, eventProductFields, await eventProductIds(query));
+    const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)));
     return { total: page.total, data: await this.views(this.db, page.rows) };
   }
 
@@ -299,11 +305,11 @@ export class EventService {
     if (!(await findEvent(this.db, eventId))) throw Errors.notFound('Event', eventId);
     const base = participantsQuery(this.db).where('pa.event_id', eventId);
     const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) => q.select(PARTICIPANT_COLUMNS));
-    return { total: page.total, data: page.rows.map(toStaffParticipantView) };
+    return { total: page.total, data: (await withHostFields(this.host, this.db, page.rows)).map(toStaffParticipantView) };
   }
 
   async participant(executor: Executor, id: string) {
-    const row = await findParticipant(executor, id);
+    const row = await findParticipant(this.host, executor, id);
     if (!row) throw Errors.notFound('Participant', id);
     return toStaffParticipantView(row);
   }
@@ -494,34 +500,32 @@ export class EventService {
 
   // ---- customers ----
 
-  /** Events a customer may see: a registration status, not over, and a product the context may see. */
-  private async customerEventsQuery(ctx: StoreContext): Promise<{ query: Knex.QueryBuilder }> {
+  /** Events a customer may see: a registration status, not over (the product's visibility is the host's answer, below). */
+  private customerEventsQuery(): Knex.QueryBuilder {
     const settings = this.settings.current();
-    const query = eventsQuery(this.db).where('p.active', true).whereIn('ev.status', settings.registrationStatuses).where('ev.ends_at', '>=', nowDb());
-    await this.host.catalog.applyVisibility(ctx, 'product', query, 'p.id');
-    // Wrapped: an awaited query builder would run.
-    return { query };
+    return eventsQuery(this.db).whereIn('ev.status', settings.registrationStatuses).where('ev.ends_at', '>=', nowDb());
   }
 
+  /** Events of active products the context may see, by criteria. */
   async searchCustomerEvents(ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
     await ctx.ruleIds();
-    const { query } = await this.customerEventsQuery(ctx);
-    const page = await searchByCriteria<EventRow>(query, criteria, EVENT_CRITERIA, (q) => q.select(EVENT_COLUMNS));
+    const query = this.customerEventsQuery();
+    const list = await narrowByProductFields(this.host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields, await eventProductIds(query));
+    const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)));
     return { total: page.total, data: await this.views(this.db, page.rows) };
   }
 
   async customerEvent(ctx: StoreContext, id: string): Promise<EventView> {
     await ctx.ruleIds();
-    const { query } = await this.customerEventsQuery(ctx);
-    const row = (await query.where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined;
-    if (!row) throw Errors.notFound('Event', id);
+    const row = (await this.customerEventsQuery().where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined;
+    if (!row || (await this.host.catalog.visibleProducts(ctx, [row.product_id])).length === 0) throw Errors.notFound('Event', id);
     return (await this.views(this.db, [row]))[0]!;
   }
 
   async companyParticipants(customerId: string, criteria: Criteria) {
     const base = participantsQuery(this.db).where('pa.customer_id', customerId);
     const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) => q.select(PARTICIPANT_COLUMNS));
-    return { total: page.total, data: page.rows.map(toCustomerParticipantView) };
+    return { total: page.total, data: (await withHostFields(this.host, this.db, page.rows)).map(toCustomerParticipantView) };
   }
 
   async addParticipantStatus(input: { technicalName: string; name: string; occupiesSeat?: boolean; position?: number }) {

@@ -145,7 +145,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
   async function eventFormPage(ctx: StoreContext, values: Record<string, unknown>, error: string | null, status = 200): Promise<PageResult> {
     requireSalesStaff(ctx);
     const current = await settings.load();
-    const products = await host.db('products').where({ active: true }).orderBy('created_at', 'desc').orderBy('id').limit(200).select('name', 'product_number');
+    const { products } = await host.catalog.searchProducts(null, { limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }], 'total-count-mode': 'none' });
     const specs = Object.fromEntries(await Promise.all(SPECIFICATION_TYPES.map(async (type) => [type, await service.specificationsOfType(type)] as const)));
     const chosen = (type: SpecificationType, selected: unknown) =>
       specs[type]!.map((s) => ({ ...s, selected: Array.isArray(selected) ? selected.includes(s.id) : selected === s.id }));
@@ -156,7 +156,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
         title: 'Create event',
         error,
         values,
-        products: products.map((p: Record<string, string>) => ({ number: p.product_number, name: p.name })),
+        products: products.map((p) => ({ number: p.productNumber, name: p.name })),
         languages: current.languages.map((l) => ({ value: l, selected: l === values.language })),
         formats: chosen('format', values.formatId),
         difficultyLevels: chosen('difficulty_level', values.difficultyLevelId),
@@ -197,7 +197,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
     const name = field(form, 'name');
     if (!name || name.length > 255) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give the event a name (at most 255 characters).');
     const productNumber = field(form, 'productNumber');
-    const product = productNumber && productNumber.length <= 64 ? await host.db('products').where({ product_number: productNumber }).first('id') : null;
+    const [product] = productNumber && productNumber.length <= 64 ? await host.catalog.productsByNumber(host.db, [productNumber]) : [];
     if (!product) throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', 'There is no product with this product number.');
     const productId = product.id as string;
     const startsAt = formDate(field(form, 'startsAt'), 'Start');

@@ -47,6 +47,7 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
   const ordered = await host.orders.orderedProductIds(host.db, { customerId: customer.id, placedBy, limit: ORDERED_PRODUCTS_MAX });
   const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', async (leaf) => {
     const figure = orderedFigures[leaf.field]!;
+    leafMatches(figure.type, null, leaf); // checks the operands even when nothing was ordered
     return { in: ordered.filter((p) => leafMatches(figure.type, figure.of(p), leaf)).map((p) => p.productId) };
   });
   const orderings = Object.fromEntries(
