@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import { VISIBILITY_ID_MARKER, type StoreContext, type VisibilityConstraint } from '../../src/host/contract.js';
+import { inTransaction } from '../../src/lib/db.js';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
+import { addToCart, insertProduct, placeOrder, storeContextFor, type TestProduct } from '../helpers/checkout.js';
+import { createTestCustomer, getShop, login } from '../helpers/shop.js';
+
+/**
+ * Contract v2, catalog part: visibility filters answer host-neutral constraints the host applies in
+ * its own queries; product searches, id narrowing, look-ups by number, tier quantities, ordered
+ * products and CMS pages are contract calls. Called on the runtime as a plugin calls them.
+ */
+describe('host: contract v2 catalog calls', () => {
+  /** The constraint the test filter answers for contexts marked with `catalogTest` (others: all). */
+  const answers = new Map<string, (executor: unknown) => VisibilityConstraint>();
+  const seenExecutors: unknown[] = [];
+  let prefix = '';
+  let products: TestProduct[] = [];
+  let inactive: TestProduct;
+
+  before(async () => {
+    const shop = await getShop();
+    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity, executor) => {
+      const key = ctx.attributes.catalogTest;
+      if (entity !== 'product' || typeof key !== 'string' || !answers.has(key)) return { kind: 'all' };
+      seenExecutors.push(executor);
+      return answers.get(key)!(executor);
+    });
+    prefix = `CV${newId().slice(0, 6).toUpperCase()}`;
+    products = [];
+    for (const [i, name] of ['Anchor bolt', 'Bracket large', 'Clamp', 'Dowel'].entries()) {
+      const product = await insertProduct({ name: `${name} ${prefix}`, priceNet: 1000 + i * 100, stock: 10 - i, tiers: i === 0 ? [[10, 900], [50, 800]] : [] });
+      await shop.db('products').where({ id: product.id }).update({ product_number: `${prefix}-${i}`, manufacturer: i % 2 ? 'Acme' : 'Bolt & Co' });
+      products.push({ ...product, number: `${prefix}-${i}` });
+    }
+    inactive = await insertProduct({ name: `Retired ${prefix}`, active: false });
+  });
+
+  async function context(answer?: (executor: unknown) => VisibilityConstraint): Promise<StoreContext> {
+    const ctx = await storeContextFor((await createTestCustomer()).customer);
+    // As the host's request context: rules computed once per context.
+    const ruleIds = ctx.ruleIds();
+    ctx.ruleIds = () => ruleIds;
+    if (answer) {
+      const key = newId();
+      answers.set(key, answer);
+      ctx.attributes.catalogTest = key;
+    }
+    return ctx;
+  }
+
+  const ids = (list: Array<{ id: string }>) => list.map((p) => p.id);
+
+  it('applies exclude, only and sql constraints (the marker standing for the id column), also inside a transaction', async () => {
+    const shop = await getShop();
+    const all = ids(products);
+    const exclude = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));
+    expect(ids(await shop.runtime.catalog.visibleProducts(exclude, all))).to.deep.equal([products[0]!.id, products[2]!.id, products[3]!.id]);
+    const only = await context(() => ({ kind: 'only', ids: [products[2]!.id] }));
+    expect(ids(await shop.runtime.catalog.visibleProducts(only, all))).to.deep.equal([products[2]!.id]);
+    const none = await context(() => ({ kind: 'only', ids: [] }));
+    expect(await shop.runtime.catalog.visibleProducts(none, all)).to.deep.equal([]);
+    const sql = await context(() => ({ kind: 'sql', sql: `${VISIBILITY_ID_MARKER} <> ? and ${VISIBILITY_ID_MARKER} <> ?`, bindings: [products[0]!.id, products[3]!.id] }));
+    expect(ids(await shop.runtime.catalog.visibleProducts(sql, all))).to.deep.equal([products[1]!.id, products[2]!.id]);
+    // The filter is asked with the connection the host's query runs on: the transaction here.
+    seenExecutors.length = 0;
+    // Rules are read on the root connection: before the transaction, or SQLite's one connection waits on itself.
+    await sql.ruleIds();
+    const inside = await inTransaction(shop.db, (trx) => shop.runtime.catalog.visibleProducts(sql, all, trx));
+    expect(ids(inside)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    expect(seenExecutors).to.have.length(1);
+    expect((seenExecutors[0] as { isTransaction?: boolean }).isTransaction).to.equal(true);
+  });
+
+  it('the contract has no applyVisibility: plugins answer constraints, the host applies them', async () => {
+    const shop = await getShop();
+    expect(shop.runtime.catalog).to.not.have.property('applyVisibility');
+    expect(shop.runtime.catalog.productCriteriaFields).to.include.members(['id', 'productNumber', 'name', 'manufacturer', 'stock', 'categoryId', 'price']);
+  });
+
+  it('searchProducts: criteria, paging and total over active products the context may see; null context: every active product', async () => {
+    const shop = await getShop();
+    const ctx = await context(() => ({ kind: 'exclude', ids: [products[3]!.id] }));
+    const page = await shop.runtime.catalog.searchProducts(ctx, { filter: [{ type: 'prefix', field: 'productNumber', value: prefix }], sort: [{ field: 'stock', order: 'ASC' }], limit: 2 });
+    expect(page.total).to.equal(3);
+    expect(ids(page.products)).to.deep.equal([products[2]!.id, products[1]!.id]);
+    expect(page.products[1]).to.include({ manufacturer: 'Acme', productNumber: `${prefix}-1` });
+    const second = await shop.runtime.catalog.searchProducts(ctx, { filter: [{ type: 'prefix', field: 'productNumber', value: prefix }], sort: [{ field: 'stock', order: 'ASC' }], limit: 2, page: 2 });
+    expect(ids(second.products)).to.deep.equal([products[0]!.id]);
+    // Money at the edge: a price filter in the currency's unit.
+    const pricey = await shop.runtime.catalog.searchProducts(ctx, { filter: [{ type: 'prefix', field: 'productNumber', value: prefix }, { type: 'range', field: 'price', parameters: { gte: 11 } }] });
+    expect(ids(pricey.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    const staff = await shop.runtime.catalog.searchProducts(null, { term: prefix, limit: 50 });
+    expect(ids(staff.products)).to.have.members(ids(products));
+    expect(ids(staff.products)).to.not.include(inactive.id);
+    try {
+      await shop.runtime.catalog.searchProducts(ctx, { sort: [{ field: 'categoryId' }] });
+      expect.fail('sorting on a to-many field must be refused');
+    } catch (error) {
+      expect((error as { status?: number }).status).to.equal(400);
+    }
+  });
+
+  it('searchProducts with alsoMatch: number prefix or name, plus the plugin\'s matches, ranked exact number first; orderings sort by plugin keys', async () => {
+    const shop = await getShop();
+    const ctx = await context();
+    const term = `${prefix}-2`;
+    const plain = await shop.runtime.catalog.searchProducts(ctx, { term }, { alsoMatch: { exact: [], prefix: [] } });
+    expect(ids(plain.products)).to.deep.equal([products[2]!.id]);
+    const withPlugin = await shop.runtime.catalog.searchProducts(ctx, { term }, { alsoMatch: { exact: [products[3]!.id], prefix: [products[0]!.id] } });
+    expect(ids(withPlugin.products)).to.deep.equal([products[2]!.id, products[3]!.id, products[0]!.id]);
+    const within = await shop.runtime.catalog.searchProducts(ctx, { term: prefix }, { within: [products[1]!.id, products[2]!.id] });
+    expect(ids(within.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    const keys = new Map([[products[0]!.id, 3], [products[1]!.id, 1], [products[2]!.id, 2]]);
+    const byKey = await shop.runtime.catalog.searchProducts(ctx, { term: prefix, sort: [{ field: 'figure', order: 'DESC' }] }, { orderings: { figure: keys } });
+    expect(ids(byKey.products)).to.deep.equal([products[0]!.id, products[2]!.id, products[1]!.id, products[3]!.id]);
+    const byDefault = await shop.runtime.catalog.searchProducts(ctx, { term: prefix }, { orderings: { figure: keys }, defaultSort: [{ field: 'figure', order: 'asc' }] });
+    expect(ids(byDefault.products)).to.deep.equal([products[3]!.id, products[1]!.id, products[2]!.id, products[0]!.id]);
+  });
+
+  it('productIds: the matching ids of a candidate set, in the asked order; visibility and state only with a context', async () => {
+    const shop = await getShop();
+    const ctx = await context(() => ({ kind: 'exclude', ids: [products[0]!.id] }));
+    const within = [...ids(products), inactive.id, newId()];
+    expect(await shop.runtime.catalog.productIds(ctx, { within, sort: [{ field: 'name', order: 'DESC' }] })).to.deep.equal([products[3]!.id, products[2]!.id, products[1]!.id]);
+    expect(await shop.runtime.catalog.productIds(null, { within, filter: [{ type: 'equals', field: 'manufacturer', value: 'Acme' }] })).to.have.members([products[1]!.id, products[3]!.id]);
+    expect(await shop.runtime.catalog.productIds(null, { within, term: 'retired' })).to.deep.equal([inactive.id]);
+    expect(await shop.runtime.catalog.productIds(ctx, { within, term: 'retired' })).to.deep.equal([]);
+    expect(await shop.runtime.catalog.productIds(ctx, { within: [] })).to.deep.equal([]);
+  });
+
+  it('looks products up by exact number (visible or not), and tells tier quantities', async () => {
+    const shop = await getShop();
+    const ctx = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));
+    const numbers = [products[0]!.number, products[1]!.number, products[2]!.number.toLowerCase(), inactive.number, 'NO-SUCH-NUMBER'];
+    expect(ids(await shop.runtime.catalog.visibleProductsByNumber(ctx, numbers))).to.deep.equal([products[0]!.id]);
+    expect(ids(await shop.runtime.catalog.productsByNumber(shop.db, numbers))).to.have.members([products[0]!.id, products[1]!.id, inactive.id]);
+    const tiers = await shop.runtime.catalog.tierQuantities(shop.db, [products[0]!.id, products[1]!.id]);
+    expect([...tiers]).to.deep.equal([[products[0]!.id, [10, 50]]]);
+  });
+
+  it('orders.orderedProductIds: per product of a customer\'s orders the last date, quantity and order count, newest first, by placer and limit', async () => {
+    const shop = await getShop();
+    const { customer, email, password } = await createTestCustomer();
+    const token = await login(email, password);
+    expect((await addToCart(token, [{ productId: products[0]!.id, quantity: 2 }, { productId: products[1]!.id, quantity: 1 }])).status).to.equal(200);
+    expect((await placeOrder(token)).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await addToCart(token, [{ productId: products[0]!.id, quantity: 3 }])).status).to.equal(200);
+    expect((await placeOrder(token)).status).to.equal(200);
+    const ordered = await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, limit: 10 });
+    expect(ordered.map((p) => [p.productId, p.totalQuantity, p.orderCount])).to.deep.equal([
+      [products[0]!.id, 5, 2],
+      [products[1]!.id, 1, 1],
+    ]);
+    expect(new Date(ordered[0]!.lastOrderDate).getTime()).to.be.greaterThan(new Date(ordered[1]!.lastOrderDate).getTime());
+    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, limit: 1 })).to.have.length(1);
+    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, placedBy: { type: 'employee', id: newId() }, limit: 10 })).to.deep.equal([]);
+    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, placedBy: { type: 'customer', id: customer.id }, limit: 10 })).to.have.length(2);
+  });
+
+  it('cmsPage: public when unreferenced, hidden when only hidden categories use it, absent for unknown ids', async () => {
+    const shop = await getShop();
+    const pageId = newId();
+    await shop.db('cms_pages').insert({ id: pageId, name: 'Contract page', title: 'Hello', sections: '[]', created_at: nowDb() });
+    const anyone = await context();
+    expect(await shop.runtime.catalog.cmsPage(anyone, pageId)).to.include({ id: pageId, title: 'Hello' });
+    const categoryId = newId();
+    await shop.db('categories').insert({ id: categoryId, version_id: newId(), parent_id: null, name: 'Contract category', position: 0, active: true, cms_page_id: pageId, created_at: nowDb() });
+    const shopper = await context();
+    expect(await shop.runtime.catalog.cmsPage(shopper, pageId)).to.not.equal(null);
+    await shop.db('categories').where({ id: categoryId }).update({ active: false });
+    expect(await shop.runtime.catalog.cmsPage(shopper, pageId)).to.equal(null);
+    expect(await shop.runtime.catalog.cmsPage(shopper, newId())).to.equal(null);
+  });
+});
