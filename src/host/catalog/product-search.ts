@@ -166,7 +166,7 @@ export function createProductSearch(
     return (await query.select('products.id')).map((row: { id: string }) => row.id);
   }
 
-  /** Products by exact number: the unique index serves each look-up. */
+  /** Products by exact number (case-sensitive): the unique index serves each look-up. */
   async function byNumber(executor: Executor, numbers: string[], ctx: StoreContext | null): Promise<ProductRecord[]> {
     const wanted = [...new Set(numbers.filter((n) => typeof n === 'string' && n.length > 0))];
     const records: ProductRecord[] = [];
@@ -178,7 +178,9 @@ export function createProductSearch(
       }
       records.push(...(await toProductRecords(executor, await query.select(PRODUCT_COLUMNS))));
     }
-    return records;
+    // Exact on every database: MySQL/MariaDB's collation compares numbers case-insensitively.
+    const exact = new Set(wanted);
+    return records.filter((record) => exact.has(record.productNumber));
   }
 
   return { searchProducts, productIds, byNumber };
