@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext } from '../host/contract.js';
-import { escapeLike, resolveFiltersToIds, sortColumnOf, type Criteria, type CriteriaSpec } from '../lib/criteria.js';
+import { applyCriteriaFilters, escapeLike, filtersName, resolveFiltersToIds, sortColumnOf, type Criteria, type CriteriaSpec } from '../lib/criteria.js';
 import type { Executor } from '../lib/db.js';
 
 /**
@@ -36,7 +36,8 @@ function positionOf(column: string, ids: string[]): { sql: string; bindings: str
 /**
  * Narrows `base` (the plugin's rows, tenant scope applied) to rows whose product `ctx` may see
  * (active and visible; `ctx` null: any product, for sales staff) and resolves the criteria's
- * product fields. `candidates` are the product ids the scoped rows name.
+ * product fields. The candidates the host is asked about are the products of the rows that pass
+ * the list's own top-level filters and ids (those are ANDed, so they may narrow first).
  */
 export async function narrowByProductFields(
   host: HostRuntime,
@@ -45,15 +46,22 @@ export async function narrowByProductFields(
   criteria: Criteria,
   spec: CriteriaSpec,
   list: ProductFieldsOfList,
-  candidates: string[],
   executor?: Executor,
 ): Promise<NarrowedList> {
   const productIdColumn = spec.fields[list.productIdField]!.column;
   const productFields = new Set(Object.keys(list.fields));
-  let within = [...new Set(candidates)];
+  const ownFilters = (criteria.filter ?? []).filter((f) => !filtersName([f], productFields));
+  const candidateQuery = applyCriteriaFilters(base.clone(), { filter: ownFilters, ids: criteria.ids }, spec);
+  let within: string[] = (await candidateQuery.distinct(productIdColumn)).map((row: Record<string, string>) => Object.values(row)[0]!);
   if (ctx) {
-    within = await host.catalog.productIds(ctx, { within }, executor);
-    base.whereIn(productIdColumn, within);
+    const visible = await host.catalog.productIds(ctx, { within }, executor);
+    // The shorter list goes into the plugin's query: usually few products are hidden.
+    const visibleSet = new Set(visible);
+    const hidden = within.filter((id) => !visibleSet.has(id));
+    if (hidden.length < visible.length) {
+      if (hidden.length > 0) base.whereNotIn(productIdColumn, hidden);
+    } else base.whereIn(productIdColumn, visible);
+    within = visible;
   }
   const ask = (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) => host.catalog.productIds(ctx, { within, ...query }, executor);
 

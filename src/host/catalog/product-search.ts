@@ -111,6 +111,15 @@ function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { exact: st
   };
 }
 
+/**
+ * `active` for queries that name their products by a list: written as NOT(active = false), which no
+ * index serves, so SQLite looks the listed products up by key instead of walking the index of every
+ * active product (and probing each against the visibility filter).
+ */
+function activeOnly(qb: Knex.QueryBuilder): void {
+  qb.whereNot('products.active', false);
+}
+
 /** Product searches for the contract (catalog.searchProducts, catalog.productIds). */
 export function createProductSearch(
   db: Executor,
@@ -157,7 +166,7 @@ export function createProductSearch(
     if (within.length === 0) return [];
     const query = executor('products').whereIn('products.id', within);
     if (ctx) {
-      query.where('products.active', true);
+      query.where(activeOnly);
       await visible(ctx, query, executor);
     }
     applyCriteriaFilters(query, { filter: moneyFiltersToMinor(request.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2), term: request.term }, productCriteriaSpec);
@@ -173,7 +182,7 @@ export function createProductSearch(
     for (let i = 0; i < wanted.length; i += 500) {
       const query = executor('products').whereIn('products.product_number', wanted.slice(i, i + 500));
       if (ctx) {
-        query.where('products.active', true);
+        query.where(activeOnly);
         await visible(ctx, query, executor);
       }
       records.push(...(await toProductRecords(executor, await query.select(PRODUCT_COLUMNS))));

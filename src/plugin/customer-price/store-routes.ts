@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
@@ -22,14 +21,11 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: storePriceCriteriaBody, responses: { 200: storePriceList } },
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
-        const scope = (qb: Knex.QueryBuilder) =>
-          qb.where((q) => {
-            q.where('cp.customer_id', customer.id);
-            if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);
-          });
-        const base = scope(host.db(`${CUSTOMER_PRICES} as cp`));
-        const candidates = (await scope(host.db(`${CUSTOMER_PRICES} as cp`)).distinct('cp.product_id')).map((row: { product_id: string }) => row.product_id);
-        const list = await narrowByProductFields(host, ctx, base, body as Criteria, storePriceCriteriaSpec, storePriceProductFields, candidates);
+        const base = host.db(`${CUSTOMER_PRICES} as cp`).where((q) => {
+          q.where('cp.customer_id', customer.id);
+          if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);
+        });
+        const list = await narrowByProductFields(host, ctx, base, body as Criteria, storePriceCriteriaSpec, storePriceProductFields);
         const page = await searchByCriteria<Record<string, any>>(base, list.criteria, storePriceCriteriaSpec, (qb) =>
           list.order(qb.select('cp.id', 'cp.product_id', 'cp.customer_id', 'cp.min_quantity', 'cp.price_net')),
         );

@@ -37,11 +37,6 @@ export function numbersQuery(executor: Executor, customerId: string): Knex.Query
   return executor(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.customer_id', customerId);
 }
 
-/** The products the customer has numbers for. */
-export async function numberedProductIds(executor: Executor, customerId: string): Promise<string[]> {
-  return (await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).select('product_id')).map((row: { product_id: string }) => row.product_id);
-}
-
 /** Product ids whose number (key) starts with `prefix` (already a key), at most `max`, in key order; and those equal to it. */
 export async function productIdsByNumberPrefix(executor: Executor, customerId: string, prefix: string, max: number): Promise<{ exact: string[]; prefix: string[] }> {
   const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);

@@ -8,7 +8,7 @@ import { nowDb } from '../../lib/time.js';
 import { requireCustomer } from '../employee/common.js';
 import { importCustomerProductNumbers } from './import.js';
 import { narrowByProductFields } from '../product-fields.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberedProductIds, numberKey, numbersQuery, toViews, VIEW_COLUMNS } from './repository.js';
+import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersQuery, toViews, VIEW_COLUMNS } from './repository.js';
 import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, numberProductFields, TAG, upsertBody, upsertResponse } from './schemas.js';
 
 const MANAGE = 'customer-product-number.manage';
@@ -89,8 +89,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
         const query = numbersQuery(host.db, customer.id);
-        const candidates = await numberedProductIds(host.db, customer.id);
-        const list = await narrowByProductFields(host, ctx, query, body as Criteria, numberCriteriaSpec, numberProductFields, candidates);
+        const list = await narrowByProductFields(host, ctx, query, body as Criteria, numberCriteriaSpec, numberProductFields);
         const page = await searchByCriteria<Record<string, any>>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
         return { total: page.total, data: await toViews(host, host.db, page.rows) };
       },

@@ -178,11 +178,6 @@ export function eventsQuery(executor: Executor): Knex.QueryBuilder {
 
 export const EVENT_COLUMNS = ['ev.*'];
 
-/** The products events of `query` (an eventsQuery with its scope) are about. */
-export async function eventProductIds(query: Knex.QueryBuilder): Promise<string[]> {
-  return (await query.clone().distinct('ev.product_id')).map((row: { product_id: string }) => row.product_id);
-}
-
 export async function findEvent(executor: Executor, id: string): Promise<EventRow | null> {
   return ((await eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined) ?? null;
 }

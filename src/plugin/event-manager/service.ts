@@ -23,7 +23,6 @@ import {
   SPECIFICATION_CRITERIA,
   SPECIFICATIONS,
   eventProductFields,
-  eventProductIds,
   eventsQuery,
   findEvent,
   findParticipant,
@@ -148,7 +147,7 @@ export class EventService {
 
   async searchEvents(criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
     const query = eventsQuery(this.db);
-    const list = await narrowByProductFields(this.host, null, query, criteria, EVENT_CRITERIA, eventProductFields, await eventProductIds(query));
+    const list = await narrowByProductFields(this.host, null, query, criteria, EVENT_CRITERIA, eventProductFields);
     const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)));
     return { total: page.total, data: await this.views(this.db, page.rows) };
   }
@@ -510,7 +509,7 @@ export class EventService {
   async searchCustomerEvents(ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
     await ctx.ruleIds();
     const query = this.customerEventsQuery();
-    const list = await narrowByProductFields(this.host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields, await eventProductIds(query));
+    const list = await narrowByProductFields(this.host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields);
     const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)));
     return { total: page.total, data: await this.views(this.db, page.rows) };
   }

@@ -141,8 +141,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         const customer = requireCustomer(ctx);
         const list = await findList(host.db, customer.id, params.id);
         const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
-        const candidates = (await itemsQuery(host.db, customer.id).where('items.product_list_id', list.id).distinct('items.product_id')).map((row: { product_id: string }) => row.product_id);
-        const narrowed = await narrowByProductFields(host, null, base, body as Criteria, itemCriteriaSpec, itemProductFields, candidates);
+        const narrowed = await narrowByProductFields(host, null, base, body as Criteria, itemCriteriaSpec, itemProductFields);
         const page = await searchByCriteria<Record<string, any>>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
         return { total: page.total, data: await itemViews(host, host.db, page.rows) };
       },
