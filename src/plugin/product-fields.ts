@@ -27,9 +27,9 @@ export interface NarrowedList {
   order(qb: Knex.QueryBuilder): Knex.QueryBuilder;
 }
 
-/** `CASE column WHEN ? THEN 0 … END`: the position of the row's product in `ids`. */
-function positionOf(column: string, ids: string[]): { sql: string; bindings: string[] } {
-  if (ids.length === 0) return { sql: '0', bindings: [] };
+/** `CASE column WHEN ? THEN 0 … END`: the position of the row's product in `ids`; null when there are none. */
+function positionOf(column: string, ids: string[]): { sql: string; bindings: string[] } | null {
+  if (ids.length === 0) return null;
   return { sql: `CASE ?? ${ids.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`, bindings: [column, ...ids] };
 }
 
@@ -81,7 +81,7 @@ export async function narrowByProductFields(
       });
   }
 
-  const sorts: Array<{ column: string } | { position: { sql: string; bindings: string[] } }> = [];
+  const sorts: Array<{ column: string } | { position: { sql: string; bindings: string[] } | null }> = [];
   const directions: Array<'asc' | 'desc'> = [];
   for (const entry of [...(criteria.sort ?? []), ...(list.defaultSort ?? [])]) {
     const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
@@ -96,7 +96,7 @@ export async function narrowByProductFields(
       sorts.forEach((sort, i) => {
         if ('column' in sort) qb.orderBy(sort.column, directions[i]);
         // The host ordered the ids in the requested direction already.
-        else qb.orderByRaw(`${sort.position.sql} asc`, sort.position.bindings);
+        else if (sort.position) qb.orderByRaw(`${sort.position.sql} asc`, sort.position.bindings);
       });
       return qb;
     },
