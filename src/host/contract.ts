@@ -513,8 +513,6 @@ export interface HostRuntime {
     tierQuantities(executor: Executor, productIds: string[]): Promise<Map<string, number[]>>;
     /** Products by id regardless of visibility (for re-checks of stored snapshots). */
     products(executor: Executor, ids: string[]): Promise<ProductRecord[]>;
-    /** Products whose number is exactly one of `numbers`, regardless of visibility and state. */
-    productsByNumber(executor: Executor, numbers: string[]): Promise<ProductRecord[]>;
     entityVersionId(executor: Executor, entity: CatalogEntity, id: string): Promise<string | null>;
     /** Of the given ids of one entity, those that are active and that the context may see. */
     visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;

@@ -35,12 +35,11 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       await visibleProductsOnly(ctx, query, executor);
       return inIdOrder(await toProductRecords(executor, await query), ids);
     },
-    visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.byNumber(executor, numbers, ctx),
+    visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.visibleByNumber(executor, numbers, ctx),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
     searchProducts: search.searchProducts,
     productIds: search.productIds,
     tierQuantities: tierQuantitiesOf,
-    productsByNumber: (executor, numbers) => search.byNumber(executor, numbers, null),
     async products(executor, ids) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];

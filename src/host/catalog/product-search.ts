@@ -175,16 +175,13 @@ export function createProductSearch(
     return (await query.select('products.id')).map((row: { id: string }) => row.id);
   }
 
-  /** Products by exact number (case-sensitive): the unique index serves each look-up. */
-  async function byNumber(executor: Executor, numbers: string[], ctx: StoreContext | null): Promise<ProductRecord[]> {
+  /** Visible, active products by exact number (case-sensitive): the unique index serves each look-up. */
+  async function visibleByNumber(executor: Executor, numbers: string[], ctx: StoreContext): Promise<ProductRecord[]> {
     const wanted = [...new Set(numbers.filter((n) => typeof n === 'string' && n.length > 0))];
     const records: ProductRecord[] = [];
     for (let i = 0; i < wanted.length; i += 500) {
-      const query = executor('products').whereIn('products.product_number', wanted.slice(i, i + 500));
-      if (ctx) {
-        query.where(activeOnly);
-        await visible(ctx, query, executor);
-      }
+      const query = executor('products').whereIn('products.product_number', wanted.slice(i, i + 500)).where(activeOnly);
+      await visible(ctx, query, executor);
       records.push(...(await toProductRecords(executor, await query.select(PRODUCT_COLUMNS))));
     }
     // Exact on every database: MySQL/MariaDB's collation compares numbers case-insensitively.
@@ -192,5 +189,5 @@ export function createProductSearch(
     return records.filter((record) => exact.has(record.productNumber));
   }
 
-  return { searchProducts, productIds, byNumber };
+  return { searchProducts, productIds, visibleByNumber };
 }

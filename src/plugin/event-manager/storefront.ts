@@ -197,7 +197,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventService, s
     const name = field(form, 'name');
     if (!name || name.length > 255) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give the event a name (at most 255 characters).');
     const productNumber = field(form, 'productNumber');
-    const [product] = productNumber && productNumber.length <= 64 ? await host.catalog.productsByNumber(host.db, [productNumber]) : [];
+    const [product] = productNumber && productNumber.length <= 64 ? await host.catalog.productIdsByNumbers(host.db, [productNumber]) : [];
     if (!product) throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', 'There is no product with this product number.');
     const productId = product.id as string;
     const startsAt = formDate(field(form, 'startsAt'), 'Start');
