@@ -33,12 +33,6 @@ function isContentResponse(value: unknown): value is ContentResponse {
   return typeof value === 'object' && value !== null && typeof (value as ContentResponse).contentType === 'string';
 }
 
-function asyncHandler(fn: (req: Request, res: Response) => Promise<void>) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    fn(req, res).catch(next);
-  };
-}
-
 /**
  * The API pipeline: rate limit → authenticate → authorize → validate → idempotency → handler →
  * response check. Routes are added at any time before the first request (plugins register late).
@@ -64,7 +58,8 @@ export class ApiRouter<C> {
     if (route.schemas.bodyContentType && route.schemas.bodyContentType !== 'application/json') {
       middlewares.push(express.text({ type: () => true, limit: '5mb' }));
     }
-    this.router[method](toExpressPath(route.path), ...middlewares, asyncHandler((req, res) => this.handle(route, req, res)));
+    // Express 5 hands a rejected promise to the error middleware: no wrapper needed.
+    this.router[method](toExpressPath(route.path), ...middlewares, (req: Request, res: Response) => this.handle(route, req, res));
   }
 
   private async handle(route: AnyRoute, req: Request, res: Response): Promise<void> {

@@ -102,24 +102,22 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
 
   /** Runs a storefront handler: context, CSRF check on POST, login requirement. */
   function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void>) {
-    return (req: Request, res: Response, next: NextFunction) => {
-      (async () => {
-        const ctx = await storeContext(req, res);
-        res.locals.actorType = ctx.actor.type;
-        // The category tree of the layout, for every page (visible categories only).
-        res.locals.navigation = await navigationFor(kit, ctx, req.originalUrl);
-        // Error pages rendered after a handler failed still show who is logged in.
-        res.locals.storeContext = ctx;
-        if (req.method === 'POST' && !csrfValid(req)) {
-          renderError(req, res, ctx, 403, 'Forbidden', 'The form has expired or did not come from this shop. Please go back, reload the page and try again.');
-          return;
-        }
-        if (auth === 'login' && !isLoggedIn(ctx)) {
-          redirectToLogin(req, res);
-          return;
-        }
-        await fn(req, res, ctx);
-      })().catch(next);
+    return async (req: Request, res: Response): Promise<void> => {
+      const ctx = await storeContext(req, res);
+      res.locals.actorType = ctx.actor.type;
+      // The category tree of the layout, for every page (visible categories only).
+      res.locals.navigation = await navigationFor(kit, ctx, req.originalUrl);
+      // Error pages rendered after a handler failed still show who is logged in.
+      res.locals.storeContext = ctx;
+      if (req.method === 'POST' && !csrfValid(req)) {
+        renderError(req, res, ctx, 403, 'Forbidden', 'The form has expired or did not come from this shop. Please go back, reload the page and try again.');
+        return;
+      }
+      if (auth === 'login' && !isLoggedIn(ctx)) {
+        redirectToLogin(req, res);
+        return;
+      }
+      await fn(req, res, ctx);
     };
   }
 
@@ -213,7 +211,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const run = handle(page.auth, async (req, res, ctx) => {
       if (page.rateLimit) await enforceRateLimit(db, page.rateLimit, req);
       const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((req.body as Record<string, unknown>) ?? {}) : {};
-      const result = await page.handler({ ctx, params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) }, form });
+      // Page paths have named parameters only (no `*name` wildcards), so every value is one string.
+      const result = await page.handler({ ctx, params: { ...(req.params as Record<string, string>) }, query: { ...(req.query as Record<string, unknown>) }, form });
       if ('redirect' in result) {
         if (result.login) {
           if (ctx.sessionId) await revokeSession(db, ctx.sessionId);
