@@ -55,7 +55,7 @@ describe('host: Admin API entities', () => {
         const listed = await api.get(`/${c.name}?limit=500`);
         expect(listed.status).to.equal(200);
         expect(listed.body.meta.total).to.be.at.least(1);
-        expect(listed.body.links.self).to.equal(`/api/${c.name}?page=1&limit=500`);
+        expect(listed.body.links.self).to.equal(`/api/${c.name}?limit=500&page=1`);
 
         const searched = await api.post(`/search/${c.name}`, { ids: [id] });
         expect(searched.status).to.equal(200);
@@ -104,7 +104,13 @@ describe('host: Admin API entities', () => {
     const second = await api.get('/customer-group?limit=1&page=2');
     expect(second.status).to.equal(200);
     expect(second.body.data).to.have.length(1);
-    expect(second.body.links).to.include({ self: '/api/customer-group?page=2&limit=1', prev: '/api/customer-group?page=1&limit=1', next: '/api/customer-group?page=3&limit=1' });
+    expect(second.body.links).to.include({
+      self: '/api/customer-group?limit=1&page=2',
+      first: '/api/customer-group?limit=1&page=1',
+      last: `/api/customer-group?limit=1&page=${total}`,
+      prev: '/api/customer-group?limit=1&page=1',
+      next: '/api/customer-group?limit=1&page=3',
+    });
     const last = await api.get(`/customer-group?limit=1&page=${total}`);
     expect(last.body.links).to.not.have.property('next');
     const beyond = await api.get(`/customer-group?limit=1&page=${total + 1}`);

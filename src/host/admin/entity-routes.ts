@@ -1,12 +1,11 @@
-import { criteriaSchema, DEFAULT_LIMIT, MAX_LIMIT, type Criteria } from '../../lib/criteria.js';
+import { criteriaSchema, DEFAULT_LIMIT, type Criteria } from '../../lib/criteria.js';
 import type { Trx } from '../../lib/db.js';
+import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import type { AdminRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import type { Entity } from './entity-definition.js';
-
-const linksSchema = objectSchema({ self: { type: 'string' }, next: { type: 'string' }, prev: { type: 'string' }, first: { type: 'string' } }, ['self']);
 
 /** The generic Admin API of one entity: list, read, create, update, delete, search (JSON:API documents). */
 export function entityRoutes(internals: HostInternals, entity: Entity, onVisibility: (trx: Trx) => Promise<void>): AdminRoute[] {
@@ -14,12 +13,10 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
   const pascal = name.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
   const tags = [`Admin: ${label}`];
   const single = objectSchema({ data: entity.resourceSchema }, ['data']);
-  const list = objectSchema(
-    { data: { type: 'array', items: entity.resourceSchema }, meta: objectSchema({ total: { type: 'integer', minimum: 0 } }, ['total']), links: linksSchema },
-    ['data', 'meta', 'links'],
-  );
+  const list = jsonApiListSchema(entity.resourceSchema);
   const params = pathParams('id');
-  const base = `/api/${name}`;
+  const path = `/${name}`;
+  const base = `/api${path}`;
 
   return [
     {
@@ -31,21 +28,14 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       auth: 'admin',
       permission: null,
       schemas: {
-        query: objectSchema({
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-          page: { type: 'integer', minimum: 1, maximum: 1000000, default: 1 },
-        }),
+        query: objectSchema(jsonApiPageQuery),
         responses: { 200: list },
       },
       async handler({ query }) {
         const limit = Number(query.limit);
         const page = Number(query.page);
         const result = await entity.search(internals.db, { limit, page });
-        const link = (p: number) => `${base}?page=${p}&limit=${limit}`;
-        const links: Record<string, string> = { self: link(page), first: link(1) };
-        if (page * limit < result.total) links.next = link(page + 1);
-        if (page > 1) links.prev = link(page - 1);
-        return { data: result.data, meta: { total: result.total }, links };
+        return jsonApiList(result.data, { path, page, limit, total: result.total });
       },
     },
     {
@@ -108,8 +98,10 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       permission: null,
       schemas: { body: criteriaSchema(Object.keys(entity.criteria.fields)), responses: { 200: list } },
       async handler({ body }) {
-        const result = await entity.search(internals.db, body as Criteria);
-        return { data: result.data, meta: { total: result.total }, links: { self: `/api/search/${name}` } };
+        const criteria = body as Criteria;
+        const result = await entity.search(internals.db, criteria);
+        // The criteria travel in the body: the links name the page and limit to send in it.
+        return jsonApiList(result.data, { path: `/search/${name}`, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, total: result.total });
       },
     },
   ];

@@ -2,6 +2,7 @@ import type { AdminRoute, HostRuntime } from '../../host/contract.js';
 import { inTransaction, isDuplicateKeyError, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { ADMIN_API_BASE, jsonApiList } from '../../lib/json-api.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
@@ -11,7 +12,6 @@ import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRec
 import { adminListQuery, adminPriceList, adminSingle, adminUpsertBody, importResult, RESOURCE_TYPE, TAG } from './schemas.js';
 
 const BASE = '/suite-customer-price';
-const ADMIN_API = '/api';
 
 export function toResource(record: CustomerPriceRecord) {
   return {
@@ -85,13 +85,10 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
         const [count] = await base.clone().count({ n: '*' });
         const total = readInt(count?.n);
         const rows = await base.clone().orderBy('created_at').orderBy('id').limit(limit).offset((page - 1) * limit).select('*');
-        const filters = new URLSearchParams(Object.entries({ customerId, customerGroupId, productId }).filter((e): e is [string, string] => !!e[1]));
-        const link = (p: number) => `${ADMIN_API}${BASE}?${new URLSearchParams([...filters, ['limit', String(limit)], ['page', String(p)]])}`;
-        const lastPage = Math.max(1, Math.ceil(total / limit));
-        const links: Record<string, string> = { first: link(1), last: link(lastPage), self: link(page) };
-        if (page > 1) links.prev = link(Math.min(page - 1, lastPage));
-        if (page < lastPage) links.next = link(page + 1);
-        return { data: rows.map((row) => toResource(toRecord(row))), meta: { total }, links };
+        return jsonApiList(
+          rows.map((row) => toResource(toRecord(row))),
+          { path: BASE, page, limit, total, filters: { customerId, customerGroupId, productId } },
+        );
       },
     },
     {
@@ -117,7 +114,7 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
           result = await run();
         }
         const data = toResource(result.record);
-        return result.created ? reply(201, { data }, { headers: { Location: `${ADMIN_API}${BASE}/${data.id}` } }) : { data };
+        return result.created ? reply(201, { data }, { headers: { Location: `${ADMIN_API_BASE}${BASE}/${data.id}` } }) : { data };
       },
     },
     {

@@ -1,5 +1,6 @@
-import { criteriaSchema, MAX_LIMIT, DEFAULT_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
+import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
+import { jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
@@ -61,19 +62,10 @@ export const adminPriceAttributes = objectSchema(
 
 export const adminPriceResource = objectSchema({ id: idSchema, type: { const: RESOURCE_TYPE }, attributes: adminPriceAttributes }, ['id', 'type', 'attributes']);
 
-const link = { type: 'string' };
-export const adminPriceList = objectSchema(
-  {
-    data: { type: 'array', items: adminPriceResource },
-    meta: objectSchema({ total: { type: 'integer', minimum: 0 } }, ['total']),
-    links: objectSchema({ first: link, last: link, self: link, prev: link, next: link }, ['first', 'last', 'self']),
-  },
-  ['data', 'meta', 'links'],
-);
+export const adminPriceList = jsonApiListSchema(adminPriceResource);
 
 export const adminListQuery = objectSchema({
-  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+  ...jsonApiPageQuery,
   customerId: idSchema,
   customerGroupId: idSchema,
   productId: idSchema,

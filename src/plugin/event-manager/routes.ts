@@ -1,5 +1,6 @@
 import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import type { Criteria } from '../../lib/criteria.js';
+import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { noContent, type RouteInput } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { participantStatuses } from './repository.js';
@@ -304,10 +305,13 @@ export function eventAdminRoutes(host: HostRuntime, service: EventService): Admi
       tags: [TAG],
       auth: 'admin',
       permission: null,
-      schemas: { responses: { 200: objectSchema({ data: { type: 'array', items: resource }, meta: objectSchema({ total: { type: 'integer' } }, ['total']) }, ['data', 'meta']) } },
-      async handler() {
+      schemas: { query: objectSchema(jsonApiPageQuery), responses: { 200: jsonApiListSchema(resource) } },
+      async handler({ query }) {
+        // A handful of statuses: read them all, answer the page asked for.
+        const { page, limit } = query as { page: number; limit: number };
         const statuses = await participantStatuses(host.db);
-        return { data: statuses.map(toResource), meta: { total: statuses.length } };
+        const onPage = statuses.slice((page - 1) * limit, page * limit);
+        return jsonApiList(onPage.map(toResource), { path: '/suite-event-participant-status', page, limit, total: statuses.length });
       },
     },
     {

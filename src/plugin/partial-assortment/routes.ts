@@ -1,4 +1,5 @@
 import type { AdminRoute } from '../../host/contract.js';
+import { jsonApiList } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import { ASSIGNMENT_KINDS, type AssignmentKind } from './kinds.js';
@@ -6,13 +7,6 @@ import { assignmentBodySchema, assignmentListSchema, listQuerySchema } from './s
 import type { PartialAssortmentService } from './service.js';
 
 const TAGS = ['Partial assortments'];
-/** The Admin API's mount point; list links are absolute paths on it. */
-const ADMIN_API_BASE = '/api';
-
-function pageLink(kind: AssignmentKind, limit: number, page: number): string {
-  return `${ADMIN_API_BASE}/suite-partial-assortment-${kind.segment}-rule?limit=${limit}&page=${page}`;
-}
-
 function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): AdminRoute[] {
   const path = `/suite-partial-assortment-${kind.segment}-rule`;
   return [
@@ -28,19 +22,12 @@ function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): Ad
       async handler({ query }) {
         const { limit, page } = query as { limit: number; page: number };
         const { total, rows } = await service.list(kind, limit, page);
-        const lastPage = Math.max(1, Math.ceil(total / limit));
-        const links: Record<string, string> = { first: pageLink(kind, limit, 1), last: pageLink(kind, limit, lastPage), self: pageLink(kind, limit, page) };
-        if (page > 1) links.prev = pageLink(kind, limit, Math.min(page - 1, lastPage));
-        if (page < lastPage) links.next = pageLink(kind, limit, page + 1);
-        return {
-          data: rows.map((row) => ({
-            id: `${row.entityId}${row.ruleId}`,
-            type: kind.type,
-            attributes: { [kind.idField]: row.entityId, [kind.versionField]: row.versionId, ruleId: row.ruleId },
-          })),
-          meta: { total },
-          links,
-        };
+        const data = rows.map((row) => ({
+          id: `${row.entityId}${row.ruleId}`,
+          type: kind.type,
+          attributes: { [kind.idField]: row.entityId, [kind.versionField]: row.versionId, ruleId: row.ruleId },
+        }));
+        return jsonApiList(data, { path, page, limit, total });
       },
     },
     {

@@ -2,13 +2,14 @@ import { applyCriteriaFilters, type CriteriaSpec } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, readBool, readInt, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
 import type { AdminRoute, HostRuntime } from '../../host/contract.js';
 import { emailTaken, TAG } from './context.js';
 import { ACTIVITY_TYPES, ASSIGNMENTS, findRepresentative, loginEmailInUse, REPRESENTATIVES, toRepresentativeView, type RepresentativeRow } from './repository.js';
-import { emailSchema, nameSchema, pagingQuery, passwordSchema, phoneSchema, representativeSchema } from './schemas.js';
+import { emailSchema, nameSchema, passwordSchema, phoneSchema, representativeSchema } from './schemas.js';
 import { activityTypeSchema } from './activities.js';
 
 const PATH = '/suite-sales-representative';
@@ -23,22 +24,6 @@ const attributes = objectSchema(
 const resource = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes }, ['id', 'type', 'attributes']);
 const single = objectSchema({ data: resource }, ['data']);
 const typeResource = objectSchema({ id: { type: 'string' }, type: { const: ACTIVITY_TYPE }, attributes: activityTypeSchema }, ['id', 'type', 'attributes']);
-
-function jsonApiList(item: Record<string, unknown>) {
-  return objectSchema(
-    { data: { type: 'array', items: item }, meta: objectSchema({ total: { type: 'integer' } }, ['total']), links: { type: 'object', additionalProperties: { type: 'string' } } },
-    ['data', 'meta', 'links'],
-  );
-}
-
-function pageLinks(path: string, page: number, limit: number, total: number, extra = ''): Record<string, string> {
-  const link = (p: number) => `/api${path}?limit=${limit}&page=${p}${extra}`;
-  const last = Math.max(1, Math.ceil(total / limit));
-  const links: Record<string, string> = { self: link(page), first: link(1), last: link(last) };
-  if (page > 1) links.prev = link(Math.min(page - 1, last));
-  if (page < last) links.next = link(page + 1);
-  return links;
-}
 
 async function toResource(executor: Executor, row: RepresentativeRow) {
   const customers = await executor(ASSIGNMENTS).where({ sales_representative_id: row.id }).orderBy('created_at').orderBy('customer_id').select('customer_id');
@@ -119,7 +104,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { query: objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 } }), responses: { 200: jsonApiList(resource) } },
+      schemas: { query: objectSchema({ ...jsonApiPageQuery, term: { type: 'string', maxLength: 255 } }), responses: { 200: jsonApiListSchema(resource) } },
       async handler({ query }) {
         const base = applyCriteriaFilters(host.db(REPRESENTATIVES), { term: query.term }, representativeSearch);
         const [count] = await base.clone().count({ n: '*' });
@@ -127,7 +112,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
         const rows = await base.clone().orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
         const data = [];
         for (const row of rows) data.push(await toResource(host.db, row));
-        return { data, meta: { total }, links: pageLinks(PATH, query.page, query.limit, total, query.term ? `&term=${encodeURIComponent(query.term)}` : '') };
+        return jsonApiList(data, { path: PATH, page: query.page, limit: query.limit, total, filters: { term: query.term } });
       },
     },
     {
@@ -265,12 +250,12 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { query: objectSchema(pagingQuery), responses: { 200: jsonApiList(typeResource) } },
+      schemas: { query: objectSchema(jsonApiPageQuery), responses: { 200: jsonApiListSchema(typeResource) } },
       async handler({ query }) {
         const [count] = await host.db(ACTIVITY_TYPES).count({ n: '*' });
         const total = readInt(count?.n);
         const rows = await host.db(ACTIVITY_TYPES).orderBy('position').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
-        return { data: rows.map(typeResourceOf), meta: { total }, links: pageLinks(TYPE_PATH, query.page, query.limit, total) };
+        return jsonApiList(rows.map(typeResourceOf), { path: TYPE_PATH, page: query.page, limit: query.limit, total });
       },
     },
     {

@@ -1,6 +1,7 @@
 import { inTransaction, readJson, writeJson } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
+import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../../lib/json-api.js';
 import { enforceRateLimit } from '../../../lib/rate-limit.js';
 import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
@@ -135,25 +136,15 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
       auth: 'admin',
       permission: null,
       schemas: {
-        query: objectSchema({ page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 }, status: { enum: ['open', 'accepted', 'declined'] } }),
-        responses: {
-          200: objectSchema(
-            { data: { type: 'array', items: resourceSchema }, meta: objectSchema({ total: { type: 'integer' } }, ['total']), links: { type: 'object', additionalProperties: { type: 'string' } } },
-            ['data', 'meta', 'links'],
-          ),
-        },
+        query: objectSchema({ ...jsonApiPageQuery, status: { enum: ['open', 'accepted', 'declined'] } }),
+        responses: { 200: jsonApiListSchema(resourceSchema) },
       },
       async handler({ query }) {
         const base = host.db(REQUESTS).modify((q) => (query.status ? q.where({ status: query.status }) : q));
         const [count] = await base.clone().count({ n: '*' });
         const total = Number(count?.n ?? 0);
         const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
-        const link = (page: number) => `/api${ADMIN_PATH}?limit=${query.limit}&page=${page}${query.status ? `&status=${query.status}` : ''}`;
-        const lastPage = Math.max(1, Math.ceil(total / query.limit));
-        const links: Record<string, string> = { self: link(query.page), first: link(1), last: link(lastPage) };
-        if (query.page > 1) links.prev = link(Math.min(query.page - 1, lastPage));
-        if (query.page < lastPage) links.next = link(query.page + 1);
-        return { data: rows.map(toResource), meta: { total }, links };
+        return jsonApiList(rows.map(toResource), { path: ADMIN_PATH, page: query.page, limit: query.limit, total, filters: { status: query.status } });
       },
     },
     {

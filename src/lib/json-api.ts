@@ -1,0 +1,86 @@
+import { DEFAULT_LIMIT, MAX_LIMIT } from './criteria.js';
+import { objectSchema } from './schemas.js';
+
+/**
+ * Admin API lists answer JSON:API: `data` of `{id, type, attributes}`, `meta.total` and `links`.
+ * Every paged Admin list builds its answer here, so all of them page the same way.
+ */
+
+/** Where the host mounts the Admin API; list links are absolute paths on it. */
+export const ADMIN_API_BASE = '/api';
+export const MAX_PAGE = 1_000_000;
+
+/** The `limit` and `page` query parameters of a paged Admin list (spread into the route's query schema). */
+export const jsonApiPageQuery = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    description: `Records per page: 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}. Out of range is a 400.`,
+  },
+  page: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: `Page to return, from 1 (default 1) to ${MAX_PAGE}. Out of range is a 400; a page past the last answers an empty data array.`,
+  },
+} as const;
+
+export interface JsonApiLinks {
+  self: string;
+  first: string;
+  last: string;
+  prev?: string;
+  next?: string;
+}
+
+export interface JsonApiList<T> {
+  data: T[];
+  meta: { total: number };
+  links: JsonApiLinks;
+}
+
+const link = { type: 'string' };
+
+/** The response schema of a paged Admin list of `resource` objects. */
+export function jsonApiListSchema(resource: Record<string, unknown>): Record<string, unknown> {
+  return objectSchema(
+    {
+      data: { type: 'array', items: resource },
+      meta: objectSchema({ total: { type: 'integer', minimum: 0 } }, ['total']),
+      links: objectSchema({ self: link, first: link, last: link, prev: link, next: link }, ['self', 'first', 'last']),
+    },
+    ['data', 'meta', 'links'],
+  );
+}
+
+export interface ListPage {
+  /** The route's path on the Admin API, e.g. `/suite-customer-price`. */
+  path: string;
+  page: number;
+  limit: number;
+  total: number;
+  /** Query parameters the list was filtered by; kept in every link (undefined ones are left out). */
+  filters?: Record<string, string | number | undefined>;
+}
+
+/**
+ * The links of one page: `self`, `first` and `last` always (`last` is page 1 of an empty list),
+ * `prev` from page 2 on (a page past the end points back to the last page), `next` before the last.
+ */
+export function pageLinks({ path, page, limit, total, filters = {} }: ListPage): JsonApiLinks {
+  const kept = Object.entries(filters).flatMap(([name, value]): Array<[string, string]> => (value === undefined || value === '' ? [] : [[name, String(value)]]));
+  const to = (p: number) => `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ['page', String(p)], ...kept])}`;
+  const lastPage = Math.max(1, Math.ceil(total / limit));
+  const links: JsonApiLinks = { self: to(page), first: to(1), last: to(lastPage) };
+  if (page > 1) links.prev = to(Math.min(page - 1, lastPage));
+  if (page < lastPage) links.next = to(page + 1);
+  return links;
+}
+
+/** One page of an Admin list as a JSON:API document. */
+export function jsonApiList<T>(data: T[], page: ListPage): JsonApiList<T> {
+  return { data, meta: { total: page.total }, links: pageLinks(page) };
+}
