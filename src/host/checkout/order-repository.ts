@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { readInt, readJson, type Executor } from '../../lib/db.js';
+import { lineItemFromRow, lineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
@@ -109,19 +110,7 @@ export async function getOrders(executor: Executor, ids: string[]): Promise<Arra
         paymentMethod: { technicalName: t.payment_method, name: PAYMENT_METHODS[t.payment_method] ?? t.payment_method },
         amount: money(t.amount),
       })),
-      lineItems: (lines.get(row.id) ?? []).map((l) => ({
-        id: l.id,
-        type: l.type,
-        productId: l.product_id ?? null,
-        productNumber: l.product_number ?? null,
-        label: l.label,
-        quantity: Number(l.quantity),
-        unitPrice: money(l.unit_net),
-        totalPrice: money(l.total_net),
-        taxRate: Number(l.tax_rate_bp) / 100,
-        position: Number(l.position),
-        payload: readJson<Record<string, unknown>>(l.payload, {}),
-      })),
+      lineItems: (lines.get(row.id) ?? []).map((l) => lineItemView(lineItemFromRow(l), precision)),
       documents: (documents.get(row.id) ?? []).map((d) => ({ id: d.id, fileName: d.fileName, type: d.type, documentNumber: d.documentNumber, createdAt: d.createdAt })),
       customFields: readJson<Record<string, unknown>>(row.custom_fields, {}),
       placedBy: { type: row.placed_by_type, id: row.placed_by_id ?? null },

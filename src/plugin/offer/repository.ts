@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { readBool, readJson, type Executor } from '../../lib/db.js';
+import { readBool, readInt, type Executor } from '../../lib/db.js';
+import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { HostRuntime } from '../../host/contract.js';
@@ -82,39 +83,19 @@ export interface OfferRow {
   updated_at: string | null;
 }
 
-export interface OfferLine {
-  id: string;
-  type: string;
-  productId: string | null;
-  productNumber: string | null;
-  label: string;
-  quantity: number;
+/** An offer's line: the shared line-item shape plus the list price, the sales comment and the cart line it came from. */
+export interface OfferLine extends LineItem {
   listUnitNet: number;
-  unitNet: number;
-  totalNet: number;
-  taxRateBp: number;
   comment: string | null;
   sourceLineItemId: string | null;
-  payload: Record<string, unknown>;
-  position: number;
 }
 
 export function toLine(row: Record<string, any>): OfferLine {
   return {
-    id: row.id,
-    type: row.type,
-    productId: row.product_id ?? null,
-    productNumber: row.product_number ?? null,
-    label: row.label,
-    quantity: Number(row.quantity),
-    listUnitNet: Number(row.list_unit_net),
-    unitNet: Number(row.unit_net),
-    totalNet: Number(row.total_net),
-    taxRateBp: Number(row.tax_rate_bp),
+    ...lineItemFromRow(row),
+    listUnitNet: readInt(row.list_unit_net),
     comment: row.comment ?? null,
     sourceLineItemId: row.source_line_item_id ?? null,
-    payload: readJson<Record<string, unknown>>(row.payload, {}),
-    position: Number(row.position),
   };
 }
 
@@ -269,20 +250,10 @@ export async function offerViews(host: HostRuntime, executor: Executor, rows: Of
       validUntil: fromDbTime(row.valid_until),
       requestedBy: { type: row.requested_by_type, id: row.requested_by_id ?? null, name: row.requested_by_name, email: row.requested_by_email ?? null },
       salesRepresentativeId: row.sales_representative_id ?? null,
-      lineItems: (lines.get(row.id) ?? []).map((line) => ({
-        id: line.id,
-        type: line.type,
-        productId: line.productId,
-        productNumber: line.productNumber,
-        label: line.label,
-        quantity: line.quantity,
-        listPrice: money(line.listUnitNet),
-        unitPrice: money(line.unitNet),
-        totalPrice: money(line.totalNet),
-        taxRate: line.taxRateBp / 100,
-        comment: line.comment,
-        position: line.position,
-      })),
+      lineItems: (lines.get(row.id) ?? []).map((line) => {
+        const { payload: _payload, ...view } = lineItemView(line, precision);
+        return { ...view, listPrice: money(line.listUnitNet), comment: line.comment };
+      }),
       documents: documents.get(row.id) ?? [],
       orderId: row.order_id ?? null,
       orderNumber: row.order_number ?? null,

@@ -1,5 +1,6 @@
 import { forUpdate, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
+import { lineItemFromRow, type LineItem } from '../../lib/line-items.js';
 import { nowDb } from '../../lib/time.js';
 
 export const APPROVALS = 'suite_order_approvals';
@@ -110,39 +111,12 @@ export async function getApproval(executor: Executor, customerId: string, id: st
   return row ? toApprovalRow(row) : null;
 }
 
-export interface ApprovalLine {
-  id: string;
-  type: string;
-  productId: string | null;
-  productNumber: string | null;
-  label: string;
-  quantity: number;
-  unitNet: number;
-  totalNet: number;
-  taxRateBp: number;
-  payload: Record<string, unknown>;
-  position: number;
-}
-
-export function toApprovalLine(row: Record<string, any>): ApprovalLine {
-  return {
-    id: row.id,
-    type: row.type,
-    productId: row.product_id ?? null,
-    productNumber: row.product_number ?? null,
-    label: row.label,
-    quantity: readInt(row.quantity),
-    unitNet: readInt(row.unit_net),
-    totalNet: readInt(row.total_net),
-    taxRateBp: readInt(row.tax_rate_bp),
-    payload: readJson<Record<string, unknown>>(row.payload, {}),
-    position: readInt(row.position),
-  };
-}
+/** An approval's line: the shared line-item shape (src/lib/line-items.ts). */
+export type ApprovalLine = LineItem;
 
 export async function approvalLines(executor: Executor, approvalId: string): Promise<ApprovalLine[]> {
   const rows = await executor(LINE_ITEMS).where({ approval_id: approvalId }).orderBy('position').orderBy('id');
-  return rows.map(toApprovalLine);
+  return rows.map(lineItemFromRow);
 }
 
 export function lineTax(line: { totalNet: number; taxRateBp: number }): number {

@@ -2,6 +2,7 @@ import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
+import { lineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { reply } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
@@ -19,7 +20,6 @@ import {
   loadSettings,
   saveSettings,
   toApprovalRow,
-  type ApprovalLine,
   type ApprovalRow,
   type ApprovalSettings,
 } from './repository.js';
@@ -100,22 +100,6 @@ export function approvalView(approval: ApprovalRow, precision: number): Record<s
     decidedAt: fromDbTime(approval.decidedAt),
     createdAt: fromDbTime(approval.createdAt),
     updatedAt: fromDbTime(approval.updatedAt),
-  };
-}
-
-function lineView(line: ApprovalLine, precision: number): Record<string, unknown> {
-  return {
-    id: line.id,
-    type: line.type,
-    productId: line.productId,
-    productNumber: line.productNumber,
-    label: line.label,
-    quantity: line.quantity,
-    unitPrice: fromMinor(line.unitNet, precision),
-    totalPrice: fromMinor(line.totalNet, precision),
-    taxRate: line.taxRateBp / 100,
-    position: line.position,
-    payload: line.payload,
   };
 }
 
@@ -297,7 +281,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalSer
           .select('b.id', 'b.name', `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
         return {
           ...approvalView(approval, precision),
-          lineItems: lines.map((l) => lineView(l, precision)),
+          lineItems: lines.map((l) => lineItemView(l, precision)),
           budgets: budgets.map((b) => ({ budgetId: b.id, name: b.name, reservedAmount: fromMinor(readInt(b.amount), precision), exceedsBudget: readBool(b.exceeds) })),
         };
       },

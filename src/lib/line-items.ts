@@ -1,0 +1,70 @@
+import { readInt, readJson } from './db.js';
+import { fromMinor } from './money.js';
+
+/**
+ * A stored line item (of an order, an order approval or an offer): amounts in integer minor
+ * units, the tax rate in basis points. The line tables share these columns; reading them is
+ * done here once, so every line converts its numbers the same way.
+ */
+export interface LineItem {
+  id: string;
+  type: string;
+  productId: string | null;
+  productNumber: string | null;
+  label: string;
+  quantity: number;
+  unitNet: number;
+  totalNet: number;
+  taxRateBp: number;
+  payload: Record<string, unknown>;
+  position: number;
+}
+
+/** A line item row (snake_case columns, numbers possibly strings or bigints from the driver). */
+export function lineItemFromRow(row: Record<string, any>): LineItem {
+  return {
+    id: row.id,
+    type: row.type,
+    productId: row.product_id ?? null,
+    productNumber: row.product_number ?? null,
+    label: row.label,
+    quantity: readInt(row.quantity),
+    unitNet: readInt(row.unit_net),
+    totalNet: readInt(row.total_net),
+    taxRateBp: readInt(row.tax_rate_bp),
+    payload: readJson<Record<string, unknown>>(row.payload, {}),
+    position: readInt(row.position),
+  };
+}
+
+export interface LineItemView {
+  id: string;
+  type: string;
+  productId: string | null;
+  productNumber: string | null;
+  label: string;
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+  /** Percent, e.g. 19 or 7.7. */
+  taxRate: number;
+  position: number;
+  payload: Record<string, unknown>;
+}
+
+/** A line item at the API edge: prices in currency units with the given precision. */
+export function lineItemView(line: LineItem, precision: number): LineItemView {
+  return {
+    id: line.id,
+    type: line.type,
+    productId: line.productId,
+    productNumber: line.productNumber,
+    label: line.label,
+    quantity: line.quantity,
+    unitPrice: fromMinor(line.unitNet, precision),
+    totalPrice: fromMinor(line.totalNet, precision),
+    taxRate: line.taxRateBp / 100,
+    position: line.position,
+    payload: line.payload,
+  };
+}
