@@ -68,3 +68,30 @@ export function lineItemView(line: LineItem, precision: number): LineItemView {
     payload: line.payload,
   };
 }
+
+const text = { type: 'string' } as const;
+const nullableText = { anyOf: [text, { type: 'null' }] } as const;
+const amount = { type: 'number' } as const;
+
+/** The properties of a line item view, for response schemas that add their own (an offer's list price). */
+export const lineItemViewProperties = {
+  id: text,
+  type: text,
+  productId: nullableText,
+  productNumber: nullableText,
+  label: text,
+  quantity: { type: 'integer' },
+  unitPrice: amount,
+  totalPrice: amount,
+  taxRate: amount,
+  position: { type: 'integer' },
+  payload: { type: 'object', additionalProperties: true },
+} as const;
+
+/** The response schema of a line item view. */
+export const lineItemViewSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: lineItemViewProperties,
+  required: Object.keys(lineItemViewProperties),
+} as const;

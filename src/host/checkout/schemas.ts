@@ -1,3 +1,4 @@
+import { lineItemViewSchema } from '../../lib/line-items.js';
 import { idParam, looseObject, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { CART_LIMITS } from './cart-service.js';
@@ -117,25 +118,7 @@ export const orderSchema = objectSchema(
         ['id', 'stateMachineState', 'paymentMethod', 'amount'],
       ),
     },
-    lineItems: {
-      type: 'array',
-      items: objectSchema(
-        {
-          id: text,
-          type: text,
-          productId: nullableText,
-          productNumber: nullableText,
-          label: text,
-          quantity: { type: 'integer' },
-          unitPrice: amount,
-          totalPrice: amount,
-          taxRate: amount,
-          position: { type: 'integer' },
-          payload: looseObject,
-        },
-        ['id', 'type', 'productId', 'productNumber', 'label', 'quantity', 'unitPrice', 'totalPrice', 'payload'],
-      ),
-    },
+    lineItems: { type: 'array', items: lineItemViewSchema },
     documents: {
       type: 'array',
       items: objectSchema({ id: text, fileName: text, type: text, documentNumber: text, createdAt: dateTimeSchema }, ['id', 'fileName', 'type', 'documentNumber']),

@@ -1,5 +1,6 @@
 import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
+import { lineItemViewProperties } from '../../lib/line-items.js';
 import { moneySchema } from '../../lib/money.js';
 import { looseObject, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -95,22 +96,11 @@ export const stateSchema = objectSchema(
   ['id', 'technicalName', 'name', 'position', 'allowsSalesEdit', 'allowsAccept', 'allowsDecline', 'allowsExtensionRequest', 'isFinal'],
 );
 
+/** The shared line item view without the payload, plus the list price and the sales comment. */
+const { payload: _payload, ...offerLineProperties } = lineItemViewProperties;
 const lineItemSchema = objectSchema(
-  {
-    id: text,
-    type: text,
-    productId: nullable(text),
-    productNumber: nullable(text),
-    label: text,
-    quantity: { type: 'integer', minimum: 1 },
-    listPrice: { type: 'number' },
-    unitPrice: { type: 'number' },
-    totalPrice: { type: 'number' },
-    taxRate: { type: 'number' },
-    comment: nullable(text),
-    position: { type: 'integer' },
-  },
-  ['id', 'type', 'productId', 'productNumber', 'label', 'quantity', 'listPrice', 'unitPrice', 'totalPrice', 'taxRate', 'comment', 'position'],
+  { ...offerLineProperties, listPrice: { type: 'number' }, comment: nullable(text) },
+  [...Object.keys(offerLineProperties), 'listPrice', 'comment'],
 );
 
 const nullableTime = nullable(dateTimeSchema);

@@ -1,5 +1,6 @@
 import { criteriaSchema } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
+import { lineItemViewSchema } from '../../lib/line-items.js';
 import { emptyBody, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { APPROVAL_MODES } from './repository.js';
@@ -95,22 +96,6 @@ export const budgetSummarySchema = objectSchema(
   ['budgetId', 'totalReserved', 'pendingApprovals', 'orderApprovals'],
 );
 
-const lineItemSchema = objectSchema(
-  {
-    id: text,
-    type: text,
-    productId: nullable(text),
-    productNumber: nullable(text),
-    label: text,
-    quantity: { type: 'integer' },
-    unitPrice: { type: 'number' },
-    totalPrice: { type: 'number' },
-    taxRate: { type: 'number' },
-    position: { type: 'integer' },
-    payload: { type: 'object' },
-  },
-  ['id', 'type', 'productId', 'label', 'quantity', 'unitPrice', 'totalPrice', 'taxRate'],
-);
 
 const approvalProperties = {
   id: text,
@@ -147,7 +132,7 @@ export const approvalListItemSchema = objectSchema({ ...approvalProperties, line
 export const approvalDetailSchema = objectSchema(
   {
     ...approvalProperties,
-    lineItems: { type: 'array', items: lineItemSchema },
+    lineItems: { type: 'array', items: lineItemViewSchema },
     budgets: {
       type: 'array',
       items: objectSchema({ budgetId: text, name: text, reservedAmount: { type: 'number' }, exceedsBudget: { type: 'boolean' } }, ['budgetId', 'name', 'reservedAmount', 'exceedsBudget']),
