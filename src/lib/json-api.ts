@@ -8,7 +8,7 @@ import { objectSchema } from './schemas.js';
 
 /** Where the host mounts the Admin API; list links are absolute paths on it. */
 export const ADMIN_API_BASE = '/api';
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 /** The `limit` and `page` query parameters of a paged Admin list (spread into the route's query schema). */
 export const jsonApiPageQuery = {

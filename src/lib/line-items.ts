@@ -37,6 +37,29 @@ export function lineItemFromRow(row: Record<string, any>): LineItem {
   };
 }
 
+/** Net, tax and gross sums of lines, in minor units. */
+export interface Totals {
+  netTotal: number;
+  taxTotal: number;
+  total: number;
+}
+
+/** Tax per line, rounded half up, so a cart, an order, an approval, an offer and an invoice always agree. */
+export function lineTax(line: { totalNet: number; taxRateBp: number }): number {
+  return Math.round((line.totalNet * line.taxRateBp) / 10000);
+}
+
+/** Totals as the checkout computes them: net sum, tax rounded per line. */
+export function totalsOf(lines: Array<{ totalNet: number; taxRateBp: number }>): Totals {
+  let netTotal = 0;
+  let taxTotal = 0;
+  for (const line of lines) {
+    netTotal += line.totalNet;
+    taxTotal += lineTax(line);
+  }
+  return { netTotal, taxTotal, total: netTotal + taxTotal };
+}
+
 export interface LineItemView {
   id: string;
   type: string;

@@ -16,15 +16,4 @@ export function moneyText(amount: number, precision: number, currencyIso: string
   return `${amount.toFixed(precision)} ${currencyIso}`;
 }
 
-/** Gross from net (or tax part) in minor units, rounded half up per line. */
-export function taxOf(netMinor: number, taxRatePercent: number): number {
-  return Math.round((netMinor * taxRatePercent) / 100);
-}
-
-export function sumMinor(values: Array<number | string | null | undefined>): number {
-  let total = 0;
-  for (const value of values) total += Number(value ?? 0);
-  return total;
-}
-
 export const moneySchema = { type: 'number', minimum: 0, maximum: 1e12 } as const;

@@ -1,6 +1,7 @@
 import { Errors } from '../../lib/errors.js';
 import { forUpdate, inTransaction, readJson, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
+import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -20,31 +21,10 @@ export interface LineItemChange {
   payload?: Record<string, unknown>;
 }
 
-export interface Totals {
-  netTotal: number;
-  taxTotal: number;
-  total: number;
-}
-
 export interface PricedCart extends Totals {
   lines: PriceLine[];
   /** Lines whose product the context can no longer buy (hidden, inactive or deleted). */
   unavailable: CartLineItem[];
-}
-
-/** Tax per line, rounded half up, so a cart, an order and an invoice always agree. */
-export function lineTax(line: { totalNet: number; taxRateBp: number }): number {
-  return Math.round((line.totalNet * line.taxRateBp) / 10000);
-}
-
-export function totalsOf(lines: Array<{ totalNet: number; taxRateBp: number }>): Totals {
-  let netTotal = 0;
-  let taxTotal = 0;
-  for (const line of lines) {
-    netTotal += line.totalNet;
-    taxTotal += lineTax(line);
-  }
-  return { netTotal, taxTotal, total: netTotal + taxTotal };
 }
 
 /** JSON with sorted keys: two payloads are the same line when this matches. */

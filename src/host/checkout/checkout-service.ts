@@ -6,7 +6,8 @@ import { nowDb } from '../../lib/time.js';
 import type { CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
-import { CartService, lineTax, notAvailable, outOfStock, requireCustomer, totalsOf } from './cart-service.js';
+import { lineTax, totalsOf } from '../../lib/line-items.js';
+import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-service.js';
 import { documents } from './documents.js';
 import { getOrder } from './order-repository.js';
 

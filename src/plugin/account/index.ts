@@ -5,8 +5,6 @@ import { platformCmsRoutes } from './platform-cms.js';
 import { platformMenuRoutes } from './platform-menu.js';
 import { snippetRoutes } from './snippets.js';
 
-export { snippetMap } from './snippets.js';
-
 /** Account extras: snippets, the platform menu, platform CMS pages, default address switch, express checkout settings, customer documents. */
 export async function registerAccountExtras(host: HostRuntime): Promise<void> {
   for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...documentRoutes(host)])

@@ -10,9 +10,6 @@ import { roleRoutes } from './role/routes.js';
 import { employeeRoutes } from './routes.js';
 import { registerEmployeeStorefront } from './storefront/index.js';
 
-export { seedEmployeeDemo } from './demo.js';
-export { PERMISSIONS, PERMISSION_KEYS } from './permissions.js';
-
 /** Employees, roles, permissions, invitations, password-less login, recovery, employee orders, CSV, account requests. */
 export async function registerEmployees(host: HostRuntime): Promise<void> {
   host.auth.addLoginProvider(employeeLoginProvider(host));

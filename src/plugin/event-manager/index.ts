@@ -7,7 +7,7 @@ import { EventService } from './service.js';
 import { EventSettingsCache } from './settings.js';
 import { eventStorefrontPages } from './storefront.js';
 
-export { EVENT_REMINDER_JOB, sendEventReminders } from './jobs.js';
+export { EVENT_REMINDER_JOB } from './jobs.js';
 
 /**
  * Event manager: events on products, specifications, participants and circular mails for sales

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { readBool, readInt, type Executor } from '../../lib/db.js';
-import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-items.js';
+import { lineItemFromRow, lineItemView, totalsOf, type LineItem } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { HostRuntime } from '../../host/contract.js';
@@ -166,20 +166,8 @@ export async function offerDocuments(host: HostRuntime, executor: Executor, offe
   return byOffer;
 }
 
-export function lineTax(line: { totalNet: number; taxRateBp: number }): number {
-  return Math.round((line.totalNet * line.taxRateBp) / 10000);
-}
-
-/** Totals as the checkout computes them: net sum, tax rounded per line. */
-export function totalsOf(lines: Array<{ totalNet: number; taxRateBp: number }>): { netTotal: number; taxTotal: number; total: number } {
-  let netTotal = 0;
-  let taxTotal = 0;
-  for (const line of lines) {
-    netTotal += line.totalNet;
-    taxTotal += lineTax(line);
-  }
-  return { netTotal, taxTotal, total: netTotal + taxTotal };
-}
+// Line sums are one mechanism for carts, orders, approvals and offers (src/lib/line-items.ts).
+export { lineTax, totalsOf } from '../../lib/line-items.js';
 
 /** Re-sums the offer from its lines (after any line change, in the same transaction). */
 export async function writeTotals(trx: Executor, offerId: string, extra: Record<string, unknown> = {}): Promise<void> {

@@ -119,19 +119,8 @@ export async function approvalLines(executor: Executor, approvalId: string): Pro
   return rows.map(lineItemFromRow);
 }
 
-export function lineTax(line: { totalNet: number; taxRateBp: number }): number {
-  return Math.round((line.totalNet * line.taxRateBp) / 10000);
-}
-
-export function totalsOf(lines: Array<{ totalNet: number; taxRateBp: number }>): { netTotal: number; taxTotal: number; total: number } {
-  let netTotal = 0;
-  let taxTotal = 0;
-  for (const line of lines) {
-    netTotal += line.totalNet;
-    taxTotal += lineTax(line);
-  }
-  return { netTotal, taxTotal, total: netTotal + taxTotal };
-}
+// Line sums are one mechanism for carts, orders, approvals and offers (src/lib/line-items.ts).
+export { totalsOf } from '../../lib/line-items.js';
 
 export async function loadSettings(executor: Executor, customerId: string): Promise<ApprovalSettings> {
   const row = await executor(SETTINGS).where({ customer_id: customerId }).first();

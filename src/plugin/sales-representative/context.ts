@@ -1,6 +1,6 @@
 import { readBool } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
-import type { ContextEnricher, CustomerRef, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
+import type { ContextEnricher, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
 import { PERMISSION_KEYS } from '../employee/permissions.js';
 import { findRepresentative, findRepresentativeByEmail, firstAssignedCustomer, isAssignedCustomer, representativeIdentity, representativeName } from './repository.js';
 
@@ -45,8 +45,3 @@ export function requireRepresentative(ctx: StoreContext): NonNullable<StoreConte
 }
 
 export const emailTaken = () => Errors.badRequest('SUITE__EMAIL_TAKEN', 'This e-mail address already has a login.', { pointer: '/email' });
-
-export function requireCustomer(ctx: StoreContext): CustomerRef {
-  if (!ctx.customer) throw Errors.forbidden('Choose a customer to act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
-  return ctx.customer;
-}

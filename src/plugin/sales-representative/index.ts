@@ -4,8 +4,7 @@ import { representativeAdminRoutes } from './admin.js';
 import { representativeContextEnricher, representativeLoginProvider } from './context.js';
 import { representativeRoutes } from './routes.js';
 
-export { seedSalesRepresentativeDemo } from './demo.js';
-export { REPRESENTATIVE_PERMISSIONS, requireRepresentative } from './context.js';
+export { requireRepresentative } from './context.js';
 export { assignedCustomerIds, isAssigned, representativeOfCustomer } from './repository.js';
 
 /** Sales representatives: login, acting for assigned customers, customer activities, their orders and statistics; Admin API to set them up. */

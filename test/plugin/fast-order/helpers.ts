@@ -5,7 +5,7 @@ import { adminToken, createTestCustomer, getShop, http, login } from '../../help
 import { assign, createRule, KINDS } from '../partial-assortment/fixtures.js';
 import type { Customer } from '../employee/helpers.js';
 
-export { createEmployee, createRole, employeeWith, loginAs, newCustomer, type Customer } from '../employee/helpers.js';
+export { employeeWith, newCustomer, type Customer } from '../employee/helpers.js';
 
 export const STORE = '/store-api';
 
