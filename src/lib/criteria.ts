@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import { Errors } from './errors.js';
 import { readInt } from './db.js';
 
@@ -227,31 +228,11 @@ export interface Page<T> {
 }
 
 /**
- * Runs a criteria search: `base` selects from the resource with its joins and tenant scope;
- * `select` adds the columns of the data query.
- */
-/**
  * Exact totals cost a count over every matching row on each request. A caller that can name what
  * the total depends on (e.g. catalog version, rule set, filters) may keep it for a few seconds;
- * the page itself is always read live.
+ * the page itself is always read live. Least recently used totals make room when the cache is full.
  */
-const totalCache = new Map<string, { total: number; expires: number }>();
-const TOTAL_CACHE_MAX_ENTRIES = 10000;
-
-function cachedTotal(key: string | undefined): number | undefined {
-  if (!key) return undefined;
-  const hit = totalCache.get(key);
-  if (!hit) return undefined;
-  if (hit.expires > Date.now()) return hit.total;
-  totalCache.delete(key);
-  return undefined;
-}
-
-function rememberTotal(key: string | undefined, total: number, ttlMs: number): void {
-  if (!key) return;
-  if (totalCache.size >= TOTAL_CACHE_MAX_ENTRIES) totalCache.delete(totalCache.keys().next().value!);
-  totalCache.set(key, { total, expires: Date.now() + ttlMs });
-}
+const totalCache = new LRUCache<string, number>({ max: 10_000 });
 
 export interface SearchOptions {
   /** Everything the total depends on besides the criteria's filters, term and ids; enables the total cache. */
@@ -259,6 +240,10 @@ export interface SearchOptions {
   totalCacheTtlMs?: number;
 }
 
+/**
+ * Runs a criteria search: `base` selects from the resource with its joins and tenant scope;
+ * `select` adds the columns of the data query.
+ */
 export async function searchByCriteria<T>(
   base: Knex.QueryBuilder,
   criteria: Criteria,
@@ -283,12 +268,12 @@ export async function searchByCriteria<T>(
     total = (page - 1) * limit + ahead.length;
   } else {
     const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
-    const cached = cachedTotal(key);
+    const cached = key === undefined ? undefined : totalCache.get(key);
     if (cached !== undefined) total = cached;
     else {
       const [row] = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
       total = readInt((row as { count: unknown } | undefined)?.count);
-      rememberTotal(key, total, options.totalCacheTtlMs ?? 10000);
+      if (key !== undefined) totalCache.set(key, total, { ttl: options.totalCacheTtlMs ?? 10_000 });
     }
   }
   return { total, rows, page, limit };

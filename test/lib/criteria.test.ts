@@ -42,5 +42,12 @@ describe('lib: criteria', () => {
     expect(otherKey.total).to.equal(4);
     const filtered = await searchByCriteria(base(), { filter: [{ type: 'range', field: 'stock', parameters: { gte: 1 } }] }, spec, (q) => q.select('products.id'), { totalCacheKey: key });
     expect(filtered.total, 'other filters: another entry').to.equal(2);
+
+    const shortKey = `${key}:short`;
+    expect((await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 })).total).to.equal(4);
+    await shop.db('products').insert({ ...rows[0], id: newId(), version_id: newId(), product_number: `${marker}-8` });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const expired = await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 });
+    expect(expired.total, 'after its time a total is counted again').to.equal(5);
   });
 });
