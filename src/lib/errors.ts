@@ -97,3 +97,17 @@ export const Errors = {
       meta: { retryAfter: retryAfterSeconds },
     }),
 };
+
+export function internalErrorBody(requestId: string): ErrorBody {
+  return {
+    errors: [
+      {
+        status: '500',
+        code: 'SUITE__INTERNAL_ERROR',
+        title: statusTitle(500),
+        detail: 'An unexpected error occurred.',
+        meta: { requestId },
+      },
+    ],
+  };
+}

@@ -47,14 +47,11 @@ export function createHealth(db: Db, migrationSets: MigrationSet[]): Health {
   router.get('/health/live', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
-  router.get(['/health/ready', '/health'], (_req, res, next) => {
-    readiness()
-      .then(({ ready, checks }) => {
-        res.set('Cache-Control', 'no-store');
-        if (!ready) res.status(503).set('Retry-After', String(DB_RETRY_AFTER_SECONDS));
-        res.json({ status: ready ? 'ok' : 'unavailable', checks });
-      })
-      .catch(next);
+  router.get(['/health/ready', '/health'], async (_req, res) => {
+    const { ready, checks } = await readiness();
+    res.set('Cache-Control', 'no-store');
+    if (!ready) res.status(503).set('Retry-After', String(DB_RETRY_AFTER_SECONDS));
+    res.json({ status: ready ? 'ok' : 'unavailable', checks });
   });
 
   return {

@@ -77,17 +77,15 @@ export function createMetrics(db: Db, metricsToken: string | null): AppMetrics {
       res.once('finish', () => end({ method: req.method, route: routePatternOf(req, res), status: String(res.statusCode) }));
       next();
     },
-    endpoint(req: Request, res: Response, next) {
+    async endpoint(req: Request, res: Response, next) {
       if (!metricsToken) return next();
       const auth = req.get('authorization') ?? '';
       if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice('Bearer '.length), metricsToken)) {
         res.status(401).set('WWW-Authenticate', 'Bearer').type('text').send('A valid metrics token is required.\n');
         return;
       }
-      void (async () => {
-        await refreshDatabaseGauges();
-        res.type(registry.contentType).send(await registry.metrics());
-      })().catch(next);
+      await refreshDatabaseGauges();
+      res.type(registry.contentType).send(await registry.metrics());
     },
   };
 }
