@@ -1,5 +1,5 @@
 import { Errors } from '../../lib/errors.js';
-import { forUpdate, inTransaction, readJson, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, readInt, readJson, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb } from '../../lib/time.js';
@@ -58,9 +58,9 @@ function toLineItem(row: Record<string, any>): CartLineItem {
     type: row.type,
     productId: row.product_id ?? null,
     label: row.label,
-    quantity: Number(row.quantity),
+    quantity: readInt(row.quantity),
     payload: readJson<Record<string, unknown>>(row.payload, {}),
-    position: Number(row.position),
+    position: readInt(row.position),
   };
 }
 
