@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '2.0.0';
+export const CONTRACT_VERSION = '2.1.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -439,6 +439,14 @@ export interface StorefrontPage {
     >;
 }
 
+/** One entry of the account menu an add-on provides; `path` null for a heading over its children. */
+export interface AccountMenuEntry {
+  key: string;
+  label: string;
+  path: string | null;
+  children: AccountMenuEntry[];
+}
+
 export interface HostRuntime {
   readonly contractVersion: string;
   readonly db: Db;
@@ -608,6 +616,11 @@ export interface HostRuntime {
     page(page: StorefrontPage): void;
     /** A link into the storefront on the sales channel's first configured domain. */
     url(salesChannel: SalesChannel, path: string): string;
+    /**
+     * The account page shows the menu this provider builds for the visitor (what their permissions
+     * allow); the host leaves out entries whose page is not mounted, and headings left empty.
+     */
+    accountMenu(provider: (ctx: StoreContext) => Promise<AccountMenuEntry[]>): void;
   };
 
   /** Sequential human-readable numbers (order, offer, document numbers) safe across processes. */

@@ -4,6 +4,13 @@ import { validateOrThrow } from './validation.js';
 
 const ANY_OBJECT = { type: 'object' };
 
+/** What an in-process call offers for `res`: header setters that do nothing. */
+const IGNORED_HEADERS = {
+  setHeader: () => IGNORED_HEADERS,
+  set: () => IGNORED_HEADERS,
+  header: () => IGNORED_HEADERS,
+};
+
 export interface RouteCallInput<C> {
   ctx: C & { can(permission: string): boolean };
   params?: Record<string, unknown>;
@@ -15,7 +22,8 @@ export interface RouteCallInput<C> {
  * Runs a declared route in-process, as the API pipeline would after authentication: the route's
  * permission key (403), its param/query/body schemas (400), then its handler. Server-rendered pages
  * use it to act through the very declaration the API serves. Handlers called this way get no
- * express request or response. Returns the JSON body, or the Reply of a non-JSON answer.
+ * express request; response headers they set (a switch route's new context token) are dropped,
+ * since the body carries the same. Returns the JSON body, or the Reply of a non-JSON answer.
  */
 export async function callRoute<T = any, C = unknown>(route: AnyRoute, input: RouteCallInput<C>): Promise<T> {
   if (route.permission && !input.ctx.can(route.permission))
@@ -24,7 +32,7 @@ export async function callRoute<T = any, C = unknown>(route: AnyRoute, input: Ro
   const params = validateOrThrow<Record<string, unknown>>(schemas.params ?? ANY_OBJECT, { ...input.params }, 'params');
   const query = validateOrThrow<Record<string, unknown>>(schemas.query ?? ANY_OBJECT, { ...input.query }, 'query');
   const body = schemas.body ? validateOrThrow(schemas.body, input.body ?? {}, 'body') : undefined;
-  const result = await route.handler({ ctx: input.ctx, params, query, body, req: undefined as never, res: undefined as never });
+  const result = await route.handler({ ctx: input.ctx, params, query, body, req: undefined as never, res: IGNORED_HEADERS as never });
   if (isReply(result) && (result.contentType || Buffer.isBuffer(result.body))) return result as T;
   return (isReply(result) ? result.body : result) as T;
 }

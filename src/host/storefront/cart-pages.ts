@@ -3,7 +3,7 @@ import { isId } from '../../lib/ids.js';
 import { requireCustomer } from '../checkout/cart-service.js';
 import type { StoreContext, StorefrontPage } from '../contract.js';
 import { addressLines, payloadView, refusalOf, text, wholeNumber, type Form, type PageKit, type PageResult, type Refusal } from './page-kit.js';
-import { productPath } from './shop-pages.js';
+import { PRODUCT_LIST_ADD_PATH, productPath } from './shop-pages.js';
 
 type View = Record<string, any>;
 
@@ -75,7 +75,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
     return {
       template: 'cart',
       status,
-      data: { title: 'Your cart', cart: cartView(cart), currency: ctx.salesChannel.currencyIso, notice: extra.notice ?? null, error: extra.error ?? null, mayOrder: ctx.can('orders.create') },
+      data: { title: 'Your cart', cart: cartView(cart), currency: ctx.salesChannel.currencyIso, notice: extra.notice ?? null, error: extra.error ?? null, mayOrder: ctx.can('orders.create'), saveAsListUrl: kit.hasPage(PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null },
     };
   }
 

@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import { dbErrorAsAppError } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { enforceRateLimit } from '../../lib/rate-limit.js';
-import type { HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
+import type { AccountMenuEntry, HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { projectPath } from '../paths.js';
 import { buildStoreContext } from '../auth/store-context.js';
@@ -20,6 +20,15 @@ import { applyVisibility } from '../catalog/visibility.js';
 
 export interface StorefrontModule extends Pick<HostRuntime, 'storefront'> {
   router: Router;
+}
+
+interface MenuView {
+  key: string;
+  /** The key in kebab case, for the links' data-test attribute (orderApprovals → account-order-approvals). */
+  testKey: string;
+  label: string;
+  path: string | null;
+  children: MenuView[];
 }
 
 /** The same counter as the Store API login route, so both doors share one limit. */
@@ -57,6 +66,20 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   const hostPages = (): StorefrontPage[] => [...shopPages(kit), ...cartPages(kit), ...accountPages(kit)];
   let hostPagePaths: string[] = [];
   const kit = createPageKit(internals, () => hostPagePaths);
+  let accountMenu: ((ctx: StoreContext) => Promise<AccountMenuEntry[]>) | null = null;
+
+  /** The add-on's menu for this visitor, without entries whose page is not mounted and headings left empty. */
+  async function accountMenuFor(ctx: StoreContext): Promise<MenuView[] | null> {
+    if (!accountMenu) return null;
+    const keep = (entries: AccountMenuEntry[]): MenuView[] =>
+      entries.flatMap((entry) => {
+        const children = keep(entry.children ?? []);
+        const path = entry.path !== null && kit.hasPage(entry.path) ? entry.path : null;
+        if (path === null && children.length === 0) return [];
+        return [{ key: entry.key, testKey: entry.key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), label: entry.label, path, children }];
+      });
+    return keep(await accountMenu(ctx));
+  }
 
   async function storeContext(req: Request, res: Response): Promise<StoreContext> {
     const token = sessionToken(req);
@@ -199,7 +222,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   router.get(
     '/account',
     handle('login', async (req, res, ctx) => {
-      render(req, res, ctx, 'account', { title: 'Your account' });
+      render(req, res, ctx, 'account', { title: 'Your account', menu: await accountMenuFor(ctx) });
     }),
   );
 
@@ -271,6 +294,9 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       page(page) {
         mount(page);
         internals.registries.storefrontPages.push(page);
+      },
+      accountMenu(provider) {
+        accountMenu = provider;
       },
       url: (salesChannel, path) => `${(salesChannel.domains[0] ?? config.publicUrl).replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`,
     },

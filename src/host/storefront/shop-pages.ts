@@ -114,6 +114,9 @@ async function priceTable(kit: PageKit, ctx: StoreContext, productId: string, ti
   return { listPrice: fromMinor(product.priceNet, precision), rows };
 }
 
+/** An add-on page (product lists) the product page and the cart link to when it is mounted. */
+export const PRODUCT_LIST_ADD_PATH = '/account/product-lists/add';
+
 export function shopPages(kit: PageKit): StorefrontPage[] {
   const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
 
@@ -172,6 +175,8 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
         hasPriceTable: prices.rows.length > 1,
         currency: currency(ctx),
         canBuy: canBuy(ctx),
+        // Offered when the product-list add-on's page is mounted (it checks its own permission).
+        productListUrl: canBuy(ctx) && kit.hasPage(PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?productId=${product.id}` : null,
         loginUrl: `/account/login?redirect=${encodeURIComponent(productPath(id))}`,
         added: query.added === '1',
       },

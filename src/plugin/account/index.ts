@@ -3,10 +3,12 @@ import { checkoutSettingRoutes } from './checkout-settings.js';
 import { documentRoutes } from './documents.js';
 import { platformCmsRoutes } from './platform-cms.js';
 import { platformMenuRoutes } from './platform-menu.js';
+import { registerAccountStorefront } from './storefront.js';
 import { snippetRoutes } from './snippets.js';
 
 /** Account extras: snippets, the platform menu, platform CMS pages, default address switch, express checkout settings, customer documents. */
 export async function registerAccountExtras(host: HostRuntime): Promise<void> {
   for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...documentRoutes(host)])
     host.storeApi.route(route);
+  registerAccountStorefront(host);
 }

@@ -9,6 +9,8 @@ interface MenuDefinition {
   anyOf?: string[];
   /** Only for this kind of login. */
   actor?: StoreContext['actor']['type'];
+  /** The label when the sales channel's language has no snippet for the entry. */
+  label?: string;
   children?: MenuDefinition[];
 }
 
@@ -34,6 +36,7 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
       { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },
       { key: 'customerProductNumbers', path: '/account/customer-product-numbers', anyOf: ['customer-product-number.manage'] },
+      { key: 'customerPrices', path: '/account/customer-prices', anyOf: ['orders.create'], label: 'Your prices' },
       { key: 'offers', path: '/account/offers', anyOf: ['offer.request', 'offer.read'] },
       { key: 'documents', path: '/account/documents', anyOf: ['orders.read'] },
       { key: 'expressCheckout', path: '/account/express-checkout', anyOf: ['orders.create'] },
@@ -48,6 +51,7 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'customers', path: '/account/sales-representative/customers' },
       { key: 'customerActivities', path: '/account/sales-representative/activities' },
       { key: 'salesStatistics', path: '/account/sales-representative/statistics' },
+      { key: 'eventManager', path: '/account/event-manager', label: 'Event management' },
     ],
   },
 ];
@@ -77,7 +81,7 @@ export function buildMenu(ctx: StoreContext, labels: Map<string, string>, depth:
       const children = build(entry.children ?? [], level + 1);
       if (entry.path === null && children.length === 0) return [];
       const snippetKey = `b2b.menu.${entry.key}`;
-      return [{ key: entry.key, label: labels.get(snippetKey) ?? entry.key, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
+      return [{ key: entry.key, label: labels.get(snippetKey) ?? entry.label ?? entry.key, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
     });
   return build(PLATFORM_MENU, 1);
 }

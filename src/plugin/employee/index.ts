@@ -8,6 +8,7 @@ import { LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS, purgeExpired
 import { employeeOrderRoutes } from './orders/routes.js';
 import { roleRoutes } from './role/routes.js';
 import { employeeRoutes } from './routes.js';
+import { companyStorefrontPages } from './storefront/company-pages.js';
 import { registerEmployeeStorefront } from './storefront/index.js';
 
 /** Employees, roles, permissions, invitations, password-less login, recovery, employee orders, CSV, account requests. */
@@ -26,6 +27,7 @@ export async function registerEmployees(host: HostRuntime): Promise<void> {
     host.storeApi.route(route);
   for (const route of accountRequestAdminRoutes(host)) host.adminApi.route(route);
   registerEmployeeStorefront(host);
+  for (const page of companyStorefrontPages(host)) host.storefront.page(page);
   host.jobs.register(LOGIN_TOKEN_PURGE_JOB, async (_payload, runtime) => {
     await purgeExpiredTokens(runtime.db);
   });

@@ -78,7 +78,7 @@ describe('account: snippets and platform menu', () => {
       expect(keys(res.body.data)).to.deep.equal([
         'overview',
         ['company', ['employees', 'roles', 'invitations']],
-        ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'offers', 'documents', 'expressCheckout']],
+        ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers', 'documents', 'expressCheckout']],
         'events',
       ]);
       expect(res.body.total).to.equal(4);
@@ -90,7 +90,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.data.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 3, 0],
-        ['ordering', 9, 0],
+        ['ordering', 10, 0],
         ['events', 0, 0],
       ]);
     });
@@ -108,7 +108,7 @@ describe('account: snippets and platform menu', () => {
       expect(top).to.include('salesRepresentative');
       const company = rep.body.data.find((e: MenuEntry) => e.key === 'company');
       expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles']);
-      expect(rep.body.data.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics']);
+      expect(rep.body.data.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
     });
 
     it('refuses a missing or out-of-range depth (400) and guests (401)', async () => {

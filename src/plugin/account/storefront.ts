@@ -1,0 +1,58 @@
+import type { HostRuntime, StorefrontPage } from '../../host/contract.js';
+import { Errors } from '../../lib/errors.js';
+import type { Reply } from '../../lib/routes.js';
+import { dateText, download, requireAnyPermission, routeCaller, wholeNumber, type View } from '../storefront-kit.js';
+import { documentRoutes, FILE_NAME_PATTERN } from './documents.js';
+import { MAX_MENU_DEPTH, platformMenuRoutes } from './platform-menu.js';
+
+const DOCUMENTS_PATH = '/account/documents';
+const PAGE_SIZE = 25;
+const FILE_NAME = new RegExp(FILE_NAME_PATTERN);
+
+/** The documents page (invoices and other PDFs of the company) and the account menu the host shows on /account. */
+export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
+  const call = routeCaller([...documentRoutes(host)]);
+  return [
+    {
+      path: DOCUMENTS_PATH,
+      auth: 'login',
+      async handler({ ctx, query }) {
+        requireAnyPermission(ctx, ['orders.read']);
+        const page = wholeNumber(query.page, 1, 100_000) ?? 1;
+        const result = await call<{ total: number; data: View[] }>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
+        const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+        return {
+          template: 'b2b/documents',
+          data: {
+            title: 'Documents',
+            documents: result.data.map((document) => ({
+              ...document,
+              createdAtText: dateText(ctx, document.createdAt),
+              url: `${DOCUMENTS_PATH}/${encodeURIComponent(document.fileName)}`,
+              orderUrl: document.orderId ? `/account/orders/${document.orderId}` : null,
+            })),
+            total: result.total,
+            previous: page > 1 ? `${DOCUMENTS_PATH}?page=${Math.min(page - 1, pages)}` : null,
+            next: page < pages ? `${DOCUMENTS_PATH}?page=${page + 1}` : null,
+          },
+        };
+      },
+    },
+    {
+      path: `${DOCUMENTS_PATH}/:fileName`,
+      auth: 'login',
+      async handler({ ctx, params }) {
+        const fileName = params.fileName ?? '';
+        if (!FILE_NAME.test(fileName) || fileName.length > 191) throw Errors.notFound('document', fileName);
+        const file = await call<Reply>(ctx, 'downloadCustomerDocument', { params: { fileName } });
+        return download(file, fileName, 'application/pdf');
+      },
+    },
+  ];
+}
+
+export function registerAccountStorefront(host: HostRuntime): void {
+  for (const page of accountStorefrontPages(host)) host.storefront.page(page);
+  const call = routeCaller(platformMenuRoutes(host));
+  host.storefront.accountMenu(async (ctx) => (await call<{ data: View[] }>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).data as never);
+}

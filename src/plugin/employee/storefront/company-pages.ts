@@ -1,0 +1,340 @@
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import { Errors } from '../../../lib/errors.js';
+import { isId } from '../../../lib/ids.js';
+import type { Reply } from '../../../lib/routes.js';
+import { attempt, dateText, download, list, noticeOf, requireAnyPermission, requireCustomerContext, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
+import { employeeCsvRoutes } from '../csv/routes.js';
+import { invitationRoutes } from '../invitation/routes.js';
+import { PERMISSIONS } from '../permissions.js';
+import { roleRoutes } from '../role/routes.js';
+import { employeeRoutes } from '../routes.js';
+
+const EMPLOYEES_PATH = '/account/employees';
+const ROLES_PATH = '/account/roles';
+const INVITATIONS_PATH = '/account/invitations';
+const PAGE_SIZE = 25;
+/** The Store API's largest page: companies with more roles than this are not expected. */
+const ROLE_LIMIT = 500;
+
+const EMPLOYEE_NOTICES: Record<string, string> = {
+  invited: 'The employee was added and an invitation mail is on its way.',
+  saved: 'The employee was saved.',
+  deactivated: 'The employee was deactivated; their sessions ended.',
+  activated: 'The employee was activated.',
+  imported: 'The CSV file was imported.',
+};
+const ROLE_NOTICES: Record<string, string> = { created: 'The role was created.', saved: 'The role was saved.', deleted: 'The role was deleted.' };
+const INVITATION_NOTICES: Record<string, string> = { sent: 'The invitation was sent.', withdrawn: 'The invitation was withdrawn.' };
+
+const GROUP_LABELS: Record<string, string> = {
+  employees: 'Employees',
+  roles: 'Roles',
+  orders: 'Orders',
+  budgets: 'Budgets',
+  'order-approval': 'Order approval',
+  offers: 'Offers',
+  'product-lists': 'Product lists',
+  'customer-product-numbers': 'Customer product numbers',
+  events: 'Events',
+  admin: 'Administration',
+};
+
+/** What the person form sends: the Store API's fields; empty optional fields are left out (or null where the route clears them). */
+function personFields(form: Form) {
+  const roleId = text(form, 'roleId', 64);
+  return {
+    email: text(form, 'email', 255),
+    firstName: text(form, 'firstName', 255),
+    lastName: text(form, 'lastName', 255),
+    department: text(form, 'department', 255) || null,
+    roleId: roleId === '' ? null : roleId,
+  };
+}
+
+/**
+ * The company pages of the employee add-on: employees (list, add and invite, edit, deactivate,
+ * role, CSV import and export), roles with their permissions, and invitations. Each page asks the
+ * permission its account menu entry asks (403 otherwise), and every read and change runs the
+ * add-on's declared Store API route.
+ */
+export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
+  const call = routeCaller([...employeeRoutes(host), ...roleRoutes(host), ...invitationRoutes(host), ...employeeCsvRoutes(host)]);
+
+  /** The roles for the role select; without role.read the select offers none (the employee keeps theirs). */
+  async function roleChoices(ctx: StoreContext): Promise<View[]> {
+    if (!ctx.can('role.read')) return [];
+    return (await call<{ data: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).data;
+  }
+
+  async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: View; csv?: string } = {}, status = 200): Promise<PageResult> {
+    requireAnyPermission(ctx, ['employee.read']);
+    requireCustomerContext(ctx);
+    const page = wholeNumber(query.page, 1, 100_000) ?? 1;
+    const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
+    const result = await call<{ total: number; data: View[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+    const search = term ? `&q=${encodeURIComponent(term)}` : '';
+    return {
+      template: 'b2b/employees',
+      status,
+      data: {
+        title: 'Employees',
+        employees: result.data.map((employee) => ({ ...employee, url: `${EMPLOYEES_PATH}/${employee.id}` })),
+        total: result.total,
+        term,
+        previous: page > 1 ? `${EMPLOYEES_PATH}?page=${Math.min(page - 1, pages)}${search}` : null,
+        next: page < pages ? `${EMPLOYEES_PATH}?page=${page + 1}${search}` : null,
+        mayManage: ctx.can('employee.manage'),
+        roles: await roleChoices(ctx),
+        form: extra.form ?? {},
+        csv: extra.csv ?? '',
+        error: extra.error ?? null,
+        errors: extra.errors && extra.errors.length > 1 ? extra.errors : [],
+        notice: noticeOf(query, EMPLOYEE_NOTICES),
+      },
+    };
+  }
+
+  async function employeePage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+    requireAnyPermission(ctx, ['employee.read']);
+    requireCustomerContext(ctx);
+    if (!isId(id)) throw Errors.notFound('employee', id);
+    const employee = await call<View>(ctx, 'readEmployee', { params: { id } });
+    const roles = await roleChoices(ctx);
+    const form = extra.form ?? employee;
+    return {
+      template: 'b2b/employee',
+      status,
+      data: {
+        title: `${employee.firstName} ${employee.lastName}`,
+        employee: { ...employee, createdAtText: dateText(ctx, employee.createdAt) },
+        form,
+        roles: roles.map((role) => ({ ...role, selected: role.id === form.roleId })),
+        // Without role.read the select cannot list the roles: the employee's role is kept as it is.
+        mayChooseRole: ctx.can('role.read'),
+        mayManage: ctx.can('employee.manage'),
+        isSelf: ctx.actor.type === 'employee' && ctx.actor.id === employee.id,
+        error: extra.error ?? null,
+        notice: noticeOf(query, EMPLOYEE_NOTICES),
+        listUrl: EMPLOYEES_PATH,
+      },
+    };
+  }
+
+  function permissionGroups(selected: string[]) {
+    const groups = new Map<string, View[]>();
+    for (const permission of PERMISSIONS) {
+      const entries = groups.get(permission.group) ?? [];
+      entries.push({ ...permission, checked: selected.includes(permission.key), fieldId: `permission-${permission.key.replace(/[^a-z0-9]+/g, '-')}` });
+      groups.set(permission.group, entries);
+    }
+    return [...groups].map(([group, permissions]) => ({ group, label: GROUP_LABELS[group] ?? group, permissions }));
+  }
+
+  async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+    requireAnyPermission(ctx, ['role.read']);
+    requireCustomerContext(ctx);
+    const roles = (await call<{ data: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).data;
+    const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
+    const form = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
+    return {
+      template: 'b2b/roles',
+      status,
+      data: {
+        title: 'Roles',
+        roles: roles.map((role) => ({ ...role, url: `${ROLES_PATH}/${role.id}`, permissionTexts: (role.permissions as string[]).map((key) => ({ key, description: describe.get(key) ?? key })) })),
+        mayManage: ctx.can('role.manage'),
+        form,
+        groups: permissionGroups(form.permissions as string[]),
+        error: extra.error ?? null,
+        notice: noticeOf(query, ROLE_NOTICES),
+      },
+    };
+  }
+
+  async function findRole(ctx: StoreContext, id: string): Promise<View> {
+    if (!isId(id)) throw Errors.notFound('role', id);
+    const [role] = (await call<{ data: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).data;
+    if (!role) throw Errors.notFound('role', id);
+    return role;
+  }
+
+  async function rolePage(ctx: StoreContext, id: string, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+    requireAnyPermission(ctx, ['role.read']);
+    requireCustomerContext(ctx);
+    const role = await findRole(ctx, id);
+    const form = extra.form ?? role;
+    return {
+      template: 'b2b/role',
+      status,
+      data: { title: `Role ${role.name}`, role, form, groups: permissionGroups(form.permissions as string[]), mayManage: ctx.can('role.manage'), error: extra.error ?? null, listUrl: ROLES_PATH },
+    };
+  }
+
+  function roleFields(form: Form) {
+    return {
+      name: text(form, 'name', 255),
+      description: text(form, 'description', 1024) || null,
+      permissions: [...new Set(list(form, 'permissions'))],
+      requiresApproval: text(form, 'requiresApproval') === 'true',
+    };
+  }
+
+  async function invitationsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+    requireAnyPermission(ctx, ['invitation.manage']);
+    requireCustomerContext(ctx);
+    const page = wholeNumber(query.page, 1, 100_000) ?? 1;
+    const result = await call<{ total: number; data: View[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
+    const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+    return {
+      template: 'b2b/invitations',
+      status,
+      data: {
+        title: 'Invitations',
+        invitations: result.data.map((invitation) => ({ ...invitation, expiresAtText: dateText(ctx, invitation.expiresAt, true), withdrawUrl: `${INVITATIONS_PATH}/${invitation.id}/withdraw` })),
+        total: result.total,
+        previous: page > 1 ? `${INVITATIONS_PATH}?page=${Math.min(page - 1, pages)}` : null,
+        next: page < pages ? `${INVITATIONS_PATH}?page=${page + 1}` : null,
+        roles: await roleChoices(ctx),
+        form: extra.form ?? {},
+        error: extra.error ?? null,
+        notice: noticeOf(query, INVITATION_NOTICES),
+      },
+    };
+  }
+
+  const withoutEmpty = (fields: View) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
+
+  return [
+    { path: EMPLOYEES_PATH, auth: 'login', handler: ({ ctx, query }) => employeesPage(ctx, query) },
+    {
+      path: `${EMPLOYEES_PATH}/invite`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        const fields = personFields(form);
+        const result = await attempt(() => call(ctx, 'addEmployee', { body: withoutEmpty(fields) }));
+        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, form: fields }, 400);
+        return { redirect: `${EMPLOYEES_PATH}?done=invited` };
+      },
+    },
+    {
+      path: `${EMPLOYEES_PATH}/export`,
+      auth: 'login',
+      async handler({ ctx }) {
+        requireAnyPermission(ctx, ['employee.read']);
+        requireCustomerContext(ctx);
+        return download(await call<Reply>(ctx, 'exportEmployees', { body: {} }), 'employees.csv', 'text/csv; charset=utf-8');
+      },
+    },
+    {
+      path: `${EMPLOYEES_PATH}/import`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        const csv = typeof form.csv === 'string' ? form.csv : '';
+        const result = await attempt(() => call<View>(ctx, 'importEmployees', { body: csv }));
+        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, errors: result.errors, csv }, 400);
+        return { redirect: `${EMPLOYEES_PATH}?done=imported` };
+      },
+    },
+    { path: `${EMPLOYEES_PATH}/:id`, auth: 'login', handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query) },
+    {
+      path: `${EMPLOYEES_PATH}/:id`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params, form }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('employee', id);
+        const { roleId, ...fields } = personFields(form);
+        // Without role.read the form shows no role select: the role stays as it is.
+        const body = { ...fields, ...(ctx.can('role.read') ? { roleId } : {}) };
+        const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body }));
+        if ('error' in result) return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
+        return { redirect: `${EMPLOYEES_PATH}/${id}?done=saved` };
+      },
+    },
+    ...(['deactivate', 'activate'] as const).map(
+      (action): StorefrontPage => ({
+        path: `${EMPLOYEES_PATH}/:id/${action}`,
+        method: 'POST',
+        auth: 'login',
+        async handler({ ctx, params }) {
+          requireAnyPermission(ctx, ['employee.manage']);
+          const id = params.id!;
+          if (!isId(id)) throw Errors.notFound('employee', id);
+          const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }));
+          if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
+          return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
+        },
+      }),
+    ),
+    { path: ROLES_PATH, auth: 'login', handler: ({ ctx, query }) => rolesPage(ctx, query) },
+    {
+      path: ROLES_PATH,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['role.manage']);
+        const fields = roleFields(form);
+        const result = await attempt(() => call(ctx, 'createEmployeeRole', { body: fields }));
+        if ('error' in result) return rolesPage(ctx, {}, { error: result.error, form: fields }, 400);
+        return { redirect: `${ROLES_PATH}?done=created` };
+      },
+    },
+    { path: `${ROLES_PATH}/:id`, auth: 'login', handler: ({ ctx, params }) => rolePage(ctx, params.id!) },
+    {
+      path: `${ROLES_PATH}/:id`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params, form }) {
+        requireAnyPermission(ctx, ['role.manage']);
+        const role = await findRole(ctx, params.id!);
+        const fields = roleFields(form);
+        const result = await attempt(() => call(ctx, 'updateEmployeeRole', { params: { id: role.id }, body: fields }));
+        if ('error' in result) return rolePage(ctx, role.id, { error: result.error, form: fields }, 400);
+        return { redirect: `${ROLES_PATH}?done=saved` };
+      },
+    },
+    {
+      path: `${ROLES_PATH}/:id/delete`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params }) {
+        requireAnyPermission(ctx, ['role.manage']);
+        const role = await findRole(ctx, params.id!);
+        const result = await attempt(() => call(ctx, 'deleteEmployeeRole', { params: { id: role.id } }));
+        if ('error' in result) return rolePage(ctx, role.id, { error: result.error }, 400);
+        return { redirect: `${ROLES_PATH}?done=deleted` };
+      },
+    },
+    { path: INVITATIONS_PATH, auth: 'login', handler: ({ ctx, query }) => invitationsPage(ctx, query) },
+    {
+      path: INVITATIONS_PATH,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['invitation.manage']);
+        const fields = personFields(form);
+        const result = await attempt(() => call(ctx, 'createEmployeeInvitation', { body: withoutEmpty(fields) }));
+        if ('error' in result) return invitationsPage(ctx, {}, { error: result.error, form: fields }, 400);
+        return { redirect: `${INVITATIONS_PATH}?done=sent` };
+      },
+    },
+    {
+      path: `${INVITATIONS_PATH}/:id/withdraw`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params }) {
+        requireAnyPermission(ctx, ['invitation.manage']);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('invitation', id);
+        await call(ctx, 'deleteEmployeeInvitation', { params: { id } });
+        return { redirect: `${INVITATIONS_PATH}?done=withdrawn` };
+      },
+    },
+  ];
+}

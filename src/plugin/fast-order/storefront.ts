@@ -1,0 +1,100 @@
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import { requireAnyPermission, requireCustomerContext, routeCaller, type Form, type PageResult, type View } from '../storefront-kit.js';
+import { fastOrderRoutes } from './routes.js';
+import { MAX_ADD_ITEMS, MAX_QUANTITY } from './schemas.js';
+
+export const FAST_ORDER_PATH = '/account/fast-order';
+const ORDERING = 'orders.create';
+const ROWS = 5;
+
+export interface RequestedLine {
+  line: number;
+  productNumber: string;
+  quantity: number;
+}
+
+/**
+ * Lines of "number quantity" as a buyer types or pastes them (a CSV export from their own system):
+ * the number and quantity separated by a semicolon, comma, tab or spaces; quantity 1 when absent;
+ * a first line naming the columns (product_number;quantity) is skipped.
+ */
+export function parseOrderLines(source: string): { lines: RequestedLine[]; problems: string[] } {
+  const lines: RequestedLine[] = [];
+  const problems: string[] = [];
+  source.split(/\r\n|\r|\n/).forEach((raw, index) => {
+    const row = raw.trim();
+    if (row === '') return;
+    const cells = row.split(/\s*[;,\t]\s*|\s+/).map((cell) => cell.replace(/^"(.*)"$/, '$1').trim());
+    const [number = '', quantityText = ''] = cells;
+    if (index === 0 && /number|nummer|sku/i.test(number) && !/\d/.test(quantityText)) return;
+    const quantity = quantityText === '' ? 1 : /^\d{1,6}$/.test(quantityText) ? Number(quantityText) : NaN;
+    if (number.length < 1 || number.length > 64) problems.push(`Line ${index + 1}: the product number must have 1 to 64 characters.`);
+    else if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) problems.push(`Line ${index + 1}: the quantity of ${number} must be a whole number from 1 to ${MAX_QUANTITY}.`);
+    else lines.push({ line: index + 1, productNumber: number, quantity });
+  });
+  return { lines, problems };
+}
+
+/**
+ * Fast order: many lines at once by shop or customer product number (fields, pasted lines or a
+ * pasted CSV file), put into the cart with the add-on's add-to-cart route; lines it could not add
+ * are shown with the reason, the others are in the cart.
+ */
+export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
+  const call = routeCaller(fastOrderRoutes(host));
+
+  function page(ctx: StoreContext, extra: { lines?: string; rows?: View[]; problems?: string[]; results?: View[] } = {}, status = 200): PageResult {
+    requireAnyPermission(ctx, [ORDERING]);
+    requireCustomerContext(ctx);
+    const rows = extra.rows ?? [];
+    return {
+      template: 'b2b/fast-order',
+      status,
+      data: {
+        title: 'Fast order',
+        rows: Array.from({ length: Math.max(ROWS, rows.length) }, (_, index) => ({ index: index + 1, productNumber: rows[index]?.productNumber ?? '', quantity: rows[index]?.quantity ?? '' })),
+        lines: extra.lines ?? '',
+        problems: extra.problems ?? [],
+        results: extra.results ?? [],
+        failed: (extra.results ?? []).filter((result) => !result.added).length,
+        maxItems: MAX_ADD_ITEMS,
+      },
+    };
+  }
+
+  function fieldRows(form: Form): View[] {
+    const numbers = form.productNumber;
+    const quantities = form.quantity;
+    const asList = (value: unknown) => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).map((item) => (typeof item === 'string' ? item.trim() : ''));
+    const numberList = asList(numbers);
+    const quantityList = asList(quantities);
+    return numberList.map((productNumber, index) => ({ productNumber: productNumber.slice(0, 64), quantity: (quantityList[index] ?? '').slice(0, 6) }));
+  }
+
+  return [
+    { path: FAST_ORDER_PATH, auth: 'login', handler: async ({ ctx }) => page(ctx) },
+    {
+      path: FAST_ORDER_PATH,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, [ORDERING]);
+        const rows = fieldRows(form);
+        const pasted = typeof form.lines === 'string' ? form.lines.slice(0, 200_000) : '';
+        const fromFields = parseOrderLines(rows.filter((row) => row.productNumber !== '').map((row) => `${row.productNumber};${row.quantity || '1'}`).join('\n'));
+        const fromText = parseOrderLines(pasted);
+        const problems = [...fromFields.problems.map((problem) => problem.replace(/^Line (\d+)/, 'Row $1')), ...fromText.problems];
+        const lines = [...fromFields.lines, ...fromText.lines];
+        if (lines.length === 0 && problems.length === 0) problems.push('Enter at least one product number.');
+        if (lines.length > MAX_ADD_ITEMS) problems.push(`At most ${MAX_ADD_ITEMS} lines at once, please.`);
+        if (problems.length) return page(ctx, { lines: pasted, rows, problems }, 400);
+        const result = await call<{ success: boolean; items: View[] }>(ctx, 'fastOrderAddToCart', { body: { items: lines.map(({ productNumber, quantity }) => ({ productNumber, quantity })) } });
+        if (result.success) return { redirect: '/cart?done=added' };
+        const results: View[] = result.items.map((item) => ({ ...item, productNumber: item.productNumber ?? item.customerProductNumber ?? lines[item.index]?.productNumber }));
+        // What was added is in the cart; the form keeps only the lines that failed, to correct them.
+        const failedLines = results.filter((item) => !item.added).map((item) => `${lines[item.index]!.productNumber};${lines[item.index]!.quantity}`);
+        return page(ctx, { lines: failedLines.join('\n'), results }, 400);
+      },
+    },
+  ];
+}

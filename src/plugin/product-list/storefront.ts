@@ -1,0 +1,233 @@
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import { Errors } from '../../lib/errors.js';
+import { isId } from '../../lib/ids.js';
+import { fastOrderRoutes } from '../fast-order/routes.js';
+import { attempt, dateText, noticeOf, requireAnyPermission, requireCustomerContext, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import { productListRoutes } from './routes.js';
+import { MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
+import type { ProductListService } from './service.js';
+
+const LISTS_PATH = '/account/product-lists';
+/** Linked from the product page (?productId=) and the cart (?fromCart=1): choose a list, or name a new one. */
+const ADD_PATH = `${LISTS_PATH}/add`;
+const MANAGE = 'product-list.manage';
+const listPath = (id: string) => `${LISTS_PATH}/${id}`;
+
+const NOTICES: Record<string, string> = {
+  created: 'The product list was created.',
+  added: 'The product was put on the list.',
+  saved: 'The list was saved.',
+  removed: 'The product was taken off the list.',
+  deleted: 'The product list was deleted.',
+  'from-cart': 'The cart was saved as a product list.',
+};
+
+/**
+ * Product lists in the account: the company's lists, one list with its products (add by number,
+ * remove, rename, delete, everything to the cart), and the "add to a list" page the product page
+ * and the cart link to. Lists are the add-on's Store API routes; "to the cart" is fast order's
+ * add-to-cart route (so it needs orders.create too, and reports what could not be added).
+ */
+export function productListStorefrontPages(host: HostRuntime, service: ProductListService): StorefrontPage[] {
+  const call = routeCaller([...productListRoutes(host, service), ...fastOrderRoutes(host)]);
+
+  function gate(ctx: StoreContext): void {
+    requireAnyPermission(ctx, [MANAGE]);
+    requireCustomerContext(ctx);
+  }
+
+  async function allLists(ctx: StoreContext): Promise<View[]> {
+    return (await call<{ data: View[] }>(ctx, 'listProductLists', { query: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).data;
+  }
+
+  async function listsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; name?: string } = {}, status = 200): Promise<PageResult> {
+    gate(ctx);
+    const lists = await allLists(ctx);
+    return {
+      template: 'b2b/product-lists',
+      status,
+      data: {
+        title: 'Product lists',
+        lists: lists.map((list) => ({ ...list, url: listPath(list.id), createdAtText: dateText(ctx, list.createdAt) })),
+        name: extra.name ?? '',
+        error: extra.error ?? null,
+        notice: noticeOf(query, NOTICES),
+      },
+    };
+  }
+
+  async function listPage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; articleNumber?: string } = {}, status = 200): Promise<PageResult> {
+    gate(ctx);
+    if (!isId(id)) throw Errors.notFound('Product list', id);
+    const list = await call<View>(ctx, 'readProductList', { params: { id } });
+    const products = new Map((await host.catalog.visibleProducts(ctx, (list.items as View[]).map((item) => item.productId))).map((product) => [product.id, product]));
+    return {
+      template: 'b2b/product-list',
+      status,
+      data: {
+        title: list.name,
+        list: {
+          ...list,
+          items: (list.items as View[]).map((item) => {
+            const product = products.get(item.productId);
+            return { ...item, name: product?.name ?? null, productUrl: product ? `/product/${product.id}` : null, removeUrl: `${listPath(list.id)}/items/${item.id}/remove` };
+          }),
+        },
+        mayOrder: ctx.can('orders.create'),
+        articleNumber: extra.articleNumber ?? '',
+        error: extra.error ?? null,
+        errors: extra.errors ?? [],
+        notice: noticeOf(query, NOTICES),
+        listsUrl: LISTS_PATH,
+      },
+    };
+  }
+
+  async function addPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string } = {}, status = 200): Promise<PageResult> {
+    gate(ctx);
+    const fromCart = query.fromCart === '1';
+    let product: View | null = null;
+    if (!fromCart) {
+      const productId = typeof query.productId === 'string' ? query.productId : '';
+      if (!isId(productId)) throw Errors.notFound('Product', productId);
+      [product] = await host.catalog.visibleProducts(ctx, [productId]);
+      if (!product) throw Errors.notFound('Product', productId);
+    }
+    const cart = fromCart ? await host.cart.current(ctx) : null;
+    return {
+      template: 'b2b/product-list-add',
+      status,
+      data: {
+        title: fromCart ? 'Save the cart as a product list' : 'Add to a product list',
+        product: product ? { id: product.id, name: product.name, productNumber: product.productNumber, url: `/product/${product.id}` } : null,
+        fromCart,
+        cartCount: cart ? cart.lineItems.filter((line) => line.productId).length : 0,
+        quantity: wholeNumber(query.quantity, 1, MAX_QUANTITY) ?? 1,
+        lists: fromCart ? [] : await allLists(ctx),
+        error: extra.error ?? null,
+      },
+    };
+  }
+
+  const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
+
+  return [
+    { path: LISTS_PATH, auth: 'login', handler: ({ ctx, query }) => listsPage(ctx, query) },
+    {
+      path: LISTS_PATH,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        gate(ctx);
+        const name = text(form, 'name', 255);
+        const result = await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: name ? { name } : {} }));
+        if ('error' in result) return listsPage(ctx, {}, { error: result.error, name }, 400);
+        return redirectTo(result.ok.productList.id, 'created');
+      },
+    },
+    { path: ADD_PATH, auth: 'login', handler: ({ ctx, query }) => addPage(ctx, query) },
+    {
+      path: ADD_PATH,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        gate(ctx);
+        const listId = text(form, 'listId', 64);
+        const name = text(form, 'name', 255);
+        if (text(form, 'fromCart') === '1') {
+          const cart = await host.cart.current(ctx);
+          const items = cart.lineItems.filter((line) => line.productId).map((line) => ({ productId: line.productId!, quantity: line.quantity }));
+          if (items.length === 0) return addPage(ctx, { fromCart: '1' }, { error: 'Your cart is empty: there is nothing to save.' }, 400);
+          const result = await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }));
+          if ('error' in result) return addPage(ctx, { fromCart: '1' }, { error: result.error }, 400);
+          return redirectTo(result.ok.productList.id, 'from-cart');
+        }
+        const productId = text(form, 'productId', 64);
+        const quantity = wholeNumber(text(form, 'quantity'), 1, MAX_QUANTITY);
+        const query = { productId, quantity: text(form, 'quantity') };
+        if (!quantity) return addPage(ctx, query, { error: `Enter a quantity from 1 to ${MAX_QUANTITY}.` }, 400);
+        const items = [{ productId, quantity }];
+        const result =
+          listId === '' || listId === 'new'
+            ? await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }))
+            : isId(listId)
+              ? await attempt(() => call<{ productList: View }>(ctx, 'addProductListItems', { params: { id: listId }, body: { items } }))
+              : null;
+        if (result === null) throw Errors.notFound('Product list', listId);
+        if ('error' in result) return addPage(ctx, query, { error: result.error }, 400);
+        return redirectTo(result.ok.productList.id, 'added');
+      },
+    },
+    { path: `${LISTS_PATH}/:id`, auth: 'login', handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query) },
+    {
+      path: `${LISTS_PATH}/:id/items`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params, form }) {
+        gate(ctx);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('Product list', id);
+        const articleNumber = text(form, 'articleNumber', 64);
+        const quantity = wholeNumber(text(form, 'quantity'), 1, MAX_QUANTITY);
+        if (!articleNumber || !quantity) return listPage(ctx, id, {}, { error: `Enter a product number and a quantity from 1 to ${MAX_QUANTITY}.`, articleNumber }, 400);
+        const result = await attempt(() => call(ctx, 'addProductListItems', { params: { id }, body: { items: [{ articleNumber, quantity }] } }));
+        if ('error' in result) return listPage(ctx, id, {}, { error: result.error, articleNumber }, 400);
+        return redirectTo(id, 'added');
+      },
+    },
+    {
+      path: `${LISTS_PATH}/:id/items/:itemId/remove`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params }) {
+        gate(ctx);
+        const { id, itemId } = params as { id: string; itemId: string };
+        if (!isId(id) || !isId(itemId)) throw Errors.notFound('Product list item', itemId);
+        await call(ctx, 'deleteProductListItems', { params: { id }, body: { items: [{ id: itemId }] } });
+        return redirectTo(id, 'removed');
+      },
+    },
+    {
+      path: `${LISTS_PATH}/:id/rename`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params, form }) {
+        gate(ctx);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('Product list', id);
+        const result = await attempt(() => call(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }));
+        if ('error' in result) return listPage(ctx, id, {}, { error: result.error }, 400);
+        return redirectTo(id, 'saved');
+      },
+    },
+    {
+      path: `${LISTS_PATH}/:id/delete`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params }) {
+        gate(ctx);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('Product list', id);
+        await call(ctx, 'deleteProductList', { params: { id } });
+        return { redirect: `${LISTS_PATH}?done=deleted` };
+      },
+    },
+    {
+      path: `${LISTS_PATH}/:id/to-cart`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, params }) {
+        gate(ctx);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('Product list', id);
+        const list = await call<View>(ctx, 'readProductList', { params: { id } });
+        const items = (list.items as View[]).map((item) => ({ productId: item.productId, quantity: item.quantity }));
+        if (items.length === 0) return listPage(ctx, id, {}, { error: 'The list is empty.' }, 400);
+        const added = await call<{ success: boolean; items: View[] }>(ctx, 'fastOrderAddToCart', { body: { items } });
+        if (added.success) return { redirect: '/cart?done=added' };
+        const errors = added.items.filter((item) => !item.added).map((item) => `${(list.items as View[])[item.index]?.articleNumber ?? ''}: ${item.error?.detail ?? 'not added'}`);
+        return listPage(ctx, id, {}, { error: `${errors.length} products could not be put into the cart; the others are there.`, errors }, 400);
+      },
+    },
+  ];
+}

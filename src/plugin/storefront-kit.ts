@@ -1,0 +1,92 @@
+import type { StoreContext, StorefrontPage } from '../host/contract.js';
+import { AppError, Errors } from '../lib/errors.js';
+import { callRoute, routesById } from '../lib/route-call.js';
+import type { AnyRoute, Reply } from '../lib/routes.js';
+
+/**
+ * What the add-ons' account pages share: running the add-on's declared Store API routes in-process
+ * (their permission key, schemas and handler, with the browser session's context), the permission
+ * gate that matches the account menu, and small form readers.
+ */
+export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
+export type Form = Record<string, unknown>;
+export type View = Record<string, any>;
+
+export type RouteCaller = <T = any>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }) => Promise<T>;
+
+export function routeCaller(routes: AnyRoute[]): RouteCaller {
+  const route = routesById(routes);
+  return (ctx, operationId, input = {}) => callRoute(route(operationId), { ctx, ...input });
+}
+
+/** The page's gate: the caller holds one of `anyOf` (the keys its account menu entry asks), else 403. */
+export function requireAnyPermission(ctx: StoreContext, anyOf: readonly string[]): void {
+  if (!anyOf.some((key) => ctx.can(key))) throw Errors.forbidden(`The permission "${anyOf.join('" or "')}" is required.`, 'SUITE__PERMISSION_DENIED');
+}
+
+/** Company pages need the customer the login acts for (a representative may have stopped acting for one). */
+export function requireCustomerContext(ctx: StoreContext): NonNullable<StoreContext['customer']> {
+  if (!ctx.customer) throw Errors.forbidden('Choose the customer you act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
+  return ctx.customer;
+}
+
+export function text(form: Form, name: string, maxLength = 2000): string {
+  const value = form[name];
+  return typeof value === 'string' ? value.trim().slice(0, maxLength) : '';
+}
+
+/** A form field that may repeat (checkboxes): always a list of strings. */
+export function list(form: Form, name: string): string[] {
+  const value = form[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** A whole number from a form or query value within [min, max], else null. */
+export function wholeNumber(value: unknown, min = 1, max = 1_000_000): number | null {
+  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value.trim())) return null;
+  const number = Number(value.trim());
+  return number >= min && number <= max ? number : null;
+}
+
+/** The notice a redirect after a form announces, looked up by key: nothing from the query string is echoed. */
+export function noticeOf(query: Record<string, unknown>, notices: Record<string, string>): string | null {
+  return typeof query.done === 'string' ? (notices[query.done] ?? null) : null;
+}
+
+/**
+ * Runs a change; a refusal the visitor can act on (400 invalid or not possible now, 409 lost a race,
+ * 413 a file too large) comes back as messages for the form: every error of the answer (a CSV import
+ * reports each bad line). Everything else (403, 404, bugs) propagates to the error page.
+ */
+export async function attempt<T>(work: () => Promise<T>): Promise<{ ok: T } | { error: string; errors: string[] }> {
+  try {
+    return { ok: await work() };
+  } catch (error) {
+    if (error instanceof AppError && [400, 409, 413].includes(error.status)) {
+      const errors = error.toBody().errors.map((item) => {
+        const pointer = item.source?.pointer?.replace(/^\/(body\/)?/, '') ?? '';
+        return pointer && !/^line\//.test(pointer) ? `${item.detail ?? item.title} (${pointer})` : (item.detail ?? item.title);
+      });
+      return { error: errors[0] ?? error.message, errors };
+    }
+    throw error;
+  }
+}
+
+/** A Store API file answer (a PDF, a CSV) as a storefront download. */
+export function download(reply: Reply | { body: unknown; contentType?: string }, fileName: string, contentType = 'application/octet-stream'): PageResult {
+  const body = reply.body;
+  const content = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  return { file: { fileName, contentType: reply.contentType ?? contentType, content } };
+}
+
+export function dateText(ctx: StoreContext, iso: unknown, withTime = false): string {
+  if (typeof iso !== 'string' || iso === '') return '';
+  const options = withTime ? ({ dateStyle: 'medium', timeStyle: 'short' } as const) : ({ dateStyle: 'medium' } as const);
+  try {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: ctx.salesChannel.timeZone || 'UTC' }).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(new Date(iso));
+  }
+}
