@@ -2,10 +2,12 @@ import type { HostRuntime } from '../../host/contract.js';
 import { customerPriceAdminRoutes } from './admin-routes.js';
 import { customerPriceProvider } from './price-provider.js';
 import { customerPriceStoreRoutes } from './store-routes.js';
+import { customerPriceStorefrontPages } from './storefront.js';
 
 /** Customer prices: managed through the Admin API, read through POST /customer-prices, applied by a price provider. */
 export async function registerCustomerPrices(host: HostRuntime): Promise<void> {
   host.prices.addPriceProvider(customerPriceProvider);
   for (const route of customerPriceStoreRoutes(host)) host.storeApi.route(route);
+  for (const page of customerPriceStorefrontPages(host)) host.storefront.page(page);
   for (const route of customerPriceAdminRoutes(host)) host.adminApi.route(route);
 }

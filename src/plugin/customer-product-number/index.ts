@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { customerProductNumberProcessor } from './processor.js';
 import { customerProductNumberRoutes } from './routes.js';
+import { customerProductNumberStorefrontPages } from './storefront.js';
 
 export { numberKey, numbersOf, productIdsByNumber, productIdsByNumberPrefix, visibleProductsByNumber, CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
 
@@ -8,4 +9,5 @@ export { numberKey, numbersOf, productIdsByNumber, productIdsByNumberPrefix, vis
 export async function registerCustomerProductNumbers(host: HostRuntime): Promise<void> {
   host.cart.addLineItemProcessor(customerProductNumberProcessor);
   for (const route of customerProductNumberRoutes(host)) host.storeApi.route(route);
+  for (const page of customerProductNumberStorefrontPages(host)) host.storefront.page(page);
 }
