@@ -87,7 +87,8 @@ export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext
 export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & { auth: 'admin' | 'public' };
 
 export interface LoginIdentity {
-  customerId: string;
+  /** The customer the login acts for; null for a sales representative who acts for none (yet). */
+  customerId: string | null;
   actor: Actor;
   attributes: Record<string, unknown>;
 }

@@ -34,7 +34,7 @@ export async function createSession(
     expires_at: toDbTime(addSeconds(now, ttlSeconds)),
     revoked_at: null,
   });
-  const token = signToken(secret, STORE_AUDIENCE, { sub: identity.actor.id ?? identity.customerId, jti: sessionId }, ttlSeconds);
+  const token = signToken(secret, STORE_AUDIENCE, { sub: identity.actor.id ?? identity.customerId ?? sessionId, jti: sessionId }, ttlSeconds);
   return { token, sessionId };
 }
 

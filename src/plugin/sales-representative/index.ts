@@ -3,6 +3,7 @@ import { activityRoutes } from './activities.js';
 import { representativeAdminRoutes } from './admin.js';
 import { representativeContextEnricher, representativeLoginProvider } from './context.js';
 import { representativeRoutes } from './routes.js';
+import { salesRepresentativeStorefrontPages } from './storefront.js';
 
 export { requireRepresentative } from './context.js';
 export { assignedCustomerIds, isAssigned, representativeOfCustomer } from './repository.js';
@@ -13,4 +14,5 @@ export async function registerSalesRepresentatives(host: HostRuntime): Promise<v
   host.auth.addContextEnricher(representativeContextEnricher);
   for (const route of [...representativeRoutes(host), ...activityRoutes(host)]) host.storeApi.route(route);
   for (const route of representativeAdminRoutes(host)) host.adminApi.route(route);
+  for (const page of salesRepresentativeStorefrontPages(host)) host.storefront.page(page);
 }
