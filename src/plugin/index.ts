@@ -2,6 +2,8 @@ import type { DemoShop, HostPlugin, HostRuntime } from '../host/contract.js';
 import { seedEmployeeDemo } from './employee/demo.js';
 import { seedSalesRepresentativeDemo } from './sales-representative/demo.js';
 import { seedApprovalDemo } from './order-approval/demo.js';
+import { seedEventDemo } from './event-manager/demo.js';
+import { seedOfferDemo } from './offer/demo.js';
 import { registerPartialAssortment } from './partial-assortment/index.js';
 import { registerEmployees } from './employee/index.js';
 import { registerSalesRepresentatives } from './sales-representative/index.js';
@@ -37,9 +39,15 @@ const plugin: HostPlugin = {
     await registerEventManager(host);
     await registerOffers(host);
   },
-  /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative. */
+  /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative, an event and an offer. */
   async seedDemo(host: HostRuntime, demo: DemoShop) {
-    return [...(await seedEmployeeDemo(host, demo)), ...(await seedApprovalDemo(host, demo)), ...(await seedSalesRepresentativeDemo(host, demo))];
+    return [
+      ...(await seedEmployeeDemo(host, demo)),
+      ...(await seedApprovalDemo(host, demo)),
+      ...(await seedSalesRepresentativeDemo(host, demo)),
+      ...(await seedEventDemo(host, demo)),
+      ...(await seedOfferDemo(host, demo)),
+    ];
   },
 };
 
