@@ -424,6 +424,12 @@ export interface StorefrontPage {
   method?: 'GET' | 'POST';
   /** 'public' or 'login' (redirects to the login form). */
   auth: 'public' | 'login';
+  /**
+   * The caller must hold one of these permission keys, else the host answers 403 before the
+   * handler runs; the host links the page (account menu, product page, cart) only for callers who
+   * may open it.
+   */
+  anyPermission?: string[];
   /** Checked before the handler runs; a page may share a counter with a Store API route by using its name. */
   rateLimit?: RateLimitRule;
   /**

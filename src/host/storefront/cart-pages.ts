@@ -75,7 +75,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
     return {
       template: 'cart',
       status,
-      data: { title: 'Your cart', cart: cartView(cart), currency: ctx.salesChannel.currencyIso, notice: extra.notice ?? null, error: extra.error ?? null, mayOrder: ctx.can('orders.create'), saveAsListUrl: kit.hasPage(PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null },
+      data: { title: 'Your cart', cart: cartView(cart), currency: ctx.salesChannel.currencyIso, notice: extra.notice ?? null, error: extra.error ?? null, mayOrder: ctx.can('orders.create'), saveAsListUrl: kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null },
     };
   }
 

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { AppError } from '../../lib/errors.js';
+import { AppError, Errors } from '../../lib/errors.js';
 import { dbErrorAsAppError } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { enforceRateLimit } from '../../lib/rate-limit.js';
@@ -74,7 +74,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const keep = (entries: AccountMenuEntry[]): MenuView[] =>
       entries.flatMap((entry) => {
         const children = keep(entry.children ?? []);
-        const path = entry.path !== null && kit.hasPage(entry.path) ? entry.path : null;
+        const path = entry.path !== null && kit.mayOpen(ctx, entry.path) ? entry.path : null;
         if (path === null && children.length === 0) return [];
         return [{ key: entry.key, testKey: entry.key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), label: entry.label, path, children }];
       });
@@ -232,6 +232,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     if (page.auth !== 'public' && page.auth !== 'login') throw new Error(`storefront page ${page.path}: auth must be 'public' or 'login'`);
     const method = page.method ?? 'GET';
     const run = handle(page.auth, async (req, res, ctx) => {
+      if (page.anyPermission && !page.anyPermission.some((key) => ctx.can(key)))
+        throw Errors.forbidden(`The permission "${page.anyPermission.join('" or "')}" is required.`, 'SUITE__PERMISSION_DENIED');
       if (page.rateLimit) await enforceRateLimit(db, page.rateLimit, req);
       const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((req.body as Record<string, unknown>) ?? {}) : {};
       // Page paths have named parameters only (no `*name` wildcards), so every value is one string.

@@ -19,6 +19,8 @@ export interface PageKit {
   routeAt(method: string, storeApiPath: string): AnyRoute | null;
   /** Whether a storefront page is mounted at this path (add-on pages appear only when their add-on is loaded). */
   hasPage(path: string): boolean;
+  /** Whether a GET page is mounted at this path and the caller holds one of the keys it asks (a link to it would not end in a 403). */
+  mayOpen(ctx: StoreContext, path: string): boolean;
 }
 
 export function createPageKit(internals: HostInternals, hostPagePaths: () => string[]): PageKit {
@@ -44,6 +46,11 @@ export function createPageKit(internals: HostInternals, hostPagePaths: () => str
     },
     hasPage(path) {
       return hostPagePaths().includes(path) || internals.registries.storefrontPages.some((page) => (page.method ?? 'GET') === 'GET' && page.path === path);
+    },
+    mayOpen(ctx, path) {
+      if (hostPagePaths().includes(path)) return true;
+      const page = internals.registries.storefrontPages.find((candidate) => (candidate.method ?? 'GET') === 'GET' && candidate.path === path);
+      return page !== undefined && (!page.anyPermission || page.anyPermission.some((key) => ctx.can(key)));
     },
   };
 }

@@ -175,8 +175,8 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
         hasPriceTable: prices.rows.length > 1,
         currency: currency(ctx),
         canBuy: canBuy(ctx),
-        // Offered when the product-list add-on's page is mounted (it checks its own permission).
-        productListUrl: canBuy(ctx) && kit.hasPage(PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?productId=${product.id}` : null,
+        // Offered when the product-list add-on's page is mounted and the caller may open it.
+        productListUrl: canBuy(ctx) && kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?productId=${product.id}` : null,
         loginUrl: `/account/login?redirect=${encodeURIComponent(productPath(id))}`,
         added: query.added === '1',
       },

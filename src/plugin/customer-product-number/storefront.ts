@@ -58,11 +58,12 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
   const importCsv = (ctx: StoreContext, csv: string) => call(ctx, 'importCustomerProductNumbers', { body: csv });
 
   return [
-    { path: PATH, auth: 'login', handler: ({ ctx, query }) => page(ctx, query) },
+    { path: PATH, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, query }) => page(ctx, query) },
     {
       path: `${PATH}/save`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, form }) {
         gate(ctx);
         const productId = text(form, 'productId', 64);
@@ -76,6 +77,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/add`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, form }) {
         gate(ctx);
         const add = { productNumber: text(form, 'productNumber', 200), customerProductNumber: text(form, 'customerProductNumber', 200) };
@@ -92,6 +94,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/import`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, form }) {
         gate(ctx);
         const csv = typeof form.csv === 'string' ? form.csv : '';
@@ -104,6 +107,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, params }) {
         gate(ctx);
         const id = params.id!;

@@ -72,11 +72,12 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   }
 
   return [
-    { path: FAST_ORDER_PATH, auth: 'login', handler: async ({ ctx }) => page(ctx) },
+    { path: FAST_ORDER_PATH, auth: 'login', anyPermission: [ORDERING], handler: async ({ ctx }) => page(ctx) },
     {
       path: FAST_ORDER_PATH,
       method: 'POST',
       auth: 'login',
+      anyPermission: [ORDERING],
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, [ORDERING]);
         const rows = fieldRows(form);

@@ -112,11 +112,12 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
 
   return [
-    { path: LISTS_PATH, auth: 'login', handler: ({ ctx, query }) => listsPage(ctx, query) },
+    { path: LISTS_PATH, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, query }) => listsPage(ctx, query) },
     {
       path: LISTS_PATH,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, form }) {
         gate(ctx);
         const name = text(form, 'name', 255);
@@ -125,11 +126,12 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         return redirectTo(result.ok.productList.id, 'created');
       },
     },
-    { path: ADD_PATH, auth: 'login', handler: ({ ctx, query }) => addPage(ctx, query) },
+    { path: ADD_PATH, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, query }) => addPage(ctx, query) },
     {
       path: ADD_PATH,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, form }) {
         gate(ctx);
         const listId = text(form, 'listId', 64);
@@ -158,11 +160,12 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         return redirectTo(result.ok.productList.id, 'added');
       },
     },
-    { path: `${LISTS_PATH}/:id`, auth: 'login', handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query) },
+    { path: `${LISTS_PATH}/:id`, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query) },
     {
       path: `${LISTS_PATH}/:id/items`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, params, form }) {
         gate(ctx);
         const id = params.id!;
@@ -179,6 +182,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/items/:itemId/remove`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, params }) {
         gate(ctx);
         const { id, itemId } = params as { id: string; itemId: string };
@@ -191,6 +195,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/rename`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, params, form }) {
         gate(ctx);
         const id = params.id!;
@@ -204,6 +209,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, params }) {
         gate(ctx);
         const id = params.id!;
@@ -216,6 +222,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/to-cart`,
       method: 'POST',
       auth: 'login',
+      anyPermission: [MANAGE],
       async handler({ ctx, params }) {
         gate(ctx);
         const id = params.id!;

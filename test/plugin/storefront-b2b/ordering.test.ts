@@ -109,6 +109,9 @@ describe('storefront B2B: fast order, product lists, customer product numbers, p
       expectRefused(await buyer.post('/account/product-lists', { name: 'x' }), 403);
       const product = await insertProduct();
       expectRefused(await buyer.get(`/account/product-lists/add?productId=${product.id}`), 403);
+      expect(expectPage(await buyer.get(`/product/${product.id}`)), 'no link to a page the role does not allow').to.contain('data-test="add-to-cart"').and.not.contain('data-test="add-to-product-list"');
+      expect((await buyer.post('/cart/add', { productId: product.id, quantity: '1' })).status).to.equal(303);
+      expect(expectPage(await buyer.get('/cart'))).not.to.contain('data-test="save-as-product-list"');
     });
   });
 
