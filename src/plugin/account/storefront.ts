@@ -1,4 +1,4 @@
-import type { HostRuntime, StorefrontPage } from '../../host/contract.js';
+import type { AccountMenuEntry, HostRuntime, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import type { Reply } from '../../lib/routes.js';
 import { dateText, download, requireAnyPermission, routeCaller, wholeNumber, type View } from '../storefront-kit.js';
@@ -8,6 +8,7 @@ import { MAX_MENU_DEPTH, platformMenuRoutes } from './platform-menu.js';
 const DOCUMENTS_PATH = '/account/documents';
 const PAGE_SIZE = 25;
 const FILE_NAME = new RegExp(FILE_NAME_PATTERN);
+const REPRESENTATIVE_SECTION = 'salesRepresentative';
 
 /** The documents page (invoices and other PDFs of the company) and the account menu the host shows on /account. */
 export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
@@ -54,5 +55,9 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
 export function registerAccountStorefront(host: HostRuntime): void {
   for (const page of accountStorefrontPages(host)) host.storefront.page(page);
   const call = routeCaller(platformMenuRoutes(host));
-  host.storefront.accountMenu(async (ctx) => (await call<{ data: View[] }>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).data as never);
+  host.storefront.accountMenu(async (ctx) => {
+    const entries = (await call<{ data: AccountMenuEntry[] }>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).data;
+    // A representative acting for no customer has no company pages to open: only their own section.
+    return ctx.customer ? entries : entries.filter((entry) => entry.key === REPRESENTATIVE_SECTION);
+  });
 }

@@ -36,7 +36,10 @@ describe('storefront B2B: sales representative pages', function () {
     expect((await browser.post('/account/sales-representative/stop')).status).to.equal(303);
     const stopped = expectPage(await browser.get('/account/sales-representative/customers?done=stopped'));
     expect(stopped).to.contain('data-test="acting-for-none"').and.not.contain('data-test="current-customer"');
-    expect(expectPage(await browser.get('/account'))).not.to.contain('data-test="account-company"');
+    const alone = expectPage(await browser.get('/account'));
+    expect(alone).not.to.contain('data-test="account-company"');
+    expect(alone, 'without a customer only the representative section').to.contain('href="/account/sales-representative/customers"').and.not.contain('href="/account/employees"').and.not.contain('href="/account/orders"');
+    expectRefused(await browser.get('/account/employees'), 403);
     expect((await browser.get('/cart')).status, 'no cart without a customer').to.equal(400);
     expect((await browser.post('/account/sales-representative/act', { customerId: first.customer.id })).status).to.equal(303);
     expect(expectPage(await browser.get('/account'))).to.contain(`data-test="account-company">${first.customer.company}<`);
