@@ -123,7 +123,14 @@ export async function loginNewCustomer(): Promise<TestCustomer & { token: string
 let adminCredentials: { clientId: string; secret: string } | null = null;
 
 /** An Admin API bearer token from a test integration. */
+let cachedAdminToken: { token: string; fetchedAt: number } | null = null;
+
+/**
+ * A bearer token of the tests' admin integration. Reused for a few minutes, well inside the admin
+ * token lifetime (10 minutes), so long runs never present an expired one.
+ */
 export async function adminToken(): Promise<string> {
+  if (cachedAdminToken && Date.now() - cachedAdminToken.fetchedAt < 4 * 60_000) return cachedAdminToken.token;
   const shop = await getShop();
   if (!adminCredentials) {
     adminCredentials = { clientId: `test-${newId().slice(0, 8)}`, secret: newSecret(24) };
@@ -133,7 +140,8 @@ export async function adminToken(): Promise<string> {
     .post('/api/oauth/token')
     .send({ grant_type: 'client_credentials', client_id: adminCredentials.clientId, client_secret: adminCredentials.secret });
   if (res.status !== 200) throw new Error(`admin token failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.access_token as string;
+  cachedAdminToken = { token: res.body.access_token as string, fetchedAt: Date.now() };
+  return cachedAdminToken.token;
 }
 
 /** Asserts the one error body shape and returns its first error. */

@@ -23,11 +23,10 @@ export async function as(token: string | null) {
   };
 }
 
-let cachedAdminToken: string | null = null;
 
 /** Admin API calls with a bearer token (or none). */
 export async function admin(authorized = true) {
-  const token = authorized ? (cachedAdminToken ??= await adminToken()) : null;
+  const token = authorized ? await adminToken() : null;
   const agent = await http();
   const wrap = (req: supertest.Test) => (token ? req.set('authorization', `Bearer ${token}`) : req);
   return {

@@ -50,11 +50,10 @@ export async function createRule(conditions: Record<string, unknown> = { type: '
   return id;
 }
 
-let cachedToken: string | null = null;
 
 /** Admin API calls with a bearer token. */
 export async function admin() {
-  const token = (cachedToken ??= await adminToken());
+  const token = await adminToken();
   const agent = await http();
   const auth = { authorization: `Bearer ${token}` };
   return {
