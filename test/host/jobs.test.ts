@@ -215,7 +215,7 @@ describe('host: jobs', () => {
       name: `test-plugin-${newId().slice(0, 6)}`,
       version: '1.0.0',
       entry: 'none',
-      contractVersion: '^1.0.0',
+      contractVersion: '^2.0.0',
       config: { type: 'object', properties: { greeting: { type: 'string', default: 'hello from the plugin settings' } } },
       permissions: [],
       mailTemplates: [],

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadManifest } from '../../src/host/plugins/manifest.js';
+import { contractSatisfies, loadManifest } from '../../src/host/plugins/manifest.js';
+import { CONTRACT_VERSION } from '../../src/host/contract.js';
 import { projectPath } from '../../src/host/paths.js';
 import { adminToken, expectError, http } from '../helpers/shop.js';
 
@@ -24,10 +25,30 @@ describe('host: plugin manifest', () => {
     expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
     expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^3.0.0' }))).to.throw(/field "\/contractVersion" requires \^3\.0\.0/);
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(/field "\/contractVersion" requires \^1\.0\.0, the host offers 2\.0\.0/);
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(/field "\/contractVersion" is not a semver range/);
     expect(() => loadManifest(manifestFile({ ...real, permissions: [{ key: 'Bad Key!', group: 'x', description: 'x' }] }))).to.throw(/field "\/permissions\/0\/key"/);
     const badDefault = { ...real, config: { type: 'object', properties: { retries: { type: 'integer', default: 'three' } } } };
     expect(() => loadManifest(manifestFile(badDefault))).to.throw(/field "\/config\/retries"/);
     expect(() => loadManifest(manifestFile('{not json'))).to.throw(/not readable JSON/);
+  });
+
+  it('reads the contract requirement as an npm semver range', () => {
+    expect(CONTRACT_VERSION).to.equal('2.0.0');
+    expect(loadManifest(manifestFile({ ...real, contractVersion: '^2' })).name).to.equal('suite-b2b');
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
+    // ^2: any 2.x.y, never 3
+    expect(contractSatisfies('2.0.0', '^2')).to.equal(true);
+    expect(contractSatisfies('2.7.1', '^2')).to.equal(true);
+    expect(contractSatisfies('3.0.0', '^2')).to.equal(false);
+    expect(contractSatisfies('1.9.9', '^2')).to.equal(false);
+    // ^0.x: below 1.0.0 every minor may break, so ^0.2.0 means >=0.2.0 <0.3.0 (the hand-written check accepted 0.3.0)
+    expect(contractSatisfies('0.2.5', '^0.2.0')).to.equal(true);
+    expect(contractSatisfies('0.3.0', '^0.2.0')).to.equal(false);
+    expect(contractSatisfies('0.0.4', '^0.0.3')).to.equal(false);
+    expect(contractSatisfies('0.5.0', '^0.x')).to.equal(true);
+    expect(contractSatisfies('1.0.0', '^0.x')).to.equal(false);
+    expect(contractSatisfies('2.0.0', '^0.x')).to.equal(false);
   });
 
   it('serves the settings with their defaults and validates changes through the Admin API', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { satisfiesCaret } from './semver.js';
+import semver from 'semver';
 import { CONTRACT_VERSION } from '../contract.js';
 
 export interface PermissionDeclaration {
@@ -27,7 +27,7 @@ const manifestSchema = {
     name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
     version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' },
     entry: { type: 'string', minLength: 1 },
-    contractVersion: { type: 'string', pattern: '^\\^?\\d+\\.\\d+\\.\\d+$' },
+    contractVersion: { type: 'string', minLength: 1, maxLength: 64 },
     migrations: { type: 'string' },
     description: { type: 'string' },
     config: {
@@ -67,13 +67,20 @@ export function loadManifest(file: string): PluginManifest {
     throw new Error(`plugin manifest ${file}: field "${field || '/'}" ${first.message}`);
   }
   const manifest = raw as unknown as PluginManifest;
-  if (!satisfiesCaret(CONTRACT_VERSION, manifest.contractVersion))
+  if (!semver.validRange(manifest.contractVersion))
+    throw new Error(`plugin manifest ${file}: field "/contractVersion" is not a semver range (e.g. "^2.0.0")`);
+  if (!contractSatisfies(CONTRACT_VERSION, manifest.contractVersion))
     throw new Error(`plugin manifest ${file}: field "/contractVersion" requires ${manifest.contractVersion}, the host offers ${CONTRACT_VERSION}`);
   // The defaults must satisfy the config schema itself.
   const configValidate = ajv.compile(manifest.config);
   const defaults = configDefaults(manifest);
   if (!configValidate(defaults)) throw new Error(`plugin manifest ${file}: field "/config${configValidate.errors![0]!.instancePath}" default ${configValidate.errors![0]!.message}`);
   return manifest;
+}
+
+/** Does the host's contract version satisfy a plugin's requirement (any npm semver range: '^2.0.0', '^2', '~2.1', '>=2 <4')? */
+export function contractSatisfies(contractVersion: string, requirement: string): boolean {
+  return semver.satisfies(contractVersion, requirement);
 }
 
 export function configDefaults(manifest: PluginManifest): Record<string, unknown> {
