@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dateTime, idColumn, jsonText, timestamps } from '../../src/host/db/schema-helpers.js';
+import { dateTime, idColumn, jsonText, timestamps } from '../../src/lib/migration-helpers.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('sales_channels', (t) => {

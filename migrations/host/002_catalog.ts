@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { idColumn, jsonText, money, timestamps } from '../../src/host/db/schema-helpers.js';
+import { idColumn, jsonText, money, timestamps } from '../../src/lib/migration-helpers.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('cms_pages', (t) => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dateTime, idColumn, jsonText } from '../../src/host/db/schema-helpers.js';
+import { dateTime, idColumn, jsonText } from '../../src/lib/migration-helpers.js';
 
 export async function up(knex: Knex): Promise<void> {
   /** Written in the same transaction as the change that causes the mail; a job sends it. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { idColumn, jsonText } from '../../src/host/db/schema-helpers.js';
+import { idColumn, jsonText } from '../../src/lib/migration-helpers.js';
 
 export async function up(knex: Knex): Promise<void> {
   // A cart belongs to one actor of one customer (an employee's cart is not the company's), so a new session can pick it up again.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dateTime } from '../../src/host/db/schema-helpers.js';
+import { dateTime } from '../../src/lib/migration-helpers.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('mail_outbox', (t) => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dateTime, idColumn, jsonText, money, timestamps } from '../../src/host/db/schema-helpers.js';
+import { dateTime, idColumn, jsonText, money, timestamps } from '../../src/lib/migration-helpers.js';
 
 /**
  * Employee budgets and order approvals. Employee ids carry no foreign key: the employee add-on

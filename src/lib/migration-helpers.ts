@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { dialectOf } from '../../lib/db.js';
 
-/** Column helpers so every migration builds the same types on SQLite and MySQL/MariaDB. */
+/** Column helpers (host and plugin migrations) so every migration builds the same types on SQLite and MySQL/MariaDB. */
 export function idColumn(t: Knex.CreateTableBuilder, name = 'id'): Knex.ColumnBuilder {
   return t.string(name, 32);
 }
