@@ -6,16 +6,17 @@ import type { Knex } from 'knex';
  * The primary key (entity, rule) serves the visibility filter's per-entity lookups and the admin
  * list's order; the (rule, entity) index serves "which entities do these rules unlock".
  * rule_id has no foreign key on purpose: deleting a rule leaves its entities hidden (fail closed)
- * instead of making them visible to everyone.
+ * instead of making them visible to everyone. The entity ids are host ids: plain columns, no foreign
+ * key (contract v2); the add-on deletes the rows on the host's delete events.
  */
 const PARTIAL_ASSORTMENT_TABLES = [
-  { table: 'suite_partial_assortment_category_rule', entityColumn: 'category_id', versionColumn: 'category_version_id', parent: 'categories', short: 'spa_category' },
-  { table: 'suite_partial_assortment_landing_page_rule', entityColumn: 'landing_page_id', versionColumn: 'landing_page_version_id', parent: 'landing_pages', short: 'spa_landing_page' },
-  { table: 'suite_partial_assortment_product_rule', entityColumn: 'product_id', versionColumn: 'product_version_id', parent: 'products', short: 'spa_product' },
+  { table: 'suite_partial_assortment_category_rule', entityColumn: 'category_id', versionColumn: 'category_version_id', short: 'spa_category' },
+  { table: 'suite_partial_assortment_landing_page_rule', entityColumn: 'landing_page_id', versionColumn: 'landing_page_version_id', short: 'spa_landing_page' },
+  { table: 'suite_partial_assortment_product_rule', entityColumn: 'product_id', versionColumn: 'product_version_id', short: 'spa_product' },
 ] as const;
 
 export async function up(knex: Knex): Promise<void> {
-  for (const { table, entityColumn, versionColumn, parent, short } of PARTIAL_ASSORTMENT_TABLES) {
+  for (const { table, entityColumn, versionColumn, short } of PARTIAL_ASSORTMENT_TABLES) {
     await knex.schema.createTable(table, (t) => {
       t.string(entityColumn, 32).notNullable();
       t.string(versionColumn, 32).notNullable();
@@ -23,7 +24,6 @@ export async function up(knex: Knex): Promise<void> {
       t.specificType('created_at', 'DATETIME(3)').notNullable();
       t.primary([entityColumn, 'rule_id'], `${short}_rule_pk`);
       t.index(['rule_id', entityColumn], `${short}_rule_rule_idx`);
-      t.foreign(entityColumn, `${short}_rule_entity_fk`).references(`${parent}.id`).onDelete('CASCADE');
     });
   }
 }

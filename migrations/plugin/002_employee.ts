@@ -22,7 +22,7 @@ export async function up(knex: Knex): Promise<void> {
   /** Roles belong to one customer; `permissions` is a JSON array of permission keys. */
   await knex.schema.createTable('b2b_employee_roles', (t) => {
     id(t).primary();
-    id(t, 'customer_id').notNullable().references('customers.id').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     t.string('name', 255).notNullable();
     t.string('description', 1024).nullable();
     t.text('permissions', 'longtext').notNullable();
@@ -35,7 +35,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('b2b_employee_customers', (t) => {
     id(t).primary();
     id(t, 'employee_id').notNullable().references('b2b_employees.id').onDelete('CASCADE');
-    id(t, 'customer_id').notNullable().references('customers.id').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     id(t, 'role_id').nullable().references('b2b_employee_roles.id');
     t.string('department', 255).nullable();
     t.boolean('active').notNullable().defaultTo(true);
@@ -46,7 +46,7 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.schema.createTable('b2b_employee_invitations', (t) => {
     id(t).primary();
-    id(t, 'customer_id').notNullable().references('customers.id').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     id(t, 'sales_channel_id').notNullable();
     t.string('email', 255).notNullable();
     t.string('first_name', 255).nullable();

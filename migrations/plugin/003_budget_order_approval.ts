@@ -21,7 +21,6 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('allow_approval').notNullable().defaultTo(true);
     idColumn(t, 'approver_employee_id').nullable();
     timestamps(t);
-    t.foreign('customer_id', 'suite_budgets_customer_fk').references('customers.id').onDelete('CASCADE');
     t.index(['customer_id', 'active'], 'suite_budgets_customer_idx');
   });
   await knex.schema.createTable('suite_budget_employees', (t) => {
@@ -50,7 +49,6 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['budget_id', 'placed_at'], 'suite_budget_orders_period_idx');
     t.index(['order_id'], 'suite_budget_orders_order_idx');
     t.foreign('budget_id', 'suite_budget_orders_budget_fk').references('suite_budgets.id').onDelete('CASCADE');
-    t.foreign('order_id', 'suite_budget_orders_order_fk').references('orders.id').onDelete('CASCADE');
   });
 
   await knex.schema.createTable('suite_order_approval_settings', (t) => {
@@ -59,7 +57,6 @@ export async function up(knex: Knex): Promise<void> {
     jsonText(t, 'approver_employee_ids').notNullable();
     t.integer('n_value').notNullable().defaultTo(1);
     dateTime(t, 'updated_at').notNullable();
-    t.foreign('customer_id', 'suite_oa_settings_customer_fk').references('customers.id').onDelete('CASCADE');
   });
   await knex.schema.createTable('suite_order_approvals', (t) => {
     idColumn(t).primary();
@@ -97,7 +94,6 @@ export async function up(knex: Knex): Promise<void> {
     jsonText(t, 'execution_result').nullable();
     dateTime(t, 'decided_at').nullable();
     timestamps(t);
-    t.foreign('customer_id', 'suite_order_approvals_customer_fk').references('customers.id').onDelete('CASCADE');
     t.index(['customer_id', 'status', 'created_at'], 'suite_order_approvals_status_idx');
     t.index(['customer_id', 'created_at'], 'suite_order_approvals_created_idx');
     t.index(['requester_id', 'created_at'], 'suite_order_approvals_requester_idx');

@@ -32,7 +32,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('b2b_sales_representative_customers', (t) => {
     id(t).primary();
     id(t, 'sales_representative_id').notNullable().references('b2b_sales_representatives.id').withKeyName('b2b_src_representative_fk').onDelete('CASCADE');
-    id(t, 'customer_id').notNullable().references('customers.id').withKeyName('b2b_src_customer_fk').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     time(t, 'created_at').notNullable();
     t.unique(['customer_id'], { indexName: 'b2b_src_customer_unique' });
     t.index(['sales_representative_id', 'created_at'], 'b2b_src_representative_index');
@@ -48,12 +48,12 @@ export async function up(knex: Knex): Promise<void> {
   /** What a representative did with a customer (call, visit …); belongs to the customer, so a successor sees it. */
   await knex.schema.createTable('b2b_customer_activities', (t) => {
     id(t).primary();
-    id(t, 'customer_id').notNullable().references('customers.id').withKeyName('b2b_activity_customer_fk').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     id(t, 'type_id').notNullable().references('b2b_customer_activity_types.id').withKeyName('b2b_activity_type_fk');
     id(t, 'sales_representative_id').nullable().references('b2b_sales_representatives.id').withKeyName('b2b_activity_representative_fk').onDelete('SET NULL');
     /** The customer's contact person, if it was one of its employees. */
     id(t, 'employee_id').nullable().references('b2b_employees.id').withKeyName('b2b_activity_employee_fk').onDelete('SET NULL');
-    id(t, 'order_id').nullable().references('orders.id').withKeyName('b2b_activity_order_fk').onDelete('SET NULL');
+    id(t, 'order_id').nullable();
     t.string('subject', 255).notNullable();
     t.text('comment').nullable();
     time(t, 'activity_date').notNullable();

@@ -99,14 +99,14 @@ export async function up(knex: Knex): Promise<void> {
   /** Express checkout defaults of one buyer (the customer login, an employee or a representative) for one customer. */
   await knex.schema.createTable('b2b_express_checkout_settings', (t) => {
     id(t).primary();
-    id(t, 'customer_id').notNullable().references('customers.id').withKeyName('b2b_ecs_customer_fk').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     t.string('actor_type', 32).notNullable();
     id(t, 'actor_id').notNullable();
     t.boolean('enabled').notNullable().defaultTo(false);
     t.string('default_payment_method', 64).nullable();
     t.string('default_shipping_method', 64).nullable();
-    id(t, 'default_billing_address_id').nullable().references('customer_addresses.id').withKeyName('b2b_ecs_billing_address_fk').onDelete('SET NULL');
-    id(t, 'default_shipping_address_id').nullable().references('customer_addresses.id').withKeyName('b2b_ecs_shipping_address_fk').onDelete('SET NULL');
+    id(t, 'default_billing_address_id').nullable();
+    id(t, 'default_shipping_address_id').nullable();
     stamps(t);
     t.unique(['customer_id', 'actor_type', 'actor_id'], { indexName: 'b2b_ecs_owner_unique' });
   });

@@ -15,9 +15,6 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('price_net').notNullable();
     t.specificType('created_at', 'DATETIME(3)').notNullable();
     t.specificType('updated_at', 'DATETIME(3)').nullable();
-    t.foreign('customer_id', 'suite_cp_customer_fk').references('customers.id').onDelete('CASCADE');
-    t.foreign('customer_group_id', 'suite_cp_group_fk').references('customer_groups.id').onDelete('CASCADE');
-    t.foreign('product_id', 'suite_cp_product_fk').references('products.id').onDelete('CASCADE');
     t.unique(['customer_id', 'product_id', 'min_quantity'], { indexName: 'suite_cp_customer_product_uq' });
     t.unique(['customer_group_id', 'product_id', 'min_quantity'], { indexName: 'suite_cp_group_product_uq' });
     t.index(['product_id'], 'suite_cp_product_idx');

@@ -11,7 +11,6 @@ export async function up(knex: Knex): Promise<void> {
     t.string('created_by_id', 32).nullable();
     t.specificType('created_at', 'DATETIME(3)').notNullable();
     t.specificType('updated_at', 'DATETIME(3)').nullable();
-    t.foreign('customer_id', 'suite_pl_customer_fk').references('customers.id').onDelete('CASCADE');
     t.index(['customer_id', 'created_at'], 'suite_pl_customer_idx');
   });
   await knex.schema.createTable('suite_product_list_items', (t) => {
@@ -25,7 +24,6 @@ export async function up(knex: Knex): Promise<void> {
     t.specificType('created_at', 'DATETIME(3)').notNullable();
     t.specificType('updated_at', 'DATETIME(3)').nullable();
     t.foreign('product_list_id', 'suite_pli_list_fk').references('suite_product_lists.id').onDelete('CASCADE');
-    t.foreign('product_id', 'suite_pli_product_fk').references('products.id').onDelete('CASCADE');
     t.unique(['product_list_id', 'product_id'], { indexName: 'suite_pli_list_product_uq' });
     t.index(['product_list_id', 'position'], 'suite_pli_list_position_idx');
     t.index(['product_id'], 'suite_pli_product_idx');

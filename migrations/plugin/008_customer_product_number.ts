@@ -13,8 +13,6 @@ export async function up(knex: Knex): Promise<void> {
     t.string('number_key', 64).notNullable();
     t.specificType('created_at', 'DATETIME(3)').notNullable();
     t.specificType('updated_at', 'DATETIME(3)').nullable();
-    t.foreign('customer_id', 'suite_cpn_customer_fk').references('customers.id').onDelete('CASCADE');
-    t.foreign('product_id', 'suite_cpn_product_fk').references('products.id').onDelete('CASCADE');
     t.unique(['customer_id', 'number_key'], { indexName: 'suite_cpn_customer_number_uq' });
     t.unique(['customer_id', 'product_id'], { indexName: 'suite_cpn_customer_product_uq' });
     t.index(['product_id'], 'suite_cpn_product_idx');

@@ -31,7 +31,7 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.schema.createTable('b2b_events', (t) => {
     id(t).primary();
-    id(t, 'product_id').notNullable().references('products.id').onDelete('CASCADE');
+    id(t, 'product_id').notNullable();
     t.string('name', 255).notNullable();
     t.string('language', 16).notNullable();
     id(t, 'format_id').nullable().references('b2b_event_specifications.id');
@@ -71,13 +71,13 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('b2b_event_participants', (t) => {
     id(t).primary();
     id(t, 'event_id').notNullable().references('b2b_events.id').onDelete('CASCADE');
-    id(t, 'customer_id').notNullable().references('customers.id').onDelete('CASCADE');
+    id(t, 'customer_id').notNullable();
     id(t, 'employee_id').nullable().references('b2b_employees.id').onDelete('SET NULL');
     t.string('first_name', 255).notNullable();
     t.string('last_name', 255).notNullable();
     t.string('email', 255).notNullable();
     t.string('status', 64).notNullable().references('b2b_event_participant_statuses.technical_name');
-    id(t, 'order_id').nullable().references('orders.id').onDelete('SET NULL');
+    id(t, 'order_id').nullable();
     id(t, 'order_line_item_id').nullable();
     /** Order of the waiting list: assigned under the event's row lock. */
     t.integer('waiting_position').nullable();

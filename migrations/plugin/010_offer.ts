@@ -62,9 +62,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('order_number', 32).nullable();
     time(t, 'created_at').notNullable();
     time(t, 'updated_at').nullable();
-    t.foreign('customer_id', 'b2b_offers_customer_fk').references('customers.id').onDelete('CASCADE');
     t.foreign('status', 'b2b_offers_status_fk').references('b2b_offer_states.technical_name');
-    t.foreign('order_id', 'b2b_offers_order_fk').references('orders.id').onDelete('SET NULL');
     t.index(['customer_id', 'created_at'], 'b2b_offers_customer_idx');
     t.index(['status', 'valid_until'], 'b2b_offers_expiry_idx');
   });
@@ -98,7 +96,6 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['offer_id', 'document_id'], 'b2b_offer_documents_pk');
     t.unique(['document_id'], 'b2b_offer_documents_document_uq');
     t.foreign('offer_id', 'b2b_offer_documents_offer_fk').references('b2b_offers.id').onDelete('CASCADE');
-    t.foreign('document_id', 'b2b_offer_documents_document_fk').references('documents.id').onDelete('CASCADE');
   });
 
   const now = new Date().toISOString().replace('T', ' ').replace('Z', '');

@@ -18,6 +18,7 @@ import { oauthRoutes } from './admin/oauth-routes.js';
 import { createCatalogModule } from './catalog/index.js';
 import { createCheckoutModule } from './checkout/index.js';
 import { createJobsModule, type JobsModule } from './jobs/index.js';
+import { createEventsModule } from './events.js';
 import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
 import { projectPath } from './paths.js';
 import { createStorefrontModule } from './storefront/index.js';
@@ -92,12 +93,15 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       lineItemProcessors: [],
       checkoutInterceptors: [],
       orderPlacedHooks: [],
+      eventHandlers: new Map(),
       mailTemplates: new Map(),
       jobHandlers: new Map(),
       jobSchedules: new Map(),
       storefrontPages: [],
     },
   } as unknown as HostInternals;
+  const events = createEventsModule(internals);
+  internals.emit = events.emit;
   internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), { db, validateResponses: config.validateResponses });
   internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, validateResponses: config.validateResponses });
 
@@ -161,6 +165,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     mail: mail.mail,
     jobs: jobs.jobs,
     storefront: storefront.storefront,
+    events: events.events,
     nextNumber,
   };
   internals.runtime = runtime;

@@ -454,6 +454,26 @@ export interface AccountMenuEntry {
   children: AccountMenuEntry[];
 }
 
+/**
+ * What the host announces to plugins. The host deletes its records; a plugin that keeps host ids
+ * in its own tables (plain columns, no foreign keys to host tables) cleans them up here, as a
+ * cascade of a foreign key would have. Payloads carry the host's opaque ids, in batches.
+ */
+export interface HostEvents {
+  /** Customers were deleted (their addresses, carts, sessions and documents with them). */
+  'customer.deleted': { ids: string[] };
+  'customer_group.deleted': { ids: string[] };
+  'product.deleted': { ids: string[] };
+  /** Categories were deleted: the one asked for and the sub-categories deleted with it. */
+  'category.deleted': { ids: string[] };
+  'landing_page.deleted': { ids: string[] };
+}
+
+export type HostEventName = keyof HostEvents;
+
+/** Runs inside the transaction of the change, after the host's rows are gone; a throw rolls the change back. */
+export type HostEventHandler<E extends HostEventName> = (trx: Trx, payload: HostEvents[E]) => Promise<void>;
+
 export interface HostRuntime {
   readonly contractVersion: string;
   readonly db: Db;
@@ -628,6 +648,10 @@ export interface HostRuntime {
      * allow); the host leaves out entries whose page is not mounted, and headings left empty.
      */
     accountMenu(provider: (ctx: StoreContext) => Promise<AccountMenuEntry[]>): void;
+  };
+
+  readonly events: {
+    on<E extends HostEventName>(event: E, handler: HostEventHandler<E>): void;
   };
 
   /** Sequential human-readable numbers (order, offer, document numbers) safe across processes. */

@@ -1,10 +1,13 @@
 import type { Db, Dialect } from '../lib/db.js';
 import type { ApiRouter } from '../lib/api-router.js';
 import type { HostConfig } from './config.js';
+import type { EventsModule } from './events.js';
 import type {
   AdminContext,
   CheckoutInterceptor,
   ContextEnricher,
+  HostEventHandler,
+  HostEventName,
   HostRuntime,
   JobHandler,
   LineItemProcessor,
@@ -37,11 +40,14 @@ export interface HostInternals {
     lineItemProcessors: LineItemProcessor[];
     checkoutInterceptors: CheckoutInterceptor[];
     orderPlacedHooks: OrderPlacedHook[];
+    eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
     mailTemplates: Map<string, MailTemplate>;
     jobHandlers: Map<string, JobHandler>;
     jobSchedules: Map<string, number>;
     storefrontPages: StorefrontPage[];
   };
+  /** Announces a contract event to the plugins, inside the caller's transaction. */
+  emit: EventsModule['emit'];
   /** The assembled contract; available once every module is created (use it lazily, inside functions). */
   runtime: HostRuntime;
 }

@@ -8,17 +8,26 @@ import { projectPath } from '../../src/host/paths.js';
  * MySQL/MariaDB server DATABASE_URL names (the named database itself is never touched).
  */
 export async function prepareTestDatabase(): Promise<string> {
+  return prepareDatabase('');
+}
+
+/** Another empty database of this test process beside the test database (migration tests); remove it with cleanupTestDatabase. */
+export async function prepareScratchDatabase(label: string): Promise<string> {
+  return prepareDatabase(`_${label}`);
+}
+
+async function prepareDatabase(nameSuffix: string): Promise<string> {
   const url = process.env.DATABASE_URL;
   if (!url || parseDatabaseUrl(url).dialect === 'sqlite') {
     const dir = projectPath('var', 'test');
     mkdirSync(dir, { recursive: true });
-    const file = `${dir}/suite-${process.pid}.sqlite`;
+    const file = `${dir}/suite-${process.pid}${nameSuffix}.sqlite`;
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
     return `sqlite:${file}`;
   }
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
   // One database per test process, so parallel runs on one server never clobber each other.
-  const testDb = `${parsed.pathname.replace(/^\//, '') || 'suite'}_suite_test_${process.pid}`;
+  const testDb = `${parsed.pathname.replace(/^\//, '') || 'suite'}_suite_test_${process.pid}${nameSuffix}`;
   const admin = knexFactory({
     client: 'mysql2',
     connection: { host: parsed.hostname, port: Number(parsed.port || 3306), user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },

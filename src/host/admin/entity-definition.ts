@@ -7,6 +7,8 @@ import { nullable, objectSchema } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { JsonSchema } from '../../lib/validation.js';
 import { moneyFiltersToMinor } from '../catalog/product-search.js';
+import type { HostEventName } from '../contract.js';
+import type { HostInternals } from '../internals.js';
 
 /** Admin prices are in the default currency's minor units with this precision. */
 export const ADMIN_MONEY_PRECISION = 2;
@@ -80,6 +82,10 @@ export interface EntityDef {
   beforeWrite?(event: WriteEvent): Promise<void>;
   afterWrite?(event: WriteEvent): Promise<void>;
   beforeDelete?(trx: Trx, row: Record<string, unknown>): Promise<void>;
+  /** The contract event a delete announces, so plugins clean up the ids they keep (no foreign keys reach them). */
+  deletedEvent?: HostEventName;
+  /** Ids the database deletes with the record (its own id included), for the event; default: the id. */
+  idsDeletedWith?(trx: Trx, id: string): Promise<string[]>;
 }
 
 type Row = Record<string, unknown>;
@@ -325,12 +331,14 @@ export class Entity {
     });
   }
 
-  async remove(db: Db, id: string, onVisibility: (trx: Trx) => Promise<void>): Promise<void> {
+  async remove(db: Db, id: string, onVisibility: (trx: Trx) => Promise<void>, emit: HostInternals['emit']): Promise<void> {
     await this.write(db, async (trx) => {
       const existing = await trx(this.def.table).where({ id }).first();
       if (!existing) throw Errors.notFound(this.def.label, id);
       await this.def.beforeDelete?.(trx, existing);
+      const deletedIds = this.def.deletedEvent ? ((await this.def.idsDeletedWith?.(trx, id)) ?? [id]) : [];
       await trx(this.def.table).where({ id }).delete();
+      if (this.def.deletedEvent) await emit(trx, this.def.deletedEvent, { ids: deletedIds });
       if (this.def.visibility) await onVisibility(trx);
     });
   }

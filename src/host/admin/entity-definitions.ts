@@ -80,6 +80,7 @@ const product: EntityDef = {
   termFields: ['name', 'productNumber'],
   defaultSort: 'productNumber',
   visibility: ['active'],
+  deletedEvent: 'product.deleted',
 };
 
 const category: EntityDef = {
@@ -98,6 +99,16 @@ const category: EntityDef = {
   termFields: ['name'],
   defaultSort: 'position',
   visibility: ['active', 'parentId'],
+  deletedEvent: 'category.deleted',
+  // parent_id cascades: the sub-tree goes with the category.
+  async idsDeletedWith(trx, id) {
+    const ids = [id];
+    for (let level = [id]; level.length && ids.length < 100000; ) {
+      level = (await trx('categories').whereIn('parent_id', level).pluck('id')) as string[];
+      ids.push(...level);
+    }
+    return ids;
+  },
   async beforeWrite({ trx, id, input }) {
     let parent = input.parentId as string | null | undefined;
     for (let hops = 0; parent && hops < 1000; hops++) {
@@ -122,6 +133,7 @@ const landingPage: EntityDef = {
   termFields: ['name', 'url'],
   defaultSort: 'name',
   visibility: ['active'],
+  deletedEvent: 'landing_page.deleted',
 };
 
 const rule: EntityDef = {
@@ -163,6 +175,7 @@ const customer: EntityDef = {
   },
   termFields: ['email', 'customerNumber', 'lastName', 'company'],
   defaultSort: 'customerNumber',
+  deletedEvent: 'customer.deleted',
   async beforeWrite({ trx, input, columns, existing }) {
     if (!existing) {
       if (!columns.sales_channel_id) {
@@ -188,6 +201,7 @@ const customerGroup: EntityDef = {
   fields: { name: { column: 'name', kind: 'string', required: true } },
   termFields: ['name'],
   defaultSort: 'name',
+  deletedEvent: 'customer_group.deleted',
 };
 
 async function refuseLastActiveSalesChannel(trx: import('../../lib/db.js').Trx, id: string): Promise<void> {

@@ -84,7 +84,7 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       permission: null,
       schemas: { params, responses: { 204: null } },
       async handler({ params: p }) {
-        await entity.remove(internals.db, p.id, onVisibility);
+        await entity.remove(internals.db, p.id, onVisibility, internals.emit);
         return noContent();
       },
     },

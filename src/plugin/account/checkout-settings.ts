@@ -126,3 +126,8 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
     },
   ];
 }
+
+/** The customers were deleted by the host (contract event): their express checkout settings go with them. */
+export async function deleteCustomersCheckoutSettings(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(SETTINGS).whereIn('customer_id', customerIds).delete();
+}

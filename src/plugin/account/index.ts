@@ -1,5 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
-import { checkoutSettingRoutes } from './checkout-settings.js';
+import { checkoutSettingRoutes, deleteCustomersCheckoutSettings } from './checkout-settings.js';
 import { documentRoutes } from './documents.js';
 import { platformCmsRoutes } from './platform-cms.js';
 import { platformMenuRoutes } from './platform-menu.js';
@@ -11,4 +11,5 @@ export async function registerAccountExtras(host: HostRuntime): Promise<void> {
   for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...documentRoutes(host)])
     host.storeApi.route(route);
   registerAccountStorefront(host);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCheckoutSettings(trx, ids));
 }

@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { deleteCustomersBudgets } from './repository.js';
 import { budgetRoutes } from './routes.js';
 import { interceptCheckout, recordUsage } from './service.js';
 import { registerBudgetStorefront } from './storefront/index.js';
@@ -15,4 +16,5 @@ export async function registerBudgets(host: HostRuntime): Promise<void> {
   registerBudgetStorefront(host);
   host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });
   host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersBudgets(trx, ids));
 }

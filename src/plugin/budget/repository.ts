@@ -128,3 +128,8 @@ export function reservationsQuery(executor: Executor, budgetId: string): Knex.Qu
     .where(`${APPROVAL_BUDGETS}.budget_id`, budgetId)
     .whereIn(`${APPROVALS}.status`, RESERVING_STATES);
 }
+
+/** The customers were deleted by the host (contract event): their budgets go with them (employees, categories and usage by foreign key). */
+export async function deleteCustomersBudgets(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(BUDGETS).whereIn('customer_id', customerIds).delete();
+}

@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { customerPriceAdminRoutes } from './admin-routes.js';
 import { customerPriceProvider } from './price-provider.js';
+import { deletePricesOf } from './repository.js';
 import { customerPriceStoreRoutes } from './store-routes.js';
 import { customerPriceStorefrontPages } from './storefront.js';
 
@@ -10,4 +11,7 @@ export async function registerCustomerPrices(host: HostRuntime): Promise<void> {
   for (const route of customerPriceStoreRoutes(host)) host.storeApi.route(route);
   for (const page of customerPriceStorefrontPages(host)) host.storefront.page(page);
   for (const route of customerPriceAdminRoutes(host)) host.adminApi.route(route);
+  host.events.on('customer.deleted', (trx, { ids }) => deletePricesOf(trx, 'customer_id', ids));
+  host.events.on('customer_group.deleted', (trx, { ids }) => deletePricesOf(trx, 'customer_group_id', ids));
+  host.events.on('product.deleted', (trx, { ids }) => deletePricesOf(trx, 'product_id', ids));
 }

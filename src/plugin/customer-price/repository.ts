@@ -66,3 +66,8 @@ export async function priceBreakpoints(executor: Executor, customerId: string, g
   for (const row of rows) result.set(row.product_id, [...(result.get(row.product_id) ?? []), readInt(row.min_quantity)]);
   return result;
 }
+
+/** Customers, customer groups or products were deleted by the host (contract events): their prices go with them. */
+export async function deletePricesOf(executor: Executor, column: 'customer_id' | 'customer_group_id' | 'product_id', ids: string[]): Promise<void> {
+  await executor(CUSTOMER_PRICES).whereIn(column, ids).delete();
+}

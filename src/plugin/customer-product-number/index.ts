@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { customerProductNumberProcessor } from './processor.js';
+import { deleteNumbersOf } from './repository.js';
 import { customerProductNumberRoutes } from './routes.js';
 import { customerProductNumberStorefrontPages } from './storefront.js';
 
@@ -10,4 +11,6 @@ export async function registerCustomerProductNumbers(host: HostRuntime): Promise
   host.cart.addLineItemProcessor(customerProductNumberProcessor);
   for (const route of customerProductNumberRoutes(host)) host.storeApi.route(route);
   for (const page of customerProductNumberStorefrontPages(host)) host.storefront.page(page);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteNumbersOf(trx, 'customer_id', ids));
+  host.events.on('product.deleted', (trx, { ids }) => deleteNumbersOf(trx, 'product_id', ids));
 }

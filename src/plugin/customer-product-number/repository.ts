@@ -86,3 +86,8 @@ export async function visibleProductsByNumber(host: HostRuntime, ctx: StoreConte
   }
   return result;
 }
+
+/** Customers or products were deleted by the host (contract events): their numbers go with them. */
+export async function deleteNumbersOf(executor: Executor, column: 'customer_id' | 'product_id', ids: string[]): Promise<void> {
+  await executor(CUSTOMER_PRODUCT_NUMBERS).whereIn(column, ids).delete();
+}

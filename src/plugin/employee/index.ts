@@ -7,6 +7,7 @@ import { loginRoutes } from './login/routes.js';
 import { LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS, purgeExpiredTokens } from './login/tokens.js';
 import { employeeOrderRoutes } from './orders/routes.js';
 import { roleRoutes } from './role/routes.js';
+import { deleteCustomersEmployeeData } from './repository.js';
 import { employeeRoutes } from './routes.js';
 import { companyStorefrontPages } from './storefront/company-pages.js';
 import { registerEmployeeStorefront } from './storefront/index.js';
@@ -32,4 +33,5 @@ export async function registerEmployees(host: HostRuntime): Promise<void> {
     await purgeExpiredTokens(runtime.db);
   });
   host.jobs.schedule(LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersEmployeeData(trx, ids));
 }

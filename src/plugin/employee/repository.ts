@@ -151,3 +151,10 @@ export async function emailInUse(host: HostRuntime, executor: Executor, email: s
   if (employee) return true;
   return Boolean(await host.customers.findByEmail(executor, email));
 }
+
+/** The customers were deleted by the host (contract event): their employee links, invitations and roles go with them; the employees stay (they may work for others). */
+export async function deleteCustomersEmployeeData(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(LINKS).whereIn('customer_id', customerIds).delete();
+  await executor('b2b_employee_invitations').whereIn('customer_id', customerIds).delete();
+  await executor('b2b_employee_roles').whereIn('customer_id', customerIds).delete();
+}

@@ -2,6 +2,7 @@ import type { HostRuntime } from '../../host/contract.js';
 import { registerEventJobs } from './jobs.js';
 import { eventTicketProcessor } from './line-item-processor.js';
 import { eventOrderHook } from './order-hook.js';
+import { deleteCustomersParticipants, deleteEventsOfProducts } from './repository.js';
 import { eventAdminRoutes, eventStoreRoutes } from './routes.js';
 import { EventService } from './service.js';
 import { EventSettingsCache } from './settings.js';
@@ -24,4 +25,6 @@ export async function registerEventManager(host: HostRuntime): Promise<void> {
   for (const route of eventAdminRoutes(host, service)) host.adminApi.route(route);
   for (const page of eventStorefrontPages(host, service, settings)) host.storefront.page(page);
   registerEventJobs(host, settings);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersParticipants(trx, ids));
+  host.events.on('product.deleted', (trx, { ids }) => deleteEventsOfProducts(trx, ids));
 }

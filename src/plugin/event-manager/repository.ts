@@ -345,3 +345,13 @@ export function toCustomerParticipantView(row: ParticipantRow) {
     createdAt: fromDbTime(row.created_at)!,
   };
 }
+
+/** The customers were deleted by the host (contract event): their participants go with them. */
+export async function deleteCustomersParticipants(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(PARTICIPANTS).whereIn('customer_id', customerIds).delete();
+}
+
+/** The products were deleted by the host (contract event): their events go with them (speakers, participants, circular mails by foreign key). */
+export async function deleteEventsOfProducts(executor: Executor, productIds: string[]): Promise<void> {
+  await executor(EVENTS).whereIn('product_id', productIds).delete();
+}

@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { deleteCustomersOffers } from './repository.js';
 import { offerRoutes } from './routes.js';
 import { OfferService } from './service.js';
 import { registerOfferStorefront } from './storefront/index.js';
@@ -18,4 +19,5 @@ export async function registerOffers(host: HostRuntime): Promise<void> {
     await service.expireOverdue();
   });
   host.jobs.schedule(EXPIRE_JOB, EXPIRE_JOB_EVERY_SECONDS);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersOffers(trx, ids));
 }

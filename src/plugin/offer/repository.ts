@@ -256,3 +256,8 @@ export async function offerViews(host: HostRuntime, executor: Executor, rows: Of
     };
   });
 }
+
+/** The customers were deleted by the host (contract event): their offers (lines and document links by foreign key) go with them. */
+export async function deleteCustomersOffers(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(OFFERS).whereIn('customer_id', customerIds).delete();
+}

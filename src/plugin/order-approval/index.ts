@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { findEmployees } from '../budget/employee-directory.js';
 import { approvalRequiredError } from './errors.js';
+import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
 import { APPROVAL_INTERCEPTOR, OrderApprovalService } from './service.js';
 import { registerOrderApprovalStorefront } from './storefront/index.js';
@@ -28,4 +29,5 @@ export async function registerOrderApproval(host: HostRuntime): Promise<void> {
     await service.remindOverdue();
   });
   host.jobs.schedule(REMINDER_JOB, REMINDER_JOB_EVERY_SECONDS);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersApprovals(trx, ids));
 }

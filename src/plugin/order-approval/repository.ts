@@ -178,3 +178,9 @@ export async function decisionsOf(executor: Executor, approvalId: string, round:
     ccEmployeeIds: readJson<string[]>(r.cc_employee_ids, []),
   }));
 }
+
+/** The customers were deleted by the host (contract event): their approvals (lines, decisions … by foreign key) and settings go with them. */
+export async function deleteCustomersApprovals(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(APPROVALS).whereIn('customer_id', customerIds).delete();
+  await executor(SETTINGS).whereIn('customer_id', customerIds).delete();
+}

@@ -1,4 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { ASSIGNMENT_KINDS } from './kinds.js';
+import { deleteAssignmentsOfEntities } from './repository.js';
 import { partialAssortmentRoutes } from './routes.js';
 import { createPartialAssortmentService } from './service.js';
 import { createVisibilityFilter } from './visibility.js';
@@ -7,4 +9,8 @@ import { createVisibilityFilter } from './visibility.js';
 export async function registerPartialAssortment(host: HostRuntime): Promise<void> {
   for (const route of partialAssortmentRoutes(createPartialAssortmentService(host))) host.adminApi.route(route);
   host.catalog.addVisibilityFilter(createVisibilityFilter(host));
+  const kindOf = (entity: string) => ASSIGNMENT_KINDS.find((k) => k.entity === entity)!;
+  host.events.on('product.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('product'), ids));
+  host.events.on('category.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('category'), ids));
+  host.events.on('landing_page.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('landing_page'), ids));
 }

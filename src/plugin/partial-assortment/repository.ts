@@ -51,3 +51,8 @@ export async function entitiesUnlockedBy(executor: Executor, kind: AssignmentKin
   const rows = await executor(kind.table).distinct(kind.entityColumn).whereIn('rule_id', ruleIds).limit(max + 1);
   return rows.map((r: Record<string, string>) => r[kind.entityColumn]!);
 }
+
+/** The entities were deleted by the host (contract event): their assignments go with them. */
+export async function deleteAssignmentsOfEntities(executor: Executor, kind: AssignmentKind, entityIds: string[]): Promise<void> {
+  await executor(kind.table).whereIn(kind.entityColumn, entityIds).delete();
+}

@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { deleteCustomersLists, deleteProductsFromLists } from './repository.js';
 import { productListRoutes } from './routes.js';
 import { ProductListService } from './service.js';
 import { productListStorefrontPages } from './storefront.js';
@@ -8,4 +9,6 @@ export async function registerProductLists(host: HostRuntime): Promise<void> {
   const service = new ProductListService(host);
   for (const route of productListRoutes(host, service)) host.storeApi.route(route);
   for (const page of productListStorefrontPages(host, service)) host.storefront.page(page);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersLists(trx, ids));
+  host.events.on('product.deleted', (trx, { ids }) => deleteProductsFromLists(trx, ids));
 }

@@ -68,3 +68,13 @@ export async function listSummaries(executor: Executor, customerId: string, limi
     .select('*', executor(ITEMS).count('*').whereRaw('?? = ??', [`${ITEMS}.product_list_id`, `${LISTS}.id`]).as('item_count'));
   return { total: readInt(count?.n), data: rows.map((row: Record<string, any>) => summary(row, readInt(row.item_count))) };
 }
+
+/** The customers were deleted by the host (contract event): their lists (and items, by foreign key) go with them. */
+export async function deleteCustomersLists(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(LISTS).whereIn('customer_id', customerIds).delete();
+}
+
+/** The products were deleted by the host (contract event): they leave every list. */
+export async function deleteProductsFromLists(executor: Executor, productIds: string[]): Promise<void> {
+  await executor(ITEMS).whereIn('product_id', productIds).delete();
+}

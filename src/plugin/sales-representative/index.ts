@@ -2,6 +2,7 @@ import type { HostRuntime } from '../../host/contract.js';
 import { activityRoutes } from './activities.js';
 import { representativeAdminRoutes } from './admin.js';
 import { representativeContextEnricher, representativeLoginProvider } from './context.js';
+import { deleteCustomersRepresentativeData } from './repository.js';
 import { representativeRoutes } from './routes.js';
 import { salesRepresentativeStorefrontPages } from './storefront.js';
 
@@ -15,4 +16,5 @@ export async function registerSalesRepresentatives(host: HostRuntime): Promise<v
   for (const route of [...representativeRoutes(host), ...activityRoutes(host)]) host.storeApi.route(route);
   for (const route of representativeAdminRoutes(host)) host.adminApi.route(route);
   for (const page of salesRepresentativeStorefrontPages(host)) host.storefront.page(page);
+  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersRepresentativeData(trx, ids));
 }

@@ -130,3 +130,9 @@ export async function loginEmailInUse(host: HostRuntime, executor: Executor, ema
   if (await executor('b2b_employees').where({ email }).first('id')) return true;
   return Boolean(await host.customers.findByEmail(executor, email));
 }
+
+/** The customers were deleted by the host (contract event): their assignment and activities go with them. */
+export async function deleteCustomersRepresentativeData(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(ASSIGNMENTS).whereIn('customer_id', customerIds).delete();
+  await executor(ACTIVITIES).whereIn('customer_id', customerIds).delete();
+}
