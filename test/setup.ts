@@ -1,8 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import type { Context, Hook } from 'mocha';
 import { closeShop } from './helpers/shop.js';
+import { describeViolations, installQueryGuard, takeViolations, type PluginQueryViolation } from './helpers/query-guard.js';
 
-/** Root hooks: the shared app is created lazily by the first test that needs it and closed once at the end. */
+/**
+ * QUERY_GUARD_REPORT=<file>: instead of failing tests, write every host table plugin code named
+ * (with a sample query and where it came from) to <file>, to review the guard's allow-list.
+ */
+const reportFile = process.env.QUERY_GUARD_REPORT;
+const observed = new Map<string, { count: number; sample: PluginQueryViolation; tests: Set<string> }>();
+
+/**
+ * Root hooks: the query guard watches every app the tests create; a test whose plugin code names a
+ * host table fails. The shared app is created lazily by the first test that needs it and closed
+ * once at the end.
+ */
 export const mochaHooks = {
+  async beforeAll() {
+    await installQueryGuard({ allowList: reportFile ? [] : undefined });
+  },
+  afterEach(this: Context) {
+    const violations = takeViolations();
+    if (!violations.length) return;
+    if (reportFile) {
+      for (const v of violations)
+        for (const table of v.tables) {
+          const entry = observed.get(table) ?? { count: 0, sample: v, tests: new Set<string>() };
+          entry.count++;
+          entry.tests.add(this.currentTest?.fullTitle() ?? '?');
+          observed.set(table, entry);
+        }
+      return;
+    }
+    // Fails the test that just ran (not this hook, which would skip the rest of the run).
+    (this.test as Hook).error(new Error(`the query guard saw plugin code use host tables directly; go through the contract (src/host/contract.ts):\n    ${describeViolations(violations)}`));
+  },
   async afterAll() {
     await closeShop();
+    if (reportFile) {
+      const report = Object.fromEntries(
+        [...observed].sort(([a], [b]) => a.localeCompare(b)).map(([table, e]) => [table, { count: e.count, tests: e.tests.size, sampleSql: e.sample.sql, where: e.sample.where }]),
+      );
+      writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+    }
   },
 };

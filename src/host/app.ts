@@ -43,6 +43,7 @@ import { registerHousekeeping } from './ops/housekeeping.js';
 import { createMetrics } from './ops/metrics.js';
 import { requestLogger } from './ops/request-log.js';
 import { CONTEXT_TOKEN_HEADER } from './auth/store-context.js';
+import { inZone, watchDatabase, zonedPluginRuntime } from './plugins/zones.js';
 
 /** Mails the host itself sends (templates/mail/<name>.*.hbs). */
 const HOST_MAIL_TEMPLATES = ['order-confirmation'];
@@ -76,6 +77,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   const config = loadConfig(options.env ?? process.env, options.config ?? {});
   const log = createLogger(config.logLevel, options.logDestination);
   const db = options.db ?? createDb(config.databaseUrl, { timeouts: config.dbTimeouts, log });
+  watchDatabase(db);
   await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
   await ensureDefaultSalesChannel(db, config.publicUrl);
   if (config.adminClientId && config.adminClientSecret) await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
@@ -181,13 +183,13 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
 
   for (const { manifest, plugin } of plugins) {
     await migratePlugin(db, manifest);
-    const pluginRuntime: HostRuntime = {
+    const pluginRuntime: HostRuntime = zonedPluginRuntime({
       ...runtime,
       config: pluginConfigAccess(db, manifest),
       // Job handlers receive the runtime that registered them, so plugin jobs read the plugin's settings.
       jobs: { ...runtime.jobs, register: (name, handler) => runtime.jobs.register(name, (payload) => handler(payload, pluginRuntime)) },
-    };
-    await plugin.register(pluginRuntime);
+    });
+    await inZone('plugin', (host: HostRuntime) => plugin.register(host))(pluginRuntime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }

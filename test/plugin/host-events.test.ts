@@ -58,9 +58,13 @@ function someValue(column: Column): unknown {
   return length ? newId().slice(0, Math.min(Number(length), 32)) : '[]';
 }
 
+/** Seeded lookup tables: rows refer to an existing entry (a made-up status would show up in other tests' lists). */
+const LOOKUP_TABLES = new Set(['b2b_offer_states', 'b2b_event_participant_statuses', 'b2b_customer_activity_types']);
+
 /**
  * Inserts a row with `values` and made-up values for every other required column; a required
- * column with a foreign key to another plugin table gets a new parent row, made the same way.
+ * column with a foreign key to another plugin table gets a new parent row, made the same way
+ * (or an existing entry of a lookup table).
  */
 async function insertRow(db: Db, table: string, values: Record<string, unknown>): Promise<Record<string, unknown>> {
   const foreignKeys = await foreignKeysOf(db, table);
@@ -68,7 +72,9 @@ async function insertRow(db: Db, table: string, values: Record<string, unknown>)
   for (const column of await columnsOf(db, table)) {
     if (column.name in row || ((column.nullable || column.hasDefault) && !column.primaryKey)) continue;
     const parent = foreignKeys.get(column.name);
-    row[column.name] = parent ? (await insertRow(db, parent.table, {}))[parent.column] : someValue(column);
+    if (!parent) row[column.name] = someValue(column);
+    else if (LOOKUP_TABLES.has(parent.table)) row[column.name] = (await db(parent.table).orderBy(parent.column).first(parent.column))[parent.column];
+    else row[column.name] = (await insertRow(db, parent.table, {}))[parent.column];
   }
   await db(table).insert(row);
   return row;
@@ -96,7 +102,8 @@ async function deleteThroughAdminApi(entity: string, id: string): Promise<void> 
 
 async function insertProduct(db: Db): Promise<string> {
   const id = newId();
-  await db('products').insert({ id, version_id: newId(), product_number: `EV-${newId().slice(0, 10)}`, name: 'Event test product', price_net: 1000, created_at: nowDb() });
+  // Inactive: no other test's listing shows it.
+  await db('products').insert({ id, version_id: newId(), product_number: `EV-${newId().slice(0, 10)}`, name: 'Event test product', price_net: 1000, active: false, created_at: nowDb() });
   return id;
 }
 
@@ -113,6 +120,8 @@ describe('plugin: host events take over the cascades', () => {
     await deleteThroughAdminApi('customer', doomed);
     expect(await rowsPerTable(db, targets, doomed)).to.deep.equal(each(targets, 0));
     expect(await rowsPerTable(db, targets, kept)).to.deep.equal(each(targets, 1));
+    await deleteThroughAdminApi('customer', kept);
+    expect(await rowsPerTable(db, targets, kept)).to.deep.equal(each(targets, 0));
   });
 
   it('customer.deleted: an employee of the customer stays (employees may work for several customers), its link goes', async () => {
@@ -139,6 +148,8 @@ describe('plugin: host events take over the cascades', () => {
     expect(await rowsPerTable(db, targets, kept)).to.deep.equal(each(targets, 1));
     // The event's own rows follow it through the plugin's foreign keys.
     expect(await db('b2b_event_participants').where({ id: participant.id }).first()).to.equal(undefined);
+    await deleteThroughAdminApi('product', kept);
+    expect(await rowsPerTable(db, targets, kept)).to.deep.equal(each(targets, 0));
   });
 
   it('customer_group.deleted: the group prices go', async () => {
@@ -151,6 +162,7 @@ describe('plugin: host events take over the cascades', () => {
     await deleteThroughAdminApi('customer-group', doomed);
     expect(await db('suite_customer_prices').where({ customer_group_id: doomed }).first()).to.equal(undefined);
     expect(await db('suite_customer_prices').where({ customer_group_id: kept }).first()).to.not.equal(undefined);
+    await deleteThroughAdminApi('customer-group', kept);
   });
 
   it('category.deleted: the assignments of the category and of the sub-categories deleted with it go', async () => {
@@ -166,6 +178,7 @@ describe('plugin: host events take over the cascades', () => {
     await deleteThroughAdminApi('category', parent);
     expect(await db('suite_partial_assortment_category_rule').whereIn('category_id', [parent, child, grandchild]).pluck('category_id')).to.deep.equal([]);
     expect(await db('suite_partial_assortment_category_rule').where({ category_id: other }).pluck('category_id')).to.deep.equal([other]);
+    await deleteThroughAdminApi('category', other);
   });
 
   it('landing_page.deleted: the assignments of the landing page go', async () => {
@@ -179,6 +192,7 @@ describe('plugin: host events take over the cascades', () => {
     await deleteThroughAdminApi('landing-page', doomed);
     expect(await db('suite_partial_assortment_landing_page_rule').where({ landing_page_id: doomed }).first()).to.equal(undefined);
     expect(await db('suite_partial_assortment_landing_page_rule').where({ landing_page_id: kept }).first()).to.not.equal(undefined);
+    await deleteThroughAdminApi('landing-page', kept);
   });
 
   it('a failing handler rolls the host delete back', async () => {

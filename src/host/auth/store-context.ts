@@ -5,6 +5,7 @@ import type { AnyRoute } from '../../lib/routes.js';
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { getCustomer, toSalesChannel } from '../customer/customer-repository.js';
+import { inZone } from '../plugins/zones.js';
 import { findLiveSession } from './sessions.js';
 import { STORE_AUDIENCE, verifyToken } from './tokens.js';
 
@@ -20,10 +21,11 @@ function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: 
     can(permission: string) {
       return ctx.permissions === 'all' || ctx.permissions.has(permission);
     },
-    ruleIds() {
+    // Plugins call it too: host code, so it runs in the host's zone (see plugins/zones.ts).
+    ruleIds: inZone('host', () => {
       ruleIds ??= internals.runtime.rules.matchingRuleIds(ctx);
       return ruleIds;
-    },
+    }),
   };
   return ctx;
 }

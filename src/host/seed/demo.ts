@@ -1,12 +1,13 @@
 import { newId, newSecret } from '../../lib/ids.js';
 import { writeJson } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import type { DemoShop } from '../contract.js';
+import type { DemoShop, HostRuntime } from '../contract.js';
 import type { ShopApp } from '../app.js';
 import { hashPassword } from '../auth/passwords.js';
 import { insertCustomer } from '../customer/customer-repository.js';
 import { ensureAdminIntegration } from './base-data.js';
 import { seedDemoCatalog } from '../catalog/demo-catalog.js';
+import { inZone, zonedPluginRuntime } from '../plugins/zones.js';
 
 export const DEMO_CUSTOMER = { email: 'buyer@demo-company.test', password: 'demo-buyer-2026', company: 'Demo Company Ltd' };
 export const DEMO_ADMIN = { username: 'admin', password: 'demo-admin-2026' };
@@ -46,7 +47,8 @@ export async function seedDemoIfEmpty(shop: ShopApp, force = process.env.SEED_DE
     const catalog = await seedDemoCatalog(db);
     const demo: DemoShop = { salesChannelId: salesChannel.id, customerId: customer.id, customerEmail: customer.email, ...catalog };
     const pluginLines: string[] = [];
-    for (const { plugin } of shop.plugins) if (plugin.seedDemo) pluginLines.push(...(await plugin.seedDemo(shop.runtime, demo)));
+    for (const { plugin } of shop.plugins)
+      if (plugin.seedDemo) pluginLines.push(...(await inZone('plugin', (host: HostRuntime) => plugin.seedDemo!(host, demo))(zonedPluginRuntime(shop.runtime))));
     await db('plugin_configs').insert({ plugin_name: '__demo', config: writeJson({ integrationId, integrationSecret, pluginLines }), updated_at: nowDb() }).onConflict('plugin_name').merge();
   }
   const demoRow = await db('plugin_configs').where({ plugin_name: '__demo' }).first('config');

@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { projectPath } from '../src/host/paths.js';
+
+/**
+ * The wall between plugin and host, checked on the import graph: plugin code and plugin
+ * migrations import nothing of the host but the contract (type imports count: they couple to the
+ * host's internals just the same), shared code imports neither side, and the host imports nothing of
+ * the plugin (it loads it through plugin.json's entry only).
+ */
+
+const ROOT = projectPath();
+const CONTRACT = 'src/host/contract.ts';
+
+interface Rule {
+  /** Files the rule applies to (project-relative folder). */
+  from: string;
+  /** What they may not import: a project-relative folder … */
+  forbidden: string[];
+  /** … except these files. */
+  except?: string[];
+}
+
+export const WALL: Rule[] = [
+  { from: 'src/plugin', forbidden: ['src/host'], except: [CONTRACT] },
+  { from: 'migrations/plugin', forbidden: ['src/host', 'src/plugin'] },
+  { from: 'src/lib', forbidden: ['src/host', 'src/plugin', 'migrations'] },
+  { from: 'src/host', forbidden: ['src/plugin', 'migrations/plugin'] },
+  { from: 'migrations/host', forbidden: ['src/plugin', 'migrations/plugin'] },
+];
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(ts|mts|cts)$/.test(f) && !f.endsWith('.d.ts'))
+    .map((f) => join(folder, f));
+}
+
+/** Every module a file names: static and type imports, re-exports, dynamic import(), require(). */
+export function importsOf(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** A relative specifier as a project-relative path ('.js' written for a '.ts' file, as ESM wants). */
+function resolveSpecifier(file: string, specifier: string): string | null {
+  if (!specifier.startsWith('.') && !specifier.startsWith('/')) return null;
+  const absolute = specifier.startsWith('/') ? specifier : resolve(ROOT, dirname(file), specifier);
+  return relative(ROOT, absolute).replace(/\.(js|mjs|cjs)$/, '.ts');
+}
+
+const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+
+/** The imports of `file` (project-relative) with `source` that break a rule of the wall. */
+export function wallBreaches(file: string, source: string): string[] {
+  const breaches: string[] = [];
+  for (const rule of WALL.filter((r) => inside(file, r.from)))
+    for (const specifier of importsOf(source)) {
+      const target = resolveSpecifier(file, specifier);
+      if (!target || rule.except?.includes(target)) continue;
+      const folder = rule.forbidden.find((f) => inside(target, f));
+      if (folder) breaches.push(`${file} imports ${specifier} (${target}): ${rule.from} may not import ${folder}${rule.except ? ` except ${rule.except.join(', ')}` : ''}`);
+    }
+  return breaches;
+}
+
+describe('architecture: the wall between plugin and host', () => {
+  it('no file imports across the wall', () => {
+    const breaches = WALL.flatMap((rule) => sourceFiles(rule.from)).flatMap((file) => wallBreaches(file, readFileSync(join(ROOT, file), 'utf8')));
+    expect(breaches, breaches.join('\n')).to.deep.equal([]);
+  });
+
+  it('sees every kind of import (the guard can fail)', () => {
+    const planted = [
+      "import { createApp } from '../../host/app.js';",
+      "import type { HostInternals } from '../../host/internals.js';",
+      "export { nextNumber } from '../../host/numbers.js';",
+      "const loader = await import('../../host/plugins/plugin-loader.js');",
+      "import '../../host/logger.js';",
+    ];
+    for (const line of planted) expect(wallBreaches('src/plugin/budget/planted.ts', line), line).to.have.length(1);
+    expect(wallBreaches('src/plugin/budget/planted.ts', "import type { HostRuntime } from '../../host/contract.js';")).to.deep.equal([]);
+    expect(wallBreaches('migrations/plugin/099_planted.ts', "import { idColumn } from '../../src/host/db/schema-helpers.js';")).to.have.length(1);
+    expect(wallBreaches('migrations/plugin/099_planted.ts', "import type { HostRuntime } from '../../src/host/contract.js';")).to.have.length(1);
+    expect(wallBreaches('src/host/catalog/planted.ts', "import { BUDGETS } from '../../plugin/budget/repository.js';")).to.have.length(1);
+    expect(wallBreaches('src/lib/planted.ts', "import type { HostInternals } from '../host/internals.js';")).to.have.length(1);
+  });
+});
