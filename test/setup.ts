@@ -8,6 +8,16 @@ import { describeViolations, installQueryGuard, takeViolations, type PluginQuery
  * (with a sample query and where it came from) to <file>, to review the guard's allow-list.
  */
 const reportFile = process.env.QUERY_GUARD_REPORT;
+const GUARDED = Symbol('query guard');
+
+function violationError(violations: PluginQueryViolation[]): Error {
+  return new Error(`the query guard saw plugin code use host tables directly; go through the contract (src/host/contract.ts):\n    ${describeViolations(violations)}`);
+}
+
+function failOnViolations(): void {
+  const violations = takeViolations();
+  if (violations.length) throw violationError(violations);
+}
 const observed = new Map<string, { count: number; sample: PluginQueryViolation; tests: Set<string> }>();
 
 /**
@@ -18,6 +28,25 @@ const observed = new Map<string, { count: number; sample: PluginQueryViolation; 
 export const mochaHooks = {
   async beforeAll() {
     await installQueryGuard({ allowList: reportFile ? [] : undefined });
+  },
+  beforeEach(this: Context) {
+    // The check runs at the end of the test itself, so a violation fails it like any assertion (counted once).
+    const test = this.currentTest;
+    if (!test?.fn || test.fn.length > 0 || GUARDED in test.fn) return;
+    const original = test.fn as (this: Context) => unknown;
+    test.fn = Object.assign(
+      async function (this: Context) {
+        try {
+          await original.call(this);
+        } catch (error) {
+          const violations = reportFile ? [] : takeViolations();
+          if (violations.length && error instanceof Error) error.message += `\n${violationError(violations).message}`;
+          throw error;
+        }
+        if (!reportFile) failOnViolations();
+      },
+      { [GUARDED]: true },
+    );
   },
   afterEach(this: Context) {
     const violations = takeViolations();
@@ -32,8 +61,8 @@ export const mochaHooks = {
         }
       return;
     }
-    // Fails the test that just ran (not this hook, which would skip the rest of the run).
-    (this.test as Hook).error(new Error(`the query guard saw plugin code use host tables directly; go through the contract (src/host/contract.ts):\n    ${describeViolations(violations)}`));
+    // Left over by a callback-style test or a hook: fails the test that just ran (not this hook, which would skip the rest of the run).
+    (this.test as Hook).error(violationError(violations));
   },
   async afterAll() {
     await closeShop();
