@@ -12,7 +12,7 @@ import { migratePlugin } from '../../src/host/plugins/plugin-loader.js';
 import { projectPath } from '../../src/host/paths.js';
 import { ensureDefaultSalesChannel } from '../../src/host/seed/base-data.js';
 import { insertCustomer } from '../../src/host/customer/customer-repository.js';
-import { HOST_ID_COLUMNS } from '../../migrations/plugin/011_host_ids_without_foreign_keys.js';
+import { HOST_ID_COLUMNS } from '../../migrations/plugin/012_host_ids_without_foreign_keys.js';
 import { cleanupTestDatabase, prepareScratchDatabase } from '../helpers/database.js';
 import { hostTableNames } from '../helpers/host-tables.js';
 
@@ -112,7 +112,7 @@ async function expectContractV2Schema(db: Db): Promise<void> {
   for (const [table, columns] of Object.entries(HOST_ID_COLUMNS)) expect(await leadingIndexColumns(db, table), `indexes of ${table}`).to.include.members(columns);
 }
 
-describe('plugin migration 011: host ids without foreign keys', function () {
+describe('plugin migration 012: host ids without foreign keys', function () {
   this.timeout(120000);
   let url: string;
   let db: Db;
@@ -136,7 +136,7 @@ describe('plugin migration 011: host ids without foreign keys', function () {
   });
 
   it('a database migrated before loses them with all its rows, keeps its other columns, indexes and foreign keys, and may run it twice', async () => {
-    await db.migrate.latest({ migrationSource: new PluginMigrationsBefore('011'), tableName: PLUGIN_MIGRATION_TABLE, disableMigrationsListValidation: true });
+    await db.migrate.latest({ migrationSource: new PluginMigrationsBefore('012'), tableName: PLUGIN_MIGRATION_TABLE, disableMigrationsListValidation: true });
     // The contract v1 schema: a foreign key from every host-id column to its host table, as migrations 001–010 created them.
     let n = 0;
     for (const [table, columns] of Object.entries(HOST_ID_COLUMNS))
@@ -165,7 +165,7 @@ describe('plugin migration 011: host ids without foreign keys', function () {
     const ownForeignKeysBefore = (await foreignKeys(db, tables)).filter((fk) => !host.has(fk.references));
 
     const applied = await migratePlugin(db, manifest);
-    expect(applied).to.deep.equal(['011_host_ids_without_foreign_keys']);
+    expect(applied).to.deep.equal(['012_host_ids_without_foreign_keys']);
     await expectContractV2Schema(db);
     expect(await countRows()).to.deep.equal(rowsBefore);
     expect((await foreignKeys(db, tables)).filter((fk) => !host.has(fk.references))).to.have.deep.members(ownForeignKeysBefore);
@@ -178,7 +178,7 @@ describe('plugin migration 011: host ids without foreign keys', function () {
     await db('suite_budgets').where({ id: budgetId }).delete();
     expect(await db('suite_budget_employees').where({ budget_id: budgetId }).first()).to.equal(undefined);
 
-    const again = (await import(pathToFileURL(join(PLUGIN_FOLDER, '011_host_ids_without_foreign_keys.ts')).href)) as Knex.Migration;
+    const again = (await import(pathToFileURL(join(PLUGIN_FOLDER, '012_host_ids_without_foreign_keys.ts')).href)) as Knex.Migration;
     await again.up(db);
     expect(await schemaOf(db, tables)).to.deep.equal(schemaAfter);
     await expectContractV2Schema(db);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { dialectOf, type Db } from '../../src/lib/db.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
-import { HOST_ID_COLUMNS } from '../../migrations/plugin/011_host_ids_without_foreign_keys.js';
+import { HOST_ID_COLUMNS } from '../../migrations/plugin/012_host_ids_without_foreign_keys.js';
 import { adminToken, createTestCustomer, getShop, http } from '../helpers/shop.js';
 
 /**
@@ -80,7 +80,7 @@ async function insertRow(db: Db, table: string, values: Record<string, unknown>)
   return row;
 }
 
-/** The plugin tables and columns that keep host ids of one kind, from the list migration 011 indexes. */
+/** The plugin tables and columns that keep host ids of one kind, from the list migration 012 indexes. */
 function columnsHolding(column: string): Array<[table: string, column: string]> {
   return Object.entries(HOST_ID_COLUMNS).flatMap(([table, columns]) => columns.filter((c) => c === column).map((c) => [table, c] as [string, string]));
 }
