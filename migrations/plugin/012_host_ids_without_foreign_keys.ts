@@ -18,7 +18,7 @@ import type { Knex } from 'knex';
  */
 export const config = { transaction: false };
 
-/** Every column of a plugin table that holds a host id. */
+/** Every host-id column of a plugin table that had a foreign key to a host table (contract v1). */
 export const HOST_ID_COLUMNS: Record<string, string[]> = {
   suite_partial_assortment_category_rule: ['category_id'],
   suite_partial_assortment_landing_page_rule: ['landing_page_id'],
