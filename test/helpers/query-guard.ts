@@ -15,7 +15,7 @@ export const HOST_TABLES_STILL_USED_BY_PLUGIN: readonly string[] = [
   'product_tier_prices', // fast-order/catalog
   'products', // customer-price, product-list, customer-product-number, fast-order, event-manager
   'rate_limit_counters', // lib/rate-limit, called by the employee login and account request routes
-]
+];
 
 export interface PluginQueryViolation {
   sql: string;
