@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../lib/db.js';
+import { dialectOf } from './db.js';
 
 /** Column helpers (host and plugin migrations) so every migration builds the same types on SQLite and MySQL/MariaDB. */
 export function idColumn(t: Knex.CreateTableBuilder, name = 'id'): Knex.ColumnBuilder {
