@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../../src/lib/db.js';
 
 /**
  * Contract v2: the plugin keeps host ids (customers, customer groups, customer addresses, products,
@@ -43,7 +44,7 @@ export const HOST_ID_COLUMNS: Record<string, string[]> = {
   b2b_offer_documents: ['document_id'],
 };
 
-const isSqlite = (knex: Knex) => (knex.client as { config: { client: string } }).config.client === 'better-sqlite3';
+const isSqlite = (knex: Knex) => dialectOf(knex) === 'sqlite';
 
 /** Foreign keys of `table` on the given columns: constraint name (MySQL) and column. */
 async function foreignKeysOn(knex: Knex, table: string, columns: string[]): Promise<Array<{ name: string | null; column: string }>> {
