@@ -8,12 +8,7 @@ import { hostTableNames } from './host-tables.js';
  * migration lands (issue 8) — remove a table as soon as no plugin query names it, never add one.
  */
 export const HOST_TABLES_STILL_USED_BY_PLUGIN: readonly string[] = [
-  'customers', // event-manager (company participants)
-  'order_line_items', // fast-order (ordered products)
-  'orders', // fast-order, event-manager; also the contract test plugin (test/host/fixtures) writes custom fields in its order hook
-  'product_categories', // event-manager (customer events by category)
-  'product_tier_prices', // fast-order/catalog
-  'products', // customer-price, product-list, customer-product-number, fast-order, event-manager
+  'orders', // only the contract test plugin (test/host/fixtures/contract-test-plugin.ts) writes custom fields in its order hook
   'rate_limit_counters', // lib/rate-limit, called by the employee login and account request routes
 ];
 
