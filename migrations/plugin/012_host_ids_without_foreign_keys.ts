@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import { dialectOf } from '../../src/lib/db.js';
 
 /**
- * Contract v2: the plugin keeps host ids (customers, customer groups, customer addresses, products,
- * categories, landing pages, orders, documents) as plain indexed columns, without foreign keys to
- * host tables; what a cascade did, the add-ons now do on the host's contract events.
+ * Contract v2: the plugin keeps host ids (of a customer, customer group, address, product, category,
+ * landing page, order, document) as plain indexed columns, without foreign keys to host tables;
+ * what a cascade did, the add-ons now do on the host's contract events.
  *
  * Migrations 001–010 no longer create those foreign keys, so a fresh database never has them. A
  * database migrated before has them: this migration drops every foreign key on a column listed
