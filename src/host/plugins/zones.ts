@@ -82,7 +82,11 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     cms: host(runtime.cms),
     mail: host(runtime.mail),
     jobs: { ...host(runtime.jobs), register: (name, handler) => runtime.jobs.register(name, plugin(handler)) },
-    storefront: { ...host(runtime.storefront), page: (page) => runtime.storefront.page({ ...page, handler: plugin(page.handler.bind(page)) }) },
+    storefront: {
+      ...host(runtime.storefront),
+      page: (page) => runtime.storefront.page({ ...page, handler: plugin(page.handler.bind(page)) }),
+      accountMenu: (provider) => runtime.storefront.accountMenu(plugin(provider)),
+    },
     events: { on: (event, handler) => runtime.events.on(event, plugin(handler)) },
     nextNumber: inZone('host', runtime.nextNumber),
   };
