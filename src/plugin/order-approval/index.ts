@@ -3,7 +3,7 @@ import { findEmployees } from '../budget/employee-directory.js';
 import { approvalRequiredError } from './errors.js';
 import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
-import { APPROVAL_INTERCEPTOR, OrderApprovalService } from './service.js';
+import { APPROVAL_INTERCEPTOR, OrderApprovalUseCases } from './use-cases/index.js';
 import { registerOrderApprovalStorefront } from './storefront/index.js';
 
 export const REMINDER_JOB = 'order-approval.remind-overdue';
@@ -14,7 +14,7 @@ const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
  * and the checkout interceptor that sends employees whose role requires approval to /order-approval/create.
  */
 export async function registerOrderApproval(host: HostRuntime): Promise<void> {
-  const service = new OrderApprovalService(host);
+  const service = new OrderApprovalUseCases(host);
   for (const route of orderApprovalRoutes(host, service)) host.storeApi.route(route);
   registerOrderApprovalStorefront(host, service);
   host.checkout.addInterceptor({

@@ -1,7 +1,9 @@
-import { forUpdate, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
+import type { PriceLine } from '../../host/contract.js';
+import { forUpdate, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { lineItemFromRow, type LineItem } from '../../lib/line-items.js';
-import { nowDb } from '../../lib/time.js';
+import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
+import { CHANGEABLE_STATUSES } from './states.js';
 
 export const APPROVALS = 'suite_order_approvals';
 export const LINE_ITEMS = 'suite_order_approval_line_items';
@@ -154,6 +156,261 @@ export async function addActivity(
     metadata: writeJson(metadata),
     created_at: nowDb(),
   });
+}
+
+// ---- writes and reads of the use cases ---------------------------------------------------------
+// Status-changing writes are conditional (`WHERE status = ?`) and answer how many rows they changed:
+// the transition table (states.ts) decides what is allowed, the write guarantees it happens once.
+
+export interface NewApproval {
+  id: string;
+  approvalNumber: string;
+  customerId: string;
+  salesChannelId: string;
+  requester: { type: string; id: string | null; name: string; email: string | null };
+  mode: ApprovalMode;
+  nValue: number;
+  approverEmployeeIds: string[];
+  reasons: string[];
+  cartToken: string;
+  customerComment: string | null;
+  billingAddressId: string | null;
+  shippingAddressId: string | null;
+  currencyIso: string;
+  totals: { netTotal: number; taxTotal: number; total: number };
+}
+
+/** Inserts a pending approval; a second open approval of the same cart is a duplicate key. */
+export async function insertApproval(executor: Executor, approval: NewApproval): Promise<void> {
+  await executor(APPROVALS).insert({
+    id: approval.id,
+    approval_number: approval.approvalNumber,
+    customer_id: approval.customerId,
+    sales_channel_id: approval.salesChannelId,
+    requester_type: approval.requester.type,
+    requester_id: approval.requester.id,
+    requester_name: approval.requester.name,
+    requester_email: approval.requester.email,
+    status: 'pending',
+    decision_round: 1,
+    mode: approval.mode,
+    n_value: approval.nValue,
+    approver_employee_ids: writeJson(approval.approverEmployeeIds),
+    reasons: writeJson(approval.reasons),
+    cart_token: approval.cartToken,
+    open_cart_token: approval.cartToken,
+    customer_comment: approval.customerComment,
+    billing_address_id: approval.billingAddressId,
+    shipping_address_id: approval.shippingAddressId,
+    currency_iso: approval.currencyIso,
+    net_total: approval.totals.netTotal,
+    tax_total: approval.totals.taxTotal,
+    total: approval.totals.total,
+    is_blocked: false,
+    block_reasons: writeJson([]),
+    created_at: nowDb(),
+  });
+}
+
+export async function insertApprovalLines(executor: Executor, approvalId: string, lines: PriceLine[]): Promise<void> {
+  for (const [position, line] of lines.entries()) {
+    await executor(LINE_ITEMS).insert({
+      id: newId(),
+      approval_id: approvalId,
+      type: line.type,
+      product_id: line.productId,
+      product_number: line.productNumber,
+      label: line.label.slice(0, 255),
+      quantity: line.quantity,
+      unit_net: line.unitNet,
+      total_net: line.totalNet,
+      tax_rate_bp: line.taxRateBp,
+      payload: writeJson(line.payload ?? {}),
+      position,
+    });
+  }
+}
+
+export async function updateApprovalLine(executor: Executor, approvalId: string, lineId: string, line: { quantity?: number; unitNet: number; totalNet: number; taxRateBp: number }): Promise<void> {
+  await executor(LINE_ITEMS)
+    .where({ id: lineId, approval_id: approvalId })
+    .update({ ...(line.quantity !== undefined ? { quantity: line.quantity } : {}), unit_net: line.unitNet, total_net: line.totalNet, tax_rate_bp: line.taxRateBp });
+}
+
+export async function deleteApprovalLine(executor: Executor, approvalId: string, lineId: string): Promise<void> {
+  await executor(LINE_ITEMS).where({ id: lineId, approval_id: approvalId }).delete();
+}
+
+export interface Reservation {
+  budgetId: string;
+  amount: number;
+  exceeds: boolean;
+}
+
+export async function insertReservations(executor: Executor, approvalId: string, reservations: Reservation[]): Promise<void> {
+  for (const r of reservations) await executor(APPROVAL_BUDGETS).insert({ approval_id: approvalId, budget_id: r.budgetId, amount: r.amount, exceeds: r.exceeds });
+}
+
+export async function reservedBudgetIds(executor: Executor, approvalId: string): Promise<string[]> {
+  return (await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).pluck('budget_id')) as string[];
+}
+
+export async function updateReservation(executor: Executor, approvalId: string, reservation: Reservation): Promise<void> {
+  await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId, budget_id: reservation.budgetId }).update({ amount: reservation.amount, exceeds: reservation.exceeds });
+}
+
+/** Budgets with no relevant line left (or gone inactive) hold nothing. */
+export async function releaseReservations(executor: Executor, approvalId: string, budgetIds: string[]): Promise<void> {
+  if (budgetIds.length) await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).whereIn('budget_id', budgetIds).update({ amount: 0, exceeds: false });
+}
+
+/** The approvers of the budgets this approval exceeds (plugin budget table). */
+export async function exceededBudgetApproverIds(executor: Executor, approvalId: string): Promise<string[]> {
+  return (await executor(APPROVAL_BUDGETS)
+    .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
+    .where(`${APPROVAL_BUDGETS}.approval_id`, approvalId)
+    .where(`${APPROVAL_BUDGETS}.exceeds`, true)
+    .whereNotNull('b.approver_employee_id')
+    .pluck('b.approver_employee_id')) as string[];
+}
+
+/** One decision per approver and round (a second one is a duplicate key). */
+export async function insertDecision(
+  executor: Executor,
+  decision: { approvalId: string; round: number; approverKey: string; approver: { type: string; id: string | null; name: string }; decision: 'approved' | 'declined'; comment: string | null; ccEmployeeIds: string[] },
+): Promise<void> {
+  await executor(DECISIONS).insert({
+    id: newId(),
+    approval_id: decision.approvalId,
+    round: decision.round,
+    approver_key: decision.approverKey,
+    approver_type: decision.approver.type,
+    approver_id: decision.approver.id,
+    approver_name: decision.approver.name || '',
+    decision: decision.decision,
+    comment: decision.comment,
+    cc_employee_ids: writeJson(decision.ccEmployeeIds),
+    created_at: nowDb(),
+  });
+}
+
+/** pending → declined; the cart is free for a new approval. */
+export async function markDeclined(executor: Executor, approvalId: string): Promise<number> {
+  const now = nowDb();
+  return executor(APPROVALS).where({ id: approvalId, status: 'pending' }).update({ status: 'declined', open_cart_token: null, decided_at: now, updated_at: now });
+}
+
+/** pending → approved, only in the round the decisions were counted for. */
+export async function markApproved(executor: Executor, approvalId: string, round: number): Promise<number> {
+  const now = nowDb();
+  return executor(APPROVALS).where({ id: approvalId, status: 'pending', decision_round: round }).update({ status: 'approved', decided_at: now, updated_at: now });
+}
+
+/** approved (and not blocked) → ordering: the claim that lets one execution place the order. */
+export async function claimForOrdering(executor: Executor, customerId: string, approvalId: string): Promise<number> {
+  return executor(APPROVALS).where({ id: approvalId, customer_id: customerId, status: 'approved', is_blocked: false }).update({ status: 'ordering', updated_at: nowDb() });
+}
+
+/** ordering → ordered, with the placed order and the answer a repeated execute returns. */
+export async function markOrdered(executor: Executor, approvalId: string, order: { id: string; orderNumber: string }, result: ExecutionResult): Promise<number> {
+  return executor(APPROVALS)
+    .where({ id: approvalId, status: 'ordering' })
+    .update({ status: 'ordered', order_id: order.id, order_number: order.orderNumber, execution_result: writeJson(result), open_cart_token: null, updated_at: nowDb() });
+}
+
+/**
+ * New totals (and round) of a still changeable approval; `reopen` sends it back to pending for
+ * re-approval, `block` records the refresh's block reasons.
+ */
+export async function updateOpenTotals(
+  executor: Executor,
+  approvalId: string,
+  change: { totals: { netTotal: number; taxTotal: number; total: number }; round: number; reopen: boolean; block?: { reasons: string[]; refreshedAt: string } },
+): Promise<void> {
+  await executor(APPROVALS)
+    .where({ id: approvalId })
+    .whereIn('status', [...CHANGEABLE_STATUSES])
+    .update({
+      net_total: change.totals.netTotal,
+      tax_total: change.totals.taxTotal,
+      total: change.totals.total,
+      ...(change.block ? { is_blocked: change.block.reasons.length > 0, block_reasons: writeJson(change.block.reasons), last_refreshed_at: change.block.refreshedAt } : {}),
+      decision_round: change.round,
+      ...(change.reopen ? { status: 'pending', decided_at: null } : {}),
+      updated_at: change.block?.refreshedAt ?? nowDb(),
+    });
+}
+
+export async function updateOpenDetails(executor: Executor, approvalId: string, details: { customerComment?: string | null; billingAddressId?: string | null; shippingAddressId?: string | null }): Promise<void> {
+  const columns: Record<string, unknown> = {};
+  if (details.customerComment !== undefined) columns.customer_comment = details.customerComment;
+  if (details.billingAddressId !== undefined) columns.billing_address_id = details.billingAddressId;
+  if (details.shippingAddressId !== undefined) columns.shipping_address_id = details.shippingAddressId;
+  await executor(APPROVALS)
+    .where({ id: approvalId })
+    .whereIn('status', [...CHANGEABLE_STATUSES])
+    .update({ ...columns, updated_at: nowDb() });
+}
+
+export async function pendingApprovalIds(executor: Executor, customerId: string): Promise<string[]> {
+  return (await executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).orderBy('id').pluck('id')) as string[];
+}
+
+/** The customer's current approver settings onto a still pending approval. */
+export async function applySettingsToPending(executor: Executor, approvalId: string, settings: ApprovalSettings): Promise<number> {
+  return executor(APPROVALS)
+    .where({ id: approvalId, status: 'pending' })
+    .update({ mode: settings.mode, n_value: settings.nValue, approver_employee_ids: writeJson(settings.approverEmployeeIds), updated_at: nowDb() });
+}
+
+/** Pending, unblocked approvals created before `cutoff`, oldest first. */
+export async function overdueApprovals(executor: Executor, cutoff: string, limit: number): Promise<Array<{ id: string; customerId: string }>> {
+  const rows = await executor(APPROVALS).where({ status: 'pending', is_blocked: false }).where('created_at', '<=', cutoff).orderBy('created_at').limit(limit).select('id', 'customer_id');
+  return rows.map((r) => ({ id: r.id, customerId: r.customer_id }));
+}
+
+/** Claims the reminder to one approver: true at most once per approver per interval. */
+export async function claimReminder(executor: Executor, approvalId: string, approverKey: string, intervalSeconds: number): Promise<boolean> {
+  const now = new Date();
+  const updated = await executor(REMINDERS)
+    .where({ approval_id: approvalId, approver_key: approverKey })
+    .where('last_sent_at', '<=', toDbTime(addSeconds(now, -intervalSeconds)))
+    .update({ last_sent_at: toDbTime(now) });
+  if (updated === 1) return true;
+  const exists = await executor(REMINDERS).where({ approval_id: approvalId, approver_key: approverKey }).first('approval_id');
+  if (exists) return false;
+  try {
+    await executor(REMINDERS).insert({ approval_id: approvalId, approver_key: approverKey, last_sent_at: toDbTime(now) });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+export interface ActivityView {
+  id: string;
+  action: string;
+  employeeName: string;
+  actorType: string;
+  actorId: string | null;
+  comment: string;
+  metadata: Record<string, unknown>;
+  createdAt: string | null;
+}
+
+export async function activitiesOf(executor: Executor, approvalId: string): Promise<ActivityView[]> {
+  const rows = await executor(ACTIVITIES).where({ approval_id: approvalId }).orderBy('created_at').orderBy('id');
+  return rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    employeeName: r.actor_name ?? '',
+    actorType: r.actor_type,
+    actorId: r.actor_id ?? null,
+    comment: r.comment ?? '',
+    metadata: typeof r.metadata === 'string' ? JSON.parse(r.metadata) : (r.metadata ?? {}),
+    createdAt: fromDbTime(r.created_at),
+  }));
 }
 
 export interface DecisionRow {

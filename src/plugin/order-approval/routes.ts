@@ -44,7 +44,7 @@ import {
   settingsSchema,
   updateBody,
 } from './schemas.js';
-import type { OrderApprovalService } from './service.js';
+import type { OrderApprovalUseCases } from './use-cases/index.js';
 
 const TAGS = ['Order approval'];
 const noContent200 = () => reply(200);
@@ -106,7 +106,7 @@ export function approvalView(approval: ApprovalRow, precision: number): Record<s
 const approvalParams = pathParams('orderApprovalId');
 const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
 
-export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalService): StoreRoute[] {
+export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
   const { db } = host;
 
   const validateSettings = async (ctx: StoreContext, body: Partial<ApprovalSettings>): Promise<ApprovalSettings> => {

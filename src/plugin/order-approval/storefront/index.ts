@@ -5,7 +5,7 @@ import { callRoute, routesById } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
 import { isApprover, isCompanyAdmin, keyOf, seesAll } from '../approvers.js';
 import { orderApprovalRoutes } from '../routes.js';
-import type { OrderApprovalService } from '../service.js';
+import type { OrderApprovalUseCases } from '../use-cases/index.js';
 
 const LIST_LIMIT = 50;
 const LIST_PATH = '/account/order-approvals';
@@ -54,7 +54,7 @@ function comment(form: Form): string | undefined {
  * mails link to, with the approve / decline / order / refresh forms. Every read and action goes
  * through the declared Store API route (its permission, schemas and handler).
  */
-export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalService): StorefrontPage[] {
+export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
   const route = routesById(orderApprovalRoutes(host, service));
   const call = <T = any>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
     callRoute<T>(route(operationId), { ctx, ...input });
@@ -184,6 +184,6 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
   ];
 }
 
-export function registerOrderApprovalStorefront(host: HostRuntime, service: OrderApprovalService): void {
+export function registerOrderApprovalStorefront(host: HostRuntime, service: OrderApprovalUseCases): void {
   for (const page of orderApprovalStorefrontPages(host, service)) host.storefront.page(page);
 }

@@ -1,0 +1,95 @@
+import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import { Errors } from '../../../lib/errors.js';
+import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
+import { newId } from '../../../lib/ids.js';
+import { fromMinor } from '../../../lib/money.js';
+import { requireCustomer } from '../../employee/common.js';
+import { findEmployees } from '../../budget/employee-directory.js';
+import { applicableBudgetIds } from '../../budget/repository.js';
+import { budgetExceededError, evaluateBudgets } from '../../budget/service.js';
+import { addActivity, getApproval, insertApproval, insertApprovalLines, insertReservations, loadSettings, totalsOf, type Reservation } from '../repository.js';
+import { assertOwnAddresses } from './access.js';
+import { notifyApprovers } from './notify.js';
+
+export interface CreateApprovalInput {
+  cartToken: string;
+  customerComment?: string | null;
+  billingAddressId?: string | null;
+  shippingAddressId?: string | null;
+}
+
+/** Turns the caller's cart into a pending approval: reasons (role, budget), budget reservations, mails to the approvers. */
+export async function createApproval(host: HostRuntime, ctx: StoreContext, body: CreateApprovalInput): Promise<string> {
+  const customer = requireCustomer(ctx);
+  await ctx.ruleIds();
+  const cart = await host.cart.get(host.db, body.cartToken);
+  if (!cart || cart.customerId !== customer.id)
+    throw Errors.badRequest('SUITE__CART_NOT_FOUND', 'There is no cart with this token for your account.', { pointer: '/cartToken' });
+  if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.', { pointer: '/cartToken' });
+  const priced = await host.cart.price(ctx, cart);
+  const pricedIds = new Set(priced.lines.map((l) => l.lineItemId));
+  const unavailable = cart.lineItems.find((l) => !pricedIds.has(l.id));
+  if (unavailable)
+    throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `"${unavailable.label}" is not available.`, { pointer: '/cartToken', meta: { productId: unavailable.productId } });
+  await assertInStock(host, priced.lines);
+  await assertOwnAddresses(host, customer.id, body);
+
+  return inTransaction(host.db, async (trx) => {
+    const settings = await loadSettings(trx, customer.id);
+    const reasons: string[] = [];
+    const reservations: Reservation[] = [];
+    if (ctx.actor.type === 'employee' && ctx.employee) {
+      const [me] = await findEmployees(trx, customer.id, [ctx.employee.id]);
+      if (me?.requiresApproval) reasons.push('role');
+      const budgetIds = await applicableBudgetIds(trx, customer.id, ctx.employee.id);
+      const evaluations = await evaluateBudgets(host, trx, { customerId: customer.id, budgetIds, lines: priced.lines, currencyIso: ctx.salesChannel.currencyIso, timeZone: ctx.salesChannel.timeZone });
+      const refused = evaluations.find((e) => e.exceeds && !e.budget.allowApproval);
+      if (refused) throw budgetExceededError(refused, ctx.salesChannel.currencyPrecision);
+      if (evaluations.some((e) => e.exceeds)) reasons.push('budget');
+      for (const e of evaluations) reservations.push({ budgetId: e.budget.id, amount: e.relevant, exceeds: e.exceeds });
+    }
+    if (reasons.length === 0) reasons.push('requested');
+
+    const id = newId();
+    const totals = totalsOf(priced.lines);
+    try {
+      await insertApproval(trx, {
+        id,
+        approvalNumber: await host.nextNumber(trx, 'order-approval', 'OA'),
+        customerId: customer.id,
+        salesChannelId: ctx.salesChannel.id,
+        requester: { type: ctx.actor.type, id: ctx.actor.id, name: ctx.actor.name || customer.email, email: ctx.actor.email },
+        mode: settings.mode,
+        nValue: settings.nValue,
+        approverEmployeeIds: settings.approverEmployeeIds,
+        reasons,
+        cartToken: cart.token,
+        customerComment: body.customerComment ?? null,
+        billingAddressId: body.billingAddressId ?? null,
+        shippingAddressId: body.shippingAddressId ?? null,
+        currencyIso: ctx.salesChannel.currencyIso,
+        totals,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error))
+        throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXISTS', 'An open order approval exists for this cart already.', { pointer: '/cartToken' });
+      throw error;
+    }
+    await insertApprovalLines(trx, id, priced.lines);
+    await insertReservations(trx, id, reservations);
+    await addActivity(trx, id, ctx.actor, 'created', body.customerComment ?? null, { reasons, total: fromMinor(totals.total, ctx.salesChannel.currencyPrecision) });
+    const approval = (await getApproval(trx, customer.id, id))!;
+    await notifyApprovers(host, trx, approval, ctx.salesChannel, false);
+    return id;
+  });
+}
+
+async function assertInStock(host: HostRuntime, lines: Array<{ productId: string | null; quantity: number; label: string }>): Promise<void> {
+  const wanted = new Map<string, number>();
+  for (const l of lines) if (l.productId) wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
+  const products = await host.catalog.products(host.db, [...wanted.keys()]);
+  for (const p of products) {
+    if ((wanted.get(p.id) ?? 0) > p.stock)
+      throw Errors.badRequest('SUITE__PRODUCT_OUT_OF_STOCK', `Only ${p.stock} of "${p.name}" are in stock.`, { meta: { productId: p.id, stock: p.stock } });
+  }
+}

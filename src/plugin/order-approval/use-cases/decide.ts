@@ -1,0 +1,78 @@
+import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
+import { Errors } from '../../../lib/errors.js';
+import { inTransaction, isDuplicateKeyError, type Trx } from '../../../lib/db.js';
+import { requireCustomer } from '../../employee/common.js';
+import { findEmployees } from '../../budget/employee-directory.js';
+import { approvalCount, isApprover, isRequester, keyOf, requiredApprovals } from '../approvers.js';
+import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
+import { addActivity, approvalLines, decisionsOf, getApproval, insertDecision, markApproved, markDeclined, type ApprovalRow } from '../repository.js';
+import { APPROVAL_TRANSITIONS } from '../states.js';
+import { notAllowed, salesChannelOf } from './access.js';
+
+export interface DecisionInput {
+  comment?: string | null;
+  ccEmployeeIds?: string[];
+}
+
+/** An approver approves or declines a pending approval; enough approvals of the round approve it. */
+export async function decideApproval(host: HostRuntime, ctx: StoreContext, id: string, decision: 'approved' | 'declined', input: DecisionInput): Promise<void> {
+  const customer = requireCustomer(ctx);
+  await inTransaction(host.db, async (trx) => {
+    const approval = await getApproval(trx, customer.id, id, true);
+    if (!approval) throw Errors.notFound('Order approval', id);
+    if (!isApprover(ctx, approval))
+      throw notAllowed(isRequester(ctx, approval) ? 'A requester cannot decide their own order approval.' : 'You are not an approver of this order approval.');
+    APPROVAL_TRANSITIONS.assert(approval.status, decision);
+    if (decision === 'approved' && approval.isBlocked)
+      throw Errors.badRequest('SUITE__ORDER_APPROVAL_BLOCKED', 'The order approval is blocked; refresh it once the products are available again.', { meta: { blockReasons: approval.blockReasons } });
+    const ccIds = input.ccEmployeeIds ?? [];
+    const cc = await findEmployees(trx, customer.id, ccIds);
+    const unknownCc = ccIds.findIndex((ccId) => !cc.some((e) => e.id === ccId));
+    if (unknownCc >= 0) throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'A copied employee does not belong to this customer.', { pointer: `/ccEmployeeIds/${unknownCc}` });
+    const comment = input.comment?.trim() ? input.comment.trim() : null;
+    try {
+      await insertDecision(trx, { approvalId: approval.id, round: approval.round, approverKey: keyOf(ctx.actor.type, ctx.actor.id), approver: ctx.actor, decision, comment, ccEmployeeIds: ccIds });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw Errors.badRequest('SUITE__ORDER_APPROVAL_ALREADY_DECIDED', 'You have decided this order approval already.');
+      throw error;
+    }
+    await addActivity(trx, approval.id, ctx.actor, decision, comment, ccIds.length ? { ccEmployeeIds: ccIds } : {});
+    if (decision === 'declined') {
+      if ((await markDeclined(trx, approval.id)) !== 1) throw Errors.conflict();
+      const salesChannel = await salesChannelOf(host, trx, approval, ctx.salesChannel);
+      await enqueueApprovalMail(host, trx, {
+        template: MAIL.declined,
+        to: approval.requesterEmail,
+        cc: cc.filter((e) => e.active).map((e) => e.email),
+        salesChannel,
+        dedupeKey: `order-approval:${approval.id}:declined`,
+        data: { ...approvalMailData(host, salesChannel, { ...approval, status: 'declined' }, await approvalLines(trx, approval.id)), declinedBy: ctx.actor.name, comment },
+      });
+      return;
+    }
+    await approveIfComplete(host, trx, approval, ctx.salesChannel);
+  });
+}
+
+/** Turns a pending approval with enough approvals of its round into approved, and mails the requester once. */
+export async function approveIfComplete(host: HostRuntime, trx: Trx, approval: ApprovalRow, fallbackChannel?: SalesChannel): Promise<boolean> {
+  const decisions = await decisionsOf(trx, approval.id, approval.round);
+  if (approvalCount(approval, decisions) < requiredApprovals(approval)) return false;
+  if (!APPROVAL_TRANSITIONS.allows(approval.status, 'approved')) return false;
+  if ((await markApproved(trx, approval.id, approval.round)) !== 1) return false;
+  const ccIds = [...new Set(decisions.filter((d) => d.decision === 'approved').flatMap((d) => d.ccEmployeeIds))];
+  const cc = (await findEmployees(trx, approval.customerId, ccIds)).filter((e) => e.active).map((e) => e.email);
+  const salesChannel = await salesChannelOf(host, trx, approval, fallbackChannel);
+  await enqueueApprovalMail(host, trx, {
+    template: MAIL.approved,
+    to: approval.requesterEmail,
+    cc,
+    salesChannel,
+    dedupeKey: `order-approval:${approval.id}:approved:${approval.round}`,
+    data: {
+      ...approvalMailData(host, salesChannel, { ...approval, status: 'approved' }, await approvalLines(trx, approval.id)),
+      approvals: decisions.filter((d) => d.decision === 'approved').map((d) => ({ name: d.approverName, comment: d.comment })),
+    },
+  });
+  return true;
+}

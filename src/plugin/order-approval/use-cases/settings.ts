@@ -1,0 +1,25 @@
+import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import { inTransaction } from '../../../lib/db.js';
+import { requireCustomer } from '../../employee/common.js';
+import { addActivity, applySettingsToPending, getApproval, loadSettings, pendingApprovalIds } from '../repository.js';
+import { approveIfComplete } from './decide.js';
+import { notifyApprovers } from './notify.js';
+
+/** Re-applies the customer's current settings to its pending approvals; approves those that now have enough approvals. */
+export async function applySettingsToPendingApprovals(host: HostRuntime, ctx: StoreContext): Promise<number> {
+  const customer = requireCustomer(ctx);
+  return inTransaction(host.db, async (trx) => {
+    const settings = await loadSettings(trx, customer.id);
+    let updatedCount = 0;
+    for (const id of await pendingApprovalIds(trx, customer.id)) {
+      const approval = await getApproval(trx, customer.id, id, true);
+      if (!approval || approval.status !== 'pending') continue;
+      if ((await applySettingsToPending(trx, id, settings)) !== 1) continue;
+      updatedCount++;
+      const next = { ...approval, mode: settings.mode, nValue: settings.nValue, approverEmployeeIds: settings.approverEmployeeIds };
+      await addActivity(trx, id, ctx.actor, 'settings-applied', null, { mode: settings.mode, nValue: settings.nValue, approverEmployeeIds: settings.approverEmployeeIds });
+      if (!(await approveIfComplete(host, trx, next, ctx.salesChannel))) await notifyApprovers(host, trx, next, ctx.salesChannel, false);
+    }
+    return updatedCount;
+  });
+}
