@@ -13,6 +13,8 @@ export interface Transitions<S extends string> {
   sourcesOf(to: S): S[];
   /** Throws the entity's own error (made by `refuse`) unless `from → to` is declared. */
   assert(from: S, to: S): void;
+  /** The entity's error for `from → to` (for a conditional write that lost a race). */
+  refusal(from: S, to: S): Error;
 }
 
 export function defineTransitions<S extends string>(table: TransitionTable<S>, refuse: (from: S, to: S) => Error): Transitions<S> {
@@ -24,5 +26,6 @@ export function defineTransitions<S extends string>(table: TransitionTable<S>, r
     assert(from, to) {
       if (!allows(from, to)) throw refuse(from, to);
     },
+    refusal: refuse,
   };
 }

@@ -2,7 +2,7 @@ import type { CustomerRef, HostRuntime, SalesChannel } from '../../host/contract
 import type { Executor } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { moneyText } from './mail.js';
-import { lineTax, OFFER_DOCUMENTS, type OfferLine, type OfferRow } from './repository.js';
+import { lineTax, linkOfferDocument, offerDocumentCount, type OfferLine, type OfferRow } from './repository.js';
 
 function addressLines(address: Record<string, unknown> | undefined): Array<{ text: string }> {
   if (!address) return [];
@@ -23,8 +23,7 @@ export async function createOfferDocument(
   const { offer, lines, customer, salesChannel } = input;
   const precision = salesChannel.currencyPrecision;
   const money = (minor: number | string) => moneyText(minor, precision, offer.currency_iso);
-  const [{ count }] = await trx(OFFER_DOCUMENTS).where({ offer_id: offer.id }).count({ count: '*' });
-  const version = Number(count) + 1;
+  const version = (await offerDocumentCount(trx, offer.id)) + 1;
   const number = version === 1 ? offer.offer_number : `${offer.offer_number}-${version}`;
   const addresses = await host.customers.addresses(trx, customer.id);
   const billingId = offer.billing_address_id ?? (await host.customers.defaultAddressIds(trx, customer.id)).billing;
@@ -73,6 +72,6 @@ export async function createOfferDocument(
       { text: `Accept this offer in your account before it expires; it is then ordered at these prices.${input.representativeName ? ` Your contact: ${input.representativeName}.` : ''}` },
     ],
   });
-  await trx(OFFER_DOCUMENTS).insert({ offer_id: offer.id, document_id: document.id, created_at: nowDb() });
+  await linkOfferDocument(trx, offer.id, document.id);
   return document;
 }

@@ -1,7 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { deleteCustomersOffers } from './repository.js';
 import { offerRoutes } from './routes.js';
-import { OfferService } from './service.js';
+import { OfferUseCases } from './use-cases/index.js';
 import { registerOfferStorefront } from './storefront/index.js';
 
 export const EXPIRE_JOB = 'offer.expire-overdue';
@@ -12,7 +12,7 @@ const EXPIRE_JOB_EVERY_SECONDS = 10 * 60;
  * extend and mail them as PDF; customers accept (an order at the offered prices) or decline.
  */
 export async function registerOffers(host: HostRuntime): Promise<void> {
-  const service = new OfferService(host);
+  const service = new OfferUseCases(host);
   for (const route of offerRoutes(service)) host.storeApi.route(route);
   registerOfferStorefront(host, service);
   host.jobs.register(EXPIRE_JOB, async () => {

@@ -1,16 +1,18 @@
 import type { Knex } from 'knex';
-import { readBool, readInt, type Executor } from '../../lib/db.js';
+import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { forUpdate, readBool, readInt, writeJson, type Executor } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
 import { lineItemFromRow, lineItemView, totalsOf, type LineItem } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { HostRuntime } from '../../host/contract.js';
+import { offerCriteria, stateCriteria } from './schemas.js';
+import type { OfferStatus } from './states.js';
 
 export const OFFERS = 'b2b_offers';
 export const OFFER_LINES = 'b2b_offer_line_items';
 export const OFFER_STATES = 'b2b_offer_states';
 export const OFFER_DOCUMENTS = 'b2b_offer_documents';
-
-export type StateFlag = 'allows_sales_edit' | 'allows_accept' | 'allows_decline' | 'allows_extension_request' | 'is_final';
 
 export interface OfferState {
   id: string;
@@ -43,17 +45,12 @@ export async function allStates(executor: Executor): Promise<Map<string, OfferSt
   return new Map(rows.map((row) => [row.technical_name as string, toState(row)]));
 }
 
-/** Technical names of the states whose flag is set: the statuses a conditional write may start from. */
-export async function statesWith(executor: Executor, flag: StateFlag): Promise<string[]> {
-  return (await executor(OFFER_STATES).where(flag, true).select('technical_name')).map((row) => row.technical_name as string);
-}
-
 export interface OfferRow {
   id: string;
   offer_number: string;
   customer_id: string;
   sales_channel_id: string;
-  status: string;
+  status: OfferStatus;
   source: string;
   requested_by_type: string;
   requested_by_id: string | null;
@@ -100,7 +97,7 @@ export function toLine(row: Record<string, any>): OfferLine {
 }
 
 /** An open offer past its validity is expired, whether or not the expiry job has run yet. */
-export function effectiveStatus(row: Pick<OfferRow, 'status' | 'valid_until'>, now = nowDb()): string {
+export function effectiveStatus(row: Pick<OfferRow, 'status' | 'valid_until'>, now = nowDb()): OfferStatus {
   return row.status === 'open' && row.valid_until !== null && row.valid_until <= now ? 'expired' : row.status;
 }
 
@@ -125,6 +122,201 @@ export async function expireDue(executor: Executor, scope?: (q: Knex.QueryBuilde
 
 export async function findOffer(executor: Executor, id: string): Promise<OfferRow | null> {
   return ((await executor(OFFERS).where({ id }).first()) as OfferRow | undefined) ?? null;
+}
+
+// ---- reads and writes of the use cases ---------------------------------------------------------
+// Status-changing writes are conditional (from the statuses the transition table in states.ts allows)
+// and answer how many rows they changed: the table decides, the write guarantees it happens once.
+
+/** The offers a caller may see: one sales channel, and their customer (or a representative's assigned ones). */
+export interface OfferScope {
+  salesChannelId: string;
+  customerIds: string[];
+}
+
+function inScope(query: Knex.QueryBuilder, prefix: string, scope: OfferScope): Knex.QueryBuilder {
+  query.where(`${prefix}sales_channel_id`, scope.salesChannelId);
+  return scope.customerIds.length === 1 ? query.where(`${prefix}customer_id`, scope.customerIds[0]!) : query.whereIn(`${prefix}customer_id`, scope.customerIds);
+}
+
+/** Offers in scope, aliased `o`. */
+export function scopedOffers(executor: Executor, scope: OfferScope): Knex.QueryBuilder {
+  return inScope(executor(`${OFFERS} as o`), 'o.', scope);
+}
+
+export async function findScopedOffer(executor: Executor, scope: OfferScope, id: string, lock = false): Promise<OfferRow | null> {
+  const query = scopedOffers(executor, scope).where('o.id', id).first('o.*');
+  return ((await (lock ? forUpdate(query, executor) : query)) as OfferRow | undefined) ?? null;
+}
+
+/** Writes `expired` on the scope's overdue offers. Scoped without a subquery on the offers table itself: MySQL refuses those in an UPDATE. */
+export async function expireDueInScope(executor: Executor, scope: OfferScope): Promise<number> {
+  return expireDue(executor, (q) => inScope(q, '', scope));
+}
+
+export async function expireOffer(executor: Executor, id: string): Promise<number> {
+  return expireDue(executor, (q) => q.where('id', id));
+}
+
+export async function searchOffers(executor: Executor, scope: OfferScope, criteria: Criteria): Promise<{ total: number; rows: OfferRow[] }> {
+  return searchByCriteria<OfferRow>(scopedOffers(executor, scope), criteria, offerCriteria, (qb) => qb.select('o.*'));
+}
+
+export async function searchStates(executor: Executor, criteria: Criteria): Promise<{ total: number; data: OfferState[] }> {
+  const page = await searchByCriteria<Record<string, unknown>>(executor(OFFER_STATES), criteria, stateCriteria, (qb) => qb.select('*'));
+  return { total: page.total, data: page.rows.map(toState) };
+}
+
+export interface NewOffer {
+  id: string;
+  offerNumber: string;
+  customerId: string;
+  salesChannelId: string;
+  status: OfferStatus;
+  source: 'cart' | 'items';
+  requestedBy: { type: string; id: string | null; name: string; email: string | null };
+  salesRepresentativeId: string | null;
+  subject: string;
+  commission: string;
+  customerComment: string | null;
+  billingAddressId: string | null;
+  shippingAddressId: string | null;
+  currencyIso: string;
+  totals: { netTotal: number; taxTotal: number; total: number };
+  createdAt: string;
+}
+
+export async function insertOffer(executor: Executor, offer: NewOffer): Promise<void> {
+  await executor(OFFERS).insert({
+    id: offer.id,
+    offer_number: offer.offerNumber,
+    customer_id: offer.customerId,
+    sales_channel_id: offer.salesChannelId,
+    status: offer.status,
+    source: offer.source,
+    requested_by_type: offer.requestedBy.type,
+    requested_by_id: offer.requestedBy.id,
+    requested_by_name: offer.requestedBy.name.slice(0, 255),
+    requested_by_email: offer.requestedBy.email,
+    sales_representative_id: offer.salesRepresentativeId,
+    subject: offer.subject,
+    commission: offer.commission,
+    customer_comment: offer.customerComment,
+    billing_address_id: offer.billingAddressId,
+    shipping_address_id: offer.shippingAddressId,
+    currency_iso: offer.currencyIso,
+    net_total: offer.totals.netTotal,
+    tax_total: offer.totals.taxTotal,
+    total: offer.totals.total,
+    created_at: offer.createdAt,
+  });
+}
+
+export interface NewOfferLine {
+  productId: string;
+  productNumber: string;
+  label: string;
+  quantity: number;
+  unitNet: number;
+  taxRateBp: number;
+  comment: string | null;
+  sourceLineItemId: string | null;
+  payload: Record<string, unknown>;
+  type: string;
+  /** The customer's own price, when the offered one differs (a representative set it). */
+  listUnitNet?: number;
+}
+
+export async function insertOfferLines(executor: Executor, offerId: string, firstPosition: number, lines: NewOfferLine[], now: string): Promise<void> {
+  for (const [index, line] of lines.entries()) {
+    await executor(OFFER_LINES).insert({
+      id: newId(),
+      offer_id: offerId,
+      type: line.type,
+      product_id: line.productId,
+      product_number: line.productNumber.slice(0, 64) || null,
+      label: line.label.slice(0, 255),
+      quantity: line.quantity,
+      list_unit_net: line.listUnitNet ?? line.unitNet,
+      unit_net: line.unitNet,
+      total_net: line.unitNet * line.quantity,
+      tax_rate_bp: line.taxRateBp,
+      comment: line.comment,
+      source_line_item_id: line.sourceLineItemId,
+      payload: writeJson(line.payload),
+      position: firstPosition + index,
+      created_at: now,
+    });
+  }
+}
+
+export async function updateOfferLine(executor: Executor, offerId: string, lineId: string, line: { unitNet: number; quantity: number; totalNet: number; comment?: string | null }): Promise<void> {
+  await executor(OFFER_LINES)
+    .where({ id: lineId, offer_id: offerId })
+    .update({ unit_net: line.unitNet, quantity: line.quantity, total_net: line.totalNet, ...(line.comment !== undefined ? { comment: line.comment } : {}) });
+}
+
+export async function deleteOfferLines(executor: Executor, offerId: string, lineIds: string[]): Promise<void> {
+  if (lineIds.length) await executor(OFFER_LINES).where({ offer_id: offerId }).whereIn('id', lineIds).delete();
+}
+
+/** (requested | draft | open | expired) → open: the representative mailed it. */
+export async function markSent(executor: Executor, id: string, from: string, sent: { validUntil: string; sentAt: string; representativeId: string }): Promise<number> {
+  return executor(OFFERS)
+    .where({ id, status: from })
+    .update({ status: 'open', valid_until: sent.validUntil, sent_at: sent.sentAt, sales_representative_id: sent.representativeId, updated_at: sent.sentAt });
+}
+
+/** Deletes an offer not (yet) turned into an order, still in the status it was read in. */
+export async function deleteUnorderedOffer(executor: Executor, id: string, status: string): Promise<number> {
+  return executor(OFFERS).where({ id, status }).whereNull('order_id').delete();
+}
+
+/** → accepted, from the statuses (as the API shows them) that allow it: the claim of the one accept that places the order. */
+export async function claimAccepted(executor: Executor, customerId: string, id: string, from: string[], now: string): Promise<number> {
+  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), from, now).update({ status: 'accepted', accepted_at: now, updated_at: now, decline_comment: null });
+}
+
+export async function recordOfferOrder(executor: Executor, id: string, order: { id: string; orderNumber: string }): Promise<void> {
+  await executor(OFFERS).where({ id, status: 'accepted' }).update({ order_id: order.id, order_number: order.orderNumber });
+}
+
+/** → declined, from the statuses (as the API shows them) that allow it. */
+export async function markDeclined(executor: Executor, customerId: string, id: string, from: string[], comment: string | null, now: string): Promise<number> {
+  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), from, now).update({ status: 'declined', declined_at: now, decline_comment: comment, updated_at: now });
+}
+
+/** Records the customer's wish for more time, while the offer is in one of the statuses `from`. */
+export async function recordExtensionRequest(executor: Executor, customerId: string, id: string, from: readonly string[], comment: string | null, now: string): Promise<number> {
+  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), [...from], now).update({ extension_requested_at: now, extension_comment: comment, updated_at: now });
+}
+
+/** Whether the document belongs to an offer in scope. */
+export async function isScopedOfferDocument(executor: Executor, scope: OfferScope, documentId: string): Promise<boolean> {
+  return !!(await scopedOffers(executor, scope).join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id').where('od.document_id', documentId).first('od.document_id'));
+}
+
+/** The customer's latest sent offer in the channel with a line of the product. */
+export async function latestSentOfferWithProduct(executor: Executor, input: { customerId: string; salesChannelId: string; productId: string }): Promise<OfferRow | null> {
+  return (
+    ((await executor(`${OFFERS} as o`)
+      .where('o.customer_id', input.customerId)
+      .where('o.sales_channel_id', input.salesChannelId)
+      .whereNotNull('o.sent_at')
+      .whereExists((q) => q.select(1).from(`${OFFER_LINES} as ol`).whereRaw('ol.offer_id = o.id').where('ol.product_id', input.productId))
+      .orderBy('o.sent_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .first('o.*')) as OfferRow | undefined) ?? null
+  );
+}
+
+export async function offerDocumentCount(executor: Executor, offerId: string): Promise<number> {
+  const [row] = await executor(OFFER_DOCUMENTS).where({ offer_id: offerId }).count({ count: '*' });
+  return Number(row?.count ?? 0);
+}
+
+export async function linkOfferDocument(executor: Executor, offerId: string, documentId: string): Promise<void> {
+  await executor(OFFER_DOCUMENTS).insert({ offer_id: offerId, document_id: documentId, created_at: nowDb() });
 }
 
 export async function offerLines(executor: Executor, offerIds: string[]): Promise<Map<string, OfferLine[]>> {

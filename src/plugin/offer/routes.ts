@@ -20,12 +20,12 @@ import {
   stateListBody,
   stateListResponse,
 } from './schemas.js';
-import type { OfferService } from './service.js';
+import type { OfferUseCases } from './use-cases/index.js';
 
 const TAG = 'Offers';
 const errorResponse = objectSchema({ errors: { type: 'array', minItems: 1, items: looseObject } }, ['errors']);
 
-export function offerRoutes(service: OfferService): StoreRoute[] {
+export function offerRoutes(service: OfferUseCases): StoreRoute[] {
   return [
     {
       method: 'POST',

@@ -5,7 +5,7 @@ import { callRoute, routesById, type Reply } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
 import type { OfferView } from '../repository.js';
 import { offerRoutes } from '../routes.js';
-import type { OfferService } from '../service.js';
+import type { OfferUseCases } from '../use-cases/index.js';
 
 const LIST_LIMIT = 100;
 const LIST_PATH = '/account/offers';
@@ -33,7 +33,7 @@ const decidesOffers = (ctx: StoreContext) => ctx.actor.type === 'customer' || ct
  * mails link to, with accept / decline / validity-extension forms and the PDF documents. Every read
  * and action goes through the declared Store API route (its permission, schemas and handler).
  */
-export function offerStorefrontPages(service: OfferService): StorefrontPage[] {
+export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
   const route = routesById(offerRoutes(service));
   const call = <T = any>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
     callRoute<T>(route(operationId), { ctx, ...input });
@@ -124,6 +124,6 @@ export function offerStorefrontPages(service: OfferService): StorefrontPage[] {
   ];
 }
 
-export function registerOfferStorefront(host: HostRuntime, service: OfferService): void {
+export function registerOfferStorefront(host: HostRuntime, service: OfferUseCases): void {
   for (const page of offerStorefrontPages(service)) host.storefront.page(page);
 }
