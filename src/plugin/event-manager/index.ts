@@ -4,7 +4,7 @@ import { eventTicketProcessor } from './line-item-processor.js';
 import { eventOrderHook } from './order-hook.js';
 import { deleteCustomersParticipants, deleteEventsOfProducts } from './repository.js';
 import { eventAdminRoutes, eventStoreRoutes } from './routes.js';
-import { EventService } from './service.js';
+import { EventUseCases } from './use-cases/index.js';
 import { EventSettingsCache } from './settings.js';
 import { eventStorefrontPages } from './storefront.js';
 
@@ -17,7 +17,7 @@ export { EVENT_REMINDER_JOB } from './jobs.js';
  */
 export async function registerEventManager(host: HostRuntime): Promise<void> {
   const settings = new EventSettingsCache(host);
-  const service = new EventService(host, settings);
+  const service = new EventUseCases(host, settings);
   host.auth.addContextEnricher(settings.enricher());
   host.cart.addLineItemProcessor(eventTicketProcessor(settings));
   host.checkout.onOrderPlaced(eventOrderHook(host));

@@ -4,8 +4,9 @@ import { readBool, readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findEmployeeRow } from '../employee/repository.js';
-import { EVENTS, findEvent, lockEvent, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
-import { alreadyRegistered, eventFull, hasActiveRegistration, normaliseEmail, type Person } from './service.js';
+import { EVENTS, findEvent, hasActiveRegistration, lockEvent, normaliseEmail, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
+import { alreadyRegistered, eventFull } from './states.js';
+import type { Person } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
 
 export const EVENT_REGISTER_PERMISSION = 'event.register';

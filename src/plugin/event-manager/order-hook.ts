@@ -4,8 +4,8 @@ import { Errors } from '../../lib/errors.js';
 import { nowDb } from '../../lib/time.js';
 import { ticketOf } from './line-item-processor.js';
 import { EVENT_MAIL, eventMailData } from './mail.js';
-import { PARTICIPANTS, lockEvent, takenSeats } from './repository.js';
-import { eventFull, nextWaitingPosition } from './service.js';
+import { PARTICIPANTS, lockEvent, nextWaitingPosition, takenSeats } from './repository.js';
+import { eventFull } from './states.js';
 
 /**
  * Writes one participant per ticket line in the order's transaction (the processor locked the

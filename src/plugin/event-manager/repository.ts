@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { HostRuntime } from '../../host/contract.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
-import type { CriteriaSpec } from '../../lib/criteria.js';
-import { forUpdate, readBool, readInt, readJson, type Executor } from '../../lib/db.js';
-import { fromDbTime } from '../../lib/time.js';
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { forUpdate, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { fromDbTime, nowDb } from '../../lib/time.js';
 
 export const EVENTS = 'b2b_events';
 export const SPECIFICATIONS = 'b2b_event_specifications';
@@ -207,6 +207,197 @@ export async function seatStatuses(executor: Executor): Promise<string[]> {
 export async function participantStatuses(executor: Executor): Promise<Array<{ technicalName: string; name: string; occupiesSeat: boolean; system: boolean; position: number }>> {
   const rows = await executor(PARTICIPANT_STATUSES).orderBy('position').orderBy('technical_name');
   return rows.map((row: Record<string, any>) => ({ technicalName: row.technical_name, name: row.name, occupiesSeat: readBool(row.occupies_seat), system: readBool(row.system), position: readInt(row.position) }));
+}
+
+// ---- reads and writes of the use cases ---------------------------------------------------------
+// A participant's status change is a conditional write (`WHERE status = <from>`) answering its row
+// count; states.ts says which change is allowed.
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Whether someone with this e-mail holds a registration or a waiting place at the event (other than `exceptId`). */
+export async function hasActiveRegistration(executor: Executor, eventId: string, email: string, exceptId?: string): Promise<boolean> {
+  const query = executor(PARTICIPANTS).where({ event_id: eventId, email: normaliseEmail(email) }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]);
+  if (exceptId) query.whereNot({ id: exceptId });
+  return !!(await query.first('id'));
+}
+
+export async function nextWaitingPosition(executor: Executor, eventId: string): Promise<number> {
+  const [row] = await executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' });
+  return readInt((row as { m: unknown } | undefined)?.m) + 1;
+}
+
+export async function specificationExists(executor: Executor, id: string, type: SpecificationType): Promise<boolean> {
+  return !!(await executor(SPECIFICATIONS).where({ id, type }).first('id'));
+}
+
+export async function replaceSpeakers(executor: Executor, eventId: string, speakerIds: string[]): Promise<void> {
+  await executor(SPEAKERS).where({ event_id: eventId }).delete();
+  if (speakerIds.length) await executor(SPEAKERS).insert(speakerIds.map((speakerId, position) => ({ event_id: eventId, speaker_id: speakerId, position })));
+}
+
+export async function insertEvent(executor: Executor, columns: Record<string, unknown>): Promise<void> {
+  await executor(EVENTS).insert(columns);
+}
+
+export async function updateEventColumns(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+  await executor(EVENTS).where({ id }).update(columns);
+}
+
+export async function hasActiveParticipants(executor: Executor, eventId: string): Promise<boolean> {
+  return !!(await executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]).first('id'));
+}
+
+export async function deleteEventRow(executor: Executor, id: string): Promise<void> {
+  await executor(EVENTS).where({ id }).delete();
+}
+
+export async function changeEventStatus(executor: Executor, id: string, from: string, to: string): Promise<number> {
+  return executor(EVENTS).where({ id, status: from }).update({ status: to, updated_at: nowDb() });
+}
+
+export async function searchSpecifications(executor: Executor, criteria: Criteria): Promise<{ total: number; data: SpecificationView[] }> {
+  const page = await searchByCriteria<Record<string, any>>(executor(`${SPECIFICATIONS} as s`), criteria, SPECIFICATION_CRITERIA, (q) => q.select('s.*'));
+  return { total: page.total, data: page.rows.map(toSpecificationView) };
+}
+
+export async function specificationsOfType(executor: Executor, type: SpecificationType): Promise<SpecificationView[]> {
+  const rows = await executor(SPECIFICATIONS).where({ type }).orderBy('position').orderBy('name').orderBy('id').limit(500);
+  return rows.map(toSpecificationView);
+}
+
+export async function findSpecification(executor: Executor, id: string): Promise<SpecificationView | null> {
+  const row = await executor(SPECIFICATIONS).where({ id }).first();
+  return row ? toSpecificationView(row) : null;
+}
+
+export async function insertSpecification(executor: Executor, input: { id: string; type: SpecificationType; name: string; description: string | null; position: number }): Promise<void> {
+  await executor(SPECIFICATIONS).insert({ ...input, created_at: nowDb() });
+}
+
+export async function updateSpecificationColumns(executor: Executor, id: string, input: { name?: string; description?: string | null; position?: number }): Promise<number> {
+  const columns: Record<string, unknown> = { updated_at: nowDb() };
+  if (input.name !== undefined) columns.name = input.name;
+  if (input.description !== undefined) columns.description = input.description;
+  if (input.position !== undefined) columns.position = input.position;
+  return executor(SPECIFICATIONS).where({ id }).update(columns);
+}
+
+/** Whether an event uses the specification (as format, difficulty level, venue or speaker). */
+export async function specificationInUse(executor: Executor, id: string): Promise<boolean> {
+  return !!(
+    (await executor(EVENTS).where((q) => q.where({ format_id: id }).orWhere({ difficulty_level_id: id }).orWhere({ venue_id: id })).first('id')) ??
+    (await executor(SPEAKERS).where({ speaker_id: id }).first('event_id'))
+  );
+}
+
+export async function deleteSpecificationRow(executor: Executor, id: string): Promise<void> {
+  await executor(SPECIFICATIONS).where({ id }).delete();
+}
+
+export async function participantStatusExists(executor: Executor, status: string): Promise<boolean> {
+  return !!(await executor(PARTICIPANT_STATUSES).where({ technical_name: status }).first('technical_name'));
+}
+
+export async function insertParticipantStatus(executor: Executor, input: { technicalName: string; name: string; occupiesSeat: boolean; position: number }): Promise<void> {
+  await executor(PARTICIPANT_STATUSES).insert({
+    technical_name: input.technicalName,
+    name: input.name,
+    occupies_seat: input.occupiesSeat,
+    system: false,
+    position: input.position,
+    created_at: nowDb(),
+  });
+}
+
+export interface NewParticipant {
+  id: string;
+  eventId: string;
+  customerId: string;
+  employeeId: string | null;
+  firstName: string;
+  lastName: string;
+  email: string;
+  status: string;
+  waitingPosition: number | null;
+  notes: string | null;
+  orderId?: string | null;
+  createdBy: { type: string; id: string | null };
+}
+
+export async function insertParticipant(executor: Executor, participant: NewParticipant): Promise<void> {
+  await executor(PARTICIPANTS).insert({
+    id: participant.id,
+    event_id: participant.eventId,
+    customer_id: participant.customerId,
+    employee_id: participant.employeeId,
+    first_name: participant.firstName,
+    last_name: participant.lastName,
+    email: participant.email,
+    status: participant.status,
+    waiting_position: participant.waitingPosition,
+    notes: participant.notes,
+    documents: writeJson([]),
+    created_by_type: participant.createdBy.type,
+    created_by_id: participant.createdBy.id,
+    created_at: nowDb(),
+  });
+}
+
+/** A participant row without the joined event and host fields. */
+export async function participantRow(executor: Executor, id: string): Promise<ParticipantRow | null> {
+  return ((await executor(PARTICIPANTS).where({ id }).first()) as ParticipantRow | undefined) ?? null;
+}
+
+export async function updateParticipantColumns(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+  await executor(PARTICIPANTS).where({ id }).update(columns);
+}
+
+/** from → to, only while the participant still holds `from`. */
+export async function changeParticipantStatus(executor: Executor, id: string, from: string, to: string, waitingPosition: number | null): Promise<number> {
+  return executor(PARTICIPANTS).where({ id, status: from }).update({ status: to, waiting_position: waitingPosition, updated_at: nowDb() });
+}
+
+/** The first of the event's waiting list. */
+export async function firstWaiting(executor: Executor, eventId: string): Promise<ParticipantRow | null> {
+  return ((await executor(PARTICIPANTS).where({ event_id: eventId, status: 'waiting' }).orderBy('waiting_position').orderBy('created_at').orderBy('id').first()) as ParticipantRow | undefined) ?? null;
+}
+
+export async function participantsWithStatuses(executor: Executor, eventId: string, statuses: string[]): Promise<ParticipantRow[]> {
+  return (await executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', statuses).orderBy('created_at').orderBy('id')) as ParticipantRow[];
+}
+
+export interface CircularMailView {
+  id: string;
+  eventId: string;
+  subject: string;
+  statuses: string[];
+  recipients: number;
+  createdAt: string;
+}
+
+export async function findCircularMail(executor: Executor, id: string, eventId: string): Promise<CircularMailView | null> {
+  const sent = await executor(CIRCULAR_MAILS).where({ id, event_id: eventId }).first();
+  if (!sent) return null;
+  return { id: sent.id as string, eventId, subject: sent.subject as string, statuses: readJson<string[]>(sent.statuses, []), recipients: readInt(sent.recipient_count), createdAt: fromDbTime(sent.created_at)! };
+}
+
+export async function insertCircularMail(
+  executor: Executor,
+  mail: { id: string; eventId: string; subject: string; message: string; statuses: string[]; recipientCount: number; sentById: string | null; createdAt: string },
+): Promise<void> {
+  await executor(CIRCULAR_MAILS).insert({
+    id: mail.id,
+    event_id: mail.eventId,
+    subject: mail.subject,
+    message: mail.message,
+    statuses: writeJson(mail.statuses),
+    recipient_count: mail.recipientCount,
+    sent_by_id: mail.sentById,
+    created_at: mail.createdAt,
+  });
 }
 
 export interface EventCounts {

@@ -32,7 +32,7 @@ import {
   updateParticipantBody,
   updateSpecificationBody,
 } from './schemas.js';
-import type { EventService } from './service.js';
+import type { EventUseCases } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
 import { requireSalesStaff } from './staff.js';
 import { requireCustomer } from '../employee/common.js';
@@ -51,7 +51,7 @@ function staff(settings: EventSettingsCache, handler: Handler): Handler {
   };
 }
 
-export function eventStoreRoutes(host: HostRuntime, service: EventService, settings: EventSettingsCache): StoreRoute[] {
+export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
   const staffRoute = (route: Omit<StoreRoute, 'auth' | 'permission' | 'tags'>): StoreRoute => ({
     ...route,
     auth: 'login',
@@ -293,7 +293,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventService, setti
 
 const STATUS_TYPE = 'suite_event_participant_status';
 
-export function eventAdminRoutes(host: HostRuntime, service: EventService): AdminRoute[] {
+export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): AdminRoute[] {
   const resource = objectSchema({ id: { type: 'string' }, type: { const: STATUS_TYPE }, attributes: participantStatusSchema }, ['id', 'type', 'attributes']);
   const toResource = (status: Awaited<ReturnType<typeof participantStatuses>>[number]) => ({ id: status.technicalName, type: STATUS_TYPE, attributes: status });
   return [

@@ -7,7 +7,7 @@ import { employeesOfCustomer } from '../employee/repository.js';
 import { EVENT_REGISTER_PERMISSION } from './line-item-processor.js';
 import { formatDateTime } from './mail.js';
 import { participantStatuses, type EventView, type SpecificationType, SPECIFICATION_TYPES } from './repository.js';
-import type { EventInput, EventService } from './service.js';
+import type { EventInput, EventUseCases } from './use-cases/index.js';
 import type { EventSettings, EventSettingsCache } from './settings.js';
 import { isSalesStaff, requireSalesStaff } from './staff.js';
 
@@ -56,7 +56,7 @@ function allEventsLink(settings: EventSettings): string {
   return '/account/events';
 }
 
-export function eventStorefrontPages(host: HostRuntime, service: EventService, settings: EventSettingsCache): StorefrontPage[] {
+export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StorefrontPage[] {
   const display = (ctx: StoreContext, event: EventView) => ({
     ...event,
     startsAtText: dateTime(ctx, event.startsAt),

@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
+import { Errors } from '../../../lib/errors.js';
+import { nowDb } from '../../../lib/time.js';
+import { narrowByProductFields } from '../../product-fields.js';
+import {
+  EVENT_COLUMNS,
+  EVENT_CRITERIA,
+  PARTICIPANT_COLUMNS,
+  PARTICIPANT_CRITERIA,
+  eventProductFields,
+  eventsQuery,
+  participantsQuery,
+  toCustomerParticipantView,
+  withHostFields,
+  type EventRow,
+  type EventView,
+  type ParticipantRow,
+} from '../repository.js';
+import type { EventSettingsCache } from '../settings.js';
+import { eventViews } from './events.js';
+
+/** Events a customer may see: a registration status, not over (the product's visibility is the host's answer, below). */
+function customerEventsQuery(host: HostRuntime, settings: EventSettingsCache): Knex.QueryBuilder {
+  return eventsQuery(host.db).whereIn('ev.status', settings.current().registrationStatuses).where('ev.ends_at', '>=', nowDb());
+}
+
+/** Events of active products the context may see, by criteria. */
+export async function searchCustomerEvents(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
+  await ctx.ruleIds();
+  const query = customerEventsQuery(host, settings);
+  const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields);
+  const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)));
+  return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
+}
+
+export async function customerEvent(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, id: string): Promise<EventView> {
+  await ctx.ruleIds();
+  const row = (await customerEventsQuery(host, settings).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined;
+  if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0) throw Errors.notFound('Event', id);
+  return (await eventViews(host, settings, host.db, [row]))[0]!;
+}
+
+/** The customer's participants in all events (the company's registrations). */
+export async function companyParticipants(host: HostRuntime, customerId: string, criteria: Criteria) {
+  const base = participantsQuery(host.db).where('pa.customer_id', customerId);
+  const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) => q.select(PARTICIPANT_COLUMNS));
+  return { total: page.total, data: (await withHostFields(host, host.db, page.rows)).map(toCustomerParticipantView) };
+}
