@@ -1,8 +1,8 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { inTransaction } from '../../lib/db.js';
-import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
+import { addSeconds, toDbTime } from '../../lib/time.js';
 import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from './mail.js';
-import { EVENTS, PARTICIPANTS, type EventRow, type ParticipantRow } from './repository.js';
+import { claimParticipantReminder, findEvent, participantsDueForReminder } from './repository.js';
 import type { EventSettingsCache } from './settings.js';
 
 export const EVENT_REMINDER_JOB = 'event-manager.reminders';
@@ -20,24 +20,12 @@ export async function sendEventReminders(host: HostRuntime, settings: EventSetti
   let sent = 0;
   for (let round = 0; round < 50; round++) {
     const now = new Date();
-    const due = (await host
-      .db(`${PARTICIPANTS} as pa`)
-      .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
-      .where('pa.status', 'registered')
-      .whereNull('pa.reminder_sent_at')
-      .whereNotIn('ev.status', ['draft', 'canceled'])
-      .where('ev.starts_at', '>', toDbTime(now))
-      .where('ev.starts_at', '<=', toDbTime(addSeconds(now, reminderHoursBefore * 3600)))
-      .orderBy('ev.starts_at')
-      .orderBy('pa.id')
-      .limit(BATCH)
-      .select('pa.*')) as ParticipantRow[];
+    const due = await participantsDueForReminder(host.db, { after: toDbTime(now), until: toDbTime(addSeconds(now, reminderHoursBefore * 3600)) }, BATCH);
     if (due.length === 0) break;
     for (const participant of due) {
       const claimed = await inTransaction(host.db, async (trx) => {
-        const won = await trx(PARTICIPANTS).where({ id: participant.id, status: 'registered' }).whereNull('reminder_sent_at').update({ reminder_sent_at: nowDb() });
-        if (won !== 1) return false;
-        const event = (await trx(EVENTS).where({ id: participant.event_id }).first()) as EventRow;
+        if (!(await claimParticipantReminder(trx, participant.id))) return false;
+        const event = (await findEvent(trx, participant.event_id))!;
         const salesChannel = await salesChannelOfCustomer(host, trx, participant.customer_id);
         if (!salesChannel) return false;
         await host.mail.enqueue(trx, {

@@ -4,7 +4,7 @@ import { readBool, readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findEmployeeRow } from '../employee/repository.js';
-import { EVENTS, findEvent, hasActiveRegistration, lockEvent, normaliseEmail, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
+import { eventIdsOfProduct, findEvent, hasActiveRegistration, lockEvent, normaliseEmail, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
 import { alreadyRegistered, eventFull } from './states.js';
 import type { Person } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
@@ -69,10 +69,10 @@ async function resolveEvent(item: CartLineItem, executor: Executor, lock: boolea
   const requested = item.payload.eventId;
   let eventId: string;
   if (requested === undefined || requested === null) {
-    const events = await executor(EVENTS).where({ product_id: item.productId }).limit(2).select('id');
+    const events = await eventIdsOfProduct(executor, item.productId, 2);
     if (events.length !== 1)
       throw Errors.badRequest(events.length ? 'SUITE__EVENT_REQUIRED' : 'SUITE__EVENT_NOT_FOUND', events.length ? 'Several events use this product; name one in payload.eventId.' : 'No event uses this product.');
-    eventId = events[0].id;
+    eventId = events[0]!;
   } else if (isId(requested)) eventId = requested;
   else throw Errors.badRequest('SUITE__EVENT_NOT_FOUND', 'payload.eventId is not an event id.');
   const event = lock ? await lockEvent(executor, eventId) : await findEvent(executor, eventId);

@@ -1,8 +1,7 @@
 import type { HostRuntime, SalesChannel } from '../../host/contract.js';
 import type { Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
-import type { EventRow } from './repository.js';
-import { SPECIFICATIONS } from './repository.js';
+import { findSpecification, type EventRow } from './repository.js';
 
 export const EVENT_MAIL = {
   registrationConfirmed: 'event-registration-confirmed',
@@ -26,7 +25,7 @@ export function eventPath(eventId: string): string {
 
 /** What every event mail can print about the event. */
 export async function eventMailData(host: HostRuntime, executor: Executor, salesChannel: SalesChannel, event: EventRow): Promise<Record<string, unknown>> {
-  const venue = event.venue_id ? await executor(SPECIFICATIONS).where({ id: event.venue_id }).first('name') : null;
+  const venue = event.venue_id ? await findSpecification(executor, event.venue_id) : null;
   return {
     id: event.id,
     name: event.name,

@@ -1,11 +1,11 @@
 import type { HostRuntime, OrderPlacedHook } from '../../host/contract.js';
-import { readBool, readInt, writeJson } from '../../lib/db.js';
+import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { nowDb } from '../../lib/time.js';
 import { ticketOf } from './line-item-processor.js';
 import { EVENT_MAIL, eventMailData } from './mail.js';
-import { PARTICIPANTS, lockEvent, nextWaitingPosition, takenSeats } from './repository.js';
-import { eventFull } from './states.js';
+import { insertParticipant, lockEvent, nextWaitingPosition, takenSeats } from './repository.js';
+import { initialParticipantStatus } from './states.js';
 
 /**
  * Writes one participant per ticket line in the order's transaction (the processor locked the
@@ -29,27 +29,23 @@ export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
       const limit = event.participant_limit === null ? null : readInt(event.participant_limit);
       let taken = await takenSeats(trx, eventId);
       for (const ticket of tickets.filter((t) => t.eventId === eventId)) {
-        const seat = limit === null || taken < limit;
-        if (!seat && !readBool(event.waiting_list)) throw eventFull();
-        const status = seat ? 'registered' : 'waiting';
-        if (seat) taken++;
+        const status = initialParticipantStatus(limit !== null && taken >= limit, readBool(event.waiting_list));
+        if (status === 'registered') taken++;
         const { participant } = ticket;
-        await trx(PARTICIPANTS).insert({
+        await insertParticipant(trx, {
           id: participant.id,
-          event_id: eventId,
-          customer_id: order.customerId,
-          employee_id: participant.employeeId || null,
-          first_name: participant.firstName,
-          last_name: participant.lastName,
+          eventId,
+          customerId: order.customerId,
+          employeeId: participant.employeeId || null,
+          firstName: participant.firstName,
+          lastName: participant.lastName,
           email: participant.email,
           status,
-          order_id: order.id,
-          order_line_item_id: ticket.line.id,
-          waiting_position: seat ? null : await nextWaitingPosition(trx, eventId),
-          documents: writeJson([]),
-          created_by_type: ctx.actor.type,
-          created_by_id: ctx.actor.id,
-          created_at: now,
+          waitingPosition: status === 'waiting' ? await nextWaitingPosition(trx, eventId) : null,
+          notes: null,
+          order: { id: order.id, lineItemId: ticket.line.id },
+          createdBy: { type: ctx.actor.type, id: ctx.actor.id },
+          createdAt: now,
         });
         mailLines.push({ ticket, status });
       }

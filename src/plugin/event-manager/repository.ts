@@ -323,8 +323,10 @@ export interface NewParticipant {
   status: string;
   waitingPosition: number | null;
   notes: string | null;
-  orderId?: string | null;
+  /** A registration by ticket: the order and its line. */
+  order?: { id: string; lineItemId: string };
   createdBy: { type: string; id: string | null };
+  createdAt?: string;
 }
 
 export async function insertParticipant(executor: Executor, participant: NewParticipant): Promise<void> {
@@ -339,11 +341,37 @@ export async function insertParticipant(executor: Executor, participant: NewPart
     status: participant.status,
     waiting_position: participant.waitingPosition,
     notes: participant.notes,
+    ...(participant.order ? { order_id: participant.order.id, order_line_item_id: participant.order.lineItemId } : {}),
     documents: writeJson([]),
     created_by_type: participant.createdBy.type,
     created_by_id: participant.createdBy.id,
-    created_at: nowDb(),
+    created_at: participant.createdAt ?? nowDb(),
   });
+}
+
+/** The ids of (at most `limit`) events on the product. */
+export async function eventIdsOfProduct(executor: Executor, productId: string | null, limit: number): Promise<string[]> {
+  return (await executor(EVENTS).where({ product_id: productId }).limit(limit).select('id')).map((row: { id: string }) => row.id);
+}
+
+/** Registered participants without a reminder whose (not draft, not canceled) event starts in the window. */
+export async function participantsDueForReminder(executor: Executor, window: { after: string; until: string }, limit: number): Promise<ParticipantRow[]> {
+  return (await executor(`${PARTICIPANTS} as pa`)
+    .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
+    .where('pa.status', 'registered')
+    .whereNull('pa.reminder_sent_at')
+    .whereNotIn('ev.status', ['draft', 'canceled'])
+    .where('ev.starts_at', '>', window.after)
+    .where('ev.starts_at', '<=', window.until)
+    .orderBy('ev.starts_at')
+    .orderBy('pa.id')
+    .limit(limit)
+    .select('pa.*')) as ParticipantRow[];
+}
+
+/** Claims the participant's reminder: true once, while still registered. */
+export async function claimParticipantReminder(executor: Executor, participantId: string): Promise<boolean> {
+  return (await executor(PARTICIPANTS).where({ id: participantId, status: 'registered' }).whereNull('reminder_sent_at').update({ reminder_sent_at: nowDb() })) === 1;
 }
 
 /** A participant row without the joined event and host fields. */

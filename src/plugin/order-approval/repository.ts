@@ -1,4 +1,5 @@
 import type { PriceLine } from '../../host/contract.js';
+import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { forUpdate, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { lineItemFromRow, type LineItem } from '../../lib/line-items.js';
@@ -386,6 +387,39 @@ export async function claimReminder(executor: Executor, approvalId: string, appr
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
+}
+
+export async function countPendingApprovals(executor: Executor, customerId: string): Promise<number> {
+  const [row] = await executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).count({ count: '*' });
+  return readInt((row as { count: unknown }).count);
+}
+
+/**
+ * The customer's approvals by criteria, with their line counts. `visibleTo`: everything (admins and
+ * approvers of all), an employee's own requests and those listing them as an n-of approver, or one
+ * requester's own.
+ */
+export async function searchApprovals(
+  executor: Executor,
+  customerId: string,
+  visibleTo: 'all' | { employeeId: string } | { requester: { type: string; id: string } },
+  criteria: Criteria,
+  spec: CriteriaSpec,
+): Promise<{ total: number; rows: Array<ApprovalRow & { lineItemCount: number }> }> {
+  const base = executor(APPROVALS).where(`${APPROVALS}.customer_id`, customerId);
+  if (visibleTo !== 'all' && 'requester' in visibleTo) base.where(`${APPROVALS}.requester_type`, visibleTo.requester.type).where(`${APPROVALS}.requester_id`, visibleTo.requester.id);
+  else if (visibleTo !== 'all') {
+    const { employeeId } = visibleTo;
+    base.where((q) =>
+      q
+        .where((own) => own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId))
+        .orWhere((listed) => listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`)),
+    );
+  }
+  const page = await searchByCriteria<Record<string, any>>(base, criteria, spec, (qb) =>
+    qb.select(`${APPROVALS}.*`, executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
+  );
+  return { total: page.total, rows: page.rows.map((r) => ({ ...toApprovalRow(r), lineItemCount: readInt(r.line_item_count) })) };
 }
 
 export interface ActivityView {

@@ -1,5 +1,5 @@
 import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import type { Criteria, CriteriaSpec } from '../../lib/criteria.js';
 import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { lineItemView } from '../../lib/line-items.js';
@@ -14,12 +14,12 @@ import { APPROVE_PERMISSION, approverEntries, approverStatus, seesAll } from './
 import {
   APPROVAL_BUDGETS,
   APPROVALS,
-  LINE_ITEMS,
   approvalLines,
+  countPendingApprovals,
   decisionsOf,
   loadSettings,
   saveSettings,
-  toApprovalRow,
+  searchApprovals,
   type ApprovalRow,
   type ApprovalSettings,
 } from './repository.js';
@@ -141,8 +141,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       schemas: { responses: { 200: objectSchema({ count: { type: 'integer', minimum: 0 } }, ['count']) } },
       async handler({ ctx }) {
         const customer = requireCustomer(ctx);
-        const [row] = await db(APPROVALS).where({ customer_id: customer.id, status: 'pending' }).count({ count: '*' });
-        return { count: readInt((row as { count: unknown }).count) };
+        return { count: await countPendingApprovals(db, customer.id) };
       },
     },
     {
@@ -244,21 +243,10 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       schemas: { body: approvalSearchBody, responses: { 200: approvalListResponse } },
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
-        const base = db(APPROVALS).where(`${APPROVALS}.customer_id`, customer.id);
-        if (!seesAll(ctx) && !ctx.employee) base.where(`${APPROVALS}.requester_type`, ctx.actor.type).where(`${APPROVALS}.requester_id`, ctx.actor.id ?? '');
-        else if (!seesAll(ctx) && ctx.employee) {
-          const employeeId = ctx.employee.id;
-          base.where((q) =>
-            q
-              .where((own) => own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId))
-              .orWhere((listed) => listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`)),
-          );
-        }
-        const page = await searchByCriteria<Record<string, any>>(base, body as Criteria, APPROVAL_CRITERIA, (qb) =>
-          qb.select(`${APPROVALS}.*`, db(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
-        );
+        const visibleTo = seesAll(ctx) ? 'all' : ctx.employee ? { employeeId: ctx.employee.id } : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
+        const page = await searchApprovals(db, customer.id, visibleTo, body as Criteria, APPROVAL_CRITERIA);
         const precision = ctx.salesChannel.currencyPrecision;
-        return { total: page.total, data: page.rows.map((r) => ({ ...approvalView(toApprovalRow(r), precision), lineItemCount: readInt(r.line_item_count) })) };
+        return { total: page.total, data: page.rows.map((r) => ({ ...approvalView(r, precision), lineItemCount: r.lineItemCount })) };
       },
     },
     {
