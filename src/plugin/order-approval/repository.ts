@@ -265,6 +265,16 @@ export async function releaseReservations(executor: Executor, approvalId: string
   if (budgetIds.length) await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).whereIn('budget_id', budgetIds).update({ amount: 0, exceeds: false });
 }
 
+/** The approval's reservations with their budget's name, by name. */
+export async function reservationsOf(executor: Executor, approvalId: string): Promise<Array<{ budgetId: string; name: string; amount: number; exceeds: boolean }>> {
+  const rows = await executor(APPROVAL_BUDGETS)
+    .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
+    .where(`${APPROVAL_BUDGETS}.approval_id`, approvalId)
+    .orderBy('b.name')
+    .select('b.id', 'b.name', `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
+  return rows.map((b) => ({ budgetId: b.id, name: b.name, amount: readInt(b.amount), exceeds: readBool(b.exceeds) }));
+}
+
 /** The approvers of the budgets this approval exceeds (plugin budget table). */
 export async function exceededBudgetApproverIds(executor: Executor, approvalId: string): Promise<string[]> {
   return (await executor(APPROVAL_BUDGETS)

@@ -19,6 +19,7 @@ import {
   decisionsOf,
   loadSettings,
   saveSettings,
+  reservationsOf,
   searchApprovals,
   type ApprovalRow,
   type ApprovalSettings,
@@ -262,15 +263,11 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         const approval = await service.visible(ctx, params.orderApprovalId);
         const precision = ctx.salesChannel.currencyPrecision;
         const lines = await approvalLines(db, approval.id);
-        const budgets = await db(APPROVAL_BUDGETS)
-          .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
-          .where(`${APPROVAL_BUDGETS}.approval_id`, approval.id)
-          .orderBy('b.name')
-          .select('b.id', 'b.name', `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
+        const budgets = await reservationsOf(db, approval.id);
         return {
           ...approvalView(approval, precision),
           lineItems: lines.map((l) => lineItemView(l, precision)),
-          budgets: budgets.map((b) => ({ budgetId: b.id, name: b.name, reservedAmount: fromMinor(readInt(b.amount), precision), exceedsBudget: readBool(b.exceeds) })),
+          budgets: budgets.map((b) => ({ budgetId: b.budgetId, name: b.name, reservedAmount: fromMinor(b.amount, precision), exceedsBudget: b.exceeds })),
         };
       },
     },
