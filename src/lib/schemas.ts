@@ -23,8 +23,4 @@ export const looseObject = { type: 'object', additionalProperties: true } as con
 
 export const successResponse = objectSchema({ success: { type: 'boolean', const: true } }, ['success']);
 
-export function listResponse(item: Record<string, unknown>): Record<string, unknown> {
-  return objectSchema({ total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: item } }, ['total', 'data']);
-}
-
 export const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
-import { idParam, listResponse, objectSchema, pathParams } from '../../lib/schemas.js';
+import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
+import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList, storeListResponse } from '../../lib/store-list.js';
 import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import {
@@ -43,7 +44,8 @@ const searchBody = {
   required: ['search'],
 };
 const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields));
-const productList = listResponse(productViewSchema);
+const productList = storeListResponse(productViewSchema);
+const productListing = storeListResponse(productViewSchema, { apiAlias: PRODUCT_LISTING_ALIAS });
 
 export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntime['catalog']): StoreRoute[] {
   const db = internals.db;
@@ -65,7 +67,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
    * Product listings. Their total is kept for a few seconds per visibility version, rule set and
    * narrowing (`scope`), so a visibility filter costs only on the page query; the page is always live.
    */
-  async function listProducts(ctx: StoreContext, criteria: Criteria, scope: string, narrow?: (query: Knex.QueryBuilder) => void) {
+  async function listProducts(ctx: StoreContext, criteria: Criteria, scope: string, narrow?: (query: Knex.QueryBuilder) => void, apiAlias = SEARCH_RESULT_ALIAS) {
     const { query } = await visibleQuery(ctx, 'product');
     narrow?.(query);
     const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db)}:${(await ctx.ruleIds()).join(',')}`;
@@ -76,7 +78,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       (qb) => qb.select(PRODUCT_COLUMNS),
       internals.config.listingTotalCacheSeconds > 0 ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 } : {},
     );
-    return { total: page.total, data: await views(ctx, page.rows) };
+    return storeList(await views(ctx, page.rows), page, apiAlias);
   }
 
   /** Every active category the context may see (not pruned by ancestors: navigation prunes by walking from a root). */
@@ -157,11 +159,11 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       tags: ['Catalog'],
       auth: 'public',
       permission: null,
-      schemas: { body: searchBody, responses: { 200: productList } },
+      schemas: { body: searchBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
         const { search, ...criteria } = body as Criteria & { search: string };
         if (search.trim() === '') throw Errors.badRequest('SUITE__INVALID_INPUT', 'The search term is empty.', { pointer: '/search' });
-        return listProducts(ctx, { ...criteria, term: search }, 'all');
+        return listProducts(ctx, { ...criteria, term: search }, 'all', undefined, PRODUCT_LISTING_ALIAS);
       },
     },
     {
@@ -172,7 +174,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       tags: ['Catalog'],
       auth: 'public',
       permission: null,
-      schemas: { params: pathParams('categoryId'), body: productCriteriaBody, responses: { 200: productList } },
+      schemas: { params: pathParams('categoryId'), body: productCriteriaBody, responses: { 200: productListing } },
       async handler({ ctx, params, body }) {
         const { ids, children } = await visibleCategories(ctx);
         if (!ids.has(params.categoryId)) throw Errors.notFound('category', params.categoryId);
@@ -183,8 +185,13 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
           subtree.push(current);
           for (const child of children.get(current) ?? []) pending.push(String(child.id));
         }
-        return listProducts(ctx, body as Criteria, `category:${params.categoryId}`, (query) =>
-          query.whereExists((q) => q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree)),
+        return listProducts(
+          ctx,
+          body as Criteria,
+          `category:${params.categoryId}`,
+          (query) =>
+            query.whereExists((q) => q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree)),
+          PRODUCT_LISTING_ALIAS,
         );
       },
     },
@@ -210,10 +217,10 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       tags: ['Catalog'],
       auth: 'public',
       permission: null,
-      schemas: { body: categoryCriteriaBody, bodyName: 'CategoryCriteria', responses: { 200: listResponse(categoryViewSchema) } },
+      schemas: { body: categoryCriteriaBody, bodyName: 'CategoryCriteria', responses: { 200: storeListResponse(categoryViewSchema) } },
       async handler({ ctx, body }) {
         const page = await searchByCriteria<Record<string, unknown>>((await visibleQuery(ctx, 'category')).query, body as Criteria, categoryCriteriaSpec, (qb) => qb.select('categories.*'));
-        return { total: page.total, data: page.rows.map(categoryView) };
+        return storeList(page.rows.map(categoryView), page);
       },
     },
     {

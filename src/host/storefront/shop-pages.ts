@@ -68,7 +68,7 @@ function listingOf(query: Record<string, unknown>): Listing {
 }
 
 /** Listing data for a template: cards, paging links that keep the other parameters, the sort choices. */
-function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: { total: number; data: View[] }) {
+function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: { total: number; elements: View[] }) {
   const pages = Math.max(1, Math.ceil(result.total / LISTING_PAGE_SIZE));
   const href = (page: number) => {
     const params = new URLSearchParams({ ...baseQuery, ...(listing.sorting !== DEFAULT_SORTING ? { order: listing.sorting } : {}), ...(page > 1 ? { page: String(page) } : {}) });
@@ -76,7 +76,7 @@ function listingView(basePath: string, baseQuery: Record<string, string>, listin
     return query ? `${basePath}?${query}` : basePath;
   };
   return {
-    products: result.data.map(card),
+    products: result.elements.map(card),
     total: result.total,
     paging: {
       page: listing.page,
@@ -124,7 +124,7 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
     if (!isId(id)) throw Errors.notFound('category', id);
     const category = await kit.call<View>(ctx, 'readCategory', { params: { categoryId: id } });
     const listing = listingOf(query);
-    const result = await kit.call<{ total: number; data: View[] }>(ctx, 'listCategoryProducts', { params: { categoryId: id }, body: criteria(listing) });
+    const result = await kit.call<{ total: number; elements: View[] }>(ctx, 'listCategoryProducts', { params: { categoryId: id }, body: criteria(listing) });
     const subtree = await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: id }, query: { depth: 1 } });
     return {
       template: 'category',
@@ -144,7 +144,7 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
     const listing = listingOf(query);
     const data: Record<string, unknown> = { title: term ? `Search: ${term}` : 'Search', term, currency: currency(ctx), canBuy: canBuy(ctx) };
     if (term) {
-      const result = await kit.call<{ total: number; data: View[] }>(ctx, 'searchProducts', { body: { search: term, ...criteria(listing) } });
+      const result = await kit.call<{ total: number; elements: View[] }>(ctx, 'searchProducts', { body: { search: term, ...criteria(listing) } });
       Object.assign(data, listingView('/search', { q: term }, listing, result), { searched: true });
     }
     return { template: 'search', data };

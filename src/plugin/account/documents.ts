@@ -1,7 +1,8 @@
 import { criteriaSchema, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { reply } from '../../lib/routes.js';
-import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import type { DocumentScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { requireCustomer } from './checkout-settings.js';
@@ -47,12 +48,11 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'orders.read',
-      schemas: { body: criteriaSchema(DOCUMENT_FIELDS), responses: { 200: listResponse(documentSchema) } },
+      schemas: { body: criteriaSchema(DOCUMENT_FIELDS), responses: { 200: storeListResponse(documentSchema) } },
       async handler({ ctx, body }) {
         const page = await host.documents.search(host.db, readableDocuments(ctx), body as Criteria);
-        return {
-          total: page.total,
-          data: page.elements.map((document) => ({
+        return storeList(
+          page.elements.map((document) => ({
             id: document.id,
             type: document.type,
             documentNumber: document.documentNumber,
@@ -63,7 +63,8 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
             createdAt: document.createdAt,
             downloadPath: `/store-api/customer-document/${encodeURIComponent(document.fileName)}`,
           })),
-        };
+          page,
+        );
       },
     },
     {

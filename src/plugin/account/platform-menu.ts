@@ -1,6 +1,7 @@
 import { emptyBody, nullable, objectSchema } from '../../lib/schemas.js';
 import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { snippetMap, TAG } from './snippets.js';
+import { storeListOf, storeListResponse } from '../../lib/store-list.js';
 
 interface MenuDefinition {
   key: string;
@@ -59,6 +60,7 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
 export const MAX_MENU_DEPTH = 5;
 
 interface MenuEntry {
+  id: string;
   key: string;
   label: string;
   snippetKey: string;
@@ -81,7 +83,7 @@ export function buildMenu(ctx: StoreContext, labels: Map<string, string>, depth:
       const children = build(entry.children ?? [], level + 1);
       if (entry.path === null && children.length === 0) return [];
       const snippetKey = `b2b.menu.${entry.key}`;
-      return [{ key: entry.key, label: labels.get(snippetKey) ?? entry.label ?? entry.key, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
+      return [{ id: entry.key, key: entry.key, label: labels.get(snippetKey) ?? entry.label ?? entry.key, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
     });
   return build(PLATFORM_MENU, 1);
 }
@@ -90,6 +92,7 @@ export function buildMenu(ctx: StoreContext, labels: Map<string, string>, depth:
 function entrySchema(level: number): Record<string, unknown> {
   return objectSchema(
     {
+      id: { type: 'string', description: 'The entry key: list elements carry an id.' },
       key: { type: 'string' },
       label: { type: 'string' },
       snippetKey: { type: 'string' },
@@ -98,10 +101,10 @@ function entrySchema(level: number): Record<string, unknown> {
       childCount: { type: 'integer', minimum: 0 },
       children: level < MAX_MENU_DEPTH ? { type: 'array', items: entrySchema(level + 1) } : { type: 'array', maxItems: 0 },
     },
-    ['key', 'label', 'snippetKey', 'path', 'level', 'childCount', 'children'],
+    ['id', 'key', 'label', 'snippetKey', 'path', 'level', 'childCount', 'children'],
   );
 }
-const menuResponse = objectSchema({ total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: entrySchema(1) } }, ['total', 'data']);
+const menuResponse = storeListResponse(entrySchema(1));
 const depthQuery = objectSchema({ depth: { type: 'integer', minimum: 1, maximum: MAX_MENU_DEPTH } }, ['depth']);
 
 export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
@@ -116,8 +119,7 @@ export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
     permission: null,
     schemas: { query: depthQuery, ...(method === 'POST' ? { body: emptyBody } : {}), responses: { 200: menuResponse } },
     async handler({ ctx, query }) {
-      const data = buildMenu(ctx, await snippetMap(host.db, ctx.salesChannel), query.depth);
-      return { total: data.length, data };
+      return storeListOf(buildMenu(ctx, await snippetMap(host.db, ctx.salesChannel), query.depth));
     },
   });
   return [route('GET'), route('POST')];

@@ -2,6 +2,7 @@ import { searchByCriteria, MAX_LIMIT, type Criteria, type CriteriaSpec } from '.
 import type { Executor } from '../../lib/db.js';
 import { objectSchema } from '../../lib/schemas.js';
 import type { HostRuntime, SalesChannel, StoreRoute } from '../../host/contract.js';
+import { storeList, storeListResponse } from '../../lib/store-list.js';
 
 export const SNIPPETS = 'b2b_snippets';
 export const FALLBACK_LANGUAGE = 'en';
@@ -45,14 +46,10 @@ export function snippetRoutes(host: HostRuntime): StoreRoute[] {
           prefix: { type: 'string', maxLength: 191, pattern: '^[A-Za-z0-9._-]+$' },
         }),
         responses: {
-          200: objectSchema(
-            {
-              language: { type: 'string' },
-              total: { type: 'integer', minimum: 0 },
-              data: { type: 'array', items: objectSchema({ key: { type: 'string' }, value: { type: 'string' } }, ['key', 'value']) },
-            },
-            ['language', 'total', 'data'],
-          ),
+          200: storeListResponse(objectSchema({ id: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' } }, ['id', 'key', 'value']), {
+            extra: { language: { type: 'string' } },
+            extraRequired: ['language'],
+          }),
         },
       },
       async handler({ ctx, query }) {
@@ -60,7 +57,7 @@ export function snippetRoutes(host: HostRuntime): StoreRoute[] {
         const base = host.db(`${SNIPPETS} as s`).where('s.language', language);
         const criteria: Criteria = { page: query.page, limit: query.limit, term: query.term, filter: query.prefix ? [{ type: 'prefix', field: 'key', value: query.prefix }] : [] };
         const page = await searchByCriteria<{ snippet_key: string; value: string }>(base, criteria, snippetCriteria, (qb) => qb.select('s.snippet_key', 's.value'));
-        return { language, total: page.total, data: page.rows.map((r) => ({ key: r.snippet_key, value: r.value })) };
+        return { ...storeList(page.rows.map((r) => ({ id: r.snippet_key, key: r.snippet_key, value: r.value })), page), language };
       },
     },
   ];

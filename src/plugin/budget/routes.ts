@@ -36,6 +36,7 @@ import {
   replaceBudgetBody,
 } from './schemas.js';
 import { budgetStatus, type BudgetData } from './service.js';
+import { storeList, storeListOf } from '../../lib/store-list.js';
 
 const TAGS = ['Budgets'];
 
@@ -195,7 +196,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: emptyBody, responses: { 200: periodTypesResponse } },
       async handler() {
-        return { total: PERIOD_TYPES.length, data: PERIOD_TYPES.map((key) => ({ key, label: PERIOD_LABELS[key] })) };
+        return storeListOf(PERIOD_TYPES.map((key) => ({ key, label: PERIOD_LABELS[key] })));
       },
     },
     {
@@ -209,11 +210,10 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { responses: { 200: budgetListResponse } },
       async handler({ ctx }) {
         const customer = requireCustomer(ctx);
-        if (ctx.actor.type !== 'employee' || !ctx.employee) return { total: 0, data: [] };
+        if (ctx.actor.type !== 'employee' || !ctx.employee) return storeListOf([]);
         const ids = await applicableBudgetIds(host.db, customer.id, ctx.employee.id);
         const rows = ids.length ? await host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id') : [];
-        const data = await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel);
-        return { total: data.length, data };
+        return storeListOf(await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel));
       },
     },
     {
@@ -228,7 +228,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx }) {
         const customer = requireCustomer(ctx);
         const employees = (await listEmployees(host.db, customer.id)).filter((e) => e.active && holds(e, 'order-approval.approve'));
-        return { total: employees.length, data: employees.map((e) => ({ id: e.id, name: e.name, email: e.email })) };
+        return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
       },
     },
     {
@@ -323,7 +323,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         const page = await searchByCriteria<Record<string, any>>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body as Criteria, BUDGET_CRITERIA, (qb) =>
           qb.select(`${BUDGETS}.*`),
         );
-        return { total: page.total, data: await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel) };
+        return storeList(await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel), page);
       },
     },
     ...(['GET', 'POST'] as const).map(

@@ -1,6 +1,7 @@
 import { criteriaSchema } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
-import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { PERIOD_TYPES } from './periods.js';
 
@@ -58,16 +59,13 @@ export const budgetSchema = objectSchema(
 
 export const budgetResultResponse = objectSchema({ success: { const: true }, budget: budgetSchema }, ['success', 'budget']);
 export const budgetDeletedResponse = objectSchema({ success: { const: true } }, ['success']);
-export const budgetListResponse = listResponse(budgetSchema);
+export const budgetListResponse = storeListResponse(budgetSchema);
 export const budgetSearchBody = criteriaSchema(['id', 'name', 'active', 'periodType', 'allowApproval', 'startDate', 'createdAt']);
 
-export const periodTypesResponse = objectSchema(
-  { total: { type: 'integer' }, data: { type: 'array', items: objectSchema({ key: { enum: [...PERIOD_TYPES] }, label: text }, ['key', 'label']) } },
-  ['total', 'data'],
-);
+export const periodTypesResponse = storeListResponse(objectSchema({ key: { enum: [...PERIOD_TYPES] }, label: text }, ['key', 'label']));
 
-export const approvalEmployeesResponse = listResponse(
-  objectSchema({ id: text, firstName: text, lastName: text, name: text, email: text }, ['id', 'name', 'email']),
+export const approvalEmployeesResponse = storeListResponse(
+  objectSchema({ id: text, employeeId: text, firstName: text, lastName: text, name: text, email: text }, ['id', 'employeeId', 'name', 'email']),
 );
 
 const state = nullable(objectSchema({ technicalName: text, name: text }, ['technicalName']));

@@ -1,7 +1,8 @@
 import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
-import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 
@@ -45,7 +46,7 @@ export const storePriceSchema = objectSchema(
   ['id', 'productId', 'productNumber', 'productName', 'minQuantity', 'price', 'scope'],
 );
 
-export const storePriceList = listResponse(storePriceSchema);
+export const storePriceList = storeListResponse(storePriceSchema);
 
 export const adminPriceAttributes = objectSchema(
   {

@@ -6,6 +6,7 @@ import { requireCustomer } from '../employee/common.js';
 import { CUSTOMER_PRICES } from './repository.js';
 import { narrowByProductFields } from '../product-fields.js';
 import { storePriceCriteriaBody, storePriceCriteriaSpec, storePriceList, storePriceProductFields, TAG } from './schemas.js';
+import { storeList } from '../../lib/store-list.js';
 
 export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -31,9 +32,8 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
         );
         const products = new Map((await host.catalog.products(host.db, page.rows.map((row) => String(row.product_id)))).map((p) => [p.id, p]));
         const precision = ctx.salesChannel.currencyPrecision;
-        return {
-          total: page.total,
-          data: page.rows.map((row) => ({
+        return storeList(
+          page.rows.map((row) => ({
             id: row.id,
             productId: row.product_id,
             productNumber: products.get(row.product_id)?.productNumber ?? '',
@@ -42,7 +42,8 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
             price: fromMinor(row.price_net, precision),
             scope: row.customer_id ? ('customer' as const) : ('customerGroup' as const),
           })),
-        };
+          page,
+        );
       },
     },
   ];

@@ -10,6 +10,7 @@ import { importCustomerProductNumbers } from './import.js';
 import { narrowByProductFields } from '../product-fields.js';
 import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersQuery, toViews, VIEW_COLUMNS } from './repository.js';
 import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, numberProductFields, TAG, upsertBody, upsertResponse } from './schemas.js';
+import { storeList } from '../../lib/store-list.js';
 
 const MANAGE = 'customer-product-number.manage';
 
@@ -91,7 +92,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         const query = numbersQuery(host.db, customer.id);
         const list = await narrowByProductFields(host, ctx, query, body as Criteria, numberCriteriaSpec, numberProductFields);
         const page = await searchByCriteria<Record<string, any>>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
-        return { total: page.total, data: await toViews(host, host.db, page.rows) };
+        return storeList(await toViews(host, host.db, page.rows), page);
       },
     },
     {

@@ -1,6 +1,7 @@
 import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
-import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 
@@ -59,7 +60,7 @@ export const numberProductFields: ProductFieldsOfList = {
 };
 
 export const numberCriteriaBody = criteriaSchema(Object.keys(numberCriteriaSpec.fields));
-export const numberList = listResponse(numberSchema);
+export const numberList = storeListResponse(numberSchema);
 
 export const importResult = objectSchema(
   {

@@ -10,6 +10,7 @@ export const LINKS = 'b2b_employee_customers';
 
 export interface EmployeeView {
   id: string;
+  employeeId: string;
   email: string;
   firstName: string;
   lastName: string;
@@ -76,6 +77,7 @@ export function toEmployeeView(row: Record<string, any>): EmployeeView {
   const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)].filter((v): v is string => v !== null).sort();
   return {
     id: row.id,
+    employeeId: row.id,
     email: row.email,
     firstName: row.first_name,
     lastName: row.last_name,

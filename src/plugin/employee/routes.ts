@@ -21,6 +21,7 @@ import {
   switchCustomerBody,
 } from './schemas.js';
 import { assignableRole, deleteEmployee, emailTaken, getEmployee, insertEmployee, updateEmployee } from './service.js';
+import { storeList, storeListOf } from '../../lib/store-list.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 
@@ -162,7 +163,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
         const page = await searchByCriteria<Record<string, any>>(employeesOfCustomer(host.db, customer.id), body as Criteria, employeeCriteria, (qb) => selectEmployeeColumns(host.db, qb));
-        return { total: page.total, data: page.rows.map(toEmployeeView) };
+        return storeList(page.rows.map(toEmployeeView), page);
       },
     },
     {
@@ -177,7 +178,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const { scope, roles } = await loginTargets(host, ctx);
         const page = await host.customers.search(host.db, scope, termAsFilter(body as Criteria, TARGET_TERM_FIELDS));
-        return { total: page.total, data: page.elements.map((customer) => toTarget(ctx, customer, roles)) };
+        return storeList(page.elements.map((customer) => toTarget(ctx, customer, roles)), page);
       },
     },
     {
@@ -198,7 +199,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
           if (found.elements.length < MAX_LIMIT) break;
         }
         const targets = customers.slice(0, MAX_LOGIN_TARGETS);
-        return { total: targets.length, data: targets.map((customer) => toTarget(ctx, customer, roles)) };
+        return storeListOf(targets.map((customer) => toTarget(ctx, customer, roles)));
       },
     },
     {

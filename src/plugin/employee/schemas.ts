@@ -1,5 +1,6 @@
 import { criteriaSchema } from '../../lib/criteria.js';
-import { idParam, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { emailSchema, nameSchema, optionalText, passwordSchema, storefrontUrlSchema } from './common.js';
 
 const time = { type: 'string', format: 'date-time' };
@@ -7,6 +8,7 @@ const time = { type: 'string', format: 'date-time' };
 export const employeeSchema = objectSchema(
   {
     id: { type: 'string' },
+    employeeId: { type: 'string', description: 'The same as id: the name the spec gives an employee id.' },
     email: { type: 'string' },
     firstName: { type: 'string' },
     lastName: { type: 'string' },
@@ -18,10 +20,10 @@ export const employeeSchema = objectSchema(
     createdAt: time,
     updatedAt: nullable(time),
   },
-  ['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'roleName', 'active', 'activated', 'createdAt', 'updatedAt'],
+  ['id', 'employeeId', 'email', 'firstName', 'lastName', 'department', 'roleId', 'roleName', 'active', 'activated', 'createdAt', 'updatedAt'],
 );
 
-export const employeeListResponse = listResponse(employeeSchema);
+export const employeeListResponse = storeListResponse(employeeSchema);
 export const employeeSearchBody = criteriaSchema(['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'active', 'createdAt']);
 
 const nullableId = nullable(idParam);
@@ -61,7 +63,7 @@ export const customerTargetSchema = objectSchema(
   ['id', 'customerNumber', 'company', 'firstName', 'lastName', 'email', 'roleId', 'roleName', 'current'],
 );
 
-export const customerTargetList = listResponse(customerTargetSchema);
+export const customerTargetList = storeListResponse(customerTargetSchema);
 export const employeeCustomersBody = criteriaSchema(['id', 'customerNumber', 'company']);
 export const switchCustomerBody = objectSchema({ customerId: idParam }, ['customerId']);
 export const contextTokenResponse = objectSchema({ contextToken: { type: 'string' }, customerId: { type: 'string' } }, ['contextToken', 'customerId']);

@@ -36,6 +36,7 @@ import type { EventUseCases } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
 import { requireSalesStaff } from './staff.js';
 import { requireCustomer } from '../employee/common.js';
+import { criteriaList, storeListOf } from '../../lib/store-list.js';
 
 const STAFF_TAGS = [`${TAG}: sales staff`];
 const CUSTOMER_TAGS = [TAG];
@@ -90,7 +91,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       schemas: { body: eventCriteriaBody, responses: { 200: eventListResponse } },
       async handler({ ctx, body }) {
         await settings.load();
-        return service.searchCustomerEvents(ctx, body as Criteria);
+        return criteriaList(await service.searchCustomerEvents(ctx, body as Criteria), body as Criteria);
       },
     },
     {
@@ -117,7 +118,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       permission: EVENT_REGISTER_PERMISSION,
       schemas: { body: participantCriteriaBody, responses: { 200: customerParticipantListResponse } },
       async handler({ ctx, body }) {
-        return service.companyParticipants(requireCustomer(ctx).id, body as Criteria);
+        return criteriaList(await service.companyParticipants(requireCustomer(ctx).id, body as Criteria), body as Criteria);
       },
     },
 
@@ -139,7 +140,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'searchManagedEvents',
       summary: 'All events in every status, with seat counts.',
       schemas: { body: eventCriteriaBody, responses: { 200: eventListResponse } },
-      handler: async ({ body }) => service.searchEvents(body as Criteria),
+      handler: async ({ body }) => criteriaList(await service.searchEvents(body as Criteria), body as Criteria),
     }),
     staffRoute({
       method: 'POST',
@@ -193,7 +194,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'searchEventSpecifications',
       summary: 'Formats, venues, speakers and difficulty levels (filter on `type`).',
       schemas: { body: specificationCriteriaBody, responses: { 200: specificationListResponse } },
-      handler: async ({ body }) => service.searchSpecifications(body as Criteria),
+      handler: async ({ body }) => criteriaList(await service.searchSpecifications(body as Criteria), body as Criteria),
     }),
     staffRoute({
       method: 'POST',
@@ -230,7 +231,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'searchEventParticipants',
       summary: 'The participants of one event, of every company.',
       schemas: { params: eventId, body: participantCriteriaBody, responses: { 200: staffParticipantListResponse } },
-      handler: async ({ params, body }) => service.searchParticipants(params.id, body as Criteria),
+      handler: async ({ params, body }) => criteriaList(await service.searchParticipants(params.id, body as Criteria), body as Criteria),
     }),
     staffRoute({
       method: 'POST',
@@ -272,8 +273,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       summary: 'The participant statuses (system and operator-added).',
       schemas: { responses: { 200: participantStatusListResponse } },
       async handler() {
-        const data = await participantStatuses(host.db);
-        return { total: data.length, data };
+        return storeListOf(await participantStatuses(host.db));
       },
     }),
     {

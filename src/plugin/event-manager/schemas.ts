@@ -1,5 +1,6 @@
 import { criteriaSchema } from '../../lib/criteria.js';
-import { idParam, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { EVENT_CRITERIA, PARTICIPANT_CRITERIA, SPECIFICATION_CRITERIA, SPECIFICATION_TYPES } from './repository.js';
 
@@ -94,11 +95,11 @@ export const participantStatusSchema = objectSchema(
   ['technicalName', 'name', 'occupiesSeat', 'system', 'position'],
 );
 
-export const eventListResponse = listResponse(eventSchema);
-export const specificationListResponse = listResponse(specificationSchema);
-export const staffParticipantListResponse = listResponse(staffParticipantSchema);
-export const customerParticipantListResponse = listResponse(customerParticipantSchema);
-export const participantStatusListResponse = listResponse(participantStatusSchema);
+export const eventListResponse = storeListResponse(eventSchema);
+export const specificationListResponse = storeListResponse(specificationSchema);
+export const staffParticipantListResponse = storeListResponse(staffParticipantSchema);
+export const customerParticipantListResponse = storeListResponse(customerParticipantSchema);
+export const participantStatusListResponse = storeListResponse(participantStatusSchema);
 
 export const eventCriteriaBody = criteriaSchema(Object.keys(EVENT_CRITERIA.fields));
 export const participantCriteriaBody = criteriaSchema(Object.keys(PARTICIPANT_CRITERIA.fields));

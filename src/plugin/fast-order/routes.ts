@@ -1,5 +1,5 @@
 import type { HostRuntime, OrderedProduct, StoreContext, StoreRoute } from '../../host/contract.js';
-import { leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
+import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { emptyBody } from '../../lib/schemas.js';
 import { priceView } from '../../lib/price-view.js';
@@ -14,20 +14,22 @@ import {
   orderedProductList,
   productCriteriaBodies,
   productList,
+  productListing,
   productPriceParams,
   productPriceResponse,
   suggestBody,
   TAG,
 } from './schemas.js';
+import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList } from '../../lib/store-list.js';
 
 /** Fast order is a tool for placing orders: its search, details, table and add-to-cart need this key. */
 const ORDERING = 'orders.create';
 /** The ordered-products list looks at this many of the most recently ordered products. */
 export const ORDERED_PRODUCTS_MAX = 5000;
 
-async function searchViews(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: SearchOptions = {}) {
+async function searchViews(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: SearchOptions = {}, apiAlias = SEARCH_RESULT_ALIAS) {
   const page = await searchProducts(host, ctx, criteria, options);
-  return { total: page.total, data: await productViews(host, ctx, page.products, { withTiers: options.withTiers }) };
+  return storeList(await productViews(host, ctx, page.products, { withTiers: options.withTiers }), { total: page.total, page: criteria.page, limit: criteria.limit }, apiAlias);
 }
 
 const orderedFigures: Record<string, { type: 'date' | 'number'; of: (p: OrderedProduct) => number | string }> = {
@@ -59,13 +61,11 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
   const page = await searchProducts(host, ctx, { ...criteria, filter }, { within: ordered.map((p) => p.productId), orderings, defaultSort: [{ field: 'lastOrderDate', order: 'desc' }] });
   const byId = new Map(ordered.map((p) => [p.productId, p]));
   const views = await productViews(host, ctx, page.products);
-  return {
-    total: page.total,
-    data: views.map((view) => {
-      const { lastOrderDate, totalQuantity, orderCount } = byId.get(view.id)!;
-      return { ...view, lastOrderDate, totalQuantity, orderCount };
-    }),
-  };
+  const elements = views.map((view) => {
+    const { lastOrderDate, totalQuantity, orderCount } = byId.get(view.id)!;
+    return { ...view, lastOrderDate, totalQuantity, orderCount };
+  });
+  return storeList(elements, { total: page.total, page: criteria.page, limit: criteria.limit });
 }
 
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
@@ -106,10 +106,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: ORDERING,
-      schemas: { body: productCriteriaBody, responses: { 200: productList } },
+      schemas: { body: productCriteriaBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
         requireCustomer(ctx);
-        return searchViews(host, ctx, body as Criteria, { withTiers: true });
+        return searchViews(host, ctx, body as Criteria, { withTiers: true }, PRODUCT_LISTING_ALIAS);
       },
     },
     {
@@ -142,7 +142,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
           const byCustomerNumber = await productIdsByNumber(host.db, customer.id, productNumbers);
           const resolved = [...byShopNumber.values(), ...byCustomerNumber.values()];
           criteria.ids = [...new Set([...(criteria.ids ?? []), ...resolved])];
-          if (criteria.ids.length === 0) return { total: 0, data: [] };
+          if (criteria.ids.length === 0) return storeList([], { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT });
         }
         return searchViews(host, ctx, criteria, { withTiers: true });
       },
@@ -155,10 +155,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { body: suggestBody, responses: { 200: productList } },
+      schemas: { body: suggestBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
         requireCustomer(ctx);
-        return searchViews(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' });
+        return searchViews(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' }, {}, PRODUCT_LISTING_ALIAS);
       },
     },
     {

@@ -1,6 +1,7 @@
 import { criteriaSchema } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
-import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { nullable, objectSchema } from '../../lib/schemas.js';
+import { PRODUCT_LISTING_ALIAS, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { calculatedPriceSchema } from '../../lib/price-view.js';
 
@@ -56,7 +57,9 @@ const productProperties = {
 const productRequired = ['id', 'productNumber', 'name', 'description', 'manufacturer', 'ean', 'stock', 'available', 'customerProductNumber', 'calculatedPrice'];
 
 export const productSchema = objectSchema(productProperties, productRequired);
-export const productList = listResponse(productSchema);
+export const productList = storeListResponse(productSchema);
+/** The product table and the suggest answer the platform's product listing result. */
+export const productListing = storeListResponse(productSchema, { apiAlias: PRODUCT_LISTING_ALIAS });
 
 export const orderedProductSchema = objectSchema(
   {
@@ -67,7 +70,7 @@ export const orderedProductSchema = objectSchema(
   },
   [...productRequired, 'lastOrderDate', 'totalQuantity', 'orderCount'],
 );
-export const orderedProductList = listResponse(orderedProductSchema);
+export const orderedProductList = storeListResponse(orderedProductSchema);
 
 export const suggestBody = objectSchema(
   {

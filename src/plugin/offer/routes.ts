@@ -21,6 +21,7 @@ import {
   stateListResponse,
 } from './schemas.js';
 import type { OfferUseCases } from './use-cases/index.js';
+import { criteriaList } from '../../lib/store-list.js';
 
 const TAG = 'Offers';
 const errorResponse = objectSchema({ errors: { type: 'array', minItems: 1, items: looseObject } }, ['errors']);
@@ -94,7 +95,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       permission: 'offer.read',
       schemas: { body: stateListBody, responses: { 200: stateListResponse } },
       async handler({ body }) {
-        return service.states(body as Criteria);
+        return criteriaList(await service.states(body as Criteria), body as Criteria);
       },
     },
     {
@@ -107,7 +108,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       permission: 'offer.read',
       schemas: { body: offerListBody, responses: { 200: offerListResponse } },
       async handler({ ctx, body }) {
-        return service.list(ctx, body as Criteria);
+        return criteriaList(await service.list(ctx, body as Criteria), body as Criteria);
       },
     },
     {

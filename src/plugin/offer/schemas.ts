@@ -2,7 +2,8 @@ import { criteriaSchema, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { lineItemViewProperties } from '../../lib/line-items.js';
 import { moneySchema } from '../../lib/money.js';
-import { looseObject, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { looseObject, nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 
 const text = { type: 'string' } as const;
@@ -149,8 +150,8 @@ export const offerSchema = objectSchema(
   ],
 );
 
-export const offerListResponse = listResponse(offerSchema);
-export const stateListResponse = listResponse(stateSchema);
+export const offerListResponse = storeListResponse(offerSchema);
+export const stateListResponse = storeListResponse(stateSchema);
 
 export const sendMailResponse = objectSchema({ success: { type: 'boolean', const: true }, documentId: text, recipient: text }, ['success', 'documentId', 'recipient']);
 

@@ -1,7 +1,7 @@
 import { criteriaSchema } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { lineItemViewSchema } from '../../lib/line-items.js';
-import { emptyBody, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { emptyBody, nullable, objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { APPROVAL_MODES } from './repository.js';
 
@@ -140,7 +140,7 @@ export const approvalDetailSchema = objectSchema(
   },
   [...approvalRequired, 'lineItems', 'budgets'],
 );
-export const approvalListResponse = listResponse(approvalListItemSchema);
+export const approvalListResponse = objectSchema({ total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: approvalListItemSchema } }, ['total', 'data']);
 export const approvalSearchBody = criteriaSchema(['id', 'approvalNumber', 'status', 'requesterId', 'requesterType', 'isBlocked', 'createdAt', 'updatedAt']);
 
 export const createBody = objectSchema(

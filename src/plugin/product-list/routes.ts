@@ -17,13 +17,14 @@ import {
   listSchema,
   listsResponse,
   newItemsBody,
-  overviewQuery,
+  overviewBody,
   replaceItemsBody,
   TAG,
   updateItemsBody,
   updateListBody,
 } from './schemas.js';
 import type { ProductListService } from './service.js';
+import { storeList } from '../../lib/store-list.js';
 
 const MANAGE = 'product-list.manage';
 const common = { tags: [TAG], auth: 'login' as const, permission: MANAGE };
@@ -80,12 +81,27 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       ...common,
       method: 'GET',
       path: '/product-lists/create',
+      operationId: 'prepareProductListCreate',
+      summary: 'Whether the caller may create product lists: the spec\'s success response (the lists themselves: POST /product-lists).',
+      schemas: { responses: { 200: successResponse } },
+      async handler({ ctx }) {
+        requireCustomer(ctx);
+        return { success: true };
+      },
+    },
+    {
+      ...common,
+      method: 'POST',
+      path: '/product-lists',
       operationId: 'listProductLists',
       summary: "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts.",
-      schemas: { query: overviewQuery, responses: { 200: listsResponse } },
-      async handler({ ctx, query }) {
+      schemas: { body: overviewBody, responses: { 200: listsResponse } },
+      async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
-        return listSummaries(host.db, customer.id, Number(query.limit), Number(query.page));
+        const limit = Number(body.limit);
+        const page = Number(body.page);
+        const lists = await listSummaries(host.db, customer.id, limit, page);
+        return storeList(lists.data, { total: lists.total, page, limit });
       },
     },
     {
@@ -143,7 +159,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
         const narrowed = await narrowByProductFields(host, null, base, body as Criteria, itemCriteriaSpec, itemProductFields);
         const page = await searchByCriteria<Record<string, any>>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
-        return { total: page.total, data: await itemViews(host, host.db, page.rows) };
+        return storeList(await itemViews(host, host.db, page.rows), page);
       },
     },
     {

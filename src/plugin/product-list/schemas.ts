@@ -1,6 +1,7 @@
 import { criteriaSchema, DEFAULT_LIMIT, MAX_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
-import { listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 
@@ -42,7 +43,7 @@ const summaryRequired = ['id', 'name', 'itemCount', 'createdBy', 'createdAt', 'u
 
 export const listSummarySchema = objectSchema(summaryProperties, summaryRequired);
 export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [...summaryRequired, 'items']);
-export const listsResponse = listResponse(listSummarySchema);
+export const listsResponse = storeListResponse(listSummarySchema);
 export const changedResponse = objectSchema({ success: { const: true }, productList: listSchema }, ['success', 'productList']);
 
 /** An item to put on a list: by product id or by number (shop or customer product number). */
@@ -75,7 +76,7 @@ export const deleteItemsBody = objectSchema(
 export const createBody = objectSchema({ name: nameSchema, items: newItems });
 export const updateListBody = objectSchema({ name: nameSchema }, ['name']);
 
-export const overviewQuery = objectSchema({
+export const overviewBody = objectSchema({
   limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
   page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
 });
@@ -101,4 +102,4 @@ export const itemCriteriaSpec: CriteriaSpec = {
 /** The item list's product field and own term column; see product-fields.ts. */
 export const itemProductFields: ProductFieldsOfList = { fields: { articleNumber: 'productNumber' }, productIdField: 'productId', ownTermColumns: ['items.comment'] };
 export const itemCriteriaBody = criteriaSchema(Object.keys(itemCriteriaSpec.fields));
-export const itemList = listResponse(itemSchema);
+export const itemList = storeListResponse(itemSchema);

@@ -3,7 +3,8 @@ import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/cr
 import { inTransaction, isForeignKeyError, readBool, readInt, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { emptyBody, idParam, listResponse, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
+import { emptyBody, idParam, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
+import { storeList, storeListOf, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
 import { storableTime } from './dates.js';
 import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
@@ -154,11 +155,11 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { responses: { 200: listResponse(activityTypeSchema) } },
+      schemas: { responses: { 200: storeListResponse(activityTypeSchema) } },
       async handler({ ctx }) {
         requireRepresentative(ctx);
         const rows = await host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id');
-        return { total: rows.length, data: rows.map(toType) };
+        return storeListOf(rows.map(toType));
       },
     },
     {
@@ -169,7 +170,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { query: typeListQuery, responses: { 200: listResponse(activityTypeWithCount) } },
+      schemas: { query: typeListQuery, responses: { 200: storeListResponse(activityTypeWithCount) } },
       async handler({ ctx, query }) {
         const rep = requireRepresentative(ctx);
         const page = await searchByCriteria<Record<string, any>>(host.db(`${ACTIVITY_TYPES} as t`), query as Criteria, typeCriteria, (qb) => qb.select('t.*'));
@@ -182,7 +183,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
               .select('type_id', host.db.raw('COUNT(*) as n'))
           : [];
         const byType = new Map(counts.map((c: Record<string, any>) => [c.type_id as string, readInt(c.n)]));
-        return { total: page.total, data: page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })) };
+        return storeList(page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })), page);
       },
     },
     {
@@ -255,7 +256,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { query: listQuery, responses: { 200: listResponse(activitySchema) } },
+      schemas: { query: listQuery, responses: { 200: storeListResponse(activitySchema) } },
       async handler({ ctx, query }) {
         const rep = requireRepresentative(ctx);
         if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
@@ -265,7 +266,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         const criteria: Criteria = { page: query.page, limit: query.limit, term: query.term, filter };
         const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
         const page = await searchByCriteria<Record<string, any>>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
-        return { total: page.total, data: page.rows.map(toActivity) };
+        return storeList(page.rows.map(toActivity), page);
       },
     },
     {

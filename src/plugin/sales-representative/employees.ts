@@ -1,6 +1,7 @@
 import { escapeLike, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import type { CustomerRef, HostRuntime } from '../../host/contract.js';
 import { EMPLOYEES, LINKS, selectEmployeeColumns, toEmployeeView } from '../employee/repository.js';
+import { storeList } from '../../lib/store-list.js';
 
 /** Case-insensitive substring match, as the term's LIKE is on both databases' default collations. */
 export function containsText(value: string | null, term: string): boolean {
@@ -29,8 +30,8 @@ export async function employeesOfLinks(host: HostRuntime, customers: CustomerRef
     });
   }
   const page = await searchByCriteria<Record<string, any>>(base, withoutTerm, spec, (qb) => selectEmployeeColumns(host.db, qb).select('ec.customer_id'));
-  return {
-    total: page.total,
-    data: page.rows.map((row) => ({ ...toEmployeeView(row), customerId: row.customer_id as string, company: companyOf.get(row.customer_id as string) ?? null })),
-  };
+  return storeList(
+    page.rows.map((row) => ({ ...toEmployeeView(row), customerId: row.customer_id as string, company: companyOf.get(row.customer_id as string) ?? null })),
+    page,
+  );
 }

@@ -2,7 +2,8 @@ import { termAsFilter, type Criteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
-import { emptyBody, listResponse, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
+import { emptyBody, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
+import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { nowDb } from '../../lib/time.js';
 import type { CustomerRef, HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../host/contract.js';
 import { containsText, employeesOfLinks } from './employees.js';
@@ -25,6 +26,7 @@ import {
   employeeCriteriaBody,
   lastOrdersBody,
   orderCriteriaBody,
+  orderArrayResponse,
   orderListResponse,
   pagingQuery,
   profilePatchBody,
@@ -67,7 +69,7 @@ async function customerPage(host: HostRuntime, ctx: StoreContext, criteria: Crit
 
 async function orderPage(host: HostRuntime, scope: OrderScope, criteria: Criteria) {
   const page = await host.orders.search(host.db, scope, criteria);
-  return { total: page.total, data: page.elements };
+  return storeList(page.elements, page);
 }
 
 async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: string): Promise<void> {
@@ -152,19 +154,19 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { body: customerCriteriaBody, responses: { 200: listResponse(customerWithStatsSchema) } },
+      schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerWithStatsSchema) } },
       async handler({ ctx, body }) {
         const page = await customerPage(host, ctx, body as Criteria);
         const figures = await host.orders.figuresByCustomer(host.db, page.elements.map((customer) => customer.id));
         const byCustomer = new Map(figures.map((f) => [f.customerId, f]));
         const precision = ctx.salesChannel.currencyPrecision;
-        return {
-          total: page.total,
-          data: page.elements.map((customer) => {
+        return storeList(
+          page.elements.map((customer) => {
             const f = byCustomer.get(customer.id);
             return { ...toCustomer(ctx, customer), orderCount: f?.orderCount ?? 0, revenue: fromMinor(f?.netTotal ?? 0, precision), lastOrderDate: f?.lastOrderDate ?? null };
           }),
-        };
+          page,
+        );
       },
     },
     {
@@ -175,10 +177,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { body: customerCriteriaBody, responses: { 200: listResponse(customerSchema) } },
+      schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerSchema) } },
       async handler({ ctx, body }) {
         const page = await customerPage(host, ctx, body as Criteria);
-        return { total: page.total, data: page.elements.map((customer) => toCustomer(ctx, customer)) };
+        return storeList(page.elements.map((customer) => toCustomer(ctx, customer)), page);
       },
     },
     {
@@ -217,14 +219,14 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/sales-representative/customer-orders/{customerId}',
       operationId: 'listSalesRepresentativeCustomerOrders',
-      summary: 'The orders of one assigned customer, newest first (query page and limit).',
+      summary: 'The orders of one assigned customer, newest first (query page and limit): an array, as the spec says.',
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { params: pathParams('customerId'), query: objectSchema(pagingQuery), responses: { 200: orderListResponse } },
+      schemas: { params: pathParams('customerId'), query: objectSchema(pagingQuery), responses: { 200: orderArrayResponse } },
       async handler({ ctx, params, query }) {
         await assertAssigned(host, ctx, params.customerId);
-        return orderPage(host, { customerIds: [params.customerId] }, { page: query.page, limit: query.limit });
+        return (await host.orders.search(host.db, { customerIds: [params.customerId] }, { page: query.page, limit: query.limit })).elements;
       },
     },
     {
@@ -251,7 +253,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { body: employeeCriteriaBody, responses: { 200: listResponse(customerEmployeeSchema) } },
+      schemas: { body: employeeCriteriaBody, responses: { 200: storeListResponse(customerEmployeeSchema) } },
       async handler({ ctx, body }) {
         return employeesOfLinks(host, await assignedTo(host, ctx), body as Criteria, representativeEmployeeCriteria);
       },
@@ -286,7 +288,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         const ranking = await customerRanking(host, ctx.salesChannel, await assignedTo(host, ctx), body.from, body.to);
         const entries = body.customerId ? ranking.filter((entry) => entry.customerId === body.customerId) : ranking;
         const start = (body.page - 1) * body.limit;
-        return { total: entries.length, data: entries.slice(start, start + body.limit) };
+        return storeList(
+          entries.slice(start, start + body.limit).map((entry) => ({ id: entry.customerId, ...entry })),
+          { total: entries.length, page: body.page, limit: body.limit },
+        );
       },
     },
   ];

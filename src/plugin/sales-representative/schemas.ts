@@ -1,5 +1,6 @@
 import { criteriaSchema, MAX_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
-import { idParam, listResponse, nullable, objectSchema } from '../../lib/schemas.js';
+import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { employeeCriteria } from '../employee/repository.js';
 import { employeeSchema } from '../employee/schemas.js';
@@ -60,7 +61,9 @@ export const orderCriteriaBody = criteriaSchema(ORDER_FIELDS);
 
 /** Orders in the host's Store API order shape (documented by GET /order/{orderId}). */
 export const orderItemSchema = { type: 'object', additionalProperties: true, required: ['id', 'orderNumber', 'orderDate'], properties: { id: text, orderNumber: text, orderDate: dateTimeSchema } };
-export const orderListResponse = listResponse(orderItemSchema);
+export const orderListResponse = storeListResponse(orderItemSchema);
+/** The spec: "array of orders of the customer". */
+export const orderArrayResponse = { type: 'array', items: orderItemSchema };
 
 export const representativeEmployeeCriteria: CriteriaSpec = {
   ...employeeCriteria,
@@ -92,10 +95,10 @@ export const rankingBody = objectSchema({
   to: dateTimeSchema,
   ...pagingQuery,
 });
-export const rankingResponse = listResponse(
+export const rankingResponse = storeListResponse(
   objectSchema(
-    { rank: { type: 'integer', minimum: 1 }, customerId: text, customerNumber: text, company: nullableText, revenue: amount, orderCount: { type: 'integer', minimum: 0 } },
-    ['rank', 'customerId', 'customerNumber', 'company', 'revenue', 'orderCount'],
+    { id: text, rank: { type: 'integer', minimum: 1 }, customerId: text, customerNumber: text, company: nullableText, revenue: amount, orderCount: { type: 'integer', minimum: 0 } },
+    ['id', 'rank', 'customerId', 'customerNumber', 'company', 'revenue', 'orderCount'],
   ),
 );
 

@@ -51,17 +51,17 @@ export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: '/account/budgets',
       auth: 'login',
       async handler({ ctx }) {
-        const own = ctx.actor.type === 'employee' ? await callRoute<{ data: BudgetView[] }>(route('readEmployeeBudgets'), { ctx }) : null;
-        const company = ctx.can(READ_PERMISSION) ? await callRoute<{ total: number; data: BudgetView[] }>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } }) : null;
+        const own = ctx.actor.type === 'employee' ? await callRoute<{ elements: BudgetView[] }>(route('readEmployeeBudgets'), { ctx }) : null;
+        const company = ctx.can(READ_PERMISSION) ? await callRoute<{ total: number; elements: BudgetView[] }>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } }) : null;
         return {
           template: 'budget-overview',
           data: {
             title: 'Budgets',
             showOwn: own !== null,
-            own: own ? display(ctx, own.data) : [],
+            own: own ? display(ctx, own.elements) : [],
             showCompany: company !== null,
-            company: company ? display(ctx, company.data) : [],
-            companyMore: company ? company.total > company.data.length : false,
+            company: company ? display(ctx, company.elements) : [],
+            companyMore: company ? company.total > company.elements.length : false,
           },
         };
       },

@@ -1,7 +1,8 @@
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import type { RateLimitRule } from '../../../lib/routes.js';
-import { listResponse, nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
+import { nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
+import { storeList, storeListResponse } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
 import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
 import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, requireCustomer, storefrontUrlSchema, TAG } from '../common.js';
@@ -90,13 +91,13 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'invitation.manage',
       schemas: {
         query: objectSchema({ page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 } }),
-        responses: { 200: listResponse(invitationSchema) },
+        responses: { 200: storeListResponse(invitationSchema) },
       },
       async handler({ ctx, query }) {
         const customerId = requireCustomer(ctx).id;
         const [count] = await host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' });
         const rows = await invitationsOf(host, customerId).orderBy('i.created_at', 'desc').orderBy('i.id').limit(query.limit).offset((query.page - 1) * query.limit);
-        return { total: Number(count?.n ?? 0), data: rows.map(toInvitationView) };
+        return storeList(rows.map(toInvitationView), { total: Number(count?.n ?? 0), page: query.page, limit: query.limit });
       },
     },
     {

@@ -2,7 +2,8 @@ import { inTransaction, isDuplicateKeyError, writeJson, type Trx } from '../../.
 import { criteriaSchema, searchByCriteria, type Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import { listResponse, nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
+import { nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
+import { storeList, storeListOf, storeListResponse } from '../../../lib/store-list.js';
 import { nowDb } from '../../../lib/time.js';
 import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
 import { requireCustomer, TAG } from '../common.js';
@@ -32,9 +33,11 @@ const roleFields = {
   requiresApproval: { type: 'boolean' },
 };
 const permissionSchema = objectSchema({ key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } }, ['key', 'group', 'description']);
+/** Listed permissions and groups carry an `id` as every list element does: the key, the group name. */
+const listedPermissionSchema = objectSchema({ id: { type: 'string' }, key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } }, ['id', 'key', 'group', 'description']);
 const permissionGroupSchema = objectSchema(
-  { name: { type: 'string' }, permissions: { type: 'array', items: permissionSchema } },
-  ['name', 'permissions'],
+  { id: { type: 'string' }, name: { type: 'string' }, permissions: { type: 'array', items: permissionSchema } },
+  ['id', 'name', 'permissions'],
 );
 const groupFilterBody = objectSchema({ group: { type: 'string', maxLength: 64 } });
 
@@ -64,10 +67,10 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'role.read',
-      schemas: { body: criteriaSchema(Object.keys(roleCriteria.fields)), responses: { 200: listResponse(roleSchema) } },
+      schemas: { body: criteriaSchema(Object.keys(roleCriteria.fields)), responses: { 200: storeListResponse(roleSchema) } },
       async handler({ ctx, body }) {
         const page = await searchByCriteria<Record<string, any>>(rolesOfCustomer(host.db, requireCustomer(ctx).id), body as Criteria, roleCriteria, (qb) => selectRoleColumns(host.db, qb));
-        return { total: page.total, data: page.rows.map(toRoleView) };
+        return storeList(page.rows.map(toRoleView), page);
       },
     },
     {
@@ -153,10 +156,9 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'role.read',
-      schemas: { body: groupFilterBody, responses: { 200: listResponse(permissionSchema) } },
+      schemas: { body: groupFilterBody, responses: { 200: storeListResponse(listedPermissionSchema) } },
       async handler({ body }) {
-        const data = PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({ ...p }));
-        return { total: data.length, data };
+        return storeListOf(PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({ id: p.key, ...p })));
       },
     },
     {
@@ -167,12 +169,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'role.read',
-      schemas: { body: groupFilterBody, responses: { 200: listResponse(permissionGroupSchema) } },
+      schemas: { body: groupFilterBody, responses: { 200: storeListResponse(permissionGroupSchema) } },
       async handler({ body }) {
         const groups = new Map<string, Array<{ key: string; group: string; description: string }>>();
         for (const p of PERMISSIONS) if (body.group === undefined || p.group === body.group) groups.set(p.group, [...(groups.get(p.group) ?? []), { ...p }]);
-        const data = [...groups].map(([name, permissions]) => ({ name, permissions }));
-        return { total: data.length, data };
+        return storeListOf([...groups].map(([name, permissions]) => ({ id: name, name, permissions })));
       },
     },
   ];

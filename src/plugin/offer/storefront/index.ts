@@ -79,7 +79,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       path: LIST_PATH,
       auth: 'login',
       async handler({ ctx }) {
-        const { total, data } = await call<{ total: number; data: OfferView[] }>(ctx, 'listOffers', { body: { limit: LIST_LIMIT } });
+        const { total, elements: data } = await call<{ total: number; elements: OfferView[] }>(ctx, 'listOffers', { body: { limit: LIST_LIMIT } });
         return {
           template: 'offer-list',
           data: { title: 'Offers', total, more: total > data.length, offers: data.map((o) => ({ ...o, url: detailPath(o.id) })), timeZone: ctx.salesChannel.timeZone },

@@ -1,0 +1,62 @@
+import { DEFAULT_LIMIT } from './criteria.js';
+import { objectSchema } from './schemas.js';
+
+/**
+ * The Store API list envelope: the shop platform's search result, which clients written for the
+ * platform read (`elements`, not `data`). One schema builder and one value builder, so every list
+ * answers and documents the same shape. Admin API lists answer JSON:API instead; lists whose shape
+ * the specification names (budget orders, order approvals, employee orders) keep the spec's.
+ */
+export const SEARCH_RESULT_ALIAS = 'dal_entity_search_result';
+/** The platform's alias for product listings (listing, search, product table). */
+export const PRODUCT_LISTING_ALIAS = 'product_listing';
+
+export interface StoreList<T> {
+  total: number;
+  page: number;
+  limit: number;
+  elements: T[];
+  aggregations: Record<string, unknown>;
+  apiAlias: string;
+}
+
+export interface StoreListOptions {
+  apiAlias?: string;
+  /** Fields the list answers besides the envelope's (e.g. the snippet list's `language`). */
+  extra?: Record<string, unknown>;
+  extraRequired?: string[];
+}
+
+/** The response schema of a Store API list whose elements have the schema `item`. */
+export function storeListResponse(item: Record<string, unknown>, options: StoreListOptions = {}): Record<string, unknown> {
+  return objectSchema(
+    {
+      total: { type: 'integer', minimum: 0 },
+      page: { type: 'integer', minimum: 1 },
+      limit: { type: 'integer', minimum: 0 },
+      elements: { type: 'array', items: item },
+      aggregations: { type: 'object' },
+      apiAlias: { type: 'string', const: options.apiAlias ?? SEARCH_RESULT_ALIAS },
+      ...options.extra,
+    },
+    ['total', 'page', 'limit', 'elements', 'aggregations', 'apiAlias', ...(options.extraRequired ?? [])],
+  );
+}
+
+/**
+ * A page of a criteria search as the envelope: `paging` is the search's total, page and limit (a
+ * search result, or the total with the criteria's page and limit; absent ones are the criteria defaults).
+ */
+export function storeList<T>(elements: T[], paging: { total: number; page?: number; limit?: number }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
+  return { total: paging.total, page: paging.page ?? 1, limit: paging.limit ?? DEFAULT_LIMIT, elements, aggregations: {}, apiAlias };
+}
+
+/** A list that is not paged (it answers every element at once): one page holding all of them. */
+export function storeListOf<T>(elements: T[], apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
+  return storeList(elements, { total: elements.length, page: 1, limit: elements.length }, apiAlias);
+}
+
+/** A service's `{total, data}` page of a criteria search as the envelope (page and limit are the criteria's). */
+export function criteriaList<T>(result: { total: number; data: T[] }, criteria: { page?: number; limit?: number }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
+  return storeList(result.data, { total: result.total, page: criteria.page, limit: criteria.limit }, apiAlias);
+}
