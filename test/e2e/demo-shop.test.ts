@@ -40,7 +40,7 @@ describe('e2e: the demo shop', function () {
     const purchaser = await login(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
     const products = await agent().post('/store-api/product').set('suite-context-token', purchaser).send({ limit: 2 });
     expect(products.body.total).to.be.at.least(40);
-    const cart = await agent().post('/store-api/checkout/cart/line-item').set('suite-context-token', purchaser).send({ items: [{ productId: products.body.data[0].id, quantity: 1 }] });
+    const cart = await agent().post('/store-api/checkout/cart/line-item').set('suite-context-token', purchaser).send({ items: [{ productId: products.body.elements[0].id, quantity: 1 }] });
     expect(cart.status).to.equal(200);
     const direct = await agent().post('/store-api/checkout/order').set('suite-context-token', purchaser).send({});
     expect(direct.status).to.equal(400);

@@ -72,18 +72,18 @@ describe('host: catalog Store API', () => {
     const res = await agent.post('/store-api/product').send({ filter: nameFilter(token), sort: [{ field: 'price', order: 'DESC' }] });
     expect(res.status).to.equal(200);
     expect(res.body.total).to.equal(3);
-    expect(res.body.data.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Drill`, `${token} Saw`, `${token} Hammer`]);
-    const drill = res.body.data[0];
+    expect(res.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Drill`, `${token} Saw`, `${token} Hammer`]);
+    const drill = res.body.elements[0];
     expect(drill).to.include({ stock: 3, available: true, active: true, taxRate: 19 });
     expect(drill.calculatedPrice).to.deep.equal({ unitPrice: 123.45, totalPrice: 123.45, quantity: 1, netPrice: 123.45, taxAmount: 23.46, grossPrice: 146.91, taxRate: 19, source: 'list' });
-    expect(res.body.data[2]).to.include({ available: false, taxRate: 7 });
+    expect(res.body.elements[2]).to.include({ available: false, taxRate: 7 });
 
     const page2 = await agent.post('/store-api/product').send({ filter: nameFilter(token), limit: 2, page: 2 });
     expect(page2.body.total).to.equal(3);
-    expect(page2.body.data.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Saw`]);
+    expect(page2.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Saw`]);
 
     const cheap = await agent.post('/store-api/product').send({ filter: [...nameFilter(token), { type: 'range', field: 'price', parameters: { lte: 50 } }] });
-    expect(cheap.body.data.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Hammer`, `${token} Saw`]);
+    expect(cheap.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Hammer`, `${token} Saw`]);
     const inStock = await agent.post('/store-api/product').send({ filter: [...nameFilter(token), { type: 'range', field: 'stock', parameters: { gt: 0 } }] });
     expect(inStock.body.total).to.equal(2);
   });
@@ -95,8 +95,8 @@ describe('host: catalog Store API', () => {
     await insertProduct({ name: `${token} out` });
     const res = await (await http()).post('/store-api/product').send({ filter: [{ type: 'equals', field: 'categoryId', value: category }] });
     expect(res.status).to.equal(200);
-    expect(res.body.data.map((p: { id: string }) => p.id)).to.deep.equal([inCategory]);
-    expect(res.body.data[0].categoryIds).to.deep.equal([category]);
+    expect(res.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([inCategory]);
+    expect(res.body.elements[0].categoryIds).to.deep.equal([category]);
   });
 
   it('shows one product with its tier prices and answers 404 for inactive or unknown products', async () => {
@@ -120,14 +120,14 @@ describe('host: catalog Store API', () => {
     const agent = await http();
     const res = await agent.post('/store-api/search').send({ search: token });
     expect(res.status).to.equal(200);
-    expect(res.body.data.map((p: { id: string }) => p.id).sort()).to.deep.equal([byName, byNumber].sort());
+    expect(res.body.elements.map((p: { id: string }) => p.id).sort()).to.deep.equal([byName, byNumber].sort());
     const limited = await agent.post('/store-api/search').send({ search: token, filter: [{ type: 'equals', field: 'productNumber', value: `N-${token}` }] });
-    expect(limited.body.data.map((p: { id: string }) => p.id)).to.deep.equal([byNumber]);
+    expect(limited.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([byNumber]);
     const percent = await insertProduct({ name: `${token} 100%_off!` });
     await insertProduct({ name: `${token} 1000 off` });
     for (const literal of ['100%', '%_off', '0%_o', 'off!']) {
       const found = await agent.post('/store-api/search').send({ search: literal, filter: nameFilter(token) });
-      expect(found.body.data.map((p: { id: string }) => p.id), literal).to.deep.equal([percent]);
+      expect(found.body.elements.map((p: { id: string }) => p.id), literal).to.deep.equal([percent]);
     }
     expectError(await agent.post('/store-api/search').send({}), 400, 'SUITE__INVALID_INPUT');
     expectError(await agent.post('/store-api/search').send({ search: '   ' }), 400);
@@ -146,9 +146,9 @@ describe('host: catalog Store API', () => {
     const res = await agent.post(`/store-api/product-listing/${root}`).send({});
     expect(res.status).to.equal(200);
     expect(res.body.total).to.equal(2);
-    expect(res.body.data.map((p: { id: string }) => p.id)).to.deep.equal([direct, nested]);
+    expect(res.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([direct, nested]);
     const childOnly = await agent.post(`/store-api/product-listing/${child}`).send({ limit: 1 });
-    expect(childOnly.body.data.map((p: { id: string }) => p.id)).to.deep.equal([nested]);
+    expect(childOnly.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([nested]);
     expectError(await agent.post(`/store-api/product-listing/${inactive}`).send({}), 404);
     expectError(await agent.post(`/store-api/product-listing/${newId()}`).send({}), 404);
   });
@@ -170,7 +170,7 @@ describe('host: catalog Store API', () => {
 
     const list = await agent.post('/store-api/category').send({ filter: [{ type: 'equals', field: 'parentId', value: root }] });
     expect(list.status).to.equal(200);
-    expect(list.body.data.map((c: { id: string }) => c.id)).to.deep.equal([b, a]);
+    expect(list.body.elements.map((c: { id: string }) => c.id)).to.deep.equal([b, a]);
 
     const one = await agent.get(`/store-api/navigation/${root}`).query({ depth: 1 });
     expect(one.status).to.equal(200);
@@ -233,13 +233,13 @@ describe('host: catalog Store API', () => {
 
     for (const [who, headers] of [['guest', {}], ['outsider', { 'suite-context-token': outsiderToken }]] as const) {
       const list = await agent.post('/store-api/product').set(headers).send({ filter: nameFilter(token) });
-      expect(list.body.data.map((p: { id: string }) => p.id), who).to.deep.equal([visible, inHiddenCategory]);
+      expect(list.body.elements.map((p: { id: string }) => p.id), who).to.deep.equal([visible, inHiddenCategory]);
       expectError(await agent.get(`/store-api/product/${hidden}`).set(headers), 404);
       expect((await agent.post('/store-api/search').set(headers).send({ search: `${token} secret` })).body.total, who).to.equal(0);
       expectError(await agent.get(`/store-api/category/${hiddenCategory}`).set(headers), 404);
       expectError(await agent.post(`/store-api/product-listing/${hiddenCategory}`).set(headers).send({}), 404);
       const listing = await agent.post(`/store-api/product-listing/${root}`).set(headers).send({});
-      expect(listing.body.data.map((p: { id: string }) => p.id), who).to.deep.equal([visible]);
+      expect(listing.body.elements.map((p: { id: string }) => p.id), who).to.deep.equal([visible]);
       const nav = await agent.get(`/store-api/navigation/${root}?depth=3`).set(headers);
       expect(nav.body, who).to.deep.equal([]);
       expectError(await agent.get(`/store-api/landing-page/${landing}`).set(headers), 404);

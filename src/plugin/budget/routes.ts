@@ -196,7 +196,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: emptyBody, responses: { 200: periodTypesResponse } },
       async handler() {
-        return storeListOf(PERIOD_TYPES.map((key) => ({ key, label: PERIOD_LABELS[key] })));
+        return storeListOf(PERIOD_TYPES.map((key) => ({ id: key, key, label: PERIOD_LABELS[key] })));
       },
     },
     {

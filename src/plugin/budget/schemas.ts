@@ -62,7 +62,7 @@ export const budgetDeletedResponse = objectSchema({ success: { const: true } }, 
 export const budgetListResponse = storeListResponse(budgetSchema);
 export const budgetSearchBody = criteriaSchema(['id', 'name', 'active', 'periodType', 'allowApproval', 'startDate', 'createdAt']);
 
-export const periodTypesResponse = storeListResponse(objectSchema({ key: { enum: [...PERIOD_TYPES] }, label: text }, ['key', 'label']));
+export const periodTypesResponse = storeListResponse(objectSchema({ id: { enum: [...PERIOD_TYPES] }, key: { enum: [...PERIOD_TYPES] }, label: text }, ['id', 'key', 'label']));
 
 export const approvalEmployeesResponse = storeListResponse(
   objectSchema({ id: text, employeeId: text, firstName: text, lastName: text, name: text, email: text }, ['id', 'employeeId', 'name', 'email']),

@@ -273,7 +273,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       summary: 'The participant statuses (system and operator-added).',
       schemas: { responses: { 200: participantStatusListResponse } },
       async handler() {
-        return storeListOf(await participantStatuses(host.db));
+        return storeListOf((await participantStatuses(host.db)).map((status) => ({ id: status.technicalName, ...status })));
       },
     }),
     {

@@ -99,7 +99,10 @@ export const eventListResponse = storeListResponse(eventSchema);
 export const specificationListResponse = storeListResponse(specificationSchema);
 export const staffParticipantListResponse = storeListResponse(staffParticipantSchema);
 export const customerParticipantListResponse = storeListResponse(customerParticipantSchema);
-export const participantStatusListResponse = storeListResponse(participantStatusSchema);
+/** Listed statuses carry an `id` as every list element does: the technical name. */
+export const participantStatusListResponse = storeListResponse(
+  objectSchema({ id: text, ...(participantStatusSchema as { properties: Record<string, unknown> }).properties }, ['id', ...(participantStatusSchema as { required: string[] }).required]),
+);
 
 export const eventCriteriaBody = criteriaSchema(Object.keys(EVENT_CRITERIA.fields));
 export const participantCriteriaBody = criteriaSchema(Object.keys(PARTICIPANT_CRITERIA.fields));

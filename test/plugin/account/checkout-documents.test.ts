@@ -114,15 +114,15 @@ describe('account: address switch, express checkout, customer documents', () => 
       const res = await (await as(customer.token)).post('/customer-documents/', {});
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(2);
-      expect(res.body.data.map((d: { orderId: string }) => d.orderId)).to.deep.equal([second, first]);
-      const invoice = res.body.data[1];
+      expect(res.body.elements.map((d: { orderId: string }) => d.orderId)).to.deep.equal([second, first]);
+      const invoice = res.body.elements[1];
       expect(invoice).to.include({ type: 'invoice', mimeType: 'application/pdf', fileName: (await invoiceOf(first)).file_name });
       expect(invoice.downloadPath).to.equal(`/store-api/customer-document/${invoice.fileName}`);
 
       const filtered = await (await as(customer.token)).post('/customer-documents', { filter: [{ type: 'equals', field: 'orderId', value: first }] });
-      expect(filtered.body.data.map((d: { orderId: string }) => d.orderId)).to.deep.equal([first]);
+      expect(filtered.body.elements.map((d: { orderId: string }) => d.orderId)).to.deep.equal([first]);
       const byNumber = await (await as(customer.token)).post('/customer-documents/', { term: invoice.documentNumber });
-      expect(byNumber.body.data.map((d: { id: string }) => d.id)).to.deep.equal([invoice.id]);
+      expect(byNumber.body.elements.map((d: { id: string }) => d.id)).to.deep.equal([invoice.id]);
 
       const pdf = await (await as(customer.token)).get(`/customer-document/${invoice.fileName}`).buffer(true);
       expect(pdf.status).to.equal(200);
@@ -139,7 +139,7 @@ describe('account: address switch, express checkout, customer documents', () => 
       const own = await orderAs(employeeToken);
       const company = await orderAs(owner.token);
       const mine = await (await as(employeeToken)).post('/customer-documents/', {});
-      expect(mine.body.data.map((d: { orderId: string }) => d.orderId)).to.deep.equal([own]);
+      expect(mine.body.elements.map((d: { orderId: string }) => d.orderId)).to.deep.equal([own]);
       const companyInvoice = await invoiceOf(company);
       expectError(await (await as(employeeToken)).get(`/customer-document/${companyInvoice.file_name}`), 404);
       expect((await (await as(employeeToken)).get(`/customer-document/${(await invoiceOf(own)).file_name}`)).status).to.equal(200);
@@ -155,7 +155,7 @@ describe('account: address switch, express checkout, customer documents', () => 
       const theirs = await invoiceOf(await orderAs(stranger.token));
       expectError(await (await as(customer.token)).get(`/customer-document/${theirs.file_name}`), 404);
       expectError(await (await as(customer.token)).get('/customer-document/missing-file.pdf'), 404);
-      expect((await (await as(customer.token)).post('/customer-documents/', { filter: [{ type: 'equals', field: 'id', value: theirs.id }] })).body).to.deep.equal({ total: 0, data: [] });
+      expect((await (await as(customer.token)).post('/customer-documents/', { filter: [{ type: 'equals', field: 'id', value: theirs.id }] })).body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
       for (const name of ['..%2F..%2Fetc%2Fpasswd', '.hidden.pdf', 'a..pdf', 'a%20b.pdf']) expectError(await (await as(customer.token)).get(`/customer-document/${name}`), 400);
       expectError(await (await as(customer.token)).post('/customer-documents/', { limit: 0 }), 400);
       expectError(await (await as(customer.token)).post('/customer-documents/', { filter: [{ type: 'equals', field: 'content', value: 'x' }] }), 400);

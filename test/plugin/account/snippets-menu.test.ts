@@ -40,26 +40,26 @@ describe('account: snippets and platform menu', () => {
       const res = await (await http()).get('/store-api/snippets');
       expect(res.status).to.equal(200);
       expect(res.body.language).to.equal('en');
-      expect(res.body.total).to.equal(res.body.data.length);
-      expect(res.body.data).to.deep.include({ key: 'b2b.menu.employees', value: 'Employees' });
-      const keysSeen = res.body.data.map((s: { key: string }) => s.key);
+      expect(res.body.total).to.equal(res.body.elements.length);
+      expect(res.body.elements).to.deep.include({ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Employees' });
+      const keysSeen = res.body.elements.map((s: { key: string }) => s.key);
       expect(keysSeen).to.deep.equal([...keysSeen].sort());
 
       const menu = await (await http()).get('/store-api/snippets?prefix=b2b.menu.');
-      expect(menu.body.data.every((s: { key: string }) => s.key.startsWith('b2b.menu.'))).to.equal(true);
+      expect(menu.body.elements.every((s: { key: string }) => s.key.startsWith('b2b.menu.'))).to.equal(true);
       expect(menu.body.total).to.be.below(res.body.total);
       const term = await (await http()).get('/store-api/snippets?term=Shipping%20address');
-      expect(term.body.data).to.deep.equal([{ key: 'b2b.address.shipping', value: 'Shipping address' }]);
+      expect(term.body.elements).to.deep.equal([{ id: 'b2b.address.shipping', key: 'b2b.address.shipping', value: 'Shipping address' }]);
       const paged = await (await http()).get('/store-api/snippets?limit=2&page=2');
-      expect(paged.body.data).to.have.length(2);
-      expect(paged.body.data[0].key).to.equal(keysSeen[2]);
+      expect(paged.body.elements).to.have.length(2);
+      expect(paged.body.elements[0].key).to.equal(keysSeen[2]);
     });
 
     it('answers German snippets on a German sales channel and English where a language has none', async () => {
       const german = await (await http()).get('/store-api/snippets?prefix=b2b.menu.employees').set('suite-access-key', await salesChannelIn('de-DE'));
-      expect(german.body).to.deep.equal({ language: 'de', total: 1, data: [{ key: 'b2b.menu.employees', value: 'Mitarbeiter' }] });
+      expect(german.body).to.deep.include({ language: 'de', total: 1, elements: [{ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Mitarbeiter' }] });
       const french = await (await http()).get('/store-api/snippets?prefix=b2b.menu.employees').set('suite-access-key', await salesChannelIn('fr-FR'));
-      expect(french.body).to.deep.equal({ language: 'en', total: 1, data: [{ key: 'b2b.menu.employees', value: 'Employees' }] });
+      expect(french.body).to.deep.include({ language: 'en', total: 1, elements: [{ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Employees' }] });
     });
 
     it('refuses invalid queries (400) and an invalid context token (401)', async () => {
@@ -75,19 +75,19 @@ describe('account: snippets and platform menu', () => {
       const customer = await newCustomer();
       const res = await (await as(customer.token)).get('/b2b/platform-menu?depth=2');
       expect(res.status).to.equal(200);
-      expect(keys(res.body.data)).to.deep.equal([
+      expect(keys(res.body.elements)).to.deep.equal([
         'overview',
         ['company', ['employees', 'roles', 'invitations']],
         ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers', 'documents', 'expressCheckout']],
         'events',
       ]);
       expect(res.body.total).to.equal(4);
-      expect(res.body.data[1]).to.include({ label: 'Company', path: null, level: 1, childCount: 3 });
-      expect(res.body.data[1].children[0]).to.include({ key: 'employees', label: 'Employees', path: '/account/employees', level: 2, childCount: 0 });
+      expect(res.body.elements[1]).to.include({ label: 'Company', path: null, level: 1, childCount: 3 });
+      expect(res.body.elements[1].children[0]).to.include({ key: 'employees', label: 'Employees', path: '/account/employees', level: 2, childCount: 0 });
 
       const flat = await (await as(customer.token)).post('/b2b/platform-menu?depth=1', {});
       expect(flat.status).to.equal(200);
-      expect(flat.body.data.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
+      expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 3, 0],
         ['ordering', 10, 0],
@@ -98,17 +98,17 @@ describe('account: snippets and platform menu', () => {
     it('shows an employee only what their role allows and a representative their own section', async () => {
       const reader = await employeeWith(['orders.read']);
       const menu = await (await as(reader.token)).post('/b2b/platform-menu?depth=3', {});
-      expect(keys(menu.body.data)).to.deep.equal(['overview', ['ordering', ['orders', 'documents']]]);
+      expect(keys(menu.body.elements)).to.deep.equal(['overview', ['ordering', ['orders', 'documents']]]);
       const approver = await employeeWith(['order-approval.approve', 'employee.read']);
-      expect(keys((await (await as(approver.token)).get('/b2b/platform-menu?depth=2')).body.data)).to.deep.equal(['overview', ['company', ['employees']], ['ordering', ['orderApprovals']]]);
+      expect(keys((await (await as(approver.token)).get('/b2b/platform-menu?depth=2')).body.elements)).to.deep.equal(['overview', ['company', ['employees']], ['ordering', ['orderApprovals']]]);
 
       const { token } = await representativeWith(1);
       const rep = await (await as(token)).get('/b2b/platform-menu?depth=2');
-      const top = rep.body.data.map((e: MenuEntry) => e.key);
+      const top = rep.body.elements.map((e: MenuEntry) => e.key);
       expect(top).to.include('salesRepresentative');
-      const company = rep.body.data.find((e: MenuEntry) => e.key === 'company');
+      const company = rep.body.elements.find((e: MenuEntry) => e.key === 'company');
       expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles']);
-      expect(rep.body.data.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
+      expect(rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
     });
 
     it('refuses a missing or out-of-range depth (400) and guests (401)', async () => {

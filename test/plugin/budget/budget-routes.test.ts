@@ -12,7 +12,7 @@ describe('budgets: Store API routes', () => {
     const customer = await newCustomer();
     const res = await (await as(customer.token)).post('/budget-period-types', {});
     expect(res.status).to.equal(200);
-    expect(res.body.data.map((t: { key: string }) => t.key)).to.deep.equal(['per-order', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'once']);
+    expect(res.body.elements.map((t: { key: string }) => t.key)).to.deep.equal(['per-order', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly', 'once']);
     expectError(await (await as(customer.token)).post('/budget-period-types', { type: 'x' }), 400);
     expectError(await (await as(null)).post('/budget-period-types', {}), 401);
   });
@@ -129,10 +129,10 @@ describe('budgets: Store API routes', () => {
       await createBudget(stranger.token, { name: 'Alpha', amount: 100 });
       const all = await (await as(reader.token)).post('/budget/list', {});
       expect(all.status).to.equal(200);
-      expect(all.body.data.map((b: { name: string }) => b.name)).to.deep.equal(['Alpha', 'Beta']);
+      expect(all.body.elements.map((b: { name: string }) => b.name)).to.deep.equal(['Alpha', 'Beta']);
       const yearly = await (await as(reader.token)).post('/budget/list', { filter: [{ type: 'equals', field: 'periodType', value: 'yearly' }] });
       expect(yearly.body).to.deep.include({ total: 1 });
-      expect(yearly.body.data[0].name).to.equal('Beta');
+      expect(yearly.body.elements[0].name).to.equal('Beta');
       const term = await (await as(customer.token)).post('/budget/list', { term: 'alp', limit: 1 });
       expect(term.body.total).to.equal(1);
     });
@@ -157,7 +157,7 @@ describe('budgets: Store API routes', () => {
       const everyone = await createBudget(customer.token, { name: 'Company-wide', amount: 100 });
       const res = await (await as(buyer.token)).get('/b2b/employee-budget');
       expect(res.status).to.equal(200);
-      expect(res.body.data.map((b: { id: string }) => b.id)).to.have.members([mine.id, everyone.id]);
+      expect(res.body.elements.map((b: { id: string }) => b.id)).to.have.members([mine.id, everyone.id]);
       expect((await (await as(customer.token)).get('/b2b/employee-budget')).body.total).to.equal(0);
       expectError(await (await as(null)).get('/b2b/employee-budget'), 401);
     });
@@ -168,7 +168,7 @@ describe('budgets: Store API routes', () => {
       const buyer = await employee(customer, BUYER);
       const res = await (await as(customer.token)).get('/budget-approval-employees');
       expect(res.status).to.equal(200);
-      const ids = res.body.data.map((e: { id: string }) => e.id);
+      const ids = res.body.elements.map((e: { id: string }) => e.id);
       expect(ids).to.include(approver.id);
       expect(ids).not.to.include(buyer.id);
       expectError(await (await as(null)).get('/budget-approval-employees'), 401);

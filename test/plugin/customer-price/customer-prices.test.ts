@@ -126,15 +126,15 @@ describe('customer prices: Store API and price provider', () => {
     const res = await (await as(buyer.token)).post('/customer-prices', {});
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.total).to.equal(2);
-    expect(res.body.data).to.deep.include.members([
+    expect(res.body.elements).to.deep.include.members([
       { id: own, productId: a.id, productNumber: a.number, productName: 'Alpha bolt', minQuantity: 1, price: 8, scope: 'customer' },
     ]);
-    expect(res.body.data.find((p: { productId: string }) => p.productId === b.id)).to.deep.include({ minQuantity: 5, price: 3.5, scope: 'customerGroup', productName: 'Beta nut' });
+    expect(res.body.elements.find((p: { productId: string }) => p.productId === b.id)).to.deep.include({ minQuantity: 5, price: 3.5, scope: 'customerGroup', productName: 'Beta nut' });
 
     const searched = await (await as(buyer.token)).post('/customer-prices', { term: 'beta' });
-    expect(searched.body.data.map((p: { productId: string }) => p.productId)).to.deep.equal([b.id]);
+    expect(searched.body.elements.map((p: { productId: string }) => p.productId)).to.deep.equal([b.id]);
     const byForeignId = await (await as(buyer.token)).post('/customer-prices', { ids: [foreign] });
-    expect(byForeignId.body).to.deep.equal({ total: 0, data: [] });
+    expect(byForeignId.body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
   });
 
   it('answers 400 for bad criteria and 401 without login', async () => {
@@ -150,7 +150,7 @@ describe('customer prices: Store API and price provider', () => {
     await setPrice({ customerId: customer.customer.id, productId: item.id, price: 4 });
     const res = await (await as(token)).post('/customer-prices', {});
     expect(res.status).to.equal(200);
-    expect(res.body.data.map((p: { price: number }) => p.price)).to.deep.equal([4]);
+    expect(res.body.elements.map((p: { price: number }) => p.price)).to.deep.equal([4]);
   });
 
   it('prices the cart and the order: customer tiers beat group prices, which beat tier and list prices', async () => {

@@ -8,7 +8,7 @@ const MANAGE = 'customer-product-number.manage';
 async function numbersOf(token: string, criteria: Record<string, unknown> = {}) {
   const res = await (await as(token)).post('/b2b/customer-product-numbers', criteria);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body as { total: number; data: Array<{ id: string; productId: string; productNumber: string; productName: string; customerProductNumber: string }> };
+  return res.body as { total: number; elements: Array<{ id: string; productId: string; productNumber: string; productName: string; customerProductNumber: string }> };
 }
 
 describe('customer product numbers: routes', () => {
@@ -24,7 +24,7 @@ describe('customer product numbers: routes', () => {
     expect(replaced.body.customerProductNumber.updatedAt).to.be.a('string');
     const list = await numbersOf(buyer.token);
     expect(list.total).to.equal(1);
-    expect(list.data[0]).to.deep.include({ id: created.body.customerProductNumber.id, customerProductNumber: 'MY-002' });
+    expect(list.elements[0]).to.deep.include({ id: created.body.customerProductNumber.id, customerProductNumber: 'MY-002' });
   });
 
   it('refuses a number another product has (case-insensitively) and products the caller cannot see', async () => {
@@ -67,7 +67,7 @@ describe('customer product numbers: routes', () => {
     expectError(await employee.delete(`/b2b/customer-product-number/${numberId}`), 403);
     expectError(await employee.csv('/b2b/customer-product-number-import', `product_number,customer_product_number\n${item.number},Y`), 403);
     // Reading needs no key: the numbers are shown wherever products are.
-    expect((await numbersOf(token)).data.map((n) => n.customerProductNumber)).to.deep.equal(['EMP-1']);
+    expect((await numbersOf(token)).elements.map((n) => n.customerProductNumber)).to.deep.equal(['EMP-1']);
 
     const manager = await employeeWith([MANAGE], buyer);
     const saved = await (await as(manager.token)).post('/b2b/customer-product-number', { productId: item.id, customerProductNumber: 'EMP-2' });
@@ -100,10 +100,10 @@ describe('customer product numbers: routes', () => {
     await setNumber(buyer.token, c.id, 'P-300');
     const foreign = await setNumber(other.token, a.id, 'P-999');
     await hide(c.id);
-    expect((await numbersOf(buyer.token)).data.map((n) => n.customerProductNumber)).to.deep.equal(['P-100', 'P-200']);
-    expect((await numbersOf(buyer.token, { term: 'steel' })).data.map((n) => n.customerProductNumber)).to.deep.equal(['P-200']);
-    expect((await numbersOf(buyer.token, { filter: [{ type: 'prefix', field: 'customerProductNumber', value: 'P-1' }] })).data.map((n) => n.productId)).to.deep.equal([a.id]);
-    expect(await numbersOf(buyer.token, { ids: [foreign] })).to.deep.equal({ total: 0, data: [] });
+    expect((await numbersOf(buyer.token)).elements.map((n) => n.customerProductNumber)).to.deep.equal(['P-100', 'P-200']);
+    expect((await numbersOf(buyer.token, { term: 'steel' })).elements.map((n) => n.customerProductNumber)).to.deep.equal(['P-200']);
+    expect((await numbersOf(buyer.token, { filter: [{ type: 'prefix', field: 'customerProductNumber', value: 'P-1' }] })).elements.map((n) => n.productId)).to.deep.equal([a.id]);
+    expect(await numbersOf(buyer.token, { ids: [foreign] })).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
   });
 
   it('carries the number on cart line items and into the order', async () => {
@@ -134,11 +134,11 @@ describe('customer product numbers: CSV import', function () {
     const first = await (await as(buyer.token)).csv('/b2b/customer-product-number-import', ['productNumber;customerProductNumber', `${a.number};N-A`, `${b.number.toLowerCase()};N-B`, `${c.number};N-C`].join('\n'));
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     expect(first.body).to.deep.equal({ success: true, created: 3, updated: 0, unchanged: 0 });
-    const ids = Object.fromEntries((await numbersOf(buyer.token)).data.map((n) => [n.productId, n.id]));
+    const ids = Object.fromEntries((await numbersOf(buyer.token)).elements.map((n) => [n.productId, n.id]));
 
     const swap = await (await as(buyer.token)).csv('/b2b/customer-product-number-import', ['product_number,customer_product_number', `${a.number},n-b`, `${b.number},N-A`, `${c.number},N-C`].join('\r\n'));
     expect(swap.body).to.deep.equal({ success: true, created: 0, updated: 2, unchanged: 1 });
-    const after = (await numbersOf(buyer.token)).data;
+    const after = (await numbersOf(buyer.token)).elements;
     expect(Object.fromEntries(after.map((n) => [n.productId, n.customerProductNumber]))).to.deep.equal({ [a.id]: 'n-b', [b.id]: 'N-A', [c.id]: 'N-C' });
     expect(Object.fromEntries(after.map((n) => [n.productId, n.id]))).to.deep.equal(ids);
   });
@@ -175,7 +175,7 @@ describe('customer product numbers: CSV import', function () {
     expect(detail(7)).to.contain('another product');
     expect(detail(8)).to.contain('no product');
     expect(detail(9)).to.contain('longer');
-    expect((await numbersOf(buyer.token)).data.map((n) => n.customerProductNumber)).to.deep.equal(['KEEP']);
+    expect((await numbersOf(buyer.token)).elements.map((n) => n.customerProductNumber)).to.deep.equal(['KEEP']);
 
     expectError(await (await as(buyer.token)).csv('/b2b/customer-product-number-import', 'sku\nX'), 400, 'SUITE__CSV_INVALID_HEADER');
     expectError(await (await as(buyer.token)).csv('/b2b/customer-product-number-import', ''), 400);

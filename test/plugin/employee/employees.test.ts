@@ -63,13 +63,13 @@ describe('employees: accounts', () => {
       expect(res.status).to.equal(200);
       expect(res.body.success).to.equal(true);
       const list = await (await as(owner.token)).post('/b2b/employees', { filter: [{ type: 'equals', field: 'email', value: email }] });
-      expect(list.body.data[0]).to.include({ email, activated: false, active: true });
+      expect(list.body.elements[0]).to.include({ email, activated: false, active: true });
       const mail = await receiveMail(email, 'invites you');
       const { url, secret } = linkSecret(mail, '/account/employee-invitation');
       expect(url.startsWith('http://shop.test/account/employee-invitation/')).to.equal(true);
       const accepted = await (await as(null)).post(`/invitation-employee/${secret}`, { password: 'my-new-password' });
       expect(accepted.status).to.equal(200);
-      expect(accepted.body).to.include({ employeeId: list.body.data[0].id, customerId: owner.customer.id });
+      expect(accepted.body).to.include({ employeeId: list.body.elements[0].id, customerId: owner.customer.id });
       await loginAs(email, 'my-new-password');
     });
 
@@ -180,9 +180,9 @@ describe('employees: accounts', () => {
       const all = await client.post('/b2b/employees', {});
       expect(all.body.total).to.equal(2);
       const filtered = await client.post('/b2b/employees', { filter: [{ type: 'equals', field: 'department', value: 'Alpha' }] });
-      expect(filtered.body.data.map((e: { id: string }) => e.id)).to.deep.equal([a.id]);
+      expect(filtered.body.elements.map((e: { id: string }) => e.id)).to.deep.equal([a.id]);
       const term = await client.post('/b2b/employees', { term: a.email.slice(0, 20), limit: 1 });
-      expect(term.body.data[0].id).to.equal(a.id);
+      expect(term.body.elements[0].id).to.equal(a.id);
       expectError(await client.post('/b2b/employees', { limit: 501 }), 400);
       expectError(await client.post('/b2b/employees', { filter: [{ type: 'equals', field: 'passwordHash', value: 'x' }] }), 400);
       expectError(await (await as(null)).post('/b2b/employees', {}), 401);
@@ -203,10 +203,10 @@ describe('employees: accounts', () => {
 
       const targets = await (await as(token)).get('/login-targets');
       expect(targets.body.total).to.equal(2);
-      expect(targets.body.data.find((t: { current: boolean }) => t.current).id).to.equal(first.customer.id);
+      expect(targets.body.elements.find((t: { current: boolean }) => t.current).id).to.equal(first.customer.id);
       const customers = await (await as(token)).post('/b2b/employee-customers', { filter: [{ type: 'equals', field: 'id', value: second.customer.id }] });
-      expect(customers.body.data).to.have.length(1);
-      expect(customers.body.data[0]).to.include({ id: second.customer.id, roleId: secondRole.id, current: false });
+      expect(customers.body.elements).to.have.length(1);
+      expect(customers.body.elements[0]).to.include({ id: second.customer.id, roleId: secondRole.id, current: false });
 
       const switched = await (await as(token)).post('/b2b/employee-customer/switch', { customerId: second.customer.id });
       expect(switched.status).to.equal(200);
@@ -214,7 +214,7 @@ describe('employees: accounts', () => {
       const context = await (await as(switched.body.contextToken)).get('/context');
       expect(context.body.customer.id).to.equal(second.customer.id);
       expect(context.body.permissions).to.deep.equal(['employee.read']);
-      expect((await (await as(switched.body.contextToken)).post('/b2b/employees', {})).body.data.map((e: { id: string }) => e.id)).to.deep.equal([employee.id]);
+      expect((await (await as(switched.body.contextToken)).post('/b2b/employees', {})).body.elements.map((e: { id: string }) => e.id)).to.deep.equal([employee.id]);
       expect((await (await as(token)).get('/context')).body.customer.id).to.equal(first.customer.id);
 
       expectError(await (await as(token)).post('/b2b/employee-customer/switch', { customerId: (await newCustomer()).customer.id }), 404);
@@ -231,7 +231,7 @@ describe('employees: accounts', () => {
       const owner = await newCustomer();
       const res = await (await as(owner.token)).get('/login-targets');
       expect(res.body).to.deep.include({ total: 1 });
-      expect(res.body.data[0]).to.include({ id: owner.customer.id, current: true, roleId: null });
+      expect(res.body.elements[0]).to.include({ id: owner.customer.id, current: true, roleId: null });
       const list = await (await as(owner.token)).post('/b2b/employee-customers', {});
       expect(list.body.total).to.equal(1);
       expectError(await (await as(owner.token)).post('/b2b/employee-customers', { limit: 0 }), 400);

@@ -27,7 +27,7 @@ describe('employees: invitations', () => {
     expect(context.body.permissions).to.deep.equal(['orders.read']);
     expectError(await (await as(null)).post(`/invitation-employee/${secret}`, { password: 'a-good-password' }), 400, 'SUITE__INVITATION_INVALID');
     const list = await (await as(owner.token)).get('/b2b/employee-invitations');
-    expect(list.body.data[0]).to.include({ email, status: 'accepted', employeeId: null });
+    expect(list.body.elements[0]).to.include({ email, status: 'accepted', employeeId: null });
   });
 
   it('an expired, withdrawn or renewed invitation link does not work', async () => {

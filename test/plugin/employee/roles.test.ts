@@ -45,7 +45,7 @@ describe('employees: roles and permissions', () => {
       await createRole((await newCustomer()).token, []);
       const res = await (await as(owner.token)).post('/b2b/employee-roles', { filter: [{ type: 'equals', field: 'requiresApproval', value: false }] });
       expect(res.body.total).to.equal(1);
-      expect(res.body.data[0]).to.include({ id: role.id, employeeCount: 1 });
+      expect(res.body.elements[0]).to.include({ id: role.id, employeeCount: 1 });
       expectError(await (await as(owner.token)).post('/b2b/employee-roles', { sort: [{ field: 'secret' }] }), 400);
       expectError(await (await as(null)).post('/b2b/employee-roles', {}), 401);
       expectError(await (await as((await employeeWith(['orders.read'], owner)).token)).post('/b2b/employee-roles', {}), 403);
@@ -102,11 +102,11 @@ describe('employees: roles and permissions', () => {
       const { token, customer } = await employeeWith(['role.read']);
       const keys = await (await as(token)).post('/b2b/employee-permissions', {});
       expect(keys.body.total).to.equal(PERMISSIONS.length);
-      expect(keys.body.data.map((p: { key: string }) => p.key)).to.include.members(['employee.read', 'orders.read-all', 'order-approval.approve', 'customer-product-number.manage', 'event.register', 'admin']);
+      expect(keys.body.elements.map((p: { key: string }) => p.key)).to.include.members(['employee.read', 'orders.read-all', 'order-approval.approve', 'customer-product-number.manage', 'event.register', 'admin']);
       const orders = await (await as(token)).post('/b2b/employee-permissions', { group: 'orders' });
-      expect(orders.body.data.map((p: { key: string }) => p.key)).to.deep.equal(['orders.read', 'orders.read-all', 'orders.create']);
+      expect(orders.body.elements.map((p: { key: string }) => p.key)).to.deep.equal(['orders.read', 'orders.read-all', 'orders.create']);
       const groups = await (await as(customer.token)).post('/b2b/employee-permission-groups', {});
-      expect(groups.body.data.find((g: { name: string }) => g.name === 'budgets').permissions.map((p: { key: string }) => p.key)).to.deep.equal(['budget.read', 'budget.manage']);
+      expect(groups.body.elements.find((g: { name: string }) => g.name === 'budgets').permissions.map((p: { key: string }) => p.key)).to.deep.equal(['budget.read', 'budget.manage']);
       for (const path of ['/b2b/employee-permissions', '/b2b/employee-permission-groups']) {
         expectError(await (await as(token)).post(path, { group: 1 }), 400);
         expectError(await (await as(null)).post(path, {}), 401);

@@ -102,7 +102,7 @@ describe('event manager: registration through cart and checkout', function () {
 
     const customerView = await (await as(customer.token)).post('/event-participants', { filter: [{ type: 'equals', field: 'eventId', value: event.id }] });
     expect(customerView.body.total).to.equal(2);
-    expect(customerView.body.data.every((p: { orderNumber: string }) => p.orderNumber === order.body.orderNumber)).to.equal(true);
+    expect(customerView.body.elements.every((p: { orderNumber: string }) => p.orderNumber === order.body.orderNumber)).to.equal(true);
   });
 
   it('refuses tickets when they are added: another company’s employee, duplicates, wrong events, closed or past registration, no seats, missing permission', async () => {
@@ -196,7 +196,7 @@ describe('event manager: registration through cart and checkout', function () {
     const order = await placeOrder(customer.token);
     expect(order.status, JSON.stringify(order.body)).to.equal(200);
 
-    const listed = async () => (await staffApi.post(`/event-manager/event/${event.id}/participants`, { sort: [{ field: 'createdAt' }] })).body.data as Array<Record<string, any>>;
+    const listed = async () => (await staffApi.post(`/event-manager/event/${event.id}/participants`, { sort: [{ field: 'createdAt' }] })).body.elements as Array<Record<string, any>>;
     const byEmail = async () => Object.fromEntries((await listed()).map((p) => [p.email, p]));
     let people = await byEmail();
     expect(people[customer.email]).to.include({ status: 'registered', waitingPosition: null });

@@ -46,9 +46,9 @@ describe('event manager: Store API and Admin API routes', function () {
       const listed = await api.post('/event-manager/events', { filter: [{ type: 'equals', field: 'formatId', value: format.id }] });
       expect(listed.status).to.equal(200);
       expect(listed.body.total).to.equal(1);
-      expect(listed.body.data[0].id).to.equal(created.id);
+      expect(listed.body.elements[0].id).to.equal(created.id);
       const bySpeaker = await api.post('/event-manager/events', { filter: [{ type: 'equals', field: 'speakerId', value: speakerA.id }], term: 'Renamed' });
-      expect(bySpeaker.body.data.map((e: { id: string }) => e.id)).to.deep.equal([created.id]);
+      expect(bySpeaker.body.elements.map((e: { id: string }) => e.id)).to.deep.equal([created.id]);
 
       const published = await api.post(`/event-manager/event/${created.id}/status`, { status: 'published' });
       expect(published.body).to.include({ status: 'published', registrationOpen: true });
@@ -141,8 +141,8 @@ describe('event manager: Store API and Admin API routes', function () {
       expect(created.status).to.equal(200);
       expect(created.body).to.include({ type: 'speaker', name: 'Grace Hopper', description: 'Compilers', position: 3 });
       const listed = await api.post('/event-manager/specifications', { filter: [{ type: 'equals', field: 'type', value: 'speaker' }], term: 'Grace Hopper' });
-      expect(listed.body.data.map((s: { id: string }) => s.id)).to.include(created.body.id);
-      expect(listed.body.data.every((s: { type: string }) => s.type === 'speaker')).to.equal(true);
+      expect(listed.body.elements.map((s: { id: string }) => s.id)).to.include(created.body.id);
+      expect(listed.body.elements.every((s: { type: string }) => s.type === 'speaker')).to.equal(true);
       const renamed = await api.patch(`/event-manager/specification/${created.body.id}`, { name: 'Rear Admiral Hopper', description: null });
       expect(renamed.body).to.include({ name: 'Rear Admiral Hopper', description: null });
 
@@ -204,8 +204,8 @@ describe('event manager: Store API and Admin API routes', function () {
 
       const list = await api.post(`/event-manager/event/${id}/participants`, { filter: [{ type: 'equals', field: 'status', value: 'registered' }] });
       expect(list.status).to.equal(200);
-      expect(list.body.data.map((p: { email: string }) => p.email).sort()).to.deep.equal([customer.email, 'gustav@example.test'].sort());
-      expect(list.body.data[0]).to.include({ company: customer.customer.company });
+      expect(list.body.elements.map((p: { email: string }) => p.email).sort()).to.deep.equal([customer.email, 'gustav@example.test'].sort());
+      expect(list.body.elements[0]).to.include({ company: customer.customer.company });
     });
 
     it('lets the operator add participant statuses through the Admin API that sales staff can then set', async () => {
@@ -225,7 +225,7 @@ describe('event manager: Store API and Admin API routes', function () {
       const anonymous = await http();
       expectError(await anonymous.post('/api/suite-event-participant-status').send({ technicalName: 'x_y', name: 'x' }), 401);
 
-      expect((await api.get('/event-manager/participant-statuses')).body.data.map((s: { technicalName: string }) => s.technicalName)).to.include(technicalName);
+      expect((await api.get('/event-manager/participant-statuses')).body.elements.map((s: { technicalName: string }) => s.technicalName)).to.include(technicalName);
       const { id } = await createEvent(staff.token);
       const participant = await api.post(`/event-manager/event/${id}/participant`, { customerId: customer.customer.id });
       const set = await api.post(`/event-manager/participant/${participant.body.id}/status`, { status: technicalName });
@@ -252,7 +252,7 @@ describe('event manager: Store API and Admin API routes', function () {
       const search = async (body: Record<string, unknown>) => {
         const res = await api.post('/events', body);
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        return res.body.data.map((e: { name: string }) => e.name).sort();
+        return res.body.elements.map((e: { name: string }) => e.name).sort();
       };
       expect(await search({ term: tag })).to.deep.equal([english.name, webinar.name].sort());
       expect(await search({ term: tag, filter: [{ type: 'equals', field: 'formatId', value: format.id }] })).to.deep.equal([webinar.name]);
@@ -290,10 +290,10 @@ describe('event manager: Store API and Admin API routes', function () {
       const own = await (await as(mine.token)).post('/event-participants', { filter: [{ type: 'equals', field: 'eventId', value: id }] });
       expect(own.status).to.equal(200);
       expect(own.body.total).to.equal(1);
-      expect(own.body.data[0]).to.include({ id: added.body.id, email: mine.email, status: 'registered', eventId: id });
-      expect(own.body.data[0]).not.to.have.property('notes');
+      expect(own.body.elements[0]).to.include({ id: added.body.id, email: mine.email, status: 'registered', eventId: id });
+      expect(own.body.elements[0]).not.to.have.property('notes');
       const foreign = await (await as(mine.token)).post('/event-participants', { ids: [added.body.id], filter: [{ type: 'equals', field: 'customerId', value: theirs.customer.id }] });
-      expect(foreign.body).to.deep.equal({ total: 0, data: [] });
+      expect(foreign.body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
 
       const withoutPermission = await createEmployee(mine.token, { permissions: ['orders.create'] });
       expectError(await (await as(await loginAs(withoutPermission.email, withoutPermission.password))).post('/event-participants', {}), 403, 'SUITE__PERMISSION_DENIED');

@@ -6,7 +6,7 @@ import { as, customerGroup, employeeWith, groupMember, hide, newCustomer, produc
 /** A prefix no other test's product numbers start with. */
 const uniquePrefix = () => `Q${newId().slice(0, 7).toUpperCase()}`;
 
-const numbers = (body: { data: Array<{ productNumber: string }> }) => body.data.map((p) => p.productNumber);
+const numbers = (body: { elements: Array<{ productNumber: string }> }) => body.elements.map((p) => p.productNumber);
 
 describe('fast order: product search', () => {
   it('matches a product number prefix, a customer product number prefix and part of the name; hidden products never', async () => {
@@ -26,8 +26,8 @@ describe('fast order: product search', () => {
     // Exact number first, then number prefixes, then the customer's own number.
     expect(numbers(byPrefix.body)).to.deep.equal([exact.number, longer.number, owned.number]);
     expect(byPrefix.body.total).to.equal(3);
-    expect(byPrefix.body.data[2]).to.deep.include({ customerProductNumber: `${prefix}-10-MINE`, name: 'Valve' });
-    expect(byPrefix.body.data[0].calculatedPrice).to.deep.include({ unitPrice: 10, quantity: 1, source: 'list' });
+    expect(byPrefix.body.elements[2]).to.deep.include({ customerProductNumber: `${prefix}-10-MINE`, name: 'Valve' });
+    expect(byPrefix.body.elements[0].calculatedPrice).to.deep.include({ unitPrice: 10, quantity: 1, source: 'list' });
 
     const byName = await client.post('/b2b/fast-order-product-search', { term: 'gasket ' + prefix.toLowerCase() });
     expect(numbers(byName.body)).to.deep.equal([named.number]);
@@ -52,9 +52,9 @@ describe('fast order: product search', () => {
     const item = await product({ number: `${prefix}-1`, priceNet: 2000 });
     await setPrice({ customerId: buyer.customer.id, productId: item.id, price: 15 });
     const mine = await (await as(buyer.token)).post('/b2b/fast-order-product-search', { term: prefix });
-    expect(mine.body.data[0].calculatedPrice).to.deep.include({ unitPrice: 15, grossPrice: 17.85, source: 'customer-price' });
+    expect(mine.body.elements[0].calculatedPrice).to.deep.include({ unitPrice: 15, grossPrice: 17.85, source: 'customer-price' });
     const theirs = await (await as(other.token)).post('/b2b/fast-order-product-search', { term: prefix });
-    expect(theirs.body.data[0].calculatedPrice).to.deep.include({ unitPrice: 20, source: 'list' });
+    expect(theirs.body.elements[0].calculatedPrice).to.deep.include({ unitPrice: 20, source: 'list' });
   });
 
   it('answers 400 for bad criteria, 401 without login, 403 without orders.create', async () => {
@@ -119,14 +119,14 @@ describe('fast order: product table and details', () => {
     await setPrice({ customerGroupId: group, productId: item.id, minQuantity: 20, price: 8.5 });
     const res = await (await as(buyer.token)).post('/product-table-listing', { term: prefix });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.data[0].tierPrices).to.deep.equal([
+    expect(res.body.elements[0].tierPrices).to.deep.equal([
       { minQuantity: 1, maxQuantity: 9, unitPrice: 10, source: 'list' },
       { minQuantity: 10, maxQuantity: 19, unitPrice: 9, source: 'tier' },
       { minQuantity: 20, maxQuantity: null, unitPrice: 8.5, source: 'customer-group-price' },
     ]);
     const stranger = await newCustomer();
     const plain = await (await as(stranger.token)).post('/product-table-listing', { ids: [item.id] });
-    expect(plain.body.data[0].tierPrices.map((t: { unitPrice: number }) => t.unitPrice)).to.deep.equal([10, 9, 8]);
+    expect(plain.body.elements[0].tierPrices.map((t: { unitPrice: number }) => t.unitPrice)).to.deep.equal([10, 9, 8]);
     expectError(await (await as(buyer.token)).post('/product-table-listing', { page: 0 }), 400);
     expectError(await (await as(null)).post('/product-table-listing', {}), 401);
     const { token } = await employeeWith([], buyer);
@@ -146,12 +146,12 @@ describe('fast order: product table and details', () => {
     const client = await as(buyer.token);
     const res = await client.post('/b2b/product-details', { productNumbers: [a.number.toLowerCase(), 'my-b', 'THEIR-C', hidden.number, 'nothing'], ids: [hidden.id] });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.data.map((p: { id: string }) => p.id)).to.have.members([a.id, b.id]);
-    const detailsOf = (id: string) => res.body.data.find((p: { id: string }) => p.id === id);
+    expect(res.body.elements.map((p: { id: string }) => p.id)).to.have.members([a.id, b.id]);
+    const detailsOf = (id: string) => res.body.elements.find((p: { id: string }) => p.id === id);
     expect(detailsOf(a.id)).to.deep.include({ stock: 7, available: true, customerProductNumber: null });
     expect(detailsOf(b.id)).to.deep.include({ customerProductNumber: 'MY-B' });
     expect(detailsOf(b.id).tierPrices).to.deep.equal([{ minQuantity: 1, maxQuantity: null, unitPrice: 10, source: 'list' }]);
-    expect((await client.post('/b2b/product-details', { productNumbers: ['THEIR-C'] })).body).to.deep.equal({ total: 0, data: [] });
+    expect((await client.post('/b2b/product-details', { productNumbers: ['THEIR-C'] })).body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
     expectError(await client.post('/b2b/product-details', { productNumbers: [''] }), 400);
     expectError(await client.post('/b2b/product-details', { ids: ['x'] }), 400);
     expectError(await (await as(null)).post('/b2b/product-details', { ids: [a.id] }), 401);
@@ -251,19 +251,19 @@ describe('fast order: ordered products', () => {
 
     const all = await (await as(buyer.token)).post('/ordered-products', {});
     expect(all.status, JSON.stringify(all.body)).to.equal(200);
-    expect(all.body.data.map((p: { id: string }) => p.id)).to.deep.equal([b.id, a.id]);
-    expect(all.body.data[1]).to.deep.include({ totalQuantity: 5, orderCount: 2, name: 'Anchor' });
-    expect(Date.parse(all.body.data[1].lastOrderDate)).to.be.above(Date.now() - 120_000);
+    expect(all.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([b.id, a.id]);
+    expect(all.body.elements[1]).to.deep.include({ totalQuantity: 5, orderCount: 2, name: 'Anchor' });
+    expect(Date.parse(all.body.elements[1].lastOrderDate)).to.be.above(Date.now() - 120_000);
 
     const own = await (await as(reader.token)).post('/ordered-products', {});
-    expect(own.body.data.map((p: { id: string; totalQuantity: number }) => [p.id, p.totalQuantity])).to.deep.equal([[b.id, 4]]);
+    expect(own.body.elements.map((p: { id: string; totalQuantity: number }) => [p.id, p.totalQuantity])).to.deep.equal([[b.id, 4]]);
     const everyone = await employeeWith(['orders.read-all'], buyer);
     expect((await (await as(everyone.token)).post('/ordered-products', {})).body.total).to.equal(2);
 
     const sorted = await (await as(buyer.token)).post('/ordered-products', { sort: [{ field: 'totalQuantity', order: 'DESC' }], filter: [{ type: 'range', field: 'orderCount', parameters: { gte: 1 } }] });
-    expect(sorted.body.data.map((p: { id: string }) => p.id)).to.deep.equal([a.id, b.id]);
-    expect((await (await as(buyer.token)).post('/ordered-products', { term: 'brack' })).body.data.map((p: { id: string }) => p.id)).to.deep.equal([b.id]);
-    expect((await (await as(buyer.token)).post('/ordered-products', { ids: [c.id] })).body).to.deep.equal({ total: 0, data: [] });
+    expect(sorted.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([a.id, b.id]);
+    expect((await (await as(buyer.token)).post('/ordered-products', { term: 'brack' })).body.elements.map((p: { id: string }) => p.id)).to.deep.equal([b.id]);
+    expect((await (await as(buyer.token)).post('/ordered-products', { ids: [c.id] })).body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
   });
 
   it('answers 400 for bad criteria, 401 without login, 403 without orders.read', async () => {

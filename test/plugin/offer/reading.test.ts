@@ -57,17 +57,17 @@ describe('offers: reading', () => {
       const mine = await (await as(a.token)).post('/offer/list', {});
       expect(mine.status, JSON.stringify(mine.body)).to.equal(200);
       expect(mine.body.total).to.equal(2);
-      expect(mine.body.data.map((o: any) => o.id)).to.deep.equal([second.id, first.id]);
+      expect(mine.body.elements.map((o: any) => o.id)).to.deep.equal([second.id, first.id]);
       const filtered = await (await as(a.token)).post('/offer/list', { filter: [{ type: 'equals', field: 'subject', value: 'First' }], limit: 1 });
-      expect(filtered.body.data.map((o: any) => o.id)).to.deep.equal([first.id]);
+      expect(filtered.body.elements.map((o: any) => o.id)).to.deep.equal([first.id]);
       const byProduct = await (await as(a.token)).post('/offer/list', { filter: [{ type: 'equals', field: 'productId', value: p.id }], term: 'Sec' });
-      expect(byProduct.body.data.map((o: any) => o.id)).to.deep.equal([second.id]);
+      expect(byProduct.body.elements.map((o: any) => o.id)).to.deep.equal([second.id]);
 
       const all = await (await as(repToken)).post('/offer/list', { sort: [{ field: 'subject', order: 'ASC' }] });
       expect(all.body.total).to.equal(3);
-      expect(all.body.data.map((o: any) => o.id)).to.deep.equal([first.id, ofB.id, second.id]);
+      expect(all.body.elements.map((o: any) => o.id)).to.deep.equal([first.id, ofB.id, second.id]);
       const onlyB = await (await as(repToken)).post('/offer/list', { filter: [{ type: 'equals', field: 'customerId', value: b.customer.id }] });
-      expect(onlyB.body.data.map((o: any) => o.id)).to.deep.equal([ofB.id]);
+      expect(onlyB.body.elements.map((o: any) => o.id)).to.deep.equal([ofB.id]);
     });
 
     it('finds offers past their validity under the status expired', async () => {
@@ -75,7 +75,7 @@ describe('offers: reading', () => {
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
       await backdateValidity(offer.id);
       const res = await (await as(c.customer.token)).post('/offer/list', { filter: [{ type: 'equals', field: 'status', value: 'expired' }] });
-      expect(res.body.data.map((o: any) => o.id)).to.deep.equal([offer.id]);
+      expect(res.body.elements.map((o: any) => o.id)).to.deep.equal([offer.id]);
     });
 
     it('answers 400 for unknown fields and limits, 401 without login, 403 without offer.read', async () => {
@@ -94,12 +94,12 @@ describe('offers: reading', () => {
       const res = await (await as(c.customer.token)).post('/offer-states', {});
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.total).to.equal(6);
-      expect(res.body.data.map((s: any) => s.technicalName)).to.deep.equal(['requested', 'draft', 'open', 'accepted', 'declined', 'expired']);
-      expect(res.body.data.find((s: any) => s.technicalName === 'accepted')).to.include({ isFinal: true, allowsAccept: false, allowsSalesEdit: false });
+      expect(res.body.elements.map((s: any) => s.technicalName)).to.deep.equal(['requested', 'draft', 'open', 'accepted', 'declined', 'expired']);
+      expect(res.body.elements.find((s: any) => s.technicalName === 'accepted')).to.include({ isFinal: true, allowsAccept: false, allowsSalesEdit: false });
       const acceptable = await (await as(c.customer.token)).post('/offer-states', { filter: [{ type: 'equals', field: 'allowsAccept', value: true }] });
-      expect(acceptable.body.data.map((s: any) => s.technicalName)).to.deep.equal(['open']);
+      expect(acceptable.body.elements.map((s: any) => s.technicalName)).to.deep.equal(['open']);
       const final = await (await as(c.rep.token)).post('/offer-states', { filter: [{ type: 'equals', field: 'isFinal', value: true }], sort: [{ field: 'name', order: 'DESC' }] });
-      expect(final.body.data.map((s: any) => s.technicalName)).to.deep.equal(['declined', 'accepted']);
+      expect(final.body.elements.map((s: any) => s.technicalName)).to.deep.equal(['declined', 'accepted']);
     });
 
     it('answers 400 for invalid criteria, 401 without login, 403 without offer.read', async () => {

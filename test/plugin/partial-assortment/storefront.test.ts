@@ -24,7 +24,7 @@ async function store(shopper: Shopper) {
 
 const names = (res: supertest.Response) => {
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return (res.body.data as Array<{ name: string }>).map((p) => p.name).sort();
+  return (res.body.elements as Array<{ name: string }>).map((p) => p.name).sort();
 };
 
 function flatten(nodes: Array<{ name: string; children: unknown[] }>): string[] {

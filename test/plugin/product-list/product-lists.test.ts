@@ -49,12 +49,16 @@ describe('product lists: lists', () => {
     expect(unnamed.name).to.equal('Product list 2');
     expect(unnamed.items).to.deep.equal([]);
 
-    const overview = await (await as(owner.token)).get('/product-lists/create');
+    const prepared = await (await as(owner.token)).get('/product-lists/create');
+    expect(prepared.status).to.equal(200);
+    expect(prepared.body).to.deep.equal({ success: true });
+    const overview = await (await as(owner.token)).post('/product-lists', {});
     expect(overview.status).to.equal(200);
+    expect(overview.body).to.include({ page: 1, limit: 25, apiAlias: 'dal_entity_search_result' });
     expect(overview.body.total).to.equal(2);
-    expect(overview.body.data.map((l: { name: string; itemCount: number }) => [l.name, l.itemCount])).to.deep.equal([['Monthly', 1], ['Product list 2', 0]]);
-    expect(overview.body.data[0].createdBy).to.deep.equal({ type: 'customer', id: owner.customer.id });
-    expect((await (await as(owner.token)).get('/product-lists/create?limit=1&page=2')).body.data.map((l: { id: string }) => l.id)).to.deep.equal([unnamed.id]);
+    expect(overview.body.elements.map((l: { name: string; itemCount: number }) => [l.name, l.itemCount])).to.deep.equal([['Monthly', 1], ['Product list 2', 0]]);
+    expect(overview.body.elements[0].createdBy).to.deep.equal({ type: 'customer', id: owner.customer.id });
+    expect((await (await as(owner.token)).post('/product-lists', { limit: 1, page: 2 })).body.elements.map((l: { id: string }) => l.id)).to.deep.equal([unnamed.id]);
 
     const renamed = await (await as(owner.token)).patch(`/product-lists/${named.id}`, { name: 'Weekly' });
     expect(renamed.status).to.equal(200);
@@ -88,8 +92,8 @@ describe('product lists: lists', () => {
     const untouched = await readList(stranger.token, foreign.id);
     expect(untouched).to.deep.include({ name: 'Theirs', itemCount: 1 });
     expect(untouched.items[0]!.quantity).to.equal(1);
-    const overview = await client.get('/product-lists/create');
-    expect(overview.body.data.map((l: { id: string }) => l.id)).to.not.include(foreign.id);
+    const overview = await client.post('/product-lists', {});
+    expect(overview.body.elements.map((l: { id: string }) => l.id)).to.not.include(foreign.id);
   });
 
   it('answers 401 without login on every route', async () => {
@@ -97,6 +101,7 @@ describe('product lists: lists', () => {
     const id = newId();
     for (const res of [
       await anonymous.get('/product-lists/create'),
+      await anonymous.post('/product-lists', {}),
       await anonymous.post('/product-lists/create', {}),
       await anonymous.get(`/product-lists/${id}`),
       await anonymous.patch(`/product-lists/${id}`, { name: 'x' }),
@@ -119,6 +124,7 @@ describe('product lists: lists', () => {
     const itemId = list.items[0]!.id;
     for (const res of [
       await denied.get('/product-lists/create'),
+      await denied.post('/product-lists', {}),
       await denied.post('/product-lists/create', {}),
       await denied.get(`/product-lists/${list.id}`),
       await denied.patch(`/product-lists/${list.id}`, { name: 'x' }),
@@ -150,7 +156,7 @@ describe('product lists: lists', () => {
     expectError(await client.post('/product-lists/create', { name: '' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.post('/product-lists/create', { name: 'x', color: 'red' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.post('/product-lists/create', { items: [{ productId: hidden.id }] }), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
-    expectError(await client.get('/product-lists/create?limit=0'), 400);
+    expectError(await client.post('/product-lists', { limit: 0 }), 400);
     expectError(await client.get('/product-lists/not-an-id'), 400);
     expectError(await client.patch(`/product-lists/${list.id}`, {}), 400);
     expectError(await client.delete('/product-lists/nope'), 400);
@@ -249,12 +255,12 @@ describe('product lists: items', () => {
     const all = await client.post(`/product-list/${list.id}/items`, {});
     expect(all.status, JSON.stringify(all.body)).to.equal(200);
     expect(all.body.total).to.equal(2);
-    expect(all.body.data.map((i: Item) => i.productId)).to.deep.equal([a.id, b.id]);
-    expect((await client.post(`/product-list/${list.id}/items`, { term: 'blue' })).body.data.map((i: Item) => i.productId)).to.deep.equal([b.id]);
-    expect((await client.post(`/product-list/${list.id}/items`, { term: 'anch' })).body.data.map((i: Item) => i.productId)).to.deep.equal([a.id]);
+    expect(all.body.elements.map((i: Item) => i.productId)).to.deep.equal([a.id, b.id]);
+    expect((await client.post(`/product-list/${list.id}/items`, { term: 'blue' })).body.elements.map((i: Item) => i.productId)).to.deep.equal([b.id]);
+    expect((await client.post(`/product-list/${list.id}/items`, { term: 'anch' })).body.elements.map((i: Item) => i.productId)).to.deep.equal([a.id]);
     const sorted = await client.post(`/product-list/${list.id}/items`, { sort: [{ field: 'quantity', order: 'DESC' }], limit: 1 });
     expect(sorted.body).to.deep.include({ total: 2 });
-    expect(sorted.body.data.map((i: Item) => i.productId)).to.deep.equal([a.id]);
+    expect(sorted.body.elements.map((i: Item) => i.productId)).to.deep.equal([a.id]);
 
     const one = await client.get(`/product-list-item/${list.items[1]!.id}`);
     expect(one.status).to.equal(200);

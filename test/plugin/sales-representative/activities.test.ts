@@ -12,18 +12,18 @@ describe('sales representatives: customer activities', () => {
       const { token } = await representativeWith(1);
       const active = await (await as(token)).get('/sales-representative/customer-activity-type');
       expect(active.status).to.equal(200);
-      expect(active.body.data.slice(0, 2).map((t: { technicalName: string }) => t.technicalName)).to.deep.equal(['call', 'visit']);
-      expect(active.body.total).to.equal(active.body.data.length);
+      expect(active.body.elements.slice(0, 2).map((t: { technicalName: string }) => t.technicalName)).to.deep.equal(['call', 'visit']);
+      expect(active.body.total).to.equal(active.body.elements.length);
 
       await (await as(token)).post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Intro call' });
       const list = await (await as(token)).get('/sales-representative/customer-activity-type/list?limit=2');
       expect(list.status).to.equal(200);
       expect(list.body.total).to.be.at.least(5);
-      expect(list.body.data).to.have.length(2);
-      expect(list.body.data[0]).to.include({ id: CALL, technicalName: 'call', activityCount: 1 });
-      expect(list.body.data[1]).to.include({ id: VISIT, activityCount: 0 });
+      expect(list.body.elements).to.have.length(2);
+      expect(list.body.elements[0]).to.include({ id: CALL, technicalName: 'call', activityCount: 1 });
+      expect(list.body.elements[1]).to.include({ id: VISIT, activityCount: 0 });
       const term = await (await as(token)).get('/sales-representative/customer-activity-type/list?term=visit');
-      expect(term.body.data.map((t: { id: string }) => t.id)).to.deep.equal([VISIT]);
+      expect(term.body.elements.map((t: { id: string }) => t.id)).to.deep.equal([VISIT]);
 
       const one = await (await as(token)).post(`/sales-representative/customer-activity-type/${VISIT}`, {});
       expect(one.status).to.equal(200);
@@ -96,14 +96,14 @@ describe('sales representatives: customer activities', () => {
       const all = await client.get('/sales-representative/customer-activity/list');
       expect(all.status).to.equal(200);
       expect(all.body.total).to.equal(2);
-      expect(all.body.data.map((a: { id: string }) => a.id)).to.deep.equal([defaulted.body.id, id]);
+      expect(all.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([defaulted.body.id, id]);
       const forSecond = await client.get(`/sales-representative/customer-activity/list?customerId=${second.customer.id}`);
-      expect(forSecond.body.data.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      expect(forSecond.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
       const byTerm = await client.get('/sales-representative/customer-activity/list?term=spring');
-      expect(byTerm.body.data.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      expect(byTerm.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
       const paged = await client.get('/sales-representative/customer-activity/list?limit=1&page=2');
       expect(paged.body).to.include({ total: 2 });
-      expect(paged.body.data.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      expect(paged.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
 
       const deleted = await client.delete(`/sales-representative/customer-activity/${id}`);
       expect(deleted.status).to.equal(200);
@@ -153,7 +153,7 @@ describe('sales representatives: customer activities', () => {
       expectError(await client.get(`/sales-representative/customer-activity/${theirs}`), 404);
       expectError(await client.put('/sales-representative/customer-activity', { id: theirs, subject: 'Mine now' }), 404);
       expectError(await client.delete(`/sales-representative/customer-activity/${theirs}`), 404);
-      expect((await client.get('/sales-representative/customer-activity/list')).body.data.map((a: { id: string }) => a.id)).to.deep.equal([mine]);
+      expect((await client.get('/sales-representative/customer-activity/list')).body.elements.map((a: { id: string }) => a.id)).to.deep.equal([mine]);
 
       const customer = customers[0]!;
       const checks: Array<[string, (t: string | null) => Promise<import('supertest').Response>]> = [

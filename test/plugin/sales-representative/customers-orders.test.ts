@@ -4,7 +4,7 @@ import { toDbTime, zonedParts } from '../../../src/lib/time.js';
 import { expectError, getShop } from '../../helpers/shop.js';
 import { as, createEmployee, employeeWith, loginAs, newCustomer, orderAs, representativeWith } from './helpers.js';
 
-const ids = (res: { body: { data: Array<{ id: string }> } }) => res.body.data.map((o) => o.id);
+const ids = (res: { body: { elements: Array<{ id: string }> } }) => res.body.elements.map((o) => o.id);
 
 /** The standard refusals of a representative route: guests 401, customer and employee logins 403. */
 async function refusesOthers(method: 'get' | 'post', path: string, body: unknown = {}) {
@@ -30,7 +30,7 @@ describe('sales representatives: customers, orders, statistics', () => {
       const res = await (await as(token)).post('/sales-representative/customers', {});
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(2);
-      const byId = new Map<string, Record<string, unknown>>(res.body.data.map((c: { id: string }) => [c.id, c]));
+      const byId = new Map<string, Record<string, unknown>>(res.body.elements.map((c: { id: string }) => [c.id, c]));
       expect(byId.get(first.customer.id)).to.include({ orderCount: 2, revenue: 40, current: true, email: first.email });
       expect(byId.get(first.customer.id)!.lastOrderDate).to.be.a('string');
       expect(byId.get(second.customer.id)).to.include({ orderCount: 0, revenue: 0, lastOrderDate: null, current: false });
@@ -42,7 +42,7 @@ describe('sales representatives: customers, orders, statistics', () => {
       expect(ids(filtered)).to.deep.equal([first.customer.id]);
       const paged = await (await as(token)).post('/sales-representative/customer-search', { limit: 1 });
       expect(paged.body).to.include({ total: 2 });
-      expect(paged.body.data).to.have.length(1);
+      expect(paged.body.elements).to.have.length(1);
     });
 
     it('refuses invalid criteria (400), guests (401) and non-representatives (403)', async () => {
@@ -66,11 +66,11 @@ describe('sales representatives: customers, orders, statistics', () => {
       expect(all.status).to.equal(200);
       expect(all.body.total).to.equal(2);
       expect(ids(all)).to.have.members([a, b]);
-      expect(all.body.data[0]).to.include.keys('orderNumber', 'amountTotal', 'lineItems');
+      expect(all.body.elements[0]).to.include.keys('orderNumber', 'amountTotal', 'lineItems');
       const one = await (await as(token)).post('/sales-representative/orders', { filter: [{ type: 'equals', field: 'customerId', value: customers[1]!.customer.id }] });
       expect(ids(one)).to.deep.equal([b]);
       const other = await (await as(token)).post('/sales-representative/orders', { filter: [{ type: 'equals', field: 'customerId', value: stranger.customer.id }] });
-      expect(other.body).to.deep.equal({ total: 0, data: [] });
+      expect(other.body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
       expectError(await (await as(token)).post('/sales-representative/orders', { page: 0 }), 400);
       await refusesOthers('post', '/sales-representative/orders');
     });
@@ -81,10 +81,13 @@ describe('sales representatives: customers, orders, statistics', () => {
       await orderAs(customers[0]!.token);
       const res = await (await as(token)).get(`/sales-representative/customer-orders/${customers[1]!.customer.id}`);
       expect(res.status).to.equal(200);
-      expect(ids(res)).to.have.members(mine);
+      // The spec: "array of orders of the customer".
+      expect(res.body).to.be.an('array');
+      expect(res.body.map((order: { id: string }) => order.id)).to.have.members(mine);
+      expect(res.body[0]).to.include.keys('orderNumber', 'orderDate', 'amountTotal', 'lineItems');
       const page = await (await as(token)).get(`/sales-representative/customer-orders/${customers[1]!.customer.id}?limit=1&page=2`);
-      expect(page.body.total).to.equal(2);
-      expect(page.body.data).to.have.length(1);
+      expect(page.body).to.have.length(1);
+      expect(mine).to.include(page.body[0].id);
       const stranger = await newCustomer();
       expectError(await (await as(token)).get(`/sales-representative/customer-orders/${stranger.customer.id}`), 404);
       expectError(await (await as(token)).get('/sales-representative/customer-orders/nope'), 400);
@@ -135,7 +138,7 @@ describe('sales representatives: customers, orders, statistics', () => {
       const res = await (await as(token)).post('/sales-representative/employees', {});
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(2);
-      expect(res.body.data.map((e: { id: string; customerId: string }) => [e.id, e.customerId])).to.have.deep.members([
+      expect(res.body.elements.map((e: { id: string; customerId: string }) => [e.id, e.customerId])).to.have.deep.members([
         [e1.id, customers[0]!.customer.id],
         [e2.id, customers[1]!.customer.id],
       ]);
@@ -197,15 +200,15 @@ describe('sales representatives: customers, orders, statistics', () => {
       const res = await (await as(token)).post('/sales-representative/customer-sales-ranking', {});
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(3);
-      expect(res.body.data.map((e: { customerId: string; rank: number; revenue: number; orderCount: number }) => [e.customerId, e.rank, e.revenue, e.orderCount])).to.deep.equal([
+      expect(res.body.elements.map((e: { customerId: string; rank: number; revenue: number; orderCount: number }) => [e.customerId, e.rank, e.revenue, e.orderCount])).to.deep.equal([
         [b.customer.id, 1, 51, 2],
         [a.customer.id, 2, 10, 1],
         [c.customer.id, 3, 0, 0],
       ]);
       const one = await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: a.customer.id });
-      expect(one.body).to.deep.equal({ total: 1, data: [{ rank: 2, customerId: a.customer.id, customerNumber: a.customer.customerNumber, company: a.customer.company, revenue: 10, orderCount: 1 }] });
+      expect(one.body).to.deep.include({ total: 1, elements: [{ id: a.customer.id, rank: 2, customerId: a.customer.id, customerNumber: a.customer.customerNumber, company: a.customer.company, revenue: 10, orderCount: 1 }] });
       const future = await (await as(token)).post('/sales-representative/customer-sales-ranking', { from: new Date(Date.now() + 86_400_000).toISOString() });
-      expect(future.body.data.every((e: { revenue: number }) => e.revenue === 0)).to.equal(true);
+      expect(future.body.elements.every((e: { revenue: number }) => e.revenue === 0)).to.equal(true);
       const stranger = await newCustomer();
       expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: stranger.customer.id }), 404);
       expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: 'ABC' }), 400);
