@@ -64,7 +64,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/employee/add',
       operationId: 'addEmployee',
-      summary: 'Adds an employee without a password and mails them an activation link to set one.',
+      summary: 'Adds an employee (e-mail and role; names optional) without a password and mails them an activation link to set one.',
       description: 'An e-mail that has a login already (another customer’s employee) gets an invitation only: the person is linked when they accept it.',
       tags: [TAG],
       auth: 'login',
@@ -82,7 +82,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
           let employeeId: string | null = null;
           if (!existing) {
             if (await host.customers.findByEmail(trx, email)) throw emailTaken();
-            employeeId = await insertEmployee(host, trx, customer.id, { ...body, email, passwordHash: null });
+            // Names not given stay empty until the person accepts the invitation and gives them.
+            employeeId = await insertEmployee(host, trx, customer.id, { ...body, firstName: body.firstName ?? '', lastName: body.lastName ?? '', email, passwordHash: null });
           }
           return createInvitation(host, trx, ctx, customer.id, { ...body, email, employeeId });
         });

@@ -43,6 +43,7 @@ import {
   remindBody,
   settingsBody,
   settingsSchema,
+  UPDATABLE_FIELDS,
   updateBody,
 } from './schemas.js';
 import type { OrderApprovalUseCases } from './use-cases/index.js';
@@ -358,6 +359,9 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       permission: null,
       schemas: { params: approvalParams, body: updateBody, responses: { 200: null } },
       async handler({ ctx, params, body }) {
+        // Decided: an update that names nothing is a mistake, not a refresh (refresh has its own route).
+        if (!UPDATABLE_FIELDS.some((field) => field in body))
+          throw Errors.badRequest('SUITE__APPROVAL_UPDATE_EMPTY', `Nothing to update: send at least one of ${UPDATABLE_FIELDS.join(', ')}.`, { pointer: '' });
         await service.update(ctx, params.orderApprovalId, body);
         return noContent200();
       },

@@ -152,10 +152,11 @@ export const createBody = objectSchema(
   },
   ['cartToken'],
 );
+export const UPDATABLE_FIELDS = ['customerComment', 'billingAddressId', 'shippingAddressId'] as const;
 export const updateBody = objectSchema(
   { customerComment: nullable(comment), billingAddressId: nullable(idSchema), shippingAddressId: nullable(idSchema) },
   [],
-  { minProperties: 1 },
+  { description: `At least one of ${UPDATABLE_FIELDS.join(', ')}; an empty body is a 400 SUITE__APPROVAL_UPDATE_EMPTY naming them.` },
 );
 export const approveBody = objectSchema({ comment: nullable(comment), ccEmployeeIds });
 export const declineBody = objectSchema({ comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' }, ccEmployeeIds }, ['comment']);

@@ -44,6 +44,7 @@ function summary(row: Record<string, any>, itemCount: number) {
   return {
     id: String(row.id),
     name: String(row.name),
+    type: (row.type as string | null) ?? null,
     itemCount,
     createdBy: { type: String(row.created_by_type), id: (row.created_by_id as string | null) ?? null },
     createdAt: fromDbTime(row.created_at)!,
@@ -57,10 +58,11 @@ export async function listView(host: HostRuntime, executor: Executor, list: Reco
   return { ...summary(list, items.length), items };
 }
 
-export async function listSummaries(executor: Executor, customerId: string, limit: number, page: number) {
-  const [count] = await executor(LISTS).where({ customer_id: customerId }).count({ n: '*' });
+export async function listSummaries(executor: Executor, customerId: string, limit: number, page: number, type?: string) {
+  const owned = { customer_id: customerId, ...(type === undefined ? {} : { type }) };
+  const [count] = await executor(LISTS).where(owned).count({ n: '*' });
   const rows = await executor(LISTS)
-    .where({ customer_id: customerId })
+    .where(owned)
     .orderBy('created_at')
     .orderBy('id')
     .limit(limit)

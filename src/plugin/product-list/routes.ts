@@ -94,13 +94,13 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       method: 'POST',
       path: '/product-lists',
       operationId: 'listProductLists',
-      summary: "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts.",
+      summary: "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts; optionally of one type.",
       schemas: { body: overviewBody, responses: { 200: listsResponse } },
       async handler({ ctx, body }) {
         const customer = requireCustomer(ctx);
         const limit = Number(body.limit);
         const page = Number(body.page);
-        const lists = await listSummaries(host.db, customer.id, limit, page);
+        const lists = await listSummaries(host.db, customer.id, limit, page, body.type);
         return storeList(lists.data, { total: lists.total, page, limit });
       },
     },

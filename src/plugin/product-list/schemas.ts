@@ -34,12 +34,13 @@ export const itemSchema = objectSchema(
 const summaryProperties = {
   id: idSchema,
   name: { type: 'string' },
+  type: nullable({ type: 'string' }),
   itemCount: { type: 'integer', minimum: 0 },
   createdBy: objectSchema({ type: { type: 'string' }, id: nullable(idSchema) }, ['type', 'id']),
   createdAt: dateTimeSchema,
   updatedAt: nullable(dateTimeSchema),
 };
-const summaryRequired = ['id', 'name', 'itemCount', 'createdBy', 'createdAt', 'updatedAt'];
+const summaryRequired = ['id', 'name', 'type', 'itemCount', 'createdBy', 'createdAt', 'updatedAt'];
 
 export const listSummarySchema = objectSchema(summaryProperties, summaryRequired);
 export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [...summaryRequired, 'items']);
@@ -73,10 +74,12 @@ export const deleteItemsBody = objectSchema(
   ['items'],
 );
 
-export const createBody = objectSchema({ name: nameSchema, items: newItems });
+const listType = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$', description: 'A free label of the list kind (e.g. "wishlist"); null when not given.' } as const;
+export const createBody = objectSchema({ name: nameSchema, type: listType, items: newItems });
 export const updateListBody = objectSchema({ name: nameSchema }, ['name']);
 
 export const overviewBody = objectSchema({
+  type: listType,
   limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
   page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
 });

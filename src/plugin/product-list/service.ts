@@ -158,7 +158,7 @@ export class ProductListService {
     return `Product list ${count + 1}`;
   }
 
-  async create(ctx: StoreContext, input: { name?: string; items?: NewItem[] }) {
+  async create(ctx: StoreContext, input: { name?: string; type?: string; items?: NewItem[] }) {
     const customer = requireCustomer(ctx);
     await ctx.ruleIds();
     await ensureListOwner(this.host.db, customer.id);
@@ -171,6 +171,7 @@ export class ProductListService {
         id,
         customer_id: customer.id,
         name: input.name?.trim() || fallbackName,
+        type: input.type ?? null,
         created_by_type: ctx.actor.type,
         created_by_id: ctx.actor.id,
         created_at: nowDb(),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { criteriaSchema, MAX_LIMIT, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { inTransaction, isForeignKeyError, readBool, readInt, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -54,11 +54,23 @@ const editable = {
 };
 const createBody = objectSchema({ customerId: idParam, ...editable }, ['typeId', 'subject']);
 const updateBody = objectSchema({ id: idParam, ...editable }, ['id'], { minProperties: 2 });
-const listQuery = objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 }, customerId: idParam, typeId: idParam });
+/** Query shortcuts of the activity list; they narrow (and page) the criteria body, so no defaults here. */
+const listQuery = objectSchema({
+  page: { type: 'integer', minimum: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT },
+  term: { type: 'string', maxLength: 255 },
+  customerId: idParam,
+  typeId: idParam,
+});
 const typeListQuery = objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 } });
 
 const activityCriteria: CriteriaSpec = {
-  fields: { customerId: { column: 'a.customer_id', type: 'id' }, typeId: { column: 'a.type_id', type: 'id' } },
+  fields: {
+    id: { column: 'a.id', type: 'id' },
+    customerId: { column: 'a.customer_id', type: 'id' },
+    typeId: { column: 'a.type_id', type: 'id' },
+    activityDate: { column: 'a.activity_date', type: 'date' },
+  },
   termColumns: ['a.subject', 'a.comment'],
   defaultSort: [
     { column: 'a.activity_date', order: 'desc' },
@@ -66,6 +78,7 @@ const activityCriteria: CriteriaSpec = {
   ],
   idColumn: 'a.id',
 };
+const activityListBody = criteriaSchema(Object.keys(activityCriteria.fields));
 const typeCriteria: CriteriaSpec = {
   fields: {},
   termColumns: ['t.name', 't.technical_name'],
@@ -248,27 +261,31 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         });
       },
     },
-    {
-      method: 'GET',
-      path: '/sales-representative/customer-activity/list',
-      operationId: 'listCustomerActivities',
-      summary: 'Activities of the assigned customers, newest first; query page, limit, term (subject, comment), customerId, typeId.',
-      tags: [TAG],
-      auth: 'login',
-      permission: null,
-      schemas: { query: listQuery, responses: { 200: storeListResponse(activitySchema) } },
-      async handler({ ctx, query }) {
-        const rep = requireRepresentative(ctx);
-        if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
-        const filter: NonNullable<Criteria['filter']> = [];
-        if (query.customerId) filter.push({ type: 'equals', field: 'customerId', value: query.customerId });
-        if (query.typeId) filter.push({ type: 'equals', field: 'typeId', value: query.typeId });
-        const criteria: Criteria = { page: query.page, limit: query.limit, term: query.term, filter };
-        const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
-        const page = await searchByCriteria<Record<string, any>>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
-        return storeList(page.rows.map(toActivity), page);
-      },
-    },
+    ...(['GET', 'POST'] as const).map(
+      (method): StoreRoute => ({
+        method,
+        path: '/sales-representative/customer-activity/list',
+        operationId: method === 'GET' ? 'listCustomerActivities' : 'searchCustomerActivities',
+        summary: 'Activities of the assigned customers, newest first, by a criteria body (filter customerId, typeId, activityDate; term: subject, comment) and/or the query shortcuts page, limit, term, customerId, typeId.',
+        description: 'The spec gives the GET a criteria body; POST takes the same body for clients that cannot send one with GET. Query values narrow the body (filters add up; page, limit and term replace the body\'s).',
+        tags: [TAG],
+        auth: 'login',
+        permission: null,
+        schemas: { query: listQuery, body: activityListBody, responses: { 200: storeListResponse(activitySchema) } },
+        async handler({ ctx, query, body }) {
+          const rep = requireRepresentative(ctx);
+          if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
+          const given = body as Criteria;
+          const filter: NonNullable<Criteria['filter']> = [...(given.filter ?? [])];
+          if (query.customerId) filter.push({ type: 'equals', field: 'customerId', value: query.customerId });
+          if (query.typeId) filter.push({ type: 'equals', field: 'typeId', value: query.typeId });
+          const criteria: Criteria = { ...given, page: query.page ?? given.page, limit: query.limit ?? given.limit, term: query.term ?? given.term, filter };
+          const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
+          const page = await searchByCriteria<Record<string, any>>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
+          return storeList(page.rows.map(toActivity), page);
+        },
+      }),
+    ),
     {
       method: 'GET',
       path: '/sales-representative/customer-activity/{id}',

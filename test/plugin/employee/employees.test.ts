@@ -73,10 +73,29 @@ describe('employees: accounts', () => {
       await loginAs(email, 'my-new-password');
     });
 
+    it('takes what the spec shows, {email, roleId}: the names come with the invitation acceptance', async () => {
+      const owner = await newCustomer();
+      const role = await createRole(owner.token, ['orders.read']);
+      const email = uniqueEmail();
+      const res = await (await as(owner.token)).post('/b2b/employee/add', { email, roleId: role.id });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const list = await (await as(owner.token)).post('/b2b/employees', { filter: [{ type: 'equals', field: 'email', value: email }] });
+      expect(list.body.elements[0]).to.include({ email, firstName: '', lastName: '', roleId: role.id, activated: false });
+      expect(list.body.elements[0].employeeId).to.equal(list.body.elements[0].id);
+      const { secret } = linkSecret(await receiveMail(email, 'invites you'), '/account/employee-invitation');
+      expectError(await (await as(null)).post(`/invitation-employee/${secret}`, { password: 'my-new-password' }), 400, 'SUITE__INVALID_INPUT');
+      const accepted = await (await as(null)).post(`/invitation-employee/${secret}`, { password: 'my-new-password', firstName: 'Ola', lastName: 'Later' });
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(200);
+      const employee = await (await as(owner.token)).get(`/b2b/employee/${accepted.body.employeeId}`);
+      expect(employee.body).to.include({ firstName: 'Ola', lastName: 'Later', roleId: role.id, activated: true });
+      await loginAs(email, 'my-new-password');
+    });
+
     it('validates, needs employee.manage, 404s another customer’s role, and refuses an employee of the company', async () => {
       const owner = await newCustomer();
       const client = await as(owner.token);
-      expectError(await client.post('/b2b/employee/add', { email: uniqueEmail(), firstName: 'A' }), 400, 'SUITE__INVALID_INPUT');
+      expectError(await client.post('/b2b/employee/add', { firstName: 'A', lastName: 'B' }), 400, 'SUITE__INVALID_INPUT');
+      expectError(await client.post('/b2b/employee/add', { email: uniqueEmail(), firstName: '' }), 400, 'SUITE__INVALID_INPUT');
       expectError(await client.post('/b2b/employee/add', { email: uniqueEmail(), firstName: 'A', lastName: 'B', storefrontUrl: 'https://evil.example' }), 400, 'SUITE__INVALID_STOREFRONT_URL');
       expectError(await (await as(null)).post('/b2b/employee/add', { email: uniqueEmail(), firstName: 'A', lastName: 'B' }), 401);
       const reader = await employeeWith(['employee.read'], owner);

@@ -246,7 +246,11 @@ describe('order approval: execute, refresh, line items, update, reminders, check
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       const client = await as(requester.token);
-      expectError(await client.post(`/b2b/order-approval/${id}/update`, {}), 400, 'SUITE__INVALID_INPUT');
+      // An update that names nothing says what it needs (docs/budgets-and-approval.md).
+      const empty = await client.post(`/b2b/order-approval/${id}/update`, {});
+      expectError(empty, 400, 'SUITE__APPROVAL_UPDATE_EMPTY');
+      expect(empty.body.errors[0].detail).to.contain('customerComment').and.contain('billingAddressId').and.contain('shippingAddressId');
+      expectError(await client.post(`/b2b/order-approval/${id}/update`), 400, 'SUITE__APPROVAL_UPDATE_EMPTY');
       expectError(await client.post(`/b2b/order-approval/${id}/update`, { shippingAddressId: OTHER_ID }), 400, 'SUITE__UNKNOWN_ADDRESS');
       expectError(await (await as(null)).post(`/b2b/order-approval/${id}/update`, { customerComment: 'x' }), 401);
       expectError(await (await as(approverA.token)).post(`/b2b/order-approval/${id}/update`, { customerComment: 'x' }), 403);

@@ -15,7 +15,7 @@ interface Item {
   customFields: Record<string, unknown>;
 }
 
-async function createList(token: string, body: Record<string, unknown> = {}): Promise<{ id: string; name: string; items: Item[] }> {
+async function createList(token: string, body: Record<string, unknown> = {}): Promise<{ id: string; name: string; type: string | null; items: Item[] }> {
   const res = await (await as(token)).post('/product-lists/create', body);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body.productList;
@@ -70,6 +70,21 @@ describe('product lists: lists', () => {
     expect(deleted.body).to.deep.equal({ success: true });
     expectError(await (await as(owner.token)).get(`/product-lists/${named.id}`), 404);
     expectError(await (await as(owner.token)).delete(`/product-lists/${named.id}`), 404);
+  });
+
+  it('takes an optional type on create and lists by type (POST /product-lists)', async () => {
+    const { owner } = await setup();
+    const plain = await createList(owner.token, { name: 'Plain' });
+    const wish = await createList(owner.token, { name: 'Wishes', type: 'wishlist' });
+    expect(plain).to.include({ type: null });
+    expect(wish).to.include({ type: 'wishlist' });
+    const client = await as(owner.token);
+    const wishlists = await client.post('/product-lists', { type: 'wishlist' });
+    expect(wishlists.status).to.equal(200);
+    expect(wishlists.body.total).to.equal(1);
+    expect(wishlists.body.elements.map((l: { id: string }) => l.id)).to.deep.equal([wish.id]);
+    expect((await client.post('/product-lists', {})).body.elements.map((l: { id: string }) => l.id)).to.include.members([plain.id, wish.id]);
+    expectError(await client.post('/product-lists/create', { type: 'no spaces' }), 400, 'SUITE__INVALID_INPUT');
   });
 
   it("answers 404 for another customer's list on every list route, and leaves it unchanged", async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { expectError } from '../../helpers/shop.js';
+import { STORE, TOKEN } from '../employee/helpers.js';
 import { admin, as, createEmployee, createRepresentative, employeeWith, loginAs, newCustomer, orderAs, representativeWith } from './helpers.js';
 
 const CALL = '00000000000000000000000000ac7001';
@@ -104,6 +105,18 @@ describe('sales representatives: customer activities', () => {
       const paged = await client.get('/sales-representative/customer-activity/list?limit=1&page=2');
       expect(paged.body).to.include({ total: 2 });
       expect(paged.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      // The spec's GET takes a criteria body; POST takes the same body; query shortcuts narrow it.
+      const byCriteria = { filter: [{ type: 'equals', field: 'customerId', value: second.customer.id }] };
+      const getWithBody = await client.agent.get(`${STORE}/sales-representative/customer-activity/list`).set(TOKEN, token).send(byCriteria);
+      expect(getWithBody.status).to.equal(200);
+      expect(getWithBody.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      const posted = await client.post('/sales-representative/customer-activity/list', { ...byCriteria, limit: 5 });
+      expect(posted.status).to.equal(200);
+      expect(posted.body).to.include({ total: 1, limit: 5 });
+      expect(posted.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      const narrowed = await client.post(`/sales-representative/customer-activity/list?typeId=${CALL}`, { term: 'quick' });
+      expect(narrowed.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([defaulted.body.id]);
+      expectError(await client.post('/sales-representative/customer-activity/list', { filter: [{ type: 'equals', field: 'secret', value: 'x' }] }), 400);
 
       const deleted = await client.delete(`/sales-representative/customer-activity/${id}`);
       expect(deleted.status).to.equal(200);

@@ -120,6 +120,10 @@ export async function acceptInvitation(host: HostRuntime, trx: Trx, salesChannel
     const names: Record<string, string> = {};
     if (input.firstName) names.first_name = input.firstName;
     if (input.lastName) names.last_name = input.lastName;
+    // An employee added by e-mail and role only gives the names here.
+    const firstName = names.first_name ?? employee.first_name;
+    const lastName = names.last_name ?? employee.last_name;
+    if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
     await trx(EMPLOYEES).where({ id: employee.id }).update({ ...names, password_hash: requirePassword(), updated_at: now });
   }
   const link = await trx(LINKS).where({ employee_id: employee.id, customer_id: customer.id }).first('id');
