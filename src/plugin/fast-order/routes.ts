@@ -166,7 +166,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       path: '/product-price/{id}/{quantity}',
       operationId: 'productPrice',
       summary: 'The price of a product for the caller at a quantity (customer, group, tier and list prices applied).',
-      description: 'A product the caller may not see is a 404; a quantity that is not a whole number from 1 is a 400.',
+      description: 'A product the caller may not see is a 404; a quantity the product\'s purchase steps refuse (the reference host: not a whole number from 1) is a 400 SUITE__QUANTITY_NOT_PURCHASABLE.',
       tags: [TAG],
       auth: 'login',
       permission: null,
@@ -176,6 +176,9 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         const [product] = await host.catalog.visibleProducts(ctx, [String(params.id)]);
         if (!product) throw Errors.notFound('Product', String(params.id));
         const quantity = Number(params.quantity);
+        // The host has no purchase steps of its own: every product is sold in whole units from 1.
+        if (!Number.isInteger(quantity) || quantity < 1)
+          throw Errors.badRequest('SUITE__QUANTITY_NOT_PURCHASABLE', `The product is sold in whole units from 1; ${quantity} cannot be bought.`, { pointer: '/quantity' });
         const price = await host.prices.calculate(ctx, product, quantity);
         return { productId: product.id, productNumber: product.productNumber, quantity, calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision) };
       },

@@ -81,7 +81,15 @@ export const suggestBody = objectSchema(
 );
 
 export const productPriceParams = objectSchema(
-  { id: idSchema, quantity: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'A whole number from 1.' } },
+  {
+    id: idSchema,
+    quantity: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1_000_000,
+      description: "A number, as the spec types it; the product's purchase steps decide which quantities it is sold in (the reference host sells every product in whole units from 1).",
+    },
+  },
   ['id', 'quantity'],
 );
 

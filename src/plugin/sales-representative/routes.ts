@@ -1,8 +1,8 @@
 import { termAsFilter, type Criteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
-import { Errors } from '../../lib/errors.js';
+import { AppError, Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
-import { emptyBody, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
+import { emptyBody, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { nowDb } from '../../lib/time.js';
 import type { CustomerRef, HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../host/contract.js';
@@ -27,12 +27,12 @@ import {
   lastOrdersBody,
   orderCriteriaBody,
   orderArrayResponse,
+  representativeCustomerResponse,
   orderListResponse,
   pagingQuery,
   profilePatchBody,
   rankingBody,
   rankingResponse,
-  representativeContactSchema,
   representativeEmployeeCriteria,
   statisticsQuery,
   statisticsResponse,
@@ -83,14 +83,15 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/sales-representative',
       operationId: 'readCustomerSalesRepresentative',
-      summary: 'The sales representative who looks after the current customer (null when none is assigned).',
+      summary: 'The sales representative who looks after the current customer, as the platform\'s customer response; 404 when none is assigned.',
       tags: [TAG],
       auth: 'login',
       permission: null,
-      schemas: { responses: { 200: objectSchema({ salesRepresentative: nullable(representativeContactSchema) }, ['salesRepresentative']) } },
+      schemas: { responses: { 200: representativeCustomerResponse } },
       async handler({ ctx }) {
         const row = ctx.customer ? await representativeOfCustomer(host.db, ctx.customer.id) : null;
-        return { salesRepresentative: row ? { id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, phone: row.phone ?? null } : null };
+        if (!row) throw new AppError(404, 'SUITE__NO_SALES_REPRESENTATIVE', 'No sales representative looks after this customer.');
+        return { id: row.id, apiAlias: 'customer', email: row.email, firstName: row.first_name, lastName: row.last_name, phone: row.phone ?? null };
       },
     },
     {

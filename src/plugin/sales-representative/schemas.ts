@@ -25,6 +25,12 @@ export const representativeContactSchema = objectSchema(
   ['id', 'email', 'firstName', 'lastName', 'phone'],
 );
 
+/** The spec: the representative as the platform's customer response (a customer entity, `apiAlias` "customer"). */
+export const representativeCustomerResponse = objectSchema(
+  { id: text, apiAlias: { const: 'customer' }, email: text, firstName: text, lastName: text, phone: nullableText },
+  ['id', 'apiAlias', 'email', 'firstName', 'lastName', 'phone'],
+);
+
 export const representativeSchema = objectSchema(
   { id: text, email: text, firstName: text, lastName: text, phone: nullableText, active: { type: 'boolean' }, createdAt: dateTimeSchema, updatedAt: nullable(dateTimeSchema) },
   ['id', 'email', 'firstName', 'lastName', 'phone', 'active', 'createdAt', 'updatedAt'],

@@ -195,11 +195,12 @@ describe('sales representatives: setup, login and acting for customers', () => {
       const rep = await createRepresentative([customer.customer.id], { phone: '+49 30 1' });
       const own = await (await as(customer.token)).get('/sales-representative');
       expect(own.status).to.equal(200);
-      expect(own.body.salesRepresentative).to.deep.equal({ id: rep.id, email: rep.email, firstName: 'Rita', lastName: 'Rep', phone: '+49 30 1' });
+      // The spec: the customer response (the platform's customer entity).
+      expect(own.body).to.deep.equal({ id: rep.id, apiAlias: 'customer', email: rep.email, firstName: 'Rita', lastName: 'Rep', phone: '+49 30 1' });
       const employee = await employeeWith(['orders.read'], customer);
-      expect((await (await as(employee.token)).get('/sales-representative')).body.salesRepresentative.id).to.equal(rep.id);
+      expect((await (await as(employee.token)).get('/sales-representative')).body.id).to.equal(rep.id);
       const lonely = await newCustomer();
-      expect((await (await as(lonely.token)).get('/sales-representative')).body).to.deep.equal({ salesRepresentative: null });
+      expectError(await (await as(lonely.token)).get('/sales-representative'), 404, 'SUITE__NO_SALES_REPRESENTATIVE');
       expectError(await (await as(null)).get('/sales-representative'), 401);
     });
 
@@ -209,7 +210,7 @@ describe('sales representatives: setup, login and acting for customers', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ success: true });
       const seen = await (await as(customers[0]!.token)).get('/sales-representative');
-      expect(seen.body.salesRepresentative).to.include({ firstName: 'Rosa', phone: '+49 40 2' });
+      expect(seen.body).to.include({ firstName: 'Rosa', phone: '+49 40 2' });
       const other = await createRepresentative([]);
       expectError(await (await as(token)).patch(`/sales-representative/${other.id}`, { firstName: 'X' }), 404);
       expectError(await (await as(token)).patch(`/sales-representative/${rep.id}`, {}), 400);
