@@ -146,9 +146,12 @@ async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: Budget
     if (input.approverEmployeeId && !known.has(input.approverEmployeeId))
       throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'The approver does not belong to this customer.', { pointer: '/approverEmployeeId' });
   }
-  for (const [index, categoryId] of (input.categoryIds ?? []).entries()) {
-    if (!(await host.catalog.entityVersionId(host.db, 'category', categoryId)))
-      throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${categoryId}" does not exist.`, { pointer: `/categoryIds/${index}` });
+  if (input.categoryIds?.length) {
+    // A category the caller may not see answers as an unknown one: no existence oracle.
+    const visible = new Set(await host.catalog.visibleEntityIds(ctx, 'category', input.categoryIds, host.db));
+    const index = input.categoryIds.findIndex((categoryId) => !visible.has(categoryId));
+    if (index >= 0)
+      throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${input.categoryIds[index]}" does not exist.`, { pointer: `/categoryIds/${index}` });
   }
   if (input.name !== undefined) columns.name = input.name.trim();
   if (input.description !== undefined) columns.description = input.description;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { expectError } from '../../helpers/shop.js';
+import { expectError, getShop } from '../../helpers/shop.js';
 import { placeOrder } from '../../helpers/checkout.js';
 import { APPROVER_PERMISSIONS, as, category, createBudget, employee, fillCart, newCustomer, product, startShop } from '../order-approval/helpers.js';
 
@@ -56,6 +56,19 @@ describe('budgets: Store API routes', () => {
       const unknown = expectError(await client.post('/budget', { name: 'x', amount: 5, periodType: 'monthly', employeeIds: [strangerEmployee.id] }), 400, 'SUITE__UNKNOWN_EMPLOYEE');
       expect(unknown.source?.pointer).to.equal('/employeeIds/0');
       expectError(await client.post('/budget', { name: 'x', amount: 5, periodType: 'monthly', categoryIds: [OTHER_ID] }), 400, 'SUITE__UNKNOWN_CATEGORY');
+    });
+
+    it('answers a category the caller may not see like an unknown one (no existence oracle)', async () => {
+      const customer = await newCustomer();
+      const client = await as(customer.token);
+      const hidden = await category();
+      await (await getShop()).db('categories').where({ id: hidden }).update({ active: false });
+      const visible = await category();
+      const seen = expectError(await client.post('/budget', { name: 'x', amount: 5, periodType: 'monthly', categoryIds: [visible, hidden] }), 400, 'SUITE__UNKNOWN_CATEGORY');
+      const unknown = expectError(await client.post('/budget', { name: 'x', amount: 5, periodType: 'monthly', categoryIds: [visible, OTHER_ID] }), 400, 'SUITE__UNKNOWN_CATEGORY');
+      expect(seen.source?.pointer).to.equal('/categoryIds/1');
+      expect(seen.detail!.replace(hidden, '<id>')).to.equal(unknown.detail!.replace(OTHER_ID, '<id>'));
+      expect((await client.post('/budget', { name: 'ok', amount: 5, periodType: 'monthly', categoryIds: [visible] })).status).to.equal(200);
     });
 
     it('answers 401 without login and 403 without budget.manage', async () => {

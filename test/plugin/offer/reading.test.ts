@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { placeOrder } from '../../helpers/checkout.js';
-import { expectError } from '../../helpers/shop.js';
+import { expectError, getShop } from '../../helpers/shop.js';
 import { createRepresentative, loginAs } from '../sales-representative/helpers.js';
 import { as, backdateValidity, company, employee, fillCart, newCustomer, openOffer, product, requestOffer, startShop } from './helpers.js';
 
@@ -177,6 +177,16 @@ describe('offers: reading', () => {
       const other = await company();
       expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${p.id}?customerId=${other.customer.customer.id}`), 404);
       expectError(await (await as(c.rep.token)).get(`/b2b/offer-reference-product/${p.id}?customerId=${other.customer.customer.id}`), 404);
+    });
+
+    it('answers a product the caller may not see like an unknown id (no existence oracle)', async () => {
+      const c = await company();
+      const hidden = await product();
+      await (await getShop()).db('products').where({ id: hidden.id }).update({ active: false });
+      const seen = expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${hidden.id}`), 404, 'SUITE__NOT_FOUND');
+      const unknownId = newId();
+      const unknown = expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${unknownId}`), 404, 'SUITE__NOT_FOUND');
+      expect(seen.detail!.replace(hidden.id, '<id>')).to.equal(unknown.detail!.replace(unknownId, '<id>'));
     });
   });
 });

@@ -31,7 +31,8 @@ export async function referenceProduct(host: HostRuntime, ctx: StoreContext, pro
   const targetId = customerId ?? own.id;
   if (targetId !== own.id && !(isRepresentative(ctx) && (await isAssigned(host, host.db, ctx.salesRepresentative!.id, ctx.salesChannel.id, targetId))))
     throw Errors.notFound('Customer', targetId);
-  const [product] = await host.catalog.products(host.db, [productId]);
+  // A product the caller may not see answers as an unknown one: no existence oracle.
+  const [product] = await host.catalog.visibleProducts(ctx, [productId], host.db);
   if (!product) throw Errors.notFound('Product', productId);
 
   const ownOnly = !isRepresentative(ctx) && !ctx.can('orders.read-all');
