@@ -90,6 +90,7 @@ export async function productViews(host: HostRuntime, ctx: StoreContext, product
   for (const [index, product] of products.entries()) {
     views.push({
       id: product.id,
+      versionId: product.versionId,
       productNumber: product.productNumber,
       name: product.name,
       description: product.description,
@@ -97,6 +98,9 @@ export async function productViews(host: HostRuntime, ctx: StoreContext, product
       ean: product.ean,
       stock: product.stock,
       available: product.stock > 0,
+      active: product.active,
+      categoryIds: product.categoryIds,
+      taxRate: product.taxRateBp / 100,
       customerProductNumber: ownNumbers.get(product.id) ?? null,
       calculatedPrice: priceView(prices[index]!, precision),
       ...(breakpoints ? { tierPrices: await tierTable(host, ctx, product, breakpoints.get(product.id) ?? [1]) } : {}),

@@ -41,8 +41,10 @@ const tierSchema = objectSchema(
   ['minQuantity', 'maxQuantity', 'unitPrice', 'source'],
 );
 
+/** The host listing's product fields (a product listing route response), plus the fast order's own. */
 const productProperties = {
   id: idSchema,
+  versionId: idSchema,
   productNumber: { type: 'string' },
   name: { type: 'string' },
   description: nullable({ type: 'string' }),
@@ -50,11 +52,14 @@ const productProperties = {
   ean: nullable({ type: 'string' }),
   stock: { type: 'integer' },
   available: { type: 'boolean' },
+  active: { type: 'boolean' },
+  categoryIds: { type: 'array', items: idSchema },
+  taxRate: { type: 'number' },
   customerProductNumber: nullable({ type: 'string' }),
   calculatedPrice: calculatedPriceSchema,
   tierPrices: { type: 'array', items: tierSchema, description: 'The unit price for the caller per quantity range (customer, group, tier and list prices applied).' },
 };
-const productRequired = ['id', 'productNumber', 'name', 'description', 'manufacturer', 'ean', 'stock', 'available', 'customerProductNumber', 'calculatedPrice'];
+const productRequired = ['id', 'versionId', 'productNumber', 'name', 'description', 'manufacturer', 'ean', 'stock', 'available', 'active', 'categoryIds', 'taxRate', 'customerProductNumber', 'calculatedPrice'];
 
 export const productSchema = objectSchema(productProperties, productRequired);
 export const productList = storeListResponse(productSchema);

@@ -129,6 +129,14 @@ describe('fast order: product table and details', () => {
     ]);
     const stranger = await newCustomer();
     const plain = await (await as(stranger.token)).post('/product-table-listing', { ids: [item.id] });
+    // A product listing route response: the platform's listing envelope and the host listing's product fields.
+    expect(plain.body).to.include({ apiAlias: 'product_listing', total: 1, page: 1, limit: 25 });
+    const hostListed = (await (await as(stranger.token)).post('/product', { ids: [item.id] })).body.elements[0];
+    expect(plain.body.elements[0]).to.include.keys(Object.keys(hostListed));
+    // Same values as the host's listing (tier prices are the fast order's own table).
+    const hostFields = { ...hostListed };
+    delete hostFields.tierPrices;
+    expect(plain.body.elements[0]).to.deep.include(hostFields);
     expect(plain.body.elements[0].tierPrices.map((t: { unitPrice: number }) => t.unitPrice)).to.deep.equal([10, 9, 8]);
     expectError(await (await as(buyer.token)).post('/product-table-listing', { page: 0 }), 400);
     expectError(await (await as(null)).post('/product-table-listing', {}), 401);
