@@ -7,3 +7,7 @@ export async function registerFastOrder(host: HostRuntime): Promise<void> {
   for (const route of fastOrderRoutes(host)) host.storeApi.route(route);
   for (const page of fastOrderStorefrontPages(host)) host.storefront.page(page);
 }
+
+/** For the representative's fast order (sales-representative add-on): the same add-by-number and its schemas. */
+export { addToCart } from './add-to-cart.js';
+export { addToCartBody, addToCartResponse } from './schemas.js';

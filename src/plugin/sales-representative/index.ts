@@ -3,6 +3,7 @@ import { activityRoutes } from './activities.js';
 import { representativeAdminRoutes } from './admin.js';
 import { representativeContextEnricher, representativeLoginProvider } from './context.js';
 import { deleteCustomersRepresentativeData } from './repository.js';
+import { representativeFastOrderRoutes } from './fast-order.js';
 import { productRequestRoutes } from './product-request.js';
 import { representativeRoutes } from './routes.js';
 import { salesRepresentativeStorefrontPages } from './storefront.js';
@@ -14,7 +15,7 @@ export { assignedCustomerIds, isAssigned, representativeOfCustomer } from './rep
 export async function registerSalesRepresentatives(host: HostRuntime): Promise<void> {
   host.auth.addLoginProvider(representativeLoginProvider(host));
   host.auth.addContextEnricher(representativeContextEnricher);
-  for (const route of [...representativeRoutes(host), ...activityRoutes(host), ...productRequestRoutes(host)]) host.storeApi.route(route);
+  for (const route of [...representativeRoutes(host), ...activityRoutes(host), ...productRequestRoutes(host), ...representativeFastOrderRoutes(host)]) host.storeApi.route(route);
   for (const route of representativeAdminRoutes(host)) host.adminApi.route(route);
   for (const page of salesRepresentativeStorefrontPages(host)) host.storefront.page(page);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersRepresentativeData(trx, ids));
