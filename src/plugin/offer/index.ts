@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { offerOrderRoutes } from './offer-order.js';
 import { deleteCustomersOffers } from './repository.js';
 import { offerRoutes } from './routes.js';
 import { OfferUseCases } from './use-cases/index.js';
@@ -13,7 +14,7 @@ const EXPIRE_JOB_EVERY_SECONDS = 10 * 60;
  */
 export async function registerOffers(host: HostRuntime): Promise<void> {
   const service = new OfferUseCases(host);
-  for (const route of offerRoutes(service)) host.storeApi.route(route);
+  for (const route of [...offerRoutes(service), ...offerOrderRoutes(host, service)]) host.storeApi.route(route);
   registerOfferStorefront(host, service);
   host.jobs.register(EXPIRE_JOB, async () => {
     await service.expireOverdue();
