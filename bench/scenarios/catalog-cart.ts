@@ -54,7 +54,7 @@ export const scenarios: BenchScenario[] = [
       // Twenty products the customer can see (other scenarios may restrict some), added in turn:
       // a cart of twenty lines, none of which reaches the per-line quantity limit.
       const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20 }) });
-      const products = ((await listing.json()) as { data: Array<{ id: string }> }).data.map((p) => p.id);
+      const products = ((await listing.json()) as { elements: Array<{ id: string }> }).elements.map((p) => p.id);
       const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
       for (const body of bodies)
         await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });

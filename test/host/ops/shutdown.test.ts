@@ -92,7 +92,7 @@ describe('host: graceful shutdown under load', function () {
       expect(exit.code, server.stderr()).to.equal(0);
       expect(exit.at - signalledAt, 'exit within the grace period').to.be.below(GRACE_MS);
       expect(slow.status, 'the request in flight when the listener closed completed').to.equal(200);
-      expect(JSON.parse(slow.body).data, slow.body.slice(0, 300)).to.be.an("array");
+      expect(JSON.parse(slow.body).elements, slow.body.slice(0, 300)).to.be.an("array");
 
       const firstNotReady = probes.find((p) => p.at > signalledAt && p.status === 503);
       expect(firstNotReady, 'ready turned 503').to.not.equal(undefined);
