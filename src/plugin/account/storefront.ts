@@ -20,13 +20,13 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
       async handler({ ctx, query }) {
         requireAnyPermission(ctx, ['orders.read']);
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-        const result = await call<{ total: number; data: View[] }>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
+        const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
         return {
           template: 'b2b/documents',
           data: {
             title: 'Documents',
-            documents: result.data.map((document) => ({
+            documents: result.elements.map((document) => ({
               ...document,
               createdAtText: dateText(ctx, document.createdAt),
               url: `${DOCUMENTS_PATH}/${encodeURIComponent(document.fileName)}`,
@@ -56,7 +56,7 @@ export function registerAccountStorefront(host: HostRuntime): void {
   for (const page of accountStorefrontPages(host)) host.storefront.page(page);
   const call = routeCaller(platformMenuRoutes(host));
   host.storefront.accountMenu(async (ctx) => {
-    const entries = (await call<{ data: AccountMenuEntry[] }>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).data;
+    const entries = (await call<{ elements: AccountMenuEntry[] }>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).elements;
     // A representative acting for no customer has no company pages to open: only their own section.
     return ctx.customer ? entries : entries.filter((entry) => entry.key === REPRESENTATIVE_SECTION);
   });

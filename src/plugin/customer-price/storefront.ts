@@ -17,7 +17,7 @@ export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[
         requireCustomerContext(ctx);
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
         const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-        const result = await call<{ total: number; data: View[] }>(ctx, 'listCustomerPrices', {
+        const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerPrices', {
           body: { page, limit: PAGE_SIZE, sort: [{ field: 'productName', order: 'ASC' }, { field: 'minQuantity', order: 'ASC' }], ...(term ? { term } : {}) },
         });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -26,7 +26,7 @@ export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[
           template: 'b2b/customer-prices',
           data: {
             title: 'Your prices',
-            prices: result.data.map((price) => ({ ...price, productUrl: `/product/${price.productId}`, scopeText: price.scope === 'customer' ? 'Your company' : 'Your customer group' })),
+            prices: result.elements.map((price) => ({ ...price, productUrl: `/product/${price.productId}`, scopeText: price.scope === 'customer' ? 'Your company' : 'Your customer group' })),
             total: result.total,
             term,
             currency: ctx.salesChannel.currencyIso,

@@ -32,7 +32,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
     gate(ctx);
     const pageNumber = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; data: View[] }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -40,7 +40,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       status,
       data: {
         title: 'Customer product numbers',
-        numbers: result.data.map((entry) => ({ ...entry, productUrl: `/product/${entry.productId}`, updatedText: dateText(ctx, entry.updatedAt ?? entry.createdAt), deleteUrl: `${PATH}/${entry.id}/delete` })),
+        numbers: result.elements.map((entry) => ({ ...entry, productUrl: `/product/${entry.productId}`, updatedText: dateText(ctx, entry.updatedAt ?? entry.createdAt), deleteUrl: `${PATH}/${entry.id}/delete` })),
         total: result.total,
         term,
         previous: pageNumber > 1 ? `${PATH}?page=${Math.min(pageNumber - 1, pages)}${search}` : null,

@@ -37,7 +37,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   }
 
   async function allLists(ctx: StoreContext): Promise<View[]> {
-    return (await call<{ data: View[] }>(ctx, 'listProductLists', { query: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).data;
+    return (await call<{ elements: View[] }>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).elements;
   }
 
   async function listsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; name?: string } = {}, status = 200): Promise<PageResult> {

@@ -44,14 +44,14 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     requireRepresentative(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; data: View[] }>(ctx, 'listSalesRepresentativeCustomers', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{ total: number; elements: View[] }>(ctx, 'listSalesRepresentativeCustomers', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
       template: 'b2b/sales-customers',
       data: {
         title: 'My customers',
-        customers: result.data.map((customer) => ({ ...customer, url: customerPath(customer.id), lastOrderText: dateText(ctx, customer.lastOrderDate) })),
+        customers: result.elements.map((customer) => ({ ...customer, url: customerPath(customer.id), lastOrderText: dateText(ctx, customer.lastOrderDate) })),
         total: result.total,
         term,
         currency: currency(ctx),
@@ -68,19 +68,20 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     if (!isId(id)) throw Errors.notFound('customer', id);
     // The statistics route answers 404 for a customer not assigned to the caller.
     const statistics = await call<View>(ctx, 'readSalesStatistics', { query: { customerId: id, months: 12 }, body: {} });
-    const [customer] = (await call<{ data: View[] }>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).data;
+    const [customer] = (await call<{ elements: View[] }>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
     if (!customer) throw Errors.notFound('customer', id);
-    const orders = await call<{ total: number; data: View[] }>(ctx, 'listSalesRepresentativeCustomerOrders', { params: { customerId: id }, query: { page: 1, limit: 10 } });
-    const activities = await call<{ total: number; data: View[] }>(ctx, 'listCustomerActivities', { query: { customerId: id, page: 1, limit: 10 } });
+    // The customer-orders route answers a bare array (the spec); the order search answers the total too.
+    const orders = await call<{ total: number; elements: View[] }>(ctx, 'listSalesRepresentativeOrders', { body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] } });
+    const activities = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerActivities', { query: { customerId: id, page: 1, limit: 10 } });
     return {
       template: 'b2b/sales-customer',
       data: {
         title: customer.company ?? `${customer.firstName} ${customer.lastName}`,
         customer,
         statistics: { ...statistics, months: (statistics.months as View[]).filter((month) => month.orderCount > 0) },
-        orders: orders.data.map((order) => ({ ...order, orderDateText: dateText(ctx, order.orderDate) })),
+        orders: orders.elements.map((order) => ({ ...order, orderDateText: dateText(ctx, order.orderDate) })),
         ordersTotal: orders.total,
-        activities: activities.data.map((activity) => ({ ...activity, activityDateText: dateText(ctx, activity.activityDate) })),
+        activities: activities.elements.map((activity) => ({ ...activity, activityDateText: dateText(ctx, activity.activityDate) })),
         activitiesTotal: activities.total,
         currency: currency(ctx),
         isCurrent: ctx.customer?.id === customer.id,
@@ -95,10 +96,10 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const customerId = typeof query.customerId === 'string' && isId(query.customerId) ? query.customerId : null;
     if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId) throw Errors.notFound('customer', query.customerId);
-    const result = await call<{ total: number; data: View[] }>(ctx, 'listCustomerActivities', { query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) } });
-    const customers = (await call<{ data: View[] }>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })).data;
+    const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerActivities', { query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) } });
+    const customers = (await call<{ elements: View[] }>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })).elements;
     const names = new Map(customers.map((customer) => [customer.id, customer.company ?? `${customer.firstName} ${customer.lastName}`]));
-    const types = (await call<{ data: View[] }>(ctx, 'listActiveCustomerActivityTypes')).data;
+    const types = (await call<{ elements: View[] }>(ctx, 'listActiveCustomerActivityTypes')).elements;
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const filter = customerId ? `&customerId=${customerId}` : '';
     const form = extra.form ?? { customerId: customerId ?? ctx.customer?.id ?? '' };
@@ -107,7 +108,7 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
       status,
       data: {
         title: 'Customer activities',
-        activities: result.data.map((activity) => ({
+        activities: result.elements.map((activity) => ({
           ...activity,
           customerName: names.get(activity.customerId) ?? '',
           customerUrl: customerPath(activity.customerId),
@@ -130,7 +131,7 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
 
   async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     requireRepresentative(ctx);
-    const ranking = await call<{ total: number; data: View[] }>(ctx, 'readCustomerSalesRanking', { body: { page: 1, limit: 100 } });
+    const ranking = await call<{ total: number; elements: View[] }>(ctx, 'readCustomerSalesRanking', { body: { page: 1, limit: 100 } });
     const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
     if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
     const statistics = chosen ? await call<View>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} }) : null;
@@ -138,9 +139,9 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
       template: 'b2b/sales-statistics',
       data: {
         title: 'Sales statistics',
-        ranking: ranking.data.map((entry) => ({ ...entry, url: `${STATISTICS_PATH}?customerId=${entry.customerId}`, selected: entry.customerId === chosen })),
+        ranking: ranking.elements.map((entry) => ({ ...entry, url: `${STATISTICS_PATH}?customerId=${entry.customerId}`, selected: entry.customerId === chosen })),
         rankingTotal: ranking.total,
-        chosen: chosen ? (ranking.data.find((entry) => entry.customerId === chosen) ?? { customerId: chosen }) : null,
+        chosen: chosen ? (ranking.elements.find((entry) => entry.customerId === chosen) ?? { customerId: chosen }) : null,
         statistics,
         currency: currency(ctx),
       },

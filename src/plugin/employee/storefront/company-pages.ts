@@ -63,7 +63,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   /** The roles for the role select; without role.read the select offers none (the employee keeps theirs). */
   async function roleChoices(ctx: StoreContext): Promise<View[]> {
     if (!ctx.can('role.read')) return [];
-    return (await call<{ data: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).data;
+    return (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
   }
 
   async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: View; csv?: string } = {}, status = 200): Promise<PageResult> {
@@ -71,7 +71,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     requireCustomerContext(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; data: View[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{ total: number; elements: View[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -79,7 +79,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       status,
       data: {
         title: 'Employees',
-        employees: result.data.map((employee) => ({ ...employee, url: `${EMPLOYEES_PATH}/${employee.id}` })),
+        employees: result.elements.map((employee) => ({ ...employee, url: `${EMPLOYEES_PATH}/${employee.id}` })),
         total: result.total,
         term,
         previous: page > 1 ? `${EMPLOYEES_PATH}?page=${Math.min(page - 1, pages)}${search}` : null,
@@ -134,7 +134,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
     requireCustomerContext(ctx);
-    const roles = (await call<{ data: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).data;
+    const roles = (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
     const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
     const form = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
     return {
@@ -154,7 +154,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function findRole(ctx: StoreContext, id: string): Promise<View> {
     if (!isId(id)) throw Errors.notFound('role', id);
-    const [role] = (await call<{ data: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).data;
+    const [role] = (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
     if (!role) throw Errors.notFound('role', id);
     return role;
   }
@@ -184,14 +184,14 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     requireAnyPermission(ctx, ['invitation.manage']);
     requireCustomerContext(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-    const result = await call<{ total: number; data: View[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
+    const result = await call<{ total: number; elements: View[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     return {
       template: 'b2b/invitations',
       status,
       data: {
         title: 'Invitations',
-        invitations: result.data.map((invitation) => ({ ...invitation, expiresAtText: dateText(ctx, invitation.expiresAt, true), withdrawUrl: `${INVITATIONS_PATH}/${invitation.id}/withdraw` })),
+        invitations: result.elements.map((invitation) => ({ ...invitation, expiresAtText: dateText(ctx, invitation.expiresAt, true), withdrawUrl: `${INVITATIONS_PATH}/${invitation.id}/withdraw` })),
         total: result.total,
         previous: page > 1 ? `${INVITATIONS_PATH}?page=${Math.min(page - 1, pages)}` : null,
         next: page < pages ? `${INVITATIONS_PATH}?page=${page + 1}` : null,
