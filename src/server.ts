@@ -1,8 +1,12 @@
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import { createApp } from './host/app.js';
 import { DEFAULT_DATABASE_URL } from './lib/db.js';
 import { installGracefulShutdown } from './host/ops/shutdown.js';
 import { describeStartupError } from './host/ops/startup-errors.js';
+import { runClusterPrimary, webConcurrency, type ListeningMessage } from './host/ops/cluster.js';
+import { loadConfig } from './host/config.js';
+import { createLogger } from './host/logger.js';
 
 function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -14,8 +18,8 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-/** Process entry: read env, migrate, listen, shut down gracefully on SIGTERM/SIGINT. */
-async function main(): Promise<void> {
+/** One web process: migrate, seed the demo shop when empty, listen, shut down gracefully on SIGTERM/SIGINT. */
+async function serve(): Promise<void> {
   const shop = await createApp();
   const { seedDemoIfEmpty } = await import('./host/seed/demo.js');
   const demo = await seedDemoIfEmpty(shop);
@@ -37,7 +41,13 @@ async function main(): Promise<void> {
     `  Probes:            ${base}/health/live  ${base}/health/ready`,
     ...demo.lines,
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  if (cluster.isWorker) {
+    // In cluster mode the primary prints the banner once, for all processes.
+    const listening: ListeningMessage = { type: 'suite:listening', port, banner: lines };
+    process.send!(listening);
+  } else {
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
 
   installGracefulShutdown(server, {
     readyDelayMs: shop.config.shutdownReadyDelayMs,
@@ -45,6 +55,24 @@ async function main(): Promise<void> {
     health: shop.health,
     log: shop.runtime.log,
     close: () => shop.close(),
+  });
+}
+
+/**
+ * Process entry: WEB_CONCURRENCY=1 (the default on SQLite) serves in this process; more makes this
+ * process the cluster primary, which forks that many web processes (src/host/ops/cluster.ts).
+ */
+async function main(): Promise<void> {
+  if (cluster.isWorker) return serve();
+  const config = loadConfig();
+  const processes = webConcurrency(process.env, config.databaseUrl);
+  if (processes === 1) return serve();
+  runClusterPrimary({
+    processes,
+    // The web processes exit on their own at graceMs; the primary waits a little longer for their exit codes.
+    graceMs: config.shutdownGraceMs + 2000,
+    log: createLogger(config.logLevel),
+    onListening: (listening) => process.stdout.write(`${[...listening.banner, `  Processes:         ${processes} (WEB_CONCURRENCY)`].join('\n')}\n`),
   });
 }
 
