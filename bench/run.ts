@@ -11,12 +11,16 @@ import type { BenchEnv, BenchRequest, BenchScenario } from './types.js';
  * npm run bench: seeds a bench database, starts the app and a bare express baseline as separate
  * processes, and runs autocannon per scenario. Knobs: BENCH_PRODUCTS (default 10000, up to
  * 100000), BENCH_ORDERS (default 10000, up to 1000000), BENCH_SECONDS (default 8),
- * BENCH_CONNECTIONS (default 10), BENCH_ONLY (comma-separated scenario names), DATABASE_URL.
+ * BENCH_CONNECTIONS (default 10), BENCH_ONLY (comma-separated scenario names), BENCH_PROCESSES
+ * (process counts to compare on product listing), DATABASE_URL. The table is also written as JSON
+ * to var/bench/last.json, so runs can be compared.
  */
 const HELP = `Usage: npm run bench [-- --help]
 
 Seeds a bench database, starts the app and a bare express baseline as separate processes and runs
 autocannon per scenario; prints req/s, p50 and p99 and the ratios to /health and to the bare route.
+The app runs as one process (WEB_CONCURRENCY=1), like the bare route. The table is also written
+as JSON to var/bench/last.json.
 
 Knobs (environment variables):
   BENCH_PRODUCTS     products in the bench catalog (default 10000, at most 100000)
@@ -24,9 +28,13 @@ Knobs (environment variables):
   BENCH_SECONDS      seconds per scenario (default 8)
   BENCH_CONNECTIONS  concurrent connections (default 10)
   BENCH_ONLY         comma-separated scenario names to run (default: all)
+  BENCH_PROCESSES    e.g. "1,2": instead of the table, product listing on the app started with each
+                     of these WEB_CONCURRENCY values, and each one's req/s ratio to the first
+                     (more than 1 needs MySQL/MariaDB)
   DATABASE_URL       database to seed and run against (default: sqlite:var/bench/bench-<products>-<orders>.sqlite, reused)
 
 Example: BENCH_ONLY="product listing,cart add" BENCH_SECONDS=5 npm run bench
+         DATABASE_URL=mysql://root@127.0.0.1:3306/bench BENCH_PROCESSES=1,2 npm run bench
 `;
 
 const args = process.argv.slice(2);
@@ -39,7 +47,10 @@ const size = {
 };
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const processCounts = process.env.BENCH_PROCESSES?.split(',').map((s) => Number(s.trim()));
+if (processCounts && processCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`BENCH_PROCESSES must be whole numbers ≥ 1, comma-separated (got "${process.env.BENCH_PROCESSES}")`);
+/** The process-count mode measures product listing only. */
+const only = processCounts ? ['product listing'] : process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const benchDir = projectPath('var', 'bench');
 if (!wantsHelp && unknownArgs.length === 0) mkdirSync(benchDir, { recursive: true });
 const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(benchDir, `bench-${size.products}-${size.orders}.sqlite`)}`;
@@ -102,8 +113,9 @@ async function main(): Promise<void> {
   }
   await seedShop.close();
 
-  const env = { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0', ADMIN_CLIENT_ID: 'bench', ADMIN_CLIENT_SECRET: 'bench-secret-0123456789' };
-  const app = await startProcess(['src/server.ts'], env, /running on http:\/\/localhost:(\d+)/);
+  const env = { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0', ADMIN_CLIENT_ID: 'bench', ADMIN_CLIENT_SECRET: 'bench-secret-0123456789', WEB_CONCURRENCY: '1', SHUTDOWN_READY_DELAY_MS: '0' };
+  const startApp = (processes: number) => startProcess(['src/server.ts'], { ...env, WEB_CONCURRENCY: String(processes) }, /running on http:\/\/localhost:(\d+)/);
+  const app = await startApp(1);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const benchEnv: BenchEnv = {
     db: null as never,
@@ -128,27 +140,72 @@ async function main(): Promise<void> {
   writeFileSync(sqlFile, JSON.stringify(Object.fromEntries(plans.map((p) => [p.scenario.name, p.baselineSql]))));
   const baseline = await startProcess(['bench/baseline-server.ts'], { ...env, BENCH_SQL_FILE: sqlFile }, /listening (\d+)/);
 
+  const summary = { at: new Date().toISOString(), database: databaseUrl.split(':')[0], size, seconds, connections };
+  if (processCounts) {
+    await runProcessCounts(processCounts, plans[0]!.app, app, startApp, summary);
+    baseline.child.kill('SIGTERM');
+    return;
+  }
+
   const health = await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
-  const rows: string[][] = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL']];
-  rows.push(['/health (baseline)', health.rps.toFixed(0), String(health.p50), String(health.p99), String(health.errors), '', '1.00', '']);
+  const scenarioRows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number; vsBareSql: number | null }> = [];
+  scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null });
   for (const plan of plans) {
     const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app);
     const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' });
-    rows.push([
-      plan.scenario.name,
-      measured.rps.toFixed(0),
-      String(measured.p50),
-      String(measured.p99),
-      String(measured.errors),
-      bare.rps.toFixed(0),
-      (measured.rps / health.rps).toFixed(2),
-      (measured.rps / bare.rps).toFixed(2),
-    ]);
+    scenarioRows.push({ scenario: plan.scenario.name, ...measured, bareSqlRps: bare.rps, vsHealth: measured.rps / health.rps, vsBareSql: measured.rps / bare.rps });
   }
   app.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
+  const rows: string[][] = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL']];
+  for (const row of scenarioRows) {
+    rows.push([row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2)]);
+  }
+  printTable(rows);
+  writeSummary({ ...summary, scenarios: scenarioRows });
+}
+
+function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   process.stdout.write(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n')}\n`);
+}
+
+function writeSummary(summary: object): void {
+  const file = join(benchDir, 'last.json');
+  writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(`(also written to ${file})\n`);
+}
+
+/** BENCH_PROCESSES: the same product listing request against the app started with each process count in turn. */
+async function runProcessCounts(
+  counts: number[],
+  request: BenchRequest,
+  firstApp: { child: ChildProcess; port: number },
+  startApp: (processes: number) => Promise<{ child: ChildProcess; port: number }>,
+  summary: object,
+): Promise<void> {
+  await stopProcess(firstApp.child);
+  const measured: Array<{ processes: number; rps: number; p50: number; p99: number; errors: number; vsFirst: number }> = [];
+  for (const processes of counts) {
+    const app = await startApp(processes);
+    const result = await fire(`http://127.0.0.1:${app.port}${request.path}`, request);
+    measured.push({ processes, ...result, vsFirst: measured.length === 0 ? 1 : result.rps / measured[0]!.rps });
+    await stopProcess(app.child);
+  }
+  const rows = [['product listing, processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', `vs ${counts[0]} process(es)`]];
+  for (const row of measured) rows.push([String(row.processes), row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.vsFirst.toFixed(2)]);
+  printTable(rows);
+  writeSummary({ ...summary, processes: measured });
+}
+
+/** SIGTERM and wait for the exit, so the next run does not share the cores with a draining one. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 main().catch((error: unknown) => {

@@ -35,7 +35,7 @@ export interface ClusterOptions {
   /** The primary exits at the latest this long after SIGTERM/SIGINT (the workers' own grace plus a margin). */
   graceMs: number;
   log: Logger;
-  /** Receives the first web process's banner once it listens. */
+  /** Receives the first web process's banner once all processes listen. */
   onListening(message: ListeningMessage): void;
   /** Back-off before restarting a crashed process: first delay, doubled per crash in a row, capped. */
   restartDelayMs?: { first: number; max: number };
@@ -47,7 +47,8 @@ const HEALTHY_AFTER_MS = 30000;
 
 /**
  * The primary of cluster mode. It forks the web processes one after the other (the first one migrates
- * and seeds, the next ones find nothing to do, so they never race for the migration lock), restarts a
+ * and seeds, the next ones find nothing to do, so they never race for the migration lock), prints the
+ * banner once all listen, restarts a
  * process that dies with a growing delay (so a crash loop does not spin), and on SIGTERM/SIGINT passes
  * the signal on to every process, whose own graceful shutdown drains it, then exits 0 when all did.
  *
@@ -58,7 +59,9 @@ export function runClusterPrimary(options: ClusterOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const backoff = options.restartDelayMs ?? { first: 250, max: 30000 };
   const startedAt = new Map<Worker, number>();
+  const listening = new Set<Worker>();
   let started = false;
+  let firstListening: ListeningMessage | null = null;
   let stopping = false;
   let crashesInARow = 0;
   let failedExits = 0;
@@ -70,10 +73,11 @@ export function runClusterPrimary(options: ClusterOptions): void {
       const onMessage = (message: unknown) => {
         if (!isListeningMessage(message)) return;
         worker.off('message', onMessage);
+        listening.add(worker);
         options.log.info({ pid: worker.process.pid }, 'cluster: web process listens');
         if (!started) {
           started = true;
-          options.onListening(message);
+          firstListening = message;
         }
         resolve(worker);
       };
@@ -85,8 +89,10 @@ export function runClusterPrimary(options: ClusterOptions): void {
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
     startedAt.delete(worker);
+    const wasListening = listening.delete(worker);
     if (stopping) {
-      if (code !== 0) failedExits += 1;
+      // A process still starting when the signal came had no requests to finish: the signal just ends it.
+      if (code !== 0 && wasListening) failedExits += 1;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         options.log.info({ failedExits }, failedExits === 0 ? 'cluster: all processes shut down cleanly' : 'cluster: some processes did not shut down cleanly');
         exit(failedExits === 0 ? 0 : 1);
@@ -125,10 +131,12 @@ export function runClusterPrimary(options: ClusterOptions): void {
 
   void (async () => {
     for (let i = 0; i < options.processes && !stopping; i += 1) {
-      const worker = await fork();
-      if (worker.isDead()) return;
+      // One that dies while starting is restarted by the exit handler (or ends the start-up, if it was the first).
+      await fork();
     }
+    if (stopping || !firstListening) return;
     const pids = Object.values(cluster.workers ?? {}).map((worker) => worker?.process.pid);
-    if (!stopping) options.log.info({ processes: options.processes, pids }, 'cluster: all web processes listen');
+    options.log.info({ processes: options.processes, pids }, 'cluster: all web processes listen');
+    options.onListening(firstListening);
   })();
 }

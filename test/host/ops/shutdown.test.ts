@@ -46,6 +46,8 @@ describe('host: graceful shutdown under load', function () {
       PORT: '0',
       VAR_DIR: varDir,
       WORKERS: '0',
+      // The drain of one web process; the cluster primary passing the signal on is test/host/ops/cluster.test.ts.
+      WEB_CONCURRENCY: '1',
       LOG_LEVEL: 'info',
       SHUTDOWN_READY_DELAY_MS: String(READY_DELAY_MS),
       SHUTDOWN_GRACE_MS: String(GRACE_MS),

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getShop, isMysql, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
+import { serverUrl, spawnServer, type ServerProcess } from '../../helpers/server-process.js';
+
+const GRACE_MS = 15000;
+
+interface LogLine {
+  msg?: string;
+  pid?: number;
+  pids?: number[];
+}
+
+function logLines(server: ServerProcess): LogLine[] {
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+async function waitFor<T>(what: string, server: ServerProcess, probe: () => T | undefined, timeoutMs = 60000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms: ${server.stdout().slice(-2000)} ${server.stderr()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('host: cluster mode (WEB_CONCURRENCY)', function () {
+  this.timeout(180000);
+  let varDir = '';
+  before(() => (varDir = mkdtempSync(join(tmpdir(), 'suite-cluster-'))));
+  after(() => varDir && rmSync(varDir, { recursive: true, force: true }));
+
+  if (!isMysql()) {
+    it('refuses more than one process on SQLite with a line that says why', async () => {
+      const server = spawnServer({ DATABASE_URL: `sqlite:${join(varDir, 'cluster.sqlite')}`, APP_SECRET: TEST_APP_SECRET, PORT: '0', VAR_DIR: varDir, WEB_CONCURRENCY: '2' });
+      const exit = await server.exited;
+      expect(exit.code).to.equal(1);
+      expect(server.stderr().trim()).to.equal(
+        'Suite B2B could not start: WEB_CONCURRENCY=2 needs MySQL/MariaDB: SQLite is single-process (set WEB_CONCURRENCY=1 or use a MariaDB DATABASE_URL)',
+      );
+    });
+    return;
+  }
+
+  it('restarts a killed web process while the others keep answering, and drains all of them on SIGTERM to the primary', async () => {
+    await getShop();
+    const server = spawnServer({
+      DATABASE_URL: await testDatabaseUrl(),
+      APP_SECRET: TEST_APP_SECRET,
+      PORT: '0',
+      VAR_DIR: varDir,
+      LOG_LEVEL: 'info',
+      WEB_CONCURRENCY: '2',
+      // Job workers run in every web process: on MariaDB they claim jobs with SKIP LOCKED.
+      SHUTDOWN_READY_DELAY_MS: '500',
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
+    try {
+      const base = await serverUrl(server, 120000);
+      const allListening = await waitFor('both web processes listening', server, () => logLines(server).find((line) => line.msg === 'cluster: all web processes listen'));
+      const pids = allListening.pids!;
+      expect(pids).to.have.length(2);
+      expect(server.stdout()).to.include('Processes:         2 (WEB_CONCURRENCY)');
+
+      let loading = true;
+      const outcomes: { at: number; status: number | null; error: string | null }[] = [];
+      const load = Array.from({ length: 3 }, async () => {
+        while (loading) {
+          try {
+            const res = await fetch(`${base}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"limit":2}' });
+            await res.arrayBuffer();
+            outcomes.push({ at: Date.now(), status: res.status, error: null });
+          } catch (error) {
+            outcomes.push({ at: Date.now(), status: null, error: String((error as { cause?: { code?: string } }).cause?.code ?? error) });
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+      });
+      await new Promise((r) => setTimeout(r, 300));
+
+      const killedAt = Date.now();
+      process.kill(pids[0]!, 'SIGKILL');
+      const restarted = await waitFor('a new web process listening', server, () =>
+        logLines(server).find((line) => line.msg === 'cluster: web process listens' && line.pid !== undefined && !pids.includes(line.pid)),
+      );
+      const restartedAt = Date.now();
+      await new Promise((r) => setTimeout(r, 300));
+      loading = false;
+      await Promise.all(load);
+
+      expect(logLines(server).some((line) => line.msg === 'cluster: a web process died; restarting it' && line.pid === pids[0])).to.equal(true);
+      expect(isAlive(pids[0]!)).to.equal(false);
+      expect(isAlive(restarted.pid!)).to.equal(true);
+      expect(outcomes.filter((o) => o.status !== null && o.status !== 200), 'only 200s').to.deep.equal([]);
+      const servedWhileDown = outcomes.filter((o) => o.status === 200 && o.at > killedAt + 200 && o.at < restartedAt);
+      expect(servedWhileDown.length, 'requests answered while one process was down').to.be.greaterThan(3);
+      for (const failure of outcomes.filter((o) => o.error !== null)) {
+        // Only a connection that the killed process held can fail, at the moment it died.
+        expect(failure.at - killedAt, `${failure.error} right at the kill`).to.be.below(1000);
+      }
+
+      const signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+      const exit = await server.exited;
+      expect(exit.code, server.stderr()).to.equal(0);
+      expect(exit.at - signalledAt, 'exit within the grace period').to.be.below(GRACE_MS);
+      for (const pid of [pids[1]!, restarted.pid!]) expect(isAlive(pid), `web process ${pid} exited`).to.equal(false);
+      expect(logLines(server).filter((line) => line.msg === 'shut down cleanly')).to.have.length(2);
+      expect(server.stdout()).to.include('cluster: all processes shut down cleanly');
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  });
+});
