@@ -24,7 +24,7 @@ as JSON to var/bench/last.json.
 
 Knobs (environment variables):
   BENCH_PRODUCTS     products in the bench catalog (default 10000, at most 100000)
-  BENCH_ORDERS       orders in the bench database (default 10000, at most 1000000)
+  BENCH_ORDERS       approvals and budget orders of the bench company (default 10000, at most 1000000)
   BENCH_SECONDS      seconds per scenario (default 8)
   BENCH_CONNECTIONS  concurrent connections (default 10)
   BENCH_ONLY         comma-separated scenario names to run (default: all)

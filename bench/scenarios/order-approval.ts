@@ -6,11 +6,11 @@ import { toDbTime } from '../../src/lib/time.js';
 import { insertInBatches, type BenchRequest, type BenchScenario } from '../types.js';
 
 /**
- * Order approval and budgets under load: POST /order-approval/list of a company with 10,000
- * approvals, and GET /budget/{budgetId}/orders of a budget with 100,000 orders.
+ * Order approval and budgets under load: POST /order-approval/list of a company with BENCH_ORDERS
+ * approvals, and GET /budget/{budgetId}/orders of a budget with BENCH_ORDERS orders (default 10,000
+ * each; 1,000,000 shows whether the pages stay flat as the data grows).
  */
 export const OA_CUSTOMER = { email: 'bench-oa-admin@bench.test', password: 'bench-oa-admin-password' };
-export const OA_SIZE = { approvals: 10_000, budgetOrders: 100_000 };
 const BUDGET_NAME = 'Bench budget';
 const BATCH = 500;
 
@@ -27,43 +27,46 @@ async function benchCustomer(db: Knex): Promise<{ id: string; salesChannelId: st
 const minutesAgo = (i: number) => toDbTime(Date.now() - i * 60_000);
 
 /** The data generator; idempotent for a size (tops up what is missing). */
-export async function seedOrderApprovalBench(db: Knex, size: { approvals: number; budgetOrders: number } = OA_SIZE): Promise<{ customerId: string; budgetId: string }> {
+export async function seedOrderApprovalBench(db: Knex, size: { approvals: number; budgetOrders: number }): Promise<{ customerId: string; budgetId: string }> {
   const customer = await benchCustomer(db);
   const haveApprovals = Number((await db('suite_order_approvals').where({ customer_id: customer.id }).count({ n: '*' }))[0]!.n);
-  const approvals = [];
-  const lines = [];
   const statuses = ['pending', 'approved', 'declined', 'ordered'];
-  for (let i = haveApprovals; i < size.approvals; i++) {
-    const id = newId();
-    approvals.push({
-      id,
-      approval_number: `BENCH-OA-${String(i).padStart(7, '0')}`,
-      customer_id: customer.id,
-      sales_channel_id: customer.salesChannelId,
-      requester_type: 'customer',
-      requester_id: customer.id,
-      requester_name: 'Bench Approvals',
-      requester_email: OA_CUSTOMER.email,
-      status: statuses[i % statuses.length],
-      decision_round: 1,
-      mode: 'only-admins',
-      n_value: 1,
-      approver_employee_ids: '[]',
-      reasons: '["requested"]',
-      cart_token: null,
-      open_cart_token: null,
-      currency_iso: 'EUR',
-      net_total: 10000 + i,
-      tax_total: 1900,
-      total: 11900 + i,
-      is_blocked: false,
-      block_reasons: '[]',
-      created_at: minutesAgo(i),
-    });
-    lines.push({ id: newId(), approval_id: id, type: 'product', product_id: null, product_number: `BENCH-${i}`, label: `Bench item ${i}`, quantity: 1, unit_net: 10000 + i, total_net: 10000 + i, tax_rate_bp: 1900, payload: '{}', position: 0 });
+  // In slices, so a million rows never sit in memory at once.
+  for (let start = haveApprovals; start < size.approvals; start += BATCH * 20) {
+    const approvals = [];
+    const lines = [];
+    for (let i = start; i < Math.min(start + BATCH * 20, size.approvals); i++) {
+      const id = newId();
+      approvals.push({
+        id,
+        approval_number: `BENCH-OA-${String(i).padStart(7, '0')}`,
+        customer_id: customer.id,
+        sales_channel_id: customer.salesChannelId,
+        requester_type: 'customer',
+        requester_id: customer.id,
+        requester_name: 'Bench Approvals',
+        requester_email: OA_CUSTOMER.email,
+        status: statuses[i % statuses.length],
+        decision_round: 1,
+        mode: 'only-admins',
+        n_value: 1,
+        approver_employee_ids: '[]',
+        reasons: '["requested"]',
+        cart_token: null,
+        open_cart_token: null,
+        currency_iso: 'EUR',
+        net_total: 10000 + i,
+        tax_total: 1900,
+        total: 11900 + i,
+        is_blocked: false,
+        block_reasons: '[]',
+        created_at: minutesAgo(i),
+      });
+      lines.push({ id: newId(), approval_id: id, type: 'product', product_id: null, product_number: `BENCH-${i}`, label: `Bench item ${i}`, quantity: 1, unit_net: 10000 + i, total_net: 10000 + i, tax_rate_bp: 1900, payload: '{}', position: 0 });
+    }
+    await insertInBatches(db, 'suite_order_approvals', approvals, BATCH);
+    await insertInBatches(db, 'suite_order_approval_line_items', lines, BATCH);
   }
-  await insertInBatches(db, 'suite_order_approvals', approvals, BATCH);
-  await insertInBatches(db, 'suite_order_approval_line_items', lines, BATCH);
 
   let budget = await db('suite_budgets').where({ customer_id: customer.id, name: BUDGET_NAME }).first('id');
   if (!budget) {
@@ -110,8 +113,8 @@ export async function orderApprovalRequests(env: Parameters<BenchScenario['reque
 
 export const scenarios: BenchScenario[] = [
   {
-    name: 'order approval list (10k approvals)',
-    seed: async ({ db }) => void (await seedOrderApprovalBench(db)),
+    name: 'order approval list',
+    seed: async ({ db, size }) => void (await seedOrderApprovalBench(db, { approvals: size.orders, budgetOrders: size.orders })),
     async requests(env) {
       const { list, customerId } = await orderApprovalRequests(env);
       return {
@@ -124,8 +127,8 @@ export const scenarios: BenchScenario[] = [
     },
   },
   {
-    name: 'budget orders (100k orders)',
-    seed: async ({ db }) => void (await seedOrderApprovalBench(db)),
+    name: 'budget orders',
+    seed: async ({ db, size }) => void (await seedOrderApprovalBench(db, { approvals: size.orders, budgetOrders: size.orders })),
     async requests(env) {
       const { budgetOrders, budgetId, customerId } = await orderApprovalRequests(env);
       const page = await env.db('suite_budget_orders').where({ budget_id: budgetId }).orderBy('placed_at', 'desc').orderBy('order_id', 'desc').limit(25).pluck('order_id');
