@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getShop, isMysql, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
 import { serverUrl, spawnServer, type ServerProcess } from '../../helpers/server-process.js';
+import { webConcurrency } from '../../../src/host/ops/cluster.js';
 
 const GRACE_MS = 15000;
 
@@ -45,6 +46,15 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
   let varDir = '';
   before(() => (varDir = mkdtempSync(join(tmpdir(), 'suite-cluster-'))));
   after(() => varDir && rmSync(varDir, { recursive: true, force: true }));
+
+  it('runs one web process per core on MySQL/MariaDB and one on SQLite unless WEB_CONCURRENCY says otherwise', () => {
+    expect(webConcurrency({}, 'mysql://shop@db:3306/shop')).to.equal(availableParallelism());
+    expect(webConcurrency({}, 'sqlite:var/suite.sqlite')).to.equal(1);
+    expect(webConcurrency({ WEB_CONCURRENCY: '3' }, 'mysql://shop@db:3306/shop')).to.equal(3);
+    expect(webConcurrency({ WEB_CONCURRENCY: '1' }, 'sqlite:var/suite.sqlite')).to.equal(1);
+    expect(() => webConcurrency({ WEB_CONCURRENCY: '0' }, 'mysql://shop@db:3306/shop')).to.throw('WEB_CONCURRENCY must be a whole number of processes, 1 or more (got "0")');
+    expect(() => webConcurrency({ WEB_CONCURRENCY: 'many' }, 'mysql://shop@db:3306/shop')).to.throw('WEB_CONCURRENCY must be a whole number');
+  });
 
   if (!isMysql()) {
     it('refuses more than one process on SQLite with a line that says why', async () => {
