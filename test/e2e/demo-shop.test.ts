@@ -1,12 +1,9 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import supertest from 'supertest';
-import { createApp, type ShopApp } from '../../src/host/app.js';
-import { DEMO_CUSTOMER, seedDemoIfEmpty } from '../../src/host/seed/demo.js';
+import type { ShopApp } from '../../src/host/app.js';
+import { DEMO_CUSTOMER } from '../../src/host/seed/demo.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
-import { TEST_APP_SECRET } from '../helpers/shop.js';
+import { startDemoShop, type DemoShop } from '../helpers/demo-shop.js';
 
 /**
  * The demo shop `npm start` seeds, walked as its printed logins would: it has its own embedded
@@ -15,18 +12,16 @@ import { TEST_APP_SECRET } from '../helpers/shop.js';
 describe('e2e: the demo shop', function () {
   this.timeout(60000);
   let shop: ShopApp;
-  let dir: string;
+  let demo: DemoShop | undefined;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'suite-demo-'));
-    shop = await createApp({ config: { databaseUrl: `sqlite:${join(dir, 'demo.sqlite')}`, appSecret: TEST_APP_SECRET, logLevel: 'silent', workers: false, validateResponses: true, varDir: dir } });
-    const banner = await seedDemoIfEmpty(shop, true);
-    expect(banner.lines.join('\n')).to.contain(DEMO_PURCHASER.email).and.contain(DEMO_APPROVER.email);
+    demo = await startDemoShop('demo');
+    shop = demo.shop;
+    expect(demo.banner).to.contain(DEMO_PURCHASER.email).and.contain(DEMO_APPROVER.email);
   });
 
   after(async () => {
-    await shop.close();
-    rmSync(dir, { recursive: true, force: true });
+    await demo?.close();
   });
 
   const agent = () => supertest.agent(shop.app).set('x-forwarded-for', '10.77.0.1');

@@ -1,16 +1,14 @@
 import { expect } from 'chai';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import supertest from 'supertest';
-import { createApp, type ShopApp } from '../../src/host/app.js';
-import { DEMO_CUSTOMER, seedDemoIfEmpty } from '../../src/host/seed/demo.js';
+import type { ShopApp } from '../../src/host/app.js';
+import { DEMO_CUSTOMER } from '../../src/host/seed/demo.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';
 import { startBrowser, type BrowserHarness } from '../helpers/browser.js';
 import { csrfOf } from '../helpers/storefront.js';
-import { TEST_APP_SECRET } from '../helpers/shop.js';
+import { startDemoShop, type DemoShop } from '../helpers/demo-shop.js';
 
 const LOGINS = [
   { name: 'buyer (company admin)', ...DEMO_CUSTOMER, ip: '10.78.0.1' },
@@ -47,21 +45,19 @@ const patternOf = (path: string) => path.replace(/\?.*$/, '').replace(/[0-9a-f]{
  */
 describe('e2e: crawling the demo storefront as every demo login', function () {
   this.timeout(300000);
-  let dir: string;
+  let demo: DemoShop | undefined;
   let shop: ShopApp;
   const visitedByLogin = new Map<string, Map<string, { status: number; html: boolean }>>();
 
   before(async function () {
     this.timeout(180000);
-    dir = mkdtempSync(join(tmpdir(), 'suite-crawl-'));
-    shop = await createApp({ config: { databaseUrl: `sqlite:${join(dir, 'demo.sqlite')}`, appSecret: TEST_APP_SECRET, logLevel: 'silent', workers: false, validateResponses: true, varDir: dir, publicUrl: 'http://shop.test' } });
-    const banner = (await seedDemoIfEmpty(shop, true)).lines.join('\n');
-    for (const login of LOGINS) expect(banner, 'the start banner names the login').to.contain(login.email);
+    demo = await startDemoShop('crawl', { publicUrl: 'http://shop.test' });
+    shop = demo.shop;
+    for (const login of LOGINS) expect(demo.banner, 'the start banner names the login').to.contain(login.email);
   });
 
   after(async () => {
-    await shop?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await demo?.close();
   });
 
   async function loggedInAgent(login: (typeof LOGINS)[number]) {

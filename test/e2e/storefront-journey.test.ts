@@ -1,14 +1,13 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createApp, type ShopApp } from '../../src/host/app.js';
+import type { ShopApp } from '../../src/host/app.js';
 import { projectPath } from '../../src/host/paths.js';
-import { DEMO_CUSTOMER, seedDemoIfEmpty } from '../../src/host/seed/demo.js';
+import { DEMO_CUSTOMER } from '../../src/host/seed/demo.js';
 import { startBrowser, type BrowserHarness } from '../helpers/browser.js';
 import { pdfTexts } from '../helpers/pdf.js';
-import { TEST_APP_SECRET } from '../helpers/shop.js';
+import { startDemoShop, type DemoShop } from '../helpers/demo-shop.js';
 
 const SCREENSHOTS = projectPath('var', 'screenshots');
 
@@ -19,23 +18,21 @@ const SCREENSHOTS = projectPath('var', 'screenshots');
  */
 describe('e2e: the demo buyer shops in a real browser', function () {
   this.timeout(120000);
-  let dir: string;
+  let demo: DemoShop | undefined;
   let shop: ShopApp;
   let harness: BrowserHarness;
 
   before(async function () {
     this.timeout(180000);
-    dir = mkdtempSync(join(tmpdir(), 'suite-journey-'));
-    shop = await createApp({ config: { databaseUrl: `sqlite:${join(dir, 'demo.sqlite')}`, appSecret: TEST_APP_SECRET, logLevel: 'silent', workers: false, validateResponses: true, varDir: dir, publicUrl: 'http://shop.test' } });
-    await seedDemoIfEmpty(shop, true);
+    demo = await startDemoShop('journey', { publicUrl: 'http://shop.test' });
+    shop = demo.shop;
     harness = await startBrowser(this, shop);
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   after(async () => {
     await harness?.close();
-    await shop?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await demo?.close();
   });
 
   let step = 0;
@@ -98,7 +95,7 @@ describe('e2e: the demo buyer shops in a real browser', function () {
     await page.goBack();
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-test=order-document]')]);
     expect(download.suggestedFilename()).to.match(/^invoice-.+\.pdf$/);
-    const pdfPath = join(dir, download.suggestedFilename());
+    const pdfPath = join(SCREENSHOTS, `journey-${download.suggestedFilename()}`);
     await download.saveAs(pdfPath);
     const { readFileSync } = await import('node:fs');
     const texts = pdfTexts(readFileSync(pdfPath));
