@@ -1,4 +1,4 @@
-import { readInt, readJson } from './db.js';
+import { readInt, readJson, writeJson } from './db.js';
 import { fromMinor } from './money.js';
 
 /**
@@ -34,6 +34,25 @@ export function lineItemFromRow(row: Record<string, any>): LineItem {
     taxRateBp: readInt(row.tax_rate_bp),
     payload: readJson<Record<string, unknown>>(row.payload, {}),
     position: readInt(row.position),
+  };
+}
+
+/** Lines written per INSERT: well below SQLite's bound-variable limit whatever the table adds. */
+export const LINE_INSERT_CHUNK = 200;
+
+/** The shared columns of a line item row at `position`: the inverse of lineItemFromRow. */
+export function lineItemRow(line: Omit<LineItem, 'id' | 'position' | 'payload'> & { payload?: Record<string, unknown> }, position: number): Record<string, unknown> {
+  return {
+    type: line.type,
+    product_id: line.productId,
+    product_number: line.productNumber,
+    label: line.label.slice(0, 255),
+    quantity: line.quantity,
+    unit_net: line.unitNet,
+    total_net: line.totalNet,
+    tax_rate_bp: line.taxRateBp,
+    payload: writeJson(line.payload ?? {}),
+    position,
   };
 }
 

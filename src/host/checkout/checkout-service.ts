@@ -6,7 +6,7 @@ import { nowDb } from '../../lib/time.js';
 import type { CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
-import { lineTax, totalsOf } from '../../lib/line-items.js';
+import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';
 import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-service.js';
 import { documents } from './documents.js';
 import { getOrder } from './order-repository.js';
@@ -92,22 +92,8 @@ export class CheckoutService {
       throw error;
     }
     const placedLines = draft.lines.map((line) => ({ ...line, id: newId() }));
-    for (const [position, line] of placedLines.entries()) {
-      await trx('order_line_items').insert({
-        id: line.id,
-        order_id: orderId,
-        type: line.type,
-        product_id: line.productId,
-        product_number: line.productNumber,
-        label: line.label.slice(0, 255),
-        quantity: line.quantity,
-        unit_net: line.unitNet,
-        total_net: line.totalNet,
-        tax_rate_bp: line.taxRateBp,
-        payload: writeJson(line.payload),
-        position,
-      });
-    }
+    const lineRows = placedLines.map((line, position) => ({ id: line.id, order_id: orderId, ...lineItemRow(line, position) }));
+    for (let i = 0; i < lineRows.length; i += LINE_INSERT_CHUNK) await trx('order_line_items').insert(lineRows.slice(i, i + LINE_INSERT_CHUNK));
     await trx('order_deliveries').insert({ id: newId(), order_id: orderId, state: 'open', shipping_method: 'standard', shipping_address: writeJson(draft.shippingAddress), created_at: now });
     await trx('order_transactions').insert({ id: newId(), order_id: orderId, state: 'open', payment_method: 'invoice', amount: draft.total, created_at: now });
 

@@ -2,7 +2,7 @@ import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { forUpdate, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { lineItemFromRow, type LineItem } from '../../lib/line-items.js';
+import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem } from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { CHANGEABLE_STATUSES } from './states.js';
 
@@ -214,22 +214,8 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
 }
 
 export async function insertApprovalLines(executor: Executor, approvalId: string, lines: PriceLine[]): Promise<void> {
-  for (const [position, line] of lines.entries()) {
-    await executor(LINE_ITEMS).insert({
-      id: newId(),
-      approval_id: approvalId,
-      type: line.type,
-      product_id: line.productId,
-      product_number: line.productNumber,
-      label: line.label.slice(0, 255),
-      quantity: line.quantity,
-      unit_net: line.unitNet,
-      total_net: line.totalNet,
-      tax_rate_bp: line.taxRateBp,
-      payload: writeJson(line.payload ?? {}),
-      position,
-    });
-  }
+  const rows = lines.map((line, position) => ({ id: newId(), approval_id: approvalId, ...lineItemRow(line, position) }));
+  for (let i = 0; i < rows.length; i += LINE_INSERT_CHUNK) await executor(LINE_ITEMS).insert(rows.slice(i, i + LINE_INSERT_CHUNK));
 }
 
 export async function updateApprovalLine(executor: Executor, approvalId: string, lineId: string, line: { quantity?: number; unitNet: number; totalNet: number; taxRateBp: number }): Promise<void> {
