@@ -75,7 +75,8 @@ async function createCustomer(values: Record<string, string | boolean | undefine
   if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
   const { isDuplicateKeyError } = await import('./lib/db.js');
   return withApp(async (shop) => {
-    const salesChannel = await shop.db('sales_channels').orderBy('created_at').orderBy('id').first('id');
+    const salesChannel = await shop.db<{ id: string; created_at: string }>('sales_channels').orderBy('created_at').orderBy('id').first('id');
+    if (!salesChannel) throw new UsageError('the shop has no sales channel yet (run the migrations first)');
     if (await shop.runtime.customers.findByEmail(shop.db, email)) throw new UsageError(`a customer with the e-mail ${email} exists already`);
     try {
       const customer = await shop.runtime.customers.create(shop.db, {

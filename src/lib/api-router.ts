@@ -4,7 +4,7 @@ import { dbErrorAsAppError, type Db } from './db.js';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
 import { enforceRateLimit } from './rate-limit.js';
 import { assertRouteDeclared, isReply, toExpressPath, type AnyRoute, type ContentResponse } from './routes.js';
-import { responseProblems, validateOrThrow, type JsonSchema } from './validation.js';
+import { responseProblems, validateOrThrow } from './validation.js';
 
 export interface ApiDefinition<C> {
   name: string;
@@ -80,9 +80,10 @@ export class ApiRouter<C> {
         body = typeof req.body === 'string' ? req.body : '';
         validateOrThrow(schemas.body, body, 'body');
       } else {
-        body = req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0 && !req.is('application/json'))
+        const raw: unknown = req.body;
+        body = raw === undefined || (typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !req.is('application/json'))
           ? {}
-          : req.body;
+          : raw;
         body = validateOrThrow(schemas.body, body, 'body');
       }
     }
@@ -121,7 +122,7 @@ export class ApiRouter<C> {
       if (declared === undefined)
         throw new Error(`${route.method} ${route.path} answered ${status}, which its declaration does not list`);
       if (declared && !isContentResponse(declared)) {
-        const problems = responseProblems(declared as JsonSchema, payload);
+        const problems = responseProblems(declared, payload);
         if (problems) throw new Error(`${route.method} ${route.path} answered a body its schema refuses: ${problems}`);
       }
     }
@@ -132,7 +133,7 @@ export class ApiRouter<C> {
     }
     if (contentType || isContentResponse(declared)) {
       res.type(contentType ?? (declared as ContentResponse).contentType);
-      res.send(payload as string | Buffer);
+      res.send(payload);
       return;
     }
     res.json(payload);
@@ -169,8 +170,9 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
       res.status(500).json(internalErrorBody(requestId));
       return;
     }
-    if ((appError.status === 429 || appError.status === 503) && appError.options.meta?.retryAfter !== undefined)
-      res.setHeader('Retry-After', String(appError.options.meta.retryAfter));
+    const retryAfter = appError.options.meta?.retryAfter;
+    if ((appError.status === 429 || appError.status === 503) && (typeof retryAfter === 'number' || typeof retryAfter === 'string'))
+      res.setHeader('Retry-After', String(retryAfter));
     const body = appError.toBody();
     for (const item of body.errors) item.meta = { ...item.meta, requestId };
     res.status(appError.status).json(body);
@@ -178,7 +180,8 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
 }
 
 function requestIdOf(req: Request): string {
-  return String((req as Request & { id?: unknown }).id ?? '');
+  const id = (req as Request & { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
 }
 
 /** The driver's code and message, never its stack or the SQL with its values. */

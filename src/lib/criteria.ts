@@ -158,15 +158,24 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, 
     case 'equals': {
       const field = fieldOf(spec, filter.field);
       const value = filter.value;
-      if (value === null && field.via) qb.whereNotExists((q) => q.select(1).from(field.via!.table).whereRaw('?? = ??', [field.via!.foreignKey, field.via!.localKey]));
+      if (value === null && field.via) {
+        const via = field.via;
+        qb.whereNotExists((q) => {
+          q.select(1).from(via.table).whereRaw('?? = ??', [via.foreignKey, via.localKey]);
+        });
+      }
       else if (value === null) qb.whereNull(field.column);
-      else onField(qb, field, (q) => q.where(field.column, normalise(field, value) as string));
+      else onField(qb, field, (q) => {
+        q.where(field.column, normalise(field, value) as string);
+      });
       return;
     }
     case 'equalsAny': {
       const field = fieldOf(spec, filter.field);
       const values = filter.value.map((v) => normalise(field, v) as string);
-      onField(qb, field, (q) => q.whereIn(field.column, values));
+      onField(qb, field, (q) => {
+        q.whereIn(field.column, values);
+      });
       return;
     }
     case 'contains':
@@ -175,7 +184,9 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, 
       const field = fieldOf(spec, filter.field);
       const v = escapeLike(String(filter.value));
       const pattern = filter.type === 'contains' ? `%${v}%` : filter.type === 'prefix' ? `${v}%` : `%${v}`;
-      onField(qb, field, (q) => q.whereRaw(`?? LIKE ? ESCAPE '!'`, [field.column, pattern]));
+      onField(qb, field, (q) => {
+        q.whereRaw(`?? LIKE ? ESCAPE '!'`, [field.column, pattern]);
+      });
       return;
     }
     case 'range': {
@@ -260,19 +271,20 @@ export async function searchByCriteria<T>(
   for (const sort of spec.defaultSort) dataQuery.orderBy(sort.column, sort.order);
   dataQuery.limit(limit).offset((page - 1) * limit);
   const mode = criteria['total-count-mode'];
-  const rows = (await dataQuery) as T[];
+  const result: unknown = await dataQuery;
+  const rows = result as T[];
   let total: number;
   if (mode === 0 || mode === 'none') total = rows.length;
   else if (mode === 2 || mode === 'next-pages') {
-    const ahead = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
-    total = (page - 1) * limit + ahead.length;
+    const ahead: unknown = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
+    total = (page - 1) * limit + (ahead as unknown[]).length;
   } else {
     const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
     const cached = key === undefined ? undefined : totalCache.get(key);
     if (cached !== undefined) total = cached;
     else {
-      const [row] = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
-      total = readInt((row as { count: unknown } | undefined)?.count);
+      const [row]: Array<{ count?: unknown }> = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
+      total = readInt(row?.count);
       if (key !== undefined) totalCache.set(key, total, { ttl: options.totalCacheTtlMs ?? 10_000 });
     }
   }
@@ -342,7 +354,7 @@ export function filtersName(filters: Filter[] | undefined, fields: ReadonlySet<s
  * parse is the same 400 as in SQL.
  */
 export function leafMatches(type: FieldType, value: number | string | null, leaf: Exclude<Filter, { queries: Filter[] }>): boolean {
-  const comparable = (v: unknown): number | string | null => {
+  const comparable = (v: string | number | boolean | null | undefined): number | string | null => {
     if (v === null || v === undefined) return null;
     if (type === 'date') {
       const time = new Date(String(v)).getTime();

@@ -3,6 +3,17 @@ import { Errors } from './errors.js';
 import { isDuplicateKeyError, type Db } from './db.js';
 import { nowDb } from './time.js';
 
+/** A row of idempotency_keys (status and body are set once the first request finished). */
+interface IdempotencyKeyRow {
+  scope: string;
+  idem_key: string;
+  request_hash: string;
+  state: string;
+  status_code: number | string | null;
+  response_body: string | null;
+  created_at: string | Date;
+}
+
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -32,12 +43,12 @@ export async function claimIdempotencyKey(
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
-  const row = await db('idempotency_keys').where({ scope, idem_key: key }).first();
+  const row = await db<IdempotencyKeyRow>('idempotency_keys').where({ scope, idem_key: key }).first();
   if (!row) return claimIdempotencyKey(db, scope, key, requestBody);
   if (row.request_hash !== requestHash)
     throw Errors.unprocessable('SUITE__IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body.');
   if (row.state === 'running') throw Errors.conflict('A request with this Idempotency-Key is still running.', 'SUITE__IDEMPOTENCY_IN_PROGRESS');
-  return { replay: { status: Number(row.status_code), body: row.response_body ? JSON.parse(row.response_body) : undefined } };
+  return { replay: { status: Number(row.status_code), body: row.response_body ? (JSON.parse(row.response_body) as unknown) : undefined } };
 }
 
 export async function completeIdempotencyKey(db: Db, scope: string, key: string, response: StoredResponse): Promise<void> {

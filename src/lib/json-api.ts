@@ -72,7 +72,7 @@ export interface ListPage {
  */
 export function pageLinks({ path, page, limit, total, filters = {} }: ListPage): JsonApiLinks {
   const kept = Object.entries(filters).flatMap(([name, value]): Array<[string, string]> => (value === undefined || value === '' ? [] : [[name, String(value)]]));
-  const to = (p: number) => `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ['page', String(p)], ...kept])}`;
+  const to = (p: number) => `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ['page', String(p)], ...kept]).toString()}`;
   const lastPage = Math.max(1, Math.ceil(total / limit));
   const links: JsonApiLinks = { self: to(page), first: to(1), last: to(lastPage) };
   if (page > 1) links.prev = to(Math.min(page - 1, lastPage));

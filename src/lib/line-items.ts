@@ -20,8 +20,23 @@ export interface LineItem {
   position: number;
 }
 
+/** The columns the line tables share, as the driver returns them (numbers possibly strings or bigints). */
+export interface LineItemDbRow {
+  id: string;
+  type: string;
+  product_id?: string | null;
+  product_number?: string | null;
+  label: string;
+  quantity: unknown;
+  unit_net: unknown;
+  total_net: unknown;
+  tax_rate_bp: unknown;
+  payload: unknown;
+  position: unknown;
+}
+
 /** A line item row (snake_case columns, numbers possibly strings or bigints from the driver). */
-export function lineItemFromRow(row: Record<string, any>): LineItem {
+export function lineItemFromRow(row: LineItemDbRow): LineItem {
   return {
     id: row.id,
     type: row.type,

@@ -113,16 +113,25 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
 }
 
 /** A readable page beside the JSON document: every operation with its schemas. */
+/** The parts of an OpenAPI operation the HTML page shows. */
+interface OperationDoc {
+  operationId: string;
+  summary?: string;
+  'x-permission'?: string;
+  requestBody?: unknown;
+  responses?: unknown;
+}
+
 export function renderOpenApiHtml(document: Record<string, unknown>): string {
   const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   const info = document.info as { title: string; version: string; description: string };
   const rows: string[] = [];
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, Record<string, unknown>>>)) {
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, OperationDoc>>)) {
     for (const [method, op] of Object.entries(methods)) {
       const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
       const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
       rows.push(
-        `<section id="${escape(String(op.operationId))}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(String(op.summary ?? ''))}${op['x-permission'] ? ` — permission <code>${escape(String(op['x-permission']))}</code>` : ''}</p>${body}${responses}</section>`,
+        `<section id="${escape(op.operationId)}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(op.summary ?? '')}${op['x-permission'] ? ` — permission <code>${escape(op['x-permission'])}</code>` : ''}</p>${body}${responses}</section>`,
       );
     }
   }

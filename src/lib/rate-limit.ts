@@ -31,7 +31,7 @@ export async function enforceRateLimit(db: Db, rule: RateLimitRule, req: Request
           .onConflict(['counter_key', 'window_start'])
           .merge({ hits: trx.raw('rate_limit_counters.hits + 1') });
       }
-      const row = await trx('rate_limit_counters').where({ counter_key: key, window_start: windowStart }).first('hits');
+      const row = await trx<{ counter_key: string; window_start: number; hits: number | string }>('rate_limit_counters').where({ counter_key: key, window_start: windowStart }).first('hits');
       return Number(row?.hits ?? 1);
     });
     if (hits > rule.limit) throw Errors.tooManyRequests(windowStart + rule.windowSeconds - Math.floor(Date.now() / 1000));

@@ -25,7 +25,7 @@ export interface RouteCallInput<C> {
  * express request; response headers they set (a switch route's new context token) are dropped,
  * since the body carries the same. Returns the JSON body, or the Reply of a non-JSON answer.
  */
-export async function callRoute<T = any, C = unknown>(route: AnyRoute, input: RouteCallInput<C>): Promise<T> {
+export async function callRoute<T = unknown, C = unknown>(route: AnyRoute, input: RouteCallInput<C>): Promise<T> {
   if (route.permission && !input.ctx.can(route.permission))
     throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
   const { schemas } = route;

@@ -64,6 +64,7 @@ export function isReply(value: unknown): value is Reply {
  * `auth` is interpreted by the API it is mounted on (Store API: 'public' | 'login' | …; Admin API: 'admin').
  * `permission` must be stated: a permission key, or null when any caller that passes `auth` may call it.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- plugin handlers read untyped inputs until they take schema-derived types (issue 8 item 2 follow-up)
 export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> {
   method: HttpMethod;
   /** OpenAPI-style path relative to the API root, e.g. '/b2b/employee/{id}'. */
@@ -81,6 +82,7 @@ export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> {
   handler: (input: RouteInput<C, B, Q, P>) => Promise<unknown>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route, whatever its context and input types: handler parameters are contravariant, so `unknown` would refuse them
 export type AnyRoute = RouteDefinition<any, any, any, any>;
 
 export function pathParamNames(path: string): string[] {

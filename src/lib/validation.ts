@@ -57,7 +57,7 @@ export function validateOrThrow<T>(schema: JsonSchema, data: unknown, target: Ex
   const validate = compileSchema(schema, target);
   let valid: boolean;
   try {
-    valid = validate(data) as boolean;
+    valid = validate(data);
   } catch (error) {
     // Recursive schemas (criteria filters, rule conditions) recurse with the input: absurd nesting overflows the stack.
     if (error instanceof RangeError) throw new AppError(400, 'SUITE__INPUT_TOO_DEEP', `The ${target} is nested too deeply.`);

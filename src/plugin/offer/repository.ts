@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { forUpdate, readBool, readInt, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { lineItemFromRow, lineItemView, totalsOf, type LineItem } from '../../lib/line-items.js';
+import { lineItemFromRow, lineItemView, totalsOf, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { HostRuntime } from '../../host/contract.js';
@@ -89,7 +89,7 @@ export interface OfferLine extends LineItem {
 
 export function toLine(row: Record<string, any>): OfferLine {
   return {
-    ...lineItemFromRow(row),
+    ...lineItemFromRow(row as LineItemDbRow),
     listUnitNet: readInt(row.list_unit_net),
     comment: row.comment ?? null,
     sourceLineItemId: row.source_line_item_id ?? null,

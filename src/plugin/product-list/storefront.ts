@@ -90,7 +90,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
     if (!fromCart) {
       const productId = typeof query.productId === 'string' ? query.productId : '';
       if (!isId(productId)) throw Errors.notFound('Product', productId);
-      [product] = await host.catalog.visibleProducts(ctx, [productId]);
+      product = (await host.catalog.visibleProducts(ctx, [productId]))[0] ?? null;
       if (!product) throw Errors.notFound('Product', productId);
     }
     const cart = fromCart ? await host.cart.current(ctx) : null;
