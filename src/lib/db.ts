@@ -224,6 +224,21 @@ export function createDb(url: string, options: { poolMax?: number; timeouts?: Pa
   });
 }
 
+/**
+ * The rows a query returns, in the shape the caller declares (the columns it selects). knex types
+ * queries on the untyped executor as `any`; these give them a row type at one place per query.
+ */
+export async function selectRows<Row>(query: PromiseLike<unknown>): Promise<Row[]> {
+  const rows = await query;
+  return rows as Row[];
+}
+
+/** The one row of a `.first(…)` query, in the declared shape, or undefined. */
+export async function selectRow<Row>(query: PromiseLike<unknown>): Promise<Row | undefined> {
+  const row = await query;
+  return row as Row | undefined;
+}
+
 export function dialectOf(db: Executor): Dialect {
   const driver = (db as unknown as { client: { driverName: string } }).client.driverName;
   return driver === 'mysql2' || driver === 'mysql' ? 'mysql' : 'sqlite';
