@@ -5,6 +5,7 @@ import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
+import type { CartLineRow, CartRow } from './rows.js';
 
 export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
 
@@ -52,7 +53,7 @@ export const outOfStock = (product: ProductRecord, pointer?: string) =>
     meta: { productId: product.id, available: Math.max(0, product.stock) },
   });
 
-function toLineItem(row: Record<string, any>): CartLineItem {
+function toLineItem(row: CartLineRow): CartLineItem {
   return {
     id: row.id,
     type: row.type,
@@ -78,16 +79,16 @@ export class CartService {
   }
 
   async load(executor: Executor, token: string): Promise<Cart | null> {
-    const row = await executor('carts').where({ token }).first('token', 'customer_id', 'sales_channel_id');
+    const row = await executor<CartRow>('carts').where({ token }).first('token', 'customer_id', 'sales_channel_id');
     if (!row) return null;
-    const lines = await executor('cart_line_items').where({ cart_token: token }).orderBy('position').orderBy('id');
+    const lines = await executor<CartLineRow>('cart_line_items').where({ cart_token: token }).orderBy('position').orderBy('id');
     return { token: row.token, customerId: row.customer_id ?? null, salesChannelId: row.sales_channel_id, lineItems: lines.map(toLineItem) };
   }
 
   /** The token the session points at (open or already ordered), without creating anything. */
   async sessionCartToken(executor: Executor, ctx: StoreContext): Promise<string | null> {
     if (!ctx.sessionId) return null;
-    const session = await executor('sessions').where({ id: ctx.sessionId }).first('cart_token');
+    const session = await executor<{ id: string; cart_token: string | null }>('sessions').where({ id: ctx.sessionId }).first('cart_token');
     return session?.cart_token ?? null;
   }
 
@@ -100,11 +101,11 @@ export class CartService {
     if (!ctx.sessionId) throw Errors.unauthorized();
     const known = await this.sessionCartToken(executor, ctx);
     if (known) {
-      const cart = await executor('carts').where({ token: known }).first('order_id', 'customer_id');
+      const cart = await executor<CartRow>('carts').where({ token: known }).first('order_id', 'customer_id');
       if (cart && !cart.order_id && cart.customer_id === customer.id) return known;
     }
     const owner = { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id };
-    const restored = await executor('carts').where(owner).whereNull('order_id').orderBy('updated_at', 'desc').first('token');
+    const restored = await executor<CartRow>('carts').where(owner).whereNull('order_id').orderBy('updated_at', 'desc').first('token');
     const token: string = restored?.token ?? newId();
     if (!restored) {
       const now = nowDb();
@@ -132,7 +133,7 @@ export class CartService {
   async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = await this.ensureCartToken(ctx, trx);
-      const row = await forUpdate(trx('carts').where({ token }).first('token', 'order_id'), trx);
+      const row = await forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id'), trx);
       if (row && !row.order_id) return (await this.load(trx, token))!;
     }
     throw Errors.conflict();
@@ -232,7 +233,10 @@ export class CartService {
         .whereNull('order_id')
         .where((q) => {
           q.where({ customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id });
-          if (known) q.orWhere((k) => k.where({ token: known, customer_id: customer.id }));
+          if (known)
+            q.orWhere((k) => {
+              k.where({ token: known, customer_id: customer.id });
+            });
         });
       await doomed.delete();
       if (ctx.sessionId) await trx('sessions').where({ id: ctx.sessionId }).update({ cart_token: null });

@@ -10,6 +10,11 @@ import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/lin
 import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-service.js';
 import { documents } from './documents.js';
 import { getOrder } from './order-repository.js';
+import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
+import type { CartRow } from './rows.js';
+
+/** A snapshot field as text (address snapshots are open records: interceptors may change them). */
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Places orders: one transaction from the locked cart (or given lines) to the written order, its invoice and the hooks. */
 export class CheckoutService {
@@ -153,7 +158,7 @@ export class CheckoutService {
 
   /** Reads the cart only after locking its row, so a concurrent order or edit is seen. */
   private async linesFromCart(ctx: StoreContext, customer: CustomerRef, token: string, trx: Trx): Promise<PriceLine[]> {
-    const row = await forUpdate(trx('carts').where({ token }).first('token', 'customer_id', 'order_id'), trx);
+    const row = await forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'customer_id', 'order_id'), trx);
     if (!row || row.customer_id !== customer.id) throw Errors.notFound('Cart');
     if (row.order_id) throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
     const cart = (await this.carts.load(trx, token))!;
@@ -213,14 +218,14 @@ export class CheckoutService {
 
   private async addressSnapshot(trx: Trx, customerId: string, addressId: string | null, type: 'billing' | 'shipping'): Promise<Record<string, unknown> | null> {
     if (addressId) {
-      const row = await trx('customer_addresses').where({ id: addressId, customer_id: customerId }).first();
+      const row = await trx<AddressRow>('customer_addresses').where({ id: addressId, customer_id: customerId }).first();
       if (!row) throw Errors.notFound('Address', addressId);
       return toAddress(row);
     }
-    const customerRow = await trx('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
+    const customerRow = await trx<CustomerRow>('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
     const defaultId = customerRow?.[type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id'];
     if (!defaultId) return null;
-    const row = await trx('customer_addresses').where({ id: defaultId, customer_id: customerId }).first();
+    const row = await trx<AddressRow>('customer_addresses').where({ id: defaultId, customer_id: customerId }).first();
     return row ? toAddress(row) : null;
   }
 
@@ -235,14 +240,14 @@ export class CheckoutService {
     const amount = (minor: number) => moneyText(fromMinor(minor, precision), precision, order.draft.currencyIso);
     const address = order.draft.billingAddress;
     const addressLines = address
-      ? [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode]
-          .filter((part) => typeof part === 'string' && part.length > 0)
-          .map((part) => ({ text: String(part) }))
+      ? [address.company, `${text(address.firstName)} ${text(address.lastName)}`.trim(), address.street, `${text(address.zipcode)} ${text(address.city)}`.trim(), address.countryCode]
+          .filter((part): part is string => typeof part === 'string' && part.length > 0)
+          .map((part) => ({ text: part }))
       : [];
-    const seller = await trx('sales_channels').where({ id: ctx.salesChannel.id }).first('name', 'seller_address', 'vat_id');
+    const seller = await trx<SalesChannelRow>('sales_channels').where({ id: ctx.salesChannel.id }).first('name', 'seller_address', 'vat_id');
     const sellerLines = [
-      String(seller?.name ?? ctx.salesChannel.name),
-      ...String(seller?.seller_address ?? '')
+      seller?.name ?? ctx.salesChannel.name,
+      ...(seller?.seller_address ?? '')
         .split(/\r?\n/)
         .map((line) => line.trim())
         .filter(Boolean),

@@ -1,10 +1,14 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
-import type { Executor } from '../../lib/db.js';
+import { selectRows, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { DocumentSummary as ContractDocumentSummary, HostRuntime } from '../contract.js';
 import { renderPdf } from './pdf.js';
+import type { DocumentRow } from './rows.js';
+
+/** A document without its content, with the number of its order (SUMMARY_COLUMNS). */
+type SummaryRow = Omit<DocumentRow, 'content' | 'updated_at'> & { order_number: string | null };
 
 export type DocumentsApi = HostRuntime['documents'];
 
@@ -47,7 +51,7 @@ function documentsWithOrderNumber(executor: Executor): Knex.QueryBuilder {
   return executor('documents').leftJoin('orders as o', 'o.id', 'documents.order_id');
 }
 
-function toSummary(row: Record<string, any>): ContractDocumentSummary {
+function toSummary(row: SummaryRow): ContractDocumentSummary {
   return {
     id: row.id,
     fileName: row.file_name,
@@ -66,7 +70,7 @@ export const documents: DocumentsApi = {
     const content = await renderPdf(input.title, input.lines);
     const id = newId();
     const base = `${safeFilePart(input.type)}-${safeFilePart(input.number)}`;
-    const taken = await executor('documents').where({ file_name: `${base}.pdf` }).first('id');
+    const taken = await executor<DocumentRow>('documents').where({ file_name: `${base}.pdf` }).first('id');
     const fileName = taken ? `${base}-${id.slice(0, 8)}.pdf` : `${base}.pdf`;
     await executor('documents').insert({
       id,
@@ -83,7 +87,7 @@ export const documents: DocumentsApi = {
   },
 
   async get(executor, id) {
-    const row = await executor('documents').where({ id }).first();
+    const row = await executor<DocumentRow>('documents').where({ id }).first();
     if (!row) return null;
     return {
       id: row.id,
@@ -103,7 +107,7 @@ export const documents: DocumentsApi = {
     if (wanted.length === 0) return [];
     const byId = new Map<string, ContractDocumentSummary>();
     for (let i = 0; i < wanted.length; i += 500) {
-      for (const row of await documentsWithOrderNumber(executor).whereIn('documents.id', wanted.slice(i, i + 500)).select(SUMMARY_COLUMNS)) byId.set(row.id, toSummary(row));
+      for (const row of await selectRows<SummaryRow>(documentsWithOrderNumber(executor).whereIn('documents.id', wanted.slice(i, i + 500)).select(SUMMARY_COLUMNS))) byId.set(row.id, toSummary(row));
     }
     return ids.flatMap((id) => byId.get(id) ?? []);
   },
@@ -112,8 +116,12 @@ export const documents: DocumentsApi = {
     const base = documentsWithOrderNumber(executor).where('documents.customer_id', scope.customerId);
     const placedBy = scope.placedBy;
     if (placedBy)
-      base.where((q) => q.whereNull('documents.order_id').orWhere((own) => own.where('o.placed_by_type', placedBy.type).where('o.placed_by_id', placedBy.id)));
-    const page = await searchByCriteria<Record<string, any>>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) => qb.select(SUMMARY_COLUMNS));
+      base.where((q) => {
+        q.whereNull('documents.order_id').orWhere((own) => {
+          own.where('o.placed_by_type', placedBy.type).where('o.placed_by_id', placedBy.id);
+        });
+      });
+    const page = await searchByCriteria<SummaryRow>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) => qb.select(SUMMARY_COLUMNS));
     return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toSummary) };
   },
 };
@@ -130,11 +138,9 @@ export interface DocumentSummary {
 export async function documentsOfOrders(executor: Executor, orderIds: string[]): Promise<Map<string, DocumentSummary[]>> {
   const byOrder = new Map<string, DocumentSummary[]>();
   if (orderIds.length === 0) return byOrder;
-  const rows = await executor('documents')
-    .whereIn('order_id', orderIds)
-    .orderBy('created_at')
-    .orderBy('id')
-    .select('id', 'order_id', 'file_name', 'type', 'document_number', 'created_at');
+  const rows = await selectRows<Pick<DocumentRow, 'id' | 'file_name' | 'type' | 'document_number' | 'created_at'> & { order_id: string }>(
+    executor('documents').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id').select('id', 'order_id', 'file_name', 'type', 'document_number', 'created_at'),
+  );
   for (const row of rows) {
     const list = byOrder.get(row.order_id) ?? [];
     list.push({ id: row.id, fileName: row.file_name, type: row.type, documentNumber: row.document_number, createdAt: fromDbTime(row.created_at)! });

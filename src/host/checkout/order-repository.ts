@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { readInt, readJson, type Executor } from '../../lib/db.js';
+import { readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { lineItemFromRow, lineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
 import { documentsOfOrders } from './documents.js';
+import type { OrderDeliveryRow, OrderLineRow, OrderRow, OrderTransactionRow } from './rows.js';
 
 const STATE_NAMES: Record<string, string> = {
   open: 'Open',
@@ -43,12 +44,12 @@ export const ORDER_CRITERIA: CriteriaSpec = {
   idColumn: 'orders.id',
 };
 
-function groupBy<T extends Record<string, any>>(rows: T[], key: string): Map<string, T[]> {
+function groupByOrder<T extends { order_id: string }>(rows: T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
-    const list = groups.get(row[key]) ?? [];
+    const list = groups.get(row.order_id) ?? [];
     list.push(row);
-    groups.set(row[key], list);
+    groups.set(row.order_id, list);
   }
   return groups;
 }
@@ -57,26 +58,28 @@ function groupBy<T extends Record<string, any>>(rows: T[], key: string): Map<str
 export async function getOrders(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const rows = await executor('orders')
-    .leftJoin('sales_channels', 'sales_channels.id', 'orders.sales_channel_id')
-    .whereIn('orders.id', wanted)
-    .select('orders.*', 'sales_channels.currency_precision as currency_precision');
+  const rows = await selectRows<OrderRow & { currency_precision: number | string | null }>(
+    executor('orders')
+      .leftJoin('sales_channels', 'sales_channels.id', 'orders.sales_channel_id')
+      .whereIn('orders.id', wanted)
+      .select('orders.*', 'sales_channels.currency_precision as currency_precision'),
+  );
   if (rows.length === 0) return [];
-  const orderIds = rows.map((r) => r.id as string);
+  const orderIds = rows.map((r) => r.id);
   const [lineRows, deliveryRows, transactionRows, documents] = await Promise.all([
-    executor('order_line_items').whereIn('order_id', orderIds).orderBy('position').orderBy('id'),
-    executor('order_deliveries').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id'),
-    executor('order_transactions').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id'),
+    executor<OrderLineRow>('order_line_items').whereIn('order_id', orderIds).orderBy('position').orderBy('id'),
+    executor<OrderDeliveryRow>('order_deliveries').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id'),
+    executor<OrderTransactionRow>('order_transactions').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id'),
     documentsOfOrders(executor, orderIds),
   ]);
-  const lines = groupBy(lineRows, 'order_id');
-  const deliveries = groupBy(deliveryRows, 'order_id');
-  const transactions = groupBy(transactionRows, 'order_id');
+  const lines = groupByOrder(lineRows);
+  const deliveries = groupByOrder(deliveryRows);
+  const transactions = groupByOrder(transactionRows);
 
   const byId = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
     const precision = row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
-    const money = (minor: unknown) => fromMinor(minor as number, precision);
+    const money = (minor: number | string) => fromMinor(minor, precision);
     const customer = readJson<Record<string, unknown>>(row.order_customer, {});
     byId.set(row.id, {
       id: row.id,
@@ -147,13 +150,17 @@ function placedByOnly(query: Knex.QueryBuilder, placedBy: PlacedBy | undefined, 
 export async function searchOrders(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<Record<string, unknown>>> {
   const base = placedByOnly(executor('orders').whereIn('orders.customer_id', [...new Set(scope.customerIds)]), scope.placedBy);
   if (scope.latestPerCustomer) {
-    base.whereNotExists((newer) =>
+    base.whereNotExists((newer) => {
       newer
         .select(1)
         .from('orders as newer')
         .whereRaw('newer.customer_id = orders.customer_id')
-        .where((w) => w.whereRaw('newer.order_date > orders.order_date').orWhere((same) => same.whereRaw('newer.order_date = orders.order_date').whereRaw('newer.id > orders.id'))),
-    );
+        .where((w) => {
+          w.whereRaw('newer.order_date > orders.order_date').orWhere((same) => {
+            same.whereRaw('newer.order_date = orders.order_date').whereRaw('newer.id > orders.id');
+          });
+        });
+    });
   }
   const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) => qb.select('orders.id'));
   const elements = page.rows.length ? await getOrders(executor, page.rows.map((r) => r.id)) : [];
@@ -161,7 +168,7 @@ export async function searchOrders(executor: Executor, scope: OrderScope, criter
 }
 
 export async function orderBelongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean> {
-  return Boolean(await executor('orders').where({ id: orderId, customer_id: customerId }).first('id'));
+  return Boolean(await executor<OrderRow>('orders').where({ id: orderId, customer_id: customerId }).first('id'));
 }
 
 const FIGURES_CHUNK = 500;
@@ -205,6 +212,6 @@ export async function latestOrderWithProduct(executor: Executor, input: { custom
     .join('order_line_items as l', 'l.order_id', 'orders.id')
     .where('orders.customer_id', input.customerId)
     .where('l.product_id', input.productId);
-  const hit = await placedByOnly(query, input.placedBy).orderBy('orders.order_date', 'desc').orderBy('orders.id', 'desc').first('orders.id', 'l.id as line_id');
+  const hit = await selectRow<{ id: string; line_id: string }>(placedByOnly(query, input.placedBy).orderBy('orders.order_date', 'desc').orderBy('orders.id', 'desc').first('orders.id', 'l.id as line_id'));
   return hit ? { orderId: hit.id, lineItemId: hit.line_id } : null;
 }

@@ -1,4 +1,4 @@
-import { readInt, type Executor } from '../../lib/db.js';
+import { readInt, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 import type { HostRuntime, OrderedProduct } from '../contract.js';
 
@@ -14,10 +14,10 @@ export const orderedProductIds: HostRuntime['orders']['orderedProductIds'] = asy
     .orderBy('oli.product_id')
     .limit(Math.max(0, Math.floor(limit)));
   if (placedBy) query.where('orders.placed_by_type', placedBy.type).where('orders.placed_by_id', placedBy.id);
-  const rows: Array<Record<string, unknown>> = await query;
+  const rows = await selectRows<{ product_id: string; last_order_date: string | Date; total_quantity: unknown; order_count: unknown }>(query);
   return rows.map((row) => ({
-    productId: String(row.product_id),
-    lastOrderDate: fromDbTime(row.last_order_date as string)!,
+    productId: row.product_id,
+    lastOrderDate: fromDbTime(row.last_order_date)!,
     totalQuantity: readInt(row.total_quantity),
     orderCount: readInt(row.order_count),
   }));

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type Filter } from '../../lib/criteria.js';
+import { selectRow } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
-import { noContent, reply } from '../../lib/routes.js';
+import { noContent, reply, type RouteInput } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import type { Cart, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { canonicalJson, requireCustomer, type CartService, type NewLineItem } from './cart-service.js';
+import { canonicalJson, requireCustomer, type CartService, type LineItemChange, type NewLineItem } from './cart-service.js';
 import type { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
 import { getOrder, getOrders, ORDER_CRITERIA } from './order-repository.js';
@@ -22,6 +23,17 @@ import {
 } from './schemas.js';
 
 const MAX_PAYLOAD_CHARS = 16000;
+
+/** A handler's input once the route's schemas have validated it (see schemas.ts). */
+type Input<B = unknown, P = unknown> = RouteInput<StoreContext, B, unknown, P>;
+interface AddLineItemsBody {
+  items: Array<{ type?: string; referencedId?: string; productId?: string; quantity: number; payload?: Record<string, unknown> }>;
+}
+interface PlaceOrderBody {
+  customerComment?: string | null;
+  billingAddressId?: string | null;
+  shippingAddressId?: string | null;
+}
 
 /**
  * The orders a caller may read: their customer's, and with only 'orders.read' (not 'orders.read-all')
@@ -125,12 +137,14 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       auth: 'login',
       permission: null,
       schemas: { body: addLineItemsBody, responses: { 200: cartSchema } },
-      async handler({ ctx, body }) {
-        const items: NewLineItem[] = (body.items as Array<Record<string, any>>).map((item, index) => {
+      async handler({ ctx, body }: Input<AddLineItemsBody>) {
+        const items: NewLineItem[] = body.items.map((item, index) => {
           if (item.referencedId && item.productId && item.referencedId !== item.productId)
             throw Errors.badRequest('SUITE__INVALID_INPUT', 'referencedId and productId name different products.', { pointer: `/items/${index}/productId` });
           checkPayloadSize(item.payload, `/items/${index}/payload`);
-          return { type: item.type, productId: item.productId ?? item.referencedId, quantity: item.quantity, payload: item.payload };
+          const productId = item.productId ?? item.referencedId;
+          if (!productId) throw Errors.badRequest('SUITE__INVALID_INPUT', 'A line item names its product by productId or referencedId.', { pointer: `/items/${index}` });
+          return { type: item.type, productId, quantity: item.quantity, payload: item.payload };
         });
         const cart = await carts.addLineItems(ctx, items);
         return cartView(ctx, cart);
@@ -145,8 +159,8 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       auth: 'login',
       permission: null,
       schemas: { body: updateLineItemsBody, responses: { 200: cartSchema } },
-      async handler({ ctx, body }) {
-        body.items.forEach((item: { payload?: unknown }, index: number) => checkPayloadSize(item.payload, `/items/${index}/payload`));
+      async handler({ ctx, body }: Input<{ items: LineItemChange[] }>) {
+        body.items.forEach((item, index) => checkPayloadSize(item.payload, `/items/${index}/payload`));
         return cartView(ctx, await carts.updateLineItems(ctx, body.items));
       },
     },
@@ -159,7 +173,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       auth: 'login',
       permission: null,
       schemas: { body: removeLineItemsBody, responses: { 200: cartSchema } },
-      async handler({ ctx, body }) {
+      async handler({ ctx, body }: Input<{ ids: string[] }>) {
         await ctx.ruleIds();
         return cartView(ctx, await carts.removeLineItems(ctx, body.ids));
       },
@@ -190,7 +204,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       permission: 'orders.create',
       idempotent: true,
       schemas: { body: placeOrderBody, responses: { 200: orderSchema, 409: errorResponse, 422: errorResponse } },
-      async handler({ ctx, body }) {
+      async handler({ ctx, body }: Input<PlaceOrderBody>) {
         requireCustomer(ctx);
         await ctx.ruleIds();
         const cartToken = (await carts.sessionCartToken(db, ctx)) ?? (await carts.ensureCartToken(ctx, db));
@@ -213,7 +227,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       auth: 'login',
       permission: 'orders.read',
       schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields)), responses: { 200: orderListSchema } },
-      async handler({ ctx, body }) {
+      async handler({ ctx, body }: Input<Criteria>) {
         const criteria: Criteria = { ...body, filter: moneyFiltersToMinor(body.filter, ctx.salesChannel.currencyPrecision) };
         const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
         const elements = await getOrders(db, page.rows.map((row) => row.id));
@@ -229,8 +243,8 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       auth: 'login',
       permission: 'orders.read',
       schemas: { params: pathParams('orderId'), responses: { 200: orderSchema } },
-      async handler({ ctx, params }) {
-        const owned = await scopeOrders(ctx, db('orders')).where('orders.id', params.orderId).first('orders.id');
+      async handler({ ctx, params }: Input<unknown, { orderId: string }>) {
+        const owned = await selectRow<{ id: string }>(scopeOrders(ctx, db('orders')).where('orders.id', params.orderId).first('orders.id'));
         const order = owned ? await getOrder(db, params.orderId) : null;
         if (!order) throw Errors.notFound('Order', params.orderId);
         return order;
@@ -245,7 +259,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       auth: 'login',
       permission: 'orders.read',
       schemas: { params: pathParams('documentId'), responses: { 200: { contentType: 'application/pdf', description: 'The PDF document' } } },
-      async handler({ ctx, params }) {
+      async handler({ ctx, params }: Input<unknown, { documentId: string }>) {
         const customer = requireCustomer(ctx);
         const document = await documents.get(db, params.documentId);
         const readable =

@@ -1,11 +1,12 @@
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { newId } from '../../lib/ids.js';
-import { readBool, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { readBool, readJson, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesChannel } from '../contract.js';
 import { nextNumber } from '../numbers.js';
+import type { AddressRow, CustomerGroupRow, CustomerRow, SalesChannelRow } from './rows.js';
 
-export function toCustomerRef(row: Record<string, any>): CustomerRef {
+export function toCustomerRef(row: CustomerRow): CustomerRef {
   return {
     id: row.id,
     salesChannelId: row.sales_channel_id,
@@ -20,7 +21,7 @@ export function toCustomerRef(row: Record<string, any>): CustomerRef {
   };
 }
 
-export function toSalesChannel(row: Record<string, any>): SalesChannel {
+export function toSalesChannel(row: SalesChannelRow): SalesChannel {
   return {
     id: row.id,
     name: row.name,
@@ -33,7 +34,7 @@ export function toSalesChannel(row: Record<string, any>): SalesChannel {
 }
 
 export async function getCustomer(executor: Executor, id: string): Promise<CustomerRef | null> {
-  const row = await executor('customers').where({ id }).first();
+  const row = await executor<CustomerRow>('customers').where({ id }).first();
   return row ? toCustomerRef(row) : null;
 }
 
@@ -42,7 +43,7 @@ export async function getCustomers(executor: Executor, ids: string[]): Promise<C
   if (wanted.length === 0) return [];
   const byId = new Map<string, CustomerRef>();
   for (let i = 0; i < wanted.length; i += 500) {
-    for (const row of await executor('customers').whereIn('id', wanted.slice(i, i + 500))) byId.set(row.id, toCustomerRef(row));
+    for (const row of await executor<CustomerRow>('customers').whereIn('id', wanted.slice(i, i + 500))) byId.set(row.id, toCustomerRef(row));
   }
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -50,15 +51,15 @@ export async function getCustomers(executor: Executor, ids: string[]): Promise<C
 const LOOKUP_CHUNK = 500;
 
 /** Rows of `table` whose `column` is one of `values`, read in chunks (bound-parameter limits). */
-async function rowsWhereIn(executor: Executor, table: string, column: string, values: string[]): Promise<Array<Record<string, any>>> {
+async function rowsWhereIn<Row>(executor: Executor, table: string, column: string, values: string[]): Promise<Row[]> {
   const unique = [...new Set(values)];
-  const rows: Array<Record<string, any>> = [];
-  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) rows.push(...(await executor(table).whereIn(column, unique.slice(i, i + LOOKUP_CHUNK))));
+  const rows: Row[] = [];
+  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) rows.push(...(await selectRows<Row>(executor(table).whereIn(column, unique.slice(i, i + LOOKUP_CHUNK)))));
   return rows;
 }
 
 export async function getCustomersByNumbers(executor: Executor, customerNumbers: string[]): Promise<CustomerRef[]> {
-  return (await rowsWhereIn(executor, 'customers', 'customer_number', customerNumbers)).map(toCustomerRef);
+  return (await rowsWhereIn<CustomerRow>(executor, 'customers', 'customer_number', customerNumbers)).map(toCustomerRef);
 }
 
 /** The fields plugins search customers by through the contract (`customers.search`); see CustomerScope. */
@@ -84,26 +85,26 @@ export async function searchCustomers(executor: Executor, scope: CustomerScope, 
   const base = executor('customers').whereIn('customers.id', [...new Set(scope.ids)]);
   if (scope.salesChannelId) base.where('customers.sales_channel_id', scope.salesChannelId);
   if (scope.activeOnly) base.where('customers.active', true);
-  const page = await searchByCriteria<Record<string, any>>(base, criteria, CUSTOMER_SEARCH_CRITERIA, (qb) => qb.select('customers.*'));
+  const page = await searchByCriteria<CustomerRow>(base, criteria, CUSTOMER_SEARCH_CRITERIA, (qb) => qb.select('customers.*'));
   return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toCustomerRef) };
 }
 
 export async function defaultAddressIds(executor: Executor, customerId: string): Promise<{ billing: string | null; shipping: string | null }> {
-  const row = await executor('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
+  const row = await executor<CustomerRow>('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
   return { billing: row?.default_billing_address_id ?? null, shipping: row?.default_shipping_address_id ?? null };
 }
 
 export async function getCustomerGroups(executor: Executor, ids: string[]): Promise<CustomerGroupRef[]> {
-  const byId = new Map((await rowsWhereIn(executor, 'customer_groups', 'id', ids)).map((row) => [row.id as string, { id: row.id as string, name: row.name as string }]));
+  const byId = new Map((await rowsWhereIn<CustomerGroupRow>(executor, 'customer_groups', 'id', ids)).map((row) => [row.id, { id: row.id, name: row.name }]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function findCustomerRowByEmail(executor: Executor, email: string): Promise<Record<string, any> | undefined> {
-  return executor('customers').where({ email: email.trim().toLowerCase() }).first();
+export async function findCustomerRowByEmail(executor: Executor, email: string): Promise<CustomerRow | undefined> {
+  return executor<CustomerRow>('customers').where({ email: email.trim().toLowerCase() }).first();
 }
 
 export async function getSalesChannel(executor: Executor, id: string): Promise<SalesChannel | null> {
-  const row = await executor('sales_channels').where({ id }).first();
+  const row = await executor<SalesChannelRow>('sales_channels').where({ id }).first();
   return row ? toSalesChannel(row) : null;
 }
 
@@ -133,7 +134,7 @@ export async function insertCustomer(
   return (await getCustomer(executor, id))!;
 }
 
-export function toAddress(row: Record<string, any>): Record<string, unknown> & { id: string } {
+export function toAddress(row: AddressRow): Record<string, unknown> & { id: string } {
   return {
     id: row.id,
     company: row.company ?? null,
@@ -147,6 +148,6 @@ export function toAddress(row: Record<string, any>): Record<string, unknown> & {
 }
 
 export async function listAddresses(executor: Executor, customerId: string) {
-  const rows = await executor('customer_addresses').where({ customer_id: customerId }).orderBy('created_at').orderBy('id');
+  const rows = await executor<AddressRow>('customer_addresses').where({ customer_id: customerId }).orderBy('created_at').orderBy('id');
   return rows.map(toAddress);
 }
