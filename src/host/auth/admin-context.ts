@@ -20,7 +20,7 @@ export function adminApiDefinition(internals: HostInternals) {
       if (!claims) throw Errors.unauthorized('The admin token is not valid or has expired.', 'SUITE__INVALID_ADMIN_TOKEN');
       const principalType = claims.typ === 'user' ? 'user' : 'integration';
       const table = principalType === 'user' ? 'admin_users' : 'admin_integrations';
-      const exists = await internals.db(table).where({ id: claims.sub }).first('id');
+      const exists = await internals.db<{ id: string }>(table).where({ id: claims.sub }).first('id');
       if (!exists) throw Errors.unauthorized('The admin token is not valid or has expired.', 'SUITE__INVALID_ADMIN_TOKEN');
       return { requestId, ip: req.ip ?? 'unknown', principalType, principalId: claims.sub };
     },

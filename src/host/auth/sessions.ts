@@ -4,6 +4,20 @@ import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
 import type { ActorType, LoginIdentity } from '../contract.js';
 import { signToken, STORE_AUDIENCE } from './tokens.js';
 
+/** A row of sessions (migrations/host/001) as the drivers return it. */
+interface SessionDbRow {
+  id: string;
+  sales_channel_id: string;
+  customer_id: string | null;
+  actor_type: ActorType;
+  actor_id: string | null;
+  attributes: string | null;
+  cart_token: string | null;
+  created_at: string | Date;
+  expires_at: string | Date;
+  revoked_at: string | Date | null;
+}
+
 export interface SessionRow {
   id: string;
   salesChannelId: string;
@@ -40,7 +54,7 @@ export async function createSession(
 
 /** A live session: not revoked and not expired. */
 export async function findLiveSession(executor: Executor, sessionId: string): Promise<SessionRow | null> {
-  const row = await executor('sessions')
+  const row = await executor<SessionDbRow>('sessions')
     .where({ id: sessionId })
     .whereNull('revoked_at')
     .where('expires_at', '>', nowDb())
@@ -52,7 +66,7 @@ export async function findLiveSession(executor: Executor, sessionId: string): Pr
     customerId: row.customer_id,
     actorType: row.actor_type,
     actorId: row.actor_id,
-    attributes: readJson(row.attributes, {}),
+    attributes: readJson<Record<string, unknown>>(row.attributes, {}),
     cartToken: row.cart_token,
   };
 }

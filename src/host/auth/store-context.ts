@@ -5,6 +5,7 @@ import type { AnyRoute } from '../../lib/routes.js';
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { getCustomer, toSalesChannel } from '../customer/customer-repository.js';
+import type { SalesChannelRow } from '../customer/rows.js';
 import { inZone } from '../plugins/zones.js';
 import { findLiveSession } from './sessions.js';
 import { STORE_AUDIENCE, verifyToken } from './tokens.js';
@@ -31,7 +32,7 @@ function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: 
 }
 
 async function resolveSalesChannel(internals: HostInternals, accessKey: string | undefined): Promise<SalesChannel> {
-  const query = internals.db('sales_channels').where({ active: true });
+  const query = internals.db<SalesChannelRow>('sales_channels').where({ active: true });
   if (accessKey) query.where({ access_key: accessKey });
   else query.orderBy('created_at').orderBy('id');
   const row = await query.first();
@@ -70,7 +71,7 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
   const actor: Actor =
     session.actorType === 'customer' && customer
       ? { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email }
-      : { type: session.actorType, id: session.actorId, name: String(session.attributes.actorName ?? ''), email: (session.attributes.actorEmail as string | undefined) ?? null };
+      : { type: session.actorType, id: session.actorId, name: typeof session.attributes.actorName === 'string' ? session.attributes.actorName : '', email: (session.attributes.actorEmail as string | undefined) ?? null };
   const ctx = makeContext(
     {
       ...base,
