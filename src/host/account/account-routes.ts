@@ -1,11 +1,13 @@
 import { Errors } from '../../lib/errors.js';
 
 import { objectSchema, emptyBody, looseObject, successResponse, nullable } from '../../lib/schemas.js';
+import type { RouteInput } from '../../lib/routes.js';
 import type { StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { revokeSession } from '../auth/sessions.js';
 import { CONTEXT_TOKEN_HEADER } from '../auth/store-context.js';
 import { listAddresses } from '../customer/customer-repository.js';
+import type { CustomerRow } from '../customer/rows.js';
 import { passwordLogin } from './password-login.js';
 
 const customerSchema = objectSchema(
@@ -56,7 +58,7 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
         ),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
-      async handler({ ctx, body, res }) {
+      async handler({ ctx, body, res }: RouteInput<StoreContext, { email?: string; username?: string; password: string }, unknown, unknown>) {
         const result = await passwordLogin(internals, ctx.salesChannel, String(body.email ?? body.username), body.password);
         if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
         res.setHeader(CONTEXT_TOKEN_HEADER, result.token);
@@ -87,8 +89,8 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
       auth: 'public',
       permission: null,
       schemas: { responses: { 200: looseObject } },
-      async handler({ ctx }) {
-        return contextView(ctx);
+      handler({ ctx }) {
+        return Promise.resolve(contextView(ctx));
       },
     },
     {
@@ -102,7 +104,7 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
       schemas: { responses: { 200: { ...customerSchema, additionalProperties: true } } },
       async handler({ ctx }) {
         if (!ctx.customer) throw Errors.unauthorized();
-        const customerRow = await internals.db('customers').where({ id: ctx.customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
+        const customerRow = await internals.db<CustomerRow>('customers').where({ id: ctx.customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
         return {
           ...ctx.customer,
           defaultBillingAddressId: customerRow?.default_billing_address_id ?? null,
