@@ -3,7 +3,7 @@ import { readInt, type Executor } from '../../lib/db.js';
 const VISIBILITY = 'visibility';
 
 export async function visibilityVersion(executor: Executor): Promise<number> {
-  const row = await executor('catalog_counters').where({ name: VISIBILITY }).first('value');
+  const row = await executor<{ name: string; value: number | string }>('catalog_counters').where({ name: VISIBILITY }).first('value');
   return readInt(row?.value);
 }
 

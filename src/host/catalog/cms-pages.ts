@@ -1,13 +1,21 @@
 import { readJson, type Executor } from '../../lib/db.js';
+
+/** A row of cms_pages (migrations/host/002); sections are JSON text. */
+interface CmsPageRow {
+  id: string;
+  name: string;
+  title: string;
+  sections: string;
+}
 import type { CmsPageRecord } from '../contract.js';
 
 /** A CMS page and the categories and landing pages that use it as their layout. */
 export async function getCmsPage(executor: Executor, id: string): Promise<CmsPageRecord | null> {
-  const row = await executor('cms_pages').where({ id }).first();
+  const row = await executor<CmsPageRow>('cms_pages').where({ id }).first();
   if (!row) return null;
   const [categories, landingPages] = await Promise.all([
-    executor('categories').where({ cms_page_id: id }).orderBy('id').pluck('id'),
-    executor('landing_pages').where({ cms_page_id: id }).orderBy('id').pluck('id'),
+    executor<{ id: string; cms_page_id: string | null }>('categories').where({ cms_page_id: id }).orderBy('id').pluck('id'),
+    executor<{ id: string; cms_page_id: string | null }>('landing_pages').where({ cms_page_id: id }).orderBy('id').pluck('id'),
   ]);
   const sections = readJson<unknown>(row.sections, []);
   return {
@@ -15,7 +23,7 @@ export async function getCmsPage(executor: Executor, id: string): Promise<CmsPag
     name: row.name,
     title: row.title,
     sections: Array.isArray(sections) ? sections : [],
-    categoryIds: categories as string[],
-    landingPageIds: landingPages as string[],
+    categoryIds: categories,
+    landingPageIds: landingPages,
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inTransaction, writeJson, type Db } from '../../lib/db.js';
+import type { CustomerGroupRow } from '../customer/rows.js';
 import { nowDb } from '../../lib/time.js';
 import { visibilityChanged } from './catalog-version.js';
 
@@ -100,7 +101,7 @@ export async function seedDemoCatalog(db: Db): Promise<{ productIds: string[]; c
       }
     }
 
-    let group = await trx('customer_groups').where({ name: 'Business customers' }).first('id');
+    let group = await trx<CustomerGroupRow>('customer_groups').where({ name: 'Business customers' }).first('id');
     if (!group) {
       group = { id: demoId('group:business') };
       await trx('customer_groups').insert({ id: group.id, name: 'Business customers', created_at: now });

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { Executor } from '../../lib/db.js';
+import { selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords } from './product-repository.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 import { RuleEngine } from './rule-engine.js';
@@ -33,7 +33,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       if (wanted.length === 0) return [];
       const query = executor('products').whereIn('products.id', wanted).where('products.active', true).select(PRODUCT_COLUMNS);
       await visibleProductsOnly(ctx, query, executor);
-      return inIdOrder(await toProductRecords(executor, await query), ids);
+      return inIdOrder(await toProductRecords(executor, await selectRows<ProductRow>(query)), ids);
     },
     visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.visibleByNumber(executor, numbers, ctx),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
@@ -43,7 +43,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     async products(executor, ids) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
-      const rows = await executor('products').whereIn('products.id', wanted).select(PRODUCT_COLUMNS);
+      const rows = await selectRows<ProductRow>(executor('products').whereIn('products.id', wanted).select(PRODUCT_COLUMNS));
       return inIdOrder(await toProductRecords(executor, rows), ids);
     },
     async visibleEntityIds(ctx, entity, ids, executor = internals.db) {
@@ -52,14 +52,14 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       if (!table || wanted.length === 0) return [];
       const query = executor(table).whereIn(`${table}.id`, wanted).where(`${table}.active`, true);
       await applyVisibility(registries.visibilityFilters, ctx, entity, query, `${table}.id`, executor);
-      const visible = new Set((await query.pluck(`${table}.id`)) as string[]);
+      const visible = new Set(await selectRows<string>(query.pluck(`${table}.id`)));
       return wanted.filter((id) => visible.has(id));
     },
     async productIdsByNumbers(executor, productNumbers) {
       const unique = [...new Set(productNumbers)];
       const found: Array<{ id: string; productNumber: string }> = [];
       for (let i = 0; i < unique.length; i += 500) {
-        const rows = await executor('products').whereIn('product_number', unique.slice(i, i + 500)).select('id', 'product_number');
+        const rows = await selectRows<{ id: string; product_number: string }>(executor('products').whereIn('product_number', unique.slice(i, i + 500)).select('id', 'product_number'));
         for (const row of rows) found.push({ id: row.id, productNumber: String(row.product_number) });
       }
       return found;
@@ -67,7 +67,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     async entityVersionId(executor, entity, id) {
       const table = CATALOG_TABLES[entity];
       if (!table || !isId(id)) return null;
-      const row = await executor(table).where({ id }).first('version_id');
+      const row = await selectRow<{ version_id: string }>(executor(table).where({ id }).first('version_id'));
       return row ? String(row.version_id) : null;
     },
     visibilityChanged,

@@ -1,4 +1,4 @@
-import { readBool, readInt, type Executor } from '../../lib/db.js';
+import { readBool, readInt, selectRows, type Executor } from '../../lib/db.js';
 import type { CatalogEntity, ProductRecord } from '../contract.js';
 
 export const CATALOG_TABLES: Record<CatalogEntity, string> = {
@@ -26,7 +26,7 @@ export type ProductRow = Record<string, unknown>;
 export async function categoryIdsOf(executor: Executor, productIds: string[]): Promise<Map<string, string[]>> {
   const byProduct = new Map<string, string[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const rows = await executor('product_categories').whereIn('product_id', productIds).orderBy('category_id').select('product_id', 'category_id');
+  const rows = await executor<{ product_id: string; category_id: string }>('product_categories').whereIn('product_id', productIds).orderBy('category_id').select('product_id', 'category_id');
   for (const row of rows) byProduct.get(row.product_id)?.push(row.category_id);
   return byProduct;
 }
@@ -72,7 +72,7 @@ export function inIdOrder<T extends { id: string }>(records: T[], ids: string[])
 export async function tierPricesOf(executor: Executor, productIds: string[]): Promise<Map<string, Array<{ minQuantity: number; priceNet: number }>>> {
   const byProduct = new Map<string, Array<{ minQuantity: number; priceNet: number }>>();
   if (productIds.length === 0) return byProduct;
-  const rows = await executor('product_tier_prices').whereIn('product_id', productIds).orderBy('min_quantity').select('product_id', 'min_quantity', 'price_net');
+  const rows = await selectRows<{ product_id: string; min_quantity: number | string; price_net: number | string }>(executor('product_tier_prices').whereIn('product_id', productIds).orderBy('min_quantity').select('product_id', 'min_quantity', 'price_net'));
   for (const row of rows) {
     const list = byProduct.get(row.product_id) ?? [];
     list.push({ minQuantity: readInt(row.min_quantity), priceNet: readInt(row.price_net) });

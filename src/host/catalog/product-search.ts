@@ -69,7 +69,11 @@ function prefixEnd(prefix: string): string {
 function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, prefixes: string[]): void {
   qb.where((q) => {
     if (dialect === 'mysql') q.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, `${escapeLike(prefixes[0]!)}%`]);
-    else for (const prefix of new Set(prefixes)) q.orWhere((r) => r.where(column, '>=', prefix).andWhere(column, '<', prefixEnd(prefix)));
+    else
+      for (const prefix of new Set(prefixes))
+        q.orWhere((r) => {
+          r.where(column, '>=', prefix).andWhere(column, '<', prefixEnd(prefix));
+        });
   });
 }
 

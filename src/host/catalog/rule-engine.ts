@@ -65,7 +65,7 @@ export function conditionDepth(condition: unknown, depth = 1): number {
 
 function valueList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
-  return value === undefined || value === null ? [] : [String(value)];
+  return value === undefined || value === null ? [] : [typeof value === 'string' ? value : JSON.stringify(value)];
 }
 
 /** `=`: the actual value (or one of them) is listed; `!=`: none is. Without an actual value neither matches. */
@@ -162,7 +162,7 @@ export class RuleEngine {
         },
       );
     }
-    return this.loading!.promise;
+    return this.loading.promise;
   }
 
   async matchingRuleIds(ctx: StoreContext, executor?: Executor): Promise<string[]> {

@@ -1,10 +1,14 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { readInt, type Executor } from '../../lib/db.js';
+import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList, storeListResponse } from '../../lib/store-list.js';
+import type { RouteInput } from '../../lib/routes.js';
 import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
+
+/** A handler's input once the route's schemas have validated it. */
+type Input<B = unknown, P = unknown, Q = unknown> = RouteInput<StoreContext, B, Q, P>;
 import type { HostInternals } from '../internals.js';
 import {
   categoryView,
@@ -101,7 +105,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
 
   async function visibleRow(ctx: StoreContext, entity: CatalogEntity, id: string, label: string): Promise<Record<string, unknown>> {
     const table = CATALOG_TABLES[entity];
-    const row = await (await visibleQuery(ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`);
+    const row = await selectRow<Record<string, unknown>>((await visibleQuery(ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`));
     if (!row) throw Errors.notFound(label, id);
     return row;
   }
@@ -109,7 +113,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   /** A CMS page; product-listing sections with `productIds` get the products the context may see. */
   async function cmsPage(ctx: StoreContext, cmsPageId: unknown) {
     if (typeof cmsPageId !== 'string') return null;
-    const row = await db('cms_pages').where({ id: cmsPageId }).first();
+    const row = await selectRow<Record<string, unknown>>(db('cms_pages').where({ id: cmsPageId }).first());
     if (!row) return null;
     const page = cmsPageView(row);
     const sections = [];
@@ -117,7 +121,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
         const ids = section.productIds.filter((v): v is string => typeof v === 'string');
         const products = await catalog.visibleProducts(ctx, ids);
-        const rows = products.length ? await db('products').whereIn('id', products.map((p) => p.id)).select('id', 'manufacturer', 'ean') : [];
+        const rows = products.length ? await selectRows<Record<string, unknown>>(db('products').whereIn('id', products.map((p) => p.id)).select('id', 'manufacturer', 'ean')) : [];
         sections.push({ ...section, products: await productViews(providers, ctx, products, productExtras(rows), db) });
       } else sections.push(section);
     }
@@ -145,8 +149,8 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       auth: 'public',
       permission: null,
       schemas: { params: pathParams('productId'), responses: { 200: productViewSchema } },
-      async handler({ ctx, params }) {
-        const row = await (await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(PRODUCT_COLUMNS);
+      async handler({ ctx, params }: Input<unknown, { productId: string }>) {
+        const row = await selectRow<ProductRow>((await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(PRODUCT_COLUMNS));
         if (!row) throw Errors.notFound('product', params.productId);
         return (await views(ctx, [row], true))[0];
       },
@@ -175,11 +179,11 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       auth: 'public',
       permission: null,
       schemas: { params: pathParams('categoryId'), body: productCriteriaBody, responses: { 200: productListing } },
-      async handler({ ctx, params, body }) {
+      async handler({ ctx, params, body }: Input<Criteria, { categoryId: string }>) {
         const { ids, children } = await visibleCategories(ctx);
         if (!ids.has(params.categoryId)) throw Errors.notFound('category', params.categoryId);
         const subtree: string[] = [];
-        const pending = [params.categoryId as string];
+        const pending = [params.categoryId];
         while (pending.length) {
           const current = pending.pop()!;
           subtree.push(current);
@@ -187,10 +191,13 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
         }
         return listProducts(
           ctx,
-          body as Criteria,
+          body,
           `category:${params.categoryId}`,
-          (query) =>
-            query.whereExists((q) => q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree)),
+          (query) => {
+            query.whereExists((q) => {
+              q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree);
+            });
+          },
           PRODUCT_LISTING_ALIAS,
         );
       },
@@ -204,7 +211,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       auth: 'public',
       permission: null,
       schemas: { params: pathParams('categoryId'), responses: { 200: categoryViewSchema } },
-      async handler({ ctx, params }) {
+      async handler({ ctx, params }: Input<unknown, { categoryId: string }>) {
         const row = await visibleRow(ctx, 'category', params.categoryId, 'category');
         return { ...categoryView(row), cmsPage: await cmsPage(ctx, row.cms_page_id) };
       },
@@ -236,9 +243,9 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
         query: objectSchema({ depth: { type: 'integer', minimum: 1, maximum: 10, default: 2 } }),
         responses: { 200: navigationTreeSchema },
       },
-      async handler({ ctx, params, query }) {
+      async handler({ ctx, params, query }: Input<unknown, { rootId: string }, { depth?: number }>) {
         const { ids, children } = await visibleCategories(ctx);
-        const rootId = params.rootId === 'main-navigation' ? null : String(params.rootId);
+        const rootId = params.rootId === 'main-navigation' ? null : params.rootId;
         if (rootId !== null && !ids.has(rootId)) throw Errors.notFound('category', rootId);
         const depth = Number(query.depth ?? 2);
         type NavigationNode = { id: string; parentId: string | null; name: string; position: number; level: number; childCount: number; children: NavigationNode[] };
@@ -264,7 +271,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       auth: 'public',
       permission: null,
       schemas: { params: pathParams('landingPageId'), responses: { 200: landingPageViewSchema } },
-      async handler({ ctx, params }) {
+      async handler({ ctx, params }: Input<unknown, { landingPageId: string }>) {
         const row = await visibleRow(ctx, 'landing_page', params.landingPageId, 'landing page');
         return {
           id: String(row.id),
