@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { forUpdateSkipLocked, inTransaction, type Db } from '../../lib/db.js';
+import { forUpdateSkipLocked, inTransaction, selectRows, type Db } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 
 /** Names this worker in locked_by columns: host, pid and a random part (several workers may share a process in tests). */
@@ -22,25 +22,30 @@ export interface ClaimSpec {
  * then a conditional update, then a re-read of what this worker really got (safe on SQLite too).
  * The row's `attempts` counts the claim.
  */
-export async function claimRows(db: Db, spec: ClaimSpec, workerId: string, limit: number): Promise<Array<Record<string, any>>> {
+/** `Row` is the claimed table's row shape. */
+export async function claimRows<Row>(db: Db, spec: ClaimSpec, workerId: string, limit: number): Promise<Row[]> {
   const lockedAt = nowDb();
   return inTransaction(db, async (trx) => {
-    const candidates = await forUpdateSkipLocked(
+    const candidates = await selectRows<{ id: string }>(forUpdateSkipLocked(
       trx(spec.table)
         .select('id')
-        .where((q) => spec.claimable(q))
+        .where((q) => {
+          spec.claimable(q);
+        })
         .orderBy(spec.orderBy)
         .orderBy('id')
         .limit(limit),
       trx,
-    );
+    ));
     if (candidates.length === 0) return [];
-    const ids = candidates.map((row: { id: string }) => row.id);
+    const ids = candidates.map((row) => row.id);
     await trx(spec.table)
       .whereIn('id', ids)
-      .where((q) => spec.claimable(q))
+      .where((q) => {
+        spec.claimable(q);
+      })
       .update({ state: spec.runningState, locked_by: workerId, locked_at: lockedAt, attempts: trx.raw('?? + 1', ['attempts']) });
-    return trx(spec.table).whereIn('id', ids).where({ state: spec.runningState, locked_by: workerId, locked_at: lockedAt });
+    return selectRows<Row>(trx(spec.table).whereIn('id', ids).where({ state: spec.runningState, locked_by: workerId, locked_at: lockedAt }));
   });
 }
 

@@ -5,6 +5,21 @@ import type { HostRuntime } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { claimRows, errorText, newWorkerId, retryDelaySeconds } from './claim.js';
 
+/** Rows of jobs and job_schedules (migrations/host/004, 007) as the drivers return them. */
+interface JobRow {
+  id: string;
+  name: string;
+  payload: string;
+  state: string;
+  attempts: number | string;
+  max_attempts: number | string;
+}
+interface JobScheduleRow {
+  name: string;
+  interval_seconds: number | string;
+  next_run_at: string | Date;
+}
+
 export interface RunDueOptions {
   /** 'all' (default): every schedule runs now, claimed as usual; 'due': only schedules whose time has come (the poller). */
   schedules?: 'all' | 'due';
@@ -60,7 +75,7 @@ export function createJobsModule(internals: HostInternals): JobsModule {
   async function runSchedules(mode: 'all' | 'due'): Promise<number> {
     if (schedules.size === 0) return 0;
     await ensureScheduleRows();
-    const rows = await db('job_schedules').whereIn('name', [...schedules.keys()]);
+    const rows = await db<JobScheduleRow>('job_schedules').whereIn('name', [...schedules.keys()]);
     let ran = 0;
     for (const row of rows) {
       const now = new Date();
@@ -81,7 +96,7 @@ export function createJobsModule(internals: HostInternals): JobsModule {
     return ran;
   }
 
-  async function runJob(job: Record<string, any>): Promise<void> {
+  async function runJob(job: JobRow): Promise<void> {
     const mine = { id: job.id, state: 'running', locked_by: workerId };
     try {
       await runHandler(job.name, readJson<Record<string, unknown>>(job.payload, {}));
@@ -108,17 +123,22 @@ export function createJobsModule(internals: HostInternals): JobsModule {
       if (names.length === 0) break;
       const now = nowDb();
       const staleBefore = toDbTime(addSeconds(new Date(), -STALE_JOB_SECONDS));
-      const claimed = await claimRows(
+      const claimed = await claimRows<JobRow>(
         db,
         {
           table: 'jobs',
           orderBy: 'run_at',
           runningState: 'running',
           // Only names this process can run: during a rolling deploy, old workers leave new jobs alone.
-          claimable: (q) =>
-            q.whereIn('name', names).where((w) =>
-              w.where((due) => due.where('state', 'queued').where('run_at', '<=', now)).orWhere((stale) => stale.where('state', 'running').where('locked_at', '<', staleBefore)),
-            ),
+          claimable: (q) => {
+            q.whereIn('name', names).where((w) => {
+              w.where((due) => {
+                due.where('state', 'queued').where('run_at', '<=', now);
+              }).orWhere((stale) => {
+                stale.where('state', 'running').where('locked_at', '<', staleBefore);
+              });
+            });
+          },
         },
         workerId,
         BATCH_SIZE,

@@ -9,6 +9,25 @@ import type { HostInternals } from '../internals.js';
 import { getSalesChannel, toSalesChannel } from '../customer/customer-repository.js';
 import { claimRows, errorText, newWorkerId, retryDelaySeconds } from '../jobs/claim.js';
 import { createTemplateEngine } from './template-engine.js';
+import type { SalesChannelRow } from '../customer/rows.js';
+
+/** What the stream transport (no MAILER_URL) answers: the message it built. */
+interface StreamTransportInfo {
+  message: Buffer;
+}
+
+/** A row of mail_outbox (migrations/host/004, 007) as the drivers return it; JSON columns are text. */
+interface OutboxRow {
+  id: string;
+  template: string;
+  recipient: string;
+  cc: string | null;
+  sales_channel_id: string | null;
+  data: string;
+  attachments: string | null;
+  state: string;
+  attempts: number | string;
+}
 
 export interface MailModule extends Pick<HostRuntime, 'mail'> {
   /** Sends what is due in the outbox (the 'mail.send' job); returns how many mails were sent. */
@@ -79,10 +98,12 @@ export function createMailModule(internals: HostInternals): MailModule {
   async function salesChannelFor(id: string | null): Promise<SalesChannel> {
     const channel = id ? await getSalesChannel(db, id) : null;
     if (channel) return channel;
-    return toSalesChannel(await db('sales_channels').orderBy('created_at').orderBy('id').first());
+    const first = await db<SalesChannelRow>('sales_channels').orderBy('created_at').orderBy('id').first();
+    if (!first) throw new Error('no sales channel to send mail for: run the migrations and seed first');
+    return toSalesChannel(first);
   }
 
-  async function send(row: Record<string, any>): Promise<void> {
+  async function send(row: OutboxRow): Promise<void> {
     const template = compiledTemplate(row.template);
     const salesChannel = await salesChannelFor(row.sales_channel_id);
     const storefrontUrl = (salesChannel.domains[0] ?? config.publicUrl).replace(/\/$/, '');
@@ -94,7 +115,7 @@ export function createMailModule(internals: HostInternals): MailModule {
       attachments.push({ filename: attachment.filename || document.fileName, content: document.content, contentType: document.mimeType });
     }
     const fromHost = new URL(storefrontUrl).hostname || 'localhost';
-    const info = await transport().sendMail({
+    const info: unknown = await transport().sendMail({
       from: { name: salesChannel.name, address: `no-reply@${fromHost}` },
       to: row.recipient,
       cc: readJson<string[]>(row.cc, []),
@@ -110,7 +131,7 @@ export function createMailModule(internals: HostInternals): MailModule {
       const folder = join(config.varDir, 'mail');
       mkdirSync(folder, { recursive: true });
       const stamp = nowDb().replace(/[^0-9]/g, '').slice(0, 14);
-      writeFileSync(join(folder, `${stamp}-${String(row.template).replace(/[^\w.-]/g, '_')}-${row.id}.eml`), info.message as Buffer);
+      writeFileSync(join(folder, `${stamp}-${row.template.replace(/[^\w.-]/g, '_')}-${row.id}.eml`), (info as StreamTransportInfo).message);
     }
   }
 
@@ -119,15 +140,21 @@ export function createMailModule(internals: HostInternals): MailModule {
     for (let round = 0; round < 50; round++) {
       const now = nowDb();
       const staleBefore = toDbTime(addSeconds(new Date(), -STALE_SENDING_SECONDS));
-      const rows = await claimRows(
+      const rows = await claimRows<OutboxRow>(
         db,
         {
           table: 'mail_outbox',
           orderBy: 'created_at',
           runningState: 'sending',
-          claimable: (q) =>
-            q.where((due) => due.where('state', 'queued').where((at) => at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now)))
-              .orWhere((stale) => stale.where('state', 'sending').where('locked_at', '<', staleBefore)),
+          claimable: (q) => {
+            q.where((due) => {
+              due.where('state', 'queued').where((at) => {
+                at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now);
+              });
+            }).orWhere((stale) => {
+              stale.where('state', 'sending').where('locked_at', '<', staleBefore);
+            });
+          },
         },
         workerId,
         BATCH_SIZE,
