@@ -34,6 +34,7 @@ import {
   searchCustomers,
   toCustomerRef,
 } from './customer/customer-repository.js';
+import type { AddressRow, CustomerRow } from './customer/rows.js';
 import { getCmsPage } from './catalog/cms-pages.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
@@ -103,7 +104,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     },
   } as unknown as HostInternals;
   const events = createEventsModule(internals);
-  internals.emit = events.emit;
+  internals.emit = events.emit.bind(events);
   internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), { db, validateResponses: config.validateResponses });
   internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, validateResponses: config.validateResponses });
 
@@ -120,7 +121,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     dialect: internals.dialect,
     log,
     // Replaced per plugin below; the host itself has no settings here.
-    config: { get: async () => undefined as never, all: async () => ({}) },
+    config: { get: () => Promise.resolve(undefined as never), all: () => Promise.resolve({}) },
     storeApi: { route: (route) => internals.storeApi.add(route) },
     adminApi: { route: (route) => internals.adminApi.add(route) },
     auth: {
@@ -135,7 +136,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       get: getCustomer,
       getMany: getCustomers,
       async findByEmail(executor, email) {
-        const row = await executor('customers').where({ email: email.trim().toLowerCase() }).first();
+        const row = await executor<CustomerRow>('customers').where({ email: email.trim().toLowerCase() }).first();
         return row ? toCustomerRef(row) : null;
       },
       findByNumbers: getCustomersByNumbers,
@@ -146,7 +147,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       addresses: listAddresses,
       defaultAddressIds,
       async setDefaultAddress(executor, customerId, type, addressId) {
-        const address = await executor('customer_addresses').where({ id: addressId, customer_id: customerId }).first('id');
+        const address = await executor<AddressRow>('customer_addresses').where({ id: addressId, customer_id: customerId }).first('id');
         if (!address) return false;
         await executor('customers')
           .where({ id: customerId })
@@ -230,8 +231,8 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       res.type('html').send(renderOpenApiHtml(build()));
     });
   };
-  apiDocs('/store-api', internals.storeApi as ApiRouter<unknown>, 'Suite B2B Store API', 'contextToken', { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER });
-  apiDocs('/api', internals.adminApi as ApiRouter<unknown>, 'Suite B2B Admin API', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  apiDocs('/store-api', internals.storeApi, 'Suite B2B Store API', 'contextToken', { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER });
+  apiDocs('/api', internals.adminApi, 'Suite B2B Admin API', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
 
   const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
   app.use('/store-api', json, internals.storeApi.router);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Executor } from '../lib/db.js';
-import { forUpdate } from '../lib/db.js';
+import { forUpdate, selectRow } from '../lib/db.js';
 
 /**
  * Sequential numbers per range (orders, customers, offers, documents). The row is locked for the
@@ -14,6 +14,7 @@ export async function nextNumber(executor: Executor, range: string, prefix = '')
     await executor('number_ranges').insert({ name: range, last_value: 0 }).onConflict('name').ignore();
     await executor('number_ranges').where({ name: range }).increment('last_value', 1);
   }
-  const row = await forUpdate(executor('number_ranges').where({ name: range }).first('last_value'), executor);
+  const row = await selectRow<{ last_value: number | string }>(forUpdate(executor('number_ranges').where({ name: range }).first('last_value'), executor));
+  if (!row) throw new Error(`number range "${range}" could not be created`);
   return `${prefix}${10000 + Number(row.last_value)}`;
 }

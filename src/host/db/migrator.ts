@@ -16,10 +16,10 @@ interface MigrationModule {
 class FolderMigrationSource implements Knex.MigrationSource<string> {
   constructor(private readonly folder: string) {}
 
-  async getMigrations(): Promise<string[]> {
-    return readdirSync(this.folder)
+  getMigrations(): Promise<string[]> {
+    return Promise.resolve(readdirSync(this.folder)
       .filter((f) => /^\d+.*\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
-      .sort();
+      .sort());
   }
 
   getMigrationName(migration: string): string {

@@ -23,7 +23,9 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<Record<str
     (await db('idempotency_keys').where('state', 'done').where('created_at', '<', toDbTime(addSeconds(now, -IDEMPOTENCY_REPLAY_WINDOW_SECONDS))).delete()) +
     (await db('idempotency_keys').where('state', 'running').where('created_at', '<', toDbTime(addSeconds(now, -IDEMPOTENCY_ABANDONED_SECONDS))).delete());
   const sessions = await db('sessions')
-    .where((expired) => expired.where('expires_at', '<', toDbTime(now)).orWhereNotNull('revoked_at'))
+    .where((expired) => {
+      expired.where('expires_at', '<', toDbTime(now)).orWhereNotNull('revoked_at');
+    })
     .delete();
   return { rate_limit_counters: rateLimitCounters, idempotency_keys: idempotencyKeys, sessions };
 }

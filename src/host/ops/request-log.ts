@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger as PinoLogger } from 'pino';
+import { localsOf } from '../../lib/request-locals.js';
 
 const INCOMING_REQUEST_ID = /^[\w-]{1,64}$/;
 /** Probes and scrapes are counted in the metrics, not logged: a probe every few seconds would drown the log. */
@@ -13,16 +14,16 @@ const UNLOGGED_PATHS = /^\/(health(\/(live|ready))?|metrics)\/?(\?|$)/;
  * URL: URLs can carry secrets (login links) and e-mail addresses, and would make metric labels unbounded.
  */
 export function routePatternOf(req: Request, res: Response): string {
-  const declared = res.locals.routePattern;
-  if (typeof declared === 'string') return declared;
-  const route = (req as Request & { route?: { path?: unknown } }).route;
-  if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
+  const declared = localsOf(res).routePattern;
+  if (declared !== undefined) return declared;
+  const route: unknown = req.route;
+  if (typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
   return 'unmatched';
 }
 
 /** Who called: guest, customer, employee, sales-representative, admin-integration, admin-user, or none (no context built). */
 export function actorTypeOf(res: Response): string {
-  return typeof res.locals.actorType === 'string' ? res.locals.actorType : 'none';
+  return localsOf(res).actorType ?? 'none';
 }
 
 /**
@@ -55,5 +56,5 @@ export function requestLogger(log: PinoLogger): RequestHandler {
     customErrorMessage: () => 'request',
     customSuccessObject: (req, res, value: { responseTime: number }) => fields(req, res, value.responseTime),
     customErrorObject: (req, res, _error, value: { responseTime: number }) => fields(req, res, value.responseTime),
-  }) as unknown as RequestHandler;
+  });
 }

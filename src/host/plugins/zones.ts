@@ -88,6 +88,6 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
       accountMenu: (provider) => runtime.storefront.accountMenu(plugin(provider)),
     },
     events: { on: (event, handler) => runtime.events.on(event, plugin(handler)) },
-    nextNumber: inZone('host', runtime.nextNumber),
+    nextNumber: inZone('host', runtime.nextNumber.bind(runtime)),
   };
 }
