@@ -1,5 +1,5 @@
 import { searchByCriteria, type Criteria, type CriteriaSpec, type FieldSpec, type FieldType } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Db, type Executor, type Trx } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, readBool, readInt, readJson, selectRow, writeJson, type Db, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { ID_PATTERN, newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -46,7 +46,7 @@ export interface RelationDef {
   load(executor: Executor, ids: string[]): Promise<Map<string, unknown>>;
   save(trx: Trx, id: string, value: unknown): Promise<void>;
   /** Validates against the database before writing (existence of referenced rows …). */
-  check?(trx: Trx, value: unknown): Promise<void>;
+  check?(trx: Trx, value: unknown): Promise<void> | void;
 }
 
 export interface WriteEvent {
@@ -79,7 +79,7 @@ export interface EntityDef {
   defs?: Record<string, unknown>;
   /** API names whose change bumps the visibility counter; 'all': every write (rules). */
   visibility?: string[] | 'all';
-  beforeWrite?(event: WriteEvent): Promise<void>;
+  beforeWrite?(event: WriteEvent): Promise<void> | void;
   afterWrite?(event: WriteEvent): Promise<void>;
   beforeDelete?(trx: Trx, row: Record<string, unknown>): Promise<void>;
   /** The contract event a delete announces, so plugins clean up the ids they keep (no foreign keys reach them). */
@@ -163,7 +163,8 @@ function readValue(field: FieldDef, value: unknown): unknown {
     case 'datetime':
       return fromDbTime(value as string);
     default:
-      return String(value);
+      // Text columns: the driver answers a string (or a number for a numeric column).
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : JSON.stringify(value);
   }
 }
 
@@ -177,7 +178,7 @@ function writeValue(field: FieldDef, value: unknown): unknown {
     case 'json':
       return writeJson(value);
     case 'email':
-      return String(value).trim().toLowerCase();
+      return (value as string).trim().toLowerCase();
     default:
       return value;
   }
@@ -210,7 +211,7 @@ export class Entity {
 
   constructor(readonly def: EntityDef) {
     this.fields = {
-      ...(def.versioned ? { versionId: { column: 'version_id', kind: 'id', readOnly: true } as FieldDef } : {}),
+      ...(def.versioned ? { versionId: { column: 'version_id', kind: 'id', readOnly: true } } : {}),
       ...def.fields,
       ...timestampFields,
     };
@@ -267,7 +268,7 @@ export class Entity {
   }
 
   async get(executor: Executor, id: string) {
-    const row = await executor(this.def.table).where({ id }).first();
+    const row = await selectRow<Row>(executor(this.def.table).where({ id }).first());
     if (!row) throw Errors.notFound(this.def.label, id);
     return (await this.resources(executor, [row]))[0]!;
   }
@@ -318,7 +319,7 @@ export class Entity {
 
   async update(db: Db, id: string, input: Record<string, unknown>, onVisibility: (trx: Trx) => Promise<void>) {
     return this.write(db, async (trx) => {
-      const existing = await trx(this.def.table).where({ id }).first();
+      const existing = await selectRow<Row>(trx(this.def.table).where({ id }).first());
       if (!existing) throw Errors.notFound(this.def.label, id);
       await this.checkReferences(trx, input);
       const event: WriteEvent = { trx, id, input, existing, columns: { ...this.columnsOf(input), updated_at: nowDb() } };
@@ -333,7 +334,7 @@ export class Entity {
 
   async remove(db: Db, id: string, onVisibility: (trx: Trx) => Promise<void>, emit: HostInternals['emit']): Promise<void> {
     await this.write(db, async (trx) => {
-      const existing = await trx(this.def.table).where({ id }).first();
+      const existing = await selectRow<Row>(trx(this.def.table).where({ id }).first());
       if (!existing) throw Errors.notFound(this.def.label, id);
       await this.def.beforeDelete?.(trx, existing);
       const deletedIds = this.def.deletedEvent ? ((await this.def.idsDeletedWith?.(trx, id)) ?? [id]) : [];

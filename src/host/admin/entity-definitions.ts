@@ -8,6 +8,7 @@ import { nextCustomerNumber } from '../customer/customer-repository.js';
 import { categoryIdsOf, tierPricesOf } from '../catalog/product-repository.js';
 import { conditionDefs, conditionDepth, MAX_CONDITION_DEPTH } from '../catalog/rule-engine.js';
 import { ADMIN_MONEY_PRECISION, Entity, type EntityDef } from './entity-definition.js';
+import type { SalesChannelRow } from '../customer/rows.js';
 
 const idSchema = { type: 'string', pattern: ID_PATTERN };
 const stringList = { type: 'array', items: { type: 'string' } };
@@ -57,7 +58,7 @@ const product: EntityDef = {
         const tiers = await tierPricesOf(executor, ids);
         return new Map([...tiers].map(([id, list]) => [id, list.map((t) => ({ minQuantity: t.minQuantity, price: fromMinor(t.priceNet, ADMIN_MONEY_PRECISION) }))]));
       },
-      async check(_trx, value) {
+      check(_trx, value) {
         const quantities = (value as Array<{ minQuantity: number }>).map((t) => t.minQuantity);
         if (new Set(quantities).size !== quantities.length)
           throw Errors.badRequest('SUITE__DUPLICATE_TIER_QUANTITY', 'Two tier prices have the same minimum quantity.', { pointer: '/tierPrices' });
@@ -113,7 +114,7 @@ const category: EntityDef = {
     let parent = input.parentId as string | null | undefined;
     for (let hops = 0; parent && hops < 1000; hops++) {
       if (parent === id) throw Errors.badRequest('SUITE__CATEGORY_CYCLE', 'A category cannot be placed below itself.', { pointer: '/parentId' });
-      parent = (await trx('categories').where({ id: parent }).first('parent_id'))?.parent_id ?? null;
+      parent = (await trx<{ id: string; parent_id: string | null }>('categories').where({ id: parent }).first('parent_id'))?.parent_id ?? null;
     }
   },
 };
@@ -150,7 +151,7 @@ const rule: EntityDef = {
   termFields: ['name'],
   defaultSort: 'name',
   visibility: 'all',
-  async beforeWrite({ input }) {
+  beforeWrite({ input }) {
     if ('conditions' in input && conditionDepth(input.conditions) > MAX_CONDITION_DEPTH)
       throw Errors.badRequest('SUITE__CONDITIONS_TOO_DEEP', `Conditions may be nested at most ${MAX_CONDITION_DEPTH} levels deep.`, { pointer: '/conditions' });
   },
@@ -179,7 +180,7 @@ const customer: EntityDef = {
   async beforeWrite({ trx, input, columns, existing }) {
     if (!existing) {
       if (!columns.sales_channel_id) {
-        const channel = await trx('sales_channels').orderBy('created_at').orderBy('id').first('id');
+        const channel = await trx<SalesChannelRow>('sales_channels').orderBy('created_at').orderBy('id').first('id');
         if (!channel) throw Errors.badRequest('SUITE__NO_SALES_CHANNEL', 'Create a sales channel first.', { pointer: '/salesChannelId' });
         columns.sales_channel_id = channel.id;
       }
@@ -205,7 +206,7 @@ const customerGroup: EntityDef = {
 };
 
 async function refuseLastActiveSalesChannel(trx: import('../../lib/db.js').Trx, id: string): Promise<void> {
-  const others = await trx('sales_channels').where({ active: true }).whereNot({ id }).first('id');
+  const others = await trx<SalesChannelRow>('sales_channels').where({ active: true }).whereNot({ id }).first('id');
   if (!others) throw Errors.badRequest('SUITE__LAST_SALES_CHANNEL', 'The shop needs at least one active sales channel.');
 }
 

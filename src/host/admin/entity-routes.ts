@@ -7,6 +7,11 @@ import type { AdminRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import type { Entity } from './entity-definition.js';
 
+/** The `{id}` of a record path. */
+interface IdParams {
+  id: string;
+}
+
 /** The generic Admin API of one entity: list, read, create, update, delete, search (JSON:API documents). */
 export function entityRoutes(internals: HostInternals, entity: Entity, onVisibility: (trx: Trx) => Promise<void>): AdminRoute[] {
   const { name, label } = entity.def;
@@ -31,7 +36,7 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
         query: objectSchema(jsonApiPageQuery),
         responses: { 200: list },
       },
-      async handler({ query }) {
+      async handler({ query }: { query: { limit?: number; page?: number } }) {
         const limit = Number(query.limit);
         const page = Number(query.page);
         const result = await entity.search(internals.db, { limit, page });
@@ -47,7 +52,7 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       auth: 'admin',
       permission: null,
       schemas: { params, responses: { 200: single } },
-      handler: async ({ params: p }) => ({ data: await entity.get(internals.db, p.id) }),
+      handler: async ({ params: p }: { params: IdParams }) => ({ data: await entity.get(internals.db, p.id) }),
     },
     {
       method: 'POST',
@@ -72,7 +77,7 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       auth: 'admin',
       permission: null,
       schemas: { params, body: entity.updateSchema, responses: { 200: single } },
-      handler: async ({ params: p, body }) => ({ data: await entity.update(internals.db, p.id, { ...(body as Record<string, unknown>) }, onVisibility) }),
+      handler: async ({ params: p, body }: { params: IdParams; body: unknown }) => ({ data: await entity.update(internals.db, p.id, { ...(body as Record<string, unknown>) }, onVisibility) }),
     },
     {
       method: 'DELETE',
@@ -83,7 +88,7 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       auth: 'admin',
       permission: null,
       schemas: { params, responses: { 204: null } },
-      async handler({ params: p }) {
+      async handler({ params: p }: { params: IdParams }) {
         await entity.remove(internals.db, p.id, onVisibility, internals.emit);
         return noContent();
       },

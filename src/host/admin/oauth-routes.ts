@@ -5,6 +5,11 @@ import type { HostInternals } from '../internals.js';
 import { burnPasswordTime, verifyPassword } from '../auth/passwords.js';
 import { ADMIN_AUDIENCE, signToken } from '../auth/tokens.js';
 
+/** The token request, as its schema (one of two grants) admits it. */
+type TokenRequest =
+  | { grant_type: 'client_credentials'; client_id: string; client_secret: string }
+  | { grant_type: 'password'; client_id?: string; username: string; password: string; scopes?: string };
+
 /** POST /api/oauth/token: client_credentials for integrations, password for admin users. */
 export function oauthRoutes(internals: HostInternals): AdminRoute[] {
   return [
@@ -28,14 +33,14 @@ export function oauthRoutes(internals: HostInternals): AdminRoute[] {
           200: objectSchema({ access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' } }, ['access_token', 'token_type', 'expires_in']),
         },
       },
-      async handler({ body }) {
+      async handler({ body }: { body: TokenRequest }) {
         let principal: { id: string; typ: 'integration' | 'user' } | null = null;
         if (body.grant_type === 'client_credentials') {
-          const row = await internals.db('admin_integrations').where({ client_id: body.client_id }).first();
+          const row = await internals.db<{ id: string; client_id: string; secret_hash: string }>('admin_integrations').where({ client_id: body.client_id }).first();
           if (row && (await verifyPassword(body.client_secret, row.secret_hash))) principal = { id: row.id, typ: 'integration' };
           else if (!row) await burnPasswordTime(body.client_secret);
         } else {
-          const row = await internals.db('admin_users').where({ username: body.username }).first();
+          const row = await internals.db<{ id: string; username: string; password_hash: string; active: boolean | number }>('admin_users').where({ username: body.username }).first();
           if (row && row.active && (await verifyPassword(body.password, row.password_hash))) principal = { id: row.id, typ: 'user' };
           else if (!row) await burnPasswordTime(body.password);
         }

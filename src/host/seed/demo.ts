@@ -7,6 +7,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { insertCustomer } from '../customer/customer-repository.js';
 import { ensureAdminIntegration } from './base-data.js';
 import { seedDemoCatalog } from '../catalog/demo-catalog.js';
+import type { CustomerRow, SalesChannelRow } from '../customer/rows.js';
 import { inZone, zonedPluginRuntime } from '../plugins/zones.js';
 
 export const DEMO_CUSTOMER = { email: 'buyer@demo-company.test', password: 'demo-buyer-2026', company: 'Demo Company Ltd' };
@@ -19,10 +20,11 @@ export const DEMO_ADMIN = { username: 'admin', password: 'demo-admin-2026' };
 export async function seedDemoIfEmpty(shop: ShopApp, force = process.env.SEED_DEMO === '1'): Promise<{ lines: string[] }> {
   const { db, config } = shop;
   const isEmbedded = shop.internals.dialect === 'sqlite';
-  const alreadySeeded = await db('customers').where({ email: DEMO_CUSTOMER.email }).first('id');
+  const alreadySeeded = await db<CustomerRow>('customers').where({ email: DEMO_CUSTOMER.email }).first('id');
   const lines: string[] = [];
   if (!alreadySeeded && (isEmbedded || force)) {
-    const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
+    const salesChannel = await db<SalesChannelRow>('sales_channels').orderBy('created_at').first('id');
+    if (!salesChannel) throw new Error('no sales channel to seed the demo into (ensureDefaultSalesChannel runs first)');
     // The seller an invoice names (Admin API: sales-channel sellerAddress, vatId).
     await db('sales_channels').where({ id: salesChannel.id }).update({ seller_address: 'Suite Demo Trading GmbH\nHarbour Road 1\n20457 Hamburg\nGermany', vat_id: 'DE123456789' });
     await db('admin_users').insert({ id: newId(), username: DEMO_ADMIN.username, email: 'admin@demo-shop.test', password_hash: await hashPassword(DEMO_ADMIN.password), active: true, created_at: nowDb() });
@@ -51,7 +53,7 @@ export async function seedDemoIfEmpty(shop: ShopApp, force = process.env.SEED_DE
       if (plugin.seedDemo) pluginLines.push(...(await inZone('plugin', (host: HostRuntime) => plugin.seedDemo!(host, demo))(zonedPluginRuntime(shop.runtime))));
     await db('plugin_configs').insert({ plugin_name: '__demo', config: writeJson({ integrationId, integrationSecret, pluginLines }), updated_at: nowDb() }).onConflict('plugin_name').merge();
   }
-  const demoRow = await db('plugin_configs').where({ plugin_name: '__demo' }).first('config');
+  const demoRow = await db<{ plugin_name: string; config: string }>('plugin_configs').where({ plugin_name: '__demo' }).first('config');
   if (demoRow) {
     const demo = JSON.parse(demoRow.config) as { integrationId: string; integrationSecret: string; pluginLines: string[] };
     const base = config.publicUrl;
