@@ -170,9 +170,8 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
       res.status(500).json(internalErrorBody(requestId));
       return;
     }
-    const retryAfter = appError.options.meta?.retryAfter;
-    if ((appError.status === 429 || appError.status === 503) && (typeof retryAfter === 'number' || typeof retryAfter === 'string'))
-      res.setHeader('Retry-After', String(retryAfter));
+    const retryAfter = appError.retryAfter();
+    if ((appError.status === 429 || appError.status === 503) && retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     const body = appError.toBody();
     for (const item of body.errors) item.meta = { ...item.meta, requestId };
     res.status(appError.status).json(body);

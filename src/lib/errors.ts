@@ -55,6 +55,12 @@ export class AppError extends Error {
     this.options = options;
   }
 
+  /** The seconds a 429/503 asks clients to wait (`meta.retryAfter`), else `fallback`. */
+  retryAfter(fallback?: number): number | undefined {
+    const value = this.options.meta?.retryAfter;
+    return typeof value === 'number' ? value : fallback;
+  }
+
   toBody(): ErrorBody {
     if (this.options.details?.length) return { errors: this.options.details };
     const error: ErrorObject = {

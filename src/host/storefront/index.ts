@@ -3,6 +3,7 @@ import { AppError, Errors } from '../../lib/errors.js';
 import { dbErrorAsAppError } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { enforceRateLimit } from '../../lib/rate-limit.js';
+import { localsOf } from '../../lib/request-locals.js';
 import type { AccountMenuEntry, HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { projectPath } from '../paths.js';
@@ -124,7 +125,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   }
 
   /** Runs a storefront handler: context, CSRF check on POST, login requirement. */
-  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void>) {
+  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void> | void) {
     return async (req: Request, res: Response): Promise<void> => {
       const ctx = await storeContext(req, res);
       res.locals.actorType = ctx.actor.type;
@@ -177,7 +178,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
 
   router.get(
     '/account/login',
-    handle('public', async (req, res, ctx) => {
+    handle('public', (req, res, ctx) => {
       const redirect = safeRedirect(req.query.redirect, '/account');
       if (isLoggedIn(ctx)) return res.redirect(302, redirect);
       render(req, res, ctx, 'login', { title: 'Log in', redirect, email: '' });
@@ -197,7 +198,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
         await enforceRateLimit(db, LOGIN_RATE_LIMIT, req);
       } catch (error) {
         if (error instanceof AppError && error.status === 429) {
-          res.setHeader('Retry-After', String(error.options.meta?.retryAfter ?? 60));
+          res.setHeader('Retry-After', String(error.retryAfter(60)));
           return again(429, 'Too many login attempts. Please wait a minute and try again.');
         }
         throw error;
@@ -262,7 +263,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
 
   router.use(pages);
   router.use(
-    handle('public', async (req, res, ctx) => {
+    handle('public', (req, res, ctx) => {
       renderError(req, res, ctx, 404, 'Page not found', 'The page you asked for does not exist.');
     }),
   );
@@ -272,14 +273,14 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const dbFault = error instanceof AppError ? null : dbErrorAsAppError(error);
     if (dbFault?.status === 503) {
       log.warn({ requestId, path: req.path }, 'storefront: database unavailable');
-      res.setHeader('Retry-After', String(dbFault.options.meta?.retryAfter ?? 5));
+      res.setHeader('Retry-After', String(dbFault.retryAfter(5)));
       return renderError(req, res, null, 503, 'Back in a moment', `The shop cannot be reached right now. Please try again in a few seconds (request ${requestId}).`);
     }
     if (dbFault) return renderError(req, res, null, dbFault.status, 'Something is not right', `${dbFault.message} (request ${requestId})`);
     if (error instanceof AppError) {
       if (error.status === 401) return redirectToLogin(req, res);
-      if (error.status === 429) res.setHeader('Retry-After', String(error.options.meta?.retryAfter ?? 60));
-      const ctx = (res.locals.storeContext as StoreContext | undefined) ?? null;
+      if (error.status === 429) res.setHeader('Retry-After', String(error.retryAfter(60)));
+      const ctx = (localsOf(res).storeContext as StoreContext | undefined) ?? null;
       return renderError(req, res, ctx, error.status, error.status === 404 ? 'Page not found' : error.status === 403 ? 'Not allowed' : 'Something is not right', error.message);
     }
     // express and body-parser mark request faults (a malformed path, a body too large) with a 4xx status.

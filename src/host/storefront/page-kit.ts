@@ -14,7 +14,7 @@ export type Form = Record<string, unknown>;
 export interface PageKit {
   internals: HostInternals;
   /** Runs the Store API route with this operationId (host or add-on) as the storefront visitor. */
-  call<T = any>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<T>;
+  call<T = unknown>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<T>;
   /** The declared Store API route at `method` + `/store-api/…` path, or null when none is loaded. */
   routeAt(method: string, storeApiPath: string): AnyRoute | null;
   /** Whether a storefront page is mounted at this path (add-on pages appear only when their add-on is loaded). */
@@ -105,20 +105,21 @@ const TITLES: Record<string, string> = {
 };
 
 /** An address as lines to print: company, name, street, postcode and city, country. */
-export function addressLines(address: Record<string, any> | null | undefined): string[] {
+export function addressLines(address: Record<string, unknown> | null | undefined): string[] {
   if (!address) return [];
-  return [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode].filter(
+  const part = (value: unknown) => (typeof value === 'string' ? value : '');
+  return [address.company, `${part(address.firstName)} ${part(address.lastName)}`.trim(), address.street, `${part(address.zipcode)} ${part(address.city)}`.trim(), address.countryCode].filter(
     (part): part is string => typeof part === 'string' && part !== '',
   );
 }
 
 /** What a line's payload tells the buyer (cart, checkout and order pages): an event ticket's participant, the customer's own product number. */
-export function payloadView(payload: Record<string, any> | null | undefined) {
-  const participant = payload?.participant;
+export function payloadView(payload: Record<string, unknown> | null | undefined) {
+  const participant = payload?.participant as Record<string, unknown> | null | undefined;
   return {
     participant:
       participant && typeof participant === 'object'
-        ? { name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '), email: participant.email ?? null }
+        ? { name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '), email: typeof participant.email === 'string' ? participant.email : null }
         : null,
     customerProductNumber: typeof payload?.customerProductNumber === 'string' ? payload.customerProductNumber : null,
   };
