@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { deliverMail, expectError, testMailbox } from '../../helpers/shop.js';
 import { placeOrder } from '../../helpers/checkout.js';
 import { approval, as, category, createBudget, employee, fillCart, newCustomer, outbox, product, startShop } from '../order-approval/helpers.js';
+import { headerOf } from '../../helpers/headers.js';
 
 const BUYER = ['orders.create', 'orders.read', 'budget.read', 'order-approval.request'];
 
@@ -43,7 +44,7 @@ describe('budgets at checkout', () => {
     const cartToken = (await (await as(buyer.token)).get('/checkout/cart')).body.token;
     const created = await (await as(buyer.token)).post('/order-approval/create', { cartToken });
     expect(created.status).to.equal(200);
-    const id = created.headers['suite-order-approval-id'];
+    const id = headerOf(created, 'suite-order-approval-id');
     const detail = await approval(buyer.token, id);
     expect(detail.reasons).to.deep.equal(['budget']);
     expect(detail.budgets[0]).to.include({ budgetId: budget.id, reservedAmount: 120, exceedsBudget: true });

@@ -4,6 +4,7 @@ import { getShop, http } from '../../helpers/shop.js';
 import { createCategory } from '../partial-assortment/fixtures.js';
 import { admin } from '../sales-representative/helpers.js';
 import { as, companyWithColleagues, createEvent, createSpecification, inDays, newCustomer, participantsOf, salesStaff } from './helpers.js';
+import { locationOf } from '../../helpers/headers.js';
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
@@ -135,7 +136,7 @@ describe('event manager: storefront pages', function () {
     const ordered = await browser.post('/account/events/checkout', {});
     expect(ordered.status, ordered.text).to.equal(303);
     expect(ordered.headers.location).to.match(/^\/account\/events\/participants\?ordered=/);
-    const participants = await browser.get(ordered.headers.location);
+    const participants = await browser.get(locationOf(ordered));
     expect(participants.text).to.contain('data-test="ordered"');
     expect(participants.text.match(/data-test="participant"/g)).to.have.length(3);
     expect((await participantsOf(event.id)).map((p) => p.status)).to.deep.equal(['registered', 'registered', 'registered']);
@@ -175,9 +176,9 @@ describe('event manager: storefront pages', function () {
 
     const created = await browser.post('/account/event-manager/create', fields);
     expect(created.status, created.text).to.equal(303);
-    const eventId = /created=([0-9a-f]{32})$/.exec(created.headers.location)![1]!;
+    const eventId = /created=([0-9a-f]{32})$/.exec(locationOf(created))![1]!;
     expect(created.headers.location).to.equal(`/account/event-manager?created=${eventId}`);
-    const management = await browser.get(created.headers.location);
+    const management = await browser.get(locationOf(created));
     expect(management.text).to.contain(`The event “${name}” was created as a draft.`);
     const view = (await (await as(staff.token)).get(`/event-manager/event/${eventId}`)).body;
     expect(view).to.include({ name, status: 'draft', participantLimit: 1, waitingList: true, description: 'From the form', language: 'en' });
@@ -187,7 +188,7 @@ describe('event manager: storefront pages', function () {
     expect((await browser.post(`/account/event-manager/${eventId}/status`, { status: 'bogus' })).status).to.equal(400);
     const published = await browser.post(`/account/event-manager/${eventId}/status`, { status: 'published' });
     expect(published.status).to.equal(303);
-    expect((await browser.get(published.headers.location)).text).to.contain(`${name}: published`);
+    expect((await browser.get(locationOf(published))).text).to.contain(`${name}: published`);
 
     const first = await newCustomer();
     const second = await newCustomer();

@@ -4,6 +4,7 @@ import { createEmployee } from '../employee/helpers.js';
 import { getShop } from '../../helpers/shop.js';
 import { loggedInVisitor, storefrontVisitor } from '../../helpers/storefront.js';
 import { as, backdateValidity, company, newCustomer, openOffer, ordersOfOffer, outboxRows, product, requestOffer, startShop, storedStatus } from './helpers.js';
+import { locationOf } from '../../helpers/headers.js';
 
 const page = (id: string) => `/account/offers/${id}`;
 
@@ -91,7 +92,7 @@ describe('offers: storefront pages', function () {
     expect(order.lineItems[0]).to.include({ productId: p.id, quantity: 5, unitPrice: 7.77 });
     expect(await outboxRows(c.rep.email, 'offer-accepted')).to.have.length(1);
 
-    const shown = await browser.get(accepted.headers.location);
+    const shown = await browser.get(locationOf(accepted));
     expect(shown.text).to.contain(`data-test="offer-order-number">${stored.orderNumber}<`).and.to.contain('You accepted the offer.');
     expect(shown.text).not.to.contain('data-test="offer-decision"');
     expect((await browser.post(`${page(offer.id)}/accept`)).status, 'accepting again answers the same order').to.equal(303);
@@ -124,7 +125,7 @@ describe('offers: storefront pages', function () {
     expect(asked.headers.location).to.equal(`${page(expiring.id)}?done=extension-requested`);
     expect(await readOffer(c.customer.token, expiring.id)).to.include({ extensionComment: 'Two more weeks, please' });
     expect(await outboxRows(c.rep.email, 'offer-validity-extension-requested')).to.have.length(1);
-    expect((await browser.get(asked.headers.location)).text).to.contain('data-test="offer-extension-requested"');
+    expect((await browser.get(locationOf(asked))).text).to.contain('data-test="offer-extension-requested"');
   });
 
   it("answers 404 for another customer's offer, 403 without offer.read, and keeps decisions to the customer side", async () => {

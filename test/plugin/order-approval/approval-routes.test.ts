@@ -16,6 +16,7 @@ import {
   setSettings,
   startShop,
 } from './helpers.js';
+import { headerOf } from '../../helpers/headers.js';
 
 const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 
@@ -29,7 +30,7 @@ describe('order approval: create, read, decide, settings', () => {
       const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 3 }]);
       const res = await (await as(requester.token)).post('/order-approval/create', { cartToken, customerComment: 'For the new office' });
       expect(res.status).to.equal(200);
-      const id = res.headers['suite-order-approval-id'];
+      const id = headerOf(res, 'suite-order-approval-id');
       expect(res.headers.location).to.equal(`/store-api/b2b/order-approval/${id}`);
       const detail = await approval(requester.token, id);
       expect(detail).to.include({ status: 'pending', customerComment: 'For the new office', netPrice: 37.5, totalPrice: 44.63, mode: 'n-of' });
