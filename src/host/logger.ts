@@ -10,5 +10,5 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       censor: '[redacted]',
     },
   };
-  return (destination ? pino(options, destination) : pino(options)) as unknown as Logger & { child(bindings: object): Logger };
+  return destination ? pino(options, destination) : pino(options);
 }

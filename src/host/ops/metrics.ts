@@ -61,7 +61,7 @@ export function createMetrics(db: Db, metricsToken: string | null): AppMetrics {
       );
       for (const state of ['queued', 'running', 'done', 'failed']) jobs.set({ state }, 0);
       for (const row of jobRows as Array<{ state: string; n: number | string }>) jobs.set({ state: row.state }, Number(row.n));
-      jobsDue.set(Number((dueRow)?.n ?? 0));
+      jobsDue.set(Number(dueRow?.n ?? 0));
       for (const state of ['queued', 'sending', 'sent', 'failed']) outbox.set({ state }, 0);
       for (const row of mailRows as Array<{ state: string; n: number | string }>) outbox.set({ state: row.state }, Number(row.n));
       databaseUp.set(1);
