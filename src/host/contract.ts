@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '2.1.0';
+export const CONTRACT_VERSION = '2.2.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -190,6 +190,34 @@ export interface ProductRecord {
   manufacturer: string | null;
   ean: string | null;
   categoryIds: string[];
+}
+
+/** One option of a property group (colour: red), as a variant's options and a product's properties name it. */
+export interface PropertyValue {
+  groupId: string;
+  groupName: string;
+  optionId: string;
+  optionName: string;
+}
+
+/** A product with the property values that make it a variant (its options). */
+export interface VariantRecord extends ProductRecord {
+  options: PropertyValue[];
+}
+
+/** A product's variant family as a context may see it (contract 2.2). */
+export interface VariantFamily {
+  /** The main product (the one the variants belong to). */
+  main: ProductRecord;
+  /** Its active variants the context may see, by product number; empty for a product without variants. */
+  variants: VariantRecord[];
+}
+
+/** A product that shares property values with another one (contract 2.2). */
+export interface SimilarProduct {
+  product: ProductRecord;
+  /** The property values both have (at least one), by group and option position. */
+  shared: PropertyValue[];
 }
 
 export interface CalculatedPrice {
@@ -553,6 +581,20 @@ export interface HostRuntime {
     visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;
     /** Product ids by product number (CSV imports); unknown numbers are absent. */
     productIdsByNumbers(executor: Executor, productNumbers: string[]): Promise<Array<{ id: string; productNumber: string }>>;
+    /**
+     * (2.2) The variant family of a product: `productId` names the main product or one of its
+     * variants. Null when that product or its main product is unknown, inactive or hidden from the
+     * context (so a hidden product answers like an unknown one); hidden or inactive variants are
+     * left out.
+     */
+    variants(ctx: StoreContext, productId: string, executor?: Executor): Promise<VariantFamily | null>;
+    /**
+     * (2.2) The active products the context may see that share the most property values with the
+     * product, most shared first (then product number, id), at most `limit`; the product's own
+     * variant family (its main product and variants) is left out. Null when the product is unknown,
+     * inactive or hidden from the context. `properties` are the product's own property values.
+     */
+    propertySimilarProducts(ctx: StoreContext, productId: string, options: { limit: number }, executor?: Executor): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null>;
     /** Called when something that changes visibility changed (cache invalidation across processes). */
     visibilityChanged(executor: Executor): Promise<void>;
     /** A counter that changes whenever visibility changes on any process; cache keys include it. */

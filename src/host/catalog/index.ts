@@ -10,6 +10,7 @@ import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.j
 import { applyVisibility } from './visibility.js';
 import { RuleEngine } from './rule-engine.js';
 import { catalogStoreRoutes } from './store-routes.js';
+import { createVariantCatalog } from './variants.js';
 import { ADMIN_ENTITIES } from '../admin/entity-definitions.js';
 import { entityRoutes } from '../admin/entity-routes.js';
 
@@ -25,6 +26,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const visibleProductsOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) =>
     applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
   const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly);
+  const variantCatalog = createVariantCatalog(internals.db, visibleProductsOnly);
 
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
@@ -70,6 +72,8 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       const row = await executor(table).where({ id }).first('version_id');
       return row ? String(row.version_id) : null;
     },
+    variants: variantCatalog.variants,
+    propertySimilarProducts: variantCatalog.propertySimilarProducts,
     visibilityChanged,
     visibilityVersion,
   };

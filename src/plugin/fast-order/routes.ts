@@ -1,7 +1,7 @@
-import type { HostRuntime, OrderedProduct, StoreContext, StoreRoute } from '../../host/contract.js';
+import type { HostRuntime, OrderedProduct, PropertyValue, StoreContext, StoreRoute } from '../../host/contract.js';
 import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
-import { emptyBody } from '../../lib/schemas.js';
+import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { priceView } from '../../lib/price-view.js';
 import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { requireCustomer } from '../employee/common.js';
@@ -17,8 +17,12 @@ import {
   productListing,
   productPriceParams,
   productPriceResponse,
+  SIMILAR_DEFAULT_LIMIT,
+  similarProductList,
+  similarProductsQuery,
   suggestBody,
   TAG,
+  variantList,
 } from './schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList } from '../../lib/store-list.js';
 
@@ -66,6 +70,29 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
     return { ...view, lastOrderDate, totalQuantity, orderCount };
   });
   return storeList(elements, { total: page.total, page: criteria.page, limit: criteria.limit });
+}
+
+const propertyValueView = (value: PropertyValue) => ({ groupId: value.groupId, group: value.groupName, optionId: value.optionId, option: value.optionName });
+
+/** A product's variants the caller may see, with the caller's prices and stock (the variant list / order matrix). */
+async function variantListOf(host: HostRuntime, ctx: StoreContext, productId: string) {
+  const family = await host.catalog.variants(ctx, productId);
+  if (!family) throw Errors.notFound('Product', productId);
+  const views = await productViews(host, ctx, family.variants);
+  const elements = views.map((view, index) => ({ ...view, parentId: family.main.id, options: family.variants[index]!.options.map(propertyValueView) }));
+  return { ...storeList(elements, { total: elements.length, page: 1, limit: elements.length }, PRODUCT_LISTING_ALIAS), parentId: family.main.id };
+}
+
+/** The visible products sharing the most property values with the product (the host ranks them). */
+async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId: string, limit: number) {
+  const similar = await host.catalog.propertySimilarProducts(ctx, productId, { limit });
+  if (!similar) throw Errors.notFound('Product', productId);
+  const views = await productViews(host, ctx, similar.products.map((p) => p.product));
+  const elements = views.map((view, index) => {
+    const shared = similar.products[index]!.shared;
+    return { ...view, sharedPropertyCount: shared.length, sharedProperties: shared.map(propertyValueView) };
+  });
+  return { ...storeList(elements, { total: elements.length, page: 1, limit }, PRODUCT_LISTING_ALIAS), properties: similar.properties.map(propertyValueView) };
 }
 
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
@@ -181,6 +208,40 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
           throw Errors.badRequest('SUITE__QUANTITY_NOT_PURCHASABLE', `The product is sold in whole units from 1; ${quantity} cannot be bought.`, { pointer: '/quantity' });
         const price = await host.prices.calculate(ctx, product, quantity);
         return { productId: product.id, productNumber: product.productNumber, quantity, calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision) };
+      },
+    },
+      {
+      method: 'GET',
+      path: '/variant-list/{productId}',
+      operationId: 'variantList',
+      summary: "A product's variants with the caller's prices and stock, and the options that make each a variant (the variant order matrix).",
+      description:
+        'productId names the main product or one of its variants; the answer lists the main product\'s active variants the caller may see, by product number (empty for a product without variants). ' +
+        'A product or main product the caller may not see (partial assortments, inactive) is a 404 like an unknown id; hidden variants are left out.',
+      tags: [TAG],
+      auth: 'login',
+      permission: ORDERING,
+      schemas: { params: pathParams('productId'), responses: { 200: variantList } },
+      async handler({ ctx, params }) {
+        requireCustomer(ctx);
+        return variantListOf(host, ctx, String(params.productId));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/property-similar-products/{productId}',
+      operationId: 'propertySimilarProducts',
+      summary: 'The products the caller may see that share the most property values with the product.',
+      description:
+        `Ranked by the number of shared property values (most first), then product number; at most \`limit\` (default ${SIMILAR_DEFAULT_LIMIT}, at most 50). ` +
+        "The product's own variant family is left out; a product without properties has no similar products. A product the caller may not see is a 404 like an unknown id.",
+      tags: [TAG],
+      auth: 'login',
+      permission: null,
+      schemas: { params: pathParams('productId'), query: similarProductsQuery, responses: { 200: similarProductList } },
+      async handler({ ctx, params, query }) {
+        requireCustomer(ctx);
+        return similarProductsOf(host, ctx, String(params.productId), Number(query.limit ?? SIMILAR_DEFAULT_LIMIT));
       },
     },
   ];
