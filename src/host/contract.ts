@@ -290,6 +290,14 @@ export interface OrderDraft {
   actor: Actor;
   /** where it came from: 'checkout', or a plugin's name ('order-approval', 'offer') */
   origin: string;
+  /**
+   * (2.2) The order's custom fields (PlaceOrderOptions.customFields to begin with): an interceptor
+   * may add its own keys; the host writes them with the order (the Store API order shape answers
+   * them as `customFields`) and hands them to the order-placed hooks.
+   */
+  customFields: Record<string, unknown>;
+  /** (2.2) Lines an interceptor adds to the order's invoice, printed under the order's header (e.g. "Cost center: …"). */
+  invoiceNotes: string[];
 }
 
 /**

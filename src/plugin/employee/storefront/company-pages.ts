@@ -35,6 +35,7 @@ const GROUP_LABELS: Record<string, string> = {
   offers: 'Offers',
   'product-lists': 'Product lists',
   'customer-product-numbers': 'Customer product numbers',
+  'cost-centers': 'Cost centers',
   events: 'Events',
   admin: 'Administration',
 };
