@@ -230,10 +230,17 @@ export interface CalculatedPrice {
   totalGross: number;
   /** where the price came from: 'list', 'tier', 'customer-price', 'offer' … */
   source: string;
+  /** (2.2) A pseudo (strike-through) net unit price, minor units, when the price provider named one. */
+  listPriceNet?: number | null;
 }
 
 /** Returns a unit net price (minor units) for the context, or null to let the next provider (or the list price) decide. */
-export type PriceProvider = (ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor) => Promise<{ unitNet: number; source: string } | null>;
+export type PriceProvider = (
+  ctx: StoreContext,
+  product: ProductRecord,
+  quantity: number,
+  executor: Executor,
+) => Promise<{ unitNet: number; source: string; /** (2.2) a pseudo (strike-through) net unit price, minor units */ listPriceNet?: number | null } | null>;
 
 export interface CartLineItem {
   id: string;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type supertest from 'supertest';
 import { newId } from '../../../src/lib/ids.js';
 import { insertProduct } from '../../helpers/checkout.js';
 import { pdfTexts } from '../../helpers/pdf.js';
@@ -13,7 +14,7 @@ async function createCostCenter(token: string, body: Record<string, unknown>): P
 
 const uniqueNumber = () => `CC-${newId().slice(0, 6)}`;
 
-async function order(token: string): Promise<Record<string, any>> {
+async function order(token: string): Promise<supertest.Response> {
   const client = await as(token);
   const product = await insertProduct({ name: 'Cost center widget' });
   const added = await client.post('/checkout/cart/line-item', { items: [{ productId: product.id, quantity: 1 }] });
