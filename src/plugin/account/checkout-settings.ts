@@ -44,7 +44,7 @@ function ownerOf(ctx: StoreContext) {
   return { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id ?? customer.id };
 }
 
-async function readSetting(executor: Executor, ctx: StoreContext) {
+export async function readSetting(executor: Executor, ctx: StoreContext) {
   const row = await executor(SETTINGS).where(ownerOf(ctx)).first();
   return {
     enabled: readBool(row?.enabled),
