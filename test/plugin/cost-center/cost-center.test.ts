@@ -3,7 +3,7 @@ import type supertest from 'supertest';
 import { newId } from '../../../src/lib/ids.js';
 import { insertProduct } from '../../helpers/checkout.js';
 import { pdfTexts } from '../../helpers/pdf.js';
-import { expectError } from '../../helpers/shop.js';
+import { adminToken, expectError, getShop, http } from '../../helpers/shop.js';
 import { as, employeeWith, newCustomer, type Customer } from '../employee/helpers.js';
 
 async function createCostCenter(token: string, body: Record<string, unknown>): Promise<{ id: string; number: string; name: string }> {
@@ -193,5 +193,18 @@ describe('cost centers: defaults and orders', () => {
     await own.patch('/cost-center/default', { costCenterId: center.id });
     await (await as(admin.token)).delete(`/cost-center/${center.id}`);
     expect((await own.get('/cost-center/checkout')).body).to.deep.equal({ costCenter: null, chosen: false });
+  });
+
+  it('goes with its customer (customer.deleted): cost centers, defaults and choices', async () => {
+    const center = await createCostCenter(admin.token, { number: uniqueNumber(), name: 'Gone soon' });
+    await (await as(admin.token)).patch('/cost-center/default', { costCenterId: center.id });
+    await (await as(admin.token)).patch('/cost-center/checkout', { costCenterId: center.id });
+    const kept = await createCostCenter((await newCustomer()).token, { number: uniqueNumber(), name: 'Stays' });
+    const deleted = await (await http()).delete(`/api/customer/${admin.customer.id}`).set('authorization', `Bearer ${await adminToken()}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
+    const db = (await getShop()).db;
+    for (const table of ['suite_cost_centers', 'suite_cost_center_defaults', 'suite_cost_center_selections'])
+      expect(await db(table).where({ customer_id: admin.customer.id }), table).to.have.length(0);
+    expect(await db('suite_cost_centers').where({ id: kept.id })).to.have.length(1);
   });
 });
