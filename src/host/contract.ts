@@ -4,7 +4,7 @@
  */
 import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
-import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
+import type { RateLimitRule, RouteDefinition, StoreActorName } from '../lib/routes.js';
 
 export const CONTRACT_VERSION = '2.2.0';
 
@@ -81,9 +81,13 @@ export interface AdminContext {
   principalId: string;
 }
 
-/** Store API routes: auth 'public' (anyone, a guest context), 'login' (customer, employee or sales representative). */
-export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login' };
-/** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token), or 'public' (the token route itself). */
+/**
+ * Store API routes: auth 'public' (anyone, a guest context), 'login' (customer, employee or sales
+ * representative); `actors` narrows who may call (the host's pipeline refuses the others: a guest
+ * 401, another actor 403), `needsCustomer` asks for a customer the caller acts for.
+ */
+export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login'; actors?: StoreActorName[] };
+/** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token; actor 'admin'), or 'public' (the token route itself). */
 export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & { auth: 'admin' | 'public' };
 
 export interface LoginIdentity {
@@ -473,8 +477,12 @@ export interface StorefrontPage {
    * may open it.
    */
   anyPermission?: string[];
+  /** As on a Store API route: the actors that may open the page (absent: every actor `auth` admits); others get the 403 page. */
+  actors?: StoreActorName[];
+  /** As on a Store API route: the caller must act for a customer, else the 403 page. */
+  needsCustomer?: boolean;
   /** Checked before the handler runs; a page may share a counter with a Store API route by using its name. */
-  rateLimit?: RateLimitRule;
+  rateLimit?: RateLimitRule | RateLimitRule[];
   /**
    * Returns a template name under templates/storefront and its data, or a redirect. A redirect with
    * `login` (a context token from auth.createSession) logs the browser in: the host ends the

@@ -1,7 +1,6 @@
-import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../../lib/errors.js';
-import type { AnyRoute } from '../../lib/routes.js';
+import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principal, type RouteRequest } from '../../lib/pipeline.js';
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { getCustomer, toSalesChannel } from '../customer/customer-repository.js';
@@ -47,11 +46,11 @@ async function resolveSalesChannel(internals: HostInternals, accessKey: string |
  * cookie). A token that is presented but not valid is a 401 even on public routes: a client must
  * learn that its login is gone.
  */
-export async function buildStoreContext(internals: HostInternals, req: Request, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
-  const salesChannel = await resolveSalesChannel(internals, req.get(ACCESS_KEY_HEADER) ?? undefined);
+export async function buildStoreContext(internals: HostInternals, req: Pick<RouteRequest, 'header' | 'ip' | 'requestId'>, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
+  const salesChannel = await resolveSalesChannel(internals, req.header(ACCESS_KEY_HEADER) ?? undefined);
   const base = {
-    requestId: String((req as Request & { id?: string }).id ?? randomUUID()),
-    ip: req.ip ?? 'unknown',
+    requestId: req.requestId || randomUUID(),
+    ip: req.ip,
     salesChannel,
     employee: null,
     salesRepresentative: null,
@@ -92,22 +91,26 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
   return ctx;
 }
 
-export function storeApiDefinition(internals: HostInternals) {
+/** The Store API's sessions for the pipeline: the context token, the actor of its session, its permission keys. */
+export function storeApiDefinition(internals: HostInternals): ApiDefinition<StoreContext> {
   return {
     name: 'store-api',
-    async authenticate(req: Request, route: AnyRoute) {
-      return buildStoreContext(internals, req, req.get(CONTEXT_TOKEN_HEADER) ?? undefined, route.auth === 'login');
+    actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
+    async authenticate(request, route) {
+      return buildStoreContext(internals, request, request.header(CONTEXT_TOKEN_HEADER) ?? undefined, route.auth === 'login');
     },
-    authorize(route: AnyRoute, ctx: StoreContext) {
-      if (route.permission && !ctx.can(route.permission))
-        throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
-    },
-    actorType: (ctx: StoreContext) => ctx.actor.type,
-    callerKey(ctx: StoreContext) {
-      return `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`;
-    },
-    responseHeaders(ctx: StoreContext): Record<string, string> {
+    principal: storePrincipal,
+    responseHeaders(ctx): Record<string, string> {
       return ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {};
     },
+  };
+}
+
+export function storePrincipal(ctx: StoreContext): Principal {
+  return {
+    actor: ctx.actor.type,
+    customerId: ctx.customer?.id ?? null,
+    can: (permission) => ctx.can(permission),
+    key: `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
   };
 }

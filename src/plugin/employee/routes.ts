@@ -212,7 +212,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: null,
       schemas: { body: switchCustomerBody, responses: { 200: contextTokenResponse } },
-      async handler({ ctx, body, res }) {
+      async handler({ ctx, body, headers }) {
         const employee = requireEmployee(ctx);
         const session = await inTransaction(host.db, async (trx) => {
           const [link] = await activeLinks(host, trx, employee.id, ctx.salesChannel.id, body.customerId);
@@ -220,7 +220,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
           const row = await trx(EMPLOYEES).where({ id: employee.id }).first();
           return host.auth.createSession(trx, { ...employeeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
         });
-        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
       },
     },

@@ -135,7 +135,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: null,
       schemas: { body: switchCustomerBody, responses: { 200: contextTokenResponse } },
-      async handler({ ctx, body, res }) {
+      async handler({ ctx, body, headers }) {
         const rep = requireRepresentative(ctx);
         const session = await inTransaction(host.db, async (trx) => {
           if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, body.customerId))) throw Errors.notFound('customer', body.customerId);
@@ -143,7 +143,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
           if (!row) throw Errors.unauthorized();
           return host.auth.createSession(trx, { ...representativeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
         });
-        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
       },
     },

@@ -161,14 +161,14 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: 'employee.read',
       schemas: { body: objectSchema({}), responses: { 200: { contentType: 'text/csv', description: 'email, first_name, last_name, department, role, active' } } },
-      async handler({ ctx, res }) {
+      async handler({ ctx, headers }) {
         const customer = requireCustomer(ctx);
         const rows = await selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email');
         const csv = await toCsv(
           EMPLOYEE_CSV_COLUMNS.map((c) => c.name),
           rows.map((r: Record<string, any>) => [r.email, r.first_name, r.last_name, r.department ?? '', r.role_name ?? '', readBool(r.link_active) ? 'true' : 'false']),
         );
-        res.setHeader('Content-Disposition', 'attachment; filename="employees.csv"');
+        headers.setHeader('Content-Disposition', 'attachment; filename="employees.csv"');
         return reply(200, csv, { contentType: 'text/csv; charset=utf-8' });
       },
     },
