@@ -3,11 +3,11 @@ import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { fromMinor } from '../../lib/money.js';
-import { requireCustomer } from '../employee/common.js';
 import { CUSTOMER_PRICES } from './repository.js';
 import { narrowByProductFields } from '../product-fields.js';
 import { storePriceCriteriaBody, storePriceCriteriaSpec, storePriceList, storePriceProductFields, TAG } from './schemas.js';
 import { storeList } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -19,10 +19,11 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Only products the caller may see are listed. A customer price wins over its group price for the same product; both win over list and tier prices.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { body: storePriceCriteriaBody, responses: { 200: storePriceList } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const base = host.db(`${CUSTOMER_PRICES} as cp`).where((q) => {
           q.where('cp.customer_id', customer.id);
           if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);

@@ -4,7 +4,6 @@ import { Errors } from '../../lib/errors.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { priceView } from '../../lib/price-view.js';
 import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
-import { requireCustomer } from '../employee/common.js';
 import { addToCart } from './add-to-cart.js';
 import { productViews, searchProducts, type SearchOptions } from './catalog.js';
 import {
@@ -25,6 +24,7 @@ import {
   variantList,
 } from './schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 /** Fast order is a tool for placing orders: its search, details, table and add-to-cart need this key. */
 const ORDERING = 'orders.create';
@@ -48,7 +48,7 @@ const orderedFigures: Record<string, { type: 'date' | 'number'; of: (p: OrderedP
  * sums are resolved here to ids and sort keys, the rest is the host's product search.
  */
 async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const placedBy = ctx.can('orders.read-all') ? undefined : { type: ctx.actor.type, id: ctx.actor.id ?? '' };
   const ordered = await host.orders.orderedProductIds(host.db, { customerId: customer.id, placedBy, limit: ORDERED_PRODUCTS_MAX });
   const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', async (leaf) => {
@@ -106,10 +106,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Criteria as everywhere (page, limit, filter, sort, ids). Without a sort, exact and prefix number matches come first. Prices are calculated for the caller (quantity 1).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: productCriteriaBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
-        requireCustomer(ctx);
         return searchViews(host, ctx, body as Criteria);
       },
     },
@@ -121,6 +121,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Only orders the caller may read count (their own without orders.read-all); only products the caller may still see are listed.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.read',
       schemas: { body: orderedProductCriteriaBody, responses: { 200: orderedProductList } },
       handler: ({ ctx, body }) => orderedProducts(host, ctx, body as Criteria),
@@ -132,10 +133,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       summary: "A product table: products (criteria) with the caller's unit price per quantity range in tierPrices.",
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: productCriteriaBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        requireCustomer(ctx);
         return searchViews(host, ctx, body as Criteria, { withTiers: true }, PRODUCT_LISTING_ALIAS);
       },
     },
@@ -147,6 +148,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Items that can be added are added, the others are reported with their error code (unknown or hidden product, out of stock, …). success is true when every item was added.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: addToCartBody, responses: { 200: addToCartResponse } },
       handler: ({ ctx, body }) => addToCart(host, ctx, body.items),
@@ -159,10 +161,11 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Criteria with an extra productNumbers array. Unknown or hidden products are absent from the answer.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: productDetailsBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const { productNumbers, ...criteria } = body as Criteria & { productNumbers?: string[] };
         if (productNumbers?.length) {
           const byShopNumber = await visibleProductsByNumber(host, ctx, productNumbers);
@@ -181,10 +184,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Suggest: up to `limit` (default 10, at most 50) products for a search term, as the fast order search matches it.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { body: suggestBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        requireCustomer(ctx);
         return searchViews(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' }, {}, PRODUCT_LISTING_ALIAS);
       },
     },
@@ -196,10 +199,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'A product the caller may not see is a 404; a quantity the product\'s purchase steps refuse (the reference host: not a whole number from 1) is a 400 SUITE__QUANTITY_NOT_PURCHASABLE.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: productPriceParams, body: emptyBody, responses: { 200: productPriceResponse } },
       async handler({ ctx, params }) {
-        requireCustomer(ctx);
         const [product] = await host.catalog.visibleProducts(ctx, [String(params.id)]);
         if (!product) throw Errors.notFound('Product', String(params.id));
         const quantity = Number(params.quantity);

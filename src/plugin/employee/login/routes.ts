@@ -9,6 +9,7 @@ import { MAIL } from '../mail.js';
 import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail } from '../repository.js';
 import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from './service.js';
 import { deleteActorTokens, issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
+import { declaredCustomer, declaredEmployee } from '../../declared.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 /** Known and unknown e-mails get their answer after the same floor, so timing tells nothing. */
@@ -153,6 +154,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'An employee changes their own password; every other session ends, and a fresh context token is returned.',
       tags: [TAG],
       auth: 'login',
+      actors: ['employee'],
       permission: null,
       rateLimit: { name: 'employee-change-password', limit: 10, windowSeconds: 15 * 60, by: ['ip'] },
       schemas: {
@@ -160,9 +162,9 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         responses: { 200: contextTokenResponse },
       },
       async handler({ ctx, body, headers }) {
-        if (ctx.actor.type !== 'employee' || !ctx.employee || !ctx.customer) throw Errors.forbidden('Only an employee login may do this.', 'SUITE__EMPLOYEE_ONLY');
-        const employeeId = ctx.employee.id;
-        const customerId = ctx.customer.id;
+        const employeeId = declaredEmployee(ctx).id;
+        // An employee always acts for one of its customers.
+        const customerId = declaredCustomer(ctx).id;
         const row = await host.db(EMPLOYEES).where({ id: employeeId }).first();
         if (!row?.password_hash || !(await host.auth.verifyPassword(body.currentPassword, row.password_hash)))
           throw Errors.badRequest('SUITE__WRONG_PASSWORD', 'The current password is wrong.', { pointer: '/currentPassword' });
