@@ -81,16 +81,24 @@ export class ApiRouter<C> {
       // Read by the request log and the metrics: the declared pattern, never the concrete URL.
       res.locals.routePattern = `${req.baseUrl}${route.path}`;
       const body = rawBody ? (typeof req.body === 'string' ? req.body : '') : jsonBodyOf(req);
-      const outcome = await runRoute<C>(route, this.api, routeRequestOf(req, body), {
-        db: this.options.db,
-        rateLimiter: this.options.rateLimiter,
-        validateResponses: this.options.validateResponses,
-        onAuthenticated: (ctx, principal) => {
-          res.locals.actorType = principal.actor;
-          // A refused call still carries the refreshed context token, as before the checks moved here.
-          for (const [name, value] of Object.entries(this.api.responseHeaders?.(ctx) ?? {})) res.setHeader(name, value);
-        },
-      });
+      let caller: { ctx: C } | null = null;
+      let outcome: RouteOutcome;
+      try {
+        outcome = await runRoute<C>(route, this.api, routeRequestOf(req, body), {
+          db: this.options.db,
+          rateLimiter: this.options.rateLimiter,
+          validateResponses: this.options.validateResponses,
+          onAuthenticated: (ctx, principal) => {
+            res.locals.actorType = principal.actor;
+            caller = { ctx };
+          },
+        });
+      } catch (error) {
+        // A refused call still carries the refreshed context token (a successful one has it in its outcome).
+        const known = caller as { ctx: C } | null;
+        if (known) for (const [name, value] of Object.entries(this.api.responseHeaders?.(known.ctx) ?? {})) res.setHeader(name, value);
+        throw error;
+      }
       sendOutcome(res, outcome);
     });
   }
