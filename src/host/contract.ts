@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, StoreActorName } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '2.2.0';
+export const CONTRACT_VERSION = '3.0.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;

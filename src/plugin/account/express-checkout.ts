@@ -2,7 +2,8 @@ import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import { PAYMENT_METHODS, readSetting, requireCustomer, SHIPPING_METHODS } from './checkout-settings.js';
+import { PAYMENT_METHODS, readSetting, SHIPPING_METHODS } from './checkout-settings.js';
+import { declaredCustomer } from '../declared.js';
 import { TAG } from './snippets.js';
 
 const expressBody = objectSchema({
@@ -35,11 +36,12 @@ export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
         'interceptors may refuse (order approval, budgets). Send an Idempotency-Key header to make retries safe.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.create',
       idempotent: true,
       schemas: { body: expressBody, responses: { 200: orderResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const setting = await readSetting(host.db, ctx);
         if (!setting.enabled)
           throw Errors.badRequest('SUITE__EXPRESS_CHECKOUT_DISABLED', 'Express checkout is not enabled for you; enable it with PATCH /express-checkout-setting.', { pointer: '/enabled' });

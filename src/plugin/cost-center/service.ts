@@ -3,7 +3,7 @@ import type { Criteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, readBool, type Executor, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { criteriaList } from '../../lib/store-list.js';
-import { requireCustomer } from '../employee/common.js';
+import { declaredCustomer } from '../declared.js';
 import { findEmployeeRow } from '../employee/repository.js';
 import {
   costCenterRef,
@@ -26,7 +26,7 @@ import { MANAGE, READ } from './schemas.js';
 export const ORDER_FIELD = 'costCenter';
 
 function actorKey(ctx: StoreContext): ActorKey {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   return { customerId: customer.id, actorType: ctx.actor.type, actorId: ctx.actor.id ?? customer.id };
 }
 
@@ -48,7 +48,7 @@ export async function listCostCenters(host: HostRuntime, ctx: StoreContext, crit
 }
 
 export async function createCostCenter(host: HostRuntime, ctx: StoreContext, body: { number: string; name: string; description?: string | null; active?: boolean }) {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   let id: string;
   try {
     id = await insertCostCenter(host.db, customer.id, body);
@@ -60,7 +60,7 @@ export async function createCostCenter(host: HostRuntime, ctx: StoreContext, bod
 }
 
 export async function changeCostCenter(host: HostRuntime, ctx: StoreContext, id: string, body: { number?: string; name?: string; description?: string | null; active?: boolean }) {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   let changed: number;
   try {
     changed = await updateCostCenter(host.db, customer.id, id, body);
@@ -73,7 +73,7 @@ export async function changeCostCenter(host: HostRuntime, ctx: StoreContext, id:
 }
 
 export async function removeCostCenter(host: HostRuntime, ctx: StoreContext, id: string): Promise<void> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const deleted = await inTransaction(host.db, (trx) => deleteCostCenter(trx, customer.id, id));
   if (deleted === 0) throw Errors.notFound('Cost center', id);
 }

@@ -213,7 +213,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         return { productId: product.id, productNumber: product.productNumber, quantity, calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision) };
       },
     },
-      {
+    {
       method: 'GET',
       path: '/variant-list/{productId}',
       operationId: 'variantList',
@@ -223,10 +223,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         'A product or main product the caller may not see (partial assortments, inactive) is a 404 like an unknown id; hidden variants are left out.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { params: pathParams('productId'), responses: { 200: variantList } },
       async handler({ ctx, params }) {
-        requireCustomer(ctx);
         return variantListOf(host, ctx, String(params.productId));
       },
     },
@@ -240,10 +240,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         "The product's own variant family is left out; a product without properties has no similar products. A product the caller may not see is a 404 like an unknown id.",
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: pathParams('productId'), query: similarProductsQuery, responses: { 200: similarProductList } },
       async handler({ ctx, params, query }) {
-        requireCustomer(ctx);
         return similarProductsOf(host, ctx, String(params.productId), Number(query.limit ?? SIMILAR_DEFAULT_LIMIT));
       },
     },
