@@ -265,6 +265,19 @@ export function forUpdate<T extends Knex.QueryBuilder>(query: T, executor: Execu
   return dialectOf(executor) === 'mysql' ? (query.forUpdate() as T) : query;
 }
 
+/**
+ * Adds `delta` to a maintained counter row (`key` names it; a missing row starts at `delta`), in
+ * the caller's transaction: one atomic upsert on both databases (SQLite `ON CONFLICT … DO UPDATE`,
+ * MySQL/MariaDB `ON DUPLICATE KEY UPDATE`), so concurrent writers never lose a count. The row stays
+ * locked until the transaction ends, so writers of the same key queue there.
+ */
+export async function bumpCounter(executor: Executor, table: string, key: Record<string, string>, column: string, delta = 1): Promise<void> {
+  await executor(table)
+    .insert({ ...key, [column]: delta })
+    .onConflict(Object.keys(key))
+    .merge({ [column]: executor.raw('?? + ?', [`${table}.${column}`, delta]) });
+}
+
 /** Job claiming: SKIP LOCKED on MySQL/MariaDB; SQLite has one worker process so none is needed. */
 export function forUpdateSkipLocked<T extends Knex.QueryBuilder>(query: T, executor: Executor): T {
   return dialectOf(executor) === 'mysql' ? (query.forUpdate().skipLocked() as T) : query;

@@ -359,7 +359,10 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
           const criteria = (method === 'GET' ? { page: query.page, limit: query.limit } : body) as Criteria;
           // The budget is the customer's (checked above), so its id alone scopes the rows and the count stays on the index.
           const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id);
-          const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'));
+          // Unfiltered, the total is the budget's maintained order count (read with the budget above).
+          const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'), {
+            unfilteredTotal: async () => budget.orderCount,
+          });
           const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
           const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
           return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };
