@@ -620,8 +620,11 @@ export interface HostRuntime {
     propertySimilarProducts(ctx: StoreContext, productId: string, options: { limit: number }, executor?: Executor): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null>;
     /** Called when something that changes visibility changed (cache invalidation across processes). */
     visibilityChanged(executor: Executor): Promise<void>;
-    /** A counter that changes whenever visibility changes on any process; cache keys include it. */
-    visibilityVersion(executor: Executor): Promise<number>;
+    /**
+     * A counter that changes whenever visibility changes on any process; cache keys include it.
+     * With `ctx` (2.2): the value read when the request's context was built, without another read.
+     */
+    visibilityVersion(executor: Executor, ctx?: StoreContext): Promise<number>;
   };
 
   readonly prices: {

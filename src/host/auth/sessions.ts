@@ -1,7 +1,9 @@
 import { newId } from '../../lib/ids.js';
-import { readJson, writeJson, type Executor } from '../../lib/db.js';
+import { readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
-import type { ActorType, LoginIdentity } from '../contract.js';
+import type { ActorType, CustomerRef, LoginIdentity } from '../contract.js';
+import { toCustomerRef } from '../customer/customer-repository.js';
+import { VISIBILITY } from '../catalog/catalog-version.js';
 import { signToken, STORE_AUDIENCE } from './tokens.js';
 
 export interface SessionRow {
@@ -38,14 +40,7 @@ export async function createSession(
   return { token, sessionId };
 }
 
-/** A live session: not revoked and not expired. */
-export async function findLiveSession(executor: Executor, sessionId: string): Promise<SessionRow | null> {
-  const row = await executor('sessions')
-    .where({ id: sessionId })
-    .whereNull('revoked_at')
-    .where('expires_at', '>', nowDb())
-    .first();
-  if (!row) return null;
+function toSessionRow(row: Record<string, any>): SessionRow {
   return {
     id: row.id,
     salesChannelId: row.sales_channel_id,
@@ -55,6 +50,46 @@ export async function findLiveSession(executor: Executor, sessionId: string): Pr
     attributes: readJson(row.attributes, {}),
     cartToken: row.cart_token,
   };
+}
+
+/** A live session: not revoked and not expired. */
+export async function findLiveSession(executor: Executor, sessionId: string): Promise<SessionRow | null> {
+  const row = await executor('sessions')
+    .where({ id: sessionId })
+    .whereNull('revoked_at')
+    .where('expires_at', '>', nowDb())
+    .first();
+  return row ? toSessionRow(row) : null;
+}
+
+const CUSTOMER_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'];
+
+/**
+ * What a request's context needs of its session, in one read: the session if it is live (not
+ * revoked, not expired — read on every request, so a logout or revocation on any process is
+ * refused at once everywhere), its customer, and the catalog's visibility version (rule ids are
+ * cached per version).
+ */
+export async function loadLiveSession(executor: Executor, sessionId: string): Promise<{ session: SessionRow; customer: CustomerRef | null; visibilityVersion: number } | null> {
+  const row = await executor('sessions as s')
+    .leftJoin('customers as c', 'c.id', 's.customer_id')
+    .where('s.id', sessionId)
+    .whereNull('s.revoked_at')
+    .where('s.expires_at', '>', nowDb())
+    .first(
+      's.id',
+      's.sales_channel_id',
+      's.customer_id',
+      's.actor_type',
+      's.actor_id',
+      's.attributes',
+      's.cart_token',
+      ...CUSTOMER_COLUMNS.map((column) => `c.${column} as c_${column}`),
+      executor('catalog_counters').where({ name: VISIBILITY }).select('value').as('visibility_version'),
+    );
+  if (!row) return null;
+  const customerRow = Object.fromEntries(CUSTOMER_COLUMNS.map((column) => [column, row[`c_${column}`]]));
+  return { session: toSessionRow(row), customer: customerRow.id ? toCustomerRef(customerRow) : null, visibilityVersion: readInt(row.visibility_version) };
 }
 
 export async function revokeSession(executor: Executor, sessionId: string): Promise<void> {

@@ -3,10 +3,11 @@ import { Errors } from '../../lib/errors.js';
 import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principal, type RouteRequest } from '../../lib/pipeline.js';
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { getCustomer, toSalesChannel } from '../customer/customer-repository.js';
+import { toSalesChannel } from '../customer/customer-repository.js';
 import { inZone } from '../plugins/zones.js';
-import { findLiveSession } from './sessions.js';
-import { STORE_AUDIENCE, verifyToken } from './tokens.js';
+import { rememberRequestVisibilityVersion } from '../catalog/catalog-version.js';
+import { loadLiveSession } from './sessions.js';
+import { STORE_AUDIENCE, verifyTokenCached } from './tokens.js';
 
 export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 export const ACCESS_KEY_HEADER = 'suite-access-key';
@@ -61,10 +62,13 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     await guest.ruleIds();
     return guest;
   }
-  const claims = verifyToken(internals.config.appSecret, STORE_AUDIENCE, token);
-  const session = claims?.jti ? await findLiveSession(internals.db, claims.jti) : null;
-  if (!session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
-  const customer = session.customerId ? await getCustomer(internals.db, session.customerId) : null;
+  // The signature check is kept per token; the session's liveness is read on every request (a
+  // revocation on any process counts at once), with its customer and the visibility version.
+  const claims = verifyTokenCached(internals.config.appSecret, STORE_AUDIENCE, token);
+  const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti) : null;
+  const session = live?.session;
+  if (!live || !session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
+  const customer = live.customer;
   if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
   const actor: Actor =
     session.actorType === 'customer' && customer
@@ -83,6 +87,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     },
     internals,
   );
+  rememberRequestVisibilityVersion(ctx, live.visibilityVersion);
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
   // connection, so a lazy first evaluation inside it would wait for itself.

@@ -3,7 +3,7 @@ import type { Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { visibilityChanged, visibilityVersion } from './catalog-version.js';
+import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
@@ -79,7 +79,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   };
 
   const rules: HostRuntime['rules'] = {
-    matchingRuleIds: (ctx) => ruleEngine.matchingRuleIds(ctx),
+    matchingRuleIds: (ctx) => ruleEngine.matchingRuleIds(ctx, undefined, requestVisibilityVersion(ctx)),
     exists: (executor, ruleId) => ruleEngine.exists(executor, ruleId),
   };
 
