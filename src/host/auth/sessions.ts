@@ -52,16 +52,6 @@ function toSessionRow(row: Record<string, any>): SessionRow {
   };
 }
 
-/** A live session: not revoked and not expired. */
-export async function findLiveSession(executor: Executor, sessionId: string): Promise<SessionRow | null> {
-  const row = await executor('sessions')
-    .where({ id: sessionId })
-    .whereNull('revoked_at')
-    .where('expires_at', '>', nowDb())
-    .first();
-  return row ? toSessionRow(row) : null;
-}
-
 const CUSTOMER_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'];
 
 /**
