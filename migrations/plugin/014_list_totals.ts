@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { MIGRATION_BACKFILL } from '../../src/lib/db.js';
 import { idColumn } from '../../src/lib/migration-helpers.js';
 
 /**
@@ -20,16 +21,22 @@ import { idColumn } from '../../src/lib/migration-helpers.js';
  * period's rows) is read from the index alone instead of one table lookup per row.
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.schema.createTable('suite_order_approval_counts', (t) => {
-    idColumn(t, 'customer_id').primary();
-    t.bigInteger('approvals').notNullable().defaultTo(0);
-  });
-  await knex.raw('insert into suite_order_approval_counts (customer_id, approvals) select customer_id, count(*) from suite_order_approvals group by customer_id');
+  // MySQL/MariaDB commit each DDL statement: a run that stopped half-way (a backfill outlasting a
+  // connection, a restart) leaves the table or column behind, so each step checks before it creates,
+  // and the backfills recompute from the rows.
+  if (!(await knex.schema.hasTable('suite_order_approval_counts')))
+    await knex.schema.createTable('suite_order_approval_counts', (t) => {
+      idColumn(t, 'customer_id').primary();
+      t.bigInteger('approvals').notNullable().defaultTo(0);
+    });
+  await knex('suite_order_approval_counts').delete();
+  await knex.raw(`${MIGRATION_BACKFILL} insert into suite_order_approval_counts (customer_id, approvals) select customer_id, count(*) from suite_order_approvals group by customer_id`);
 
-  await knex.schema.alterTable('suite_budgets', (t) => {
-    t.bigInteger('order_count').notNullable().defaultTo(0);
-  });
-  await knex.raw('update suite_budgets set order_count = (select count(*) from suite_budget_orders o where o.budget_id = suite_budgets.id)');
+  if (!(await knex.schema.hasColumn('suite_budgets', 'order_count')))
+    await knex.schema.alterTable('suite_budgets', (t) => {
+      t.bigInteger('order_count').notNullable().defaultTo(0);
+    });
+  await knex.raw(`${MIGRATION_BACKFILL} update suite_budgets set order_count = (select count(*) from suite_budget_orders o where o.budget_id = suite_budgets.id)`);
 
   await knex.schema.alterTable('suite_order_approvals', (t) => {
     t.index(['customer_id', 'created_at', 'id'], 'suite_order_approvals_list_idx');
