@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { adminToken, isMysql, loginNewCustomer } from '../helpers/shop.js';
+import jwt from 'jsonwebtoken';
+import { writeJson } from '../../src/lib/db.js';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
+import { adminToken, expectError, getShop, http, isMysql, loginNewCustomer } from '../helpers/shop.js';
 import { appProcessesForSuite, type AppProcess } from '../helpers/processes.js';
 import { assign, createProduct, createRule, KINDS } from '../plugin/partial-assortment/fixtures.js';
 
@@ -18,6 +22,28 @@ const sees = async (app: AppProcess, token: string, productId: string): Promise<
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body.elements.some((p: { id: string }) => p.id === productId);
 };
+
+describe('host: the sales channel of a logged-in request (read with its session)', () => {
+  it('answers with the session\'s channel, and refuses another channel\'s or an unknown access key as before', async () => {
+    const { token } = await loginNewCustomer();
+    const agent = await http();
+    const me = await agent.get('/store-api/account/customer').set('suite-context-token', token);
+    expect(me.status).to.equal(200);
+    const db = (await getShop()).db;
+    const session = await db('sessions').where({ id: (jwt.decode(token) as { jti: string }).jti }).first('sales_channel_id');
+    const own = await db('sales_channels').where({ id: session.sales_channel_id }).first('access_key');
+    // The session's own channel named by its access key: served.
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', token).set('suite-access-key', own.access_key)).status).to.equal(200);
+    // Another active channel's key: the token belongs to a session of another channel.
+    const otherKey = `SWSC${newId().slice(0, 20).toUpperCase()}`;
+    await db('sales_channels').insert({ id: newId(), name: 'Other channel', access_key: otherKey, currency_iso: 'EUR', currency_precision: 2, language_code: 'en-GB', time_zone: 'UTC', domains: writeJson(['http://other.test']), active: true, created_at: nowDb() });
+    expect(expectError(await agent.get('/store-api/account/customer').set('suite-context-token', token).set('suite-access-key', otherKey), 401).code).to.equal('SUITE__INVALID_CONTEXT_TOKEN');
+    // An unknown key is refused as such, before the token is looked at.
+    expect(expectError(await agent.get('/store-api/account/customer').set('suite-context-token', token).set('suite-access-key', 'SWSCUNKNOWN'), 401).code).to.equal('SUITE__INVALID_ACCESS_KEY');
+    // A newer channel does not change the default: without a key the session's (default) channel still serves.
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', token)).status).to.equal(200);
+  });
+});
 
 describe('host: context caches across two app processes (MariaDB)', function () {
   this.timeout(180000);

@@ -48,7 +48,17 @@ async function resolveSalesChannel(internals: HostInternals, accessKey: string |
  * learn that its login is gone.
  */
 export async function buildStoreContext(internals: HostInternals, req: Pick<RouteRequest, 'header' | 'ip' | 'requestId'>, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
-  const salesChannel = await resolveSalesChannel(internals, req.header(ACCESS_KEY_HEADER) ?? undefined);
+  const accessKey = req.header(ACCESS_KEY_HEADER) ?? undefined;
+  // The signature check is kept per token; the session's liveness is read on every request (a
+  // revocation on any process counts at once), with its customer, its sales channel and the
+  // visibility version. When the session's channel is the one the request names (or, without an
+  // access key, the default one), that read is the channel lookup too; otherwise the request's
+  // channel is looked up as for a guest, so the errors and their order stay as they were.
+  const claims = token ? verifyTokenCached(internals.config.appSecret, STORE_AUDIENCE, token) : null;
+  const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti) : null;
+  const own = live?.salesChannel;
+  const salesChannel =
+    own && own.active && (accessKey === undefined ? own.isDefault : own.accessKey === accessKey) ? own.channel : await resolveSalesChannel(internals, accessKey);
   const base = {
     requestId: req.requestId || randomUUID(),
     ip: req.ip,
@@ -62,10 +72,6 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     await guest.ruleIds();
     return guest;
   }
-  // The signature check is kept per token; the session's liveness is read on every request (a
-  // revocation on any process counts at once), with its customer and the visibility version.
-  const claims = verifyTokenCached(internals.config.appSecret, STORE_AUDIENCE, token);
-  const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti) : null;
   const session = live?.session;
   if (!live || !session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
   const customer = live.customer;
