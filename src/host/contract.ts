@@ -622,7 +622,7 @@ export interface HostRuntime {
     visibilityChanged(executor: Executor): Promise<void>;
     /**
      * A counter that changes whenever visibility changes on any process; cache keys include it.
-     * With `ctx` (2.2): the value read when the request's context was built, without another read.
+     * With `ctx`: the value read when the request's context was built, without another read.
      */
     visibilityVersion(executor: Executor, ctx?: StoreContext): Promise<number>;
   };
