@@ -32,6 +32,6 @@ export interface BenchScenario {
   requests(env: BenchEnv): Promise<{ app: BenchRequest; baselineSql: Array<{ sql: string; bindings: unknown[] }> }>;
 }
 
-export async function insertInBatches(db: Knex, table: string, rows: Array<Record<string, unknown>>, batchSize = 500): Promise<void> {
+export async function insertInBatches(db: Knex | Knex.Transaction, table: string, rows: Array<Record<string, unknown>>, batchSize = 500): Promise<void> {
   for (let i = 0; i < rows.length; i += batchSize) await db(table).insert(rows.slice(i, i + batchSize));
 }

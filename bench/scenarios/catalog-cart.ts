@@ -56,6 +56,8 @@ export const scenarios: BenchScenario[] = [
       const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20 }) });
       const products = ((await listing.json()) as { elements: Array<{ id: string }> }).elements.map((p) => p.id);
       const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
+      // A fresh cart each run: a login finds its open cart again, and lines of earlier runs would reach a demo product's stock.
+      await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers: { 'suite-context-token': token } });
       for (const body of bodies)
         await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
       const cart = await env.db('cart_line_items').where({ product_id: products[0] }).orderBy('created_at', 'desc').first('cart_token');

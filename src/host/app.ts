@@ -11,6 +11,7 @@ import { createLogger } from './logger.js';
 import { HOST_MIGRATIONS, migrateFolder, type MigrationSet } from './db/migrator.js';
 import { storeApiDefinition } from './auth/store-context.js';
 import { adminApiDefinition } from './auth/admin-context.js';
+import { databaseRateLimiter } from './auth/rate-limit-store.js';
 import { createSession, revokeActorSessions } from './auth/sessions.js';
 import { hashPassword, verifyPassword } from './auth/passwords.js';
 import { accountRoutes } from './account/account-routes.js';
@@ -105,8 +106,10 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   } as unknown as HostInternals;
   const events = createEventsModule(internals);
   internals.emit = events.emit.bind(events);
-  internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), { db, validateResponses: config.validateResponses });
-  internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, validateResponses: config.validateResponses });
+  const rateLimiter = databaseRateLimiter(db);
+  internals.rateLimiter = rateLimiter;
+  internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), { db, rateLimiter, validateResponses: config.validateResponses });
+  internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, rateLimiter, validateResponses: config.validateResponses });
 
   const catalog = createCatalogModule(internals);
   const checkout = createCheckoutModule(internals);
@@ -223,6 +226,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
         serverUrl: `${config.publicUrl}${path}`,
         securitySchemes: { [securityName]: securityScheme },
         securityFor: (route) => (route.auth === 'public' ? null : [{ [securityName]: [] }]),
+        actorsByAuth: api.api.actorsByAuth,
       }));
     app.get(`${path}/_info/openapi3.json`, (_req, res) => {
       res.json(build());

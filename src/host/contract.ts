@@ -4,9 +4,9 @@
  */
 import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
-import type { RateLimitRule, RouteDefinition } from '../lib/routes.js';
+import type { RateLimitRule, RouteDefinition, StoreActorName } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '2.1.0';
+export const CONTRACT_VERSION = '3.0.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -81,10 +81,14 @@ export interface AdminContext {
   principalId: string;
 }
 
-/** Store API routes: auth 'public' (anyone, a guest context), 'login' (customer, employee or sales representative). */
+/**
+ * Store API routes: auth 'public' (anyone, a guest context), 'login' (customer, employee or sales
+ * representative); `actors` narrows who may call (the host's pipeline refuses the others: a guest
+ * 401, another actor 403), `needsCustomer` asks for a customer the caller acts for.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- route lists mix handlers of different inputs, and plugin handlers are untyped until the schema-derived types follow-up (issue 8 item 2)
-export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login' };
-/** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token), or 'public' (the token route itself). */
+export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login'; actors?: StoreActorName[] };
+/** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token; actor 'admin'), or 'public' (the token route itself). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as StoreRoute above
 export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & { auth: 'admin' | 'public' };
 
@@ -194,6 +198,34 @@ export interface ProductRecord {
   categoryIds: string[];
 }
 
+/** One option of a property group (colour: red), as a variant's options and a product's properties name it. */
+export interface PropertyValue {
+  groupId: string;
+  groupName: string;
+  optionId: string;
+  optionName: string;
+}
+
+/** A product with the property values that make it a variant (its options). */
+export interface VariantRecord extends ProductRecord {
+  options: PropertyValue[];
+}
+
+/** A product's variant family as a context may see it (contract 2.2). */
+export interface VariantFamily {
+  /** The main product (the one the variants belong to). */
+  main: ProductRecord;
+  /** Its active variants the context may see, by product number; empty for a product without variants. */
+  variants: VariantRecord[];
+}
+
+/** A product that shares property values with another one (contract 2.2). */
+export interface SimilarProduct {
+  product: ProductRecord;
+  /** The property values both have (at least one), by group and option position. */
+  shared: PropertyValue[];
+}
+
 export interface CalculatedPrice {
   /** net unit price, minor units */
   unitNet: number;
@@ -204,10 +236,17 @@ export interface CalculatedPrice {
   totalGross: number;
   /** where the price came from: 'list', 'tier', 'customer-price', 'offer' … */
   source: string;
+  /** (2.2) A pseudo (strike-through) net unit price, minor units, when the price provider named one. */
+  listPriceNet?: number | null;
 }
 
 /** Returns a unit net price (minor units) for the context, or null to let the next provider (or the list price) decide. */
-export type PriceProvider = (ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor) => Promise<{ unitNet: number; source: string } | null>;
+export type PriceProvider = (
+  ctx: StoreContext,
+  product: ProductRecord,
+  quantity: number,
+  executor: Executor,
+) => Promise<{ unitNet: number; source: string; /** (2.2) a pseudo (strike-through) net unit price, minor units */ listPriceNet?: number | null } | null>;
 
 export interface CartLineItem {
   id: string;
@@ -264,6 +303,14 @@ export interface OrderDraft {
   actor: Actor;
   /** where it came from: 'checkout', or a plugin's name ('order-approval', 'offer') */
   origin: string;
+  /**
+   * (2.2) The order's custom fields (PlaceOrderOptions.customFields to begin with): an interceptor
+   * may add its own keys; the host writes them with the order (the Store API order shape answers
+   * them as `customFields`) and hands them to the order-placed hooks.
+   */
+  customFields: Record<string, unknown>;
+  /** (2.2) Lines an interceptor adds to the order's invoice, printed under the order's header (e.g. "Cost center: …"). */
+  invoiceNotes: string[];
 }
 
 /**
@@ -432,8 +479,12 @@ export interface StorefrontPage {
    * may open it.
    */
   anyPermission?: string[];
+  /** As on a Store API route: the actors that may open the page (absent: every actor `auth` admits); others get the 403 page. */
+  actors?: StoreActorName[];
+  /** As on a Store API route: the caller must act for a customer, else the 403 page. */
+  needsCustomer?: boolean;
   /** Checked before the handler runs; a page may share a counter with a Store API route by using its name. */
-  rateLimit?: RateLimitRule;
+  rateLimit?: RateLimitRule | RateLimitRule[];
   /**
    * Returns a template name under templates/storefront and its data, or a redirect. A redirect with
    * `login` (a context token from auth.createSession) logs the browser in: the host ends the
@@ -555,10 +606,27 @@ export interface HostRuntime {
     visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;
     /** Product ids by product number (CSV imports); unknown numbers are absent. */
     productIdsByNumbers(executor: Executor, productNumbers: string[]): Promise<Array<{ id: string; productNumber: string }>>;
+    /**
+     * (2.2) The variant family of a product: `productId` names the main product or one of its
+     * variants. Null when that product or its main product is unknown, inactive or hidden from the
+     * context (so a hidden product answers like an unknown one); hidden or inactive variants are
+     * left out.
+     */
+    variants(ctx: StoreContext, productId: string, executor?: Executor): Promise<VariantFamily | null>;
+    /**
+     * (2.2) The active products the context may see that share the most property values with the
+     * product, most shared first (then product number, id), at most `limit`; the product's own
+     * variant family (its main product and variants) is left out. Null when the product is unknown,
+     * inactive or hidden from the context. `properties` are the product's own property values.
+     */
+    propertySimilarProducts(ctx: StoreContext, productId: string, options: { limit: number }, executor?: Executor): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null>;
     /** Called when something that changes visibility changed (cache invalidation across processes). */
     visibilityChanged(executor: Executor): Promise<void>;
-    /** A counter that changes whenever visibility changes on any process; cache keys include it. */
-    visibilityVersion(executor: Executor): Promise<number>;
+    /**
+     * A counter that changes whenever visibility changes on any process; cache keys include it.
+     * With `ctx`: the value read when the request's context was built, without another read.
+     */
+    visibilityVersion(executor: Executor, ctx?: StoreContext): Promise<number>;
   };
 
   readonly prices: {

@@ -1,3 +1,4 @@
+import type { RateLimiter } from '../lib/rate-limit.js';
 import type { Db, Dialect } from '../lib/db.js';
 import type { ApiRouter } from '../lib/api-router.js';
 import type { HostConfig } from './config.js';
@@ -31,6 +32,8 @@ export interface HostInternals {
   dialect: Dialect;
   log: Logger;
   storeApi: ApiRouter<StoreContext>;
+  /** Rate-limit counters of the API pipeline and the storefront (one store, so both doors share a limit). */
+  rateLimiter: RateLimiter;
   adminApi: ApiRouter<AdminContext>;
   registries: {
     loginProviders: LoginProvider[];

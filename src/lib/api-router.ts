@@ -1,41 +1,59 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, Errors, internalErrorBody } from './errors.js';
 import { dbErrorAsAppError, type Db } from './db.js';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
-import { enforceRateLimit } from './rate-limit.js';
-import { assertRouteDeclared, isReply, toExpressPath, type AnyRoute, type ContentResponse } from './routes.js';
-import { responseProblems, validateOrThrow } from './validation.js';
+import { assertActorsFit, runRoute, type ApiDefinition, type RouteOutcome, type RouteRequest } from './pipeline.js';
+import type { RateLimiter } from './rate-limit.js';
+import { assertRouteDeclared, toExpressPath, type AnyRoute } from './routes.js';
 
-export interface ApiDefinition<C> {
-  name: string;
-  /** Builds the caller's context; throws 401 when `route.auth` needs a login the request lacks. */
-  authenticate(req: Request, route: AnyRoute): Promise<C>;
-  /** Throws 403 when the context may not call the route (permission keys). */
-  authorize(route: AnyRoute, ctx: C): void;
-  /** Scope of idempotency keys: who is calling. */
-  callerKey(ctx: C): string;
-  /** Headers added to every response (e.g. the refreshed context token). */
-  responseHeaders?(ctx: C): Record<string, string>;
-  /** Who is calling, for the request log (guest, customer, employee, admin-integration …): never an id or e-mail. */
-  actorType(ctx: C): string;
-}
+export type { ApiDefinition } from './pipeline.js';
 
 export interface ApiRouterOptions {
   db: Db;
+  rateLimiter: RateLimiter;
   /** Hold every handler to its declared response schema (on in tests). */
   validateResponses: boolean;
 }
 
-/** One object, so its compiled validator is cached (validators are cached per schema object). */
-const ANY_OBJECT = { type: 'object' };
+/** The transport-neutral request of an express request (the HTTP adapter's one translation in). */
+export function routeRequestOf(req: Request, body: unknown): RouteRequest {
+  return {
+    params: { ...(req.params as Record<string, unknown>) },
+    query: { ...(req.query as Record<string, unknown>) },
+    body,
+    header: (name) => req.get(name) ?? undefined,
+    ip: req.ip ?? 'unknown',
+    requestId: String((req as Request & { id?: unknown }).id ?? ''),
+  };
+}
 
-function isContentResponse(value: unknown): value is ContentResponse {
-  return typeof value === 'object' && value !== null && typeof (value as ContentResponse).contentType === 'string';
+/** A JSON body as the pipeline reads it: an empty or absent body is `{}`. */
+function jsonBodyOf(req: Request): unknown {
+  const body: unknown = req.body;
+  if (body === undefined) return {};
+  if (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && !req.is('application/json')) return {};
+  return body;
+}
+
+/** Writes a pipeline outcome to an express response (the HTTP adapter's one translation out). */
+export function sendOutcome(res: Response, outcome: RouteOutcome): void {
+  for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
+  res.status(outcome.status);
+  if (outcome.status === 204 || outcome.body === undefined) {
+    res.end();
+    return;
+  }
+  if (outcome.contentType) {
+    res.type(outcome.contentType);
+    res.send(outcome.body as string | Buffer);
+    return;
+  }
+  res.json(outcome.body);
 }
 
 /**
- * The API pipeline: rate limit → authenticate → authorize → validate → idempotency → handler →
- * response check. Routes are added at any time before the first request (plugins register late).
+ * The HTTP adapter of the pipeline (`runRoute`, src/lib/pipeline.ts) for one API: mounts each
+ * declared route on an express router. Routes are added at any time before the first request
+ * (plugins register late).
  */
 export class ApiRouter<C> {
   readonly routes: AnyRoute[] = [];
@@ -43,100 +61,46 @@ export class ApiRouter<C> {
   private readonly seen = new Set<string>();
 
   constructor(
-    private readonly api: ApiDefinition<C>,
+    readonly api: ApiDefinition<C>,
     private readonly options: ApiRouterOptions,
   ) {}
 
   add(route: AnyRoute): void {
     assertRouteDeclared(route);
+    assertActorsFit(route, this.api.actorsByAuth);
     const key = `${route.method} ${route.path}`;
     if (this.seen.has(key)) throw new Error(`route ${key} is declared twice on the ${this.api.name}`);
     this.seen.add(key);
     this.routes.push(route);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const middlewares = [] as Array<express.RequestHandler>;
-    if (route.schemas.bodyContentType && route.schemas.bodyContentType !== 'application/json') {
-      middlewares.push(express.text({ type: () => true, limit: '5mb' }));
-    }
+    const rawBody = Boolean(route.schemas.bodyContentType && route.schemas.bodyContentType !== 'application/json');
+    if (rawBody) middlewares.push(express.text({ type: () => true, limit: '5mb' }));
     // Express 5 hands a rejected promise to the error middleware: no wrapper needed.
-    this.router[method](toExpressPath(route.path), ...middlewares, (req: Request, res: Response) => this.handle(route, req, res));
-  }
-
-  private async handle(route: AnyRoute, req: Request, res: Response): Promise<void> {
-    // Read by the request log and the metrics: the declared pattern, never the concrete URL.
-    res.locals.routePattern = `${req.baseUrl}${route.path}`;
-    if (route.rateLimit) await enforceRateLimit(this.options.db, route.rateLimit, req);
-    const ctx = await this.api.authenticate(req, route);
-    res.locals.actorType = this.api.actorType(ctx);
-    for (const [name, value] of Object.entries(this.api.responseHeaders?.(ctx) ?? {})) res.setHeader(name, value);
-    this.api.authorize(route, ctx);
-
-    const { schemas } = route;
-    const params = validateOrThrow<Record<string, unknown>>(schemas.params ?? ANY_OBJECT, { ...req.params }, 'params');
-    const query = validateOrThrow<Record<string, unknown>>(schemas.query ?? ANY_OBJECT, { ...(req.query as object) }, 'query');
-    let body: unknown = undefined;
-    if (schemas.body) {
-      if (schemas.bodyContentType && schemas.bodyContentType !== 'application/json') {
-        body = typeof req.body === 'string' ? req.body : '';
-        validateOrThrow(schemas.body, body, 'body');
-      } else {
-        const raw: unknown = req.body;
-        body = raw === undefined || (typeof raw === 'object' && raw !== null && Object.keys(raw).length === 0 && !req.is('application/json'))
-          ? {}
-          : raw;
-        body = validateOrThrow(schemas.body, body, 'body');
+    this.router[method](toExpressPath(route.path), ...middlewares, async (req: Request, res: Response) => {
+      // Read by the request log and the metrics: the declared pattern, never the concrete URL.
+      res.locals.routePattern = `${req.baseUrl}${route.path}`;
+      const body = rawBody ? (typeof req.body === 'string' ? req.body : '') : jsonBodyOf(req);
+      let caller: { ctx: C } | null = null;
+      let outcome: RouteOutcome;
+      try {
+        outcome = await runRoute<C>(route, this.api, routeRequestOf(req, body), {
+          db: this.options.db,
+          rateLimiter: this.options.rateLimiter,
+          validateResponses: this.options.validateResponses,
+          onAuthenticated: (ctx, principal) => {
+            res.locals.actorType = principal.actor;
+            caller = { ctx };
+          },
+        });
+      } catch (error) {
+        // A refused call still carries the refreshed context token (a successful one has it in its outcome).
+        const known = caller as { ctx: C } | null;
+        if (known) for (const [name, value] of Object.entries(this.api.responseHeaders?.(known.ctx) ?? {})) res.setHeader(name, value);
+        throw error;
       }
-    }
-
-    const idempotencyKey = route.idempotent ? req.get('idempotency-key') : undefined;
-    if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 255))
-      throw Errors.badRequest('SUITE__INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 characters.', { parameter: 'Idempotency-Key' });
-    const scope = idempotencyKey ? `${this.api.name}:${route.operationId}:${this.api.callerKey(ctx)}` : '';
-    if (idempotencyKey) {
-      const claim = await claimIdempotencyKey(this.options.db, scope, idempotencyKey, { params, body });
-      if ('replay' in claim) {
-        res.setHeader('Idempotent-Replayed', 'true');
-        this.send(route, res, claim.replay.status, claim.replay.body, undefined);
-        return;
-      }
-    }
-
-    let result: unknown;
-    try {
-      result = await route.handler({ ctx, body, query, params, req, res });
-    } catch (error) {
-      if (idempotencyKey) await releaseIdempotencyKey(this.options.db, scope, idempotencyKey);
-      throw error;
-    }
-    const status = isReply(result) ? result.status : 200;
-    const payload = isReply(result) ? result.body : result;
-    if (isReply(result)) for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    const contentType = isReply(result) ? result.contentType : undefined;
-    if (idempotencyKey) await completeIdempotencyKey(this.options.db, scope, idempotencyKey, { status, body: payload });
-    this.send(route, res, status, payload, contentType);
-  }
-
-  private send(route: AnyRoute, res: Response, status: number, payload: unknown, contentType: string | undefined): void {
-    const declared = route.schemas.responses[status];
-    if (this.options.validateResponses) {
-      if (declared === undefined)
-        throw new Error(`${route.method} ${route.path} answered ${status}, which its declaration does not list`);
-      if (declared && !isContentResponse(declared)) {
-        const problems = responseProblems(declared, payload);
-        if (problems) throw new Error(`${route.method} ${route.path} answered a body its schema refuses: ${problems}`);
-      }
-    }
-    res.status(status);
-    if (status === 204 || payload === undefined) {
-      res.end();
-      return;
-    }
-    if (contentType || isContentResponse(declared)) {
-      res.type(contentType ?? (declared as ContentResponse).contentType);
-      res.send(payload);
-      return;
-    }
-    res.json(payload);
+      sendOutcome(res, outcome);
+    });
   }
 }
 

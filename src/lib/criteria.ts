@@ -249,6 +249,17 @@ export interface SearchOptions {
   /** Everything the total depends on besides the criteria's filters, term and ids; enables the total cache. */
   totalCacheKey?: string;
   totalCacheTtlMs?: number;
+  /**
+   * The exact total of `base` itself (no filter, term or ids), kept by the caller — a counter
+   * written in the same transaction as the rows it counts. Used instead of count(*) when the
+   * criteria narrow nothing, so the total costs one key read however many rows the list has.
+   */
+  unfilteredTotal?: () => Promise<number>;
+}
+
+/** Whether the criteria narrow the base query (a filter, a term or ids). */
+export function narrowsRows(criteria: Criteria): boolean {
+  return (criteria.filter?.length ?? 0) > 0 || (criteria.ids?.length ?? 0) > 0 || (criteria.term?.trim() ?? '') !== '';
 }
 
 /**
@@ -276,8 +287,10 @@ export async function searchByCriteria<T>(
   let total: number;
   if (mode === 0 || mode === 'none') total = rows.length;
   else if (mode === 2 || mode === 'next-pages') {
-    const ahead: unknown = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
-    total = (page - 1) * limit + (ahead as unknown[]).length;
+    const ahead = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
+    total = (page - 1) * limit + ahead.length;
+  } else if (options.unfilteredTotal && !narrowsRows(criteria)) {
+    total = await options.unfilteredTotal();
   } else {
     const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
     const cached = key === undefined ? undefined : totalCache.get(key);

@@ -63,6 +63,13 @@ export class DatabaseNoAnswerError extends Error {
 }
 
 const DDL = /^\s*(create|alter|drop|rename|truncate|optimize|analyze)\b/i;
+/**
+ * A migration's backfill (DML over a whole table, e.g. filling a new counter column) starts with
+ * this comment: like DDL it runs without the statement bounds, since on a large database it may
+ * legitimately take longer than a request's statement.
+ */
+export const MIGRATION_BACKFILL = '/* migration backfill */';
+const BACKFILL = /^\s*\/\* migration backfill \*\//;
 const PLAIN_SELECT = /^\s*select\b/i;
 const LOCKING_READ = /\bfor\s+update\b|\bfor\s+share\b|\block\s+in\s+share\s+mode\b/i;
 
@@ -78,7 +85,7 @@ interface QueryObject {
 
 /**
  * mysql2 with bounded statements: plain reads carry the server-side time limit, and every statement
- * but DDL (migrations may legitimately run long) is abandoned when the server stays silent, so a
+ * but DDL and migration backfills (migrations may legitimately run long) is abandoned when the server stays silent, so a
  * frozen database answers 503 rather than hanging. A subclass, because knex builds each
  * transaction's client from the class prototype.
  */
@@ -89,7 +96,7 @@ function boundedMysqlClient(timeouts: DbTimeouts) {
     _query(connection: MysqlConnection, input: QueryObject | string): Promise<unknown> {
       const obj: QueryObject = typeof input === 'string' ? { sql: input } : input;
       const sql = obj?.sql ?? '';
-      if (timeouts.statementMs <= 0 || DDL.test(sql)) return base._query.call(this, connection, obj);
+      if (timeouts.statementMs <= 0 || DDL.test(sql) || BACKFILL.test(sql)) return base._query.call(this, connection, obj);
       let bounded = sql;
       if (PLAIN_SELECT.test(sql) && !LOCKING_READ.test(sql)) {
         bounded = connection._isMariaDB
@@ -278,6 +285,19 @@ export function readInt(value: unknown): number {
  */
 export function forUpdate<T extends Knex.QueryBuilder>(query: T, executor: Executor): T {
   return dialectOf(executor) === 'mysql' ? (query.forUpdate() as T) : query;
+}
+
+/**
+ * Adds `delta` to a maintained counter row (`key` names it; a missing row starts at `delta`), in
+ * the caller's transaction: one atomic upsert on both databases (SQLite `ON CONFLICT … DO UPDATE`,
+ * MySQL/MariaDB `ON DUPLICATE KEY UPDATE`), so concurrent writers never lose a count. The row stays
+ * locked until the transaction ends, so writers of the same key queue there.
+ */
+export async function bumpCounter(executor: Executor, table: string, key: Record<string, string>, column: string, delta = 1): Promise<void> {
+  await executor(table)
+    .insert({ ...key, [column]: delta })
+    .onConflict(Object.keys(key))
+    .merge({ [column]: executor.raw('?? + ?', [`${table}.${column}`, delta]) });
 }
 
 /** Job claiming: SKIP LOCKED on MySQL/MariaDB; SQLite has one worker process so none is needed. */

@@ -1,4 +1,5 @@
-import type { AnyRoute, ContentResponse } from './routes.js';
+import type { ActorName, AnyRoute, ContentResponse } from './routes.js';
+import { effectiveActors } from './pipeline.js';
 import { pathParamNames } from './routes.js';
 import { statusTitle } from './errors.js';
 
@@ -17,6 +18,23 @@ export interface OpenApiInfo {
   securitySchemes: Record<string, unknown>;
   /** The security requirement of a route, from its `auth` value; null for public routes. */
   securityFor(route: AnyRoute): Array<Record<string, string[]>> | null;
+  /** The API's actors per `auth` value (`ApiDefinition.actorsByAuth`): a route without `actors` admits these. */
+  actorsByAuth: Record<string, readonly ActorName[]>;
+}
+
+const ACTOR_LABELS: Record<ActorName, string> = {
+  guest: 'guests',
+  customer: 'the customer login',
+  employee: 'employees',
+  salesRepresentative: 'sales representatives',
+  admin: 'admin principals',
+};
+
+/** The sentence the description carries: who may call, as the pipeline enforces it. */
+export function actorsSentence(actors: readonly ActorName[], needsCustomer: boolean): string {
+  const labels = actors.map((actor) => ACTOR_LABELS[actor]);
+  const list = labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  return `Callable by ${list}${needsCustomer ? ', acting for a customer' : ''}.`;
 }
 
 const errorBodySchema = {
@@ -85,7 +103,11 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
       parameters,
       responses,
     };
-    if (route.description) operation.description = route.description;
+    const actors = effectiveActors(route, info.actorsByAuth);
+    const who = actorsSentence(actors, Boolean(route.needsCustomer));
+    operation.description = route.description ? `${route.description}\n\n${who}` : who;
+    operation['x-suite-actors'] = [...actors];
+    if (route.needsCustomer) operation['x-suite-needs-customer'] = true;
     if (route.permission) operation['x-permission'] = route.permission;
     const security = info.securityFor(route);
     operation.security = security ?? [];
@@ -131,7 +153,7 @@ export function renderOpenApiHtml(document: Record<string, unknown>): string {
       const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
       const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
       rows.push(
-        `<section id="${escape(op.operationId)}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(op.summary ?? '')}${op['x-permission'] ? ` — permission <code>${escape(op['x-permission'])}</code>` : ''}</p>${body}${responses}</section>`,
+        `<section id="${escape(String(op.operationId))}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(String(op.summary ?? ''))}${op['x-permission'] ? ` — permission <code>${escape(String(op['x-permission']))}</code>` : ''}${op.description ? `<br>${escape(String(op.description))}` : ''}</p>${body}${responses}</section>`,
       );
     }
   }

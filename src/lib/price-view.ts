@@ -12,6 +12,8 @@ export interface PriceFigures {
   totalTax: number;
   totalGross: number;
   source: string;
+  /** A pseudo (strike-through) net unit price, minor units. */
+  listPriceNet?: number | null;
 }
 
 /** A calculated price as every route shows it (host product routes and add-ons alike): net B2B prices in currency units. */
@@ -25,9 +27,31 @@ export const calculatedPriceSchema = objectSchema(
     grossPrice: money,
     taxRate: { type: 'number' },
     source: { type: 'string' },
+    listPrice: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The pseudo (strike-through) price, present when the price names one: its net unit price, the net total at that price, and the saving against it.',
+      properties: { unitPrice: money, totalPrice: money, discount: money, percentage: { type: 'number' } },
+      required: ['unitPrice', 'totalPrice', 'discount', 'percentage'],
+    },
   },
   ['unitPrice', 'totalPrice', 'quantity', 'netPrice', 'taxAmount', 'grossPrice', 'taxRate', 'source'],
 );
+
+/** The pseudo price as the shop platform shows it: the saving against it and its percentage (two decimals). */
+function listPriceView(price: PriceFigures, precision: number) {
+  if (price.listPriceNet === undefined || price.listPriceNet === null) return {};
+  const listTotal = price.listPriceNet * price.quantity;
+  const discount = listTotal - price.totalNet;
+  return {
+    listPrice: {
+      unitPrice: fromMinor(price.listPriceNet, precision),
+      totalPrice: fromMinor(listTotal, precision),
+      discount: fromMinor(discount, precision),
+      percentage: listTotal > 0 ? Math.round((discount * 10000) / listTotal) / 100 : 0,
+    },
+  };
+}
 
 export function priceView(price: PriceFigures, precision: number) {
   return {
@@ -39,5 +63,6 @@ export function priceView(price: PriceFigures, precision: number) {
     grossPrice: fromMinor(price.totalGross, precision),
     taxRate: price.taxRateBp / 100,
     source: price.source,
+    ...listPriceView(price, precision),
   };
 }

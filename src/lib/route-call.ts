@@ -1,40 +1,58 @@
-import { Errors } from './errors.js';
 import { isReply, type AnyRoute, type Reply } from './routes.js';
-import { validateOrThrow } from './validation.js';
+import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type Principal } from './pipeline.js';
+import type { ActorName } from './routes.js';
 
-const ANY_OBJECT = { type: 'object' };
-
-/** What an in-process call offers for `res`: header setters that do nothing. */
-const IGNORED_HEADERS = {
-  setHeader: () => IGNORED_HEADERS,
-  set: () => IGNORED_HEADERS,
-  header: () => IGNORED_HEADERS,
-};
+/** A Store API context as the in-process adapter reads it (the contract's StoreContext is one). */
+export interface CallerContext {
+  actor: { type: Exclude<ActorName, 'admin'>; id: string | null };
+  customer: { id: string } | null;
+  sessionId: string | null;
+  ip: string;
+  can(permission: string): boolean;
+}
 
 export interface RouteCallInput<C> {
-  ctx: C & { can(permission: string): boolean };
+  ctx: C & CallerContext;
   params?: Record<string, unknown>;
   query?: Record<string, unknown>;
   body?: unknown;
 }
 
+function principalOf(ctx: CallerContext): Principal {
+  return {
+    actor: ctx.actor.type,
+    customerId: ctx.customer?.id ?? null,
+    can: (permission) => ctx.can(permission),
+    key: `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
+  };
+}
+
+/** The in-process adapter's API: the page already knows its caller, so there is nothing to authenticate. */
+const IN_PROCESS = {
+  name: 'in-process',
+  actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
+  authenticate: () => Promise.reject(new Error('an in-process call brings its context')),
+  principal: principalOf,
+};
+
 /**
- * Runs a declared route in-process, as the API pipeline would after authentication: the route's
- * permission key (403), its param/query/body schemas (400), then its handler. Server-rendered pages
- * use it to act through the very declaration the API serves. Handlers called this way get no
- * express request; response headers they set (a switch route's new context token) are dropped,
- * since the body carries the same. Returns the JSON body, or the Reply of a non-JSON answer.
+ * The in-process adapter of the pipeline (`runRoute`): server-rendered pages act through the very
+ * declaration the API serves — actors, customer context, permission (401/403), param/query/body
+ * schemas (400), handler. Not counted: the route's rate limit (the page declares its own) and
+ * idempotency keys (a page sends none). Response headers the handler sets (a switch route's new
+ * context token) are dropped, since the body carries the same. Returns the JSON body, or the Reply
+ * of a non-JSON answer.
  */
 export async function callRoute<T = unknown, C = unknown>(route: AnyRoute, input: RouteCallInput<C>): Promise<T> {
-  if (route.permission && !input.ctx.can(route.permission))
-    throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
-  const { schemas } = route;
-  const params = validateOrThrow<Record<string, unknown>>(schemas.params ?? ANY_OBJECT, { ...input.params }, 'params');
-  const query = validateOrThrow<Record<string, unknown>>(schemas.query ?? ANY_OBJECT, { ...input.query }, 'query');
-  const body = schemas.body ? validateOrThrow(schemas.body, input.body ?? {}, 'body') : undefined;
-  const result = await route.handler({ ctx: input.ctx, params, query, body, req: undefined as never, res: IGNORED_HEADERS as never });
-  if (isReply(result) && (result.contentType || Buffer.isBuffer(result.body))) return result as T;
-  return (isReply(result) ? result.body : result) as T;
+  const outcome = await runRoute<C & CallerContext>(
+    route,
+    IN_PROCESS,
+    { params: input.params ?? {}, query: input.query ?? {}, body: input.body ?? {}, header: () => undefined, ip: input.ctx.ip },
+    { validateResponses: false },
+    { ctx: input.ctx },
+  );
+  if (outcome.contentType || Buffer.isBuffer(outcome.body)) return { kind: 'reply', status: outcome.status, body: outcome.body, contentType: outcome.contentType } as T;
+  return outcome.body as T;
 }
 
 /** Looks up declared routes by operationId; a missing one is a programming error. */
@@ -47,4 +65,5 @@ export function routesById(routes: AnyRoute[]): (operationId: string) => AnyRout
   };
 }
 
+export { isReply };
 export type { Reply };

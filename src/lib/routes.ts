@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import type { JsonSchema } from './validation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,13 +30,26 @@ export interface RateLimitRule {
   by: Array<'ip' | `body.${string}`>;
 }
 
+/**
+ * Who may call a route. Store API callers are `guest`, `customer` (the company login), `employee`
+ * and `salesRepresentative`; every Admin API principal (integration or user) is `admin`.
+ */
+export type ActorName = 'guest' | 'customer' | 'employee' | 'salesRepresentative' | 'admin';
+export type StoreActorName = Exclude<ActorName, 'admin'>;
+
+/** Response headers a handler may set or remove (the HTTP adapter writes them; in-process calls drop them). */
+export interface ResponseHeaders {
+  setHeader(name: string, value: string): void;
+  removeHeader(name: string): void;
+}
+
+/** What a handler receives: the caller's context and its validated input, nothing of the transport. */
 export interface RouteInput<C, B, Q, P> {
   ctx: C;
   body: B;
   query: Q;
   params: P;
-  req: Request;
-  res: Response;
+  headers: ResponseHeaders;
 }
 
 /** What a handler may return instead of a plain JSON body. */
@@ -60,12 +72,36 @@ export function isReply(value: unknown): value is Reply {
 }
 
 /**
- * A route is declared once: this object validates, authorizes and documents it.
- * `auth` is interpreted by the API it is mounted on (Store API: 'public' | 'login' | …; Admin API: 'admin').
- * `permission` must be stated: a permission key, or null when any caller that passes `auth` may call it.
+ * Who may call: the part of a declaration the pipeline checks before any input is read
+ * (`src/lib/pipeline.ts`). Routes and storefront pages share it.
+ */
+export interface RouteGate {
+  /** Interpreted by the API it is mounted on (Store API: 'public' | 'login'; Admin API: 'admin' | 'public'). */
+  auth: string;
+  /**
+   * The actors that may call; absent = every actor `auth` lets in (Store API 'login': customer,
+   * employee, sales representative; 'public': guests too; Admin API: admin). A guest on a route
+   * without 'guest' answers 401, another actor 403 (`actorRefusal` names the code).
+   */
+  actors?: ActorName[];
+  /**
+   * The caller must act for a customer (`ctx.customer` set): a sales representative who has not
+   * chosen one answers 403 SUITE__NO_CUSTOMER_CONTEXT. Customers and employees always act for one.
+   */
+  needsCustomer?: boolean;
+  /** A permission key, or null when any caller the actors admit may call it. Must be stated. */
+  permission: string | null;
+  /** Checked before authentication; several rules = several counters (e.g. per address and per e-mail). */
+  rateLimit?: RateLimitRule | RateLimitRule[];
+}
+
+/**
+ * A route is declared once: this object validates, authorizes and documents it. The input types
+ * B, Q and P are what `schemas.body`, `.query` and `.params` admit: a generic `defineRoute` can infer
+ * them from those three schemas (they are plain properties of one object, nothing else shapes them).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- plugin handlers read untyped inputs until they take schema-derived types (issue 8 item 2 follow-up)
-export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> {
+export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> extends RouteGate {
   method: HttpMethod;
   /** OpenAPI-style path relative to the API root, e.g. '/b2b/employee/{id}'. */
   path: string;
@@ -73,13 +109,14 @@ export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> {
   summary: string;
   description?: string;
   tags: string[];
-  auth: string;
-  permission: string | null;
   schemas: RouteSchemas;
-  rateLimit?: RateLimitRule;
   /** Create-like POSTs: an Idempotency-Key header replays the first response. */
   idempotent?: boolean;
   handler: (input: RouteInput<C, B, Q, P>) => Promise<unknown>;
+}
+
+export function rateLimitRules(gate: Pick<RouteGate, 'rateLimit'>): RateLimitRule[] {
+  return gate.rateLimit === undefined ? [] : Array.isArray(gate.rateLimit) ? gate.rateLimit : [gate.rateLimit];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route, whatever its context and input types: handler parameters are contravariant, so `unknown` would refuse them
@@ -100,6 +137,7 @@ export function assertRouteDeclared(route: AnyRoute): void {
   if (!route.schemas?.responses || Object.keys(route.schemas.responses).length === 0)
     throw new Error(`route ${where} declares no response schema`);
   if (route.permission === undefined) throw new Error(`route ${where} does not declare its permission (use null for none)`);
+  if (route.actors !== undefined && route.actors.length === 0) throw new Error(`route ${where} declares no actor (leave actors out for every actor its auth admits)`);
   if (['POST', 'PUT', 'PATCH'].includes(route.method) && !route.schemas.body)
     throw new Error(`route ${where} declares no body schema`);
   const names = pathParamNames(route.path);

@@ -16,6 +16,7 @@ import { registerBudgets } from './budget/index.js';
 import { registerOrderApproval } from './order-approval/index.js';
 import { registerEventManager } from './event-manager/index.js';
 import { registerOffers } from './offer/index.js';
+import { registerCostCenters } from './cost-center/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -38,6 +39,7 @@ const plugin: HostPlugin = {
     await registerOrderApproval(host);
     await registerEventManager(host);
     await registerOffers(host);
+    await registerCostCenters(host);
   },
   /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative, an event and an offer. */
   async seedDemo(host: HostRuntime, demo: DemoShop) {

@@ -120,7 +120,12 @@ export async function loginNewCustomer(): Promise<TestCustomer & { token: string
   return { ...created, token: await login(created.email, created.password) };
 }
 
-let adminCredentials: { clientId: string; secret: string } | null = null;
+/**
+ * The tests' admin integration, created once: the promise is kept from the start, so a caller that
+ * comes while the row is still being written (a timed-out test's request goes on running) waits for
+ * it instead of presenting credentials the database does not know yet.
+ */
+let adminCredentials: Promise<{ clientId: string; secret: string }> | null = null;
 
 /** An Admin API bearer token from a test integration. */
 let cachedAdminToken: { token: string; fetchedAt: number } | null = null;
@@ -132,13 +137,16 @@ let cachedAdminToken: { token: string; fetchedAt: number } | null = null;
 export async function adminToken(): Promise<string> {
   if (cachedAdminToken && Date.now() - cachedAdminToken.fetchedAt < 4 * 60_000) return cachedAdminToken.token;
   const shop = await getShop();
-  if (!adminCredentials) {
-    adminCredentials = { clientId: `test-${newId().slice(0, 8)}`, secret: newSecret(24) };
-    await shop.db('admin_integrations').insert({ id: newId(), client_id: adminCredentials.clientId, secret_hash: await hashPassword(adminCredentials.secret), label: 'tests', created_at: nowDb() });
-  }
+  adminCredentials ??= (async () => {
+    const credentials = { clientId: `test-${newId().slice(0, 8)}`, secret: newSecret(24) };
+    await shop.db('admin_integrations').insert({ id: newId(), client_id: credentials.clientId, secret_hash: await hashPassword(credentials.secret), label: 'tests', created_at: nowDb() });
+    return credentials;
+  })();
+  adminCredentials.catch(() => (adminCredentials = null));
+  const credentials = await adminCredentials;
   const res = await (await http())
     .post('/api/oauth/token')
-    .send({ grant_type: 'client_credentials', client_id: adminCredentials.clientId, client_secret: adminCredentials.secret });
+    .send({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.secret });
   if (res.status !== 200) throw new Error(`admin token failed: ${res.status} ${JSON.stringify(res.body)}`);
   cachedAdminToken = { token: res.body.access_token as string, fetchedAt: Date.now() };
   return cachedAdminToken.token;

@@ -157,4 +157,55 @@ describe('host: contract v2 catalog calls', () => {
     expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, placedBy: { type: 'employee', id: newId() }, limit: 10 })).to.deep.equal([]);
     expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, placedBy: { type: 'customer', id: customer.id }, limit: 10 })).to.have.length(2);
   });
+  it('2.2: variants answers the family a context may see (from the main product or a variant), hidden or inactive like unknown, inside a transaction too', async () => {
+    const shop = await getShop();
+    const group = newId();
+    await shop.db('property_groups').insert({ id: group, name: `Size ${prefix}`, position: 0, created_at: '2026-01-01 00:00:00.000' });
+    const [small, large] = [newId(), newId()];
+    await shop.db('property_group_options').insert([
+      { id: small, group_id: group, name: 'S', position: 0, created_at: '2026-01-01 00:00:00.000' },
+      { id: large, group_id: group, name: 'L', position: 1, created_at: '2026-01-01 00:00:00.000' },
+    ]);
+    const main = await insertProduct({ name: `Shirt ${prefix}` });
+    const variants = [await insertProduct(), await insertProduct(), await insertProduct()];
+    for (const [i, variant] of variants.entries()) {
+      await shop.db('products').where({ id: variant.id }).update({ parent_id: main.id, product_number: `${prefix}-V${i}` });
+      await shop.db('product_options').insert({ product_id: variant.id, option_id: i === 1 ? large : small });
+    }
+    const everyone = await context();
+    const family = await shop.runtime.catalog.variants(everyone, variants[1]!.id);
+    expect(family!.main.id).to.equal(main.id);
+    expect(ids(family!.variants)).to.deep.equal(ids(variants));
+    expect(family!.variants[1]!.options).to.deep.equal([{ groupId: group, groupName: `Size ${prefix}`, optionId: large, optionName: 'L' }]);
+    const withoutFirst = await context(() => ({ kind: 'exclude', ids: [variants[0]!.id] }));
+    expect(ids((await inTransaction(shop.db, (trx) => shop.runtime.catalog.variants(withoutFirst, main.id, trx)))!.variants)).to.deep.equal([variants[1]!.id, variants[2]!.id]);
+    expect(await shop.runtime.catalog.variants(withoutFirst, variants[0]!.id)).to.equal(null);
+    const withoutMain = await context(() => ({ kind: 'exclude', ids: [main.id] }));
+    expect(await shop.runtime.catalog.variants(withoutMain, variants[2]!.id)).to.equal(null);
+    expect(await shop.runtime.catalog.variants(everyone, inactive.id)).to.equal(null);
+    expect(await shop.runtime.catalog.variants(everyone, newId())).to.equal(null);
+    expect(await shop.runtime.catalog.variants(everyone, 'not-an-id')).to.equal(null);
+  });
+
+  it('2.2: propertySimilarProducts ranks visible products by shared property values, the own family left out, limited', async () => {
+    const shop = await getShop();
+    const group = newId();
+    await shop.db('property_groups').insert({ id: group, name: `Material ${prefix}`, position: 0, created_at: '2026-01-01 00:00:00.000' });
+    const options = [newId(), newId(), newId()];
+    await shop.db('property_group_options').insert(options.map((id, i) => ({ id, group_id: group, name: `M${i}`, position: i, created_at: '2026-01-01 00:00:00.000' })));
+    const [subject, sibling, best, second, hidden] = [await insertProduct(), await insertProduct(), await insertProduct(), await insertProduct(), await insertProduct()];
+    await shop.db('products').where({ id: sibling.id }).update({ parent_id: subject.id });
+    const link = (product: TestProduct, which: number[]) => shop.db('product_properties').insert(which.map((i) => ({ product_id: product.id, option_id: options[i] })));
+    await link(subject, [0, 1, 2]);
+    await link(sibling, [0, 1, 2]);
+    await link(best, [0, 1]);
+    await link(second, [2]);
+    await link(hidden, [0, 1, 2]);
+    const ctx = await context(() => ({ kind: 'exclude', ids: [hidden.id] }));
+    const similar = await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 10 });
+    expect(similar!.properties.map((p) => p.optionName)).to.deep.equal(['M0', 'M1', 'M2']);
+    expect(similar!.products.map((p) => [p.product.id, p.shared.length])).to.deep.equal([[best.id, 2], [second.id, 1]]);
+    expect((await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 1 }))!.products).to.have.length(1);
+    expect(await shop.runtime.catalog.propertySimilarProducts(ctx, hidden.id, { limit: 10 })).to.equal(null);
+  });
 });

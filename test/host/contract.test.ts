@@ -85,8 +85,8 @@ describe('host: the plugin contract', function () {
     expect(order.status).to.equal(200);
     expect(observed.placedOrders.length).to.equal(before + 1);
     expect(observed.processedPhases).to.include('order');
-    const stored = await shop.db('orders').where({ id: order.body.id }).first('custom_fields');
-    expect(JSON.parse(stored.custom_fields)).to.deep.equal({ contractTest: true });
+    // The hook read the order through the contract on its transaction: it saw the uncommitted order.
+    expect(observed.ordersReadInHook.at(-1)).to.include({ id: order.body.id, orderNumber: order.body.orderNumber });
   });
 
   it('mail and jobs are queued in the caller\'s transaction: sent after commit, gone after rollback', async () => {

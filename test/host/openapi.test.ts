@@ -17,6 +17,31 @@ function specRoutes(): Array<{ method: string; path: string }> {
 }
 
 describe('host: OpenAPI documents', () => {
+  it('shows who may call each operation: x-suite-actors, x-suite-needs-customer and a sentence in the description', async () => {
+    const agent = await http();
+    const store = (await agent.get('/store-api/_info/openapi3.json')).body;
+    const admin = (await agent.get('/api/_info/openapi3.json')).body;
+    const op = (doc: { paths: Record<string, Record<string, Record<string, unknown>>> }, method: string, path: string) => doc.paths[path]![method]!;
+    for (const doc of [store, admin])
+      for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>))
+        for (const [method, operation] of Object.entries(methods)) {
+          expect(operation['x-suite-actors'], `${method} ${path}`).to.be.an('array').that.is.not.empty;
+          expect(operation.description, `${method} ${path}`).to.match(/Callable by .+\.$/);
+        }
+    expect(op(store, 'post', '/sales-representative/customers')['x-suite-actors']).to.deep.equal(['salesRepresentative']);
+    expect(op(store, 'post', '/sales-representative/customers').description).to.contain('Callable by sales representatives.');
+    expect(op(store, 'post', '/b2b/employee-customer/switch')['x-suite-actors']).to.deep.equal(['employee']);
+    expect(op(store, 'post', '/offer/{id}/request-validity-extension')['x-suite-actors']).to.deep.equal(['customer', 'employee']);
+    const budgets = op(store, 'post', '/budget');
+    expect(budgets['x-suite-actors']).to.deep.equal(['customer', 'employee', 'salesRepresentative']);
+    expect(budgets['x-suite-needs-customer']).to.equal(true);
+    expect(budgets.description).to.contain('Callable by the customer login, employees and sales representatives, acting for a customer.');
+    expect(op(store, 'post', '/account/login')['x-suite-actors']).to.deep.equal(['guest', 'customer', 'employee', 'salesRepresentative']);
+    const adminActors = Object.values(admin.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap((methods) => Object.values(methods).map((o) => JSON.stringify(o['x-suite-actors'])));
+    expect([...new Set(adminActors)].sort()).to.deep.equal(['["admin"]', '["guest","admin"]']);
+  });
+
+
   it('serves an OpenAPI 3.1 document for each API with every declared route', async () => {
     const shop = await getShop();
     const agent = await http();

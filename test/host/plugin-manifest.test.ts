@@ -24,8 +24,8 @@ describe('host: plugin manifest', () => {
     const { entry: _entry, ...withoutEntry } = real;
     expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
     expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^3.0.0' }))).to.throw(/field "\/contractVersion" requires \^3\.0\.0/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(/field "\/contractVersion" requires \^1\.0\.0, the host offers 2\.1\.0/);
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^4.0.0' }))).to.throw(/field "\/contractVersion" requires \^4\.0\.0/);
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(/field "\/contractVersion" requires \^1\.0\.0, the host offers 3\.0\.0/);
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(/field "\/contractVersion" is not a semver range/);
     expect(() => loadManifest(manifestFile({ ...real, permissions: [{ key: 'Bad Key!', group: 'x', description: 'x' }] }))).to.throw(/field "\/permissions\/0\/key"/);
     const badDefault = { ...real, config: { type: 'object', properties: { retries: { type: 'integer', default: 'three' } } } };
@@ -34,8 +34,8 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('2.1.0');
-    expect(loadManifest(manifestFile({ ...real, contractVersion: '^2' })).name).to.equal('suite-b2b');
+    expect(CONTRACT_VERSION).to.equal('3.0.0');
+    expect(loadManifest(manifestFile({ ...real, contractVersion: '^3' })).name).to.equal('suite-b2b');
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3
     expect(contractSatisfies('2.0.0', '^2')).to.equal(true);

@@ -58,10 +58,10 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
         ),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
-      async handler({ ctx, body, res }: RouteInput<StoreContext, { email?: string; username?: string; password: string }, unknown, unknown>) {
+      async handler({ ctx, body, headers }) {
         const result = await passwordLogin(internals, ctx.salesChannel, String(body.email ?? body.username), body.password);
         if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
-        res.setHeader(CONTEXT_TOKEN_HEADER, result.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, result.token);
         return { contextToken: result.token };
       },
     },
@@ -74,9 +74,9 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
       auth: 'login',
       permission: null,
       schemas: { body: emptyBody, responses: { 200: successResponse } },
-      async handler({ ctx, res }) {
+      async handler({ ctx, headers }) {
         if (ctx.sessionId) await revokeSession(internals.db, ctx.sessionId);
-        res.removeHeader(CONTEXT_TOKEN_HEADER);
+        headers.removeHeader(CONTEXT_TOKEN_HEADER);
         return { success: true };
       },
     },

@@ -7,7 +7,7 @@ import { revokeActorSessions } from '../auth/sessions.js';
 import { nextCustomerNumber } from '../customer/customer-repository.js';
 import { categoryIdsOf, tierPricesOf } from '../catalog/product-repository.js';
 import { conditionDefs, conditionDepth, MAX_CONDITION_DEPTH } from '../catalog/rule-engine.js';
-import { ADMIN_MONEY_PRECISION, Entity, type EntityDef } from './entity-definition.js';
+import { ADMIN_MONEY_PRECISION, Entity, type EntityDef, type RelationDef } from './entity-definition.js';
 import type { SalesChannelRow } from '../customer/rows.js';
 
 const idSchema = { type: 'string', pattern: ID_PATTERN };
@@ -29,8 +29,14 @@ const product: EntityDef = {
     price: { column: 'price_net', kind: 'money', required: true },
     manufacturer: { column: 'manufacturer', kind: 'string', nullable: true },
     ean: { column: 'ean', kind: 'string', nullable: true, maxLength: 64 },
+    /** The main product of a variant (one level: a variant has no variants). */
+    parentId: { column: 'parent_id', kind: 'id', nullable: true, references: 'products', default: null },
   },
   relations: {
+    /** The property values that make a variant what it is (its colour and size). */
+    optionIds: propertyOptionRelation('product_options', '/optionIds'),
+    /** The property values that describe the product (what similar products compare). */
+    propertyIds: propertyOptionRelation('product_properties', '/propertyIds'),
     categoryIds: {
       schema: { type: 'array', maxItems: 100, uniqueItems: true, items: idSchema },
       readSchema: stringList,
@@ -80,8 +86,76 @@ const product: EntityDef = {
   },
   termFields: ['name', 'productNumber'],
   defaultSort: 'productNumber',
-  visibility: ['active'],
+  visibility: ['active', 'parentId'],
   deletedEvent: 'product.deleted',
+  async beforeWrite({ trx, id, input }) {
+    const parentId = input.parentId as string | null | undefined;
+    if (!parentId) return;
+    const parent = await trx('products').where({ id: parentId }).first('parent_id');
+    if (parentId === id || parent?.parent_id)
+      throw Errors.badRequest('SUITE__INVALID_PARENT_PRODUCT', 'A variant belongs to a main product, which is not a variant itself.', { pointer: '/parentId' });
+    if (await trx('products').where({ parent_id: id }).first('id'))
+      throw Errors.badRequest('SUITE__INVALID_PARENT_PRODUCT', 'A product with variants cannot become a variant.', { pointer: '/parentId' });
+  },
+  // parent_id has no foreign key: the variants go with their main product here, and are announced with it.
+  async idsDeletedWith(trx, id) {
+    const variants = (await trx('products').where({ parent_id: id }).pluck('id')) as string[];
+    if (variants.length) await trx('products').whereIn('id', variants).delete();
+    return [id, ...variants];
+  },
+};
+
+/** Property values of a product in one association table (product_options, product_properties). */
+function propertyOptionRelation(table: 'product_options' | 'product_properties', pointer: string): RelationDef {
+  return {
+    schema: { type: 'array', maxItems: 100, uniqueItems: true, items: idSchema },
+    readSchema: stringList,
+    async load(executor, ids) {
+      const byProduct = new Map<string, string[]>(ids.map((id) => [id, []]));
+      if (ids.length === 0) return byProduct;
+      const rows = await executor(table).whereIn('product_id', ids).orderBy('option_id').select('product_id', 'option_id');
+      for (const row of rows) byProduct.get(row.product_id)?.push(row.option_id);
+      return byProduct;
+    },
+    async check(trx, value) {
+      const ids = value as string[];
+      const found = ids.length ? await trx('property_group_options').whereIn('id', ids).pluck('id') : [];
+      const missing = ids.find((id) => !found.includes(id));
+      if (missing) throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No property option with id "${missing}".`, { pointer });
+    },
+    async save(trx, id, value) {
+      await trx(table).where({ product_id: id }).delete();
+      const ids = value as string[];
+      if (ids.length) await trx(table).insert(ids.map((optionId) => ({ product_id: id, option_id: optionId })));
+    },
+  };
+}
+
+const propertyGroup: EntityDef = {
+  name: 'property-group',
+  type: 'property_group',
+  label: 'property group',
+  table: 'property_groups',
+  fields: {
+    name: { column: 'name', kind: 'string', required: true },
+    position: { column: 'position', kind: 'integer', minimum: 0, default: 0 },
+  },
+  termFields: ['name'],
+  defaultSort: 'position',
+};
+
+const propertyOption: EntityDef = {
+  name: 'property-group-option',
+  type: 'property_group_option',
+  label: 'property group option',
+  table: 'property_group_options',
+  fields: {
+    groupId: { column: 'group_id', kind: 'id', required: true, references: 'property_groups' },
+    name: { column: 'name', kind: 'string', required: true },
+    position: { column: 'position', kind: 'integer', minimum: 0, default: 0 },
+  },
+  termFields: ['name'],
+  defaultSort: 'position',
 };
 
 const category: EntityDef = {
@@ -253,4 +327,4 @@ const salesChannel: EntityDef = {
   },
 };
 
-export const ADMIN_ENTITIES: Entity[] = [product, category, landingPage, rule, customer, customerGroup, salesChannel].map((def) => new Entity(def));
+export const ADMIN_ENTITIES: Entity[] = [product, category, landingPage, rule, customer, customerGroup, salesChannel, propertyGroup, propertyOption].map((def) => new Entity(def));

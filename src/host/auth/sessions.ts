@@ -1,7 +1,9 @@
 import { newId } from '../../lib/ids.js';
-import { readJson, writeJson, type Executor } from '../../lib/db.js';
+import { readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
-import type { ActorType, LoginIdentity } from '../contract.js';
+import type { ActorType, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
+import { toCustomerRef, toSalesChannel } from '../customer/customer-repository.js';
+import { VISIBILITY } from '../catalog/catalog-version.js';
 import { signToken, STORE_AUDIENCE } from './tokens.js';
 
 /** A row of sessions (migrations/host/001) as the drivers return it. */
@@ -52,14 +54,7 @@ export async function createSession(
   return { token, sessionId };
 }
 
-/** A live session: not revoked and not expired. */
-export async function findLiveSession(executor: Executor, sessionId: string): Promise<SessionRow | null> {
-  const row = await executor<SessionDbRow>('sessions')
-    .where({ id: sessionId })
-    .whereNull('revoked_at')
-    .where('expires_at', '>', nowDb())
-    .first();
-  if (!row) return null;
+function toSessionRow(row: Record<string, any>): SessionRow {
   return {
     id: row.id,
     salesChannelId: row.sales_channel_id,
@@ -68,6 +63,59 @@ export async function findLiveSession(executor: Executor, sessionId: string): Pr
     actorId: row.actor_id,
     attributes: readJson<Record<string, unknown>>(row.attributes, {}),
     cartToken: row.cart_token,
+  };
+}
+
+const CUSTOMER_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'];
+const CHANNEL_COLUMNS = ['id', 'name', 'access_key', 'currency_iso', 'currency_precision', 'language_code', 'time_zone', 'domains', 'active'];
+
+export interface LiveSession {
+  session: SessionRow;
+  customer: CustomerRef | null;
+  /** The session's sales channel, with what tells whether a request may use it without another read. */
+  salesChannel: { channel: SalesChannel; accessKey: string; active: boolean; isDefault: boolean } | null;
+  visibilityVersion: number;
+}
+
+/**
+ * What a request's context needs of its session, in one read: the session if it is live (not
+ * revoked, not expired — read on every request, so a logout or revocation on any process is
+ * refused at once everywhere), its customer, its sales channel (and whether that is the default
+ * one: the first active by creation), and the catalog's visibility version (rule ids are cached
+ * per version).
+ */
+export async function loadLiveSession(executor: Executor, sessionId: string): Promise<LiveSession | null> {
+  const row = await executor('sessions as s')
+    .leftJoin('customers as c', 'c.id', 's.customer_id')
+    .leftJoin('sales_channels as sc', 'sc.id', 's.sales_channel_id')
+    .where('s.id', sessionId)
+    .whereNull('s.revoked_at')
+    .where('s.expires_at', '>', nowDb())
+    .first(
+      's.id',
+      's.sales_channel_id',
+      's.customer_id',
+      's.actor_type',
+      's.actor_id',
+      's.attributes',
+      's.cart_token',
+      ...CUSTOMER_COLUMNS.map((column) => `c.${column} as c_${column}`),
+      ...CHANNEL_COLUMNS.map((column) => `sc.${column} as sc_${column}`),
+      executor.raw(
+        'case when exists (select 1 from sales_channels o where o.active = ? and (o.created_at < sc.created_at or (o.created_at = sc.created_at and o.id < sc.id))) then 0 else 1 end as sc_is_default',
+        [true],
+      ),
+      executor('catalog_counters').where({ name: VISIBILITY }).select('value').as('visibility_version'),
+    );
+  if (!row) return null;
+  const columns = (prefix: string, names: string[]) => Object.fromEntries(names.map((column) => [column, row[`${prefix}${column}`]]));
+  const customerRow = columns('c_', CUSTOMER_COLUMNS);
+  const channelRow = columns('sc_', CHANNEL_COLUMNS);
+  return {
+    session: toSessionRow(row),
+    customer: customerRow.id ? toCustomerRef(customerRow) : null,
+    salesChannel: channelRow.id ? { channel: toSalesChannel(channelRow), accessKey: String(channelRow.access_key), active: readBool(channelRow.active), isDefault: readInt(row.sc_is_default) === 1 } : null,
+    visibilityVersion: readInt(row.visibility_version),
   };
 }
 

@@ -1,14 +1,14 @@
-import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../../lib/errors.js';
-import type { AnyRoute } from '../../lib/routes.js';
+import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principal, type RouteRequest } from '../../lib/pipeline.js';
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { getCustomer, toSalesChannel } from '../customer/customer-repository.js';
+import { toSalesChannel } from '../customer/customer-repository.js';
 import type { SalesChannelRow } from '../customer/rows.js';
 import { inZone } from '../plugins/zones.js';
-import { findLiveSession } from './sessions.js';
-import { STORE_AUDIENCE, verifyToken } from './tokens.js';
+import { rememberRequestVisibilityVersion } from '../catalog/catalog-version.js';
+import { loadLiveSession } from './sessions.js';
+import { STORE_AUDIENCE, verifyTokenCached } from './tokens.js';
 
 export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 export const ACCESS_KEY_HEADER = 'suite-access-key';
@@ -48,11 +48,21 @@ async function resolveSalesChannel(internals: HostInternals, accessKey: string |
  * cookie). A token that is presented but not valid is a 401 even on public routes: a client must
  * learn that its login is gone.
  */
-export async function buildStoreContext(internals: HostInternals, req: Request, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
-  const salesChannel = await resolveSalesChannel(internals, req.get(ACCESS_KEY_HEADER) ?? undefined);
+export async function buildStoreContext(internals: HostInternals, req: Pick<RouteRequest, 'header' | 'ip' | 'requestId'>, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
+  const accessKey = req.header(ACCESS_KEY_HEADER) ?? undefined;
+  // The signature check is kept per token; the session's liveness is read on every request (a
+  // revocation on any process counts at once), with its customer, its sales channel and the
+  // visibility version. When the session's channel is the one the request names (or, without an
+  // access key, the default one), that read is the channel lookup too; otherwise the request's
+  // channel is looked up as for a guest, so the errors and their order stay as they were.
+  const claims = token ? verifyTokenCached(internals.config.appSecret, STORE_AUDIENCE, token) : null;
+  const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti) : null;
+  const own = live?.salesChannel;
+  const salesChannel =
+    own && own.active && (accessKey === undefined ? own.isDefault : own.accessKey === accessKey) ? own.channel : await resolveSalesChannel(internals, accessKey);
   const base = {
-    requestId: String((req as Request & { id?: string }).id ?? randomUUID()),
-    ip: req.ip ?? 'unknown',
+    requestId: req.requestId || randomUUID(),
+    ip: req.ip,
     salesChannel,
     employee: null,
     salesRepresentative: null,
@@ -63,10 +73,9 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
     await guest.ruleIds();
     return guest;
   }
-  const claims = verifyToken(internals.config.appSecret, STORE_AUDIENCE, token);
-  const session = claims?.jti ? await findLiveSession(internals.db, claims.jti) : null;
-  if (!session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
-  const customer = session.customerId ? await getCustomer(internals.db, session.customerId) : null;
+  const session = live?.session;
+  if (!live || !session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
+  const customer = live.customer;
   if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
   const actor: Actor =
     session.actorType === 'customer' && customer
@@ -85,6 +94,7 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
     },
     internals,
   );
+  rememberRequestVisibilityVersion(ctx, live.visibilityVersion);
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
   // connection, so a lazy first evaluation inside it would wait for itself.
@@ -93,22 +103,26 @@ export async function buildStoreContext(internals: HostInternals, req: Request, 
   return ctx;
 }
 
-export function storeApiDefinition(internals: HostInternals) {
+/** The Store API's sessions for the pipeline: the context token, the actor of its session, its permission keys. */
+export function storeApiDefinition(internals: HostInternals): ApiDefinition<StoreContext> {
   return {
     name: 'store-api',
-    async authenticate(req: Request, route: AnyRoute) {
-      return buildStoreContext(internals, req, req.get(CONTEXT_TOKEN_HEADER) ?? undefined, route.auth === 'login');
+    actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
+    async authenticate(request, route) {
+      return buildStoreContext(internals, request, request.header(CONTEXT_TOKEN_HEADER) ?? undefined, route.auth === 'login');
     },
-    authorize(route: AnyRoute, ctx: StoreContext) {
-      if (route.permission && !ctx.can(route.permission))
-        throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
-    },
-    actorType: (ctx: StoreContext) => ctx.actor.type,
-    callerKey(ctx: StoreContext) {
-      return `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`;
-    },
-    responseHeaders(ctx: StoreContext): Record<string, string> {
+    principal: storePrincipal,
+    responseHeaders(ctx): Record<string, string> {
       return ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {};
     },
+  };
+}
+
+export function storePrincipal(ctx: StoreContext): Principal {
+  return {
+    actor: ctx.actor.type,
+    customerId: ctx.customer?.id ?? null,
+    can: (permission) => ctx.can(permission),
+    key: `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
   };
 }

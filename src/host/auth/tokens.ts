@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 
 export const ISSUER = 'suite-b2b';
@@ -44,4 +45,30 @@ export function verifyToken(secret: string, audience: string, token: string): (j
   } catch {
     return null;
   }
+}
+
+type VerifiedClaims = jwt.JwtPayload & { sub: string };
+/** Per secret: `audience \n token` → its verified claims, until the token expires (at most 10 minutes). */
+const verified = new Map<string, LRUCache<string, VerifiedClaims>>();
+const VERIFIED_MAX = 20_000;
+const VERIFIED_TTL_MS = 10 * 60_000;
+
+/**
+ * `verifyToken` with the answer kept in-process for a token that verified: a context token is
+ * sent with every request of its session, and its signature and claims do not change. Only the
+ * signature check is saved — whether the session behind it is still live (logout, revocation on any
+ * process) is read from the database on every request. Never kept past the token's `exp`.
+ */
+export function verifyTokenCached(secret: string, audience: string, token: string): VerifiedClaims | null {
+  let cache = verified.get(secret);
+  if (!cache) verified.set(secret, (cache = new LRUCache<string, VerifiedClaims>({ max: VERIFIED_MAX })));
+  const key = `${audience}\n${token}`;
+  const hit = cache.get(key);
+  if (hit && (hit.exp === undefined || hit.exp * 1000 > Date.now())) return hit;
+  const claims = verifyToken(secret, audience, token);
+  if (claims) {
+    const ttl = claims.exp === undefined ? VERIFIED_TTL_MS : Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - Date.now());
+    if (ttl > 0) cache.set(key, claims, { ttl });
+  }
+  return claims;
 }

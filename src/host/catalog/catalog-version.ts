@@ -1,8 +1,26 @@
 import { readInt, type Executor } from '../../lib/db.js';
 
-const VISIBILITY = 'visibility';
+/** The counter's name in catalog_counters (also read by the session query, src/host/auth/sessions.ts). */
+export const VISIBILITY = 'visibility';
 
-export async function visibilityVersion(executor: Executor): Promise<number> {
+/** The version a request's context was built with (read with its session, src/host/auth/sessions.ts). */
+const versionOfRequest = new WeakMap<object, number>();
+
+export function rememberRequestVisibilityVersion(ctx: object, version: number): void {
+  versionOfRequest.set(ctx, version);
+}
+
+export function requestVisibilityVersion(ctx: object | undefined): number | undefined {
+  return ctx ? versionOfRequest.get(ctx) : undefined;
+}
+
+/**
+ * The visibility counter. With `ctx`, the value read when that request's context was built (one
+ * read per request however many caches ask); without, or for a context built elsewhere, a read.
+ */
+export async function visibilityVersion(executor: Executor, ctx?: object): Promise<number> {
+  const known = requestVisibilityVersion(ctx);
+  if (known !== undefined) return known;
   const row = await executor<{ name: string; value: number | string }>('catalog_counters').where({ name: VISIBILITY }).first('value');
   return readInt(row?.value);
 }

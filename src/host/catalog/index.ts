@@ -3,13 +3,14 @@ import { selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { visibilityChanged, visibilityVersion } from './catalog-version.js';
+import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 import { RuleEngine } from './rule-engine.js';
 import { catalogStoreRoutes } from './store-routes.js';
+import { createVariantCatalog } from './variants.js';
 import { ADMIN_ENTITIES } from '../admin/entity-definitions.js';
 import { entityRoutes } from '../admin/entity-routes.js';
 
@@ -25,6 +26,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const visibleProductsOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) =>
     applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
   const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly);
+  const variantCatalog = createVariantCatalog(internals.db, visibleProductsOnly);
 
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
@@ -70,12 +72,14 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       const row = await selectRow<{ version_id: string }>(executor(table).where({ id }).first('version_id'));
       return row ? String(row.version_id) : null;
     },
+    variants: variantCatalog.variants,
+    propertySimilarProducts: variantCatalog.propertySimilarProducts,
     visibilityChanged,
     visibilityVersion,
   };
 
   const rules: HostRuntime['rules'] = {
-    matchingRuleIds: (ctx) => ruleEngine.matchingRuleIds(ctx),
+    matchingRuleIds: (ctx) => ruleEngine.matchingRuleIds(ctx, undefined, requestVisibilityVersion(ctx)),
     exists: (executor, ruleId) => ruleEngine.exists(executor, ruleId),
   };
 

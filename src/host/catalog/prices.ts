@@ -5,10 +5,12 @@ import { tierPricesOf } from './product-repository.js';
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 
-export function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string): CalculatedPrice {
+export function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string, listPriceNet?: number | null): CalculatedPrice {
   const totalNet = unitNet * quantity;
   const totalTax = Math.round((totalNet * taxRateBp) / 10000);
-  return { unitNet, quantity, totalNet, taxRateBp, totalTax, totalGross: totalNet + totalTax, source };
+  const price: CalculatedPrice = { unitNet, quantity, totalNet, taxRateBp, totalTax, totalGross: totalNet + totalTax, source };
+  if (listPriceNet !== undefined && listPriceNet !== null) price.listPriceNet = listPriceNet;
+  return price;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function calculatePrice(
     throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', { pointer: '/quantity' });
   for (const provider of providers) {
     const provided = await provider(ctx, product, quantity, executor);
-    if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source);
+    if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source, provided.listPriceNet);
   }
   const productTiers = (tiers ?? (await tierPricesOf(executor, [product.id]))).get(product.id) ?? [];
   let tier: { minQuantity: number; priceNet: number } | null = null;

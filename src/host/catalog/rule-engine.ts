@@ -1,4 +1,5 @@
 import { readInt, readJson, type Db, type Executor } from '../../lib/db.js';
+import { LRUCache } from 'lru-cache';
 import { ID_PATTERN } from '../../lib/ids.js';
 import type { StoreContext } from '../contract.js';
 import { visibilityVersion } from './catalog-version.js';
@@ -124,6 +125,20 @@ export function matchCondition(condition: unknown, ctx: StoreContext, depth = 0)
   }
 }
 
+const MATCHES_MAX = 10_000;
+
+/** Every field of a context that a condition reads (matchCondition): equal fingerprints match the same rules. */
+export function contextFingerprint(ctx: StoreContext): string {
+  const customer = ctx.customer;
+  return JSON.stringify([
+    ctx.salesChannel.id,
+    customer ? [customer.id, customer.customerNumber, customer.groupId, customer.tags] : null,
+    isEmployee(ctx),
+    isSalesRepresentative(ctx),
+    ctx.employee?.roleId ?? null,
+  ]);
+}
+
 interface LoadedRule {
   id: string;
   priority: number;
@@ -136,12 +151,22 @@ interface LoadedRule {
  */
 export class RuleEngine {
   private cache: { version: number; rules: LoadedRule[] } | null = null;
+  /** Matching rule ids per version and per what the conditions read of a context (its fingerprint). */
+  private matches: { version: number; byContext: LRUCache<string, string[]> } | null = null;
   private loading: { version: number; promise: Promise<LoadedRule[]> } | null = null;
 
   constructor(private readonly db: Db) {}
 
-  async rules(executor: Executor = this.db): Promise<LoadedRule[]> {
-    const version = await visibilityVersion(executor);
+  async rules(executor: Executor = this.db, knownVersion?: number): Promise<LoadedRule[]> {
+    return (await this.versioned(executor, knownVersion)).rules;
+  }
+
+  private async versioned(executor: Executor, knownVersion?: number): Promise<{ version: number; rules: LoadedRule[] }> {
+    const version = knownVersion ?? (await visibilityVersion(executor));
+    return { version, rules: await this.rulesOf(executor, version) };
+  }
+
+  private async rulesOf(executor: Executor, version: number): Promise<LoadedRule[]> {
     if (this.cache?.version === version) return this.cache.rules;
     if (this.loading?.version !== version) {
       const promise = executor('rules')
@@ -165,9 +190,22 @@ export class RuleEngine {
     return this.loading.promise;
   }
 
-  async matchingRuleIds(ctx: StoreContext, executor?: Executor): Promise<string[]> {
-    const rules = await this.rules(executor);
-    return rules.filter((rule) => matchCondition(rule.conditions, ctx)).map((rule) => rule.id);
+  /**
+   * The ids of the rules the context matches. `knownVersion`: the visibility version the caller has
+   * read already (the session query reads it), so no second read. The answer is kept per version
+   * and context fingerprint (every field a condition reads), so a request of a known kind of
+   * context evaluates no condition; a rule write bumps the version on every process.
+   */
+  async matchingRuleIds(ctx: StoreContext, executor?: Executor, knownVersion?: number): Promise<string[]> {
+    const { version, rules } = await this.versioned(executor ?? this.db, knownVersion);
+    if (this.matches?.version !== version) this.matches = { version, byContext: new LRUCache<string, string[]>({ max: MATCHES_MAX }) };
+    const key = contextFingerprint(ctx);
+    const known = this.matches.byContext.get(key);
+    if (known) return [...known];
+    const ids = rules.filter((rule) => matchCondition(rule.conditions, ctx)).map((rule) => rule.id);
+    // Only under the version the rules were read for: a newer cache generation may have replaced it meanwhile.
+    if (this.matches.version === version) this.matches.byContext.set(key, ids);
+    return [...ids];
   }
 
   async exists(executor: Executor, ruleId: string): Promise<boolean> {

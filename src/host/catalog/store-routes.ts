@@ -74,7 +74,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   async function listProducts(ctx: StoreContext, criteria: Criteria, scope: string, narrow?: (query: Knex.QueryBuilder) => void, apiAlias = SEARCH_RESULT_ALIAS) {
     const { query } = await visibleQuery(ctx, 'product');
     narrow?.(query);
-    const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db)}:${(await ctx.ruleIds()).join(',')}`;
+    const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db, ctx)}:${(await ctx.ruleIds()).join(',')}`;
     const page = await searchByCriteria<ProductRow>(
       query,
       { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },

@@ -181,8 +181,7 @@ export class CartService {
         }
       }
       this.checkLimits(lines, byId, pointerPrefix);
-      await this.saveLines(trx, cart, lines);
-      return (await this.load(trx, cart.token))!;
+      return this.saveLines(trx, cart, lines);
     });
   }
 
@@ -206,8 +205,7 @@ export class CartService {
         if (line.productId && !byId.has(line.productId)) throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
       }
       this.checkLimits(lines, byId, '/items');
-      await this.saveLines(trx, cart, lines);
-      return (await this.load(trx, cart.token))!;
+      return this.saveLines(trx, cart, lines);
     });
   }
 
@@ -290,15 +288,27 @@ export class CartService {
     }
   }
 
-  private async saveLines(trx: Trx, cart: Cart, lines: CartLineItem[]): Promise<void> {
+  /**
+   * Writes only the lines that changed (new lines in one multi-row insert) and answers the cart as
+   * stored, built from what was read under the lock plus the change: the cost of an add grows with
+   * the lines it changes, not with the cart (no second read of every line).
+   */
+  private async saveLines(trx: Trx, cart: Cart, lines: CartLineItem[]): Promise<Cart> {
     const before = new Map(cart.lineItems.map((line) => [line.id, line]));
     const now = nowDb();
+    const stored: CartLineItem[] = [];
+    const inserts: Array<Record<string, unknown>> = [];
     for (const line of lines) {
       const previous = before.get(line.id);
       const row = { type: line.type, product_id: line.productId, label: line.label.slice(0, 255), quantity: line.quantity, payload: writeJson(line.payload), position: line.position };
-      if (!previous) await trx('cart_line_items').insert({ id: line.id, cart_token: cart.token, ...row, created_at: now });
+      stored.push({ ...line, label: row.label, payload: readJson<Record<string, unknown>>(row.payload, {}) });
+      if (!previous) inserts.push({ id: line.id, cart_token: cart.token, ...row, created_at: now });
       else if (canonicalJson(previous) !== canonicalJson(line)) await trx('cart_line_items').where({ id: line.id, cart_token: cart.token }).update({ ...row, updated_at: now });
     }
+    if (inserts.length) await trx('cart_line_items').insert(inserts);
     await trx('carts').where({ token: cart.token }).update({ updated_at: now });
+    // The order load() reads: position, then id.
+    stored.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { ...cart, lineItems: stored };
   }
 }

@@ -50,6 +50,8 @@ export class CheckoutService {
       customerComment: options.customerComment ?? null,
       actor: ctx.actor,
       origin: options.origin ?? 'checkout',
+      customFields: { ...options.customFields },
+      invoiceNotes: [],
     };
     draft.shippingAddress ??= draft.billingAddress;
     const skipped = new Set(options.skipInterceptors ?? []);
@@ -62,7 +64,7 @@ export class CheckoutService {
     const orderId = newId();
     const orderNumber = await this.runtime.nextNumber(trx, 'order');
     const now = nowDb();
-    const customFields = options.customFields ?? {};
+    const customFields = draft.customFields;
     try {
       await trx('orders').insert({
         id: orderId,
@@ -268,6 +270,7 @@ export class CheckoutService {
         { text: `Order number: ${order.orderNumber}` },
         { text: `Date: ${order.orderDate.slice(0, 10)}` },
         { text: `Customer number: ${customer.customerNumber}` },
+        ...order.draft.invoiceNotes.map((note) => ({ text: note })),
         { text: '' },
         {
           table: [

@@ -2,12 +2,14 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { AppError, Errors } from '../../lib/errors.js';
 import { dbErrorAsAppError } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
-import { enforceRateLimit } from '../../lib/rate-limit.js';
+import { enforceRateLimits } from '../../lib/rate-limit.js';
+import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type PipelineRoute } from '../../lib/pipeline.js';
+import { routeRequestOf } from '../../lib/api-router.js';
 import { localsOf } from '../../lib/request-locals.js';
 import type { AccountMenuEntry, HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { projectPath } from '../paths.js';
-import { buildStoreContext } from '../auth/store-context.js';
+import { buildStoreContext, storePrincipal } from '../auth/store-context.js';
 import { revokeSession } from '../auth/sessions.js';
 import { passwordLogin } from '../account/password-login.js';
 import { createTemplateEngine } from '../mail/template-engine.js';
@@ -18,6 +20,8 @@ import { canBuy, navigationFor, productPath, shopPages } from './shop-pages.js';
 import { cartPages } from './cart-pages.js';
 import { accountPages } from './account-pages.js';
 import { applyVisibility } from '../catalog/visibility.js';
+
+type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
 
 export interface StorefrontModule extends Pick<HostRuntime, 'storefront'> {
   router: Router;
@@ -85,12 +89,12 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   async function storeContext(req: Request, res: Response): Promise<StoreContext> {
     const token = sessionToken(req);
     try {
-      return await buildStoreContext(internals, req, token, false);
+      return await buildStoreContext(internals, routeRequestOf(req, undefined), token, false);
     } catch (error) {
       if (!(error instanceof AppError && error.status === 401 && token)) throw error;
       // Logged out elsewhere or expired: forget the cookie and carry on as a guest.
       clearSessionToken(req, res);
-      return buildStoreContext(internals, req, undefined, false);
+      return buildStoreContext(internals, routeRequestOf(req, undefined), undefined, false);
     }
   }
 
@@ -124,24 +128,61 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     res.redirect(req.method === 'GET' ? 302 : 303, `/account/login${back}`);
   }
 
-  /** Runs a storefront handler: context, CSRF check on POST, login requirement. */
-  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void> | void) {
-    return async (req: Request, res: Response): Promise<void> => {
-      const ctx = await storeContext(req, res);
-      res.locals.actorType = ctx.actor.type;
-      // The category tree of the layout, for every page (visible categories only).
-      res.locals.navigation = await navigationFor(kit, ctx, req.originalUrl);
-      // Error pages rendered after a handler failed still show who is logged in.
-      res.locals.storeContext = ctx;
-      if (req.method === 'POST' && !csrfValid(req)) {
-        renderError(req, res, ctx, 403, 'Forbidden', 'The form has expired or did not come from this shop. Please go back, reload the page and try again.');
-        return;
-      }
-      if (auth === 'login' && !isLoggedIn(ctx)) {
-        redirectToLogin(req, res);
-        return;
-      }
-      await fn(req, res, ctx);
+  const CSRF_REFUSED = 'The form has expired or did not come from this shop. Please go back, reload the page and try again.';
+
+  /**
+   * The storefront adapter of the pipeline (`runRoute`): the session cookie's context (a guest when
+   * it is gone), the CSRF check on POST, then the same gate as a Store API route — rate limit,
+   * actors (a guest is sent to the login form), customer context, permission keys — and the handler.
+   * `write` sends what the handler answered (it may also have written the response itself).
+   */
+  async function serve(req: Request, res: Response, route: PipelineRoute<StoreContext>, write: (result: unknown, ctx: StoreContext) => void | Promise<void>): Promise<void> {
+    let ctx: StoreContext | null = null;
+    const form = req.method === 'POST' ? ((req.body as Record<string, unknown> | undefined) ?? {}) : {};
+    const outcome = await runRoute<StoreContext>(
+      route,
+      {
+        name: 'storefront',
+        actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
+        authenticate: () => storeContext(req, res),
+        principal: storePrincipal,
+      },
+      routeRequestOf(req, form),
+      {
+        rateLimiter: internals.rateLimiter,
+        validateResponses: false,
+        async onAuthenticated(known) {
+          ctx = known;
+          res.locals.actorType = known.actor.type;
+          // The category tree of the layout, for every page (visible categories only).
+          res.locals.navigation = await navigationFor(kit, known, req.originalUrl);
+          // Error pages rendered after a handler failed still show who is logged in.
+          res.locals.storeContext = known;
+          if (req.method === 'POST' && !csrfValid(req)) throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
+        },
+      },
+    );
+    if (!res.headersSent) await write(outcome.body, ctx!);
+  }
+
+  /** A host page written by hand: `fn` writes the response itself. */
+  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void>) {
+    return (req: Request, res: Response): Promise<void> => {
+      let known: StoreContext | null = null;
+      const route: PipelineRoute<StoreContext> = {
+        method: req.method,
+        path: req.path,
+        operationId: `storefront:${req.path}`,
+        auth,
+        permission: null,
+        handler: async ({ ctx }) => {
+          known = ctx;
+          await fn(req, res, ctx);
+        },
+      };
+      return serve(req, res, route, () => {
+        if (!res.headersSent && known) res.end();
+      });
     };
   }
 
@@ -195,7 +236,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       const again = (status: number, error: string) => render(req, res, ctx, 'login', { title: 'Log in', redirect, email, error }, status);
       if (email.length < 3 || email.length > 255 || password.length < 1 || password.length > 1024) return again(400, 'Please enter your e-mail address and password.');
       try {
-        await enforceRateLimit(db, LOGIN_RATE_LIMIT, req);
+        await enforceRateLimits(internals.rateLimiter, [LOGIN_RATE_LIMIT], { ip: req.ip ?? 'unknown', body: form });
       } catch (error) {
         if (error instanceof AppError && error.status === 429) {
           res.setHeader('Retry-After', String(error.retryAfter(60)));
@@ -232,27 +273,39 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       throw new Error(`storefront page path "${page.path}" must start with / and stay outside /store-api and /api`);
     if (page.auth !== 'public' && page.auth !== 'login') throw new Error(`storefront page ${page.path}: auth must be 'public' or 'login'`);
     const method = page.method ?? 'GET';
-    const run = handle(page.auth, async (req, res, ctx) => {
-      if (page.anyPermission && !page.anyPermission.some((key) => ctx.can(key)))
-        throw Errors.forbidden(`The permission "${page.anyPermission.join('" or "')}" is required.`, 'SUITE__PERMISSION_DENIED');
-      if (page.rateLimit) await enforceRateLimit(db, page.rateLimit, req);
-      const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((req.body as Record<string, unknown>) ?? {}) : {};
-      // Page paths have named parameters only (no `*name` wildcards), so every value is one string.
-      const result = await page.handler({ ctx, params: { ...(req.params as Record<string, string>) }, query: { ...(req.query as Record<string, unknown>) }, form });
-      if ('redirect' in result) {
-        if (result.login) {
-          if (ctx.sessionId) await revokeSession(db, ctx.sessionId);
-          setSessionToken(req, res, result.login.token, config.contextTokenTtl);
-          csrfToken(req, res, true);
+    const route: PipelineRoute<StoreContext> = {
+      method,
+      path: page.path,
+      operationId: `storefront:${method} ${page.path}`,
+      auth: page.auth,
+      ...(page.actors ? { actors: page.actors } : {}),
+      ...(page.needsCustomer ? { needsCustomer: true } : {}),
+      permission: null,
+      ...(page.anyPermission ? { anyPermission: page.anyPermission } : {}),
+      ...(page.rateLimit ? { rateLimit: page.rateLimit } : {}),
+      handler: ({ ctx, params, query, body }) => {
+        const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((body as Record<string, unknown>) ?? {}) : {};
+        // Page paths have named parameters only (no `*name` wildcards), so every value is one string.
+        return page.handler({ ctx, params: params as Record<string, string>, query, form });
+      },
+    };
+    const run = (req: Request, res: Response) =>
+      serve(req, res, route, async (answer, ctx) => {
+        const result = answer as PageResult;
+        if ('redirect' in result) {
+          if (result.login) {
+            if (ctx.sessionId) await revokeSession(db, ctx.sessionId);
+            setSessionToken(req, res, result.login.token, config.contextTokenTtl);
+            csrfToken(req, res, true);
+          }
+          return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
         }
-        return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
-      }
-      if ('file' in result) {
-        res.status(200).set(SECURITY_HEADERS).attachment(result.file.fileName).type(result.file.contentType).send(result.file.content);
-        return;
-      }
-      render(req, res, ctx, result.template, result.data, result.status ?? 200);
-    });
+        if ('file' in result) {
+          res.status(200).set(SECURITY_HEADERS).attachment(result.file.fileName).type(result.file.contentType).send(result.file.content);
+          return;
+        }
+        render(req, res, ctx, result.template, result.data, result.status ?? 200);
+      });
     if (method === 'POST') pages.post(page.path, run);
     else pages.get(page.path, run);
   }

@@ -1,5 +1,7 @@
 import { AppError } from '../../lib/errors.js';
 import { callRoute } from '../../lib/route-call.js';
+import { checkGate, LOGGED_IN_STORE_ACTORS, STORE_ACTORS } from '../../lib/pipeline.js';
+import { storePrincipal } from '../auth/store-context.js';
 import type { AnyRoute } from '../../lib/routes.js';
 import type { StoreContext, StorefrontPage } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -19,7 +21,7 @@ export interface PageKit {
   routeAt(method: string, storeApiPath: string): AnyRoute | null;
   /** Whether a storefront page is mounted at this path (add-on pages appear only when their add-on is loaded). */
   hasPage(path: string): boolean;
-  /** Whether a GET page is mounted at this path and the caller holds one of the keys it asks (a link to it would not end in a 403). */
+  /** Whether a GET page is mounted at this path and its declaration admits the caller (actors, customer, permission keys): a link to it would not end in a 401 or 403. */
   mayOpen(ctx: StoreContext, path: string): boolean;
 }
 
@@ -50,7 +52,15 @@ export function createPageKit(internals: HostInternals, hostPagePaths: () => str
     mayOpen(ctx, path) {
       if (hostPagePaths().includes(path)) return true;
       const page = internals.registries.storefrontPages.find((candidate) => (candidate.method ?? 'GET') === 'GET' && candidate.path === path);
-      return page !== undefined && (!page.anyPermission || page.anyPermission.some((key) => ctx.can(key)));
+      if (!page) return false;
+      // A guest's link to a login page leads to the login form, not to an error.
+      if (ctx.actor.type === 'guest' && page.auth === 'login') return !page.anyPermission;
+      try {
+        checkGate({ ...page, permission: null }, storePrincipal(ctx), { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS });
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
 }

@@ -3,8 +3,9 @@ import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { idParam, nullable, objectSchema, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
-import type { CustomerRef, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
 import { TAG } from './snippets.js';
+import { declaredCustomer } from '../declared.js';
 
 const SETTINGS = 'b2b_express_checkout_settings';
 /** The methods the host's checkout offers. */
@@ -33,18 +34,13 @@ const patchBody = objectSchema(
   { minProperties: 1 },
 );
 
-export function requireCustomer(ctx: StoreContext): CustomerRef {
-  if (!ctx.customer) throw Errors.forbidden('Choose a customer to act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
-  return ctx.customer;
-}
-
 /** Settings belong to one buyer of one customer: the customer login, an employee or a representative acting for it. */
 function ownerOf(ctx: StoreContext) {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   return { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id ?? customer.id };
 }
 
-async function readSetting(executor: Executor, ctx: StoreContext) {
+export async function readSetting(executor: Executor, ctx: StoreContext) {
   const row = await executor(SETTINGS).where(ownerOf(ctx)).first();
   return {
     enabled: readBool(row?.enabled),
@@ -64,13 +60,14 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Makes one of the customer’s addresses its default billing or shipping address; another customer’s address is a 404.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.create',
       schemas: {
         params: objectSchema({ type: { enum: ['billing', 'shipping'] }, addressId: idParam }, ['type', 'addressId']),
         responses: { 200: successResponse },
       },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         if (!(await host.customers.setDefaultAddress(host.db, customer.id, params.type, params.addressId))) throw Errors.notFound('address', params.addressId);
         return { success: true };
       },
@@ -82,6 +79,7 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The caller’s express checkout defaults for the customer they act for (null: the customer’s own default applies).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.create',
       schemas: { responses: { 200: settingSchema } },
       async handler({ ctx }) {
@@ -95,6 +93,7 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Changes the caller’s express checkout defaults; addresses must be the customer’s (else 404).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.create',
       schemas: { body: patchBody, responses: { 200: successResponse } },
       async handler({ ctx, body }) {

@@ -5,8 +5,8 @@ import { nullable, objectSchema } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import type { DocumentScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import { requireCustomer } from './checkout-settings.js';
 import { TAG } from './snippets.js';
+import { declaredCustomer } from '../declared.js';
 
 /** File names the host writes ('invoice-10001.pdf'): no path separators, no '..', no leading dot. */
 export const FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*$';
@@ -34,7 +34,7 @@ const documentSchema = objectSchema(
  * orders they placed themselves plus documents that belong to no order (as the host's download route).
  */
 function readableDocuments(ctx: StoreContext): DocumentScope {
-  const customerId = requireCustomer(ctx).id;
+  const customerId = declaredCustomer(ctx).id;
   return ctx.can('orders.read-all') ? { customerId } : { customerId, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
 }
 
@@ -47,6 +47,7 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The customer’s documents (invoices …), newest first, by criteria; employees without orders.read-all see their own orders’ documents.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.read',
       schemas: { body: criteriaSchema(DOCUMENT_FIELDS), responses: { 200: storeListResponse(documentSchema) } },
       async handler({ ctx, body }) {
@@ -74,6 +75,7 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One of the customer’s documents by file name, as PDF; another customer’s file is a 404.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.read',
       schemas: {
         params: objectSchema({ fileName: { type: 'string', minLength: 1, maxLength: 191, pattern: FILE_NAME_PATTERN } }, ['fileName']),

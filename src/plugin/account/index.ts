@@ -1,14 +1,15 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { checkoutSettingRoutes, deleteCustomersCheckoutSettings } from './checkout-settings.js';
 import { documentRoutes } from './documents.js';
+import { expressCheckoutRoutes } from './express-checkout.js';
 import { platformCmsRoutes } from './platform-cms.js';
 import { platformMenuRoutes } from './platform-menu.js';
 import { registerAccountStorefront } from './storefront.js';
 import { snippetRoutes } from './snippets.js';
 
-/** Account extras: snippets, the platform menu, platform CMS pages, default address switch, express checkout settings, customer documents. */
+/** Account extras: snippets, the platform menu, platform CMS pages, default address switch, express checkout settings and order, customer documents. */
 export async function registerAccountExtras(host: HostRuntime): Promise<void> {
-  for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...documentRoutes(host)])
+  for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...expressCheckoutRoutes(host), ...documentRoutes(host)])
     host.storeApi.route(route);
   registerAccountStorefront(host);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCheckoutSettings(trx, ids));

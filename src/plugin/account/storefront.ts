@@ -1,7 +1,7 @@
 import type { AccountMenuEntry, HostRuntime, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import type { Reply } from '../../lib/routes.js';
-import { dateText, download, requireAnyPermission, routeCaller, wholeNumber, type View } from '../storefront-kit.js';
+import { dateText, download, routeCaller, wholeNumber, type View } from '../storefront-kit.js';
 import { documentRoutes, FILE_NAME_PATTERN } from './documents.js';
 import { MAX_MENU_DEPTH, platformMenuRoutes } from './platform-menu.js';
 
@@ -17,8 +17,8 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
     {
       path: DOCUMENTS_PATH,
       auth: 'login',
+      anyPermission: ['orders.read'],
       async handler({ ctx, query }) {
-        requireAnyPermission(ctx, ['orders.read']);
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
         const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));

@@ -16,6 +16,8 @@ export interface BudgetRow {
   notificationPercentage: number | null;
   allowApproval: boolean;
   approverEmployeeId: string | null;
+  /** Rows of the budget in suite_budget_orders, kept by `recordBudgetOrder` (migration 014). */
+  orderCount: number;
   createdAt: string;
   updatedAt: string | null;
 }
@@ -43,6 +45,7 @@ export function toBudgetRow(row: Record<string, any>): BudgetRow {
     notificationPercentage: row.notification_percentage === null || row.notification_percentage === undefined ? null : Number(row.notification_percentage),
     allowApproval: readBool(row.allow_approval),
     approverEmployeeId: row.approver_employee_id ?? null,
+    orderCount: readInt(row.order_count),
     createdAt: row.created_at,
     updatedAt: row.updated_at ?? null,
   };
@@ -103,6 +106,18 @@ export async function replaceBudgetLinks(executor: Executor, budgetId: string, e
     await executor(BUDGET_CATEGORIES).where({ budget_id: budgetId }).delete();
     if (categoryIds.length) await executor(BUDGET_CATEGORIES).insert([...new Set(categoryIds)].map((category_id) => ({ budget_id: budgetId, category_id })));
   }
+}
+
+/**
+ * An order charged to the budget, and the budget's order count with it; the caller holds the
+ * budget's row lock (`lockBudgets`) in the same transaction, so the count stays exact.
+ */
+export async function recordBudgetOrder(
+  trx: Executor,
+  row: { budgetId: string; orderId: string; customerId: string; orderNumber: string; amount: number; placedAt: string; budgetData: string },
+): Promise<void> {
+  await trx(BUDGET_ORDERS).insert({ budget_id: row.budgetId, order_id: row.orderId, customer_id: row.customerId, order_number: row.orderNumber, amount: row.amount, placed_at: row.placedAt, budget_data: row.budgetData });
+  await trx(BUDGETS).where({ id: row.budgetId }).increment('order_count', 1);
 }
 
 /** Net value of the orders placed in the window (minor units). */

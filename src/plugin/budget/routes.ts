@@ -6,7 +6,6 @@ import { newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import { requireCustomer } from '../employee/common.js';
 import { findEmployees, holds, listEmployees } from './employee-directory.js';
 import { PERIOD_LABELS, PERIOD_TYPES, zonedToday, type PeriodType } from './periods.js';
 import {
@@ -37,6 +36,7 @@ import {
 } from './schemas.js';
 import { budgetStatus, type BudgetData } from './service.js';
 import { storeList, storeListOf } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 const TAGS = ['Budgets'];
 
@@ -127,7 +127,7 @@ interface BudgetInput {
 
 /** Checks references and money precision; returns the columns to write. */
 async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: BudgetInput): Promise<Record<string, unknown>> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const { currencyIso, currencyPrecision } = ctx.salesChannel;
   const columns: Record<string, unknown> = {};
   if (input.currency !== undefined && input.currency !== currencyIso)
@@ -170,14 +170,14 @@ function withDefaults(input: BudgetInput): BudgetInput {
 }
 
 async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promise<BudgetView> {
-  const budget = await getBudget(host.db, requireCustomer(ctx).id, id);
+  const budget = await getBudget(host.db, declaredCustomer(ctx).id, id);
   if (!budget) throw Errors.notFound('Budget', id);
   return (await budgetViews(host.db, [budget], ctx.salesChannel))[0]!;
 }
 
 export function budgetRoutes(host: HostRuntime): StoreRoute[] {
   const update = async (ctx: StoreContext, id: string, input: BudgetInput) => {
-    const customer = requireCustomer(ctx);
+    const customer = declaredCustomer(ctx);
     const columns = await budgetColumns(host, ctx, input);
     await inTransaction(host.db, async (trx) => {
       const budget = await getBudget(trx, customer.id, id, true);
@@ -209,10 +209,11 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The active budgets that govern the logged-in employee\'s orders, with used, reserved and available amounts.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { responses: { 200: budgetListResponse } },
       async handler({ ctx }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         if (ctx.actor.type !== 'employee' || !ctx.employee) return storeListOf([]);
         const ids = await applicableBudgetIds(host.db, customer.id, ctx.employee.id);
         const rows = ids.length ? await host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id') : [];
@@ -226,10 +227,11 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Employees who can be chosen as a budget\'s approver (active, allowed to approve orders).',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.manage',
       schemas: { responses: { 200: approvalEmployeesResponse } },
       async handler({ ctx }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const employees = (await listEmployees(host.db, customer.id)).filter((e) => e.active && holds(e, 'order-approval.approve'));
         return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
       },
@@ -241,11 +243,12 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Creates a budget.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.manage',
       idempotent: true,
       schemas: { body: createBudgetBody, responses: { 200: budgetResultResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const input = withDefaults(body as BudgetInput);
         const columns = await budgetColumns(host, ctx, input);
         const id = newId();
@@ -270,6 +273,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One budget with used, reserved and available amounts of the current period.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.read',
       schemas: { params: pathParams('id'), responses: { 200: budgetSchema } },
       handler: async ({ ctx, params }) => oneView(host, ctx, params.id),
@@ -281,6 +285,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Replaces a budget; optional fields left out return to their defaults, the start date stays.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.manage',
       schemas: { params: pathParams('id'), body: replaceBudgetBody, responses: { 200: budgetResultResponse } },
       handler: async ({ ctx, params, body }) => update(ctx, params.id, withDefaults(body as BudgetInput)),
@@ -292,6 +297,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Changes the given fields of a budget.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.manage',
       schemas: { params: pathParams('id'), body: patchBudgetBody, responses: { 200: budgetResultResponse } },
       handler: async ({ ctx, params, body }) => update(ctx, params.id, body as BudgetInput),
@@ -303,10 +309,11 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Deletes a budget, its usage records and the reservations of open approvals on it.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.manage',
       schemas: { params: pathParams('id'), responses: { 200: budgetDeletedResponse } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const deleted = await host.db(BUDGETS).where({ id: params.id, customer_id: customer.id }).delete();
         if (deleted === 0) throw Errors.notFound('Budget', params.id);
         return { success: true };
@@ -319,10 +326,11 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The customer\'s budgets, searched by criteria.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.read',
       schemas: { body: budgetSearchBody, responses: { 200: budgetListResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const page = await searchByCriteria<Record<string, any>>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body as Criteria, BUDGET_CRITERIA, (qb) =>
           qb.select(`${BUDGETS}.*`),
         );
@@ -337,6 +345,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         summary: method === 'GET' ? 'Orders charged to a budget, newest first (query page and limit).' : 'Orders charged to a budget, searched by criteria.',
         tags: TAGS,
         auth: 'login',
+        needsCustomer: true,
         permission: 'budget.read',
         schemas: {
           params: pathParams('budgetId'),
@@ -344,13 +353,16 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
           responses: { 200: budgetOrdersResponse },
         },
         async handler({ ctx, params, body, query }) {
-          const customer = requireCustomer(ctx);
+          const customer = declaredCustomer(ctx);
           const budget = await getBudget(host.db, customer.id, params.budgetId);
           if (!budget) throw Errors.notFound('Budget', params.budgetId);
           const criteria = (method === 'GET' ? { page: query.page, limit: query.limit } : body) as Criteria;
           // The budget is the customer's (checked above), so its id alone scopes the rows and the count stays on the index.
           const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id);
-          const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'));
+          // Unfiltered, the total is the budget's maintained order count (read with the budget above).
+          const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'), {
+            unfilteredTotal: async () => budget.orderCount,
+          });
           const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
           const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
           return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };

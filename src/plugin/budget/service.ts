@@ -7,7 +7,7 @@ import { findEmployees } from './employee-directory.js';
 import { periodWindow, startInstant, type PeriodWindow } from './periods.js';
 import {
   APPROVAL_BUDGETS,
-  BUDGET_ORDERS,
+  recordBudgetOrder,
   applicableBudgetIds,
   budgetCategoryIds,
   lockBudgets,
@@ -172,7 +172,7 @@ export async function recordUsage(host: HostRuntime, ctx: StoreContext, order: P
     if (lines.length === 0) continue;
     const data = buildBudgetData(budget, order, lines, salesChannel.currencyPrecision);
     const amount = lines.reduce((sum, l) => sum + l.totalNet, 0);
-    await trx(BUDGET_ORDERS).insert({ budget_id: budget.id, order_id: order.id, customer_id: order.customerId, order_number: order.orderNumber, amount, placed_at: nowDb(), budget_data: writeJson(data) });
+    await recordBudgetOrder(trx, { budgetId: budget.id, orderId: order.id, customerId: order.customerId, orderNumber: order.orderNumber, amount, placedAt: nowDb(), budgetData: writeJson(data) });
     await notifyThreshold(host, trx, budget, salesChannel, order, amount, now);
   }
 }

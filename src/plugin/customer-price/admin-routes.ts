@@ -6,7 +6,7 @@ import { ADMIN_API_BASE, jsonApiList } from '../../lib/json-api.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
-import { nowDb } from '../../lib/time.js';
+import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { importCustomerPrices } from './import.js';
 import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRecord } from './repository.js';
 import { adminListQuery, adminPriceList, adminSingle, adminUpsertBody, importResult, RESOURCE_TYPE, TAG } from './schemas.js';
@@ -23,6 +23,10 @@ export function toResource(record: CustomerPriceRecord) {
       productId: record.productId,
       minQuantity: record.minQuantity,
       price: fromMinor(record.priceNet, ADMIN_MONEY_PRECISION),
+      validFrom: record.validFrom,
+      validUntil: record.validUntil,
+      currency: record.currencyIso,
+      listPrice: record.listPriceNet === null ? null : fromMinor(record.listPriceNet, ADMIN_MONEY_PRECISION),
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
     },
@@ -35,6 +39,32 @@ interface UpsertInput {
   productId: string;
   minQuantity: number;
   price: number;
+  validFrom?: string | null;
+  validUntil?: string | null;
+  currency?: string | null;
+  listPrice?: number | null;
+}
+
+/** The columns a price sets (the upsert replaces them all: absent optional fields are null). */
+function priceValues(input: UpsertInput): Record<string, string | number | null> {
+  const validFrom = input.validFrom ? toDbTime(input.validFrom) : null;
+  const validUntil = input.validUntil ? toDbTime(input.validUntil) : null;
+  if (validFrom && validUntil && validUntil <= validFrom)
+    throw Errors.badRequest('SUITE__INVALID_VALIDITY_PERIOD', 'validUntil must be after validFrom.', { pointer: '/validUntil' });
+  return {
+    price_net: toMinor(input.price, ADMIN_MONEY_PRECISION),
+    valid_from: validFrom,
+    valid_until: validUntil,
+    currency_iso: input.currency ?? null,
+    list_price_net: input.listPrice === undefined || input.listPrice === null ? null : toMinor(input.listPrice, ADMIN_MONEY_PRECISION),
+  };
+}
+
+/** A stored value against a value to write (numbers come back as numbers or strings, times as strings). */
+function sameValue(stored: unknown, value: string | number | null): boolean {
+  if (stored === null || stored === undefined || value === null) return (stored ?? null) === value;
+  if (typeof value === 'number') return readInt(stored) === value;
+  return fromDbTime(String(stored)) === fromDbTime(value);
 }
 
 /** Insert or update the price of one (customer or group, product, minimum quantity); answers whether it was new. */
@@ -51,16 +81,17 @@ async function upsert(host: HostRuntime, trx: Trx, input: UpsertInput): Promise<
     product_id: input.productId,
     min_quantity: input.minQuantity,
   };
-  const priceNet = toMinor(input.price, ADMIN_MONEY_PRECISION);
+  const values = priceValues(input);
   const now = nowDb();
-  const existing = await trx(CUSTOMER_PRICES).where(key).first('id', 'price_net');
+  const existing = await trx(CUSTOMER_PRICES).where(key).first('id', ...Object.keys(values));
   let id: string;
   if (existing) {
     id = existing.id;
-    if (readInt(existing.price_net) !== priceNet) await trx(CUSTOMER_PRICES).where({ id }).update({ price_net: priceNet, updated_at: now });
+    const changed = Object.entries(values).some(([column, value]) => sameValue(existing[column], value) === false);
+    if (changed) await trx(CUSTOMER_PRICES).where({ id }).update({ ...values, updated_at: now });
   } else {
     id = newId();
-    await trx(CUSTOMER_PRICES).insert({ id, ...key, price_net: priceNet, created_at: now });
+    await trx(CUSTOMER_PRICES).insert({ id, ...key, ...values, created_at: now });
   }
   return { record: toRecord(await trx(CUSTOMER_PRICES).where({ id }).first()), created: !existing };
 }

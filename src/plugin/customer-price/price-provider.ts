@@ -1,5 +1,6 @@
 import type { PriceProvider, StoreContext } from '../../host/contract.js';
 import type { Executor } from '../../lib/db.js';
+import { nowDb } from '../../lib/time.js';
 import { priceFor, pricesPresent } from './repository.js';
 
 /** Per request: does the caller's customer (or its group) have prices at all? */
@@ -16,6 +17,7 @@ function presenceOf(ctx: StoreContext, executor: Executor) {
 }
 
 /**
+ * Only prices that apply now (validity period) in the sales channel's currency (or naming none) count.
  * The customer's own price for the quantity wins; else its group's; else null, so the host's tier
  * and list prices apply. A customer price replaces the list price even when a host tier is lower.
  */
@@ -23,13 +25,14 @@ export const customerPriceProvider: PriceProvider = async (ctx, product, quantit
   const customer = ctx.customer;
   if (!customer) return null;
   const present = await presenceOf(ctx, executor);
+  const when = { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso };
   if (present.customer) {
-    const unitNet = await priceFor(executor, 'customer', customer.id, product.id, quantity);
-    if (unitNet !== null) return { unitNet, source: 'customer-price' };
+    const price = await priceFor(executor, 'customer', customer.id, product.id, quantity, when);
+    if (price) return { unitNet: price.priceNet, source: 'customer-price', listPriceNet: price.listPriceNet };
   }
   if (customer.groupId && present.group) {
-    const unitNet = await priceFor(executor, 'customerGroup', customer.groupId, product.id, quantity);
-    if (unitNet !== null) return { unitNet, source: 'customer-group-price' };
+    const price = await priceFor(executor, 'customerGroup', customer.groupId, product.id, quantity, when);
+    if (price) return { unitNet: price.priceNet, source: 'customer-group-price', listPriceNet: price.listPriceNet };
   }
   return null;
 };

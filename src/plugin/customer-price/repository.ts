@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { readInt, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 
@@ -15,6 +16,13 @@ export interface CustomerPriceRecord {
   minQuantity: number;
   /** net unit price, minor units */
   priceNet: number;
+  /** UTC ISO-8601; null: open */
+  validFrom: string | null;
+  validUntil: string | null;
+  /** the currency the price is in; null: the sales channel's */
+  currencyIso: string | null;
+  /** pseudo (strike-through) net unit price, minor units */
+  listPriceNet: number | null;
   createdAt: string;
   updatedAt: string | null;
 }
@@ -27,20 +35,48 @@ export function toRecord(row: Record<string, any>): CustomerPriceRecord {
     productId: row.product_id,
     minQuantity: readInt(row.min_quantity),
     priceNet: readInt(row.price_net),
+    validFrom: fromDbTime(row.valid_from),
+    validUntil: fromDbTime(row.valid_until),
+    currencyIso: row.currency_iso ?? null,
+    listPriceNet: row.list_price_net === null || row.list_price_net === undefined ? null : readInt(row.list_price_net),
     createdAt: fromDbTime(row.created_at)!,
     updatedAt: fromDbTime(row.updated_at),
   };
 }
 
-/** The price row for a quantity: the highest minimum quantity not above it, of one customer or one group. */
-export async function priceFor(executor: Executor, scope: PriceScope, scopeId: string, productId: string, quantity: number): Promise<number | null> {
-  const row = await executor(CUSTOMER_PRICES)
+/** When and where a price applies: `at` (DB time) within its period, in its currency (or any when it names none). */
+export interface Applicability {
+  at: string;
+  currencyIso: string;
+}
+
+/** Narrows a query over the prices (alias `prefix`) to those that apply at that time in that currency. */
+export function applicable(query: Knex.QueryBuilder, when: Applicability, prefix = ''): Knex.QueryBuilder {
+  return query
+    .where((q) => q.whereNull(`${prefix}valid_from`).orWhere(`${prefix}valid_from`, '<=', when.at))
+    .where((q) => q.whereNull(`${prefix}valid_until`).orWhere(`${prefix}valid_until`, '>', when.at))
+    .where((q) => q.whereNull(`${prefix}currency_iso`).orWhere(`${prefix}currency_iso`, when.currencyIso));
+}
+
+/**
+ * The price row for a quantity: of the rows of one customer or one group that apply now, the highest
+ * minimum quantity not above it (an expired "from 10" leaves the quantity to the "from 1").
+ */
+export async function priceFor(
+  executor: Executor,
+  scope: PriceScope,
+  scopeId: string,
+  productId: string,
+  quantity: number,
+  when: Applicability,
+): Promise<{ priceNet: number; listPriceNet: number | null } | null> {
+  const query = executor(CUSTOMER_PRICES)
     .where(scope === 'customer' ? 'customer_id' : 'customer_group_id', scopeId)
     .where('product_id', productId)
-    .where('min_quantity', '<=', quantity)
-    .orderBy('min_quantity', 'desc')
-    .first('price_net');
-  return row ? readInt(row.price_net) : null;
+    .where('min_quantity', '<=', quantity);
+  const row = await applicable(query, when).orderBy('min_quantity', 'desc').first('price_net', 'list_price_net');
+  if (!row) return null;
+  return { priceNet: readInt(row.price_net), listPriceNet: row.list_price_net === null || row.list_price_net === undefined ? null : readInt(row.list_price_net) };
 }
 
 /** Whether a customer and its group have any price at all (one cheap query saves one per product for most customers). */
@@ -53,10 +89,10 @@ export async function pricesPresent(executor: Executor, customerId: string, grou
 }
 
 /** Minimum quantities at which a customer's (or its group's) price changes, per product: the breakpoints of a tier table. */
-export async function priceBreakpoints(executor: Executor, customerId: string, groupId: string | null, productIds: string[]): Promise<Map<string, number[]>> {
+export async function priceBreakpoints(executor: Executor, customerId: string, groupId: string | null, productIds: string[], when: Applicability): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>();
   if (productIds.length === 0) return result;
-  const rows = await executor(CUSTOMER_PRICES)
+  const rows = await applicable(executor(CUSTOMER_PRICES), when)
     .whereIn('product_id', productIds)
     .where((q) => {
       q.where('customer_id', customerId);

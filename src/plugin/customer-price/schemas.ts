@@ -41,9 +41,13 @@ export const storePriceSchema = objectSchema(
     productName: { type: 'string' },
     minQuantity: { type: 'integer', minimum: 1 },
     price: { type: 'number', description: 'Net unit price from minQuantity up.' },
+    listPrice: nullable({ type: 'number', description: 'The pseudo (strike-through) net unit price, if any.' }),
+    validFrom: nullable(dateTimeSchema),
+    validUntil: nullable(dateTimeSchema),
+    currency: nullable({ type: 'string', description: "The price's currency; null: the sales channel's." }),
     scope: { enum: ['customer', 'customerGroup'], description: 'customer: negotiated for this customer; customerGroup: for its customer group.' },
   },
-  ['id', 'productId', 'productNumber', 'productName', 'minQuantity', 'price', 'scope'],
+  ['id', 'productId', 'productNumber', 'productName', 'minQuantity', 'price', 'listPrice', 'validFrom', 'validUntil', 'currency', 'scope'],
 );
 
 export const storePriceList = storeListResponse(storePriceSchema);
@@ -55,10 +59,14 @@ export const adminPriceAttributes = objectSchema(
     productId: idSchema,
     minQuantity: { type: 'integer', minimum: 1 },
     price: { type: 'number', minimum: 0 },
+    validFrom: nullable(dateTimeSchema),
+    validUntil: nullable(dateTimeSchema),
+    currency: nullable({ type: 'string' }),
+    listPrice: nullable({ type: 'number' }),
     createdAt: dateTimeSchema,
     updatedAt: nullable(dateTimeSchema),
   },
-  ['customerId', 'customerGroupId', 'productId', 'minQuantity', 'price', 'createdAt', 'updatedAt'],
+  ['customerId', 'customerGroupId', 'productId', 'minQuantity', 'price', 'validFrom', 'validUntil', 'currency', 'listPrice', 'createdAt', 'updatedAt'],
 );
 
 export const adminPriceResource = objectSchema({ id: idSchema, type: { const: RESOURCE_TYPE }, attributes: adminPriceAttributes }, ['id', 'type', 'attributes']);
@@ -80,6 +88,10 @@ export const adminUpsertBody = {
       productId: idSchema,
       minQuantity: { type: 'integer', minimum: 1, maximum: MAX_MIN_QUANTITY, default: 1 },
       price: { type: 'number', minimum: 0, maximum: MAX_PRICE, description: 'Net unit price, two decimals.' },
+      validFrom: nullable({ type: 'string', format: 'date-time', description: 'The price applies from this instant (inclusive); null or absent: already.' }),
+      validUntil: nullable({ type: 'string', format: 'date-time', description: 'The price applies until this instant (exclusive); null or absent: open-ended. After it the next price applies (group, tier, list).' }),
+      currency: nullable({ type: 'string', pattern: '^[A-Z]{3}$', description: "ISO 4217 code of the price's currency: it applies only in sales channels of that currency. Null or absent: the sales channel's currency." }),
+      listPrice: nullable({ type: 'number', minimum: 0, maximum: MAX_PRICE, description: 'A pseudo (strike-through) net unit price shown beside the price; null or absent: none.' }),
     },
     ['productId', 'price'],
   ),

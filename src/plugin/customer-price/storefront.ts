@@ -1,5 +1,5 @@
 import type { HostRuntime, StorefrontPage } from '../../host/contract.js';
-import { requireAnyPermission, requireCustomerContext, routeCaller, wholeNumber, type View } from '../storefront-kit.js';
+import { routeCaller, wholeNumber, type View } from '../storefront-kit.js';
 import { customerPriceStoreRoutes } from './store-routes.js';
 
 const PATH = '/account/customer-prices';
@@ -12,9 +12,9 @@ export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[
     {
       path: PATH,
       auth: 'login',
+      anyPermission: ['orders.create'],
+      needsCustomer: true,
       async handler({ ctx, query }) {
-        requireAnyPermission(ctx, ['orders.create']);
-        requireCustomerContext(ctx);
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
         const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
         const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerPrices', {

@@ -4,9 +4,9 @@ import { inTransaction, isForeignKeyError, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import { requireCustomer } from '../employee/common.js';
 import { CUSTOMER_PRODUCT_NUMBERS, numberKey, visibleProductsByNumber } from './repository.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
+import { declaredCustomer } from '../declared.js';
 
 export const NUMBER_CSV_COLUMNS: CsvColumn[] = [
   { name: 'product_number', aliases: ['article_number', 'sku'], required: true },
@@ -70,7 +70,7 @@ async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: 
 }
 
 export async function importCustomerProductNumbers(host: HostRuntime, ctx: StoreContext, text: string) {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const maxRows = Number(await host.config.get<number>('customerProductNumberImportMaxRows'));
   const parsed = await parseCsv(text, { columns: NUMBER_CSV_COLUMNS, maxBytes: NUMBER_CSV_MAX_BYTES, maxRows });
   await ctx.ruleIds();

@@ -5,12 +5,12 @@ import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
-import { requireCustomer } from '../employee/common.js';
 import { importCustomerProductNumbers } from './import.js';
 import { narrowByProductFields } from '../product-fields.js';
 import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersQuery, toViews, VIEW_COLUMNS } from './repository.js';
 import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, numberProductFields, TAG, upsertBody, upsertResponse } from './schemas.js';
 import { storeList } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 const MANAGE = 'customer-product-number.manage';
 
@@ -27,10 +27,11 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       description: 'The product must be one the caller may see (else 404). A number another product of the customer has is a 400 (SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: MANAGE,
       schemas: { body: upsertBody, responses: { 200: upsertResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const productId = String(body.productId);
         const number = String(body.customerProductNumber).trim();
         const key = numberKey(number);
@@ -69,10 +70,11 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Deletes one of the customer’s product numbers.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: MANAGE,
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const deleted = await host.db(CUSTOMER_PRODUCT_NUMBERS).where({ id: params.id, customer_id: customer.id }).delete();
         if (deleted === 0) throw Errors.notFound('Customer product number', params.id);
         return { success: true };
@@ -85,10 +87,11 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       summary: "The customer's product numbers (criteria), with the shop's product number and name; only products the caller may see.",
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { body: numberCriteriaBody, responses: { 200: numberList } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const query = numbersQuery(host.db, customer.id);
         const list = await narrowByProductFields(host, ctx, query, body as Criteria, numberCriteriaSpec, numberProductFields);
         const page = await searchByCriteria<Record<string, any>>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
@@ -106,6 +109,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         'Row limit: the plugin setting customerProductNumberImportMaxRows; size limit 5 MB (413).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: MANAGE,
       schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
       handler: ({ ctx, body }) => importCustomerProductNumbers(host, ctx, String(body ?? '')),

@@ -1,7 +1,7 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import { attempt, dateText, noticeOf, requireAnyPermission, requireCustomerContext, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
 import { customerProductNumberRoutes } from './routes.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 
@@ -23,13 +23,8 @@ const NOTICES: Record<string, string> = {
 export function customerProductNumberStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller(customerProductNumberRoutes(host));
 
-  function gate(ctx: StoreContext): void {
-    requireAnyPermission(ctx, [MANAGE]);
-    requireCustomerContext(ctx);
-  }
 
   async function page(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; csv?: string; add?: View } = {}, status = 200): Promise<PageResult> {
-    gate(ctx);
     const pageNumber = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
     const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
@@ -58,14 +53,13 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
   const importCsv = (ctx: StoreContext, csv: string) => call(ctx, 'importCustomerProductNumbers', { body: csv });
 
   return [
-    { path: PATH, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, query }) => page(ctx, query) },
+    { path: PATH, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, query }) => page(ctx, query) },
     {
       path: `${PATH}/save`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
-        gate(ctx);
         const productId = text(form, 'productId', 64);
         if (!isId(productId)) throw Errors.notFound('Product', productId);
         const result = await attempt(() => call(ctx, 'saveCustomerProductNumber', { body: { productId, customerProductNumber: text(form, 'customerProductNumber', 200) } }));
@@ -77,9 +71,8 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/add`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
-        gate(ctx);
         const add = { productNumber: text(form, 'productNumber', 200), customerProductNumber: text(form, 'customerProductNumber', 200) };
         if (!add.productNumber || !add.customerProductNumber) return page(ctx, {}, { error: 'Enter the shop’s product number and your own number.', add }, 400);
         // Quoted as typed: the export's formula neutralising must not change a number that starts with '-'.
@@ -94,9 +87,8 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/import`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
-        gate(ctx);
         const csv = typeof form.csv === 'string' ? form.csv : '';
         const result = await attempt(() => importCsv(ctx, csv));
         if ('error' in result) return page(ctx, {}, { error: result.error, errors: result.errors, csv }, 400);
@@ -107,9 +99,8 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params }) {
-        gate(ctx);
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Customer product number', id);
         await call(ctx, 'deleteCustomerProductNumber', { params: { id } });

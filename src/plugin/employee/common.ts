@@ -1,5 +1,5 @@
 import { Errors } from '../../lib/errors.js';
-import type { CustomerRef, HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, SalesChannel } from '../../host/contract.js';
 
 export const TAG = 'Employees';
 
@@ -16,16 +16,6 @@ export function normaliseEmail(email: string): string {
 }
 
 /** The customer the caller acts for; a login without one (a representative who chose none) may not use customer routes. */
-export function requireCustomer(ctx: StoreContext): CustomerRef {
-  if (!ctx.customer) throw Errors.forbidden('Choose a customer to act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
-  return ctx.customer;
-}
-
-export function requireEmployee(ctx: StoreContext): NonNullable<StoreContext['employee']> {
-  if (ctx.actor.type !== 'employee' || !ctx.employee) throw Errors.forbidden('Only an employee login may do this.', 'SUITE__EMPLOYEE_ONLY');
-  return ctx.employee;
-}
-
 function origin(url: string): string {
   return url.trim().replace(/\/+$/, '').toLowerCase();
 }

@@ -26,6 +26,8 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   { key: 'offer.read', group: 'offers', description: 'See, accept and decline the company’s offers.' },
   { key: 'product-list.manage', group: 'product-lists', description: 'Create and change product lists.' },
   { key: 'customer-product-number.manage', group: 'customer-product-numbers', description: 'Maintain and import customer product numbers.' },
+  { key: 'cost-center.read', group: 'cost-centers', description: 'See the company’s cost centers, also the inactive ones.' },
+  { key: 'cost-center.manage', group: 'cost-centers', description: 'Create, change and delete cost centers and set employees’ default cost centers.' },
   { key: 'event.register', group: 'events', description: 'Register colleagues for events and see the company’s participants.' },
   { key: 'admin', group: 'admin', description: 'Company administrator: may do everything the customer login may.' },
 ];
@@ -38,6 +40,7 @@ const IMPLIES: Record<string, string[]> = {
   'employee.manage': ['employee.read'],
   'role.manage': ['role.read'],
   'budget.manage': ['budget.read'],
+  'cost-center.manage': ['cost-center.read'],
   'orders.read-all': ['orders.read'],
 };
 

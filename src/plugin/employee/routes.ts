@@ -3,7 +3,7 @@ import { MAX_LIMIT, searchByCriteria, termAsFilter, type Criteria } from '../../
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import type { CustomerRef, CustomerScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import { normaliseEmail, requireCustomer, requireEmployee, TAG } from './common.js';
+import { normaliseEmail, TAG } from './common.js';
 import { createInvitation } from './invitation/service.js';
 import { activeLinks, employeeCriteria, employeeIdentity, employeesOfCustomer, EMPLOYEES, findEmployeeByEmail, selectEmployeeColumns, toEmployeeView, LINKS } from './repository.js';
 import {
@@ -22,12 +22,13 @@ import {
 } from './schemas.js';
 import { assignableRole, deleteEmployee, emailTaken, getEmployee, insertEmployee, updateEmployee } from './service.js';
 import { storeList, storeListOf } from '../../lib/store-list.js';
+import { declaredCustomer, declaredEmployee } from '../declared.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 
 /** The customers the caller may act for, with the role of each link: an employee's active links in this sales channel, else the current customer. */
 async function loginTargets(host: HostRuntime, ctx: StoreContext): Promise<{ scope: CustomerScope; roles: Map<string, { roleId: string | null; roleName: string | null }> }> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   if (ctx.actor.type === 'employee' && ctx.employee) {
     const links = await activeLinks(host, host.db, ctx.employee.id, ctx.salesChannel.id);
     return {
@@ -68,11 +69,12 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       description: 'An e-mail that has a login already (another customer’s employee) gets an invitation only: the person is linked when they accept it.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.manage',
       rateLimit: { name: 'employee-add', limit: 200, windowSeconds: 3600, by: ['ip'] },
       schemas: { body: addEmployeeBody, responses: { 200: addEmployeeResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const email = normaliseEmail(body.email);
         const invitationId = await inTransaction(host.db, async (trx) => {
           await assignableRole(trx, ctx, customer.id, body.roleId);
@@ -97,10 +99,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Creates an employee with a password; they can log in at once.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.manage',
       schemas: { body: createEmployeeBody, responses: { 200: employeeSchema } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const passwordHash = await host.auth.hashPassword(body.password);
         return inTransaction(host.db, async (trx) => {
           await assignableRole(trx, ctx, customer.id, body.roleId);
@@ -116,10 +119,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One employee of the customer.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.read',
       schemas: { params: pathParams('id'), responses: { 200: employeeSchema } },
       async handler({ ctx, params }) {
-        return getEmployee(host.db, requireCustomer(ctx).id, params.id);
+        return getEmployee(host.db, declaredCustomer(ctx).id, params.id);
       },
     },
     {
@@ -129,10 +133,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Changes an employee: name, e-mail, department, role, active. Deactivating ends their sessions.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.manage',
       schemas: { params: pathParams('id'), body: patchEmployeeBody, responses: { 200: employeeResultResponse } },
       async handler({ ctx, params, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const employee = await inTransaction(host.db, (trx) => updateEmployee(host, trx, ctx, customer.id, params.id, body));
         return { success: true, employee };
       },
@@ -144,10 +149,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Removes an employee from the customer and ends their sessions.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.manage',
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         await inTransaction(host.db, (trx) => deleteEmployee(host, trx, ctx, customer.id, params.id));
         return { success: true };
       },
@@ -159,10 +165,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The customer’s employees (criteria: filter, sort, term, paging).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.read',
       schemas: { body: employeeSearchBody, responses: { 200: employeeListResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const page = await searchByCriteria<Record<string, any>>(employeesOfCustomer(host.db, customer.id), body as Criteria, employeeCriteria, (qb) => selectEmployeeColumns(host.db, qb));
         return storeList(page.rows.map(toEmployeeView), page);
       },
@@ -174,6 +181,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The customers the caller may act for, marking the current one.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { body: employeeCustomersBody, responses: { 200: customerTargetList } },
       async handler({ ctx, body }) {
@@ -189,6 +197,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Every customer the caller may act for (switch with POST /b2b/employee-customer/switch).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { responses: { 200: customerTargetList } },
       async handler({ ctx }) {
@@ -210,17 +219,18 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'An employee linked to several customers chooses the one they act for; returns a context token for it.',
       tags: [TAG],
       auth: 'login',
+      actors: ['employee'],
       permission: null,
       schemas: { body: switchCustomerBody, responses: { 200: contextTokenResponse } },
-      async handler({ ctx, body, res }) {
-        const employee = requireEmployee(ctx);
+      async handler({ ctx, body, headers }) {
+        const employee = declaredEmployee(ctx);
         const session = await inTransaction(host.db, async (trx) => {
           const [link] = await activeLinks(host, trx, employee.id, ctx.salesChannel.id, body.customerId);
           if (!link) throw Errors.notFound('customer', body.customerId);
           const row = await trx(EMPLOYEES).where({ id: employee.id }).first();
           return host.auth.createSession(trx, { ...employeeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
         });
-        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
       },
     },

@@ -34,19 +34,17 @@ import {
 } from './schemas.js';
 import type { EventUseCases } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
-import { requireSalesStaff } from './staff.js';
-import { requireCustomer } from '../employee/common.js';
 import { criteriaList, storeListOf } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 const STAFF_TAGS = [`${TAG}: sales staff`];
 const CUSTOMER_TAGS = [TAG];
 
 type Handler = (input: RouteInput<StoreContext, any, any, any>) => Promise<unknown>;
 
-/** Routes for sales staff: a sales representative login; everyone else gets 403. */
+/** Routes for sales staff (declared `actors: ['salesRepresentative']`: the pipeline refuses everyone else). */
 function staff(settings: EventSettingsCache, handler: Handler): Handler {
   return async (input) => {
-    requireSalesStaff(input.ctx);
     await settings.load();
     return handler(input);
   };
@@ -56,9 +54,10 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
   const staffRoute = (route: Omit<StoreRoute, 'auth' | 'permission' | 'tags'>): StoreRoute => ({
     ...route,
     auth: 'login',
+    // The sales staff of the event manager: sales representative logins, whatever permission keys a customer grants.
+    actors: ['salesRepresentative'],
     permission: null,
     tags: STAFF_TAGS,
-    description: [route.description, 'Sales staff only (a sales representative login); other logins get 403.'].filter(Boolean).join(' '),
     handler: staff(settings, route.handler),
   });
   const eventId = pathParams('id');
@@ -115,10 +114,11 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       summary: 'The participants the caller’s company registered (all events), never another company’s.',
       tags: CUSTOMER_TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: EVENT_REGISTER_PERMISSION,
       schemas: { body: participantCriteriaBody, responses: { 200: customerParticipantListResponse } },
       async handler({ ctx, body }) {
-        return criteriaList(await service.companyParticipants(requireCustomer(ctx).id, body as Criteria), body as Criteria);
+        return criteriaList(await service.companyParticipants(declaredCustomer(ctx).id, body as Criteria), body as Criteria);
       },
     },
 

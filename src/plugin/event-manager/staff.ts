@@ -1,4 +1,3 @@
-import { Errors } from '../../lib/errors.js';
 import type { StoreContext } from '../../host/contract.js';
 
 export type SalesStaff = NonNullable<StoreContext['salesRepresentative']>;
@@ -7,11 +6,9 @@ export function isSalesStaff(ctx: StoreContext): boolean {
   return ctx.actor.type === 'salesRepresentative' && ctx.salesRepresentative !== null;
 }
 
-/**
+/*
  * The sales staff of the event manager are sales representative logins. No customer permission
- * grants it: events are the shop's, and a company admin could grant any permission key to its employees.
+ * grants it: events are the shop's, and a company admin could grant any permission key to its
+ * employees. Staff routes and pages declare `actors: ['salesRepresentative']`; the pipeline refuses
+ * everyone else (403 SUITE__SALES_REPRESENTATIVE_ONLY).
  */
-export function requireSalesStaff(ctx: StoreContext): SalesStaff {
-  if (!isSalesStaff(ctx)) throw Errors.forbidden('Only sales staff (a sales representative login) may manage events.', 'SUITE__EVENT_MANAGER_STAFF_ONLY');
-  return ctx.salesRepresentative!;
-}

@@ -9,7 +9,7 @@ import { formatDateTime } from './mail.js';
 import { participantStatuses, type EventView, type SpecificationType, SPECIFICATION_TYPES } from './repository.js';
 import type { EventInput, EventUseCases } from './use-cases/index.js';
 import type { EventSettings, EventSettingsCache } from './settings.js';
-import { isSalesStaff, requireSalesStaff } from './staff.js';
+import { isSalesStaff } from './staff.js';
 
 type Form = Record<string, unknown>;
 type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
@@ -124,7 +124,6 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
   const staffStatusOptions = (current: string) => service.eventStatuses(settings.current()).map((s) => ({ value: s, selected: s === current }));
 
   async function managementPage(ctx: StoreContext, query: Form, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
-    requireSalesStaff(ctx);
     await settings.load();
     const { data, total } = await service.searchEvents({ limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }] });
     const created = typeof query.created === 'string' ? data.find((e) => e.id === query.created) : undefined;
@@ -143,7 +142,6 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
   }
 
   async function eventFormPage(ctx: StoreContext, values: Record<string, unknown>, error: string | null, status = 200): Promise<PageResult> {
-    requireSalesStaff(ctx);
     const current = await settings.load();
     const { products } = await host.catalog.searchProducts(null, { limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }], 'total-count-mode': 'none' });
     const specs = Object.fromEntries(await Promise.all(SPECIFICATION_TYPES.map(async (type) => [type, await service.specificationsOfType(type)] as const)));
@@ -167,7 +165,6 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
   }
 
   async function participantsPage(ctx: StoreContext, eventId: string, query: Form, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
-    requireSalesStaff(ctx);
     if (!isId(eventId)) throw Errors.notFound('Event', eventId);
     await settings.load();
     const event = await service.view(host.db, eventId);
@@ -325,19 +322,21 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/event-manager',
       auth: 'login',
+      actors: ['salesRepresentative'],
       handler: async ({ ctx, query }) => managementPage(ctx, query),
     },
     {
       path: '/account/event-manager/create',
       auth: 'login',
+      actors: ['salesRepresentative'],
       handler: async ({ ctx }) => eventFormPage(ctx, { waitingList: false, language: settings.current().languages[0] }, null),
     },
     {
       path: '/account/event-manager/create',
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, form }) {
-        requireSalesStaff(ctx);
         await settings.load();
         const result = await formErrors(async () => service.createEvent(ctx, await eventInputFrom(form)));
         if ('error' in result) {
@@ -350,8 +349,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/event-manager/specifications',
       auth: 'login',
-      async handler({ ctx }) {
-        requireSalesStaff(ctx);
+      actors: ['salesRepresentative'],
+      async handler() {
         const groups = await Promise.all(
           SPECIFICATION_TYPES.map(async (type) => ({ type, label: type.replace('_', ' '), items: await service.specificationsOfType(type) })),
         );
@@ -362,8 +361,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager/specifications',
       method: 'POST',
       auth: 'login',
-      async handler({ ctx, form }) {
-        requireSalesStaff(ctx);
+      actors: ['salesRepresentative'],
+      async handler({ form }) {
         const type = field(form, 'type') as SpecificationType;
         const name = field(form, 'name');
         if (!SPECIFICATION_TYPES.includes(type) || !name || name.length > 255) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Choose a type and give a name of at most 255 characters.');
@@ -376,8 +375,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager/:id/status',
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, params, form }) {
-        requireSalesStaff(ctx);
         if (!isId(params.id!)) throw Errors.notFound('Event', params.id);
         await settings.load();
         const result = await formErrors(() => service.setEventStatus(params.id!, field(form, 'status')));
@@ -388,14 +387,15 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/event-manager/:id/participants',
       auth: 'login',
+      actors: ['salesRepresentative'],
       handler: async ({ ctx, params, query }) => participantsPage(ctx, params.id!, query),
     },
     {
       path: '/account/event-manager/:id/participants',
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, params, form }) {
-        requireSalesStaff(ctx);
         if (!isId(params.id!)) throw Errors.notFound('Event', params.id);
         const result = await formErrors(async () => {
           const customer = await host.customers.findByEmail(host.db, field(form, 'customerEmail'));
@@ -411,8 +411,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/event-manager/participant/:id',
       auth: 'login',
-      async handler({ ctx, params }) {
-        requireSalesStaff(ctx);
+      actors: ['salesRepresentative'],
+      async handler({ params }) {
         if (!isId(params.id!)) throw Errors.notFound('Participant', params.id);
         const participant = await service.participant(host.db, params.id!);
         return { template: 'event-manager-participant', data: { title: `${participant.firstName} ${participant.lastName}`, participant } };
@@ -422,8 +422,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager/participant/:id',
       method: 'POST',
       auth: 'login',
-      async handler({ ctx, params, form }) {
-        requireSalesStaff(ctx);
+      actors: ['salesRepresentative'],
+      async handler({ params, form }) {
         if (!isId(params.id!)) throw Errors.notFound('Participant', params.id);
         const existing = await service.participant(host.db, params.id!);
         const result = await formErrors(async () => {
@@ -449,8 +449,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager/participant/:id/status',
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, params, form }) {
-        requireSalesStaff(ctx);
         if (!isId(params.id!)) throw Errors.notFound('Participant', params.id);
         const existing = await service.participant(host.db, params.id!);
         const result = await formErrors(() => service.setParticipantStatus(params.id!, field(form, 'status')));
@@ -461,8 +461,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/event-manager/:id/mail',
       auth: 'login',
-      async handler({ ctx, params }) {
-        requireSalesStaff(ctx);
+      actors: ['salesRepresentative'],
+      async handler({ params }) {
         if (!isId(params.id!)) throw Errors.notFound('Event', params.id);
         await settings.load();
         const event = await service.view(host.db, params.id!);
@@ -473,8 +473,8 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager/:id/mail',
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, params, form }) {
-        requireSalesStaff(ctx);
         if (!isId(params.id!)) throw Errors.notFound('Event', params.id);
         await settings.load();
         const event = await service.view(host.db, params.id!);

@@ -2,6 +2,7 @@ import type { HostRuntime, ProductRecord, ProductSearchOptions, StoreContext } f
 import { applyCriteriaFilters, resolveFiltersToIds, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { fromMinor } from '../../lib/money.js';
 import { priceView } from '../../lib/price-view.js';
+import { nowDb } from '../../lib/time.js';
 import { priceBreakpoints } from '../customer-price/repository.js';
 import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersOf, productIdsByNumberPrefix } from '../customer-product-number/index.js';
 
@@ -59,7 +60,7 @@ async function breakpointsOf(host: HostRuntime, ctx: StoreContext, productIds: s
   const result = new Map<string, Set<number>>(productIds.map((id) => [id, new Set([1])]));
   for (const [productId, quantities] of await host.catalog.tierQuantities(host.db, productIds)) for (const quantity of quantities) result.get(productId)?.add(quantity);
   if (ctx.customer) {
-    for (const [productId, quantities] of await priceBreakpoints(host.db, ctx.customer.id, ctx.customer.groupId, productIds))
+    for (const [productId, quantities] of await priceBreakpoints(host.db, ctx.customer.id, ctx.customer.groupId, productIds, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso }))
       for (const quantity of quantities) result.get(productId)?.add(quantity);
   }
   return new Map([...result].map(([id, set]) => [id, [...set].sort((a, b) => a - b)]));

@@ -1,10 +1,9 @@
-import type { HostRuntime, OrderedProduct, StoreContext, StoreRoute } from '../../host/contract.js';
+import type { HostRuntime, OrderedProduct, PropertyValue, StoreContext, StoreRoute } from '../../host/contract.js';
 import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
-import { emptyBody } from '../../lib/schemas.js';
+import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { priceView } from '../../lib/price-view.js';
 import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
-import { requireCustomer } from '../employee/common.js';
 import { addToCart } from './add-to-cart.js';
 import { productViews, searchProducts, type SearchOptions } from './catalog.js';
 import {
@@ -17,10 +16,15 @@ import {
   productListing,
   productPriceParams,
   productPriceResponse,
+  SIMILAR_DEFAULT_LIMIT,
+  similarProductList,
+  similarProductsQuery,
   suggestBody,
   TAG,
+  variantList,
 } from './schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 /** Fast order is a tool for placing orders: its search, details, table and add-to-cart need this key. */
 const ORDERING = 'orders.create';
@@ -44,7 +48,7 @@ const orderedFigures: Record<string, { type: 'date' | 'number'; of: (p: OrderedP
  * sums are resolved here to ids and sort keys, the rest is the host's product search.
  */
 async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const placedBy = ctx.can('orders.read-all') ? undefined : { type: ctx.actor.type, id: ctx.actor.id ?? '' };
   const ordered = await host.orders.orderedProductIds(host.db, { customerId: customer.id, placedBy, limit: ORDERED_PRODUCTS_MAX });
   const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', async (leaf) => {
@@ -68,6 +72,29 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
   return storeList(elements, { total: page.total, page: criteria.page, limit: criteria.limit });
 }
 
+const propertyValueView = (value: PropertyValue) => ({ groupId: value.groupId, group: value.groupName, optionId: value.optionId, option: value.optionName });
+
+/** A product's variants the caller may see, with the caller's prices and stock (the variant list / order matrix). */
+async function variantListOf(host: HostRuntime, ctx: StoreContext, productId: string) {
+  const family = await host.catalog.variants(ctx, productId);
+  if (!family) throw Errors.notFound('Product', productId);
+  const views = await productViews(host, ctx, family.variants);
+  const elements = views.map((view, index) => ({ ...view, parentId: family.main.id, options: family.variants[index]!.options.map(propertyValueView) }));
+  return { ...storeList(elements, { total: elements.length, page: 1, limit: elements.length }, PRODUCT_LISTING_ALIAS), parentId: family.main.id };
+}
+
+/** The visible products sharing the most property values with the product (the host ranks them). */
+async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId: string, limit: number) {
+  const similar = await host.catalog.propertySimilarProducts(ctx, productId, { limit });
+  if (!similar) throw Errors.notFound('Product', productId);
+  const views = await productViews(host, ctx, similar.products.map((p) => p.product));
+  const elements = views.map((view, index) => {
+    const shared = similar.products[index]!.shared;
+    return { ...view, sharedPropertyCount: shared.length, sharedProperties: shared.map(propertyValueView) };
+  });
+  return { ...storeList(elements, { total: elements.length, page: 1, limit }, PRODUCT_LISTING_ALIAS), properties: similar.properties.map(propertyValueView) };
+}
+
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
   const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(host.catalog.productCriteriaFields);
   return [
@@ -79,10 +106,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Criteria as everywhere (page, limit, filter, sort, ids). Without a sort, exact and prefix number matches come first. Prices are calculated for the caller (quantity 1).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: productCriteriaBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
-        requireCustomer(ctx);
         return searchViews(host, ctx, body as Criteria);
       },
     },
@@ -94,6 +121,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Only orders the caller may read count (their own without orders.read-all); only products the caller may still see are listed.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.read',
       schemas: { body: orderedProductCriteriaBody, responses: { 200: orderedProductList } },
       handler: ({ ctx, body }) => orderedProducts(host, ctx, body as Criteria),
@@ -105,10 +133,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       summary: "A product table: products (criteria) with the caller's unit price per quantity range in tierPrices.",
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: productCriteriaBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        requireCustomer(ctx);
         return searchViews(host, ctx, body as Criteria, { withTiers: true }, PRODUCT_LISTING_ALIAS);
       },
     },
@@ -120,6 +148,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Items that can be added are added, the others are reported with their error code (unknown or hidden product, out of stock, …). success is true when every item was added.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: addToCartBody, responses: { 200: addToCartResponse } },
       handler: ({ ctx, body }) => addToCart(host, ctx, body.items),
@@ -132,10 +161,11 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Criteria with an extra productNumbers array. Unknown or hidden products are absent from the answer.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: ORDERING,
       schemas: { body: productDetailsBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const { productNumbers, ...criteria } = body as Criteria & { productNumbers?: string[] };
         if (productNumbers?.length) {
           const byShopNumber = await visibleProductsByNumber(host, ctx, productNumbers);
@@ -154,10 +184,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Suggest: up to `limit` (default 10, at most 50) products for a search term, as the fast order search matches it.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { body: suggestBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        requireCustomer(ctx);
         return searchViews(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' }, {}, PRODUCT_LISTING_ALIAS);
       },
     },
@@ -169,10 +199,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'A product the caller may not see is a 404; a quantity the product\'s purchase steps refuse (the reference host: not a whole number from 1) is a 400 SUITE__QUANTITY_NOT_PURCHASABLE.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: productPriceParams, body: emptyBody, responses: { 200: productPriceResponse } },
       async handler({ ctx, params }) {
-        requireCustomer(ctx);
         const [product] = await host.catalog.visibleProducts(ctx, [String(params.id)]);
         if (!product) throw Errors.notFound('Product', String(params.id));
         const quantity = Number(params.quantity);
@@ -181,6 +211,40 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
           throw Errors.badRequest('SUITE__QUANTITY_NOT_PURCHASABLE', `The product is sold in whole units from 1; ${quantity} cannot be bought.`, { pointer: '/quantity' });
         const price = await host.prices.calculate(ctx, product, quantity);
         return { productId: product.id, productNumber: product.productNumber, quantity, calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/variant-list/{productId}',
+      operationId: 'variantList',
+      summary: "A product's variants with the caller's prices and stock, and the options that make each a variant (the variant order matrix).",
+      description:
+        'productId names the main product or one of its variants; the answer lists the main product\'s active variants the caller may see, by product number (empty for a product without variants). ' +
+        'A product or main product the caller may not see (partial assortments, inactive) is a 404 like an unknown id; hidden variants are left out.',
+      tags: [TAG],
+      auth: 'login',
+      needsCustomer: true,
+      permission: ORDERING,
+      schemas: { params: pathParams('productId'), responses: { 200: variantList } },
+      async handler({ ctx, params }) {
+        return variantListOf(host, ctx, String(params.productId));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/b2b/property-similar-products/{productId}',
+      operationId: 'propertySimilarProducts',
+      summary: 'The products the caller may see that share the most property values with the product.',
+      description:
+        `Ranked by the number of shared property values (most first), then product number; at most \`limit\` (default ${SIMILAR_DEFAULT_LIMIT}, at most 50). ` +
+        "The product's own variant family is left out; a product without properties has no similar products. A product the caller may not see is a 404 like an unknown id.",
+      tags: [TAG],
+      auth: 'login',
+      needsCustomer: true,
+      permission: null,
+      schemas: { params: pathParams('productId'), query: similarProductsQuery, responses: { 200: similarProductList } },
+      async handler({ ctx, params, query }) {
+        return similarProductsOf(host, ctx, String(params.productId), Number(query.limit ?? SIMILAR_DEFAULT_LIMIT));
       },
     },
   ];

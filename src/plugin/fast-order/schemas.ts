@@ -140,3 +140,39 @@ export const addToCartResponse = objectSchema(
   },
   ['success', 'added', 'failed', 'items'],
 );
+
+/** A property value as variants and similar products show it. */
+export const propertyValueSchema = objectSchema(
+  { groupId: idSchema, group: { type: 'string' }, optionId: idSchema, option: { type: 'string' } },
+  ['groupId', 'group', 'optionId', 'option'],
+);
+
+/** A variant: the product listing's fields with the caller's price and stock, and the options that make it a variant. */
+export const variantSchema = objectSchema(
+  { ...productProperties, parentId: idSchema, options: { type: 'array', items: propertyValueSchema } },
+  [...productRequired, 'parentId', 'options'],
+);
+export const variantList = storeListResponse(variantSchema, {
+  apiAlias: PRODUCT_LISTING_ALIAS,
+  extra: { parentId: { ...idSchema, description: 'The main product the variants belong to.' } },
+  extraRequired: ['parentId'],
+});
+
+export const SIMILAR_DEFAULT_LIMIT = 10;
+export const SIMILAR_MAX_LIMIT = 50;
+export const similarProductsQuery = objectSchema({
+  limit: { type: 'integer', minimum: 1, maximum: SIMILAR_MAX_LIMIT, default: SIMILAR_DEFAULT_LIMIT, description: 'How many products at most (default 10).' },
+});
+export const similarProductSchema = objectSchema(
+  {
+    ...productProperties,
+    sharedPropertyCount: { type: 'integer', minimum: 1 },
+    sharedProperties: { type: 'array', items: propertyValueSchema },
+  },
+  [...productRequired, 'sharedPropertyCount', 'sharedProperties'],
+);
+export const similarProductList = storeListResponse(similarProductSchema, {
+  apiAlias: PRODUCT_LISTING_ALIAS,
+  extra: { properties: { type: 'array', items: propertyValueSchema, description: "The product's own property values." } },
+  extraRequired: ['properties'],
+});

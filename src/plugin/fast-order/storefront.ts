@@ -1,5 +1,5 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
-import { requireAnyPermission, requireCustomerContext, routeCaller, type Form, type PageResult, type View } from '../storefront-kit.js';
+import { routeCaller, type Form, type PageResult, type View } from '../storefront-kit.js';
 import { fastOrderRoutes } from './routes.js';
 import { MAX_ADD_ITEMS, MAX_QUANTITY } from './schemas.js';
 
@@ -44,8 +44,6 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller(fastOrderRoutes(host));
 
   function page(ctx: StoreContext, extra: { lines?: string; rows?: View[]; problems?: string[]; results?: View[] } = {}, status = 200): PageResult {
-    requireAnyPermission(ctx, [ORDERING]);
-    requireCustomerContext(ctx);
     const rows = extra.rows ?? [];
     return {
       template: 'b2b/fast-order',
@@ -72,14 +70,14 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   }
 
   return [
-    { path: FAST_ORDER_PATH, auth: 'login', anyPermission: [ORDERING], handler: async ({ ctx }) => page(ctx) },
+    { path: FAST_ORDER_PATH, auth: 'login', anyPermission: [ORDERING], needsCustomer: true, handler: async ({ ctx }) => page(ctx) },
     {
       path: FAST_ORDER_PATH,
       method: 'POST',
       auth: 'login',
       anyPermission: [ORDERING],
+      needsCustomer: true,
       async handler({ ctx, form }) {
-        requireAnyPermission(ctx, [ORDERING]);
         const rows = fieldRows(form);
         const pasted = typeof form.lines === 'string' ? form.lines.slice(0, 200_000) : '';
         const fromFields = parseOrderLines(rows.filter((row) => row.productNumber !== '').map((row) => `${row.productNumber};${row.quantity || '1'}`).join('\n'));

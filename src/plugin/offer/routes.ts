@@ -36,6 +36,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       description: 'Addresses must belong to the customer (404 otherwise); without them the customer’s default addresses apply when the offer is ordered. The cart is left as it is.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'offer.request',
       idempotent: true,
       schemas: { body: offerRequestBody, responses: { 200: offerSchema, 409: errorResponse, 422: errorResponse } },
@@ -50,6 +51,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       summary: 'Asks for an offer for chosen products and quantities (each with an optional comment). Send an Idempotency-Key header to make retries safe.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'offer.request',
       idempotent: true,
       schemas: { body: offerItemRequestBody, responses: { 200: offerSchema, 409: errorResponse, 422: errorResponse } },
@@ -65,6 +67,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       description: 'A sales representative may name another assigned customer with `customerId`.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'offer.read',
       schemas: { params: pathParams('productId'), query: referenceProductQuery, responses: { 200: referenceProductResponse } },
       async handler({ ctx, params, query }) {
@@ -78,6 +81,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       summary: 'The customer asks the sales representative for more time on an open or expired offer (mail to the representative).',
       tags: [TAG],
       auth: 'login',
+      actors: ['customer', 'employee'],
       permission: 'offer.request',
       schemas: { params: pathParams('id'), body: extensionRequestBody, responses: { 200: successResponse } },
       async handler({ ctx, params, body }) {
@@ -136,6 +140,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       description: 'Without a validity set, the offer is valid for the `offerDefaultValidityDays` setting from now.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), body: sendMailBody, responses: { 200: sendMailResponse } },
       async handler({ ctx, params, body }) {
@@ -185,6 +190,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       summary: 'Sales representatives: deletes an offer of an assigned customer (not an accepted one).',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
@@ -199,6 +205,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       summary: 'Sales representatives: adds products to an offer (`object`: productId, quantity, optional price and comment); without a price the customer’s price applies.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('offerId'), body: addProductsBody, responses: { 200: successResponse } },
       async handler({ ctx, params, body }) {

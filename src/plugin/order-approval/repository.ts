@@ -1,6 +1,6 @@
 import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { forUpdate, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { bumpCounter, forUpdate, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem } from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
@@ -13,6 +13,8 @@ export const DECISIONS = 'suite_order_approval_decisions';
 export const ACTIVITIES = 'suite_order_approval_activities';
 export const REMINDERS = 'suite_order_approval_reminders';
 export const SETTINGS = 'suite_order_approval_settings';
+/** Per customer: how many approvals it has (migration 014), written with every insert and delete of an approval. */
+export const COUNTS = 'suite_order_approval_counts';
 
 export const APPROVAL_MODES = ['only-admins', 'n-of'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -181,7 +183,10 @@ export interface NewApproval {
   totals: { netTotal: number; taxTotal: number; total: number };
 }
 
-/** Inserts a pending approval; a second open approval of the same cart is a duplicate key. */
+/**
+ * Inserts a pending approval; a second open approval of the same cart is a duplicate key. The
+ * customer's approval count grows in the same transaction (call it with the transaction).
+ */
 export async function insertApproval(executor: Executor, approval: NewApproval): Promise<void> {
   await executor(APPROVALS).insert({
     id: approval.id,
@@ -211,6 +216,13 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
     block_reasons: writeJson([]),
     created_at: nowDb(),
   });
+  await bumpCounter(executor, COUNTS, { customer_id: approval.customerId }, 'approvals');
+}
+
+/** The customer's maintained approval count (0 for a customer without approvals). */
+export async function approvalCount(executor: Executor, customerId: string): Promise<number> {
+  const row = await executor(COUNTS).where({ customer_id: customerId }).first('approvals');
+  return row ? readInt(row.approvals) : 0;
 }
 
 export async function insertApprovalLines(executor: Executor, approvalId: string, lines: PriceLine[]): Promise<void> {
@@ -412,8 +424,14 @@ export async function searchApprovals(
         .orWhere((listed) => listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`)),
     );
   }
-  const page = await searchByCriteria<Record<string, any>>(base, criteria, spec, (qb) =>
-    qb.select(`${APPROVALS}.*`, executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
+  // Everything of the customer: the total is the maintained count, not a count over its approvals.
+  const unfilteredTotal = visibleTo === 'all' ? () => approvalCount(executor, customerId) : undefined;
+  const page = await searchByCriteria<Record<string, any>>(
+    base,
+    criteria,
+    spec,
+    (qb) => qb.select(`${APPROVALS}.*`, executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
+    { unfilteredTotal },
   );
   return { total: page.total, rows: page.rows.map((r) => ({ ...toApprovalRow(r), lineItemCount: readInt(r.line_item_count) })) };
 }
@@ -469,5 +487,6 @@ export async function decisionsOf(executor: Executor, approvalId: string, round:
 /** The customers were deleted by the host (contract event): their approvals (lines, decisions … by foreign key) and settings go with them. */
 export async function deleteCustomersApprovals(executor: Executor, customerIds: string[]): Promise<void> {
   await executor(APPROVALS).whereIn('customer_id', customerIds).delete();
+  await executor(COUNTS).whereIn('customer_id', customerIds).delete();
   await executor(SETTINGS).whereIn('customer_id', customerIds).delete();
 }

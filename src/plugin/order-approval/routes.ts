@@ -7,7 +7,6 @@ import { fromMinor } from '../../lib/money.js';
 import { reply } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime } from '../../lib/time.js';
-import { requireCustomer } from '../employee/common.js';
 import { findEmployees, holds } from '../budget/employee-directory.js';
 import { getBudget, reservationsQuery } from '../budget/repository.js';
 import { APPROVE_PERMISSION, approverEntries, approverStatus, seesAll } from './approvers.js';
@@ -47,6 +46,7 @@ import {
   updateBody,
 } from './schemas.js';
 import type { OrderApprovalUseCases } from './use-cases/index.js';
+import { declaredCustomer } from '../declared.js';
 
 const TAGS = ['Order approval'];
 const noContent200 = () => reply(200);
@@ -112,7 +112,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
   const { db } = host;
 
   const validateSettings = async (ctx: StoreContext, body: Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
-    const customer = requireCustomer(ctx);
+    const customer = declaredCustomer(ctx);
     const mode = body.mode!;
     const approverEmployeeIds = body.approverEmployeeIds ?? [];
     const nValue = body.nValue ?? 1;
@@ -139,10 +139,11 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Number of pending order approvals of the customer.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'order-approval.manage-settings',
       schemas: { responses: { 200: objectSchema({ count: { type: 'integer', minimum: 0 } }, ['count']) } },
       async handler({ ctx }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         return { count: await countPendingApprovals(db, customer.id) };
       },
     },
@@ -153,6 +154,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Applies the current approval settings to every pending approval (approving those that now have enough approvals).',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'order-approval.manage-settings',
       schemas: { body: emptyBody, responses: { 200: objectSchema({ updatedCount: { type: 'integer', minimum: 0 } }, ['updatedCount']) } },
       handler: async ({ ctx }) => ({ updatedCount: await service.updatePending(ctx) }),
@@ -164,9 +166,10 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Who approves the customer\'s orders: mode, approvers and the number of approvals needed.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { responses: { 200: objectSchema({ settings: settingsSchema }, ['settings']) } },
-      handler: async ({ ctx }) => ({ settings: await loadSettings(db, requireCustomer(ctx).id) }),
+      handler: async ({ ctx }) => ({ settings: await loadSettings(db, declaredCustomer(ctx).id) }),
     },
     {
       method: 'POST',
@@ -175,11 +178,12 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Sets who approves orders. New approvals use them; update-pending applies them to pending ones.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'order-approval.manage-settings',
       schemas: { body: settingsBody, responses: { 200: null } },
       async handler({ ctx, body }) {
         const settings = await validateSettings(ctx, body);
-        await saveSettings(db, requireCustomer(ctx).id, settings);
+        await saveSettings(db, declaredCustomer(ctx).id, settings);
         return noContent200();
       },
     },
@@ -190,10 +194,11 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'What open approvals reserve on a budget.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'budget.read',
       schemas: { params: pathParams('budgetId'), responses: { 200: objectSchema({ budgetSummary: budgetSummarySchema }, ['budgetSummary']) } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const budget = await getBudget(db, customer.id, params.budgetId);
         if (!budget) throw Errors.notFound('Budget', params.budgetId);
         const rows: Array<Record<string, any>> = await reservationsQuery(db, budget.id)
@@ -226,6 +231,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Asks for approval of a cart; the approvers get a mail. The new approval\'s address is in the Location header.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: 'order-approval.request',
       idempotent: true,
       schemas: { body: createBody, responses: { 200: null } },
@@ -241,10 +247,11 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Order approvals, newest first: all of the company for admins and approvers, else one\'s own requests.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { body: approvalSearchBody, responses: { 200: approvalListResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const visibleTo = seesAll(ctx) ? 'all' : ctx.employee ? { employeeId: ctx.employee.id } : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
         const page = await searchApprovals(db, customer.id, visibleTo, body as Criteria, APPROVAL_CRITERIA);
         const precision = ctx.salesChannel.currencyPrecision;
@@ -258,6 +265,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'An order approval with its line items and budget reservations.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, responses: { 200: approvalDetailSchema } },
       async handler({ ctx, params }) {
@@ -279,6 +287,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'The activity log of an order approval, oldest first.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, responses: { 200: objectSchema({ activities: { type: 'array', items: activitySchema } }, ['activities']) } },
       handler: async ({ ctx, params }) => ({ activities: await service.activities(ctx, params.orderApprovalId) }),
@@ -290,6 +299,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Each approver\'s decision in the current round, and whether they can still approve.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, responses: { 200: objectSchema({ approverStatus: approverStatusSchema }, ['approverStatus']) } },
       async handler({ ctx, params }) {
@@ -305,6 +315,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Approves (counts towards nValue in mode n-of); the requester and copied employees get a mail once it is approved.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, body: approveBody, responses: { 200: null } },
       async handler({ ctx, params, body }) {
@@ -319,6 +330,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Declines with a reason; one decline declines. The requester and copied employees get a mail.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, body: declineBody, responses: { 200: null } },
       async handler({ ctx, params, body }) {
@@ -333,6 +345,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Places the order of an approved approval (once, however often it is called); refreshes first unless skipRefresh.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       idempotent: true,
       schemas: { params: approvalParams, body: executeBody, responses: { 200: objectSchema({ executionResult: executionResultSchema }, ['executionResult']) } },
@@ -345,6 +358,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Re-prices the approval against today\'s catalog, prices and stock; a higher total needs approval again.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, body: refreshBody, responses: { 200: objectSchema({ refreshResult: refreshResultSchema }, ['refreshResult']) } },
       handler: async ({ ctx, params, body }) => ({ refreshResult: await service.refresh(ctx, params.orderApprovalId, body) }),
@@ -356,6 +370,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Changes the comment or addresses of a pending or approved approval (requester or company admin).',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, body: updateBody, responses: { 200: null } },
       async handler({ ctx, params, body }) {
@@ -373,6 +388,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Mails one pending approver a reminder (at most one per approver per interval).',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: {
         params: approvalParams,
@@ -390,6 +406,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'Mails every pending approver a reminder (at most one per approver per interval).',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: approvalParams, body: emptyBody, responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 } }, ['remindersSent']) } },
       handler: async ({ ctx, params }) => ({ remindersSent: await service.remind(ctx, params.orderApprovalId, null) }),
@@ -401,6 +418,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'An approver changes a line\'s quantity; re-priced, logged, and a higher total needs approval again.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: lineItemParams, body: lineItemPatchBody, responses: { 200: null } },
       async handler({ ctx, params, body }) {
@@ -415,6 +433,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       summary: 'An approver removes a line with a reason; logged in the activity.',
       tags: TAGS,
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       schemas: { params: lineItemParams, body: lineItemDeleteBody, responses: { 200: null } },
       async handler({ ctx, params, body }) {

@@ -78,7 +78,7 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
 
   async function snapshotFor(ctx: StoreContext): Promise<Snapshot> {
     let versionPromise = versionOfRequest.get(ctx);
-    if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = host.catalog.visibilityVersion(host.db)));
+    if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = host.catalog.visibilityVersion(host.db, ctx)));
     const version = await versionPromise;
     if (current?.version !== version) current = { version, restricted: new Map(), unlocked: new Map() };
     return current;

@@ -2,7 +2,6 @@ import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
-import { requireCustomer } from '../employee/common.js';
 import { narrowByProductFields } from '../product-fields.js';
 import { findList, ITEM_COLUMNS, itemsQuery, itemViews, listSummaries, listView } from './repository.js';
 import {
@@ -25,9 +24,10 @@ import {
 } from './schemas.js';
 import type { ProductListService } from './service.js';
 import { storeList } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
 
 const MANAGE = 'product-list.manage';
-const common = { tags: [TAG], auth: 'login' as const, permission: MANAGE };
+const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true, permission: MANAGE };
 const listParams = pathParams('id');
 
 export function productListRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
@@ -84,8 +84,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       operationId: 'prepareProductListCreate',
       summary: 'Whether the caller may create product lists: the spec\'s success response (the lists themselves: POST /product-lists).',
       schemas: { responses: { 200: successResponse } },
-      async handler({ ctx }) {
-        requireCustomer(ctx);
+      async handler() {
         return { success: true };
       },
     },
@@ -97,7 +96,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts; optionally of one type.",
       schemas: { body: overviewBody, responses: { 200: listsResponse } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const limit = Number(body.limit);
         const page = Number(body.page);
         const lists = await listSummaries(host.db, customer.id, limit, page, body.type);
@@ -121,7 +120,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'A product list with its items in position order.',
       schemas: { params: listParams, responses: { 200: listSchema } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         return listView(host, host.db, await findList(host.db, customer.id, params.id));
       },
     },
@@ -154,7 +153,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'The items of a list, searched by criteria (term: article number, product name, comment).',
       schemas: { params: listParams, body: itemCriteriaBody, responses: { 200: itemList } },
       async handler({ ctx, params, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const list = await findList(host.db, customer.id, params.id);
         const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
         const narrowed = await narrowByProductFields(host, null, base, body as Criteria, itemCriteriaSpec, itemProductFields);
@@ -170,7 +169,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'One item of one of the customer’s product lists.',
       schemas: { params: listParams, responses: { 200: itemSchema } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const row = await itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS);
         const [view] = row ? await itemViews(host, host.db, [row]) : [];
         if (!view) throw Errors.notFound('Product list item', params.id);

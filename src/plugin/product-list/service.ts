@@ -4,9 +4,9 @@ import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
-import { requireCustomer } from '../employee/common.js';
 import { findList, ITEMS, LISTS, listView } from './repository.js';
 import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
+import { declaredCustomer } from '../declared.js';
 
 const LIST_OWNERS = 'suite_product_list_owners';
 
@@ -59,7 +59,7 @@ export class ProductListService {
   constructor(private readonly host: HostRuntime) {}
 
   private async withList<T>(ctx: StoreContext, listId: string, work: (trx: Trx, list: ListRow) => Promise<T>): Promise<T> {
-    const customer = requireCustomer(ctx);
+    const customer = declaredCustomer(ctx);
     await ctx.ruleIds();
     return this.mapProductGone(() =>
       inTransaction(this.host.db, async (trx) => {
@@ -82,7 +82,7 @@ export class ProductListService {
 
   /** Product ids of new items (by id, shop number or customer number), only products the caller may see; else 400 at the item. */
   private async resolve(ctx: StoreContext, trx: Trx, items: NewItem[]): Promise<string[]> {
-    const customerId = requireCustomer(ctx).id;
+    const customerId = declaredCustomer(ctx).id;
     const numbers = items.flatMap((i) => (i.articleNumber ? [i.articleNumber] : []));
     const byShopNumber = await visibleProductsByNumber(this.host, ctx, numbers, trx);
     const byCustomerNumber = await productIdsByNumber(trx, customerId, numbers);
@@ -159,7 +159,7 @@ export class ProductListService {
   }
 
   async create(ctx: StoreContext, input: { name?: string; type?: string; items?: NewItem[] }) {
-    const customer = requireCustomer(ctx);
+    const customer = declaredCustomer(ctx);
     await ctx.ruleIds();
     await ensureListOwner(this.host.db, customer.id);
     return this.mapProductGone(() => inTransaction(this.host.db, async (trx) => {
@@ -263,7 +263,7 @@ export class ProductListService {
   }
 
   async remove(ctx: StoreContext, listId: string): Promise<void> {
-    const customer = requireCustomer(ctx);
+    const customer = declaredCustomer(ctx);
     const deleted = await this.host.db(LISTS).where({ id: listId, customer_id: customer.id }).delete();
     if (deleted === 0) throw Errors.notFound('Product list', listId);
   }

@@ -2,7 +2,7 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contr
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { fastOrderRoutes } from '../fast-order/routes.js';
-import { attempt, dateText, noticeOf, requireAnyPermission, requireCustomerContext, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
 import { productListRoutes } from './routes.js';
 import { MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
 import type { ProductListService } from './service.js';
@@ -31,17 +31,12 @@ const NOTICES: Record<string, string> = {
 export function productListStorefrontPages(host: HostRuntime, service: ProductListService): StorefrontPage[] {
   const call = routeCaller([...productListRoutes(host, service), ...fastOrderRoutes(host)]);
 
-  function gate(ctx: StoreContext): void {
-    requireAnyPermission(ctx, [MANAGE]);
-    requireCustomerContext(ctx);
-  }
 
   async function allLists(ctx: StoreContext): Promise<View[]> {
     return (await call<{ elements: View[] }>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).elements;
   }
 
   async function listsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; name?: string } = {}, status = 200): Promise<PageResult> {
-    gate(ctx);
     const lists = await allLists(ctx);
     return {
       template: 'b2b/product-lists',
@@ -57,7 +52,6 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   }
 
   async function listPage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; articleNumber?: string } = {}, status = 200): Promise<PageResult> {
-    gate(ctx);
     if (!isId(id)) throw Errors.notFound('Product list', id);
     const list = await call<View>(ctx, 'readProductList', { params: { id } });
     const products = new Map((await host.catalog.visibleProducts(ctx, (list.items as View[]).map((item) => item.productId))).map((product) => [product.id, product]));
@@ -84,7 +78,6 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   }
 
   async function addPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string } = {}, status = 200): Promise<PageResult> {
-    gate(ctx);
     const fromCart = query.fromCart === '1';
     let product: View | null = null;
     if (!fromCart) {
@@ -112,28 +105,26 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
 
   return [
-    { path: LISTS_PATH, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, query }) => listsPage(ctx, query) },
+    { path: LISTS_PATH, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, query }) => listsPage(ctx, query) },
     {
       path: LISTS_PATH,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
-        gate(ctx);
         const name = text(form, 'name', 255);
         const result = await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: name ? { name } : {} }));
         if ('error' in result) return listsPage(ctx, {}, { error: result.error, name }, 400);
         return redirectTo(result.ok.productList.id, 'created');
       },
     },
-    { path: ADD_PATH, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, query }) => addPage(ctx, query) },
+    { path: ADD_PATH, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, query }) => addPage(ctx, query) },
     {
       path: ADD_PATH,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
-        gate(ctx);
         const listId = text(form, 'listId', 64);
         const name = text(form, 'name', 255);
         if (text(form, 'fromCart') === '1') {
@@ -160,14 +151,13 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         return redirectTo(result.ok.productList.id, 'added');
       },
     },
-    { path: `${LISTS_PATH}/:id`, auth: 'login', anyPermission: [MANAGE], handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query) },
+    { path: `${LISTS_PATH}/:id`, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query) },
     {
       path: `${LISTS_PATH}/:id/items`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params, form }) {
-        gate(ctx);
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const articleNumber = text(form, 'articleNumber', 64);
@@ -182,9 +172,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/items/:itemId/remove`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params }) {
-        gate(ctx);
         const { id, itemId } = params as { id: string; itemId: string };
         if (!isId(id) || !isId(itemId)) throw Errors.notFound('Product list item', itemId);
         await call(ctx, 'deleteProductListItems', { params: { id }, body: { items: [{ id: itemId }] } });
@@ -195,9 +184,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/rename`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params, form }) {
-        gate(ctx);
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const result = await attempt(() => call(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }));
@@ -209,9 +197,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params }) {
-        gate(ctx);
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         await call(ctx, 'deleteProductList', { params: { id } });
@@ -222,9 +209,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/to-cart`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE],
+      anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params }) {
-        gate(ctx);
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const list = await call<View>(ctx, 'readProductList', { params: { id } });

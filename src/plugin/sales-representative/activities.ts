@@ -8,9 +8,10 @@ import { storeList, storeListOf, storeListResponse } from '../../lib/store-list.
 import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
 import { storableTime } from './dates.js';
 import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import { requireRepresentative, TAG } from './context.js';
+import { TAG } from './context.js';
 import { ACTIVITIES, ACTIVITY_TYPES, assignedCustomerIds, isAssigned } from './repository.js';
 import { pagingQuery } from './schemas.js';
+import { declaredRepresentative } from '../declared.js';
 
 const text = { type: 'string' };
 const nullableId = nullable(idParam);
@@ -120,7 +121,7 @@ const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.n
 
 /** One activity, when its customer is assigned to the representative. */
 async function readActivity(host: HostRuntime, executor: Executor, ctx: StoreContext, id: string) {
-  const rep = requireRepresentative(ctx);
+  const rep = declaredRepresentative(ctx);
   const row = await executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').where('a.id', id).first(ACTIVITY_COLUMNS);
   if (!row || !(await isAssigned(host, executor, rep.id, ctx.salesChannel.id, row.customer_id))) throw Errors.notFound('customer activity', id);
   return toActivity(row);
@@ -167,10 +168,10 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The activity types a representative can record (active ones, in their order).',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { responses: { 200: storeListResponse(activityTypeSchema) } },
-      async handler({ ctx }) {
-        requireRepresentative(ctx);
+      async handler() {
         const rows = await host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id');
         return storeListOf(rows.map(toType));
       },
@@ -182,10 +183,11 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Every activity type (inactive ones too) with how many activities of the assigned customers use it; query page, limit, term.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { query: typeListQuery, responses: { 200: storeListResponse(activityTypeWithCount) } },
       async handler({ ctx, query }) {
-        const rep = requireRepresentative(ctx);
+        const rep = declaredRepresentative(ctx);
         const page = await searchByCriteria<Record<string, any>>(host.db(`${ACTIVITY_TYPES} as t`), query as Criteria, typeCriteria, (qb) => qb.select('t.*'));
         const ids = page.rows.map((r) => r.id as string);
         const counts = ids.length
@@ -206,10 +208,10 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One activity type.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), body: emptyBody, responses: { 200: activityTypeSchema } },
-      async handler({ ctx, params }) {
-        requireRepresentative(ctx);
+      async handler({ params }) {
         const row = await host.db(ACTIVITY_TYPES).where({ id: params.id }).first();
         if (!row) throw Errors.notFound('customer activity type', params.id);
         return toType(row);
@@ -222,10 +224,11 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Records an activity with an assigned customer (default: the customer acted for); employeeId and orderId must be the customer’s.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: createBody, responses: { 200: activitySchema } },
       async handler({ ctx, body }) {
-        const rep = requireRepresentative(ctx);
+        const rep = declaredRepresentative(ctx);
         const customerId: string | undefined = body.customerId ?? ctx.customer?.id;
         if (!customerId) throw Errors.badRequest('SUITE__INVALID_INPUT', 'customerId is required when no customer is acted for.', { pointer: '/customerId' });
         const id = newId();
@@ -247,6 +250,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Changes an activity of an assigned customer (body id plus the fields to change; the customer cannot change).',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: updateBody, responses: { 200: activitySchema } },
       async handler({ ctx, body }) {
@@ -270,10 +274,11 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         description: 'The spec gives the GET a criteria body; POST takes the same body for clients that cannot send one with GET. Query values narrow the body (filters add up; page, limit and term replace the body\'s).',
         tags: [TAG],
         auth: 'login',
+        actors: ['salesRepresentative'],
         permission: null,
         schemas: { query: listQuery, body: activityListBody, responses: { 200: storeListResponse(activitySchema) } },
         async handler({ ctx, query, body }) {
-          const rep = requireRepresentative(ctx);
+          const rep = declaredRepresentative(ctx);
           if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
           const given = body as Criteria;
           const filter: NonNullable<Criteria['filter']> = [...(given.filter ?? [])];
@@ -293,6 +298,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One activity of an assigned customer.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: activitySchema } },
       async handler({ ctx, params }) {
@@ -306,6 +312,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Deletes an activity of an assigned customer.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {

@@ -1,5 +1,6 @@
 import { readBool } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
+import { actorRefusal } from '../../lib/pipeline.js';
 import type { ContextEnricher, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
 import { PERMISSION_KEYS } from '../employee/permissions.js';
 import { findRepresentative, findRepresentativeByEmail, firstAssignedCustomer, isAssignedCustomer, representativeIdentity, representativeName } from './repository.js';
@@ -39,8 +40,7 @@ export const representativeContextEnricher: ContextEnricher = async (ctx, execut
 };
 
 export function requireRepresentative(ctx: StoreContext): NonNullable<StoreContext['salesRepresentative']> {
-  if (ctx.actor.type !== 'salesRepresentative' || !ctx.salesRepresentative)
-    throw Errors.forbidden('Only a sales representative login may do this.', 'SUITE__SALES_REPRESENTATIVE_ONLY');
+  if (ctx.actor.type !== 'salesRepresentative' || !ctx.salesRepresentative) throw actorRefusal(['salesRepresentative']);
   return ctx.salesRepresentative;
 }
 

@@ -1,6 +1,6 @@
 import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { addToCart, addToCartBody, addToCartResponse } from '../fast-order/index.js';
-import { requireRepresentative, TAG } from './context.js';
+import { TAG } from './context.js';
 
 /** The real product's representative fast order: the fast order's add-by-number, for the customer the representative acts for. */
 export function representativeFastOrderRoutes(host: HostRuntime): StoreRoute[] {
@@ -14,10 +14,11 @@ export function representativeFastOrderRoutes(host: HostRuntime): StoreRoute[] {
         'Only a sales representative login (403 SUITE__SALES_REPRESENTATIVE_ONLY otherwise); the customer is the one it acts for (POST /sales-representative/switch-customer), so catalog visibility, prices and customer product numbers are that customer\'s. The order is then placed from that cart as usual.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
+      needsCustomer: true,
       permission: null,
       schemas: { body: addToCartBody, responses: { 200: addToCartResponse } },
       async handler({ ctx, body }) {
-        requireRepresentative(ctx);
         return addToCart(host, ctx, body.items);
       },
     },

@@ -1,9 +1,9 @@
 import type { HostRuntime, StoreRoute } from '../../host/contract.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
-import { requireCustomer } from '../employee/common.js';
 import { TAG } from './context.js';
 import { representativeName, representativeOfCustomer } from './repository.js';
+import { declaredCustomer } from '../declared.js';
 
 export const PRODUCT_REQUEST_MAIL = 'product-request';
 
@@ -27,11 +27,12 @@ export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
         'A product the caller may not see is a 404 like an unknown id; a customer nobody looks after is a 400 SUITE__NO_SALES_REPRESENTATIVE. The answer comes by mail from the representative (the mail names the asker\'s e-mail address).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: null,
       rateLimit: { name: 'product-request', limit: 30, windowSeconds: 3600, by: ['ip'] },
       schemas: { params: pathParams('productId'), body: productRequestBody, responses: { 200: successResponse } },
       async handler({ ctx, params, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const [product] = await host.catalog.visibleProducts(ctx, [params.productId]);
         if (!product) throw Errors.notFound('Product', params.productId);
         const representative = await representativeOfCustomer(host.db, customer.id);

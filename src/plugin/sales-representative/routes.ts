@@ -7,7 +7,7 @@ import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { nowDb } from '../../lib/time.js';
 import type { CustomerRef, HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../host/contract.js';
 import { containsText, employeesOfLinks } from './employees.js';
-import { emailTaken, requireRepresentative, TAG } from './context.js';
+import { emailTaken, TAG } from './context.js';
 import {
   assignedCustomers,
   findRepresentative,
@@ -39,6 +39,7 @@ import {
   switchCustomerBody,
 } from './schemas.js';
 import { customerRanking, salesStatistics } from './statistics.js';
+import { declaredRepresentative } from '../declared.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 
@@ -57,7 +58,7 @@ function toCustomer(ctx: StoreContext, customer: CustomerRef) {
 
 /** The representative's assigned customers (see assignedCustomers). */
 async function assignedTo(host: HostRuntime, ctx: StoreContext): Promise<CustomerRef[]> {
-  const rep = requireRepresentative(ctx);
+  const rep = declaredRepresentative(ctx);
   return assignedCustomers(host, host.db, rep.id, ctx.salesChannel.id);
 }
 
@@ -73,7 +74,7 @@ async function orderPage(host: HostRuntime, scope: OrderScope, criteria: Criteri
 }
 
 async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: string): Promise<void> {
-  const rep = requireRepresentative(ctx);
+  const rep = declaredRepresentative(ctx);
   if (!(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, customerId))) throw Errors.notFound('customer', customerId);
 }
 
@@ -101,10 +102,11 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The representative changes their own name, phone or e-mail address; any other id is a 404.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), body: profilePatchBody, responses: { 200: successResponse } },
       async handler({ ctx, params, body }) {
-        const rep = requireRepresentative(ctx);
+        const rep = declaredRepresentative(ctx);
         if (params.id !== rep.id) throw Errors.notFound('sales representative', params.id);
         await inTransaction(host.db, async (trx) => {
           const update: Record<string, unknown> = { updated_at: nowDb() };
@@ -133,17 +135,18 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The representative chooses which assigned customer to act for; returns a new context token for it.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: switchCustomerBody, responses: { 200: contextTokenResponse } },
-      async handler({ ctx, body, res }) {
-        const rep = requireRepresentative(ctx);
+      async handler({ ctx, body, headers }) {
+        const rep = declaredRepresentative(ctx);
         const session = await inTransaction(host.db, async (trx) => {
           if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, body.customerId))) throw Errors.notFound('customer', body.customerId);
           const row = await findRepresentative(trx, rep.id);
           if (!row) throw Errors.unauthorized();
           return host.auth.createSession(trx, { ...representativeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
         });
-        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
       },
     },
@@ -154,6 +157,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The representative’s assigned customers with their order count, net revenue and last order date; `current` marks the one acted for.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerWithStatsSchema) } },
       async handler({ ctx, body }) {
@@ -177,6 +181,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Searches the assigned customers (term over company, number, e-mail and name; criteria filters).',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerSchema) } },
       async handler({ ctx, body }) {
@@ -191,6 +196,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Orders of all assigned customers, newest first (filter by customerId, state, orderDate …).',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
@@ -205,6 +211,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The most recent order of each assigned customer that has ordered, newest first.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: lastOrdersBody, responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
@@ -223,6 +230,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The orders of one assigned customer, newest first (query page and limit): an array, as the spec says.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('customerId'), query: objectSchema(pagingQuery), responses: { 200: orderArrayResponse } },
       async handler({ ctx, params, query }) {
@@ -237,6 +245,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Orders an employee of an assigned customer placed (path id: the employee id), newest first.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { params: pathParams('id'), body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, params, body }) {
@@ -253,6 +262,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Employees of the assigned customers, one entry per employee and customer (filter by customerId).',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: employeeCriteriaBody, responses: { 200: storeListResponse(customerEmployeeSchema) } },
       async handler({ ctx, body }) {
@@ -266,6 +276,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Net revenue, order count and average order value of an assigned customer per calendar month (sales channel time zone), cancelled orders excluded.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { query: statisticsQuery, body: emptyBody, responses: { 200: statisticsResponse } },
       async handler({ ctx, query }) {
@@ -280,6 +291,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Assigned customers ranked by net revenue (optionally between from and to); with customerId only that customer’s entry.',
       tags: [TAG],
       auth: 'login',
+      actors: ['salesRepresentative'],
       permission: null,
       schemas: { body: rankingBody, responses: { 200: rankingResponse } },
       async handler({ ctx, body }) {

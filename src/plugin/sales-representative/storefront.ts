@@ -4,9 +4,9 @@ import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
 import { activityRoutes } from './activities.js';
-import { requireRepresentative } from './context.js';
 import { findRepresentative, representativeIdentity } from './repository.js';
 import { representativeRoutes } from './routes.js';
+import { declaredRepresentative } from '../declared.js';
 
 const BASE = '/account/sales-representative';
 const CUSTOMERS_PATH = `${BASE}/customers`;
@@ -41,7 +41,6 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
 
   async function customersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    requireRepresentative(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
     const result = await call<{ total: number; elements: View[] }>(ctx, 'listSalesRepresentativeCustomers', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
@@ -64,7 +63,6 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   async function customerPage(ctx: StoreContext, id: string): Promise<PageResult> {
-    requireRepresentative(ctx);
     if (!isId(id)) throw Errors.notFound('customer', id);
     // The statistics route answers 404 for a customer not assigned to the caller.
     const statistics = await call<View>(ctx, 'readSalesStatistics', { query: { customerId: id, months: 12 }, body: {} });
@@ -92,7 +90,6 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   async function activitiesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
-    requireRepresentative(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const customerId = typeof query.customerId === 'string' && isId(query.customerId) ? query.customerId : null;
     if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId) throw Errors.notFound('customer', query.customerId);
@@ -130,7 +127,6 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    requireRepresentative(ctx);
     const ranking = await call<{ total: number; elements: View[] }>(ctx, 'readCustomerSalesRanking', { body: { page: 1, limit: 100 } });
     const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
     if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
@@ -149,13 +145,13 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   return [
-    { path: CUSTOMERS_PATH, auth: 'login', handler: ({ ctx, query }) => customersPage(ctx, query) },
+    { path: CUSTOMERS_PATH, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, query }) => customersPage(ctx, query) },
     {
       path: `${BASE}/act`,
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, form }) {
-        requireRepresentative(ctx);
         const customerId = text(form, 'customerId', 64);
         if (!isId(customerId)) throw Errors.notFound('customer', customerId);
         const { contextToken } = await call<{ contextToken: string }>(ctx, 'switchSalesRepresentativeCustomer', { body: { customerId } });
@@ -166,8 +162,9 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
       path: `${BASE}/stop`,
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx }) {
-        const rep = requireRepresentative(ctx);
+        const rep = declaredRepresentative(ctx);
         // No Store API route ends acting for a customer: a new session of the representative without one.
         const session = await inTransaction(host.db, async (trx) => {
           const row = await findRepresentative(trx, rep.id);
@@ -177,14 +174,14 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
         return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: session.token } };
       },
     },
-    { path: `${CUSTOMERS_PATH}/:id`, auth: 'login', handler: ({ ctx, params }) => customerPage(ctx, params.id!) },
-    { path: ACTIVITIES_PATH, auth: 'login', handler: ({ ctx, query }) => activitiesPage(ctx, query) },
+    { path: `${CUSTOMERS_PATH}/:id`, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, params }) => customerPage(ctx, params.id!) },
+    { path: ACTIVITIES_PATH, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, query }) => activitiesPage(ctx, query) },
     {
       path: ACTIVITIES_PATH,
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, form }) {
-        requireRepresentative(ctx);
         const fields = {
           customerId: text(form, 'customerId', 64),
           typeId: text(form, 'typeId', 64),
@@ -210,14 +207,14 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
       path: `${ACTIVITIES_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
+      actors: ['salesRepresentative'],
       async handler({ ctx, params }) {
-        requireRepresentative(ctx);
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('customer activity', id);
         await call(ctx, 'deleteCustomerActivity', { params: { id } });
         return { redirect: `${ACTIVITIES_PATH}?done=deleted` };
       },
     },
-    { path: STATISTICS_PATH, auth: 'login', handler: ({ ctx, query }) => statisticsPage(ctx, query) },
+    { path: STATISTICS_PATH, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, query }) => statisticsPage(ctx, query) },
   ];
 }

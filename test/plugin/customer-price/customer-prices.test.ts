@@ -127,7 +127,7 @@ describe('customer prices: Store API and price provider', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.total).to.equal(2);
     expect(res.body.elements).to.deep.include.members([
-      { id: own, productId: a.id, productNumber: a.number, productName: 'Alpha bolt', minQuantity: 1, price: 8, scope: 'customer' },
+      { id: own, productId: a.id, productNumber: a.number, productName: 'Alpha bolt', minQuantity: 1, price: 8, listPrice: null, validFrom: null, validUntil: null, currency: null, scope: 'customer' },
     ]);
     expect(res.body.elements.find((p: { productId: string }) => p.productId === b.id)).to.deep.include({ minQuantity: 5, price: 3.5, scope: 'customerGroup', productName: 'Beta nut' });
 

@@ -102,8 +102,8 @@ describe('event manager: Store API and Admin API routes', function () {
       expectError(await anonymous.post('/events', {}), 401);
       for (const token of [customer.token, employeeToken]) {
         const api = await as(token);
-        expectError(await api.post('/event-manager/events', {}), 403, 'SUITE__EVENT_MANAGER_STAFF_ONLY');
-        expectError(await api.post('/event-manager/event', { productId: newId(), name: 'x', language: 'en', startsAt: inDays(1), endsAt: inDays(2) }), 403, 'SUITE__EVENT_MANAGER_STAFF_ONLY');
+        expectError(await api.post('/event-manager/events', {}), 403, 'SUITE__SALES_REPRESENTATIVE_ONLY');
+        expectError(await api.post('/event-manager/event', { productId: newId(), name: 'x', language: 'en', startsAt: inDays(1), endsAt: inDays(2) }), 403, 'SUITE__SALES_REPRESENTATIVE_ONLY');
         expectError(await api.get(`/event-manager/event/${id}`), 403);
         expectError(await api.patch(`/event-manager/event/${id}`, { name: 'Taken over' }), 403);
         expectError(await api.delete(`/event-manager/event/${id}`), 403);

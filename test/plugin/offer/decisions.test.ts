@@ -58,7 +58,7 @@ describe('offers: the customer’s decisions', () => {
       const c = await company();
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
       expectError(await (await as(null)).put(`/offer/${offer.id}`, { action: 'accept' }), 401);
-      expectError(await (await as(c.rep.token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403, 'SUITE__OFFER_CUSTOMER_ONLY');
+      expectError(await (await as(c.rep.token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403, 'SUITE__CUSTOMER_SIDE_ONLY');
       expectError(await (await as((await employee(c.customer, ['offer.read'])).token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403, 'SUITE__OFFER_ORDER_NOT_ALLOWED');
       expectError(await (await as((await employee(c.customer, ['orders.create', 'offer.request'])).token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403);
       expectError(await (await as((await company()).customer.token)).put(`/offer/${offer.id}`, { action: 'accept' }), 404);
@@ -132,7 +132,7 @@ describe('offers: the customer’s decisions', () => {
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
       const path = `/offer/${offer.id}/request-validity-extension`;
       expectError(await (await as(null)).post(path, {}), 401);
-      expectError(await (await as(c.rep.token)).post(path, {}), 403, 'SUITE__OFFER_CUSTOMER_ONLY');
+      expectError(await (await as(c.rep.token)).post(path, {}), 403, 'SUITE__CUSTOMER_SIDE_ONLY');
       expectError(await (await as((await employee(c.customer, ['offer.read'])).token)).post(path, {}), 403);
       expectError(await (await as((await company()).customer.token)).post(path, {}), 404);
       expect((await (await as((await employee(c.customer, ['offer.request'])).token)).post(path, {})).status).to.equal(200);

@@ -2,7 +2,6 @@ import { inTransaction, readJson, writeJson } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../../lib/json-api.js';
-import { enforceRateLimit } from '../../../lib/rate-limit.js';
 import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
 import type { AdminRoute, HostRuntime, StoreRoute } from '../../../host/contract.js';
@@ -85,10 +84,12 @@ export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
       tags: TAGS,
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'account-request-ip', limit: 10, windowSeconds: 3600, by: ['ip'] },
+      rateLimit: [
+        { name: 'account-request-ip', limit: 10, windowSeconds: 3600, by: ['ip'] },
+        { name: 'account-request-email', limit: 3, windowSeconds: 3600, by: ['body.email'] },
+      ],
       schemas: { body: requestBody, responses: { 200: objectSchema({}) } },
-      async handler({ ctx, body, req }) {
-        await enforceRateLimit(host.db, { name: 'account-request-email', limit: 3, windowSeconds: 3600, by: ['body.email'] }, req);
+      async handler({ ctx, body }) {
         const email = normaliseEmail(body.email);
         await inTransaction(host.db, async (trx) => {
           await trx(REQUESTS).insert({

@@ -5,11 +5,12 @@ import { reply } from '../../../lib/routes.js';
 import { objectSchema } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
 import type { HostRuntime, StoreContext, StoreRoute } from '../../../host/contract.js';
-import { normaliseEmail, requireCustomer, TAG } from '../common.js';
+import { normaliseEmail, TAG } from '../common.js';
 import { createInvitation } from '../invitation/service.js';
 import { holdsAll } from '../permissions.js';
 import { employeesOfCustomer, EMPLOYEES, LINKS, rolePermissionsOf, selectEmployeeColumns } from '../repository.js';
 import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleView } from '../role/repository.js';
+import { declaredCustomer } from '../../declared.js';
 
 export const EMPLOYEE_CSV_COLUMNS: CsvColumn[] = [
   { name: 'email', aliases: ['mail', 'email address'], required: true },
@@ -117,10 +118,11 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
         `Limits: ${EMPLOYEE_CSV_MAX_BYTES} bytes, ${EMPLOYEE_CSV_MAX_ROWS} rows (413). Separator , or ;. Nothing is deleted.`,
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.manage',
       schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const parsed = await parseCsv(String(body ?? ''), { columns: EMPLOYEE_CSV_COLUMNS, maxBytes: EMPLOYEE_CSV_MAX_BYTES, maxRows: EMPLOYEE_CSV_MAX_ROWS });
         return inTransaction(host.db, async (trx) => {
           const { planned, existing, problems } = await planImport(host, trx, ctx, customer.id, parsed.rows);
@@ -159,16 +161,17 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'All employees of the customer as CSV (RFC 4180, formula injection neutralised); the file re-imports unchanged.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'employee.read',
       schemas: { body: objectSchema({}), responses: { 200: { contentType: 'text/csv', description: 'email, first_name, last_name, department, role, active' } } },
-      async handler({ ctx, res }) {
-        const customer = requireCustomer(ctx);
+      async handler({ ctx, headers }) {
+        const customer = declaredCustomer(ctx);
         const rows = await selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email');
         const csv = await toCsv(
           EMPLOYEE_CSV_COLUMNS.map((c) => c.name),
           rows.map((r: Record<string, any>) => [r.email, r.first_name, r.last_name, r.department ?? '', r.role_name ?? '', readBool(r.link_active) ? 'true' : 'false']),
         );
-        res.setHeader('Content-Disposition', 'attachment; filename="employees.csv"');
+        headers.setHeader('Content-Disposition', 'attachment; filename="employees.csv"');
         return reply(200, csv, { contentType: 'text/csv; charset=utf-8' });
       },
     },

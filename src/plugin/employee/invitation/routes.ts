@@ -5,10 +5,11 @@ import { nullable, objectSchema, pathParams, successResponse } from '../../../li
 import { storeList, storeListResponse } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
 import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
-import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, requireCustomer, storefrontUrlSchema, TAG } from '../common.js';
+import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, storefrontUrlSchema, TAG } from '../common.js';
 import { findEmployeeByEmail, LINKS } from '../repository.js';
 import { assignableRole } from '../service.js';
 import { acceptInvitation, createInvitation, INVITATIONS, invitationStatus } from './service.js';
+import { declaredCustomer } from '../../declared.js';
 
 const time = { type: 'string', format: 'date-time' };
 const invitationSchema = objectSchema(
@@ -62,6 +63,7 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Invites a person by e-mail to work for the customer; the mail carries an activation link valid 7 days. Inviting the same e-mail again renews it.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'invitation.manage',
       rateLimit: { name: 'create-invitation', limit: 200, windowSeconds: 3600, by: ['ip'] },
       schemas: {
@@ -69,7 +71,7 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
         responses: { 200: objectSchema({ success: { const: true }, id: { type: 'string' } }, ['success', 'id']) },
       },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const email = normaliseEmail(body.email);
         const id = await inTransaction(host.db, async (trx) => {
           await assignableRole(trx, ctx, customer.id, body.roleId);
@@ -88,13 +90,14 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The customer’s invitations, newest first.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'invitation.manage',
       schemas: {
         query: objectSchema({ page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 } }),
         responses: { 200: storeListResponse(invitationSchema) },
       },
       async handler({ ctx, query }) {
-        const customerId = requireCustomer(ctx).id;
+        const customerId = declaredCustomer(ctx).id;
         const [count] = await host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' });
         const rows = await invitationsOf(host, customerId).orderBy('i.created_at', 'desc').orderBy('i.id').limit(query.limit).offset((query.page - 1) * query.limit);
         return storeList(rows.map(toInvitationView), { total: Number(count?.n ?? 0), page: query.page, limit: query.limit });
@@ -107,10 +110,11 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One invitation of the customer.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: invitationSchema } },
       async handler({ ctx, params }) {
-        const row = await invitationsOf(host, requireCustomer(ctx).id).where('i.id', params.id).first();
+        const row = await invitationsOf(host, declaredCustomer(ctx).id).where('i.id', params.id).first();
         if (!row) throw Errors.notFound('invitation', params.id);
         return toInvitationView(row);
       },
@@ -122,10 +126,11 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Withdraws an invitation: its link stops working.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        const deleted = await host.db(INVITATIONS).where({ id: params.id, customer_id: requireCustomer(ctx).id }).delete();
+        const deleted = await host.db(INVITATIONS).where({ id: params.id, customer_id: declaredCustomer(ctx).id }).delete();
         if (!deleted) throw Errors.notFound('invitation', params.id);
         return { success: true };
       },

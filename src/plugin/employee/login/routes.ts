@@ -1,6 +1,5 @@
 import { inTransaction, readBool } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { enforceRateLimit } from '../../../lib/rate-limit.js';
 import type { RateLimitRule } from '../../../lib/routes.js';
 import { objectSchema, successResponse } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
@@ -10,6 +9,7 @@ import { MAIL } from '../mail.js';
 import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail } from '../repository.js';
 import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from './service.js';
 import { deleteActorTokens, issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
+import { declaredCustomer, declaredEmployee } from '../../declared.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 /** Known and unknown e-mails get their answer after the same floor, so timing tells nothing. */
@@ -33,14 +33,16 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'passwordless-login-ip', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      rateLimit: [
+        { name: 'passwordless-login-ip', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+        { name: 'passwordless-login-email', ...PER_EMAIL, by: ['body.email'] },
+      ],
       schemas: {
         body: objectSchema({ email: emailSchema, storefrontUrl: storefrontUrlSchema }, ['email']),
         responses: { 200: successResponse },
       },
-      async handler({ ctx, body, req }) {
+      async handler({ ctx, body }) {
         const startedAt = Date.now();
-        await enforceRateLimit(host.db, { name: 'passwordless-login-email', ...PER_EMAIL, by: ['body.email'] }, req);
         const email = normaliseEmail(body.email);
         const linkFor = (secret: string) => storefrontLink(host, ctx.salesChannel, `/account/passwordless-login/${secret}`, body.storefrontUrl);
         linkFor('check');
@@ -82,10 +84,10 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         body: objectSchema({}),
         responses: { 200: contextTokenResponse },
       },
-      async handler({ ctx, params, res }) {
+      async handler({ ctx, params, headers }) {
         const session = await loginWithLink(host, ctx.salesChannel, params.hash);
         if (!session) throw Errors.badRequest('SUITE__LOGIN_LINK_INVALID', 'The login link is not valid, has expired or was used already.');
-        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token };
       },
     },
@@ -97,14 +99,16 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       tags: [TAG],
       auth: 'public',
       permission: null,
-      rateLimit: { name: 'password-recovery-ip', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+      rateLimit: [
+        { name: 'password-recovery-ip', limit: PER_IP.limit, windowSeconds: PER_IP.windowSeconds, by: ['ip'] },
+        { name: 'password-recovery-email', ...PER_EMAIL, by: ['body.email'] },
+      ],
       schemas: {
         body: objectSchema({ email: emailSchema, storefrontUrl: storefrontUrlSchema }, ['email', 'storefrontUrl']),
         responses: { 200: successResponse },
       },
-      async handler({ ctx, body, req }) {
+      async handler({ ctx, body }) {
         const startedAt = Date.now();
-        await enforceRateLimit(host.db, { name: 'password-recovery-email', ...PER_EMAIL, by: ['body.email'] }, req);
         const email = normaliseEmail(body.email);
         const linkFor = (secret: string) => storefrontLink(host, ctx.salesChannel, `/account/employee-recovery/${secret}`, body.storefrontUrl);
         linkFor('check');
@@ -150,16 +154,17 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'An employee changes their own password; every other session ends, and a fresh context token is returned.',
       tags: [TAG],
       auth: 'login',
+      actors: ['employee'],
       permission: null,
       rateLimit: { name: 'employee-change-password', limit: 10, windowSeconds: 15 * 60, by: ['ip'] },
       schemas: {
         body: objectSchema({ currentPassword: { type: 'string', minLength: 1, maxLength: 1024 }, newPassword: passwordSchema }, ['currentPassword', 'newPassword']),
         responses: { 200: contextTokenResponse },
       },
-      async handler({ ctx, body, res }) {
-        if (ctx.actor.type !== 'employee' || !ctx.employee || !ctx.customer) throw Errors.forbidden('Only an employee login may do this.', 'SUITE__EMPLOYEE_ONLY');
-        const employeeId = ctx.employee.id;
-        const customerId = ctx.customer.id;
+      async handler({ ctx, body, headers }) {
+        const employeeId = declaredEmployee(ctx).id;
+        // An employee always acts for one of its customers.
+        const customerId = declaredCustomer(ctx).id;
         const row = await host.db(EMPLOYEES).where({ id: employeeId }).first();
         if (!row?.password_hash || !(await host.auth.verifyPassword(body.currentPassword, row.password_hash)))
           throw Errors.badRequest('SUITE__WRONG_PASSWORD', 'The current password is wrong.', { pointer: '/currentPassword' });
@@ -170,7 +175,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
           await deleteActorTokens(trx, 'employee', employeeId);
           return host.auth.createSession(trx, { ...employeeIdentity(row, customerId), salesChannelId: ctx.salesChannel.id });
         });
-        res.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token };
       },
     },

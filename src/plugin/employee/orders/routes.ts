@@ -2,7 +2,8 @@ import { criteriaSchema, renameCriteriaFields, type Criteria } from '../../../li
 import { Errors } from '../../../lib/errors.js';
 import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
 import type { HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../../host/contract.js';
-import { requireCustomer, TAG } from '../common.js';
+import { TAG } from '../common.js';
+import { declaredCustomer } from '../../declared.js';
 
 const orderListResponse = objectSchema(
   {
@@ -19,7 +20,7 @@ const ORDER_FIELDS = ['id', 'orderNumber', 'orderDate', 'state', 'employeeId', '
 
 /** Orders the caller may see: with orders.read-all every order of the customer, else those they placed themselves. */
 function visibleOrders(ctx: StoreContext): OrderScope {
-  const customerIds = [requireCustomer(ctx).id];
+  const customerIds = [declaredCustomer(ctx).id];
   return ctx.can('orders.read-all') ? { customerIds } : { customerIds, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
 }
 
@@ -32,6 +33,7 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Orders the caller placed; with orders.read-all (the company admin) all of the customer’s, filterable by employeeId.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.read',
       description: 'Answers like the order route: `{"orders": {"total", "page", "limit", "elements"}}`.',
       schemas: { body: criteriaSchema(ORDER_FIELDS), responses: { 200: orderListResponse } },
@@ -47,6 +49,7 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'One order the caller may see (see /b2b/employee-orders).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'orders.read',
       schemas: { params: pathParams('id'), responses: { 200: looseObject } },
       async handler({ ctx, params }) {

@@ -6,9 +6,10 @@ import { nullable, objectSchema, pathParams, successResponse } from '../../../li
 import { storeList, storeListOf, storeListResponse } from '../../../lib/store-list.js';
 import { nowDb } from '../../../lib/time.js';
 import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
-import { requireCustomer, TAG } from '../common.js';
+import { TAG } from '../common.js';
 import { assertCanGrant, PERMISSION_KEYS, PERMISSIONS } from '../permissions.js';
 import { findRole, findRoleByName, roleCriteria, ROLES, rolesOfCustomer, selectRoleColumns, toRoleView } from './repository.js';
+import { declaredCustomer } from '../../declared.js';
 
 const time = { type: 'string', format: 'date-time' };
 const roleSchema = objectSchema(
@@ -66,10 +67,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'The customer’s roles with their permission keys and employee counts.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'role.read',
       schemas: { body: criteriaSchema(Object.keys(roleCriteria.fields)), responses: { 200: storeListResponse(roleSchema) } },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<Record<string, any>>(rolesOfCustomer(host.db, requireCustomer(ctx).id), body as Criteria, roleCriteria, (qb) => selectRoleColumns(host.db, qb));
+        const page = await searchByCriteria<Record<string, any>>(rolesOfCustomer(host.db, declaredCustomer(ctx).id), body as Criteria, roleCriteria, (qb) => selectRoleColumns(host.db, qb));
         return storeList(page.rows.map(toRoleView), page);
       },
     },
@@ -80,10 +82,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Creates a role; a caller can only grant permissions they hold.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'role.manage',
       schemas: { body: objectSchema(roleFields, ['name', 'permissions']), responses: { 200: roleResult } },
       async handler({ ctx, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         assertCanGrant(ctx, body.permissions);
         const role = await inTransaction(host.db, async (trx) => {
           const name = body.name.trim();
@@ -104,10 +107,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Changes a role; its employees get the new permissions with their next request.',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'role.manage',
       schemas: { params: pathParams('id'), body: objectSchema(roleFields, [], { minProperties: 1 }), responses: { 200: roleResult } },
       async handler({ ctx, params, body }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         const role = await inTransaction(host.db, async (trx) => {
           const current = await findRole(trx, customer.id, params.id);
           if (!current) throw Errors.notFound('role', params.id);
@@ -133,10 +137,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       summary: 'Deletes a role that no employee holds (reassign them first).',
       tags: [TAG],
       auth: 'login',
+      needsCustomer: true,
       permission: 'role.manage',
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        const customer = requireCustomer(ctx);
+        const customer = declaredCustomer(ctx);
         await inTransaction(host.db, async (trx) => {
           const current = await findRole(trx, customer.id, params.id);
           if (!current) throw Errors.notFound('role', params.id);

@@ -2,7 +2,7 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/co
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import type { Reply } from '../../../lib/routes.js';
-import { attempt, dateText, download, list, noticeOf, requireAnyPermission, requireCustomerContext, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
+import { attempt, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
 import { invitationRoutes } from '../invitation/routes.js';
 import { PERMISSIONS } from '../permissions.js';
@@ -35,6 +35,7 @@ const GROUP_LABELS: Record<string, string> = {
   offers: 'Offers',
   'product-lists': 'Product lists',
   'customer-product-numbers': 'Customer product numbers',
+  'cost-centers': 'Cost centers',
   events: 'Events',
   admin: 'Administration',
 };
@@ -68,7 +69,6 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: View; csv?: string } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
-    requireCustomerContext(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
     const result = await call<{ total: number; elements: View[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
@@ -97,7 +97,6 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function employeePage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
-    requireCustomerContext(ctx);
     if (!isId(id)) throw Errors.notFound('employee', id);
     const employee = await call<View>(ctx, 'readEmployee', { params: { id } });
     const roles = await roleChoices(ctx);
@@ -133,7 +132,6 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
-    requireCustomerContext(ctx);
     const roles = (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
     const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
     const form = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
@@ -161,7 +159,6 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function rolePage(ctx: StoreContext, id: string, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
-    requireCustomerContext(ctx);
     const role = await findRole(ctx, id);
     const form = extra.form ?? role;
     return {
@@ -182,7 +179,6 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function invitationsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['invitation.manage']);
-    requireCustomerContext(ctx);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const result = await call<{ total: number; elements: View[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -206,11 +202,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const withoutEmpty = (fields: View) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
 
   return [
-    { path: EMPLOYEES_PATH, auth: 'login', handler: ({ ctx, query }) => employeesPage(ctx, query) },
+    { path: EMPLOYEES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => employeesPage(ctx, query) },
     {
       path: `${EMPLOYEES_PATH}/invite`,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['employee.manage']);
         const fields = personFields(form);
@@ -222,9 +219,9 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     {
       path: `${EMPLOYEES_PATH}/export`,
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx }) {
         requireAnyPermission(ctx, ['employee.read']);
-        requireCustomerContext(ctx);
         return download(await call<Reply>(ctx, 'exportEmployees', { body: {} }), 'employees.csv', 'text/csv; charset=utf-8');
       },
     },
@@ -232,6 +229,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: `${EMPLOYEES_PATH}/import`,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['employee.manage']);
         const csv = typeof form.csv === 'string' ? form.csv : '';
@@ -240,11 +238,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${EMPLOYEES_PATH}?done=imported` };
       },
     },
-    { path: `${EMPLOYEES_PATH}/:id`, auth: 'login', handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query) },
+    { path: `${EMPLOYEES_PATH}/:id`, auth: 'login', needsCustomer: true, handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query) },
     {
       path: `${EMPLOYEES_PATH}/:id`,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, params, form }) {
         requireAnyPermission(ctx, ['employee.manage']);
         const id = params.id!;
@@ -262,6 +261,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         path: `${EMPLOYEES_PATH}/:id/${action}`,
         method: 'POST',
         auth: 'login',
+        needsCustomer: true,
         async handler({ ctx, params }) {
           requireAnyPermission(ctx, ['employee.manage']);
           const id = params.id!;
@@ -272,11 +272,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         },
       }),
     ),
-    { path: ROLES_PATH, auth: 'login', handler: ({ ctx, query }) => rolesPage(ctx, query) },
+    { path: ROLES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => rolesPage(ctx, query) },
     {
       path: ROLES_PATH,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['role.manage']);
         const fields = roleFields(form);
@@ -285,11 +286,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${ROLES_PATH}?done=created` };
       },
     },
-    { path: `${ROLES_PATH}/:id`, auth: 'login', handler: ({ ctx, params }) => rolePage(ctx, params.id!) },
+    { path: `${ROLES_PATH}/:id`, auth: 'login', needsCustomer: true, handler: ({ ctx, params }) => rolePage(ctx, params.id!) },
     {
       path: `${ROLES_PATH}/:id`,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, params, form }) {
         requireAnyPermission(ctx, ['role.manage']);
         const role = await findRole(ctx, params.id!);
@@ -303,6 +305,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: `${ROLES_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, params }) {
         requireAnyPermission(ctx, ['role.manage']);
         const role = await findRole(ctx, params.id!);
@@ -311,11 +314,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${ROLES_PATH}?done=deleted` };
       },
     },
-    { path: INVITATIONS_PATH, auth: 'login', handler: ({ ctx, query }) => invitationsPage(ctx, query) },
+    { path: INVITATIONS_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => invitationsPage(ctx, query) },
     {
       path: INVITATIONS_PATH,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['invitation.manage']);
         const fields = personFields(form);
@@ -328,6 +332,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: `${INVITATIONS_PATH}/:id/withdraw`,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       async handler({ ctx, params }) {
         requireAnyPermission(ctx, ['invitation.manage']);
         const id = params.id!;

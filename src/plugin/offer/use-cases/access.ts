@@ -1,6 +1,7 @@
 import type { CustomerRef, HostRuntime, ProductRecord, StoreContext } from '../../../host/contract.js';
 import type { Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
+import { actorRefusal } from '../../../lib/pipeline.js';
 import { toMinor } from '../../../lib/money.js';
 import { assignedCustomerIds } from '../../sales-representative/index.js';
 import { findOffer, findScopedOffer, offerViews, type OfferRow, type OfferScope, type OfferView } from '../repository.js';
@@ -17,10 +18,13 @@ export function isRepresentative(ctx: StoreContext): boolean {
   return ctx.actor.type === 'salesRepresentative' && ctx.salesRepresentative !== null;
 }
 
-/** Accepting, declining and asking for more time are the customer's decisions, not the sales side's. */
+/**
+ * Accepting, declining and asking for more time are the customer's decisions, not the sales side's.
+ * Routes that only decide declare `actors: ['customer', 'employee']`; PUT /offer/{id} decides or edits
+ * by its body, so this data-dependent check answers the pipeline's refusal for that actor set.
+ */
 export function requireCustomerSide(ctx: StoreContext): CustomerRef {
-  if (ctx.actor.type !== 'customer' && ctx.actor.type !== 'employee')
-    throw Errors.forbidden('Only the customer or its employees may do this with an offer.', 'SUITE__OFFER_CUSTOMER_ONLY');
+  if (ctx.actor.type !== 'customer' && ctx.actor.type !== 'employee') throw actorRefusal(['customer', 'employee']);
   return requireCustomer(ctx);
 }
 

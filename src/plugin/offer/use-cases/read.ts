@@ -3,7 +3,8 @@ import type { Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isAssigned } from '../../sales-representative/index.js';
 import { expireDueInScope, isScopedOfferDocument, latestSentOfferWithProduct, offerViews, searchOffers, searchStates, type OfferState, type OfferView } from '../repository.js';
-import { isRepresentative, requireCustomer, scopeOf } from './access.js';
+import { isRepresentative, scopeOf } from './access.js';
+import { declaredCustomer } from '../../declared.js';
 
 /** The caller's offers; overdue ones are written `expired` first so status filters see it. */
 export async function listOffers(host: HostRuntime, ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: OfferView[] }> {
@@ -27,7 +28,7 @@ export async function offerDocument(host: HostRuntime, ctx: StoreContext, docume
 
 /** The customer's latest order with the product (and the line), and its latest sent offer with it. */
 export async function referenceProduct(host: HostRuntime, ctx: StoreContext, productId: string, customerId: string | undefined): Promise<Record<string, unknown>> {
-  const own = requireCustomer(ctx);
+  const own = declaredCustomer(ctx);
   const targetId = customerId ?? own.id;
   if (targetId !== own.id && !(isRepresentative(ctx) && (await isAssigned(host, host.db, ctx.salesRepresentative!.id, ctx.salesChannel.id, targetId))))
     throw Errors.notFound('Customer', targetId);

@@ -1,13 +1,11 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { requireRepresentative } from '../../sales-representative/index.js';
 import { deleteUnorderedOffer } from '../repository.js';
 import { visibleOffer } from './access.js';
 
 /** The sales side deletes an offer; an accepted one belongs to its order. */
 export async function removeOffer(host: HostRuntime, ctx: StoreContext, id: string): Promise<void> {
-  requireRepresentative(ctx);
   await inTransaction(host.db, async (trx) => {
     const offer = await visibleOffer(host, ctx, id, trx, true);
     if (offer.status === 'accepted' || offer.order_id) throw Errors.badRequest('SUITE__OFFER_ACCEPTED', 'An accepted offer belongs to its order and cannot be deleted.');

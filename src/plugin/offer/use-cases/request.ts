@@ -7,7 +7,8 @@ import { representativeOfCustomer } from '../../sales-representative/index.js';
 import { MAIL, offerMailData } from '../mail.js';
 import { findOffer, insertOffer, insertOfferLines, offerLines, offerViews, totalsOf, type NewOfferLine, type OfferView } from '../repository.js';
 import { MAX_OFFER_LINES } from '../schemas.js';
-import { isRepresentative, lineTotal, requireCustomer, visibleProducts } from './access.js';
+import { isRepresentative, lineTotal, visibleProducts } from './access.js';
+import { declaredCustomer } from '../../declared.js';
 
 export interface OfferRequestInput {
   billigAddressId?: string | null;
@@ -19,7 +20,6 @@ export interface OfferRequestInput {
 
 /** An offer request for the caller's cart, at the cart's prices. */
 export async function requestFromCart(host: HostRuntime, ctx: StoreContext, input: OfferRequestInput): Promise<OfferView> {
-  requireCustomer(ctx);
   const cart = await host.cart.current(ctx);
   if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty: add the products to ask an offer for first.');
   const priced = await host.cart.price(ctx, cart);
@@ -51,7 +51,6 @@ export async function requestFromItems(
   ctx: StoreContext,
   input: OfferRequestInput & { lineItems: Array<{ id?: string; productId: string; quantity: number; comment?: string | null }> },
 ): Promise<OfferView> {
-  requireCustomer(ctx);
   const products = await visibleProducts(host, ctx, input.lineItems.map((item) => item.productId));
   const lines: NewOfferLine[] = [];
   for (const [index, item] of input.lineItems.entries()) {
@@ -84,7 +83,7 @@ async function assertAddresses(host: HostRuntime, customerId: string, input: Off
 }
 
 async function createOffer(host: HostRuntime, ctx: StoreContext, input: OfferRequestInput, lines: NewOfferLine[], source: 'cart' | 'items'): Promise<OfferView> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   await assertAddresses(host, customer.id, input);
   if (lines.length > MAX_OFFER_LINES) throw Errors.badRequest('SUITE__OFFER_TOO_MANY_LINES', `An offer holds at most ${MAX_OFFER_LINES} lines.`);
   for (const [index, line] of lines.entries()) lineTotal(line.unitNet, line.quantity, `/lineItems/${index}/quantity`);

@@ -7,6 +7,7 @@ import { deleteOfferLines, effectiveStatus, insertOfferLines, offerLines, update
 import { MAX_OFFER_LINES } from '../schemas.js';
 import { OFFER_TRANSITIONS } from '../states.js';
 import { lineTotal, minorOf, viewOffer, visibleOffer, visibleProducts } from './access.js';
+import { declaredRepresentative } from '../../declared.js';
 
 export interface SalesUpdateInput {
   subject?: string;
@@ -22,7 +23,7 @@ export interface SalesUpdateInput {
  * transition table decides (the customer only decides on what was mailed).
  */
 export async function editableOffer(host: HostRuntime, ctx: StoreContext, id: string, trx: Trx): Promise<OfferRow> {
-  requireRepresentative(ctx);
+  declaredRepresentative(ctx);
   const row = await visibleOffer(host, ctx, id, trx, true);
   OFFER_TRANSITIONS.assert(effectiveStatus(row), 'draft');
   return row;
@@ -75,7 +76,7 @@ export async function salesUpdate(host: HostRuntime, ctx: StoreContext, id: stri
 
 /** A representative adds products, priced for the offer's customer (or at a price it sets). */
 export async function addProducts(host: HostRuntime, ctx: StoreContext, id: string, items: Array<{ productId: string; quantity: number; price?: number; comment?: string | null }>): Promise<void> {
-  const rep = requireRepresentative(ctx);
+  const rep = declaredRepresentative(ctx);
   const target = await visibleOffer(host, ctx, id);
   const pricing = await pricingContext(host, ctx, target.customer_id);
   const products = await visibleProducts(host, pricing, items.map((item) => item.productId));

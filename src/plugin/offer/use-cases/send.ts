@@ -2,16 +2,16 @@ import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { addSeconds, toDbTime } from '../../../lib/time.js';
-import { requireRepresentative } from '../../sales-representative/index.js';
 import { createOfferDocument } from '../documents.js';
 import { MAIL, offerMailData } from '../mail.js';
 import { effectiveStatus, findOffer, markSent, offerLines } from '../repository.js';
 import { OFFER_TRANSITIONS } from '../states.js';
 import { editableOffer } from './sales-edit.js';
+import { declaredRepresentative } from '../../declared.js';
 
 /** Renders the PDF, queues the mail with it attached and opens the offer for the customer's decision. */
 export async function sendOffer(host: HostRuntime, ctx: StoreContext, id: string, message: string | null): Promise<{ documentId: string; recipient: string }> {
-  const rep = requireRepresentative(ctx);
+  const rep = declaredRepresentative(ctx);
   const defaultDays = Number(await host.config.get<number>('offerDefaultValidityDays')) || 30;
   return inTransaction(host.db, async (trx) => {
     const before = await editableOffer(host, ctx, id, trx);

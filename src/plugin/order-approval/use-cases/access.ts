@@ -1,16 +1,16 @@
 import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import type { Executor } from '../../../lib/db.js';
-import { requireCustomer } from '../../employee/common.js';
 import { canView, isApprover, isCompanyAdmin, isRequester } from '../approvers.js';
 import { getApproval, type ApprovalRow } from '../repository.js';
 import { isChangeable } from '../states.js';
+import { declaredCustomer } from '../../declared.js';
 
 export const notAllowed = (detail = 'You are not allowed to do this with this order approval.') => Errors.forbidden(detail, 'SUITE__ORDER_APPROVAL_NOT_ALLOWED');
 
 /** Loads an approval of the caller's customer (404 otherwise) that the caller may see (403 otherwise). */
 export async function visibleApproval(host: HostRuntime, ctx: StoreContext, id: string, executor: Executor = host.db, lock = false): Promise<ApprovalRow> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const approval = await getApproval(executor, customer.id, id, lock);
   if (!approval) throw Errors.notFound('Order approval', id);
   if (!canView(ctx, approval)) throw notAllowed('You are not allowed to see this order approval.');
@@ -19,7 +19,7 @@ export async function visibleApproval(host: HostRuntime, ctx: StoreContext, id: 
 
 /** An approval whose lines the caller may change: an approver, or a company admin who did not request it. */
 export async function editableApproval(ctx: StoreContext, id: string, executor: Executor, lock: boolean): Promise<ApprovalRow> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   const approval = await getApproval(executor, customer.id, id, lock);
   if (!approval) throw Errors.notFound('Order approval', id);
   if (!isApprover(ctx, approval) && !(isCompanyAdmin(ctx) && !isRequester(ctx, approval)))

@@ -3,13 +3,13 @@ import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
-import { requireCustomer } from '../../employee/common.js';
 import { findEmployees } from '../../budget/employee-directory.js';
 import { applicableBudgetIds } from '../../budget/repository.js';
 import { budgetExceededError, evaluateBudgets } from '../../budget/service.js';
 import { addActivity, getApproval, insertApproval, insertApprovalLines, insertReservations, loadSettings, totalsOf, type Reservation } from '../repository.js';
 import { assertOwnAddresses } from './access.js';
 import { notifyApprovers } from './notify.js';
+import { declaredCustomer } from '../../declared.js';
 
 export interface CreateApprovalInput {
   cartToken: string;
@@ -20,7 +20,7 @@ export interface CreateApprovalInput {
 
 /** Turns the caller's cart into a pending approval: reasons (role, budget), budget reservations, mails to the approvers. */
 export async function createApproval(host: HostRuntime, ctx: StoreContext, body: CreateApprovalInput): Promise<string> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   await ctx.ruleIds();
   const cart = await host.cart.get(host.db, body.cartToken);
   if (!cart || cart.customerId !== customer.id)

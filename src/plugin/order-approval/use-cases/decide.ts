@@ -1,13 +1,13 @@
 import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError, type Trx } from '../../../lib/db.js';
-import { requireCustomer } from '../../employee/common.js';
 import { findEmployees } from '../../budget/employee-directory.js';
 import { approvalCount, isApprover, isRequester, keyOf, requiredApprovals } from '../approvers.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import { addActivity, approvalLines, decisionsOf, getApproval, insertDecision, markApproved, markDeclined, type ApprovalRow } from '../repository.js';
 import { APPROVAL_TRANSITIONS } from '../states.js';
 import { notAllowed, salesChannelOf } from './access.js';
+import { declaredCustomer } from '../../declared.js';
 
 export interface DecisionInput {
   comment?: string | null;
@@ -16,7 +16,7 @@ export interface DecisionInput {
 
 /** An approver approves or declines a pending approval; enough approvals of the round approve it. */
 export async function decideApproval(host: HostRuntime, ctx: StoreContext, id: string, decision: 'approved' | 'declined', input: DecisionInput): Promise<void> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   await inTransaction(host.db, async (trx) => {
     const approval = await getApproval(trx, customer.id, id, true);
     if (!approval) throw Errors.notFound('Order approval', id);

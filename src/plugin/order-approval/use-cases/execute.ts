@@ -1,12 +1,12 @@
 import type { HostRuntime, PriceLine, StoreContext } from '../../../host/contract.js';
 import { AppError, Errors } from '../../../lib/errors.js';
 import { inTransaction } from '../../../lib/db.js';
-import { requireCustomer } from '../../employee/common.js';
 import { isCompanyAdmin, isRequester } from '../approvers.js';
 import { addActivity, approvalLines, claimForOrdering, getApproval, markOrdered, type ApprovalRow, type ExecutionResult } from '../repository.js';
 import { APPROVAL_TRANSITIONS } from '../states.js';
 import { notAllowed, salesChannelOf, visibleApproval } from './access.js';
 import { refreshApproval, type RefreshResult } from './refresh.js';
+import { declaredCustomer } from '../../declared.js';
 
 export const APPROVAL_INTERCEPTOR = 'order-approval';
 /** Payment methods that need nothing more from the customer after the order. */
@@ -18,7 +18,7 @@ const OFFLINE_PAYMENT_METHODS = new Set(['invoice', 'prepayment', 'cash-on-deliv
  * rise or block refuses the order.
  */
 export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: string, input: { skipRefresh?: boolean }): Promise<ExecutionResult> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   let approval = await visibleApproval(host, ctx, id);
   if (!isRequester(ctx, approval) && !isCompanyAdmin(ctx)) throw notAllowed('Only the requester or a company admin may execute an order approval.');
   if (approval.status === 'ordered' && approval.executionResult) return approval.executionResult;

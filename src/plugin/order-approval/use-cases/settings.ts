@@ -1,13 +1,13 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { inTransaction } from '../../../lib/db.js';
-import { requireCustomer } from '../../employee/common.js';
 import { addActivity, applySettingsToPending, getApproval, loadSettings, pendingApprovalIds } from '../repository.js';
 import { approveIfComplete } from './decide.js';
 import { notifyApprovers } from './notify.js';
+import { declaredCustomer } from '../../declared.js';
 
 /** Re-applies the customer's current settings to its pending approvals; approves those that now have enough approvals. */
 export async function applySettingsToPendingApprovals(host: HostRuntime, ctx: StoreContext): Promise<number> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   return inTransaction(host.db, async (trx) => {
     const settings = await loadSettings(trx, customer.id);
     let updatedCount = 0;

@@ -1,11 +1,11 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction } from '../../../lib/db.js';
-import { requireCustomer } from '../../employee/common.js';
 import { isCompanyAdmin, isRequester } from '../approvers.js';
 import { addActivity, updateOpenDetails } from '../repository.js';
 import { isChangeable } from '../states.js';
 import { assertOwnAddresses, notAllowed, visibleApproval } from './access.js';
+import { declaredCustomer } from '../../declared.js';
 
 export interface ApprovalDetails {
   customerComment?: string | null;
@@ -15,7 +15,7 @@ export interface ApprovalDetails {
 
 /** The requester (or a company admin) changes comment and addresses while the approval is open. */
 export async function updateApprovalDetails(host: HostRuntime, ctx: StoreContext, id: string, body: ApprovalDetails): Promise<void> {
-  const customer = requireCustomer(ctx);
+  const customer = declaredCustomer(ctx);
   await assertOwnAddresses(host, customer.id, body);
   await inTransaction(host.db, async (trx) => {
     const approval = await visibleApproval(host, ctx, id, trx, true);

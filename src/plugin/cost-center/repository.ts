@@ -1,0 +1,113 @@
+import type { Knex } from 'knex';
+import { searchByCriteria, type Criteria, type Page } from '../../lib/criteria.js';
+import { readBool, type Executor } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { fromDbTime, nowDb } from '../../lib/time.js';
+import { COST_CENTER_CRITERIA, COST_CENTERS, DEFAULTS, SELECTIONS } from './schemas.js';
+
+export interface CostCenterRow {
+  id: string;
+  customer_id: string;
+  number: string;
+  name: string;
+  description: string | null;
+  active: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+/** Whose default or choice: the login (employee, company admin, representative) within the customer it acts for. */
+export interface ActorKey {
+  customerId: string;
+  actorType: string;
+  actorId: string;
+}
+
+export function costCenterView(row: CostCenterRow, defaultId: string | null) {
+  return {
+    id: row.id,
+    costCenterId: row.id,
+    number: String(row.number),
+    name: String(row.name),
+    description: row.description ?? null,
+    active: readBool(row.active),
+    isDefault: row.id === defaultId,
+    createdAt: fromDbTime(row.created_at as string)!,
+    updatedAt: fromDbTime(row.updated_at as string | null),
+  };
+}
+
+/** What an order keeps of its cost center. */
+export const costCenterRef = (row: CostCenterRow) => ({ id: row.id, number: String(row.number), name: String(row.name) });
+
+const keyOf = (key: ActorKey) => ({ customer_id: key.customerId, actor_type: key.actorType, actor_id: key.actorId });
+
+export function searchCostCenters(executor: Executor, customerId: string, criteria: Criteria, activeOnly: boolean): Promise<Page<CostCenterRow>> {
+  const base = executor(COST_CENTERS).where(`${COST_CENTERS}.customer_id`, customerId);
+  if (activeOnly) base.where(`${COST_CENTERS}.active`, true);
+  return searchByCriteria<CostCenterRow>(base, criteria, COST_CENTER_CRITERIA, (qb) => qb.select(`${COST_CENTERS}.*`));
+}
+
+/** The customer's cost center, or null (also for another customer's). */
+export async function findCostCenter(executor: Executor, customerId: string, id: string, lock?: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<CostCenterRow | null> {
+  const query = executor(COST_CENTERS).where({ id, customer_id: customerId }).first();
+  return ((await (lock ? lock(query) : query)) as CostCenterRow | undefined) ?? null;
+}
+
+export async function insertCostCenter(executor: Executor, customerId: string, input: { number: string; name: string; description?: string | null; active?: boolean }): Promise<string> {
+  const id = newId();
+  await executor(COST_CENTERS).insert({
+    id,
+    customer_id: customerId,
+    number: input.number.trim(),
+    name: input.name.trim(),
+    description: input.description ?? null,
+    active: input.active ?? true,
+    created_at: nowDb(),
+    updated_at: null,
+  });
+  return id;
+}
+
+/** Answers the number of rows changed (0: not the customer's). */
+export async function updateCostCenter(executor: Executor, customerId: string, id: string, input: { number?: string; name?: string; description?: string | null; active?: boolean }): Promise<number> {
+  const columns: Record<string, unknown> = { updated_at: nowDb() };
+  if (input.number !== undefined) columns.number = input.number.trim();
+  if (input.name !== undefined) columns.name = input.name.trim();
+  if (input.description !== undefined) columns.description = input.description;
+  if (input.active !== undefined) columns.active = input.active;
+  return executor(COST_CENTERS).where({ id, customer_id: customerId }).update(columns);
+}
+
+/** Deletes it with the defaults and choices naming it (foreign keys cascade); orders keep their snapshot. */
+export async function deleteCostCenter(executor: Executor, customerId: string, id: string): Promise<number> {
+  await executor(DEFAULTS).where({ cost_center_id: id, customer_id: customerId }).delete();
+  await executor(SELECTIONS).where({ cost_center_id: id, customer_id: customerId }).delete();
+  return executor(COST_CENTERS).where({ id, customer_id: customerId }).delete();
+}
+
+async function linkedCostCenter(executor: Executor, table: string, key: ActorKey): Promise<CostCenterRow | null> {
+  const row = await executor(`${table} as link`)
+    .join(`${COST_CENTERS} as cc`, 'cc.id', 'link.cost_center_id')
+    .where({ 'link.customer_id': key.customerId, 'link.actor_type': key.actorType, 'link.actor_id': key.actorId })
+    .where('cc.customer_id', key.customerId)
+    .first('cc.*');
+  return (row as CostCenterRow | undefined) ?? null;
+}
+
+async function setLink(executor: Executor, table: string, key: ActorKey, costCenterId: string | null): Promise<void> {
+  await executor(table).where(keyOf(key)).delete();
+  if (costCenterId) await executor(table).insert({ ...keyOf(key), cost_center_id: costCenterId, updated_at: nowDb() });
+}
+
+export const defaultOf = (executor: Executor, key: ActorKey) => linkedCostCenter(executor, DEFAULTS, key);
+export const setDefault = (executor: Executor, key: ActorKey, costCenterId: string | null) => setLink(executor, DEFAULTS, key, costCenterId);
+export const selectionOf = (executor: Executor, key: ActorKey) => linkedCostCenter(executor, SELECTIONS, key);
+export const setSelection = (executor: Executor, key: ActorKey, costCenterId: string | null) => setLink(executor, SELECTIONS, key, costCenterId);
+
+/** The customers were deleted by the host (contract event): their cost centers go, with every default and choice. */
+export async function deleteCustomersCostCenters(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(DEFAULTS).whereIn('customer_id', customerIds).delete();
+  await executor(SELECTIONS).whereIn('customer_id', customerIds).delete();
+  await executor(COST_CENTERS).whereIn('customer_id', customerIds).delete();
+}

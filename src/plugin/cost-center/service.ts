@@ -1,0 +1,137 @@
+import type { HostRuntime, OrderDraft, StoreContext } from '../../host/contract.js';
+import type { Criteria } from '../../lib/criteria.js';
+import { inTransaction, isDuplicateKeyError, readBool, type Executor, type Trx } from '../../lib/db.js';
+import { Errors } from '../../lib/errors.js';
+import { criteriaList } from '../../lib/store-list.js';
+import { declaredCustomer } from '../declared.js';
+import { findEmployeeRow } from '../employee/repository.js';
+import {
+  costCenterRef,
+  costCenterView,
+  defaultOf,
+  deleteCostCenter,
+  findCostCenter,
+  insertCostCenter,
+  searchCostCenters,
+  selectionOf,
+  setDefault,
+  setSelection,
+  updateCostCenter,
+  type ActorKey,
+  type CostCenterRow,
+} from './repository.js';
+import { MANAGE, READ } from './schemas.js';
+
+/** The key of the order custom field that holds the order's cost center `{id, number, name}`. */
+export const ORDER_FIELD = 'costCenter';
+
+function actorKey(ctx: StoreContext): ActorKey {
+  const customer = declaredCustomer(ctx);
+  return { customerId: customer.id, actorType: ctx.actor.type, actorId: ctx.actor.id ?? customer.id };
+}
+
+const duplicateNumber = () => Errors.badRequest('SUITE__DUPLICATE_COST_CENTER_NUMBER', 'The company has a cost center with this number already.', { pointer: '/number' });
+
+async function viewOf(executor: Executor, ctx: StoreContext, id: string) {
+  const key = actorKey(ctx);
+  const row = await findCostCenter(executor, key.customerId, id);
+  if (!row) throw Errors.notFound('Cost center', id);
+  return costCenterView(row, (await defaultOf(executor, key))?.id ?? null);
+}
+
+/** Who may see inactive cost centers: those who read or manage them; the others see what they may choose. */
+export async function listCostCenters(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
+  const key = actorKey(ctx);
+  const page = await searchCostCenters(host.db, key.customerId, criteria, !(ctx.can(READ) || ctx.can(MANAGE)));
+  const defaultId = (await defaultOf(host.db, key))?.id ?? null;
+  return criteriaList({ total: page.total, data: page.rows.map((row) => costCenterView(row, defaultId)) }, criteria);
+}
+
+export async function createCostCenter(host: HostRuntime, ctx: StoreContext, body: { number: string; name: string; description?: string | null; active?: boolean }) {
+  const customer = declaredCustomer(ctx);
+  let id: string;
+  try {
+    id = await insertCostCenter(host.db, customer.id, body);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw duplicateNumber();
+    throw error;
+  }
+  return { success: true as const, costCenter: await viewOf(host.db, ctx, id) };
+}
+
+export async function changeCostCenter(host: HostRuntime, ctx: StoreContext, id: string, body: { number?: string; name?: string; description?: string | null; active?: boolean }) {
+  const customer = declaredCustomer(ctx);
+  let changed: number;
+  try {
+    changed = await updateCostCenter(host.db, customer.id, id, body);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw duplicateNumber();
+    throw error;
+  }
+  if (changed === 0) throw Errors.notFound('Cost center', id);
+  return { success: true as const, costCenter: await viewOf(host.db, ctx, id) };
+}
+
+export async function removeCostCenter(host: HostRuntime, ctx: StoreContext, id: string): Promise<void> {
+  const customer = declaredCustomer(ctx);
+  const deleted = await inTransaction(host.db, (trx) => deleteCostCenter(trx, customer.id, id));
+  if (deleted === 0) throw Errors.notFound('Cost center', id);
+}
+
+/** A cost center the customer has and that may go on orders, or the error that says why not. */
+async function choosable(executor: Executor, customerId: string, id: string): Promise<CostCenterRow> {
+  const row = await findCostCenter(executor, customerId, id);
+  if (!row) throw Errors.notFound('Cost center', id);
+  if (!readBool(row.active)) throw Errors.badRequest('SUITE__COST_CENTER_INACTIVE', 'The cost center is inactive and cannot be chosen for orders.', { pointer: '/costCenterId' });
+  return row;
+}
+
+/** Sets the default cost center of the caller, or (with cost-center.manage) of an employee of the company. */
+export async function setDefaultCostCenter(host: HostRuntime, ctx: StoreContext, body: { costCenterId: string | null; employeeId?: string }) {
+  let key = actorKey(ctx);
+  if (body.employeeId !== undefined && !(ctx.actor.type === 'employee' && ctx.actor.id === body.employeeId)) {
+    if (!ctx.can(MANAGE)) throw Errors.forbidden("Setting another employee's default cost center needs the permission cost-center.manage.");
+    if (!(await findEmployeeRow(host.db, key.customerId, body.employeeId))) throw Errors.notFound('Employee', body.employeeId);
+    key = { customerId: key.customerId, actorType: 'employee', actorId: body.employeeId };
+  }
+  const row = body.costCenterId ? await choosable(host.db, key.customerId, body.costCenterId) : null;
+  await inTransaction(host.db, (trx) => setDefault(trx, key, row?.id ?? null));
+  return { actorType: key.actorType, actorId: key.actorId, costCenter: row ? costCenterRef(row) : null };
+}
+
+/** The cost center the caller's next order gets: the chosen one, else the (active) default. */
+async function effective(executor: Executor, key: ActorKey): Promise<{ row: CostCenterRow | null; chosen: boolean }> {
+  const chosen = await selectionOf(executor, key);
+  if (chosen) return { row: chosen, chosen: true };
+  const fallback = await defaultOf(executor, key);
+  return { row: fallback && readBool(fallback.active) ? fallback : null, chosen: false };
+}
+
+export async function checkoutCostCenter(host: HostRuntime, ctx: StoreContext) {
+  const { row, chosen } = await effective(host.db, actorKey(ctx));
+  return { costCenter: row ? costCenterRef(row) : null, chosen };
+}
+
+export async function chooseCheckoutCostCenter(host: HostRuntime, ctx: StoreContext, body: { costCenterId: string | null }) {
+  const key = actorKey(ctx);
+  const row = body.costCenterId ? await choosable(host.db, key.customerId, body.costCenterId) : null;
+  await inTransaction(host.db, (trx) => setSelection(trx, key, row?.id ?? null));
+  return checkoutCostCenter(host, ctx);
+}
+
+/**
+ * Checkout interceptor: puts the cost center on the order (custom field and invoice line) and
+ * consumes the choice, in the order's transaction (a refused order keeps the choice). A chosen
+ * cost center that became inactive refuses the order; an inactive default is left out.
+ */
+export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void> {
+  if (!ctx.customer || ctx.customer.id !== draft.customerId) return;
+  const key = actorKey(ctx);
+  const { row, chosen } = await effective(trx, key);
+  if (!row) return;
+  if (!readBool(row.active))
+    throw Errors.badRequest('SUITE__COST_CENTER_INACTIVE', `The cost center ${row.number} chosen for this order is inactive; choose another one.`, { pointer: '/costCenterId' });
+  draft.customFields[ORDER_FIELD] = costCenterRef(row);
+  draft.invoiceNotes.push(`Cost center: ${row.number} (${row.name})`);
+  if (chosen) await setSelection(trx, key, null);
+}
