@@ -16,13 +16,14 @@ export interface ApiRouterOptions {
 
 /** The transport-neutral request of an express request (the HTTP adapter's one translation in). */
 export function routeRequestOf(req: Request, body: unknown): RouteRequest {
+  const id = (req as Request & { id?: unknown }).id;
   return {
     params: { ...(req.params as Record<string, unknown>) },
     query: { ...(req.query as Record<string, unknown>) },
     body,
     header: (name) => req.get(name) ?? undefined,
     ip: req.ip ?? 'unknown',
-    requestId: String((req as Request & { id?: unknown }).id ?? ''),
+    requestId: typeof id === 'string' || typeof id === 'number' ? String(id) : '',
   };
 }
 
@@ -44,7 +45,7 @@ export function sendOutcome(res: Response, outcome: RouteOutcome): void {
   }
   if (outcome.contentType) {
     res.type(outcome.contentType);
-    res.send(outcome.body as string | Buffer);
+    res.send(outcome.body);
     return;
   }
   res.json(outcome.body);

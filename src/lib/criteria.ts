@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { Errors } from './errors.js';
-import { readInt } from './db.js';
+import { readInt, selectRows } from './db.js';
 
 /**
  * The shop platform's search criteria, compiled to knex. Fields are allow-listed per resource;
@@ -287,7 +287,7 @@ export async function searchByCriteria<T>(
   let total: number;
   if (mode === 0 || mode === 'none') total = rows.length;
   else if (mode === 2 || mode === 'next-pages') {
-    const ahead = await filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit);
+    const ahead = await selectRows<unknown>(filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit));
     total = (page - 1) * limit + ahead.length;
   } else if (options.unfilteredTotal && !narrowsRows(criteria)) {
     total = await options.unfilteredTotal();

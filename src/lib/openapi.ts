@@ -139,6 +139,7 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
 interface OperationDoc {
   operationId: string;
   summary?: string;
+  description?: string;
   'x-permission'?: string;
   requestBody?: unknown;
   responses?: unknown;
@@ -153,7 +154,7 @@ export function renderOpenApiHtml(document: Record<string, unknown>): string {
       const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
       const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
       rows.push(
-        `<section id="${escape(String(op.operationId))}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(String(op.summary ?? ''))}${op['x-permission'] ? ` — permission <code>${escape(String(op['x-permission']))}</code>` : ''}${op.description ? `<br>${escape(String(op.description))}` : ''}</p>${body}${responses}</section>`,
+        `<section id="${escape(op.operationId)}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(op.summary ?? '')}${op['x-permission'] ? ` — permission <code>${escape(op['x-permission'])}</code>` : ''}${op.description ? `<br>${escape(op.description)}` : ''}</p>${body}${responses}</section>`,
       );
     }
   }

@@ -3,7 +3,7 @@ import type { Db } from './db.js';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
 import { enforceRateLimits, type RateLimiter } from './rate-limit.js';
 import { isReply, rateLimitRules, type ActorName, type ContentResponse, type RouteGate, type RouteInput, type RouteSchemas } from './routes.js';
-import { responseProblems, validateOrThrow, type JsonSchema } from './validation.js';
+import { responseProblems, validateOrThrow } from './validation.js';
 
 /**
  * The one request pipeline. Every way of calling a declared route goes through `runRoute`:
@@ -62,6 +62,7 @@ export interface ApiDefinition<C> {
 }
 
 /** What `runRoute` runs: a route declaration (`RouteDefinition`), or a storefront page in the same shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route or page whatever its context: its handler's parameter is contravariant, so `unknown` would refuse them (as AnyRoute, lib/routes.ts)
 export interface PipelineRoute<C = any> extends RouteGate {
   method: string;
   path: string;
@@ -71,10 +72,11 @@ export interface PipelineRoute<C = any> extends RouteGate {
   /** Storefront pages: the caller needs one of these keys (routes use `permission`). */
   anyPermission?: string[];
   idempotent?: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the inputs are what the route's schemas admitted; a route declares their types itself (RouteDefinition's B, Q, P)
   handler: (input: RouteInput<C, any, any, any>) => Promise<unknown>;
 }
 
-export interface PipelineOptions<C = any> {
+export interface PipelineOptions<C = unknown> {
   /** Where rate-limit counters live; without one, declared limits are not counted (in-process calls). */
   rateLimiter?: RateLimiter;
   /** Idempotency keys are kept here; without it an Idempotency-Key is ignored (in-process calls send none). */
@@ -241,7 +243,7 @@ function checkResponse(route: PipelineRoute, status: number, payload: unknown, o
   const declared = route.schemas.responses[status];
   if (declared === undefined) throw new Error(`${route.method} ${route.path} answered ${status}, which its declaration does not list`);
   if (declared && !isContentResponse(declared)) {
-    const problems = responseProblems(declared as JsonSchema, payload);
+    const problems = responseProblems(declared, payload);
     if (problems) throw new Error(`${route.method} ${route.path} answered a body its schema refuses: ${problems}`);
   }
 }

@@ -58,7 +58,7 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
         ),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
-      async handler({ ctx, body, headers }) {
+      async handler({ ctx, body, headers }: RouteInput<StoreContext, { email?: string; username?: string; password: string }, unknown, unknown>) {
         const result = await passwordLogin(internals, ctx.salesChannel, String(body.email ?? body.username), body.password);
         if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
         headers.setHeader(CONTEXT_TOKEN_HEADER, result.token);

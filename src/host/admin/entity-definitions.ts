@@ -1,6 +1,7 @@
 import { newId, ID_PATTERN } from '../../lib/ids.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
+import { selectRow, selectRows } from '../../lib/db.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeActorSessions } from '../auth/sessions.js';
@@ -91,7 +92,7 @@ const product: EntityDef = {
   async beforeWrite({ trx, id, input }) {
     const parentId = input.parentId as string | null | undefined;
     if (!parentId) return;
-    const parent = await trx('products').where({ id: parentId }).first('parent_id');
+    const parent = await selectRow<{ parent_id: string | null }>(trx('products').where({ id: parentId }).first('parent_id'));
     if (parentId === id || parent?.parent_id)
       throw Errors.badRequest('SUITE__INVALID_PARENT_PRODUCT', 'A variant belongs to a main product, which is not a variant itself.', { pointer: '/parentId' });
     if (await trx('products').where({ parent_id: id }).first('id'))
@@ -113,7 +114,7 @@ function propertyOptionRelation(table: 'product_options' | 'product_properties',
     async load(executor, ids) {
       const byProduct = new Map<string, string[]>(ids.map((id) => [id, []]));
       if (ids.length === 0) return byProduct;
-      const rows = await executor(table).whereIn('product_id', ids).orderBy('option_id').select('product_id', 'option_id');
+      const rows = await selectRows<{ product_id: string; option_id: string }>(executor(table).whereIn('product_id', ids).orderBy('option_id').select('product_id', 'option_id'));
       for (const row of rows) byProduct.get(row.product_id)?.push(row.option_id);
       return byProduct;
     },

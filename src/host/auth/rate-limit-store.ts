@@ -1,4 +1,4 @@
-import type { Db } from '../../lib/db.js';
+import { selectRow, type Db } from '../../lib/db.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 
 /** The reference host's rate-limit counters: one row per key and window, so limits hold across app processes. */
@@ -13,7 +13,7 @@ export function databaseRateLimiter(db: Db): RateLimiter {
             .onConflict(['counter_key', 'window_start'])
             .merge({ hits: trx.raw('rate_limit_counters.hits + 1') });
         }
-        const row = await trx('rate_limit_counters').where({ counter_key: key, window_start: windowStart }).first('hits');
+        const row = await selectRow<{ hits: number | string }>(trx('rate_limit_counters').where({ counter_key: key, window_start: windowStart }).first('hits'));
         return Number(row?.hits ?? 1);
       });
     },

@@ -1,8 +1,15 @@
 import { newId } from '../../lib/ids.js';
-import { readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
 import type { ActorType, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
-import { toCustomerRef, toSalesChannel } from '../customer/customer-repository.js';
+import {
+  CUSTOMER_REF_COLUMNS,
+  SALES_CHANNEL_COLUMNS,
+  toCustomerRef,
+  toSalesChannel,
+  type CustomerRefRow,
+  type SalesChannelRefRow,
+} from '../customer/customer-repository.js';
 import { VISIBILITY } from '../catalog/catalog-version.js';
 import { signToken, STORE_AUDIENCE } from './tokens.js';
 
@@ -54,7 +61,7 @@ export async function createSession(
   return { token, sessionId };
 }
 
-function toSessionRow(row: Record<string, any>): SessionRow {
+function toSessionRow(row: Pick<SessionDbRow, 'id' | 'sales_channel_id' | 'customer_id' | 'actor_type' | 'actor_id' | 'attributes' | 'cart_token'>): SessionRow {
   return {
     id: row.id,
     salesChannelId: row.sales_channel_id,
@@ -66,8 +73,18 @@ function toSessionRow(row: Record<string, any>): SessionRow {
   };
 }
 
-const CUSTOMER_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'];
-const CHANNEL_COLUMNS = ['id', 'name', 'access_key', 'currency_iso', 'currency_precision', 'language_code', 'time_zone', 'domains', 'active'];
+/** The joined row of loadLiveSession: the session's columns, its customer's as c_*, its channel's as sc_* (null without one). */
+type LiveSessionDbRow = Pick<SessionDbRow, 'id' | 'sales_channel_id' | 'customer_id' | 'actor_type' | 'actor_id' | 'attributes' | 'cart_token'> & {
+  [K in keyof CustomerRefRow as `c_${K}`]: CustomerRefRow[K] | null;
+} & {
+  [K in keyof SalesChannelRefRow as `sc_${K}`]: SalesChannelRefRow[K] | null;
+} & { sc_is_default: number | string; visibility_version: number | string | null };
+
+/** The c_* / sc_* columns of a joined row as the table's row, or null when the join found none. */
+function joined<Row extends { id: string }>(row: Record<string, unknown>, prefix: string, names: readonly (keyof Row & string)[]): Row | null {
+  if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return null;
+  return Object.fromEntries(names.map((column) => [column, row[`${prefix}${column}`]])) as Row;
+}
 
 export interface LiveSession {
   session: SessionRow;
@@ -85,7 +102,7 @@ export interface LiveSession {
  * per version).
  */
 export async function loadLiveSession(executor: Executor, sessionId: string): Promise<LiveSession | null> {
-  const row = await executor('sessions as s')
+  const row = await selectRow<LiveSessionDbRow>(executor('sessions as s')
     .leftJoin('customers as c', 'c.id', 's.customer_id')
     .leftJoin('sales_channels as sc', 'sc.id', 's.sales_channel_id')
     .where('s.id', sessionId)
@@ -99,22 +116,21 @@ export async function loadLiveSession(executor: Executor, sessionId: string): Pr
       's.actor_id',
       's.attributes',
       's.cart_token',
-      ...CUSTOMER_COLUMNS.map((column) => `c.${column} as c_${column}`),
-      ...CHANNEL_COLUMNS.map((column) => `sc.${column} as sc_${column}`),
+      ...CUSTOMER_REF_COLUMNS.map((column) => `c.${column} as c_${column}`),
+      ...SALES_CHANNEL_COLUMNS.map((column) => `sc.${column} as sc_${column}`),
       executor.raw(
         'case when exists (select 1 from sales_channels o where o.active = ? and (o.created_at < sc.created_at or (o.created_at = sc.created_at and o.id < sc.id))) then 0 else 1 end as sc_is_default',
         [true],
       ),
       executor('catalog_counters').where({ name: VISIBILITY }).select('value').as('visibility_version'),
-    );
+    ));
   if (!row) return null;
-  const columns = (prefix: string, names: string[]) => Object.fromEntries(names.map((column) => [column, row[`${prefix}${column}`]]));
-  const customerRow = columns('c_', CUSTOMER_COLUMNS);
-  const channelRow = columns('sc_', CHANNEL_COLUMNS);
+  const customerRow = joined<CustomerRefRow>(row, 'c_', CUSTOMER_REF_COLUMNS);
+  const channelRow = joined<SalesChannelRefRow>(row, 'sc_', SALES_CHANNEL_COLUMNS);
   return {
     session: toSessionRow(row),
-    customer: customerRow.id ? toCustomerRef(customerRow) : null,
-    salesChannel: channelRow.id ? { channel: toSalesChannel(channelRow), accessKey: String(channelRow.access_key), active: readBool(channelRow.active), isDefault: readInt(row.sc_is_default) === 1 } : null,
+    customer: customerRow ? toCustomerRef(customerRow) : null,
+    salesChannel: channelRow ? { channel: toSalesChannel(channelRow), accessKey: channelRow.access_key, active: readBool(channelRow.active), isDefault: readInt(row.sc_is_default) === 1 } : null,
     visibilityVersion: readInt(row.visibility_version),
   };
 }

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { readInt, type Executor } from '../../lib/db.js';
+import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { PropertyValue, SimilarProduct, StoreContext, VariantFamily } from '../contract.js';
-import { PRODUCT_COLUMNS, toProductRecords } from './product-repository.js';
+import { PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
 
 type VisibleOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) => Promise<void>;
 
@@ -13,14 +13,14 @@ export type PropertyLink = 'product_options' | 'product_properties';
 export async function propertyValuesOf(executor: Executor, link: PropertyLink, productIds: string[]): Promise<Map<string, PropertyValue[]>> {
   const byProduct = new Map<string, PropertyValue[]>(productIds.map((id) => [id, []]));
   for (let i = 0; i < productIds.length; i += 500) {
-    const rows = await executor(link)
+    const rows = await selectRows<{ product_id: string; group_id: string; group_name: string; option_id: string; option_name: string }>(executor(link)
       .join('property_group_options as o', 'o.id', `${link}.option_id`)
       .join('property_groups as g', 'g.id', 'o.group_id')
       .whereIn(`${link}.product_id`, productIds.slice(i, i + 500))
       .orderBy([{ column: 'g.position' }, { column: 'g.name' }, { column: 'o.position' }, { column: 'o.name' }, { column: 'o.id' }])
-      .select(`${link}.product_id as product_id`, 'g.id as group_id', 'g.name as group_name', 'o.id as option_id', 'o.name as option_name');
+      .select(`${link}.product_id as product_id`, 'g.id as group_id', 'g.name as group_name', 'o.id as option_id', 'o.name as option_name'));
     for (const row of rows)
-      byProduct.get(row.product_id)?.push({ groupId: String(row.group_id), groupName: String(row.group_name), optionId: String(row.option_id), optionName: String(row.option_name) });
+      byProduct.get(row.product_id)?.push({ groupId: row.group_id, groupName: row.group_name, optionId: row.option_id, optionName: row.option_name });
   }
   return byProduct;
 }
@@ -37,9 +37,9 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
   /** The product, and its main product: both must be visible, else null (hidden answers as unknown). */
   async function visibleFamilyRoot(ctx: StoreContext, productId: string, executor: Executor): Promise<{ mainId: string } | null> {
     if (!isId(productId)) return null;
-    const row = await executor('products').where('products.id', productId).first('products.id', 'products.parent_id');
+    const row = await selectRow<{ id: string; parent_id: string | null }>(executor('products').where('products.id', productId).first('products.id', 'products.parent_id'));
     if (!row) return null;
-    const mainId = (row.parent_id as string | null) ?? productId;
+    const mainId = row.parent_id ?? productId;
     const visible = await visibleIds(ctx, [productId, mainId], executor);
     return visible.has(productId) && visible.has(mainId) ? { mainId } : null;
   }
@@ -47,14 +47,14 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
   async function variants(ctx: StoreContext, productId: string, executor: Executor = defaultExecutor): Promise<VariantFamily | null> {
     const root = await visibleFamilyRoot(ctx, productId, executor);
     if (!root) return null;
-    const [main] = await toProductRecords(executor, await executor('products').where('products.id', root.mainId).select(PRODUCT_COLUMNS));
+    const [main] = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').where('products.id', root.mainId).select(PRODUCT_COLUMNS)));
     const query = executor('products')
       .where('products.parent_id', root.mainId)
       .where('products.active', true)
       .orderBy([{ column: 'products.product_number' }, { column: 'products.id' }])
       .select(PRODUCT_COLUMNS);
     await visibleOnly(ctx, query, executor);
-    const records = await toProductRecords(executor, await query);
+    const records = await toProductRecords(executor, await selectRows<ProductRow>(query));
     const options = await propertyValuesOf(executor, 'product_options', records.map((r) => r.id));
     return { main: main!, variants: records.map((record) => ({ ...record, options: options.get(record.id) ?? [] })) };
   }
@@ -86,7 +86,7 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
     const ranked = (await query) as Array<{ id: string; shared: unknown }>;
     if (ranked.length === 0) return { properties, products: [] };
     const ids = ranked.map((r) => r.id);
-    const records = await toProductRecords(executor, await executor('products').whereIn('products.id', ids).select(PRODUCT_COLUMNS));
+    const records = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').whereIn('products.id', ids).select(PRODUCT_COLUMNS)));
     const byId = new Map(records.map((r) => [r.id, r]));
     const theirs = await propertyValuesOf(executor, 'product_properties', ids);
     const own = new Set(optionIds);

@@ -6,7 +6,15 @@ import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesCha
 import { nextNumber } from '../numbers.js';
 import type { AddressRow, CustomerGroupRow, CustomerRow, SalesChannelRow } from './rows.js';
 
-export function toCustomerRef(row: CustomerRow): CustomerRef {
+/** The customer columns a CustomerRef is built from (sessions read just these, src/host/auth/sessions.ts). */
+export const CUSTOMER_REF_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'] as const;
+export type CustomerRefRow = Pick<CustomerRow, (typeof CUSTOMER_REF_COLUMNS)[number]>;
+
+/** The sales channel columns a SalesChannel is built from, with the access key and active flag a request checks. */
+export const SALES_CHANNEL_COLUMNS = ['id', 'name', 'access_key', 'currency_iso', 'currency_precision', 'language_code', 'time_zone', 'domains', 'active'] as const;
+export type SalesChannelRefRow = Pick<SalesChannelRow, (typeof SALES_CHANNEL_COLUMNS)[number]>;
+
+export function toCustomerRef(row: CustomerRefRow): CustomerRef {
   return {
     id: row.id,
     salesChannelId: row.sales_channel_id,
@@ -21,7 +29,7 @@ export function toCustomerRef(row: CustomerRow): CustomerRef {
   };
 }
 
-export function toSalesChannel(row: SalesChannelRow): SalesChannel {
+export function toSalesChannel(row: SalesChannelRefRow): SalesChannel {
   return {
     id: row.id,
     name: row.name,

@@ -166,7 +166,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   }
 
   /** A host page written by hand: `fn` writes the response itself. */
-  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void>) {
+  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void> | void) {
     return (req: Request, res: Response): Promise<void> => {
       let known: StoreContext | null = null;
       const route: PipelineRoute<StoreContext> = {
@@ -286,7 +286,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       handler: ({ ctx, params, query, body }) => {
         const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((body as Record<string, unknown>) ?? {}) : {};
         // Page paths have named parameters only (no `*name` wildcards), so every value is one string.
-        return page.handler({ ctx, params: params as Record<string, string>, query, form });
+        return page.handler({ ctx, params: params as Record<string, string>, query: query as Record<string, unknown>, form });
       },
     };
     const run = (req: Request, res: Response) =>
