@@ -718,6 +718,12 @@ export interface HostRuntime {
      * allow); the host leaves out entries whose page is not mounted, and headings left empty.
      */
     accountMenu(provider: (ctx: StoreContext) => Promise<AccountMenuEntry[]>): void;
+    /**
+     * Whether the storefront has a GET page at `path` that the caller may open: a link to it ends
+     * neither in a 404 nor in a 401/403. A host whose storefront is a separate theme it cannot see
+     * answers true (the theme owns its pages).
+     */
+    mayOpen(ctx: StoreContext, path: string): boolean;
   };
 
   readonly events: {

@@ -183,6 +183,19 @@ export function startLoad(target: OutageShop, workers = 4): { results: LoadResul
   };
 }
 
+/**
+ * Lets the load run at least `minMs` and until it has placed an order (at most `limitMs`), so the
+ * outage hits a shop that was taking orders even on a machine busy enough to slow the first ones.
+ */
+export async function untilOrdersFlow(load: { results: LoadResult[] }, minMs: number, limitMs = 20000): Promise<void> {
+  const started = Date.now();
+  await new Promise((r) => setTimeout(r, minMs));
+  while (!load.results.some((r) => r.op === 'checkout' && r.status === 200)) {
+    if (Date.now() - started > limitMs) throw new Error(`the load placed no order within ${limitMs} ms before the outage`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Polls every op until each has succeeded once; returns how long that took (ms). */
 export async function timeToRecovery(target: OutageShop, token: string, limitMs: number): Promise<number> {
   const started = Date.now();

@@ -310,7 +310,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     else pages.get(page.path, run);
   }
   const ownPages = hostPages();
-  hostPagePaths = ownPages.filter((page) => (page.method ?? 'GET') === 'GET').map((page) => page.path);
+  // '/account' is served by the router above, not as a page declaration.
+  hostPagePaths = ['/account', ...ownPages.filter((page) => (page.method ?? 'GET') === 'GET').map((page) => page.path)];
   for (const page of ownPages) mount(page);
   for (const page of internals.registries.storefrontPages) mount(page);
 
@@ -354,6 +355,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       accountMenu(provider) {
         accountMenu = provider;
       },
+      mayOpen: (ctx, path) => kit.mayOpen(ctx, path),
       url: (salesChannel, path) => `${(salesChannel.domains[0] ?? config.publicUrl).replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`,
     },
   };

@@ -70,20 +70,58 @@ interface MenuEntry {
   children: MenuEntry[];
 }
 
-function allowed(ctx: StoreContext, entry: MenuDefinition): boolean {
-  if (entry.actor && ctx.actor.type !== entry.actor) return false;
-  return !entry.anyOf || entry.anyOf.some((key) => ctx.can(key));
+/** What the operator configured (plugin config `accountMenuOrder`, `accountMenuLabels`, `accountMenuHidden`). */
+export interface MenuCustomisation {
+  order: string[];
+  labels: Record<string, string>;
+  hidden: string[];
 }
 
-/** The entries the caller may see, nested down to `depth` (1 = top level only). */
-export function buildMenu(ctx: StoreContext, labels: Map<string, string>, depth: number): MenuEntry[] {
+export async function menuCustomisation(host: HostRuntime): Promise<MenuCustomisation> {
+  const [order, labels, hidden] = await Promise.all([
+    host.config.get<string[]>('accountMenuOrder'),
+    host.config.get<Record<string, string>>('accountMenuLabels'),
+    host.config.get<string[]>('accountMenuHidden'),
+  ]);
+  return { order: order ?? [], labels: labels ?? {}, hidden: hidden ?? [] };
+}
+
+function allowed(ctx: StoreContext, entry: MenuDefinition, mayOpen: (path: string) => boolean): boolean {
+  if (entry.actor && ctx.actor.type !== entry.actor) return false;
+  if (entry.anyOf && !entry.anyOf.some((key) => ctx.can(key))) return false;
+  // No entry may lead to a page the storefront does not have or the caller may not open.
+  return entry.path === null || mayOpen(entry.path);
+}
+
+/** The operator's keys first, in their order; the rest keep the suite's order (a stable sort). */
+function inOperatorOrder(entries: readonly MenuDefinition[], order: string[]): MenuDefinition[] {
+  const rank = (entry: MenuDefinition): number => {
+    const index = order.indexOf(entry.key);
+    return index === -1 ? order.length : index;
+  };
+  return [...entries].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The entries the caller may see, nested down to `depth` (1 = top level only): allowed by the
+ * caller's permissions and login kind, leading to a page the storefront has, arranged and labelled
+ * as the operator configured.
+ */
+export function buildMenu(
+  ctx: StoreContext,
+  labels: Map<string, string>,
+  depth: number,
+  options: { mayOpen: (path: string) => boolean; customisation: MenuCustomisation },
+): MenuEntry[] {
+  const { order, labels: operatorLabels, hidden } = options.customisation;
   const build = (entries: readonly MenuDefinition[], level: number): MenuEntry[] =>
-    entries.flatMap((entry) => {
-      if (!allowed(ctx, entry)) return [];
+    inOperatorOrder(entries, order).flatMap((entry) => {
+      if (hidden.includes(entry.key) || !allowed(ctx, entry, options.mayOpen)) return [];
       const children = build(entry.children ?? [], level + 1);
       if (entry.path === null && children.length === 0) return [];
       const snippetKey = `b2b.menu.${entry.key}`;
-      return [{ id: entry.key, key: entry.key, label: labels.get(snippetKey) ?? entry.label ?? entry.key, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
+      const label = operatorLabels[entry.key] ?? labels.get(snippetKey) ?? entry.label ?? entry.key;
+      return [{ id: entry.key, key: entry.key, label, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
     });
   return build(PLATFORM_MENU, 1);
 }
@@ -113,13 +151,16 @@ export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
     path: '/b2b/platform-menu',
     operationId: method === 'GET' ? 'readPlatformMenu' : 'readPlatformMenuByPost',
     summary: 'The account menu entries the caller’s permissions allow, labelled in the sales channel’s language, nested down to `depth`.',
-    description: '`childCount` tells how many children an entry has even where `depth` cut them off.',
+    description:
+      '`childCount` tells how many children an entry has even where `depth` cut them off. Only entries whose storefront page exists and that the caller may open are listed; ' +
+      'the operator arranges, relabels and hides entries with the plugin settings `accountMenuOrder`, `accountMenuLabels` and `accountMenuHidden`.',
     tags: [TAG],
     auth: 'login',
     permission: null,
     schemas: { query: depthQuery, ...(method === 'POST' ? { body: emptyBody } : {}), responses: { 200: menuResponse } },
     async handler({ ctx, query }) {
-      return storeListOf(buildMenu(ctx, await snippetMap(host.db, ctx.salesChannel), query.depth));
+      const [labels, customisation] = await Promise.all([snippetMap(host.db, ctx.salesChannel), menuCustomisation(host)]);
+      return storeListOf(buildMenu(ctx, labels, query.depth, { mayOpen: (path) => host.storefront.mayOpen(ctx, path), customisation }));
     },
   });
   return [route('GET'), route('POST')];

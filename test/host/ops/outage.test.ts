@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { projectPath } from '../../../src/host/paths.js';
 import { isMysql } from '../../helpers/shop.js';
-import { call, LOAD_OPS, loginToken, ordersWithoutLines, startLoad, startOutageShop, timeToRecovery, type LoadResult, type OutageShop } from '../../helpers/outage.js';
+import { call, LOAD_OPS, loginToken, ordersWithoutLines, startLoad, startOutageShop, timeToRecovery, untilOrdersFlow, type LoadResult, type OutageShop } from '../../helpers/outage.js';
 import { privateMariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from '../../helpers/private-mariadb.js';
 
 const OUTAGE_MS = 2000;
@@ -73,7 +73,7 @@ describe('host: database outage under load', function () {
       await client.releaseConnection(handle);
       const unhandled = watchUnhandledRejections();
       const load = startLoad(t);
-      await new Promise((r) => setTimeout(r, 700));
+      await untilOrdersFlow(load, 700);
 
       // Root ignores file permissions, so "unreadable" is played by a file that is not there.
       const downAt = Date.now();
@@ -122,7 +122,7 @@ describe('host: database outage under load', function () {
       const t = target!;
       const unhandled = watchUnhandledRejections();
       const load = startLoad(t);
-      await new Promise((r) => setTimeout(r, 1000));
+      await untilOrdersFlow(load, 1000);
 
       const downAt = Date.now();
       await server!.kill();

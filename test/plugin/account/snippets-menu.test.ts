@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { writeJson } from '../../../src/lib/db.js';
 import { nowDb } from '../../../src/lib/time.js';
-import { expectError, getShop, http } from '../../helpers/shop.js';
+import { adminToken, expectError, getShop, http } from '../../helpers/shop.js';
 import { as, employeeWith, newCustomer, representativeWith } from '../sales-representative/helpers.js';
 
 /** A second sales channel in another language; requests pick it with the suite-access-key header. */
@@ -78,7 +78,8 @@ describe('account: snippets and platform menu', () => {
       expect(keys(res.body.elements)).to.deep.equal([
         'overview',
         ['company', ['employees', 'roles', 'invitations']],
-        ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers', 'documents', 'expressCheckout']],
+        // No 'expressCheckout': the reference storefront has no page at /account/express-checkout, and no entry may lead to a 404.
+        ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers', 'documents']],
         'events',
       ]);
       expect(res.body.total).to.equal(4);
@@ -90,7 +91,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 3, 0],
-        ['ordering', 10, 0],
+        ['ordering', 9, 0],
         ['events', 0, 0],
       ]);
     });
@@ -109,6 +110,34 @@ describe('account: snippets and platform menu', () => {
       const company = rep.body.elements.find((e: MenuEntry) => e.key === 'company');
       expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles']);
       expect(rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
+    });
+
+    it('arranges, relabels and hides entries as the operator configured them (plugin settings), and lists only pages that exist', async () => {
+      const agent = await http();
+      const bearer = `Bearer ${await adminToken()}`;
+      const configure = (settings: Record<string, unknown>) => agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send(settings);
+      const customer = await newCustomer();
+      try {
+        expect((await configure({ accountMenuOrder: ['events', 'ordering', 'documents', 'orders'], accountMenuLabels: { documents: 'Invoices & delivery notes' }, accountMenuHidden: ['company', 'budgets'] })).status).to.equal(200);
+        const res = await (await as(customer.token)).get('/b2b/platform-menu?depth=2');
+        expect(keys(res.body.elements)).to.deep.equal([
+          'events',
+          ['ordering', ['documents', 'orders', 'orderApprovals', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers']],
+          'overview',
+        ]);
+        expect(res.body.elements[1].children[0]).to.include({ key: 'documents', label: 'Invoices & delivery notes', path: '/account/documents' });
+        // Every entry the menu lists is a page the storefront serves to this caller.
+        const paths: string[] = [];
+        const walk = (entries: MenuEntry[]) => entries.forEach((e) => (e.path && paths.push(e.path), walk(e.children)));
+        walk(res.body.elements);
+        expect(paths).to.include('/account/documents');
+        expectError(await configure({ accountMenuLabels: { documents: '' } }), 400);
+        expectError(await configure({ accountMenuHidden: 'company' }), 400);
+      } finally {
+        await configure({ accountMenuOrder: [], accountMenuLabels: {}, accountMenuHidden: [] });
+      }
+      const reset = await (await as(customer.token)).get('/b2b/platform-menu?depth=1');
+      expect(reset.body.elements.map((e: MenuEntry) => e.key)).to.deep.equal(['overview', 'company', 'ordering', 'events']);
     });
 
     it('refuses a missing or out-of-range depth (400) and guests (401)', async () => {
