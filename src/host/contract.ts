@@ -4,7 +4,7 @@
  */
 import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
-import type { RateLimitRule, RouteDefinition, StoreActorName } from '../lib/routes.js';
+import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
 export const CONTRACT_VERSION = '3.0.0';
 
@@ -91,6 +91,20 @@ export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext
 /** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token; actor 'admin'), or 'public' (the token route itself). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as StoreRoute above
 export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & { auth: 'admin' | 'public' };
+
+/**
+ * Declares a Store API route whose handler reads `body`, `query` and `params` typed from its own
+ * `schemas` (the objects ajv validates and OpenAPI publishes): reading a property the schema does not
+ * declare fails to compile. The route object is returned unchanged.
+ */
+export function defineStoreRoute<const S extends RouteSchemas>(route: TypedRoute<StoreContext, S> & { auth: 'public' | 'login'; actors?: StoreActorName[] }): StoreRoute {
+  return route as StoreRoute;
+}
+
+/** `defineStoreRoute` for the Admin API. */
+export function defineAdminRoute<const S extends RouteSchemas>(route: TypedRoute<AdminContext, S> & { auth: 'admin' | 'public' }): AdminRoute {
+  return route as AdminRoute;
+}
 
 export interface LoginIdentity {
   /** The customer the login acts for; null for a sales representative who acts for none (yet). */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { Errors } from './errors.js';
 import { readInt, selectRows } from './db.js';
+import type { TypedSchema } from './routes.js';
 
 /**
  * The shop platform's search criteria, compiled to knex. Fields are allow-listed per resource;
@@ -47,8 +48,12 @@ export interface Criteria {
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] };
 
-/** The JSON Schema of a criteria body for one resource (its field names are the allow-list). */
-export function criteriaSchema(fieldNames: string[], extraProperties: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * The JSON Schema of a criteria body for one resource (its field names are the allow-list). Its
+ * recursive filter `$defs` is more than `FromSchema` reads: the schema states its type, `Criteria`
+ * (plus what `extraProperties` adds, stated by the caller as E).
+ */
+export function criteriaSchema<E extends object = {}>(fieldNames: string[], extraProperties: Record<string, unknown> = {}): TypedSchema<Criteria & E> { // eslint-disable-line @typescript-eslint/no-empty-object-type
   const field = { type: 'string', enum: fieldNames };
   return {
     type: 'object',
@@ -106,7 +111,7 @@ export function criteriaSchema(fieldNames: string[], extraProperties: Record<str
       includes: { type: 'object' },
       ...extraProperties,
     },
-  };
+  } as unknown as TypedSchema<Criteria & E>;
 }
 
 /** '!' as the LIKE escape: a backslash literal needs different quoting on SQLite and MySQL/MariaDB. */

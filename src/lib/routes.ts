@@ -1,3 +1,4 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { JsonSchema } from './validation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -114,6 +115,32 @@ export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> extends
   idempotent?: boolean;
   handler: (input: RouteInput<C, B, Q, P>) => Promise<unknown>;
 }
+
+declare const validatedAs: unique symbol;
+
+/**
+ * A schema that states the type of what it admits, for schemas `FromSchema` cannot read (the
+ * criteria body's recursive `$defs`): the type is a phantom, the object stays the plain schema.
+ */
+export type TypedSchema<T> = JsonSchema & { readonly [validatedAs]: T };
+
+/**
+ * What a schema admits once validated: the stated type of a `TypedSchema`, else `FromSchema` of
+ * the literal schema (json-schema-to-ts). A schema typed only as `Record<string, unknown>` admits
+ * `unknown`: the handler narrows it or the schema gets `as const` / the `const` helpers.
+ */
+export type SchemaInput<S> = S extends { readonly [validatedAs]: infer T } ? T : S extends JSONSchema ? FromSchema<S> : unknown;
+
+/** The handler's input types of a route with the schemas S: no body schema, no body; no params/query schema, nothing to read. */
+export type BodyOf<S extends RouteSchemas> = S extends { body: infer B } ? (S extends { bodyContentType: string } ? string : SchemaInput<B>) : undefined;
+export type QueryOf<S extends RouteSchemas> = S extends { query: infer Q } ? SchemaInput<Q> : Record<never, never>;
+export type ParamsOf<S extends RouteSchemas> = S extends { params: infer P } ? SchemaInput<P> : Record<never, never>;
+
+/** A route whose handler's body, query and params are inferred from its `schemas` (see `defineStoreRoute`). */
+export type TypedRoute<C, S extends RouteSchemas> = Omit<RouteDefinition<C>, 'schemas' | 'handler'> & {
+  schemas: S;
+  handler: (input: RouteInput<C, BodyOf<S>, QueryOf<S>, ParamsOf<S>>) => Promise<unknown>;
+};
 
 export function rateLimitRules(gate: Pick<RouteGate, 'rateLimit'>): RateLimitRule[] {
   return gate.rateLimit === undefined ? [] : Array.isArray(gate.rateLimit) ? gate.rateLimit : [gate.rateLimit];

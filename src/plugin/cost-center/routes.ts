@@ -1,5 +1,4 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
-import type { Criteria } from '../../lib/criteria.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
 import { noContent } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import {
@@ -23,7 +22,7 @@ const tags = [TAG];
 /** Literal paths (`default`, `checkout`) come before `/cost-center/{id}`, which would take them for ids. */
 export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/cost-center/list',
       operationId: 'listCostCenters',
@@ -34,9 +33,9 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: null,
       schemas: { body: listBody, responses: { 200: costCenterList } },
-      handler: ({ ctx, body }) => listCostCenters(host, ctx, body as Criteria),
-    },
-    {
+      handler: ({ ctx, body }) => listCostCenters(host, ctx, body),
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/cost-center',
       operationId: 'createCostCenter',
@@ -47,8 +46,8 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: MANAGE,
       schemas: { body: createBody, responses: { 200: costCenterResponse } },
       handler: ({ ctx, body }) => createCostCenter(host, ctx, body),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/cost-center/default',
       operationId: 'setDefaultCostCenter',
@@ -60,8 +59,8 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: defaultBody, responses: { 200: defaultResponse } },
       handler: ({ ctx, body }) => setDefaultCostCenter(host, ctx, body),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/cost-center/checkout',
       operationId: 'checkoutCostCenter',
@@ -72,8 +71,8 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { responses: { 200: checkoutResponse } },
       handler: ({ ctx }) => checkoutCostCenter(host, ctx),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/cost-center/checkout',
       operationId: 'chooseCheckoutCostCenter',
@@ -86,8 +85,8 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { body: checkoutBody, responses: { 200: checkoutResponse } },
       handler: ({ ctx, body }) => chooseCheckoutCostCenter(host, ctx, body),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/cost-center/{id}',
       operationId: 'updateCostCenter',
@@ -97,9 +96,9 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: MANAGE,
       schemas: { params: pathParams('id'), body: updateBody, responses: { 200: costCenterResponse } },
-      handler: ({ ctx, params, body }) => changeCostCenter(host, ctx, String(params.id), body),
-    },
-    {
+      handler: ({ ctx, params, body }) => changeCostCenter(host, ctx, params.id, body),
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/cost-center/{id}',
       operationId: 'deleteCostCenter',
@@ -110,9 +109,9 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: MANAGE,
       schemas: { params: pathParams('id'), responses: { 204: null } },
       async handler({ ctx, params }) {
-        await removeCostCenter(host, ctx, String(params.id));
+        await removeCostCenter(host, ctx, params.id);
         return noContent();
       },
-    },
+    }),
   ];
 }

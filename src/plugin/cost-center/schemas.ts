@@ -22,7 +22,7 @@ const writable = {
   name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
   description: nullable({ type: 'string', maxLength: 2000 }),
   active: { type: 'boolean', description: 'Inactive cost centers cannot be chosen for orders (default true).' },
-};
+} as const;
 
 export const createBody = objectSchema(writable, ['number', 'name']);
 export const updateBody = objectSchema(writable, [], { minProperties: 1 });

@@ -101,7 +101,7 @@ export const staffParticipantListResponse = storeListResponse(staffParticipantSc
 export const customerParticipantListResponse = storeListResponse(customerParticipantSchema);
 /** Listed statuses carry an `id` as every list element does: the technical name. */
 export const participantStatusListResponse = storeListResponse(
-  objectSchema({ id: text, ...(participantStatusSchema as { properties: Record<string, unknown> }).properties }, ['id', ...(participantStatusSchema as { required: string[] }).required]),
+  objectSchema({ id: text, ...participantStatusSchema.properties }, ['id', ...participantStatusSchema.required]),
 );
 
 export const eventCriteriaBody = criteriaSchema(Object.keys(EVENT_CRITERIA.fields));

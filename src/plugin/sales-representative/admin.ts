@@ -18,8 +18,8 @@ const TYPE = 'suite_sales_representative';
 const ACTIVITY_TYPE = 'suite_customer_activity_type';
 
 const attributes = objectSchema(
-  { ...(representativeSchema as { properties: Record<string, unknown> }).properties, customerIds: { type: 'array', items: { type: 'string' } } },
-  [...(representativeSchema as { required: string[] }).required, 'customerIds'],
+  { ...representativeSchema.properties, customerIds: { type: 'array', items: { type: 'string' } } },
+  [...representativeSchema.required, 'customerIds'],
 );
 const resource = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes }, ['id', 'type', 'attributes']);
 const single = objectSchema({ data: resource }, ['data']);

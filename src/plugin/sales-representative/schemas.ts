@@ -78,8 +78,8 @@ export const representativeEmployeeCriteria: CriteriaSpec = {
   defaultSort: [...employeeCriteria.defaultSort, { column: 'ec.customer_id', order: 'asc' }],
 };
 export const employeeCriteriaBody = criteriaSchema(Object.keys(representativeEmployeeCriteria.fields));
-const employeeProperties = (employeeSchema as { properties: Record<string, unknown>; required: string[] }).properties;
-const employeeRequired = (employeeSchema as { properties: Record<string, unknown>; required: string[] }).required;
+const employeeProperties = employeeSchema.properties;
+const employeeRequired = employeeSchema.required;
 export const customerEmployeeSchema = objectSchema({ ...employeeProperties, customerId: text, company: nullableText }, [...employeeRequired, 'customerId', 'company']);
 
 export const statisticsQuery = objectSchema({ customerId: idParam, months: { type: 'integer', minimum: 1, maximum: 36, default: 12 } }, ['customerId']);
