@@ -39,7 +39,7 @@ const plugin: HostPlugin = {
     await registerOrderApproval(host);
     await registerEventManager(host);
     await registerOffers(host);
-    await registerCostCenters(host);
+    registerCostCenters(host);
   },
   /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative, an event and an offer. */
   async seedDemo(host: HostRuntime, demo: DemoShop) {

@@ -10,7 +10,7 @@ export { ORDER_FIELD as COST_CENTER_ORDER_FIELD } from './service.js';
  * Cost centers: a company's cost centers (CRUD), each login's default, the one chosen for the next
  * order; a checkout interceptor puts the cost center on the order (custom field, invoice line).
  */
-export async function registerCostCenters(host: HostRuntime): Promise<void> {
+export function registerCostCenters(host: HostRuntime): void {
   for (const route of costCenterRoutes(host)) host.storeApi.route(route);
   host.checkout.addInterceptor({ name: COST_CENTER_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx) });
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCostCenters(trx, ids));

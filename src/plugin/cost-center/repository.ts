@@ -87,7 +87,7 @@ export async function deleteCostCenter(executor: Executor, customerId: string, i
 }
 
 async function linkedCostCenter(executor: Executor, table: string, key: ActorKey): Promise<CostCenterRow | null> {
-  const row = await executor(`${table} as link`)
+  const row: unknown = await executor(`${table} as link`)
     .join(`${COST_CENTERS} as cc`, 'cc.id', 'link.cost_center_id')
     .where({ 'link.customer_id': key.customerId, 'link.actor_type': key.actorType, 'link.actor_id': key.actorId })
     .where('cc.customer_id', key.customerId)
