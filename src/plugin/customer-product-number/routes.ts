@@ -1,5 +1,5 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
-import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { searchByCriteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, isForeignKeyError } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -19,7 +19,7 @@ export const numberTaken = (number: string, pointer: string) =>
 
 export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/customer-product-number',
       operationId: 'saveCustomerProductNumber',
@@ -32,8 +32,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: upsertBody, responses: { 200: upsertResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const productId = String(body.productId);
-        const number = String(body.customerProductNumber).trim();
+        const productId = body.productId;
+        const number = body.customerProductNumber.trim();
         const key = numberKey(number);
         // Rules are read on the root connection: before the transaction, or SQLite's one connection waits on itself.
         await ctx.ruleIds();
@@ -62,8 +62,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
           throw error;
         }
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/b2b/customer-product-number/{id}',
       operationId: 'deleteCustomerProductNumber',
@@ -79,8 +79,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         if (deleted === 0) throw Errors.notFound('Customer product number', params.id);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/customer-product-numbers',
       operationId: 'listCustomerProductNumbers',
@@ -93,12 +93,12 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
         const query = numbersQuery(host.db, customer.id);
-        const list = await narrowByProductFields(host, ctx, query, body as Criteria, numberCriteriaSpec, numberProductFields);
+        const list = await narrowByProductFields(host, ctx, query, body, numberCriteriaSpec, numberProductFields);
         const page = await searchByCriteria<Record<string, any>>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
         return storeList(await toViews(host, host.db, page.rows), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/customer-product-number-import',
       operationId: 'importCustomerProductNumbers',
@@ -112,7 +112,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: MANAGE,
       schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
-      handler: ({ ctx, body }) => importCustomerProductNumbers(host, ctx, String(body ?? '')),
-    },
+      handler: ({ ctx, body }) => importCustomerProductNumbers(host, ctx, body),
+    }),
   ];
 }
