@@ -1,5 +1,5 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
-import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import { narrowByProductFields } from '../product-fields.js';
@@ -32,7 +32,7 @@ const listParams = pathParams('id');
 
 export function productListRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       ...common,
       method: 'POST',
       path: '/product-lists/{id}/items',
@@ -40,8 +40,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'Adds items (by productId, or articleNumber: a shop or customer product number); a product already on the list gets the quantity added.',
       schemas: { params: listParams, body: newItemsBody, responses: { 200: changedResponse } },
       handler: ({ ctx, params, body }) => service.add(ctx, params.id, body.items),
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'PUT',
       path: '/product-lists/{id}/items',
@@ -49,8 +49,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'Replaces all items of the list by the given ones (an empty array empties it).',
       schemas: { params: listParams, body: replaceItemsBody, responses: { 200: changedResponse } },
       handler: ({ ctx, params, body }) => service.replace(ctx, params.id, body.items),
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'PATCH',
       path: '/product-lists/{id}/items',
@@ -58,17 +58,17 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'Changes quantity, comment, position or custom fields of items of the list (by item id).',
       schemas: { params: listParams, body: updateItemsBody, responses: { 200: changedResponse } },
       handler: ({ ctx, params, body }) => service.update(ctx, params.id, body.items),
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'DELETE',
       path: '/product-lists/{id}/items',
       operationId: 'deleteProductListItems',
       summary: 'Removes items from the list (by item id); an id not on the list is a 404 and removes nothing.',
       schemas: { params: listParams, body: deleteItemsBody, responses: { 200: changedResponse } },
-      handler: ({ ctx, params, body }) => service.removeItems(ctx, params.id, body.items.map((i: { id: string }) => i.id)),
-    },
-    {
+      handler: ({ ctx, params, body }) => service.removeItems(ctx, params.id, body.items.map((i) => i.id)),
+    }),
+    defineStoreRoute({
       ...common,
       method: 'DELETE',
       path: '/product-lists/{id}/product/{productId}',
@@ -76,8 +76,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'Removes a product from the list.',
       schemas: { params: pathParams('id', 'productId'), responses: { 200: changedResponse } },
       handler: ({ ctx, params }) => service.removeProduct(ctx, params.id, params.productId),
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'GET',
       path: '/product-lists/create',
@@ -87,8 +87,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       async handler() {
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'POST',
       path: '/product-lists',
@@ -97,13 +97,13 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       schemas: { body: overviewBody, responses: { 200: listsResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const limit = Number(body.limit);
-        const page = Number(body.page);
+        const limit = body.limit ?? DEFAULT_LIMIT;
+        const page = body.page ?? 1;
         const lists = await listSummaries(host.db, customer.id, limit, page, body.type);
         return storeList(lists.data, { total: lists.total, page, limit });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'POST',
       path: '/product-lists/create',
@@ -111,8 +111,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'Creates a product list for the customer (name optional: "Product list n"), optionally with items.',
       schemas: { body: createBody, responses: { 200: changedResponse } },
       handler: ({ ctx, body }) => service.create(ctx, body),
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'GET',
       path: '/product-lists/{id}',
@@ -123,8 +123,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         const customer = declaredCustomer(ctx);
         return listView(host, host.db, await findList(host.db, customer.id, params.id));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'DELETE',
       path: '/product-lists/{id}',
@@ -135,8 +135,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         await service.remove(ctx, params.id);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'PATCH',
       path: '/product-lists/{id}',
@@ -144,8 +144,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       summary: 'Renames a product list; answers the list.',
       schemas: { params: listParams, body: updateListBody, responses: { 200: listSchema } },
       handler: ({ ctx, params, body }) => service.rename(ctx, params.id, body.name),
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'POST',
       path: '/product-list/{id}/items',
@@ -156,12 +156,12 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         const customer = declaredCustomer(ctx);
         const list = await findList(host.db, customer.id, params.id);
         const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
-        const narrowed = await narrowByProductFields(host, null, base, body as Criteria, itemCriteriaSpec, itemProductFields);
+        const narrowed = await narrowByProductFields(host, null, base, body, itemCriteriaSpec, itemProductFields);
         const page = await searchByCriteria<Record<string, any>>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
         return storeList(await itemViews(host, host.db, page.rows), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       ...common,
       method: 'GET',
       path: '/product-list-item/{id}',
@@ -175,6 +175,6 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         if (!view) throw Errors.notFound('Product list item', params.id);
         return view;
       },
-    },
+    }),
   ];
 }

@@ -53,9 +53,9 @@ const newItem = {
   additionalProperties: false,
   properties: { productId: idSchema, articleNumber: { type: 'string', minLength: 1, maxLength: 64 }, quantity, comment, position, customFields },
   oneOf: [{ required: ['productId'] }, { required: ['articleNumber'] }],
-};
+} as const;
 
-const newItems = { type: 'array', minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, items: newItem };
+const newItems = { type: 'array', minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, items: newItem } as const;
 export const newItemsBody = objectSchema({ items: newItems }, ['items']);
 export const replaceItemsBody = objectSchema({ items: { type: 'array', minItems: 0, maxItems: MAX_ITEMS_PER_LIST, items: newItem } }, ['items']);
 export const updateItemsBody = objectSchema(
