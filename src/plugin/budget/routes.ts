@@ -1,4 +1,5 @@
-import type { HostRuntime, SalesChannel, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type SalesChannel, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import type { SchemaInput } from '../../lib/routes.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { inTransaction, readJson, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -7,7 +8,7 @@ import { fromMinor, toMinor } from '../../lib/money.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { findEmployees, holds, listEmployees } from './employee-directory.js';
-import { PERIOD_LABELS, PERIOD_TYPES, zonedToday, type PeriodType } from './periods.js';
+import { PERIOD_LABELS, PERIOD_TYPES, zonedToday } from './periods.js';
 import {
   BUDGET_ORDERS,
   BUDGETS,
@@ -110,20 +111,8 @@ export async function budgetViews(executor: Executor, budgets: BudgetRow[], sale
   return views;
 }
 
-interface BudgetInput {
-  name?: string;
-  description?: string | null;
-  amount?: number;
-  currency?: string;
-  periodType?: PeriodType;
-  startDate?: string;
-  active?: boolean;
-  notificationPercentage?: number | null;
-  allowApproval?: boolean;
-  approverEmployeeId?: string | null;
-  employeeIds?: string[];
-  categoryIds?: string[];
-}
+/** What a budget write carries: the fields of the budget schemas (all optional, as in a PATCH). */
+type BudgetInput = SchemaInput<typeof patchBudgetBody>;
 
 /** Checks references and money precision; returns the columns to write. */
 async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: BudgetInput): Promise<Record<string, unknown>> {
@@ -189,7 +178,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
   };
 
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/budget-period-types',
       operationId: 'listBudgetPeriodTypes',
@@ -201,8 +190,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       async handler() {
         return storeListOf(PERIOD_TYPES.map((key) => ({ id: key, key, label: PERIOD_LABELS[key] })));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/employee-budget',
       operationId: 'readEmployeeBudgets',
@@ -219,8 +208,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         const rows = ids.length ? await host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id') : [];
         return storeListOf(await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/budget-approval-employees',
       operationId: 'listBudgetApprovalEmployees',
@@ -235,8 +224,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         const employees = (await listEmployees(host.db, customer.id)).filter((e) => e.active && holds(e, 'order-approval.approve'));
         return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/budget',
       operationId: 'createBudget',
@@ -249,7 +238,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: createBudgetBody, responses: { 200: budgetResultResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const input = withDefaults(body as BudgetInput);
+        const input = withDefaults(body);
         const columns = await budgetColumns(host, ctx, input);
         const id = newId();
         await inTransaction(host.db, async (trx) => {
@@ -265,8 +254,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true, budget: await oneView(host, ctx, id) };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/budget/{id}',
       operationId: 'readBudget',
@@ -277,8 +266,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'budget.read',
       schemas: { params: pathParams('id'), responses: { 200: budgetSchema } },
       handler: async ({ ctx, params }) => oneView(host, ctx, params.id),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PUT',
       path: '/budget/{id}',
       operationId: 'replaceBudget',
@@ -288,9 +277,9 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: 'budget.manage',
       schemas: { params: pathParams('id'), body: replaceBudgetBody, responses: { 200: budgetResultResponse } },
-      handler: async ({ ctx, params, body }) => update(ctx, params.id, withDefaults(body as BudgetInput)),
-    },
-    {
+      handler: async ({ ctx, params, body }) => update(ctx, params.id, withDefaults(body)),
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/budget/{id}',
       operationId: 'updateBudget',
@@ -300,9 +289,9 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: 'budget.manage',
       schemas: { params: pathParams('id'), body: patchBudgetBody, responses: { 200: budgetResultResponse } },
-      handler: async ({ ctx, params, body }) => update(ctx, params.id, body as BudgetInput),
-    },
-    {
+      handler: async ({ ctx, params, body }) => update(ctx, params.id, body),
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/budget/{id}',
       operationId: 'deleteBudget',
@@ -318,8 +307,8 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         if (deleted === 0) throw Errors.notFound('Budget', params.id);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/budget/list',
       operationId: 'listBudgets',
@@ -331,12 +320,12 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: budgetSearchBody, responses: { 200: budgetListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const page = await searchByCriteria<Record<string, any>>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body as Criteria, BUDGET_CRITERIA, (qb) =>
+        const page = await searchByCriteria<Record<string, any>>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body, BUDGET_CRITERIA, (qb) =>
           qb.select(`${BUDGETS}.*`),
         );
         return storeList(await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel), page);
       },
-    },
+    }),
     ...(['GET', 'POST'] as const).map(
       (method): StoreRoute => ({
         method,

@@ -23,7 +23,7 @@ const budgetFields = {
   approverEmployeeId: nullable(idSchema),
   employeeIds: idList,
   categoryIds: idList,
-};
+} as const;
 
 export const createBudgetBody = objectSchema(budgetFields, ['name', 'amount', 'periodType']);
 /** PUT replaces the budget: every field a create needs. */
