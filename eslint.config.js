@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 // Type-aware rules (issue 8 item 2) cover the host, src/lib, the entry points, and the add-ons
 // whose route handlers take schema-derived input types (defineStoreRoute / defineAdminRoute); the
 // other add-ons join `typedPlugin` as they are converted.
-const typedPlugin = ['src/plugin/cost-center/**/*.ts'];
+const typedPlugin = ['src/plugin/cost-center/**/*.ts', 'src/plugin/customer-product-number/**/*.ts'];
 const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin];
 
 export default tseslint.config(

@@ -31,7 +31,7 @@ const plugin: HostPlugin = {
     await registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
     await registerCustomerPrices(host);
-    await registerCustomerProductNumbers(host);
+    registerCustomerProductNumbers(host);
     await registerFastOrder(host);
     await registerProductLists(host);
     await registerPartialAssortment(host);

@@ -4,7 +4,7 @@ import { inTransaction, isForeignKeyError, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberKey, visibleProductsByNumber } from './repository.js';
+import { CUSTOMER_PRODUCT_NUMBERS, numberKey, visibleProductsByNumber, type NumberRow } from './repository.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -24,19 +24,19 @@ interface Planned {
 
 async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
   const problems: CsvProblem[] = [];
-  const products = await visibleProductsByNumber(host, ctx, rows.map((r) => r.values.product_number!), trx);
+  const products = await visibleProductsByNumber(host, ctx, rows.map((r) => r.values.product_number ?? ''), trx);
   const lineOfProduct = new Map<string, number>();
   const lineOfKey = new Map<string, number>();
   const planned: Planned[] = [];
   for (const { line, values } of rows) {
     const before = problems.length;
     const problem = (column: string, reason: string) => problems.push({ line, column, reason });
-    const productNumber = values.product_number!.trim();
+    const productNumber = (values.product_number ?? '').trim();
     const productId = products.get(productNumber);
     if (!productNumber) problem('product_number', 'product_number is empty.');
     else if (!productId) problem('product_number', `There is no product "${productNumber.slice(0, 64)}".`);
     else if (lineOfProduct.has(productId)) problem('product_number', `The product "${productNumber.slice(0, 64)}" is on line ${lineOfProduct.get(productId)} already.`);
-    const number = values.customer_product_number!.trim();
+    const number = (values.customer_product_number ?? '').trim();
     const key = numberKey(number);
     if (!number) problem('customer_product_number', 'customer_product_number is empty.');
     else if (number.length > MAX_NUMBER_LENGTH) problem('customer_product_number', `customer_product_number is longer than ${MAX_NUMBER_LENGTH} characters.`);
@@ -54,8 +54,10 @@ async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: 
   for (let i = 0; i < Math.max(keys.length, productIds.length); i += CHUNK) {
     const rows = await trx(CUSTOMER_PRODUCT_NUMBERS)
       .where('customer_id', customerId)
-      .where((q) => q.whereIn('number_key', keys.slice(i, i + CHUNK)).orWhereIn('product_id', productIds.slice(i, i + CHUNK)))
-      .select('id', 'product_id', 'product_number', 'number_key');
+      .where((q) => {
+        q.whereIn('number_key', keys.slice(i, i + CHUNK)).orWhereIn('product_id', productIds.slice(i, i + CHUNK));
+      })
+      .select<Array<Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'number_key'>>>('id', 'product_id', 'product_number', 'number_key');
     for (const row of rows) {
       existing.set(row.product_id, { id: row.id, number: row.product_number, key: row.number_key });
       ownerOfKey.set(row.number_key, row.product_id);

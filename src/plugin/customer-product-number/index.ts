@@ -7,7 +7,7 @@ import { customerProductNumberStorefrontPages } from './storefront.js';
 export { numberKey, numbersOf, productIdsByNumber, productIdsByNumberPrefix, visibleProductsByNumber, CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
 
 /** Customer product numbers: routes, CSV import, and a line-item processor that carries the number into carts and orders. */
-export async function registerCustomerProductNumbers(host: HostRuntime): Promise<void> {
+export function registerCustomerProductNumbers(host: HostRuntime): void {
   host.cart.addLineItemProcessor(customerProductNumberProcessor);
   for (const route of customerProductNumberRoutes(host)) host.storeApi.route(route);
   for (const page of customerProductNumberStorefrontPages(host)) host.storefront.page(page);

@@ -11,8 +11,22 @@ export function numberKey(value: string): string {
   return value.trim().toLowerCase();
 }
 
+/** A row of the numbers table. */
+export interface NumberRow {
+  id: string;
+  customer_id: string;
+  product_id: string;
+  product_number: string;
+  number_key: string;
+  created_at: string | Date;
+  updated_at: string | Date | null;
+}
+
+/** The columns the views read (VIEW_COLUMNS). */
+export type NumberViewRow = Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'created_at' | 'updated_at'>;
+
 /** A number row with the shop's product number and name (from the host). */
-export function toView(row: Record<string, any>, product: { productNumber: string; name: string } | undefined) {
+export function toView(row: NumberViewRow, product: { productNumber: string; name: string } | undefined) {
   return {
     id: String(row.id),
     productId: String(row.product_id),
@@ -25,7 +39,7 @@ export function toView(row: Record<string, any>, product: { productNumber: strin
 }
 
 /** Rows → views, with the products' numbers and names read from the host in one call. */
-export async function toViews(host: HostRuntime, executor: Executor, rows: Array<Record<string, any>>) {
+export async function toViews(host: HostRuntime, executor: Executor, rows: NumberViewRow[]) {
   const products = new Map((await host.catalog.products(executor, rows.map((row) => String(row.product_id)))).map((p) => [p.id, p]));
   return rows.map((row) => toView(row, products.get(String(row.product_id))));
 }
@@ -54,7 +68,7 @@ export async function numbersOf(executor: Executor, customerId: string, productI
   const result = new Map<string, string>();
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).whereIn('product_id', unique.slice(i, i + CHUNK)).select('product_id', 'product_number');
+    const rows: Array<Pick<NumberRow, 'product_id' | 'product_number'>> = await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).whereIn('product_id', unique.slice(i, i + CHUNK)).select('product_id', 'product_number');
     for (const row of rows) result.set(row.product_id, row.product_number);
   }
   return result;
@@ -65,7 +79,7 @@ export async function productIdsByNumber(executor: Executor, customerId: string,
   const result = new Map<string, string>();
   const keys = [...new Set(numbers.map(numberKey).filter(Boolean))];
   for (let i = 0; i < keys.length; i += CHUNK) {
-    const rows = await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).whereIn('number_key', keys.slice(i, i + CHUNK)).select('number_key', 'product_id');
+    const rows: Array<Pick<NumberRow, 'number_key' | 'product_id'>> = await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).whereIn('number_key', keys.slice(i, i + CHUNK)).select('number_key', 'product_id');
     for (const row of rows) result.set(row.number_key, row.product_id);
   }
   return result;

@@ -7,7 +7,7 @@ import { pathParams, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
 import { importCustomerProductNumbers } from './import.js';
 import { narrowByProductFields } from '../product-fields.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersQuery, toViews, VIEW_COLUMNS } from './repository.js';
+import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersQuery, toViews, VIEW_COLUMNS, type NumberRow, type NumberViewRow } from './repository.js';
 import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, numberProductFields, TAG, upsertBody, upsertResponse } from './schemas.js';
 import { storeList } from '../../lib/store-list.js';
 import { declaredCustomer } from '../declared.js';
@@ -40,9 +40,9 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         try {
           return await inTransaction(host.db, async (trx) => {
             if ((await host.catalog.visibleProducts(ctx, [productId], trx)).length === 0) throw Errors.notFound('Product', productId);
-            const owner = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, number_key: key }).first('product_id');
+            const owner = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, number_key: key }).first<Pick<NumberRow, 'product_id'> | undefined>('product_id');
             if (owner && owner.product_id !== productId) throw numberTaken(number, '/customerProductNumber');
-            const existing = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, product_id: productId }).first('id', 'product_number');
+            const existing = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, product_id: productId }).first<Pick<NumberRow, 'id' | 'product_number'> | undefined>('id', 'product_number');
             const now = nowDb();
             let id: string;
             if (existing) {
@@ -52,8 +52,9 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
               id = newId();
               await trx(CUSTOMER_PRODUCT_NUMBERS).insert({ id, customer_id: customer.id, product_id: productId, product_number: number, number_key: key, created_at: now });
             }
-            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.id', id).first(VIEW_COLUMNS);
-            return { success: true as const, customerProductNumber: (await toViews(host, trx, [row]))[0]! };
+            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.id', id).first<NumberViewRow>(VIEW_COLUMNS);
+            const [customerProductNumber] = await toViews(host, trx, [row]);
+            return { success: true as const, customerProductNumber };
           });
         } catch (error) {
           if (isDuplicateKeyError(error)) throw Errors.conflict();
@@ -94,7 +95,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         const customer = declaredCustomer(ctx);
         const query = numbersQuery(host.db, customer.id);
         const list = await narrowByProductFields(host, ctx, query, body, numberCriteriaSpec, numberProductFields);
-        const page = await searchByCriteria<Record<string, any>>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
+        const page = await searchByCriteria<NumberViewRow>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
         return storeList(await toViews(host, host.db, page.rows), page);
       },
     }),

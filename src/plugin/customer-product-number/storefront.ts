@@ -101,7 +101,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       auth: 'login',
       anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id ?? '';
         if (!isId(id)) throw Errors.notFound('Customer product number', id);
         await call(ctx, 'deleteCustomerProductNumber', { params: { id } });
         return { redirect: `${PATH}?done=deleted` };
