@@ -160,4 +160,61 @@ describe('offers: storefront pages', function () {
     expect((await rep.post(`${page(offer.id)}/accept`)).status).to.equal(403);
     expect(await storedStatus(offer.id)).to.equal('open');
   });
+  it('lets the sales representative price lines (price or discount) and send the offer; the customer then decides on it', async () => {
+    const c = await company();
+    const drill = await product(1000);
+    const saw = await product(2000);
+    const offer = await requestOffer(c.customer.token, [
+      { productId: drill.id, quantity: 2 },
+      { productId: saw.id, quantity: 1 },
+    ]);
+    const [drillLine, sawLine] = offer.lineItems as Array<{ id: string; listPrice: number }>;
+    const rep = await loggedInVisitor(c.rep.email, c.rep.password);
+    const shown = await rep.get(page(offer.id));
+    expect(shown.text).to.contain('data-test="pricing-form"').and.to.contain('data-test="send-form"');
+    expect(shown.text, 'decisions stay with the customer').not.to.contain('data-test="offer-decision"');
+
+    const bad = await rep.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: 'cheap', [`discount-${sawLine!.id}`]: '' });
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.contain('data-test="offer-error">Line 1.').and.to.contain('value="cheap"');
+    expect((await rep.post(`${page(offer.id)}/price`, { [`discount-${sawLine!.id}`]: '120' })).status, 'a discount over 100 %').to.equal(400);
+    expect(await storedStatus(offer.id)).to.equal('requested');
+
+    const priced = await rep.post(`${page(offer.id)}/price`, {
+      [`price-${drillLine!.id}`]: '8,50',
+      [`quantity-${drillLine!.id}`]: '3',
+      [`comment-${drillLine!.id}`]: 'Bulk price',
+      [`price-${sawLine!.id}`]: '20.00',
+      [`discount-${sawLine!.id}`]: '25',
+      salesComment: 'Happy to help',
+    });
+    expect(priced.status, priced.text).to.equal(303);
+    expect(priced.headers.location).to.equal(`${page(offer.id)}?done=priced`);
+    const draft = await readOffer(c.rep.token, offer.id);
+    expect(draft).to.include({ status: 'draft', salesComment: 'Happy to help', netTotal: 40.5 });
+    expect(draft.lineItems[0]).to.include({ unitPrice: 8.5, quantity: 3, comment: 'Bulk price' });
+    expect(draft.lineItems[1], 'the discount wins: 25 % off 20.00').to.include({ unitPrice: 15 });
+    expect((await rep.get(priced.headers.location)).text).to.contain('The offer was saved as a draft.');
+
+    const customer = await loggedInVisitor(c.customer.email, c.customer.password);
+    expect((await customer.get(page(offer.id))).text).not.to.contain('data-test="accept-form"');
+    expect((await customer.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '0.01' })).status, 'the customer does not price').to.equal(403);
+    expect((await customer.post(`${page(offer.id)}/send`)).status, 'nor send').to.equal(403);
+
+    await rep.get(page(offer.id));
+    const sent = await rep.post(`${page(offer.id)}/send`, { comment: 'See the attached PDF' });
+    expect(sent.status, sent.text).to.equal(303);
+    expect(sent.headers.location).to.equal(`${page(offer.id)}?done=sent`);
+    expect(await storedStatus(offer.id)).to.equal('open');
+    expect(await outboxRows(c.customer.email, 'offer-sent')).to.have.length(1);
+    const after = await rep.get(sent.headers.location);
+    expect(after.text).to.contain('The offer was sent to the customer').and.to.contain('data-test="offer-document"');
+
+    const deciding = await customer.get(page(offer.id));
+    expect(deciding.text).to.contain('data-test="accept-form"').and.to.contain('<td data-test="offer-net-total">€40.50</td>');
+    expect((await rep.post(`${page(newId())}/send`)).status, 'an unknown offer').to.equal(404);
+    const stranger = await company();
+    const otherRep = await loggedInVisitor(stranger.rep.email, stranger.rep.password);
+    expect((await otherRep.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '1' })).status, "another representative's customer").to.equal(404);
+  });
 });

@@ -18,6 +18,8 @@ const NOTICES: Record<string, string> = {
   accepted: 'You accepted the offer. The order was placed.',
   declined: 'You declined the offer.',
   'extension-requested': 'We asked your sales representative for more time.',
+  priced: 'The offer was saved as a draft. Send it when it is ready.',
+  sent: 'The offer was sent to the customer with the PDF attached.',
 };
 
 function comment(form: Form): string | null {
@@ -25,8 +27,110 @@ function comment(form: Form): string | null {
   return value === '' ? null : value;
 }
 
-/** Only the customer and its employees decide offers; sales representatives read them here. */
+/** Only the customer and its employees decide offers; sales representatives price and send them here. */
 const decidesOffers = (ctx: StoreContext) => ctx.actor.type === 'customer' || ctx.actor.type === 'employee';
+const pricesOffers = (ctx: StoreContext) => ctx.actor.type === 'salesRepresentative';
+
+/** A decimal the way people type it ("12.5", "12,50", "1 234.00"), at most `precision` decimals, else null. */
+export function decimalOf(value: string, precision: number): number | null {
+  const plain = value.replace(/[\s\u00a0]/g, '').replace(',', '.');
+  if (!new RegExp(`^\\d{1,9}(\\.\\d{0,${precision}})?$`).test(plain)) return null;
+  return Number(plain);
+}
+
+const roundTo = (value: number, precision: number) => Math.round(value * 10 ** precision) / 10 ** precision;
+
+/** An offer line as the offer view shows it. */
+interface OfferLine {
+  id: string;
+  label: string;
+  productNumber: string | null;
+  quantity: number;
+  unitPrice: number;
+  listPrice: number;
+  comment: string | null;
+}
+const linesOf = (offer: OfferView) => offer.lineItems as unknown as OfferLine[];
+
+/** A refusal of the pricing form before anything is sent: the page again, 400, with the line it concerns. */
+class PricingProblem extends Error {}
+
+/**
+ * The representative's pricing form as the Store API's sales update (`PUT /offer/{id}`): per line a
+ * unit price, or a discount in percent off the list price (the discount wins when both are given),
+ * the quantity, a comment, or removal; the subject, the note for the customer and the validity date.
+ */
+export function salesUpdateOf(offer: OfferView, form: Form, precision: number, timeZone: string): Record<string, unknown> {
+  const field = (name: string, max = 2000) => (typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '');
+  const lineItems: Array<Record<string, unknown>> = [];
+  const removeLineItemIds: string[] = [];
+  linesOf(offer).forEach((line, index) => {
+    const name = `${index + 1}. ${line.label}`;
+    if (field(`remove-${line.id}`) !== '') {
+      removeLineItemIds.push(line.id);
+      return;
+    }
+    const change: Record<string, unknown> = { id: line.id };
+    const discountText = field(`discount-${line.id}`, 32);
+    const priceText = field(`price-${line.id}`, 32);
+    if (discountText !== '') {
+      const discount = decimalOf(discountText, 2);
+      if (discount === null || discount > 100) throw new PricingProblem(`Line ${name}: enter the discount as a percentage from 0 to 100.`);
+      change.unitPrice = roundTo((Number(line.listPrice) * (100 - discount)) / 100, precision);
+    } else if (priceText !== '') {
+      const price = decimalOf(priceText, precision);
+      if (price === null) throw new PricingProblem(`Line ${name}: enter the price as a number with at most ${precision} decimals, e.g. 12.50.`);
+      change.unitPrice = price;
+    }
+    const quantityText = field(`quantity-${line.id}`, 16);
+    if (quantityText !== '') {
+      if (!/^\d{1,6}$/.test(quantityText) || Number(quantityText) < 1 || Number(quantityText) > 100000) throw new PricingProblem(`Line ${name}: the quantity must be a whole number from 1 to 100,000.`);
+      change.quantity = Number(quantityText);
+    }
+    if (form[`comment-${line.id}`] !== undefined) change.comment = field(`comment-${line.id}`) || null;
+    if (Object.keys(change).length > 1) lineItems.push(change);
+  });
+  const body: Record<string, unknown> = {};
+  if (lineItems.length) body.lineItems = lineItems;
+  if (removeLineItemIds.length) body.removeLineItemIds = removeLineItemIds;
+  if (form.subject !== undefined) body.subject = field('subject', 255);
+  if (form.salesComment !== undefined) body.salesComment = field('salesComment') || null;
+  const validUntil = field('validUntil', 10);
+  if (validUntil !== '') {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(validUntil) || Number.isNaN(Date.parse(`${validUntil}T00:00:00Z`))) throw new PricingProblem('Enter the validity as a date (YYYY-MM-DD).');
+    body.validUntil = endOfDay(validUntil, timeZone);
+  }
+  if (Object.keys(body).length === 0) throw new PricingProblem('Nothing to save: change a price, a quantity, a comment or the validity.');
+  return body;
+}
+
+/** The last moment of a calendar day in the sales channel's time zone, as a UTC ISO time. */
+export function endOfDay(date: string, timeZone: string): string {
+  const nextMidnightUtc = Date.parse(`${date}T00:00:00Z`) + 86_400_000;
+  // The zone's offset at that moment: what the wall clock there shows minus UTC.
+  let offset = 0;
+  try {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { timeZone: timeZone || 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+        .formatToParts(new Date(nextMidnightUtc))
+        .map((part) => [part.type, part.value]),
+    );
+    offset = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - nextMidnightUtc;
+  } catch {
+    offset = 0;
+  }
+  return new Date(nextMidnightUtc - offset - 1000).toISOString();
+}
+
+/** The date part (YYYY-MM-DD) of a time in a time zone, for a date input. */
+function dateInZone(iso: string | null, timeZone: string): string {
+  if (!iso) return '';
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  } catch {
+    return iso.slice(0, 10);
+  }
+}
 
 /**
  * The storefront pages of offers: the list behind the account menu and the detail page the offer
@@ -42,9 +146,13 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     return call<OfferView>(ctx, 'readOffer', { params: { id } });
   };
 
-  async function detailPage(ctx: StoreContext, id: string, extra: { error?: string; notice?: string | null } = {}, status = 200): Promise<PageResult> {
+  async function detailPage(ctx: StoreContext, id: string, extra: { error?: string; notice?: string | null; form?: Form } = {}, status = 200): Promise<PageResult> {
     const offer = await read(ctx, id);
     const customerSide = decidesOffers(ctx);
+    const salesSide = pricesOffers(ctx) && offer.state.allowsSalesEdit;
+    const precision = ctx.salesChannel.currencyPrecision;
+    const typed = extra.form ?? {};
+    const typedText = (name: string, fallback: string) => (typeof typed[name] === 'string' ? (typed[name] as string) : fallback);
     return {
       template: 'offer-detail',
       status,
@@ -58,6 +166,30 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
         mayOrder: ctx.can(ORDER_PERMISSION),
         canDecline: customerSide && offer.state.allowsDecline,
         canRequestExtension: customerSide && offer.state.allowsExtensionRequest && ctx.can(EXTENSION_PERMISSION),
+        canPrice: salesSide,
+        canSend: salesSide,
+        pricing: salesSide
+          ? {
+              subject: typedText('subject', offer.subject),
+              salesComment: typedText('salesComment', offer.salesComment ?? ''),
+              validUntil: typedText('validUntil', dateInZone(offer.validUntil, ctx.salesChannel.timeZone)),
+              lines: linesOf(offer).map((line, index) => ({
+                id: line.id,
+                position: index + 1,
+                label: line.label,
+                productNumber: line.productNumber,
+                quantity: typedText(`quantity-${line.id}`, String(line.quantity)),
+                listPrice: line.listPrice,
+                price: typedText(`price-${line.id}`, Number(line.unitPrice).toFixed(precision)),
+                discount: typedText(`discount-${line.id}`, ''),
+                currentDiscount: Number(line.listPrice) > 0 ? roundTo((1 - Number(line.unitPrice) / Number(line.listPrice)) * 100, 2) : 0,
+                comment: typedText(`comment-${line.id}`, line.comment ?? ''),
+                remove: typed[`remove-${line.id}`] !== undefined,
+              })),
+              sendsTo: offer.requestedBy.email,
+              wasSent: offer.sentAt !== null,
+            }
+          : null,
         timeZone: ctx.salesChannel.timeZone,
         error: extra.error ?? null,
         notice: extra.notice ?? null,
@@ -72,6 +204,22 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     const result = await formErrors(work);
     if ('error' in result) return detailPage(ctx, id, { error: result.error.message }, 400);
     return { redirect: `${detailPath(id)}?done=${done}` };
+  }
+
+  /** The representative's pricing form: a refusal shows the form again as typed, with the reason. */
+  async function price(ctx: StoreContext, id: string, form: Form): Promise<PageResult> {
+    const offer = await read(ctx, id);
+    if (!pricesOffers(ctx)) throw Errors.forbidden('Only the sales representative prices an offer.', 'SUITE__OFFER_SALES_SIDE_ONLY');
+    let body: Record<string, unknown>;
+    try {
+      body = salesUpdateOf(offer, form, ctx.salesChannel.currencyPrecision, ctx.salesChannel.timeZone);
+    } catch (error) {
+      if (error instanceof PricingProblem) return detailPage(ctx, id, { error: error.message, form }, 400);
+      throw error;
+    }
+    const result = await formErrors(() => call(ctx, 'updateOffer', { params: { id }, body }));
+    if ('error' in result) return detailPage(ctx, id, { error: result.error.message, form }, 400);
+    return { redirect: `${detailPath(id)}?done=priced` };
   }
 
   return [
@@ -120,6 +268,21 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       auth: 'login',
       handler: ({ ctx, params, form }) =>
         act(ctx, params.id!, () => call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }), 'extension-requested'),
+    },
+    {
+      path: '/account/offers/:id/price',
+      method: 'POST',
+      auth: 'login',
+      handler: ({ ctx, params, form }) => {
+        if (!isId(params.id)) throw Errors.notFound('Offer', params.id);
+        return price(ctx, params.id, form);
+      },
+    },
+    {
+      path: '/account/offers/:id/send',
+      method: 'POST',
+      auth: 'login',
+      handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }), 'sent'),
     },
   ];
 }
