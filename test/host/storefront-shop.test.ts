@@ -275,6 +275,37 @@ describe('host: storefront shop, cart, checkout and account pages', function () 
       expect(refused.status).to.equal(400);
       expect(refused.text).to.contain('data-code="SUITE__EVENT_FULL"').and.contain('The event is full').and.contain('href="/account/events"');
     });
+
+    it("changes a ticket's participant in the cart through the line-item change, checked by the event add-on", async () => {
+      const staff = await salesStaff();
+      const event = await createEvent(staff.token, { participantLimit: 5 });
+      const company = await newCustomer();
+      expect((await addToCart(company.token, [ticket(event, { firstName: 'Pat', lastName: 'Participant', email: 'pat@example.test' })])).status).to.equal(200);
+      const page = await loggedInVisitor(company.email, company.password);
+      const cart = await page.get('/cart');
+      expect(cart.text).to.contain('data-test="participant-form"').and.contain('value="Pat"').and.contain('value="pat@example.test"');
+      const lineId = /data-test="cart-line" data-line-id="([0-9a-f]{32})"/.exec(cart.text)![1]!;
+
+      const invalid = await page.post('/cart/participant', { lineItemId: lineId, firstName: 'Robin', lastName: '', email: 'robin@example.test' });
+      expect(invalid.status, 'the add-on refuses a participant without a last name').to.equal(400);
+      expect(invalid.text).to.contain('data-test="cart-error"').and.contain('participant.lastName');
+      const badMail = await page.post('/cart/participant', { lineItemId: lineId, firstName: 'Robin', lastName: 'Reed', email: 'not-an-address' });
+      expect(badMail.status).to.equal(400);
+      expect(textOf(badMail.text)).to.contain('participant.email is not an e-mail address.');
+
+      const changed = await page.post('/cart/participant', { lineItemId: lineId, firstName: 'Robin', lastName: 'Reed', email: 'Robin@Example.test' });
+      expect(changed.status, changed.text).to.equal(303);
+      expect(changed.headers.location).to.equal('/cart?done=participant');
+      const after = await page.get(changed.headers.location);
+      expect(textOf(after.text)).to.contain('The participant was changed.').and.contain('Participant: Robin Reed <robin@example.test>').and.not.contain('Pat Participant');
+      expect((await page.get('/checkout')).text).to.contain('Robin Reed');
+
+      expect((await page.post('/cart/participant', { lineItemId: newId(), firstName: 'A', lastName: 'B', email: 'a@example.test' })).status, 'a line of no cart').to.equal(404);
+      const plain = await insertProduct({ priceNet: 100 });
+      await page.post('/cart/add', { productId: plain.id, quantity: '1' });
+      const plainLine = [...(await page.get('/cart')).text.matchAll(/data-test="cart-line" data-line-id="([0-9a-f]{32})"/g)].map((m) => m[1]!).find((id) => id !== lineId)!;
+      expect((await page.post('/cart/participant', { lineItemId: plainLine, firstName: 'A', lastName: 'B', email: 'a@example.test' })).status, 'not a ticket').to.equal(404);
+    });
   });
 
   describe('account', () => {

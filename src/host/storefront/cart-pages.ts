@@ -23,6 +23,7 @@ const NOTICES: Record<string, string> = {
   added: 'The product was added to your cart.',
   updated: 'The quantity was changed.',
   removed: 'The item was removed from your cart.',
+  participant: 'The participant was changed.',
 };
 
 const notice = (query: Record<string, unknown>) => (typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null);
@@ -166,6 +167,22 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         const quantity = wholeNumber(form.quantity);
         if (quantity === null) return cartPage(ctx, { error: { status: 400, code: 'SUITE__INVALID_QUANTITY', title: 'Quantity not possible', detail: 'Please enter a whole number of at least 1 (0 removes the item).', meta: {} } }, 400);
         return lineAction(ctx, () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, quantity }] } }), 'updated');
+      },
+    },
+    {
+      // An event ticket's participant: the cart's normal line change with a new `payload.participant`, so the
+      // add-on's line-item processor checks it (names, e-mail, already registered) as for a new ticket.
+      path: `${CART_PATH}/participant`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const id = text(form, 'lineItemId', 64);
+        if (!isId(id)) throw Errors.notFound('Line item', id);
+        const cart = await kit.call<View>(ctx, 'readCart');
+        const line = (cart.lineItems as View[]).find((candidate) => candidate.id === id);
+        if (!line || !line.payload || typeof line.payload.participant !== 'object' || line.payload.participant === null) throw Errors.notFound('Line item', id);
+        const participant = { firstName: text(form, 'firstName', 255), lastName: text(form, 'lastName', 255), email: text(form, 'email', 255) };
+        return lineAction(ctx, () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, payload: { ...line.payload, participant } }] } }), 'participant');
       },
     },
     {

@@ -50,6 +50,31 @@ export function safeRedirect(value: unknown, fallback: string): string {
   return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 2000 ? value : fallback;
 }
 
+/** The account area: pages under /account/ that show the account menu beside them (not the login form; /account shows it as its body). */
+const ACCOUNT_AREA = /^\/account\/(?!login$)./;
+
+interface SideMenuView {
+  label: string;
+  path: string | null;
+  testKey: string;
+  current: boolean;
+  children: SideMenuView[];
+}
+
+/**
+ * The account menu beside every account page (host and add-on pages alike): the overview, the
+ * add-on's menu as the caller may open it, the addresses; the entry of the page shown is marked.
+ */
+function sideMenu(menu: MenuView[] | null, ctx: StoreContext, path: string): SideMenuView[] {
+  const entries: Array<Omit<MenuView, 'key'>> = [{ testKey: 'overview', label: 'Overview', path: '/account', children: [] }, ...(menu ?? [])];
+  if (ctx.customer) entries.push({ testKey: 'addresses', label: 'Addresses', path: '/account/addresses', children: [] });
+  // The current entry: the longest menu path the page's path is or lies under (the overview only as itself).
+  const paths = entries.flatMap((entry) => [entry.path, ...entry.children.map((child) => child.path)]).filter((p): p is string => p !== null);
+  const current = paths.filter((p) => path === p || (p !== '/account' && path.startsWith(`${p}/`))).sort((a, b) => b.length - a.length)[0] ?? null;
+  const view = (entry: Omit<MenuView, 'key'>): SideMenuView => ({ label: entry.label, path: entry.path, testKey: entry.testKey, current: entry.path !== null && entry.path === current, children: entry.children.map(view) });
+  return entries.map(view);
+}
+
 function isLoggedIn(ctx: StoreContext): boolean {
   return ctx.actor.type !== 'guest';
 }
@@ -107,6 +132,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       loggedIn: ctx ? isLoggedIn(ctx) : false,
       canBuy: ctx ? canBuy(ctx) : false,
       navigation: (res.locals.navigation as unknown[] | undefined) ?? [],
+      accountMenu: (res.locals.accountMenu as SideMenuView[] | undefined) ?? null,
       csrfToken: csrfToken(req, res),
       currentPath: req.originalUrl,
       year: new Date().getUTCFullYear(),
@@ -158,6 +184,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
           res.locals.navigation = await navigationFor(kit, known, req.originalUrl);
           // Error pages rendered after a handler failed still show who is logged in.
           res.locals.storeContext = known;
+          // Every account page (also its error pages: a 403 is no dead end) shows the account menu beside it.
+          if (isLoggedIn(known) && ACCOUNT_AREA.test(req.path)) res.locals.accountMenu = sideMenu(await accountMenuFor(known), known, req.path);
           if (req.method === 'POST' && !csrfValid(req)) throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
         },
       },

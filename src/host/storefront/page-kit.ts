@@ -129,7 +129,12 @@ export function payloadView(payload: Record<string, unknown> | null | undefined)
   return {
     participant:
       participant && typeof participant === 'object'
-        ? { name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '), email: typeof participant.email === 'string' ? participant.email : null }
+        ? {
+            name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '),
+            firstName: typeof participant.firstName === 'string' ? participant.firstName : '',
+            lastName: typeof participant.lastName === 'string' ? participant.lastName : '',
+            email: typeof participant.email === 'string' ? participant.email : null,
+          }
         : null,
     customerProductNumber: typeof payload?.customerProductNumber === 'string' ? payload.customerProductNumber : null,
   };
