@@ -240,6 +240,40 @@ describe('host: storefront shop, cart, checkout and account pages', function () 
       expect((await page.get('/account/order-approvals')).status).to.equal(200);
     });
 
+    it('orders from the cart in one step with express checkout: the default addresses; an intercepted order shows why and the next step', async () => {
+      const user = await createTestCustomer({ company: 'Express KG' });
+      const page = await loggedInVisitor(user.email, user.password);
+      const product = await insertProduct({ name: `Express ${newId().slice(0, 6)}`, priceNet: 1000 });
+      await page.post('/cart/add', { productId: product.id, quantity: '2' });
+      const cart = await page.get('/cart');
+      expect(cart.text).to.contain('data-test="express-checkout"').and.contain('action="/checkout/express"');
+      expect(textOf(cart.text)).to.contain('Order now, in one step, to your default addresses');
+      const ordered = await page.post('/checkout/express', { customerComment: 'Express please' });
+      expect(ordered.status, textOf(ordered.text)).to.equal(303);
+      expect(ordered.headers.location).to.match(/^\/account\/orders\/[0-9a-f]{32}\?done=ordered$/);
+      const order = await (await getShop()).db('orders').where({ id: ordered.headers.location.split('/')[3]!.split('?')[0] }).first();
+      expect(order.customer_comment).to.equal('Express please');
+      expect(textOf((await page.get(ordered.headers.location)).text)).to.contain('Thank you! Your order was placed.').and.contain(product.name);
+      expect((await page.get('/cart')).text, 'nothing to order: no express form').not.to.contain('data-test="express-checkout"');
+
+      const company = await newCustomer();
+      const requester = await employee(company, REQUESTER_PERMISSIONS, { requiresApproval: true });
+      const purchaser = await loggedInVisitor(requester.email, requester.password);
+      await purchaser.post('/cart/add', { productId: product.id, quantity: '1' });
+      await purchaser.get('/cart');
+      const refused = await purchaser.post('/checkout/express', {});
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.contain('data-code="SUITE__ORDER_APPROVAL_REQUIRED"').and.contain('This order needs approval').and.contain('action="/checkout/request-approval"');
+      const requested = await purchaser.post('/checkout/request-approval', { billingAddressId: '', shippingAddressId: '', customerComment: '' });
+      expect(requested.status, textOf(requested.text)).to.equal(303);
+      expect(await (await getShop()).db('suite_order_approvals').where({ customer_id: company.customer.id })).to.have.length(1);
+
+      const reader = await employee(company, ['orders.read']);
+      const readerPage = await loggedInVisitor(reader.email, reader.password);
+      expect((await readerPage.get('/cart')).text, 'no express checkout without orders.create').not.to.contain('data-test="express-checkout"');
+      expect((await readerPage.post('/checkout/express', {})).status, 'placeOrder asks orders.create').to.equal(403);
+    });
+
     it('shows a budget refusal with its detail and the link to the budgets', async () => {
       const company = await newCustomer();
       const spender = await employee(company, ['orders.create', 'orders.read', 'budget.read']);

@@ -73,11 +73,30 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
 
   async function cartPage(ctx: StoreContext, extra: { notice?: string | null; error?: Refusal } = {}, status = 200): Promise<PageResult> {
     const cart = await kit.call<View>(ctx, 'readCart');
+    const mayOrder = ctx.can('orders.create');
     return {
       template: 'cart',
       status,
-      data: { title: 'Your cart', cart: cartView(cart), currency: ctx.salesChannel.currencyIso, notice: extra.notice ?? null, error: extra.error ?? null, mayOrder: ctx.can('orders.create'), saveAsListUrl: kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null },
+      data: {
+        title: 'Your cart',
+        cart: cartView(cart),
+        currency: ctx.salesChannel.currencyIso,
+        notice: extra.notice ?? null,
+        error: extra.error ?? null,
+        mayOrder,
+        express: mayOrder && cart.lineItems.length > 0 ? await expressAddresses(ctx) : null,
+        saveAsListUrl: kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null,
+      },
     };
+  }
+
+  /** Express checkout orders to the customer's default addresses (shipping: the billing address when none is set); shown as text on the cart. */
+  async function expressAddresses(ctx: StoreContext) {
+    const known = await addresses(ctx);
+    const billing = known.list.find((address) => address.id === known.billingId) ?? null;
+    const shipping = known.list.find((address) => address.id === (known.shippingId ?? known.billingId)) ?? billing;
+    if (!billing) return { ready: false, billing: '', shipping: '' };
+    return { ready: true, billing: addressLines(billing).join(', '), shipping: addressLines(shipping).join(', ') };
   }
 
   async function addresses(ctx: StoreContext) {
@@ -134,6 +153,18 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       return value;
     };
     return { billingAddressId: id('billingAddressId'), shippingAddressId: id('shippingAddressId'), customerComment: text(form, 'customerComment', 2000) };
+  }
+
+  /** Order now: the host checkout locks and re-reads the cart and every checkout interceptor (approval, budgets, events) runs; a refusal shows the checkout with the next step. */
+  async function orderNow(ctx: StoreContext, choice: CheckoutChoice): Promise<PageResult> {
+    const placed = await refusalOf(
+      () => kit.call<View>(ctx, 'placeOrder', { body: { billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null } }),
+      'The order could not be placed',
+    );
+    if ('refusal' in placed) return checkoutPage(ctx, choice, placed.refusal);
+    const order = placed.value;
+    if (ctx.can('orders.read')) return { redirect: `${orderPath(order.id)}?done=ordered` };
+    return { template: 'message', data: { title: 'Thank you for your order', message: `Your order ${order.orderNumber} was placed.`, link: { href: '/', label: 'Back to the shop' } } };
   }
 
   async function lineAction(ctx: StoreContext, work: () => Promise<unknown>, done: string): Promise<PageResult> {
@@ -203,16 +234,19 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       async handler({ ctx, form }) {
         const parsed = await refusalOf(async () => choiceOf(form));
         if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
-        const choice = parsed.value;
-        // The host checkout: the cart is locked and re-read, and every checkout interceptor (approval, budgets, events) runs.
-        const placed = await refusalOf(
-          () => kit.call<View>(ctx, 'placeOrder', { body: { billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null } }),
-          'The order could not be placed',
-        );
-        if ('refusal' in placed) return checkoutPage(ctx, choice, placed.refusal);
-        const order = placed.value;
-        if (ctx.can('orders.read')) return { redirect: `${orderPath(order.id)}?done=ordered` };
-        return { template: 'message', data: { title: 'Thank you for your order', message: `Your order ${order.orderNumber} was placed.`, link: { href: '/', label: 'Back to the shop' } } };
+        return orderNow(ctx, parsed.value);
+      },
+    },
+    {
+      // Express checkout from the cart: one step, the customer's default addresses (null: placeOrder takes the defaults).
+      path: `${CHECKOUT_PATH}/express`,
+      method: 'POST',
+      auth: 'login',
+      async handler({ ctx, form }) {
+        const express = await expressAddresses(ctx);
+        if (!express.ready)
+          return cartPage(ctx, { error: { status: 400, code: 'SUITE__NO_DEFAULT_ADDRESS', title: 'No default address', detail: 'Express checkout orders to your default billing address, and your account has none. Please use the checkout.', meta: {} } }, 400);
+        return orderNow(ctx, { billingAddressId: null, shippingAddressId: null, customerComment: text(form, 'customerComment', 2000) });
       },
     },
     {
