@@ -482,6 +482,17 @@ export interface OutgoingMail {
 
 export type JobHandler = (payload: Record<string, unknown>, host: HostRuntime) => Promise<void>;
 
+/**
+ * A file a storefront form sent (`enctype="multipart/form-data"`, an `<input type="file">`): it
+ * arrives in the page's `form` under the input's name. A host without uploads sends none; pages keep
+ * a text field for the same content (a pasted CSV).
+ */
+export interface StorefrontUpload {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface StorefrontPage {
   path: string;
   method?: 'GET' | 'POST';
@@ -503,7 +514,8 @@ export interface StorefrontPage {
    * Returns a template name under templates/storefront and its data, or a redirect. A redirect with
    * `login` (a context token from auth.createSession) logs the browser in: the host ends the
    * browser's previous session and keeps the token in the session cookie. A `file` is sent as a
-   * download (attachment).
+   * download (attachment). `form` holds the posted fields as strings, and a chosen file as a
+   * {@link StorefrontUpload}.
    */
   handler(input: { ctx: StoreContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }):
     Promise<

@@ -1,4 +1,4 @@
-import type { StoreContext, StorefrontPage } from '../host/contract.js';
+import type { StoreContext, StorefrontPage, StorefrontUpload } from '../host/contract.js';
 import { AppError, Errors } from '../lib/errors.js';
 import { callRoute, routesById } from '../lib/route-call.js';
 import type { AnyRoute, Reply } from '../lib/routes.js';
@@ -33,6 +33,21 @@ export function requireCustomerContext(ctx: StoreContext): NonNullable<StoreCont
 export function text(form: Form, name: string, maxLength = 2000): string {
   const value = form[name];
   return typeof value === 'string' ? value.trim().slice(0, maxLength) : '';
+}
+
+function isUpload(value: unknown): value is StorefrontUpload {
+  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as StorefrontUpload).content) && typeof (value as StorefrontUpload).fileName === 'string';
+}
+
+/**
+ * The CSV a form sent: the file chosen in the file input `fileField` (UTF-8, a byte order mark
+ * dropped) when there is one, else the text pasted into `textField`. `fileName` is null for pasted text.
+ */
+export function csvOf(form: Form, fileField: string, textField: string): { csv: string; fileName: string | null } {
+  const upload = form[fileField];
+  if (isUpload(upload)) return { csv: upload.content.toString('utf8').replace(/^\uFEFF/, ''), fileName: upload.fileName };
+  const pasted = form[textField];
+  return { csv: typeof pasted === 'string' ? pasted : '', fileName: null };
 }
 
 /** A form field that may repeat (checkboxes): always a list of strings. */

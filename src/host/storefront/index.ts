@@ -15,6 +15,7 @@ import { passwordLogin } from '../account/password-login.js';
 import { createTemplateEngine } from '../mail/template-engine.js';
 import { clearSessionToken, CSRF_FIELD, csrfToken, csrfValid, sessionToken, setSessionToken } from './cookies.js';
 import { Views } from './views.js';
+import { storefrontMultipart } from './multipart.js';
 import { createPageKit } from './page-kit.js';
 import { canBuy, navigationFor, productPath, shopPages } from './shop-pages.js';
 import { cartPages } from './cart-pages.js';
@@ -237,6 +238,9 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     }
     return { categories: await categoryQuery, products, currency: ctx.salesChannel.currencyIso };
   }
+
+  // Forms with a file input; urlencoded forms are parsed by the app.
+  router.use(storefrontMultipart);
 
   router.get(
     '/',

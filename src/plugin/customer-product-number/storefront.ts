@@ -1,7 +1,7 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import { attempt, csvOf, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
 import { customerProductNumberRoutes } from './routes.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 
@@ -89,9 +89,9 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       auth: 'login',
       anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
-        const csv = typeof form.csv === 'string' ? form.csv : '';
+        const { csv } = csvOf(form, 'csvFile', 'csv');
         const result = await attempt(() => importCsv(ctx, csv));
-        if ('error' in result) return page(ctx, {}, { error: result.error, errors: result.errors, csv }, 400);
+        if ('error' in result) return page(ctx, {}, { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) }, 400);
         return { redirect: `${PATH}?done=imported` };
       },
     },

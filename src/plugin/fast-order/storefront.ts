@@ -1,5 +1,5 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
-import { routeCaller, type Form, type PageResult, type View } from '../storefront-kit.js';
+import { csvOf, routeCaller, type Form, type PageResult, type View } from '../storefront-kit.js';
 import { fastOrderRoutes } from './routes.js';
 import { MAX_ADD_ITEMS, MAX_QUANTITY } from './schemas.js';
 
@@ -79,7 +79,8 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
       needsCustomer: true,
       async handler({ ctx, form }) {
         const rows = fieldRows(form);
-        const pasted = typeof form.lines === 'string' ? form.lines.slice(0, 200_000) : '';
+        // A chosen CSV file (multipart) or the pasted lines.
+        const pasted = csvOf(form, 'csvFile', 'lines').csv.slice(0, 200_000);
         const fromFields = parseOrderLines(rows.filter((row) => row.productNumber !== '').map((row) => `${row.productNumber};${row.quantity || '1'}`).join('\n'));
         const fromText = parseOrderLines(pasted);
         const problems = [...fromFields.problems.map((problem) => problem.replace(/^Line (\d+)/, 'Row $1')), ...fromText.problems];

@@ -2,7 +2,7 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/co
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import type { Reply } from '../../../lib/routes.js';
-import { attempt, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
+import { attempt, csvOf, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
 import { invitationRoutes } from '../invitation/routes.js';
 import { PERMISSIONS } from '../permissions.js';
@@ -232,9 +232,10 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       needsCustomer: true,
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['employee.manage']);
-        const csv = typeof form.csv === 'string' ? form.csv : '';
+        // A chosen file (multipart) or the pasted text; a refused file is shown in the text area to correct it.
+        const { csv } = csvOf(form, 'csvFile', 'csv');
         const result = await attempt(() => call<View>(ctx, 'importEmployees', { body: csv }));
-        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, errors: result.errors, csv }, 400);
+        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) }, 400);
         return { redirect: `${EMPLOYEES_PATH}?done=imported` };
       },
     },
