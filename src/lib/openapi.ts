@@ -134,31 +134,60 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
   };
 }
 
-/** A readable page beside the JSON document: every operation with its schemas. */
 /** The parts of an OpenAPI operation the HTML page shows. */
 interface OperationDoc {
   operationId: string;
   summary?: string;
   description?: string;
+  tags?: string[];
   'x-permission'?: string;
   requestBody?: unknown;
   responses?: unknown;
 }
 
+/**
+ * The human-readable page beside an OpenAPI document: an operation index grouped by tag (method,
+ * path, summary; each a link to its section), then every operation with its permission, request
+ * body and responses, each section linking back to the index. No scripts: the page works as plain HTML.
+ */
 export function renderOpenApiHtml(document: Record<string, unknown>): string {
   const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-');
   const info = document.info as { title: string; version: string; description: string };
-  const rows: string[] = [];
+  const groups = new Map<string, Array<{ method: string; path: string; op: OperationDoc; id: string }>>();
   for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, OperationDoc>>)) {
     for (const [method, op] of Object.entries(methods)) {
-      const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
-      const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
-      rows.push(
-        `<section id="${escape(op.operationId)}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(op.summary ?? '')}${op['x-permission'] ? ` — permission <code>${escape(op['x-permission'])}</code>` : ''}${op.description ? `<br>${escape(op.description)}` : ''}</p>${body}${responses}</section>`,
-      );
+      const tag = op.tags?.[0] ?? 'Other';
+      const id = anchor(op.operationId || `${method}-${path}`);
+      const group = groups.get(tag) ?? [];
+      group.push({ method, path, op, id });
+      groups.set(tag, group);
     }
   }
+  const tags = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+  const count = [...groups.values()].reduce((sum, ops) => sum + ops.length, 0);
+  const index = tags
+    .map((tag) => {
+      const items = groups
+        .get(tag)!
+        .map(({ method, path, op, id }) => `<li><a href="#${id}"><code>${method.toUpperCase()} ${escape(path)}</code></a> ${escape(op.summary ?? '')}</li>`)
+        .join('');
+      return `<li><a href="#tag-${anchor(tag)}">${escape(tag)}</a> (${groups.get(tag)!.length})<ul>${items}</ul></li>`;
+    })
+    .join('\n');
+  const sections = tags.map((tag) => {
+    const rows = groups.get(tag)!.map(({ method, path, op, id }) => {
+      const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
+      const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
+      // The route's description and the pipeline's sentence on who may call it, one paragraph each.
+      const description = typeof op.description === 'string' ? op.description.split(/\n\s*\n/).filter((part) => part.trim()).map((part) => `<p>${escape(part)}</p>`).join('') : '';
+      return `<section id="${id}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(op.summary ?? '')}${op['x-permission'] ? ` — permission <code>${escape(op['x-permission'])}</code>` : ''}</p>${description}${body}${responses}<p class="top"><a href="#operations">Back to the index</a></p></section>`;
+    });
+    return `<h2 id="tag-${anchor(tag)}">${escape(tag)}</h2>\n${rows.join('\n')}`;
+  });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}section{border-top:1px solid #ddd;padding:.5rem 0}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style>
-</head><body><h1>${escape(info.title)} <small>${escape(info.version)}</small></h1><p>${escape(info.description)}</p><p><a href="openapi3.json">openapi3.json</a></p>${rows.join('\n')}</body></html>`;
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}section{border-top:1px solid #ddd;padding:.5rem 0}pre{background:#f6f6f6;padding:.5rem;overflow:auto}nav ul ul{font-size:.9rem;margin:.25rem 0 .75rem}nav li{margin:.15rem 0}h2{margin-top:2rem}.top{font-size:.85rem}</style>
+</head><body><h1>${escape(info.title)} <small>${escape(info.version)}</small></h1><p>${escape(info.description)}</p><p><a href="openapi3.json">openapi3.json</a></p>
+<nav id="operations" aria-label="Operations"><h2>Operations (${count})</h2><ul>${index}</ul></nav>
+<main>${sections.join('\n')}</main></body></html>`;
 }

@@ -63,6 +63,15 @@ describe('host: OpenAPI documents', () => {
       const html = await agent.get(`${prefix}/_info/swagger.html`);
       expect(html.status).to.equal(200);
       expect(html.text).to.contain('openapi3.json');
+      // The operation index: every operation is listed once, linked to its section, which exists and links back.
+      const index = /<nav id="operations"[\s\S]*?<\/nav>/.exec(html.text)?.[0] ?? '';
+      const links = [...index.matchAll(/<li><a href="#([^"]+)"><code>/g)].map((match) => match[1]!);
+      expect(links, `${prefix} index`).to.have.length(api.routes.length);
+      expect(new Set(links).size).to.equal(links.length);
+      for (const route of api.routes) expect(links, route.operationId).to.include(route.operationId.replace(/[^A-Za-z0-9_-]+/g, '-'));
+      for (const id of links) expect(html.text, id).to.contain(`<section id="${id}">`);
+      expect(html.text.match(/href="#operations">Back to the index/g)).to.have.length(api.routes.length);
+      expect(index).to.match(/<a href="#tag-[^"]+">[^<]+<\/a> \(\d+\)/);
     }
   });
 
