@@ -13,9 +13,11 @@ import { startDemoShop, type DemoShop } from '../helpers/demo-shop.js';
 const SCREENSHOTS = projectPath('var', 'screenshots');
 
 /**
- * The B2B part of the demo's day in a real browser: fast order with a pasted CSV, the cart saved as
- * a product list and the list back into the cart, employee administration, and a representative
- * who stops and starts acting for the customer. Pages are written to var/screenshots/b2b-*.png.
+ * The B2B part of the demo's day in a real browser: fast order with a pasted CSV and an uploaded CSV
+ * file, the cart saved as a product list and the list back into the cart, employee administration,
+ * a representative who stops and starts acting for the customer and prices and sends the demo offer,
+ * which the customer accepts, and an express checkout from the cart, moving between pages with the
+ * account menu beside them. Pages are written to var/screenshots/b2b-*.png.
  */
 describe('e2e: B2B account pages in a real browser', function () {
   this.timeout(120000);
@@ -68,6 +70,14 @@ describe('e2e: B2B account pages in a real browser', function () {
     await snap(page, '02-product-list');
     await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=product-list-to-cart] button')]);
     expect(await page.textContent('[data-test=cart-lines]')).to.contain('DEMO-10001').and.contain('DEMO-10003');
+
+    // The account menu beside the account pages leads back to fast order, which takes a CSV file too.
+    await page.goto(`${harness.base}/account/product-lists`);
+    await Promise.all([page.waitForURL(/\/account\/fast-order$/), page.click('[data-test=account-side-menu] [data-test=side-fast-order]')]);
+    expect(await page.getAttribute('[data-test=side-fast-order]', 'aria-current')).to.equal('page');
+    await page.setInputFiles('#fast-csv-file', { name: 'restock.csv', mimeType: 'text/csv', buffer: Buffer.from('product_number;quantity\r\nDEMO-10004;2\r\n') });
+    await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=fast-order] button[type=submit]')]);
+    expect(await page.textContent('[data-test=cart-lines]')).to.contain('DEMO-10004');
     expect(failures).to.deep.equal([]);
     await context.close();
   });
@@ -102,6 +112,53 @@ describe('e2e: B2B account pages in a real browser', function () {
     await page.goto(`${harness.base}/account`);
     await Promise.all([page.waitForURL(/\/account\/sales-representative\/statistics$/), page.click('[data-test=account-sales-statistics]')]);
     expect(await page.locator('[data-test=ranking-entry]').count()).to.be.at.least(1);
+    expect(failures).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('sales representative prices the requested demo offer and sends it; the customer accepts it', async () => {
+    const rep = await loggedIn(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password, '10.79.0.4');
+    await Promise.all([rep.page.waitForURL(/\/account\/offers$/), rep.page.click('[data-test=account-offers]')]);
+    await Promise.all([rep.page.waitForURL(/\/account\/offers\/[0-9a-f]{32}$/), rep.page.click('[data-test=offer]:has-text("Workshop equipment for the new site") a')]);
+    const offerUrl = rep.page.url();
+    const lines = rep.page.locator('[data-test=pricing-line]');
+    expect(await lines.count()).to.equal(2);
+    // The demo has 5 drills in stock: the representative offers the 2 that can be delivered now.
+    await lines.nth(0).locator('[data-test=pricing-price]').fill('79.00');
+    await lines.nth(0).locator('[data-test=pricing-quantity]').fill('2');
+    await lines.nth(1).locator('[data-test=pricing-discount]').fill('10');
+    await rep.page.fill('#pricing-comment', 'Volume price for the new site');
+    await snap(rep.page, '05-offer-pricing');
+    await Promise.all([rep.page.waitForURL(/done=priced$/), rep.page.click('[data-test=pricing-submit]')]);
+    expect(await rep.page.getAttribute('[data-test=offer-status]', 'data-status')).to.equal('draft');
+    expect(await rep.page.locator('[data-test=offer-line-price]').first().textContent()).to.equal('€79.00');
+    await rep.page.fill('#send-message', 'Here is our offer.');
+    await Promise.all([rep.page.waitForURL(/done=sent$/), rep.page.click('[data-test=send-submit]')]);
+    expect(await rep.page.getAttribute('[data-test=offer-status]', 'data-status')).to.equal('open');
+    expect(await rep.page.locator('[data-test=offer-document]').count()).to.equal(1);
+    await snap(rep.page, '06-offer-sent');
+    expect(rep.failures).to.deep.equal([]);
+    await rep.context.close();
+
+    const buyer = await loggedIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, '10.79.0.5');
+    await buyer.page.goto(offerUrl);
+    expect(await buyer.page.textContent('[data-test=offer-sales-comment]')).to.equal('Volume price for the new site');
+    await Promise.all([buyer.page.waitForURL(/done=accepted$/), buyer.page.click('[data-test=accept-submit]')]);
+    expect(await buyer.page.textContent('[data-test=offer-order-number]')).to.match(/\S/);
+    expect(buyer.failures).to.deep.equal([]);
+    await buyer.context.close();
+  });
+
+  it('company admin: express checkout from the cart', async () => {
+    const { context, page, failures } = await loggedIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, '10.79.0.6');
+    await Promise.all([page.waitForURL(/\/account\/fast-order$/), page.click('[data-test=account-fast-order]')]);
+    await page.fill('#fast-number-1', 'DEMO-10002');
+    await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=fast-order] button[type=submit]')]);
+    expect(await page.textContent('[data-test=express-addresses]')).to.contain('Billing');
+    await page.fill('#express-comment', 'Express, please');
+    await snap(page, '07-express-checkout');
+    await Promise.all([page.waitForURL(/\/account\/orders\/[0-9a-f]{32}\?done=ordered$/), page.click('[data-test=express-order]')]);
+    expect(await page.textContent('main')).to.contain('Thank you! Your order was placed.').and.contain('DEMO-10002');
     expect(failures).to.deep.equal([]);
     await context.close();
   });
