@@ -17,6 +17,8 @@ export const orderPath = (id: string) => `/account/orders/${id}`;
  */
 export const APPROVAL_REQUEST_PATH = '/store-api/order-approval/create';
 const APPROVAL_LIST_PAGE = '/account/order-approvals';
+/** The offer add-on's "ask for an offer for this cart" page; linked when mounted and the caller may open it. */
+const OFFER_REQUEST_PAGE = '/account/offers/request';
 
 /** What a redirect may announce; nothing of the query string is echoed. */
 const NOTICES: Record<string, string> = {
@@ -86,6 +88,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         mayOrder,
         express: mayOrder && cart.lineItems.length > 0 ? await expressAddresses(ctx) : null,
         saveAsListUrl: kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null,
+        offerRequestUrl: cart.lineItems.length > 0 && kit.mayOpen(ctx, OFFER_REQUEST_PAGE) ? OFFER_REQUEST_PAGE : null,
       },
     };
   }

@@ -217,4 +217,36 @@ describe('offers: storefront pages', function () {
     const otherRep = await loggedInVisitor(stranger.rep.email, stranger.rep.password);
     expect((await otherRep.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '1' })).status, "another representative's customer").to.equal(404);
   });
+  it('asks for an offer for the cart from the cart page; the cart stays; without offer.request there is no link and a 403', async () => {
+    const c = await company();
+    const p = await product(1000);
+    const browser = await loggedInVisitor(c.customer.email, c.customer.password);
+    expect((await browser.get('/account/offers')).text).to.contain('data-test="no-offers"');
+    expect((await browser.get('/cart')).text, 'an empty cart offers nothing to ask for').not.to.contain('data-test="ask-for-offer"');
+    await browser.get('/account/offers/request');
+    const empty = await browser.post('/account/offers/request', { subject: 'Nothing' });
+    expect(empty.status).to.equal(400);
+    expect(empty.text).to.contain('data-test="offer-request-error"').and.contain('The cart is empty').and.contain('value="Nothing"');
+
+    await browser.post('/cart/add', { productId: p.id, quantity: '3' });
+    const cart = await browser.get('/cart');
+    expect(cart.text).to.contain('href="/account/offers/request" data-test="ask-for-offer"');
+    expect((await browser.get('/account/offers/request')).text).to.contain('data-test="offer-request-form"');
+    const asked = await browser.post('/account/offers/request', { subject: 'Spring order', commission: 'PO-9', customerComment: 'Volume price?' });
+    expect(asked.status, asked.text).to.equal(303);
+    const id = /^\/account\/offers\/([0-9a-f]{32})\?done=requested$/.exec(asked.headers.location)?.[1];
+    expect(id, asked.headers.location).to.be.a('string');
+    const offer = await readOffer(c.customer.token, id!);
+    expect(offer).to.include({ status: 'requested', subject: 'Spring order', commission: 'PO-9', customerComment: 'Volume price?' });
+    expect(offer.lineItems[0]).to.include({ productId: p.id, quantity: 3 });
+    expect((await browser.get(asked.headers.location)).text).to.contain('You asked for an offer.');
+    expect((await browser.get('/cart')).text, 'the cart stays').to.contain('data-test="cart-line"');
+
+    const buyer = await createEmployee(c.customer.token, { permissions: ['orders.create', 'offer.read'] });
+    const buyerBrowser = await loggedInVisitor(buyer.email, buyer.password);
+    await buyerBrowser.post('/cart/add', { productId: p.id, quantity: '1' });
+    expect((await buyerBrowser.get('/cart')).text).not.to.contain('data-test="ask-for-offer"');
+    expect((await buyerBrowser.get('/account/offers/request')).status).to.equal(403);
+    expect((await buyerBrowser.post('/account/offers/request', {})).status).to.equal(403);
+  });
 });

@@ -9,9 +9,12 @@ import type { OfferUseCases } from '../use-cases/index.js';
 
 const LIST_LIMIT = 100;
 const LIST_PATH = '/account/offers';
+/** Asking for an offer for the cart; the cart links it for callers with `offer.request`. */
+export const OFFER_REQUEST_PATH = '/account/offers/request';
 const detailPath = (id: string) => `/account/offers/${id}`;
 const ORDER_PERMISSION = 'orders.create';
-const EXTENSION_PERMISSION = 'offer.request';
+/** Asking for an offer and for more time on one: the Store API routes' key. */
+const REQUEST_PERMISSION = 'offer.request';
 
 /** What a redirect after a form may announce; nothing from the query string is echoed. */
 const NOTICES: Record<string, string> = {
@@ -20,6 +23,7 @@ const NOTICES: Record<string, string> = {
   'extension-requested': 'We asked your sales representative for more time.',
   priced: 'The offer was saved as a draft. Send it when it is ready.',
   sent: 'The offer was sent to the customer with the PDF attached.',
+  requested: 'You asked for an offer. Your sales representative prices it and sends it to you.',
 };
 
 function comment(form: Form): string | null {
@@ -165,7 +169,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
         canAccept: customerSide && offer.state.allowsAccept,
         mayOrder: ctx.can(ORDER_PERMISSION),
         canDecline: customerSide && offer.state.allowsDecline,
-        canRequestExtension: customerSide && offer.state.allowsExtensionRequest && ctx.can(EXTENSION_PERMISSION),
+        canRequestExtension: customerSide && offer.state.allowsExtensionRequest && ctx.can(REQUEST_PERMISSION),
         canPrice: salesSide,
         canSend: salesSide,
         pricing: salesSide
@@ -222,7 +226,33 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     return { redirect: `${detailPath(id)}?done=priced` };
   }
 
+  function requestPage(form: Form = {}, error: string | null = null): PageResult {
+    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+    return {
+      template: 'offer-request',
+      status: error ? 400 : 200,
+      data: { title: 'Ask for an offer', subject: field('subject'), commission: field('commission'), customerComment: field('customerComment'), error },
+    };
+  }
+
   return [
+    // Before `/account/offers/:id`, which would take "request" for an id.
+    { path: OFFER_REQUEST_PATH, auth: 'login', anyPermission: [REQUEST_PERMISSION], handler: async () => requestPage() },
+    {
+      path: OFFER_REQUEST_PATH,
+      method: 'POST',
+      auth: 'login',
+      anyPermission: [REQUEST_PERMISSION],
+      async handler({ ctx, form }) {
+        const field = (name: string, max: number) => (typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '');
+        const body: Record<string, unknown> = { customerComment: field('customerComment', 2000) || null };
+        if (field('subject', 255)) body.subject = field('subject', 255);
+        if (field('commission', 255)) body.commission = field('commission', 255);
+        const result = await formErrors(() => call<OfferView>(ctx, 'requestOffer', { body }));
+        if ('error' in result) return requestPage(form, result.error.message);
+        return { redirect: `${detailPath(result.ok.id)}?done=requested` };
+      },
+    },
     {
       path: LIST_PATH,
       auth: 'login',
@@ -230,7 +260,14 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
         const { total, elements: data } = await call<{ total: number; elements: OfferView[] }>(ctx, 'listOffers', { body: { limit: LIST_LIMIT } });
         return {
           template: 'offer-list',
-          data: { title: 'Offers', total, more: total > data.length, offers: data.map((o) => ({ ...o, url: detailPath(o.id) })), timeZone: ctx.salesChannel.timeZone },
+          data: {
+            title: 'Offers',
+            total,
+            more: total > data.length,
+            offers: data.map((o) => ({ ...o, url: detailPath(o.id) })),
+            timeZone: ctx.salesChannel.timeZone,
+            canRequest: decidesOffers(ctx) && ctx.can(REQUEST_PERMISSION),
+          },
         };
       },
     },
