@@ -170,6 +170,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
         mayOrder: ctx.can(ORDER_PERMISSION),
         canDecline: customerSide && offer.state.allowsDecline,
         canRequestExtension: customerSide && offer.state.allowsExtensionRequest && ctx.can(REQUEST_PERMISSION),
+        salesView: pricesOffers(ctx),
         canPrice: salesSide,
         canSend: salesSide,
         pricing: salesSide
