@@ -155,6 +155,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     res.redirect(req.method === 'GET' ? 302 : 303, `/account/login${back}`);
   }
 
+  async function withAccountMenu(req: Request, res: Response, ctx: StoreContext): Promise<void> {
+    if (isLoggedIn(ctx) && ACCOUNT_AREA.test(req.path) && res.locals.accountMenu === undefined) res.locals.accountMenu = sideMenu(await accountMenuFor(ctx), ctx, req.path);
+  }
+
   const CSRF_REFUSED = 'The form has expired or did not come from this shop. Please go back, reload the page and try again.';
 
   /**
@@ -185,8 +189,9 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
           res.locals.navigation = await navigationFor(kit, known, req.originalUrl);
           // Error pages rendered after a handler failed still show who is logged in.
           res.locals.storeContext = known;
-          // Every account page (also its error pages: a 403 is no dead end) shows the account menu beside it.
-          if (isLoggedIn(known) && ACCOUNT_AREA.test(req.path)) res.locals.accountMenu = sideMenu(await accountMenuFor(known), known, req.path);
+          // Every account page (also its error pages: a 403 is no dead end) shows the account menu beside it;
+          // a form's answer builds it only when it renders a page (most answer with a redirect).
+          if (req.method === 'GET') await withAccountMenu(req, res, known);
           if (req.method === 'POST' && !csrfValid(req)) throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
         },
       },
@@ -336,6 +341,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
           res.status(200).set(SECURITY_HEADERS).attachment(result.file.fileName).type(result.file.contentType).send(result.file.content);
           return;
         }
+        await withAccountMenu(req, res, ctx);
         render(req, res, ctx, result.template, result.data, result.status ?? 200);
       });
     if (method === 'POST') pages.post(page.path, run);

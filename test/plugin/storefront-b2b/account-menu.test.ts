@@ -34,6 +34,9 @@ describe('storefront: the account menu on every account page', function () {
       expect(menu.links, path).to.include.members(['/account', '/account/orders', '/account/employees', '/account/roles', '/account/offers', '/account/addresses']);
       expect(menu.current, path).to.deep.equal([current]);
     }
+    const refused = await browser.post('/account/employees/invite', { email: 'not-an-email', firstName: 'A', lastName: 'B' });
+    expect(refused.status, 'a refused form shows the page again').to.equal(400);
+    expect(sideMenuOf(refused.text).current, 'with the menu beside it').to.deep.equal(['/account/employees']);
     const home = await browser.get('/');
     expect(sideMenuOf(home.text).links, 'not on shop pages').to.deep.equal([]);
     expect(sideMenuOf((await browser.get('/account')).text).links, 'the overview has the menu as its body').to.deep.equal([]);
