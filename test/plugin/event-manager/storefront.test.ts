@@ -183,7 +183,7 @@ describe('event manager: storefront pages', function () {
     const view = (await (await as(staff.token)).get(`/event-manager/event/${eventId}`)).body;
     expect(view).to.include({ name, status: 'draft', participantLimit: 1, waitingList: true, description: 'From the form', language: 'en' });
     expect(view.speakers.map((s: { id: string }) => s.id)).to.deep.equal([speaker.id]);
-    expect(view.startsAt).to.equal(`${inDays(20).slice(0, 16)}:00.000Z`);
+    expect(view.startsAt, 'the time the form sent (recomputing it could cross a minute)').to.equal(`${fields.startsAt}:00.000Z`);
 
     expect((await browser.post(`/account/event-manager/${eventId}/status`, { status: 'bogus' })).status).to.equal(400);
     const published = await browser.post(`/account/event-manager/${eventId}/status`, { status: 'published' });
