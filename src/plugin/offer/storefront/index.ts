@@ -32,6 +32,9 @@ function comment(form: Form): string | null {
 }
 
 /** Only the customer and its employees decide offers; sales representatives price and send them here. */
+const CUSTOMER_SIDE: StorefrontPage['actors'] = ['customer', 'employee'];
+const SALES_SIDE: StorefrontPage['actors'] = ['salesRepresentative'];
+/** For what a page shows (its forms); the forms' pages declare the same actors, so the pipeline refuses the others. */
 const decidesOffers = (ctx: StoreContext) => ctx.actor.type === 'customer' || ctx.actor.type === 'employee';
 const pricesOffers = (ctx: StoreContext) => ctx.actor.type === 'salesRepresentative';
 
@@ -213,8 +216,8 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
 
   /** The representative's pricing form: a refusal shows the form again as typed, with the reason. */
   async function price(ctx: StoreContext, id: string, form: Form): Promise<PageResult> {
+    // Only representatives reach this (the page declares its actors); another representative's customer: 404 here.
     const offer = await read(ctx, id);
-    if (!pricesOffers(ctx)) throw Errors.forbidden('Only the sales representative prices an offer.', 'SUITE__OFFER_SALES_SIDE_ONLY');
     let body: Record<string, unknown>;
     try {
       body = salesUpdateOf(offer, form, ctx.salesChannel.currencyPrecision, ctx.salesChannel.timeZone);
@@ -238,11 +241,12 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
 
   return [
     // Before `/account/offers/:id`, which would take "request" for an id.
-    { path: OFFER_REQUEST_PATH, auth: 'login', anyPermission: [REQUEST_PERMISSION], handler: async () => requestPage() },
+    { path: OFFER_REQUEST_PATH, auth: 'login', needsCustomer: true, anyPermission: [REQUEST_PERMISSION], handler: async () => requestPage() },
     {
       path: OFFER_REQUEST_PATH,
       method: 'POST',
       auth: 'login',
+      needsCustomer: true,
       anyPermission: [REQUEST_PERMISSION],
       async handler({ ctx, form }) {
         const field = (name: string, max: number) => (typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '');
@@ -292,18 +296,21 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       path: '/account/offers/:id/accept',
       method: 'POST',
       auth: 'login',
+      actors: CUSTOMER_SIDE,
       handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'updateOffer', { params: { id: params.id }, body: { action: 'accept', comment: comment(form) } }), 'accepted'),
     },
     {
       path: '/account/offers/:id/decline',
       method: 'POST',
       auth: 'login',
+      actors: CUSTOMER_SIDE,
       handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'updateOffer', { params: { id: params.id }, body: { action: 'decline', comment: comment(form) } }), 'declined'),
     },
     {
       path: '/account/offers/:id/extension',
       method: 'POST',
       auth: 'login',
+      actors: CUSTOMER_SIDE,
       handler: ({ ctx, params, form }) =>
         act(ctx, params.id!, () => call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }), 'extension-requested'),
     },
@@ -311,6 +318,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       path: '/account/offers/:id/price',
       method: 'POST',
       auth: 'login',
+      actors: SALES_SIDE,
       handler: ({ ctx, params, form }) => {
         if (!isId(params.id)) throw Errors.notFound('Offer', params.id);
         return price(ctx, params.id, form);
@@ -320,6 +328,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       path: '/account/offers/:id/send',
       method: 'POST',
       auth: 'login',
+      actors: SALES_SIDE,
       handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }), 'sent'),
     },
   ];
