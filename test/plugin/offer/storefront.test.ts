@@ -194,7 +194,7 @@ describe('offers: storefront pages', function () {
     expect(draft).to.include({ status: 'draft', salesComment: 'Happy to help', netTotal: 40.5 });
     expect(draft.lineItems[0]).to.include({ unitPrice: 8.5, quantity: 3, comment: 'Bulk price' });
     expect(draft.lineItems[1], 'the discount wins: 25 % off 20.00').to.include({ unitPrice: 15 });
-    expect((await rep.get(priced.headers.location)).text).to.contain('The offer was saved as a draft.');
+    expect((await rep.get(locationOf(priced))).text).to.contain('The offer was saved as a draft.');
 
     const customer = await loggedInVisitor(c.customer.email, c.customer.password);
     expect((await customer.get(page(offer.id))).text).not.to.contain('data-test="accept-form"');
@@ -207,7 +207,7 @@ describe('offers: storefront pages', function () {
     expect(sent.headers.location).to.equal(`${page(offer.id)}?done=sent`);
     expect(await storedStatus(offer.id)).to.equal('open');
     expect(await outboxRows(c.customer.email, 'offer-sent')).to.have.length(1);
-    const after = await rep.get(sent.headers.location);
+    const after = await rep.get(locationOf(sent));
     expect(after.text).to.contain('The offer was sent to the customer').and.to.contain('data-test="offer-document"');
 
     const deciding = await customer.get(page(offer.id));
@@ -234,12 +234,12 @@ describe('offers: storefront pages', function () {
     expect((await browser.get('/account/offers/request')).text).to.contain('data-test="offer-request-form"');
     const asked = await browser.post('/account/offers/request', { subject: 'Spring order', commission: 'PO-9', customerComment: 'Volume price?' });
     expect(asked.status, asked.text).to.equal(303);
-    const id = /^\/account\/offers\/([0-9a-f]{32})\?done=requested$/.exec(asked.headers.location)?.[1];
+    const id = /^\/account\/offers\/([0-9a-f]{32})\?done=requested$/.exec(locationOf(asked))?.[1];
     expect(id, asked.headers.location).to.be.a('string');
     const offer = await readOffer(c.customer.token, id!);
     expect(offer).to.include({ status: 'requested', subject: 'Spring order', commission: 'PO-9', customerComment: 'Volume price?' });
     expect(offer.lineItems[0]).to.include({ productId: p.id, quantity: 3 });
-    expect((await browser.get(asked.headers.location)).text).to.contain('You asked for an offer.');
+    expect((await browser.get(locationOf(asked))).text).to.contain('You asked for an offer.');
     expect((await browser.get('/cart')).text, 'the cart stays').to.contain('data-test="cart-line"');
 
     const buyer = await createEmployee(c.customer.token, { permissions: ['orders.create', 'offer.read'] });
