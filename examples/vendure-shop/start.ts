@@ -1,0 +1,21 @@
+/**
+ * The example Vendure shop with Suite B2B: `npm run vendure:start` (SQLite, ./var/vendure-shop.sqlite),
+ * `DATABASE_URL=mysql://root@127.0.0.1:3306/vendure_shop npm run vendure:start` (MariaDB), PORT to move it.
+ */
+import { startShop } from './shop.js';
+
+const shop = await startShop({ port: Number(process.env.PORT ?? 3000) });
+console.log(
+  [
+    '',
+    `Vendure Shop API:        ${shop.url}/shop-api`,
+    `Vendure Admin API:       ${shop.url}/admin-api  (superadmin / superadmin)`,
+    `Suite B2B Store API:     ${shop.url}/store-api`,
+    `Suite B2B Admin API:     ${shop.url}/b2b-admin-api`,
+    ...shop.logins,
+    '',
+  ].join('\n'),
+);
+const stop = () => void shop.close().then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

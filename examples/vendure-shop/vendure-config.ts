@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { DefaultJobQueuePlugin, DefaultSearchPlugin, dummyPaymentHandler, type VendureConfig } from '@vendure/core';
+import { SuiteB2BVendurePlugin } from '../../src/adapters/vendure/index.js';
+import { parseDatabaseUrl } from '../../src/lib/db.js';
+
+export interface ShopConfigOptions {
+  /** sqlite:<file> (default sqlite:./var/vendure-shop.sqlite) or mysql://user:pass@host:port/db (MariaDB). */
+  databaseUrl?: string;
+  port?: number;
+  /** Checks every plugin route's answer against its schema (tests). */
+  validateResponses?: boolean;
+}
+
+/** TypeORM connection options from a DATABASE_URL; the example shop lets TypeORM synchronize Vendure's schema. */
+function dbConnectionOptions(url: string): VendureConfig['dbConnectionOptions'] {
+  const target = parseDatabaseUrl(url);
+  if (target.dialect === 'sqlite') return { type: 'better-sqlite3', database: target.database, synchronize: true, logging: false };
+  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  return {
+    type: 'mariadb',
+    host: parsed.hostname,
+    port: Number(parsed.port || 3306),
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    database: target.database,
+    synchronize: true,
+    logging: false,
+  };
+}
+
+/**
+ * The example shop's vendure-config: Vendure's defaults plus the three lines a merchant adds for
+ * Suite B2B (the plugin in `plugins`, DefaultSearchPlugin for `search`, a job queue).
+ */
+export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
+  const databaseUrl = options.databaseUrl ?? 'sqlite:./var/vendure-shop.sqlite';
+  const port = options.port ?? 3000;
+  return {
+    apiOptions: { port, adminApiPath: 'admin-api', shopApiPath: 'shop-api' },
+    authOptions: {
+      tokenMethod: ['bearer', 'cookie'],
+      requireVerification: false,
+      superadminCredentials: { identifier: process.env.SUPERADMIN_USERNAME ?? 'superadmin', password: process.env.SUPERADMIN_PASSWORD ?? 'superadmin' },
+      cookieOptions: { secret: process.env.COOKIE_SECRET ?? 'example-shop-cookie-secret' },
+    },
+    dbConnectionOptions: dbConnectionOptions(databaseUrl),
+    paymentOptions: { paymentMethodHandlers: [dummyPaymentHandler] },
+    importExportOptions: { importAssetsDir: join(import.meta.dirname, 'assets') },
+    plugins: [
+      DefaultJobQueuePlugin.init({ pollInterval: 200 }),
+      DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false }),
+      SuiteB2BVendurePlugin({ storefrontUrls: [`http://localhost:${port}`], validateResponses: options.validateResponses }),
+    ],
+  };
+}

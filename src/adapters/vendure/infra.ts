@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import type { HostEventName, HostRuntime } from '../../host/contract.js';
+import { configDefaults } from '../../host/plugins/manifest.js';
+import { forUpdate, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { nowDb, toDbTime } from '../../lib/time.js';
+import type { AdapterState } from './state.js';
+import { notSupported } from './unsupported.js';
+
+/** Settings, mail outbox, jobs, events, number ranges and storefront of the contract on Vendure. */
+export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' | 'mail' | 'jobs' | 'events' | 'storefront' | 'nextNumber' | 'documents' | 'cms'> {
+  const { manifest } = state;
+  const allSettings = async () => {
+    const row = await state.db('suite_host_plugin_configs').where({ plugin_name: manifest.name }).first('config');
+    return { ...configDefaults(manifest), ...readJson<Record<string, unknown>>(row?.config, {}) };
+  };
+
+  async function nextNumber(executor: Executor, range: string, prefix = ''): Promise<string> {
+    if (!(executor as Knex.Transaction).isTransaction) return executor.transaction((trx) => nextNumber(trx, range, prefix));
+    const table = 'suite_host_number_ranges';
+    const updated = await executor(table).where({ name: range }).increment('last_value', 1);
+    if (updated === 0) {
+      await executor(table).insert({ name: range, last_value: 0 }).onConflict('name').ignore();
+      await executor(table).where({ name: range }).increment('last_value', 1);
+    }
+    const row = await forUpdate(executor(table).where({ name: range }).first('last_value'), executor);
+    return `${prefix}${10000 + Number(row.last_value)}`;
+  }
+
+  return {
+    config: {
+      all: allSettings,
+      async get<T>(key: string): Promise<T> {
+        if (!(key in manifest.config.properties)) throw new Error(`plugin ${manifest.name} has no setting "${key}"`);
+        return (await allSettings())[key] as T;
+      },
+    },
+    mail: {
+      registerTemplate: (name, template) => void state.registries.mailTemplates.set(name, template),
+      /**
+       * Written to the adapter's outbox through the caller's executor: inside the plugin's
+       * transaction, so the mail exists exactly when the change does. Sending is not wired to
+       * Vendure's EmailPlugin yet (docs/vendure.md): the rows wait in `suite_host_mail_outbox`.
+       */
+      async enqueue(executor, mail) {
+        const row = {
+          id: newId(),
+          template: mail.template,
+          recipient: mail.to,
+          cc: mail.cc ? writeJson(mail.cc) : null,
+          sales_channel_id: mail.salesChannelId ?? null,
+          data: writeJson(mail.data),
+          attachments: mail.attachments ? writeJson(mail.attachments) : null,
+          state: 'queued',
+          attempts: 0,
+          dedupe_key: mail.dedupeKey ?? null,
+          created_at: nowDb(),
+        };
+        if (mail.dedupeKey) await executor('suite_host_mail_outbox').insert(row).onConflict('dedupe_key').ignore();
+        else await executor('suite_host_mail_outbox').insert(row);
+      },
+    },
+    jobs: {
+      register: (name, handler) => void state.registries.jobHandlers.set(name, handler),
+      schedule: (name, everySeconds) => void state.registries.jobSchedules.set(name, everySeconds),
+      /** Recorded in `suite_host_jobs`; no worker runs them on Vendure yet (docs/vendure.md). */
+      async enqueue(executor, name, payload, options = {}) {
+        const row = { id: newId(), name, payload: writeJson(payload), state: 'queued', run_at: toDbTime(options.runAt ?? new Date()), attempts: 0, unique_key: options.uniqueKey ?? null, created_at: nowDb() };
+        if (options.uniqueKey) await executor('suite_host_jobs').insert(row).onConflict('unique_key').ignore();
+        else await executor('suite_host_jobs').insert(row);
+      },
+    },
+    events: {
+      on(event, handler) {
+        const list = state.registries.eventHandlers.get(event as HostEventName) ?? [];
+        list.push(handler as never);
+        state.registries.eventHandlers.set(event as HostEventName, list);
+      },
+    },
+    // Vendure shops have their own storefront: the plugin's pages are not mounted, links go to the configured storefront.
+    storefront: {
+      page: () => undefined,
+      url(salesChannel, path) {
+        const base = salesChannel.domains[0] ?? state.options.storefrontUrls[0] ?? '';
+        return `${base.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+      },
+      accountMenu: () => undefined,
+    },
+    documents: {
+      createPdf: () => Promise.reject(notSupported('documents.createPdf')),
+      get: () => Promise.reject(notSupported('documents.get')),
+      getMeta: () => Promise.reject(notSupported('documents.getMeta')),
+      search: () => Promise.reject(notSupported('documents.search')),
+    },
+    cms: { get: () => Promise.reject(notSupported('cms.get')) },
+    nextNumber,
+  };
+}

@@ -1,0 +1,139 @@
+import 'reflect-metadata';
+import { pathToFileURL } from 'node:url';
+import type { Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { PermissionDefinition, PluginCommonModule, ProductService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
+import type { HostPlugin, Logger } from '../../host/contract.js';
+import { loadManifest } from '../../host/plugins/manifest.js';
+import { migrateFolder } from '../../host/db/migrator.js';
+import { projectPath } from '../../host/paths.js';
+import { createDb, dialectOf } from '../../lib/db.js';
+import { registerTemplatesFromFolder } from '../../host/mail/index.js';
+import { idMapper } from './ids.js';
+import { createVendureRuntime } from './runtime.js';
+import { shopVisibility } from './shop-visibility.js';
+import { ADMIN_PERMISSION, createApis } from './store-api.js';
+import { emptyRegistries, type AdapterOptions, type AdapterState } from './state.js';
+import { defaultChannel, toSalesChannel } from './vendure-tables.js';
+
+/** The knex URL of Vendure's own database (the plugin's tables live beside Vendure's). */
+export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): string {
+  const options = db as unknown as Record<string, unknown>;
+  if (options.type === 'better-sqlite3' || options.type === 'sqlite') return `sqlite:${String(options.database)}`;
+  if (options.type === 'mariadb' || options.type === 'mysql') {
+    const auth = `${encodeURIComponent(String(options.username ?? 'root'))}${options.password ? `:${encodeURIComponent(String(options.password))}` : ''}`;
+    return `mysql://${auth}@${String(options.host ?? 'localhost')}:${String(options.port ?? 3306)}/${String(options.database)}`;
+  }
+  throw new Error(`Suite B2B on Vendure supports better-sqlite3 and mariadb/mysql databases (got "${String(options.type)}")`);
+}
+
+function vendureLogger(): Logger {
+  // Vendure's Logger is static; a thin bridge keeps the contract's (object, message) form.
+  const line = (obj: object | string, msg?: string) => (typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify(obj)}`.trim());
+  return {
+    info: (obj, msg) => console.info(`[SuiteB2B] ${line(obj, msg)}`),
+    warn: (obj, msg) => console.warn(`[SuiteB2B] ${line(obj, msg)}`),
+    error: (obj, msg) => console.error(`[SuiteB2B] ${line(obj, msg)}`),
+    debug: () => undefined,
+  };
+}
+
+/**
+ * Suite B2B as a Vendure plugin: loads src/plugin unchanged (the default export of the manifest's
+ * entry) through the HostRuntime contract implemented on Vendure. Written without decorator syntax
+ * (tsx/esbuild emit no decorator metadata): VendurePlugin is applied as a function and the one
+ * constructor dependency is declared with Reflect metadata.
+ */
+export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknown> {
+  let state: AdapterState | null = null;
+  const visibility: { current: ReturnType<typeof shopVisibility> | null } = { current: null };
+
+  async function configure(config: RuntimeVendureConfig): Promise<RuntimeVendureConfig> {
+    const manifest = loadManifest(projectPath('plugin.json'));
+    const db = createDb(options.databaseUrl ?? databaseUrlOf(config.dbConnectionOptions));
+    const dbOptions = config.dbConnectionOptions as unknown as Record<string, unknown>;
+    if (dbOptions.type === 'better-sqlite3') {
+      // Vendure's TypeORM connection and the plugin's knex share the file: WAL and a busy timeout let both in.
+      const prepare = dbOptions.prepareDatabase as ((db: unknown) => void) | undefined;
+      dbOptions.prepareDatabase = (raw: { pragma(sql: string): unknown }) => {
+        raw.pragma('journal_mode = WAL');
+        raw.pragma('busy_timeout = 5000');
+        prepare?.(raw);
+      };
+    }
+    const idKind = config.entityOptions.entityIdStrategy?.primaryKeyType === 'uuid' ? 'uuid' : 'increment';
+    const ids = idMapper(idKind);
+    const storefrontUrls = options.storefrontUrls ?? [];
+    const s: AdapterState = {
+      options: {
+        storefrontUrls,
+        storeApiPath: options.storeApiPath ?? '/store-api',
+        adminApiPath: options.adminApiPath ?? '/b2b-admin-api',
+        contextTokenTtlSeconds: options.contextTokenTtlSeconds ?? 86400,
+        validateResponses: options.validateResponses ?? false,
+      },
+      db,
+      dialect: dialectOf(db),
+      log: vendureLogger(),
+      manifest,
+      plugin: null as unknown as HostPlugin,
+      ids,
+      salesChannel: async (executor = db) => toSalesChannel(ids, await defaultChannel(executor), storefrontUrls),
+      registries: emptyRegistries(),
+      vendure: null,
+      runtime: null as never,
+    };
+    state = s;
+    await migrateFolder(db, projectPath('migrations', 'vendure'), 'suite_host_migrations');
+    if (manifest.migrations) await migrateFolder(db, projectPath(manifest.migrations), `plugin_${manifest.name.replace(/-/g, '_')}_migrations`);
+    const module = (await import(pathToFileURL(projectPath(manifest.entry)).href)) as { default?: HostPlugin };
+    if (!module.default || typeof module.default.register !== 'function') throw new Error(`plugin ${manifest.name}: entry ${manifest.entry} has no default export with register(host)`);
+    s.plugin = module.default;
+
+    const apis = createApis(s);
+    const runtime = createVendureRuntime(s, apis);
+    apis.addAdapterRoutes();
+    await s.plugin.register(runtime);
+    registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
+
+    visibility.current = shopVisibility(s);
+    config.apiOptions.middleware.push(
+      { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
+      { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
+    );
+    config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
+    config.orderOptions.orderInterceptors.push(visibility.current.interceptor);
+    return config;
+  }
+
+  class SuiteB2BPlugin {
+    constructor(private readonly moduleRef: ModuleRef) {}
+
+    /** The runtime the plugin was registered with (demo seeds, tests). */
+    static get state(): AdapterState {
+      if (!state) throw new Error('SuiteB2BPlugin is not configured yet');
+      return state;
+    }
+
+    async onApplicationBootstrap(): Promise<void> {
+      if (!state) return;
+      const sessions = this.moduleRef.get(SessionService, { strict: false });
+      state.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never };
+      let searchService: unknown = null;
+      try {
+        const { FulltextSearchService } = (await import('@vendure/core/dist/plugin/default-search-plugin/fulltext-search.service.js')) as { FulltextSearchService: Type<unknown> };
+        searchService = this.moduleRef.get(FulltextSearchService, { strict: false });
+      } catch {
+        searchService = null;
+      }
+      visibility.current?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService });
+    }
+
+    async onApplicationShutdown(): Promise<void> {
+      await state?.db.destroy();
+    }
+  }
+  Reflect.defineMetadata('design:paramtypes', [ModuleRef], SuiteB2BPlugin);
+  VendurePlugin({ imports: [PluginCommonModule], configuration: configure, compatibility: '^3.7.0' })(SuiteB2BPlugin);
+  return SuiteB2BPlugin;
+}

@@ -1,0 +1,27 @@
+import { CONTRACT_VERSION, type HostRuntime } from '../../host/contract.js';
+import type { AdapterApis } from './store-api.js';
+import { authContract } from './sessions.js';
+import { catalogContract } from './catalog.js';
+import { checkoutContract } from './checkout.js';
+import { customersContract } from './customers.js';
+import { infraContract } from './infra.js';
+import type { AdapterState } from './state.js';
+
+/** The HostRuntime contract implemented on Vendure, assembled from one module per area. */
+export function createVendureRuntime(state: AdapterState, apis: AdapterApis): HostRuntime {
+  const runtime: HostRuntime = {
+    contractVersion: CONTRACT_VERSION,
+    db: state.db,
+    dialect: state.dialect,
+    log: state.log,
+    storeApi: { route: (route) => apis.storeApi.add(route) },
+    adminApi: { route: (route) => apis.adminApi.add(route) },
+    auth: authContract(state),
+    ...customersContract(state),
+    ...catalogContract(state),
+    ...checkoutContract(state),
+    ...infraContract(state),
+  };
+  state.runtime = runtime;
+  return runtime;
+}

@@ -1,0 +1,106 @@
+import type { Request } from 'express';
+import type { OrderInterceptor, RequestContext } from '@vendure/core';
+import { catalogVisibility, type CatalogVisibility } from './catalog.js';
+import type { AdapterState } from './state.js';
+import { buildStoreContext } from './store-api.js';
+
+/**
+ * Partial assortments in Vendure's own Shop API. The plugin's visibility filters decide per
+ * request (the caller's Vendure session, or a plugin context token) which variants and products
+ * are hidden; the adapter applies that to:
+ * - `products`: an `id notIn` filter ANDed into the list options of ProductService.findAll;
+ * - `product(id|slug)`: ProductService.findOne / findOneBySlug answer nothing for a hidden product;
+ * - `search` (DefaultSearchPlugin): `productVariantId NOT IN (…)` added where the search strategy
+ *   applies its own term and filters (items, totals, facet and collection counts alike);
+ * - `addItemToOrder` / `adjustOrderLine`: an OrderInterceptor refuses a hidden variant.
+ * Only Shop API requests are narrowed; the Admin API sees everything.
+ */
+type ProductServiceLike = Record<'findAll' | 'findOne' | 'findOneBySlug', (...args: any[]) => Promise<any>>;
+interface SearchServiceLike {
+  search(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
+  facetValues(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
+  collections(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
+  _searchStrategy?: { applyTermAndFilters?(ctx: RequestContext, qb: any, input: unknown): any };
+}
+
+export interface ShopVisibility {
+  /** Hidden variants and products for a Vendure request context (null: nothing hidden, or not the Shop API). */
+  of(ctx: RequestContext): Promise<CatalogVisibility | null>;
+  interceptor: OrderInterceptor;
+  install(services: { productService: unknown; searchService: unknown | null }): void;
+}
+
+export function shopVisibility(state: AdapterState): ShopVisibility {
+  const byContext = new WeakMap<RequestContext, Promise<CatalogVisibility | null>>();
+  /** What `search` computed, for the synchronous strategy hook of the same request. */
+  const resolved = new WeakMap<RequestContext, CatalogVisibility | null>();
+
+  function of(ctx: RequestContext): Promise<CatalogVisibility | null> {
+    const req = ctx.req as Request | undefined;
+    if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
+    let pending = byContext.get(ctx);
+    if (!pending) {
+      pending = (async () => {
+        const storeCtx = await buildStoreContext(state, req, false, ctx.activeUserId == null ? null : String(ctx.activeUserId));
+        return catalogVisibility(state, storeCtx);
+      })();
+      byContext.set(ctx, pending);
+    }
+    return pending;
+  }
+
+  const refusal = async (ctx: RequestContext, variantId: unknown): Promise<string | void> => {
+    const visibility = await of(ctx);
+    if (visibility?.hiddenVariantIds.has(String(variantId))) return 'SUITE__PRODUCT_NOT_VISIBLE: this product is not available to you.';
+  };
+
+  const interceptor: OrderInterceptor = {
+    willAddItemToOrder: (ctx, _order, input) => refusal(ctx, input.productVariant.id),
+    willAdjustOrderLine: (ctx, _order, input) => refusal(ctx, input.orderLine.productVariantId),
+  };
+
+  function install({ productService, searchService }: { productService: unknown; searchService: unknown | null }): void {
+    const products = productService as ProductServiceLike;
+    const findAll = products.findAll.bind(products);
+    const findOne = products.findOne.bind(products);
+    const findOneBySlug = products.findOneBySlug.bind(products);
+    products.findAll = async (ctx: RequestContext, options?: { filter?: Record<string, unknown>; filterOperator?: string }, ...rest: unknown[]) => {
+      const visibility = await of(ctx);
+      if (visibility && visibility.hiddenProductIds.size > 0) {
+        const hidden = { id: { notIn: [...visibility.hiddenProductIds] } };
+        const filter = options?.filter;
+        const userBlock = filter && Object.keys(filter).length > 0 ? (options?.filterOperator === 'OR' ? { _or: [filter] } : { _and: [filter] }) : null;
+        options = { ...options, filter: userBlock ? { _and: [userBlock, hidden] } : hidden, filterOperator: undefined };
+      }
+      return findAll(ctx, options, ...rest);
+    };
+    const hideHidden = async (ctx: RequestContext, product: { id: unknown } | undefined) => {
+      if (!product) return product;
+      const visibility = await of(ctx);
+      return visibility?.hiddenProductIds.has(String(product.id)) ? undefined : product;
+    };
+    products.findOne = async (ctx: RequestContext, ...rest: unknown[]) => hideHidden(ctx, await findOne(ctx, ...rest));
+    products.findOneBySlug = async (ctx: RequestContext, ...rest: unknown[]) => hideHidden(ctx, await findOneBySlug(ctx, ...rest));
+
+    const search = searchService as SearchServiceLike | null;
+    const strategy = search?._searchStrategy;
+    if (search && strategy?.applyTermAndFilters) {
+      for (const method of ['search', 'facetValues', 'collections'] as const) {
+        const original = search[method].bind(search);
+        search[method] = async (ctx: RequestContext, input: unknown, enabledOnly?: boolean) => {
+          resolved.set(ctx, await of(ctx));
+          return original(ctx, input, enabledOnly);
+        };
+      }
+      const apply = strategy.applyTermAndFilters.bind(strategy);
+      strategy.applyTermAndFilters = (ctx: RequestContext, qb: any, input: unknown) => {
+        const result = apply(ctx, qb, input);
+        const hidden = resolved.get(ctx)?.hiddenVariantIds;
+        if (hidden && hidden.size > 0) qb.andWhere('si.productVariantId NOT IN (:...suiteHiddenVariantIds)', { suiteHiddenVariantIds: [...hidden] });
+        return result;
+      };
+    } else state.log.warn('Suite B2B: no DefaultSearchPlugin search strategy found; Shop API search is not narrowed by partial assortments');
+  }
+
+  return { of, interceptor, install };
+}

@@ -1,0 +1,92 @@
+import type { Db, Dialect } from '../../lib/db.js';
+import type {
+  ContextEnricher,
+  CheckoutInterceptor,
+  HostEventHandler,
+  HostEventName,
+  HostPlugin,
+  HostRuntime,
+  JobHandler,
+  LineItemProcessor,
+  Logger,
+  LoginProvider,
+  MailTemplate,
+  OrderPlacedHook,
+  PriceProvider,
+  VisibilityFilter,
+} from '../../host/contract.js';
+import type { PluginManifest } from '../../host/plugins/manifest.js';
+import type { Executor } from '../../lib/db.js';
+import type { SalesChannel } from '../../host/contract.js';
+import type { IdMapper } from './ids.js';
+
+/** What Vendure hands the adapter once Nest has started (services resolved from the Injector). */
+export interface VendureServices {
+  /** SessionService.getSessionFromToken */
+  sessionFromToken(token: string): Promise<{ id: unknown; user?: { id: unknown; identifier: string; channelPermissions: Array<{ permissions: string[] }> } } | undefined>;
+}
+
+export interface AdapterOptions {
+  /** knex URL of Vendure's database for the plugin's own tables; default: derived from Vendure's dbConnectionOptions. */
+  databaseUrl?: string;
+  /** Absolute storefront URLs (mail links are built from the first). */
+  storefrontUrls?: string[];
+  /** Path of the plugin's Store API (default /store-api) and Admin API (default /b2b-admin-api). */
+  storeApiPath?: string;
+  adminApiPath?: string;
+  /** Lifetime of a plugin-issued context token (employees, sales representatives), seconds. Default 1 day. */
+  contextTokenTtlSeconds?: number;
+  /** Check every handler's answer against its declared schema (on in tests). */
+  validateResponses?: boolean;
+}
+
+/** The adapter's shared state: the plugin's database, the registries behind the contract's extension points, Vendure's services. */
+export interface AdapterState {
+  options: Required<Omit<AdapterOptions, 'databaseUrl'>>;
+  db: Db;
+  dialect: Dialect;
+  log: Logger;
+  manifest: PluginManifest;
+  ids: IdMapper;
+  /** The sales channel of the plugin: Vendure's default channel (one channel per shop, docs/vendure.md). */
+  salesChannel(executor?: Executor): Promise<SalesChannel>;
+  plugin: HostPlugin;
+  registries: {
+    loginProviders: LoginProvider[];
+    contextEnrichers: ContextEnricher[];
+    visibilityFilters: VisibilityFilter[];
+    priceProviders: PriceProvider[];
+    lineItemProcessors: LineItemProcessor[];
+    checkoutInterceptors: CheckoutInterceptor[];
+    orderPlacedHooks: OrderPlacedHook[];
+    eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
+    mailTemplates: Map<string, MailTemplate>;
+    jobHandlers: Map<string, JobHandler>;
+    jobSchedules: Map<string, number>;
+  };
+  /** Set in onApplicationBootstrap; contract calls that need Vendure's services run after it. */
+  vendure: VendureServices | null;
+  /** The assembled contract (set once built). */
+  runtime: HostRuntime;
+}
+
+export function emptyRegistries(): AdapterState['registries'] {
+  return {
+    loginProviders: [],
+    contextEnrichers: [],
+    visibilityFilters: [],
+    priceProviders: [],
+    lineItemProcessors: [],
+    checkoutInterceptors: [],
+    orderPlacedHooks: [],
+    eventHandlers: new Map(),
+    mailTemplates: new Map(),
+    jobHandlers: new Map(),
+    jobSchedules: new Map(),
+  };
+}
+
+export function vendureServices(state: AdapterState): VendureServices {
+  if (!state.vendure) throw new Error('the Suite B2B Vendure adapter is used before Vendure has started');
+  return state.vendure;
+}

@@ -1,0 +1,224 @@
+/**
+ * The plugin's Store API and Admin API inside Vendure: the one file that touches the request
+ * pipeline (lib/api-router's ApiRouter and ApiDefinition), so a change of the pipeline lands here.
+ * - Store API (default /store-api): the caller's Vendure session (bearer `Authorization` or
+ *   Vendure's session cookie) is a customer login; a plugin-issued `suite-context-token`
+ *   (employees, sales representatives, from POST /store-api/account/login) takes precedence.
+ * - Admin API (default /b2b-admin-api): a Vendure administrator session (bearer or cookie) whose
+ *   user holds the `SuiteB2BAdmin` permission (SuperAdmin holds every permission).
+ */
+import express, { type Request, type Router } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Actor, AdminContext, StoreContext, StoreRoute } from '../../host/contract.js';
+import { burnPasswordTime } from '../../host/auth/passwords.js';
+import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';
+import { inTransaction } from '../../lib/db.js';
+import { AppError, Errors } from '../../lib/errors.js';
+import type { AnyRoute } from '../../lib/routes.js';
+import { emptyBody, looseObject, objectSchema, successResponse } from '../../lib/schemas.js';
+import { findLivePluginSession, revokePluginSession } from './sessions.js';
+import type { AdapterState } from './state.js';
+import { vendureServices } from './state.js';
+import { customerIdOfUser } from './vendure-tables.js';
+
+export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
+/** The Vendure permission that opens the plugin's Admin API. */
+export const ADMIN_PERMISSION = 'SuiteB2BAdmin';
+
+const GUEST: Actor = { type: 'guest', id: null, name: 'Guest', email: null };
+
+/** The Vendure session token of a request: bearer header, else Vendure's session cookie. */
+export function vendureTokenOf(req: Request): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
+  if (match) return match[1]!;
+  const token = (req as Request & { session?: { token?: unknown } }).session?.token;
+  return typeof token === 'string' && token !== '' ? token : null;
+}
+
+async function vendureUserOf(state: AdapterState, req: Request) {
+  const token = vendureTokenOf(req);
+  if (!token) return null;
+  const session = await vendureServices(state).sessionFromToken(token);
+  return session?.user ?? null;
+}
+
+type ContextParts = Omit<StoreContext, 'can' | 'ruleIds'>;
+
+function makeContext(state: AdapterState, parts: ContextParts): StoreContext {
+  let ruleIds: Promise<string[]> | null = null;
+  const ctx: StoreContext = {
+    ...parts,
+    can: (permission) => ctx.permissions === 'all' || ctx.permissions.has(permission),
+    ruleIds: () => (ruleIds ??= state.runtime.rules.matchingRuleIds(ctx)),
+  };
+  return ctx;
+}
+
+/**
+ * The StoreContext of a request, as the reference host builds it (src/host/auth/store-context.ts):
+ * a plugin session, else the Vendure session's customer (the company admin: all permissions),
+ * else a guest. `vendureUserId` skips the session lookup when Vendure resolved it already.
+ */
+export async function buildStoreContext(state: AdapterState, req: Request, requireLogin: boolean, vendureUserId?: string | null): Promise<StoreContext> {
+  const salesChannel = await state.salesChannel();
+  const base = { requestId: String((req as Request & { id?: string }).id ?? randomUUID()), ip: req.ip ?? 'unknown', salesChannel, employee: null, salesRepresentative: null };
+  const pluginToken = req.get(CONTEXT_TOKEN_HEADER);
+  let ctx: StoreContext;
+  if (pluginToken) {
+    const session = await findLivePluginSession(state.db, pluginToken);
+    if (!session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
+    const customer = session.customerId ? await state.runtime.customers.get(state.db, session.customerId) : null;
+    if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
+    const actor: Actor = { type: session.actorType, id: session.actorId, name: String(session.attributes.actorName ?? ''), email: (session.attributes.actorEmail as string | undefined) ?? null };
+    ctx = makeContext(state, { ...base, token: pluginToken, sessionId: session.id, customer, actor, attributes: session.attributes, permissions: session.actorType === 'customer' ? 'all' : new Set<string>() });
+  } else {
+    const userId = vendureUserId !== undefined ? vendureUserId : ((await vendureUserOf(state, req))?.id ?? null);
+    const customerId = userId == null ? null : await customerIdOfUser(state.ids, state.db, String(userId));
+    const customer = customerId ? await state.runtime.customers.get(state.db, customerId) : null;
+    if (customer) {
+      const actor: Actor = { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`.trim(), email: customer.email };
+      ctx = makeContext(state, { ...base, token: null, sessionId: null, customer, actor, attributes: {}, permissions: 'all' });
+    } else {
+      if (requireLogin) throw Errors.unauthorized();
+      return makeContext(state, { ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() });
+    }
+  }
+  for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
+  await ctx.ruleIds();
+  if (requireLogin && !ctx.customer && ctx.actor.type === 'guest') throw Errors.unauthorized();
+  return ctx;
+}
+
+function storeApiDefinition(state: AdapterState): ApiDefinition<StoreContext> {
+  return {
+    name: 'store-api',
+    authenticate: (req, route) => buildStoreContext(state, req, route.auth === 'login'),
+    authorize(route: AnyRoute, ctx) {
+      if (route.permission && !ctx.can(route.permission)) throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
+    },
+    actorType: (ctx) => ctx.actor.type,
+    callerKey: (ctx) => `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
+    responseHeaders: (ctx): Record<string, string> => (ctx.sessionId && ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {}),
+  };
+}
+
+function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
+  return {
+    name: 'admin-api',
+    async authenticate(req, route) {
+      const requestId = String((req as Request & { id?: string }).id ?? randomUUID());
+      if (route.auth === 'public') return { requestId, ip: req.ip ?? 'unknown', principalType: 'integration', principalId: '' };
+      const user = await vendureUserOf(state, req);
+      if (!user) throw Errors.unauthorized('A Vendure administrator session is required (Authorization: Bearer <vendure-auth-token>).');
+      const permitted = user.channelPermissions.some((c) => c.permissions.includes(ADMIN_PERMISSION) || c.permissions.includes('SuperAdmin'));
+      if (!permitted) throw Errors.forbidden(`The Vendure permission "${ADMIN_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
+      return { requestId, ip: req.ip ?? 'unknown', principalType: 'user', principalId: String(user.id) };
+    },
+    authorize: () => undefined,
+    actorType: (ctx) => (ctx.principalId ? `admin-${ctx.principalType}` : 'guest'),
+    callerKey: (ctx) => `${ctx.principalType}:${ctx.principalId}`,
+  };
+}
+
+/** The adapter's own Store API routes: what the reference host's account routes do for logins Vendure does not know. */
+function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
+  const loginName = { type: 'string', minLength: 3, maxLength: 255 };
+  return [
+    {
+      method: 'POST',
+      path: '/account/login',
+      operationId: 'login',
+      summary: "Logs in an employee or sales representative (the plugin's logins); customers log in through Vendure's Shop API.",
+      tags: ['Account'],
+      auth: 'public',
+      permission: null,
+      rateLimit: { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email|username'] },
+      schemas: {
+        body: objectSchema({ email: loginName, username: loginName, password: { type: 'string', minLength: 1, maxLength: 1024 } }, ['password'], { oneOf: [{ required: ['email'] }, { required: ['username'] }] }),
+        responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
+      },
+      async handler({ ctx, body, res }) {
+        const email = String(body.email ?? body.username).trim().toLowerCase();
+        const token = await inTransaction(state.db, async (trx) => {
+          for (const provider of state.registries.loginProviders) {
+            const identity = await provider(trx, email, String(body.password), ctx.salesChannel);
+            if (identity === 'wrong-password') return null;
+            if (identity) return (await state.runtime.auth.createSession(trx, { ...identity, salesChannelId: ctx.salesChannel.id })).token;
+          }
+          await burnPasswordTime(String(body.password));
+          return null;
+        });
+        if (!token) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
+        res.setHeader(CONTEXT_TOKEN_HEADER, token);
+        return { contextToken: token };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/account/logout',
+      operationId: 'logout',
+      summary: 'Ends a plugin-issued session (customers log out through Vendure).',
+      tags: ['Account'],
+      auth: 'login',
+      permission: null,
+      schemas: { body: emptyBody, responses: { 200: successResponse } },
+      async handler({ ctx, res }) {
+        if (ctx.sessionId) await revokePluginSession(state.db, ctx.sessionId);
+        res.removeHeader(CONTEXT_TOKEN_HEADER);
+        return { success: true };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/context',
+      operationId: 'readContext',
+      summary: 'The caller: sales channel, customer, actor, employee, sales representative and permissions.',
+      tags: ['Account'],
+      auth: 'public',
+      permission: null,
+      schemas: { responses: { 200: looseObject } },
+      async handler({ ctx }) {
+        return {
+          salesChannel: ctx.salesChannel,
+          customer: ctx.customer,
+          actor: ctx.actor,
+          employee: ctx.employee,
+          salesRepresentative: ctx.salesRepresentative,
+          permissions: ctx.permissions === 'all' ? 'all' : [...ctx.permissions].sort(),
+        };
+      },
+    },
+  ];
+}
+
+export interface AdapterApis {
+  storeApi: ApiRouter<StoreContext>;
+  adminApi: ApiRouter<AdminContext>;
+  addAdapterRoutes(): void;
+  /** Express routers to mount at the two paths (JSON body parsing, 404 and the one error body included). */
+  storeRouter: Router;
+  adminRouter: Router;
+}
+
+export function createApis(state: AdapterState): AdapterApis {
+  const validateResponses = state.options.validateResponses;
+  const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), { db: state.db, validateResponses });
+  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, validateResponses });
+  const errors = errorMiddleware(state.log as Parameters<typeof errorMiddleware>[0]);
+  const mount = (api: ApiRouter<unknown>) => {
+    const router = express.Router();
+    router.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+    router.use(express.urlencoded({ extended: false, limit: '64kb' }));
+    router.use(api.router);
+    router.use((req, _res, next) => next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`)));
+    router.use(errors);
+    return router;
+  };
+  return {
+    storeApi,
+    adminApi,
+    addAdapterRoutes: () => adapterStoreRoutes(state).forEach((route) => storeApi.add(route)),
+    storeRouter: mount(storeApi as ApiRouter<unknown>),
+    adminRouter: mount(adminApi as ApiRouter<unknown>),
+  };
+}
