@@ -1,0 +1,190 @@
+import { expect } from 'chai';
+import { createServer } from 'node:net';
+import { cleanupTestDatabase, prepareScratchDatabase } from '../helpers/database.js';
+import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP, startShop, type RunningShop } from '../../examples/vendure-shop/shop.js';
+import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
+
+/**
+ * The unchanged plugin inside a real Vendure 3.7 shop (examples/vendure-shop), booted once for this
+ * file on its own database (SQLite file, or a MariaDB database beside the test database).
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface GqlAnswer {
+  data: any;
+  errors?: Array<{ message: string }>;
+  token: string | null;
+}
+
+describe('Suite B2B inside a Vendure shop', function () {
+  this.timeout(60_000);
+  let shop: RunningShop;
+  let databaseUrl: string;
+
+  const gql = async (api: 'shop-api' | 'admin-api', query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<GqlAnswer> => {
+    const res = await fetch(`${shop.url}/${api}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data: unknown; errors?: Array<{ message: string }> };
+    return { data: body.data, errors: body.errors, token: res.headers.get('vendure-auth-token') };
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const rest = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
+    const res = await fetch(`${shop.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as any) : null, headers: res.headers };
+  };
+  const vendureLogin = async (api: 'shop-api' | 'admin-api', username: string, password: string) => {
+    const answer = await gql(api, 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename ... on CurrentUser { id } } }', { u: username, p: password });
+    expect(answer.data.login.__typename, JSON.stringify(answer)).to.equal('CurrentUser');
+    return answer.token!;
+  };
+  const pluginLogin = async (email: string, password: string) => {
+    const res = await rest('POST', '/store-api/account/login', {}, { email, password });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.contextToken as string;
+  };
+
+  before(async function () {
+    this.timeout(240_000);
+    databaseUrl = await prepareScratchDatabase('vendure');
+    shop = await startShop({ databaseUrl, port: await freePort(), quiet: true, validateResponses: true });
+    // Vendure builds its search index in jobs: wait until the four demo products are indexed.
+    for (let i = 0; i < 150; i++) {
+      const { data } = await gql('shop-api', '{ search(input: { groupByProduct: true }) { totalItems } }');
+      if (data?.search.totalItems === 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await shop?.close();
+    if (databaseUrl) await cleanupTestDatabase(databaseUrl);
+  });
+
+  describe('logins and permissions', () => {
+    it('an employee logs in through the plugin login route; the role decides (403 without employee.read, 200 with)', async () => {
+      const purchaser = await pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const refused = await rest('POST', '/store-api/b2b/employees', { 'suite-context-token': purchaser }, {});
+      expect(refused.status).to.equal(403);
+      expect(refused.body.errors[0].code).to.equal('SUITE__PERMISSION_DENIED');
+
+      const approver = await pluginLogin(DEMO_APPROVER.email, DEMO_APPROVER.password);
+      const listed = await rest('POST', '/store-api/b2b/employees', { 'suite-context-token': approver }, {});
+      expect(listed.status).to.equal(200);
+      expect(listed.body.elements.map((e: { email: string }) => e.email).sort()).to.deep.equal([DEMO_APPROVER.email, DEMO_PURCHASER.email]);
+
+      const context = await rest('GET', '/store-api/context', { 'suite-context-token': approver });
+      expect(context.body.actor).to.include({ type: 'employee', email: DEMO_APPROVER.email });
+      expect(context.body.customer.email).to.equal(DEMO_CUSTOMER.email);
+    });
+
+    it('refuses a wrong password and an unknown token with 401', async () => {
+      const wrong = await rest('POST', '/store-api/account/login', {}, { email: DEMO_PURCHASER.email, password: 'not-the-password' });
+      expect(wrong.status).to.equal(401);
+      expect(wrong.body.errors[0].code).to.equal('SUITE__INVALID_CREDENTIALS');
+      const unknown = await rest('POST', '/store-api/b2b/employees', { 'suite-context-token': 'no-such-token' }, {});
+      expect(unknown.status).to.equal(401);
+    });
+
+    it("a customer's Vendure session is the company admin on the plugin's Store API", async () => {
+      const token = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+      const context = await rest('GET', '/store-api/context', bearer(token));
+      expect(context.body.actor).to.include({ type: 'customer', email: DEMO_CUSTOMER.email });
+      expect(context.body.permissions).to.equal('all');
+      const listed = await rest('POST', '/store-api/b2b/employees', bearer(token), {});
+      expect(listed.status).to.equal(200);
+      const anonymous = await rest('POST', '/store-api/b2b/employees', {}, {});
+      expect(anonymous.status).to.equal(401);
+    });
+
+    it('answers 501 SUITE__NOT_SUPPORTED_BY_HOST for a contract call Vendure does not serve yet', async () => {
+      const token = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+      const res = await rest('POST', '/store-api/b2b/employee-orders', bearer(token), {});
+      expect(res.status).to.equal(501);
+      expect(res.body.errors[0].code).to.equal('SUITE__NOT_SUPPORTED_BY_HOST');
+    });
+
+    it("opens the plugin's Admin API only to Vendure administrators", async () => {
+      const customer = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+      expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule')).status).to.equal(401);
+      expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(customer))).status).to.equal(403);
+      const admin = await vendureLogin('admin-api', 'superadmin', 'superadmin');
+      expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin))).status).to.equal(200);
+    });
+  });
+
+  describe('partial assortment in Vendure\'s Shop API', () => {
+    let desk: { id: string; slug: string; variantId: string };
+    let chairVariantId: string;
+    let buyer: string;
+    let partner: string;
+
+    const productsQuery = '{ products { totalItems items { id name } } }';
+    const searchQuery = '{ search(input: { groupByProduct: true }) { totalItems items { productName } } }';
+    const addItem = 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { lines { productVariant { id } } } ... on ErrorResult { errorCode message } ... on OrderInterceptorError { interceptorError } } }';
+
+    before(async () => {
+      const { data } = await gql('shop-api', '{ products { items { id slug variants { id sku } } } }');
+      const found = data.products.items.find((p: { slug: string }) => p.slug === 'standing-desk');
+      desk = { id: found.id, slug: found.slug, variantId: found.variants[0].id };
+      chairVariantId = data.products.items.find((p: { slug: string }) => p.slug === 'office-chair').variants[0].id;
+      buyer = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+      partner = await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password);
+
+      // The desk is assigned the rule "customer group Partners": only partners see it.
+      const admin = await vendureLogin('admin-api', 'superadmin', 'superadmin');
+      const groups = await gql('admin-api', '{ customerGroups { items { id name } } }', {}, bearer(admin));
+      const group = groups.data.customerGroups.items.find((g: { name: string }) => g.name === PARTNER_GROUP);
+      const ids = shop.state.ids;
+      const assigned = await rest('POST', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin), { productId: ids.toPlugin(desk.variantId), ruleId: ids.toPlugin(group.id) });
+      expect(assigned.status, JSON.stringify(assigned.body)).to.equal(204);
+    });
+
+    it('hides the product from another customer and from guests in products, product(id|slug) and search', async () => {
+      for (const headers of [bearer(buyer), {}]) {
+        const products = await gql('shop-api', productsQuery, {}, headers);
+        expect(products.data.products.items.map((p: { name: string }) => p.name)).to.not.include('Standing Desk');
+        expect(products.data.products.totalItems).to.equal(3);
+        expect((await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, headers)).data.product).to.equal(null);
+        expect((await gql('shop-api', '{ product(slug: "' + desk.slug + '") { id } }', {}, headers)).data.product).to.equal(null);
+        const search = await gql('shop-api', searchQuery, {}, headers);
+        expect(search.data.search.items.map((i: { productName: string }) => i.productName)).to.not.include('Standing Desk');
+        expect(search.data.search.totalItems).to.equal(3);
+      }
+    });
+
+    it('refuses addItemToOrder for the hidden variant, accepts a visible one', async () => {
+      const refused = await gql('shop-api', addItem, { v: desk.variantId }, bearer(buyer));
+      expect(refused.data.addItemToOrder.__typename).to.equal('OrderInterceptorError');
+      expect(refused.data.addItemToOrder.interceptorError).to.contain('SUITE__PRODUCT_NOT_VISIBLE');
+      const added = await gql('shop-api', addItem, { v: chairVariantId }, bearer(buyer));
+      expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+    });
+
+    it("hides it as well for an employee of the buyer's company (plugin context token on the Shop API)", async () => {
+      const purchaser = await pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const products = await gql('shop-api', productsQuery, {}, { 'suite-context-token': purchaser });
+      expect(products.data.products.items.map((p: { name: string }) => p.name)).to.not.include('Standing Desk');
+    });
+
+    it('shows the product to a customer of the group and lets them order it', async () => {
+      const products = await gql('shop-api', productsQuery, {}, bearer(partner));
+      expect(products.data.products.items.map((p: { name: string }) => p.name)).to.include('Standing Desk');
+      expect(products.data.products.totalItems).to.equal(4);
+      expect((await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, bearer(partner))).data.product).to.deep.equal({ id: desk.id });
+      const search = await gql('shop-api', searchQuery, {}, bearer(partner));
+      expect(search.data.search.totalItems).to.equal(4);
+      const added = await gql('shop-api', addItem, { v: desk.variantId }, bearer(partner));
+      expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+    });
+  });
+});
