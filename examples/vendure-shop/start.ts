@@ -5,7 +5,7 @@
 import { startShop } from './shop.js';
 
 const shop = await startShop({ port: Number(process.env.PORT ?? 3000) });
-console.log(
+process.stdout.write(
   [
     '',
     `Vendure Shop API:        ${shop.url}/shop-api`,
@@ -14,7 +14,7 @@ console.log(
     `Suite B2B Admin API:     ${shop.url}/b2b-admin-api`,
     ...shop.logins,
     '',
-  ].join('\n'),
+  ].join('\n') + '\n',
 );
 const stop = () => void shop.close().then(() => process.exit(0));
 process.once('SIGINT', stop);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { PermissionDefinition, PluginCommonModule, ProductService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
+import { Logger as VendureLogger, PermissionDefinition, PluginCommonModule, ProductService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
 import { loadManifest } from '../../host/plugins/manifest.js';
 import { migrateFolder } from '../../host/db/migrator.js';
@@ -27,14 +27,16 @@ export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): 
   throw new Error(`Suite B2B on Vendure supports better-sqlite3 and mariadb/mysql databases (got "${String(options.type)}")`);
 }
 
+const LOG_CONTEXT = 'SuiteB2B';
+
+/** The contract's logger on Vendure's (static) Logger, which the shop configures. */
 function vendureLogger(): Logger {
-  // Vendure's Logger is static; a thin bridge keeps the contract's (object, message) form.
   const line = (obj: object | string, msg?: string) => (typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify(obj)}`.trim());
   return {
-    info: (obj, msg) => console.info(`[SuiteB2B] ${line(obj, msg)}`),
-    warn: (obj, msg) => console.warn(`[SuiteB2B] ${line(obj, msg)}`),
-    error: (obj, msg) => console.error(`[SuiteB2B] ${line(obj, msg)}`),
-    debug: () => undefined,
+    info: (obj, msg) => VendureLogger.info(line(obj, msg), LOG_CONTEXT),
+    warn: (obj, msg) => VendureLogger.warn(line(obj, msg), LOG_CONTEXT),
+    error: (obj, msg) => VendureLogger.error(line(obj, msg), LOG_CONTEXT),
+    debug: (obj, msg) => VendureLogger.debug(line(obj, msg), LOG_CONTEXT),
   };
 }
 

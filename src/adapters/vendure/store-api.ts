@@ -207,6 +207,11 @@ export function createApis(state: AdapterState): AdapterApis {
   const errors = errorMiddleware(state.log as Parameters<typeof errorMiddleware>[0]);
   const mount = (api: ApiRouter<unknown>) => {
     const router = express.Router();
+    router.use((req, _res, next) => {
+      // The request id of the error bodies and of the context (Vendure's requests carry none).
+      (req as Request & { id?: string }).id ??= randomUUID();
+      next();
+    });
     router.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
     router.use(express.urlencoded({ extended: false, limit: '64kb' }));
     router.use(api.router);
