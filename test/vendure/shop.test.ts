@@ -187,4 +187,29 @@ describe('Suite B2B inside a Vendure shop', function () {
       expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
     });
   });
+
+  describe('customer prices in Vendure', () => {
+    it("a customer price from the plugin's Admin API is the variant price in the Shop API and the line price in activeOrder", async () => {
+      const admin = await vendureLogin('admin-api', 'superadmin', 'superadmin');
+      const { data } = await gql('shop-api', '{ product(slug: "monitor-arm") { variants { id price } } }');
+      const arm = data.product.variants[0] as { id: string; price: number };
+      expect(arm.price).to.equal(7990);
+      const partnerCustomer = await gql('admin-api', '{ customers(options: { filter: { emailAddress: { eq: "' + PARTNER_CUSTOMER.email + '" } } }) { items { id } } }', {}, bearer(admin));
+      const ids = shop.state.ids;
+      const created = await rest('POST', '/b2b-admin-api/suite-customer-price', bearer(admin), { customerId: ids.toPlugin(partnerCustomer.data.customers.items[0].id), productId: ids.toPlugin(arm.id), price: 59.9 });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+
+      const partner = await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password);
+      const buyer = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+      const priceFor = async (token: string) => (await gql('shop-api', '{ product(slug: "monitor-arm") { variants { price } } }', {}, bearer(token))).data.product.variants[0].price as number;
+      expect(await priceFor(partner)).to.equal(5990);
+      expect(await priceFor(buyer)).to.equal(7990);
+
+      const added = await gql('shop-api', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 2) { __typename } }', { v: arm.id }, bearer(partner));
+      expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+      const order = await gql('shop-api', '{ activeOrder { lines { productVariant { id } unitPrice linePrice } } }', {}, bearer(partner));
+      const line = order.data.activeOrder.lines.find((l: { productVariant: { id: string } }) => l.productVariant.id === arm.id);
+      expect(line).to.include({ unitPrice: 5990, linePrice: 11980 });
+    });
+  });
 });

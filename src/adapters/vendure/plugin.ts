@@ -11,7 +11,9 @@ import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../host/mail/index.js';
 import { idMapper } from './ids.js';
 import { createVendureRuntime } from './runtime.js';
+import { SuiteB2BPriceStrategy } from './prices.js';
 import { shopVisibility } from './shop-visibility.js';
+import { storeContexts } from './vendure-context.js';
 import { ADMIN_PERMISSION, createApis } from './store-api.js';
 import { emptyRegistries, type AdapterOptions, type AdapterState } from './state.js';
 import { defaultChannel, toSalesChannel } from './vendure-tables.js';
@@ -98,7 +100,9 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
 
-    visibility.current = shopVisibility(s);
+    const storeContextOf = storeContexts(s);
+    visibility.current = shopVisibility(s, storeContextOf);
+    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, () => state, storeContextOf);
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },

@@ -1,8 +1,7 @@
-import type { Request } from 'express';
 import type { OrderInterceptor, RequestContext } from '@vendure/core';
+import type { StoreContext } from '../../host/contract.js';
 import { catalogVisibility, type CatalogVisibility } from './catalog.js';
 import type { AdapterState } from './state.js';
-import { buildStoreContext } from './store-api.js';
 
 /**
  * Partial assortments in Vendure's own Shop API. The plugin's visibility filters decide per
@@ -30,19 +29,17 @@ export interface ShopVisibility {
   install(services: { productService: unknown; searchService: unknown | null }): void;
 }
 
-export function shopVisibility(state: AdapterState): ShopVisibility {
+export function shopVisibility(state: AdapterState, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): ShopVisibility {
   const byContext = new WeakMap<RequestContext, Promise<CatalogVisibility | null>>();
   /** What `search` computed, for the synchronous strategy hook of the same request. */
   const resolved = new WeakMap<RequestContext, CatalogVisibility | null>();
 
   function of(ctx: RequestContext): Promise<CatalogVisibility | null> {
-    const req = ctx.req as Request | undefined;
-    if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
     let pending = byContext.get(ctx);
     if (!pending) {
       pending = (async () => {
-        const storeCtx = await buildStoreContext(state, req, false, ctx.activeUserId == null ? null : String(ctx.activeUserId));
-        return catalogVisibility(state, storeCtx);
+        const storeCtx = await storeContextOf(ctx);
+        return storeCtx ? catalogVisibility(state, storeCtx) : null;
       })();
       byContext.set(ctx, pending);
     }

@@ -1,0 +1,26 @@
+import type { Request } from 'express';
+import type { RequestContext } from '@vendure/core';
+import type { StoreContext } from '../../host/contract.js';
+import type { AdapterState } from './state.js';
+import { buildStoreContext } from './store-api.js';
+
+/**
+ * The plugin's StoreContext for a request to Vendure's own Shop API (visibility, prices), built
+ * once per Vendure RequestContext from the same request as on /store-api: a plugin context token,
+ * else the Vendure session's customer (Vendure resolved the user already), else a guest.
+ * null for the Admin API and for contexts without a request (jobs, the worker).
+ */
+export function storeContexts(state: AdapterState): (ctx: RequestContext) => Promise<StoreContext | null> {
+  const byContext = new WeakMap<RequestContext, Promise<StoreContext | null>>();
+  return (ctx) => {
+    const req = ctx.req as Request | undefined;
+    if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
+    let pending = byContext.get(ctx);
+    if (!pending) {
+      pending = buildStoreContext(state, req, false, ctx.activeUserId == null ? null : String(ctx.activeUserId));
+      byContext.set(ctx, pending);
+      pending.catch(() => byContext.delete(ctx));
+    }
+    return pending;
+  };
+}
