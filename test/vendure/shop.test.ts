@@ -212,4 +212,43 @@ describe('Suite B2B inside a Vendure shop', function () {
       expect(line).to.include({ unitPrice: 5990, linePrice: 11980 });
     });
   });
+
+  describe('order approval in Vendure\'s order process', () => {
+    const transition = 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
+
+    /** An employee's Shop API headers: the Vendure session of the company's customer plus the plugin context token. */
+    const employeeHeaders = async (email: string, password: string) => {
+      const contextToken = await pluginLogin(email, password);
+      const answer = await gql('shop-api', 'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename ... on CurrentUser { identifier } } }', { t: contextToken });
+      expect(answer.data.authenticate, JSON.stringify(answer)).to.deep.equal({ __typename: 'CurrentUser', identifier: DEMO_CUSTOMER.email });
+      return { ...bearer(answer.token!), 'suite-context-token': contextToken };
+    };
+
+    it("refuses the purchaser's checkout for approval (transitionError), lets the approver through", async () => {
+      const purchaser = await employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const { data } = await gql('shop-api', '{ product(slug: "copy-paper-a4") { variants { id } } }', {}, purchaser);
+      const added = await gql('shop-api', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 3) { __typename } }', { v: data.product.variants[0].id }, purchaser);
+      expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+      await gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, purchaser);
+      const methods = await gql('shop-api', '{ eligibleShippingMethods { id } }', {}, purchaser);
+      await gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, purchaser);
+
+      const refused = await gql('shop-api', transition, {}, purchaser);
+      expect(refused.data.transitionOrderToState.__typename, JSON.stringify(refused)).to.equal('OrderStateTransitionError');
+      expect(refused.data.transitionOrderToState.transitionError).to.match(/^SUITE__ORDER_APPROVAL_REQUIRED/);
+
+      // The approver acts for the same customer: the same active order, no approval needed.
+      const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
+      const passed = await gql('shop-api', transition, {}, approver);
+      expect(passed.data.transitionOrderToState, JSON.stringify(passed)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+    });
+
+    it("refuses a plugin context token on another customer's Vendure session", async () => {
+      const purchaserToken = await pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const partner = await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password);
+      const answer = await gql('shop-api', '{ products { totalItems } }', {}, { ...bearer(partner), 'suite-context-token': purchaserToken });
+      expect(answer.errors?.[0]?.message ?? '', JSON.stringify(answer)).to.not.equal('');
+      expect(answer.data?.products ?? null).to.equal(null);
+    });
+  });
 });

@@ -11,6 +11,7 @@ import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../host/mail/index.js';
 import { idMapper } from './ids.js';
 import { createVendureRuntime } from './runtime.js';
+import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { SuiteB2BPriceStrategy } from './prices.js';
 import { shopVisibility } from './shop-visibility.js';
 import { storeContexts } from './vendure-context.js';
@@ -109,6 +110,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     );
     config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
     config.orderOptions.orderInterceptors.push(visibility.current.interceptor);
+    config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(() => state, storeContextOf)];
+    config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(() => state)];
     return config;
   }
 

@@ -69,6 +69,9 @@ export async function buildStoreContext(state: AdapterState, req: Request, requi
     if (!session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
     const customer = session.customerId ? await state.runtime.customers.get(state.db, session.customerId) : null;
     if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
+    // On Vendure's Shop API the Vendure session must be the one of the customer the token acts for.
+    if (vendureUserId != null && (await customerIdOfUser(state.ids, state.db, String(vendureUserId))) !== session.customerId)
+      throw Errors.unauthorized("The context token does not belong to the Vendure session's customer.", 'SUITE__INVALID_CONTEXT_TOKEN');
     const actor: Actor = { type: session.actorType, id: session.actorId, name: String(session.attributes.actorName ?? ''), email: (session.attributes.actorEmail as string | undefined) ?? null };
     ctx = makeContext(state, { ...base, token: pluginToken, sessionId: session.id, customer, actor, attributes: session.attributes, permissions: session.actorType === 'customer' ? 'all' : new Set<string>() });
   } else {

@@ -1,0 +1,98 @@
+import { parse, type DocumentNode } from 'graphql';
+import { UserService, type AuthenticationStrategy, type Injector, type Order, type OrderProcess, type RequestContext, type User } from '@vendure/core';
+import type { OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
+import { inTransaction } from '../../lib/db.js';
+import { AppError } from '../../lib/errors.js';
+import { findLivePluginSession } from './sessions.js';
+import type { AdapterState } from './state.js';
+
+/**
+ * Employees and sales representatives in Vendure's Shop API. They log in at POST
+ * /store-api/account/login (a plugin context token), then exchange that token for a Vendure
+ * session of the customer they act for: Shop API `authenticate(input: { suiteB2B: { contextToken } })`.
+ * They keep sending `suite-context-token` with every Shop API request, so the plugin sees the
+ * employee (permissions, approval, budgets) while Vendure sees the company's customer (its
+ * activeOrder, addresses, order history). buildStoreContext refuses a token whose customer is not
+ * the Vendure session's.
+ */
+export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ contextToken: string }> {
+  readonly name = 'suiteB2B';
+  private users: UserService | null = null;
+
+  constructor(private readonly state: () => AdapterState | null) {}
+
+  init(injector: Injector): void {
+    this.users = injector.get(UserService);
+  }
+
+  defineInputType(): DocumentNode {
+    return parse('input SuiteB2BAuthInput { contextToken: String! }');
+  }
+
+  async authenticate(ctx: RequestContext, data: { contextToken: string }): Promise<User | false> {
+    const state = this.state();
+    if (!state || !this.users) return false;
+    const session = await findLivePluginSession(state.db, data.contextToken);
+    const customerId = session?.customerId ? state.ids.toVendure(session.customerId) : null;
+    if (!customerId) return false;
+    const row = await state.db('customer').where({ id: customerId }).whereNull('deletedAt').first('userId');
+    if (!row?.userId) return false;
+    return (await this.users.getUserById(ctx, row.userId as string)) ?? false;
+  }
+}
+
+/** The plugin's order draft of a Vendure order (net unit prices; Vendure's order lines are the cart). */
+function draftOf(state: AdapterState, ctx: StoreContext, order: Order): OrderDraft {
+  const lines: PriceLine[] = order.lines.map((line, position) => ({
+    lineItemId: state.ids.toPlugin(line.id),
+    productId: state.ids.toPlugin(line.productVariantId),
+    productNumber: line.productVariant?.sku ?? null,
+    label: line.productVariant?.name ?? '',
+    type: 'product',
+    quantity: line.quantity,
+    unitNet: line.unitPrice,
+    totalNet: line.linePrice,
+    taxRateBp: Math.round((line.taxRate ?? 0) * 100),
+    payload: { position },
+  }));
+  return {
+    customerId: ctx.customer!.id,
+    salesChannelId: ctx.salesChannel.id,
+    lines,
+    netTotal: order.subTotal,
+    taxTotal: order.subTotalWithTax - order.subTotal,
+    total: order.subTotalWithTax,
+    currencyIso: order.currencyCode,
+    billingAddress: null,
+    shippingAddress: null,
+    customerComment: null,
+    actor: ctx.actor,
+    origin: 'checkout',
+  };
+}
+
+/**
+ * The plugin's checkout interceptors (approval, budgets) as a veto in Vendure's order process: on
+ * the way to ArrangingPayment they run in a plugin transaction on the order as a draft; an AppError
+ * they throw refuses the transition, and the Shop API client reads `"<code>: <detail>"` in
+ * `transitionOrderToState`'s `transitionError`.
+ */
+export function suiteOrderProcess(state: () => AdapterState | null, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): OrderProcess<'ArrangingPayment'> {
+  return {
+    async onTransitionStart(_from, to, { ctx, order }) {
+      const s = state();
+      if (to !== 'ArrangingPayment' || !s || s.registries.checkoutInterceptors.length === 0) return;
+      const storeCtx = await storeContextOf(ctx);
+      if (!storeCtx?.customer) return;
+      const draft = draftOf(s, storeCtx, order);
+      try {
+        await inTransaction(s.db, async (trx) => {
+          for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+        });
+      } catch (error) {
+        if (error instanceof AppError) return `${error.code}: ${error.message}`;
+        throw error;
+      }
+    },
+  };
+}
