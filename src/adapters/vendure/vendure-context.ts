@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import type { RequestContext } from '@vendure/core';
+import { ForbiddenError, type RequestContext } from '@vendure/core';
+import { AppError } from '../../lib/errors.js';
 import type { StoreContext } from '../../host/contract.js';
 import type { AdapterState } from './state.js';
 import { buildStoreContext } from './store-api.js';
@@ -8,7 +9,8 @@ import { buildStoreContext } from './store-api.js';
  * The plugin's StoreContext for a request to Vendure's own Shop API (visibility, prices), built
  * once per Vendure RequestContext from the same request as on /store-api: a plugin context token,
  * else the Vendure session's customer (Vendure resolved the user already), else a guest.
- * null for the Admin API and for contexts without a request (jobs, the worker).
+ * null for the Admin API and for contexts without a request (jobs, the worker). A refused
+ * context token is Vendure's ForbiddenError.
  */
 export function storeContexts(state: AdapterState): (ctx: RequestContext) => Promise<StoreContext | null> {
   const byContext = new WeakMap<RequestContext, Promise<StoreContext | null>>();
@@ -17,7 +19,11 @@ export function storeContexts(state: AdapterState): (ctx: RequestContext) => Pro
     if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
     let pending = byContext.get(ctx);
     if (!pending) {
-      pending = buildStoreContext(state, req, false, ctx.activeUserId == null ? null : String(ctx.activeUserId));
+      pending = buildStoreContext(state, req, false, ctx.activeUserId == null ? null : String(ctx.activeUserId)).catch((error: unknown) => {
+        // A refused plugin token is a client error in Vendure's terms too (logged as a warning, not an error).
+        if (error instanceof AppError && (error.status === 401 || error.status === 403)) throw new ForbiddenError();
+        throw error;
+      });
       byContext.set(ctx, pending);
       pending.catch(() => byContext.delete(ctx));
     }
