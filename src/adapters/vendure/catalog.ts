@@ -101,6 +101,9 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
       productCriteriaFields: ['id', 'productNumber', 'name', 'priceNet', 'stock'],
       searchProducts: unsupported('catalog.searchProducts'),
       productIds: unsupported('catalog.productIds'),
+      // (2.2) Vendure's products with their variants and options: to do (docs/vendure.md).
+      variants: () => Promise.reject(notSupported('catalog.variants')),
+      propertySimilarProducts: () => Promise.reject(notSupported('catalog.propertySimilarProducts')),
       // Vendure has no tier prices.
       tierQuantities: async () => new Map(),
       async products(executor, wanted) {

@@ -68,6 +68,9 @@ function draftOf(state: AdapterState, ctx: StoreContext, order: Order): OrderDra
     customerComment: null,
     actor: ctx.actor,
     origin: 'checkout',
+    // (2.2) What interceptors add here is not written to the Vendure order yet (docs/vendure.md).
+    customFields: {},
+    invoiceNotes: [],
   };
 }
 
