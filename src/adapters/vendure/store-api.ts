@@ -11,10 +11,11 @@ import express, { type Request, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Actor, AdminContext, StoreContext, StoreRoute } from '../../host/contract.js';
 import { burnPasswordTime } from '../../host/auth/passwords.js';
+import { databaseRateLimiter } from '../../host/auth/rate-limit-store.js';
 import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';
 import { inTransaction } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
-import type { AnyRoute } from '../../lib/routes.js';
+import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type RouteRequest } from '../../lib/pipeline.js';
 import { emptyBody, looseObject, objectSchema, successResponse } from '../../lib/schemas.js';
 import { findLivePluginSession, revokePluginSession } from './sessions.js';
 import type { AdapterState } from './state.js';
@@ -35,8 +36,14 @@ export function vendureTokenOf(req: Request): string | null {
   return typeof token === 'string' && token !== '' ? token : null;
 }
 
-async function vendureUserOf(state: AdapterState, req: Request) {
-  const token = vendureTokenOf(req);
+/** The bearer token of a pipeline request (the mount turns Vendure's session cookie into one, see `createApis`). */
+function bearerOf(request: Pick<RouteRequest, 'header'>): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.header('authorization') ?? '');
+  return match ? match[1]! : null;
+}
+
+async function vendureUserOf(state: AdapterState, req: Pick<RouteRequest, 'header'>) {
+  const token = bearerOf(req);
   if (!token) return null;
   const session = await vendureServices(state).sessionFromToken(token);
   return session?.user ?? null;
@@ -59,10 +66,15 @@ function makeContext(state: AdapterState, parts: ContextParts): StoreContext {
  * a plugin session, else the Vendure session's customer (the company admin: all permissions),
  * else a guest. `vendureUserId` skips the session lookup when Vendure resolved it already.
  */
-export async function buildStoreContext(state: AdapterState, req: Request, requireLogin: boolean, vendureUserId?: string | null): Promise<StoreContext> {
+export async function buildStoreContext(
+  state: AdapterState,
+  req: Pick<RouteRequest, 'header' | 'ip' | 'requestId'>,
+  requireLogin: boolean,
+  vendureUserId?: string | null,
+): Promise<StoreContext> {
   const salesChannel = await state.salesChannel();
-  const base = { requestId: String((req as Request & { id?: string }).id ?? randomUUID()), ip: req.ip ?? 'unknown', salesChannel, employee: null, salesRepresentative: null };
-  const pluginToken = req.get(CONTEXT_TOKEN_HEADER);
+  const base = { requestId: req.requestId || randomUUID(), ip: req.ip, salesChannel, employee: null, salesRepresentative: null };
+  const pluginToken = req.header(CONTEXT_TOKEN_HEADER);
   let ctx: StoreContext;
   if (pluginToken) {
     const session = await findLivePluginSession(state.db, pluginToken);
@@ -95,12 +107,14 @@ export async function buildStoreContext(state: AdapterState, req: Request, requi
 function storeApiDefinition(state: AdapterState): ApiDefinition<StoreContext> {
   return {
     name: 'store-api',
-    authenticate: (req, route) => buildStoreContext(state, req, route.auth === 'login'),
-    authorize(route: AnyRoute, ctx) {
-      if (route.permission && !ctx.can(route.permission)) throw Errors.forbidden(`The permission "${route.permission}" is required.`, 'SUITE__PERMISSION_DENIED');
-    },
-    actorType: (ctx) => ctx.actor.type,
-    callerKey: (ctx) => `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
+    actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
+    authenticate: (request, route) => buildStoreContext(state, request, route.auth === 'login'),
+    principal: (ctx) => ({
+      actor: ctx.actor.type,
+      customerId: ctx.customer?.id ?? null,
+      can: (permission) => ctx.can(permission),
+      key: `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
+    }),
     responseHeaders: (ctx): Record<string, string> => (ctx.sessionId && ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {}),
   };
 }
@@ -108,18 +122,17 @@ function storeApiDefinition(state: AdapterState): ApiDefinition<StoreContext> {
 function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
   return {
     name: 'admin-api',
-    async authenticate(req, route) {
-      const requestId = String((req as Request & { id?: string }).id ?? randomUUID());
-      if (route.auth === 'public') return { requestId, ip: req.ip ?? 'unknown', principalType: 'integration', principalId: '' };
-      const user = await vendureUserOf(state, req);
+    actorsByAuth: { admin: ['admin'], public: ['guest', 'admin'] },
+    async authenticate(request, route): Promise<AdminContext> {
+      const requestId = request.requestId || randomUUID();
+      if (route.auth === 'public') return { requestId, ip: request.ip, principalType: 'integration', principalId: '' };
+      const user = await vendureUserOf(state, request);
       if (!user) throw Errors.unauthorized('A Vendure administrator session is required (Authorization: Bearer <vendure-auth-token>).');
       const permitted = user.channelPermissions.some((c) => c.permissions.includes(ADMIN_PERMISSION) || c.permissions.includes('SuperAdmin'));
       if (!permitted) throw Errors.forbidden(`The Vendure permission "${ADMIN_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
-      return { requestId, ip: req.ip ?? 'unknown', principalType: 'user', principalId: String(user.id) };
+      return { requestId, ip: request.ip, principalType: 'user', principalId: String(user.id) };
     },
-    authorize: () => undefined,
-    actorType: (ctx) => (ctx.principalId ? `admin-${ctx.principalType}` : 'guest'),
-    callerKey: (ctx) => `${ctx.principalType}:${ctx.principalId}`,
+    principal: (ctx) => ({ actor: ctx.principalId ? 'admin' : 'guest', customerId: null, can: () => true, key: `${ctx.principalType}:${ctx.principalId}` }),
   };
 }
 
@@ -140,7 +153,7 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
         body: objectSchema({ email: loginName, username: loginName, password: { type: 'string', minLength: 1, maxLength: 1024 } }, ['password'], { oneOf: [{ required: ['email'] }, { required: ['username'] }] }),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
-      async handler({ ctx, body, res }) {
+      async handler({ ctx, body, headers }) {
         const email = String(body.email ?? body.username).trim().toLowerCase();
         const token = await inTransaction(state.db, async (trx) => {
           for (const provider of state.registries.loginProviders) {
@@ -152,7 +165,7 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
           return null;
         });
         if (!token) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
-        res.setHeader(CONTEXT_TOKEN_HEADER, token);
+        headers.setHeader(CONTEXT_TOKEN_HEADER, token);
         return { contextToken: token };
       },
     },
@@ -165,9 +178,9 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
       auth: 'login',
       permission: null,
       schemas: { body: emptyBody, responses: { 200: successResponse } },
-      async handler({ ctx, res }) {
+      async handler({ ctx, headers }) {
         if (ctx.sessionId) await revokePluginSession(state.db, ctx.sessionId);
-        res.removeHeader(CONTEXT_TOKEN_HEADER);
+        headers.removeHeader(CONTEXT_TOKEN_HEADER);
         return { success: true };
       },
     },
@@ -205,14 +218,19 @@ export interface AdapterApis {
 
 export function createApis(state: AdapterState): AdapterApis {
   const validateResponses = state.options.validateResponses;
-  const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), { db: state.db, validateResponses });
-  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, validateResponses });
+  // Rate limits count in the adapter's own `rate_limit_counters` (migrations/vendure), so they hold across Vendure server processes.
+  const rateLimiter = databaseRateLimiter(state.db);
+  const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
+  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
   const errors = errorMiddleware(state.log as Parameters<typeof errorMiddleware>[0]);
   const mount = (api: ApiRouter<unknown>) => {
     const router = express.Router();
     router.use((req, _res, next) => {
       // The request id of the error bodies and of the context (Vendure's requests carry none).
       (req as Request & { id?: string }).id ??= randomUUID();
+      // The pipeline reads headers only: Vendure's session cookie becomes the bearer token it stands for.
+      const cookieToken = vendureTokenOf(req);
+      if (cookieToken && !req.get('authorization')) req.headers.authorization = `Bearer ${cookieToken}`;
       next();
     });
     router.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));

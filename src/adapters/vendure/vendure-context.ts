@@ -19,7 +19,8 @@ export function storeContexts(state: AdapterState): (ctx: RequestContext) => Pro
     if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
     let pending = byContext.get(ctx);
     if (!pending) {
-      pending = buildStoreContext(state, req, false, ctx.activeUserId == null ? null : String(ctx.activeUserId)).catch((error: unknown) => {
+      const request = { header: (name: string) => req.get(name) ?? undefined, ip: req.ip ?? 'unknown', requestId: String((req as Request & { id?: unknown }).id ?? '') };
+      pending = buildStoreContext(state, request, false, ctx.activeUserId == null ? null : String(ctx.activeUserId)).catch((error: unknown) => {
         // A refused plugin token is a client error in Vendure's terms too (logged as a warning, not an error).
         if (error instanceof AppError && (error.status === 401 || error.status === 403)) throw new ForbiddenError();
         throw error;
