@@ -108,8 +108,9 @@ describe('Suite B2B inside a Vendure shop', function () {
 
     it('answers 501 SUITE__NOT_SUPPORTED_BY_HOST for a contract call Vendure does not serve yet', async () => {
       const token = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
-      const res = await rest('POST', '/store-api/b2b/employee-orders', bearer(token), {});
-      expect(res.status).to.equal(501);
+      // The fast order's "ordered before" list asks orders.orderedProductIds, not served on Vendure yet.
+      const res = await rest('POST', '/store-api/ordered-products', bearer(token), {});
+      expect(res.status, JSON.stringify(res.body)).to.equal(501);
       expect(res.body.errors[0].code).to.equal('SUITE__NOT_SUPPORTED_BY_HOST');
     });
 
@@ -241,6 +242,53 @@ describe('Suite B2B inside a Vendure shop', function () {
       const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
       const passed = await gql('shop-api', transition, {}, approver);
       expect(passed.data.transitionOrderToState, JSON.stringify(passed)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+    });
+
+    // Continues the order the approver took to ArrangingPayment above (the demo customer's active order).
+    it("the order the approver pays is a placed order in the plugin's order lists (orders.* on Vendure's tables), placed by the approver", async () => {
+      const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
+      const methods = await gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, approver);
+      const method = methods.data.eligiblePaymentMethods.find((m: { isEligible: boolean }) => m.isEligible).code as string;
+      const paid = await gql('shop-api', 'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { code state totalWithTax } } }', { m: method }, approver);
+      expect(paid.data.addPaymentToOrder.__typename, JSON.stringify(paid)).to.equal('Order');
+      const { code, state, totalWithTax } = paid.data.addPaymentToOrder as { code: string; state: string; totalWithTax: number };
+      expect(state).to.equal('PaymentAuthorized');
+      const approverId = (await rest('GET', '/store-api/context', { 'suite-context-token': approver['suite-context-token'] })).body.actor.id as string;
+
+      // The company admin (the customer's Vendure session) sees every order of the customer.
+      const admin = bearer(await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+      const listed = await rest('POST', '/store-api/b2b/employee-orders', admin, {});
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      expect(listed.body.orders.total).to.equal(1);
+      const [order] = listed.body.orders.elements;
+      expect(order).to.include({ orderNumber: code, amountTotal: totalWithTax / 100 });
+      expect(order.stateMachineState.technicalName).to.equal('PaymentAuthorized');
+      expect(order.placedBy).to.deep.equal({ type: 'employee', id: approverId });
+      // The 3 packs of paper the purchaser added (beside what the assortment tests ordered for this customer).
+      const paper = order.lineItems.find((l: { label: string }) => /paper/i.test(l.label));
+      expect(paper, JSON.stringify(order.lineItems)).to.include({ quantity: 3, type: 'product' });
+      expect(paper.unitPrice).to.be.greaterThan(0);
+      expect(order.lineItems.reduce((sum: number, l: { totalPrice: number }) => sum + l.totalPrice, 0)).to.be.closeTo(order.amountNet - 5, 0.011);
+      expect(order.transactions.map((t: { amount: number }) => t.amount)).to.deep.equal([totalWithTax / 100]);
+      const byApprover = await rest('POST', '/store-api/b2b/employee-orders', admin, { filter: [{ type: 'equals', field: 'employeeId', value: approverId }] });
+      expect(byApprover.body.orders.total).to.equal(1);
+
+      const read = await rest('GET', `/store-api/b2b/employee-order/${order.id}`, admin);
+      expect(read.status, JSON.stringify(read.body)).to.equal(200);
+      expect(read.body.orderNumber).to.equal(code);
+
+      // The purchaser (orders.read, not read-all) sees only the orders they placed: none.
+      const purchaserToken = await pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const own = await rest('POST', '/store-api/b2b/employee-orders', { 'suite-context-token': purchaserToken }, {});
+      expect(own.status, JSON.stringify(own.body)).to.equal(200);
+      expect(own.body.orders.total).to.equal(0);
+      expect((await rest('GET', `/store-api/b2b/employee-order/${order.id}`, { 'suite-context-token': purchaserToken })).status).to.equal(404);
+
+      // Another customer: the order is not theirs.
+      const partner = bearer(await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
+      const foreign = await rest('GET', `/store-api/b2b/employee-order/${order.id}`, partner);
+      expect(foreign.status).to.equal(404);
+      expect((await rest('POST', '/store-api/b2b/employee-orders', partner, {})).body.orders.total).to.equal(0);
     });
 
     it("refuses a plugin context token on another customer's Vendure session", async () => {

@@ -1,11 +1,13 @@
 import type { HostRuntime } from '../../host/contract.js';
 import type { AdapterState } from './state.js';
+import { ordersContract } from './orders.js';
 import { notSupported } from './unsupported.js';
 
 /**
  * Cart, checkout and orders on Vendure. The extension points are recorded (the plugin registers
  * them at start-up); what would run them, Vendure's order process, is milestone 2 of issue 13
- * (docs/vendure.md). Every call that would read or write Vendure orders answers 501 until then.
+ * (docs/vendure.md). Orders are read from Vendure's tables (orders.ts); the cart calls and
+ * checkout.placeOrder answer 501 until then.
  */
 export function checkoutContract(state: AdapterState): Pick<HostRuntime, 'cart' | 'checkout' | 'orders'> {
   const no = (call: string) => () => Promise.reject(notSupported(call));
@@ -22,15 +24,6 @@ export function checkoutContract(state: AdapterState): Pick<HostRuntime, 'cart' 
       onOrderPlaced: (hook) => void state.registries.orderPlacedHooks.push(hook),
       placeOrder: no('checkout.placeOrder'),
     },
-    orders: {
-      get: no('orders.get'),
-      getMany: no('orders.getMany'),
-      search: no('orders.search'),
-      belongsTo: no('orders.belongsTo'),
-      figuresByCustomer: no('orders.figuresByCustomer'),
-      figuresByPeriod: no('orders.figuresByPeriod'),
-      latestWithProduct: no('orders.latestWithProduct'),
-      orderedProductIds: no('orders.orderedProductIds'),
-    },
+    orders: ordersContract(state),
   };
 }

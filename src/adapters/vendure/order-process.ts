@@ -3,6 +3,7 @@ import { UserService, type AuthenticationStrategy, type Injector, type Order, ty
 import type { OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
 import { inTransaction } from '../../lib/db.js';
 import { AppError } from '../../lib/errors.js';
+import { PLACED_BY_FIELDS } from './orders.js';
 import { findLivePluginSession } from './sessions.js';
 import type { AdapterState } from './state.js';
 
@@ -84,18 +85,24 @@ export function suiteOrderProcess(state: () => AdapterState | null, storeContext
   return {
     async onTransitionStart(_from, to, { ctx, order }) {
       const s = state();
-      if (to !== 'ArrangingPayment' || !s || s.registries.checkoutInterceptors.length === 0) return;
+      if (to !== 'ArrangingPayment' || !s) return;
       const storeCtx = await storeContextOf(ctx);
       if (!storeCtx?.customer) return;
-      const draft = draftOf(s, storeCtx, order);
-      try {
-        await inTransaction(s.db, async (trx) => {
-          for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
-        });
-      } catch (error) {
-        if (error instanceof AppError) return `${error.code}: ${error.message}`;
-        throw error;
+      if (s.registries.checkoutInterceptors.length > 0) {
+        const draft = draftOf(s, storeCtx, order);
+        try {
+          await inTransaction(s.db, async (trx) => {
+            for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+          });
+        } catch (error) {
+          if (error instanceof AppError) return `${error.code}: ${error.message}`;
+          throw error;
+        }
       }
+      // The actor who takes the order to payment placed it (Vendure saves the order with the transition).
+      const customFields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});
+      customFields[PLACED_BY_FIELDS.type] = storeCtx.actor.type;
+      customFields[PLACED_BY_FIELDS.id] = storeCtx.actor.id;
     },
   };
 }

@@ -9,6 +9,7 @@ import { migrateFolder } from '../../host/db/migrator.js';
 import { projectPath } from '../../host/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../host/mail/index.js';
+import { PLACED_BY_FIELDS } from './orders.js';
 import { idMapper } from './ids.js';
 import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
@@ -111,6 +112,12 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
     config.orderOptions.orderInterceptors.push(visibility.current.interceptor);
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(() => state, storeContextOf)];
+    // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
+    config.customFields.Order = [
+      ...(config.customFields.Order ?? []),
+      { name: PLACED_BY_FIELDS.type, type: 'string', nullable: true, public: false, readonly: true, internal: true },
+      { name: PLACED_BY_FIELDS.id, type: 'string', nullable: true, public: false, readonly: true, internal: true },
+    ];
     config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(() => state)];
     return config;
   }

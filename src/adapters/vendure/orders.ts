@@ -1,0 +1,238 @@
+import type { Knex } from 'knex';
+import type { CustomerOrderFigures, HostRuntime, OrderScope, PlacedBy } from '../../host/contract.js';
+import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { dialectOf, readInt, readJson, type Executor } from '../../lib/db.js';
+import { fromMinor } from '../../lib/money.js';
+import { fromDbTime, toDbTime } from '../../lib/time.js';
+import type { IdMapper } from './ids.js';
+import { toVendureIds } from './ids.js';
+import type { AdapterState } from './state.js';
+import { notSupported } from './unsupported.js';
+
+/**
+ * `placed_orders.*` on Vendure's `order` / `order_line` / `payment` tables (reads with knex through the
+ * plugin's executor, as vendure-tables.ts). An order is an order of the contract once Vendure placed
+ * it (`orderPlacedAt` set): active orders are Vendure's carts. Who placed it (the plugin's actor:
+ * an employee, a sales representative, the customer) is kept in two Order custom fields the
+ * adapter declares (`PLACED_BY_FIELDS`), written when the order leaves the cart (order-process.ts);
+ * an order without them was placed by its customer.
+ */
+export const PLACED_BY_FIELDS = { type: 'suiteB2BPlacedByType', id: 'suiteB2BPlacedById' } as const;
+
+/** The column TypeORM gives a Vendure custom field (embedded `customFields` + the title-cased name). */
+export function customFieldColumn(name: string): string {
+  return `customFields${name.charAt(0).toUpperCase()}${name.slice(1).toLowerCase()}`;
+}
+
+const PLACED_BY_TYPE = customFieldColumn(PLACED_BY_FIELDS.type);
+const PLACED_BY_ID = customFieldColumn(PLACED_BY_FIELDS.id);
+const CANCELLED = 'Cancelled';
+const CHUNK = 500;
+
+/** Vendure's datetime columns come back as Date (MariaDB) or text (SQLite); both are UTC. */
+function isoOf(value: unknown): string | null {
+  return value == null ? null : fromDbTime(value as string | Date);
+}
+
+/** Net of a Vendure price: list prices may include tax (the channel's `pricesIncludeTax`). */
+function netOf(price: number, includesTax: boolean, taxRatePercent: number): number {
+  return includesTax ? Math.round(price / (1 + taxRatePercent / 100)) : price;
+}
+
+function taxRateOf(taxLines: unknown): number {
+  return readJson<Array<{ taxRate?: number }>>(taxLines as string | null, []).reduce((sum, line) => sum + Number(line.taxRate ?? 0), 0);
+}
+
+function placedByOf(ids: IdMapper, row: Record<string, unknown>): { type: string; id: string | null } {
+  const type = row[PLACED_BY_TYPE] as string | null | undefined;
+  if (type) return { type, id: (row[PLACED_BY_ID] as string | null | undefined) ?? null };
+  return { type: 'customer', id: row.customerId == null ? null : ids.toPlugin(row.customerId) };
+}
+
+/**
+ * Vendure's placed orders in the plugin's column names and id form, as a derived table `placed_orders`
+ * (order number = Vendure's order code, net total = subTotal + shipping, both without tax).
+ */
+function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuilder {
+  const dialect = dialectOf(executor);
+  const asPlugin = (column: string) => executor.raw(ids.columnAsPluginId(column, dialect));
+  const inner = executor('order as o')
+    .whereNotNull('o.orderPlacedAt')
+    .select({
+      id: asPlugin('o.id'),
+      vendure_id: 'o.id',
+      order_number: 'o.code',
+      order_date: 'o.orderPlacedAt',
+      customer_id: asPlugin('o.customerId'),
+      state: 'o.state',
+      net_total: executor.raw('o.subTotal + o.shipping'),
+      placed_by_type: executor.raw(`coalesce(o.${PLACED_BY_TYPE}, 'customer')`),
+      placed_by_id: executor.raw(`coalesce(o.${PLACED_BY_ID}, ${ids.columnAsPluginId('o.customerId', dialect)})`),
+    });
+  return executor.from(inner.as('placed_orders'));
+}
+
+/** The fields plugins search orders by (`placed_orders.search`), as the reference host's ORDER_SEARCH_CRITERIA. */
+const ORDER_SEARCH_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'placed_orders.id', type: 'id' },
+    orderNumber: { column: 'placed_orders.order_number', type: 'string' },
+    orderDate: { column: 'placed_orders.order_date', type: 'date' },
+    customerId: { column: 'placed_orders.customer_id', type: 'id' },
+    state: { column: 'placed_orders.state', type: 'string' },
+    placedByType: { column: 'placed_orders.placed_by_type', type: 'string' },
+    placedById: { column: 'placed_orders.placed_by_id', type: 'id' },
+  },
+  termColumns: ['placed_orders.order_number'],
+  defaultSort: [
+    { column: 'placed_orders.order_date', order: 'desc' },
+    { column: 'placed_orders.id', order: 'desc' },
+  ],
+  idColumn: 'placed_orders.id',
+};
+
+async function getOrders(state: AdapterState, executor: Executor, pluginIds: string[]): Promise<Array<Record<string, unknown>>> {
+  const { ids } = state;
+  const wanted = toVendureIds(ids, [...new Set(pluginIds)]);
+  if (wanted.length === 0) return [];
+  const rows: Array<Record<string, any>> = [];
+  for (let i = 0; i < wanted.length; i += CHUNK) rows.push(...(await executor('order').whereIn('id', wanted.slice(i, i + CHUNK)).whereNotNull('orderPlacedAt').select('*')));
+  if (rows.length === 0) return [];
+  const orderIds = rows.map((r) => r.id as string | number);
+  const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id) => id != null))];
+  const [lineRows, paymentRows, customerRows] = await Promise.all([
+    executor('order_line as l').leftJoin('product_variant as v', 'v.id', 'l.productVariantId').whereIn('l.orderId', orderIds).orderBy('l.id').select('l.*', 'v.sku'),
+    executor('payment').whereIn('orderId', orderIds).orderBy('id').select('id', 'orderId', 'method', 'state', 'amount'),
+    customerIds.length ? executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress') : Promise.resolve([]),
+  ]);
+  const variantIds = [...new Set(lineRows.map((l: Record<string, unknown>) => l.productVariantId))];
+  const names = new Map<string, string>(
+    variantIds.length
+      ? (await executor('product_variant_translation').whereIn('baseId', variantIds as string[]).orderBy('id').select('baseId', 'name')).map((t: Record<string, unknown>) => [String(t.baseId), String(t.name)])
+      : [],
+  );
+  const customers = new Map(customerRows.map((c: Record<string, unknown>) => [String(c.id), c]));
+  const salesChannelId = (await state.salesChannel()).id;
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const row of rows) {
+    const money = (minor: number) => fromMinor(minor, 2);
+    const customer = customers.get(String(row.customerId)) as Record<string, unknown> | undefined;
+    const lines = lineRows.filter((l: Record<string, unknown>) => String(l.orderId) === String(row.id));
+    const net = Number(row.subTotal) + Number(row.shipping);
+    const gross = Number(row.subTotalWithTax) + Number(row.shippingWithTax);
+    const id = ids.toPlugin(row.id);
+    byId.set(id, {
+      id,
+      orderNumber: row.code,
+      orderDate: isoOf(row.orderPlacedAt),
+      stateMachineState: { technicalName: row.state, name: row.state },
+      currency: { isoCode: row.currencyCode },
+      amountTotal: money(gross),
+      amountNet: money(net),
+      taxAmount: money(gross - net),
+      billingAddress: readJson<Record<string, unknown> | null>(row.billingAddress, null),
+      shippingAddress: readJson<Record<string, unknown> | null>(row.shippingAddress, null),
+      orderCustomer: {
+        customerId: row.customerId == null ? null : ids.toPlugin(row.customerId),
+        customerNumber: row.customerId == null ? null : String(row.customerId),
+        email: (customer?.emailAddress as string | undefined) ?? null,
+        firstName: (customer?.firstName as string | undefined) ?? null,
+        lastName: (customer?.lastName as string | undefined) ?? null,
+        company: null,
+      },
+      customerComment: null,
+      deliveries: [],
+      transactions: paymentRows
+        .filter((p: Record<string, unknown>) => String(p.orderId) === String(row.id))
+        .map((p: Record<string, unknown>) => ({
+          id: ids.toPlugin(p.id),
+          stateMachineState: { technicalName: p.state, name: p.state },
+          paymentMethod: { technicalName: p.method, name: p.method },
+          amount: money(Number(p.amount)),
+        })),
+      lineItems: lines.map((l: Record<string, any>, position: number) => {
+        const rate = taxRateOf(l.taxLines);
+        const unitNet = netOf(Number(l.listPrice), readBoolean(l.listPriceIncludesTax), rate);
+        return {
+          id: ids.toPlugin(l.id),
+          type: 'product',
+          productId: ids.toPlugin(l.productVariantId),
+          productNumber: l.sku ?? null,
+          label: names.get(String(l.productVariantId)) ?? '',
+          quantity: Number(l.quantity),
+          unitPrice: money(unitNet),
+          totalPrice: money(unitNet * Number(l.quantity)),
+          taxRate: rate,
+          position,
+          payload: {},
+        };
+      }),
+      documents: [],
+      customFields: {},
+      placedBy: placedByOf(ids, row),
+      salesChannelId,
+    });
+  }
+  return pluginIds.map((id) => byId.get(id)).filter((order): order is Record<string, unknown> => !!order);
+}
+
+function readBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+function placedByOnly(query: Knex.QueryBuilder, placedBy: PlacedBy | undefined): Knex.QueryBuilder {
+  return placedBy ? query.where('placed_orders.placed_by_type', placedBy.type).where('placed_orders.placed_by_id', placedBy.id) : query;
+}
+
+export function ordersContract(state: AdapterState): HostRuntime['orders'] {
+  const { ids } = state;
+  return {
+    async get(executor, id) {
+      return (await getOrders(state, executor, [id]))[0] ?? null;
+    },
+    getMany: (executor, orderIds) => getOrders(state, executor, orderIds),
+    async search(executor, scope: OrderScope, criteria) {
+      if (scope.latestPerCustomer) throw notSupported('placed_orders.search (latestPerCustomer)');
+      const base = placedByOnly(placedOrders(ids, executor).whereIn('placed_orders.customer_id', [...new Set(scope.customerIds)]), scope.placedBy);
+      const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) => qb.select('placed_orders.id'));
+      const elements = page.rows.length ? await getOrders(state, executor, page.rows.map((r) => r.id)) : [];
+      return { total: page.total, page: page.page, limit: page.limit, elements };
+    },
+    async belongsTo(executor, orderId, customerId) {
+      const order = ids.toVendure(orderId);
+      const customer = ids.toVendure(customerId);
+      if (!order || !customer) return false;
+      return Boolean(await executor('order').where({ id: order, customerId: customer }).whereNotNull('orderPlacedAt').first('id'));
+    },
+    async figuresByCustomer(executor, customerIds, period = {}) {
+      const wanted = toVendureIds(ids, [...new Set(customerIds)]);
+      const figures: CustomerOrderFigures[] = [];
+      for (let i = 0; i < wanted.length; i += CHUNK) {
+        const query = executor('order').whereIn('customerId', wanted.slice(i, i + CHUNK)).whereNotNull('orderPlacedAt').whereNot('state', CANCELLED);
+        if (period.from) query.where('orderPlacedAt', '>=', toDbTime(period.from));
+        if (period.to) query.where('orderPlacedAt', '<=', toDbTime(period.to));
+        const rows: Array<Record<string, unknown>> = await query
+          .groupBy('customerId')
+          .select('customerId', executor.raw('COUNT(*) as order_count'), executor.raw('SUM(subTotal + shipping) as revenue'), executor.raw('MAX(orderPlacedAt) as last_order'));
+        for (const row of rows)
+          figures.push({ customerId: ids.toPlugin(row.customerId), orderCount: readInt(row.order_count), netTotal: readInt(row.revenue), lastOrderDate: isoOf(row.last_order) });
+      }
+      return figures;
+    },
+    async figuresByPeriod(executor, customerId, periods) {
+      if (periods.length === 0) return [];
+      const customer = ids.toVendure(customerId);
+      if (!customer) return periods.map(() => ({ orderCount: 0, netTotal: 0 }));
+      const bounds = periods.map((p) => [toDbTime(p.from), toDbTime(p.to)] as const);
+      const columns: Knex.Raw[] = [];
+      bounds.forEach((range, i) => {
+        columns.push(executor.raw(`SUM(CASE WHEN orderPlacedAt >= ? AND orderPlacedAt < ? THEN subTotal + shipping ELSE 0 END) as r${i}`, range));
+        columns.push(executor.raw(`SUM(CASE WHEN orderPlacedAt >= ? AND orderPlacedAt < ? THEN 1 ELSE 0 END) as c${i}`, range));
+      });
+      const [row = {}]: Array<Record<string, unknown>> = await executor('order').where('customerId', customer).whereNotNull('orderPlacedAt').whereNot('state', CANCELLED).select(columns);
+      return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));
+    },
+    latestWithProduct: () => Promise.reject(notSupported('placed_orders.latestWithProduct')),
+    orderedProductIds: () => Promise.reject(notSupported('placed_orders.orderedProductIds')),
+  };
+}
