@@ -284,6 +284,15 @@ describe('Suite B2B inside a Vendure shop', function () {
       expect(own.body.orders.total).to.equal(0);
       expect((await rest('GET', `/store-api/b2b/employee-order/${order.id}`, { 'suite-context-token': purchaserToken })).status).to.equal(404);
 
+      // The offer reference (orders.latestWithProduct): the latest order with the paper and its line; none of the purchaser's own.
+      const reference = await rest('GET', `/store-api/b2b/offer-reference-product/${paper.productId}`, admin);
+      expect(reference.status, JSON.stringify(reference.body)).to.equal(200);
+      expect(reference.body.order.orderNumber).to.equal(code);
+      expect(reference.body.orderLineItem).to.include({ id: paper.id, quantity: 3, unitPrice: paper.unitPrice });
+      const ownReference = await rest('GET', `/store-api/b2b/offer-reference-product/${paper.productId}`, { 'suite-context-token': purchaserToken });
+      expect(ownReference.status, JSON.stringify(ownReference.body)).to.equal(200);
+      expect(ownReference.body.order).to.equal(null);
+
       // Another customer: the order is not theirs.
       const partner = bearer(await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
       const foreign = await rest('GET', `/store-api/b2b/employee-order/${order.id}`, partner);

@@ -10,7 +10,7 @@ import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
 
 /**
- * `placed_orders.*` on Vendure's `order` / `order_line` / `payment` tables (reads with knex through the
+ * `orders.*` on Vendure's `order` / `order_line` / `payment` tables (reads with knex through the
  * plugin's executor, as vendure-tables.ts). An order is an order of the contract once Vendure placed
  * it (`orderPlacedAt` set): active orders are Vendure's carts. Who placed it (the plugin's actor:
  * an employee, a sales representative, the customer) is kept in two Order custom fields the
@@ -72,7 +72,7 @@ function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuilder {
   return executor.from(inner.as('placed_orders'));
 }
 
-/** The fields plugins search orders by (`placed_orders.search`), as the reference host's ORDER_SEARCH_CRITERIA. */
+/** The fields plugins search orders by (`orders.search`), as the reference host's ORDER_SEARCH_CRITERIA. */
 const ORDER_SEARCH_CRITERIA: CriteriaSpec = {
   fields: {
     id: { column: 'placed_orders.id', type: 'id' },
@@ -192,7 +192,7 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
     },
     getMany: (executor, orderIds) => getOrders(state, executor, orderIds),
     async search(executor, scope: OrderScope, criteria) {
-      if (scope.latestPerCustomer) throw notSupported('placed_orders.search (latestPerCustomer)');
+      if (scope.latestPerCustomer) throw notSupported('orders.search (latestPerCustomer)');
       const base = placedByOnly(placedOrders(ids, executor).whereIn('placed_orders.customer_id', [...new Set(scope.customerIds)]), scope.placedBy);
       const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) => qb.select('placed_orders.id'));
       const elements = page.rows.length ? await getOrders(state, executor, page.rows.map((r) => r.id)) : [];
@@ -232,7 +232,38 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       const [row = {}]: Array<Record<string, unknown>> = await executor('order').where('customerId', customer).whereNotNull('orderPlacedAt').whereNot('state', CANCELLED).select(columns);
       return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));
     },
-    latestWithProduct: () => Promise.reject(notSupported('placed_orders.latestWithProduct')),
-    orderedProductIds: () => Promise.reject(notSupported('placed_orders.orderedProductIds')),
+    async latestWithProduct(executor, input) {
+      const variant = ids.toVendure(input.productId);
+      if (!variant) return null;
+      const query = placedOrders(ids, executor)
+        .join('order_line as l', 'l.orderId', 'placed_orders.vendure_id')
+        .where('placed_orders.customer_id', input.customerId)
+        .where('l.productVariantId', variant);
+      const hit = await placedByOnly(query, input.placedBy).orderBy('placed_orders.order_date', 'desc').orderBy('placed_orders.vendure_id', 'desc').first('placed_orders.id', 'l.id as line_id');
+      return hit ? { orderId: String(hit.id), lineItemId: ids.toPlugin(hit.line_id) } : null;
+    },
+    async orderedProductIds(executor, { customerId, placedBy, limit }) {
+      const query = placedOrders(ids, executor)
+        .join('order_line as l', 'l.orderId', 'placed_orders.vendure_id')
+        .where('placed_orders.customer_id', customerId)
+        .where('l.quantity', '>', 0)
+        .groupBy('l.productVariantId')
+        .select(
+          'l.productVariantId as variant_id',
+          executor.raw('MAX(placed_orders.order_date) as last_order_date'),
+          executor.raw('SUM(l.quantity) as total_quantity'),
+          executor.raw('COUNT(DISTINCT placed_orders.vendure_id) as order_count'),
+        )
+        .orderBy('last_order_date', 'desc')
+        .orderBy('l.productVariantId')
+        .limit(Math.max(0, Math.floor(limit)));
+      const rows: Array<Record<string, unknown>> = await placedByOnly(query, placedBy);
+      return rows.map((row) => ({
+        productId: ids.toPlugin(row.variant_id),
+        lastOrderDate: isoOf(row.last_order_date)!,
+        totalQuantity: readInt(row.total_quantity),
+        orderCount: readInt(row.order_count),
+      }));
+    },
   };
 }
