@@ -85,6 +85,8 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
         return `${base.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
       },
       accountMenu: () => undefined,
+      // The shop's own storefront owns its pages: the contract's answer for a theme the host cannot see.
+      mayOpen: () => true,
     },
     documents: {
       createPdf: () => Promise.reject(notSupported('documents.createPdf')),
