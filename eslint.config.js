@@ -40,6 +40,12 @@ export default tseslint.config(
   // Store API responses as `View = Record<string, any>`; they get typed views when route responses
   // get schema-derived types (the same follow-up as src/plugin), and the colleague reworking the
   // storefront page pipeline owns these files now. 54 findings at the time of writing.
+  // The Vendure adapter (issue 13) reads Vendure's rows and wraps Vendure's services untyped
+  // (10 findings when the rule came in); typed rows for it are a follow-up of issue 13.
+  {
+    files: ['src/adapters/vendure/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
   {
     files: ['src/host/storefront/shop-pages.ts', 'src/host/storefront/cart-pages.ts', 'src/host/storefront/account-pages.ts'],
     rules: {

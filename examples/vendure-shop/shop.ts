@@ -91,8 +91,8 @@ export async function startShop(options: ShopConfigOptions & { quiet?: boolean }
 async function populateOnce(config: VendureConfig): Promise<INestApplication> {
   const app = await bootstrap(config);
   const connection = app.get(TransactionalConnection);
-  const [{ count }] = (await connection.rawConnection.query('SELECT COUNT(*) AS count FROM product')) as Array<{ count: number | string }>;
-  if (Number(count) > 0) return app;
+  const [row] = (await connection.rawConnection.query('SELECT COUNT(*) AS count FROM product')) as Array<{ count: number | string }>;
+  if (Number(row?.count ?? 0) > 0) return app;
   await app.close();
   return populate(() => bootstrap(config), initialData, resolve(import.meta.dirname, 'products.csv'));
 }
