@@ -77,13 +77,14 @@ export interface MenuCustomisation {
   hidden: string[];
 }
 
+/** One read of the settings (each `config.get` reads them all again). */
 export async function menuCustomisation(host: HostRuntime): Promise<MenuCustomisation> {
-  const [order, labels, hidden] = await Promise.all([
-    host.config.get<string[]>('accountMenuOrder'),
-    host.config.get<Record<string, string>>('accountMenuLabels'),
-    host.config.get<string[]>('accountMenuHidden'),
-  ]);
-  return { order: order ?? [], labels: labels ?? {}, hidden: hidden ?? [] };
+  const settings = await host.config.all();
+  return {
+    order: (settings.accountMenuOrder as string[] | undefined) ?? [],
+    labels: (settings.accountMenuLabels as Record<string, string> | undefined) ?? {},
+    hidden: (settings.accountMenuHidden as string[] | undefined) ?? [],
+  };
 }
 
 function allowed(ctx: StoreContext, entry: MenuDefinition, mayOpen: (path: string) => boolean): boolean {
