@@ -1,4 +1,4 @@
-import { readBool, type Executor } from '../../lib/db.js';
+import { readBool, selectRows, type Executor } from '../../lib/db.js';
 import { effectivePermissions } from '../employee/permissions.js';
 import { employeesOfCustomer, rolePermissionsOf } from '../employee/repository.js';
 
@@ -13,7 +13,20 @@ export interface DirectoryEmployee {
   permissions: ReadonlySet<string> | 'all';
 }
 
-function toDirectoryEmployee(row: Record<string, any>): DirectoryEmployee {
+/** What `directoryQuery` selects. */
+interface DirectoryRow {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  employee_active: unknown;
+  link_active: unknown;
+  role_id: string | null;
+  role_permissions: unknown;
+  requires_approval: unknown;
+}
+
+function toDirectoryEmployee(row: DirectoryRow): DirectoryEmployee {
   return {
     id: row.id,
     name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim(),
@@ -36,11 +49,11 @@ function directoryQuery(executor: Executor, customerId: string) {
 export async function findEmployees(executor: Executor, customerId: string, ids: string[]): Promise<DirectoryEmployee[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  return (await directoryQuery(executor, customerId).whereIn('e.id', wanted)).map(toDirectoryEmployee);
+  return (await selectRows<DirectoryRow>(directoryQuery(executor, customerId).whereIn('e.id', wanted))).map(toDirectoryEmployee);
 }
 
 export async function listEmployees(executor: Executor, customerId: string): Promise<DirectoryEmployee[]> {
-  return (await directoryQuery(executor, customerId)).map(toDirectoryEmployee);
+  return (await selectRows<DirectoryRow>(directoryQuery(executor, customerId))).map(toDirectoryEmployee);
 }
 
 export function holds(employee: DirectoryEmployee, permission: string): boolean {

@@ -11,7 +11,7 @@ export const BUDGET_INTERCEPTOR = 'budget';
  * orders beyond a budget under the budget row lock, and an order-placed hook that records usage in
  * the same transaction.
  */
-export async function registerBudgets(host: HostRuntime): Promise<void> {
+export function registerBudgets(host: HostRuntime): void {
   for (const route of budgetRoutes(host)) host.storeApi.route(route);
   registerBudgetStorefront(host);
   host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { forUpdate, readBool, readInt, type Executor } from '../../lib/db.js';
+import { forUpdate, readBool, readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { toDbTime } from '../../lib/time.js';
 import type { PeriodType, PeriodWindow } from './periods.js';
 
@@ -31,7 +31,26 @@ export const APPROVALS = 'suite_order_approvals';
 /** Approval states whose amount is reserved on their budgets. */
 export const RESERVING_STATES = ['pending', 'approved'];
 
-export function toBudgetRow(row: Record<string, any>): BudgetRow {
+/** A row of suite_budgets as the drivers answer it (numbers and flags may come back as strings). */
+export interface BudgetTableRow {
+  id: string;
+  customer_id: string;
+  name: string;
+  description: string | null;
+  amount: unknown;
+  currency_iso: string;
+  period_type: PeriodType;
+  start_date: string;
+  active: unknown;
+  notification_percentage: unknown;
+  allow_approval: unknown;
+  approver_employee_id: string | null;
+  order_count: unknown;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export function toBudgetRow(row: BudgetTableRow): BudgetRow {
   return {
     id: row.id,
     customerId: row.customer_id,
@@ -53,14 +72,14 @@ export function toBudgetRow(row: Record<string, any>): BudgetRow {
 
 export async function getBudget(executor: Executor, customerId: string, id: string, lock = false): Promise<BudgetRow | null> {
   const query = executor(BUDGETS).where({ id, customer_id: customerId }).first();
-  const row = await (lock ? forUpdate(query, executor) : query);
+  const row = await selectRow<BudgetTableRow>(lock ? forUpdate(query, executor) : query);
   return row ? toBudgetRow(row) : null;
 }
 
 /** Rows locked in id order, so two transactions never wait on each other crosswise. */
 export async function lockBudgets(trx: Executor, ids: string[]): Promise<BudgetRow[]> {
   if (ids.length === 0) return [];
-  const rows = await forUpdate(trx(BUDGETS).whereIn('id', ids).orderBy('id').select('*'), trx);
+  const rows = await selectRows<BudgetTableRow>(forUpdate(trx(BUDGETS).whereIn('id', ids).orderBy('id').select('*'), trx));
   return rows.map(toBudgetRow);
 }
 
@@ -69,22 +88,24 @@ export async function lockBudgets(trx: Executor, ids: string[]): Promise<BudgetR
  * with no assigned employee (company-wide). The company admin's own orders are not limited.
  */
 export async function applicableBudgetIds(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
-  const rows = await executor(BUDGETS)
+  const rows = await selectRows<{ id: string }>(executor(BUDGETS)
     .where({ customer_id: customerId, active: true })
-    .where((qb) =>
-      qb
-        .whereExists((sub) => sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`]).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId))
-        .orWhereNotExists((sub) => sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`])),
-    )
+    .where((qb) => {
+      qb.whereExists((sub) => {
+        sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`]).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId);
+      }).orWhereNotExists((sub) => {
+        sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`]);
+      });
+    })
     .orderBy('id')
-    .select('id');
-  return rows.map((r) => r.id as string);
+    .select('id'));
+  return rows.map((r) => r.id);
 }
 
 export async function budgetEmployeeIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
   if (budgetIds.length === 0) return map;
-  const rows = await executor(BUDGET_EMPLOYEES).whereIn('budget_id', budgetIds).orderBy('employee_id').select('budget_id', 'employee_id');
+  const rows = await selectRows<{ budget_id: string; employee_id: string }>(executor(BUDGET_EMPLOYEES).whereIn('budget_id', budgetIds).orderBy('employee_id').select('budget_id', 'employee_id'));
   for (const row of rows) map.get(row.budget_id)?.push(row.employee_id);
   return map;
 }
@@ -92,7 +113,7 @@ export async function budgetEmployeeIds(executor: Executor, budgetIds: string[])
 export async function budgetCategoryIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
   if (budgetIds.length === 0) return map;
-  const rows = await executor(BUDGET_CATEGORIES).whereIn('budget_id', budgetIds).orderBy('category_id').select('budget_id', 'category_id');
+  const rows = await selectRows<{ budget_id: string; category_id: string }>(executor(BUDGET_CATEGORIES).whereIn('budget_id', budgetIds).orderBy('category_id').select('budget_id', 'category_id'));
   for (const row of rows) map.get(row.budget_id)?.push(row.category_id);
   return map;
 }
@@ -125,16 +146,16 @@ export async function usedAmount(executor: Executor, budgetId: string, window: P
   if (!window) return 0;
   const query = executor(BUDGET_ORDERS).where({ budget_id: budgetId }).where('placed_at', '>=', toDbTime(window.start));
   if (window.end) query.where('placed_at', '<', toDbTime(window.end));
-  const [row] = await query.sum({ total: 'amount' });
-  return readInt((row as { total: unknown } | undefined)?.total);
+  const [row] = await selectRows<{ total: unknown }>(query.sum({ total: 'amount' }));
+  return readInt(row?.total);
 }
 
 /** Net value of the open approvals charged to the budget (minor units). */
 export async function reservedAmount(executor: Executor, budgetId: string, excludeApprovalId?: string): Promise<number> {
   const query = reservationsQuery(executor, budgetId);
   if (excludeApprovalId) query.whereNot(`${APPROVALS}.id`, excludeApprovalId);
-  const [row] = await query.sum({ total: `${APPROVAL_BUDGETS}.amount` });
-  return readInt((row as { total: unknown } | undefined)?.total);
+  const [row] = await selectRows<{ total: unknown }>(query.sum({ total: `${APPROVAL_BUDGETS}.amount` }));
+  return readInt(row?.total);
 }
 
 export function reservationsQuery(executor: Executor, budgetId: string): Knex.QueryBuilder {

@@ -1,7 +1,7 @@
 import { defineStoreRoute, type HostRuntime, type SalesChannel, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, readJson, type Executor } from '../../lib/db.js';
+import { inTransaction, readJson, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -19,6 +19,7 @@ import {
   replaceBudgetLinks,
   toBudgetRow,
   type BudgetRow,
+  type BudgetTableRow,
 } from './repository.js';
 import {
   approvalEmployeesResponse,
@@ -177,6 +178,23 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
     return { success: true as const, budget: await oneView(host, ctx, id) };
   };
 
+  /** The GET (query page and limit) and POST (criteria) declarations of the budget's orders share this. */
+  const budgetOrders = async (ctx: StoreContext, budgetId: string, criteria: Criteria) => {
+    const customer = declaredCustomer(ctx);
+    const budget = await getBudget(host.db, customer.id, budgetId);
+    if (!budget) throw Errors.notFound('Budget', budgetId);
+    // The budget is the customer's (checked above), so its id alone scopes the rows and the count stays on the index.
+    const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id);
+    // Unfiltered, the total is the budget's maintained order count (read with the budget above).
+    const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'), {
+      unfilteredTotal: () => Promise.resolve(budget.orderCount),
+    });
+    const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
+    const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
+    return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };
+  };
+  const budgetOrdersRoute = { path: '/budget/{budgetId}/orders', tags: TAGS, auth: 'login', needsCustomer: true, permission: 'budget.read' } as const;
+
   return [
     defineStoreRoute({
       method: 'POST',
@@ -187,9 +205,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: null,
       schemas: { body: emptyBody, responses: { 200: periodTypesResponse } },
-      async handler() {
-        return storeListOf(PERIOD_TYPES.map((key) => ({ id: key, key, label: PERIOD_LABELS[key] })));
-      },
+      handler: () => Promise.resolve(storeListOf(PERIOD_TYPES.map((key) => ({ id: key, key, label: PERIOD_LABELS[key] })))),
     }),
     defineStoreRoute({
       method: 'GET',
@@ -205,7 +221,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         const customer = declaredCustomer(ctx);
         if (ctx.actor.type !== 'employee' || !ctx.employee) return storeListOf([]);
         const ids = await applicableBudgetIds(host.db, customer.id, ctx.employee.id);
-        const rows = ids.length ? await host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id') : [];
+        const rows = ids.length ? await selectRows<BudgetTableRow>(host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id')) : [];
         return storeListOf(await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel));
       },
     }),
@@ -320,48 +336,32 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: budgetSearchBody, responses: { 200: budgetListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const page = await searchByCriteria<Record<string, any>>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body, BUDGET_CRITERIA, (qb) =>
+        const page = await searchByCriteria<BudgetTableRow>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body, BUDGET_CRITERIA, (qb) =>
           qb.select(`${BUDGETS}.*`),
         );
         return storeList(await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel), page);
       },
     }),
-    ...(['GET', 'POST'] as const).map(
-      (method): StoreRoute => ({
-        method,
-        path: '/budget/{budgetId}/orders',
-        operationId: method === 'GET' ? 'readBudgetOrders' : 'searchBudgetOrders',
-        summary: method === 'GET' ? 'Orders charged to a budget, newest first (query page and limit).' : 'Orders charged to a budget, searched by criteria.',
-        tags: TAGS,
-        auth: 'login',
-        needsCustomer: true,
-        permission: 'budget.read',
-        schemas: {
-          params: pathParams('budgetId'),
-          ...(method === 'GET' ? { query: budgetOrdersQuery } : { body: budgetOrdersBody }),
-          responses: { 200: budgetOrdersResponse },
-        },
-        async handler({ ctx, params, body, query }) {
-          const customer = declaredCustomer(ctx);
-          const budget = await getBudget(host.db, customer.id, params.budgetId);
-          if (!budget) throw Errors.notFound('Budget', params.budgetId);
-          const criteria = (method === 'GET' ? { page: query.page, limit: query.limit } : body) as Criteria;
-          // The budget is the customer's (checked above), so its id alone scopes the rows and the count stays on the index.
-          const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id);
-          // Unfiltered, the total is the budget's maintained order count (read with the budget above).
-          const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'), {
-            unfilteredTotal: async () => budget.orderCount,
-          });
-          const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
-          const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
-          return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };
-        },
-      }),
-    ),
+    defineStoreRoute({
+      ...budgetOrdersRoute,
+      method: 'GET',
+      operationId: 'readBudgetOrders',
+      summary: 'Orders charged to a budget, newest first (query page and limit).',
+      schemas: { params: pathParams('budgetId'), query: budgetOrdersQuery, responses: { 200: budgetOrdersResponse } },
+      handler: ({ ctx, params, query }) => budgetOrders(ctx, params.budgetId, { page: query.page, limit: query.limit }),
+    }),
+    defineStoreRoute({
+      ...budgetOrdersRoute,
+      method: 'POST',
+      operationId: 'searchBudgetOrders',
+      summary: 'Orders charged to a budget, searched by criteria.',
+      schemas: { params: pathParams('budgetId'), body: budgetOrdersBody, responses: { 200: budgetOrdersResponse } },
+      handler: ({ ctx, params, body }) => budgetOrders(ctx, params.budgetId, body),
+    }),
   ];
 }
 
-function budgetOrderView(order: Record<string, any>, budgetData: BudgetData): Record<string, unknown> {
+function budgetOrderView(order: Record<string, unknown>, budgetData: BudgetData): Record<string, unknown> {
   return {
     id: order.id,
     orderNumber: order.orderNumber,

@@ -2,7 +2,7 @@ import type { HostRuntime, PlacedOrder, PriceLine, SalesChannel, StoreContext } 
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import { writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { findEmployees } from './employee-directory.js';
 import { periodWindow, startInstant, type PeriodWindow } from './periods.js';
 import {
@@ -158,7 +158,7 @@ export async function recordUsage(host: HostRuntime, ctx: StoreContext, order: P
   const approvalId = order.customFields?.orderApprovalId;
   let budgetIds: string[];
   if (order.origin === 'order-approval' && typeof approvalId === 'string')
-    budgetIds = (await trx(APPROVAL_BUDGETS).where({ approval_id: approvalId }).select('budget_id')).map((r) => r.budget_id as string);
+    budgetIds = (await selectRows<{ budget_id: string }>(trx(APPROVAL_BUDGETS).where({ approval_id: approvalId }).select('budget_id'))).map((r) => r.budget_id);
   else if (order.actor.type === 'employee' && order.actor.id) budgetIds = await applicableBudgetIds(trx, order.customerId, order.actor.id);
   else return;
   if (budgetIds.length === 0) return;

@@ -1,13 +1,17 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { callRoute, routesById } from '../../../lib/route-call.js';
-import { PERIOD_LABELS, zonedToday, type PeriodType } from '../periods.js';
+import type { SchemaInput } from '../../../lib/routes.js';
+import type { StoreList } from '../../../lib/store-list.js';
+import { PERIOD_LABELS, zonedToday } from '../periods.js';
 import { budgetRoutes } from '../routes.js';
+import type { budgetSchema } from '../schemas.js';
 
 /** The Store API's largest page: more budgets than this per company are not expected. */
 const LIST_LIMIT = 500;
 const READ_PERMISSION = 'budget.read';
 
-type BudgetView = Record<string, any>;
+/** A budget as the Store API answers it (the response schema's type). */
+type BudgetView = SchemaInput<typeof budgetSchema>;
 
 function dateText(date: Date, timeZone: string): string {
   const options = { dateStyle: 'medium', timeZone: timeZone || 'UTC' } as const;
@@ -40,7 +44,7 @@ export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
     const today = zonedToday(new Date(), ctx.salesChannel.timeZone);
     return budgets.map((budget) => ({
       ...budget,
-      periodLabel: PERIOD_LABELS[budget.periodType as PeriodType] ?? budget.periodType,
+      periodLabel: PERIOD_LABELS[budget.periodType],
       periodText: periodText(budget, ctx.salesChannel.timeZone, today),
       exceeded: budget.available <= 0 && budget.periodType !== 'per-order',
     }));
@@ -51,8 +55,8 @@ export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: '/account/budgets',
       auth: 'login',
       async handler({ ctx }) {
-        const own = ctx.actor.type === 'employee' ? await callRoute<{ elements: BudgetView[] }>(route('readEmployeeBudgets'), { ctx }) : null;
-        const company = ctx.can(READ_PERMISSION) ? await callRoute<{ total: number; elements: BudgetView[] }>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } }) : null;
+        const own = ctx.actor.type === 'employee' ? await callRoute<StoreList<BudgetView>>(route('readEmployeeBudgets'), { ctx }) : null;
+        const company = ctx.can(READ_PERMISSION) ? await callRoute<StoreList<BudgetView>>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } }) : null;
         return {
           template: 'budget-overview',
           data: {
