@@ -5,7 +5,7 @@ import { ProductListService } from './service.js';
 import { productListStorefrontPages } from './storefront.js';
 
 /** Product lists: named lists of products per customer, shared by the company's logins with product-list.manage. */
-export async function registerProductLists(host: HostRuntime): Promise<void> {
+export function registerProductLists(host: HostRuntime): void {
   const service = new ProductListService(host);
   for (const route of productListRoutes(host, service)) host.storeApi.route(route);
   for (const page of productListStorefrontPages(host, service)) host.storefront.page(page);

@@ -3,7 +3,8 @@ import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import { narrowByProductFields } from '../product-fields.js';
-import { findList, ITEM_COLUMNS, itemsQuery, itemViews, listSummaries, listView } from './repository.js';
+import { findList, ITEM_COLUMNS, itemsQuery, itemViews, listSummaries, listView, type ItemRow } from './repository.js';
+import { selectRow } from '../../lib/db.js';
 import {
   changedResponse,
   createBody,
@@ -84,9 +85,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       operationId: 'prepareProductListCreate',
       summary: 'Whether the caller may create product lists: the spec\'s success response (the lists themselves: POST /product-lists).',
       schemas: { responses: { 200: successResponse } },
-      async handler() {
-        return { success: true };
-      },
+      handler: () => Promise.resolve({ success: true }),
     }),
     defineStoreRoute({
       ...common,
@@ -157,7 +156,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         const list = await findList(host.db, customer.id, params.id);
         const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
         const narrowed = await narrowByProductFields(host, null, base, body, itemCriteriaSpec, itemProductFields);
-        const page = await searchByCriteria<Record<string, any>>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
+        const page = await searchByCriteria<ItemRow>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
         return storeList(await itemViews(host, host.db, page.rows), page);
       },
     }),
@@ -170,7 +169,7 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       schemas: { params: listParams, responses: { 200: itemSchema } },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        const row = await itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS);
+        const row = await selectRow<ItemRow>(itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS));
         const [view] = row ? await itemViews(host, host.db, [row]) : [];
         if (!view) throw Errors.notFound('Product list item', params.id);
         return view;

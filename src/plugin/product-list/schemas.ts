@@ -39,8 +39,8 @@ const summaryProperties = {
   createdBy: objectSchema({ type: { type: 'string' }, id: nullable(idSchema) }, ['type', 'id']),
   createdAt: dateTimeSchema,
   updatedAt: nullable(dateTimeSchema),
-};
-const summaryRequired = ['id', 'name', 'type', 'itemCount', 'createdBy', 'createdAt', 'updatedAt'];
+} as const;
+const summaryRequired = ['id', 'name', 'type', 'itemCount', 'createdBy', 'createdAt', 'updatedAt'] as const;
 
 export const listSummarySchema = objectSchema(summaryProperties, summaryRequired);
 export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [...summaryRequired, 'items']);

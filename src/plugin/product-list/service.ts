@@ -1,10 +1,10 @@
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
-import { forUpdate, inTransaction, isForeignKeyError, readInt, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, isForeignKeyError, readInt, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
-import { findList, ITEMS, LISTS, listView } from './repository.js';
+import { findList, ITEMS, LISTS, listView, type ListRow } from './repository.js';
 import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -41,7 +41,12 @@ export interface ItemChange {
   customFields?: Record<string, unknown>;
 }
 
-type ListRow = Record<string, any>;
+/** What addItems reads and writes of an item row. */
+interface StoredItem {
+  id: string;
+  product_id: string;
+  quantity: unknown;
+}
 
 function checkCustomFields(value: Record<string, unknown> | undefined, pointer: string): void {
   if (value !== undefined && JSON.stringify(value).length > MAX_CUSTOM_FIELDS_CHARS)
@@ -103,7 +108,7 @@ export class ProductListService {
   }
 
   private async checkSize(trx: Trx, listId: string): Promise<void> {
-    const [row] = await trx(ITEMS).where({ product_list_id: listId }).count({ n: '*' });
+    const [row] = await selectRows<{ n: unknown }>(trx(ITEMS).where({ product_list_id: listId }).count({ n: '*' }));
     if (readInt(row?.n) > MAX_ITEMS_PER_LIST)
       throw Errors.badRequest('SUITE__PRODUCT_LIST_FULL', `A product list holds at most ${MAX_ITEMS_PER_LIST} items.`, { pointer: '/items' });
   }
@@ -111,10 +116,10 @@ export class ProductListService {
   /** Adds items; a product already on the list gets the quantity added and the given comment, position and custom fields. */
   private async addItems(ctx: StoreContext, trx: Trx, listId: string, items: NewItem[]): Promise<void> {
     const productIds = await this.resolve(ctx, trx, items);
-    const existing = new Map<string, ListRow>(
-      (await trx(ITEMS).where({ product_list_id: listId }).whereIn('product_id', productIds).select('*')).map((row: ListRow) => [row.product_id, row]),
+    const existing = new Map<string, StoredItem>(
+      (await selectRows<StoredItem>(trx(ITEMS).where({ product_list_id: listId }).whereIn('product_id', productIds).select('id', 'product_id', 'quantity'))).map((row) => [row.product_id, row]),
     );
-    const [max] = await trx(ITEMS).where({ product_list_id: listId }).max({ p: 'position' });
+    const [max] = await selectRows<{ p: unknown }>(trx(ITEMS).where({ product_list_id: listId }).max({ p: 'position' }));
     let nextPosition = max?.p === null || max?.p === undefined ? 0 : readInt(max.p) + 1;
     const now = nowDb();
     for (const [index, item] of items.entries()) {
@@ -152,7 +157,7 @@ export class ProductListService {
   }
 
   async overviewName(trx: Trx, customerId: string): Promise<string> {
-    const [row] = await trx(LISTS).where({ customer_id: customerId }).count({ n: '*' });
+    const [row] = await selectRows<{ n: unknown }>(trx(LISTS).where({ customer_id: customerId }).count({ n: '*' }));
     const count = readInt(row?.n);
     if (count >= MAX_LISTS_PER_CUSTOMER) throw Errors.badRequest('SUITE__PRODUCT_LIST_LIMIT', `A customer may keep at most ${MAX_LISTS_PER_CUSTOMER} product lists.`);
     return `Product list ${count + 1}`;
@@ -217,7 +222,7 @@ export class ProductListService {
 
   async update(ctx: StoreContext, listId: string, changes: ItemChange[]) {
     return this.withList(ctx, listId, async (trx, list) => {
-      const present = new Set((await trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', changes.map((c) => c.id)).select('id')).map((r: { id: string }) => r.id));
+      const present = new Set((await selectRows<{ id: string }>(trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', changes.map((c) => c.id)).select('id'))).map((r) => r.id));
       const now = nowDb();
       for (const [index, change] of changes.entries()) {
         if (!present.has(change.id)) throw Errors.notFound('Product list item', change.id);
@@ -239,7 +244,7 @@ export class ProductListService {
   async removeItems(ctx: StoreContext, listId: string, ids: string[]) {
     return this.withList(ctx, listId, async (trx, list) => {
       const unique = [...new Set(ids)];
-      const present = new Set((await trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).select('id')).map((r: { id: string }) => r.id));
+      const present = new Set((await selectRows<{ id: string }>(trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).select('id'))).map((r) => r.id));
       const missing = unique.find((id) => !present.has(id));
       if (missing) throw Errors.notFound('Product list item', missing);
       await trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).delete();

@@ -1,10 +1,13 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, ProductRecord, StoreContext, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { fastOrderRoutes } from '../fast-order/routes.js';
-import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import type { SchemaInput } from '../../lib/routes.js';
+import type { StoreList } from '../../lib/store-list.js';
+import type { addToCartResponse } from '../fast-order/schemas.js';
+import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult } from '../storefront-kit.js';
 import { productListRoutes } from './routes.js';
-import { MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
+import { MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY, type changedResponse, type listSchema, type listSummarySchema } from './schemas.js';
 import type { ProductListService } from './service.js';
 
 const LISTS_PATH = '/account/product-lists';
@@ -12,6 +15,12 @@ const LISTS_PATH = '/account/product-lists';
 const ADD_PATH = `${LISTS_PATH}/add`;
 const MANAGE = 'product-list.manage';
 const listPath = (id: string) => `${LISTS_PATH}/${id}`;
+
+/** What the pages read of the Store API's answers (the response schemas' types). */
+type ListSummary = SchemaInput<typeof listSummarySchema>;
+type ListView = SchemaInput<typeof listSchema>;
+type Changed = SchemaInput<typeof changedResponse>;
+type AddedToCart = SchemaInput<typeof addToCartResponse>;
 
 const NOTICES: Record<string, string> = {
   created: 'The product list was created.',
@@ -32,8 +41,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   const call = routeCaller([...productListRoutes(host, service), ...fastOrderRoutes(host)]);
 
 
-  async function allLists(ctx: StoreContext): Promise<View[]> {
-    return (await call<{ elements: View[] }>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).elements;
+  async function allLists(ctx: StoreContext): Promise<ListSummary[]> {
+    return (await call<StoreList<ListSummary>>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).elements;
   }
 
   async function listsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; name?: string } = {}, status = 200): Promise<PageResult> {
@@ -53,8 +62,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
 
   async function listPage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; articleNumber?: string } = {}, status = 200): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Product list', id);
-    const list = await call<View>(ctx, 'readProductList', { params: { id } });
-    const products = new Map((await host.catalog.visibleProducts(ctx, (list.items as View[]).map((item) => item.productId))).map((product) => [product.id, product]));
+    const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
+    const products = new Map((await host.catalog.visibleProducts(ctx, list.items.map((item) => item.productId))).map((product) => [product.id, product]));
     return {
       template: 'b2b/product-list',
       status,
@@ -62,7 +71,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         title: list.name,
         list: {
           ...list,
-          items: (list.items as View[]).map((item) => {
+          items: list.items.map((item) => {
             const product = products.get(item.productId);
             return { ...item, name: product?.name ?? null, productUrl: product ? `/product/${product.id}` : null, removeUrl: `${listPath(list.id)}/items/${item.id}/remove` };
           }),
@@ -79,7 +88,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
 
   async function addPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string } = {}, status = 200): Promise<PageResult> {
     const fromCart = query.fromCart === '1';
-    let product: View | null = null;
+    let product: ProductRecord | null = null;
     if (!fromCart) {
       const productId = typeof query.productId === 'string' ? query.productId : '';
       if (!isId(productId)) throw Errors.notFound('Product', productId);
@@ -113,7 +122,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       anyPermission: [MANAGE], needsCustomer: true,
       async handler({ ctx, form }) {
         const name = text(form, 'name', 255);
-        const result = await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: name ? { name } : {} }));
+        const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: name ? { name } : {} }));
         if ('error' in result) return listsPage(ctx, {}, { error: result.error, name }, 400);
         return redirectTo(result.ok.productList.id, 'created');
       },
@@ -131,7 +140,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
           const cart = await host.cart.current(ctx);
           const items = cart.lineItems.filter((line) => line.productId).map((line) => ({ productId: line.productId!, quantity: line.quantity }));
           if (items.length === 0) return addPage(ctx, { fromCart: '1' }, { error: 'Your cart is empty: there is nothing to save.' }, 400);
-          const result = await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }));
+          const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }));
           if ('error' in result) return addPage(ctx, { fromCart: '1' }, { error: result.error }, 400);
           return redirectTo(result.ok.productList.id, 'from-cart');
         }
@@ -142,9 +151,9 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         const items = [{ productId, quantity }];
         const result =
           listId === '' || listId === 'new'
-            ? await attempt(() => call<{ productList: View }>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }))
+            ? await attempt(() => call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }))
             : isId(listId)
-              ? await attempt(() => call<{ productList: View }>(ctx, 'addProductListItems', { params: { id: listId }, body: { items } }))
+              ? await attempt(() => call<Changed>(ctx, 'addProductListItems', { params: { id: listId }, body: { items } }))
               : null;
         if (result === null) throw Errors.notFound('Product list', listId);
         if ('error' in result) return addPage(ctx, query, { error: result.error }, 400);
@@ -163,7 +172,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         const articleNumber = text(form, 'articleNumber', 64);
         const quantity = wholeNumber(text(form, 'quantity'), 1, MAX_QUANTITY);
         if (!articleNumber || !quantity) return listPage(ctx, id, {}, { error: `Enter a product number and a quantity from 1 to ${MAX_QUANTITY}.`, articleNumber }, 400);
-        const result = await attempt(() => call(ctx, 'addProductListItems', { params: { id }, body: { items: [{ articleNumber, quantity }] } }));
+        const result = await attempt(() => call<Changed>(ctx, 'addProductListItems', { params: { id }, body: { items: [{ articleNumber, quantity }] } }));
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error, articleNumber }, 400);
         return redirectTo(id, 'added');
       },
@@ -188,7 +197,7 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       async handler({ ctx, params, form }) {
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
-        const result = await attempt(() => call(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }));
+        const result = await attempt(() => call<ListView>(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }));
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error }, 400);
         return redirectTo(id, 'saved');
       },
@@ -213,12 +222,12 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       async handler({ ctx, params }) {
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
-        const list = await call<View>(ctx, 'readProductList', { params: { id } });
-        const items = (list.items as View[]).map((item) => ({ productId: item.productId, quantity: item.quantity }));
+        const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
+        const items = list.items.map((item) => ({ productId: item.productId, quantity: item.quantity }));
         if (items.length === 0) return listPage(ctx, id, {}, { error: 'The list is empty.' }, 400);
-        const added = await call<{ success: boolean; items: View[] }>(ctx, 'fastOrderAddToCart', { body: { items } });
+        const added = await call<AddedToCart>(ctx, 'fastOrderAddToCart', { body: { items } });
         if (added.success) return { redirect: '/cart?done=added' };
-        const errors = added.items.filter((item) => !item.added).map((item) => `${(list.items as View[])[item.index]?.articleNumber ?? ''}: ${item.error?.detail ?? 'not added'}`);
+        const errors = added.items.filter((item) => !item.added).map((item) => `${list.items[item.index]?.articleNumber ?? ''}: ${item.error?.detail ?? 'not added'}`);
         return listPage(ctx, id, {}, { error: `${errors.length} products could not be put into the cart; the others are there.`, errors }, 400);
       },
     },
