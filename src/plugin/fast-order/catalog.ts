@@ -1,5 +1,6 @@
 import type { HostRuntime, ProductRecord, ProductSearchOptions, StoreContext } from '../../host/contract.js';
 import { applyCriteriaFilters, resolveFiltersToIds, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { selectRows } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { priceView } from '../../lib/price-view.js';
 import { nowDb } from '../../lib/time.js';
@@ -22,7 +23,7 @@ export interface SearchOptions extends Pick<ProductSearchOptions, 'within' | 'or
 
 /** Sort keys of the customer's products by their own number (equal numbers share a key). */
 async function ownNumberOrder(host: HostRuntime, customerId: string): Promise<Map<string, number>> {
-  const rows: Array<{ product_id: string; product_number: string }> = await host.db(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).orderBy('product_number').select('product_id', 'product_number');
+  const rows = await selectRows<{ product_id: string; product_number: string }>(host.db(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).orderBy('product_number').select('product_id', 'product_number'));
   const keys = new Map<string, number>();
   let rank = -1;
   let previous: string | null = null;
@@ -46,8 +47,8 @@ export async function searchProducts(host: HostRuntime, ctx: StoreContext, crite
   const alsoMatch = term ? await productIdsByNumberPrefix(host.db, customerId, numberKey(term), OWN_NUMBER_MATCHES_MAX) : undefined;
   const filter = await resolveFiltersToIds(criteria.filter, new Set([OWN_NUMBER_FIELD]), 'id', async (leaf) => {
     const numbered = host.db(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId);
-    if (leaf.type === 'equals' && leaf.value === null) return { notIn: (await numbered.select('product_id')).map((r: { product_id: string }) => r.product_id) };
-    return { in: (await applyCriteriaFilters(numbered, { filter: [leaf] }, ownNumberSpec).select('product_id')).map((r: { product_id: string }) => r.product_id) };
+    if (leaf.type === 'equals' && leaf.value === null) return { notIn: (await selectRows<{ product_id: string }>(numbered.select('product_id'))).map((r) => r.product_id) };
+    return { in: (await selectRows<{ product_id: string }>(applyCriteriaFilters(numbered, { filter: [leaf] }, ownNumberSpec).select('product_id'))).map((r) => r.product_id) };
   });
   const orderings = { ...options.orderings };
   if (criteria.sort?.some((s) => s.field === OWN_NUMBER_FIELD)) orderings[OWN_NUMBER_FIELD] = await ownNumberOrder(host, customerId);

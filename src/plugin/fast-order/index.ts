@@ -3,7 +3,7 @@ import { fastOrderRoutes } from './routes.js';
 import { fastOrderStorefrontPages } from './storefront.js';
 
 /** Fast order and product search: search, ordered products, product table, add to cart by number, details, suggest, price. */
-export async function registerFastOrder(host: HostRuntime): Promise<void> {
+export function registerFastOrder(host: HostRuntime): void {
   for (const route of fastOrderRoutes(host)) host.storeApi.route(route);
   for (const page of fastOrderStorefrontPages(host)) host.storefront.page(page);
 }

@@ -1,4 +1,4 @@
-import type { HostRuntime, OrderedProduct, PropertyValue, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type OrderedProduct, type PropertyValue, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
@@ -19,6 +19,7 @@ import {
   SIMILAR_DEFAULT_LIMIT,
   similarProductList,
   similarProductsQuery,
+  SUGGEST_DEFAULT_LIMIT,
   suggestBody,
   TAG,
   variantList,
@@ -51,10 +52,10 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
   const customer = declaredCustomer(ctx);
   const placedBy = ctx.can('orders.read-all') ? undefined : { type: ctx.actor.type, id: ctx.actor.id ?? '' };
   const ordered = await host.orders.orderedProductIds(host.db, { customerId: customer.id, placedBy, limit: ORDERED_PRODUCTS_MAX });
-  const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', async (leaf) => {
+  const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', (leaf) => {
     const figure = orderedFigures[leaf.field]!;
     leafMatches(figure.type, null, leaf); // checks the operands even when nothing was ordered
-    return { in: ordered.filter((p) => leafMatches(figure.type, figure.of(p), leaf)).map((p) => p.productId) };
+    return Promise.resolve({ in: ordered.filter((p) => leafMatches(figure.type, figure.of(p), leaf)).map((p) => p.productId) });
   });
   const orderings = Object.fromEntries(
     Object.entries(orderedFigures).map(([field, figure]) => [
@@ -98,7 +99,7 @@ async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
   const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(host.catalog.productCriteriaFields);
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/fast-order-product-search',
       operationId: 'fastOrderProductSearch',
@@ -110,10 +111,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { body: productCriteriaBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
-        return searchViews(host, ctx, body as Criteria);
+        return searchViews(host, ctx, body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/ordered-products',
       operationId: 'listOrderedProducts',
@@ -124,9 +125,9 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: 'orders.read',
       schemas: { body: orderedProductCriteriaBody, responses: { 200: orderedProductList } },
-      handler: ({ ctx, body }) => orderedProducts(host, ctx, body as Criteria),
-    },
-    {
+      handler: ({ ctx, body }) => orderedProducts(host, ctx, body),
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/product-table-listing',
       operationId: 'productTableListing',
@@ -137,10 +138,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { body: productCriteriaBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        return searchViews(host, ctx, body as Criteria, { withTiers: true }, PRODUCT_LISTING_ALIAS);
+        return searchViews(host, ctx, body, { withTiers: true }, PRODUCT_LISTING_ALIAS);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/add-to-cart',
       operationId: 'fastOrderAddToCart',
@@ -152,8 +153,8 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { body: addToCartBody, responses: { 200: addToCartResponse } },
       handler: ({ ctx, body }) => addToCart(host, ctx, body.items),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/product-details',
       operationId: 'fastOrderProductDetails',
@@ -166,7 +167,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: productDetailsBody, responses: { 200: productList } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const { productNumbers, ...criteria } = body as Criteria & { productNumbers?: string[] };
+        const { productNumbers, ...criteria } = body;
         if (productNumbers?.length) {
           const byShopNumber = await visibleProductsByNumber(host, ctx, productNumbers);
           const byCustomerNumber = await productIdsByNumber(host.db, customer.id, productNumbers);
@@ -176,8 +177,8 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         }
         return searchViews(host, ctx, criteria, { withTiers: true });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/platform-product-search',
       operationId: 'productSuggest',
@@ -188,10 +189,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: suggestBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        return searchViews(host, ctx, { term: String(body.search), limit: Number(body.limit), 'total-count-mode': 'exact' }, {}, PRODUCT_LISTING_ALIAS);
+        return searchViews(host, ctx, { term: body.search, limit: body.limit ?? SUGGEST_DEFAULT_LIMIT, 'total-count-mode': 'exact' }, {}, PRODUCT_LISTING_ALIAS);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/product-price/{id}/{quantity}',
       operationId: 'productPrice',
@@ -203,17 +204,17 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: productPriceParams, body: emptyBody, responses: { 200: productPriceResponse } },
       async handler({ ctx, params }) {
-        const [product] = await host.catalog.visibleProducts(ctx, [String(params.id)]);
-        if (!product) throw Errors.notFound('Product', String(params.id));
-        const quantity = Number(params.quantity);
+        const [product] = await host.catalog.visibleProducts(ctx, [params.id]);
+        if (!product) throw Errors.notFound('Product', params.id);
+        const quantity = params.quantity;
         // The host has no purchase steps of its own: every product is sold in whole units from 1.
         if (!Number.isInteger(quantity) || quantity < 1)
           throw Errors.badRequest('SUITE__QUANTITY_NOT_PURCHASABLE', `The product is sold in whole units from 1; ${quantity} cannot be bought.`, { pointer: '/quantity' });
         const price = await host.prices.calculate(ctx, product, quantity);
         return { productId: product.id, productNumber: product.productNumber, quantity, calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision) };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/variant-list/{productId}',
       operationId: 'variantList',
@@ -227,10 +228,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { params: pathParams('productId'), responses: { 200: variantList } },
       async handler({ ctx, params }) {
-        return variantListOf(host, ctx, String(params.productId));
+        return variantListOf(host, ctx, params.productId);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/property-similar-products/{productId}',
       operationId: 'propertySimilarProducts',
@@ -244,8 +245,8 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: pathParams('productId'), query: similarProductsQuery, responses: { 200: similarProductList } },
       async handler({ ctx, params, query }) {
-        return similarProductsOf(host, ctx, String(params.productId), Number(query.limit ?? SIMILAR_DEFAULT_LIMIT));
+        return similarProductsOf(host, ctx, params.productId, query.limit ?? SIMILAR_DEFAULT_LIMIT);
       },
-    },
+    }),
   ];
 }

@@ -9,6 +9,7 @@ export const TAG = 'Fast order and product search';
 export const MAX_QUANTITY = 10_000;
 export const MAX_ADD_ITEMS = 100;
 export const MAX_SUGGEST = 50;
+export const SUGGEST_DEFAULT_LIMIT = 10;
 
 /** Fields the plugin adds to the host's product criteria fields (catalog.productCriteriaFields). */
 export const OWN_PRODUCT_FIELDS = ['customerProductNumber'];
@@ -20,7 +21,7 @@ export function productCriteriaBodies(hostFields: readonly string[]) {
   return {
     productCriteriaBody: criteriaSchema(productFields),
     orderedProductCriteriaBody: criteriaSchema([...productFields, ...ORDERED_PRODUCT_FIELDS]),
-    productDetailsBody: criteriaSchema(productFields, {
+    productDetailsBody: criteriaSchema<{ productNumbers?: string[] }>(productFields, {
       productNumbers: {
         type: 'array',
         maxItems: 500,
@@ -80,7 +81,7 @@ export const orderedProductList = storeListResponse(orderedProductSchema);
 export const suggestBody = objectSchema(
   {
     search: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
-    limit: { type: 'integer', minimum: 1, maximum: MAX_SUGGEST, default: 10 },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_SUGGEST, default: SUGGEST_DEFAULT_LIMIT },
   },
   ['search'],
 );
@@ -113,7 +114,7 @@ const addItem = {
   },
   required: ['quantity'],
   oneOf: [{ required: ['productId'] }, { required: ['productNumber'] }],
-};
+} as const;
 
 export const addToCartBody = objectSchema({ items: { type: 'array', minItems: 1, maxItems: MAX_ADD_ITEMS, items: addItem } }, ['items']);
 

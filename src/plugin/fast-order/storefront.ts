@@ -1,11 +1,22 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
-import { csvOf, routeCaller, type Form, type PageResult, type View } from '../storefront-kit.js';
+import type { SchemaInput } from '../../lib/routes.js';
+import { csvOf, routeCaller, type Form, type PageResult } from '../storefront-kit.js';
 import { fastOrderRoutes } from './routes.js';
-import { MAX_ADD_ITEMS, MAX_QUANTITY } from './schemas.js';
+import { MAX_ADD_ITEMS, MAX_QUANTITY, type addToCartResponse } from './schemas.js';
 
 export const FAST_ORDER_PATH = '/account/fast-order';
 const ORDERING = 'orders.create';
 const ROWS = 5;
+
+/** The add-to-cart answer (its response schema's type) and one item of it. */
+type AddedToCart = SchemaInput<typeof addToCartResponse>;
+type ItemResult = AddedToCart['items'][number];
+
+/** A row of the form's number and quantity fields, as typed. */
+interface FieldRow {
+  productNumber: string;
+  quantity: string;
+}
 
 export interface RequestedLine {
   line: number;
@@ -43,7 +54,7 @@ export function parseOrderLines(source: string): { lines: RequestedLine[]; probl
 export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller(fastOrderRoutes(host));
 
-  function page(ctx: StoreContext, extra: { lines?: string; rows?: View[]; problems?: string[]; results?: View[] } = {}, status = 200): PageResult {
+  function page(ctx: StoreContext, extra: { lines?: string; rows?: FieldRow[]; problems?: string[]; results?: ItemResult[] } = {}, status = 200): PageResult {
     const rows = extra.rows ?? [];
     return {
       template: 'b2b/fast-order',
@@ -60,7 +71,7 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  function fieldRows(form: Form): View[] {
+  function fieldRows(form: Form): FieldRow[] {
     const numbers = form.productNumber;
     const quantities = form.quantity;
     const asList = (value: unknown) => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).map((item) => (typeof item === 'string' ? item.trim() : ''));
@@ -70,7 +81,7 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   }
 
   return [
-    { path: FAST_ORDER_PATH, auth: 'login', anyPermission: [ORDERING], needsCustomer: true, handler: async ({ ctx }) => page(ctx) },
+    { path: FAST_ORDER_PATH, auth: 'login', anyPermission: [ORDERING], needsCustomer: true, handler: ({ ctx }) => Promise.resolve(page(ctx)) },
     {
       path: FAST_ORDER_PATH,
       method: 'POST',
@@ -88,9 +99,9 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
         if (lines.length === 0 && problems.length === 0) problems.push('Enter at least one product number.');
         if (lines.length > MAX_ADD_ITEMS) problems.push(`At most ${MAX_ADD_ITEMS} lines at once, please.`);
         if (problems.length) return page(ctx, { lines: pasted, rows, problems }, 400);
-        const result = await call<{ success: boolean; items: View[] }>(ctx, 'fastOrderAddToCart', { body: { items: lines.map(({ productNumber, quantity }) => ({ productNumber, quantity })) } });
+        const result = await call<AddedToCart>(ctx, 'fastOrderAddToCart', { body: { items: lines.map(({ productNumber, quantity }) => ({ productNumber, quantity })) } });
         if (result.success) return { redirect: '/cart?done=added' };
-        const results: View[] = result.items.map((item) => ({ ...item, productNumber: item.productNumber ?? item.customerProductNumber ?? lines[item.index]?.productNumber }));
+        const results: ItemResult[] = result.items.map((item) => ({ ...item, productNumber: item.productNumber ?? item.customerProductNumber ?? lines[item.index]?.productNumber ?? null }));
         // What was added is in the cart; the form keeps only the lines that failed, to correct them.
         const failedLines = results.filter((item) => !item.added).map((item) => `${lines[item.index]!.productNumber};${lines[item.index]!.quantity}`);
         return page(ctx, { lines: failedLines.join('\n'), results }, 400);
