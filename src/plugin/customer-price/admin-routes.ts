@@ -1,15 +1,16 @@
-import type { AdminRoute, HostRuntime } from '../../host/contract.js';
-import { inTransaction, isDuplicateKeyError, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
+import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { DEFAULT_LIMIT } from '../../lib/criteria.js';
+import { inTransaction, isDuplicateKeyError, isForeignKeyError, readInt, selectRow, selectRows, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { ADMIN_API_BASE, jsonApiList } from '../../lib/json-api.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
-import { noContent, reply } from '../../lib/routes.js';
+import { noContent, reply, type SchemaInput } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { importCustomerPrices } from './import.js';
-import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRecord } from './repository.js';
-import { adminListQuery, adminPriceList, adminSingle, adminUpsertBody, importResult, RESOURCE_TYPE, TAG } from './schemas.js';
+import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRecord, type CustomerPriceRow } from './repository.js';
+import { adminListQuery, adminPriceList, adminSingle, adminUpsertBody, DEFAULT_MIN_QUANTITY, importResult, RESOURCE_TYPE, TAG } from './schemas.js';
 
 const BASE = '/suite-customer-price';
 
@@ -33,17 +34,8 @@ export function toResource(record: CustomerPriceRecord) {
   };
 }
 
-interface UpsertInput {
-  customerId?: string;
-  customerGroupId?: string;
-  productId: string;
-  minQuantity: number;
-  price: number;
-  validFrom?: string | null;
-  validUntil?: string | null;
-  currency?: string | null;
-  listPrice?: number | null;
-}
+/** The upsert body (its schema's type). */
+type UpsertInput = SchemaInput<typeof adminUpsertBody>;
 
 /** The columns a price sets (the upsert replaces them all: absent optional fields are null). */
 function priceValues(input: UpsertInput): Record<string, string | number | null> {
@@ -64,7 +56,7 @@ function priceValues(input: UpsertInput): Record<string, string | number | null>
 function sameValue(stored: unknown, value: string | number | null): boolean {
   if (stored === null || stored === undefined || value === null) return (stored ?? null) === value;
   if (typeof value === 'number') return readInt(stored) === value;
-  return fromDbTime(String(stored)) === fromDbTime(value);
+  return typeof stored === 'string' && fromDbTime(stored) === fromDbTime(value);
 }
 
 /** Insert or update the price of one (customer or group, product, minimum quantity); answers whether it was new. */
@@ -79,11 +71,11 @@ async function upsert(host: HostRuntime, trx: Trx, input: UpsertInput): Promise<
     customer_id: input.customerId ?? null,
     customer_group_id: input.customerGroupId ?? null,
     product_id: input.productId,
-    min_quantity: input.minQuantity,
+    min_quantity: input.minQuantity ?? DEFAULT_MIN_QUANTITY,
   };
   const values = priceValues(input);
   const now = nowDb();
-  const existing = await trx(CUSTOMER_PRICES).where(key).first('id', ...Object.keys(values));
+  const existing = await selectRow<Record<string, unknown> & { id: string }>(trx(CUSTOMER_PRICES).where(key).first('id', ...Object.keys(values)));
   let id: string;
   if (existing) {
     id = existing.id;
@@ -93,12 +85,13 @@ async function upsert(host: HostRuntime, trx: Trx, input: UpsertInput): Promise<
     id = newId();
     await trx(CUSTOMER_PRICES).insert({ id, ...key, ...values, created_at: now });
   }
-  return { record: toRecord(await trx(CUSTOMER_PRICES).where({ id }).first()), created: !existing };
+  const row = await selectRow<CustomerPriceRow>(trx(CUSTOMER_PRICES).where({ id }).first());
+  return { record: toRecord(row!), created: !existing };
 }
 
 export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
   return [
-    {
+    defineAdminRoute({
       method: 'GET',
       path: BASE,
       operationId: 'listSuiteCustomerPrices',
@@ -108,21 +101,21 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { query: adminListQuery, responses: { 200: adminPriceList } },
       async handler({ query }) {
-        const { limit, page, customerId, customerGroupId, productId } = query as { limit: number; page: number; customerId?: string; customerGroupId?: string; productId?: string };
+        const { limit = DEFAULT_LIMIT, page = 1, customerId, customerGroupId, productId } = query;
         const base = host.db(CUSTOMER_PRICES);
         if (customerId) base.where('customer_id', customerId);
         if (customerGroupId) base.where('customer_group_id', customerGroupId);
         if (productId) base.where('product_id', productId);
-        const [count] = await base.clone().count({ n: '*' });
+        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await base.clone().orderBy('created_at').orderBy('id').limit(limit).offset((page - 1) * limit).select('*');
+        const rows = await selectRows<CustomerPriceRow>(base.clone().orderBy('created_at').orderBy('id').limit(limit).offset((page - 1) * limit).select('*'));
         return jsonApiList(
           rows.map((row) => toResource(toRecord(row))),
           { path: BASE, page, limit, total, filters: { customerId, customerGroupId, productId } },
         );
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: BASE,
       operationId: 'upsertSuiteCustomerPrice',
@@ -133,8 +126,7 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { body: adminUpsertBody, bodyName: 'SuiteCustomerPrice', responses: { 200: adminSingle, 201: adminSingle } },
       async handler({ body }) {
-        const input = body as UpsertInput;
-        const run = () => inTransaction(host.db, (trx) => upsert(host, trx, input));
+        const run = () => inTransaction(host.db, (trx) => upsert(host, trx, body));
         let result: Awaited<ReturnType<typeof run>>;
         try {
           result = await run();
@@ -147,8 +139,8 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
         const data = toResource(result.record);
         return result.created ? reply(201, { data }, { headers: { Location: `${ADMIN_API_BASE}${BASE}/${data.id}` } }) : { data };
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'DELETE',
       path: `${BASE}/{id}`,
       operationId: 'deleteSuiteCustomerPrice',
@@ -162,8 +154,8 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
         if (deleted === 0) throw Errors.notFound('Customer price', params.id);
         return noContent();
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: `${BASE}/import`,
       operationId: 'importSuiteCustomerPrices',
@@ -175,7 +167,7 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       auth: 'admin',
       permission: null,
       schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
-      handler: ({ body }) => importCustomerPrices(host, String(body ?? '')),
-    },
+      handler: ({ body }) => importCustomerPrices(host, body),
+    }),
   ];
 }

@@ -1,10 +1,10 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
-import { inTransaction, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
+import { inTransaction, isForeignKeyError, readInt, selectRows, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES } from './repository.js';
+import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, type CustomerPriceRow } from './repository.js';
 import { MAX_MIN_QUANTITY, MAX_PRICE } from './schemas.js';
 
 export const PRICE_CSV_COLUMNS: CsvColumn[] = [
@@ -97,7 +97,9 @@ async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<strin
   const existing = new Map<string, { id: string; priceNet: number }>();
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = await trx(CUSTOMER_PRICES).whereIn('product_id', unique.slice(i, i + CHUNK)).select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net');
+    const rows = await selectRows<Pick<CustomerPriceRow, 'id' | 'customer_id' | 'customer_group_id' | 'product_id' | 'min_quantity' | 'price_net'>>(
+      trx(CUSTOMER_PRICES).whereIn('product_id', unique.slice(i, i + CHUNK)).select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net'),
+    );
     for (const row of rows)
       existing.set(`${row.customer_id ?? ''}|${row.customer_group_id ?? ''}|${row.product_id}|${readInt(row.min_quantity)}`, { id: row.id, priceNet: readInt(row.price_net) });
   }

@@ -6,7 +6,7 @@ import { customerPriceStoreRoutes } from './store-routes.js';
 import { customerPriceStorefrontPages } from './storefront.js';
 
 /** Customer prices: managed through the Admin API, read through POST /customer-prices, applied by a price provider. */
-export async function registerCustomerPrices(host: HostRuntime): Promise<void> {
+export function registerCustomerPrices(host: HostRuntime): void {
   host.prices.addPriceProvider(customerPriceProvider);
   for (const route of customerPriceStoreRoutes(host)) host.storeApi.route(route);
   for (const page of customerPriceStorefrontPages(host)) host.storefront.page(page);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readInt, type Executor } from '../../lib/db.js';
+import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 
 export const CUSTOMER_PRICES = 'suite_customer_prices';
@@ -27,7 +27,23 @@ export interface CustomerPriceRecord {
   updatedAt: string | null;
 }
 
-export function toRecord(row: Record<string, any>): CustomerPriceRecord {
+/** A row of suite_customer_prices as the drivers answer it (numbers may come back as strings). */
+export interface CustomerPriceRow {
+  id: string;
+  customer_id: string | null;
+  customer_group_id: string | null;
+  product_id: string;
+  min_quantity: unknown;
+  price_net: unknown;
+  valid_from: string | null;
+  valid_until: string | null;
+  currency_iso: string | null;
+  list_price_net: unknown;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export function toRecord(row: CustomerPriceRow): CustomerPriceRecord {
   return {
     id: row.id,
     customerId: row.customer_id ?? null,
@@ -53,9 +69,15 @@ export interface Applicability {
 /** Narrows a query over the prices (alias `prefix`) to those that apply at that time in that currency. */
 export function applicable(query: Knex.QueryBuilder, when: Applicability, prefix = ''): Knex.QueryBuilder {
   return query
-    .where((q) => q.whereNull(`${prefix}valid_from`).orWhere(`${prefix}valid_from`, '<=', when.at))
-    .where((q) => q.whereNull(`${prefix}valid_until`).orWhere(`${prefix}valid_until`, '>', when.at))
-    .where((q) => q.whereNull(`${prefix}currency_iso`).orWhere(`${prefix}currency_iso`, when.currencyIso));
+    .where((q) => {
+      q.whereNull(`${prefix}valid_from`).orWhere(`${prefix}valid_from`, '<=', when.at);
+    })
+    .where((q) => {
+      q.whereNull(`${prefix}valid_until`).orWhere(`${prefix}valid_until`, '>', when.at);
+    })
+    .where((q) => {
+      q.whereNull(`${prefix}currency_iso`).orWhere(`${prefix}currency_iso`, when.currencyIso);
+    });
 }
 
 /**
@@ -74,7 +96,7 @@ export async function priceFor(
     .where(scope === 'customer' ? 'customer_id' : 'customer_group_id', scopeId)
     .where('product_id', productId)
     .where('min_quantity', '<=', quantity);
-  const row = await applicable(query, when).orderBy('min_quantity', 'desc').first('price_net', 'list_price_net');
+  const row = await selectRow<Pick<CustomerPriceRow, 'price_net' | 'list_price_net'>>(applicable(query, when).orderBy('min_quantity', 'desc').first('price_net', 'list_price_net'));
   if (!row) return null;
   return { priceNet: readInt(row.price_net), listPriceNet: row.list_price_net === null || row.list_price_net === undefined ? null : readInt(row.list_price_net) };
 }
@@ -82,9 +104,9 @@ export async function priceFor(
 /** Whether a customer and its group have any price at all (one cheap query saves one per product for most customers). */
 export async function pricesPresent(executor: Executor, customerId: string, groupId: string | null): Promise<{ customer: boolean; group: boolean }> {
   const exists = (column: string, value: string) => executor(CUSTOMER_PRICES).where(column, value).select(executor.raw('1')).limit(1);
-  const row = await executor
-    .select({ c: exists('customer_id', customerId), g: groupId ? exists('customer_group_id', groupId) : executor.raw('NULL') })
-    .first();
+  const row = await selectRow<{ c: unknown; g: unknown }>(
+    executor.select({ c: exists('customer_id', customerId), g: groupId ? exists('customer_group_id', groupId) : executor.raw('NULL') }).first(),
+  );
   return { customer: row?.c !== null && row?.c !== undefined, group: row?.g !== null && row?.g !== undefined };
 }
 
@@ -92,13 +114,15 @@ export async function pricesPresent(executor: Executor, customerId: string, grou
 export async function priceBreakpoints(executor: Executor, customerId: string, groupId: string | null, productIds: string[], when: Applicability): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>();
   if (productIds.length === 0) return result;
-  const rows = await applicable(executor(CUSTOMER_PRICES), when)
-    .whereIn('product_id', productIds)
-    .where((q) => {
-      q.where('customer_id', customerId);
-      if (groupId) q.orWhere('customer_group_id', groupId);
-    })
-    .select('product_id', 'min_quantity');
+  const rows = await selectRows<Pick<CustomerPriceRow, 'product_id' | 'min_quantity'>>(
+    applicable(executor(CUSTOMER_PRICES), when)
+      .whereIn('product_id', productIds)
+      .where((q) => {
+        q.where('customer_id', customerId);
+        if (groupId) q.orWhere('customer_group_id', groupId);
+      })
+      .select('product_id', 'min_quantity'),
+  );
   for (const row of rows) result.set(row.product_id, [...(result.get(row.product_id) ?? []), readInt(row.min_quantity)]);
   return result;
 }

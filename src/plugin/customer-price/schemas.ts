@@ -10,6 +10,7 @@ export const TAG = 'Customer prices';
 export const RESOURCE_TYPE = 'suite_customer_price';
 export const MAX_MIN_QUANTITY = 1_000_000;
 export const MAX_PRICE = 1e10;
+export const DEFAULT_MIN_QUANTITY = 1;
 
 /** Store API: the caller's prices, searched by criteria. */
 export const storePriceCriteriaSpec: CriteriaSpec = {
@@ -86,7 +87,7 @@ export const adminUpsertBody = {
       customerId: { ...idSchema, description: 'The customer the price is for (or customerGroupId).' },
       customerGroupId: { ...idSchema, description: 'The customer group the price is for (or customerId).' },
       productId: idSchema,
-      minQuantity: { type: 'integer', minimum: 1, maximum: MAX_MIN_QUANTITY, default: 1 },
+      minQuantity: { type: 'integer', minimum: 1, maximum: MAX_MIN_QUANTITY, default: DEFAULT_MIN_QUANTITY },
       price: { type: 'number', minimum: 0, maximum: MAX_PRICE, description: 'Net unit price, two decimals.' },
       validFrom: nullable({ type: 'string', format: 'date-time', description: 'The price applies from this instant (inclusive); null or absent: already.' }),
       validUntil: nullable({ type: 'string', format: 'date-time', description: 'The price applies until this instant (exclusive); null or absent: open-ended. After it the next price applies (group, tier, list).' }),
@@ -96,7 +97,7 @@ export const adminUpsertBody = {
     ['productId', 'price'],
   ),
   oneOf: [{ required: ['customerId'] }, { required: ['customerGroupId'] }],
-};
+} as const;
 
 export const adminSingle = objectSchema({ data: adminPriceResource }, ['data']);
 

@@ -1,17 +1,20 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
-import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { searchByCriteria } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { fromMinor } from '../../lib/money.js';
-import { CUSTOMER_PRICES } from './repository.js';
+import { CUSTOMER_PRICES, type CustomerPriceRow } from './repository.js';
 import { narrowByProductFields } from '../product-fields.js';
 import { storePriceCriteriaBody, storePriceCriteriaSpec, storePriceList, storePriceProductFields, TAG } from './schemas.js';
 import { storeList } from '../../lib/store-list.js';
 import { declaredCustomer } from '../declared.js';
 
+/** What the list selects of a price row. */
+type StorePriceRow = Omit<CustomerPriceRow, 'customer_group_id' | 'created_at' | 'updated_at'>;
+
 export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/customer-prices',
       operationId: 'listCustomerPrices',
@@ -29,13 +32,17 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
           if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);
         });
         // Current and coming prices in the channel's currency (or naming none); expired ones are gone.
-        base.where((q) => q.whereNull('cp.valid_until').orWhere('cp.valid_until', '>', nowDb()));
-        base.where((q) => q.whereNull('cp.currency_iso').orWhere('cp.currency_iso', ctx.salesChannel.currencyIso));
-        const list = await narrowByProductFields(host, ctx, base, body as Criteria, storePriceCriteriaSpec, storePriceProductFields);
-        const page = await searchByCriteria<Record<string, any>>(base, list.criteria, storePriceCriteriaSpec, (qb) =>
+        base.where((q) => {
+          q.whereNull('cp.valid_until').orWhere('cp.valid_until', '>', nowDb());
+        });
+        base.where((q) => {
+          q.whereNull('cp.currency_iso').orWhere('cp.currency_iso', ctx.salesChannel.currencyIso);
+        });
+        const list = await narrowByProductFields(host, ctx, base, body, storePriceCriteriaSpec, storePriceProductFields);
+        const page = await searchByCriteria<StorePriceRow>(base, list.criteria, storePriceCriteriaSpec, (qb) =>
           list.order(qb.select('cp.id', 'cp.product_id', 'cp.customer_id', 'cp.min_quantity', 'cp.price_net', 'cp.list_price_net', 'cp.valid_from', 'cp.valid_until', 'cp.currency_iso')),
         );
-        const products = new Map((await host.catalog.products(host.db, page.rows.map((row) => String(row.product_id)))).map((p) => [p.id, p]));
+        const products = new Map((await host.catalog.products(host.db, page.rows.map((row) => row.product_id))).map((p) => [p.id, p]));
         const precision = ctx.salesChannel.currencyPrecision;
         return storeList(
           page.rows.map((row) => ({
@@ -44,16 +51,16 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
             productNumber: products.get(row.product_id)?.productNumber ?? '',
             productName: products.get(row.product_id)?.name ?? '',
             minQuantity: readInt(row.min_quantity),
-            price: fromMinor(row.price_net, precision),
+            price: fromMinor(readInt(row.price_net), precision),
             listPrice: row.list_price_net === null || row.list_price_net === undefined ? null : fromMinor(readInt(row.list_price_net), precision),
             validFrom: fromDbTime(row.valid_from),
             validUntil: fromDbTime(row.valid_until),
-            currency: (row.currency_iso as string | null) ?? null,
+            currency: row.currency_iso ?? null,
             scope: row.customer_id ? ('customer' as const) : ('customerGroup' as const),
           })),
           page,
         );
       },
-    },
+    }),
   ];
 }
