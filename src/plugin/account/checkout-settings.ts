@@ -1,9 +1,9 @@
-import { inTransaction, isDuplicateKeyError, readBool, type Executor } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, readBool, selectRow, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { idParam, nullable, objectSchema, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { TAG } from './snippets.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -40,8 +40,17 @@ function ownerOf(ctx: StoreContext) {
   return { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id ?? customer.id };
 }
 
+/** A row of the settings table. */
+interface SettingRow {
+  enabled: unknown;
+  default_payment_method: (typeof PAYMENT_METHODS)[number] | null;
+  default_shipping_method: (typeof SHIPPING_METHODS)[number] | null;
+  default_billing_address_id: string | null;
+  default_shipping_address_id: string | null;
+}
+
 export async function readSetting(executor: Executor, ctx: StoreContext) {
-  const row = await executor(SETTINGS).where(ownerOf(ctx)).first();
+  const row = await selectRow<SettingRow>(executor(SETTINGS).where(ownerOf(ctx)).first());
   return {
     enabled: readBool(row?.enabled),
     defaultPaymentMethod: row?.default_payment_method ?? null,
@@ -53,7 +62,7 @@ export async function readSetting(executor: Executor, ctx: StoreContext) {
 
 export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/address/switch-{type}/{addressId}',
       operationId: 'switchDefaultAddress',
@@ -71,8 +80,8 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
         if (!(await host.customers.setDefaultAddress(host.db, customer.id, params.type, params.addressId))) throw Errors.notFound('address', params.addressId);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/express-checkout-setting',
       operationId: 'readExpressCheckoutSetting',
@@ -82,11 +91,9 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: 'orders.create',
       schemas: { responses: { 200: settingSchema } },
-      async handler({ ctx }) {
-        return readSetting(host.db, ctx);
-      },
-    },
-    {
+      handler: ({ ctx }) => readSetting(host.db, ctx),
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/express-checkout-setting',
       operationId: 'updateExpressCheckoutSetting',
@@ -122,7 +129,7 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true };
       },
-    },
+    }),
   ];
 }
 

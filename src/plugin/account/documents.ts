@@ -4,7 +4,7 @@ import { reply } from '../../lib/routes.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import type { DocumentScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type DocumentScope, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { TAG } from './snippets.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -14,7 +14,7 @@ export const FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*
 /** The document fields the list filters and sorts on (those of the host's `documents.search`). */
 const DOCUMENT_FIELDS = ['id', 'type', 'documentNumber', 'fileName', 'orderId', 'orderNumber', 'createdAt'];
 
-const documentSchema = objectSchema(
+export const documentSchema = objectSchema(
   {
     id: { type: 'string' },
     type: { type: 'string' },
@@ -40,7 +40,7 @@ function readableDocuments(ctx: StoreContext): DocumentScope {
 
 export function documentRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/customer-documents/',
       operationId: 'listCustomerDocuments',
@@ -51,7 +51,7 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'orders.read',
       schemas: { body: criteriaSchema(DOCUMENT_FIELDS), responses: { 200: storeListResponse(documentSchema) } },
       async handler({ ctx, body }) {
-        const page = await host.documents.search(host.db, readableDocuments(ctx), body as Criteria);
+        const page = await host.documents.search(host.db, readableDocuments(ctx), body);
         return storeList(
           page.elements.map((document) => ({
             id: document.id,
@@ -67,8 +67,8 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
           page,
         );
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/customer-document/{fileName}',
       operationId: 'downloadCustomerDocument',
@@ -91,6 +91,6 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
           headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
         });
       },
-    },
+    }),
   ];
 }

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -24,7 +24,7 @@ const orderResponse = {
  */
 export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/express-checkout/order',
       operationId: 'expressCheckoutOrder',
@@ -72,6 +72,6 @@ export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
         if (!order) throw Errors.notFound('Order', placed.id);
         return order;
       },
-    },
+    }),
   ];
 }

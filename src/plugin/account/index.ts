@@ -8,7 +8,7 @@ import { registerAccountStorefront } from './storefront.js';
 import { snippetRoutes } from './snippets.js';
 
 /** Account extras: snippets, the platform menu, platform CMS pages, default address switch, express checkout settings and order, customer documents. */
-export async function registerAccountExtras(host: HostRuntime): Promise<void> {
+export function registerAccountExtras(host: HostRuntime): void {
   for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...expressCheckoutRoutes(host), ...documentRoutes(host)])
     host.storeApi.route(route);
   registerAccountStorefront(host);

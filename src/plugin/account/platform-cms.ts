@@ -5,7 +5,7 @@ import { readJson } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
-import type { CatalogEntity, CmsPageRecord, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type CatalogEntity, type CmsPageRecord, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { TAG } from './snippets.js';
 
 const TEMPLATE = new URL('../../../templates/storefront/platform-cms.hbs', import.meta.url);
@@ -51,13 +51,16 @@ function money(amountMinor: number, ctx: StoreContext): string {
   }
 }
 
+/** A section's text field as the page prints it: strings, numbers and flags as text; anything else as nothing. */
+const textOf = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '');
+
 async function sectionsFor(host: HostRuntime, ctx: StoreContext, raw: unknown): Promise<Array<Record<string, unknown>>> {
   const sections: Array<Record<string, unknown>> = [];
   for (const section of readJson<unknown[]>(raw, [])) {
     if (typeof section !== 'object' || section === null) continue;
     const s = section as Record<string, unknown>;
-    if (s.type === 'text') sections.push({ type: 'text', content: String(s.content ?? '') });
-    else if (s.type === 'image' && typeof s.url === 'string' && SAFE_URL.test(s.url)) sections.push({ type: 'image', url: s.url, alt: String(s.alt ?? '') });
+    if (s.type === 'text') sections.push({ type: 'text', content: textOf(s.content) });
+    else if (s.type === 'image' && typeof s.url === 'string' && SAFE_URL.test(s.url)) sections.push({ type: 'image', url: s.url, alt: textOf(s.alt) });
     else if (s.type === 'product-listing') {
       const ids = Array.isArray(s.productIds) ? s.productIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_LISTED_PRODUCTS) : [];
       const products = ids.length ? await host.catalog.visibleProducts(ctx, ids) : [];
@@ -74,7 +77,7 @@ async function sectionsFor(host: HostRuntime, ctx: StoreContext, raw: unknown): 
 
 export function platformCmsRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/platform-cms/{id}',
       operationId: 'renderPlatformCmsPage',
@@ -89,6 +92,6 @@ export function platformCmsRoutes(host: HostRuntime): StoreRoute[] {
         const html = template()({ page: { id: page.id, name: page.name, title: page.title }, sections: await sectionsFor(host, ctx, page.sections) });
         return reply(200, html, { contentType: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'private, no-cache' } });
       },
-    },
+    }),
   ];
 }

@@ -1,5 +1,5 @@
 import { emptyBody, nullable, objectSchema } from '../../lib/schemas.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { snippetMap, TAG } from './snippets.js';
 import { storeListOf, storeListResponse } from '../../lib/store-list.js';
 
@@ -147,22 +147,35 @@ const menuResponse = storeListResponse(entrySchema(1));
 const depthQuery = objectSchema({ depth: { type: 'integer', minimum: 1, maximum: MAX_MENU_DEPTH } }, ['depth']);
 
 export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
-  const route = (method: 'GET' | 'POST'): StoreRoute => ({
-    method,
+  /** The GET and POST declarations share this. */
+  const menu = async (ctx: StoreContext, depth: number) => {
+    const [labels, customisation] = await Promise.all([snippetMap(host.db, ctx.salesChannel), menuCustomisation(host)]);
+    return storeListOf(buildMenu(ctx, labels, depth, { mayOpen: (path) => host.storefront.mayOpen(ctx, path), customisation }));
+  };
+  const common = {
     path: '/b2b/platform-menu',
-    operationId: method === 'GET' ? 'readPlatformMenu' : 'readPlatformMenuByPost',
     summary: 'The account menu entries the caller’s permissions allow, labelled in the sales channel’s language, nested down to `depth`.',
     description:
       '`childCount` tells how many children an entry has even where `depth` cut them off. Only entries whose storefront page exists and that the caller may open are listed; ' +
       'the operator arranges, relabels and hides entries with the plugin settings `accountMenuOrder`, `accountMenuLabels` and `accountMenuHidden`.',
     tags: [TAG],
-    auth: 'login',
+    auth: 'login' as const,
     permission: null,
-    schemas: { query: depthQuery, ...(method === 'POST' ? { body: emptyBody } : {}), responses: { 200: menuResponse } },
-    async handler({ ctx, query }) {
-      const [labels, customisation] = await Promise.all([snippetMap(host.db, ctx.salesChannel), menuCustomisation(host)]);
-      return storeListOf(buildMenu(ctx, labels, query.depth, { mayOpen: (path) => host.storefront.mayOpen(ctx, path), customisation }));
-    },
-  });
-  return [route('GET'), route('POST')];
+  };
+  return [
+    defineStoreRoute({
+      ...common,
+      method: 'GET',
+      operationId: 'readPlatformMenu',
+      schemas: { query: depthQuery, responses: { 200: menuResponse } },
+      handler: ({ ctx, query }) => menu(ctx, query.depth),
+    }),
+    defineStoreRoute({
+      ...common,
+      method: 'POST',
+      operationId: 'readPlatformMenuByPost',
+      schemas: { query: depthQuery, body: emptyBody, responses: { 200: menuResponse } },
+      handler: ({ ctx, query }) => menu(ctx, query.depth),
+    }),
+  ];
 }

@@ -1,7 +1,7 @@
 import { searchByCriteria, MAX_LIMIT, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import type { Executor } from '../../lib/db.js';
 import { objectSchema } from '../../lib/schemas.js';
-import type { HostRuntime, SalesChannel, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type SalesChannel, type StoreRoute } from '../../host/contract.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 
 export const SNIPPETS = 'b2b_snippets';
@@ -30,7 +30,7 @@ export async function snippetMap(executor: Executor, salesChannel: SalesChannel)
 
 export function snippetRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/snippets',
       operationId: 'listSnippets',
@@ -59,6 +59,6 @@ export function snippetRoutes(host: HostRuntime): StoreRoute[] {
         const page = await searchByCriteria<{ snippet_key: string; value: string }>(base, criteria, snippetCriteria, (qb) => qb.select('s.snippet_key', 's.value'));
         return { ...storeList(page.rows.map((r) => ({ id: r.snippet_key, key: r.snippet_key, value: r.value })), page), language };
       },
-    },
+    }),
   ];
 }

@@ -1,14 +1,18 @@
 import type { AccountMenuEntry, HostRuntime, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
-import type { Reply } from '../../lib/routes.js';
-import { dateText, download, routeCaller, wholeNumber, type View } from '../storefront-kit.js';
-import { documentRoutes, FILE_NAME_PATTERN } from './documents.js';
+import type { Reply, SchemaInput } from '../../lib/routes.js';
+import type { StoreList } from '../../lib/store-list.js';
+import { dateText, download, routeCaller, wholeNumber } from '../storefront-kit.js';
+import { documentRoutes, FILE_NAME_PATTERN, type documentSchema } from './documents.js';
 import { MAX_MENU_DEPTH, platformMenuRoutes } from './platform-menu.js';
 
 const DOCUMENTS_PATH = '/account/documents';
 const PAGE_SIZE = 25;
 const FILE_NAME = new RegExp(FILE_NAME_PATTERN);
 const REPRESENTATIVE_SECTION = 'salesRepresentative';
+
+/** A document as the Store API lists it (the response schema's type). */
+type DocumentView = SchemaInput<typeof documentSchema>;
 
 /** The documents page (invoices and other PDFs of the company) and the account menu the host shows on /account. */
 export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
@@ -20,7 +24,7 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
       anyPermission: ['orders.read'],
       async handler({ ctx, query }) {
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-        const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
+        const result = await call<StoreList<DocumentView>>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
         return {
           template: 'b2b/documents',
@@ -56,7 +60,7 @@ export function registerAccountStorefront(host: HostRuntime): void {
   for (const page of accountStorefrontPages(host)) host.storefront.page(page);
   const call = routeCaller(platformMenuRoutes(host));
   host.storefront.accountMenu(async (ctx) => {
-    const entries = (await call<{ elements: AccountMenuEntry[] }>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).elements;
+    const entries = (await call<StoreList<AccountMenuEntry>>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).elements;
     // A representative acting for no customer has no company pages to open: only their own section.
     return ctx.customer ? entries : entries.filter((entry) => entry.key === REPRESENTATIVE_SECTION);
   });
