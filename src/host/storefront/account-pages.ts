@@ -1,3 +1,4 @@
+import { selectRow } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import type { Reply } from '../../lib/routes.js';
@@ -7,7 +8,24 @@ import { orderPath } from './cart-pages.js';
 import { productPath } from './shop-pages.js';
 import { addressLines, payloadView, text, wholeNumber, type PageKit, type PageResult } from './page-kit.js';
 
-type View = Record<string, any>;
+/** What the pages read of the order answers (the response schemas in src/host/checkout/schemas.ts). */
+interface OrderLineView {
+  productId: string | null;
+  quantity: number;
+  payload: Record<string, unknown> | null;
+}
+interface OrderDocumentView {
+  id: string;
+  fileName: string;
+}
+interface OrderView {
+  id: string;
+  orderNumber: string;
+  lineItems: OrderLineView[];
+  documents: OrderDocumentView[];
+  billingAddress: Record<string, unknown> | null;
+  shippingAddress?: Record<string, unknown> | null;
+}
 
 export const ORDERS_PATH = '/account/orders';
 export const ADDRESSES_PATH = '/account/addresses';
@@ -28,13 +46,13 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
 
   async function ordersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 100_000) ?? 1;
-    const { orders } = await kit.call<{ orders: { total: number; elements: View[] } }>(ctx, 'listOrders', { body: { page, limit: ORDERS_PAGE_SIZE } });
+    const { orders } = await kit.call<{ orders: { total: number; elements: OrderView[] } }>(ctx, 'listOrders', { body: { page, limit: ORDERS_PAGE_SIZE } });
     const pages = Math.max(1, Math.ceil(orders.total / ORDERS_PAGE_SIZE));
     return {
       template: 'account-orders',
       data: {
         title: 'Your orders',
-        orders: orders.elements.map((order) => ({ ...order, url: orderPath(order.id), itemCount: (order.lineItems as View[]).reduce((sum, line) => sum + Number(line.quantity), 0) })),
+        orders: orders.elements.map((order) => ({ ...order, url: orderPath(order.id), itemCount: order.lineItems.reduce((sum, line) => sum + Number(line.quantity), 0) })),
         total: orders.total,
         timeZone: timeZone(ctx),
         paging: { page, pages, beyond: page > pages, previous: page > 1 ? `${ORDERS_PATH}?page=${Math.min(page - 1, pages)}` : null, next: page < pages ? `${ORDERS_PATH}?page=${page + 1}` : null },
@@ -44,20 +62,20 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
 
   async function orderPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Order', id);
-    const order = await kit.call<View>(ctx, 'readOrder', { params: { orderId: id } });
+    const order = await kit.call<OrderView>(ctx, 'readOrder', { params: { orderId: id } });
     return {
       template: 'account-order',
       data: {
         title: `Order ${order.orderNumber}`,
         order: {
           ...order,
-          lineItems: (order.lineItems as View[]).map((line, index) => ({
+          lineItems: order.lineItems.map((line, index) => ({
             ...line,
             pos: index + 1,
             productUrl: line.productId ? productPath(line.productId) : null,
             ...payloadView(line.payload),
           })),
-          documents: (order.documents as View[]).map((document) => ({ ...document, url: documentPath(order.id, document.id) })),
+          documents: order.documents.map((document) => ({ ...document, url: documentPath(order.id, document.id) })),
         },
         billingLines: addressLines(order.billingAddress),
         shippingLines: addressLines(order.shippingAddress),
@@ -71,8 +89,8 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
   /** A browser cannot send the context token header the Store API download needs: the page runs that route's handler for it. */
   async function documentDownload(ctx: StoreContext, orderId: string, documentId: string): Promise<PageResult> {
     if (!isId(orderId) || !isId(documentId)) throw Errors.notFound('Document', documentId);
-    const order = await kit.call<View>(ctx, 'readOrder', { params: { orderId } });
-    const document = (order.documents as View[]).find((candidate) => candidate.id === documentId);
+    const order = await kit.call<OrderView>(ctx, 'readOrder', { params: { orderId } });
+    const document = order.documents.find((candidate) => candidate.id === documentId);
     if (!document) throw Errors.notFound('Document', documentId);
     const file = await kit.call<Reply>(ctx, 'downloadDocument', { params: { documentId } });
     return { file: { fileName: document.fileName, contentType: file.contentType ?? 'application/pdf', content: file.body as Buffer } };
@@ -81,7 +99,9 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
   async function addressesPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const customer = requireCustomer(ctx);
     const list = await runtime().customers.addresses(db, customer.id);
-    const defaults = await db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
+    const defaults = await selectRow<{ default_billing_address_id: string | null; default_shipping_address_id: string | null }>(
+      db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'),
+    );
     return {
       template: 'account-addresses',
       data: {

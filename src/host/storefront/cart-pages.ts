@@ -1,3 +1,4 @@
+import { selectRow } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { requireCustomer } from '../checkout/cart-service.js';
@@ -5,7 +6,22 @@ import type { StoreContext, StorefrontPage } from '../contract.js';
 import { addressLines, payloadView, refusalOf, text, wholeNumber, type Form, type PageKit, type PageResult, type Refusal } from './page-kit.js';
 import { PRODUCT_LIST_ADD_PATH, productPath } from './shop-pages.js';
 
-type View = Record<string, any>;
+/** What the pages read of the cart and order answers (the response schemas in src/host/checkout/schemas.ts). */
+interface CartLineView {
+  id: string;
+  productId: string | null;
+  payload: Record<string, unknown>;
+}
+interface CartView {
+  lineItems: CartLineView[];
+  price: unknown;
+  errors: unknown[];
+}
+interface PlacedOrderView {
+  id: string;
+  orderNumber: string;
+}
+type Address = Record<string, unknown> & { id: string };
 
 export const CART_PATH = '/cart';
 export const CHECKOUT_PATH = '/checkout';
@@ -30,9 +46,9 @@ const NOTICES: Record<string, string> = {
 
 const notice = (query: Record<string, unknown>) => (typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null);
 
-function cartView(cart: View) {
+function cartView(cart: CartView) {
   return {
-    lineItems: (cart.lineItems as View[]).map((line) => ({ ...line, productUrl: line.productId ? productPath(line.productId) : null, ...payloadView(line.payload) })),
+    lineItems: cart.lineItems.map((line) => ({ ...line, productUrl: line.productId ? productPath(line.productId) : null, ...payloadView(line.payload) })),
     price: cart.price,
     errors: cart.errors,
     empty: cart.lineItems.length === 0 && cart.errors.length === 0,
@@ -74,7 +90,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   const runtime = () => kit.internals.runtime;
 
   async function cartPage(ctx: StoreContext, extra: { notice?: string | null; error?: Refusal } = {}, status = 200): Promise<PageResult> {
-    const cart = await kit.call<View>(ctx, 'readCart');
+    const cart = await kit.call<CartView>(ctx, 'readCart');
     const mayOrder = ctx.can('orders.create');
     return {
       template: 'cart',
@@ -105,11 +121,13 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   async function addresses(ctx: StoreContext) {
     const customer = requireCustomer(ctx);
     const list = await runtime().customers.addresses(db, customer.id);
-    const defaults = await db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
-    return { list, billingId: (defaults?.default_billing_address_id as string | null) ?? null, shippingId: (defaults?.default_shipping_address_id as string | null) ?? null };
+    const defaults = await selectRow<{ default_billing_address_id: string | null; default_shipping_address_id: string | null }>(
+      db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'),
+    );
+    return { list, billingId: defaults?.default_billing_address_id ?? null, shippingId: defaults?.default_shipping_address_id ?? null };
   }
 
-  function addressOptions(list: View[], selected: string | null) {
+  function addressOptions(list: Address[], selected: string | null) {
     return list.map((address) => ({
       id: address.id,
       text: addressLines(address).join(', '),
@@ -124,7 +142,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   }
 
   async function checkoutPage(ctx: StoreContext, choice: Partial<CheckoutChoice> = {}, refusal?: Refusal): Promise<PageResult> {
-    const cart = await kit.call<View>(ctx, 'readCart');
+    const cart = await kit.call<CartView>(ctx, 'readCart');
     const known = await addresses(ctx);
     const billing = choice.billingAddressId ?? known.billingId;
     const shipping = choice.shippingAddressId ?? known.shippingId ?? billing;
@@ -161,7 +179,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   /** Order now: the host checkout locks and re-reads the cart and every checkout interceptor (approval, budgets, events) runs; a refusal shows the checkout with the next step. */
   async function orderNow(ctx: StoreContext, choice: CheckoutChoice): Promise<PageResult> {
     const placed = await refusalOf(
-      () => kit.call<View>(ctx, 'placeOrder', { body: { billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null } }),
+      () => kit.call<PlacedOrderView>(ctx, 'placeOrder', { body: { billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null } }),
       'The order could not be placed',
     );
     if ('refusal' in placed) return checkoutPage(ctx, choice, placed.refusal);
@@ -212,8 +230,8 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       async handler({ ctx, form }) {
         const id = text(form, 'lineItemId', 64);
         if (!isId(id)) throw Errors.notFound('Line item', id);
-        const cart = await kit.call<View>(ctx, 'readCart');
-        const line = (cart.lineItems as View[]).find((candidate) => candidate.id === id);
+        const cart = await kit.call<CartView>(ctx, 'readCart');
+        const line = cart.lineItems.find((candidate) => candidate.id === id);
         if (!line || !line.payload || typeof line.payload.participant !== 'object' || line.payload.participant === null) throw Errors.notFound('Line item', id);
         const participant = { firstName: text(form, 'firstName', 255), lastName: text(form, 'lastName', 255), email: text(form, 'email', 255) };
         return lineAction(ctx, () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, payload: { ...line.payload, participant } }] } }), 'participant');
@@ -235,7 +253,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       method: 'POST',
       auth: 'login',
       async handler({ ctx, form }) {
-        const parsed = await refusalOf(async () => choiceOf(form));
+        const parsed = await refusalOf(() => Promise.resolve(choiceOf(form)));
         if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
         return orderNow(ctx, parsed.value);
       },
@@ -259,7 +277,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       async handler({ ctx, form }) {
         const route = kit.routeAt('POST', APPROVAL_REQUEST_PATH);
         if (!route) throw Errors.notFound('page');
-        const parsed = await refusalOf(async () => choiceOf(form));
+        const parsed = await refusalOf(() => Promise.resolve(choiceOf(form)));
         if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
         const choice = parsed.value;
         const cart = await runtime().cart.current(ctx);

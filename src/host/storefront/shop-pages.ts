@@ -8,7 +8,33 @@ import { wholeNumber, type PageKit, type PageResult } from './page-kit.js';
 export const LISTING_PAGE_SIZE = 12;
 const NAVIGATION_DEPTH = 3;
 
-type View = Record<string, any>;
+/**
+ * What the pages read of the host's Store API answers (the response schemas in
+ * src/host/catalog/catalog-views.ts; the answers carry more, which the templates get by spreading).
+ */
+interface NavigationView {
+  id: string;
+  name: string;
+  children?: NavigationView[];
+}
+interface CategoryView {
+  id: string;
+  name: string;
+}
+interface ProductView {
+  id: string;
+  name: string;
+  productNumber: string;
+  available: boolean;
+  stock: number;
+  categoryIds: string[];
+  calculatedPrice: { unitPrice: number; source: string };
+  tierPrices?: Array<{ minQuantity: number }>;
+}
+interface ProductListing {
+  total: number;
+  elements: ProductView[];
+}
 
 /** The sort choices of listings; `price` is the list price (customer prices are not sortable in SQL). */
 export const SORTINGS: Record<string, { label: string; sort: Array<{ field: string; order: 'ASC' | 'DESC' }> }> = {
@@ -30,8 +56,8 @@ export interface NavigationNode {
 
 /** The category tree of the layout: visible categories only (the Store API navigation route), the current path marked. */
 export async function navigationFor(kit: PageKit, ctx: StoreContext, currentPath: string): Promise<NavigationNode[]> {
-  const tree = await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: NAVIGATION_DEPTH } });
-  const walk = (nodes: View[]): NavigationNode[] =>
+  const tree = await kit.call<NavigationView[]>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: NAVIGATION_DEPTH } });
+  const walk = (nodes: NavigationView[]): NavigationNode[] =>
     nodes.map((node) => ({ id: node.id, name: node.name, url: categoryPath(node.id), active: currentPath.split('?')[0] === categoryPath(node.id), children: walk(node.children ?? []) }));
   return walk(tree);
 }
@@ -45,7 +71,7 @@ export function canBuy(ctx: StoreContext): boolean {
 }
 
 /** A product card of a listing: the caller's price (net, quantity 1) and availability. */
-function card(product: View) {
+function card(product: ProductView) {
   return {
     id: product.id,
     name: product.name,
@@ -68,7 +94,7 @@ function listingOf(query: Record<string, unknown>): Listing {
 }
 
 /** Listing data for a template: cards, paging links that keep the other parameters, the sort choices. */
-function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: { total: number; elements: View[] }) {
+function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: ProductListing) {
   const pages = Math.max(1, Math.ceil(result.total / LISTING_PAGE_SIZE));
   const href = (page: number) => {
     const params = new URLSearchParams({ ...baseQuery, ...(listing.sorting !== DEFAULT_SORTING ? { order: listing.sorting } : {}), ...(page > 1 ? { page: String(page) } : {}) });
@@ -122,10 +148,10 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
 
   async function categoryPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('category', id);
-    const category = await kit.call<View>(ctx, 'readCategory', { params: { categoryId: id } });
+    const category = await kit.call<CategoryView>(ctx, 'readCategory', { params: { categoryId: id } });
     const listing = listingOf(query);
-    const result = await kit.call<{ total: number; elements: View[] }>(ctx, 'listCategoryProducts', { params: { categoryId: id }, body: criteria(listing) });
-    const subtree = await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: id }, query: { depth: 1 } });
+    const result = await kit.call<ProductListing>(ctx, 'listCategoryProducts', { params: { categoryId: id }, body: criteria(listing) });
+    const subtree = await kit.call<NavigationView[]>(ctx, 'readNavigation', { params: { rootId: id }, query: { depth: 1 } });
     return {
       template: 'category',
       data: {
@@ -144,7 +170,7 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
     const listing = listingOf(query);
     const data: Record<string, unknown> = { title: term ? `Search: ${term}` : 'Search', term, currency: currency(ctx), canBuy: canBuy(ctx) };
     if (term) {
-      const result = await kit.call<{ total: number; elements: View[] }>(ctx, 'searchProducts', { body: { search: term, ...criteria(listing) } });
+      const result = await kit.call<ProductListing>(ctx, 'searchProducts', { body: { search: term, ...criteria(listing) } });
       Object.assign(data, listingView('/search', { q: term }, listing, result), { searched: true });
     }
     return { template: 'search', data };
@@ -152,13 +178,13 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
 
   async function productPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('product', id);
-    const product = await kit.call<View>(ctx, 'readProduct', { params: { productId: id } });
-    const tierQuantities = (product.tierPrices ?? []).map((tier: { minQuantity: number }) => tier.minQuantity);
+    const product = await kit.call<ProductView>(ctx, 'readProduct', { params: { productId: id } });
+    const tierQuantities = (product.tierPrices ?? []).map((tier) => tier.minQuantity);
     const prices = await priceTable(kit, ctx, id, tierQuantities);
     const yourPrice = product.calculatedPrice;
-    const categories = (await kit.call<View[]>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: 10 } })) ?? [];
+    const categories = (await kit.call<NavigationView[] | null>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: 10 } })) ?? [];
     const names = new Map<string, string>();
-    const collect = (nodes: View[]) => nodes.forEach((node) => (names.set(node.id, node.name), collect(node.children ?? [])));
+    const collect = (nodes: NavigationView[]) => nodes.forEach((node) => (names.set(node.id, node.name), collect(node.children ?? [])));
     collect(categories);
     return {
       template: 'product',
@@ -166,7 +192,7 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
         title: product.name,
         product: {
           ...product,
-          categories: (product.categoryIds as string[]).filter((categoryId) => names.has(categoryId)).map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
+          categories: product.categoryIds.filter((categoryId) => names.has(categoryId)).map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
         },
         yourPrice,
         isSpecialPrice: yourPrice.source !== 'list' && yourPrice.source !== 'tier',
