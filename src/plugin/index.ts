@@ -28,14 +28,14 @@ const plugin: HostPlugin = {
   async register(host: HostRuntime) {
     await registerEmployees(host);
     await registerSalesRepresentatives(host);
-    await registerAccountExtras(host);
+    registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
-    await registerCustomerPrices(host);
+    registerCustomerPrices(host);
     registerCustomerProductNumbers(host);
-    await registerFastOrder(host);
-    await registerProductLists(host);
+    registerFastOrder(host);
+    registerProductLists(host);
     await registerPartialAssortment(host);
-    await registerBudgets(host);
+    registerBudgets(host);
     await registerOrderApproval(host);
     await registerEventManager(host);
     await registerOffers(host);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext } from '../host/contract.js';
 import { applyCriteriaFilters, escapeLike, filtersName, resolveFiltersToIds, sortColumnOf, type Criteria, type CriteriaSpec } from '../lib/criteria.js';
-import type { Executor } from '../lib/db.js';
+import { selectRows, type Executor } from '../lib/db.js';
 
 /**
  * A plugin list whose rows name host products and that shows, filters, searches or sorts by
@@ -52,7 +52,7 @@ export async function narrowByProductFields(
   const productFields = new Set(Object.keys(list.fields));
   const ownFilters = (criteria.filter ?? []).filter((f) => !filtersName([f], productFields));
   const candidateQuery = applyCriteriaFilters(base.clone(), { filter: ownFilters, ids: criteria.ids }, spec);
-  let within: string[] = (await candidateQuery.distinct(productIdColumn)).map((row: Record<string, string>) => Object.values(row)[0]!);
+  let within = (await selectRows<Record<string, string>>(candidateQuery.distinct(productIdColumn))).map((row) => Object.values(row)[0]!);
   if (ctx) {
     const visible = await host.catalog.productIds(ctx, { within }, executor);
     // The shorter list goes into the plugin's query: usually few products are hidden.
