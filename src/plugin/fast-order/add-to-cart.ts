@@ -1,13 +1,12 @@
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { AppError } from '../../lib/errors.js';
+import type { SchemaInput } from '../../lib/routes.js';
+import type { addToCartBody } from './schemas.js';
 import { numberKey, numbersOf, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { declaredCustomer } from '../declared.js';
 
-interface RequestedItem {
-  productId?: string;
-  productNumber?: string;
-  quantity: number;
-}
+/** An item to add: what the add-to-cart body admits (its schema's type). */
+type RequestedItem = SchemaInput<typeof addToCartBody>['items'][number];
 
 interface ItemResult {
   index: number;

@@ -5,7 +5,8 @@ import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { findList, ITEMS, LISTS, listView, type ListRow } from './repository.js';
-import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY } from './schemas.js';
+import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY, type createBody, type newItemsBody, type updateItemsBody } from './schemas.js';
+import type { SchemaInput } from '../../lib/routes.js';
 import { declaredCustomer } from '../declared.js';
 
 const LIST_OWNERS = 'suite_product_list_owners';
@@ -24,22 +25,9 @@ async function lockListOwner(trx: Trx, customerId: string): Promise<void> {
   await forUpdate(trx(LIST_OWNERS).where({ customer_id: customerId }).first('customer_id'), trx);
 }
 
-export interface NewItem {
-  productId?: string;
-  articleNumber?: string;
-  quantity?: number;
-  comment?: string | null;
-  position?: number;
-  customFields?: Record<string, unknown>;
-}
-
-export interface ItemChange {
-  id: string;
-  quantity?: number;
-  comment?: string | null;
-  position?: number;
-  customFields?: Record<string, unknown>;
-}
+/** An item to put on a list, and a change of an item: what the route bodies admit (their schemas' types). */
+export type NewItem = SchemaInput<typeof newItemsBody>['items'][number];
+export type ItemChange = SchemaInput<typeof updateItemsBody>['items'][number];
 
 /** What addItems reads and writes of an item row. */
 interface StoredItem {
@@ -163,7 +151,7 @@ export class ProductListService {
     return `Product list ${count + 1}`;
   }
 
-  async create(ctx: StoreContext, input: { name?: string; type?: string; items?: NewItem[] }) {
+  async create(ctx: StoreContext, input: SchemaInput<typeof createBody>) {
     const customer = declaredCustomer(ctx);
     await ctx.ruleIds();
     await ensureListOwner(this.host.db, customer.id);
