@@ -6,7 +6,7 @@ import { createPartialAssortmentService } from './service.js';
 import { createVisibilityFilter } from './visibility.js';
 
 /** Partial assortments: rules decide who sees which categories, landing pages and products. */
-export async function registerPartialAssortment(host: HostRuntime): Promise<void> {
+export function registerPartialAssortment(host: HostRuntime): void {
   for (const route of partialAssortmentRoutes(createPartialAssortmentService(host))) host.adminApi.route(route);
   host.catalog.addVisibilityFilter(createVisibilityFilter(host));
   const kindOf = (entity: string) => ASSIGNMENT_KINDS.find((k) => k.entity === entity)!;

@@ -1,14 +1,17 @@
 import type { CatalogEntity } from '../../host/contract.js';
 
-/** The three kinds of rule assignment; they differ only in names. */
-export interface AssignmentKind {
+/**
+ * The three kinds of rule assignment; they differ only in names. `IdField` is the name of the
+ * entity's id field, so the routes of one kind read their body and path by that name.
+ */
+export interface AssignmentKind<IdField extends string = string> {
   entity: CatalogEntity;
   /** 'category' | 'landing-page' | 'product', the path segment of the routes */
   segment: string;
   /** For messages and summaries: 'category', 'landing page', 'product'. */
   label: string;
   /** Field of the POST body and the list attributes, also the DELETE path variable. */
-  idField: string;
+  idField: IdField;
   versionField: string;
   table: string;
   entityColumn: string;

@@ -1,5 +1,4 @@
-import type { Executor } from '../../lib/db.js';
-import { readInt } from '../../lib/db.js';
+import { readInt, selectRows, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 import type { AssignmentKind } from './kinds.js';
 
@@ -10,18 +9,19 @@ export interface AssignmentRow {
 }
 
 export async function countAssignments(executor: Executor, kind: AssignmentKind): Promise<number> {
-  const [row] = await executor(kind.table).count({ count: '*' });
-  return readInt((row as { count: unknown } | undefined)?.count);
+  const [row] = await selectRows<{ count: unknown }>(executor(kind.table).count({ count: '*' }));
+  return readInt(row?.count);
 }
 
 /** One page in primary-key order, so pages are stable and the query walks the key. */
-export async function listAssignments(executor: Executor, kind: AssignmentKind, limit: number, offset: number): Promise<AssignmentRow[]> {
-  const rows = await executor(kind.table)
-    .select({ entityId: kind.entityColumn, versionId: kind.versionColumn, ruleId: 'rule_id' })
-    .orderBy([kind.entityColumn, 'rule_id'])
-    .limit(limit)
-    .offset(offset);
-  return rows as AssignmentRow[];
+export function listAssignments(executor: Executor, kind: AssignmentKind, limit: number, offset: number): Promise<AssignmentRow[]> {
+  return selectRows<AssignmentRow>(
+    executor(kind.table)
+      .select({ entityId: kind.entityColumn, versionId: kind.versionColumn, ruleId: 'rule_id' })
+      .orderBy([kind.entityColumn, 'rule_id'])
+      .limit(limit)
+      .offset(offset),
+  );
 }
 
 export async function assignmentExists(executor: Executor, kind: AssignmentKind, entityId: string, ruleId: string): Promise<boolean> {
@@ -42,14 +42,14 @@ export async function deleteAssignment(executor: Executor, kind: AssignmentKind,
 
 /** Entities with at least one assignment, at most `max` + 1 of them (so the caller can tell "more than max"). */
 export async function restrictedEntities(executor: Executor, kind: AssignmentKind, max: number): Promise<string[]> {
-  const rows = await executor(kind.table).distinct(kind.entityColumn).orderBy(kind.entityColumn).limit(max + 1);
-  return rows.map((r: Record<string, string>) => r[kind.entityColumn]!);
+  const rows = await selectRows<Record<string, string>>(executor(kind.table).distinct(kind.entityColumn).orderBy(kind.entityColumn).limit(max + 1));
+  return rows.map((r) => r[kind.entityColumn]!);
 }
 
 /** Entities any of the rules unlocks, at most `max` + 1 of them. */
 export async function entitiesUnlockedBy(executor: Executor, kind: AssignmentKind, ruleIds: string[], max: number): Promise<string[]> {
-  const rows = await executor(kind.table).distinct(kind.entityColumn).whereIn('rule_id', ruleIds).limit(max + 1);
-  return rows.map((r: Record<string, string>) => r[kind.entityColumn]!);
+  const rows = await selectRows<Record<string, string>>(executor(kind.table).distinct(kind.entityColumn).whereIn('rule_id', ruleIds).limit(max + 1));
+  return rows.map((r) => r[kind.entityColumn]!);
 }
 
 /** The entities were deleted by the host (contract event): their assignments go with them. */

@@ -1,16 +1,15 @@
-import type { AdminRoute } from '../../host/contract.js';
+import { defineAdminRoute, type AdminRoute } from '../../host/contract.js';
 import { jsonApiList } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
-import { pathParams } from '../../lib/schemas.js';
 import { ASSIGNMENT_KINDS, type AssignmentKind } from './kinds.js';
-import { assignmentBodySchema, assignmentListSchema, listQuerySchema } from './schemas.js';
+import { assignmentBodySchema, assignmentListSchema, assignmentParamsSchema, listQuerySchema } from './schemas.js';
 import type { PartialAssortmentService } from './service.js';
 
 const TAGS = ['Partial assortments'];
-function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): AdminRoute[] {
+function kindRoutes<IdField extends string>(kind: AssignmentKind<IdField>, service: PartialAssortmentService): AdminRoute[] {
   const path = `/suite-partial-assortment-${kind.segment}-rule`;
   return [
-    {
+    defineAdminRoute({
       method: 'GET',
       path,
       operationId: `list${kind.bodyName}s`,
@@ -20,7 +19,7 @@ function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): Ad
       permission: null,
       schemas: { query: listQuerySchema, responses: { 200: assignmentListSchema(kind) } },
       async handler({ query }) {
-        const { limit, page } = query as { limit: number; page: number };
+        const { limit, page } = query;
         const { total, rows } = await service.list(kind, limit, page);
         const data = rows.map((row) => ({
           id: `${row.entityId}${row.ruleId}`,
@@ -29,8 +28,8 @@ function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): Ad
         }));
         return jsonApiList(data, { path, page, limit, total });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path,
       operationId: `create${kind.bodyName}`,
@@ -44,8 +43,8 @@ function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): Ad
         await service.assign(kind, body[kind.idField], body.ruleId);
         return noContent();
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'DELETE',
       path: `${path}/{${kind.idField}}/{ruleId}`,
       operationId: `delete${kind.bodyName}`,
@@ -53,12 +52,12 @@ function kindRoutes(kind: AssignmentKind, service: PartialAssortmentService): Ad
       tags: TAGS,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams(kind.idField, 'ruleId'), responses: { 204: null } },
+      schemas: { params: assignmentParamsSchema(kind), responses: { 204: null } },
       async handler({ params }) {
         await service.unassign(kind, params[kind.idField], params.ruleId);
         return noContent();
       },
-    },
+    }),
   ];
 }
 

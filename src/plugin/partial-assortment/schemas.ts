@@ -1,11 +1,16 @@
 import { idSchema } from '../../lib/ids.js';
 import { jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
-import { objectSchema } from '../../lib/schemas.js';
+import type { TypedSchema } from '../../lib/routes.js';
+import { objectSchema, pathParams } from '../../lib/schemas.js';
 import type { AssignmentKind } from './kinds.js';
+
+/** The entity's id under the kind's field name (`categoryId`, `landingPageId`, `productId`), and the rule id. */
+export type AssignmentInput<IdField extends string> = Record<IdField | 'ruleId', string>;
 
 export const listQuerySchema = objectSchema(jsonApiPageQuery);
 
-export function assignmentBodySchema(kind: AssignmentKind): Record<string, unknown> {
+/** The field name is the kind's, which `FromSchema` cannot read from a computed key: the admitted type is stated here. */
+export function assignmentBodySchema<IdField extends string>(kind: AssignmentKind<IdField>): TypedSchema<AssignmentInput<IdField>> {
   return objectSchema(
     {
       [kind.idField]: { ...idSchema, description: `Id of the ${kind.label}.` },
@@ -16,7 +21,12 @@ export function assignmentBodySchema(kind: AssignmentKind): Record<string, unkno
       title: kind.bodyName,
       description: `Assigns a rule to a ${kind.label}: the ${kind.label} is then visible only to contexts matching at least one of its rules.`,
     },
-  );
+  ) as unknown as TypedSchema<AssignmentInput<IdField>>;
+}
+
+/** The DELETE path: `/{<idField>}/{ruleId}`. */
+export function assignmentParamsSchema<IdField extends string>(kind: AssignmentKind<IdField>): TypedSchema<AssignmentInput<IdField>> {
+  return pathParams(kind.idField, 'ruleId') as unknown as TypedSchema<AssignmentInput<IdField>>;
 }
 
 export function assignmentSchema(kind: AssignmentKind): Record<string, unknown> {
