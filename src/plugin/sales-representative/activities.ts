@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, MAX_LIMIT, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, isForeignKeyError, readBool, readInt, type Executor } from '../../lib/db.js';
+import { inTransaction, isForeignKeyError, readBool, readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { emptyBody, idParam, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { storeList, storeListOf, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
 import { storableTime } from './dates.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { TAG } from './context.js';
-import { ACTIVITIES, ACTIVITY_TYPES, assignedCustomerIds, isAssigned } from './repository.js';
+import { ACTIVITIES, ACTIVITY_TYPES, assignedCustomerIds, isAssigned, type ActivityRow, type ActivityTypeRow } from './repository.js';
 import { pagingQuery } from './schemas.js';
 import { declaredRepresentative } from '../declared.js';
 
-const text = { type: 'string' };
+const text = { type: 'string' } as const;
 const nullableId = nullable(idParam);
 
 export const activityTypeSchema = objectSchema(
@@ -21,11 +21,11 @@ export const activityTypeSchema = objectSchema(
   ['id', 'technicalName', 'name', 'position', 'active'],
 );
 const activityTypeWithCount = objectSchema(
-  { ...(activityTypeSchema as { properties: Record<string, unknown> }).properties, activityCount: { type: 'integer', minimum: 0 } },
+  { ...activityTypeSchema.properties, activityCount: { type: 'integer', minimum: 0 } },
   ['id', 'technicalName', 'name', 'position', 'active', 'activityCount'],
 );
 
-const activitySchema = objectSchema(
+export const activitySchema = objectSchema(
   {
     id: text,
     customerId: text,
@@ -52,7 +52,7 @@ const editable = {
   followUpDate: nullable(dateTimeSchema),
   employeeId: nullableId,
   orderId: nullableId,
-};
+} as const;
 const createBody = objectSchema({ customerId: idParam, ...editable }, ['typeId', 'subject']);
 const updateBody = objectSchema({ id: idParam, ...editable }, ['id'], { minProperties: 2 });
 /** Query shortcuts of the activity list; they narrow (and page) the criteria body, so no defaults here. */
@@ -90,11 +90,11 @@ const typeCriteria: CriteriaSpec = {
   idColumn: 't.id',
 };
 
-function toType(row: Record<string, any>) {
+function toType(row: ActivityTypeRow) {
   return { id: row.id, technicalName: row.technical_name, name: row.name, position: readInt(row.position), active: readBool(row.active) };
 }
 
-function toActivity(row: Record<string, any>) {
+function toActivity(row: ActivityRow) {
   return {
     id: row.id,
     customerId: row.customer_id,
@@ -122,7 +122,7 @@ const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.n
 /** One activity, when its customer is assigned to the representative. */
 async function readActivity(host: HostRuntime, executor: Executor, ctx: StoreContext, id: string) {
   const rep = declaredRepresentative(ctx);
-  const row = await executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').where('a.id', id).first(ACTIVITY_COLUMNS);
+  const row = await selectRow<ActivityRow>(executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').where('a.id', id).first(ACTIVITY_COLUMNS));
   if (!row || !(await isAssigned(host, executor, rep.id, ctx.salesChannel.id, row.customer_id))) throw Errors.notFound('customer activity', id);
   return toActivity(row);
 }
@@ -131,9 +131,9 @@ const missing = (entity: string, id: string, pointer: string) =>
   new AppError(404, 'SUITE__NOT_FOUND', `${entity} with id "${id}" was not found.`, { pointer, meta: { entity } });
 
 /** The references of an activity must exist and belong to its customer (else 404, like any foreign id). */
-async function checkReferences(host: HostRuntime, trx: Executor, customerId: string, input: { typeId?: string; employeeId?: string | null; orderId?: string | null }, isNew: boolean) {
+async function checkReferences(host: HostRuntime, trx: Executor, customerId: string, input: ActivityChanges, isNew: boolean) {
   if (input.typeId !== undefined) {
-    const type = await trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active');
+    const type = await selectRow<Pick<ActivityTypeRow, 'id' | 'active'>>(trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active'));
     if (!type || (isNew && !readBool(type.active))) throw missing('customer activity type', input.typeId, '/typeId');
   }
   if (input.employeeId && !(await trx('b2b_employee_customers').where({ employee_id: input.employeeId, customer_id: customerId }).first('id')))
@@ -141,10 +141,21 @@ async function checkReferences(host: HostRuntime, trx: Executor, customerId: str
   if (input.orderId && !(await host.orders.belongsTo(trx, input.orderId, customerId))) throw missing('order', input.orderId, '/orderId');
 }
 
-function columnsOf(body: Record<string, any>): Record<string, unknown> {
+/** What a create or update body may set (the schemas' `editable` fields). */
+interface ActivityChanges {
+  typeId?: string;
+  subject?: string;
+  comment?: string | null;
+  activityDate?: string;
+  followUpDate?: string | null;
+  employeeId?: string | null;
+  orderId?: string | null;
+}
+
+function columnsOf(body: ActivityChanges): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   if (body.typeId !== undefined) columns.type_id = body.typeId;
-  if (body.subject !== undefined) columns.subject = String(body.subject).trim();
+  if (body.subject !== undefined) columns.subject = body.subject.trim();
   if (body.comment !== undefined) columns.comment = body.comment;
   if (body.activityDate !== undefined) columns.activity_date = storableTime(body.activityDate, '/activityDate');
   if (body.followUpDate !== undefined) columns.follow_up_date = body.followUpDate === null ? null : storableTime(body.followUpDate, '/followUpDate');
@@ -161,7 +172,7 @@ function referenceGone(error: unknown): never {
 
 export function activityRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/sales-representative/customer-activity-type',
       operationId: 'listActiveCustomerActivityTypes',
@@ -172,11 +183,11 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { responses: { 200: storeListResponse(activityTypeSchema) } },
       async handler() {
-        const rows = await host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id');
+        const rows = await selectRows<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id'));
         return storeListOf(rows.map(toType));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/sales-representative/customer-activity-type/list',
       operationId: 'searchCustomerActivityTypes',
@@ -188,20 +199,22 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { query: typeListQuery, responses: { 200: storeListResponse(activityTypeWithCount) } },
       async handler({ ctx, query }) {
         const rep = declaredRepresentative(ctx);
-        const page = await searchByCriteria<Record<string, any>>(host.db(`${ACTIVITY_TYPES} as t`), query as Criteria, typeCriteria, (qb) => qb.select('t.*'));
-        const ids = page.rows.map((r) => r.id as string);
+        const page = await searchByCriteria<ActivityTypeRow>(host.db(`${ACTIVITY_TYPES} as t`), query, typeCriteria, (qb) => qb.select('t.*'));
+        const ids = page.rows.map((r) => r.id);
         const counts = ids.length
-          ? await host.db(ACTIVITIES)
-              .whereIn('type_id', ids)
-              .whereIn('customer_id', await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id))
-              .groupBy('type_id')
-              .select('type_id', host.db.raw('COUNT(*) as n'))
+          ? await selectRows<{ type_id: string; n: unknown }>(
+              host.db(ACTIVITIES)
+                .whereIn('type_id', ids)
+                .whereIn('customer_id', await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id))
+                .groupBy('type_id')
+                .select('type_id', host.db.raw('COUNT(*) as n')),
+            )
           : [];
-        const byType = new Map(counts.map((c: Record<string, any>) => [c.type_id as string, readInt(c.n)]));
+        const byType = new Map(counts.map((c) => [c.type_id, readInt(c.n)]));
         return storeList(page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-activity-type/{id}',
       operationId: 'readCustomerActivityType',
@@ -212,12 +225,12 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: pathParams('id'), body: emptyBody, responses: { 200: activityTypeSchema } },
       async handler({ params }) {
-        const row = await host.db(ACTIVITY_TYPES).where({ id: params.id }).first();
+        const row = await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first());
         if (!row) throw Errors.notFound('customer activity type', params.id);
         return toType(row);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-activity',
       operationId: 'createCustomerActivity',
@@ -242,8 +255,8 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
           return readActivity(host, trx, ctx, id);
         });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PUT',
       path: '/sales-representative/customer-activity',
       operationId: 'updateCustomerActivity',
@@ -264,9 +277,9 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
           return readActivity(host, trx, ctx, body.id);
         });
       },
-    },
+    }),
     ...(['GET', 'POST'] as const).map(
-      (method): StoreRoute => ({
+      (method) => defineStoreRoute({
         method,
         path: '/sales-representative/customer-activity/list',
         operationId: method === 'GET' ? 'listCustomerActivities' : 'searchCustomerActivities',
@@ -280,18 +293,17 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         async handler({ ctx, query, body }) {
           const rep = declaredRepresentative(ctx);
           if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
-          const given = body as Criteria;
-          const filter: NonNullable<Criteria['filter']> = [...(given.filter ?? [])];
+          const filter: NonNullable<Criteria['filter']> = [...(body.filter ?? [])];
           if (query.customerId) filter.push({ type: 'equals', field: 'customerId', value: query.customerId });
           if (query.typeId) filter.push({ type: 'equals', field: 'typeId', value: query.typeId });
-          const criteria: Criteria = { ...given, page: query.page ?? given.page, limit: query.limit ?? given.limit, term: query.term ?? given.term, filter };
+          const criteria: Criteria = { ...body, page: query.page ?? body.page, limit: query.limit ?? body.limit, term: query.term ?? body.term, filter };
           const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
-          const page = await searchByCriteria<Record<string, any>>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
+          const page = await searchByCriteria<ActivityRow>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
           return storeList(page.rows.map(toActivity), page);
         },
       }),
     ),
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/sales-representative/customer-activity/{id}',
       operationId: 'readCustomerActivity',
@@ -304,8 +316,8 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, params }) {
         return readActivity(host, host.db, ctx, params.id);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/sales-representative/customer-activity/{id}',
       operationId: 'deleteCustomerActivity',
@@ -322,6 +334,6 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true };
       },
-    },
+    }),
   ];
 }

@@ -1,14 +1,14 @@
 import { applyCriteriaFilters, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, readBool, readInt, type Executor, type Trx } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, readBool, readInt, selectRow, selectRows, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
-import type { AdminRoute, HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
 import { emailTaken, TAG } from './context.js';
-import { ACTIVITY_TYPES, ASSIGNMENTS, findRepresentative, loginEmailInUse, REPRESENTATIVES, toRepresentativeView, type RepresentativeRow } from './repository.js';
+import { ACTIVITY_TYPES, ASSIGNMENTS, findRepresentative, loginEmailInUse, REPRESENTATIVES, toRepresentativeView, type ActivityTypeRow, type RepresentativeRow } from './repository.js';
 import { emailSchema, nameSchema, passwordSchema, phoneSchema, representativeSchema } from './schemas.js';
 import { activityTypeSchema } from './activities.js';
 
@@ -26,8 +26,8 @@ const single = objectSchema({ data: resource }, ['data']);
 const typeResource = objectSchema({ id: { type: 'string' }, type: { const: ACTIVITY_TYPE }, attributes: activityTypeSchema }, ['id', 'type', 'attributes']);
 
 async function toResource(executor: Executor, row: RepresentativeRow) {
-  const customers = await executor(ASSIGNMENTS).where({ sales_representative_id: row.id }).orderBy('created_at').orderBy('customer_id').select('customer_id');
-  return { id: row.id, type: TYPE, attributes: { ...toRepresentativeView(row), customerIds: customers.map((c: { customer_id: string }) => c.customer_id) } };
+  const customers = await selectRows<{ customer_id: string }>(executor(ASSIGNMENTS).where({ sales_representative_id: row.id }).orderBy('created_at').orderBy('customer_id').select('customer_id'));
+  return { id: row.id, type: TYPE, attributes: { ...toRepresentativeView(row), customerIds: customers.map((c) => c.customer_id) } };
 }
 
 async function existing(executor: Executor, id: string): Promise<RepresentativeRow> {
@@ -67,17 +67,14 @@ const patchBody = objectSchema(
   { minProperties: 1 },
 );
 const assignBody = objectSchema({ customerIds: { type: 'array', minItems: 1, maxItems: 500, items: idParam } }, ['customerIds']);
-const typeBody = (required: string[]) =>
-  objectSchema(
-    {
-      technicalName: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' },
-      name: nameSchema,
-      position: { type: 'integer', minimum: 0, maximum: 100000 },
-      active: { type: 'boolean' },
-    },
-    required,
-    required.length ? {} : { minProperties: 1 },
-  );
+const typeProperties = {
+  technicalName: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' },
+  name: nameSchema,
+  position: { type: 'integer', minimum: 0, maximum: 100000 },
+  active: { type: 'boolean' },
+} as const;
+const typeCreateBody = objectSchema(typeProperties, ['technicalName', 'name']);
+const typePatchBody = objectSchema(typeProperties, [], { minProperties: 1 });
 
 async function uniqueEmail(host: HostRuntime, trx: Trx, email: string, exceptId?: string): Promise<string> {
   const normalised = email.trim().toLowerCase();
@@ -85,7 +82,7 @@ async function uniqueEmail(host: HostRuntime, trx: Trx, email: string, exceptId?
   return normalised;
 }
 
-function typeResourceOf(row: Record<string, any>) {
+function typeResourceOf(row: ActivityTypeRow) {
   return { id: row.id, type: ACTIVITY_TYPE, attributes: { id: row.id, technicalName: row.technical_name, name: row.name, position: readInt(row.position), active: readBool(row.active) } };
 }
 
@@ -96,7 +93,7 @@ const technicalNameTaken = () => Errors.badRequest('SUITE__TECHNICAL_NAME_TAKEN'
 export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
   const tags = [TAG];
   return [
-    {
+    defineAdminRoute({
       method: 'GET',
       path: PATH,
       operationId: 'listSalesRepresentatives',
@@ -107,15 +104,15 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       schemas: { query: objectSchema({ ...jsonApiPageQuery, term: { type: 'string', maxLength: 255 } }), responses: { 200: jsonApiListSchema(resource) } },
       async handler({ query }) {
         const base = applyCriteriaFilters(host.db(REPRESENTATIVES), { term: query.term }, representativeSearch);
-        const [count] = await base.clone().count({ n: '*' });
+        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await base.clone().orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
+        const rows = await selectRows<RepresentativeRow>(base.clone().orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));
         const data = [];
         for (const row of rows) data.push(await toResource(host.db, row));
         return jsonApiList(data, { path: PATH, page: query.page, limit: query.limit, total, filters: { term: query.term } });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: PATH,
       operationId: 'createSalesRepresentative',
@@ -147,8 +144,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           return { data: await toResource(trx, await existing(trx, id)) };
         });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'GET',
       path: `${PATH}/{id}`,
       operationId: 'readSalesRepresentative',
@@ -160,8 +157,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ params }) {
         return { data: await toResource(host.db, await existing(host.db, params.id)) };
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'PATCH',
       path: `${PATH}/{id}`,
       operationId: 'updateSalesRepresentative',
@@ -191,8 +188,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           return { data: await toResource(trx, await existing(trx, params.id)) };
         });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'DELETE',
       path: `${PATH}/{id}`,
       operationId: 'deleteSalesRepresentative',
@@ -209,8 +206,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
         });
         return noContent();
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: `${PATH}/{id}/customers`,
       operationId: 'assignSalesRepresentativeCustomers',
@@ -226,8 +223,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           return { data: await toResource(trx, await existing(trx, params.id)) };
         });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'DELETE',
       path: `${PATH}/{id}/customers/{customerId}`,
       operationId: 'unassignSalesRepresentativeCustomer',
@@ -241,8 +238,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
         if (!removed) throw Errors.notFound('assignment', params.customerId);
         return noContent();
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'GET',
       path: TYPE_PATH,
       operationId: 'listCustomerActivityTypes',
@@ -252,13 +249,13 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { query: objectSchema(jsonApiPageQuery), responses: { 200: jsonApiListSchema(typeResource) } },
       async handler({ query }) {
-        const [count] = await host.db(ACTIVITY_TYPES).count({ n: '*' });
+        const [count] = await selectRows<{ n: unknown }>(host.db(ACTIVITY_TYPES).count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await host.db(ACTIVITY_TYPES).orderBy('position').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
+        const rows = await selectRows<ActivityTypeRow>(host.db(ACTIVITY_TYPES).orderBy('position').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));
         return jsonApiList(rows.map(typeResourceOf), { path: TYPE_PATH, page: query.page, limit: query.limit, total });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: TYPE_PATH,
       operationId: 'createCustomerActivityType',
@@ -266,7 +263,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { body: typeBody(['technicalName', 'name']), responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
+      schemas: { body: typeCreateBody, responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
       async handler({ body }) {
         const id = newId();
         try {
@@ -275,10 +272,10 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           if (isDuplicateKeyError(error)) throw technicalNameTaken();
           throw error;
         }
-        return { data: typeResourceOf(await host.db(ACTIVITY_TYPES).where({ id }).first()) };
+        return { data: typeResourceOf((await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id }).first()))!) };
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'PATCH',
       path: `${TYPE_PATH}/{id}`,
       operationId: 'updateCustomerActivityType',
@@ -286,7 +283,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('id'), body: typeBody([]), responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
+      schemas: { params: pathParams('id'), body: typePatchBody, responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
       async handler({ params, body }) {
         const update: Record<string, unknown> = { updated_at: nowDb() };
         if (body.technicalName !== undefined) update.technical_name = body.technicalName;
@@ -301,8 +298,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           throw error;
         }
         if (!changed) throw Errors.notFound('customer activity type', params.id);
-        return { data: typeResourceOf(await host.db(ACTIVITY_TYPES).where({ id: params.id }).first()) };
+        return { data: typeResourceOf((await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first()))!) };
       },
-    },
+    }),
   ];
 }

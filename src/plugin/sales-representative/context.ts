@@ -29,7 +29,8 @@ export function representativeLoginProvider(host: HostRuntime): LoginProvider {
  */
 export const representativeContextEnricher: ContextEnricher = async (ctx, executor) => {
   if (ctx.actor.type !== 'salesRepresentative') return;
-  const id = String(ctx.attributes.salesRepresentativeId ?? ctx.actor.id ?? '');
+  const attribute = ctx.attributes.salesRepresentativeId;
+  const id = typeof attribute === 'string' ? attribute : (ctx.actor.id ?? '');
   const row = await findRepresentative(executor, id);
   if (!row || !readBool(row.active))
     throw Errors.unauthorized('The sales representative account is not active.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');

@@ -3,6 +3,9 @@ import type { CustomerRef, HostRuntime } from '../../host/contract.js';
 import { EMPLOYEES, LINKS, selectEmployeeColumns, toEmployeeView } from '../employee/repository.js';
 import { storeList } from '../../lib/store-list.js';
 
+/** An employee row as the employee add-on reads it, with the customer of the link. */
+type LinkedEmployeeRow = Parameters<typeof toEmployeeView>[0] & { customer_id: string };
+
 /** Case-insensitive substring match, as the term's LIKE is on both databases' default collations. */
 export function containsText(value: string | null, term: string): boolean {
   return value !== null && value.toLowerCase().includes(term.toLowerCase());
@@ -29,9 +32,9 @@ export async function employeesOfLinks(host: HostRuntime, customers: CustomerRef
       if (ofMatchingCompany.length) q.orWhereIn('ec.customer_id', ofMatchingCompany);
     });
   }
-  const page = await searchByCriteria<Record<string, any>>(base, withoutTerm, spec, (qb) => selectEmployeeColumns(host.db, qb).select('ec.customer_id'));
+  const page = await searchByCriteria<LinkedEmployeeRow>(base, withoutTerm, spec, (qb) => selectEmployeeColumns(host.db, qb).select('ec.customer_id'));
   return storeList(
-    page.rows.map((row) => ({ ...toEmployeeView(row), customerId: row.customer_id as string, company: companyOf.get(row.customer_id as string) ?? null })),
+    page.rows.map((row) => ({ ...toEmployeeView(row), customerId: row.customer_id, company: companyOf.get(row.customer_id) ?? null })),
     page,
   );
 }

@@ -1,11 +1,11 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
 import { addToCart, addToCartBody, addToCartResponse } from '../fast-order/index.js';
 import { TAG } from './context.js';
 
 /** The real product's representative fast order: the fast order's add-by-number, for the customer the representative acts for. */
 export function representativeFastOrderRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/fast-order',
       operationId: 'salesRepresentativeFastOrder',
@@ -21,6 +21,6 @@ export function representativeFastOrderRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         return addToCart(host, ctx, body.items);
       },
-    },
+    }),
   ];
 }

@@ -12,7 +12,7 @@ export { requireRepresentative } from './context.js';
 export { assignedCustomerIds, isAssigned, representativeOfCustomer } from './repository.js';
 
 /** Sales representatives: login, acting for assigned customers, customer activities, their orders and statistics; Admin API to set them up. */
-export async function registerSalesRepresentatives(host: HostRuntime): Promise<void> {
+export function registerSalesRepresentatives(host: HostRuntime): void {
   host.auth.addLoginProvider(representativeLoginProvider(host));
   host.auth.addContextEnricher(representativeContextEnricher);
   for (const route of [...representativeRoutes(host), ...activityRoutes(host), ...productRequestRoutes(host), ...representativeFastOrderRoutes(host)]) host.storeApi.route(route);

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { TAG } from './context.js';
@@ -18,7 +18,7 @@ const productRequestBody = objectSchema(
 /** The real product's "ask your sales representative about this product": a mail to the representative. */
 export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/product-request/{productId}/send',
       operationId: 'sendProductRequest',
@@ -52,6 +52,6 @@ export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true };
       },
-    },
+    }),
   ];
 }

@@ -1,4 +1,4 @@
-import { readBool, type Executor } from '../../lib/db.js';
+import { readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 import type { CustomerRef, HostRuntime, LoginIdentity } from '../../host/contract.js';
 
@@ -17,6 +17,34 @@ export interface RepresentativeRow {
   active: unknown;
   created_at: string;
   updated_at: string | null;
+}
+
+export interface ActivityTypeRow {
+  id: string;
+  technical_name: string;
+  name: string;
+  position: unknown;
+  active: unknown;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** An activity joined with its type's names (`ACTIVITY_COLUMNS` in activities.ts). */
+export interface ActivityRow {
+  id: string;
+  customer_id: string;
+  type_id: string;
+  sales_representative_id: string | null;
+  employee_id: string | null;
+  order_id: string | null;
+  subject: string;
+  comment: string | null;
+  activity_date: string;
+  follow_up_date: string | null;
+  created_at: string;
+  updated_at: string | null;
+  type_technical_name: string;
+  type_name: string;
 }
 
 export interface RepresentativeView {
@@ -48,11 +76,11 @@ export function representativeName(row: { first_name: string; last_name: string 
 }
 
 export async function findRepresentative(executor: Executor, id: string): Promise<RepresentativeRow | null> {
-  return ((await executor(REPRESENTATIVES).where({ id }).first()) as RepresentativeRow | undefined) ?? null;
+  return (await selectRow<RepresentativeRow>(executor(REPRESENTATIVES).where({ id }).first())) ?? null;
 }
 
 export async function findRepresentativeByEmail(executor: Executor, email: string): Promise<RepresentativeRow | null> {
-  return ((await executor(REPRESENTATIVES).where({ email: email.trim().toLowerCase() }).first()) as RepresentativeRow | undefined) ?? null;
+  return (await selectRow<RepresentativeRow>(executor(REPRESENTATIVES).where({ email: email.trim().toLowerCase() }).first())) ?? null;
 }
 
 /** A customer a representative may act for: active and of the sales channel the request is in. */
@@ -65,11 +93,9 @@ function inScope(customer: CustomerRef, salesChannelId: string): boolean {
  * longest assigned first: the tenant scope of every representative route.
  */
 export async function assignedCustomers(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<Array<CustomerRef & { assignedAt: string }>> {
-  const rows: Array<{ customer_id: string; created_at: string }> = await executor(ASSIGNMENTS)
-    .where('sales_representative_id', representativeId)
-    .orderBy('created_at')
-    .orderBy('customer_id')
-    .select('customer_id', 'created_at');
+  const rows = await selectRows<{ customer_id: string; created_at: string }>(
+    executor(ASSIGNMENTS).where('sales_representative_id', representativeId).orderBy('created_at').orderBy('customer_id').select('customer_id', 'created_at'),
+  );
   const assignedAt = new Map(rows.map((row) => [row.customer_id, fromDbTime(row.created_at)!]));
   const customers = await host.customers.getMany(executor, rows.map((row) => row.customer_id));
   return customers.filter((customer) => inScope(customer, salesChannelId)).map((customer) => ({ ...customer, assignedAt: assignedAt.get(customer.id)! }));
@@ -103,12 +129,10 @@ function compare(a: string, b: string): number {
 }
 
 export async function representativeOfCustomer(executor: Executor, customerId: string): Promise<RepresentativeRow | null> {
-  const row = await executor(`${ASSIGNMENTS} as src`)
-    .join(`${REPRESENTATIVES} as r`, 'r.id', 'src.sales_representative_id')
-    .where('src.customer_id', customerId)
-    .where('r.active', true)
-    .first('r.*');
-  return (row as RepresentativeRow | undefined) ?? null;
+  const row = await selectRow<RepresentativeRow>(
+    executor(`${ASSIGNMENTS} as src`).join(`${REPRESENTATIVES} as r`, 'r.id', 'src.sales_representative_id').where('src.customer_id', customerId).where('r.active', true).first('r.*'),
+  );
+  return row ?? null;
 }
 
 export function representativeIdentity(row: RepresentativeRow, customerId: string): LoginIdentity {
@@ -122,11 +146,9 @@ export function representativeIdentity(row: RepresentativeRow, customerId: strin
 
 /** An e-mail is free for a representative when no representative, employee or customer login uses it. */
 export async function loginEmailInUse(host: HostRuntime, executor: Executor, email: string, exceptRepresentativeId?: string): Promise<boolean> {
-  const rep = await executor(REPRESENTATIVES)
-    .where({ email })
-    .modify((q) => (exceptRepresentativeId ? q.whereNot({ id: exceptRepresentativeId }) : q))
-    .first('id');
-  if (rep) return true;
+  const representatives = executor(REPRESENTATIVES).where({ email });
+  if (exceptRepresentativeId) representatives.whereNot({ id: exceptRepresentativeId });
+  if (await selectRow<{ id: string }>(representatives.first('id'))) return true;
   if (await executor('b2b_employees').where({ email }).first('id')) return true;
   return Boolean(await host.customers.findByEmail(executor, email));
 }

@@ -1,11 +1,11 @@
 import { termAsFilter, type Criteria } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, selectRow } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { emptyBody, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { nowDb } from '../../lib/time.js';
-import type { CustomerRef, HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type CustomerRef, type HostRuntime, type OrderScope, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { containsText, employeesOfLinks } from './employees.js';
 import { emailTaken, TAG } from './context.js';
 import {
@@ -80,7 +80,7 @@ async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: 
 
 export function representativeRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/sales-representative',
       operationId: 'readCustomerSalesRepresentative',
@@ -94,8 +94,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         if (!row) throw new AppError(404, 'SUITE__NO_SALES_REPRESENTATIVE', 'No sales representative looks after this customer.');
         return { id: row.id, apiAlias: 'customer', email: row.email, firstName: row.first_name, lastName: row.last_name, phone: row.phone ?? null };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/sales-representative/{id}',
       operationId: 'updateOwnSalesRepresentativeProfile',
@@ -111,7 +111,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         await inTransaction(host.db, async (trx) => {
           const update: Record<string, unknown> = { updated_at: nowDb() };
           if (body.email !== undefined) {
-            const email = String(body.email).trim().toLowerCase();
+            const email = body.email.trim().toLowerCase();
             if (await loginEmailInUse(host, trx, email, rep.id)) throw emailTaken();
             update.email = email;
           }
@@ -127,8 +127,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/switch-customer',
       operationId: 'switchSalesRepresentativeCustomer',
@@ -149,8 +149,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customers',
       operationId: 'listSalesRepresentativeCustomers',
@@ -161,7 +161,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerWithStatsSchema) } },
       async handler({ ctx, body }) {
-        const page = await customerPage(host, ctx, body as Criteria);
+        const page = await customerPage(host, ctx, body);
         const figures = await host.orders.figuresByCustomer(host.db, page.elements.map((customer) => customer.id));
         const byCustomer = new Map(figures.map((f) => [f.customerId, f]));
         const precision = ctx.salesChannel.currencyPrecision;
@@ -173,8 +173,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
           page,
         );
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-search',
       operationId: 'searchSalesRepresentativeCustomers',
@@ -185,11 +185,11 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerSchema) } },
       async handler({ ctx, body }) {
-        const page = await customerPage(host, ctx, body as Criteria);
+        const page = await customerPage(host, ctx, body);
         return storeList(page.elements.map((customer) => toCustomer(ctx, customer)), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/orders',
       operationId: 'listSalesRepresentativeOrders',
@@ -201,10 +201,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
         const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
-        return orderPage(host, { customerIds }, body as Criteria);
+        return orderPage(host, { customerIds }, body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-last-orders',
       operationId: 'listSalesRepresentativeCustomerLastOrders',
@@ -217,13 +217,13 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const customers = await assignedTo(host, ctx);
         // The term searches the order number and the customer's company and number.
-        const term = (body as Criteria).term?.trim() ?? '';
+        const term = body.term?.trim() ?? '';
         const ofMatchingCustomer = term ? customers.filter((c) => containsText(c.company, term) || containsText(c.customerNumber, term)).map((c) => c.id) : [];
-        const criteria = termAsFilter(body as Criteria, ['orderNumber'], ofMatchingCustomer.length ? [{ type: 'equalsAny', field: 'customerId', value: ofMatchingCustomer }] : []);
+        const criteria = termAsFilter(body, ['orderNumber'], ofMatchingCustomer.length ? [{ type: 'equalsAny', field: 'customerId', value: ofMatchingCustomer }] : []);
         return orderPage(host, { customerIds: customers.map((c) => c.id), latestPerCustomer: true }, criteria);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/sales-representative/customer-orders/{customerId}',
       operationId: 'listSalesRepresentativeCustomerOrders',
@@ -237,8 +237,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         await assertAssigned(host, ctx, params.customerId);
         return (await host.orders.search(host.db, { customerIds: [params.customerId] }, { page: query.page, limit: query.limit })).elements;
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-activity-order/{id}',
       operationId: 'listSalesRepresentativeEmployeeOrders',
@@ -250,12 +250,12 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, params, body }) {
         const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
-        const linked = await host.db('b2b_employee_customers').where('employee_id', params.id).whereIn('customer_id', customerIds).first('id');
+        const linked = await selectRow<{ id: string }>(host.db('b2b_employee_customers').where('employee_id', params.id).whereIn('customer_id', customerIds).first('id'));
         if (!linked) throw Errors.notFound('employee', params.id);
-        return orderPage(host, { customerIds, placedBy: { type: 'employee', id: params.id } }, body as Criteria);
+        return orderPage(host, { customerIds, placedBy: { type: 'employee', id: params.id } }, body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/employees',
       operationId: 'listSalesRepresentativeEmployees',
@@ -266,10 +266,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { body: employeeCriteriaBody, responses: { 200: storeListResponse(customerEmployeeSchema) } },
       async handler({ ctx, body }) {
-        return employeesOfLinks(host, await assignedTo(host, ctx), body as Criteria, representativeEmployeeCriteria);
+        return employeesOfLinks(host, await assignedTo(host, ctx), body, representativeEmployeeCriteria);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/sales-statistics',
       operationId: 'readSalesStatistics',
@@ -283,8 +283,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         await assertAssigned(host, ctx, query.customerId);
         return salesStatistics(host, ctx.salesChannel, query.customerId, query.months);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-sales-ranking',
       operationId: 'readCustomerSalesRanking',
@@ -306,6 +306,6 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
           { total: entries.length, page: body.page, limit: body.limit },
         );
       },
-    },
+    }),
   ];
 }

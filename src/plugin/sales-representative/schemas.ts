@@ -5,9 +5,9 @@ import { dateTimeSchema } from '../../lib/time.js';
 import { employeeCriteria } from '../employee/repository.js';
 import { employeeSchema } from '../employee/schemas.js';
 
-const text = { type: 'string' };
+const text = { type: 'string' } as const;
 const nullableText = nullable(text);
-const amount = { type: 'number' };
+const amount = { type: 'number' } as const;
 
 export const emailSchema = { type: 'string', format: 'email', minLength: 3, maxLength: 255 } as const;
 export const passwordSchema = { type: 'string', minLength: 8, maxLength: 1024 } as const;
@@ -17,7 +17,7 @@ export const phoneSchema = nullable({ type: 'string', maxLength: 64 });
 export const pagingQuery = {
   page: { type: 'integer', minimum: 1, default: 1 },
   limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 25 },
-};
+} as const;
 
 /** The representative as a customer or employee sees them. */
 export const representativeContactSchema = objectSchema(
@@ -53,8 +53,8 @@ const customerProperties = {
   lastName: text,
   groupId: nullableText,
   current: { type: 'boolean' },
-};
-const customerRequired = Object.keys(customerProperties);
+} as const;
+const customerRequired = ['id', 'customerNumber', 'company', 'email', 'firstName', 'lastName', 'groupId', 'current'] as const;
 export const customerSchema = objectSchema(customerProperties, customerRequired);
 export const customerWithStatsSchema = objectSchema(
   { ...customerProperties, orderCount: { type: 'integer', minimum: 0 }, revenue: amount, lastOrderDate: nullable(dateTimeSchema) },
@@ -66,10 +66,10 @@ export const ORDER_FIELDS = ['id', 'orderNumber', 'orderDate', 'customerId', 'st
 export const orderCriteriaBody = criteriaSchema(ORDER_FIELDS);
 
 /** Orders in the host's Store API order shape (documented by GET /order/{orderId}). */
-export const orderItemSchema = { type: 'object', additionalProperties: true, required: ['id', 'orderNumber', 'orderDate'], properties: { id: text, orderNumber: text, orderDate: dateTimeSchema } };
+export const orderItemSchema = { type: 'object', additionalProperties: true, required: ['id', 'orderNumber', 'orderDate'], properties: { id: text, orderNumber: text, orderDate: dateTimeSchema } } as const;
 export const orderListResponse = storeListResponse(orderItemSchema);
 /** The spec: "array of orders of the customer". */
-export const orderArrayResponse = { type: 'array', items: orderItemSchema };
+export const orderArrayResponse = { type: 'array', items: orderItemSchema } as const;
 
 export const representativeEmployeeCriteria: CriteriaSpec = {
   ...employeeCriteria,
@@ -83,7 +83,7 @@ const employeeRequired = employeeSchema.required;
 export const customerEmployeeSchema = objectSchema({ ...employeeProperties, customerId: text, company: nullableText }, [...employeeRequired, 'customerId', 'company']);
 
 export const statisticsQuery = objectSchema({ customerId: idParam, months: { type: 'integer', minimum: 1, maximum: 36, default: 12 } }, ['customerId']);
-const figures = { revenue: amount, orderCount: { type: 'integer', minimum: 0 }, averageOrderValue: amount };
+const figures = { revenue: amount, orderCount: { type: 'integer', minimum: 0 }, averageOrderValue: amount } as const;
 export const statisticsResponse = objectSchema(
   {
     customerId: text,

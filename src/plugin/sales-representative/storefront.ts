@@ -2,10 +2,12 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contr
 import { inTransaction } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
+import type { SchemaInput } from '../../lib/routes.js';
 import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
-import { activityRoutes } from './activities.js';
+import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
 import { findRepresentative, representativeIdentity } from './repository.js';
 import { representativeRoutes } from './routes.js';
+import { customerSchema, customerWithStatsSchema } from './schemas.js';
 import { declaredRepresentative } from '../declared.js';
 
 const BASE = '/account/sales-representative';
@@ -16,6 +18,16 @@ const customerPath = (id: string) => `${CUSTOMERS_PATH}/${id}`;
 const PAGE_SIZE = 25;
 /** The Store API's largest page: the customer choices of the activity form. */
 const ALL_CUSTOMERS = 500;
+
+/** What the pages read of the routes' answers, as their response schemas declare it. */
+type Customer = SchemaInput<typeof customerSchema>;
+type CustomerWithStats = SchemaInput<typeof customerWithStatsSchema>;
+type Activity = SchemaInput<typeof activitySchema>;
+type ActivityType = SchemaInput<typeof activityTypeSchema>;
+interface ListOf<T> {
+  total: number;
+  elements: T[];
+}
 
 const NOTICES: Record<string, string> = {
   acting: 'You now act for this customer: the shop, cart and account pages are theirs.',
@@ -43,7 +55,7 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   async function customersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; elements: View[] }>(ctx, 'listSalesRepresentativeCustomers', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<ListOf<CustomerWithStats>>(ctx, 'listSalesRepresentativeCustomers', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -66,11 +78,11 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     if (!isId(id)) throw Errors.notFound('customer', id);
     // The statistics route answers 404 for a customer not assigned to the caller.
     const statistics = await call<View>(ctx, 'readSalesStatistics', { query: { customerId: id, months: 12 }, body: {} });
-    const [customer] = (await call<{ elements: View[] }>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
+    const [customer] = (await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
     if (!customer) throw Errors.notFound('customer', id);
     // The customer-orders route answers a bare array (the spec); the order search answers the total too.
     const orders = await call<{ total: number; elements: View[] }>(ctx, 'listSalesRepresentativeOrders', { body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] } });
-    const activities = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerActivities', { query: { customerId: id, page: 1, limit: 10 } });
+    const activities = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', { query: { customerId: id, page: 1, limit: 10 } });
     return {
       template: 'b2b/sales-customer',
       data: {
@@ -93,10 +105,10 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const customerId = typeof query.customerId === 'string' && isId(query.customerId) ? query.customerId : null;
     if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId) throw Errors.notFound('customer', query.customerId);
-    const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerActivities', { query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) } });
-    const customers = (await call<{ elements: View[] }>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })).elements;
+    const result = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', { query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) } });
+    const customers = (await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })).elements;
     const names = new Map(customers.map((customer) => [customer.id, customer.company ?? `${customer.firstName} ${customer.lastName}`]));
-    const types = (await call<{ elements: View[] }>(ctx, 'listActiveCustomerActivityTypes')).elements;
+    const types = (await call<ListOf<ActivityType>>(ctx, 'listActiveCustomerActivityTypes')).elements;
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const filter = customerId ? `&customerId=${customerId}` : '';
     const form = extra.form ?? { customerId: customerId ?? ctx.customer?.id ?? '' };
