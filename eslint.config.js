@@ -16,6 +16,8 @@ const typedPlugin = [
   'src/plugin/declared.ts',
   'src/plugin/product-fields.ts',
   'src/plugin/storefront-kit.ts',
+  'src/plugin/partial-assortment/**/*.ts',
+  'src/plugin/sales-representative/**/*.ts',
 ];
 const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin];
 
