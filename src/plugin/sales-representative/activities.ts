@@ -3,6 +3,7 @@ import { criteriaSchema, MAX_LIMIT, searchByCriteria, type Criteria, type Criter
 import { inTransaction, isForeignKeyError, readBool, readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import type { SchemaInput } from '../../lib/routes.js';
 import { emptyBody, idParam, nullable, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { storeList, storeListOf, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
@@ -141,16 +142,8 @@ async function checkReferences(host: HostRuntime, trx: Executor, customerId: str
   if (input.orderId && !(await host.orders.belongsTo(trx, input.orderId, customerId))) throw missing('order', input.orderId, '/orderId');
 }
 
-/** What a create or update body may set (the schemas' `editable` fields). */
-interface ActivityChanges {
-  typeId?: string;
-  subject?: string;
-  comment?: string | null;
-  activityDate?: string;
-  followUpDate?: string | null;
-  employeeId?: string | null;
-  orderId?: string | null;
-}
+/** What a create or update body may set: the `editable` fields (a create body has some of them required). */
+type ActivityChanges = Omit<SchemaInput<typeof updateBody>, 'id'>;
 
 function columnsOf(body: ActivityChanges): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
