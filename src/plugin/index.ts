@@ -27,14 +27,14 @@ const plugin: HostPlugin = {
   name: 'suite-b2b',
   async register(host: HostRuntime) {
     await registerEmployees(host);
-    await registerSalesRepresentatives(host);
+    registerSalesRepresentatives(host);
     registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
     registerCustomerPrices(host);
     registerCustomerProductNumbers(host);
     registerFastOrder(host);
     registerProductLists(host);
-    await registerPartialAssortment(host);
+    registerPartialAssortment(host);
     registerBudgets(host);
     await registerOrderApproval(host);
     await registerEventManager(host);
