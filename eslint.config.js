@@ -18,6 +18,7 @@ const typedPlugin = [
   'src/plugin/storefront-kit.ts',
   'src/plugin/partial-assortment/**/*.ts',
   'src/plugin/sales-representative/**/*.ts',
+  'src/plugin/order-approval/**/*.ts',
 ];
 const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin];
 

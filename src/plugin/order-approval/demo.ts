@@ -1,4 +1,4 @@
-import { inTransaction, writeJson } from '../../lib/db.js';
+import { inTransaction, selectRow, writeJson } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import type { DemoShop, HostRuntime } from '../../host/contract.js';
@@ -15,8 +15,8 @@ import { SETTINGS } from './repository.js';
 export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promise<string[]> {
   await inTransaction(host.db, async (trx) => {
     if (await trx(SETTINGS).where({ customer_id: demo.customerId }).first('customer_id')) return;
-    const purchaser = await trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id');
-    const approver = await trx(EMPLOYEES).where({ email: DEMO_APPROVER.email }).first('id');
+    const purchaser = await selectRow<{ id: string }>(trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id'));
+    const approver = await selectRow<{ id: string }>(trx(EMPLOYEES).where({ email: DEMO_APPROVER.email }).first('id'));
     if (!purchaser || !approver) return;
     const now = nowDb();
     await trx(SETTINGS).insert({ customer_id: demo.customerId, mode: 'n-of', approver_employee_ids: writeJson([approver.id]), n_value: 1, updated_at: now });

@@ -13,7 +13,7 @@ const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
  * Order approval: approval requests, approver settings, execute/refresh/line-item edits, reminders,
  * and the checkout interceptor that sends employees whose role requires approval to /order-approval/create.
  */
-export async function registerOrderApproval(host: HostRuntime): Promise<void> {
+export function registerOrderApproval(host: HostRuntime): void {
   const service = new OrderApprovalUseCases(host);
   for (const route of orderApprovalRoutes(host, service)) host.storeApi.route(route);
   registerOrderApprovalStorefront(host, service);

@@ -11,8 +11,23 @@ export const MAIL = {
   changes: 'order-approval-changes',
 } as const;
 
+/** What every approval mail can print (templates/mail/order-approval-*): a type alias, so it is a mail's `data` record. */
+export type ApprovalMailData = {
+  approval: {
+    id: string;
+    number: string;
+    requesterName: string;
+    customerComment: string | null;
+    netTotal: string;
+    total: string;
+    reasons: string[];
+    url: string;
+  };
+  lineItems: Array<{ label: string; productNumber: string | null; quantity: number; unitPrice: string; totalPrice: string }>;
+};
+
 /** What every approval mail can print: number, requester, totals, lines and a link to it. */
-export function approvalMailData(host: HostRuntime, salesChannel: SalesChannel, approval: ApprovalRow, lines: ApprovalLine[]): Record<string, unknown> {
+export function approvalMailData(host: HostRuntime, salesChannel: SalesChannel, approval: ApprovalRow, lines: ApprovalLine[]): ApprovalMailData {
   const precision = salesChannel.currencyPrecision;
   const money = (minor: number) => `${fromMinor(minor, precision).toFixed(precision)} ${approval.currencyIso}`;
   return {
@@ -33,7 +48,7 @@ export function approvalMailData(host: HostRuntime, salesChannel: SalesChannel, 
 export async function enqueueApprovalMail(
   host: HostRuntime,
   executor: Executor,
-  input: { template: string; to: string | null; cc?: string[]; salesChannel: SalesChannel; dedupeKey?: string; data: Record<string, unknown> },
+  input: { template: string; to: string | null; cc?: string[]; salesChannel: SalesChannel; dedupeKey?: string; data: ApprovalMailData & Record<string, unknown> },
 ): Promise<boolean> {
   if (!input.to) return false;
   const cc = [...new Set((input.cc ?? []).filter((address) => address && address !== input.to))];

@@ -1,8 +1,8 @@
 import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { bumpCounter, forUpdate, isDuplicateKeyError, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { bumpCounter, forUpdate, isDuplicateKeyError, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem } from '../../lib/line-items.js';
+import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { CHANGEABLE_STATUSES } from './states.js';
 
@@ -44,7 +44,8 @@ export interface ApprovalRow {
   approvalNumber: string;
   customerId: string;
   salesChannelId: string;
-  requesterType: 'employee' | 'customer' | string;
+  /** 'employee' or 'customer' (the actor type that asked). */
+  requesterType: string;
   requesterId: string;
   requesterName: string;
   requesterEmail: string | null;
@@ -73,7 +74,42 @@ export interface ApprovalRow {
   updatedAt: string | null;
 }
 
-export function toApprovalRow(row: Record<string, any>): ApprovalRow {
+/** A row of the approvals table as the drivers return it (counts and sums possibly strings, JSON columns strings). */
+export interface ApprovalDbRow {
+  id: string;
+  approval_number: string;
+  customer_id: string;
+  sales_channel_id: string;
+  requester_type: string;
+  requester_id: string;
+  requester_name: string;
+  requester_email: string | null;
+  status: ApprovalStatus;
+  decision_round: unknown;
+  mode: ApprovalMode;
+  n_value: unknown;
+  approver_employee_ids: unknown;
+  reasons: unknown;
+  cart_token: string | null;
+  customer_comment: string | null;
+  billing_address_id: string | null;
+  shipping_address_id: string | null;
+  currency_iso: string;
+  net_total: unknown;
+  tax_total: unknown;
+  total: unknown;
+  is_blocked: unknown;
+  block_reasons: unknown;
+  last_refreshed_at: string | null;
+  order_id: string | null;
+  order_number: string | null;
+  execution_result: unknown;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
   return {
     id: row.id,
     approvalNumber: row.approval_number,
@@ -112,7 +148,7 @@ export function toApprovalRow(row: Record<string, any>): ApprovalRow {
 /** An approval of the customer; another customer's id reads as absent. */
 export async function getApproval(executor: Executor, customerId: string, id: string, lock = false): Promise<ApprovalRow | null> {
   const query = executor(APPROVALS).where({ id, customer_id: customerId }).first();
-  const row = await (lock ? forUpdate(query, executor) : query);
+  const row = await selectRow<ApprovalDbRow>(lock ? forUpdate(query, executor) : query);
   return row ? toApprovalRow(row) : null;
 }
 
@@ -120,7 +156,7 @@ export async function getApproval(executor: Executor, customerId: string, id: st
 export type ApprovalLine = LineItem;
 
 export async function approvalLines(executor: Executor, approvalId: string): Promise<ApprovalLine[]> {
-  const rows = await executor(LINE_ITEMS).where({ approval_id: approvalId }).orderBy('position').orderBy('id');
+  const rows = await selectRows<LineItemDbRow>(executor(LINE_ITEMS).where({ approval_id: approvalId }).orderBy('position').orderBy('id'));
   return rows.map(lineItemFromRow);
 }
 
@@ -128,7 +164,7 @@ export async function approvalLines(executor: Executor, approvalId: string): Pro
 export { totalsOf } from '../../lib/line-items.js';
 
 export async function loadSettings(executor: Executor, customerId: string): Promise<ApprovalSettings> {
-  const row = await executor(SETTINGS).where({ customer_id: customerId }).first();
+  const row = await selectRow<{ mode: ApprovalMode; approver_employee_ids: unknown; n_value: unknown }>(executor(SETTINGS).where({ customer_id: customerId }).first());
   if (!row) return { ...DEFAULT_SETTINGS, approverEmployeeIds: [] };
   return { mode: row.mode, approverEmployeeIds: readJson<string[]>(row.approver_employee_ids, []), nValue: readInt(row.n_value) };
 }
@@ -221,7 +257,7 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
 
 /** The customer's maintained approval count (0 for a customer without approvals). */
 export async function approvalCount(executor: Executor, customerId: string): Promise<number> {
-  const row = await executor(COUNTS).where({ customer_id: customerId }).first('approvals');
+  const row = await selectRow<{ approvals: unknown }>(executor(COUNTS).where({ customer_id: customerId }).first('approvals'));
   return row ? readInt(row.approvals) : 0;
 }
 
@@ -265,11 +301,13 @@ export async function releaseReservations(executor: Executor, approvalId: string
 
 /** The approval's reservations with their budget's name, by name. */
 export async function reservationsOf(executor: Executor, approvalId: string): Promise<Array<{ budgetId: string; name: string; amount: number; exceeds: boolean }>> {
-  const rows = await executor(APPROVAL_BUDGETS)
-    .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
-    .where(`${APPROVAL_BUDGETS}.approval_id`, approvalId)
-    .orderBy('b.name')
-    .select('b.id', 'b.name', `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
+  const rows = await selectRows<{ id: string; name: string; amount: unknown; exceeds: unknown }>(
+    executor(APPROVAL_BUDGETS)
+      .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
+      .where(`${APPROVAL_BUDGETS}.approval_id`, approvalId)
+      .orderBy('b.name')
+      .select('b.id', 'b.name', `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`),
+  );
   return rows.map((b) => ({ budgetId: b.id, name: b.name, amount: readInt(b.amount), exceeds: readBool(b.exceeds) }));
 }
 
@@ -374,7 +412,9 @@ export async function applySettingsToPending(executor: Executor, approvalId: str
 
 /** Pending, unblocked approvals created before `cutoff`, oldest first. */
 export async function overdueApprovals(executor: Executor, cutoff: string, limit: number): Promise<Array<{ id: string; customerId: string }>> {
-  const rows = await executor(APPROVALS).where({ status: 'pending', is_blocked: false }).where('created_at', '<=', cutoff).orderBy('created_at').limit(limit).select('id', 'customer_id');
+  const rows = await selectRows<{ id: string; customer_id: string }>(
+    executor(APPROVALS).where({ status: 'pending', is_blocked: false }).where('created_at', '<=', cutoff).orderBy('created_at').limit(limit).select('id', 'customer_id'),
+  );
   return rows.map((r) => ({ id: r.id, customerId: r.customer_id }));
 }
 
@@ -386,7 +426,7 @@ export async function claimReminder(executor: Executor, approvalId: string, appr
     .where('last_sent_at', '<=', toDbTime(addSeconds(now, -intervalSeconds)))
     .update({ last_sent_at: toDbTime(now) });
   if (updated === 1) return true;
-  const exists = await executor(REMINDERS).where({ approval_id: approvalId, approver_key: approverKey }).first('approval_id');
+  const exists = await selectRow<{ approval_id: string }>(executor(REMINDERS).where({ approval_id: approvalId, approver_key: approverKey }).first('approval_id'));
   if (exists) return false;
   try {
     await executor(REMINDERS).insert({ approval_id: approvalId, approver_key: approverKey, last_sent_at: toDbTime(now) });
@@ -398,8 +438,8 @@ export async function claimReminder(executor: Executor, approvalId: string, appr
 }
 
 export async function countPendingApprovals(executor: Executor, customerId: string): Promise<number> {
-  const [row] = await executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).count({ count: '*' });
-  return readInt((row as { count: unknown }).count);
+  const [row] = await selectRows<{ count: unknown }>(executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).count({ count: '*' }));
+  return readInt(row?.count);
 }
 
 /**
@@ -418,15 +458,17 @@ export async function searchApprovals(
   if (visibleTo !== 'all' && 'requester' in visibleTo) base.where(`${APPROVALS}.requester_type`, visibleTo.requester.type).where(`${APPROVALS}.requester_id`, visibleTo.requester.id);
   else if (visibleTo !== 'all') {
     const { employeeId } = visibleTo;
-    base.where((q) =>
-      q
-        .where((own) => own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId))
-        .orWhere((listed) => listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`)),
-    );
+    base.where((q) => {
+      q.where((own) => {
+        own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId);
+      }).orWhere((listed) => {
+        listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`);
+      });
+    });
   }
   // Everything of the customer: the total is the maintained count, not a count over its approvals.
   const unfilteredTotal = visibleTo === 'all' ? () => approvalCount(executor, customerId) : undefined;
-  const page = await searchByCriteria<Record<string, any>>(
+  const page = await searchByCriteria<ApprovalDbRow & { line_item_count: unknown }>(
     base,
     criteria,
     spec,
@@ -447,8 +489,19 @@ export interface ActivityView {
   createdAt: string | null;
 }
 
+interface ActivityDbRow {
+  id: string;
+  action: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  comment: string | null;
+  metadata: string | Record<string, unknown> | null;
+  created_at: string;
+}
+
 export async function activitiesOf(executor: Executor, approvalId: string): Promise<ActivityView[]> {
-  const rows = await executor(ACTIVITIES).where({ approval_id: approvalId }).orderBy('created_at').orderBy('id');
+  const rows = await selectRows<ActivityDbRow>(executor(ACTIVITIES).where({ approval_id: approvalId }).orderBy('created_at').orderBy('id'));
   return rows.map((r) => ({
     id: r.id,
     action: r.action,
@@ -456,7 +509,7 @@ export async function activitiesOf(executor: Executor, approvalId: string): Prom
     actorType: r.actor_type,
     actorId: r.actor_id ?? null,
     comment: r.comment ?? '',
-    metadata: typeof r.metadata === 'string' ? JSON.parse(r.metadata) : (r.metadata ?? {}),
+    metadata: typeof r.metadata === 'string' ? (JSON.parse(r.metadata) as Record<string, unknown>) : (r.metadata ?? {}),
     createdAt: fromDbTime(r.created_at),
   }));
 }
@@ -471,8 +524,18 @@ export interface DecisionRow {
   ccEmployeeIds: string[];
 }
 
+interface DecisionDbRow {
+  approver_key: string;
+  approver_type: string;
+  approver_id: string;
+  approver_name: string;
+  decision: 'approved' | 'declined';
+  comment: string | null;
+  cc_employee_ids: unknown;
+}
+
 export async function decisionsOf(executor: Executor, approvalId: string, round: number): Promise<DecisionRow[]> {
-  const rows = await executor(DECISIONS).where({ approval_id: approvalId, round }).orderBy('created_at').orderBy('id');
+  const rows = await selectRows<DecisionDbRow>(executor(DECISIONS).where({ approval_id: approvalId, round }).orderBy('created_at').orderBy('id'));
   return rows.map((r) => ({
     approverKey: r.approver_key,
     approverType: r.approver_type,

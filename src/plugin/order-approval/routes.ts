@@ -1,6 +1,6 @@
-import type { HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import type { Criteria, CriteriaSpec } from '../../lib/criteria.js';
-import { readBool, readInt } from '../../lib/db.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import type { CriteriaSpec } from '../../lib/criteria.js';
+import { readBool, readInt, selectRows } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { lineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
@@ -70,7 +70,10 @@ const APPROVAL_CRITERIA: CriteriaSpec = {
   idColumn: `${APPROVALS}.id`,
 };
 
-export function approvalView(approval: ApprovalRow, precision: number): Record<string, unknown> {
+/** An approval as the Store API answers it (list items add `lineItemCount`, the detail its lines and budgets). */
+export type ApprovalView = ReturnType<typeof approvalView>;
+
+export function approvalView(approval: ApprovalRow, precision: number) {
   const money = (minor: number) => fromMinor(minor, precision);
   // 'ordering' exists only inside the execute transaction; outside it reads as approved.
   const status = approval.status === 'ordering' ? 'approved' : approval.status;
@@ -111,9 +114,9 @@ const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
 export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
   const { db } = host;
 
-  const validateSettings = async (ctx: StoreContext, body: Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
+  const validateSettings = async (ctx: StoreContext, body: Pick<ApprovalSettings, 'mode'> & Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
     const customer = declaredCustomer(ctx);
-    const mode = body.mode!;
+    const mode = body.mode;
     const approverEmployeeIds = body.approverEmployeeIds ?? [];
     const nValue = body.nValue ?? 1;
     const employees = await findEmployees(db, customer.id, approverEmployeeIds);
@@ -132,7 +135,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
   };
 
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/settings/count-pending',
       operationId: 'countPendingOrderApprovals',
@@ -146,8 +149,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         const customer = declaredCustomer(ctx);
         return { count: await countPendingApprovals(db, customer.id) };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/settings/update-pending',
       operationId: 'applySettingsToPendingOrderApprovals',
@@ -158,8 +161,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       permission: 'order-approval.manage-settings',
       schemas: { body: emptyBody, responses: { 200: objectSchema({ updatedCount: { type: 'integer', minimum: 0 } }, ['updatedCount']) } },
       handler: async ({ ctx }) => ({ updatedCount: await service.updatePending(ctx) }),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/customer-settings',
       operationId: 'readOrderApprovalSettings',
@@ -170,8 +173,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       permission: null,
       schemas: { responses: { 200: objectSchema({ settings: settingsSchema }, ['settings']) } },
       handler: async ({ ctx }) => ({ settings: await loadSettings(db, declaredCustomer(ctx).id) }),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/customer-settings',
       operationId: 'updateOrderApprovalSettings',
@@ -186,8 +189,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         await saveSettings(db, declaredCustomer(ctx).id, settings);
         return noContent200();
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/budget/{budgetId}/summary',
       operationId: 'readBudgetApprovalSummary',
@@ -201,9 +204,11 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         const customer = declaredCustomer(ctx);
         const budget = await getBudget(db, customer.id, params.budgetId);
         if (!budget) throw Errors.notFound('Budget', params.budgetId);
-        const rows: Array<Record<string, any>> = await reservationsQuery(db, budget.id)
-          .orderBy(`${APPROVALS}.created_at`)
-          .select(`${APPROVALS}.id`, `${APPROVALS}.approval_number`, `${APPROVALS}.status`, `${APPROVALS}.requester_name`, `${APPROVALS}.created_at`, `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`);
+        const rows = await selectRows<{ id: string; approval_number: string; status: string; requester_name: string; created_at: string; amount: unknown; exceeds: unknown }>(
+          reservationsQuery(db, budget.id)
+            .orderBy(`${APPROVALS}.created_at`)
+            .select(`${APPROVALS}.id`, `${APPROVALS}.approval_number`, `${APPROVALS}.status`, `${APPROVALS}.requester_name`, `${APPROVALS}.created_at`, `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`),
+        );
         const precision = ctx.salesChannel.currencyPrecision;
         const total = rows.reduce((sum, r) => sum + readInt(r.amount), 0);
         return {
@@ -223,8 +228,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
           },
         };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/order-approval/create',
       operationId: 'createOrderApproval',
@@ -239,8 +244,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         const id = await service.create(ctx, body);
         return reply(200, undefined, { headers: { Location: `/store-api/b2b/order-approval/${id}`, 'suite-order-approval-id': id } });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/order-approval/list',
       operationId: 'listOrderApprovals',
@@ -253,12 +258,12 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
         const visibleTo = seesAll(ctx) ? 'all' : ctx.employee ? { employeeId: ctx.employee.id } : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
-        const page = await searchApprovals(db, customer.id, visibleTo, body as Criteria, APPROVAL_CRITERIA);
+        const page = await searchApprovals(db, customer.id, visibleTo, body, APPROVAL_CRITERIA);
         const precision = ctx.salesChannel.currencyPrecision;
         return { total: page.total, data: page.rows.map((r) => ({ ...approvalView(r, precision), lineItemCount: r.lineItemCount })) };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/{orderApprovalId}',
       operationId: 'readOrderApproval',
@@ -279,8 +284,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
           budgets: budgets.map((b) => ({ budgetId: b.budgetId, name: b.name, reservedAmount: fromMinor(b.amount, precision), exceedsBudget: b.exceeds })),
         };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/{orderApprovalId}/activity',
       operationId: 'readOrderApprovalActivity',
@@ -291,8 +296,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       permission: null,
       schemas: { params: approvalParams, responses: { 200: objectSchema({ activities: { type: 'array', items: activitySchema } }, ['activities']) } },
       handler: async ({ ctx, params }) => ({ activities: await service.activities(ctx, params.orderApprovalId) }),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/{orderApprovalId}/approvers',
       operationId: 'readOrderApprovalApprovers',
@@ -307,8 +312,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         const entries = await approverEntries(host, db, approval);
         return { approverStatus: approverStatus(approval, entries, await decisionsOf(db, approval.id, approval.round)) };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/approve',
       operationId: 'approveOrderApproval',
@@ -322,8 +327,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         await service.decide(ctx, params.orderApprovalId, 'approved', body);
         return noContent200();
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/decline',
       operationId: 'declineOrderApproval',
@@ -337,8 +342,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         await service.decide(ctx, params.orderApprovalId, 'declined', body);
         return noContent200();
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/execute',
       operationId: 'executeOrderApproval',
@@ -350,8 +355,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       idempotent: true,
       schemas: { params: approvalParams, body: executeBody, responses: { 200: objectSchema({ executionResult: executionResultSchema }, ['executionResult']) } },
       handler: async ({ ctx, params, body }) => ({ executionResult: await service.execute(ctx, params.orderApprovalId, body) }),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/refresh',
       operationId: 'refreshOrderApproval',
@@ -362,8 +367,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       permission: null,
       schemas: { params: approvalParams, body: refreshBody, responses: { 200: objectSchema({ refreshResult: refreshResultSchema }, ['refreshResult']) } },
       handler: async ({ ctx, params, body }) => ({ refreshResult: await service.refresh(ctx, params.orderApprovalId, body) }),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/update',
       operationId: 'updateOrderApproval',
@@ -380,8 +385,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         await service.update(ctx, params.orderApprovalId, body);
         return noContent200();
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/remind',
       operationId: 'remindOrderApprover',
@@ -398,8 +403,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       async handler({ ctx, params, body }) {
         return { remindersSent: await service.remind(ctx, params.orderApprovalId, body.approverId), approverId: body.approverId };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/remind/all',
       operationId: 'remindAllOrderApprovers',
@@ -410,8 +415,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       permission: null,
       schemas: { params: approvalParams, body: emptyBody, responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 } }, ['remindersSent']) } },
       handler: async ({ ctx, params }) => ({ remindersSent: await service.remind(ctx, params.orderApprovalId, null) }),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/b2b/order-approval/{orderApprovalId}/line-items/{lineItemId}',
       operationId: 'updateOrderApprovalLineItem',
@@ -425,8 +430,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         await service.updateLineItem(ctx, params.orderApprovalId, params.lineItemId, body.quantity);
         return noContent200();
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/line-items/{lineItemId}/delete',
       operationId: 'deleteOrderApprovalLineItem',
@@ -440,6 +445,6 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         await service.deleteLineItem(ctx, params.orderApprovalId, params.lineItemId, body.reason);
         return noContent200();
       },
-    },
+    }),
   ];
 }

@@ -3,15 +3,18 @@ import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { callRoute, routesById } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
-import { isApprover, isCompanyAdmin, keyOf, seesAll } from '../approvers.js';
-import { orderApprovalRoutes } from '../routes.js';
+import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from '../approvers.js';
+import type { ActivityView } from '../repository.js';
+import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
 import type { OrderApprovalUseCases } from '../use-cases/index.js';
 
 const LIST_LIMIT = 50;
 const LIST_PATH = '/account/order-approvals';
 const detailPath = (id: string) => `/account/order-approval/${id}`;
 
-type View = Record<string, any>;
+/** What the pages read of the routes' answers (the same objects the handlers build). */
+type ApprovalListItem = ApprovalView & { lineItemCount: number };
+type ApproverStatus = ReturnType<typeof approverStatus>;
 
 const ACTION_LABELS: Record<string, string> = {
   created: 'Requested',
@@ -56,12 +59,12 @@ function comment(form: Form): string | undefined {
  */
 export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
   const route = routesById(orderApprovalRoutes(host, service));
-  const call = <T = any>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
+  const call = <T>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
     callRoute<T>(route(operationId), { ctx, ...input });
-  const isMe = (ctx: StoreContext, type: unknown, id: unknown) => keyOf(ctx.actor.type, ctx.actor.id) === keyOf(String(type), (id as string | null) ?? null);
+  const isMe = (ctx: StoreContext, type: string, id: string | null) => keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
 
   async function listPage(ctx: StoreContext): Promise<PageResult> {
-    const mine = await call<{ total: number; data: View[] }>(ctx, 'listOrderApprovals', {
+    const mine = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
       body: {
         limit: LIST_LIMIT,
         filter: [
@@ -71,21 +74,21 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
       },
     });
     const mayApprove = seesAll(ctx) || ctx.employee !== null;
-    const toDecide: View[] = [];
+    const toDecide: ApprovalListItem[] = [];
     let pendingTotal = 0;
     if (mayApprove) {
-      const pending = await call<{ total: number; data: View[] }>(ctx, 'listOrderApprovals', {
+      const pending = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
         body: { limit: LIST_LIMIT, filter: [{ type: 'equals', field: 'status', value: 'pending' }] },
       });
       for (const approval of pending.data) {
         if (!isApprover(ctx, { mode: approval.mode, approverEmployeeIds: approval.approverEmployeeIds, requesterType: approval.requester.type, requesterId: approval.requester.id })) continue;
-        const { approverStatus } = await call<{ approverStatus: { approvers: View[] } }>(ctx, 'readOrderApprovalApprovers', { params: { orderApprovalId: approval.id } });
+        const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', { params: { orderApprovalId: approval.id } });
         const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
         if (me?.status === 'pending') toDecide.push(approval);
       }
       pendingTotal = pending.total;
     }
-    const row = (approval: View) => ({ ...approval, createdAtText: dateTime(ctx, approval.createdAt), url: detailPath(approval.id) });
+    const row = (approval: ApprovalListItem) => ({ ...approval, createdAtText: dateTime(ctx, approval.createdAt), url: detailPath(approval.id) });
     return {
       template: 'order-approval-list',
       data: {
@@ -103,9 +106,9 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
   async function detailPage(ctx: StoreContext, id: string, extra: { error?: string; notice?: string | null } = {}, status = 200): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Order approval', id);
     const params = { orderApprovalId: id };
-    const approval = await call<View>(ctx, 'readOrderApproval', { params });
-    const { approverStatus } = await call<{ approverStatus: { approvers: View[] } }>(ctx, 'readOrderApprovalApprovers', { params });
-    const { activities } = await call<{ activities: View[] }>(ctx, 'readOrderApprovalActivity', { params });
+    const approval = await call<ApprovalView>(ctx, 'readOrderApproval', { params });
+    const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', { params });
+    const { activities } = await call<{ activities: ActivityView[] }>(ctx, 'readOrderApprovalActivity', { params });
     const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
     const isRequester = isMe(ctx, approval.requester.type, approval.requester.id);
     const open = approval.status === 'pending' || approval.status === 'approved';
