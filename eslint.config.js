@@ -19,6 +19,7 @@ const typedPlugin = [
   'src/plugin/partial-assortment/**/*.ts',
   'src/plugin/sales-representative/**/*.ts',
   'src/plugin/order-approval/**/*.ts',
+  'src/plugin/offer/**/*.ts',
 ];
 const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin];
 

@@ -4,9 +4,12 @@ import { fromDbTime, nowDb } from '../../lib/time.js';
 import { moneyText } from './mail.js';
 import { lineTax, linkOfferDocument, offerDocumentCount, type OfferLine, type OfferRow } from './repository.js';
 
+/** A field of the host's address record as text ('' when absent or not a string). */
+const part = (address: Record<string, unknown>, name: string) => (typeof address[name] === 'string' ? address[name] : '');
+
 function addressLines(address: Record<string, unknown> | undefined): Array<{ text: string }> {
   if (!address) return [];
-  return [address.company, `${address.firstName ?? ''} ${address.lastName ?? ''}`.trim(), address.street, `${address.zipcode ?? ''} ${address.city ?? ''}`.trim(), address.countryCode]
+  return [address.company, `${part(address, 'firstName')} ${part(address, 'lastName')}`.trim(), address.street, `${part(address, 'zipcode')} ${part(address, 'city')}`.trim(), address.countryCode]
     .filter((part): part is string => typeof part === 'string' && part.length > 0)
     .map((text) => ({ text }));
 }

@@ -12,7 +12,7 @@ const EXPIRE_JOB_EVERY_SECONDS = 10 * 60;
  * Offers: customers ask for offers from the cart or chosen items; sales representatives price,
  * extend and mail them as PDF; customers accept (an order at the offered prices) or decline.
  */
-export async function registerOffers(host: HostRuntime): Promise<void> {
+export function registerOffers(host: HostRuntime): void {
   const service = new OfferUseCases(host);
   for (const route of [...offerRoutes(service), ...offerOrderRoutes(host, service)]) host.storeApi.route(route);
   registerOfferStorefront(host, service);

@@ -16,8 +16,26 @@ export function moneyText(minor: number | string, precision: number, currencyIso
   return `${fromMinor(minor, precision).toFixed(precision)} ${currencyIso}`;
 }
 
-/** What every offer mail can print: number, subject, totals, validity, lines and a link to it. */
-export function offerMailData(host: HostRuntime, salesChannel: SalesChannel, offer: OfferRow, lines: OfferLine[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** What every offer mail can print (templates/mail/offer-*); a type alias, so it is a mail's `data` record. */
+export type OfferMailData = {
+  offer: {
+    id: string;
+    number: string;
+    subject: string;
+    commission: string;
+    customerComment: string | null;
+    salesComment: string | null;
+    requesterName: string;
+    validUntil: string | null;
+    netTotal: string;
+    total: string;
+    url: string;
+  };
+  lineItems: Array<{ label: string; productNumber: string | null; quantity: number; unitPrice: string; totalPrice: string; comment: string | null }>;
+};
+
+/** What every offer mail can print: number, subject, totals, validity, lines and a link to it; `extra` adds what one mail says besides. */
+export function offerMailData<E extends Record<string, unknown>>(host: HostRuntime, salesChannel: SalesChannel, offer: OfferRow, lines: OfferLine[], extra?: E): OfferMailData & E {
   const precision = salesChannel.currencyPrecision;
   const money = (minor: number | string) => moneyText(minor, precision, offer.currency_iso);
   return {
@@ -42,6 +60,6 @@ export function offerMailData(host: HostRuntime, salesChannel: SalesChannel, off
       totalPrice: money(line.totalNet),
       comment: line.comment,
     })),
-    ...extra,
+    ...(extra as E),
   };
 }

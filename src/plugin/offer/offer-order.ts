@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -18,7 +18,7 @@ const orderResponse = {
 /** The real product's "order from an offer": accept and order in one step, answering the order. */
 export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/offer-order/{id}',
       operationId: 'orderOffer',
@@ -36,6 +36,6 @@ export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases): Sto
         if (!order) throw Errors.notFound('Order', offer.orderId ?? params.id);
         return order;
       },
-    },
+    }),
   ];
 }

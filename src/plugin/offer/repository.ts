@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
-import { forUpdate, readBool, readInt, writeJson, type Executor } from '../../lib/db.js';
+import { forUpdate, readBool, readInt, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { lineItemFromRow, lineItemView, totalsOf, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
+import { lineItemFromRow, lineItemView, totalsOf, type LineItem, type LineItemDbRow, type LineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { HostRuntime } from '../../host/contract.js';
@@ -26,7 +26,19 @@ export interface OfferState {
   isFinal: boolean;
 }
 
-export function toState(row: Record<string, any>): OfferState {
+interface OfferStateDbRow {
+  id: string;
+  technical_name: string;
+  name: string;
+  position: unknown;
+  allows_sales_edit: unknown;
+  allows_accept: unknown;
+  allows_decline: unknown;
+  allows_extension_request: unknown;
+  is_final: unknown;
+}
+
+export function toState(row: OfferStateDbRow): OfferState {
   return {
     id: row.id,
     technicalName: row.technical_name,
@@ -41,8 +53,8 @@ export function toState(row: Record<string, any>): OfferState {
 }
 
 export async function allStates(executor: Executor): Promise<Map<string, OfferState>> {
-  const rows = await executor(OFFER_STATES).orderBy('position');
-  return new Map(rows.map((row) => [row.technical_name as string, toState(row)]));
+  const rows = await selectRows<OfferStateDbRow>(executor(OFFER_STATES).orderBy('position'));
+  return new Map(rows.map((row) => [row.technical_name, toState(row)]));
 }
 
 export interface OfferRow {
@@ -87,9 +99,16 @@ export interface OfferLine extends LineItem {
   sourceLineItemId: string | null;
 }
 
-export function toLine(row: Record<string, any>): OfferLine {
+export interface OfferLineDbRow extends LineItemDbRow {
+  offer_id: string;
+  list_unit_net: unknown;
+  comment: string | null;
+  source_line_item_id: string | null;
+}
+
+export function toLine(row: OfferLineDbRow): OfferLine {
   return {
-    ...lineItemFromRow(row as LineItemDbRow),
+    ...lineItemFromRow(row),
     listUnitNet: readInt(row.list_unit_net),
     comment: row.comment ?? null,
     sourceLineItemId: row.source_line_item_id ?? null,
@@ -107,8 +126,16 @@ export function whereEffectiveStatusIn(query: Knex.QueryBuilder, allowed: string
     if (allowed.length === 0) w.whereRaw('1 = 0');
     const plain = allowed.filter((status) => status !== 'open');
     if (plain.length) w.orWhereIn('status', plain);
-    if (allowed.includes('open')) w.orWhere((open) => open.where('status', 'open').where((v) => v.whereNull('valid_until').orWhere('valid_until', '>', now)));
-    if (allowed.includes('expired')) w.orWhere((past) => past.where('status', 'open').whereNotNull('valid_until').where('valid_until', '<=', now));
+    if (allowed.includes('open'))
+      w.orWhere((open) => {
+        open.where('status', 'open').where((v) => {
+          v.whereNull('valid_until').orWhere('valid_until', '>', now);
+        });
+      });
+    if (allowed.includes('expired'))
+      w.orWhere((past) => {
+        past.where('status', 'open').whereNotNull('valid_until').where('valid_until', '<=', now);
+      });
   });
 }
 
@@ -121,7 +148,7 @@ export async function expireDue(executor: Executor, scope?: (q: Knex.QueryBuilde
 }
 
 export async function findOffer(executor: Executor, id: string): Promise<OfferRow | null> {
-  return ((await executor(OFFERS).where({ id }).first()) as OfferRow | undefined) ?? null;
+  return (await selectRow<OfferRow>(executor(OFFERS).where({ id }).first())) ?? null;
 }
 
 // ---- reads and writes of the use cases ---------------------------------------------------------
@@ -146,16 +173,20 @@ export function scopedOffers(executor: Executor, scope: OfferScope): Knex.QueryB
 
 export async function findScopedOffer(executor: Executor, scope: OfferScope, id: string, lock = false): Promise<OfferRow | null> {
   const query = scopedOffers(executor, scope).where('o.id', id).first('o.*');
-  return ((await (lock ? forUpdate(query, executor) : query)) as OfferRow | undefined) ?? null;
+  return (await selectRow<OfferRow>(lock ? forUpdate(query, executor) : query)) ?? null;
 }
 
 /** Writes `expired` on the scope's overdue offers. Scoped without a subquery on the offers table itself: MySQL refuses those in an UPDATE. */
 export async function expireDueInScope(executor: Executor, scope: OfferScope): Promise<number> {
-  return expireDue(executor, (q) => inScope(q, '', scope));
+  return expireDue(executor, (q) => {
+    inScope(q, '', scope);
+  });
 }
 
 export async function expireOffer(executor: Executor, id: string): Promise<number> {
-  return expireDue(executor, (q) => q.where('id', id));
+  return expireDue(executor, (q) => {
+    q.where('id', id);
+  });
 }
 
 export async function searchOffers(executor: Executor, scope: OfferScope, criteria: Criteria): Promise<{ total: number; rows: OfferRow[] }> {
@@ -163,7 +194,7 @@ export async function searchOffers(executor: Executor, scope: OfferScope, criter
 }
 
 export async function searchStates(executor: Executor, criteria: Criteria): Promise<{ total: number; data: OfferState[] }> {
-  const page = await searchByCriteria<Record<string, unknown>>(executor(OFFER_STATES), criteria, stateCriteria, (qb) => qb.select('*'));
+  const page = await searchByCriteria<OfferStateDbRow>(executor(OFFER_STATES), criteria, stateCriteria, (qb) => qb.select('*'));
   return { total: page.total, data: page.rows.map(toState) };
 }
 
@@ -293,25 +324,29 @@ export async function recordExtensionRequest(executor: Executor, customerId: str
 
 /** Whether the document belongs to an offer in scope. */
 export async function isScopedOfferDocument(executor: Executor, scope: OfferScope, documentId: string): Promise<boolean> {
-  return !!(await scopedOffers(executor, scope).join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id').where('od.document_id', documentId).first('od.document_id'));
+  return !!(await selectRow<{ document_id: string }>(scopedOffers(executor, scope).join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id').where('od.document_id', documentId).first('od.document_id')));
 }
 
 /** The customer's latest sent offer in the channel with a line of the product. */
 export async function latestSentOfferWithProduct(executor: Executor, input: { customerId: string; salesChannelId: string; productId: string }): Promise<OfferRow | null> {
   return (
-    ((await executor(`${OFFERS} as o`)
-      .where('o.customer_id', input.customerId)
-      .where('o.sales_channel_id', input.salesChannelId)
-      .whereNotNull('o.sent_at')
-      .whereExists((q) => q.select(1).from(`${OFFER_LINES} as ol`).whereRaw('ol.offer_id = o.id').where('ol.product_id', input.productId))
-      .orderBy('o.sent_at', 'desc')
-      .orderBy('o.id', 'desc')
-      .first('o.*')) as OfferRow | undefined) ?? null
+    (await selectRow<OfferRow>(
+      executor(`${OFFERS} as o`)
+        .where('o.customer_id', input.customerId)
+        .where('o.sales_channel_id', input.salesChannelId)
+        .whereNotNull('o.sent_at')
+        .whereExists((q) => {
+          q.select(1).from(`${OFFER_LINES} as ol`).whereRaw('ol.offer_id = o.id').where('ol.product_id', input.productId);
+        })
+        .orderBy('o.sent_at', 'desc')
+        .orderBy('o.id', 'desc')
+        .first('o.*'),
+    )) ?? null
   );
 }
 
 export async function offerDocumentCount(executor: Executor, offerId: string): Promise<number> {
-  const [row] = await executor(OFFER_DOCUMENTS).where({ offer_id: offerId }).count({ count: '*' });
+  const [row] = await selectRows<{ count: unknown }>(executor(OFFER_DOCUMENTS).where({ offer_id: offerId }).count({ count: '*' }));
   return Number(row?.count ?? 0);
 }
 
@@ -322,7 +357,7 @@ export async function linkOfferDocument(executor: Executor, offerId: string, doc
 export async function offerLines(executor: Executor, offerIds: string[]): Promise<Map<string, OfferLine[]>> {
   const byOffer = new Map<string, OfferLine[]>();
   if (offerIds.length === 0) return byOffer;
-  const rows = await executor(OFFER_LINES).whereIn('offer_id', offerIds).orderBy('position').orderBy('id');
+  const rows = await selectRows<OfferLineDbRow>(executor(OFFER_LINES).whereIn('offer_id', offerIds).orderBy('position').orderBy('id'));
   for (const row of rows) {
     const list = byOffer.get(row.offer_id) ?? [];
     list.push(toLine(row));
@@ -342,12 +377,10 @@ export interface OfferDocumentSummary {
 export async function offerDocuments(host: HostRuntime, executor: Executor, offerIds: string[]): Promise<Map<string, OfferDocumentSummary[]>> {
   const byOffer = new Map<string, OfferDocumentSummary[]>();
   if (offerIds.length === 0) return byOffer;
-  const rows = await executor(OFFER_DOCUMENTS)
-    .whereIn('offer_id', offerIds)
-    .orderBy('created_at', 'desc')
-    .orderBy('document_id', 'desc')
-    .select('offer_id', 'document_id', 'created_at');
-  const documents = new Map((await host.documents.getMeta(executor, rows.map((row) => row.document_id as string))).map((d) => [d.id, d]));
+  const rows = await selectRows<{ offer_id: string; document_id: string; created_at: string }>(
+    executor(OFFER_DOCUMENTS).whereIn('offer_id', offerIds).orderBy('created_at', 'desc').orderBy('document_id', 'desc').select('offer_id', 'document_id', 'created_at'),
+  );
+  const documents = new Map((await host.documents.getMeta(executor, rows.map((row) => row.document_id))).map((d) => [d.id, d]));
   for (const row of rows) {
     const document = documents.get(row.document_id);
     if (!document) continue;
@@ -370,6 +403,9 @@ export async function writeTotals(trx: Executor, offerId: string, extra: Record<
     .update({ net_total: totals.netTotal, tax_total: totals.taxTotal, total: totals.total, updated_at: nowDb(), ...extra });
 }
 
+/** An offer line at the API edge: the shared line view without the payload, with the list price and the sales comment. */
+export type OfferLineView = Omit<LineItemView, 'payload'> & { listPrice: number; comment: string | null };
+
 export interface OfferView {
   id: string;
   offerNumber: string;
@@ -389,7 +425,7 @@ export interface OfferView {
   validUntil: string | null;
   requestedBy: { type: string; id: string | null; name: string; email: string | null };
   salesRepresentativeId: string | null;
-  lineItems: Array<Record<string, unknown>>;
+  lineItems: OfferLineView[];
   documents: OfferDocumentSummary[];
   orderId: string | null;
   orderNumber: string | null;

@@ -1,5 +1,4 @@
-import type { StoreRoute } from '../../host/contract.js';
-import type { Criteria } from '../../lib/criteria.js';
+import { defineStoreRoute, type StoreRoute } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { reply } from '../../lib/routes.js';
 import { looseObject, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
@@ -28,7 +27,7 @@ const errorResponse = objectSchema({ errors: { type: 'array', minItems: 1, items
 
 export function offerRoutes(service: OfferUseCases): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/offer-request',
       operationId: 'requestOffer',
@@ -40,11 +39,9 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       permission: 'offer.request',
       idempotent: true,
       schemas: { body: offerRequestBody, responses: { 200: offerSchema, 409: errorResponse, 422: errorResponse } },
-      async handler({ ctx, body }) {
-        return service.requestFromCart(ctx, body);
-      },
-    },
-    {
+      handler: ({ ctx, body }) => service.requestFromCart(ctx, body),
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/offer-item-request',
       operationId: 'requestOfferForItems',
@@ -55,11 +52,9 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       permission: 'offer.request',
       idempotent: true,
       schemas: { body: offerItemRequestBody, responses: { 200: offerSchema, 409: errorResponse, 422: errorResponse } },
-      async handler({ ctx, body }) {
-        return service.requestFromItems(ctx, body);
-      },
-    },
-    {
+      handler: ({ ctx, body }) => service.requestFromItems(ctx, body),
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/offer-reference-product/{productId}',
       operationId: 'readOfferReferenceProduct',
@@ -70,11 +65,9 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       needsCustomer: true,
       permission: 'offer.read',
       schemas: { params: pathParams('productId'), query: referenceProductQuery, responses: { 200: referenceProductResponse } },
-      async handler({ ctx, params, query }) {
-        return service.referenceProduct(ctx, params.productId, query.customerId);
-      },
-    },
-    {
+      handler: ({ ctx, params, query }) => service.referenceProduct(ctx, params.productId, query.customerId),
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/offer/{id}/request-validity-extension',
       operationId: 'requestOfferValidityExtension',
@@ -88,8 +81,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         await service.requestExtension(ctx, params.id, body.comment ?? null);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/offer-states',
       operationId: 'listOfferStates',
@@ -99,10 +92,10 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       permission: 'offer.read',
       schemas: { body: stateListBody, responses: { 200: stateListResponse } },
       async handler({ body }) {
-        return criteriaList(await service.states(body as Criteria), body as Criteria);
+        return criteriaList(await service.states(body), body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/offer/list',
       operationId: 'listOffers',
@@ -112,10 +105,10 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       permission: 'offer.read',
       schemas: { body: offerListBody, responses: { 200: offerListResponse } },
       async handler({ ctx, body }) {
-        return criteriaList(await service.list(ctx, body as Criteria), body as Criteria);
+        return criteriaList(await service.list(ctx, body), body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/offer-document/{id}',
       operationId: 'downloadOfferDocument',
@@ -131,8 +124,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
           headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
         });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/offer-mail/{id}',
       operationId: 'sendOfferMail',
@@ -147,8 +140,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         const sent = await service.send(ctx, params.id, body.message ?? null);
         return { success: true, ...sent };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/offer/{id}',
       operationId: 'readOffer',
@@ -157,11 +150,9 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       auth: 'login',
       permission: 'offer.read',
       schemas: { params: pathParams('id'), responses: { 200: offerSchema } },
-      async handler({ ctx, params }) {
-        return service.view(ctx, params.id);
-      },
-    },
-    {
+      handler: ({ ctx, params }) => service.view(ctx, params.id),
+    }),
+    defineStoreRoute({
       method: 'PUT',
       path: '/offer/{id}',
       operationId: 'updateOffer',
@@ -172,7 +163,7 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       auth: 'login',
       permission: 'offer.read',
       schemas: { params: pathParams('id'), body: offerUpdateBody, responses: { 200: offerSchema } },
-      async handler({ ctx, params, body }) {
+      handler({ ctx, params, body }) {
         const salesFields = SALES_UPDATE_FIELDS.filter((field) => body[field] !== undefined);
         if (body.action !== undefined) {
           if (salesFields.length)
@@ -182,8 +173,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         if (body.comment !== undefined) throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'A comment goes with an action; the sales side uses salesComment.', { pointer: '/comment' });
         return service.salesUpdate(ctx, params.id, body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/sales-representative/offer/{id}',
       operationId: 'deleteOfferAsSalesRepresentative',
@@ -197,8 +188,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         await service.remove(ctx, params.id);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/offer-add-products/{offerId}',
       operationId: 'addOfferProducts',
@@ -212,6 +203,6 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         await service.addProducts(ctx, params.offerId, body.object);
         return { success: true };
       },
-    },
+    }),
   ];
 }

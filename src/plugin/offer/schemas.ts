@@ -18,7 +18,7 @@ const requestFields = {
   subject: { type: 'string', maxLength: 255 },
   commission: { type: 'string', maxLength: 255 },
   customerComment: nullable(comment),
-};
+} as const;
 
 export const offerRequestBody = objectSchema(requestFields);
 

@@ -47,17 +47,7 @@ export function decimalOf(value: string, precision: number): number | null {
 
 const roundTo = (value: number, precision: number) => Math.round(value * 10 ** precision) / 10 ** precision;
 
-/** An offer line as the offer view shows it. */
-interface OfferLine {
-  id: string;
-  label: string;
-  productNumber: string | null;
-  quantity: number;
-  unitPrice: number;
-  listPrice: number;
-  comment: string | null;
-}
-const linesOf = (offer: OfferView) => offer.lineItems as unknown as OfferLine[];
+const linesOf = (offer: OfferView) => offer.lineItems;
 
 /** A refusal of the pricing form before anything is sent: the page again, 400, with the line it concerns. */
 class PricingProblem extends Error {}
@@ -68,7 +58,7 @@ class PricingProblem extends Error {}
  * the quantity, a comment, or removal; the subject, the note for the customer and the validity date.
  */
 export function salesUpdateOf(offer: OfferView, form: Form, precision: number, timeZone: string): Record<string, unknown> {
-  const field = (name: string, max = 2000) => (typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '');
+  const field = (name: string, max = 2000) => (typeof form[name] === 'string' ? form[name].trim().slice(0, max) : '');
   const lineItems: Array<Record<string, unknown>> = [];
   const removeLineItemIds: string[] = [];
   linesOf(offer).forEach((line, index) => {
@@ -146,7 +136,7 @@ function dateInZone(iso: string | null, timeZone: string): string {
  */
 export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
   const route = routesById(offerRoutes(service));
-  const call = <T = any>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
+  const call = <T>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
     callRoute<T>(route(operationId), { ctx, ...input });
   const read = (ctx: StoreContext, id: string) => {
     if (!isId(id)) throw Errors.notFound('Offer', id);
@@ -159,7 +149,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     const salesSide = pricesOffers(ctx) && offer.state.allowsSalesEdit;
     const precision = ctx.salesChannel.currencyPrecision;
     const typed = extra.form ?? {};
-    const typedText = (name: string, fallback: string) => (typeof typed[name] === 'string' ? (typed[name] as string) : fallback);
+    const typedText = (name: string, fallback: string) => (typeof typed[name] === 'string' ? typed[name] : fallback);
     return {
       template: 'offer-detail',
       status,
@@ -231,7 +221,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
   }
 
   function requestPage(form: Form = {}, error: string | null = null): PageResult {
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name] : '');
     return {
       template: 'offer-request',
       status: error ? 400 : 200,
@@ -241,7 +231,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
 
   return [
     // Before `/account/offers/:id`, which would take "request" for an id.
-    { path: OFFER_REQUEST_PATH, auth: 'login', needsCustomer: true, anyPermission: [REQUEST_PERMISSION], handler: async () => requestPage() },
+    { path: OFFER_REQUEST_PATH, auth: 'login', needsCustomer: true, anyPermission: [REQUEST_PERMISSION], handler: () => Promise.resolve(requestPage()) },
     {
       path: OFFER_REQUEST_PATH,
       method: 'POST',
@@ -249,7 +239,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       needsCustomer: true,
       anyPermission: [REQUEST_PERMISSION],
       async handler({ ctx, form }) {
-        const field = (name: string, max: number) => (typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '');
+        const field = (name: string, max: number) => (typeof form[name] === 'string' ? form[name].trim().slice(0, max) : '');
         const body: Record<string, unknown> = { customerComment: field('customerComment', 2000) || null };
         if (field('subject', 255)) body.subject = field('subject', 255);
         if (field('commission', 255)) body.commission = field('commission', 255);

@@ -26,6 +26,13 @@ export async function offerDocument(host: HostRuntime, ctx: StoreContext, docume
   return document;
 }
 
+interface OrderLineItem {
+  id: string;
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+}
+
 /** The customer's latest order with the product (and the line), and its latest sent offer with it. */
 export async function referenceProduct(host: HostRuntime, ctx: StoreContext, productId: string, customerId: string | undefined): Promise<Record<string, unknown>> {
   const own = declaredCustomer(ctx);
@@ -39,7 +46,9 @@ export async function referenceProduct(host: HostRuntime, ctx: StoreContext, pro
   const ownOnly = !isRepresentative(ctx) && !ctx.can('orders.read-all');
   const hit = await host.orders.latestWithProduct(host.db, { customerId: targetId, productId, ...(ownOnly ? { placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } } : {}) });
   const order = hit ? await host.orders.get(host.db, hit.orderId) : null;
-  const line = order && hit ? (order.lineItems as Array<Record<string, any>>).find((l) => l.id === hit.lineItemId) : undefined;
+  // The host's Store API order shape: its lines carry id, quantity and prices in currency units.
+  const lines = order && hit && Array.isArray(order.lineItems) ? (order.lineItems as OrderLineItem[]) : [];
+  const line = hit ? lines.find((l) => l.id === hit.lineItemId) : undefined;
 
   const offerRow = await latestSentOfferWithProduct(host.db, { customerId: targetId, salesChannelId: ctx.salesChannel.id, productId });
   return {
