@@ -20,6 +20,7 @@ const typedPlugin = [
   'src/plugin/sales-representative/**/*.ts',
   'src/plugin/order-approval/**/*.ts',
   'src/plugin/offer/**/*.ts',
+  'src/plugin/event-manager/**/*.ts',
 ];
 const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin];
 

@@ -15,7 +15,7 @@ export { EVENT_REMINDER_JOB } from './jobs.js';
  * staff; the event overview and company participants for customers. Registration is a cart line
  * per participant (line-item processor), written as participants by an order-placed hook.
  */
-export async function registerEventManager(host: HostRuntime): Promise<void> {
+export function registerEventManager(host: HostRuntime): void {
   const settings = new EventSettingsCache(host);
   const service = new EventUseCases(host, settings);
   host.auth.addContextEnricher(settings.enricher());

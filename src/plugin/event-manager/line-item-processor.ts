@@ -4,7 +4,7 @@ import { readBool, readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findEmployeeRow } from '../employee/repository.js';
-import { eventIdsOfProduct, findEvent, hasActiveRegistration, lockEvent, normaliseEmail, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
+import { employeePerson, eventIdsOfProduct, findEvent, hasActiveRegistration, lockEvent, normaliseEmail, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
 import { alreadyRegistered, eventFull } from './states.js';
 import type { Person } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
@@ -54,7 +54,7 @@ async function resolvePerson(ctx: StoreContext, raw: unknown, executor: Executor
     const employee = isId(employeeId) ? await findEmployeeRow(executor, customer.id, employeeId) : null;
     if (!employee || !readBool(employee.link_active) || !readBool(employee.employee_active))
       throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_EMPLOYEE_UNKNOWN', 'participant.employeeId is not an active employee of your company.');
-    return { firstName: employee.first_name, lastName: employee.last_name, email: normaliseEmail(employee.email), employeeId: employee.id };
+    return employeePerson(employee);
   }
   if (given.firstName !== undefined || given.lastName !== undefined || given.email !== undefined) {
     const email = textField(given.email, 'email');
@@ -110,7 +110,7 @@ export function eventTicketProcessor(settings: EventSettingsCache): LineItemProc
       let pending = 0;
       if (phase === 'order') {
         let perEvent = orderState.get(executor);
-        if (!perEvent) orderState.set(executor, (perEvent = new Map()));
+        if (!perEvent) orderState.set(executor, (perEvent = new Map<string, { pending: number; emails: Set<string> }>()));
         const state = perEvent.get(event.id) ?? { pending: 0, emails: new Set<string>() };
         perEvent.set(event.id, state);
         if (state.emails.has(person.email))

@@ -23,8 +23,20 @@ export function eventPath(eventId: string): string {
   return `/account/events/${eventId}`;
 }
 
+/** What every event mail can print about the event (templates/mail/event-*: `event`); a type alias, so it fits a mail's `data`. */
+export type EventMailData = {
+  id: string;
+  name: string;
+  language: string;
+  startsAt: string | null;
+  endsAt: string | null;
+  startsAtText: string;
+  venue: string | null;
+  url: string;
+};
+
 /** What every event mail can print about the event. */
-export async function eventMailData(host: HostRuntime, executor: Executor, salesChannel: SalesChannel, event: EventRow): Promise<Record<string, unknown>> {
+export async function eventMailData(host: HostRuntime, executor: Executor, salesChannel: SalesChannel, event: EventRow): Promise<EventMailData> {
   const venue = event.venue_id ? await findSpecification(executor, event.venue_id) : null;
   return {
     id: event.id,

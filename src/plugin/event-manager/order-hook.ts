@@ -3,7 +3,7 @@ import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { nowDb } from '../../lib/time.js';
 import { ticketOf } from './line-item-processor.js';
-import { EVENT_MAIL, eventMailData } from './mail.js';
+import { EVENT_MAIL, eventMailData, type EventMailData } from './mail.js';
 import { insertParticipant, lockEvent, nextWaitingPosition, takenSeats } from './repository.js';
 import { initialParticipantStatus } from './states.js';
 
@@ -21,7 +21,7 @@ export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
     if (tickets.length === 0) return;
     const now = nowDb();
     const mailLines = [];
-    const events = new Map<string, Record<string, unknown>>();
+    const events = new Map<string, EventMailData>();
     for (const eventId of [...new Set(tickets.map((t) => t.eventId))].sort()) {
       const event = await lockEvent(trx, eventId);
       if (!event) throw Errors.badRequest('SUITE__EVENT_NOT_FOUND', `The event "${eventId}" does not exist any more.`);

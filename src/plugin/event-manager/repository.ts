@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { HostRuntime } from '../../host/contract.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { forUpdate, readBool, readInt, readJson, writeJson, type Executor } from '../../lib/db.js';
+import { forUpdate, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 
 export const EVENTS = 'b2b_events';
@@ -179,7 +179,7 @@ export function eventsQuery(executor: Executor): Knex.QueryBuilder {
 export const EVENT_COLUMNS = ['ev.*'];
 
 export async function findEvent(executor: Executor, id: string): Promise<EventRow | null> {
-  return ((await eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined) ?? null;
+  return (await selectRow<EventRow>(eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS))) ?? null;
 }
 
 /** The event row, locked for the rest of the transaction and read after the lock. */
@@ -187,26 +187,44 @@ export async function lockEvent(executor: Executor, id: string): Promise<EventRo
   return ((await forUpdate(executor(EVENTS).where({ id }).first(), executor)) as EventRow | undefined) ?? null;
 }
 
-export function toSpecificationView(row: Record<string, any>): SpecificationView {
+interface SpecificationDbRow {
+  id: string;
+  type: SpecificationType;
+  name: string;
+  description: string | null;
+  position: unknown;
+}
+
+export function toSpecificationView(row: SpecificationDbRow): SpecificationView {
   return { id: row.id, type: row.type, name: row.name, description: row.description ?? null, position: readInt(row.position) };
 }
 
 export async function specificationsById(executor: Executor, ids: string[]): Promise<Map<string, SpecificationView>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await executor(SPECIFICATIONS).whereIn('id', unique);
-  return new Map(rows.map((row: Record<string, any>) => [row.id, toSpecificationView(row)]));
+  const rows = await selectRows<SpecificationDbRow>(executor(SPECIFICATIONS).whereIn('id', unique));
+  return new Map(rows.map((row) => [row.id, toSpecificationView(row)]));
 }
 
 /** Seat-holding statuses (registered, participated, not_participated and operator statuses flagged so). */
 export async function seatStatuses(executor: Executor): Promise<string[]> {
-  const rows = await executor(PARTICIPANT_STATUSES).where({ occupies_seat: true }).select('technical_name');
-  return rows.map((row: { technical_name: string }) => row.technical_name);
+  const rows = await selectRows<{ technical_name: string }>(executor(PARTICIPANT_STATUSES).where({ occupies_seat: true }).select('technical_name'));
+  return rows.map((row) => row.technical_name);
 }
 
-export async function participantStatuses(executor: Executor): Promise<Array<{ technicalName: string; name: string; occupiesSeat: boolean; system: boolean; position: number }>> {
-  const rows = await executor(PARTICIPANT_STATUSES).orderBy('position').orderBy('technical_name');
-  return rows.map((row: Record<string, any>) => ({ technicalName: row.technical_name, name: row.name, occupiesSeat: readBool(row.occupies_seat), system: readBool(row.system), position: readInt(row.position) }));
+export interface ParticipantStatusView {
+  technicalName: string;
+  name: string;
+  occupiesSeat: boolean;
+  system: boolean;
+  position: number;
+}
+
+export async function participantStatuses(executor: Executor): Promise<ParticipantStatusView[]> {
+  const rows = await selectRows<{ technical_name: string; name: string; occupies_seat: unknown; system: unknown; position: unknown }>(
+    executor(PARTICIPANT_STATUSES).orderBy('position').orderBy('technical_name'),
+  );
+  return rows.map((row) => ({ technicalName: row.technical_name, name: row.name, occupiesSeat: readBool(row.occupies_seat), system: readBool(row.system), position: readInt(row.position) }));
 }
 
 // ---- reads and writes of the use cases ---------------------------------------------------------
@@ -217,6 +235,15 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * The person an employee row (the employee add-on's `findEmployeeRow`, a row of its join) names, for
+ * a registration; its name and e-mail columns are read as the strings they are.
+ */
+export function employeePerson(employee: { id: string } & Record<string, unknown>): { firstName: string; lastName: string; email: string; employeeId: string } {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { firstName: text(employee.first_name), lastName: text(employee.last_name), email: normaliseEmail(text(employee.email)), employeeId: employee.id };
+}
+
 /** Whether someone with this e-mail holds a registration or a waiting place at the event (other than `exceptId`). */
 export async function hasActiveRegistration(executor: Executor, eventId: string, email: string, exceptId?: string): Promise<boolean> {
   const query = executor(PARTICIPANTS).where({ event_id: eventId, email: normaliseEmail(email) }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]);
@@ -225,8 +252,8 @@ export async function hasActiveRegistration(executor: Executor, eventId: string,
 }
 
 export async function nextWaitingPosition(executor: Executor, eventId: string): Promise<number> {
-  const [row] = await executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' });
-  return readInt((row as { m: unknown } | undefined)?.m) + 1;
+  const [row] = await selectRows<{ m: unknown }>(executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' }));
+  return readInt(row?.m) + 1;
 }
 
 export async function specificationExists(executor: Executor, id: string, type: SpecificationType): Promise<boolean> {
@@ -259,17 +286,17 @@ export async function changeEventStatus(executor: Executor, id: string, from: st
 }
 
 export async function searchSpecifications(executor: Executor, criteria: Criteria): Promise<{ total: number; data: SpecificationView[] }> {
-  const page = await searchByCriteria<Record<string, any>>(executor(`${SPECIFICATIONS} as s`), criteria, SPECIFICATION_CRITERIA, (q) => q.select('s.*'));
+  const page = await searchByCriteria<SpecificationDbRow>(executor(`${SPECIFICATIONS} as s`), criteria, SPECIFICATION_CRITERIA, (q) => q.select('s.*'));
   return { total: page.total, data: page.rows.map(toSpecificationView) };
 }
 
 export async function specificationsOfType(executor: Executor, type: SpecificationType): Promise<SpecificationView[]> {
-  const rows = await executor(SPECIFICATIONS).where({ type }).orderBy('position').orderBy('name').orderBy('id').limit(500);
+  const rows = await selectRows<SpecificationDbRow>(executor(SPECIFICATIONS).where({ type }).orderBy('position').orderBy('name').orderBy('id').limit(500));
   return rows.map(toSpecificationView);
 }
 
 export async function findSpecification(executor: Executor, id: string): Promise<SpecificationView | null> {
-  const row = await executor(SPECIFICATIONS).where({ id }).first();
+  const row = await selectRow<SpecificationDbRow>(executor(SPECIFICATIONS).where({ id }).first());
   return row ? toSpecificationView(row) : null;
 }
 
@@ -288,7 +315,11 @@ export async function updateSpecificationColumns(executor: Executor, id: string,
 /** Whether an event uses the specification (as format, difficulty level, venue or speaker). */
 export async function specificationInUse(executor: Executor, id: string): Promise<boolean> {
   return !!(
-    (await executor(EVENTS).where((q) => q.where({ format_id: id }).orWhere({ difficulty_level_id: id }).orWhere({ venue_id: id })).first('id')) ??
+    (await executor(EVENTS)
+      .where((q) => {
+        q.where({ format_id: id }).orWhere({ difficulty_level_id: id }).orWhere({ venue_id: id });
+      })
+      .first('id')) ??
     (await executor(SPEAKERS).where({ speaker_id: id }).first('event_id'))
   );
 }
@@ -351,12 +382,13 @@ export async function insertParticipant(executor: Executor, participant: NewPart
 
 /** The ids of (at most `limit`) events on the product. */
 export async function eventIdsOfProduct(executor: Executor, productId: string | null, limit: number): Promise<string[]> {
-  return (await executor(EVENTS).where({ product_id: productId }).limit(limit).select('id')).map((row: { id: string }) => row.id);
+  return (await selectRows<{ id: string }>(executor(EVENTS).where({ product_id: productId }).limit(limit).select('id'))).map((row) => row.id);
 }
 
 /** Registered participants without a reminder whose (not draft, not canceled) event starts in the window. */
 export async function participantsDueForReminder(executor: Executor, window: { after: string; until: string }, limit: number): Promise<ParticipantRow[]> {
-  return (await executor(`${PARTICIPANTS} as pa`)
+  return selectRows<ParticipantRow>(
+    executor(`${PARTICIPANTS} as pa`)
     .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
     .where('pa.status', 'registered')
     .whereNull('pa.reminder_sent_at')
@@ -366,7 +398,8 @@ export async function participantsDueForReminder(executor: Executor, window: { a
     .orderBy('ev.starts_at')
     .orderBy('pa.id')
     .limit(limit)
-    .select('pa.*')) as ParticipantRow[];
+    .select('pa.*'),
+  );
 }
 
 /** Claims the participant's reminder: true once, while still registered. */
@@ -407,9 +440,9 @@ export interface CircularMailView {
 }
 
 export async function findCircularMail(executor: Executor, id: string, eventId: string): Promise<CircularMailView | null> {
-  const sent = await executor(CIRCULAR_MAILS).where({ id, event_id: eventId }).first();
+  const sent = await selectRow<{ id: string; subject: string; statuses: unknown; recipient_count: unknown; created_at: string }>(executor(CIRCULAR_MAILS).where({ id, event_id: eventId }).first());
   if (!sent) return null;
-  return { id: sent.id as string, eventId, subject: sent.subject as string, statuses: readJson<string[]>(sent.statuses, []), recipients: readInt(sent.recipient_count), createdAt: fromDbTime(sent.created_at)! };
+  return { id: sent.id, eventId, subject: sent.subject, statuses: readJson<string[]>(sent.statuses, []), recipients: readInt(sent.recipient_count), createdAt: fromDbTime(sent.created_at)! };
 }
 
 export async function insertCircularMail(
@@ -437,8 +470,8 @@ export async function countsByEvent(executor: Executor, eventIds: string[]): Pro
   const counts = new Map<string, EventCounts>(eventIds.map((id) => [id, { taken: 0, waiting: 0 }]));
   if (eventIds.length === 0) return counts;
   const seats = await seatStatuses(executor);
-  const rows = await executor(PARTICIPANTS).whereIn('event_id', eventIds).groupBy('event_id', 'status').select('event_id', 'status').count({ n: '*' });
-  for (const row of rows as Array<{ event_id: string; status: string; n: unknown }>) {
+  const rows = await selectRows<{ event_id: string; status: string; n: unknown }>(executor(PARTICIPANTS).whereIn('event_id', eventIds).groupBy('event_id', 'status').select('event_id', 'status').count({ n: '*' }));
+  for (const row of rows) {
     const entry = counts.get(row.event_id)!;
     if (seats.includes(row.status)) entry.taken += readInt(row.n);
     else if (row.status === 'waiting') entry.waiting += readInt(row.n);
@@ -449,8 +482,8 @@ export async function countsByEvent(executor: Executor, eventIds: string[]): Pro
 /** Seats taken by one event's participants; call with the event row locked when the answer decides a write. */
 export async function takenSeats(executor: Executor, eventId: string): Promise<number> {
   const seats = await seatStatuses(executor);
-  const [row] = await executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' });
-  return readInt((row as { n: unknown } | undefined)?.n);
+  const [row] = await selectRows<{ n: unknown }>(executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' }));
+  return readInt(row?.n);
 }
 
 export function registrationDeadlineOf(row: Pick<EventRow, 'registration_deadline' | 'starts_at'>): string {
@@ -464,10 +497,10 @@ export function registrationOpen(row: EventRow, registrationStatuses: string[], 
 export async function toEventViews(host: HostRuntime, executor: Executor, rows: EventRow[], registrationStatuses: string[]): Promise<EventView[]> {
   const ids = rows.map((row) => row.id);
   const products = new Map((await host.catalog.products(executor, rows.map((row) => row.product_id))).map((p) => [p.id, p]));
-  const speakerRows = ids.length ? await executor(SPEAKERS).whereIn('event_id', ids).orderBy('position').orderBy('speaker_id') : [];
+  const speakerRows = ids.length ? await selectRows<{ event_id: string; speaker_id: string }>(executor(SPEAKERS).whereIn('event_id', ids).orderBy('position').orderBy('speaker_id')) : [];
   const specs = await specificationsById(executor, [
     ...rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)),
-    ...speakerRows.map((row: { speaker_id: string }) => row.speaker_id),
+    ...speakerRows.map((row) => row.speaker_id),
   ]);
   const counts = await countsByEvent(executor, ids);
   const now = new Date();
@@ -484,7 +517,7 @@ export async function toEventViews(host: HostRuntime, executor: Executor, rows: 
       format: row.format_id ? (specs.get(row.format_id) ?? null) : null,
       difficultyLevel: row.difficulty_level_id ? (specs.get(row.difficulty_level_id) ?? null) : null,
       venue: row.venue_id ? (specs.get(row.venue_id) ?? null) : null,
-      speakers: speakerRows.filter((s: { event_id: string }) => s.event_id === row.id).flatMap((s: { speaker_id: string }) => (specs.has(s.speaker_id) ? [specs.get(s.speaker_id)!] : [])),
+      speakers: speakerRows.filter((s) => s.event_id === row.id).flatMap((s) => (specs.has(s.speaker_id) ? [specs.get(s.speaker_id)!] : [])),
       description: row.description ?? null,
       startsAt: fromDbTime(row.starts_at)!,
       endsAt: fromDbTime(row.ends_at)!,
@@ -522,7 +555,7 @@ export async function withHostFields(host: HostRuntime, executor: Executor, rows
 }
 
 export async function findParticipant(host: HostRuntime, executor: Executor, id: string): Promise<ParticipantRow | null> {
-  const row = (await participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS)) as ParticipantRow | undefined;
+  const row = await selectRow<ParticipantRow>(participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS));
   return row ? (await withHostFields(host, executor, [row]))[0]! : null;
 }
 

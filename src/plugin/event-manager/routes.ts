@@ -1,7 +1,6 @@
-import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
-import type { Criteria } from '../../lib/criteria.js';
+import { defineAdminRoute, defineStoreRoute, type AdminRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
-import { noContent, type RouteInput } from '../../lib/routes.js';
+import { noContent, type BodyOf, type ParamsOf, type QueryOf, type RouteDefinition, type RouteInput, type RouteSchemas } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { participantStatuses } from './repository.js';
 import { EVENT_REGISTER_PERMISSION } from './line-item-processor.js';
@@ -40,31 +39,32 @@ import { declaredCustomer } from '../declared.js';
 const STAFF_TAGS = [`${TAG}: sales staff`];
 const CUSTOMER_TAGS = [TAG];
 
-type Handler = (input: RouteInput<StoreContext, any, any, any>) => Promise<unknown>;
-
-/** Routes for sales staff (declared `actors: ['salesRepresentative']`: the pipeline refuses everyone else). */
-function staff(settings: EventSettingsCache, handler: Handler): Handler {
-  return async (input) => {
-    await settings.load();
-    return handler(input);
-  };
-}
+/** A sales staff route as written below: what differs per route; its schemas type its handler's input as `defineStoreRoute` does. */
+type StaffRoute<S extends RouteSchemas> = Pick<RouteDefinition, 'method' | 'path' | 'operationId' | 'summary' | 'description' | 'idempotent'> & {
+  schemas: S;
+  handler: (input: RouteInput<StoreContext, BodyOf<S>, QueryOf<S>, ParamsOf<S>>) => Promise<unknown>;
+};
 
 export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
-  const staffRoute = (route: Omit<StoreRoute, 'auth' | 'permission' | 'tags'>): StoreRoute => ({
-    ...route,
-    auth: 'login',
-    // The sales staff of the event manager: sales representative logins, whatever permission keys a customer grants.
-    actors: ['salesRepresentative'],
-    permission: null,
-    tags: STAFF_TAGS,
-    handler: staff(settings, route.handler),
-  });
+  /** Routes for sales staff (declared `actors: ['salesRepresentative']`: the pipeline refuses everyone else); fresh settings first. */
+  const staffRoute = <const S extends RouteSchemas>(route: StaffRoute<S>): StoreRoute =>
+    defineStoreRoute<S>({
+      ...route,
+      auth: 'login',
+      // The sales staff of the event manager: sales representative logins, whatever permission keys a customer grants.
+      actors: ['salesRepresentative'],
+      permission: null,
+      tags: STAFF_TAGS,
+      handler: async (input) => {
+        await settings.load();
+        return route.handler(input);
+      },
+    });
   const eventId = pathParams('id');
 
   return [
     // ---- customers ----
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/event-filters',
       operationId: 'readEventFilters',
@@ -77,8 +77,8 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
         const { languages } = await settings.load();
         return { formats: await service.specificationsOfType('format'), difficultyLevels: await service.specificationsOfType('difficulty_level'), languages };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/events',
       operationId: 'searchEvents',
@@ -90,10 +90,10 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       schemas: { body: eventCriteriaBody, responses: { 200: eventListResponse } },
       async handler({ ctx, body }) {
         await settings.load();
-        return criteriaList(await service.searchCustomerEvents(ctx, body as Criteria), body as Criteria);
+        return criteriaList(await service.searchCustomerEvents(ctx, body), body);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/event/{id}',
       operationId: 'readEvent',
@@ -106,8 +106,8 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
         await settings.load();
         return service.customerEvent(ctx, params.id);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/event-participants',
       operationId: 'searchCompanyEventParticipants',
@@ -118,9 +118,9 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       permission: EVENT_REGISTER_PERMISSION,
       schemas: { body: participantCriteriaBody, responses: { 200: customerParticipantListResponse } },
       async handler({ ctx, body }) {
-        return criteriaList(await service.companyParticipants(declaredCustomer(ctx).id, body as Criteria), body as Criteria);
+        return criteriaList(await service.companyParticipants(declaredCustomer(ctx).id, body), body);
       },
-    },
+    }),
 
     // ---- sales staff: events ----
     staffRoute({
@@ -140,7 +140,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'searchManagedEvents',
       summary: 'All events in every status, with seat counts.',
       schemas: { body: eventCriteriaBody, responses: { 200: eventListResponse } },
-      handler: async ({ body }) => criteriaList(await service.searchEvents(body as Criteria), body as Criteria),
+      handler: async ({ body }) => criteriaList(await service.searchEvents(body), body),
     }),
     staffRoute({
       method: 'POST',
@@ -148,7 +148,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'createEvent',
       summary: 'Creates an event for a product, in status draft.',
       schemas: { body: createEventBody, responses: { 200: eventSchema } },
-      handler: async ({ ctx, body }) => service.createEvent(ctx, body),
+      handler: ({ ctx, body }) => service.createEvent(ctx, body),
     }),
     staffRoute({
       method: 'GET',
@@ -156,7 +156,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'readManagedEvent',
       summary: 'One event in any status.',
       schemas: { params: eventId, responses: { 200: eventSchema } },
-      handler: async ({ params }) => service.view(host.db, params.id),
+      handler: ({ params }) => service.view(host.db, params.id),
     }),
     staffRoute({
       method: 'PATCH',
@@ -165,7 +165,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       summary: 'Changes an event; a higher participant limit moves waiting participants up.',
       description: 'The limit cannot go below the seats taken (`SUITE__EVENT_LIMIT_BELOW_TAKEN`).',
       schemas: { params: eventId, body: updateEventBody, responses: { 200: eventSchema } },
-      handler: async ({ params, body }) => service.updateEvent(params.id, body),
+      handler: ({ params, body }) => service.updateEvent(params.id, body),
     }),
     staffRoute({
       method: 'DELETE',
@@ -184,7 +184,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'setEventStatus',
       summary: 'Sets the event status (draft, published, closed, canceled, completed or a configured registration status).',
       schemas: { params: eventId, body: statusBody, responses: { 200: eventSchema } },
-      handler: async ({ params, body }) => service.setEventStatus(params.id, body.status),
+      handler: ({ params, body }) => service.setEventStatus(params.id, body.status),
     }),
 
     // ---- sales staff: specifications ----
@@ -194,7 +194,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'searchEventSpecifications',
       summary: 'Formats, venues, speakers and difficulty levels (filter on `type`).',
       schemas: { body: specificationCriteriaBody, responses: { 200: specificationListResponse } },
-      handler: async ({ body }) => criteriaList(await service.searchSpecifications(body as Criteria), body as Criteria),
+      handler: async ({ body }) => criteriaList(await service.searchSpecifications(body), body),
     }),
     staffRoute({
       method: 'POST',
@@ -202,7 +202,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'createEventSpecification',
       summary: 'Creates a format, venue, speaker or difficulty level.',
       schemas: { body: createSpecificationBody, responses: { 200: specificationSchema } },
-      handler: async ({ body }) => service.createSpecification(body),
+      handler: ({ body }) => service.createSpecification(body),
     }),
     staffRoute({
       method: 'PATCH',
@@ -210,7 +210,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'updateEventSpecification',
       summary: 'Renames or re-describes a specification.',
       schemas: { params: eventId, body: updateSpecificationBody, responses: { 200: specificationSchema } },
-      handler: async ({ params, body }) => service.updateSpecification(params.id, body),
+      handler: ({ params, body }) => service.updateSpecification(params.id, body),
     }),
     staffRoute({
       method: 'DELETE',
@@ -231,7 +231,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'searchEventParticipants',
       summary: 'The participants of one event, of every company.',
       schemas: { params: eventId, body: participantCriteriaBody, responses: { 200: staffParticipantListResponse } },
-      handler: async ({ params, body }) => criteriaList(await service.searchParticipants(params.id, body as Criteria), body as Criteria),
+      handler: async ({ params, body }) => criteriaList(await service.searchParticipants(params.id, body), body),
     }),
     staffRoute({
       method: 'POST',
@@ -240,7 +240,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       summary: 'Adds a customer, one of its employees, or a person by name as participant (registered while seats remain, else waiting).',
       description: 'Deadline and event status do not apply; the participant limit does (`SUITE__EVENT_FULL` without a waiting list).',
       schemas: { params: eventId, body: addParticipantBody, responses: { 200: staffParticipantSchema } },
-      handler: async ({ ctx, params, body }) => service.addParticipant(ctx, params.id, body),
+      handler: ({ ctx, params, body }) => service.addParticipant(ctx, params.id, body),
     }),
     staffRoute({
       method: 'GET',
@@ -248,7 +248,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'readEventParticipant',
       summary: 'One participant with notes and documents.',
       schemas: { params: eventId, responses: { 200: staffParticipantSchema } },
-      handler: async ({ params }) => service.participant(host.db, params.id),
+      handler: ({ params }) => service.participant(host.db, params.id),
     }),
     staffRoute({
       method: 'PATCH',
@@ -256,7 +256,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'updateEventParticipant',
       summary: 'Edits participant data, notes and documents.',
       schemas: { params: eventId, body: updateParticipantBody, responses: { 200: staffParticipantSchema } },
-      handler: async ({ params, body }) => service.updateParticipant(params.id, body),
+      handler: ({ params, body }) => service.updateParticipant(params.id, body),
     }),
     staffRoute({
       method: 'POST',
@@ -264,7 +264,7 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       operationId: 'setEventParticipantStatus',
       summary: 'Sets a participant status; a seat freed goes to the first on the waiting list, who is mailed.',
       schemas: { params: eventId, body: statusBody, responses: { 200: staffParticipantSchema } },
-      handler: async ({ params, body }) => service.setParticipantStatus(params.id, body.status),
+      handler: ({ params, body }) => service.setParticipantStatus(params.id, body.status),
     }),
     staffRoute({
       method: 'GET',
@@ -276,18 +276,16 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
         return storeListOf((await participantStatuses(host.db)).map((status) => ({ id: status.technicalName, ...status })));
       },
     }),
-    {
-      ...staffRoute({
-        method: 'POST',
-        path: '/event-manager/event/{id}/circular-mail',
-        operationId: 'sendEventCircularMail',
-        summary: 'Mails every participant of the event (registered and waiting unless `statuses` says otherwise), one mail each.',
-        description: 'Send an `Idempotency-Key` header: a retry with the same key answers the first result and queues nothing again.',
-        schemas: { params: eventId, body: circularMailBody, responses: { 200: circularMailResponse } },
-        handler: async ({ ctx, params, body }) => service.sendCircularMail(ctx, params.id, body),
-      }),
+    staffRoute({
+      method: 'POST',
+      path: '/event-manager/event/{id}/circular-mail',
+      operationId: 'sendEventCircularMail',
+      summary: 'Mails every participant of the event (registered and waiting unless `statuses` says otherwise), one mail each.',
+      description: 'Send an `Idempotency-Key` header: a retry with the same key answers the first result and queues nothing again.',
       idempotent: true,
-    },
+      schemas: { params: eventId, body: circularMailBody, responses: { 200: circularMailResponse } },
+      handler: ({ ctx, params, body }) => service.sendCircularMail(ctx, params.id, body),
+    }),
   ];
 }
 
@@ -297,7 +295,7 @@ export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): Adm
   const resource = objectSchema({ id: { type: 'string' }, type: { const: STATUS_TYPE }, attributes: participantStatusSchema }, ['id', 'type', 'attributes']);
   const toResource = (status: Awaited<ReturnType<typeof participantStatuses>>[number]) => ({ id: status.technicalName, type: STATUS_TYPE, attributes: status });
   return [
-    {
+    defineAdminRoute({
       method: 'GET',
       path: '/suite-event-participant-status',
       operationId: 'listEventParticipantStatusesAdmin',
@@ -308,13 +306,13 @@ export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): Adm
       schemas: { query: objectSchema(jsonApiPageQuery), responses: { 200: jsonApiListSchema(resource) } },
       async handler({ query }) {
         // A handful of statuses: read them all, answer the page asked for.
-        const { page, limit } = query as { page: number; limit: number };
+        const { page, limit } = query;
         const statuses = await participantStatuses(host.db);
         const onPage = statuses.slice((page - 1) * limit, page * limit);
         return jsonApiList(onPage.map(toResource), { path: '/suite-event-participant-status', page, limit, total: statuses.length });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: '/suite-event-participant-status',
       operationId: 'createEventParticipantStatus',
@@ -326,6 +324,6 @@ export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): Adm
       async handler({ body }) {
         return { data: toResource(await service.addParticipantStatus(body)) };
       },
-    },
+    }),
   ];
 }

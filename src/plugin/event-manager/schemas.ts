@@ -122,7 +122,7 @@ const eventFields = {
   participantLimit: nullable({ type: 'integer', minimum: 1, maximum: 1000000 }),
   registrationDeadline: nullable(dateTimeSchema),
   waitingList: { type: 'boolean' },
-};
+} as const;
 
 export const createEventBody = objectSchema(eventFields, ['productId', 'name', 'language', 'startsAt', 'endsAt']);
 export const updateEventBody = objectSchema(eventFields, [], { minProperties: 1 });

@@ -1,5 +1,6 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
 import type { Filter } from '../../lib/criteria.js';
+import { selectRows } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { fromMinor } from '../../lib/money.js';
@@ -19,7 +20,7 @@ const ORDER_PERMISSION = 'orders.create';
 
 function field(form: Form, name: string): string {
   const value = form[name];
-  const first = Array.isArray(value) ? value[0] : value;
+  const first: unknown = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first.trim() : '';
 }
 
@@ -67,14 +68,16 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
   });
 
   async function colleagues(ctx: StoreContext) {
-    const rows = await employeesOfCustomer(host.db, ctx.customer!.id)
-      .where('ec.active', true)
-      .where('e.active', true)
-      .orderBy('e.last_name')
-      .orderBy('e.first_name')
-      .limit(500)
-      .select('e.id', 'e.first_name', 'e.last_name', 'e.email');
-    return rows.map((row: Record<string, string>) => ({ id: row.id, name: `${row.first_name} ${row.last_name}`, email: row.email }));
+    const rows = await selectRows<{ id: string; first_name: string; last_name: string; email: string }>(
+      employeesOfCustomer(host.db, ctx.customer!.id)
+        .where('ec.active', true)
+        .where('e.active', true)
+        .orderBy('e.last_name')
+        .orderBy('e.first_name')
+        .limit(500)
+        .select('e.id', 'e.first_name', 'e.last_name', 'e.email'),
+    );
+    return rows.map((row) => ({ id: row.id, name: `${row.first_name} ${row.last_name}`, email: row.email }));
   }
 
   async function detailPage(ctx: StoreContext, id: string, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
@@ -101,7 +104,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     const priced = await host.cart.price(ctx, cart);
     const precision = ctx.salesChannel.currencyPrecision;
     const lines = priced.lines.map((line) => {
-      const participant = (line.payload.participant ?? null) as { firstName?: string; lastName?: string; email?: string } | null;
+      const participant = line.payload.participant ?? null;
       return { label: line.label, quantity: line.quantity, participant, totalNet: fromMinor(line.totalNet, precision) };
     });
     return {
@@ -196,7 +199,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     const productNumber = field(form, 'productNumber');
     const [product] = productNumber && productNumber.length <= 64 ? await host.catalog.productIdsByNumbers(host.db, [productNumber]) : [];
     if (!product) throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', 'There is no product with this product number.');
-    const productId = product.id as string;
+    const productId = product.id;
     const startsAt = formDate(field(form, 'startsAt'), 'Start');
     const endsAt = formDate(field(form, 'endsAt'), 'End');
     if (!startsAt || !endsAt) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give start and end of the event.');
@@ -275,7 +278,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/events/checkout',
       auth: 'login',
-      handler: async ({ ctx }) => checkoutPage(ctx),
+      handler: ({ ctx }) => checkoutPage(ctx),
     },
     {
       path: '/account/events/checkout',
@@ -292,7 +295,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
     {
       path: '/account/events/:id',
       auth: 'login',
-      handler: async ({ ctx, params }) => detailPage(ctx, params.id!),
+      handler: ({ ctx, params }) => detailPage(ctx, params.id!),
     },
     {
       path: '/account/events/:id/register',
@@ -323,13 +326,13 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager',
       auth: 'login',
       actors: ['salesRepresentative'],
-      handler: async ({ ctx, query }) => managementPage(ctx, query),
+      handler: ({ ctx, query }) => managementPage(ctx, query),
     },
     {
       path: '/account/event-manager/create',
       auth: 'login',
       actors: ['salesRepresentative'],
-      handler: async ({ ctx }) => eventFormPage(ctx, { waitingList: false, language: settings.current().languages[0] }, null),
+      handler: ({ ctx }) => eventFormPage(ctx, { waitingList: false, language: settings.current().languages[0] }, null),
     },
     {
       path: '/account/event-manager/create',
@@ -388,7 +391,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       path: '/account/event-manager/:id/participants',
       auth: 'login',
       actors: ['salesRepresentative'],
-      handler: async ({ ctx, params, query }) => participantsPage(ctx, params.id!, query),
+      handler: ({ ctx, params, query }) => participantsPage(ctx, params.id!, query),
     },
     {
       path: '/account/event-manager/:id/participants',
@@ -404,7 +407,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
           const named = person.firstName || person.lastName || person.email;
           return service.addParticipant(ctx, params.id!, { customerId: customer.id, ...(named ? person : {}) });
         });
-        if ('error' in result) return participantsPage(ctx, params.id!, {}, { error: result.error }, 400);
+        if ('error' in result) return participantsPage(ctx, params.id, {}, { error: result.error }, 400);
         return { redirect: `/account/event-manager/${params.id}/participants` };
       },
     },
@@ -414,7 +417,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       actors: ['salesRepresentative'],
       async handler({ params }) {
         if (!isId(params.id!)) throw Errors.notFound('Participant', params.id);
-        const participant = await service.participant(host.db, params.id!);
+        const participant = await service.participant(host.db, params.id);
         return { template: 'event-manager-participant', data: { title: `${participant.firstName} ${participant.lastName}`, participant } };
       },
     },
@@ -425,7 +428,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       actors: ['salesRepresentative'],
       async handler({ params, form }) {
         if (!isId(params.id!)) throw Errors.notFound('Participant', params.id);
-        const existing = await service.participant(host.db, params.id!);
+        const existing = await service.participant(host.db, params.id);
         const result = await formErrors(async () => {
           const documents = existing.documents.filter((_d, index) => field(form, `removeDocument${index}`) !== 'on');
           const documentName = field(form, 'documentName');
@@ -452,7 +455,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       actors: ['salesRepresentative'],
       async handler({ ctx, params, form }) {
         if (!isId(params.id!)) throw Errors.notFound('Participant', params.id);
-        const existing = await service.participant(host.db, params.id!);
+        const existing = await service.participant(host.db, params.id);
         const result = await formErrors(() => service.setParticipantStatus(params.id!, field(form, 'status')));
         if ('error' in result) return participantsPage(ctx, existing.eventId, {}, { error: result.error }, 400);
         return { redirect: `/account/event-manager/${existing.eventId}/participants` };
@@ -465,7 +468,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       async handler({ params }) {
         if (!isId(params.id!)) throw Errors.notFound('Event', params.id);
         await settings.load();
-        const event = await service.view(host.db, params.id!);
+        const event = await service.view(host.db, params.id);
         return { template: 'event-manager-mail', data: { title: `Circular mail: ${event.name}`, event, mailingKey: newId(), values: {} } };
       },
     },
@@ -477,7 +480,7 @@ export function eventStorefrontPages(host: HostRuntime, service: EventUseCases, 
       async handler({ ctx, params, form }) {
         if (!isId(params.id!)) throw Errors.notFound('Event', params.id);
         await settings.load();
-        const event = await service.view(host.db, params.id!);
+        const event = await service.view(host.db, params.id);
         const subject = field(form, 'subject');
         const message = typeof form.message === 'string' ? form.message : '';
         const mailingKey = field(form, 'mailingKey');

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
+import { selectRow } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { nowDb } from '../../../lib/time.js';
 import { narrowByProductFields } from '../../product-fields.js';
@@ -37,7 +38,7 @@ export async function searchCustomerEvents(host: HostRuntime, settings: EventSet
 
 export async function customerEvent(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, id: string): Promise<EventView> {
   await ctx.ruleIds();
-  const row = (await customerEventsQuery(host, settings).where('ev.id', id).first(EVENT_COLUMNS)) as EventRow | undefined;
+  const row = await selectRow<EventRow>(customerEventsQuery(host, settings).where('ev.id', id).first(EVENT_COLUMNS));
   if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0) throw Errors.notFound('Event', id);
   return (await eventViews(host, settings, host.db, [row]))[0]!;
 }

@@ -9,6 +9,7 @@ import {
   PARTICIPANT_COLUMNS,
   PARTICIPANT_CRITERIA,
   changeParticipantStatus,
+  employeePerson,
   findEvent,
   findParticipant,
   hasActiveRegistration,
@@ -83,7 +84,7 @@ async function personFor(host: HostRuntime, executor: Executor, input: Participa
     const employee = await findEmployeeRow(executor, customer.id, input.employeeId);
     if (!employee || !readBool(employee.link_active) || !readBool(employee.employee_active))
       throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_EMPLOYEE_UNKNOWN', 'The employee is not an active employee of this customer.', { pointer: '/employeeId' });
-    return { firstName: employee.first_name, lastName: employee.last_name, email: normaliseEmail(employee.email), employeeId: employee.id };
+    return employeePerson(employee);
   }
   const named = [input.firstName, input.lastName, input.email];
   if (named.some((v) => v !== undefined)) {
