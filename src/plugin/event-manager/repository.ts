@@ -184,7 +184,7 @@ export async function findEvent(executor: Executor, id: string): Promise<EventRo
 
 /** The event row, locked for the rest of the transaction and read after the lock. */
 export async function lockEvent(executor: Executor, id: string): Promise<EventRow | null> {
-  return ((await forUpdate(executor(EVENTS).where({ id }).first(), executor)) as EventRow | undefined) ?? null;
+  return (await selectRow<EventRow>(forUpdate(executor(EVENTS).where({ id }).first(), executor))) ?? null;
 }
 
 interface SpecificationDbRow {
@@ -409,7 +409,7 @@ export async function claimParticipantReminder(executor: Executor, participantId
 
 /** A participant row without the joined event and host fields. */
 export async function participantRow(executor: Executor, id: string): Promise<ParticipantRow | null> {
-  return ((await executor(PARTICIPANTS).where({ id }).first()) as ParticipantRow | undefined) ?? null;
+  return (await selectRow<ParticipantRow>(executor(PARTICIPANTS).where({ id }).first())) ?? null;
 }
 
 export async function updateParticipantColumns(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
@@ -423,11 +423,11 @@ export async function changeParticipantStatus(executor: Executor, id: string, fr
 
 /** The first of the event's waiting list. */
 export async function firstWaiting(executor: Executor, eventId: string): Promise<ParticipantRow | null> {
-  return ((await executor(PARTICIPANTS).where({ event_id: eventId, status: 'waiting' }).orderBy('waiting_position').orderBy('created_at').orderBy('id').first()) as ParticipantRow | undefined) ?? null;
+  return (await selectRow<ParticipantRow>(executor(PARTICIPANTS).where({ event_id: eventId, status: 'waiting' }).orderBy('waiting_position').orderBy('created_at').orderBy('id').first())) ?? null;
 }
 
 export async function participantsWithStatuses(executor: Executor, eventId: string, statuses: string[]): Promise<ParticipantRow[]> {
-  return (await executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', statuses).orderBy('created_at').orderBy('id')) as ParticipantRow[];
+  return selectRows<ParticipantRow>(executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', statuses).orderBy('created_at').orderBy('id'));
 }
 
 export interface CircularMailView {

@@ -287,7 +287,7 @@ export async function insertReservations(executor: Executor, approvalId: string,
 }
 
 export async function reservedBudgetIds(executor: Executor, approvalId: string): Promise<string[]> {
-  return (await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).pluck('budget_id')) as string[];
+  return selectRows<string>(executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).pluck('budget_id'));
 }
 
 export async function updateReservation(executor: Executor, approvalId: string, reservation: Reservation): Promise<void> {
@@ -313,12 +313,14 @@ export async function reservationsOf(executor: Executor, approvalId: string): Pr
 
 /** The approvers of the budgets this approval exceeds (plugin budget table). */
 export async function exceededBudgetApproverIds(executor: Executor, approvalId: string): Promise<string[]> {
-  return (await executor(APPROVAL_BUDGETS)
-    .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
-    .where(`${APPROVAL_BUDGETS}.approval_id`, approvalId)
-    .where(`${APPROVAL_BUDGETS}.exceeds`, true)
-    .whereNotNull('b.approver_employee_id')
-    .pluck('b.approver_employee_id')) as string[];
+  return selectRows<string>(
+    executor(APPROVAL_BUDGETS)
+      .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
+      .where(`${APPROVAL_BUDGETS}.approval_id`, approvalId)
+      .where(`${APPROVAL_BUDGETS}.exceeds`, true)
+      .whereNotNull('b.approver_employee_id')
+      .pluck('b.approver_employee_id'),
+  );
 }
 
 /** One decision per approver and round (a second one is a duplicate key). */
@@ -400,7 +402,7 @@ export async function updateOpenDetails(executor: Executor, approvalId: string, 
 }
 
 export async function pendingApprovalIds(executor: Executor, customerId: string): Promise<string[]> {
-  return (await executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).orderBy('id').pluck('id')) as string[];
+  return selectRows<string>(executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).orderBy('id').pluck('id'));
 }
 
 /** The customer's current approver settings onto a still pending approval. */
