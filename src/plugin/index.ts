@@ -36,9 +36,9 @@ const plugin: HostPlugin = {
     registerProductLists(host);
     registerPartialAssortment(host);
     registerBudgets(host);
-    await registerOrderApproval(host);
-    await registerEventManager(host);
-    await registerOffers(host);
+    registerOrderApproval(host);
+    registerEventManager(host);
+    registerOffers(host);
     registerCostCenters(host);
   },
   /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative, an event and an offer. */
