@@ -1,73 +1,30 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
-import { cleanupTestDatabase, prepareScratchDatabase } from '../helpers/database.js';
-import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP, startShop, type RunningShop } from '../../examples/vendure-shop/shop.js';
+import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP, type RunningShop } from '../../examples/vendure-shop/shop.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * The unchanged plugin inside a real Vendure 3.7 shop (examples/vendure-shop), booted once for this
  * file on its own database (SQLite file, or a MariaDB database beside the test database).
  */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface GqlAnswer {
-  data: any;
-  errors?: Array<{ message: string }>;
-  token: string | null;
-}
-
 describe('Suite B2B inside a Vendure shop', function () {
   this.timeout(60_000);
+  let client: ShopClient;
   let shop: RunningShop;
-  let databaseUrl: string;
-
-  const gql = async (api: 'shop-api' | 'admin-api', query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<GqlAnswer> => {
-    const res = await fetch(`${shop.url}/${api}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data: unknown; errors?: Array<{ message: string }> };
-    return { data: body.data, errors: body.errors, token: res.headers.get('vendure-auth-token') };
-  };
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const rest = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
-    const res = await fetch(`${shop.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as any) : null, headers: res.headers };
-  };
-  const vendureLogin = async (api: 'shop-api' | 'admin-api', username: string, password: string) => {
-    const answer = await gql(api, 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename ... on CurrentUser { id } } }', { u: username, p: password });
-    expect(answer.data.login.__typename, JSON.stringify(answer)).to.equal('CurrentUser');
-    return answer.token!;
-  };
-  const pluginLogin = async (email: string, password: string) => {
-    const res = await rest('POST', '/store-api/account/login', {}, { email, password });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.contextToken as string;
-  };
+  const gql: ShopClient['gql'] = (...args) => client.gql(...args);
+  const rest: ShopClient['rest'] = (...args) => client.rest(...args);
+  const vendureLogin: ShopClient['vendureLogin'] = (...args) => client.vendureLogin(...args);
+  const pluginLogin: ShopClient['pluginLogin'] = (...args) => client.pluginLogin(...args);
 
   before(async function () {
     this.timeout(240_000);
-    databaseUrl = await prepareScratchDatabase('vendure');
-    shop = await startShop({ databaseUrl, port: await freePort(), quiet: true, validateResponses: true });
-    // Vendure builds its search index in jobs: wait until the four demo products are indexed.
-    for (let i = 0; i < 150; i++) {
-      const { data } = await gql('shop-api', '{ search(input: { groupByProduct: true }) { totalItems } }');
-      if (data?.search.totalItems === 4) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    client = await bootShop();
+    shop = client.shop;
   });
 
   after(async function () {
     this.timeout(60_000);
-    await shop?.close();
-    if (databaseUrl) await cleanupTestDatabase(databaseUrl);
+    await client?.close();
   });
 
   describe('logins and permissions', () => {
@@ -218,12 +175,7 @@ describe('Suite B2B inside a Vendure shop', function () {
     const transition = 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
 
     /** An employee's Shop API headers: the Vendure session of the company's customer plus the plugin context token. */
-    const employeeHeaders = async (email: string, password: string) => {
-      const contextToken = await pluginLogin(email, password);
-      const answer = await gql('shop-api', 'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename ... on CurrentUser { identifier } } }', { t: contextToken });
-      expect(answer.data.authenticate, JSON.stringify(answer)).to.deep.equal({ __typename: 'CurrentUser', identifier: DEMO_CUSTOMER.email });
-      return { ...bearer(answer.token!), 'suite-context-token': contextToken };
-    };
+    const employeeHeaders: ShopClient['employeeHeaders'] = (...args) => client.employeeHeaders(...args);
 
     it("refuses the purchaser's checkout for approval (transitionError), lets the approver through", async () => {
       const purchaser = await employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);

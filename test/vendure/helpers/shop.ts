@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { createServer } from 'node:net';
+import { cleanupTestDatabase, prepareScratchDatabase } from '../../helpers/database.js';
+import { DEMO_CUSTOMER, startShop, type RunningShop } from '../../../examples/vendure-shop/shop.js';
+import type { ShopConfigOptions } from '../../../examples/vendure-shop/vendure-config.js';
+
+/**
+ * The example shop (Vendure 3.7 + the unchanged plugin) booted in-process for one test file, on its
+ * own database (SQLite file, or a MariaDB database beside the test database), and the clients the
+ * tests talk to it with: Vendure's GraphQL APIs and the plugin's REST APIs.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface GqlAnswer {
+  data: any;
+  errors?: Array<{ message: string }>;
+  token: string | null;
+}
+
+export interface RestAnswer {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface ShopClient {
+  shop: RunningShop;
+  /** The shop's own database (a second knex pool on it plays another process). */
+  databaseUrl: string;
+  gql(api: 'shop-api' | 'admin-api', query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GqlAnswer>;
+  rest(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<RestAnswer>;
+  vendureLogin(api: 'shop-api' | 'admin-api', username: string, password: string): Promise<string>;
+  pluginLogin(email: string, password: string): Promise<string>;
+  /** An employee's Shop API headers: the Vendure session of the company's customer plus the plugin context token. */
+  employeeHeaders(email: string, password: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+/** Boots the shop (call in a `before` with a generous timeout) and waits until Vendure indexed the four demo products. */
+export async function bootShop(options: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> = {}): Promise<ShopClient> {
+  const databaseUrl = await prepareScratchDatabase('vendure');
+  const shop = await startShop({ databaseUrl, port: await freePort(), quiet: true, validateResponses: true, ...options });
+
+  const gql: ShopClient['gql'] = async (api, query, variables = {}, headers = {}) => {
+    const res = await fetch(`${shop.url}/${api}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data: unknown; errors?: Array<{ message: string }> };
+    return { data: body.data, errors: body.errors, token: res.headers.get('vendure-auth-token') };
+  };
+  const rest: ShopClient['rest'] = async (method, path, headers = {}, body) => {
+    const res = await fetch(`${shop.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null, headers: res.headers };
+  };
+  const vendureLogin: ShopClient['vendureLogin'] = async (api, username, password) => {
+    const answer = await gql(api, 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename ... on CurrentUser { id } } }', { u: username, p: password });
+    expect(answer.data.login.__typename, JSON.stringify(answer)).to.equal('CurrentUser');
+    return answer.token!;
+  };
+  const pluginLogin: ShopClient['pluginLogin'] = async (email, password) => {
+    const res = await rest('POST', '/store-api/account/login', {}, { email, password });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.contextToken as string;
+  };
+  const employeeHeaders: ShopClient['employeeHeaders'] = async (email, password) => {
+    const contextToken = await pluginLogin(email, password);
+    const answer = await gql('shop-api', 'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename ... on CurrentUser { identifier } } }', { t: contextToken });
+    expect(answer.data.authenticate, JSON.stringify(answer)).to.deep.equal({ __typename: 'CurrentUser', identifier: DEMO_CUSTOMER.email });
+    return { ...bearer(answer.token!), 'suite-context-token': contextToken };
+  };
+
+  for (let i = 0; i < 150; i++) {
+    const { data } = await gql('shop-api', '{ search(input: { groupByProduct: true }) { totalItems } }');
+    if (data?.search.totalItems === 4) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    shop,
+    databaseUrl,
+    gql,
+    rest,
+    vendureLogin,
+    pluginLogin,
+    employeeHeaders,
+    async close() {
+      await shop.close();
+      await cleanupTestDatabase(databaseUrl);
+    },
+  };
+}
