@@ -1,9 +1,9 @@
 import { parse, type DocumentNode } from 'graphql';
-import { UserService, type AuthenticationStrategy, type Injector, type Order, type OrderProcess, type RequestContext, type User } from '@vendure/core';
-import type { OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
+import { OrderLine, TransactionalConnection, UserService, type AuthenticationStrategy, type Injector, type Order, type OrderProcess, type RequestContext, type User } from '@vendure/core';
+import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
 import { inTransaction } from '../../lib/db.js';
-import { AppError } from '../../lib/errors.js';
 import { PLACED_BY_FIELDS } from './orders.js';
+import { changedLineFields, processOrderLines, refusalText } from './participants.js';
 import { findLivePluginSession } from './sessions.js';
 import type { AdapterState } from './state.js';
 
@@ -42,19 +42,19 @@ export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ 
   }
 }
 
-/** The plugin's order draft of a Vendure order (net unit prices; Vendure's order lines are the cart). */
-function draftOf(state: AdapterState, ctx: StoreContext, order: Order): OrderDraft {
+/** The plugin's order draft of a Vendure order (net unit prices; Vendure's order lines are the cart, as the processors shaped them). */
+function draftOf(state: AdapterState, ctx: StoreContext, order: Order, items: CartLineItem[]): OrderDraft {
   const lines: PriceLine[] = order.lines.map((line, position) => ({
     lineItemId: state.ids.toPlugin(line.id),
     productId: state.ids.toPlugin(line.productVariantId),
     productNumber: line.productVariant?.sku ?? null,
-    label: line.productVariant?.name ?? '',
+    label: items[position]?.label || (line.productVariant?.name ?? ''),
     type: 'product',
     quantity: line.quantity,
     unitNet: line.unitPrice,
     totalNet: line.linePrice,
     taxRateBp: Math.round((line.taxRate ?? 0) * 100),
-    payload: { position },
+    payload: { ...items[position]?.payload, position },
   }));
   return {
     customerId: ctx.customer!.id,
@@ -76,28 +76,41 @@ function draftOf(state: AdapterState, ctx: StoreContext, order: Order): OrderDra
 }
 
 /**
- * The plugin's checkout interceptors (approval, budgets) as a veto in Vendure's order process: on
- * the way to ArrangingPayment they run in a plugin transaction on the order as a draft; an AppError
- * they throw refuses the transition, and the Shop API client reads `"<code>: <detail>"` in
- * `transitionOrderToState`'s `transitionError`.
+ * The plugin's line-item processors (event tickets, 'order' phase) and checkout interceptors
+ * (approval, budgets) as a veto in Vendure's order process: on the way to ArrangingPayment they run
+ * in a plugin transaction on the order as a draft; an AppError they throw refuses the transition,
+ * and the Shop API client reads `"<code>: <detail>"` in `transitionOrderToState`'s `transitionError`.
  */
 export function suiteOrderProcess(state: () => AdapterState | null, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): OrderProcess<'ArrangingPayment'> {
+  let connection: TransactionalConnection | null = null;
   return {
+    init(injector) {
+      connection = injector.get(TransactionalConnection);
+    },
     async onTransitionStart(_from, to, { ctx, order }) {
       const s = state();
       if (to !== 'ArrangingPayment' || !s) return;
       const storeCtx = await storeContextOf(ctx);
       if (!storeCtx?.customer) return;
-      if (s.registries.checkoutInterceptors.length > 0) {
-        const draft = draftOf(s, storeCtx, order);
+      let items: CartLineItem[] = [];
+      if (s.registries.lineItemProcessors.length > 0 || s.registries.checkoutInterceptors.length > 0) {
         try {
-          await inTransaction(s.db, async (trx) => {
+          // As the reference host's checkout: processors ('order', under the plugin's locks), then interceptors, in one transaction.
+          items = await inTransaction(s.db, async (trx) => {
+            const processed = s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
+            const draft = draftOf(s, storeCtx, order, processed);
             for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+            return processed;
           });
         } catch (error) {
-          if (error instanceof AppError) return `${error.code}: ${error.message}`;
-          throw error;
+          return refusalText(error);
         }
+      }
+      // The shaped participants go with the lines (the adapter's own OrderLine custom fields, in Vendure's transaction).
+      for (const { line, fields } of changedLineFields(order, items)) {
+        if (!connection) throw new Error('the Suite B2B order process was not initialised by Vendure');
+        await connection.getRepository(ctx, OrderLine).update(line.id, { customFields: fields } as Partial<OrderLine>);
+        line.customFields = { ...line.customFields, ...fields };
       }
       // The actor who takes the order to payment placed it (Vendure saves the order with the transition).
       const customFields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});

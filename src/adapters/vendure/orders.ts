@@ -6,6 +6,7 @@ import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { IdMapper } from './ids.js';
 import { toVendureIds } from './ids.js';
+import { linePayloadOfRow } from './participants.js';
 import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
 
@@ -164,7 +165,7 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
           totalPrice: money(unitNet * Number(l.quantity)),
           taxRate: rate,
           position,
-          payload: {},
+          payload: linePayloadOfRow(l),
         };
       }),
       documents: [],

@@ -13,6 +13,7 @@ import { PLACED_BY_FIELDS } from './orders.js';
 import { idMapper } from './ids.js';
 import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
+import { lineItemInterceptor, participantCustomFields } from './participants.js';
 import { SuiteB2BPriceStrategy } from './prices.js';
 import { shopVisibility } from './shop-visibility.js';
 import { storeContexts } from './vendure-context.js';
@@ -110,7 +111,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
     );
     config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
-    config.orderOptions.orderInterceptors.push(visibility.current.interceptor);
+    config.orderOptions.orderInterceptors.push(visibility.current.interceptor, lineItemInterceptor(() => state, storeContextOf));
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(() => state, storeContextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
     config.customFields.Order = [
@@ -118,6 +119,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       { name: PLACED_BY_FIELDS.type, type: 'string', nullable: true, public: false, readonly: true, internal: true },
       { name: PLACED_BY_FIELDS.id, type: 'string', nullable: true, public: false, readonly: true, internal: true },
     ];
+    // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
+    config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
     config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(() => state)];
     return config;
   }
