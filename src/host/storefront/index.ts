@@ -12,7 +12,7 @@ import { projectPath } from '../paths.js';
 import { buildStoreContext, storePrincipal } from '../auth/store-context.js';
 import { revokeSession } from '../auth/sessions.js';
 import { passwordLogin } from '../account/password-login.js';
-import { createTemplateEngine } from '../mail/template-engine.js';
+import { createTemplateEngine } from '../../lib/template-engine.js';
 import { clearSessionToken, CSRF_FIELD, csrfToken, csrfValid, sessionToken, setSessionToken } from './cookies.js';
 import { Views } from './views.js';
 import { storefrontMultipart } from './multipart.js';

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { forUpdateSkipLocked, inTransaction, selectRows, type Db } from '../../lib/db.js';
-import { nowDb } from '../../lib/time.js';
+import { forUpdateSkipLocked, inTransaction, selectRows, type Db } from './db.js';
+import { nowDb } from './time.js';
 
 /** Names this worker in locked_by columns: host, pid and a random part (several workers may share a process in tests). */
 export function newWorkerId(): string {

@@ -1,0 +1,229 @@
+import { newId } from './ids.js';
+import { classifyDbError, readJson, writeJson, type Db, type Executor } from './db.js';
+import { addSeconds, fromDbTime, nowDb, toDbTime } from './time.js';
+import { claimRows, errorText, newWorkerId, retryDelaySeconds } from './job-claim.js';
+
+/** Rows of jobs and job_schedules (migrations/host/004, 007) as the drivers return them. */
+interface JobRow {
+  id: string;
+  name: string;
+  payload: string;
+  state: string;
+  attempts: number | string;
+  max_attempts: number | string;
+}
+interface JobScheduleRow {
+  name: string;
+  interval_seconds: number | string;
+  next_run_at: string | Date;
+}
+
+export interface RunDueOptions {
+  /** 'all' (default): every schedule runs now, claimed as usual; 'due': only schedules whose time has come (the poller). */
+  schedules?: 'all' | 'due';
+}
+
+/** A job's handler (the contract's JobHandler): `runtime` is what the host hands its plugins. */
+export type JobWorkerHandler<Runtime> = (payload: Record<string, unknown>, runtime: Runtime) => Promise<void>;
+
+export interface JobWorkerOptions<Runtime> {
+  db: Db;
+  log: { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  /** The queue and schedule tables (columns of migrations/host/004 + 007). */
+  tables: { jobs: string; schedules: string };
+  /** Handlers and schedules by job name (the host's registries; the worker adds 'jobs.cleanup'). */
+  handlers: Map<string, JobWorkerHandler<Runtime>>;
+  schedules: Map<string, number>;
+  runtime(): Runtime;
+}
+
+export interface JobWorker<Runtime> {
+  jobs: {
+    register(name: string, handler: JobWorkerHandler<Runtime>): void;
+    schedule(name: string, everySeconds: number): void;
+    enqueue(executor: Executor, name: string, payload: Record<string, unknown>, options?: { runAt?: Date; uniqueKey?: string }): Promise<void>;
+  };
+  /** Starts polling for due jobs and schedules in this process. */
+  start(): void;
+  /** Stops polling and waits for running handlers. */
+  stop(): Promise<void>;
+  /** Runs every due job once (tests, CLI); returns how many jobs and schedules ran. */
+  runDue(options?: RunDueOptions): Promise<number>;
+  readonly workerId: string;
+}
+
+export const JOB_DEFAULT_MAX_ATTEMPTS = 5;
+const POLL_INTERVAL_MS = 500;
+const BATCH_SIZE = 5;
+/** A job still 'running' after this long belongs to a crashed or stuck worker and is claimed again. */
+export const STALE_JOB_SECONDS = 15 * 60;
+/** Done jobs without a unique key are deleted after this long (keys stay, so a keyed job is never queued twice). */
+const DONE_JOB_RETENTION_DAYS = 7;
+
+/**
+ * The job queue and its worker, shared by both hosts (the reference host's `jobs`/`job_schedules`,
+ * the Vendure adapter's `suite_host_jobs`/`suite_host_job_schedules`). Any number of processes may
+ * run workers: jobs are claimed with SKIP LOCKED and a conditional update, schedules with a conditional update of next_run_at.
+ */
+export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): JobWorker<Runtime> {
+  const { db, log, handlers, schedules } = options;
+  const { jobs: JOBS, schedules: SCHEDULES } = options.tables;
+  const workerId = newWorkerId();
+  const knownScheduleRows = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = true;
+  let tick: Promise<unknown> = Promise.resolve();
+
+  async function ensureScheduleRows(): Promise<void> {
+    const missing = [...schedules.keys()].filter((name) => !knownScheduleRows.has(name));
+    if (missing.length === 0) return;
+    await db(SCHEDULES)
+      .insert(missing.map((name) => ({ name, interval_seconds: schedules.get(name), next_run_at: nowDb() })))
+      .onConflict('name')
+      .ignore();
+    for (const name of missing) knownScheduleRows.add(name);
+  }
+
+  async function runHandler(name: string, payload: Record<string, unknown>): Promise<void> {
+    const handler = handlers.get(name);
+    if (!handler) throw new Error(`no handler registered for job "${name}"`);
+    await handler(payload, options.runtime());
+  }
+
+  async function runSchedules(mode: 'all' | 'due'): Promise<number> {
+    if (schedules.size === 0) return 0;
+    await ensureScheduleRows();
+    const rows = await db<JobScheduleRow>(SCHEDULES).whereIn('name', [...schedules.keys()]);
+    let ran = 0;
+    for (const row of rows) {
+      const now = new Date();
+      if (mode === 'due' && new Date(fromDbTime(row.next_run_at)!) > now) continue;
+      const interval = schedules.get(row.name)!;
+      // Whoever moves next_run_at on from the value it read owns this run; every other process sees 0 rows.
+      const claimed = await db(SCHEDULES)
+        .where({ name: row.name, next_run_at: row.next_run_at })
+        .update({ next_run_at: toDbTime(addSeconds(now, interval)), interval_seconds: interval });
+      if (claimed !== 1) continue;
+      ran++;
+      try {
+        await runHandler(row.name, {});
+      } catch (error) {
+        log.error({ job: row.name, err: errorText(error) }, 'scheduled job failed');
+      }
+    }
+    return ran;
+  }
+
+  async function runJob(job: JobRow): Promise<void> {
+    const mine = { id: job.id, state: 'running', locked_by: workerId };
+    try {
+      await runHandler(job.name, readJson<Record<string, unknown>>(job.payload, {}));
+      await db(JOBS).where(mine).update({ state: 'done', locked_by: null, locked_at: null, last_error: null, finished_at: nowDb() });
+    } catch (error) {
+      const attempts = Number(job.attempts);
+      const lastError = errorText(error);
+      if (attempts >= Number(job.max_attempts)) {
+        await db(JOBS).where(mine).update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError, finished_at: nowDb() });
+        log.error({ job: job.name, jobId: job.id, attempts, err: lastError }, 'job failed for good');
+      } else {
+        const runAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
+        await db(JOBS).where(mine).update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, run_at: runAt });
+        log.warn({ job: job.name, jobId: job.id, attempts, retryAt: runAt, err: lastError }, 'job failed; will retry');
+      }
+    }
+  }
+
+  async function runQueuedJobs(keepGoing: () => boolean): Promise<number> {
+    let ran = 0;
+    // Bounded, so handlers that keep enqueueing immediate work cannot hold one call forever.
+    for (let round = 0; round < 100 && keepGoing(); round++) {
+      const names = [...handlers.keys()];
+      if (names.length === 0) break;
+      const now = nowDb();
+      const staleBefore = toDbTime(addSeconds(new Date(), -STALE_JOB_SECONDS));
+      const claimed = await claimRows<JobRow>(
+        db,
+        {
+          table: JOBS,
+          orderBy: 'run_at',
+          runningState: 'running',
+          // Only names this process can run: during a rolling deploy, old workers leave new jobs alone.
+          claimable: (q) => {
+            q.whereIn('name', names).where((w) => {
+              w.where((due) => {
+                due.where('state', 'queued').where('run_at', '<=', now);
+              }).orWhere((stale) => {
+                stale.where('state', 'running').where('locked_at', '<', staleBefore);
+              });
+            });
+          },
+        },
+        workerId,
+        BATCH_SIZE,
+      );
+      if (claimed.length === 0) break;
+      await Promise.all(claimed.map((job) => runJob(job)));
+      ran += claimed.length;
+    }
+    return ran;
+  }
+
+  async function cleanup(): Promise<void> {
+    const before = toDbTime(addSeconds(new Date(), -DONE_JOB_RETENTION_DAYS * 86400));
+    await db(JOBS).where({ state: 'done' }).whereNull('unique_key').where('finished_at', '<', before).delete();
+  }
+  schedules.set('jobs.cleanup', 3600);
+  handlers.set('jobs.cleanup', cleanup);
+
+  async function poll(): Promise<void> {
+    try {
+      await runSchedules('due');
+      await runQueuedJobs(() => !stopped);
+    } catch (error) {
+      // An outage is expected to pass: the next poll tries again, nothing is lost (due jobs stay queued).
+      if (classifyDbError(error) === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
+      else log.error({ err: errorText(error) }, 'job worker poll failed');
+    }
+  }
+
+  function scheduleNext(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      tick = poll().then(scheduleNext);
+    }, POLL_INTERVAL_MS);
+    timer.unref();
+  }
+
+  return {
+    workerId,
+    jobs: {
+      register: (name, handler) => void handlers.set(name, handler),
+      schedule(name, everySeconds) {
+        if (!Number.isInteger(everySeconds) || everySeconds < 1) throw new Error(`schedule "${name}": everySeconds must be a positive integer`);
+        schedules.set(name, everySeconds);
+      },
+      async enqueue(executor, name, payload, options = {}) {
+        await executor(JOBS)
+          .insert({ id: newId(), name, payload: writeJson(payload), state: 'queued', run_at: toDbTime(options.runAt ?? new Date()), attempts: 0, max_attempts: JOB_DEFAULT_MAX_ATTEMPTS, unique_key: options.uniqueKey ?? null, created_at: nowDb() })
+          .onConflict('unique_key')
+          .ignore();
+      },
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      scheduleNext();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await tick;
+    },
+    async runDue(options = {}) {
+      const ran = await runSchedules(options.schedules ?? 'all');
+      return ran + (await runQueuedJobs(() => true));
+    },
+  };
+}

@@ -1,0 +1,249 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { newId } from './ids.js';
+import { readJson, writeJson, type Db, type Executor } from './db.js';
+import { addSeconds, nowDb, toDbTime } from './time.js';
+import { claimRows, errorText, newWorkerId, retryDelaySeconds } from './job-claim.js';
+import { createTemplateEngine } from './template-engine.js';
+
+/**
+ * The mail outbox both hosts send from (the reference host's `mail_outbox`, the Vendure adapter's
+ * `suite_host_mail_outbox`): rows are written inside the caller's transaction; `sendQueued` claims
+ * them (SKIP LOCKED + conditional state update, so each row is sent once across processes), renders
+ * the Handlebars template and sends over SMTP (`mailerUrl`) or writes `.eml` files.
+ */
+
+/** Handlebars sources of one mail (the contract's MailTemplate). */
+export interface MailTemplateSource {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** A mail to queue (the contract's OutgoingMail). */
+export interface QueuedMail {
+  template: string;
+  to: string;
+  cc?: string[];
+  salesChannelId?: string | null;
+  data: Record<string, unknown>;
+  attachments?: Array<{ filename: string; documentId: string }>;
+  dedupeKey?: string;
+}
+
+/** The sales channel a mail is sent for: its name is the sender's, its first domain the storefront URL; templates see it as `salesChannel`. */
+export interface MailChannel {
+  name: string;
+  domains: string[];
+}
+
+export interface MailDocument {
+  fileName: string;
+  content: Buffer;
+  mimeType: string;
+}
+
+interface MailLog {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface MailOutboxOptions {
+  db: Db;
+  log: MailLog;
+  /** The outbox table (columns of migrations/host/004 + 007). */
+  table: string;
+  /** Registered templates by name (the host's registry). */
+  templates: Map<string, MailTemplateSource>;
+  /** smtp(s):// URL; null writes each mail as an .eml file into `emlFolder`. */
+  mailerUrl: string | null;
+  emlFolder: string;
+  /** The sales channel of a row (null: the shop's first). */
+  salesChannel(id: string | null): Promise<MailChannel>;
+  /** The storefront URL when the channel names no domain. */
+  fallbackUrl: string;
+  /** A stored document to attach (null: it does not exist). */
+  document(id: string): Promise<MailDocument | null>;
+}
+
+export interface MailOutbox {
+  registerTemplate(name: string, template: MailTemplateSource): void;
+  enqueue(executor: Executor, mail: QueuedMail): Promise<void>;
+  /** Sends what is due; returns how many mails were sent. */
+  sendQueued(): Promise<number>;
+}
+
+/** What the stream transport (no mailer URL) answers: the message it built. */
+interface StreamTransportInfo {
+  message: Buffer;
+}
+
+/** A row of the outbox as the drivers return it; JSON columns are text. */
+interface OutboxRow {
+  id: string;
+  template: string;
+  recipient: string;
+  cc: string | null;
+  sales_channel_id: string | null;
+  data: string;
+  attachments: string | null;
+  state: string;
+  attempts: number | string;
+}
+
+interface CompiledTemplate {
+  subject: HandlebarsTemplateDelegate;
+  html: HandlebarsTemplateDelegate;
+  text: HandlebarsTemplateDelegate;
+}
+
+export const MAIL_SEND_JOB = 'mail.send';
+export const MAIL_SEND_INTERVAL_SECONDS = 3;
+export const MAIL_MAX_ATTEMPTS = 5;
+/** A row still 'sending' after this long belongs to a crashed worker and is claimed again. */
+const STALE_SENDING_SECONDS = 10 * 60;
+const BATCH_SIZE = 20;
+
+/** Registers templates/mail/<name>.subject.hbs, .html.hbs and .text.hbs for every name (the manifest's mailTemplates). */
+export function registerTemplatesFromFolder(mail: Pick<MailOutbox, 'registerTemplate'>, folder: string, names: string[]): void {
+  for (const name of names) {
+    const read = (part: keyof MailTemplateSource) => {
+      const file = join(folder, `${name}.${part}.hbs`);
+      if (!existsSync(file)) throw new Error(`mail template "${name}": ${file} is missing`);
+      return readFileSync(file, 'utf8');
+    };
+    mail.registerTemplate(name, { subject: read('subject'), html: read('html'), text: read('text') });
+  }
+}
+
+export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
+  const { db, log, table, templates } = options;
+  const engine = createTemplateEngine();
+  const compiled = new Map<string, CompiledTemplate>();
+  const workerId = newWorkerId();
+  let transporter: Transporter | null = null;
+
+  function compiledTemplate(name: string): CompiledTemplate {
+    let template = compiled.get(name);
+    if (!template) {
+      const source = templates.get(name);
+      if (!source) throw new Error(`mail template "${name}" is not registered`);
+      // Only the HTML part is HTML: subject and text must not carry &amp; entities.
+      template = {
+        subject: engine.compile(source.subject, { noEscape: true }),
+        html: engine.compile(source.html),
+        text: engine.compile(source.text, { noEscape: true }),
+      };
+      compiled.set(name, template);
+    }
+    return template;
+  }
+
+  function transport(): Transporter {
+    transporter ??= options.mailerUrl
+      ? nodemailer.createTransport(options.mailerUrl)
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    return transporter;
+  }
+
+  async function send(row: OutboxRow): Promise<void> {
+    const template = compiledTemplate(row.template);
+    const salesChannel = await options.salesChannel(row.sales_channel_id);
+    const storefrontUrl = (salesChannel.domains[0] ?? options.fallbackUrl).replace(/\/$/, '');
+    const data = { shopName: salesChannel.name, salesChannel, storefrontUrl, ...readJson<Record<string, unknown>>(row.data, {}) };
+    const attachments = [];
+    for (const attachment of readJson<Array<{ filename: string; documentId: string }>>(row.attachments, [])) {
+      const document = await options.document(attachment.documentId);
+      if (!document) throw new Error(`attachment document ${attachment.documentId} does not exist`);
+      attachments.push({ filename: attachment.filename || document.fileName, content: document.content, contentType: document.mimeType });
+    }
+    const fromHost = new URL(storefrontUrl).hostname || 'localhost';
+    const info: unknown = await transport().sendMail({
+      from: { name: salesChannel.name, address: `no-reply@${fromHost}` },
+      to: row.recipient,
+      cc: readJson<string[]>(row.cc, []),
+      subject: template.subject(data).replace(/\s+/g, ' ').trim(),
+      html: template.html(data),
+      text: template.text(data),
+      attachments,
+      // The same Message-ID on every attempt lets receivers drop a duplicate after a crash mid-send.
+      messageId: `<${row.id}@suite-b2b.mail>`,
+      headers: { 'X-Suite-Template': row.template },
+    });
+    if (!options.mailerUrl) {
+      mkdirSync(options.emlFolder, { recursive: true });
+      const stamp = nowDb().replace(/[^0-9]/g, '').slice(0, 14);
+      writeFileSync(join(options.emlFolder, `${stamp}-${row.template.replace(/[^\w.-]/g, '_')}-${row.id}.eml`), (info as StreamTransportInfo).message);
+    }
+  }
+
+  async function sendQueued(): Promise<number> {
+    let sent = 0;
+    for (let round = 0; round < 50; round++) {
+      const now = nowDb();
+      const staleBefore = toDbTime(addSeconds(new Date(), -STALE_SENDING_SECONDS));
+      const rows = await claimRows<OutboxRow>(
+        db,
+        {
+          table,
+          orderBy: 'created_at',
+          runningState: 'sending',
+          claimable: (q) => {
+            q.where((due) => {
+              due.where('state', 'queued').where((at) => {
+                at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now);
+              });
+            }).orWhere((stale) => {
+              stale.where('state', 'sending').where('locked_at', '<', staleBefore);
+            });
+          },
+        },
+        workerId,
+        BATCH_SIZE,
+      );
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const mine = { id: row.id, state: 'sending', locked_by: workerId };
+        try {
+          await send(row);
+          await db(table).where(mine).update({ state: 'sent', sent_at: nowDb(), locked_by: null, locked_at: null, last_error: null, next_attempt_at: null });
+          sent++;
+        } catch (error) {
+          const attempts = Number(row.attempts);
+          const lastError = errorText(error);
+          if (attempts >= MAIL_MAX_ATTEMPTS) {
+            await db(table).where(mine).update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
+            log.error({ mailId: row.id, template: row.template, attempts, err: lastError }, 'mail failed for good');
+          } else {
+            const nextAttemptAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
+            await db(table).where(mine).update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, next_attempt_at: nextAttemptAt });
+            log.warn({ mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError }, 'mail not sent; will retry');
+          }
+        }
+      }
+    }
+    return sent;
+  }
+
+  return {
+    sendQueued,
+    registerTemplate(name, template) {
+      for (const part of ['subject', 'html', 'text'] as const) {
+        if (typeof template[part] !== 'string') throw new Error(`mail template "${name}": ${part} must be a string`);
+        // Parse now, so a broken template stops start-up instead of failing at send time.
+        engine.parse(template[part]);
+      }
+      templates.set(name, template);
+      compiled.delete(name);
+    },
+    async enqueue(executor, mail) {
+      if (!templates.has(mail.template)) throw new Error(`mail template "${mail.template}" is not registered`);
+      if (typeof mail.to !== 'string' || !mail.to.includes('@') || mail.to.length > 255) throw new Error(`mail "${mail.template}": "to" is not an e-mail address`);
+      await executor(table)
+        .insert({ id: newId(), template: mail.template, recipient: mail.to, cc: writeJson(mail.cc ?? []), sales_channel_id: mail.salesChannelId ?? null, data: writeJson(mail.data), attachments: writeJson(mail.attachments ?? []), state: 'queued', attempts: 0, dedupe_key: mail.dedupeKey ?? null, created_at: nowDb() })
+        .onConflict('dedupe_key')
+        .ignore();
+    },
+  };
+}
