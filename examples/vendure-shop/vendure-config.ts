@@ -9,6 +9,10 @@ export interface ShopConfigOptions {
   port?: number;
   /** Checks every plugin route's answer against its schema (tests). */
   validateResponses?: boolean;
+  /** SMTP URL for the plugin's mails (default MAILER_URL; none: .eml files under var/mail). */
+  mailerUrl?: string | null;
+  /** Run the plugin's job worker in the shop process (default true). */
+  runJobs?: boolean;
 }
 
 /** TypeORM connection options from a DATABASE_URL; the example shop lets TypeORM synchronize Vendure's schema. */
@@ -49,7 +53,15 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
     plugins: [
       DefaultJobQueuePlugin.init({ pollInterval: 200 }),
       DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false }),
-      SuiteB2BVendurePlugin({ storefrontUrls: [`http://localhost:${port}`], validateResponses: options.validateResponses }),
+      SuiteB2BVendurePlugin({
+        storefrontUrls: [`http://localhost:${port}`],
+        validateResponses: options.validateResponses,
+        mailerUrl: options.mailerUrl !== undefined ? options.mailerUrl : (process.env.MAILER_URL ?? null),
+        shopName: 'Example shop',
+        runJobs: options.runJobs,
+        // The example has no EmailPlugin: the plugin confirms orders (lines with event participants).
+        orderConfirmationMail: true,
+      }),
     ],
   };
 }

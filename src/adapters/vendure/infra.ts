@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
 import type { HostEventName, HostRuntime } from '../../host/contract.js';
 import { configDefaults } from '../../host/plugins/manifest.js';
-import { forUpdate, readJson, writeJson, type Executor } from '../../lib/db.js';
-import { newId } from '../../lib/ids.js';
-import { nowDb, toDbTime } from '../../lib/time.js';
+import { forUpdate, readJson, type Executor } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
 
-/** Settings, mail outbox, jobs, events, number ranges and storefront of the contract on Vendure. */
+/** Settings, mail outbox and jobs (mail.ts, jobs.ts), events, number ranges and storefront of the contract on Vendure. */
 export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' | 'mail' | 'jobs' | 'events' | 'storefront' | 'nextNumber' | 'documents' | 'cms'> {
   const { manifest } = state;
   const allSettings = async () => {
@@ -35,41 +33,8 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
         return (await allSettings())[key] as T;
       },
     },
-    mail: {
-      registerTemplate: (name, template) => void state.registries.mailTemplates.set(name, template),
-      /**
-       * Written to the adapter's outbox through the caller's executor: inside the plugin's
-       * transaction, so the mail exists exactly when the change does. Sending is not wired to
-       * Vendure's EmailPlugin yet (docs/vendure.md): the rows wait in `suite_host_mail_outbox`.
-       */
-      async enqueue(executor, mail) {
-        const row = {
-          id: newId(),
-          template: mail.template,
-          recipient: mail.to,
-          cc: mail.cc ? writeJson(mail.cc) : null,
-          sales_channel_id: mail.salesChannelId ?? null,
-          data: writeJson(mail.data),
-          attachments: mail.attachments ? writeJson(mail.attachments) : null,
-          state: 'queued',
-          attempts: 0,
-          dedupe_key: mail.dedupeKey ?? null,
-          created_at: nowDb(),
-        };
-        if (mail.dedupeKey) await executor('suite_host_mail_outbox').insert(row).onConflict('dedupe_key').ignore();
-        else await executor('suite_host_mail_outbox').insert(row);
-      },
-    },
-    jobs: {
-      register: (name, handler) => void state.registries.jobHandlers.set(name, handler),
-      schedule: (name, everySeconds) => void state.registries.jobSchedules.set(name, everySeconds),
-      /** Recorded in `suite_host_jobs`; no worker runs them on Vendure yet (docs/vendure.md). */
-      async enqueue(executor, name, payload, options = {}) {
-        const row = { id: newId(), name, payload: writeJson(payload), state: 'queued', run_at: toDbTime(options.runAt ?? new Date()), attempts: 0, unique_key: options.uniqueKey ?? null, created_at: nowDb() };
-        if (options.uniqueKey) await executor('suite_host_jobs').insert(row).onConflict('unique_key').ignore();
-        else await executor('suite_host_jobs').insert(row);
-      },
-    },
+    mail: { registerTemplate: state.mail.registerTemplate, enqueue: state.mail.enqueue },
+    jobs: state.jobs.jobs,
     events: {
       on(event, handler) {
         const list = state.registries.eventHandlers.get(event as HostEventName) ?? [];

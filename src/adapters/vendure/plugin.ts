@@ -2,15 +2,17 @@ import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { Logger as VendureLogger, PermissionDefinition, PluginCommonModule, ProductService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
+import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
 import { loadManifest } from '../../host/plugins/manifest.js';
 import { migrateFolder } from '../../host/db/migrator.js';
 import { projectPath } from '../../host/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
-import { registerTemplatesFromFolder } from '../../host/mail/index.js';
+import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
 import { PLACED_BY_FIELDS } from './orders.js';
 import { idMapper } from './ids.js';
+import { createVendureJobs } from './jobs.js';
+import { createVendureMail, ORDER_CONFIRMATION_TEMPLATE, queueOrderConfirmation } from './mail.js';
 import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
@@ -53,6 +55,7 @@ function vendureLogger(): Logger {
  */
 export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknown> {
   let state: AdapterState | null = null;
+  let storeContextOf: ReturnType<typeof storeContexts> | null = null;
   const visibility: { current: ReturnType<typeof shopVisibility> | null } = { current: null };
 
   async function configure(config: RuntimeVendureConfig): Promise<RuntimeVendureConfig> {
@@ -78,6 +81,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         adminApiPath: options.adminApiPath ?? '/b2b-admin-api',
         contextTokenTtlSeconds: options.contextTokenTtlSeconds ?? 86400,
         validateResponses: options.validateResponses ?? false,
+        mailerUrl: options.mailerUrl ?? null,
+        mailFolder: options.mailFolder ?? projectPath('var', 'mail'),
+        shopName: options.shopName ?? '',
+        runJobs: options.runJobs ?? true,
+        orderConfirmationMail: options.orderConfirmationMail ?? false,
       },
       db,
       dialect: dialectOf(db),
@@ -89,7 +97,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       registries: emptyRegistries(),
       vendure: null,
       runtime: null as never,
+      mail: null as never,
+      jobs: null as never,
     };
+    s.mail = createVendureMail(s);
+    s.jobs = createVendureJobs(s);
     state = s;
     await migrateFolder(db, projectPath('migrations', 'vendure'), 'suite_host_migrations');
     if (manifest.migrations) await migrateFolder(db, projectPath(manifest.migrations), `plugin_${manifest.name.replace(/-/g, '_')}_migrations`);
@@ -102,17 +114,19 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     apis.addAdapterRoutes();
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
+    if (s.options.orderConfirmationMail) registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
 
-    const storeContextOf = storeContexts(s);
-    visibility.current = shopVisibility(s, storeContextOf);
-    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, () => state, storeContextOf);
+    const contextOf = storeContexts(s);
+    storeContextOf = contextOf;
+    visibility.current = shopVisibility(s, contextOf);
+    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, () => state, contextOf);
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
     );
     config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
-    config.orderOptions.orderInterceptors.push(visibility.current.interceptor, lineItemInterceptor(() => state, storeContextOf));
-    config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(() => state, storeContextOf)];
+    config.orderOptions.orderInterceptors.push(visibility.current.interceptor, lineItemInterceptor(() => state, contextOf));
+    config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(() => state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
     config.customFields.Order = [
       ...(config.customFields.Order ?? []),
@@ -146,9 +160,21 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         searchService = null;
       }
       visibility.current?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService });
+      if (state.options.orderConfirmationMail && storeContextOf) {
+        const s = state;
+        const contextOf = storeContextOf;
+        this.moduleRef
+          .get(EventBus, { strict: false })
+          .ofType(OrderPlacedEvent)
+          .subscribe((event) => {
+            queueOrderConfirmation(s, event, contextOf).catch((error: unknown) => s.log.error({ orderId: String(event.order.id), err: String(error) }, 'order confirmation not queued'));
+          });
+      }
+      if (state.options.runJobs) state.jobs.start();
     }
 
     async onApplicationShutdown(): Promise<void> {
+      await state?.jobs.stop();
       await state?.db.destroy();
     }
   }

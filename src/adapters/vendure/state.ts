@@ -19,6 +19,8 @@ import type { PluginManifest } from '../../host/plugins/manifest.js';
 import type { Executor } from '../../lib/db.js';
 import type { SalesChannel } from '../../host/contract.js';
 import type { IdMapper } from './ids.js';
+import type { MailOutbox } from '../../lib/mail-outbox.js';
+import type { JobWorker } from '../../lib/job-worker.js';
 
 /** What Vendure hands the adapter once Nest has started (services resolved from the Injector). */
 export interface VendureServices {
@@ -38,6 +40,19 @@ export interface AdapterOptions {
   contextTokenTtlSeconds?: number;
   /** Check every handler's answer against its declared schema (on in tests). */
   validateResponses?: boolean;
+  /** SMTP URL the plugin's mails are sent to (smtp://user:pass@host:587); default none: .eml files in `mailFolder`. */
+  mailerUrl?: string | null;
+  /** Where mails go as .eml files when there is no `mailerUrl` (default var/mail of this package). */
+  mailFolder?: string;
+  /** Sender name of the plugin's mails (default: the channel's name). */
+  shopName?: string;
+  /** Run the plugin's job worker (scheduled jobs, mail sending) in this Vendure process (default true). */
+  runJobs?: boolean;
+  /**
+   * Send the plugin's `order-confirmation` mail (lines with their payload, e.g. event participants)
+   * when Vendure places an order. Off by default: Vendure shops usually confirm orders with their EmailPlugin.
+   */
+  orderConfirmationMail?: boolean;
 }
 
 /** The adapter's shared state: the plugin's database, the registries behind the contract's extension points, Vendure's services. */
@@ -68,6 +83,9 @@ export interface AdapterState {
   vendure: VendureServices | null;
   /** The assembled contract (set once built). */
   runtime: HostRuntime;
+  /** The plugin's mail outbox and job worker (mail.ts, jobs.ts). */
+  mail: MailOutbox;
+  jobs: JobWorker<HostRuntime>;
 }
 
 export function emptyRegistries(): AdapterState['registries'] {

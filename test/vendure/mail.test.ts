@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { createDb } from '../../src/lib/db.js';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb, toDbTime } from '../../src/lib/time.js';
+import { createVendureJobs } from '../../src/adapters/vendure/jobs.js';
+import { insertParticipant } from '../../src/plugin/event-manager/repository.js';
+import { EVENT_REMINDER_JOB } from '../../src/plugin/event-manager/index.js';
+import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { startSmtp, type ReceivedMail, type TestMailbox } from '../helpers/smtp.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
+
+/**
+ * The plugin's mails and scheduled jobs in a Vendure shop: the reference host's outbox sender and
+ * job worker (src/lib, shared) run in the shop process on the adapter's tables and send over SMTP
+ * to a real server on loopback.
+ */
+describe('Vendure: the plugin\'s mails and jobs', function () {
+  this.timeout(60_000);
+  let client: ShopClient;
+  let mailbox: TestMailbox;
+  const sentTo = (to: string, template: string) => (mail: ReceivedMail) => mail.envelopeTo.includes(to) && mail.headers.get('x-suite-template') === template;
+
+  const createEvent = async (variantId: string, name: string, startsInHours: number) => {
+    const id = newId();
+    const start = new Date(Date.now() + startsInHours * 3600_000);
+    await client.shop.state.db('b2b_events').insert({
+      id,
+      product_id: client.shop.state.ids.toPlugin(variantId),
+      name,
+      language: 'en',
+      description: null,
+      starts_at: toDbTime(start),
+      ends_at: toDbTime(new Date(start.getTime() + 3600_000)),
+      participant_limit: 10,
+      registration_deadline: null,
+      waiting_list: false,
+      status: 'published',
+      created_at: nowDb(),
+    });
+    return id;
+  };
+  const variantOf = async (slug: string) => ((await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0].id as string);
+
+  before(async function () {
+    this.timeout(240_000);
+    mailbox = await startSmtp();
+    client = await bootShop({ mailerUrl: mailbox.url });
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await client?.close();
+    await mailbox?.stop();
+  });
+
+  it('confirms a Vendure order with an event ticket by mail, naming the participant (the shop\'s worker sends it over SMTP)', async () => {
+    const armVariantId = await variantOf('monitor-arm');
+    await createEvent(armVariantId, 'Ergonomics seminar', 20 * 24);
+    const buyer = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+    const added = await client.gql(
+      'shop-api',
+      'mutation ($v: ID!, $p: String) { addItemToOrder(productVariantId: $v, quantity: 1, customFields: { suiteParticipant: $p }) { __typename ... on OrderInterceptorError { interceptorError } } }',
+      { v: armVariantId, p: JSON.stringify({ firstName: 'Ann', lastName: 'Example', email: 'ann@example.test' }) },
+      buyer,
+    );
+    expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+    await client.gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, buyer);
+    const methods = await client.gql('shop-api', '{ eligibleShippingMethods { id } }', {}, buyer);
+    await client.gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, buyer);
+    const passed = await client.gql('shop-api', 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on OrderStateTransitionError { transitionError } } }', {}, buyer);
+    expect(passed.data.transitionOrderToState.__typename, JSON.stringify(passed)).to.equal('Order');
+    const payment = await client.gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, buyer);
+    const method = payment.data.eligiblePaymentMethods.find((m: { isEligible: boolean }) => m.isEligible).code as string;
+    const paid = await client.gql('shop-api', 'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { code } } }', { m: method }, buyer);
+    expect(paid.data.addPaymentToOrder.__typename, JSON.stringify(paid)).to.equal('Order');
+    const code = paid.data.addPaymentToOrder.code as string;
+
+    const mail = await mailbox.waitFor((m) => sentTo(DEMO_CUSTOMER.email, 'order-confirmation')(m) && (m.html || '').includes(code), 20_000);
+    expect(mail.html).to.contain('Participant: Ann Example &lt;ann@example.test&gt;');
+    expect(mail.text).to.contain(code);
+    expect(mail.from?.value[0]).to.deep.include({ name: 'Example shop', address: 'no-reply@localhost' });
+    const row = await client.shop.state.db('suite_host_mail_outbox').where({ template: 'order-confirmation', recipient: DEMO_CUSTOMER.email }).first();
+    expect(row.state).to.equal('sent');
+  });
+
+  it('runs a scheduled plugin job (the event reminder) once although two more workers with their own pools run it at the same time', async () => {
+    const chairVariantId = await variantOf('office-chair');
+    const eventId = await createEvent(chairVariantId, 'Seating workshop', 2);
+    const customerId = client.shop.state.ids.toPlugin((await client.shop.state.db('customer').where({ emailAddress: DEMO_CUSTOMER.email }).first('id')).id);
+    const email = `remind-${newId().slice(0, 8)}@example.test`;
+    await insertParticipant(client.shop.state.db, {
+      id: newId(),
+      eventId,
+      customerId,
+      employeeId: null,
+      firstName: 'Rita',
+      lastName: 'Reminded',
+      email,
+      status: 'registered',
+      waitingPosition: null,
+      notes: null,
+      createdBy: { type: 'sales-representative', id: null },
+    });
+
+    const pools = [createDb(client.databaseUrl), createDb(client.databaseUrl)];
+    try {
+      const workers = pools.map((db) => createVendureJobs({ ...client.shop.state, db }));
+      // Both run every schedule now (the reminder's included), as two processes whose turn came at once.
+      const ran = await Promise.all(workers.map((worker) => worker.runDue()));
+      const reminderRuns = await client.shop.state.db('suite_host_job_schedules').where({ name: EVENT_REMINDER_JOB }).first();
+      expect(reminderRuns, 'the schedule is recorded').to.not.equal(undefined);
+      expect(ran.reduce((a, b) => a + b, 0)).to.be.greaterThan(0);
+    } finally {
+      for (const db of pools) await db.destroy();
+    }
+
+    const mail = await mailbox.waitFor(sentTo(email, 'event-reminder'), 20_000);
+    expect(mail.subject).to.equal('Reminder: Seating workshop starts soon');
+    expect(mail.text).to.contain('Hello Rita Reminded');
+    // The shop's own worker polls on: still one reminder after another poll and send.
+    await client.shop.state.jobs.runDue();
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(mailbox.messages.filter(sentTo(email, 'event-reminder'))).to.have.length(1);
+    expect(await client.shop.state.db('suite_host_mail_outbox').where({ recipient: email })).to.have.length(1);
+  });
+});
