@@ -47,9 +47,12 @@ export interface ShopClient {
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
-/** Boots the shop (call in a `before` with a generous timeout) and waits until Vendure indexed the four demo products. */
-export async function bootShop(options: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> = {}): Promise<ShopClient> {
-  const databaseUrl = await prepareScratchDatabase('vendure');
+/**
+ * Boots the shop (call in a `before` with a generous timeout) and waits until Vendure indexed the
+ * four demo products. `label` names the scratch database, so test files never share one.
+ */
+export async function bootShop(label: string, options: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> = {}): Promise<ShopClient> {
+  const databaseUrl = await prepareScratchDatabase(`vendure_${label}`);
   const shop = await startShop({ databaseUrl, port: await freePort(), quiet: true, validateResponses: true, ...options });
 
   const gql: ShopClient['gql'] = async (api, query, variables = {}, headers = {}) => {
