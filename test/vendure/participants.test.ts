@@ -23,7 +23,13 @@ describe('Vendure: event ticket participants in the Shop API', function () {
   const removeLine = 'mutation ($l: ID!) { removeOrderLine(orderLineId: $l) { __typename } }';
   const toPayment = 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
   const person = (firstName: string, email: string) => JSON.stringify({ firstName, lastName: 'Example', email });
-  const ticketLines = (order: { lines: Array<{ productVariant: { id: string } }> }) => order.lines.filter((l) => l.productVariant.id === armVariantId) as Array<{ id: string; quantity: number; customFields: { suiteParticipant: string | null; suiteEventId: string | null } }>;
+  interface Line {
+    id: string;
+    quantity: number;
+    productVariant: { id: string };
+    customFields: { suiteParticipant: string | null; suiteEventId: string | null };
+  }
+  const ticketLines = (order: { lines: Line[] }) => order.lines.filter((l) => l.productVariant.id === armVariantId);
   const setEvent = (values: Record<string, unknown>) => client.shop.state.db('b2b_events').where({ id: eventId }).update(values);
 
   before(async function () {

@@ -205,7 +205,7 @@ describe('Suite B2B inside a Vendure shop', function () {
       expect(paid.data.addPaymentToOrder.__typename, JSON.stringify(paid)).to.equal('Order');
       const { code, state, totalWithTax } = paid.data.addPaymentToOrder as { code: string; state: string; totalWithTax: number };
       expect(state).to.equal('PaymentAuthorized');
-      const approverId = (await rest('GET', '/store-api/context', { 'suite-context-token': approver['suite-context-token'] })).body.actor.id as string;
+      const approverId = (await rest('GET', '/store-api/context', { 'suite-context-token': approver['suite-context-token']! })).body.actor.id as string;
 
       // The company admin (the customer's Vendure session) sees every order of the customer.
       const admin = bearer(await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
