@@ -79,11 +79,16 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
     expect(mail.html).to.contain('Participant: Ann Example &lt;ann@example.test&gt;');
     expect(mail.text).to.contain(code);
     expect(mail.from?.value[0]).to.deep.include({ name: 'Example shop', address: 'no-reply@localhost' });
-    const row = await client.shop.state.db('suite_host_mail_outbox').where({ template: 'order-confirmation', recipient: DEMO_CUSTOMER.email }).first();
-    expect(row.state).to.equal('sent');
+    // The worker marks the row once the SMTP server took the mail.
+    let state = '';
+    for (let i = 0; i < 50 && state !== 'sent'; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      state = (await client.shop.state.db('suite_host_mail_outbox').where({ template: 'order-confirmation', recipient: DEMO_CUSTOMER.email }).first()).state as string;
+    }
+    expect(state).to.equal('sent');
   });
 
-  it('runs a scheduled plugin job (the event reminder) once although two more workers with their own pools run it at the same time', async () => {
+  it('runs a scheduled plugin job (the event reminder) once although several workers run it at the same time (MariaDB: two more with their own pools)', async () => {
     const chairVariantId = await variantOf('office-chair');
     const eventId = await createEvent(chairVariantId, 'Seating workshop', 2);
     const customerId = client.shop.state.ids.toPlugin((await client.shop.state.db('customer').where({ emailAddress: DEMO_CUSTOMER.email }).first('id')).id);
@@ -102,14 +107,16 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
       createdBy: { type: 'sales-representative', id: null },
     });
 
-    const pools = [createDb(client.databaseUrl), createDb(client.databaseUrl)];
+    // MariaDB: two more workers with their own pools play two more processes. SQLite has one worker
+    // (the shop's, on the adapter's pool of one): it runs twice at once there.
+    const pools = client.shop.state.dialect === 'mysql' ? [createDb(client.databaseUrl), createDb(client.databaseUrl)] : [];
     try {
-      const workers = pools.map((db) => createVendureJobs({ ...client.shop.state, db }));
-      // Both run every schedule now (the reminder's included), as two processes whose turn came at once.
-      const ran = await Promise.all(workers.map((worker) => worker.runDue()));
-      const reminderRuns = await client.shop.state.db('suite_host_job_schedules').where({ name: EVENT_REMINDER_JOB }).first();
-      expect(reminderRuns, 'the schedule is recorded').to.not.equal(undefined);
+      const workers = [client.shop.state.jobs, ...pools.map((db) => createVendureJobs({ ...client.shop.state, db }))];
+      // Every worker runs every schedule now (the reminder's included), as processes whose turn came at once.
+      const ran = await Promise.all([...workers, client.shop.state.jobs].map((worker) => worker.runDue()));
       expect(ran.reduce((a, b) => a + b, 0)).to.be.greaterThan(0);
+      const schedule = await client.shop.state.db('suite_host_job_schedules').where({ name: EVENT_REMINDER_JOB }).first();
+      expect(schedule, 'the schedule is recorded').to.not.equal(undefined);
     } finally {
       for (const db of pools) await db.destroy();
     }
