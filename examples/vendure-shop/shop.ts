@@ -11,6 +11,7 @@ import {
   LogLevel,
   DefaultLogger,
   RequestContextService,
+  resetConfig,
   TransactionalConnection,
   type VendureConfig,
 } from '@vendure/core';
@@ -87,14 +88,23 @@ export async function startShop(options: ShopConfigOptions & { quiet?: boolean }
   };
 }
 
-/** Vendure's populate() on an empty database (it bootstraps the app and keeps it running); bootstrap() otherwise. */
+/**
+ * Vendure's populate() on an empty database (it bootstraps the app and keeps it running); bootstrap()
+ * otherwise. Vendure merges each bootstrap's config into one process-wide config, so what a plugin
+ * added to it in an earlier boot (interceptors, middleware, strategies bound to a closed app) would
+ * stay: every boot here starts from Vendure's defaults (several shops in one test process).
+ */
 async function populateOnce(config: VendureConfig): Promise<INestApplication> {
-  const app = await bootstrap(config);
+  const fresh = () => {
+    resetConfig();
+    return bootstrap(config);
+  };
+  const app = await fresh();
   const connection = app.get(TransactionalConnection);
   const [row] = (await connection.rawConnection.query('SELECT COUNT(*) AS count FROM product')) as Array<{ count: number | string }>;
   if (Number(row?.count ?? 0) > 0) return app;
   await app.close();
-  return populate(() => bootstrap(config), initialData, resolve(import.meta.dirname, 'products.csv'));
+  return populate(fresh, initialData, resolve(import.meta.dirname, 'products.csv'));
 }
 
 async function seedCustomersAndDemo(app: INestApplication, state: AdapterState): Promise<string[]> {

@@ -36,6 +36,18 @@ export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): 
 
 const LOG_CONTEXT = 'SuiteB2B';
 
+/**
+ * The adapter state of the latest configuration in this process. Vendure builds its Nest module
+ * graph (AppModule with the plugin classes) once per process, so a later bootstrap in the same
+ * process (the tests boot several shops one after another) runs the lifecycle hooks of the first
+ * plugin class: hooks and strategies read the state from here, not from their own closure.
+ */
+const latest: { state: AdapterState | null; storeContextOf: ReturnType<typeof storeContexts> | null; visibility: ReturnType<typeof shopVisibility> | null } = {
+  state: null,
+  storeContextOf: null,
+  visibility: null,
+};
+
 /** The contract's logger on Vendure's (static) Logger, which the shop configures. */
 function vendureLogger(): Logger {
   const line = (obj: object | string, msg?: string) => (typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify(obj)}`.trim());
@@ -54,9 +66,7 @@ function vendureLogger(): Logger {
  * constructor dependency is declared with Reflect metadata.
  */
 export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknown> {
-  let state: AdapterState | null = null;
-  let storeContextOf: ReturnType<typeof storeContexts> | null = null;
-  const visibility: { current: ReturnType<typeof shopVisibility> | null } = { current: null };
+  const state = () => latest.state;
 
   async function configure(config: RuntimeVendureConfig): Promise<RuntimeVendureConfig> {
     const manifest = loadManifest(projectPath('plugin.json'));
@@ -102,7 +112,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     };
     s.mail = createVendureMail(s);
     s.jobs = createVendureJobs(s);
-    state = s;
+    latest.state = s;
     await migrateFolder(db, projectPath('migrations', 'vendure'), 'suite_host_migrations');
     if (manifest.migrations) await migrateFolder(db, projectPath(manifest.migrations), `plugin_${manifest.name.replace(/-/g, '_')}_migrations`);
     const module = (await import(pathToFileURL(projectPath(manifest.entry)).href)) as { default?: HostPlugin };
@@ -117,16 +127,17 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     if (s.options.orderConfirmationMail) registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
 
     const contextOf = storeContexts(s);
-    storeContextOf = contextOf;
-    visibility.current = shopVisibility(s, contextOf);
-    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, () => state, contextOf);
+    const visibility = shopVisibility(s, contextOf);
+    latest.storeContextOf = contextOf;
+    latest.visibility = visibility;
+    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, state, contextOf);
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
     );
     config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
-    config.orderOptions.orderInterceptors.push(visibility.current.interceptor, lineItemInterceptor(() => state, contextOf));
-    config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(() => state, contextOf)];
+    config.orderOptions.orderInterceptors.push(visibility.interceptor, lineItemInterceptor(state, contextOf));
+    config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
     config.customFields.Order = [
       ...(config.customFields.Order ?? []),
@@ -135,7 +146,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     ];
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
-    config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(() => state)];
+    config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(state)];
     return config;
   }
 
@@ -144,14 +155,15 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
 
     /** The runtime the plugin was registered with (demo seeds, tests). */
     static get state(): AdapterState {
-      if (!state) throw new Error('SuiteB2BPlugin is not configured yet');
-      return state;
+      if (!latest.state) throw new Error('SuiteB2BPlugin is not configured yet');
+      return latest.state;
     }
 
     async onApplicationBootstrap(): Promise<void> {
-      if (!state) return;
+      const { state: s, storeContextOf, visibility } = latest;
+      if (!s) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
-      state.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never };
+      s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never };
       let searchService: unknown = null;
       try {
         const { FulltextSearchService } = (await import('@vendure/core/dist/plugin/default-search-plugin/fulltext-search.service.js')) as { FulltextSearchService: Type<unknown> };
@@ -159,23 +171,21 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       } catch {
         searchService = null;
       }
-      visibility.current?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService });
-      if (state.options.orderConfirmationMail && storeContextOf) {
-        const s = state;
-        const contextOf = storeContextOf;
+      visibility?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService });
+      if (s.options.orderConfirmationMail && storeContextOf) {
         this.moduleRef
           .get(EventBus, { strict: false })
           .ofType(OrderPlacedEvent)
           .subscribe((event) => {
-            queueOrderConfirmation(s, event, contextOf).catch((error: unknown) => s.log.error({ orderId: String(event.order.id), err: String(error) }, 'order confirmation not queued'));
+            queueOrderConfirmation(s, event, storeContextOf).catch((error: unknown) => s.log.error({ orderId: String(event.order.id), err: String(error) }, 'order confirmation not queued'));
           });
       }
-      if (state.options.runJobs) state.jobs.start();
+      if (s.options.runJobs) s.jobs.start();
     }
 
     async onApplicationShutdown(): Promise<void> {
-      await state?.jobs.stop();
-      await state?.db.destroy();
+      await latest.state?.jobs.stop();
+      await latest.state?.db.destroy();
     }
   }
   Reflect.defineMetadata('design:paramtypes', [ModuleRef], SuiteB2BPlugin);
