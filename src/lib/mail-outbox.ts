@@ -67,11 +67,12 @@ export interface MailOutboxOptions {
   document(id: string): Promise<MailDocument | null>;
 }
 
+/** Functions, not methods: the hosts hand them on detached (the contract's `mail`). */
 export interface MailOutbox {
-  registerTemplate(name: string, template: MailTemplateSource): void;
-  enqueue(executor: Executor, mail: QueuedMail): Promise<void>;
+  registerTemplate: (name: string, template: MailTemplateSource) => void;
+  enqueue: (executor: Executor, mail: QueuedMail) => Promise<void>;
   /** Sends what is due; returns how many mails were sent. */
-  sendQueued(): Promise<number>;
+  sendQueued: () => Promise<number>;
 }
 
 /** What the stream transport (no mailer URL) answers: the message it built. */
