@@ -44,7 +44,7 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
   before(async function () {
     this.timeout(240_000);
     mailbox = await startSmtp();
-    client = await bootShop('mail', { mailerUrl: mailbox.url });
+    client = await bootShop({ label: 'vendure_mail', mailerUrl: mailbox.url });
   });
 
   after(async function () {

@@ -18,7 +18,7 @@ describe('Suite B2B inside a Vendure shop', function () {
 
   before(async function () {
     this.timeout(240_000);
-    client = await bootShop('shop');
+    client = await bootShop();
     shop = client.shop;
   });
 

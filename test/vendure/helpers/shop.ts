@@ -49,10 +49,10 @@ export const bearer = (token: string): Record<string, string> => ({ authorizatio
 
 /**
  * Boots the shop (call in a `before` with a generous timeout) and waits until Vendure indexed the
- * four demo products. `label` names the scratch database, so test files never share one.
+ * four demo products. `label` names the scratch database (default `vendure`), so test files need not share one.
  */
-export async function bootShop(label: string, options: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> = {}): Promise<ShopClient> {
-  const databaseUrl = await prepareScratchDatabase(`vendure_${label}`);
+export async function bootShop({ label = 'vendure', ...options }: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> & { label?: string } = {}): Promise<ShopClient> {
+  const databaseUrl = await prepareScratchDatabase(label);
   const shop = await startShop({ databaseUrl, port: await freePort(), quiet: true, validateResponses: true, ...options });
 
   const gql: ShopClient['gql'] = async (api, query, variables = {}, headers = {}) => {
