@@ -35,6 +35,12 @@ export interface JobWorkerOptions<Runtime> {
   handlers: Map<string, JobWorkerHandler<Runtime>>;
   schedules: Map<string, number>;
   runtime(): Runtime;
+  /**
+   * Work done on every poll without a schedule row (a schedule's run is a write; an idle check of
+   * an outbox is a read): where another connection's read-then-write transactions share an SQLite
+   * file, fewer writes mean fewer of SQLite's immediate "database is locked" refusals.
+   */
+  onPoll?: () => Promise<unknown>;
 }
 
 export interface JobWorker<Runtime> {
@@ -179,6 +185,7 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
     try {
       await runSchedules('due');
       await runQueuedJobs(() => !stopped);
+      if (!stopped) await options.onPoll?.();
     } catch (error) {
       // An outage is expected to pass: the next poll tries again, nothing is lost (due jobs stay queued).
       if (classifyDbError(error) === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
@@ -221,9 +228,11 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
       timer = null;
       await tick;
     },
-    async runDue(options = {}) {
-      const ran = await runSchedules(options.schedules ?? 'all');
-      return ran + (await runQueuedJobs(() => true));
+    async runDue(runOptions = {}) {
+      const ran = await runSchedules(runOptions.schedules ?? 'all');
+      const total = ran + (await runQueuedJobs(() => true));
+      await options.onPoll?.();
+      return total;
     },
   };
 }

@@ -17,5 +17,8 @@ export function createVendureJobs(state: AdapterState): JobWorker<HostRuntime> {
     handlers: state.registries.jobHandlers,
     schedules: state.registries.jobSchedules,
     runtime: () => state.runtime,
+    // The outbox is checked on every poll (a read while idle) rather than as a schedule (a write every
+    // few seconds), which Vendure's read-then-write transactions on SQLite would trip over (docs/vendure.md).
+    onPoll: () => state.mail.sendQueued(),
   });
 }

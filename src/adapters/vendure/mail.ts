@@ -1,13 +1,12 @@
 import type { RequestContext } from '@vendure/core';
 import type { StoreContext } from '../../host/contract.js';
-import { createMailOutbox, MAIL_SEND_INTERVAL_SECONDS, MAIL_SEND_JOB, type MailOutbox } from '../../lib/mail-outbox.js';
+import { createMailOutbox, type MailOutbox } from '../../lib/mail-outbox.js';
 import { moneyText } from '../../lib/money.js';
 import type { AdapterState } from './state.js';
 
 /**
  * The plugin's mails on Vendure: lib/mail-outbox (the reference host's sender) on the adapter's
- * `suite_host_mail_outbox`, sent by the adapter's job worker ('mail.send' every few seconds, jobs.ts)
- * over SMTP (`mailerUrl`) or into .eml files (`mailFolder`). One sales channel per shop: every mail
+ * `suite_host_mail_outbox`, sent by the adapter's job worker on every poll (jobs.ts) over SMTP (`mailerUrl`) or into .eml files (`mailFolder`). One sales channel per shop: every mail
  * goes out under Vendure's default channel with the first storefront URL for links. Attachments
  * need `documents.get`, which Vendure does not serve yet: such a mail fails after its retries.
  */
@@ -26,10 +25,6 @@ export function createVendureMail(state: AdapterState): MailOutbox {
     fallbackUrl: state.options.storefrontUrls[0] ?? 'http://localhost',
     document: (id) => Promise.reject(new Error(`attachment document ${id}: documents are not supported on Vendure yet`)),
   });
-  state.registries.jobHandlers.set(MAIL_SEND_JOB, async () => {
-    await outbox.sendQueued();
-  });
-  state.registries.jobSchedules.set(MAIL_SEND_JOB, MAIL_SEND_INTERVAL_SECONDS);
   return outbox;
 }
 
