@@ -74,10 +74,15 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     const dbOptions = config.dbConnectionOptions as unknown as Record<string, unknown>;
     if (dbOptions.type === 'better-sqlite3') {
       // Vendure's TypeORM connection and the plugin's knex share the file: WAL and a busy timeout let both in.
+      // Vendure's transactions read, then write; begun deferred, such a transaction fails at once
+      // ("database is locked", no busy wait) when the plugin's connection wrote in between (the job
+      // worker sending mail, a Store API write). Begun IMMEDIATE it waits for the lock instead.
       const prepare = dbOptions.prepareDatabase as ((db: unknown) => void) | undefined;
-      dbOptions.prepareDatabase = (raw: { pragma(sql: string): unknown }) => {
+      dbOptions.prepareDatabase = (raw: { pragma(sql: string): unknown; prepare(sql: string): unknown }) => {
         raw.pragma('journal_mode = WAL');
         raw.pragma('busy_timeout = 5000');
+        const prepareStatement = raw.prepare.bind(raw);
+        raw.prepare = (sql: string) => prepareStatement(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
         prepare?.(raw);
       };
     }
