@@ -187,8 +187,10 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
       await runQueuedJobs(() => !stopped);
       if (!stopped) await options.onPoll?.();
     } catch (error) {
-      // An outage is expected to pass: the next poll tries again, nothing is lost (due jobs stay queued).
-      if (classifyDbError(error) === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
+      // An outage or a busy database is expected to pass: the next poll tries again, nothing is lost (due jobs stay queued).
+      const kind = classifyDbError(error);
+      if (kind === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
+      else if (kind === 'contention') log.warn({ err: errorText(error) }, 'job worker: database busy, retrying');
       else log.error({ err: errorText(error) }, 'job worker poll failed');
     }
   }
