@@ -134,7 +134,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     async onApplicationBootstrap(): Promise<void> {
       if (!state) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
-      state.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never };
+      state.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never, service: (token) => this.moduleRef.get(token, { strict: false }) };
       let searchService: unknown = null;
       try {
         const { FulltextSearchService } = (await import('@vendure/core/dist/plugin/default-search-plugin/fulltext-search.service.js')) as { FulltextSearchService: Type<unknown> };
