@@ -11,6 +11,7 @@ import {
   LogLevel,
   DefaultLogger,
   RequestContextService,
+  resetConfig,
   TransactionalConnection,
   type VendureConfig,
 } from '@vendure/core';
@@ -89,12 +90,19 @@ export async function startShop(options: ShopConfigOptions & { quiet?: boolean }
 
 /** Vendure's populate() on an empty database (it bootstraps the app and keeps it running); bootstrap() otherwise. */
 async function populateOnce(config: VendureConfig): Promise<INestApplication> {
-  const app = await bootstrap(config);
+  // Vendure keeps the config merged at a bootstrap for the process, with what plugins' configuration
+  // hooks added (interceptors, strategies bound to that start's state): each start begins again from
+  // Vendure's defaults (populate's second start, a second shop in one test process).
+  const boot = () => {
+    resetConfig();
+    return bootstrap(config);
+  };
+  const app = await boot();
   const connection = app.get(TransactionalConnection);
   const [row] = (await connection.rawConnection.query('SELECT COUNT(*) AS count FROM product')) as Array<{ count: number | string }>;
   if (Number(row?.count ?? 0) > 0) return app;
   await app.close();
-  return populate(() => bootstrap(config), initialData, resolve(import.meta.dirname, 'products.csv'));
+  return populate(boot, initialData, resolve(import.meta.dirname, 'products.csv'));
 }
 
 async function seedCustomersAndDemo(app: INestApplication, state: AdapterState): Promise<string[]> {

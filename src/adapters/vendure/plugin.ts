@@ -45,14 +45,21 @@ function vendureLogger(): Logger {
 }
 
 /**
+ * The adapter of the shop this process runs. Module-wide, not per SuiteB2BVendurePlugin() call:
+ * Vendure fixes its plugin modules at the first bootstrap of a process (its AppModule imports them
+ * once), so a later bootstrap in the same process (populate's second start, the next test file's
+ * shop) runs the first class's lifecycle hooks with the latest configuration.
+ */
+let state: AdapterState | null = null;
+const visibility: { current: ReturnType<typeof shopVisibility> | null } = { current: null };
+
+/**
  * Suite B2B as a Vendure plugin: loads src/plugin unchanged (the default export of the manifest's
  * entry) through the HostRuntime contract implemented on Vendure. Written without decorator syntax
  * (tsx/esbuild emit no decorator metadata): VendurePlugin is applied as a function and the one
  * constructor dependency is declared with Reflect metadata.
  */
 export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknown> {
-  let state: AdapterState | null = null;
-  const visibility: { current: ReturnType<typeof shopVisibility> | null } = { current: null };
 
   async function configure(config: RuntimeVendureConfig): Promise<RuntimeVendureConfig> {
     const manifest = loadManifest(projectPath('plugin.json'));
@@ -123,6 +130,9 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
   }
 
   class SuiteB2BPlugin {
+    /** Takes the Shop API visibility wrappers off Vendure's services again. */
+    private uninstall: (() => void) | null = null;
+
     constructor(private readonly moduleRef: ModuleRef) {}
 
     /** The runtime the plugin was registered with (demo seeds, tests). */
@@ -142,10 +152,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       } catch {
         searchService = null;
       }
-      visibility.current?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService });
+      this.uninstall = visibility.current?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService }) ?? null;
     }
 
     async onApplicationShutdown(): Promise<void> {
+      this.uninstall?.();
       await state?.db.destroy();
     }
   }
