@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostEventName, HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../host/contract.js';
 import { configDefaults } from '../../host/plugins/manifest.js';
 import { forUpdate, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
@@ -74,9 +74,9 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
     },
     events: {
       on(event, handler) {
-        const list = state.registries.eventHandlers.get(event as HostEventName) ?? [];
+        const list = state.registries.eventHandlers.get(event) ?? [];
         list.push(handler as never);
-        state.registries.eventHandlers.set(event as HostEventName, list);
+        state.registries.eventHandlers.set(event, list);
       },
     },
     // Vendure shops have their own storefront: the plugin's pages are not mounted, links go to the configured storefront.

@@ -55,7 +55,7 @@ export interface DocumentStoreTables {
   /** The documents table (the columns of DocumentRow). */
   table: string;
   /** The orders documents belong to, joined as `o`: `id`, `order_number`, `placed_by_type`, `placed_by_id`. */
-  orders(executor: Executor): string | Knex.QueryBuilder;
+  orders: (executor: Executor) => string | Knex.QueryBuilder;
 }
 
 function toSummary(row: SummaryRow): ContractDocumentSummary {
