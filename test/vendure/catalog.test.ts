@@ -90,6 +90,7 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       expect(numbersOf(listed.body)).to.deep.equal(['CHAIR-001']);
       const outside = await t.rest('POST', '/store-api/b2b/fast-order-product-search', buyer, { filter: [{ type: 'not', queries: [{ type: 'equals', field: 'categoryId', value: categoryId }] }] });
       expect(numbersOf(outside.body)).to.deep.equal(['ARM-001', 'PAPER-001']);
+      await t.settleJobs();
     });
 
     it('the variant list of a product without variants is empty; a hidden product is a 404', async () => {
@@ -137,6 +138,7 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       expect(list.body.elements.map((e: { productNumber: string }) => e.productNumber)).to.deep.equal(['BOX-L', 'BOX-S']);
       expect(list.body.elements[1].options).to.deep.equal([{ groupId: ids.toPlugin(group.data.createProductOptionGroup.id), group: 'Size', optionId: ids.toPlugin(option('small')), option: 'Small' }]);
       expect(list.body.elements[1].calculatedPrice.unitPrice).to.equal(3.9);
+      await t.settleJobs();
     });
   });
 

@@ -39,6 +39,11 @@ export interface TestShop {
   vendureLogin(api: 'shop-api' | 'admin-api', username: string, password: string): Promise<string>;
   /** A plugin context token (employees, sales representatives). */
   pluginLogin(email: string, password: string): Promise<string>;
+  /**
+   * Waits until Vendure's job queue has no unsettled jobs (search index, collection filters): on
+   * SQLite those jobs hold the write lock the plugin's connection then waits for.
+   */
+  settleJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +76,14 @@ export async function bootTestShop(label: string): Promise<TestShop> {
       const res = await rest('POST', '/store-api/account/login', {}, { email, password });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body.contextToken as string;
+    },
+    async settleJobs() {
+      const admin = bearer(await client.vendureLogin('admin-api', 'superadmin', 'superadmin'));
+      for (let i = 0; i < 150; i++) {
+        const { data } = await gql('admin-api', '{ jobs(options: { filter: { isSettled: { eq: false } } }) { totalItems } }', {}, admin);
+        if (data?.jobs.totalItems === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     },
     async close() {
       await shop.close();
