@@ -22,7 +22,9 @@ const typedPlugin = [
   'src/plugin/offer/**/*.ts',
   'src/plugin/event-manager/**/*.ts',
 ];
-const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin];
+// The Vendure adapter's files with typed Vendure rows (issue 13); the others join as they are typed.
+const typedVendure = ['cart', 'catalog', 'customers', 'infra', 'prices', 'product-search', 'shop-visibility'].map((name) => `src/adapters/vendure/${name}.ts`);
+const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin, ...typedVendure];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'var/', 'coverage/'] },
@@ -57,6 +59,7 @@ export default tseslint.config(
   // (10 findings when the rule came in); typed rows for it are a follow-up of issue 13.
   {
     files: ['src/adapters/vendure/**/*.ts'],
+    ignores: typedVendure,
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   // Tests, bench and migrations: untyped rules; `any` allowed for fixtures and raw rows.

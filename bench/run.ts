@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApp } from '../src/host/app.js';
 import { projectPath } from '../src/host/paths.js';
-import type { BenchEnv, BenchRequest, BenchScenario } from './types.js';
+import { createServer } from 'node:net';
+import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './types.js';
 
 /**
  * npm run bench: seeds a bench database, starts the app and a bare express baseline as separate
@@ -32,6 +33,11 @@ Knobs (environment variables):
                      of these WEB_CONCURRENCY values, and each one's req/s ratio to the first
                      (more than 1 needs MySQL/MariaDB)
   DATABASE_URL       database to seed and run against (default: sqlite:var/bench/bench-<products>-<orders>.sqlite, reused)
+
+Scenarios named "vendure …" also start the example Vendure shop (examples/vendure-shop, its own
+database: var/bench/vendure-shop.sqlite, or <DATABASE_URL's database>_vendure on MySQL/MariaDB,
+seeded on first start) and fire the same plugin route at it: "Vendure req/s" and "Vendure vs
+reference" (its req/s over the reference host's, same run).
 
 Example: BENCH_ONLY="product listing,cart add" BENCH_SECONDS=5 npm run bench
          DATABASE_URL=mysql://root@127.0.0.1:3306/bench BENCH_PROCESSES=1,2 npm run bench
@@ -85,6 +91,49 @@ async function fire(url: string, request: BenchRequest): Promise<{ rps: number; 
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The example Vendure shop's database beside the bench database. */
+function vendureDatabaseUrl(): string {
+  if (databaseUrl.startsWith('sqlite:')) return `sqlite:${join(benchDir, 'vendure-shop.sqlite')}`;
+  const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
+  url.pathname = `${url.pathname.replace(/^\//, '') || 'bench'}_vendure`;
+  return url.toString();
+}
+
+/** Starts the example Vendure shop (seeded on its first start) for the scenarios that measure the plugin inside Vendure. */
+async function startVendure(): Promise<{ child: ChildProcess; env: VendureBenchEnv }> {
+  const started = Date.now();
+  const shop = await startProcess(['examples/vendure-shop/start.ts'], { DATABASE_URL: vendureDatabaseUrl(), PORT: String(await freePort()) }, /Vendure Shop API:\s+http:\/\/localhost:(\d+)/);
+  process.stdout.write(`  started the example Vendure shop in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+  const baseUrl = `http://127.0.0.1:${shop.port}`;
+  return {
+    child: shop.child,
+    env: {
+      baseUrl,
+      async login(email, password) {
+        const res = await fetch(`${baseUrl}/shop-api`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename } }', variables: { u: email, p: password } }),
+        });
+        const token = res.headers.get('vendure-auth-token');
+        if (!token) throw new Error(`bench: Vendure login of ${email} failed: ${await res.text()}`);
+        return token;
+      },
+    },
+  };
+}
+
 async function loadScenarios(): Promise<BenchScenario[]> {
   const folder = projectPath('bench', 'scenarios');
   const scenarios: BenchScenario[] = [];
@@ -133,8 +182,9 @@ async function main(): Promise<void> {
   };
   const { createDb } = await import('../src/lib/db.js');
   benchEnv.db = createDb(databaseUrl);
+  const vendure = scenarios.some((scenario) => scenario.vendure) ? await startVendure() : null;
   const plans = [];
-  for (const scenario of scenarios) plans.push({ scenario, ...(await scenario.requests(benchEnv)) });
+  for (const scenario of scenarios) plans.push({ scenario, ...(await scenario.requests(benchEnv)), vendure: vendure && scenario.vendure ? await scenario.vendure(vendure.env) : null });
   await benchEnv.db.destroy();
   const sqlFile = join(benchDir, 'baseline-sql.json');
   writeFileSync(sqlFile, JSON.stringify(Object.fromEntries(plans.map((p) => [p.scenario.name, p.baselineSql]))));
@@ -144,22 +194,36 @@ async function main(): Promise<void> {
   if (processCounts) {
     await runProcessCounts(processCounts, plans[0]!.app, app, startApp, summary);
     baseline.child.kill('SIGTERM');
+    vendure?.child.kill('SIGTERM');
     return;
   }
 
   const health = await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
-  const scenarioRows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number; vsBareSql: number | null }> = [];
-  scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null });
+  type VendureFigures = { rps: number; p50: number; p99: number; errors: number; vsReference: number };
+  const scenarioRows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number; vsBareSql: number | null; vendure: VendureFigures | null }> = [];
+  scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, vendure: null });
   for (const plan of plans) {
     const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app);
     const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' });
-    scenarioRows.push({ scenario: plan.scenario.name, ...measured, bareSqlRps: bare.rps, vsHealth: measured.rps / health.rps, vsBareSql: measured.rps / bare.rps });
+    const inVendure = plan.vendure && vendure ? await fire(`${vendure.env.baseUrl}${plan.vendure.path}`, plan.vendure) : null;
+    scenarioRows.push({
+      scenario: plan.scenario.name,
+      ...measured,
+      bareSqlRps: bare.rps,
+      vsHealth: measured.rps / health.rps,
+      vsBareSql: measured.rps / bare.rps,
+      vendure: inVendure ? { ...inVendure, vsReference: inVendure.rps / measured.rps } : null,
+    });
   }
   app.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
-  const rows: string[][] = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL']];
+  vendure?.child.kill('SIGTERM');
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL'];
+  const rows: string[][] = [vendure ? [...header, 'Vendure req/s', 'Vendure p50 ms', 'Vendure errors', 'Vendure vs reference'] : header];
   for (const row of scenarioRows) {
-    rows.push([row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2)]);
+    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2)];
+    if (vendure) cells.push(...(row.vendure ? [row.vendure.rps.toFixed(0), String(row.vendure.p50), String(row.vendure.errors), row.vendure.vsReference.toFixed(2)] : ['', '', '', '']));
+    rows.push(cells);
   }
   printTable(rows);
   writeSummary({ ...summary, scenarios: scenarioRows });

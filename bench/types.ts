@@ -22,6 +22,14 @@ export interface BenchEnv {
   adminToken(): Promise<string>;
 }
 
+/** The example Vendure shop (examples/vendure-shop) the Vendure scenarios run against, a separate process on its own database. */
+export interface VendureBenchEnv {
+  /** the shop's base URL (Shop API at /shop-api, the plugin's Store API at /store-api) */
+  baseUrl: string;
+  /** logs a customer in through Vendure's Shop API and returns the Vendure session token (bearer) */
+  login(email: string, password: string): Promise<string>;
+}
+
 /**
  * A load scenario. `seed` runs before the servers start (bulk inserts, idempotent for a size);
  * `requests` gives the app request and the SQL the bare-express baseline runs for the same data.
@@ -30,6 +38,11 @@ export interface BenchScenario {
   name: string;
   seed(env: Omit<BenchEnv, 'baseUrl' | 'login' | 'adminToken'>): Promise<void>;
   requests(env: BenchEnv): Promise<{ app: BenchRequest; baselineSql: Array<{ sql: string; bindings: unknown[] }> }>;
+  /**
+   * The same plugin route inside the example Vendure shop: the table then shows its req/s and the
+   * ratio to the reference host's (`app`) measured in the same run.
+   */
+  vendure?(env: VendureBenchEnv): Promise<BenchRequest>;
 }
 
 export async function insertInBatches(db: Knex | Knex.Transaction, table: string, rows: Array<Record<string, unknown>>, batchSize = 500): Promise<void> {

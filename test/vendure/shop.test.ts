@@ -65,8 +65,8 @@ describe('Suite B2B inside a Vendure shop', function () {
 
     it('answers 501 SUITE__NOT_SUPPORTED_BY_HOST for a contract call Vendure does not serve yet', async () => {
       const token = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
-      // The fast order's "ordered before" list asks orders.orderedProductIds, not served on Vendure yet.
-      const res = await rest('POST', '/store-api/ordered-products', bearer(token), {});
+      // The fast order's similar products ask catalog.propertySimilarProducts, not served on Vendure yet.
+      const res = await rest('GET', `/store-api/b2b/property-similar-products/${shop.state.ids.toPlugin(1)}`, bearer(token));
       expect(res.status, JSON.stringify(res.body)).to.equal(501);
       expect(res.body.errors[0].code).to.equal('SUITE__NOT_SUPPORTED_BY_HOST');
     });

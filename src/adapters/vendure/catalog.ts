@@ -1,9 +1,11 @@
-import { VISIBILITY_ID_MARKER, type CalculatedPrice, type HostRuntime, type ProductRecord, type StoreContext, type VisibilityConstraint } from '../../host/contract.js';
-import type { Executor } from '../../lib/db.js';
+import { VISIBILITY_ID_MARKER, type CalculatedPrice, type CatalogEntity, type HostRuntime, type ProductRecord, type StoreContext, type VisibilityConstraint } from '../../host/contract.js';
+import type { Knex } from 'knex';
+import { selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { toVendureIds, versionId } from './ids.js';
 import type { AdapterState } from './state.js';
-import { notSupported, unsupported } from './unsupported.js';
+import { notSupported } from './unsupported.js';
+import { productSearch, VENDURE_PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { defaultChannel, variantsByIds, variantsBySkus } from './vendure-tables.js';
 
 /** What the plugin's visibility filters leave a context of Vendure's catalog (Vendure ids). */
@@ -14,20 +16,17 @@ export interface CatalogVisibility {
 }
 
 /**
- * The plugin's "product" is Vendure's ProductVariant (see vendure-tables.ts). The filters answer
- * for variants; a Vendure Product is hidden when every one of its variants is. All constraint forms
- * become one CASE over `product_variant` (plugin `sql` predicates with the variant id column in the
- * plugin's id form), evaluated per request on the given executor: a cost linear in the number of
- * variants (docs/vendure.md, limits). null: nothing is hidden.
+ * The plugin's visibility filters for one entity as one SQL predicate on `column` (an SQL
+ * expression of the entity's id in the plugin's form): the `sql` constraints with their marker
+ * replaced, `exclude` / `only` id lists. null: nothing is hidden.
  */
-export async function catalogVisibility(state: AdapterState, ctx: StoreContext, executor: Executor = state.db, onlyVariantIds?: string[]): Promise<CatalogVisibility | null> {
+export async function visibilityPredicate(state: AdapterState, ctx: StoreContext, entity: CatalogEntity, column: string, executor: Executor = state.db): Promise<{ sql: string; bindings: unknown[] } | null> {
   const constraints: VisibilityConstraint[] = [];
   for (const filter of state.registries.visibilityFilters) {
-    const constraint = await filter(ctx, 'product', executor);
+    const constraint = await filter(ctx, entity, executor);
     if (constraint.kind !== 'all') constraints.push(constraint);
   }
   if (constraints.length === 0) return null;
-  const column = state.ids.columnAsPluginId('v.id', state.dialect);
   const parts: string[] = [];
   const bindings: unknown[] = [];
   for (const c of constraints) {
@@ -43,11 +42,24 @@ export async function catalogVisibility(state: AdapterState, ctx: StoreContext, 
       bindings.push(...c.ids);
     }
   }
+  return { sql: parts.join(' and '), bindings };
+}
+
+/**
+ * The plugin's "product" is Vendure's ProductVariant (see vendure-tables.ts). The filters answer
+ * for variants; a Vendure Product is hidden when every one of its variants is. All constraint forms
+ * become one CASE over `product_variant` (plugin `sql` predicates with the variant id column in the
+ * plugin's id form), evaluated per request on the given executor: a cost linear in the number of
+ * variants (docs/vendure.md, limits). null: nothing is hidden.
+ */
+export async function catalogVisibility(state: AdapterState, ctx: StoreContext, executor: Executor = state.db, onlyVariantIds?: string[]): Promise<CatalogVisibility | null> {
+  const predicate = await visibilityPredicate(state, ctx, 'product', state.ids.columnAsPluginId('v.id', state.dialect), executor);
+  if (!predicate) return null;
   const query = executor('product_variant as v')
     .whereNull('v.deletedAt')
-    .select('v.id', 'v.productId', executor.raw(`case when ${parts.join(' and ')} then 1 else 0 end as visible`, bindings as never[]));
+    .select('v.id', 'v.productId', executor.raw(`case when ${predicate.sql} then 1 else 0 end as visible`, predicate.bindings as never[]));
   if (onlyVariantIds) query.whereIn('v.id', toVendureIds(state.ids, onlyVariantIds));
-  const rows: Array<{ id: unknown; productId: unknown; visible: unknown }> = await query;
+  const rows = await selectRows<{ id: unknown; productId: unknown; visible: unknown }>(query);
   const hiddenVariantIds = new Set<string>();
   const productHasVisible = new Map<string, boolean>();
   for (const row of rows) {
@@ -69,6 +81,21 @@ function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: s
 export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog' | 'prices'> {
   const { ids } = state;
   const channel = (executor: Executor) => defaultChannel(executor);
+  const search = productSearch(state);
+
+  /**
+   * Categories are Vendure collections: active = not private and not the root collection; the
+   * plugin's category filters (partial assortments of categories) decide the rest.
+   */
+  async function visibleCollections(ctx: StoreContext, wanted: string[], executor: Executor): Promise<string[]> {
+    const vendureIds = toVendureIds(ids, wanted);
+    if (vendureIds.length === 0) return [];
+    const query = executor('collection as c').whereIn('c.id', vendureIds).where({ 'c.isPrivate': false, 'c.isRoot': false });
+    const predicate = await visibilityPredicate(state, ctx, 'category', ids.columnAsPluginId('c.id', state.dialect), executor);
+    if (predicate) query.whereRaw(predicate.sql, predicate.bindings as Knex.Value[]);
+    const found = new Set((await selectRows<{ id: string | number }>(query.select('c.id'))).map((row) => ids.toPlugin(row.id)));
+    return wanted.filter((id, index) => found.has(id) && wanted.indexOf(id) === index);
+  }
 
   async function visibleOf(ctx: StoreContext, records: ProductRecord[], executor: Executor): Promise<ProductRecord[]> {
     const active = records.filter((r) => r.active);
@@ -98,14 +125,14 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
       async visibleProductsByNumber(ctx, numbers, executor = state.db) {
         return visibleOf(ctx, await variantsBySkus(ids, executor, numbers, await channel(executor)), executor);
       },
-      productCriteriaFields: ['id', 'productNumber', 'name', 'priceNet', 'stock'],
-      searchProducts: unsupported('catalog.searchProducts'),
-      productIds: unsupported('catalog.productIds'),
-      // (2.2) Vendure's products with their variants and options: to do (docs/vendure.md).
-      variants: () => Promise.reject(notSupported('catalog.variants')),
+      productCriteriaFields: VENDURE_PRODUCT_CRITERIA_FIELDS,
+      searchProducts: search.searchProducts,
+      productIds: search.productIds,
+      // (2.2) A Vendure Product is the variant family of its variants (product-search.ts).
+      variants: (ctx, productId, executor = state.db) => search.variants(ctx, productId, (records) => visibleOf(ctx, records, executor), executor),
       propertySimilarProducts: () => Promise.reject(notSupported('catalog.propertySimilarProducts')),
       // Vendure has no tier prices.
-      tierQuantities: async () => new Map(),
+      tierQuantities: () => Promise.resolve(new Map<string, number[]>()),
       async products(executor, wanted) {
         return variantsByIds(ids, executor, wanted, await channel(executor));
       },
@@ -116,12 +143,12 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         // category = Vendure Collection, product = ProductVariant.
         const query = executor(entity === 'category' ? 'collection' : 'product_variant').where({ id: vendureId });
         if (entity === 'product') query.whereNull('deletedAt');
-        const row = await query.first('updatedAt');
+        const row = await selectRow<{ updatedAt: unknown }>(query.first('updatedAt'));
         return row ? versionId(row.updatedAt) : null;
       },
       async visibleEntityIds(ctx, entity, wanted, executor = state.db) {
         if (entity === 'landing_page') return [];
-        if (entity === 'category') throw notSupported('catalog.visibleEntityIds(category)');
+        if (entity === 'category') return visibleCollections(ctx, wanted, executor);
         return (await this.visibleProducts(ctx, wanted, executor)).map((p) => p.id);
       },
       async productIdsByNumbers(executor, numbers) {
@@ -132,7 +159,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         if (updated === 0) await executor('suite_host_visibility_version').insert({ name: 'catalog', version: 1 }).onConflict('name').merge({ version: executor.raw('version + 1') });
       },
       async visibilityVersion(executor) {
-        const row = await executor('suite_host_visibility_version').where({ name: 'catalog' }).first('version');
+        const row = await selectRow<{ version: unknown }>(executor('suite_host_visibility_version').where({ name: 'catalog' }).first('version'));
         return Number(row?.version ?? 0);
       },
     },

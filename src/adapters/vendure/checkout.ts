@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
 import type { AdapterState } from './state.js';
+import { cartContract } from './cart.js';
 import { ordersContract } from './orders.js';
 import { notSupported } from './unsupported.js';
 
@@ -12,13 +13,7 @@ import { notSupported } from './unsupported.js';
 export function checkoutContract(state: AdapterState): Pick<HostRuntime, 'cart' | 'checkout' | 'orders'> {
   const no = (call: string) => () => Promise.reject(notSupported(call));
   return {
-    cart: {
-      addLineItemProcessor: (processor) => void state.registries.lineItemProcessors.push(processor),
-      current: no('cart.current'),
-      get: no('cart.get'),
-      addLineItems: no('cart.addLineItems'),
-      price: no('cart.price'),
-    },
+    cart: cartContract(state).cart,
     checkout: {
       addInterceptor: (interceptor) => void state.registries.checkoutInterceptors.push(interceptor),
       onOrderPlaced: (hook) => void state.registries.orderPlacedHooks.push(hook),

@@ -1,8 +1,44 @@
+import type { Knex } from 'knex';
+import { CustomerService, RequestContextService } from '@vendure/core';
 import type { HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
-import type { Executor } from '../../lib/db.js';
-import type { AdapterState as AdapterContext } from './state.js';
+import { DEFAULT_LIMIT, searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { toVendureIds } from './ids.js';
+import { vendureServices, type AdapterState as AdapterContext } from './state.js';
 import { unsupported } from './unsupported.js';
 import { customerByEmail, customerGroupIds, customerGroupsByIds, customersByIds, defaultChannel, toSalesChannel } from './vendure-tables.js';
+
+/** The fields plugins search customers by (`customers.search`), as the reference host's CUSTOMER_SEARCH_CRITERIA. */
+const CUSTOMER_CRITERIA: CriteriaSpec = {
+  fields: {
+    id: { column: 'customers.id', type: 'id' },
+    customerNumber: { column: 'customers.customer_number', type: 'string' },
+    company: { column: 'customers.company', type: 'string' },
+    email: { column: 'customers.email', type: 'string' },
+    firstName: { column: 'customers.first_name', type: 'string' },
+    lastName: { column: 'customers.last_name', type: 'string' },
+    groupId: { column: 'customers.group_id', type: 'id' },
+  },
+  termColumns: ['customers.company', 'customers.customer_number', 'customers.email', 'customers.first_name', 'customers.last_name'],
+  defaultSort: [
+    { column: 'customers.company', order: 'asc' },
+    { column: 'customers.id', order: 'asc' },
+  ],
+  idColumn: 'customers.id',
+};
+
+interface AddressRow {
+  id: string | number;
+  fullName: string | null;
+  company: string | null;
+  streetLine1: string | null;
+  streetLine2: string | null;
+  city: string | null;
+  postalCode: string | null;
+  countryCode: string | null;
+  defaultBillingAddress: unknown;
+  defaultShippingAddress: unknown;
+}
 
 /**
  * Customers are Vendure customers (read through the plugin's executor). Rules are Vendure customer
@@ -12,6 +48,57 @@ import { customerByEmail, customerGroupIds, customerGroupsByIds, customersByIds,
 export function customersContract(a: AdapterContext): Pick<HostRuntime, 'customers' | 'customerGroups' | 'rules'> {
   const { ids } = a;
   const channelId = async (executor: Executor) => ids.toPlugin((await defaultChannel(executor)).id);
+
+  /**
+   * Vendure's customers as a derived table `customers` with the reference host's column names and
+   * the plugin's id form, for lib/criteria (CustomerScope's fields). Vendure has no company and no
+   * customer number: `company` is null, the customer number is the Vendure id; the group is the
+   * customer's first customer group (as CustomerRef.groupId).
+   */
+  function customerTable(executor: Executor, vendureIds: string[], activeOnly: boolean): Knex.QueryBuilder {
+    const dialect = dialectOf(executor);
+    const firstGroup = '(select min(g.customerGroupId) from customer_groups_customer_group g where g.customerId = c.id)';
+    const inner = executor('customer as c')
+      .leftJoin('user as u', 'u.id', 'c.userId')
+      .whereIn('c.id', vendureIds)
+      .whereNull('c.deletedAt')
+      .select({
+        id: executor.raw(ids.columnAsPluginId('c.id', dialect)),
+        customer_number: executor.raw(`cast(c.id as ${dialect === 'mysql' ? 'char' : 'text'})`),
+        company: executor.raw('null'),
+        email: executor.raw('lower(c.emailAddress)'),
+        first_name: 'c.firstName',
+        last_name: 'c.lastName',
+        group_id: executor.raw(ids.columnAsPluginId(firstGroup, dialect)),
+      });
+    if (activeOnly) inner.whereNotNull('c.userId').where('u.verified', true);
+    return executor.from(inner.as('customers'));
+  }
+
+  function addressRows(executor: Executor, vendureCustomerId: string): Promise<AddressRow[]> {
+    return selectRows<AddressRow>(
+      executor('address as a')
+        .leftJoin('region as r', 'r.id', 'a.countryId')
+        .where('a.customerId', vendureCustomerId)
+        .orderBy('a.createdAt')
+        .orderBy('a.id')
+        .select('a.id', 'a.fullName', 'a.company', 'a.streetLine1', 'a.streetLine2', 'a.city', 'a.postalCode', 'r.code as countryCode', 'a.defaultBillingAddress', 'a.defaultShippingAddress'),
+    );
+  }
+
+  /** The reference host's address shape; Vendure keeps one `fullName` (as `firstName`) and two street lines. */
+  function toAddress(row: AddressRow): Record<string, unknown> & { id: string } {
+    return {
+      id: ids.toPlugin(row.id),
+      company: row.company || null,
+      firstName: row.fullName ?? '',
+      lastName: '',
+      street: [row.streetLine1, row.streetLine2].filter((line) => line).join(', '),
+      zipcode: row.postalCode ?? '',
+      city: row.city ?? '',
+      countryCode: row.countryCode ?? '',
+    };
+  }
   return {
     customers: {
       async get(executor, id) {
@@ -27,11 +114,42 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
       async findByNumbers(executor, numbers) {
         return customersByIds(ids, executor, numbers.map((n) => ids.toPlugin(n)), await channelId(executor));
       },
-      search: unsupported('customers.search'),
+      async search(executor, scope, criteria) {
+        const salesChannelId = await channelId(executor);
+        if (scope.salesChannelId && scope.salesChannelId !== salesChannelId) return { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, elements: [] };
+        const page = await searchByCriteria<{ id: string }>(customerTable(executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false), criteria, CUSTOMER_CRITERIA, (qb) => qb.select('customers.id'));
+        return { total: page.total, page: page.page, limit: page.limit, elements: await customersByIds(ids, executor, page.rows.map((row) => row.id), salesChannelId) };
+      },
+      /**
+       * Vendure's registration owns customer accounts (verification, password), and its writes
+       * cannot join the caller's transaction (on SQLite they would wait for the plugin's write
+       * lock): account requests are accepted in Vendure (docs/vendure.md).
+       */
       create: unsupported('customers.create'),
-      addresses: unsupported('customers.addresses'),
-      defaultAddressIds: unsupported('customers.defaultAddressIds'),
-      setDefaultAddress: unsupported('customers.setDefaultAddress'),
+      async addresses(executor, customerId) {
+        const vendureId = ids.toVendure(customerId);
+        if (!vendureId) return [];
+        return (await addressRows(executor, vendureId)).map(toAddress);
+      },
+      async defaultAddressIds(executor, customerId) {
+        const vendureId = ids.toVendure(customerId);
+        const rows = vendureId ? await addressRows(executor, vendureId) : [];
+        const billing = rows.find((row) => readBool(row.defaultBillingAddress));
+        const shipping = rows.find((row) => readBool(row.defaultShippingAddress));
+        return { billing: billing ? ids.toPlugin(billing.id) : null, shipping: shipping ? ids.toPlugin(shipping.id) : null };
+      },
+      /** Through Vendure's CustomerService (it clears the flag on the customer's other addresses). */
+      async setDefaultAddress(executor, customerId, type, addressId) {
+        const vendureCustomerId = ids.toVendure(customerId);
+        const vendureAddressId = ids.toVendure(addressId);
+        if (!vendureCustomerId || !vendureAddressId) return false;
+        const own = await selectRow<{ id: string | number }>(executor('address').where({ id: vendureAddressId, customerId: vendureCustomerId }).first('id'));
+        if (!own) return false;
+        const vendure = vendureServices(a);
+        const ctx = await vendure.service(RequestContextService).create({ apiType: 'admin' });
+        await vendure.service(CustomerService).updateAddress(ctx, { id: vendureAddressId, ...(type === 'billing' ? { defaultBillingAddress: true } : { defaultShippingAddress: true }) });
+        return true;
+      },
       async salesChannel(executor, id): Promise<SalesChannel | null> {
         const channel = await a.salesChannel(executor);
         return channel.id === id ? channel : null;

@@ -1,15 +1,19 @@
 import type { Knex } from 'knex';
-import type { HostEventName, HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../host/contract.js';
 import { configDefaults } from '../../host/plugins/manifest.js';
-import { forUpdate, readJson, type Executor } from '../../lib/db.js';
+import { forUpdate, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
+import { nowDb, toDbTime } from '../../lib/time.js';
 import type { AdapterState } from './state.js';
+import { createDocumentStore } from '../../host/checkout/documents.js';
+import { placedOrders } from './orders.js';
 import { notSupported } from './unsupported.js';
 
 /** Settings, mail outbox and jobs (mail.ts, jobs.ts), events, number ranges and storefront of the contract on Vendure. */
 export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' | 'mail' | 'jobs' | 'events' | 'storefront' | 'nextNumber' | 'documents' | 'cms'> {
   const { manifest } = state;
   const allSettings = async () => {
-    const row = await state.db('suite_host_plugin_configs').where({ plugin_name: manifest.name }).first('config');
+    const row = await selectRow<{ config: unknown }>(state.db('suite_host_plugin_configs').where({ plugin_name: manifest.name }).first('config'));
     return { ...configDefaults(manifest), ...readJson<Record<string, unknown>>(row?.config, {}) };
   };
 
@@ -21,8 +25,8 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
       await executor(table).insert({ name: range, last_value: 0 }).onConflict('name').ignore();
       await executor(table).where({ name: range }).increment('last_value', 1);
     }
-    const row = await forUpdate(executor(table).where({ name: range }).first('last_value'), executor);
-    return `${prefix}${10000 + Number(row.last_value)}`;
+    const row = await selectRow<{ last_value: unknown }>(forUpdate(executor(table).where({ name: range }).first('last_value'), executor));
+    return `${prefix}${10000 + Number(row?.last_value ?? 0)}`;
   }
 
   return {
@@ -37,9 +41,9 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
     jobs: state.jobs.jobs,
     events: {
       on(event, handler) {
-        const list = state.registries.eventHandlers.get(event as HostEventName) ?? [];
+        const list = state.registries.eventHandlers.get(event) ?? [];
         list.push(handler as never);
-        state.registries.eventHandlers.set(event as HostEventName, list);
+        state.registries.eventHandlers.set(event, list);
       },
     },
     // Vendure shops have their own storefront: the plugin's pages are not mounted, links go to the configured storefront.
@@ -53,12 +57,9 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
       // The shop's own storefront owns its pages: the contract's answer for a theme the host cannot see.
       mayOpen: () => true,
     },
-    documents: {
-      createPdf: () => Promise.reject(notSupported('documents.createPdf')),
-      get: () => Promise.reject(notSupported('documents.get')),
-      getMeta: () => Promise.reject(notSupported('documents.getMeta')),
-      search: () => Promise.reject(notSupported('documents.search')),
-    },
+    // The reference host's document store on the adapter's table; orders are Vendure's placed orders (orders.ts).
+    documents: createDocumentStore({ table: 'suite_host_documents', orders: (executor) => placedOrders(state.ids, executor) }),
+    // Vendure has no CMS pages (docs/vendure.md, "Not supported yet").
     cms: { get: () => Promise.reject(notSupported('cms.get')) },
     nextNumber,
   };

@@ -54,7 +54,7 @@ function placedByOf(ids: IdMapper, row: Record<string, unknown>): { type: string
  * Vendure's placed orders in the plugin's column names and id form, as a derived table `placed_orders`
  * (order number = Vendure's order code, net total = subTotal + shipping, both without tax).
  */
-function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuilder {
+export function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuilder {
   const dialect = dialectOf(executor);
   const asPlugin = (column: string) => executor.raw(ids.columnAsPluginId(column, dialect));
   const inner = executor('order as o')

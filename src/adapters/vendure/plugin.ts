@@ -164,11 +164,14 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       return latest.state;
     }
 
+    /** Takes the Shop API visibility wrappers off Vendure's services again. */
+    private uninstall: (() => void) | null = null;
+
     async onApplicationBootstrap(): Promise<void> {
       const { state: s, storeContextOf, visibility } = latest;
       if (!s) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
-      s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never };
+      s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never, service: (token) => this.moduleRef.get(token, { strict: false }) };
       let searchService: unknown = null;
       try {
         const { FulltextSearchService } = (await import('@vendure/core/dist/plugin/default-search-plugin/fulltext-search.service.js')) as { FulltextSearchService: Type<unknown> };
@@ -176,7 +179,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       } catch {
         searchService = null;
       }
-      visibility?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService });
+      this.uninstall = visibility?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService }) ?? null;
       if (s.options.orderConfirmationMail && storeContextOf) {
         this.moduleRef
           .get(EventBus, { strict: false })
@@ -189,6 +192,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     }
 
     async onApplicationShutdown(): Promise<void> {
+      this.uninstall?.();
+      this.uninstall = null;
       await latest.state?.jobs.stop();
       await latest.state?.db.destroy();
     }

@@ -14,19 +14,33 @@ import type { AdapterState } from './state.js';
  * - `addItemToOrder` / `adjustOrderLine`: an OrderInterceptor refuses a hidden variant.
  * Only Shop API requests are narrowed; the Admin API sees everything.
  */
-type ProductServiceLike = Record<'findAll' | 'findOne' | 'findOneBySlug', (...args: any[]) => Promise<any>>;
+interface ListOptions {
+  filter?: Record<string, unknown>;
+  filterOperator?: string;
+}
+/** The parts of Vendure's ProductService the adapter wraps. */
+interface ProductServiceLike {
+  findAll(ctx: RequestContext, options?: ListOptions, ...rest: unknown[]): Promise<unknown>;
+  findOne(ctx: RequestContext, ...rest: unknown[]): Promise<{ id: unknown } | undefined>;
+  findOneBySlug(ctx: RequestContext, ...rest: unknown[]): Promise<{ id: unknown } | undefined>;
+}
+/** The TypeORM query builder of the search strategy, as far as the adapter adds to it. */
+interface WhereBuilder {
+  andWhere(where: string, parameters?: Record<string, unknown>): unknown;
+}
 interface SearchServiceLike {
   search(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
   facetValues(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
   collections(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
-  _searchStrategy?: { applyTermAndFilters?(ctx: RequestContext, qb: any, input: unknown): any };
+  _searchStrategy?: { applyTermAndFilters?(ctx: RequestContext, qb: WhereBuilder, input: unknown): unknown };
 }
 
 export interface ShopVisibility {
   /** Hidden variants and products for a Vendure request context (null: nothing hidden, or not the Shop API). */
   of(ctx: RequestContext): Promise<CatalogVisibility | null>;
   interceptor: OrderInterceptor;
-  install(services: { productService: unknown; searchService: unknown | null }): void;
+  /** Wraps Vendure's services; answers the function that takes the wrappers off again (at shutdown). */
+  install(services: { productService: unknown; searchService: unknown }): () => void;
 }
 
 export function shopVisibility(state: AdapterState, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): ShopVisibility {
@@ -56,12 +70,23 @@ export function shopVisibility(state: AdapterState, storeContextOf: (ctx: Reques
     willAdjustOrderLine: (ctx, _order, input) => refusal(ctx, input.orderLine.productVariantId),
   };
 
-  function install({ productService, searchService }: { productService: unknown; searchService: unknown | null }): void {
+  function install({ productService, searchService }: { productService: unknown; searchService: unknown }): () => void {
+    // What was there before each wrapper: Vendure may hand the next app of this process the same
+    // service objects (tests boot shops one after another), which must not call a stopped adapter.
+    const restores: Array<() => void> = [];
+    const remember = <T extends object>(target: T, key: keyof T & string) => {
+      const own = Object.getOwnPropertyDescriptor(target, key);
+      restores.push(() => {
+        if (own) Object.defineProperty(target, key, own);
+        else delete target[key];
+      });
+    };
     const products = productService as ProductServiceLike;
+    for (const key of ['findAll', 'findOne', 'findOneBySlug'] as const) remember(products, key);
     const findAll = products.findAll.bind(products);
     const findOne = products.findOne.bind(products);
     const findOneBySlug = products.findOneBySlug.bind(products);
-    products.findAll = async (ctx: RequestContext, options?: { filter?: Record<string, unknown>; filterOperator?: string }, ...rest: unknown[]) => {
+    products.findAll = async (ctx: RequestContext, options?: ListOptions, ...rest: unknown[]) => {
       const visibility = await of(ctx);
       if (visibility && visibility.hiddenProductIds.size > 0) {
         const hidden = { id: { notIn: [...visibility.hiddenProductIds] } };
@@ -83,20 +108,23 @@ export function shopVisibility(state: AdapterState, storeContextOf: (ctx: Reques
     const strategy = search?._searchStrategy;
     if (search && strategy?.applyTermAndFilters) {
       for (const method of ['search', 'facetValues', 'collections'] as const) {
+        remember(search, method);
         const original = search[method].bind(search);
         search[method] = async (ctx: RequestContext, input: unknown, enabledOnly?: boolean) => {
           resolved.set(ctx, await of(ctx));
           return original(ctx, input, enabledOnly);
         };
       }
+      remember(strategy, 'applyTermAndFilters');
       const apply = strategy.applyTermAndFilters.bind(strategy);
-      strategy.applyTermAndFilters = (ctx: RequestContext, qb: any, input: unknown) => {
+      strategy.applyTermAndFilters = (ctx: RequestContext, qb: WhereBuilder, input: unknown) => {
         const result = apply(ctx, qb, input);
         const hidden = resolved.get(ctx)?.hiddenVariantIds;
         if (hidden && hidden.size > 0) qb.andWhere('si.productVariantId NOT IN (:...suiteHiddenVariantIds)', { suiteHiddenVariantIds: [...hidden] });
         return result;
       };
     } else state.log.warn('Suite B2B: no DefaultSearchPlugin search strategy found; Shop API search is not narrowed by partial assortments');
+    return () => restores.splice(0).reverse().forEach((restore) => restore());
   }
 
   return { of, interceptor, install };

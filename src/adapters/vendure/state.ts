@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { Db, Dialect } from '../../lib/db.js';
 import type {
   ContextEnricher,
@@ -26,6 +27,8 @@ import type { JobWorker } from '../../lib/job-worker.js';
 export interface VendureServices {
   /** SessionService.getSessionFromToken */
   sessionFromToken(token: string): Promise<{ id: unknown; user?: { id: unknown; identifier: string; channelPermissions: Array<{ permissions: string[] }> } } | undefined>;
+  /** Any of Vendure's services (OrderService, CustomerService …), resolved from Nest's container. */
+  service<T>(token: Type<T>): T;
 }
 
 export interface AdapterOptions {

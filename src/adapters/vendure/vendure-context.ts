@@ -6,6 +6,21 @@ import type { AdapterState } from './state.js';
 import { buildStoreContext } from './store-api.js';
 
 /**
+ * StoreContexts of the adapter's own Vendure calls (cart.ts): Vendure's services are called with a
+ * RequestContext the adapter creates around a stand-in request object; Vendure's hooks (price
+ * strategy, order interceptors, order process) then find the plugin's context through it. Keyed by
+ * that object, which Vendure's RequestContext copies (transactions) keep.
+ */
+const boundContexts = new WeakMap<object, StoreContext>();
+
+/** A stand-in request for a RequestContext the adapter creates for `ctx` (pass it as `req`). */
+export function requestFor(ctx: StoreContext): Request {
+  const req = {} as Request;
+  boundContexts.set(req, ctx);
+  return req;
+}
+
+/**
  * The plugin's StoreContext for a request to Vendure's own Shop API (visibility, prices), built
  * once per Vendure RequestContext from the same request as on /store-api: a plugin context token,
  * else the Vendure session's customer (Vendure resolved the user already), else a guest.
@@ -16,6 +31,8 @@ export function storeContexts(state: AdapterState): (ctx: RequestContext) => Pro
   const byContext = new WeakMap<RequestContext, Promise<StoreContext | null>>();
   return (ctx) => {
     const req = ctx.req as Request | undefined;
+    const bound = req ? boundContexts.get(req) : undefined;
+    if (bound) return Promise.resolve(bound);
     if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
     let pending = byContext.get(ctx);
     if (!pending) {

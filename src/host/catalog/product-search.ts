@@ -78,7 +78,7 @@ function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, pr
 }
 
 /** `CASE products.id WHEN ? THEN ? … END`: the plugin's sort key of the product, null for others. */
-function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: Array<string | number> } {
+export function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: Array<string | number> } {
   const entries = [...keys].filter(([id, key]) => isId(id) && Number.isFinite(key));
   if (entries.length === 0) return { sql: 'NULL', bindings: [] };
   return { sql: `CASE products.id ${entries.map(() => 'WHEN ? THEN ?').join(' ')} END`, bindings: entries.flat() };
@@ -91,7 +91,7 @@ function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: Array<st
  * clause, which SQLite evaluates twice as fast. Ranked: exact number, plugin's exact, number
  * prefix, plugin's prefix, the rest.
  */
-function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { exact: string[]; prefix: string[] }) {
+export function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { exact: string[]; prefix: string[] }) {
   const lower = text.toLowerCase();
   const others = [...new Set([...alsoMatch.exact, ...alsoMatch.prefix].filter(isId))];
   return {

@@ -65,7 +65,7 @@ function toLineItem(row: CartLineRow): CartLineItem {
   };
 }
 
-function checkQuantity(quantity: number, pointer: string): void {
+export function checkQuantity(quantity: number, pointer: string): void {
   if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > CART_LIMITS.maxLineQuantity)
     throw Errors.badRequest('SUITE__QUANTITY_LIMIT_EXCEEDED', `A line's quantity must be between 1 and ${CART_LIMITS.maxLineQuantity}.`, { pointer });
 }

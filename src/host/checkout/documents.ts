@@ -47,8 +47,15 @@ const SUMMARY_COLUMNS = [
   'o.order_number',
 ];
 
-function documentsWithOrderNumber(executor: Executor): Knex.QueryBuilder {
-  return executor('documents').leftJoin('orders as o', 'o.id', 'documents.order_id');
+/**
+ * Where documents live: the reference host's `documents` and `orders` tables, or another host's
+ * (the Vendure adapter keeps documents in its own table and reads orders from Vendure's).
+ */
+export interface DocumentStoreTables {
+  /** The documents table (the columns of DocumentRow). */
+  table: string;
+  /** The orders documents belong to, joined as `o`: `id`, `order_number`, `placed_by_type`, `placed_by_id`. */
+  orders: (executor: Executor) => string | Knex.QueryBuilder;
 }
 
 function toSummary(row: SummaryRow): ContractDocumentSummary {
@@ -65,66 +72,75 @@ function toSummary(row: SummaryRow): ContractDocumentSummary {
   };
 }
 
-export const documents: DocumentsApi = {
-  async createPdf(executor, input) {
-    const content = await renderPdf(input.title, input.lines);
-    const id = newId();
-    const base = `${safeFilePart(input.type)}-${safeFilePart(input.number)}`;
-    const taken = await executor<DocumentRow>('documents').where({ file_name: `${base}.pdf` }).first('id');
-    const fileName = taken ? `${base}-${id.slice(0, 8)}.pdf` : `${base}.pdf`;
-    await executor('documents').insert({
-      id,
-      order_id: input.orderId ?? null,
-      customer_id: input.customerId,
-      type: input.type,
-      document_number: input.number,
-      file_name: fileName,
-      mime_type: 'application/pdf',
-      content,
-      created_at: nowDb(),
-    });
-    return { id, fileName };
-  },
-
-  async get(executor, id) {
-    const row = await executor<DocumentRow>('documents').where({ id }).first();
-    if (!row) return null;
-    return {
-      id: row.id,
-      fileName: row.file_name,
-      mimeType: row.mime_type,
-      content: Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content),
-      customerId: row.customer_id ?? null,
-      orderId: row.order_id ?? null,
-      type: row.type,
-      number: row.document_number,
-      createdAt: fromDbTime(row.created_at)!,
-    };
-  },
-
-  async getMeta(executor, ids) {
-    const wanted = [...new Set(ids)];
-    if (wanted.length === 0) return [];
-    const byId = new Map<string, ContractDocumentSummary>();
-    for (let i = 0; i < wanted.length; i += 500) {
-      for (const row of await selectRows<SummaryRow>(documentsWithOrderNumber(executor).whereIn('documents.id', wanted.slice(i, i + 500)).select(SUMMARY_COLUMNS))) byId.set(row.id, toSummary(row));
-    }
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  },
-
-  async search(executor, scope, criteria) {
-    const base = documentsWithOrderNumber(executor).where('documents.customer_id', scope.customerId);
-    const placedBy = scope.placedBy;
-    if (placedBy)
-      base.where((q) => {
-        q.whereNull('documents.order_id').orWhere((own) => {
-          own.where('o.placed_by_type', placedBy.type).where('o.placed_by_id', placedBy.id);
-        });
+/** The contract's `documents` on a document table: PDFs rendered by renderPdf, searched with lib/criteria. */
+export function createDocumentStore({ table, orders }: DocumentStoreTables): DocumentsApi {
+  const documentsWithOrderNumber = (executor: Executor): Knex.QueryBuilder => {
+    const source = orders(executor);
+    return executor(`${table} as documents`).leftJoin(typeof source === 'string' ? `${source} as o` : source.as('o'), 'o.id', 'documents.order_id');
+  };
+  return {
+    async createPdf(executor, input) {
+      const content = await renderPdf(input.title, input.lines);
+      const id = newId();
+      const base = `${safeFilePart(input.type)}-${safeFilePart(input.number)}`;
+      const taken = await executor<DocumentRow>(table).where({ file_name: `${base}.pdf` }).first('id');
+      const fileName = taken ? `${base}-${id.slice(0, 8)}.pdf` : `${base}.pdf`;
+      await executor(table).insert({
+        id,
+        order_id: input.orderId ?? null,
+        customer_id: input.customerId,
+        type: input.type,
+        document_number: input.number,
+        file_name: fileName,
+        mime_type: 'application/pdf',
+        content,
+        created_at: nowDb(),
       });
-    const page = await searchByCriteria<SummaryRow>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) => qb.select(SUMMARY_COLUMNS));
-    return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toSummary) };
-  },
-};
+      return { id, fileName };
+    },
+
+    async get(executor, id) {
+      const row = await executor<DocumentRow>(table).where({ id }).first();
+      if (!row) return null;
+      return {
+        id: row.id,
+        fileName: row.file_name,
+        mimeType: row.mime_type,
+        content: Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content),
+        customerId: row.customer_id ?? null,
+        orderId: row.order_id ?? null,
+        type: row.type,
+        number: row.document_number,
+        createdAt: fromDbTime(row.created_at)!,
+      };
+    },
+
+    async getMeta(executor, ids) {
+      const wanted = [...new Set(ids)];
+      if (wanted.length === 0) return [];
+      const byId = new Map<string, ContractDocumentSummary>();
+      for (let i = 0; i < wanted.length; i += 500) {
+        for (const row of await selectRows<SummaryRow>(documentsWithOrderNumber(executor).whereIn('documents.id', wanted.slice(i, i + 500)).select(SUMMARY_COLUMNS))) byId.set(row.id, toSummary(row));
+      }
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async search(executor, scope, criteria) {
+      const base = documentsWithOrderNumber(executor).where('documents.customer_id', scope.customerId);
+      const placedBy = scope.placedBy;
+      if (placedBy)
+        base.where((q) => {
+          q.whereNull('documents.order_id').orWhere((own) => {
+            own.where('o.placed_by_type', placedBy.type).where('o.placed_by_id', placedBy.id);
+          });
+        });
+      const page = await searchByCriteria<SummaryRow>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) => qb.select(SUMMARY_COLUMNS));
+      return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toSummary) };
+    },
+  };
+}
+
+export const documents: DocumentsApi = createDocumentStore({ table: 'documents', orders: () => 'orders' });
 
 export interface DocumentSummary {
   id: string;

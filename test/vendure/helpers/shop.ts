@@ -42,6 +42,11 @@ export interface ShopClient {
   pluginLogin(email: string, password: string): Promise<string>;
   /** An employee's Shop API headers: the Vendure session of the company's customer plus the plugin context token. */
   employeeHeaders(email: string, password: string): Promise<Record<string, string>>;
+  /**
+   * Waits until Vendure's job queue has no unsettled jobs (search index, collection filters): on
+   * SQLite those jobs hold the write lock the plugin's connection then waits for.
+   */
+  settleJobs(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,6 +100,14 @@ export async function bootShop({ label = 'vendure', ...options }: Omit<ShopConfi
     vendureLogin,
     pluginLogin,
     employeeHeaders,
+    async settleJobs() {
+      const admin = bearer(await vendureLogin('admin-api', 'superadmin', 'superadmin'));
+      for (let i = 0; i < 150; i++) {
+        const { data } = await gql('admin-api', '{ jobs(options: { filter: { isSettled: { eq: false } } }) { totalItems } }', {}, admin);
+        if (data?.jobs.totalItems === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
     async close() {
       await shop.close();
       await cleanupTestDatabase(databaseUrl);

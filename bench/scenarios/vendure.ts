@@ -1,0 +1,71 @@
+import type { BenchRequest, BenchScenario, VendureBenchEnv } from '../types.js';
+import { BENCH_CUSTOMER, seedCatalog } from './catalog-cart.js';
+
+/**
+ * The unchanged plugin inside Vendure (src/adapters/vendure) against the reference host, the same
+ * plugin routes in the same run: the fast order search (catalog.searchProducts on Vendure's tables)
+ * and the fast order add-to-cart (cart.addLineItems: Vendure's OrderService.addItemToOrder on the
+ * customer's active order). The reference side runs on the bench catalog (BENCH_PRODUCTS), the
+ * Vendure side on the example shop's catalog (4 products): the ratio compares the two hosts' cost
+ * per request of the route, not equal data sizes (docs/vendure.md, Bench).
+ */
+const SEARCH = { path: '/store-api/b2b/fast-order-product-search', body: { term: 'BENCH-000001', limit: 10 } };
+const VENDURE_SEARCH = { term: 'pap', limit: 10 };
+const ADD = '/store-api/b2b/add-to-cart';
+/** The example shop's products with a large stock (the cart grows by one per request). */
+const VENDURE_PRODUCTS = ['PAPER-001', 'ARM-001'];
+
+async function vendureCustomer(env: VendureBenchEnv): Promise<Record<string, string>> {
+  // Imported here: the example shop's module loads Vendure, which other runs of the bench do not need.
+  const { DEMO_CUSTOMER } = await import('../../examples/vendure-shop/shop.js');
+  return { authorization: `Bearer ${await env.login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password)}` };
+}
+
+/** A fresh active order per run (Vendure caps an order at 999 items). */
+async function emptyVendureCart(env: VendureBenchEnv, headers: Record<string, string>): Promise<void> {
+  await fetch(`${env.baseUrl}/shop-api`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: 'mutation { removeAllOrderLines { __typename } }' }) });
+}
+
+export const scenarios: BenchScenario[] = [
+  {
+    name: 'vendure fast order search',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      return {
+        app: { method: 'POST', path: SEARCH.path, headers: { 'suite-context-token': token }, body: JSON.stringify(SEARCH.body) },
+        baselineSql: [
+          { sql: "select id, product_number, name, stock, price_net from products where active = ? and product_number >= ? and product_number < ? order by product_number limit 10", bindings: [1, 'BENCH-000001', 'BENCH-000002'] },
+          { sql: "select count(*) as n from products where active = ? and product_number >= ? and product_number < ?", bindings: [1, 'BENCH-000001', 'BENCH-000002'] },
+        ],
+      };
+    },
+    async vendure(env): Promise<BenchRequest> {
+      return { method: 'POST', path: SEARCH.path, headers: await vendureCustomer(env), body: JSON.stringify(VENDURE_SEARCH) };
+    },
+  },
+  {
+    name: 'vendure fast order add-to-cart',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      const headers = { 'suite-context-token': token };
+      const numbers = ['BENCH-0000001', 'BENCH-0000002'];
+      // A fresh cart each run (a login finds its open cart again).
+      await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers });
+      const products = await env.db('products').whereIn('product_number', numbers).select('id');
+      return {
+        app: { method: 'POST', path: ADD, headers, bodies: numbers.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] })) },
+        baselineSql: [
+          { sql: 'select * from products where product_number = ? and active = ?', bindings: [numbers[0], 1] },
+          { sql: `select * from products where id in (${products.map(() => '?').join(',')})`, bindings: products.map((p) => p.id as string) },
+        ],
+      };
+    },
+    async vendure(env): Promise<BenchRequest> {
+      const headers = await vendureCustomer(env);
+      await emptyVendureCart(env, headers);
+      return { method: 'POST', path: ADD, headers, bodies: VENDURE_PRODUCTS.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] })) };
+    },
+  },
+];

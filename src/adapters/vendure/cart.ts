@@ -1,0 +1,217 @@
+import { isGraphQlErrorResult, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
+import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
+import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host/checkout/cart-service.js';
+import { readBool, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { AppError, Errors } from '../../lib/errors.js';
+import { totalsOf } from '../../lib/line-items.js';
+import type { AdapterState } from './state.js';
+import { vendureServices } from './state.js';
+import { notSupported } from './unsupported.js';
+import { requestFor } from './vendure-context.js';
+import { defaultChannel } from './vendure-tables.js';
+
+/**
+ * The contract's cart on Vendure: the context's cart is the Vendure **active order** of the
+ * context's customer (the one Vendure's Shop API answers as `activeOrder` for that customer's
+ * session), so employees and the company admin of one customer share it (the reference host keeps
+ * one cart per actor). The cart token is the order's id in the plugin's form.
+ *
+ * Reads go through the plugin's executor on Vendure's `order` / `order_line` tables; lines are added
+ * through `OrderService.addItemToOrder` in one Vendure transaction, with a RequestContext the adapter
+ * creates for the plugin's context (vendure-context.ts `requestFor`), so Vendure's order
+ * interceptors, stock rules and price strategy (the plugin's customer prices, prices.ts) apply.
+ * `price` answers Vendure's own line prices (net, as Vendure will charge them) for the lines the
+ * context may still see. Lines carry no payload yet (event tickets' participants are a next step,
+ * docs/vendure.md): items with a payload or another type than `product` answer 501.
+ */
+interface OrderRow {
+  id: string | number;
+  customerId: string | number | null;
+}
+
+interface LineRow {
+  id: string | number;
+  productVariantId: string | number;
+  quantity: unknown;
+  listPrice: unknown;
+  listPriceIncludesTax: unknown;
+  taxLines: unknown;
+  sku: string | null;
+  name: string | null;
+}
+
+interface ActiveOrderRow {
+  id: string | number;
+}
+
+/** Net of a Vendure list price (it may include tax: the channel's `pricesIncludeTax`). */
+function netOf(price: number, includesTax: boolean, taxRatePercent: number): number {
+  return includesTax ? Math.round(price / (1 + taxRatePercent / 100)) : price;
+}
+
+function taxRateOf(taxLines: unknown): number {
+  return readJson<Array<{ taxRate?: number }>>(taxLines, []).reduce((sum, line) => sum + Number(line.taxRate ?? 0), 0);
+}
+
+export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
+  const { ids } = state;
+
+  async function linesOf(executor: Executor, orderId: string | number): Promise<LineRow[]> {
+    const channel = await defaultChannel(executor);
+    return selectRows<LineRow>(
+      executor('order_line as l')
+        .join('product_variant as v', 'v.id', 'l.productVariantId')
+        .leftJoin('product_variant_translation as vt', function () {
+          this.on('vt.baseId', 'v.id').andOnVal('vt.languageCode', channel.defaultLanguageCode);
+        })
+        .where('l.orderId', orderId)
+        .where('l.quantity', '>', 0)
+        .orderBy('l.id')
+        .select('l.id', 'l.productVariantId', 'l.quantity', 'l.listPrice', 'l.listPriceIncludesTax', 'l.taxLines', 'v.sku', 'vt.name'),
+    );
+  }
+
+  function toLineItem(row: LineRow, position: number): CartLineItem {
+    return { id: ids.toPlugin(row.id), type: 'product', productId: ids.toPlugin(row.productVariantId), label: row.name ?? row.sku ?? '', quantity: readInt(row.quantity), payload: {}, position };
+  }
+
+  /** The open (active) Vendure order as a cart; a placed order is no cart any more. */
+  async function load(executor: Executor, orderId: string): Promise<Cart | null> {
+    const order = await selectRow<OrderRow>(executor('order').where({ id: orderId, active: true }).first('id', 'customerId'));
+    if (!order) return null;
+    const lines = await linesOf(executor, order.id);
+    return {
+      token: ids.toPlugin(order.id),
+      customerId: order.customerId == null ? null : ids.toPlugin(order.customerId),
+      salesChannelId: (await state.salesChannel(executor)).id,
+      lineItems: lines.map(toLineItem),
+    };
+  }
+
+  /** The Vendure id of the customer's newest active order in the default channel (as OrderService.getActiveOrderForUser). */
+  async function activeOrderId(executor: Executor, vendureCustomerId: string): Promise<string | null> {
+    const channel = await defaultChannel(executor);
+    const row = await selectRow<ActiveOrderRow>(
+      executor('order as o')
+        .join('order_channels_channel as oc', 'oc.orderId', 'o.id')
+        .where({ 'o.customerId': vendureCustomerId, 'o.active': true, 'oc.channelId': channel.id })
+        .orderBy('o.createdAt', 'desc')
+        .orderBy('o.id', 'desc')
+        .first('o.id'),
+    );
+    return row ? String(row.id) : null;
+  }
+
+  /** A Vendure RequestContext (Shop API, default channel) whose hooks see the plugin's context. */
+  function vendureContext(ctx: StoreContext): Promise<RequestContext> {
+    return vendureServices(state).service(RequestContextService).create({ apiType: 'shop', req: requestFor(ctx) });
+  }
+
+  async function customerUserId(executor: Executor, vendureCustomerId: string): Promise<string> {
+    const row = await selectRow<{ userId: string | number | null }>(executor('customer').where({ id: vendureCustomerId }).whereNull('deletedAt').first('userId'));
+    if (row?.userId == null) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'The customer has no account that can hold a cart.');
+    return String(row.userId);
+  }
+
+  /** The customer's active order, created through Vendure's OrderService on first use (as Vendure's Shop API does). */
+  async function ensureActiveOrder(ctx: StoreContext, vendureCtx: RequestContext, executor: Executor = state.db): Promise<string> {
+    const customerId = ids.toVendure(requireCustomer(ctx).id);
+    if (!customerId) throw Errors.unauthorized();
+    const existing = await activeOrderId(executor, customerId);
+    if (existing) return existing;
+    const order = await vendureServices(state).service(OrderService).create(vendureCtx, await customerUserId(executor, customerId));
+    return String(order.id);
+  }
+
+  function refusal(message: string, pointer: string, productId: string): AppError {
+    if (message.startsWith('SUITE__PRODUCT_NOT_VISIBLE')) return notAvailable(productId, pointer);
+    return Errors.badRequest('SUITE__CART_ITEM_REFUSED', message, { pointer, meta: { productId } });
+  }
+
+  return {
+    cart: {
+      addLineItemProcessor: (processor) => void state.registries.lineItemProcessors.push(processor),
+      async current(ctx, executor = state.db) {
+        requireCustomer(ctx);
+        const orderId = await ensureActiveOrder(ctx, await vendureContext(ctx), executor);
+        const cart = await load(executor, orderId);
+        if (!cart) throw Errors.conflict();
+        return cart;
+      },
+      async get(executor, token) {
+        const orderId = ids.toVendure(token);
+        return orderId ? load(executor, orderId) : null;
+      },
+      async addLineItems(ctx, items) {
+        requireCustomer(ctx);
+        await ctx.ruleIds();
+        const pointer = (index: number) => `/items/${index}`;
+        // Order line custom fields for payloads (participants) are a next step of issue 13.
+        const withPayload = items.findIndex((item) => (item.type ?? 'product') !== 'product' || Object.keys(item.payload ?? {}).length > 0);
+        if (withPayload >= 0) throw notSupported('cart.addLineItems (line types and payloads)');
+        const products = new Map((await state.runtime.catalog.visibleProducts(ctx, items.map((i) => i.productId))).map((p) => [p.id, p]));
+        for (const [index, item] of items.entries()) {
+          const product = products.get(item.productId);
+          if (!product) throw notAvailable(item.productId, pointer(index));
+          checkQuantity(item.quantity, `${pointer(index)}/quantity`);
+          // The plugin's line-item processors may refuse the item (e.g. an event ticket needs participants).
+          let line: CartLineItem = { id: '', type: 'product', productId: product.id, label: product.name, quantity: item.quantity, payload: {}, position: index };
+          for (const processor of state.registries.lineItemProcessors) line = await processor.process(ctx, line, 'add', state.db);
+          if (Object.keys(line.payload ?? {}).length > 0) throw notSupported('cart.addLineItems (line payloads)');
+        }
+        const connection = vendureServices(state).service(TransactionalConnection);
+        const orders = vendureServices(state).service(OrderService);
+        const orderId = await connection.withTransaction(await vendureContext(ctx), async (vendureCtx) => {
+          const id = await ensureActiveOrder(ctx, vendureCtx);
+          const cart = await load(state.db, id);
+          const inCart = new Map<string, number>();
+          for (const line of cart?.lineItems ?? []) if (line.productId) inCart.set(line.productId, (inCart.get(line.productId) ?? 0) + line.quantity);
+          if ((cart?.lineItems.length ?? 0) + items.filter((item) => !inCart.has(item.productId)).length > CART_LIMITS.maxLines)
+            throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, { pointer: '/items' });
+          for (const [index, item] of items.entries()) {
+            const product = products.get(item.productId)!;
+            const wanted = (inCart.get(product.id) ?? 0) + item.quantity;
+            checkQuantity(wanted, `${pointer(index)}/quantity`);
+            if (wanted > product.stock) throw outOfStock(product, pointer(index));
+            inCart.set(product.id, wanted);
+            const result = await orders.addItemToOrder(vendureCtx, id, ids.toVendure(product.id)!, item.quantity);
+            // An error result is refused as a whole: throwing rolls back the lines added before it.
+            if (isGraphQlErrorResult(result)) {
+              const detail = 'interceptorError' in result ? String(result.interceptorError) : String(result.message);
+              throw refusal(detail, pointer(index), product.id);
+            }
+          }
+          return id;
+        });
+        const cart = await load(state.db, orderId);
+        if (!cart) throw Errors.conflict();
+        return cart;
+      },
+      async price(ctx, cart, executor = state.db) {
+        const orderId = ids.toVendure(cart.token);
+        const rows = orderId ? await linesOf(executor, orderId) : [];
+        const visible = new Set((await state.runtime.catalog.visibleProducts(ctx, rows.map((r) => ids.toPlugin(r.productVariantId)), executor)).map((p) => p.id));
+        const lines: PriceLine[] = [];
+        for (const [position, row] of rows.entries()) {
+          const item = toLineItem(row, position);
+          if (!visible.has(item.productId!)) continue;
+          const rate = taxRateOf(row.taxLines);
+          const unitNet = netOf(Number(row.listPrice), readBool(row.listPriceIncludesTax), rate);
+          lines.push({
+            lineItemId: item.id,
+            productId: item.productId,
+            productNumber: row.sku,
+            label: item.label,
+            type: item.type,
+            quantity: item.quantity,
+            unitNet,
+            totalNet: unitNet * item.quantity,
+            taxRateBp: Math.round(rate * 100),
+            payload: {},
+          });
+        }
+        return { lines, ...totalsOf(lines) };
+      },
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { DEMO_CUSTOMER, PARTNER_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
+
+/**
+ * The contract's cart on Vendure (`cart.*`): the context's cart is the customer's Vendure active
+ * order, so the plugin's cart routes (fast order add-to-cart, order approval from the cart) work
+ * inside Vendure and land where Vendure's Shop API reads them.
+ */
+describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', function () {
+  this.timeout(60_000);
+  let t: ShopClient;
+  let buyer: Record<string, string>;
+  const activeOrder = '{ activeOrder { id code subTotal lines { quantity unitPrice linePrice productVariant { id sku } } } }';
+  type Line = { quantity: number; unitPrice: number; linePrice: number; productVariant: { id: string; sku: string } };
+  const lineOf = (order: { lines: Line[] } | null, sku: string) => order?.lines.find((l) => l.productVariant.sku === sku);
+
+  before(async function () {
+    this.timeout(240_000);
+    t = await bootShop({ label: 'vendure_cart' });
+    buyer = bearer(await t.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await t?.close();
+  });
+
+  it("a fast-order add lands in the customer's Vendure activeOrder; a second add of the product raises the line's quantity", async () => {
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'PAPER-001', quantity: 3 }, { productNumber: 'NO-SUCH-NUMBER', quantity: 1 }] });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    expect(added.body).to.include({ success: false, added: 1, failed: 1 });
+    expect(added.body.items[1].error.code).to.equal('SUITE__PRODUCT_NOT_FOUND');
+
+    const first = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
+    expect(lineOf(first, 'PAPER-001')).to.include({ quantity: 3, unitPrice: 549, linePrice: 1647 });
+
+    const again = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'PAPER-001', quantity: 2 }] });
+    expect(again.body).to.include({ success: true, added: 1 });
+    const second = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
+    expect(second.id).to.equal(first.id);
+    expect(second.lines).to.have.length(1);
+    expect(lineOf(second, 'PAPER-001')).to.include({ quantity: 5 });
+  });
+
+  it("an employee's fast-order add lands in the same active order (the company's customer)", async () => {
+    const purchaser = await t.pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', { 'suite-context-token': purchaser }, { items: [{ productNumber: 'CHAIR-001', quantity: 1 }] });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    expect(added.body).to.include({ success: true, added: 1 });
+    const order = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
+    expect(lineOf(order, 'CHAIR-001')).to.include({ quantity: 1, unitPrice: 18900 });
+    expect(lineOf(order, 'PAPER-001')).to.include({ quantity: 5 });
+  });
+
+  it("refuses more than the stock, adding nothing of that request; another customer's cart is their own", async () => {
+    const tooMany = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'DESK-001', quantity: 41 }] });
+    expect(tooMany.body.items[0].error.code, JSON.stringify(tooMany.body)).to.equal('SUITE__OUT_OF_STOCK');
+    const order = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
+    expect(lineOf(order, 'DESK-001')).to.equal(undefined);
+
+    // The partner's cart is theirs: the buyer's lines are not in it.
+    const partner = bearer(await t.vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
+    const partnerAdd = await t.rest('POST', '/store-api/b2b/add-to-cart', partner, { items: [{ productNumber: 'ARM-001', quantity: 1 }] });
+    expect(partnerAdd.body.success, JSON.stringify(partnerAdd.body)).to.equal(true);
+    const partnerOrder = (await t.gql('shop-api', activeOrder, {}, partner)).data.activeOrder;
+    expect(partnerOrder.lines.map((l: Line) => l.productVariant.sku)).to.deep.equal(['ARM-001']);
+  });
+
+  it("a customer price is the line's price in Vendure and in cart.price (an order approval of the cart)", async () => {
+    const admin = bearer(await t.vendureLogin('admin-api', 'superadmin', 'superadmin'));
+    const ids = t.shop.state.ids;
+    const { data } = await t.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');
+    const armId = data.product.variants[0].id as string;
+    const customers = await t.gql('admin-api', `{ customers(options: { filter: { emailAddress: { eq: "${DEMO_CUSTOMER.email}" } } }) { items { id } } }`, {}, admin);
+    const price = await t.rest('POST', '/b2b-admin-api/suite-customer-price', admin, { customerId: ids.toPlugin(customers.data.customers.items[0].id), productId: ids.toPlugin(armId), price: 59.9 });
+    expect(price.status, JSON.stringify(price.body)).to.equal(201);
+
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productId: ids.toPlugin(armId), quantity: 2 }] });
+    expect(added.body.success, JSON.stringify(added.body)).to.equal(true);
+    const order = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
+    expect(lineOf(order, 'ARM-001')).to.include({ quantity: 2, unitPrice: 5990, linePrice: 11980 });
+
+    // cart.get + cart.price: the approval's lines and net total are Vendure's.
+    const created = await t.rest('POST', '/store-api/order-approval/create', buyer, { cartToken: ids.toPlugin(order.id) });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const approvalId = created.headers.get('suite-order-approval-id')!;
+    const approval = await t.rest('GET', `/store-api/b2b/order-approval/${approvalId}`, buyer);
+    expect(approval.status, JSON.stringify(approval.body)).to.equal(200);
+    expect(approval.body.netPrice).to.equal(order.subTotal / 100);
+    const arm = approval.body.lineItems.find((l: { productNumber: string }) => l.productNumber === 'ARM-001');
+    expect(arm).to.include({ quantity: 2, unitPrice: 59.9 });
+
+    // Another customer's cart token is not a cart of the caller.
+    const partner = bearer(await t.vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
+    const foreign = await t.rest('POST', '/store-api/order-approval/create', partner, { cartToken: ids.toPlugin(order.id) });
+    expect(foreign.status).to.equal(400);
+    expect(foreign.body.errors[0].code).to.equal('SUITE__CART_NOT_FOUND');
+  });
+});
