@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import type { HostRuntime } from '../../host/contract.js';
 import { configDefaults } from '../../host/plugins/manifest.js';
-import { forUpdate, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
-import { newId } from '../../lib/ids.js';
-import { nowDb, toDbTime } from '../../lib/time.js';
+import { forUpdate, readJson, selectRow, type Executor } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
 import { createDocumentStore } from '../../host/checkout/documents.js';
 import { placedOrders } from './orders.js';
