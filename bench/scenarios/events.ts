@@ -7,7 +7,8 @@ import { seedCatalog } from './catalog-cart.js';
 
 /**
  * The customer event overview under load: 1,000 published events (half in English) on bench
- * products, three formats, 10 participants each; the first page (25) of English events with seat counts.
+ * products (none restricted by the partial-assortment scenario), three formats, 10 participants each;
+ * the first page (25) of English events with seat counts.
  */
 export const EV_CUSTOMER = { email: 'bench-ev-buyer@bench.test', password: 'bench-ev-buyer-password' };
 const EVENTS = 1_000;
@@ -22,11 +23,21 @@ async function seedEvents(db: Knex, products: number): Promise<void> {
     const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
     await db('customers').insert({ id: customer.id, sales_channel_id: salesChannel.id, customer_number: 'BENCH-EV-1', email: EV_CUSTOMER.email, password_hash: await hashPassword(EV_CUSTOMER.password), first_name: 'Bench', last_name: 'Events', company: 'Bench EV Ltd', tags: '[]', active: true, created_at: nowDb() });
   }
-  if (await db('b2b_events').where('name', 'like', 'Bench event %').first('id')) return;
+  // Every other bench product, starting with the second: the partial-assortment scenario restricts
+  // the others (seedAssignments), which would hide the events from this customer and leave the
+  // overview measuring an empty page.
+  const productIds = (await db('products').where('product_number', 'like', 'BENCH-%').orderBy('product_number').limit(EVENTS * 2).select('id'))
+    .map((r) => r.id as string)
+    .filter((_, i) => i % 2 === 1);
+  const seeded = await db('b2b_events').where('name', 'like', 'Bench event %').orderBy('name').select('id', 'product_id');
+  if (seeded.length > 0) {
+    // A database seeded before the events moved to the unrestricted products.
+    if (seeded[0].product_id !== productIds[0]) for (const [i, event] of seeded.entries()) if (productIds[i]) await db('b2b_events').where({ id: event.id }).update({ product_id: productIds[i] });
+    return;
+  }
   const now = nowDb();
   const formats = ['Workshop', 'Webinar', 'Conference'].map((name, position) => ({ id: newId(), type: 'format', name: `Bench ${name}`, description: null, position, created_at: now }));
   await insertInBatches(db, 'b2b_event_specifications', formats);
-  const productIds = (await db('products').where('product_number', 'like', 'BENCH-%').orderBy('product_number').limit(EVENTS).select('id')).map((r) => r.id as string);
   const events = productIds.map((productId, i) => ({
     id: newId(),
     product_id: productId,

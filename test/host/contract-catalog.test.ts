@@ -129,6 +129,31 @@ describe('host: contract v2 catalog calls', () => {
     expect(await shop.runtime.catalog.productIds(ctx, { within: [] })).to.deep.equal([]);
   });
 
+  it('productIds without criteria: the visible ids in the given order, remembered until visibility changes (visibilityChanged), never inside a transaction', async () => {
+    const shop = await getShop();
+    let hidden = [products[1]!.id];
+    const ctx = await context(() => ({ kind: 'exclude', ids: hidden }));
+    const within = [products[3]!.id, products[0]!.id, products[1]!.id, products[2]!.id, inactive.id, newId()];
+    const visible = () => shop.runtime.catalog.productIds(ctx, { within });
+    expect(await visible()).to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
+    expect(await visible(), 'asked again').to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
+    // Another answer of the filter is another set of verdicts.
+    hidden = [products[2]!.id];
+    expect(await visible()).to.deep.equal([products[3]!.id, products[0]!.id, products[1]!.id]);
+    try {
+      await inTransaction(shop.db, async (trx) => {
+        await trx('products').where({ id: products[3]!.id }).update({ active: false });
+        expect(await shop.runtime.catalog.productIds(ctx, { within }, trx), 'inside the transaction').to.deep.equal([products[0]!.id, products[1]!.id]);
+        await shop.runtime.catalog.visibilityChanged(trx);
+      });
+      expect(await visible(), 'after the counted change').to.deep.equal([products[0]!.id, products[1]!.id]);
+    } finally {
+      await shop.db('products').where({ id: products[3]!.id }).update({ active: true });
+      await shop.runtime.catalog.visibilityChanged(shop.db);
+    }
+    expect(await visible()).to.deep.equal([products[3]!.id, products[0]!.id, products[1]!.id]);
+  });
+
   it('looks visible products up by exact number, and tells tier quantities', async () => {
     const shop = await getShop();
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));

@@ -8,6 +8,7 @@ import { calculatePrice } from './prices.js';
 import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility } from './visibility.js';
+import { createVisibleIdCache } from './visible-ids.js';
 import { RuleEngine } from './rule-engine.js';
 import { catalogStoreRoutes } from './store-routes.js';
 import { createVariantCatalog } from './variants.js';
@@ -25,7 +26,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const ruleEngine = new RuleEngine(internals.db);
   const visibleProductsOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) =>
     applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
-  const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly);
+  const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly, createVisibleIdCache(registries.visibilityFilters));
   const variantCatalog = createVariantCatalog(internals.db, visibleProductsOnly);
 
   const catalog: HostRuntime['catalog'] = {

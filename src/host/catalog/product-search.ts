@@ -129,6 +129,7 @@ export function createProductSearch(
   db: Executor,
   dialect: Dialect,
   visible: (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) => Promise<void>,
+  visibleIds: (ctx: StoreContext, ids: string[], executor: Executor) => Promise<string[]>,
 ) {
   /** The spec of a plugin search: the product fields plus the plugin's orderings (sortable only, applied by the caller). */
   const DEFAULT_SORT = [{ field: 'productNumber', order: 'asc' as const }];
@@ -168,6 +169,8 @@ export function createProductSearch(
   async function productIds(ctx: StoreContext | null, request: ProductIdQuery, executor: Executor = db): Promise<string[]> {
     const within = [...new Set(request.within.filter(isId))];
     if (within.length === 0) return [];
+    // Only what the context may see: remembered per visibility version (visible-ids.ts).
+    if (ctx && !request.filter?.length && !request.term?.trim() && !request.sort?.length) return visibleIds(ctx, within, executor);
     const query = executor('products').whereIn('products.id', within);
     if (ctx) {
       query.where(activeOnly);
