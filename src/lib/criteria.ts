@@ -260,6 +260,8 @@ export interface SearchOptions {
    * criteria narrow nothing, so the total costs one key read however many rows the list has.
    */
   unfilteredTotal?: () => Promise<number>;
+  /** The exact total of `base` with the criteria, when the caller has counted it already (e.g. narrowByProductFields' `total`). */
+  knownTotal?: number;
 }
 
 /** Whether the criteria narrow the base query (a filter, a term or ids). */
@@ -294,6 +296,8 @@ export async function searchByCriteria<T>(
   else if (mode === 2 || mode === 'next-pages') {
     const ahead = await selectRows<unknown>(filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit));
     total = (page - 1) * limit + ahead.length;
+  } else if (options.knownTotal !== undefined) {
+    total = options.knownTotal;
   } else if (options.unfilteredTotal && !narrowsRows(criteria)) {
     total = await options.unfilteredTotal();
   } else {

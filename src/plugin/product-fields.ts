@@ -25,6 +25,11 @@ export interface NarrowedList {
   criteria: Criteria;
   /** Adds the sorts (own columns, and product fields as the host ordered them) to the data query. */
   order(qb: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
+   * The list's total when the narrowing counted it already (rows of visible products, no product
+   * filter or term): for searchByCriteria's `knownTotal`, which then needs no count query.
+   */
+  total?: number;
 }
 
 /** `CASE column WHEN ? THEN 0 … END`: the position of the row's product in `ids`; null when there are none. */
@@ -52,24 +57,32 @@ export async function narrowByProductFields(
   const productFields = new Set(Object.keys(list.fields));
   const ownFilters = (criteria.filter ?? []).filter((f) => !filtersName([f], productFields));
   const candidateQuery = applyCriteriaFilters(base.clone(), { filter: ownFilters, ids: criteria.ids }, spec);
-  let within = (await selectRows<Record<string, string>>(candidateQuery.distinct(productIdColumn))).map((row) => Object.values(row)[0]!);
+  // Read only when the host is asked something: one product id per row (made distinct here, not by a
+  // DISTINCT, which costs the database a temporary index).
+  let rows: string[] | null = null;
+  const candidates = async () => [...new Set((rows ??= await selectRows<string>(candidateQuery.pluck(productIdColumn))))];
+  let within: string[] | null = null;
+  let total: number | undefined;
+  const term = criteria.term?.trim();
   if (ctx) {
-    const visible = await host.catalog.productIds(ctx, { within }, executor);
+    const all = await candidates();
+    const visible = await host.catalog.productIds(ctx, { within: all }, executor);
     // The shorter list goes into the plugin's query: usually few products are hidden.
     const visibleSet = new Set(visible);
-    const hidden = within.filter((id) => !visibleSet.has(id));
+    const hidden = all.filter((id) => !visibleSet.has(id));
     if (hidden.length < visible.length) {
       if (hidden.length > 0) base.whereNotIn(productIdColumn, hidden);
     } else base.whereIn(productIdColumn, visible);
     within = visible;
+    // Without a product filter or a term the rows read are the list's rows: their count is its total.
+    if (!term && !filtersName(criteria.filter, productFields)) total = rows!.reduce((n, id) => (visibleSet.has(id) ? n + 1 : n), 0);
   }
-  const ask = (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) => host.catalog.productIds(ctx, { within, ...query }, executor);
+  const ask = async (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) => host.catalog.productIds(ctx, { within: (within ??= await candidates()), ...query }, executor);
 
   const filter = await resolveFiltersToIds(criteria.filter, productFields, list.productIdField, async (leaf) => ({
     in: await ask({ filter: [{ ...leaf, field: list.fields[leaf.field]! }] }),
   }));
 
-  const term = criteria.term?.trim();
   if (term) {
     const matching = await ask({ term });
     const pattern = `%${escapeLike(term)}%`;
@@ -92,6 +105,7 @@ export async function narrowByProductFields(
   const { term: _term, sort: _sort, ...rest } = criteria;
   return {
     criteria: { ...rest, filter },
+    ...(total === undefined ? {} : { total }),
     order(qb) {
       sorts.forEach((sort, i) => {
         if ('column' in sort) qb.orderBy(sort.column, directions[i]);

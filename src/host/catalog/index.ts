@@ -5,7 +5,7 @@ import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contr
 import type { HostInternals } from '../internals.js';
 import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 import { createVisibleIdCache } from './visible-ids.js';
@@ -34,7 +34,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     async visibleProducts(ctx, ids, executor = internals.db) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
-      const query = executor('products').whereIn('products.id', wanted).where('products.active', true).select(PRODUCT_COLUMNS);
+      const query = executor('products').whereIn('products.id', wanted).where('products.active', true).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]);
       await visibleProductsOnly(ctx, query, executor);
       return inIdOrder(await toProductRecords(executor, await selectRows<ProductRow>(query)), ids);
     },
@@ -46,7 +46,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     async products(executor, ids) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
-      const rows = await selectRows<ProductRow>(executor('products').whereIn('products.id', wanted).select(PRODUCT_COLUMNS));
+      const rows = await selectRows<ProductRow>(executor('products').whereIn('products.id', wanted).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]));
       return inIdOrder(await toProductRecords(executor, rows), ids);
     },
     async visibleEntityIds(ctx, entity, ids, executor = internals.db) {

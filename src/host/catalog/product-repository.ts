@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { readBool, readInt, selectRows, type Executor } from '../../lib/db.js';
 import type { CatalogEntity, ProductRecord } from '../contract.js';
 
@@ -48,8 +49,19 @@ export function toProductRecord(row: ProductRow, categoryIds: string[]): Product
   };
 }
 
+/**
+ * The product's category ids as one column (`category_ids`, comma-separated), so records need no
+ * second query. Only for queries that name their products by id: under a sort, the database would
+ * compute it for every candidate row, not only for the page.
+ */
+export function categoryIdsColumn(executor: Executor): Knex.Raw {
+  return executor.raw('(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids');
+}
+
 /** Rows (from a products query) → records with their category ids, in the rows' order. */
 export async function toProductRecords(executor: Executor, rows: ProductRow[]): Promise<ProductRecord[]> {
+  if (rows.length > 0 && rows.every((row) => 'category_ids' in row))
+    return rows.map((row) => toProductRecord(row, typeof row.category_ids === 'string' && row.category_ids !== '' ? row.category_ids.split(',').sort() : []));
   const categories = await categoryIdsOf(executor, rows.map((r) => String(r.id)));
   return rows.map((row) => toProductRecord(row, categories.get(String(row.id)) ?? []));
 }

@@ -26,7 +26,7 @@ export function createHealth(db: Db, migrationSets: MigrationSet[]): Health {
   let draining = false;
   const router = express.Router();
   // A migration that has run stays run: once a set is current, readiness stops reading its folder and
-  // table (both every probe cost /health five times its SELECT 1), and checks only the database.
+  // table on every probe (that cost /health more than its SELECT 1), and checks only the database.
   const current = new Set<MigrationSet>();
 
   async function readiness(): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
@@ -55,8 +55,15 @@ export function createHealth(db: Db, migrationSets: MigrationSet[]): Health {
   router.get('/health/live', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
+  // Probes that arrive while a check runs share its answer: a burst of probes costs one SELECT 1.
+  let running: ReturnType<typeof readiness> | null = null;
+  const sharedReadiness = () =>
+    (running ??= readiness().finally(() => {
+      running = null;
+    }));
+
   router.get(['/health/ready', '/health'], async (_req, res) => {
-    const { ready, checks } = await readiness();
+    const { ready, checks } = draining ? await readiness() : await sharedReadiness();
     res.set('Cache-Control', 'no-store');
     if (!ready) res.status(503).set('Retry-After', String(DB_RETRY_AFTER_SECONDS));
     res.json({ status: ready ? 'ok' : 'unavailable', checks });

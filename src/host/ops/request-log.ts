@@ -1,7 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger as PinoLogger } from 'pino';
 import { localsOf } from '../../lib/request-locals.js';
 
@@ -30,31 +28,31 @@ export function actorTypeOf(res: Response): string {
  * One log line per request at `info` (5xx at `error`, 503 at `warn`) with method, route pattern,
  * status, duration, request id and actor type, and nothing else: no URL, headers, body or token.
  * Also gives every request its id (a well-formed incoming `x-request-id`, or a new one) and echoes it.
+ * Written by hand rather than with pino-http, which builds two child loggers per request (with the
+ * redaction serializers) whether or not the line is written: a tenth of a catalog request's CPU.
  */
 export function requestLogger(log: PinoLogger): RequestHandler {
-  const fields = (req: IncomingMessage, res: ServerResponse, responseTime: number) => ({
-    method: req.method,
-    route: routePatternOf(req as Request, res as Response),
-    status: res.statusCode,
-    durationMs: responseTime,
-    actorType: actorTypeOf(res as Response),
-  });
-  return pinoHttp({
-    logger: log,
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'requestId' },
-    genReqId(req, res) {
-      const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('x-request-id', id);
-      return id;
-    },
-    autoLogging: { ignore: (req) => UNLOGGED_PATHS.test(req.url ?? '') },
-    customLogLevel: (_req, res, error) => (res.statusCode === 503 ? 'warn' : res.statusCode >= 500 || error ? 'error' : 'info'),
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request',
-    customSuccessObject: (req, res, value: { responseTime: number }) => fields(req, res, value.responseTime),
-    customErrorObject: (req, res, _error, value: { responseTime: number }) => fields(req, res, value.responseTime),
-  });
+  return (req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    (req as Request & { id?: string }).id = id;
+    res.setHeader('x-request-id', id);
+    if (!UNLOGGED_PATHS.test(req.url)) {
+      const started = Date.now();
+      let logged = false;
+      const done = () => {
+        if (logged) return;
+        logged = true;
+        res.removeListener('finish', done);
+        res.removeListener('close', done);
+        const status = res.statusCode;
+        const level = status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
+        if (!log.isLevelEnabled(level)) return;
+        log[level]({ requestId: id, method: req.method, route: routePatternOf(req, res), status, durationMs: Date.now() - started, actorType: actorTypeOf(res) }, 'request');
+      };
+      res.on('finish', done);
+      res.on('close', done);
+    }
+    next();
+  };
 }

@@ -469,11 +469,18 @@ export interface EventCounts {
 export async function countsByEvent(executor: Executor, eventIds: string[]): Promise<Map<string, EventCounts>> {
   const counts = new Map<string, EventCounts>(eventIds.map((id) => [id, { taken: 0, waiting: 0 }]));
   if (eventIds.length === 0) return counts;
-  const seats = await seatStatuses(executor);
-  const rows = await selectRows<{ event_id: string; status: string; n: unknown }>(executor(PARTICIPANTS).whereIn('event_id', eventIds).groupBy('event_id', 'status').select('event_id', 'status').count({ n: '*' }));
+  // Whether a status holds a seat comes with the counts (one query, not two).
+  const rows = await selectRows<{ event_id: string; status: string; occupies_seat: unknown; n: unknown }>(
+    executor(`${PARTICIPANTS} as pa`)
+      .leftJoin(`${PARTICIPANT_STATUSES} as st`, 'st.technical_name', 'pa.status')
+      .whereIn('pa.event_id', eventIds)
+      .groupBy('pa.event_id', 'pa.status', 'st.occupies_seat')
+      .select('pa.event_id', 'pa.status', 'st.occupies_seat')
+      .count({ n: '*' }),
+  );
   for (const row of rows) {
     const entry = counts.get(row.event_id)!;
-    if (seats.includes(row.status)) entry.taken += readInt(row.n);
+    if (row.occupies_seat !== null && readBool(row.occupies_seat)) entry.taken += readInt(row.n);
     else if (row.status === 'waiting') entry.waiting += readInt(row.n);
   }
   return counts;

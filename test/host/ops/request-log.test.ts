@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
+import { AppError } from '../../../src/lib/errors.js';
 import { createTestCustomer, expectError } from '../../helpers/shop.js';
 import { sideApp } from '../../helpers/side-app.js';
 
@@ -36,6 +37,22 @@ describe('host: request logs and request ids', () => {
     expect(requestLines[1]!.requestId).to.equal(missing.headers['x-request-id']);
     const everything = JSON.stringify(logLines);
     for (const secret of [customer.email, customer.password, token]) expect(everything).not.to.include(secret);
+  });
+
+  it('logs a 503 at warn and a 500 at error, with the same fields; below the log level nothing is written', async () => {
+    const { shop, logLines } = await sideApp({ logLevel: 'warn' });
+    const failing = (path: string, error: () => Error) =>
+      shop.internals.storeApi.add({ method: 'GET', path, operationId: path.slice(1), summary: 'Fails.', tags: ['Test'], auth: 'public', permission: null, schemas: { responses: { 200: { type: 'object' } } }, handler: () => Promise.reject(error()) });
+    failing('/test-log-unavailable', () => new AppError(503, 'SUITE__TEST_UNAVAILABLE', 'Down for the test.'));
+    failing('/test-log-bug', () => new Error('a planted bug'));
+    const agent = supertest(shop.app);
+    expect((await agent.get('/store-api/test-log-unavailable')).status).to.equal(503);
+    expect((await agent.get('/store-api/test-log-bug')).status).to.equal(500);
+    expect((await agent.get('/store-api/context')).status).to.equal(200);
+    await shop.close();
+    const requestLines = logLines.filter((line) => line.msg === 'request');
+    expect(requestLines.map((line) => `${line.level} ${line.route} ${line.status}`)).to.deep.equal(['40 /store-api/test-log-unavailable 503', '50 /store-api/test-log-bug 500']);
+    for (const line of requestLines) expect(Object.keys(line).sort()).to.deep.equal(LOG_FIELDS);
   });
 
   it('answers with x-request-id and carries it in every error body; a well-formed incoming id is kept', async () => {
