@@ -90,6 +90,14 @@ export function suiteOrderProcess(state: () => AdapterState | null, storeContext
     async onTransitionStart(_from, to, { ctx, order }) {
       const s = state();
       if (to !== 'ArrangingPayment' || !s) return;
+      // An order checkout.placeOrder places: it ran the processors and interceptors itself; its actor placed it.
+      const placing = s.placing.get(String(order.id));
+      if (placing) {
+        const fields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});
+        fields[PLACED_BY_FIELDS.type] = placing.type;
+        fields[PLACED_BY_FIELDS.id] = placing.id;
+        return;
+      }
       const storeCtx = await storeContextOf(ctx);
       if (!storeCtx?.customer) return;
       let items: CartLineItem[] = [];

@@ -113,7 +113,7 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
       : [],
   );
   const customers = new Map(customerRows.map((c: Record<string, unknown>) => [String(c.id), c]));
-  const salesChannelId = (await state.salesChannel()).id;
+  const salesChannelId = (await state.salesChannel(executor)).id;
   const byId = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
     const money = (minor: number) => fromMinor(minor, 2);

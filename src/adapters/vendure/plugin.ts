@@ -10,6 +10,8 @@ import { projectPath } from '../../host/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
 import { PLACED_BY_FIELDS } from './orders.js';
+import { bridgeVendureEvents } from './events.js';
+import { GIVEN_PRICE_FIELD, SuiteB2BGivenPriceStrategy } from './place-order.js';
 import { idMapper } from './ids.js';
 import { createVendureJobs } from './jobs.js';
 import { createVendureMail, ORDER_CONFIRMATION_TEMPLATE, queueOrderConfirmation } from './mail.js';
@@ -101,6 +103,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         shopName: options.shopName ?? '',
         runJobs: options.runJobs ?? true,
         orderConfirmationMail: options.orderConfirmationMail ?? false,
+        placedOrderPaymentMethod: options.placedOrderPaymentMethod,
       },
       db,
       dialect: dialectOf(db),
@@ -110,6 +113,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       ids,
       salesChannel: async (executor = db) => toSalesChannel(ids, await defaultChannel(executor), storefrontUrls),
       registries: emptyRegistries(),
+      placing: new Map(),
       vendure: null,
       runtime: null as never,
       mail: null as never,
@@ -152,6 +156,12 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
     config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(state)];
+    // Prices the plugin gives (approval execute, offer accept) on the lines of the orders placeOrder places (place-order.ts).
+    config.orderOptions.orderItemPriceCalculationStrategy = new SuiteB2BGivenPriceStrategy(config.orderOptions.orderItemPriceCalculationStrategy);
+    config.customFields.OrderLine = [
+      ...(config.customFields.OrderLine ?? []),
+      { name: GIVEN_PRICE_FIELD, type: 'int', nullable: true, public: false, internal: true },
+    ];
     return config;
   }
 
@@ -172,6 +182,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       if (!s) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
       s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never, service: (token) => this.moduleRef.get(token, { strict: false }) };
+      bridgeVendureEvents(s, this.moduleRef.get(EventBus, { strict: false }));
       let searchService: unknown = null;
       try {
         const { FulltextSearchService } = (await import('@vendure/core/dist/plugin/default-search-plugin/fulltext-search.service.js')) as { FulltextSearchService: Type<unknown> };

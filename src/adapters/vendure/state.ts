@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Db, Dialect } from '../../lib/db.js';
 import type {
+  Actor,
   ContextEnricher,
   CheckoutInterceptor,
   HostEventHandler,
@@ -56,11 +57,16 @@ export interface AdapterOptions {
    * when Vendure places an order. Off by default: Vendure shops usually confirm orders with their EmailPlugin.
    */
   orderConfirmationMail?: boolean;
+  /**
+   * The Vendure payment method (code) of orders the plugin places (approval execute, offer accept):
+   * one that needs nothing from the customer, e.g. invoice. Default: the first eligible method.
+   */
+  placedOrderPaymentMethod?: string;
 }
 
 /** The adapter's shared state: the plugin's database, the registries behind the contract's extension points, Vendure's services. */
 export interface AdapterState {
-  options: Required<Omit<AdapterOptions, 'databaseUrl'>>;
+  options: Required<Omit<AdapterOptions, 'databaseUrl' | 'placedOrderPaymentMethod'>> & Pick<AdapterOptions, 'placedOrderPaymentMethod'>;
   db: Db;
   dialect: Dialect;
   log: Logger;
@@ -82,6 +88,11 @@ export interface AdapterState {
     jobHandlers: Map<string, JobHandler>;
     jobSchedules: Map<string, number>;
   };
+  /**
+   * Vendure orders checkout.placeOrder is placing (Vendure order id → the plugin's actor): the order
+   * process leaves their interceptors to placeOrder (which ran them) and writes this placing actor.
+   */
+  placing: Map<string, Actor>;
   /** Set in onApplicationBootstrap; contract calls that need Vendure's services run after it. */
   vendure: VendureServices | null;
   /** The assembled contract (set once built). */

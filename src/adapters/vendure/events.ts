@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import { CustomerEvent, CustomerGroupEvent, ProductEvent, ProductVariantEvent, type EventBus, type ID, type RequestContext } from '@vendure/core';
+import { TRANSACTION_MANAGER_KEY } from '@vendure/core/dist/common/constants.js';
+import type { HostEventName } from '../../host/contract.js';
+import { inTransaction, type Trx } from '../../lib/db.js';
+import type { AdapterState } from './state.js';
+
+/** The query runner of a RequestContext inside a Vendure transaction (TypeORM's, as far as read here). */
+interface OpenQueryRunner {
+  isTransactionActive: boolean;
+  isReleased: boolean;
+  connect(): Promise<unknown>;
+}
+
+function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
+  const manager = (ctx as unknown as Record<symbol, { queryRunner?: OpenQueryRunner } | undefined>)[TRANSACTION_MANAGER_KEY];
+  const runner = manager?.queryRunner;
+  return runner && runner.isTransactionActive && !runner.isReleased ? runner : null;
+}
+
+/**
+ * A knex transaction that is a savepoint on a connection already inside a transaction (Vendure's):
+ * knex opens nested transactions as savepoints when its client is transacting, so a client marked
+ * so runs `work` in `SAVEPOINT … / RELEASE SAVEPOINT` (or `ROLLBACK TO SAVEPOINT`) on that connection.
+ */
+async function inSavepoint(state: AdapterState, connection: unknown, work: (trx: Trx) => Promise<void>): Promise<void> {
+  const client = Object.create(state.db.client as object, { transacting: { value: true } }) as Knex.Client;
+  await (client.transaction(work, { connection, userParams: {}, doNotRejectOnRollback: true }, null) as unknown as Promise<void>);
+}
+
+/**
+ * The contract's `*.deleted` events from Vendure's EventBus: what a foreign-key cascade does on the
+ * reference host, Vendure's deletions do here — the plugin's rows naming the deleted customer,
+ * customer group or product (variant) go.
+ *
+ * - ProductEvent `deleted` → `product.deleted` with the product's variant ids (a plugin product is a
+ *   variant); ProductVariantEvent `deleted` → `product.deleted` with the variants' ids (Vendure
+ *   publishes both when a product goes; the handlers delete idempotently).
+ * - CustomerEvent `deleted` → `customer.deleted`; CustomerGroupEvent `deleted` → `customer_group.deleted`.
+ *
+ * As the contract says, the handlers run inside the transaction of the change: a blocking event
+ * handler, called while Vendure's transaction is open, runs them in a savepoint on the connection of
+ * the event's RequestContext; a handler that throws fails Vendure's deletion, which rolls back.
+ * A deletion published outside a transaction (none of Vendure's Admin API mutations) gets its own
+ * plugin transaction after the fact. Vendure soft-deletes products, variants and customers
+ * (`deletedAt`): the plugin treats them as gone, as Vendure's APIs do.
+ */
+export function bridgeVendureEvents(state: AdapterState, eventBus: EventBus): void {
+  const run = async (ctx: RequestContext, event: HostEventName, vendureIds: ID[]) => {
+    const handlers = state.registries.eventHandlers.get(event) ?? [];
+    const ids = [...new Set(vendureIds.map((id) => state.ids.toPlugin(id)))];
+    if (handlers.length === 0 || ids.length === 0) return;
+    const work = async (trx: Trx) => {
+      for (const handler of handlers) await handler(trx, { ids });
+    };
+    const runner = openQueryRunnerOf(ctx);
+    if (runner) await inSavepoint(state, await runner.connect(), work);
+    else await inTransaction(state.db, work);
+  };
+  eventBus.registerBlockingEventHandler<ProductEvent | ProductVariantEvent | CustomerEvent | CustomerGroupEvent>({
+    id: 'suite-b2b-host-deleted-events',
+    event: [ProductEvent, ProductVariantEvent, CustomerEvent, CustomerGroupEvent],
+    async handler(event) {
+      if (event.type !== 'deleted') return;
+      if (event instanceof ProductEvent) return run(event.ctx, 'product.deleted', (event.entity.variants ?? []).map((variant) => variant.id));
+      if (event instanceof ProductVariantEvent) return run(event.ctx, 'product.deleted', event.entity.map((variant) => variant.id));
+      if (event instanceof CustomerEvent) return run(event.ctx, 'customer.deleted', [event.entity.id]);
+      // The removed group's entity has lost its id (TypeORM's remove): the event's input is the id.
+      const input = event.input;
+      return run(event.ctx, 'customer_group.deleted', [typeof input === 'string' || typeof input === 'number' ? input : event.entity.id]);
+    },
+  });
+}

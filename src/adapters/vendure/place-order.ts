@@ -1,0 +1,215 @@
+import {
+  I18nError,
+  isGraphQlErrorResult,
+  OrderService,
+  RequestContextService,
+  TransactionalConnection,
+  type Injector,
+  type Order,
+  type OrderItemPriceCalculationStrategy,
+  type PriceCalculationResult,
+  type ProductVariant,
+  type RequestContext,
+} from '@vendure/core';
+import type { CartLineItem, CustomerRef, OrderDraft, PlacedOrder, PlaceOrderOptions, PriceLine, StoreContext } from '../../host/contract.js';
+import { notAvailable, outOfStock, requireCustomer } from '../../host/checkout/cart-service.js';
+import { inTransaction, selectRow, type Trx } from '../../lib/db.js';
+import { AppError, Errors } from '../../lib/errors.js';
+import { totalsOf } from '../../lib/line-items.js';
+import { orderAddressInput } from './addresses.js';
+import { vendureContextInTransaction } from './shared-transaction.js';
+import { vendureServices, type AdapterState } from './state.js';
+import { notSupported } from './unsupported.js';
+
+/**
+ * The OrderLine custom field that carries a price the plugin gave (approval execute, offer accept):
+ * the net unit price in minor units. Internal (not in Vendure's GraphQL schema): only placeOrder
+ * sets it, through OrderService.
+ */
+export const GIVEN_PRICE_FIELD = 'suiteB2BUnitNet';
+
+/**
+ * Vendure takes one OrderItemPriceCalculationStrategy: the adapter wraps the configured one. A line
+ * with a given price (GIVEN_PRICE_FIELD) costs that net price; every other line is the wrapped
+ * strategy's (which takes the variant price, the plugin's customer price included, prices.ts).
+ */
+export class SuiteB2BGivenPriceStrategy implements OrderItemPriceCalculationStrategy {
+  constructor(private readonly inner: OrderItemPriceCalculationStrategy) {}
+
+  async init(injector: Injector): Promise<void> {
+    await this.inner.init?.(injector);
+  }
+
+  async destroy(): Promise<void> {
+    await this.inner.destroy?.();
+  }
+
+  calculateUnitPrice(ctx: RequestContext, variant: ProductVariant, customFields: Record<string, unknown>, order: Order, quantity: number): PriceCalculationResult | Promise<PriceCalculationResult> {
+    const given = customFields?.[GIVEN_PRICE_FIELD];
+    if (typeof given === 'number' && Number.isSafeInteger(given)) return { price: given, priceIncludesTax: false };
+    return this.inner.calculateUnitPrice(ctx, variant, customFields, order, quantity);
+  }
+}
+
+/** A Vendure order line as OrderService answers it (the parts read here). */
+interface VendureLine {
+  id: string | number;
+  productVariantId: string | number;
+  quantity: number;
+  customFields?: Record<string, unknown>;
+}
+
+/**
+ * checkout.placeOrder on Vendure for given lines (approval execute, offer accept): the lines are
+ * checked (products, stock, the line-item processors' 'order' phase), the checkout interceptors run
+ * (but `skipInterceptors`), then Vendure's OrderService places a real Vendure order — create for the
+ * customer's user, addItemToOrder with the given net prices, the addresses, the first eligible
+ * shipping method, ArrangingPayment, a payment with the configured (or first eligible) method — and
+ * the order-placed hooks run. All of it in the caller's transaction (or one of its own): Vendure's
+ * services write through a RequestContext on that transaction (shared-transaction.ts), so a refusal
+ * anywhere leaves neither the Vendure order nor the plugin's rows. `cartToken` orders need the cart
+ * calls (cart.*), not served on Vendure yet: 501.
+ */
+export function placeOrderOnVendure(state: AdapterState) {
+  return async (ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder> => {
+    if (options.cartToken) throw notSupported('checkout.placeOrder');
+    const customer = requireCustomer(ctx);
+    if (trx) return place(state, ctx, customer, options, trx);
+    await ctx.ruleIds();
+    return inTransaction(state.db, (t) => place(state, ctx, customer, options, t));
+  };
+}
+
+async function place(state: AdapterState, ctx: StoreContext, customer: CustomerRef, options: PlaceOrderOptions, trx: Trx): Promise<PlacedOrder> {
+  const { ids } = state;
+  const lines = await givenLines(state, ctx, options.lines ?? [], trx);
+  const addresses = await state.runtime.customers.addresses(trx, customer.id);
+  const defaults = await state.runtime.customers.defaultAddressIds(trx, customer.id);
+  const addressOf = (addressId: string | null | undefined, type: 'billing' | 'shipping') => {
+    const found = addresses.find((a) => a.id === (addressId ?? defaults[type]));
+    if (addressId && !found) throw Errors.notFound('Address', addressId);
+    return found ?? null;
+  };
+  const billing = addressOf(options.billingAddressId, 'billing');
+  const shipping = addressOf(options.shippingAddressId, 'shipping') ?? billing;
+
+  const draft: OrderDraft = {
+    customerId: customer.id,
+    salesChannelId: ctx.salesChannel.id,
+    lines,
+    ...totalsOf(lines),
+    currencyIso: ctx.salesChannel.currencyIso,
+    billingAddress: billing,
+    shippingAddress: shipping,
+    customerComment: options.customerComment ?? null,
+    actor: ctx.actor,
+    origin: options.origin ?? 'checkout',
+    customFields: { ...options.customFields },
+    invoiceNotes: [],
+  };
+  const skipped = new Set(options.skipInterceptors ?? []);
+  for (const interceptor of state.registries.checkoutInterceptors) {
+    if (!skipped.has(interceptor.name)) await interceptor.intercept(ctx, draft, trx);
+  }
+
+  const vendure = vendureServices(state);
+  const orders = vendure.service(OrderService);
+  const userRow = await selectRow<{ userId: string | number | null }>(trx('customer').where({ id: ids.toVendure(customer.id) }).first('userId'));
+  if (!userRow?.userId) throw Errors.badRequest('SUITE__CUSTOMER_NOT_ACTIVE', 'The customer has no Vendure account to order with.');
+  const base = await vendure.service(RequestContextService).create({ apiType: 'shop' });
+  const vctx = await vendureContextInTransaction(vendure.service(TransactionalConnection), base, trx);
+
+  const created = await orders.create(vctx, userRow.userId);
+  const orderKey = String(created.id);
+  state.placing.set(orderKey, ctx.actor);
+  try {
+    for (const line of draft.lines) {
+      const added = await orders.addItemToOrder(vctx, created.id, ids.toVendure(line.productId!)!, line.quantity, { [GIVEN_PRICE_FIELD]: line.unitNet });
+      if (isGraphQlErrorResult(added)) throw refusalOf(added, line);
+    }
+    const shippingInput = shipping && (await orderAddressInput(ids, trx, shipping.id));
+    const billingInput = billing && (await orderAddressInput(ids, trx, billing.id));
+    if (shippingInput) await orders.setShippingAddress(vctx, created.id, shippingInput);
+    if (billingInput) await orders.setBillingAddress(vctx, created.id, billingInput);
+    const [shippingMethod] = await orders.getEligibleShippingMethods(vctx, created.id);
+    if (shippingMethod) {
+      const set = await orders.setShippingMethod(vctx, created.id, [shippingMethod.id]);
+      if (isGraphQlErrorResult(set)) throw refusalOf(set);
+    }
+    const arranging = await orders.transitionToState(vctx, created.id, 'ArrangingPayment');
+    if (isGraphQlErrorResult(arranging)) throw refusalOf(arranging);
+    const methods = await orders.getEligiblePaymentMethods(vctx, created.id);
+    const wanted = state.options.placedOrderPaymentMethod;
+    const method = methods.find((m) => m.isEligible && (!wanted || m.code === wanted));
+    if (!method) throw Errors.badRequest('SUITE__PAYMENT_METHOD_NOT_AVAILABLE', wanted ? `The payment method "${wanted}" is not available for this order.` : 'No payment method is available for this order.');
+    const paid = await orders.addPaymentToOrder(vctx, created.id, { method: method.code, metadata: { suiteB2BOrigin: draft.origin } });
+    if (isGraphQlErrorResult(paid)) throw refusalOf(paid);
+  } catch (error) {
+    // Vendure's thrown client errors (a variant no longer available …) are the order's refusal, not a 500.
+    if (error instanceof I18nError && !(error instanceof AppError)) throw Errors.badRequest('SUITE__ORDER_NOT_PLACED', `Vendure refused the order: ${error.message}`);
+    throw error;
+  } finally {
+    state.placing.delete(orderKey);
+  }
+
+  const order = (await orders.findOne(vctx, created.id, ['lines']))!;
+  const vendureLines = [...(order.lines as unknown as VendureLine[])];
+  const placedLines = draft.lines.map((line) => {
+    const variant = String(ids.toVendure(line.productId!));
+    const index = vendureLines.findIndex((l) => String(l.productVariantId) === variant && l.customFields?.[GIVEN_PRICE_FIELD] === line.unitNet);
+    const [match] = index < 0 ? [] : vendureLines.splice(index, 1);
+    return { ...line, id: match ? ids.toPlugin(match.id) : line.lineItemId };
+  });
+  const netTotal = order.subTotal + order.shipping;
+  const placed: PlacedOrder = {
+    id: ids.toPlugin(order.id),
+    orderNumber: order.code,
+    customerId: customer.id,
+    salesChannelId: draft.salesChannelId,
+    netTotal,
+    taxTotal: order.totalWithTax - netTotal,
+    total: order.totalWithTax,
+    lines: placedLines,
+    origin: draft.origin,
+    actor: ctx.actor,
+    customFields: draft.customFields,
+  };
+  for (const hook of state.registries.orderPlacedHooks) await hook(ctx, placed, trx);
+  return placed;
+}
+
+/** Lines priced elsewhere: prices stay; products, stock and the line-item processors are checked (as on the reference host). */
+async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLine[], trx: Trx): Promise<PriceLine[]> {
+  if (given.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'There is nothing to order.');
+  for (const line of given) {
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1 || !Number.isSafeInteger(line.unitNet) || !Number.isSafeInteger(line.totalNet))
+      throw Errors.badRequest('SUITE__INVALID_LINE', `The line "${line.label}" has no valid quantity or price.`);
+    // A Vendure order holds product variants only.
+    if (!line.productId) throw notSupported('checkout.placeOrder');
+  }
+  const byId = new Map((await state.runtime.catalog.products(trx, given.map((l) => l.productId!))).map((p) => [p.id, p]));
+  const missing = given.find((line) => !byId.has(line.productId!));
+  if (missing) throw notAvailable(missing.productId);
+  const wanted = new Map<string, number>();
+  for (const line of given) wanted.set(line.productId!, (wanted.get(line.productId!) ?? 0) + line.quantity);
+  for (const [productId, quantity] of wanted) {
+    const product = byId.get(productId)!;
+    if (quantity > product.stock) throw outOfStock(product);
+  }
+  const lines: PriceLine[] = [];
+  for (const [position, line] of given.entries()) {
+    let item: CartLineItem = { id: line.lineItemId, type: line.type, productId: line.productId, label: line.label, quantity: line.quantity, payload: line.payload ?? {}, position };
+    for (const processor of state.registries.lineItemProcessors) item = await processor.process(ctx, item, 'order', trx);
+    lines.push({ ...line, label: item.label, payload: item.payload });
+  }
+  return lines;
+}
+
+/** Vendure's answer (an ErrorResult) as the plugin's client error: stock, or the order process's refusal. */
+function refusalOf(result: { errorCode?: string; message?: string; transitionError?: string }, line?: PriceLine): AppError {
+  if (result.errorCode === 'INSUFFICIENT_STOCK_ERROR' || result.errorCode === 'NEGATIVE_QUANTITY_ERROR')
+    return Errors.badRequest('SUITE__PRODUCT_OUT_OF_STOCK', `Not enough of "${line?.label ?? ''}" is in stock.`, { meta: { productId: line?.productId ?? null } });
+  const detail = result.transitionError ?? result.message ?? 'Vendure refused the order.';
+  const code = /^(SUITE__[A-Z_]+): /.exec(detail)?.[1];
+  return Errors.badRequest(code ?? 'SUITE__ORDER_NOT_PLACED', code ? detail.slice(code.length + 2) : `Vendure refused the order: ${detail}`, { meta: { vendureErrorCode: result.errorCode ?? null } });
+}
