@@ -23,7 +23,7 @@ const typedPlugin = [
   'src/plugin/event-manager/**/*.ts',
 ];
 // The Vendure adapter's files with typed Vendure rows (issue 13); the others join as they are typed.
-const typedVendure = ['cart', 'catalog', 'customers', 'infra', 'prices', 'product-search', 'shop-visibility'].map((name) => `src/adapters/vendure/${name}.ts`);
+const typedVendure = ['addresses', 'cart', 'catalog', 'customers', 'events', 'infra', 'place-order', 'prices', 'product-search', 'shared-transaction', 'shop-visibility'].map((name) => `src/adapters/vendure/${name}.ts`);
 const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/server.ts', 'src/cli.ts', ...typedPlugin, ...typedVendure];
 
 export default tseslint.config(
