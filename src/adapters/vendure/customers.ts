@@ -1,31 +1,13 @@
 import type { Knex } from 'knex';
 import { CustomerService, RequestContextService } from '@vendure/core';
 import type { HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
-import { DEFAULT_LIMIT, searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { CUSTOMER_SEARCH_CRITERIA } from '../../host/customer/customer-repository.js';
+import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { toVendureIds } from './ids.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
 import { unsupported } from './unsupported.js';
 import { customerByEmail, customerGroupIds, customerGroupsByIds, customersByIds, defaultChannel, toSalesChannel } from './vendure-tables.js';
-
-/** The fields plugins search customers by (`customers.search`), as the reference host's CUSTOMER_SEARCH_CRITERIA. */
-const CUSTOMER_CRITERIA: CriteriaSpec = {
-  fields: {
-    id: { column: 'customers.id', type: 'id' },
-    customerNumber: { column: 'customers.customer_number', type: 'string' },
-    company: { column: 'customers.company', type: 'string' },
-    email: { column: 'customers.email', type: 'string' },
-    firstName: { column: 'customers.first_name', type: 'string' },
-    lastName: { column: 'customers.last_name', type: 'string' },
-    groupId: { column: 'customers.group_id', type: 'id' },
-  },
-  termColumns: ['customers.company', 'customers.customer_number', 'customers.email', 'customers.first_name', 'customers.last_name'],
-  defaultSort: [
-    { column: 'customers.company', order: 'asc' },
-    { column: 'customers.id', order: 'asc' },
-  ],
-  idColumn: 'customers.id',
-};
 
 interface AddressRow {
   id: string | number;
@@ -117,7 +99,7 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
       async search(executor, scope, criteria) {
         const salesChannelId = await channelId(executor);
         if (scope.salesChannelId && scope.salesChannelId !== salesChannelId) return { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, elements: [] };
-        const page = await searchByCriteria<{ id: string }>(customerTable(executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false), criteria, CUSTOMER_CRITERIA, (qb) => qb.select('customers.id'));
+        const page = await searchByCriteria<{ id: string }>(customerTable(executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false), criteria, CUSTOMER_SEARCH_CRITERIA, (qb) => qb.select('customers.id'));
         return { total: page.total, page: page.page, limit: page.limit, elements: await customersByIds(ids, executor, page.rows.map((row) => row.id), salesChannelId) };
       },
       /**

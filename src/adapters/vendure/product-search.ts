@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ProductIdQuery, ProductRecord, ProductSearchOptions, ProductSearchResult, PropertyValue, StoreContext, VariantFamily, VariantRecord } from '../../host/contract.js';
-import { moneyFiltersToMinor, numberFirstMatch, sortKeyOf } from '../../host/catalog/product-search.js';
+import { moneyFiltersToMinor, numberFirstMatch, orderProducts } from '../../host/catalog/product-search.js';
 import { applyCriteriaFilters, resolveFiltersToIds, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
 import { dialectOf, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
@@ -132,17 +132,7 @@ export function productSearch(state: AdapterState) {
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(state.dialect, text, options.alsoMatch) : null;
     match?.where(query);
-    const orderings = options.orderings ?? {};
-    const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) => {
-      for (const entry of entries) {
-        const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
-        const keys = orderings[entry.field];
-        if (keys) {
-          const key = sortKeyOf(keys);
-          qb.orderByRaw(`${key.sql} ${direction}`, key.bindings);
-        } else qb.orderBy(sortColumnOf(PRODUCT_CRITERIA, entry.field), direction);
-      }
-    };
+    const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) => orderProducts(qb, entries, options.orderings ?? {}, PRODUCT_CRITERIA);
     const filter = await filtersOf(executor, ctx, rest.filter);
     const spec: CriteriaSpec = { ...PRODUCT_CRITERIA, termColumns: match ? [] : PRODUCT_CRITERIA.termColumns };
     const page = await searchByCriteria<VendureIdRow>(query, { ...rest, filter, ...(match ? {} : { term }) }, spec, (qb) => {

@@ -91,6 +91,20 @@ export function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: A
  * clause, which SQLite evaluates twice as fast. Ranked: exact number, plugin's exact, number
  * prefix, plugin's prefix, the rest.
  */
+type SortEntry = { field: string; order?: string };
+
+/** Orders a product search by sort entries: a plugin's ordering (an id → rank map, see sortKeyOf) or a field of the spec. */
+export function orderProducts(qb: Knex.QueryBuilder, entries: SortEntry[], orderings: Record<string, Map<string, number>>, spec: CriteriaSpec): void {
+  for (const entry of entries) {
+    const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+    const keys = orderings[entry.field];
+    if (keys) {
+      const key = sortKeyOf(keys);
+      qb.orderByRaw(`${key.sql} ${direction}`, key.bindings);
+    } else qb.orderBy(sortColumnOf(spec, entry.field), direction);
+  }
+}
+
 export function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { exact: string[]; prefix: string[] }) {
   const lower = text.toLowerCase();
   const others = [...new Set([...alsoMatch.exact, ...alsoMatch.prefix].filter(isId))];
@@ -142,17 +156,7 @@ export function createProductSearch(
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
     match?.where(query);
-    const orderings = options.orderings ?? {};
-    const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) => {
-      for (const entry of entries) {
-        const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
-        const keys = orderings[entry.field];
-        if (keys) {
-          const key = sortKeyOf(keys);
-          qb.orderByRaw(`${key.sql} ${direction}`, key.bindings);
-        } else qb.orderBy(sortColumnOf(productCriteriaSpec, entry.field), direction);
-      }
-    };
+    const order = (qb: Knex.QueryBuilder, entries: SortEntry[]) => orderProducts(qb, entries, options.orderings ?? {}, productCriteriaSpec);
     const filter = moneyFiltersToMinor(rest.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2);
     const spec: CriteriaSpec = { ...productCriteriaSpec, termColumns: match ? [] : productCriteriaSpec.termColumns, defaultSort: [{ column: 'products.id', order: 'asc' }] };
     const page = await searchByCriteria<ProductRow>(query, { ...rest, filter, ...(match ? {} : { term }) }, spec, (qb) => {

@@ -71,7 +71,7 @@ export async function getCustomersByNumbers(executor: Executor, customerNumbers:
 }
 
 /** The fields plugins search customers by through the contract (`customers.search`); see CustomerScope. */
-const CUSTOMER_SEARCH_CRITERIA: CriteriaSpec = {
+export const CUSTOMER_SEARCH_CRITERIA: CriteriaSpec = {
   fields: {
     id: { column: 'customers.id', type: 'id' },
     customerNumber: { column: 'customers.customer_number', type: 'string' },
