@@ -12,6 +12,7 @@ const typedPlugin = [
   'src/plugin/fast-order/**/*.ts',
   'src/plugin/customer-price/**/*.ts',
   'src/plugin/account/**/*.ts',
+  'src/plugin/employee/**/*.ts',
   'src/plugin/index.ts',
   'src/plugin/declared.ts',
   'src/plugin/product-fields.ts',

@@ -2,12 +2,12 @@ import { readBool } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import type { ContextEnricher, HostRuntime, LoginProvider } from '../../host/contract.js';
 import { effectivePermissions } from './permissions.js';
-import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeRow, rolePermissionsOf } from './repository.js';
+import { defaultLink, employeeIdentity, findEmployeeByEmail, findEmployeeRow, rolePermissionsOf } from './repository.js';
 
 /** Employees log in through the host's login route with their own e-mail and password, acting for their default customer. */
 export function employeeLoginProvider(host: HostRuntime): LoginProvider {
   return async (trx, email, password, salesChannel) => {
-    const employee = await trx(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first();
+    const employee = await findEmployeeByEmail(trx, email);
     if (!employee?.password_hash) return null;
     if (!(await host.auth.verifyPassword(password, employee.password_hash)) || !readBool(employee.active)) return 'wrong-password';
     const link = await defaultLink(host, trx, employee.id, salesChannel.id);

@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import type { DemoShop, HostRuntime } from '../../host/contract.js';
 import { ROLES } from './role/repository.js';
-import { EMPLOYEES, LINKS } from './repository.js';
+import { EMPLOYEES, findEmployeeByEmail, LINKS } from './repository.js';
 
 export const DEMO_PURCHASER = { email: 'purchaser@demo-company.test', password: 'demo-purchaser-2026' };
 export const DEMO_APPROVER = { email: 'approver@demo-company.test', password: 'demo-approver-2026' };
@@ -13,7 +13,7 @@ export async function seedEmployeeDemo(host: HostRuntime, demo: DemoShop): Promi
   const purchaserHash = await host.auth.hashPassword(DEMO_PURCHASER.password);
   const approverHash = await host.auth.hashPassword(DEMO_APPROVER.password);
   await inTransaction(host.db, async (trx) => {
-    if (await trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id')) return;
+    if (await findEmployeeByEmail(trx, DEMO_PURCHASER.email)) return;
     const now = nowDb();
     const purchaserRole = newId();
     const approverRole = newId();

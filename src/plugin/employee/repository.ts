@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readBool, readJson, type Executor } from '../../lib/db.js';
+import { readBool, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 import type { CriteriaSpec } from '../../lib/criteria.js';
 import type { CustomerRef, HostRuntime, LoginIdentity } from '../../host/contract.js';
@@ -7,6 +7,38 @@ import { fullName } from './common.js';
 
 export const EMPLOYEES = 'b2b_employees';
 export const LINKS = 'b2b_employee_customers';
+
+/** A row of b2b_employees: the person's login, shared by every customer they work for. */
+export interface EmployeeRecord {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  first_name: string;
+  last_name: string;
+  active: unknown;
+  created_at: string;
+  updated_at: string | null;
+}
+
+/** An employee on one customer's link, as `selectEmployeeColumns` reads it. */
+export interface EmployeeRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  employee_active: unknown;
+  /** 1 when the employee has a password (CASE expression). */
+  activated: unknown;
+  link_id: string;
+  department: string | null;
+  role_id: string | null;
+  link_active: unknown;
+  created_at: string;
+  updated_at: string | null;
+  employee_updated_at: string | null;
+  role_name: string | null;
+  role_permissions: unknown;
+}
 
 export interface EmployeeView {
   id: string;
@@ -73,7 +105,7 @@ export function selectEmployeeColumns(executor: Executor, qb: Knex.QueryBuilder)
   );
 }
 
-export function toEmployeeView(row: Record<string, any>): EmployeeView {
+export function toEmployeeView(row: EmployeeRow): EmployeeView {
   const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)].filter((v): v is string => v !== null).sort();
   return {
     id: row.id,
@@ -91,22 +123,25 @@ export function toEmployeeView(row: Record<string, any>): EmployeeView {
   };
 }
 
-export interface EmployeeRow extends Record<string, any> {
-  id: string;
-  role_permissions: string | null;
-}
-
 export async function findEmployeeRow(executor: Executor, customerId: string, employeeId: string): Promise<EmployeeRow | null> {
-  const row = await selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId).where('e.id', employeeId)).first();
-  return (row as EmployeeRow | undefined) ?? null;
+  return (await selectRow<EmployeeRow>(selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId).where('e.id', employeeId)).first())) ?? null;
 }
 
 export function rolePermissionsOf(row: { role_permissions?: unknown }): string[] {
   return readJson<string[]>(row.role_permissions, []);
 }
 
-export async function findEmployeeByEmail(executor: Executor, email: string): Promise<Record<string, any> | null> {
-  return (await executor(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first()) ?? null;
+export async function findEmployeeByEmail(executor: Executor, email: string): Promise<EmployeeRecord | null> {
+  return (await executor<EmployeeRecord>(EMPLOYEES).where({ email: email.trim().toLowerCase() }).first()) ?? null;
+}
+
+/** Whether the employee works for the customer already (an active or inactive link). */
+export async function isLinked(executor: Executor, employeeId: string, customerId: string): Promise<boolean> {
+  return (await selectRow<{ id: string }>(executor(LINKS).where({ employee_id: employeeId, customer_id: customerId }).first('id'))) !== undefined;
+}
+
+export async function findEmployeeRecord(executor: Executor, id: string): Promise<EmployeeRecord | null> {
+  return (await executor<EmployeeRecord>(EMPLOYEES).where({ id }).first()) ?? null;
 }
 
 /** The link an employee acts for after login: the oldest active link to an active customer of the sales channel. */
@@ -123,14 +158,16 @@ export interface ActiveLink {
 
 /** The employee's active links to active customers of the sales channel, oldest first. */
 export async function activeLinks(host: HostRuntime, executor: Executor, employeeId: string, salesChannelId: string, customerId?: string): Promise<ActiveLink[]> {
-  const rows: Array<{ customer_id: string; role_id: string | null; role_name: string | null }> = await executor(`${LINKS} as ec`)
-    .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
-    .where('ec.employee_id', employeeId)
-    .where('ec.active', true)
-    .modify((q) => (customerId ? q.where('ec.customer_id', customerId) : q))
-    .orderBy('ec.created_at')
-    .orderBy('ec.id')
-    .select('ec.customer_id', 'ec.role_id', 'r.name as role_name');
+  const rows = await selectRows<{ customer_id: string; role_id: string | null; role_name: string | null }>(
+    executor(`${LINKS} as ec`)
+      .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
+      .where('ec.employee_id', employeeId)
+      .where('ec.active', true)
+      .modify((q) => (customerId ? q.where('ec.customer_id', customerId) : q))
+      .orderBy('ec.created_at')
+      .orderBy('ec.id')
+      .select('ec.customer_id', 'ec.role_id', 'r.name as role_name'),
+  );
   const customers = new Map((await host.customers.getMany(executor, rows.map((row) => row.customer_id))).map((customer) => [customer.id, customer]));
   return rows.flatMap((row) => {
     const customer = customers.get(row.customer_id);
@@ -149,7 +186,7 @@ export function employeeIdentity(employee: { id: string; email: string; first_na
 
 /** An e-mail is free for a new employee when neither an employee nor a customer login uses it. */
 export async function emailInUse(host: HostRuntime, executor: Executor, email: string, exceptEmployeeId?: string): Promise<boolean> {
-  const employee = await executor(EMPLOYEES).where({ email }).modify((q) => (exceptEmployeeId ? q.whereNot({ id: exceptEmployeeId }) : q)).first('id');
+  const employee = await selectRow<{ id: string }>(executor(EMPLOYEES).where({ email }).modify((q) => (exceptEmployeeId ? q.whereNot({ id: exceptEmployeeId }) : q)).first('id'));
   if (employee) return true;
   return Boolean(await host.customers.findByEmail(executor, email));
 }

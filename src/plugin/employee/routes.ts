@@ -1,11 +1,22 @@
 import { inTransaction } from '../../lib/db.js';
-import { MAX_LIMIT, searchByCriteria, termAsFilter, type Criteria } from '../../lib/criteria.js';
+import { MAX_LIMIT, searchByCriteria, termAsFilter } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
-import type { CustomerRef, CustomerScope, HostRuntime, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type CustomerRef, type CustomerScope, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { normaliseEmail, TAG } from './common.js';
 import { createInvitation } from './invitation/service.js';
-import { activeLinks, employeeCriteria, employeeIdentity, employeesOfCustomer, EMPLOYEES, findEmployeeByEmail, selectEmployeeColumns, toEmployeeView, LINKS } from './repository.js';
+import {
+  activeLinks,
+  employeeCriteria,
+  employeeIdentity,
+  employeesOfCustomer,
+  findEmployeeByEmail,
+  findEmployeeRecord,
+  isLinked,
+  selectEmployeeColumns,
+  toEmployeeView,
+  type EmployeeRow,
+} from './repository.js';
 import {
   addEmployeeBody,
   addEmployeeResponse,
@@ -61,7 +72,7 @@ function toTarget(ctx: StoreContext, customer: CustomerRef, roles: Map<string, {
 
 export function employeeRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee/add',
       operationId: 'addEmployee',
@@ -79,7 +90,7 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         const invitationId = await inTransaction(host.db, async (trx) => {
           await assignableRole(trx, ctx, customer.id, body.roleId);
           const existing = await findEmployeeByEmail(trx, email);
-          if (existing && (await trx(LINKS).where({ employee_id: existing.id, customer_id: customer.id }).first('id')))
+          if (existing && (await isLinked(trx, existing.id, customer.id)))
             throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', { pointer: '/email' });
           let employeeId: string | null = null;
           if (!existing) {
@@ -91,8 +102,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true, invitationId };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee',
       operationId: 'createEmployee',
@@ -111,8 +122,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
           return getEmployee(trx, customer.id, id);
         });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/employee/{id}',
       operationId: 'readEmployee',
@@ -125,8 +136,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, params }) {
         return getEmployee(host.db, declaredCustomer(ctx).id, params.id);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/b2b/employee/{id}',
       operationId: 'updateEmployee',
@@ -141,8 +152,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         const employee = await inTransaction(host.db, (trx) => updateEmployee(host, trx, ctx, customer.id, params.id, body));
         return { success: true, employee };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/b2b/employee/{id}',
       operationId: 'deleteEmployee',
@@ -157,8 +168,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         await inTransaction(host.db, (trx) => deleteEmployee(host, trx, ctx, customer.id, params.id));
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employees',
       operationId: 'listEmployees',
@@ -170,11 +181,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: employeeSearchBody, responses: { 200: employeeListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const page = await searchByCriteria<Record<string, any>>(employeesOfCustomer(host.db, customer.id), body as Criteria, employeeCriteria, (qb) => selectEmployeeColumns(host.db, qb));
+        const page = await searchByCriteria<EmployeeRow>(employeesOfCustomer(host.db, customer.id), body, employeeCriteria, (qb) => selectEmployeeColumns(host.db, qb));
         return storeList(page.rows.map(toEmployeeView), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-customers',
       operationId: 'listEmployeeCustomers',
@@ -186,11 +197,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: employeeCustomersBody, responses: { 200: customerTargetList } },
       async handler({ ctx, body }) {
         const { scope, roles } = await loginTargets(host, ctx);
-        const page = await host.customers.search(host.db, scope, termAsFilter(body as Criteria, TARGET_TERM_FIELDS));
+        const page = await host.customers.search(host.db, scope, termAsFilter(body, TARGET_TERM_FIELDS));
         return storeList(page.elements.map((customer) => toTarget(ctx, customer, roles)), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/login-targets',
       operationId: 'listLoginTargets',
@@ -211,8 +222,8 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         const targets = customers.slice(0, MAX_LOGIN_TARGETS);
         return storeListOf(targets.map((customer) => toTarget(ctx, customer, roles)));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-customer/switch',
       operationId: 'switchEmployeeCustomer',
@@ -227,13 +238,15 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         const session = await inTransaction(host.db, async (trx) => {
           const [link] = await activeLinks(host, trx, employee.id, ctx.salesChannel.id, body.customerId);
           if (!link) throw Errors.notFound('customer', body.customerId);
-          const row = await trx(EMPLOYEES).where({ id: employee.id }).first();
+          const row = await findEmployeeRecord(trx, employee.id);
+          // The context enricher read this login for the request; it is gone only if deleted since.
+          if (!row) throw Errors.notFound('employee', employee.id);
           return host.auth.createSession(trx, { ...employeeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
         });
         headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
       },
-    },
+    }),
   ];
 }
 

@@ -3,7 +3,7 @@ import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
 import { storeListResponse } from '../../lib/store-list.js';
 import { emailSchema, nameSchema, optionalText, passwordSchema, storefrontUrlSchema } from './common.js';
 
-const time = { type: 'string', format: 'date-time' };
+const time = { type: 'string', format: 'date-time' } as const;
 
 export const employeeSchema = objectSchema(
   {

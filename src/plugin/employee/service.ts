@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, readBool, type Executor, type Trx } from '../../lib/db.js';
+import { isDuplicateKeyError, readBool, selectRows, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
@@ -60,7 +60,7 @@ export async function getEmployee(executor: Executor, customerId: string, employ
 }
 
 async function otherLinkCount(executor: Executor, employeeId: string, customerId: string): Promise<number> {
-  const rows = await executor(LINKS).where({ employee_id: employeeId }).whereNot({ customer_id: customerId }).select('id');
+  const rows = await selectRows<{ id: string }>(executor(LINKS).where({ employee_id: employeeId }).whereNot({ customer_id: customerId }).select('id'));
   return rows.length;
 }
 

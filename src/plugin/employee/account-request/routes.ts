@@ -1,10 +1,10 @@
-import { inTransaction, readJson, writeJson } from '../../../lib/db.js';
+import { inTransaction, readInt, readJson, selectRows, writeJson, type Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../../lib/json-api.js';
 import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
-import type { AdminRoute, HostRuntime, StoreRoute } from '../../../host/contract.js';
+import { defineAdminRoute, defineStoreRoute, type AdminRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { emailSchema, nameSchema, normaliseEmail } from '../common.js';
 import { MAIL } from '../mail.js';
 
@@ -13,7 +13,7 @@ const TAGS = ['Account requests'];
 const TYPE = 'b2b_account_request';
 const ADMIN_PATH = '/b2b-account-request';
 
-const shortText = (max: number) => ({ type: 'string', maxLength: max });
+const shortText = (max: number) => ({ type: 'string', maxLength: max }) as const;
 const addressSchema = objectSchema({ street: shortText(255), zipcode: shortText(32), city: shortText(255), countryCode: { type: 'string', pattern: '^[A-Z]{2}$' } });
 
 const requestBody = objectSchema(
@@ -51,7 +51,32 @@ const attributesSchema = objectSchema(
 );
 const resourceSchema = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes: attributesSchema }, ['id', 'type', 'attributes']);
 
-function toResource(row: Record<string, any>) {
+interface AccountRequestRow {
+  id: string;
+  sales_channel_id: string;
+  status: 'open' | 'accepted' | 'declined';
+  company: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  vat_id: string | null;
+  address: unknown;
+  message: string | null;
+  customer_id: string | null;
+  decision_comment: string | null;
+  decided_at: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
+async function findRequest(executor: Executor, id: string): Promise<AccountRequestRow> {
+  const row = await executor<AccountRequestRow>(REQUESTS).where({ id }).first();
+  if (!row) throw Errors.notFound('account request', id);
+  return row;
+}
+
+function toResource(row: AccountRequestRow) {
   return {
     id: row.id,
     type: TYPE,
@@ -76,7 +101,7 @@ function toResource(row: Record<string, any>) {
 
 export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/account-request',
       operationId: 'requestBusinessAccount',
@@ -115,20 +140,19 @@ export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
         });
         return {};
       },
-    },
+    }),
   ];
 }
 
 export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
   const decisionBody = objectSchema({ comment: shortText(1024) });
-  const openRequest = async (trx: typeof host.db, id: string) => {
-    const row = await trx(REQUESTS).where({ id }).first();
-    if (!row) throw Errors.notFound('account request', id);
+  const openRequest = async (trx: Executor, id: string) => {
+    const row = await findRequest(trx, id);
     if (row.status !== 'open') throw Errors.badRequest('SUITE__ACCOUNT_REQUEST_DECIDED', `The request was ${row.status} already.`);
     return row;
   };
   return [
-    {
+    defineAdminRoute({
       method: 'GET',
       path: ADMIN_PATH,
       operationId: 'listAccountRequests',
@@ -142,13 +166,13 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
       },
       async handler({ query }) {
         const base = host.db(REQUESTS).modify((q) => (query.status ? q.where({ status: query.status }) : q));
-        const [count] = await base.clone().count({ n: '*' });
-        const total = Number(count?.n ?? 0);
-        const rows = await base.clone().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit);
+        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
+        const total = readInt(count?.n);
+        const rows = await selectRows<AccountRequestRow>(base.clone().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));
         return jsonApiList(rows.map(toResource), { path: ADMIN_PATH, page: query.page, limit: query.limit, total, filters: { status: query.status } });
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'GET',
       path: `${ADMIN_PATH}/{id}`,
       operationId: 'readAccountRequest',
@@ -158,12 +182,10 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: objectSchema({ data: resourceSchema }, ['data']) } },
       async handler({ params }) {
-        const row = await host.db(REQUESTS).where({ id: params.id }).first();
-        if (!row) throw Errors.notFound('account request', params.id);
-        return { data: toResource(row) };
+        return { data: toResource(await findRequest(host.db, params.id)) };
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: `/_action${ADMIN_PATH}/{id}/accept`,
       operationId: 'acceptAccountRequest',
@@ -205,12 +227,12 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
             salesChannelId: salesChannel.id,
             data: { firstName: request.first_name, lastName: request.last_name, company: request.company, email: request.email, loginUrl: host.storefront.url(salesChannel, '/account/login') },
           });
-          return trx(REQUESTS).where({ id: request.id }).first();
+          return findRequest(trx, request.id);
         });
         return { data: toResource(row) };
       },
-    },
-    {
+    }),
+    defineAdminRoute({
       method: 'POST',
       path: `/_action${ADMIN_PATH}/{id}/decline`,
       operationId: 'declineAccountRequest',
@@ -225,10 +247,10 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
           const now = nowDb();
           const claimed = await trx(REQUESTS).where({ id: request.id, status: 'open' }).update({ status: 'declined', decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
           if (claimed !== 1) throw Errors.conflict();
-          return trx(REQUESTS).where({ id: request.id }).first();
+          return findRequest(trx, request.id);
         });
         return { data: toResource(row) };
       },
-    },
+    }),
   ];
 }

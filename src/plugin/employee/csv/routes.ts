@@ -1,15 +1,15 @@
-import { inTransaction, readBool, type Trx } from '../../../lib/db.js';
+import { inTransaction, readBool, selectRows, type Trx } from '../../../lib/db.js';
 import { csvProblemsError, parseCsv, toCsv, type CsvColumn, type CsvProblem } from '../../../lib/csv.js';
 import { newId } from '../../../lib/ids.js';
 import { reply } from '../../../lib/routes.js';
 import { objectSchema } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
-import type { HostRuntime, StoreContext, StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../../host/contract.js';
 import { normaliseEmail, TAG } from '../common.js';
 import { createInvitation } from '../invitation/service.js';
 import { holdsAll } from '../permissions.js';
-import { employeesOfCustomer, EMPLOYEES, LINKS, rolePermissionsOf, selectEmployeeColumns } from '../repository.js';
-import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleView } from '../role/repository.js';
+import { employeesOfCustomer, EMPLOYEES, LINKS, rolePermissionsOf, selectEmployeeColumns, type EmployeeRow } from '../repository.js';
+import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow, type RoleView } from '../role/repository.js';
 import { declaredCustomer } from '../../declared.js';
 
 export const EMPLOYEE_CSV_COLUMNS: CsvColumn[] = [
@@ -51,9 +51,9 @@ const importResult = objectSchema(
 async function planImport(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
   const problems: CsvProblem[] = [];
   const roles = new Map<string, RoleView>();
-  for (const row of await selectRoleColumns(trx, rolesOfCustomer(trx, customerId))) roles.set(String(row.name).toLowerCase(), toRoleView(row));
-  const existing = new Map<string, Record<string, any>>();
-  for (const row of await selectEmployeeColumns(trx, employeesOfCustomer(trx, customerId))) existing.set(row.email, row);
+  for (const row of await selectRows<RoleRow>(selectRoleColumns(trx, rolesOfCustomer(trx, customerId)))) roles.set(row.name.toLowerCase(), toRoleView(row));
+  const existing = new Map<string, EmployeeRow>();
+  for (const row of await selectRows<EmployeeRow>(selectEmployeeColumns(trx, employeesOfCustomer(trx, customerId)))) existing.set(row.email, row);
   const firstLineOf = new Map<string, number>();
   const planned: PlannedRow[] = [];
 
@@ -89,14 +89,14 @@ async function planImport(host: HostRuntime, trx: Trx, ctx: StoreContext, custom
   const newRows = planned.filter((p) => !existing.has(p.email));
   for (let i = 0; i < newRows.length; i += 500) {
     const chunk = newRows.slice(i, i + 500);
-    const taken = new Set((await trx(EMPLOYEES).whereIn('email', chunk.map((p) => p.email)).select('email')).map((r: { email: string }) => r.email));
+    const taken = new Set((await selectRows<{ email: string }>(trx(EMPLOYEES).whereIn('email', chunk.map((p) => p.email)).select('email'))).map((r) => r.email));
     for (const p of chunk) {
       if (taken.has(p.email) || (await host.customers.findByEmail(trx, p.email)))
         problems.push({ line: p.line, column: 'email', reason: `${p.email} has a login already; invite the person instead.` });
     }
   }
   const sharedIds = new Set(
-    (await trx(LINKS).whereIn('employee_id', [...existing.values()].map((e) => e.id)).whereNot({ customer_id: customerId }).select('employee_id')).map((r: { employee_id: string }) => r.employee_id),
+    (await selectRows<{ employee_id: string }>(trx(LINKS).whereIn('employee_id', [...existing.values()].map((e) => e.id)).whereNot({ customer_id: customerId }).select('employee_id'))).map((r) => r.employee_id),
   );
   for (const p of planned) {
     const current = existing.get(p.email);
@@ -108,7 +108,7 @@ async function planImport(host: HostRuntime, trx: Trx, ctx: StoreContext, custom
 
 export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-import',
       operationId: 'importEmployees',
@@ -123,7 +123,7 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const parsed = await parseCsv(String(body ?? ''), { columns: EMPLOYEE_CSV_COLUMNS, maxBytes: EMPLOYEE_CSV_MAX_BYTES, maxRows: EMPLOYEE_CSV_MAX_ROWS });
+        const parsed = await parseCsv(body, { columns: EMPLOYEE_CSV_COLUMNS, maxBytes: EMPLOYEE_CSV_MAX_BYTES, maxRows: EMPLOYEE_CSV_MAX_ROWS });
         return inTransaction(host.db, async (trx) => {
           const { planned, existing, problems } = await planImport(host, trx, ctx, customer.id, parsed.rows);
           if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
@@ -153,8 +153,8 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
           return { success: true as const, created, updated, unchanged: planned.length - created - updated };
         });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-export',
       operationId: 'exportEmployees',
@@ -166,14 +166,14 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: objectSchema({}), responses: { 200: { contentType: 'text/csv', description: 'email, first_name, last_name, department, role, active' } } },
       async handler({ ctx, headers }) {
         const customer = declaredCustomer(ctx);
-        const rows = await selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email');
+        const rows = await selectRows<EmployeeRow>(selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email'));
         const csv = await toCsv(
           EMPLOYEE_CSV_COLUMNS.map((c) => c.name),
-          rows.map((r: Record<string, any>) => [r.email, r.first_name, r.last_name, r.department ?? '', r.role_name ?? '', readBool(r.link_active) ? 'true' : 'false']),
+          rows.map((r) => [r.email, r.first_name, r.last_name, r.department ?? '', r.role_name ?? '', readBool(r.link_active) ? 'true' : 'false']),
         );
         headers.setHeader('Content-Disposition', 'attachment; filename="employees.csv"');
         return reply(200, csv, { contentType: 'text/csv; charset=utf-8' });
       },
-    },
+    }),
   ];
 }

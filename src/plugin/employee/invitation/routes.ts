@@ -1,17 +1,17 @@
-import { inTransaction } from '../../../lib/db.js';
+import { inTransaction, readInt, selectRow, selectRows } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import type { RateLimitRule } from '../../../lib/routes.js';
 import { nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
-import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, storefrontUrlSchema, TAG } from '../common.js';
-import { findEmployeeByEmail, LINKS } from '../repository.js';
+import { findEmployeeByEmail, isLinked } from '../repository.js';
 import { assignableRole } from '../service.js';
-import { acceptInvitation, createInvitation, INVITATIONS, invitationStatus } from './service.js';
+import { acceptInvitation, createInvitation, INVITATIONS, invitationStatus, type InvitationRow } from './service.js';
 import { declaredCustomer } from '../../declared.js';
 
-const time = { type: 'string', format: 'date-time' };
+const time = { type: 'string', format: 'date-time' } as const;
 const invitationSchema = objectSchema(
   {
     id: { type: 'string' },
@@ -30,7 +30,10 @@ const invitationSchema = objectSchema(
   ['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'roleName', 'employeeId', 'status', 'expiresAt', 'acceptedAt', 'createdAt'],
 );
 
-function toInvitationView(row: Record<string, any>) {
+/** An invitation with the name of its role. */
+type ListedInvitationRow = InvitationRow & { role_name: string | null };
+
+function toInvitationView(row: ListedInvitationRow) {
   return {
     id: row.id,
     email: row.email,
@@ -47,6 +50,8 @@ function toInvitationView(row: Record<string, any>) {
   };
 }
 
+export type InvitationView = ReturnType<typeof toInvitationView>;
+
 function invitationsOf(host: HostRuntime, customerId: string) {
   return host.db(`${INVITATIONS} as i`).leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id').where('i.customer_id', customerId).select('i.*', 'r.name as role_name');
 }
@@ -56,7 +61,7 @@ export const ACCEPT_INVITATION_RATE_LIMIT: RateLimitRule = { name: 'accept-invit
 
 export function invitationRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/create-invitation',
       operationId: 'createEmployeeInvitation',
@@ -76,14 +81,14 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
         const id = await inTransaction(host.db, async (trx) => {
           await assignableRole(trx, ctx, customer.id, body.roleId);
           const existing = await findEmployeeByEmail(trx, email);
-          if (existing && (await trx(LINKS).where({ employee_id: existing.id, customer_id: customer.id }).first('id')))
+          if (existing && (await isLinked(trx, existing.id, customer.id)))
             throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', { pointer: '/email' });
           return createInvitation(host, trx, ctx, customer.id, { ...body, email });
         });
         return { success: true, id };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/employee-invitations',
       operationId: 'listEmployeeInvitations',
@@ -98,12 +103,12 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       },
       async handler({ ctx, query }) {
         const customerId = declaredCustomer(ctx).id;
-        const [count] = await host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' });
-        const rows = await invitationsOf(host, customerId).orderBy('i.created_at', 'desc').orderBy('i.id').limit(query.limit).offset((query.page - 1) * query.limit);
-        return storeList(rows.map(toInvitationView), { total: Number(count?.n ?? 0), page: query.page, limit: query.limit });
+        const [count] = await selectRows<{ n: unknown }>(host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' }));
+        const rows = await selectRows<ListedInvitationRow>(invitationsOf(host, customerId).orderBy('i.created_at', 'desc').orderBy('i.id').limit(query.limit).offset((query.page - 1) * query.limit));
+        return storeList(rows.map(toInvitationView), { total: readInt(count?.n), page: query.page, limit: query.limit });
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/employee-invitation/{id}',
       operationId: 'readEmployeeInvitation',
@@ -114,12 +119,12 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: invitationSchema } },
       async handler({ ctx, params }) {
-        const row = await invitationsOf(host, declaredCustomer(ctx).id).where('i.id', params.id).first();
+        const row = await selectRow<ListedInvitationRow>(invitationsOf(host, declaredCustomer(ctx).id).where('i.id', params.id).first());
         if (!row) throw Errors.notFound('invitation', params.id);
         return toInvitationView(row);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/b2b/employee-invitation/{id}',
       operationId: 'deleteEmployeeInvitation',
@@ -134,8 +139,8 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
         if (!deleted) throw Errors.notFound('invitation', params.id);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/invitation-employee/{hash}',
       operationId: 'acceptEmployeeInvitation',
@@ -155,6 +160,6 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
         const accepted = await inTransaction(host.db, (trx) => acceptInvitation(host, trx, ctx.salesChannel.id, params.hash, { passwordHash, firstName: body.firstName, lastName: body.lastName }));
         return { success: true as const, ...accepted };
       },
-    },
+    }),
   ];
 }

@@ -5,11 +5,30 @@ import { addSeconds, nowDb, toDbTime } from '../../../lib/time.js';
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { storefrontLink } from '../common.js';
 import { MAIL } from '../mail.js';
-import { EMPLOYEES, findEmployeeByEmail, LINKS } from '../repository.js';
+import { EMPLOYEES, findEmployeeByEmail, findEmployeeRecord, isLinked, LINKS, type EmployeeRecord } from '../repository.js';
 import { emailTaken } from '../service.js';
 
 export const INVITATIONS = 'b2b_employee_invitations';
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
+
+export interface InvitationRow {
+  id: string;
+  customer_id: string;
+  sales_channel_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  department: string | null;
+  role_id: string | null;
+  /** The employee record made already by POST /b2b/employee/add, if any. */
+  employee_id: string | null;
+  token_hash: string;
+  status: string;
+  expires_at: string;
+  accepted_at: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
 
 export interface InvitationInput {
   email: string;
@@ -63,7 +82,7 @@ export async function createInvitation(host: HostRuntime, trx: Trx, ctx: StoreCo
   return id;
 }
 
-export function invitationStatus(row: Record<string, any>): 'pending' | 'accepted' | 'expired' {
+export function invitationStatus(row: Pick<InvitationRow, 'status' | 'expires_at'>): 'pending' | 'accepted' | 'expired' {
   if (row.status === 'accepted') return 'accepted';
   return row.expires_at <= nowDb() ? 'expired' : 'pending';
 }
@@ -71,14 +90,14 @@ export function invitationStatus(row: Record<string, any>): 'pending' | 'accepte
 export const invalidInvitation = () => Errors.badRequest('SUITE__INVITATION_INVALID', 'The invitation is not valid, has expired or was accepted already.');
 
 /** The invitation a mailed secret belongs to, in this sales channel; null when there is none. */
-export async function findInvitationBySecret(executor: Executor, secret: string, salesChannelId: string): Promise<Record<string, any> | null> {
-  const row = await executor(INVITATIONS).where({ token_hash: hashSecret(secret) }).first();
+export async function findInvitationBySecret(executor: Executor, secret: string, salesChannelId: string): Promise<InvitationRow | null> {
+  const row = await executor<InvitationRow>(INVITATIONS).where({ token_hash: hashSecret(secret) }).first();
   return row && row.sales_channel_id === salesChannelId ? row : null;
 }
 
 /** The login an invitation is for: the employee made by /b2b/employee/add, or the one with the invited e-mail; null for a new person. */
-export async function invitedEmployee(executor: Executor, invitation: Record<string, any>): Promise<Record<string, any> | null> {
-  if (invitation.employee_id) return (await executor(EMPLOYEES).where({ id: invitation.employee_id }).first()) ?? null;
+export async function invitedEmployee(executor: Executor, invitation: InvitationRow): Promise<EmployeeRecord | null> {
+  if (invitation.employee_id) return findEmployeeRecord(executor, invitation.employee_id);
   return findEmployeeByEmail(executor, invitation.email);
 }
 
@@ -99,7 +118,8 @@ export async function acceptInvitation(host: HostRuntime, trx: Trx, salesChannel
   const claimed = await trx(INVITATIONS).where({ id: invitation.id, status: 'pending' }).update({ status: 'accepted', accepted_at: now, updated_at: now });
   if (claimed !== 1) throw invalidInvitation();
 
-  let employee = await invitedEmployee(trx, invitation);
+  const employee = await invitedEmployee(trx, invitation);
+  let employeeId: string;
   const requirePassword = () => {
     if (!input.passwordHash) throw Errors.badRequest('SUITE__PASSWORD_REQUIRED', 'Choose a password to activate the account.', { pointer: '/password' });
     return input.passwordHash;
@@ -109,25 +129,27 @@ export async function acceptInvitation(host: HostRuntime, trx: Trx, salesChannel
     const firstName = input.firstName ?? invitation.first_name;
     const lastName = input.lastName ?? invitation.last_name;
     if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
-    employee = { id: newId(), email: invitation.email };
+    employeeId = newId();
     try {
-      await trx(EMPLOYEES).insert({ id: employee.id, email: invitation.email, password_hash: requirePassword(), first_name: firstName, last_name: lastName, active: true, created_at: now });
+      await trx(EMPLOYEES).insert({ id: employeeId, email: invitation.email, password_hash: requirePassword(), first_name: firstName, last_name: lastName, active: true, created_at: now });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw emailTaken();
       throw error;
     }
-  } else if (!employee.password_hash) {
-    const names: Record<string, string> = {};
-    if (input.firstName) names.first_name = input.firstName;
-    if (input.lastName) names.last_name = input.lastName;
-    // An employee added by e-mail and role only gives the names here.
-    const firstName = names.first_name ?? employee.first_name;
-    const lastName = names.last_name ?? employee.last_name;
-    if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
-    await trx(EMPLOYEES).where({ id: employee.id }).update({ ...names, password_hash: requirePassword(), updated_at: now });
+  } else {
+    employeeId = employee.id;
+    if (!employee.password_hash) {
+      const names: Record<string, string> = {};
+      if (input.firstName) names.first_name = input.firstName;
+      if (input.lastName) names.last_name = input.lastName;
+      // An employee added by e-mail and role only gives the names here.
+      const firstName = names.first_name ?? employee.first_name;
+      const lastName = names.last_name ?? employee.last_name;
+      if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
+      await trx(EMPLOYEES).where({ id: employeeId }).update({ ...names, password_hash: requirePassword(), updated_at: now });
+    }
   }
-  const link = await trx(LINKS).where({ employee_id: employee.id, customer_id: customer.id }).first('id');
-  if (!link)
-    await trx(LINKS).insert({ id: newId(), employee_id: employee.id, customer_id: customer.id, role_id: invitation.role_id ?? null, department: invitation.department ?? null, active: true, created_at: now });
-  return { employeeId: employee.id as string, customerId: customer.id };
+  if (!(await isLinked(trx, employeeId, customer.id)))
+    await trx(LINKS).insert({ id: newId(), employee_id: employeeId, customer_id: customer.id, role_id: invitation.role_id ?? null, department: invitation.department ?? null, active: true, created_at: now });
+  return { employeeId, customerId: customer.id };
 }

@@ -3,10 +3,10 @@ import { Errors } from '../../../lib/errors.js';
 import type { RateLimitRule } from '../../../lib/routes.js';
 import { objectSchema, successResponse } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
-import type { HostRuntime, LoginIdentity, StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type LoginIdentity, type StoreRoute } from '../../../host/contract.js';
 import { answerNoSoonerThan, emailSchema, fullName, hashParam, normaliseEmail, passwordSchema, storefrontLink, storefrontUrlSchema, TAG } from '../common.js';
 import { MAIL } from '../mail.js';
-import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail } from '../repository.js';
+import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail, findEmployeeRecord } from '../repository.js';
 import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from './service.js';
 import { deleteActorTokens, issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
 import { declaredCustomer, declaredEmployee } from '../../declared.js';
@@ -25,7 +25,7 @@ const contextTokenResponse = objectSchema({ contextToken: { type: 'string' } }, 
 
 export function loginRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/passwordless-login',
       operationId: 'requestPasswordlessLogin',
@@ -68,8 +68,8 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         await answerNoSoonerThan(startedAt, ANSWER_FLOOR_MS);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/passwordless-login/{hash}',
       operationId: 'passwordlessLogin',
@@ -90,8 +90,8 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee/recovery-password',
       operationId: 'requestEmployeePasswordRecovery',
@@ -126,8 +126,8 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         await answerNoSoonerThan(startedAt, ANSWER_FLOOR_MS);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee/recovery-password/confirm',
       operationId: 'confirmEmployeePasswordRecovery',
@@ -146,8 +146,8 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         if (!done) throw Errors.badRequest('SUITE__RECOVERY_LINK_INVALID', 'The reset link is not valid, has expired or was used already.', { pointer: '/hash' });
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee/change-password',
       operationId: 'changeEmployeePassword',
@@ -165,7 +165,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         const employeeId = declaredEmployee(ctx).id;
         // An employee always acts for one of its customers.
         const customerId = declaredCustomer(ctx).id;
-        const row = await host.db(EMPLOYEES).where({ id: employeeId }).first();
+        const row = await findEmployeeRecord(host.db, employeeId);
         if (!row?.password_hash || !(await host.auth.verifyPassword(body.currentPassword, row.password_hash)))
           throw Errors.badRequest('SUITE__WRONG_PASSWORD', 'The current password is wrong.', { pointer: '/currentPassword' });
         const passwordHash = await host.auth.hashPassword(body.newPassword);
@@ -178,7 +178,7 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token };
       },
-    },
+    }),
   ];
 }
 

@@ -1,13 +1,13 @@
 import { inTransaction, readBool, type Executor, type Trx } from '../../../lib/db.js';
 import { nowDb } from '../../../lib/time.js';
 import type { HostRuntime, LoginIdentity, SalesChannel } from '../../../host/contract.js';
-import { defaultLink, employeeIdentity, EMPLOYEES } from '../repository.js';
+import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeRecord } from '../repository.js';
 import { consumeToken, SCANNER_REUSE_SECONDS } from './tokens.js';
 
 /** Who may use a login link: an active employee with an active link in this sales channel, or an active customer login of it. */
 export async function loginIdentityFor(host: HostRuntime, executor: Executor, actorType: string, actorId: string, salesChannel: SalesChannel): Promise<LoginIdentity | null> {
   if (actorType === 'employee') {
-    const employee = await executor(EMPLOYEES).where({ id: actorId }).first();
+    const employee = await findEmployeeRecord(executor, actorId);
     if (!employee || !readBool(employee.active)) return null;
     const link = await defaultLink(host, executor, employee.id, salesChannel.id);
     return link ? employeeIdentity(employee, link.customer_id) : null;

@@ -1,11 +1,23 @@
 import { hashSecret, newId, newSecret } from '../../../lib/ids.js';
-import type { Executor } from '../../../lib/db.js';
+import { selectRow, type Executor } from '../../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../../lib/time.js';
 import type { ActorType } from '../../../host/contract.js';
 
 const TOKENS = 'b2b_login_tokens';
 
 export type TokenPurpose = 'passwordless-login' | 'password-recovery';
+
+interface TokenRow {
+  id: string;
+  purpose: TokenPurpose;
+  token_hash: string;
+  actor_type: ActorType;
+  actor_id: string;
+  sales_channel_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
 
 export const LOGIN_LINK_TTL_SECONDS = 30 * 60;
 export const RECOVERY_TTL_SECONDS = 2 * 60 * 60;
@@ -49,13 +61,13 @@ export async function consumeToken(
   salesChannelId: string,
   reuseSeconds: number,
 ): Promise<{ actorType: ActorType; actorId: string } | null> {
-  const row = await executor(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
+  const row = await executor<TokenRow>(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
   const now = nowDb();
   if (!row || row.sales_channel_id !== salesChannelId || row.expires_at <= now) return null;
   if (row.used_at === null) {
     const claimed = await executor(TOKENS).where({ id: row.id }).whereNull('used_at').update({ used_at: now });
     if (claimed === 1) return { actorType: row.actor_type, actorId: row.actor_id };
-    const again = await executor(TOKENS).where({ id: row.id }).first('used_at');
+    const again = await selectRow<Pick<TokenRow, 'used_at'>>(executor(TOKENS).where({ id: row.id }).first('used_at'));
     row.used_at = again?.used_at ?? null;
   }
   return withinReuseWindow(row.used_at, reuseSeconds) ? { actorType: row.actor_type, actorId: row.actor_id } : null;
@@ -76,9 +88,9 @@ export async function tokenState(
   salesChannelId: string,
   reuseSeconds: number,
 ): Promise<{ state: TokenState; actorType: ActorType; actorId: string } | { state: 'unknown' }> {
-  const row = await executor(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
+  const row = await executor<TokenRow>(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
   if (!row || row.sales_channel_id !== salesChannelId) return { state: 'unknown' };
-  const actor = { actorType: row.actor_type as ActorType, actorId: row.actor_id as string };
+  const actor = { actorType: row.actor_type, actorId: row.actor_id };
   if (row.expires_at <= nowDb()) return { state: 'expired', ...actor };
   if (row.used_at !== null && !withinReuseWindow(row.used_at, reuseSeconds)) return { state: 'used', ...actor };
   return { state: 'usable', ...actor };

@@ -1,7 +1,7 @@
-import { criteriaSchema, renameCriteriaFields, type Criteria } from '../../../lib/criteria.js';
+import { criteriaSchema, renameCriteriaFields } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
-import type { HostRuntime, OrderScope, StoreContext, StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type OrderScope, type StoreContext, type StoreRoute } from '../../../host/contract.js';
 import { TAG } from '../common.js';
 import { declaredCustomer } from '../../declared.js';
 
@@ -26,7 +26,7 @@ function visibleOrders(ctx: StoreContext): OrderScope {
 
 export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-orders',
       operationId: 'listEmployeeOrders',
@@ -38,11 +38,11 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       description: 'Answers like the order route: `{"orders": {"total", "page", "limit", "elements"}}`.',
       schemas: { body: criteriaSchema(ORDER_FIELDS), responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
-        const page = await host.orders.search(host.db, visibleOrders(ctx), renameCriteriaFields(body as Criteria, { employeeId: 'placedById' }));
+        const page = await host.orders.search(host.db, visibleOrders(ctx), renameCriteriaFields(body, { employeeId: 'placedById' }));
         return { orders: { total: page.total, page: page.page, limit: page.limit, elements: page.elements } };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/b2b/employee-order/{id}',
       operationId: 'readEmployeeOrder',
@@ -57,6 +57,6 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
         if (!order) throw Errors.notFound('order', params.id);
         return order;
       },
-    },
+    }),
   ];
 }

@@ -1,9 +1,22 @@
 import type { Knex } from 'knex';
-import { readBool, readInt, readJson, type Executor } from '../../../lib/db.js';
+import { readBool, readInt, readJson, selectRow, type Executor } from '../../../lib/db.js';
 import { fromDbTime } from '../../../lib/time.js';
 import type { CriteriaSpec } from '../../../lib/criteria.js';
 
 export const ROLES = 'b2b_employee_roles';
+
+/** A role row with its employee count, as `selectRoleColumns` reads it. */
+export interface RoleRow {
+  id: string;
+  customer_id: string;
+  name: string;
+  description: string | null;
+  permissions: unknown;
+  requires_approval: unknown;
+  employee_count: unknown;
+  created_at: string;
+  updated_at: string | null;
+}
 
 export interface RoleView {
   id: string;
@@ -43,7 +56,7 @@ export function selectRoleColumns(executor: Executor, qb: Knex.QueryBuilder): Kn
   );
 }
 
-export function toRoleView(row: Record<string, any>): RoleView {
+export function toRoleView(row: RoleRow): RoleView {
   return {
     id: row.id,
     name: row.name,
@@ -57,11 +70,11 @@ export function toRoleView(row: Record<string, any>): RoleView {
 }
 
 export async function findRole(executor: Executor, customerId: string, roleId: string): Promise<RoleView | null> {
-  const row = await selectRoleColumns(executor, rolesOfCustomer(executor, customerId).where('r.id', roleId)).first();
+  const row = await selectRow<RoleRow>(selectRoleColumns(executor, rolesOfCustomer(executor, customerId).where('r.id', roleId)).first());
   return row ? toRoleView(row) : null;
 }
 
 export async function findRoleByName(executor: Executor, customerId: string, name: string): Promise<RoleView | null> {
-  const row = await selectRoleColumns(executor, rolesOfCustomer(executor, customerId).whereRaw('LOWER(r.name) = ?', [name.trim().toLowerCase()])).first();
+  const row = await selectRow<RoleRow>(selectRoleColumns(executor, rolesOfCustomer(executor, customerId).whereRaw('LOWER(r.name) = ?', [name.trim().toLowerCase()])).first());
   return row ? toRoleView(row) : null;
 }

@@ -1,17 +1,17 @@
 import { inTransaction, isDuplicateKeyError, writeJson, type Trx } from '../../../lib/db.js';
-import { criteriaSchema, searchByCriteria, type Criteria } from '../../../lib/criteria.js';
+import { criteriaSchema, searchByCriteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
 import { storeList, storeListOf, storeListResponse } from '../../../lib/store-list.js';
 import { nowDb } from '../../../lib/time.js';
-import type { HostRuntime, StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { TAG } from '../common.js';
 import { assertCanGrant, PERMISSION_KEYS, PERMISSIONS } from '../permissions.js';
-import { findRole, findRoleByName, roleCriteria, ROLES, rolesOfCustomer, selectRoleColumns, toRoleView } from './repository.js';
+import { findRole, findRoleByName, roleCriteria, ROLES, rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow } from './repository.js';
 import { declaredCustomer } from '../../declared.js';
 
-const time = { type: 'string', format: 'date-time' };
+const time = { type: 'string', format: 'date-time' } as const;
 const roleSchema = objectSchema(
   {
     id: { type: 'string' },
@@ -26,13 +26,13 @@ const roleSchema = objectSchema(
   ['id', 'name', 'description', 'permissions', 'requiresApproval', 'employeeCount', 'createdAt', 'updatedAt'],
 );
 const roleResult = objectSchema({ success: { const: true }, role: roleSchema }, ['success', 'role']);
-const permissionsField = { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', enum: [...PERMISSION_KEYS] } };
+const permissionsField = { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', enum: [...PERMISSION_KEYS] } } as const;
 const roleFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
   description: nullable({ type: 'string', maxLength: 1024 }),
   permissions: permissionsField,
   requiresApproval: { type: 'boolean' },
-};
+} as const;
 const permissionSchema = objectSchema({ key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } }, ['key', 'group', 'description']);
 /** Listed permissions and groups carry an `id` as every list element does: the key, the group name. */
 const listedPermissionSchema = objectSchema({ id: { type: 'string' }, key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } }, ['id', 'key', 'group', 'description']);
@@ -60,7 +60,7 @@ async function writeRole(work: () => Promise<void>): Promise<void> {
 
 export function roleRoutes(host: HostRuntime): StoreRoute[] {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-roles',
       operationId: 'listEmployeeRoles',
@@ -71,11 +71,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'role.read',
       schemas: { body: criteriaSchema(Object.keys(roleCriteria.fields)), responses: { 200: storeListResponse(roleSchema) } },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<Record<string, any>>(rolesOfCustomer(host.db, declaredCustomer(ctx).id), body as Criteria, roleCriteria, (qb) => selectRoleColumns(host.db, qb));
+        const page = await searchByCriteria<RoleRow>(rolesOfCustomer(host.db, declaredCustomer(ctx).id), body, roleCriteria, (qb) => selectRoleColumns(host.db, qb));
         return storeList(page.rows.map(toRoleView), page);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-roles/create',
       operationId: 'createEmployeeRole',
@@ -99,8 +99,8 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true, role };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/b2b/employee-roles/{id}',
       operationId: 'updateEmployeeRole',
@@ -129,8 +129,8 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true, role };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/b2b/employee-roles/{id}',
       operationId: 'deleteEmployeeRole',
@@ -152,8 +152,8 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
         });
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-permissions',
       operationId: 'listEmployeePermissions',
@@ -165,8 +165,8 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ body }) {
         return storeListOf(PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({ id: p.key, ...p })));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-permission-groups',
       operationId: 'listEmployeePermissionGroups',
@@ -180,6 +180,6 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
         for (const p of PERMISSIONS) if (body.group === undefined || p.group === body.group) groups.set(p.group, [...(groups.get(p.group) ?? []), { ...p }]);
         return storeListOf([...groups].map(([name, permissions]) => ({ id: name, name, permissions })));
       },
-    },
+    }),
   ];
 }

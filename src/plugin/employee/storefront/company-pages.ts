@@ -4,8 +4,10 @@ import { isId } from '../../../lib/ids.js';
 import type { Reply } from '../../../lib/routes.js';
 import { attempt, csvOf, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
-import { invitationRoutes } from '../invitation/routes.js';
+import { invitationRoutes, type InvitationView } from '../invitation/routes.js';
 import { PERMISSIONS } from '../permissions.js';
+import type { EmployeeView } from '../repository.js';
+import type { RoleView } from '../role/repository.js';
 import { roleRoutes } from '../role/routes.js';
 import { employeeRoutes } from '../routes.js';
 
@@ -62,16 +64,16 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller([...employeeRoutes(host), ...roleRoutes(host), ...invitationRoutes(host), ...employeeCsvRoutes(host)]);
 
   /** The roles for the role select; without role.read the select offers none (the employee keeps theirs). */
-  async function roleChoices(ctx: StoreContext): Promise<View[]> {
+  async function roleChoices(ctx: StoreContext): Promise<RoleView[]> {
     if (!ctx.can('role.read')) return [];
-    return (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
+    return (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
   }
 
   async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: View; csv?: string } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; elements: View[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{ total: number; elements: EmployeeView[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -98,7 +100,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   async function employeePage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     if (!isId(id)) throw Errors.notFound('employee', id);
-    const employee = await call<View>(ctx, 'readEmployee', { params: { id } });
+    const employee = await call<EmployeeView>(ctx, 'readEmployee', { params: { id } });
     const roles = await roleChoices(ctx);
     const form = extra.form ?? employee;
     return {
@@ -132,7 +134,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
-    const roles = (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
+    const roles = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
     const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
     const form = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
     return {
@@ -140,7 +142,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       status,
       data: {
         title: 'Roles',
-        roles: roles.map((role) => ({ ...role, url: `${ROLES_PATH}/${role.id}`, permissionTexts: (role.permissions as string[]).map((key) => ({ key, description: describe.get(key) ?? key })) })),
+        roles: roles.map((role) => ({ ...role, url: `${ROLES_PATH}/${role.id}`, permissionTexts: role.permissions.map((key) => ({ key, description: describe.get(key) ?? key })) })),
         mayManage: ctx.can('role.manage'),
         form,
         groups: permissionGroups(form.permissions as string[]),
@@ -150,9 +152,9 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  async function findRole(ctx: StoreContext, id: string): Promise<View> {
+  async function findRole(ctx: StoreContext, id: string): Promise<RoleView> {
     if (!isId(id)) throw Errors.notFound('role', id);
-    const [role] = (await call<{ elements: View[] }>(ctx, 'listEmployeeRoles', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
+    const [role] = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
     if (!role) throw Errors.notFound('role', id);
     return role;
   }
@@ -180,7 +182,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   async function invitationsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['invitation.manage']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-    const result = await call<{ total: number; elements: View[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
+    const result = await call<{ total: number; elements: InvitationView[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     return {
       template: 'b2b/invitations',

@@ -3,17 +3,17 @@ import { Errors } from '../../../lib/errors.js';
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { fullName } from '../common.js';
 import { ACCEPT_INVITATION_RATE_LIMIT } from '../invitation/routes.js';
-import { acceptInvitation, findInvitationBySecret, invitationStatus, invitedEmployee } from '../invitation/service.js';
-import { employeeIdentity, findEmployeeRow } from '../repository.js';
+import { acceptInvitation, findInvitationBySecret, invitationStatus, invitedEmployee, type InvitationRow } from '../invitation/service.js';
+import { employeeIdentity, findEmployeeRow, type EmployeeRecord } from '../repository.js';
 import { ACCOUNT_PAGE, formErrors, isSecret, linkProblemPage, nameProblem, newPasswordProblem, PASSWORD_RULES, secretText, text, type Form, type LinkProblem, type PageResult } from './forms.js';
 
 const PATH = '/account/employee-invitation/:hash';
 
 interface OpenInvitation {
-  invitation: Record<string, any>;
+  invitation: InvitationRow;
   companyName: string;
   /** The invited person's login when it has a password: they confirm with it instead of choosing one. */
-  existingLogin: Record<string, any> | null;
+  existingLogin: (EmployeeRecord & { password_hash: string }) | null;
   names: { firstName: string; lastName: string };
 }
 
@@ -36,7 +36,7 @@ export function invitationPages(host: HostRuntime): StorefrontPage[] {
     return {
       invitation,
       companyName: customer.company || `${customer.firstName} ${customer.lastName}`,
-      existingLogin: employee?.password_hash ? employee : null,
+      existingLogin: employee?.password_hash ? { ...employee, password_hash: employee.password_hash } : null,
       names: { firstName: employee?.first_name ?? invitation.first_name ?? '', lastName: employee?.last_name ?? invitation.last_name ?? '' },
     };
   }
