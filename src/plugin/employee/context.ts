@@ -21,7 +21,8 @@ export function employeeLoginProvider(host: HostRuntime): LoginProvider {
  */
 export const employeeContextEnricher: ContextEnricher = async (ctx, executor) => {
   if (ctx.actor.type !== 'employee') return;
-  const employeeId = String(ctx.attributes.employeeId ?? ctx.actor.id ?? '');
+  const attributed = ctx.attributes.employeeId;
+  const employeeId = typeof attributed === 'string' ? attributed : (ctx.actor.id ?? '');
   const row = ctx.customer ? await findEmployeeRow(executor, ctx.customer.id, employeeId) : null;
   if (!row || !readBool(row.employee_active) || !readBool(row.link_active))
     throw Errors.unauthorized('The employee account is not active for this customer.', 'SUITE__EMPLOYEE_INACTIVE');

@@ -13,7 +13,7 @@ import { companyStorefrontPages } from './storefront/company-pages.js';
 import { registerEmployeeStorefront } from './storefront/index.js';
 
 /** Employees, roles, permissions, invitations, password-less login, recovery, employee orders, CSV, account requests. */
-export async function registerEmployees(host: HostRuntime): Promise<void> {
+export function registerEmployees(host: HostRuntime): void {
   host.auth.addLoginProvider(employeeLoginProvider(host));
   host.auth.addContextEnricher(employeeContextEnricher);
   for (const route of [

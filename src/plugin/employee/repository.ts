@@ -158,16 +158,15 @@ export interface ActiveLink {
 
 /** The employee's active links to active customers of the sales channel, oldest first. */
 export async function activeLinks(host: HostRuntime, executor: Executor, employeeId: string, salesChannelId: string, customerId?: string): Promise<ActiveLink[]> {
-  const rows = await selectRows<{ customer_id: string; role_id: string | null; role_name: string | null }>(
-    executor(`${LINKS} as ec`)
-      .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
-      .where('ec.employee_id', employeeId)
-      .where('ec.active', true)
-      .modify((q) => (customerId ? q.where('ec.customer_id', customerId) : q))
-      .orderBy('ec.created_at')
-      .orderBy('ec.id')
-      .select('ec.customer_id', 'ec.role_id', 'r.name as role_name'),
-  );
+  const query = executor(`${LINKS} as ec`)
+    .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
+    .where('ec.employee_id', employeeId)
+    .where('ec.active', true)
+    .orderBy('ec.created_at')
+    .orderBy('ec.id')
+    .select('ec.customer_id', 'ec.role_id', 'r.name as role_name');
+  if (customerId) query.where('ec.customer_id', customerId);
+  const rows = await selectRows<{ customer_id: string; role_id: string | null; role_name: string | null }>(query);
   const customers = new Map((await host.customers.getMany(executor, rows.map((row) => row.customer_id))).map((customer) => [customer.id, customer]));
   return rows.flatMap((row) => {
     const customer = customers.get(row.customer_id);
@@ -186,7 +185,9 @@ export function employeeIdentity(employee: { id: string; email: string; first_na
 
 /** An e-mail is free for a new employee when neither an employee nor a customer login uses it. */
 export async function emailInUse(host: HostRuntime, executor: Executor, email: string, exceptEmployeeId?: string): Promise<boolean> {
-  const employee = await selectRow<{ id: string }>(executor(EMPLOYEES).where({ email }).modify((q) => (exceptEmployeeId ? q.whereNot({ id: exceptEmployeeId }) : q)).first('id'));
+  const query = executor(EMPLOYEES).where({ email });
+  if (exceptEmployeeId) query.whereNot({ id: exceptEmployeeId });
+  const employee = await selectRow<{ id: string }>(query.first('id'));
   if (employee) return true;
   return Boolean(await host.customers.findByEmail(executor, email));
 }

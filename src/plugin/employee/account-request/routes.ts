@@ -165,7 +165,8 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: jsonApiListSchema(resourceSchema) },
       },
       async handler({ query }) {
-        const base = host.db(REQUESTS).modify((q) => (query.status ? q.where({ status: query.status }) : q));
+        const base = host.db(REQUESTS);
+        if (query.status) base.where({ status: query.status });
         const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
         const rows = await selectRows<AccountRequestRow>(base.clone().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));

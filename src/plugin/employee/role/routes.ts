@@ -162,8 +162,8 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: 'role.read',
       schemas: { body: groupFilterBody, responses: { 200: storeListResponse(listedPermissionSchema) } },
-      async handler({ body }) {
-        return storeListOf(PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({ id: p.key, ...p })));
+      handler({ body }) {
+        return Promise.resolve(storeListOf(PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({ id: p.key, ...p }))));
       },
     }),
     defineStoreRoute({
@@ -175,10 +175,10 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: 'role.read',
       schemas: { body: groupFilterBody, responses: { 200: storeListResponse(permissionGroupSchema) } },
-      async handler({ body }) {
+      handler({ body }) {
         const groups = new Map<string, Array<{ key: string; group: string; description: string }>>();
         for (const p of PERMISSIONS) if (body.group === undefined || p.group === body.group) groups.set(p.group, [...(groups.get(p.group) ?? []), { ...p }]);
-        return storeListOf([...groups].map(([name, permissions]) => ({ id: name, name, permissions })));
+        return Promise.resolve(storeListOf([...groups].map(([name, permissions]) => ({ id: name, name, permissions }))));
       },
     }),
   ];
