@@ -2,10 +2,10 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/co
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import type { Reply } from '../../../lib/routes.js';
-import { attempt, csvOf, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult, type View } from '../../storefront-kit.js';
+import { attempt, csvOf, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult } from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
 import { invitationRoutes, type InvitationView } from '../invitation/routes.js';
-import { PERMISSIONS } from '../permissions.js';
+import { PERMISSIONS, type PermissionDefinition } from '../permissions.js';
 import type { EmployeeView } from '../repository.js';
 import type { RoleView } from '../role/repository.js';
 import { roleRoutes } from '../role/routes.js';
@@ -42,6 +42,16 @@ const GROUP_LABELS: Record<string, string> = {
   admin: 'Administration',
 };
 
+/** What the role form sends (and shows again after a refusal). */
+interface RoleForm {
+  name: string;
+  description: string | null;
+  permissions: string[];
+  requiresApproval: boolean;
+}
+
+type PersonForm = ReturnType<typeof personFields>;
+
 /** What the person form sends: the Store API's fields; empty optional fields are left out (or null where the route clears them). */
 function personFields(form: Form) {
   const roleId = text(form, 'roleId', 64);
@@ -69,7 +79,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     return (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
   }
 
-  async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: View; csv?: string } = {}, status = 200): Promise<PageResult> {
+  async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: PersonForm; csv?: string } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
@@ -97,7 +107,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  async function employeePage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+  async function employeePage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; form?: PersonForm } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     if (!isId(id)) throw Errors.notFound('employee', id);
     const employee = await call<EmployeeView>(ctx, 'readEmployee', { params: { id } });
@@ -123,7 +133,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
   }
 
   function permissionGroups(selected: string[]) {
-    const groups = new Map<string, View[]>();
+    const groups = new Map<string, Array<PermissionDefinition & { checked: boolean; fieldId: string }>>();
     for (const permission of PERMISSIONS) {
       const entries = groups.get(permission.group) ?? [];
       entries.push({ ...permission, checked: selected.includes(permission.key), fieldId: `permission-${permission.key.replace(/[^a-z0-9]+/g, '-')}` });
@@ -132,11 +142,11 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     return [...groups].map(([group, permissions]) => ({ group, label: GROUP_LABELS[group] ?? group, permissions }));
   }
 
-  async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+  async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: RoleForm } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
     const roles = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
     const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
-    const form = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
+    const form: RoleForm = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
     return {
       template: 'b2b/roles',
       status,
@@ -145,7 +155,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         roles: roles.map((role) => ({ ...role, url: `${ROLES_PATH}/${role.id}`, permissionTexts: role.permissions.map((key) => ({ key, description: describe.get(key) ?? key })) })),
         mayManage: ctx.can('role.manage'),
         form,
-        groups: permissionGroups(form.permissions as string[]),
+        groups: permissionGroups(form.permissions),
         error: extra.error ?? null,
         notice: noticeOf(query, ROLE_NOTICES),
       },
@@ -159,18 +169,18 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     return role;
   }
 
-  async function rolePage(ctx: StoreContext, id: string, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+  async function rolePage(ctx: StoreContext, id: string, extra: { error?: string; form?: RoleForm } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
     const role = await findRole(ctx, id);
     const form = extra.form ?? role;
     return {
       template: 'b2b/role',
       status,
-      data: { title: `Role ${role.name}`, role, form, groups: permissionGroups(form.permissions as string[]), mayManage: ctx.can('role.manage'), error: extra.error ?? null, listUrl: ROLES_PATH },
+      data: { title: `Role ${role.name}`, role, form, groups: permissionGroups(form.permissions), mayManage: ctx.can('role.manage'), error: extra.error ?? null, listUrl: ROLES_PATH },
     };
   }
 
-  function roleFields(form: Form) {
+  function roleFields(form: Form): RoleForm {
     return {
       name: text(form, 'name', 255),
       description: text(form, 'description', 1024) || null,
@@ -179,7 +189,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  async function invitationsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+  async function invitationsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: PersonForm } = {}, status = 200): Promise<PageResult> {
     requireAnyPermission(ctx, ['invitation.manage']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const result = await call<{ total: number; elements: InvitationView[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
@@ -201,7 +211,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  const withoutEmpty = (fields: View) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
+  const withoutEmpty = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
 
   return [
     { path: EMPLOYEES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => employeesPage(ctx, query) },
@@ -236,7 +246,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         requireAnyPermission(ctx, ['employee.manage']);
         // A chosen file (multipart) or the pasted text; a refused file is shown in the text area to correct it.
         const { csv } = csvOf(form, 'csvFile', 'csv');
-        const result = await attempt(() => call<View>(ctx, 'importEmployees', { body: csv }));
+        const result = await attempt(() => call<unknown>(ctx, 'importEmployees', { body: csv }));
         if ('error' in result) return employeesPage(ctx, {}, { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) }, 400);
         return { redirect: `${EMPLOYEES_PATH}?done=imported` };
       },
