@@ -105,7 +105,16 @@ export function selectEmployeeColumns(executor: Executor, qb: Knex.QueryBuilder)
   );
 }
 
-export function toEmployeeView(row: EmployeeRow): EmployeeView {
+/*
+ * TEMPORARY (issue 8 item 2): the first signature admits the untyped rows the sales-representative
+ * add-on reads with these columns (`Record<string, any>` on main); remove it once that add-on reads
+ * `EmployeeRow`s (its typed-routes branch names them `Parameters<typeof toEmployeeView>[0]`, the last
+ * signature). Interfaces such as `EmployeeRow` do not match the first one, so typed callers are checked.
+ */
+export function toEmployeeView(row: Record<string, unknown>): EmployeeView;
+export function toEmployeeView(row: EmployeeRow): EmployeeView;
+export function toEmployeeView(untyped: EmployeeRow | Record<string, unknown>): EmployeeView {
+  const row = untyped as EmployeeRow;
   const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)].filter((v): v is string => v !== null).sort();
   return {
     id: row.id,
