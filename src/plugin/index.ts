@@ -26,7 +26,7 @@ import { registerCostCenters } from './cost-center/index.js';
 const plugin: HostPlugin = {
   name: 'suite-b2b',
   async register(host: HostRuntime) {
-    await registerEmployees(host);
+    registerEmployees(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
