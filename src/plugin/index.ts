@@ -25,7 +25,7 @@ import { registerCostCenters } from './cost-center/index.js';
  */
 const plugin: HostPlugin = {
   name: 'suite-b2b',
-  async register(host: HostRuntime) {
+  register(host: HostRuntime) {
     registerEmployees(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
@@ -40,6 +40,7 @@ const plugin: HostPlugin = {
     registerEventManager(host);
     registerOffers(host);
     registerCostCenters(host);
+    return Promise.resolve();
   },
   /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative, an event and an offer. */
   async seedDemo(host: HostRuntime, demo: DemoShop) {

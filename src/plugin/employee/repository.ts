@@ -20,8 +20,11 @@ export interface EmployeeRecord {
   updated_at: string | null;
 }
 
-/** An employee on one customer's link, as `selectEmployeeColumns` reads it. */
-export interface EmployeeRow {
+/**
+ * An employee on one customer's link, as `selectEmployeeColumns` reads it. A type alias, not an
+ * interface: other add-ons pass it on as a `Record<string, unknown>` (event-manager's `employeePerson`).
+ */
+export type EmployeeRow = {
   id: string;
   email: string;
   first_name: string;
@@ -38,7 +41,7 @@ export interface EmployeeRow {
   employee_updated_at: string | null;
   role_name: string | null;
   role_permissions: unknown;
-}
+};
 
 export interface EmployeeView {
   id: string;
@@ -105,16 +108,7 @@ export function selectEmployeeColumns(executor: Executor, qb: Knex.QueryBuilder)
   );
 }
 
-/*
- * TEMPORARY (issue 8 item 2): the first signature admits the untyped rows the sales-representative
- * add-on reads with these columns (`Record<string, any>` on main); remove it once that add-on reads
- * `EmployeeRow`s (its typed-routes branch names them `Parameters<typeof toEmployeeView>[0]`, the last
- * signature). Interfaces such as `EmployeeRow` do not match the first one, so typed callers are checked.
- */
-export function toEmployeeView(row: Record<string, unknown>): EmployeeView;
-export function toEmployeeView(row: EmployeeRow): EmployeeView;
-export function toEmployeeView(untyped: EmployeeRow | Record<string, unknown>): EmployeeView {
-  const row = untyped as EmployeeRow;
+export function toEmployeeView(row: EmployeeRow): EmployeeView {
   const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)].filter((v): v is string => v !== null).sort();
   return {
     id: row.id,
