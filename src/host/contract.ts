@@ -86,7 +86,7 @@ export interface AdminContext {
  * representative); `actors` narrows who may call (the host's pipeline refuses the others: a guest
  * 401, another actor 403), `needsCustomer` asks for a customer the caller acts for.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- route lists mix handlers of different inputs, and plugin handlers are untyped until the schema-derived types follow-up (issue 8 item 2)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- route lists mix handlers of different inputs (contravariant parameters); each route's own types come from defineStoreRoute
 export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login'; actors?: StoreActorName[] };
 /** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token; actor 'admin'), or 'public' (the token route itself). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as StoreRoute above

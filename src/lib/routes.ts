@@ -101,7 +101,7 @@ export interface RouteGate {
  * B, Q and P are what `schemas.body`, `.query` and `.params` admit: a generic `defineRoute` can infer
  * them from those three schemas (they are plain properties of one object, nothing else shapes them).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- plugin handlers read untyped inputs until they take schema-derived types (issue 8 item 2 follow-up)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the defaults are for lists of routes of different inputs (handler parameters are contravariant); a declared route gets its B, Q, P from its schemas (defineStoreRoute / defineAdminRoute)
 export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> extends RouteGate {
   method: HttpMethod;
   /** OpenAPI-style path relative to the API root, e.g. '/b2b/employee/{id}'. */

@@ -10,12 +10,6 @@ import type { AnyRoute, Reply } from '../lib/routes.js';
  */
 export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
 export type Form = Record<string, unknown>;
-/**
- * An untyped Store API answer, for the pages of add-ons whose views are not typed yet; converted
- * pages read the route's response schema type instead (`SchemaInput<typeof schema>`).
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- kept for the add-ons not converted yet (issue 8 item 2); goes with the last of them
-export type View = Record<string, any>;
 
 /** Runs a declared route in-process; `T` is what the page reads of its answer (unknown until stated). */
 export type RouteCaller = <T = unknown>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }) => Promise<T>;

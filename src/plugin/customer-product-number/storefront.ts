@@ -1,7 +1,7 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import { attempt, csvOf, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import { attempt, csvOf, dateText, noticeOf, routeCaller, text, wholeNumber, type Form, type PageResult } from '../storefront-kit.js';
 import { customerProductNumberRoutes } from './routes.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 
@@ -24,10 +24,10 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
   const call = routeCaller(customerProductNumberRoutes(host));
 
 
-  async function page(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; csv?: string; add?: View } = {}, status = 200): Promise<PageResult> {
+  async function page(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; csv?: string; add?: Form } = {}, status = 200): Promise<PageResult> {
     const pageNumber = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; elements: View[] }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{ total: number; elements: Array<Form & { id: string; productId: string; updatedAt?: unknown; createdAt?: unknown }> }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {

@@ -3,7 +3,7 @@ import { inTransaction } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import type { SchemaInput } from '../../lib/routes.js';
-import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult, type View } from '../storefront-kit.js';
+import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type Form, type PageResult } from '../storefront-kit.js';
 import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
 import { findRepresentative, representativeIdentity } from './repository.js';
 import { representativeRoutes } from './routes.js';
@@ -24,6 +24,12 @@ type Customer = SchemaInput<typeof customerSchema>;
 type CustomerWithStats = SchemaInput<typeof customerWithStatsSchema>;
 type Activity = SchemaInput<typeof activitySchema>;
 type ActivityType = SchemaInput<typeof activityTypeSchema>;
+/** What the pages read of the statistics, order and ranking answers (the rest goes to the template as it is). */
+interface Statistics extends Form {
+  months: Array<Form & { orderCount: number }>;
+}
+type OrderEntry = Form & { orderDate?: unknown };
+type RankingEntry = Form & { customerId: string };
 interface ListOf<T> {
   total: number;
   elements: T[];
@@ -77,18 +83,18 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   async function customerPage(ctx: StoreContext, id: string): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('customer', id);
     // The statistics route answers 404 for a customer not assigned to the caller.
-    const statistics = await call<View>(ctx, 'readSalesStatistics', { query: { customerId: id, months: 12 }, body: {} });
+    const statistics = await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: id, months: 12 }, body: {} });
     const [customer] = (await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
     if (!customer) throw Errors.notFound('customer', id);
     // The customer-orders route answers a bare array (the spec); the order search answers the total too.
-    const orders = await call<{ total: number; elements: View[] }>(ctx, 'listSalesRepresentativeOrders', { body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] } });
+    const orders = await call<{ total: number; elements: OrderEntry[] }>(ctx, 'listSalesRepresentativeOrders', { body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] } });
     const activities = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', { query: { customerId: id, page: 1, limit: 10 } });
     return {
       template: 'b2b/sales-customer',
       data: {
         title: customer.company ?? `${customer.firstName} ${customer.lastName}`,
         customer,
-        statistics: { ...statistics, months: (statistics.months as View[]).filter((month) => month.orderCount > 0) },
+        statistics: { ...statistics, months: statistics.months.filter((month) => month.orderCount > 0) },
         orders: orders.elements.map((order) => ({ ...order, orderDateText: dateText(ctx, order.orderDate) })),
         ordersTotal: orders.total,
         activities: activities.elements.map((activity) => ({ ...activity, activityDateText: dateText(ctx, activity.activityDate) })),
@@ -101,7 +107,7 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     };
   }
 
-  async function activitiesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: View } = {}, status = 200): Promise<PageResult> {
+  async function activitiesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: Form } = {}, status = 200): Promise<PageResult> {
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const customerId = typeof query.customerId === 'string' && isId(query.customerId) ? query.customerId : null;
     if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId) throw Errors.notFound('customer', query.customerId);
@@ -139,10 +145,10 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    const ranking = await call<{ total: number; elements: View[] }>(ctx, 'readCustomerSalesRanking', { body: { page: 1, limit: 100 } });
+    const ranking = await call<{ total: number; elements: RankingEntry[] }>(ctx, 'readCustomerSalesRanking', { body: { page: 1, limit: 100 } });
     const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
     if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
-    const statistics = chosen ? await call<View>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} }) : null;
+    const statistics = chosen ? await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} }) : null;
     return {
       template: 'b2b/sales-statistics',
       data: {
