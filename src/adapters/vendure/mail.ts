@@ -34,13 +34,14 @@ export interface PlacedOrderEvent {
   order: { id: string | number };
 }
 
-interface OrderView {
+/** The fields of the contract's order (orders.get, the Store API's shape) the mail reads. */
+type OrderView = {
   lineItems?: Array<Record<string, unknown>>;
   amountNet?: number;
   taxAmount?: number;
   amountTotal?: number;
   orderCustomer?: { customerId: string | null; email: string | null; firstName: string | null; lastName: string | null };
-}
+};
 
 /**
  * The plugin's `order-confirmation` mail for an order Vendure placed (option `orderConfirmationMail`),
@@ -50,7 +51,7 @@ interface OrderView {
  */
 export async function queueOrderConfirmation(state: AdapterState, event: PlacedOrderEvent, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): Promise<void> {
   const orderId = state.ids.toPlugin(event.order.id);
-  const order = (await state.runtime.orders.get(state.db, orderId)) as (Record<string, unknown> & OrderView) | null;
+  const order = (await state.runtime.orders.get(state.db, orderId)) as OrderView | null;
   const customer = order?.orderCustomer;
   if (!order || !customer?.email) return;
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');

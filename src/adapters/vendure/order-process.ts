@@ -1,7 +1,7 @@
 import { parse, type DocumentNode } from 'graphql';
 import { OrderLine, TransactionalConnection, UserService, type AuthenticationStrategy, type Injector, type Order, type OrderProcess, type RequestContext, type User } from '@vendure/core';
 import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
-import { inTransaction } from '../../lib/db.js';
+import { inTransaction, selectRow } from '../../lib/db.js';
 import { PLACED_BY_FIELDS } from './orders.js';
 import { changedLineFields, processOrderLines, refusalText } from './participants.js';
 import { findLivePluginSession } from './sessions.js';
@@ -36,9 +36,9 @@ export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ 
     const session = await findLivePluginSession(state.db, data.contextToken);
     const customerId = session?.customerId ? state.ids.toVendure(session.customerId) : null;
     if (!customerId) return false;
-    const row = await state.db('customer').where({ id: customerId }).whereNull('deletedAt').first('userId');
+    const row = await selectRow<{ userId: string | number | null }>(state.db('customer').where({ id: customerId }).whereNull('deletedAt').first('userId'));
     if (!row?.userId) return false;
-    return (await this.users.getUserById(ctx, row.userId as string)) ?? false;
+    return (await this.users.getUserById(ctx, row.userId)) ?? false;
   }
 }
 
@@ -117,7 +117,7 @@ export function suiteOrderProcess(state: () => AdapterState | null, storeContext
       // The shaped participants go with the lines (the adapter's own OrderLine custom fields, in Vendure's transaction).
       for (const { line, fields } of changedLineFields(order, items)) {
         if (!connection) throw new Error('the Suite B2B order process was not initialised by Vendure');
-        await connection.getRepository(ctx, OrderLine).update(line.id, { customFields: fields } as Partial<OrderLine>);
+        await connection.getRepository(ctx, OrderLine).update(line.id, { customFields: fields });
         line.customFields = { ...line.customFields, ...fields };
       }
       // The actor who takes the order to payment placed it (Vendure saves the order with the transition).

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CustomerOrderFigures, HostRuntime, OrderScope, PlacedBy } from '../../host/contract.js';
 import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { dialectOf, readInt, readJson, type Executor } from '../../lib/db.js';
+import { dialectOf, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { IdMapper } from './ids.js';
@@ -92,33 +92,76 @@ const ORDER_SEARCH_CRITERIA: CriteriaSpec = {
   idColumn: 'placed_orders.id',
 };
 
+/** A placed row of Vendure's `order` table (`select('*')`: the custom-field columns come along). */
+interface OrderTableRow extends Record<string, unknown> {
+  id: string | number;
+  code: string;
+  state: string;
+  currencyCode: string;
+  orderPlacedAt: string | Date | null;
+  customerId: string | number | null;
+  subTotal: unknown;
+  subTotalWithTax: unknown;
+  shipping: unknown;
+  shippingWithTax: unknown;
+  billingAddress: unknown;
+  shippingAddress: unknown;
+}
+
+/** An `order_line` row (with its custom-field columns) and its variant's SKU. */
+interface OrderLineRow extends Record<string, unknown> {
+  id: string | number;
+  orderId: string | number;
+  productVariantId: string | number;
+  quantity: unknown;
+  listPrice: unknown;
+  listPriceIncludesTax: unknown;
+  taxLines: unknown;
+  sku: string | null;
+}
+
+interface PaymentRow {
+  id: string | number;
+  orderId: string | number;
+  method: string;
+  state: string;
+  amount: unknown;
+}
+
+interface OrderCustomerRow {
+  id: string | number;
+  firstName: string | null;
+  lastName: string | null;
+  emailAddress: string | null;
+}
+
 async function getOrders(state: AdapterState, executor: Executor, pluginIds: string[]): Promise<Array<Record<string, unknown>>> {
   const { ids } = state;
   const wanted = toVendureIds(ids, [...new Set(pluginIds)]);
   if (wanted.length === 0) return [];
-  const rows: Array<Record<string, any>> = [];
-  for (let i = 0; i < wanted.length; i += CHUNK) rows.push(...(await executor('order').whereIn('id', wanted.slice(i, i + CHUNK)).whereNotNull('orderPlacedAt').select('*')));
+  const rows: OrderTableRow[] = [];
+  for (let i = 0; i < wanted.length; i += CHUNK) rows.push(...(await selectRows<OrderTableRow>(executor('order').whereIn('id', wanted.slice(i, i + CHUNK)).whereNotNull('orderPlacedAt').select('*'))));
   if (rows.length === 0) return [];
-  const orderIds = rows.map((r) => r.id as string | number);
+  const orderIds = rows.map((r) => r.id);
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id) => id != null))];
   const [lineRows, paymentRows, customerRows] = await Promise.all([
-    executor('order_line as l').leftJoin('product_variant as v', 'v.id', 'l.productVariantId').whereIn('l.orderId', orderIds).orderBy('l.id').select('l.*', 'v.sku'),
-    executor('payment').whereIn('orderId', orderIds).orderBy('id').select('id', 'orderId', 'method', 'state', 'amount'),
-    customerIds.length ? executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress') : Promise.resolve([]),
+    selectRows<OrderLineRow>(executor('order_line as l').leftJoin('product_variant as v', 'v.id', 'l.productVariantId').whereIn('l.orderId', orderIds).orderBy('l.id').select('l.*', 'v.sku')),
+    selectRows<PaymentRow>(executor('payment').whereIn('orderId', orderIds).orderBy('id').select('id', 'orderId', 'method', 'state', 'amount')),
+    customerIds.length ? selectRows<OrderCustomerRow>(executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress')) : Promise.resolve([]),
   ]);
-  const variantIds = [...new Set(lineRows.map((l: Record<string, unknown>) => l.productVariantId))];
+  const variantIds = [...new Set(lineRows.map((l) => l.productVariantId))];
   const names = new Map<string, string>(
     variantIds.length
-      ? (await executor('product_variant_translation').whereIn('baseId', variantIds as string[]).orderBy('id').select('baseId', 'name')).map((t: Record<string, unknown>) => [String(t.baseId), String(t.name)])
+      ? (await selectRows<{ baseId: string | number; name: string }>(executor('product_variant_translation').whereIn('baseId', variantIds).orderBy('id').select('baseId', 'name'))).map((t) => [String(t.baseId), String(t.name)])
       : [],
   );
-  const customers = new Map(customerRows.map((c: Record<string, unknown>) => [String(c.id), c]));
+  const customers = new Map(customerRows.map((c) => [String(c.id), c]));
   const salesChannelId = (await state.salesChannel(executor)).id;
   const byId = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
     const money = (minor: number) => fromMinor(minor, 2);
-    const customer = customers.get(String(row.customerId)) as Record<string, unknown> | undefined;
-    const lines = lineRows.filter((l: Record<string, unknown>) => String(l.orderId) === String(row.id));
+    const customer = customers.get(String(row.customerId));
+    const lines = lineRows.filter((l) => String(l.orderId) === String(row.id));
     const net = Number(row.subTotal) + Number(row.shipping);
     const gross = Number(row.subTotalWithTax) + Number(row.shippingWithTax);
     const id = ids.toPlugin(row.id);
@@ -136,22 +179,22 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
       orderCustomer: {
         customerId: row.customerId == null ? null : ids.toPlugin(row.customerId),
         customerNumber: row.customerId == null ? null : String(row.customerId),
-        email: (customer?.emailAddress as string | undefined) ?? null,
-        firstName: (customer?.firstName as string | undefined) ?? null,
-        lastName: (customer?.lastName as string | undefined) ?? null,
+        email: customer?.emailAddress ?? null,
+        firstName: customer?.firstName ?? null,
+        lastName: customer?.lastName ?? null,
         company: null,
       },
       customerComment: null,
       deliveries: [],
       transactions: paymentRows
-        .filter((p: Record<string, unknown>) => String(p.orderId) === String(row.id))
-        .map((p: Record<string, unknown>) => ({
+        .filter((p) => String(p.orderId) === String(row.id))
+        .map((p) => ({
           id: ids.toPlugin(p.id),
           stateMachineState: { technicalName: p.state, name: p.state },
           paymentMethod: { technicalName: p.method, name: p.method },
           amount: money(Number(p.amount)),
         })),
-      lineItems: lines.map((l: Record<string, any>, position: number) => {
+      lineItems: lines.map((l, position) => {
         const rate = taxRateOf(l.taxLines);
         const unitNet = netOf(Number(l.listPrice), readBoolean(l.listPriceIncludesTax), rate);
         return {
@@ -240,7 +283,9 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
         .join('order_line as l', 'l.orderId', 'placed_orders.vendure_id')
         .where('placed_orders.customer_id', input.customerId)
         .where('l.productVariantId', variant);
-      const hit = await placedByOnly(query, input.placedBy).orderBy('placed_orders.order_date', 'desc').orderBy('placed_orders.vendure_id', 'desc').first('placed_orders.id', 'l.id as line_id');
+      const hit = await selectRow<{ id: string; line_id: string | number }>(
+        placedByOnly(query, input.placedBy).orderBy('placed_orders.order_date', 'desc').orderBy('placed_orders.vendure_id', 'desc').first('placed_orders.id', 'l.id as line_id'),
+      );
       return hit ? { orderId: String(hit.id), lineItemId: ids.toPlugin(hit.line_id) } : null;
     },
     async orderedProductIds(executor, { customerId, placedBy, limit }) {
@@ -258,7 +303,7 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
         .orderBy('last_order_date', 'desc')
         .orderBy('l.productVariantId')
         .limit(Math.max(0, Math.floor(limit)));
-      const rows: Array<Record<string, unknown>> = await placedByOnly(query, placedBy);
+      const rows = await selectRows<Record<string, unknown>>(placedByOnly(query, placedBy));
       return rows.map((row) => ({
         productId: ids.toPlugin(row.variant_id),
         lastOrderDate: isoOf(row.last_order_date)!,

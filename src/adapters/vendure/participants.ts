@@ -28,7 +28,7 @@ export const participantCustomFields: CustomFieldConfig[] = [
 type LineFields = Partial<Record<(typeof PARTICIPANT_FIELDS)[keyof typeof PARTICIPANT_FIELDS], string | null>>;
 
 function fieldsOf(value: unknown): LineFields {
-  return value && typeof value === 'object' ? (value as LineFields) : {};
+  return value && typeof value === 'object' ? value : {};
 }
 
 /** Invalid JSON stays text: the processor refuses it (participant must be an object). */

@@ -27,13 +27,12 @@ import { defaultChannel, toSalesChannel } from './vendure-tables.js';
 
 /** The knex URL of Vendure's own database (the plugin's tables live beside Vendure's). */
 export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): string {
-  const options = db as unknown as Record<string, unknown>;
-  if (options.type === 'better-sqlite3' || options.type === 'sqlite') return `sqlite:${String(options.database)}`;
-  if (options.type === 'mariadb' || options.type === 'mysql') {
-    const auth = `${encodeURIComponent(String(options.username ?? 'root'))}${options.password ? `:${encodeURIComponent(String(options.password))}` : ''}`;
-    return `mysql://${auth}@${String(options.host ?? 'localhost')}:${String(options.port ?? 3306)}/${String(options.database)}`;
+  if (db.type === 'better-sqlite3' || db.type === 'sqlite') return `sqlite:${String(db.database)}`;
+  if (db.type === 'mariadb' || db.type === 'mysql') {
+    const auth = `${encodeURIComponent(db.username ?? 'root')}${db.password ? `:${encodeURIComponent(String(db.password))}` : ''}`;
+    return `mysql://${auth}@${db.host ?? 'localhost'}:${String(db.port ?? 3306)}/${String(db.database)}`;
   }
-  throw new Error(`Suite B2B on Vendure supports better-sqlite3 and mariadb/mysql databases (got "${String(options.type)}")`);
+  throw new Error(`Suite B2B on Vendure supports better-sqlite3 and mariadb/mysql databases (got "${db.type}")`);
 }
 
 const LOG_CONTEXT = 'SuiteB2B';
@@ -181,7 +180,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       const { state: s, storeContextOf, visibility } = latest;
       if (!s) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
-      s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token) as never, service: (token) => this.moduleRef.get(token, { strict: false }) };
+      s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token), service: (token) => this.moduleRef.get(token, { strict: false }) };
       bridgeVendureEvents(s, this.moduleRef.get(EventBus, { strict: false }));
       let searchService: unknown = null;
       try {

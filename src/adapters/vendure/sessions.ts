@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ActorType, HostRuntime } from '../../host/contract.js';
 import { hashPassword, verifyPassword } from '../../host/auth/passwords.js';
-import { readJson, writeJson, type Executor } from '../../lib/db.js';
+import { readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
 import type { AdapterState } from './state.js';
@@ -22,10 +22,20 @@ export interface PluginSession {
   attributes: Record<string, unknown>;
 }
 
+/** A row of `suite_host_sessions` (the columns the lookup reads). */
+interface SessionRow {
+  id: string;
+  sales_channel_id: string;
+  customer_id: string | null;
+  actor_type: ActorType;
+  actor_id: string | null;
+  attributes: unknown;
+}
+
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function findLivePluginSession(executor: Executor, token: string): Promise<PluginSession | null> {
-  const row = await executor(SESSIONS).where({ token_hash: hashOf(token) }).whereNull('revoked_at').where('expires_at', '>', nowDb()).first();
+  const row = await selectRow<SessionRow>(executor(SESSIONS).where({ token_hash: hashOf(token) }).whereNull('revoked_at').where('expires_at', '>', nowDb()).first());
   if (!row) return null;
   return {
     id: row.id,

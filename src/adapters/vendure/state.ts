@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { CachedSession } from '@vendure/core';
 import type { Db, Dialect } from '../../lib/db.js';
 import type {
   Actor,
@@ -27,7 +28,7 @@ import type { JobWorker } from '../../lib/job-worker.js';
 /** What Vendure hands the adapter once Nest has started (services resolved from the Injector). */
 export interface VendureServices {
   /** SessionService.getSessionFromToken */
-  sessionFromToken(token: string): Promise<{ id: unknown; user?: { id: unknown; identifier: string; channelPermissions: Array<{ permissions: string[] }> } } | undefined>;
+  sessionFromToken(token: string): Promise<CachedSession | undefined>;
   /** Any of Vendure's services (OrderService, CustomerService …), resolved from Nest's container. */
   service<T>(token: Type<T>): T;
 }

@@ -9,7 +9,7 @@
  */
 import express, { type Request, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
-import type { Actor, AdminContext, StoreContext, StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type Actor, type AdminContext, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { burnPasswordTime } from '../../host/auth/passwords.js';
 import { databaseRateLimiter } from '../../host/auth/rate-limit-store.js';
 import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';
@@ -84,7 +84,7 @@ export async function buildStoreContext(
     // On Vendure's Shop API the Vendure session must be the one of the customer the token acts for.
     if (vendureUserId != null && (await customerIdOfUser(state.ids, state.db, String(vendureUserId))) !== session.customerId)
       throw Errors.unauthorized("The context token does not belong to the Vendure session's customer.", 'SUITE__INVALID_CONTEXT_TOKEN');
-    const actor: Actor = { type: session.actorType, id: session.actorId, name: String(session.attributes.actorName ?? ''), email: (session.attributes.actorEmail as string | undefined) ?? null };
+    const actor: Actor = { type: session.actorType, id: session.actorId, name: typeof session.attributes.actorName === 'string' ? session.attributes.actorName : '', email: (session.attributes.actorEmail as string | undefined) ?? null };
     ctx = makeContext(state, { ...base, token: pluginToken, sessionId: session.id, customer, actor, attributes: session.attributes, permissions: session.actorType === 'customer' ? 'all' : new Set<string>() });
   } else {
     const userId = vendureUserId !== undefined ? vendureUserId : ((await vendureUserOf(state, req))?.id ?? null);
@@ -128,7 +128,7 @@ function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
       if (route.auth === 'public') return { requestId, ip: request.ip, principalType: 'integration', principalId: '' };
       const user = await vendureUserOf(state, request);
       if (!user) throw Errors.unauthorized('A Vendure administrator session is required (Authorization: Bearer <vendure-auth-token>).');
-      const permitted = user.channelPermissions.some((c) => c.permissions.includes(ADMIN_PERMISSION) || c.permissions.includes('SuperAdmin'));
+      const permitted = user.channelPermissions.some(({ permissions }: { permissions: string[] }) => permissions.includes(ADMIN_PERMISSION) || permissions.includes('SuperAdmin'));
       if (!permitted) throw Errors.forbidden(`The Vendure permission "${ADMIN_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
       return { requestId, ip: request.ip, principalType: 'user', principalId: String(user.id) };
     },
@@ -138,9 +138,9 @@ function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
 
 /** The adapter's own Store API routes: what the reference host's account routes do for logins Vendure does not know. */
 function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
-  const loginName = { type: 'string', minLength: 3, maxLength: 255 };
+  const loginName = { type: 'string', minLength: 3, maxLength: 255 } as const;
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/account/login',
       operationId: 'login',
@@ -168,8 +168,8 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
         headers.setHeader(CONTEXT_TOKEN_HEADER, token);
         return { contextToken: token };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/account/logout',
       operationId: 'logout',
@@ -183,8 +183,8 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
         headers.removeHeader(CONTEXT_TOKEN_HEADER);
         return { success: true };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/context',
       operationId: 'readContext',
@@ -193,17 +193,16 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
       auth: 'public',
       permission: null,
       schemas: { responses: { 200: looseObject } },
-      async handler({ ctx }) {
-        return {
+      handler: ({ ctx }) =>
+        Promise.resolve({
           salesChannel: ctx.salesChannel,
           customer: ctx.customer,
           actor: ctx.actor,
           employee: ctx.employee,
           salesRepresentative: ctx.salesRepresentative,
           permissions: ctx.permissions === 'all' ? 'all' : [...ctx.permissions].sort(),
-        };
-      },
-    },
+        }),
+    }),
   ];
 }
 
@@ -222,7 +221,7 @@ export function createApis(state: AdapterState): AdapterApis {
   const rateLimiter = databaseRateLimiter(state.db);
   const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
   const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
-  const errors = errorMiddleware(state.log as Parameters<typeof errorMiddleware>[0]);
+  const errors = errorMiddleware(state.log);
   const mount = (api: ApiRouter<unknown>) => {
     const router = express.Router();
     router.use((req, _res, next) => {
@@ -244,7 +243,7 @@ export function createApis(state: AdapterState): AdapterApis {
     storeApi,
     adminApi,
     addAdapterRoutes: () => adapterStoreRoutes(state).forEach((route) => storeApi.add(route)),
-    storeRouter: mount(storeApi as ApiRouter<unknown>),
-    adminRouter: mount(adminApi as ApiRouter<unknown>),
+    storeRouter: mount(storeApi),
+    adminRouter: mount(adminApi),
   };
 }

@@ -30,13 +30,15 @@ export function requestFor(ctx: StoreContext): Request {
 export function storeContexts(state: AdapterState): (ctx: RequestContext) => Promise<StoreContext | null> {
   const byContext = new WeakMap<RequestContext, Promise<StoreContext | null>>();
   return (ctx) => {
-    const req = ctx.req as Request | undefined;
+    const req = ctx.req;
     const bound = req ? boundContexts.get(req) : undefined;
     if (bound) return Promise.resolve(bound);
     if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
     let pending = byContext.get(ctx);
     if (!pending) {
-      const request = { header: (name: string) => req.get(name) ?? undefined, ip: req.ip ?? 'unknown', requestId: String((req as Request & { id?: unknown }).id ?? '') };
+      // A request id set by a logging middleware (pino-http's `req.id`) when there is one.
+      const id = (req as Request & { id?: unknown }).id;
+      const request = { header: (name: string) => req.get(name) ?? undefined, ip: req.ip ?? 'unknown', requestId: typeof id === 'string' || typeof id === 'number' ? String(id) : '' };
       pending = buildStoreContext(state, request, false, ctx.activeUserId == null ? null : String(ctx.activeUserId)).catch((error: unknown) => {
         // A refused plugin token is a client error in Vendure's terms too (logged as a warning, not an error).
         if (error instanceof AppError && (error.status === 401 || error.status === 403)) throw new ForbiddenError();

@@ -1,5 +1,5 @@
 import type { Executor } from '../../lib/db.js';
-import { readBool } from '../../lib/db.js';
+import { readBool, selectRow, selectRows } from '../../lib/db.js';
 import type { CustomerRef, ProductRecord, SalesChannel } from '../../host/contract.js';
 import { toVendureIds, versionId, type IdMapper } from './ids.js';
 
@@ -29,8 +29,42 @@ export interface ChannelRow {
   defaultTaxZoneId: string | null;
 }
 
+interface VendureChannelRow {
+  id: string | number;
+  code: string;
+  defaultCurrencyCode: string;
+  defaultLanguageCode: string;
+  defaultTaxZoneId: string | number | null;
+}
+
+/** A customer joined with its user (customerSelect). */
+interface CustomerRow {
+  id: string | number;
+  firstName: string | null;
+  lastName: string | null;
+  emailAddress: string;
+  deletedAt: unknown;
+  userId: string | number | null;
+  verified: unknown;
+}
+
+/** A variant joined with its product, translations and channel price (variantSelect). */
+interface VariantRow {
+  id: string | number;
+  sku: string;
+  enabled: unknown;
+  updatedAt: unknown;
+  productId: string | number;
+  taxCategoryId: string | number | null;
+  productEnabled: unknown;
+  variantName: string | null;
+  productName: string | null;
+  description: string | null;
+  price: unknown;
+}
+
 export async function defaultChannel(executor: Executor): Promise<ChannelRow> {
-  const row = await executor('channel').where({ code: DEFAULT_CHANNEL_CODE }).first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId');
+  const row = await selectRow<VendureChannelRow>(executor('channel').where({ code: DEFAULT_CHANNEL_CODE }).first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId'));
   if (!row) throw new Error('Vendure has no default channel yet (has Vendure started?)');
   return { ...row, id: String(row.id), defaultTaxZoneId: row.defaultTaxZoneId == null ? null : String(row.defaultTaxZoneId) };
 }
@@ -53,10 +87,12 @@ function customerSelect(executor: Executor) {
     .select('c.id', 'c.firstName', 'c.lastName', 'c.emailAddress', 'c.deletedAt', 'c.userId', 'u.verified');
 }
 
-async function toCustomerRefs(ids: IdMapper, executor: Executor, rows: Array<Record<string, any>>, salesChannelId: string): Promise<CustomerRef[]> {
+async function toCustomerRefs(ids: IdMapper, executor: Executor, rows: CustomerRow[], salesChannelId: string): Promise<CustomerRef[]> {
   if (rows.length === 0) return [];
   const groups = await inChunks(rows.map((r) => String(r.id)), (chunk) =>
-    executor('customer_groups_customer_group').whereIn('customerId', chunk).orderBy('customerGroupId').select('customerId', 'customerGroupId'),
+    selectRows<{ customerId: string | number; customerGroupId: string | number }>(
+      executor('customer_groups_customer_group').whereIn('customerId', chunk).orderBy('customerGroupId').select('customerId', 'customerGroupId'),
+    ),
   );
   const groupOf = new Map<string, string>();
   for (const g of groups) if (!groupOf.has(String(g.customerId))) groupOf.set(String(g.customerId), ids.toPlugin(g.customerGroupId));
@@ -77,19 +113,19 @@ async function toCustomerRefs(ids: IdMapper, executor: Executor, rows: Array<Rec
 }
 
 export async function customersByIds(ids: IdMapper, executor: Executor, pluginIds: string[], salesChannelId: string): Promise<CustomerRef[]> {
-  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => customerSelect(executor).whereIn('c.id', chunk).whereNull('c.deletedAt'));
+  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => selectRows<CustomerRow>(customerSelect(executor).whereIn('c.id', chunk).whereNull('c.deletedAt')));
   const byId = new Map((await toCustomerRefs(ids, executor, rows, salesChannelId)).map((c) => [c.id, c]));
   return pluginIds.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function customerByEmail(ids: IdMapper, executor: Executor, email: string, salesChannelId: string): Promise<CustomerRef | null> {
-  const rows = await customerSelect(executor).whereRaw('lower(c.emailAddress) = ?', [email.trim().toLowerCase()]).whereNull('c.deletedAt').limit(1);
+  const rows = await selectRows<CustomerRow>(customerSelect(executor).whereRaw('lower(c.emailAddress) = ?', [email.trim().toLowerCase()]).whereNull('c.deletedAt').limit(1));
   return (await toCustomerRefs(ids, executor, rows, salesChannelId))[0] ?? null;
 }
 
 /** The plugin id of the (not deleted) customer of a Vendure user id. */
 export async function customerIdOfUser(ids: IdMapper, executor: Executor, vendureUserId: string): Promise<string | null> {
-  const row = await executor('customer').where({ userId: vendureUserId }).whereNull('deletedAt').first('id');
+  const row = await selectRow<{ id: string | number }>(executor('customer').where({ userId: vendureUserId }).whereNull('deletedAt').first('id'));
   return row ? ids.toPlugin(row.id) : null;
 }
 
@@ -97,12 +133,12 @@ export async function customerIdOfUser(ids: IdMapper, executor: Executor, vendur
 export async function customerGroupIds(ids: IdMapper, executor: Executor, pluginCustomerId: string): Promise<string[]> {
   const customerId = ids.toVendure(pluginCustomerId);
   if (!customerId) return [];
-  const rows = await executor('customer_groups_customer_group').where({ customerId }).select('customerGroupId');
+  const rows = await selectRows<{ customerGroupId: string | number }>(executor('customer_groups_customer_group').where({ customerId }).select('customerGroupId'));
   return rows.map((r) => ids.toPlugin(r.customerGroupId));
 }
 
 export async function customerGroupsByIds(ids: IdMapper, executor: Executor, pluginIds: string[]): Promise<Array<{ id: string; name: string }>> {
-  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => executor('customer_group').whereIn('id', chunk).select('id', 'name'));
+  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => selectRows<{ id: string | number; name: string }>(executor('customer_group').whereIn('id', chunk).select('id', 'name')));
   const byId = new Map(rows.map((r) => [ids.toPlugin(r.id), { id: ids.toPlugin(r.id), name: String(r.name) }]));
   return pluginIds.flatMap((id) => byId.get(id) ?? []);
 }
@@ -113,12 +149,12 @@ export async function customerGroupsByIds(ids: IdMapper, executor: Executor, plu
  * translation in the channel's language; the price is the variant's price in the channel's currency.
  */
 export async function variantsByIds(ids: IdMapper, executor: Executor, pluginIds: string[], channel: ChannelRow): Promise<ProductRecord[]> {
-  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => variantSelect(executor, channel).whereIn('v.id', chunk));
+  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.id', chunk)));
   return orderAs(pluginIds, await toProductRecords(ids, executor, rows, channel));
 }
 
 export async function variantsBySkus(ids: IdMapper, executor: Executor, skus: string[], channel: ChannelRow): Promise<ProductRecord[]> {
-  const rows = await inChunks(skus, (chunk) => variantSelect(executor, channel).whereIn('v.sku', chunk));
+  const rows = await inChunks(skus, (chunk) => selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.sku', chunk)));
   return toProductRecords(ids, executor, rows, channel);
 }
 
@@ -156,12 +192,12 @@ function variantSelect(executor: Executor, channel: ChannelRow) {
     );
 }
 
-async function toProductRecords(ids: IdMapper, executor: Executor, rows: Array<Record<string, any>>, channel: ChannelRow): Promise<ProductRecord[]> {
+async function toProductRecords(ids: IdMapper, executor: Executor, rows: VariantRow[], channel: ChannelRow): Promise<ProductRecord[]> {
   const taxRates = new Map<string, number>();
   if (channel.defaultTaxZoneId) {
     const categories = [...new Set(rows.map((r) => r.taxCategoryId).filter((id) => id != null).map(String))];
     if (categories.length > 0) {
-      const rates = await executor('tax_rate').whereIn('categoryId', categories).where({ zoneId: channel.defaultTaxZoneId, enabled: true }).select('categoryId', 'value');
+      const rates = await selectRows<{ categoryId: string | number; value: unknown }>(executor('tax_rate').whereIn('categoryId', categories).where({ zoneId: channel.defaultTaxZoneId, enabled: true }).select('categoryId', 'value'));
       for (const rate of rates) taxRates.set(String(rate.categoryId), Math.round(Number(rate.value) * 100));
     }
   }
@@ -184,8 +220,10 @@ async function toProductRecords(ids: IdMapper, executor: Executor, rows: Array<R
 
 async function stockOf(executor: Executor, variantIds: string[]): Promise<Map<string, number>> {
   const rows = await inChunks(variantIds, (chunk) =>
-    executor('stock_level').whereIn('productVariantId', chunk).groupBy('productVariantId').select('productVariantId').sum({ onHand: 'stockOnHand' }).sum({ allocated: 'stockAllocated' }),
+    selectRows<{ productVariantId: string | number; onHand: unknown; allocated: unknown }>(
+      executor('stock_level').whereIn('productVariantId', chunk).groupBy('productVariantId').select('productVariantId').sum({ onHand: 'stockOnHand' }).sum({ allocated: 'stockAllocated' }),
+    ),
   );
-  return new Map(rows.map((r: Record<string, any>) => [String(r.productVariantId), Number(r.onHand ?? 0) - Number(r.allocated ?? 0)]));
+  return new Map(rows.map((r) => [String(r.productVariantId), Number(r.onHand ?? 0) - Number(r.allocated ?? 0)]));
 }
 
