@@ -6,7 +6,7 @@ import { dialectOf, selectRow, selectRows, type Executor } from '../../lib/db.js
 import { isId } from '../../lib/ids.js';
 import { visibilityPredicate } from './catalog.js';
 import type { AdapterState } from './state.js';
-import { defaultChannel, variantsByIds, type ChannelRow } from './vendure-tables.js';
+import { defaultChannel, liveVariants, variantsByIds, type ChannelRow } from './vendure-tables.js';
 
 /**
  * `catalog.searchProducts` / `productIds` / `variants` on Vendure's tables. A product of the plugin
@@ -70,20 +70,7 @@ export function productSearch(state: AdapterState) {
   /** Vendure's variants in the reference host's product columns (plugin ids in `id`, Vendure's in `vendure_id`). */
   function products(executor: Executor, channel: ChannelRow): Knex.QueryBuilder {
     const asPlugin = (column: string) => executor.raw(ids.columnAsPluginId(column, dialectOf(executor)));
-    const inner = executor('product_variant as v')
-      .join('product as p', 'p.id', 'v.productId')
-      .leftJoin('product_variant_translation as vt', function () {
-        this.on('vt.baseId', 'v.id').andOnVal('vt.languageCode', channel.defaultLanguageCode);
-      })
-      .leftJoin('product_translation as pt', function () {
-        this.on('pt.baseId', 'p.id').andOnVal('pt.languageCode', channel.defaultLanguageCode);
-      })
-      .leftJoin('product_variant_price as pr', function () {
-        this.on('pr.variantId', 'v.id').andOnVal('pr.channelId', channel.id).andOnVal('pr.currencyCode', channel.defaultCurrencyCode);
-      })
-      .whereNull('v.deletedAt')
-      .whereNull('p.deletedAt')
-      .select({
+    const inner = liveVariants(executor, channel).select({
         id: asPlugin('v.id'),
         vendure_id: 'v.id',
         product_number: 'v.sku',

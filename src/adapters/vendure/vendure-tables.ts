@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Executor } from '../../lib/db.js';
 import { readBool, selectRow, selectRows } from '../../lib/db.js';
 import type { CustomerRef, ProductRecord, SalesChannel } from '../../host/contract.js';
@@ -163,7 +164,11 @@ function orderAs(ids: string[], records: ProductRecord[]): ProductRecord[] {
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-function variantSelect(executor: Executor, channel: ChannelRow) {
+/**
+ * The channel's live variants (`v`) with their product (`p`), both translations in the channel's
+ * language (`vt`, `pt`) and the price in its currency (`pr`); callers choose the columns.
+ */
+export function liveVariants(executor: Executor, channel: ChannelRow): Knex.QueryBuilder {
   return executor('product_variant as v')
     .join('product as p', 'p.id', 'v.productId')
     .leftJoin('product_variant_translation as vt', function () {
@@ -176,7 +181,11 @@ function variantSelect(executor: Executor, channel: ChannelRow) {
       this.on('pr.variantId', 'v.id').andOnVal('pr.channelId', channel.id).andOnVal('pr.currencyCode', channel.defaultCurrencyCode);
     })
     .whereNull('v.deletedAt')
-    .whereNull('p.deletedAt')
+    .whereNull('p.deletedAt');
+}
+
+function variantSelect(executor: Executor, channel: ChannelRow) {
+  return liveVariants(executor, channel)
     .select(
       'v.id',
       'v.sku',
