@@ -93,6 +93,29 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       await t.settleJobs();
     });
 
+    it("a collection's variants in Vendure's Shop API leave out the variants the caller may not see", async () => {
+      const created = await t.gql(
+        'admin-api',
+        'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
+        { input: { translations: [{ languageCode: 'en', name: 'Desks', slug: 'desks', description: '' }], filters: [{ code: 'variant-name-filter', arguments: [{ name: 'operator', value: 'contains' }, { name: 'term', value: 'Desk' }] }] } },
+        admin,
+      );
+      expect(created.errors, JSON.stringify(created)).to.equal(undefined);
+      const query = '{ collection(slug: "desks") { productVariants { totalItems items { sku } } } }';
+      // Vendure fills a collection's variants in a job; the partner (the desk's customer group) sees it once it ran.
+      let forPartner = await t.gql('shop-api', query, {}, partner);
+      for (let i = 0; i < 100 && forPartner.data?.collection?.productVariants.totalItems !== 1; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        forPartner = await t.gql('shop-api', query, {}, partner);
+      }
+      expect(forPartner.data.collection.productVariants, JSON.stringify(forPartner)).to.deep.equal({ totalItems: 1, items: [{ sku: 'DESK-001' }] });
+      for (const headers of [buyer, {}]) {
+        const other = await t.gql('shop-api', query, {}, headers);
+        expect(other.data.collection.productVariants, JSON.stringify(other)).to.deep.equal({ totalItems: 0, items: [] });
+      }
+      await t.settleJobs();
+    });
+
     it('the variant list of a product without variants is empty; a hidden product is a 404', async () => {
       const ids = t.shop.state.ids;
       const { data } = await t.gql('shop-api', '{ products { items { slug variants { id } } } }', {}, partner);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
+import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, ProductVariantService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
 import { loadManifest } from '../../host/plugins/manifest.js';
 import { migrateFolder } from '../../host/db/migrator.js';
@@ -189,7 +189,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       } catch {
         searchService = null;
       }
-      this.uninstall = visibility?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), searchService }) ?? null;
+      this.uninstall = visibility?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), variantService: this.moduleRef.get(ProductVariantService, { strict: false }), searchService }) ?? null;
       if (s.options.orderConfirmationMail && storeContextOf) {
         this.moduleRef
           .get(EventBus, { strict: false })

@@ -9,6 +9,8 @@ import type { AdapterState } from './state.js';
  * are hidden; the adapter applies that to:
  * - `products`: an `id notIn` filter ANDed into the list options of ProductService.findAll;
  * - `product(id|slug)`: ProductService.findOne / findOneBySlug answer nothing for a hidden product;
+ * - `collection { productVariants }`: the same `id notIn` filter (hidden variants) ANDed into the
+ *   list options of ProductVariantService.getVariantsByCollectionId;
  * - `search` (DefaultSearchPlugin): `productVariantId NOT IN (…)` added where the search strategy
  *   applies its own term and filters (items, totals, facet and collection counts alike);
  * - `addItemToOrder` / `adjustOrderLine`: an OrderInterceptor refuses a hidden variant.
@@ -23,6 +25,10 @@ interface ProductServiceLike {
   findAll(ctx: RequestContext, options?: ListOptions, ...rest: unknown[]): Promise<unknown>;
   findOne(ctx: RequestContext, ...rest: unknown[]): Promise<{ id: unknown } | undefined>;
   findOneBySlug(ctx: RequestContext, ...rest: unknown[]): Promise<{ id: unknown } | undefined>;
+}
+/** The part of Vendure's ProductVariantService the adapter wraps (collection variant listings). */
+interface VariantServiceLike {
+  getVariantsByCollectionId(ctx: RequestContext, collectionId: unknown, options?: ListOptions, ...rest: unknown[]): Promise<unknown>;
 }
 /** The TypeORM query builder of the search strategy, as far as the adapter adds to it. */
 interface WhereBuilder {
@@ -40,7 +46,16 @@ export interface ShopVisibility {
   of(ctx: RequestContext): Promise<CatalogVisibility | null>;
   interceptor: OrderInterceptor;
   /** Wraps Vendure's services; answers the function that takes the wrappers off again (at shutdown). */
-  install(services: { productService: unknown; searchService: unknown }): () => void;
+  install(services: { productService: unknown; variantService: unknown; searchService: unknown }): () => void;
+}
+
+/** List options with `id notIn hidden` ANDed to the caller's own filter (kept whole, whatever its operator). */
+function withoutIds(options: ListOptions | undefined, hidden: Set<string> | undefined): ListOptions | undefined {
+  if (!hidden || hidden.size === 0) return options;
+  const notHidden = { id: { notIn: [...hidden] } };
+  const filter = options?.filter;
+  const userBlock = filter && Object.keys(filter).length > 0 ? (options?.filterOperator === 'OR' ? { _or: [filter] } : { _and: [filter] }) : null;
+  return { ...options, filter: userBlock ? { _and: [userBlock, notHidden] } : notHidden, filterOperator: undefined };
 }
 
 export function shopVisibility(state: AdapterState, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): ShopVisibility {
@@ -70,7 +85,7 @@ export function shopVisibility(state: AdapterState, storeContextOf: (ctx: Reques
     willAdjustOrderLine: (ctx, _order, input) => refusal(ctx, input.orderLine.productVariantId),
   };
 
-  function install({ productService, searchService }: { productService: unknown; searchService: unknown }): () => void {
+  function install({ productService, variantService, searchService }: { productService: unknown; variantService: unknown; searchService: unknown }): () => void {
     // What was there before each wrapper: Vendure may hand the next app of this process the same
     // service objects (tests boot shops one after another), which must not call a stopped adapter.
     const restores: Array<() => void> = [];
@@ -86,16 +101,12 @@ export function shopVisibility(state: AdapterState, storeContextOf: (ctx: Reques
     const findAll = products.findAll.bind(products);
     const findOne = products.findOne.bind(products);
     const findOneBySlug = products.findOneBySlug.bind(products);
-    products.findAll = async (ctx: RequestContext, options?: ListOptions, ...rest: unknown[]) => {
-      const visibility = await of(ctx);
-      if (visibility && visibility.hiddenProductIds.size > 0) {
-        const hidden = { id: { notIn: [...visibility.hiddenProductIds] } };
-        const filter = options?.filter;
-        const userBlock = filter && Object.keys(filter).length > 0 ? (options?.filterOperator === 'OR' ? { _or: [filter] } : { _and: [filter] }) : null;
-        options = { ...options, filter: userBlock ? { _and: [userBlock, hidden] } : hidden, filterOperator: undefined };
-      }
-      return findAll(ctx, options, ...rest);
-    };
+    products.findAll = async (ctx: RequestContext, options?: ListOptions, ...rest: unknown[]) => findAll(ctx, withoutIds(options, (await of(ctx))?.hiddenProductIds), ...rest);
+    const variants = variantService as VariantServiceLike;
+    remember(variants, 'getVariantsByCollectionId');
+    const byCollection = variants.getVariantsByCollectionId.bind(variants);
+    variants.getVariantsByCollectionId = async (ctx: RequestContext, collectionId: unknown, options?: ListOptions, ...rest: unknown[]) =>
+      byCollection(ctx, collectionId, withoutIds(options, (await of(ctx))?.hiddenVariantIds), ...rest);
     const hideHidden = async (ctx: RequestContext, product: { id: unknown } | undefined) => {
       if (!product) return product;
       const visibility = await of(ctx);
