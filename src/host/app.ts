@@ -46,6 +46,7 @@ import { createMetrics } from './ops/metrics.js';
 import { requestLogger } from './ops/request-log.js';
 import { CONTEXT_TOKEN_HEADER } from './auth/store-context.js';
 import { inZone, watchDatabase, zonedPluginRuntime } from './plugins/zones.js';
+import { emptyRegistries } from './registries.js';
 
 /** Mails the host itself sends (templates/mail/<name>.*.hbs). */
 const HOST_MAIL_TEMPLATES = ['order-confirmation'];
@@ -89,20 +90,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     db,
     dialect: dialectOf(db),
     log,
-    registries: {
-      loginProviders: [],
-      contextEnrichers: [],
-      visibilityFilters: [],
-      priceProviders: [],
-      lineItemProcessors: [],
-      checkoutInterceptors: [],
-      orderPlacedHooks: [],
-      eventHandlers: new Map(),
-      mailTemplates: new Map(),
-      jobHandlers: new Map(),
-      jobSchedules: new Map(),
-      storefrontPages: [],
-    },
+    registries: { ...emptyRegistries(), storefrontPages: [] },
   } as unknown as HostInternals;
   const events = createEventsModule(internals);
   internals.emit = events.emit.bind(events);

@@ -2,24 +2,14 @@ import type { RateLimiter } from '../lib/rate-limit.js';
 import type { Db, Dialect } from '../lib/db.js';
 import type { ApiRouter } from '../lib/api-router.js';
 import type { HostConfig } from './config.js';
+import type { PluginRegistries } from './registries.js';
 import type { EventsModule } from './events.js';
 import type {
   AdminContext,
-  CheckoutInterceptor,
-  ContextEnricher,
-  HostEventHandler,
-  HostEventName,
   HostRuntime,
-  JobHandler,
-  LineItemProcessor,
   Logger,
-  LoginProvider,
-  MailTemplate,
-  OrderPlacedHook,
-  PriceProvider,
   StoreContext,
   StorefrontPage,
-  VisibilityFilter,
 } from './contract.js';
 
 /**
@@ -35,20 +25,7 @@ export interface HostInternals {
   /** Rate-limit counters of the API pipeline and the storefront (one store, so both doors share a limit). */
   rateLimiter: RateLimiter;
   adminApi: ApiRouter<AdminContext>;
-  registries: {
-    loginProviders: LoginProvider[];
-    contextEnrichers: ContextEnricher[];
-    visibilityFilters: VisibilityFilter[];
-    priceProviders: PriceProvider[];
-    lineItemProcessors: LineItemProcessor[];
-    checkoutInterceptors: CheckoutInterceptor[];
-    orderPlacedHooks: OrderPlacedHook[];
-    eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
-    mailTemplates: Map<string, MailTemplate>;
-    jobHandlers: Map<string, JobHandler>;
-    jobSchedules: Map<string, number>;
-    storefrontPages: StorefrontPage[];
-  };
+  registries: PluginRegistries & { storefrontPages: StorefrontPage[] };
   /** Announces a contract event to the plugins, inside the caller's transaction. */
   emit: EventsModule['emit'];
   /** The assembled contract; available once every module is created (use it lazily, inside functions). */

@@ -22,7 +22,8 @@ import { SuiteB2BPriceStrategy } from './prices.js';
 import { shopVisibility } from './shop-visibility.js';
 import { storeContexts } from './vendure-context.js';
 import { ADMIN_PERMISSION, createApis } from './store-api.js';
-import { emptyRegistries, type AdapterOptions, type AdapterState } from './state.js';
+import { emptyRegistries } from '../../host/registries.js';
+import type { AdapterOptions, AdapterState } from './state.js';
 import { defaultChannel, toSalesChannel } from './vendure-tables.js';
 
 /** The knex URL of Vendure's own database (the plugin's tables live beside Vendure's). */

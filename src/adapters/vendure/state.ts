@@ -3,24 +3,14 @@ import type { CachedSession } from '@vendure/core';
 import type { Db, Dialect } from '../../lib/db.js';
 import type {
   Actor,
-  ContextEnricher,
-  CheckoutInterceptor,
-  HostEventHandler,
-  HostEventName,
   HostPlugin,
   HostRuntime,
-  JobHandler,
-  LineItemProcessor,
   Logger,
-  LoginProvider,
-  MailTemplate,
-  OrderPlacedHook,
-  PriceProvider,
-  VisibilityFilter,
 } from '../../host/contract.js';
 import type { PluginManifest } from '../../host/plugins/manifest.js';
 import type { Executor } from '../../lib/db.js';
 import type { SalesChannel } from '../../host/contract.js';
+import type { PluginRegistries } from '../../host/registries.js';
 import type { IdMapper } from './ids.js';
 import type { MailOutbox } from '../../lib/mail-outbox.js';
 import type { JobWorker } from '../../lib/job-worker.js';
@@ -76,19 +66,7 @@ export interface AdapterState {
   /** The sales channel of the plugin: Vendure's default channel (one channel per shop, docs/vendure.md). */
   salesChannel(executor?: Executor): Promise<SalesChannel>;
   plugin: HostPlugin;
-  registries: {
-    loginProviders: LoginProvider[];
-    contextEnrichers: ContextEnricher[];
-    visibilityFilters: VisibilityFilter[];
-    priceProviders: PriceProvider[];
-    lineItemProcessors: LineItemProcessor[];
-    checkoutInterceptors: CheckoutInterceptor[];
-    orderPlacedHooks: OrderPlacedHook[];
-    eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
-    mailTemplates: Map<string, MailTemplate>;
-    jobHandlers: Map<string, JobHandler>;
-    jobSchedules: Map<string, number>;
-  };
+  registries: PluginRegistries;
   /**
    * Vendure orders checkout.placeOrder is placing (Vendure order id → the plugin's actor): the order
    * process leaves their interceptors to placeOrder (which ran them) and writes this placing actor.
@@ -103,21 +81,6 @@ export interface AdapterState {
   jobs: JobWorker<HostRuntime>;
 }
 
-export function emptyRegistries(): AdapterState['registries'] {
-  return {
-    loginProviders: [],
-    contextEnrichers: [],
-    visibilityFilters: [],
-    priceProviders: [],
-    lineItemProcessors: [],
-    checkoutInterceptors: [],
-    orderPlacedHooks: [],
-    eventHandlers: new Map(),
-    mailTemplates: new Map(),
-    jobHandlers: new Map(),
-    jobSchedules: new Map(),
-  };
-}
 
 export function vendureServices(state: AdapterState): VendureServices {
   if (!state.vendure) throw new Error('the Suite B2B Vendure adapter is used before Vendure has started');

@@ -1,0 +1,44 @@
+import type {
+  CheckoutInterceptor,
+  ContextEnricher,
+  HostEventHandler,
+  HostEventName,
+  JobHandler,
+  LineItemProcessor,
+  LoginProvider,
+  MailTemplate,
+  OrderPlacedHook,
+  PriceProvider,
+  VisibilityFilter,
+} from './contract.js';
+
+/** What a plugin registers through the contract's extension points; every host keeps one of these. */
+export interface PluginRegistries {
+  loginProviders: LoginProvider[];
+  contextEnrichers: ContextEnricher[];
+  visibilityFilters: VisibilityFilter[];
+  priceProviders: PriceProvider[];
+  lineItemProcessors: LineItemProcessor[];
+  checkoutInterceptors: CheckoutInterceptor[];
+  orderPlacedHooks: OrderPlacedHook[];
+  eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
+  mailTemplates: Map<string, MailTemplate>;
+  jobHandlers: Map<string, JobHandler>;
+  jobSchedules: Map<string, number>;
+}
+
+export function emptyRegistries(): PluginRegistries {
+  return {
+    loginProviders: [],
+    contextEnrichers: [],
+    visibilityFilters: [],
+    priceProviders: [],
+    lineItemProcessors: [],
+    checkoutInterceptors: [],
+    orderPlacedHooks: [],
+    eventHandlers: new Map(),
+    mailTemplates: new Map(),
+    jobHandlers: new Map(),
+    jobSchedules: new Map(),
+  };
+}
