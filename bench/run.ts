@@ -1,11 +1,12 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApp } from '../src/host/app.js';
 import { projectPath } from '../src/host/paths.js';
 import { createServer } from 'node:net';
+import { summarise } from './profile-summary.js';
 import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './types.js';
 
 /**
@@ -33,6 +34,9 @@ Knobs (environment variables):
                      of these WEB_CONCURRENCY values, and each one's req/s ratio to the first
                      (more than 1 needs MySQL/MariaDB)
   DATABASE_URL       database to seed and run against (default: sqlite:var/bench/bench-<products>-<orders>.sqlite, reused)
+  BENCH_CPU_PROF     a folder: the app runs with --cpu-prof and its profile is written there and
+                     summarised after the table (self time by area and by function; one scenario
+                     per run gives a profile of that scenario alone)
 
 Scenarios named "vendure …" also start the example Vendure shop (examples/vendure-shop, its own
 database: var/bench/vendure-shop.sqlite, or <DATABASE_URL's database>_vendure on MySQL/MariaDB,
@@ -61,6 +65,8 @@ const benchDir = projectPath('var', 'bench');
 if (!wantsHelp && unknownArgs.length === 0) mkdirSync(benchDir, { recursive: true });
 const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(benchDir, `bench-${size.products}-${size.orders}.sqlite`)}`;
 const appSecret = 'bench-secret-bench-secret-bench-secret-0000';
+
+const cpuProfileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
 
 function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
@@ -163,7 +169,8 @@ async function main(): Promise<void> {
   await seedShop.close();
 
   const env = { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0', ADMIN_CLIENT_ID: 'bench', ADMIN_CLIENT_SECRET: 'bench-secret-0123456789', WEB_CONCURRENCY: '1', SHUTDOWN_READY_DELAY_MS: '0' };
-  const startApp = (processes: number) => startProcess(['src/server.ts'], { ...env, WEB_CONCURRENCY: String(processes) }, /running on http:\/\/localhost:(\d+)/);
+  const profileFlags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const startApp = (processes: number) => startProcess([...profileFlags, 'src/server.ts'], { ...env, WEB_CONCURRENCY: String(processes) }, /running on http:\/\/localhost:(\d+)/);
   const app = await startApp(1);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const benchEnv: BenchEnv = {
@@ -198,10 +205,11 @@ async function main(): Promise<void> {
     return;
   }
 
-  const health = await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
+  // Profiling: the app's profile should hold the scenarios only, so /health is not fired (no "vs /health").
+  const health = cpuProfileDir ? null : await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
   type VendureFigures = { rps: number; p50: number; p99: number; errors: number; vsReference: number };
-  const scenarioRows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number; vsBareSql: number | null; vendure: VendureFigures | null }> = [];
-  scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, vendure: null });
+  const scenarioRows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null; vendure: VendureFigures | null }> = [];
+  if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, vendure: null });
   for (const plan of plans) {
     const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app);
     const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' });
@@ -210,23 +218,31 @@ async function main(): Promise<void> {
       scenario: plan.scenario.name,
       ...measured,
       bareSqlRps: bare.rps,
-      vsHealth: measured.rps / health.rps,
+      vsHealth: health ? measured.rps / health.rps : null,
       vsBareSql: measured.rps / bare.rps,
       vendure: inVendure ? { ...inVendure, vsReference: inVendure.rps / measured.rps } : null,
     });
   }
-  app.child.kill('SIGTERM');
+  await stopProcess(app.child);
   baseline.child.kill('SIGTERM');
   vendure?.child.kill('SIGTERM');
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL'];
   const rows: string[][] = [vendure ? [...header, 'Vendure req/s', 'Vendure p50 ms', 'Vendure errors', 'Vendure vs reference'] : header];
   for (const row of scenarioRows) {
-    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2)];
+    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth === null ? '' : row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2)];
     if (vendure) cells.push(...(row.vendure ? [row.vendure.rps.toFixed(0), String(row.vendure.p50), String(row.vendure.errors), row.vendure.vsReference.toFixed(2)] : ['', '', '', '']));
     rows.push(cells);
   }
   printTable(rows);
   writeSummary({ ...summary, scenarios: scenarioRows });
+  if (cpuProfileDir) printProfile(cpuProfileDir, app.child.pid);
+}
+
+/** The app's profile (its file name carries the pid), summarised. */
+function printProfile(folder: string, pid: number | undefined): void {
+  const file = readdirSync(folder).find((name) => name.endsWith('.cpuprofile') && name.includes(`.${pid}.`));
+  if (!file) return void process.stdout.write(`no profile of process ${pid} in ${folder}\n`);
+  process.stdout.write(`\nprofile of the app (${join(folder, file)}):\n${summarise(JSON.parse(readFileSync(join(folder, file), 'utf8')) as Parameters<typeof summarise>[0])}\n`);
 }
 
 function printTable(rows: string[][]): void {
