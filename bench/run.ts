@@ -2,10 +2,12 @@ import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createApp } from '../src/host/app.js';
 import { projectPath } from '../src/host/paths.js';
 import { createServer } from 'node:net';
+import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { summarise } from './profile-summary.js';
 import { DEFAULT_DB_TIMEOUTS } from '../src/lib/db.js';
 import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './types.js';
@@ -269,16 +271,37 @@ async function runProcessCounts(
   summary: object,
 ): Promise<void> {
   await stopProcess(firstApp.child);
-  const measured: Array<{ processes: number; rps: number; p50: number; p99: number; errors: number; vsFirst: number }> = [];
+  const measured: Array<{ processes: number; rps: number; p50: number; p99: number; errors: number; vsFirst: number; cpu: CpuSample }> = [];
   for (const processes of counts) {
     const app = await startApp(processes);
+    // The CPU each side used while autocannon fired: on a small machine the load generator and the
+    // database share the cores with the app, which bounds what more processes can add.
+    const before = sampleCpu(app.child.pid);
     const result = await fire(`http://127.0.0.1:${app.port}${request.path}`, request);
-    measured.push({ processes, ...result, vsFirst: measured.length === 0 ? 1 : result.rps / measured[0]!.rps });
+    const cpu = cpuBetween(before, sampleCpu(app.child.pid));
+    measured.push({ processes, ...result, vsFirst: measured.length === 0 ? 1 : result.rps / measured[0]!.rps, cpu });
     await stopProcess(app.child);
   }
-  const rows = [['product listing, processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', `vs ${counts[0]} process(es)`]];
-  for (const row of measured) rows.push([String(row.processes), row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.vsFirst.toFixed(2)]);
+  const cores = (value: number | null) => (value === null ? '' : (value / seconds).toFixed(2));
+  const perRequest = (value: number | null, rps: number) => (value === null || rps === 0 ? '' : ((value * 1000) / (rps * seconds)).toFixed(2));
+  const rows = [['product listing, processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', `vs ${counts[0]} process(es)`, 'CPU cores: app', 'database', 'autocannon', 'CPU ms/request: app', 'database', 'autocannon']];
+  for (const row of measured)
+    rows.push([
+      String(row.processes),
+      row.rps.toFixed(0),
+      String(row.p50),
+      String(row.p99),
+      String(row.errors),
+      row.vsFirst.toFixed(2),
+      cores(row.cpu.app),
+      cores(row.cpu.database),
+      cores(row.cpu.loadGenerator),
+      perRequest(row.cpu.app, row.rps),
+      perRequest(row.cpu.database, row.rps),
+      perRequest(row.cpu.loadGenerator, row.rps),
+    ]);
   printTable(rows);
+  process.stdout.write(`(CPU: seconds used while autocannon fired ÷ ${seconds}s, from /proc; the database only when it runs on this machine; ${availableParallelism()} cores)\n`);
   writeSummary({ ...summary, processes: measured });
 }
 
