@@ -34,7 +34,8 @@ Knobs (environment variables):
   BENCH_CONNECTIONS  concurrent connections (default 10)
   BENCH_ONLY         comma-separated scenario names to run (default: all)
   BENCH_PROCESSES    e.g. "1,2": instead of the table, product listing on the app started with each
-                     of these WEB_CONCURRENCY values, and each one's req/s ratio to the first
+                     of these WEB_CONCURRENCY values (after 3 s unmeasured), each one's req/s ratio
+                     to the first, and the CPU the app, the database and autocannon used
                      (more than 1 needs MySQL/MariaDB)
   DATABASE_URL       database to seed and run against (default: sqlite:var/bench/bench-<products>-<orders>.sqlite, reused)
   BENCH_CPU_PROF     a folder: the app runs with --cpu-prof and its profile is written there and
@@ -60,6 +61,8 @@ const size = {
 };
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** BENCH_PROCESSES: seconds of unmeasured requests to each app before its measured run. */
+const WARMUP_SECONDS = 3;
 const processCounts = process.env.BENCH_PROCESSES?.split(',').map((s) => Number(s.trim()));
 if (processCounts && processCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`BENCH_PROCESSES must be whole numbers ≥ 1, comma-separated (got "${process.env.BENCH_PROCESSES}")`);
 /** The process-count mode measures product listing only. */
@@ -84,13 +87,13 @@ function startProcess(args: string[], env: Record<string, string>, ready: RegExp
   });
 }
 
-async function fire(url: string, request: BenchRequest): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+async function fire(url: string, request: BenchRequest, duration = seconds): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
   let turn = 0;
   const bodies = request.bodies;
   const result = await autocannon({
     url,
     connections,
-    duration: seconds,
+    duration,
     method: request.method,
     headers: { 'content-type': 'application/json', ...(request.headers ?? {}) },
     body: request.body,
@@ -274,6 +277,9 @@ async function runProcessCounts(
   const measured: Array<{ processes: number; rps: number; p50: number; p99: number; errors: number; vsFirst: number; cpu: CpuSample }> = [];
   for (const processes of counts) {
     const app = await startApp(processes);
+    // Unmeasured first: each process compiles its hot paths on its first requests, and two processes
+    // do it twice (at 8 s per run that doubled the app's CPU per request of the second run).
+    await fire(`http://127.0.0.1:${app.port}${request.path}`, request, WARMUP_SECONDS);
     // The CPU each side used while autocannon fired: on a small machine the load generator and the
     // database share the cores with the app, which bounds what more processes can add.
     const before = sampleCpu(app.child.pid);
