@@ -100,3 +100,51 @@ describe('host: context caches across two app processes (MariaDB)', function () 
     expect(await sees(b!, token, product.id)).to.equal(true);
   });
 });
+
+describe('host: live sessions kept per process, checked against the session version', () => {
+  const sessionVersion = async (): Promise<number> => Number((await (await getShop()).db('catalog_counters').where({ name: 'sessions' }).first('value')).value);
+  const sessionIdOf = (token: string): string => (jwt.decode(token) as { jti: string }).jti;
+
+  it('a session revoked, or its customer deactivated, by plain SQL (an import, an operator) is refused on the next request', async () => {
+    const db = (await getShop()).db;
+    const agent = await http();
+    const first = await loginNewCustomer();
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', first.token)).status).to.equal(200);
+    await db('sessions').where({ id: sessionIdOf(first.token) }).update({ revoked_at: nowDb() });
+    expect(expectError(await agent.get('/store-api/account/customer').set('suite-context-token', first.token), 401).code).to.equal('SUITE__INVALID_CONTEXT_TOKEN');
+
+    const second = await loginNewCustomer();
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', second.token)).status).to.equal(200);
+    await db('customers').where({ id: second.customer.id }).update({ active: false });
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', second.token)).status).to.equal(401);
+  });
+
+  it('a customer renamed by plain SQL shows under the new name on the next request', async () => {
+    const { token, customer } = await loginNewCustomer();
+    const agent = await http();
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', token)).status).to.equal(200);
+    await (await getShop()).db('customers').where({ id: customer.id }).update({ first_name: 'Renamed' });
+    const me = await agent.get('/store-api/account/customer').set('suite-context-token', token);
+    expect(me.body.firstName).to.equal('Renamed');
+  });
+
+  it('reads a known session without the session query, and a cart of the session does not expire the others', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const agent = await http();
+    expect((await agent.get('/store-api/account/customer').set('suite-context-token', token)).status).to.equal(200);
+    const before = await sessionVersion();
+    const statements: string[] = [];
+    const listener = (query: { sql: string }) => statements.push(query.sql);
+    shop.db.on('query', listener);
+    try {
+      expect((await agent.get('/store-api/account/customer').set('suite-context-token', token)).status).to.equal(200);
+    } finally {
+      shop.db.removeListener('query', listener);
+    }
+    expect(statements.filter((sql) => /from [`"]?sessions[`"]? as [`"]?s[`"]?/i.test(sql))).to.deep.equal([]);
+    // A cart token written on the session is not what a cached session holds: the version stays.
+    await shop.db('sessions').where({ id: sessionIdOf(token) }).update({ cart_token: 'a-cart-token' });
+    expect(await sessionVersion()).to.equal(before);
+  });
+});

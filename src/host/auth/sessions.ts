@@ -1,6 +1,7 @@
 import { newId } from '../../lib/ids.js';
-import { readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
-import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
+import { LRUCache } from 'lru-cache';
+import { readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { ActorType, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
 import {
   CUSTOMER_REF_COLUMNS,
@@ -78,7 +79,7 @@ type LiveSessionDbRow = Pick<SessionDbRow, 'id' | 'sales_channel_id' | 'customer
   [K in keyof CustomerRefRow as `c_${K}`]: CustomerRefRow[K] | null;
 } & {
   [K in keyof SalesChannelRefRow as `sc_${K}`]: SalesChannelRefRow[K] | null;
-} & { sc_is_default: number | string; visibility_version: number | string | null };
+} & { sc_is_default: number | string; expires_at: string | Date };
 
 /** The c_* / sc_* columns of a joined row as the table's row, or null when the join found none. */
 function joined<Row extends { id: string }>(row: Record<string, unknown>, prefix: string, names: readonly (keyof Row & string)[]): Row | null {
@@ -94,14 +95,62 @@ export interface LiveSession {
   visibilityVersion: number;
 }
 
+/** The counter in catalog_counters that moves whenever a live session's row, its customer or any sales channel changes (triggers: migrations/host/011). */
+export const SESSIONS_VERSION = 'sessions';
+
+interface CachedSession {
+  /** The session version read before the session was. */
+  version: number;
+  expiresAt: number;
+  live: Omit<LiveSession, 'visibilityVersion'>;
+}
+
+/** Per database (its knex client), the live sessions this process has read, by session id. */
+const cachedSessions = new WeakMap<object, LRUCache<string, CachedSession>>();
+
+function sessionCache(executor: Executor): LRUCache<string, CachedSession> | null {
+  if (executor.isTransaction) return null;
+  let cache = cachedSessions.get(executor.client as object);
+  if (!cache) cachedSessions.set(executor.client as object, (cache = new LRUCache({ max: 20000 })));
+  return cache;
+}
+
+/** The visibility and session versions, in one read. */
+async function readVersions(executor: Executor): Promise<{ visibility: number; sessions: number }> {
+  const rows = await selectRows<{ name: string; value: number | string }>(executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION]).select('name', 'value'));
+  const versions = { visibility: 0, sessions: 0 };
+  for (const row of rows) {
+    if (row.name === VISIBILITY) versions.visibility = readInt(row.value);
+    else versions.sessions = readInt(row.value);
+  }
+  return versions;
+}
+
 /**
- * What a request's context needs of its session, in one read: the session if it is live (not
- * revoked, not expired — read on every request, so a logout or revocation on any process is
- * refused at once everywhere), its customer, its sales channel (and whether that is the default
- * one: the first active by creation), and the catalog's visibility version (rule ids are cached
- * per version).
+ * What a request's context needs of its session: the session if it is live (not revoked, not
+ * expired), its customer, its sales channel (and whether that is the default one: the first active
+ * by creation), and the catalog's visibility version (rule ids are cached per version).
+ *
+ * One small read per request: the versions. A session read before at the same session version is
+ * answered from this process's memory (until it expires); any change to a session, a customer or a
+ * sales channel moves the version (database triggers, so every writer counts), and the next request
+ * on every process reads its session again — a logout or a deactivation counts at once everywhere.
  */
 export async function loadLiveSession(executor: Executor, sessionId: string): Promise<LiveSession | null> {
+  const versions = await readVersions(executor);
+  const cache = sessionCache(executor);
+  const cached = cache?.get(sessionId);
+  if (cached && cached.version === versions.sessions && cached.expiresAt > Date.now()) return { ...cached.live, visibilityVersion: versions.visibility };
+  const read = await readLiveSession(executor, sessionId);
+  if (!read) {
+    cache?.delete(sessionId);
+    return null;
+  }
+  cache?.set(sessionId, { version: versions.sessions, expiresAt: read.expiresAt, live: read.live });
+  return { ...read.live, visibilityVersion: versions.visibility };
+}
+
+async function readLiveSession(executor: Executor, sessionId: string): Promise<{ live: Omit<LiveSession, 'visibilityVersion'>; expiresAt: number } | null> {
   const row = await selectRow<LiveSessionDbRow>(executor('sessions as s')
     .leftJoin('customers as c', 'c.id', 's.customer_id')
     .leftJoin('sales_channels as sc', 'sc.id', 's.sales_channel_id')
@@ -116,23 +165,32 @@ export async function loadLiveSession(executor: Executor, sessionId: string): Pr
       's.actor_id',
       's.attributes',
       's.cart_token',
+      's.expires_at',
       ...CUSTOMER_REF_COLUMNS.map((column) => `c.${column} as c_${column}`),
       ...SALES_CHANNEL_COLUMNS.map((column) => `sc.${column} as sc_${column}`),
       executor.raw(
         'case when exists (select 1 from sales_channels o where o.active = ? and (o.created_at < sc.created_at or (o.created_at = sc.created_at and o.id < sc.id))) then 0 else 1 end as sc_is_default',
         [true],
       ),
-      executor('catalog_counters').where({ name: VISIBILITY }).select('value').as('visibility_version'),
     ));
   if (!row) return null;
   const customerRow = joined<CustomerRefRow>(row, 'c_', CUSTOMER_REF_COLUMNS);
   const channelRow = joined<SalesChannelRefRow>(row, 'sc_', SALES_CHANNEL_COLUMNS);
-  return {
+  // Shared by every request of the session from now on: frozen, so no caller can change another's.
+  const live = deepFreeze({
     session: toSessionRow(row),
     customer: customerRow ? toCustomerRef(customerRow) : null,
     salesChannel: channelRow ? { channel: toSalesChannel(channelRow), accessKey: channelRow.access_key, active: readBool(channelRow.active), isDefault: readInt(row.sc_is_default) === 1 } : null,
-    visibilityVersion: readInt(row.visibility_version),
-  };
+  });
+  return { live, expiresAt: Date.parse(`${fromDbTime(row.expires_at)!}`) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 export async function revokeSession(executor: Executor, sessionId: string): Promise<void> {
