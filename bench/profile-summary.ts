@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /**
  * Summarises a V8 .cpuprofile (written by `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run bench):
  * self time per area (our code by folder, each dependency, node internals, GC, idle) and the
- * functions with the most self time. Usage: tsx bench/profile-summary.ts <file.cpuprofile> [top]
+ * functions with the most self time. Usage: tsx bench/profile-summary.ts <file.cpuprofile> [top] [skip ms]
  */
 interface ProfileNode {
   id: number;
@@ -11,6 +11,7 @@ interface ProfileNode {
   children?: number[];
 }
 export interface Profile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -27,10 +28,15 @@ export function areaOf(url: string, functionName: string): string {
   return url;
 }
 
-export function summarise(profile: Profile, top = 30): string {
+/** `skipMs`: samples of the first milliseconds (the process starting, loading modules) are left out. */
+export function summarise(profile: Profile, top = 30, skipMs = 0): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= skipMs * 1000) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const byArea = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
@@ -51,10 +57,10 @@ export function summarise(profile: Profile, top = 30): string {
 }
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
-  const [file, top] = process.argv.slice(2);
+  const [file, top, skipMs] = process.argv.slice(2);
   if (!file) {
-    process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile> [top]\n');
+    process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile> [top] [skip ms]\n');
     process.exit(2);
   }
-  process.stdout.write(`${summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(top ?? 30))}\n`);
+  process.stdout.write(`${summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(top ?? 30), Number(skipMs ?? 0))}\n`);
 }

@@ -87,7 +87,13 @@ function startProcess(args: string[], env: Record<string, string>, ready: RegExp
   });
 }
 
-async function fire(url: string, request: BenchRequest, duration = seconds): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+/**
+ * Fires one request at `url` for `duration` seconds. With `server`, also the CPU time that process
+ * (and its children) spent per answered request: unlike req/s it does not move much when other work
+ * shares the cores.
+ */
+async function fire(url: string, request: BenchRequest, duration = seconds, server?: ChildProcess): Promise<{ rps: number; p50: number; p99: number; errors: number; cpuMsPerRequest: number | null }> {
+  const cpuBefore = server ? sampleCpu(server.pid).app : null;
   let turn = 0;
   const bodies = request.bodies;
   const result = await autocannon({
@@ -100,7 +106,9 @@ async function fire(url: string, request: BenchRequest, duration = seconds): Pro
     ...(bodies ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: bodies[turn++ % bodies.length] }) }] } : {}),
   });
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  const cpuAfter = server ? sampleCpu(server.pid).app : null;
+  const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : null;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, cpuMsPerRequest };
 }
 
 function freePort(): Promise<number> {
@@ -180,6 +188,7 @@ async function main(): Promise<void> {
   const env = { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0', ADMIN_CLIENT_ID: 'bench', ADMIN_CLIENT_SECRET: 'bench-secret-0123456789', WEB_CONCURRENCY: '1', SHUTDOWN_READY_DELAY_MS: '0' };
   const profileFlags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const startApp = (processes: number) => startProcess([...profileFlags, 'src/server.ts'], { ...env, WEB_CONCURRENCY: String(processes) }, /running on http:\/\/localhost:(\d+)/);
+  const appStarted = Date.now();
   const app = await startApp(1);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const benchEnv: BenchEnv = {
@@ -215,13 +224,16 @@ async function main(): Promise<void> {
   }
 
   // Profiling: the app's profile should hold the scenarios only, so /health is not fired (no "vs /health").
+  const firstFireAfterMs = Date.now() - appStarted;
   const health = cpuProfileDir ? null : await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
   type VendureFigures = { rps: number; p50: number; p99: number; errors: number; vsReference: number };
-  const scenarioRows: Array<{ scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null; vendure: VendureFigures | null }> = [];
-  if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, vendure: null });
+  type Row = { scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null };
+  type CpuFigures = { cpuMsPerRequest: number | null; bareCpuMsPerRequest: number | null; cpuVsBareSql: number | null };
+  const scenarioRows: Array<Row & CpuFigures & { vendure: VendureFigures | null }> = [];
+  if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, bareCpuMsPerRequest: null, cpuVsBareSql: null, vendure: null });
   for (const plan of plans) {
-    const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app);
-    const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' });
+    const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app, seconds, app.child);
+    const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' }, seconds, baseline.child);
     const inVendure = plan.vendure && vendure ? await fire(`${vendure.env.baseUrl}${plan.vendure.path}`, plan.vendure) : null;
     scenarioRows.push({
       scenario: plan.scenario.name,
@@ -229,29 +241,32 @@ async function main(): Promise<void> {
       bareSqlRps: bare.rps,
       vsHealth: health ? measured.rps / health.rps : null,
       vsBareSql: measured.rps / bare.rps,
+      bareCpuMsPerRequest: bare.cpuMsPerRequest,
+      cpuVsBareSql: measured.cpuMsPerRequest && bare.cpuMsPerRequest ? bare.cpuMsPerRequest / measured.cpuMsPerRequest : null,
       vendure: inVendure ? { ...inVendure, vsReference: inVendure.rps / measured.rps } : null,
     });
   }
   await stopProcess(app.child);
   baseline.child.kill('SIGTERM');
   vendure?.child.kill('SIGTERM');
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL', 'CPU ms/req', 'bare CPU ms/req', 'CPU vs bare SQL'];
+  const ms = (value: number | null, digits = 3) => (value === null ? '' : value.toFixed(digits));
   const rows: string[][] = [vendure ? [...header, 'Vendure req/s', 'Vendure p50 ms', 'Vendure errors', 'Vendure vs reference'] : header];
   for (const row of scenarioRows) {
-    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth === null ? '' : row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2)];
+    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth === null ? '' : row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2), ms(row.cpuMsPerRequest), ms(row.bareCpuMsPerRequest), ms(row.cpuVsBareSql, 2)];
     if (vendure) cells.push(...(row.vendure ? [row.vendure.rps.toFixed(0), String(row.vendure.p50), String(row.vendure.errors), row.vendure.vsReference.toFixed(2)] : ['', '', '', '']));
     rows.push(cells);
   }
   printTable(rows);
   writeSummary({ ...summary, scenarios: scenarioRows });
-  if (cpuProfileDir) printProfile(cpuProfileDir, app.child.pid);
+  if (cpuProfileDir) printProfile(cpuProfileDir, app.child.pid, firstFireAfterMs);
 }
 
 /** The app's profile (its file name carries the pid), summarised. */
-function printProfile(folder: string, pid: number | undefined): void {
+function printProfile(folder: string, pid: number | undefined, skipMs: number): void {
   const file = readdirSync(folder).find((name) => name.endsWith('.cpuprofile') && name.includes(`.${pid}.`));
   if (!file) return void process.stdout.write(`no profile of process ${pid} in ${folder}\n`);
-  process.stdout.write(`\nprofile of the app (${join(folder, file)}):\n${summarise(JSON.parse(readFileSync(join(folder, file), 'utf8')) as Parameters<typeof summarise>[0])}\n`);
+  process.stdout.write(`\nprofile of the app from the first request on (${join(folder, file)}):\n${summarise(JSON.parse(readFileSync(join(folder, file), 'utf8')) as Parameters<typeof summarise>[0], 30, skipMs)}\n`);
 }
 
 function printTable(rows: string[][]): void {
