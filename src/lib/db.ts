@@ -147,23 +147,31 @@ function guardedSqliteClient(file: string) {
     /**
      * knex prepares every statement anew (a tenth of a hot route's CPU in the profiles); the same SQL
      * text is prepared once per connection instead. SQLite re-prepares a cached statement itself when
-     * the schema changed since.
+     * the schema changed since. (better-sqlite3 answers synchronously; knex awaits a promise.)
      */
-    async _query(connection: SqliteConnection, obj: SqliteQuery): Promise<SqliteQuery> {
-      if (!obj.sql) throw new Error('The query is empty');
-      if (!connection) throw new Error('No connection provided');
-      const statement = preparedStatement(connection, obj.sql);
-      const bindings = (this as unknown as { _formatBindings(bindings: unknown[] | undefined): unknown[] })._formatBindings(obj.bindings);
-      if (statement.reader) {
-        obj.response = statement.all(bindings);
-        return obj;
+    _query(connection: SqliteConnection, obj: SqliteQuery): Promise<SqliteQuery> {
+      try {
+        return Promise.resolve(runPrepared(this, connection, obj));
+      } catch (error) {
+        return Promise.reject(error);
       }
-      const response = statement.run(bindings);
-      obj.response = response;
-      obj.context = { lastID: response.lastInsertRowid, changes: response.changes };
-      return obj;
     }
   };
+}
+
+function runPrepared(client: object, connection: SqliteConnection, obj: SqliteQuery): SqliteQuery {
+  if (!obj.sql) throw new Error('The query is empty');
+  if (!connection) throw new Error('No connection provided');
+  const statement = preparedStatement(connection, obj.sql);
+  const bindings = (client as { _formatBindings(bindings: unknown[] | undefined): unknown[] })._formatBindings(obj.bindings);
+  if (statement.reader) {
+    obj.response = statement.all(bindings);
+    return obj;
+  }
+  const response = statement.run(bindings);
+  obj.response = response;
+  obj.context = { lastID: response.lastInsertRowid, changes: response.changes };
+  return obj;
 }
 
 interface SqliteStatement {
@@ -187,7 +195,7 @@ const preparedStatements = new WeakMap<SqliteConnection, Map<string, SqliteState
 
 function preparedStatement(connection: SqliteConnection, sql: string): SqliteStatement {
   let cache = preparedStatements.get(connection);
-  if (!cache) preparedStatements.set(connection, (cache = new Map()));
+  if (!cache) preparedStatements.set(connection, (cache = new Map<string, SqliteStatement>()));
   let statement = cache.get(sql);
   if (!statement) {
     statement = connection.prepare(sql);
