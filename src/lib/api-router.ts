@@ -48,7 +48,15 @@ export function sendOutcome(res: Response, outcome: RouteOutcome): void {
     res.send(outcome.body);
     return;
   }
-  res.json(outcome.body);
+  if (res.req.method === 'GET' || res.req.method === 'HEAD') {
+    res.json(outcome.body);
+    return;
+  }
+  // Answers to other methods are never fresh: written directly, without express's ETag (a hash of every body).
+  const json = JSON.stringify(outcome.body);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(json));
+  res.end(json);
 }
 
 /**
