@@ -119,6 +119,16 @@ describe('host: live sessions kept per process, checked against the session vers
     expect((await agent.get('/store-api/account/customer').set('suite-context-token', second.token)).status).to.equal(401);
   });
 
+  it('a guest\'s sales channel, remembered by its access key, is refused once deactivated by plain SQL', async () => {
+    const db = (await getShop()).db;
+    const agent = await http();
+    const key = `SWSC${newId().slice(0, 20).toUpperCase()}`;
+    await db('sales_channels').insert({ id: newId(), name: 'Guest channel', access_key: key, currency_iso: 'EUR', currency_precision: 2, language_code: 'en-GB', time_zone: 'UTC', domains: writeJson(['http://guest.test']), active: true, created_at: nowDb() });
+    for (let i = 0; i < 2; i++) expect((await agent.get('/store-api/context').set('suite-access-key', key)).status).to.equal(200);
+    await db('sales_channels').where({ access_key: key }).update({ active: false });
+    expect(expectError(await agent.get('/store-api/context').set('suite-access-key', key), 401).code).to.equal('SUITE__INVALID_ACCESS_KEY');
+  });
+
   it('a customer renamed by plain SQL shows under the new name on the next request', async () => {
     const { token, customer } = await loginNewCustomer();
     const agent = await http();

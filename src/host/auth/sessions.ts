@@ -115,8 +115,38 @@ function sessionCache(executor: Executor): LRUCache<string, CachedSession> | nul
   return cache;
 }
 
-/** The visibility and session versions, in one read. */
-async function readVersions(executor: Executor): Promise<{ visibility: number; sessions: number }> {
+/** Per database, the sales channels looked up by access key ('' for the default channel), at a session version (any channel write moves it). */
+const cachedChannels = new WeakMap<object, Map<string, { version: number; channel: SalesChannel }>>();
+
+/**
+ * The active sales channel a request names by its access key (or the default one: the first active
+ * by creation), answered from memory while the session version stays; null when there is none.
+ */
+export async function activeSalesChannel(executor: Executor, accessKey: string | undefined, sessionsVersion: number): Promise<SalesChannel | null> {
+  let cache = cachedChannels.get(executor.client as object);
+  if (!cache) cachedChannels.set(executor.client as object, (cache = new Map<string, { version: number; channel: SalesChannel }>()));
+  const key = accessKey ?? '';
+  const cached = cache.get(key);
+  if (cached && cached.version === sessionsVersion) return cached.channel;
+  const query = executor<SalesChannelRefRow>('sales_channels').where({ active: true });
+  if (accessKey) query.where({ access_key: accessKey });
+  else query.orderBy('created_at').orderBy('id');
+  const row = await selectRow<SalesChannelRefRow>(query.first(...SALES_CHANNEL_COLUMNS));
+  if (!row) return null;
+  const channel = deepFreeze(toSalesChannel(row));
+  // Access keys are few (one per channel and client); a cache that somehow grew is simply emptied.
+  if (cache.size > 1000) cache.clear();
+  cache.set(key, { version: sessionsVersion, channel });
+  return channel;
+}
+
+export interface ContextVersions {
+  visibility: number;
+  sessions: number;
+}
+
+/** The visibility and session versions, in one read: what a request's context caches are checked against. */
+export async function readContextVersions(executor: Executor): Promise<ContextVersions> {
   const rows = await selectRows<{ name: string; value: number | string }>(executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION]).select('name', 'value'));
   const versions = { visibility: 0, sessions: 0 };
   for (const row of rows) {
@@ -136,8 +166,8 @@ async function readVersions(executor: Executor): Promise<{ visibility: number; s
  * sales channel moves the version (database triggers, so every writer counts), and the next request
  * on every process reads its session again — a logout or a deactivation counts at once everywhere.
  */
-export async function loadLiveSession(executor: Executor, sessionId: string): Promise<LiveSession | null> {
-  const versions = await readVersions(executor);
+export async function loadLiveSession(executor: Executor, sessionId: string, known?: ContextVersions): Promise<LiveSession | null> {
+  const versions = known ?? (await readContextVersions(executor));
   const cache = sessionCache(executor);
   const cached = cache?.get(sessionId);
   if (cached && cached.version === versions.sessions && cached.expiresAt > Date.now()) return { ...cached.live, visibilityVersion: versions.visibility };

@@ -3,11 +3,9 @@ import { Errors } from '../../lib/errors.js';
 import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principal, type RouteRequest } from '../../lib/pipeline.js';
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { toSalesChannel } from '../customer/customer-repository.js';
-import type { SalesChannelRow } from '../customer/rows.js';
 import { inZone } from '../plugins/zones.js';
 import { rememberRequestVisibilityVersion } from '../catalog/catalog-version.js';
-import { loadLiveSession } from './sessions.js';
+import { activeSalesChannel, loadLiveSession, readContextVersions } from './sessions.js';
 import { STORE_AUDIENCE, verifyTokenCached } from './tokens.js';
 
 export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
@@ -31,16 +29,13 @@ function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: 
   return ctx;
 }
 
-async function resolveSalesChannel(internals: HostInternals, accessKey: string | undefined): Promise<SalesChannel> {
-  const query = internals.db<SalesChannelRow>('sales_channels').where({ active: true });
-  if (accessKey) query.where({ access_key: accessKey });
-  else query.orderBy('created_at').orderBy('id');
-  const row = await query.first();
-  if (!row) {
+async function resolveSalesChannel(internals: HostInternals, accessKey: string | undefined, sessionsVersion: number): Promise<SalesChannel> {
+  const channel = await activeSalesChannel(internals.db, accessKey, sessionsVersion);
+  if (!channel) {
     if (accessKey) throw Errors.unauthorized('The sales channel access key is not valid.', 'SUITE__INVALID_ACCESS_KEY');
     throw new Error('no active sales channel: run migrations and seed, or create one through the Admin API');
   }
-  return toSalesChannel(row);
+  return channel;
 }
 
 /**
@@ -56,10 +51,11 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   // access key, the default one), that read is the channel lookup too; otherwise the request's
   // channel is looked up as for a guest, so the errors and their order stay as they were.
   const claims = token ? verifyTokenCached(internals.config.appSecret, STORE_AUDIENCE, token) : null;
-  const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti) : null;
+  const versions = await readContextVersions(internals.db);
+  const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti, versions) : null;
   const own = live?.salesChannel;
   const salesChannel =
-    own && own.active && (accessKey === undefined ? own.isDefault : own.accessKey === accessKey) ? own.channel : await resolveSalesChannel(internals, accessKey);
+    own && own.active && (accessKey === undefined ? own.isDefault : own.accessKey === accessKey) ? own.channel : await resolveSalesChannel(internals, accessKey, versions.sessions);
   const base = {
     requestId: req.requestId || randomUUID(),
     ip: req.ip,
@@ -70,6 +66,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   if (!token) {
     if (requireLogin) throw Errors.unauthorized();
     const guest = makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
+    rememberRequestVisibilityVersion(guest, versions.visibility);
     await guest.ruleIds();
     return guest;
   }
@@ -94,7 +91,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     },
     internals,
   );
-  rememberRequestVisibilityVersion(ctx, live.visibilityVersion);
+  rememberRequestVisibilityVersion(ctx, versions.visibility);
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
   // connection, so a lazy first evaluation inside it would wait for itself.
