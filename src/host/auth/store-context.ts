@@ -6,6 +6,7 @@ import type { HostInternals } from '../internals.js';
 import { inZone } from '../plugins/zones.js';
 import { rememberRequestVisibilityVersion } from '../catalog/catalog-version.js';
 import { activeSalesChannel, loadLiveSession, readContextVersions } from './sessions.js';
+import { rememberSessionCartToken } from '../checkout/session-cart.js';
 import { STORE_AUDIENCE, verifyTokenCached } from './tokens.js';
 
 export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
@@ -92,6 +93,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     internals,
   );
   rememberRequestVisibilityVersion(ctx, versions.visibility);
+  rememberSessionCartToken(ctx, session.cartToken);
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
   // connection, so a lazy first evaluation inside it would wait for itself.

@@ -6,6 +6,7 @@ import { nowDb } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import type { CartLineRow, CartRow } from './rows.js';
+import { sessionCartTokenOf } from './session-cart.js';
 
 export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
 
@@ -65,6 +66,10 @@ function toLineItem(row: CartLineRow): CartLineItem {
   };
 }
 
+function productIdsOf(lines: CartLineItem[]): string[] {
+  return lines.map((line) => line.productId).filter((id): id is string => !!id);
+}
+
 export function checkQuantity(quantity: number, pointer: string): void {
   if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > CART_LIMITS.maxLineQuantity)
     throw Errors.badRequest('SUITE__QUANTITY_LIMIT_EXCEEDED', `A line's quantity must be between 1 and ${CART_LIMITS.maxLineQuantity}.`, { pointer });
@@ -72,6 +77,12 @@ export function checkQuantity(quantity: number, pointer: string): void {
 
 /** Carts are stored by token; a session points at its cart, a cart belongs to one actor of one customer. */
 export class CartService {
+  /**
+   * The products (visible to the writing context) of every line of a cart a write returned, read
+   * in the write's transaction under the cart lock: `price` of that cart reads them no second time.
+   */
+  private readonly productsOfWrite = new WeakMap<Cart, Map<string, ProductRecord>>();
+
   constructor(private readonly internals: HostInternals) {}
 
   private get runtime() {
@@ -80,9 +91,18 @@ export class CartService {
 
   async load(executor: Executor, token: string): Promise<Cart | null> {
     const row = await executor<CartRow>('carts').where({ token }).first('token', 'customer_id', 'sales_channel_id');
-    if (!row) return null;
-    const lines = await executor<CartLineRow>('cart_line_items').where({ cart_token: token }).orderBy('position').orderBy('id');
+    return row ? this.withLines(executor, row) : null;
+  }
+
+  /** The cart of a row already read, with its lines. */
+  private async withLines(executor: Executor, row: Pick<CartRow, 'token' | 'customer_id' | 'sales_channel_id'>): Promise<Cart> {
+    const lines = await executor<CartLineRow>('cart_line_items').where({ cart_token: row.token }).orderBy('position').orderBy('id');
     return { token: row.token, customerId: row.customer_id ?? null, salesChannelId: row.sales_channel_id, lineItems: lines.map(toLineItem) };
+  }
+
+  /** The cart row, locked for the rest of the transaction (MySQL/MariaDB; SQLite's writing transaction holds the database). */
+  private lockRow(trx: Trx, token: string) {
+    return forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id', 'customer_id', 'sales_channel_id'), trx);
   }
 
   /** The token the session points at (open or already ordered), without creating anything. */
@@ -131,10 +151,18 @@ export class CartService {
 
   /** The open cart, locked for the rest of the transaction and read after the lock. */
   async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
+    const customer = requireCustomer(ctx);
+    // The token read with the session for this request's context: when its cart is, under the
+    // lock, open and the customer's, it is the cart (one read of the row); else as below.
+    const remembered = ctx.sessionId ? sessionCartTokenOf(ctx) : undefined;
+    if (remembered) {
+      const row = await this.lockRow(trx, remembered);
+      if (row && !row.order_id && row.customer_id === customer.id) return this.withLines(trx, row);
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = await this.ensureCartToken(ctx, trx);
-      const row = await forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id'), trx);
-      if (row && !row.order_id) return (await this.load(trx, token))!;
+      const row = await this.lockRow(trx, token);
+      if (row && !row.order_id) return this.withLines(trx, row);
     }
     throw Errors.conflict();
   }
@@ -154,8 +182,10 @@ export class CartService {
     await ctx.ruleIds();
     return inTransaction(this.internals.db, async (trx) => {
       const cart = await this.lockCurrent(ctx, trx);
-      const products = await this.runtime.catalog.visibleProducts(ctx, items.map((i) => i.productId), trx);
-      const byId = new Map(products.map((p) => [p.id, p]));
+      // The added products and those of the cart's lines in one read (the answer prices every line).
+      const all = await this.visibleById(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx);
+      const added = new Set(items.map((i) => i.productId));
+      const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
       let position = lines.reduce((max, line) => Math.max(max, line.position + 1), 0);
       for (const [index, item] of items.entries()) {
@@ -181,7 +211,7 @@ export class CartService {
         }
       }
       this.checkLimits(lines, byId, pointerPrefix);
-      return this.saveLines(trx, cart, lines);
+      return this.remember(await this.saveLines(trx, cart, lines), all);
     });
   }
 
@@ -199,13 +229,14 @@ export class CartService {
         lines[at] = await this.process(ctx, updated, 'add', trx);
       }
       const touched = lines.filter((line) => changes.some((c) => c.id === line.id));
-      const products = await this.runtime.catalog.visibleProducts(ctx, touched.map((l) => l.productId).filter((id): id is string => !!id), trx);
-      const byId = new Map(products.map((p) => [p.id, p]));
+      const all = await this.visibleById(ctx, productIdsOf(lines), trx);
+      const wanted = new Set(productIdsOf(touched));
+      const byId = new Map([...all].filter(([id]) => wanted.has(id)));
       for (const line of touched) {
         if (line.productId && !byId.has(line.productId)) throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
       }
       this.checkLimits(lines, byId, '/items');
-      return this.saveLines(trx, cart, lines);
+      return this.remember(await this.saveLines(trx, cart, lines), all);
     });
   }
 
@@ -243,10 +274,18 @@ export class CartService {
 
   /** Prices the lines the context may still buy; the others are listed as unavailable. */
   async price(ctx: StoreContext, cart: Cart, executor: Executor = this.internals.db): Promise<PricedCart> {
-    const ids = cart.lineItems.map((line) => line.productId).filter((id): id is string => !!id);
-    const products = await this.runtime.catalog.visibleProducts(ctx, ids, executor);
-    const priced = await this.priceLines(ctx, cart.lineItems, new Map(products.map((p) => [p.id, p])), executor);
+    const products = this.productsOfWrite.get(cart) ?? (await this.visibleById(ctx, productIdsOf(cart.lineItems), executor));
+    const priced = await this.priceLines(ctx, cart.lineItems, products, executor);
     return { ...priced, ...totalsOf(priced.lines) };
+  }
+
+  private async visibleById(ctx: StoreContext, ids: string[], executor: Executor): Promise<Map<string, ProductRecord>> {
+    return new Map((await this.runtime.catalog.visibleProducts(ctx, ids, executor)).map((p) => [p.id, p]));
+  }
+
+  private remember(cart: Cart, products: Map<string, ProductRecord>): Cart {
+    this.productsOfWrite.set(cart, products);
+    return cart;
   }
 
   async priceLines(ctx: StoreContext, items: CartLineItem[], products: Map<string, ProductRecord>, executor: Executor): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
