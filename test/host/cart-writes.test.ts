@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
+import { getShop, http, loginNewCustomer } from '../helpers/shop.js';
+import { addToCart, insertProduct } from '../helpers/checkout.js';
+import { setNumber } from '../plugin/fast-order/helpers.js';
+
+/**
+ * What a cart write reads once instead of again: the cart row (from the token the session read
+ * brought), the line products of the answer (in the write's transaction), a customer product number
+ * (once per request). Each shortcut must still answer what a fresh read would.
+ */
+
+/** Runs once, for the session it names, after the request's context was built and before its handler: another request of the session acting in between. */
+const betweenContextAndLock = new Map<string, () => Promise<void>>();
+let registered = false;
+const hiddenIds = new Set<string>();
+
+async function register(): Promise<void> {
+  if (registered) return;
+  registered = true;
+  const shop = await getShop();
+  shop.runtime.auth.addContextEnricher(async (ctx) => {
+    const action = ctx.sessionId ? betweenContextAndLock.get(ctx.sessionId) : undefined;
+    if (!action) return;
+    betweenContextAndLock.delete(ctx.sessionId!);
+    await action();
+  });
+  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' }));
+}
+
+async function sessionOf(token: string): Promise<{ id: string; cart_token: string | null }> {
+  const db = (await getShop()).db;
+  const [, payload] = token.split('.');
+  const jti = (JSON.parse(Buffer.from(payload!, 'base64url').toString()) as { jti: string }).jti;
+  return db('sessions').where({ id: jti }).first('id', 'cart_token');
+}
+
+async function getCart(token: string) {
+  const res = await (await http()).get('/store-api/checkout/cart').set('suite-context-token', token);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body;
+}
+
+describe('host: cart writes read once', () => {
+  before(register);
+
+  it('answers every line at its current price, tier and availability, though only the added line changed', async () => {
+    const db = (await getShop()).db;
+    const { token } = await loginNewCustomer();
+    const a = await insertProduct({ priceNet: 1000 });
+    const b = await insertProduct({ priceNet: 2000, stock: 10 });
+    const c = await insertProduct({ priceNet: 500 });
+    const d = await insertProduct({ priceNet: 700 });
+    const first = await addToCart(token, [{ productId: a.id, quantity: 2 }, { productId: b.id, quantity: 5 }]);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body.price.netPrice).to.equal(120);
+
+    // Between two adds: a's list price moves, b gets a tier for its quantity, then less stock than
+    // its line holds (stock is checked for the added products only, as before).
+    await db('products').where({ id: a.id }).update({ price_net: 1100 });
+    await db('product_tier_prices').insert({ id: newId(), product_id: b.id, min_quantity: 5, price_net: 1500 });
+    await db('products').where({ id: b.id }).update({ stock: 1 });
+    const second = await addToCart(token, [{ productId: c.id, quantity: 1 }]);
+    expect(second.status, JSON.stringify(second.body)).to.equal(200);
+    expect(second.body.lineItems.map((l: { productId: string; price: { unitPrice: number } }) => [l.productId, l.price.unitPrice])).to.deep.equal([
+      [a.id, 11],
+      [b.id, 15],
+      [c.id, 5],
+    ]);
+    expect(second.body.price.netPrice).to.equal(22 + 75 + 5);
+    expect(second.body).to.deep.equal(await getCart(token));
+
+    // A line whose product was hidden since is answered as an error, as a fresh read answers it.
+    hiddenIds.add(c.id);
+    const third = await addToCart(token, [{ productId: d.id, quantity: 1 }]);
+    expect(third.status, JSON.stringify(third.body)).to.equal(200);
+    expect(third.body.lineItems.map((l: { productId: string }) => l.productId)).to.deep.equal([a.id, b.id, d.id]);
+    expect(third.body.errors).to.have.length(1);
+    expect(third.body.errors[0]).to.include({ code: 'SUITE__PRODUCT_NOT_AVAILABLE', productId: c.id });
+    expect(third.body).to.deep.equal(await getCart(token));
+
+    // The same for a change of quantity.
+    const lineA = third.body.lineItems[0].id as string;
+    await db('products').where({ id: d.id }).update({ price_net: 800 });
+    const patched = await (await http()).patch('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ items: [{ id: lineA, quantity: 3 }] });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    expect(patched.body.lineItems.map((l: { price: { totalPrice: number } }) => l.price.totalPrice)).to.deep.equal([33, 75, 8]);
+    expect(patched.body).to.deep.equal(await getCart(token));
+  });
+
+  it('writes the session\'s open cart even when it was ordered or deleted after the request\'s session was read', async () => {
+    const db = (await getShop()).db;
+    const { token } = await loginNewCustomer();
+    const a = await insertProduct();
+    const b = await insertProduct();
+    const added = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
+    const ordered = added.body.token as string;
+    const session = await sessionOf(token);
+    expect(session.cart_token).to.equal(ordered);
+
+    // Ordered in between (as a checkout of another request of the session): the add starts a new cart.
+    betweenContextAndLock.set(session.id, async () => {
+      await db('carts').where({ token: ordered }).update({ order_id: newId(), updated_at: nowDb() });
+    });
+    const afterOrder = await addToCart(token, [{ productId: b.id, quantity: 1 }]);
+    expect(afterOrder.status, JSON.stringify(afterOrder.body)).to.equal(200);
+    expect(afterOrder.body.token).to.not.equal(ordered);
+    expect(afterOrder.body.lineItems.map((l: { productId: string }) => l.productId)).to.deep.equal([b.id]);
+    expect((await db('cart_line_items').where({ cart_token: ordered })).map((l: { product_id: string }) => l.product_id)).to.deep.equal([a.id]);
+    expect((await sessionOf(token)).cart_token).to.equal(afterOrder.body.token);
+
+    // Deleted in between (as DELETE /checkout/cart): the add starts a new cart again.
+    const deleted = afterOrder.body.token as string;
+    betweenContextAndLock.set(session.id, async () => {
+      await db('carts').where({ token: deleted }).delete();
+      await db('sessions').where({ id: session.id }).update({ cart_token: null });
+    });
+    const afterDelete = await addToCart(token, [{ productId: a.id, quantity: 2 }]);
+    expect(afterDelete.status, JSON.stringify(afterDelete.body)).to.equal(200);
+    expect(afterDelete.body.token).to.not.be.oneOf([ordered, deleted]);
+    expect(afterDelete.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity])).to.deep.equal([[a.id, 2]]);
+    expect((await getCart(token)).token).to.equal(afterDelete.body.token);
+  });
+
+  it('reads a customer product number once when an add merges into a line, and anew on the next request', async () => {
+    const shop = await getShop();
+    const buyer = await loginNewCustomer();
+    const item = await insertProduct();
+    await setNumber(buyer.token, item.id, 'MINE-1');
+    expect((await addToCart(buyer.token, [{ productId: item.id, quantity: 1 }])).status).to.equal(200);
+
+    const reads: string[] = [];
+    const listener = (query: { sql: string }) => {
+      if (query.sql.includes('suite_customer_product_numbers')) reads.push(query.sql);
+    };
+    shop.db.on('query', listener);
+    let merged;
+    try {
+      merged = await addToCart(buyer.token, [{ productId: item.id, quantity: 2 }]);
+    } finally {
+      shop.db.removeListener('query', listener);
+    }
+    expect(merged.status, JSON.stringify(merged.body)).to.equal(200);
+    expect(reads).to.have.length(1);
+    expect(merged.body.lineItems).to.have.length(1);
+    expect(merged.body.lineItems[0]).to.deep.include({ quantity: 3, payload: { customerProductNumber: 'MINE-1' } });
+
+    // Not kept beyond the request: a changed number shows on the next add (as a line of its own,
+    // since the payload differs — as before).
+    await setNumber(buyer.token, item.id, 'MINE-2');
+    const next = await addToCart(buyer.token, [{ productId: item.id, quantity: 1 }]);
+    expect(next.body.lineItems.map((l: { payload: { customerProductNumber?: string } }) => l.payload.customerProductNumber)).to.deep.equal(['MINE-1', 'MINE-2']);
+  });
+});
