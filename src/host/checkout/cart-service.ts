@@ -1,5 +1,5 @@
 import { Errors } from '../../lib/errors.js';
-import { forUpdate, inTransaction, readInt, readJson, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb } from '../../lib/time.js';
@@ -100,6 +100,31 @@ export class CartService {
     return { token: row.token, customerId: row.customer_id ?? null, salesChannelId: row.sales_channel_id, lineItems: lines.map(toLineItem) };
   }
 
+  /**
+   * The cart row with its lines in one read (a left join: a cart without lines is one row of
+   * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
+   */
+  private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
+    type Joined = CartLineRow & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string };
+    const rows = await selectRows<Joined>(forUpdate(
+      trx('carts as c')
+        .leftJoin('cart_line_items as l', 'l.cart_token', 'c.token')
+        .where('c.token', token)
+        .orderBy('l.position')
+        .orderBy('l.id')
+        .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'l.*'),
+      trx,
+    ));
+    const first = rows[0];
+    if (!first) return null;
+    const lineItems = rows.filter((row) => row.id !== null && row.id !== undefined).map(toLineItem);
+    return {
+      cart: { token: first.c_token, customerId: first.c_customer_id ?? null, salesChannelId: first.c_sales_channel_id, lineItems },
+      orderId: first.c_order_id ?? null,
+      customerId: first.c_customer_id ?? null,
+    };
+  }
+
   /** The cart row, locked for the rest of the transaction (MySQL/MariaDB; SQLite's writing transaction holds the database). */
   private lockRow(trx: Trx, token: string) {
     return forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id', 'customer_id', 'sales_channel_id'), trx);
@@ -153,11 +178,11 @@ export class CartService {
   async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
     const customer = requireCustomer(ctx);
     // The token read with the session for this request's context: when its cart is, under the
-    // lock, open and the customer's, it is the cart (one read of the row); else as below.
+    // lock, open and the customer's, it is the cart (one read of the row and its lines); else as below.
     const remembered = ctx.sessionId ? sessionCartTokenOf(ctx) : undefined;
     if (remembered) {
-      const row = await this.lockRow(trx, remembered);
-      if (row && !row.order_id && row.customer_id === customer.id) return this.withLines(trx, row);
+      const cart = await this.lockWithLines(trx, remembered);
+      if (cart && !cart.orderId && cart.customerId === customer.id) return cart.cart;
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = await this.ensureCartToken(ctx, trx);
