@@ -68,11 +68,22 @@ export class ApiRouter<C> {
   readonly routes: AnyRoute[] = [];
   readonly router: Router = express.Router();
   private readonly seen = new Set<string>();
+  /**
+   * The routes without path parameters, by method and path as express matches them (any case, one
+   * optional trailing slash): found by one look-up instead of a walk over the router's whole list
+   * (the router's matching was 7 % of a light route's CPU). The router keeps them too (HEAD, OPTIONS).
+   */
+  private readonly staticRoutes = new Map<string, express.RequestHandler>();
 
   constructor(
     readonly api: ApiDefinition<C>,
     private readonly options: ApiRouterOptions,
-  ) {}
+  ) {
+    this.router.use((req, res, next) => {
+      const handler = this.staticRoutes.get(staticRouteKey(req.method, req.path));
+      return handler ? handler(req, res, next) : next();
+    });
+  }
 
   add(route: AnyRoute): void {
     assertRouteDeclared(route);
@@ -86,7 +97,7 @@ export class ApiRouter<C> {
     const rawBody = Boolean(route.schemas.bodyContentType && route.schemas.bodyContentType !== 'application/json');
     if (rawBody) middlewares.push(express.text({ type: () => true, limit: '5mb' }));
     // Express 5 hands a rejected promise to the error middleware: no wrapper needed.
-    this.router[method](toExpressPath(route.path), ...middlewares, async (req: Request, res: Response) => {
+    const handle = async (req: Request, res: Response) => {
       // Read by the request log and the metrics: the declared pattern, never the concrete URL.
       res.locals.routePattern = `${req.baseUrl}${route.path}`;
       const body = rawBody ? (typeof req.body === 'string' ? req.body : '') : jsonBodyOf(req);
@@ -109,8 +120,25 @@ export class ApiRouter<C> {
         throw error;
       }
       sendOutcome(res, outcome);
-    });
+    };
+    this.router[method](toExpressPath(route.path), ...middlewares, handle);
+    if (middlewares.length === 0 && !route.path.includes('{') && !this.shadowed(route)) this.staticRoutes.set(staticRouteKey(route.method, route.path), handle);
   }
+
+  /** A route with parameters declared earlier that matches this path answers it under express's order: the look-up must not jump ahead of it. */
+  private shadowed(route: AnyRoute): boolean {
+    return this.routes.some((other) => other !== route && other.method === route.method && other.path.includes('{') && pathPattern(other.path).test(route.path));
+  }
+}
+
+function pathPattern(path: string): RegExp {
+  const parts = path.split(/\{[A-Za-z0-9_]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]+')}/?$`, 'i');
+}
+
+function staticRouteKey(method: string, path: string): string {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${method.toUpperCase()} ${trimmed.toLowerCase()}`;
 }
 
 /**

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import express from 'express';
+import request from 'supertest';
+import { ApiRouter, errorMiddleware } from '../../src/lib/api-router.js';
+import { STORE_ACTORS, type ApiDefinition } from '../../src/lib/pipeline.js';
+import type { Db } from '../../src/lib/db.js';
+import type { AnyRoute } from '../../src/lib/routes.js';
+
+/**
+ * The HTTP adapter finds routes without path parameters by a look-up instead of express's walk over
+ * the list: it must match exactly what express matched (any case, one trailing slash, the method).
+ */
+const api: ApiDefinition<{ actor: 'guest' }> = {
+  name: 'test-api',
+  actorsByAuth: { public: STORE_ACTORS },
+  authenticate: () => Promise.resolve({ actor: 'guest' }),
+  principal: () => ({ actor: 'guest', customerId: null, can: () => false, key: 'guest' }),
+};
+
+const route = (method: string, path: string, answer: string): AnyRoute => ({
+  method,
+  path,
+  operationId: `${method}${path}`,
+  summary: answer,
+  auth: 'public',
+  permission: null,
+  schemas: {
+    ...(method === 'POST' ? { body: { type: 'object' } } : {}),
+    ...(path.includes('{') ? { params: { type: 'object', properties: { itemId: { type: 'string' } }, required: ['itemId'] } } : {}),
+    responses: { 200: { type: 'object', properties: { answer: { type: 'string' } } } },
+  },
+  handler: ({ params }: { params: Record<string, unknown> }) => Promise.resolve({ answer, ...params }),
+}) as unknown as AnyRoute;
+
+function app() {
+  const router = new ApiRouter(api, { db: null as unknown as Db, rateLimiter: { hit: () => Promise.resolve(1) }, validateResponses: false });
+  router.add(route('GET', '/items/{itemId}', 'one item'));
+  router.add(route('GET', '/items/search', 'search'));
+  router.add(route('POST', '/items', 'create'));
+  router.add(route('GET', '/items', 'list'));
+  const server = express();
+  server.use('/api', express.json(), router.router);
+  server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
+  return server;
+}
+
+describe('lib: ApiRouter', () => {
+  it('answers parameterless routes in any case and with one trailing slash, by method, as express does', async () => {
+    const server = app();
+    expect((await request(server).get('/api/items')).body).to.deep.equal({ answer: 'list' });
+    expect((await request(server).post('/api/items').send({})).body).to.deep.equal({ answer: 'create' });
+    expect((await request(server).get('/api/ITEMS/')).body).to.deep.equal({ answer: 'list' });
+    expect((await request(server).get('/api/items//')).status).to.equal(404);
+    expect((await request(server).delete('/api/items')).status).to.equal(404);
+  });
+
+  it('keeps declaration order where a parameterless route and a route with a parameter both match', async () => {
+    const server = app();
+    // Declared first, the route with a parameter wins for /items/search, as it did when express walked the list.
+    expect((await request(server).get('/api/items/search')).body).to.deep.equal({ answer: 'one item', itemId: 'search' });
+    expect((await request(server).get('/api/items/42')).body).to.deep.equal({ answer: 'one item', itemId: '42' });
+  });
+});
