@@ -8,9 +8,45 @@ export function toDbTime(date: Date | string | number = new Date()): string {
   return d.toISOString().replace('T', ' ').replace('Z', '');
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Digits of `value` from `start` to `end` as a number, or -1 when one of them is not a digit. */
+function digitsAt(value: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = value.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/**
+ * The ISO string of a stored time 'YYYY-MM-DD HH:MM:SS.mmm' (what toDbTime writes) without
+ * parsing a Date, or null when `value` is not exactly that with a valid calendar date and time
+ * (then Date decides, as before: it rolls over days such as February 30th).
+ */
+function canonicalDbTime(value: string): string | null {
+  if (value.length !== 23 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58 || value.charCodeAt(19) !== 46) return null;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
+  if (year < 1000 || month < 1 || month > 12 || day < 1) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return null;
+  const hour = digitsAt(value, 11, 13);
+  const minute = digitsAt(value, 14, 16);
+  const second = digitsAt(value, 17, 19);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || digitsAt(value, 20, 23) < 0) return null;
+  return `${value.slice(0, 10)}T${value.slice(11)}Z`;
+}
+
 export function fromDbTime(value: string | Date | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
+  // Lists map several times per row: the stored form needs no Date (the same string as below).
+  const canonical = canonicalDbTime(value);
+  if (canonical !== null) return canonical;
   const normalised = value.includes('T') ? value : value.replace(' ', 'T');
   return new Date(normalised.endsWith('Z') ? normalised : `${normalised}Z`).toISOString();
 }

@@ -477,7 +477,7 @@ export async function searchApprovals(
     (qb) => qb.select(`${APPROVALS}.*`, executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
     { unfilteredTotal },
   );
-  return { total: page.total, rows: page.rows.map((r) => ({ ...toApprovalRow(r), lineItemCount: readInt(r.line_item_count) })) };
+  return { total: page.total, rows: page.rows.map((r) => Object.assign(toApprovalRow(r), { lineItemCount: readInt(r.line_item_count) })) };
 }
 
 export interface ActivityView {
