@@ -47,6 +47,44 @@ describe('host: orders and documents', () => {
     expect(byRange.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([second.id]);
   });
 
+  it('reads the deliveries, transactions and documents of many orders together, each by creation time and id', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const first = await orderSomething(token, 1);
+    const second = await orderSomething(token, 2);
+    const at = (minute: number) => `2000-01-01 00:${String(minute).padStart(2, '0')}:00.000`;
+    // Ids chosen so that id order and time order disagree; two rows share a time (then the id decides).
+    await shop.db('order_deliveries').insert([
+      { id: 'f'.repeat(32), order_id: first.id, state: 'shipped', shipping_method: 'express', shipping_address: JSON.stringify({ street: 'Late Lane 2' }), created_at: at(5) },
+      { id: 'e'.repeat(32), order_id: first.id, state: 'open', shipping_method: 'standard', shipping_address: null, created_at: at(3) },
+    ]);
+    await shop.db('order_transactions').insert([
+      { id: 'a'.repeat(32), order_id: second.id, state: 'paid', payment_method: 'card', amount: 123456, created_at: at(9) },
+      { id: 'b'.repeat(32), order_id: second.id, state: 'open', payment_method: 'invoice', amount: 5, created_at: at(9) },
+    ]);
+    await shop.db('documents').insert({ id: 'c'.repeat(32), order_id: second.id, customer_id: null, type: 'delivery_note', document_number: 'DN-1', file_name: `dn-${newId()}.pdf`, mime_type: 'application/pdf', content: Buffer.from('%PDF'), created_at: at(1) });
+    const [a, b] = (await shop.runtime.orders.getMany(shop.db, [first.id, second.id])) as Array<Record<string, any>>;
+    const stateOf = (technicalName: string, name: string) => ({ technicalName, name });
+    // Older than what the checkout wrote, so they come first.
+    expect(a!.deliveries).to.deep.equal([
+      { id: 'e'.repeat(32), stateMachineState: stateOf('open', 'Open'), shippingMethod: { technicalName: 'standard', name: 'Standard' }, shippingOrderAddress: null },
+      { id: 'f'.repeat(32), stateMachineState: stateOf('shipped', 'Shipped'), shippingMethod: { technicalName: 'express', name: 'express' }, shippingOrderAddress: { street: 'Late Lane 2' } },
+      ...first.deliveries,
+    ]);
+    expect(a!.transactions).to.deep.equal(first.transactions);
+    expect(a!.documents).to.deep.equal(first.documents);
+    expect(b!.deliveries).to.deep.equal(second.deliveries);
+    expect(b!.transactions).to.deep.equal([
+      { id: 'a'.repeat(32), stateMachineState: stateOf('paid', 'Paid'), paymentMethod: { technicalName: 'card', name: 'card' }, amount: 1234.56 },
+      { id: 'b'.repeat(32), stateMachineState: stateOf('open', 'Open'), paymentMethod: { technicalName: 'invoice', name: 'Invoice' }, amount: 0.05 },
+      ...second.transactions,
+    ]);
+    const noteFirst = { id: 'c'.repeat(32), type: 'delivery_note', documentNumber: 'DN-1', createdAt: '2000-01-01T00:01:00.000Z' };
+    expect(b!.documents).to.have.length(second.documents.length + 1);
+    expect(b!.documents[0]).to.include(noteFirst);
+    expect(b!.documents.slice(1)).to.deep.equal(second.documents);
+  });
+
   it('answers 400 for invalid criteria and 401 without login', async () => {
     const { token } = await loginNewCustomer();
     const agent = await http();

@@ -149,18 +149,3 @@ export interface DocumentSummary {
   documentNumber: string;
   createdAt: string;
 }
-
-/** The documents of many orders, without their content. */
-export async function documentsOfOrders(executor: Executor, orderIds: string[]): Promise<Map<string, DocumentSummary[]>> {
-  const byOrder = new Map<string, DocumentSummary[]>();
-  if (orderIds.length === 0) return byOrder;
-  const rows = await selectRows<Pick<DocumentRow, 'id' | 'file_name' | 'type' | 'document_number' | 'created_at'> & { order_id: string }>(
-    executor('documents').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id').select('id', 'order_id', 'file_name', 'type', 'document_number', 'created_at'),
-  );
-  for (const row of rows) {
-    const list = byOrder.get(row.order_id) ?? [];
-    list.push({ id: row.id, fileName: row.file_name, type: row.type, documentNumber: row.document_number, createdAt: fromDbTime(row.created_at)! });
-    byOrder.set(row.order_id, list);
-  }
-  return byOrder;
-}

@@ -5,8 +5,8 @@ import { lineItemFromRow, lineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
-import { documentsOfOrders } from './documents.js';
-import type { OrderDeliveryRow, OrderLineRow, OrderRow, OrderTransactionRow } from './rows.js';
+import type { DocumentSummary } from './documents.js';
+import type { DbNumber, DbTime, OrderDeliveryRow, OrderLineRow, OrderRow, OrderTransactionRow } from './rows.js';
 
 const STATE_NAMES: Record<string, string> = {
   open: 'Open',
@@ -54,6 +54,38 @@ function groupByOrder<T extends { order_id: string }>(rows: T[]): Map<string, T[
   return groups;
 }
 
+type AttachmentRow = { kind: 'd' | 'doc' | 't'; id: string; order_id: string; state: string | null; method: string | null; shipping_address: string | null; amount: DbNumber | null; file_name: string | null; type: string | null; document_number: string | null; created_at: DbTime };
+
+/**
+ * The deliveries, transactions and documents (without content) of orders in one statement: a
+ * UNION ALL of the three tables with their columns side by side, each table's rows by creation
+ * time and id as when they were three reads.
+ */
+async function orderAttachments(executor: Executor, orderIds: string[]) {
+  const deliveries = executor('order_deliveries')
+    .whereIn('order_id', orderIds)
+    .select(executor.raw("'d' as kind"), 'id', 'order_id', 'state', 'shipping_method as method', 'shipping_address', executor.raw('null as amount'), executor.raw('null as file_name'), executor.raw('null as type'), executor.raw('null as document_number'), 'created_at');
+  const transactions = executor('order_transactions')
+    .whereIn('order_id', orderIds)
+    .select(executor.raw("'t' as kind"), 'id', 'order_id', 'state', 'payment_method as method', executor.raw('null as shipping_address'), 'amount', executor.raw('null as file_name'), executor.raw('null as type'), executor.raw('null as document_number'), 'created_at');
+  const documents = executor('documents')
+    .whereIn('order_id', orderIds)
+    .select(executor.raw("'doc' as kind"), 'id', 'order_id', executor.raw('null as state'), executor.raw('null as method'), executor.raw('null as shipping_address'), executor.raw('null as amount'), 'file_name', 'type', 'document_number', 'created_at');
+  const rows = await selectRows<AttachmentRow>(deliveries.unionAll([transactions, documents]).orderBy('kind').orderBy('created_at').orderBy('id'));
+  const result = { deliveries: new Map<string, OrderDeliveryRow[]>(), transactions: new Map<string, OrderTransactionRow[]>(), documents: new Map<string, DocumentSummary[]>() };
+  const add = <T>(map: Map<string, T[]>, orderId: string, value: T) => {
+    const list = map.get(orderId);
+    if (list) list.push(value);
+    else map.set(orderId, [value]);
+  };
+  for (const row of rows) {
+    if (row.kind === 'd') add(result.deliveries, row.order_id, { id: row.id, order_id: row.order_id, state: row.state!, shipping_method: row.method!, shipping_address: row.shipping_address, created_at: row.created_at });
+    else if (row.kind === 't') add(result.transactions, row.order_id, { id: row.id, order_id: row.order_id, state: row.state!, payment_method: row.method!, amount: row.amount!, created_at: row.created_at });
+    else add(result.documents, row.order_id, { id: row.id, fileName: row.file_name!, type: row.type!, documentNumber: row.document_number!, createdAt: fromDbTime(row.created_at)! });
+  }
+  return result;
+}
+
 /** Orders in the Store API's order shape, in the order of `ids`; unknown ids are skipped. */
 export async function getOrders(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>> {
   const wanted = [...new Set(ids)];
@@ -66,15 +98,11 @@ export async function getOrders(executor: Executor, ids: string[]): Promise<Arra
   );
   if (rows.length === 0) return [];
   const orderIds = rows.map((r) => r.id);
-  const [lineRows, deliveryRows, transactionRows, documents] = await Promise.all([
+  const [lineRows, { deliveries, transactions, documents }] = await Promise.all([
     executor<OrderLineRow>('order_line_items').whereIn('order_id', orderIds).orderBy('position').orderBy('id'),
-    executor<OrderDeliveryRow>('order_deliveries').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id'),
-    executor<OrderTransactionRow>('order_transactions').whereIn('order_id', orderIds).orderBy('created_at').orderBy('id'),
-    documentsOfOrders(executor, orderIds),
+    orderAttachments(executor, orderIds),
   ]);
   const lines = groupByOrder(lineRows);
-  const deliveries = groupByOrder(deliveryRows);
-  const transactions = groupByOrder(transactionRows);
 
   const byId = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
