@@ -501,15 +501,68 @@ export function registrationOpen(row: EventRow, registrationStatuses: string[], 
   return registrationStatuses.includes(row.status) && new Date(registrationDeadlineOf(row)) > now;
 }
 
-export async function toEventViews(host: HostRuntime, executor: Executor, rows: EventRow[], registrationStatuses: string[]): Promise<EventView[]> {
+/** An event row with its seat counts read along (`withSeatCounts`). */
+export type EventRowWithCounts = EventRow & { taken_count: unknown; waiting_count: unknown };
+
+/**
+ * Adds the seat counts of each event to an events query (`ev`) as two correlated counts on the
+ * participants' (event_id, status) index, with the same rules as `countsByEvent`: taken are the
+ * participants in a seat-holding status, waiting those in 'waiting' (when it holds no seat).
+ */
+export function withSeatCounts(query: Knex.QueryBuilder, executor: Executor): Knex.QueryBuilder {
+  const taken = executor(`${PARTICIPANTS} as pc`)
+    .join(`${PARTICIPANT_STATUSES} as sc`, 'sc.technical_name', 'pc.status')
+    .whereRaw('?? = ??', ['pc.event_id', 'ev.id'])
+    .where('sc.occupies_seat', true)
+    .count('*')
+    .as('taken_count');
+  const waiting = executor(`${PARTICIPANTS} as pw`)
+    .leftJoin(`${PARTICIPANT_STATUSES} as sw`, 'sw.technical_name', 'pw.status')
+    .whereRaw('?? = ??', ['pw.event_id', 'ev.id'])
+    .where('pw.status', 'waiting')
+    .where((q) => void q.whereNull('sw.occupies_seat').orWhere('sw.occupies_seat', false))
+    .count('*')
+    .as('waiting_count');
+  return query.select(taken, waiting);
+}
+
+function hasSeatCounts(rows: Array<EventRow | EventRowWithCounts>): rows is EventRowWithCounts[] {
+  return rows.every((row) => 'taken_count' in row && 'waiting_count' in row);
+}
+
+/**
+ * The specifications the events name (format, difficulty level, venue) and each event's speakers
+ * (by position, then id) in one statement: the named ones, UNION ALL the speakers joined to theirs.
+ */
+async function specificationsOfEvents(executor: Executor, rows: EventRow[]): Promise<{ specs: Map<string, SpecificationView>; speakers: Map<string, SpecificationView[]> }> {
+  const named = [...new Set(rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)))];
+  const specs = new Map<string, SpecificationView>();
+  const speakers = new Map<string, SpecificationView[]>();
+  if (rows.length === 0) return { specs, speakers };
+  const namedQuery = executor(`${SPECIFICATIONS} as s`).whereIn('s.id', named).select('s.*', executor.raw('null as speaker_event_id'), executor.raw('null as speaker_position'));
+  const speakerQuery = executor(`${SPEAKERS} as sp`)
+    .join(`${SPECIFICATIONS} as s`, 's.id', 'sp.speaker_id')
+    .whereIn('sp.event_id', rows.map((row) => row.id))
+    .select('s.*', 'sp.event_id as speaker_event_id', 'sp.position as speaker_position');
+  const found = await selectRows<SpecificationDbRow & { speaker_event_id: string | null; speaker_position: unknown }>(namedQuery.unionAll([speakerQuery]).orderBy('speaker_position').orderBy('id'));
+  for (const row of found) {
+    const view = specs.get(row.id) ?? toSpecificationView(row);
+    specs.set(row.id, view);
+    if (row.speaker_event_id === null || row.speaker_event_id === undefined) continue;
+    const list = speakers.get(row.speaker_event_id);
+    if (list) list.push(view);
+    else speakers.set(row.speaker_event_id, [view]);
+  }
+  return { specs, speakers };
+}
+
+export async function toEventViews(host: HostRuntime, executor: Executor, rows: Array<EventRow | EventRowWithCounts>, registrationStatuses: string[]): Promise<EventView[]> {
   const ids = rows.map((row) => row.id);
   const products = new Map((await host.catalog.products(executor, rows.map((row) => row.product_id))).map((p) => [p.id, p]));
-  const speakerRows = ids.length ? await selectRows<{ event_id: string; speaker_id: string }>(executor(SPEAKERS).whereIn('event_id', ids).orderBy('position').orderBy('speaker_id')) : [];
-  const specs = await specificationsById(executor, [
-    ...rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)),
-    ...speakerRows.map((row) => row.speaker_id),
-  ]);
-  const counts = await countsByEvent(executor, ids);
+  const { specs, speakers } = await specificationsOfEvents(executor, rows);
+  const counts = hasSeatCounts(rows)
+    ? new Map(rows.map((row) => [row.id, { taken: readInt(row.taken_count), waiting: readInt(row.waiting_count) }]))
+    : await countsByEvent(executor, ids);
   const now = new Date();
   return rows.map((row) => {
     const limit = row.participant_limit === null || row.participant_limit === undefined ? null : readInt(row.participant_limit);
@@ -524,7 +577,7 @@ export async function toEventViews(host: HostRuntime, executor: Executor, rows: 
       format: row.format_id ? (specs.get(row.format_id) ?? null) : null,
       difficultyLevel: row.difficulty_level_id ? (specs.get(row.difficulty_level_id) ?? null) : null,
       venue: row.venue_id ? (specs.get(row.venue_id) ?? null) : null,
-      speakers: speakerRows.filter((s) => s.event_id === row.id).flatMap((s) => (specs.has(s.speaker_id) ? [specs.get(s.speaker_id)!] : [])),
+      speakers: speakers.get(row.id) ?? [],
       description: row.description ?? null,
       startsAt: fromDbTime(row.starts_at)!,
       endsAt: fromDbTime(row.ends_at)!,

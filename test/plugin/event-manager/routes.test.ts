@@ -234,6 +234,44 @@ describe('event manager: Store API and Admin API routes', function () {
   });
 
   describe('customers', () => {
+    it('lists seat counts and speakers as the single event read has them (taken: seat-holding statuses, waiting: waiting; speakers by position)', async () => {
+      const shop = await getShop();
+      const staff = await salesStaff();
+      const tag = newId().slice(0, 8);
+      const [speakerA, speakerB, speakerC] = [await createSpecification(staff.token, 'speaker', `A ${tag}`), await createSpecification(staff.token, 'speaker', `B ${tag}`), await createSpecification(staff.token, 'speaker', `C ${tag}`)];
+      const venue = await createSpecification(staff.token, 'venue', `Venue ${tag}`);
+      const first = await createEvent(staff.token, { name: `Counted ${tag} one`, speakerIds: [speakerC.id, speakerA.id, speakerB.id], venueId: venue.id, participantLimit: 10 });
+      const second = await createEvent(staff.token, { name: `Counted ${tag} two`, speakerIds: [speakerB.id], participantLimit: 2 });
+      const third = await createEvent(staff.token, { name: `Counted ${tag} three` });
+      const seatStatus = `seat-${tag}`;
+      await shop.db('b2b_event_participant_statuses').insert({ technical_name: seatStatus, name: 'Operator seat', occupies_seat: true, system: false, position: 99, created_at: '2026-01-01 00:00:00.000' });
+      const customer = await newCustomer();
+      const participant = (eventId: string, status: string) => ({ id: newId(), event_id: eventId, customer_id: customer.customer.id, first_name: 'P', last_name: status, email: `${newId()}@example.test`, status, documents: '[]', created_by_type: 'staff', created_at: '2026-01-01 00:00:00.000' });
+      await shop.db('b2b_event_participants').insert([
+        ...['registered', 'registered', seatStatus, 'waiting', 'waiting', 'canceled', 'excluded'].map((status) => participant(first.id, status)),
+        ...['participated', 'waiting', 'canceled'].map((status) => participant(second.id, status)),
+      ]);
+
+      const api = await as(customer.token);
+      const listed = await api.post('/events', { term: `Counted ${tag}` });
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      const staffListed = await (await as(staff.token)).post('/event-manager/events', { term: `Counted ${tag}` });
+      expect(staffListed.status, JSON.stringify(staffListed.body)).to.equal(200);
+      for (const event of [first, second, third]) {
+        const single = (await api.get(`/event/${event.id}`)).body;
+        expect(listed.body.elements.find((e: { id: string }) => e.id === event.id)).to.deep.equal(single);
+        const staffOne = staffListed.body.elements.find((e: { id: string }) => e.id === event.id);
+        expect({ ...staffOne, registrationOpen: single.registrationOpen }).to.deep.equal(single);
+      }
+      const byId = new Map(listed.body.elements.map((e: { id: string }) => [e.id, e]));
+      expect(byId.get(first.id)).to.deep.include({ registeredCount: 3, waitingCount: 2, freeSeats: 7 });
+      expect((byId.get(first.id) as { speakers: Array<{ id: string }> }).speakers.map((s) => s.id)).to.deep.equal([speakerC.id, speakerA.id, speakerB.id]);
+      expect((byId.get(first.id) as { venue: { id: string } }).venue.id).to.equal(venue.id);
+      expect(byId.get(second.id)).to.deep.include({ registeredCount: 1, waitingCount: 1, freeSeats: 1 });
+      expect((byId.get(second.id) as { speakers: Array<{ id: string }> }).speakers.map((s) => s.id)).to.deep.equal([speakerB.id]);
+      expect(byId.get(third.id)).to.deep.include({ registeredCount: 0, waitingCount: 0, speakers: [] });
+    });
+
     it('lists only published events whose product the customer may see, filtered by format, difficulty, language and term', async () => {
       const staff = await salesStaff();
       const tag = newId().slice(0, 8);

@@ -15,7 +15,9 @@ import {
   participantsQuery,
   toCustomerParticipantView,
   withHostFields,
+  withSeatCounts,
   type EventRow,
+  type EventRowWithCounts,
   type EventView,
   type ParticipantRow,
 } from '../repository.js';
@@ -32,7 +34,7 @@ export async function searchCustomerEvents(host: HostRuntime, settings: EventSet
   await ctx.ruleIds();
   const query = customerEventsQuery(host, settings);
   const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields);
-  const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)), { knownTotal: list.total });
+  const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)), { knownTotal: list.total });
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
 }
 

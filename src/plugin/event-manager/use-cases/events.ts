@@ -22,7 +22,9 @@ import {
   takenSeats,
   toEventViews,
   updateEventColumns,
+  withSeatCounts,
   type EventRow,
+  type EventRowWithCounts,
   type EventView,
   type SpecificationType,
 } from '../repository.js';
@@ -69,7 +71,7 @@ export async function eventView(host: HostRuntime, settings: EventSettingsCache,
 export async function searchEvents(host: HostRuntime, settings: EventSettingsCache, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
   const query = eventsQuery(host.db);
   const list = await narrowByProductFields(host, null, query, criteria, EVENT_CRITERIA, eventProductFields);
-  const page = await searchByCriteria<EventRow>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(q.select(EVENT_COLUMNS)));
+  const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)));
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
 }
 
