@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.0.0';
+export const CONTRACT_VERSION = '3.1.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -254,13 +254,25 @@ export interface CalculatedPrice {
   listPriceNet?: number | null;
 }
 
+/** A price provider's answer: a unit net price (minor units) and where it came from. */
+export interface ProvidedPrice {
+  unitNet: number;
+  source: string;
+  /** (2.2) a pseudo (strike-through) net unit price, minor units */
+  listPriceNet?: number | null;
+}
+
 /** Returns a unit net price (minor units) for the context, or null to let the next provider (or the list price) decide. */
-export type PriceProvider = (
-  ctx: StoreContext,
-  product: ProductRecord,
-  quantity: number,
-  executor: Executor,
-) => Promise<{ unitNet: number; source: string; /** (2.2) a pseudo (strike-through) net unit price, minor units */ listPriceNet?: number | null } | null>;
+export interface PriceProvider {
+  (ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor): Promise<ProvidedPrice | null>;
+  /**
+   * (3.1) Optional: the same answers for many lines at once, in the order given (null: the next
+   * provider decides), e.g. one query for a listing page instead of one per product. A host that
+   * prices many lines (`prices.calculateMany`, listings) calls it once with the lines no earlier
+   * provider answered; without it, the provider is called once per line.
+   */
+  many?(ctx: StoreContext, items: ReadonlyArray<{ product: ProductRecord; quantity: number }>, executor: Executor): Promise<Array<ProvidedPrice | null>>;
+}
 
 export interface CartLineItem {
   id: string;

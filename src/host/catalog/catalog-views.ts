@@ -2,7 +2,7 @@ import { readBool, readInt, readJson, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import type { PriceProvider, ProductRecord, StoreContext } from '../contract.js';
-import { calculatePrice } from './prices.js';
+import { calculatePrices } from './prices.js';
 import { calculatedPriceSchema, priceView } from '../../lib/price-view.js';
 import { tierPricesOf } from './product-repository.js';
 
@@ -83,11 +83,13 @@ export async function productViews(
   executor: Executor,
   options: { withTiers?: boolean } = {},
 ) {
-  const tiers = await tierPricesOf(executor, products.map((p) => p.id));
+  // The tier table is read for the answer's tierPrices; without them, only for products no price provider priced.
+  const tiers = options.withTiers ? await tierPricesOf(executor, products.map((p) => p.id)) : undefined;
+  const prices = await calculatePrices(providers, ctx, products.map((product) => ({ product, quantity: 1 })), executor, tiers);
   const precision = ctx.salesChannel.currencyPrecision;
   const views = [];
-  for (const product of products) {
-    const price = await calculatePrice(providers, ctx, product, 1, executor, tiers);
+  for (const [index, product] of products.entries()) {
+    const price = prices[index]!;
     views.push({
       id: product.id,
       versionId: product.versionId,
@@ -103,7 +105,7 @@ export async function productViews(
       taxRate: product.taxRateBp / 100,
       calculatedPrice: priceView(price, precision),
       ...(options.withTiers
-        ? { tierPrices: (tiers.get(product.id) ?? []).map((t) => ({ minQuantity: t.minQuantity, unitPrice: fromMinor(t.priceNet, precision) })) }
+        ? { tierPrices: (tiers?.get(product.id) ?? []).map((t) => ({ minQuantity: t.minQuantity, unitPrice: fromMinor(t.priceNet, precision) })) }
         : {}),
     });
   }

@@ -4,8 +4,8 @@ import { isId } from '../../lib/ids.js';
 import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
-import { calculatePrice } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, tierPricesOf, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
+import { calculatePrice, calculatePrices } from './prices.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 import { createVisibleIdCache } from './visible-ids.js';
@@ -97,12 +97,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const prices: HostRuntime['prices'] = {
     addPriceProvider: (provider) => void registries.priceProviders.push(provider),
     calculate: (ctx, product, quantity, executor = internals.db) => calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
-    async calculateMany(ctx, items, executor = internals.db) {
-      const tiers = await tierPricesOf(executor, [...new Set(items.map((item) => item.product.id))]);
-      const prices = [];
-      for (const item of items) prices.push(await calculatePrice(registries.priceProviders, ctx, item.product, item.quantity, executor, tiers));
-      return prices;
-    },
+    calculateMany: (ctx, items, executor = internals.db) => calculatePrices(registries.priceProviders, ctx, items, executor),
   };
 
   const adminRoutes = ADMIN_ENTITIES.flatMap((entity) => entityRoutes(internals, entity, visibilityChanged));

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../lib/db.js';
-import type { HostRuntime } from '../contract.js';
+import type { HostRuntime, PriceProvider } from '../contract.js';
 
 /**
  * Zones tell plugin code from host code while it runs: every callback a plugin hands the host
@@ -67,7 +67,14 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     customerGroups: host(runtime.customerGroups),
     rules: host(runtime.rules),
     catalog: { ...host(runtime.catalog), addVisibilityFilter: (filter) => runtime.catalog.addVisibilityFilter(plugin(filter)) },
-    prices: { ...host(runtime.prices), addPriceProvider: (provider) => runtime.prices.addPriceProvider(plugin(provider)) },
+    prices: {
+      ...host(runtime.prices),
+      addPriceProvider: (provider) => {
+        const zoned: PriceProvider = plugin(provider);
+        if (provider.many) zoned.many = plugin(provider.many.bind(provider));
+        runtime.prices.addPriceProvider(zoned);
+      },
+    },
     cart: {
       ...host(runtime.cart),
       addLineItemProcessor: (processor) => runtime.cart.addLineItemProcessor({ name: processor.name, process: plugin(processor.process.bind(processor)) }),

@@ -1,38 +1,70 @@
-import type { PriceProvider, StoreContext } from '../../host/contract.js';
+import type { PriceProvider, ProvidedPrice, StoreContext } from '../../host/contract.js';
 import type { Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import { priceFor, pricesPresent } from './repository.js';
+import { applicablePrices, pickPrice, pricesPresent, type ApplicablePrice } from './repository.js';
 
-/** Per request: does the caller's customer (or its group) have prices at all? */
-const presence = new WeakMap<StoreContext, Promise<{ customer: boolean; group: boolean }>>();
+type Presence = { customer: boolean; group: boolean };
 
-function presenceOf(ctx: StoreContext, executor: Executor) {
-  let known = presence.get(ctx);
-  if (!known) {
-    known = pricesPresent(executor, ctx.customer!.id, ctx.customer!.groupId);
-    presence.set(ctx, known);
-    known.catch(() => presence.delete(ctx));
+/**
+ * Per request (context): how many single lookups it made, and from the second one on whether the
+ * customer (or its group) has prices at all. A request that prices one product pays one statement;
+ * one that prices products one by one (a host without `many`) pays one probe more and nothing per
+ * product when the customer has no prices.
+ */
+const perContext = new WeakMap<StoreContext, { lookups: number; presence?: Promise<Presence> }>();
+
+function presenceOf(ctx: StoreContext, executor: Executor): Promise<Presence> | undefined {
+  let state = perContext.get(ctx);
+  if (!state) perContext.set(ctx, (state = { lookups: 0 }));
+  state.lookups++;
+  if (state.lookups < 2) return undefined;
+  if (!state.presence) {
+    const known = pricesPresent(executor, ctx.customer!.id, ctx.customer!.groupId);
+    state.presence = known;
+    known.catch(() => {
+      if (state.presence === known) delete state.presence;
+    });
   }
-  return known;
+  return state.presence;
+}
+
+function answer(price: ApplicablePrice | null): ProvidedPrice | null {
+  if (!price) return null;
+  return { unitNet: price.priceNet, source: price.scope === 'customer' ? 'customer-price' : 'customer-group-price', listPriceNet: price.listPriceNet };
 }
 
 /**
  * Only prices that apply now (validity period) in the sales channel's currency (or naming none) count.
  * The customer's own price for the quantity wins; else its group's; else null, so the host's tier
  * and list prices apply. A customer price replaces the list price even when a host tier is lower.
+ * One statement per call (both the customer's and the group's rows); `many` reads a whole page's in one.
  */
 export const customerPriceProvider: PriceProvider = async (ctx, product, quantity, executor) => {
   const customer = ctx.customer;
   if (!customer) return null;
-  const present = await presenceOf(ctx, executor);
-  const when = { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso };
-  if (present.customer) {
-    const price = await priceFor(executor, 'customer', customer.id, product.id, quantity, when);
-    if (price) return { unitNet: price.priceNet, source: 'customer-price', listPriceNet: price.listPriceNet };
+  const present = presenceOf(ctx, executor);
+  let groupId = customer.groupId;
+  if (present) {
+    const known = await present;
+    if (!known.customer && !(groupId && known.group)) return null;
+    if (!known.group) groupId = null;
   }
-  if (customer.groupId && present.group) {
-    const price = await priceFor(executor, 'customerGroup', customer.groupId, product.id, quantity, when);
-    if (price) return { unitNet: price.priceNet, source: 'customer-group-price', listPriceNet: price.listPriceNet };
+  const rows = await applicablePrices(executor, customer.id, groupId, [product.id], quantity, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso });
+  return answer(pickPrice(rows, quantity));
+};
+
+customerPriceProvider.many = async (ctx, items, executor) => {
+  const customer = ctx.customer;
+  if (!customer || items.length === 0) return items.map(() => null);
+  const productIds = [...new Set(items.map((item) => item.product.id))];
+  let maxQuantity = 0;
+  for (const item of items) if (item.quantity > maxQuantity) maxQuantity = item.quantity;
+  const rows = await applicablePrices(executor, customer.id, customer.groupId, productIds, maxQuantity, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso });
+  const byProduct = new Map<string, ApplicablePrice[]>();
+  for (const row of rows) {
+    const list = byProduct.get(row.productId);
+    if (list) list.push(row);
+    else byProduct.set(row.productId, [row]);
   }
-  return null;
+  return items.map((item) => answer(pickPrice(byProduct.get(item.product.id) ?? [], item.quantity)));
 };

@@ -80,25 +80,70 @@ export function applicable(query: Knex.QueryBuilder, when: Applicability, prefix
     });
 }
 
+/** A price row that applies now, as the price provider reads it (customer's or group's). */
+export interface ApplicablePrice {
+  /** the customer's own row, or its group's */
+  scope: PriceScope;
+  productId: string;
+  minQuantity: number;
+  priceNet: number;
+  listPriceNet: number | null;
+}
+
+type ApplicableRow = Pick<CustomerPriceRow, 'customer_id' | 'product_id' | 'min_quantity' | 'price_net' | 'list_price_net'>;
+const APPLICABLE_COLUMNS = ['customer_id', 'product_id', 'min_quantity', 'price_net', 'list_price_net'];
+
+function toApplicable(row: ApplicableRow, customerId: string): ApplicablePrice {
+  return {
+    scope: row.customer_id === customerId ? 'customer' : 'customerGroup',
+    productId: row.product_id,
+    minQuantity: readInt(row.min_quantity),
+    priceNet: readInt(row.price_net),
+    listPriceNet: row.list_price_net === null || row.list_price_net === undefined ? null : readInt(row.list_price_net),
+  };
+}
+
 /**
- * The price row for a quantity: of the rows of one customer or one group that apply now, the highest
- * minimum quantity not above it (an expired "from 10" leaves the quantity to the "from 1").
+ * The rows of a customer and of its group for some products that apply now, with a minimum quantity
+ * not above `maxQuantity`: one statement (the customer's rows and the group's, each by its unique key,
+ * as one UNION ALL). `pickPrice` chooses among them.
  */
-export async function priceFor(
+export async function applicablePrices(
   executor: Executor,
-  scope: PriceScope,
-  scopeId: string,
-  productId: string,
-  quantity: number,
+  customerId: string,
+  groupId: string | null,
+  productIds: string[],
+  maxQuantity: number,
   when: Applicability,
-): Promise<{ priceNet: number; listPriceNet: number | null } | null> {
-  const query = executor(CUSTOMER_PRICES)
-    .where(scope === 'customer' ? 'customer_id' : 'customer_group_id', scopeId)
-    .where('product_id', productId)
-    .where('min_quantity', '<=', quantity);
-  const row = await selectRow<Pick<CustomerPriceRow, 'price_net' | 'list_price_net'>>(applicable(query, when).orderBy('min_quantity', 'desc').first('price_net', 'list_price_net'));
-  if (!row) return null;
-  return { priceNet: readInt(row.price_net), listPriceNet: row.list_price_net === null || row.list_price_net === undefined ? null : readInt(row.list_price_net) };
+): Promise<ApplicablePrice[]> {
+  if (productIds.length === 0) return [];
+  const arm = (query: Knex.QueryBuilder, column: string, value: string) => {
+    query.from(CUSTOMER_PRICES).where(column, value);
+    if (productIds.length === 1) query.where('product_id', productIds[0]!);
+    else query.whereIn('product_id', productIds);
+    applicable(query.where('min_quantity', '<=', maxQuantity), when).select(APPLICABLE_COLUMNS);
+  };
+  const query = executor.queryBuilder();
+  arm(query, 'customer_id', customerId);
+  if (groupId) query.unionAll((q) => arm(q, 'customer_group_id', groupId));
+  return (await selectRows<ApplicableRow>(query)).map((row) => toApplicable(row, customerId));
+}
+
+/**
+ * The price for a quantity among a product's applicable rows: the customer's row with the highest
+ * minimum quantity not above it (an expired "from 10" leaves the quantity to the "from 1"), else the
+ * group's row chosen alike, else null.
+ */
+export function pickPrice(rows: Iterable<ApplicablePrice>, quantity: number): ApplicablePrice | null {
+  let own: ApplicablePrice | null = null;
+  let group: ApplicablePrice | null = null;
+  for (const row of rows) {
+    if (row.minQuantity > quantity) continue;
+    if (row.scope === 'customer') {
+      if (!own || row.minQuantity > own.minQuantity) own = row;
+    } else if (!group || row.minQuantity > group.minQuantity) group = row;
+  }
+  return own ?? group;
 }
 
 /** Whether a customer and its group have any price at all (one cheap query saves one per product for most customers). */
