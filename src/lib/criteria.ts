@@ -293,7 +293,10 @@ export async function searchByCriteria<T>(
   const rows = result as T[];
   let total: number;
   if (mode === 0 || mode === 'none') total = rows.length;
-  else if (mode === 2 || mode === 'next-pages') {
+  else if (rows.length < limit && (page === 1 || rows.length > 0)) {
+    // A page that is not full is the last one: the rows before it and its own are all there are (no count).
+    total = (page - 1) * limit + rows.length;
+  } else if (mode === 2 || mode === 'next-pages') {
     const ahead = await selectRows<unknown>(filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit));
     total = (page - 1) * limit + ahead.length;
   } else if (options.knownTotal !== undefined) {

@@ -31,23 +31,48 @@ describe('lib: criteria', () => {
     const underscore = await searchByCriteria(base(), { term: 'n_b' }, spec, (q) => q.select('products.name'));
     expect(underscore.total).to.equal(1);
 
+    // Full pages (limit 2), so the total is counted (or kept), not read off a last page.
     const key = `test:${marker}`;
-    const first = await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: key });
+    const first = await searchByCriteria(base(), { limit: 2 }, spec, (q) => q.select('products.id'), { totalCacheKey: key });
     expect(first.total).to.equal(3);
     await shop.db('products').insert({ ...rows[0], id: newId(), version_id: newId(), product_number: `${marker}-9` });
-    const cached = await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: key });
+    const cached = await searchByCriteria(base(), { limit: 2, page: 2 }, spec, (q) => q.select('products.id'), { totalCacheKey: key });
     expect(cached.total, 'same key: the kept total').to.equal(3);
-    expect(cached.rows, 'the page itself is live').to.have.length(4);
-    const otherKey = await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: `${key}:v2` });
+    expect(cached.rows, 'the page itself is live').to.have.length(2);
+    const otherKey = await searchByCriteria(base(), { limit: 2 }, spec, (q) => q.select('products.id'), { totalCacheKey: `${key}:v2` });
     expect(otherKey.total).to.equal(4);
-    const filtered = await searchByCriteria(base(), { filter: [{ type: 'range', field: 'stock', parameters: { gte: 1 } }] }, spec, (q) => q.select('products.id'), { totalCacheKey: key });
+    const filtered = await searchByCriteria(base(), { limit: 1, filter: [{ type: 'range', field: 'stock', parameters: { gte: 1 } }] }, spec, (q) => q.select('products.id'), { totalCacheKey: key });
     expect(filtered.total, 'other filters: another entry').to.equal(2);
 
     const shortKey = `${key}:short`;
-    expect((await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 })).total).to.equal(4);
+    expect((await searchByCriteria(base(), { limit: 2 }, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 })).total).to.equal(4);
     await shop.db('products').insert({ ...rows[0], id: newId(), version_id: newId(), product_number: `${marker}-8` });
     await new Promise((resolve) => setTimeout(resolve, 80));
-    const expired = await searchByCriteria(base(), {}, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 });
+    const expired = await searchByCriteria(base(), { limit: 2 }, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 });
     expect(expired.total, 'after its time a total is counted again').to.equal(5);
+  });
+
+  it('counts nothing when a page is not full: the total is the rows before it and its own', async () => {
+    const shop = await getShop();
+    const marker = `last-${newId().slice(0, 8)}`;
+    await shop.db('products').insert([0, 1, 2, 3, 4].map((i) => ({ id: newId(), version_id: newId(), product_number: `${marker}-${i}`, name: `${marker} ${i}`, stock: i, active: true, tax_rate_bp: 1900, price_net: 100, created_at: nowDb() })));
+    const base = () => shop.db('products').where('products.product_number', 'like', `${marker}-%`);
+    const counts: string[] = [];
+    const listen = (query: { sql: string }) => {
+      if (/count\(/i.test(query.sql)) counts.push(query.sql);
+    };
+    shop.db.on('query', listen);
+    try {
+      const search = (criteria: Parameters<typeof searchByCriteria>[1]) => searchByCriteria(base(), criteria, spec, (q) => q.select('products.id'));
+      expect(await search({ limit: 10 })).to.include({ total: 5 });
+      expect(await search({ limit: 2, page: 3 })).to.include({ total: 5 });
+      expect(await search({ limit: 2, page: 3, 'total-count-mode': 'next-pages' })).to.include({ total: 5 });
+      expect(counts, 'pages that are not full are counted by their rows').to.have.length(0);
+      expect(await search({ limit: 2, page: 9 }), 'an empty page past the end: counted').to.include({ total: 5 });
+      expect(await search({ limit: 5 }), 'a full page: counted').to.include({ total: 5 });
+      expect(counts).to.have.length(2);
+    } finally {
+      shop.db.off('query', listen);
+    }
   });
 });
