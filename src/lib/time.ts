@@ -51,8 +51,13 @@ export function fromDbTime(value: string | Date | null | undefined): string | nu
   return new Date(normalised.endsWith('Z') ? normalised : `${normalised}Z`).toISOString();
 }
 
+let lastNow = { ms: -1, text: '' };
+
+/** The current time in the DB's form (remembered for the millisecond: a busy process asks many times in one). */
 export function nowDb(): string {
-  return toDbTime(new Date());
+  const ms = Date.now();
+  if (ms !== lastNow.ms) lastNow = { ms, text: toDbTime(new Date(ms)) };
+  return lastNow.text;
 }
 
 export function addSeconds(date: Date, seconds: number): Date {
