@@ -2,6 +2,7 @@ import { VISIBILITY_ID_MARKER, type CalculatedPrice, type CatalogEntity, type Ho
 import type { Knex } from 'knex';
 import { selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
+import { firstProvidedPrices } from '../../lib/price-providers.js';
 import { toVendureIds, versionId } from './ids.js';
 import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
@@ -72,6 +73,11 @@ export async function catalogVisibility(state: AdapterState, ctx: StoreContext, 
   return { hiddenVariantIds, hiddenProductIds };
 }
 
+function checkQuantity(quantity: number): void {
+  if (!Number.isSafeInteger(quantity) || quantity < 1)
+    throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', { pointer: '/quantity' });
+}
+
 function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string): CalculatedPrice {
   const totalNet = unitNet * quantity;
   const totalTax = Math.round((totalNet * taxRateBp) / 10000);
@@ -106,8 +112,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
   }
 
   async function calculate(ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor): Promise<CalculatedPrice> {
-    if (!Number.isSafeInteger(quantity) || quantity < 1)
-      throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', { pointer: '/quantity' });
+    checkQuantity(quantity);
     for (const provider of state.registries.priceProviders) {
       const provided = await provider(ctx, product, quantity, executor);
       if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source);
@@ -167,9 +172,13 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
       addPriceProvider: (provider) => void state.registries.priceProviders.push(provider),
       calculate: (ctx, product, quantity, executor = state.db) => calculate(ctx, product, quantity, executor),
       async calculateMany(ctx, items, executor = state.db) {
-        const out: CalculatedPrice[] = [];
-        for (const item of items) out.push(await calculate(ctx, item.product, item.quantity, executor));
-        return out;
+        for (const item of items) checkQuantity(item.quantity);
+        // Each provider once for all lines (its `many`, contract 3.1); the rest at their list price.
+        const provided = await firstProvidedPrices(state.registries.priceProviders, ctx, items, executor);
+        return items.map(({ product, quantity }, index) => {
+          const answer = provided[index];
+          return answer ? priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source) : priceOf(product.priceNet, quantity, product.taxRateBp, 'list');
+        });
       },
     },
   };

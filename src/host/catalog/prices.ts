@@ -1,6 +1,7 @@
 import { Errors } from '../../lib/errors.js';
 import type { Executor } from '../../lib/db.js';
-import type { CalculatedPrice, PriceProvider, ProductRecord, ProvidedPrice, StoreContext } from '../contract.js';
+import { firstProvidedPrices } from '../../lib/price-providers.js';
+import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
 import { tierPricesOf } from './product-repository.js';
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
@@ -58,26 +59,13 @@ export async function calculatePrices(
   tiers?: TierPrices,
 ): Promise<CalculatedPrice[]> {
   for (const item of items) checkQuantity(item.quantity);
-  const prices: Array<CalculatedPrice | undefined> = new Array<CalculatedPrice | undefined>(items.length);
-  let open: number[] = items.map((_, index) => index);
-  for (const provider of providers) {
-    if (open.length === 0) break;
-    let answers: Array<ProvidedPrice | null>;
-    if (provider.many) {
-      answers = await provider.many(ctx, open.map((index) => items[index]!), executor);
-      if (answers.length !== open.length) throw new Error(`A price provider answered ${answers.length} prices for ${open.length} lines.`);
-    } else {
-      answers = [];
-      for (const index of open) answers.push(await provider(ctx, items[index]!.product, items[index]!.quantity, executor));
-    }
-    const next: number[] = [];
-    for (const [k, index] of open.entries()) {
-      const provided = answers[k];
-      const { product, quantity } = items[index]!;
-      if (provided) prices[index] = priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source, provided.listPriceNet);
-      else next.push(index);
-    }
-    open = next;
+  const provided = await firstProvidedPrices(providers, ctx, items, executor);
+  const prices: CalculatedPrice[] = [];
+  const open: number[] = [];
+  for (const [index, answer] of provided.entries()) {
+    const { product, quantity } = items[index]!;
+    if (answer) prices[index] = priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source, answer.listPriceNet);
+    else open.push(index);
   }
   if (open.length > 0) {
     const known = tiers ?? (await tierPricesOf(executor, [...new Set(open.map((index) => items[index]!.product.id))]));
@@ -86,5 +74,5 @@ export async function calculatePrices(
       prices[index] = tierOrList(product, quantity, known.get(product.id) ?? []);
     }
   }
-  return prices as CalculatedPrice[];
+  return prices;
 }

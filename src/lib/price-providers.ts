@@ -1,0 +1,42 @@
+/**
+ * Asking a host's price providers for many lines at once (contract 3.1, `PriceProvider.many`), shared
+ * by the reference host and the Vendure adapter. Generic, so src/lib need not know the contract's types.
+ */
+export interface BatchablePriceProvider<Ctx, Product, Executor, Answer> {
+  (ctx: Ctx, product: Product, quantity: number, executor: Executor): Promise<Answer | null>;
+  many?(ctx: Ctx, items: ReadonlyArray<{ product: Product; quantity: number }>, executor: Executor): Promise<Array<Answer | null>>;
+}
+
+/**
+ * For each line, the answer of the first provider that answers (null: none did), in the order given.
+ * Each provider is asked once for the lines no earlier provider answered: its `many` form, else once
+ * per line.
+ */
+export async function firstProvidedPrices<Ctx, Product, Executor, Answer>(
+  providers: ReadonlyArray<BatchablePriceProvider<Ctx, Product, Executor, Answer>>,
+  ctx: Ctx,
+  items: ReadonlyArray<{ product: Product; quantity: number }>,
+  executor: Executor,
+): Promise<Array<Answer | null>> {
+  const provided: Array<Answer | null> = items.map(() => null);
+  let open: number[] = items.map((_, index) => index);
+  for (const provider of providers) {
+    if (open.length === 0) break;
+    let answers: Array<Answer | null>;
+    if (provider.many) {
+      answers = await provider.many(ctx, open.map((index) => items[index]!), executor);
+      if (answers.length !== open.length) throw new Error(`A price provider answered ${answers.length} prices for ${open.length} lines.`);
+    } else {
+      answers = [];
+      for (const index of open) answers.push(await provider(ctx, items[index]!.product, items[index]!.quantity, executor));
+    }
+    const next: number[] = [];
+    for (const [k, index] of open.entries()) {
+      const answer = answers[k];
+      if (answer) provided[index] = answer;
+      else next.push(index);
+    }
+    open = next;
+  }
+  return provided;
+}
