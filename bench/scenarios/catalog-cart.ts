@@ -51,9 +51,10 @@ export const scenarios: BenchScenario[] = [
     seed: ({ db, size }) => seedCatalog(db, size.products),
     async requests(env) {
       const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
-      // Twenty products the customer can see (other scenarios may restrict some), added in turn:
-      // a cart of twenty lines, none of which reaches the per-line quantity limit.
-      const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20 }) });
+      // Twenty bench products the customer can see (other scenarios may restrict some; the demo
+      // catalog's products have little stock, which a fast run would use up), added in turn: a cart
+      // of twenty lines, none of which reaches the per-line quantity limit.
+      const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20, filter: [{ type: 'prefix', field: 'productNumber', value: 'BENCH-' }] }) });
       const products = ((await listing.json()) as { elements: Array<{ id: string }> }).elements.map((p) => p.id);
       const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
       // A fresh cart each run: a login finds its open cart again, and lines of earlier runs would reach a demo product's stock.
