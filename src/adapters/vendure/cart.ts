@@ -8,7 +8,7 @@ import type { AdapterState } from './state.js';
 import { vendureServices } from './state.js';
 import { notSupported } from './unsupported.js';
 import { requestFor } from './vendure-context.js';
-import { defaultChannel } from './vendure-tables.js';
+import { defaultChannel, type OrderLineRow } from './vendure-tables.js';
 
 /**
  * The contract's cart on Vendure: the context's cart is the Vendure **active order** of the
@@ -29,14 +29,7 @@ interface OrderRow {
   customerId: string | number | null;
 }
 
-interface LineRow {
-  id: string | number;
-  productVariantId: string | number;
-  quantity: unknown;
-  listPrice: unknown;
-  listPriceIncludesTax: unknown;
-  taxLines: unknown;
-  sku: string | null;
+interface LineRow extends OrderLineRow {
   name: string | null;
 }
 

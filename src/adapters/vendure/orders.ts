@@ -9,6 +9,7 @@ import { toVendureIds } from './ids.js';
 import { linePayloadOfRow } from './participants.js';
 import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
+import type { OrderLineRow } from './vendure-tables.js';
 
 /**
  * `orders.*` on Vendure's `order` / `order_line` / `payment` tables (reads with knex through the
@@ -108,16 +109,9 @@ interface OrderTableRow extends Record<string, unknown> {
   shippingAddress: unknown;
 }
 
-/** An `order_line` row (with its custom-field columns) and its variant's SKU. */
-interface OrderLineRow extends Record<string, unknown> {
-  id: string | number;
+/** An `order_line` row with all its columns (the custom fields too) and its variant's SKU. */
+interface OrderLineRowOfOrder extends OrderLineRow, Record<string, unknown> {
   orderId: string | number;
-  productVariantId: string | number;
-  quantity: unknown;
-  listPrice: unknown;
-  listPriceIncludesTax: unknown;
-  taxLines: unknown;
-  sku: string | null;
 }
 
 interface PaymentRow {
@@ -145,7 +139,7 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
   const orderIds = rows.map((r) => r.id);
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id) => id != null))];
   const [lineRows, paymentRows, customerRows] = await Promise.all([
-    selectRows<OrderLineRow>(executor('order_line as l').leftJoin('product_variant as v', 'v.id', 'l.productVariantId').whereIn('l.orderId', orderIds).orderBy('l.id').select('l.*', 'v.sku')),
+    selectRows<OrderLineRowOfOrder>(executor('order_line as l').leftJoin('product_variant as v', 'v.id', 'l.productVariantId').whereIn('l.orderId', orderIds).orderBy('l.id').select('l.*', 'v.sku')),
     selectRows<PaymentRow>(executor('payment').whereIn('orderId', orderIds).orderBy('id').select('id', 'orderId', 'method', 'state', 'amount')),
     customerIds.length ? selectRows<OrderCustomerRow>(executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress')) : Promise.resolve([]),
   ]);

@@ -64,6 +64,17 @@ interface VariantRow {
   price: unknown;
 }
 
+/** An `order_line` row as the adapter reads it: its columns with the variant's SKU (a left join of product_variant). */
+export interface OrderLineRow {
+  id: string | number;
+  productVariantId: string | number;
+  quantity: unknown;
+  listPrice: unknown;
+  listPriceIncludesTax: unknown;
+  taxLines: unknown;
+  sku: string | null;
+}
+
 export async function defaultChannel(executor: Executor): Promise<ChannelRow> {
   const row = await selectRow<VendureChannelRow>(executor('channel').where({ code: DEFAULT_CHANNEL_CODE }).first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId'));
   if (!row) throw new Error('Vendure has no default channel yet (has Vendure started?)');
