@@ -201,6 +201,10 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     if (health.draining) res.setHeader('Connection', 'close');
     next();
   });
+  // The APIs first: every layer before them is walked by each of their requests.
+  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
+  app.use('/store-api', json, internals.storeApi.router);
+  app.use('/api', json, express.urlencoded({ extended: false, limit: '64kb' }), internals.adminApi.router);
   app.use(health.router);
   app.get('/metrics', metrics.endpoint);
 
@@ -226,9 +230,6 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   apiDocs('/store-api', internals.storeApi, 'Suite B2B Store API', 'contextToken', { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER });
   apiDocs('/api', internals.adminApi, 'Suite B2B Admin API', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
 
-  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
-  app.use('/store-api', json, internals.storeApi.router);
-  app.use('/api', json, express.urlencoded({ extended: false, limit: '64kb' }), internals.adminApi.router);
   app.use(['/store-api', '/api'], (req: Request, _res: Response, next: NextFunction) => {
     next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`));
   });

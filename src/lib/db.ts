@@ -299,6 +299,41 @@ export async function selectRows<Row>(query: PromiseLike<unknown>): Promise<Row[
   return rows as Row[];
 }
 
+type FixedValue = string | number | boolean | null;
+type CompiledStatement = { sql: string; bindings: Array<{ arg: number } | { value: unknown }> };
+
+/**
+ * A read whose SQL text never changes, only its values: built once per dialect with the query
+ * builder, then run by its text. On a hot route knex's building costs more than the statement
+ * itself (a request's fixed reads, e.g. the context versions every Store API request reads). The
+ * arguments must only be values the builder binds as they are (where-clause values), never
+ * something that shapes the SQL (lists of any length, limits, column names).
+ */
+export function fixedRead<Args extends FixedValue[]>(build: (executor: Executor, ...args: Args) => Knex.QueryBuilder) {
+  const compiled = new Map<Dialect, CompiledStatement>();
+  const compile = (executor: Executor, arity: number): CompiledStatement => {
+    const markers = Array.from({ length: arity }, (_, i) => `\u0000fixed-read-argument-${i}\u0000`);
+    const { sql, bindings } = build(executor, ...(markers as Args)).toSQL();
+    const used = new Set<number>();
+    const template = (bindings as unknown[]).map((value) => {
+      const arg = typeof value === 'string' ? markers.indexOf(value) : -1;
+      if (arg === -1) return { value };
+      used.add(arg);
+      return { arg };
+    });
+    if (used.size !== arity) throw new Error(`fixedRead: an argument is not bound as a value in ${sql}`);
+    return { sql, bindings: template };
+  };
+  return async function read<Row>(executor: Executor, ...args: Args): Promise<Row[]> {
+    const dialect = dialectOf(executor);
+    let statement = compiled.get(dialect);
+    if (!statement) compiled.set(dialect, (statement = compile(executor, args.length)));
+    const bindings = statement.bindings.map((binding) => ('arg' in binding ? args[binding.arg] : binding.value));
+    const result = (await executor.raw(statement.sql, bindings as never[])) as unknown;
+    return (dialect === 'mysql' ? (result as [Row[]])[0] : result) as Row[];
+  };
+}
+
 /** The one row of a `.first(…)` query, in the declared shape, or undefined. */
 export async function selectRow<Row>(query: PromiseLike<unknown>): Promise<Row | undefined> {
   const row = await query;

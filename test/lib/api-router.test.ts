@@ -60,4 +60,29 @@ describe('lib: ApiRouter', () => {
     expect((await request(server).get('/api/items/search')).body).to.deep.equal({ answer: 'one item', itemId: 'search' });
     expect((await request(server).get('/api/items/42')).body).to.deep.equal({ answer: 'one item', itemId: '42' });
   });
+
+  it('finds routes with parameters by their first segment, decoding parameters as express does', async () => {
+    const server = app();
+    expect((await request(server).get('/api/Items/a%20b/')).body).to.deep.equal({ answer: 'one item', itemId: 'a b' });
+    const malformed = await request(server).get('/api/items/%E0%A4%A');
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body.errors[0].code).to.equal('SUITE__MALFORMED_URI');
+    expect((await request(server).get('/api/items/42/more')).status).to.equal(404);
+    expect((await request(server).get('/api/other/42')).status).to.equal(404);
+  });
+
+  it('leaves a route with its own body parser to express, and a route declared after it does not jump ahead', async () => {
+    const router = new ApiRouter(api, { db: null as unknown as Db, rateLimiter: { hit: () => Promise.resolve(1) }, validateResponses: false });
+    const csv = route('POST', '/imports/{itemId}', 'csv import') as AnyRoute & { schemas: Record<string, unknown> };
+    csv.schemas = { ...csv.schemas, body: { type: 'string' }, bodyContentType: 'text/csv' };
+    csv.handler = (({ params, body }: { params: Record<string, unknown>; body: unknown }) => Promise.resolve({ answer: `csv ${String(body)}`, ...params })) as AnyRoute['handler'];
+    router.add(csv);
+    router.add(route('POST', '/{itemId}/7', 'json import'));
+    const server = express();
+    server.use('/api', express.json(), router.router);
+    server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
+    const answer = await request(server).post('/api/imports/7').set('content-type', 'text/csv').send('a;b');
+    expect(answer.body).to.deep.equal({ answer: 'csv a;b', itemId: '7' });
+    expect((await request(server).post('/api/exports/7').send({})).body).to.deep.equal({ answer: 'json import', itemId: 'exports' });
+  });
 });

@@ -1,6 +1,6 @@
 import { newId } from '../../lib/ids.js';
 import { LRUCache } from 'lru-cache';
-import { readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import { fixedRead, readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { ActorType, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
 import {
@@ -146,8 +146,10 @@ export interface ContextVersions {
 }
 
 /** The visibility and session versions, in one read: what a request's context caches are checked against. */
+const contextVersionRows = fixedRead((executor: Executor) => executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION]).select('name', 'value'));
+
 export async function readContextVersions(executor: Executor): Promise<ContextVersions> {
-  const rows = await selectRows<{ name: string; value: number | string }>(executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION]).select('name', 'value'));
+  const rows = await contextVersionRows<{ name: string; value: number | string }>(executor);
   const versions = { visibility: 0, sessions: 0 };
   for (const row of rows) {
     if (row.name === VISIBILITY) versions.visibility = readInt(row.value);
