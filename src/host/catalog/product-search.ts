@@ -138,6 +138,14 @@ function activeOnly(qb: Knex.QueryBuilder): void {
   qb.whereNot('products.active', false);
 }
 
+/**
+ * A term match needs a scan (part of the name), and on MariaDB `active = 1` turns it into a walk of
+ * this index with a row look-up per product for the number and name patterns: three times the
+ * time of reading the table in order (fast order search page, 10,000 products: 40 ms → 14 ms on a
+ * busy machine). The term's searches tell MariaDB to leave it alone; listings sorted by name keep it.
+ */
+const ACTIVE_NAME_INDEX = 'products_active_name_index';
+
 /** Product searches for the contract (catalog.searchProducts, catalog.productIds). */
 export function createProductSearch(
   db: Executor,
@@ -149,11 +157,11 @@ export function createProductSearch(
   const DEFAULT_SORT = [{ field: 'productNumber', order: 'asc' as const }];
 
   async function searchProducts(ctx: StoreContext | null, criteria: Criteria, options: ProductSearchOptions = {}): Promise<ProductSearchResult> {
-    const query = db('products').where('products.active', true);
-    if (options.within) query.whereIn('products.id', [...new Set(options.within.filter(isId))]);
     const { term, sort, ...rest } = criteria;
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
+    const query = (match && dialect === 'mysql' ? db.from(db.raw('?? IGNORE INDEX (??)', ['products', ACTIVE_NAME_INDEX])) : db('products')).where('products.active', true);
+    if (options.within) query.whereIn('products.id', [...new Set(options.within.filter(isId))]);
     match?.where(query);
     // The visibility predicates (per-row probes of assignment tables) after the term: the databases
     // test a row's conditions in the order written, so a scan for a term probes only the rows that
