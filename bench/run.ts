@@ -33,6 +33,7 @@ Knobs (environment variables):
   BENCH_SECONDS      seconds per scenario (default 8)
   BENCH_CONNECTIONS  concurrent connections (default 10)
   BENCH_ONLY         comma-separated scenario names to run (default: all)
+  BENCH_CART_BUYERS  buyers the cart add scenario adds for in turn, each to a cart of its own (default 10)
   BENCH_PROCESSES    e.g. "1,2": instead of the table, product listing on the app started with each
                      of these WEB_CONCURRENCY values (after 3 s unmeasured), each one's req/s ratio
                      to the first, and the CPU the app, the database and autocannon used
@@ -96,6 +97,7 @@ async function fire(url: string, request: BenchRequest, duration = seconds, serv
   const cpuBefore = server ? sampleCpu(server.pid).app : null;
   let turn = 0;
   const bodies = request.bodies;
+  const callers = request.callers;
   const result = await autocannon({
     url,
     connections,
@@ -103,7 +105,21 @@ async function fire(url: string, request: BenchRequest, duration = seconds, serv
     method: request.method,
     headers: { 'content-type': 'application/json', ...(request.headers ?? {}) },
     body: request.body,
-    ...(bodies ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: bodies[turn++ % bodies.length] }) }] } : {}),
+    ...(bodies || callers
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                // Callers in turn, and each caller through every body in turn.
+                const next = turn++;
+                const caller = callers ? next % callers.length : 0;
+                const body = callers ? Math.floor(next / callers.length) : next;
+                return { ...req, ...(bodies ? { body: bodies[body % bodies.length] } : {}), ...(callers ? { headers: { ...req.headers, ...callers[caller] } } : {}) };
+              },
+            },
+          ],
+        }
+      : {}),
   });
   const errors = result.errors + result.timeouts + result.non2xx;
   const cpuAfter = server ? sampleCpu(server.pid).app : null;

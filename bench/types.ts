@@ -8,6 +8,8 @@ export interface BenchRequest {
   body?: string;
   /** Bodies sent in turn instead of `body` (e.g. different products, so no cart line hits its quantity limit). */
   bodies?: string[];
+  /** Headers of several callers (e.g. buyers' context tokens) sent in turn, on top of `headers`: concurrent requests then act for different callers. */
+  callers?: Array<Record<string, string>>;
 }
 
 export interface BenchEnv {

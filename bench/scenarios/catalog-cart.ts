@@ -29,6 +29,18 @@ export async function seedCatalog(db: Parameters<BenchScenario['seed']>[0]['db']
   }
 }
 
+/** The cart add scenario's buyers: customers with a login each, so each has a cart of its own (BENCH_CART_BUYERS, default 10). */
+const CART_BUYERS = Array.from({ length: Math.max(1, Number(process.env.BENCH_CART_BUYERS ?? 10)) }, (_, i) => ({ email: `bench-cart-buyer-${i}@bench.test`, password: 'bench-cart-buyer-password' }));
+
+async function seedCartBuyers(db: Parameters<BenchScenario['seed']>[0]['db']): Promise<void> {
+  const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
+  const have = new Set((await db('customers').whereIn('email', CART_BUYERS.map((buyer) => buyer.email)).pluck('email')) as string[]);
+  const passwordHash = await hashPassword(CART_BUYERS[0]!.password);
+  for (const [i, buyer] of CART_BUYERS.entries())
+    if (!have.has(buyer.email))
+      await db('customers').insert({ id: newId(), sales_channel_id: salesChannel.id, customer_number: `BENCH-CART-${i}`, email: buyer.email, password_hash: passwordHash, first_name: 'Bench', last_name: `Cart buyer ${i}`, company: 'Bench Ltd', tags: '[]', active: true, created_at: nowDb() });
+}
+
 const listingSql = [
   { sql: 'select id, version_id, product_number, name, description, stock, tax_rate_bp, price_net from products where active = ? order by name asc, id asc limit 25', bindings: [1] },
   { sql: 'select count(*) as n from products where active = ?', bindings: [1] },
@@ -48,22 +60,30 @@ export const scenarios: BenchScenario[] = [
   },
   {
     name: 'cart add',
-    seed: ({ db, size }) => seedCatalog(db, size.products),
+    seed: async ({ db, size }) => {
+      await seedCatalog(db, size.products);
+      await seedCartBuyers(db);
+    },
     async requests(env) {
-      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
-      // Twenty bench products the customer can see (other scenarios may restrict some; the demo
-      // catalog's products have little stock, which a fast run would use up), added in turn: a cart
+      const tokens = await Promise.all(CART_BUYERS.map((buyer) => env.login(buyer.email, buyer.password)));
+      // Twenty bench products the customers can see (other scenarios may restrict some; the demo
+      // catalog's products have little stock, which a fast run would use up), added in turn: carts
       // of twenty lines, none of which reaches the per-line quantity limit.
-      const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20, filter: [{ type: 'prefix', field: 'productNumber', value: 'BENCH-' }] }) });
+      const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': tokens[0]! }, body: JSON.stringify({ limit: 20, filter: [{ type: 'prefix', field: 'productNumber', value: 'BENCH-' }] }) });
       const products = ((await listing.json()) as { elements: Array<{ id: string }> }).elements.map((p) => p.id);
       const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
       // A fresh cart each run: a login finds its open cart again, and lines of earlier runs would reach a demo product's stock.
-      await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers: { 'suite-context-token': token } });
-      for (const body of bodies)
-        await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
+      for (const token of tokens) {
+        await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers: { 'suite-context-token': token } });
+        for (const body of bodies)
+          await fetch(`${env.baseUrl}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
+      }
       const cart = await env.db('cart_line_items').where({ product_id: products[0] }).orderBy('created_at', 'desc').first('cart_token');
       return {
-        app: { method: 'POST', path: '/store-api/checkout/cart/line-item', headers: { 'suite-context-token': token }, bodies },
+        // Ten buyers with a cart each, a request for each in turn: concurrent adds to one cart queue on
+        // its lock (on MariaDB that queue, not the add, was the figure), and no shop's buyer adds ten
+        // lines at once. One buyer: BENCH_CART_BUYERS=1.
+        app: { method: 'POST', path: '/store-api/checkout/cart/line-item', callers: tokens.map((token) => ({ 'suite-context-token': token })), bodies },
         baselineSql: [
           { sql: 'select * from products where id = ? and active = ?', bindings: [products[0], 1] },
           { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [cart?.cart_token ?? '', products[0]] },
