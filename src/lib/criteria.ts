@@ -262,6 +262,12 @@ export interface SearchOptions {
   unfilteredTotal?: () => Promise<number>;
   /** The exact total of `base` with the criteria, when the caller has counted it already (e.g. narrowByProductFields' `total`). */
   knownTotal?: number;
+  /**
+   * Reads the page instead of running the data query (sorted, limited and offset) as it is: for a
+   * caller that can often answer the same rows by a cheaper query (e.g. the leading rows of a ranked
+   * search). It must answer exactly the rows the data query would.
+   */
+  readPage?: (dataQuery: Knex.QueryBuilder, limit: number) => Promise<unknown[]>;
 }
 
 /** Whether the criteria narrow the base query (a filter, a term or ids). */
@@ -289,7 +295,7 @@ export async function searchByCriteria<T>(
   for (const sort of spec.defaultSort) dataQuery.orderBy(sort.column, sort.order);
   dataQuery.limit(limit).offset((page - 1) * limit);
   const mode = criteria['total-count-mode'];
-  const result: unknown = await dataQuery;
+  const result: unknown = options.readPage ? await options.readPage(dataQuery, limit) : await dataQuery;
   const rows = result as T[];
   let total: number;
   if (mode === 0 || mode === 'none') total = rows.length;

@@ -45,6 +45,28 @@ describe('fast order: product search', () => {
     expect(numbers(byIds.body)).to.deep.equal([exact.number]);
   });
 
+  it('pages a search in rank order across number and name matches: numbers first, each group by number', async () => {
+    const buyer = await newCustomer();
+    const prefix = uniquePrefix();
+    const byNumber = [];
+    for (const n of ['05', '01', '07', '03', '02', '06', '04']) byNumber.push(await product({ number: `${prefix}-${n}` }));
+    const byName = [];
+    for (const n of ['D', 'A', 'C', 'B']) byName.push(await product({ number: `FO-NAME-${prefix}-${n}`, name: `Widget ${prefix.toLowerCase()} ${n}` }));
+    const expected = [...byNumber.map((p) => p.number).sort(), ...byName.map((p) => p.number).sort()];
+
+    const client = await as(buyer.token);
+    const all = await client.post('/b2b/fast-order-product-search', { term: prefix, limit: 100 });
+    expect(numbers(all.body)).to.deep.equal(expected);
+    const paged: string[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const answer = await client.post('/b2b/fast-order-product-search', { term: prefix, limit: 3, page });
+      expect(answer.body.total, `page ${page}`).to.equal(11);
+      paged.push(...numbers(answer.body));
+    }
+    // Pages 1 and 2 hold number matches only, page 3 both, page 4 name matches only.
+    expect(paged).to.deep.equal(expected);
+  });
+
   it("prices results for the caller: a customer price shows for its customer only", async () => {
     const buyer = await newCustomer();
     const other = await newCustomer();
