@@ -99,6 +99,31 @@ describe('host: catalog Store API', () => {
     expect(res.body.elements[0].categoryIds).to.deep.equal([category]);
   });
 
+  it('prices a listing page with the tier price for quantity 1, shows every category id, and a changed tier price on the next request', async () => {
+    const [first, second] = [await insertCategory('Tier category A', null), await insertCategory('Tier category B', null)];
+    const token = newId().slice(0, 10);
+    const fromOne = await insertProduct({ name: `${token} a from one`, priceNet: 1000, tiers: [[5, 800], [1, 900]], categoryIds: [second, first] });
+    const fromTen = await insertProduct({ name: `${token} b from ten`, priceNet: 1000, tiers: [[10, 700]] });
+    const agent = await http();
+    const list = async () => (await agent.post('/store-api/product').send({ filter: nameFilter(token) })).body.elements as Array<{ id: string; categoryIds: string[]; calculatedPrice: { unitPrice: number; source: string } }>;
+    const [a, b] = await list();
+    expect(a).to.include({ id: fromOne });
+    expect(a!.calculatedPrice).to.include({ unitPrice: 9, source: 'tier' });
+    expect(a!.categoryIds).to.deep.equal([first, second].sort());
+    expect(b).to.include({ id: fromTen });
+    expect(b!.calculatedPrice).to.include({ unitPrice: 10, source: 'list' });
+    expect(b!.categoryIds).to.deep.equal([]);
+
+    const db = (await getShop()).db;
+    await db('product_tier_prices').where({ product_id: fromOne, min_quantity: 1 }).update({ price_net: 850 });
+    await db('product_tier_prices').insert({ id: newId(), product_id: fromTen, min_quantity: 1, price_net: 950 });
+    const [a2, b2] = await list();
+    expect(a2!.calculatedPrice).to.include({ unitPrice: 8.5, source: 'tier' });
+    expect(b2!.calculatedPrice).to.include({ unitPrice: 9.5, source: 'tier' });
+    const read = await agent.get(`/store-api/product/${fromOne}`);
+    expect(read.body.tierPrices).to.deep.equal([{ minQuantity: 1, unitPrice: 8.5 }, { minQuantity: 5, unitPrice: 8 }]);
+  });
+
   it('shows one product with its tier prices and answers 404 for inactive or unknown products', async () => {
     const id = await insertProduct({ name: 'Tiered screws', priceNet: 200, tiers: [[10, 180], [100, 150]] });
     const inactive = await insertProduct({ name: 'Inactive screws', active: false });

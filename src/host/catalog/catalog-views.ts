@@ -4,7 +4,7 @@ import { nullable, objectSchema } from '../../lib/schemas.js';
 import type { PriceProvider, ProductRecord, StoreContext } from '../contract.js';
 import { calculatePrices } from './prices.js';
 import { calculatedPriceSchema, priceView } from '../../lib/price-view.js';
-import { tierPricesOf } from './product-repository.js';
+import { tierPricesOf, type TierPrices } from './product-repository.js';
 
 const money = { type: 'number' };
 const id = { type: 'string' };
@@ -74,46 +74,49 @@ export const landingPageViewSchema = objectSchema(
 );
 
 
-/** Store API product views, priced for the context (quantity 1), tier prices loaded once for all. */
+type ProductView = Omit<ProductRecord, 'priceNet' | 'taxRateBp'> & {
+  available: boolean;
+  taxRate: number;
+  calculatedPrice: ReturnType<typeof priceView>;
+  tierPrices?: Array<{ minQuantity: number; unitPrice: number }>;
+};
+
+/**
+ * Store API product views, priced for the context (quantity 1). `tiers`: the products' tier prices
+ * when the caller read them with the products (tierPricesColumn); else they are read once for all,
+ * for the answer's tierPrices, or without them only for products no price provider priced.
+ */
 export async function productViews(
   providers: PriceProvider[],
   ctx: StoreContext,
   products: ProductRecord[],
-  extras: Map<string, { manufacturer: string | null; ean: string | null }>,
   executor: Executor,
-  options: { withTiers?: boolean } = {},
+  options: { withTiers?: boolean; tiers?: TierPrices } = {},
 ) {
-  // The tier table is read for the answer's tierPrices; without them, only for products no price provider priced.
-  const tiers = options.withTiers ? await tierPricesOf(executor, products.map((p) => p.id)) : undefined;
+  const tiers = options.tiers ?? (options.withTiers ? await tierPricesOf(executor, products.map((p) => p.id)) : undefined);
   const prices = await calculatePrices(providers, ctx, products.map((product) => ({ product, quantity: 1 })), executor, tiers);
   const precision = ctx.salesChannel.currencyPrecision;
-  const views = [];
+  const views: ProductView[] = [];
   for (const [index, product] of products.entries()) {
-    const price = prices[index]!;
-    views.push({
+    const view: ProductView = {
       id: product.id,
       versionId: product.versionId,
       productNumber: product.productNumber,
       name: product.name,
       description: product.description,
-      manufacturer: extras.get(product.id)?.manufacturer ?? null,
-      ean: extras.get(product.id)?.ean ?? null,
+      manufacturer: product.manufacturer,
+      ean: product.ean,
       stock: product.stock,
       available: product.stock > 0,
       active: product.active,
       categoryIds: product.categoryIds,
       taxRate: product.taxRateBp / 100,
-      calculatedPrice: priceView(price, precision),
-      ...(options.withTiers
-        ? { tierPrices: (tiers?.get(product.id) ?? []).map((t) => ({ minQuantity: t.minQuantity, unitPrice: fromMinor(t.priceNet, precision) })) }
-        : {}),
-    });
+      calculatedPrice: priceView(prices[index]!, precision),
+    };
+    if (options.withTiers) view.tierPrices = (tiers?.get(product.id) ?? []).map((t) => ({ minQuantity: t.minQuantity, unitPrice: fromMinor(t.priceNet, precision) }));
+    views.push(view);
   }
   return views;
-}
-
-export function productExtras(rows: Array<Record<string, unknown>>) {
-  return new Map(rows.map((row) => [String(row.id), { manufacturer: (row.manufacturer as string | null) ?? null, ean: (row.ean as string | null) ?? null }]));
 }
 
 export function cmsPageView(row: Record<string, unknown>) {

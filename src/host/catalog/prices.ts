@@ -2,9 +2,7 @@ import { Errors } from '../../lib/errors.js';
 import type { Executor } from '../../lib/db.js';
 import { firstProvidedPrices } from '../../lib/price-providers.js';
 import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
-import { tierPricesOf } from './product-repository.js';
-
-export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
+import { tierPricesOf, type TierPrices } from './product-repository.js';
 
 export function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string, listPriceNet?: number | null): CalculatedPrice {
   const totalNet = unitNet * quantity;

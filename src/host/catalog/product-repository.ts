@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readBool, readInt, selectRows, type Executor } from '../../lib/db.js';
+import { dialectOf, readBool, readInt, selectRows, type Executor } from '../../lib/db.js';
 import type { CatalogEntity, ProductRecord } from '../contract.js';
 
 export const CATALOG_TABLES: Record<CatalogEntity, string> = {
@@ -51,11 +51,38 @@ export function toProductRecord(row: ProductRow, categoryIds: string[]): Product
 
 /**
  * The product's category ids as one column (`category_ids`, comma-separated), so records need no
- * second query. Only for queries that name their products by id: under a sort, the database would
- * compute it for every candidate row, not only for the page.
+ * second query. SQLite and MariaDB evaluate such a select-list subquery for the rows returned only,
+ * after a sort and its limit (MariaDB ANALYZE: 25 loops for a page of 25 sorted by an unindexed
+ * column), so a listing page may carry it too.
  */
 export function categoryIdsColumn(executor: Executor): Knex.Raw {
   return executor.raw('(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids');
+}
+
+export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
+
+/** The product's tier prices as one column (`tier_prices`: `minQuantity:priceNet` pairs, comma-separated), read like category_ids. */
+export function tierPricesColumn(executor: Executor): Knex.Raw {
+  const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
+  return executor.raw(`(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id) as tier_prices`);
+}
+
+/**
+ * The tier prices of rows read with `tierPricesColumn`, by product, ascending by minimum quantity
+ * (as tierPricesOf answers them); undefined when the rows were read without that column.
+ */
+export function tierPricesOfRows(rows: ProductRow[]): TierPrices | undefined {
+  if (!rows.every((row) => 'tier_prices' in row)) return undefined;
+  const byProduct: TierPrices = new Map();
+  for (const row of rows) {
+    if (typeof row.tier_prices !== 'string' || row.tier_prices === '') continue;
+    const tiers = row.tier_prices.split(',').map((pair) => {
+      const colon = pair.indexOf(':');
+      return { minQuantity: Number(pair.slice(0, colon)), priceNet: Number(pair.slice(colon + 1)) };
+    });
+    byProduct.set(String(row.id), tiers.sort((a, b) => a.minQuantity - b.minQuantity));
+  }
+  return byProduct;
 }
 
 /** Rows (from a products query) → records with their category ids, in the rows' order. */
@@ -81,8 +108,8 @@ export function inIdOrder<T extends { id: string }>(records: T[], ids: string[])
   return result;
 }
 
-export async function tierPricesOf(executor: Executor, productIds: string[]): Promise<Map<string, Array<{ minQuantity: number; priceNet: number }>>> {
-  const byProduct = new Map<string, Array<{ minQuantity: number; priceNet: number }>>();
+export async function tierPricesOf(executor: Executor, productIds: string[]): Promise<TierPrices> {
+  const byProduct: TierPrices = new Map();
   if (productIds.length === 0) return byProduct;
   const rows = await selectRows<{ product_id: string; min_quantity: number | string; price_net: number | string }>(executor('product_tier_prices').whereIn('product_id', productIds).orderBy('min_quantity').select('product_id', 'min_quantity', 'price_net'));
   for (const row of rows) {

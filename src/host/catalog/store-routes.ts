@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { readInt, selectRow, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList, storeListResponse } from '../../lib/store-list.js';
@@ -16,11 +16,10 @@ import {
   cmsPageView,
   landingPageViewSchema,
   navigationTreeSchema,
-  productExtras,
   productViewSchema,
   productViews,
 } from './catalog-views.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
+import { CATALOG_TABLES, categoryIdsColumn, PRODUCT_COLUMNS, tierPricesColumn, tierPricesOfRows, toProductRecords, type ProductRow } from './product-repository.js';
 import { moneyFiltersToMinor, productCriteriaSpec } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 
@@ -63,8 +62,11 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     return { query };
   }
 
+  /** The columns of product rows that `views` turns into priced views: with their category ids and tier prices, so no further query reads them. */
+  const viewColumns = [...PRODUCT_COLUMNS, categoryIdsColumn(db), tierPricesColumn(db)];
+
   async function views(ctx: StoreContext, rows: ProductRow[], withTiers = false) {
-    return productViews(providers, ctx, await toProductRecords(db, rows), productExtras(rows), db, { withTiers });
+    return productViews(providers, ctx, await toProductRecords(db, rows), db, { withTiers, tiers: tierPricesOfRows(rows) });
   }
 
   /**
@@ -79,7 +81,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       query,
       { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },
       productCriteriaSpec,
-      (qb) => qb.select(PRODUCT_COLUMNS),
+      (qb) => qb.select(viewColumns),
       internals.config.listingTotalCacheSeconds > 0 ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 } : {},
     );
     return storeList(await views(ctx, page.rows), page, apiAlias);
@@ -121,8 +123,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
         const ids = section.productIds.filter((v): v is string => typeof v === 'string');
         const products = await catalog.visibleProducts(ctx, ids);
-        const rows = products.length ? await selectRows<Record<string, unknown>>(db('products').whereIn('id', products.map((p) => p.id)).select('id', 'manufacturer', 'ean')) : [];
-        sections.push({ ...section, products: await productViews(providers, ctx, products, productExtras(rows), db) });
+        sections.push({ ...section, products: await productViews(providers, ctx, products, db) });
       } else sections.push(section);
     }
     return { ...page, sections };
@@ -150,7 +151,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       permission: null,
       schemas: { params: pathParams('productId'), responses: { 200: productViewSchema } },
       async handler({ ctx, params }: Input<unknown, { productId: string }>) {
-        const row = await selectRow<ProductRow>((await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(PRODUCT_COLUMNS));
+        const row = await selectRow<ProductRow>((await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(viewColumns));
         if (!row) throw Errors.notFound('product', params.productId);
         return (await views(ctx, [row], true))[0];
       },
