@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
+import { selectRaw } from '../../lib/raw-select.js';
 
 export const CUSTOMER_PRICES = 'suite_customer_prices';
 /** The Admin API speaks money with two decimals, as the host's Admin API does for product prices. */
@@ -66,18 +66,11 @@ export interface Applicability {
   currencyIso: string;
 }
 
-/** Narrows a query over the prices (alias `prefix`) to those that apply at that time in that currency. */
-export function applicable(query: Knex.QueryBuilder, when: Applicability, prefix = ''): Knex.QueryBuilder {
-  return query
-    .where((q) => {
-      q.whereNull(`${prefix}valid_from`).orWhere(`${prefix}valid_from`, '<=', when.at);
-    })
-    .where((q) => {
-      q.whereNull(`${prefix}valid_until`).orWhere(`${prefix}valid_until`, '>', when.at);
-    })
-    .where((q) => {
-      q.whereNull(`${prefix}currency_iso`).orWhere(`${prefix}currency_iso`, when.currencyIso);
-    });
+/** The prices that apply at `?` (valid from, until) in the currency `?` (or naming none), as SQL text: applicabilityBindings answers its bindings. */
+const APPLICABLE_SQL = '(valid_from is null or valid_from <= ?) and (valid_until is null or valid_until > ?) and (currency_iso is null or currency_iso = ?)';
+
+function applicabilityBindings(when: Applicability): string[] {
+  return [when.at, when.at, when.currencyIso];
 }
 
 /** A price row that applies now, as the price provider reads it (customer's or group's). */
@@ -91,7 +84,12 @@ export interface ApplicablePrice {
 }
 
 type ApplicableRow = Pick<CustomerPriceRow, 'customer_id' | 'product_id' | 'min_quantity' | 'price_net' | 'list_price_net'>;
-const APPLICABLE_COLUMNS = ['customer_id', 'product_id', 'min_quantity', 'price_net', 'list_price_net'];
+
+/** One arm of applicablePrices' statement: the rows of a customer (or of a group) by its unique key (owner, product, min_quantity). */
+function applicableArm(ownerColumn: 'customer_id' | 'customer_group_id', productCount: number): string {
+  const products = productCount === 1 ? 'product_id = ?' : `product_id in (${new Array<string>(productCount).fill('?').join(', ')})`;
+  return `select customer_id, product_id, min_quantity, price_net, list_price_net from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products} and min_quantity <= ? and ${APPLICABLE_SQL}`;
+}
 
 function toApplicable(row: ApplicableRow, customerId: string): ApplicablePrice {
   return {
@@ -117,16 +115,12 @@ export async function applicablePrices(
   when: Applicability,
 ): Promise<ApplicablePrice[]> {
   if (productIds.length === 0) return [];
-  const arm = (query: Knex.QueryBuilder, column: string, value: string) => {
-    query.from(CUSTOMER_PRICES).where(column, value);
-    if (productIds.length === 1) query.where('product_id', productIds[0]!);
-    else query.whereIn('product_id', productIds);
-    applicable(query.where('min_quantity', '<=', maxQuantity), when).select(APPLICABLE_COLUMNS);
-  };
-  const query = executor.queryBuilder();
-  arm(query, 'customer_id', customerId);
-  if (groupId) query.unionAll((q) => arm(q, 'customer_group_id', groupId));
-  return (await selectRows<ApplicableRow>(query)).map((row) => toApplicable(row, customerId));
+  // SQL text, not a knex builder: priced on every listing page and product price request, where
+  // building it cost more CPU than running it.
+  const tail = [...productIds, maxQuantity, ...applicabilityBindings(when)];
+  const sql = groupId ? `${applicableArm('customer_id', productIds.length)} union all ${applicableArm('customer_group_id', productIds.length)}` : applicableArm('customer_id', productIds.length);
+  const rows = await selectRaw<ApplicableRow>(executor, sql, groupId ? [customerId, ...tail, groupId, ...tail] : [customerId, ...tail]);
+  return rows.map((row) => toApplicable(row, customerId));
 }
 
 /**
@@ -160,7 +154,8 @@ export async function priceBreakpoints(executor: Executor, customerId: string, g
   const result = new Map<string, number[]>();
   if (productIds.length === 0) return result;
   const rows = await selectRows<Pick<CustomerPriceRow, 'product_id' | 'min_quantity'>>(
-    applicable(executor(CUSTOMER_PRICES), when)
+    executor(CUSTOMER_PRICES)
+      .whereRaw(APPLICABLE_SQL, applicabilityBindings(when))
       .whereIn('product_id', productIds)
       .where((q) => {
         q.where('customer_id', customerId);
