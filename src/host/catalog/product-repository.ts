@@ -56,8 +56,13 @@ export function toProductRecord(row: ProductRow, categoryIds: string[]): Product
  * column), so a listing page may carry it too.
  */
 export function categoryIdsColumn(executor: Executor): Knex.Raw {
-  return executor.raw('(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids');
+  return executor.raw(CATEGORY_IDS_SQL);
 }
+
+const CATEGORY_IDS_SQL = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids';
+
+/** `select` of PRODUCT_COLUMNS and the category ids `from products`, as SQL text for statements written as text. */
+export const SELECT_PRODUCTS_WITH_CATEGORIES = `select ${PRODUCT_COLUMNS.join(', ')}, ${CATEGORY_IDS_SQL} from products`;
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 
