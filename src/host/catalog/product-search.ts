@@ -6,7 +6,7 @@ import { isId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Dialect } from '../../lib/db.js';
 import type { ProductIdQuery, ProductRecord, ProductSearchOptions, ProductSearchResult, StoreContext } from '../contract.js';
-import { PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
+import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
 
 /** The one allow-list of product fields for criteria: the Store API listings, and the plugin's product searches through the contract. */
 export const productCriteriaSpec: CriteriaSpec = {
@@ -192,7 +192,7 @@ export function createProductSearch(
         match?.rank(qb);
         order(qb, options.defaultSort ?? DEFAULT_SORT);
       }
-      return qb.select(PRODUCT_COLUMNS);
+      return qb.select([...PRODUCT_COLUMNS, categoryIdsColumn(db)]);
     }, match?.readRankedPage && !sort?.length ? { readPage: match.readRankedPage } : {});
     return { total: page.total, page: page.page, limit: page.limit, products: await toProductRecords(db, page.rows) };
   }
@@ -220,7 +220,7 @@ export function createProductSearch(
     for (let i = 0; i < wanted.length; i += 500) {
       const query = executor('products').whereIn('products.product_number', wanted.slice(i, i + 500)).where(activeOnly);
       await visible(ctx, query, executor);
-      records.push(...(await toProductRecords(executor, await query.select(PRODUCT_COLUMNS))));
+      records.push(...(await toProductRecords(executor, await query.select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]))));
     }
     // Exact on every database: MySQL/MariaDB's collation compares numbers case-insensitively.
     const exact = new Set(wanted);

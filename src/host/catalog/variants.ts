@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { PropertyValue, SimilarProduct, StoreContext, VariantFamily } from '../contract.js';
-import { PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
+import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
 
 type VisibleOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) => Promise<void>;
 
@@ -47,12 +47,12 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
   async function variants(ctx: StoreContext, productId: string, executor: Executor = defaultExecutor): Promise<VariantFamily | null> {
     const root = await visibleFamilyRoot(ctx, productId, executor);
     if (!root) return null;
-    const [main] = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').where('products.id', root.mainId).select(PRODUCT_COLUMNS)));
+    const [main] = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').where('products.id', root.mainId).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)])));
     const query = executor('products')
       .where('products.parent_id', root.mainId)
       .where('products.active', true)
       .orderBy([{ column: 'products.product_number' }, { column: 'products.id' }])
-      .select(PRODUCT_COLUMNS);
+      .select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]);
     await visibleOnly(ctx, query, executor);
     const records = await toProductRecords(executor, await selectRows<ProductRow>(query));
     const options = await propertyValuesOf(executor, 'product_options', records.map((r) => r.id));
@@ -86,7 +86,7 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
     const ranked = (await query) as Array<{ id: string; shared: unknown }>;
     if (ranked.length === 0) return { properties, products: [] };
     const ids = ranked.map((r) => r.id);
-    const records = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').whereIn('products.id', ids).select(PRODUCT_COLUMNS)));
+    const records = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').whereIn('products.id', ids).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)])));
     const byId = new Map(records.map((r) => [r.id, r]));
     const theirs = await propertyValuesOf(executor, 'product_properties', ids);
     const own = new Set(optionIds);
