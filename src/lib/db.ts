@@ -329,9 +329,19 @@ export function fixedRead<Args extends FixedValue[]>(build: (executor: Executor,
     let statement = compiled.get(dialect);
     if (!statement) compiled.set(dialect, (statement = compile(executor, args.length)));
     const bindings = statement.bindings.map((binding) => ('arg' in binding ? args[binding.arg] : binding.value));
-    const result = (await executor.raw(statement.sql, bindings as never[])) as unknown;
-    return (dialect === 'mysql' ? (result as [Row[]])[0] : result) as Row[];
+    return selectRaw<Row>(executor, statement.sql, bindings as Knex.RawBinding[]);
   };
+}
+
+/**
+ * The rows of a SELECT written as SQL text: for hot statements whose shape varies too much for
+ * `fixedRead` (id lists, visibility conditions) where building them with knex costs more CPU than
+ * the database spends running them. knex answers a raw statement in the driver's form (rows from
+ * better-sqlite3, `[rows, fields]` from mysql2); this answers rows.
+ */
+export async function selectRaw<Row>(executor: Executor, sql: string, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
+  const result: unknown = await executor.raw(sql, bindings);
+  return (dialectOf(executor) === 'mysql' ? (result as [Row[], unknown])[0] : result) as Row[];
 }
 
 /** The one row of a `.first(…)` query, in the declared shape, or undefined. */

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import { selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import { selectRaw } from '../../lib/raw-select.js';
 import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';

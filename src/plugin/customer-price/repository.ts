@@ -1,6 +1,5 @@
-import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { readInt, selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
-import { selectRaw } from '../../lib/raw-select.js';
 
 export const CUSTOMER_PRICES = 'suite_customer_prices';
 /** The Admin API speaks money with two decimals, as the host's Admin API does for product prices. */
