@@ -123,6 +123,36 @@ describe('host: cart writes read once', () => {
     expect((await getCart(token)).token).to.equal(afterDelete.body.token);
   });
 
+  it('finds a cart started again after DELETE /checkout/cart without reading the session, and keeps adding to it', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const a = await insertProduct();
+    const b = await insertProduct();
+    const first = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect((await (await http()).delete('/store-api/checkout/cart').set('suite-context-token', token)).status).to.equal(204);
+    const restarted = await addToCart(token, [{ productId: b.id, quantity: 1 }]);
+    expect(restarted.body.token).to.not.equal(first.body.token);
+
+    const sessionReads: string[] = [];
+    const listener = (query: { sql: string }) => {
+      if (/^select `cart_token` from `sessions`/.test(query.sql)) sessionReads.push(query.sql);
+    };
+    shop.db.on('query', listener);
+    let next;
+    try {
+      next = await addToCart(token, [{ productId: b.id, quantity: 2 }]);
+    } finally {
+      shop.db.removeListener('query', listener);
+    }
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+    expect(sessionReads).to.deep.equal([]);
+    expect(next.body.token).to.equal(restarted.body.token);
+    expect(next.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity])).to.deep.equal([[b.id, 3]]);
+    expect(next.body).to.deep.equal(await getCart(token));
+    expect((await sessionOf(token)).cart_token).to.equal(restarted.body.token);
+  });
+
   it('reads a customer product number once when an add merges into a line, and anew on the next request', async () => {
     const shop = await getShop();
     const buyer = await loginNewCustomer();

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
 import { forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
@@ -66,6 +67,30 @@ function toLineItem(row: CartLineRow): CartLineItem {
   };
 }
 
+/** Whether a line would be stored as it is (a line not touched keeps its payload object). */
+function sameLine(a: CartLineItem, b: CartLineItem): boolean {
+  return (
+    a.type === b.type &&
+    a.productId === b.productId &&
+    a.label === b.label &&
+    a.quantity === b.quantity &&
+    a.position === b.position &&
+    (a.payload === b.payload || canonicalJson(a.payload) === canonicalJson(b.payload))
+  );
+}
+
+/** The columns of a line's row that differ from the line as it was read (most adds change the quantity only). */
+function changedColumns(previous: CartLineItem, row: { type: string; product_id: string | null; label: string; quantity: number; payload: string | null; position: number }): Partial<typeof row> {
+  const changed: Partial<typeof row> = {};
+  if (row.type !== previous.type) changed.type = row.type;
+  if (row.product_id !== previous.productId) changed.product_id = row.product_id;
+  if (row.label !== previous.label) changed.label = row.label;
+  if (row.quantity !== previous.quantity) changed.quantity = row.quantity;
+  if (row.payload !== writeJson(previous.payload)) changed.payload = row.payload;
+  if (row.position !== previous.position) changed.position = row.position;
+  return changed;
+}
+
 function productIdsOf(lines: CartLineItem[]): string[] {
   return lines.map((line) => line.productId).filter((id): id is string => !!id);
 }
@@ -82,6 +107,14 @@ export class CartService {
    * in the write's transaction under the cart lock: `price` of that cart reads them no second time.
    */
   private readonly productsOfWrite = new WeakMap<Cart, Map<string, ProductRecord>>();
+
+  /**
+   * Per session, the cart token this process last resolved or switched it to. Like the token read
+   * with the session (`sessionCartTokenOf`), only a first guess checked under the cart's lock: the
+   * session cache keeps the token its session was read with, which a cart switch does not refresh
+   * (a new session's first add, a cart cleared and started again), so that guess alone misses.
+   */
+  private readonly cartTokenOfSession = new LRUCache<string, string>({ max: 20000 });
 
   constructor(private readonly internals: HostInternals) {}
 
@@ -147,7 +180,10 @@ export class CartService {
     const known = await this.sessionCartToken(executor, ctx);
     if (known) {
       const cart = await executor<CartRow>('carts').where({ token: known }).first('order_id', 'customer_id');
-      if (cart && !cart.order_id && cart.customer_id === customer.id) return known;
+      if (cart && !cart.order_id && cart.customer_id === customer.id) {
+        this.cartTokenOfSession.set(ctx.sessionId, known);
+        return known;
+      }
     }
     const owner = { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id };
     const restored = await executor<CartRow>('carts').where(owner).whereNull('order_id').orderBy('updated_at', 'desc').first('token');
@@ -159,7 +195,10 @@ export class CartService {
     const swap = executor('sessions').where({ id: ctx.sessionId });
     if (known) swap.where({ cart_token: known });
     else swap.whereNull('cart_token');
-    if ((await swap.update({ cart_token: token })) === 1) return token;
+    if ((await swap.update({ cart_token: token })) === 1) {
+      this.cartTokenOfSession.set(ctx.sessionId, token);
+      return token;
+    }
     // Another request of this session switched it first: use what it chose.
     if (!restored) await executor('carts').where({ token }).delete();
     if (attempt >= 3) throw Errors.conflict();
@@ -177,9 +216,10 @@ export class CartService {
   /** The open cart, locked for the rest of the transaction and read after the lock. */
   async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
     const customer = requireCustomer(ctx);
-    // The token read with the session for this request's context: when its cart is, under the
-    // lock, open and the customer's, it is the cart (one read of the row and its lines); else as below.
-    const remembered = ctx.sessionId ? sessionCartTokenOf(ctx) : undefined;
+    // The token this process last knew for the session, else the one read with the session for this
+    // request's context: when its cart is, under the lock, open and the customer's, it is the cart
+    // (one read of the row and its lines); else as below.
+    const remembered = ctx.sessionId ? (this.cartTokenOfSession.get(ctx.sessionId) ?? sessionCartTokenOf(ctx)) : undefined;
     if (remembered) {
       const cart = await this.lockWithLines(trx, remembered);
       if (cart && !cart.orderId && cart.customerId === customer.id) return cart.cart;
@@ -293,7 +333,10 @@ export class CartService {
             });
         });
       await doomed.delete();
-      if (ctx.sessionId) await trx('sessions').where({ id: ctx.sessionId }).update({ cart_token: null });
+      if (ctx.sessionId) {
+        await trx('sessions').where({ id: ctx.sessionId }).update({ cart_token: null });
+        this.cartTokenOfSession.delete(ctx.sessionId);
+      }
     });
   }
 
@@ -364,10 +407,14 @@ export class CartService {
     const inserts: Array<Record<string, unknown>> = [];
     for (const line of lines) {
       const previous = before.get(line.id);
+      if (previous && sameLine(previous, line)) {
+        stored.push(previous);
+        continue;
+      }
       const row = { type: line.type, product_id: line.productId, label: line.label.slice(0, 255), quantity: line.quantity, payload: writeJson(line.payload), position: line.position };
       stored.push({ ...line, label: row.label, payload: readJson<Record<string, unknown>>(row.payload, {}) });
       if (!previous) inserts.push({ id: line.id, cart_token: cart.token, ...row, created_at: now });
-      else if (canonicalJson(previous) !== canonicalJson(line)) await trx('cart_line_items').where({ id: line.id, cart_token: cart.token }).update({ ...row, updated_at: now });
+      else await trx('cart_line_items').where({ id: line.id, cart_token: cart.token }).update({ ...changedColumns(previous, row), updated_at: now });
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);
     await trx('carts').where({ token: cart.token }).update({ updated_at: now });
