@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
-import { nowDb } from '../../src/lib/time.js';
+import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { getShop, http, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct } from '../helpers/checkout.js';
 import { setNumber } from '../plugin/fast-order/helpers.js';
@@ -151,6 +151,37 @@ describe('host: cart writes read once', () => {
     expect(next.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity])).to.deep.equal([[b.id, 3]]);
     expect(next.body).to.deep.equal(await getCart(token));
     expect((await sessionOf(token)).cart_token).to.equal(restarted.body.token);
+  });
+
+  it('touches the cart row (its updated_at, which orders a customer\'s open carts) at most once a minute', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const a = await insertProduct();
+    const first = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
+    const cartToken = first.body.token as string;
+    const updatedAt = async () => String((await shop.db('carts').where({ token: cartToken }).first('updated_at')).updated_at);
+    const twoMinutesAgo = toDbTime(Date.now() - 120_000);
+    await shop.db('carts').where({ token: cartToken }).update({ updated_at: twoMinutesAgo });
+
+    expect((await addToCart(token, [{ productId: a.id, quantity: 1 }])).status).to.equal(200);
+    const touched = await updatedAt();
+    expect(touched > twoMinutesAgo, touched).to.equal(true);
+
+    const cartWrites: string[] = [];
+    const listener = (query: { sql: string }) => {
+      if (/^update `carts`/.test(query.sql)) cartWrites.push(query.sql);
+    };
+    shop.db.on('query', listener);
+    let again;
+    try {
+      again = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
+    } finally {
+      shop.db.removeListener('query', listener);
+    }
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.body.lineItems[0].quantity).to.equal(3);
+    expect(cartWrites).to.deep.equal([]);
+    expect(await updatedAt()).to.equal(touched);
   });
 
   it('reads a customer product number once when an add merges into a line, and anew on the next request', async () => {

@@ -30,6 +30,29 @@ describe('host: checkout races across two app processes', function () {
     expect(await db('documents').where({ order_id: orders[0]!.id }).select('id')).to.have.length(1);
   });
 
+  it('keeps every quantity exact when 20 adds of one session race on two processes', async function () {
+    // Row locks across processes need a database server, as above.
+    if (!isMysql()) this.skip();
+    const apps = await twoProcesses();
+    const { token } = await loginNewCustomer();
+    const shared = await insertProduct({ stock: 1000 });
+    const own = await Promise.all(Array.from({ length: 5 }, () => insertProduct({ stock: 1000 })));
+    // A first add on each process, so both remember the session's cart before the race.
+    for (const app of apps) expect((await addOn(app.url, token, [{ productId: shared.id, quantity: 1 }])).status).to.equal(200);
+
+    const bodies = Array.from({ length: 20 }, (_, i) => [{ productId: shared.id, quantity: 1 + (i % 3) }, ...(i < own.length ? [{ productId: own[i]!.id, quantity: 2 }] : [])]);
+    const results = await Promise.all(bodies.map((items, i) => addOn(apps[i % apps.length]!.url, token, items)));
+    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body))).to.deep.equal(bodies.map(() => 200));
+
+    const db = (await getShop()).db;
+    const lines = await db('cart_line_items').where({ cart_token: results[0]!.body.token }).select('product_id', 'quantity');
+    const quantities = Object.fromEntries(lines.map((l: { product_id: string; quantity: number | string }) => [l.product_id, Number(l.quantity)]));
+    expect(lines).to.have.length(1 + own.length);
+    expect(quantities[shared.id]).to.equal(2 + bodies.reduce((sum, items) => sum + items[0]!.quantity, 0));
+    for (const product of own) expect(quantities[product.id]).to.equal(2);
+    expect(new Set(results.map((r) => r.body.token)).size).to.equal(1);
+  });
+
   it('sells at most the stock when 20 customers order the last 5 at once', async function () {
     // As above: the stock guard is a conditional write that only a database server exercises across processes.
     if (!isMysql()) this.skip();
@@ -55,3 +78,8 @@ describe('host: checkout races across two app processes', function () {
     expect(ordered.map((o) => o.order_id).sort()).to.deep.equal(succeeded.map((s) => s.body.id).sort());
   });
 });
+
+async function addOn(url: string, token: string, items: Array<{ productId: string; quantity: number }>): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ items }) });
+  return { status: res.status, body: await res.json() };
+}

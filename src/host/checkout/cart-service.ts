@@ -3,13 +3,19 @@ import { Errors } from '../../lib/errors.js';
 import { forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
-import { nowDb } from '../../lib/time.js';
+import { nowDb, toDbTime } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
 
 export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
+
+/**
+ * A cart's updated_at only orders a customer's open carts (the newest is found again on the next
+ * login), so a write within this many milliseconds of the last touch leaves the cart row alone.
+ */
+const CART_TOUCH_EVERY_MS = 60_000;
 
 export interface NewLineItem {
   type?: string;
@@ -116,6 +122,9 @@ export class CartService {
    */
   private readonly cartTokenOfSession = new LRUCache<string, string>({ max: 20000 });
 
+  /** A cart's updated_at as read under its lock (for `saveLines`). */
+  private readonly updatedAtOfLocked = new WeakMap<Cart, string | null>();
+
   constructor(private readonly internals: HostInternals) {}
 
   private get runtime() {
@@ -138,21 +147,23 @@ export class CartService {
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
   private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
-    type Joined = CartLineRow & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string };
+    type Joined = CartLineRow & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
     const rows = await selectRows<Joined>(forUpdate(
       trx('carts as c')
         .leftJoin('cart_line_items as l', 'l.cart_token', 'c.token')
         .where('c.token', token)
         .orderBy('l.position')
         .orderBy('l.id')
-        .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'l.*'),
+        .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', 'l.*'),
       trx,
     ));
     const first = rows[0];
     if (!first) return null;
     const lineItems = rows.filter((row) => row.id !== null && row.id !== undefined).map(toLineItem);
+    const cart: Cart = { token: first.c_token, customerId: first.c_customer_id ?? null, salesChannelId: first.c_sales_channel_id, lineItems };
+    this.updatedAtOfLocked.set(cart, first.c_updated_at ?? null);
     return {
-      cart: { token: first.c_token, customerId: first.c_customer_id ?? null, salesChannelId: first.c_sales_channel_id, lineItems },
+      cart,
       orderId: first.c_order_id ?? null,
       customerId: first.c_customer_id ?? null,
     };
@@ -160,7 +171,7 @@ export class CartService {
 
   /** The cart row, locked for the rest of the transaction (MySQL/MariaDB; SQLite's writing transaction holds the database). */
   private lockRow(trx: Trx, token: string) {
-    return forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id', 'customer_id', 'sales_channel_id'), trx);
+    return forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id', 'customer_id', 'sales_channel_id', 'updated_at'), trx);
   }
 
   /** The token the session points at (open or already ordered), without creating anything. */
@@ -227,7 +238,11 @@ export class CartService {
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = await this.ensureCartToken(ctx, trx);
       const row = await this.lockRow(trx, token);
-      if (row && !row.order_id) return this.withLines(trx, row);
+      if (row && !row.order_id) {
+        const cart = await this.withLines(trx, row);
+        this.updatedAtOfLocked.set(cart, row.updated_at ? String(row.updated_at) : null);
+        return cart;
+      }
     }
     throw Errors.conflict();
   }
@@ -398,7 +413,8 @@ export class CartService {
   /**
    * Writes only the lines that changed (new lines in one multi-row insert) and answers the cart as
    * stored, built from what was read under the lock plus the change: the cost of an add grows with
-   * the lines it changes, not with the cart (no second read of every line).
+   * the lines it changes, not with the cart (no second read of every line). The cart row itself is
+   * touched at most once a minute (CART_TOUCH_EVERY_MS).
    */
   private async saveLines(trx: Trx, cart: Cart, lines: CartLineItem[]): Promise<Cart> {
     const before = new Map(cart.lineItems.map((line) => [line.id, line]));
@@ -417,7 +433,8 @@ export class CartService {
       else await trx('cart_line_items').where({ id: line.id, cart_token: cart.token }).update({ ...changedColumns(previous, row), updated_at: now });
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);
-    await trx('carts').where({ token: cart.token }).update({ updated_at: now });
+    const touched = this.updatedAtOfLocked.get(cart);
+    if (!touched || touched < toDbTime(Date.now() - CART_TOUCH_EVERY_MS)) await trx('carts').where({ token: cart.token }).update({ updated_at: now });
     // The order load() reads: position, then id.
     stored.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { ...cart, lineItems: stored };
