@@ -61,7 +61,11 @@ export const outOfStock = (product: ProductRecord, pointer?: string) =>
     meta: { productId: product.id, available: Math.max(0, product.stock) },
   });
 
-function toLineItem(row: CartLineRow): CartLineItem {
+/** The columns of a line that `toLineItem` reads. */
+const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
+type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
+
+function toLineItem(row: LineColumns): CartLineItem {
   return {
     id: row.id,
     type: row.type,
@@ -138,7 +142,7 @@ export class CartService {
 
   /** The cart of a row already read, with its lines. */
   private async withLines(executor: Executor, row: Pick<CartRow, 'token' | 'customer_id' | 'sales_channel_id'>): Promise<Cart> {
-    const lines = await executor<CartLineRow>('cart_line_items').where({ cart_token: row.token }).orderBy('position').orderBy('id');
+    const lines = await selectRows<LineColumns>(executor('cart_line_items').where({ cart_token: row.token }).orderBy('position').orderBy('id').select(...LINE_COLUMNS));
     return { token: row.token, customerId: row.customer_id ?? null, salesChannelId: row.sales_channel_id, lineItems: lines.map(toLineItem) };
   }
 
@@ -147,14 +151,14 @@ export class CartService {
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
   private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
-    type Joined = CartLineRow & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
+    type Joined = LineColumns & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
     const rows = await selectRows<Joined>(forUpdate(
       trx('carts as c')
         .leftJoin('cart_line_items as l', 'l.cart_token', 'c.token')
         .where('c.token', token)
         .orderBy('l.position')
         .orderBy('l.id')
-        .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', 'l.*'),
+        .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', ...LINE_COLUMNS.map((column) => `l.${column}`)),
       trx,
     ));
     const first = rows[0];
