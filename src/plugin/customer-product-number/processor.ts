@@ -5,15 +5,15 @@ import { numbersOf } from './repository.js';
 /**
  * Per request and executor (a cart write's transaction), the numbers already read: an add that
  * merges into an existing line runs the processors twice for the same product (the new line, then
- * the merged one), and the second run reads nothing.
+ * the merged one), and the second run reads nothing. Keyed by the executor, with the request's
+ * context beside it (one small map per write instead of a map of maps per request).
  */
-const known = new WeakMap<StoreContext, WeakMap<Executor, Map<string, string | null>>>();
+const known = new WeakMap<Executor, { ctx: StoreContext; numbers: Map<string, string | null> }>();
 
 async function numberOf(ctx: StoreContext, customerId: string, productId: string, executor: Executor): Promise<string | null> {
-  let byExecutor = known.get(ctx);
-  if (!byExecutor) known.set(ctx, (byExecutor = new WeakMap<Executor, Map<string, string | null>>()));
-  let numbers = byExecutor.get(executor);
-  if (!numbers) byExecutor.set(executor, (numbers = new Map<string, string | null>()));
+  let entry = known.get(executor);
+  if (entry?.ctx !== ctx) known.set(executor, (entry = { ctx, numbers: new Map<string, string | null>() }));
+  const { numbers } = entry;
   const key = `${customerId}\u0000${productId}`;
   if (!numbers.has(key)) numbers.set(key, (await numbersOf(executor, customerId, [productId])).get(productId) ?? null);
   return numbers.get(key) ?? null;
