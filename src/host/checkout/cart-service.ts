@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
@@ -64,6 +64,21 @@ export const outOfStock = (product: ProductRecord, pointer?: string) =>
 /** The columns of a line that `toLineItem` reads. */
 const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
 type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
+
+type LockedCartRow = LineColumns & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
+
+/** A cart row and its lines (a left join: a cart without lines is one row of nulls), the cart row locked. */
+const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
+  forUpdate(
+    executor('carts as c')
+      .leftJoin('cart_line_items as l', 'l.cart_token', 'c.token')
+      .where('c.token', token)
+      .orderBy('l.position')
+      .orderBy('l.id')
+      .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', ...LINE_COLUMNS.map((column) => `l.${column}`)),
+    executor,
+  ),
+);
 
 function toLineItem(row: LineColumns): CartLineItem {
   return {
@@ -151,16 +166,7 @@ export class CartService {
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
   private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
-    type Joined = LineColumns & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
-    const rows = await selectRows<Joined>(forUpdate(
-      trx('carts as c')
-        .leftJoin('cart_line_items as l', 'l.cart_token', 'c.token')
-        .where('c.token', token)
-        .orderBy('l.position')
-        .orderBy('l.id')
-        .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', ...LINE_COLUMNS.map((column) => `l.${column}`)),
-      trx,
-    ));
+    const rows = await lockedCartWithLines<LockedCartRow>(trx, token);
     const first = rows[0];
     if (!first) return null;
     const lineItems = rows.filter((row) => row.id !== null && row.id !== undefined).map(toLineItem);
