@@ -20,6 +20,17 @@ export interface ProductFieldsOfList {
   defaultSort?: Array<{ field: string; order: 'asc' | 'desc' }>;
 }
 
+/** The own filters and ids of a list's criteria: what the candidate rows are read by. */
+export type OwnCriteria = Pick<Criteria, 'filter' | 'ids'>;
+
+export interface NarrowOptions {
+  /**
+   * The product id of each row of `base` that passes `own` (one per row, not made distinct), in
+   * place of reading them with `base`: for a list that keeps them (e.g. per a version of its rows).
+   */
+  candidateProductIds?: (own: OwnCriteria) => Promise<string[]>;
+}
+
 export interface NarrowedList {
   /** The criteria for searchByCriteria: product filters became id filters, term and product sorts are taken out. */
   criteria: Criteria;
@@ -52,15 +63,18 @@ export async function narrowByProductFields(
   spec: CriteriaSpec,
   list: ProductFieldsOfList,
   executor?: Executor,
+  options: NarrowOptions = {},
 ): Promise<NarrowedList> {
   const productIdColumn = spec.fields[list.productIdField]!.column;
   const productFields = new Set(Object.keys(list.fields));
-  const ownFilters = (criteria.filter ?? []).filter((f) => !filtersName([f], productFields));
-  const candidateQuery = applyCriteriaFilters(base.clone(), { filter: ownFilters, ids: criteria.ids }, spec);
+  const own: OwnCriteria = { filter: (criteria.filter ?? []).filter((f) => !filtersName([f], productFields)), ids: criteria.ids };
+  // Cloned before the narrowing below adds to `base`.
+  const candidateQuery = options.candidateProductIds ? null : applyCriteriaFilters(base.clone(), own, spec);
+  const readCandidates = options.candidateProductIds ?? (() => selectRows<string>(candidateQuery!.pluck(productIdColumn)));
   // Read only when the host is asked something: one product id per row (made distinct here, not by a
   // DISTINCT, which costs the database a temporary index).
   let rows: string[] | null = null;
-  const candidates = async () => [...new Set((rows ??= await selectRows<string>(candidateQuery.pluck(productIdColumn))))];
+  const candidates = async () => [...new Set((rows ??= await readCandidates(own)))];
   let within: string[] | null = null;
   let total: number | undefined;
   const term = criteria.term?.trim();

@@ -11,6 +11,7 @@ export const SPEAKERS = 'b2b_event_speakers';
 export const PARTICIPANTS = 'b2b_event_participants';
 export const PARTICIPANT_STATUSES = 'b2b_event_participant_statuses';
 export const CIRCULAR_MAILS = 'b2b_event_circular_mails';
+export const EVENT_COUNTERS = 'b2b_event_counters';
 
 export const SPECIFICATION_TYPES = ['format', 'venue', 'speaker', 'difficulty_level'] as const;
 export type SpecificationType = (typeof SPECIFICATION_TYPES)[number];
@@ -177,6 +178,17 @@ export function eventsQuery(executor: Executor): Knex.QueryBuilder {
 }
 
 export const EVENT_COLUMNS = ['ev.*'];
+
+/** Events a customer may see at `now`: a registration status, not over (the product's visibility is the host's answer). */
+export function customerEventsQuery(executor: Executor, registrationStatuses: string[], now: string): Knex.QueryBuilder {
+  return eventsQuery(executor).whereIn('ev.status', registrationStatuses).where('ev.ends_at', '>=', now);
+}
+
+/** The events version: moves on every write to the events and their speakers (triggers, migration 016). */
+export async function eventsVersion(executor: Executor): Promise<number> {
+  const row = await selectRow<{ value: unknown }>(executor(EVENT_COUNTERS).where({ name: 'events' }).first('value'));
+  return readInt(row?.value);
+}
 
 export async function findEvent(executor: Executor, id: string): Promise<EventRow | null> {
   return (await selectRow<EventRow>(eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS))) ?? null;

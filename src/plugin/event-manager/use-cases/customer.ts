@@ -10,8 +10,8 @@ import {
   EVENT_CRITERIA,
   PARTICIPANT_COLUMNS,
   PARTICIPANT_CRITERIA,
+  customerEventsQuery,
   eventProductFields,
-  eventsQuery,
   participantsQuery,
   toCustomerParticipantView,
   withHostFields,
@@ -23,24 +23,34 @@ import {
 } from '../repository.js';
 import type { EventSettingsCache } from '../settings.js';
 import { eventViews } from './events.js';
+import type { EventCandidateCache } from '../candidate-cache.js';
 
 /** Events a customer may see: a registration status, not over (the product's visibility is the host's answer, below). */
-function customerEventsQuery(host: HostRuntime, settings: EventSettingsCache): Knex.QueryBuilder {
-  return eventsQuery(host.db).whereIn('ev.status', settings.current().registrationStatuses).where('ev.ends_at', '>=', nowDb());
+function customerEvents(host: HostRuntime, settings: EventSettingsCache, now = nowDb()): Knex.QueryBuilder {
+  return customerEventsQuery(host.db, settings.current().registrationStatuses, now);
 }
 
 /** Events of active products the context may see, by criteria. */
-export async function searchCustomerEvents(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
+export async function searchCustomerEvents(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  candidates: EventCandidateCache,
+  ctx: StoreContext,
+  criteria: Criteria,
+): Promise<{ total: number; data: EventView[] }> {
   await ctx.ruleIds();
-  const query = customerEventsQuery(host, settings);
-  const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields);
+  const now = nowDb();
+  const query = customerEvents(host, settings, now);
+  const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields, undefined, {
+    candidateProductIds: (own) => candidates.productIds(own, now),
+  });
   const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)), { knownTotal: list.total });
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
 }
 
 export async function customerEvent(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, id: string): Promise<EventView> {
   await ctx.ruleIds();
-  const row = await selectRow<EventRow>(customerEventsQuery(host, settings).where('ev.id', id).first(EVENT_COLUMNS));
+  const row = await selectRow<EventRow>(customerEvents(host, settings).where('ev.id', id).first(EVENT_COLUMNS));
   if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0) throw Errors.notFound('Event', id);
   return (await eventViews(host, settings, host.db, [row]))[0]!;
 }

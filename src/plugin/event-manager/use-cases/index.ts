@@ -3,6 +3,7 @@ import type { Criteria } from '../../../lib/criteria.js';
 import type { Executor } from '../../../lib/db.js';
 import { searchSpecifications, specificationsOfType, type EventRow, type SpecificationType } from '../repository.js';
 import type { EventSettings, EventSettingsCache } from '../settings.js';
+import { EventCandidateCache } from '../candidate-cache.js';
 import { sendCircularMail } from './circular-mail.js';
 import { companyParticipants, customerEvent, searchCustomerEvents } from './customer.js';
 import { createEvent, deleteEvent, eventStatuses, eventView, eventViews, searchEvents, setEventStatus, updateEvent, type EventInput } from './events.js';
@@ -17,10 +18,14 @@ export type { ParticipantInput, ParticipantPatch, Person } from './participants.
  * jobs. Each one lives in its own module of this folder; this is only the table of contents.
  */
 export class EventUseCases {
+  private readonly candidates: EventCandidateCache;
+
   constructor(
     private readonly host: HostRuntime,
     private readonly settings: EventSettingsCache,
-  ) {}
+  ) {
+    this.candidates = new EventCandidateCache(host, settings);
+  }
 
   // events (sales staff)
   eventStatuses = (settings: EventSettings = this.settings.current()): string[] => eventStatuses(settings);
@@ -46,7 +51,7 @@ export class EventUseCases {
   addParticipantStatus = (input: Parameters<typeof addParticipantStatus>[1]) => addParticipantStatus(this.host, input);
   sendCircularMail = (ctx: StoreContext, eventId: string, input: Parameters<typeof sendCircularMail>[3], circularId?: string) => sendCircularMail(this.host, ctx, eventId, input, circularId);
   // customers
-  searchCustomerEvents = (ctx: StoreContext, criteria: Criteria) => searchCustomerEvents(this.host, this.settings, ctx, criteria);
+  searchCustomerEvents = (ctx: StoreContext, criteria: Criteria) => searchCustomerEvents(this.host, this.settings, this.candidates, ctx, criteria);
   customerEvent = (ctx: StoreContext, id: string) => customerEvent(this.host, this.settings, ctx, id);
   companyParticipants = (customerId: string, criteria: Criteria) => companyParticipants(this.host, customerId, criteria);
 }
