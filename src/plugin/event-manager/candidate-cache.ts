@@ -17,6 +17,8 @@ interface Candidates {
   /** Per event: its product and its end (the stored form, which orders as the time does). */
   productIds: string[];
   endsAt: string[];
+  /** The earliest of `endsAt`: until then, every row kept is a candidate. */
+  firstEnd: string;
 }
 
 /**
@@ -46,11 +48,13 @@ export class EventCandidateCache {
       const rows = await selectRows<{ product_id: string; ends_at: string }>(
         applyCriteriaFilters(customerEventsQuery(this.host.db, statuses, now), own, EVENT_CRITERIA).select('ev.product_id', 'ev.ends_at'),
       );
-      entry = { version, readAt: now, productIds: rows.map((row) => row.product_id), endsAt: rows.map((row) => row.ends_at) };
+      const endsAt = rows.map((row) => row.ends_at);
+      entry = { version, readAt: now, productIds: rows.map((row) => row.product_id), endsAt, firstEnd: endsAt.reduce((first, end) => (end < first ? end : first), '\uffff') };
       this.entries.set(key, entry);
       return entry.productIds;
     }
     const { productIds, endsAt } = entry;
+    if (entry.firstEnd >= now) return productIds;
     const current: string[] = [];
     for (let i = 0; i < productIds.length; i++) if (endsAt[i]! >= now) current.push(productIds[i]!);
     return current;
