@@ -4,6 +4,7 @@ import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { getShop, http, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct } from '../helpers/checkout.js';
 import { setNumber } from '../plugin/fast-order/helpers.js';
+import { statementsDuring } from '../helpers/statements.js';
 
 /**
  * What a cart write reads once instead of again: the cart row (from the token the session read
@@ -134,17 +135,7 @@ describe('host: cart writes read once', () => {
     const restarted = await addToCart(token, [{ productId: b.id, quantity: 1 }]);
     expect(restarted.body.token).to.not.equal(first.body.token);
 
-    const sessionReads: string[] = [];
-    const listener = (query: { sql: string }) => {
-      if (/^select `cart_token` from `sessions`/.test(query.sql)) sessionReads.push(query.sql);
-    };
-    shop.db.on('query', listener);
-    let next;
-    try {
-      next = await addToCart(token, [{ productId: b.id, quantity: 2 }]);
-    } finally {
-      shop.db.removeListener('query', listener);
-    }
+    const { result: next, statements: sessionReads } = await statementsDuring(shop.db, /^select `cart_token` from `sessions`/, () => addToCart(token, [{ productId: b.id, quantity: 2 }]));
     expect(next.status, JSON.stringify(next.body)).to.equal(200);
     expect(sessionReads).to.deep.equal([]);
     expect(next.body.token).to.equal(restarted.body.token);
@@ -167,17 +158,7 @@ describe('host: cart writes read once', () => {
     const touched = await updatedAt();
     expect(touched > twoMinutesAgo, touched).to.equal(true);
 
-    const cartWrites: string[] = [];
-    const listener = (query: { sql: string }) => {
-      if (/^update `carts`/.test(query.sql)) cartWrites.push(query.sql);
-    };
-    shop.db.on('query', listener);
-    let again;
-    try {
-      again = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
-    } finally {
-      shop.db.removeListener('query', listener);
-    }
+    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update `carts`/, () => addToCart(token, [{ productId: a.id, quantity: 1 }]));
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.lineItems[0].quantity).to.equal(3);
     expect(cartWrites).to.deep.equal([]);

@@ -34,6 +34,15 @@ describe('event manager: the overview after changes (candidate events kept per e
 
   const sorted = (...ids: string[]) => [...ids].sort();
 
+  /** Sales staff, a customer and a tag of their own, and an event named by the tag that stays in the overview (it fills a page of one, so the total is the candidates' count). */
+  async function scene(label: string) {
+    const staff = await salesStaff();
+    const customer = await newCustomer();
+    const tag = `${label} ${newId().slice(0, 8)}`;
+    const stays = await createEvent(staff.token, { name: `${tag} stays` });
+    return { staff, customer, tag, stays };
+  }
+
   it('shows a published event at once, and no more once it is back in draft, changed to another language or deleted', async () => {
     const staff = await salesStaff();
     const staffApi = await as(staff.token);
@@ -72,11 +81,7 @@ describe('event manager: the overview after changes (candidate events kept per e
 
   it('sees a write made outside the app (SQL) and one made by another app process on the same database', async () => {
     const shop = await getShop();
-    const staff = await salesStaff();
-    const customer = await newCustomer();
-    const tag = `Outside ${newId().slice(0, 8)}`;
-    // The one that stays fills the page of one, so the total is the candidates' count.
-    const stays = await createEvent(staff.token, { name: `${tag} stays` });
+    const { staff, customer, tag, stays } = await scene('Outside');
     const event = await createEvent(staff.token, { name: `${tag} event` });
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 2, ids: sorted(stays.id, event.id) });
 
@@ -103,10 +108,7 @@ describe('event manager: the overview after changes (candidate events kept per e
 
   it('leaves out an event once it is over, without any write in between', async () => {
     const shop = await getShop();
-    const staff = await salesStaff();
-    const customer = await newCustomer();
-    const tag = `Ending ${newId().slice(0, 8)}`;
-    const stays = await createEvent(staff.token, { name: `${tag} stays` });
+    const { customer, tag, stays } = await scene('Ending');
     const product = await insertProduct();
     const endsAt = Date.now() + 1500;
     const id = newId();
