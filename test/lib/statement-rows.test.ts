@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { createDb, type Db } from '../../src/lib/db.js';
+import { prepareScratchDatabase, cleanupTestDatabase } from '../helpers/database.js';
+
+/**
+ * On SQLite a statement is prepared once per connection and its rows come back as arrays, turned
+ * into objects by a builder made per statement: the objects must be what the driver gave before,
+ * and a statement whose table changed since it was prepared must answer the table as it is now.
+ */
+describe('lib: statement rows', () => {
+  let url: string;
+  let db: Db;
+
+  before(async () => {
+    url = await prepareScratchDatabase('statement_rows');
+    db = createDb(url);
+    await db.schema.createTable('rows_test', (table) => {
+      table.string('id').primary();
+      table.string('name');
+      table.integer('amount');
+    });
+    await db('rows_test').insert([
+      { id: 'a', name: 'first', amount: 1 },
+      { id: 'b', name: null, amount: 2 },
+    ]);
+  });
+
+  after(async () => {
+    await db.destroy();
+    await cleanupTestDatabase(url);
+  });
+
+  it('answers one property per column in column order, a repeated name holding its last value', async () => {
+    const rows = await db('rows_test').orderBy('id').select('id', 'name', 'amount');
+    expect(rows).to.deep.equal([
+      { id: 'a', name: 'first', amount: 1 },
+      { id: 'b', name: null, amount: 2 },
+    ]);
+    expect(Object.keys(rows[0] as object)).to.deep.equal(['id', 'name', 'amount']);
+    const repeated = (await db.raw('select id as v, name as v, amount from rows_test where id = ?', ['a'])) as unknown;
+    const row = (Array.isArray(repeated) && Array.isArray(repeated[0]) ? repeated[0][0] : (repeated as unknown[])[0]) as Record<string, unknown>;
+    expect(row).to.deep.equal({ v: 'first', amount: 1 });
+    expect(await db('rows_test').where('id', 'none').select('id')).to.deep.equal([]);
+  });
+
+  it('answers the columns a table has now after it changed, on the same statement text', async () => {
+    const read = () => db.raw('select * from rows_test where id = ?', ['a']).then((result: unknown) => (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>);
+    expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1 }]);
+    await db.schema.alterTable('rows_test', (table) => table.string('note').nullable());
+    await db('rows_test').where('id', 'a').update({ note: 'added' });
+    expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1, note: 'added' }]);
+    await db.schema.alterTable('rows_test', (table) => table.renameColumn('note', 'remark'));
+    expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1, remark: 'added' }]);
+  });
+});
