@@ -1,5 +1,4 @@
-import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -8,6 +7,7 @@ import { createApp } from '../src/host/app.js';
 import { projectPath } from '../src/host/paths.js';
 import { createServer } from 'node:net';
 import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
+import { fireAt, startProcess } from './load.js';
 import { summarise } from './profile-summary.js';
 import { DEFAULT_DB_TIMEOUTS } from '../src/lib/db.js';
 import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './types.js';
@@ -75,57 +75,7 @@ const appSecret = 'bench-secret-bench-secret-bench-secret-0000';
 
 const cpuProfileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
 
-function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], cwd: projectPath() });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve({ child, port: Number(match[1]) });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
-  });
-}
-
-/**
- * Fires one request at `url` for `duration` seconds. With `server`, also the CPU time that process
- * (and its children) spent per answered request: unlike req/s it does not move much when other work
- * shares the cores.
- */
-async function fire(url: string, request: BenchRequest, duration = seconds, server?: ChildProcess): Promise<{ rps: number; p50: number; p99: number; errors: number; cpuMsPerRequest: number | null }> {
-  const cpuBefore = server ? sampleCpu(server.pid).app : null;
-  let turn = 0;
-  const bodies = request.bodies;
-  const callers = request.callers;
-  const result = await autocannon({
-    url,
-    connections,
-    duration,
-    method: request.method,
-    headers: { 'content-type': 'application/json', ...(request.headers ?? {}) },
-    body: request.body,
-    ...(bodies || callers
-      ? {
-          requests: [
-            {
-              setupRequest: (req: autocannon.Request) => {
-                // Callers in turn, and each caller through every body in turn.
-                const next = turn++;
-                const caller = callers ? next % callers.length : 0;
-                const body = callers ? Math.floor(next / callers.length) : next;
-                return { ...req, ...(bodies ? { body: bodies[body % bodies.length] } : {}), ...(callers ? { headers: { ...req.headers, ...callers[caller] } } : {}) };
-              },
-            },
-          ],
-        }
-      : {}),
-  });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  const cpuAfter = server ? sampleCpu(server.pid).app : null;
-  const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : null;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, cpuMsPerRequest };
-}
+const fire = (url: string, request: BenchRequest, duration = seconds, server?: ChildProcess) => fireAt(url, request, { duration, connections, server });
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
