@@ -98,7 +98,8 @@ describe('host: graceful shutdown under load', function () {
 
       const firstNotReady = probes.find((p) => p.at > signalledAt && p.status === 503);
       expect(firstNotReady, 'ready turned 503').to.not.equal(undefined);
-      expect(firstNotReady!.at - signalledAt, 'ready turned 503 at once').to.be.below(500);
+      // What a load balancer needs: the 503 while the listener still accepts (the ready delay), not a figure in ms (a busy machine answers late).
+      expect(firstNotReady!.at - signalledAt, 'ready turned 503 before the listener closed').to.be.below(READY_DELAY_MS);
       expect(probes.filter((p) => p.at > signalledAt && p.status === 200), 'never ready again after SIGTERM').to.have.length.at.most(1);
 
       expect(load.filter((o) => o.status !== null && o.status >= 500), 'no 5xx').to.deep.equal([]);
