@@ -388,6 +388,11 @@ export async function selectRaw<Row>(executor: Executor, sql: string, bindings: 
   return (dialectOf(executor) === 'mysql' ? (result as [Row[], unknown])[0] : result) as Row[];
 }
 
+/** `n` placeholders for SQL text, comma-separated: `in (${marks(ids.length)})`. */
+export function marks(n: number): string {
+  return n === 1 ? '?' : new Array<string>(n).fill('?').join(', ');
+}
+
 /** The one row of a `.first(…)` query, in the declared shape, or undefined. */
 export async function selectRow<Row>(query: PromiseLike<unknown>): Promise<Row | undefined> {
   const row = await query;

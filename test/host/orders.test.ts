@@ -3,6 +3,7 @@ import { newId } from '../../src/lib/ids.js';
 import type { TestCustomer } from '../helpers/shop.js';
 import { expectError, getShop, http, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, placeOrder, sessionWithPermissions, storeContextFor } from '../helpers/checkout.js';
+import { statementsDuring } from '../helpers/statements.js';
 
 async function orderSomething(token: string, quantity = 1): Promise<Record<string, any>> {
   const product = await insertProduct({ priceNet: 1000 * quantity });
@@ -47,7 +48,7 @@ describe('host: orders and documents', () => {
     expect(byRange.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([second.id]);
   });
 
-  it('reads the deliveries, transactions and documents of many orders together, each by creation time and id', async () => {
+  it('reads the line items, deliveries, transactions and documents of many orders in one statement, lines by position, the rest by creation time and id', async () => {
     const shop = await getShop();
     const { token } = await loginNewCustomer();
     const first = await orderSomething(token, 1);
@@ -63,7 +64,23 @@ describe('host: orders and documents', () => {
       { id: 'b'.repeat(32), order_id: second.id, state: 'open', payment_method: 'invoice', amount: 5, created_at: at(9) },
     ]);
     await shop.db('documents').insert({ id: 'c'.repeat(32), order_id: second.id, customer_id: null, type: 'delivery_note', document_number: 'DN-1', file_name: `dn-${newId()}.pdf`, mime_type: 'application/pdf', content: Buffer.from('%PDF'), created_at: at(1) });
-    const [a, b] = (await shop.runtime.orders.getMany(shop.db, [first.id, second.id])) as Array<Record<string, any>>;
+    // A line placed before the checkout's (position -1), one after it with a smaller id than a third at the same position.
+    const line = { order_id: second.id, type: 'custom', product_id: null, product_number: null, quantity: 1, unit_net: 250, total_net: 250, tax_rate_bp: 700, payload: JSON.stringify({ note: 'gift wrap' }) };
+    await shop.db('order_line_items').insert([
+      { ...line, id: '9'.repeat(32), label: 'Last', position: 7 },
+      { ...line, id: '8'.repeat(32), label: 'Next to last', position: 7 },
+      { ...line, id: '7'.repeat(32), label: 'First', position: -1 },
+    ]);
+    const { result, statements } = await statementsDuring(shop.db, /./, () => shop.runtime.orders.getMany(shop.db, [second.id, first.id, 'd'.repeat(32), first.id]));
+    // The orders, then their line items, deliveries, transactions and documents together.
+    expect(statements, statements.join('\n')).to.have.length(2);
+    const [b, a, again] = result as Array<Record<string, any>>;
+    expect(again, 'an id asked for twice answers twice, an unknown id not at all').to.deep.equal(a);
+    expect(a!.lineItems).to.deep.equal(first.lineItems);
+    const extra = (id: string, label: string, position: number) => ({ id, type: 'custom', productId: null, productNumber: null, label, quantity: 1, unitPrice: 2.5, totalPrice: 2.5, taxRate: 7, payload: { note: 'gift wrap' }, position });
+    expect(b!.lineItems.map((l: { id: string }) => l.id)).to.deep.equal(['7'.repeat(32), ...second.lineItems.map((l: { id: string }) => l.id), '8'.repeat(32), '9'.repeat(32)]);
+    expect(b!.lineItems[0]).to.deep.equal(extra('7'.repeat(32), 'First', -1));
+    expect(b!.lineItems.slice(1, -2)).to.deep.equal(second.lineItems);
     const stateOf = (technicalName: string, name: string) => ({ technicalName, name });
     // Older than what the checkout wrote, so they come first.
     expect(a!.deliveries).to.deep.equal([

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
-import { lineItemFromRow, lineItemView } from '../../lib/line-items.js';
+import { marks, readInt, readJson, selectRaw, selectRow, type Executor } from '../../lib/db.js';
+import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
 import type { DocumentSummary } from './documents.js';
-import type { DbNumber, DbTime, OrderDeliveryRow, OrderLineRow, OrderRow, OrderTransactionRow } from './rows.js';
+import type { DbNumber, DbTime, OrderDeliveryRow, OrderRow, OrderTransactionRow } from './rows.js';
 
 const STATE_NAMES: Record<string, string> = {
   open: 'Open',
@@ -44,71 +44,143 @@ export const ORDER_CRITERIA: CriteriaSpec = {
   idColumn: 'orders.id',
 };
 
-function groupByOrder<T extends { order_id: string }>(rows: T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = groups.get(row.order_id) ?? [];
-    list.push(row);
-    groups.set(row.order_id, list);
-  }
-  return groups;
-}
+/** The columns of an order `getOrders` reads, with its sales channel's currency precision. */
+const ORDER_COLUMNS = [
+  'id',
+  'order_number',
+  'sales_channel_id',
+  'customer_id',
+  'placed_by_type',
+  'placed_by_id',
+  'state',
+  'currency_iso',
+  'net_total',
+  'tax_total',
+  'total',
+  'billing_address',
+  'shipping_address',
+  'customer_comment',
+  'custom_fields',
+  'order_customer',
+  'order_date',
+] as const;
+type OrderReadRow = Pick<OrderRow, (typeof ORDER_COLUMNS)[number]> & { currency_precision: number | string | null };
 
-type AttachmentRow = { kind: 'd' | 'doc' | 't'; id: string; order_id: string; state: string | null; method: string | null; shipping_address: string | null; amount: DbNumber | null; file_name: string | null; type: string | null; document_number: string | null; created_at: DbTime };
+const SELECT_ORDERS = `select ${ORDER_COLUMNS.map((column) => `orders.${column}`).join(', ')}, sales_channels.currency_precision from orders left join sales_channels on sales_channels.id = orders.sales_channel_id`;
+
+/** The orders of `ids` (distinct) with their currency precision, in no particular order. */
+function readOrderRows(executor: Executor, ids: string[]): Promise<OrderReadRow[]> {
+  return selectRaw<OrderReadRow>(executor, `${SELECT_ORDERS} where orders.id in (${marks(ids.length)})`, ids);
+}
 
 /**
- * The deliveries, transactions and documents (without content) of orders in one statement: a
- * UNION ALL of the three tables with their columns side by side, each table's rows by creation
- * time and id as when they were three reads.
+ * A row of `readOrderParts`: a line item ('l'), delivery ('d'), transaction ('t') or document
+ * ('doc', without its content) of an order, in the columns the four tables share side by side
+ * (each table fills its own and answers null for the rest).
  */
-async function orderAttachments(executor: Executor, orderIds: string[]) {
-  const deliveries = executor('order_deliveries')
-    .whereIn('order_id', orderIds)
-    .select(executor.raw("'d' as kind"), 'id', 'order_id', 'state', 'shipping_method as method', 'shipping_address', executor.raw('null as amount'), executor.raw('null as file_name'), executor.raw('null as type'), executor.raw('null as document_number'), 'created_at');
-  const transactions = executor('order_transactions')
-    .whereIn('order_id', orderIds)
-    .select(executor.raw("'t' as kind"), 'id', 'order_id', 'state', 'payment_method as method', executor.raw('null as shipping_address'), 'amount', executor.raw('null as file_name'), executor.raw('null as type'), executor.raw('null as document_number'), 'created_at');
-  const documents = executor('documents')
-    .whereIn('order_id', orderIds)
-    .select(executor.raw("'doc' as kind"), 'id', 'order_id', executor.raw('null as state'), executor.raw('null as method'), executor.raw('null as shipping_address'), executor.raw('null as amount'), 'file_name', 'type', 'document_number', 'created_at');
-  const rows = await selectRows<AttachmentRow>(deliveries.unionAll([transactions, documents]).orderBy('kind').orderBy('created_at').orderBy('id'));
-  const result = { deliveries: new Map<string, OrderDeliveryRow[]>(), transactions: new Map<string, OrderTransactionRow[]>(), documents: new Map<string, DocumentSummary[]>() };
-  const add = <T>(map: Map<string, T[]>, orderId: string, value: T) => {
-    const list = map.get(orderId);
-    if (list) list.push(value);
-    else map.set(orderId, [value]);
-  };
-  for (const row of rows) {
-    if (row.kind === 'd') add(result.deliveries, row.order_id, { id: row.id, order_id: row.order_id, state: row.state!, shipping_method: row.method!, shipping_address: row.shipping_address, created_at: row.created_at });
-    else if (row.kind === 't') add(result.transactions, row.order_id, { id: row.id, order_id: row.order_id, state: row.state!, payment_method: row.method!, amount: row.amount!, created_at: row.created_at });
-    else add(result.documents, row.order_id, { id: row.id, fileName: row.file_name!, type: row.type!, documentNumber: row.document_number!, createdAt: fromDbTime(row.created_at)! });
-  }
-  return result;
+interface OrderPartRow {
+  kind: 'l' | 'd' | 't' | 'doc';
+  id: string;
+  order_id: string;
+  /** line type, document type */
+  type: string | null;
+  product_id: string | null;
+  /** product number, document number */
+  number: string | null;
+  /** line label, document file name */
+  label: string | null;
+  quantity: DbNumber | null;
+  /** line unit net, transaction amount */
+  amount: DbNumber | null;
+  total_net: DbNumber | null;
+  tax_rate_bp: DbNumber | null;
+  /** line payload, delivery shipping address (JSON text) */
+  json: string | null;
+  position: DbNumber | null;
+  /** delivery and transaction state */
+  state: string | null;
+  /** shipping method, payment method */
+  method: string | null;
+  created_at: DbTime | null;
 }
+
+const PART_COLUMNS = ['type', 'product_id', 'number', 'label', 'quantity', 'amount', 'total_net', 'tax_rate_bp', 'json', 'position', 'state', 'method', 'created_at'] as const;
+
+/** One table's arm of the parts statement: its columns under the shared names, null for the others. */
+function partArm(kind: OrderPartRow['kind'], table: string, columns: Partial<Record<(typeof PART_COLUMNS)[number], string>>): string {
+  return `select '${kind}' as kind, id, order_id, ${PART_COLUMNS.map((name) => (columns[name] === name ? name : `${columns[name] ?? 'null'} as ${name}`)).join(', ')} from ${table}`;
+}
+
+const PART_ARMS = [
+  partArm('l', 'order_line_items', {
+    type: 'type',
+    product_id: 'product_id',
+    number: 'product_number',
+    label: 'label',
+    quantity: 'quantity',
+    amount: 'unit_net',
+    total_net: 'total_net',
+    tax_rate_bp: 'tax_rate_bp',
+    json: 'payload',
+    position: 'position',
+  }),
+  partArm('d', 'order_deliveries', { json: 'shipping_address', state: 'state', method: 'shipping_method', created_at: 'created_at' }),
+  partArm('t', 'order_transactions', { amount: 'amount', state: 'state', method: 'payment_method', created_at: 'created_at' }),
+  partArm('doc', 'documents', { type: 'type', number: 'document_number', label: 'file_name', created_at: 'created_at' }),
+];
+
+/**
+ * The line items, deliveries, transactions and documents of orders in one statement (a UNION ALL
+ * of the four tables, each by its order_id index): lines by position and id, the others by
+ * creation time and id, as when they were read one table at a time.
+ */
+function readOrderParts(executor: Executor, orderIds: string[]): Promise<OrderPartRow[]> {
+  const where = ` where order_id in (${marks(orderIds.length)})`;
+  const sql = `${PART_ARMS.join(`${where} union all `)}${where} order by kind, position, created_at, id`;
+  return selectRaw<OrderPartRow>(executor, sql, [...orderIds, ...orderIds, ...orderIds, ...orderIds]);
+}
+
+interface OrderParts {
+  lines: LineItem[];
+  deliveries: OrderDeliveryRow[];
+  transactions: OrderTransactionRow[];
+  documents: DocumentSummary[];
+}
+
+function partsByOrder(rows: OrderPartRow[]): Map<string, OrderParts> {
+  const byOrder = new Map<string, OrderParts>();
+  for (const row of rows) {
+    let parts = byOrder.get(row.order_id);
+    if (!parts) byOrder.set(row.order_id, (parts = { lines: [], deliveries: [], transactions: [], documents: [] }));
+    if (row.kind === 'l')
+      parts.lines.push(
+        lineItemFromRow({ id: row.id, type: row.type!, product_id: row.product_id, product_number: row.number, label: row.label!, quantity: row.quantity, unit_net: row.amount, total_net: row.total_net, tax_rate_bp: row.tax_rate_bp, payload: row.json, position: row.position }),
+      );
+    else if (row.kind === 'd') parts.deliveries.push({ id: row.id, order_id: row.order_id, state: row.state!, shipping_method: row.method!, shipping_address: row.json, created_at: row.created_at! });
+    else if (row.kind === 't') parts.transactions.push({ id: row.id, order_id: row.order_id, state: row.state!, payment_method: row.method!, amount: row.amount!, created_at: row.created_at! });
+    else parts.documents.push({ id: row.id, fileName: row.label!, type: row.type!, documentNumber: row.number!, createdAt: fromDbTime(row.created_at)! });
+  }
+  return byOrder;
+}
+
+const NO_PARTS: OrderParts = { lines: [], deliveries: [], transactions: [], documents: [] };
 
 /** Orders in the Store API's order shape, in the order of `ids`; unknown ids are skipped. */
 export async function getOrders(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const rows = await selectRows<OrderRow & { currency_precision: number | string | null }>(
-    executor('orders')
-      .leftJoin('sales_channels', 'sales_channels.id', 'orders.sales_channel_id')
-      .whereIn('orders.id', wanted)
-      .select('orders.*', 'sales_channels.currency_precision as currency_precision'),
-  );
+  // SQL text, not knex builders: read for every page of orders (order list, budget orders), where
+  // building the statements cost more CPU than running them. Two statements: the orders, their parts.
+  const rows = await readOrderRows(executor, wanted);
   if (rows.length === 0) return [];
-  const orderIds = rows.map((r) => r.id);
-  const [lineRows, { deliveries, transactions, documents }] = await Promise.all([
-    executor<OrderLineRow>('order_line_items').whereIn('order_id', orderIds).orderBy('position').orderBy('id'),
-    orderAttachments(executor, orderIds),
-  ]);
-  const lines = groupByOrder(lineRows);
+  const parts = partsByOrder(await readOrderParts(executor, rows.map((r) => r.id)));
 
   const byId = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
     const precision = row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
     const money = (minor: number | string) => fromMinor(minor, precision);
     const customer = readJson<Record<string, unknown>>(row.order_customer, {});
+    const { lines, deliveries, transactions, documents } = parts.get(row.id) ?? NO_PARTS;
     byId.set(row.id, {
       id: row.id,
       orderNumber: row.order_number,
@@ -129,20 +201,20 @@ export async function getOrders(executor: Executor, ids: string[]): Promise<Arra
         company: (customer.company as string | undefined) ?? null,
       },
       customerComment: row.customer_comment ?? null,
-      deliveries: (deliveries.get(row.id) ?? []).map((d) => ({
+      deliveries: deliveries.map((d) => ({
         id: d.id,
         stateMachineState: stateOf(d.state),
         shippingMethod: { technicalName: d.shipping_method, name: SHIPPING_METHODS[d.shipping_method] ?? d.shipping_method },
         shippingOrderAddress: readJson<Record<string, unknown> | null>(d.shipping_address, null),
       })),
-      transactions: (transactions.get(row.id) ?? []).map((t) => ({
+      transactions: transactions.map((t) => ({
         id: t.id,
         stateMachineState: stateOf(t.state),
         paymentMethod: { technicalName: t.payment_method, name: PAYMENT_METHODS[t.payment_method] ?? t.payment_method },
         amount: money(t.amount),
       })),
-      lineItems: (lines.get(row.id) ?? []).map((l) => lineItemView(lineItemFromRow(l), precision)),
-      documents: (documents.get(row.id) ?? []).map((d) => ({ id: d.id, fileName: d.fileName, type: d.type, documentNumber: d.documentNumber, createdAt: d.createdAt })),
+      lineItems: lines.map((l) => lineItemView(l, precision)),
+      documents: documents.map((d) => ({ id: d.id, fileName: d.fileName, type: d.type, documentNumber: d.documentNumber, createdAt: d.createdAt })),
       customFields: readJson<Record<string, unknown>>(row.custom_fields, {}),
       placedBy: { type: row.placed_by_type, id: row.placed_by_id ?? null },
       salesChannelId: row.sales_channel_id,
