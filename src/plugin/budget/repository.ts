@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { forUpdate, readBool, readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { fixedRead, forUpdate, readBool, readInt, selectRaw, selectRows, type Executor } from '../../lib/db.js';
 import { toDbTime } from '../../lib/time.js';
 import type { PeriodType, PeriodWindow } from './periods.js';
 
@@ -70,10 +70,32 @@ export function toBudgetRow(row: BudgetTableRow): BudgetRow {
   };
 }
 
+const budgetOfCustomer = fixedRead((executor: Executor, id: string, customerId: string) => executor(BUDGETS).where({ id, customer_id: customerId }).select('*'));
+const lockedBudgetOfCustomer = fixedRead((executor: Executor, id: string, customerId: string) => forUpdate(executor(BUDGETS).where({ id, customer_id: customerId }).select('*'), executor));
+
+/** The customer's budget (with `lock`, its row locked for the rest of the transaction); another customer's id reads as absent. */
 export async function getBudget(executor: Executor, customerId: string, id: string, lock = false): Promise<BudgetRow | null> {
-  const query = executor(BUDGETS).where({ id, customer_id: customerId }).first();
-  const row = await selectRow<BudgetTableRow>(lock ? forUpdate(query, executor) : query);
+  const [row] = await (lock ? lockedBudgetOfCustomer : budgetOfCustomer)<BudgetTableRow>(executor, id, customerId);
   return row ? toBudgetRow(row) : null;
+}
+
+/** A row of `budgetOrderPage`: a budget order and its budget's order count. */
+export interface BudgetOrderPageRow {
+  order_id: string;
+  budget_data: string;
+  order_count: unknown;
+}
+
+/**
+ * A page of a budget's orders, newest first (the list's default sort), each row with the budget's
+ * maintained order count, in one statement: the budget joined by id and customer, so another
+ * customer's budget answers no rows (as does a budget without orders on that page). The limit is a
+ * literal, as in `searchByCriteria`.
+ */
+export async function budgetOrderPage(executor: Executor, customerId: string, budgetId: string, limit: number, offset: number): Promise<BudgetOrderPageRow[]> {
+  if (!Number.isInteger(limit)) throw new Error(`budgetOrderPage: the limit ${limit} is not an integer`);
+  const sql = `select bo.order_id, bo.budget_data, b.order_count from ${BUDGET_ORDERS} bo join ${BUDGETS} b on b.id = bo.budget_id where bo.budget_id = ? and b.customer_id = ? order by bo.placed_at desc, bo.order_id desc limit ${limit} offset ?`;
+  return selectRaw<BudgetOrderPageRow>(executor, sql, [budgetId, customerId, offset]);
 }
 
 /** Rows locked in id order, so two transactions never wait on each other crosswise. */

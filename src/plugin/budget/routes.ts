@@ -1,7 +1,7 @@
 import { defineStoreRoute, type HostRuntime, type SalesChannel, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import type { SchemaInput } from '../../lib/routes.js';
-import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, readJson, selectRows, type Executor } from '../../lib/db.js';
+import { narrowsRows, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { inTransaction, readInt, readJson, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -15,6 +15,7 @@ import {
   applicableBudgetIds,
   budgetCategoryIds,
   budgetEmployeeIds,
+  budgetOrderPage,
   getBudget,
   replaceBudgetLinks,
   toBudgetRow,
@@ -181,15 +182,31 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
   /** The GET (query page and limit) and POST (criteria) declarations of the budget's orders share this. */
   const budgetOrders = async (ctx: StoreContext, budgetId: string, criteria: Criteria) => {
     const customer = declaredCustomer(ctx);
-    const budget = await getBudget(host.db, customer.id, budgetId);
-    if (!budget) throw Errors.notFound('Budget', budgetId);
-    // The budget is the customer's (checked above), so its id alone scopes the rows and the count stays on the index.
-    const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budget.id);
-    // Unfiltered, the total is the budget's maintained order count (read with the budget above).
+    let budget: Promise<BudgetRow> | undefined;
+    const customersBudget = () =>
+      (budget ??= getBudget(host.db, customer.id, budgetId).then((found) => {
+        if (!found) throw Errors.notFound('Budget', budgetId);
+        return found;
+      }));
+    // Plain (no filter, term, ids or sort), the page comes with the budget's order count in one
+    // statement that answers rows only for the customer's own budget; otherwise the budget first.
+    const plain = !narrowsRows(criteria) && !criteria.sort?.length;
+    if (!plain) await customersBudget();
+    // The budget is the customer's (checked before, or by the page's rows), so its id alone scopes the rows and the count stays on the index.
+    const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
+    let countOfPage: number | undefined;
     const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'), {
-      unfilteredTotal: () => Promise.resolve(budget.orderCount),
+      readPlainPage: async (limit, offset) => {
+        const rows = await budgetOrderPage(host.db, customer.id, budgetId, limit, offset);
+        if (rows.length) countOfPage = readInt(rows[0]!.order_count);
+        return rows;
+      },
+      // Unfiltered, the total is the budget's maintained order count (read with the page, or with the budget).
+      unfilteredTotal: async () => countOfPage ?? (await customersBudget()).orderCount,
     });
-    const orders = await host.orders.getMany(host.db, page.rows.map((r) => r.order_id));
+    // An empty plain page does not tell whether the budget is the customer's: another customer's is a 404.
+    if (page.rows.length === 0) await customersBudget();
+    const orders = page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.order_id)) : [];
     const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
     return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };
   };

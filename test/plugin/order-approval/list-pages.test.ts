@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { expectError, getShop } from '../../helpers/shop.js';
+import { placeOrder } from '../../helpers/checkout.js';
+import { statementsDuring } from '../../helpers/statements.js';
+import { as, createBudget, employee, fillCart, newCustomer, product, startShop } from './helpers.js';
+
+/**
+ * The statements on the lists' tables (approvals, budgets and their orders, the host's orders and
+ * their parts) while `work` runs: the route's own work, without the context read every request starts
+ * with or what an earlier request left running (an approval's mails read the plugin settings).
+ */
+const LIST_TABLES = /suite_order_approval|suite_budget|\borders\b|order_line_items|order_deliveries|order_transactions|documents/;
+
+async function routeStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  return statementsDuring((await getShop()).db, LIST_TABLES, work);
+}
+
+const BUYER = ['orders.create', 'orders.read', 'budget.read'];
+
+/**
+ * The plain company approval list and a budget's plain order list read their page and its total
+ * (a maintained counter) in one statement; filtered, sorted or searched lists go the criteria way.
+ * Both must answer what the criteria way answers, and keep another customer's rows out.
+ */
+describe('order approval list and budget orders: one statement for the page and its total', function () {
+  before(startShop);
+  this.timeout(120000);
+
+  it('budget orders: the page with the budget\'s order count in one statement; another customer\'s budget is a 404, an empty or past-the-end page has the right total', async () => {
+    const customer = await newCustomer();
+    const budget = await createBudget(customer.token, { amount: 1_000_000, allowApproval: false });
+    // Inactive: it governs no order, so none is charged to it.
+    const empty = await createBudget(customer.token, { amount: 1000, active: false });
+    const buyer = await employee(customer, BUYER);
+    const p = await product({ priceNet: 500, stock: 1000 });
+    const placed: string[] = [];
+    const order = async () => {
+      await fillCart(buyer.token, [{ productId: p.id, quantity: 1 }]);
+      const res = await placeOrder(buyer.token);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      placed.push(res.body.id as string);
+    };
+    for (let i = 0; i < 3; i++) await order();
+    const admin = await as(customer.token);
+    await admin.get(`/budget/${budget.id}/orders?limit=2`);
+
+    const first = await routeStatements(() => admin.get(`/budget/${budget.id}/orders?limit=2`));
+    expect(first.result.status, JSON.stringify(first.result.body)).to.equal(200);
+    // The page with the count, the orders, their line items, deliveries, transactions and documents.
+    expect(first.statements, first.statements.join('\n')).to.have.length(3);
+    expect(first.result.body.total).to.equal(3);
+    expect(first.result.body.orders.map((o: { id: string }) => o.id)).to.deep.equal([placed[2], placed[1]]);
+    expect(first.result.body.orders[0].lineItems).to.have.length(1);
+    expect(first.result.body.orders[0].budgetData).to.include({ budgetId: budget.id, budgetValue: 5 });
+    // The criteria way (the default sort named, or a filter every order passes) answers the same.
+    const sorted = await admin.post(`/budget/${budget.id}/orders`, { limit: 2, sort: [{ field: 'orderDate', order: 'DESC' }] });
+    expect(sorted.body).to.deep.equal(first.result.body);
+    const filtered = await admin.post(`/budget/${budget.id}/orders`, { limit: 2, filter: [{ type: 'range', field: 'orderDate', parameters: { gte: '2000-01-01T00:00:00Z' } }] });
+    expect(filtered.body).to.deep.equal(first.result.body);
+    expect((await admin.get(`/budget/${budget.id}/orders?limit=2&page=2`)).body.orders.map((o: { id: string }) => o.id)).to.deep.equal([placed[0]]);
+
+    // No row, no count with it: the budget itself is read, for its order count and whose it is.
+    const past = await routeStatements(() => admin.get(`/budget/${budget.id}/orders?limit=2&page=3`));
+    expect(past.result.body).to.deep.equal({ orders: [], total: 3 });
+    expect(past.statements, past.statements.join('\n')).to.have.length(2);
+    expect((await admin.get(`/budget/${empty.id}/orders`)).body).to.deep.equal({ orders: [], total: 0 });
+    expect((await admin.get(`/budget/${empty.id}/orders?page=2&limit=1`)).body).to.deep.equal({ orders: [], total: 0 });
+
+    // Another customer's budget is not found, whichever way its orders are asked for.
+    const stranger = await as((await newCustomer()).token);
+    expectError(await stranger.get(`/budget/${budget.id}/orders`), 404);
+    expectError(await stranger.get(`/budget/${budget.id}/orders?limit=2&page=3`), 404);
+    expectError(await stranger.post(`/budget/${budget.id}/orders`, { sort: [{ field: 'orderDate', order: 'ASC' }] }), 404);
+    expectError(await stranger.post(`/budget/${budget.id}/orders`, { term: 'x' }), 404);
+    expectError(await stranger.get(`/budget/${empty.id}/orders`), 404);
+
+    // A new order shows on the next request, in the page and the total; a deleted budget is gone.
+    await order();
+    const next = await admin.get(`/budget/${budget.id}/orders?limit=2`);
+    expect(next.body.total).to.equal(4);
+    expect(next.body.orders.map((o: { id: string }) => o.id)).to.deep.equal([placed[3], placed[2]]);
+    expect((await admin.delete(`/budget/${budget.id}`)).status).to.equal(200);
+    expectError(await admin.get(`/budget/${budget.id}/orders`), 404);
+    expectError(await admin.post(`/budget/${budget.id}/orders`, { term: 'x' }), 404);
+  });
+});
