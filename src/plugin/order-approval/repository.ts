@@ -1,6 +1,6 @@
 import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { bumpCounter, forUpdate, isDuplicateKeyError, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import { bumpCounter, forUpdate, isDuplicateKeyError, readBool, readInt, readJson, selectRaw, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
@@ -74,6 +74,72 @@ export interface ApprovalRow {
   updatedAt: string | null;
 }
 
+/** What the approval list answers of an approval (the fields `approvalView` reads). */
+export type ApprovalSummary = Pick<
+  ApprovalRow,
+  | 'id'
+  | 'approvalNumber'
+  | 'status'
+  | 'isBlocked'
+  | 'blockReasons'
+  | 'reasons'
+  | 'requesterType'
+  | 'requesterId'
+  | 'requesterName'
+  | 'requesterEmail'
+  | 'customerComment'
+  | 'mode'
+  | 'nValue'
+  | 'approverEmployeeIds'
+  | 'currencyIso'
+  | 'netTotal'
+  | 'taxTotal'
+  | 'total'
+  | 'billingAddressId'
+  | 'shippingAddressId'
+  | 'orderId'
+  | 'orderNumber'
+  | 'executionResult'
+  | 'lastRefreshedAt'
+  | 'decidedAt'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+/** The columns of an approval the list reads, those of `ApprovalSummary` (explicit, not `*`: the list leaves the rest unread). */
+const SUMMARY_COLUMNS = [
+  'id',
+  'approval_number',
+  'status',
+  'is_blocked',
+  'block_reasons',
+  'reasons',
+  'requester_type',
+  'requester_id',
+  'requester_name',
+  'requester_email',
+  'customer_comment',
+  'mode',
+  'n_value',
+  'approver_employee_ids',
+  'currency_iso',
+  'net_total',
+  'tax_total',
+  'total',
+  'billing_address_id',
+  'shipping_address_id',
+  'order_id',
+  'order_number',
+  'execution_result',
+  'last_refreshed_at',
+  'decided_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A row of the approval list: the summary columns, the approval's line count and (plain company list) the customer's approval count. */
+export type ApprovalListRow = Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number]> & { line_item_count: unknown; approvals_total?: unknown };
+
 /** A row of the approvals table as the drivers return it (counts and sums possibly strings, JSON columns strings). */
 export interface ApprovalDbRow {
   id: string;
@@ -109,23 +175,19 @@ export interface ApprovalDbRow {
   updated_at: string | null;
 }
 
-export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
+export function toApprovalSummary(row: Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number]>): ApprovalSummary {
   return {
     id: row.id,
     approvalNumber: row.approval_number,
-    customerId: row.customer_id,
-    salesChannelId: row.sales_channel_id,
     requesterType: row.requester_type,
     requesterId: row.requester_id,
     requesterName: row.requester_name,
     requesterEmail: row.requester_email ?? null,
     status: row.status,
-    round: readInt(row.decision_round),
     mode: row.mode,
     nValue: readInt(row.n_value),
     approverEmployeeIds: readJson<string[]>(row.approver_employee_ids, []),
     reasons: readJson<string[]>(row.reasons, []),
-    cartToken: row.cart_token ?? null,
     customerComment: row.customer_comment ?? null,
     billingAddressId: row.billing_address_id ?? null,
     shippingAddressId: row.shipping_address_id ?? null,
@@ -143,6 +205,10 @@ export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
     createdAt: row.created_at,
     updatedAt: row.updated_at ?? null,
   };
+}
+
+export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
+  return { ...toApprovalSummary(row), customerId: row.customer_id, salesChannelId: row.sales_channel_id, round: readInt(row.decision_round), cartToken: row.cart_token ?? null };
 }
 
 /** An approval of the customer; another customer's id reads as absent. */
@@ -455,7 +521,7 @@ export async function searchApprovals(
   visibleTo: 'all' | { employeeId: string } | { requester: { type: string; id: string } },
   criteria: Criteria,
   spec: CriteriaSpec,
-): Promise<{ total: number; rows: Array<ApprovalRow & { lineItemCount: number }> }> {
+): Promise<{ total: number; rows: Array<ApprovalSummary & { lineItemCount: number }> }> {
   const base = executor(APPROVALS).where(`${APPROVALS}.customer_id`, customerId);
   if (visibleTo !== 'all' && 'requester' in visibleTo) base.where(`${APPROVALS}.requester_type`, visibleTo.requester.type).where(`${APPROVALS}.requester_id`, visibleTo.requester.id);
   else if (visibleTo !== 'all') {
@@ -468,16 +534,44 @@ export async function searchApprovals(
       });
     });
   }
-  // Everything of the customer: the total is the maintained count, not a count over its approvals.
-  const unfilteredTotal = visibleTo === 'all' ? () => approvalCount(executor, customerId) : undefined;
-  const page = await searchByCriteria<ApprovalDbRow & { line_item_count: unknown }>(
+  // Everything of the customer: the total is the maintained count, not a count over its approvals;
+  // the plain list (no filter, term, ids or sort) reads it with the page, in one statement.
+  let countOfPage: number | undefined;
+  const options =
+    visibleTo === 'all'
+      ? {
+          readPlainPage: async (limit: number, offset: number) => {
+            const rows = await companyApprovalPage(executor, customerId, limit, offset);
+            if (rows.length) countOfPage = readInt(rows[0]!.approvals_total);
+            return rows;
+          },
+          unfilteredTotal: async () => countOfPage ?? approvalCount(executor, customerId),
+        }
+      : {};
+  const page = await searchByCriteria<ApprovalListRow>(
     base,
     criteria,
     spec,
-    (qb) => qb.select(`${APPROVALS}.*`, executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
-    { unfilteredTotal },
+    (qb) => qb.select(...SUMMARY_COLUMNS.map((column) => `${APPROVALS}.${column}`), executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
+    options,
   );
-  return { total: page.total, rows: page.rows.map((r) => Object.assign(toApprovalRow(r), { lineItemCount: readInt(r.line_item_count) })) };
+  return { total: page.total, rows: page.rows.map((r) => Object.assign(toApprovalSummary(r), { lineItemCount: readInt(r.line_item_count) })) };
+}
+
+const COMPANY_APPROVAL_PAGE =
+  `select ${SUMMARY_COLUMNS.map((column) => `a.${column}`).join(', ')},` +
+  ` (select count(*) from ${LINE_ITEMS} l where l.approval_id = a.id) as line_item_count,` +
+  ` (select c.approvals from ${COUNTS} c where c.customer_id = ?) as approvals_total` +
+  ` from ${APPROVALS} a where a.customer_id = ? order by a.created_at desc, a.id desc`;
+
+/**
+ * A page of all the customer's approvals, newest first (the list's default sort), with each one's
+ * line count and, on every row, the customer's maintained approval count: one statement, in the
+ * order of `suite_order_approvals_list_idx`. The limit is a literal, as in `searchByCriteria`.
+ */
+async function companyApprovalPage(executor: Executor, customerId: string, limit: number, offset: number): Promise<ApprovalListRow[]> {
+  if (!Number.isInteger(limit)) throw new Error(`companyApprovalPage: the limit ${limit} is not an integer`);
+  return selectRaw<ApprovalListRow>(executor, `${COMPANY_APPROVAL_PAGE} limit ${limit} offset ?`, [customerId, customerId, offset]);
 }
 
 export interface ActivityView {

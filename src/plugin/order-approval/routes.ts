@@ -20,7 +20,7 @@ import {
   saveSettings,
   reservationsOf,
   searchApprovals,
-  type ApprovalRow,
+  type ApprovalSummary,
   type ApprovalSettings,
 } from './repository.js';
 import {
@@ -73,7 +73,7 @@ const APPROVAL_CRITERIA: CriteriaSpec = {
 /** An approval as the Store API answers it (list items add `lineItemCount`, the detail its lines and budgets). */
 export type ApprovalView = ReturnType<typeof approvalView>;
 
-export function approvalView(approval: ApprovalRow, precision: number) {
+export function approvalView(approval: ApprovalSummary, precision: number) {
   const money = (minor: number) => fromMinor(minor, precision);
   // 'ordering' exists only inside the execute transaction; outside it reads as approved.
   const status = approval.status === 'ordering' ? 'approved' : approval.status;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { expectError, getShop } from '../../helpers/shop.js';
 import { placeOrder } from '../../helpers/checkout.js';
 import { statementsDuring } from '../../helpers/statements.js';
-import { as, createBudget, employee, fillCart, newCustomer, product, startShop } from './helpers.js';
+import { as, company, createBudget, employee, fillCart, newCustomer, product, requestApproval, startShop } from './helpers.js';
 
 /**
  * The statements on the lists' tables (approvals, budgets and their orders, the host's orders and
@@ -25,6 +25,46 @@ const BUYER = ['orders.create', 'orders.read', 'budget.read'];
 describe('order approval list and budget orders: one statement for the page and its total', function () {
   before(startShop);
   this.timeout(120000);
+
+  it('approval list: the page, its line counts and the company total in one statement, the same answer as the criteria query', async () => {
+    const { customer, requester } = await company();
+    const [p, q] = [await product(), await product()];
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await requestApproval(requester.token, i === 1 ? [{ productId: p.id, quantity: 1 }, { productId: q.id, quantity: 2 }] : [{ productId: p.id, quantity: 1 + i }]));
+    const admin = await as(customer.token);
+    await admin.post('/order-approval/list', { limit: 2 });
+
+    const first = await routeStatements(() => admin.post('/order-approval/list', { limit: 2 }));
+    expect(first.result.status, JSON.stringify(first.result.body)).to.equal(200);
+    expect(first.statements, first.statements.join('\n')).to.have.length(1);
+    expect(first.result.body.total).to.equal(3);
+    expect(first.result.body.data.map((a: { id: string; lineItemCount: number }) => [a.id, a.lineItemCount])).to.deep.equal([
+      [ids[2], 1],
+      [ids[1], 2],
+    ]);
+    // The default sort named explicitly goes the criteria way (builder, count from the counter): the same answer.
+    const sorted = await admin.post('/order-approval/list', { limit: 2, sort: [{ field: 'createdAt', order: 'DESC' }] });
+    expect(sorted.body).to.deep.equal(first.result.body);
+    const filtered = await admin.post('/order-approval/list', { limit: 2, filter: [{ type: 'equalsAny', field: 'id', value: ids }] });
+    expect(filtered.body).to.deep.equal(first.result.body);
+
+    // A page past the end has no row to carry the total: the counter is read on its own.
+    const past = await routeStatements(() => admin.post('/order-approval/list', { limit: 2, page: 3 }));
+    expect(past.result.body).to.deep.equal({ total: 3, data: [] });
+    expect(past.statements, past.statements.join('\n')).to.have.length(2);
+
+    // A new approval shows on the next request, in the page and the total.
+    const fourth = await requestApproval(requester.token, [{ productId: q.id, quantity: 1 }]);
+    const next = await admin.post('/order-approval/list', { limit: 2 });
+    expect(next.body.total).to.equal(4);
+    expect(next.body.data.map((a: { id: string }) => a.id)).to.deep.equal([fourth, ids[2]]);
+
+    // Another company sees none of them: an empty page, total 0.
+    const stranger = await newCustomer();
+    const none = await routeStatements(async () => (await as(stranger.token)).post('/order-approval/list', { limit: 2 }));
+    expect(none.result.body).to.deep.equal({ total: 0, data: [] });
+    expect(none.statements, none.statements.join('\n')).to.have.length(1);
+  });
 
   it('budget orders: the page with the budget\'s order count in one statement; another customer\'s budget is a 404, an empty or past-the-end page has the right total', async () => {
     const customer = await newCustomer();
