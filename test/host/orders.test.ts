@@ -102,6 +102,18 @@ describe('host: orders and documents', () => {
     expect(b!.documents.slice(1)).to.deep.equal(second.documents);
   });
 
+  it('reads a long id list 500 orders at a time, in the order asked for', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const [first, second] = [await orderSomething(token, 1), await orderSomething(token, 2)];
+    const unknown = Array.from({ length: 600 }, () => newId());
+    const ids = [second.id as string, ...unknown, first.id as string];
+    const { result, statements } = await statementsDuring(shop.db, /./, () => shop.runtime.orders.getMany(shop.db, ids));
+    expect(result).to.deep.equal([second, first]);
+    // Each slice: its orders, then their parts (both slices hold one of the orders).
+    expect(statements, statements.join('\n')).to.have.length(4);
+  });
+
   it('answers 400 for invalid criteria and 401 without login', async () => {
     const { token } = await loginNewCustomer();
     const agent = await http();

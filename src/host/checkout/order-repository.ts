@@ -147,8 +147,8 @@ interface OrderParts {
   documents: DocumentSummary[];
 }
 
-function partsByOrder(rows: OrderPartRow[]): Map<string, OrderParts> {
-  const byOrder = new Map<string, OrderParts>();
+/** Adds the parts of `rows` to their orders' entries of `byOrder`. */
+function addPartsByOrder(byOrder: Map<string, OrderParts>, rows: OrderPartRow[]): void {
   for (const row of rows) {
     let parts = byOrder.get(row.order_id);
     if (!parts) byOrder.set(row.order_id, (parts = { lines: [], deliveries: [], transactions: [], documents: [] }));
@@ -160,10 +160,16 @@ function partsByOrder(rows: OrderPartRow[]): Map<string, OrderParts> {
     else if (row.kind === 't') parts.transactions.push({ id: row.id, order_id: row.order_id, state: row.state!, payment_method: row.method!, amount: row.amount!, created_at: row.created_at! });
     else parts.documents.push({ id: row.id, fileName: row.label!, type: row.type!, documentNumber: row.number!, createdAt: fromDbTime(row.created_at)! });
   }
-  return byOrder;
 }
 
 const NO_PARTS: OrderParts = { lines: [], deliveries: [], transactions: [], documents: [] };
+
+/**
+ * Orders read per statement pair: a page of any list (at most 500) is one pair; longer id lists are
+ * read in slices, so the parts statement (each id bound once per table) stays far below SQLite's
+ * 32,766 bound values.
+ */
+const ORDERS_PER_READ = 500;
 
 /** Orders in the Store API's order shape, in the order of `ids`; unknown ids are skipped. */
 export async function getOrders(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>> {
@@ -171,9 +177,14 @@ export async function getOrders(executor: Executor, ids: string[]): Promise<Arra
   if (wanted.length === 0) return [];
   // SQL text, not knex builders: read for every page of orders (order list, budget orders), where
   // building the statements cost more CPU than running them. Two statements: the orders, their parts.
-  const rows = await readOrderRows(executor, wanted);
-  if (rows.length === 0) return [];
-  const parts = partsByOrder(await readOrderParts(executor, rows.map((r) => r.id)));
+  const rows: OrderReadRow[] = [];
+  const parts = new Map<string, OrderParts>();
+  for (let i = 0; i < wanted.length; i += ORDERS_PER_READ) {
+    const found = await readOrderRows(executor, wanted.slice(i, i + ORDERS_PER_READ));
+    if (found.length === 0) continue;
+    rows.push(...found);
+    addPartsByOrder(parts, await readOrderParts(executor, found.map((r) => r.id)));
+  }
 
   const byId = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
