@@ -282,6 +282,11 @@ export function narrowsRows(criteria: Criteria): boolean {
   return (criteria.filter?.length ?? 0) > 0 || (criteria.ids?.length ?? 0) > 0 || (criteria.term?.trim() ?? '') !== '';
 }
 
+/** Whether the criteria neither narrow nor sort the rows: the page is the base query's own, in the spec's default sort (`readPlainPage`). */
+export function isPlainPage(criteria: Criteria): boolean {
+  return !narrowsRows(criteria) && !criteria.sort?.length;
+}
+
 /**
  * Runs a criteria search: `base` selects from the resource with its joins and tenant scope;
  * `select` adds the columns of the data query.
@@ -307,7 +312,7 @@ export async function searchByCriteria<T>(
     return options.readPage ? options.readPage(dataQuery, limit) : dataQuery;
   };
   const mode = criteria['total-count-mode'];
-  const readPlainPage = !narrowsRows(criteria) && !criteria.sort?.length ? options.readPlainPage : undefined;
+  const readPlainPage = isPlainPage(criteria) ? options.readPlainPage : undefined;
   const result: unknown = readPlainPage ? await readPlainPage(limit, (page - 1) * limit) : await readDataQuery();
   const rows = result as T[];
   let total: number;

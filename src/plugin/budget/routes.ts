@@ -1,6 +1,6 @@
 import { defineStoreRoute, type HostRuntime, type SalesChannel, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import type { SchemaInput } from '../../lib/routes.js';
-import { narrowsRows, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { isPlainPage, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { inTransaction, readInt, readJson, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -190,8 +190,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       }));
     // Plain (no filter, term, ids or sort), the page comes with the budget's order count in one
     // statement that answers rows only for the customer's own budget; otherwise the budget first.
-    const plain = !narrowsRows(criteria) && !criteria.sort?.length;
-    if (!plain) await customersBudget();
+    if (!isPlainPage(criteria)) await customersBudget();
     // The budget is the customer's (checked before, or by the page's rows), so its id alone scopes the rows and the count stays on the index.
     const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
     let countOfPage: number | undefined;
