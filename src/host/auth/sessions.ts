@@ -11,7 +11,7 @@ import {
   type CustomerRefRow,
   type SalesChannelRefRow,
 } from '../customer/customer-repository.js';
-import { VISIBILITY } from '../catalog/catalog-version.js';
+import { PRODUCTS_VERSION, VISIBILITY } from '../catalog/catalog-version.js';
 import { signToken, STORE_AUDIENCE } from './tokens.js';
 
 /** A row of sessions (migrations/host/001) as the drivers return it. */
@@ -143,17 +143,20 @@ export async function activeSalesChannel(executor: Executor, accessKey: string |
 export interface ContextVersions {
   visibility: number;
   sessions: number;
+  /** The products version (migrations/host/012): what the product reads kept per process are checked against. */
+  products: number;
 }
 
-/** The visibility and session versions, in one read: what a request's context caches are checked against. */
-const contextVersionRows = fixedRead((executor: Executor) => executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION]).select('name', 'value'));
+/** The visibility, session and products versions, in one read: what a request's caches are checked against. */
+const contextVersionRows = fixedRead((executor: Executor) => executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION, PRODUCTS_VERSION]).select('name', 'value'));
 
 export async function readContextVersions(executor: Executor): Promise<ContextVersions> {
   const rows = await contextVersionRows<{ name: string; value: number | string }>(executor);
-  const versions = { visibility: 0, sessions: 0 };
+  const versions = { visibility: 0, sessions: 0, products: 0 };
   for (const row of rows) {
     if (row.name === VISIBILITY) versions.visibility = readInt(row.value);
-    else versions.sessions = readInt(row.value);
+    else if (row.name === SESSIONS_VERSION) versions.sessions = readInt(row.value);
+    else if (row.name === PRODUCTS_VERSION) versions.products = readInt(row.value);
   }
   return versions;
 }

@@ -4,7 +4,7 @@ import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principa
 import type { Actor, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { inZone } from '../plugins/zones.js';
-import { rememberRequestVisibilityVersion } from '../catalog/catalog-version.js';
+import { rememberRequestCatalogVersions } from '../catalog/catalog-version.js';
 import { activeSalesChannel, loadLiveSession, readContextVersions } from './sessions.js';
 import { rememberSessionCartToken } from '../checkout/session-cart.js';
 import { STORE_AUDIENCE, verifyTokenCached } from './tokens.js';
@@ -67,7 +67,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   if (!token) {
     if (requireLogin) throw Errors.unauthorized();
     const guest = makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
-    rememberRequestVisibilityVersion(guest, versions.visibility);
+    rememberRequestCatalogVersions(guest, versions);
     await guest.ruleIds();
     return guest;
   }
@@ -92,7 +92,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     },
     internals,
   );
-  rememberRequestVisibilityVersion(ctx, versions.visibility);
+  rememberRequestCatalogVersions(ctx, versions);
   rememberSessionCartToken(ctx, session.cartToken);
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
