@@ -5,7 +5,18 @@ import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute }
 import type { HostInternals } from '../internals.js';
 import { requestCatalogVersions, requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice, calculatePrices } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, SELECT_PRODUCTS_WITH_CATEGORIES, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
+import {
+  CATALOG_TABLES,
+  PRODUCT_COLUMNS,
+  categoryIdsColumn,
+  inIdOrder,
+  rememberTierPrices,
+  selectProductsWithCategoriesAndTiers,
+  tierPricesOfRows,
+  tierQuantitiesOf,
+  toProductRecords,
+  type ProductRow,
+} from './product-repository.js';
 import { createProductCache } from './product-cache.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility, visibilityConditions } from './visibility.js';
@@ -55,8 +66,12 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       const unknown = kept ? kept.unknown(wanted) : wanted;
       let read: ProductRecord[] = [];
       if (unknown.length > 0) {
-        const sql = `${SELECT_PRODUCTS_WITH_CATEGORIES} where products.id in (${unknown.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
-        read = await toProductRecords(executor, await selectRaw<ProductRow>(executor, sql, [...unknown, true, ...visible.bindings]));
+        // With the tier prices, so that pricing these records reads none (prices.ts, tierPricesReadWith).
+        const sql = `${selectProductsWithCategoriesAndTiers(executor)} where products.id in (${unknown.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
+        const rows = await selectRaw<ProductRow>(executor, sql, [...unknown, true, ...visible.bindings]);
+        const tiers = tierPricesOfRows(rows)!;
+        read = await toProductRecords(executor, rows);
+        for (const record of read) rememberTierPrices(record, tiers.get(record.id) ?? []);
       }
       if (!kept) return inIdOrder(read, ids);
       kept.remember(unknown, read);

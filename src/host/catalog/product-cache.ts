@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ProductRecord } from '../contract.js';
 import type { RequestCatalogVersions } from './catalog-version.js';
+import { rememberTierPrices, tierPricesReadWith } from './product-repository.js';
 import type { SqlCondition } from './visibility.js';
 
 /** Products remembered per process (one record each, whatever the contexts that see it). */
@@ -25,12 +26,16 @@ export interface KeptProducts {
   unknown(ids: string[]): string[];
   /** Keeps what the read of `asked` answered (`found`: the visible ones among them). */
   remember(asked: string[], found: ProductRecord[]): void;
-  /** The visible records of `ids` the cache knows, each a copy the caller may change. */
+  /** The visible records of `ids` the cache knows, each a copy the caller may change (with its tier prices, see tierPricesReadWith). */
   known(ids: string[]): ProductRecord[];
 }
 
+/** A copy of a record, with the tier prices read with it (frozen, shared). */
 function copy(record: ProductRecord): ProductRecord {
-  return { ...record, categoryIds: [...record.categoryIds] };
+  const copied = { ...record, categoryIds: [...record.categoryIds] };
+  const tiers = tierPricesReadWith(record);
+  if (tiers) rememberTierPrices(copied, tiers);
+  return copied;
 }
 
 /**
