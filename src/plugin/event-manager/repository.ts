@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostRuntime } from '../../host/contract.js';
+import type { ContextVersionSource, HostRuntime } from '../../host/contract.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { forUpdate, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
@@ -184,9 +184,12 @@ export function customerEventsQuery(executor: Executor, registrationStatuses: st
   return eventsQuery(executor).whereIn('ev.status', registrationStatuses).where('ev.ends_at', '>=', now);
 }
 
-/** The events version: moves on every write to the events and their speakers (triggers, migration 016). */
+/** The events version's row: moves on every write to the events and their speakers (triggers, migration 016). */
+export const EVENTS_VERSION: ContextVersionSource = { table: EVENT_COUNTERS, name: 'events' };
+
+/** The events version, read (where the request's context did not bring it: `host.auth.contextVersion`). */
 export async function eventsVersion(executor: Executor): Promise<number> {
-  const row = await selectRow<{ value: unknown }>(executor(EVENT_COUNTERS).where({ name: 'events' }).first('value'));
+  const row = await selectRow<{ value: unknown }>(executor(EVENT_COUNTERS).where({ name: EVENTS_VERSION.name }).first('value'));
   return readInt(row?.value);
 }
 

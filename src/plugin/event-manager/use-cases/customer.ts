@@ -42,7 +42,7 @@ export async function searchCustomerEvents(
   const now = nowDb();
   const query = customerEvents(host, settings, now);
   const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields, undefined, {
-    candidateProductIds: (own) => candidates.productIds(own, now),
+    candidateProductIds: (own) => candidates.productIds(ctx, own, now),
   });
   const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)), { knownTotal: list.total });
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
