@@ -4,7 +4,7 @@ import type { Executor } from '../../lib/db.js';
 import { applies, storedPrices, type ApplicablePrice, type StoredPrice } from './repository.js';
 
 /** The customer prices version (migration plugin/017): moves on every write to suite_customer_prices. */
-export const CUSTOMER_PRICES_VERSION: ContextVersionSource = { table: 'suite_customer_price_counters', name: 'prices' };
+export const CUSTOMER_PRICES_VERSION: ContextVersionSource = { table: 'suite_data_versions', name: 'customer-prices' };
 
 /** Customer × product entries kept per process (an entry is a few rows, mostly none). */
 const ENTRIES_MAX = 100_000;
