@@ -9,7 +9,7 @@ import { CONTRACT_VERSION, type AdminContext, type HostRuntime, type StoreContex
 import type { HostInternals } from './internals.js';
 import { createLogger } from './logger.js';
 import { HOST_MIGRATIONS, migrateFolder, type MigrationSet } from './db/migrator.js';
-import { storeApiDefinition } from './auth/store-context.js';
+import { addContextVersion, requestContextVersion, storeApiDefinition } from './auth/store-context.js';
 import { adminApiDefinition } from './auth/admin-context.js';
 import { databaseRateLimiter } from './auth/rate-limit-store.js';
 import { createSession, revokeActorSessions } from './auth/sessions.js';
@@ -118,6 +118,8 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     auth: {
       addLoginProvider: (provider) => void internals.registries.loginProviders.push(provider),
       addContextEnricher: (enricher) => void internals.registries.contextEnrichers.push(enricher),
+      addContextVersion: (source) => addContextVersion(internals, source),
+      contextVersion: (ctx, source) => requestContextVersion(internals, ctx, source),
       createSession: (executor, identity) => createSession(executor, config.appSecret, config.contextTokenTtl, identity),
       revokeActorSessions,
       hashPassword,

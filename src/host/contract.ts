@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.1.0';
+export const CONTRACT_VERSION = '3.2.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -123,6 +123,19 @@ export type LoginProvider = (trx: Trx, email: string, password: string, salesCha
 
 /** Runs for every authenticated Store API request after the session is loaded. */
 export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise<void>;
+
+/**
+ * A counter a plugin keeps in its own table (columns `name` and `value`; its triggers move it on
+ * every write to the data it versions), read with each Store API request's context in the
+ * statement the host reads its own versions with (contract 3.2): a plugin's per-process cache then
+ * checks itself against the request's value without a read of its own.
+ */
+export interface ContextVersionSource {
+  /** The plugin's counter table: plain SQL identifiers. */
+  table: string;
+  /** The counter's row (the value of its `name` column). */
+  name: string;
+}
 
 export type CatalogEntity = 'product' | 'category' | 'landing_page';
 
@@ -579,6 +592,13 @@ export interface HostRuntime {
   readonly auth: {
     addLoginProvider(provider: LoginProvider): void;
     addContextEnricher(enricher: ContextEnricher): void;
+    /** Reads this counter with every Store API context from now on (contract 3.2; register at load, before serving). */
+    addContextVersion(source: ContextVersionSource): void;
+    /**
+     * The counter's value as read when `ctx` was built (0 when its row is missing); undefined when the
+     * host did not read it (a context it did not build, a counter not added, a host without it): read it yourself.
+     */
+    contextVersion(ctx: StoreContext, source: ContextVersionSource): number | undefined;
     /** Starts a session (e.g. after password-less login) and returns its context token. */
     createSession(trx: Executor, identity: LoginIdentity & { salesChannelId: string }): Promise<{ token: string; sessionId: string }>;
     /** Revokes sessions of one actor (logout everywhere, deactivation, password change). */

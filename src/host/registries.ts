@@ -1,6 +1,7 @@
 import type {
   CheckoutInterceptor,
   ContextEnricher,
+  ContextVersionSource,
   HostEventHandler,
   HostEventName,
   JobHandler,
@@ -16,6 +17,8 @@ import type {
 export interface PluginRegistries {
   loginProviders: LoginProvider[];
   contextEnrichers: ContextEnricher[];
+  /** Plugin counters read with every Store API context (`auth.addContextVersion`). */
+  contextVersions: ContextVersionSource[];
   visibilityFilters: VisibilityFilter[];
   priceProviders: PriceProvider[];
   lineItemProcessors: LineItemProcessor[];
@@ -31,6 +34,7 @@ export function emptyRegistries(): PluginRegistries {
   return {
     loginProviders: [],
     contextEnrichers: [],
+    contextVersions: [],
     visibilityFilters: [],
     priceProviders: [],
     lineItemProcessors: [],

@@ -55,6 +55,9 @@ export function authContract(state: AdapterState): HostRuntime['auth'] {
   return {
     addLoginProvider: (provider) => void state.registries.loginProviders.push(provider),
     addContextEnricher: (enricher) => void state.registries.contextEnrichers.push(enricher),
+    // Vendure's requests carry no versions read of ours: plugins read their counters themselves.
+    addContextVersion: () => undefined,
+    contextVersion: () => undefined,
     async createSession(executor, identity) {
       const token = newSecret();
       const sessionId = newId();

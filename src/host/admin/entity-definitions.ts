@@ -6,6 +6,7 @@ import { objectSchema } from '../../lib/schemas.js';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeActorSessions } from '../auth/sessions.js';
 import { nextCustomerNumber } from '../customer/customer-repository.js';
+import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { categoryIdsOf, tierPricesOf } from '../catalog/product-repository.js';
 import { conditionDefs, conditionDepth, MAX_CONDITION_DEPTH } from '../catalog/rule-engine.js';
 import { ADMIN_MONEY_PRECISION, Entity, type EntityDef, type RelationDef } from './entity-definition.js';
@@ -89,7 +90,10 @@ const product: EntityDef = {
   defaultSort: 'productNumber',
   visibility: ['active', 'parentId'],
   deletedEvent: 'product.deleted',
+  // The products version's row first (see lockProductsVersion): the same lock order as a checkout's stock decrements.
+  beforeDelete: (trx) => lockProductsVersion(trx),
   async beforeWrite({ trx, id, input }) {
+    await lockProductsVersion(trx);
     const parentId = input.parentId as string | null | undefined;
     if (!parentId) return;
     const parent = await selectRow<{ parent_id: string | null }>(trx('products').where({ id: parentId }).first('parent_id'));

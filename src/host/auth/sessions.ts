@@ -2,7 +2,8 @@ import { newId } from '../../lib/ids.js';
 import { LRUCache } from 'lru-cache';
 import { fixedRead, readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import type { ActorType, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
+import type { Knex } from 'knex';
+import type { ActorType, ContextVersionSource, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
 import {
   CUSTOMER_REF_COLUMNS,
   SALES_CHANNEL_COLUMNS,
@@ -11,7 +12,7 @@ import {
   type CustomerRefRow,
   type SalesChannelRefRow,
 } from '../customer/customer-repository.js';
-import { VISIBILITY } from '../catalog/catalog-version.js';
+import { PRODUCTS_VERSION, VISIBILITY } from '../catalog/catalog-version.js';
 import { signToken, STORE_AUDIENCE } from './tokens.js';
 
 /** A row of sessions (migrations/host/001) as the drivers return it. */
@@ -143,17 +144,42 @@ export async function activeSalesChannel(executor: Executor, accessKey: string |
 export interface ContextVersions {
   visibility: number;
   sessions: number;
+  /** The products version (migrations/host/012): what the product reads kept per process are checked against. */
+  products: number;
+  /** The plugins' counters (`auth.addContextVersion`), in the order of the sources read. */
+  plugins: number[];
 }
 
-/** The visibility and session versions, in one read: what a request's context caches are checked against. */
-const contextVersionRows = fixedRead((executor: Executor) => executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION]).select('name', 'value'));
+type VersionRow = { source: number | string; name: string; value: number | string };
 
-export async function readContextVersions(executor: Executor): Promise<ContextVersions> {
-  const rows = await contextVersionRows<{ name: string; value: number | string }>(executor);
-  const versions = { visibility: 0, sessions: 0 };
+/** The host's own versions (source 0) and each plugin counter (source i + 1), as one statement. */
+function versionsStatement(sources: readonly ContextVersionSource[]) {
+  return fixedRead((executor: Executor) => {
+    const own = executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION, PRODUCTS_VERSION]).select(executor.raw('0 as source'), 'name', 'value');
+    return sources.length === 0
+      ? own
+      : own.unionAll(sources.map((source, i) => (union: Knex.QueryBuilder) => union.from(source.table).where('name', source.name).select(executor.raw(`${i + 1} as source`), 'name', 'value')));
+  });
+}
+
+/** One statement per list of plugin counters (a host has one list; it grows only while plugins load). */
+const versionStatements = new WeakMap<readonly ContextVersionSource[], { count: number; read: ReturnType<typeof versionsStatement> }>();
+
+/**
+ * The visibility, session and products versions and the plugins' counters, in one read: what a
+ * request's caches are checked against.
+ */
+export async function readContextVersions(executor: Executor, sources: readonly ContextVersionSource[] = []): Promise<ContextVersions> {
+  let statement = versionStatements.get(sources);
+  if (!statement || statement.count !== sources.length) versionStatements.set(sources, (statement = { count: sources.length, read: versionsStatement([...sources]) }));
+  const rows = await statement.read<VersionRow>(executor);
+  const versions: ContextVersions = { visibility: 0, sessions: 0, products: 0, plugins: new Array<number>(sources.length).fill(0) };
   for (const row of rows) {
-    if (row.name === VISIBILITY) versions.visibility = readInt(row.value);
-    else versions.sessions = readInt(row.value);
+    const source = readInt(row.source);
+    if (source > 0) versions.plugins[source - 1] = readInt(row.value);
+    else if (row.name === VISIBILITY) versions.visibility = readInt(row.value);
+    else if (row.name === SESSIONS_VERSION) versions.sessions = readInt(row.value);
+    else if (row.name === PRODUCTS_VERSION) versions.products = readInt(row.value);
   }
   return versions;
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../../lib/errors.js';
 import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principal, type RouteRequest } from '../../lib/pipeline.js';
-import type { Actor, SalesChannel, StoreContext } from '../contract.js';
+import type { Actor, ContextVersionSource, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { inZone } from '../plugins/zones.js';
-import { rememberRequestVisibilityVersion } from '../catalog/catalog-version.js';
+import { rememberRequestCatalogVersions } from '../catalog/catalog-version.js';
 import { activeSalesChannel, loadLiveSession, readContextVersions } from './sessions.js';
 import { rememberSessionCartToken } from '../checkout/session-cart.js';
 import { STORE_AUDIENCE, verifyTokenCached } from './tokens.js';
@@ -13,6 +13,26 @@ export const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 export const ACCESS_KEY_HEADER = 'suite-access-key';
 
 const GUEST: Actor = { type: 'guest', id: null, name: 'Guest', email: null };
+
+/** The plugins' counters read with a context (in the order of `registries.contextVersions`). */
+const pluginVersionsOfRequest = new WeakMap<StoreContext, number[]>();
+
+/** A plugin counter's value read when `ctx` was built (`auth.contextVersion`); undefined when it was not read with it. */
+export function requestContextVersion(internals: HostInternals, ctx: StoreContext, source: ContextVersionSource): number | undefined {
+  const values = pluginVersionsOfRequest.get(ctx);
+  if (!values) return undefined;
+  const index = internals.registries.contextVersions.findIndex((known) => known.table === source.table && known.name === source.name);
+  return index === -1 ? undefined : values[index];
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** `auth.addContextVersion`: a plugin counter read with every context from now on. */
+export function addContextVersion(internals: HostInternals, source: ContextVersionSource): void {
+  if (!IDENTIFIER.test(source.table)) throw new Error(`addContextVersion: "${source.table}" is not a plain table name`);
+  if (internals.registries.contextVersions.some((known) => known.table === source.table && known.name === source.name)) return;
+  internals.registries.contextVersions.push({ table: source.table, name: source.name });
+}
 
 function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: HostInternals): StoreContext {
   let ruleIds: Promise<string[]> | null = null;
@@ -52,7 +72,7 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   // access key, the default one), that read is the channel lookup too; otherwise the request's
   // channel is looked up as for a guest, so the errors and their order stay as they were.
   const claims = token ? verifyTokenCached(internals.config.appSecret, STORE_AUDIENCE, token) : null;
-  const versions = await readContextVersions(internals.db);
+  const versions = await readContextVersions(internals.db, internals.registries.contextVersions);
   const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti, versions) : null;
   const own = live?.salesChannel;
   const salesChannel =
@@ -67,7 +87,8 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   if (!token) {
     if (requireLogin) throw Errors.unauthorized();
     const guest = makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
-    rememberRequestVisibilityVersion(guest, versions.visibility);
+    rememberRequestCatalogVersions(guest, versions);
+    pluginVersionsOfRequest.set(guest, versions.plugins);
     await guest.ruleIds();
     return guest;
   }
@@ -92,7 +113,8 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
     },
     internals,
   );
-  rememberRequestVisibilityVersion(ctx, versions.visibility);
+  rememberRequestCatalogVersions(ctx, versions);
+  pluginVersionsOfRequest.set(ctx, versions.plugins);
   rememberSessionCartToken(ctx, session.cartToken);
   for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only

@@ -1,17 +1,33 @@
-import { readInt, type Executor } from '../../lib/db.js';
+import { dialectOf, readInt, type Executor } from '../../lib/db.js';
 
 /** The counter's name in catalog_counters (also read by the session query, src/host/auth/sessions.ts). */
 export const VISIBILITY = 'visibility';
 
-/** The version a request's context was built with (read with its session, src/host/auth/sessions.ts). */
-const versionOfRequest = new WeakMap<object, number>();
+/**
+ * The counter in catalog_counters that moves on every write to products, their category
+ * assignments and tier prices (triggers: migrations/host/012); read with the other context versions.
+ */
+export const PRODUCTS_VERSION = 'products';
 
-export function rememberRequestVisibilityVersion(ctx: object, version: number): void {
-  versionOfRequest.set(ctx, version);
+/** The catalog versions a request's context was built with (read with its session, src/host/auth/sessions.ts). */
+export interface RequestCatalogVersions {
+  visibility: number;
+  products: number;
+}
+
+const versionsOfRequest = new WeakMap<object, RequestCatalogVersions>();
+
+export function rememberRequestCatalogVersions(ctx: object, versions: RequestCatalogVersions): void {
+  versionsOfRequest.set(ctx, { visibility: versions.visibility, products: versions.products });
+}
+
+/** The versions read when the request's context was built; undefined for a context built elsewhere. */
+export function requestCatalogVersions(ctx: object | undefined): RequestCatalogVersions | undefined {
+  return ctx ? versionsOfRequest.get(ctx) : undefined;
 }
 
 export function requestVisibilityVersion(ctx: object | undefined): number | undefined {
-  return ctx ? versionOfRequest.get(ctx) : undefined;
+  return requestCatalogVersions(ctx)?.visibility;
 }
 
 /**
@@ -33,4 +49,14 @@ export async function visibilityChanged(executor: Executor): Promise<void> {
       .insert({ name: VISIBILITY, value: 2 })
       .onConflict('name')
       .merge({ value: executor.raw('catalog_counters.value + 1') });
+}
+
+/**
+ * For a transaction about to write several products: moves the products version now, which locks
+ * its row until the commit. The triggers lock it at the first product write anyway; taken first,
+ * two such transactions queue on the counter instead of each holding a product the other waits for
+ * while one of them holds the counter (a deadlock on MySQL/MariaDB). SQLite has one writer: nothing to do.
+ */
+export async function lockProductsVersion(trx: Executor): Promise<void> {
+  if (dialectOf(trx) === 'mysql') await trx('catalog_counters').where({ name: PRODUCTS_VERSION }).increment('value', 1);
 }

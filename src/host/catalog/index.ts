@@ -1,11 +1,23 @@
 import type { Knex } from 'knex';
 import { selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
+import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
+import { requestCatalogVersions, requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice, calculatePrices } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, SELECT_PRODUCTS_WITH_CATEGORIES, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
+import {
+  CATALOG_TABLES,
+  PRODUCT_COLUMNS,
+  categoryIdsColumn,
+  inIdOrder,
+  rememberTierPrices,
+  selectProductsWithCategoriesAndTiers,
+  tierPricesOfRows,
+  tierQuantitiesOf,
+  toProductRecords,
+  type ProductRow,
+} from './product-repository.js';
+import { createProductCache } from './product-cache.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility, visibilityConditions } from './visibility.js';
 import { createVisibleIdCache } from './visible-ids.js';
@@ -38,6 +50,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
   const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly, createVisibleIdCache(registries.visibilityFilters));
   const variantCatalog = createVariantCatalog(internals.db, visibleProductsOnly);
+  const keptProducts = createProductCache();
 
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
@@ -47,9 +60,23 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       // SQL text, not a knex builder: read on every product price, cart and fast order request, where
       // building it cost more CPU than running it. `+products.active`: see activeByIdOnly.
       const visible = await visibilityConditions(registries.visibilityFilters, ctx, 'product', 'products.id', executor);
-      const sql = `${SELECT_PRODUCTS_WITH_CATEGORIES} where products.id in (${wanted.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
-      const rows = await selectRaw<ProductRow>(executor, sql, [...wanted, true, ...visible.bindings]);
-      return inIdOrder(await toProductRecords(executor, rows), ids);
+      // Kept per process at the request's products and visibility versions (product-cache.ts); on the
+      // root connection only: a transaction may hold writes the versions do not count yet.
+      const kept = executor === internals.db ? keptProducts(requestCatalogVersions(ctx), visible) : null;
+      const unknown = kept ? kept.unknown(wanted) : wanted;
+      let read: ProductRecord[] = [];
+      if (unknown.length > 0) {
+        // With the tier prices, so that pricing these records reads none (prices.ts, tierPricesReadWith).
+        const sql = `${selectProductsWithCategoriesAndTiers(executor)} where products.id in (${unknown.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
+        const rows = await selectRaw<ProductRow>(executor, sql, [...unknown, true, ...visible.bindings]);
+        const tiers = tierPricesOfRows(rows)!;
+        read = await toProductRecords(executor, rows);
+        for (const record of read) rememberTierPrices(record, tiers.get(record.id) ?? []);
+      }
+      if (!kept) return inIdOrder(read, ids);
+      kept.remember(unknown, read);
+      const readIds = new Set(unknown);
+      return inIdOrder([...read, ...kept.known(wanted.filter((id) => !readIds.has(id)))], ids);
     },
     visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.visibleByNumber(executor, numbers, ctx),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,

@@ -2,7 +2,7 @@ import { Errors } from '../../lib/errors.js';
 import type { Executor } from '../../lib/db.js';
 import { firstProvidedPrices } from '../../lib/price-providers.js';
 import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
-import { tierPricesOf, type TierPrices } from './product-repository.js';
+import { tierPricesOf, tierPricesReadWith, type TierPrices } from './product-repository.js';
 
 export function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string, listPriceNet?: number | null): CalculatedPrice {
   const totalNet = unitNet * quantity;
@@ -26,7 +26,8 @@ function tierOrList(product: ProductRecord, quantity: number, productTiers: Arra
 
 /**
  * The first registered price provider that answers wins; else the tier price for the quantity
- * (the highest minimum quantity not above it); else the list price. `tiers` may be preloaded for a listing.
+ * (the highest minimum quantity not above it); else the list price. `tiers` may be preloaded for a listing;
+ * a record from `catalog.visibleProducts` brings those read with it (tierPricesReadWith).
  */
 export async function calculatePrice(
   providers: PriceProvider[],
@@ -41,13 +42,14 @@ export async function calculatePrice(
     const provided = await provider(ctx, product, quantity, executor);
     if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source, provided.listPriceNet);
   }
-  return tierOrList(product, quantity, (tiers ?? (await tierPricesOf(executor, [product.id]))).get(product.id) ?? []);
+  const productTiers = tiers ? tiers.get(product.id) : (tierPricesReadWith(product) ?? (await tierPricesOf(executor, [product.id])).get(product.id));
+  return tierOrList(product, quantity, productTiers ?? []);
 }
 
 /**
  * `calculatePrice` for many lines, in the order given: each provider is asked once for the lines no
  * earlier provider answered (its `many` form, else once per line), and the tier prices are read once,
- * only for the lines no provider answered (unless preloaded in `tiers`).
+ * only for the lines no provider answered (unless preloaded in `tiers`, or read with the record).
  */
 export async function calculatePrices(
   providers: PriceProvider[],
@@ -66,10 +68,12 @@ export async function calculatePrices(
     else open.push(index);
   }
   if (open.length > 0) {
-    const known = tiers ?? (await tierPricesOf(executor, [...new Set(open.map((index) => items[index]!.product.id))]));
+    const unread = tiers ? [] : open.map((index) => items[index]!.product).filter((product) => !tierPricesReadWith(product));
+    const read = unread.length > 0 ? await tierPricesOf(executor, [...new Set(unread.map((product) => product.id))]) : undefined;
     for (const index of open) {
       const { product, quantity } = items[index]!;
-      prices[index] = tierOrList(product, quantity, known.get(product.id) ?? []);
+      const productTiers = tiers ? tiers.get(product.id) : (tierPricesReadWith(product) ?? read?.get(product.id));
+      prices[index] = tierOrList(product, quantity, productTiers ?? []);
     }
   }
   return prices;

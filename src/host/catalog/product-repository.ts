@@ -61,15 +61,45 @@ export function categoryIdsColumn(executor: Executor): Knex.Raw {
 
 const CATEGORY_IDS_SQL = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids';
 
-/** `select` of PRODUCT_COLUMNS and the category ids `from products`, as SQL text for statements written as text. */
-export const SELECT_PRODUCTS_WITH_CATEGORIES = `select ${PRODUCT_COLUMNS.join(', ')}, ${CATEGORY_IDS_SQL} from products`;
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 
+function tierPricesSql(executor: Executor): string {
+  const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
+  return `(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id) as tier_prices`;
+}
+
 /** The product's tier prices as one column (`tier_prices`: `minQuantity:priceNet` pairs, comma-separated), read like category_ids. */
 export function tierPricesColumn(executor: Executor): Knex.Raw {
-  const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
-  return executor.raw(`(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id) as tier_prices`);
+  return executor.raw(tierPricesSql(executor));
+}
+
+const selectWithCategoriesAndTiers = new Map<string, string>();
+
+/**
+ * `select` of PRODUCT_COLUMNS, the category ids and the tier prices (`tierPricesOfRows`) `from
+ * products`, as SQL text for statements written as text (one text per dialect).
+ */
+export function selectProductsWithCategoriesAndTiers(executor: Executor): string {
+  const dialect = dialectOf(executor);
+  let sql = selectWithCategoriesAndTiers.get(dialect);
+  if (!sql) selectWithCategoriesAndTiers.set(dialect, (sql = `select ${PRODUCT_COLUMNS.join(', ')}, ${CATEGORY_IDS_SQL}, ${tierPricesSql(executor)} from products`));
+  return sql;
+}
+
+/** The tier prices read in the same statement as a record (visibleProducts), for pricing it without reading them again. */
+const tiersReadWith = new WeakMap<ProductRecord, Array<{ minQuantity: number; priceNet: number }>>();
+
+/** Tells that `tiers` (ascending, possibly empty) are the record's tier prices as read with it. */
+export function rememberTierPrices(record: ProductRecord, tiers: Array<{ minQuantity: number; priceNet: number }>): void {
+  // Frozen: copies of a kept record share them.
+  if (!Object.isFrozen(tiers)) for (const tier of Object.freeze(tiers)) Object.freeze(tier);
+  tiersReadWith.set(record, tiers);
+}
+
+/** The tier prices read with this very record (`rememberTierPrices`), or undefined. */
+export function tierPricesReadWith(record: ProductRecord): Array<{ minQuantity: number; priceNet: number }> | undefined {
+  return tiersReadWith.get(record);
 }
 
 /**

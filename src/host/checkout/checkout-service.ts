@@ -9,6 +9,7 @@ import { toAddress } from '../customer/customer-repository.js';
 import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';
 import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-service.js';
 import { documents } from './documents.js';
+import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { getOrder } from './order-repository.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
 import type { CartRow } from './rows.js';
@@ -205,9 +206,13 @@ export class CheckoutService {
     }
   }
 
-  /** Conditional decrements in id order (no deadlock between two orders); a lost race is out of stock. */
+  /**
+   * Conditional decrements in id order, after the products version's row (which every product write
+   * locks through its triggers, migrations/host/012): no deadlock between two orders. A lost race is out of stock.
+   */
   private async decrementStock(trx: Trx, lines: PriceLine[]): Promise<void> {
     const wanted = [...quantitiesByProduct(lines)].sort(([a], [b]) => a.localeCompare(b));
+    if (wanted.length > 0) await lockProductsVersion(trx);
     for (const [productId, quantity] of wanted) {
       const updated = await trx('products').where({ id: productId }).where('stock', '>=', quantity).decrement('stock', quantity);
       if (updated !== 1) {

@@ -1,13 +1,15 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { customerPriceAdminRoutes } from './admin-routes.js';
 import { customerPriceProvider } from './price-provider.js';
+import { CUSTOMER_PRICES_VERSION } from './price-cache.js';
 import { deletePricesOf } from './repository.js';
 import { customerPriceStoreRoutes } from './store-routes.js';
 import { customerPriceStorefrontPages } from './storefront.js';
 
 /** Customer prices: managed through the Admin API, read through POST /customer-prices, applied by a price provider. */
 export function registerCustomerPrices(host: HostRuntime): void {
-  host.prices.addPriceProvider(customerPriceProvider);
+  host.auth.addContextVersion(CUSTOMER_PRICES_VERSION);
+  host.prices.addPriceProvider(customerPriceProvider(host));
   for (const route of customerPriceStoreRoutes(host)) host.storeApi.route(route);
   for (const page of customerPriceStorefrontPages(host)) host.storefront.page(page);
   for (const route of customerPriceAdminRoutes(host)) host.adminApi.route(route);

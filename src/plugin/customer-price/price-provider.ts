@@ -1,7 +1,8 @@
-import type { PriceProvider, ProvidedPrice, StoreContext } from '../../host/contract.js';
+import type { CustomerRef, HostRuntime, PriceProvider, ProvidedPrice, StoreContext } from '../../host/contract.js';
 import type { Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 import { applicablePrices, pickPrice, pricesPresent, type ApplicablePrice } from './repository.js';
+import { CustomerPriceCache } from './price-cache.js';
 
 type Presence = { customer: boolean; group: boolean };
 
@@ -37,34 +38,49 @@ function answer(price: ApplicablePrice | null): ProvidedPrice | null {
  * Only prices that apply now (validity period) in the sales channel's currency (or naming none) count.
  * The customer's own price for the quantity wins; else its group's; else null, so the host's tier
  * and list prices apply. A customer price replaces the list price even when a host tier is lower.
- * One statement per call (both the customer's and the group's rows); `many` reads a whole page's in one.
+ * Rows are kept per process at the customer prices version the request's context brought
+ * (price-cache.ts); without it (a transaction, a host that does not read it), one statement per call
+ * (both the customer's and the group's rows), and `many` reads a whole page's in one.
  */
-export const customerPriceProvider: PriceProvider = async (ctx, product, quantity, executor) => {
-  const customer = ctx.customer;
-  if (!customer) return null;
-  const present = presenceOf(ctx, executor);
-  let groupId = customer.groupId;
-  if (present) {
-    const known = await present;
-    if (!known.customer && !(groupId && known.group)) return null;
-    if (!known.group) groupId = null;
-  }
-  const rows = await applicablePrices(executor, customer.id, groupId, [product.id], quantity, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso });
-  return answer(pickPrice(rows, quantity));
-};
+export function customerPriceProvider(host: HostRuntime): PriceProvider {
+  const cache = new CustomerPriceCache(host);
 
-customerPriceProvider.many = async (ctx, items, executor) => {
-  const customer = ctx.customer;
-  if (!customer || items.length === 0) return items.map(() => null);
-  const productIds = [...new Set(items.map((item) => item.product.id))];
-  let maxQuantity = 0;
-  for (const item of items) if (item.quantity > maxQuantity) maxQuantity = item.quantity;
-  const rows = await applicablePrices(executor, customer.id, customer.groupId, productIds, maxQuantity, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso });
-  const byProduct = new Map<string, ApplicablePrice[]>();
-  for (const row of rows) {
-    const list = byProduct.get(row.productId);
-    if (list) list.push(row);
-    else byProduct.set(row.productId, [row]);
-  }
-  return items.map((item) => answer(pickPrice(byProduct.get(item.product.id) ?? [], item.quantity)));
-};
+  /** The applicable rows of some products for quantities up to `maxQuantity`, kept or read. */
+  const rowsFor = (ctx: StoreContext, executor: Executor, customer: CustomerRef, groupId: string | null, productIds: string[], maxQuantity: number): Promise<ApplicablePrice[]> => {
+    const version = cache.version(ctx, executor);
+    if (version !== undefined) return cache.applicable(executor, version, customer.id, customer.groupId, productIds, maxQuantity, Date.now(), ctx.salesChannel.currencyIso);
+    return applicablePrices(executor, customer.id, groupId, productIds, maxQuantity, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso });
+  };
+
+  const provider: PriceProvider = async (ctx, product, quantity, executor) => {
+    const customer = ctx.customer;
+    if (!customer) return null;
+    let groupId = customer.groupId;
+    if (cache.version(ctx, executor) === undefined) {
+      const present = presenceOf(ctx, executor);
+      if (present) {
+        const known = await present;
+        if (!known.customer && !(groupId && known.group)) return null;
+        if (!known.group) groupId = null;
+      }
+    }
+    return answer(pickPrice(await rowsFor(ctx, executor, customer, groupId, [product.id], quantity), quantity));
+  };
+
+  provider.many = async (ctx, items, executor) => {
+    const customer = ctx.customer;
+    if (!customer || items.length === 0) return items.map(() => null);
+    const productIds = [...new Set(items.map((item) => item.product.id))];
+    let maxQuantity = 0;
+    for (const item of items) if (item.quantity > maxQuantity) maxQuantity = item.quantity;
+    const rows = await rowsFor(ctx, executor, customer, customer.groupId, productIds, maxQuantity);
+    const byProduct = new Map<string, ApplicablePrice[]>();
+    for (const row of rows) {
+      const list = byProduct.get(row.productId);
+      if (list) list.push(row);
+      else byProduct.set(row.productId, [row]);
+    }
+    return items.map((item) => answer(pickPrice(byProduct.get(item.product.id) ?? [], item.quantity)));
+  };
+  return provider;
+}

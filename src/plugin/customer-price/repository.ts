@@ -122,6 +122,41 @@ export async function applicablePrices(
   return rows.map((row) => toApplicable(row, customerId));
 }
 
+/** A price row of a customer or its group, whatever its period, quantity and currency: what a process keeps (price-cache.ts). */
+export interface StoredPrice extends ApplicablePrice {
+  /** epoch ms; null: open */
+  validFrom: number | null;
+  validUntil: number | null;
+  currencyIso: string | null;
+}
+
+type StoredRow = ApplicableRow & Pick<CustomerPriceRow, 'valid_from' | 'valid_until' | 'currency_iso'>;
+
+function storedArm(ownerColumn: 'customer_id' | 'customer_group_id', productCount: number): string {
+  const products = productCount === 1 ? 'product_id = ?' : `product_id in (${new Array<string>(productCount).fill('?').join(', ')})`;
+  return `select customer_id, product_id, min_quantity, price_net, list_price_net, valid_from, valid_until, currency_iso from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products}`;
+}
+
+const epochMs = (value: string | null) => (value === null || value === undefined ? null : Date.parse(fromDbTime(value)!));
+
+/** Every row of a customer and of its group for some products (periods, quantities and currencies applied later: `applies`), in one statement. */
+export async function storedPrices(executor: Executor, customerId: string, groupId: string | null, productIds: string[]): Promise<StoredPrice[]> {
+  if (productIds.length === 0) return [];
+  const sql = groupId ? `${storedArm('customer_id', productIds.length)} union all ${storedArm('customer_group_id', productIds.length)}` : storedArm('customer_id', productIds.length);
+  const rows = await selectRaw<StoredRow>(executor, sql, groupId ? [customerId, ...productIds, groupId, ...productIds] : [customerId, ...productIds]);
+  return rows.map((row) => ({ ...toApplicable(row, customerId), validFrom: epochMs(row.valid_from), validUntil: epochMs(row.valid_until), currencyIso: row.currency_iso ?? null }));
+}
+
+/** What APPLICABLE_SQL and the quantity bound decide in the database, for a kept row: `atMs` within its period, its currency, a minimum quantity not above `maxQuantity`. */
+export function applies(price: StoredPrice, atMs: number, currencyIso: string, maxQuantity: number): boolean {
+  return (
+    price.minQuantity <= maxQuantity &&
+    (price.validFrom === null || price.validFrom <= atMs) &&
+    (price.validUntil === null || price.validUntil > atMs) &&
+    (price.currencyIso === null || price.currencyIso === currencyIso)
+  );
+}
+
 /**
  * The price for a quantity among a product's applicable rows: the customer's row with the highest
  * minimum quantity not above it (an expired "from 10" leaves the quantity to the "from 1"), else the

@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { applyCriteriaFilters } from '../../lib/criteria.js';
 import { selectRows } from '../../lib/db.js';
 import type { OwnCriteria } from '../product-fields.js';
-import { EVENT_CRITERIA, customerEventsQuery, eventsVersion } from './repository.js';
+import { EVENT_CRITERIA, EVENTS_VERSION, customerEventsQuery, eventsVersion } from './repository.js';
 import type { EventSettingsCache } from './settings.js';
 
 /** Distinct overview queries (registration statuses, own filters and ids) remembered. */
@@ -38,10 +38,10 @@ export class EventCandidateCache {
   ) {}
 
   /** One product id per candidate event of `own` (not made distinct) at `now` (the time of the request's page query). */
-  async productIds(own: OwnCriteria, now: string): Promise<string[]> {
+  async productIds(ctx: StoreContext, own: OwnCriteria, now: string): Promise<string[]> {
     const statuses = this.settings.current().registrationStatuses;
     const key = JSON.stringify([statuses, own.filter ?? [], own.ids ?? []]);
-    const version = await eventsVersion(this.host.db);
+    const version = this.host.auth.contextVersion(ctx, EVENTS_VERSION) ?? (await eventsVersion(this.host.db));
     let entry = this.entries.get(key);
     // A clock set back could make an event not over any more that the rows left out.
     if (!entry || entry.version !== version || now < entry.readAt) {

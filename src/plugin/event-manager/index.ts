@@ -2,7 +2,7 @@ import type { HostRuntime } from '../../host/contract.js';
 import { registerEventJobs } from './jobs.js';
 import { eventTicketProcessor } from './line-item-processor.js';
 import { eventOrderHook } from './order-hook.js';
-import { deleteCustomersParticipants, deleteEventsOfProducts } from './repository.js';
+import { EVENTS_VERSION, deleteCustomersParticipants, deleteEventsOfProducts } from './repository.js';
 import { eventAdminRoutes, eventStoreRoutes } from './routes.js';
 import { EventUseCases } from './use-cases/index.js';
 import { EventSettingsCache } from './settings.js';
@@ -19,6 +19,7 @@ export function registerEventManager(host: HostRuntime): void {
   const settings = new EventSettingsCache(host);
   const service = new EventUseCases(host, settings);
   host.auth.addContextEnricher(settings.enricher());
+  host.auth.addContextVersion(EVENTS_VERSION);
   host.cart.addLineItemProcessor(eventTicketProcessor(settings));
   host.checkout.onOrderPlaced(eventOrderHook(host));
   for (const route of eventStoreRoutes(host, service, settings)) host.storeApi.route(route);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostRuntime } from '../../host/contract.js';
+import type { ContextVersionSource, HostRuntime, StoreContext } from '../../host/contract.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { forUpdate, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
@@ -184,9 +184,12 @@ export function customerEventsQuery(executor: Executor, registrationStatuses: st
   return eventsQuery(executor).whereIn('ev.status', registrationStatuses).where('ev.ends_at', '>=', now);
 }
 
-/** The events version: moves on every write to the events and their speakers (triggers, migration 016). */
+/** The events version's row: moves on every write to the events and their speakers (triggers, migration 016). */
+export const EVENTS_VERSION: ContextVersionSource = { table: EVENT_COUNTERS, name: 'events' };
+
+/** The events version, read (where the request's context did not bring it: `host.auth.contextVersion`). */
 export async function eventsVersion(executor: Executor): Promise<number> {
-  const row = await selectRow<{ value: unknown }>(executor(EVENT_COUNTERS).where({ name: 'events' }).first('value'));
+  const row = await selectRow<{ value: unknown }>(executor(EVENT_COUNTERS).where({ name: EVENTS_VERSION.name }).first('value'));
   return readInt(row?.value);
 }
 
@@ -568,9 +571,11 @@ async function specificationsOfEvents(executor: Executor, rows: EventRow[]): Pro
   return { specs, speakers };
 }
 
-export async function toEventViews(host: HostRuntime, executor: Executor, rows: Array<EventRow | EventRowWithCounts>, registrationStatuses: string[]): Promise<EventView[]> {
+export async function toEventViews(host: HostRuntime, executor: Executor, rows: Array<EventRow | EventRowWithCounts>, registrationStatuses: string[], viewer?: StoreContext): Promise<EventView[]> {
   const ids = rows.map((row) => row.id);
-  const products = new Map((await host.catalog.products(executor, rows.map((row) => row.product_id))).map((p) => [p.id, p]));
+  const productIds = rows.map((row) => row.product_id);
+  // A customer's rows are of products it may see: visibleProducts answers them from the host's kept reads.
+  const products = new Map((await (viewer ? host.catalog.visibleProducts(viewer, productIds, executor) : host.catalog.products(executor, productIds))).map((p) => [p.id, p]));
   const { specs, speakers } = await specificationsOfEvents(executor, rows);
   const counts = hasSeatCounts(rows)
     ? new Map(rows.map((row) => [row.id, { taken: readInt(row.taken_count), waiting: readInt(row.waiting_count) }]))

@@ -4,6 +4,7 @@ import { newId } from '../../../src/lib/ids.js';
 import { nowDb, toDbTime } from '../../../src/lib/time.js';
 import { getShop } from '../../helpers/shop.js';
 import { sideApp } from '../../helpers/side-app.js';
+import { statementsDuring } from '../../helpers/statements.js';
 import { as, createEvent, createSpecification, insertProduct, newCustomer, salesStaff } from './helpers.js';
 
 /**
@@ -64,6 +65,26 @@ describe('event manager: the overview after changes (candidate events kept per e
 
     expect((await staffApi.delete(`/event-manager/event/${first.id}`)).status).to.equal(204);
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 0, ids: [] });
+  });
+
+  it('takes the events version from the context read (contract 3.2) and the products from the host\'s kept reads, no read of their own, and still sees the next write', async () => {
+    const { db } = await getShop();
+    const { staff, customer, tag, stays } = await scene('Version');
+    expect(await overview(customer.token, tag)).to.deep.equal({ total: 1, ids: [stays.id] });
+    const warm = await statementsDuring(db, /b2b_event_counters/, () => overview(customer.token, tag));
+    expect(warm.result).to.deep.equal({ total: 1, ids: [stays.id] });
+    // Two requests: each reads the counter once, in the union with the host's versions.
+    expect(warm.statements).to.have.length(2);
+    for (const sql of warm.statements) expect(sql).to.match(/catalog_counters.*union all.*b2b_event_counters/i);
+    // Nor the event's product: the host's kept product reads name it (products version).
+    const page = await statementsDuring(db, /\bproducts\b/, () => overview(customer.token, tag));
+    expect(page.statements, page.statements.join('\n')).to.deep.equal([]);
+    const added = await createEvent(staff.token, { name: `${tag} added` });
+    expect(await overview(customer.token, tag)).to.deep.equal({ total: 2, ids: sorted(stays.id, added.id) });
+    await db('products').where({ id: added.productId }).update({ name: `${tag} renamed product` });
+    const api = await as(customer.token);
+    const renamed = await api.post('/events', { filter: [{ type: 'prefix', field: 'name', value: tag }] });
+    expect(renamed.body.elements.find((e: { id: string }) => e.id === added.id).productName).to.equal(`${tag} renamed product`);
   });
 
   it('follows a change of speakers when filtered by speaker', async () => {

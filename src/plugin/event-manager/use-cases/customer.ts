@@ -42,17 +42,17 @@ export async function searchCustomerEvents(
   const now = nowDb();
   const query = customerEvents(host, settings, now);
   const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields, undefined, {
-    candidateProductIds: (own) => candidates.productIds(own, now),
+    candidateProductIds: (own) => candidates.productIds(ctx, own, now),
   });
   const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)), { knownTotal: list.total });
-  return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
+  return { total: page.total, data: await eventViews(host, settings, host.db, page.rows, ctx) };
 }
 
 export async function customerEvent(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, id: string): Promise<EventView> {
   await ctx.ruleIds();
   const row = await selectRow<EventRow>(customerEvents(host, settings).where('ev.id', id).first(EVENT_COLUMNS));
   if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0) throw Errors.notFound('Event', id);
-  return (await eventViews(host, settings, host.db, [row]))[0]!;
+  return (await eventViews(host, settings, host.db, [row], ctx))[0]!;
 }
 
 /** The customer's participants in all events (the company's registrations). */

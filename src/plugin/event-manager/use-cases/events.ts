@@ -58,8 +58,9 @@ export function eventStatuses(settings: EventSettings): string[] {
   return [...new Set([...BASE_EVENT_STATUSES, ...settings.registrationStatuses])];
 }
 
-export async function eventViews(host: HostRuntime, settings: EventSettingsCache, executor: Executor, rows: EventRow[]): Promise<EventView[]> {
-  return toEventViews(host, executor, rows, settings.current().registrationStatuses);
+/** `viewer`: the customer's context the rows were narrowed to visible products for (their names then come from the host's kept product reads). */
+export async function eventViews(host: HostRuntime, settings: EventSettingsCache, executor: Executor, rows: EventRow[], viewer?: StoreContext): Promise<EventView[]> {
+  return toEventViews(host, executor, rows, settings.current().registrationStatuses, viewer);
 }
 
 export async function eventView(host: HostRuntime, settings: EventSettingsCache, executor: Executor, id: string): Promise<EventView> {

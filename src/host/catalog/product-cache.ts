@@ -1,0 +1,93 @@
+import { LRUCache } from 'lru-cache';
+import type { ProductRecord } from '../contract.js';
+import type { RequestCatalogVersions } from './catalog-version.js';
+import { rememberTierPrices, tierPricesReadWith } from './product-repository.js';
+import type { SqlCondition } from './visibility.js';
+
+/** Products remembered per process (one record each, whatever the contexts that see it). */
+const RECORDS_MAX = 20_000;
+/** Distinct visibility conditions (in practice: per rule set of the customers) with verdicts of their own. */
+const CONDITIONS_MAX = 500;
+/** Verdicts remembered in all, across conditions; beyond it the generation is dropped and rebuilt on demand. */
+const VERDICTS_MAX = 200_000;
+
+interface Generation {
+  visibility: number;
+  products: number;
+  records: LRUCache<string, ProductRecord>;
+  /** Per visibility condition (its SQL and bindings): per product id, whether that condition lets it through. */
+  verdicts: LRUCache<string, Map<string, boolean>>;
+  verdictCount: number;
+}
+
+/** What one request may take from the cache and must give back to it. */
+export interface KeptProducts {
+  /** The ids of `ids` the cache has no verdict (or no record) for: to be read. */
+  unknown(ids: string[]): string[];
+  /** Keeps what the read of `asked` answered (`found`: the visible ones among them). */
+  remember(asked: string[], found: ProductRecord[]): void;
+  /** The visible records of `ids` the cache knows, each a copy the caller may change (with its tier prices, see tierPricesReadWith). */
+  known(ids: string[]): ProductRecord[];
+}
+
+/** A copy of a record, with the tier prices read with it (frozen, shared). */
+function copy(record: ProductRecord): ProductRecord {
+  const copied = { ...record, categoryIds: [...record.categoryIds] };
+  const tiers = tierPricesReadWith(record);
+  if (tiers) rememberTierPrices(copied, tiers);
+  return copied;
+}
+
+/**
+ * Products read by id (`catalog.visibleProducts`) kept per process while the products version
+ * (every write to products, their categories and tier prices: triggers of migrations/host/012) and
+ * the visibility version (product visibility rules and assignments) are the ones the request read
+ * with its context, before the rows were: a write on any process, by any writer, moves one of them
+ * and the next request reads again. Records are kept once per product; whether a context may see
+ * one is kept per visibility condition (the registered filters' answer for the context, as SQL),
+ * so contexts answered alike share the verdicts. A request whose versions are older than the kept
+ * ones reads the database and leaves the cache alone. Inside a transaction it is not used (the
+ * caller passes no versions).
+ */
+export function createProductCache() {
+  let current: Generation | null = null;
+
+  function generation(versions: RequestCatalogVersions): Generation | null {
+    if (versions.products <= 0) return null; // no counter row (migration 012 not run): nothing tells a change
+    if (current && current.products === versions.products && current.visibility === versions.visibility && current.verdictCount <= VERDICTS_MAX) return current;
+    if (current && (versions.products < current.products || versions.visibility < current.visibility)) return null;
+    current = { visibility: versions.visibility, products: versions.products, records: new LRUCache({ max: RECORDS_MAX }), verdicts: new LRUCache({ max: CONDITIONS_MAX }), verdictCount: 0 };
+    return current;
+  }
+
+  return function forRequest(versions: RequestCatalogVersions | undefined, condition: SqlCondition): KeptProducts | null {
+    const kept = versions ? generation(versions) : null;
+    if (!kept) return null;
+    const key = `${condition.sql}\u0000${JSON.stringify(condition.bindings)}`;
+    let verdicts = kept.verdicts.get(key);
+    if (!verdicts) kept.verdicts.set(key, (verdicts = new Map()));
+    const byCondition = verdicts;
+    return {
+      unknown: (ids) => ids.filter((id) => {
+        const verdict = byCondition.get(id);
+        return verdict === undefined || (verdict && !kept.records.has(id));
+      }),
+      remember(asked, found) {
+        for (const record of found) kept.records.set(record.id, copy(record));
+        const visible = new Set(found.map((record) => record.id));
+        for (const id of asked) {
+          if (!byCondition.has(id)) kept.verdictCount++;
+          byCondition.set(id, visible.has(id));
+        }
+      },
+      known(ids) {
+        const records: ProductRecord[] = [];
+        for (const id of ids) {
+          const record = byCondition.get(id) ? kept.records.get(id) : undefined;
+          if (record) records.push(copy(record));
+        }
+        return records;
+      },
+    };
+  };
+}
