@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { AdminRoute, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
+import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute, VisibilityFilter } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice, calculatePrices } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, SELECT_PRODUCTS_WITH_CATEGORIES, tierQuantitiesOf, toProductRecords, type ProductRow } from './product-repository.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, SELECT_PRODUCTS_WITH_CATEGORIES, tierPricesOfRows, tierPricesSql, tierQuantitiesOf, toProductRecords, type ProductRow, type TierPrices } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility, visibilityConditions } from './visibility.js';
 import { createVisibleIdCache } from './visible-ids.js';
@@ -30,6 +30,29 @@ function activeByIdOnly(query: Knex.QueryBuilder, table: string): Knex.QueryBuil
   return query.whereRaw('+?? = ?', [`${table}.active`, true]);
 }
 
+/**
+ * The context's visible, active products of `ids` (in that order), optionally with their tier
+ * prices read in the same statement (`withTiers`: a cart write prices every line from them). SQL
+ * text, not a knex builder: read on every product price, cart and fast order request, where
+ * building it cost more CPU than running it. `+products.active`: see activeByIdOnly.
+ */
+export async function readVisibleProducts(
+  filters: VisibilityFilter[],
+  ctx: StoreContext,
+  ids: string[],
+  executor: Executor,
+  withTiers = false,
+): Promise<{ products: ProductRecord[]; tiers?: TierPrices }> {
+  const wanted = [...new Set(ids.filter(isId))];
+  if (wanted.length === 0) return withTiers ? { products: [], tiers: new Map() } : { products: [] };
+  const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
+  const select = withTiers ? SELECT_PRODUCTS_WITH_CATEGORIES.replace(/ from products$/, `, ${tierPricesSql(executor)} from products`) : SELECT_PRODUCTS_WITH_CATEGORIES;
+  const sql = `${select} where products.id in (${wanted.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
+  const rows = await selectRaw<ProductRow>(executor, sql, [...wanted, true, ...visible.bindings]);
+  const products = inIdOrder(await toProductRecords(executor, rows), ids);
+  return withTiers ? { products, tiers: tierPricesOfRows(rows) ?? new Map() } : { products };
+}
+
 /** Catalog (products, categories, landing pages, visibility), the rule engine and prices. */
 export function createCatalogModule(internals: HostInternals): CatalogModule {
   const { registries } = internals;
@@ -42,14 +65,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
     async visibleProducts(ctx, ids, executor = internals.db) {
-      const wanted = [...new Set(ids.filter(isId))];
-      if (wanted.length === 0) return [];
-      // SQL text, not a knex builder: read on every product price, cart and fast order request, where
-      // building it cost more CPU than running it. `+products.active`: see activeByIdOnly.
-      const visible = await visibilityConditions(registries.visibilityFilters, ctx, 'product', 'products.id', executor);
-      const sql = `${SELECT_PRODUCTS_WITH_CATEGORIES} where products.id in (${wanted.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
-      const rows = await selectRaw<ProductRow>(executor, sql, [...wanted, true, ...visible.bindings]);
-      return inIdOrder(await toProductRecords(executor, rows), ids);
+      return (await readVisibleProducts(registries.visibilityFilters, ctx, ids, executor)).products;
     },
     visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.visibleByNumber(executor, numbers, ctx),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,

@@ -68,8 +68,13 @@ export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: numb
 
 /** The product's tier prices as one column (`tier_prices`: `minQuantity:priceNet` pairs, comma-separated), read like category_ids. */
 export function tierPricesColumn(executor: Executor): Knex.Raw {
+  return executor.raw(tierPricesSql(executor));
+}
+
+/** `tierPricesColumn` as SQL text, for statements written as text. */
+export function tierPricesSql(executor: Executor): string {
   const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
-  return executor.raw(`(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id) as tier_prices`);
+  return `(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id) as tier_prices`;
 }
 
 /**

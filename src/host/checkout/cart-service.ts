@@ -6,6 +6,9 @@ import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
+import { readVisibleProducts } from '../catalog/index.js';
+import { calculatePrices } from '../catalog/prices.js';
+import type { TierPrices } from '../catalog/product-repository.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
 
@@ -60,6 +63,12 @@ export const outOfStock = (product: ProductRecord, pointer?: string) =>
     ...(pointer ? { pointer } : {}),
     meta: { productId: product.id, available: Math.max(0, product.stock) },
   });
+
+/** The visible products of a cart write's lines, with their tier prices (read in one statement). */
+interface LineProducts {
+  products: Map<string, ProductRecord>;
+  tiers?: TierPrices;
+}
 
 /** The columns of a line that `toLineItem` reads. */
 const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
@@ -131,7 +140,7 @@ export class CartService {
    * The products (visible to the writing context) of every line of a cart a write returned, read
    * in the write's transaction under the cart lock: `price` of that cart reads them no second time.
    */
-  private readonly productsOfWrite = new WeakMap<Cart, Map<string, ProductRecord>>();
+  private readonly productsOfWrite = new WeakMap<Cart, LineProducts>();
 
   /**
    * Per session, the cart token this process last resolved or switched it to. Like the token read
@@ -273,7 +282,7 @@ export class CartService {
     return inTransaction(this.internals.db, async (trx) => {
       const cart = await this.lockCurrent(ctx, trx);
       // The added products and those of the cart's lines in one read (the answer prices every line).
-      const all = await this.visibleById(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx);
+      const { products: all, tiers } = await this.lineProducts(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx);
       const added = new Set(items.map((i) => i.productId));
       const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
@@ -301,7 +310,7 @@ export class CartService {
         }
       }
       this.checkLimits(lines, byId, pointerPrefix);
-      return this.remember(await this.saveLines(trx, cart, lines), all);
+      return this.remember(await this.saveLines(trx, cart, lines), { products: all, tiers });
     });
   }
 
@@ -319,14 +328,14 @@ export class CartService {
         lines[at] = await this.process(ctx, updated, 'add', trx);
       }
       const touched = lines.filter((line) => changes.some((c) => c.id === line.id));
-      const all = await this.visibleById(ctx, productIdsOf(lines), trx);
+      const { products: all, tiers } = await this.lineProducts(ctx, productIdsOf(lines), trx);
       const wanted = new Set(productIdsOf(touched));
       const byId = new Map([...all].filter(([id]) => wanted.has(id)));
       for (const line of touched) {
         if (line.productId && !byId.has(line.productId)) throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
       }
       this.checkLimits(lines, byId, '/items');
-      return this.remember(await this.saveLines(trx, cart, lines), all);
+      return this.remember(await this.saveLines(trx, cart, lines), { products: all, tiers });
     });
   }
 
@@ -367,8 +376,9 @@ export class CartService {
 
   /** Prices the lines the context may still buy; the others are listed as unavailable. */
   async price(ctx: StoreContext, cart: Cart, executor: Executor = this.internals.db): Promise<PricedCart> {
-    const products = this.productsOfWrite.get(cart) ?? (await this.visibleById(ctx, productIdsOf(cart.lineItems), executor));
-    const priced = await this.priceLines(ctx, cart.lineItems, products, executor);
+    const ofWrite = this.productsOfWrite.get(cart);
+    const products = ofWrite?.products ?? (await this.visibleById(ctx, productIdsOf(cart.lineItems), executor));
+    const priced = await this.priceLines(ctx, cart.lineItems, products, executor, ofWrite?.tiers);
     return { ...priced, ...totalsOf(priced.lines) };
   }
 
@@ -376,12 +386,25 @@ export class CartService {
     return new Map((await this.runtime.catalog.visibleProducts(ctx, ids, executor)).map((p) => [p.id, p]));
   }
 
-  private remember(cart: Cart, products: Map<string, ProductRecord>): Cart {
+  /** `visibleById` with the products' tier prices, in one statement (a write's answer prices every line from them). */
+  private async lineProducts(ctx: StoreContext, ids: string[], executor: Executor): Promise<LineProducts> {
+    const { products, tiers } = await readVisibleProducts(this.internals.registries.visibilityFilters, ctx, ids, executor, true);
+    return { products: new Map(products.map((p) => [p.id, p])), tiers };
+  }
+
+  private remember(cart: Cart, products: LineProducts): Cart {
     this.productsOfWrite.set(cart, products);
     return cart;
   }
 
-  async priceLines(ctx: StoreContext, items: CartLineItem[], products: Map<string, ProductRecord>, executor: Executor): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
+  /** `tiers`: the products' tier prices when already read (else read for the lines no price provider prices). */
+  async priceLines(
+    ctx: StoreContext,
+    items: CartLineItem[],
+    products: Map<string, ProductRecord>,
+    executor: Executor,
+    tiers?: TierPrices,
+  ): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
     const lines: PriceLine[] = [];
     const unavailable: CartLineItem[] = [];
     const buyable: Array<{ item: CartLineItem; product: ProductRecord }> = [];
@@ -390,7 +413,7 @@ export class CartService {
       if (product) buyable.push({ item, product });
       else unavailable.push(item);
     }
-    const prices = await this.runtime.prices.calculateMany(ctx, buyable.map(({ item, product }) => ({ product, quantity: item.quantity })), executor);
+    const prices = await calculatePrices(this.internals.registries.priceProviders, ctx, buyable.map(({ item, product }) => ({ product, quantity: item.quantity })), executor, tiers);
     for (const [index, { item, product }] of buyable.entries()) {
       const price = prices[index]!;
       lines.push({
