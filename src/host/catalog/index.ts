@@ -5,7 +5,7 @@ import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute, 
 import type { HostInternals } from '../internals.js';
 import { requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice, calculatePrices } from './prices.js';
-import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, SELECT_PRODUCTS_WITH_CATEGORIES, tierPricesOfRows, tierPricesSql, tierQuantitiesOf, toProductRecords, type ProductRow, type TierPrices } from './product-repository.js';
+import { CATALOG_TABLES, PRODUCT_COLUMNS, categoryIdsColumn, inIdOrder, PRODUCT_SELECT_LIST, tierPricesOfRows, tierPricesSql, tierQuantitiesOf, toProductRecords, type ProductRow, type TierPrices } from './product-repository.js';
 import { createProductSearch, PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { applyVisibility, visibilityConditions } from './visibility.js';
 import { createVisibleIdCache } from './visible-ids.js';
@@ -31,10 +31,28 @@ function activeByIdOnly(query: Knex.QueryBuilder, table: string): Knex.QueryBuil
 }
 
 /**
+ * The statement of the context's visible, active products whose id is in `idsSql` (a list or a
+ * subquery, with `idsBindings`), optionally with their tier prices (`tier_prices`): SQL text, not a
+ * knex builder, read on every product price, cart and fast order request, where building it cost
+ * more CPU than running it. `+products.active`: see activeByIdOnly. `leading` columns go first (a
+ * cart write's read adds it to its cart read with UNION ALL).
+ */
+export async function visibleProductsStatement(
+  filters: VisibilityFilter[],
+  ctx: StoreContext,
+  idsSql: string,
+  idsBindings: readonly Knex.RawBinding[],
+  executor: Executor,
+  options: { withTiers?: boolean; leading?: string } = {},
+): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
+  const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
+  const columns = `${options.leading ? `${options.leading}, ` : ''}${PRODUCT_SELECT_LIST}${options.withTiers ? `, ${tierPricesSql(executor)}` : ''}`;
+  return { sql: `select ${columns} from products where products.id in (${idsSql}) and +products.active = ?${visible.sql}`, bindings: [...idsBindings, true, ...visible.bindings] };
+}
+
+/**
  * The context's visible, active products of `ids` (in that order), optionally with their tier
- * prices read in the same statement (`withTiers`: a cart write prices every line from them). SQL
- * text, not a knex builder: read on every product price, cart and fast order request, where
- * building it cost more CPU than running it. `+products.active`: see activeByIdOnly.
+ * prices read in the same statement (`withTiers`: a cart write prices every line from them).
  */
 export async function readVisibleProducts(
   filters: VisibilityFilter[],
@@ -45,10 +63,8 @@ export async function readVisibleProducts(
 ): Promise<{ products: ProductRecord[]; tiers?: TierPrices }> {
   const wanted = [...new Set(ids.filter(isId))];
   if (wanted.length === 0) return withTiers ? { products: [], tiers: new Map() } : { products: [] };
-  const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
-  const select = withTiers ? SELECT_PRODUCTS_WITH_CATEGORIES.replace(/ from products$/, `, ${tierPricesSql(executor)} from products`) : SELECT_PRODUCTS_WITH_CATEGORIES;
-  const sql = `${select} where products.id in (${wanted.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
-  const rows = await selectRaw<ProductRow>(executor, sql, [...wanted, true, ...visible.bindings]);
+  const { sql, bindings } = await visibleProductsStatement(filters, ctx, wanted.map(() => '?').join(', '), wanted, executor, { withTiers });
+  const rows = await selectRaw<ProductRow>(executor, sql, bindings);
   const products = inIdOrder(await toProductRecords(executor, rows), ids);
   return withTiers ? { products, tiers: tierPricesOfRows(rows) ?? new Map() } : { products };
 }

@@ -61,8 +61,11 @@ export function categoryIdsColumn(executor: Executor): Knex.Raw {
 
 const CATEGORY_IDS_SQL = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids';
 
+/** PRODUCT_COLUMNS and the category ids, as the select list of a statement written as text. */
+export const PRODUCT_SELECT_LIST = `${PRODUCT_COLUMNS.join(', ')}, ${CATEGORY_IDS_SQL}`;
+
 /** `select` of PRODUCT_COLUMNS and the category ids `from products`, as SQL text for statements written as text. */
-export const SELECT_PRODUCTS_WITH_CATEGORIES = `select ${PRODUCT_COLUMNS.join(', ')}, ${CATEGORY_IDS_SQL} from products`;
+export const SELECT_PRODUCTS_WITH_CATEGORIES = `select ${PRODUCT_SELECT_LIST} from products`;
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 

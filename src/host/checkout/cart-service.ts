@@ -1,14 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { dialectOf, fixedRead, forUpdate, inTransaction, readInt, readJson, selectRaw, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { isId } from '../../lib/ids.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { readVisibleProducts } from '../catalog/index.js';
+import { readVisibleProducts, visibleProductsStatement } from '../catalog/index.js';
 import { calculatePrices } from '../catalog/prices.js';
-import type { TierPrices } from '../catalog/product-repository.js';
+import { PRODUCT_COLUMNS, tierPricesOfRows, toProductRecords, type ProductRow, type TierPrices } from '../catalog/product-repository.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
 
@@ -88,6 +89,18 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
     executor,
   ),
 );
+
+/**
+ * SQLite (no row locks: the writing transaction holds the database): the cart read and the read of
+ * the products of its lines and of the added ones, as one statement (UNION ALL; the products part's
+ * columns carry the names the cart part gives them, `p_…`).
+ */
+const CART_PART_SQL = `select 0 as part, c.token as c_token, c.order_id as c_order_id, c.customer_id as c_customer_id, c.sales_channel_id as c_sales_channel_id, c.updated_at as c_updated_at, ${LINE_COLUMNS.map((column) => `l.${column}`).join(', ')}`;
+const PRODUCT_PART_COLUMNS = [...PRODUCT_COLUMNS.map((column) => column.replace(/^products\./, '')), 'category_ids', 'tier_prices'];
+const CART_WITH_PRODUCTS_SQL = `${CART_PART_SQL}, ${PRODUCT_PART_COLUMNS.map((column) => `null as p_${column}`).join(', ')} from carts as c left join cart_line_items as l on l.cart_token = c.token where c.token = ?`;
+const PRODUCT_PART_LEADING = ['1', ...Array.from({ length: 5 + LINE_COLUMNS.length }, () => 'null')].join(', ');
+
+type CartWithProductsRow = LockedCartRow & { part: number } & Record<string, unknown>;
 
 function toLineItem(row: LineColumns): CartLineItem {
   return {
@@ -174,8 +187,23 @@ export class CartService {
    * The cart row with its lines in one read (a left join: a cart without lines is one row of
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
-  private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
-    const rows = await lockedCartWithLines<LockedCartRow>(trx, token);
+  private async lockWithLines(
+    ctx: StoreContext,
+    trx: Trx,
+    token: string,
+    addedProductIds: string[] | undefined,
+  ): Promise<{ cart: Cart; orderId: string | null; customerId: string | null; products?: LineProducts } | null> {
+    let rows: LockedCartRow[];
+    let products: LineProducts | undefined;
+    if (addedProductIds && dialectOf(trx) === 'sqlite') {
+      const added = [...new Set(addedProductIds.filter(isId))];
+      const ids = `select product_id from cart_line_items where cart_token = ?${added.map(() => ' union select ?').join('')}`;
+      const part = await visibleProductsStatement(this.internals.registries.visibilityFilters, ctx, ids, [token, ...added], trx, { withTiers: true, leading: PRODUCT_PART_LEADING });
+      const all = await selectRaw<CartWithProductsRow>(trx, `${CART_WITH_PRODUCTS_SQL} union all ${part.sql} order by part, position, id`, [token, ...part.bindings]);
+      rows = all.filter((row) => Number(row.part) === 0);
+      const productRows = all.filter((row) => Number(row.part) === 1).map((row) => Object.fromEntries(PRODUCT_PART_COLUMNS.map((column) => [column, row[`p_${column}`]])) as ProductRow);
+      products = { products: new Map((await toProductRecords(trx, productRows)).map((p) => [p.id, p])), tiers: tierPricesOfRows(productRows) ?? new Map() };
+    } else rows = await lockedCartWithLines<LockedCartRow>(trx, token);
     const first = rows[0];
     if (!first) return null;
     const lineItems = rows.filter((row) => row.id !== null && row.id !== undefined).map(toLineItem);
@@ -185,6 +213,7 @@ export class CartService {
       cart,
       orderId: first.c_order_id ?? null,
       customerId: first.c_customer_id ?? null,
+      ...(products ? { products } : {}),
     };
   }
 
@@ -243,16 +272,20 @@ export class CartService {
     throw Errors.conflict();
   }
 
-  /** The open cart, locked for the rest of the transaction and read after the lock. */
-  async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
+  /**
+   * The open cart, locked for the rest of the transaction and read after the lock. With
+   * `addedProductIds`, on SQLite the products of its lines and of those ids (visible to the context,
+   * with tier prices) may come with it, read in the same statement.
+   */
+  async lockCurrent(ctx: StoreContext, trx: Trx, addedProductIds?: string[]): Promise<{ cart: Cart; products?: LineProducts }> {
     const customer = requireCustomer(ctx);
     // The token this process last knew for the session, else the one read with the session for this
     // request's context: when its cart is, under the lock, open and the customer's, it is the cart
     // (one read of the row and its lines); else as below.
     const remembered = ctx.sessionId ? (this.cartTokenOfSession.get(ctx.sessionId) ?? sessionCartTokenOf(ctx)) : undefined;
     if (remembered) {
-      const cart = await this.lockWithLines(trx, remembered);
-      if (cart && !cart.orderId && cart.customerId === customer.id) return cart.cart;
+      const locked = await this.lockWithLines(ctx, trx, remembered, addedProductIds);
+      if (locked && !locked.orderId && locked.customerId === customer.id) return locked.products ? { cart: locked.cart, products: locked.products } : { cart: locked.cart };
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = await this.ensureCartToken(ctx, trx);
@@ -260,7 +293,7 @@ export class CartService {
       if (row && !row.order_id) {
         const cart = await this.withLines(trx, row);
         this.updatedAtOfLocked.set(cart, row.updated_at ? String(row.updated_at) : null);
-        return cart;
+        return { cart };
       }
     }
     throw Errors.conflict();
@@ -280,9 +313,9 @@ export class CartService {
     requireCustomer(ctx);
     await ctx.ruleIds();
     return inTransaction(this.internals.db, async (trx) => {
-      const cart = await this.lockCurrent(ctx, trx);
+      const { cart, products: read } = await this.lockCurrent(ctx, trx, items.map((i) => i.productId));
       // The added products and those of the cart's lines in one read (the answer prices every line).
-      const { products: all, tiers } = await this.lineProducts(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx);
+      const { products: all, tiers } = read ?? (await this.lineProducts(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx));
       const added = new Set(items.map((i) => i.productId));
       const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
@@ -318,7 +351,7 @@ export class CartService {
     requireCustomer(ctx);
     await ctx.ruleIds();
     return inTransaction(this.internals.db, async (trx) => {
-      const cart = await this.lockCurrent(ctx, trx);
+      const { cart, products: read } = await this.lockCurrent(ctx, trx, []);
       const lines = cart.lineItems.map((line) => ({ ...line }));
       for (const [index, change] of changes.entries()) {
         const at = lines.findIndex((line) => line.id === change.id);
@@ -328,7 +361,8 @@ export class CartService {
         lines[at] = await this.process(ctx, updated, 'add', trx);
       }
       const touched = lines.filter((line) => changes.some((c) => c.id === line.id));
-      const { products: all, tiers } = await this.lineProducts(ctx, productIdsOf(lines), trx);
+      // Processors keep a line's product, so the lines' products read with the cart are these.
+      const { products: all, tiers } = read ?? (await this.lineProducts(ctx, productIdsOf(lines), trx));
       const wanted = new Set(productIdsOf(touched));
       const byId = new Map([...all].filter(([id]) => wanted.has(id)));
       for (const line of touched) {
@@ -342,7 +376,7 @@ export class CartService {
   async removeLineItems(ctx: StoreContext, ids: string[]): Promise<Cart> {
     requireCustomer(ctx);
     return inTransaction(this.internals.db, async (trx) => {
-      const cart = await this.lockCurrent(ctx, trx);
+      const { cart } = await this.lockCurrent(ctx, trx);
       const present = new Set(cart.lineItems.map((line) => line.id));
       const missing = ids.find((id) => !present.has(id));
       if (missing) throw Errors.notFound('Line item', missing);
