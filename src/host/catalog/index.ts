@@ -30,29 +30,17 @@ function activeByIdOnly(query: Knex.QueryBuilder, table: string): Knex.QueryBuil
   return query.whereRaw('+?? = ?', [`${table}.active`, true]);
 }
 
-/**
- * The statement of the context's visible, active products whose id is in `idsSql` (a list or a
- * subquery, with `idsBindings`), optionally with their tier prices (`tier_prices`): SQL text, not a
- * knex builder, read on every product price, cart and fast order request, where building it cost
- * more CPU than running it. `+products.active`: see activeByIdOnly. `leading` columns go first (a
- * cart write's read adds it to its cart read with UNION ALL).
- */
-export async function visibleProductsStatement(
-  filters: VisibilityFilter[],
-  ctx: StoreContext,
-  idsSql: string,
-  idsBindings: readonly Knex.RawBinding[],
-  executor: Executor,
-  options: { withTiers?: boolean; leading?: string } = {},
-): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
+/** ` and …` conditions on `products` that keep the context's visible, active products (for statements written as text). */
+export async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreContext, executor: Executor): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
   const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
-  const columns = `${options.leading ? `${options.leading}, ` : ''}${PRODUCT_SELECT_LIST}${options.withTiers ? `, ${tierPricesSql(executor)}` : ''}`;
-  return { sql: `select ${columns} from products where products.id in (${idsSql}) and +products.active = ?${visible.sql}`, bindings: [...idsBindings, true, ...visible.bindings] };
+  return { sql: ` and +products.active = ?${visible.sql}`, bindings: [true, ...visible.bindings] };
 }
 
 /**
  * The context's visible, active products of `ids` (in that order), optionally with their tier
- * prices read in the same statement (`withTiers`: a cart write prices every line from them).
+ * prices read in the same statement (`withTiers`). SQL text, not a knex builder: read on every
+ * product price, cart and fast order request, where building it cost more CPU than running it.
+ * `+products.active`: see activeByIdOnly.
  */
 export async function readVisibleProducts(
   filters: VisibilityFilter[],
@@ -63,8 +51,10 @@ export async function readVisibleProducts(
 ): Promise<{ products: ProductRecord[]; tiers?: TierPrices }> {
   const wanted = [...new Set(ids.filter(isId))];
   if (wanted.length === 0) return withTiers ? { products: [], tiers: new Map() } : { products: [] };
-  const { sql, bindings } = await visibleProductsStatement(filters, ctx, wanted.map(() => '?').join(', '), wanted, executor, { withTiers });
-  const rows = await selectRaw<ProductRow>(executor, sql, bindings);
+  const visible = await visibleProductConditions(filters, ctx, executor);
+  const columns = `${PRODUCT_SELECT_LIST}${withTiers ? `, ${tierPricesSql(executor)}` : ''}`;
+  const sql = `select ${columns} from products where products.id in (${wanted.map(() => '?').join(', ')})${visible.sql}`;
+  const rows = await selectRaw<ProductRow>(executor, sql, [...wanted, ...visible.bindings]);
   const products = inIdOrder(await toProductRecords(executor, rows), ids);
   return withTiers ? { products, tiers: tierPricesOfRows(rows) ?? new Map() } : { products };
 }

@@ -1,15 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { dialectOf, fixedRead, forUpdate, inTransaction, readInt, readJson, selectRaw, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { dialectOf, fixedRead, type Dialect, forUpdate, inTransaction, readInt, readJson, selectRaw, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { readVisibleProducts, visibleProductsStatement } from '../catalog/index.js';
+import { readVisibleProducts, visibleProductConditions } from '../catalog/index.js';
 import { calculatePrices } from '../catalog/prices.js';
-import { PRODUCT_COLUMNS, tierPricesOfRows, toProductRecords, type ProductRow, type TierPrices } from '../catalog/product-repository.js';
+import { CATEGORY_IDS_EXPRESSION, PRODUCT_COLUMNS, tierPricesExpression, tierPricesOfRows, toProductRecords, type ProductRow, type TierPrices } from '../catalog/product-repository.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
 
@@ -91,16 +91,26 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
 );
 
 /**
- * SQLite (no row locks: the writing transaction holds the database): the cart read and the read of
- * the products of its lines and of the added ones, as one statement (UNION ALL; the products part's
- * columns carry the names the cart part gives them, `p_…`).
+ * A cart write's read: the cart row and its lines (locked as `lockedCartWithLines` locks them) with,
+ * per line, its product as the context sees it (visible and active, with category ids and tier
+ * prices: `p_line`, a JSON object) and the added products (`p_added`, a JSON array, the same on
+ * every row), as select-list subqueries: a locking read does not lock the rows its subqueries read
+ * (MySQL/MariaDB), so the product rows stay free for other carts' writes and checkouts.
  */
-const CART_PART_SQL = `select 0 as part, c.token as c_token, c.order_id as c_order_id, c.customer_id as c_customer_id, c.sales_channel_id as c_sales_channel_id, c.updated_at as c_updated_at, ${LINE_COLUMNS.map((column) => `l.${column}`).join(', ')}`;
-const PRODUCT_PART_COLUMNS = [...PRODUCT_COLUMNS.map((column) => column.replace(/^products\./, '')), 'category_ids', 'tier_prices'];
-const CART_WITH_PRODUCTS_SQL = `${CART_PART_SQL}, ${PRODUCT_PART_COLUMNS.map((column) => `null as p_${column}`).join(', ')} from carts as c left join cart_line_items as l on l.cart_token = c.token where c.token = ?`;
-const PRODUCT_PART_LEADING = ['1', ...Array.from({ length: 5 + LINE_COLUMNS.length }, () => 'null')].join(', ');
+const CART_AND_LINE_COLUMNS = `c.token as c_token, c.order_id as c_order_id, c.customer_id as c_customer_id, c.sales_channel_id as c_sales_channel_id, c.updated_at as c_updated_at, ${LINE_COLUMNS.map((column) => `l.${column}`).join(', ')}`;
+const productJson = new Map<Dialect, string>();
 
-type CartWithProductsRow = LockedCartRow & { part: number } & Record<string, unknown>;
+function productJsonOf(executor: Executor): string {
+  const dialect = dialectOf(executor);
+  let json = productJson.get(dialect);
+  if (!json) {
+    const pairs = [...PRODUCT_COLUMNS.map((column) => `'${column.replace(/^products\./, '')}', ${column}`), `'category_ids', ${CATEGORY_IDS_EXPRESSION}`, `'tier_prices', ${tierPricesExpression(executor)}`];
+    productJson.set(dialect, (json = `json_object(${pairs.join(', ')})`));
+  }
+  return json;
+}
+
+type CartWithProductsRow = LockedCartRow & { p_line: unknown; p_added: unknown };
 
 function toLineItem(row: LineColumns): CartLineItem {
   return {
@@ -195,14 +205,24 @@ export class CartService {
   ): Promise<{ cart: Cart; orderId: string | null; customerId: string | null; products?: LineProducts } | null> {
     let rows: LockedCartRow[];
     let products: LineProducts | undefined;
-    if (addedProductIds && dialectOf(trx) === 'sqlite') {
+    if (addedProductIds) {
       const added = [...new Set(addedProductIds.filter(isId))];
-      const ids = `select product_id from cart_line_items where cart_token = ?${added.map(() => ' union select ?').join('')}`;
-      const part = await visibleProductsStatement(this.internals.registries.visibilityFilters, ctx, ids, [token, ...added], trx, { withTiers: true, leading: PRODUCT_PART_LEADING });
-      const all = await selectRaw<CartWithProductsRow>(trx, `${CART_WITH_PRODUCTS_SQL} union all ${part.sql} order by part, position, id`, [token, ...part.bindings]);
-      rows = all.filter((row) => Number(row.part) === 0);
-      const productRows = all.filter((row) => Number(row.part) === 1).map((row) => Object.fromEntries(PRODUCT_PART_COLUMNS.map((column) => [column, row[`p_${column}`]])) as ProductRow);
-      products = { products: new Map((await toProductRecords(trx, productRows)).map((p) => [p.id, p])), tiers: tierPricesOfRows(productRows) ?? new Map() };
+      const visible = await visibleProductConditions(this.internals.registries.visibilityFilters, ctx, trx);
+      const json = productJsonOf(trx);
+      const addedSql = added.length
+        ? `(select ${dialectOf(trx) === 'mysql' ? 'json_arrayagg' : 'json_group_array'}(${json}) from products where products.id in (${added.map(() => '?').join(', ')})${visible.sql})`
+        : 'null';
+      const sql = `select ${CART_AND_LINE_COLUMNS}, (select ${json} from products where products.id = l.product_id${visible.sql}) as p_line, ${addedSql} as p_added from carts as c left join cart_line_items as l on l.cart_token = c.token where c.token = ? order by l.position asc, l.id asc${dialectOf(trx) === 'mysql' ? ' for update' : ''}`;
+      const read = await selectRaw<CartWithProductsRow>(trx, sql, [...visible.bindings, ...(added.length ? [...added, ...visible.bindings] : []), token]);
+      rows = read;
+      const productRows = new Map<string, ProductRow>();
+      for (const row of read) {
+        const line = readJson<ProductRow | null>(row.p_line, null);
+        if (line) productRows.set(String(line.id), line);
+      }
+      for (const product of readJson<ProductRow[] | null>(read[0]?.p_added, null) ?? []) productRows.set(String(product.id), product);
+      const all = [...productRows.values()];
+      products = { products: new Map((await toProductRecords(trx, all)).map((p) => [p.id, p])), tiers: tierPricesOfRows(all) ?? new Map() };
     } else rows = await lockedCartWithLines<LockedCartRow>(trx, token);
     const first = rows[0];
     if (!first) return null;
@@ -274,8 +294,8 @@ export class CartService {
 
   /**
    * The open cart, locked for the rest of the transaction and read after the lock. With
-   * `addedProductIds`, on SQLite the products of its lines and of those ids (visible to the context,
-   * with tier prices) may come with it, read in the same statement.
+   * `addedProductIds`, the products of its lines and of those ids (visible to the context, with tier
+   * prices) come with it when it is the remembered cart, read in the same statement.
    */
   async lockCurrent(ctx: StoreContext, trx: Trx, addedProductIds?: string[]): Promise<{ cart: Cart; products?: LineProducts }> {
     const customer = requireCustomer(ctx);
@@ -497,7 +517,11 @@ export class CartService {
       const row = { type: line.type, product_id: line.productId, label: line.label.slice(0, 255), quantity: line.quantity, payload: writeJson(line.payload), position: line.position };
       stored.push({ ...line, label: row.label, payload: readJson<Record<string, unknown>>(row.payload, {}) });
       if (!previous) inserts.push({ id: line.id, cart_token: cart.token, ...row, created_at: now });
-      else await trx('cart_line_items').where({ id: line.id, cart_token: cart.token }).update({ ...changedColumns(previous, row), updated_at: now });
+      else {
+        // SQL text (the changed columns are a few fixed names): knex's building cost more than the statement.
+        const changed = Object.entries({ ...changedColumns(previous, row), updated_at: now });
+        await trx.raw(`update cart_line_items set ${changed.map(([column]) => `\`${column}\` = ?`).join(', ')} where id = ? and cart_token = ?`, [...changed.map(([, value]) => value), line.id, cart.token]);
+      }
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);
     const touched = this.updatedAtOfLocked.get(cart);
