@@ -1,8 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
 import { dialectOf, fixedRead, type Dialect, forUpdate, inTransaction, readInt, readJson, selectRaw, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
-import { isId } from '../../lib/ids.js';
-import { newId } from '../../lib/ids.js';
+import { isId, newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
@@ -195,7 +194,9 @@ export class CartService {
 
   /**
    * The cart row with its lines in one read (a left join: a cart without lines is one row of
-   * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
+   * nulls), the row locked for the rest of the transaction as `lockRow` locks it. With
+   * `addedProductIds` (a write), the lines' products and those ids' come in the same statement
+   * (`p_line`, `p_added`: see CART_AND_LINE_COLUMNS).
    */
   private async lockWithLines(
     ctx: StoreContext,
