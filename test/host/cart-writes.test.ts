@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { getShop, http, loginNewCustomer } from '../helpers/shop.js';
-import { addToCart, insertProduct } from '../helpers/checkout.js';
+import { addToCart, insertProduct, type TestProduct } from '../helpers/checkout.js';
 import { setNumber } from '../plugin/fast-order/helpers.js';
 import { statementsDuring } from '../helpers/statements.js';
 
@@ -193,5 +193,33 @@ describe('host: cart writes read once', () => {
     await setNumber(buyer.token, item.id, 'MINE-2');
     const next = await addToCart(buyer.token, [{ productId: item.id, quantity: 1 }]);
     expect(next.body.lineItems.map((l: { payload: { customerProductNumber?: string } }) => l.payload.customerProductNumber)).to.deep.equal(['MINE-1', 'MINE-2']);
+  });
+});
+
+describe('host: statements of a cart add', () => {
+  it('adds to a 20-line cart in 6 statements: versions, BEGIN, the cart with its lines and their products, the number, one write, COMMIT (customer prices kept)', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const products: TestProduct[] = [];
+    for (let i = 0; i < 20; i++) products.push(await insertProduct({ priceNet: 1000 + i, tiers: i === 1 ? [[3, 900]] : [] }));
+    for (const product of products) expect((await addToCart(token, [{ productId: product.id, quantity: 1 }])).status).to.equal(200);
+    expect((await addToCart(token, [{ productId: products[1]!.id, quantity: 1 }])).status).to.equal(200);
+
+    const kinds: Array<[string, RegExp]> = [
+      ['context versions', /^select 0 as source, `name`, `value` from `catalog_counters`/],
+      ['begin', /^BEGIN/],
+      ['cart, lines and their products', /^select c\.token as c_token, .* as p_line, .* as p_added from carts as c left join cart_line_items as l /],
+      ['customer product number', /suite_customer_product_numbers/],
+      ['line write', /^update cart_line_items set `quantity` = \?, `updated_at` = \? where id = \?/],
+      ['commit', /^COMMIT/],
+    ];
+    const { result, statements } = await statementsDuring(shop.db, /./, () => addToCart(token, [{ productId: products[1]!.id, quantity: 1 }]));
+    expect(result.status, JSON.stringify(result.body)).to.equal(200);
+    expect(statements.map((sql) => kinds.find(([, pattern]) => pattern.test(sql))?.[0] ?? sql)).to.deep.equal(kinds.map(([kind]) => kind));
+    // The tier of the third unit, every line priced, as a fresh read answers it.
+    expect(result.body.lineItems).to.have.length(20);
+    expect(result.body.lineItems[1]).to.deep.include({ productId: products[1]!.id, quantity: 3 });
+    expect(result.body.lineItems[1].price).to.deep.include({ unitPrice: 9, totalPrice: 27 });
+    expect(result.body).to.deep.equal(await getCart(token));
   });
 });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute } from '../contract.js';
+import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute, VisibilityFilter } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { requestCatalogVersions, requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
 import { calculatePrice, calculatePrices } from './prices.js';
@@ -42,6 +42,27 @@ function activeByIdOnly(query: Knex.QueryBuilder, table: string): Knex.QueryBuil
   return query.whereRaw('+?? = ?', [`${table}.active`, true]);
 }
 
+/** ` and …` conditions on `products` that keep the context's visible, active products (for statements written as text). `+products.active`: see activeByIdOnly. */
+export async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreContext, executor: Executor): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
+  const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
+  return { sql: ` and +products.active = ?${visible.sql}`, bindings: [true, ...visible.bindings] };
+}
+
+/**
+ * The products of `ids` that meet `conditions` (visibleProductConditions), with their categories and
+ * tier prices in one statement; each record remembers its tier prices (tierPricesReadWith), so pricing
+ * it reads none. SQL text, not a knex builder: read on every product price, cart and fast order
+ * request, where building it cost more CPU than running it.
+ */
+export async function readProductsWhere(executor: Executor, ids: string[], conditions: { sql: string; bindings: Knex.RawBinding[] }): Promise<ProductRecord[]> {
+  const sql = `${selectProductsWithCategoriesAndTiers(executor)} where products.id in (${ids.map(() => '?').join(', ')})${conditions.sql}`;
+  const rows = await selectRaw<ProductRow>(executor, sql, [...ids, ...conditions.bindings]);
+  const tiers = tierPricesOfRows(rows)!;
+  const records = await toProductRecords(executor, rows);
+  for (const record of records) rememberTierPrices(record, tiers.get(record.id) ?? []);
+  return records;
+}
+
 /** Catalog (products, categories, landing pages, visibility), the rule engine and prices. */
 export function createCatalogModule(internals: HostInternals): CatalogModule {
   const { registries } = internals;
@@ -57,22 +78,12 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     async visibleProducts(ctx, ids, executor = internals.db) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
-      // SQL text, not a knex builder: read on every product price, cart and fast order request, where
-      // building it cost more CPU than running it. `+products.active`: see activeByIdOnly.
-      const visible = await visibilityConditions(registries.visibilityFilters, ctx, 'product', 'products.id', executor);
+      const visible = await visibleProductConditions(registries.visibilityFilters, ctx, executor);
       // Kept per process at the request's products and visibility versions (product-cache.ts); on the
       // root connection only: a transaction may hold writes the versions do not count yet.
       const kept = executor === internals.db ? keptProducts(requestCatalogVersions(ctx), visible) : null;
       const unknown = kept ? kept.unknown(wanted) : wanted;
-      let read: ProductRecord[] = [];
-      if (unknown.length > 0) {
-        // With the tier prices, so that pricing these records reads none (prices.ts, tierPricesReadWith).
-        const sql = `${selectProductsWithCategoriesAndTiers(executor)} where products.id in (${unknown.map(() => '?').join(', ')}) and +products.active = ?${visible.sql}`;
-        const rows = await selectRaw<ProductRow>(executor, sql, [...unknown, true, ...visible.bindings]);
-        const tiers = tierPricesOfRows(rows)!;
-        read = await toProductRecords(executor, rows);
-        for (const record of read) rememberTierPrices(record, tiers.get(record.id) ?? []);
-      }
+      const read = unknown.length > 0 ? await readProductsWhere(executor, unknown, visible) : [];
       if (!kept) return inIdOrder(read, ids);
       kept.remember(unknown, read);
       const readIds = new Set(unknown);

@@ -59,14 +59,20 @@ export function categoryIdsColumn(executor: Executor): Knex.Raw {
   return executor.raw(CATEGORY_IDS_SQL);
 }
 
-const CATEGORY_IDS_SQL = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id) as category_ids';
-
+/** The category ids of `products` (comma-separated), as an SQL expression. */
+export const CATEGORY_IDS_EXPRESSION = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id)';
+const CATEGORY_IDS_SQL = `${CATEGORY_IDS_EXPRESSION} as category_ids`;
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 
-function tierPricesSql(executor: Executor): string {
+/** The tier prices of `products` (`minQuantity:priceNet` pairs, comma-separated), as an SQL expression. */
+export function tierPricesExpression(executor: Executor): string {
   const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
-  return `(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id) as tier_prices`;
+  return `(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id)`;
+}
+
+function tierPricesSql(executor: Executor): string {
+  return `${tierPricesExpression(executor)} as tier_prices`;
 }
 
 /** The product's tier prices as one column (`tier_prices`: `minQuantity:priceNet` pairs, comma-separated), read like category_ids. */

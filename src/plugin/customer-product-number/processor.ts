@@ -1,6 +1,11 @@
 import type { LineItemProcessor, StoreContext } from '../../host/contract.js';
-import type { Executor } from '../../lib/db.js';
-import { numbersOf } from './repository.js';
+import { fixedRead, type Executor } from '../../lib/db.js';
+import { CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
+
+/** One product's number, by its SQL text (an add reads it on every request; knex's building cost more than the statement). */
+const numberRead = fixedRead((executor: Executor, customerId: string, productId: string) =>
+  executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).where('product_id', productId).select('product_number'),
+);
 
 /**
  * Per request and executor (a cart write's transaction), the numbers already read: an add that
@@ -15,7 +20,7 @@ async function numberOf(ctx: StoreContext, customerId: string, productId: string
   if (entry?.ctx !== ctx) known.set(executor, (entry = { ctx, numbers: new Map<string, string | null>() }));
   const { numbers } = entry;
   const key = `${customerId}\u0000${productId}`;
-  if (!numbers.has(key)) numbers.set(key, (await numbersOf(executor, customerId, [productId])).get(productId) ?? null);
+  if (!numbers.has(key)) numbers.set(key, (await numberRead<{ product_number: string }>(executor, customerId, productId))[0]?.product_number ?? null);
   return numbers.get(key) ?? null;
 }
 
