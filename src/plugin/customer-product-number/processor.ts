@@ -1,6 +1,7 @@
 import type { LineItemProcessor, StoreContext } from '../../host/contract.js';
 import { fixedRead, type Executor } from '../../lib/db.js';
 import { CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
+import type { CustomerNumberCache } from './number-cache.js';
 
 /** One product's number, by its SQL text (an add reads it on every request; knex's building cost more than the statement). */
 const numberRead = fixedRead((executor: Executor, customerId: string, productId: string) =>
@@ -24,13 +25,20 @@ async function numberOf(ctx: StoreContext, customerId: string, productId: string
   return numbers.get(key) ?? null;
 }
 
-/** Puts the customer's number for the product on each product line (payload.customerProductNumber), so orders carry it. */
-export const customerProductNumberProcessor: LineItemProcessor = {
-  name: 'customer-product-number',
-  async process(ctx, item, _phase, executor) {
-    if (!item.productId || !ctx.customer) return item;
-    const number = await numberOf(ctx, ctx.customer.id, item.productId, executor);
-    const { customerProductNumber: _previous, ...payload } = item.payload;
-    return { ...item, payload: number ? { ...payload, customerProductNumber: number } : payload };
-  },
-};
+/**
+ * Puts the customer's number for the product on each product line (payload.customerProductNumber),
+ * so orders carry it: kept per customer products numbers version (number-cache.ts), else read once
+ * per request and product.
+ */
+export function customerProductNumberProcessor(cache: CustomerNumberCache): LineItemProcessor {
+  return {
+    name: 'customer-product-number',
+    async process(ctx, item, _phase, executor) {
+      if (!item.productId || !ctx.customer) return item;
+      const kept = await cache.keptNumberOf(ctx, executor, ctx.customer.id, item.productId);
+      const number = kept !== undefined ? kept : await numberOf(ctx, ctx.customer.id, item.productId, executor);
+      const { customerProductNumber: _previous, ...payload } = item.payload;
+      return { ...item, payload: number ? { ...payload, customerProductNumber: number } : payload };
+    },
+  };
+}

@@ -2,7 +2,7 @@ import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { AppError } from '../../lib/errors.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import type { addToCartBody } from './schemas.js';
-import { numberKey, numbersOf, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
+import { customerNumberCache, numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { declaredCustomer } from '../declared.js';
 
 /** An item to add: what the add-to-cart body admits (its schema's type). */
@@ -82,7 +82,7 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
 
   const ids = results.flatMap((r) => (r.productId ? [r.productId] : []));
   const productNumbers = new Map((await host.catalog.products(host.db, ids)).map((p) => [p.id, p.productNumber]));
-  const ownNumbers = await numbersOf(host.db, customer.id, ids);
+  const ownNumbers = await customerNumberCache(host).numbersOf(ctx, host.db, customer.id, ids);
   for (const result of results) {
     if (!result.productId) continue;
     result.productNumber = productNumbers.get(result.productId) ?? result.productNumber;

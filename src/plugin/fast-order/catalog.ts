@@ -5,7 +5,7 @@ import { fromMinor } from '../../lib/money.js';
 import { priceView } from '../../lib/price-view.js';
 import { nowDb } from '../../lib/time.js';
 import { priceBreakpoints } from '../customer-price/repository.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersOf, productIdsByNumberPrefix } from '../customer-product-number/index.js';
+import { CUSTOMER_PRODUCT_NUMBERS, customerNumberCache, numberKey, productIdsByNumberPrefix } from '../customer-product-number/index.js';
 
 /**
  * At most this many of the customer's own numbers match a term's prefix (in number order): the
@@ -84,7 +84,7 @@ async function tierTable(host: HostRuntime, ctx: StoreContext, product: ProductR
 /** Products → product views priced for the context (quantity 1), with the customer's own numbers, in the given order. */
 export async function productViews(host: HostRuntime, ctx: StoreContext, products: ProductRecord[], options: { withTiers?: boolean } = {}) {
   const ids = products.map((product) => product.id);
-  const ownNumbers = ctx.customer ? await numbersOf(host.db, ctx.customer.id, ids) : new Map<string, string>();
+  const ownNumbers = ctx.customer ? await customerNumberCache(host).numbersOf(ctx, host.db, ctx.customer.id, ids) : new Map<string, string>();
   const breakpoints = options.withTiers ? await breakpointsOf(host, ctx, ids) : null;
   const precision = ctx.salesChannel.currencyPrecision;
   const prices = await host.prices.calculateMany(ctx, products.map((product) => ({ product, quantity: 1 })));
