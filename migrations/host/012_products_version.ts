@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/lib/db.js';
+import { createVersionTriggers, dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
 
 /**
  * The products version (issue 12): a counter in catalog_counters that moves on every write to what
@@ -15,30 +15,19 @@ import { dialectOf } from '../../src/lib/db.js';
  */
 const BUMP = "update catalog_counters set value = value + 1 where name = 'products'";
 
-const TRIGGERS = [
-  ...['products', 'product_categories', 'product_tier_prices'].flatMap((table) =>
-    (['insert', 'update', 'delete'] as const).map((event) => ({ name: `products_version_${table}_${event}`, table, event })),
-  ),
+const TRIGGERS: VersionTrigger[] = [
+  ...versionTriggersOn(['products', 'product_categories', 'product_tier_prices'], (table, event) => `products_version_${table}_${event}`),
   // A category's delete removes its product_categories rows by ON DELETE CASCADE, which fires no
   // trigger on MySQL/MariaDB: the category's own delete counts for them.
   { name: 'products_version_categories_delete', table: 'categories', event: 'delete' as const },
 ];
 
-function createTrigger(knex: Knex, { name, table, event }: (typeof TRIGGERS)[number]): string {
-  if (dialectOf(knex) === 'sqlite') return `create trigger ${name} after ${event} on ${table} for each row begin ${BUMP}; end`;
-  return `create trigger ${name} after ${event} on ${table} for each row ${BUMP}`;
-}
-
 export async function up(knex: Knex): Promise<void> {
-  // MySQL/MariaDB commit each DDL statement: a run that stopped half-way is run again from the top.
   await knex('catalog_counters').insert({ name: 'products', value: 1 }).onConflict('name').ignore();
-  for (const trigger of TRIGGERS) {
-    await knex.raw(`drop trigger if exists ${trigger.name}`);
-    await knex.raw(createTrigger(knex, trigger));
-  }
+  await createVersionTriggers(knex, TRIGGERS, BUMP);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const trigger of TRIGGERS) await knex.raw(`drop trigger if exists ${trigger.name}`);
+  await dropVersionTriggers(knex, TRIGGERS);
   await knex('catalog_counters').where({ name: 'products' }).delete();
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/lib/db.js';
+import { createVersionTriggers, dropVersionTriggers, versionTriggersOn } from '../../src/lib/migration-helpers.js';
 
 /**
  * The events version (issue 12): a counter in `b2b_event_counters` that moves on every write to the
@@ -10,30 +10,19 @@ import { dialectOf } from '../../src/lib/db.js';
  */
 const BUMP = "update b2b_event_counters set value = value + 1 where name = 'events'";
 
-const TRIGGERS = ['b2b_events', 'b2b_event_speakers'].flatMap((table) =>
-  (['insert', 'update', 'delete'] as const).map((event) => ({ name: `${table}_version_${event}`, table, event })),
-);
-
-function createTrigger(knex: Knex, { name, table, event }: (typeof TRIGGERS)[number]): string {
-  if (dialectOf(knex) === 'sqlite') return `create trigger ${name} after ${event} on ${table} for each row begin ${BUMP}; end`;
-  return `create trigger ${name} after ${event} on ${table} for each row ${BUMP}`;
-}
+const TRIGGERS = versionTriggersOn(['b2b_events', 'b2b_event_speakers']);
 
 export async function up(knex: Knex): Promise<void> {
-  // MySQL/MariaDB commit each DDL statement: a run that stopped half-way is run again from the top.
   if (!(await knex.schema.hasTable('b2b_event_counters')))
     await knex.schema.createTable('b2b_event_counters', (t) => {
       t.string('name', 64).primary();
       t.bigInteger('value').notNullable().defaultTo(0);
     });
   await knex('b2b_event_counters').insert({ name: 'events', value: 1 }).onConflict('name').ignore();
-  for (const trigger of TRIGGERS) {
-    await knex.raw(`drop trigger if exists ${trigger.name}`);
-    await knex.raw(createTrigger(knex, trigger));
-  }
+  await createVersionTriggers(knex, TRIGGERS, BUMP);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const trigger of TRIGGERS) await knex.raw(`drop trigger if exists ${trigger.name}`);
+  await dropVersionTriggers(knex, TRIGGERS);
   await knex.schema.dropTableIfExists('b2b_event_counters');
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/lib/db.js';
+import { createVersionTriggers, dropVersionTriggers, versionTriggersOn } from '../../src/lib/migration-helpers.js';
 
 /**
  * `suite_data_versions`: the suite's counters of data a process may keep while its counter stays
@@ -14,29 +14,20 @@ import { dialectOf } from '../../src/lib/db.js';
  */
 const BUMP = "update suite_data_versions set value = value + 1 where name = 'customer-prices'";
 
-const TRIGGERS = (['insert', 'update', 'delete'] as const).map((event) => ({ name: `suite_customer_prices_version_${event}`, event }));
-
-function createTrigger(knex: Knex, { name, event }: (typeof TRIGGERS)[number]): string {
-  if (dialectOf(knex) === 'sqlite') return `create trigger ${name} after ${event} on suite_customer_prices for each row begin ${BUMP}; end`;
-  return `create trigger ${name} after ${event} on suite_customer_prices for each row ${BUMP}`;
-}
+const TRIGGERS = versionTriggersOn(['suite_customer_prices']);
 
 export async function up(knex: Knex): Promise<void> {
-  // MySQL/MariaDB commit each DDL statement: a run that stopped half-way is run again from the top.
   if (!(await knex.schema.hasTable('suite_data_versions')))
     await knex.schema.createTable('suite_data_versions', (t) => {
       t.string('name', 64).primary();
       t.bigInteger('value').notNullable().defaultTo(0);
     });
   await knex('suite_data_versions').insert({ name: 'customer-prices', value: 1 }).onConflict('name').ignore();
-  for (const trigger of TRIGGERS) {
-    await knex.raw(`drop trigger if exists ${trigger.name}`);
-    await knex.raw(createTrigger(knex, trigger));
-  }
+  await createVersionTriggers(knex, TRIGGERS, BUMP);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const trigger of TRIGGERS) await knex.raw(`drop trigger if exists ${trigger.name}`);
+  await dropVersionTriggers(knex, TRIGGERS);
   await knex('suite_data_versions').where({ name: 'customer-prices' }).delete();
   // The last row's migration takes the table with it.
   if (!(await knex('suite_data_versions').first('name'))) await knex.schema.dropTableIfExists('suite_data_versions');

@@ -28,3 +28,37 @@ export function money(t: Knex.CreateTableBuilder, name: string): Knex.ColumnBuil
 export function binary(knex: Knex, t: Knex.CreateTableBuilder, name: string): Knex.ColumnBuilder {
   return dialectOf(knex) === 'sqlite' ? t.binary(name) : t.specificType(name, 'LONGBLOB');
 }
+
+export type RowEvent = 'insert' | 'update' | 'delete';
+
+/** A trigger that moves a data version (a counter row) on every row an `event` writes to `table`. */
+export interface VersionTrigger {
+  name: string;
+  table: string;
+  event: RowEvent;
+}
+
+/** Insert, update and delete triggers on each of `tables`, named `<table>_version_<event>` unless told. */
+export function versionTriggersOn(tables: string[], name = (table: string, event: RowEvent) => `${table}_version_${event}`): VersionTrigger[] {
+  return tables.flatMap((table) => (['insert', 'update', 'delete'] as const).map((event) => ({ name: name(table, event), table, event })));
+}
+
+/**
+ * (Re)creates `triggers`, each running `bump` (the update that moves the counter) for every row
+ * written. Dropped first: MySQL/MariaDB commit each DDL statement, so a migration that stopped
+ * half-way is run again from the top.
+ */
+export async function createVersionTriggers(knex: Knex, triggers: VersionTrigger[], bump: string): Promise<void> {
+  for (const { name, table, event } of triggers) {
+    await knex.raw(`drop trigger if exists ${name}`);
+    await knex.raw(
+      dialectOf(knex) === 'sqlite'
+        ? `create trigger ${name} after ${event} on ${table} for each row begin ${bump}; end`
+        : `create trigger ${name} after ${event} on ${table} for each row ${bump}`,
+    );
+  }
+}
+
+export async function dropVersionTriggers(knex: Knex, triggers: VersionTrigger[]): Promise<void> {
+  for (const trigger of triggers) await knex.raw(`drop trigger if exists ${trigger.name}`);
+}
