@@ -100,7 +100,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, rateLimiter, validateResponses: config.validateResponses });
 
   const catalog = createCatalogModule(internals);
-  const checkout = createCheckoutModule(internals);
+  const checkout = createCheckoutModule(internals, catalog);
   const jobs = createJobsModule(internals);
   const mail = createMailModule(internals);
   const storefront = createStorefrontModule(internals);

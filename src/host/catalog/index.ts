@@ -30,6 +30,11 @@ import { entityRoutes } from '../admin/entity-routes.js';
 export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | 'prices'> {
   storeRoutes: StoreRoute[];
   adminRoutes: AdminRoute[];
+  /**
+   * `catalog.visibleProducts` for a transaction that writes no product (the cart writes): the kept
+   * records serve it and what it reads is kept, as on the root connection.
+   */
+  visibleProductsInReadTransaction: HostRuntime['catalog']['visibleProducts'];
 }
 
 /**
@@ -73,22 +78,28 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const variantCatalog = createVariantCatalog(internals.db, visibleProductsOnly);
   const keptProducts = createProductCache();
 
+  /**
+   * Kept per process at the request's products and visibility versions (product-cache.ts), with
+   * `keep`: on the root connection, or in a transaction that writes no product (any other may hold
+   * product writes the versions do not count yet). The versions were read with the context, before
+   * the transaction began, so what it reads is never older than they say.
+   */
+  async function visibleProducts(ctx: StoreContext, ids: string[], executor: Executor, keep: boolean): Promise<ProductRecord[]> {
+    const wanted = [...new Set(ids.filter(isId))];
+    if (wanted.length === 0) return [];
+    const visible = await visibleProductConditions(registries.visibilityFilters, ctx, executor);
+    const kept = keep ? keptProducts(requestCatalogVersions(ctx), visible) : null;
+    const unknown = kept ? kept.unknown(wanted) : wanted;
+    const read = unknown.length > 0 ? await readProductsWhere(executor, unknown, visible) : [];
+    if (!kept) return inIdOrder(read, ids);
+    kept.remember(unknown, read);
+    const readIds = new Set(unknown);
+    return inIdOrder([...read, ...kept.known(wanted.filter((id) => !readIds.has(id)))], ids);
+  }
+
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
-    async visibleProducts(ctx, ids, executor = internals.db) {
-      const wanted = [...new Set(ids.filter(isId))];
-      if (wanted.length === 0) return [];
-      const visible = await visibleProductConditions(registries.visibilityFilters, ctx, executor);
-      // Kept per process at the request's products and visibility versions (product-cache.ts); on the
-      // root connection only: a transaction may hold writes the versions do not count yet.
-      const kept = executor === internals.db ? keptProducts(requestCatalogVersions(ctx), visible) : null;
-      const unknown = kept ? kept.unknown(wanted) : wanted;
-      const read = unknown.length > 0 ? await readProductsWhere(executor, unknown, visible) : [];
-      if (!kept) return inIdOrder(read, ids);
-      kept.remember(unknown, read);
-      const readIds = new Set(unknown);
-      return inIdOrder([...read, ...kept.known(wanted.filter((id) => !readIds.has(id)))], ids);
-    },
+    visibleProducts: (ctx, ids, executor = internals.db) => visibleProducts(ctx, ids, executor, executor === internals.db),
     visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.visibleByNumber(executor, numbers, ctx),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
     searchProducts: search.searchProducts,
@@ -142,5 +153,12 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   };
 
   const adminRoutes = ADMIN_ENTITIES.flatMap((entity) => entityRoutes(internals, entity, visibilityChanged));
-  return { catalog, rules, prices, storeRoutes: catalogStoreRoutes(internals, catalog), adminRoutes };
+  return {
+    catalog,
+    rules,
+    prices,
+    storeRoutes: catalogStoreRoutes(internals, catalog),
+    adminRoutes,
+    visibleProductsInReadTransaction: (ctx, ids, executor = internals.db) => visibleProducts(ctx, ids, executor, true),
+  };
 }

@@ -60,13 +60,13 @@ export function categoryIdsColumn(executor: Executor): Knex.Raw {
 }
 
 /** The category ids of `products` (comma-separated), as an SQL expression. */
-export const CATEGORY_IDS_EXPRESSION = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id)';
+const CATEGORY_IDS_EXPRESSION = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id)';
 const CATEGORY_IDS_SQL = `${CATEGORY_IDS_EXPRESSION} as category_ids`;
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 
 /** The tier prices of `products` (`minQuantity:priceNet` pairs, comma-separated), as an SQL expression. */
-export function tierPricesExpression(executor: Executor): string {
+function tierPricesExpression(executor: Executor): string {
   const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
   return `(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id)`;
 }

@@ -1,14 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { dialectOf, fixedRead, type Dialect, forUpdate, inTransaction, readInt, readJson, selectRaw, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
-import { isId, newId } from '../../lib/ids.js';
+import { fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
 import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { readProductsWhere, visibleProductConditions } from '../catalog/index.js';
+import type { CatalogModule } from '../catalog/index.js';
 import { calculatePrices } from '../catalog/prices.js';
-import { CATEGORY_IDS_EXPRESSION, PRODUCT_COLUMNS, tierPricesExpression, tierPricesOfRows, toProductRecords, type ProductRow, type TierPrices } from '../catalog/product-repository.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
 
@@ -64,12 +63,6 @@ export const outOfStock = (product: ProductRecord, pointer?: string) =>
     meta: { productId: product.id, available: Math.max(0, product.stock) },
   });
 
-/** The visible products of a cart write's lines, with their tier prices (read in one statement). */
-interface LineProducts {
-  products: Map<string, ProductRecord>;
-  tiers?: TierPrices;
-}
-
 /** The columns of a line that `toLineItem` reads. */
 const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
 type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
@@ -88,28 +81,6 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
     executor,
   ),
 );
-
-/**
- * A cart write's read: the cart row and its lines (locked as `lockedCartWithLines` locks them) with,
- * per line, its product as the context sees it (visible and active, with category ids and tier
- * prices: `p_line`, a JSON object) and the added products (`p_added`, a JSON array, the same on
- * every row), as select-list subqueries: a locking read does not lock the rows its subqueries read
- * (MySQL/MariaDB), so the product rows stay free for other carts' writes and checkouts.
- */
-const CART_AND_LINE_COLUMNS = `c.token as c_token, c.order_id as c_order_id, c.customer_id as c_customer_id, c.sales_channel_id as c_sales_channel_id, c.updated_at as c_updated_at, ${LINE_COLUMNS.map((column) => `l.${column}`).join(', ')}`;
-const productJson = new Map<Dialect, string>();
-
-function productJsonOf(executor: Executor): string {
-  const dialect = dialectOf(executor);
-  let json = productJson.get(dialect);
-  if (!json) {
-    const pairs = [...PRODUCT_COLUMNS.map((column) => `'${column.replace(/^products\./, '')}', ${column}`), `'category_ids', ${CATEGORY_IDS_EXPRESSION}`, `'tier_prices', ${tierPricesExpression(executor)}`];
-    productJson.set(dialect, (json = `json_object(${pairs.join(', ')})`));
-  }
-  return json;
-}
-
-type CartWithProductsRow = LockedCartRow & { p_line: unknown; p_added: unknown };
 
 function toLineItem(row: LineColumns): CartLineItem {
   return {
@@ -162,7 +133,7 @@ export class CartService {
    * The products (visible to the writing context) of every line of a cart a write returned, read
    * in the write's transaction under the cart lock: `price` of that cart reads them no second time.
    */
-  private readonly productsOfWrite = new WeakMap<Cart, LineProducts>();
+  private readonly productsOfWrite = new WeakMap<Cart, Map<string, ProductRecord>>();
 
   /**
    * Per session, the cart token this process last resolved or switched it to. Like the token read
@@ -175,7 +146,10 @@ export class CartService {
   /** A cart's updated_at as read under its lock (for `saveLines`). */
   private readonly updatedAtOfLocked = new WeakMap<Cart, string | null>();
 
-  constructor(private readonly internals: HostInternals) {}
+  constructor(
+    private readonly internals: HostInternals,
+    private readonly visibleProductsInReadTransaction: CatalogModule['visibleProductsInReadTransaction'],
+  ) {}
 
   private get runtime() {
     return this.internals.runtime;
@@ -194,48 +168,16 @@ export class CartService {
 
   /**
    * The cart row with its lines in one read (a left join: a cart without lines is one row of
-   * nulls), the row locked for the rest of the transaction as `lockRow` locks it. With
-   * `addedProductIds` (a write), the lines' products and those ids' come in the same statement
-   * (`p_line`, `p_added`: see CART_AND_LINE_COLUMNS).
+   * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
-  private async lockWithLines(
-    ctx: StoreContext,
-    trx: Trx,
-    token: string,
-    addedProductIds: string[] | undefined,
-  ): Promise<{ cart: Cart; orderId: string | null; customerId: string | null; products?: LineProducts } | null> {
-    let rows: LockedCartRow[];
-    let products: LineProducts | undefined;
-    if (addedProductIds) {
-      const added = [...new Set(addedProductIds.filter(isId))];
-      const visible = await visibleProductConditions(this.internals.registries.visibilityFilters, ctx, trx);
-      const json = productJsonOf(trx);
-      const addedSql = added.length
-        ? `(select ${dialectOf(trx) === 'mysql' ? 'json_arrayagg' : 'json_group_array'}(${json}) from products where products.id in (${added.map(() => '?').join(', ')})${visible.sql})`
-        : 'null';
-      const sql = `select ${CART_AND_LINE_COLUMNS}, (select ${json} from products where products.id = l.product_id${visible.sql}) as p_line, ${addedSql} as p_added from carts as c left join cart_line_items as l on l.cart_token = c.token where c.token = ? order by l.position asc, l.id asc${dialectOf(trx) === 'mysql' ? ' for update' : ''}`;
-      const read = await selectRaw<CartWithProductsRow>(trx, sql, [...visible.bindings, ...(added.length ? [...added, ...visible.bindings] : []), token]);
-      rows = read;
-      const productRows = new Map<string, ProductRow>();
-      for (const row of read) {
-        const line = readJson<ProductRow | null>(row.p_line, null);
-        if (line) productRows.set(String(line.id), line);
-      }
-      for (const product of readJson<ProductRow[] | null>(read[0]?.p_added, null) ?? []) productRows.set(String(product.id), product);
-      const all = [...productRows.values()];
-      products = { products: new Map((await toProductRecords(trx, all)).map((p) => [p.id, p])), tiers: tierPricesOfRows(all) ?? new Map() };
-    } else rows = await lockedCartWithLines<LockedCartRow>(trx, token);
+  private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
+    const rows = await lockedCartWithLines<LockedCartRow>(trx, token);
     const first = rows[0];
     if (!first) return null;
     const lineItems = rows.filter((row) => row.id !== null && row.id !== undefined).map(toLineItem);
     const cart: Cart = { token: first.c_token, customerId: first.c_customer_id ?? null, salesChannelId: first.c_sales_channel_id, lineItems };
     this.updatedAtOfLocked.set(cart, first.c_updated_at ?? null);
-    return {
-      cart,
-      orderId: first.c_order_id ?? null,
-      customerId: first.c_customer_id ?? null,
-      ...(products ? { products } : {}),
-    };
+    return { cart, orderId: first.c_order_id ?? null, customerId: first.c_customer_id ?? null };
   }
 
   /** The cart row, locked for the rest of the transaction (MySQL/MariaDB; SQLite's writing transaction holds the database). */
@@ -293,20 +235,16 @@ export class CartService {
     throw Errors.conflict();
   }
 
-  /**
-   * The open cart, locked for the rest of the transaction and read after the lock. With
-   * `addedProductIds`, the products of its lines and of those ids (visible to the context, with tier
-   * prices) come with it when it is the remembered cart, read in the same statement.
-   */
-  async lockCurrent(ctx: StoreContext, trx: Trx, addedProductIds?: string[]): Promise<{ cart: Cart; products?: LineProducts }> {
+  /** The open cart, locked for the rest of the transaction and read after the lock. */
+  async lockCurrent(ctx: StoreContext, trx: Trx): Promise<Cart> {
     const customer = requireCustomer(ctx);
     // The token this process last knew for the session, else the one read with the session for this
     // request's context: when its cart is, under the lock, open and the customer's, it is the cart
     // (one read of the row and its lines); else as below.
     const remembered = ctx.sessionId ? (this.cartTokenOfSession.get(ctx.sessionId) ?? sessionCartTokenOf(ctx)) : undefined;
     if (remembered) {
-      const locked = await this.lockWithLines(ctx, trx, remembered, addedProductIds);
-      if (locked && !locked.orderId && locked.customerId === customer.id) return locked.products ? { cart: locked.cart, products: locked.products } : { cart: locked.cart };
+      const locked = await this.lockWithLines(trx, remembered);
+      if (locked && !locked.orderId && locked.customerId === customer.id) return locked.cart;
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = await this.ensureCartToken(ctx, trx);
@@ -314,7 +252,7 @@ export class CartService {
       if (row && !row.order_id) {
         const cart = await this.withLines(trx, row);
         this.updatedAtOfLocked.set(cart, row.updated_at ? String(row.updated_at) : null);
-        return { cart };
+        return cart;
       }
     }
     throw Errors.conflict();
@@ -334,9 +272,9 @@ export class CartService {
     requireCustomer(ctx);
     await ctx.ruleIds();
     return inTransaction(this.internals.db, async (trx) => {
-      const { cart, products: read } = await this.lockCurrent(ctx, trx, items.map((i) => i.productId));
-      // The added products and those of the cart's lines in one read (the answer prices every line).
-      const { products: all, tiers } = read ?? (await this.lineProducts(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx));
+      const cart = await this.lockCurrent(ctx, trx);
+      // The added products and those of the cart's lines (the answer prices every line).
+      const all = await this.lineProducts(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx);
       const added = new Set(items.map((i) => i.productId));
       const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
@@ -364,7 +302,7 @@ export class CartService {
         }
       }
       this.checkLimits(lines, byId, pointerPrefix);
-      return this.remember(await this.saveLines(trx, cart, lines), { products: all, tiers });
+      return this.remember(await this.saveLines(trx, cart, lines), all);
     });
   }
 
@@ -372,7 +310,7 @@ export class CartService {
     requireCustomer(ctx);
     await ctx.ruleIds();
     return inTransaction(this.internals.db, async (trx) => {
-      const { cart, products: read } = await this.lockCurrent(ctx, trx, []);
+      const cart = await this.lockCurrent(ctx, trx);
       const lines = cart.lineItems.map((line) => ({ ...line }));
       for (const [index, change] of changes.entries()) {
         const at = lines.findIndex((line) => line.id === change.id);
@@ -383,21 +321,21 @@ export class CartService {
       }
       const touched = lines.filter((line) => changes.some((c) => c.id === line.id));
       // Processors keep a line's product, so the lines' products read with the cart are these.
-      const { products: all, tiers } = read ?? (await this.lineProducts(ctx, productIdsOf(lines), trx));
+      const all = await this.lineProducts(ctx, productIdsOf(lines), trx);
       const wanted = new Set(productIdsOf(touched));
       const byId = new Map([...all].filter(([id]) => wanted.has(id)));
       for (const line of touched) {
         if (line.productId && !byId.has(line.productId)) throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
       }
       this.checkLimits(lines, byId, '/items');
-      return this.remember(await this.saveLines(trx, cart, lines), { products: all, tiers });
+      return this.remember(await this.saveLines(trx, cart, lines), all);
     });
   }
 
   async removeLineItems(ctx: StoreContext, ids: string[]): Promise<Cart> {
     requireCustomer(ctx);
     return inTransaction(this.internals.db, async (trx) => {
-      const { cart } = await this.lockCurrent(ctx, trx);
+      const cart = await this.lockCurrent(ctx, trx);
       const present = new Set(cart.lineItems.map((line) => line.id));
       const missing = ids.find((id) => !present.has(id));
       if (missing) throw Errors.notFound('Line item', missing);
@@ -432,8 +370,8 @@ export class CartService {
   /** Prices the lines the context may still buy; the others are listed as unavailable. */
   async price(ctx: StoreContext, cart: Cart, executor: Executor = this.internals.db): Promise<PricedCart> {
     const ofWrite = this.productsOfWrite.get(cart);
-    const products = ofWrite?.products ?? (await this.visibleById(ctx, productIdsOf(cart.lineItems), executor));
-    const priced = await this.priceLines(ctx, cart.lineItems, products, executor, ofWrite?.tiers);
+    const products = ofWrite ?? (await this.visibleById(ctx, productIdsOf(cart.lineItems), executor));
+    const priced = await this.priceLines(ctx, cart.lineItems, products, executor);
     return { ...priced, ...totalsOf(priced.lines) };
   }
 
@@ -441,26 +379,24 @@ export class CartService {
     return new Map((await this.runtime.catalog.visibleProducts(ctx, ids, executor)).map((p) => [p.id, p]));
   }
 
-  /** `visibleById` with the products' tier prices, in one statement (a write's answer prices every line from them). */
-  private async lineProducts(ctx: StoreContext, ids: string[], executor: Executor): Promise<LineProducts> {
-    const wanted = [...new Set(ids.filter(isId))];
-    const products = wanted.length ? await readProductsWhere(executor, wanted, await visibleProductConditions(this.internals.registries.visibilityFilters, ctx, executor)) : [];
-    // Each record brings the tier prices read with it (tierPricesReadWith): pricing reads none.
-    return { products: new Map(products.map((p) => [p.id, p])) };
+  /**
+   * The visible products of a write's lines, each with its tier prices: from the records kept per
+   * process at the request's products version (a cart write writes no product), else read.
+   */
+  private async lineProducts(ctx: StoreContext, ids: string[], trx: Trx): Promise<Map<string, ProductRecord>> {
+    return new Map((await this.visibleProductsInReadTransaction(ctx, ids, trx)).map((p) => [p.id, p]));
   }
 
-  private remember(cart: Cart, products: LineProducts): Cart {
+  private remember(cart: Cart, products: Map<string, ProductRecord>): Cart {
     this.productsOfWrite.set(cart, products);
     return cart;
   }
 
-  /** `tiers`: the products' tier prices when already read (else read for the lines no price provider prices). */
   async priceLines(
     ctx: StoreContext,
     items: CartLineItem[],
     products: Map<string, ProductRecord>,
     executor: Executor,
-    tiers?: TierPrices,
   ): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
     const lines: PriceLine[] = [];
     const unavailable: CartLineItem[] = [];
@@ -470,7 +406,7 @@ export class CartService {
       if (product) buyable.push({ item, product });
       else unavailable.push(item);
     }
-    const prices = await calculatePrices(this.internals.registries.priceProviders, ctx, buyable.map(({ item, product }) => ({ product, quantity: item.quantity })), executor, tiers);
+    const prices = await calculatePrices(this.internals.registries.priceProviders, ctx, buyable.map(({ item, product }) => ({ product, quantity: item.quantity })), executor);
     for (const [index, { item, product }] of buyable.entries()) {
       const price = prices[index]!;
       lines.push({

@@ -1,6 +1,7 @@
 import { orderedProductIds } from './ordered-products.js';
 import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
+import type { CatalogModule } from '../catalog/index.js';
 import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
@@ -12,10 +13,10 @@ export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 
   adminRoutes: AdminRoute[];
 }
 
-/** Cart, checkout, orders and documents. */
-export function createCheckoutModule(internals: HostInternals): CheckoutModule {
+/** Cart, checkout, orders and documents (cart writes read products through the catalog's kept records). */
+export function createCheckoutModule(internals: HostInternals, catalog: Pick<CatalogModule, 'visibleProductsInReadTransaction'>): CheckoutModule {
   const { registries } = internals;
-  const carts = new CartService(internals);
+  const carts = new CartService(internals, catalog.visibleProductsInReadTransaction);
   const checkout = new CheckoutService(internals, carts);
   return {
     cart: {
