@@ -52,4 +52,35 @@ describe('lib: statement rows', () => {
     await db.schema.alterTable('rows_test', (table) => table.renameColumn('note', 'remark'));
     expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1, remark: 'added' }]);
   });
+  it('answers every kind of statement as knex does, with its query events, and never runs a statement inside a transaction that is not its own', async () => {
+    const seen: string[] = [];
+    const responses: unknown[] = [];
+    const onQuery = (query: { sql: string }) => seen.push(query.sql);
+    const onResponse = (response: unknown) => responses.push(response);
+    db.on('query', onQuery).on('query-response', onResponse);
+    try {
+      expect(await db('rows_test').insert({ id: 'c', name: 'third', amount: 3 })).to.have.length(1);
+      expect(await db('rows_test').where({ id: 'c' }).update({ amount: 30 })).to.equal(1);
+      expect(await db('rows_test').where({ id: 'c' }).first('amount')).to.deep.equal({ amount: 30 });
+      expect(await db('rows_test').orderBy('id').pluck('id')).to.deep.equal(['a', 'b', 'c']);
+      expect(await db('rows_test').where({ id: 'c' }).delete()).to.equal(1);
+      expect(await db('rows_test').where({ id: 'c' }).first()).to.equal(undefined);
+    } finally {
+      db.removeListener('query', onQuery).removeListener('query-response', onResponse);
+    }
+    expect(seen).to.have.length(6);
+    expect(seen[0]).to.match(/^insert into `rows_test`/);
+    expect(responses[2]).to.deep.equal({ amount: 30 });
+    const failed = await db.raw('select id from no_such_table').then(() => null, (error: Error) => error);
+    expect(failed?.message).to.match(/no such table|doesn't exist/);
+
+    // A read started while another transaction holds the connection waits for it, and so never sees
+    // (on SQLite, where there is one connection: never runs inside) what that transaction rolls back.
+    const trx = await db.transaction();
+    await trx('rows_test').insert({ id: 'd', name: 'rolled back', amount: 4 });
+    const outside = Promise.resolve(db('rows_test').where({ id: 'd' }).first('id'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await trx.rollback();
+    expect(await outside).to.equal(undefined);
+  });
 });
