@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.2.0';
+export const CONTRACT_VERSION = '3.3.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -652,7 +652,9 @@ export interface HostRuntime {
     /**
      * The ids of `query.within` that match the filter and term, in the order of the sort (then id),
      * for lists the plugin keeps in its own tables. `ctx` given: only active products it may see;
-     * null: any product.
+     * null: any product. (3.3) A frozen `within` (Object.freeze) that a plugin keeps and passes
+     * again may be answered with the same frozen array while nothing visible changed: asking about
+     * the same long list on every request then costs no pass over it.
      */
     productIds(ctx: StoreContext | null, query: ProductIdQuery, executor?: Executor): Promise<string[]>;
     /** Per product, the minimum quantities of its tier prices (ascending); products without tiers are absent. */

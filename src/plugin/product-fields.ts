@@ -49,6 +49,38 @@ function positionOf(column: string, ids: string[]): { sql: string; bindings: str
   return { sql: `CASE ?? ${ids.map((_, i) => `WHEN ? THEN ${i}`).join(' ')} END`, bindings: [column, ...ids] };
 }
 
+/** Per frozen list of candidate rows (kept by the list, e.g. the event overview's): its distinct ids, frozen. */
+const distinctOfKept = new WeakMap<readonly string[], string[]>();
+
+function distinctIds(rows: readonly string[]): string[] {
+  if (!Object.isFrozen(rows)) return [...new Set(rows)];
+  let ids = distinctOfKept.get(rows);
+  if (!ids) distinctOfKept.set(rows, (ids = Object.freeze([...new Set(rows)]) as string[]));
+  return ids;
+}
+
+interface VisibilitySplit {
+  /** The products among the candidates the context may not see. */
+  hidden: string[];
+  /** How many of the rows name a product the context may see. */
+  shownRows: number;
+}
+
+/**
+ * Per frozen answer of the host (contract 3.3: the same frozen array while the verdicts stand), for
+ * the frozen rows it answered: the split, so a kept list is not walked again on every request.
+ */
+const splitOfKept = new WeakMap<readonly string[], VisibilitySplit & { rows: readonly string[] }>();
+
+function splitByVisibility(rows: readonly string[], all: readonly string[], visible: readonly string[]): VisibilitySplit {
+  const kept = Object.isFrozen(rows) && Object.isFrozen(visible) ? splitOfKept.get(visible) : undefined;
+  if (kept && kept.rows === rows) return kept;
+  const visibleSet = new Set(visible);
+  const split = { hidden: all.filter((id) => !visibleSet.has(id)), shownRows: rows.reduce((n, id) => (visibleSet.has(id) ? n + 1 : n), 0) };
+  if (Object.isFrozen(rows) && Object.isFrozen(visible)) splitOfKept.set(visible, { ...split, rows });
+  return split;
+}
+
 /**
  * Narrows `base` (the plugin's rows, tenant scope applied) to rows whose product `ctx` may see
  * (active and visible; `ctx` null: any product, for sales staff) and resolves the criteria's
@@ -73,23 +105,22 @@ export async function narrowByProductFields(
   const readCandidates = options.candidateProductIds ?? (() => selectRows<string>(candidateQuery!.pluck(productIdColumn)));
   // Read only when the host is asked something: one product id per row (made distinct here, not by a
   // DISTINCT, which costs the database a temporary index).
-  let rows: string[] | null = null;
-  const candidates = async () => [...new Set((rows ??= await readCandidates(own)))];
+  let rows: readonly string[] | null = null;
+  const candidates = async () => distinctIds((rows ??= await readCandidates(own)));
   let within: string[] | null = null;
   let total: number | undefined;
   const term = criteria.term?.trim();
   if (ctx) {
     const all = await candidates();
     const visible = await host.catalog.productIds(ctx, { within: all }, executor);
+    const { hidden, shownRows } = splitByVisibility(rows!, all, visible);
     // The shorter list goes into the plugin's query: usually few products are hidden.
-    const visibleSet = new Set(visible);
-    const hidden = all.filter((id) => !visibleSet.has(id));
     if (hidden.length < visible.length) {
       if (hidden.length > 0) base.whereNotIn(productIdColumn, hidden);
     } else base.whereIn(productIdColumn, visible);
     within = visible;
     // Without a product filter or a term the rows read are the list's rows: their count is its total.
-    if (!term && !filtersName(criteria.filter, productFields)) total = rows!.reduce((n, id) => (visibleSet.has(id) ? n + 1 : n), 0);
+    if (!term && !filtersName(criteria.filter, productFields)) total = shownRows;
   }
   const ask = async (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) => host.catalog.productIds(ctx, { within: (within ??= await candidates()), ...query }, executor);
 

@@ -154,6 +154,35 @@ describe('host: contract v2 catalog calls', () => {
     expect(await visible()).to.deep.equal([products[3]!.id, products[0]!.id, products[1]!.id]);
   });
 
+  it('3.3: a frozen list asked about again is answered from the kept answer while its verdicts stand, and anew after a change', async () => {
+    const shop = await getShop();
+    let hidden = [products[1]!.id];
+    const ctx = await context(() => ({ kind: 'exclude', ids: hidden }));
+    const within = Object.freeze([products[3]!.id, products[0]!.id, products[1]!.id, products[3]!.id, 'not-an-id', products[2]!.id, inactive.id]) as string[];
+    const visible = () => shop.runtime.catalog.productIds(ctx, { within });
+    const first = await visible();
+    expect(first).to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
+    const again = await visible();
+    expect(again, 'the kept answer').to.equal(first);
+    expect(Object.isFrozen(again)).to.equal(true);
+    hidden = [products[2]!.id];
+    expect(await visible(), 'another answer of the filter').to.deep.equal([products[3]!.id, products[0]!.id, products[1]!.id]);
+    try {
+      await shop.db('products').where({ id: products[0]!.id }).update({ active: false });
+      await shop.runtime.catalog.visibilityChanged(shop.db);
+      expect(await visible(), 'after a counted change').to.deep.equal([products[3]!.id, products[1]!.id]);
+    } finally {
+      await shop.db('products').where({ id: products[0]!.id }).update({ active: true });
+      await shop.runtime.catalog.visibilityChanged(shop.db);
+    }
+    // A list that is not frozen is never answered with a kept array.
+    const open = [products[3]!.id, products[0]!.id];
+    const a = await shop.runtime.catalog.productIds(ctx, { within: open });
+    const b = await shop.runtime.catalog.productIds(ctx, { within: open });
+    expect(b).to.deep.equal(a);
+    expect(b).to.not.equal(a);
+  });
+
   it('looks visible products up by exact number, and tells tier quantities', async () => {
     const shop = await getShop();
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));

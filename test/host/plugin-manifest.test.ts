@@ -34,7 +34,7 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('3.2.0');
+    expect(CONTRACT_VERSION).to.equal('3.3.0');
     expect(loadManifest(manifestFile({ ...real, contractVersion: '^3' })).name).to.equal('suite-b2b');
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3

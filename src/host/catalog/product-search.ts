@@ -198,10 +198,10 @@ export function createProductSearch(
   }
 
   async function productIds(ctx: StoreContext | null, request: ProductIdQuery, executor: Executor = db): Promise<string[]> {
+    // Only what the context may see: remembered per visibility version (visible-ids.ts).
+    if (ctx && !request.filter?.length && !request.term?.trim() && !request.sort?.length) return visibleIds(ctx, request.within, executor);
     const within = [...new Set(request.within.filter(isId))];
     if (within.length === 0) return [];
-    // Only what the context may see: remembered per visibility version (visible-ids.ts).
-    if (ctx && !request.filter?.length && !request.term?.trim() && !request.sort?.length) return visibleIds(ctx, within, executor);
     const query = executor('products').whereIn('products.id', within);
     if (ctx) {
       query.where(activeOnly);

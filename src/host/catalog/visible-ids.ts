@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../lib/db.js';
+import { isId } from '../../lib/ids.js';
 import type { StoreContext, VisibilityConstraint, VisibilityFilter } from '../contract.js';
 import { visibilityVersion } from './catalog-version.js';
 import { applyConstraint } from './visibility.js';
@@ -35,13 +36,32 @@ export function createVisibleIdCache(filters: VisibilityFilter[]) {
     return verdicts;
   }
 
-  /** The ids of `ids` (distinct, valid) that `ctx` may see, in the order given. */
-  return async function visibleIds(ctx: StoreContext, ids: string[], executor: Executor): Promise<string[]> {
+  /**
+   * Per frozen list a caller keeps and asks about again: the answer, and the verdicts it was read
+   * from. Verdicts once set never change within their map, so while the request's verdicts are that
+   * map the answer stands, and a list of a thousand ids costs no pass over it.
+   */
+  const answersOfList = new WeakMap<readonly string[], { verdicts: Map<string, boolean>; visible: string[] }>();
+
+  /** The valid ids of `ids` that `ctx` may see, distinct, in the order given (frozen when `ids` is). */
+  return async function visibleIds(ctx: StoreContext, given: readonly string[], executor: Executor): Promise<string[]> {
     const cacheable = !isTransaction(executor);
     const version = cacheable ? await visibilityVersion(executor, ctx) : 0;
     const answers: VisibilityConstraint[] = [];
     for (const filter of filters) answers.push(await filter(ctx, 'product', executor));
     const verdicts = cacheable ? verdictsFor(version, answers) : null;
+    const kept = Object.isFrozen(given) && verdicts ? given : null;
+    const known = kept ? answersOfList.get(kept) : undefined;
+    if (known && known.verdicts === verdicts) return known.visible;
+    const visible = await readVisible(verdicts, version, answers, [...new Set(given.filter(isId))], executor);
+    if (!kept) return visible;
+    Object.freeze(visible);
+    answersOfList.set(kept, { verdicts: verdicts!, visible });
+    return visible;
+  };
+
+  async function readVisible(verdicts: Map<string, boolean> | null, version: number, answers: VisibilityConstraint[], ids: string[], executor: Executor): Promise<string[]> {
+    if (ids.length === 0) return [];
     const unknown = verdicts ? ids.filter((id) => !verdicts.has(id)) : ids;
     if (unknown.length > 0) {
       const query = executor('products').whereIn('products.id', unknown).whereNot('products.active', false);
@@ -52,5 +72,5 @@ export function createVisibleIdCache(filters: VisibilityFilter[]) {
       if (current?.version === version) current.verdicts += unknown.length;
     }
     return ids.filter((id) => verdicts!.get(id) === true);
-  };
+  }
 }

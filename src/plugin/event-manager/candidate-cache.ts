@@ -49,7 +49,9 @@ export class EventCandidateCache {
         applyCriteriaFilters(customerEventsQuery(this.host.db, statuses, now), own, EVENT_CRITERIA).select('ev.product_id', 'ev.ends_at'),
       );
       const endsAt = rows.map((row) => row.ends_at);
-      entry = { version, readAt: now, productIds: rows.map((row) => row.product_id), endsAt, firstEnd: endsAt.reduce((first, end) => (end < first ? end : first), '\uffff') };
+      // Frozen: the host may then answer the same list with its kept answer (contract 3.3, catalog.productIds).
+      const productIds = Object.freeze(rows.map((row) => row.product_id)) as string[];
+      entry = { version, readAt: now, productIds, endsAt, firstEnd: endsAt.reduce((first, end) => (end < first ? end : first), '\uffff') };
       this.entries.set(key, entry);
       return entry.productIds;
     }
