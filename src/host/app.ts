@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import { ApiRouter, errorMiddleware } from '../lib/api-router.js';
+import { jsonBody } from '../lib/json-body.js';
 import { createDb, dialectOf, type Db } from '../lib/db.js';
 import { AppError } from '../lib/errors.js';
 import { buildOpenApi, renderOpenApiHtml } from '../lib/openapi.js';
@@ -204,7 +205,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     next();
   });
   // The APIs first: every layer before them is walked by each of their requests.
-  const json = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] });
+  const json = jsonBody(1024 * 1024);
   app.use('/store-api', json, internals.storeApi.router);
   app.use('/api', json, express.urlencoded({ extended: false, limit: '64kb' }), internals.adminApi.router);
   app.use(health.router);

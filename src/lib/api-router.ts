@@ -200,17 +200,9 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
       next(error);
       return;
     }
-    let appError: AppError | null = null;
-    if (error instanceof AppError) appError = error;
-    else if (typeof error === 'object' && error !== null && 'type' in error) {
-      const type = (error as { type: string }).type;
-      if (type === 'entity.parse.failed') appError = Errors.badRequest('SUITE__MALFORMED_JSON', 'The request body is not valid JSON.');
-      else if (type === 'entity.too.large') appError = new AppError(413, 'SUITE__PAYLOAD_TOO_LARGE', 'The request body is too large.');
-      else if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-        appError = new AppError(415, 'SUITE__UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
-    } else if (error instanceof URIError) {
-      appError = Errors.badRequest('SUITE__MALFORMED_URI', 'The request path is not valid.');
-    } else {
+    let appError: AppError | null = error instanceof AppError ? error : requestErrorOf(error);
+    if (!appError && error instanceof URIError) appError = Errors.badRequest('SUITE__MALFORMED_URI', 'The request path is not valid.');
+    if (!appError) {
       appError = dbErrorAsAppError(error);
       if (appError) log.warn({ requestId: requestIdOf(req), dbError: describeDbError(error) }, appError.status === 503 ? 'database unavailable' : 'database contention');
     }
@@ -226,6 +218,23 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
     for (const item of body.errors) item.meta = { ...item.meta, requestId };
     res.status(appError.status).json(body);
   };
+}
+
+/**
+ * The answer to a request body that could not be read: body-parser's errors (and json-body.ts's) by
+ * their `type`, and any other it passes on for the client's fault (http-errors: `expose` and a 4xx
+ * status, e.g. a compressed body that does not inflate) as a 400. Null for anything else.
+ */
+function requestErrorOf(error: unknown): AppError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { type, expose, status } = error as { type?: unknown; expose?: unknown; status?: unknown };
+  if (type === 'entity.parse.failed') return Errors.badRequest('SUITE__MALFORMED_JSON', 'The request body is not valid JSON.');
+  if (type === 'entity.too.large') return new AppError(413, 'SUITE__PAYLOAD_TOO_LARGE', 'The request body is too large.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError(415, 'SUITE__UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
+  if (type === 'request.size.invalid' || type === 'request.aborted') return Errors.badRequest('SUITE__INCOMPLETE_BODY', 'The request body ended before its declared length.');
+  if (expose === true && typeof status === 'number' && status >= 400 && status < 500)
+    return Errors.badRequest('SUITE__MALFORMED_BODY', 'The request body could not be read (e.g. a compressed body that does not inflate).');
+  return null;
 }
 
 function requestIdOf(req: Request): string {
