@@ -206,8 +206,10 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   });
   // The APIs first: every layer before them is walked by each of their requests.
   const json = jsonBody(1024 * 1024);
+  const adminForm = express.urlencoded({ extended: false, limit: '64kb' });
+  app.use(internals.storeApi.dispatcher('/store-api', [json]), internals.adminApi.dispatcher('/api', [json, adminForm]));
   app.use('/store-api', json, internals.storeApi.router);
-  app.use('/api', json, express.urlencoded({ extended: false, limit: '64kb' }), internals.adminApi.router);
+  app.use('/api', json, adminForm, internals.adminApi.router);
   app.use(health.router);
   app.get('/metrics', metrics.endpoint);
 

@@ -38,7 +38,9 @@ function app() {
   router.add(route('GET', '/items/search', 'search'));
   router.add(route('POST', '/items', 'create'));
   router.add(route('GET', '/items', 'list'));
+  // Mounted as the app mounts an API: its dispatcher first, express's mount behind it for the rest.
   const server = express();
+  server.use(router.dispatcher('/api', [express.json()]));
   server.use('/api', express.json(), router.router);
   server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
   return server;
@@ -52,6 +54,9 @@ describe('lib: ApiRouter', () => {
     expect((await request(server).get('/api/ITEMS/')).body).to.deep.equal({ answer: 'list' });
     expect((await request(server).get('/api/items//')).status).to.equal(404);
     expect((await request(server).delete('/api/items')).status).to.equal(404);
+    expect((await request(server).head('/api/items')).status).to.equal(200);
+    expect((await request(server).get('/apiitems')).status).to.equal(404);
+    expect((await request(server).get('/api')).status).to.equal(404);
   });
 
   it('keeps declaration order where a parameterless route and a route with a parameter both match', async () => {
@@ -79,10 +84,26 @@ describe('lib: ApiRouter', () => {
     router.add(csv);
     router.add(route('POST', '/{itemId}/7', 'json import'));
     const server = express();
+    server.use(router.dispatcher('/api', [express.json()]));
     server.use('/api', express.json(), router.router);
     server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
     const answer = await request(server).post('/api/imports/7').set('content-type', 'text/csv').send('a;b');
     expect(answer.body).to.deep.equal({ answer: 'csv a;b', itemId: '7' });
     expect((await request(server).post('/api/exports/7').send({})).body).to.deep.equal({ answer: 'json import', itemId: 'exports' });
+  });
+  it('answers the routes of its table through the dispatcher alone, with the body parsed and parameters decoded, and leaves the rest to the mount', async () => {
+    const router = new ApiRouter(api, { db: null as unknown as Db, rateLimiter: { hit: () => Promise.resolve(1) }, validateResponses: false });
+    router.add(route('GET', '/items/{itemId}', 'one item'));
+    router.add(route('POST', '/items', 'create'));
+    const server = express();
+    server.use(router.dispatcher('/api', [express.json()]));
+    server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
+    expect((await request(server).get('/API/items/a%20b')).body).to.deep.equal({ answer: 'one item', itemId: 'a b' });
+    expect((await request(server).post('/api/items').send({ any: 1 })).body).to.deep.equal({ answer: 'create' });
+    expect((await request(server).post('/api/items').set('content-type', 'application/json').send('{"any":')).status).to.equal(400);
+    expect((await request(server).get('/api/items/%E0%A4%A')).status).to.equal(400);
+    // Not in the table (HEAD, another API's prefix): left to whatever is mounted behind (here nothing: 404).
+    expect((await request(server).head('/api/items/1')).status).to.equal(404);
+    expect((await request(server).get('/store-api/items/1')).status).to.equal(404);
   });
 });
