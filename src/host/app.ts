@@ -196,14 +196,13 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestLogger(log as unknown as Parameters<typeof requestLogger>[0]));
-  app.use(metrics.observeRequests);
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('Access-Control-Expose-Headers', `${CONTEXT_TOKEN_HEADER}, x-request-id`);
-    // While draining, every answer tells keep-alive clients to reconnect (to another process).
-    if (health.draining) res.setHeader('Connection', 'close');
-    next();
-  });
+  app.use(
+    requestLogger(log as unknown as Parameters<typeof requestLogger>[0], {
+      observe: (req, res, seconds) => metrics.observe(req, res, seconds),
+      headers: { 'Access-Control-Expose-Headers': `${CONTEXT_TOKEN_HEADER}, x-request-id` },
+      draining: () => health.draining,
+    }),
+  );
   // The APIs first: every layer before them is walked by each of their requests.
   const json = jsonBody(1024 * 1024);
   const adminForm = express.urlencoded({ extended: false, limit: '64kb' });

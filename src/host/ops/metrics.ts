@@ -16,8 +16,8 @@ interface TarnPool {
 }
 
 export interface AppMetrics {
-  /** Observes every request's duration by method, route pattern and status. */
-  observeRequests: RequestHandler;
+  /** Records a finished request's duration by method, route pattern and status (called by the request logger). */
+  observe(req: Request, res: Response, seconds: number): void;
   /** GET /metrics: off without METRICS_TOKEN, otherwise `Authorization: Bearer <METRICS_TOKEN>`. */
   endpoint: RequestHandler;
   registry: Registry;
@@ -72,10 +72,8 @@ export function createMetrics(db: Db, metricsToken: string | null): AppMetrics {
 
   return {
     registry,
-    observeRequests(req: Request, res: Response, next) {
-      const end = requestDuration.startTimer();
-      res.once('finish', () => end({ method: req.method, route: routePatternOf(req, res), status: String(res.statusCode) }));
-      next();
+    observe(req: Request, res: Response, seconds: number) {
+      requestDuration.observe({ method: req.method, route: routePatternOf(req, res), status: String(res.statusCode) }, seconds);
     },
     async endpoint(req: Request, res: Response, next) {
       if (!metricsToken) return next();
