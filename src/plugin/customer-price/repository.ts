@@ -1,4 +1,4 @@
-import { readInt, selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { marks, readInt, selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 
 export const CUSTOMER_PRICES = 'suite_customer_prices';
@@ -84,10 +84,17 @@ export interface ApplicablePrice {
 
 type ApplicableRow = Pick<CustomerPriceRow, 'customer_id' | 'product_id' | 'min_quantity' | 'price_net' | 'list_price_net'>;
 
-/** One arm of applicablePrices' statement: the rows of a customer (or of a group) by its unique key (owner, product, min_quantity). */
-function applicableArm(ownerColumn: 'customer_id' | 'customer_group_id', productCount: number): string {
-  const products = productCount === 1 ? 'product_id = ?' : `product_id in (${new Array<string>(productCount).fill('?').join(', ')})`;
-  return `select customer_id, product_id, min_quantity, price_net, list_price_net from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products} and min_quantity <= ? and ${APPLICABLE_SQL}`;
+const APPLICABLE_COLUMNS = 'customer_id, product_id, min_quantity, price_net, list_price_net';
+
+/**
+ * A read of a customer's rows and its group's for some products, each arm by its unique key (owner,
+ * product, min_quantity), as one UNION ALL (the customer's arm alone without a group): `columns`, and
+ * `conditions` after the key. Bindings per arm: the owner, the product ids, then the conditions'.
+ */
+function ownerPricesSql(hasGroup: boolean, productCount: number, columns: string, conditions = ''): string {
+  const products = productCount === 1 ? 'product_id = ?' : `product_id in (${marks(productCount)})`;
+  const arm = (ownerColumn: string) => `select ${columns} from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products}${conditions}`;
+  return hasGroup ? `${arm('customer_id')} union all ${arm('customer_group_id')}` : arm('customer_id');
 }
 
 function toApplicable(row: ApplicableRow, customerId: string): ApplicablePrice {
@@ -117,7 +124,7 @@ export async function applicablePrices(
   // SQL text, not a knex builder: priced on every listing page and product price request, where
   // building it cost more CPU than running it.
   const tail = [...productIds, maxQuantity, ...applicabilityBindings(when)];
-  const sql = groupId ? `${applicableArm('customer_id', productIds.length)} union all ${applicableArm('customer_group_id', productIds.length)}` : applicableArm('customer_id', productIds.length);
+  const sql = ownerPricesSql(groupId !== null, productIds.length, APPLICABLE_COLUMNS, ` and min_quantity <= ? and ${APPLICABLE_SQL}`);
   const rows = await selectRaw<ApplicableRow>(executor, sql, groupId ? [customerId, ...tail, groupId, ...tail] : [customerId, ...tail]);
   return rows.map((row) => toApplicable(row, customerId));
 }
@@ -132,17 +139,12 @@ export interface StoredPrice extends ApplicablePrice {
 
 type StoredRow = ApplicableRow & Pick<CustomerPriceRow, 'valid_from' | 'valid_until' | 'currency_iso'>;
 
-function storedArm(ownerColumn: 'customer_id' | 'customer_group_id', productCount: number): string {
-  const products = productCount === 1 ? 'product_id = ?' : `product_id in (${new Array<string>(productCount).fill('?').join(', ')})`;
-  return `select customer_id, product_id, min_quantity, price_net, list_price_net, valid_from, valid_until, currency_iso from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products}`;
-}
-
 const epochMs = (value: string | null) => (value === null || value === undefined ? null : Date.parse(fromDbTime(value)!));
 
 /** Every row of a customer and of its group for some products (periods, quantities and currencies applied later: `applies`), in one statement. */
 export async function storedPrices(executor: Executor, customerId: string, groupId: string | null, productIds: string[]): Promise<StoredPrice[]> {
   if (productIds.length === 0) return [];
-  const sql = groupId ? `${storedArm('customer_id', productIds.length)} union all ${storedArm('customer_group_id', productIds.length)}` : storedArm('customer_id', productIds.length);
+  const sql = ownerPricesSql(groupId !== null, productIds.length, `${APPLICABLE_COLUMNS}, valid_from, valid_until, currency_iso`);
   const rows = await selectRaw<StoredRow>(executor, sql, groupId ? [customerId, ...productIds, groupId, ...productIds] : [customerId, ...productIds]);
   return rows.map((row) => ({ ...toApplicable(row, customerId), validFrom: epochMs(row.valid_from), validUntil: epochMs(row.valid_until), currencyIso: row.currency_iso ?? null }));
 }

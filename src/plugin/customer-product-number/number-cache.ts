@@ -25,7 +25,17 @@ export class CustomerNumberCache {
   /** The customer's numbers of `productIds` (products without one are absent), kept or read. */
   async numbersOf(ctx: StoreContext, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
     const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
-    if (version === undefined) return numbersOf(executor, customerId, productIds);
+    return version === undefined ? numbersOf(executor, customerId, productIds) : this.keptNumbersOf(version, executor, customerId, productIds);
+  }
+
+  /** One product's number (null: none) when the version is in the context, kept or read; undefined without it. */
+  async keptNumberOf(ctx: StoreContext, executor: Executor, customerId: string, productId: string): Promise<string | null | undefined> {
+    const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
+    if (version === undefined) return undefined;
+    return (await this.keptNumbersOf(version, executor, customerId, [productId])).get(productId) ?? null;
+  }
+
+  private async keptNumbersOf(version: number, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
     const result = new Map<string, string>();
     const missing: string[] = [];
     for (const productId of new Set(productIds)) {
@@ -41,12 +51,6 @@ export class CustomerNumberCache {
       if (number !== null) result.set(productId, number);
     }
     return result;
-  }
-
-  /** One product's number (null: none) when the version is in the context, kept or read; undefined without it. */
-  async keptNumberOf(ctx: StoreContext, executor: Executor, customerId: string, productId: string): Promise<string | null | undefined> {
-    if (this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION) === undefined) return undefined;
-    return (await this.numbersOf(ctx, executor, customerId, [productId])).get(productId) ?? null;
   }
 }
 
