@@ -48,7 +48,7 @@ function activeByIdOnly(query: Knex.QueryBuilder, table: string): Knex.QueryBuil
 }
 
 /** ` and …` conditions on `products` that keep the context's visible, active products (for statements written as text). `+products.active`: see activeByIdOnly. */
-export async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreContext, executor: Executor): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
+async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreContext, executor: Executor): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
   const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
   return { sql: ` and +products.active = ?${visible.sql}`, bindings: [true, ...visible.bindings] };
 }
@@ -59,7 +59,7 @@ export async function visibleProductConditions(filters: VisibilityFilter[], ctx:
  * it reads none. SQL text, not a knex builder: read on every product price, cart and fast order
  * request, where building it cost more CPU than running it.
  */
-export async function readProductsWhere(executor: Executor, ids: string[], conditions: { sql: string; bindings: Knex.RawBinding[] }): Promise<ProductRecord[]> {
+async function readProductsWhere(executor: Executor, ids: string[], conditions: { sql: string; bindings: Knex.RawBinding[] }): Promise<ProductRecord[]> {
   const sql = `${selectProductsWithCategoriesAndTiers(executor)} where products.id in (${ids.map(() => '?').join(', ')})${conditions.sql}`;
   const rows = await selectRaw<ProductRow>(executor, sql, [...ids, ...conditions.bindings]);
   const tiers = tierPricesOfRows(rows)!;

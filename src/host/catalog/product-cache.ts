@@ -46,8 +46,8 @@ function copy(record: ProductRecord): ProductRecord {
  * and the next request reads again. Records are kept once per product; whether a context may see
  * one is kept per visibility condition (the registered filters' answer for the context, as SQL),
  * so contexts answered alike share the verdicts. A request whose versions are older than the kept
- * ones reads the database and leaves the cache alone. Inside a transaction it is not used (the
- * caller passes no versions).
+ * ones reads the database and leaves the cache alone. Inside a transaction it is used only for a
+ * transaction that writes no product (the host's cart writes); for any other the caller passes no versions.
  */
 export function createProductCache() {
   let current: Generation | null = null;

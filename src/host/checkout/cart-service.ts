@@ -274,7 +274,7 @@ export class CartService {
     return inTransaction(this.internals.db, async (trx) => {
       const cart = await this.lockCurrent(ctx, trx);
       // The added products and those of the cart's lines (the answer prices every line).
-      const all = await this.lineProducts(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx);
+      const all = await this.visibleById(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx, true);
       const added = new Set(items.map((i) => i.productId));
       const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
@@ -321,7 +321,7 @@ export class CartService {
       }
       const touched = lines.filter((line) => changes.some((c) => c.id === line.id));
       // Processors keep a line's product, so the lines' products read with the cart are these.
-      const all = await this.lineProducts(ctx, productIdsOf(lines), trx);
+      const all = await this.visibleById(ctx, productIdsOf(lines), trx, true);
       const wanted = new Set(productIdsOf(touched));
       const byId = new Map([...all].filter(([id]) => wanted.has(id)));
       for (const line of touched) {
@@ -375,16 +375,14 @@ export class CartService {
     return { ...priced, ...totalsOf(priced.lines) };
   }
 
-  private async visibleById(ctx: StoreContext, ids: string[], executor: Executor): Promise<Map<string, ProductRecord>> {
-    return new Map((await this.runtime.catalog.visibleProducts(ctx, ids, executor)).map((p) => [p.id, p]));
-  }
-
   /**
-   * The visible products of a write's lines, each with its tier prices: from the records kept per
-   * process at the request's products version (a cart write writes no product), else read.
+   * The products of `ids` the context may see, by id, each with its tier prices. `inCartWrite`: the
+   * caller is a cart write's transaction, which writes no product, so the records kept per process at
+   * the request's products version serve it there too (any other transaction reads them).
    */
-  private async lineProducts(ctx: StoreContext, ids: string[], trx: Trx): Promise<Map<string, ProductRecord>> {
-    return new Map((await this.visibleProductsInReadTransaction(ctx, ids, trx)).map((p) => [p.id, p]));
+  private async visibleById(ctx: StoreContext, ids: string[], executor: Executor, inCartWrite = false): Promise<Map<string, ProductRecord>> {
+    const products = inCartWrite ? await this.visibleProductsInReadTransaction(ctx, ids, executor) : await this.runtime.catalog.visibleProducts(ctx, ids, executor);
+    return new Map(products.map((p) => [p.id, p]));
   }
 
   private remember(cart: Cart, products: Map<string, ProductRecord>): Cart {
