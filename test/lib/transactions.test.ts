@@ -1,0 +1,150 @@
+import { expect } from 'chai';
+import { createDb, dialectOf, inTransaction, type Db, type Trx } from '../../src/lib/db.js';
+import { prepareScratchDatabase, cleanupTestDatabase } from '../helpers/database.js';
+
+/**
+ * Transactions as every service uses them (inTransaction, db.transaction, savepoints). On SQLite
+ * they are the database layer's own (src/lib/sqlite-client.ts, without knex's per-transaction
+ * machinery), on MariaDB knex's: both must behave the same.
+ */
+describe('lib: transactions', () => {
+  let url: string;
+  let db: Db;
+  const names = () => db('trx_test').orderBy('id').pluck('name');
+
+  before(async () => {
+    url = await prepareScratchDatabase('transactions');
+    db = createDb(url);
+    await db.schema.createTable('trx_test', (table) => {
+      table.string('id').primary();
+      table.string('name');
+    });
+  });
+
+  beforeEach(() => db('trx_test').delete());
+
+  after(async () => {
+    await db.destroy();
+    await cleanupTestDatabase(url);
+  });
+
+  it('commits what the work wrote and answers its value; a failing work leaves nothing and throws its own error', async () => {
+    const value = await inTransaction(db, async (trx) => {
+      expect(trx.isTransaction).to.equal(true);
+      await trx('trx_test').insert({ id: 'a', name: 'kept' });
+      expect(await trx('trx_test').where({ id: 'a' }).first('name')).to.deep.equal({ name: 'kept' });
+      return 42;
+    });
+    expect(value).to.equal(42);
+    const failure = new Error('work failed');
+    const thrown = await inTransaction(db, async (trx) => {
+      await trx('trx_test').insert({ id: 'b', name: 'rolled back' });
+      await trx.raw('update trx_test set name = ? where id = ?', ['changed', 'a']);
+      throw failure;
+    }).catch((error: unknown) => error);
+    expect(thrown).to.equal(failure);
+    expect(await names()).to.deep.equal(['kept']);
+  });
+
+  it('sends BEGIN, the statements and COMMIT (or ROLLBACK) to the root knex’s query listeners', async () => {
+    const seen: string[] = [];
+    const onQuery = (query: { sql: string }) => seen.push(query.sql);
+    db.on('query', onQuery);
+    try {
+      await inTransaction(db, async (trx) => {
+        await trx('trx_test').insert({ id: 'a', name: 'one' });
+        await trx('trx_test').where({ id: 'a' }).first('name');
+      });
+      await inTransaction(db, async (trx) => {
+        await trx('trx_test').insert({ id: 'b', name: 'two' });
+        throw new Error('no');
+      }).catch(() => undefined);
+    } finally {
+      db.removeListener('query', onQuery);
+    }
+    expect(seen.map((sql) => sql.split(' ')[0]!.replace(/;$/, '').toUpperCase())).to.deep.equal(['BEGIN', 'INSERT', 'SELECT', 'COMMIT', 'BEGIN', 'INSERT', 'ROLLBACK']);
+  });
+
+  it('refuses a statement on a transaction that has ended, and never runs it inside a later one', async () => {
+    let ended: Trx | undefined;
+    await inTransaction(db, async (trx) => {
+      ended = trx;
+      await trx('trx_test').insert({ id: 'a', name: 'first' });
+    });
+    expect(ended!.isCompleted()).to.equal(true);
+    const late = await inTransaction(db, async () => {
+      const error = await Promise.resolve(ended!('trx_test').insert({ id: 'x', name: 'stray' })).then(
+        () => null,
+        (e: Error) => e,
+      );
+      throw new Error(`rolled back (${error?.message ?? 'the stray insert ran'})`);
+    }).catch((error: Error) => error.message);
+    expect(late).to.match(/Transaction query already complete/);
+    expect(await names()).to.deep.equal(['first']);
+  });
+
+  it('runs trx.transaction as a savepoint: its failure undoes its own writes only', async () => {
+    await inTransaction(db, async (trx) => {
+      await trx('trx_test').insert({ id: 'a', name: 'outer' });
+      await trx
+        .transaction(async (inner) => {
+          await inner('trx_test').insert({ id: 'b', name: 'inner, undone' });
+          throw new Error('inner failed');
+        })
+        .catch(() => undefined);
+      await trx.transaction(async (inner) => {
+        await inner('trx_test').insert({ id: 'c', name: 'inner, kept' });
+      });
+      expect(await trx('trx_test').orderBy('id').pluck('id')).to.deep.equal(['a', 'c']);
+    });
+    expect(await names()).to.deep.equal(['outer', 'inner, kept']);
+  });
+
+  it('ends on an explicit commit or rollback, and its executionPromise tells which', async () => {
+    const trx = await db.transaction();
+    const committed = trx.executionPromise;
+    await trx('trx_test').insert({ id: 'a', name: 'committed' });
+    await trx.commit('done');
+    expect(await committed).to.equal('done');
+
+    const rolledBack = await db.transaction();
+    const outcome = rolledBack.executionPromise.then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await rolledBack('trx_test').insert({ id: 'b', name: 'rolled back' });
+    await rolledBack.rollback(new Error('changed my mind'));
+    expect(await outcome).to.equal('changed my mind');
+    expect(await names()).to.deep.equal(['committed']);
+  });
+
+  it('a statement outside the transaction waits for it and sees only what it committed', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = inTransaction(db, async (trx) => {
+      await trx('trx_test').insert({ id: 'a', name: 'after commit' });
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const outside = Promise.resolve(db('trx_test').pluck('name'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await writing;
+    // SQLite: the read queued for the one connection; MariaDB: it read the committed state before the commit.
+    expect(await outside).to.deep.equal(dialectOf(db) === 'sqlite' ? ['after commit'] : []);
+  });
+
+  it('SQLite: a COMMIT that fails (a deferred foreign key) rolls back and leaves the connection usable', async function () {
+    // MariaDB checks foreign keys per statement; only SQLite defers them to COMMIT.
+    if (dialectOf(db) !== 'sqlite') this.skip();
+    await db.raw('create table if not exists trx_child (id text primary key, parent_id text references trx_test(id) deferrable initially deferred)');
+    const failed = await inTransaction(db, async (trx) => {
+      await trx('trx_test').insert({ id: 'a', name: 'parent, undone' });
+      await trx.raw("insert into trx_child (id, parent_id) values ('c', 'missing')");
+    }).catch((error: Error) => error.message);
+    expect(failed).to.match(/FOREIGN KEY constraint failed/);
+    expect(await names()).to.deep.equal([]);
+    await inTransaction(db, (trx) => trx('trx_test').insert({ id: 'b', name: 'next transaction' }));
+    expect(await names()).to.deep.equal(['next transaction']);
+  });
+});
