@@ -3,6 +3,7 @@ import Mysql2Client from 'knex/lib/dialects/mysql2/index.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppError, Errors } from './errors.js';
+import { isLeanTransaction, runLeanTransaction, type LeanTransactionDialect, type RootClient, type TransactionConfig } from './lean-transaction.js';
 import { guardedSqliteClient } from './sqlite-client.js';
 
 export type Db = Knex;
@@ -78,6 +79,16 @@ interface MysqlConnection {
   __knex__disposed?: unknown;
   destroy(): void;
 }
+
+const knexClientPrototype = Mysql2Client.prototype as unknown as { query(connection: MysqlConnection, sql: string): Promise<unknown> };
+
+/** BEGIN, COMMIT and ROLLBACK as knex's statements (bounded like every statement, with their query events). */
+const MYSQL_TRANSACTIONS: LeanTransactionDialect<MysqlConnection> = {
+  control: (client, connection, sql) => knexClientPrototype.query.call(client, connection, sql),
+  mayBeInTransaction: () => true,
+  // The pool drops a disposed connection instead of lending it again.
+  discard: (connection, error) => void (connection.__knex__disposed = error),
+};
 interface QueryObject {
   sql?: string;
   [key: string]: unknown;
@@ -91,8 +102,18 @@ interface QueryObject {
  */
 function boundedMysqlClient(timeouts: DbTimeouts) {
   const noAnswerMs = timeouts.statementMs + NO_ANSWER_GRACE_MS;
-  const base = Mysql2Client.prototype as unknown as { _query(connection: MysqlConnection, obj: QueryObject | string): Promise<unknown> };
+  const base = Mysql2Client.prototype as unknown as {
+    _query(connection: MysqlConnection, obj: QueryObject | string): Promise<unknown>;
+    transaction(container: unknown, config: unknown, outerTx: unknown): unknown;
+  };
   return class BoundedMysql2Client extends Mysql2Client {
+    /** Top-level transactions are lean ones (src/lib/lean-transaction.ts); their statements take knex's runner. */
+    transaction(container?: unknown, config?: TransactionConfig, outerTx?: unknown): unknown {
+      const root = this as unknown as RootClient<MysqlConnection>;
+      if (!isLeanTransaction(root, container, config, outerTx)) return base.transaction.call(this, container, config, outerTx);
+      return runLeanTransaction(root, MYSQL_TRANSACTIONS, container as (trx: unknown) => unknown, config);
+    }
+
     _query(connection: MysqlConnection, input: QueryObject | string): Promise<unknown> {
       const obj: QueryObject = typeof input === 'string' ? { sql: input } : input;
       const sql = obj?.sql ?? '';

@@ -1,6 +1,6 @@
 import BetterSqlite3Client from 'knex/lib/dialects/better-sqlite3/index.js';
-import makeKnex from 'knex/lib/knex-builder/make-knex.js';
 import { existsSync } from 'node:fs';
+import { completedTransactionError, isLeanTransaction, leanTransactionOf, runLeanTransaction, type LeanTransactionDialect, type RootClient, type TransactionConfig } from './lean-transaction.js';
 
 class FileNotFoundError extends Error {
   readonly code = 'SQLITE_CANTOPEN';
@@ -20,19 +20,12 @@ export function guardedSqliteClient(file: string) {
   return class GuardedBetterSqlite3Client extends BetterSqlite3Client {
     /** The pool's one connection (max 1), for `idleSqliteConnection`. */
     [POOLED_CONNECTION]: SqliteConnection | null = null;
-    /** What every SqliteTransaction's transactor inherits its knex methods from (made on first use). */
-    [TRANSACTOR_TEMPLATE]: TransactorTemplate | null = null;
 
-    /**
-     * A top-level transaction with a function to run is a SqliteTransaction; nested ones
-     * (savepoints), transactions on a given connection and those with SQLite options stay knex's.
-     */
+    /** Top-level transactions are lean ones (src/lib/lean-transaction.ts), their statements run directly. */
     transaction(container?: unknown, config?: TransactionConfig, outerTx?: unknown): unknown {
-      const client = this as unknown as RootClient & { transacting?: boolean };
-      const plain = !config || (!config.connection && config.enforceForeignCheck == null && !config.isolationLevel && !config.readOnly);
-      if (typeof container !== 'function' || outerTx || client.transacting || !plain) return base.transaction.call(this, container, config, outerTx);
-      this[TRANSACTOR_TEMPLATE] ??= transactorTemplate(client);
-      return runInSqliteTransaction(client, this[TRANSACTOR_TEMPLATE], container as (trx: unknown) => unknown, config ?? {});
+      const root = this as unknown as RootClient<SqliteConnection>;
+      if (!isLeanTransaction(root, container, config, outerTx)) return base.transaction.call(this, container, config, outerTx);
+      return runLeanTransaction(root, SQLITE_TRANSACTIONS, container as (trx: unknown) => unknown, config);
     }
 
     async acquireRawConnection(): Promise<unknown> {
@@ -43,14 +36,14 @@ export function guardedSqliteClient(file: string) {
       return connection;
     }
 
-    /** knex's runner, which runs a statement at once when the connection is idle or its SqliteTransaction's (runDirectly). */
+    /** knex's runner, which runs a statement at once when the connection is idle or its lean transaction's (runDirectly). */
     runner(builder: KnexBuilder): KnexRunner {
       const runner = base.runner.call(this, builder);
       const client = this as unknown as KnexClient & Parameters<typeof idleSqliteConnection>[0];
       const run = runner.run.bind(runner);
       runner.run = () => {
-        const transaction = (client as { [IN_TRANSACTION]?: SqliteTransaction })[IN_TRANSACTION];
-        if (transaction?.completed) return Promise.reject(completedError());
+        const transaction = leanTransactionOf<SqliteConnection>(client);
+        if (transaction?.completed) return Promise.reject(completedTransactionError());
         const connection = transaction ? transaction.connection : idleSqliteConnection(client);
         if (!connection) return run();
         try {
@@ -121,7 +114,7 @@ let directStatements = 0;
 
 /**
  * A statement of a builder or raw, run on the idle SQLite connection (idleSqliteConnection) or on
- * the connection of the SqliteTransaction it belongs to, as knex's runner would run it — same SQL, same response processing, the same query events for
+ * the connection of the lean transaction it belongs to, as knex's runner would run it — same SQL, same response processing, the same query events for
  * whoever listens (statement counts in tests, the plugin query guard) — but without its pool
  * round trip and promise chain, which cost more than a short statement (a tenth of a light
  * route's CPU). Anything else (a schema builder's statement list, a timeout, a builder bound to a
@@ -129,7 +122,7 @@ let directStatements = 0;
  */
 function runDirectly(client: KnexClient, connection: SqliteConnection, builder: KnexBuilder, runner: KnexRunner): { result: unknown } | null {
   if (builder._connection) return null;
-  const compiled = builder.toSQL();
+  const compiled: ReturnType<KnexBuilder['toSQL']> = plainRaw(builder) ?? builder.toSQL();
   if (Array.isArray(compiled) || compiled.timeout || !compiled.sql) return null;
   if (client.listenerCount('start') > 0) client.emit('start', builder);
   const watched = client.listenerCount('query') + client.listenerCount('query-response') + client.listenerCount('query-error') > 0;
@@ -148,6 +141,33 @@ function runDirectly(client: KnexClient, connection: SqliteConnection, builder: 
   const result = client.postProcessResponse(client.processResponse(obj, runner), builder.queryContext());
   if (watched) client.emit('query-response', result, { ...obj }, builder);
   return { result };
+}
+
+interface KnexRaw {
+  isRawInstance?: boolean;
+  sql: string;
+  bindings: unknown;
+  _wrappedBefore?: string;
+  _wrappedAfter?: string;
+  _timeout?: number;
+  _options?: unknown[];
+}
+
+/**
+ * A raw statement as knex's Raw.toSQL compiles it when its text needs no rewriting: `?` with plain
+ * values (no `??` identifiers, no nested builders, nothing wrapped), so the text and values stay as
+ * given — without knex's pass over the text, which costs more than a short statement on SQLite (the
+ * hot reads are raw: `selectRaw`, `fixedRead`). Anything else is left to knex: null.
+ */
+function plainRaw(builder: KnexBuilder): (SqliteQuery & { method: string; options: object }) | null {
+  const raw = builder as unknown as KnexRaw;
+  if (!raw.isRawInstance || raw._wrappedBefore || raw._wrappedAfter || raw._timeout || raw._options?.length || !Array.isArray(raw.bindings)) return null;
+  if (raw.sql.includes('??') || raw.sql.includes('\\?')) return null;
+  const bindings = raw.bindings as unknown[];
+  for (const value of bindings) {
+    if (value === undefined || typeof value === 'function' || (typeof value === 'object' && value !== null && !(value instanceof Date) && !Buffer.isBuffer(value))) return null;
+  }
+  return { method: 'raw', sql: raw.sql, bindings: [...bindings], options: {} };
 }
 
 function runPrepared(client: object, connection: SqliteConnection, obj: SqliteQuery): SqliteQuery {
@@ -243,275 +263,13 @@ function preparedStatement(connection: SqliteConnection, sql: string): PreparedS
   return prepared;
 }
 
-const TRANSACTOR_TEMPLATE = Symbol('SQLite transactor template');
-const IN_TRANSACTION = Symbol('SQLite transaction');
-
-interface TransactionConfig {
-  userParams?: Record<string, unknown>;
-  doNotRejectOnRollback?: boolean;
-  connection?: unknown;
-  enforceForeignCheck?: boolean | null;
-  isolationLevel?: string;
-  readOnly?: boolean;
-}
-
-/** The root client as the transaction sees it (a knex Client with its pool). */
-interface RootClient extends KnexClient {
-  acquireConnection(): Promise<SqliteConnection>;
-  releaseConnection(connection: SqliteConnection): Promise<unknown>;
-  query(connection: SqliteConnection, obj: unknown): Promise<unknown>;
-}
-
-/** A knex instance (a function with knex's methods and a `context`) that transactors inherit from. */
-type TransactorTemplate = ((...args: unknown[]) => unknown) & { context: object };
-
-interface Settled {
-  promise: Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-type Outcome = { value: unknown } | { error: unknown };
-
-function settled(): Settled {
-  let resolve!: (value: unknown) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Nobody need wait for it: a rollback must not become an unhandled rejection.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
-function completedError(): Error {
-  return new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
-}
-
-let transactionIds = 0;
-
-/**
- * A top-level SQLite transaction without knex's Transaction machinery. knex builds a full knex
- * instance and a client with four event forwarders per transaction and sends each statement
- * through a promise chain per step: about 60 µs per transaction and 15 µs per statement, a tenth
- * of a cart add's CPU, where BEGIN and COMMIT take 10 µs. Here the transaction holds the pool's
- * connection, its statements run on it directly (runDirectly), and its transactor is a function
- * inheriting knex's methods from one template per client.
- *
- * What callers see is knex's: `trx(table)`, `trx.raw`, `isTransaction`, `isCompleted()`,
- * `commit()`/`rollback()`, `executionPromise`, and `trx.transaction()` opening a knex savepoint on
- * the same connection; the same query events reach the root knex (statement counts, the plugin
- * query guard); a statement after the end is refused as knex refuses it. A container that returns
- * no promise ends the transaction itself with commit() or rollback(), as with knex.
- */
-class SqliteTransaction {
-  completed = false;
-  readonly id = `light-trx${++transactionIds}`;
-  readonly client: RootClient;
-  readonly transactor: TransactorTemplate;
-  /** knex's nested transactions (savepoints) queue on their outer transaction's last child. */
-  _lastChild: Promise<unknown> = Promise.resolve();
-  private ended: Settled | null = null;
-  private outcome: Outcome | null = null;
-
-  constructor(
-    root: RootClient,
-    template: TransactorTemplate,
-    readonly connection: SqliteConnection,
-    userParams: Record<string, unknown>,
-    private readonly doNotRejectOnRollback: boolean,
-  ) {
-    this.client = transactionClient(root, this);
-    this.transactor = transactorOf(template, this, userParams);
-  }
-
-  isCompleted(): boolean {
-    return this.completed;
-  }
-
-  /** Settles with the transaction: the committed value, or the rollback's error (knex's `executionPromise`). */
-  get execution(): Promise<unknown> {
-    if (!this.ended) {
-      this.ended = settled();
-      if (this.outcome) this.settle(this.outcome);
-    }
-    return this.ended.promise;
-  }
-
-  begin(): void {
-    this.control('BEGIN;');
-  }
-
-  /** COMMIT; a failed COMMIT rolls back and throws. */
-  commit(value: unknown): void {
-    if (this.completed) return;
-    this.completed = true;
-    try {
-      this.control('COMMIT;');
-    } catch (error) {
-      this.abandon();
-      this.settle({ error });
-      throw error;
-    }
-    this.settle({ value });
-  }
-
-  /** ROLLBACK, when SQLite has not rolled back already (some errors end the transaction themselves). */
-  rollback(error: unknown): void {
-    if (this.completed) return;
-    this.completed = true;
-    this.abandon();
-    if (error === undefined && this.doNotRejectOnRollback) this.settle({ value: undefined });
-    else this.settle({ error: error ?? new Error('Transaction rejected with non-error: undefined') });
-  }
-
-  private settle(outcome: Outcome): void {
-    this.outcome = outcome;
-    if (!this.ended) return;
-    if ('error' in outcome) this.ended.reject(outcome.error);
-    else this.ended.resolve(outcome.value);
-  }
-
-  /** The outcome of a container that ends the transaction itself (returns no promise). */
-  async endedByContainer(): Promise<unknown> {
-    return this.execution;
-  }
-
-  private abandon(): void {
-    if (!this.connection.inTransaction) return;
-    try {
-      this.control('ROLLBACK');
-    } catch {
-      // A connection still inside a transaction is never lent again: closed, the pool replaces it.
-      if (this.connection.inTransaction) this.connection.close();
-    }
-  }
-
-  private control(sql: string): void {
-    if (this.client.listenerCount('query') > 0) this.client.emit('query', { sql, bindings: [], __knexTxId: this.id });
-    runPrepared(this.client, this.connection, { sql });
-  }
-}
-
-async function runInSqliteTransaction(root: RootClient, template: TransactorTemplate, container: (trx: unknown) => unknown, config: TransactionConfig): Promise<unknown> {
-  const connection = await root.acquireConnection();
-  try {
-    const transaction = new SqliteTransaction(root, template, connection, config.userParams ?? {}, config.doNotRejectOnRollback ?? true);
-    transaction.begin();
-    let result: unknown;
-    try {
-      result = container(transaction.transactor);
-      if (!isThenable(result)) return await transaction.endedByContainer();
-      result = await result;
-    } catch (error) {
-      if (transaction.completed) throw error;
-      transaction.rollback(error);
-      throw error;
-    }
-    // An explicit commit() or rollback() in the container decided already.
-    if (transaction.completed) return await transaction.execution;
-    transaction.commit(result);
-    return result;
-  } finally {
-    await root.releaseConnection(connection);
-  }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/**
- * The transaction's client: the root client with the transaction's connection. It inherits the
- * root's event listeners, so the transaction's query events reach the root knex as knex's
- * forwarders would send them.
- */
-function transactionClient(root: RootClient, transaction: SqliteTransaction): RootClient {
-  const client = Object.create(root) as RootClient & { transacting: boolean; [IN_TRANSACTION]: SqliteTransaction };
-  const connection = transaction.connection;
-  client.transacting = true;
-  client[IN_TRANSACTION] = transaction;
-  client.acquireConnection = () => Promise.resolve(connection);
-  client.releaseConnection = () => Promise.resolve();
-  // knex's path (statement lists of schema builders, statements with a timeout, nested savepoints).
-  client.query = (conn, obj) => {
-    if (transaction.completed) return Promise.reject(completedError());
-    if (conn !== connection) return Promise.reject(new Error('Invalid connection for transaction query.'));
-    return root.query.call(client, conn, obj);
-  };
-  return client;
-}
-
-/**
- * A knex instance for transactors to inherit from: its query methods and accessors read
- * `this.context`, which each transactor has of its own (its client, user params, savepoints).
- */
-function transactorTemplate(root: RootClient): TransactorTemplate {
-  // A client of its own for the template's event wiring (makeKnex adds listeners to it), never for statements.
-  const wiring = Object.create(root, { _events: { value: Object.create(null) as object, writable: true }, _eventsCount: { value: 0, writable: true } }) as object;
-  const template = makeKnex(wiring) as TransactorTemplate;
-  const own = (trx: unknown) => (trx as { [IN_TRANSACTION]: SqliteTransaction })[IN_TRANSACTION];
-  Object.defineProperties(template, {
-    isTransaction: { value: true },
-    commit: {
-      value(this: unknown, value?: unknown) {
-        own(this).commit(value);
-        return Promise.resolve(value);
-      },
-    },
-    rollback: {
-      value(this: unknown, error?: unknown) {
-        own(this).rollback(error);
-        return Promise.resolve();
-      },
-    },
-    savepoint: {
-      value(this: { transaction(container: unknown, options: unknown): unknown }, container: unknown, options?: unknown) {
-        return this.transaction(container, options);
-      },
-    },
-    isCompleted: {
-      value(this: unknown) {
-        return own(this).completed;
-      },
-    },
-    executionPromise: {
-      get(this: unknown) {
-        return own(this).execution;
-      },
-    },
-  });
-  const context = template.context as Record<string, unknown>;
-  context.withUserParams = () => {
-    throw new Error('Cannot set user params on a transaction - it can only inherit params from main knex instance');
-  };
-  return template;
-}
-
-function transactorOf(template: TransactorTemplate, transaction: SqliteTransaction, userParams: Record<string, unknown>): TransactorTemplate {
-  const context = Object.create(template.context) as {
-    client: RootClient;
-    userParams: Record<string, unknown>;
-    queryBuilder(): { table(name: string, options?: unknown): unknown };
-    transaction(container: unknown, options?: { doNotRejectOnRollback?: boolean }): unknown;
-    _transaction(container: unknown, options: unknown, outerTx: unknown): unknown;
-  };
-  context.client = transaction.client;
-  context.userParams = userParams;
-  // knex's savepoint, on this transaction's client and connection, queued after its earlier ones.
-  context.transaction = function (container, options = {}) {
-    return this._transaction(container, { ...options, doNotRejectOnRollback: options.doNotRejectOnRollback ?? true }, transaction);
-  };
-  const transactor = function (tableName?: string, options?: unknown) {
-    const builder = context.queryBuilder();
-    return tableName ? builder.table(tableName, options) : builder;
-  } as unknown as TransactorTemplate & { [IN_TRANSACTION]: SqliteTransaction; _events: unknown; _eventsCount: number };
-  Object.setPrototypeOf(transactor, template);
-  transactor.context = context;
-  transactor[IN_TRANSACTION] = transaction;
-  // Listeners on a transactor are its own, not the template's.
-  transactor._events = undefined;
-  transactor._eventsCount = 0;
-  return transactor;
-}
+/** BEGIN, COMMIT and ROLLBACK run on the connection at once, with knex's query event. */
+const SQLITE_TRANSACTIONS: LeanTransactionDialect<SqliteConnection> = {
+  control(client, connection, sql) {
+    if (client.listenerCount('query') > 0) client.emit('query', { sql, bindings: [], __knexTxId: leanTransactionOf(client)?.id });
+    runPrepared(client, connection, { sql });
+  },
+  mayBeInTransaction: (connection) => connection.inTransaction,
+  // Closed, the pool replaces it (its validate checks `open`).
+  discard: (connection) => connection.close(),
+};

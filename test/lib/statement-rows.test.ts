@@ -52,6 +52,19 @@ describe('lib: statement rows', () => {
     await db.schema.alterTable('rows_test', (table) => table.renameColumn('note', 'remark'));
     expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1, remark: 'added' }]);
   });
+  it('answers raw statements with identifiers (??), nested builders, dates and missing values as knex compiles them', async () => {
+    const rowsOf = (result: unknown) => (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<Record<string, unknown>>;
+    expect(rowsOf(await db.raw('select ?? as picked from rows_test where id = ?', ['name', 'a']))).to.deep.equal([{ picked: 'first' }]);
+    const nested = db('rows_test').where({ id: 'b' }).select('amount');
+    expect(rowsOf(await db.raw('select id from rows_test where amount = (?) and name is ?', [nested, null]))).to.deep.equal([{ id: 'b' }]);
+    expect(rowsOf(await db.raw('select count(*) as n from rows_test where ? > ?', [new Date('2020-01-02'), new Date('2020-01-01')]))[0]).to.deep.equal({ n: 2 });
+    const missing = await Promise.resolve(db.raw('select id from rows_test where id = ?', [undefined as unknown as string])).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(missing).to.match(/Undefined binding/);
+  });
+
   it('answers every kind of statement as knex does, with its query events, and never runs a statement inside a transaction that is not its own', async () => {
     const seen: string[] = [];
     const responses: unknown[] = [];

@@ -3,9 +3,9 @@ import { createDb, dialectOf, inTransaction, type Db, type Trx } from '../../src
 import { prepareScratchDatabase, cleanupTestDatabase } from '../helpers/database.js';
 
 /**
- * Transactions as every service uses them (inTransaction, db.transaction, savepoints). On SQLite
- * they are the database layer's own (src/lib/sqlite-client.ts, without knex's per-transaction
- * machinery), on MariaDB knex's: both must behave the same.
+ * Transactions as every service uses them (inTransaction, db.transaction, savepoints): top-level
+ * ones are the database layer's lean transactions (src/lib/lean-transaction.ts), which must behave
+ * as knex's own did — savepoints are still knex's.
  */
 describe('lib: transactions', () => {
   let url: string;
