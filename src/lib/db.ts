@@ -85,7 +85,8 @@ const knexClientPrototype = Mysql2Client.prototype as unknown as { query(connect
 /** BEGIN, COMMIT and ROLLBACK as knex's statements (bounded like every statement, with their query events). */
 const MYSQL_TRANSACTIONS: LeanTransactionDialect<MysqlConnection> = {
   control: (client, connection, sql) => knexClientPrototype.query.call(client, connection, sql),
-  mayBeInTransaction: () => true,
+  // A connection dropped for not answering (DatabaseNoAnswerError) is not asked to roll back: the server ends its transaction.
+  mayBeInTransaction: (connection) => !connection.__knex__disposed,
   // The pool drops a disposed connection instead of lending it again.
   discard: (connection, error) => void (connection.__knex__disposed = error),
 };
