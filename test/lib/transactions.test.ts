@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createDb, dialectOf, inTransaction, type Db, type Trx } from '../../src/lib/db.js';
+import { createDb, dialectOf, forUpdate, inTransaction, type Db, type Trx } from '../../src/lib/db.js';
 import { prepareScratchDatabase, cleanupTestDatabase } from '../helpers/database.js';
 
 /**
@@ -132,6 +132,30 @@ describe('lib: transactions', () => {
     await writing;
     // SQLite: the read queued for the one connection; MariaDB: it read the committed state before the commit.
     expect(await outside).to.deep.equal(dialectOf(db) === 'sqlite' ? ['after commit'] : []);
+  });
+
+  it('20 concurrent read-then-write transactions lose no update, and reads between them see only committed counts', async () => {
+    await db('trx_test').insert({ id: 'counter', name: '0' });
+    const seen: string[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        await inTransaction(db, async (trx) => {
+          const row = (await forUpdate(trx('trx_test').where({ id: 'counter' }).first('name'), trx)) as { name: string };
+          await trx('trx_test').insert({ id: `w${String(i).padStart(2, '0')}`, name: 'uncommitted until the count is' });
+          await trx('trx_test').where({ id: 'counter' }).update({ name: String(Number(row.name) + 1) });
+        });
+        // Rows first, the count after: both commit together, so a later count is never below the rows.
+        const written = Number((await db('trx_test').where('id', 'like', 'w%').count({ n: '*' }))[0]!.n);
+        const counted = (await db('trx_test').where({ id: 'counter' }).first('name')) as { name: string };
+        seen.push(`${counted.name}/${written}`);
+      }),
+    );
+    expect((await db('trx_test').where({ id: 'counter' }).first('name'))?.name).to.equal('20');
+    // Each reader saw a count and a number of written rows from committed transactions only: never more rows than the count.
+    for (const pair of seen) {
+      const [count, written] = pair.split('/').map(Number);
+      expect(written, pair).to.be.at.most(count!);
+    }
   });
 
   it('SQLite: a COMMIT that fails (a deferred foreign key) rolls back and leaves the connection usable', async function () {
