@@ -713,6 +713,10 @@ export interface HostRuntime {
     placeOrder(ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder>;
   };
 
+  /**
+   * Orders in the Store API's order shape. A host may answer views it keeps and shares between
+   * requests (the reference host does outside transactions, frozen): read them, copy to change.
+   */
   readonly orders: {
     /** The order in the Store API's order shape, or null. */
     get(executor: Executor, id: string): Promise<Record<string, unknown> | null>;

@@ -72,8 +72,9 @@ describe('host: orders and documents', () => {
       { ...line, id: '7'.repeat(32), label: 'First', position: -1 },
     ]);
     const { result, statements } = await statementsDuring(shop.db, /./, () => shop.runtime.orders.getMany(shop.db, [second.id, first.id, 'd'.repeat(32), first.id]));
-    // The orders, then their line items, deliveries, transactions and documents together.
-    expect(statements, statements.join('\n')).to.have.length(2);
+    // The orders' stamps; then, since both changed after their checkout kept them, the orders and
+    // their line items, deliveries, transactions and documents together.
+    expect(statements, statements.join('\n')).to.have.length(3);
     const [b, a, again] = result as Array<Record<string, any>>;
     expect(again, 'an id asked for twice answers twice, an unknown id not at all').to.deep.equal(a);
     expect(a!.lineItems).to.deep.equal(first.lineItems);
@@ -110,8 +111,52 @@ describe('host: orders and documents', () => {
     const ids = [second.id as string, ...unknown, first.id as string];
     const { result, statements } = await statementsDuring(shop.db, /./, () => shop.runtime.orders.getMany(shop.db, ids));
     expect(result).to.deep.equal([second, first]);
-    // Each slice: its orders, then their parts (both slices hold one of the orders).
-    expect(statements, statements.join('\n')).to.have.length(4);
+    // Each slice: its orders' stamps; both orders are kept as their checkout answered them.
+    expect(statements, statements.join('\n')).to.have.length(2);
+    const inTransaction = await shop.db.transaction((trx) => statementsDuring(shop.db, /^select/, () => shop.runtime.orders.getMany(trx, ids)));
+    expect(inTransaction.result).to.deep.equal([second, first]);
+    // Inside a transaction nothing kept is used: per slice the orders, and their parts when it has any.
+    expect(inTransaction.statements, inTransaction.statements.join('\n')).to.have.length(4);
+  });
+
+  it('keeps order views while their version stays, and builds one again after any write to the order or its parts, by any writer', async () => {
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const placed = await orderSomething(token, 1);
+    const id = placed.id as string;
+    const read = () => statementsDuring(shop.db, /^select/, () => shop.runtime.orders.get(shop.db, id));
+    const warm = await read();
+    expect(warm.result).to.deep.equal(placed);
+    expect(warm.statements, 'kept since the checkout answered it: its stamp is read, nothing else').to.have.length(1);
+    expect(() => {
+      (warm.result as Record<string, any>).lineItems[0].label = 'changed by a caller';
+    }, 'a kept view is shared: no caller may change it').to.throw(TypeError);
+    const channel = await shop.db('sales_channels').where({ id: placed.salesChannelId }).first('currency_precision');
+    const writes: Array<[string, () => Promise<unknown>, (order: Record<string, any>) => void]> = [
+      ['the order row', () => shop.db('orders').where({ id }).update({ customer_comment: 'Ring twice' }), (o) => expect(o.customerComment).to.equal('Ring twice')],
+      ['a line item', () => shop.db('order_line_items').where({ order_id: id }).update({ label: 'Relabelled' }), (o) => expect(o.lineItems[0].label).to.equal('Relabelled')],
+      ['a delivery', () => shop.db('order_deliveries').where({ order_id: id }).update({ state: 'shipped' }), (o) => expect(o.deliveries[0].stateMachineState.technicalName).to.equal('shipped')],
+      ['a transaction', () => shop.db('order_transactions').where({ order_id: id }).update({ state: 'paid' }), (o) => expect(o.transactions[0].stateMachineState.technicalName).to.equal('paid')],
+      [
+        'a new document',
+        () => shop.db('documents').insert({ id: newId(), order_id: id, customer_id: null, type: 'delivery_note', document_number: 'DN-KEPT', file_name: `dn-${newId()}.pdf`, mime_type: 'application/pdf', content: Buffer.from('%PDF'), created_at: '2000-01-01 00:00:00.000' }),
+        (o) => expect(o.documents.map((d: { documentNumber: string }) => d.documentNumber)).to.include('DN-KEPT'),
+      ],
+      ['a deleted document', () => shop.db('documents').where({ order_id: id, document_number: 'DN-KEPT' }).delete(), (o) => expect(o.documents.map((d: { documentNumber: string }) => d.documentNumber)).not.to.include('DN-KEPT')],
+      ['a deleted line item', () => shop.db('order_line_items').where({ order_id: id }).delete(), (o) => expect(o.lineItems).to.deep.equal([])],
+      ['its sales channel\'s currency precision', () => shop.db('sales_channels').where({ id: placed.salesChannelId }).update({ currency_precision: 3 }), (o) => expect(o.amountTotal).to.equal(placed.amountTotal / 10)],
+    ];
+    try {
+      for (const [what, write, check] of writes) {
+        await write();
+        const { result, statements } = await read();
+        expect(statements, `${what}: the stamp, the order, its parts`).to.have.length(3);
+        check(result!);
+        expect((await read()).statements, `${what}: kept again`).to.have.length(1);
+      }
+    } finally {
+      await shop.db('sales_channels').where({ id: placed.salesChannelId }).update({ currency_precision: channel.currency_precision });
+    }
   });
 
   it('answers 400 for invalid criteria and 401 without login', async () => {

@@ -1,4 +1,5 @@
 import { newId } from '../../lib/ids.js';
+import { deepFreeze } from '../../lib/deep-freeze.js';
 import { LRUCache } from 'lru-cache';
 import { fixedRead, readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
@@ -241,14 +242,6 @@ async function readLiveSession(executor: Executor, sessionId: string): Promise<{
     salesChannel: channelRow ? { channel: toSalesChannel(channelRow), accessKey: channelRow.access_key, active: readBool(channelRow.active), isDefault: readInt(row.sc_is_default) === 1 } : null,
   });
   return { live, expiresAt: Date.parse(`${fromDbTime(row.expires_at)!}`) };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 export async function revokeSession(executor: Executor, sessionId: string): Promise<void> {

@@ -6,6 +6,7 @@ import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
 import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
+import { OrderViewCache } from './order-view-cache.js';
 import { checkoutRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
@@ -18,6 +19,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
   const { registries } = internals;
   const carts = new CartService(internals, catalog.visibleProductsInReadTransaction);
   const checkout = new CheckoutService(internals, carts);
+  const orderViews = new OrderViewCache();
   return {
     cart: {
       addLineItemProcessor: (processor) => void registries.lineItemProcessors.push(processor),
@@ -35,8 +37,8 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
       placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
     },
     orders: {
-      get: getOrder,
-      getMany: getOrders,
+      get: (executor, id) => getOrder(executor, id, orderViews),
+      getMany: (executor, ids) => getOrders(executor, ids, orderViews),
       search: searchOrders,
       belongsTo: orderBelongsTo,
       figuresByCustomer: orderFiguresByCustomer,
@@ -45,7 +47,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
       orderedProductIds,
     },
     documents,
-    storeRoutes: checkoutRoutes(internals, carts, checkout),
+    storeRoutes: checkoutRoutes(internals, carts, checkout, orderViews),
     adminRoutes: [],
   };
 }

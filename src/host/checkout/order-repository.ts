@@ -6,6 +6,7 @@ import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
 import type { DocumentSummary } from './documents.js';
+import { orderStamp, type OrderViewCache } from './order-view-cache.js';
 import type { DbNumber, DbTime, OrderDeliveryRow, OrderRow, OrderTransactionRow } from './rows.js';
 
 const STATE_NAMES: Record<string, string> = {
@@ -63,10 +64,13 @@ const ORDER_COLUMNS = [
   'custom_fields',
   'order_customer',
   'order_date',
+  'version',
 ] as const;
 type OrderReadRow = Pick<OrderRow, (typeof ORDER_COLUMNS)[number]> & { currency_precision: number | string | null };
 
-const SELECT_ORDERS = `select ${ORDER_COLUMNS.map((column) => `orders.${column}`).join(', ')}, sales_channels.currency_precision from orders left join sales_channels on sales_channels.id = orders.sales_channel_id`;
+const FROM_ORDERS = 'from orders left join sales_channels on sales_channels.id = orders.sales_channel_id';
+const SELECT_ORDERS = `select ${ORDER_COLUMNS.map((column) => `orders.${column}`).join(', ')}, sales_channels.currency_precision ${FROM_ORDERS}`;
+const SELECT_STAMPS = `select orders.id, orders.version, sales_channels.currency_precision ${FROM_ORDERS}`;
 
 /** The orders of `ids` (distinct) with their currency precision, in no particular order. */
 function readOrderRows(executor: Executor, ids: string[]): Promise<OrderReadRow[]> {
@@ -171,71 +175,98 @@ const NO_PARTS: OrderParts = { lines: [], deliveries: [], transactions: [], docu
  */
 const ORDERS_PER_READ = 500;
 
-/** Orders in the Store API's order shape, in the order of `ids`; unknown ids are skipped. */
-export async function getOrders(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>> {
+/**
+ * Orders in the Store API's order shape, in the order of `ids`; unknown ids are skipped. With
+ * `kept` and outside a transaction, the orders' stamps are read first and only the orders whose
+ * view is not kept at its stamp are built (kept views are frozen: callers share them).
+ */
+export async function getOrders(executor: Executor, ids: string[], kept?: OrderViewCache): Promise<Array<Record<string, unknown>>> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
+  const byId = new Map<string, Record<string, unknown>>();
+  let toBuild = wanted;
+  const cache = kept && !executor.isTransaction ? kept : undefined;
+  if (cache) {
+    toBuild = [];
+    for (let i = 0; i < wanted.length; i += ORDERS_PER_READ)
+      for (const row of await readOrderStamps(executor, wanted.slice(i, i + ORDERS_PER_READ))) {
+        const view = cache.get(row.id, orderStamp(row.version, row.currency_precision));
+        if (view) byId.set(row.id, view);
+        else toBuild.push(row.id);
+      }
+  }
+  // The stamp a view is kept at is the one read with its order's row, before its parts: a write
+  // between the two moves the version past it, so the next read builds the order again.
+  for (const { row, view } of await buildOrderViews(executor, toBuild)) byId.set(row.id, cache ? cache.keep(row.id, orderStamp(row.version, row.currency_precision), view) : view);
+  return ids.map((id) => byId.get(id)).filter((order): order is Record<string, unknown> => !!order);
+}
+
+function readOrderStamps(executor: Executor, ids: string[]): Promise<Array<{ id: string; version: DbNumber; currency_precision: number | string | null }>> {
+  return selectRaw(executor, `${SELECT_STAMPS} where orders.id in (${marks(ids.length)})`, ids);
+}
+
+/** The views of the orders of `ids` (distinct) with the rows they were built from, in no particular order. */
+async function buildOrderViews(executor: Executor, ids: string[]): Promise<Array<{ row: OrderReadRow; view: Record<string, unknown> }>> {
+  if (ids.length === 0) return [];
   // SQL text, not knex builders: read for every page of orders (order list, budget orders), where
   // building the statements cost more CPU than running them. Two statements: the orders, their parts.
   const rows: OrderReadRow[] = [];
   const parts = new Map<string, OrderParts>();
-  for (let i = 0; i < wanted.length; i += ORDERS_PER_READ) {
-    const found = await readOrderRows(executor, wanted.slice(i, i + ORDERS_PER_READ));
+  for (let i = 0; i < ids.length; i += ORDERS_PER_READ) {
+    const found = await readOrderRows(executor, ids.slice(i, i + ORDERS_PER_READ));
     if (found.length === 0) continue;
     rows.push(...found);
     addPartsByOrder(parts, await readOrderParts(executor, found.map((r) => r.id)));
   }
-
-  const byId = new Map<string, Record<string, unknown>>();
-  for (const row of rows) {
-    const precision = row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
-    const money = (minor: number | string) => fromMinor(minor, precision);
-    const customer = readJson<Record<string, unknown>>(row.order_customer, {});
-    const { lines, deliveries, transactions, documents } = parts.get(row.id) ?? NO_PARTS;
-    byId.set(row.id, {
-      id: row.id,
-      orderNumber: row.order_number,
-      orderDate: fromDbTime(row.order_date),
-      stateMachineState: stateOf(row.state),
-      currency: { isoCode: row.currency_iso },
-      amountTotal: money(row.total),
-      amountNet: money(row.net_total),
-      taxAmount: money(row.tax_total),
-      billingAddress: readJson<Record<string, unknown> | null>(row.billing_address, null),
-      shippingAddress: readJson<Record<string, unknown> | null>(row.shipping_address, null),
-      orderCustomer: {
-        customerId: row.customer_id,
-        customerNumber: (customer.customerNumber as string | undefined) ?? null,
-        email: (customer.email as string | undefined) ?? null,
-        firstName: (customer.firstName as string | undefined) ?? null,
-        lastName: (customer.lastName as string | undefined) ?? null,
-        company: (customer.company as string | undefined) ?? null,
-      },
-      customerComment: row.customer_comment ?? null,
-      deliveries: deliveries.map((d) => ({
-        id: d.id,
-        stateMachineState: stateOf(d.state),
-        shippingMethod: { technicalName: d.shipping_method, name: SHIPPING_METHODS[d.shipping_method] ?? d.shipping_method },
-        shippingOrderAddress: readJson<Record<string, unknown> | null>(d.shipping_address, null),
-      })),
-      transactions: transactions.map((t) => ({
-        id: t.id,
-        stateMachineState: stateOf(t.state),
-        paymentMethod: { technicalName: t.payment_method, name: PAYMENT_METHODS[t.payment_method] ?? t.payment_method },
-        amount: money(t.amount),
-      })),
-      lineItems: lines.map((l) => lineItemView(l, precision)),
-      documents: documents.map((d) => ({ id: d.id, fileName: d.fileName, type: d.type, documentNumber: d.documentNumber, createdAt: d.createdAt })),
-      customFields: readJson<Record<string, unknown>>(row.custom_fields, {}),
-      placedBy: { type: row.placed_by_type, id: row.placed_by_id ?? null },
-      salesChannelId: row.sales_channel_id,
-    });
-  }
-  return ids.map((id) => byId.get(id)).filter((order): order is Record<string, unknown> => !!order);
+  return rows.map((row) => ({ row, view: orderView(row, parts.get(row.id) ?? NO_PARTS) }));
 }
 
-export async function getOrder(executor: Executor, id: string): Promise<Record<string, unknown> | null> {
-  return (await getOrders(executor, [id]))[0] ?? null;
+function orderView(row: OrderReadRow, { lines, deliveries, transactions, documents }: OrderParts): Record<string, unknown> {
+  const precision = row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
+  const money = (minor: number | string) => fromMinor(minor, precision);
+  const customer = readJson<Record<string, unknown>>(row.order_customer, {});
+  return {
+    id: row.id,
+    orderNumber: row.order_number,
+    orderDate: fromDbTime(row.order_date),
+    stateMachineState: stateOf(row.state),
+    currency: { isoCode: row.currency_iso },
+    amountTotal: money(row.total),
+    amountNet: money(row.net_total),
+    taxAmount: money(row.tax_total),
+    billingAddress: readJson<Record<string, unknown> | null>(row.billing_address, null),
+    shippingAddress: readJson<Record<string, unknown> | null>(row.shipping_address, null),
+    orderCustomer: {
+      customerId: row.customer_id,
+      customerNumber: (customer.customerNumber as string | undefined) ?? null,
+      email: (customer.email as string | undefined) ?? null,
+      firstName: (customer.firstName as string | undefined) ?? null,
+      lastName: (customer.lastName as string | undefined) ?? null,
+      company: (customer.company as string | undefined) ?? null,
+    },
+    customerComment: row.customer_comment ?? null,
+    deliveries: deliveries.map((d) => ({
+      id: d.id,
+      stateMachineState: stateOf(d.state),
+      shippingMethod: { technicalName: d.shipping_method, name: SHIPPING_METHODS[d.shipping_method] ?? d.shipping_method },
+      shippingOrderAddress: readJson<Record<string, unknown> | null>(d.shipping_address, null),
+    })),
+    transactions: transactions.map((t) => ({
+      id: t.id,
+      stateMachineState: stateOf(t.state),
+      paymentMethod: { technicalName: t.payment_method, name: PAYMENT_METHODS[t.payment_method] ?? t.payment_method },
+      amount: money(t.amount),
+    })),
+    lineItems: lines.map((l) => lineItemView(l, precision)),
+    documents: documents.map((d) => ({ id: d.id, fileName: d.fileName, type: d.type, documentNumber: d.documentNumber, createdAt: d.createdAt })),
+    customFields: readJson<Record<string, unknown>>(row.custom_fields, {}),
+    placedBy: { type: row.placed_by_type, id: row.placed_by_id ?? null },
+    salesChannelId: row.sales_channel_id,
+  };
+}
+
+export async function getOrder(executor: Executor, id: string, kept?: OrderViewCache): Promise<Record<string, unknown> | null> {
+  return (await getOrders(executor, [id], kept))[0] ?? null;
 }
 
 /** The fields plugins search orders by through the contract (`orders.search`); see OrderScope. */

@@ -11,6 +11,7 @@ import { canonicalJson, requireCustomer, type CartService, type LineItemChange, 
 import type { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
 import { getOrder, getOrders, ORDER_CRITERIA } from './order-repository.js';
+import type { OrderViewCache } from './order-view-cache.js';
 import {
   addLineItemsBody,
   cartSchema,
@@ -71,7 +72,7 @@ function moneyFiltersToMinor(filters: Filter[] | undefined, precision: number): 
   });
 }
 
-export function checkoutRoutes(internals: HostInternals, carts: CartService, checkout: CheckoutService): StoreRoute[] {
+export function checkoutRoutes(internals: HostInternals, carts: CartService, checkout: CheckoutService, orderViews: OrderViewCache): StoreRoute[] {
   const { db } = internals;
 
   async function cartView(ctx: StoreContext, cart: Cart) {
@@ -214,7 +215,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
           shippingAddressId: body.shippingAddressId ?? null,
           customerComment: body.customerComment ?? null,
         });
-        return (await getOrder(db, placed.id))!;
+        return (await getOrder(db, placed.id, orderViews))!;
       },
     },
     {
@@ -230,7 +231,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       async handler({ ctx, body }: Input<Criteria>) {
         const criteria: Criteria = { ...body, filter: moneyFiltersToMinor(body.filter, ctx.salesChannel.currencyPrecision) };
         const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
-        const elements = await getOrders(db, page.rows.map((row) => row.id));
+        const elements = await getOrders(db, page.rows.map((row) => row.id), orderViews);
         return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
       },
     },
@@ -245,7 +246,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       schemas: { params: pathParams('orderId'), responses: { 200: orderSchema } },
       async handler({ ctx, params }: Input<unknown, { orderId: string }>) {
         const owned = await selectRow<{ id: string }>(scopeOrders(ctx, db('orders')).where('orders.id', params.orderId).first('orders.id'));
-        const order = owned ? await getOrder(db, params.orderId) : null;
+        const order = owned ? await getOrder(db, params.orderId, orderViews) : null;
         if (!order) throw Errors.notFound('Order', params.orderId);
         return order;
       },

@@ -24,6 +24,8 @@ export interface OrderRow {
   custom_fields: string | null;
   order_customer: string | null;
   order_date: DbTime;
+  /** Moved by triggers on every write to the order and its parts (migrations/host/013). */
+  version: DbNumber;
   created_at: DbTime;
   updated_at: DbTime | null;
 }

@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import { dialectOf } from '../../src/lib/db.js';
+import { dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
+
+/**
+ * Each order's version (issue 12): `orders.version` moves on every write to what an order read
+ * answers — the order's own row, its line items, deliveries, transactions and documents — so a
+ * process may keep the order views it built (src/host/checkout/order-view-cache.ts) while the
+ * version it reads stays. Per order, not one counter for all orders: a checkout then locks only the
+ * order it writes, never a row every checkout shares.
+ *
+ * Triggers, not application code, move it, so every writer counts (a checkout, a state change, a
+ * document, an operator's SQL). A part's trigger moves its order's version (the old order too when
+ * a part moves); the order's own update moves it unless the update already did (the parts'
+ * triggers do). An order's delete takes its kept view with it: its version is no longer read.
+ */
+const PART_TABLES = ['order_line_items', 'order_deliveries', 'order_transactions', 'documents'];
+const PART_TRIGGERS = versionTriggersOn(PART_TABLES, (table, event) => `order_version_${table}_${event}`);
+const ORDER_TRIGGER: VersionTrigger = { name: 'order_version_orders_update', table: 'orders', event: 'update' };
+
+function partBump(event: VersionTrigger['event']): string {
+  const orders = event === 'insert' ? 'NEW.order_id' : event === 'delete' ? 'OLD.order_id' : 'NEW.order_id, OLD.order_id';
+  return `update orders set version = version + 1 where id in (${orders})`;
+}
+
+export async function up(knex: Knex): Promise<void> {
+  if (!(await knex.schema.hasColumn('orders', 'version')))
+    await knex.schema.alterTable('orders', (t) => {
+      t.bigInteger('version').notNullable().defaultTo(1);
+    });
+  const sqlite = dialectOf(knex) === 'sqlite';
+  for (const { name, table, event } of PART_TRIGGERS) {
+    await knex.raw(`drop trigger if exists ${name}`);
+    await knex.raw(sqlite ? `create trigger ${name} after ${event} on ${table} for each row begin ${partBump(event)}; end` : `create trigger ${name} after ${event} on ${table} for each row ${partBump(event)}`);
+  }
+  await knex.raw(`drop trigger if exists ${ORDER_TRIGGER.name}`);
+  // SQLite cannot assign NEW: an update that left the version as it was moves it after the fact
+  // (recursive triggers are off, so that update fires nothing further).
+  await knex.raw(
+    sqlite
+      ? `create trigger ${ORDER_TRIGGER.name} after update on orders for each row when NEW.version = OLD.version begin update orders set version = OLD.version + 1 where id = NEW.id; end`
+      : `create trigger ${ORDER_TRIGGER.name} before update on orders for each row set NEW.version = OLD.version + 1`,
+  );
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await dropVersionTriggers(knex, [...PART_TRIGGERS, ORDER_TRIGGER]);
+  if (await knex.schema.hasColumn('orders', 'version'))
+    await knex.schema.alterTable('orders', (t) => {
+      t.dropColumn('version');
+    });
+}
