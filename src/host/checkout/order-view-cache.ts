@@ -30,6 +30,6 @@ export class OrderViewCache {
 }
 
 /** The stamp of an order as read: its version and its currency precision. */
-export function orderStamp(version: unknown, precision: unknown): string {
-  return `${String(version)}/${precision === null || precision === undefined ? '' : String(precision)}`;
+export function orderStamp(version: number | string, precision: number | string | null | undefined): string {
+  return `${version}/${precision ?? ''}`;
 }
