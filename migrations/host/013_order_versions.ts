@@ -13,6 +13,10 @@ import { dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../
  * document, an operator's SQL). A part's trigger moves its order's version (the old order too when
  * a part moves); the order's own update moves it unless the update already did (the parts'
  * triggers do). An order's delete takes its kept view with it: its version is no longer read.
+ *
+ * On MySQL/MariaDB a part's trigger runs before its row is written: the order's row is then locked
+ * for writing before the part's foreign key check takes a shared lock on it, so two transactions
+ * adding parts to one order queue instead of deadlocking on the upgrade from shared to exclusive.
  */
 const PART_TABLES = ['order_line_items', 'order_deliveries', 'order_transactions', 'documents'];
 const PART_TRIGGERS = versionTriggersOn(PART_TABLES, (table, event) => `order_version_${table}_${event}`);
@@ -31,7 +35,7 @@ export async function up(knex: Knex): Promise<void> {
   const sqlite = dialectOf(knex) === 'sqlite';
   for (const { name, table, event } of PART_TRIGGERS) {
     await knex.raw(`drop trigger if exists ${name}`);
-    await knex.raw(sqlite ? `create trigger ${name} after ${event} on ${table} for each row begin ${partBump(event)}; end` : `create trigger ${name} after ${event} on ${table} for each row ${partBump(event)}`);
+    await knex.raw(sqlite ? `create trigger ${name} after ${event} on ${table} for each row begin ${partBump(event)}; end` : `create trigger ${name} before ${event} on ${table} for each row ${partBump(event)}`);
   }
   await knex.raw(`drop trigger if exists ${ORDER_TRIGGER.name}`);
   // SQLite cannot assign NEW: an update that left the version as it was moves it after the fact

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import type { TestCustomer } from '../helpers/shop.js';
-import { expectError, getShop, http, loginNewCustomer } from '../helpers/shop.js';
+import { expectError, getShop, http, isMysql, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, placeOrder, sessionWithPermissions, storeContextFor } from '../helpers/checkout.js';
 import { statementsDuring } from '../helpers/statements.js';
 
@@ -157,6 +157,20 @@ describe('host: orders and documents', () => {
     } finally {
       await shop.db('sales_channels').where({ id: placed.salesChannelId }).update({ currency_precision: channel.currency_precision });
     }
+  });
+
+  it('takes 20 documents written to one order at once without a deadlock (MariaDB: the version trigger locks the order before the foreign key check does)', async function () {
+    if (!isMysql()) this.skip();
+    const shop = await getShop();
+    const { token } = await loginNewCustomer();
+    const placed = await orderSomething(token, 1);
+    const before = await shop.db('orders').where({ id: placed.id }).first('version');
+    const document = () => ({ id: newId(), order_id: placed.id, customer_id: null, type: 'delivery_note', document_number: `DN-${newId().slice(0, 8)}`, file_name: `dn-${newId()}.pdf`, mime_type: 'application/pdf', content: Buffer.from('%PDF'), created_at: '2000-01-01 00:00:00.000' });
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => shop.db.transaction(async (trx) => trx('documents').insert(document()))));
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).to.deep.equal([]);
+    const after = await shop.db('orders').where({ id: placed.id }).first('version');
+    expect(Number(after.version) - Number(before.version)).to.equal(20);
+    expect((await shop.runtime.orders.get(shop.db, placed.id as string))!.documents).to.have.length(placed.documents.length + 20);
   });
 
   it('answers 400 for invalid criteria and 401 without login', async () => {
