@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { dialectOf } from '../../src/lib/db.js';
-import { dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
+import { createRowVersionTrigger, dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
 
 /**
  * Each order's version (issue 12): `orders.version` moves on every write to what an order read
@@ -37,14 +37,7 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw(`drop trigger if exists ${name}`);
     await knex.raw(sqlite ? `create trigger ${name} after ${event} on ${table} for each row begin ${partBump(event)}; end` : `create trigger ${name} before ${event} on ${table} for each row ${partBump(event)}`);
   }
-  await knex.raw(`drop trigger if exists ${ORDER_TRIGGER.name}`);
-  // SQLite cannot assign NEW: an update that left the version as it was moves it after the fact
-  // (recursive triggers are off, so that update fires nothing further).
-  await knex.raw(
-    sqlite
-      ? `create trigger ${ORDER_TRIGGER.name} after update on orders for each row when NEW.version = OLD.version begin update orders set version = OLD.version + 1 where id = NEW.id; end`
-      : `create trigger ${ORDER_TRIGGER.name} before update on orders for each row set NEW.version = OLD.version + 1`,
-  );
+  await createRowVersionTrigger(knex, 'orders', ORDER_TRIGGER.name);
 }
 
 export async function down(knex: Knex): Promise<void> {

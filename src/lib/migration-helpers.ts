@@ -62,3 +62,17 @@ export async function createVersionTriggers(knex: Knex, triggers: VersionTrigger
 export async function dropVersionTriggers(knex: Knex, triggers: VersionTrigger[]): Promise<void> {
   for (const trigger of triggers) await knex.raw(`drop trigger if exists ${trigger.name}`);
 }
+
+/**
+ * A trigger that moves `table`.version (a bigint column) on every update of a row that did not
+ * move it itself, whoever writes. MySQL/MariaDB set it before the row is written; SQLite cannot
+ * assign NEW, so it moves it after the fact (recursive triggers are off: that update fires nothing).
+ */
+export async function createRowVersionTrigger(knex: Knex, table: string, name: string): Promise<void> {
+  await knex.raw(`drop trigger if exists ${name}`);
+  await knex.raw(
+    dialectOf(knex) === 'sqlite'
+      ? `create trigger ${name} after update on ${table} for each row when NEW.version = OLD.version begin update ${table} set version = OLD.version + 1 where id = NEW.id; end`
+      : `create trigger ${name} before update on ${table} for each row set NEW.version = OLD.version + 1`,
+  );
+}

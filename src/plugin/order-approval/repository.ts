@@ -1,10 +1,11 @@
 import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { bumpCounter, forUpdate, isDuplicateKeyError, readBool, readInt, readJson, selectRaw, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import { bumpCounter, forUpdate, isDuplicateKeyError, marks, readBool, readInt, readJson, selectRaw, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { CHANGEABLE_STATUSES } from './states.js';
+import type { ApprovalSummaryCache } from './summary-cache.js';
 
 export const APPROVALS = 'suite_order_approvals';
 export const LINE_ITEMS = 'suite_order_approval_line_items';
@@ -510,10 +511,17 @@ export async function countPendingApprovals(executor: Executor, customerId: stri
   return readInt(row?.count);
 }
 
+/** An approval of a list page as the route answers it, with its line count. */
+export interface ApprovalListEntry {
+  approval: ApprovalSummary;
+  lineItemCount: number;
+}
+
 /**
  * The customer's approvals by criteria, with their line counts. `visibleTo`: everything (admins and
  * approvers of all), an employee's own requests and those listing them as an n-of approver, or one
- * requester's own.
+ * requester's own. The plain company page (everything, no criteria but the page) takes the
+ * summaries `kept` at each approval's version and reads only the others.
  */
 export async function searchApprovals(
   executor: Executor,
@@ -521,7 +529,8 @@ export async function searchApprovals(
   visibleTo: 'all' | { employeeId: string } | { requester: { type: string; id: string } },
   criteria: Criteria,
   spec: CriteriaSpec,
-): Promise<{ total: number; rows: Array<ApprovalSummary & { lineItemCount: number }> }> {
+  kept?: ApprovalSummaryCache,
+): Promise<{ total: number; rows: ApprovalListEntry[] }> {
   const base = executor(APPROVALS).where(`${APPROVALS}.customer_id`, customerId);
   if (visibleTo !== 'all' && 'requester' in visibleTo) base.where(`${APPROVALS}.requester_type`, visibleTo.requester.type).where(`${APPROVALS}.requester_id`, visibleTo.requester.id);
   else if (visibleTo !== 'all') {
@@ -535,15 +544,16 @@ export async function searchApprovals(
     });
   }
   // Everything of the customer: the total is the maintained count, not a count over its approvals;
-  // the plain list (no filter, term, ids or sort) reads it with the page, in one statement.
+  // the plain list (no filter, term, ids or sort) reads it with the page's stamps, in one statement.
   let countOfPage: number | undefined;
+  let stamps: CompanyPageStamp[] | undefined;
   const options =
     visibleTo === 'all'
       ? {
           readPlainPage: async (limit: number, offset: number) => {
-            const rows = await companyApprovalPage(executor, customerId, limit, offset);
-            if (rows.length) countOfPage = readInt(rows[0]!.approvals_total);
-            return rows;
+            stamps = await companyApprovalStamps(executor, customerId, limit, offset);
+            if (stamps.length) countOfPage = readInt(stamps[0]!.approvals_total);
+            return stamps;
           },
           unfilteredTotal: async () => countOfPage ?? approvalCount(executor, customerId),
         }
@@ -555,23 +565,56 @@ export async function searchApprovals(
     (qb) => qb.select(...SUMMARY_COLUMNS.map((column) => `${APPROVALS}.${column}`), executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
     options,
   );
-  return { total: page.total, rows: page.rows.map((r) => Object.assign(toApprovalSummary(r), { lineItemCount: readInt(r.line_item_count) })) };
+  if (stamps) return { total: page.total, rows: await summariesOfStamps(executor, customerId, stamps, kept) };
+  return { total: page.total, rows: page.rows.map((r) => ({ approval: toApprovalSummary(r), lineItemCount: readInt(r.line_item_count) })) };
 }
 
-const COMPANY_APPROVAL_PAGE =
-  `select ${SUMMARY_COLUMNS.map((column) => `a.${column}`).join(', ')},` +
+/** A row of the plain company page: an approval's id, version and line count, and the customer's approval count. */
+interface CompanyPageStamp {
+  id: string;
+  version: number | string;
+  line_item_count: unknown;
+  approvals_total: unknown;
+}
+
+const COMPANY_APPROVAL_STAMPS =
+  `select a.id, a.version,` +
   ` (select count(*) from ${LINE_ITEMS} l where l.approval_id = a.id) as line_item_count,` +
   ` (select c.approvals from ${COUNTS} c where c.customer_id = ?) as approvals_total` +
   ` from ${APPROVALS} a where a.customer_id = ? order by a.created_at desc, a.id desc`;
 
 /**
- * A page of all the customer's approvals, newest first (the list's default sort), with each one's
- * line count and, on every row, the customer's maintained approval count: one statement, in the
- * order of `suite_order_approvals_list_idx`. The limit is a literal, as in `searchByCriteria`.
+ * A page of all the customer's approvals, newest first (the list's default sort), as stamps: each
+ * one's id, version and line count and, on every row, the customer's maintained approval count; one
+ * statement, in the order of `suite_order_approvals_list_idx`. The limit is a literal, as in `searchByCriteria`.
  */
-async function companyApprovalPage(executor: Executor, customerId: string, limit: number, offset: number): Promise<ApprovalListRow[]> {
-  if (!Number.isInteger(limit)) throw new Error(`companyApprovalPage: the limit ${limit} is not an integer`);
-  return selectRaw<ApprovalListRow>(executor, `${COMPANY_APPROVAL_PAGE} limit ${limit} offset ?`, [customerId, customerId, offset]);
+async function companyApprovalStamps(executor: Executor, customerId: string, limit: number, offset: number): Promise<CompanyPageStamp[]> {
+  if (!Number.isInteger(limit)) throw new Error(`companyApprovalStamps: the limit ${limit} is not an integer`);
+  return selectRaw<CompanyPageStamp>(executor, `${COMPANY_APPROVAL_STAMPS} limit ${limit} offset ?`, [customerId, customerId, offset]);
+}
+
+const SELECT_SUMMARIES = `select ${SUMMARY_COLUMNS.join(', ')}, version from ${APPROVALS} where customer_id = ? and id in `;
+
+/**
+ * The entries of a page of stamps, in its order: kept summaries at their version, the others read
+ * (each kept under the version read with its row). Inside a transaction nothing kept is used.
+ */
+async function summariesOfStamps(executor: Executor, customerId: string, stamps: CompanyPageStamp[], kept: ApprovalSummaryCache | undefined): Promise<ApprovalListEntry[]> {
+  const cache = executor.isTransaction ? undefined : kept;
+  const byId = new Map<string, ApprovalSummary>();
+  const missing: string[] = [];
+  for (const stamp of stamps) {
+    const summary = cache?.get(stamp.id, String(stamp.version));
+    if (summary) byId.set(stamp.id, summary);
+    else missing.push(stamp.id);
+  }
+  if (missing.length > 0)
+    for (const row of await selectRaw<ApprovalListRow & { version: number | string }>(executor, `${SELECT_SUMMARIES}(${marks(missing.length)})`, [customerId, ...missing])) {
+      const summary = toApprovalSummary(row);
+      byId.set(row.id, cache ? cache.keep(row.id, String(row.version), summary) : summary);
+    }
+  // An approval deleted between the two statements is left out.
+  return stamps.filter((stamp) => byId.has(stamp.id)).map((stamp) => ({ approval: byId.get(stamp.id)!, lineItemCount: readInt(stamp.line_item_count) }));
 }
 
 export interface ActivityView {

@@ -46,6 +46,7 @@ import {
   updateBody,
 } from './schemas.js';
 import type { OrderApprovalUseCases } from './use-cases/index.js';
+import { ApprovalSummaryCache } from './summary-cache.js';
 import { declaredCustomer } from '../declared.js';
 
 const TAGS = ['Order approval'];
@@ -113,6 +114,7 @@ const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
 
 export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
   const { db } = host;
+  const listSummaries = new ApprovalSummaryCache();
 
   const validateSettings = async (ctx: StoreContext, body: Pick<ApprovalSettings, 'mode'> & Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
     const customer = declaredCustomer(ctx);
@@ -258,10 +260,10 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
         const visibleTo = seesAll(ctx) ? 'all' : ctx.employee ? { employeeId: ctx.employee.id } : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
-        const page = await searchApprovals(db, customer.id, visibleTo, body, APPROVAL_CRITERIA);
+        const page = await searchApprovals(db, customer.id, visibleTo, body, APPROVAL_CRITERIA, listSummaries);
         const precision = ctx.salesChannel.currencyPrecision;
         // The count goes last on the view itself (no copy of every row's view).
-        return { total: page.total, data: page.rows.map((r) => Object.assign(approvalView(r, precision), { lineItemCount: r.lineItemCount })) };
+        return { total: page.total, data: page.rows.map((r) => Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount })) };
       },
     }),
     defineStoreRoute({

@@ -66,6 +66,34 @@ describe('order approval list and budget orders: one statement for the page and 
     expect(none.statements, none.statements.join('\n')).to.have.length(1);
   });
 
+  it('approval list: summaries kept per approval version; a row written by anyone is read again on the next page, and only that row', async () => {
+    const shop = await getShop();
+    const { customer, requester } = await company();
+    const p = await product();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await requestApproval(requester.token, [{ productId: p.id, quantity: 1 + i }]));
+    const admin = await as(customer.token);
+    const cold = await routeStatements(() => admin.post('/order-approval/list', { limit: 25 }));
+    const warm = await routeStatements(() => admin.post('/order-approval/list', { limit: 25 }));
+    expect(warm.result.body).to.deep.equal(cold.result.body);
+    expect(warm.statements, 'kept: the stamps only').to.have.length(1);
+
+    await shop.db('suite_order_approvals').where({ id: ids[1] }).update({ status: 'declined', customer_comment: 'Changed by SQL' });
+    const changed = await routeStatements(() => admin.post('/order-approval/list', { limit: 25 }));
+    expect(changed.statements, changed.statements.join('\n')).to.have.length(2);
+    expect(changed.statements[1], 'only the changed approval is read').to.match(/ in \(\?\)$/);
+    const row = changed.result.body.data.find((a: { id: string }) => a.id === ids[1]);
+    expect(row).to.include({ status: 'declined', isDeclined: true, customerComment: 'Changed by SQL' });
+    expect(changed.result.body.data.map((a: { id: string }) => a.id)).to.deep.equal([ids[2], ids[1], ids[0]]);
+    expect((await routeStatements(() => admin.post('/order-approval/list', { limit: 25 }))).statements).to.have.length(1);
+
+    // A line added to an approval changes its count without touching its row: counts come with the stamps.
+    const line = await shop.db('suite_order_approval_line_items').where({ approval_id: ids[0] }).first();
+    await shop.db('suite_order_approval_line_items').insert({ ...line, id: `${line.id.slice(0, 24)}ffffffff`, position: 9 });
+    const counted = await admin.post('/order-approval/list', { limit: 25 });
+    expect(counted.body.data.find((a: { id: string }) => a.id === ids[0]).lineItemCount).to.equal(2);
+  });
+
   it('budget orders: the page with the budget\'s order count in one statement; another customer\'s budget is a 404, an empty or past-the-end page has the right total', async () => {
     const customer = await newCustomer();
     const budget = await createBudget(customer.token, { amount: 1_000_000, allowApproval: false });
