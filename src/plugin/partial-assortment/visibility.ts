@@ -1,5 +1,6 @@
 import { VISIBILITY_ID_MARKER, type HostRuntime, type StoreContext, type VisibilityConstraint, type VisibilityFilter } from '../../host/contract.js';
 import { dialectOf, type Executor } from '../../lib/db.js';
+import { deepFreeze } from '../../lib/deep-freeze.js';
 import { KIND_BY_ENTITY, type AssignmentKind } from './kinds.js';
 import { entitiesUnlockedBy, restrictedEntities } from './repository.js';
 
@@ -17,6 +18,8 @@ interface Snapshot {
   restricted: Map<AssignmentKind, Promise<string[] | null>>;
   /** per kind and rule set: the entities those rules unlock */
   unlocked: Map<string, Promise<string[] | null>>;
+  /** per kind and rule set: the subquery constraint, when the lists are too long (compiled once, frozen) */
+  subqueries: Map<string, VisibilityConstraint>;
 }
 
 function isTransaction(executor: Executor): boolean {
@@ -31,6 +34,25 @@ function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>, max
   map.set(key, loading);
   loading.catch(() => map.delete(key));
   return loading;
+}
+
+/**
+ * A subquery constraint per rule set, compiled once and shared frozen: the same for every request
+ * of that rule set (at that version), and knex's pass over its text was a few per cent of a product read.
+ */
+function compiledOnce(kept: Map<string, VisibilityConstraint>, ruleSet: string, compile: () => VisibilityConstraint): VisibilityConstraint {
+  let constraint = kept.get(ruleSet);
+  if (!constraint) {
+    if (kept.size >= CACHED_RULE_SETS_MAX) kept.clear();
+    kept.set(ruleSet, (constraint = deepFreeze(compile())));
+  }
+  return constraint;
+}
+
+/** The context's rule ids (distinct, sorted) and the key of their set for `kind`. */
+async function ruleSetOf(ctx: StoreContext, kind: AssignmentKind): Promise<{ ruleIds: string[]; ruleSet: string }> {
+  const ruleIds = [...new Set(await ctx.ruleIds())].sort();
+  return { ruleIds, ruleSet: `${kind.entity}:${ruleIds.join(',')}` };
 }
 
 const upTo = (ids: string[]) => (ids.length > ID_LIST_MAX ? null : ids);
@@ -78,33 +100,35 @@ function restrictBySubqueries(executor: Executor, kind: AssignmentKind, ruleIds:
  */
 export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
   let current: Snapshot | null = null;
+  const inTransactions = new Map<string, VisibilityConstraint>();
   const versionOfRequest = new WeakMap<StoreContext, Promise<number>>();
 
   async function snapshotFor(ctx: StoreContext): Promise<Snapshot> {
     let versionPromise = versionOfRequest.get(ctx);
     if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = host.catalog.visibilityVersion(host.db, ctx)));
     const version = await versionPromise;
-    if (current?.version !== version) current = { version, restricted: new Map(), unlocked: new Map() };
+    if (current?.version !== version) current = { version, restricted: new Map(), unlocked: new Map(), subqueries: new Map() };
     return current;
   }
 
   return async (ctx, entity, executor) => {
     const kind = KIND_BY_ENTITY.get(entity);
     if (!kind) return { kind: 'all' };
-    if (isTransaction(executor)) return restrictBySubqueries(executor, kind, await ctx.ruleIds(), null);
+    if (isTransaction(executor)) {
+      // Plain subqueries depend on the rule set alone: compiled once per rule set, whatever the version.
+      const { ruleIds, ruleSet } = await ruleSetOf(ctx, kind);
+      return compiledOnce(inTransactions, ruleSet, () => restrictBySubqueries(executor, kind, ruleIds, null));
+    }
     const snapshot = await snapshotFor(ctx);
     const restricted = await memo(snapshot.restricted, kind, async () => upTo(await restrictedEntities(host.db, kind, ID_LIST_MAX)));
     if (restricted?.length === 0) return { kind: 'all' };
-    const ruleIds = [...new Set(await ctx.ruleIds())].sort();
-    const unlocked =
-      ruleIds.length === 0
-        ? []
-        : await memo(snapshot.unlocked, `${kind.entity}:${ruleIds.join(',')}`, async () => upTo(await entitiesUnlockedBy(host.db, kind, ruleIds, ID_LIST_MAX)), CACHED_RULE_SETS_MAX);
+    const { ruleIds, ruleSet } = await ruleSetOf(ctx, kind);
+    const unlocked = ruleIds.length === 0 ? [] : await memo(snapshot.unlocked, ruleSet, async () => upTo(await entitiesUnlockedBy(host.db, kind, ruleIds, ID_LIST_MAX)), CACHED_RULE_SETS_MAX);
     if (restricted && unlocked) {
       const open = new Set(unlocked);
       const hidden = restricted.filter((id) => !open.has(id));
       return hidden.length > 0 ? { kind: 'exclude', ids: hidden } : { kind: 'all' };
     }
-    return restrictBySubqueries(executor, kind, ruleIds, unlocked);
+    return compiledOnce(snapshot.subqueries, ruleSet, () => restrictBySubqueries(executor, kind, ruleIds, unlocked));
   };
 }
