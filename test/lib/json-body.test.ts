@@ -20,6 +20,12 @@ describe('lib: JSON request bodies', () => {
     expect((await listing(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"limit":4}')]))).body.limit).to.equal(4);
     expect((await listing('')).status).to.equal(200);
     expect((await listing('{"limit":"ü"}')).body.errors[0].code).to.equal('SUITE__INVALID_INPUT');
+    expect((await listing('{}')).status).to.equal(200);
+    expect((await listing('', {})).status, 'no content type, no body').to.equal(200);
+  });
+
+  it('refuses an empty JSON array where an object is declared (it is not read as an empty body)', async () => {
+    expectError(await listing('[]'), 400, 'SUITE__INVALID_INPUT');
   });
 
   it('refuses malformed JSON and a scalar with 400, a body over 1 MB with 413, another charset with 415', async () => {
