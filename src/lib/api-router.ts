@@ -1,3 +1,4 @@
+import { answerJson } from './answer-json.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, Errors, internalErrorBody } from './errors.js';
 import { dbErrorAsAppError, type Db } from './db.js';
@@ -48,12 +49,14 @@ export function sendOutcome(res: Response, outcome: RouteOutcome): void {
     res.send(outcome.body);
     return;
   }
+  const json = answerJson(outcome.body);
   if (res.req.method === 'GET' || res.req.method === 'HEAD') {
-    res.json(outcome.body);
+    // As res.json would, from our text: express adds the ETag and answers If-None-Match with 304.
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.send(json);
     return;
   }
   // Answers to other methods are never fresh: written directly, without express's ETag (a hash of every body).
-  const json = JSON.stringify(outcome.body);
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-length', Buffer.byteLength(json));
   res.end(json);

@@ -40,6 +40,7 @@ import {
 import { budgetStatus, type BudgetData } from './service.js';
 import { storeList, storeListOf } from '../../lib/store-list.js';
 import { declaredCustomer } from '../declared.js';
+import { DerivedViews } from '../../lib/kept-views.js';
 
 const TAGS = ['Budgets'];
 
@@ -167,6 +168,7 @@ async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promis
 }
 
 export function budgetRoutes(host: HostRuntime): StoreRoute[] {
+  const budgetOrderViews = new DerivedViews<Record<string, unknown>, Record<string, unknown>>();
   const update = async (ctx: StoreContext, id: string, input: BudgetInput) => {
     const customer = declaredCustomer(ctx);
     const columns = await budgetColumns(host, ctx, input);
@@ -206,8 +208,16 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
     // An empty plain page does not tell whether the budget is the customer's: another customer's is a 404.
     if (page.rows.length === 0) await customersBudget();
     const orders = page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.order_id)) : [];
-    const dataById = new Map(page.rows.map((r) => [r.order_id, readJson<BudgetData | null>(r.budget_data, null)]));
-    return { total: page.total, orders: orders.map((order) => budgetOrderView(order, dataById.get(String(order.id))!)) };
+    const dataById = new Map(page.rows.map((r) => [r.order_id, String(r.budget_data ?? '')]));
+    // An order view the host keeps has its budget order view kept beside it, per budget data.
+    const view = (order: Record<string, unknown>, data: string) => budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
+    return {
+      total: page.total,
+      orders: orders.map((order) => {
+        const data = dataById.get(String(order.id))!;
+        return budgetOrderViews.of(order, data, () => view(order, data));
+      }),
+    };
   };
   const budgetOrdersRoute = { path: '/budget/{budgetId}/orders', tags: TAGS, auth: 'login', needsCustomer: true, permission: 'budget.read' } as const;
 

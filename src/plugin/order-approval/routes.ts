@@ -20,6 +20,7 @@ import {
   saveSettings,
   reservationsOf,
   searchApprovals,
+  type ApprovalListEntry,
   type ApprovalSummary,
   type ApprovalSettings,
 } from './repository.js';
@@ -47,6 +48,7 @@ import {
 } from './schemas.js';
 import type { OrderApprovalUseCases } from './use-cases/index.js';
 import { ApprovalSummaryCache } from './summary-cache.js';
+import { DerivedViews } from '../../lib/kept-views.js';
 import { declaredCustomer } from '../declared.js';
 
 const TAGS = ['Order approval'];
@@ -115,6 +117,7 @@ const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
 export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
   const { db } = host;
   const listSummaries = new ApprovalSummaryCache();
+  const listViews = new DerivedViews<ApprovalSummary, ReturnType<typeof approvalView> & { lineItemCount: number }>();
 
   const validateSettings = async (ctx: StoreContext, body: Pick<ApprovalSettings, 'mode'> & Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
     const customer = declaredCustomer(ctx);
@@ -262,8 +265,9 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         const visibleTo = seesAll(ctx) ? 'all' : ctx.employee ? { employeeId: ctx.employee.id } : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
         const page = await searchApprovals(db, customer.id, visibleTo, body, APPROVAL_CRITERIA, listSummaries);
         const precision = ctx.salesChannel.currencyPrecision;
-        // The count goes last on the view itself (no copy of every row's view).
-        return { total: page.total, data: page.rows.map((r) => Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount })) };
+        // The count goes last on the view itself (no copy of every row's view); a kept summary's view is kept beside it.
+        const listView = (r: ApprovalListEntry) => Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount });
+        return { total: page.total, data: page.rows.map((r) => listViews.of(r.approval, `${precision}/${r.lineItemCount}`, () => listView(r))) };
       },
     }),
     defineStoreRoute({
