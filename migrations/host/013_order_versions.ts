@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../../src/lib/db.js';
-import { createRowVersionTrigger, dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
+import { createRowVersionTrigger, createVersionTriggers, dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
 
 /**
  * Each order's version (issue 12): `orders.version` moves on every write to what an order read
@@ -32,11 +31,7 @@ export async function up(knex: Knex): Promise<void> {
     await knex.schema.alterTable('orders', (t) => {
       t.bigInteger('version').notNullable().defaultTo(1);
     });
-  const sqlite = dialectOf(knex) === 'sqlite';
-  for (const { name, table, event } of PART_TRIGGERS) {
-    await knex.raw(`drop trigger if exists ${name}`);
-    await knex.raw(sqlite ? `create trigger ${name} after ${event} on ${table} for each row begin ${partBump(event)}; end` : `create trigger ${name} before ${event} on ${table} for each row ${partBump(event)}`);
-  }
+  await createVersionTriggers(knex, PART_TRIGGERS, partBump, { mysqlBefore: true });
   await createRowVersionTrigger(knex, 'orders', ORDER_TRIGGER.name);
 }
 

@@ -44,17 +44,21 @@ export function versionTriggersOn(tables: string[], name = (table: string, event
 }
 
 /**
- * (Re)creates `triggers`, each running `bump` (the update that moves the counter) for every row
- * written. Dropped first: MySQL/MariaDB commit each DDL statement, so a migration that stopped
- * half-way is run again from the top.
+ * (Re)creates `triggers`, each running `bump` (the update that moves the counter; per event when
+ * it names the row, e.g. NEW or OLD) for every row written. Dropped first: MySQL/MariaDB commit each
+ * DDL statement, so a migration that stopped half-way is run again from the top. `mysqlBefore`: on
+ * MySQL/MariaDB the trigger runs before the row is written (SQLite always after), so a bump of a
+ * parent row locks it before the row's foreign key check takes a shared lock on it.
  */
-export async function createVersionTriggers(knex: Knex, triggers: VersionTrigger[], bump: string): Promise<void> {
+export async function createVersionTriggers(knex: Knex, triggers: VersionTrigger[], bump: string | ((event: RowEvent) => string), options: { mysqlBefore?: boolean } = {}): Promise<void> {
+  const sqlite = dialectOf(knex) === 'sqlite';
   for (const { name, table, event } of triggers) {
+    const statement = typeof bump === 'string' ? bump : bump(event);
     await knex.raw(`drop trigger if exists ${name}`);
     await knex.raw(
-      dialectOf(knex) === 'sqlite'
-        ? `create trigger ${name} after ${event} on ${table} for each row begin ${bump}; end`
-        : `create trigger ${name} after ${event} on ${table} for each row ${bump}`,
+      sqlite
+        ? `create trigger ${name} after ${event} on ${table} for each row begin ${statement}; end`
+        : `create trigger ${name} ${options.mysqlBefore ? 'before' : 'after'} ${event} on ${table} for each row ${statement}`,
     );
   }
 }
