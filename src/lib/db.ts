@@ -2,9 +2,10 @@ import knexFactory, { type Knex } from 'knex';
 import Mysql2Client from 'knex/lib/dialects/mysql2/index.js';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { deepFreeze } from './deep-freeze.js';
 import { AppError, Errors } from './errors.js';
 import { isLeanTransaction, runLeanTransaction, type LeanTransactionDialect, type RootClient, type TransactionConfig } from './lean-transaction.js';
-import { guardedSqliteClient } from './sqlite-client.js';
+import { guardedSqliteClient, sameContent, sqliteContentStamp, type SqliteContentStamp } from './sqlite-client.js';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -272,6 +273,27 @@ export function fixedRead<Args extends FixedValue[]>(build: (executor: Executor,
     if (!statement) compiled.set(dialect, (statement = compile(executor, args.length)));
     const bindings = statement.bindings.map((binding) => ('arg' in binding ? args[binding.arg] : binding.value));
     return selectRaw<Row>(executor, statement.sql, bindings as Knex.RawBinding[]);
+  };
+}
+
+/**
+ * A read whose answer is kept while the database is unchanged: on SQLite it runs again only when
+ * the database's content stamp moved (another connection committed, or this process ran a
+ * statement that may write: `sqliteContentStamp`), and inside a transaction always; on
+ * MySQL/MariaDB, which has no such cheap signal, it runs every time. For the one small read every
+ * request makes before its caches (the context versions), not for pages: what is kept is one
+ * answer per read, frozen, shared by every caller.
+ */
+export function keptWhileUnchanged<T extends object>(read: (executor: Executor) => Promise<T>): (executor: Executor) => Promise<Readonly<T>> {
+  let kept: { stamp: SqliteContentStamp; value: Readonly<T> } | null = null;
+  return async (executor) => {
+    const stamp = sqliteContentStamp((executor as unknown as { client: object }).client);
+    if (!stamp) return deepFreeze(await read(executor));
+    if (kept && sameContent(kept.stamp, stamp)) return kept.value;
+    // Kept under the stamp taken before the read: a write in between moves the stamp past it.
+    const value = deepFreeze(await read(executor));
+    kept = { stamp, value };
+    return value;
   };
 }
 

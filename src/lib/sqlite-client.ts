@@ -94,6 +94,36 @@ function idleSqliteConnection(client: { transacting?: boolean; [POOLED_CONNECTIO
   return connection;
 }
 
+/** Per connection: the statements that may write this process has run on it (runPrepared counts them). */
+const writesOn = new WeakMap<SqliteConnection, number>();
+
+/** What the database held when a stamp was taken, as far as this process can tell (sqliteContentStamp). */
+export interface SqliteContentStamp {
+  readonly connection: object;
+  readonly dataVersion: number;
+  readonly writes: number;
+}
+
+/**
+ * A stamp of the SQLite database's content, for reads kept while it is unchanged: SQLite's
+ * `PRAGMA data_version` (it moves on this connection when any other connection, in any process,
+ * commits) and the number of statements that may write this process ran on its connection. Two
+ * equal stamps mean nothing was written in between. Null when the client is not our SQLite client
+ * or its connection is not idle (in a transaction a read must see the transaction's own writes
+ * as they happen, so nothing is kept or answered from what was kept).
+ */
+export function sqliteContentStamp(client: object): SqliteContentStamp | null {
+  if (!(POOLED_CONNECTION in client)) return null;
+  const connection = idleSqliteConnection(client as Parameters<typeof idleSqliteConnection>[0]);
+  if (!connection) return null;
+  const [row] = preparedStatement(connection, 'PRAGMA data_version').statement.all([]) as unknown[][];
+  return { connection, dataVersion: Number(row![0]), writes: writesOn.get(connection) ?? 0 };
+}
+
+export function sameContent(a: SqliteContentStamp, b: SqliteContentStamp): boolean {
+  return a.connection === b.connection && a.dataVersion === b.dataVersion && a.writes === b.writes;
+}
+
 interface KnexRunner {
   run(): Promise<unknown>;
 }
@@ -176,6 +206,8 @@ function runPrepared(client: object, connection: SqliteConnection, obj: SqliteQu
   const prepared = preparedStatement(connection, obj.sql);
   const bindings = (client as { _formatBindings(bindings: unknown[] | undefined): unknown[] })._formatBindings(obj.bindings);
   const { statement } = prepared;
+  // Counted before it runs: a write that fails halfway still counts (a stamp may move needlessly, never stay put wrongly).
+  if (!statement.readonly) writesOn.set(connection, (writesOn.get(connection) ?? 0) + 1);
   if (statement.reader) {
     const rows = statement.all(bindings) as unknown[][];
     // SQLite re-prepares a statement whose tables changed (a `select *` after a migration may answer more columns).
@@ -192,6 +224,8 @@ function runPrepared(client: object, connection: SqliteConnection, obj: SqliteQu
 
 interface SqliteStatement {
   reader: boolean;
+  /** false for a statement that may write (BEGIN, COMMIT and ROLLBACK count as read-only: they change nothing that another read would not already have seen) */
+  readonly: boolean;
   all(bindings: unknown[]): unknown[];
   run(bindings: unknown[]): { changes: number; lastInsertRowid: number | bigint };
   raw(toggle: boolean): SqliteStatement;

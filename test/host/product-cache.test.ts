@@ -34,7 +34,7 @@ async function readAsRequest(token: string, id: string) {
 }
 
 describe('host: products read by id, kept per process at the products version', () => {
-  it('product price: a warm request runs the versions read only (tier prices come with the kept product, customer price rows are kept at their version); a change to the product, its tier prices or its state shows on the next request', async () => {
+  it('product price: a warm request runs the versions read only (on SQLite not even that while the database is unchanged) (tier prices come with the kept product, customer price rows are kept at their version); a change to the product, its tier prices or its state shows on the next request', async () => {
     const buyer = await loginNewCustomer();
     const item = await product({ priceNet: 1000, tiers: [[10, 800]] });
     await setPrice({ customerId: buyer.customer.id, productId: item.id, minQuantity: 50, price: 6 });
@@ -48,12 +48,13 @@ describe('host: products read by id, kept per process at the products version', 
     const warm = await statementsDuring(await db(), /./, () => unitAt(60));
     expect(warm.result).to.equal(6);
     expect(warm.statements.filter((sql) => PRODUCT_READ.test(sql))).to.deep.equal([]);
-    expect(warm.statements, warm.statements.join('\n')).to.have.length(1);
+    // The versions read (on SQLite kept while the database is unchanged, as it is between these requests).
+    expect(warm.statements, warm.statements.join('\n')).to.have.length(isMysql() ? 1 : 0);
     // No customer price at 10: the tier prices came with the kept product, none are read.
     expect(await unitAt(10)).to.equal(8);
     const tier = await statementsDuring(await db(), /./, () => unitAt(10));
     expect(tier.result).to.equal(8);
-    expect(tier.statements, tier.statements.join('\n')).to.have.length(1);
+    expect(tier.statements, tier.statements.join('\n')).to.have.length(isMysql() ? 1 : 0);
     expect(tier.statements.filter((sql) => PRODUCT_READ.test(sql) || /product_tier_prices/.test(sql))).to.deep.equal([]);
 
     // Plain SQL, as an import or an operator would write it.

@@ -1,7 +1,7 @@
 import { newId } from '../../lib/ids.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { LRUCache } from 'lru-cache';
-import { fixedRead, readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
+import { fixedRead, keptWhileUnchanged, readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { Knex } from 'knex';
 import type { ActorType, ContextVersionSource, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
@@ -143,12 +143,12 @@ export async function activeSalesChannel(executor: Executor, accessKey: string |
 }
 
 export interface ContextVersions {
-  visibility: number;
-  sessions: number;
+  readonly visibility: number;
+  readonly sessions: number;
   /** The products version (migrations/host/012): what the product reads kept per process are checked against. */
-  products: number;
+  readonly products: number;
   /** The plugins' counters (`auth.addContextVersion`), in the order of the sources read. */
-  plugins: number[];
+  readonly plugins: readonly number[];
 }
 
 type VersionRow = { source: number | string; name: string; value: number | string };
@@ -163,26 +163,36 @@ function versionsStatement(sources: readonly ContextVersionSource[]) {
   });
 }
 
-/** One statement per list of plugin counters (a host has one list; it grows only while plugins load). */
-const versionStatements = new WeakMap<readonly ContextVersionSource[], { count: number; read: ReturnType<typeof versionsStatement> }>();
+/** The versions as one read of one statement, kept while the database is unchanged (on SQLite: `keptWhileUnchanged`). */
+function versionsReader(sources: readonly ContextVersionSource[]) {
+  const statement = versionsStatement(sources);
+  return keptWhileUnchanged(async (executor: Executor): Promise<ContextVersions> => {
+    const rows = await statement<VersionRow>(executor);
+    const host = { visibility: 0, sessions: 0, products: 0 };
+    const plugins = new Array<number>(sources.length).fill(0);
+    for (const row of rows) {
+      const source = readInt(row.source);
+      if (source > 0) plugins[source - 1] = readInt(row.value);
+      else if (row.name === VISIBILITY) host.visibility = readInt(row.value);
+      else if (row.name === SESSIONS_VERSION) host.sessions = readInt(row.value);
+      else if (row.name === PRODUCTS_VERSION) host.products = readInt(row.value);
+    }
+    return { ...host, plugins };
+  });
+}
+
+/** One reader per list of plugin counters (a host has one list; it grows only while plugins load). */
+const versionReaders = new WeakMap<readonly ContextVersionSource[], { count: number; read: ReturnType<typeof versionsReader> }>();
 
 /**
  * The visibility, session and products versions and the plugins' counters, in one read: what a
- * request's caches are checked against.
+ * request's caches are checked against. The answer is frozen (on SQLite it is shared by the
+ * requests that find the database unchanged).
  */
 export async function readContextVersions(executor: Executor, sources: readonly ContextVersionSource[] = []): Promise<ContextVersions> {
-  let statement = versionStatements.get(sources);
-  if (!statement || statement.count !== sources.length) versionStatements.set(sources, (statement = { count: sources.length, read: versionsStatement([...sources]) }));
-  const rows = await statement.read<VersionRow>(executor);
-  const versions: ContextVersions = { visibility: 0, sessions: 0, products: 0, plugins: new Array<number>(sources.length).fill(0) };
-  for (const row of rows) {
-    const source = readInt(row.source);
-    if (source > 0) versions.plugins[source - 1] = readInt(row.value);
-    else if (row.name === VISIBILITY) versions.visibility = readInt(row.value);
-    else if (row.name === SESSIONS_VERSION) versions.sessions = readInt(row.value);
-    else if (row.name === PRODUCTS_VERSION) versions.products = readInt(row.value);
-  }
-  return versions;
+  let reader = versionReaders.get(sources);
+  if (!reader || reader.count !== sources.length) versionReaders.set(sources, (reader = { count: sources.length, read: versionsReader([...sources]) }));
+  return reader.read(executor);
 }
 
 /**

@@ -15,7 +15,7 @@ export const ACCESS_KEY_HEADER = 'suite-access-key';
 const GUEST: Actor = { type: 'guest', id: null, name: 'Guest', email: null };
 
 /** The plugins' counters read with a context (in the order of `registries.contextVersions`). */
-const pluginVersionsOfRequest = new WeakMap<StoreContext, number[]>();
+const pluginVersionsOfRequest = new WeakMap<StoreContext, readonly number[]>();
 
 /** A plugin counter's value read when `ctx` was built (`auth.contextVersion`); undefined when it was not read with it. */
 export function requestContextVersion(internals: HostInternals, ctx: StoreContext, source: ContextVersionSource): number | undefined {
