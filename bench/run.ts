@@ -24,7 +24,9 @@ const HELP = `Usage: npm run bench [-- --help]
 
 Seeds a bench database, starts the app and a bare express baseline as separate processes and runs
 autocannon per scenario; prints req/s, p50 and p99 and the ratios to /health and to the bare route.
-The app runs as one process (WEB_CONCURRENCY=1), like the bare route. The table is also written
+The bare route answers the scenario's own request (method, headers, JSON body read with
+express.json()) with the scenario's SQL; "vs bare GET" is the ratio to the same SQL behind a
+plain GET without a body (the first rounds' baseline). The app runs as one process (WEB_CONCURRENCY=1), like the bare route. The table is also written
 as JSON to var/bench/last.json.
 
 Knobs (environment variables):
@@ -193,13 +195,18 @@ async function main(): Promise<void> {
   const firstFireAfterMs = Date.now() - appStarted;
   const health = cpuProfileDir ? null : await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
   type VendureFigures = { rps: number; p50: number; p99: number; errors: number; vsReference: number };
-  type Row = { scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null };
+  type Row = { scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null; bareGetRps: number | null; vsBareGet: number | null };
   type CpuFigures = { cpuMsPerRequest: number | null; bareCpuMsPerRequest: number | null; cpuVsBareSql: number | null };
   const scenarioRows: Array<Row & CpuFigures & { vendure: VendureFigures | null }> = [];
-  if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, bareCpuMsPerRequest: null, cpuVsBareSql: null, vendure: null });
+  if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, bareGetRps: null, vsBareGet: null, bareCpuMsPerRequest: null, cpuVsBareSql: null, vendure: null });
   for (const plan of plans) {
     const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app, seconds, app.child);
-    const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { method: 'GET', path: '' }, seconds, baseline.child);
+    // The bare route gets the app's own request (method, headers, body); a request with a body is
+    // also fired as a plain GET, the first rounds' baseline, whose ratio counts the body's reading
+    // against the app.
+    const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { ...plan.app, path: '' }, seconds, baseline.child);
+    const withBody = plan.app.method !== 'GET' || plan.app.body !== undefined || plan.app.bodies !== undefined;
+    const bareGet = withBody ? await fire(`http://127.0.0.1:${baseline.port}/get/${plan.scenario.name}`, { method: 'GET', path: '' }, seconds, baseline.child) : bare;
     const inVendure = plan.vendure && vendure ? await fire(`${vendure.env.baseUrl}${plan.vendure.path}`, plan.vendure) : null;
     scenarioRows.push({
       scenario: plan.scenario.name,
@@ -207,6 +214,8 @@ async function main(): Promise<void> {
       bareSqlRps: bare.rps,
       vsHealth: health ? measured.rps / health.rps : null,
       vsBareSql: measured.rps / bare.rps,
+      bareGetRps: bareGet.rps,
+      vsBareGet: measured.rps / bareGet.rps,
       bareCpuMsPerRequest: bare.cpuMsPerRequest,
       cpuVsBareSql: measured.cpuMsPerRequest && bare.cpuMsPerRequest ? bare.cpuMsPerRequest / measured.cpuMsPerRequest : null,
       vendure: inVendure ? { ...inVendure, vsReference: inVendure.rps / measured.rps } : null,
@@ -215,11 +224,11 @@ async function main(): Promise<void> {
   await stopProcess(app.child);
   baseline.child.kill('SIGTERM');
   vendure?.child.kill('SIGTERM');
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL', 'CPU ms/req', 'bare CPU ms/req', 'CPU vs bare SQL'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL', 'CPU ms/req', 'bare CPU ms/req', 'CPU vs bare SQL', 'bare GET req/s', 'vs bare GET'];
   const ms = (value: number | null, digits = 3) => (value === null ? '' : value.toFixed(digits));
   const rows: string[][] = [vendure ? [...header, 'Vendure req/s', 'Vendure p50 ms', 'Vendure errors', 'Vendure vs reference'] : header];
   for (const row of scenarioRows) {
-    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth === null ? '' : row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2), ms(row.cpuMsPerRequest), ms(row.bareCpuMsPerRequest), ms(row.cpuVsBareSql, 2)];
+    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth === null ? '' : row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2), ms(row.cpuMsPerRequest), ms(row.bareCpuMsPerRequest), ms(row.cpuVsBareSql, 2), row.bareGetRps === null ? '' : row.bareGetRps.toFixed(0), row.vsBareGet === null ? '' : row.vsBareGet.toFixed(2)];
     if (vendure) cells.push(...(row.vendure ? [row.vendure.rps.toFixed(0), String(row.vendure.p50), String(row.vendure.errors), row.vendure.vsReference.toFixed(2)] : ['', '', '', '']));
     rows.push(cells);
   }

@@ -50,14 +50,22 @@ export const scenarios: BenchScenario[] = [
     async requests(env) {
       const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
       const headers = { 'suite-context-token': token };
-      const numbers = ['BENCH-0000001', 'BENCH-0000002'];
-      // A fresh cart each run (a login finds its open cart again).
+      // Twenty products added in turn, as in the cart add scenario: no line reaches the per-line quantity limit (10,000) in a run.
+      const numbers = Array.from({ length: 20 }, (_, i) => `BENCH-${String(i + 1).padStart(7, '0')}`);
+      // A fresh cart each run (a login finds its open cart again), with both lines in it: the
+      // measured adds raise their quantities, as the bare route's update does.
       await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers });
+      const bodies = numbers.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] }));
+      for (const body of bodies) await fetch(`${env.baseUrl}${ADD}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
       const products = await env.db('products').whereIn('product_number', numbers).select('id');
+      const cart = await env.db('cart_line_items').where({ product_id: products[0]!.id }).orderBy('created_at', 'desc').first('cart_token');
       return {
-        app: { method: 'POST', path: ADD, headers, bodies: numbers.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] })) },
+        app: { method: 'POST', path: ADD, headers, bodies },
+        // The cart add's statements (bench/scenarios/catalog-cart.ts) with the product found by its number.
         baselineSql: [
           { sql: 'select * from products where product_number = ? and active = ?', bindings: [numbers[0], 1] },
+          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [cart?.cart_token ?? '', products[0]!.id] },
+          { sql: 'select * from cart_line_items where cart_token = ? order by position', bindings: [cart?.cart_token ?? ''] },
           { sql: `select * from products where id in (${products.map(() => '?').join(',')})`, bindings: products.map((p) => p.id as string) },
         ],
       };
