@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { deepFreeze } from './deep-freeze.js';
 import { AppError, Errors } from './errors.js';
 import { isLeanTransaction, runLeanTransaction, type LeanTransactionDialect, type RootClient, type TransactionConfig } from './lean-transaction.js';
-import { guardedSqliteClient, sameContent, sqliteContentStamp, type SqliteContentStamp } from './sqlite-client.js';
+import { guardedSqliteClient, sqliteDataVersion, sqliteWriteCount, type SqliteWriteCount } from './sqlite-client.js';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -277,22 +277,30 @@ export function fixedRead<Args extends FixedValue[]>(build: (executor: Executor,
 }
 
 /**
- * A read whose answer is kept while the database is unchanged: on SQLite it runs again only when
- * the database's content stamp moved (another connection committed, or this process ran a
- * statement that may write: `sqliteContentStamp`), and inside a transaction always; on
- * MySQL/MariaDB, which has no such cheap signal, it runs every time. For the one small read every
- * request makes before its caches (the context versions), not for pages: what is kept is one
- * answer per read, frozen, shared by every caller.
+ * A read whose answer is kept while the database is unchanged. On SQLite it is answered from what
+ * was kept when neither this process ran a statement that may write (`sqliteWriteCount`) nor
+ * another connection committed (`sqliteDataVersion`) since it was read; right after a write of this
+ * process it is read without asking for the data version or keeping anything (a write is often
+ * followed by more: a cart being filled), and kept again from the next read that finds no write
+ * in between. Inside a transaction it is read every time; on MySQL/MariaDB, which has no such
+ * cheap signal, too. For the one small read every request makes before its caches (the context
+ * versions), not for pages: what is kept is one answer per read, frozen, shared by every caller.
  */
 export function keptWhileUnchanged<T extends object>(read: (executor: Executor) => Promise<T>): (executor: Executor) => Promise<Readonly<T>> {
-  let kept: { stamp: SqliteContentStamp; value: Readonly<T> } | null = null;
+  let kept: { count: SqliteWriteCount; dataVersion: number; value: Readonly<T> } | null = null;
+  let lastRead: SqliteWriteCount | null = null;
+  const sameWrites = (a: SqliteWriteCount | null, b: SqliteWriteCount) => a !== null && a.connection === b.connection && a.writes === b.writes;
   return async (executor) => {
-    const stamp = sqliteContentStamp((executor as unknown as { client: object }).client);
-    if (!stamp) return deepFreeze(await read(executor));
-    if (kept && sameContent(kept.stamp, stamp)) return kept.value;
-    // Kept under the stamp taken before the read: a write in between moves the stamp past it.
+    const count = sqliteWriteCount((executor as unknown as { client: object }).client);
+    if (!count) return deepFreeze(await read(executor));
+    const quiet = sameWrites(kept?.count ?? null, count) || sameWrites(lastRead, count);
+    lastRead = count;
+    if (!quiet) return deepFreeze(await read(executor));
+    // The data version is taken before the read: a commit in between moves it past what is kept.
+    const dataVersion = sqliteDataVersion(count);
+    if (kept && sameWrites(kept.count, count) && kept.dataVersion === dataVersion) return kept.value;
     const value = deepFreeze(await read(executor));
-    kept = { stamp, value };
+    kept = { count, dataVersion, value };
     return value;
   };
 }

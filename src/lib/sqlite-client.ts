@@ -97,31 +97,32 @@ function idleSqliteConnection(client: { transacting?: boolean; [POOLED_CONNECTIO
 /** Per connection: the statements that may write this process has run on it (runPrepared counts them). */
 const writesOn = new WeakMap<SqliteConnection, number>();
 
-/** What the database held when a stamp was taken, as far as this process can tell (sqliteContentStamp). */
-export interface SqliteContentStamp {
+/** This process's writing statements on the SQLite connection, read without asking SQLite anything (sqliteWriteCount). */
+export interface SqliteWriteCount {
   readonly connection: object;
-  readonly dataVersion: number;
   readonly writes: number;
 }
 
 /**
- * A stamp of the SQLite database's content, for reads kept while it is unchanged: SQLite's
- * `PRAGMA data_version` (it moves on this connection when any other connection, in any process,
- * commits) and the number of statements that may write this process ran on its connection. Two
- * equal stamps mean nothing was written in between. Null when the client is not our SQLite client
- * or its connection is not idle (in a transaction a read must see the transaction's own writes
- * as they happen, so nothing is kept or answered from what was kept).
+ * For reads kept while the SQLite database is unchanged: the number of statements that may write
+ * this process ran on its connection. Null when the client is not our SQLite client or its
+ * connection is not idle (in a transaction a read must see the transaction's own writes as they
+ * happen, so nothing is kept or answered from what was kept).
  */
-export function sqliteContentStamp(client: object): SqliteContentStamp | null {
+export function sqliteWriteCount(client: object): SqliteWriteCount | null {
   if (!(POOLED_CONNECTION in client)) return null;
   const connection = idleSqliteConnection(client as Parameters<typeof idleSqliteConnection>[0]);
-  if (!connection) return null;
-  const [row] = preparedStatement(connection, 'PRAGMA data_version').statement.all([]) as unknown[][];
-  return { connection, dataVersion: Number(row![0]), writes: writesOn.get(connection) ?? 0 };
+  return connection ? { connection, writes: writesOn.get(connection) ?? 0 } : null;
 }
 
-export function sameContent(a: SqliteContentStamp, b: SqliteContentStamp): boolean {
-  return a.connection === b.connection && a.dataVersion === b.dataVersion && a.writes === b.writes;
+/**
+ * SQLite's `PRAGMA data_version` on the counted connection: it moves when any other connection, in
+ * any process, commits. It opens a read of its own (about as dear as a one-row SELECT), so it is
+ * asked only when a kept answer could be used.
+ */
+export function sqliteDataVersion(count: SqliteWriteCount): number {
+  const [row] = preparedStatement(count.connection as SqliteConnection, 'PRAGMA data_version').statement.all([]) as unknown[][];
+  return Number(row![0]);
 }
 
 interface KnexRunner {

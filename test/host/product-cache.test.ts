@@ -45,6 +45,8 @@ describe('host: products read by id, kept per process at the products version', 
       return res.body.calculatedPrice.unitPrice as number;
     };
     expect(await unitAt(60)).to.equal(6);
+    // On SQLite the first request after a write reads the versions without keeping them, the next keeps them.
+    expect(await unitAt(60)).to.equal(6);
     const warm = await statementsDuring(await db(), /./, () => unitAt(60));
     expect(warm.result).to.equal(6);
     expect(warm.statements.filter((sql) => PRODUCT_READ.test(sql))).to.deep.equal([]);

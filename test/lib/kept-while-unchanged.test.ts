@@ -42,25 +42,36 @@ describe('lib: a read kept while the database is unchanged', () => {
   });
 
   it('on SQLite answers from what it kept, without a statement, until this process writes - to any table', async function () {
-    if (dialectOf(db) !== 'sqlite') this.skip(); // MySQL/MariaDB: see the next test
-    expect(await counters(db)).to.deep.equal({ values: ['a=1'] });
+    if (dialectOf(db) !== 'sqlite') this.skip(); // MySQL/MariaDB: see the last test
+    const warmUp = async () => {
+      // The first read after a write is not kept (more writes often follow); the next one is.
+      await counters(db);
+      return counters(db);
+    };
+    expect(await warmUp()).to.deep.equal({ values: ['a=1'] });
     const warm = await statementsDuring(db, /./, () => counters(db));
     expect(warm.result).to.deep.equal({ values: ['a=1'] });
     expect(warm.statements).to.deep.equal([]);
-    expect(reads).to.equal(1);
+    expect(reads).to.equal(2);
 
     await db('kept_counters').where({ name: 'a' }).update({ value: 2 });
     expect(await counters(db)).to.deep.equal({ values: ['a=2'] });
+    expect(await warmUp()).to.deep.equal({ values: ['a=2'] });
+    expect((await statementsDuring(db, /./, () => counters(db))).statements).to.deep.equal([]);
     // A write elsewhere cannot be told apart from one that matters: read again, same answer.
+    const before = reads;
     await db('kept_other').insert({ id: 'x' });
     expect(await counters(db)).to.deep.equal({ values: ['a=2'] });
-    expect(reads).to.equal(3);
+    expect(reads - before).to.equal(1);
     // A raw statement and a statement that fails halfway count as writes too.
+    await warmUp();
     await db.raw('update kept_counters set value = 3');
     expect(await counters(db)).to.deep.equal({ values: ['a=3'] });
+    await warmUp();
+    const beforeFailed = reads;
     await db('kept_other').insert({ id: 'x' }).catch(() => undefined);
     await counters(db);
-    expect(reads).to.equal(5);
+    expect(reads - beforeFailed).to.equal(1);
   });
 
   it('on SQLite sees at once what another connection to the same file committed (another process, a CLI import)', async function () {
@@ -68,11 +79,13 @@ describe('lib: a read kept while the database is unchanged', () => {
     const other = createDb(url);
     try {
       await counters(db);
+      await counters(db);
       const start = reads;
       await other('kept_counters').where({ name: 'a' }).update({ value: 40 });
       expect(await counters(db)).to.deep.equal({ values: ['a=40'] });
       await other('kept_counters').insert({ name: 'b', value: 1 });
       expect(await counters(db)).to.deep.equal({ values: ['a=40', 'b=1'] });
+      // Kept again: the next read asks for the data version, finds it unchanged and runs nothing.
       expect(reads - start).to.equal(2);
       await counters(db);
       expect(reads - start).to.equal(2);
