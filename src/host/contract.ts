@@ -638,7 +638,11 @@ export interface HostRuntime {
 
   readonly catalog: {
     addVisibilityFilter(filter: VisibilityFilter): void;
-    /** Products by id that the context may see (active, visible); missing ids are absent from the result. */
+    /**
+     * Products by id that the context may see (active, visible); missing ids are absent from the
+     * result. Records may be frozen (the reference host shares the records it keeps per process
+     * between requests): copy one to change it.
+     */
     visibleProducts(ctx: StoreContext, ids: string[], executor?: Executor): Promise<ProductRecord[]>;
     /** Products the context may see (active, visible) whose number is exactly one of `numbers`. */
     visibleProductsByNumber(ctx: StoreContext, numbers: string[], executor?: Executor): Promise<ProductRecord[]>;

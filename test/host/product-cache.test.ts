@@ -119,10 +119,13 @@ describe('host: products read by id, kept per process at the products version', 
     await (await db())('categories').where({ id: categoryId }).delete();
     expect((await readAsRequest(buyer.token, item.id))!.categoryIds).to.deep.equal([]);
 
-    // A record handed out is the caller's: changing it changes nothing kept.
+    // A kept record is shared by every request, so it is frozen: a caller that tries to change it
+    // throws (contract: copy to change), and nothing kept changes.
     const record = (await readAsRequest(buyer.token, item.id))!;
-    record.stock = -1;
-    record.categoryIds.push('changed');
+    expect(() => {
+      record.stock = -1;
+    }).to.throw(TypeError);
+    expect(() => record.categoryIds.push('changed')).to.throw(TypeError);
     expect(await readAsRequest(buyer.token, item.id)).to.deep.include({ stock: 17, categoryIds: [] });
 
     // Inside a transaction the kept record is not used: the transaction sees its own write.

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from '../../lib/deep-freeze.js';
 import type { ProductRecord } from '../contract.js';
 import type { RequestCatalogVersions } from './catalog-version.js';
 import { rememberTierPrices, tierPricesReadWith } from './product-repository.js';
@@ -26,13 +27,13 @@ export interface KeptProducts {
   unknown(ids: string[]): string[];
   /** Keeps what the read of `asked` answered (`found`: the visible ones among them). */
   remember(asked: string[], found: ProductRecord[]): void;
-  /** The visible records of `ids` the cache knows, each a copy the caller may change (with its tier prices, see tierPricesReadWith). */
+  /** The visible records of `ids` the cache knows, frozen and shared by every request (with their tier prices, see tierPricesReadWith): copy one to change it. */
   known(ids: string[]): ProductRecord[];
 }
 
-/** A copy of a record, with the tier prices read with it (frozen, shared). */
-function copy(record: ProductRecord): ProductRecord {
-  const copied = { ...record, categoryIds: [...record.categoryIds] };
+/** A frozen copy of a record, with the tier prices read with it (frozen too): what every later request shares. */
+function frozenCopy(record: ProductRecord): ProductRecord {
+  const copied = deepFreeze({ ...record, categoryIds: [...record.categoryIds] });
   const tiers = tierPricesReadWith(record);
   if (tiers) rememberTierPrices(copied, tiers);
   return copied;
@@ -73,7 +74,7 @@ export function createProductCache() {
         return verdict === undefined || (verdict && !kept.records.has(id));
       }),
       remember(asked, found) {
-        for (const record of found) kept.records.set(record.id, copy(record));
+        for (const record of found) kept.records.set(record.id, frozenCopy(record));
         const visible = new Set(found.map((record) => record.id));
         for (const id of asked) {
           if (!byCondition.has(id)) kept.verdictCount++;
@@ -84,7 +85,7 @@ export function createProductCache() {
         const records: ProductRecord[] = [];
         for (const id of ids) {
           const record = byCondition.get(id) ? kept.records.get(id) : undefined;
-          if (record) records.push(copy(record));
+          if (record) records.push(record);
         }
         return records;
       },
