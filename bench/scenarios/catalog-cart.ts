@@ -29,16 +29,23 @@ export async function seedCatalog(db: Parameters<BenchScenario['seed']>[0]['db']
   }
 }
 
-/** The cart add scenario's buyers: customers with a login each, so each has a cart of its own (BENCH_CART_BUYERS, default 10). */
-const CART_BUYERS = Array.from({ length: Math.max(1, Number(process.env.BENCH_CART_BUYERS ?? 10)) }, (_, i) => ({ email: `bench-cart-buyer-${i}@bench.test`, password: 'bench-cart-buyer-password' }));
+/**
+ * Buyers of a cart scenario: customers with a login each, so each has a cart of its own
+ * (BENCH_CART_BUYERS, default 10). Each scenario has its own (`kind`): a scenario's setup empties
+ * and refills its buyers' carts, which must not be another scenario's.
+ */
+export function cartBuyers(kind: string): Array<{ email: string; password: string }> {
+  return Array.from({ length: Math.max(1, Number(process.env.BENCH_CART_BUYERS ?? 10)) }, (_, i) => ({ email: `bench-${kind}-buyer-${i}@bench.test`, password: 'bench-cart-buyer-password' }));
+}
+const CART_BUYERS = cartBuyers('cart');
 
-async function seedCartBuyers(db: Parameters<BenchScenario['seed']>[0]['db']): Promise<void> {
+export async function seedCartBuyers(db: Parameters<BenchScenario['seed']>[0]['db'], buyers = CART_BUYERS): Promise<void> {
   const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
-  const have = new Set((await db('customers').whereIn('email', CART_BUYERS.map((buyer) => buyer.email)).pluck('email')) as string[]);
-  const passwordHash = await hashPassword(CART_BUYERS[0]!.password);
-  for (const [i, buyer] of CART_BUYERS.entries())
+  const have = new Set((await db('customers').whereIn('email', buyers.map((buyer) => buyer.email)).pluck('email')) as string[]);
+  const passwordHash = await hashPassword(buyers[0]!.password);
+  for (const [i, buyer] of buyers.entries())
     if (!have.has(buyer.email))
-      await db('customers').insert({ id: newId(), sales_channel_id: salesChannel.id, customer_number: `BENCH-CART-${i}`, email: buyer.email, password_hash: passwordHash, first_name: 'Bench', last_name: `Cart buyer ${i}`, company: 'Bench Ltd', tags: '[]', active: true, created_at: nowDb() });
+      await db('customers').insert({ id: newId(), sales_channel_id: salesChannel.id, customer_number: buyer.email.split('@')[0]!.toUpperCase(), email: buyer.email, password_hash: passwordHash, first_name: 'Bench', last_name: `Cart buyer ${i}`, company: 'Bench Ltd', tags: '[]', active: true, created_at: nowDb() });
 }
 
 const listingSql = [

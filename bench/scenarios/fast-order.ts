@@ -30,6 +30,24 @@ async function seedFastOrder(db: Knex, products: number): Promise<void> {
   await insertInBatches(db, 'suite_customer_product_numbers', ids.map((productId, i) => ({ id: newId(), customer_id: customer.id, product_id: productId, product_number: `OWN-${i}`, number_key: `own-${i}`, created_at: now })));
 }
 
+/**
+ * The bare route's statements for a fast order search of `term` (a product number prefix) by a
+ * customer, in the shape the app runs on SQLite: number prefixes as index ranges, the customer's
+ * numbers by index, the name by a scan; a page of 10 and the total.
+ */
+export function fastOrderSearchSql(customerId: string, term: string): Array<{ sql: string; bindings: unknown[] }> {
+  // The prefix's upper bound: its last character raised by one ('BENCH-00012' → 'BENCH-00013').
+  const upper = (prefix: string) => `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+  const where =
+    'from products left join suite_customer_product_numbers as cpn on cpn.product_id = products.id and cpn.customer_id = ? where products.active = ? and ' +
+    '((products.product_number >= ? and products.product_number < ?) or products.id in (select product_id from suite_customer_product_numbers where customer_id = ? and number_key >= ? and number_key < ?) or products.name like ?)';
+  const bindings = [customerId, 1, term, upper(term), customerId, term.toLowerCase(), upper(term.toLowerCase()), `%${term}%`];
+  return [
+    { sql: `select products.id, products.product_number, products.name, products.stock, cpn.product_number as own ${where} order by products.product_number limit 10`, bindings },
+    { sql: `select count(*) as n ${where}`, bindings },
+  ];
+}
+
 export const scenarios: BenchScenario[] = [
   {
     name: 'fast order search',
@@ -37,17 +55,9 @@ export const scenarios: BenchScenario[] = [
     async requests(env) {
       const token = await env.login(FO_CUSTOMER.email, FO_CUSTOMER.password);
       const customer = await env.db('customers').where({ email: FO_CUSTOMER.email }).first('id');
-      // The shape the app runs on SQLite: number prefixes as index ranges, the customer's numbers by index, the name by a scan.
-      const where =
-        'from products left join suite_customer_product_numbers as cpn on cpn.product_id = products.id and cpn.customer_id = ? where products.active = ? and ' +
-        '((products.product_number >= ? and products.product_number < ?) or products.id in (select product_id from suite_customer_product_numbers where customer_id = ? and number_key >= ? and number_key < ?) or products.name like ?)';
-      const bindings = [customer.id, 1, TERM, 'BENCH-00013', customer.id, TERM.toLowerCase(), 'bench-00013', `%${TERM}%`];
       return {
         app: { method: 'POST', path: '/store-api/b2b/fast-order-product-search', headers: { 'suite-context-token': token }, body: JSON.stringify({ term: TERM, limit: 10 }) },
-        baselineSql: [
-          { sql: `select products.id, products.product_number, products.name, products.stock, cpn.product_number as own ${where} order by products.product_number limit 10`, bindings },
-          { sql: `select count(*) as n ${where}`, bindings },
-        ],
+        baselineSql: fastOrderSearchSql(customer.id as string, TERM),
       };
     },
   },
