@@ -1,4 +1,5 @@
-import { isGraphQlErrorResult, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
+import { isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
+import { retriedVendureTransaction } from './retried-transaction.js';
 import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host/checkout/cart-service.js';
 import { readBool, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
@@ -154,8 +155,13 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         }
         const connection = vendureServices(state).service(TransactionalConnection);
         const orders = vendureServices(state).service(OrderService);
-        const orderId = await connection.withTransaction(await vendureContext(ctx), async (vendureCtx) => {
+        const orderId = await retriedVendureTransaction(connection, await vendureContext(ctx), async (vendureCtx) => {
           const id = await ensureActiveOrder(ctx, vendureCtx);
+          // Vendure's addItemToOrder reads a line's quantity and writes it back raised, unlocked:
+          // concurrent adds to one order lost each other's units (30 adds, 3 units). The order row
+          // is locked for the transaction first, so adds to one order queue (SQLite's writing
+          // transaction holds the whole database already).
+          if (state.dialect === 'mysql') await connection.getRepository(vendureCtx, Order).createQueryBuilder('o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
           const cart = await load(state.db, id);
           const inCart = new Map<string, number>();
           for (const line of cart?.lineItems ?? []) if (line.productId) inCart.set(line.productId, (inCart.get(line.productId) ?? 0) + line.quantity);
