@@ -465,9 +465,18 @@ export function dbErrorAsAppError(error: unknown): AppError | null {
  * unit of work (bounded), so `work` must be safe to run again: it re-reads what it needs.
  */
 export async function inTransaction<T>(db: Db, work: (trx: Trx) => Promise<T>, attempts = 4): Promise<T> {
+  return retryOnContention(() => db.transaction(work), attempts);
+}
+
+/**
+ * Runs `transaction` (one whole transaction) again while it fails with a deadlock or lock wait
+ * timeout, at most `attempts` times with a short random pause, then throws the last error: the
+ * retry of `inTransaction`, and of hosts' own transactions (the Vendure adapter's).
+ */
+export async function retryOnContention<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(work);
+      return await transaction();
     } catch (error) {
       if (attempt >= attempts || !isRetryableDbError(error)) throw error;
       await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));

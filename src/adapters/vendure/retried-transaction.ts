@@ -1,5 +1,5 @@
 import type { RequestContext, TransactionalConnection } from '@vendure/core';
-import { isRetryableDbError } from '../../lib/db.js';
+import { isRetryableDbError, retryOnContention } from '../../lib/db.js';
 
 /** A deadlock (or lock wait timeout) inside the work, carried past Vendure's retry to ours. */
 class RetryTransaction extends Error {
@@ -10,14 +10,14 @@ class RetryTransaction extends Error {
 
 /**
  * `connection.withTransaction`, with deadlocks retried as the reference host's `inTransaction`
- * retries them: the whole unit of work again, in a new transaction, at most `attempts` times; then
- * the driver's error, which the error middleware answers 409 (contention). Vendure's own retry of a
+ * retries them (`retryOnContention`): the whole unit of work again, in a new transaction; then the
+ * driver's error, which the error middleware answers 409 (contention). Vendure's own retry of a
  * deadlock subscribes again to the work's one rejected promise, so it fails five times at once and
  * ends in rxjs' EmptyError ("no elements in sequence"), a 500: the error is wrapped inside the work
- * so Vendure rolls back and lets it through, and retried here. `work` must be safe to run again.
+ * so Vendure rolls back and lets it through, and unwrapped for our retry. `work` must be safe to run again.
  */
-export async function retriedVendureTransaction<T>(connection: TransactionalConnection, ctx: RequestContext, work: (ctx: RequestContext) => Promise<T>, attempts = 4): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export function retriedVendureTransaction<T>(connection: TransactionalConnection, ctx: RequestContext, work: (ctx: RequestContext) => Promise<T>, attempts = 4): Promise<T> {
+  return retryOnContention(async () => {
     try {
       return await connection.withTransaction(ctx, async (inTransaction) => {
         try {
@@ -27,9 +27,7 @@ export async function retriedVendureTransaction<T>(connection: TransactionalConn
         }
       });
     } catch (error) {
-      if (!(error instanceof RetryTransaction)) throw error;
-      if (attempt >= attempts) throw error.failure;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+      throw error instanceof RetryTransaction ? error.failure : error;
     }
-  }
+  }, attempts);
 }
