@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { projectPath } from '../src/host/paths.js';
-import { fireAt, startProcess } from './load.js';
+import { fireAt, median, startProcess } from './load.js';
 import type { BenchEnv, BenchRequest, BenchScenario } from './types.js';
 
 const [otherArg, onlyArg] = process.argv.slice(2);
@@ -65,7 +65,6 @@ async function startSide(name: Side['name'], checkout: string, databaseUrl: stri
   return { name, child, baseUrl, env: benchEnv };
 }
 
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
   const folder = projectPath('bench', 'scenarios');

@@ -23,7 +23,7 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
  * (and its children) spent per answered request: unlike req/s it does not move much when other work
  * shares the cores.
  */
-export async function fireAt(url: string, request: BenchRequest, options: { duration: number; connections: number; server?: ChildProcess }): Promise<{ rps: number; p50: number; p99: number; errors: number; cpuMsPerRequest: number | null }> {
+export async function fireAt(url: string, request: BenchRequest, options: { duration: number; connections: number; server?: ChildProcess }): Promise<{ rps: number; p50: number; p99: number; errors: number; errorKinds: string; cpuMsPerRequest: number | null }> {
   const { duration, connections, server } = options;
   const cpuBefore = server ? sampleCpu(server.pid).app : null;
   let turn = 0;
@@ -55,5 +55,68 @@ export async function fireAt(url: string, request: BenchRequest, options: { dura
   const errors = result.errors + result.timeouts + result.non2xx;
   const cpuAfter = server ? sampleCpu(server.pid).app : null;
   const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : null;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, cpuMsPerRequest };
+  // What the errors were: the answers' statuses other than 2xx, and connection errors and timeouts.
+  const statuses = Object.entries(result.statusCodeStats ?? {}).filter(([status]) => !status.startsWith('2'));
+  const errorKinds = [...statuses.map(([status, { count }]) => `${count}× ${status}`), ...(result.errors ? [`${result.errors} connection errors`] : []), ...(result.timeouts ? [`${result.timeouts} timeouts`] : [])].join(', ');
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, errorKinds, cpuMsPerRequest };
+}
+
+/** The middle value (the upper one of an even count); NaN for none. */
+export const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
+
+/** One side of a comparison: a request fired at one server. */
+export interface FiredSide {
+  url: string;
+  request: BenchRequest;
+  server?: ChildProcess;
+}
+
+export interface RoundFigures {
+  /** req/s of each round, in round order */
+  rounds: number[];
+  /** mean req/s over the rounds */
+  rps: number;
+  /** median of the rounds' p50 and p99 */
+  p50: number;
+  p99: number;
+  errors: number;
+  /** the errors of every round by kind (e.g. "3× 409"), '' for none */
+  errorKinds: string;
+  /** the server's CPU over all measured rounds ÷ the requests it answered in them */
+  cpuMsPerRequest: number | null;
+}
+
+/**
+ * Fires each side in turn, `rounds` times for `seconds` each, after `warmupSeconds` unmeasured per
+ * side (each process compiles its hot paths on its first requests). The order flips every round
+ * (a b c, c b a, …), so a slowdown of the machine in the middle of a run — other tenants' work on a
+ * shared host moved one side's figure by up to 40 % between back-to-back runs — falls on every side
+ * alike instead of on whichever ran then. Compare sides by `ratioOfRounds`.
+ */
+export async function fireInRounds(sides: FiredSide[], options: { rounds: number; seconds: number; warmupSeconds: number; connections: number }): Promise<RoundFigures[]> {
+  const { rounds, seconds, warmupSeconds, connections } = options;
+  if (warmupSeconds > 0) for (const side of sides) await fireAt(side.url, side.request, { duration: warmupSeconds, connections });
+  const results = sides.map(() => [] as Array<Awaited<ReturnType<typeof fireAt>>>);
+  for (let round = 0; round < rounds; round++) {
+    const order = sides.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) results[i]!.push(await fireAt(sides[i]!.url, sides[i]!.request, { duration: seconds, connections, server: sides[i]!.server }));
+  }
+  return results.map((measured) => {
+    const cpu = measured.every((r) => r.cpuMsPerRequest !== null) ? measured.reduce((sum, r) => sum + r.cpuMsPerRequest! * r.rps, 0) / measured.reduce((sum, r) => sum + r.rps, 0) : null;
+    return {
+      rounds: measured.map((r) => r.rps),
+      rps: measured.reduce((sum, r) => sum + r.rps, 0) / measured.length,
+      p50: median(measured.map((r) => r.p50)),
+      p99: median(measured.map((r) => r.p99)),
+      errors: measured.reduce((sum, r) => sum + r.errors, 0),
+      errorKinds: measured.map((r) => r.errorKinds).filter(Boolean).join('; '),
+      cpuMsPerRequest: cpu,
+    };
+  });
+}
+
+/** The median over rounds of a's req/s ÷ b's in the same round: robust to one round on a busy machine. */
+export function ratioOfRounds(a: RoundFigures, b: RoundFigures): number {
+  return median(a.rounds.map((rps, i) => rps / b.rounds[i]!));
 }

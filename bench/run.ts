@@ -7,7 +7,7 @@ import { createApp } from '../src/host/app.js';
 import { projectPath } from '../src/host/paths.js';
 import { createServer } from 'node:net';
 import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
-import { fireAt, startProcess } from './load.js';
+import { fireAt, fireInRounds, ratioOfRounds, startProcess, type RoundFigures } from './load.js';
 import { summarise } from './profile-summary.js';
 import { DEFAULT_DB_TIMEOUTS } from '../src/lib/db.js';
 import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './types.js';
@@ -15,7 +15,7 @@ import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './t
 /**
  * npm run bench: seeds a bench database, starts the app and a bare express baseline as separate
  * processes, and runs autocannon per scenario. Knobs: BENCH_PRODUCTS (default 10000, up to
- * 100000), BENCH_ORDERS (default 10000, up to 1000000), BENCH_SECONDS (default 8),
+ * 100000), BENCH_ORDERS (default 10000, up to 1000000), BENCH_SECONDS (default 8), BENCH_ROUNDS (default 4),
  * BENCH_CONNECTIONS (default 10), BENCH_ONLY (comma-separated scenario names), BENCH_PROCESSES
  * (process counts to compare on product listing), DATABASE_URL. The table is also written as JSON
  * to var/bench/last.json, so runs can be compared.
@@ -25,14 +25,17 @@ const HELP = `Usage: npm run bench [-- --help]
 Seeds a bench database, starts the app and a bare express baseline as separate processes and runs
 autocannon per scenario; prints req/s, p50 and p99 and the ratios to /health and to the bare route.
 The bare route answers the scenario's own request (method, headers, JSON body read with
-express.json()) with the scenario's SQL; "vs bare GET" is the ratio to the same SQL behind a
+express.json()) with the scenario's SQL; the app and the bare routes take turns in rounds; "vs bare GET" is the ratio to the same SQL behind a
 plain GET without a body (the first rounds' baseline). The app runs as one process (WEB_CONCURRENCY=1), like the bare route. The table is also written
 as JSON to var/bench/last.json.
 
 Knobs (environment variables):
   BENCH_PRODUCTS     products in the bench catalog (default 10000, at most 100000)
   BENCH_ORDERS       approvals and budget orders of the bench company (default 10000, at most 1000000)
-  BENCH_SECONDS      seconds per scenario (default 8)
+  BENCH_SECONDS      measured seconds per scenario and side (default 8)
+  BENCH_ROUNDS       rounds those seconds are split into (default 4): the app, the bare route and the
+                     bare GET take turns, the order flipped every round, after 2 s unmeasured each;
+                     each "vs" ratio is the median of the rounds' ratios
   BENCH_CONNECTIONS  concurrent connections (default 10)
   BENCH_ONLY         comma-separated scenario names to run (default: all)
   BENCH_CART_BUYERS  buyers the cart add scenario adds for in turn, each to a cart of its own (default 10)
@@ -63,9 +66,12 @@ const size = {
   orders: Math.min(Number(process.env.BENCH_ORDERS ?? 10000), 1000000),
 };
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+/** Measured rounds per side of a scenario, BENCH_SECONDS ÷ rounds seconds each. */
+const rounds = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 4)));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-/** BENCH_PROCESSES: seconds of unmeasured requests to each app before its measured run. */
+/** Seconds of unmeasured requests to each app (BENCH_PROCESSES) and to each side of a scenario before its measured runs. */
 const WARMUP_SECONDS = 3;
+const SCENARIO_WARMUP_SECONDS = 2;
 const processCounts = process.env.BENCH_PROCESSES?.split(',').map((s) => Number(s.trim()));
 if (processCounts && processCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`BENCH_PROCESSES must be whole numbers ≥ 1, comma-separated (got "${process.env.BENCH_PROCESSES}")`);
 /** The process-count mode measures product listing only. */
@@ -197,25 +203,38 @@ async function main(): Promise<void> {
   type VendureFigures = { rps: number; p50: number; p99: number; errors: number; vsReference: number };
   type Row = { scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null; bareGetRps: number | null; vsBareGet: number | null };
   type CpuFigures = { cpuMsPerRequest: number | null; bareCpuMsPerRequest: number | null; cpuVsBareSql: number | null };
-  const scenarioRows: Array<Row & CpuFigures & { vendure: VendureFigures | null }> = [];
+  const scenarioRows: Array<Row & CpuFigures & { rounds?: { app: number[]; bareSql: number[]; bareGet: number[] | null }; vendure: VendureFigures | null }> = [];
   if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, bareGetRps: null, vsBareGet: null, bareCpuMsPerRequest: null, cpuVsBareSql: null, vendure: null });
   for (const plan of plans) {
-    const measured = await fire(`${baseUrl}${plan.app.path}`, plan.app, seconds, app.child);
-    // The bare route gets the app's own request (method, headers, body); a request with a body is
-    // also fired as a plain GET, the first rounds' baseline, whose ratio counts the body's reading
-    // against the app.
-    const bare = await fire(`http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, { ...plan.app, path: '' }, seconds, baseline.child);
+    // The app, the bare route with the app's own request (method, headers, body) and, for a request
+    // with a body, the same SQL behind a plain GET (the first rounds' baseline, whose ratio counts the
+    // body's reading against the app): in alternating rounds, each ratio the median of its rounds'.
     const withBody = plan.app.method !== 'GET' || plan.app.body !== undefined || plan.app.bodies !== undefined;
-    const bareGet = withBody ? await fire(`http://127.0.0.1:${baseline.port}/get/${plan.scenario.name}`, { method: 'GET', path: '' }, seconds, baseline.child) : bare;
+    const figures = await fireInRounds(
+      [
+        { url: `${baseUrl}${plan.app.path}`, request: plan.app, server: app.child },
+        { url: `http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, request: { ...plan.app, path: '' }, server: baseline.child },
+        ...(withBody ? [{ url: `http://127.0.0.1:${baseline.port}/get/${plan.scenario.name}`, request: { method: 'GET', path: '' } as BenchRequest, server: baseline.child }] : []),
+      ],
+      { rounds, seconds: seconds / rounds, warmupSeconds: SCENARIO_WARMUP_SECONDS, connections },
+    );
+    const [measured, bare] = figures as [RoundFigures, RoundFigures];
+    const bareGet = figures[2] ?? bare;
+    for (const [side, { errorKinds }] of [['app', measured], ['bare route', bare]] as const) if (errorKinds) process.stdout.write(`  ${plan.scenario.name}, ${side}: ${errorKinds}\n`);
     const inVendure = plan.vendure && vendure ? await fire(`${vendure.env.baseUrl}${plan.vendure.path}`, plan.vendure) : null;
     scenarioRows.push({
       scenario: plan.scenario.name,
-      ...measured,
+      rps: measured.rps,
+      p50: measured.p50,
+      p99: measured.p99,
+      errors: measured.errors,
+      cpuMsPerRequest: measured.cpuMsPerRequest,
+      rounds: { app: measured.rounds, bareSql: bare.rounds, bareGet: withBody ? bareGet.rounds : null },
       bareSqlRps: bare.rps,
       vsHealth: health ? measured.rps / health.rps : null,
-      vsBareSql: measured.rps / bare.rps,
+      vsBareSql: ratioOfRounds(measured, bare),
       bareGetRps: bareGet.rps,
-      vsBareGet: measured.rps / bareGet.rps,
+      vsBareGet: ratioOfRounds(measured, bareGet),
       bareCpuMsPerRequest: bare.cpuMsPerRequest,
       cpuVsBareSql: measured.cpuMsPerRequest && bare.cpuMsPerRequest ? bare.cpuMsPerRequest / measured.cpuMsPerRequest : null,
       vendure: inVendure ? { ...inVendure, vsReference: inVendure.rps / measured.rps } : null,

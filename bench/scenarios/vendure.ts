@@ -1,5 +1,5 @@
 import type { BenchRequest, BenchScenario, VendureBenchEnv } from '../types.js';
-import { BENCH_CUSTOMER, cartBuyers, seedCartBuyers, seedCatalog } from './catalog-cart.js';
+import { BENCH_CUSTOMER, baselineBuyer, cartBuyers, freshCarts, seedCartBuyers, seedCatalog } from './catalog-cart.js';
 import { fastOrderSearchSql } from './fast-order.js';
 
 /**
@@ -15,6 +15,7 @@ const VENDURE_SEARCH = { term: 'pap', limit: 10 };
 const ADD = '/store-api/b2b/add-to-cart';
 /** The reference side's buyers (bench/scenarios/catalog-cart.ts), not the cart add scenario's: each scenario empties its buyers' carts. */
 const ADD_BUYERS = cartBuyers('fast-order-cart');
+const ADD_BASELINE_BUYER = baselineBuyer('fast-order-cart');
 /** The example shop's products with a large stock (the cart grows by one per request). */
 const VENDURE_PRODUCTS = ['PAPER-001', 'ARM-001'];
 
@@ -51,31 +52,27 @@ export const scenarios: BenchScenario[] = [
     name: 'vendure fast order add-to-cart',
     seed: async ({ db, size }) => {
       await seedCatalog(db, size.products);
-      await seedCartBuyers(db, ADD_BUYERS);
+      await seedCartBuyers(db, [...ADD_BUYERS, ADD_BASELINE_BUYER]);
     },
     async requests(env) {
       // The cart add scenario's buyers, each with a cart of its own and requests for each in turn
       // (bench/scenarios/catalog-cart.ts): concurrent adds to one cart queue on its lock, which on
       // MariaDB, not the add, was the figure.
-      const tokens = await Promise.all(ADD_BUYERS.map((buyer) => env.login(buyer.email, buyer.password)));
+      const [baselineToken, ...tokens] = await Promise.all([ADD_BASELINE_BUYER, ...ADD_BUYERS].map((buyer) => env.login(buyer.email, buyer.password)));
       // Twenty products added in turn, as in the cart add scenario: no line reaches the per-line quantity limit (10,000) in a run.
       const numbers = Array.from({ length: 20 }, (_, i) => `BENCH-${String(i + 1).padStart(7, '0')}`);
       const bodies = numbers.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] }));
-      // A fresh cart each run (a login finds its open cart again), with every line in it: the
-      // measured adds raise their quantities, as the bare route's update does.
-      for (const token of tokens) {
-        await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers: { 'suite-context-token': token } });
-        for (const body of bodies) await fetch(`${env.baseUrl}${ADD}`, { method: 'POST', headers: { 'suite-context-token': token, 'content-type': 'application/json' }, body });
-      }
+      // A fresh cart each run with every line in it: the measured adds raise their quantities, as the
+      // bare route's update does (in a cart of its own).
+      const baselineCart = await freshCarts(env, [baselineToken!, ...tokens], ADD, bodies, ADD_BASELINE_BUYER.email);
       const products = await env.db('products').whereIn('product_number', numbers).select('id');
-      const cart = await env.db('cart_line_items').where({ product_id: products[0]!.id }).orderBy('created_at', 'desc').first('cart_token');
       return {
         app: { method: 'POST', path: ADD, callers: tokens.map((token) => ({ 'suite-context-token': token })), bodies },
         // The cart add's statements (bench/scenarios/catalog-cart.ts) with the product found by its number.
         baselineSql: [
           { sql: 'select * from products where product_number = ? and active = ?', bindings: [numbers[0], 1] },
-          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [cart?.cart_token ?? '', products[0]!.id] },
-          { sql: 'select * from cart_line_items where cart_token = ? order by position', bindings: [cart?.cart_token ?? ''] },
+          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [baselineCart, products[0]!.id] },
+          { sql: 'select * from cart_line_items where cart_token = ? order by position', bindings: [baselineCart] },
           { sql: `select * from products where id in (${products.map(() => '?').join(',')})`, bindings: products.map((p) => p.id as string) },
         ],
       };
