@@ -51,6 +51,16 @@ export function baselineBuyer(kind: string): { email: string; password: string }
 const BASELINE_BUYER = baselineBuyer('cart');
 
 /**
+ * Twenty bench products `token`'s customer can see: the partial assortment scenario restricts every
+ * other bench product to its own customer, and the demo catalog's products have little stock, which
+ * a fast run would use up.
+ */
+export async function visibleBenchProducts(env: BenchEnv, token: string): Promise<Array<{ id: string; productNumber: string }>> {
+  const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ limit: 20, filter: [{ type: 'prefix', field: 'productNumber', value: 'BENCH-' }] }) });
+  return ((await listing.json()) as { elements: Array<{ id: string; productNumber: string }> }).elements;
+}
+
+/**
  * A fresh cart for each token, holding a line of each body (added through the app at `path`): a
  * login finds its open cart again, and lines of earlier runs would reach the line limit or a demo
  * product's stock. Answers the open cart token of `baselineEmail`'s customer, one of them.
@@ -58,7 +68,12 @@ const BASELINE_BUYER = baselineBuyer('cart');
 export async function freshCarts(env: BenchEnv, tokens: string[], path: string, bodies: string[], baselineEmail: string): Promise<string> {
   for (const token of tokens) {
     await fetch(`${env.baseUrl}/store-api/checkout/cart`, { method: 'DELETE', headers: { 'suite-context-token': token } });
-    for (const body of bodies) await fetch(`${env.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
+    for (const body of bodies) {
+      const res = await fetch(`${env.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body });
+      // The fast order add answers 200 with success: false for an item it could not add.
+      const answer = (await res.json()) as { success?: boolean };
+      if (!res.ok || answer.success === false) throw new Error(`bench: adding ${body} at ${path} failed (${res.status}): ${JSON.stringify(answer)}`);
+    }
   }
   const customer = await env.db('customers').where({ email: baselineEmail }).first('id');
   const cart = await env.db('carts').where({ customer_id: customer.id }).whereNull('order_id').orderBy('updated_at', 'desc').first('token');
@@ -99,11 +114,9 @@ export const scenarios: BenchScenario[] = [
     },
     async requests(env) {
       const [baselineToken, ...tokens] = await Promise.all([BASELINE_BUYER, ...CART_BUYERS].map((buyer) => env.login(buyer.email, buyer.password)));
-      // Twenty bench products the customers can see (other scenarios may restrict some; the demo
-      // catalog's products have little stock, which a fast run would use up), added in turn: carts
-      // of twenty lines, none of which reaches the per-line quantity limit.
-      const listing = await fetch(`${env.baseUrl}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': tokens[0]! }, body: JSON.stringify({ limit: 20, filter: [{ type: 'prefix', field: 'productNumber', value: 'BENCH-' }] }) });
-      const products = ((await listing.json()) as { elements: Array<{ id: string }> }).elements.map((p) => p.id);
+      // Twenty bench products the customers can see, added in turn: carts of twenty lines, none of
+      // which reaches the per-line quantity limit.
+      const products = (await visibleBenchProducts(env, tokens[0]!)).map((p) => p.id);
       const bodies = products.map((id: string) => JSON.stringify({ items: [{ productId: id, quantity: 1 }] }));
       const baselineCart = await freshCarts(env, [baselineToken!, ...tokens], '/store-api/checkout/cart/line-item', bodies, BASELINE_BUYER.email);
       return {

@@ -68,6 +68,17 @@ async function readProductsWhere(executor: Executor, ids: string[], conditions: 
   return records;
 }
 
+/** The ids of the active products numbered exactly one of `numbers` (MySQL/MariaDB compare numbers case-insensitively: filtered here). */
+async function activeIdsByNumber(executor: Executor, numbers: string[]): Promise<Map<string, string>> {
+  const exact = new Set(numbers);
+  const ids = new Map<string, string>();
+  for (let i = 0; i < numbers.length; i += 500) {
+    const rows = await selectRows<{ id: string; product_number: string }>(executor('products').whereIn('product_number', numbers.slice(i, i + 500)).where('active', true).select('id', 'product_number'));
+    for (const row of rows) if (exact.has(String(row.product_number))) ids.set(String(row.product_number), row.id);
+  }
+  return ids;
+}
+
 /** Catalog (products, categories, landing pages, visibility), the rule engine and prices. */
 export function createCatalogModule(internals: HostInternals): CatalogModule {
   const { registries } = internals;
@@ -88,7 +99,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     const wanted = [...new Set(ids.filter(isId))];
     if (wanted.length === 0) return [];
     const visible = await visibleProductConditions(registries.visibilityFilters, ctx, executor);
-    const kept = keep ? keptProducts(requestCatalogVersions(ctx), visible) : null;
+    const kept = keep ? keptProducts.forRequest(requestCatalogVersions(ctx), visible) : null;
     const unknown = kept ? kept.unknown(wanted) : wanted;
     const read = unknown.length > 0 ? await readProductsWhere(executor, unknown, visible) : [];
     if (!kept) return inIdOrder(read, ids);
@@ -97,10 +108,23 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     return inIdOrder([...read, ...kept.known(wanted.filter((id) => !readIds.has(id)))], ids);
   }
 
+  /**
+   * On the root connection the numbers' ids are kept at the request's products version and the
+   * records come from visibleProducts (kept too): a warm fast order add by number reads no product.
+   * In a transaction, read as before.
+   */
+  async function visibleProductsByNumber(ctx: StoreContext, numbers: string[], executor: Executor): Promise<ProductRecord[]> {
+    const wanted = [...new Set(numbers.filter((n) => typeof n === 'string' && n.length > 0))];
+    if (wanted.length === 0) return [];
+    const ids = executor === internals.db ? await keptProducts.idsByNumber(requestCatalogVersions(ctx), wanted, (unknown) => activeIdsByNumber(executor, unknown)) : null;
+    if (!ids) return search.visibleByNumber(executor, wanted, ctx);
+    return visibleProducts(ctx, [...ids.values()], executor, true);
+  }
+
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
     visibleProducts: (ctx, ids, executor = internals.db) => visibleProducts(ctx, ids, executor, executor === internals.db),
-    visibleProductsByNumber: (ctx, numbers, executor = internals.db) => search.visibleByNumber(executor, numbers, ctx),
+    visibleProductsByNumber: (ctx, numbers, executor = internals.db) => visibleProductsByNumber(ctx, numbers, executor),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
     searchProducts: search.searchProducts,
     productIds: search.productIds,

@@ -11,6 +11,8 @@ const RECORDS_MAX = 20_000;
 const CONDITIONS_MAX = 500;
 /** Verdicts remembered in all, across conditions; beyond it the generation is dropped and rebuilt on demand. */
 const VERDICTS_MAX = 200_000;
+/** Product numbers remembered with the id they name (or none). */
+const NUMBERS_MAX = 50_000;
 
 interface Generation {
   visibility: number;
@@ -19,6 +21,8 @@ interface Generation {
   /** Per visibility condition (its SQL and bindings): per product id, whether that condition lets it through. */
   verdicts: LRUCache<string, Map<string, boolean>>;
   verdictCount: number;
+  /** Per product number as asked (exact, any case kept apart): the id of the active product with exactly that number, '' for none. */
+  idsByNumber: LRUCache<string, string>;
 }
 
 /** What one request may take from the cache and must give back to it. */
@@ -57,11 +61,40 @@ export function createProductCache() {
     if (versions.products <= 0) return null; // no counter row (migration 012 not run): nothing tells a change
     if (current && current.products === versions.products && current.visibility === versions.visibility && current.verdictCount <= VERDICTS_MAX) return current;
     if (current && (versions.products < current.products || versions.visibility < current.visibility)) return null;
-    current = { visibility: versions.visibility, products: versions.products, records: new LRUCache({ max: RECORDS_MAX }), verdicts: new LRUCache({ max: CONDITIONS_MAX }), verdictCount: 0 };
+    current = {
+      visibility: versions.visibility,
+      products: versions.products,
+      records: new LRUCache({ max: RECORDS_MAX }),
+      verdicts: new LRUCache({ max: CONDITIONS_MAX }),
+      verdictCount: 0,
+      idsByNumber: new LRUCache({ max: NUMBERS_MAX }),
+    };
     return current;
   }
 
-  return function forRequest(versions: RequestCatalogVersions | undefined, condition: SqlCondition): KeptProducts | null {
+  /**
+   * The ids of the active products numbered exactly `numbers` (absent: none), kept at the request's
+   * products version (a product's number and its being active are product writes, which move it);
+   * `read` answers the numbers not kept yet (number → id). Visibility is not part of it: the caller
+   * asks for the records by id. Null when nothing may be kept (no versions, or older ones).
+   */
+  async function idsByNumber(versions: RequestCatalogVersions | undefined, numbers: string[], read: (numbers: string[]) => Promise<Map<string, string>>): Promise<Map<string, string> | null> {
+    const kept = versions ? generation(versions) : null;
+    if (!kept) return null;
+    const unknown = numbers.filter((number) => !kept.idsByNumber.has(number));
+    if (unknown.length > 0) {
+      const found = await read(unknown);
+      for (const number of unknown) kept.idsByNumber.set(number, found.get(number) ?? '');
+    }
+    const ids = new Map<string, string>();
+    for (const number of numbers) {
+      const id = kept.idsByNumber.get(number);
+      if (id) ids.set(number, id);
+    }
+    return ids;
+  }
+
+  function forRequest(versions: RequestCatalogVersions | undefined, condition: SqlCondition): KeptProducts | null {
     const kept = versions ? generation(versions) : null;
     if (!kept) return null;
     const key = `${condition.sql}\u0000${JSON.stringify(condition.bindings)}`;
@@ -90,5 +123,7 @@ export function createProductCache() {
         return records;
       },
     };
-  };
+  }
+
+  return { forRequest, idsByNumber };
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ContextVersionSource, HostRuntime, StoreContext } from '../../host/contract.js';
 import type { Executor } from '../../lib/db.js';
-import { numbersOf } from './repository.js';
+import { numberKey, numbersOf, productIdsByNumber } from './repository.js';
 
 /** The customer product numbers version (migration plugin/018): moves on every write to suite_customer_product_numbers. */
 export const CUSTOMER_PRODUCT_NUMBERS_VERSION: ContextVersionSource = { table: 'suite_data_versions', name: 'customer-product-numbers' };
@@ -19,6 +19,8 @@ const ENTRIES_MAX = 100_000;
  */
 export class CustomerNumberCache {
   private readonly entries = new LRUCache<string, { version: number; number: string | null }>({ max: ENTRIES_MAX });
+  /** The other way round: customer × number key → the product it names (null: none). */
+  private readonly productsByKey = new LRUCache<string, { version: number; productId: string | null }>({ max: ENTRIES_MAX });
 
   constructor(private readonly host: HostRuntime) {}
 
@@ -33,6 +35,27 @@ export class CustomerNumberCache {
     const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     if (version === undefined) return undefined;
     return (await this.keptNumbersOf(version, executor, customerId, [productId])).get(productId) ?? null;
+  }
+
+  /** Product ids by the customer's number key (numberKey) of `numbers`, kept or read (the fast order's look-up by number). */
+  async productIdsByNumber(ctx: StoreContext, executor: Executor, customerId: string, numbers: string[]): Promise<Map<string, string>> {
+    const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
+    if (version === undefined) return productIdsByNumber(executor, customerId, numbers);
+    const result = new Map<string, string>();
+    const missing: string[] = [];
+    for (const key of new Set(numbers.map(numberKey).filter(Boolean))) {
+      const entry = this.productsByKey.get(`${customerId}\u0000${key}`);
+      if (entry?.version !== version) missing.push(key);
+      else if (entry.productId !== null) result.set(key, entry.productId);
+    }
+    if (missing.length === 0) return result;
+    const read = await productIdsByNumber(executor, customerId, missing);
+    for (const key of missing) {
+      const productId = read.get(key) ?? null;
+      this.productsByKey.set(`${customerId}\u0000${key}`, { version, productId });
+      if (productId !== null) result.set(key, productId);
+    }
+    return result;
   }
 
   private async keptNumbersOf(version: number, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {

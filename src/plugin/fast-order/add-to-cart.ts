@@ -2,7 +2,7 @@ import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { AppError } from '../../lib/errors.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import type { addToCartBody } from './schemas.js';
-import { customerNumberCache, numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
+import { customerNumberCache, numberKey, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { declaredCustomer } from '../declared.js';
 
 /** An item to add: what the add-to-cart body admits (its schema's type). */
@@ -42,7 +42,7 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
   const customer = declaredCustomer(ctx);
   const numbers = items.flatMap((item) => (item.productNumber ? [item.productNumber] : []));
   const byShopNumber = await visibleProductsByNumber(host, ctx, numbers);
-  const byCustomerNumber = await productIdsByNumber(host.db, customer.id, numbers);
+  const byCustomerNumber = await customerNumberCache(host).productIdsByNumber(ctx, host.db, customer.id, numbers);
   const candidateIds = [...items.flatMap((i) => (i.productId ? [i.productId] : [])), ...byCustomerNumber.values()];
   const visible = new Set((await host.catalog.visibleProducts(ctx, candidateIds)).map((p) => p.id));
 
@@ -81,7 +81,8 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
   }
 
   const ids = results.flatMap((r) => (r.productId ? [r.productId] : []));
-  const productNumbers = new Map((await host.catalog.products(host.db, ids)).map((p) => [p.id, p.productNumber]));
+  // Every resolved product is one the caller may see: the visible records (kept by the reference host) name them.
+  const productNumbers = new Map((await host.catalog.visibleProducts(ctx, ids)).map((p) => [p.id, p.productNumber]));
   const ownNumbers = await customerNumberCache(host).numbersOf(ctx, host.db, customer.id, ids);
   for (const result of results) {
     if (!result.productId) continue;

@@ -3,7 +3,7 @@ import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '
 import { Errors } from '../../lib/errors.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { priceView } from '../../lib/price-view.js';
-import { productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
+import { customerNumberCache, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { addToCart } from './add-to-cart.js';
 import { productViews, searchProducts, type SearchOptions } from './catalog.js';
 import {
@@ -170,7 +170,7 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         const { productNumbers, ...criteria } = body;
         if (productNumbers?.length) {
           const byShopNumber = await visibleProductsByNumber(host, ctx, productNumbers);
-          const byCustomerNumber = await productIdsByNumber(host.db, customer.id, productNumbers);
+          const byCustomerNumber = await customerNumberCache(host).productIdsByNumber(ctx, host.db, customer.id, productNumbers);
           const resolved = [...byShopNumber.values(), ...byCustomerNumber.values()];
           criteria.ids = [...new Set([...(criteria.ids ?? []), ...resolved])];
           if (criteria.ids.length === 0) return storeList([], { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT });
