@@ -18,9 +18,9 @@ const ENTRIES_MAX = 100_000;
  * outside. Without the version in the context (a host that does not read it) the numbers are read.
  */
 export class CustomerNumberCache {
-  private readonly entries = new LRUCache<string, { version: number; number: string | null }>({ max: ENTRIES_MAX });
-  /** The other way round: customer × number key → the product it names (null: none). */
-  private readonly productsByKey = new LRUCache<string, { version: number; productId: string | null }>({ max: ENTRIES_MAX });
+  /** Customer × product → its number; customer × number key → the product it names (null: none), each with the version it was read at. */
+  private readonly numbersByProduct = new LRUCache<string, KeptEntry>({ max: ENTRIES_MAX });
+  private readonly productsByKey = new LRUCache<string, KeptEntry>({ max: ENTRIES_MAX });
 
   constructor(private readonly host: HostRuntime) {}
 
@@ -41,40 +41,37 @@ export class CustomerNumberCache {
   async productIdsByNumber(ctx: StoreContext, executor: Executor, customerId: string, numbers: string[]): Promise<Map<string, string>> {
     const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     if (version === undefined) return productIdsByNumber(executor, customerId, numbers);
-    const result = new Map<string, string>();
-    const missing: string[] = [];
-    for (const key of new Set(numbers.map(numberKey).filter(Boolean))) {
-      const entry = this.productsByKey.get(`${customerId}\u0000${key}`);
-      if (entry?.version !== version) missing.push(key);
-      else if (entry.productId !== null) result.set(key, entry.productId);
-    }
-    if (missing.length === 0) return result;
-    const read = await productIdsByNumber(executor, customerId, missing);
-    for (const key of missing) {
-      const productId = read.get(key) ?? null;
-      this.productsByKey.set(`${customerId}\u0000${key}`, { version, productId });
-      if (productId !== null) result.set(key, productId);
-    }
-    return result;
+    const keys = new Set(numbers.map(numberKey).filter(Boolean));
+    return kept(this.productsByKey, version, customerId, keys, (missing) => productIdsByNumber(executor, customerId, missing));
   }
 
-  private async keptNumbersOf(version: number, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
-    const result = new Map<string, string>();
-    const missing: string[] = [];
-    for (const productId of new Set(productIds)) {
-      const entry = this.entries.get(`${customerId}\u0000${productId}`);
-      if (entry?.version !== version) missing.push(productId);
-      else if (entry.number !== null) result.set(productId, entry.number);
-    }
-    if (missing.length === 0) return result;
-    const read = await numbersOf(executor, customerId, missing);
-    for (const productId of missing) {
-      const number = read.get(productId) ?? null;
-      this.entries.set(`${customerId}\u0000${productId}`, { version, number });
-      if (number !== null) result.set(productId, number);
-    }
-    return result;
+  private keptNumbersOf(version: number, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
+    return kept(this.numbersByProduct, version, customerId, new Set(productIds), (missing) => numbersOf(executor, customerId, missing));
   }
+}
+
+interface KeptEntry {
+  version: number;
+  value: string | null;
+}
+
+/** The values of the customer's `keys` kept at `version`, the others read (`read` answers the ones it found) and kept, absent ones as none. */
+async function kept(entries: LRUCache<string, KeptEntry>, version: number, customerId: string, keys: Set<string>, read: (missing: string[]) => Promise<Map<string, string>>): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  const missing: string[] = [];
+  for (const key of keys) {
+    const entry = entries.get(`${customerId}\u0000${key}`);
+    if (entry?.version !== version) missing.push(key);
+    else if (entry.value !== null) result.set(key, entry.value);
+  }
+  if (missing.length === 0) return result;
+  const found = await read(missing);
+  for (const key of missing) {
+    const value = found.get(key) ?? null;
+    entries.set(`${customerId}\u0000${key}`, { version, value });
+    if (value !== null) result.set(key, value);
+  }
+  return result;
 }
 
 const caches = new WeakMap<HostRuntime, CustomerNumberCache>();
