@@ -68,15 +68,22 @@ async function readProductsWhere(executor: Executor, ids: string[], conditions: 
   return records;
 }
 
-/** The ids of the active products numbered exactly one of `numbers` (MySQL/MariaDB compare numbers case-insensitively: filtered here). */
+/** Id and number of the products numbered one of `numbers` (any case on MySQL/MariaDB, whose collation ignores it), 500 numbers per statement. */
+async function productsNumbered(executor: Executor, numbers: string[], activeOnly: boolean): Promise<Array<{ id: string; productNumber: string }>> {
+  const found: Array<{ id: string; productNumber: string }> = [];
+  for (let i = 0; i < numbers.length; i += 500) {
+    const query = executor('products').whereIn('product_number', numbers.slice(i, i + 500));
+    if (activeOnly) query.where('active', true);
+    const rows = await selectRows<{ id: string; product_number: string }>(query.select('id', 'product_number'));
+    for (const row of rows) found.push({ id: row.id, productNumber: String(row.product_number) });
+  }
+  return found;
+}
+
+/** The ids of the active products numbered exactly one of `numbers`, by number. */
 async function activeIdsByNumber(executor: Executor, numbers: string[]): Promise<Map<string, string>> {
   const exact = new Set(numbers);
-  const ids = new Map<string, string>();
-  for (let i = 0; i < numbers.length; i += 500) {
-    const rows = await selectRows<{ id: string; product_number: string }>(executor('products').whereIn('product_number', numbers.slice(i, i + 500)).where('active', true).select('id', 'product_number'));
-    for (const row of rows) if (exact.has(String(row.product_number))) ids.set(String(row.product_number), row.id);
-  }
-  return ids;
+  return new Map((await productsNumbered(executor, numbers, true)).filter((p) => exact.has(p.productNumber)).map((p) => [p.productNumber, p.id]));
 }
 
 /** Catalog (products, categories, landing pages, visibility), the rule engine and prices. */
@@ -144,15 +151,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       const visible = new Set(await selectRows<string>(query.pluck(`${table}.id`)));
       return wanted.filter((id) => visible.has(id));
     },
-    async productIdsByNumbers(executor, productNumbers) {
-      const unique = [...new Set(productNumbers)];
-      const found: Array<{ id: string; productNumber: string }> = [];
-      for (let i = 0; i < unique.length; i += 500) {
-        const rows = await selectRows<{ id: string; product_number: string }>(executor('products').whereIn('product_number', unique.slice(i, i + 500)).select('id', 'product_number'));
-        for (const row of rows) found.push({ id: row.id, productNumber: String(row.product_number) });
-      }
-      return found;
-    },
+    productIdsByNumbers: (executor, productNumbers) => productsNumbered(executor, [...new Set(productNumbers)], false),
     async entityVersionId(executor, entity, id) {
       const table = CATALOG_TABLES[entity];
       if (!table || !isId(id)) return null;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getShop, isMysql, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
-import { serverUrl, spawnServer, type ServerProcess } from '../../helpers/server-process.js';
+import { exitWithin, serverUrl, spawnServer, type ServerProcess } from '../../helpers/server-process.js';
 import { webConcurrency } from '../../../src/host/ops/cluster.js';
 
 const GRACE_MS = 15000;
@@ -59,10 +59,7 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
   if (!isMysql()) {
     it('refuses more than one process on SQLite with a line that says why', async () => {
       const server = spawnServer({ DATABASE_URL: `sqlite:${join(varDir, 'cluster.sqlite')}`, APP_SECRET: TEST_APP_SECRET, PORT: '0', VAR_DIR: varDir, WEB_CONCURRENCY: '2' });
-      const exit = await Promise.race([
-        server.exited,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the primary did not exit within ${GRACE_MS + 20000} ms of SIGTERM: ${server.stdout().slice(-2000)} ${server.stderr()}`)), GRACE_MS + 20000)),
-      ]);
+      const exit = await exitWithin(server, 60000, 'of refusing to start');
       expect(exit.code).to.equal(1);
       expect(server.stderr().trim()).to.equal(
         'Suite B2B could not start: WEB_CONCURRENCY=2 needs MySQL/MariaDB: SQLite is single-process (set WEB_CONCURRENCY=1 or use a MariaDB DATABASE_URL)',
@@ -135,10 +132,7 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
 
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
-      const exit = await Promise.race([
-        server.exited,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the primary did not exit within ${GRACE_MS + 20000} ms of SIGTERM: ${server.stdout().slice(-2000)} ${server.stderr()}`)), GRACE_MS + 20000)),
-      ]);
+      const exit = await exitWithin(server, GRACE_MS + 20000, 'of SIGTERM to the primary');
       expect(exit.code, server.stderr()).to.equal(0);
       expect(exit.at - signalledAt, 'exit within the grace period').to.be.below(GRACE_MS);
       for (const pid of [pids[1]!, restarted.pid!]) expect(isAlive(pid), `web process ${pid} exited`).to.equal(false);
