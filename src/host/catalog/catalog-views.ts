@@ -3,7 +3,7 @@ import { fromMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import type { PriceProvider, ProductRecord, StoreContext } from '../contract.js';
 import { calculatePrices } from './prices.js';
-import { calculatedPriceSchema, priceView } from '../../lib/price-view.js';
+import { productViewFields, productViewProperties } from '../../lib/product-view.js';
 import { tierPricesOf, type TierPrices } from './product-repository.js';
 
 const money = { type: 'number' };
@@ -11,19 +11,7 @@ const id = { type: 'string' };
 
 export const productViewSchema = objectSchema(
   {
-    id,
-    versionId: id,
-    productNumber: { type: 'string' },
-    name: { type: 'string' },
-    description: nullable({ type: 'string' }),
-    manufacturer: nullable({ type: 'string' }),
-    ean: nullable({ type: 'string' }),
-    stock: { type: 'integer' },
-    available: { type: 'boolean' },
-    active: { type: 'boolean' },
-    categoryIds: { type: 'array', items: id },
-    taxRate: { type: 'number' },
-    calculatedPrice: calculatedPriceSchema,
+    ...productViewProperties,
     tierPrices: { type: 'array', items: objectSchema({ minQuantity: { type: 'integer' }, unitPrice: money }, ['minQuantity', 'unitPrice']) },
   },
   ['id', 'versionId', 'productNumber', 'name', 'description', 'stock', 'available', 'active', 'categoryIds', 'taxRate', 'calculatedPrice'],
@@ -74,12 +62,7 @@ export const landingPageViewSchema = objectSchema(
 );
 
 
-type ProductView = Omit<ProductRecord, 'priceNet' | 'taxRateBp'> & {
-  available: boolean;
-  taxRate: number;
-  calculatedPrice: ReturnType<typeof priceView>;
-  tierPrices?: Array<{ minQuantity: number; unitPrice: number }>;
-};
+type ProductView = ReturnType<typeof productViewFields> & { tierPrices?: Array<{ minQuantity: number; unitPrice: number }> };
 
 /**
  * Store API product views, priced for the context (quantity 1). `tiers`: the products' tier prices
@@ -98,21 +81,7 @@ export async function productViews(
   const precision = ctx.salesChannel.currencyPrecision;
   const views: ProductView[] = [];
   for (const [index, product] of products.entries()) {
-    const view: ProductView = {
-      id: product.id,
-      versionId: product.versionId,
-      productNumber: product.productNumber,
-      name: product.name,
-      description: product.description,
-      manufacturer: product.manufacturer,
-      ean: product.ean,
-      stock: product.stock,
-      available: product.stock > 0,
-      active: product.active,
-      categoryIds: product.categoryIds,
-      taxRate: product.taxRateBp / 100,
-      calculatedPrice: priceView(prices[index]!, precision),
-    };
+    const view: ProductView = productViewFields(product, prices[index]!, precision);
     if (options.withTiers) view.tierPrices = (tiers?.get(product.id) ?? []).map((t) => ({ minQuantity: t.minQuantity, unitPrice: fromMinor(t.priceNet, precision) }));
     views.push(view);
   }

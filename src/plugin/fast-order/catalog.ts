@@ -2,7 +2,7 @@ import type { HostRuntime, ProductRecord, ProductSearchOptions, StoreContext } f
 import { applyCriteriaFilters, resolveFiltersToIds, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { selectRows } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
-import { priceView } from '../../lib/price-view.js';
+import { productViewFields } from '../../lib/product-view.js';
 import { nowDb } from '../../lib/time.js';
 import { priceBreakpoints } from '../customer-price/repository.js';
 import { CUSTOMER_PRODUCT_NUMBERS, customerNumberCache, numberKey, productIdsByNumberPrefix } from '../customer-product-number/index.js';
@@ -91,20 +91,8 @@ export async function productViews(host: HostRuntime, ctx: StoreContext, product
   const views = [];
   for (const [index, product] of products.entries()) {
     views.push({
-      id: product.id,
-      versionId: product.versionId,
-      productNumber: product.productNumber,
-      name: product.name,
-      description: product.description,
-      manufacturer: product.manufacturer,
-      ean: product.ean,
-      stock: product.stock,
-      available: product.stock > 0,
-      active: product.active,
-      categoryIds: product.categoryIds,
-      taxRate: product.taxRateBp / 100,
+      ...productViewFields(product, prices[index]!, precision),
       customerProductNumber: ownNumbers.get(product.id) ?? null,
-      calculatedPrice: priceView(prices[index]!, precision),
       ...(breakpoints ? { tierPrices: await tierTable(host, ctx, product, breakpoints.get(product.id) ?? [1]) } : {}),
     });
   }

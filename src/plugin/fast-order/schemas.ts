@@ -4,6 +4,7 @@ import { nullable, objectSchema } from '../../lib/schemas.js';
 import { PRODUCT_LISTING_ALIAS, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { calculatedPriceSchema } from '../../lib/price-view.js';
+import { productViewProperties } from '../../lib/product-view.js';
 
 export const TAG = 'Fast order and product search';
 export const MAX_QUANTITY = 10_000;
@@ -44,20 +45,8 @@ const tierSchema = objectSchema(
 
 /** The host listing's product fields (a product listing route response), plus the fast order's own. */
 const productProperties = {
-  id: idSchema,
-  versionId: idSchema,
-  productNumber: { type: 'string' },
-  name: { type: 'string' },
-  description: nullable({ type: 'string' }),
-  manufacturer: nullable({ type: 'string' }),
-  ean: nullable({ type: 'string' }),
-  stock: { type: 'integer' },
-  available: { type: 'boolean' },
-  active: { type: 'boolean' },
-  categoryIds: { type: 'array', items: idSchema },
-  taxRate: { type: 'number' },
+  ...productViewProperties,
   customerProductNumber: nullable({ type: 'string' }),
-  calculatedPrice: calculatedPriceSchema,
   tierPrices: { type: 'array', items: tierSchema, description: 'The unit price for the caller per quantity range (customer, group, tier and list prices applied).' },
 };
 const productRequired = ['id', 'versionId', 'productNumber', 'name', 'description', 'manufacturer', 'ean', 'stock', 'available', 'active', 'categoryIds', 'taxRate', 'customerProductNumber', 'calculatedPrice'];
