@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import type { Actor, CustomerRef, StoreContext } from '../../src/host/contract.js';
+import { inZone } from '../../src/host/plugins/zones.js';
 import { getShop, http } from './shop.js';
 
 export interface TestProduct {
@@ -62,7 +63,8 @@ export async function storeContextFor(customer: CustomerRef, actor?: Actor): Pro
     salesRepresentative: null,
     permissions: 'all',
     can: () => true,
-    ruleIds: () => shop.runtime.rules.matchingRuleIds(ctx),
+    // Host code a plugin reaches through the context: in the host's zone, as the host's own contexts run it.
+    ruleIds: inZone('host', () => shop.runtime.rules.matchingRuleIds(ctx)),
   };
   return ctx;
 }

@@ -4,6 +4,7 @@ import { writeJson } from '../../src/lib/db.js';
 import { nowDb } from '../../src/lib/time.js';
 import type { Condition } from '../../src/host/catalog/rule-engine.js';
 import type { CustomerRef, StoreContext } from '../../src/host/contract.js';
+import { inZone } from '../../src/host/plugins/zones.js';
 import { createTestCustomer, defaultSalesChannelId, getShop } from '../helpers/shop.js';
 
 type ContextShape = Partial<Pick<StoreContext, 'customer' | 'employee' | 'salesRepresentative' | 'actor'>>;
@@ -25,7 +26,8 @@ async function contextFor(shape: ContextShape = {}): Promise<StoreContext> {
     salesRepresentative: shape.salesRepresentative ?? null,
     permissions: new Set(),
     can: () => false,
-    ruleIds: () => shop.runtime.rules.matchingRuleIds(ctx),
+    // Host code a plugin reaches through the context: in the host's zone, as the host's own contexts run it.
+    ruleIds: inZone('host', () => shop.runtime.rules.matchingRuleIds(ctx)),
   };
   return ctx;
 }
