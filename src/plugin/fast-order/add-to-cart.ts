@@ -43,8 +43,9 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
   const numbers = items.flatMap((item) => (item.productNumber ? [item.productNumber] : []));
   const byShopNumber = await visibleProductsByNumber(host, ctx, numbers);
   const byCustomerNumber = await customerNumberCache(host).productIdsByNumber(ctx, host.db, customer.id, numbers);
-  const candidateIds = [...items.flatMap((i) => (i.productId ? [i.productId] : [])), ...byCustomerNumber.values()];
-  const visible = new Set((await host.catalog.visibleProducts(ctx, candidateIds)).map((p) => p.id));
+  // The shop numbers' products are visible already; their records name them in the answer too.
+  const candidateIds = [...items.flatMap((i) => (i.productId ? [i.productId] : [])), ...byCustomerNumber.values(), ...byShopNumber.values()];
+  const visible = new Map((await host.catalog.visibleProducts(ctx, candidateIds)).map((p) => [p.id, p]));
 
   const results: ItemResult[] = items.map((item, index) => {
     let productId: string | null = null;
@@ -81,12 +82,10 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
   }
 
   const ids = results.flatMap((r) => (r.productId ? [r.productId] : []));
-  // Every resolved product is one the caller may see: the visible records (kept by the reference host) name them.
-  const productNumbers = new Map((await host.catalog.visibleProducts(ctx, ids)).map((p) => [p.id, p.productNumber]));
   const ownNumbers = await customerNumberCache(host).numbersOf(ctx, host.db, customer.id, ids);
   for (const result of results) {
     if (!result.productId) continue;
-    result.productNumber = productNumbers.get(result.productId) ?? result.productNumber;
+    result.productNumber = visible.get(result.productId)?.productNumber ?? result.productNumber;
     result.customerProductNumber = ownNumbers.get(result.productId) ?? null;
   }
   const added = results.filter((r) => r.added).length;
