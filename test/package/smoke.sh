@@ -28,6 +28,16 @@ tarball=$(cd "$repo" && npm pack --silent --pack-destination "$work" 2>"$work/pa
 [ -f "$work/$tarball" ] || { cat "$work/pack.log"; fail "npm pack failed"; }
 echo "npm pack (with the prepack build): $((SECONDS - began)) s → $tarball"
 
+# better-sqlite3's install script downloads a prebuilt binary from GitHub, else compiles SQLite
+# (minutes, and without GitHub access every time): the binary this checkout's install built (same
+# version, same Node) is offered as its local prebuild, so nothing is compiled.
+binary="$repo/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
+if [ -f "$binary" ]; then
+  mkdir -p "$work/prebuilds"
+  prebuild="better-sqlite3-v$sqlite-node-v$(node -p process.versions.modules)-$(node -p process.platform)-$(node -p process.arch).tar.gz"
+  tar czf "$work/prebuilds/$prebuild" -C "$repo/node_modules/better-sqlite3" build/Release/better_sqlite3.node && export npm_config_better_sqlite3_local_prebuilds="$work/prebuilds"
+fi
+
 mkdir "$work/shop" && cd "$work/shop" || fail "no shop folder"
 printf '{ "name": "suite-b2b-smoke-shop", "private": true, "type": "module" }\n' > package.json
 began=$SECONDS
