@@ -107,7 +107,7 @@ function vendureDatabaseUrl(): string {
 /** Starts the example Vendure shop (seeded on its first start) for the scenarios that measure the plugin inside Vendure. */
 async function startVendure(): Promise<{ child: ChildProcess; env: VendureBenchEnv }> {
   const started = Date.now();
-  const shop = await startProcess(['examples/vendure-shop/start.ts'], { DATABASE_URL: vendureDatabaseUrl(), PORT: String(await freePort()) }, /Vendure Shop API:\s+http:\/\/localhost:(\d+)/);
+  const shop = await startProcess(['--conditions=suite-b2b-source', 'examples/vendure-shop/start.ts'], { DATABASE_URL: vendureDatabaseUrl(), PORT: String(await freePort()) }, /Vendure Shop API:\s+http:\/\/localhost:(\d+)/);
   process.stdout.write(`  started the example Vendure shop in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
   const baseUrl = `http://127.0.0.1:${shop.port}`;
   return {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DefaultJobQueuePlugin, DefaultSearchPlugin, dummyPaymentHandler, type VendureConfig } from '@vendure/core';
-import { SuiteB2BVendurePlugin } from '../../src/adapters/vendure/index.js';
+// As a shop imports the installed package (in this repository the `suite-b2b-source` condition maps it to src/, see docs/vendure.md).
+import { SuiteB2BVendurePlugin } from 'suite-b2b/vendure';
 import { parseDatabaseUrl } from '../../src/lib/db.js';
 
 export interface ShopConfigOptions {

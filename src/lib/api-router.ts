@@ -2,6 +2,7 @@ import { answerJson } from './answer-json.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, Errors, internalErrorBody } from './errors.js';
 import { dbErrorAsAppError, type Db } from './db.js';
+import { rebaseAdminLinks } from './json-api.js';
 import { assertActorsFit, runRoute, type ApiDefinition, type RouteOutcome, type RouteRequest } from './pipeline.js';
 import type { RateLimiter } from './rate-limit.js';
 import { assertRouteDeclared, toExpressPath, type AnyRoute } from './routes.js';
@@ -13,6 +14,8 @@ export interface ApiRouterOptions {
   rateLimiter: RateLimiter;
   /** Hold every handler to its declared response schema (on in tests). */
   validateResponses: boolean;
+  /** Where this Admin API is mounted when not at ADMIN_API_BASE (lib/json-api.ts): its list links and Location headers name this path. */
+  adminApiBase?: string;
 }
 
 /** The transport-neutral request of an express request (the HTTP adapter's one translation in). */
@@ -153,7 +156,7 @@ export class ApiRouter<C> {
         if (known) for (const [name, value] of Object.entries(this.api.responseHeaders?.(known.ctx) ?? {})) res.setHeader(name, value);
         throw error;
       }
-      sendOutcome(res, outcome);
+      sendOutcome(res, this.options.adminApiBase ? rebaseAdminLinks(outcome, this.options.adminApiBase) : outcome);
     };
     this.router[method](toExpressPath(route.path), ...middlewares, handle);
     // A route with its own body parser is left to express; found first, it still stops the look-up (declaration order).

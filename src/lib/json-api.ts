@@ -84,3 +84,16 @@ export function pageLinks({ path, page, limit, total, filters = {} }: ListPage):
 export function jsonApiList<T>(data: T[], page: ListPage): JsonApiList<T> {
   return { data, meta: { total: page.total }, links: pageLinks(page) };
 }
+
+/**
+ * An answer of an Admin API mounted elsewhere than ADMIN_API_BASE (Vendure: /b2b-admin-api): the
+ * list links and the Location header the routes build on ADMIN_API_BASE, moved onto `base`.
+ */
+export function rebaseAdminLinks<T extends { body: unknown; headers: Record<string, string> }>(outcome: T, base: string): T {
+  const onBase = (value: string) => (value.startsWith(`${ADMIN_API_BASE}/`) ? `${base}${value.slice(ADMIN_API_BASE.length)}` : value);
+  const headers = Object.fromEntries(Object.entries(outcome.headers).map(([name, value]) => [name, name.toLowerCase() === 'location' ? onBase(value) : value]));
+  const body = outcome.body as { links?: unknown } | null;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.links !== 'object' || body.links === null) return { ...outcome, headers };
+  const links = Object.fromEntries(Object.entries(body.links).map(([name, value]) => [name, typeof value === 'string' ? onBase(value) : value]));
+  return { ...outcome, headers, body: { ...body, links } };
+}

@@ -78,6 +78,30 @@ describe('Suite B2B inside a Vendure shop', function () {
       const admin = await vendureLogin('admin-api', 'superadmin', 'superadmin');
       expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin))).status).to.equal(200);
     });
+
+    it('serves both OpenAPI documents on the paths the plugin is mounted at', async () => {
+      const store = await rest('GET', '/store-api/_info/openapi3.json');
+      expect(store.status).to.equal(200);
+      expect(store.body.servers).to.deep.equal([{ url: '/store-api' }]);
+      expect(store.body.paths).to.have.property('/account/login');
+      expect(store.body.paths).to.have.property('/b2b/employees');
+      const admin = await rest('GET', '/b2b-admin-api/_info/openapi3.json');
+      expect(admin.status).to.equal(200);
+      expect(admin.body.servers).to.deep.equal([{ url: '/b2b-admin-api' }]);
+      expect(admin.body.paths).to.have.property('/suite-partial-assortment-product-rule');
+      const page = await fetch(`${shop.url}/store-api/_info/swagger.html`);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    });
+
+    it("links an Admin API list's pages and a created record on /b2b-admin-api, where Vendure serves it", async () => {
+      const admin = await vendureLogin('admin-api', 'superadmin', 'superadmin');
+      const list = await rest('GET', '/b2b-admin-api/suite-customer-activity-type?limit=1', bearer(admin));
+      expect(list.status, JSON.stringify(list.body)).to.equal(200);
+      expect(list.body.links.self).to.equal('/b2b-admin-api/suite-customer-activity-type?limit=1&page=1');
+      for (const link of Object.values(list.body.links as Record<string, string>)) expect(link).to.match(/^\/b2b-admin-api\/suite-customer-activity-type\?/);
+      const followed = await rest('GET', list.body.links.last, bearer(admin));
+      expect(followed.status).to.equal(200);
+    });
   });
 
   describe('partial assortment in Vendure\'s Shop API', () => {
@@ -156,6 +180,7 @@ describe('Suite B2B inside a Vendure shop', function () {
       const ids = shop.state.ids;
       const created = await rest('POST', '/b2b-admin-api/suite-customer-price', bearer(admin), { customerId: ids.toPlugin(partnerCustomer.data.customers.items[0].id), productId: ids.toPlugin(arm.id), price: 59.9 });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.headers.get('location')).to.equal(`/b2b-admin-api/suite-customer-price/${created.body.data.id as string}`);
 
       const partner = await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password);
       const buyer = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -99,7 +100,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         contextTokenTtlSeconds: options.contextTokenTtlSeconds ?? 86400,
         validateResponses: options.validateResponses ?? false,
         mailerUrl: options.mailerUrl ?? null,
-        mailFolder: options.mailFolder ?? projectPath('var', 'mail'),
+        // The shop's working directory, never the installed package's folder (node_modules).
+        mailFolder: resolve(options.mailFolder ?? join('var', 'mail')),
         shopName: options.shopName ?? '',
         runJobs: options.runJobs ?? true,
         orderConfirmationMail: options.orderConfirmationMail ?? false,

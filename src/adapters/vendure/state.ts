@@ -37,7 +37,7 @@ export interface AdapterOptions {
   validateResponses?: boolean;
   /** SMTP URL the plugin's mails are sent to (smtp://user:pass@host:587); default none: .eml files in `mailFolder`. */
   mailerUrl?: string | null;
-  /** Where mails go as .eml files when there is no `mailerUrl` (default var/mail of this package). */
+  /** Where mails go as .eml files when there is no `mailerUrl` (default `var/mail` in the working directory; a relative path is taken from there). */
   mailFolder?: string;
   /** Sender name of the plugin's mails (default: the channel's name). */
   shopName?: string;

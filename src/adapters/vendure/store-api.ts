@@ -14,6 +14,8 @@ import { burnPasswordTime } from '../../host/auth/passwords.js';
 import { databaseRateLimiter } from '../../host/auth/rate-limit-store.js';
 import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';
 import { inTransaction } from '../../lib/db.js';
+import { ADMIN_API_BASE } from '../../lib/json-api.js';
+import { buildOpenApi, renderOpenApiHtml } from '../../lib/openapi.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type RouteRequest } from '../../lib/pipeline.js';
 import { emptyBody, looseObject, objectSchema, successResponse } from '../../lib/schemas.js';
@@ -206,6 +208,13 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
   ];
 }
 
+/** What the OpenAPI document of one of the two APIs says besides its routes. */
+interface ApiDocs {
+  path: string;
+  title: string;
+  securitySchemes: Record<string, Record<string, unknown>>;
+}
+
 export interface AdapterApis {
   storeApi: ApiRouter<StoreContext>;
   adminApi: ApiRouter<AdminContext>;
@@ -220,10 +229,30 @@ export function createApis(state: AdapterState): AdapterApis {
   // Rate limits count in the adapter's own `rate_limit_counters` (migrations/vendure), so they hold across Vendure server processes.
   const rateLimiter = databaseRateLimiter(state.db);
   const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
-  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
+  const adminApiPath = state.options.adminApiPath;
+  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, rateLimiter, validateResponses, adminApiBase: adminApiPath === ADMIN_API_BASE ? undefined : adminApiPath });
   const errors = errorMiddleware(state.log);
-  const mount = (api: ApiRouter<unknown>) => {
+  const vendureSession = { type: 'http', scheme: 'bearer', description: "A Vendure session token (Vendure's `vendure-auth-token`, or its session cookie)." };
+  const mount = (api: ApiRouter<unknown>, docs: ApiDocs) => {
     const router = express.Router();
+    // The OpenAPI document of the routes as declared, as the reference host serves it (lib/openapi.ts); built on first request (plugins register late).
+    let document: Record<string, unknown> | null = null;
+    const build = () =>
+      (document ??= buildOpenApi(api.routes, {
+        title: docs.title,
+        version: state.manifest.version,
+        description: `${docs.title} inside Vendure, generated from the route declarations.`,
+        serverUrl: docs.path,
+        securitySchemes: docs.securitySchemes,
+        securityFor: (route) => (route.auth === 'public' ? null : Object.keys(docs.securitySchemes).map((name) => ({ [name]: [] }))),
+        actorsByAuth: api.api.actorsByAuth,
+      }));
+    router.get('/_info/openapi3.json', (_req, res) => {
+      res.json(build());
+    });
+    router.get('/_info/swagger.html', (_req, res) => {
+      res.type('html').send(renderOpenApiHtml(build()));
+    });
     router.use((req, _res, next) => {
       // The request id of the error bodies and of the context (Vendure's requests carry none).
       (req as Request & { id?: string }).id ??= randomUUID();
@@ -243,7 +272,11 @@ export function createApis(state: AdapterState): AdapterApis {
     storeApi,
     adminApi,
     addAdapterRoutes: () => adapterStoreRoutes(state).forEach((route) => storeApi.add(route)),
-    storeRouter: mount(storeApi),
-    adminRouter: mount(adminApi),
+    storeRouter: mount(storeApi, {
+      path: state.options.storeApiPath,
+      title: 'Suite B2B Store API',
+      securitySchemes: { contextToken: { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER, description: 'An employee or sales representative login (POST /account/login).' }, vendureSession },
+    }),
+    adminRouter: mount(adminApi, { path: adminApiPath, title: 'Suite B2B Admin API', securitySchemes: { vendureSession } }),
   };
 }
