@@ -5,15 +5,13 @@ import type { AnyRoute } from '../../src/lib/routes.js';
 type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema };
 
 /**
- * Lists whose shape the specification names keep it (DESIGN.md §2): budget orders `{orders, total}`,
- * order approvals `{total, data}`, employee orders as an order route response, a representative's
- * customer orders as an array. Every other Store API list answers the platform's search result.
+ * Lists whose shape the specification names keep it (DESIGN.md §2): order approvals `{total, data}`,
+ * a representative's customer orders as an array. Budget orders (`{orders, total}`) and employee
+ * orders (the order route response) keep the spec's fields beside the envelope, so they are walked
+ * too. Every other Store API list answers the platform's search result.
  */
 const SPEC_SHAPED = new Set([
-  'GET /budget/{budgetId}/orders',
-  'POST /budget/{budgetId}/orders',
   'POST /order-approval/list',
-  'POST /b2b/employee-orders',
   'GET /sales-representative/customer-orders/{customerId}',
   // Not lists: the navigation tree answers an array of root categories as the platform does.
   'GET /navigation/{rootId}',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { getShop } from '../helpers/shop.js';
-import { criteriaSchema, searchByCriteria, type CriteriaSpec } from '../../src/lib/criteria.js';
+import { criteriaSchema, leafMatches, searchByCriteria, type CriteriaSpec } from '../../src/lib/criteria.js';
 import { validateOrThrow } from '../../src/lib/validation.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
@@ -50,6 +50,22 @@ describe('lib: criteria', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     const expired = await searchByCriteria(base(), { limit: 2 }, spec, (q) => q.select('products.id'), { totalCacheKey: shortKey, totalCacheTtlMs: 50 });
     expect(expired.total, 'after its time a total is counted again').to.equal(5);
+  });
+
+  it('takes LIKE wildcards in a contains, prefix or suffix filter on a date field literally, as on text fields (SQL and in memory)', async () => {
+    const shop = await getShop();
+    const marker = `date-${newId().slice(0, 8)}`;
+    const dated: CriteriaSpec = { ...spec, fields: { ...spec.fields, createdAt: { column: 'products.created_at', type: 'date' } } };
+    await shop.db('products').insert({ id: newId(), version_id: newId(), product_number: `${marker}-1`, name: marker, stock: 1, active: true, tax_rate_bp: 1900, price_net: 100, created_at: '2026-03-04 05:06:07.089' });
+    const base = () => shop.db('products').where('products.product_number', 'like', `${marker}-%`);
+    const count = async (type: 'contains' | 'prefix' | 'suffix', value: string) =>
+      (await searchByCriteria(base(), { filter: [{ type, field: 'createdAt', value }] }, dated, (q) => q.select('products.id'))).total;
+    expect(await count('contains', '2026-03-04'), 'a literal part of the date matches').to.equal(1);
+    for (const value of ['%', '_', '2026%04', '2026_03', '!%'])
+      for (const type of ['contains', 'prefix', 'suffix'] as const) expect(await count(type, value), `${type} ${value}`).to.equal(0);
+    // The in-memory filter (figures another party computed, e.g. /ordered-products' lastOrderDate) agrees.
+    for (const value of ['%', '_', '2026%04']) expect(leafMatches('date', '2026-03-04 05:06:07.089', { type: 'contains', field: 'createdAt', value }), value).to.equal(false);
+    expect(leafMatches('date', '2026-03-04 05:06:07.089', { type: 'contains', field: 'createdAt', value: '03-04' })).to.equal(true);
   });
 
   it('counts nothing when a page is not full: the total is the rows before it and its own', async () => {

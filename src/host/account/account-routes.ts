@@ -38,8 +38,22 @@ export function contextView(ctx: StoreContext) {
   };
 }
 
+const customerResponse = { ...customerSchema, additionalProperties: true };
+/** What the platform's clients send when they read the customer: a criteria body whose includes and associations shape the platform's answer. */
+const customerReadBody = objectSchema({ includes: { type: 'object' }, associations: { type: 'object' } });
+
 export function accountRoutes(internals: HostInternals): StoreRoute[] {
   const loginName = { type: 'string', minLength: 3, maxLength: 255 };
+  const readCustomer = async (ctx: StoreContext) => {
+    if (!ctx.customer) throw Errors.unauthorized();
+    const customerRow = await internals.db<CustomerRow>('customers').where({ id: ctx.customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
+    return {
+      ...ctx.customer,
+      defaultBillingAddressId: customerRow?.default_billing_address_id ?? null,
+      defaultShippingAddressId: customerRow?.default_shipping_address_id ?? null,
+      addresses: await listAddresses(internals.db, ctx.customer.id),
+    };
+  };
   return [
     {
       method: 'POST',
@@ -101,17 +115,19 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
       tags: ['Account'],
       auth: 'login',
       permission: null,
-      schemas: { responses: { 200: { ...customerSchema, additionalProperties: true } } },
-      async handler({ ctx }) {
-        if (!ctx.customer) throw Errors.unauthorized();
-        const customerRow = await internals.db<CustomerRow>('customers').where({ id: ctx.customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
-        return {
-          ...ctx.customer,
-          defaultBillingAddressId: customerRow?.default_billing_address_id ?? null,
-          defaultShippingAddressId: customerRow?.default_shipping_address_id ?? null,
-          addresses: await listAddresses(internals.db, ctx.customer.id),
-        };
-      },
+      schemas: { responses: { 200: customerResponse } },
+      handler: ({ ctx }) => readCustomer(ctx),
+    },
+    {
+      method: 'POST',
+      path: '/account/customer',
+      operationId: 'readCustomerPost',
+      summary: 'The same as GET /account/customer: the shop platform\'s Store API reads the customer with a POST (its criteria body: includes and associations are accepted and ignored).',
+      tags: ['Account'],
+      auth: 'login',
+      permission: null,
+      schemas: { body: customerReadBody, responses: { 200: customerResponse } },
+      handler: ({ ctx }) => readCustomer(ctx),
     },
   ];
 }

@@ -7,6 +7,7 @@ import { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
 import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
+import { methodRoutes } from './methods.js';
 import { checkoutRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
@@ -47,7 +48,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
       orderedProductIds,
     },
     documents,
-    storeRoutes: checkoutRoutes(internals, carts, checkout, orderViews),
+    storeRoutes: [...checkoutRoutes(internals, carts, checkout, orderViews), ...methodRoutes()],
     adminRoutes: [],
   };
 }

@@ -6,6 +6,7 @@ import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
 import type { DocumentSummary } from './documents.js';
+import { PAYMENT_METHODS, SHIPPING_METHODS } from './methods.js';
 import { orderStamp, type OrderViewCache } from './order-view-cache.js';
 import type { DbNumber, DbTime, OrderDeliveryRow, OrderRow, OrderTransactionRow } from './rows.js';
 
@@ -18,8 +19,6 @@ const STATE_NAMES: Record<string, string> = {
   shipped: 'Shipped',
 };
 
-const PAYMENT_METHODS: Record<string, string> = { invoice: 'Invoice' };
-const SHIPPING_METHODS: Record<string, string> = { standard: 'Standard' };
 
 export function stateOf(technicalName: string): { technicalName: string; name: string } {
   return { technicalName, name: STATE_NAMES[technicalName] ?? technicalName };

@@ -211,13 +211,11 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
     const dataById = new Map(page.rows.map((r) => [r.order_id, String(r.budget_data ?? '')]));
     // An order view the host keeps has its budget order view kept beside it, per budget data.
     const view = (order: Record<string, unknown>, data: string) => budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
-    return {
-      total: page.total,
-      orders: orders.map((order) => {
-        const data = dataById.get(String(order.id))!;
-        return budgetOrderViews.of(order, data, () => view(order, data));
-      }),
-    };
+    const views = orders.map((order) => {
+      const data = dataById.get(String(order.id))!;
+      return budgetOrderViews.of(order, data, () => view(order, data));
+    });
+    return { ...storeList(views, page), orders: views };
   };
   const budgetOrdersRoute = { path: '/budget/{budgetId}/orders', tags: TAGS, auth: 'login', needsCustomer: true, permission: 'budget.read' } as const;
 

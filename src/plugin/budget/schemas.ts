@@ -105,6 +105,10 @@ export const budgetOrderSchema = objectSchema(
   ['id', 'orderNumber', 'orderDate', 'stateMachineState', 'currency', 'totalPrice', 'netPrice', 'taxAmount', 'billingAddress', 'orderCustomer', 'deliveries', 'transactions', 'lineItems', 'documents', 'budgetData'],
 );
 
-export const budgetOrdersResponse = objectSchema({ orders: { type: 'array', items: budgetOrderSchema }, total: { type: 'integer', minimum: 0 } }, ['orders', 'total']);
+/**
+ * The spec's `{orders, total}` with the Store API list envelope beside it: clients written for the
+ * shop platform read `elements` (the same orders), `page` and `limit`.
+ */
+export const budgetOrdersResponse = storeListResponse(budgetOrderSchema, { extra: { orders: { type: 'array', items: budgetOrderSchema } }, extraRequired: ['orders'] });
 export const budgetOrdersBody = criteriaSchema(['orderId', 'orderNumber', 'orderDate']);
 export const budgetOrdersQuery = objectSchema({ page: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500 } });

@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { deleteCustomersCostCenters } from './repository.js';
+import { b2bCostCenterRoutes } from './b2b-routes.js';
 import { costCenterRoutes } from './routes.js';
 import { interceptCheckout } from './service.js';
 
@@ -11,7 +12,7 @@ export { ORDER_FIELD as COST_CENTER_ORDER_FIELD } from './service.js';
  * order; a checkout interceptor puts the cost center on the order (custom field, invoice line).
  */
 export function registerCostCenters(host: HostRuntime): void {
-  for (const route of costCenterRoutes(host)) host.storeApi.route(route);
+  for (const route of [...costCenterRoutes(host), ...b2bCostCenterRoutes(host)]) host.storeApi.route(route);
   host.checkout.addInterceptor({ name: COST_CENTER_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx) });
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCostCenters(trx, ids));
 }

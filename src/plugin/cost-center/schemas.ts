@@ -43,6 +43,9 @@ export const costCenterSchema = objectSchema(
 );
 export const costCenterList = storeListResponse(costCenterSchema);
 export const costCenterResponse = objectSchema({ success: { const: true }, costCenter: costCenterSchema }, ['success', 'costCenter']);
+/** The /b2b create answer: the new id also at the top level, where clients written for the shop platform read a created record's id. */
+export const costCenterCreatedResponse = objectSchema({ success: { const: true }, id: idSchema, costCenter: costCenterSchema }, ['success', 'id', 'costCenter']);
+export const listQuery = objectSchema({ page: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500 }, term: { type: 'string', maxLength: 255 } });
 
 export const COST_CENTER_CRITERIA: CriteriaSpec = {
   fields: {

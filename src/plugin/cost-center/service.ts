@@ -47,6 +47,13 @@ export async function listCostCenters(host: HostRuntime, ctx: StoreContext, crit
   return criteriaList({ total: page.total, data: page.rows.map((row) => costCenterView(row, defaultId)) }, criteria);
 }
 
+/** One cost center; an inactive one is a 404 for a login that may only see what it may choose (as in the list). */
+export async function readCostCenter(host: HostRuntime, ctx: StoreContext, id: string) {
+  const view = await viewOf(host.db, ctx, id);
+  if (!view.active && !(ctx.can(READ) || ctx.can(MANAGE))) throw Errors.notFound('Cost center', id);
+  return view;
+}
+
 export async function createCostCenter(host: HostRuntime, ctx: StoreContext, body: { number: string; name: string; description?: string | null; active?: boolean }) {
   const customer = declaredCustomer(ctx);
   let id: string;

@@ -248,5 +248,19 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         return similarProductsOf(host, ctx, params.productId, query.limit ?? SIMILAR_DEFAULT_LIMIT);
       },
     }),
+    defineStoreRoute({
+      method: 'POST',
+      path: '/b2b/property-similar-products/{productId}',
+      operationId: 'searchPropertySimilarProducts',
+      summary: 'The same as GET /b2b/property-similar-products/{productId}, with `limit` in the body (the method the real product\'s client uses).',
+      tags: [TAG],
+      auth: 'login',
+      needsCustomer: true,
+      permission: null,
+      schemas: { params: pathParams('productId'), body: similarProductsQuery, responses: { 200: similarProductList } },
+      async handler({ ctx, params, body }) {
+        return similarProductsOf(host, ctx, params.productId, body.limit ?? SIMILAR_DEFAULT_LIMIT);
+      },
+    }),
   ];
 }

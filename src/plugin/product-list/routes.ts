@@ -8,6 +8,7 @@ import { selectRow } from '../../lib/db.js';
 import {
   changedResponse,
   createBody,
+  createdResponse,
   deleteItemsBody,
   itemCriteriaBody,
   itemCriteriaSpec,
@@ -108,8 +109,11 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       path: '/product-lists/create',
       operationId: 'createProductList',
       summary: 'Creates a product list for the customer (name optional: "Product list n"), optionally with items.',
-      schemas: { body: createBody, responses: { 200: changedResponse } },
-      handler: ({ ctx, body }) => service.create(ctx, body),
+      schemas: { body: createBody, responses: { 200: createdResponse } },
+      async handler({ ctx, body }) {
+        const created = await service.create(ctx, body);
+        return { ...created, id: created.productList.id };
+      },
     }),
     defineStoreRoute({
       ...common,

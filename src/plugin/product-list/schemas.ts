@@ -46,6 +46,8 @@ export const listSummarySchema = objectSchema(summaryProperties, summaryRequired
 export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [...summaryRequired, 'items']);
 export const listsResponse = storeListResponse(listSummarySchema);
 export const changedResponse = objectSchema({ success: { const: true }, productList: listSchema }, ['success', 'productList']);
+/** The create answer: the new list's id also at the top level, where clients written for the shop platform read a created record's id. */
+export const createdResponse = objectSchema({ success: { const: true }, id: idSchema, productList: listSchema }, ['success', 'id', 'productList']);
 
 /** An item to put on a list: by product id or by number (shop or customer product number). */
 const newItem = {

@@ -164,6 +164,19 @@ function referenceGone(error: unknown): never {
 }
 
 export function activityRoutes(host: HostRuntime): StoreRoute[] {
+  /** The GET and the POST of one activity type share this. */
+  const readType = {
+    path: '/sales-representative/customer-activity-type/{id}',
+    tags: [TAG],
+    auth: 'login' as const,
+    actors: ['salesRepresentative' as const],
+    permission: null,
+    async handler({ params }: { params: { id: string } }) {
+      const row = await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first());
+      if (!row) throw Errors.notFound('customer activity type', params.id);
+      return toType(row);
+    },
+  };
   return [
     defineStoreRoute({
       method: 'GET',
@@ -208,20 +221,18 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       },
     }),
     defineStoreRoute({
+      ...readType,
       method: 'POST',
-      path: '/sales-representative/customer-activity-type/{id}',
       operationId: 'readCustomerActivityType',
       summary: 'One activity type.',
-      tags: [TAG],
-      auth: 'login',
-      actors: ['salesRepresentative'],
-      permission: null,
       schemas: { params: pathParams('id'), body: emptyBody, responses: { 200: activityTypeSchema } },
-      async handler({ params }) {
-        const row = await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first());
-        if (!row) throw Errors.notFound('customer activity type', params.id);
-        return toType(row);
-      },
+    }),
+    defineStoreRoute({
+      ...readType,
+      method: 'GET',
+      operationId: 'getCustomerActivityType',
+      summary: 'One activity type (the method the real product\'s client uses; the same as the POST).',
+      schemas: { params: pathParams('id'), responses: { 200: activityTypeSchema } },
     }),
     defineStoreRoute({
       method: 'POST',

@@ -208,10 +208,15 @@ describe('budgets: Store API routes', () => {
       expect(listed.budgetData.budgetLineItems).to.have.length(1);
       expect(listed.budgetData.budgetLineItems[0]).to.include({ productId: inside.id, quantity: 2, totalPrice: 40 });
       expect((await (await as(customer.token)).get(`/budget/${budget.id}`)).body).to.include({ used: 40, available: 960 });
-      const searched = await (await as(buyer.token)).post(`/budget/${budget.id}/orders`, { term: order.body.orderNumber });
-      expect(searched.body.total).to.equal(1);
+      // Beside the spec's `orders` and `total`, the Store API list envelope that clients written for the platform read.
+      expect(res.body).to.include({ page: 1, limit: 25, apiAlias: 'dal_entity_search_result' });
+      expect(res.body.elements).to.deep.equal(res.body.orders);
+      const searched = await (await as(buyer.token)).post(`/budget/${budget.id}/orders`, { term: order.body.orderNumber, limit: 10 });
+      expect(searched.body).to.include({ total: 1, page: 1, limit: 10 });
+      expect(searched.body.elements.map((o: { id: string }) => o.id)).to.deep.equal([order.body.id]);
+      expect(searched.body.elements).to.deep.equal(searched.body.orders);
       const none = await (await as(buyer.token)).post(`/budget/${budget.id}/orders`, { filter: [{ type: 'range', field: 'orderDate', parameters: { lt: '2000-01-01T00:00:00Z' } }] });
-      expect(none.body).to.deep.equal({ orders: [], total: 0 });
+      expect(none.body).to.deep.equal({ orders: [], elements: [], total: 0, page: 1, limit: 25, aggregations: {}, apiAlias: 'dal_entity_search_result' });
     });
 
     it('answers 400, 401, 403 and 404 for another customer\'s budget', async () => {

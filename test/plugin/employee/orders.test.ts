@@ -27,6 +27,9 @@ describe('employees: employee orders', () => {
     expect(mine.status).to.equal(200);
     expect(mine.body.orders.total).to.equal(1);
     expect(mine.body.orders.elements[0].id).to.equal(orderA);
+    // Beside the order route response, the Store API list envelope that clients written for the platform read.
+    expect(mine.body).to.include({ total: 1, page: 1, limit: 25, apiAlias: 'dal_entity_search_result' });
+    expect(mine.body.elements).to.deep.equal(mine.body.orders.elements);
     expect((await (await as(tokenA)).get(`/b2b/employee-order/${orderA}`)).body.id).to.equal(orderA);
     expectError(await (await as(tokenA)).get(`/b2b/employee-order/${orderB}`), 404);
 
@@ -35,7 +38,10 @@ describe('employees: employee orders', () => {
     const byEmployee = await (await as(owner.token)).post('/b2b/employee-orders', { filter: [{ type: 'equals', field: 'employeeId', value: buyerB.id }] });
     expect(byEmployee.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([orderB]);
     const supervisor = await employeeWith(['orders.read-all'], owner);
-    expect((await (await as(supervisor.token)).post('/b2b/employee-orders', { limit: 2 })).body.orders).to.include({ total: 3, limit: 2 });
+    const paged = await (await as(supervisor.token)).post('/b2b/employee-orders', { limit: 2, page: 2 });
+    expect(paged.body.orders).to.include({ total: 3, limit: 2, page: 2 });
+    expect(paged.body).to.include({ total: 3, limit: 2, page: 2 });
+    expect(paged.body.elements).to.have.length(1).and.deep.equal(paged.body.orders.elements);
     expect((await (await as(supervisor.token)).get(`/b2b/employee-order/${orderB}`)).status).to.equal(200);
   });
 
@@ -44,7 +50,10 @@ describe('employees: employee orders', () => {
     const order = await orderAs(owner.token);
     const stranger = await newCustomer();
     expectError(await (await as(stranger.token)).get(`/b2b/employee-order/${order}`), 404);
-    expect((await (await as(stranger.token)).post('/b2b/employee-orders', {})).body.orders.total).to.equal(0);
+    const strangers = await (await as(stranger.token)).post('/b2b/employee-orders', {});
+    expect(strangers.body.orders.total).to.equal(0);
+    expect(strangers.body).to.include({ total: 0 });
+    expect(strangers.body.elements).to.deep.equal([]);
     expectError(await (await as(owner.token)).get('/b2b/employee-order/nope'), 400);
     expectError(await (await as(owner.token)).post('/b2b/employee-orders', { page: 0 }), 400);
     expectError(await (await as(null)).post('/b2b/employee-orders', {}), 401);

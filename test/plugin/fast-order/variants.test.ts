@@ -3,6 +3,7 @@ import { newId } from '../../../src/lib/ids.js';
 import { expectError, getShop } from '../../helpers/shop.js';
 import { admin, as, employeeWith, hide, newCustomer, product, setPrice, type Product } from './helpers.js';
 
+
 /** A property group with options, through the Admin API: option name → option id. */
 async function propertyGroup(name: string, options: string[], position = 0): Promise<{ id: string; name: string; options: Record<string, string> }> {
   const api = await admin();
@@ -161,6 +162,41 @@ describe('fast order: GET /b2b/property-similar-products/{productId}', () => {
     expect(without.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([one.id]);
     const noProperties = await client.get(`/b2b/property-similar-products/${(await product()).id}`);
     expect(noProperties.body).to.include({ total: 0 });
+  });
+
+  it('answers the same to a POST with limit in the body, the way the real product\'s client asks (400, 401 and 404 as the GET)', async () => {
+    const buyer = await newCustomer();
+    const tag = newId().slice(0, 6);
+    const material = await propertyGroup(`Material ${tag}`, ['steel']);
+    const thread = await propertyGroup(`Thread ${tag}`, ['M8']);
+    const subject = await product({ number: `SIMP-${tag}-0` });
+    const two = await product({ number: `SIMP-${tag}-2` });
+    const one = await product({ number: `SIMP-${tag}-1` });
+    const hidden = await product({ number: `SIMP-${tag}-h` });
+    await patchProduct(subject.id, { propertyIds: [material.options.steel, thread.options.M8] });
+    await patchProduct(two.id, { propertyIds: [material.options.steel, thread.options.M8] });
+    await patchProduct(one.id, { propertyIds: [thread.options.M8] });
+    await patchProduct(hidden.id, { propertyIds: [material.options.steel] });
+    await hide(hidden.id);
+    const client = await as(buyer.token);
+
+    const posted = await client.post(`/b2b/property-similar-products/${subject.id}`, {});
+    expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
+    expect(posted.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([two.id, one.id]);
+    expect(posted.body).to.deep.equal((await client.get(`/b2b/property-similar-products/${subject.id}`)).body);
+    const limited = await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 1 });
+    expect(limited.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([two.id]);
+    expect(limited.body.limit).to.equal(1);
+
+    expectError(await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 51 }), 400, 'SUITE__INVALID_INPUT');
+    expectError(await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 'all' }), 400, 'SUITE__INVALID_INPUT');
+    expectError(await client.post('/b2b/property-similar-products/nope', {}), 400, 'SUITE__INVALID_INPUT');
+    expectError(await client.post(`/b2b/property-similar-products/${hidden.id}`, {}), 404, 'SUITE__NOT_FOUND');
+    expectError(await client.post(`/b2b/property-similar-products/${newId()}`, {}), 404, 'SUITE__NOT_FOUND');
+    expectError(await (await as(null)).post(`/b2b/property-similar-products/${subject.id}`, {}), 401);
+    // No 403 to test: like the GET it needs no permission key (any login of the customer may read product information).
+    const { token } = await employeeWith([]);
+    expect((await (await as(token)).post(`/b2b/property-similar-products/${subject.id}`, {})).status).to.equal(200);
   });
 
   it('answers a hidden product 404 like an unknown one, bad input 400, guests 401', async () => {

@@ -129,10 +129,11 @@ describe('order approval list and budget orders: one statement for the page and 
 
     // No row, no count with it: the budget itself is read, for its order count and whose it is.
     const past = await routeStatements(() => admin.get(`/budget/${budget.id}/orders?limit=2&page=3`));
-    expect(past.result.body).to.deep.equal({ orders: [], total: 3 });
+    const emptyPage = (total: number, page: number, limit: number) => ({ orders: [], elements: [], total, page, limit, aggregations: {}, apiAlias: 'dal_entity_search_result' });
+    expect(past.result.body).to.deep.equal(emptyPage(3, 3, 2));
     expect(past.statements, past.statements.join('\n')).to.have.length(2);
-    expect((await admin.get(`/budget/${empty.id}/orders`)).body).to.deep.equal({ orders: [], total: 0 });
-    expect((await admin.get(`/budget/${empty.id}/orders?page=2&limit=1`)).body).to.deep.equal({ orders: [], total: 0 });
+    expect((await admin.get(`/budget/${empty.id}/orders`)).body).to.deep.equal(emptyPage(0, 1, 25));
+    expect((await admin.get(`/budget/${empty.id}/orders?page=2&limit=1`)).body).to.deep.equal(emptyPage(0, 2, 1));
 
     // Another customer's budget is not found, whichever way its orders are asked for.
     const stranger = await as((await newCustomer()).token);

@@ -18,6 +18,8 @@ interface Item {
 async function createList(token: string, body: Record<string, unknown> = {}): Promise<{ id: string; name: string; type: string | null; items: Item[] }> {
   const res = await (await as(token)).post('/product-lists/create', body);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  // The created list's id also at the top level, where clients written for the platform read it.
+  expect(res.body.id).to.be.a('string').and.equal(res.body.productList.id);
   return res.body.productList;
 }
 

@@ -29,18 +29,25 @@ describe('sales representatives: customer activities', () => {
       const one = await (await as(token)).post(`/sales-representative/customer-activity-type/${VISIT}`, {});
       expect(one.status).to.equal(200);
       expect(one.body).to.deep.equal({ id: VISIT, technicalName: 'visit', name: 'Customer visit', position: 2, active: true });
+      // The real product's client reads one type with a GET (with the context token header only).
+      const read = await (await as(token)).get(`/sales-representative/customer-activity-type/${VISIT}`);
+      expect(read.status).to.equal(200);
+      expect(read.body).to.deep.equal(one.body);
     });
 
     it('refuses bad input (400), unknown types (404), guests (401) and other logins (403)', async () => {
       const { token } = await representativeWith(1);
       expectError(await (await as(token)).post('/sales-representative/customer-activity-type/nope', {}), 400);
       expectError(await (await as(token)).post(`/sales-representative/customer-activity-type/${newId()}`, {}), 404);
+      expectError(await (await as(token)).get('/sales-representative/customer-activity-type/nope'), 400, 'SUITE__INVALID_INPUT');
+      expectError(await (await as(token)).get(`/sales-representative/customer-activity-type/${newId()}`), 404, 'SUITE__NOT_FOUND');
       expectError(await (await as(token)).get('/sales-representative/customer-activity-type/list?limit=1000'), 400);
       const customer = await newCustomer();
       for (const [method, path] of [
         ['get', '/sales-representative/customer-activity-type'],
         ['get', '/sales-representative/customer-activity-type/list'],
         ['post', `/sales-representative/customer-activity-type/${CALL}`],
+        ['get', `/sales-representative/customer-activity-type/${CALL}`],
       ] as const) {
         const send = async (t: string | null) => (method === 'get' ? (await as(t)).get(path) : (await as(t)).post(path, {}));
         expectError(await send(null), 401);

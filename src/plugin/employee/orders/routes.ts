@@ -1,19 +1,24 @@
 import { criteriaSchema, renameCriteriaFields } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
+import { storeList, storeListResponse } from '../../../lib/store-list.js';
 import { defineStoreRoute, type HostRuntime, type OrderScope, type StoreContext, type StoreRoute } from '../../../host/contract.js';
 import { TAG } from '../common.js';
 import { declaredCustomer } from '../../declared.js';
 
-const orderListResponse = objectSchema(
-  {
+/**
+ * The spec's order route response `{orders: {total, page, limit, elements}}`, with the same page as the
+ * Store API list envelope beside it: clients written for the shop platform read the top-level `elements`.
+ */
+const orderListResponse = storeListResponse({ ...looseObject, properties: { id: { type: 'string' } }, required: ['id'] }, {
+  extra: {
     orders: objectSchema(
       { total: { type: 'integer', minimum: 0 }, page: { type: 'integer' }, limit: { type: 'integer' }, elements: { type: 'array', items: looseObject } },
       ['total', 'page', 'limit', 'elements'],
     ),
   },
-  ['orders'],
-);
+  extraRequired: ['orders'],
+});
 
 /** The order fields this list filters and sorts on; `employeeId` is the host's `placedById`. */
 const ORDER_FIELDS = ['id', 'orderNumber', 'orderDate', 'state', 'employeeId', 'placedByType'];
@@ -35,11 +40,11 @@ export function employeeOrderRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       needsCustomer: true,
       permission: 'orders.read',
-      description: 'Answers like the order route: `{"orders": {"total", "page", "limit", "elements"}}`.',
+      description: 'Answers like the order route (`{"orders": {"total", "page", "limit", "elements"}}`) and, beside it, the same page as the Store API list envelope (top-level `elements`, `total`, `page`, `limit`).',
       schemas: { body: criteriaSchema(ORDER_FIELDS), responses: { 200: orderListResponse } },
       async handler({ ctx, body }) {
         const page = await host.orders.search(host.db, visibleOrders(ctx), renameCriteriaFields(body, { employeeId: 'placedById' }));
-        return { orders: { total: page.total, page: page.page, limit: page.limit, elements: page.elements } };
+        return { ...storeList(page.elements, page), orders: { total: page.total, page: page.page, limit: page.limit, elements: page.elements } };
       },
     }),
     defineStoreRoute({
