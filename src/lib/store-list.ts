@@ -5,7 +5,8 @@ import { objectSchema } from './schemas.js';
  * The Store API list envelope: the shop platform's search result, which clients written for the
  * platform read (`elements`, not `data`). One schema builder and one value builder, so every list
  * answers and documents the same shape. Admin API lists answer JSON:API instead; lists whose shape
- * the specification names (budget orders, order approvals, employee orders) keep the spec's.
+ * the specification names keep its fields (order approvals); budget and employee orders answer the
+ * spec's `orders` beside the envelope's `elements`, so both kinds of client read them.
  */
 export const SEARCH_RESULT_ALIAS = 'dal_entity_search_result';
 /** The platform's alias for product listings (listing, search, product table). */
