@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { adminToken, createTestCustomer, getShop, http } from '../../helpers/shop.js';
+import { adminToken, createTestCustomer, getShop, http, login } from '../../helpers/shop.js';
+import { createCategory } from '../partial-assortment/fixtures.js';
 import { sideApp } from '../../helpers/side-app.js';
 import { insertProduct } from '../../helpers/checkout.js';
 import { accountRequestByEmail, CONSOLE, createAdminUser, csrfOf, loginOperator, requestAccount } from './helpers.js';
 
 /** Every GET page of the console a fresh shop has links to (the crawler test follows the rest). */
-const PAGES = ['', '/account-requests', '/account-requests?status=open', '/customer-prices', '/customer-prices/edit', '/customer-prices/import', '/settings'];
+const PAGES = ['', '/account-requests', '/account-requests?status=open', '/customer-prices', '/customer-prices/edit', '/customer-prices/import', '/partial-assortments', '/partial-assortments?kind=product', '/settings'];
 
 async function apiGet(path: string) {
   return (await http()).get(`/api${path}`).set('authorization', `Bearer ${await adminToken()}`);
@@ -251,5 +252,32 @@ describe('console: settings', () => {
     expect((await operator.agent.get(`${CONSOLE}/settings`)).text).to.contain('The settings are saved.');
     expect((await apiGet('/_action/plugin-config/suite-b2b')).body.offerDefaultValidityDays).to.equal(45);
     await (await http()).patch('/api/_action/plugin-config/suite-b2b').set('authorization', `Bearer ${await adminToken()}`).send({ offerDefaultValidityDays: current.offerDefaultValidityDays });
+  });
+});
+
+describe('console: partial assortments', () => {
+  it('rules a category out for one customer: that customer no longer sees it, another still does; removing the rule shows it again', async () => {
+    const operator = await loginOperator();
+    const category = await createCategory(null, `Console Category ${Date.now()}`);
+    const hidden = await createTestCustomer({ company: 'Hidden From AG' });
+    const other = await createTestCustomer({ company: 'Sees All AG' });
+    const sees = async (email: string, password: string) => (await (await http()).get(`/store-api/category/${category.id}`).set('suite-context-token', await login(email, password))).status;
+    expect(await sees(hidden.email, hidden.password)).to.equal(200);
+
+    const missing = await operator.post('/partial-assortments', { kind: 'category', categoryId: category.id, audience: 'except', customerNumber: 'NOBODY' });
+    expect(missing.status).to.equal(400);
+    expect(missing.text).to.contain('data-test="field-error-customerNumber"').and.to.contain('value="NOBODY"');
+
+    const saved = await operator.post('/partial-assortments', { kind: 'category', categoryId: category.id, audience: 'except', customerNumber: hidden.customer.customerNumber });
+    expect(saved.status, saved.text).to.equal(303);
+    const list = await operator.agent.get(saved.headers.location as string);
+    expect(list.text).to.contain(`The category is now visible to everyone but customer ${hidden.customer.customerNumber}.`).and.to.contain('Console Category');
+    expect(await sees(hidden.email, hidden.password)).to.equal(404);
+    expect(await sees(other.email, other.password)).to.equal(200);
+
+    const row = [...list.text.matchAll(/<tr data-test="assignment-row">([\s\S]*?)<\/tr>/g)].find((match) => match[1]!.includes('Console Category'))![1]!;
+    const remove = /action="([^"]+\/delete)"/.exec(row)![1]!;
+    expect((await operator.post(remove.slice(CONSOLE.length))).status).to.equal(303);
+    expect(await sees(hidden.email, hidden.password)).to.equal(200);
   });
 });
