@@ -114,6 +114,32 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
     await buyer.context().close();
   });
 
+  it('an operator checks a price CSV with two bad lines: both are named, nothing is written; the good lines then import', async () => {
+    const { customer } = await createTestCustomer({ company: 'Browser Import AG' });
+    const good = await insertProduct();
+    const { username, password } = await createAdminUser();
+    const page = await (await harness.browser.newContext()).newPage();
+    await consoleLogin(page, username, password);
+    await page.click('nav.menu a:has-text("Customer prices")');
+    await page.click('a:has-text("Import a CSV file")');
+    const header = 'customer_number;product_number;min_quantity;price';
+    await page.fill('#csv', [header, `${customer.customerNumber};${good.number};1;4.20`, `${customer.customerNumber};NOPE;1;5`, `NOBODY;${good.number};1;5`].join('\n'));
+    await page.click('[data-test=import-check]');
+    expect(await page.textContent('[data-test=import-problems]')).to.contain('2 problem(s) found — nothing was written.');
+    expect(await page.locator('[data-test=import-problem]').allTextContents()).to.deep.equal(['Line 3: There is no product "NOPE".', 'Line 4: There is no customer "NOBODY".']);
+    await page.screenshot({ path: `${SCREENSHOTS}/import-two-bad-lines.png`, fullPage: true });
+    await page.fill('#csv', [header, `${customer.customerNumber};${good.number};1;4.20`].join('\n'));
+    await page.click('[data-test=import-check]');
+    expect(await page.textContent('[data-test=import-preview]')).to.contain('Importing will add 1 new price(s)');
+    await page.click('[data-test=import-confirm]');
+    expect(await page.textContent('[data-test=notice]')).to.equal('Imported: 1 new, 0 changed, 0 unchanged.');
+    await page.fill('#filter-customer', customer.customerNumber);
+    await page.click('button:has-text("Search")');
+    expect(await page.locator('[data-test=customer-price-row]').allTextContents()).to.have.length(1);
+    expect(await page.textContent('[data-test=customer-price-row]')).to.contain('€4.20');
+    await page.context().close();
+  });
+
   for (const readOnly of [false, true]) {
     const role = readOnly ? 'read-only' : 'managing';
     it(`${role} operator: every console page answers below 400${readOnly ? ', every change is refused with 403' : ''}, and axe finds nothing serious`, async () => {

@@ -14,6 +14,12 @@ async function apiGet(path: string) {
 }
 
 describe('console: login, CSRF and roles', () => {
+  before(async function () {
+    // The shared app (migrations on a fresh database) comes first, outside the tests' time limits.
+    this.timeout(180000);
+    await getShop();
+  });
+
   it('sends a visitor without a session to the login form, refuses a wrong password, and logs a right one in with an httpOnly cookie', async () => {
     const agent = await http();
     const start = await agent.get(`${CONSOLE}/customer-prices?product=X`);
