@@ -10,6 +10,8 @@ const USAGE = {
   migrate: 'Runs the host migrations, then the plugin migrations.',
   'integration:create': 'Creates an Admin API integration; prints client_id and client_secret (shown once). Options: --label',
   'customer:create': 'Creates a customer login. Options: --email --password [--company] [--first-name] [--last-name]',
+  'admin-user:create': 'Creates an admin user (Admin API password grant, the console at /b2b-admin). Options: --username --email --password [--read-only]',
+  'admin-user:role': 'Sets an admin user’s console role. Options: --username --role managing|read-only',
   'seed:demo': 'Adds the demo shop (customers, catalog, plugin demo records) unless it exists.',
   'jobs:run': 'Runs every due job and every schedule once.',
 };
@@ -95,6 +97,41 @@ async function createCustomer(values: Record<string, string | boolean | undefine
   });
 }
 
+async function createAdminUser(values: Record<string, string | boolean | undefined>): Promise<unknown> {
+  const username = option(values, 'username', true);
+  const email = option(values, 'email', true).toLowerCase();
+  const password = option(values, 'password', true);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw new UsageError('--email is not an e-mail address');
+  if (username.length > 255) throw new UsageError('--username is longer than 255 characters');
+  if (password.length < 12) throw new UsageError('--password must have at least 12 characters');
+  const readOnly = values['read-only'] === true;
+  const { hashPassword } = await import('./host/auth/passwords.js');
+  const { isDuplicateKeyError } = await import('./lib/db.js');
+  const { nowDb } = await import('./lib/time.js');
+  return withApp(async (shop) => {
+    const id = newId();
+    try {
+      await shop.db('admin_users').insert({ id, username, email, password_hash: await hashPassword(password), active: true, read_only: readOnly, created_at: nowDb() });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new UsageError(`an admin user named ${username} exists already`);
+      throw error;
+    }
+    return { adminUser: { id, username, email, role: readOnly ? 'read-only' : 'managing' } };
+  });
+}
+
+async function setAdminUserRole(values: Record<string, string | boolean | undefined>): Promise<unknown> {
+  const username = option(values, 'username', true);
+  const role = option(values, 'role', true);
+  if (role !== 'managing' && role !== 'read-only') throw new UsageError('--role is managing or read-only');
+  const { nowDb } = await import('./lib/time.js');
+  return withApp(async (shop) => {
+    const changed = await shop.db('admin_users').where({ username }).update({ read_only: role === 'read-only', updated_at: nowDb() });
+    if (changed === 0) throw new UsageError(`there is no admin user named ${username}`);
+    return { adminUser: { username, role } };
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || !(command in USAGE)) {
@@ -110,6 +147,9 @@ async function main(argv: string[]): Promise<number> {
       company: { type: 'string' },
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
+      username: { type: 'string' },
+      role: { type: 'string' },
+      'read-only': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -118,6 +158,8 @@ async function main(argv: string[]): Promise<number> {
     migrate,
     'integration:create': () => createIntegration(values),
     'customer:create': () => createCustomer(values),
+    'admin-user:create': () => createAdminUser(values),
+    'admin-user:role': () => setAdminUserRole(values),
     'seed:demo': () =>
       withApp(async (shop) => {
         const { seedDemoIfEmpty } = await import('./host/seed/demo.js');

@@ -24,6 +24,7 @@ import { createEventsModule } from './events.js';
 import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
 import { projectPath } from './paths.js';
 import { createStorefrontModule } from './storefront/index.js';
+import { createConsoleModule } from './console/index.js';
 import {
   defaultAddressIds,
   getCustomer,
@@ -105,6 +106,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   const jobs = createJobsModule(internals);
   const mail = createMailModule(internals);
   const storefront = createStorefrontModule(internals);
+  const operatorConsole = createConsoleModule(internals);
 
   const plugins = options.plugins ?? [await importPlugin()];
   const runtime: HostRuntime = {
@@ -163,6 +165,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     jobs: jobs.jobs,
     storefront: storefront.storefront,
     events: events.events,
+    console: operatorConsole.console,
     nextNumber,
   };
   internals.runtime = runtime;
@@ -239,6 +242,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   });
   app.use(cookieParser());
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(operatorConsole.router);
   app.use(storefront.router);
   app.use(errorMiddleware(log));
 

@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.3.0';
+export const CONTRACT_VERSION = '3.4.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -550,6 +550,55 @@ export interface StorefrontPage {
     >;
 }
 
+/**
+ * (3.4) The operator who opened a console page: an administrator of the host (the reference host's
+ * admin users; on Vendure an administrator with the plugin's permission), logged in to the console
+ * with a cookie session.
+ */
+export interface ConsoleContext {
+  requestId: string;
+  ip: string;
+  operator: {
+    id: string;
+    /** The login name the request log and the console's header show. */
+    username: string;
+    /** A read-only operator sees every page; the host refuses every change (a POST page with `changes` not false) with a 403. */
+    readOnly: boolean;
+  };
+  /** The Admin API caller the console's in-process calls act as (`console.call`). */
+  admin: AdminContext;
+}
+
+/** What a console page answers: a template under templates/console with its data, a redirect (with a notice for the next page), or a download. */
+export type ConsolePageResult =
+  | { template: string; data: Record<string, unknown>; status?: number }
+  | { redirect: string; notice?: string }
+  | { file: { fileName: string; contentType: string; content: Buffer } };
+
+/**
+ * (3.4) A page of the operator's console. The host serves it under its console path (`console.basePath`),
+ * behind its administrator login: no session → the login form; every POST carries the session's CSRF
+ * token (else 403); a read-only operator's change (a POST whose `changes` is not false) is refused
+ * with a 403 page before the handler runs; the request log names the operator.
+ */
+export interface ConsolePage {
+  /** Relative to the console's path: '/' is the start page; named parameters as `:id`. */
+  path: string;
+  method?: 'GET' | 'POST';
+  /** A POST that writes nothing (a preview): a read-only operator may send it. Default true for POST. */
+  changes?: boolean;
+  /** A GET page listed in the console's menu, by `position`. */
+  menu?: { label: string; position: number };
+  /** `form` holds the posted fields as strings and a chosen file as a {@link StorefrontUpload} (a host without uploads sends none). */
+  handler(input: { ctx: ConsoleContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }): Promise<ConsolePageResult>;
+}
+
+/** (3.4) A declared Admin API route's answer to an in-process call. */
+export interface ConsoleCallResult<T = unknown> {
+  status: number;
+  body: T;
+}
+
 /** One entry of the account menu an add-on provides; `path` null for a heading over its children. */
 export interface AccountMenuEntry {
   key: string;
@@ -796,6 +845,23 @@ export interface HostRuntime {
 
   readonly events: {
     on<E extends HostEventName>(event: E, handler: HostEventHandler<E>): void;
+  };
+
+  /**
+   * (3.4) The operator's console: pages the plugin registers, served by the host behind its
+   * administrator login (see ConsolePage), and the one way those pages act: `call` runs a declared
+   * Admin API route (by operationId) in-process through the host's pipeline as the operator's admin
+   * caller — the route's schemas (400), handler and error codes, as over HTTP. It resolves with the
+   * status and body of a success and rejects with the route's AppError. Optional: a host without a
+   * console leaves it out and the plugin registers no pages.
+   */
+  readonly console?: {
+    page(page: ConsolePage): void;
+    call<T = unknown>(ctx: ConsoleContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<ConsoleCallResult<T>>;
+    /** Whether the host's Admin API declares this operationId (a page links only to what exists). */
+    has(operationId: string): boolean;
+    /** Where the host serves the console ('/b2b-admin' on the reference host). */
+    readonly basePath: string;
   };
 
   /** Sequential human-readable numbers (order, offer, document numbers) safe across processes. */

@@ -8,6 +8,8 @@ import type { Response } from 'express';
 export interface RequestLocals {
   routePattern?: string;
   actorType?: string;
+  /** The operator's user name on a console request (the request log names who changed what). */
+  operator?: string;
   navigation?: unknown[];
   storeContext?: unknown;
 }

@@ -17,6 +17,7 @@ import { registerOrderApproval } from './order-approval/index.js';
 import { registerEventManager } from './event-manager/index.js';
 import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
+import { registerConsole } from './console/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -40,6 +41,8 @@ const plugin: HostPlugin = {
     registerEventManager(host);
     registerOffers(host);
     registerCostCenters(host);
+    // Last: the console's pages call the Admin API routes the add-ons above declared.
+    registerConsole(host);
     return Promise.resolve();
   },
   /** Demo records and logins for the start banner: employees, approval settings and a budget, a sales representative, an event and an offer. */

@@ -81,6 +81,27 @@ describe('host: operator CLI', function () {
     expect(again.json.error).to.contain('exists already');
   });
 
+  it('admin-user:create makes an admin user (read-only with --read-only) who can log in; admin-user:role changes the console role', async () => {
+    const created = await cli('admin-user:create', '--username', 'ops-reader', '--email', 'Reader@Example.test', '--password', 'reader-password-1', '--read-only');
+    expect(created.code, created.stderr).to.equal(0);
+    expect(created.json.adminUser).to.include({ username: 'ops-reader', email: 'reader@example.test', role: 'read-only' });
+    expect(JSON.stringify(created.json)).not.to.contain('reader-password-1');
+    const shop = await createApp({ config: { databaseUrl, varDir, logLevel: 'silent', workers: false }, plugins: [] });
+    try {
+      const token = await supertest(shop.app).post('/api/oauth/token').send({ grant_type: 'password', username: 'ops-reader', password: 'reader-password-1' });
+      expect(token.status).to.equal(200);
+      expect(await shop.db('admin_users').where({ username: 'ops-reader' }).first('read_only')).to.satisfy((row: { read_only: unknown }) => Boolean(row.read_only));
+      const changed = await cli('admin-user:role', '--username', 'ops-reader', '--role', 'managing');
+      expect(changed.code, changed.stderr).to.equal(0);
+      expect(await shop.db('admin_users').where({ username: 'ops-reader' }).first('read_only')).to.satisfy((row: { read_only: unknown }) => !row.read_only);
+    } finally {
+      await shop.close();
+    }
+    expect((await cli('admin-user:create', '--username', 'ops-reader', '--email', 'x@example.test', '--password', 'another-password-2')).json.error).to.contain('exists already');
+    expect((await cli('admin-user:role', '--username', 'nobody', '--role', 'managing')).code).to.equal(2);
+    expect((await cli('admin-user:role', '--username', 'ops-reader', '--role', 'boss')).json.error).to.contain('managing or read-only');
+  });
+
   it('customer:create explains missing or bad options', async () => {
     const missing = await cli('customer:create', '--email', 'x@example.test');
     expect(missing.code).to.equal(2);

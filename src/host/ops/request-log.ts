@@ -35,7 +35,7 @@ export interface RequestObserverOptions {
 
 /**
  * One log line per request at `info` (5xx at `error`, 503 at `warn`) with method, route pattern,
- * status, duration, request id and actor type, and nothing else: no URL, headers, body or token.
+ * status, duration, request id and actor type (and a console operator's user name), and nothing else: no URL, headers, body or token.
  * Also gives every request its id (a well-formed incoming `x-request-id`, or a new one) and echoes it,
  * sets the headers every answer carries, and hands the finished request to `observe` (the metrics):
  * one middleware and one pair of listeners per request for all of it.
@@ -66,7 +66,8 @@ export function requestLogger(log: PinoLogger, options: RequestObserverOptions =
       const status = res.statusCode;
       const level = status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
       if (!log.isLevelEnabled(level)) return;
-      log[level]({ requestId: id, method: req.method, route: routePatternOf(req, res), status, durationMs: Math.round(ms), actorType: actorTypeOf(res) }, 'request');
+      const operator = localsOf(res).operator;
+      log[level]({ requestId: id, method: req.method, route: routePatternOf(req, res), status, durationMs: Math.round(ms), actorType: actorTypeOf(res), ...(operator ? { operator } : {}) }, 'request');
     };
     const onFinish = () => finish(true);
     const onClose = () => finish(false);

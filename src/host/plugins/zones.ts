@@ -95,6 +95,9 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
       accountMenu: (provider) => runtime.storefront.accountMenu(plugin(provider)),
     },
     events: { on: (event, handler) => runtime.events.on(event, plugin(handler)) },
+    ...(runtime.console
+      ? { console: { ...host(runtime.console), basePath: runtime.console.basePath, page: (page) => runtime.console!.page({ ...page, handler: plugin(page.handler.bind(page)) }) } }
+      : {}),
     nextNumber: inZone('host', runtime.nextNumber.bind(runtime)),
   };
 }

@@ -62,7 +62,7 @@ export async function seedDemoIfEmpty(shop: ShopApp, force = process.env.SEED_DE
       'Demo logins:',
       `  Company admin (customer login): ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password}`,
       ...demo.pluginLines.map((l) => `  ${l}`),
-      `  Admin user:                     ${DEMO_ADMIN.username} / ${DEMO_ADMIN.password}`,
+      `  Admin user:                     ${DEMO_ADMIN.username} / ${DEMO_ADMIN.password} (the operator's console: ${base}/b2b-admin)`,
       '',
       'Try it:',
       `  curl -s -X POST ${base}/store-api/account/login -H 'content-type: application/json' -d '{"email":"${DEMO_CUSTOMER.email}","password":"${DEMO_CUSTOMER.password}"}'`,

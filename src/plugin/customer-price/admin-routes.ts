@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { ADMIN_API_BASE, jsonApiList } from '../../lib/json-api.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type SchemaInput } from '../../lib/routes.js';
-import { pathParams } from '../../lib/schemas.js';
+import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { importCustomerPrices } from './import.js';
 import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRecord, type CustomerPriceRow } from './repository.js';
@@ -162,12 +162,18 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       summary: 'Imports customer prices from CSV (customer_number or customer_group_id, product_number, min_quantity, price): all rows or none.',
       description:
         'Separator , or ; (detected from the header). Decimal separator . or ,. A row sets the price of its key (customer or group, product, minimum quantity); prices not in the file stay. ' +
-        'Every bad row is reported (400, one error per row with meta.line). Limits: 5 MB, 50,000 rows (413).',
+        'Every bad row is reported (400, one error per row with meta.line). Limits: 5 MB, 50,000 rows (413). ' +
+        'With dryRun=true the file is checked and counted the same way, and nothing is written (a preview).',
       tags: [TAG],
       auth: 'admin',
       permission: null,
-      schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
-      handler: ({ body }) => importCustomerPrices(host, body),
+      schemas: {
+        query: objectSchema({ dryRun: { type: 'boolean', default: false, description: 'Check and count only; write nothing.' } }),
+        bodyContentType: 'text/csv',
+        body: { type: 'string' },
+        responses: { 200: importResult },
+      },
+      handler: ({ body, query }) => importCustomerPrices(host, body, { dryRun: query.dryRun }),
     }),
   ];
 }

@@ -106,7 +106,8 @@ async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<strin
   return existing;
 }
 
-export async function importCustomerPrices(host: HostRuntime, text: string) {
+/** `dryRun`: check every row and count what the import would do, and write nothing (the console's preview). */
+export async function importCustomerPrices(host: HostRuntime, text: string, options: { dryRun?: boolean } = {}) {
   const parsed = await parseCsv(text, { columns: PRICE_CSV_COLUMNS, maxBytes: PRICE_CSV_MAX_BYTES, maxRows: PRICE_CSV_MAX_ROWS });
   return inTransaction(host.db, async (trx) => {
     const { planned, problems } = await plan(host, trx, parsed.rows);
@@ -118,7 +119,10 @@ export async function importCustomerPrices(host: HostRuntime, text: string) {
     const inserts: Array<Record<string, unknown>> = [];
     for (const p of planned) {
       const current = existing.get(`${p.customerId ?? ''}|${p.customerGroupId ?? ''}|${p.productId}|${p.minQuantity}`);
-      if (!current) {
+      if (options.dryRun) {
+        if (!current) created++;
+        else if (current.priceNet !== p.priceNet) updated++;
+      } else if (!current) {
         inserts.push({ id: newId(), customer_id: p.customerId, customer_group_id: p.customerGroupId, product_id: p.productId, min_quantity: p.minQuantity, price_net: p.priceNet, created_at: now });
         created++;
       } else if (current.priceNet !== p.priceNet) {

@@ -1,0 +1,19 @@
+import type { HostRuntime } from '../../host/contract.js';
+import { accountRequestPages } from './account-requests.js';
+import { customerPricePages } from './customer-prices.js';
+import { createConsoleKit } from './kit.js';
+import { partialAssortmentPages } from './partial-assortments.js';
+import { settingsPages } from './settings.js';
+import { startPages } from './start.js';
+
+/**
+ * The operator's console (issue 28): pages the host serves behind its administrator login
+ * (contract 3.4 `console`). Every page reads and changes through the declared Admin API routes,
+ * in-process (`console.call`), so every rule, validation and error code is the API's. A host
+ * without a console gets no pages. docs/console.md tells how a page is added.
+ */
+export function registerConsole(host: HostRuntime): void {
+  if (!host.console) return;
+  const kit = createConsoleKit(host, host.console);
+  for (const page of [...startPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...settingsPages(kit)]) host.console.page(page);
+}

@@ -1,0 +1,97 @@
+import type { ConsoleContext, ConsolePage, ConsolePageResult, HostRuntime } from '../../host/contract.js';
+import { AppError } from '../../lib/errors.js';
+
+/** The console part of the contract, present (registerConsole checks it once). */
+export type HostConsole = NonNullable<HostRuntime['console']>;
+
+/** A JSON:API list as the Admin API answers it. */
+export interface JsonApiDocument<A> {
+  data: Array<{ id: string; type: string; attributes: A }>;
+  meta: { total: number };
+}
+
+/** What a form shows after the API refused it: messages next to their fields, and the others above the form. */
+export interface FormErrors {
+  fields: Record<string, string>;
+  general: string[];
+}
+
+/** Console list pages show this many rows. */
+export const PAGE_SIZE = 25;
+
+/** Everything a console page module needs: the host, its console, and a helper to call the Admin API. */
+export interface ConsoleKit {
+  host: HostRuntime;
+  console: HostConsole;
+  /** Runs a declared Admin API route in-process for the operator and answers its body. */
+  call<T = unknown>(ctx: ConsoleContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<T>;
+  /** A console URL: kit.href('/customer-prices', { page: 2 }). */
+  href(path: string, query?: Record<string, string | number | undefined | null>): string;
+}
+
+export function createConsoleKit(host: HostRuntime, console: HostConsole): ConsoleKit {
+  return {
+    host,
+    console,
+    async call<T>(ctx: ConsoleContext, operationId: string, input = {}) {
+      return (await console.call<T>(ctx, operationId, input)).body;
+    },
+    href(path, query = {}) {
+      const kept = Object.entries(query).flatMap(([name, value]): Array<[string, string]> => (value === undefined || value === null || value === '' ? [] : [[name, String(value)]]));
+      const search = new URLSearchParams(kept).toString();
+      return `${console.basePath}${path === '/' ? '' : path}${search ? `?${search}` : ''}`;
+    },
+  };
+}
+
+/**
+ * The API's refusal as a form shows it: an error with a JSON pointer to a body field (`/price`)
+ * goes next to that field, the others above the form. A 401/403/404/5xx is not a form problem:
+ * it is thrown on for the console's error page.
+ */
+export function formErrorsOf(error: unknown, fieldOfPointer: (pointer: string) => string | null = (pointer) => pointer.split('/')[1] ?? null): FormErrors {
+  if (!(error instanceof AppError) || ![400, 409, 413, 422].includes(error.status)) throw error;
+  const result: FormErrors = { fields: {}, general: [] };
+  for (const problem of error.toBody().errors) {
+    const message = problem.detail ?? problem.title;
+    const field = problem.source?.pointer ? fieldOfPointer(problem.source.pointer) : null;
+    if (field && !(field in result.fields)) result.fields[field] = message;
+    else if (!field || result.fields[field] !== message) result.general.push(message);
+  }
+  return result;
+}
+
+export function noErrors(): FormErrors {
+  return { fields: {}, general: [] };
+}
+
+/** A string form or query value, trimmed ('' when absent or not a string). */
+export function text(source: Record<string, unknown>, name: string): string {
+  const value = source[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** The page number of a list's query: a whole number from 1, anything else is page 1 (a console link never answers 400). */
+export function pageOf(query: Record<string, unknown>): number {
+  const value = Number(text(query, 'page'));
+  return Number.isInteger(value) && value >= 1 && value <= 100_000 ? value : 1;
+}
+
+/** The paging bar of a list page: previous/next links that keep the list's filters. */
+export function paging(kit: ConsoleKit, path: string, filters: Record<string, string | undefined>, page: number, total: number, limit = PAGE_SIZE) {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return {
+    page,
+    pages,
+    total,
+    previous: page > 1 ? kit.href(path, { ...filters, page: Math.min(page - 1, pages) }) : null,
+    next: page < pages ? kit.href(path, { ...filters, page: page + 1 }) : null,
+  };
+}
+
+/** A page declaration with the handler's result type spelled out once. */
+export function consolePage(page: ConsolePage): ConsolePage {
+  return page;
+}
+
+export type { ConsoleContext, ConsolePageResult };
