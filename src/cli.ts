@@ -43,8 +43,8 @@ function option(values: Record<string, string | boolean | undefined>, name: stri
 async function migrate(): Promise<unknown> {
   const { loadConfig } = await import('./host/config.js');
   const { createDb } = await import('./lib/db.js');
-  const { HOST_MIGRATIONS, migrateFolder } = await import('./host/db/migrator.js');
-  const { importPlugin, migratePlugin } = await import('./host/plugins/plugin-loader.js');
+  const { HOST_MIGRATIONS, migrateFolder } = await import('./host-kit/migrator.js');
+  const { importPlugin, migratePlugin } = await import('./host-kit/plugin-loader.js');
   const config = loadConfig(process.env, { logLevel: 'silent' });
   const db = createDb(config.databaseUrl);
   try {

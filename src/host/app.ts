@@ -9,12 +9,12 @@ import { loadConfig, type HostConfig } from './config.js';
 import { CONTRACT_VERSION, type AdminContext, type HostRuntime, type StoreContext } from './contract.js';
 import type { HostInternals } from './internals.js';
 import { createLogger } from './logger.js';
-import { HOST_MIGRATIONS, migrateFolder, type MigrationSet } from './db/migrator.js';
+import { HOST_MIGRATIONS, migrateFolder, type MigrationSet } from '../host-kit/migrator.js';
 import { addContextVersion, requestContextVersion, storeApiDefinition } from './auth/store-context.js';
 import { adminApiDefinition } from './auth/admin-context.js';
-import { databaseRateLimiter } from './auth/rate-limit-store.js';
+import { databaseRateLimiter } from '../host-kit/rate-limit-store.js';
 import { createSession, revokeActorSessions } from './auth/sessions.js';
-import { hashPassword, verifyPassword } from './auth/passwords.js';
+import { hashPassword, verifyPassword } from '../host-kit/passwords.js';
 import { accountRoutes } from './account/account-routes.js';
 import { oauthRoutes } from './admin/oauth-routes.js';
 import { createCatalogModule } from './catalog/index.js';
@@ -22,7 +22,7 @@ import { createCheckoutModule } from './checkout/index.js';
 import { createJobsModule, type JobsModule } from './jobs/index.js';
 import { createEventsModule } from './events.js';
 import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
-import { projectPath } from './paths.js';
+import { projectPath } from '../host-kit/paths.js';
 import { createStorefrontModule } from './storefront/index.js';
 import {
   defaultAddressIds,
@@ -40,14 +40,14 @@ import type { AddressRow, CustomerRow } from './customer/rows.js';
 import { getCmsPage } from './catalog/cms-pages.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
-import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, pluginMigrationSet, type LoadedPlugin } from './plugins/plugin-loader.js';
+import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, pluginMigrationSet, type LoadedPlugin } from '../host-kit/plugin-loader.js';
 import { createHealth, type Health } from './ops/health.js';
 import { registerHousekeeping } from './ops/housekeeping.js';
 import { createMetrics } from './ops/metrics.js';
 import { requestLogger } from './ops/request-log.js';
 import { CONTEXT_TOKEN_HEADER } from './auth/store-context.js';
 import { inZone, watchDatabase, zonedPluginRuntime } from './plugins/zones.js';
-import { emptyRegistries } from './registries.js';
+import { emptyRegistries } from '../host-kit/registries.js';
 
 /** Mails the host itself sends (templates/mail/<name>.*.hbs). */
 const HOST_MAIL_TEMPLATES = ['order-confirmation'];

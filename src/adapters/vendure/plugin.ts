@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, ProductVariantService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
-import { loadManifest } from '../../host/plugins/manifest.js';
-import { migrateFolder } from '../../host/db/migrator.js';
-import { projectPath } from '../../host/paths.js';
+import { loadManifest } from '../../host-kit/manifest.js';
+import { migrateFolder } from '../../host-kit/migrator.js';
+import { importPlugin, migratePlugin } from '../../host-kit/plugin-loader.js';
+import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
 import { PLACED_BY_FIELDS } from './orders.js';
@@ -22,7 +22,7 @@ import { SuiteB2BPriceStrategy } from './prices.js';
 import { shopVisibility } from './shop-visibility.js';
 import { storeContexts } from './vendure-context.js';
 import { ADMIN_PERMISSION, createApis } from './store-api.js';
-import { emptyRegistries } from '../../host/registries.js';
+import { emptyRegistries } from '../../host-kit/registries.js';
 import type { AdapterOptions, AdapterState } from './state.js';
 import { defaultChannel, toSalesChannel } from './vendure-tables.js';
 
@@ -123,10 +123,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     s.jobs = createVendureJobs(s);
     latest.state = s;
     await migrateFolder(db, projectPath('migrations', 'vendure'), 'suite_host_migrations');
-    if (manifest.migrations) await migrateFolder(db, projectPath(manifest.migrations), `plugin_${manifest.name.replace(/-/g, '_')}_migrations`);
-    const module = (await import(pathToFileURL(projectPath(manifest.entry)).href)) as { default?: HostPlugin };
-    if (!module.default || typeof module.default.register !== 'function') throw new Error(`plugin ${manifest.name}: entry ${manifest.entry} has no default export with register(host)`);
-    s.plugin = module.default;
+    await migratePlugin(db, manifest);
+    s.plugin = (await importPlugin()).plugin;
 
     const apis = createApis(s);
     const runtime = createVendureRuntime(s, apis);
