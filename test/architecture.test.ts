@@ -68,6 +68,9 @@ export function wallBreaches(file: string, source: string): string[] {
   return breaches;
 }
 
+/** The one adapter file allowed to reach into Vendure's internals (docs/vendure.md, "Extension points used"). */
+const VENDURE_PATCH_FILE = 'src/adapters/vendure/shared-transaction.ts';
+
 describe('architecture: the wall between plugin and host', () => {
   it('no file imports across the wall', () => {
     const breaches = WALL.flatMap((rule) => sourceFiles(rule.from)).flatMap((file) => wallBreaches(file, readFileSync(join(ROOT, file), 'utf8')));
@@ -105,5 +108,10 @@ describe('architecture: the wall between plugin and host', () => {
       expect(wallBreaches('src/adapters/vendure/planted.ts', line), line).to.deep.equal([]);
     expect(wallBreaches('src/host-kit/planted.ts', "import { createApp } from '../host/app.js';")).to.have.length(1);
     expect(wallBreaches('src/host-kit/planted.ts', "import type { HostRuntime } from '../host/contract.js';")).to.deep.equal([]);
+  });
+
+  it("imports Vendure's internals (@vendure/core/dist) in one adapter file only", () => {
+    const internal = sourceFiles('src/adapters').filter((file) => importsOf(readFileSync(join(ROOT, file), 'utf8')).some((specifier) => specifier.startsWith('@vendure/core/dist')));
+    expect(internal).to.deep.equal([VENDURE_PATCH_FILE]);
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DefaultJobQueuePlugin, DefaultSearchPlugin, dummyPaymentHandler, type VendureConfig } from '@vendure/core';
-import { SuiteB2BVendurePlugin } from '../../src/adapters/vendure/index.js';
+import { SuiteB2BSearchStrategy, SuiteB2BVendurePlugin } from '../../src/adapters/vendure/index.js';
 import { parseDatabaseUrl } from '../../src/lib/db.js';
 
 export interface ShopConfigOptions {
@@ -52,7 +52,8 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
     importExportOptions: { importAssetsDir: join(import.meta.dirname, 'assets') },
     plugins: [
       DefaultJobQueuePlugin.init({ pollInterval: 200 }),
-      DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false }),
+      // The Shop API `search` narrowed by partial assortments (Vendure's own SQL strategy inside).
+      DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false, searchStrategy: new SuiteB2BSearchStrategy() }),
       SuiteB2BVendurePlugin({
         storefrontUrls: [`http://localhost:${port}`],
         validateResponses: options.validateResponses,
