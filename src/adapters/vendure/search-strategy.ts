@@ -80,8 +80,8 @@ export class SuiteB2BSearchStrategy implements SearchStrategy {
 
 /** The strategy Vendure's FulltextSearchService picks for a database type when none is configured. */
 export function vendureStrategyFor(type: string): SearchStrategy {
-  if (type === 'mysql' || type === 'mariadb') return new MysqlSearchStrategy();
-  if (type === 'postgres') return new PostgresSearchStrategy();
+  if (type === 'mysql' || type === 'mariadb' || type === 'aurora-mysql') return new MysqlSearchStrategy();
+  if (type === 'postgres' || type === 'aurora-postgres' || type === 'cockroachdb') return new PostgresSearchStrategy();
   if (type === 'sqlite' || type === 'sqljs' || type === 'better-sqlite3') return new SqliteSearchStrategy();
   throw new Error(`SuiteB2BSearchStrategy: no Vendure search strategy for database type "${type}"`);
 }
