@@ -15,7 +15,7 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { projectPath } from '../src/host/paths.js';
+import { projectPath } from '../src/host-kit/paths.js';
 import { fireAt, median, startProcess } from './load.js';
 import type { BenchEnv, BenchRequest, BenchScenario } from './types.js';
 

@@ -8,7 +8,7 @@
  *   npx tsx bench/flat-ab.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { projectPath } from '../src/host/paths.js';
+import { projectPath } from '../src/host-kit/paths.js';
 import { createDb } from '../src/lib/db.js';
 import { orderApprovalRequests } from './scenarios/order-approval.js';
 import { sampleCpu, cpuBetween } from './cpu.js';

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { projectPath } from '../src/host/paths.js';
+import { projectPath } from '../src/host-kit/paths.js';
 import { sampleCpu } from './cpu.js';
 import type { BenchRequest } from './types.js';
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { createApp } from '../src/host/app.js';
-import { projectPath } from '../src/host/paths.js';
+import { projectPath } from '../src/host-kit/paths.js';
 import { createServer } from 'node:net';
 import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { fireAt, fireInRounds, ratioOfRounds, startProcess, type RoundFigures } from './load.js';

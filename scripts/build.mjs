@@ -1,6 +1,6 @@
 // `npm run build`: dist/ mirrors the repository's layout (dist/src, dist/migrations, dist/templates,
 // dist/plugin.json), so every path the running code resolves relative to its own file
-// (src/host/paths.ts, the plugin's templates) finds in dist what it finds in the repository.
+// (src/host-kit/paths.ts, the plugin's templates) finds in dist what it finds in the repository.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -45,8 +45,8 @@ function option(values: Record<string, string | boolean | undefined>, name: stri
 async function migrate(): Promise<unknown> {
   const { loadConfig } = await import('./host/config.js');
   const { createDb } = await import('./lib/db.js');
-  const { HOST_MIGRATIONS, migrateFolder } = await import('./host/db/migrator.js');
-  const { importPlugin, migratePlugin } = await import('./host/plugins/plugin-loader.js');
+  const { HOST_MIGRATIONS, migrateFolder } = await import('./host-kit/migrator.js');
+  const { importPlugin, migratePlugin } = await import('./host-kit/plugin-loader.js');
   const config = loadConfig(process.env, { logLevel: 'silent' });
   const db = createDb(config.databaseUrl);
   try {
@@ -105,7 +105,7 @@ async function createAdminUser(values: Record<string, string | boolean | undefin
   if (username.length > 255) throw new UsageError('--username is longer than 255 characters');
   if (password.length < 12) throw new UsageError('--password must have at least 12 characters');
   const readOnly = values['read-only'] === true;
-  const { hashPassword } = await import('./host/auth/passwords.js');
+  const { hashPassword } = await import('./host-kit/passwords.js');
   const { isDuplicateKeyError } = await import('./lib/db.js');
   const { nowDb } = await import('./lib/time.js');
   return withApp(async (shop) => {

@@ -2,13 +2,15 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { projectPath } from '../src/host/paths.js';
+import { projectPath } from '../src/host-kit/paths.js';
 
 /**
  * The wall between plugin and host, checked on the import graph: plugin code and plugin
  * migrations import nothing of the host but the contract (type imports count: they couple to the
  * host's internals just the same), shared code imports neither side, and the host imports nothing of
- * the plugin (it loads it through plugin.json's entry only).
+ * the plugin (it loads it through plugin.json's entry only). The hosts' shared kit (src/host-kit:
+ * plugin loading, manifest, migrations, registries, passwords, rate limits, documents …) knows the
+ * contract only, and the Vendure adapter imports the contract, lib and the kit, never the reference host.
  */
 
 const ROOT = projectPath();
@@ -26,8 +28,10 @@ interface Rule {
 export const WALL: Rule[] = [
   { from: 'src/plugin', forbidden: ['src/host'], except: [CONTRACT] },
   { from: 'migrations/plugin', forbidden: ['src/host', 'src/plugin'] },
-  { from: 'src/lib', forbidden: ['src/host', 'src/plugin', 'migrations'] },
-  { from: 'src/host', forbidden: ['src/plugin', 'migrations/plugin'] },
+  { from: 'src/lib', forbidden: ['src/host', 'src/host-kit', 'src/adapters', 'src/plugin', 'migrations'] },
+  { from: 'src/host-kit', forbidden: ['src/host', 'src/adapters', 'src/plugin', 'migrations'], except: [CONTRACT] },
+  { from: 'src/host', forbidden: ['src/plugin', 'migrations/plugin', 'src/adapters'] },
+  { from: 'src/adapters', forbidden: ['src/host', 'src/plugin', 'migrations/plugin'], except: [CONTRACT] },
   { from: 'migrations/host', forbidden: ['src/plugin', 'migrations/plugin'] },
 ];
 
@@ -64,6 +68,9 @@ export function wallBreaches(file: string, source: string): string[] {
   return breaches;
 }
 
+/** The one adapter file allowed to reach into Vendure's internals (docs/vendure.md, "Extension points used"). */
+const VENDURE_PATCH_FILE = 'src/adapters/vendure/shared-transaction.ts';
+
 describe('architecture: the wall between plugin and host', () => {
   it('no file imports across the wall', () => {
     const breaches = WALL.flatMap((rule) => sourceFiles(rule.from)).flatMap((file) => wallBreaches(file, readFileSync(join(ROOT, file), 'utf8')));
@@ -84,5 +91,27 @@ describe('architecture: the wall between plugin and host', () => {
     expect(wallBreaches('migrations/plugin/099_planted.ts', "import type { HostRuntime } from '../../src/host/contract.js';")).to.have.length(1);
     expect(wallBreaches('src/host/catalog/planted.ts', "import { BUDGETS } from '../../plugin/budget/repository.js';")).to.have.length(1);
     expect(wallBreaches('src/lib/planted.ts', "import type { HostInternals } from '../host/internals.js';")).to.have.length(1);
+  });
+
+  it('keeps the Vendure adapter off the reference host: the contract and the shared kit only', () => {
+    for (const line of [
+      "import { requireCustomer } from '../../host/checkout/cart-service.js';",
+      "import type { CustomerRow } from '../../host/customer/rows.js';",
+      "const app = await import('../../host/app.js');",
+    ])
+      expect(wallBreaches('src/adapters/vendure/planted.ts', line), line).to.have.length(1);
+    for (const line of [
+      "import type { StoreContext } from '../../host/contract.js';",
+      "import { requireCustomer } from '../../host-kit/cart-rules.js';",
+      "import { createDb } from '../../lib/db.js';",
+    ])
+      expect(wallBreaches('src/adapters/vendure/planted.ts', line), line).to.deep.equal([]);
+    expect(wallBreaches('src/host-kit/planted.ts', "import { createApp } from '../host/app.js';")).to.have.length(1);
+    expect(wallBreaches('src/host-kit/planted.ts', "import type { HostRuntime } from '../host/contract.js';")).to.deep.equal([]);
+  });
+
+  it("imports Vendure's internals (@vendure/core/dist) in one adapter file only", () => {
+    const internal = sourceFiles('src/adapters').filter((file) => importsOf(readFileSync(join(ROOT, file), 'utf8')).some((specifier) => specifier.startsWith('@vendure/core/dist')));
+    expect(internal).to.deep.equal([VENDURE_PATCH_FILE]);
   });
 });

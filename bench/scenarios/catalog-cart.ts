@@ -1,6 +1,6 @@
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
-import { hashPassword } from '../../src/host/auth/passwords.js';
+import { hashPassword } from '../../src/host-kit/passwords.js';
 import { insertInBatches, type BenchEnv, type BenchScenario } from '../types.js';
 
 export const BENCH_CUSTOMER = { email: 'bench-buyer@bench.test', password: 'bench-buyer-password' };

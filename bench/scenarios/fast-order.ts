@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { hashPassword } from '../../src/host/auth/passwords.js';
+import { hashPassword } from '../../src/host-kit/passwords.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import { insertInBatches, type BenchScenario } from '../types.js';

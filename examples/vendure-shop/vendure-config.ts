@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DefaultJobQueuePlugin, DefaultSearchPlugin, dummyPaymentHandler, type VendureConfig } from '@vendure/core';
 // As a shop imports the installed package (in this repository the `suite-b2b-source` condition maps it to src/, see docs/vendure.md).
-import { SuiteB2BVendurePlugin } from 'suite-b2b/vendure';
+import { SuiteB2BSearchStrategy, SuiteB2BVendurePlugin } from 'suite-b2b/vendure';
 import { parseDatabaseUrl } from '../../src/lib/db.js';
 
 export interface ShopConfigOptions {
@@ -53,7 +53,8 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
     importExportOptions: { importAssetsDir: join(import.meta.dirname, 'assets') },
     plugins: [
       DefaultJobQueuePlugin.init({ pollInterval: 200 }),
-      DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false }),
+      // The Shop API `search` narrowed by partial assortments (Vendure's own SQL strategy inside).
+      DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false, searchStrategy: new SuiteB2BSearchStrategy() }),
       SuiteB2BVendurePlugin({
         storefrontUrls: [`http://localhost:${port}`],
         validateResponses: options.validateResponses,

@@ -2,7 +2,7 @@ import type { RateLimiter } from '../lib/rate-limit.js';
 import type { Db, Dialect } from '../lib/db.js';
 import type { ApiRouter } from '../lib/api-router.js';
 import type { HostConfig } from './config.js';
-import type { PluginRegistries } from './registries.js';
+import type { PluginRegistries } from '../host-kit/registries.js';
 import type { EventsModule } from './events.js';
 import type {
   AdminContext,

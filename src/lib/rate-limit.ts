@@ -5,7 +5,7 @@ import type { RateLimitRule } from './routes.js';
 /**
  * Where a host keeps rate-limit counters: `hit` adds one to the counter `key` of the fixed window
  * that starts at `windowStart` (epoch seconds) and answers its count after the hit. The reference
- * host keeps them in a database table (src/host/auth/rate-limit-store.ts), so a limit holds across
+ * host keeps them in a database table (src/host-kit/rate-limit-store.ts), so a limit holds across
  * processes; another host may keep them wherever it likes.
  */
 export interface RateLimiter {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 
 function bench(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ShopApp } from '../../src/host/app.js';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 import { DEMO_CUSTOMER } from '../../src/host/seed/demo.js';
 import { DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';

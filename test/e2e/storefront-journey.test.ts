@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ShopApp } from '../../src/host/app.js';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 import { DEMO_CUSTOMER } from '../../src/host/seed/demo.js';
 import { startBrowser, type BrowserHarness } from '../helpers/browser.js';
 import { pdfTexts } from '../helpers/pdf.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import knexFactory from 'knex';
 import { parseDatabaseUrl } from '../../src/lib/db.js';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 
 /**
  * The test database: a fresh SQLite file per run, or a fresh `<db>_suite_test_<pid>` database on the

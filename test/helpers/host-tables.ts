@@ -1,5 +1,5 @@
 import { createDb } from '../../src/lib/db.js';
-import { HOST_MIGRATIONS, migrateFolder } from '../../src/host/db/migrator.js';
+import { HOST_MIGRATIONS, migrateFolder } from '../../src/host-kit/migrator.js';
 
 let tables: Promise<ReadonlySet<string>> | null = null;
 

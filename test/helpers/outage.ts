@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type ShopApp } from '../../src/host/app.js';
-import { hashPassword } from '../../src/host/auth/passwords.js';
+import { hashPassword } from '../../src/host-kit/passwords.js';
 import { insertCustomer } from '../../src/host/customer/customer-repository.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';

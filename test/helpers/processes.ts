@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 import { getShop, TEST_APP_SECRET, testDatabaseUrl } from './shop.js';
 
 export interface AppProcess {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 
 /** `npm start`'s entry (src/server.ts) as a real process, with its output kept. */
 export interface ServerProcess {

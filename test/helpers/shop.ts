@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { createApp, type ShopApp } from '../../src/host/app.js';
 import { newId, newSecret } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
-import { hashPassword } from '../../src/host/auth/passwords.js';
+import { hashPassword } from '../../src/host-kit/passwords.js';
 import { insertCustomer } from '../../src/host/customer/customer-repository.js';
 import type { CustomerRef } from '../../src/host/contract.js';
 import { cleanupTestDatabase, prepareTestDatabase } from './database.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp, type ShopApp } from '../../src/host/app.js';
-import { importPlugin } from '../../src/host/plugins/plugin-loader.js';
+import { importPlugin } from '../../src/host-kit/plugin-loader.js';
 import { contractTestManifest, contractTestPlugin, observed, ROBOT } from './fixtures/contract-test-plugin.js';
 import { adminToken, createTestCustomer, expectError, getShop, login, testDatabaseUrl, testMailbox, TEST_APP_SECRET } from '../helpers/shop.js';
 import { insertProduct } from '../helpers/checkout.js';

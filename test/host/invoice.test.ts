@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { tableLayout } from '../../src/host/checkout/pdf.js';
+import { tableLayout } from '../../src/host-kit/pdf.js';
 import { addToCart, insertProduct, placeOrder } from '../helpers/checkout.js';
 import { pdfTexts } from '../helpers/pdf.js';
 import { adminToken, defaultSalesChannelId, getShop, http, loginNewCustomer } from '../helpers/shop.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
-import { projectPath } from '../../src/host/paths.js';
-import { loadManifest } from '../../src/host/plugins/manifest.js';
+import { projectPath } from '../../src/host-kit/paths.js';
+import { loadManifest } from '../../src/host-kit/manifest.js';
 import { getShop, isMysql, testMailbox } from '../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../helpers/processes.js';
 

@@ -6,7 +6,7 @@ import { createJobsModule, STALE_JOB_SECONDS, type JobsModule } from '../../src/
 import type { HostInternals } from '../../src/host/internals.js';
 import { createApp, type ShopApp } from '../../src/host/app.js';
 import type { HostPlugin } from '../../src/host/contract.js';
-import type { PluginManifest } from '../../src/host/plugins/manifest.js';
+import type { PluginManifest } from '../../src/host-kit/manifest.js';
 import { getShop, TEST_APP_SECRET, testDatabaseUrl, testMailbox } from '../helpers/shop.js';
 
 const unique = (prefix: string) => `test.${prefix}.${newId().slice(0, 10)}`;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { getShop, http } from '../helpers/shop.js';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 import { assertRouteDeclared } from '../../src/lib/routes.js';
 
 function specRoutes(): Array<{ method: string; path: string }> {

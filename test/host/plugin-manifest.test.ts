@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contractSatisfies, loadManifest } from '../../src/host/plugins/manifest.js';
+import { contractSatisfies, loadManifest } from '../../src/host-kit/manifest.js';
 import { CONTRACT_VERSION } from '../../src/host/contract.js';
-import { projectPath } from '../../src/host/paths.js';
+import { projectPath } from '../../src/host-kit/paths.js';
 import { adminToken, expectError, http } from '../helpers/shop.js';
 
 const real = JSON.parse(readFileSync(projectPath('plugin.json'), 'utf8'));

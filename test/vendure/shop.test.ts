@@ -112,6 +112,13 @@ describe('Suite B2B inside a Vendure shop', function () {
 
     const productsQuery = '{ products { totalItems items { id name } } }';
     const searchQuery = '{ search(input: { groupByProduct: true }) { totalItems items { productName } } }';
+    /** Facet value counts over variants, and a term that only the desk matches (items and total). */
+    const facetsQuery = '{ search(input: { groupByProduct: false }) { facetValues { count facetValue { name } } } }';
+    const furnitureCount = async (headers: Record<string, string>) => {
+      const { data } = await gql('shop-api', facetsQuery, {}, headers);
+      return data.search.facetValues.find((f: { facetValue: { name: string } }) => f.facetValue.name === 'Furniture')?.count as number;
+    };
+    const deskTermQuery = '{ search(input: { term: "height-adjustable", groupByProduct: false }) { totalItems items { sku } } }';
     const addItem = 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { lines { productVariant { id } } } ... on ErrorResult { errorCode message } ... on OrderInterceptorError { interceptorError } } }';
 
     before(async () => {
@@ -141,6 +148,8 @@ describe('Suite B2B inside a Vendure shop', function () {
         const search = await gql('shop-api', searchQuery, {}, headers);
         expect(search.data.search.items.map((i: { productName: string }) => i.productName)).to.not.include('Standing Desk');
         expect(search.data.search.totalItems).to.equal(3);
+        expect(await furnitureCount(headers), 'Furniture: the chair, not the desk').to.equal(1);
+        expect((await gql('shop-api', deskTermQuery, {}, headers)).data.search).to.deep.equal({ totalItems: 0, items: [] });
       }
     });
 
@@ -165,6 +174,8 @@ describe('Suite B2B inside a Vendure shop', function () {
       expect((await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, bearer(partner))).data.product).to.deep.equal({ id: desk.id });
       const search = await gql('shop-api', searchQuery, {}, bearer(partner));
       expect(search.data.search.totalItems).to.equal(4);
+      expect(await furnitureCount(bearer(partner)), 'Furniture: chair and desk').to.equal(2);
+      expect((await gql('shop-api', deskTermQuery, {}, bearer(partner))).data.search).to.deep.equal({ totalItems: 1, items: [{ sku: 'DESK-001' }] });
       const added = await gql('shop-api', addItem, { v: desk.variantId }, bearer(partner));
       expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
     });

@@ -1,7 +1,7 @@
 import { isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
 import { retriedVendureTransaction } from './retried-transaction.js';
 import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
-import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host/checkout/cart-service.js';
+import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 import { readBool, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';

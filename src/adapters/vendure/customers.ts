@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { CustomerService, RequestContextService } from '@vendure/core';
 import type { HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
-import { CUSTOMER_SEARCH_CRITERIA } from '../../host/customer/customer-repository.js';
+import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { toVendureIds } from './ids.js';

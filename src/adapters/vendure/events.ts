@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { CustomerEvent, CustomerGroupEvent, ProductEvent, ProductVariantEvent, type EventBus, type ID, type RequestContext } from '@vendure/core';
-import { TRANSACTION_MANAGER_KEY } from '@vendure/core/dist/common/constants.js';
 import type { HostEventName } from '../../host/contract.js';
 import { inTransaction, type Trx } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
+import { TRANSACTION_MANAGER_KEY } from './shared-transaction.js';
 
 /** The query runner of a RequestContext inside a Vendure transaction (TypeORM's, as far as read here). */
 interface OpenQueryRunner {

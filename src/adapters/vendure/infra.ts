@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { HostRuntime } from '../../host/contract.js';
-import { configDefaults } from '../../host/plugins/manifest.js';
+import { configDefaults } from '../../host-kit/manifest.js';
 import { forUpdate, readJson, selectRow, type Executor } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
-import { createDocumentStore } from '../../host/checkout/documents.js';
+import { createDocumentStore } from '../../host-kit/documents.js';
 import { placedOrders } from './orders.js';
 import { notSupported } from './unsupported.js';
 

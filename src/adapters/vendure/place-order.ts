@@ -12,7 +12,7 @@ import {
   type RequestContext,
 } from '@vendure/core';
 import type { CartLineItem, CustomerRef, OrderDraft, PlacedOrder, PlaceOrderOptions, PriceLine, StoreContext } from '../../host/contract.js';
-import { notAvailable, outOfStock, requireCustomer } from '../../host/checkout/cart-service.js';
+import { notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 import { inTransaction, selectRow, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';

@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, ProductVariantService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
+import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
-import { loadManifest } from '../../host/plugins/manifest.js';
-import { migrateFolder } from '../../host/db/migrator.js';
-import { projectPath } from '../../host/paths.js';
+import { loadManifest } from '../../host-kit/manifest.js';
+import { migrateFolder } from '../../host-kit/migrator.js';
+import { importPlugin, migratePlugin } from '../../host-kit/plugin-loader.js';
+import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
 import { PLACED_BY_FIELDS } from './orders.js';
@@ -20,10 +20,11 @@ import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
 import { SuiteB2BPriceStrategy } from './prices.js';
-import { shopVisibility } from './shop-visibility.js';
+import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
+import { checkSearchStrategy } from './search-strategy.js';
 import { storeContexts } from './vendure-context.js';
 import { ADMIN_PERMISSION, createApis } from './store-api.js';
-import { emptyRegistries } from '../../host/registries.js';
+import { emptyRegistries } from '../../host-kit/registries.js';
 import type { AdapterOptions, AdapterState } from './state.js';
 import { defaultChannel, toSalesChannel } from './vendure-tables.js';
 
@@ -125,10 +126,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     s.jobs = createVendureJobs(s);
     latest.state = s;
     await migrateFolder(db, projectPath('migrations', 'vendure'), 'suite_host_migrations');
-    if (manifest.migrations) await migrateFolder(db, projectPath(manifest.migrations), `plugin_${manifest.name.replace(/-/g, '_')}_migrations`);
-    const module = (await import(pathToFileURL(projectPath(manifest.entry)).href)) as { default?: HostPlugin };
-    if (!module.default || typeof module.default.register !== 'function') throw new Error(`plugin ${manifest.name}: entry ${manifest.entry} has no default export with register(host)`);
-    s.plugin = module.default;
+    await migratePlugin(db, manifest);
+    s.plugin = (await importPlugin()).plugin;
 
     const apis = createApis(s);
     const runtime = createVendureRuntime(s, apis);
@@ -148,6 +147,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     );
     config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
     config.orderOptions.orderInterceptors.push(visibility.interceptor, lineItemInterceptor(state, contextOf));
+    checkSearchStrategy(config, s.log);
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
     config.customFields.Order = [
@@ -176,23 +176,12 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       return latest.state;
     }
 
-    /** Takes the Shop API visibility wrappers off Vendure's services again. */
-    private uninstall: (() => void) | null = null;
-
-    async onApplicationBootstrap(): Promise<void> {
-      const { state: s, storeContextOf, visibility } = latest;
+    onApplicationBootstrap(): void {
+      const { state: s, storeContextOf } = latest;
       if (!s) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
       s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token), service: (token) => this.moduleRef.get(token, { strict: false }) };
       bridgeVendureEvents(s, this.moduleRef.get(EventBus, { strict: false }));
-      let searchService: unknown = null;
-      try {
-        const { FulltextSearchService } = (await import('@vendure/core/dist/plugin/default-search-plugin/fulltext-search.service.js')) as { FulltextSearchService: Type<unknown> };
-        searchService = this.moduleRef.get(FulltextSearchService, { strict: false });
-      } catch {
-        searchService = null;
-      }
-      this.uninstall = visibility?.install({ productService: this.moduleRef.get(ProductService, { strict: false }), variantService: this.moduleRef.get(ProductVariantService, { strict: false }), searchService }) ?? null;
       if (s.options.orderConfirmationMail && storeContextOf) {
         this.moduleRef
           .get(EventBus, { strict: false })
@@ -205,13 +194,12 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     }
 
     async onApplicationShutdown(): Promise<void> {
-      this.uninstall?.();
-      this.uninstall = null;
       await latest.state?.jobs.stop();
       await latest.state?.db.destroy();
     }
   }
   Reflect.defineMetadata('design:paramtypes', [ModuleRef], SuiteB2BPlugin);
-  VendurePlugin({ imports: [PluginCommonModule], configuration: configure, compatibility: '^3.7.0' })(SuiteB2BPlugin);
+  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts).
+  VendurePlugin({ imports: [PluginCommonModule], configuration: configure, compatibility: '^3.7.0', shopApiExtensions: { resolvers: SHOP_VISIBILITY_RESOLVERS } })(SuiteB2BPlugin);
   return SuiteB2BPlugin;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ProductIdQuery, ProductRecord, ProductSearchOptions, ProductSearchResult, PropertyValue, StoreContext, VariantFamily, VariantRecord } from '../../host/contract.js';
-import { moneyFiltersToMinor, numberFirstMatch, orderProducts } from '../../host/catalog/product-search.js';
+import { moneyFiltersToMinor, numberFirstMatch, orderProducts } from '../../host-kit/catalog-search.js';
 import { applyCriteriaFilters, resolveFiltersToIds, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
 import { dialectOf, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
@@ -12,7 +12,7 @@ import { defaultChannel, liveVariants, variantsByIds, type ChannelRow } from './
  * `catalog.searchProducts` / `productIds` / `variants` on Vendure's tables. A product of the plugin
  * is a ProductVariant (vendure-tables.ts); the search reads them as a derived table `products` with
  * the reference host's column names and the plugin's id form (`id`), so lib/criteria and the
- * reference host's number-first term match and sort keys (host/catalog/product-search.ts) apply
+ * hosts' shared number-first term match and sort keys (host-kit/catalog-search.ts) apply
  * unchanged. Visibility is the plugin's filters as one predicate on `products.id`. Categories are
  * Vendure collections (`collection_product_variants_product_variant`): a `categoryId` filter is
  * resolved to variant ids first (lib/criteria resolveFiltersToIds).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ActorType, HostRuntime } from '../../host/contract.js';
-import { hashPassword, verifyPassword } from '../../host/auth/passwords.js';
+import { hashPassword, verifyPassword } from '../../host-kit/passwords.js';
 import { readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';

@@ -2,6 +2,9 @@ import type { RequestContext, TransactionalConnection } from '@vendure/core';
 import { TRANSACTION_MANAGER_KEY } from '@vendure/core/dist/common/constants.js';
 import type { Trx } from '../../lib/db.js';
 
+/** Where a Vendure RequestContext keeps its transaction's entity manager (events.ts reads it too). */
+export { TRANSACTION_MANAGER_KEY };
+
 type DataSource = TransactionalConnection['rawConnection'];
 type QueryRunner = ReturnType<DataSource['createQueryRunner']>;
 
@@ -18,6 +21,11 @@ interface OpenRunner {
 }
 
 /**
+ * The adapter's one patch of Vendure internals (Vendure offers no supported way to run its services
+ * in another connection's transaction): the only import from `@vendure/core/dist` and the only writes
+ * to protected TypeORM fields. test/vendure/shared-transaction.test.ts fails when the shapes relied
+ * on change; package.json's peerDependencies name the Vendure range it was tested with.
+ *
  * A Vendure RequestContext whose database work joins the plugin's open transaction: a TypeORM query
  * runner of Vendure's own driver (so Vendure's entities and SQL are Vendure's) on the connection
  * the knex transaction holds, marked as inside a transaction already, so Vendure's own

@@ -1,18 +1,33 @@
-import type { OrderInterceptor, RequestContext } from '@vendure/core';
+import 'reflect-metadata';
+import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import {
+  Ctx,
+  Product,
+  ProductService,
+  ProductVariant,
+  ProductVariantService,
+  Relations,
+  UserInputError,
+  type Collection,
+  type OrderInterceptor,
+  type RelationPaths,
+  type RequestContext,
+} from '@vendure/core';
 import type { StoreContext } from '../../host/contract.js';
 import { catalogVisibility, type CatalogVisibility } from './catalog.js';
 import type { AdapterState } from './state.js';
 
 /**
- * Partial assortments in Vendure's own Shop API. The plugin's visibility filters decide per
- * request (the caller's Vendure session, or a plugin context token) which variants and products
- * are hidden; the adapter applies that to:
- * - `products`: an `id notIn` filter ANDed into the list options of ProductService.findAll;
- * - `product(id|slug)`: ProductService.findOne / findOneBySlug answer nothing for a hidden product;
- * - `collection { productVariants }`: the same `id notIn` filter (hidden variants) ANDed into the
- *   list options of ProductVariantService.getVariantsByCollectionId;
- * - `search` (DefaultSearchPlugin): `productVariantId NOT IN (…)` added where the search strategy
- *   applies its own term and filters (items, totals, facet and collection counts alike);
+ * Partial assortments in Vendure's own Shop API, through Vendure's extension points. The plugin's
+ * visibility filters decide per request (the caller's Vendure session, or a plugin context token)
+ * which variants and products are hidden; the adapter applies that to:
+ * - `products`, `product(id|slug)`: Shop API resolvers of the plugin (`shopApiExtensions`) that
+ *   override Vendure's own — Vendure's guard (`enabled`) plus `id notIn` the hidden products,
+ *   ANDed to the caller's own filter; a hidden product answers null;
+ * - `collection { productVariants }`: a `Collection.productVariants` field resolver of the plugin,
+ *   the same with the hidden variants;
+ * - `search` (DefaultSearchPlugin): the search strategy the shop configures
+ *   (`SuiteB2BSearchStrategy`, search-strategy.ts): items, totals, facet and collection counts;
  * - `addItemToOrder` / `adjustOrderLine`: an OrderInterceptor refuses a hidden variant.
  * Only Shop API requests are narrowed; the Admin API sees everything.
  */
@@ -20,48 +35,39 @@ interface ListOptions {
   filter?: Record<string, unknown>;
   filterOperator?: string;
 }
-/** The parts of Vendure's ProductService the adapter wraps. */
-interface ProductServiceLike {
-  findAll(ctx: RequestContext, options?: ListOptions, ...rest: unknown[]): Promise<unknown>;
-  findOne(ctx: RequestContext, ...rest: unknown[]): Promise<{ id: unknown } | undefined>;
-  findOneBySlug(ctx: RequestContext, ...rest: unknown[]): Promise<{ id: unknown } | undefined>;
-}
-/** The part of Vendure's ProductVariantService the adapter wraps (collection variant listings). */
-interface VariantServiceLike {
-  getVariantsByCollectionId(ctx: RequestContext, collectionId: unknown, options?: ListOptions, ...rest: unknown[]): Promise<unknown>;
-}
-/** The TypeORM query builder of the search strategy, as far as the adapter adds to it. */
-interface WhereBuilder {
-  andWhere(where: string, parameters?: Record<string, unknown>): unknown;
-}
-interface SearchServiceLike {
-  search(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
-  facetValues(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
-  collections(ctx: RequestContext, input: unknown, enabledOnly?: boolean): Promise<unknown>;
-  _searchStrategy?: { applyTermAndFilters?(ctx: RequestContext, qb: WhereBuilder, input: unknown): unknown };
-}
 
 export interface ShopVisibility {
   /** Hidden variants and products for a Vendure request context (null: nothing hidden, or not the Shop API). */
   of(ctx: RequestContext): Promise<CatalogVisibility | null>;
   interceptor: OrderInterceptor;
-  /** Wraps Vendure's services; answers the function that takes the wrappers off again (at shutdown). */
-  install(services: { productService: unknown; variantService: unknown; searchService: unknown }): () => void;
 }
 
-/** List options with `id notIn hidden` ANDed to the caller's own filter (kept whole, whatever its operator). */
-function withoutIds(options: ListOptions | undefined, hidden: Set<string> | undefined): ListOptions | undefined {
-  if (!hidden || hidden.size === 0) return options;
-  const notHidden = { id: { notIn: [...hidden] } };
+/**
+ * The visibility of the adapter configured last in this process (one adapter per process, see
+ * plugin.ts): Vendure builds the plugin's resolvers and the shop's search strategy before or apart
+ * from the adapter's configuration, so they read it from here.
+ */
+let active: ShopVisibility | null = null;
+
+export function activeShopVisibility(): ShopVisibility | null {
+  return active;
+}
+
+/**
+ * List options with a guard ANDed to the caller's own filter (kept whole, whatever its operator), as
+ * Vendure's Shop API resolvers add `enabled`; the guard here also holds `id notIn hidden`.
+ */
+function guarded(options: ListOptions | undefined, hidden: Set<string> | undefined): ListOptions {
+  const guard: Record<string, unknown> = { enabled: { eq: true } };
+  if (hidden && hidden.size > 0) guard.id = { notIn: [...hidden] };
   const filter = options?.filter;
-  const userBlock = filter && Object.keys(filter).length > 0 ? (options?.filterOperator === 'OR' ? { _or: [filter] } : { _and: [filter] }) : null;
-  return { ...options, filter: userBlock ? { _and: [userBlock, notHidden] } : notHidden, filterOperator: undefined };
+  if (!filter || Object.keys(filter).length === 0) return { ...options, filter: guard, filterOperator: undefined };
+  const userBlock = options?.filterOperator === 'OR' ? { _or: [filter] } : { _and: [filter] };
+  return { ...options, filter: { _and: [userBlock, guard] }, filterOperator: undefined };
 }
 
 export function shopVisibility(state: AdapterState, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): ShopVisibility {
   const byContext = new WeakMap<RequestContext, Promise<CatalogVisibility | null>>();
-  /** What `search` computed, for the synchronous strategy hook of the same request. */
-  const resolved = new WeakMap<RequestContext, CatalogVisibility | null>();
 
   function of(ctx: RequestContext): Promise<CatalogVisibility | null> {
     let pending = byContext.get(ctx);
@@ -85,58 +91,62 @@ export function shopVisibility(state: AdapterState, storeContextOf: (ctx: Reques
     willAdjustOrderLine: (ctx, _order, input) => refusal(ctx, input.orderLine.productVariantId),
   };
 
-  function install({ productService, variantService, searchService }: { productService: unknown; variantService: unknown; searchService: unknown }): () => void {
-    // What was there before each wrapper: Vendure may hand the next app of this process the same
-    // service objects (tests boot shops one after another), which must not call a stopped adapter.
-    const restores: Array<() => void> = [];
-    const remember = <T extends object>(target: T, key: keyof T & string) => {
-      const own = Object.getOwnPropertyDescriptor(target, key);
-      restores.push(() => {
-        if (own) Object.defineProperty(target, key, own);
-        else delete target[key];
-      });
-    };
-    const products = productService as ProductServiceLike;
-    for (const key of ['findAll', 'findOne', 'findOneBySlug'] as const) remember(products, key);
-    const findAll = products.findAll.bind(products);
-    const findOne = products.findOne.bind(products);
-    const findOneBySlug = products.findOneBySlug.bind(products);
-    products.findAll = async (ctx: RequestContext, options?: ListOptions, ...rest: unknown[]) => findAll(ctx, withoutIds(options, (await of(ctx))?.hiddenProductIds), ...rest);
-    const variants = variantService as VariantServiceLike;
-    remember(variants, 'getVariantsByCollectionId');
-    const byCollection = variants.getVariantsByCollectionId.bind(variants);
-    variants.getVariantsByCollectionId = async (ctx: RequestContext, collectionId: unknown, options?: ListOptions, ...rest: unknown[]) =>
-      byCollection(ctx, collectionId, withoutIds(options, (await of(ctx))?.hiddenVariantIds), ...rest);
-    const hideHidden = async (ctx: RequestContext, product: { id: unknown } | undefined) => {
-      if (!product) return product;
-      const visibility = await of(ctx);
-      return visibility?.hiddenProductIds.has(String(product.id)) ? undefined : product;
-    };
-    products.findOne = async (ctx: RequestContext, ...rest: unknown[]) => hideHidden(ctx, await findOne(ctx, ...rest));
-    products.findOneBySlug = async (ctx: RequestContext, ...rest: unknown[]) => hideHidden(ctx, await findOneBySlug(ctx, ...rest));
+  active = { of, interceptor };
+  return active;
+}
 
-    const search = searchService as SearchServiceLike | null;
-    const strategy = search?._searchStrategy;
-    if (search && strategy?.applyTermAndFilters) {
-      for (const method of ['search', 'facetValues', 'collections'] as const) {
-        remember(search, method);
-        const original = search[method].bind(search);
-        search[method] = async (ctx: RequestContext, input: unknown, enabledOnly?: boolean) => {
-          resolved.set(ctx, await of(ctx));
-          return original(ctx, input, enabledOnly);
-        };
-      }
-      remember(strategy, 'applyTermAndFilters');
-      const apply = strategy.applyTermAndFilters.bind(strategy);
-      strategy.applyTermAndFilters = (ctx: RequestContext, qb: WhereBuilder, input: unknown) => {
-        const result = apply(ctx, qb, input);
-        const hidden = resolved.get(ctx)?.hiddenVariantIds;
-        if (hidden && hidden.size > 0) qb.andWhere('si.productVariantId NOT IN (:...suiteHiddenVariantIds)', { suiteHiddenVariantIds: [...hidden] });
-        return result;
-      };
-    } else state.log.warn('Suite B2B: no DefaultSearchPlugin search strategy found; Shop API search is not narrowed by partial assortments');
-    return () => restores.splice(0).reverse().forEach((restore) => restore());
+const hiddenOf = async (ctx: RequestContext) => (await active?.of(ctx)) ?? null;
+
+/**
+ * Vendure's Shop API `products` and `product` with the partial assortment applied: the same service
+ * calls and guards as Vendure's ShopProductsResolver (enabled products only, private facet values
+ * left out), plus the hidden products.
+ */
+class SuiteB2BShopProductsResolver {
+  constructor(private readonly productService: ProductService) {}
+
+  async products(ctx: RequestContext, args: { options?: ListOptions }, relations: RelationPaths<Product>) {
+    const visibility = await hiddenOf(ctx);
+    return this.productService.findAll(ctx, guarded(args.options, visibility?.hiddenProductIds) as never, relations);
   }
 
-  return { of, interceptor, install };
+  async product(ctx: RequestContext, args: { id?: string; slug?: string }, relations: RelationPaths<Product>) {
+    let product: Product | undefined;
+    if (args.id) product = await this.productService.findOne(ctx, args.id, relations);
+    else if (args.slug) product = await this.productService.findOneBySlug(ctx, args.slug, relations);
+    else throw new UserInputError('error.product-id-or-slug-must-be-provided');
+    if (!product || product.enabled === false) return undefined;
+    const visibility = await hiddenOf(ctx);
+    if (visibility?.hiddenProductIds.has(String(product.id))) return undefined;
+    product.facetValues = product.facetValues?.filter((value) => !value.facet.isPrivate);
+    return product;
+  }
 }
+
+/** Vendure's Shop API `Collection.productVariants` (enabled variants of the collection) without the hidden variants. */
+class SuiteB2BCollectionVariantsResolver {
+  constructor(private readonly productVariantService: ProductVariantService) {}
+
+  async productVariants(ctx: RequestContext, collection: Collection, args: { options?: ListOptions }, relations: RelationPaths<ProductVariant>) {
+    const visibility = await hiddenOf(ctx);
+    return this.productVariantService.getVariantsByCollectionId(ctx, collection.id, guarded(args.options, visibility?.hiddenVariantIds) as never, relations);
+  }
+}
+
+// Decorators applied as functions (tsx/esbuild emit no decorator metadata; see plugin.ts).
+type Decorate = (target: object, key: string, descriptor: PropertyDescriptor) => void;
+function method(target: { prototype: object }, key: string, decorators: Decorate[], params: Array<(target: object, key: string, index: number) => void>): void {
+  const descriptor = Object.getOwnPropertyDescriptor(target.prototype, key)!;
+  params.forEach((param, index) => param(target.prototype, key, index));
+  for (const decorate of decorators) decorate(target.prototype, key, descriptor);
+}
+Reflect.defineMetadata('design:paramtypes', [ProductService], SuiteB2BShopProductsResolver);
+for (const key of ['products', 'product'])
+  method(SuiteB2BShopProductsResolver, key, [Query()], [Ctx(), Args(), Relations({ entity: Product, omit: ['variants', 'assets'] })]);
+Resolver()(SuiteB2BShopProductsResolver);
+Reflect.defineMetadata('design:paramtypes', [ProductVariantService], SuiteB2BCollectionVariantsResolver);
+method(SuiteB2BCollectionVariantsResolver, 'productVariants', [ResolveField()], [Ctx(), Parent(), Args(), Relations({ entity: ProductVariant, omit: ['assets'] })]);
+Resolver('Collection')(SuiteB2BCollectionVariantsResolver);
+
+/** The Shop API resolvers the plugin registers (`shopApiExtensions`): they override Vendure's own of the same fields. */
+export const SHOP_VISIBILITY_RESOLVERS = [SuiteB2BShopProductsResolver, SuiteB2BCollectionVariantsResolver];

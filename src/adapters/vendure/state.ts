@@ -7,10 +7,10 @@ import type {
   HostRuntime,
   Logger,
 } from '../../host/contract.js';
-import type { PluginManifest } from '../../host/plugins/manifest.js';
+import type { PluginManifest } from '../../host-kit/manifest.js';
 import type { Executor } from '../../lib/db.js';
 import type { SalesChannel } from '../../host/contract.js';
-import type { PluginRegistries } from '../../host/registries.js';
+import type { PluginRegistries } from '../../host-kit/registries.js';
 import type { IdMapper } from './ids.js';
 import type { MailOutbox } from '../../lib/mail-outbox.js';
 import type { JobWorker } from '../../lib/job-worker.js';

@@ -10,8 +10,8 @@
 import express, { type Request, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { defineStoreRoute, type Actor, type AdminContext, type StoreContext, type StoreRoute } from '../../host/contract.js';
-import { burnPasswordTime } from '../../host/auth/passwords.js';
-import { databaseRateLimiter } from '../../host/auth/rate-limit-store.js';
+import { burnPasswordTime } from '../../host-kit/passwords.js';
+import { databaseRateLimiter } from '../../host-kit/rate-limit-store.js';
 import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';
 import { inTransaction } from '../../lib/db.js';
 import { ADMIN_API_BASE } from '../../lib/json-api.js';

@@ -1,7 +1,7 @@
 import { inTransaction } from '../../lib/db.js';
 import type { SalesChannel } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { burnPasswordTime, verifyPassword } from '../auth/passwords.js';
+import { burnPasswordTime, verifyPassword } from '../../host-kit/passwords.js';
 import { createSession } from '../auth/sessions.js';
 import { findCustomerRowByEmail } from '../customer/customer-repository.js';
 

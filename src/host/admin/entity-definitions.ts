@@ -3,7 +3,7 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { selectRow, selectRows } from '../../lib/db.js';
 import { objectSchema } from '../../lib/schemas.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../../host-kit/passwords.js';
 import { revokeActorSessions } from '../auth/sessions.js';
 import { nextCustomerNumber } from '../customer/customer-repository.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';

@@ -2,7 +2,7 @@ import { Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import type { AdminRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { burnPasswordTime, verifyPassword } from '../auth/passwords.js';
+import { burnPasswordTime, verifyPassword } from '../../host-kit/passwords.js';
 import { ADMIN_AUDIENCE, signToken } from '../auth/tokens.js';
 
 /** The token request, as its schema (one of two grants) admits it. */

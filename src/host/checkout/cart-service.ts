@@ -4,14 +4,15 @@ import { fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, wri
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
-import type { Cart, CartLineItem, CustomerRef, PriceLine, ProductRecord, StoreContext } from '../contract.js';
+import type { Cart, CartLineItem, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import type { CatalogModule } from '../catalog/index.js';
 import { calculatePrices } from '../catalog/prices.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
+import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 
-export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
+export { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 
 /**
  * A cart's updated_at only orders a customer's open carts (the newest is found again on the next
@@ -48,20 +49,6 @@ export function canonicalJson(value: unknown): string {
       .join(',')}}`;
   return JSON.stringify(value ?? null);
 }
-
-export function requireCustomer(ctx: StoreContext): CustomerRef {
-  if (!ctx.customer) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'Choose the customer you act for before using a cart or placing an order.');
-  return ctx.customer;
-}
-
-export const notAvailable = (productId: string | null, pointer?: string) =>
-  Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `The product "${productId ?? ''}" is not available.`, pointer ? { pointer } : {});
-
-export const outOfStock = (product: ProductRecord, pointer?: string) =>
-  Errors.badRequest('SUITE__OUT_OF_STOCK', `Only ${Math.max(0, product.stock)} of "${product.name}" are in stock.`, {
-    ...(pointer ? { pointer } : {}),
-    meta: { productId: product.id, available: Math.max(0, product.stock) },
-  });
 
 /** The columns of a line that `toLineItem` reads. */
 const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
@@ -120,11 +107,6 @@ function changedColumns(previous: CartLineItem, row: { type: string; product_id:
 
 function productIdsOf(lines: CartLineItem[]): string[] {
   return lines.map((line) => line.productId).filter((id): id is string => !!id);
-}
-
-export function checkQuantity(quantity: number, pointer: string): void {
-  if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > CART_LIMITS.maxLineQuantity)
-    throw Errors.badRequest('SUITE__QUANTITY_LIMIT_EXCEEDED', `A line's quantity must be between 1 and ${CART_LIMITS.maxLineQuantity}.`, { pointer });
 }
 
 /** Carts are stored by token; a session points at its cart, a cart belongs to one actor of one customer. */

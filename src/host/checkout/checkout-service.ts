@@ -8,7 +8,7 @@ import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
 import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';
 import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-service.js';
-import { documents } from './documents.js';
+import { documents } from '../../host-kit/documents.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { getOrder } from './order-repository.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';

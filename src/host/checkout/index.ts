@@ -4,7 +4,7 @@ import type { HostInternals } from '../internals.js';
 import type { CatalogModule } from '../catalog/index.js';
 import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
-import { documents } from './documents.js';
+import { documents } from '../../host-kit/documents.js';
 import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
 import { methodRoutes } from './methods.js';

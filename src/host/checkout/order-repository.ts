@@ -5,7 +5,7 @@ import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-ite
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
-import type { DocumentSummary } from './documents.js';
+import type { DocumentSummary } from '../../host-kit/documents.js';
 import { PAYMENT_METHODS, SHIPPING_METHODS } from './methods.js';
 import { orderStamp, type OrderViewCache } from './order-view-cache.js';
 import type { DbNumber, DbTime, OrderDeliveryRow, OrderRow, OrderTransactionRow } from './rows.js';

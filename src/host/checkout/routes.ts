@@ -9,7 +9,7 @@ import type { Cart, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { canonicalJson, requireCustomer, type CartService, type LineItemChange, type NewLineItem } from './cart-service.js';
 import type { CheckoutService } from './checkout-service.js';
-import { documents } from './documents.js';
+import { documents } from '../../host-kit/documents.js';
 import { getOrder, getOrders, ORDER_CRITERIA } from './order-repository.js';
 import type { OrderViewCache } from './order-view-cache.js';
 import {

@@ -63,19 +63,6 @@ export interface OrderTransactionRow {
   created_at: DbTime;
 }
 
-export interface DocumentRow {
-  id: string;
-  order_id: string | null;
-  customer_id: string | null;
-  type: string;
-  document_number: string;
-  file_name: string;
-  mime_type: string;
-  content: Buffer | Uint8Array;
-  created_at: DbTime;
-  updated_at: DbTime | null;
-}
-
 export interface CartRow {
   token: string;
   sales_channel_id: string;

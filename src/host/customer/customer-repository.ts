@@ -1,10 +1,13 @@
-import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { newId } from '../../lib/ids.js';
 import { readBool, readJson, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesChannel } from '../contract.js';
 import { nextNumber } from '../numbers.js';
 import type { AddressRow, CustomerGroupRow, CustomerRow, SalesChannelRow } from './rows.js';
+import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
+
+export { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 
 /** The customer columns a CustomerRef is built from (sessions read just these, src/host/auth/sessions.ts). */
 export const CUSTOMER_REF_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'] as const;
@@ -69,25 +72,6 @@ async function rowsWhereIn<Row>(executor: Executor, table: string, column: strin
 export async function getCustomersByNumbers(executor: Executor, customerNumbers: string[]): Promise<CustomerRef[]> {
   return (await rowsWhereIn<CustomerRow>(executor, 'customers', 'customer_number', customerNumbers)).map(toCustomerRef);
 }
-
-/** The fields plugins search customers by through the contract (`customers.search`); see CustomerScope. */
-export const CUSTOMER_SEARCH_CRITERIA: CriteriaSpec = {
-  fields: {
-    id: { column: 'customers.id', type: 'id' },
-    customerNumber: { column: 'customers.customer_number', type: 'string' },
-    company: { column: 'customers.company', type: 'string' },
-    email: { column: 'customers.email', type: 'string' },
-    firstName: { column: 'customers.first_name', type: 'string' },
-    lastName: { column: 'customers.last_name', type: 'string' },
-    groupId: { column: 'customers.group_id', type: 'id' },
-  },
-  termColumns: ['customers.company', 'customers.customer_number', 'customers.email', 'customers.first_name', 'customers.last_name'],
-  defaultSort: [
-    { column: 'customers.company', order: 'asc' },
-    { column: 'customers.id', order: 'asc' },
-  ],
-  idColumn: 'customers.id',
-};
 
 export async function searchCustomers(executor: Executor, scope: CustomerScope, criteria: Criteria): Promise<ResultPage<CustomerRef>> {
   const base = executor('customers').whereIn('customers.id', [...new Set(scope.ids)]);

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { DB_RETRY_AFTER_SECONDS, type Db } from '../../lib/db.js';
-import { pendingMigrations, type MigrationSet } from '../db/migrator.js';
+import { pendingMigrations, type MigrationSet } from '../../host-kit/migrator.js';
 import { withDeadline } from '../../lib/deadline.js';
 
 /** Readiness fails when the database has not answered within this long. */

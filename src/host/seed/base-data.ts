@@ -2,7 +2,7 @@ import type { Db } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { writeJson } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../../host-kit/passwords.js';
 import type { SalesChannelRow } from '../customer/rows.js';
 
 /** The shop cannot answer without a sales channel: ensure one exists on every database. */

@@ -3,7 +3,7 @@ import { writeJson } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 import type { DemoShop, HostRuntime } from '../contract.js';
 import type { ShopApp } from '../app.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../../host-kit/passwords.js';
 import { insertCustomer } from '../customer/customer-repository.js';
 import { ensureAdminIntegration } from './base-data.js';
 import { seedDemoCatalog } from '../catalog/demo-catalog.js';

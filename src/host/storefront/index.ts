@@ -8,7 +8,7 @@ import { routeRequestOf } from '../../lib/api-router.js';
 import { localsOf } from '../../lib/request-locals.js';
 import type { AccountMenuEntry, HostRuntime, StoreContext, StorefrontPage } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { projectPath } from '../paths.js';
+import { projectPath } from '../../host-kit/paths.js';
 import { buildStoreContext, storePrincipal } from '../auth/store-context.js';
 import { revokeSession } from '../auth/sessions.js';
 import { passwordLogin } from '../account/password-login.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
 import { createHealth } from '../../../src/host/ops/health.js';
-import { HOST_MIGRATIONS } from '../../../src/host/db/migrator.js';
+import { HOST_MIGRATIONS } from '../../../src/host-kit/migrator.js';
 import { getShop } from '../../helpers/shop.js';
 import { sideApp } from '../../helpers/side-app.js';
 

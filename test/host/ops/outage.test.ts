@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { projectPath } from '../../../src/host/paths.js';
+import { projectPath } from '../../../src/host-kit/paths.js';
 import { isMysql } from '../../helpers/shop.js';
 import { call, LOAD_OPS, loginToken, ordersWithoutLines, startLoad, startOutageShop, timeToRecovery, untilOrdersFlow, type LoadResult, type OutageShop } from '../../helpers/outage.js';
 import { privateMariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from '../../helpers/private-mariadb.js';

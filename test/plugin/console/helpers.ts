@@ -1,6 +1,6 @@
 import type supertest from 'supertest';
 import { expect } from 'chai';
-import { hashPassword } from '../../../src/host/auth/passwords.js';
+import { hashPassword } from '../../../src/host-kit/passwords.js';
 import { newId, newSecret } from '../../../src/lib/ids.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { adminToken, getShop, http } from '../../helpers/shop.js';

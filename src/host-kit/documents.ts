@@ -1,11 +1,24 @@
 import type { Knex } from 'knex';
-import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { selectRows, type Executor } from '../../lib/db.js';
-import { newId } from '../../lib/ids.js';
-import { fromDbTime, nowDb } from '../../lib/time.js';
-import type { DocumentSummary as ContractDocumentSummary, HostRuntime } from '../contract.js';
+import { searchByCriteria, type CriteriaSpec } from '../lib/criteria.js';
+import { selectRows, type Executor } from '../lib/db.js';
+import { newId } from '../lib/ids.js';
+import { fromDbTime, nowDb } from '../lib/time.js';
+import type { DocumentSummary as ContractDocumentSummary, HostRuntime } from '../host/contract.js';
 import { renderPdf } from './pdf.js';
-import type { DocumentRow } from './rows.js';
+
+/** A row of the document table (migrations/host/003; the Vendure adapter's suite_host_documents has the same columns). */
+export interface DocumentRow {
+  id: string;
+  order_id: string | null;
+  customer_id: string | null;
+  type: string;
+  document_number: string;
+  file_name: string;
+  mime_type: string;
+  content: Buffer | Uint8Array;
+  created_at: string | Date;
+  updated_at: string | Date | null;
+}
 
 /** A document without its content, with the number of its order (SUMMARY_COLUMNS). */
 type SummaryRow = Omit<DocumentRow, 'content' | 'updated_at'> & { order_number: string | null };

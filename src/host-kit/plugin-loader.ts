@@ -1,13 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Errors } from '../../lib/errors.js';
-import { readJson, writeJson, type Db } from '../../lib/db.js';
-import { nowDb } from '../../lib/time.js';
-import { looseObject } from '../../lib/schemas.js';
-import type { AdminRoute, HostPlugin, HostRuntime } from '../contract.js';
-import { projectPath } from '../paths.js';
+import { Errors } from '../lib/errors.js';
+import { readJson, writeJson, type Db } from '../lib/db.js';
+import { nowDb } from '../lib/time.js';
+import { looseObject } from '../lib/schemas.js';
+import type { AdminRoute, HostPlugin, HostRuntime } from '../host/contract.js';
+import { projectPath } from './paths.js';
 import { configDefaults, loadManifest, type PluginManifest } from './manifest.js';
-import { migrateFolder, type MigrationSet } from '../db/migrator.js';
+import { migrateFolder, type MigrationSet } from './migrator.js';
 
 /** The plugin's settings: manifest defaults overlaid by what the operator saved (read per call, so every process sees changes). */
 export function pluginConfigAccess(db: Db, manifest: PluginManifest): HostRuntime['config'] {

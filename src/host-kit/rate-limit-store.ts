@@ -1,5 +1,5 @@
-import { selectRow, type Db } from '../../lib/db.js';
-import type { RateLimiter } from '../../lib/rate-limit.js';
+import { selectRow, type Db } from '../lib/db.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
 
 /** The reference host's rate-limit counters: one row per key and window, so limits hold across app processes. */
 export function databaseRateLimiter(db: Db): RateLimiter {

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import { projectPath } from '../paths.js';
+import { projectPath } from './paths.js';
 
 interface MigrationModule {
   up(knex: Knex): Promise<void>;

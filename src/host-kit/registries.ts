@@ -11,7 +11,7 @@ import type {
   OrderPlacedHook,
   PriceProvider,
   VisibilityFilter,
-} from './contract.js';
+} from '../host/contract.js';
 
 /** What a plugin registers through the contract's extension points; every host keeps one of these. */
 export interface PluginRegistries {
