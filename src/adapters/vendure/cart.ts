@@ -153,7 +153,10 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const connection = vendureServices(state).service(TransactionalConnection);
         const orders = vendureServices(state).service(OrderService);
         const orderId = await retriedVendureTransaction(connection, await vendureContext(ctx), async (vendureCtx) => {
-          const id = await ensureActiveOrder(vendureCtx);
+          // Found through the plugin's connection, not in this transaction: on MariaDB a plain read before
+          // the lock below would fix the transaction's snapshot before the lock, and addItemToOrder would
+          // then raise the line from that stale snapshot.
+          const id = (await activeOrderId(state.db, ctx)) ?? (await ensureActiveOrder(vendureCtx));
           // Vendure's addItemToOrder reads a line's quantity and writes it back raised, unlocked:
           // concurrent adds to one order lost each other's units (30 adds, 3 units). The order row
           // is locked for the transaction first, so adds to one order queue (SQLite's writing
