@@ -25,7 +25,7 @@ export const participantCustomFields: CustomFieldConfig[] = [
 ];
 
 /** The two custom fields as a Vendure entity or GraphQL input carries them. */
-type LineFields = Partial<Record<(typeof PARTICIPANT_FIELDS)[keyof typeof PARTICIPANT_FIELDS], string | null>>;
+export type LineFields = Partial<Record<(typeof PARTICIPANT_FIELDS)[keyof typeof PARTICIPANT_FIELDS], string | null>>;
 
 function fieldsOf(value: unknown): LineFields {
   return value && typeof value === 'object' ? value : {};
@@ -59,7 +59,7 @@ export function linePayloadOfRow(row: Record<string, unknown>): Record<string, u
 }
 
 /** The custom field values for a processed payload (null: not a ticket, the fields stay as they are). */
-function fieldsOfPayload(payload: Record<string, unknown>): Required<LineFields> | null {
+export function fieldsOfPayload(payload: Record<string, unknown>): Required<LineFields> | null {
   if (payload.participant === undefined) return null;
   return { suiteParticipant: JSON.stringify(payload.participant), suiteEventId: typeof payload.eventId === 'string' ? payload.eventId : null };
 }
