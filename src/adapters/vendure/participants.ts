@@ -25,7 +25,7 @@ export const participantCustomFields: CustomFieldConfig[] = [
 ];
 
 /** The two custom fields as a Vendure entity or GraphQL input carries them. */
-export type LineFields = Partial<Record<(typeof PARTICIPANT_FIELDS)[keyof typeof PARTICIPANT_FIELDS], string | null>>;
+type LineFields = Partial<Record<(typeof PARTICIPANT_FIELDS)[keyof typeof PARTICIPANT_FIELDS], string | null>>;
 
 function fieldsOf(value: unknown): LineFields {
   return value && typeof value === 'object' ? value : {};
