@@ -1,4 +1,4 @@
-import { isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
+import { ActiveOrderService, isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
 import { retriedVendureTransaction } from './retried-transaction.js';
 import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
@@ -9,21 +9,26 @@ import type { AdapterState } from './state.js';
 import { vendureServices } from './state.js';
 import { notSupported } from './unsupported.js';
 import { requestFor } from './vendure-context.js';
+import { BUYER_COLUMN, buyerOf } from './active-order.js';
+import { customFieldColumn } from './orders.js';
+import { fieldsOfPayload, linePayload, linePayloadOfRow, PARTICIPANT_FIELDS } from './participants.js';
 import { defaultChannel, type OrderLineRow } from './vendure-tables.js';
 
 /**
  * The contract's cart on Vendure: the context's cart is the Vendure **active order** of the
- * context's customer (the one Vendure's Shop API answers as `activeOrder` for that customer's
- * session), so employees and the company admin of one customer share it (the reference host keeps
- * one cart per actor). The cart token is the order's id in the plugin's form.
+ * context's buyer (active-order.ts: the company admin, each employee and a sales representative
+ * acting for the customer have their own, all orders of the customer; the same one Vendure's Shop
+ * API answers as `activeOrder` for that buyer), as the reference host keeps one cart per actor.
+ * The cart token is the order's id in the plugin's form.
  *
  * Reads go through the plugin's executor on Vendure's `order` / `order_line` tables; lines are added
  * through `OrderService.addItemToOrder` in one Vendure transaction, with a RequestContext the adapter
  * creates for the plugin's context (vendure-context.ts `requestFor`), so Vendure's order
  * interceptors, stock rules and price strategy (the plugin's customer prices, prices.ts) apply.
  * `price` answers Vendure's own line prices (net, as Vendure will charge them) for the lines the
- * context may still see. Lines carry no payload yet (event tickets' participants are a next step,
- * docs/vendure.md): items with a payload or another type than `product` answer 501.
+ * context may still see. Lines carry the payload keys of event tickets (`participant`, `eventId`, in
+ * the OrderLine custom fields of participants.ts); items of another type than `product` or with other
+ * payload keys answer 501.
  */
 interface OrderRow {
   id: string | number;
@@ -43,6 +48,13 @@ function netOf(price: number, includesTax: boolean, taxRatePercent: number): num
   return includesTax ? Math.round(price / (1 + taxRatePercent / 100)) : price;
 }
 
+/** The order line columns of the payload keys a Vendure line keeps (participants.ts): event tickets' participant and event. */
+const PAYLOAD_COLUMNS = [customFieldColumn(PARTICIPANT_FIELDS.participant), customFieldColumn(PARTICIPANT_FIELDS.eventId)];
+const PAYLOAD_KEYS = new Set(['participant', 'eventId']);
+
+/** One cart line per product and payload (Vendure's addItemToOrder joins a line with equal custom fields). */
+const lineKey = (productId: string, payload: Record<string, unknown>) => `${productId} ${JSON.stringify(payload)}`;
+
 function taxRateOf(taxLines: unknown): number {
   return readJson<Array<{ taxRate?: number }>>(taxLines, []).reduce((sum, line) => sum + Number(line.taxRate ?? 0), 0);
 }
@@ -61,12 +73,12 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         .where('l.orderId', orderId)
         .where('l.quantity', '>', 0)
         .orderBy('l.id')
-        .select('l.id', 'l.productVariantId', 'l.quantity', 'l.listPrice', 'l.listPriceIncludesTax', 'l.taxLines', 'v.sku', 'vt.name'),
+        .select('l.id', 'l.productVariantId', 'l.quantity', 'l.listPrice', 'l.listPriceIncludesTax', 'l.taxLines', 'v.sku', 'vt.name', ...PAYLOAD_COLUMNS.map((c) => `l.${c}`)),
     );
   }
 
   function toLineItem(row: LineRow, position: number): CartLineItem {
-    return { id: ids.toPlugin(row.id), type: 'product', productId: ids.toPlugin(row.productVariantId), label: row.name ?? row.sku ?? '', quantity: readInt(row.quantity), payload: {}, position };
+    return { id: ids.toPlugin(row.id), type: 'product', productId: ids.toPlugin(row.productVariantId), label: row.name ?? row.sku ?? '', quantity: readInt(row.quantity), payload: linePayloadOfRow(row as unknown as Record<string, unknown>), position };
   }
 
   /** The open (active) Vendure order as a cart; a placed order is no cart any more. */
@@ -82,17 +94,18 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
     };
   }
 
-  /** The Vendure id of the customer's newest active order in the default channel (as OrderService.getActiveOrderForUser). */
-  async function activeOrderId(executor: Executor, vendureCustomerId: string): Promise<string | null> {
+  /** The Vendure id of the buyer's active order (as SuiteB2BActiveOrderStrategy finds it, active-order.ts). */
+  async function activeOrderId(executor: Executor, ctx: StoreContext): Promise<string | null> {
+    const customerId = ids.toVendure(requireCustomer(ctx).id);
+    if (!customerId) throw Errors.unauthorized();
     const channel = await defaultChannel(executor);
-    const row = await selectRow<ActiveOrderRow>(
-      executor('order as o')
-        .join('order_channels_channel as oc', 'oc.orderId', 'o.id')
-        .where({ 'o.customerId': vendureCustomerId, 'o.active': true, 'oc.channelId': channel.id })
-        .orderBy('o.createdAt', 'desc')
-        .orderBy('o.id', 'desc')
-        .first('o.id'),
-    );
+    const buyer = buyerOf(ctx);
+    const query = executor('order as o')
+      .join('order_channels_channel as oc', 'oc.orderId', 'o.id')
+      .where({ 'o.customerId': customerId, 'o.active': true, 'oc.channelId': channel.id });
+    if (buyer === null) void query.whereNull(`o.${BUYER_COLUMN}`);
+    else void query.where(`o.${BUYER_COLUMN}`, buyer);
+    const row = await selectRow<ActiveOrderRow>(query.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').first('o.id'));
     return row ? String(row.id) : null;
   }
 
@@ -101,19 +114,13 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
     return vendureServices(state).service(RequestContextService).create({ apiType: 'shop', req: requestFor(ctx) });
   }
 
-  async function customerUserId(executor: Executor, vendureCustomerId: string): Promise<string> {
-    const row = await selectRow<{ userId: string | number | null }>(executor('customer').where({ id: vendureCustomerId }).whereNull('deletedAt').first('userId'));
-    if (row?.userId == null) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'The customer has no account that can hold a cart.');
-    return String(row.userId);
-  }
-
-  /** The customer's active order, created through Vendure's OrderService on first use (as Vendure's Shop API does). */
-  async function ensureActiveOrder(ctx: StoreContext, vendureCtx: RequestContext, executor: Executor = state.db): Promise<string> {
-    const customerId = ids.toVendure(requireCustomer(ctx).id);
-    if (!customerId) throw Errors.unauthorized();
-    const existing = await activeOrderId(executor, customerId);
-    if (existing) return existing;
-    const order = await vendureServices(state).service(OrderService).create(vendureCtx, await customerUserId(executor, customerId));
+  /**
+   * The buyer's active order through Vendure's ActiveOrderService (the adapter's strategy finds it,
+   * or creates it for the buyer, as for the Shop API's `addItemToOrder`).
+   */
+  async function ensureActiveOrder(vendureCtx: RequestContext): Promise<string> {
+    const order = await vendureServices(state).service(ActiveOrderService).getActiveOrder(vendureCtx, undefined, true);
+    if (!order) throw Errors.conflict();
     return String(order.id);
   }
 
@@ -127,7 +134,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
       addLineItemProcessor: (processor) => void state.registries.lineItemProcessors.push(processor),
       async current(ctx, executor = state.db) {
         requireCustomer(ctx);
-        const orderId = await ensureActiveOrder(ctx, await vendureContext(ctx), executor);
+        const orderId = (await activeOrderId(executor, ctx)) ?? (await ensureActiveOrder(await vendureContext(ctx)));
         const cart = await load(executor, orderId);
         if (!cart) throw Errors.conflict();
         return cart;
@@ -140,23 +147,28 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         requireCustomer(ctx);
         await ctx.ruleIds();
         const pointer = (index: number) => `/items/${index}`;
-        // Order line custom fields for payloads (participants) are a next step of issue 13.
-        const withPayload = items.findIndex((item) => (item.type ?? 'product') !== 'product' || Object.keys(item.payload ?? {}).length > 0);
-        if (withPayload >= 0) throw notSupported('cart.addLineItems (line types and payloads)');
+        // A Vendure order line keeps the payload keys of event tickets (OrderLine custom fields, participants.ts).
+        const unsupported = items.findIndex((item) => (item.type ?? 'product') !== 'product' || Object.keys(item.payload ?? {}).some((key) => !PAYLOAD_KEYS.has(key)));
+        if (unsupported >= 0) throw notSupported('cart.addLineItems (line types, payload keys other than participant and eventId)');
         const products = new Map((await state.runtime.catalog.visibleProducts(ctx, items.map((i) => i.productId))).map((p) => [p.id, p]));
+        const lineFields: Array<Record<string, string | null> | undefined> = [];
         for (const [index, item] of items.entries()) {
           const product = products.get(item.productId);
           if (!product) throw notAvailable(item.productId, pointer(index));
           checkQuantity(item.quantity, `${pointer(index)}/quantity`);
-          // The plugin's line-item processors may refuse the item (e.g. an event ticket needs participants).
-          let line: CartLineItem = { id: '', type: 'product', productId: product.id, label: product.name, quantity: item.quantity, payload: {}, position: index };
+          // The plugin's line-item processors may refuse the item (e.g. an event ticket needs participants) or shape its payload.
+          let line: CartLineItem = { id: '', type: 'product', productId: product.id, label: product.name, quantity: item.quantity, payload: { ...item.payload }, position: index };
           for (const processor of state.registries.lineItemProcessors) line = await processor.process(ctx, line, 'add', state.db);
-          if (Object.keys(line.payload ?? {}).length > 0) throw notSupported('cart.addLineItems (line payloads)');
+          // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
+          lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }
         const connection = vendureServices(state).service(TransactionalConnection);
         const orders = vendureServices(state).service(OrderService);
         const orderId = await retriedVendureTransaction(connection, await vendureContext(ctx), async (vendureCtx) => {
-          const id = await ensureActiveOrder(ctx, vendureCtx);
+          // Found through the plugin's connection, not in this transaction: on MariaDB a plain read before
+          // the lock below would fix the transaction's snapshot before the lock, and addItemToOrder would
+          // then raise the line from that stale snapshot.
+          const id = (await activeOrderId(state.db, ctx)) ?? (await ensureActiveOrder(vendureCtx));
           // Vendure's addItemToOrder reads a line's quantity and writes it back raised, unlocked:
           // concurrent adds to one order lost each other's units (30 adds, 3 units). The order row
           // is locked for the transaction first, so adds to one order queue (SQLite's writing
@@ -164,8 +176,14 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
           if (state.dialect === 'mysql') await connection.getRepository(vendureCtx, Order).createQueryBuilder('o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
           const cart = await load(state.db, id);
           const inCart = new Map<string, number>();
-          for (const line of cart?.lineItems ?? []) if (line.productId) inCart.set(line.productId, (inCart.get(line.productId) ?? 0) + line.quantity);
-          if ((cart?.lineItems.length ?? 0) + items.filter((item) => !inCart.has(item.productId)).length > CART_LIMITS.maxLines)
+          const lines = new Set<string>();
+          for (const line of cart?.lineItems ?? []) {
+            if (!line.productId) continue;
+            inCart.set(line.productId, (inCart.get(line.productId) ?? 0) + line.quantity);
+            lines.add(lineKey(line.productId, line.payload ?? {}));
+          }
+          const keys = items.map((item, index) => lineKey(item.productId, linePayload(lineFields[index])));
+          if (new Set([...lines, ...keys]).size > CART_LIMITS.maxLines)
             throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, { pointer: '/items' });
           for (const [index, item] of items.entries()) {
             const product = products.get(item.productId)!;
@@ -173,7 +191,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             checkQuantity(wanted, `${pointer(index)}/quantity`);
             if (wanted > product.stock) throw outOfStock(product, pointer(index));
             inCart.set(product.id, wanted);
-            const result = await orders.addItemToOrder(vendureCtx, id, ids.toVendure(product.id)!, item.quantity);
+            const result = await orders.addItemToOrder(vendureCtx, id, ids.toVendure(product.id)!, item.quantity, lineFields[index]);
             // An error result is refused as a whole: throwing rolls back the lines added before it.
             if (isGraphQlErrorResult(result)) {
               const detail = 'interceptorError' in result ? String(result.interceptorError) : String(result.message);
@@ -206,7 +224,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             unitNet,
             totalNet: unitNet * item.quantity,
             taxRateBp: Math.round(rate * 100),
-            payload: {},
+            payload: item.payload,
           });
         }
         return { lines, ...totalsOf(lines) };

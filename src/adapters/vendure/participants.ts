@@ -59,7 +59,7 @@ export function linePayloadOfRow(row: Record<string, unknown>): Record<string, u
 }
 
 /** The custom field values for a processed payload (null: not a ticket, the fields stay as they are). */
-function fieldsOfPayload(payload: Record<string, unknown>): Required<LineFields> | null {
+export function fieldsOfPayload(payload: Record<string, unknown>): Required<LineFields> | null {
   if (payload.participant === undefined) return null;
   return { suiteParticipant: JSON.stringify(payload.participant), suiteEventId: typeof payload.eventId === 'string' ? payload.eventId : null };
 }

@@ -1,9 +1,11 @@
 import {
   I18nError,
   isGraphQlErrorResult,
+  OrderLine,
   OrderService,
   RequestContextService,
   TransactionalConnection,
+  type ID,
   type Injector,
   type Order,
   type OrderItemPriceCalculationStrategy,
@@ -13,10 +15,11 @@ import {
 } from '@vendure/core';
 import type { CartLineItem, CustomerRef, OrderDraft, PlacedOrder, PlaceOrderOptions, PriceLine, StoreContext } from '../../host/contract.js';
 import { notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
-import { inTransaction, selectRow, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, readBool, selectRow, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';
 import { orderAddressInput } from './addresses.js';
+import { changedLineFields } from './participants.js';
 import { vendureContextInTransaction } from './shared-transaction.js';
 import { vendureServices, type AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
@@ -67,12 +70,17 @@ interface VendureLine {
  * shipping method, ArrangingPayment, a payment with the configured (or first eligible) method — and
  * the order-placed hooks run. All of it in the caller's transaction (or one of its own): Vendure's
  * services write through a RequestContext on that transaction (shared-transaction.ts), so a refusal
- * anywhere leaves neither the Vendure order nor the plugin's rows. `cartToken` orders need the cart
- * calls (cart.*), not served on Vendure yet: 501.
+ * anywhere leaves neither the Vendure order nor the plugin's rows.
+ *
+ * A `cartToken` (express checkout, the event checkout) orders that cart — the buyer's Vendure
+ * active order (cart.ts) — the same way: the order row is locked, its lines (the cart's, at
+ * Vendure's prices, processed in the 'order' phase: participants registered) are the draft, the
+ * interceptors run, the processed payloads are written back to the lines, then the existing order
+ * goes through Vendure's order process (addresses, shipping, ArrangingPayment, payment) and the hooks
+ * run. Vendure's OrderInterceptors ran when its lines were added.
  */
 export function placeOrderOnVendure(state: AdapterState) {
   return async (ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder> => {
-    if (options.cartToken) throw notSupported('checkout.placeOrder');
     const customer = requireCustomer(ctx);
     if (trx) return place(state, ctx, customer, options, trx);
     await ctx.ruleIds();
@@ -82,7 +90,8 @@ export function placeOrderOnVendure(state: AdapterState) {
 
 async function place(state: AdapterState, ctx: StoreContext, customer: CustomerRef, options: PlaceOrderOptions, trx: Trx): Promise<PlacedOrder> {
   const { ids } = state;
-  const lines = await givenLines(state, ctx, options.lines ?? [], trx);
+  const fromCart = options.cartToken ? await cartLines(state, ctx, customer, options.cartToken, trx) : null;
+  const lines = fromCart ? fromCart.lines : await givenLines(state, ctx, options.lines ?? [], trx);
   const addresses = await state.runtime.customers.addresses(trx, customer.id);
   const defaults = await state.runtime.customers.defaultAddressIds(trx, customer.id);
   const addressOf = (addressId: string | null | undefined, type: 'billing' | 'shipping') => {
@@ -114,35 +123,53 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
 
   const vendure = vendureServices(state);
   const orders = vendure.service(OrderService);
-  const userRow = await selectRow<{ userId: string | number | null }>(trx('customer').where({ id: ids.toVendure(customer.id) }).first('userId'));
-  if (!userRow?.userId) throw Errors.badRequest('SUITE__CUSTOMER_NOT_ACTIVE', 'The customer has no Vendure account to order with.');
   const base = await vendure.service(RequestContextService).create({ apiType: 'shop' });
   const vctx = await vendureContextInTransaction(vendure.service(TransactionalConnection), base, trx);
 
-  const created = await orders.create(vctx, userRow.userId);
-  const orderKey = String(created.id);
+  let orderId: ID;
+  if (fromCart) {
+    orderId = fromCart.orderId;
+  } else {
+    const userRow = await selectRow<{ userId: string | number | null }>(trx('customer').where({ id: ids.toVendure(customer.id) }).first('userId'));
+    if (!userRow?.userId) throw Errors.badRequest('SUITE__CUSTOMER_NOT_ACTIVE', 'The customer has no Vendure account to order with.');
+    orderId = (await orders.create(vctx, userRow.userId)).id;
+  }
+  const orderKey = String(orderId);
   state.placing.set(orderKey, ctx.actor);
   try {
-    for (const line of draft.lines) {
-      const added = await orders.addItemToOrder(vctx, created.id, ids.toVendure(line.productId!)!, line.quantity, { [GIVEN_PRICE_FIELD]: line.unitNet });
-      if (isGraphQlErrorResult(added)) throw refusalOf(added, line);
+    if (fromCart) {
+      // The processors' payloads (a participant's record id) go with the lines, as the order process writes them (order-process.ts).
+      const order = (await orders.findOne(vctx, orderId))!;
+      const byId = new Map(draft.lines.map((line) => [line.lineItemId, line]));
+      const items = order.lines.map((line) => byId.get(ids.toPlugin(line.id)) ?? { payload: {} });
+      for (const { line, fields } of changedLineFields(order, items as CartLineItem[])) await vendure.service(TransactionalConnection).getRepository(vctx, OrderLine).update(line.id, { customFields: fields });
+      // A cart a Shop API client took to payment already goes back to AddingItems first (Vendure's default process allows it).
+      if (order.state === 'ArrangingPayment') {
+        const back = await orders.transitionToState(vctx, orderId, 'AddingItems');
+        if (isGraphQlErrorResult(back)) throw refusalOf(back);
+      }
+    } else {
+      for (const line of draft.lines) {
+        const added = await orders.addItemToOrder(vctx, orderId, ids.toVendure(line.productId!)!, line.quantity, { [GIVEN_PRICE_FIELD]: line.unitNet });
+        if (isGraphQlErrorResult(added)) throw refusalOf(added, line);
+      }
     }
     const shippingInput = shipping && (await orderAddressInput(ids, trx, shipping.id));
     const billingInput = billing && (await orderAddressInput(ids, trx, billing.id));
-    if (shippingInput) await orders.setShippingAddress(vctx, created.id, shippingInput);
-    if (billingInput) await orders.setBillingAddress(vctx, created.id, billingInput);
-    const [shippingMethod] = await orders.getEligibleShippingMethods(vctx, created.id);
+    if (shippingInput) await orders.setShippingAddress(vctx, orderId, shippingInput);
+    if (billingInput) await orders.setBillingAddress(vctx, orderId, billingInput);
+    const [shippingMethod] = await orders.getEligibleShippingMethods(vctx, orderId);
     if (shippingMethod) {
-      const set = await orders.setShippingMethod(vctx, created.id, [shippingMethod.id]);
+      const set = await orders.setShippingMethod(vctx, orderId, [shippingMethod.id]);
       if (isGraphQlErrorResult(set)) throw refusalOf(set);
     }
-    const arranging = await orders.transitionToState(vctx, created.id, 'ArrangingPayment');
+    const arranging = await orders.transitionToState(vctx, orderId, 'ArrangingPayment');
     if (isGraphQlErrorResult(arranging)) throw refusalOf(arranging);
-    const methods = await orders.getEligiblePaymentMethods(vctx, created.id);
+    const methods = await orders.getEligiblePaymentMethods(vctx, orderId);
     const wanted = state.options.placedOrderPaymentMethod;
     const method = methods.find((m) => m.isEligible && (!wanted || m.code === wanted));
     if (!method) throw Errors.badRequest('SUITE__PAYMENT_METHOD_NOT_AVAILABLE', wanted ? `The payment method "${wanted}" is not available for this order.` : 'No payment method is available for this order.');
-    const paid = await orders.addPaymentToOrder(vctx, created.id, { method: method.code, metadata: { suiteB2BOrigin: draft.origin } });
+    const paid = await orders.addPaymentToOrder(vctx, orderId, { method: method.code, metadata: { suiteB2BOrigin: draft.origin } });
     if (isGraphQlErrorResult(paid)) throw refusalOf(paid);
   } catch (error) {
     // Vendure's thrown client errors (a variant no longer available …) are the order's refusal, not a 500.
@@ -152,9 +179,10 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
     state.placing.delete(orderKey);
   }
 
-  const order = (await orders.findOne(vctx, created.id, ['lines']))!;
+  const order = (await orders.findOne(vctx, orderId, ['lines']))!;
   const vendureLines = [...(order.lines as unknown as VendureLine[])];
-  const placedLines = draft.lines.map((line) => {
+  // A cart's lines are the order's lines already (their ids are Vendure's).
+  const placedLines = fromCart ? draft.lines.map((line) => ({ ...line, id: line.lineItemId })) : draft.lines.map((line) => {
     const variant = String(ids.toVendure(line.productId!));
     const index = vendureLines.findIndex((l) => String(l.productVariantId) === variant && l.customFields?.[GIVEN_PRICE_FIELD] === line.unitNet);
     const [match] = index < 0 ? [] : vendureLines.splice(index, 1);
@@ -176,6 +204,40 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
   };
   for (const hook of state.registries.orderPlacedHooks) await hook(ctx, placed, trx);
   return placed;
+}
+
+/**
+ * The lines of a cart to order (as the reference host's checkout): the buyer's Vendure active order,
+ * locked for the transaction (MariaDB; SQLite's writing transaction holds the database), its lines
+ * visible, in stock, processed ('order': event tickets register their participants under the event
+ * manager's locks) and priced as Vendure prices them (cart.price).
+ */
+async function cartLines(state: AdapterState, ctx: StoreContext, customer: CustomerRef, token: string, trx: Trx): Promise<{ orderId: ID; lines: PriceLine[] }> {
+  const orderId = state.ids.toVendure(token);
+  const row = orderId ? await selectRow<{ id: string | number; customerId: string | number | null; active: unknown }>(forUpdate(trx('order').where({ id: orderId }), trx).first('id', 'customerId', 'active')) : null;
+  if (!row || row.customerId == null || state.ids.toPlugin(row.customerId) !== customer.id) throw Errors.notFound('Cart');
+  if (!readBool(row.active)) throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
+  const cart = (await state.runtime.cart.get(trx, token))!;
+  if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.');
+  const products = new Map((await state.runtime.catalog.visibleProducts(ctx, cart.lineItems.map((l) => l.productId!), trx)).map((p) => [p.id, p]));
+  const missing = cart.lineItems.find((line) => !products.has(line.productId!));
+  if (missing) throw notAvailable(missing.productId);
+  const wanted = new Map<string, number>();
+  for (const line of cart.lineItems) wanted.set(line.productId!, (wanted.get(line.productId!) ?? 0) + line.quantity);
+  for (const [productId, quantity] of wanted) {
+    const product = products.get(productId)!;
+    if (quantity > product.stock) throw outOfStock(product);
+  }
+  const processed = new Map<string, CartLineItem>();
+  for (const line of cart.lineItems) {
+    let item = line;
+    for (const processor of state.registries.lineItemProcessors) item = await processor.process(ctx, item, 'order', trx);
+    processed.set(line.id, item);
+  }
+  const priced = await state.runtime.cart.price(ctx, cart, trx);
+  const unavailable = cart.lineItems.find((line) => !priced.lines.some((p) => p.lineItemId === line.id));
+  if (unavailable) throw notAvailable(unavailable.productId);
+  return { orderId: row.id, lines: priced.lines.map((line) => ({ ...line, label: processed.get(line.lineItemId)!.label, payload: processed.get(line.lineItemId)!.payload ?? {} })) };
 }
 
 /** Lines priced elsewhere: prices stay; products, stock and the line-item processors are checked (as on the reference host). */
