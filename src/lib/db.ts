@@ -369,6 +369,18 @@ export function forUpdate<T extends Knex.QueryBuilder>(query: T, executor: Execu
 }
 
 /**
+ * A read of the rows a limit is checked against (budget usage, taken seats), made after taking the
+ * limit's row lock: on MySQL/MariaDB a locking read (`LOCK IN SHARE MODE`), which answers the latest
+ * committed rows whatever the transaction's isolation level. A plain read answers the transaction's
+ * snapshot under REPEATABLE READ — the level of a host's own transactions the plugin may run in
+ * (Vendure's on MariaDB) — and would miss the order a concurrent checkout committed meanwhile.
+ * SQLite: the writing transaction holds the database already; the clause is dropped.
+ */
+export function lockingRead<T extends Knex.QueryBuilder>(query: T, executor: Executor): T {
+  return dialectOf(executor) === 'mysql' ? (query.forShare() as T) : query;
+}
+
+/**
  * Adds `delta` to a maintained counter row (`key` names it; a missing row starts at `delta`), in
  * the caller's transaction: one atomic upsert on both databases (SQLite `ON CONFLICT … DO UPDATE`,
  * MySQL/MariaDB `ON DUPLICATE KEY UPDATE`), so concurrent writers never lose a count. The row stays

@@ -34,6 +34,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
     checkout: {
       addInterceptor: (interceptor) => void registries.checkoutInterceptors.push(interceptor),
       onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
+      onOrderCancelled: (hook) => void registries.orderCancelledHooks.push(hook),
       placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
     },
     orders: {

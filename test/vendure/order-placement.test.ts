@@ -1,0 +1,183 @@
+import { expect } from 'chai';
+import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb, toDbTime } from '../../src/lib/time.js';
+import { DEMO_APPROVER } from '../../src/plugin/employee/demo.js';
+import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/shop.js';
+
+/**
+ * Orders Vendure places itself (Shop API checkout: ArrangingPayment → addPaymentToOrder) run the
+ * plugin's order-placed hooks once, in Vendure's transaction of the placement, after the check once
+ * more under the plugin's locks (order-placement.ts): budgets are charged, event tickets become
+ * participants and count seats, and a cancelled order gives both back.
+ */
+describe('Vendure: orders placed through the Shop API run the order-placed hooks', function () {
+  this.timeout(120_000);
+  let client: ShopClient;
+  let armVariantId: string;
+  let admin: Record<string, string>;
+
+  const address = 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }';
+  const toPayment = 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
+  const backToCart = 'mutation { transitionOrderToState(state: "AddingItems") { __typename } }';
+  const pay = 'mutation { addPaymentToOrder(input: { method: "invoice", metadata: {} }) { __typename ... on Order { id code state } ... on ErrorResult { errorCode message } } }';
+  const addItem = 'mutation ($v: ID!, $q: Int!, $p: String) { addItemToOrder(productVariantId: $v, quantity: $q, customFields: { suiteParticipant: $p }) { __typename ... on OrderInterceptorError { interceptorError } ... on ErrorResult { errorCode message } } }';
+  const cancel = 'mutation ($id: ID!) { cancelOrder(input: { orderId: $id, reason: "test", cancelShipping: true }) { __typename ... on Order { state } ... on ErrorResult { errorCode message } } }';
+
+  /** Adds a monitor arm (a ticket with `participant`) to the caller's active order, unless `add` is false, and takes it to ArrangingPayment; answers transitionOrderToState. */
+  const toArrangingPayment = async (headers: Record<string, string>, participant?: string, add = true) => {
+    if (add) {
+      const added = await client.gql('shop-api', addItem, { v: armVariantId, q: 1, p: participant ?? null }, headers);
+      expect(added.data?.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+    }
+    await client.gql('shop-api', address, {}, headers);
+    const methods = await client.gql('shop-api', '{ eligibleShippingMethods { id } }', {}, headers);
+    await client.gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, headers);
+    return (await client.gql('shop-api', toPayment, {}, headers)).data.transitionOrderToState as { __typename: string; state?: string; transitionError?: string };
+  };
+  const placedId = (answer: GqlAnswer) => client.shop.state.ids.toPlugin(answer.data.addPaymentToOrder.id);
+  const refusalOf = (answer: GqlAnswer) => answer.errors?.[0]?.message ?? '';
+
+  /** A new Vendure customer with a verified login (Admin API), logged in to the Shop API. */
+  const newCustomer = async (name: string) => {
+    const email = `${name.toLowerCase()}-${newId().slice(0, 8)}@customers.test`;
+    const created = await client.gql('admin-api', 'mutation ($input: CreateCustomerInput!) { createCustomer(input: $input, password: "secret-2026") { __typename ... on Customer { id } } }', { input: { emailAddress: email, firstName: name, lastName: 'Customer' } }, admin);
+    expect(created.data.createCustomer.__typename, JSON.stringify(created)).to.equal('Customer');
+    return bearer(await client.vendureLogin('shop-api', email, 'secret-2026'));
+  };
+
+  before(async function () {
+    this.timeout(240_000);
+    client = await bootShop({ label: 'vendure_placement', runJobs: false });
+    const { data } = await client.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');
+    armVariantId = data.product.variants[0].id;
+    admin = bearer(await client.vendureLogin('admin-api', 'superadmin', 'superadmin'));
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await client?.close();
+  });
+
+  describe('budgets', () => {
+    let companyAdmin: Record<string, string>;
+    let approver: Record<string, string>;
+    let budgetId: string;
+    let firstOrder: { id: string; vendureId: string };
+    const used = async () => (await client.rest('GET', `/store-api/budget/${budgetId}`, companyAdmin)).body.used as number;
+
+    before(async () => {
+      companyAdmin = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+      approver = await client.employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
+      const approverId = (await client.rest('GET', '/store-api/context', approver)).body.actor.id as string;
+      const created = await client.rest('POST', '/store-api/budget', companyAdmin, { name: 'Desk things', amount: 100, periodType: 'monthly', employeeIds: [approverId], allowApproval: false });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      budgetId = created.body.budget.id;
+    });
+
+    it('a Shop API order (79.90 of a budget of 100.00) charges the budget; a second one over it is refused', async () => {
+      expect(await toArrangingPayment(approver)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+      const paid = await client.gql('shop-api', pay, {}, approver);
+      expect(paid.data?.addPaymentToOrder.state, JSON.stringify(paid)).to.equal('PaymentAuthorized');
+      firstOrder = { id: placedId(paid), vendureId: paid.data.addPaymentToOrder.id };
+      expect(await used()).to.equal(79.9);
+      const orders = (await client.rest('GET', `/store-api/budget/${budgetId}/orders`, companyAdmin)).body;
+      expect(JSON.stringify(orders)).to.contain(firstOrder.id);
+
+      const second = await toArrangingPayment(approver);
+      expect(second.transitionError, JSON.stringify(second)).to.match(/^SUITE__BUDGET_EXCEEDED: /);
+      expect(await used()).to.equal(79.9);
+    });
+
+    it('the check runs again when Vendure places the order: over the budget by then, the payment is refused and nothing of it stays', async () => {
+      // The second order got to payment while the budget was larger (as when a concurrent order places first) …
+      expect((await client.rest('PATCH', `/store-api/budget/${budgetId}`, companyAdmin, { amount: 200 })).status).to.equal(200);
+      expect(await toArrangingPayment(approver, undefined, false)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+      await client.rest('PATCH', `/store-api/budget/${budgetId}`, companyAdmin, { amount: 100 });
+      const refused = await client.gql('shop-api', pay, {}, approver);
+      expect(refused.data?.addPaymentToOrder ?? null, JSON.stringify(refused)).to.equal(null);
+      expect(refusalOf(refused)).to.match(/^SUITE__BUDGET_EXCEEDED: The order exceeds the budget "Desk things"/);
+      const active = await client.gql('shop-api', '{ activeOrder { state payments { id } } }', {}, approver);
+      expect(active.data.activeOrder).to.deep.equal({ state: 'ArrangingPayment', payments: [] });
+      expect(await used()).to.equal(79.9);
+      await client.gql('shop-api', backToCart, {}, approver);
+    });
+
+    it('cancelling the placed order in Vendure frees its budget usage', async () => {
+      const cancelled = await client.gql('admin-api', cancel, { id: firstOrder.vendureId }, admin);
+      expect(cancelled.data.cancelOrder, JSON.stringify(cancelled)).to.deep.equal({ __typename: 'Order', state: 'Cancelled' });
+      expect(await used()).to.equal(0);
+      expect(JSON.stringify((await client.rest('GET', `/store-api/budget/${budgetId}/orders`, companyAdmin)).body)).to.not.contain(firstOrder.id);
+      // The cart that was over the budget fits now.
+      expect(await toArrangingPayment(approver, undefined, false)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+      await client.gql('shop-api', backToCart, {}, approver);
+      await client.rest('PATCH', `/store-api/budget/${budgetId}`, companyAdmin, { active: false });
+    });
+  });
+
+  describe('event tickets', () => {
+    let eventId: string;
+    const participants = () => client.shop.state.db('b2b_event_participants').where({ event_id: eventId }).orderBy('created_at').select('id', 'status', 'order_id', 'email');
+    const registeredCount = async (headers: Record<string, string>) => (await client.rest('GET', `/store-api/event/${eventId}`, headers)).body.registeredCount as number;
+    const person = (firstName: string) => JSON.stringify({ firstName, lastName: 'Example', email: `${firstName.toLowerCase()}@participants.test` });
+
+    beforeEach(async () => {
+      // An event with two seats and no waiting list on the monitor arm (staff would create it in the event manager).
+      await client.shop.state.db('b2b_events').where({ product_id: client.shop.state.ids.toPlugin(armVariantId) }).delete();
+      eventId = newId();
+      const start = new Date(Date.now() + 20 * 24 * 3600 * 1000);
+      await client.shop.state.db('b2b_events').insert({
+        id: eventId,
+        product_id: client.shop.state.ids.toPlugin(armVariantId),
+        name: 'Ergonomics seminar',
+        language: 'en',
+        description: null,
+        starts_at: toDbTime(start),
+        ends_at: toDbTime(new Date(start.getTime() + 3600_000)),
+        participant_limit: 2,
+        registration_deadline: null,
+        waiting_list: false,
+        status: 'published',
+        created_at: nowDb(),
+      });
+    });
+
+    it('a ticket bought through the Shop API is a participant record and takes a seat; cancelling the order frees it', async () => {
+      const customer = await newCustomer('Tina');
+      expect(await toArrangingPayment(customer, person('Tina'))).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+      const paid = await client.gql('shop-api', pay, {}, customer);
+      expect(paid.data?.addPaymentToOrder.state, JSON.stringify(paid)).to.equal('PaymentAuthorized');
+      const orderId = placedId(paid);
+
+      const [record, ...others] = await participants();
+      expect(others).to.deep.equal([]);
+      expect(record).to.deep.include({ status: 'registered', order_id: orderId, email: 'tina@participants.test' });
+      expect(await registeredCount(customer)).to.equal(1);
+      // The order's line names the record the hook wrote.
+      const read = await client.rest('GET', `/store-api/b2b/employee-order/${orderId}`, customer);
+      expect(read.body.lineItems[0].payload.participant.id).to.equal(record!.id);
+
+      const cancelled = await client.gql('admin-api', cancel, { id: paid.data.addPaymentToOrder.id }, admin);
+      expect(cancelled.data.cancelOrder, JSON.stringify(cancelled)).to.deep.equal({ __typename: 'Order', state: 'Cancelled' });
+      expect((await participants()).map((p) => p.status)).to.deep.equal(['canceled']);
+      expect(await registeredCount(customer)).to.equal(0);
+    });
+
+    it('six customers paying a ticket at once for two seats without a waiting list: two orders placed, four refused', async () => {
+      const customers = await Promise.all(['Ada', 'Ben', 'Cid', 'Dot', 'Eli', 'Fay'].map((name) => newCustomer(name)));
+      // All six pass the check on the way to payment (no seat is taken yet) …
+      for (const [index, customer] of customers.entries())
+        expect(await toArrangingPayment(customer, person(['Ada', 'Ben', 'Cid', 'Dot', 'Eli', 'Fay'][index]!))).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+      // … and pay at the same time: the placement checks the seats again under the event's lock.
+      const answers = await Promise.all(customers.map((customer) => client.gql('shop-api', pay, {}, customer)));
+      const placed = answers.filter((answer) => answer.data?.addPaymentToOrder?.state === 'PaymentAuthorized');
+      const refused = answers.filter((answer) => /^SUITE__EVENT_FULL: /.test(refusalOf(answer)));
+      expect(placed.length, JSON.stringify(answers)).to.equal(2);
+      expect(refused.length, JSON.stringify(answers)).to.equal(4);
+      const records = await participants();
+      expect(records.map((p) => p.status)).to.deep.equal(['registered', 'registered']);
+      expect(records.map((p) => p.order_id).sort()).to.deep.equal(placed.map(placedId).sort());
+      expect(await registeredCount(customers[0]!)).to.equal(2);
+    });
+  });
+});
