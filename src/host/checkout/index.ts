@@ -7,7 +7,7 @@ import { CheckoutService } from './checkout-service.js';
 import { documents } from './documents.js';
 import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
-import { checkoutRoutes } from './routes.js';
+import { checkoutRoutes, orderAdminRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
   storeRoutes: StoreRoute[];
@@ -49,6 +49,6 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
     },
     documents,
     storeRoutes: checkoutRoutes(internals, carts, checkout, orderViews),
-    adminRoutes: [],
+    adminRoutes: orderAdminRoutes(checkout),
   };
 }
