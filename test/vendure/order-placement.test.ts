@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb, toDbTime } from '../../src/lib/time.js';
-import { DEMO_APPROVER } from '../../src/plugin/employee/demo.js';
+import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/shop.js';
 
 /**
@@ -43,7 +43,7 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
     const email = `${name.toLowerCase()}-${newId().slice(0, 8)}@customers.test`;
     const created = await client.gql('admin-api', 'mutation ($input: CreateCustomerInput!) { createCustomer(input: $input, password: "secret-2026") { __typename ... on Customer { id } } }', { input: { emailAddress: email, firstName: name, lastName: 'Customer' } }, admin);
     expect(created.data.createCustomer.__typename, JSON.stringify(created)).to.equal('Customer');
-    return bearer(await client.vendureLogin('shop-api', email, 'secret-2026'));
+    return Object.assign(bearer(await client.vendureLogin('shop-api', email, 'secret-2026')), { customerId: created.data.createCustomer.id as string });
   };
 
   before(async function () {
@@ -73,6 +73,14 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
       const created = await client.rest('POST', '/store-api/budget', companyAdmin, { name: 'Desk things', amount: 100, periodType: 'monthly', employeeIds: [approverId], allowApproval: false });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       budgetId = created.body.budget.id;
+    });
+
+    it("the demo purchaser's budget counts in the channel's currency, so it governs their orders", async () => {
+      const purchaser = await client.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const channelCurrency = (await client.rest('GET', '/store-api/context', purchaser)).body.salesChannel.currencyIso as string;
+      expect(channelCurrency).to.equal('USD');
+      const budgets = (await client.rest('GET', '/store-api/b2b/employee-budget', purchaser)).body.elements as Array<{ name: string; currency: string }>;
+      expect(budgets.map((b) => [b.name, b.currency])).to.deep.equal([['Purchasing, monthly', channelCurrency]]);
     });
 
     it('a Shop API order (79.90 of a budget of 100.00) charges the budget; a second one over it is refused', async () => {
@@ -164,7 +172,7 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
     });
 
     it('six customers paying a ticket at once for two seats without a waiting list: two orders placed, four refused', async () => {
-      const customers = await Promise.all(['Ada', 'Ben', 'Cid', 'Dot', 'Eli', 'Fay'].map((name) => newCustomer(name)));
+      const customers = await Promise.all(['Ada', 'Ben', 'Cid', 'Dot', 'Eli', 'Fay'].map(async (name) => { const { customerId: _id, ...headers } = await newCustomer(name); return headers; }));
       // All six pass the check on the way to payment (no seat is taken yet) …
       for (const [index, customer] of customers.entries())
         expect(await toArrangingPayment(customer, person(['Ada', 'Ben', 'Cid', 'Dot', 'Eli', 'Fay'][index]!))).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
@@ -178,6 +186,33 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
       expect(records.map((p) => p.status)).to.deep.equal(['registered', 'registered']);
       expect(records.map((p) => p.order_id).sort()).to.deep.equal(placed.map(placedId).sort());
       expect(await registeredCount(customers[0]!)).to.equal(2);
+    });
+
+    it("an administrator's draft order (Admin API) is placed with the same check and hooks: a participant record, and refused once the seats are gone", async () => {
+      const draftTicket = async (customerId: string, firstName: string) => {
+        const draft = (await client.gql('admin-api', 'mutation { createDraftOrder { id } }', {}, admin)).data.createDraftOrder.id as string;
+        expect((await client.gql('admin-api', 'mutation ($o: ID!, $c: ID!) { setCustomerForDraftOrder(orderId: $o, customerId: $c) { __typename } }', { o: draft, c: customerId }, admin)).data.setCustomerForDraftOrder.__typename).to.equal('Order');
+        const added = await client.gql('admin-api', 'mutation ($o: ID!, $v: ID!, $p: String) { addItemToDraftOrder(orderId: $o, input: { productVariantId: $v, quantity: 1, customFields: { suiteParticipant: $p } }) { __typename } }', { o: draft, v: armVariantId, p: person(firstName) }, admin);
+        expect(added.data?.addItemToDraftOrder.__typename, JSON.stringify(added)).to.equal('Order');
+        await client.gql('admin-api', 'mutation ($o: ID!) { setDraftOrderShippingAddress(orderId: $o, input: { fullName: "Demo", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', { o: draft }, admin);
+        const methods = await client.gql('admin-api', 'query ($o: ID!) { eligibleShippingMethodsForDraftOrder(orderId: $o) { id } }', { o: draft }, admin);
+        await client.gql('admin-api', 'mutation ($o: ID!, $m: ID!) { setDraftOrderShippingMethod(orderId: $o, shippingMethodId: $m) { __typename } }', { o: draft, m: methods.data.eligibleShippingMethodsForDraftOrder[0].id }, admin);
+        const arranged = await client.gql('admin-api', 'mutation ($o: ID!) { transitionOrderToState(id: $o, state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }', { o: draft }, admin);
+        expect(arranged.data.transitionOrderToState, JSON.stringify(arranged)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+        const paid = await client.gql('admin-api', 'mutation ($o: ID!) { addManualPaymentToOrder(input: { orderId: $o, method: "invoice", transactionId: "bank-1", metadata: {} }) { __typename ... on Order { id state } ... on ErrorResult { errorCode message } } }', { o: draft }, admin);
+        return { draft, paid };
+      };
+      const [first, second, third] = [await newCustomer('Gus'), await newCustomer('Hal'), await newCustomer('Ivy')];
+      const placed = await draftTicket(first.customerId, 'Gus');
+      expect(placed.paid.data?.addManualPaymentToOrder, JSON.stringify(placed.paid)).to.deep.equal({ __typename: 'Order', id: placed.draft, state: 'PaymentSettled' });
+      expect(await participants()).to.deep.equal([{ id: (await participants())[0]!.id, status: 'registered', order_id: client.shop.state.ids.toPlugin(placed.draft), email: 'gus@participants.test' }]);
+      expect((await draftTicket(second.customerId, 'Hal')).paid.data?.addManualPaymentToOrder.state).to.equal('PaymentSettled');
+
+      const refused = await draftTicket(third.customerId, 'Ivy');
+      expect(refusalOf(refused.paid), JSON.stringify(refused.paid)).to.match(/^SUITE__EVENT_FULL: /);
+      const order = await client.gql('admin-api', 'query ($o: ID!) { order(id: $o) { state payments { id } } }', { o: refused.draft }, admin);
+      expect(order.data.order).to.deep.equal({ state: 'ArrangingPayment', payments: [] });
+      expect((await participants()).map((p) => p.email)).to.deep.equal(['gus@participants.test', 'hal@participants.test']);
     });
   });
 });
