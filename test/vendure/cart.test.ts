@@ -4,8 +4,8 @@ import { DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
- * The contract's cart on Vendure (`cart.*`): the context's cart is the customer's Vendure active
- * order, so the plugin's cart routes (fast order add-to-cart, order approval from the cart) work
+ * The contract's cart on Vendure (`cart.*`): the context's cart is its buyer's Vendure active
+ * order (one per buyer of a customer: the company admin, each employee), so the plugin's cart routes (fast order add-to-cart, order approval from the cart) work
  * inside Vendure and land where Vendure's Shop API reads them.
  */
 describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', function () {
@@ -44,13 +44,18 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
     expect(lineOf(second, 'PAPER-001')).to.include({ quantity: 5 });
   });
 
-  it("an employee's fast-order add lands in the same active order (the company's customer)", async () => {
-    const purchaser = await t.pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
-    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', { 'suite-context-token': purchaser }, { items: [{ productNumber: 'CHAIR-001', quantity: 1 }] });
+  it("an employee's fast-order add lands in the employee's own active order, not in the company admin's", async () => {
+    const purchaser = await t.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', { 'suite-context-token': purchaser['suite-context-token']! }, { items: [{ productNumber: 'CHAIR-001', quantity: 1 }] });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     expect(added.body).to.include({ success: true, added: 1 });
+    // Vendure's Shop API answers the employee's own cart for the employee's session...
+    const own = (await t.gql('shop-api', activeOrder, {}, purchaser)).data.activeOrder;
+    expect(own.lines.map((l: Line) => [l.productVariant.sku, l.quantity])).to.deep.equal([['CHAIR-001', 1]]);
+    // ...and the company admin's cart is untouched.
     const order = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
-    expect(lineOf(order, 'CHAIR-001')).to.include({ quantity: 1, unitPrice: 18900 });
+    expect(order.id).to.not.equal(own.id);
+    expect(lineOf(order, 'CHAIR-001')).to.equal(undefined);
     expect(lineOf(order, 'PAPER-001')).to.include({ quantity: 5 });
   });
 

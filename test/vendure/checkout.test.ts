@@ -52,8 +52,8 @@ describe('Suite B2B inside a Vendure shop: orders the plugin places', function (
 
   /**
    * A pending approval of the purchaser, as POST /order-approval/create writes it from a cart, for
-   * lines no cart holds here (one approval per cart: the customer's Vendure active order is shared
-   * by its employees; Vendure refuses 1,200 of an item in a cart).
+   * lines no cart holds here (one approval per cart: the purchaser's Vendure active order holds the
+   * first test's lines; Vendure refuses 1,200 of an item in a cart).
    */
   const seedApproval = async (requester: { id: string }, cartToken: string, lines: Array<{ variant: { id: string; sku: string; name: string; price: number }; quantity: number }>) => {
     const { state } = client.shop;

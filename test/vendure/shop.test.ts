@@ -180,23 +180,28 @@ describe('Suite B2B inside a Vendure shop', function () {
     it("refuses the purchaser's checkout for approval (transitionError), lets the approver through", async () => {
       const purchaser = await employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
       const { data } = await gql('shop-api', '{ product(slug: "copy-paper-a4") { variants { id } } }', {}, purchaser);
-      const added = await gql('shop-api', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 3) { __typename } }', { v: data.product.variants[0].id }, purchaser);
-      expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
-      await gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, purchaser);
-      const methods = await gql('shop-api', '{ eligibleShippingMethods { id } }', {}, purchaser);
-      await gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, purchaser);
+      // Each employee fills their own cart (one active order per buyer): 3 packs of paper, an address, shipping.
+      const fill = async (headers: Record<string, string>) => {
+        const added = await gql('shop-api', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 3) { __typename } }', { v: data.product.variants[0].id }, headers);
+        expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+        await gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, headers);
+        const methods = await gql('shop-api', '{ eligibleShippingMethods { id } }', {}, headers);
+        await gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, headers);
+      };
+      await fill(purchaser);
 
       const refused = await gql('shop-api', transition, {}, purchaser);
       expect(refused.data.transitionOrderToState.__typename, JSON.stringify(refused)).to.equal('OrderStateTransitionError');
       expect(refused.data.transitionOrderToState.transitionError).to.match(/^SUITE__ORDER_APPROVAL_REQUIRED/);
 
-      // The approver acts for the same customer: the same active order, no approval needed.
+      // The approver acts for the same customer with a cart of their own: no approval needed.
       const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
+      await fill(approver);
       const passed = await gql('shop-api', transition, {}, approver);
       expect(passed.data.transitionOrderToState, JSON.stringify(passed)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
     });
 
-    // Continues the order the approver took to ArrangingPayment above (the demo customer's active order).
+    // Continues the order the approver took to ArrangingPayment above (the approver's active order of the demo customer).
     it("the order the approver pays is a placed order in the plugin's order lists (orders.* on Vendure's tables), placed by the approver", async () => {
       const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
       const methods = await gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, approver);
@@ -216,7 +221,7 @@ describe('Suite B2B inside a Vendure shop', function () {
       expect(order).to.include({ orderNumber: code, amountTotal: totalWithTax / 100 });
       expect(order.stateMachineState.technicalName).to.equal('PaymentAuthorized');
       expect(order.placedBy).to.deep.equal({ type: 'employee', id: approverId });
-      // The 3 packs of paper the purchaser added (beside what the assortment tests ordered for this customer).
+      // The 3 packs of paper the approver added to their own cart.
       const paper = order.lineItems.find((l: { label: string }) => /paper/i.test(l.label));
       expect(paper, JSON.stringify(order.lineItems)).to.include({ quantity: 3, type: 'product' });
       expect(paper.unitPrice).to.be.greaterThan(0);

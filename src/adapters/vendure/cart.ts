@@ -1,4 +1,4 @@
-import { isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
+import { ActiveOrderService, isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
 import { retriedVendureTransaction } from './retried-transaction.js';
 import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host/checkout/cart-service.js';
@@ -9,13 +9,15 @@ import type { AdapterState } from './state.js';
 import { vendureServices } from './state.js';
 import { notSupported } from './unsupported.js';
 import { requestFor } from './vendure-context.js';
+import { BUYER_COLUMN, buyerOf } from './active-order.js';
 import { defaultChannel, type OrderLineRow } from './vendure-tables.js';
 
 /**
  * The contract's cart on Vendure: the context's cart is the Vendure **active order** of the
- * context's customer (the one Vendure's Shop API answers as `activeOrder` for that customer's
- * session), so employees and the company admin of one customer share it (the reference host keeps
- * one cart per actor). The cart token is the order's id in the plugin's form.
+ * context's buyer (active-order.ts: the company admin, each employee and a sales representative
+ * acting for the customer have their own, all orders of the customer; the same one Vendure's Shop
+ * API answers as `activeOrder` for that buyer), as the reference host keeps one cart per actor.
+ * The cart token is the order's id in the plugin's form.
  *
  * Reads go through the plugin's executor on Vendure's `order` / `order_line` tables; lines are added
  * through `OrderService.addItemToOrder` in one Vendure transaction, with a RequestContext the adapter
@@ -82,17 +84,18 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
     };
   }
 
-  /** The Vendure id of the customer's newest active order in the default channel (as OrderService.getActiveOrderForUser). */
-  async function activeOrderId(executor: Executor, vendureCustomerId: string): Promise<string | null> {
+  /** The Vendure id of the buyer's active order (as SuiteB2BActiveOrderStrategy finds it, active-order.ts). */
+  async function activeOrderId(executor: Executor, ctx: StoreContext): Promise<string | null> {
+    const customerId = ids.toVendure(requireCustomer(ctx).id);
+    if (!customerId) throw Errors.unauthorized();
     const channel = await defaultChannel(executor);
-    const row = await selectRow<ActiveOrderRow>(
-      executor('order as o')
-        .join('order_channels_channel as oc', 'oc.orderId', 'o.id')
-        .where({ 'o.customerId': vendureCustomerId, 'o.active': true, 'oc.channelId': channel.id })
-        .orderBy('o.createdAt', 'desc')
-        .orderBy('o.id', 'desc')
-        .first('o.id'),
-    );
+    const buyer = buyerOf(ctx);
+    const query = executor('order as o')
+      .join('order_channels_channel as oc', 'oc.orderId', 'o.id')
+      .where({ 'o.customerId': customerId, 'o.active': true, 'oc.channelId': channel.id });
+    if (buyer === null) void query.whereNull(`o.${BUYER_COLUMN}`);
+    else void query.where(`o.${BUYER_COLUMN}`, buyer);
+    const row = await selectRow<ActiveOrderRow>(query.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').first('o.id'));
     return row ? String(row.id) : null;
   }
 
@@ -101,19 +104,13 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
     return vendureServices(state).service(RequestContextService).create({ apiType: 'shop', req: requestFor(ctx) });
   }
 
-  async function customerUserId(executor: Executor, vendureCustomerId: string): Promise<string> {
-    const row = await selectRow<{ userId: string | number | null }>(executor('customer').where({ id: vendureCustomerId }).whereNull('deletedAt').first('userId'));
-    if (row?.userId == null) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'The customer has no account that can hold a cart.');
-    return String(row.userId);
-  }
-
-  /** The customer's active order, created through Vendure's OrderService on first use (as Vendure's Shop API does). */
-  async function ensureActiveOrder(ctx: StoreContext, vendureCtx: RequestContext, executor: Executor = state.db): Promise<string> {
-    const customerId = ids.toVendure(requireCustomer(ctx).id);
-    if (!customerId) throw Errors.unauthorized();
-    const existing = await activeOrderId(executor, customerId);
-    if (existing) return existing;
-    const order = await vendureServices(state).service(OrderService).create(vendureCtx, await customerUserId(executor, customerId));
+  /**
+   * The buyer's active order through Vendure's ActiveOrderService (the adapter's strategy finds it,
+   * or creates it for the buyer, as for the Shop API's `addItemToOrder`).
+   */
+  async function ensureActiveOrder(vendureCtx: RequestContext): Promise<string> {
+    const order = await vendureServices(state).service(ActiveOrderService).getActiveOrder(vendureCtx, undefined, true);
+    if (!order) throw Errors.conflict();
     return String(order.id);
   }
 
@@ -127,7 +124,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
       addLineItemProcessor: (processor) => void state.registries.lineItemProcessors.push(processor),
       async current(ctx, executor = state.db) {
         requireCustomer(ctx);
-        const orderId = await ensureActiveOrder(ctx, await vendureContext(ctx), executor);
+        const orderId = (await activeOrderId(executor, ctx)) ?? (await ensureActiveOrder(await vendureContext(ctx)));
         const cart = await load(executor, orderId);
         if (!cart) throw Errors.conflict();
         return cart;
@@ -156,7 +153,10 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const connection = vendureServices(state).service(TransactionalConnection);
         const orders = vendureServices(state).service(OrderService);
         const orderId = await retriedVendureTransaction(connection, await vendureContext(ctx), async (vendureCtx) => {
-          const id = await ensureActiveOrder(ctx, vendureCtx);
+          // Found through the plugin's connection, not in this transaction: on MariaDB a plain read before
+          // the lock below would fix the transaction's snapshot before the lock, and addItemToOrder would
+          // then raise the line from that stale snapshot.
+          const id = (await activeOrderId(state.db, ctx)) ?? (await ensureActiveOrder(vendureCtx));
           // Vendure's addItemToOrder reads a line's quantity and writes it back raised, unlocked:
           // concurrent adds to one order lost each other's units (30 adds, 3 units). The order row
           // is locked for the transaction first, so adds to one order queue (SQLite's writing

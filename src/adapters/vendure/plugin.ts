@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, ProductVariantService, SessionService, VendurePlugin, type RuntimeVendureConfig } from '@vendure/core';
+import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, ProductService, ProductVariantService, SessionService, VendurePlugin, type ActiveOrderStrategy, type RuntimeVendureConfig } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
 import { loadManifest } from '../../host/plugins/manifest.js';
 import { migrateFolder } from '../../host/db/migrator.js';
@@ -10,6 +10,7 @@ import { projectPath } from '../../host/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
 import { PLACED_BY_FIELDS } from './orders.js';
+import { BUYER_FIELD, SuiteB2BActiveOrderStrategy } from './active-order.js';
 import { bridgeVendureEvents } from './events.js';
 import { GIVEN_PRICE_FIELD, SuiteB2BGivenPriceStrategy } from './place-order.js';
 import { idMapper } from './ids.js';
@@ -152,7 +153,12 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       ...(config.customFields.Order ?? []),
       { name: PLACED_BY_FIELDS.type, type: 'string', nullable: true, public: false, readonly: true, internal: true },
       { name: PLACED_BY_FIELDS.id, type: 'string', nullable: true, public: false, readonly: true, internal: true },
+      // Whose cart an active order is (one cart per buyer, active-order.ts).
+      { name: BUYER_FIELD, type: 'string', nullable: true, public: false, readonly: true, internal: true },
     ];
+    const activeOrderStrategies = Array.isArray(config.orderOptions.activeOrderStrategy) ? config.orderOptions.activeOrderStrategy : [config.orderOptions.activeOrderStrategy];
+    if (activeOrderStrategies.length !== 1) throw new Error('Suite B2B keeps one cart per buyer by wrapping the shop\'s ActiveOrderStrategy: configure one (orderOptions.activeOrderStrategy), not several');
+    config.orderOptions.activeOrderStrategy = new SuiteB2BActiveOrderStrategy(activeOrderStrategies[0] as ActiveOrderStrategy<Record<string, unknown>>, state, contextOf);
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
     config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(state)];
