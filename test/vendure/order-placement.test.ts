@@ -123,6 +123,43 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
     });
   });
 
+  describe('ten employees of one company checking out at once', () => {
+    it('each from their own cart, against a company budget that fits two orders: exactly two placed', async () => {
+      const companyAdmin = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+      const approver = await client.employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
+      const roleId = (await client.rest('GET', '/store-api/context', approver)).body.employee.roleId as string;
+      const budget = await client.rest('POST', '/store-api/budget', companyAdmin, { name: 'Company-wide', amount: 200, periodType: 'monthly', allowApproval: false });
+      expect(budget.status, JSON.stringify(budget.body)).to.equal(200);
+      try {
+        // The login route allows ten logins a minute from one address: the counters start afresh, as after a minute.
+        await client.shop.state.db('rate_limit_counters').delete();
+        const employees: Array<Record<string, string>> = [];
+        for (let i = 0; i < 10; i++) {
+          const email = `buyer-${i}-${newId().slice(0, 6)}@demo-company.test`;
+          const created = await client.rest('POST', '/store-api/b2b/employee', companyAdmin, { email, firstName: `Buyer ${i}`, lastName: 'Concurrent', roleId, password: 'concurrent-2026' });
+          expect(created.status, JSON.stringify(created.body)).to.equal(200);
+          employees.push(await client.employeeHeaders(email, 'concurrent-2026'));
+        }
+        // Each takes their own cart (79.90) to payment: nothing is charged yet, so all pass the check …
+        for (const headers of employees) expect(await toArrangingPayment(headers)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+        const carts = await Promise.all(employees.map(async (headers) => (await client.gql('shop-api', '{ activeOrder { id } }', {}, headers)).data.activeOrder.id as string));
+        expect(new Set(carts).size).to.equal(10);
+        // … and all pay at the same time: the placement checks and charges the budget under its row lock.
+        const answers = await Promise.all(employees.map((headers) => client.gql('shop-api', pay, {}, headers)));
+        const placed = answers.filter((answer) => answer.data?.addPaymentToOrder?.state === 'PaymentAuthorized');
+        const refused = answers.filter((answer) => /^SUITE__BUDGET_EXCEEDED: /.test(refusalOf(answer)));
+        expect(placed.length, JSON.stringify(answers)).to.equal(2);
+        expect(refused.length, JSON.stringify(answers)).to.equal(8);
+        const charged = (await client.rest('GET', `/store-api/budget/${budget.body.budget.id}`, companyAdmin)).body;
+        expect(charged).to.include({ used: 159.8 });
+        const budgetOrders = await client.shop.state.db('suite_budget_orders').where({ budget_id: budget.body.budget.id }).pluck('order_id');
+        expect(budgetOrders.sort()).to.deep.equal(placed.map(placedId).sort());
+      } finally {
+        await client.rest('PATCH', `/store-api/budget/${budget.body.budget.id}`, companyAdmin, { active: false });
+      }
+    });
+  });
+
   describe('event tickets', () => {
     let eventId: string;
     const participants = () => client.shop.state.db('b2b_event_participants').where({ event_id: eventId }).orderBy('created_at').select('id', 'status', 'order_id', 'email');
