@@ -400,9 +400,16 @@ export function forUpdateSkipLocked<T extends Knex.QueryBuilder>(query: T, execu
 
 const RETRYABLE_MYSQL = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
 
+/**
+ * Whether running the whole transaction again may succeed: deadlocks and lock wait timeouts, and on
+ * SQLite a busy database — also `SQLITE_BUSY_SNAPSHOT`, which a transaction that read first gets at
+ * once (no busy wait) when another connection wrote since its read began: a second writer on the
+ * file (Vendure's own connection beside the plugin's, its job queue writing after an order) makes that
+ * common. Run again, the transaction reads a fresh snapshot.
+ */
 export function isRetryableDbError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return (code !== undefined && RETRYABLE_MYSQL.has(code)) || code === 'SQLITE_BUSY';
+  return (code !== undefined && RETRYABLE_MYSQL.has(code)) || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {
