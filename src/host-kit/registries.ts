@@ -8,6 +8,7 @@ import type {
   LineItemProcessor,
   LoginProvider,
   MailTemplate,
+  OrderCancelledHook,
   OrderPlacedHook,
   PriceProvider,
   VisibilityFilter,
@@ -24,6 +25,7 @@ export interface PluginRegistries {
   lineItemProcessors: LineItemProcessor[];
   checkoutInterceptors: CheckoutInterceptor[];
   orderPlacedHooks: OrderPlacedHook[];
+  orderCancelledHooks: OrderCancelledHook[];
   eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
   mailTemplates: Map<string, MailTemplate>;
   jobHandlers: Map<string, JobHandler>;
@@ -40,6 +42,7 @@ export function emptyRegistries(): PluginRegistries {
     lineItemProcessors: [],
     checkoutInterceptors: [],
     orderPlacedHooks: [],
+    orderCancelledHooks: [],
     eventHandlers: new Map(),
     mailTemplates: new Map(),
     jobHandlers: new Map(),

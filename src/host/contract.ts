@@ -379,6 +379,21 @@ export interface PlacedOrder {
 /** Runs inside the order's transaction, after the order rows are written. */
 export type OrderPlacedHook = (ctx: StoreContext, order: PlacedOrder, trx: Trx) => Promise<void>;
 
+/** (3.4) A placed order that was cancelled as a whole. */
+export interface CancelledOrder {
+  id: string;
+  orderNumber: string;
+  customerId: string;
+  salesChannelId: string;
+}
+
+/**
+ * (3.4) Runs inside the transaction that cancels a placed order (an operator, the platform's own
+ * order management), after the order's state is written: releases what the order-placed hooks
+ * took for it (budget usage, event seats). Throwing an AppError refuses the cancellation.
+ */
+export type OrderCancelledHook = (order: CancelledOrder, trx: Trx) => Promise<void>;
+
 export interface PlaceOrderOptions {
   /** The cart to order; marked as ordered by a conditional write, so it yields at most one order. */
   cartToken?: string;
@@ -762,6 +777,8 @@ export interface HostRuntime {
   readonly checkout: {
     addInterceptor(interceptor: CheckoutInterceptor): void;
     onOrderPlaced(hook: OrderPlacedHook): void;
+    /** (3.4) Called when a placed order is cancelled, in the cancelling transaction. */
+    onOrderCancelled(hook: OrderCancelledHook): void;
     /** Places an order in its own transaction (or the given one). Interceptors, processors and hooks run inside it. */
     placeOrder(ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder>;
   };

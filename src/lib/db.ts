@@ -369,6 +369,18 @@ export function forUpdate<T extends Knex.QueryBuilder>(query: T, executor: Execu
 }
 
 /**
+ * A read of the rows a limit is checked against (budget usage, taken seats), made after taking the
+ * limit's row lock: on MySQL/MariaDB a locking read (`LOCK IN SHARE MODE`), which answers the latest
+ * committed rows whatever the transaction's isolation level. A plain read answers the transaction's
+ * snapshot under REPEATABLE READ — the level of a host's own transactions the plugin may run in
+ * (Vendure's on MariaDB) — and would miss the order a concurrent checkout committed meanwhile.
+ * SQLite: the writing transaction holds the database already; the clause is dropped.
+ */
+export function lockingRead<T extends Knex.QueryBuilder>(query: T, executor: Executor): T {
+  return dialectOf(executor) === 'mysql' ? (query.forShare() as T) : query;
+}
+
+/**
  * Adds `delta` to a maintained counter row (`key` names it; a missing row starts at `delta`), in
  * the caller's transaction: one atomic upsert on both databases (SQLite `ON CONFLICT … DO UPDATE`,
  * MySQL/MariaDB `ON DUPLICATE KEY UPDATE`), so concurrent writers never lose a count. The row stays
@@ -388,9 +400,16 @@ export function forUpdateSkipLocked<T extends Knex.QueryBuilder>(query: T, execu
 
 const RETRYABLE_MYSQL = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
 
+/**
+ * Whether running the whole transaction again may succeed: deadlocks and lock wait timeouts, and on
+ * SQLite a busy database — also `SQLITE_BUSY_SNAPSHOT`, which a transaction that read first gets at
+ * once (no busy wait) when another connection wrote since its read began: a second writer on the
+ * file (Vendure's own connection beside the plugin's, its job queue writing after an order) makes that
+ * common. Run again, the transaction reads a fresh snapshot.
+ */
 export function isRetryableDbError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return (code !== undefined && RETRYABLE_MYSQL.has(code)) || code === 'SQLITE_BUSY';
+  return (code !== undefined && RETRYABLE_MYSQL.has(code)) || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {

@@ -16,6 +16,7 @@ export function checkoutContract(state: AdapterState): Pick<HostRuntime, 'cart' 
     checkout: {
       addInterceptor: (interceptor) => void state.registries.checkoutInterceptors.push(interceptor),
       onOrderPlaced: (hook) => void state.registries.orderPlacedHooks.push(hook),
+      onOrderCancelled: (hook) => void state.registries.orderCancelledHooks.push(hook),
       placeOrder: placeOrderOnVendure(state),
     },
     orders: ordersContract(state),

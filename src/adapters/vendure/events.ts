@@ -23,9 +23,20 @@ function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
  * knex opens nested transactions as savepoints when its client is transacting, so a client marked
  * so runs `work` in `SAVEPOINT … / RELEASE SAVEPOINT` (or `ROLLBACK TO SAVEPOINT`) on that connection.
  */
-async function inSavepoint(state: AdapterState, connection: unknown, work: (trx: Trx) => Promise<void>): Promise<void> {
+async function inSavepoint<T>(state: AdapterState, connection: unknown, work: (trx: Trx) => Promise<T>): Promise<T> {
   const client = Object.create(state.db.client as object, { transacting: { value: true } }) as Knex.Client;
-  await (client.transaction(work, { connection, userParams: {}, doNotRejectOnRollback: true }, null) as unknown as Promise<void>);
+  return client.transaction(work, { connection, userParams: {}, doNotRejectOnRollback: true }, null) as unknown as Promise<T>;
+}
+
+/**
+ * Runs the plugin's SQL inside the Vendure transaction of `ctx` (a knex savepoint on the connection
+ * of its TypeORM query runner): what `work` writes commits or rolls back with Vendure's change, and
+ * what it throws fails that change. Without an open Vendure transaction: a plugin transaction of its own.
+ */
+export async function inVendureTransaction<T>(state: AdapterState, ctx: RequestContext, work: (trx: Trx) => Promise<T>): Promise<T> {
+  const runner = openQueryRunnerOf(ctx);
+  if (runner) return inSavepoint(state, await runner.connect(), work);
+  return inTransaction(state.db, work);
 }
 
 /**
@@ -53,9 +64,7 @@ export function bridgeVendureEvents(state: AdapterState, eventBus: EventBus): vo
     const work = async (trx: Trx) => {
       for (const handler of handlers) await handler(trx, { ids });
     };
-    const runner = openQueryRunnerOf(ctx);
-    if (runner) await inSavepoint(state, await runner.connect(), work);
-    else await inTransaction(state.db, work);
+    await inVendureTransaction(state, ctx, work);
   };
   eventBus.registerBlockingEventHandler<ProductEvent | ProductVariantEvent | CustomerEvent | CustomerGroupEvent>({
     id: 'suite-b2b-host-deleted-events',

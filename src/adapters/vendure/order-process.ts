@@ -1,7 +1,9 @@
 import { parse, type DocumentNode } from 'graphql';
 import { OrderLine, TransactionalConnection, UserService, type AuthenticationStrategy, type Injector, type Order, type OrderProcess, type RequestContext, type User } from '@vendure/core';
 import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
-import { inTransaction, selectRow } from '../../lib/db.js';
+import { selectRow } from '../../lib/db.js';
+import { inVendureTransaction } from './events.js';
+import { orderPlacement } from './order-placement.js';
 import { PLACED_BY_FIELDS } from './orders.js';
 import { changedLineFields, processOrderLines, refusalText } from './participants.js';
 import { findLivePluginSession } from './sessions.js';
@@ -43,7 +45,7 @@ export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ 
 }
 
 /** The plugin's order draft of a Vendure order (net unit prices; Vendure's order lines are the cart, as the processors shaped them). */
-function draftOf(state: AdapterState, ctx: StoreContext, order: Order, items: CartLineItem[]): OrderDraft {
+export function draftOf(state: AdapterState, ctx: StoreContext, order: Order, items: CartLineItem[]): OrderDraft {
   const lines: PriceLine[] = order.lines.map((line, position) => ({
     lineItemId: state.ids.toPlugin(line.id),
     productId: state.ids.toPlugin(line.productVariantId),
@@ -76,54 +78,69 @@ function draftOf(state: AdapterState, ctx: StoreContext, order: Order, items: Ca
 }
 
 /**
- * The plugin's line-item processors (event tickets, 'order' phase) and checkout interceptors
- * (approval, budgets) as a veto in Vendure's order process: on the way to ArrangingPayment they run
- * in a plugin transaction on the order as a draft; an AppError they throw refuses the transition,
- * and the Shop API client reads `"<code>: <detail>"` in `transitionOrderToState`'s `transitionError`.
+ * The plugin in Vendure's order process:
+ * - a veto on the way to ArrangingPayment: the line-item processors (event tickets, 'order' phase)
+ *   and checkout interceptors (approval, budgets) run in Vendure's transaction of the transition on
+ *   the order as a draft; an AppError they throw refuses the transition, and the Shop API client
+ *   reads `"<code>: <detail>"` in `transitionOrderToState`'s `transitionError`;
+ * - placement and cancellation (order-placement.ts): when Vendure places the order, the check once
+ *   more and the order-placed hooks, in the placing transaction; when it cancels a placed order, the
+ *   order-cancelled hooks.
  */
 export function suiteOrderProcess(state: () => AdapterState | null, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): OrderProcess<'ArrangingPayment'> {
   let connection: TransactionalConnection | null = null;
+  const placement = orderPlacement(state, storeContextOf);
   return {
     init(injector) {
       connection = injector.get(TransactionalConnection);
+      placement.init(injector);
     },
-    async onTransitionStart(_from, to, { ctx, order }) {
-      const s = state();
-      if (to !== 'ArrangingPayment' || !s) return;
-      // An order checkout.placeOrder places: it ran the processors and interceptors itself; its actor placed it.
-      const placing = s.placing.get(String(order.id));
-      if (placing) {
-        const fields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});
-        fields[PLACED_BY_FIELDS.type] = placing.type;
-        fields[PLACED_BY_FIELDS.id] = placing.id;
-        return;
-      }
-      const storeCtx = await storeContextOf(ctx);
-      if (!storeCtx?.customer) return;
-      let items: CartLineItem[] = [];
-      if (s.registries.lineItemProcessors.length > 0 || s.registries.checkoutInterceptors.length > 0) {
-        try {
-          // As the reference host's checkout: processors ('order', under the plugin's locks), then interceptors, in one transaction.
-          items = await inTransaction(s.db, async (trx) => {
-            const processed = s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
-            const draft = draftOf(s, storeCtx, order, processed);
-            for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
-            return processed;
-          });
-        } catch (error) {
-          return refusalText(error);
-        }
-      }
-      // The shaped participants go with the lines (the adapter's own OrderLine custom fields, in Vendure's transaction).
-      for (const { line, fields } of changedLineFields(order, items)) {
-        if (!connection) throw new Error('the Suite B2B order process was not initialised by Vendure');
-        await connection.getRepository(ctx, OrderLine).update(line.id, { customFields: fields });
-        line.customFields = { ...line.customFields, ...fields };
-      }
-      // The actor who takes the order to payment placed it (Vendure saves the order with the transition).
-      const customFields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});
-      customFields[PLACED_BY_FIELDS.type] = storeCtx.actor.type;
-      customFields[PLACED_BY_FIELDS.id] = storeCtx.actor.id;
+    async onTransitionEnd(_from, to, { ctx, order }) {
+      await placement.afterTransition(ctx, to, order);
+    },
+    async onTransitionStart(from, to, { ctx, order }) {
+      const refusal = await veto(to, ctx, order);
+      if (typeof refusal === 'string') return refusal;
+      placement.noteTransition(ctx, from, to, order);
     },
   };
+
+  async function veto(to: string, ctx: RequestContext, order: Order): Promise<string | undefined> {
+    const s = state();
+    if (to !== 'ArrangingPayment' || !s) return;
+    // An order checkout.placeOrder places: it ran the processors and interceptors itself; its actor placed it.
+    const placing = s.placing.get(String(order.id));
+    if (placing) {
+      const fields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});
+      fields[PLACED_BY_FIELDS.type] = placing.type;
+      fields[PLACED_BY_FIELDS.id] = placing.id;
+      return;
+    }
+    const storeCtx = await storeContextOf(ctx);
+    if (!storeCtx?.customer) return;
+    let items: CartLineItem[] = [];
+    if (s.registries.lineItemProcessors.length > 0 || s.registries.checkoutInterceptors.length > 0) {
+      try {
+        // As the reference host's checkout: processors ('order', under the plugin's locks), then interceptors, in one transaction.
+        items = await inVendureTransaction(s, ctx, async (trx) => {
+          const processed = s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
+          const draft = draftOf(s, storeCtx, order, processed);
+          for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+          return processed;
+        });
+      } catch (error) {
+        return refusalText(error);
+      }
+    }
+    // The shaped participants go with the lines (the adapter's own OrderLine custom fields, in Vendure's transaction).
+    for (const { line, fields } of changedLineFields(order, items)) {
+      if (!connection) throw new Error('the Suite B2B order process was not initialised by Vendure');
+      await connection.getRepository(ctx, OrderLine).update(line.id, { customFields: fields });
+      line.customFields = { ...line.customFields, ...fields };
+    }
+    // The actor who takes the order to payment placed it (Vendure saves the order with the transition).
+    const customFields = ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {});
+    customFields[PLACED_BY_FIELDS.type] = storeCtx.actor.type;
+    customFields[PLACED_BY_FIELDS.id] = storeCtx.actor.id;
+  }
 }

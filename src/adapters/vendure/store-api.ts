@@ -106,6 +106,35 @@ export async function buildStoreContext(
   return ctx;
 }
 
+/**
+ * The StoreContext of an actor of a customer without a request (an order Vendure places or cancels
+ * outside the Shop API: the Admin API, a payment settled later): the employee or sales
+ * representative named, as their enrichers find them today, else (none named, or no longer active)
+ * the customer as company admin. null when the customer is unknown.
+ */
+export async function storeContextForActor(state: AdapterState, customerId: string, actor: { type: string; id: string | null } | null): Promise<StoreContext | null> {
+  const customer = await state.runtime.customers.get(state.db, customerId);
+  if (!customer) return null;
+  const salesChannel = await state.salesChannel();
+  const base = { requestId: randomUUID(), ip: '', salesChannel, employee: null, salesRepresentative: null, token: null, sessionId: null, customer, attributes: {} };
+  const asCustomer = async () => {
+    const ctx = makeContext(state, { ...base, actor: { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`.trim(), email: customer.email }, permissions: 'all' });
+    for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
+    return ctx;
+  };
+  if (!actor?.id || (actor.type !== 'employee' && actor.type !== 'salesRepresentative')) return asCustomer();
+  const ctx = makeContext(state, { ...base, actor: { type: actor.type, id: actor.id, name: '', email: null }, permissions: new Set<string>() });
+  try {
+    for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) return asCustomer();
+    throw error;
+  }
+  const person = ctx.employee ? { name: `${ctx.employee.firstName} ${ctx.employee.lastName}`.trim(), email: ctx.employee.email } : ctx.salesRepresentative;
+  if (person) ctx.actor = { ...ctx.actor, name: person.name, email: person.email };
+  return ctx;
+}
+
 function storeApiDefinition(state: AdapterState): ApiDefinition<StoreContext> {
   return {
     name: 'store-api',

@@ -1,9 +1,9 @@
 import { Errors } from '../../lib/errors.js';
-import { forUpdate, inTransaction, isDuplicateKeyError, writeJson, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, isDuplicateKeyError, selectRows, writeJson, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
 import { nowDb } from '../../lib/time.js';
-import type { CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
+import type { CancelledOrder, CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
 import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';
@@ -12,7 +12,10 @@ import { documents } from '../../host-kit/documents.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { getOrder } from './order-repository.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
-import type { CartRow } from './rows.js';
+import type { CartRow, OrderRow } from './rows.js';
+
+/** Order states an operator may cancel from (a shipped or completed order is returned, not cancelled). */
+export const CANCELLABLE_ORDER_STATES = ['open', 'in_progress', 'paid'];
 
 /** A snapshot field as text (address snapshots are open records: interceptors may change them). */
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -128,6 +131,28 @@ export class CheckoutService {
     for (const hook of this.internals.registries.orderPlacedHooks) await hook(ctx, placed, trx);
     await this.queueConfirmation(trx, ctx, customer, orderId);
     return placed;
+  }
+
+  /**
+   * Cancels a placed order as a whole (Admin API), in one transaction: the state by a conditional
+   * write (`SUITE__ORDER_NOT_CANCELLABLE` from another state than CANCELLABLE_ORDER_STATES), its
+   * products' stock back, then the order-cancelled hooks (budget usage, event seats).
+   */
+  async cancelOrder(orderId: string): Promise<CancelledOrder & { state: string }> {
+    return inTransaction(this.internals.db, async (trx) => {
+      const row = await forUpdate(trx<OrderRow>('orders').where({ id: orderId }).first('id', 'order_number', 'customer_id', 'sales_channel_id', 'state'), trx);
+      if (!row) throw Errors.notFound('Order', orderId);
+      if (!CANCELLABLE_ORDER_STATES.includes(row.state))
+        throw Errors.badRequest('SUITE__ORDER_NOT_CANCELLABLE', `An order in the state "${row.state}" cannot be cancelled.`);
+      if ((await trx('orders').where({ id: orderId, state: row.state }).update({ state: 'cancelled', updated_at: nowDb() })) !== 1) throw Errors.conflict();
+      const lines = await selectRows<{ product_id: string; quantity: unknown }>(trx('order_line_items').where({ order_id: orderId }).whereNotNull('product_id').select('product_id', 'quantity'));
+      const back = [...quantitiesByProduct(lines.map((l) => ({ productId: l.product_id, quantity: Number(l.quantity) })))].sort(([a], [b]) => a.localeCompare(b));
+      if (back.length > 0) await lockProductsVersion(trx);
+      for (const [productId, quantity] of back) await trx('products').where({ id: productId }).increment('stock', quantity);
+      const cancelled: CancelledOrder = { id: row.id, orderNumber: row.order_number, customerId: row.customer_id, salesChannelId: row.sales_channel_id };
+      for (const hook of this.internals.registries.orderCancelledHooks) await hook(cancelled, trx);
+      return { ...cancelled, state: 'cancelled' };
+    });
   }
 
   /**

@@ -8,7 +8,7 @@ import { documents } from '../../host-kit/documents.js';
 import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
 import { methodRoutes } from './methods.js';
-import { checkoutRoutes } from './routes.js';
+import { checkoutRoutes, orderAdminRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
   storeRoutes: StoreRoute[];
@@ -35,6 +35,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
     checkout: {
       addInterceptor: (interceptor) => void registries.checkoutInterceptors.push(interceptor),
       onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
+      onOrderCancelled: (hook) => void registries.orderCancelledHooks.push(hook),
       placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
     },
     orders: {
@@ -49,6 +50,6 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
     },
     documents,
     storeRoutes: [...checkoutRoutes(internals, carts, checkout, orderViews), ...methodRoutes()],
-    adminRoutes: [],
+    adminRoutes: orderAdminRoutes(checkout),
   };
 }

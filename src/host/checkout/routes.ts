@@ -4,8 +4,8 @@ import { selectRow } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type RouteInput } from '../../lib/routes.js';
-import { pathParams } from '../../lib/schemas.js';
-import type { Cart, StoreContext, StoreRoute } from '../contract.js';
+import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
+import type { AdminRoute, Cart, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { canonicalJson, requireCustomer, type CartService, type LineItemChange, type NewLineItem } from './cart-service.js';
 import type { CheckoutService } from './checkout-service.js';
@@ -270,6 +270,30 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
           contentType: document.mimeType,
           headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
         });
+      },
+    },
+  ];
+}
+
+/** The host's order management in the Admin API: cancelling a placed order. */
+export function orderAdminRoutes(checkout: CheckoutService): AdminRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/_action/order/{orderId}/state/cancel',
+      operationId: 'cancelOrder',
+      summary: 'Cancels a placed order: its stock goes back, and what the plugins took for it (budget usage, event seats) is released, in one transaction.',
+      tags: ['Admin: Orders'],
+      auth: 'admin',
+      permission: null,
+      schemas: {
+        params: pathParams('orderId'),
+        body: emptyBody,
+        responses: { 200: objectSchema({ data: objectSchema({ id: { type: 'string' }, type: { const: 'order' }, attributes: objectSchema({ orderNumber: { type: 'string' }, state: { type: 'string' } }, ['orderNumber', 'state']) }, ['id', 'type', 'attributes']) }, ['data']) },
+      },
+      async handler({ params }: { params: { orderId: string } }) {
+        const cancelled = await checkout.cancelOrder(params.orderId);
+        return { data: { id: cancelled.id, type: 'order', attributes: { orderNumber: cancelled.orderNumber, state: cancelled.state } } };
       },
     },
   ];

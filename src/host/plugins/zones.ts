@@ -83,6 +83,7 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
       ...host(runtime.checkout),
       addInterceptor: (interceptor) => runtime.checkout.addInterceptor({ name: interceptor.name, intercept: plugin(interceptor.intercept.bind(interceptor)) }),
       onOrderPlaced: (hook) => runtime.checkout.onOrderPlaced(plugin(hook)),
+      onOrderCancelled: (hook) => runtime.checkout.onOrderCancelled(plugin(hook)),
     },
     orders: host(runtime.orders),
     documents: host(runtime.documents),

@@ -1,5 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
-import { deleteCustomersBudgets } from './repository.js';
+import { deleteCustomersBudgets, releaseBudgetOrder } from './repository.js';
 import { budgetRoutes } from './routes.js';
 import { interceptCheckout, recordUsage } from './service.js';
 import { registerBudgetStorefront } from './storefront/index.js';
@@ -8,13 +8,14 @@ export const BUDGET_INTERCEPTOR = 'budget';
 
 /**
  * Employee budgets: CRUD and order lists, a checkout interceptor that refuses (or sends to approval)
- * orders beyond a budget under the budget row lock, and an order-placed hook that records usage in
- * the same transaction.
+ * orders beyond a budget under the budget row lock, an order-placed hook that records usage in
+ * the same transaction, and an order-cancelled hook that releases it.
  */
 export function registerBudgets(host: HostRuntime): void {
   for (const route of budgetRoutes(host)) host.storeApi.route(route);
   registerBudgetStorefront(host);
   host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });
   host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));
+  host.checkout.onOrderCancelled((order, trx) => releaseBudgetOrder(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersBudgets(trx, ids));
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { fixedRead, forUpdate, readBool, readInt, selectRaw, selectRows, type Executor } from '../../lib/db.js';
+import { fixedRead, forUpdate, lockingRead, readBool, readInt, selectRaw, selectRows, type Executor } from '../../lib/db.js';
 import { toDbTime } from '../../lib/time.js';
 import type { PeriodType, PeriodWindow } from './periods.js';
 
@@ -163,12 +163,24 @@ export async function recordBudgetOrder(
   await trx(BUDGETS).where({ id: row.budgetId }).increment('order_count', 1);
 }
 
-/** Net value of the orders placed in the window (minor units). */
+/**
+ * A cancelled order's usage released (order-cancelled hook): its rows go from every budget it was
+ * charged to, under those budgets' row locks, and their order counts with them.
+ */
+export async function releaseBudgetOrder(trx: Executor, orderId: string): Promise<void> {
+  const charged = await selectRows<{ budget_id: string }>(trx(BUDGET_ORDERS).where({ order_id: orderId }).select('budget_id'));
+  for (const budget of await lockBudgets(trx, charged.map((row) => row.budget_id))) {
+    const removed = await trx(BUDGET_ORDERS).where({ budget_id: budget.id, order_id: orderId }).delete();
+    if (removed > 0) await trx(BUDGETS).where({ id: budget.id }).decrement('order_count', removed);
+  }
+}
+
+/** Net value of the orders placed in the window (minor units), read after the budget's row lock (`lockingRead`). */
 export async function usedAmount(executor: Executor, budgetId: string, window: PeriodWindow | null): Promise<number> {
   if (!window) return 0;
   const query = executor(BUDGET_ORDERS).where({ budget_id: budgetId }).where('placed_at', '>=', toDbTime(window.start));
   if (window.end) query.where('placed_at', '<', toDbTime(window.end));
-  const [row] = await selectRows<{ total: unknown }>(query.sum({ total: 'amount' }));
+  const [row] = await selectRows<{ total: unknown }>(lockingRead(query.sum({ total: 'amount' }), executor));
   return readInt(row?.total);
 }
 
@@ -176,7 +188,7 @@ export async function usedAmount(executor: Executor, budgetId: string, window: P
 export async function reservedAmount(executor: Executor, budgetId: string, excludeApprovalId?: string): Promise<number> {
   const query = reservationsQuery(executor, budgetId);
   if (excludeApprovalId) query.whereNot(`${APPROVALS}.id`, excludeApprovalId);
-  const [row] = await selectRows<{ total: unknown }>(query.sum({ total: `${APPROVAL_BUDGETS}.amount` }));
+  const [row] = await selectRows<{ total: unknown }>(lockingRead(query.sum({ total: `${APPROVAL_BUDGETS}.amount` }), executor));
   return readInt(row?.total);
 }
 

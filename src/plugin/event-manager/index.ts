@@ -1,7 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { registerEventJobs } from './jobs.js';
 import { eventTicketProcessor } from './line-item-processor.js';
-import { eventOrderHook } from './order-hook.js';
+import { eventOrderCancelledHook, eventOrderHook } from './order-hook.js';
 import { EVENTS_VERSION, deleteCustomersParticipants, deleteEventsOfProducts } from './repository.js';
 import { eventAdminRoutes, eventStoreRoutes } from './routes.js';
 import { EventUseCases } from './use-cases/index.js';
@@ -13,7 +13,8 @@ export { EVENT_REMINDER_JOB } from './jobs.js';
 /**
  * Event manager: events on products, specifications, participants and circular mails for sales
  * staff; the event overview and company participants for customers. Registration is a cart line
- * per participant (line-item processor), written as participants by an order-placed hook.
+ * per participant (line-item processor), written as participants by an order-placed hook; a
+ * cancelled order cancels them (order-cancelled hook) and the waiting list moves up.
  */
 export function registerEventManager(host: HostRuntime): void {
   const settings = new EventSettingsCache(host);
@@ -22,6 +23,7 @@ export function registerEventManager(host: HostRuntime): void {
   host.auth.addContextVersion(EVENTS_VERSION);
   host.cart.addLineItemProcessor(eventTicketProcessor(settings));
   host.checkout.onOrderPlaced(eventOrderHook(host));
+  host.checkout.onOrderCancelled(eventOrderCancelledHook(host));
   for (const route of eventStoreRoutes(host, service, settings)) host.storeApi.route(route);
   for (const route of eventAdminRoutes(host, service)) host.adminApi.route(route);
   for (const page of eventStorefrontPages(host, service, settings)) host.storefront.page(page);

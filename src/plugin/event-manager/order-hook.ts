@@ -1,11 +1,15 @@
-import type { HostRuntime, OrderPlacedHook } from '../../host/contract.js';
+import type { HostRuntime, OrderCancelledHook, OrderPlacedHook } from '../../host/contract.js';
 import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { nowDb } from '../../lib/time.js';
 import { ticketOf } from './line-item-processor.js';
 import { EVENT_MAIL, eventMailData, type EventMailData } from './mail.js';
-import { insertParticipant, lockEvent, nextWaitingPosition, takenSeats } from './repository.js';
-import { initialParticipantStatus } from './states.js';
+import { activeParticipantsOfOrder, changeParticipantStatus, insertParticipant, lockEvent, nextWaitingPosition, seatStatuses, takenSeats } from './repository.js';
+import { initialParticipantStatus, participantTransition } from './states.js';
+import { promoteWaiting } from './use-cases/waiting-list.js';
+
+/** What a participant of a cancelled order becomes. */
+const ORDER_CANCELLED_STATUS = 'canceled';
 
 /**
  * Writes one participant per ticket line in the order's transaction (the processor locked the
@@ -77,5 +81,26 @@ export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
         waitingCount: lineItems.filter((l) => l.waiting).length,
       },
     });
+  };
+}
+
+/**
+ * Order-cancelled hook: the order's tickets give their places back. Its registered and waiting
+ * participants become `canceled` (event rows locked in id order, as the order hook locks them), and
+ * each event whose seat freed moves its waiting list up, as when staff cancel a participant.
+ */
+export function eventOrderCancelledHook(host: HostRuntime): OrderCancelledHook {
+  return async (order, trx) => {
+    const participants = await activeParticipantsOfOrder(trx, order.id);
+    const seats = await seatStatuses(trx);
+    for (const eventId of [...new Set(participants.map((p) => p.event_id))].sort()) {
+      await lockEvent(trx, eventId);
+      let freed = false;
+      for (const participant of participants.filter((p) => p.event_id === eventId)) {
+        if ((await changeParticipantStatus(trx, participant.id, participant.status, ORDER_CANCELLED_STATUS, null)) !== 1) continue;
+        freed ||= participantTransition(participant.status, ORDER_CANCELLED_STATUS, seats).freesSeat;
+      }
+      if (freed) await promoteWaiting(host, trx, eventId);
+    }
   };
 }

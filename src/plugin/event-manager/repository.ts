@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ContextVersionSource, HostRuntime, StoreContext } from '../../host/contract.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { forUpdate, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import { forUpdate, lockingRead, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 
 export const EVENTS = 'b2b_events';
@@ -263,11 +263,11 @@ export function employeePerson(employee: { id: string } & Record<string, unknown
 export async function hasActiveRegistration(executor: Executor, eventId: string, email: string, exceptId?: string): Promise<boolean> {
   const query = executor(PARTICIPANTS).where({ event_id: eventId, email: normaliseEmail(email) }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]);
   if (exceptId) query.whereNot({ id: exceptId });
-  return !!(await query.first('id'));
+  return !!(await lockingRead(query.first('id'), executor));
 }
 
 export async function nextWaitingPosition(executor: Executor, eventId: string): Promise<number> {
-  const [row] = await selectRows<{ m: unknown }>(executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' }));
+  const [row] = await selectRows<{ m: unknown }>(lockingRead(executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' }), executor));
   return readInt(row?.m) + 1;
 }
 
@@ -438,7 +438,7 @@ export async function changeParticipantStatus(executor: Executor, id: string, fr
 
 /** The first of the event's waiting list. */
 export async function firstWaiting(executor: Executor, eventId: string): Promise<ParticipantRow | null> {
-  return (await selectRow<ParticipantRow>(executor(PARTICIPANTS).where({ event_id: eventId, status: 'waiting' }).orderBy('waiting_position').orderBy('created_at').orderBy('id').first())) ?? null;
+  return (await selectRow<ParticipantRow>(lockingRead(executor(PARTICIPANTS).where({ event_id: eventId, status: 'waiting' }).orderBy('waiting_position').orderBy('created_at').orderBy('id').first(), executor))) ?? null;
 }
 
 export async function participantsWithStatuses(executor: Executor, eventId: string, statuses: string[]): Promise<ParticipantRow[]> {
@@ -501,10 +501,10 @@ export async function countsByEvent(executor: Executor, eventIds: string[]): Pro
   return counts;
 }
 
-/** Seats taken by one event's participants; call with the event row locked when the answer decides a write. */
+/** Seats taken by one event's participants; call with the event row locked when the answer decides a write (a locking read: the latest rows). */
 export async function takenSeats(executor: Executor, eventId: string): Promise<number> {
   const seats = await seatStatuses(executor);
-  const [row] = await selectRows<{ n: unknown }>(executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' }));
+  const [row] = await selectRows<{ n: unknown }>(lockingRead(executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' }), executor));
   return readInt(row?.n);
 }
 
@@ -683,4 +683,9 @@ export async function deleteCustomersParticipants(executor: Executor, customerId
 /** The products were deleted by the host (contract event): their events go with them (speakers, participants, circular mails by foreign key). */
 export async function deleteEventsOfProducts(executor: Executor, productIds: string[]): Promise<void> {
   await executor(EVENTS).whereIn('product_id', productIds).delete();
+}
+
+/** The active participants (registered, waiting) an order's tickets registered. */
+export async function activeParticipantsOfOrder(executor: Executor, orderId: string): Promise<ParticipantRow[]> {
+  return selectRows<ParticipantRow>(executor(PARTICIPANTS).where({ order_id: orderId }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]).orderBy('event_id').orderBy('id'));
 }

@@ -9,10 +9,13 @@ import { SETTINGS } from './repository.js';
 
 /**
  * The demo's spending control: the approver employee approves (n-of, one approval needed), and
- * the purchaser has a monthly budget of 5,000.00 whose excess asks for approval.
+ * the purchaser has a monthly budget of 5,000.00 in the sales channel's currency whose excess asks
+ * for approval.
  * Runs after the employee demo, which creates both employees.
  */
 export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promise<string[]> {
+  // The budget counts in the sales channel's currency: a budget in another currency governs no order.
+  const currencyIso = (await host.customers.salesChannel(host.db, demo.salesChannelId))?.currencyIso ?? 'EUR';
   await inTransaction(host.db, async (trx) => {
     if (await trx(SETTINGS).where({ customer_id: demo.customerId }).first('customer_id')) return;
     const purchaser = await selectRow<{ id: string }>(trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id'));
@@ -27,7 +30,7 @@ export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promi
       name: 'Purchasing, monthly',
       description: 'Monthly purchasing budget; orders beyond it need approval.',
       amount: 500000,
-      currency_iso: 'EUR',
+      currency_iso: currencyIso,
       period_type: 'monthly',
       start_date: now.slice(0, 10),
       active: true,
@@ -38,5 +41,5 @@ export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promi
     });
     await trx(BUDGET_EMPLOYEES).insert({ budget_id: budgetId, employee_id: purchaser.id });
   });
-  return ['Approval: the approver approves the purchaser\'s orders (n-of, 1); monthly budget 5,000.00 EUR for the purchaser'];
+  return [`Approval: the approver approves the purchaser's orders (n-of, 1); monthly budget 5,000.00 ${currencyIso} for the purchaser`];
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { deliverMail, expectError, testMailbox } from '../../helpers/shop.js';
-import { placeOrder } from '../../helpers/checkout.js';
+import { adminToken, deliverMail, expectError, http, testMailbox } from '../../helpers/shop.js';
+import { placeOrder, productStock } from '../../helpers/checkout.js';
+import { newId } from '../../../src/lib/ids.js';
 import { approval, as, category, createBudget, employee, fillCart, newCustomer, outbox, product, startShop } from '../order-approval/helpers.js';
 import { headerOf } from '../../helpers/headers.js';
 
@@ -56,6 +57,36 @@ describe('budgets at checkout', () => {
     const orders = await (await as(buyer.token)).get(`/budget/${budget.id}/orders`);
     expect(orders.body.orders[0].id).to.equal(executed.body.executionResult.orderId);
     expect(orders.body.orders[0].budgetData).to.include({ budgetValue: 120, budgetUsagePercentage: 120 });
+  });
+
+  it('an order an operator cancels (Admin API) gives its budget usage and its stock back, once', async () => {
+    const customer = await newCustomer();
+    const buyer = await employee(customer, BUYER);
+    const budget = await createBudget(customer.token, { amount: 50, allowApproval: false, employeeIds: [buyer.id] });
+    const p = await product({ priceNet: 1000, stock: 10 });
+    const placed = await buy(buyer.token, [{ productId: p.id, quantity: 4 }]);
+    expect(placed.status).to.equal(200);
+    expectError(await buy(buyer.token, [{ productId: p.id, quantity: 2 }]), 400, 'SUITE__BUDGET_EXCEEDED');
+    expect(await productStock(p.id)).to.equal(6);
+
+    const admin = { authorization: `Bearer ${await adminToken()}` };
+    const cancel = async (orderId: string, headers: Record<string, string> = admin) => (await http()).post(`/api/_action/order/${orderId}/state/cancel`).set(headers).send({});
+    const cancelled = await cancel(placed.body.id);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    expect(cancelled.body.data).to.deep.equal({ id: placed.body.id, type: 'order', attributes: { orderNumber: placed.body.orderNumber, state: 'cancelled' } });
+    expect(await budgetOf(customer.token, budget.id)).to.include({ used: 0, available: 50 });
+    expect((await (await as(buyer.token)).get(`/budget/${budget.id}/orders`)).body.orders).to.deep.equal([]);
+    expect(await productStock(p.id)).to.equal(10);
+    expect((await (await as(buyer.token)).get(`/order/${placed.body.id}`)).body.stateMachineState.technicalName).to.equal('cancelled');
+
+    // What was over the budget fits again; a cancelled order is not cancelled twice.
+    expect((await buy(buyer.token, [{ productId: p.id, quantity: 2 }])).status).to.equal(200);
+    expectError(await cancel(placed.body.id), 400, 'SUITE__ORDER_NOT_CANCELLABLE');
+    expect(await budgetOf(customer.token, budget.id)).to.include({ used: 20 });
+    expect(await productStock(p.id)).to.equal(8);
+    expectError(await cancel(newId()), 404);
+    expectError(await cancel('not-an-id'), 400);
+    expectError(await cancel(placed.body.id, {}), 401);
   });
 
   it('counts only line items of restricted categories', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { productStock } from '../../helpers/checkout.js';
-import { expectError, getShop } from '../../helpers/shop.js';
+import { adminToken, expectError, getShop, http } from '../../helpers/shop.js';
 import { receiveMail } from '../employee/helpers.js';
 import {
   addToCart,
@@ -232,5 +232,25 @@ describe('event manager: registration through cart and checkout', function () {
     expect(raised.body).to.include({ registeredCount: 3, waitingCount: 0 });
     expectError(await staffApi.patch(`/event-manager/event/${event.id}`, { participantLimit: 2 }), 400, 'SUITE__EVENT_LIMIT_BELOW_TAKEN');
     expectError(await staffApi.delete(`/event-manager/event/${event.id}`), 400, 'SUITE__EVENT_HAS_PARTICIPANTS');
+  });
+
+  it('an order an operator cancels gives its seats back: its participants are canceled and the waiting list moves up', async () => {
+    const staff = await salesStaff();
+    const event = await createEvent(staff.token, { participantLimit: 1, waitingList: true });
+    const first = await newCustomer();
+    const second = await newCustomer();
+    expect((await addToCart(first.token, [ticket(event)])).status).to.equal(200);
+    const placed = await placeOrder(first.token);
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+    expect((await addToCart(second.token, [ticket(event)])).status).to.equal(200);
+    expect((await placeOrder(second.token)).status).to.equal(200);
+    const statusOf = async () => Object.fromEntries((await participantsOf(event.id)).map((p) => [p.email, p.status as string]));
+    expect(await statusOf()).to.deep.equal({ [first.email]: 'registered', [second.email]: 'waiting' });
+
+    const cancelled = await (await http()).post(`/api/_action/order/${placed.body.id}/state/cancel`).set({ authorization: `Bearer ${await adminToken()}` }).send({});
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    expect(await statusOf()).to.deep.equal({ [first.email]: 'canceled', [second.email]: 'registered' });
+    expect((await (await as(second.token)).get(`/event/${event.id}`)).body).to.include({ registeredCount: 1, waitingCount: 0 });
+    await receiveMail(second.email, `You have a seat: ${event.name}`);
   });
 });
