@@ -361,7 +361,7 @@ export class Entity {
         throw Errors.badRequest('SUITE__DUPLICATE_VALUE', `A value of this ${this.def.label} must be unique and is taken already.`);
       }
       const code = (error as { code?: string } | null)?.code;
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED')
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || code === '23503')
         throw Errors.badRequest('SUITE__ENTITY_IN_USE', `The ${this.def.label} is still referenced by other records.`);
       if (code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW')
         throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `A referenced record of this ${this.def.label} does not exist.`);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { applyCriteriaFilters, escapeLike, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
-import type { Executor } from '../../lib/db.js';
+import { likeSql, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
@@ -63,12 +63,12 @@ function prefixEnd(prefix: string): string {
 
 /**
  * `column` starts with one of `prefixes`, written so the column's index serves it: LIKE 'x%' on
- * MySQL/MariaDB (case-insensitive collation), a range per prefix on SQLite (whose LIKE cannot use
+ * MySQL/MariaDB (case-insensitive collation; ILIKE on PostgreSQL, without the index), a range per prefix on SQLite (whose LIKE cannot use
  * a BINARY index), which therefore matches the term as typed, upper- and lower-cased.
  */
 function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, prefixes: string[]): void {
   qb.where((q) => {
-    if (dialect === 'mysql') q.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, `${escapeLike(prefixes[0]!)}%`]);
+    if (dialect !== 'sqlite') q.whereRaw(likeSql(q), [column, `${escapeLike(prefixes[0]!)}%`]);
     else
       for (const prefix of new Set(prefixes))
         q.orWhere((r) => {
@@ -116,7 +116,7 @@ export function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { ex
     where(qb: Knex.QueryBuilder) {
       qb.where((match) => {
         byNumber(match);
-        if (/[!%_]/.test(text)) match.orWhereRaw(`products.name LIKE ? ESCAPE '!'`, [`%${escapeLike(text)}%`]);
+        if (/[!%_]/.test(text) || dialect === 'postgres') match.orWhereRaw(likeSql(match), ['products.name', `%${escapeLike(text)}%`]);
         else match.orWhere('products.name', 'like', `%${text}%`);
       });
     },

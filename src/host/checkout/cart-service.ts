@@ -79,6 +79,7 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
       .orderBy('l.id')
       .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', ...LINE_COLUMNS.map((column) => `l.${column}`)),
     executor,
+    'c',
   ),
 );
 
@@ -455,9 +456,9 @@ export class CartService {
       stored.push({ ...line, label: row.label, payload: readJson<Record<string, unknown>>(row.payload, {}) });
       if (!previous) inserts.push({ id: line.id, cart_token: cart.token, ...row, created_at: now });
       else {
-        // SQL text (the changed columns are a few fixed names): knex's building cost more than the statement.
+        // SQL text (the changed columns are a few fixed names, none of them reserved words): knex's building cost more than the statement.
         const changed = Object.entries({ ...changedColumns(previous, row), updated_at: now });
-        await trx.raw(`update cart_line_items set ${changed.map(([column]) => `\`${column}\` = ?`).join(', ')} where id = ? and cart_token = ?`, [...changed.map(([, value]) => value), line.id, cart.token]);
+        await trx.raw(`update cart_line_items set ${changed.map(([column]) => `${column} = ?`).join(', ')} where id = ? and cart_token = ?`, [...changed.map(([, value]) => value), line.id, cart.token]);
       }
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);
