@@ -498,10 +498,21 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** PostgreSQL has one code (23503) for both foreign key violations; its message tells a delete of a referenced row apart. */
+function isPgRowReferenced(error: unknown): boolean {
+  return /update or delete on table/.test(String((error as { message?: unknown } | null)?.message));
+}
+
 /** A row referenced by a foreign key is missing (e.g. deleted between a check and an insert). */
 export function isForeignKeyError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || (code === '23503' && !isPgRowReferenced(error)) || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** A row is still referenced by a foreign key (its delete, or a change of its key, was refused). SQLite does not tell the two cases apart. */
+export function isRowReferencedError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || (code === '23503' && isPgRowReferenced(error)) || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /**

@@ -205,11 +205,12 @@ describe('host: statements of a cart add', () => {
     for (const product of products) expect((await addToCart(token, [{ productId: product.id, quantity: 1 }])).status).to.equal(200);
     expect((await addToCart(token, [{ productId: products[1]!.id, quantity: 1 }])).status).to.equal(200);
 
+    // Identifiers as knex quotes them: `name` on SQLite and MySQL/MariaDB, "name" on PostgreSQL.
     const kinds: Array<[string, RegExp]> = [
-      ['context versions', /^select 0 as source, `name`, `value` from `catalog_counters`/],
+      ['context versions', /^select 0 as source, [`"]name[`"], [`"]value[`"] from [`"]catalog_counters[`"]/],
       ['begin', /^BEGIN/],
-      ['cart and its lines', /^select `c`\.`token` as `c_token`, .* from `carts` as `c` left join `cart_line_items` as `l` /],
-      ['line write', /^update cart_line_items set `quantity` = \?, `updated_at` = \? where id = \?/],
+      ['cart and its lines', /^select [`"]c[`"]\.[`"]token[`"] as [`"]c_token[`"], .* from [`"]carts[`"] as [`"]c[`"] left join [`"]cart_line_items[`"] as [`"]l[`"] /],
+      ['line write', /^update cart_line_items set quantity = (\?|\$1), updated_at = (\?|\$2) where id = (\?|\$3)/],
       ['commit', /^COMMIT/],
     ];
     const { result, statements } = await statementsDuring(shop.db, /./, () => addToCart(token, [{ productId: products[1]!.id, quantity: 1 }]));

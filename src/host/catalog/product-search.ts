@@ -80,7 +80,8 @@ function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, pr
 /** `CASE products.id WHEN ? THEN ? … END`: the plugin's sort key of the product, null for others. */
 export function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: Array<string | number> } {
   const entries = [...keys].filter(([id, key]) => isId(id) && Number.isFinite(key));
-  if (entries.length === 0) return { sql: 'NULL', bindings: [] };
+  // NULL as an expression: PostgreSQL refuses a bare constant in ORDER BY.
+  if (entries.length === 0) return { sql: '(CASE WHEN 1 = 0 THEN 0 END)', bindings: [] };
   return { sql: `CASE products.id ${entries.map(() => 'WHEN ? THEN ?').join(' ')} END`, bindings: entries.flat() };
 }
 
