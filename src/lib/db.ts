@@ -220,10 +220,14 @@ const POSTGRES: DialectDriver = {
         password: decodeURIComponent(parsed.password),
         database: target.database,
         connectionTimeoutMillis: timeouts.connectMs,
-        // The server ends a statement (57014: 503) or a lock wait (55P03: retried, then 409) after statementMs;
-        // migrations lift both for their own transaction (SET LOCAL in the migrator). A statement that gets no
-        // answer at all (a frozen server) is abandoned NO_ANSWER_GRACE_MS later.
-        ...(statementMs > 0 ? { statement_timeout: statementMs, lock_timeout: statementMs, query_timeout: statementMs + NO_ANSWER_GRACE_MS } : {}),
+        // The server ends a lock wait after statementMs (55P03: the transaction is retried, then 409, as InnoDB's
+        // lock wait timeout on MariaDB) and any statement half a grace later (57014: 503), so that a statement
+        // queued on a row lock ends as contention, not as an outage; migrations lift both for their own
+        // transaction (SET LOCAL in the migrator). A statement that gets no answer at all (a frozen server) is
+        // abandoned NO_ANSWER_GRACE_MS after statementMs.
+        ...(statementMs > 0
+          ? { lock_timeout: statementMs, statement_timeout: statementMs + NO_ANSWER_GRACE_MS / 2, query_timeout: statementMs + NO_ANSWER_GRACE_MS }
+          : {}),
         options: '-c TimeZone=UTC',
         types: { getTypeParser: (oid: number, format?: string): unknown => PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown) },
       },
