@@ -135,7 +135,7 @@ describe('host: cart writes read once', () => {
     const restarted = await addToCart(token, [{ productId: b.id, quantity: 1 }]);
     expect(restarted.body.token).to.not.equal(first.body.token);
 
-    const { result: next, statements: sessionReads } = await statementsDuring(shop.db, /^select `cart_token` from `sessions`/, () => addToCart(token, [{ productId: b.id, quantity: 2 }]));
+    const { result: next, statements: sessionReads } = await statementsDuring(shop.db, /^select [`"]cart_token[`"] from [`"]sessions[`"]/, () => addToCart(token, [{ productId: b.id, quantity: 2 }]));
     expect(next.status, JSON.stringify(next.body)).to.equal(200);
     expect(sessionReads).to.deep.equal([]);
     expect(next.body.token).to.equal(restarted.body.token);
@@ -158,7 +158,7 @@ describe('host: cart writes read once', () => {
     const touched = await updatedAt();
     expect(touched > twoMinutesAgo, touched).to.equal(true);
 
-    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update `carts`/, () => addToCart(token, [{ productId: a.id, quantity: 1 }]));
+    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update [`"]carts[`"]/, () => addToCart(token, [{ productId: a.id, quantity: 1 }]));
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.lineItems[0].quantity).to.equal(3);
     expect(cartWrites).to.deep.equal([]);
