@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb, toDbTime } from '../../src/lib/time.js';
-import { getShop, http, loginNewCustomer } from '../helpers/shop.js';
+import { getShop, http, isPostgres, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, type TestProduct } from '../helpers/checkout.js';
 import { setNumber } from '../plugin/fast-order/helpers.js';
 import { statementsDuring } from '../helpers/statements.js';
@@ -209,6 +209,8 @@ describe('host: statements of a cart add', () => {
     const kinds: Array<[string, RegExp]> = [
       ['context versions', /^select 0 as source, [`"]name[`"], [`"]value[`"] from [`"]catalog_counters[`"]/],
       ['begin', /^BEGIN/],
+      // PostgreSQL locks the cart in a statement of its own before reading its lines (CartService.lockWithLines).
+      ...(isPostgres() ? [['cart lock', /^select "token" from "carts" where "token" = .* for update$/] as [string, RegExp]] : []),
       ['cart and its lines', /^select [`"]c[`"]\.[`"]token[`"] as [`"]c_token[`"], .* from [`"]carts[`"] as [`"]c[`"] left join [`"]cart_line_items[`"] as [`"]l[`"] /],
       ['line write', /^update cart_line_items set quantity = (\?|\$1), updated_at = (\?|\$2) where id = (\?|\$3)/],
       ['commit', /^COMMIT/],

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { applyCriteriaFilters, escapeLike, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
-import { likeSql, type Executor } from '../../lib/db.js';
+import { dialectOf, likeSql, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
@@ -101,7 +101,9 @@ export function orderProducts(qb: Knex.QueryBuilder, entries: SortEntry[], order
     const keys = orderings[entry.field];
     if (keys) {
       const key = sortKeyOf(keys);
-      qb.orderByRaw(`${key.sql} ${direction}`, key.bindings);
+      // Products without a key sort first ascending, as on SQLite and MySQL/MariaDB (PostgreSQL sorts NULL as the largest value).
+      const nulls = dialectOf(qb) === 'postgres' ? (direction === 'asc' ? ' nulls first' : ' nulls last') : '';
+      qb.orderByRaw(`${key.sql} ${direction}${nulls}`, key.bindings);
     } else qb.orderBy(sortColumnOf(spec, entry.field), direction);
   }
 }

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { dialectOf, fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
@@ -68,6 +68,9 @@ const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload'
 type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
 
 type LockedCartRow = LineColumns & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
+
+/** The cart row locked (PostgreSQL's first step of lockWithLines). */
+const lockedCart = fixedRead((executor: Executor, token: string) => executor('carts').where('token', token).forUpdate().select('token'));
 
 /** A cart row and its lines (a left join: a cart without lines is one row of nulls), the cart row locked. */
 const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
@@ -172,6 +175,10 @@ export class CartService {
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
   private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
+    // PostgreSQL: a locking read that waited for the lock sees the locked row's new version but the joined
+    // lines as of its start (READ COMMITTED takes one snapshot per statement): lock first, then read in a
+    // statement of its own. MySQL/MariaDB's locking read reads the latest committed lines itself.
+    if (dialectOf(trx) === 'postgres') await lockedCart(trx, token);
     const rows = await lockedCartWithLines<LockedCartRow>(trx, token);
     const first = rows[0];
     if (!first) return null;
