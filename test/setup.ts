@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Context, Hook } from 'mocha';
-import { closeShop } from './helpers/shop.js';
+import { closeShop, getShop, isServerDb } from './helpers/shop.js';
 import { describeViolations, installQueryGuard, takeViolations, type PluginQueryViolation } from './helpers/query-guard.js';
 
 /**
@@ -26,8 +26,15 @@ const observed = new Map<string, { count: number; sample: PluginQueryViolation; 
  * once at the end.
  */
 export const mochaHooks = {
-  async beforeAll() {
+  async beforeAll(this: Context) {
     await installQueryGuard({ allowList: reportFile ? [] : undefined });
+    // On a database server the shared app's migrations take longer than one test's time limit
+    // (PostgreSQL: every DDL statement of both migration folders in one transaction): booted here,
+    // not inside whichever test or hook asks for it first.
+    if (isServerDb()) {
+      this.timeout(180000);
+      await getShop();
+    }
   },
   beforeEach(this: Context) {
     // The check runs at the end of the test itself, so a violation fails it like any assertion (counted once).

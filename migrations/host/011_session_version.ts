@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { dialectOf } from '../../src/lib/db.js';
+import { dropRowTrigger, rowTriggerStatements } from '../../src/lib/migration-helpers.js';
 
 /**
  * The session version: a counter in catalog_counters that moves whenever something a cached live
@@ -23,23 +24,19 @@ const TRIGGERS: Array<{ name: string; table: string; event: 'insert' | 'update' 
   { name: 'sessions_version_channel_delete', table: 'sales_channels', event: 'delete' },
 ];
 
-function createTrigger(knex: Knex, trigger: (typeof TRIGGERS)[number]): string {
+function createTrigger(knex: Knex, trigger: (typeof TRIGGERS)[number]): string[] {
   const { name, table, event, columns } = trigger;
-  if (dialectOf(knex) === 'sqlite') {
-    const when = columns ? ` when ${columns.map((c) => `old.${c} is not new.${c}`).join(' or ')}` : '';
-    return `create trigger ${name} after ${event} on ${table} for each row${when} begin ${BUMP}; end`;
-  }
-  if (!columns) return `create trigger ${name} after ${event} on ${table} for each row ${BUMP}`;
-  const unchanged = columns.map((c) => `old.${c} <=> new.${c}`).join(' and ');
-  return `create trigger ${name} after ${event} on ${table} for each row begin if not (${unchanged}) then ${BUMP}; end if; end`;
+  const dialect = dialectOf(knex);
+  const changed = (column: string) => (dialect === 'sqlite' ? `old.${column} is not new.${column}` : dialect === 'postgres' ? `old.${column} is distinct from new.${column}` : `not (old.${column} <=> new.${column})`);
+  return rowTriggerStatements(knex, { name, table, event, timing: 'after', when: columns?.map(changed).join(' or '), body: BUMP });
 }
 
 export async function up(knex: Knex): Promise<void> {
   await knex('catalog_counters').insert({ name: 'sessions', value: 1 });
-  for (const trigger of TRIGGERS) await knex.raw(createTrigger(knex, trigger));
+  for (const trigger of TRIGGERS) for (const statement of createTrigger(knex, trigger)) await knex.raw(statement);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const trigger of TRIGGERS) await knex.raw(`drop trigger if exists ${trigger.name}`);
+  for (const trigger of TRIGGERS) await dropRowTrigger(knex, trigger);
   await knex('catalog_counters').where({ name: 'sessions' }).delete();
 }

@@ -21,7 +21,7 @@ export async function up(knex: Knex): Promise<void> {
       t.string(entityColumn, 32).notNullable();
       t.string(versionColumn, 32).notNullable();
       t.string('rule_id', 32).notNullable();
-      t.specificType('created_at', 'DATETIME(3)').notNullable();
+      t.datetime('created_at', { precision: 3, useTz: false }).notNullable();
       t.primary([entityColumn, 'rule_id'], `${short}_rule_pk`);
       t.index(['rule_id', entityColumn], `${short}_rule_rule_idx`);
     });

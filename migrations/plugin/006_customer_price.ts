@@ -13,8 +13,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('product_id', 32).notNullable();
     t.integer('min_quantity').notNullable();
     t.bigInteger('price_net').notNullable();
-    t.specificType('created_at', 'DATETIME(3)').notNullable();
-    t.specificType('updated_at', 'DATETIME(3)').nullable();
+    t.datetime('created_at', { precision: 3, useTz: false }).notNullable();
+    t.datetime('updated_at', { precision: 3, useTz: false }).nullable();
     t.unique(['customer_id', 'product_id', 'min_quantity'], { indexName: 'suite_cp_customer_product_uq' });
     t.unique(['customer_group_id', 'product_id', 'min_quantity'], { indexName: 'suite_cp_group_product_uq' });
     t.index(['product_id'], 'suite_cp_product_idx');

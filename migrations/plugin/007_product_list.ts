@@ -9,8 +9,8 @@ export async function up(knex: Knex): Promise<void> {
     /** Who created it: 'customer', 'employee', 'salesRepresentative' and that actor's id. */
     t.string('created_by_type', 32).notNullable();
     t.string('created_by_id', 32).nullable();
-    t.specificType('created_at', 'DATETIME(3)').notNullable();
-    t.specificType('updated_at', 'DATETIME(3)').nullable();
+    t.datetime('created_at', { precision: 3, useTz: false }).notNullable();
+    t.datetime('updated_at', { precision: 3, useTz: false }).nullable();
     t.index(['customer_id', 'created_at'], 'suite_pl_customer_idx');
   });
   await knex.schema.createTable('suite_product_list_items', (t) => {
@@ -21,8 +21,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('comment').nullable();
     t.integer('position').notNullable();
     t.text('custom_fields').nullable();
-    t.specificType('created_at', 'DATETIME(3)').notNullable();
-    t.specificType('updated_at', 'DATETIME(3)').nullable();
+    t.datetime('created_at', { precision: 3, useTz: false }).notNullable();
+    t.datetime('updated_at', { precision: 3, useTz: false }).nullable();
     t.foreign('product_list_id', 'suite_pli_list_fk').references('suite_product_lists.id').onDelete('CASCADE');
     t.unique(['product_list_id', 'product_id'], { indexName: 'suite_pli_list_product_uq' });
     t.index(['product_list_id', 'position'], 'suite_pli_list_position_idx');

@@ -11,8 +11,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('product_id', 32).notNullable();
     t.string('product_number', 64).notNullable();
     t.string('number_key', 64).notNullable();
-    t.specificType('created_at', 'DATETIME(3)').notNullable();
-    t.specificType('updated_at', 'DATETIME(3)').nullable();
+    t.datetime('created_at', { precision: 3, useTz: false }).notNullable();
+    t.datetime('updated_at', { precision: 3, useTz: false }).nullable();
     t.unique(['customer_id', 'number_key'], { indexName: 'suite_cpn_customer_number_uq' });
     t.unique(['customer_id', 'product_id'], { indexName: 'suite_cpn_customer_product_uq' });
     t.index(['product_id'], 'suite_cpn_product_idx');

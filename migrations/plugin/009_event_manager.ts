@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // Plugin migrations use knex only (no host helpers): ids are 32 hex chars, times DATETIME(3) UTC strings.
 const id = (t: Knex.CreateTableBuilder, name = 'id') => t.string(name, 32);
-const time = (t: Knex.CreateTableBuilder, name: string) => t.specificType(name, 'DATETIME(3)');
+const time = (t: Knex.CreateTableBuilder, name: string) => t.datetime(name, { precision: 3, useTz: false });
 const stamps = (t: Knex.CreateTableBuilder) => {
   time(t, 'created_at').notNullable();
   time(t, 'updated_at').nullable();

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // Plugin migrations use knex only (no host helpers): ids are 32 hex chars, times DATETIME(3) UTC strings, money BIGINT minor units.
 const id = (t: Knex.CreateTableBuilder, name = 'id') => t.string(name, 32);
-const time = (t: Knex.CreateTableBuilder, name: string) => t.specificType(name, 'DATETIME(3)');
+const time = (t: Knex.CreateTableBuilder, name: string) => t.datetime(name, { precision: 3, useTz: false });
 
 /** The offer statuses with the flags the service reads to decide who may do what in each. */
 const STATES = [

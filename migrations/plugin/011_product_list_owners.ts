@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('suite_product_list_owners', (t) => {
     t.string('customer_id', 32).primary();
-    t.specificType('created_at', 'DATETIME(3)').notNullable();
+    t.datetime('created_at', { precision: 3, useTz: false }).notNullable();
   });
 }
 

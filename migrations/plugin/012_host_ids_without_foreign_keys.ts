@@ -52,6 +52,15 @@ async function foreignKeysOn(knex: Knex, table: string, columns: string[]): Prom
     const rows = (await knex.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string }>;
     return rows.filter((r) => columns.includes(r.from)).map((r) => ({ name: null, column: r.from }));
   }
+  if (dialectOf(knex) === 'postgres') {
+    const { rows } = (await knex.raw(
+      `SELECT tc.constraint_name AS name, kcu.column_name AS "column" FROM information_schema.table_constraints tc
+        JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name AND kcu.table_schema = tc.table_schema
+        WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = current_schema() AND tc.table_name = ?`,
+      [table],
+    )) as { rows: Array<{ name: string; column: string }> };
+    return rows.filter((r) => columns.includes(r.column));
+  }
   const [rows] = (await knex.raw(
     `SELECT CONSTRAINT_NAME AS name, COLUMN_NAME AS \`column\` FROM information_schema.KEY_COLUMN_USAGE
       WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL`,
@@ -70,6 +79,15 @@ async function leadingIndexColumns(knex: Knex, table: string): Promise<Set<strin
     }
     return leading;
   }
+  if (dialectOf(knex) === 'postgres') {
+    const { rows } = (await knex.raw(
+      `SELECT a.attname AS "column" FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+        WHERE c.relname = ? AND c.relnamespace = current_schema()::regnamespace`,
+      [table],
+    )) as { rows: Array<{ column: string }> };
+    return new Set(rows.map((r) => r.column));
+  }
   const [rows] = (await knex.raw(
     'SELECT COLUMN_NAME AS `column` FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND SEQ_IN_INDEX = 1',
     [table],
@@ -86,8 +104,9 @@ export async function up(knex: Knex): Promise<void> {
         t.dropForeign(doomed);
       });
     }
-    // MySQL/MariaDB keep the index a foreign key created, so its column stays indexed.
-    if (!isSqlite(knex)) for (const fk of foreignKeys) await knex.raw(`ALTER TABLE \`${table}\` DROP FOREIGN KEY \`${fk.name}\``);
+    // MySQL/MariaDB keep the index a foreign key created, so its column stays indexed (PostgreSQL never made one: added below).
+    if (dialectOf(knex) === 'mysql') for (const fk of foreignKeys) await knex.raw('ALTER TABLE ?? DROP FOREIGN KEY ??', [table, fk.name!]);
+    if (dialectOf(knex) === 'postgres') for (const fk of foreignKeys) await knex.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [table, fk.name!]);
 
     const indexed = await leadingIndexColumns(knex, table);
     for (const column of columns.filter((c) => !indexed.has(c)))

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { escapeLike, sortColumnOf, type CriteriaSpec, type Filter } from '../lib/criteria.js';
-import type { Dialect } from '../lib/db.js';
+import { dialectOf, likeSql, type Dialect } from '../lib/db.js';
 import { Errors } from '../lib/errors.js';
 import { isId } from '../lib/ids.js';
 import { toMinor } from '../lib/money.js';
@@ -38,12 +38,12 @@ function prefixEnd(prefix: string): string {
 
 /**
  * `column` starts with one of `prefixes`, written so the column's index serves it: LIKE 'x%' on
- * MySQL/MariaDB (case-insensitive collation), a range per prefix on SQLite (whose LIKE cannot use
+ * MySQL/MariaDB (case-insensitive collation; ILIKE on PostgreSQL, without the index), a range per prefix on SQLite (whose LIKE cannot use
  * a BINARY index), which therefore matches the term as typed, upper- and lower-cased.
  */
 function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, prefixes: string[]): void {
   qb.where((q) => {
-    if (dialect === 'mysql') q.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, `${escapeLike(prefixes[0]!)}%`]);
+    if (dialect !== 'sqlite') q.whereRaw(likeSql(q), [column, `${escapeLike(prefixes[0]!)}%`]);
     else
       for (const prefix of new Set(prefixes))
         q.orWhere((r) => {
@@ -55,7 +55,8 @@ function wherePrefix(qb: Knex.QueryBuilder, dialect: Dialect, column: string, pr
 /** `CASE products.id WHEN ? THEN ? … END`: the plugin's sort key of the product, null for others. */
 export function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: Array<string | number> } {
   const entries = [...keys].filter(([id, key]) => isId(id) && Number.isFinite(key));
-  if (entries.length === 0) return { sql: 'NULL', bindings: [] };
+  // NULL as an expression: PostgreSQL refuses a bare constant in ORDER BY.
+  if (entries.length === 0) return { sql: '(CASE WHEN 1 = 0 THEN 0 END)', bindings: [] };
   return { sql: `CASE products.id ${entries.map(() => 'WHEN ? THEN ?').join(' ')} END`, bindings: entries.flat() };
 }
 
@@ -75,7 +76,9 @@ export function orderProducts(qb: Knex.QueryBuilder, entries: SortEntry[], order
     const keys = orderings[entry.field];
     if (keys) {
       const key = sortKeyOf(keys);
-      qb.orderByRaw(`${key.sql} ${direction}`, key.bindings);
+      // Products without a key sort first ascending, as on SQLite and MySQL/MariaDB (PostgreSQL sorts NULL as the largest value).
+      const nulls = dialectOf(qb) === 'postgres' ? (direction === 'asc' ? ' nulls first' : ' nulls last') : '';
+      qb.orderByRaw(`${key.sql} ${direction}${nulls}`, key.bindings);
     } else qb.orderBy(sortColumnOf(spec, entry.field), direction);
   }
 }
@@ -91,7 +94,7 @@ export function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { ex
     where(qb: Knex.QueryBuilder) {
       qb.where((match) => {
         byNumber(match);
-        if (/[!%_]/.test(text)) match.orWhereRaw(`products.name LIKE ? ESCAPE '!'`, [`%${escapeLike(text)}%`]);
+        if (/[!%_]/.test(text) || dialect === 'postgres') match.orWhereRaw(likeSql(match), ['products.name', `%${escapeLike(text)}%`]);
         else match.orWhere('products.name', 'like', `%${text}%`);
       });
     },

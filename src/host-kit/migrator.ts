@@ -2,11 +2,23 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { dialectOf } from '../lib/db.js';
 import { projectPath } from './paths.js';
 
 interface MigrationModule {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
+}
+
+/**
+ * A migration runs without the statement bounds requests have (DDL and backfills may legitimately take
+ * long on a large database): on PostgreSQL, whose bounds are the connection's `statement_timeout` and
+ * `lock_timeout`, lifted for the migration's own transaction; MySQL/MariaDB's client leaves DDL and
+ * backfills unbounded by itself.
+ */
+async function unbounded(knex: Knex, step: (knex: Knex) => Promise<void>): Promise<void> {
+  if (dialectOf(knex) === 'postgres' && knex.isTransaction) await knex.raw('set local statement_timeout = 0; set local lock_timeout = 0');
+  await step(knex);
 }
 
 /**
@@ -27,7 +39,8 @@ class FolderMigrationSource implements Knex.MigrationSource<string> {
   }
 
   async getMigration(migration: string): Promise<MigrationModule> {
-    return (await import(pathToFileURL(join(this.folder, migration)).href)) as MigrationModule;
+    const module = (await import(pathToFileURL(join(this.folder, migration)).href)) as MigrationModule;
+    return { up: (knex) => unbounded(knex, (trx) => module.up(trx)), down: (knex) => unbounded(knex, (trx) => module.down(trx)) };
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { Errors } from './errors.js';
-import { readInt, selectRows } from './db.js';
+import { likeSql, readInt, selectRows } from './db.js';
 import type { TypedSchema } from './routes.js';
 
 /**
@@ -190,7 +190,7 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, 
       const v = escapeLike(String(filter.value));
       const pattern = filter.type === 'contains' ? `%${v}%` : filter.type === 'prefix' ? `${v}%` : `%${v}`;
       onField(qb, field, (q) => {
-        q.whereRaw(`?? LIKE ? ESCAPE '!'`, [field.column, pattern]);
+        q.whereRaw(likeSql(q), [field.column, pattern]);
       });
       return;
     }
@@ -230,7 +230,7 @@ export function applyCriteriaFilters(base: Knex.QueryBuilder, criteria: Criteria
   if (term && spec.termColumns?.length) {
     const pattern = `%${escapeLike(term)}%`;
     base.where((qb) => {
-      for (const column of spec.termColumns!) qb.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+      for (const column of spec.termColumns!) qb.orWhereRaw(likeSql(qb), [column, pattern]);
     });
   }
   return base;

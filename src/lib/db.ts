@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import Mysql2Client from 'knex/lib/dialects/mysql2/index.js';
+import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { deepFreeze } from './deep-freeze.js';
@@ -11,13 +12,13 @@ export type Db = Knex;
 export type Trx = Knex.Transaction;
 /** Anything queries can run on: the root knex outside a transaction, the transaction inside one. */
 export type Executor = Knex | Knex.Transaction;
-export type Dialect = 'sqlite' | 'mysql';
+export type Dialect = 'sqlite' | 'mysql' | 'postgres';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./var/suite.sqlite';
 
 export interface DatabaseTarget {
   dialect: Dialect;
-  /** sqlite: file path or ':memory:'; mysql: the database name */
+  /** sqlite: file path or ':memory:'; mysql, postgres: the database name */
   database: string;
   url: string;
 }
@@ -31,7 +32,11 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
     return { dialect: 'mysql', database: parsed.pathname.replace(/^\//, ''), url };
   }
-  throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:")`);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const parsed = new URL(url);
+    return { dialect: 'postgres', database: decodeURIComponent(parsed.pathname.replace(/^\//, '')), url };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite:, mysql:// or postgres:// (got "${url.split(':')[0]}:")`);
 }
 
 /** How long the app waits for the database before it answers 503 instead of hanging (milliseconds). */
@@ -171,10 +176,73 @@ function knexLog(sink: DbLogSink) {
   };
 }
 
-export function createDb(url: string, options: { poolMax?: number; timeouts?: Partial<DbTimeouts>; log?: DbLogSink } = {}): Db {
+export interface CreateDbOptions {
+  poolMax?: number;
+  timeouts?: Partial<DbTimeouts>;
+  log?: DbLogSink;
+}
+
+/**
+ * What one database needs from knex and gives back differently, written with knex's public API
+ * only: the configuration knex is built from (client name, connection, pool) and the rows of a raw
+ * statement's answer. PostgreSQL is built this way; SQLite and MySQL/MariaDB still use the clients
+ * above until they move onto the same shape.
+ */
+interface DialectDriver {
+  knexConfig(target: DatabaseTarget, timeouts: DbTimeouts, options: CreateDbOptions): Knex.Config;
+  rawRows(result: unknown): unknown[];
+}
+
+/** The stored time as toDbTime writes it ('YYYY-MM-DD HH:MM:SS.mmm'); PostgreSQL drops trailing zeros of the fraction. */
+function pgTimestamp(text: string): string {
+  const dot = text.indexOf('.');
+  if (dot === -1) return `${text}.000`;
+  return (text + '00').slice(0, dot + 4);
+}
+
+/** pg answers bigint (COUNT, money in minor units) and numeric (SUM) as strings; the code reads numbers, as on the other databases. */
+const PG_TYPE_PARSERS: Record<number, (text: string) => unknown> = {
+  20: Number, // int8
+  1700: Number, // numeric
+  1114: pgTimestamp, // timestamp without time zone: stored UTC, read as the stored string
+};
+
+const POSTGRES: DialectDriver = {
+  knexConfig(target, timeouts, options) {
+    const parsed = new URL(target.url);
+    const statementMs = timeouts.statementMs;
+    return {
+      client: 'pg',
+      connection: {
+        host: parsed.hostname,
+        port: Number(parsed.port || 5432),
+        user: decodeURIComponent(parsed.username),
+        password: decodeURIComponent(parsed.password),
+        database: target.database,
+        connectionTimeoutMillis: timeouts.connectMs,
+        // The server ends a lock wait after statementMs (55P03: the transaction is retried, then 409, as InnoDB's
+        // lock wait timeout on MariaDB) and any statement half a grace later (57014: 503), so that a statement
+        // queued on a row lock ends as contention, not as an outage; migrations lift both for their own
+        // transaction (SET LOCAL in the migrator). A statement that gets no answer at all (a frozen server) is
+        // abandoned NO_ANSWER_GRACE_MS after statementMs.
+        ...(statementMs > 0
+          ? { lock_timeout: statementMs, statement_timeout: statementMs + NO_ANSWER_GRACE_MS / 2, query_timeout: statementMs + NO_ANSWER_GRACE_MS }
+          : {}),
+        options: '-c TimeZone=UTC',
+        types: { getTypeParser: (oid: number, format?: string): unknown => PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown) },
+      },
+      acquireConnectionTimeout: timeouts.acquireMs,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    } as Knex.Config;
+  },
+  rawRows: (result) => (result as { rows: unknown[] }).rows,
+};
+
+export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
   const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
   const log = knexLog(options.log ?? STDERR_SINK);
+  if (target.dialect === 'postgres') return knexFactory({ ...POSTGRES.knexConfig(target, timeouts, options), log });
   if (target.dialect === 'sqlite') {
     if (target.database !== ':memory:') mkdirSync(dirname(resolve(target.database)), { recursive: true });
     return knexFactory({
@@ -313,7 +381,9 @@ export function keptWhileUnchanged<T extends object>(read: (executor: Executor) 
  */
 export async function selectRaw<Row>(executor: Executor, sql: string, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
   const result: unknown = await executor.raw(sql, bindings);
-  return (dialectOf(executor) === 'mysql' ? (result as [Row[], unknown])[0] : result) as Row[];
+  const dialect = dialectOf(executor);
+  if (dialect === 'postgres') return POSTGRES.rawRows(result) as Row[];
+  return (dialect === 'mysql' ? (result as [Row[], unknown])[0] : result) as Row[];
 }
 
 /** `n` placeholders for SQL text, comma-separated: `in (${marks(ids.length)})`. */
@@ -327,9 +397,35 @@ export async function selectRow<Row>(query: PromiseLike<unknown>): Promise<Row |
   return row as Row | undefined;
 }
 
-export function dialectOf(db: Executor): Dialect {
+export function dialectOf(db: Executor | Knex.QueryBuilder): Dialect {
   const driver = (db as unknown as { client: { driverName: string } }).client.driverName;
+  if (driver === 'pg') return 'postgres';
   return driver === 'mysql2' || driver === 'mysql' ? 'mysql' : 'sqlite';
+}
+
+/**
+ * SQL text for `column LIKE pattern` (identifier `??`, pattern `?`, '!' as the escape: criteria's
+ * escapeLike), case-insensitive on every database: MySQL/MariaDB's collation and SQLite's LIKE ignore
+ * case, PostgreSQL's LIKE does not, so there it is ILIKE, over the column as text (a contains filter
+ * may name a date or a number).
+ */
+export function likeSql(on: Executor | Knex.QueryBuilder): string {
+  return dialectOf(on) === 'postgres' ? `CAST(?? AS TEXT) ILIKE ? ESCAPE '!'` : `?? LIKE ? ESCAPE '!'`;
+}
+
+/** SQL text joining `expression` over the rows of a group with commas: group_concat on SQLite and MySQL/MariaDB, string_agg on PostgreSQL. */
+export function groupConcatSql(dialect: Dialect, expression: string): string {
+  return dialect === 'postgres' ? `string_agg((${expression})::text, ',')` : `group_concat(${expression})`;
+}
+
+/** SQL text concatenating `parts` as text: concat() on MySQL/MariaDB (whose || is OR), || elsewhere. */
+export function concatSql(dialect: Dialect, parts: string[]): string {
+  return dialect === 'mysql' ? `concat(${parts.join(', ')})` : parts.map((part) => (dialect === 'postgres' ? `(${part})::text` : part)).join(' || ');
+}
+
+/** A database server (MySQL/MariaDB, PostgreSQL): row locks, many connections, SKIP LOCKED; SQLite locks the whole file. */
+export function isServerDialect(dialect: Dialect): boolean {
+  return dialect !== 'sqlite';
 }
 
 /** Booleans come back as 0/1 (and sometimes '0'/'1'). */
@@ -361,11 +457,15 @@ export function readInt(value: unknown): number {
 }
 
 /**
- * A row lock for the rest of the transaction. On SQLite the whole database is locked by the
+ * A row lock for the rest of the transaction (`of`: only the rows of that table or alias, for a
+ * query with an outer join; MySQL/MariaDB lock every joined row found). On SQLite the whole database is locked by the
  * writing transaction already (BEGIN IMMEDIATE), so the clause is dropped rather than emitted.
  */
-export function forUpdate<T extends Knex.QueryBuilder>(query: T, executor: Executor): T {
-  return dialectOf(executor) === 'mysql' ? (query.forUpdate() as T) : query;
+export function forUpdate<T extends Knex.QueryBuilder>(query: T, executor: Executor, of?: string): T {
+  const dialect = dialectOf(executor);
+  if (!isServerDialect(dialect)) return query;
+  // PostgreSQL cannot lock the nullable side of an outer join: `of` names the table (or alias) whose rows are locked.
+  return (dialect === 'postgres' && of ? query.forUpdate(of) : query.forUpdate()) as T;
 }
 
 /**
@@ -393,12 +493,16 @@ export async function bumpCounter(executor: Executor, table: string, key: Record
     .merge({ [column]: executor.raw('?? + ?', [`${table}.${column}`, delta]) });
 }
 
-/** Job claiming: SKIP LOCKED on MySQL/MariaDB; SQLite has one worker process so none is needed. */
+/** Job claiming: SKIP LOCKED on MySQL/MariaDB and PostgreSQL; SQLite has one worker process so none is needed. */
 export function forUpdateSkipLocked<T extends Knex.QueryBuilder>(query: T, executor: Executor): T {
-  return dialectOf(executor) === 'mysql' ? (query.forUpdate().skipLocked() as T) : query;
+  return isServerDialect(dialectOf(executor)) ? (query.forUpdate().skipLocked() as T) : query;
 }
 
-const RETRYABLE_MYSQL = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+/**
+ * Deadlocks and lock waits that ran out, retried as a whole transaction: MySQL/MariaDB's codes and
+ * PostgreSQL's SQLSTATEs (40001 serialization_failure, 40P01 deadlock_detected, 55P03 lock_not_available).
+ */
+const RETRYABLE_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', '40001', '40P01', '55P03']);
 
 /**
  * Whether running the whole transaction again may succeed: deadlocks and lock wait timeouts, and on
@@ -409,18 +513,40 @@ const RETRYABLE_MYSQL = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
  */
 export function isRetryableDbError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return (code !== undefined && RETRYABLE_MYSQL.has(code)) || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+  return (code !== undefined && RETRYABLE_CODES.has(code)) || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return code === 'ER_DUP_ENTRY' || code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** PostgreSQL has one code (23503) for both foreign key violations; its message tells a delete of a referenced row apart. */
+function isPgRowReferenced(error: unknown): boolean {
+  return /update or delete on table/.test(String((error as { message?: unknown } | null)?.message));
 }
 
 /** A row referenced by a foreign key is missing (e.g. deleted between a check and an insert). */
 export function isForeignKeyError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || (code === '23503' && !isPgRowReferenced(error)) || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** A row is still referenced by a foreign key (its delete, or a change of its key, was refused). SQLite does not tell the two cases apart. */
+export function isRowReferencedError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || (code === '23503' && isPgRowReferenced(error)) || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/**
+ * Runs `work` so that a failure of it leaves the surrounding transaction usable: inside a
+ * transaction a savepoint (knex's nested transaction), since after an error PostgreSQL refuses
+ * every further statement of the transaction until it is rolled back. For code that catches an
+ * expected error (a duplicate key) and carries on in the same transaction.
+ */
+export async function recoverable<T>(executor: Executor, work: (executor: Executor) => Promise<T>): Promise<T> {
+  if (!executor.isTransaction || dialectOf(executor) !== 'postgres') return work(executor);
+  return executor.transaction((savepoint) => work(savepoint));
 }
 
 /** Driver codes that mean the database cannot be reached or does not answer: retry later, not a bug. */
@@ -442,14 +568,29 @@ const UNAVAILABLE_CODES = new Set([
   'ER_STATEMENT_TIMEOUT',
   'ER_QUERY_TIMEOUT',
   'SUITE_DB_NO_ANSWER',
+  // PostgreSQL: statement_timeout (57014), server shutting down or starting (57P01–57P03), too many connections (53300).
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
   'SQLITE_CANTOPEN',
   'SQLITE_NOTADB',
   'SQLITE_FULL',
   'SQLITE_CORRUPT',
 ]);
-const UNAVAILABLE_CODE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN'];
-/** Errors without a code: a closed better-sqlite3 handle, a mysql2 connection already closed. */
-const UNAVAILABLE_MESSAGES = [/database connection is not open/i, /connection is in closed state/i, /Timeout acquiring a connection/i];
+/** PostgreSQL's class 08 (connection exception) among them. */
+const UNAVAILABLE_CODE_PREFIXES = ['SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CANTOPEN', '08'];
+/** Errors without a code: a closed better-sqlite3 handle, a mysql2 connection already closed, pg's client-side timeouts and lost connections. */
+const UNAVAILABLE_MESSAGES = [
+  /database connection is not open/i,
+  /connection is in closed state/i,
+  /Timeout acquiring a connection/i,
+  /Query read timeout/i,
+  /Connection terminated/i,
+  /Client has encountered a connection error/i,
+  /timeout expired/i,
+];
 
 /**
  * What a driver error means for the caller, decided here once for every path (API, storefront,
@@ -460,7 +601,7 @@ export function classifyDbError(error: unknown): 'unavailable' | 'contention' | 
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; current = (current as { cause?: unknown }).cause, depth++) {
     const { code, fatal, name, message } = current as { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown };
     if (typeof code === 'string') {
-      if (RETRYABLE_MYSQL.has(code) || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return 'contention';
+      if (RETRYABLE_CODES.has(code) || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return 'contention';
       if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODE_PREFIXES.some((prefix) => code.startsWith(prefix))) return 'unavailable';
     }
     // mysql2 marks errors that broke the connection itself as fatal.

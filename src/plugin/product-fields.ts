@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext } from '../host/contract.js';
 import { applyCriteriaFilters, escapeLike, filtersName, resolveFiltersToIds, sortColumnOf, type Criteria, type CriteriaSpec } from '../lib/criteria.js';
-import { selectRows, type Executor } from '../lib/db.js';
+import { likeSql, selectRows, type Executor } from '../lib/db.js';
 
 /**
  * A plugin list whose rows name host products and that shows, filters, searches or sorts by
@@ -134,7 +134,7 @@ export async function narrowByProductFields(
     if (list.ownTermColumns.length === 0 && matching.length === 0) base.whereRaw('1 = 0');
     else
       base.where((qb) => {
-        for (const column of list.ownTermColumns) qb.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+        for (const column of list.ownTermColumns) qb.orWhereRaw(likeSql(qb), [column, pattern]);
         if (matching.length > 0) qb.orWhereIn(productIdColumn, matching);
       });
   }

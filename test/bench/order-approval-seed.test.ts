@@ -2,11 +2,13 @@ import { expect } from 'chai';
 import { seedOrderApprovalBench } from '../../bench/scenarios/order-approval.js';
 import { ID_PATTERN } from '../../src/lib/ids.js';
 import { fromDbTime } from '../../src/lib/time.js';
-import { getShop } from '../helpers/shop.js';
+import { getShop, isPostgres } from '../helpers/shop.js';
 
 /** The bench seed generates its rows in the database (insert … select over numbers); what it writes. */
 describe('bench: order approval seed', () => {
-  it('writes the approvals, budget orders and their counters, in slices, and tops up to a larger size', async () => {
+  it('writes the approvals, budget orders and their counters, in slices, and tops up to a larger size', async function () {
+    // The bench's bulk generator writes SQLite and MySQL/MariaDB SQL (recursive CTEs, 0/1 booleans, session settings); `npm run bench` does not run on PostgreSQL yet.
+    if (isPostgres()) this.skip();
     const { db } = await getShop();
     // Slices of 4 rows: 7 and 5 rows take two slices each; the top-up resumes from the counters.
     await seedOrderApprovalBench(db, { approvals: 7, budgetOrders: 5 }, 4);

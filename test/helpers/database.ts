@@ -5,7 +5,7 @@ import { projectPath } from '../../src/host-kit/paths.js';
 
 /**
  * The test database: a fresh SQLite file per run, or a fresh `<db>_suite_test_<pid>` database on the
- * MySQL/MariaDB server DATABASE_URL names (the named database itself is never touched).
+ * MySQL/MariaDB or PostgreSQL server DATABASE_URL names (the named database itself is never touched).
  */
 export async function prepareTestDatabase(): Promise<string> {
   return prepareDatabase('');
@@ -28,15 +28,32 @@ async function prepareDatabase(nameSuffix: string): Promise<string> {
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
   // One database per test process, so parallel runs on one server never clobber each other.
   const testDb = `${parsed.pathname.replace(/^\//, '') || 'suite'}_suite_test_${process.pid}${nameSuffix}`;
-  const admin = knexFactory({
-    client: 'mysql2',
-    connection: { host: parsed.hostname, port: Number(parsed.port || 3306), user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },
-  });
-  await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
-  await admin.raw(`CREATE DATABASE \`${testDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  const admin = serverAdmin(parsed);
+  if (parseDatabaseUrl(url).dialect === 'postgres') {
+    await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [testDb]);
+    await admin.raw('CREATE DATABASE ?? ENCODING \'UTF8\' TEMPLATE template0', [testDb]);
+  } else {
+    await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
+    await admin.raw(`CREATE DATABASE \`${testDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  }
   await admin.destroy();
   parsed.pathname = `/${testDb}`;
   return parsed.toString();
+}
+
+/** A connection to the server without a database of ours (PostgreSQL: its maintenance database `postgres`). */
+function serverAdmin(parsed: URL) {
+  const postgres = parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:';
+  return knexFactory({
+    client: postgres ? 'pg' : 'mysql2',
+    connection: {
+      host: parsed.hostname,
+      port: Number(parsed.port || (postgres ? 5432 : 3306)),
+      user: decodeURIComponent(parsed.username),
+      password: decodeURIComponent(parsed.password),
+      ...(postgres ? { database: 'postgres' } : {}),
+    },
+  });
 }
 
 export async function cleanupTestDatabase(url: string): Promise<void> {
@@ -47,10 +64,8 @@ export async function cleanupTestDatabase(url: string): Promise<void> {
   }
   const parsed = new URL(url);
   const testDb = parsed.pathname.replace(/^\//, '');
-  const admin = knexFactory({
-    client: 'mysql2',
-    connection: { host: parsed.hostname, port: Number(parsed.port || 3306), user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },
-  });
-  await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
+  const admin = serverAdmin(parsed);
+  if (parseDatabaseUrl(url).dialect === 'postgres') await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [testDb]);
+  else await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
   await admin.destroy();
 }

@@ -65,7 +65,16 @@ export async function closeShop(): Promise<void> {
 }
 
 export function isMysql(): boolean {
-  return (process.env.DATABASE_URL ?? '').startsWith('mysql');
+  return /^(mysql|mariadb):/.test(process.env.DATABASE_URL ?? '');
+}
+
+export function isPostgres(): boolean {
+  return /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? '');
+}
+
+/** A database server (MySQL/MariaDB or PostgreSQL): many connections, row locks; SQLite serialises every writer. */
+export function isServerDb(): boolean {
+  return isMysql() || isPostgres();
 }
 
 /**

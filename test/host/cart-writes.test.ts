@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb, toDbTime } from '../../src/lib/time.js';
-import { getShop, http, loginNewCustomer } from '../helpers/shop.js';
+import { getShop, http, isPostgres, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, type TestProduct } from '../helpers/checkout.js';
 import { setNumber } from '../plugin/fast-order/helpers.js';
 import { statementsDuring } from '../helpers/statements.js';
@@ -135,7 +135,7 @@ describe('host: cart writes read once', () => {
     const restarted = await addToCart(token, [{ productId: b.id, quantity: 1 }]);
     expect(restarted.body.token).to.not.equal(first.body.token);
 
-    const { result: next, statements: sessionReads } = await statementsDuring(shop.db, /^select `cart_token` from `sessions`/, () => addToCart(token, [{ productId: b.id, quantity: 2 }]));
+    const { result: next, statements: sessionReads } = await statementsDuring(shop.db, /^select [`"]cart_token[`"] from [`"]sessions[`"]/, () => addToCart(token, [{ productId: b.id, quantity: 2 }]));
     expect(next.status, JSON.stringify(next.body)).to.equal(200);
     expect(sessionReads).to.deep.equal([]);
     expect(next.body.token).to.equal(restarted.body.token);
@@ -158,7 +158,7 @@ describe('host: cart writes read once', () => {
     const touched = await updatedAt();
     expect(touched > twoMinutesAgo, touched).to.equal(true);
 
-    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update `carts`/, () => addToCart(token, [{ productId: a.id, quantity: 1 }]));
+    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update [`"]carts[`"]/, () => addToCart(token, [{ productId: a.id, quantity: 1 }]));
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.lineItems[0].quantity).to.equal(3);
     expect(cartWrites).to.deep.equal([]);
@@ -205,11 +205,14 @@ describe('host: statements of a cart add', () => {
     for (const product of products) expect((await addToCart(token, [{ productId: product.id, quantity: 1 }])).status).to.equal(200);
     expect((await addToCart(token, [{ productId: products[1]!.id, quantity: 1 }])).status).to.equal(200);
 
+    // Identifiers as knex quotes them: `name` on SQLite and MySQL/MariaDB, "name" on PostgreSQL.
     const kinds: Array<[string, RegExp]> = [
-      ['context versions', /^select 0 as source, `name`, `value` from `catalog_counters`/],
+      ['context versions', /^select 0 as source, [`"]name[`"], [`"]value[`"] from [`"]catalog_counters[`"]/],
       ['begin', /^BEGIN/],
-      ['cart and its lines', /^select `c`\.`token` as `c_token`, .* from `carts` as `c` left join `cart_line_items` as `l` /],
-      ['line write', /^update cart_line_items set `quantity` = \?, `updated_at` = \? where id = \?/],
+      // PostgreSQL locks the cart in a statement of its own before reading its lines (CartService.lockWithLines).
+      ...(isPostgres() ? [['cart lock', /^select "token" from "carts" where "token" = .* for update$/] as [string, RegExp]] : []),
+      ['cart and its lines', /^select [`"]c[`"]\.[`"]token[`"] as [`"]c_token[`"], .* from [`"]carts[`"] as [`"]c[`"] left join [`"]cart_line_items[`"] as [`"]l[`"] /],
+      ['line write', /^update cart_line_items set quantity = (\?|\$1), updated_at = (\?|\$2) where id = (\?|\$3)/],
       ['commit', /^COMMIT/],
     ];
     const { result, statements } = await statementsDuring(shop.db, /./, () => addToCart(token, [{ productId: products[1]!.id, quantity: 1 }]));

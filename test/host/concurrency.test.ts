@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { getShop, isMysql, loginNewCustomer } from '../helpers/shop.js';
+import { getShop, isServerDb, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, productStock } from '../helpers/checkout.js';
 import { appProcessesForSuite, raceCheckouts } from '../helpers/processes.js';
 
@@ -9,7 +9,7 @@ describe('host: checkout races across two app processes', function () {
 
   it('turns one cart into exactly one order when 20 requests with the same token race', async function () {
     // Row locks across processes need a database server; SQLite serialises one process's writes and is not run scaled out.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const apps = await twoProcesses();
     const { token, customer } = await loginNewCustomer();
     const product = await insertProduct({ stock: 50 });
@@ -32,7 +32,7 @@ describe('host: checkout races across two app processes', function () {
 
   it('keeps every quantity exact when 20 adds of one session race on two processes', async function () {
     // Row locks across processes need a database server, as above.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const apps = await twoProcesses();
     const { token } = await loginNewCustomer();
     const shared = await insertProduct({ stock: 1000 });
@@ -55,7 +55,7 @@ describe('host: checkout races across two app processes', function () {
 
   it('sells at most the stock when 20 customers order the last 5 at once', async function () {
     // As above: the stock guard is a conditional write that only a database server exercises across processes.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const apps = await twoProcesses();
     const product = await insertProduct({ stock: 5 });
     const buyers: string[] = [];

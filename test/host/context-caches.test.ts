@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import { writeJson } from '../../src/lib/db.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
-import { adminToken, expectError, getShop, http, isMysql, loginNewCustomer } from '../helpers/shop.js';
+import { adminToken, expectError, getShop, http, isServerDb, loginNewCustomer } from '../helpers/shop.js';
 import { appProcessesForSuite, type AppProcess } from '../helpers/processes.js';
 import { assign, createProduct, createRule, KINDS } from '../plugin/partial-assortment/fixtures.js';
 
@@ -51,7 +51,7 @@ describe('host: context caches across two app processes (MariaDB)', function () 
 
   it('a session logged out on one process is refused by the other on its next request', async function () {
     // Several processes on one database need a database server; SQLite runs one process.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await twoProcesses();
     const { token } = await loginNewCustomer();
     const header = { 'suite-context-token': token };
@@ -65,7 +65,7 @@ describe('host: context caches across two app processes (MariaDB)', function () 
   });
 
   it('a customer deactivated through one process is refused by the other at once', async function () {
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await twoProcesses();
     const { token, customer } = await loginNewCustomer();
     const id = customer.id;
@@ -77,7 +77,7 @@ describe('host: context caches across two app processes (MariaDB)', function () 
   });
 
   it('a visibility change and a customer change made through one process show on the other on the next request', async function () {
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await twoProcesses();
     const { token, customer } = await loginNewCustomer();
     const id = customer.id;

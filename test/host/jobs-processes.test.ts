@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { projectPath } from '../../src/host-kit/paths.js';
 import { loadManifest } from '../../src/host-kit/manifest.js';
-import { getShop, isMysql, testMailbox } from '../helpers/shop.js';
+import { getShop, isServerDb, testMailbox } from '../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../helpers/processes.js';
 
 describe('host: job workers in several app processes', function () {
@@ -21,7 +21,7 @@ describe('host: job workers in several app processes', function () {
     for (let i = 0; i < 15; i++) await shop.runtime.jobs.enqueue(shop.db, 'mail.send', {});
 
     // SQLite has one writer process by design; MySQL/MariaDB is where workers scale out.
-    processes = await startAppProcesses(isMysql() ? 3 : 1, { WORKERS: '1', MAILER_URL: mailbox.url });
+    processes = await startAppProcesses(isServerDb() ? 3 : 1, { WORKERS: '1', MAILER_URL: mailbox.url });
     const deadline = Date.now() + 60000;
     let pending = recipients.length;
     while (pending > 0 && Date.now() < deadline) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import type { TestCustomer } from '../helpers/shop.js';
-import { expectError, getShop, http, isMysql, loginNewCustomer } from '../helpers/shop.js';
+import { expectError, getShop, http, isServerDb, loginNewCustomer } from '../helpers/shop.js';
 import { addToCart, insertProduct, placeOrder, sessionWithPermissions, storeContextFor } from '../helpers/checkout.js';
 import { statementsDuring } from '../helpers/statements.js';
 
@@ -160,7 +160,7 @@ describe('host: orders and documents', () => {
   });
 
   it('takes 20 documents written to one order at once without a deadlock (MariaDB: the version trigger locks the order before the foreign key check does)', async function () {
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const shop = await getShop();
     const { token } = await loginNewCustomer();
     const placed = await orderSomething(token, 1);

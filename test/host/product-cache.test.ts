@@ -4,7 +4,7 @@ import type { StoreContext } from '../../src/host/contract.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import { statementsDuring } from '../helpers/statements.js';
-import { adminToken, expectError, getShop, isMysql, loginNewCustomer } from '../helpers/shop.js';
+import { adminToken, expectError, getShop, isServerDb, loginNewCustomer } from '../helpers/shop.js';
 import { appProcessesForSuite, type AppProcess } from '../helpers/processes.js';
 import { addToCart, placeOrder } from '../helpers/checkout.js';
 import { admin, as, hide, product, setPrice } from '../plugin/fast-order/helpers.js';
@@ -51,12 +51,12 @@ describe('host: products read by id, kept per process at the products version', 
     expect(warm.result).to.equal(6);
     expect(warm.statements.filter((sql) => PRODUCT_READ.test(sql))).to.deep.equal([]);
     // The versions read (on SQLite kept while the database is unchanged, as it is between these requests).
-    expect(warm.statements, warm.statements.join('\n')).to.have.length(isMysql() ? 1 : 0);
+    expect(warm.statements, warm.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
     // No customer price at 10: the tier prices came with the kept product, none are read.
     expect(await unitAt(10)).to.equal(8);
     const tier = await statementsDuring(await db(), /./, () => unitAt(10));
     expect(tier.result).to.equal(8);
-    expect(tier.statements, tier.statements.join('\n')).to.have.length(isMysql() ? 1 : 0);
+    expect(tier.statements, tier.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
     expect(tier.statements.filter((sql) => PRODUCT_READ.test(sql) || /product_tier_prices/.test(sql))).to.deep.equal([]);
 
     // Plain SQL, as an import or an operator would write it.
@@ -158,7 +158,7 @@ describe('host: products read by id across two app processes (MariaDB)', functio
 
   it('a price, tier price or state changed through one process, by plain SQL or by an order shows on the other on its next request', async function () {
     // Several processes on one database need a database server; SQLite runs one process.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await twoProcesses();
     const { token } = await loginNewCustomer();
     const item = await product({ priceNet: 1000, tiers: [[10, 800]] });

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import { createDb, dialectOf, type Db } from '../../src/lib/db.js';
+import { createDb, dialectOf, selectRaw, type Db } from '../../src/lib/db.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import { HOST_MIGRATIONS, migrateFolder } from '../../src/host-kit/migrator.js';
@@ -55,10 +55,17 @@ async function foreignKeys(db: Db, tables: string[]): Promise<ForeignKey[]> {
       for (const fk of (await db.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string; table: string }>) all.push({ table, column: fk.from, references: fk.table });
     return all;
   }
-  const [rows] = await db.raw(
-    'SELECT TABLE_NAME AS `table`, COLUMN_NAME AS `column`, REFERENCED_TABLE_NAME AS `references` FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL',
+  const rows = await selectRaw<ForeignKey>(
+    db,
+    dialectOf(db) === 'postgres'
+      ? `SELECT tc.table_name AS "table", kcu.column_name AS "column", ccu.table_name AS "references" FROM information_schema.table_constraints tc
+          JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name AND kcu.table_schema = tc.table_schema
+          JOIN information_schema.constraint_column_usage ccu ON ccu.constraint_name = tc.constraint_name AND ccu.table_schema = tc.table_schema
+          WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = current_schema()`
+      : 'SELECT TABLE_NAME AS `table`, COLUMN_NAME AS `column`, REFERENCED_TABLE_NAME AS `references` FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL',
+    [],
   );
-  return (rows as ForeignKey[]).filter((fk) => tables.includes(fk.table));
+  return rows.filter((fk) => tables.includes(fk.table));
 }
 
 /** Per table: its columns (name, type, null, default) and indexes (name, unique, columns), comparable across a rebuild. */
@@ -74,6 +81,21 @@ async function schemaOf(db: Db, tables: string[]): Promise<Record<string, { colu
         indexes.push(`${index.name.startsWith('sqlite_autoindex') ? 'auto' : index.name} ${index.unique} ${cols.join(',')}`);
       }
       schema[table] = { columns, indexes: indexes.sort() };
+    } else if (dialectOf(db) === 'postgres') {
+      const columns = await selectRaw<{ c: string }>(
+        db,
+        `SELECT concat_ws(' ', column_name, data_type, character_maximum_length, is_nullable, coalesce(column_default, 'none')) AS c FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`,
+        [table],
+      );
+      const indexes = await selectRaw<{ i: string }>(
+        db,
+        `SELECT concat_ws(' ', i.relname, CASE WHEN ix.indisunique THEN 0 ELSE 1 END, string_agg(a.attname, ',' ORDER BY array_position(ix.indkey::int2[], a.attnum))) AS i
+          FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = ANY(ix.indkey)
+          WHERE t.relname = ? AND t.relnamespace = current_schema()::regnamespace GROUP BY i.relname, ix.indisunique`,
+        [table],
+      );
+      schema[table] = { columns: columns.map((r) => r.c), indexes: indexes.map((r) => r.i).sort() };
     } else {
       const [columns] = await db.raw(
         'SELECT CONCAT_WS(" ", COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COALESCE(COLUMN_DEFAULT, "none")) AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION',
@@ -94,7 +116,15 @@ async function pluginTables(db: Db): Promise<string[]> {
   const names =
     dialectOf(db) === 'sqlite'
       ? ((await db('sqlite_master').where({ type: 'table' }).pluck('name')) as string[])
-      : ((await db.raw('SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()'))[0] as Array<{ name: string }>).map((r) => r.name);
+      : (
+          await selectRaw<{ name: string }>(
+            db,
+            dialectOf(db) === 'postgres'
+              ? 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()'
+              : 'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+            [],
+          )
+        ).map((r) => r.name);
   return names.filter((name) => !host.has(name) && !name.startsWith('sqlite_') && !name.startsWith('knex_') && !name.endsWith('_migrations') && !name.endsWith('_migrations_lock')).sort();
 }
 

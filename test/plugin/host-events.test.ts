@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { dialectOf, type Db } from '../../src/lib/db.js';
+import { dialectOf, selectRaw, type Db } from '../../src/lib/db.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import { HOST_ID_COLUMNS } from '../../migrations/plugin/012_host_ids_without_foreign_keys.js';
@@ -28,8 +28,15 @@ async function columnsOf(db: Db, table: string): Promise<Column[]> {
       hasDefault: c.dflt_value !== null,
       primaryKey: c.pk > 0,
     }));
-  const [rows] = await db.raw(
-    'SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS dflt, COLUMN_KEY AS `key` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+  const rows = await selectRaw(
+    db,
+    dialectOf(db) === 'postgres'
+      ? `SELECT c.column_name AS name, CASE WHEN c.data_type LIKE 'timestamp%' THEN 'datetime' WHEN c.character_maximum_length IS NOT NULL THEN 'varchar(' || c.character_maximum_length || ')' ELSE c.data_type END AS type,
+          c.is_nullable AS nullable, c.column_default AS dflt,
+          CASE WHEN EXISTS (SELECT 1 FROM information_schema.table_constraints tc JOIN information_schema.key_column_usage k ON k.constraint_name = tc.constraint_name AND k.table_schema = tc.table_schema
+            WHERE tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema = c.table_schema AND tc.table_name = c.table_name AND k.column_name = c.column_name) THEN 'PRI' ELSE '' END AS "key"
+          FROM information_schema.columns c WHERE c.table_schema = current_schema() AND c.table_name = ?`
+      : 'SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS dflt, COLUMN_KEY AS `key` FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
     [table],
   );
   return (rows as Array<{ name: string; type: string; nullable: string; dflt: unknown; key: string }>).map((c) => ({
@@ -44,8 +51,14 @@ async function columnsOf(db: Db, table: string): Promise<Column[]> {
 async function foreignKeysOf(db: Db, table: string): Promise<Map<string, { table: string; column: string }>> {
   if (dialectOf(db) === 'sqlite')
     return new Map(((await db.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string; table: string; to: string }>).map((fk) => [fk.from, { table: fk.table, column: fk.to }]));
-  const [rows] = await db.raw(
-    'SELECT COLUMN_NAME AS `from`, REFERENCED_TABLE_NAME AS `table`, REFERENCED_COLUMN_NAME AS `to` FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL',
+  const rows = await selectRaw(
+    db,
+    dialectOf(db) === 'postgres'
+      ? `SELECT kcu.column_name AS "from", ccu.table_name AS "table", ccu.column_name AS "to" FROM information_schema.table_constraints tc
+          JOIN information_schema.key_column_usage kcu ON kcu.constraint_name = tc.constraint_name AND kcu.table_schema = tc.table_schema
+          JOIN information_schema.constraint_column_usage ccu ON ccu.constraint_name = tc.constraint_name AND ccu.table_schema = tc.table_schema
+          WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = current_schema() AND tc.table_name = ?`
+      : 'SELECT COLUMN_NAME AS `from`, REFERENCED_TABLE_NAME AS `table`, REFERENCED_COLUMN_NAME AS `to` FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL',
     [table],
   );
   return new Map((rows as Array<{ from: string; table: string; to: string }>).map((fk) => [fk.from, { table: fk.table, column: fk.to }]));

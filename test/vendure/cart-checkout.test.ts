@@ -5,7 +5,7 @@ import { newId } from '../../src/lib/ids.js';
 import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { PARTICIPANTS } from '../../src/plugin/event-manager/repository.js';
-import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient, skipOnPostgres } from './helpers/shop.js';
 
 /**
  * The plugin's own checkout of the buyer's Vendure cart (`checkout.placeOrder` with a `cartToken`):
@@ -41,6 +41,7 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
   };
 
   before(async function () {
+    skipOnPostgres(this);
     this.timeout(240_000);
     t = await bootShop({ label: 'vendure-cart-checkout', runJobs: false });
     purchaser = await t.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);

@@ -1,5 +1,5 @@
 import { searchByCriteria, type Criteria, type CriteriaSpec, type FieldSpec, type FieldType } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, readBool, readInt, readJson, selectRow, writeJson, type Db, type Executor, type Trx } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, isForeignKeyError, isRowReferencedError, readBool, readInt, readJson, selectRow, writeJson, type Db, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { ID_PATTERN, newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -360,10 +360,8 @@ export class Entity {
         if (field) throw Errors.badRequest(field[1].unique!, `The ${field[0]} is taken already.`, { pointer: `/${field[0]}` });
         throw Errors.badRequest('SUITE__DUPLICATE_VALUE', `A value of this ${this.def.label} must be unique and is taken already.`);
       }
-      const code = (error as { code?: string } | null)?.code;
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED')
-        throw Errors.badRequest('SUITE__ENTITY_IN_USE', `The ${this.def.label} is still referenced by other records.`);
-      if (code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW')
+      if (isRowReferencedError(error)) throw Errors.badRequest('SUITE__ENTITY_IN_USE', `The ${this.def.label} is still referenced by other records.`);
+      if (isForeignKeyError(error))
         throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `A referenced record of this ${this.def.label} does not exist.`);
       throw error;
     }

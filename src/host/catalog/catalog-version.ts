@@ -1,4 +1,4 @@
-import { dialectOf, readInt, type Executor } from '../../lib/db.js';
+import { dialectOf, isServerDialect, readInt, type Executor } from '../../lib/db.js';
 
 /** The counter's name in catalog_counters (also read by the session query, src/host/auth/sessions.ts). */
 export const VISIBILITY = 'visibility';
@@ -55,8 +55,8 @@ export async function visibilityChanged(executor: Executor): Promise<void> {
  * For a transaction about to write several products: moves the products version now, which locks
  * its row until the commit. The triggers lock it at the first product write anyway; taken first,
  * two such transactions queue on the counter instead of each holding a product the other waits for
- * while one of them holds the counter (a deadlock on MySQL/MariaDB). SQLite has one writer: nothing to do.
+ * while one of them holds the counter (a deadlock on MySQL/MariaDB and PostgreSQL). SQLite has one writer: nothing to do.
  */
 export async function lockProductsVersion(trx: Executor): Promise<void> {
-  if (dialectOf(trx) === 'mysql') await trx('catalog_counters').where({ name: PRODUCTS_VERSION }).increment('value', 1);
+  if (isServerDialect(dialectOf(trx))) await trx('catalog_counters').where({ name: PRODUCTS_VERSION }).increment('value', 1);
 }

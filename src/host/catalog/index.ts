@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { dialectOf, selectRaw, selectRow, selectRows, type Dialect, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute, VisibilityFilter } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -44,13 +44,18 @@ export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | '
  * 1.5–6 ms for a 20-line cart over 10,000 products); by id it is one key look-up per id.
  */
 function activeByIdOnly(query: Knex.QueryBuilder, table: string): Knex.QueryBuilder {
-  return query.whereRaw('+?? = ?', [`${table}.active`, true]);
+  return query.whereRaw(`${unindexed(dialectOf(query))}?? = ?`, [`${table}.active`, true]);
+}
+
+/** The unary plus that keeps an index from answering a condition; PostgreSQL has no unary plus on booleans (and plans by its statistics). */
+function unindexed(dialect: Dialect): string {
+  return dialect === 'postgres' ? '' : '+';
 }
 
 /** ` and …` conditions on `products` that keep the context's visible, active products (for statements written as text). `+products.active`: see activeByIdOnly. */
 async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreContext, executor: Executor): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
   const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
-  return { sql: ` and +products.active = ?${visible.sql}`, bindings: [true, ...visible.bindings] };
+  return { sql: ` and ${unindexed(dialectOf(executor))}products.active = ?${visible.sql}`, bindings: [true, ...visible.bindings] };
 }
 
 /**

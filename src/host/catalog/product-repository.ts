@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf, readBool, readInt, selectRows, type Executor } from '../../lib/db.js';
+import { concatSql, dialectOf, groupConcatSql, readBool, readInt, selectRows, type Dialect, type Executor } from '../../lib/db.js';
 import type { CatalogEntity, ProductRecord } from '../contract.js';
 
 export const CATALOG_TABLES: Record<CatalogEntity, string> = {
@@ -56,19 +56,20 @@ export function toProductRecord(row: ProductRow, categoryIds: string[]): Product
  * column), so a listing page may carry it too.
  */
 export function categoryIdsColumn(executor: Executor): Knex.Raw {
-  return executor.raw(CATEGORY_IDS_SQL);
+  return executor.raw(categoryIdsSql(dialectOf(executor)));
 }
 
 /** The category ids of `products` (comma-separated), as an SQL expression. */
-const CATEGORY_IDS_EXPRESSION = '(select group_concat(pc.category_id) from product_categories as pc where pc.product_id = products.id)';
-const CATEGORY_IDS_SQL = `${CATEGORY_IDS_EXPRESSION} as category_ids`;
+function categoryIdsSql(dialect: Dialect): string {
+  return `(select ${groupConcatSql(dialect, 'pc.category_id')} from product_categories as pc where pc.product_id = products.id) as category_ids`;
+}
 
 export type TierPrices = Map<string, Array<{ minQuantity: number; priceNet: number }>>;
 
 /** The tier prices of `products` (`minQuantity:priceNet` pairs, comma-separated), as an SQL expression. */
 function tierPricesExpression(executor: Executor): string {
-  const pair = dialectOf(executor) === 'mysql' ? "concat(tp.min_quantity, ':', tp.price_net)" : "tp.min_quantity || ':' || tp.price_net";
-  return `(select group_concat(${pair}) from product_tier_prices as tp where tp.product_id = products.id)`;
+  const dialect = dialectOf(executor);
+  return `(select ${groupConcatSql(dialect, concatSql(dialect, ['tp.min_quantity', "':'", 'tp.price_net']))} from product_tier_prices as tp where tp.product_id = products.id)`;
 }
 
 function tierPricesSql(executor: Executor): string {
@@ -89,7 +90,7 @@ const selectWithCategoriesAndTiers = new Map<string, string>();
 export function selectProductsWithCategoriesAndTiers(executor: Executor): string {
   const dialect = dialectOf(executor);
   let sql = selectWithCategoriesAndTiers.get(dialect);
-  if (!sql) selectWithCategoriesAndTiers.set(dialect, (sql = `select ${PRODUCT_COLUMNS.join(', ')}, ${CATEGORY_IDS_SQL}, ${tierPricesSql(executor)} from products`));
+  if (!sql) selectWithCategoriesAndTiers.set(dialect, (sql = `select ${PRODUCT_COLUMNS.join(', ')}, ${categoryIdsSql(dialect)}, ${tierPricesSql(executor)} from products`));
   return sql;
 }
 

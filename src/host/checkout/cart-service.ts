@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { dialectOf, fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
@@ -56,6 +56,9 @@ type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
 
 type LockedCartRow = LineColumns & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
 
+/** The cart row locked (PostgreSQL's first step of lockWithLines). */
+const lockedCart = fixedRead((executor: Executor, token: string) => executor('carts').where('token', token).forUpdate().select('token'));
+
 /** A cart row and its lines (a left join: a cart without lines is one row of nulls), the cart row locked. */
 const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
   forUpdate(
@@ -66,6 +69,7 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
       .orderBy('l.id')
       .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', ...LINE_COLUMNS.map((column) => `l.${column}`)),
     executor,
+    'c',
   ),
 );
 
@@ -153,6 +157,10 @@ export class CartService {
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
   private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
+    // PostgreSQL: a locking read that waited for the lock sees the locked row's new version but the joined
+    // lines as of its start (READ COMMITTED takes one snapshot per statement): lock first, then read in a
+    // statement of its own. MySQL/MariaDB's locking read reads the latest committed lines itself.
+    if (dialectOf(trx) === 'postgres') await lockedCart(trx, token);
     const rows = await lockedCartWithLines<LockedCartRow>(trx, token);
     const first = rows[0];
     if (!first) return null;
@@ -437,9 +445,9 @@ export class CartService {
       stored.push({ ...line, label: row.label, payload: readJson<Record<string, unknown>>(row.payload, {}) });
       if (!previous) inserts.push({ id: line.id, cart_token: cart.token, ...row, created_at: now });
       else {
-        // SQL text (the changed columns are a few fixed names): knex's building cost more than the statement.
+        // SQL text (the changed columns are a few fixed names, none of them reserved words): knex's building cost more than the statement.
         const changed = Object.entries({ ...changedColumns(previous, row), updated_at: now });
-        await trx.raw(`update cart_line_items set ${changed.map(([column]) => `\`${column}\` = ?`).join(', ')} where id = ? and cart_token = ?`, [...changed.map(([, value]) => value), line.id, cart.token]);
+        await trx.raw(`update cart_line_items set ${changed.map(([column]) => `${column} = ?`).join(', ')} where id = ? and cart_token = ?`, [...changed.map(([, value]) => value), line.id, cart.token]);
       }
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);

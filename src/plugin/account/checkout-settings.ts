@@ -1,4 +1,4 @@
-import { inTransaction, isDuplicateKeyError, readBool, selectRow, type Executor } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, readBool, recoverable, selectRow, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { idParam, nullable, objectSchema, successResponse } from '../../lib/schemas.js';
@@ -120,7 +120,7 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
           const now = nowDb();
           if (await trx(SETTINGS).where(owner).update({ ...columns, updated_at: now })) return;
           try {
-            await trx(SETTINGS).insert({ id: newId(), ...owner, ...columns, created_at: now });
+            await recoverable(trx, (executor) => executor(SETTINGS).insert({ id: newId(), ...owner, ...columns, created_at: now }));
           } catch (error) {
             // A concurrent first PATCH inserted the row: apply ours on top of it.
             if (!isDuplicateKeyError(error)) throw error;

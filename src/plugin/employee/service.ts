@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, readBool, selectRows, type Executor, type Trx } from '../../lib/db.js';
+import { isDuplicateKeyError, isRowReferencedError, readBool, selectRows, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
@@ -104,11 +104,6 @@ export async function updateEmployee(host: HostRuntime, trx: Trx, ctx: StoreCont
   return getEmployee(trx, customerId, employeeId);
 }
 
-function isReferencedError(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}
-
 /**
  * Removes the employee from the customer; the person's login goes too unless they work for
  * another customer. Records of other add-ons that still point at the person keep the row, which
@@ -129,7 +124,7 @@ export async function deleteEmployee(host: HostRuntime, trx: Trx, ctx: StoreCont
       await savepoint(EMPLOYEES).where({ id: employeeId }).delete();
     });
   } catch (error) {
-    if (!isReferencedError(error)) throw error;
+    if (!isRowReferencedError(error)) throw error;
     await trx(EMPLOYEES)
       .where({ id: employeeId })
       .update({ email: `deleted-${employeeId}@invalid`, password_hash: null, active: false, updated_at: nowDb() });

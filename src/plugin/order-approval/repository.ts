@@ -1,6 +1,6 @@
 import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { bumpCounter, forUpdate, isDuplicateKeyError, marks, readBool, readInt, readJson, selectRaw, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import { bumpCounter, forUpdate, isDuplicateKeyError, marks, readBool, readInt, readJson, recoverable, selectRaw, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
@@ -498,7 +498,7 @@ export async function claimReminder(executor: Executor, approvalId: string, appr
   const exists = await selectRow<{ approval_id: string }>(executor(REMINDERS).where({ approval_id: approvalId, approver_key: approverKey }).first('approval_id'));
   if (exists) return false;
   try {
-    await executor(REMINDERS).insert({ approval_id: approvalId, approver_key: approverKey, last_sent_at: toDbTime(now) });
+    await recoverable(executor, (inner) => inner(REMINDERS).insert({ approval_id: approvalId, approver_key: approverKey, last_sent_at: toDbTime(now) }));
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;

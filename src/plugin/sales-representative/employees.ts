@@ -1,4 +1,5 @@
 import { escapeLike, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { likeSql } from '../../lib/db.js';
 import type { CustomerRef, HostRuntime } from '../../host/contract.js';
 import { EMPLOYEES, LINKS, selectEmployeeColumns, toEmployeeView } from '../employee/repository.js';
 import { storeList } from '../../lib/store-list.js';
@@ -6,7 +7,7 @@ import { storeList } from '../../lib/store-list.js';
 /** An employee row as the employee add-on reads it, with the customer of the link. */
 type LinkedEmployeeRow = Parameters<typeof toEmployeeView>[0] & { customer_id: string };
 
-/** Case-insensitive substring match, as the term's LIKE is on both databases' default collations. */
+/** Case-insensitive substring match, as the term's LIKE is on every database (likeSql). */
 export function containsText(value: string | null, term: string): boolean {
   return value !== null && value.toLowerCase().includes(term.toLowerCase());
 }
@@ -28,7 +29,7 @@ export async function employeesOfLinks(host: HostRuntime, customers: CustomerRef
     const pattern = `%${escapeLike(term)}%`;
     const ofMatchingCompany = customers.filter((customer) => containsText(customer.company, term)).map((customer) => customer.id);
     base.where((q) => {
-      for (const column of spec.termColumns ?? []) q.orWhereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern]);
+      for (const column of spec.termColumns ?? []) q.orWhereRaw(likeSql(q), [column, pattern]);
       if (ofMatchingCompany.length) q.orWhereIn('ec.customer_id', ofMatchingCompany);
     });
   }

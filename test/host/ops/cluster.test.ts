@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getShop, isMysql, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
+import { getShop, isServerDb, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
 import { exitWithin, serverUrl, spawnServer, type ServerProcess } from '../../helpers/server-process.js';
 import { webConcurrency } from '../../../src/host/ops/cluster.js';
 
@@ -56,7 +56,7 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
     expect(() => webConcurrency({ WEB_CONCURRENCY: 'many' }, 'mysql://shop@db:3306/shop')).to.throw('WEB_CONCURRENCY must be a whole number');
   });
 
-  if (!isMysql()) {
+  if (!isServerDb()) {
     it('refuses more than one process on SQLite with a line that says why', async () => {
       const server = spawnServer({ DATABASE_URL: `sqlite:${join(varDir, 'cluster.sqlite')}`, APP_SECRET: TEST_APP_SECRET, PORT: '0', VAR_DIR: varDir, WEB_CONCURRENCY: '2' });
       const exit = await exitWithin(server, 60000, 'of refusing to start');

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getShop, isMysql, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
+import { getShop, isServerDb, TEST_APP_SECRET, testDatabaseUrl } from '../../helpers/shop.js';
 import { serverUrl, spawnServer } from '../../helpers/server-process.js';
 
 const READY_DELAY_MS = 1500;
@@ -39,7 +39,7 @@ describe('host: graceful shutdown under load', function () {
   it('on SIGTERM turns ready to 503 first, serves and finishes in-flight requests without a 5xx, and exits 0 within the grace period', async () => {
     varDir = mkdtempSync(join(tmpdir(), 'suite-drain-'));
     // On SQLite a file of its own (the server seeds the demo shop into it); on MariaDB the migrated test database.
-    const databaseUrl = isMysql() ? (await getShop(), await testDatabaseUrl()) : `sqlite:${join(varDir, 'drain.sqlite')}`;
+    const databaseUrl = isServerDb() ? (await getShop(), await testDatabaseUrl()) : `sqlite:${join(varDir, 'drain.sqlite')}`;
     const server = spawnServer({
       DATABASE_URL: databaseUrl,
       APP_SECRET: TEST_APP_SECRET,

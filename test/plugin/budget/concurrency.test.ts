@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isMysql } from '../../helpers/shop.js';
+import { isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
 import { as, createBudget, employee, fillCart, newCustomer, product, startShop } from '../order-approval/helpers.js';
 
@@ -15,7 +15,7 @@ describe('budgets: 40 concurrent orders across two app processes (MariaDB)', fun
   for (const allowApproval of [false, true]) {
     it(`accepts at most the 10 orders that fit; the rest are ${allowApproval ? 'sent to approval' : 'refused'}, and used + reserved never exceeds the amount`, async function () {
       // The budget row lock (FOR UPDATE) across processes needs a database server; SQLite runs one process.
-      if (!isMysql()) this.skip();
+      if (!isServerDb()) this.skip();
       if (processes.length === 0) processes = await startAppProcesses(2);
       const customer = await newCustomer();
       // A company-wide budget (no assigned employees) governs every employee's orders: 10 orders of 25.00.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { getShop, isMysql, loginNewCustomer } from '../../helpers/shop.js';
+import { getShop, isServerDb, loginNewCustomer } from '../../helpers/shop.js';
 import { appProcessesForSuite, raceCheckouts } from '../../helpers/processes.js';
 import { addToCart, createEvent, participantsOf, salesStaff, ticket } from './helpers.js';
 
@@ -21,7 +21,7 @@ describe('event manager: 20 customers race for the last 5 seats across two app p
 
   it('registers exactly 5 and puts the other 15 on the waiting list in order', async function () {
     // Row locks across processes need a database server; SQLite serialises one process's writes and is not run scaled out.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const apps = await twoProcesses();
     const staff = await salesStaff();
     const event = await createEvent(staff.token, { participantLimit: 5, waitingList: true });
@@ -40,7 +40,7 @@ describe('event manager: 20 customers race for the last 5 seats across two app p
 
   it('sells exactly 5 seats and refuses the other 15 orders when the event has no waiting list', async function () {
     // As above: only a database server exercises the event row lock across processes.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const apps = await twoProcesses();
     const staff = await salesStaff();
     const event = await createEvent(staff.token, { participantLimit: 5, waitingList: false });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { getShop, isMysql } from '../../helpers/shop.js';
+import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
 import { company, openOffer, ordersOfOffer, product } from './helpers.js';
 
@@ -18,7 +18,7 @@ describe('offers: concurrent accepts across two app processes (MariaDB)', functi
 
   it('20 concurrent accepts of one offer place exactly one order, and every caller gets it', async function () {
     // Row locks and conditional writes across processes need a database server; SQLite runs one process.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     processes = await startAppProcesses(2);
     const [a, b] = processes;
     const c = await company();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { getShop, isMysql } from '../../helpers/shop.js';
+import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
 import { as, company, outbox, product, requestApproval, setSettings, startShop } from './helpers.js';
 
@@ -20,7 +20,7 @@ describe('order approval: races across two app processes (MariaDB)', function ()
 
   it('50 concurrent executes of one approval place exactly one order and all answer its result', async function () {
     // Row locks and conditional writes across processes need a database server; SQLite runs one process.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await apps();
     const { customer, requester } = await company();
     const p = await product({ priceNet: 1200, stock: 100 });
@@ -40,7 +40,7 @@ describe('order approval: races across two app processes (MariaDB)', function ()
 
   it('two approvers approving at once in n-of 2 approve it exactly once with one "approved" mail', async function () {
     // As above: only a database server exercises the row lock across processes.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await apps();
     for (let round = 0; round < 5; round++) {
       const { customer, requester, approverA, approverB } = await company();

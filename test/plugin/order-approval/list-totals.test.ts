@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { adminToken, getShop, http, isMysql } from '../../helpers/shop.js';
+import { adminToken, getShop, http, isServerDb } from '../../helpers/shop.js';
 import { appProcessesForSuite, raceCheckouts } from '../../helpers/processes.js';
 import { as, company, createBudget, employee, fillCart, newCustomer, product, REQUESTER_PERMISSIONS, requestApproval, setSettings, startShop } from './helpers.js';
 
@@ -63,7 +63,7 @@ describe('order approval list and budget orders: totals', function () {
 
   it('30 approvals requested at once across two processes: the total is exactly 30 (MariaDB)', async function () {
     // Concurrent writers of one counter row across processes need a database server; SQLite runs one process.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const [a, b] = await apps();
     const customer = await newCustomer();
     const p = await product({ stock: 10000 });
@@ -85,7 +85,7 @@ describe('order approval list and budget orders: totals', function () {
   });
 
   it('orders placed at once across two processes: the budget orders total is exactly the orders charged (MariaDB)', async function () {
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const processes = await apps();
     const customer = await newCustomer();
     const budget = await createBudget(customer.token, { amount: 1_000_000, allowApproval: false });

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { isMysql } from '../../helpers/shop.js';
+import { isServerDb } from '../../helpers/shop.js';
 import { KINDS, admin, createRule, routeOf, rowsOf } from './fixtures.js';
 
 describe('partial assortment: concurrent assignments (MariaDB)', () => {
   it('20 concurrent POSTs of the same pair all answer 204 and leave exactly one row', async function () {
     // SQLite has a single connection: requests run one after another, so there is no race to test.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const api = await admin();
     for (const kind of KINDS) {
       const entity = await kind.create();
@@ -20,7 +20,7 @@ describe('partial assortment: concurrent assignments (MariaDB)', () => {
 
   it('20 concurrent POSTs of different rules for one entity keep all 20, and concurrent DELETEs remove them', async function () {
     // SQLite has a single connection: requests run one after another, so there is no race to test.
-    if (!isMysql()) this.skip();
+    if (!isServerDb()) this.skip();
     const api = await admin();
     const kind = KINDS[2];
     const entity = await kind.create();
