@@ -106,7 +106,7 @@ describe('host: database outage under load', function () {
     let target: OutageShop | null = null;
 
     before(async function () {
-      // Needs mariadbd; the SQLite run breaks its own file instead (above). PostgreSQL: no private server drill yet (docs/decisions/postgresql.md).
+      // Needs mariadbd; the SQLite run breaks its own file instead (above). PostgreSQL: no private server drill yet (docs/decisions/0015-postgresql.md).
       if (!isMysql()) return this.skip();
       const missing = privateMariaDbAvailable();
       if (missing) throw new Error(`DATABASE_URL is MySQL but a private server cannot be started: ${missing}`);
