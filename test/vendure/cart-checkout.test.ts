@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { buildStoreContext } from '../../src/adapters/vendure/store-api.js';
-import { newId } from '../../src/lib/ids.js';
-import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { PARTICIPANTS } from '../../src/plugin/event-manager/repository.js';
 import { bearer, bootShop, type ShopClient, skipOnPostgres } from './helpers/shop.js';
+import { insertPublishedEvent } from './helpers/events.js';
 
 /**
  * The plugin's own checkout of the buyer's Vendure cart (`checkout.placeOrder` with a `cartToken`):
@@ -101,22 +100,7 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
     const { state } = t.shop;
     const { data } = await t.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');
     const productId = state.ids.toPlugin(data.product.variants[0].id);
-    const eventId = newId();
-    const start = new Date(Date.now() + 20 * 24 * 3600 * 1000);
-    await state.db('b2b_events').insert({
-      id: eventId,
-      product_id: productId,
-      name: 'Ergonomics seminar',
-      language: 'en',
-      description: null,
-      starts_at: toDbTime(start),
-      ends_at: toDbTime(new Date(start.getTime() + 3600_000)),
-      participant_limit: 10,
-      registration_deadline: null,
-      waiting_list: false,
-      status: 'published',
-      created_at: nowDb(),
-    });
+    const eventId = await insertPublishedEvent(state.db, productId);
     // The approver's context as the plugin's routes get it (the event registration page calls cart.addLineItems so; Vendure mounts no storefront pages).
     const token = approver['suite-context-token']!;
     const ctx = await buildStoreContext(state, { header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined), ip: '127.0.0.1', requestId: '' }, true);

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { createDb } from '../../src/lib/db.js';
 import { newId } from '../../src/lib/ids.js';
-import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { createVendureJobs } from '../../src/adapters/vendure/jobs.js';
 import { insertParticipant } from '../../src/plugin/event-manager/repository.js';
 import { EVENT_REMINDER_JOB } from '../../src/plugin/event-manager/index.js';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { startSmtp, type ReceivedMail, type TestMailbox } from '../helpers/smtp.js';
 import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { insertPublishedEvent } from './helpers/events.js';
 
 /**
  * The plugin's mails and scheduled jobs in a Vendure shop: the reference host's outbox sender and
@@ -20,25 +20,8 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
   let mailbox: TestMailbox;
   const sentTo = (to: string, template: string) => (mail: ReceivedMail) => mail.envelopeTo.includes(to) && mail.headers.get('x-suite-template') === template;
 
-  const createEvent = async (variantId: string, name: string, startsInHours: number) => {
-    const id = newId();
-    const start = new Date(Date.now() + startsInHours * 3600_000);
-    await client.shop.state.db('b2b_events').insert({
-      id,
-      product_id: client.shop.state.ids.toPlugin(variantId),
-      name,
-      language: 'en',
-      description: null,
-      starts_at: toDbTime(start),
-      ends_at: toDbTime(new Date(start.getTime() + 3600_000)),
-      participant_limit: 10,
-      registration_deadline: null,
-      waiting_list: false,
-      status: 'published',
-      created_at: nowDb(),
-    });
-    return id;
-  };
+  const createEvent = (variantId: string, name: string, startsInHours: number) =>
+    insertPublishedEvent(client.shop.state.db, client.shop.state.ids.toPlugin(variantId), { name, startsInHours });
   const variantOf = async (slug: string) => ((await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0].id as string);
 
   before(async function () {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { newId } from '../../src/lib/ids.js';
-import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { bearer, bootShop, type GqlAnswer, type ShopClient, skipOnPostgres } from './helpers/shop.js';
+import { insertPublishedEvent } from './helpers/events.js';
 
 /**
  * Orders Vendure places itself (Shop API checkout: ArrangingPayment → addPaymentToOrder) run the
@@ -170,22 +170,7 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
     beforeEach(async () => {
       // An event with two seats and no waiting list on the monitor arm (staff would create it in the event manager).
       await client.shop.state.db('b2b_events').where({ product_id: client.shop.state.ids.toPlugin(armVariantId) }).delete();
-      eventId = newId();
-      const start = new Date(Date.now() + 20 * 24 * 3600 * 1000);
-      await client.shop.state.db('b2b_events').insert({
-        id: eventId,
-        product_id: client.shop.state.ids.toPlugin(armVariantId),
-        name: 'Ergonomics seminar',
-        language: 'en',
-        description: null,
-        starts_at: toDbTime(start),
-        ends_at: toDbTime(new Date(start.getTime() + 3600_000)),
-        participant_limit: 2,
-        registration_deadline: null,
-        waiting_list: false,
-        status: 'published',
-        created_at: nowDb(),
-      });
+      eventId = await insertPublishedEvent(client.shop.state.db, client.shop.state.ids.toPlugin(armVariantId), { participantLimit: 2 });
     });
 
     it('a ticket bought through the Shop API is a participant record and takes a seat; cancelling the order frees it', async () => {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { newId } from '../../src/lib/ids.js';
-import { nowDb, toDbTime } from '../../src/lib/time.js';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { insertPublishedEvent } from './helpers/events.js';
 
 /**
  * Event tickets in Vendure's own Shop API: the participant travels in the OrderLine custom field
@@ -39,22 +38,7 @@ describe('Vendure: event ticket participants in the Shop API', function () {
     const { data } = await client.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');
     armVariantId = data.product.variants[0].id;
     // An event on the monitor arm (the plugin's table; staff would create it in the event manager).
-    eventId = newId();
-    const start = new Date(Date.now() + 20 * 24 * 3600 * 1000);
-    await client.shop.state.db('b2b_events').insert({
-      id: eventId,
-      product_id: client.shop.state.ids.toPlugin(armVariantId),
-      name: 'Ergonomics seminar',
-      language: 'en',
-      description: null,
-      starts_at: toDbTime(start),
-      ends_at: toDbTime(new Date(start.getTime() + 3600_000)),
-      participant_limit: 10,
-      registration_deadline: null,
-      waiting_list: false,
-      status: 'published',
-      created_at: nowDb(),
-    });
+    eventId = await insertPublishedEvent(client.shop.state.db, client.shop.state.ids.toPlugin(armVariantId));
     buyer = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
     await client.gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, buyer);
   });
