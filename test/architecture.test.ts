@@ -115,3 +115,61 @@ describe('architecture: the wall between plugin and host', () => {
     expect(internal).to.deep.equal([VENDURE_PATCH_FILE]);
   });
 });
+
+/** The add-on (first folder under src/plugin) a project-relative file belongs to, or null. */
+function addOnOf(path: string): string | null {
+  const match = /^src\/plugin\/([^/]+)\//.exec(path);
+  return match?.[1] ?? null;
+}
+
+/** Add-on → the add-ons its files import. */
+function addOnGraph(files: ReadonlyArray<{ file: string; source: string }>): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { file, source } of files) {
+    const from = addOnOf(file);
+    if (!from) continue;
+    const edges = graph.get(from) ?? new Set<string>();
+    graph.set(from, edges);
+    for (const specifier of importsOf(source)) {
+      const target = resolveSpecifier(file, specifier);
+      const to = target && addOnOf(target);
+      if (to && to !== from) edges.add(to);
+    }
+  }
+  return graph;
+}
+
+/** Every cycle's path (a → b → a), found by depth-first search. */
+function cyclesOf(graph: Map<string, Set<string>>): string[] {
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]) => {
+    if (path.includes(node)) {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(' → '));
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return cycles;
+}
+
+describe('architecture: add-ons depend one way', () => {
+  it('no add-on imports another that imports it back (directly or around a circle)', () => {
+    const files = sourceFiles('src/plugin').map((file) => ({ file, source: readFileSync(join(ROOT, file), 'utf8') }));
+    const cycles = cyclesOf(addOnGraph(files));
+    expect(cycles, cycles.join('\n')).to.deep.equal([]);
+  });
+
+  it('sees a cycle when one is planted (the guard can fail)', () => {
+    const planted = [
+      { file: 'src/plugin/budget/service.ts', source: "import { x } from '../order-approval/errors.js';" },
+      { file: 'src/plugin/order-approval/use-cases/create.ts', source: "import { y } from '../../budget/service.js';" },
+      { file: 'src/plugin/company/directory.ts', source: "import { z } from '../employee/repository.js';" },
+    ];
+    expect(cyclesOf(addOnGraph(planted))).to.have.length(1);
+    expect(cyclesOf(addOnGraph(planted.slice(1)))).to.deep.equal([]);
+  });
+});

@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import { findEmployees, holds, listEmployees } from './employee-directory.js';
+import { findEmployees, holds, listEmployees } from '../company/employee-directory.js';
 import { PERIOD_LABELS, PERIOD_TYPES, zonedToday } from './periods.js';
 import {
   BUDGET_ORDERS,

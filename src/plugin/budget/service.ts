@@ -3,7 +3,7 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
-import { findEmployees } from './employee-directory.js';
+import { findEmployees } from '../company/employee-directory.js';
 import { periodWindow, startInstant, type PeriodWindow } from './periods.js';
 import {
   APPROVAL_BUDGETS,
@@ -15,7 +15,7 @@ import {
   usedAmount,
   type BudgetRow,
 } from './repository.js';
-import { approvalRequiredError } from '../order-approval/errors.js';
+import { approvalRequiredError } from '../company/approval-required.js';
 
 export interface BudgetStatus {
   budget: BudgetRow;

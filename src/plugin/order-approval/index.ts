@@ -1,6 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
-import { findEmployees } from '../budget/employee-directory.js';
-import { approvalRequiredError } from './errors.js';
+import { findEmployees } from '../company/employee-directory.js';
+import { approvalRequiredError } from '../company/approval-required.js';
 import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
 import { APPROVAL_INTERCEPTOR, OrderApprovalUseCases } from './use-cases/index.js';

@@ -7,7 +7,7 @@ import { fromMinor } from '../../lib/money.js';
 import { reply } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime } from '../../lib/time.js';
-import { findEmployees, holds } from '../budget/employee-directory.js';
+import { findEmployees, holds } from '../company/employee-directory.js';
 import { getBudget, reservationsQuery } from '../budget/repository.js';
 import { APPROVE_PERMISSION, approverEntries, approverStatus, seesAll } from './approvers.js';
 import {

@@ -3,7 +3,7 @@ import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
-import { findEmployees } from '../../budget/employee-directory.js';
+import { findEmployees } from '../../company/employee-directory.js';
 import { applicableBudgetIds } from '../../budget/repository.js';
 import { budgetExceededError, evaluateBudgets } from '../../budget/service.js';
 import { addActivity, getApproval, insertApproval, insertApprovalLines, insertReservations, loadSettings, totalsOf, type Reservation } from '../repository.js';

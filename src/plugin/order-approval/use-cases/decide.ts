@@ -1,7 +1,7 @@
 import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError, type Trx } from '../../../lib/db.js';
-import { findEmployees } from '../../budget/employee-directory.js';
+import { findEmployees } from '../../company/employee-directory.js';
 import { approvalCount, isApprover, isRequester, keyOf, requiredApprovals } from '../approvers.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import { addActivity, approvalLines, decisionsOf, getApproval, insertDecision, markApproved, markDeclined, type ApprovalRow } from '../repository.js';

@@ -1,0 +1,77 @@
+import { readBool, selectRows, type Executor } from '../../../lib/db.js';
+
+/**
+ * What budgets, approval rules, addresses and the other things hung on organisation units need to
+ * know about a company's unit tree. A company has tens to a few hundred units, so the tree is read
+ * whole and walked in memory rather than with recursive SQL (which SQLite, MariaDB and PostgreSQL
+ * spell alike, but which would be one more query per question).
+ */
+export interface UnitNode {
+  id: string;
+  parentId: string | null;
+  name: string;
+}
+
+export async function unitTree(executor: Executor, customerId: string): Promise<UnitNode[]> {
+  const rows = await selectRows<{ id: string; parent_id: string | null; name: string }>(
+    executor('b2b_organisation_units').where({ customer_id: customerId }).select('id', 'parent_id', 'name').orderBy('name').orderBy('id'),
+  );
+  return rows.map((row) => ({ id: row.id, parentId: row.parent_id, name: row.name }));
+}
+
+/** `unitIds` and every unit above them (deduplicated, the given ones first). */
+export function withAncestors(tree: readonly UnitNode[], unitIds: readonly string[]): string[] {
+  const parentOf = new Map(tree.map((unit) => [unit.id, unit.parentId]));
+  const seen = new Set<string>();
+  for (const start of unitIds) {
+    let current: string | null | undefined = start;
+    while (current && !seen.has(current) && parentOf.has(current)) {
+      seen.add(current);
+      current = parentOf.get(current);
+    }
+  }
+  return [...seen];
+}
+
+/** `unitId` and every unit below it. */
+export function subtree(tree: readonly UnitNode[], unitId: string): string[] {
+  const result = [unitId];
+  for (let i = 0; i < result.length; i++) for (const unit of tree) if (unit.parentId === result[i]) result.push(unit.id);
+  return tree.some((unit) => unit.id === unitId) ? result : [];
+}
+
+/** The units an employee is a member of within one company (direct memberships only). */
+export async function unitsOfEmployee(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+  const rows = await selectRows<{ unit_id: string }>(
+    executor('b2b_organisation_unit_members').where({ customer_id: customerId, employee_id: employeeId }).select('unit_id'),
+  );
+  return rows.map((row) => row.unit_id);
+}
+
+/**
+ * The units whose attachments (budgets, addresses, rules …) apply to an employee: the employee's own
+ * units and all units above them. Empty for a login that is no employee (the company admin).
+ */
+export async function unitScopeOfEmployee(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+  const direct = await unitsOfEmployee(executor, customerId, employeeId);
+  if (direct.length === 0) return [];
+  return withAncestors(await unitTree(executor, customerId), direct);
+}
+
+/**
+ * The managers responsible for a unit: its own managers, or, where it has none, those of the nearest
+ * unit above that has some (a team without a lead answers to its department's).
+ */
+export async function managersOfUnit(executor: Executor, customerId: string, unitId: string): Promise<string[]> {
+  const tree = await unitTree(executor, customerId);
+  const rows = await selectRows<{ unit_id: string; employee_id: string; is_manager: unknown }>(
+    executor('b2b_organisation_unit_members').where({ customer_id: customerId }).select('unit_id', 'employee_id', 'is_manager'),
+  );
+  const managers = new Map<string, string[]>();
+  for (const row of rows) if (readBool(row.is_manager)) managers.set(row.unit_id, [...(managers.get(row.unit_id) ?? []), row.employee_id]);
+  for (const id of withAncestors(tree, [unitId])) {
+    const found = managers.get(id);
+    if (found?.length) return found.sort();
+  }
+  return [];
+}
