@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { Errors } from './errors.js';
 import { likeSql, readInt, selectRows } from './db.js';
+import { decodeCursor, encodeCursor, keyAlias, keysetKeys, keyValueOf, orderByKeys, whereAfter, type KeysetKey } from './keyset.js';
 import type { TypedSchema } from './routes.js';
 
 /**
@@ -44,6 +45,8 @@ export interface Criteria {
   term?: string;
   ids?: string[];
   'total-count-mode'?: 0 | 1 | 2 | 'none' | 'exact' | 'next-pages';
+  /** Keyset paging (src/lib/keyset.ts), for lists whose schema has `cursor`: "" for the first page, then the answer's `nextCursor`. */
+  cursor?: string;
 }
 
 const scalar = { type: ['string', 'number', 'boolean', 'null'] };
@@ -241,6 +244,8 @@ export interface Page<T> {
   rows: T[];
   page: number;
   limit: number;
+  /** Only when the criteria gave a cursor: the cursor of the next page, or null on the last. */
+  nextCursor?: string | null;
 }
 
 /**
@@ -302,6 +307,7 @@ export async function searchByCriteria<T>(
   const limit = criteria.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit > MAX_LIMIT || limit < 1) throw Errors.badRequest('SUITE__INVALID_LIMIT', `limit must be between 1 and ${MAX_LIMIT}.`, { pointer: '/limit' });
   const filtered = applyCriteriaFilters(base, criteria, spec);
+  if (criteria.cursor !== undefined) return searchByKeyset<T>(filtered, criteria, criteria.cursor, spec, select, options);
   const readDataQuery = async (): Promise<unknown> => {
     const dataQuery = select(filtered.clone());
     for (const sort of criteria.sort ?? []) dataQuery.orderBy(sortColumnOf(spec, sort.field), (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
@@ -323,21 +329,50 @@ export async function searchByCriteria<T>(
   } else if (mode === 2 || mode === 'next-pages') {
     const ahead = await selectRows<unknown>(filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit));
     total = (page - 1) * limit + ahead.length;
-  } else if (options.knownTotal !== undefined) {
-    total = options.knownTotal;
-  } else if (options.unfilteredTotal && !narrowsRows(criteria)) {
-    total = await options.unfilteredTotal();
-  } else {
-    const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
-    const cached = key === undefined ? undefined : totalCache.get(key);
-    if (cached !== undefined) total = cached;
-    else {
-      const [row]: Array<{ count?: unknown }> = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
-      total = readInt(row?.count);
-      if (key !== undefined) totalCache.set(key, total, { ttl: options.totalCacheTtlMs ?? 10_000 });
-    }
-  }
+  } else total = await exactTotal(filtered, criteria, options);
   return { total, rows, page, limit };
+}
+
+/** The number of rows `filtered` (the base with the criteria's filters) matches: known, kept by the caller, cached or counted. */
+async function exactTotal(filtered: Knex.QueryBuilder, criteria: Criteria, options: SearchOptions): Promise<number> {
+  if (options.knownTotal !== undefined) return options.knownTotal;
+  if (options.unfilteredTotal && !narrowsRows(criteria)) return options.unfilteredTotal();
+  const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
+  const cached = key === undefined ? undefined : totalCache.get(key);
+  if (cached !== undefined) return cached;
+  const [row]: Array<{ count?: unknown }> = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
+  const total = readInt(row?.count);
+  if (key !== undefined) totalCache.set(key, total, { ttl: options.totalCacheTtlMs ?? 10_000 });
+  return total;
+}
+
+/** A page after the row a cursor names (src/lib/keyset.ts); `filtered` is the base with the criteria's filters. */
+async function searchByKeyset<T>(
+  filtered: Knex.QueryBuilder,
+  criteria: Criteria,
+  cursor: string,
+  spec: CriteriaSpec,
+  select: (qb: Knex.QueryBuilder) => Knex.QueryBuilder,
+  options: SearchOptions,
+): Promise<Page<T>> {
+  if ((criteria.page ?? 1) !== 1) throw Errors.badRequest('SUITE__CURSOR_WITH_PAGE', 'Page by `cursor` or by `page`, not both.', { pointer: '/page' });
+  const limit = criteria.limit ?? DEFAULT_LIMIT;
+  const requested = (criteria.sort ?? []).map((sort): KeysetKey => ({ column: sortColumnOf(spec, sort.field), order: (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc' }));
+  const keys = keysetKeys(requested, spec.defaultSort, spec.idColumn);
+  const after = decodeCursor(keys, cursor);
+  const dataQuery = select(filtered.clone()).select(Object.fromEntries(keys.map((key, i) => [keyAlias(i), key.column])));
+  if (after) whereAfter(dataQuery, keys, after);
+  orderByKeys(dataQuery, keys);
+  // One row more than the page: whether a next page exists, without a count.
+  const read = await selectRows<Record<string, unknown>>(dataQuery.limit(limit + 1, { skipBinding: true }));
+  const rows = read.slice(0, limit);
+  const last = rows.at(-1);
+  const nextCursor = read.length > limit && last ? encodeCursor(keys, keys.map((_, i) => keyValueOf(last[keyAlias(i)]))) : null;
+  for (const row of rows) for (let i = 0; i < keys.length; i++) delete row[keyAlias(i)];
+  const mode = criteria['total-count-mode'];
+  // 'next-pages' counts pages ahead of a page number; after a cursor the exact total is what it can answer.
+  const total = mode === 0 || mode === 'none' || (!after && nextCursor === null) ? rows.length : await exactTotal(filtered, criteria, options);
+  return { total, rows: rows as T[], page: 1, limit, nextCursor };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DEFAULT_LIMIT, MAX_LIMIT } from './criteria.js';
+import { CURSOR_PROPERTY } from './keyset.js';
 import { objectSchema } from './schemas.js';
 
 /**
@@ -28,6 +29,9 @@ export const jsonApiPageQuery = {
   },
 } as const;
 
+/** The `cursor` query parameter of an Admin list that also pages by keyset (src/lib/keyset.ts): `links.next` then carries the next one. */
+export const jsonApiCursorQuery = { cursor: CURSOR_PROPERTY } as const;
+
 export interface JsonApiLinks {
   self: string;
   first: string;
@@ -38,7 +42,7 @@ export interface JsonApiLinks {
 
 export interface JsonApiList<T> {
   data: T[];
-  meta: { total: number };
+  meta: { total: number; nextCursor?: string | null };
   links: JsonApiLinks;
 }
 
@@ -49,7 +53,7 @@ export function jsonApiListSchema(resource: Record<string, unknown>): Record<str
   return objectSchema(
     {
       data: { type: 'array', items: resource },
-      meta: objectSchema({ total: { type: 'integer', minimum: 0 } }, ['total']),
+      meta: objectSchema({ total: { type: 'integer', minimum: 0 }, nextCursor: { type: ['string', 'null'], description: 'Only when the request gave a `cursor`: the next page\'s, null on the last page.' } }, ['total']),
       links: objectSchema({ self: link, first: link, last: link, prev: link, next: link }, ['self', 'first', 'last']),
     },
     ['data', 'meta', 'links'],
@@ -64,16 +68,25 @@ export interface ListPage {
   total: number;
   /** Query parameters the list was filtered by; kept in every link (undefined ones are left out). */
   filters?: Record<string, string | number | undefined>;
+  /** Keyset paging: the cursor this page was read with and the next page's (null on the last). */
+  cursor?: { current: string; next: string | null };
 }
 
 /**
  * The links of one page: `self`, `first` and `last` always (`last` is page 1 of an empty list),
  * `prev` from page 2 on (a page past the end points back to the last page), `next` before the last.
  */
-export function pageLinks({ path, page, limit, total, filters = {} }: ListPage): JsonApiLinks {
+export function pageLinks({ path, page, limit, total, filters = {}, cursor }: ListPage): JsonApiLinks {
   const kept = Object.entries(filters).flatMap(([name, value]): Array<[string, string]> => (value === undefined || value === '' ? [] : [[name, String(value)]]));
-  const to = (p: number) => `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ['page', String(p)], ...kept]).toString()}`;
+  const link = (paging: Array<[string, string]>) => `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ...paging, ...kept]).toString()}`;
+  const to = (p: number) => link([['page', String(p)]]);
   const lastPage = Math.max(1, Math.ceil(total / limit));
+  if (cursor) {
+    // A keyset walk goes forward only: no `prev`; `last` is the last page by number.
+    const links: JsonApiLinks = { self: link([['cursor', cursor.current]]), first: link([['cursor', '']]), last: to(lastPage) };
+    if (cursor.next) links.next = link([['cursor', cursor.next]]);
+    return links;
+  }
   const links: JsonApiLinks = { self: to(page), first: to(1), last: to(lastPage) };
   if (page > 1) links.prev = to(Math.min(page - 1, lastPage));
   if (page < lastPage) links.next = to(page + 1);
@@ -82,7 +95,7 @@ export function pageLinks({ path, page, limit, total, filters = {} }: ListPage):
 
 /** One page of an Admin list as a JSON:API document. */
 export function jsonApiList<T>(data: T[], page: ListPage): JsonApiList<T> {
-  return { data, meta: { total: page.total }, links: pageLinks(page) };
+  return { data, meta: page.cursor ? { total: page.total, nextCursor: page.cursor.next } : { total: page.total }, links: pageLinks(page) };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface StoreList<T> {
   elements: T[];
   aggregations: Record<string, unknown>;
   apiAlias: string;
+  /** Only when the request paged by `cursor` (src/lib/keyset.ts): the next page's cursor, null on the last page. */
+  nextCursor?: string | null;
 }
 
 export interface StoreListOptions {
@@ -38,6 +40,7 @@ export function storeListResponse(item: Record<string, unknown>, options: StoreL
       elements: { type: 'array', items: item },
       aggregations: { type: 'object' },
       apiAlias: { type: 'string', const: options.apiAlias ?? SEARCH_RESULT_ALIAS },
+      nextCursor: { type: ['string', 'null'], description: 'Only when the request gave a `cursor`: the cursor of the next page, null on the last page.' },
       ...options.extra,
     },
     ['total', 'page', 'limit', 'elements', 'aggregations', 'apiAlias', ...(options.extraRequired ?? [])],
@@ -48,8 +51,10 @@ export function storeListResponse(item: Record<string, unknown>, options: StoreL
  * A page of a criteria search as the envelope: `paging` is the search's total, page and limit (a
  * search result, or the total with the criteria's page and limit; absent ones are the criteria defaults).
  */
-export function storeList<T>(elements: T[], paging: { total: number; page?: number; limit?: number }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
-  return { total: paging.total, page: paging.page ?? 1, limit: paging.limit ?? DEFAULT_LIMIT, elements, aggregations: {}, apiAlias };
+export function storeList<T>(elements: T[], paging: { total: number; page?: number; limit?: number; nextCursor?: string | null }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
+  const list: StoreList<T> = { total: paging.total, page: paging.page ?? 1, limit: paging.limit ?? DEFAULT_LIMIT, elements, aggregations: {}, apiAlias };
+  if (paging.nextCursor !== undefined) list.nextCursor = paging.nextCursor;
+  return list;
 }
 
 /** A list that is not paged (it answers every element at once): one page holding all of them. */
@@ -58,6 +63,6 @@ export function storeListOf<T>(elements: T[], apiAlias = SEARCH_RESULT_ALIAS): S
 }
 
 /** A service's `{total, data}` page of a criteria search as the envelope (page and limit are the criteria's). */
-export function criteriaList<T>(result: { total: number; data: T[] }, criteria: { page?: number; limit?: number }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
-  return storeList(result.data, { total: result.total, page: criteria.page, limit: criteria.limit }, apiAlias);
+export function criteriaList<T>(result: { total: number; data: T[]; nextCursor?: string | null }, criteria: { page?: number; limit?: number }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
+  return storeList(result.data, { total: result.total, page: criteria.page, limit: criteria.limit, nextCursor: result.nextCursor }, apiAlias);
 }

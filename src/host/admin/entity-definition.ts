@@ -276,7 +276,7 @@ export class Entity {
   async search(db: Db, criteria: Criteria) {
     const filter = moneyFiltersToMinor(criteria.filter, this.moneyFields, ADMIN_MONEY_PRECISION);
     const page = await searchByCriteria<Row>(db(this.def.table), { ...criteria, filter }, this.criteria, (qb) => qb.select(`${this.def.table}.*`));
-    return { total: page.total, data: await this.resources(db, page.rows) };
+    return { total: page.total, data: await this.resources(db, page.rows), nextCursor: page.nextCursor };
   }
 
   private async checkReferences(trx: Trx, input: Record<string, unknown>): Promise<void> {

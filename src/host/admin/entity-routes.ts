@@ -1,6 +1,7 @@
 import { criteriaSchema, DEFAULT_LIMIT, type Criteria } from '../../lib/criteria.js';
 import type { Trx } from '../../lib/db.js';
-import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
+import { jsonApiCursorQuery, jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
+import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import type { AdminRoute } from '../contract.js';
@@ -33,14 +34,15 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       auth: 'admin',
       permission: null,
       schemas: {
-        query: objectSchema(jsonApiPageQuery),
+        query: objectSchema({ ...jsonApiPageQuery, ...jsonApiCursorQuery }),
         responses: { 200: list },
       },
-      async handler({ query }: { query: { limit?: number; page?: number } }) {
+      async handler({ query }: { query: { limit?: number; page?: number; cursor?: string } }) {
         const limit = Number(query.limit);
         const page = Number(query.page);
-        const result = await entity.search(internals.db, { limit, page });
-        return jsonApiList(result.data, { path, page, limit, total: result.total });
+        const result = await entity.search(internals.db, { limit, page, cursor: query.cursor });
+        const cursor = query.cursor === undefined ? undefined : { current: query.cursor, next: result.nextCursor ?? null };
+        return jsonApiList(result.data, { path, page, limit, total: result.total, cursor });
       },
     },
     {
@@ -101,12 +103,13 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { body: criteriaSchema(Object.keys(entity.criteria.fields)), responses: { 200: list } },
+      schemas: { body: criteriaSchema(Object.keys(entity.criteria.fields), { cursor: CURSOR_PROPERTY }), responses: { 200: list } },
       async handler({ body }) {
         const criteria = body as Criteria;
         const result = await entity.search(internals.db, criteria);
-        // The criteria travel in the body: the links name the page and limit to send in it.
-        return jsonApiList(result.data, { path: `/search/${name}`, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, total: result.total });
+        // The criteria travel in the body: the links name the page (or cursor) and limit to send in it.
+        const cursor = criteria.cursor === undefined ? undefined : { current: criteria.cursor, next: result.nextCursor ?? null };
+        return jsonApiList(result.data, { path: `/search/${name}`, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, total: result.total, cursor });
       },
     },
   ];

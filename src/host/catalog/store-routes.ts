@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { readInt, selectRow, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
@@ -41,12 +42,12 @@ export const categoryCriteriaSpec: CriteriaSpec = {
   idColumn: 'categories.id',
 };
 
-const productCriteriaBody = criteriaSchema(Object.keys(productCriteriaSpec.fields));
+const productCriteriaBody = criteriaSchema(Object.keys(productCriteriaSpec.fields), { cursor: CURSOR_PROPERTY });
 const searchBody = {
-  ...criteriaSchema(Object.keys(productCriteriaSpec.fields), { search: { type: 'string', minLength: 1, maxLength: 255 } }),
+  ...criteriaSchema(Object.keys(productCriteriaSpec.fields), { search: { type: 'string', minLength: 1, maxLength: 255 }, cursor: CURSOR_PROPERTY }),
   required: ['search'],
 };
-const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields));
+const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields), { cursor: CURSOR_PROPERTY });
 const productList = storeListResponse(productViewSchema);
 const productListing = storeListResponse(productViewSchema, { apiAlias: PRODUCT_LISTING_ALIAS });
 

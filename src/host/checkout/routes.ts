@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type Filter } from '../../lib/criteria.js';
+import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { selectRow } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -227,12 +228,12 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       tags: orderTags,
       auth: 'login',
       permission: 'orders.read',
-      schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields)), responses: { 200: orderListSchema } },
+      schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields), { cursor: CURSOR_PROPERTY }), responses: { 200: orderListSchema } },
       async handler({ ctx, body }: Input<Criteria>) {
         const criteria: Criteria = { ...body, filter: moneyFiltersToMinor(body.filter, ctx.salesChannel.currencyPrecision) };
         const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
         const elements = await getOrders(db, page.rows.map((row) => row.id), orderViews);
-        return { orders: { total: page.total, page: page.page, limit: page.limit, elements } };
+        return { orders: { total: page.total, page: page.page, limit: page.limit, elements, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) } };
       },
     },
     {

@@ -150,7 +150,13 @@ export const orderSchema = objectSchema(
 export const orderListSchema = objectSchema(
   {
     orders: objectSchema(
-      { total: { type: 'integer', minimum: 0 }, page: { type: 'integer' }, limit: { type: 'integer' }, elements: { type: 'array', items: orderSchema } },
+      {
+        total: { type: 'integer', minimum: 0 },
+        page: { type: 'integer' },
+        limit: { type: 'integer' },
+        elements: { type: 'array', items: orderSchema },
+        nextCursor: { type: ['string', 'null'], description: 'Only when the request gave a `cursor`: the next page\'s, null on the last page.' },
+      },
       ['total', 'elements'],
     ),
   },
