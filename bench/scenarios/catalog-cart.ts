@@ -1,6 +1,8 @@
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import { hashPassword } from '../../src/host-kit/passwords.js';
+import { encodeCursor, keysetKeys } from '../../src/lib/keyset.js';
+import { productCriteriaSpec } from '../../src/host/catalog/product-search.js';
 import { insertInBatches, type BenchEnv, type BenchScenario } from '../types.js';
 
 export const BENCH_CUSTOMER = { email: 'bench-buyer@bench.test', password: 'bench-buyer-password' };
@@ -94,6 +96,19 @@ const listingSql = [
   { sql: 'select count(*) as n from products where active = ?', bindings: [1] },
 ];
 
+const PAGE = 25;
+
+/**
+ * The last listing page two ways: by page number (the database skips every row before it) and by
+ * the cursor the page before answers (keyset: it starts after that row through the sort's index).
+ */
+async function lastPage(db: BenchEnv['db']): Promise<{ page: number; offset: number; after: { name: string; id: string } }> {
+  const total = Number((await db('products').where('active', true).count({ n: '*' }))[0]!.n);
+  const offset = Math.floor((total - 1) / PAGE) * PAGE;
+  const after = (await db('products').where('active', true).orderBy([{ column: 'name' }, { column: 'id' }]).offset(offset - 1).first('name', 'id')) as { name: string; id: string };
+  return { page: offset / PAGE + 1, offset, after };
+}
+
 export const scenarios: BenchScenario[] = [
   {
     name: 'product listing',
@@ -103,6 +118,38 @@ export const scenarios: BenchScenario[] = [
       return {
         app: { method: 'POST', path: '/store-api/product', headers: { 'suite-context-token': token }, body: JSON.stringify({ limit: 25 }) },
         baselineSql: listingSql,
+      };
+    },
+  },
+  {
+    name: 'last listing page by number',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      const { page, offset } = await lastPage(env.db);
+      return {
+        app: { method: 'POST', path: '/store-api/product', headers: { 'suite-context-token': token }, body: JSON.stringify({ limit: PAGE, page }) },
+        baselineSql: [{ ...listingSql[0]!, sql: `${listingSql[0]!.sql} offset ${offset}` }, listingSql[1]!],
+      };
+    },
+  },
+  {
+    name: 'last listing page by cursor',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      const { after } = await lastPage(env.db);
+      const keys = keysetKeys([], productCriteriaSpec.defaultSort, productCriteriaSpec.idColumn);
+      const cursor = encodeCursor(keys, [after.name, after.id]);
+      return {
+        app: { method: 'POST', path: '/store-api/product', headers: { 'suite-context-token': token }, body: JSON.stringify({ limit: PAGE, cursor }) },
+        baselineSql: [
+          {
+            sql: 'select id, version_id, product_number, name, description, stock, tax_rate_bp, price_net from products where active = ? and (name > ? or (name = ? and id > ?)) order by name asc, id asc limit 26',
+            bindings: [1, after.name, after.name, after.id],
+          },
+          listingSql[1]!,
+        ],
       };
     },
   },
