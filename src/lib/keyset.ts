@@ -96,6 +96,17 @@ export function whereAfter(query: Knex.QueryBuilder, keys: KeysetKey[], values: 
   const postgres = dialectOf(query) === 'postgres';
   // better-sqlite3 and mysql2 bind no booleans: the columns hold 0/1 there.
   const bound = values.map((value) => (typeof value === 'boolean' && !postgres ? Number(value) : value));
+  // The first key's bound, ANDed before the OR of the ties: a range every database's planner scans
+  // the sort's index by (an OR alone makes SQLite walk the index from its start, row by row).
+  const [first] = keys;
+  const firstValue = bound[0] ?? null;
+  if (first && firstValue !== null) {
+    if (first.order === 'asc') query.where(first.column, '>=', firstValue);
+    else
+      query.where((below) => {
+        below.where(first.column, '<=', firstValue).orWhereNull(first.column);
+      });
+  }
   query.where((any) => {
     keys.forEach((key, i) => {
       any.orWhere((all) => {
