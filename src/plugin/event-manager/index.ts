@@ -6,7 +6,7 @@ import { EVENTS_VERSION, deleteCustomersParticipants, deleteEventsOfProducts } f
 import { eventAdminRoutes, eventStoreRoutes } from './routes.js';
 import { EventUseCases } from './use-cases/index.js';
 import { EventSettingsCache } from './settings.js';
-import { eventStorefrontPages } from './storefront.js';
+import { eventStorefrontPages } from './storefront/index.js';
 
 export { EVENT_REMINDER_JOB } from './jobs.js';
 
@@ -24,9 +24,10 @@ export function registerEventManager(host: HostRuntime): void {
   host.cart.addLineItemProcessor(eventTicketProcessor(settings));
   host.checkout.onOrderPlaced(eventOrderHook(host));
   host.checkout.onOrderCancelled(eventOrderCancelledHook(host));
-  for (const route of eventStoreRoutes(host, service, settings)) host.storeApi.route(route);
+  const storeRoutes = eventStoreRoutes(host, service, settings);
+  for (const route of storeRoutes) host.storeApi.route(route);
   for (const route of eventAdminRoutes(host, service)) host.adminApi.route(route);
-  for (const page of eventStorefrontPages(host, service, settings)) host.storefront.page(page);
+  for (const page of eventStorefrontPages(host, storeRoutes, service, settings)) host.storefront.page(page);
   registerEventJobs(host, settings);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersParticipants(trx, ids));
   host.events.on('product.deleted', (trx, { ids }) => deleteEventsOfProducts(trx, ids));
