@@ -45,9 +45,9 @@ type StaffRoute<S extends RouteSchemas> = Pick<RouteDefinition, 'method' | 'path
   handler: (input: RouteInput<StoreContext, BodyOf<S>, QueryOf<S>, ParamsOf<S>>) => Promise<unknown>;
 };
 
-export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
-  /** Routes for sales staff (declared `actors: ['salesRepresentative']`: the pipeline refuses everyone else); fresh settings first. */
-  const staffRoute = <const S extends RouteSchemas>(route: StaffRoute<S>): StoreRoute =>
+/** Routes for sales staff (declared `actors: ['salesRepresentative']`: the pipeline refuses everyone else); fresh settings first. */
+function staffRouteOf(settings: EventSettingsCache) {
+  return <const S extends RouteSchemas>(route: StaffRoute<S>): StoreRoute =>
     defineStoreRoute<S>({
       ...route,
       auth: 'login',
@@ -60,8 +60,16 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
         return route.handler(input);
       },
     });
-  const eventId = pathParams('id');
+}
 
+const eventId = pathParams('id');
+
+export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
+  return [...customerEventRoutes(service, settings), ...staffEventRoutes(host, service, settings), ...staffParticipantRoutes(host, service, settings)];
+}
+
+/** The event overview, one event, and the company's participants. */
+function customerEventRoutes(service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
   return [
     // ---- customers ----
     defineStoreRoute({
@@ -122,6 +130,13 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       },
     }),
 
+  ];
+}
+
+/** Sales staff: events and their specifications. */
+function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
+  const staffRoute = staffRouteOf(settings);
+  return [
     // ---- sales staff: events ----
     staffRoute({
       method: 'GET',
@@ -224,6 +239,13 @@ export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, sett
       },
     }),
 
+  ];
+}
+
+/** Sales staff: the participants of an event, their statuses, the circular mail. */
+function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
+  const staffRoute = staffRouteOf(settings);
+  return [
     // ---- sales staff: participants ----
     staffRoute({
       method: 'POST',
