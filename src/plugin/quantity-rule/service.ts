@@ -1,4 +1,4 @@
-import type { CartLineItem, HostRuntime, LineItemProcessor, StoreContext } from '../../host/contract.js';
+import type { CartLineItem, HostRuntime, LineItemProcessor, ProductExtension, StoreContext } from '../../host/contract.js';
 import { CART_LIMITS } from '../../host-kit/cart-rules.js';
 import type { Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -125,3 +125,21 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
     packPrice: fromMinor(prices[index]!.unitNet * rule.packSize, precision),
   }));
 }
+
+/**
+ * The rule in the hosts' own product answers (contract 3.5): `extensions.quantityRule` of the Store
+ * API product detail, `suiteExtensions.quantityRule` of Vendure's ProductVariant; the default rule
+ * (custom false) for products without one, so a theme always finds what to build its picker from.
+ */
+export const quantityRuleExtension: ProductExtension = {
+  name: 'quantityRule',
+  async load(_ctx, productIds, executor) {
+    const rules = await rulesOf(executor, productIds);
+    return new Map(
+      productIds.map((id) => {
+        const { minQuantity, maxQuantity, step, packSize, priceUnit } = rules.get(id) ?? defaultRule(id);
+        return [id, { minQuantity, maxQuantity, step, packSize, priceUnit, custom: rules.has(id) }];
+      }),
+    );
+  },
+};

@@ -5,6 +5,7 @@ import { expectError, getShop, http } from '../../helpers/shop.js';
 import { as as storeAs, newCustomer } from '../employee/helpers.js';
 import { hide } from '../fast-order/helpers.js';
 import { nearestAllowed, defaultRule } from '../../../src/plugin/quantity-rule/rules.js';
+import { storefrontVisitor } from '../../helpers/storefront.js';
 import { admin, startShop } from './helpers.js';
 
 describe('quantity rules: Admin API (operators set them) and Store API (themes read them)', function () {
@@ -71,6 +72,28 @@ describe('quantity rules: Admin API (operators set them) and Store API (themes r
     expectError(await (await storeAs(token)).post('/quantity-rule/list', { productIds: [] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await (await storeAs(token)).post('/quantity-rule/list', { productIds: ['x'] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await (await storeAs(token)).post('/quantity-rule/list', {}), 400, 'SUITE__INVALID_INPUT');
+  });
+
+  it("carries the rule in the Store API product answer (extensions.quantityRule) and shows it on the storefront's product page", async () => {
+    const pack = await insertProduct({ priceNet: 250 });
+    const plain = await insertProduct();
+    expect((await (await admin()).put(`/suite-quantity-rule/${pack.id}`, { packSize: 12, maxQuantity: 96, priceUnit: 'pack' })).status).to.equal(201);
+    const detail = await (await storeAs(null)).get(`/product/${pack.id}`);
+    expect(detail.status, JSON.stringify(detail.body)).to.equal(200);
+    expect(detail.body.extensions.quantityRule).to.deep.equal({ minQuantity: 12, maxQuantity: 96, step: 12, packSize: 12, priceUnit: 'pack', custom: true });
+    expect((await (await storeAs(null)).get(`/product/${plain.id}`)).body.extensions.quantityRule).to.include({ minQuantity: 1, step: 1, packSize: 1, custom: false });
+
+    const { email, password } = await newCustomer();
+    const visitor = await storefrontVisitor();
+    await visitor.login(email, password);
+    const page = await visitor.get(`/product/${pack.id}`);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.match(/data-test="quantity-rule">Sold in packs of 12, minimum 12, maximum 96, in steps of 12</);
+    expect(page.text).to.match(/data-test="pack-price">Per pack of 12: <strong>[^<]*30[.,]00/);
+    expect(page.text).to.contain('min="12" step="12" max="96" value="12"');
+    const plainPage = await visitor.get(`/product/${plain.id}`);
+    expect(plainPage.text).not.to.contain('data-test="quantity-rule"');
+    expect(plainPage.text).to.contain('min="1" step="1"');
   });
 
   it('publishes the routes in both OpenAPI documents', async () => {
