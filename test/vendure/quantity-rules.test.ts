@@ -76,6 +76,17 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
     expect(refused.data.transitionOrderToState.transitionError).to.contain('SUITE__QUANTITY_NOT_ALLOWED').and.contain('12 or 24');
   });
 
+  it('the Shop API carries the rule on the variant (suiteExtensions.quantityRule, contract 3.5), for buyers and guests', async () => {
+    const query = '{ product(slug: "copy-paper-a4") { variants { id suiteExtensions } } }';
+    for (const headers of [buyer, {}]) {
+      const { data, errors } = await client.gql('shop-api', query, {}, headers);
+      expect(errors, JSON.stringify(errors)).to.equal(undefined);
+      expect(data.product.variants[0].suiteExtensions.quantityRule).to.deep.equal({ minQuantity: 12, maxQuantity: null, step: 12, packSize: 12, priceUnit: 'piece', custom: true });
+    }
+    const desk = await client.gql('shop-api', '{ product(slug: "standing-desk") { variants { suiteExtensions } } }', {}, buyer);
+    expect(desk.data.product.variants[0].suiteExtensions.quantityRule).to.include({ minQuantity: 1, step: 1, packSize: 1, custom: false });
+  });
+
   it("the plugin's Store API answers the rule on Vendure too", async () => {
     const res = await client.rest('GET', `/store-api/quantity-rule/${client.shop.state.ids.toPlugin(paperVariantId)}`, buyer);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
