@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { deleteRulesOf } from './repository.js';
 import { quantityRuleAdminRoutes, quantityRuleStoreRoutes } from './routes.js';
+import { QUANTITY_RULES_VERSION, QuantityRuleCache } from './rule-cache.js';
 import { quantityRuleExtension, quantityRuleProcessor } from './service.js';
 
 export { assertAllowedQuantities, type EnteredQuantity } from './service.js';
@@ -14,7 +15,8 @@ export { QUANTITY_NOT_ALLOWED, type QuantityRule } from './rules.js';
 export function registerQuantityRules(host: HostRuntime): void {
   for (const route of quantityRuleAdminRoutes(host)) host.adminApi.route(route);
   for (const route of quantityRuleStoreRoutes(host)) host.storeApi.route(route);
-  host.cart.addLineItemProcessor(quantityRuleProcessor);
+  host.auth.addContextVersion(QUANTITY_RULES_VERSION);
+  host.cart.addLineItemProcessor(quantityRuleProcessor(new QuantityRuleCache(host)));
   // A host before contract 3.5 has no product extensions: themes there read POST /quantity-rule/list.
   host.catalog.addProductExtension?.(quantityRuleExtension);
   host.events.on('product.deleted', (trx, { ids }) => deleteRulesOf(trx, ids));

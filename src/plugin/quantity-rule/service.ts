@@ -5,6 +5,7 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { deleteRule, ruleOf, rulesOf, saveRule, type StoredQuantityRule } from './repository.js';
 import { defaultRule, isAllowed, quantityRefusal, type QuantityRule } from './rules.js';
+import type { QuantityRuleCache } from './rule-cache.js';
 
 export const QUANTITY_RULE_PROCESSOR = 'quantity-rule';
 
@@ -36,15 +37,20 @@ export async function assertAllowedQuantities(executor: Executor, entered: Enter
  * The line-item processor: every quantity that enters a cart ('add': Store API cart, fast order,
  * lists to cart, the representative's fast order; on Vendure addItemToOrder / adjustOrderLine) and
  * every line of an order ('order': checkout of a cart whose line a newer rule refuses, approval
- * execute, offer accept, on both hosts) is checked against its product's rule.
+ * execute, offer accept, on both hosts) is checked against its product's rule (kept per process
+ * while the rules version stands: rule-cache.ts).
  */
-export const quantityRuleProcessor: LineItemProcessor = {
-  name: QUANTITY_RULE_PROCESSOR,
-  async process(_ctx: StoreContext, item: CartLineItem, _phase, executor: Executor): Promise<CartLineItem> {
-    if (item.productId) await assertAllowedQuantities(executor, [{ productId: item.productId, quantity: item.quantity, label: item.label }]);
-    return item;
-  },
-};
+export function quantityRuleProcessor(cache: QuantityRuleCache): LineItemProcessor {
+  return {
+    name: QUANTITY_RULE_PROCESSOR,
+    async process(ctx: StoreContext, item: CartLineItem, _phase, executor: Executor): Promise<CartLineItem> {
+      if (!item.productId) return item;
+      const rule = await cache.ruleOf(ctx, executor, item.productId);
+      if (rule && !isAllowed(rule, item.quantity)) throw quantityRefusal(rule, item.quantity, item.label);
+      return item;
+    },
+  };
+}
 
 /** What an operator sends for a product's rule (absent fields take their defaults). */
 export interface RuleInput {
