@@ -91,6 +91,11 @@ describe('quantity rules: Admin API (operators set them) and Store API (themes r
     expect(page.text).to.match(/data-test="quantity-rule">Sold in packs of 12, minimum 12, maximum 96, in steps of 12</);
     expect(page.text).to.match(/data-test="pack-price">Per pack of 12: <strong>[^<]*30[.,]00/);
     expect(page.text).to.contain('min="12" step="12" max="96" value="12"');
+    const refused = await visitor.post('/cart/add', { productId: pack.id, quantity: '13' });
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.contain('13 is not allowed').and.contain('12 or 24');
+    await visitor.get(`/product/${pack.id}`);
+    expect((await visitor.post('/cart/add', { productId: pack.id, quantity: '24' })).status).to.equal(303);
     const plainPage = await visitor.get(`/product/${plain.id}`);
     expect(plainPage.text).not.to.contain('data-test="quantity-rule"');
     expect(plainPage.text).to.contain('min="1" step="1"');
