@@ -11,6 +11,7 @@ import type {
   OrderCancelledHook,
   OrderPlacedHook,
   PriceProvider,
+  ProductExtension,
   VisibilityFilter,
 } from '../host/contract.js';
 
@@ -21,6 +22,8 @@ export interface PluginRegistries {
   /** Plugin counters read with every Store API context (`auth.addContextVersion`). */
   contextVersions: ContextVersionSource[];
   visibilityFilters: VisibilityFilter[];
+  /** (3.5) Values plugins add to product answers (`catalog.addProductExtension`). */
+  productExtensions: ProductExtension[];
   priceProviders: PriceProvider[];
   lineItemProcessors: LineItemProcessor[];
   checkoutInterceptors: CheckoutInterceptor[];
@@ -38,6 +41,7 @@ export function emptyRegistries(): PluginRegistries {
     contextEnrichers: [],
     contextVersions: [],
     visibilityFilters: [],
+    productExtensions: [],
     priceProviders: [],
     lineItemProcessors: [],
     checkoutInterceptors: [],

@@ -6,7 +6,7 @@ import type { Criteria } from '../lib/criteria.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.4.0';
+export const CONTRACT_VERSION = '3.5.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -207,6 +207,18 @@ export interface OrderedProduct {
   lastOrderDate: string;
   totalQuantity: number;
   orderCount: number;
+}
+
+/**
+ * (3.5) What a plugin adds to the products buyers see, e.g. a quantity rule for a theme's quantity
+ * picker. A host answers it in its product answers under `extensions.<name>`: the reference host in
+ * the Store API's product detail (`GET /product/{productId}`), Vendure in the Shop API's
+ * `ProductVariant.suiteExtensions` (JSON, keyed by name).
+ */
+export interface ProductExtension {
+  name: string;
+  /** Per product id its value (a JSON object); products the extension has nothing for are absent. Reads through `executor`. */
+  load(ctx: StoreContext, productIds: string[], executor: Executor): Promise<Map<string, Record<string, unknown>>>;
 }
 
 export interface ProductRecord {
@@ -702,6 +714,8 @@ export interface HostRuntime {
 
   readonly catalog: {
     addVisibilityFilter(filter: VisibilityFilter): void;
+    /** (3.5) Adds a plugin's values to the product answers (see ProductExtension). Optional: a host without it leaves it out. */
+    addProductExtension?(extension: ProductExtension): void;
     /**
      * Products by id that the context may see (active, visible); missing ids are absent from the
      * result. Records may be frozen (the reference host shares the records it keeps per process

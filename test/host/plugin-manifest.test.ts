@@ -25,7 +25,7 @@ describe('host: plugin manifest', () => {
     expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
     expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^4.0.0' }))).to.throw(/field "\/contractVersion" requires \^4\.0\.0/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(/field "\/contractVersion" requires \^1\.0\.0, the host offers 3\.4\.0/);
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(/field "\/contractVersion" requires \^1\.0\.0, the host offers 3\.5\.0/);
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(/field "\/contractVersion" is not a semver range/);
     expect(() => loadManifest(manifestFile({ ...real, permissions: [{ key: 'Bad Key!', group: 'x', description: 'x' }] }))).to.throw(/field "\/permissions\/0\/key"/);
     const badDefault = { ...real, config: { type: 'object', properties: { retries: { type: 'integer', default: 'three' } } } };
@@ -34,7 +34,7 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('3.4.0');
+    expect(CONTRACT_VERSION).to.equal('3.5.0');
     expect(loadManifest(manifestFile({ ...real, contractVersion: '^3' })).name).to.equal('suite-b2b');
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3

@@ -124,6 +124,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
   return {
     catalog: {
       addVisibilityFilter: (filter) => void state.registries.visibilityFilters.push(filter),
+      addProductExtension: (extension) => void state.registries.productExtensions.push(extension),
       async visibleProducts(ctx, wanted, executor = state.db) {
         return visibleOf(ctx, await variantsByIds(ids, executor, wanted, await channel(executor)), executor);
       },

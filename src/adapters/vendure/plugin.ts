@@ -22,6 +22,7 @@ import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-proce
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
 import { SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
+import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
 import { checkSearchStrategy } from './search-strategy.js';
 import { storeContexts } from './vendure-context.js';
 import { ADMIN_PERMISSION, createApis } from './store-api.js';
@@ -141,6 +142,7 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     const visibility = shopVisibility(s, contextOf);
     latest.storeContextOf = contextOf;
     latest.visibility = visibility;
+    productExtensions(state, contextOf);
     config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, state, contextOf);
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
@@ -205,7 +207,13 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     }
   }
   Reflect.defineMetadata('design:paramtypes', [ModuleRef], SuiteB2BPlugin);
-  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts).
-  VendurePlugin({ imports: [PluginCommonModule], configuration: configure, compatibility: '^3.7.0', shopApiExtensions: { resolvers: SHOP_VISIBILITY_RESOLVERS } })(SuiteB2BPlugin);
+  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts);
+  // the plugin's product extensions as ProductVariant.suiteExtensions (product-extensions.ts).
+  VendurePlugin({
+    imports: [PluginCommonModule],
+    configuration: configure,
+    compatibility: '^3.7.0',
+    shopApiExtensions: { schema: PRODUCT_EXTENSIONS_SCHEMA, resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS] },
+  })(SuiteB2BPlugin);
   return SuiteB2BPlugin;
 }

@@ -13,6 +13,11 @@ export const productViewSchema = objectSchema(
   {
     ...productViewProperties,
     tierPrices: { type: 'array', items: objectSchema({ minQuantity: { type: 'integer' }, unitPrice: money }, ['minQuantity', 'unitPrice']) },
+    extensions: {
+      type: 'object',
+      additionalProperties: { type: 'object' },
+      description: "(contract 3.5) What the plugins add to the product detail, keyed by name (e.g. `quantityRule`: minimum, maximum, step, pack size, price unit).",
+    },
   },
   ['id', 'versionId', 'productNumber', 'name', 'description', 'stock', 'available', 'active', 'categoryIds', 'taxRate', 'calculatedPrice'],
 );

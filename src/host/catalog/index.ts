@@ -135,6 +135,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
 
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
+    addProductExtension: (extension) => void registries.productExtensions.push(extension),
     visibleProducts: (ctx, ids, executor = internals.db) => visibleProducts(ctx, ids, executor, executor === internals.db),
     visibleProductsByNumber: (ctx, numbers, executor = internals.db) => visibleProductsByNumber(ctx, numbers, executor),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,

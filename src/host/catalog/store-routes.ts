@@ -63,6 +63,16 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     return { query };
   }
 
+  /** (3.5) What plugins add to a product's answer (`catalog.addProductExtension`), as `extensions` keyed by their names; nothing without them. */
+  async function productExtensions(ctx: StoreContext, productId: string): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
+    const extensions: Record<string, Record<string, unknown>> = {};
+    for (const extension of internals.registries.productExtensions) {
+      const value = (await extension.load(ctx, [productId], db)).get(productId);
+      if (value) extensions[extension.name] = value;
+    }
+    return Object.keys(extensions).length ? { extensions } : {};
+  }
+
   /** The columns of product rows that `views` turns into priced views: with their category ids and tier prices, so no further query reads them. */
   const viewColumns = [...PRODUCT_COLUMNS, categoryIdsColumn(db), tierPricesColumn(db)];
 
@@ -154,7 +164,8 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       async handler({ ctx, params }: Input<unknown, { productId: string }>) {
         const row = await selectRow<ProductRow>((await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(viewColumns));
         if (!row) throw Errors.notFound('product', params.productId);
-        return (await views(ctx, [row], true))[0];
+        const [view] = await views(ctx, [row], true);
+        return { ...view!, ...(await productExtensions(ctx, params.productId)) };
       },
     },
     {

@@ -66,7 +66,11 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     customers: host(runtime.customers),
     customerGroups: host(runtime.customerGroups),
     rules: host(runtime.rules),
-    catalog: { ...host(runtime.catalog), addVisibilityFilter: (filter) => runtime.catalog.addVisibilityFilter(plugin(filter)) },
+    catalog: {
+      ...host(runtime.catalog),
+      addVisibilityFilter: (filter) => runtime.catalog.addVisibilityFilter(plugin(filter)),
+      addProductExtension: (extension) => runtime.catalog.addProductExtension?.({ name: extension.name, load: plugin(extension.load.bind(extension)) }),
+    },
     prices: {
       ...host(runtime.prices),
       addPriceProvider: (provider) => {

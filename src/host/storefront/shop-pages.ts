@@ -30,6 +30,34 @@ interface ProductView {
   categoryIds: string[];
   calculatedPrice: { unitPrice: number; source: string };
   tierPrices?: Array<{ minQuantity: number }>;
+  /** (contract 3.5) What plugins add; the page reads `quantityRule` for its quantity input. */
+  extensions?: { quantityRule?: QuantityPicker };
+}
+
+/** The quantity rule a plugin may add to a product (`extensions.quantityRule`): what the quantity input admits. */
+interface QuantityPicker {
+  minQuantity: number;
+  maxQuantity: number | null;
+  step: number;
+  packSize: number;
+  priceUnit: 'piece' | 'pack';
+}
+
+/** The quantity input's bounds and the line that explains them (none for a product sold by the piece from 1). */
+function quantityPicker(rule: QuantityPicker | undefined, stock: number, unitPrice: number) {
+  if (!rule) return { min: 1, step: 1, max: stock, text: null, packPrice: null };
+  const parts: string[] = [];
+  if (rule.packSize > 1) parts.push(`Sold in packs of ${rule.packSize}`);
+  if (rule.minQuantity > 1) parts.push(`minimum ${rule.minQuantity}`);
+  if (rule.maxQuantity !== null) parts.push(`maximum ${rule.maxQuantity}`);
+  if (rule.step > 1) parts.push(`in steps of ${rule.step}`);
+  return {
+    min: rule.minQuantity,
+    step: rule.step,
+    max: Math.min(stock, rule.maxQuantity ?? stock),
+    text: parts.length ? parts.join(', ') : null,
+    packPrice: rule.priceUnit === 'pack' ? Math.round(unitPrice * rule.packSize * 1e6) / 1e6 : null,
+  };
 }
 interface ProductListing {
   total: number;
@@ -195,6 +223,8 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
           categories: product.categoryIds.filter((categoryId) => names.has(categoryId)).map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
         },
         yourPrice,
+        quantity: quantityPicker(product.extensions?.quantityRule, product.stock, yourPrice.unitPrice),
+        packSize: product.extensions?.quantityRule?.packSize ?? 1,
         isSpecialPrice: yourPrice.source !== 'list' && yourPrice.source !== 'tier',
         listPrice: prices.listPrice,
         priceRows: prices.rows,

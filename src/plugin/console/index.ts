@@ -3,6 +3,7 @@ import { accountRequestPages } from './account-requests.js';
 import { customerPricePages } from './customer-prices.js';
 import { createConsoleKit } from './kit.js';
 import { partialAssortmentPages } from './partial-assortments.js';
+import { quantityRulePages } from './quantity-rules.js';
 import { settingsPages } from './settings.js';
 import { startPages } from './start.js';
 
@@ -15,5 +16,5 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [...startPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...quantityRulePages(kit), ...settingsPages(kit)]) host.console.page(page);
 }

@@ -15,10 +15,10 @@ interface ItemResult {
   customerProductNumber: string | null;
   quantity: number;
   added: boolean;
-  error: { code: string; detail: string } | null;
+  error: { code: string; detail: string; meta?: Record<string, unknown> } | null;
 }
 
-const errorOf = (error: AppError) => ({ code: error.code, detail: error.message });
+const errorOf = (error: AppError) => ({ code: error.code, detail: error.message, ...(error.options.meta ? { meta: error.options.meta } : {}) });
 
 /** The index of the item an add-to-cart error is about: its pointer (/items/3/…), else the product in its meta. */
 function culprits(error: AppError, batch: Array<{ result: ItemResult }>): number[] {

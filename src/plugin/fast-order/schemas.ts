@@ -122,7 +122,16 @@ export const addToCartResponse = objectSchema(
           customerProductNumber: nullable({ type: 'string' }),
           quantity: { type: 'integer' },
           added: { type: 'boolean' },
-          error: nullable(objectSchema({ code: { type: 'string' }, detail: { type: 'string' } }, ['code', 'detail'])),
+          error: nullable(
+            objectSchema(
+              {
+                code: { type: 'string' },
+                detail: { type: 'string' },
+                meta: { type: 'object', description: "The refusal's details, e.g. a quantity rule's asked and allowed quantities (SUITE__QUANTITY_NOT_ALLOWED)." },
+              },
+              ['code', 'detail'],
+            ),
+          ),
         },
         ['index', 'productId', 'productNumber', 'customerProductNumber', 'quantity', 'added', 'error'],
       ),

@@ -9,6 +9,7 @@ import { findOffer, insertOffer, insertOfferLines, offerLines, offerViews, total
 import { MAX_OFFER_LINES } from '../schemas.js';
 import { isRepresentative, lineTotal, visibleProducts } from './access.js';
 import { declaredCustomer } from '../../declared.js';
+import { assertAllowedQuantities } from '../../quantity-rule/index.js';
 
 export interface OfferRequestInput {
   billigAddressId?: string | null;
@@ -87,6 +88,8 @@ async function createOffer(host: HostRuntime, ctx: StoreContext, input: OfferReq
   await assertAddresses(host, customer.id, input);
   if (lines.length > MAX_OFFER_LINES) throw Errors.badRequest('SUITE__OFFER_TOO_MANY_LINES', `An offer holds at most ${MAX_OFFER_LINES} lines.`);
   for (const [index, line] of lines.entries()) lineTotal(line.unitNet, line.quantity, `/lineItems/${index}/quantity`);
+  // A cart line a newer rule refuses is refused here as at checkout (the body names no line: no pointer then).
+  await assertAllowedQuantities(host.db, lines.map((line, index) => ({ productId: line.productId, quantity: line.quantity, label: line.label, pointer: source === 'items' ? `/lineItems/${index}/quantity` : undefined })));
   const byRepresentative = isRepresentative(ctx);
   return inTransaction(host.db, async (trx) => {
     const representative = byRepresentative ? null : await representativeOfCustomer(trx, customer.id);

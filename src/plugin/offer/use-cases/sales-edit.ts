@@ -8,6 +8,7 @@ import { MAX_OFFER_LINES } from '../schemas.js';
 import { OFFER_TRANSITIONS } from '../states.js';
 import { lineTotal, minorOf, viewOffer, visibleOffer, visibleProducts } from './access.js';
 import { declaredRepresentative } from '../../declared.js';
+import { assertAllowedQuantities } from '../../quantity-rule/index.js';
 
 export interface SalesUpdateInput {
   subject?: string;
@@ -61,6 +62,7 @@ export async function salesUpdate(host: HostRuntime, ctx: StoreContext, id: stri
       if (!line) throw Errors.badRequest('SUITE__OFFER_LINE_ITEM_NOT_FOUND', `The offer has no line item "${change.id}".`, { pointer: `${change.pointer}/id` });
       const unitNet = change.unitNet ?? line.unitNet;
       const quantity = change.quantity ?? line.quantity;
+      if (change.quantity !== undefined) await assertAllowedQuantities(trx, [{ productId: line.productId, quantity, label: line.label, pointer: `${change.pointer}/quantity` }]);
       await updateOfferLine(trx, id, line.id, { unitNet, quantity, totalNet: lineTotal(unitNet, quantity, change.pointer), comment: change.comment });
     }
     await deleteOfferLines(trx, id, [...removed]);
@@ -102,6 +104,7 @@ export async function addProducts(host: HostRuntime, ctx: StoreContext, id: stri
       listUnitNet: calculated.unitNet,
     });
   }
+  await assertAllowedQuantities(host.db, lines.map((line, index) => ({ productId: line.productId, quantity: line.quantity, label: line.label, pointer: `/object/${index}/quantity` })));
   await inTransaction(host.db, async (trx) => {
     const offer = await editableOffer(host, ctx, id, trx);
     const existing = (await offerLines(trx, [id])).get(id) ?? [];

@@ -10,6 +10,7 @@ import { addActivity, getApproval, insertApproval, insertApprovalLines, insertRe
 import { assertOwnAddresses } from './access.js';
 import { notifyApprovers } from './notify.js';
 import { declaredCustomer } from '../../declared.js';
+import { assertAllowedQuantities } from '../../quantity-rule/index.js';
 
 export interface CreateApprovalInput {
   cartToken: string;
@@ -32,6 +33,8 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
   if (unavailable)
     throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `"${unavailable.label}" is not available.`, { pointer: '/cartToken', meta: { productId: unavailable.productId } });
   await assertInStock(host, priced.lines);
+  // A cart line a newer rule refuses is refused here as at checkout, before anyone is asked to approve it.
+  await assertAllowedQuantities(host.db, priced.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, label: l.label, pointer: '/cartToken' })));
   await assertOwnAddresses(host, customer.id, body);
 
   return inTransaction(host.db, async (trx) => {

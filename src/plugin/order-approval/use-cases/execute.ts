@@ -98,7 +98,9 @@ export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: 
     // The host refused the order (stock, product or address gone): nothing was written, the approval stays approved.
     if (error instanceof AppError && error.status < 500 && error.status !== 409 && !error.code.startsWith('SUITE__ORDER_APPROVAL_')) {
       const result: ExecutionResult = { success: false, requiresPaymentAction: false, errorMessage: error.message, errors: [error.code], warnings: [] };
-      throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXECUTION_FAILED', `The order could not be placed: ${error.message}`, { meta: { executionResult: result } });
+      // The host's refusal keeps its details beside the execution result (a quantity rule's allowed quantities, the stock left).
+      const refusal = { code: error.code, ...error.options.meta };
+      throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXECUTION_FAILED', `The order could not be placed: ${error.message}`, { meta: { executionResult: result, refusal } });
     }
     throw error;
   }

@@ -8,6 +8,7 @@ import { editableApproval, salesChannelOf } from './access.js';
 import { approveIfComplete } from './decide.js';
 import { notifyApprovers } from './notify.js';
 import { followReservations } from './reservations.js';
+import { assertAllowedQuantities } from '../../quantity-rule/index.js';
 
 /** An approver changes a line's quantity; the line is re-priced at today's price and stock is checked. */
 export async function updateLineItem(host: HostRuntime, ctx: StoreContext, id: string, lineItemId: string, quantity: number): Promise<void> {
@@ -16,6 +17,7 @@ export async function updateLineItem(host: HostRuntime, ctx: StoreContext, id: s
   const lines = await approvalLines(host.db, id);
   const line = lines.find((l) => l.id === lineItemId);
   if (!line) throw Errors.notFound('Line item', lineItemId);
+  await assertAllowedQuantities(host.db, [{ productId: line.productId, quantity, label: line.label, pointer: '/quantity' }]);
   let unitNet = line.unitNet;
   let taxRateBp = line.taxRateBp;
   let totalNet = line.unitNet * quantity;
