@@ -87,6 +87,6 @@ describe('Vendure: sequential employee logins and Shop API checkouts with the jo
     const seconds = (Date.now() - started) / 1000;
     console.log(`      ${ROUNDS} rounds in ${seconds.toFixed(1)} s (${((seconds * 1000) / ROUNDS).toFixed(0)} ms a round)`);
     expect(failures.slice(0, 10), `${failures.length} failed steps`).to.deep.equal([]);
-    expect(new Set(placed).size).to.equal(ROUNDS);
+    expect(new Set(placed).size, JSON.stringify(placed)).to.equal(ROUNDS);
   });
 });
