@@ -184,7 +184,7 @@ async function runVendureComparisons(comparisons: VendureComparison[], vendure: 
 async function main(): Promise<void> {
   if (wantsHelp || unknownArgs.length > 0) {
     if (unknownArgs.length > 0 && !wantsHelp) process.stderr.write(`bench: unknown argument ${unknownArgs.join(' ')} (the knobs are environment variables)\n\n`);
-    const names = (await loadScenarios()).map((scenario) => scenario.name);
+    const names = [...(await loadScenarios()), ...(await loadVendureComparisons())].map((scenario) => scenario.name);
     (wantsHelp ? process.stdout : process.stderr).write(`${HELP}\nScenarios: ${names.join(', ')}\n`);
     process.exitCode = wantsHelp ? 0 : 2;
     return;
