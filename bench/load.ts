@@ -69,6 +69,8 @@ export interface FiredSide {
   url: string;
   request: BenchRequest;
   server?: ChildProcess;
+  /** Runs before each of the side's fires, warm-up included (e.g. a rule switched on for it, a cart emptied). */
+  before?: () => Promise<void>;
 }
 
 export interface RoundFigures {
@@ -95,12 +97,19 @@ export interface RoundFigures {
  */
 export async function fireInRounds(sides: FiredSide[], options: { rounds: number; seconds: number; warmupSeconds: number; connections: number }): Promise<RoundFigures[]> {
   const { rounds, seconds, warmupSeconds, connections } = options;
-  if (warmupSeconds > 0) for (const side of sides) await fireAt(side.url, side.request, { duration: warmupSeconds, connections });
+  if (warmupSeconds > 0)
+    for (const side of sides) {
+      await side.before?.();
+      await fireAt(side.url, side.request, { duration: warmupSeconds, connections });
+    }
   const results = sides.map(() => [] as Array<Awaited<ReturnType<typeof fireAt>>>);
   for (let round = 0; round < rounds; round++) {
     const order = sides.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
-    for (const i of order) results[i]!.push(await fireAt(sides[i]!.url, sides[i]!.request, { duration: seconds, connections, server: sides[i]!.server }));
+    for (const i of order) {
+      await sides[i]!.before?.();
+      results[i]!.push(await fireAt(sides[i]!.url, sides[i]!.request, { duration: seconds, connections, server: sides[i]!.server }));
+    }
   }
   return results.map((measured) => {
     const cpu = measured.every((r) => r.cpuMsPerRequest !== null) ? measured.reduce((sum, r) => sum + r.cpuMsPerRequest! * r.rps, 0) / measured.reduce((sum, r) => sum + r.rps, 0) : null;

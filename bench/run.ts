@@ -10,7 +10,7 @@ import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { fireAt, fireInRounds, ratioOfRounds, startProcess, type RoundFigures } from './load.js';
 import { summarise } from './profile-summary.js';
 import { DEFAULT_DB_TIMEOUTS } from '../src/lib/db.js';
-import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv } from './types.js';
+import type { BenchEnv, BenchRequest, BenchScenario, VendureBenchEnv, VendureComparison } from './types.js';
 
 /**
  * npm run bench: seeds a bench database, starts the app and a bare express baseline as separate
@@ -51,9 +51,12 @@ Knobs (environment variables):
 Scenarios named "vendure …" also start the example Vendure shop (examples/vendure-shop, its own
 database: var/bench/vendure-shop.sqlite, or <DATABASE_URL's database>_vendure on MySQL/MariaDB,
 seeded on first start) and fire the same plugin route at it: "Vendure req/s" and "Vendure vs
-reference" (its req/s over the reference host's, same run).
+reference" (its req/s over the reference host's, same run). The Vendure comparisons (issue 27 item 8)
+run inside that shop only, the two sides in alternating rounds: the plugin's add-to-cart against
+Vendure's own addItemToOrder, Shop API products and search with a partial assortment against without.
 
 Example: BENCH_ONLY="product listing,cart add" BENCH_SECONDS=5 npm run bench
+         BENCH_ONLY="vendure add-to-cart: plugin route vs addItemToOrder" npm run bench
          DATABASE_URL=mysql://root@127.0.0.1:3306/bench BENCH_PROCESSES=1,2 npm run bench
 `;
 
@@ -110,20 +113,23 @@ async function startVendure(): Promise<{ child: ChildProcess; env: VendureBenchE
   const shop = await startProcess(['--conditions=suite-b2b-source', 'examples/vendure-shop/start.ts'], { DATABASE_URL: vendureDatabaseUrl(), PORT: String(await freePort()) }, /Vendure Shop API:\s+http:\/\/localhost:(\d+)/);
   process.stdout.write(`  started the example Vendure shop in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
   const baseUrl = `http://127.0.0.1:${shop.port}`;
+  const login = async (api: 'shop-api' | 'admin-api', username: string, password: string) => {
+    const res = await fetch(`${baseUrl}/${api}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename } }', variables: { u: username, p: password } }),
+    });
+    const token = res.headers.get('vendure-auth-token');
+    if (!token) throw new Error(`bench: Vendure login of ${username} failed: ${await res.text()}`);
+    return token;
+  };
   return {
     child: shop.child,
     env: {
       baseUrl,
-      async login(email, password) {
-        const res = await fetch(`${baseUrl}/shop-api`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename } }', variables: { u: email, p: password } }),
-        });
-        const token = res.headers.get('vendure-auth-token');
-        if (!token) throw new Error(`bench: Vendure login of ${email} failed: ${await res.text()}`);
-        return token;
-      },
+      login: (email, password) => login('shop-api', email, password),
+      // The example shop's superadmin (examples/vendure-shop/vendure-config.ts).
+      adminLogin: () => login('admin-api', process.env.SUPERADMIN_USERNAME ?? 'superadmin', process.env.SUPERADMIN_PASSWORD ?? 'superadmin'),
     },
   };
 }
@@ -138,15 +144,64 @@ async function loadScenarios(): Promise<BenchScenario[]> {
   return scenarios.filter((s) => !only || only.includes(s.name));
 }
 
+async function loadVendureComparisons(): Promise<VendureComparison[]> {
+  const { vendureComparisons } = await import('./scenarios/vendure.js');
+  return vendureComparisons.filter((c) => !only || only.includes(c.name));
+}
+
+/** The Vendure comparisons: both sides against the example shop, in alternating rounds; the ratio is the median of the rounds'. */
+async function runVendureComparisons(comparisons: VendureComparison[], vendure: { child: ChildProcess; env: VendureBenchEnv }): Promise<object[]> {
+  const results = [];
+  for (const comparison of comparisons) {
+    const { measured, against } = await comparison.sides(vendure.env);
+    const side = (s: typeof measured) => ({ url: `${vendure.env.baseUrl}${s.request.path}`, request: s.request, server: vendure.child, before: s.before });
+    const [m, a] = (await fireInRounds([side(measured), side(against)], { rounds, seconds: seconds / rounds, warmupSeconds: SCENARIO_WARMUP_SECONDS, connections })) as [RoundFigures, RoundFigures];
+    for (const [label, { errorKinds }] of [[measured.label, m], [against.label, a]] as const) if (errorKinds) process.stdout.write(`  ${comparison.name}, ${label}: ${errorKinds}\n`);
+    results.push({ comparison: comparison.name, measured: { label: measured.label, ...m }, against: { label: against.label, ...a }, ratio: ratioOfRounds(m, a), target: comparison.target });
+  }
+  const rows = [['comparison', 'measured', 'req/s', 'p50 ms', 'CPU ms/req', 'errors', 'against', 'req/s', 'p50 ms', 'CPU ms/req', 'errors', 'ratio', 'target']];
+  const ms = (value: number | null) => (value === null ? '' : value.toFixed(2));
+  for (const r of results as Array<{ comparison: string; measured: RoundFigures & { label: string }; against: RoundFigures & { label: string }; ratio: number; target: number }>)
+    rows.push([
+      r.comparison,
+      r.measured.label,
+      r.measured.rps.toFixed(0),
+      String(r.measured.p50),
+      ms(r.measured.cpuMsPerRequest),
+      String(r.measured.errors),
+      r.against.label,
+      r.against.rps.toFixed(0),
+      String(r.against.p50),
+      ms(r.against.cpuMsPerRequest),
+      String(r.against.errors),
+      r.ratio.toFixed(2),
+      `≥ ${r.target}`,
+    ]);
+  printTable(rows);
+  return results;
+}
+
 async function main(): Promise<void> {
   if (wantsHelp || unknownArgs.length > 0) {
     if (unknownArgs.length > 0 && !wantsHelp) process.stderr.write(`bench: unknown argument ${unknownArgs.join(' ')} (the knobs are environment variables)\n\n`);
-    const names = (await loadScenarios()).map((scenario) => scenario.name);
+    const names = [...(await loadScenarios()), ...(await loadVendureComparisons())].map((scenario) => scenario.name);
     (wantsHelp ? process.stdout : process.stderr).write(`${HELP}\nScenarios: ${names.join(', ')}\n`);
     process.exitCode = wantsHelp ? 0 : 2;
     return;
   }
   const scenarios = await loadScenarios();
+  const comparisons = await loadVendureComparisons();
+  if (scenarios.length === 0 && comparisons.length > 0) {
+    // Only Vendure comparisons: the reference host is not needed.
+    const vendure = await startVendure();
+    try {
+      const results = await runVendureComparisons(comparisons, vendure);
+      writeSummary({ at: new Date().toISOString(), database: databaseUrl.split(':')[0], seconds, connections, vendureComparisons: results });
+    } finally {
+      vendure.child.kill('SIGTERM');
+    }
+    return;
+  }
   process.stdout.write(`bench: ${size.products} products, ${size.orders} orders, ${seconds}s × ${connections} connections per scenario, ${databaseUrl.split(':')[0]}\n`);
   // Seeding writes up to a million rows a statement at a time (bench/scenarios/order-approval.ts): on
   // MySQL/MariaDB without the request statement bounds, which would abandon such a statement after 4 s.
@@ -181,7 +236,7 @@ async function main(): Promise<void> {
   };
   const { createDb } = await import('../src/lib/db.js');
   benchEnv.db = createDb(databaseUrl);
-  const vendure = scenarios.some((scenario) => scenario.vendure) ? await startVendure() : null;
+  const vendure = scenarios.some((scenario) => scenario.vendure) || comparisons.length > 0 ? await startVendure() : null;
   const plans = [];
   for (const scenario of scenarios) plans.push({ scenario, ...(await scenario.requests(benchEnv)), vendure: vendure && scenario.vendure ? await scenario.vendure(vendure.env) : null });
   await benchEnv.db.destroy();
@@ -242,6 +297,7 @@ async function main(): Promise<void> {
   }
   await stopProcess(app.child);
   baseline.child.kill('SIGTERM');
+  const comparisonResults = vendure && comparisons.length > 0 ? await runVendureComparisons(comparisons, vendure) : [];
   vendure?.child.kill('SIGTERM');
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL', 'CPU ms/req', 'bare CPU ms/req', 'CPU vs bare SQL', 'bare GET req/s', 'vs bare GET'];
   const ms = (value: number | null, digits = 3) => (value === null ? '' : value.toFixed(digits));
@@ -252,7 +308,7 @@ async function main(): Promise<void> {
     rows.push(cells);
   }
   printTable(rows);
-  writeSummary({ ...summary, scenarios: scenarioRows });
+  writeSummary({ ...summary, scenarios: scenarioRows, vendureComparisons: comparisonResults });
   if (cpuProfileDir) printProfile(cpuProfileDir, app.child.pid, firstFireAfterMs);
 }
 

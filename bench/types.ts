@@ -30,6 +30,26 @@ export interface VendureBenchEnv {
   baseUrl: string;
   /** logs a customer in through Vendure's Shop API and returns the Vendure session token (bearer) */
   login(email: string, password: string): Promise<string>;
+  /** logs the superadmin in through Vendure's Admin API and returns the session token (bearer) */
+  adminLogin(): Promise<string>;
+}
+
+/** One side of a Vendure comparison: a request to the example shop and what runs before each of its fires. */
+export interface VendureSide {
+  label: string;
+  request: BenchRequest;
+  before?: () => Promise<void>;
+}
+
+/**
+ * Two requests to the example Vendure shop fired in alternating rounds (issue 27 item 8): the
+ * plugin's cost inside Vendure as `measured`'s req/s over `against`'s (the median of the rounds'
+ * ratios), with the target that ratio should reach. Named "vendure …" as well; BENCH_ONLY selects them too.
+ */
+export interface VendureComparison {
+  name: string;
+  target: number;
+  sides(env: VendureBenchEnv): Promise<{ measured: VendureSide; against: VendureSide }>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BenchRequest, BenchScenario, VendureBenchEnv } from '../types.js';
+import type { BenchRequest, BenchScenario, VendureBenchEnv, VendureComparison } from '../types.js';
 import { BENCH_CUSTOMER, baselineBuyer, cartBuyers, freshCarts, seedCartBuyers, seedCatalog, visibleBenchProducts } from './catalog-cart.js';
 import { fastOrderSearchSql } from './fast-order.js';
 
@@ -86,4 +86,100 @@ export const scenarios: BenchScenario[] = [
       return { method: 'POST', path: ADD, headers, bodies: VENDURE_PRODUCTS.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] })) };
     },
   },
+];
+
+/** A GraphQL request to the shop (for the comparisons' set-up); GraphQL errors throw. */
+async function graphql(env: VendureBenchEnv, api: 'shop-api' | 'admin-api', headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  const res = await fetch(`${env.baseUrl}/${api}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  const answer = (await res.json()) as { data?: any; errors?: unknown[] };
+  if (answer.errors?.length) throw new Error(`bench: ${api} answered ${JSON.stringify(answer.errors)}`);
+  return answer.data;
+}
+
+const shopApiRequest = (headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}): BenchRequest => ({
+  method: 'POST',
+  path: '/shop-api',
+  headers,
+  body: JSON.stringify({ query, variables }),
+});
+
+/** The example shop's ids in the plugin's form (its default AutoIncrementIdStrategy, src/adapters/vendure/ids.ts). */
+const pluginId = (vendureId: string) => vendureId.padStart(32, '0');
+
+/**
+ * A partial assortment the customer meets: the standing desk assigned the rule "customer group
+ * Partners" (the demo customer is not a partner, so the desk is hidden from them), switched on and
+ * off through the plugin's Admin API. Without it no rule narrows the customer's catalog.
+ */
+async function deskRule(env: VendureBenchEnv): Promise<{ on(): Promise<void>; off(): Promise<void> }> {
+  const admin = { authorization: `Bearer ${await env.adminLogin()}` };
+  const { PARTNER_GROUP } = await import('../../examples/vendure-shop/shop.js');
+  const groups = await graphql(env, 'admin-api', admin, '{ customerGroups { items { id name } } }');
+  const group = (groups.customerGroups.items as Array<{ id: string; name: string }>).find((g) => g.name === PARTNER_GROUP)!;
+  const desk = await graphql(env, 'admin-api', admin, '{ product(slug: "standing-desk") { variants { id } } }');
+  const productId = pluginId(String(desk.product.variants[0].id));
+  const ruleId = pluginId(String(group.id));
+  const call = async (method: 'POST' | 'DELETE', path: string, body?: unknown) => {
+    const res = await fetch(`${env.baseUrl}/b2b-admin-api/suite-partial-assortment-product-rule${path}`, { method, headers: { 'content-type': 'application/json', ...admin }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status !== 204) throw new Error(`bench: the partial assortment rule answered ${res.status} ${await res.text()}`);
+  };
+  return {
+    on: () => call('POST', '', { productId, ruleId }),
+    off: () => call('DELETE', `/${productId}/${ruleId}`),
+  };
+}
+
+/** The same Shop API query by the demo customer with the desk hidden (a partial assortment active) and without any rule. */
+function assortmentComparison(name: string, query: string, totalOf: (data: any) => number): VendureComparison {
+  return {
+    name,
+    target: 0.8,
+    async sides(env) {
+      const headers = await vendureCustomer(env);
+      const rule = await deskRule(env);
+      // Checked once: the rule hides the desk (3 of the 4 products), without it all four answer.
+      await rule.on();
+      const narrowed = totalOf(await graphql(env, 'shop-api', headers, query));
+      await rule.off();
+      const all = totalOf(await graphql(env, 'shop-api', headers, query));
+      if (narrowed !== 3 || all !== 4) throw new Error(`bench: ${name}: expected 3 products with the rule and 4 without, got ${narrowed} and ${all}`);
+      return {
+        measured: { label: 'with a partial assortment', request: shopApiRequest(headers, query), before: rule.on },
+        against: { label: 'without', request: shopApiRequest(headers, query), before: rule.off },
+      };
+    },
+  };
+}
+
+/**
+ * Issue 27 item 8, inside the example Vendure shop only: the plugin's fast order add-to-cart
+ * (cart.addLineItems → OrderService.addItemToOrder, behind the plugin's route, context and checks)
+ * against Vendure's own Shop API `addItemToOrder` for the same line (the demo customer's active
+ * order, emptied before each fire: Vendure caps an order at 999 items), and Vendure's Shop API
+ * `products` and `search` with a partial assortment active against the same queries without one.
+ */
+export const vendureComparisons: VendureComparison[] = [
+  {
+    name: 'vendure add-to-cart: plugin route vs addItemToOrder',
+    target: 0.7,
+    async sides(env) {
+      const headers = await vendureCustomer(env);
+      const paper = await graphql(env, 'shop-api', headers, '{ product(slug: "copy-paper-a4") { variants { id sku } } }');
+      const variant = paper.product.variants[0] as { id: string; sku: string };
+      const addItem = 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { id } } }';
+      const emptied = () => emptyVendureCart(env, headers);
+      // Checked once: both add the line.
+      await emptied();
+      const viaPlugin = await fetch(`${env.baseUrl}${ADD}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ items: [{ productNumber: variant.sku, quantity: 1 }] }) });
+      if (viaPlugin.status !== 200) throw new Error(`bench: the plugin's add-to-cart answered ${viaPlugin.status} ${await viaPlugin.text()}`);
+      const viaVendure = await graphql(env, 'shop-api', headers, addItem, { v: variant.id });
+      if (viaVendure.addItemToOrder.__typename !== 'Order') throw new Error(`bench: addItemToOrder answered ${JSON.stringify(viaVendure)}`);
+      return {
+        measured: { label: 'plugin add-to-cart', request: { method: 'POST', path: ADD, headers, body: JSON.stringify({ items: [{ productNumber: variant.sku, quantity: 1 }] }) }, before: emptied },
+        against: { label: 'addItemToOrder', request: shopApiRequest(headers, addItem, { v: variant.id }), before: emptied },
+      };
+    },
+  },
+  assortmentComparison('vendure Shop API products: with vs without a partial assortment', '{ products { totalItems items { id name slug } } }', (data) => data.products.totalItems as number),
+  assortmentComparison('vendure Shop API search: with vs without a partial assortment', '{ search(input: { groupByProduct: true }) { totalItems items { productName slug } } }', (data) => data.search.totalItems as number),
 ];

@@ -38,7 +38,7 @@ export interface RunningShop {
   close(): Promise<void>;
 }
 
-/** MariaDB: creates the database named in the URL when missing (SQLite creates its file itself). */
+/** MariaDB, PostgreSQL: creates the database named in the URL when missing (SQLite creates its file itself). */
 async function ensureDatabase(url: string): Promise<void> {
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite') {
@@ -46,12 +46,22 @@ async function ensureDatabase(url: string): Promise<void> {
     return;
   }
   const server = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const postgres = target.dialect === 'postgres';
   const admin = knexFactory({
-    client: 'mysql2',
-    connection: { host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) },
+    client: postgres ? 'pg' : 'mysql2',
+    connection: {
+      host: server.hostname,
+      port: Number(server.port || (postgres ? 5432 : 3306)),
+      user: decodeURIComponent(server.username),
+      password: decodeURIComponent(server.password),
+      // PostgreSQL: a connection needs a database; its maintenance database.
+      ...(postgres ? { database: 'postgres' } : {}),
+    },
   });
   try {
-    await admin.raw('CREATE DATABASE IF NOT EXISTS ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [target.database]);
+    if (!postgres) await admin.raw('CREATE DATABASE IF NOT EXISTS ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [target.database]);
+    else if ((await admin('pg_database').where({ datname: target.database }).first()) === undefined)
+      await admin.raw("CREATE DATABASE ?? ENCODING 'UTF8' TEMPLATE template0", [target.database]);
   } finally {
     await admin.destroy();
   }

@@ -5,7 +5,7 @@ import { SuiteB2BSearchStrategy, SuiteB2BVendurePlugin } from 'suite-b2b/vendure
 import { parseDatabaseUrl } from '../../src/lib/db.js';
 
 export interface ShopConfigOptions {
-  /** sqlite:<file> (default sqlite:./var/vendure-shop.sqlite) or mysql://user:pass@host:port/db (MariaDB). */
+  /** sqlite:<file> (default sqlite:./var/vendure-shop.sqlite), mysql://user:pass@host:port/db (MariaDB) or postgres://user:pass@host:port/db. */
   databaseUrl?: string;
   port?: number;
   /** Checks every plugin route's answer against its schema (tests). */
@@ -21,10 +21,11 @@ function dbConnectionOptions(url: string): VendureConfig['dbConnectionOptions'] 
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite') return { type: 'better-sqlite3', database: target.database, synchronize: true, logging: false };
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const postgres = target.dialect === 'postgres';
   return {
-    type: 'mariadb',
+    type: postgres ? 'postgres' : 'mariadb',
     host: parsed.hostname,
-    port: Number(parsed.port || 3306),
+    port: Number(parsed.port || (postgres ? 5432 : 3306)),
     username: decodeURIComponent(parsed.username),
     password: decodeURIComponent(parsed.password),
     database: target.database,

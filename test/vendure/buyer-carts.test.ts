@@ -3,7 +3,7 @@ import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';
 import { BUYER_COLUMN } from '../../src/adapters/vendure/active-order.js';
-import { bearer, bootShop, type ShopClient, skipOnPostgres } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * One cart per buyer on Vendure (active-order.ts): the company admin (the customer's own login),
@@ -52,7 +52,6 @@ describe('Suite B2B inside a Vendure shop: one cart per buyer', function () {
   };
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     t = await bootShop({ label: 'vendure-buyer-carts' });
     purchaser = await t.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);

@@ -3,7 +3,7 @@ import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { buildStoreContext } from '../../src/adapters/vendure/store-api.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { PARTICIPANTS } from '../../src/plugin/event-manager/repository.js';
-import { bearer, bootShop, type ShopClient, skipOnPostgres } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 import { insertPublishedEvent } from './helpers/events.js';
 
 /**
@@ -40,7 +40,6 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
   };
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     t = await bootShop({ label: 'vendure-cart-checkout', runJobs: false });
     purchaser = await t.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER, PARTNER_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * The contract's cart on Vendure (`cart.*`): the context's cart is its buyer's Vendure active
@@ -17,7 +17,6 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
   const lineOf = (order: { lines: Line[] } | null, sku: string) => order?.lines.find((l) => l.productVariant.sku === sku);
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     t = await bootShop({ label: 'vendure_cart' });
     buyer = bearer(await t.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));

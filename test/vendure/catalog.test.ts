@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP } from '../../examples/vendure-shop/shop.js';
 import { DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * The catalog and customer calls on Vendure's tables through the plugin routes that use them:
@@ -19,7 +19,6 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
   const numbersOf = (body: { elements: Array<{ productNumber: string }> }) => body.elements.map((e) => e.productNumber);
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     t = await bootShop({ label: 'vendure_catalog' });
     buyer = bearer(await t.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));

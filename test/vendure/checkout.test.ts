@@ -9,7 +9,7 @@ import { EMPLOYEES } from '../../src/plugin/employee/repository.js';
 import { CUSTOMER_PRICES } from '../../src/plugin/customer-price/repository.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';
 import { insertApproval, insertApprovalLines } from '../../src/plugin/order-approval/repository.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * checkout.placeOrder on Vendure: approval execute and offer accept place real Vendure orders
@@ -23,7 +23,6 @@ describe('Suite B2B inside a Vendure shop: orders the plugin places', function (
   const delivered = { placed: [] as string[], created: [] as string[] };
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     client = await bootShop({ label: 'vendure-checkout' });
     const eventBus = client.shop.app.get(EventBus);

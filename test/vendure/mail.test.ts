@@ -6,7 +6,7 @@ import { insertParticipant } from '../../src/plugin/event-manager/repository.js'
 import { EVENT_REMINDER_JOB } from '../../src/plugin/event-manager/index.js';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { startSmtp, type ReceivedMail, type TestMailbox } from '../helpers/smtp.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 import { insertPublishedEvent } from './helpers/events.js';
 
 /**
@@ -25,7 +25,6 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
   const variantOf = async (slug: string) => ((await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0].id as string);
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     mailbox = await startSmtp();
     client = await bootShop({ label: 'vendure_mail', mailerUrl: mailbox.url });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { newId } from '../../src/lib/ids.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
-import { bearer, bootShop, type GqlAnswer, type ShopClient, skipOnPostgres } from './helpers/shop.js';
+import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/shop.js';
 import { insertPublishedEvent } from './helpers/events.js';
 
 /**
@@ -47,7 +47,6 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
   };
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     client = await bootShop({ label: 'vendure_placement', runJobs: false });
     const { data } = await client.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');

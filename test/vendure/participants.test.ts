@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 import { insertPublishedEvent } from './helpers/events.js';
 
 /**
@@ -32,7 +32,6 @@ describe('Vendure: event ticket participants in the Shop API', function () {
   const setEvent = (values: Record<string, unknown>) => client.shop.state.db('b2b_events').where({ id: eventId }).update(values);
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     client = await bootShop({ label: 'vendure_participants', runJobs: false });
     const { data } = await client.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');

@@ -24,6 +24,7 @@ describe("Vendure: the shapes shared-transaction.ts relies on (Vendure's transac
   for (const options of [
     { type: 'better-sqlite3' as const, database: ':memory:' },
     { type: 'mariadb' as const, host: '127.0.0.1', username: 'root', database: 'unused' },
+    { type: 'postgres' as const, host: '127.0.0.1', username: 'postgres', database: 'unused' },
   ])
     it(`TypeORM's ${options.type} query runner has the fields and methods the patch sets`, async () => {
       const source = new DataSource(options);
@@ -36,7 +37,7 @@ describe("Vendure: the shapes shared-transaction.ts relies on (Vendure's transac
       expect(runner.release, 'release').to.be.a('function');
       expect((runner.broadcaster as { broadcast?: unknown }).broadcast, 'broadcaster.broadcast').to.be.a('function');
       expect(source.createEntityManager(runner as never).queryRunner).to.equal(runner);
-      if (options.type === 'mariadb') {
+      if (options.type !== 'better-sqlite3') {
         // A runner given a connection before it connected uses it (the knex transaction's).
         const held = { held: true };
         runner.databaseConnection = held;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP, type RunningShop } from '../../examples/vendure-shop/shop.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * The unchanged plugin inside a real Vendure 3.7 shop (examples/vendure-shop), booted once for this
@@ -17,7 +17,6 @@ describe('Suite B2B inside a Vendure shop', function () {
   const pluginLogin: ShopClient['pluginLogin'] = (...args) => client.pluginLogin(...args);
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     client = await bootShop();
     shop = client.shop;

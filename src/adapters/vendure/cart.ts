@@ -173,7 +173,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
           // concurrent adds to one order lost each other's units (30 adds, 3 units). The order row
           // is locked for the transaction first, so adds to one order queue (SQLite's writing
           // transaction holds the whole database already).
-          if (state.dialect === 'mysql') await connection.getRepository(vendureCtx, Order).createQueryBuilder('o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
+          if (state.dialect !== 'sqlite') await connection.getRepository(vendureCtx, Order).createQueryBuilder('o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
           const cart = await load(state.db, id);
           const inCart = new Map<string, number>();
           const lines = new Set<string>();

@@ -162,7 +162,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
       },
       async visibilityChanged(executor) {
         const updated = await executor('suite_host_visibility_version').where({ name: 'catalog' }).increment('version', 1);
-        if (updated === 0) await executor('suite_host_visibility_version').insert({ name: 'catalog', version: 1 }).onConflict('name').merge({ version: executor.raw('version + 1') });
+        if (updated === 0) await executor('suite_host_visibility_version').insert({ name: 'catalog', version: 1 }).onConflict('name').merge({ version: executor.raw('?? + 1', ['suite_host_visibility_version.version']) });
       },
       async visibilityVersion(executor) {
         const row = await selectRow<{ version: unknown }>(executor('suite_host_visibility_version').where({ name: 'catalog' }).first('version'));

@@ -4,7 +4,7 @@ import type { HostRuntime, SalesChannel, StoreContext } from '../../host/contrac
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
-import { toVendureIds } from './ids.js';
+import { quoteColumn, toVendureIds } from './ids.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
 import { unsupported } from './unsupported.js';
 import { customerByEmail, customerGroupIds, customerGroupsByIds, customersByIds, defaultChannel, toSalesChannel } from './vendure-tables.js';
@@ -39,16 +39,17 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
    */
   function customerTable(executor: Executor, vendureIds: string[], activeOnly: boolean): Knex.QueryBuilder {
     const dialect = dialectOf(executor);
-    const firstGroup = '(select min(g.customerGroupId) from customer_groups_customer_group g where g.customerId = c.id)';
+    const q = (column: string) => quoteColumn(column, dialect);
+    const firstGroup = `(select min(${q('g.customerGroupId')}) from customer_groups_customer_group g where ${q('g.customerId')} = ${q('c.id')})`;
     const inner = executor('customer as c')
       .leftJoin('user as u', 'u.id', 'c.userId')
       .whereIn('c.id', vendureIds)
       .whereNull('c.deletedAt')
       .select({
         id: executor.raw(ids.columnAsPluginId('c.id', dialect)),
-        customer_number: executor.raw(`cast(c.id as ${dialect === 'mysql' ? 'char' : 'text'})`),
+        customer_number: executor.raw(`cast(${q('c.id')} as ${dialect === 'mysql' ? 'char' : 'text'})`),
         company: executor.raw('null'),
-        email: executor.raw('lower(c.emailAddress)'),
+        email: executor.raw(`lower(${q('c.emailAddress')})`),
         first_name: 'c.firstName',
         last_name: 'c.lastName',
         group_id: executor.raw(ids.columnAsPluginId(firstGroup, dialect)),

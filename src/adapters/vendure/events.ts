@@ -24,7 +24,14 @@ function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
  * so runs `work` in `SAVEPOINT … / RELEASE SAVEPOINT` (or `ROLLBACK TO SAVEPOINT`) on that connection.
  */
 async function inSavepoint<T>(state: AdapterState, connection: unknown, work: (trx: Trx) => Promise<T>): Promise<T> {
-  const client = Object.create(state.db.client as object, { transacting: { value: true } }) as Knex.Client;
+  const base = state.db.client as Knex.Client & { _query(connection: unknown, obj: { options?: object }): Promise<unknown> };
+  const properties: PropertyDescriptorMap = { transacting: { value: true } };
+  // PostgreSQL: Vendure's pg connection parses with pg's defaults (bigint as text, timestamps as Date);
+  // the plugin's SQL reads what its own connections answer (lib/db's parsers), passed per query.
+  const types = (base.config.connection as { types?: unknown } | undefined)?.types;
+  if (state.dialect === 'postgres' && types)
+    properties._query = { value: (conn: unknown, obj: { options?: object }) => base._query.call(client, conn, { ...obj, options: { types, ...obj.options } }) };
+  const client: Knex.Client = Object.create(base, properties) as Knex.Client;
   return client.transaction(work, { connection, userParams: {}, doNotRejectOnRollback: true }, null) as unknown as Promise<T>;
 }
 

@@ -18,8 +18,22 @@ export interface IdMapper {
   toPlugin(vendureId: unknown): string;
   /** null when the plugin id cannot be a Vendure id of this shop (the caller answers "not found"). */
   toVendure(pluginId: string): string | null;
-  /** SQL turning a Vendure id column into the plugin's form (for visibility predicates). */
+  /** SQL turning a Vendure id column (`alias.column`, quoted here, or an SQL expression in parentheses) into the plugin's form. */
   columnAsPluginId(column: string, dialect: Dialect): string;
+}
+
+/**
+ * An identifier (`column` or `alias.column`) quoted for raw SQL: Vendure's columns are camelCase
+ * (`o.orderPlacedAt`), which PostgreSQL folds to lower case unless quoted. Anything else (an SQL
+ * expression) is returned as it is.
+ */
+export function quoteColumn(column: string, dialect: Dialect): string {
+  if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/.test(column)) return column;
+  const quote = dialect === 'mysql' ? '`' : '"';
+  return column
+    .split('.')
+    .map((part) => `${quote}${part}${quote}`)
+    .join('.');
 }
 
 export function idMapper(kind: IdKind): IdMapper {
@@ -31,7 +45,7 @@ export function idMapper(kind: IdKind): IdMapper {
         if (!HEX32.test(id)) return null;
         return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
       },
-      columnAsPluginId: (column) => `lower(replace(${column}, '-', ''))`,
+      columnAsPluginId: (column, dialect) => `lower(replace(${dialect === 'postgres' ? `cast(${quoteColumn(column, dialect)} as text)` : quoteColumn(column, dialect)}, '-', ''))`,
     };
   return {
     kind,
@@ -41,8 +55,12 @@ export function idMapper(kind: IdKind): IdMapper {
       const trimmed = id.replace(/^0+/, '');
       return trimmed === '' ? null : trimmed;
     },
-    columnAsPluginId: (column, dialect) =>
-      dialect === 'mysql' ? `lpad(${column}, 32, '0')` : `substr('00000000000000000000000000000000' || ${column}, -32, 32)`,
+    columnAsPluginId(column, dialect) {
+      const quoted = quoteColumn(column, dialect);
+      if (dialect === 'mysql') return `lpad(${quoted}, 32, '0')`;
+      if (dialect === 'postgres') return `lpad(cast(${quoted} as text), 32, '0')`;
+      return `substr('00000000000000000000000000000000' || ${quoted}, -32, 32)`;
+    },
   };
 }
 

@@ -67,9 +67,9 @@ export function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuild
       order_date: 'o.orderPlacedAt',
       customer_id: asPlugin('o.customerId'),
       state: 'o.state',
-      net_total: executor.raw('o.subTotal + o.shipping'),
-      placed_by_type: executor.raw(`coalesce(o.${PLACED_BY_TYPE}, 'customer')`),
-      placed_by_id: executor.raw(`coalesce(o.${PLACED_BY_ID}, ${ids.columnAsPluginId('o.customerId', dialect)})`),
+      net_total: executor.raw('?? + ??', ['o.subTotal', 'o.shipping']),
+      placed_by_type: executor.raw(`coalesce(??, 'customer')`, [`o.${PLACED_BY_TYPE}`]),
+      placed_by_id: executor.raw(`coalesce(??, ${ids.columnAsPluginId('o.customerId', dialect)})`, [`o.${PLACED_BY_ID}`]),
     });
   return executor.from(inner.as('placed_orders'));
 }
@@ -251,7 +251,7 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
         if (period.to) query.where('orderPlacedAt', '<=', toDbTime(period.to));
         const rows: Array<Record<string, unknown>> = await query
           .groupBy('customerId')
-          .select('customerId', executor.raw('COUNT(*) as order_count'), executor.raw('SUM(subTotal + shipping) as revenue'), executor.raw('MAX(orderPlacedAt) as last_order'));
+          .select('customerId', executor.raw('COUNT(*) as order_count'), executor.raw('SUM(?? + ??) as revenue', ['subTotal', 'shipping']), executor.raw('MAX(??) as last_order', ['orderPlacedAt']));
         for (const row of rows)
           figures.push({ customerId: ids.toPlugin(row.customerId), orderCount: readInt(row.order_count), netTotal: readInt(row.revenue), lastOrderDate: isoOf(row.last_order) });
       }
@@ -264,8 +264,8 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       const bounds = periods.map((p) => [toDbTime(p.from), toDbTime(p.to)] as const);
       const columns: Knex.Raw[] = [];
       bounds.forEach((range, i) => {
-        columns.push(executor.raw(`SUM(CASE WHEN orderPlacedAt >= ? AND orderPlacedAt < ? THEN subTotal + shipping ELSE 0 END) as r${i}`, range));
-        columns.push(executor.raw(`SUM(CASE WHEN orderPlacedAt >= ? AND orderPlacedAt < ? THEN 1 ELSE 0 END) as c${i}`, range));
+        columns.push(executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ?? + ?? ELSE 0 END) as r${i}`, ['orderPlacedAt', range[0], 'orderPlacedAt', range[1], 'subTotal', 'shipping']));
+        columns.push(executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN 1 ELSE 0 END) as c${i}`, ['orderPlacedAt', range[0], 'orderPlacedAt', range[1]]));
       });
       const [row = {}]: Array<Record<string, unknown>> = await executor('order').where('customerId', customer).whereNotNull('orderPlacedAt').whereNot('state', CANCELLED).select(columns);
       return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));

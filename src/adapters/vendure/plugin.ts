@@ -33,11 +33,12 @@ import { defaultChannel, toSalesChannel } from './vendure-tables.js';
 /** The knex URL of Vendure's own database (the plugin's tables live beside Vendure's). */
 export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): string {
   if (db.type === 'better-sqlite3' || db.type === 'sqlite') return `sqlite:${String(db.database)}`;
-  if (db.type === 'mariadb' || db.type === 'mysql') {
-    const auth = `${encodeURIComponent(db.username ?? 'root')}${db.password ? `:${encodeURIComponent(String(db.password))}` : ''}`;
-    return `mysql://${auth}@${db.host ?? 'localhost'}:${String(db.port ?? 3306)}/${String(db.database)}`;
+  if (db.type === 'mariadb' || db.type === 'mysql' || db.type === 'postgres') {
+    const postgres = db.type === 'postgres';
+    const auth = `${encodeURIComponent(db.username ?? (postgres ? 'postgres' : 'root'))}${db.password ? `:${encodeURIComponent(String(db.password))}` : ''}`;
+    return `${postgres ? 'postgres' : 'mysql'}://${auth}@${db.host ?? 'localhost'}:${String(db.port ?? (postgres ? 5432 : 3306))}/${String(db.database)}`;
   }
-  throw new Error(`Suite B2B on Vendure supports better-sqlite3 and mariadb/mysql databases (got "${db.type}")`);
+  throw new Error(`Suite B2B on Vendure supports better-sqlite3, mariadb/mysql and postgres databases (got "${db.type}")`);
 }
 
 const LOG_CONTEXT = 'SuiteB2B';

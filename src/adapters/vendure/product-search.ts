@@ -74,11 +74,12 @@ export function productSearch(state: AdapterState) {
         id: asPlugin('v.id'),
         vendure_id: 'v.id',
         product_number: 'v.sku',
-        name: executor.raw('coalesce(vt.name, pt.name, v.sku)'),
+        name: executor.raw('coalesce(??, ??, ??)', ['vt.name', 'pt.name', 'v.sku']),
         description: 'pt.description',
-        active: executor.raw('case when v.enabled = 1 and p.enabled = 1 then 1 else 0 end'),
-        stock: executor.raw('(select coalesce(sum(sl.stockOnHand - sl.stockAllocated), 0) from stock_level sl where sl.productVariantId = v.id)'),
-        price_net: executor.raw('coalesce(pr.price, 0)'),
+        // (booleans: integers on SQLite and MariaDB, booleans on PostgreSQL)
+        active: executor.raw('case when ?? and ?? then 1 else 0 end', ['v.enabled', 'p.enabled']),
+        stock: executor.raw('(select coalesce(sum(?? - ??), 0) from stock_level sl where ?? = ??)', ['sl.stockOnHand', 'sl.stockAllocated', 'sl.productVariantId', 'v.id']),
+        price_net: executor.raw('coalesce(??, 0)', ['pr.price']),
         created_at: 'v.createdAt',
       });
     return executor.from(inner.as('products'));

@@ -27,12 +27,12 @@ interface OpenRunner {
  * on change; package.json's peerDependencies name the Vendure range it was tested with.
  *
  * A Vendure RequestContext whose database work joins the plugin's open transaction: a TypeORM query
- * runner of Vendure's own driver (so Vendure's entities and SQL are Vendure's) on the connection
+ * runner of Vendure's own driver (better-sqlite3, mysql2 or pg; so Vendure's entities and SQL are Vendure's) on the connection
  * the knex transaction holds, marked as inside a transaction already, so Vendure's own
  * `withTransaction` becomes a savepoint. Vendure's services (OrderService …) then write through it,
  * and what they write commits or rolls back with the plugin's rows (an approval's claim, the
  * order-placed hooks) — one transaction, on SQLite (where a second writing connection would wait
- * for the plugin's lock) and on MariaDB alike.
+ * for the plugin's lock), MariaDB and PostgreSQL alike.
  *
  * Vendure's EventBus holds the events published with this context until the runner's transaction
  * ends: they are let go once the knex transaction has committed (or are dropped on rollback), and
@@ -43,7 +43,7 @@ export async function vendureContextInTransaction(connection: TransactionalConne
   const raw = await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection();
   let runner: OpenRunner;
   const type = source.options.type;
-  if (type === 'mariadb' || type === 'mysql') {
+  if (type === 'mariadb' || type === 'mysql' || type === 'postgres') {
     // A fresh runner that has not connected yet: it takes the transaction's connection as its own.
     runner = source.createQueryRunner('master') as unknown as OpenRunner;
     runner.databaseConnection = raw;
@@ -59,7 +59,7 @@ export async function vendureContextInTransaction(connection: TransactionalConne
     runner.manager = source.createEntityManager(runner as unknown as QueryRunner);
     runner.connect = () => Promise.resolve(raw);
   } else {
-    throw new Error(`Suite B2B on Vendure places orders on better-sqlite3 and mariadb/mysql databases (got "${String(type)}")`);
+    throw new Error(`Suite B2B on Vendure places orders on better-sqlite3, mariadb/mysql and postgres databases (got "${String(type)}")`);
   }
   runner.isTransactionActive = true;
   runner.transactionDepth = 1;

@@ -131,7 +131,7 @@ export async function customersByIds(ids: IdMapper, executor: Executor, pluginId
 }
 
 export async function customerByEmail(ids: IdMapper, executor: Executor, email: string, salesChannelId: string): Promise<CustomerRef | null> {
-  const rows = await selectRows<CustomerRow>(customerSelect(executor).whereRaw('lower(c.emailAddress) = ?', [email.trim().toLowerCase()]).whereNull('c.deletedAt').limit(1));
+  const rows = await selectRows<CustomerRow>(customerSelect(executor).whereRaw('lower(??) = ?', ['c.emailAddress', email.trim().toLowerCase()]).whereNull('c.deletedAt').limit(1));
   return (await toCustomerRefs(ids, executor, rows, salesChannelId))[0] ?? null;
 }
 

@@ -6,17 +6,9 @@ import type { ShopConfigOptions } from '../../../examples/vendure-shop/vendure-c
 
 /**
  * The example shop (Vendure 3.7 + the unchanged plugin) booted in-process for one test file, on its
- * own database (SQLite file, or a MariaDB database beside the test database), and the clients the
+ * own database (SQLite file, or a MariaDB or PostgreSQL database beside the test database), and the clients the
  * tests talk to it with: Vendure's GraphQL APIs and the plugin's REST APIs.
  */
-/**
- * The Vendure adapter does not run on PostgreSQL yet (`databaseUrlOf` in src/adapters/vendure/plugin.ts
- * refuses it; issue 27 item 3 for Vendure is open): on a PostgreSQL run its suites skip, in their `before`.
- */
-export function skipOnPostgres(ctx: Mocha.Context): void {
-  if (/^postgres(ql)?:/.test(process.env.DATABASE_URL ?? '')) ctx.skip();
-}
-
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
