@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
-import { bearer, bootShop, skipOnPostgres, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * Quantity rules in Vendure's own Shop API: the operator sets a rule through the plugin's Admin API
@@ -27,7 +27,6 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
   };
 
   before(async function () {
-    skipOnPostgres(this);
     this.timeout(240_000);
     client = await bootShop({ label: 'vendure_quantity_rules', runJobs: false });
     paperVariantId = await variantOf('copy-paper-a4');
