@@ -18,6 +18,8 @@ import { registerEventManager } from './event-manager/index.js';
 import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
 import { registerConsole } from './console/index.js';
+import { registerOrganisationUnits } from './company/units/index.js';
+import { colleaguesInUnitSubtrees } from './company/units/directory.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -27,7 +29,8 @@ import { registerConsole } from './console/index.js';
 const plugin: HostPlugin = {
   name: 'suite-b2b',
   register(host: HostRuntime) {
-    registerEmployees(host);
+    registerEmployees(host, { unitColleagues: colleaguesInUnitSubtrees });
+    registerOrganisationUnits(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
