@@ -2,14 +2,8 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { expectError } from '../../helpers/shop.js';
 import { as, createEmployee, employeeWith, newCustomer } from '../sales-representative/helpers.js';
+import { createUnit } from './helpers.js';
 
-type Client = Awaited<ReturnType<typeof as>>;
-
-export async function createUnit(client: Client, name: string, parentId: string | null = null): Promise<string> {
-  const res = await client.post('/b2b/organisation-unit', { name, parentId });
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body.unit.id;
-}
 
 describe('organisation units', () => {
   it('builds a tree: create, rename, move, answer it depth first with paths, members and managers', async () => {

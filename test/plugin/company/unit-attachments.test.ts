@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import { placeOrder } from '../../helpers/checkout.js';
+import { expectError } from '../../helpers/shop.js';
+import { as as storeClient, createBudget, employee, fillCart, newCustomer, product } from '../order-approval/helpers.js';
+import { as } from '../sales-representative/helpers.js';
+import { createUnit } from './helpers.js';
+
+const BUYER = ['orders.create', 'orders.read', 'budget.read'];
+
+async function buy(token: string, productId: string, quantity: number) {
+  await (await storeClient(token)).delete('/checkout/cart');
+  await fillCart(token, [{ productId, quantity }]);
+  return placeOrder(token);
+}
+
+describe('organisation units: budgets and orders of a subtree', () => {
+  it('a unit budget applies to the buyers of its sub-units, not to those elsewhere', async () => {
+    const customer = await newCustomer();
+    const client = await as(customer.token);
+    const purchasing = await createUnit(client, 'Purchasing');
+    const team = await createUnit(client, 'Team A', purchasing);
+    const elsewhere = await createUnit(client, 'Marketing');
+    const teamBuyer = await employee(customer, BUYER);
+    const otherBuyer = await employee(customer, BUYER);
+    await client.put(`/b2b/organisation-unit/${team}/member/${teamBuyer.id}`, {});
+    await client.put(`/b2b/organisation-unit/${elsewhere}/member/${otherBuyer.id}`, {});
+    const budget = await createBudget(customer.token, { amount: 50, allowApproval: false, unitIds: [purchasing] });
+    expect(budget.unitIds).to.deep.equal([purchasing]);
+    expect(budget.employeeIds).to.deep.equal([]);
+
+    const item = await product({ priceNet: 4000 });
+    expect((await buy(teamBuyer.token, item.id, 1)).status).to.equal(200);
+    const refused = expectError(await buy(teamBuyer.token, item.id, 1), 400, 'SUITE__BUDGET_EXCEEDED') as { meta?: Record<string, unknown> };
+    expect(refused.meta).to.include({ budgetId: budget.id, remaining: 10 });
+    expect((await buy(otherBuyer.token, item.id, 2)).status, 'the budget of another unit does not limit Marketing').to.equal(200);
+    const seen = await (await storeClient(teamBuyer.token)).get(`/budget/${budget.id}`);
+    expect(seen.body).to.include({ used: 40, available: 10 });
+
+    // Moving the buyer's team out of Purchasing takes the budget off the buyer.
+    expect((await client.patch(`/b2b/organisation-unit/${team}`, { parentId: null })).status).to.equal(200);
+    expect((await buy(teamBuyer.token, item.id, 1)).status).to.equal(200);
+    // Deleting Purchasing is refused while the budget hangs on it.
+    expectError(await client.delete(`/b2b/organisation-unit/${purchasing}`), 400, 'SUITE__UNIT_NOT_EMPTY');
+  });
+
+  it('refuses units of another company on a budget', async () => {
+    const customer = await newCustomer();
+    const theirs = await createUnit(await as((await newCustomer()).token), 'Theirs');
+    const res = await (await storeClient(customer.token)).post('/budget', { name: 'B', amount: 10, periodType: 'monthly', unitIds: [theirs] });
+    expectError(res, 400, 'SUITE__UNKNOWN_UNIT');
+  });
+
+  it('orders.read-unit shows the orders of the unit subtree’s employees, not the others’', async () => {
+    const customer = await newCustomer();
+    const client = await as(customer.token);
+    const region = await createUnit(client, 'Region');
+    const branch = await createUnit(client, 'Branch', region);
+    const other = await createUnit(client, 'Other');
+    const lead = await employee(customer, ['orders.create', 'orders.read-unit']);
+    const branchBuyer = await employee(customer, BUYER);
+    const otherBuyer = await employee(customer, BUYER);
+    await client.put(`/b2b/organisation-unit/${region}/member/${lead.id}`, { isManager: true });
+    await client.put(`/b2b/organisation-unit/${branch}/member/${branchBuyer.id}`, {});
+    await client.put(`/b2b/organisation-unit/${other}/member/${otherBuyer.id}`, {});
+    const item = await product({ priceNet: 100 });
+    const ownOrder = (await buy(lead.token, item.id, 1)).body.id;
+    const branchOrder = (await buy(branchBuyer.token, item.id, 1)).body.id;
+    const otherOrder = (await buy(otherBuyer.token, item.id, 1)).body.id;
+
+    const leadClient = await storeClient(lead.token);
+    const seen = await leadClient.post('/b2b/employee-orders', {});
+    expect(seen.status, JSON.stringify(seen.body)).to.equal(200);
+    expect(seen.body.elements.map((o: { id: string }) => o.id).sort()).to.deep.equal([ownOrder, branchOrder].sort());
+    expect((await leadClient.get(`/b2b/employee-order/${branchOrder}`)).status).to.equal(200);
+    expectError(await leadClient.get(`/b2b/employee-order/${otherOrder}`), 404);
+    // The client cannot widen the scope with its own filter.
+    const widened = await leadClient.post('/b2b/employee-orders', { filter: [{ type: 'equals', field: 'employeeId', value: otherBuyer.id }] });
+    expect(widened.body.elements).to.deep.equal([]);
+    // A buyer without the permission sees only their own.
+    const own = await (await storeClient(branchBuyer.token)).post('/b2b/employee-orders', {});
+    expect(own.body.elements.map((o: { id: string }) => o.id)).to.deep.equal([branchOrder]);
+  });
+});
