@@ -20,6 +20,7 @@ import { registerCostCenters } from './cost-center/index.js';
 import { registerConsole } from './console/index.js';
 import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
+import { registerCompanyAddresses } from './company/addresses/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -31,6 +32,7 @@ const plugin: HostPlugin = {
   register(host: HostRuntime) {
     registerEmployees(host, { unitColleagues: colleaguesInUnitSubtrees });
     registerOrganisationUnits(host);
+    registerCompanyAddresses(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.
