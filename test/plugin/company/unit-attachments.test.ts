@@ -81,3 +81,35 @@ describe('organisation units: budgets and orders of a subtree', () => {
     expect(own.body.elements.map((o: { id: string }) => o.id)).to.deep.equal([branchOrder]);
   });
 });
+
+describe('organisation units: a default cost center for the subtree', () => {
+  it('an employee without a default of their own orders with the cost center of their nearest unit', async () => {
+    const customer = await newCustomer();
+    const client = await as(customer.token);
+    const plant = await createUnit(client, 'Plant');
+    const line = await createUnit(client, 'Line 1', plant);
+    const buyer = await employee(customer, BUYER);
+    await client.put(`/b2b/organisation-unit/${line}/member/${buyer.id}`, {});
+    const costCenter = (await client.post('/cost-center', { number: `CC-${plant.slice(0, 6)}`, name: 'Plant' })).body.costCenter;
+    const set = await client.put(`/b2b/organisation-unit/${plant}/cost-center`, { costCenterId: costCenter.id });
+    expect(set.status, JSON.stringify(set.body)).to.equal(200);
+    expect(set.body).to.deep.equal({ unitId: plant, costCenter: { id: costCenter.id, number: costCenter.number, name: 'Plant' } });
+    expect((await client.get(`/b2b/organisation-unit/${line}/cost-center`)).body.costCenter).to.equal(null);
+
+    const checkout = await (await storeClient(buyer.token)).get('/cost-center/checkout');
+    expect(checkout.body).to.deep.equal({ costCenter: { id: costCenter.id, number: costCenter.number, name: 'Plant' }, chosen: false });
+    const item = await product({ priceNet: 100 });
+    const placed = await buy(buyer.token, item.id, 1);
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+    const order = await (await storeClient(buyer.token)).get(`/b2b/employee-order/${placed.body.id}`);
+    expect(order.body.customFields.costCenter).to.deep.equal({ id: costCenter.id, number: costCenter.number, name: 'Plant' });
+
+    // Not for an employee elsewhere; not on another company's unit; not without cost-center.manage.
+    const outsider = await employee(customer, BUYER);
+    expect((await (await storeClient(outsider.token)).get('/cost-center/checkout')).body.costCenter).to.equal(null);
+    const theirUnit = await createUnit(await as((await newCustomer()).token), 'Theirs');
+    expectError(await client.put(`/b2b/organisation-unit/${theirUnit}/cost-center`, { costCenterId: null }), 404);
+    expectError(await (await as(buyer.token)).put(`/b2b/organisation-unit/${plant}/cost-center`, { costCenterId: null }), 403);
+    expectError(await client.put(`/b2b/organisation-unit/${plant}/cost-center`, {}), 400, 'SUITE__INVALID_INPUT');
+  });
+});
