@@ -17,6 +17,8 @@ const ROUTES: Array<[string, string, boolean]> = [
   ['post', '/b2b/organisation-unit-member-import', true],
   ['post', '/b2b/organisation-unit-member-export', true],
   ['get', '/b2b/organisation-unit/{id}/default-address', false],
+  ['get', '/b2b/organisation-unit/{id}/cost-center', false],
+  ['put', '/b2b/organisation-unit/{id}/cost-center', true],
   ['put', '/b2b/organisation-unit/{id}/default-address', true],
   ['post', '/b2b/address/list', true],
   ['get', '/b2b/address/checkout', false],
@@ -34,7 +36,7 @@ describe('organisation units and address book: the OpenAPI document', () => {
       expect(operation, `${method} ${path}`).to.be.an('object');
       expect(operation.responses['200'], `${method} ${path}`).to.be.an('object');
       if (hasBody) expect(operation.requestBody, `${method} ${path}`).to.be.an('object');
-      expect(operation.tags, `${method} ${path}`).to.satisfy((tags: string[]) => tags.includes('Organisation units') || tags.includes('Company address book'));
+      expect(operation.tags, `${method} ${path}`).to.satisfy((tags: string[]) => tags.includes('Organisation units') || tags.includes('Company address book') || tags.includes('Cost centers'));
     }
     expect(doc.paths['/b2b/address'].post['x-permission']).to.equal('address.manage');
     expect(doc.paths['/b2b/organisation-unit'].post['x-permission']).to.equal('organisation-unit.manage');
