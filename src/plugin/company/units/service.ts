@@ -212,12 +212,12 @@ export async function moveEmployee(host: HostRuntime, ctx: StoreContext, body: {
     await assertEmployee(trx, customer.id, body.employeeId);
     if (!(await findUnit(trx, customer.id, body.toUnitId))) throw Errors.notFound('Organisation unit', body.toUnitId);
     let wasManager = false;
-    if (body.fromUnitId !== null && body.fromUnitId !== body.toUnitId) {
+    if (body.fromUnitId !== null) {
       if (!(await findUnit(trx, customer.id, body.fromUnitId))) throw Errors.notFound('Organisation unit', body.fromUnitId);
       const before = (await memberships(trx, customer.id)).find((m) => m.unitId === body.fromUnitId && m.employeeId === body.employeeId);
       if (!before) throw Errors.badRequest('SUITE__NOT_A_MEMBER', 'The employee is not a member of the unit to move from.', { pointer: '/fromUnitId' });
       wasManager = before.isManager;
-      await removeMember(trx, customer.id, body.fromUnitId, body.employeeId);
+      if (body.fromUnitId !== body.toUnitId) await removeMember(trx, customer.id, body.fromUnitId, body.employeeId);
     }
     await putMember(trx, customer.id, body.toUnitId, body.employeeId, body.isManager ?? wasManager);
   });
