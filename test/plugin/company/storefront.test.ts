@@ -53,3 +53,27 @@ describe('organisation units: storefront pages', () => {
     expect((await (await loggedInVisitor(buyer.employee.email, buyer.employee.password)).get('/account/organisation-units')).status).to.equal(403);
   });
 });
+
+describe('company address book: storefront page', () => {
+  it('an address keeper adds an address for their unit through the page; it is listed with its unit and deleted again', async () => {
+    const admin = await newCustomer();
+    const client = await as(admin.token);
+    const plant = await createUnit(client, 'Plant');
+    const keeper = await employeeWith(['address.manage', 'organisation-unit.read'], admin);
+    await client.put(`/b2b/organisation-unit/${plant}/member/${keeper.employee.id}`, {});
+    const visitor = await loggedInVisitor(keeper.employee.email, keeper.employee.password);
+    expect((await visitor.get('/account')).text).to.contain('/account/address-book');
+    expect((await visitor.get('/account/address-book')).status).to.equal(200);
+    const form = { company: 'Plant gate', firstName: 'Goods', lastName: 'In', street: 'Gate 1', zipcode: '12345', city: 'Kassel', countryCode: 'DE' };
+    const refused = await visitor.post('/account/address-book', { ...form, countryCode: 'X' });
+    expect(refused.status).to.equal(400);
+    expect((await visitor.post('/account/address-book', { ...form, unitIds: [plant] })).status).to.equal(303);
+    const page = await visitor.get('/account/address-book?done=created');
+    expect(page.text).to.contain('The address was added.').and.contain('Plant gate').and.contain('Plant</td>');
+    const created = (await (await as(keeper.token)).post('/b2b/address/list', { term: 'plant gate' })).body.elements[0];
+    expect(created).to.deep.include({ unitIds: [plant], city: 'Kassel' });
+    expect(page.text).to.contain(`data-id="${created.id}"`);
+    expect((await visitor.post(`/account/address-book/${created.id}/delete`)).status).to.equal(303);
+    expect((await (await as(keeper.token)).post('/b2b/address/list', { term: 'plant gate' })).body.total).to.equal(0);
+  });
+});

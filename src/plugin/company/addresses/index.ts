@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../../host/contract.js';
 import { addressRoutes } from './routes.js';
+import { addressStorefrontPages } from './storefront.js';
 import { interceptCheckout } from './service.js';
 
 export const COMPANY_ADDRESS_INTERCEPTOR = 'company-addresses';
@@ -11,5 +12,6 @@ export const COMPANY_ADDRESS_INTERCEPTOR = 'company-addresses';
  */
 export function registerCompanyAddresses(host: HostRuntime): void {
   for (const route of addressRoutes(host)) host.storeApi.route(route);
+  for (const page of addressStorefrontPages(host)) host.storefront.page(page);
   host.checkout.addInterceptor({ name: COMPANY_ADDRESS_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx) });
 }
