@@ -1,6 +1,6 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
-import { inTransaction, type Executor, type Trx } from '../../../lib/db.js';
+import { inTransaction, isRowReferencedError, type Executor, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { criteriaList, storeListOf } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
@@ -176,7 +176,13 @@ export async function deleteUnit(host: HostRuntime, ctx: StoreContext, id: strin
           meta: Object.fromEntries(held),
         });
     }
-    await deleteUnitRow(trx, customer.id, id);
+    try {
+      await deleteUnitRow(trx, customer.id, id);
+    } catch (error) {
+      // Another add-on's row still names the unit (e.g. an approval rule's condition): refused like the attachments above.
+      if (isRowReferencedError(error)) throw Errors.badRequest('SUITE__UNIT_NOT_EMPTY', 'Something else of the company (e.g. an approval rule) still names the unit; change it first.');
+      throw error;
+    }
   });
 }
 
