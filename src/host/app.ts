@@ -38,6 +38,7 @@ import {
   toCustomerRef,
 } from './customer/customer-repository.js';
 import type { AddressRow, CustomerRow } from './customer/rows.js';
+import { createAddress, deleteAddress, updateAddress } from './customer/address-book.js';
 import { getCmsPage } from './catalog/cms-pages.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
@@ -150,6 +151,9 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
           .update({ [type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id']: addressId });
         return true;
       },
+      createAddress,
+      updateAddress,
+      deleteAddress,
       salesChannel: getSalesChannel,
     },
     customerGroups: { getMany: getCustomerGroups },

@@ -449,6 +449,21 @@ export interface OrderScope {
   latestPerCustomer?: boolean;
 }
 
+/** A customer's address as `customers.addresses` answers it (id, company, firstName, lastName, street, zipcode, city, countryCode, and what else a host keeps). */
+export type CustomerAddress = Record<string, unknown> & { id: string };
+
+/** (3.5) An address as the plugin writes it into a customer's address book (`customers.createAddress`). */
+export interface AddressInput {
+  company?: string | null;
+  firstName: string;
+  lastName: string;
+  street: string;
+  zipcode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2, upper case */
+  countryCode: string;
+}
+
 /** Order count and net revenue of one customer, cancelled orders excluded. */
 export interface CustomerOrderFigures {
   customerId: string;
@@ -694,10 +709,21 @@ export interface HostRuntime {
     search(executor: Executor, scope: CustomerScope, criteria: Criteria): Promise<ResultPage<CustomerRef>>;
     /** Creates a customer (account request accepted, CLI). */
     create(executor: Executor, input: { salesChannelId: string; email: string; password: string | null; firstName: string; lastName: string; company?: string | null; groupId?: string | null }): Promise<CustomerRef>;
-    addresses(executor: Executor, customerId: string): Promise<Array<Record<string, unknown> & { id: string }>>;
+    addresses(executor: Executor, customerId: string): Promise<CustomerAddress[]>;
     /** The ids of the customer's default addresses (null when none is set or the customer is unknown). */
     defaultAddressIds(executor: Executor, customerId: string): Promise<{ billing: string | null; shipping: string | null }>;
     setDefaultAddress(executor: Executor, customerId: string, type: 'billing' | 'shipping', addressId: string): Promise<boolean>;
+    /**
+     * (3.5) Adds an address to the customer's address book and answers it in the shape of
+     * `addresses`; null when the customer is unknown. A country the host does not know is an
+     * AppError 400 `SUITE__UNKNOWN_COUNTRY`. A host whose customer writes cannot join the caller's
+     * transaction (Vendure) writes in its own; callers pass the root executor and compensate.
+     */
+    createAddress(executor: Executor, customerId: string, input: AddressInput): Promise<CustomerAddress | null>;
+    /** (3.5) Changes the given fields of one of the customer's addresses; null when it is not the customer's. */
+    updateAddress(executor: Executor, customerId: string, addressId: string, input: Partial<AddressInput>): Promise<CustomerAddress | null>;
+    /** (3.5) Deletes one of the customer's addresses (no longer a default then); false when it is not the customer's. */
+    deleteAddress(executor: Executor, customerId: string, addressId: string): Promise<boolean>;
     salesChannel(executor: Executor, id: string): Promise<SalesChannel | null>;
   };
 

@@ -19,6 +19,9 @@ import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
 import { registerQuantityRules } from './quantity-rule/index.js';
 import { registerConsole } from './console/index.js';
+import { registerOrganisationUnits } from './company/units/index.js';
+import { colleaguesInUnitSubtrees } from './company/units/directory.js';
+import { registerCompanyAddresses } from './company/addresses/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -28,7 +31,9 @@ import { registerConsole } from './console/index.js';
 const plugin: HostPlugin = {
   name: 'suite-b2b',
   register(host: HostRuntime) {
-    registerEmployees(host);
+    registerEmployees(host, { unitColleagues: colleaguesInUnitSubtrees });
+    registerOrganisationUnits(host);
+    registerCompanyAddresses(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
     // Customer prices first: the first price provider that answers wins.

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { CustomerService, RequestContextService } from '@vendure/core';
-import type { HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
+import type { AddressInput, HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
+import { Errors } from '../../lib/errors.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
@@ -82,6 +83,40 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
       countryCode: row.countryCode ?? '',
     };
   }
+  async function customerService() {
+    const vendure = vendureServices(a);
+    return { service: vendure.service(CustomerService), ctx: await vendure.service(RequestContextService).create({ apiType: 'admin' }) };
+  }
+
+  async function ownAddress(executor: Executor, customerId: string, addressId: string) {
+    const vendureCustomerId = ids.toVendure(customerId);
+    const vendureAddressId = ids.toVendure(addressId);
+    if (!vendureCustomerId || !vendureAddressId) return null;
+    const row = await selectRow<{ id: string | number; fullName: string | null }>(executor('address').where({ id: vendureAddressId, customerId: vendureCustomerId }).first('id', 'fullName'));
+    return row ? { customerId: vendureCustomerId, addressId: vendureAddressId, fullName: row.fullName ?? '' } : null;
+  }
+
+  async function assertCountry(executor: Executor, countryCode: string): Promise<void> {
+    const country = await selectRow(executor('region').where({ code: countryCode.toUpperCase(), discriminator: 'Country' }).first('id'));
+    if (!country) throw Errors.badRequest('SUITE__UNKNOWN_COUNTRY', `The shop does not know the country "${countryCode}".`, { pointer: '/countryCode' });
+  }
+
+  /** The plugin's address fields as Vendure's address input (street is `streetLine1`, the zip code `postalCode`); `currentFullName` for a partial name change. */
+  function vendureAddressFields(input: Partial<AddressInput>, currentFullName: string | null) {
+    const fields: { fullName?: string; company?: string; streetLine1?: string; streetLine2?: string; city?: string; postalCode?: string; countryCode?: string } = {};
+    if (input.firstName !== undefined || input.lastName !== undefined)
+      fields.fullName = [input.firstName ?? currentFullName ?? '', input.lastName ?? ''].map((part) => part.trim()).filter((part) => part).join(' ');
+    if (input.company !== undefined) fields.company = input.company ?? '';
+    if (input.street !== undefined) {
+      fields.streetLine1 = input.street;
+      fields.streetLine2 = '';
+    }
+    if (input.city !== undefined) fields.city = input.city;
+    if (input.zipcode !== undefined) fields.postalCode = input.zipcode;
+    if (input.countryCode !== undefined) fields.countryCode = input.countryCode.toUpperCase();
+    return fields;
+  }
+
   return {
     customers: {
       async get(executor, id) {
@@ -131,6 +166,34 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
         const vendure = vendureServices(a);
         const ctx = await vendure.service(RequestContextService).create({ apiType: 'admin' });
         await vendure.service(CustomerService).updateAddress(ctx, { id: vendureAddressId, ...(type === 'billing' ? { defaultBillingAddress: true } : { defaultShippingAddress: true }) });
+        return true;
+      },
+      /**
+       * (3.5) The address book's writes go through Vendure's CustomerService (history entries,
+       * events, one default per kind), each in Vendure's own transaction (see `create`). Vendure
+       * keeps one `fullName`: first and last name are joined into it (and read back as `firstName`).
+       */
+      async createAddress(executor, customerId, input) {
+        const vendureCustomerId = ids.toVendure(customerId);
+        if (!vendureCustomerId || !(await selectRow(executor('customer').where({ id: vendureCustomerId }).whereNull('deletedAt').first('id')))) return null;
+        await assertCountry(executor, input.countryCode);
+        const { service, ctx } = await customerService();
+        const created = await service.createAddress(ctx, vendureCustomerId, { ...vendureAddressFields(input, null), streetLine1: input.street, countryCode: input.countryCode.toUpperCase() });
+        return toAddress((await addressRows(executor, vendureCustomerId)).find((row) => String(row.id) === String(created.id))!);
+      },
+      async updateAddress(executor, customerId, addressId, input) {
+        const own = await ownAddress(executor, customerId, addressId);
+        if (!own) return null;
+        if (input.countryCode !== undefined) await assertCountry(executor, input.countryCode);
+        const { service, ctx } = await customerService();
+        await service.updateAddress(ctx, { id: own.addressId, ...vendureAddressFields(input, own.fullName) });
+        return toAddress((await addressRows(executor, own.customerId)).find((row) => String(row.id) === String(own.addressId))!);
+      },
+      async deleteAddress(executor, customerId, addressId) {
+        const own = await ownAddress(executor, customerId, addressId);
+        if (!own) return false;
+        const { service, ctx } = await customerService();
+        await service.deleteAddress(ctx, own.addressId);
         return true;
       },
       async salesChannel(executor, id): Promise<SalesChannel | null> {

@@ -25,6 +25,8 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'employees', path: '/account/employees', anyOf: ['employee.read'] },
       { key: 'roles', path: '/account/roles', anyOf: ['role.read'] },
       { key: 'invitations', path: '/account/invitations', anyOf: ['invitation.manage'] },
+      { key: 'organisationUnits', path: '/account/organisation-units', anyOf: ['organisation-unit.read'], label: 'Organisation units' },
+      { key: 'addressBook', path: '/account/address-book', anyOf: ['address.manage'], label: 'Address book' },
     ],
   },
   {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { fixedRead, forUpdate, lockingRead, readBool, readInt, selectRaw, selectRows, type Executor } from '../../lib/db.js';
 import { toDbTime } from '../../lib/time.js';
+import { unitScopeOfEmployee } from '../company/units/directory.js';
 import type { PeriodType, PeriodWindow } from './periods.js';
 
 export interface BudgetRow {
@@ -25,6 +26,8 @@ export interface BudgetRow {
 export const BUDGETS = 'suite_budgets';
 export const BUDGET_EMPLOYEES = 'suite_budget_employees';
 export const BUDGET_CATEGORIES = 'suite_budget_categories';
+/** Organisation units a budget applies to (migration 022). */
+export const BUDGET_UNITS = 'suite_budget_units';
 export const BUDGET_ORDERS = 'suite_budget_orders';
 export const APPROVAL_BUDGETS = 'suite_order_approval_budgets';
 export const APPROVALS = 'suite_order_approvals';
@@ -106,17 +109,29 @@ export async function lockBudgets(trx: Executor, ids: string[]): Promise<BudgetR
 }
 
 /**
- * Active budgets that govern an employee's orders: those the employee is assigned to, and those
- * with no assigned employee (company-wide). The company admin's own orders are not limited.
+ * Active budgets that govern an employee's orders: those the employee is assigned to, those
+ * assigned to an organisation unit in the employee's unit scope (their units and the units above:
+ * a unit's budget covers its subtree), and those with neither employees nor units (company-wide).
+ * The company admin's own orders are not limited.
  */
 export async function applicableBudgetIds(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+  const unitScope = await unitScopeOfEmployee(executor, customerId, employeeId);
+  const links = (sub: Knex.QueryBuilder, table: string) => sub.select(executor.raw('1')).from(table).whereRaw('??=??', [`${table}.budget_id`, `${BUDGETS}.id`]);
+  const linked = (table: string) => (sub: Knex.QueryBuilder): void => {
+    links(sub, table);
+  };
   const rows = await selectRows<{ id: string }>(executor(BUDGETS)
     .where({ customer_id: customerId, active: true })
     .where((qb) => {
       qb.whereExists((sub) => {
-        sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`]).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId);
-      }).orWhereNotExists((sub) => {
-        sub.select(executor.raw('1')).from(BUDGET_EMPLOYEES).whereRaw('??=??', [`${BUDGET_EMPLOYEES}.budget_id`, `${BUDGETS}.id`]);
+        links(sub, BUDGET_EMPLOYEES).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId);
+      });
+      if (unitScope.length)
+        qb.orWhereExists((sub) => {
+          links(sub, BUDGET_UNITS).whereIn(`${BUDGET_UNITS}.unit_id`, unitScope);
+        });
+      qb.orWhere((both) => {
+        both.whereNotExists(linked(BUDGET_EMPLOYEES)).whereNotExists(linked(BUDGET_UNITS));
       });
     })
     .orderBy('id')
@@ -130,6 +145,21 @@ export async function budgetEmployeeIds(executor: Executor, budgetIds: string[])
   const rows = await selectRows<{ budget_id: string; employee_id: string }>(executor(BUDGET_EMPLOYEES).whereIn('budget_id', budgetIds).orderBy('employee_id').select('budget_id', 'employee_id'));
   for (const row of rows) map.get(row.budget_id)?.push(row.employee_id);
   return map;
+}
+
+export async function budgetUnitIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
+  if (budgetIds.length === 0) return map;
+  const rows = await selectRows<{ budget_id: string; unit_id: string }>(executor(BUDGET_UNITS).whereIn('budget_id', budgetIds).orderBy('unit_id').select('budget_id', 'unit_id'));
+  for (const row of rows) map.get(row.budget_id)?.push(row.unit_id);
+  return map;
+}
+
+/** Replaces the budget's units (undefined: unchanged). */
+export async function replaceBudgetUnits(executor: Executor, budgetId: string, unitIds: string[] | undefined): Promise<void> {
+  if (!unitIds) return;
+  await executor(BUDGET_UNITS).where({ budget_id: budgetId }).delete();
+  if (unitIds.length) await executor(BUDGET_UNITS).insert([...new Set(unitIds)].map((unit_id) => ({ budget_id: budgetId, unit_id })));
 }
 
 export async function budgetCategoryIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {

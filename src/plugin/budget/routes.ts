@@ -8,6 +8,7 @@ import { fromMinor, toMinor } from '../../lib/money.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { findEmployees, holds, listEmployees } from '../company/employee-directory.js';
+import { unitTree } from '../company/units/directory.js';
 import { PERIOD_LABELS, PERIOD_TYPES, zonedToday } from './periods.js';
 import {
   BUDGET_ORDERS,
@@ -15,6 +16,8 @@ import {
   applicableBudgetIds,
   budgetCategoryIds,
   budgetEmployeeIds,
+  budgetUnitIds,
+  replaceBudgetUnits,
   budgetOrderPage,
   getBudget,
   replaceBudgetLinks,
@@ -80,7 +83,7 @@ type BudgetView = Record<string, unknown>;
 
 export async function budgetViews(executor: Executor, budgets: BudgetRow[], salesChannel: SalesChannel): Promise<BudgetView[]> {
   const ids = budgets.map((b) => b.id);
-  const [employees, categories] = await Promise.all([budgetEmployeeIds(executor, ids), budgetCategoryIds(executor, ids)]);
+  const [employees, categories, units] = await Promise.all([budgetEmployeeIds(executor, ids), budgetCategoryIds(executor, ids), budgetUnitIds(executor, ids)]);
   const precision = salesChannel.currencyPrecision;
   const now = new Date();
   const views: BudgetView[] = [];
@@ -101,6 +104,7 @@ export async function budgetViews(executor: Executor, budgets: BudgetRow[], sale
       approverEmployeeId: budget.approverEmployeeId,
       employeeIds: employees.get(budget.id) ?? [],
       categoryIds: categories.get(budget.id) ?? [],
+      unitIds: units.get(budget.id) ?? [],
       used: fromMinor(status.used, precision),
       reserved: fromMinor(status.reserved, precision),
       available: fromMinor(status.available, precision),
@@ -145,6 +149,11 @@ async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: Budget
     if (index >= 0)
       throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${input.categoryIds[index]}" does not exist.`, { pointer: `/categoryIds/${index}` });
   }
+  if (input.unitIds?.length) {
+    const known = new Set((await unitTree(host.db, customer.id)).map((unit) => unit.id));
+    const index = input.unitIds.findIndex((unitId) => !known.has(unitId));
+    if (index >= 0) throw Errors.badRequest('SUITE__UNKNOWN_UNIT', 'An organisation unit does not belong to this customer.', { pointer: `/unitIds/${index}` });
+  }
   if (input.name !== undefined) columns.name = input.name.trim();
   if (input.description !== undefined) columns.description = input.description;
   if (input.periodType !== undefined) columns.period_type = input.periodType;
@@ -158,7 +167,7 @@ async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: Budget
 
 /** Fields a PUT leaves out go back to their defaults (the start date stays). */
 function withDefaults(input: BudgetInput): BudgetInput {
-  return { description: null, active: true, notificationPercentage: null, allowApproval: true, approverEmployeeId: null, employeeIds: [], categoryIds: [], ...input };
+  return { description: null, active: true, notificationPercentage: null, allowApproval: true, approverEmployeeId: null, employeeIds: [], categoryIds: [], unitIds: [], ...input };
 }
 
 async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promise<BudgetView> {
@@ -177,6 +186,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       if (!budget) throw Errors.notFound('Budget', id);
       await trx(BUDGETS).where({ id, customer_id: customer.id }).update({ ...columns, updated_at: nowDb() });
       await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
+      await replaceBudgetUnits(trx, id, input.unitIds);
     });
     return { success: true as const, budget: await oneView(host, ctx, id) };
   };
@@ -291,6 +301,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
             created_at: nowDb(),
           });
           await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
+          await replaceBudgetUnits(trx, id, input.unitIds);
         });
         return { success: true, budget: await oneView(host, ctx, id) };
       },

@@ -23,6 +23,7 @@ const budgetFields = {
   approverEmployeeId: nullable(idSchema),
   employeeIds: idList,
   categoryIds: idList,
+  unitIds: { ...idList, description: 'Organisation units the budget applies to: every employee of these units or of a unit below them. A budget with neither employees nor units applies to every employee.' },
 } as const;
 
 export const createBudgetBody = objectSchema(budgetFields, ['name', 'amount', 'periodType']);
@@ -45,6 +46,7 @@ export const budgetSchema = objectSchema(
     approverEmployeeId: nullable(text),
     employeeIds: { type: 'array', items: text },
     categoryIds: { type: 'array', items: text },
+    unitIds: { type: 'array', items: text },
     used: { type: 'number' },
     reserved: { type: 'number' },
     available: { type: 'number' },

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria, type Page } from '../../lib/criteria.js';
-import { readBool, type Executor } from '../../lib/db.js';
+import { readBool, selectRows, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
-import { COST_CENTER_CRITERIA, COST_CENTERS, DEFAULTS, SELECTIONS } from './schemas.js';
+import { unitsOfEmployee, unitTree } from '../company/units/directory.js';
+import { COST_CENTER_CRITERIA, COST_CENTERS, DEFAULTS, SELECTIONS, UNIT_DEFAULTS } from './schemas.js';
 
 export interface CostCenterRow {
   id: string;
@@ -83,6 +84,7 @@ export async function updateCostCenter(executor: Executor, customerId: string, i
 export async function deleteCostCenter(executor: Executor, customerId: string, id: string): Promise<number> {
   await executor(DEFAULTS).where({ cost_center_id: id, customer_id: customerId }).delete();
   await executor(SELECTIONS).where({ cost_center_id: id, customer_id: customerId }).delete();
+  await executor(UNIT_DEFAULTS).where({ cost_center_id: id, customer_id: customerId }).delete();
   return executor(COST_CENTERS).where({ id, customer_id: customerId }).delete();
 }
 
@@ -105,9 +107,45 @@ export const setDefault = (executor: Executor, key: ActorKey, costCenterId: stri
 export const selectionOf = (executor: Executor, key: ActorKey) => linkedCostCenter(executor, SELECTIONS, key);
 export const setSelection = (executor: Executor, key: ActorKey, costCenterId: string | null) => setLink(executor, SELECTIONS, key, costCenterId);
 
+/** A unit's own default cost center, or null. */
+export async function unitCostCenter(executor: Executor, customerId: string, unitId: string): Promise<CostCenterRow | null> {
+  const row: unknown = await executor(`${UNIT_DEFAULTS} as link`)
+    .join(`${COST_CENTERS} as cc`, 'cc.id', 'link.cost_center_id')
+    .where({ 'link.customer_id': customerId, 'link.unit_id': unitId })
+    .first('cc.*');
+  return (row as CostCenterRow | undefined) ?? null;
+}
+
+export async function setUnitCostCenter(executor: Executor, customerId: string, unitId: string, costCenterId: string | null): Promise<void> {
+  await executor(UNIT_DEFAULTS).where({ unit_id: unitId }).delete();
+  if (costCenterId) await executor(UNIT_DEFAULTS).insert({ unit_id: unitId, customer_id: customerId, cost_center_id: costCenterId, updated_at: nowDb() });
+}
+
+/**
+ * The default cost center an employee gets from their organisation units: that of the nearest unit
+ * with one — their own units first (by id, for a stable answer), then the units above, level by level.
+ */
+export async function inheritedCostCenter(executor: Executor, customerId: string, employeeId: string): Promise<CostCenterRow | null> {
+  const own = (await unitsOfEmployee(executor, customerId, employeeId)).sort();
+  if (own.length === 0) return null;
+  const tree = await unitTree(executor, customerId);
+  const links = new Map(
+    (await selectRows<{ unit_id: string; cost_center_id: string }>(executor(UNIT_DEFAULTS).where({ customer_id: customerId }).select('unit_id', 'cost_center_id'))).map((row) => [row.unit_id, row.cost_center_id]),
+  );
+  const order = [...own];
+  for (let i = 0; i < order.length; i++) {
+    const found = links.get(order[i]!);
+    if (found) return findCostCenter(executor, customerId, found);
+    const parent = tree.find((unit) => unit.id === order[i])?.parentId;
+    if (parent && !order.includes(parent)) order.push(parent);
+  }
+  return null;
+}
+
 /** The customers were deleted by the host (contract event): their cost centers go, with every default and choice. */
 export async function deleteCustomersCostCenters(executor: Executor, customerIds: string[]): Promise<void> {
   await executor(DEFAULTS).whereIn('customer_id', customerIds).delete();
   await executor(SELECTIONS).whereIn('customer_id', customerIds).delete();
+  await executor(UNIT_DEFAULTS).whereIn('customer_id', customerIds).delete();
   await executor(COST_CENTERS).whereIn('customer_id', customerIds).delete();
 }

@@ -13,9 +13,21 @@ import {
   MANAGE,
   ORDERING,
   TAG,
+  unitCostCenterBody,
+  unitCostCenterResponse,
   updateBody,
 } from './schemas.js';
-import { changeCostCenter, checkoutCostCenter, chooseCheckoutCostCenter, createCostCenter, listCostCenters, removeCostCenter, setDefaultCostCenter } from './service.js';
+import {
+  changeCostCenter,
+  checkoutCostCenter,
+  chooseCheckoutCostCenter,
+  createCostCenter,
+  listCostCenters,
+  readUnitCostCenter,
+  removeCostCenter,
+  setDefaultCostCenter,
+  setUnitDefaultCostCenter,
+} from './service.js';
 
 const tags = [TAG];
 
@@ -85,6 +97,32 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: ORDERING,
       schemas: { body: checkoutBody, responses: { 200: checkoutResponse } },
       handler: ({ ctx, body }) => chooseCheckoutCostCenter(host, ctx, body),
+    }),
+    defineStoreRoute({
+      method: 'GET',
+      path: '/b2b/organisation-unit/{id}/cost-center',
+      operationId: 'readUnitCostCenter',
+      summary: "An organisation unit's own default cost center (null: the unit above decides).",
+      tags,
+      auth: 'login',
+      needsCustomer: true,
+      permission: null,
+      schemas: { params: pathParams('id'), responses: { 200: unitCostCenterResponse } },
+      handler: ({ ctx, params }) => readUnitCostCenter(host, ctx, params.id),
+    }),
+    defineStoreRoute({
+      method: 'PUT',
+      path: '/b2b/organisation-unit/{id}/cost-center',
+      operationId: 'setUnitCostCenter',
+      summary: "Sets (or with null removes) a unit's default cost center.",
+      description:
+        "An employee's order gets the cost center chosen for it, else the employee's own default, else that of the employee's nearest organisation unit with one (their units first, then the units above). An inactive cost center is a 400 SUITE__COST_CENTER_INACTIVE.",
+      tags,
+      auth: 'login',
+      needsCustomer: true,
+      permission: MANAGE,
+      schemas: { params: pathParams('id'), body: unitCostCenterBody, responses: { 200: unitCostCenterResponse } },
+      handler: ({ ctx, params, body }) => setUnitDefaultCostCenter(host, ctx, params.id, body),
     }),
     defineStoreRoute({
       method: 'PATCH',

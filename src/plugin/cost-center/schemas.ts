@@ -9,6 +9,8 @@ export const TAG = 'Cost centers';
 export const COST_CENTERS = 'suite_cost_centers';
 export const DEFAULTS = 'suite_cost_center_defaults';
 export const SELECTIONS = 'suite_cost_center_selections';
+/** A unit's default cost center (migration 022). */
+export const UNIT_DEFAULTS = 'suite_cost_center_units';
 
 /** See every cost center (also inactive ones); without it a login sees the active ones it may choose. */
 export const READ = 'cost-center.read';
@@ -90,4 +92,13 @@ export const checkoutResponse = objectSchema(
     chosen: { type: 'boolean', description: 'true when it was chosen for the next order, false when it is the default (or none).' },
   },
   ['costCenter', 'chosen'],
+);
+
+export const unitCostCenterBody = objectSchema({ costCenterId: nullable({ ...idSchema, description: 'null removes the unit\'s default.' }) }, ['costCenterId']);
+export const unitCostCenterResponse = objectSchema(
+  {
+    unitId: idSchema,
+    costCenter: nullable({ ...costCenterRefSchema, description: "The unit's own default cost center: the employees of its subtree without a default of their own get it." }),
+  },
+  ['unitId', 'costCenter'],
 );

@@ -5,17 +5,21 @@ import { Errors } from '../../lib/errors.js';
 import { criteriaList } from '../../lib/store-list.js';
 import { declaredCustomer } from '../declared.js';
 import { findEmployeeRow } from '../employee/repository.js';
+import { unitTree } from '../company/units/directory.js';
 import {
   costCenterRef,
   costCenterView,
   defaultOf,
   deleteCostCenter,
   findCostCenter,
+  inheritedCostCenter,
   insertCostCenter,
   searchCostCenters,
   selectionOf,
   setDefault,
   setSelection,
+  setUnitCostCenter,
+  unitCostCenter,
   updateCostCenter,
   type ActorKey,
   type CostCenterRow,
@@ -106,12 +110,35 @@ export async function setDefaultCostCenter(host: HostRuntime, ctx: StoreContext,
   return { actorType: key.actorType, actorId: key.actorId, costCenter: row ? costCenterRef(row) : null };
 }
 
-/** The cost center the caller's next order gets: the chosen one, else the (active) default. */
+/**
+ * The cost center the caller's next order gets: the chosen one, else the (active) default, else —
+ * for an employee — the (active) default of their nearest organisation unit with one.
+ */
 async function effective(executor: Executor, key: ActorKey): Promise<{ row: CostCenterRow | null; chosen: boolean }> {
   const chosen = await selectionOf(executor, key);
   if (chosen) return { row: chosen, chosen: true };
-  const fallback = await defaultOf(executor, key);
+  const fallback = (await defaultOf(executor, key)) ?? (key.actorType === 'employee' ? await inheritedCostCenter(executor, key.customerId, key.actorId) : null);
   return { row: fallback && readBool(fallback.active) ? fallback : null, chosen: false };
+}
+
+async function assertUnit(executor: Executor, customerId: string, unitId: string): Promise<void> {
+  if (!(await unitTree(executor, customerId)).some((unit) => unit.id === unitId)) throw Errors.notFound('Organisation unit', unitId);
+}
+
+export async function readUnitCostCenter(host: HostRuntime, ctx: StoreContext, unitId: string) {
+  const customer = declaredCustomer(ctx);
+  await assertUnit(host.db, customer.id, unitId);
+  const row = await unitCostCenter(host.db, customer.id, unitId);
+  return { unitId, costCenter: row ? costCenterRef(row) : null };
+}
+
+/** Sets (or with null removes) a unit's default cost center; an inactive one cannot be a default. */
+export async function setUnitDefaultCostCenter(host: HostRuntime, ctx: StoreContext, unitId: string, body: { costCenterId: string | null }) {
+  const customer = declaredCustomer(ctx);
+  await assertUnit(host.db, customer.id, unitId);
+  const row = body.costCenterId ? await choosable(host.db, customer.id, body.costCenterId) : null;
+  await inTransaction(host.db, (trx) => setUnitCostCenter(trx, customer.id, unitId, row?.id ?? null));
+  return readUnitCostCenter(host, ctx, unitId);
 }
 
 export async function checkoutCostCenter(host: HostRuntime, ctx: StoreContext) {

@@ -5,7 +5,7 @@ import { employeeCsvRoutes } from './csv/routes.js';
 import { invitationRoutes } from './invitation/routes.js';
 import { loginRoutes } from './login/routes.js';
 import { LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS, purgeExpiredTokens } from './login/tokens.js';
-import { employeeOrderRoutes } from './orders/routes.js';
+import { employeeOrderRoutes, type UnitColleagues } from './orders/routes.js';
 import { roleRoutes } from './role/routes.js';
 import { deleteCustomersEmployeeData } from './repository.js';
 import { employeeRoutes } from './routes.js';
@@ -13,7 +13,7 @@ import { companyStorefrontPages } from './storefront/company-pages.js';
 import { registerEmployeeStorefront } from './storefront/index.js';
 
 /** Employees, roles, permissions, invitations, password-less login, recovery, employee orders, CSV, account requests. */
-export function registerEmployees(host: HostRuntime): void {
+export function registerEmployees(host: HostRuntime, options: { unitColleagues?: UnitColleagues } = {}): void {
   host.auth.addLoginProvider(employeeLoginProvider(host));
   host.auth.addContextEnricher(employeeContextEnricher);
   for (const route of [
@@ -21,7 +21,7 @@ export function registerEmployees(host: HostRuntime): void {
     ...roleRoutes(host),
     ...invitationRoutes(host),
     ...loginRoutes(host),
-    ...employeeOrderRoutes(host),
+    ...employeeOrderRoutes(host, options.unitColleagues),
     ...employeeCsvRoutes(host),
     ...accountRequestStoreRoutes(host),
   ])

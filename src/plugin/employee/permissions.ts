@@ -28,6 +28,10 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   { key: 'customer-product-number.manage', group: 'customer-product-numbers', description: 'Maintain and import customer product numbers.' },
   { key: 'cost-center.read', group: 'cost-centers', description: 'See the company’s cost centers, also the inactive ones.' },
   { key: 'cost-center.manage', group: 'cost-centers', description: 'Create, change and delete cost centers and set employees’ default cost centers.' },
+  { key: 'organisation-unit.read', group: 'organisation-units', description: 'See the company’s organisation units and their members.' },
+  { key: 'organisation-unit.manage', group: 'organisation-units', description: 'Create, rename, move and delete organisation units, move employees between them, import and export them.' },
+  { key: 'orders.read-unit', group: 'orders', description: 'See the orders placed by the employees of one’s organisation units and the units below them.' },
+  { key: 'address.manage', group: 'addresses', description: 'Create, change and delete the company’s addresses and those of one’s organisation units, and set the units’ default addresses.' },
   { key: 'event.register', group: 'events', description: 'Register colleagues for events and see the company’s participants.' },
   { key: 'admin', group: 'admin', description: 'Company administrator: may do everything the customer login may.' },
 ];
@@ -41,7 +45,9 @@ const IMPLIES: Record<string, string[]> = {
   'role.manage': ['role.read'],
   'budget.manage': ['budget.read'],
   'cost-center.manage': ['cost-center.read'],
-  'orders.read-all': ['orders.read'],
+  'orders.read-all': ['orders.read', 'orders.read-unit'],
+  'orders.read-unit': ['orders.read'],
+  'organisation-unit.manage': ['organisation-unit.read'],
 };
 
 /** The keys a role grants: 'all' with the admin permission, else the keys plus what they imply (unknown keys dropped). */

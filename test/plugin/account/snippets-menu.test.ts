@@ -77,20 +77,20 @@ describe('account: snippets and platform menu', () => {
       expect(res.status).to.equal(200);
       expect(keys(res.body.elements)).to.deep.equal([
         'overview',
-        ['company', ['employees', 'roles', 'invitations']],
+        ['company', ['employees', 'roles', 'invitations', 'organisationUnits', 'addressBook']],
         // No 'expressCheckout': the reference storefront has no page at /account/express-checkout, and no entry may lead to a 404.
         ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers', 'documents']],
         'events',
       ]);
       expect(res.body.total).to.equal(4);
-      expect(res.body.elements[1]).to.include({ label: 'Company', path: null, level: 1, childCount: 3 });
+      expect(res.body.elements[1]).to.include({ label: 'Company', path: null, level: 1, childCount: 5 });
       expect(res.body.elements[1].children[0]).to.include({ key: 'employees', label: 'Employees', path: '/account/employees', level: 2, childCount: 0 });
 
       const flat = await (await as(customer.token)).post('/b2b/platform-menu?depth=1', {});
       expect(flat.status).to.equal(200);
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
-        ['company', 3, 0],
+        ['company', 5, 0],
         ['ordering', 9, 0],
         ['events', 0, 0],
       ]);
@@ -108,7 +108,7 @@ describe('account: snippets and platform menu', () => {
       const top = rep.body.elements.map((e: MenuEntry) => e.key);
       expect(top).to.include('salesRepresentative');
       const company = rep.body.elements.find((e: MenuEntry) => e.key === 'company');
-      expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles']);
+      expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles', 'organisationUnits', 'addressBook']);
       expect(rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
     });
 

@@ -104,7 +104,7 @@ describe('employees: roles and permissions', () => {
       expect(keys.body.total).to.equal(PERMISSIONS.length);
       expect(keys.body.elements.map((p: { key: string }) => p.key)).to.include.members(['employee.read', 'orders.read-all', 'order-approval.approve', 'customer-product-number.manage', 'event.register', 'admin']);
       const orders = await (await as(token)).post('/b2b/employee-permissions', { group: 'orders' });
-      expect(orders.body.elements.map((p: { key: string }) => p.key)).to.deep.equal(['orders.read', 'orders.read-all', 'orders.create']);
+      expect(orders.body.elements.map((p: { key: string }) => p.key)).to.deep.equal(['orders.read', 'orders.read-all', 'orders.create', 'orders.read-unit']);
       const groups = await (await as(customer.token)).post('/b2b/employee-permission-groups', {});
       expect(groups.body.elements.find((g: { name: string }) => g.name === 'budgets').permissions.map((p: { key: string }) => p.key)).to.deep.equal(['budget.read', 'budget.manage']);
       for (const path of ['/b2b/employee-permissions', '/b2b/employee-permission-groups']) {

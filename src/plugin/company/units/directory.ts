@@ -75,3 +75,16 @@ export async function managersOfUnit(executor: Executor, customerId: string, uni
   }
   return [];
 }
+
+/**
+ * The employees whose orders a holder of `orders.read-unit` sees: every member of the units of the
+ * employee's units' subtrees (their own units and all units below them), the employee included.
+ */
+export async function colleaguesInUnitSubtrees(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+  const own = await unitsOfEmployee(executor, customerId, employeeId);
+  if (own.length === 0) return [employeeId];
+  const tree = await unitTree(executor, customerId);
+  const units = new Set(own.flatMap((id) => subtree(tree, id)));
+  const rows = await selectRows<{ unit_id: string; employee_id: string }>(executor('b2b_organisation_unit_members').where({ customer_id: customerId }).select('unit_id', 'employee_id'));
+  return [...new Set([employeeId, ...rows.filter((row) => units.has(row.unit_id)).map((row) => row.employee_id)])].sort();
+}

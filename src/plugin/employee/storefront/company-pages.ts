@@ -39,6 +39,8 @@ const GROUP_LABELS: Record<string, string> = {
   'customer-product-numbers': 'Customer product numbers',
   'cost-centers': 'Cost centers',
   events: 'Events',
+  'organisation-units': 'Organisation units',
+  addresses: 'Addresses',
   admin: 'Administration',
 };
 

@@ -1,0 +1,73 @@
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import { attempt, noticeOf, requireAnyPermission, routeCaller, text, type PageResult } from '../../storefront-kit.js';
+import { declaredCustomer } from '../../declared.js';
+import { listEmployees } from '../employee-directory.js';
+import { unitRoutes } from './routes.js';
+import { MANAGE, READ } from './schemas.js';
+import type { UnitView } from './service.js';
+
+export const UNITS_PATH = '/account/organisation-units';
+const NOTICES: Record<string, string> = { created: 'The unit was created.', moved: 'The employee was moved.', 'unit-moved': 'The unit was moved.', deleted: 'The unit was deleted.' };
+
+/**
+ * The company's organisation units in the storefront: the tree with members and managers, and — with
+ * organisation-unit.manage — forms to create a unit, move a unit, delete one and move an employee
+ * between units. Every read and change runs the declared Store API route.
+ */
+export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
+  const call = routeCaller(unitRoutes(host));
+
+  async function unitsPage(ctx: StoreContext, query: Record<string, unknown>, error: string | null = null, status = 200): Promise<PageResult> {
+    requireAnyPermission(ctx, [READ]);
+    const units = (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements;
+    const employees = ctx.can(MANAGE) ? await listEmployees(host.db, declaredCustomer(ctx).id) : [];
+    const choices = units.map((unit) => ({ id: unit.id, label: `${'— '.repeat(unit.depth)}${unit.name}` }));
+    return {
+      template: 'b2b/organisation-units',
+      status,
+      data: {
+        title: 'Organisation units',
+        units: units.map((unit) => ({ ...unit, indent: unit.depth * 1.5, pathText: unit.path.join(' › ') })),
+        choices,
+        employees: employees.map((e) => ({ id: e.id, label: `${e.name} <${e.email}>` })),
+        mayManage: ctx.can(MANAGE),
+        error,
+        notice: noticeOf(query, NOTICES),
+      },
+    };
+  }
+
+  const post = (path: string, change: (ctx: StoreContext, form: Record<string, unknown>) => Promise<unknown>, done: string): StorefrontPage => ({
+    path,
+    method: 'POST',
+    auth: 'login',
+    needsCustomer: true,
+    anyPermission: [MANAGE],
+    async handler({ ctx, form }) {
+      const result = await attempt(() => change(ctx, form));
+      if ('error' in result) return unitsPage(ctx, {}, result.error, 400);
+      return { redirect: `${UNITS_PATH}?done=${done}` };
+    },
+  });
+  const idOrNull = (form: Record<string, unknown>, name: string) => text(form, name, 64) || null;
+
+  return [
+    { path: UNITS_PATH, auth: 'login', needsCustomer: true, anyPermission: [READ], handler: ({ ctx, query }) => unitsPage(ctx, query) },
+    post(UNITS_PATH, (ctx, form) => call(ctx, 'createOrganisationUnit', { body: { name: text(form, 'name', 255), parentId: idOrNull(form, 'parentId') } }), 'created'),
+    post(
+      `${UNITS_PATH}/move-unit`,
+      (ctx, form) => call(ctx, 'updateOrganisationUnit', { params: { id: text(form, 'unitId', 64) }, body: { parentId: idOrNull(form, 'parentId') } }),
+      'unit-moved',
+    ),
+    post(
+      `${UNITS_PATH}/delete`,
+      (ctx, form) => call(ctx, 'deleteOrganisationUnit', { params: { id: text(form, 'unitId', 64) }, query: idOrNull(form, 'moveTo') ? { moveTo: idOrNull(form, 'moveTo') } : {} }),
+      'deleted',
+    ),
+    post(
+      `${UNITS_PATH}/move-employee`,
+      (ctx, form) => call(ctx, 'moveEmployeeBetweenUnits', { body: { employeeId: text(form, 'employeeId', 64), fromUnitId: idOrNull(form, 'fromUnitId'), toUnitId: text(form, 'toUnitId', 64) } }),
+      'moved',
+    ),
+  ];
+}
