@@ -200,6 +200,42 @@ describe('order approval rules with levels', () => {
     expectError(await client.get(`/approval-rule/${rule.id}`), 404);
   });
 
+  it('a level waiting longer than escalateAfterHours goes to the company admins once; one admin approval passes it', async () => {
+    const customer = await newCustomer();
+    const buyer = await employee(customer, REQUESTER_PERMISSIONS);
+    const [first, second] = [await employee(customer, APPROVER_PERMISSIONS), await employee(customer, APPROVER_PERMISSIONS)];
+    await createRule(customer.token, {
+      name: 'Escalating',
+      priority: 1,
+      escalateAfterHours: 24,
+      levels: [
+        { name: 'First', type: 'employees', employeeIds: [first.id] },
+        { name: 'Second', type: 'employees', employeeIds: [second.id] },
+      ],
+    });
+    const p = await product();
+    const id = await requestApproval(buyer.token, [{ productId: p.id, quantity: 1 }]);
+    const shop = await getShop();
+    const job = shop.internals.registries.jobHandlers.get('order-approval.remind-overdue')!;
+    await job({}, shop.runtime);
+    expect((await levels(buyer.token, id)).levels[0].escalatedAt).to.equal(null);
+
+    await shop.db('suite_order_approval_levels').where({ approval_id: id, level: 1 }).update({ started_at: '2020-01-01 00:00:00.000' });
+    await job({}, shop.runtime);
+    await job({}, shop.runtime);
+    const chain = await levels(buyer.token, id);
+    expect((await approval(buyer.token, id)).mode).to.equal('only-admins');
+    expect(chain.levels[0].escalatedAt).to.be.a('string');
+    expect(await outbox('order-approval-requested', customer.email)).to.have.length(1);
+    const activity = (await (await as(customer.token)).get(`/b2b/order-approval/${id}/activity`)).body.activities.filter((a: any) => a.action === 'escalated');
+    expect(activity).to.have.length(1);
+    expectError(await (await as(first.token)).post(`/b2b/order-approval/${id}/approve`, {}), 403);
+    expect((await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1 })).status).to.equal(200);
+    expect((await levels(buyer.token, id)).currentLevel).to.equal(2);
+    expect((await (await as(second.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status).to.equal(200);
+    expect((await approval(buyer.token, id)).status).to.equal('approved');
+  });
+
   it('the OpenAPI document carries the rule routes and the chain route', async () => {
     const doc = (await (await as(null)).get('/_info/openapi3.json')).body;
     expect(Object.keys(doc.paths)).to.include.members(['/approval-rule/list', '/approval-rule', '/approval-rule/{id}', '/b2b/order-approval/{orderApprovalId}/levels']);
