@@ -15,7 +15,6 @@ import {
   usedAmount,
   type BudgetRow,
 } from './repository.js';
-import { approvalRequiredError } from '../company/approval-required.js';
 
 export interface BudgetStatus {
   budget: BudgetRow;
@@ -96,7 +95,7 @@ export function budgetExceededError(evaluation: BudgetEvaluation, precision: num
   );
 }
 
-/** Refuses or diverts a direct checkout that does not fit an employee's budgets. */
+/** Refuses a direct checkout beyond an employee's budget that does not allow approval. */
 export async function interceptCheckout(host: HostRuntime, ctx: StoreContext, draft: { customerId: string; lines: PriceLine[]; currencyIso: string; actor: { type: string; id: string | null }; origin: string }, trx: Trx): Promise<void> {
   // An executed approval was checked (and its amount reserved) when it was created and approved.
   if (draft.origin === 'order-approval') return;
@@ -106,12 +105,8 @@ export async function interceptCheckout(host: HostRuntime, ctx: StoreContext, dr
   const evaluations = await evaluateBudgets(host, trx, { customerId: draft.customerId, budgetIds, lines: draft.lines, currencyIso: draft.currencyIso, timeZone: ctx.salesChannel.timeZone });
   const refused = evaluations.find((e) => e.exceeds && !e.budget.allowApproval);
   if (refused) throw budgetExceededError(refused, ctx.salesChannel.currencyPrecision);
-  const diverted = evaluations.find((e) => e.exceeds);
-  if (diverted)
-    throw approvalRequiredError('budget', `The order exceeds the budget "${diverted.budget.name}" and needs approval.`, {
-      budgetId: diverted.budget.id,
-      remaining: fromMinor(diverted.available, ctx.salesChannel.currencyPrecision),
-    });
+  // An order beyond a budget that allows approval is sent to approval by the approval rules
+  // (order-approval/rules, the migrated rule "A budget is exceeded"), not here.
 }
 
 export interface BudgetData {

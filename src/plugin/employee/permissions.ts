@@ -22,6 +22,7 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   { key: 'order-approval.request', group: 'order-approval', description: 'Ask for an order approval.' },
   { key: 'order-approval.approve', group: 'order-approval', description: 'Approve or decline order approvals.' },
   { key: 'order-approval.manage-settings', group: 'order-approval', description: 'Change who approves orders.' },
+  { key: 'order-approval.manage-rules', group: 'order-approval', description: 'See, create, change and delete approval rules (when an order needs approval and who approves it in which levels).' },
   { key: 'offer.request', group: 'offers', description: 'Ask for offers.' },
   { key: 'offer.read', group: 'offers', description: 'See, accept and decline the company’s offers.' },
   { key: 'product-list.manage', group: 'product-lists', description: 'Create and change product lists.' },

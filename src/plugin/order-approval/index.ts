@@ -1,33 +1,36 @@
 import type { HostRuntime } from '../../host/contract.js';
-import { findEmployees } from '../company/employee-directory.js';
-import { approvalRequiredError } from '../company/approval-required.js';
 import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
 import { APPROVAL_INTERCEPTOR, OrderApprovalUseCases } from './use-cases/index.js';
 import { registerOrderApprovalStorefront } from './storefront/index.js';
+import { approvalRulesRoutes } from './rules/routes.js';
+import { interceptByRules } from './rules/checkout.js';
+import { escalateOverdueLevels } from './rules/escalation.js';
+import { deleteCustomersRules } from './rules/repository.js';
 
 export const REMINDER_JOB = 'order-approval.remind-overdue';
 const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
 
 /**
  * Order approval: approval requests, approver settings, execute/refresh/line-item edits, reminders,
- * and the checkout interceptor that sends employees whose role requires approval to /order-approval/create.
+ * approval rules with levels (rules/), and the checkout interceptor that sends an employee's order
+ * that a rule asks approval for to /order-approval/create.
  */
 export function registerOrderApproval(host: HostRuntime): void {
   const service = new OrderApprovalUseCases(host);
-  for (const route of orderApprovalRoutes(host, service)) host.storeApi.route(route);
+  for (const route of [...orderApprovalRoutes(host, service), ...approvalRulesRoutes(host)]) host.storeApi.route(route);
   registerOrderApprovalStorefront(host, service);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,
-    async intercept(ctx, draft, trx) {
-      if (draft.actor.type !== 'employee' || !draft.actor.id) return;
-      const [employee] = await findEmployees(trx, draft.customerId, [draft.actor.id]);
-      if (employee?.requiresApproval) throw approvalRequiredError('role', 'Your orders need approval: ask for one with /order-approval/create.');
-    },
+    intercept: (ctx, draft, trx) => interceptByRules(host, ctx, draft, trx),
   });
   host.jobs.register(REMINDER_JOB, async () => {
     await service.remindOverdue();
+    await escalateOverdueLevels(host);
   });
   host.jobs.schedule(REMINDER_JOB, REMINDER_JOB_EVERY_SECONDS);
-  host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersApprovals(trx, ids));
+  host.events.on('customer.deleted', async (trx, { ids }) => {
+    await deleteCustomersApprovals(trx, ids);
+    await deleteCustomersRules(trx, ids);
+  });
 }

@@ -52,6 +52,10 @@ export interface ApprovalRow {
   requesterEmail: string | null;
   status: ApprovalStatus;
   round: number;
+  /** The level of the rule's chain the approval is at (1 for approvals from before the rules). */
+  level: number;
+  levelCount: number;
+  ruleId: string | null;
   mode: ApprovalMode;
   nValue: number;
   approverEmployeeIds: string[];
@@ -153,6 +157,9 @@ export interface ApprovalDbRow {
   requester_email: string | null;
   status: ApprovalStatus;
   decision_round: unknown;
+  current_level?: unknown;
+  level_count?: unknown;
+  rule_id?: string | null;
   mode: ApprovalMode;
   n_value: unknown;
   approver_employee_ids: unknown;
@@ -209,7 +216,16 @@ export function toApprovalSummary(row: Pick<ApprovalDbRow, (typeof SUMMARY_COLUM
 }
 
 export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
-  return { ...toApprovalSummary(row), customerId: row.customer_id, salesChannelId: row.sales_channel_id, round: readInt(row.decision_round), cartToken: row.cart_token ?? null };
+  return {
+    ...toApprovalSummary(row),
+    customerId: row.customer_id,
+    salesChannelId: row.sales_channel_id,
+    round: readInt(row.decision_round),
+    level: readInt(row.current_level) || 1,
+    levelCount: readInt(row.level_count) || 1,
+    ruleId: row.rule_id ?? null,
+    cartToken: row.cart_token ?? null,
+  };
 }
 
 /** An approval of the customer; another customer's id reads as absent. */
@@ -278,6 +294,8 @@ export interface NewApproval {
   nValue: number;
   approverEmployeeIds: string[];
   reasons: string[];
+  /** The rule that chose the chain, and how many levels it has. */
+  rule?: { id: string | null; name: string; levelCount: number } | null;
   cartToken: string;
   customerComment: string | null;
   billingAddressId: string | null;
@@ -306,6 +324,9 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
     n_value: approval.nValue,
     approver_employee_ids: writeJson(approval.approverEmployeeIds),
     reasons: writeJson(approval.reasons),
+    rule_id: approval.rule?.id ?? null,
+    rule_name: approval.rule?.name ?? null,
+    level_count: approval.rule?.levelCount ?? 1,
     cart_token: approval.cartToken,
     open_cart_token: approval.cartToken,
     customer_comment: approval.customerComment,
@@ -393,12 +414,13 @@ export async function exceededBudgetApproverIds(executor: Executor, approvalId: 
 /** One decision per approver and round (a second one is a duplicate key). */
 export async function insertDecision(
   executor: Executor,
-  decision: { approvalId: string; round: number; approverKey: string; approver: { type: string; id: string | null; name: string }; decision: 'approved' | 'declined'; comment: string | null; ccEmployeeIds: string[] },
+  decision: { approvalId: string; round: number; level: number; approverKey: string; approver: { type: string; id: string | null; name: string }; decision: 'approved' | 'declined'; comment: string | null; ccEmployeeIds: string[] },
 ): Promise<void> {
   await executor(DECISIONS).insert({
     id: newId(),
     approval_id: decision.approvalId,
     round: decision.round,
+    level: decision.level,
     approver_key: decision.approverKey,
     approver_type: decision.approver.type,
     approver_id: decision.approver.id,
@@ -661,9 +683,13 @@ export interface DecisionRow {
   decision: 'approved' | 'declined';
   comment: string | null;
   ccEmployeeIds: string[];
+  level: number;
+  createdAt: string;
 }
 
 interface DecisionDbRow {
+  level: unknown;
+  created_at: string;
   approver_key: string;
   approver_type: string;
   approver_id: string;
@@ -673,8 +699,11 @@ interface DecisionDbRow {
   cc_employee_ids: unknown;
 }
 
-export async function decisionsOf(executor: Executor, approvalId: string, round: number): Promise<DecisionRow[]> {
-  const rows = await selectRows<DecisionDbRow>(executor(DECISIONS).where({ approval_id: approvalId, round }).orderBy('created_at').orderBy('id'));
+/** The decisions of a round, of one level of it when `level` is given. */
+export async function decisionsOf(executor: Executor, approvalId: string, round: number, level?: number): Promise<DecisionRow[]> {
+  const query = executor(DECISIONS).where({ approval_id: approvalId, round });
+  if (level !== undefined) query.where({ level });
+  const rows = await selectRows<DecisionDbRow>(query.orderBy('created_at').orderBy('id'));
   return rows.map((r) => ({
     approverKey: r.approver_key,
     approverType: r.approver_type,
@@ -683,6 +712,8 @@ export async function decisionsOf(executor: Executor, approvalId: string, round:
     decision: r.decision,
     comment: r.comment ?? null,
     ccEmployeeIds: readJson<string[]>(r.cc_employee_ids, []),
+    level: readInt(r.level) || 1,
+    createdAt: r.created_at,
   }));
 }
 

@@ -317,7 +317,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       async handler({ ctx, params }) {
         const approval = await service.visible(ctx, params.orderApprovalId);
         const entries = await approverEntries(host, db, approval);
-        return { approverStatus: approverStatus(approval, entries, await decisionsOf(db, approval.id, approval.round)) };
+        return { approverStatus: approverStatus(approval, entries, await decisionsOf(db, approval.id, approval.round, approval.level)) };
       },
     }),
     defineStoreRoute({

@@ -106,7 +106,7 @@ const approvalProperties = {
   isOrdered: { type: 'boolean' },
   isBlocked: { type: 'boolean' },
   blockReasons: { type: 'array', items: text },
-  reasons: { type: 'array', items: { enum: ['role', 'budget', 'requested'] } },
+  reasons: { type: 'array', items: { enum: ['role', 'budget', 'requested', 'rule'] } },
   requester: objectSchema({ type: text, id: text, name: text, email: nullable(text) }, ['type', 'id', 'name']),
   customerComment: nullable(text),
   mode: { enum: [...APPROVAL_MODES] },
@@ -158,8 +158,14 @@ export const updateBody = objectSchema(
   [],
   { description: `At least one of ${UPDATABLE_FIELDS.join(', ')}; an empty body is a 400 SUITE__APPROVAL_UPDATE_EMPTY naming them.` },
 );
-export const approveBody = objectSchema({ comment: nullable(comment), ccEmployeeIds });
-export const declineBody = objectSchema({ comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' }, ccEmployeeIds }, ['comment']);
+const decisionLevel = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 10,
+  description: 'The level of the approval rule\'s chain this decision is for; when the approval has passed it meanwhile, 400 SUITE__ORDER_APPROVAL_LEVEL_DECIDED (without it: the current level).',
+} as const;
+export const approveBody = objectSchema({ comment: nullable(comment), ccEmployeeIds, level: decisionLevel });
+export const declineBody = objectSchema({ comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' }, ccEmployeeIds, level: decisionLevel }, ['comment']);
 export const executeBody = objectSchema({ skipRefresh: { type: 'boolean', default: false } });
 export const refreshBody = objectSchema({ force: { type: 'boolean', default: false }, sendEmailOnChanges: { type: 'boolean', default: false } });
 export const remindBody = objectSchema({ approverId: idSchema }, ['approverId']);

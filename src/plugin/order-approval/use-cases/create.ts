@@ -3,9 +3,11 @@ import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
-import { findEmployees } from '../../company/employee-directory.js';
 import { applicableBudgetIds } from '../../budget/repository.js';
-import { budgetExceededError, evaluateBudgets } from '../../budget/service.js';
+import { budgetExceededError, evaluateBudgets, type BudgetEvaluation } from '../../budget/service.js';
+import { resolveChain } from '../rules/chain.js';
+import { chooseRule } from '../rules/evaluate.js';
+import { insertApprovalLevels, storedRuleId } from '../rules/repository.js';
 import { addActivity, getApproval, insertApproval, insertApprovalLines, insertReservations, loadSettings, totalsOf, type Reservation } from '../repository.js';
 import { assertOwnAddresses } from './access.js';
 import { notifyApprovers } from './notify.js';
@@ -39,19 +41,21 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
 
   return inTransaction(host.db, async (trx) => {
     const settings = await loadSettings(trx, customer.id);
-    const reasons: string[] = [];
     const reservations: Reservation[] = [];
+    let budgets: BudgetEvaluation[] | undefined;
     if (ctx.actor.type === 'employee' && ctx.employee) {
-      const [me] = await findEmployees(trx, customer.id, [ctx.employee.id]);
-      if (me?.requiresApproval) reasons.push('role');
       const budgetIds = await applicableBudgetIds(trx, customer.id, ctx.employee.id);
-      const evaluations = await evaluateBudgets(host, trx, { customerId: customer.id, budgetIds, lines: priced.lines, currencyIso: ctx.salesChannel.currencyIso, timeZone: ctx.salesChannel.timeZone });
-      const refused = evaluations.find((e) => e.exceeds && !e.budget.allowApproval);
+      budgets = await evaluateBudgets(host, trx, { customerId: customer.id, budgetIds, lines: priced.lines, currencyIso: ctx.salesChannel.currencyIso, timeZone: ctx.salesChannel.timeZone });
+      const refused = budgets.find((e) => e.exceeds && !e.budget.allowApproval);
       if (refused) throw budgetExceededError(refused, ctx.salesChannel.currencyPrecision);
-      if (evaluations.some((e) => e.exceeds)) reasons.push('budget');
-      for (const e of evaluations) reservations.push({ budgetId: e.budget.id, amount: e.relevant, exceeds: e.exceeds });
+      for (const e of budgets) reservations.push({ budgetId: e.budget.id, amount: e.relevant, exceeds: e.exceeds });
     }
-    if (reasons.length === 0) reasons.push('requested');
+    const order = { customerId: customer.id, buyer: ctx.actor, lines: priced.lines, currencyIso: ctx.salesChannel.currencyIso, timeZone: ctx.salesChannel.timeZone, budgets };
+    const { rule, reasons } = await chooseRule(host, trx, order, true);
+    if (!rule) throw Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_REQUIRED', 'No approval rule of your company applies to this order: place it directly.', { pointer: '/cartToken' });
+    const requester = { customerId: customer.id, requesterType: ctx.actor.type, requesterId: ctx.actor.id ?? customer.id };
+    const chain = await resolveChain(trx, rule, requester, settings);
+    const first = chain[0]!;
 
     const id = newId();
     const totals = totalsOf(priced.lines);
@@ -62,10 +66,11 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
         customerId: customer.id,
         salesChannelId: ctx.salesChannel.id,
         requester: { type: ctx.actor.type, id: ctx.actor.id, name: ctx.actor.name || customer.email, email: ctx.actor.email },
-        mode: settings.mode,
-        nValue: settings.nValue,
-        approverEmployeeIds: settings.approverEmployeeIds,
+        mode: first.mode,
+        nValue: first.nValue,
+        approverEmployeeIds: first.approverEmployeeIds,
         reasons,
+        rule: { id: storedRuleId(rule), name: rule.name, levelCount: chain.length },
         cartToken: cart.token,
         customerComment: body.customerComment ?? null,
         billingAddressId: body.billingAddressId ?? null,
@@ -79,8 +84,9 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
       throw error;
     }
     await insertApprovalLines(trx, id, priced.lines);
+    await insertApprovalLevels(trx, id, chain);
     await insertReservations(trx, id, reservations);
-    await addActivity(trx, id, ctx.actor, 'created', body.customerComment ?? null, { reasons, total: fromMinor(totals.total, ctx.salesChannel.currencyPrecision) });
+    await addActivity(trx, id, ctx.actor, 'created', body.customerComment ?? null, { reasons, total: fromMinor(totals.total, ctx.salesChannel.currencyPrecision), rule: rule.name, levels: chain.length });
     const approval = (await getApproval(trx, customer.id, id))!;
     await notifyApprovers(host, trx, approval, ctx.salesChannel, false);
     return id;

@@ -2,6 +2,7 @@ import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, type Trx } from '../../../lib/db.js';
 import { fromMinor } from '../../../lib/money.js';
+import { restartChain } from '../rules/chain.js';
 import { addActivity, approvalLines, deleteApprovalLine, totalsOf, updateApprovalLine, updateOpenTotals, type ApprovalLine, type ApprovalRow } from '../repository.js';
 import { APPROVAL_TRANSITIONS } from '../states.js';
 import { editableApproval, salesChannelOf } from './access.js';
@@ -93,7 +94,8 @@ async function afterLineChange(
     newTotal: fromMinor(totals.total, precision),
     requiresReapproval: rises,
   });
-  const updated = { ...approval, ...totals, round, status: rises ? ('pending' as const) : approval.status };
+  let updated = { ...approval, ...totals, round, status: rises ? ('pending' as const) : approval.status };
+  if (rises) updated = await restartChain(trx, updated);
   if (rises) await notifyApprovers(host, trx, updated, await salesChannelOf(host, trx, approval, ctx.salesChannel), true);
   else if (updated.status === 'pending') await approveIfComplete(host, trx, updated, ctx.salesChannel);
 }

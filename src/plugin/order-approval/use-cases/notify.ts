@@ -20,7 +20,7 @@ export async function notifyApprovers(host: HostRuntime, trx: Trx, approval: App
       template: MAIL.requested,
       to: entry.email,
       salesChannel,
-      dedupeKey: `order-approval:${approval.id}:requested:${approval.round}:${entry.key}`,
+      dedupeKey: `order-approval:${approval.id}:requested:${approval.round}:${approval.level > 1 ? `level${approval.level}:` : ''}${entry.key}`,
       data: { ...data, recipientName: entry.name, reapproval },
     });
   }

@@ -4,6 +4,7 @@ import { inTransaction, type Trx } from '../../../lib/db.js';
 import { fromMinor } from '../../../lib/money.js';
 import { addSeconds, fromDbTime, nowDb } from '../../../lib/time.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
+import { restartChain } from '../rules/chain.js';
 import { addActivity, approvalLines, totalsOf, updateApprovalLine, updateOpenTotals, type ApprovalLine, type ApprovalRow } from '../repository.js';
 import { APPROVAL_TRANSITIONS, isChangeable } from '../states.js';
 import { salesChannelOf, visibleApproval } from './access.js';
@@ -141,7 +142,8 @@ async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, appr
     oldTotal: money(approval.total),
     newTotal: money(totals.total),
   });
-  const refreshed = { ...approval, ...totals, isBlocked, blockReasons, round, status: requiresReapproval ? ('pending' as const) : approval.status };
+  let refreshed = { ...approval, ...totals, isBlocked, blockReasons, round, status: requiresReapproval ? ('pending' as const) : approval.status };
+  if (requiresReapproval) refreshed = await restartChain(trx, refreshed);
   const salesChannel = await salesChannelOf(host, trx, approval, ctx.salesChannel);
   if (requiresReapproval) await notifyApprovers(host, trx, refreshed, salesChannel, true);
   if (sendEmailOnChanges && hasChanges)

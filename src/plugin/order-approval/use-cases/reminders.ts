@@ -51,7 +51,7 @@ async function reminderInterval(host: HostRuntime): Promise<number> {
 
 /** Mails the still-pending approvers among `targets`, at most once per approver per interval. */
 async function sendReminders(host: HostRuntime, trx: Trx, approval: ApprovalRow, targets: ApproverEntry[], interval: number, fallbackChannel?: SalesChannel): Promise<ApproverEntry[]> {
-  const decided = new Set((await decisionsOf(trx, approval.id, approval.round)).map((d) => d.approverKey));
+  const decided = new Set((await decisionsOf(trx, approval.id, approval.round, approval.level)).map((d) => d.approverKey));
   const due = targets.filter((e) => e.eligible && e.email && !decided.has(e.key) && e.key !== requesterKey(approval));
   if (due.length === 0) return [];
   const salesChannel = await salesChannelOf(host, trx, approval, fallbackChannel);

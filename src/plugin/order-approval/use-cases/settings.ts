@@ -1,5 +1,7 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
-import { inTransaction } from '../../../lib/db.js';
+import { inTransaction, writeJson } from '../../../lib/db.js';
+import { currentLevel } from '../rules/chain.js';
+import { updateApprovalLevel } from '../rules/repository.js';
 import { addActivity, applySettingsToPending, getApproval, loadSettings, pendingApprovalIds } from '../repository.js';
 import { approveIfComplete } from './decide.js';
 import { notifyApprovers } from './notify.js';
@@ -14,6 +16,10 @@ export async function applySettingsToPendingApprovals(host: HostRuntime, ctx: St
     for (const id of await pendingApprovalIds(trx, customer.id)) {
       const approval = await getApproval(trx, customer.id, id, true);
       if (!approval || approval.status !== 'pending') continue;
+      // Only a level of "the approver settings" follows them; a rule's own approvers stay.
+      const level = await currentLevel(trx, approval);
+      if (level && level.type !== 'approver-settings') continue;
+      if (level) await updateApprovalLevel(trx, id, level.level, { mode: settings.mode, n_value: settings.nValue, approver_employee_ids: writeJson(settings.approverEmployeeIds) });
       if ((await applySettingsToPending(trx, id, settings)) !== 1) continue;
       updatedCount++;
       const next = { ...approval, mode: settings.mode, nValue: settings.nValue, approverEmployeeIds: settings.approverEmployeeIds };
