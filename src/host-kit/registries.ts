@@ -10,6 +10,7 @@ import type {
   MailTemplate,
   OrderCancelledHook,
   OrderPlacedHook,
+  PaymentMethodDefinition,
   PriceProvider,
   VisibilityFilter,
 } from '../host/contract.js';
@@ -26,6 +27,8 @@ export interface PluginRegistries {
   checkoutInterceptors: CheckoutInterceptor[];
   orderPlacedHooks: OrderPlacedHook[];
   orderCancelledHooks: OrderCancelledHook[];
+  /** (3.5) Payment methods plugins added. */
+  paymentMethods: PaymentMethodDefinition[];
   eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
   mailTemplates: Map<string, MailTemplate>;
   jobHandlers: Map<string, JobHandler>;
@@ -43,6 +46,7 @@ export function emptyRegistries(): PluginRegistries {
     checkoutInterceptors: [],
     orderPlacedHooks: [],
     orderCancelledHooks: [],
+    paymentMethods: [],
     eventHandlers: new Map(),
     mailTemplates: new Map(),
     jobHandlers: new Map(),

@@ -17,6 +17,7 @@ import { registerOrderApproval } from './order-approval/index.js';
 import { registerEventManager } from './event-manager/index.js';
 import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
+import { registerPaymentOnAccount } from './payment-on-account/index.js';
 import { registerConsole } from './console/index.js';
 
 /**
@@ -41,6 +42,7 @@ const plugin: HostPlugin = {
     registerEventManager(host);
     registerOffers(host);
     registerCostCenters(host);
+    registerPaymentOnAccount(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);
     return Promise.resolve();
