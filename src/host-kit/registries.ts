@@ -10,6 +10,7 @@ import type {
   MailTemplate,
   OrderCancelledHook,
   OrderPlacedHook,
+  PaymentMethodDefinition,
   PriceProvider,
   ProductExtension,
   VisibilityFilter,
@@ -29,6 +30,8 @@ export interface PluginRegistries {
   checkoutInterceptors: CheckoutInterceptor[];
   orderPlacedHooks: OrderPlacedHook[];
   orderCancelledHooks: OrderCancelledHook[];
+  /** (3.5) Payment methods plugins added. */
+  paymentMethods: PaymentMethodDefinition[];
   eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
   mailTemplates: Map<string, MailTemplate>;
   jobHandlers: Map<string, JobHandler>;
@@ -47,6 +50,7 @@ export function emptyRegistries(): PluginRegistries {
     checkoutInterceptors: [],
     orderPlacedHooks: [],
     orderCancelledHooks: [],
+    paymentMethods: [],
     eventHandlers: new Map(),
     mailTemplates: new Map(),
     jobHandlers: new Map(),

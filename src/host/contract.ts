@@ -362,6 +362,21 @@ export interface OrderDraft {
   customFields: Record<string, unknown>;
   /** (2.2) Lines an interceptor adds to the order's invoice, printed under the order's header (e.g. "Cost center: …"). */
   invoiceNotes: string[];
+  /**
+   * (3.5) The technical name of the payment method the order is paid by (PlaceOrderOptions.paymentMethod,
+   * else the host's default); absent on a host that offers no choice of payment method.
+   */
+  paymentMethod?: string;
+  /** (3.5) Lines an interceptor sets as the invoice's payment text (e.g. the payment terms); empty: the host's own. */
+  paymentNotes?: string[];
+}
+
+/** (3.5) A payment method a plugin adds to the host's list (`checkout.addPaymentMethod`). */
+export interface PaymentMethodDefinition {
+  /** Unique technical name, e.g. 'on-account'; the order's transaction carries it. */
+  technicalName: string;
+  name: string;
+  description?: string | null;
 }
 
 /**
@@ -386,6 +401,8 @@ export interface PlacedOrder {
   origin: string;
   actor: Actor;
   customFields: Record<string, unknown>;
+  /** (3.5) As on the draft. */
+  paymentMethod?: string;
 }
 
 /** Runs inside the order's transaction, after the order rows are written. */
@@ -417,6 +434,11 @@ export interface PlaceOrderOptions {
   origin?: string;
   skipInterceptors?: string[];
   customFields?: Record<string, unknown>;
+  /**
+   * (3.5) The technical name of the payment method (the host's or one a plugin added); absent: the
+   * host's default. An unknown name is a 400 (SUITE__PAYMENT_METHOD_UNKNOWN).
+   */
+  paymentMethod?: string | null;
 }
 
 /**
@@ -819,6 +841,12 @@ export interface HostRuntime {
     onOrderPlaced(hook: OrderPlacedHook): void;
     /** (3.4) Called when a placed order is cancelled, in the cancelling transaction. */
     onOrderCancelled(hook: OrderCancelledHook): void;
+    /**
+     * (3.5) Adds a payment method to the sales channels' lists (the Store API's /payment-method) that
+     * orders may name; interceptors see it on the draft and may refuse. Optional: a host whose
+     * payment methods are configured elsewhere leaves it out.
+     */
+    addPaymentMethod?(method: PaymentMethodDefinition): void;
     /** Places an order in its own transaction (or the given one). Interceptors, processors and hooks run inside it. */
     placeOrder(ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder>;
   };

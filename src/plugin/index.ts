@@ -18,6 +18,7 @@ import { registerEventManager } from './event-manager/index.js';
 import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
 import { registerQuantityRules } from './quantity-rule/index.js';
+import { registerPaymentOnAccount } from './payment-on-account/index.js';
 import { registerConsole } from './console/index.js';
 import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
@@ -48,6 +49,7 @@ const plugin: HostPlugin = {
     registerOffers(host);
     registerCostCenters(host);
     registerQuantityRules(host);
+    registerPaymentOnAccount(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);
     return Promise.resolve();

@@ -11,6 +11,7 @@ import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-s
 import { documents } from '../../host-kit/documents.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { getOrder } from './order-repository.js';
+import { DEFAULT_PAYMENT_METHOD, paymentMethodNames } from './methods.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
 import type { CartRow, OrderRow } from './rows.js';
 
@@ -41,6 +42,9 @@ export class CheckoutService {
 
   private async place(ctx: StoreContext, customer: CustomerRef, options: PlaceOrderOptions, trx: Trx): Promise<PlacedOrder> {
     const cartToken = options.cartToken ?? null;
+    const paymentMethod = options.paymentMethod ?? DEFAULT_PAYMENT_METHOD;
+    if (!(paymentMethod in paymentMethodNames(this.internals.registries.paymentMethods)))
+      throw Errors.badRequest('SUITE__PAYMENT_METHOD_UNKNOWN', `There is no payment method "${paymentMethod}".`, { pointer: '/paymentMethod' });
     const lines = cartToken ? await this.linesFromCart(ctx, customer, cartToken, trx) : await this.givenLines(ctx, options.lines ?? [], trx);
 
     const draft: OrderDraft = {
@@ -56,6 +60,8 @@ export class CheckoutService {
       origin: options.origin ?? 'checkout',
       customFields: { ...options.customFields },
       invoiceNotes: [],
+      paymentMethod,
+      paymentNotes: [],
     };
     draft.shippingAddress ??= draft.billingAddress;
     const skipped = new Set(options.skipInterceptors ?? []);
@@ -106,7 +112,7 @@ export class CheckoutService {
     const lineRows = placedLines.map((line, position) => ({ id: line.id, order_id: orderId, ...lineItemRow(line, position) }));
     for (let i = 0; i < lineRows.length; i += LINE_INSERT_CHUNK) await trx('order_line_items').insert(lineRows.slice(i, i + LINE_INSERT_CHUNK));
     await trx('order_deliveries').insert({ id: newId(), order_id: orderId, state: 'open', shipping_method: 'standard', shipping_address: writeJson(draft.shippingAddress), created_at: now });
-    await trx('order_transactions').insert({ id: newId(), order_id: orderId, state: 'open', payment_method: 'invoice', amount: draft.total, created_at: now });
+    await trx('order_transactions').insert({ id: newId(), order_id: orderId, state: 'open', payment_method: paymentMethod, amount: draft.total, created_at: now });
 
     if (cartToken) {
       const marked = await trx('carts').where({ token: cartToken }).whereNull('order_id').update({ order_id: orderId, updated_at: now });
@@ -127,6 +133,7 @@ export class CheckoutService {
       origin: draft.origin,
       actor: ctx.actor,
       customFields,
+      paymentMethod,
     };
     for (const hook of this.internals.registries.orderPlacedHooks) await hook(ctx, placed, trx);
     await this.queueConfirmation(trx, ctx, customer, orderId);
@@ -324,7 +331,9 @@ export class CheckoutService {
             ['Total', amount(order.draft.total)],
           ],
         },
-        { text: 'Payment: invoice. Please transfer the total within 30 days, quoting the invoice number.' },
+        ...(order.draft.paymentNotes?.length
+          ? order.draft.paymentNotes.map((note) => ({ text: note }))
+          : [{ text: 'Payment: invoice. Please transfer the total within 30 days, quoting the invoice number.' }]),
       ],
     });
   }

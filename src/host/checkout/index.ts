@@ -36,6 +36,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
       addInterceptor: (interceptor) => void registries.checkoutInterceptors.push(interceptor),
       onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
       onOrderCancelled: (hook) => void registries.orderCancelledHooks.push(hook),
+      addPaymentMethod: (method) => void registries.paymentMethods.push(method),
       placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
     },
     orders: {
@@ -49,7 +50,7 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
       orderedProductIds,
     },
     documents,
-    storeRoutes: [...checkoutRoutes(internals, carts, checkout, orderViews), ...methodRoutes()],
+    storeRoutes: [...checkoutRoutes(internals, carts, checkout, orderViews), ...methodRoutes(registries.paymentMethods)],
     adminRoutes: orderAdminRoutes(checkout),
   };
 }

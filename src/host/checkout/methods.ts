@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { objectSchema } from '../../lib/schemas.js';
 import { storeListOf, storeListResponse } from '../../lib/store-list.js';
-import type { StoreRoute } from '../contract.js';
+import type { PaymentMethodDefinition, StoreRoute } from '../contract.js';
 
 /**
  * The shipping and payment methods of the reference host: one of each, the same in every sales
@@ -10,6 +10,12 @@ import type { StoreRoute } from '../contract.js';
  */
 export const SHIPPING_METHODS: Record<string, string> = { standard: 'Standard' };
 export const PAYMENT_METHODS: Record<string, string> = { invoice: 'Invoice' };
+export const DEFAULT_PAYMENT_METHOD = 'invoice';
+
+/** The host's payment methods followed by those plugins added (contract 3.5), by technical name. */
+export function paymentMethodNames(added: readonly PaymentMethodDefinition[]): Record<string, string> {
+  return { ...PAYMENT_METHODS, ...Object.fromEntries(added.map((method) => [method.technicalName, method.name])) };
+}
 
 /** A method has no row of its own: its id is derived from its kind and technical name, so it stays the same across processes and restarts. */
 export function methodId(kind: 'shipping_method' | 'payment_method', technicalName: string): string {
@@ -60,7 +66,7 @@ const list = (kind: 'shipping_method' | 'payment_method', methods: Record<string
   storeListOf(Object.entries(methods).map(([technicalName, name], index) => methodView(kind, technicalName, name, index + 1)));
 
 /** `POST /shipping-method` and `POST /payment-method` as the shop platform's Store API answers them (guests may call them). */
-export function methodRoutes(): StoreRoute[] {
+export function methodRoutes(addedPaymentMethods: readonly PaymentMethodDefinition[]): StoreRoute[] {
   return [
     {
       method: 'POST',
@@ -82,7 +88,7 @@ export function methodRoutes(): StoreRoute[] {
       auth: 'public',
       permission: null,
       schemas: { body: methodListBody, responses: { 200: storeListResponse(methodSchema('payment_method')) } },
-      handler: () => Promise.resolve(list('payment_method', PAYMENT_METHODS)),
+      handler: () => Promise.resolve(list('payment_method', paymentMethodNames(addedPaymentMethods))),
     },
   ];
 }

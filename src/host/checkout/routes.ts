@@ -35,6 +35,7 @@ interface PlaceOrderBody {
   customerComment?: string | null;
   billingAddressId?: string | null;
   shippingAddressId?: string | null;
+  paymentMethod?: string | null;
 }
 
 /**
@@ -198,7 +199,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       method: 'POST',
       path: '/checkout/order',
       operationId: 'placeOrder',
-      summary: 'Orders the cart (payment by invoice). Send an Idempotency-Key header to make retries safe.',
+      summary: 'Orders the cart (payment by invoice unless `paymentMethod` names another of /payment-method). Send an Idempotency-Key header to make retries safe.',
       description:
         'The cart is locked and re-read, re-checked for availability and stock, and passed to every checkout interceptor; the order, its invoice and the cart\'s ordered mark are written in one transaction. One cart yields at most one order.',
       tags: orderTags,
@@ -215,6 +216,7 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
           billingAddressId: body.billingAddressId ?? null,
           shippingAddressId: body.shippingAddressId ?? null,
           customerComment: body.customerComment ?? null,
+          paymentMethod: body.paymentMethod ?? null,
         });
         return (await getOrder(db, placed.id, orderViews))!;
       },

@@ -83,6 +83,7 @@ export const placeOrderBody = objectSchema({
   customerComment: nullable({ type: 'string', maxLength: 2000 }),
   billingAddressId: nullable(idParam),
   shippingAddressId: nullable(idParam),
+  paymentMethod: nullable({ type: 'string', minLength: 1, maxLength: 64 }),
 });
 
 const state = objectSchema({ technicalName: text, name: text }, ['technicalName', 'name']);

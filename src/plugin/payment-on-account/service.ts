@@ -1,0 +1,81 @@
+import type { HostRuntime, OrderDraft, PlacedOrder, SalesChannel, StoreContext, Trx } from '../../host/contract.js';
+import { Errors } from '../../lib/errors.js';
+import { fromMinor, moneyText } from '../../lib/money.js';
+import { chargeCreditLine, getCreditLine, getPaymentTerms, type CreditLine, type PaymentTerms } from './repository.js';
+
+/** The technical name of the payment method this add-on adds. */
+export const ON_ACCOUNT = 'on-account';
+/** The order's custom field with the payment terms it was placed under. */
+export const TERMS_FIELD = 'paymentTerms';
+
+/** Terms as the API answers them (and the order keeps them): percent, not basis points. */
+export function termsView(terms: PaymentTerms) {
+  return { daysNet: terms.daysNet, discountPercent: terms.discountBp / 100, discountDays: terms.discountDays };
+}
+
+export function creditLineView(line: CreditLine, precision: number) {
+  return {
+    limit: fromMinor(line.limit, precision),
+    currencyIso: line.currencyIso,
+    balance: fromMinor(line.balance, precision),
+    remaining: fromMinor(Math.max(0, line.limit - line.balance), precision),
+  };
+}
+
+const addDays = (isoDate: string, days: number) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+
+/** The invoice's payment lines for the terms, with due dates counted from the order date (UTC). */
+export function termsText(terms: PaymentTerms, orderDate: string, onAccount: boolean): string[] {
+  const lines = [`Payment${onAccount ? ' on account' : ''}: ${terms.daysNet} days net, due ${addDays(orderDate, terms.daysNet)}.`];
+  if (terms.discountBp > 0 && terms.discountDays > 0)
+    lines.push(`${terms.discountBp / 100} % discount if paid within ${terms.discountDays} days (by ${addDays(orderDate, terms.discountDays)}).`);
+  return lines;
+}
+
+/**
+ * The checkout interceptor. Every order of a company with payment terms carries them (custom field
+ * and invoice text, whatever the payment method). An order on account needs the company's credit
+ * line in the order's currency with room for the order's total; the line's row stays locked until the
+ * order's transaction ends, so concurrent orders are checked one after another against the balance
+ * the previous one left (the order-placed hook charges it under the same lock).
+ */
+export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void> {
+  const onAccount = draft.paymentMethod === ON_ACCOUNT;
+  if (onAccount) {
+    const line = await getCreditLine(trx, draft.customerId, true);
+    if (!line) throw Errors.badRequest('SUITE__CREDIT_LINE_MISSING', 'This company has no credit line: choose another payment method.', { pointer: '/paymentMethod' });
+    if (line.currencyIso !== draft.currencyIso)
+      throw Errors.badRequest('SUITE__CREDIT_LINE_CURRENCY', `The credit line is in ${line.currencyIso}, the order in ${draft.currencyIso}.`, { pointer: '/paymentMethod' });
+    const remaining = Math.max(0, line.limit - line.balance);
+    if (draft.total > remaining) {
+      const precision = ctx.salesChannel.currencyPrecision;
+      const text = (minor: number) => moneyText(fromMinor(minor, precision), precision, line.currencyIso);
+      throw Errors.badRequest('SUITE__CREDIT_LINE_EXCEEDED', `The order total ${text(draft.total)} exceeds the remaining credit line of ${text(remaining)}.`, {
+        pointer: '/paymentMethod',
+        meta: { remaining: fromMinor(remaining, precision), orderTotal: fromMinor(draft.total, precision), currencyIso: line.currencyIso },
+      });
+    }
+  }
+  const terms = await getPaymentTerms(trx, draft.customerId);
+  if (terms) {
+    draft.customFields[TERMS_FIELD] = termsView(terms);
+    draft.paymentNotes = termsText(terms, new Date().toISOString().slice(0, 10), onAccount);
+  }
+}
+
+/** The order-placed hook: charges an order on account to the credit line the interceptor locked. */
+export async function chargeOrder(order: PlacedOrder, salesChannel: SalesChannel, trx: Trx): Promise<void> {
+  if (order.paymentMethod !== ON_ACCOUNT) return;
+  await chargeCreditLine(trx, { customerId: order.customerId, orderId: order.id, amount: order.total, currencyIso: salesChannel.currencyIso });
+}
+
+/** What checkout shows a buyer: the credit line's room and the terms the order will carry. */
+export async function accountView(host: HostRuntime, ctx: StoreContext, customerId: string) {
+  const [line, terms] = await Promise.all([getCreditLine(host.db, customerId), getPaymentTerms(host.db, customerId)]);
+  return {
+    paymentMethod: ON_ACCOUNT,
+    creditLine: line ? creditLineView(line, ctx.salesChannel.currencyPrecision) : null,
+    paymentTerms: terms ? termsView(terms) : null,
+    apiAlias: 'b2b_payment_on_account',
+  };
+}
