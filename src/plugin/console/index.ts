@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { accountRequestPages } from './account-requests.js';
+import { companyPages } from './companies.js';
 import { customerPricePages } from './customer-prices.js';
 import { createConsoleKit } from './kit.js';
 import { partialAssortmentPages } from './partial-assortments.js';
@@ -15,5 +16,5 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...settingsPages(kit)]) host.console.page(page);
 }

@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { findEmployees } from '../company/employee-directory.js';
 import { approvalRequiredError } from '../company/approval-required.js';
+import { orderApprovalAdminRoutes } from './admin-routes.js';
 import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
 import { APPROVAL_INTERCEPTOR, OrderApprovalUseCases } from './use-cases/index.js';
@@ -16,6 +17,7 @@ const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
 export function registerOrderApproval(host: HostRuntime): void {
   const service = new OrderApprovalUseCases(host);
   for (const route of orderApprovalRoutes(host, service)) host.storeApi.route(route);
+  for (const route of orderApprovalAdminRoutes(host)) host.adminApi.route(route);
   registerOrderApprovalStorefront(host, service);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,
