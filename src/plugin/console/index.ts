@@ -3,6 +3,8 @@ import { accountRequestPages } from './account-requests.js';
 import { activityTypePages } from './activity-types.js';
 import { companyPages } from './companies.js';
 import { customerPricePages } from './customer-prices.js';
+import { eventPages } from './event.js';
+import { eventListPages } from './events.js';
 import { createConsoleKit } from './kit.js';
 import { partialAssortmentPages } from './partial-assortments.js';
 import { salesRepresentativePages } from './sales-representatives.js';
@@ -18,5 +20,5 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...settingsPages(kit)]) host.console.page(page);
 }
