@@ -18,6 +18,7 @@ import { registerEventManager } from './event-manager/index.js';
 import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
 import { registerConsole } from './console/index.js';
+import { registerMailPreview } from './mail-preview/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -41,6 +42,7 @@ const plugin: HostPlugin = {
     registerEventManager(host);
     registerOffers(host);
     registerCostCenters(host);
+    registerMailPreview(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);
     return Promise.resolve();

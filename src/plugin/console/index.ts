@@ -6,6 +6,7 @@ import { customerPricePages } from './customer-prices.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
 import { createConsoleKit } from './kit.js';
+import { mailTemplatePages } from './mail-templates.js';
 import { partialAssortmentPages } from './partial-assortments.js';
 import { salesRepresentativePages } from './sales-representatives.js';
 import { settingsPages } from './settings.js';
@@ -20,5 +21,5 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...mailTemplatePages(kit), ...settingsPages(kit)]) host.console.page(page);
 }

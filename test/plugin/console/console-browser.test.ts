@@ -148,7 +148,7 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
       const { visited, referrers } = await crawl(operator);
       const failures = [...visited].filter(([, { status }]) => status >= 400).map(([path, { status }]) => `${status} ${path} (linked from ${referrers.get(path)})`);
       expect(failures, 'answers ≥ 400').to.deep.equal([]);
-      for (const path of ['/companies', '/sales-representatives', '/activity-types', '/events', '/account-requests', '/customer-prices', '/customer-prices/import', '/partial-assortments', '/settings'])
+      for (const path of ['/companies', '/sales-representatives', '/activity-types', '/events', '/mail-templates', '/account-requests', '/customer-prices', '/customer-prices/import', '/partial-assortments', '/settings'])
         expect([...visited.keys()].some((visitedPath) => visitedPath.startsWith(`${CONSOLE}${path}`)), `the crawl reached ${path}`).to.equal(true);
       expect([...visited.keys()].some((path) => /\/account-requests\/[0-9a-f]{32}$/.test(path)), 'the crawl reached a request').to.equal(true);
 
