@@ -2,6 +2,7 @@ import type { HostRuntime } from '../../host/contract.js';
 import { accountRequestPages } from './account-requests.js';
 import { activityTypePages } from './activity-types.js';
 import { companyPages } from './companies.js';
+import { customerPriceExportPages } from './customer-price-export.js';
 import { customerPricePages } from './customer-prices.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
@@ -21,5 +22,5 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...mailTemplatePages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...customerPriceExportPages(kit), ...partialAssortmentPages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...mailTemplatePages(kit), ...settingsPages(kit)]) host.console.page(page);
 }
