@@ -36,7 +36,8 @@ function postFormsOf(html: string): Array<{ action: string; fields: Record<strin
   });
 }
 
-const patternOf = (path: string) => path.replace(/\?.*$/, '').replace(/[0-9a-f]{32}/g, ':id');
+// One axe run per kind of page: ids and mail template names are parameters.
+const patternOf = (path: string) => path.replace(/\?.*$/, '').replace(/[0-9a-f]{32}/g, ':id').replace(/\/mail-templates\/[^/]+$/, '/mail-templates/:name');
 
 async function crawl(operator: Operator) {
   const visited = new Map<string, { status: number; html: string; type: string }>();
