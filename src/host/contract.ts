@@ -902,6 +902,15 @@ export interface HostRuntime {
     registerTemplate(name: string, template: MailTemplate): void;
     /** Writes the mail to the outbox inside the caller's transaction; a job sends it. */
     enqueue(executor: Executor, mail: OutgoingMail): Promise<void>;
+    /** (3.5) The names of the registered templates (the host's and the plugin's), sorted. Optional for a host. */
+    templateNames?(): string[];
+    /** (3.5) A registered template's Handlebars sources; null for an unknown name. Optional for a host. */
+    templateSource?(name: string): MailTemplate | null;
+    /**
+     * (3.5) Renders a registered template with `data` as sending would (subject, HTML, text), without
+     * queueing anything; null for an unknown name. The console previews mail templates with it. Optional for a host.
+     */
+    render?(name: string, data: Record<string, unknown>): { subject: string; html: string; text: string } | null;
   };
 
   readonly jobs: {

@@ -73,6 +73,12 @@ export interface MailOutbox {
   enqueue: (executor: Executor, mail: QueuedMail) => Promise<void>;
   /** Sends what is due; returns how many mails were sent. */
   sendQueued: () => Promise<number>;
+  /** The registered template names, sorted. */
+  templateNames: () => string[];
+  /** A registered template's Handlebars sources (null: no such template). */
+  templateSource: (name: string) => MailTemplateSource | null;
+  /** Renders a registered template with this data as a sending would (null: no such template); nothing is queued. */
+  render: (name: string, data: Record<string, unknown>) => { subject: string; html: string; text: string } | null;
 }
 
 /** What the stream transport (no mailer URL) answers: the message it built. */
@@ -229,6 +235,13 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
 
   return {
     sendQueued,
+    templateNames: () => [...templates.keys()].sort(),
+    templateSource: (name) => templates.get(name) ?? null,
+    render(name, data) {
+      if (!templates.has(name)) return null;
+      const template = compiledTemplate(name);
+      return { subject: template.subject(data).replace(/\s+/g, ' ').trim(), html: template.html(data), text: template.text(data) };
+    },
     registerTemplate(name, template) {
       for (const part of ['subject', 'html', 'text'] as const) {
         if (typeof template[part] !== 'string') throw new Error(`mail template "${name}": ${part} must be a string`);

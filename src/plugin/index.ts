@@ -23,6 +23,7 @@ import { registerConsole } from './console/index.js';
 import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
 import { registerCompanyAddresses } from './company/addresses/index.js';
+import { registerMailPreview } from './mail-preview/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -50,6 +51,7 @@ const plugin: HostPlugin = {
     registerCostCenters(host);
     registerQuantityRules(host);
     registerPaymentOnAccount(host);
+    registerMailPreview(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);
     return Promise.resolve();

@@ -35,7 +35,7 @@ export function infraContract(state: AdapterState): Pick<HostRuntime, 'config' |
         return (await allSettings())[key] as T;
       },
     },
-    mail: { registerTemplate: state.mail.registerTemplate, enqueue: state.mail.enqueue },
+    mail: { registerTemplate: state.mail.registerTemplate, enqueue: state.mail.enqueue, templateNames: state.mail.templateNames, templateSource: state.mail.templateSource, render: state.mail.render },
     jobs: state.jobs.jobs,
     events: {
       on(event, handler) {

@@ -72,6 +72,11 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
     return new engine.SafeString(`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`);
   });
   engine.registerHelper('formatNumber', (value: unknown) => (typeof value === 'number' ? new Intl.NumberFormat('en-GB').format(value) : ''));
+  engine.registerHelper('formatDateTime', (value: unknown) => {
+    const date = new Date(String(value));
+    if (value === null || value === undefined || Number.isNaN(date.getTime())) return '';
+    return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+  });
   engine.registerHelper('json', (value: unknown) => JSON.stringify(value ?? null));
   const views = new Views(projectPath('templates', 'console'), engine);
   const router = express.Router();

@@ -43,6 +43,6 @@ export function createMailModule(internals: HostInternals): MailModule {
 
   return {
     sendQueued: outbox.sendQueued,
-    mail: { registerTemplate: outbox.registerTemplate, enqueue: outbox.enqueue },
+    mail: { registerTemplate: outbox.registerTemplate, enqueue: outbox.enqueue, templateNames: outbox.templateNames, templateSource: outbox.templateSource, render: outbox.render },
   };
 }

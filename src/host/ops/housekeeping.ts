@@ -14,7 +14,7 @@ export const IDEMPOTENCY_ABANDONED_SECONDS = 3600;
 /**
  * Deletes what can no longer matter, so no table grows without bound: expired rate-limit counters,
  * finished idempotency keys past their replay window (and abandoned running ones), expired and
- * revoked sessions. Returns the rows deleted per table. (Login links are the employee add-on's, which purges its own.)
+ * revoked sessions, expired console sessions of operators (admin_console_sessions). Returns the rows deleted per table. (Login links are the employee add-on's, which purges its own.)
  */
 export async function purgeExpired(db: Db, now = new Date()): Promise<Record<string, number>> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -27,7 +27,8 @@ export async function purgeExpired(db: Db, now = new Date()): Promise<Record<str
       expired.where('expires_at', '<', toDbTime(now)).orWhereNotNull('revoked_at');
     })
     .delete();
-  return { rate_limit_counters: rateLimitCounters, idempotency_keys: idempotencyKeys, sessions };
+  const consoleSessions = await db('admin_console_sessions').where('expires_at', '<=', toDbTime(now)).delete();
+  return { rate_limit_counters: rateLimitCounters, idempotency_keys: idempotencyKeys, sessions, admin_console_sessions: consoleSessions };
 }
 
 /** The schedule: every 15 minutes on one process (schedules are claimed), logged when it deleted anything. */

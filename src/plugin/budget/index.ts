@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { budgetAdminRoutes } from './admin-routes.js';
 import { deleteCustomersBudgets, releaseBudgetOrder } from './repository.js';
 import { budgetRoutes } from './routes.js';
 import { interceptCheckout, recordUsage } from './service.js';
@@ -13,6 +14,7 @@ export const BUDGET_INTERCEPTOR = 'budget';
  */
 export function registerBudgets(host: HostRuntime): void {
   for (const route of budgetRoutes(host)) host.storeApi.route(route);
+  for (const route of budgetAdminRoutes(host)) host.adminApi.route(route);
   registerBudgetStorefront(host);
   host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });
   host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));

@@ -121,6 +121,7 @@ export function customerPricePages(kit: ConsoleKit) {
             paging: paging(kit, PATH, { customer: customerNumber || undefined, product: productNumber || undefined }, page, list.meta.total),
             newHref: kit.href(`${PATH}/edit`),
             importHref: kit.href(`${PATH}/import`),
+            exportHref: kit.href(`${PATH}/export`, { customer: customerNumber || undefined, product: productNumber || undefined }),
           },
         };
       },

@@ -1,9 +1,16 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { accountRequestPages } from './account-requests.js';
+import { activityTypePages } from './activity-types.js';
+import { companyPages } from './companies.js';
+import { customerPriceExportPages } from './customer-price-export.js';
 import { customerPricePages } from './customer-prices.js';
+import { eventPages } from './event.js';
+import { eventListPages } from './events.js';
 import { createConsoleKit } from './kit.js';
+import { mailTemplatePages } from './mail-templates.js';
 import { partialAssortmentPages } from './partial-assortments.js';
 import { quantityRulePages } from './quantity-rules.js';
+import { salesRepresentativePages } from './sales-representatives.js';
 import { settingsPages } from './settings.js';
 import { startPages } from './start.js';
 
@@ -16,5 +23,5 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...partialAssortmentPages(kit), ...quantityRulePages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...customerPriceExportPages(kit), ...partialAssortmentPages(kit), ...quantityRulePages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...mailTemplatePages(kit), ...settingsPages(kit)]) host.console.page(page);
 }

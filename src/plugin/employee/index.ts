@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { accountRequestAdminRoutes, accountRequestStoreRoutes } from './account-request/routes.js';
+import { employeeAdminRoutes } from './admin-routes.js';
 import { employeeContextEnricher, employeeLoginProvider } from './context.js';
 import { employeeCsvRoutes } from './csv/routes.js';
 import { invitationRoutes } from './invitation/routes.js';
@@ -26,7 +27,7 @@ export function registerEmployees(host: HostRuntime, options: { unitColleagues?:
     ...accountRequestStoreRoutes(host),
   ])
     host.storeApi.route(route);
-  for (const route of accountRequestAdminRoutes(host)) host.adminApi.route(route);
+  for (const route of [...accountRequestAdminRoutes(host), ...employeeAdminRoutes(host)]) host.adminApi.route(route);
   registerEmployeeStorefront(host);
   for (const page of companyStorefrontPages(host)) host.storefront.page(page);
   host.jobs.register(LOGIN_TOKEN_PURGE_JOB, async (_payload, runtime) => {

@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { eventOperatorRoutes } from './admin-event-routes.js';
 import { registerEventJobs } from './jobs.js';
 import { eventTicketProcessor } from './line-item-processor.js';
 import { eventOrderCancelledHook, eventOrderHook } from './order-hook.js';
@@ -26,7 +27,7 @@ export function registerEventManager(host: HostRuntime): void {
   host.checkout.onOrderCancelled(eventOrderCancelledHook(host));
   const storeRoutes = eventStoreRoutes(host, service, settings);
   for (const route of storeRoutes) host.storeApi.route(route);
-  for (const route of eventAdminRoutes(host, service)) host.adminApi.route(route);
+  for (const route of [...eventAdminRoutes(host, service), ...eventOperatorRoutes(host, service, settings)]) host.adminApi.route(route);
   for (const page of eventStorefrontPages(host, storeRoutes, service, settings)) host.storefront.page(page);
   registerEventJobs(host, settings);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersParticipants(trx, ids));

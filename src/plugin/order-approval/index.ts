@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { orderApprovalAdminRoutes } from './admin-routes.js';
 import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
 import { APPROVAL_INTERCEPTOR, OrderApprovalUseCases } from './use-cases/index.js';
@@ -19,6 +20,7 @@ const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
 export function registerOrderApproval(host: HostRuntime): void {
   const service = new OrderApprovalUseCases(host);
   for (const route of [...orderApprovalRoutes(host, service), ...approvalRulesRoutes(host)]) host.storeApi.route(route);
+  for (const route of orderApprovalAdminRoutes(host)) host.adminApi.route(route);
   registerOrderApprovalStorefront(host, service);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,

@@ -7,7 +7,7 @@ import { insertProduct } from '../../helpers/checkout.js';
 import { accountRequestByEmail, CONSOLE, createAdminUser, csrfOf, loginOperator, requestAccount } from './helpers.js';
 
 /** Every GET page of the console a fresh shop has links to (the crawler test follows the rest). */
-const PAGES = ['', '/account-requests', '/account-requests?status=open', '/customer-prices', '/customer-prices/edit', '/customer-prices/import', '/partial-assortments', '/partial-assortments?kind=product', '/settings'];
+const PAGES = ['', '/companies', '/sales-representatives', '/activity-types', '/events', '/mail-templates', '/account-requests', '/account-requests?status=open', '/customer-prices', '/customer-prices/edit', '/customer-prices/import', '/partial-assortments', '/partial-assortments?kind=product', '/settings'];
 
 async function apiGet(path: string) {
   return (await http()).get(`/api${path}`).set('authorization', `Bearer ${await adminToken()}`);

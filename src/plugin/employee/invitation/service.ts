@@ -2,7 +2,7 @@ import { hashSecret, newId, newSecret } from '../../../lib/ids.js';
 import { isDuplicateKeyError, type Executor, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { addSeconds, nowDb, toDbTime } from '../../../lib/time.js';
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { CustomerRef, HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
 import { storefrontLink } from '../common.js';
 import { MAIL } from '../mail.js';
 import { EMPLOYEES, findEmployeeByEmail, findEmployeeRecord, isLinked, LINKS, type EmployeeRecord } from '../repository.js';
@@ -41,10 +41,22 @@ export interface InvitationInput {
   storefrontUrl?: string | null;
 }
 
+/** Who sends an invitation: the sales channel its link points into, and the name the mail gives as the inviter. */
+export interface Inviter {
+  salesChannel: SalesChannel;
+  inviterName: string;
+  customer?: CustomerRef | null;
+}
+
 /** Creates (or renews: the old link stops working) the invitation of one e-mail to the caller's customer and mails the activation link. */
 export async function createInvitation(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, input: InvitationInput): Promise<string> {
+  return issueInvitation(host, trx, { salesChannel: ctx.salesChannel, inviterName: ctx.actor.name, customer: ctx.customer }, customerId, input);
+}
+
+/** createInvitation for any inviter (the operator's console resends one with the shop as the inviter). */
+export async function issueInvitation(host: HostRuntime, trx: Trx, inviter: Inviter, customerId: string, input: InvitationInput): Promise<string> {
   const secret = newSecret();
-  const link = storefrontLink(host, ctx.salesChannel, `/account/employee-invitation/${secret}`, input.storefrontUrl);
+  const link = storefrontLink(host, inviter.salesChannel, `/account/employee-invitation/${secret}`, input.storefrontUrl);
   const now = new Date();
   const expiresAt = addSeconds(now, INVITATION_TTL_SECONDS);
   const id = newId();
@@ -52,7 +64,7 @@ export async function createInvitation(host: HostRuntime, trx: Trx, ctx: StoreCo
   await trx(INVITATIONS).insert({
     id,
     customer_id: customerId,
-    sales_channel_id: ctx.salesChannel.id,
+    sales_channel_id: inviter.salesChannel.id,
     email: input.email,
     first_name: input.firstName ?? null,
     last_name: input.lastName ?? null,
@@ -65,15 +77,15 @@ export async function createInvitation(host: HostRuntime, trx: Trx, ctx: StoreCo
     accepted_at: null,
     created_at: toDbTime(now),
   });
-  const customer = ctx.customer ?? (await host.customers.get(trx, customerId));
+  const customer = inviter.customer ?? (await host.customers.get(trx, customerId));
   await host.mail.enqueue(trx, {
     template: MAIL.invitation,
     to: input.email,
-    salesChannelId: ctx.salesChannel.id,
+    salesChannelId: inviter.salesChannel.id,
     data: {
       firstName: input.firstName ?? null,
       lastName: input.lastName ?? null,
-      inviterName: ctx.actor.name || (customer ? `${customer.firstName} ${customer.lastName}` : ''),
+      inviterName: inviter.inviterName || (customer ? `${customer.firstName} ${customer.lastName}` : ''),
       companyName: customer?.company || (customer ? `${customer.firstName} ${customer.lastName}` : ''),
       link,
       expiresAt: expiresAt.toISOString(),

@@ -1,11 +1,24 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
-import { EVENT_MAIL, eventMailData } from '../mail.js';
+import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from '../mail.js';
 import { ACTIVE_PARTICIPANT_STATUSES, findCircularMail, findEvent, insertCircularMail, participantsWithStatuses, type CircularMailView } from '../repository.js';
 import { assertKnownStatus } from './participants.js';
+
+/**
+ * Who sends a circular: sales staff in the storefront (their sales channel, their name), or the
+ * operator in the console (`salesChannel: null`: each participant's mail goes through the sales
+ * channel of the participant's customer).
+ */
+export interface CircularSender {
+  salesChannel: SalesChannel | null;
+  name: string;
+  salesRepresentativeId: string | null;
+}
+
+export const staffSender = (ctx: StoreContext): CircularSender => ({ salesChannel: ctx.salesChannel, name: ctx.salesRepresentative?.name ?? ctx.actor.name, salesRepresentativeId: ctx.salesRepresentative?.id ?? null });
 
 /**
  * One outbox row per participant, keyed by circular and participant. `circularId` (the storefront
@@ -13,7 +26,7 @@ import { assertKnownStatus } from './participants.js';
  */
 export async function sendCircularMail(
   host: HostRuntime,
-  ctx: StoreContext,
+  sender: CircularSender,
   eventId: string,
   input: { subject: string; message: string; statuses?: string[] },
   circularId?: string,
@@ -31,19 +44,25 @@ export async function sendCircularMail(
     const id = circularId ?? newId();
     const createdAt = nowDb();
     const subject = input.subject.trim();
-    await insertCircularMail(trx, { id, eventId, subject, message: input.message, statuses, recipientCount: participants.length, sentById: ctx.salesRepresentative?.id ?? null, createdAt });
-    const eventData = await eventMailData(host, trx, ctx.salesChannel, event);
+    await insertCircularMail(trx, { id, eventId, subject, message: input.message, statuses, recipientCount: participants.length, sentById: sender.salesRepresentativeId, createdAt });
+    const channels = new Map<string, SalesChannel | null>();
+    const eventDataByChannel = new Map<string, Awaited<ReturnType<typeof eventMailData>>>();
     for (const participant of participants) {
+      if (!sender.salesChannel && !channels.has(participant.customer_id)) channels.set(participant.customer_id, await salesChannelOfCustomer(host, trx, participant.customer_id));
+      const salesChannel = sender.salesChannel ?? channels.get(participant.customer_id);
+      if (!salesChannel) continue;
+      if (!eventDataByChannel.has(salesChannel.id)) eventDataByChannel.set(salesChannel.id, await eventMailData(host, trx, salesChannel, event));
+      const eventData = eventDataByChannel.get(salesChannel.id)!;
       await host.mail.enqueue(trx, {
         template: EVENT_MAIL.circular,
         to: participant.email,
-        salesChannelId: ctx.salesChannel.id,
+        salesChannelId: salesChannel.id,
         dedupeKey: `event-circular:${id}:${participant.id}`,
         data: {
           event: eventData,
           subject,
           message: input.message,
-          sender: ctx.salesRepresentative?.name ?? ctx.actor.name,
+          sender: sender.name,
           participant: { firstName: participant.first_name, lastName: participant.last_name, email: participant.email, status: participant.status },
         },
       });

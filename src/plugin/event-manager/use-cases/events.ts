@@ -76,7 +76,7 @@ export async function searchEvents(host: HostRuntime, settings: EventSettingsCac
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
 }
 
-export async function createEvent(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, input: EventInput): Promise<EventView> {
+export async function createEvent(host: HostRuntime, settings: EventSettingsCache, createdById: string | null, input: EventInput): Promise<EventView> {
   return inTransaction(host.db, async (trx) => {
     const columns = await eventColumns(host, settings, trx, input, null);
     const id = newId();
@@ -86,7 +86,7 @@ export async function createEvent(host: HostRuntime, settings: EventSettingsCach
       waiting_list: input.waitingList ?? false,
       participant_limit: input.participantLimit ?? null,
       status: 'draft',
-      created_by_id: ctx.salesRepresentative?.id ?? null,
+      created_by_id: createdById,
       created_at: nowDb(),
     });
     await replaceSpeakers(trx, id, input.speakerIds ?? []);

@@ -4,7 +4,7 @@ import type { Executor } from '../../../lib/db.js';
 import { searchSpecifications, specificationsOfType, type EventRow, type SpecificationType } from '../repository.js';
 import type { EventSettings, EventSettingsCache } from '../settings.js';
 import { EventCandidateCache } from '../candidate-cache.js';
-import { sendCircularMail } from './circular-mail.js';
+import { sendCircularMail, staffSender, type CircularSender } from './circular-mail.js';
 import { companyParticipants, customerEvent, searchCustomerEvents } from './customer.js';
 import { createEvent, deleteEvent, eventStatuses, eventView, eventViews, searchEvents, setEventStatus, updateEvent, type EventInput } from './events.js';
 import { addParticipant, addParticipantStatus, participantView, searchParticipants, setParticipantStatus, updateParticipant, type ParticipantInput, type ParticipantPatch } from './participants.js';
@@ -32,7 +32,7 @@ export class EventUseCases {
   views = (executor: Executor, rows: EventRow[]) => eventViews(this.host, this.settings, executor, rows);
   view = (executor: Executor, id: string) => eventView(this.host, this.settings, executor, id);
   searchEvents = (criteria: Criteria) => searchEvents(this.host, this.settings, criteria);
-  createEvent = (ctx: StoreContext, input: EventInput) => createEvent(this.host, this.settings, ctx, input);
+  createEvent = (ctx: StoreContext | null, input: EventInput) => createEvent(this.host, this.settings, ctx?.salesRepresentative?.id ?? null, input);
   updateEvent = (id: string, input: EventInput) => updateEvent(this.host, this.settings, id, input);
   deleteEvent = (id: string) => deleteEvent(this.host, id);
   setEventStatus = (id: string, status: string) => setEventStatus(this.host, this.settings, id, status);
@@ -49,7 +49,8 @@ export class EventUseCases {
   updateParticipant = (id: string, patch: ParticipantPatch) => updateParticipant(this.host, id, patch);
   setParticipantStatus = (id: string, status: string) => setParticipantStatus(this.host, id, status);
   addParticipantStatus = (input: Parameters<typeof addParticipantStatus>[1]) => addParticipantStatus(this.host, input);
-  sendCircularMail = (ctx: StoreContext, eventId: string, input: Parameters<typeof sendCircularMail>[3], circularId?: string) => sendCircularMail(this.host, ctx, eventId, input, circularId);
+  sendCircularMail = (sender: StoreContext | CircularSender, eventId: string, input: Parameters<typeof sendCircularMail>[3], circularId?: string) =>
+    sendCircularMail(this.host, 'actor' in sender ? staffSender(sender) : sender, eventId, input, circularId);
   // customers
   searchCustomerEvents = (ctx: StoreContext, criteria: Criteria) => searchCustomerEvents(this.host, this.settings, this.candidates, ctx, criteria);
   customerEvent = (ctx: StoreContext, id: string) => customerEvent(this.host, this.settings, ctx, id);
