@@ -3,7 +3,7 @@ import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { callRoute, routesById, type Reply } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
-import type { OfferView } from '../repository.js';
+import type { OfferView } from '../views.js';
 import { offerRoutes } from '../routes.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 

@@ -4,19 +4,8 @@ import { Errors } from '../../../lib/errors.js';
 import { nowDb } from '../../../lib/time.js';
 import { representativeOfCustomer } from '../../sales-representative/index.js';
 import { MAIL, offerMailData } from '../mail.js';
-import {
-  claimAccepted,
-  effectiveStatus,
-  expireOffer,
-  findOffer,
-  markDeclined,
-  offerLines,
-  recordExtensionRequest,
-  recordOfferOrder,
-  type OfferLine,
-  type OfferRow,
-  type OfferView,
-} from '../repository.js';
+import { claimAccepted, effectiveStatus, expireOffer, findOffer, markDeclined, offerLines, recordExtensionRequest, recordOfferOrder, type OfferLine, type OfferRow } from '../repository.js';
+import { type OfferView } from '../views.js';
 import { assertExtensionRequestable, EXTENSION_REQUESTABLE, OFFER_TRANSITIONS } from '../states.js';
 import { customerOffer, requireCustomerSide, viewOffer } from './access.js';
 

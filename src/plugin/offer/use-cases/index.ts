@@ -1,7 +1,8 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import type { Executor } from '../../../lib/db.js';
-import { expireDue, type OfferState, type OfferView } from '../repository.js';
+import { expireDue, type OfferState } from '../repository.js';
+import { type OfferView } from '../views.js';
 import { viewOffer } from './access.js';
 import { acceptOffer, declineOffer, requestExtension } from './decide.js';
 import { listOffers, listStates, offerDocument, referenceProduct } from './read.js';

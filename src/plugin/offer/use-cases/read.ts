@@ -2,7 +2,8 @@ import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isAssigned } from '../../sales-representative/index.js';
-import { expireDueInScope, isScopedOfferDocument, latestSentOfferWithProduct, offerViews, searchOffers, searchStates, type OfferState, type OfferView } from '../repository.js';
+import { expireDueInScope, isScopedOfferDocument, latestSentOfferWithProduct, searchOffers, searchStates, type OfferState } from '../repository.js';
+import { offerViews, type OfferView } from '../views.js';
 import { isRepresentative, scopeOf } from './access.js';
 import { declaredCustomer } from '../../declared.js';
 
