@@ -342,8 +342,10 @@ export async function deleteUnorderedOffer(executor: Executor, id: string, statu
 }
 
 /** → accepted, from the statuses (as the API shows them) that allow it: the claim of the one accept that places the order. */
-export async function claimAccepted(executor: Executor, customerId: string, id: string, from: string[], now: string): Promise<number> {
-  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), from, now).update({ status: 'accepted', accepted_at: now, updated_at: now, decline_comment: null });
+export async function claimAccepted(executor: Executor, customerId: string, id: string, from: string[], now: string, version?: number): Promise<number> {
+  const query = executor(OFFERS).where({ id, customer_id: customerId });
+  if (version !== undefined) query.where('version', version);
+  return whereEffectiveStatusIn(query, from, now).update({ status: 'accepted', accepted_at: now, updated_at: now, decline_comment: null });
 }
 
 export async function recordOfferOrder(executor: Executor, id: string, order: { id: string; orderNumber: string }): Promise<void> {
@@ -388,8 +390,14 @@ export async function offerDocumentCount(executor: Executor, offerId: string): P
   return Number(row?.count ?? 0);
 }
 
-export async function linkOfferDocument(executor: Executor, offerId: string, documentId: string): Promise<void> {
-  await executor(OFFER_DOCUMENTS).insert({ offer_id: offerId, document_id: documentId, created_at: nowDb() });
+export async function linkOfferDocument(executor: Executor, offerId: string, documentId: string, version: number): Promise<void> {
+  await executor(OFFER_DOCUMENTS).insert({ offer_id: offerId, document_id: documentId, created_at: nowDb(), version });
+}
+
+/** The newest document rendered of that version of the offer. */
+export async function versionDocumentId(executor: Executor, offerId: string, version: number): Promise<string | null> {
+  const row = await selectRow<{ document_id: string }>(executor(OFFER_DOCUMENTS).where({ offer_id: offerId, version }).orderBy('created_at', 'desc').first('document_id'));
+  return row?.document_id ?? null;
 }
 
 export async function offerLines(executor: Executor, offerIds: string[]): Promise<Map<string, OfferLine[]>> {

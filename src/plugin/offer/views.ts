@@ -1,4 +1,5 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { Actor, HostRuntime } from '../../host/contract.js';
+import { unreadCounts } from './messages.js';
 import { readInt, selectRows, type Executor } from '../../lib/db.js';
 import { lineItemView, type LineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
@@ -75,12 +76,15 @@ export interface OfferView {
   updatedAt: string | null;
   version: number;
   discount: number;
+  /** Messages of the other side the reader has not read (0 without a reader). */
+  unreadMessageCount: number;
 }
 
 /** Offers in the API's shape, in the order of `rows`; amounts in currency units with the channel's precision. */
-export async function offerViews(host: HostRuntime, executor: Executor, rows: OfferRow[], precision: number): Promise<OfferView[]> {
+export async function offerViews(host: HostRuntime, executor: Executor, rows: OfferRow[], precision: number, reader?: Actor): Promise<OfferView[]> {
   const ids = rows.map((row) => row.id);
   const [lines, documents, states] = await Promise.all([offerLines(executor, ids), offerDocuments(host, executor, ids), allStates(executor)]);
+  const unread = reader ? await unreadCounts(executor, ids, reader) : new Map<string, number>();
   const money = (minor: number | string) => fromMinor(minor, precision);
   const now = nowDb();
   return rows.map((row) => {
@@ -130,6 +134,7 @@ export async function offerViews(host: HostRuntime, executor: Executor, rows: Of
       updatedAt: fromDbTime(row.updated_at),
       version: readInt(row.version ?? 1),
       discount: percentOf(readInt(row.discount_bp ?? 0)),
+      unreadMessageCount: unread.get(row.id) ?? 0,
     };
   });
 }

@@ -52,7 +52,7 @@ export async function customerOffer(host: HostRuntime, ctx: StoreContext, id: st
 
 export async function viewOffer(host: HostRuntime, ctx: StoreContext, id: string, executor: Executor = host.db): Promise<OfferView> {
   const row = await visibleOffer(host, ctx, id, executor);
-  return (await offerViews(host, executor, [row], ctx.salesChannel.currencyPrecision))[0]!;
+  return (await offerViews(host, executor, [row], ctx.salesChannel.currencyPrecision, ctx.actor))[0]!;
 }
 
 /** The active products among `ids` the context may see. */

@@ -12,7 +12,7 @@ export async function listOffers(host: HostRuntime, ctx: StoreContext, criteria:
   const scope = await scopeOf(host, ctx, host.db);
   await expireDueInScope(host.db, scope);
   const page = await searchOffers(host.db, scope, criteria);
-  return { total: page.total, data: await offerViews(host, host.db, page.rows, ctx.salesChannel.currencyPrecision) };
+  return { total: page.total, data: await offerViews(host, host.db, page.rows, ctx.salesChannel.currencyPrecision, ctx.actor) };
 }
 
 export async function listStates(host: HostRuntime, criteria: Criteria): Promise<{ total: number; data: OfferState[] }> {
