@@ -63,7 +63,7 @@ export async function up(knex: Knex): Promise<void> {
     idColumn(t, 'reader_id').notNullable();
     t.integer('last_seq').notNullable();
     dateTime(t, 'updated_at').notNullable();
-    t.primary(['offer_id', 'reader_type', 'reader_id'], { constraintName: 'b2b_offer_message_reads_pk' });
+    t.primary(['offer_id', 'reader_type', 'reader_id'], 'b2b_offer_message_reads_pk');
     t.foreign('offer_id', 'b2b_offer_message_reads_offer_fk').references('b2b_offers.id').onDelete('CASCADE');
   });
 }
