@@ -2,13 +2,11 @@ import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { forUpdate, readBool, readInt, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { lineItemFromRow, lineItemView, totalsOf, type LineItem, type LineItemDbRow, type LineItemView } from '../../lib/line-items.js';
-import { fromMinor } from '../../lib/money.js';
-import { fromDbTime, nowDb } from '../../lib/time.js';
-import type { HostRuntime } from '../../host/contract.js';
+import { lineItemFromRow, totalsOf, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
+import { nowDb } from '../../lib/time.js';
 import { offerCriteria, stateCriteria } from './schemas.js';
 import type { OfferStatus } from './states.js';
-import { isOrdered, percentOf, type Position, type PositionKind } from './pricing.js';
+import { isOrdered, type Position, type PositionKind } from './pricing.js';
 
 export const OFFERS = 'b2b_offers';
 export const OFFER_LINES = 'b2b_offer_line_items';
