@@ -1,6 +1,7 @@
 import { defineStoreRoute, type StoreRoute } from '../../host/contract.js';
 import { reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
+import { storeListOf } from '../../lib/store-list.js';
 import {
   addPositionsBody,
   customerRevisionBody,
@@ -69,7 +70,7 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: threadResponse } },
       async handler({ ctx, params }) {
         const thread = await service.thread(ctx, params.id);
-        return { ...thread, total: thread.elements.length };
+        return { ...storeListOf(thread.elements), unreadBefore: thread.unreadBefore };
       },
     }),
     defineStoreRoute({
@@ -81,7 +82,10 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       auth: 'login',
       permission: 'offer.read',
       schemas: { responses: { 200: unreadResponse } },
-      handler: ({ ctx }) => service.unread(ctx),
+      async handler({ ctx }) {
+        const summary = await service.unread(ctx);
+        return { ...storeListOf(summary.offers.map((o) => ({ id: o.offerId, offerNumber: o.offerNumber, unread: o.unread }))), unread: summary.total };
+      },
     }),
     defineStoreRoute({
       method: 'GET',
@@ -94,7 +98,7 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: versionListResponse } },
       async handler({ ctx, params }) {
         const versions = await service.versions(ctx, params.id);
-        return { ...versions, total: versions.elements.length };
+        return { ...storeListOf(versions.elements), current: versions.current };
       },
     }),
     defineStoreRoute({

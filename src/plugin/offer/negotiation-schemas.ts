@@ -1,6 +1,7 @@
 import { idSchema } from '../../lib/ids.js';
 import { moneySchema } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
 import { MAX_OFFER_LINES, percentSchema } from './schemas.js';
 
@@ -57,18 +58,16 @@ export const messageSchema = objectSchema(
   ['id', 'sequence', 'side', 'author', 'body', 'offerVersion', 'createdAt'],
 );
 
-export const threadResponse = objectSchema(
-  { unreadBefore: { type: 'integer', description: 'Messages of the other side that were unread before this call (reading marks them read).' }, total: { type: 'integer' }, elements: { type: 'array', items: messageSchema } },
-  ['unreadBefore', 'total', 'elements'],
-);
+export const threadResponse = storeListResponse(messageSchema, {
+  extra: { unreadBefore: { type: 'integer', description: 'Messages of the other side that were unread before this call (reading marks them read).' } },
+  extraRequired: ['unreadBefore'],
+});
 
-export const unreadResponse = objectSchema(
-  {
-    total: { type: 'integer' },
-    offers: { type: 'array', items: objectSchema({ offerId: text, offerNumber: text, unread: { type: 'integer' } }, ['offerId', 'offerNumber', 'unread']) },
-  },
-  ['total', 'offers'],
-);
+/** Per offer with unread messages: `id` is the offer's id. */
+export const unreadResponse = storeListResponse(objectSchema({ id: text, offerNumber: text, unread: { type: 'integer' } }, ['id', 'offerNumber', 'unread']), {
+  extra: { unread: { type: 'integer', description: 'Unread messages over all these offers.' } },
+  extraRequired: ['unread'],
+});
 
 const versionLine = objectSchema(
   {
@@ -93,6 +92,7 @@ const versionLine = objectSchema(
 
 export const versionSchema = objectSchema(
   {
+    id: text,
     version: { type: 'integer' },
     side: { enum: ['customer', 'sales'] },
     author,
@@ -109,13 +109,13 @@ export const versionSchema = objectSchema(
     currencyIso: text,
     lineItems: { type: 'array', items: versionLine },
   },
-  ['version', 'side', 'author', 'createdAt', 'documentId', 'subject', 'commission', 'salesComment', 'validUntil', 'discount', 'netTotal', 'taxTotal', 'total', 'currencyIso', 'lineItems'],
+  ['id', 'version', 'side', 'author', 'createdAt', 'documentId', 'subject', 'commission', 'salesComment', 'validUntil', 'discount', 'netTotal', 'taxTotal', 'total', 'currencyIso', 'lineItems'],
 );
 
-export const versionListResponse = objectSchema(
-  { current: { type: 'integer', description: 'The offer’s version now (may be one still being worked on, not yet listed).' }, total: { type: 'integer' }, elements: { type: 'array', items: versionSchema } },
-  ['current', 'total', 'elements'],
-);
+export const versionListResponse = storeListResponse(versionSchema, {
+  extra: { current: { type: 'integer', description: 'The offer’s version now (may be one still being worked on, not yet listed).' } },
+  extraRequired: ['current'],
+});
 
 const fieldChange = objectSchema({ field: text, before: {}, after: {} }, ['field', 'before', 'after']);
 

@@ -26,6 +26,7 @@ export interface VersionSnapshot {
 }
 
 export interface OfferVersion {
+  id: string;
   version: number;
   side: Side;
   author: { type: string; id: string | null; name: string };
@@ -34,6 +35,7 @@ export interface OfferVersion {
 }
 
 interface VersionDbRow {
+  id: string;
   version: unknown;
   side: Side;
   author_type: string;
@@ -45,6 +47,7 @@ interface VersionDbRow {
 
 function toVersion(row: VersionDbRow): OfferVersion {
   return {
+    id: row.id,
     version: readInt(row.version),
     side: row.side,
     author: { type: row.author_type, id: row.author_id ?? null, name: row.author_name },

@@ -136,7 +136,7 @@ describe('offers: negotiated quotes', () => {
     const mail = await receiveMail(c.rep.email, `New message on offer ${offer.offerNumber}`);
     expect(mail.text).to.contain('Could you deliver in week 12?');
 
-    expect((await rep.get('/offer-messages/unread')).body.offers).to.deep.include({ offerId: offer.id, offerNumber: offer.offerNumber, unread: 1 });
+    expect((await rep.get('/offer-messages/unread')).body.elements).to.deep.include({ id: offer.id, offerNumber: offer.offerNumber, unread: 1 });
     expect((await rep.get(`/offer/${offer.id}`)).body.unreadMessageCount).to.equal(1);
     expect((await customer.get(`/offer/${offer.id}`)).body.unreadMessageCount).to.equal(0);
     const thread = (await rep.get(`/offer/${offer.id}/messages`)).body;

@@ -39,6 +39,7 @@ function versionView(version: OfferVersion, precision: number, documentId: strin
   const s = version.snapshot;
   const money = (minor: number) => fromMinor(minor, precision);
   return {
+    id: version.id,
     version: version.version,
     side: version.side,
     author: version.author,
