@@ -28,7 +28,7 @@ interface Diff {
   lineItems: Array<{ change: string; label: string; fields: Array<{ field: string; before: unknown; after: unknown }> }>;
 }
 
-const shown = (value: unknown) => (value === null || value === undefined || value === '' ? '–' : String(value));
+const shown = (value: unknown): string => (value === null || value === undefined || value === '' ? '–' : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** What the detail page shows of the negotiation: versions (with PDFs and the latest changes), the thread, the options to tick. */
 export async function negotiationData(call: Call, ctx: StoreContext, offer: OfferView, customerSide: boolean) {
