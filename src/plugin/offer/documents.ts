@@ -2,6 +2,7 @@ import type { CustomerRef, HostRuntime, SalesChannel } from '../../host/contract
 import type { Executor } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { moneyText } from './mail.js';
+import { isOrdered } from './pricing.js';
 import { lineTax, linkOfferDocument, offerDocumentCount, type OfferLine, type OfferRow } from './repository.js';
 
 /** A field of the host's address record as text ('' when absent or not a string). */
@@ -21,7 +22,7 @@ function addressLines(address: Record<string, unknown> | undefined): Array<{ tex
 export async function createOfferDocument(
   host: HostRuntime,
   trx: Executor,
-  input: { offer: OfferRow; lines: OfferLine[]; customer: CustomerRef; salesChannel: SalesChannel; representativeName: string | null },
+  input: { offer: OfferRow; lines: OfferLine[]; customer: CustomerRef; salesChannel: SalesChannel; representativeName: string | null; version: number },
 ): Promise<{ id: string; fileName: string }> {
   const { offer, lines, customer, salesChannel } = input;
   const precision = salesChannel.currencyPrecision;
@@ -31,7 +32,8 @@ export async function createOfferDocument(
   const addresses = await host.customers.addresses(trx, customer.id);
   const billingId = offer.billing_address_id ?? (await host.customers.defaultAddressIds(trx, customer.id)).billing;
   const taxByRate = new Map<number, number>();
-  for (const line of lines) taxByRate.set(line.taxRateBp, (taxByRate.get(line.taxRateBp) ?? 0) + lineTax(line));
+  for (const line of lines.filter(isOrdered)) taxByRate.set(line.taxRateBp, (taxByRate.get(line.taxRateBp) ?? 0) + lineTax(line));
+  const discountBp = Number(offer.discount_bp ?? 0);
 
   const document = await host.documents.createPdf(trx, {
     type: 'offer',
@@ -42,7 +44,7 @@ export async function createOfferDocument(
     lines: [
       ...addressLines(addresses.find((a) => a.id === billingId)),
       { text: '' },
-      { text: `Offer number: ${offer.offer_number}` },
+      { text: `Offer number: ${offer.offer_number}, version ${input.version}` },
       { text: `Date: ${nowDb().slice(0, 10)}` },
       { text: `Valid until: ${fromDbTime(offer.valid_until)?.slice(0, 10) ?? '-'}` },
       { text: `Customer number: ${customer.customerNumber}` },
@@ -52,20 +54,25 @@ export async function createOfferDocument(
       {
         table: [
           ['Pos.', 'Product number', 'Item', 'Quantity', 'Unit price (net)', 'Tax', 'Total (net)'],
-          ...lines.map((line, index) => [
-            String(index + 1),
-            line.productNumber ?? '',
-            line.comment ? `${line.label} (${line.comment})` : line.label,
-            String(line.quantity),
-            money(line.unitNet),
-            `${line.taxRateBp / 100} %`,
-            money(line.totalNet),
-          ]),
+          ...lines.map((line, index) =>
+            line.kind === 'heading'
+              ? [String(index + 1), '', line.label.toUpperCase(), '', '', '', '']
+              : [
+                  String(index + 1),
+                  line.productNumber ?? '',
+                  positionText(line),
+                  String(line.quantity),
+                  money(line.unitNet),
+                  `${line.taxRateBp / 100} %`,
+                  isOrdered(line) ? money(line.totalNet) : `(${money(line.totalNet)})`,
+                ],
+          ),
         ],
       },
       {
         table: [
           ['Totals', ''],
+          ...(discountBp ? [['Offer discount (included)', `${discountBp / 100} %`]] : []),
           ['Net total', money(offer.net_total)],
           ...[...taxByRate.entries()].sort(([a], [b]) => a - b).map(([rate, tax]) => [`Tax ${rate / 100} %`, money(tax)]),
           ['Total', money(offer.total)],
@@ -75,6 +82,12 @@ export async function createOfferDocument(
       { text: `Accept this offer in your account before it expires; it is then ordered at these prices.${input.representativeName ? ` Your contact: ${input.representativeName}.` : ''}` },
     ],
   });
-  await linkOfferDocument(trx, offer.id, document.id);
+  await linkOfferDocument(trx, offer.id, document.id, input.version);
   return document;
+}
+
+/** The item text of a priced position: its comment, its discount, and whether it is an option (not in the total unless ticked). */
+function positionText(line: OfferLine): string {
+  const notes = [line.comment, line.discountBp ? `${line.discountBp / 100} % off` : null, line.optional ? (line.selected ? 'option, chosen' : 'option, not in the total') : null].filter(Boolean);
+  return notes.length ? `${line.label} (${notes.join('; ')})` : line.label;
 }

@@ -10,6 +10,8 @@ export const MAIL = {
   accepted: 'offer-accepted',
   declined: 'offer-declined',
   extensionRequested: 'offer-validity-extension-requested',
+  message: 'offer-message',
+  expiring: 'offer-expiring',
 } as const;
 
 export function moneyText(minor: number | string, precision: number, currencyIso: string): string {

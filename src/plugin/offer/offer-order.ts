@@ -6,7 +6,10 @@ import type { OfferUseCases } from './use-cases/index.js';
 
 const TAG = 'Offers';
 
-const offerOrderBody = objectSchema({ comment: { type: ['string', 'null'], maxLength: 2000, description: 'The order comment; default: the offer request\'s comment.' } });
+const offerOrderBody = objectSchema({
+  comment: { type: ['string', 'null'], maxLength: 2000, description: 'The order comment; default: the offer request\'s comment.' },
+  version: { type: 'integer', minimum: 1, maximum: 1000000, description: 'The version accepted; another than the current one is a 409 SUITE__OFFER_VERSION_STALE.' },
+});
 /** The host's order route response (the same record as GET /order/{orderId}). */
 const orderResponse = {
   type: 'object',
@@ -31,7 +34,7 @@ export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases): Sto
       idempotent: true,
       schemas: { params: pathParams('id'), body: offerOrderBody, responses: { 200: orderResponse } },
       async handler({ ctx, params, body }) {
-        const offer = await service.accept(ctx, params.id, body.comment ?? null);
+        const offer = await service.accept(ctx, params.id, body.comment ?? null, body.version);
         const order = offer.orderId ? await host.orders.get(host.db, offer.orderId) : null;
         if (!order) throw Errors.notFound('Order', offer.orderId ?? params.id);
         return order;

@@ -2,12 +2,11 @@ import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { forUpdate, readBool, readInt, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { lineItemFromRow, lineItemView, totalsOf, type LineItem, type LineItemDbRow, type LineItemView } from '../../lib/line-items.js';
-import { fromMinor } from '../../lib/money.js';
-import { fromDbTime, nowDb } from '../../lib/time.js';
-import type { HostRuntime } from '../../host/contract.js';
+import { lineItemFromRow, totalsOf, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
+import { nowDb } from '../../lib/time.js';
 import { offerCriteria, stateCriteria } from './schemas.js';
 import type { OfferStatus } from './states.js';
+import { isOrdered, type Position, type PositionKind } from './pricing.js';
 
 export const OFFERS = 'b2b_offers';
 export const OFFER_LINES = 'b2b_offer_line_items';
@@ -90,13 +89,19 @@ export interface OfferRow {
   order_number: string | null;
   created_at: string;
   updated_at: string | null;
+  version: unknown;
+  discount_bp: unknown;
+  expiry_reminder_for: string | null;
 }
 
 /** An offer's line: the shared line-item shape plus the list price, the sales comment and the cart line it came from. */
-export interface OfferLine extends LineItem {
+export interface OfferLine extends LineItem, Position {
   listUnitNet: number;
   comment: string | null;
   sourceLineItemId: string | null;
+  /** The offered unit price before discounts (unitNet is after them). */
+  baseUnitNet: number;
+  discountBp: number;
 }
 
 export interface OfferLineDbRow extends LineItemDbRow {
@@ -104,14 +109,25 @@ export interface OfferLineDbRow extends LineItemDbRow {
   list_unit_net: unknown;
   comment: string | null;
   source_line_item_id: string | null;
+  kind?: string;
+  optional?: unknown;
+  selected?: unknown;
+  discount_bp?: unknown;
+  base_unit_net?: unknown;
 }
 
 export function toLine(row: OfferLineDbRow): OfferLine {
+  const line = lineItemFromRow(row);
   return {
-    ...lineItemFromRow(row),
+    ...line,
     listUnitNet: readInt(row.list_unit_net),
     comment: row.comment ?? null,
     sourceLineItemId: row.source_line_item_id ?? null,
+    kind: row.kind ?? 'product',
+    optional: readBool(row.optional ?? false),
+    selected: readBool(row.selected ?? true),
+    discountBp: readInt(row.discount_bp ?? 0),
+    baseUnitNet: row.base_unit_net === null || row.base_unit_net === undefined ? line.unitNet : readInt(row.base_unit_net),
   };
 }
 
@@ -244,7 +260,7 @@ export async function insertOffer(executor: Executor, offer: NewOffer): Promise<
 }
 
 export interface NewOfferLine {
-  productId: string;
+  productId: string | null;
   productNumber: string;
   label: string;
   quantity: number;
@@ -256,6 +272,11 @@ export interface NewOfferLine {
   type: string;
   /** The customer's own price, when the offered one differs (a representative set it). */
   listUnitNet?: number;
+  kind?: PositionKind;
+  optional?: boolean;
+  /** The offered price before discounts, when discounts apply (unitNet is after them). */
+  baseUnitNet?: number;
+  discountBp?: number;
 }
 
 export async function insertOfferLines(executor: Executor, offerId: string, firstPosition: number, lines: NewOfferLine[], now: string): Promise<void> {
@@ -277,14 +298,29 @@ export async function insertOfferLines(executor: Executor, offerId: string, firs
       payload: writeJson(line.payload),
       position: firstPosition + index,
       created_at: now,
+      kind: line.kind ?? 'product',
+      optional: line.optional ?? false,
+      selected: !(line.optional ?? false),
+      discount_bp: line.discountBp ?? 0,
+      base_unit_net: line.baseUnitNet ?? line.unitNet,
     });
   }
 }
 
-export async function updateOfferLine(executor: Executor, offerId: string, lineId: string, line: { unitNet: number; quantity: number; totalNet: number; comment?: string | null }): Promise<void> {
-  await executor(OFFER_LINES)
-    .where({ id: lineId, offer_id: offerId })
-    .update({ unit_net: line.unitNet, quantity: line.quantity, total_net: line.totalNet, ...(line.comment !== undefined ? { comment: line.comment } : {}) });
+export async function updateOfferLine(
+  executor: Executor,
+  offerId: string,
+  lineId: string,
+  line: { unitNet: number; quantity: number; totalNet: number; comment?: string | null; baseUnitNet?: number; discountBp?: number; optional?: boolean; selected?: boolean; label?: string },
+): Promise<void> {
+  const changes: Record<string, unknown> = { unit_net: line.unitNet, quantity: line.quantity, total_net: line.totalNet };
+  if (line.comment !== undefined) changes.comment = line.comment;
+  if (line.baseUnitNet !== undefined) changes.base_unit_net = line.baseUnitNet;
+  if (line.discountBp !== undefined) changes.discount_bp = line.discountBp;
+  if (line.optional !== undefined) changes.optional = line.optional;
+  if (line.selected !== undefined) changes.selected = line.selected;
+  if (line.label !== undefined) changes.label = line.label.slice(0, 255);
+  await executor(OFFER_LINES).where({ id: lineId, offer_id: offerId }).update(changes);
 }
 
 export async function deleteOfferLines(executor: Executor, offerId: string, lineIds: string[]): Promise<void> {
@@ -304,8 +340,10 @@ export async function deleteUnorderedOffer(executor: Executor, id: string, statu
 }
 
 /** → accepted, from the statuses (as the API shows them) that allow it: the claim of the one accept that places the order. */
-export async function claimAccepted(executor: Executor, customerId: string, id: string, from: string[], now: string): Promise<number> {
-  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), from, now).update({ status: 'accepted', accepted_at: now, updated_at: now, decline_comment: null });
+export async function claimAccepted(executor: Executor, customerId: string, id: string, from: string[], now: string, version?: number): Promise<number> {
+  const query = executor(OFFERS).where({ id, customer_id: customerId });
+  if (version !== undefined) query.where('version', version);
+  return whereEffectiveStatusIn(query, from, now).update({ status: 'accepted', accepted_at: now, updated_at: now, decline_comment: null });
 }
 
 export async function recordOfferOrder(executor: Executor, id: string, order: { id: string; orderNumber: string }): Promise<void> {
@@ -350,8 +388,14 @@ export async function offerDocumentCount(executor: Executor, offerId: string): P
   return Number(row?.count ?? 0);
 }
 
-export async function linkOfferDocument(executor: Executor, offerId: string, documentId: string): Promise<void> {
-  await executor(OFFER_DOCUMENTS).insert({ offer_id: offerId, document_id: documentId, created_at: nowDb() });
+export async function linkOfferDocument(executor: Executor, offerId: string, documentId: string, version: number): Promise<void> {
+  await executor(OFFER_DOCUMENTS).insert({ offer_id: offerId, document_id: documentId, created_at: nowDb(), version });
+}
+
+/** The newest document rendered of that version of the offer. */
+export async function versionDocumentId(executor: Executor, offerId: string, version: number): Promise<string | null> {
+  const row = await selectRow<{ document_id: string }>(executor(OFFER_DOCUMENTS).where({ offer_id: offerId, version }).orderBy('created_at', 'desc').first('document_id'));
+  return row?.document_id ?? null;
 }
 
 export async function offerLines(executor: Executor, offerIds: string[]): Promise<Map<string, OfferLine[]>> {
@@ -366,123 +410,16 @@ export async function offerLines(executor: Executor, offerIds: string[]): Promis
   return byOffer;
 }
 
-export interface OfferDocumentSummary {
-  id: string;
-  fileName: string;
-  documentNumber: string;
-  createdAt: string;
-}
-
-/** The documents of many offers, newest first; file name and number come from the host's documents. */
-export async function offerDocuments(host: HostRuntime, executor: Executor, offerIds: string[]): Promise<Map<string, OfferDocumentSummary[]>> {
-  const byOffer = new Map<string, OfferDocumentSummary[]>();
-  if (offerIds.length === 0) return byOffer;
-  const rows = await selectRows<{ offer_id: string; document_id: string; created_at: string }>(
-    executor(OFFER_DOCUMENTS).whereIn('offer_id', offerIds).orderBy('created_at', 'desc').orderBy('document_id', 'desc').select('offer_id', 'document_id', 'created_at'),
-  );
-  const documents = new Map((await host.documents.getMeta(executor, rows.map((row) => row.document_id))).map((d) => [d.id, d]));
-  for (const row of rows) {
-    const document = documents.get(row.document_id);
-    if (!document) continue;
-    const list = byOffer.get(row.offer_id) ?? [];
-    list.push({ id: document.id, fileName: document.fileName, documentNumber: document.documentNumber, createdAt: fromDbTime(row.created_at)! });
-    byOffer.set(row.offer_id, list);
-  }
-  return byOffer;
-}
-
 // Line sums are one mechanism for carts, orders, approvals and offers (src/lib/line-items.ts).
 export { lineTax, totalsOf } from '../../lib/line-items.js';
 
 /** Re-sums the offer from its lines (after any line change, in the same transaction). */
 export async function writeTotals(trx: Executor, offerId: string, extra: Record<string, unknown> = {}): Promise<void> {
   const lines = (await offerLines(trx, [offerId])).get(offerId) ?? [];
-  const totals = totalsOf(lines);
+  const totals = totalsOf(lines.filter(isOrdered));
   await trx(OFFERS)
     .where({ id: offerId })
     .update({ net_total: totals.netTotal, tax_total: totals.taxTotal, total: totals.total, updated_at: nowDb(), ...extra });
-}
-
-/** An offer line at the API edge: the shared line view without the payload, with the list price and the sales comment. */
-export type OfferLineView = Omit<LineItemView, 'payload'> & { listPrice: number; comment: string | null };
-
-export interface OfferView {
-  id: string;
-  offerNumber: string;
-  customerId: string;
-  status: string;
-  state: OfferState;
-  subject: string;
-  commission: string;
-  customerComment: string | null;
-  salesComment: string | null;
-  billigAddressId: string | null;
-  deliverAddressId: string | null;
-  currencyIso: string;
-  netTotal: number;
-  taxTotal: number;
-  total: number;
-  validUntil: string | null;
-  requestedBy: { type: string; id: string | null; name: string; email: string | null };
-  salesRepresentativeId: string | null;
-  lineItems: OfferLineView[];
-  documents: OfferDocumentSummary[];
-  orderId: string | null;
-  orderNumber: string | null;
-  sentAt: string | null;
-  acceptedAt: string | null;
-  declinedAt: string | null;
-  declineComment: string | null;
-  extensionRequestedAt: string | null;
-  extensionComment: string | null;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-/** Offers in the API's shape, in the order of `rows`; amounts in currency units with the channel's precision. */
-export async function offerViews(host: HostRuntime, executor: Executor, rows: OfferRow[], precision: number): Promise<OfferView[]> {
-  const ids = rows.map((row) => row.id);
-  const [lines, documents, states] = await Promise.all([offerLines(executor, ids), offerDocuments(host, executor, ids), allStates(executor)]);
-  const money = (minor: number | string) => fromMinor(minor, precision);
-  const now = nowDb();
-  return rows.map((row) => {
-    const status = effectiveStatus(row, now);
-    return {
-      id: row.id,
-      offerNumber: row.offer_number,
-      customerId: row.customer_id,
-      status,
-      state: states.get(status)!,
-      subject: row.subject,
-      commission: row.commission,
-      customerComment: row.customer_comment ?? null,
-      salesComment: row.sales_comment ?? null,
-      billigAddressId: row.billing_address_id ?? null,
-      deliverAddressId: row.shipping_address_id ?? null,
-      currencyIso: row.currency_iso,
-      netTotal: money(row.net_total),
-      taxTotal: money(row.tax_total),
-      total: money(row.total),
-      validUntil: fromDbTime(row.valid_until),
-      requestedBy: { type: row.requested_by_type, id: row.requested_by_id ?? null, name: row.requested_by_name, email: row.requested_by_email ?? null },
-      salesRepresentativeId: row.sales_representative_id ?? null,
-      lineItems: (lines.get(row.id) ?? []).map((line) => {
-        const { payload: _payload, ...view } = lineItemView(line, precision);
-        return { ...view, listPrice: money(line.listUnitNet), comment: line.comment };
-      }),
-      documents: documents.get(row.id) ?? [],
-      orderId: row.order_id ?? null,
-      orderNumber: row.order_number ?? null,
-      sentAt: fromDbTime(row.sent_at),
-      acceptedAt: fromDbTime(row.accepted_at),
-      declinedAt: fromDbTime(row.declined_at),
-      declineComment: row.decline_comment ?? null,
-      extensionRequestedAt: fromDbTime(row.extension_requested_at),
-      extensionComment: row.extension_comment ?? null,
-      createdAt: fromDbTime(row.created_at)!,
-      updatedAt: fromDbTime(row.updated_at),
-    };
-  });
 }
 
 /** The customers were deleted by the host (contract event): their offers (lines and document links by foreign key) go with them. */

@@ -158,18 +158,19 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       operationId: 'updateOffer',
       summary: 'The customer accepts or declines (`action`); a sales representative prices lines, sets validity and comments.',
       description:
-        'Customer side: `{"action": "accept" | "decline", "comment"?}`. Accepting places the order at the offered prices (also needs `orders.create`); repeating a decision that was made answers the offer again. Sales side: any of `subject`, `commission`, `salesComment`, `validUntil`, `lineItems` (`id` with `unitPrice`, `quantity`, `comment`), `removeLineItemIds`; the offer goes back to draft until it is mailed again.',
+        'Customer side: `{"action": "accept" | "decline", "comment"?, "version"?}`. Accepting names the version (a stale one: 409 SUITE__OFFER_VERSION_STALE) and places the order at the offered prices (also needs `orders.create`); repeating a decision that was made answers the offer again. Sales side: any of `subject`, `commission`, `salesComment`, `validUntil`, `lineItems` (`id` with `unitPrice`, `quantity`, `comment`, `discount`, `optional`, `label`), `removeLineItemIds`, `discount` (whole offer); the offer goes back to draft until it is mailed again.',
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',
-      schemas: { params: pathParams('id'), body: offerUpdateBody, responses: { 200: offerSchema } },
+      schemas: { params: pathParams('id'), body: offerUpdateBody, responses: { 200: offerSchema, 409: errorResponse } },
       handler({ ctx, params, body }) {
         const salesFields = SALES_UPDATE_FIELDS.filter((field) => body[field] !== undefined);
         if (body.action !== undefined) {
           if (salesFields.length)
             throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'Send either an action or the sales side’s changes, not both.', { pointer: `/${salesFields[0]}` });
-          return body.action === 'accept' ? service.accept(ctx, params.id, body.comment ?? null) : service.decline(ctx, params.id, body.comment ?? null);
+          return body.action === 'accept' ? service.accept(ctx, params.id, body.comment ?? null, body.version) : service.decline(ctx, params.id, body.comment ?? null);
         }
+        if (body.version !== undefined) throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'A version goes with accepting.', { pointer: '/version' });
         if (body.comment !== undefined) throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'A comment goes with an action; the sales side uses salesComment.', { pointer: '/comment' });
         return service.salesUpdate(ctx, params.id, body);
       },

@@ -51,7 +51,9 @@ export const addProductsBody = objectSchema(
 );
 
 export const OFFER_ACTIONS = ['accept', 'decline'] as const;
-export const SALES_UPDATE_FIELDS = ['subject', 'commission', 'salesComment', 'validUntil', 'lineItems', 'removeLineItemIds'] as const;
+export const SALES_UPDATE_FIELDS = ['subject', 'commission', 'salesComment', 'validUntil', 'lineItems', 'removeLineItemIds', 'discount'] as const;
+/** A discount in percent (two decimals at most: checked when converted to basis points). */
+export const percentSchema = { type: 'number', minimum: 0, maximum: 100 } as const;
 
 /**
  * One body for both sides: the customer sends `action` (accept or decline, with an optional
@@ -61,6 +63,8 @@ export const offerUpdateBody = objectSchema(
   {
     action: { enum: [...OFFER_ACTIONS] },
     comment: nullable(comment),
+    version: { type: 'integer', minimum: 1, maximum: 1000000, description: 'With accept: the version the customer accepts; another than the current one is a 409 SUITE__OFFER_VERSION_STALE.' },
+    discount: { ...percentSchema, description: 'Sales side: a discount in percent on the whole offer, on top of each line’s own.' },
     subject: { type: 'string', maxLength: 255 },
     commission: { type: 'string', maxLength: 255 },
     salesComment: nullable(comment),
@@ -69,7 +73,11 @@ export const offerUpdateBody = objectSchema(
       type: 'array',
       minItems: 1,
       maxItems: MAX_OFFER_LINES,
-      items: objectSchema({ id: idSchema, unitPrice: moneySchema, quantity, comment: nullable(comment) }, ['id'], { minProperties: 2 }),
+      items: objectSchema(
+        { id: idSchema, unitPrice: moneySchema, quantity, comment: nullable(comment), discount: percentSchema, optional: { type: 'boolean' }, label: { type: 'string', minLength: 1, maxLength: 255 } },
+        ['id'],
+        { minProperties: 2 },
+      ),
     },
     removeLineItemIds: { type: 'array', minItems: 1, maxItems: MAX_OFFER_LINES, uniqueItems: true, items: idSchema },
   },
@@ -99,9 +107,16 @@ export const stateSchema = objectSchema(
 
 /** The shared line item view without the payload, plus the list price and the sales comment. */
 const { payload: _payload, ...offerLineProperties } = lineItemViewProperties;
+const positionProperties = {
+  kind: { enum: ['product', 'text', 'heading'] },
+  optional: { type: 'boolean' },
+  selected: { type: 'boolean' },
+  basePrice: { type: 'number' },
+  discount: { type: 'number' },
+} as const;
 const lineItemSchema = objectSchema(
-  { ...offerLineProperties, listPrice: { type: 'number' }, comment: nullable(text) },
-  [...Object.keys(offerLineProperties), 'listPrice', 'comment'],
+  { ...offerLineProperties, listPrice: { type: 'number' }, comment: nullable(text), ...positionProperties },
+  [...Object.keys(offerLineProperties), 'listPrice', 'comment', ...Object.keys(positionProperties)],
 );
 
 const nullableTime = nullable(dateTimeSchema);
@@ -141,8 +156,12 @@ export const offerSchema = objectSchema(
     extensionComment: nullable(text),
     createdAt: dateTimeSchema,
     updatedAt: nullableTime,
+    version: { type: 'integer' },
+    discount: { type: 'number' },
+    unreadMessageCount: { type: 'integer' },
   },
   [
+    'version', 'discount', 'unreadMessageCount',
     'id', 'offerNumber', 'customerId', 'status', 'state', 'subject', 'commission', 'customerComment', 'salesComment', 'billigAddressId',
     'deliverAddressId', 'currencyIso', 'netTotal', 'taxTotal', 'total', 'validUntil', 'requestedBy', 'salesRepresentativeId', 'lineItems',
     'documents', 'orderId', 'orderNumber', 'sentAt', 'acceptedAt', 'declinedAt', 'declineComment', 'extensionRequestedAt', 'extensionComment',

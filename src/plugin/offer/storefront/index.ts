@@ -1,11 +1,11 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { callRoute, routesById, type Reply } from '../../../lib/route-call.js';
+import type { Reply } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
-import type { OfferView } from '../repository.js';
-import { offerRoutes } from '../routes.js';
+import type { OfferView } from '../views.js';
 import type { OfferUseCases } from '../use-cases/index.js';
+import { negotiationData, negotiationPages, offerCaller } from './negotiation.js';
 
 const LIST_LIMIT = 100;
 const LIST_PATH = '/account/offers';
@@ -24,6 +24,8 @@ const NOTICES: Record<string, string> = {
   priced: 'The offer was saved as a draft. Send it when it is ready.',
   sent: 'The offer was sent to the customer with the PDF attached.',
   requested: 'You asked for an offer. Your sales representative prices it and sends it to you.',
+  'message-sent': 'Your message was sent.',
+  'options-saved': 'Your choice of options was saved as a new version.',
 };
 
 function comment(form: Form): string | null {
@@ -135,9 +137,7 @@ function dateInZone(iso: string | null, timeZone: string): string {
  * and action goes through the declared Store API route (its permission, schemas and handler).
  */
 export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
-  const route = routesById(offerRoutes(service));
-  const call = <T>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
-    callRoute<T>(route(operationId), { ctx, ...input });
+  const call = offerCaller(service);
   const read = (ctx: StoreContext, id: string) => {
     if (!isId(id)) throw Errors.notFound('Offer', id);
     return call<OfferView>(ctx, 'readOffer', { params: { id } });
@@ -192,6 +192,7 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
         error: extra.error ?? null,
         notice: extra.notice ?? null,
         listUrl: LIST_PATH,
+        negotiation: await negotiationData(call, ctx, offer, customerSide),
       },
     };
   }
@@ -287,7 +288,8 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       method: 'POST',
       auth: 'login',
       actors: CUSTOMER_SIDE,
-      handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'updateOffer', { params: { id: params.id }, body: { action: 'accept', comment: comment(form) } }), 'accepted'),
+      handler: ({ ctx, params, form }) =>
+        act(ctx, params.id!, () => call(ctx, 'updateOffer', { params: { id: params.id }, body: { action: 'accept', comment: comment(form), ...versionOf(form) } }), 'accepted'),
     },
     {
       path: '/account/offers/:id/decline',
@@ -321,7 +323,14 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       actors: SALES_SIDE,
       handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }), 'sent'),
     },
+    ...negotiationPages(call, (ctx, id, extra, status) => detailPage(ctx, id, extra, status)),
   ];
+}
+
+/** The version the accept form showed (a stale one is refused by the route with 409). */
+function versionOf(form: Form): { version?: number } {
+  const value = typeof form.version === 'string' ? form.version : '';
+  return /^[1-9][0-9]{0,5}$/.test(value) ? { version: Number(value) } : {};
 }
 
 export function registerOfferStorefront(host: HostRuntime, service: OfferUseCases): void {

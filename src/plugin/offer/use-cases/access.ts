@@ -4,7 +4,8 @@ import { Errors } from '../../../lib/errors.js';
 import { actorRefusal } from '../../../lib/pipeline.js';
 import { toMinor } from '../../../lib/money.js';
 import { assignedCustomerIds } from '../../sales-representative/index.js';
-import { findOffer, findScopedOffer, offerViews, type OfferRow, type OfferScope, type OfferView } from '../repository.js';
+import { findOffer, findScopedOffer, type OfferRow, type OfferScope } from '../repository.js';
+import { offerViews, type OfferView } from '../views.js';
 
 /** Keeps every sum of an offer a safe integer: 500 lines of at most this many minor units each. */
 const MAX_LINE_TOTAL_MINOR = 1e13;
@@ -51,7 +52,7 @@ export async function customerOffer(host: HostRuntime, ctx: StoreContext, id: st
 
 export async function viewOffer(host: HostRuntime, ctx: StoreContext, id: string, executor: Executor = host.db): Promise<OfferView> {
   const row = await visibleOffer(host, ctx, id, executor);
-  return (await offerViews(host, executor, [row], ctx.salesChannel.currencyPrecision))[0]!;
+  return (await offerViews(host, executor, [row], ctx.salesChannel.currencyPrecision, ctx.actor))[0]!;
 }
 
 /** The active products among `ids` the context may see. */

@@ -1,22 +1,12 @@
 import type { HostRuntime, PriceLine, SalesChannel, StoreContext } from '../../../host/contract.js';
-import { inTransaction, type Executor, type Trx } from '../../../lib/db.js';
+import { inTransaction, readInt, type Executor, type Trx } from '../../../lib/db.js';
+import { isOrdered } from '../pricing.js';
 import { Errors } from '../../../lib/errors.js';
 import { nowDb } from '../../../lib/time.js';
 import { representativeOfCustomer } from '../../sales-representative/index.js';
 import { MAIL, offerMailData } from '../mail.js';
-import {
-  claimAccepted,
-  effectiveStatus,
-  expireOffer,
-  findOffer,
-  markDeclined,
-  offerLines,
-  recordExtensionRequest,
-  recordOfferOrder,
-  type OfferLine,
-  type OfferRow,
-  type OfferView,
-} from '../repository.js';
+import { claimAccepted, effectiveStatus, expireOffer, findOffer, markDeclined, offerLines, recordExtensionRequest, recordOfferOrder, type OfferLine, type OfferRow } from '../repository.js';
+import { type OfferView } from '../views.js';
 import { assertExtensionRequestable, EXTENSION_REQUESTABLE, OFFER_TRANSITIONS } from '../states.js';
 import { customerOffer, requireCustomerSide, viewOffer } from './access.js';
 
@@ -27,18 +17,22 @@ export const OFFER_ORIGIN = 'offer';
  * acceptable, unexpired state) and the order share one transaction, so concurrent accepts place
  * exactly one order and the losers see the winner's result.
  */
-export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: string, comment: string | null): Promise<OfferView> {
+export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: string, comment: string | null, version?: number): Promise<OfferView> {
   const customer = requireCustomerSide(ctx);
   if (!ctx.can('orders.create')) throw Errors.forbidden('Accepting an offer places an order: you are not allowed to place orders.', 'SUITE__OFFER_ORDER_NOT_ALLOWED');
   const offer = await customerOffer(host, ctx, id);
+  assertCurrentVersion(offer, version);
   if (offer.status === 'accepted') return viewOffer(host, ctx, id);
   await assertDecidable(host.db, offer, 'accepted');
   const addresses = new Set((await host.customers.addresses(host.db, customer.id)).map((a) => a.id));
   const addressOrDefault = (addressId: string | null) => (addressId && addresses.has(addressId) ? addressId : null);
 
   const claimed = await inTransaction(host.db, async (trx) => {
-    if ((await claimAccepted(trx, customer.id, id, OFFER_TRANSITIONS.sourcesOf('accepted'), nowDb())) !== 1) return false;
-    const lines: PriceLine[] = ((await offerLines(trx, [id])).get(id) ?? []).map((line: OfferLine) => ({
+    if ((await claimAccepted(trx, customer.id, id, OFFER_TRANSITIONS.sourcesOf('accepted'), nowDb(), version)) !== 1) return false;
+    // Headings and unticked options are not ordered; free-text positions are (without a product).
+    const ordered = ((await offerLines(trx, [id])).get(id) ?? []).filter(isOrdered);
+    if (ordered.length === 0) throw Errors.badRequest('SUITE__OFFER_NOTHING_TO_ORDER', 'The offer has no position to order: tick an option.');
+    const lines: PriceLine[] = ordered.map((line: OfferLine) => ({
       lineItemId: line.id,
       productId: line.productId,
       productNumber: line.productNumber,
@@ -69,9 +63,17 @@ export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: stri
   });
   if (!claimed) {
     const current = await customerOffer(host, ctx, id);
+    assertCurrentVersion(current, version);
     if (current.status !== 'accepted') await refuse(host.db, current, 'accepted');
   }
   return viewOffer(host, ctx, id);
+}
+
+/** Accepting names the version the customer saw; any other is stale (409), whatever the status. */
+function assertCurrentVersion(offer: OfferRow, version: number | undefined): void {
+  const current = readInt(offer.version ?? 1);
+  if (version !== undefined && version !== current)
+    throw Errors.conflict(`Version ${version} of the offer is no longer current: version ${current} is. Read the offer again before accepting.`, 'SUITE__OFFER_VERSION_STALE');
 }
 
 /** The customer declines an undecided offer (or withdraws its request); declining twice answers the declined offer. */

@@ -1,7 +1,8 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import type { Executor } from '../../../lib/db.js';
-import { expireDue, type OfferState, type OfferView } from '../repository.js';
+import { expireDue, type OfferState } from '../repository.js';
+import { type OfferView } from '../views.js';
 import { viewOffer } from './access.js';
 import { acceptOffer, declineOffer, requestExtension } from './decide.js';
 import { listOffers, listStates, offerDocument, referenceProduct } from './read.js';
@@ -9,6 +10,9 @@ import { removeOffer } from './remove.js';
 import { requestFromCart, requestFromItems, type OfferRequestInput } from './request.js';
 import { addProducts, salesUpdate, type SalesUpdateInput } from './sales-edit.js';
 import { sendOffer } from './send.js';
+import { diffOfVersions, listVersions, readThread, readVersion, unreadSummary, versionDocument } from './conversation.js';
+import { addPositions, postMessage, reviseAsCustomer, type CustomerRevisionInput, type PositionInput } from './negotiate.js';
+import { remindExpiring } from './reminders.js';
 
 export { OFFER_ORIGIN } from './decide.js';
 
@@ -34,9 +38,20 @@ export class OfferUseCases {
   send = (ctx: StoreContext, id: string, message: string | null): Promise<{ documentId: string; recipient: string }> => sendOffer(this.host, ctx, id, message);
   remove = (ctx: StoreContext, id: string): Promise<void> => removeOffer(this.host, ctx, id);
   // the customer decides
-  accept = (ctx: StoreContext, id: string, comment: string | null): Promise<OfferView> => acceptOffer(this.host, ctx, id, comment);
+  accept = (ctx: StoreContext, id: string, comment: string | null, version?: number): Promise<OfferView> => acceptOffer(this.host, ctx, id, comment, version);
   decline = (ctx: StoreContext, id: string, comment: string | null): Promise<OfferView> => declineOffer(this.host, ctx, id, comment);
   requestExtension = (ctx: StoreContext, id: string, comment: string | null): Promise<void> => requestExtension(this.host, ctx, id, comment);
-  // the job
+  // negotiation
+  addPositions = (ctx: StoreContext, id: string, positions: PositionInput[]): Promise<OfferView> => addPositions(this.host, ctx, id, positions);
+  reviseAsCustomer = (ctx: StoreContext, id: string, input: CustomerRevisionInput): Promise<OfferView> => reviseAsCustomer(this.host, ctx, id, input);
+  postMessage = (ctx: StoreContext, id: string, body: string) => postMessage(this.host, ctx, id, body);
+  thread = (ctx: StoreContext, id: string) => readThread(this.host, ctx, id);
+  unread = (ctx: StoreContext) => unreadSummary(this.host, ctx);
+  versions = (ctx: StoreContext, id: string) => listVersions(this.host, ctx, id);
+  version = (ctx: StoreContext, id: string, version: number) => readVersion(this.host, ctx, id, version);
+  diff = (ctx: StoreContext, id: string, version: number, against?: number) => diffOfVersions(this.host, ctx, id, version, against);
+  versionDocument = (ctx: StoreContext, id: string, version: number) => versionDocument(this.host, ctx, id, version);
+  // the jobs
   expireOverdue = (): Promise<number> => expireDue(this.host.db);
+  remindExpiring = (): Promise<number> => remindExpiring(this.host);
 }

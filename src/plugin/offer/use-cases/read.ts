@@ -2,7 +2,8 @@ import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isAssigned } from '../../sales-representative/index.js';
-import { expireDueInScope, isScopedOfferDocument, latestSentOfferWithProduct, offerViews, searchOffers, searchStates, type OfferState, type OfferView } from '../repository.js';
+import { expireDueInScope, isScopedOfferDocument, latestSentOfferWithProduct, searchOffers, searchStates, type OfferState } from '../repository.js';
+import { offerViews, type OfferView } from '../views.js';
 import { isRepresentative, scopeOf } from './access.js';
 import { declaredCustomer } from '../../declared.js';
 
@@ -11,7 +12,7 @@ export async function listOffers(host: HostRuntime, ctx: StoreContext, criteria:
   const scope = await scopeOf(host, ctx, host.db);
   await expireDueInScope(host.db, scope);
   const page = await searchOffers(host.db, scope, criteria);
-  return { total: page.total, data: await offerViews(host, host.db, page.rows, ctx.salesChannel.currencyPrecision) };
+  return { total: page.total, data: await offerViews(host, host.db, page.rows, ctx.salesChannel.currencyPrecision, ctx.actor) };
 }
 
 export async function listStates(host: HostRuntime, criteria: Criteria): Promise<{ total: number; data: OfferState[] }> {

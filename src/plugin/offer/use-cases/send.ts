@@ -7,6 +7,7 @@ import { MAIL, offerMailData } from '../mail.js';
 import { effectiveStatus, findOffer, markSent, offerLines } from '../repository.js';
 import { OFFER_TRANSITIONS } from '../states.js';
 import { editableOffer } from './sales-edit.js';
+import { sealVersion } from '../versions.js';
 import { declaredRepresentative } from '../../declared.js';
 
 /** Renders the PDF, queues the mail with it attached and opens the offer for the customer's decision. */
@@ -27,7 +28,8 @@ export async function sendOffer(host: HostRuntime, ctx: StoreContext, id: string
     const customer = await host.customers.get(trx, offer.customer_id);
     if (!customer) throw Errors.notFound('Offer', id);
     const salesChannel = (await host.customers.salesChannel(trx, offer.sales_channel_id)) ?? ctx.salesChannel;
-    const document = await createOfferDocument(host, trx, { offer, lines, customer, salesChannel, representativeName: rep.name });
+    const version = await sealVersion(trx, id, 'sales', ctx.actor);
+    const document = await createOfferDocument(host, trx, { offer, lines, customer, salesChannel, representativeName: rep.name, version });
     const onCustomerSide = offer.requested_by_type === 'customer' || offer.requested_by_type === 'employee';
     const to = (onCustomerSide && offer.requested_by_email) || customer.email;
     await host.mail.enqueue(trx, {
@@ -38,6 +40,7 @@ export async function sendOffer(host: HostRuntime, ctx: StoreContext, id: string
       data: offerMailData(host, salesChannel, offer, lines, {
         message,
         representative: { name: rep.name, email: rep.email },
+        version,
         recipientName: onCustomerSide ? offer.requested_by_name : `${customer.firstName} ${customer.lastName}`.trim(),
       }),
       attachments: [{ filename: document.fileName, documentId: document.id }],
