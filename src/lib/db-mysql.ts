@@ -40,7 +40,8 @@ function boundedRead(sql: string, statementMs: number, mariaDb: boolean): string
  */
 function boundStatements(connection: MysqlConnection, timeouts: DbTimeouts, mariaDb: boolean): void {
   const noAnswerMs = timeouts.statementMs + NO_ANSWER_GRACE_MS;
-  const send = connection.query.bind(connection) as (options: QueryOptions, values: unknown, callback?: QueryCallback) => unknown;
+  const original: MysqlConnection['query'] = connection.query.bind(connection);
+  const send = (options: QueryOptions, values: unknown, callback?: QueryCallback): unknown => original(options, values, callback);
   connection.query = function boundedQuery(options: QueryOptions, values?: unknown, callback?: QueryCallback): unknown {
     if (typeof values === 'function') return boundedQuery(options, undefined, values as QueryCallback);
     const sql = typeof options === 'string' ? options : options.sql;
@@ -58,7 +59,7 @@ function boundStatements(connection: MysqlConnection, timeouts: DbTimeouts, mari
       clearTimeout(timer);
       callback(error, rows, fields);
     });
-  } as MysqlConnection['query'];
+  };
 }
 
 function run(connection: MysqlConnection, sql: string): Promise<unknown> {

@@ -40,7 +40,7 @@ export const POSTGRES: DialectDriver = {
           : {}),
         options: '-c TimeZone=UTC',
         types: { getTypeParser: (oid: number, format?: string): unknown => PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown) },
-      } as Knex.PgConnectionConfig,
+      },
       acquireConnectionTimeout: timeouts.acquireMs,
       pool: { min: 0, max: options.poolMax ?? 10 },
     };
