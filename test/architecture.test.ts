@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { projectPath } from '../src/host-kit/paths.js';
@@ -171,5 +171,27 @@ describe('architecture: add-ons depend one way', () => {
     ];
     expect(cyclesOf(addOnGraph(planted))).to.have.length(1);
     expect(cyclesOf(addOnGraph(planted.slice(1)))).to.deep.equal([]);
+  });
+});
+
+describe('architecture: knex through its public API only (issue 31)', () => {
+  /** knex's private modules, patched prototypes, code generated at run time: what a knex (or driver) release may break unannounced. */
+  const FORBIDDEN: Array<{ what: string; pattern: RegExp }> = [
+    { what: 'an import of knex internals', pattern: /knex\/lib/ },
+    { what: 'a prototype patch', pattern: /prototype\./ },
+    { what: 'generated code', pattern: /new Function\b|\beval\(/ },
+  ];
+
+  it('src imports nothing of knex/lib, patches no prototype and generates no code', () => {
+    const found: string[] = [];
+    // Every file under src, declaration files included (a `declare module 'knex/lib/…'` counts): what `grep -rn` sees.
+    const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8', withFileTypes: false }).map((f) => join('src', f));
+    for (const file of files.filter((f) => statSync(join(ROOT, f)).isFile())) {
+      const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+      lines.forEach((line, index) => {
+        for (const { what, pattern } of FORBIDDEN) if (pattern.test(line)) found.push(`${file}:${index + 1} ${what}: ${line.trim().slice(0, 120)}`);
+      });
+    }
+    expect(found).to.deep.equal([]);
   });
 });

@@ -1,27 +1,20 @@
 import knexFactory, { type Knex } from 'knex';
-import Mysql2Client from 'knex/lib/dialects/mysql2/index.js';
-import pg from 'pg';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { deepFreeze } from './deep-freeze.js';
+import { DEFAULT_DB_TIMEOUTS, type CreateDbOptions as DriverOptions, type DatabaseTarget, type Dialect, type DialectDriver, type DirectReads } from './db-driver.js';
+import { MYSQL } from './db-mysql.js';
+import { POSTGRES } from './db-postgres.js';
+import { SQLITE } from './db-sqlite.js';
 import { AppError, Errors } from './errors.js';
-import { isLeanTransaction, runLeanTransaction, type LeanTransactionDialect, type RootClient, type TransactionConfig } from './lean-transaction.js';
-import { guardedSqliteClient, sqliteDataVersion, sqliteWriteCount, type SqliteWriteCount } from './sqlite-client.js';
+
+export { DEFAULT_DB_TIMEOUTS, DatabaseNoAnswerError, type DatabaseTarget, type DbTimeouts, type Dialect } from './db-driver.js';
+export { MIGRATION_BACKFILL } from './db-mysql.js';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
 /** Anything queries can run on: the root knex outside a transaction, the transaction inside one. */
 export type Executor = Knex | Knex.Transaction;
-export type Dialect = 'sqlite' | 'mysql' | 'postgres';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./var/suite.sqlite';
-
-export interface DatabaseTarget {
-  dialect: Dialect;
-  /** sqlite: file path or ':memory:'; mysql, postgres: the database name */
-  database: string;
-  url: string;
-}
 
 export function parseDatabaseUrl(url: string): DatabaseTarget {
   if (url.startsWith('sqlite:')) {
@@ -39,119 +32,8 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   throw new Error(`DATABASE_URL must start with sqlite:, mysql:// or postgres:// (got "${url.split(':')[0]}:")`);
 }
 
-/** How long the app waits for the database before it answers 503 instead of hanging (milliseconds). */
-export interface DbTimeouts {
-  /** Opening a connection (TCP + handshake) on MySQL/MariaDB. */
-  connectMs: number;
-  /** Waiting for a free connection from the pool. */
-  acquireMs: number;
-  /**
-   * Plain reads are stopped by the server after this long (MariaDB `max_statement_time`, MySQL
-   * `max_execution_time`) and InnoDB lock waits end after it (rounded up to seconds); on SQLite it is
-   * the busy timeout. A statement that gets no answer at all (a frozen server) is abandoned, and its
-   * connection dropped, one second later. 0 turns these limits off (SQLite then waits for locks not at all).
-   */
-  statementMs: number;
-}
-
-export const DEFAULT_DB_TIMEOUTS: DbTimeouts = { connectMs: 2000, acquireMs: 5000, statementMs: 3000 };
-/** Beyond the server-side limit: a statement still unanswered this much later means the server is not answering at all. */
-const NO_ANSWER_GRACE_MS = 1000;
 /** What a 503 tells clients to wait before retrying. */
 export const DB_RETRY_AFTER_SECONDS = 5;
-
-/** A statement the server did not answer in time; its connection was dropped. */
-export class DatabaseNoAnswerError extends Error {
-  readonly code = 'SUITE_DB_NO_ANSWER';
-  constructor(ms: number) {
-    super(`The database did not answer within ${ms} ms.`);
-    this.name = 'DatabaseNoAnswerError';
-  }
-}
-
-const DDL = /^\s*(create|alter|drop|rename|truncate|optimize|analyze)\b/i;
-/**
- * A migration's backfill (DML over a whole table, e.g. filling a new counter column) starts with
- * this comment: like DDL it runs without the statement bounds, since on a large database it may
- * legitimately take longer than a request's statement.
- */
-export const MIGRATION_BACKFILL = '/* migration backfill */';
-const BACKFILL = /^\s*\/\* migration backfill \*\//;
-const PLAIN_SELECT = /^\s*select\b/i;
-const LOCKING_READ = /\bfor\s+update\b|\bfor\s+share\b|\block\s+in\s+share\s+mode\b/i;
-
-interface MysqlConnection {
-  _isMariaDB?: boolean;
-  __knex__disposed?: unknown;
-  destroy(): void;
-}
-
-const knexClientPrototype = Mysql2Client.prototype as unknown as { query(connection: MysqlConnection, sql: string): Promise<unknown> };
-
-/** BEGIN, COMMIT and ROLLBACK as knex's statements (bounded like every statement, with their query events). */
-const MYSQL_TRANSACTIONS: LeanTransactionDialect<MysqlConnection> = {
-  control: (client, connection, sql) => knexClientPrototype.query.call(client, connection, sql),
-  // A connection dropped for not answering (DatabaseNoAnswerError) is not asked to roll back: the server ends its transaction.
-  mayBeInTransaction: (connection) => !connection.__knex__disposed,
-  // The pool drops a disposed connection instead of lending it again.
-  discard: (connection, error) => void (connection.__knex__disposed = error),
-};
-interface QueryObject {
-  sql?: string;
-  [key: string]: unknown;
-}
-
-/**
- * mysql2 with bounded statements: plain reads carry the server-side time limit, and every statement
- * but DDL and migration backfills (migrations may legitimately run long) is abandoned when the server stays silent, so a
- * frozen database answers 503 rather than hanging. A subclass, because knex builds each
- * transaction's client from the class prototype.
- */
-function boundedMysqlClient(timeouts: DbTimeouts) {
-  const noAnswerMs = timeouts.statementMs + NO_ANSWER_GRACE_MS;
-  const base = Mysql2Client.prototype as unknown as {
-    _query(connection: MysqlConnection, obj: QueryObject | string): Promise<unknown>;
-    transaction(container: unknown, config: unknown, outerTx: unknown): unknown;
-  };
-  return class BoundedMysql2Client extends Mysql2Client {
-    /** Top-level transactions are lean ones (src/lib/lean-transaction.ts); their statements take knex's runner. */
-    transaction(container?: unknown, config?: TransactionConfig, outerTx?: unknown): unknown {
-      const root = this as unknown as RootClient<MysqlConnection>;
-      if (!isLeanTransaction(root, container, config, outerTx)) return base.transaction.call(this, container, config, outerTx);
-      return runLeanTransaction(root, MYSQL_TRANSACTIONS, container as (trx: unknown) => unknown, config);
-    }
-
-    _query(connection: MysqlConnection, input: QueryObject | string): Promise<unknown> {
-      const obj: QueryObject = typeof input === 'string' ? { sql: input } : input;
-      const sql = obj?.sql ?? '';
-      if (timeouts.statementMs <= 0 || DDL.test(sql) || BACKFILL.test(sql)) return base._query.call(this, connection, obj);
-      let bounded = sql;
-      if (PLAIN_SELECT.test(sql) && !LOCKING_READ.test(sql)) {
-        bounded = connection._isMariaDB
-          ? `SET STATEMENT max_statement_time=${timeouts.statementMs / 1000} FOR ${sql}`
-          : sql.replace(PLAIN_SELECT, (select) => `${select} /*+ MAX_EXECUTION_TIME(${timeouts.statementMs}) */`);
-      }
-      return new Promise((resolveQuery, reject) => {
-        const timer = setTimeout(() => {
-          // The connection may still deliver a late answer to this statement: never reuse it.
-          connection.__knex__disposed = new DatabaseNoAnswerError(noAnswerMs);
-          connection.destroy();
-          reject(new DatabaseNoAnswerError(noAnswerMs));
-        }, noAnswerMs);
-        base._query.call(this, connection, { ...obj, sql: bounded }).then(
-          (result) => {
-            clearTimeout(timer);
-            resolveQuery(result);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        );
-      });
-    }
-  };
-}
 
 /** Where knex's own warnings go: one line each, without the driver's stack. */
 export interface DbLogSink {
@@ -176,129 +58,35 @@ function knexLog(sink: DbLogSink) {
   };
 }
 
-export interface CreateDbOptions {
-  poolMax?: number;
-  timeouts?: Partial<DbTimeouts>;
+export interface CreateDbOptions extends DriverOptions {
   log?: DbLogSink;
 }
 
-/**
- * What one database needs from knex and gives back differently, written with knex's public API
- * only: the configuration knex is built from (client name, connection, pool) and the rows of a raw
- * statement's answer. PostgreSQL is built this way; SQLite and MySQL/MariaDB still use the clients
- * above until they move onto the same shape.
- */
-interface DialectDriver {
-  knexConfig(target: DatabaseTarget, timeouts: DbTimeouts, options: CreateDbOptions): Knex.Config;
-  rawRows(result: unknown): unknown[];
+/** Each database's driver (src/lib/db-sqlite.ts, db-mysql.ts, db-postgres.ts), all on knex's public API. */
+const DRIVERS: Record<Dialect, DialectDriver> = { sqlite: SQLITE, mysql: MYSQL, postgres: POSTGRES };
+
+/** A knex built by createDb: its driver, its direct reads if the driver has them, and the root knex (whose listeners hear every statement). */
+interface OpenedDb {
+  driver: DialectDriver;
+  direct?: DirectReads;
+  root: Knex;
 }
 
-/** The stored time as toDbTime writes it ('YYYY-MM-DD HH:MM:SS.mmm'); PostgreSQL drops trailing zeros of the fraction. */
-function pgTimestamp(text: string): string {
-  const dot = text.indexOf('.');
-  if (dot === -1) return `${text}.000`;
-  return (text + '00').slice(0, dot + 4);
+/** Keyed by knex's client configuration, which a transaction's client shares with its root's. */
+const openedDbs = new WeakMap<object, OpenedDb>();
+
+function openedDbOf(executor: Executor): OpenedDb | undefined {
+  return openedDbs.get((executor.client as Knex.Client).config);
 }
-
-/** pg answers bigint (COUNT, money in minor units) and numeric (SUM) as strings; the code reads numbers, as on the other databases. */
-const PG_TYPE_PARSERS: Record<number, (text: string) => unknown> = {
-  20: Number, // int8
-  1700: Number, // numeric
-  1114: pgTimestamp, // timestamp without time zone: stored UTC, read as the stored string
-};
-
-const POSTGRES: DialectDriver = {
-  knexConfig(target, timeouts, options) {
-    const parsed = new URL(target.url);
-    const statementMs = timeouts.statementMs;
-    return {
-      client: 'pg',
-      connection: {
-        host: parsed.hostname,
-        port: Number(parsed.port || 5432),
-        user: decodeURIComponent(parsed.username),
-        password: decodeURIComponent(parsed.password),
-        database: target.database,
-        connectionTimeoutMillis: timeouts.connectMs,
-        // The server ends a lock wait after statementMs (55P03: the transaction is retried, then 409, as InnoDB's
-        // lock wait timeout on MariaDB) and any statement half a grace later (57014: 503), so that a statement
-        // queued on a row lock ends as contention, not as an outage; migrations lift both for their own
-        // transaction (SET LOCAL in the migrator). A statement that gets no answer at all (a frozen server) is
-        // abandoned NO_ANSWER_GRACE_MS after statementMs.
-        ...(statementMs > 0
-          ? { lock_timeout: statementMs, statement_timeout: statementMs + NO_ANSWER_GRACE_MS / 2, query_timeout: statementMs + NO_ANSWER_GRACE_MS }
-          : {}),
-        options: '-c TimeZone=UTC',
-        types: { getTypeParser: (oid: number, format?: string): unknown => PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown) },
-      },
-      acquireConnectionTimeout: timeouts.acquireMs,
-      pool: { min: 0, max: options.poolMax ?? 10 },
-    } as Knex.Config;
-  },
-  rawRows: (result) => (result as { rows: unknown[] }).rows,
-};
 
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
   const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
-  const log = knexLog(options.log ?? STDERR_SINK);
-  if (target.dialect === 'postgres') return knexFactory({ ...POSTGRES.knexConfig(target, timeouts, options), log });
-  if (target.dialect === 'sqlite') {
-    if (target.database !== ':memory:') mkdirSync(dirname(resolve(target.database)), { recursive: true });
-    return knexFactory({
-      client: guardedSqliteClient(target.database) as unknown as typeof knexFactory.Client,
-      connection: { filename: target.database },
-      useNullAsDefault: true,
-      log,
-      acquireConnectionTimeout: timeouts.acquireMs,
-      pool: {
-        min: 1,
-        max: 1,
-        // A closed handle (the file went away, an I/O error closed it) is replaced, not reused forever.
-        validate: (connection: { open: boolean }) => connection.open,
-        afterCreate(connection: { pragma(sql: string): unknown }, done: (err: Error | null, c: unknown) => void) {
-          connection.pragma('foreign_keys = ON');
-          connection.pragma('journal_mode = WAL');
-          connection.pragma(`busy_timeout = ${Math.round(timeouts.statementMs)}`);
-          connection.pragma('synchronous = NORMAL');
-          done(null, connection);
-        },
-      },
-    });
-  }
-  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  return knexFactory({
-    client: boundedMysqlClient(timeouts) as unknown as typeof knexFactory.Client,
-    connection: {
-      host: parsed.hostname,
-      port: Number(parsed.port || 3306),
-      user: decodeURIComponent(parsed.username),
-      password: decodeURIComponent(parsed.password),
-      database: target.database,
-      timezone: 'Z',
-      dateStrings: true,
-      charset: 'utf8mb4',
-      supportBigNumbers: true,
-      bigNumberStrings: false,
-      connectTimeout: timeouts.connectMs,
-    },
-    acquireConnectionTimeout: timeouts.acquireMs,
-    log,
-    pool: {
-      min: 0,
-      max: options.poolMax ?? 10,
-      afterCreate(connection: { query(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, c: unknown) => void) {
-        // READ COMMITTED: fewer gap locks, so fewer deadlocks; invariants rely on row locks and conditional writes.
-        // A lock wait ends on the server (ER_LOCK_WAIT_TIMEOUT, retried by inTransaction, then 409) before
-        // the client's no-answer limit would take it for a frozen server.
-        const lockWait = timeouts.statementMs > 0 ? `, innodb_lock_wait_timeout = ${Math.ceil(timeouts.statementMs / 1000)}` : '';
-        connection.query(`SET time_zone = '+00:00'${lockWait}`, (err) => {
-          if (err) return done(err, connection);
-          connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err2) => done(err2, connection));
-        });
-      },
-    },
-  });
+  const driver = DRIVERS[target.dialect];
+  const { config, direct } = driver.open(target, timeouts, options);
+  const db = knexFactory({ ...config, log: knexLog(options.log ?? STDERR_SINK) });
+  openedDbs.set((db.client as Knex.Client).config, { driver, direct, root: db });
+  return db;
 }
 
 /**
@@ -346,44 +134,70 @@ export function fixedRead<Args extends FixedValue[]>(build: (executor: Executor,
 
 /**
  * A read whose answer is kept while the database is unchanged. On SQLite it is answered from what
- * was kept when neither this process ran a statement that may write (`sqliteWriteCount`) nor
- * another connection committed (`sqliteDataVersion`) since it was read; right after a write of this
- * process it is read without asking for the data version or keeping anything (a write is often
- * followed by more: a cart being filled), and kept again from the next read that finds no write
- * in between. Inside a transaction it is read every time; on MySQL/MariaDB, which has no such
- * cheap signal, too. For the one small read every request makes before its caches (the context
- * versions), not for pages: what is kept is one answer per read, frozen, shared by every caller.
+ * was kept while the database's change stamp (db-sqlite.ts: the rows this connection changed,
+ * `total_changes()`, and `data_version`, which moves when any other connection, in any process,
+ * commits) is the one taken before that answer was read — one step of a prepared statement instead
+ * of the read. Inside a transaction it is read every time; on MySQL/MariaDB and PostgreSQL, which
+ * have no such cheap signal, too. For the one small read every request makes before its caches
+ * (the context versions), not for pages: what is kept is one answer per read, frozen, shared by
+ * every caller.
  */
 export function keptWhileUnchanged<T extends object>(read: (executor: Executor) => Promise<T>): (executor: Executor) => Promise<Readonly<T>> {
-  let kept: { count: SqliteWriteCount; dataVersion: number; value: Readonly<T> } | null = null;
-  let lastRead: SqliteWriteCount | null = null;
-  const sameWrites = (a: SqliteWriteCount | null, b: SqliteWriteCount) => a !== null && a.connection === b.connection && a.writes === b.writes;
+  let kept: { stamp: string; value: Readonly<T> } | null = null;
   return async (executor) => {
-    const count = sqliteWriteCount((executor as unknown as { client: object }).client);
-    if (!count) return deepFreeze(await read(executor));
-    const quiet = sameWrites(kept?.count ?? null, count) || sameWrites(lastRead, count);
-    lastRead = count;
-    if (!quiet) return deepFreeze(await read(executor));
-    // The data version is taken before the read: a commit in between moves it past what is kept.
-    const dataVersion = sqliteDataVersion(count);
-    if (kept && sameWrites(kept.count, count) && kept.dataVersion === dataVersion) return kept.value;
+    // Taken before the read: a write in between moves the stamp past what is kept.
+    const stamp = openedDbOf(executor)?.direct?.changeStamp(executor) ?? null;
+    if (stamp === null) return deepFreeze(await read(executor));
+    if (kept?.stamp === stamp) return kept.value;
     const value = deepFreeze(await read(executor));
-    kept = { count, dataVersion, value };
+    kept = { stamp, value };
     return value;
   };
+}
+
+let directStatements = 0;
+
+/**
+ * A read the driver answers itself (DirectReads), heard by the root knex's query listeners as
+ * knex's own statements are (statement counts in tests, the plugin query guard); null when knex
+ * must run it.
+ */
+function directRows(opened: OpenedDb & { direct: DirectReads }, executor: Executor, sql: string, bindings: readonly unknown[]): unknown[] | null {
+  const { root, direct } = opened;
+  if (root.listenerCount('query') + root.listenerCount('query-response') + root.listenerCount('query-error') === 0) return direct.rows(executor, sql, bindings);
+  const query = () => ({ method: 'raw', sql, bindings: [...bindings], __knexQueryUid: `direct-${++directStatements}` });
+  let rows: unknown[] | null;
+  try {
+    rows = direct.rows(executor, sql, bindings);
+  } catch (error) {
+    if (error instanceof Error) error.message = `${sql} - ${error.message}`;
+    const failed = query();
+    root.emit('query', failed);
+    root.emit('query-error', error, failed);
+    throw error;
+  }
+  if (rows === null) return null;
+  const answered = query();
+  root.emit('query', answered);
+  root.emit('query-response', rows, answered);
+  return rows;
 }
 
 /**
  * The rows of a SELECT written as SQL text: for hot statements whose shape varies too much for
  * `fixedRead` (id lists, visibility conditions) where building them with knex costs more CPU than
- * the database spends running them. knex answers a raw statement in the driver's form (rows from
- * better-sqlite3, `[rows, fields]` from mysql2); this answers rows.
+ * the database spends running them. On SQLite the driver answers it directly where it may
+ * (db-sqlite.ts); otherwise knex runs it and answers in the driver's form (rows from better-sqlite3,
+ * `[rows, fields]` from mysql2, a Result from pg), read here as rows.
  */
 export async function selectRaw<Row>(executor: Executor, sql: string, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
+  const opened = openedDbOf(executor);
+  if (opened?.direct) {
+    const rows = directRows(opened as OpenedDb & { direct: DirectReads }, executor, sql, bindings);
+    if (rows) return rows as Row[];
+  }
   const result: unknown = await executor.raw(sql, bindings);
-  const dialect = dialectOf(executor);
-  if (dialect === 'postgres') return POSTGRES.rawRows(result) as Row[];
-  return (dialect === 'mysql' ? (result as [Row[], unknown])[0] : result) as Row[];
+  return (opened?.driver ?? DRIVERS[dialectOf(executor)]).rawRows(result) as Row[];
 }
 
 /** `n` placeholders for SQL text, comma-separated: `in (${marks(ids.length)})`. */

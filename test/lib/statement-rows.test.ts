@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { createDb, dialectOf, type Db } from '../../src/lib/db.js';
+import { createDb, dialectOf, selectRaw, type Db } from '../../src/lib/db.js';
 import { prepareScratchDatabase, cleanupTestDatabase } from '../helpers/database.js';
 
 /**
- * On SQLite a statement is prepared once per connection and its rows come back as arrays, turned
- * into objects by a builder made per statement: the objects must be what the driver gave before,
- * and a statement whose table changed since it was prepared must answer the table as it is now.
+ * On SQLite the hot raw reads (selectRaw) are prepared once per connection and their rows come back as
+ * arrays, turned into objects by the database layer (src/lib/db-sqlite.ts): the objects must be what the
+ * driver gives, and a statement whose table changed since it was prepared must answer the table as it is now.
  */
 /** The rows of a raw statement's answer: rows (SQLite), [rows, fields] (mysql2), a Result with rows (pg). */
 function rowsOf(result: unknown): Array<Record<string, unknown>> {
@@ -105,5 +105,33 @@ describe('lib: statement rows', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await trx.rollback();
     expect(await outside).to.equal(undefined);
+  });
+
+  it('answers selectRaw (on SQLite by the driver directly) with the same objects, the table as it is now, and the query events', async () => {
+    const seen: string[] = [];
+    const onQuery = (query: { sql: string }) => seen.push(query.sql);
+    db.on('query', onQuery);
+    try {
+      expect(await selectRaw(db, 'select id as v, name as v, amount from rows_test where id = ?', ['a'])).to.deep.equal([{ v: 'first', amount: 1 }]);
+      expect(await selectRaw(db, 'select amount from rows_test where id = ? and ? > ?', ['b', new Date('2020-01-02'), new Date('2020-01-01')])).to.deep.equal([{ amount: 2 }]);
+    } finally {
+      db.removeListener('query', onQuery);
+    }
+    expect(seen).to.have.length(2);
+    const read = () => selectRaw<Record<string, unknown>>(db, 'select * from rows_test where id = ?', ['a']);
+    const columnsBefore = Object.keys((await read())[0]!);
+    await db.schema.alterTable('rows_test', (table) => table.string('extra_column').nullable());
+    expect(Object.keys((await read())[0]!)).to.deep.equal([...columnsBefore, 'extra_column']);
+
+    // Inside a transaction it sees the transaction's own writes; outside, it waits for the transaction and never sees what it rolled back.
+    const trx = await db.transaction();
+    await trx('rows_test').insert({ id: 'e', name: 'uncommitted', amount: 5 });
+    expect(await selectRaw(trx, 'select id from rows_test where id = ?', ['e'])).to.deep.equal([{ id: 'e' }]);
+    const outside = selectRaw(db, 'select id from rows_test where id = ?', ['e']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await trx.rollback();
+    expect(await outside).to.deep.equal([]);
+    const ended = await selectRaw(trx, 'select id from rows_test', []).then(() => null, (error: Error) => error.message);
+    expect(ended).to.match(/Transaction query already complete/);
   });
 });

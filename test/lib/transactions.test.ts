@@ -3,9 +3,9 @@ import { createDb, dialectOf, forUpdate, inTransaction, type Db, type Trx } from
 import { prepareScratchDatabase, cleanupTestDatabase } from '../helpers/database.js';
 
 /**
- * Transactions as every service uses them (inTransaction, db.transaction, savepoints): top-level
- * ones are the database layer's lean transactions (src/lib/lean-transaction.ts), which must behave
- * as knex's own did — savepoints are still knex's.
+ * Transactions as every service uses them (inTransaction, db.transaction, savepoints): knex's own
+ * (decision 0020), with what the database layer adds around them — on SQLite a connection a failed
+ * COMMIT left inside its transaction is never lent again (the pool's validate in src/lib/db-sqlite.ts).
  */
 describe('lib: transactions', () => {
   let url: string;

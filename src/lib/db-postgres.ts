@@ -1,0 +1,50 @@
+import pg from 'pg';
+import type { Knex } from 'knex';
+import { NO_ANSWER_GRACE_MS, type DialectDriver } from './db-driver.js';
+
+/** The stored time as toDbTime writes it ('YYYY-MM-DD HH:MM:SS.mmm'); PostgreSQL drops trailing zeros of the fraction. */
+function pgTimestamp(text: string): string {
+  const dot = text.indexOf('.');
+  if (dot === -1) return `${text}.000`;
+  return (text + '00').slice(0, dot + 4);
+}
+
+/** pg answers bigint (COUNT, money in minor units) and numeric (SUM) as strings; the code reads numbers, as on the other databases. */
+const PG_TYPE_PARSERS: Record<number, (text: string) => unknown> = {
+  20: Number, // int8
+  1700: Number, // numeric
+  1114: pgTimestamp, // timestamp without time zone: stored UTC, read as the stored string
+};
+
+/** PostgreSQL through knex's `pg` client and the pg driver's own options (docs/decisions/0015-postgresql.md). */
+export const POSTGRES: DialectDriver = {
+  open(target, timeouts, options) {
+    const parsed = new URL(target.url);
+    const statementMs = timeouts.statementMs;
+    const config: Knex.Config = {
+      client: 'pg',
+      connection: {
+        host: parsed.hostname,
+        port: Number(parsed.port || 5432),
+        user: decodeURIComponent(parsed.username),
+        password: decodeURIComponent(parsed.password),
+        database: target.database,
+        connectionTimeoutMillis: timeouts.connectMs,
+        // The server ends a lock wait after statementMs (55P03: the transaction is retried, then 409, as InnoDB's
+        // lock wait timeout on MariaDB) and any statement half a grace later (57014: 503), so that a statement
+        // queued on a row lock ends as contention, not as an outage; migrations lift both for their own
+        // transaction (SET LOCAL in the migrator). A statement that gets no answer at all (a frozen server) is
+        // abandoned NO_ANSWER_GRACE_MS after statementMs.
+        ...(statementMs > 0
+          ? { lock_timeout: statementMs, statement_timeout: statementMs + NO_ANSWER_GRACE_MS / 2, query_timeout: statementMs + NO_ANSWER_GRACE_MS }
+          : {}),
+        options: '-c TimeZone=UTC',
+        types: { getTypeParser: (oid: number, format?: string): unknown => PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown) },
+      },
+      acquireConnectionTimeout: timeouts.acquireMs,
+      pool: { min: 0, max: options.poolMax ?? 10 },
+    };
+    return { config };
+  },
+  rawRows: (result) => (result as { rows: unknown[] }).rows,
+};
