@@ -56,7 +56,7 @@ const scalar = { type: ['string', 'number', 'boolean', 'null'] };
  * recursive filter `$defs` is more than `FromSchema` reads: the schema states its type, `Criteria`
  * (plus what `extraProperties` adds, stated by the caller as E).
  */
-export function criteriaSchema<E extends object = {}>(fieldNames: string[], extraProperties: Record<string, unknown> = {}): TypedSchema<Criteria & E> { // eslint-disable-line @typescript-eslint/no-empty-object-type
+export function criteriaSchema<E extends object = Record<never, never>>(fieldNames: string[], extraProperties: Record<string, unknown> = {}): TypedSchema<Criteria & E> {
   const field = { type: 'string', enum: fieldNames };
   return {
     type: 'object',
