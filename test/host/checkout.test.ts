@@ -123,7 +123,8 @@ describe('host: checkout', () => {
     await addToCart(token, [{ productId: product.id, quantity: 1 }]);
     expectError(await placeOrder(token, { billingAddressId: 'x' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await placeOrder(token, { customerComment: 'x'.repeat(2001) }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await placeOrder(token, { paymentMethod: 'prepaid' }), 400, 'SUITE__INVALID_INPUT');
+    // Methods are the host's and the plugins' (contract 3.5 checkout.addPaymentMethod): an unknown one is its own 400.
+    expectError(await placeOrder(token, { paymentMethod: 'prepaid' }), 400, 'SUITE__PAYMENT_METHOD_UNKNOWN');
     expectError(await (await http()).post('/store-api/checkout/order').send({}), 401);
     const readOnly = await sessionWithPermissions(customer, ['orders.read']);
     expectError(await placeOrder(readOnly), 403, 'SUITE__PERMISSION_DENIED');
