@@ -3,14 +3,32 @@ import tseslint from 'typescript-eslint';
 
 // Type-aware rules (issue 8 item 2: recommendedTypeChecked, no-explicit-any) cover all of src/;
 // every route handler takes schema-derived input types, the Vendure adapter types Vendure's rows.
-const typed = ['src/host/**/*.ts', 'src/lib/**/*.ts', 'src/plugin/**/*.ts', 'src/adapters/**/*.ts', 'src/server.ts', 'src/cli.ts'];
+const typed = [
+  'src/host/**/*.ts',
+  'src/lib/**/*.ts',
+  'src/plugin/**/*.ts',
+  'src/adapters/**/*.ts',
+  'src/server.ts',
+  'src/cli.ts',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'var/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',

@@ -9,11 +9,15 @@ import { createDb } from '../src/lib/db.js';
  * /sql/:scenario, and a plain GET without a body at /get/:scenario (the first rounds' baseline).
  */
 const db = createDb(process.env.DATABASE_URL!);
-const statements = JSON.parse(readFileSync(process.env.BENCH_SQL_FILE!, 'utf8')) as Record<string, Array<{ sql: string; bindings: unknown[] }>>;
+const statements = JSON.parse(readFileSync(process.env.BENCH_SQL_FILE!, 'utf8')) as Record<
+  string,
+  Array<{ sql: string; bindings: unknown[] }>
+>;
 const app = express();
 const runScenario: express.RequestHandler<{ scenario: string }> = async (req, res) => {
   const results = [];
-  for (const statement of statements[req.params.scenario] ?? []) results.push(await db.raw(statement.sql, statement.bindings as never[]));
+  for (const statement of statements[req.params.scenario] ?? [])
+    results.push(await db.raw(statement.sql, statement.bindings as never[]));
   res.json({ ok: true, results: results.length });
 };
 app.all('/sql/:scenario', express.json({ limit: '1mb' }), runScenario);

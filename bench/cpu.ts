@@ -86,5 +86,9 @@ export function sampleCpu(appPid: number | undefined): CpuSample {
 
 export function cpuBetween(before: CpuSample, after: CpuSample): CpuSample {
   const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
-  return { app: diff(before.app, after.app), database: diff(before.database, after.database), loadGenerator: after.loadGenerator - before.loadGenerator };
+  return {
+    app: diff(before.app, after.app),
+    database: diff(before.database, after.database),
+    loadGenerator: after.loadGenerator - before.loadGenerator,
+  };
 }

@@ -5,9 +5,18 @@ import { sampleCpu } from './cpu.js';
 import type { BenchRequest } from './types.js';
 
 /** Starts `npx tsx <args>` in `cwd` (default: this checkout) and waits for `ready` to match its output; the port is the first group. */
-export function startProcess(args: string[], env: Record<string, string>, ready: RegExp, cwd = projectPath()): Promise<{ child: ChildProcess; port: number }> {
+export function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  cwd = projectPath(),
+): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], cwd });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd,
+    });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -23,7 +32,18 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
  * (and its children) spent per answered request: unlike req/s it does not move much when other work
  * shares the cores.
  */
-export async function fireAt(url: string, request: BenchRequest, options: { duration: number; connections: number; server?: ChildProcess }): Promise<{ rps: number; p50: number; p99: number; errors: number; errorKinds: string; cpuMsPerRequest: number | null }> {
+export async function fireAt(
+  url: string,
+  request: BenchRequest,
+  options: { duration: number; connections: number; server?: ChildProcess },
+): Promise<{
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  errorKinds: string;
+  cpuMsPerRequest: number | null;
+}> {
   const { duration, connections, server } = options;
   const cpuBefore = server ? sampleCpu(server.pid).app : null;
   let turn = 0;
@@ -45,7 +65,11 @@ export async function fireAt(url: string, request: BenchRequest, options: { dura
                 const next = turn++;
                 const caller = callers ? next % callers.length : 0;
                 const body = callers ? Math.floor(next / callers.length) : next;
-                return { ...req, ...(bodies ? { body: bodies[body % bodies.length] } : {}), ...(callers ? { headers: { ...req.headers, ...callers[caller] } } : {}) };
+                return {
+                  ...req,
+                  ...(bodies ? { body: bodies[body % bodies.length] } : {}),
+                  ...(callers ? { headers: { ...req.headers, ...callers[caller] } } : {}),
+                };
               },
             },
           ],
@@ -54,15 +78,30 @@ export async function fireAt(url: string, request: BenchRequest, options: { dura
   });
   const errors = result.errors + result.timeouts + result.non2xx;
   const cpuAfter = server ? sampleCpu(server.pid).app : null;
-  const cpuMsPerRequest = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : null;
+  const cpuMsPerRequest =
+    cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+      ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total
+      : null;
   // What the errors were: the answers' statuses other than 2xx, and connection errors and timeouts.
   const statuses = Object.entries(result.statusCodeStats ?? {}).filter(([status]) => !status.startsWith('2'));
-  const errorKinds = [...statuses.map(([status, { count }]) => `${count}× ${status}`), ...(result.errors ? [`${result.errors} connection errors`] : []), ...(result.timeouts ? [`${result.timeouts} timeouts`] : [])].join(', ');
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, errorKinds, cpuMsPerRequest };
+  const errorKinds = [
+    ...statuses.map(([status, { count }]) => `${count}× ${status}`),
+    ...(result.errors ? [`${result.errors} connection errors`] : []),
+    ...(result.timeouts ? [`${result.timeouts} timeouts`] : []),
+  ].join(', ');
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    errorKinds,
+    cpuMsPerRequest,
+  };
 }
 
 /** The middle value (the upper one of an even count); NaN for none. */
-export const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
+export const median = (values: number[]): number =>
+  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? NaN;
 
 /** One side of a comparison: a request fired at one server. */
 export interface FiredSide {
@@ -95,7 +134,10 @@ export interface RoundFigures {
  * shared host moved one side's figure by up to 40 % between back-to-back runs — falls on every side
  * alike instead of on whichever ran then. Compare sides by `ratioOfRounds`.
  */
-export async function fireInRounds(sides: FiredSide[], options: { rounds: number; seconds: number; warmupSeconds: number; connections: number }): Promise<RoundFigures[]> {
+export async function fireInRounds(
+  sides: FiredSide[],
+  options: { rounds: number; seconds: number; warmupSeconds: number; connections: number },
+): Promise<RoundFigures[]> {
   const { rounds, seconds, warmupSeconds, connections } = options;
   if (warmupSeconds > 0)
     for (const side of sides) {
@@ -108,18 +150,25 @@ export async function fireInRounds(sides: FiredSide[], options: { rounds: number
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
       await sides[i]!.before?.();
-      results[i]!.push(await fireAt(sides[i]!.url, sides[i]!.request, { duration: seconds, connections, server: sides[i]!.server }));
+      results[i]!.push(
+        await fireAt(sides[i]!.url, sides[i]!.request, { duration: seconds, connections, server: sides[i]!.server }),
+      );
     }
   }
   return results.map((measured) => {
-    const cpu = measured.every((r) => r.cpuMsPerRequest !== null) ? measured.reduce((sum, r) => sum + r.cpuMsPerRequest! * r.rps, 0) / measured.reduce((sum, r) => sum + r.rps, 0) : null;
+    const cpu = measured.every((r) => r.cpuMsPerRequest !== null)
+      ? measured.reduce((sum, r) => sum + r.cpuMsPerRequest! * r.rps, 0) / measured.reduce((sum, r) => sum + r.rps, 0)
+      : null;
     return {
       rounds: measured.map((r) => r.rps),
       rps: measured.reduce((sum, r) => sum + r.rps, 0) / measured.length,
       p50: median(measured.map((r) => r.p50)),
       p99: median(measured.map((r) => r.p99)),
       errors: measured.reduce((sum, r) => sum + r.errors, 0),
-      errorKinds: measured.map((r) => r.errorKinds).filter(Boolean).join('; '),
+      errorKinds: measured
+        .map((r) => r.errorKinds)
+        .filter(Boolean)
+        .join('; '),
       cpuMsPerRequest: cpu,
     };
   });

@@ -50,9 +50,11 @@ export function summarise(profile: Profile, top = 30, skipMs = 0): string {
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
   }
   const lines = [`busy ${(total / 1000).toFixed(0)} ms (idle left out)`, '', 'self time by area:'];
-  for (const [area, micros] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${area}`);
+  for (const [area, micros] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, top))
+    lines.push(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${area}`);
   lines.push('', 'self time by function:');
-  for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${name}`);
+  for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+    lines.push(`  ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${name}`);
   return lines.join('\n');
 }
 
@@ -62,5 +64,7 @@ if (process.argv[1]?.endsWith('profile-summary.ts')) {
     process.stderr.write('usage: tsx bench/profile-summary.ts <file.cpuprofile> [top] [skip ms]\n');
     process.exit(2);
   }
-  process.stdout.write(`${summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(top ?? 30), Number(skipMs ?? 0))}\n`);
+  process.stdout.write(
+    `${summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(top ?? 30), Number(skipMs ?? 0))}\n`,
+  );
 }

@@ -76,17 +76,20 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 3;
 const SCENARIO_WARMUP_SECONDS = 2;
 const processCounts = process.env.BENCH_PROCESSES?.split(',').map((s) => Number(s.trim()));
-if (processCounts && processCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`BENCH_PROCESSES must be whole numbers ≥ 1, comma-separated (got "${process.env.BENCH_PROCESSES}")`);
+if (processCounts && processCounts.some((count) => !Number.isInteger(count) || count < 1))
+  throw new Error(`BENCH_PROCESSES must be whole numbers ≥ 1, comma-separated (got "${process.env.BENCH_PROCESSES}")`);
 /** The process-count mode measures product listing only. */
 const only = processCounts ? ['product listing'] : process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const benchDir = projectPath('var', 'bench');
 if (!wantsHelp && unknownArgs.length === 0) mkdirSync(benchDir, { recursive: true });
-const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(benchDir, `bench-${size.products}-${size.orders}.sqlite`)}`;
+const databaseUrl =
+  process.env.DATABASE_URL ?? `sqlite:${join(benchDir, `bench-${size.products}-${size.orders}.sqlite`)}`;
 const appSecret = 'bench-secret-bench-secret-bench-secret-0000';
 
 const cpuProfileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
 
-const fire = (url: string, request: BenchRequest, duration = seconds, server?: ChildProcess) => fireAt(url, request, { duration, connections, server });
+const fire = (url: string, request: BenchRequest, duration = seconds, server?: ChildProcess) =>
+  fireAt(url, request, { duration, connections, server });
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -110,14 +113,21 @@ function vendureDatabaseUrl(): string {
 /** Starts the example Vendure shop (seeded on its first start) for the scenarios that measure the plugin inside Vendure. */
 async function startVendure(): Promise<{ child: ChildProcess; env: VendureBenchEnv }> {
   const started = Date.now();
-  const shop = await startProcess(['--conditions=suite-b2b-source', 'examples/vendure-shop/start.ts'], { DATABASE_URL: vendureDatabaseUrl(), PORT: String(await freePort()) }, /Vendure Shop API:\s+http:\/\/localhost:(\d+)/);
+  const shop = await startProcess(
+    ['--conditions=suite-b2b-source', 'examples/vendure-shop/start.ts'],
+    { DATABASE_URL: vendureDatabaseUrl(), PORT: String(await freePort()) },
+    /Vendure Shop API:\s+http:\/\/localhost:(\d+)/,
+  );
   process.stdout.write(`  started the example Vendure shop in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
   const baseUrl = `http://127.0.0.1:${shop.port}`;
   const login = async (api: 'shop-api' | 'admin-api', username: string, password: string) => {
     const res = await fetch(`${baseUrl}/${api}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename } }', variables: { u: username, p: password } }),
+      body: JSON.stringify({
+        query: 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename } }',
+        variables: { u: username, p: password },
+      }),
     });
     const token = res.headers.get('vendure-auth-token');
     if (!token) throw new Error(`bench: Vendure login of ${username} failed: ${await res.text()}`);
@@ -129,7 +139,12 @@ async function startVendure(): Promise<{ child: ChildProcess; env: VendureBenchE
       baseUrl,
       login: (email, password) => login('shop-api', email, password),
       // The example shop's superadmin (examples/vendure-shop/vendure-config.ts).
-      adminLogin: () => login('admin-api', process.env.SUPERADMIN_USERNAME ?? 'superadmin', process.env.SUPERADMIN_PASSWORD ?? 'superadmin'),
+      adminLogin: () =>
+        login(
+          'admin-api',
+          process.env.SUPERADMIN_USERNAME ?? 'superadmin',
+          process.env.SUPERADMIN_PASSWORD ?? 'superadmin',
+        ),
     },
   };
 }
@@ -137,7 +152,9 @@ async function startVendure(): Promise<{ child: ChildProcess; env: VendureBenchE
 async function loadScenarios(): Promise<BenchScenario[]> {
   const folder = projectPath('bench', 'scenarios');
   const scenarios: BenchScenario[] = [];
-  for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of readdirSync(folder)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const module = (await import(pathToFileURL(join(folder, file)).href)) as { scenarios?: BenchScenario[] };
     scenarios.push(...(module.scenarios ?? []));
   }
@@ -150,18 +167,63 @@ async function loadVendureComparisons(): Promise<VendureComparison[]> {
 }
 
 /** The Vendure comparisons: both sides against the example shop, in alternating rounds; the ratio is the median of the rounds'. */
-async function runVendureComparisons(comparisons: VendureComparison[], vendure: { child: ChildProcess; env: VendureBenchEnv }): Promise<object[]> {
+async function runVendureComparisons(
+  comparisons: VendureComparison[],
+  vendure: { child: ChildProcess; env: VendureBenchEnv },
+): Promise<object[]> {
   const results = [];
   for (const comparison of comparisons) {
     const { measured, against } = await comparison.sides(vendure.env);
-    const side = (s: typeof measured) => ({ url: `${vendure.env.baseUrl}${s.request.path}`, request: s.request, server: vendure.child, before: s.before });
-    const [m, a] = (await fireInRounds([side(measured), side(against)], { rounds, seconds: seconds / rounds, warmupSeconds: SCENARIO_WARMUP_SECONDS, connections })) as [RoundFigures, RoundFigures];
-    for (const [label, { errorKinds }] of [[measured.label, m], [against.label, a]] as const) if (errorKinds) process.stdout.write(`  ${comparison.name}, ${label}: ${errorKinds}\n`);
-    results.push({ comparison: comparison.name, measured: { label: measured.label, ...m }, against: { label: against.label, ...a }, ratio: ratioOfRounds(m, a), target: comparison.target });
+    const side = (s: typeof measured) => ({
+      url: `${vendure.env.baseUrl}${s.request.path}`,
+      request: s.request,
+      server: vendure.child,
+      before: s.before,
+    });
+    const [m, a] = (await fireInRounds([side(measured), side(against)], {
+      rounds,
+      seconds: seconds / rounds,
+      warmupSeconds: SCENARIO_WARMUP_SECONDS,
+      connections,
+    })) as [RoundFigures, RoundFigures];
+    for (const [label, { errorKinds }] of [
+      [measured.label, m],
+      [against.label, a],
+    ] as const)
+      if (errorKinds) process.stdout.write(`  ${comparison.name}, ${label}: ${errorKinds}\n`);
+    results.push({
+      comparison: comparison.name,
+      measured: { label: measured.label, ...m },
+      against: { label: against.label, ...a },
+      ratio: ratioOfRounds(m, a),
+      target: comparison.target,
+    });
   }
-  const rows = [['comparison', 'measured', 'req/s', 'p50 ms', 'CPU ms/req', 'errors', 'against', 'req/s', 'p50 ms', 'CPU ms/req', 'errors', 'ratio', 'target']];
+  const rows = [
+    [
+      'comparison',
+      'measured',
+      'req/s',
+      'p50 ms',
+      'CPU ms/req',
+      'errors',
+      'against',
+      'req/s',
+      'p50 ms',
+      'CPU ms/req',
+      'errors',
+      'ratio',
+      'target',
+    ],
+  ];
   const ms = (value: number | null) => (value === null ? '' : value.toFixed(2));
-  for (const r of results as Array<{ comparison: string; measured: RoundFigures & { label: string }; against: RoundFigures & { label: string }; ratio: number; target: number }>)
+  for (const r of results as Array<{
+    comparison: string;
+    measured: RoundFigures & { label: string };
+    against: RoundFigures & { label: string };
+    ratio: number;
+    target: number;
+  }>)
     rows.push([
       r.comparison,
       r.measured.label,
@@ -183,7 +245,10 @@ async function runVendureComparisons(comparisons: VendureComparison[], vendure: 
 
 async function main(): Promise<void> {
   if (wantsHelp || unknownArgs.length > 0) {
-    if (unknownArgs.length > 0 && !wantsHelp) process.stderr.write(`bench: unknown argument ${unknownArgs.join(' ')} (the knobs are environment variables)\n\n`);
+    if (unknownArgs.length > 0 && !wantsHelp)
+      process.stderr.write(
+        `bench: unknown argument ${unknownArgs.join(' ')} (the knobs are environment variables)\n\n`,
+      );
     const names = [...(await loadScenarios()), ...(await loadVendureComparisons())].map((scenario) => scenario.name);
     (wantsHelp ? process.stdout : process.stderr).write(`${HELP}\nScenarios: ${names.join(', ')}\n`);
     process.exitCode = wantsHelp ? 0 : 2;
@@ -196,17 +261,27 @@ async function main(): Promise<void> {
     const vendure = await startVendure();
     try {
       const results = await runVendureComparisons(comparisons, vendure);
-      writeSummary({ at: new Date().toISOString(), database: databaseUrl.split(':')[0], seconds, connections, vendureComparisons: results });
+      writeSummary({
+        at: new Date().toISOString(),
+        database: databaseUrl.split(':')[0],
+        seconds,
+        connections,
+        vendureComparisons: results,
+      });
     } finally {
       vendure.child.kill('SIGTERM');
     }
     return;
   }
-  process.stdout.write(`bench: ${size.products} products, ${size.orders} orders, ${seconds}s × ${connections} connections per scenario, ${databaseUrl.split(':')[0]}\n`);
+  process.stdout.write(
+    `bench: ${size.products} products, ${size.orders} orders, ${seconds}s × ${connections} connections per scenario, ${databaseUrl.split(':')[0]}\n`,
+  );
   // Seeding writes up to a million rows a statement at a time (bench/scenarios/order-approval.ts): on
   // MySQL/MariaDB without the request statement bounds, which would abandon such a statement after 4 s.
   const seedTimeouts = databaseUrl.startsWith('sqlite:') ? undefined : { ...DEFAULT_DB_TIMEOUTS, statementMs: 0 };
-  const seedShop = await createApp({ config: { databaseUrl, appSecret, workers: false, logLevel: 'warn', dbTimeouts: seedTimeouts } });
+  const seedShop = await createApp({
+    config: { databaseUrl, appSecret, workers: false, logLevel: 'warn', dbTimeouts: seedTimeouts },
+  });
   for (const scenario of scenarios) {
     const started = Date.now();
     await scenario.seed({ db: seedShop.db, size });
@@ -214,9 +289,24 @@ async function main(): Promise<void> {
   }
   await seedShop.close();
 
-  const env = { DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0', ADMIN_CLIENT_ID: 'bench', ADMIN_CLIENT_SECRET: 'bench-secret-0123456789', WEB_CONCURRENCY: '1', SHUTDOWN_READY_DELAY_MS: '0' };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    APP_SECRET: appSecret,
+    WORKERS: '0',
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    ADMIN_CLIENT_ID: 'bench',
+    ADMIN_CLIENT_SECRET: 'bench-secret-0123456789',
+    WEB_CONCURRENCY: '1',
+    SHUTDOWN_READY_DELAY_MS: '0',
+  };
   const profileFlags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  const startApp = (processes: number) => startProcess([...profileFlags, 'src/server.ts'], { ...env, WEB_CONCURRENCY: String(processes) }, /running on http:\/\/localhost:(\d+)/);
+  const startApp = (processes: number) =>
+    startProcess(
+      [...profileFlags, 'src/server.ts'],
+      { ...env, WEB_CONCURRENCY: String(processes) },
+      /running on http:\/\/localhost:(\d+)/,
+    );
   const appStarted = Date.now();
   const app = await startApp(1);
   const baseUrl = `http://127.0.0.1:${app.port}`;
@@ -225,24 +315,46 @@ async function main(): Promise<void> {
     size,
     baseUrl,
     async login(email, password) {
-      const res = await fetch(`${baseUrl}/store-api/account/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.1` }, body: JSON.stringify({ email, password }) });
+      const res = await fetch(`${baseUrl}/store-api/account/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.1` },
+        body: JSON.stringify({ email, password }),
+      });
       if (!res.ok) throw new Error(`bench login failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { contextToken: string }).contextToken;
     },
     async adminToken() {
-      const res = await fetch(`${baseUrl}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'bench', client_secret: 'bench-secret-0123456789' }) });
+      const res = await fetch(`${baseUrl}/api/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          client_id: 'bench',
+          client_secret: 'bench-secret-0123456789',
+        }),
+      });
       return ((await res.json()) as { access_token: string }).access_token;
     },
   };
   const { createDb } = await import('../src/lib/db.js');
   benchEnv.db = createDb(databaseUrl);
-  const vendure = scenarios.some((scenario) => scenario.vendure) || comparisons.length > 0 ? await startVendure() : null;
+  const vendure =
+    scenarios.some((scenario) => scenario.vendure) || comparisons.length > 0 ? await startVendure() : null;
   const plans = [];
-  for (const scenario of scenarios) plans.push({ scenario, ...(await scenario.requests(benchEnv)), vendure: vendure && scenario.vendure ? await scenario.vendure(vendure.env) : null });
+  for (const scenario of scenarios)
+    plans.push({
+      scenario,
+      ...(await scenario.requests(benchEnv)),
+      vendure: vendure && scenario.vendure ? await scenario.vendure(vendure.env) : null,
+    });
   await benchEnv.db.destroy();
   const sqlFile = join(benchDir, 'baseline-sql.json');
   writeFileSync(sqlFile, JSON.stringify(Object.fromEntries(plans.map((p) => [p.scenario.name, p.baselineSql]))));
-  const baseline = await startProcess(['bench/baseline-server.ts'], { ...env, BENCH_SQL_FILE: sqlFile }, /listening (\d+)/);
+  const baseline = await startProcess(
+    ['bench/baseline-server.ts'],
+    { ...env, BENCH_SQL_FILE: sqlFile },
+    /listening (\d+)/,
+  );
 
   const summary = { at: new Date().toISOString(), database: databaseUrl.split(':')[0], size, seconds, connections };
   if (processCounts) {
@@ -256,10 +368,39 @@ async function main(): Promise<void> {
   const firstFireAfterMs = Date.now() - appStarted;
   const health = cpuProfileDir ? null : await fire(`${baseUrl}/health`, { method: 'GET', path: '/health' });
   type VendureFigures = { rps: number; p50: number; p99: number; errors: number; vsReference: number };
-  type Row = { scenario: string; rps: number; p50: number; p99: number; errors: number; bareSqlRps: number | null; vsHealth: number | null; vsBareSql: number | null; bareGetRps: number | null; vsBareGet: number | null };
+  type Row = {
+    scenario: string;
+    rps: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    bareSqlRps: number | null;
+    vsHealth: number | null;
+    vsBareSql: number | null;
+    bareGetRps: number | null;
+    vsBareGet: number | null;
+  };
   type CpuFigures = { cpuMsPerRequest: number | null; bareCpuMsPerRequest: number | null; cpuVsBareSql: number | null };
-  const scenarioRows: Array<Row & CpuFigures & { rounds?: { app: number[]; bareSql: number[]; bareGet: number[] | null }; vendure: VendureFigures | null }> = [];
-  if (health) scenarioRows.push({ scenario: '/health (baseline)', ...health, bareSqlRps: null, vsHealth: 1, vsBareSql: null, bareGetRps: null, vsBareGet: null, bareCpuMsPerRequest: null, cpuVsBareSql: null, vendure: null });
+  const scenarioRows: Array<
+    Row &
+      CpuFigures & {
+        rounds?: { app: number[]; bareSql: number[]; bareGet: number[] | null };
+        vendure: VendureFigures | null;
+      }
+  > = [];
+  if (health)
+    scenarioRows.push({
+      scenario: '/health (baseline)',
+      ...health,
+      bareSqlRps: null,
+      vsHealth: 1,
+      vsBareSql: null,
+      bareGetRps: null,
+      vsBareGet: null,
+      bareCpuMsPerRequest: null,
+      cpuVsBareSql: null,
+      vendure: null,
+    });
   for (const plan of plans) {
     // The app, the bare route with the app's own request (method, headers, body) and, for a request
     // with a body, the same SQL behind a plain GET (the first rounds' baseline, whose ratio counts the
@@ -268,15 +409,32 @@ async function main(): Promise<void> {
     const figures = await fireInRounds(
       [
         { url: `${baseUrl}${plan.app.path}`, request: plan.app, server: app.child },
-        { url: `http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`, request: { ...plan.app, path: '' }, server: baseline.child },
-        ...(withBody ? [{ url: `http://127.0.0.1:${baseline.port}/get/${plan.scenario.name}`, request: { method: 'GET', path: '' } as BenchRequest, server: baseline.child }] : []),
+        {
+          url: `http://127.0.0.1:${baseline.port}/sql/${plan.scenario.name}`,
+          request: { ...plan.app, path: '' },
+          server: baseline.child,
+        },
+        ...(withBody
+          ? [
+              {
+                url: `http://127.0.0.1:${baseline.port}/get/${plan.scenario.name}`,
+                request: { method: 'GET', path: '' } as BenchRequest,
+                server: baseline.child,
+              },
+            ]
+          : []),
       ],
       { rounds, seconds: seconds / rounds, warmupSeconds: SCENARIO_WARMUP_SECONDS, connections },
     );
     const [measured, bare] = figures as [RoundFigures, RoundFigures];
     const bareGet = figures[2] ?? bare;
-    for (const [side, { errorKinds }] of [['app', measured], ['bare route', bare]] as const) if (errorKinds) process.stdout.write(`  ${plan.scenario.name}, ${side}: ${errorKinds}\n`);
-    const inVendure = plan.vendure && vendure ? await fire(`${vendure.env.baseUrl}${plan.vendure.path}`, plan.vendure) : null;
+    for (const [side, { errorKinds }] of [
+      ['app', measured],
+      ['bare route', bare],
+    ] as const)
+      if (errorKinds) process.stdout.write(`  ${plan.scenario.name}, ${side}: ${errorKinds}\n`);
+    const inVendure =
+      plan.vendure && vendure ? await fire(`${vendure.env.baseUrl}${plan.vendure.path}`, plan.vendure) : null;
     scenarioRows.push({
       scenario: plan.scenario.name,
       rps: measured.rps,
@@ -291,7 +449,8 @@ async function main(): Promise<void> {
       bareGetRps: bareGet.rps,
       vsBareGet: ratioOfRounds(measured, bareGet),
       bareCpuMsPerRequest: bare.cpuMsPerRequest,
-      cpuVsBareSql: measured.cpuMsPerRequest && bare.cpuMsPerRequest ? bare.cpuMsPerRequest / measured.cpuMsPerRequest : null,
+      cpuVsBareSql:
+        measured.cpuMsPerRequest && bare.cpuMsPerRequest ? bare.cpuMsPerRequest / measured.cpuMsPerRequest : null,
       vendure: inVendure ? { ...inVendure, vsReference: inVendure.rps / measured.rps } : null,
     });
   }
@@ -299,12 +458,52 @@ async function main(): Promise<void> {
   baseline.child.kill('SIGTERM');
   const comparisonResults = vendure && comparisons.length > 0 ? await runVendureComparisons(comparisons, vendure) : [];
   vendure?.child.kill('SIGTERM');
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'bare SQL req/s', 'vs /health', 'vs bare SQL', 'CPU ms/req', 'bare CPU ms/req', 'CPU vs bare SQL', 'bare GET req/s', 'vs bare GET'];
+  const header = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'bare SQL req/s',
+    'vs /health',
+    'vs bare SQL',
+    'CPU ms/req',
+    'bare CPU ms/req',
+    'CPU vs bare SQL',
+    'bare GET req/s',
+    'vs bare GET',
+  ];
   const ms = (value: number | null, digits = 3) => (value === null ? '' : value.toFixed(digits));
-  const rows: string[][] = [vendure ? [...header, 'Vendure req/s', 'Vendure p50 ms', 'Vendure errors', 'Vendure vs reference'] : header];
+  const rows: string[][] = [
+    vendure ? [...header, 'Vendure req/s', 'Vendure p50 ms', 'Vendure errors', 'Vendure vs reference'] : header,
+  ];
   for (const row of scenarioRows) {
-    const cells = [row.scenario, row.rps.toFixed(0), String(row.p50), String(row.p99), String(row.errors), row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0), row.vsHealth === null ? '' : row.vsHealth.toFixed(2), row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2), ms(row.cpuMsPerRequest), ms(row.bareCpuMsPerRequest), ms(row.cpuVsBareSql, 2), row.bareGetRps === null ? '' : row.bareGetRps.toFixed(0), row.vsBareGet === null ? '' : row.vsBareGet.toFixed(2)];
-    if (vendure) cells.push(...(row.vendure ? [row.vendure.rps.toFixed(0), String(row.vendure.p50), String(row.vendure.errors), row.vendure.vsReference.toFixed(2)] : ['', '', '', '']));
+    const cells = [
+      row.scenario,
+      row.rps.toFixed(0),
+      String(row.p50),
+      String(row.p99),
+      String(row.errors),
+      row.bareSqlRps === null ? '' : row.bareSqlRps.toFixed(0),
+      row.vsHealth === null ? '' : row.vsHealth.toFixed(2),
+      row.vsBareSql === null ? '' : row.vsBareSql.toFixed(2),
+      ms(row.cpuMsPerRequest),
+      ms(row.bareCpuMsPerRequest),
+      ms(row.cpuVsBareSql, 2),
+      row.bareGetRps === null ? '' : row.bareGetRps.toFixed(0),
+      row.vsBareGet === null ? '' : row.vsBareGet.toFixed(2),
+    ];
+    if (vendure)
+      cells.push(
+        ...(row.vendure
+          ? [
+              row.vendure.rps.toFixed(0),
+              String(row.vendure.p50),
+              String(row.vendure.errors),
+              row.vendure.vsReference.toFixed(2),
+            ]
+          : ['', '', '', '']),
+      );
     rows.push(cells);
   }
   printTable(rows);
@@ -316,7 +515,9 @@ async function main(): Promise<void> {
 function printProfile(folder: string, pid: number | undefined, skipMs: number): void {
   const file = readdirSync(folder).find((name) => name.endsWith('.cpuprofile') && name.includes(`.${pid}.`));
   if (!file) return void process.stdout.write(`no profile of process ${pid} in ${folder}\n`);
-  process.stdout.write(`\nprofile of the app from the first request on (${join(folder, file)}):\n${summarise(JSON.parse(readFileSync(join(folder, file), 'utf8')) as Parameters<typeof summarise>[0], 30, skipMs)}\n`);
+  process.stdout.write(
+    `\nprofile of the app from the first request on (${join(folder, file)}):\n${summarise(JSON.parse(readFileSync(join(folder, file), 'utf8')) as Parameters<typeof summarise>[0], 30, skipMs)}\n`,
+  );
 }
 
 function printTable(rows: string[][]): void {
@@ -339,7 +540,15 @@ async function runProcessCounts(
   summary: object,
 ): Promise<void> {
   await stopProcess(firstApp.child);
-  const measured: Array<{ processes: number; rps: number; p50: number; p99: number; errors: number; vsFirst: number; cpu: CpuSample }> = [];
+  const measured: Array<{
+    processes: number;
+    rps: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    vsFirst: number;
+    cpu: CpuSample;
+  }> = [];
   for (const processes of counts) {
     const app = await startApp(processes);
     // Unmeasured first: each process compiles its hot paths on its first requests, and two processes
@@ -354,8 +563,24 @@ async function runProcessCounts(
     await stopProcess(app.child);
   }
   const cores = (value: number | null) => (value === null ? '' : (value / seconds).toFixed(2));
-  const perRequest = (value: number | null, rps: number) => (value === null || rps === 0 ? '' : ((value * 1000) / (rps * seconds)).toFixed(2));
-  const rows = [['product listing, processes', 'req/s', 'p50 ms', 'p99 ms', 'errors', `vs ${counts[0]} process(es)`, 'CPU cores: app', 'database', 'autocannon', 'CPU ms/request: app', 'database', 'autocannon']];
+  const perRequest = (value: number | null, rps: number) =>
+    value === null || rps === 0 ? '' : ((value * 1000) / (rps * seconds)).toFixed(2);
+  const rows = [
+    [
+      'product listing, processes',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      `vs ${counts[0]} process(es)`,
+      'CPU cores: app',
+      'database',
+      'autocannon',
+      'CPU ms/request: app',
+      'database',
+      'autocannon',
+    ],
+  ];
   for (const row of measured)
     rows.push([
       String(row.processes),
@@ -372,7 +597,9 @@ async function runProcessCounts(
       perRequest(row.cpu.loadGenerator, row.rps),
     ]);
   printTable(rows);
-  process.stdout.write(`(CPU: seconds used while autocannon fired ÷ ${seconds}s, from /proc; the database only when it runs on this machine; ${availableParallelism()} cores)\n`);
+  process.stdout.write(
+    `(CPU: seconds used while autocannon fired ÷ ${seconds}s, from /proc; the database only when it runs on this machine; ${availableParallelism()} cores)\n`,
+  );
   writeSummary({ ...summary, processes: measured });
 }
 

@@ -67,6 +67,11 @@ export interface BenchScenario {
   vendure?(env: VendureBenchEnv): Promise<BenchRequest>;
 }
 
-export async function insertInBatches(db: Knex | Knex.Transaction, table: string, rows: Array<Record<string, unknown>>, batchSize = 500): Promise<void> {
+export async function insertInBatches(
+  db: Knex | Knex.Transaction,
+  table: string,
+  rows: Array<Record<string, unknown>>,
+  batchSize = 500,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += batchSize) await db(table).insert(rows.slice(i, i + batchSize));
 }

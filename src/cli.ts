@@ -8,9 +8,11 @@ import { newId, newSecret } from './lib/ids.js';
  */
 const USAGE = {
   migrate: 'Runs the host migrations, then the plugin migrations.',
-  'integration:create': 'Creates an Admin API integration; prints client_id and client_secret (shown once). Options: --label',
+  'integration:create':
+    'Creates an Admin API integration; prints client_id and client_secret (shown once). Options: --label',
   'customer:create': 'Creates a customer login. Options: --email --password [--company] [--first-name] [--last-name]',
-  'admin-user:create': 'Creates an admin user (Admin API password grant, the console at /b2b-admin). Options: --username --email --password [--read-only]',
+  'admin-user:create':
+    'Creates an admin user (Admin API password grant, the console at /b2b-admin). Options: --username --email --password [--read-only]',
   'admin-user:role': 'Sets an admin user’s console role. Options: --username --role managing|read-only',
   'seed:demo': 'Adds the demo shop (customers, catalog, plugin demo records) unless it exists.',
   'jobs:run': 'Runs every due job and every schedule once.',
@@ -34,8 +36,16 @@ async function withApp<T>(work: (shop: ShopApp) => Promise<T>): Promise<T> {
 }
 
 function option(values: Record<string, string | boolean | undefined>, name: string, required: true): string;
-function option(values: Record<string, string | boolean | undefined>, name: string, required?: false): string | undefined;
-function option(values: Record<string, string | boolean | undefined>, name: string, required = false): string | undefined {
+function option(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  required?: false,
+): string | undefined;
+function option(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  required = false,
+): string | undefined {
   const value = values[name];
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
   if (required) throw new UsageError(`--${name} is required`);
@@ -66,20 +76,31 @@ async function createIntegration(values: Record<string, string | boolean | undef
     const clientId = `SWIA${newId().slice(0, 20).toUpperCase()}`;
     const clientSecret = newSecret(32);
     await ensureAdminIntegration(shop.db, clientId, clientSecret, label);
-    return { client_id: clientId, client_secret: clientSecret, label, note: 'The secret is shown only now; store it safely.' };
+    return {
+      client_id: clientId,
+      client_secret: clientSecret,
+      label,
+      note: 'The secret is shown only now; store it safely.',
+    };
   });
 }
 
 async function createCustomer(values: Record<string, string | boolean | undefined>): Promise<unknown> {
   const email = option(values, 'email', true).toLowerCase();
   const password = option(values, 'password', true);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw new UsageError('--email is not an e-mail address');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255)
+    throw new UsageError('--email is not an e-mail address');
   if (password.length < 8) throw new UsageError('--password must have at least 8 characters');
   const { isDuplicateKeyError } = await import('./lib/db.js');
   return withApp(async (shop) => {
-    const salesChannel = await shop.db<{ id: string; created_at: string }>('sales_channels').orderBy('created_at').orderBy('id').first('id');
+    const salesChannel = await shop
+      .db<{ id: string; created_at: string }>('sales_channels')
+      .orderBy('created_at')
+      .orderBy('id')
+      .first('id');
     if (!salesChannel) throw new UsageError('the shop has no sales channel yet (run the migrations first)');
-    if (await shop.runtime.customers.findByEmail(shop.db, email)) throw new UsageError(`a customer with the e-mail ${email} exists already`);
+    if (await shop.runtime.customers.findByEmail(shop.db, email))
+      throw new UsageError(`a customer with the e-mail ${email} exists already`);
     try {
       const customer = await shop.runtime.customers.create(shop.db, {
         salesChannelId: salesChannel.id,
@@ -101,7 +122,8 @@ async function createAdminUser(values: Record<string, string | boolean | undefin
   const username = option(values, 'username', true);
   const email = option(values, 'email', true).toLowerCase();
   const password = option(values, 'password', true);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw new UsageError('--email is not an e-mail address');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255)
+    throw new UsageError('--email is not an e-mail address');
   if (username.length > 255) throw new UsageError('--username is longer than 255 characters');
   if (password.length < 12) throw new UsageError('--password must have at least 12 characters');
   const readOnly = values['read-only'] === true;
@@ -111,7 +133,15 @@ async function createAdminUser(values: Record<string, string | boolean | undefin
   return withApp(async (shop) => {
     const id = newId();
     try {
-      await shop.db('admin_users').insert({ id, username, email, password_hash: await hashPassword(password), active: true, read_only: readOnly, created_at: nowDb() });
+      await shop.db('admin_users').insert({
+        id,
+        username,
+        email,
+        password_hash: await hashPassword(password),
+        active: true,
+        read_only: readOnly,
+        created_at: nowDb(),
+      });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw new UsageError(`an admin user named ${username} exists already`);
       throw error;
@@ -126,7 +156,10 @@ async function setAdminUserRole(values: Record<string, string | boolean | undefi
   if (role !== 'managing' && role !== 'read-only') throw new UsageError('--role is managing or read-only');
   const { nowDb } = await import('./lib/time.js');
   return withApp(async (shop) => {
-    const changed = await shop.db('admin_users').where({ username }).update({ read_only: role === 'read-only', updated_at: nowDb() });
+    const changed = await shop
+      .db('admin_users')
+      .where({ username })
+      .update({ read_only: role === 'read-only', updated_at: nowDb() });
     if (changed === 0) throw new UsageError(`there is no admin user named ${username}`);
     return { adminUser: { username, role } };
   });
@@ -135,7 +168,11 @@ async function setAdminUserRole(values: Record<string, string | boolean | undefi
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || !(command in USAGE)) {
-    print({ usage: 'npm run cli -- <command> [options]', commands: USAGE, ...(command && command !== 'help' && command !== '--help' ? { error: `unknown command "${command}"` } : {}) });
+    print({
+      usage: 'npm run cli -- <command> [options]',
+      commands: USAGE,
+      ...(command && command !== 'help' && command !== '--help' ? { error: `unknown command "${command}"` } : {}),
+    });
     return command && command !== 'help' && command !== '--help' ? 2 : 0;
   }
   const { values } = parseArgs({

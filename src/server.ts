@@ -72,12 +72,18 @@ async function main(): Promise<void> {
     // The web processes exit on their own at graceMs; the primary waits a little longer for their exit codes.
     graceMs: config.shutdownGraceMs + 2000,
     log: createLogger(config.logLevel),
-    onListening: (listening) => process.stdout.write(`${[...listening.banner, `  Processes:         ${processes} (WEB_CONCURRENCY)`].join('\n')}\n`),
+    onListening: (listening) =>
+      process.stdout.write(
+        `${[...listening.banner, `  Processes:         ${processes} (WEB_CONCURRENCY)`].join('\n')}\n`,
+      ),
   });
 }
 
 main().catch((error: unknown) => {
-  const line = describeStartupError(error, { port: Number(process.env.PORT ?? 8080), databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL });
+  const line = describeStartupError(error, {
+    port: Number(process.env.PORT ?? 8080),
+    databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+  });
   process.stderr.write(`Suite B2B could not start: ${line}\n`);
   process.exit(1);
 });

@@ -63,7 +63,10 @@ export function wallBreaches(file: string, source: string): string[] {
       const target = resolveSpecifier(file, specifier);
       if (!target || rule.except?.includes(target)) continue;
       const folder = rule.forbidden.find((f) => inside(target, f));
-      if (folder) breaches.push(`${file} imports ${specifier} (${target}): ${rule.from} may not import ${folder}${rule.except ? ` except ${rule.except.join(', ')}` : ''}`);
+      if (folder)
+        breaches.push(
+          `${file} imports ${specifier} (${target}): ${rule.from} may not import ${folder}${rule.except ? ` except ${rule.except.join(', ')}` : ''}`,
+        );
     }
   return breaches;
 }
@@ -73,7 +76,9 @@ const VENDURE_PATCH_FILE = 'src/adapters/vendure/shared-transaction.ts';
 
 describe('architecture: the wall between plugin and host', () => {
   it('no file imports across the wall', () => {
-    const breaches = WALL.flatMap((rule) => sourceFiles(rule.from)).flatMap((file) => wallBreaches(file, readFileSync(join(ROOT, file), 'utf8')));
+    const breaches = WALL.flatMap((rule) => sourceFiles(rule.from)).flatMap((file) =>
+      wallBreaches(file, readFileSync(join(ROOT, file), 'utf8')),
+    );
     expect(breaches, breaches.join('\n')).to.deep.equal([]);
   });
 
@@ -86,11 +91,27 @@ describe('architecture: the wall between plugin and host', () => {
       "import '../../host/logger.js';",
     ];
     for (const line of planted) expect(wallBreaches('src/plugin/budget/planted.ts', line), line).to.have.length(1);
-    expect(wallBreaches('src/plugin/budget/planted.ts', "import type { HostRuntime } from '../../host/contract.js';")).to.deep.equal([]);
-    expect(wallBreaches('migrations/plugin/099_planted.ts', "import { idColumn } from '../../src/host/db/schema-helpers.js';")).to.have.length(1);
-    expect(wallBreaches('migrations/plugin/099_planted.ts', "import type { HostRuntime } from '../../src/host/contract.js';")).to.have.length(1);
-    expect(wallBreaches('src/host/catalog/planted.ts', "import { BUDGETS } from '../../plugin/budget/repository.js';")).to.have.length(1);
-    expect(wallBreaches('src/lib/planted.ts', "import type { HostInternals } from '../host/internals.js';")).to.have.length(1);
+    expect(
+      wallBreaches('src/plugin/budget/planted.ts', "import type { HostRuntime } from '../../host/contract.js';"),
+    ).to.deep.equal([]);
+    expect(
+      wallBreaches(
+        'migrations/plugin/099_planted.ts',
+        "import { idColumn } from '../../src/host/db/schema-helpers.js';",
+      ),
+    ).to.have.length(1);
+    expect(
+      wallBreaches(
+        'migrations/plugin/099_planted.ts',
+        "import type { HostRuntime } from '../../src/host/contract.js';",
+      ),
+    ).to.have.length(1);
+    expect(
+      wallBreaches('src/host/catalog/planted.ts', "import { BUDGETS } from '../../plugin/budget/repository.js';"),
+    ).to.have.length(1);
+    expect(
+      wallBreaches('src/lib/planted.ts', "import type { HostInternals } from '../host/internals.js';"),
+    ).to.have.length(1);
   });
 
   it('keeps the Vendure adapter off the reference host: the contract and the shared kit only', () => {
@@ -107,11 +128,15 @@ describe('architecture: the wall between plugin and host', () => {
     ])
       expect(wallBreaches('src/adapters/vendure/planted.ts', line), line).to.deep.equal([]);
     expect(wallBreaches('src/host-kit/planted.ts', "import { createApp } from '../host/app.js';")).to.have.length(1);
-    expect(wallBreaches('src/host-kit/planted.ts', "import type { HostRuntime } from '../host/contract.js';")).to.deep.equal([]);
+    expect(
+      wallBreaches('src/host-kit/planted.ts', "import type { HostRuntime } from '../host/contract.js';"),
+    ).to.deep.equal([]);
   });
 
   it("imports Vendure's internals (@vendure/core/dist) in one adapter file only", () => {
-    const internal = sourceFiles('src/adapters').filter((file) => importsOf(readFileSync(join(ROOT, file), 'utf8')).some((specifier) => specifier.startsWith('@vendure/core/dist')));
+    const internal = sourceFiles('src/adapters').filter((file) =>
+      importsOf(readFileSync(join(ROOT, file), 'utf8')).some((specifier) => specifier.startsWith('@vendure/core/dist')),
+    );
     expect(internal).to.deep.equal([VENDURE_PATCH_FILE]);
   });
 });
@@ -185,11 +210,14 @@ describe('architecture: knex through its public API only (issue 31)', () => {
   it('src imports nothing of knex/lib, patches no prototype and generates no code', () => {
     const found: string[] = [];
     // Every file under src, declaration files included (a `declare module 'knex/lib/…'` counts): what `grep -rn` sees.
-    const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8', withFileTypes: false }).map((f) => join('src', f));
+    const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8', withFileTypes: false }).map((f) =>
+      join('src', f),
+    );
     for (const file of files.filter((f) => statSync(join(ROOT, f)).isFile())) {
       const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
       lines.forEach((line, index) => {
-        for (const { what, pattern } of FORBIDDEN) if (pattern.test(line)) found.push(`${file}:${index + 1} ${what}: ${line.trim().slice(0, 120)}`);
+        for (const { what, pattern } of FORBIDDEN)
+          if (pattern.test(line)) found.push(`${file}:${index + 1} ${what}: ${line.trim().slice(0, 120)}`);
       });
     }
     expect(found).to.deep.equal([]);

@@ -1,18 +1,27 @@
 import { expect } from 'chai';
 import { inTransaction } from '../src/lib/db.js';
 import { inZone, zonedPluginRuntime } from '../src/host/plugins/zones.js';
-import { HOST_TABLES_STILL_USED_BY_PLUGIN, tablesNamedIn, takeViolations, withAllowList } from './helpers/query-guard.js';
+import {
+  HOST_TABLES_STILL_USED_BY_PLUGIN,
+  tablesNamedIn,
+  takeViolations,
+  withAllowList,
+} from './helpers/query-guard.js';
 import { hostTableNames } from './helpers/host-tables.js';
 import { adminToken, createTestCustomer, getShop, http } from './helpers/shop.js';
 
 /** The guard's own test: plugin code that names a host table is seen, contract calls are not. */
 describe('query guard: plugin code may not name host tables', () => {
   it('reads the table names a statement uses', () => {
-    expect(tablesNamedIn('select `c`.`id` from `customers` as `c` inner join `orders` on `orders`.`customer_id` = `c`.`id`')).to.deep.equal(['customers', 'orders']);
+    expect(
+      tablesNamedIn('select `c`.`id` from `customers` as `c` inner join `orders` on `orders`.`customer_id` = `c`.`id`'),
+    ).to.deep.equal(['customers', 'orders']);
     expect(tablesNamedIn('update `products` set `stock` = ? where `id` = ?')).to.deep.equal(['products']);
     expect(tablesNamedIn('insert into `b2b_events` (`id`, `documents`) values (?, ?)')).to.deep.equal(['b2b_events']);
     expect(tablesNamedIn("delete from suite_budgets where name = 'from customers'")).to.deep.equal(['suite_budgets']);
-    expect(tablesNamedIn('select * from `x` where exists (select 1 from `rules` where `rules`.`id` = `x`.`rule_id`)')).to.deep.equal(['x', 'rules']);
+    expect(
+      tablesNamedIn('select * from `x` where exists (select 1 from `rules` where `rules`.`id` = `x`.`rule_id`)'),
+    ).to.deep.equal(['x', 'rules']);
   });
 
   it('knows the host tables from the host migrations, and allows only some of them for now', async () => {
@@ -22,7 +31,7 @@ describe('query guard: plugin code may not name host tables', () => {
     for (const table of HOST_TABLES_STILL_USED_BY_PLUGIN) expect(host.has(table), table).to.equal(true);
   });
 
-  it('allows no host table any more: the two last ones, written by plugin code, are recorded under the suite\'s own list', async () => {
+  it("allows no host table any more: the two last ones, written by plugin code, are recorded under the suite's own list", async () => {
     expect(HOST_TABLES_STILL_USED_BY_PLUGIN).to.deep.equal([]);
     const shop = await getShop();
     takeViolations();
@@ -76,7 +85,11 @@ describe('query guard: plugin code may not name host tables', () => {
     });
     takeViolations();
     await withAllowList([], async () => {
-      const res = await (await http()).delete(`/api/customer/${customer.id}`).set('authorization', `Bearer ${await adminToken()}`);
+      const res = await (
+        await http()
+      )
+        .delete(`/api/customer/${customer.id}`)
+        .set('authorization', `Bearer ${await adminToken()}`);
       expect(res.status).to.equal(204);
     });
     const seen = takeViolations();

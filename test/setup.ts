@@ -1,7 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import type { Context, Hook } from 'mocha';
 import { closeShop, getShop, isServerDb } from './helpers/shop.js';
-import { describeViolations, installQueryGuard, takeViolations, type PluginQueryViolation } from './helpers/query-guard.js';
+import {
+  describeViolations,
+  installQueryGuard,
+  takeViolations,
+  type PluginQueryViolation,
+} from './helpers/query-guard.js';
 
 /**
  * QUERY_GUARD_REPORT=<file>: instead of failing tests, write every host table plugin code named
@@ -11,7 +16,9 @@ const reportFile = process.env.QUERY_GUARD_REPORT;
 const GUARDED = Symbol('query guard');
 
 function violationError(violations: PluginQueryViolation[]): Error {
-  return new Error(`the query guard saw plugin code use host tables directly; go through the contract (src/host/contract.ts):\n    ${describeViolations(violations)}`);
+  return new Error(
+    `the query guard saw plugin code use host tables directly; go through the contract (src/host/contract.ts):\n    ${describeViolations(violations)}`,
+  );
 }
 
 function failOnViolations(): void {
@@ -75,7 +82,12 @@ export const mochaHooks = {
     await closeShop();
     if (reportFile) {
       const report = Object.fromEntries(
-        [...observed].sort(([a], [b]) => a.localeCompare(b)).map(([table, e]) => [table, { count: e.count, tests: e.tests.size, sampleSql: e.sample.sql, where: e.sample.where }]),
+        [...observed]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([table, e]) => [
+            table,
+            { count: e.count, tests: e.tests.size, sampleSql: e.sample.sql, where: e.sample.where },
+          ]),
       );
       writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
     }

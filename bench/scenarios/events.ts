@@ -21,22 +21,52 @@ async function seedEvents(db: Knex, products: number): Promise<void> {
   if (!customer) {
     customer = { id: newId() };
     const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
-    await db('customers').insert({ id: customer.id, sales_channel_id: salesChannel.id, customer_number: 'BENCH-EV-1', email: EV_CUSTOMER.email, password_hash: await hashPassword(EV_CUSTOMER.password), first_name: 'Bench', last_name: 'Events', company: 'Bench EV Ltd', tags: '[]', active: true, created_at: nowDb() });
+    await db('customers').insert({
+      id: customer.id,
+      sales_channel_id: salesChannel.id,
+      customer_number: 'BENCH-EV-1',
+      email: EV_CUSTOMER.email,
+      password_hash: await hashPassword(EV_CUSTOMER.password),
+      first_name: 'Bench',
+      last_name: 'Events',
+      company: 'Bench EV Ltd',
+      tags: '[]',
+      active: true,
+      created_at: nowDb(),
+    });
   }
   // Every other bench product, starting with the second: the partial-assortment scenario restricts
   // the others (seedAssignments), which would hide the events from this customer and leave the
   // overview measuring an empty page.
-  const productIds = (await db('products').where('product_number', 'like', 'BENCH-%').orderBy('product_number').limit(EVENTS * 2).select('id'))
+  const productIds = (
+    await db('products')
+      .where('product_number', 'like', 'BENCH-%')
+      .orderBy('product_number')
+      .limit(EVENTS * 2)
+      .select('id')
+  )
     .map((r) => r.id as string)
     .filter((_, i) => i % 2 === 1);
-  const seeded = await db('b2b_events').where('name', 'like', 'Bench event %').orderBy('name').select('id', 'product_id');
+  const seeded = await db('b2b_events')
+    .where('name', 'like', 'Bench event %')
+    .orderBy('name')
+    .select('id', 'product_id');
   if (seeded.length > 0) {
     // A database seeded before the events moved to the unrestricted products.
-    if (seeded[0].product_id !== productIds[0]) for (const [i, event] of seeded.entries()) if (productIds[i]) await db('b2b_events').where({ id: event.id }).update({ product_id: productIds[i] });
+    if (seeded[0].product_id !== productIds[0])
+      for (const [i, event] of seeded.entries())
+        if (productIds[i]) await db('b2b_events').where({ id: event.id }).update({ product_id: productIds[i] });
     return;
   }
   const now = nowDb();
-  const formats = ['Workshop', 'Webinar', 'Conference'].map((name, position) => ({ id: newId(), type: 'format', name: `Bench ${name}`, description: null, position, created_at: now }));
+  const formats = ['Workshop', 'Webinar', 'Conference'].map((name, position) => ({
+    id: newId(),
+    type: 'format',
+    name: `Bench ${name}`,
+    description: null,
+    position,
+    created_at: now,
+  }));
   await insertInBatches(db, 'b2b_event_specifications', formats);
   const events = productIds.map((productId, i) => ({
     id: newId(),
@@ -77,15 +107,30 @@ export const scenarios: BenchScenario[] = [
     async requests(env) {
       const token = await env.login(EV_CUSTOMER.email, EV_CUSTOMER.password);
       const now = nowDb();
-      const where = "from b2b_events as ev inner join products as p on p.id = ev.product_id where p.active = ? and ev.status in ('published') and ev.ends_at >= ? and ev.language = ?";
+      const where =
+        "from b2b_events as ev inner join products as p on p.id = ev.product_id where p.active = ? and ev.status in ('published') and ev.ends_at >= ? and ev.language = ?";
       const page = `select ev.id ${where} order by ev.starts_at asc, ev.id asc limit 25`;
       return {
-        app: { method: 'POST', path: '/store-api/events', headers: { 'suite-context-token': token }, body: JSON.stringify({ limit: 25, filter: [{ type: 'equals', field: 'language', value: 'en' }] }) },
+        app: {
+          method: 'POST',
+          path: '/store-api/events',
+          headers: { 'suite-context-token': token },
+          body: JSON.stringify({ limit: 25, filter: [{ type: 'equals', field: 'language', value: 'en' }] }),
+        },
         baselineSql: [
-          { sql: `select ev.*, p.name as product_name, p.product_number ${where} order by ev.starts_at asc, ev.id asc limit 25`, bindings: [1, now, 'en'] },
+          {
+            sql: `select ev.*, p.name as product_name, p.product_number ${where} order by ev.starts_at asc, ev.id asc limit 25`,
+            bindings: [1, now, 'en'],
+          },
           { sql: `select count(*) as n ${where}`, bindings: [1, now, 'en'] },
-          { sql: `select * from b2b_event_specifications where id in (select format_id from (${page}) as pg join b2b_events e on e.id = pg.id)`, bindings: [1, now, 'en'] },
-          { sql: `select event_id, status, count(*) as n from b2b_event_participants where event_id in (select id from (${page}) as pg) group by event_id, status`, bindings: [1, now, 'en'] },
+          {
+            sql: `select * from b2b_event_specifications where id in (select format_id from (${page}) as pg join b2b_events e on e.id = pg.id)`,
+            bindings: [1, now, 'en'],
+          },
+          {
+            sql: `select event_id, status, count(*) as n from b2b_event_participants where event_id in (select id from (${page}) as pg) group by event_id, status`,
+            bindings: [1, now, 'en'],
+          },
         ],
       };
     },

@@ -18,7 +18,19 @@ async function benchCustomer(db: Knex): Promise<{ id: string; salesChannelId: st
   if (existing) return { id: existing.id, salesChannelId: existing.sales_channel_id };
   const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
   const id = newId();
-  await db('customers').insert({ id, sales_channel_id: salesChannel.id, customer_number: 'BENCH-OA-1', email: OA_CUSTOMER.email, password_hash: await hashPassword(OA_CUSTOMER.password), first_name: 'Bench', last_name: 'Approvals', company: 'Bench OA Ltd', tags: '[]', active: true, created_at: toDbTime() });
+  await db('customers').insert({
+    id,
+    sales_channel_id: salesChannel.id,
+    customer_number: 'BENCH-OA-1',
+    email: OA_CUSTOMER.email,
+    password_hash: await hashPassword(OA_CUSTOMER.password),
+    first_name: 'Bench',
+    last_name: 'Approvals',
+    company: 'Bench OA Ltd',
+    tags: '[]',
+    active: true,
+    created_at: toDbTime(),
+  });
   return { id, salesChannelId: salesChannel.id };
 }
 
@@ -60,7 +72,10 @@ interface Generator {
 async function generator(db: Knex | Knex.Transaction): Promise<Generator> {
   if (dialectOf(db) === 'sqlite')
     return {
-      numbers: (from, to) => ({ with: `with recursive n(i) as (select ${from} union all select i + 1 from n where i < ${to})`, from: 'n' }),
+      numbers: (from, to) => ({
+        with: `with recursive n(i) as (select ${from} union all select i + 1 from n where i < ${to})`,
+        from: 'n',
+      }),
       cat: (...parts) => `(${parts.join(' || ')})`,
       pad: (expr, width) => `substr('${'0'.repeat(width)}' || ${expr}, -${width}, ${width})`,
       numberAfter: (expr, prefixLength) => `cast(substr(${expr}, ${prefixLength + 1}) as integer)`,
@@ -71,7 +86,12 @@ async function generator(db: Knex | Knex.Transaction): Promise<Generator> {
       bulkOff: [],
     };
   const salt = newId();
-  const sequence = ((await db.raw("select count(*) as n from information_schema.engines where engine = 'SEQUENCE' and support in ('YES', 'DEFAULT')")) as [Array<{ n: number }>])[0][0]!.n > 0;
+  const sequence =
+    (
+      (await db.raw(
+        "select count(*) as n from information_schema.engines where engine = 'SEQUENCE' and support in ('YES', 'DEFAULT')",
+      )) as [Array<{ n: number }>]
+    )[0][0]!.n > 0;
   return {
     numbers: (from, to) =>
       sequence
@@ -84,13 +104,21 @@ async function generator(db: Knex | Knex.Transaction): Promise<Generator> {
     minutesBefore: (minutes) => `cast(? as datetime(3)) - interval ${minutes} minute`,
     dropTemporary: (table) => `drop temporary table if exists ${table}`,
     // The rows are valid by construction; skip the per-row parent and unique probes while inserting.
-    bulkOn: ['set session foreign_key_checks = 0', 'set session unique_checks = 0', ...(sequence ? [] : ["set session cte_max_recursion_depth = 1000001"])],
+    bulkOn: [
+      'set session foreign_key_checks = 0',
+      'set session unique_checks = 0',
+      ...(sequence ? [] : ['set session cte_max_recursion_depth = 1000001']),
+    ],
     bulkOff: ['set session foreign_key_checks = 1', 'set session unique_checks = 1'],
   };
 }
 
 /** Runs `work` in a transaction with the generator's bulk settings, reset before the commit. */
-async function bulkTransaction(db: Knex, gen: Generator, work: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+async function bulkTransaction(
+  db: Knex,
+  gen: Generator,
+  work: (trx: Knex.Transaction) => Promise<void>,
+): Promise<void> {
   await db.transaction(async (trx) => {
     for (const sql of gen.bulkOn) await trx.raw(sql);
     try {
@@ -107,14 +135,20 @@ async function bulkTransaction(db: Knex, gen: Generator, work: (trx: Knex.Transa
  * declined / ordered in turn, with one line item; budget order i is order `BOA-<i, 8 digits>` with
  * one line item and its usage row in the bench budget.
  */
-export async function seedOrderApprovalBench(db: Knex, size: { approvals: number; budgetOrders: number }, slice = SLICE): Promise<{ customerId: string; budgetId: string }> {
+export async function seedOrderApprovalBench(
+  db: Knex,
+  size: { approvals: number; budgetOrders: number },
+  slice = SLICE,
+): Promise<{ customerId: string; budgetId: string }> {
   const customer = await benchCustomer(db);
   const gen = await generator(db);
   const base = toDbTime();
   // How many there are: the counters the app keeps (migration 014 filled them from the rows), since
   // count(*) over a million rows outlasts the statement time limit on a busy MariaDB. Each slice
   // moves its counter in the slice's transaction, so an interrupted seed resumes where it stopped.
-  const haveApprovals = Number((await db('suite_order_approval_counts').where({ customer_id: customer.id }).first('approvals'))?.approvals ?? 0);
+  const haveApprovals = Number(
+    (await db('suite_order_approval_counts').where({ customer_id: customer.id }).first('approvals'))?.approvals ?? 0,
+  );
   for (let start = haveApprovals; start < size.approvals; start += slice) {
     const end = Math.min(start + slice, size.approvals);
     const numbers = gen.numbers(start, end - 1);
@@ -134,16 +168,32 @@ export async function seedOrderApprovalBench(db: Knex, size: { approvals: number
          from suite_order_approvals a where a.approval_number between ? and ? order by 1`,
         [`BENCH-OA-${String(start).padStart(7, '0')}`, `BENCH-OA-${String(end - 1).padStart(7, '0')}`],
       );
-      await trx('suite_order_approval_counts').insert({ customer_id: customer.id, approvals: end }).onConflict('customer_id').merge();
+      await trx('suite_order_approval_counts')
+        .insert({ customer_id: customer.id, approvals: end })
+        .onConflict('customer_id')
+        .merge();
     });
   }
 
   let budget = await db('suite_budgets').where({ customer_id: customer.id, name: BUDGET_NAME }).first('id');
   if (!budget) {
     budget = { id: newId() };
-    await db('suite_budgets').insert({ id: budget.id, customer_id: customer.id, name: BUDGET_NAME, amount: 1_000_000_000, currency_iso: 'EUR', period_type: 'yearly', start_date: '2000-01-01', active: true, allow_approval: true, created_at: toDbTime() });
+    await db('suite_budgets').insert({
+      id: budget.id,
+      customer_id: customer.id,
+      name: BUDGET_NAME,
+      amount: 1_000_000_000,
+      currency_iso: 'EUR',
+      period_type: 'yearly',
+      start_date: '2000-01-01',
+      active: true,
+      allow_approval: true,
+      created_at: toDbTime(),
+    });
   }
-  const haveOrders = Number((await db('suite_budgets').where({ id: budget.id }).first('order_count'))?.order_count ?? 0);
+  const haveOrders = Number(
+    (await db('suite_budgets').where({ id: budget.id }).first('order_count'))?.order_count ?? 0,
+  );
   const orderCustomer = writeJson({ customerId: customer.id, email: OA_CUSTOMER.email });
   for (let start = haveOrders; start < size.budgetOrders; start += slice) {
     const end = Math.min(start + slice, size.budgetOrders);
@@ -160,7 +210,10 @@ export async function seedOrderApprovalBench(db: Knex, size: { approvals: number
       // The slice's orders are copied first: a line's insert moves its order's version (trigger of
       // migrations/host/013), and MySQL/MariaDB refuse a trigger that writes a table its statement reads.
       await trx.raw(gen.dropTemporary('bench_seed_orders'));
-      await trx.raw('create temporary table bench_seed_orders as select id, order_number from orders where order_number between ? and ?', range);
+      await trx.raw(
+        'create temporary table bench_seed_orders as select id, order_number from orders where order_number between ? and ?',
+        range,
+      );
       await trx.raw(
         `insert into order_line_items (id, order_id, type, product_id, product_number, label, quantity, unit_net, total_net, tax_rate_bp, payload, position)
          select ${gen.rowId("'ol', o.id")}, o.id, 'product', null, ${gen.cat("'BENCH-'", `(${gen.numberAfter('o.order_number', 'BOA-'.length)} % 1000)`)}, 'Bench item', 2, 1000, 2000, 1900, '{}', 0
@@ -190,7 +243,9 @@ export async function seedOrderApprovalBench(db: Knex, size: { approvals: number
 }
 
 /** The autocannon requests (and the bare SQL the baseline runs) once the app is listening. */
-export async function orderApprovalRequests(env: Parameters<BenchScenario['requests']>[0]): Promise<{ list: BenchRequest; budgetOrders: BenchRequest; customerId: string; budgetId: string }> {
+export async function orderApprovalRequests(
+  env: Parameters<BenchScenario['requests']>[0],
+): Promise<{ list: BenchRequest; budgetOrders: BenchRequest; customerId: string; budgetId: string }> {
   const customer = await env.db('customers').where({ email: OA_CUSTOMER.email }).first('id');
   const budget = await env.db('suite_budgets').where({ customer_id: customer.id, name: BUDGET_NAME }).first('id');
   const token = await env.login(OA_CUSTOMER.email, OA_CUSTOMER.password);
@@ -206,13 +261,17 @@ export async function orderApprovalRequests(env: Parameters<BenchScenario['reque
 export const scenarios: BenchScenario[] = [
   {
     name: 'order approval list',
-    seed: async ({ db, size }) => void (await seedOrderApprovalBench(db, { approvals: size.orders, budgetOrders: size.orders })),
+    seed: async ({ db, size }) =>
+      void (await seedOrderApprovalBench(db, { approvals: size.orders, budgetOrders: size.orders })),
     async requests(env) {
       const { list, customerId } = await orderApprovalRequests(env);
       return {
         app: list,
         baselineSql: [
-          { sql: 'select a.*, (select count(*) from suite_order_approval_line_items l where l.approval_id = a.id) as line_item_count from suite_order_approvals a where a.customer_id = ? order by a.created_at desc, a.id desc limit 25', bindings: [customerId] },
+          {
+            sql: 'select a.*, (select count(*) from suite_order_approval_line_items l where l.approval_id = a.id) as line_item_count from suite_order_approvals a where a.customer_id = ? order by a.created_at desc, a.id desc limit 25',
+            bindings: [customerId],
+          },
           { sql: 'select approvals from suite_order_approval_counts where customer_id = ?', bindings: [customerId] },
         ],
       };
@@ -220,16 +279,29 @@ export const scenarios: BenchScenario[] = [
   },
   {
     name: 'budget orders',
-    seed: async ({ db, size }) => void (await seedOrderApprovalBench(db, { approvals: size.orders, budgetOrders: size.orders })),
+    seed: async ({ db, size }) =>
+      void (await seedOrderApprovalBench(db, { approvals: size.orders, budgetOrders: size.orders })),
     async requests(env) {
       const { budgetOrders, budgetId, customerId } = await orderApprovalRequests(env);
-      const page = await env.db('suite_budget_orders').where({ budget_id: budgetId }).orderBy('placed_at', 'desc').orderBy('order_id', 'desc').limit(25).pluck('order_id');
+      const page = await env
+        .db('suite_budget_orders')
+        .where({ budget_id: budgetId })
+        .orderBy('placed_at', 'desc')
+        .orderBy('order_id', 'desc')
+        .limit(25)
+        .pluck('order_id');
       const marks = page.map(() => '?').join(',');
       return {
         app: budgetOrders,
         baselineSql: [
-          { sql: 'select id, order_count from suite_budgets where id = ? and customer_id = ?', bindings: [budgetId, customerId] },
-          { sql: 'select order_id, budget_data from suite_budget_orders where budget_id = ? order by placed_at desc, order_id desc limit 25', bindings: [budgetId] },
+          {
+            sql: 'select id, order_count from suite_budgets where id = ? and customer_id = ?',
+            bindings: [budgetId, customerId],
+          },
+          {
+            sql: 'select order_id, budget_data from suite_budget_orders where budget_id = ? order by placed_at desc, order_id desc limit 25',
+            bindings: [budgetId],
+          },
           { sql: `select * from orders where id in (${marks})`, bindings: page },
           { sql: `select * from order_line_items where order_id in (${marks}) order by position`, bindings: page },
         ],

@@ -34,17 +34,42 @@ export async function seedRulesAndCustomer(db: Knex, rules: number): Promise<str
   }
   if (!(await db('customers').where({ email: PA_CUSTOMER.email }).first('id'))) {
     const salesChannel = await db('sales_channels').orderBy('created_at').first('id');
-    await db('customers').insert({ id: newId(), sales_channel_id: salesChannel.id, group_id: group.id, customer_number: 'BENCH-PA-1', email: PA_CUSTOMER.email, password_hash: await hashPassword(PA_CUSTOMER.password), first_name: 'Bench', last_name: 'Assortment', company: 'Bench PA Ltd', tags: writeJson([PA_CUSTOMER.tag]), active: true, created_at: nowDb() });
+    await db('customers').insert({
+      id: newId(),
+      sales_channel_id: salesChannel.id,
+      group_id: group.id,
+      customer_number: 'BENCH-PA-1',
+      email: PA_CUSTOMER.email,
+      password_hash: await hashPassword(PA_CUSTOMER.password),
+      first_name: 'Bench',
+      last_name: 'Assortment',
+      company: 'Bench PA Ltd',
+      tags: writeJson([PA_CUSTOMER.tag]),
+      active: true,
+      created_at: nowDb(),
+    });
   }
   const have = Number((await db('rules').where('name', 'like', `${RULE_PREFIX}%`).count({ n: '*' }))[0]!.n);
   const rows = [];
   for (let i = have; i < rules; i++) {
     const conditions =
-      i === 0 ? { type: 'customerGroup', operator: '=', value: group.id } : i === 1 ? { type: 'customerTag', operator: '=', value: [PA_CUSTOMER.tag] } : { type: 'customerNumber', operator: '=', value: `BENCH-PA-NOBODY-${i}` };
-    rows.push({ id: newId(), name: `${RULE_PREFIX}${String(i).padStart(4, '0')}`, priority: 0, conditions: writeJson(conditions), created_at: nowDb() });
+      i === 0
+        ? { type: 'customerGroup', operator: '=', value: group.id }
+        : i === 1
+          ? { type: 'customerTag', operator: '=', value: [PA_CUSTOMER.tag] }
+          : { type: 'customerNumber', operator: '=', value: `BENCH-PA-NOBODY-${i}` };
+    rows.push({
+      id: newId(),
+      name: `${RULE_PREFIX}${String(i).padStart(4, '0')}`,
+      priority: 0,
+      conditions: writeJson(conditions),
+      created_at: nowDb(),
+    });
   }
   await insertInBatches(db, 'rules', rows, 250);
-  return (await db('rules').where('name', 'like', `${RULE_PREFIX}%`).orderBy('name').select('id')).map((r) => r.id as string);
+  return (await db('rules').where('name', 'like', `${RULE_PREFIX}%`).orderBy('name').select('id')).map(
+    (r) => r.id as string,
+  );
 }
 
 /**
@@ -53,7 +78,12 @@ export async function seedRulesAndCustomer(db: Knex, rules: number): Promise<str
  * k, k + 1, … (mod the rule count). Bulk inserts of 500 rows in one transaction; pairs that exist
  * are ignored, so it is safe to run again.
  */
-export async function seedAssignments(db: Knex, ruleIds: string[], assignments: number, restrictedProducts = assignments): Promise<void> {
+export async function seedAssignments(
+  db: Knex,
+  ruleIds: string[],
+  assignments: number,
+  restrictedProducts = assignments,
+): Promise<void> {
   const products = await db('products')
     .where('product_number', 'like', 'BENCH-%')
     .orderBy('product_number')
@@ -64,34 +94,59 @@ export async function seedAssignments(db: Knex, ruleIds: string[], assignments: 
   const rows: Array<Record<string, unknown>> = [];
   for (let m = 0; m < perProduct; m++) {
     for (let k = 0; k < restricted.length && rows.length < assignments; k++) {
-      rows.push({ product_id: restricted[k]!.id, product_version_id: restricted[k]!.version_id, rule_id: ruleIds[(k + m) % ruleIds.length], created_at: nowDb() });
+      rows.push({
+        product_id: restricted[k]!.id,
+        product_version_id: restricted[k]!.version_id,
+        rule_id: ruleIds[(k + m) % ruleIds.length],
+        created_at: nowDb(),
+      });
     }
   }
   await db.transaction(async (trx) => {
-    for (let i = 0; i < rows.length; i += 500) await trx(ASSIGNMENT_TABLE).insert(rows.slice(i, i + 500)).onConflict(['product_id', 'rule_id']).ignore();
+    for (let i = 0; i < rows.length; i += 500)
+      await trx(ASSIGNMENT_TABLE)
+        .insert(rows.slice(i, i + 500))
+        .onConflict(['product_id', 'rule_id'])
+        .ignore();
   });
 }
 
 export async function removeAssignments(db: Knex, ruleIds: string[]): Promise<void> {
-  for (let i = 0; i < ruleIds.length; i += 500) await db(ASSIGNMENT_TABLE).whereIn('rule_id', ruleIds.slice(i, i + 500)).del();
+  for (let i = 0; i < ruleIds.length; i += 500)
+    await db(ASSIGNMENT_TABLE)
+      .whereIn('rule_id', ruleIds.slice(i, i + 500))
+      .del();
 }
 
 /**
  * The two request definitions: the same listing call, measured once before the assignments exist
  * (`unfiltered`: the filter finds no product assignment and adds nothing) and once after (`filtered`).
  */
-export function listingRequests(token: string, countMode?: string): { unfiltered: BenchRequest; filtered: BenchRequest } {
+export function listingRequests(
+  token: string,
+  countMode?: string,
+): { unfiltered: BenchRequest; filtered: BenchRequest } {
   const body = countMode ? { limit: 25, 'total-count-mode': countMode } : { limit: 25 };
-  const request: BenchRequest = { method: 'POST', path: '/store-api/product', headers: { 'suite-context-token': token }, body: JSON.stringify(body) };
+  const request: BenchRequest = {
+    method: 'POST',
+    path: '/store-api/product',
+    headers: { 'suite-context-token': token },
+    body: JSON.stringify(body),
+  };
   return { unfiltered: { ...request }, filtered: { ...request } };
 }
 
 /** The SQL of the filtered listing as the app runs it with more than 999 restricted products (page and count), for the bare-express baseline. */
 async function filteredListingSql(db: Knex, ruleIds: string[]): Promise<Array<{ sql: string; bindings: unknown[] }>> {
-  const unlocked = (await db(ASSIGNMENT_TABLE).distinct('product_id').whereIn('rule_id', ruleIds.slice(0, 2))).map((r) => r.product_id as string);
+  const unlocked = (await db(ASSIGNMENT_TABLE).distinct('product_id').whereIn('rule_id', ruleIds.slice(0, 2))).map(
+    (r) => r.product_id as string,
+  );
   const visible = `(products.id not in (select product_id from ${ASSIGNMENT_TABLE}) or products.id in (${unlocked.map(() => '?').join(', ') || 'null'}))`;
   return [
-    { sql: `select id, version_id, product_number, name, description, stock, tax_rate_bp, price_net from products where active = ? and ${visible} order by name asc, id asc limit 25`, bindings: [1, ...unlocked] },
+    {
+      sql: `select id, version_id, product_number, name, description, stock, tax_rate_bp, price_net from products where active = ? and ${visible} order by name asc, id asc limit 25`,
+      bindings: [1, ...unlocked],
+    },
     { sql: `select count(*) as n from products where active = ? and ${visible}`, bindings: [1, ...unlocked] },
   ];
 }
@@ -106,8 +161,13 @@ export const scenarios: BenchScenario[] = [
       await seedAssignments(db, ruleIds, Math.min(PA_SIZE.assignments, Math.floor(size.products / 2)));
     },
     async requests(env) {
-      const ruleIds = (await env.db('rules').where('name', 'like', `${RULE_PREFIX}%`).orderBy('name').select('id')).map((r) => r.id as string);
-      return { app: listingRequests(await env.login(PA_CUSTOMER.email, PA_CUSTOMER.password)).filtered, baselineSql: await filteredListingSql(env.db, ruleIds) };
+      const ruleIds = (await env.db('rules').where('name', 'like', `${RULE_PREFIX}%`).orderBy('name').select('id')).map(
+        (r) => r.id as string,
+      );
+      return {
+        app: listingRequests(await env.login(PA_CUSTOMER.email, PA_CUSTOMER.password)).filtered,
+        baselineSql: await filteredListingSql(env.db, ruleIds),
+      };
     },
   },
 ];
@@ -125,7 +185,8 @@ async function compare(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 8);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
   mkdirSync(projectPath('var', 'bench'), { recursive: true });
-  const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(projectPath('var', 'bench'), `partial-assortment-${products}.sqlite`)}`;
+  const databaseUrl =
+    process.env.DATABASE_URL ?? `sqlite:${join(projectPath('var', 'bench'), `partial-assortment-${products}.sqlite`)}`;
   const appSecret = 'bench-secret-bench-secret-bench-secret-0000';
 
   const seeding = await createApp({ config: { databaseUrl, appSecret, workers: false, logLevel: 'warn' } });
@@ -134,10 +195,23 @@ async function compare(): Promise<void> {
   const ruleIds = await seedRulesAndCustomer(seeding.db, PA_SIZE.rules);
   await removeAssignments(seeding.db, ruleIds);
   await seeding.runtime.catalog.visibilityChanged(seeding.db);
-  process.stdout.write(`seeded ${products} products, ${ruleIds.length} rules in ${((Date.now() - started) / 1000).toFixed(1)}s (${databaseUrl.split(':')[0]})\n`);
+  process.stdout.write(
+    `seeded ${products} products, ${ruleIds.length} rules in ${((Date.now() - started) / 1000).toFixed(1)}s (${databaseUrl.split(':')[0]})\n`,
+  );
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, WORKERS: '0', LOG_LEVEL: 'warn', PORT: '0' };
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: projectPath() });
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    APP_SECRET: appSecret,
+    WORKERS: '0',
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+  };
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: projectPath(),
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let output = '';
@@ -150,17 +224,37 @@ async function compare(): Promise<void> {
     });
     const baseUrl = `http://127.0.0.1:${port}`;
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const res = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
     };
-    const token = String((await post('/store-api/account/login', { email: PA_CUSTOMER.email, password: PA_CUSTOMER.password }))!.contextToken);
+    const token = String(
+      (await post('/store-api/account/login', { email: PA_CUSTOMER.email, password: PA_CUSTOMER.password }))!
+        .contextToken,
+    );
     const requests = listingRequests(token, process.env.BENCH_PA_COUNT_MODE);
     const fire = async (request: BenchRequest) => {
-      const result = await autocannon({ url: `${baseUrl}${request.path}`, connections, duration: seconds, method: request.method, headers: { 'content-type': 'application/json', ...request.headers }, body: request.body });
-      return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+      const result = await autocannon({
+        url: `${baseUrl}${request.path}`,
+        connections,
+        duration: seconds,
+        method: request.method,
+        headers: { 'content-type': 'application/json', ...request.headers },
+        body: request.body,
+      });
+      return {
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+      };
     };
-    const totalOf = async () => Number((await post('/store-api/product', { limit: 1 }, { 'suite-context-token': token }))!.total);
+    const totalOf = async () =>
+      Number((await post('/store-api/product', { limit: 1 }, { 'suite-context-token': token }))!.total);
 
     const unfilteredTotal = await totalOf();
     const unfiltered = await fire(requests.unfiltered);

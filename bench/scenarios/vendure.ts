@@ -1,5 +1,13 @@
 import type { BenchRequest, BenchScenario, VendureBenchEnv, VendureComparison } from '../types.js';
-import { BENCH_CUSTOMER, baselineBuyer, cartBuyers, freshCarts, seedCartBuyers, seedCatalog, visibleBenchProducts } from './catalog-cart.js';
+import {
+  BENCH_CUSTOMER,
+  baselineBuyer,
+  cartBuyers,
+  freshCarts,
+  seedCartBuyers,
+  seedCatalog,
+  visibleBenchProducts,
+} from './catalog-cart.js';
 import { fastOrderSearchSql } from './fast-order.js';
 
 /**
@@ -27,7 +35,11 @@ async function vendureCustomer(env: VendureBenchEnv): Promise<Record<string, str
 
 /** A fresh active order per run (Vendure caps an order at 999 items). */
 async function emptyVendureCart(env: VendureBenchEnv, headers: Record<string, string>): Promise<void> {
-  await fetch(`${env.baseUrl}/shop-api`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: 'mutation { removeAllOrderLines { __typename } }' }) });
+  await fetch(`${env.baseUrl}/shop-api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query: 'mutation { removeAllOrderLines { __typename } }' }),
+  });
 }
 
 export const scenarios: BenchScenario[] = [
@@ -38,14 +50,24 @@ export const scenarios: BenchScenario[] = [
       const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
       const customer = await env.db('customers').where({ email: BENCH_CUSTOMER.email }).first('id');
       return {
-        app: { method: 'POST', path: SEARCH.path, headers: { 'suite-context-token': token }, body: JSON.stringify(SEARCH.body) },
+        app: {
+          method: 'POST',
+          path: SEARCH.path,
+          headers: { 'suite-context-token': token },
+          body: JSON.stringify(SEARCH.body),
+        },
         // The fast order search's statements (bench/scenarios/fast-order.ts): until the seventh round
         // only the number range, without the name scan and the customer's numbers the app runs.
         baselineSql: fastOrderSearchSql(customer.id as string, SEARCH.body.term),
       };
     },
     async vendure(env): Promise<BenchRequest> {
-      return { method: 'POST', path: SEARCH.path, headers: await vendureCustomer(env), body: JSON.stringify(VENDURE_SEARCH) };
+      return {
+        method: 'POST',
+        path: SEARCH.path,
+        headers: await vendureCustomer(env),
+        body: JSON.stringify(VENDURE_SEARCH),
+      };
     },
   },
   {
@@ -58,7 +80,9 @@ export const scenarios: BenchScenario[] = [
       // The cart add scenario's buyers, each with a cart of its own and requests for each in turn
       // (bench/scenarios/catalog-cart.ts): concurrent adds to one cart queue on its lock, which on
       // MariaDB, not the add, was the figure.
-      const [baselineToken, ...tokens] = await Promise.all([ADD_BASELINE_BUYER, ...ADD_BUYERS].map((buyer) => env.login(buyer.email, buyer.password)));
+      const [baselineToken, ...tokens] = await Promise.all(
+        [ADD_BASELINE_BUYER, ...ADD_BUYERS].map((buyer) => env.login(buyer.email, buyer.password)),
+      );
       // Twenty products the buyers can see added in turn, as in the cart add scenario: no line reaches
       // the per-line quantity limit (10,000) in a run. Until the eighth round these were BENCH-0000001
       // to 20, half of which the partial assortment scenario hides: every other request answered
@@ -74,29 +98,54 @@ export const scenarios: BenchScenario[] = [
         // The cart add's statements (bench/scenarios/catalog-cart.ts) with the product found by its number.
         baselineSql: [
           { sql: 'select * from products where product_number = ? and active = ?', bindings: [numbers[0], 1] },
-          { sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?', bindings: [baselineCart, products[0]!.id] },
+          {
+            sql: 'update cart_line_items set quantity = quantity + 1 where cart_token = ? and product_id = ?',
+            bindings: [baselineCart, products[0]!.id],
+          },
           { sql: 'select * from cart_line_items where cart_token = ? order by position', bindings: [baselineCart] },
-          { sql: `select * from products where id in (${products.map(() => '?').join(',')})`, bindings: products.map((p) => p.id as string) },
+          {
+            sql: `select * from products where id in (${products.map(() => '?').join(',')})`,
+            bindings: products.map((p) => p.id as string),
+          },
         ],
       };
     },
     async vendure(env): Promise<BenchRequest> {
       const headers = await vendureCustomer(env);
       await emptyVendureCart(env, headers);
-      return { method: 'POST', path: ADD, headers, bodies: VENDURE_PRODUCTS.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] })) };
+      return {
+        method: 'POST',
+        path: ADD,
+        headers,
+        bodies: VENDURE_PRODUCTS.map((productNumber) => JSON.stringify({ items: [{ productNumber, quantity: 1 }] })),
+      };
     },
   },
 ];
 
 /** A GraphQL request to the shop (for the comparisons' set-up); GraphQL errors throw. */
-async function graphql(env: VendureBenchEnv, api: 'shop-api' | 'admin-api', headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(`${env.baseUrl}/${api}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+async function graphql(
+  env: VendureBenchEnv,
+  api: 'shop-api' | 'admin-api',
+  headers: Record<string, string>,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await fetch(`${env.baseUrl}/${api}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
   const answer = (await res.json()) as { data?: any; errors?: unknown[] };
   if (answer.errors?.length) throw new Error(`bench: ${api} answered ${JSON.stringify(answer.errors)}`);
   return answer.data;
 }
 
-const shopApiRequest = (headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}): BenchRequest => ({
+const shopApiRequest = (
+  headers: Record<string, string>,
+  query: string,
+  variables: Record<string, unknown> = {},
+): BenchRequest => ({
   method: 'POST',
   path: '/shop-api',
   headers,
@@ -115,13 +164,20 @@ async function deskRule(env: VendureBenchEnv): Promise<{ on(): Promise<void>; of
   const admin = { authorization: `Bearer ${await env.adminLogin()}` };
   const { PARTNER_GROUP } = await import('../../examples/vendure-shop/shop.js');
   const groups = await graphql(env, 'admin-api', admin, '{ customerGroups { items { id name } } }');
-  const group = (groups.customerGroups.items as Array<{ id: string; name: string }>).find((g) => g.name === PARTNER_GROUP)!;
+  const group = (groups.customerGroups.items as Array<{ id: string; name: string }>).find(
+    (g) => g.name === PARTNER_GROUP,
+  )!;
   const desk = await graphql(env, 'admin-api', admin, '{ product(slug: "standing-desk") { variants { id } } }');
   const productId = pluginId(String(desk.product.variants[0].id));
   const ruleId = pluginId(String(group.id));
   const call = async (method: 'POST' | 'DELETE', path: string, body?: unknown) => {
-    const res = await fetch(`${env.baseUrl}/b2b-admin-api/suite-partial-assortment-product-rule${path}`, { method, headers: { 'content-type': 'application/json', ...admin }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status !== 204) throw new Error(`bench: the partial assortment rule answered ${res.status} ${await res.text()}`);
+    const res = await fetch(`${env.baseUrl}/b2b-admin-api/suite-partial-assortment-product-rule${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...admin },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status !== 204)
+      throw new Error(`bench: the partial assortment rule answered ${res.status} ${await res.text()}`);
   };
   return {
     on: () => call('POST', '', { productId, ruleId }),
@@ -142,7 +198,8 @@ function assortmentComparison(name: string, query: string, totalOf: (data: any) 
       const narrowed = totalOf(await graphql(env, 'shop-api', headers, query));
       await rule.off();
       const all = totalOf(await graphql(env, 'shop-api', headers, query));
-      if (narrowed !== 3 || all !== 4) throw new Error(`bench: ${name}: expected 3 products with the rule and 4 without, got ${narrowed} and ${all}`);
+      if (narrowed !== 3 || all !== 4)
+        throw new Error(`bench: ${name}: expected 3 products with the rule and 4 without, got ${narrowed} and ${all}`);
       return {
         measured: { label: 'with a partial assortment', request: shopApiRequest(headers, query), before: rule.on },
         against: { label: 'without', request: shopApiRequest(headers, query), before: rule.off },
@@ -164,22 +221,55 @@ export const vendureComparisons: VendureComparison[] = [
     target: 0.7,
     async sides(env) {
       const headers = await vendureCustomer(env);
-      const paper = await graphql(env, 'shop-api', headers, '{ product(slug: "copy-paper-a4") { variants { id sku } } }');
+      const paper = await graphql(
+        env,
+        'shop-api',
+        headers,
+        '{ product(slug: "copy-paper-a4") { variants { id sku } } }',
+      );
       const variant = paper.product.variants[0] as { id: string; sku: string };
-      const addItem = 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { id } } }';
+      const addItem =
+        'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { id } } }';
       const emptied = () => emptyVendureCart(env, headers);
       // Checked once: both add the line.
       await emptied();
-      const viaPlugin = await fetch(`${env.baseUrl}${ADD}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ items: [{ productNumber: variant.sku, quantity: 1 }] }) });
-      if (viaPlugin.status !== 200) throw new Error(`bench: the plugin's add-to-cart answered ${viaPlugin.status} ${await viaPlugin.text()}`);
+      const viaPlugin = await fetch(`${env.baseUrl}${ADD}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ items: [{ productNumber: variant.sku, quantity: 1 }] }),
+      });
+      if (viaPlugin.status !== 200)
+        throw new Error(`bench: the plugin's add-to-cart answered ${viaPlugin.status} ${await viaPlugin.text()}`);
       const viaVendure = await graphql(env, 'shop-api', headers, addItem, { v: variant.id });
-      if (viaVendure.addItemToOrder.__typename !== 'Order') throw new Error(`bench: addItemToOrder answered ${JSON.stringify(viaVendure)}`);
+      if (viaVendure.addItemToOrder.__typename !== 'Order')
+        throw new Error(`bench: addItemToOrder answered ${JSON.stringify(viaVendure)}`);
       return {
-        measured: { label: 'plugin add-to-cart', request: { method: 'POST', path: ADD, headers, body: JSON.stringify({ items: [{ productNumber: variant.sku, quantity: 1 }] }) }, before: emptied },
-        against: { label: 'addItemToOrder', request: shopApiRequest(headers, addItem, { v: variant.id }), before: emptied },
+        measured: {
+          label: 'plugin add-to-cart',
+          request: {
+            method: 'POST',
+            path: ADD,
+            headers,
+            body: JSON.stringify({ items: [{ productNumber: variant.sku, quantity: 1 }] }),
+          },
+          before: emptied,
+        },
+        against: {
+          label: 'addItemToOrder',
+          request: shopApiRequest(headers, addItem, { v: variant.id }),
+          before: emptied,
+        },
       };
     },
   },
-  assortmentComparison('vendure Shop API products: with vs without a partial assortment', '{ products { totalItems items { id name slug } } }', (data) => data.products.totalItems as number),
-  assortmentComparison('vendure Shop API search: with vs without a partial assortment', '{ search(input: { groupByProduct: true }) { totalItems items { productName slug } } }', (data) => data.search.totalItems as number),
+  assortmentComparison(
+    'vendure Shop API products: with vs without a partial assortment',
+    '{ products { totalItems items { id name slug } } }',
+    (data) => data.products.totalItems as number,
+  ),
+  assortmentComparison(
+    'vendure Shop API search: with vs without a partial assortment',
+    '{ search(input: { groupByProduct: true }) { totalItems items { productName slug } } }',
+    (data) => data.search.totalItems as number,
+  ),
 ];

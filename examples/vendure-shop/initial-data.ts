@@ -6,7 +6,12 @@ export const initialData: InitialData = {
   defaultZone: 'Europe',
   taxRates: [{ name: 'Standard Tax', percentage: 19 }],
   shippingMethods: [{ name: 'Standard Shipping', price: 500 }],
-  paymentMethods: [{ name: 'Invoice', handler: { code: 'dummy-payment-handler', arguments: [{ name: 'automaticSettle', value: 'false' }] } }],
+  paymentMethods: [
+    {
+      name: 'Invoice',
+      handler: { code: 'dummy-payment-handler', arguments: [{ name: 'automaticSettle', value: 'false' }] },
+    },
+  ],
   countries: [{ name: 'Germany', code: 'DE', zone: 'Europe' }],
   collections: [],
 };

@@ -23,8 +23,18 @@ import type { AdapterState } from '../../src/adapters/vendure/state.js';
 import { initialData } from './initial-data.js';
 import { shopConfig, type ShopConfigOptions } from './vendure-config.js';
 
-export const DEMO_CUSTOMER = { email: 'buyer@demo-company.test', password: 'demo-buyer-2026', firstName: 'Bea', lastName: 'Buyer' };
-export const PARTNER_CUSTOMER = { email: 'partner@partner-company.test', password: 'demo-partner-2026', firstName: 'Pia', lastName: 'Partner' };
+export const DEMO_CUSTOMER = {
+  email: 'buyer@demo-company.test',
+  password: 'demo-buyer-2026',
+  firstName: 'Bea',
+  lastName: 'Buyer',
+};
+export const PARTNER_CUSTOMER = {
+  email: 'partner@partner-company.test',
+  password: 'demo-partner-2026',
+  firstName: 'Pia',
+  lastName: 'Partner',
+};
 export const PARTNER_GROUP = 'Partners';
 
 export interface RunningShop {
@@ -59,7 +69,10 @@ async function ensureDatabase(url: string): Promise<void> {
     },
   });
   try {
-    if (!postgres) await admin.raw('CREATE DATABASE IF NOT EXISTS ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [target.database]);
+    if (!postgres)
+      await admin.raw('CREATE DATABASE IF NOT EXISTS ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [
+        target.database,
+      ]);
     else if ((await admin('pg_database').where({ datname: target.database }).first()) === undefined)
       await admin.raw("CREATE DATABASE ?? ENCODING 'UTF8' TEMPLATE template0", [target.database]);
   } finally {
@@ -78,7 +91,9 @@ export async function startShop(options: ShopConfigOptions & { quiet?: boolean }
   process.env.VENDURE_DISABLE_TELEMETRY ??= 'true';
   const config = shopConfig({ ...options, databaseUrl });
   if (options.quiet) config.logger = new DefaultLogger({ level: LogLevel.Error });
-  const suite = config.plugins!.find((p) => typeof p === 'function' && 'state' in p) as unknown as { state: AdapterState };
+  const suite = config.plugins!.find((p) => typeof p === 'function' && 'state' in p) as unknown as {
+    state: AdapterState;
+  };
 
   const app = (await populateOnce(config)) as INestApplication;
   await app.get(JobQueueService).start();
@@ -111,7 +126,9 @@ async function populateOnce(config: VendureConfig): Promise<INestApplication> {
   };
   const app = await fresh();
   const connection = app.get(TransactionalConnection);
-  const [row] = (await connection.rawConnection.query('SELECT COUNT(*) AS count FROM product')) as Array<{ count: number | string }>;
+  const [row] = (await connection.rawConnection.query('SELECT COUNT(*) AS count FROM product')) as Array<{
+    count: number | string;
+  }>;
   if (Number(row?.count ?? 0) > 0) return app;
   await app.close();
   return populate(fresh, initialData, resolve(import.meta.dirname, 'products.csv'));
@@ -129,16 +146,28 @@ async function seedCustomersAndDemo(app: INestApplication, state: AdapterState):
       ids[person.email] = String(found.id);
       continue;
     }
-    const created = await customers.create(ctx, { emailAddress: person.email, firstName: person.firstName, lastName: person.lastName }, person.password);
-    if (!('id' in created)) throw new Error(`cannot create demo customer ${person.email}: ${String((created as { message?: string }).message)}`);
+    const created = await customers.create(
+      ctx,
+      { emailAddress: person.email, firstName: person.firstName, lastName: person.lastName },
+      person.password,
+    );
+    if (!('id' in created))
+      throw new Error(
+        `cannot create demo customer ${person.email}: ${String((created as { message?: string }).message)}`,
+      );
     ids[person.email] = String(created.id);
   }
   const allGroups = await groups.findAll(ctx, { filter: { name: { eq: PARTNER_GROUP } } });
-  if (allGroups.items.length === 0) await groups.create(ctx, { name: PARTNER_GROUP, customerIds: [ids[PARTNER_CUSTOMER.email]!] });
+  if (allGroups.items.length === 0)
+    await groups.create(ctx, { name: PARTNER_GROUP, customerIds: [ids[PARTNER_CUSTOMER.email]!] });
 
   const runtime = state.runtime;
   const channel = await app.get(ChannelService).getDefaultChannel();
-  const variantRows: Array<{ id: unknown }> = await state.db('product_variant').whereNull('deletedAt').orderBy('id').select('id');
+  const variantRows: Array<{ id: unknown }> = await state
+    .db('product_variant')
+    .whereNull('deletedAt')
+    .orderBy('id')
+    .select('id');
   const demo: DemoShop = {
     salesChannelId: state.ids.toPlugin(channel.id),
     customerId: state.ids.toPlugin(ids[DEMO_CUSTOMER.email]),
@@ -146,7 +175,10 @@ async function seedCustomersAndDemo(app: INestApplication, state: AdapterState):
     productIds: variantRows.map((r) => state.ids.toPlugin(r.id)),
     categoryIds: [],
   };
-  const lines = [`Customer (company admin): ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password}`, `Customer (group "${PARTNER_GROUP}"): ${PARTNER_CUSTOMER.email} / ${PARTNER_CUSTOMER.password}`];
+  const lines = [
+    `Customer (company admin): ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password}`,
+    `Customer (group "${PARTNER_GROUP}"): ${PARTNER_CUSTOMER.email} / ${PARTNER_CUSTOMER.password}`,
+  ];
   if (state.plugin.seedDemo) {
     try {
       lines.push(...(await state.plugin.seedDemo(runtime, demo)));

@@ -19,7 +19,8 @@ export interface ShopConfigOptions {
 /** TypeORM connection options from a DATABASE_URL; the example shop lets TypeORM synchronize Vendure's schema. */
 function dbConnectionOptions(url: string): VendureConfig['dbConnectionOptions'] {
   const target = parseDatabaseUrl(url);
-  if (target.dialect === 'sqlite') return { type: 'better-sqlite3', database: target.database, synchronize: true, logging: false };
+  if (target.dialect === 'sqlite')
+    return { type: 'better-sqlite3', database: target.database, synchronize: true, logging: false };
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
   const postgres = target.dialect === 'postgres';
   return {
@@ -46,7 +47,10 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
     authOptions: {
       tokenMethod: ['bearer', 'cookie'],
       requireVerification: false,
-      superadminCredentials: { identifier: process.env.SUPERADMIN_USERNAME ?? 'superadmin', password: process.env.SUPERADMIN_PASSWORD ?? 'superadmin' },
+      superadminCredentials: {
+        identifier: process.env.SUPERADMIN_USERNAME ?? 'superadmin',
+        password: process.env.SUPERADMIN_PASSWORD ?? 'superadmin',
+      },
       cookieOptions: { secret: process.env.COOKIE_SECRET ?? 'example-shop-cookie-secret' },
     },
     dbConnectionOptions: dbConnectionOptions(databaseUrl),
@@ -55,7 +59,11 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
     plugins: [
       DefaultJobQueuePlugin.init({ pollInterval: 200 }),
       // The Shop API `search` narrowed by partial assortments (Vendure's own SQL strategy inside).
-      DefaultSearchPlugin.init({ bufferUpdates: false, indexStockStatus: false, searchStrategy: new SuiteB2BSearchStrategy() }),
+      DefaultSearchPlugin.init({
+        bufferUpdates: false,
+        indexStockStatus: false,
+        searchStrategy: new SuiteB2BSearchStrategy(),
+      }),
       SuiteB2BVendurePlugin({
         storefrontUrls: [`http://localhost:${port}`],
         validateResponses: options.validateResponses,

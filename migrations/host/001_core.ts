@@ -106,6 +106,18 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['plugin_configs', 'number_ranges', 'idempotency_keys', 'rate_limit_counters', 'sessions', 'admin_integrations', 'admin_users', 'customer_addresses', 'customers', 'customer_groups', 'sales_channels'])
+  for (const table of [
+    'plugin_configs',
+    'number_ranges',
+    'idempotency_keys',
+    'rate_limit_counters',
+    'sessions',
+    'admin_integrations',
+    'admin_users',
+    'customer_addresses',
+    'customers',
+    'customer_groups',
+    'sales_channels',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

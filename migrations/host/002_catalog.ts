@@ -71,6 +71,14 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['rules', 'product_categories', 'product_tier_prices', 'products', 'landing_pages', 'categories', 'cms_pages'])
+  for (const table of [
+    'rules',
+    'product_categories',
+    'product_tier_prices',
+    'products',
+    'landing_pages',
+    'categories',
+    'cms_pages',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

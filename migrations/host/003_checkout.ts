@@ -97,6 +97,14 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['documents', 'order_transactions', 'order_deliveries', 'order_line_items', 'orders', 'cart_line_items', 'carts'])
+  for (const table of [
+    'documents',
+    'order_transactions',
+    'order_deliveries',
+    'order_line_items',
+    'orders',
+    'cart_line_items',
+    'carts',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

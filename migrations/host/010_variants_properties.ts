@@ -42,7 +42,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['product_properties', 'product_options', 'property_group_options', 'property_groups']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['product_properties', 'product_options', 'property_group_options', 'property_groups'])
+    await knex.schema.dropTableIfExists(table);
   await knex.schema.alterTable('products', (t) => {
     t.dropIndex(['parent_id']);
     t.dropColumn('parent_id');

@@ -11,8 +11,27 @@ import { dropRowTrigger, rowTriggerStatements } from '../../src/lib/migration-he
  */
 const BUMP = "update catalog_counters set value = value + 1 where name = 'sessions'";
 
-const SESSION_COLUMNS = ['sales_channel_id', 'customer_id', 'actor_type', 'actor_id', 'attributes', 'expires_at', 'revoked_at'];
-const CUSTOMER_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'];
+const SESSION_COLUMNS = [
+  'sales_channel_id',
+  'customer_id',
+  'actor_type',
+  'actor_id',
+  'attributes',
+  'expires_at',
+  'revoked_at',
+];
+const CUSTOMER_COLUMNS = [
+  'id',
+  'sales_channel_id',
+  'customer_number',
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'group_id',
+  'tags',
+  'active',
+];
 
 /** One trigger per table and event; `columns`: only an update that changes one of them counts. */
 const TRIGGERS: Array<{ name: string; table: string; event: 'insert' | 'update' | 'delete'; columns?: string[] }> = [
@@ -27,8 +46,20 @@ const TRIGGERS: Array<{ name: string; table: string; event: 'insert' | 'update' 
 function createTrigger(knex: Knex, trigger: (typeof TRIGGERS)[number]): string[] {
   const { name, table, event, columns } = trigger;
   const dialect = dialectOf(knex);
-  const changed = (column: string) => (dialect === 'sqlite' ? `old.${column} is not new.${column}` : dialect === 'postgres' ? `old.${column} is distinct from new.${column}` : `not (old.${column} <=> new.${column})`);
-  return rowTriggerStatements(knex, { name, table, event, timing: 'after', when: columns?.map(changed).join(' or '), body: BUMP });
+  const changed = (column: string) =>
+    dialect === 'sqlite'
+      ? `old.${column} is not new.${column}`
+      : dialect === 'postgres'
+        ? `old.${column} is distinct from new.${column}`
+        : `not (old.${column} <=> new.${column})`;
+  return rowTriggerStatements(knex, {
+    name,
+    table,
+    event,
+    timing: 'after',
+    when: columns?.map(changed).join(' or '),
+    body: BUMP,
+  });
 }
 
 export async function up(knex: Knex): Promise<void> {

@@ -1,5 +1,10 @@
 import type { Knex } from 'knex';
-import { createVersionTriggers, dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
+import {
+  createVersionTriggers,
+  dropVersionTriggers,
+  versionTriggersOn,
+  type VersionTrigger,
+} from '../../src/lib/migration-helpers.js';
 
 /**
  * The products version (issue 12): a counter in catalog_counters that moves on every write to what
@@ -16,7 +21,10 @@ import { createVersionTriggers, dropVersionTriggers, versionTriggersOn, type Ver
 const BUMP = "update catalog_counters set value = value + 1 where name = 'products'";
 
 const TRIGGERS: VersionTrigger[] = [
-  ...versionTriggersOn(['products', 'product_categories', 'product_tier_prices'], (table, event) => `products_version_${table}_${event}`),
+  ...versionTriggersOn(
+    ['products', 'product_categories', 'product_tier_prices'],
+    (table, event) => `products_version_${table}_${event}`,
+  ),
   // A category's delete removes its product_categories rows by ON DELETE CASCADE, which fires no
   // trigger on MySQL/MariaDB: the category's own delete counts for them.
   { name: 'products_version_categories_delete', table: 'categories', event: 'delete' as const },

@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { createRowVersionTrigger, createVersionTriggers, dropVersionTriggers, versionTriggersOn, type VersionTrigger } from '../../src/lib/migration-helpers.js';
+import {
+  createRowVersionTrigger,
+  createVersionTriggers,
+  dropVersionTriggers,
+  versionTriggersOn,
+  type VersionTrigger,
+} from '../../src/lib/migration-helpers.js';
 
 /**
  * Each order's version (issue 12): `orders.version` moves on every write to what an order read
@@ -22,7 +28,8 @@ const PART_TRIGGERS = versionTriggersOn(PART_TABLES, (table, event) => `order_ve
 const ORDER_TRIGGER: VersionTrigger = { name: 'order_version_orders_update', table: 'orders', event: 'update' };
 
 function partBump(event: VersionTrigger['event']): string {
-  const orders = event === 'insert' ? 'NEW.order_id' : event === 'delete' ? 'OLD.order_id' : 'NEW.order_id, OLD.order_id';
+  const orders =
+    event === 'insert' ? 'NEW.order_id' : event === 'delete' ? 'OLD.order_id' : 'NEW.order_id, OLD.order_id';
   return `update orders set version = version + 1 where id in (${orders})`;
 }
 

@@ -10,9 +10,24 @@ import type { Knex } from 'knex';
  * key (contract v2); the add-on deletes the rows on the host's delete events.
  */
 const PARTIAL_ASSORTMENT_TABLES = [
-  { table: 'suite_partial_assortment_category_rule', entityColumn: 'category_id', versionColumn: 'category_version_id', short: 'spa_category' },
-  { table: 'suite_partial_assortment_landing_page_rule', entityColumn: 'landing_page_id', versionColumn: 'landing_page_version_id', short: 'spa_landing_page' },
-  { table: 'suite_partial_assortment_product_rule', entityColumn: 'product_id', versionColumn: 'product_version_id', short: 'spa_product' },
+  {
+    table: 'suite_partial_assortment_category_rule',
+    entityColumn: 'category_id',
+    versionColumn: 'category_version_id',
+    short: 'spa_category',
+  },
+  {
+    table: 'suite_partial_assortment_landing_page_rule',
+    entityColumn: 'landing_page_id',
+    versionColumn: 'landing_page_version_id',
+    short: 'spa_landing_page',
+  },
+  {
+    table: 'suite_partial_assortment_product_rule',
+    entityColumn: 'product_id',
+    versionColumn: 'product_version_id',
+    short: 'spa_product',
+  },
 ] as const;
 
 export async function up(knex: Knex): Promise<void> {

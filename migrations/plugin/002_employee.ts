@@ -97,6 +97,13 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['b2b_account_requests', 'b2b_login_tokens', 'b2b_employee_invitations', 'b2b_employee_customers', 'b2b_employee_roles', 'b2b_employees'])
+  for (const table of [
+    'b2b_account_requests',
+    'b2b_login_tokens',
+    'b2b_employee_invitations',
+    'b2b_employee_customers',
+    'b2b_employee_roles',
+    'b2b_employees',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

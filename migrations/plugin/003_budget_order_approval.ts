@@ -112,7 +112,9 @@ export async function up(knex: Knex): Promise<void> {
     jsonText(t, 'payload').nullable();
     t.integer('position').notNullable().defaultTo(0);
     t.index(['approval_id', 'position'], 'suite_oa_line_items_approval_idx');
-    t.foreign('approval_id', 'suite_oa_line_items_approval_fk').references('suite_order_approvals.id').onDelete('CASCADE');
+    t.foreign('approval_id', 'suite_oa_line_items_approval_fk')
+      .references('suite_order_approvals.id')
+      .onDelete('CASCADE');
   });
   /** Reservations: the budget-relevant net amount of an open approval, per budget. */
   await knex.schema.createTable('suite_order_approval_budgets', (t) => {
@@ -139,7 +141,9 @@ export async function up(knex: Knex): Promise<void> {
     jsonText(t, 'cc_employee_ids').notNullable();
     dateTime(t, 'created_at').notNullable();
     t.unique(['approval_id', 'round', 'approver_key'], 'suite_oa_decisions_uq');
-    t.foreign('approval_id', 'suite_oa_decisions_approval_fk').references('suite_order_approvals.id').onDelete('CASCADE');
+    t.foreign('approval_id', 'suite_oa_decisions_approval_fk')
+      .references('suite_order_approvals.id')
+      .onDelete('CASCADE');
   });
   await knex.schema.createTable('suite_order_approval_activities', (t) => {
     idColumn(t).primary();
@@ -152,7 +156,9 @@ export async function up(knex: Knex): Promise<void> {
     jsonText(t, 'metadata').notNullable();
     dateTime(t, 'created_at').notNullable();
     t.index(['approval_id', 'created_at'], 'suite_oa_activities_approval_idx');
-    t.foreign('approval_id', 'suite_oa_activities_approval_fk').references('suite_order_approvals.id').onDelete('CASCADE');
+    t.foreign('approval_id', 'suite_oa_activities_approval_fk')
+      .references('suite_order_approvals.id')
+      .onDelete('CASCADE');
   });
   /** When each approver was last reminded of an approval: one reminder per approver per interval. */
   await knex.schema.createTable('suite_order_approval_reminders', (t) => {
@@ -160,7 +166,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('approver_key', 64).notNullable();
     dateTime(t, 'last_sent_at').notNullable();
     t.primary(['approval_id', 'approver_key'], 'suite_oa_reminders_pk');
-    t.foreign('approval_id', 'suite_oa_reminders_approval_fk').references('suite_order_approvals.id').onDelete('CASCADE');
+    t.foreign('approval_id', 'suite_oa_reminders_approval_fk')
+      .references('suite_order_approvals.id')
+      .onDelete('CASCADE');
   });
 }
 

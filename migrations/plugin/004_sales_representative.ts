@@ -31,7 +31,11 @@ export async function up(knex: Knex): Promise<void> {
   /** A customer has at most one representative (unique customer_id): assigning it to another moves it. */
   await knex.schema.createTable('b2b_sales_representative_customers', (t) => {
     id(t).primary();
-    id(t, 'sales_representative_id').notNullable().references('b2b_sales_representatives.id').withKeyName('b2b_src_representative_fk').onDelete('CASCADE');
+    id(t, 'sales_representative_id')
+      .notNullable()
+      .references('b2b_sales_representatives.id')
+      .withKeyName('b2b_src_representative_fk')
+      .onDelete('CASCADE');
     id(t, 'customer_id').notNullable();
     time(t, 'created_at').notNullable();
     t.unique(['customer_id'], { indexName: 'b2b_src_customer_unique' });
@@ -50,9 +54,17 @@ export async function up(knex: Knex): Promise<void> {
     id(t).primary();
     id(t, 'customer_id').notNullable();
     id(t, 'type_id').notNullable().references('b2b_customer_activity_types.id').withKeyName('b2b_activity_type_fk');
-    id(t, 'sales_representative_id').nullable().references('b2b_sales_representatives.id').withKeyName('b2b_activity_representative_fk').onDelete('SET NULL');
+    id(t, 'sales_representative_id')
+      .nullable()
+      .references('b2b_sales_representatives.id')
+      .withKeyName('b2b_activity_representative_fk')
+      .onDelete('SET NULL');
     /** The customer's contact person, if it was one of its employees. */
-    id(t, 'employee_id').nullable().references('b2b_employees.id').withKeyName('b2b_activity_employee_fk').onDelete('SET NULL');
+    id(t, 'employee_id')
+      .nullable()
+      .references('b2b_employees.id')
+      .withKeyName('b2b_activity_employee_fk')
+      .onDelete('SET NULL');
     id(t, 'order_id').nullable();
     t.string('subject', 255).notNullable();
     t.text('comment').nullable();
@@ -77,6 +89,11 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['b2b_customer_activities', 'b2b_customer_activity_types', 'b2b_sales_representative_customers', 'b2b_sales_representatives'])
+  for (const table of [
+    'b2b_customer_activities',
+    'b2b_customer_activity_types',
+    'b2b_sales_representative_customers',
+    'b2b_sales_representatives',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

@@ -113,7 +113,13 @@ export async function up(knex: Knex): Promise<void> {
   const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
   let n = 0;
   for (const [language, entries] of Object.entries(SNIPPETS)) {
-    const rows = Object.entries(entries).map(([key, value]) => ({ id: `00000000000000000000000005${String(++n).padStart(6, '0')}`, language, snippet_key: key, value, created_at: now }));
+    const rows = Object.entries(entries).map(([key, value]) => ({
+      id: `00000000000000000000000005${String(++n).padStart(6, '0')}`,
+      language,
+      snippet_key: key,
+      value,
+      created_at: now,
+    }));
     await knex('b2b_snippets').insert(rows);
   }
 }

@@ -107,10 +107,19 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['event_id', 'created_at'], 'b2b_event_circ_event_idx');
   });
   const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-  await knex('b2b_event_participant_statuses').insert(SYSTEM_STATUSES.map((status, index) => ({ ...status, system: true, position: index + 1, created_at: now })));
+  await knex('b2b_event_participant_statuses').insert(
+    SYSTEM_STATUSES.map((status, index) => ({ ...status, system: true, position: index + 1, created_at: now })),
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['b2b_event_circular_mails', 'b2b_event_participants', 'b2b_event_participant_statuses', 'b2b_event_speakers', 'b2b_events', 'b2b_event_specifications'])
+  for (const table of [
+    'b2b_event_circular_mails',
+    'b2b_event_participants',
+    'b2b_event_participant_statuses',
+    'b2b_event_speakers',
+    'b2b_events',
+    'b2b_event_specifications',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

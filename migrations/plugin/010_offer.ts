@@ -6,12 +6,52 @@ const time = (t: Knex.CreateTableBuilder, name: string) => t.datetime(name, { pr
 
 /** The offer statuses with the flags the service reads to decide who may do what in each. */
 const STATES = [
-  { technicalName: 'requested', name: 'Requested', salesEdit: true, accept: false, decline: true, extension: false, final: false },
-  { technicalName: 'draft', name: 'Draft', salesEdit: true, accept: false, decline: true, extension: false, final: false },
+  {
+    technicalName: 'requested',
+    name: 'Requested',
+    salesEdit: true,
+    accept: false,
+    decline: true,
+    extension: false,
+    final: false,
+  },
+  {
+    technicalName: 'draft',
+    name: 'Draft',
+    salesEdit: true,
+    accept: false,
+    decline: true,
+    extension: false,
+    final: false,
+  },
   { technicalName: 'open', name: 'Open', salesEdit: true, accept: true, decline: true, extension: true, final: false },
-  { technicalName: 'accepted', name: 'Accepted', salesEdit: false, accept: false, decline: false, extension: false, final: true },
-  { technicalName: 'declined', name: 'Declined', salesEdit: false, accept: false, decline: false, extension: false, final: true },
-  { technicalName: 'expired', name: 'Expired', salesEdit: true, accept: false, decline: true, extension: true, final: false },
+  {
+    technicalName: 'accepted',
+    name: 'Accepted',
+    salesEdit: false,
+    accept: false,
+    decline: false,
+    extension: false,
+    final: true,
+  },
+  {
+    technicalName: 'declined',
+    name: 'Declined',
+    salesEdit: false,
+    accept: false,
+    decline: false,
+    extension: false,
+    final: true,
+  },
+  {
+    technicalName: 'expired',
+    name: 'Expired',
+    salesEdit: true,
+    accept: false,
+    decline: true,
+    extension: true,
+    final: false,
+  },
 ];
 
 export async function up(knex: Knex): Promise<void> {
@@ -116,5 +156,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['b2b_offer_documents', 'b2b_offer_line_items', 'b2b_offers', 'b2b_offer_states']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['b2b_offer_documents', 'b2b_offer_line_items', 'b2b_offers', 'b2b_offer_states'])
+    await knex.schema.dropTableIfExists(table);
 }

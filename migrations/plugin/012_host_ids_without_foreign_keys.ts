@@ -47,7 +47,11 @@ export const HOST_ID_COLUMNS: Record<string, string[]> = {
 const isSqlite = (knex: Knex) => dialectOf(knex) === 'sqlite';
 
 /** Foreign keys of `table` on the given columns: constraint name (MySQL) and column. */
-async function foreignKeysOn(knex: Knex, table: string, columns: string[]): Promise<Array<{ name: string | null; column: string }>> {
+async function foreignKeysOn(
+  knex: Knex,
+  table: string,
+  columns: string[],
+): Promise<Array<{ name: string | null; column: string }>> {
   if (isSqlite(knex)) {
     const rows = (await knex.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string }>;
     return rows.filter((r) => columns.includes(r.from)).map((r) => ({ name: null, column: r.from }));
@@ -105,8 +109,10 @@ export async function up(knex: Knex): Promise<void> {
       });
     }
     // MySQL/MariaDB keep the index a foreign key created, so its column stays indexed (PostgreSQL never made one: added below).
-    if (dialectOf(knex) === 'mysql') for (const fk of foreignKeys) await knex.raw('ALTER TABLE ?? DROP FOREIGN KEY ??', [table, fk.name!]);
-    if (dialectOf(knex) === 'postgres') for (const fk of foreignKeys) await knex.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [table, fk.name!]);
+    if (dialectOf(knex) === 'mysql')
+      for (const fk of foreignKeys) await knex.raw('ALTER TABLE ?? DROP FOREIGN KEY ??', [table, fk.name!]);
+    if (dialectOf(knex) === 'postgres')
+      for (const fk of foreignKeys) await knex.raw('ALTER TABLE ?? DROP CONSTRAINT ??', [table, fk.name!]);
 
     const indexed = await leadingIndexColumns(knex, table);
     for (const column of columns.filter((c) => !indexed.has(c)))

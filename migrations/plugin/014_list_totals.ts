@@ -30,13 +30,17 @@ export async function up(knex: Knex): Promise<void> {
       t.bigInteger('approvals').notNullable().defaultTo(0);
     });
   await knex('suite_order_approval_counts').delete();
-  await knex.raw(`${MIGRATION_BACKFILL} insert into suite_order_approval_counts (customer_id, approvals) select customer_id, count(*) from suite_order_approvals group by customer_id`);
+  await knex.raw(
+    `${MIGRATION_BACKFILL} insert into suite_order_approval_counts (customer_id, approvals) select customer_id, count(*) from suite_order_approvals group by customer_id`,
+  );
 
   if (!(await knex.schema.hasColumn('suite_budgets', 'order_count')))
     await knex.schema.alterTable('suite_budgets', (t) => {
       t.bigInteger('order_count').notNullable().defaultTo(0);
     });
-  await knex.raw(`${MIGRATION_BACKFILL} update suite_budgets set order_count = (select count(*) from suite_budget_orders o where o.budget_id = suite_budgets.id)`);
+  await knex.raw(
+    `${MIGRATION_BACKFILL} update suite_budgets set order_count = (select count(*) from suite_budget_orders o where o.budget_id = suite_budgets.id)`,
+  );
 
   await knex.schema.alterTable('suite_order_approvals', (t) => {
     t.index(['customer_id', 'created_at', 'id'], 'suite_order_approvals_list_idx');

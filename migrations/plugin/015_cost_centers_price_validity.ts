@@ -55,5 +55,6 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('suite_customer_prices', (t) => {
     for (const column of ['valid_from', 'valid_until', 'currency_iso', 'list_price_net']) t.dropColumn(column);
   });
-  for (const table of ['suite_cost_center_selections', 'suite_cost_center_defaults', 'suite_cost_centers']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['suite_cost_center_selections', 'suite_cost_center_defaults', 'suite_cost_centers'])
+    await knex.schema.dropTableIfExists(table);
 }

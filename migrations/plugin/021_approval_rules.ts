@@ -20,8 +20,20 @@ const RULE_SETS = 'suite_approval_rule_sets';
 const APPROVAL_LEVELS = 'suite_order_approval_levels';
 
 const MIGRATED = [
-  { origin: 'budget', name: 'A budget is exceeded', priority: 10, appliesTo: 'orders', conditions: { budgetExceeded: true } },
-  { origin: 'role', name: "The buyer's role requires approval", priority: 20, appliesTo: 'orders', conditions: { roleRequiresApproval: true } },
+  {
+    origin: 'budget',
+    name: 'A budget is exceeded',
+    priority: 10,
+    appliesTo: 'orders',
+    conditions: { budgetExceeded: true },
+  },
+  {
+    origin: 'role',
+    name: "The buyer's role requires approval",
+    priority: 20,
+    appliesTo: 'orders',
+    conditions: { roleRequiresApproval: true },
+  },
   { origin: 'request', name: 'The buyer asks for approval', priority: 30, appliesTo: 'requests', conditions: {} },
 ];
 const SETTINGS_LEVEL = [{ name: 'Approvers', type: 'approver-settings', required: 1 }];
@@ -86,8 +98,14 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   const customerIds = new Set<string>();
-  for (const table of ['b2b_employee_customers', 'suite_order_approval_settings', 'suite_budgets', 'suite_order_approvals'])
-    for (const row of (await knex(table).distinct('customer_id')) as Array<{ customer_id: string }>) customerIds.add(row.customer_id);
+  for (const table of [
+    'b2b_employee_customers',
+    'suite_order_approval_settings',
+    'suite_budgets',
+    'suite_order_approvals',
+  ])
+    for (const row of (await knex(table).distinct('customer_id')) as Array<{ customer_id: string }>)
+      customerIds.add(row.customer_id);
   const now = nowDb();
   const rows: Array<Record<string, unknown>> = [];
   const sets: Array<Record<string, unknown>> = [];

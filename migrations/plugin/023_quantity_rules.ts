@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { createVersionTriggers, dropVersionTriggers, idColumn, timestamps, versionTriggersOn } from '../../src/lib/migration-helpers.js';
+import {
+  createVersionTriggers,
+  dropVersionTriggers,
+  idColumn,
+  timestamps,
+  versionTriggersOn,
+} from '../../src/lib/migration-helpers.js';
 
 /**
  * Quantity rules: per product (a host id, no foreign key) the quantities a buyer may order — a

@@ -69,7 +69,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['b2b_offer_message_reads', 'b2b_offer_messages', 'b2b_offer_versions']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['b2b_offer_message_reads', 'b2b_offer_messages', 'b2b_offer_versions'])
+    await knex.schema.dropTableIfExists(table);
   await knex.schema.alterTable('b2b_offer_documents', (t) => {
     t.dropColumn('version');
   });

@@ -88,6 +88,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['suite_host_jobs', 'suite_host_mail_outbox', 'suite_host_visibility_version', 'suite_host_plugin_configs', 'suite_host_number_ranges', 'suite_host_sessions', 'idempotency_keys', 'rate_limit_counters'])
+  for (const table of [
+    'suite_host_jobs',
+    'suite_host_mail_outbox',
+    'suite_host_visibility_version',
+    'suite_host_plugin_configs',
+    'suite_host_number_ranges',
+    'suite_host_sessions',
+    'idempotency_keys',
+    'rate_limit_counters',
+  ])
     await knex.schema.dropTableIfExists(table);
 }

@@ -6,12 +6,20 @@ import type { CustomerRef, ProductRecord, StoreContext } from '../host/contract.
 export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
 
 export function requireCustomer(ctx: StoreContext): CustomerRef {
-  if (!ctx.customer) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'Choose the customer you act for before using a cart or placing an order.');
+  if (!ctx.customer)
+    throw Errors.badRequest(
+      'SUITE__CUSTOMER_REQUIRED',
+      'Choose the customer you act for before using a cart or placing an order.',
+    );
   return ctx.customer;
 }
 
 export const notAvailable = (productId: string | null, pointer?: string) =>
-  Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `The product "${productId ?? ''}" is not available.`, pointer ? { pointer } : {});
+  Errors.badRequest(
+    'SUITE__PRODUCT_NOT_AVAILABLE',
+    `The product "${productId ?? ''}" is not available.`,
+    pointer ? { pointer } : {},
+  );
 
 export const outOfStock = (product: ProductRecord, pointer?: string) =>
   Errors.badRequest('SUITE__OUT_OF_STOCK', `Only ${Math.max(0, product.stock)} of "${product.name}" are in stock.`, {
@@ -21,5 +29,9 @@ export const outOfStock = (product: ProductRecord, pointer?: string) =>
 
 export function checkQuantity(quantity: number, pointer: string): void {
   if (!Number.isSafeInteger(quantity) || quantity < 1 || quantity > CART_LIMITS.maxLineQuantity)
-    throw Errors.badRequest('SUITE__QUANTITY_LIMIT_EXCEEDED', `A line's quantity must be between 1 and ${CART_LIMITS.maxLineQuantity}.`, { pointer });
+    throw Errors.badRequest(
+      'SUITE__QUANTITY_LIMIT_EXCEEDED',
+      `A line's quantity must be between 1 and ${CART_LIMITS.maxLineQuantity}.`,
+      { pointer },
+    );
 }

@@ -13,21 +13,33 @@ import { toMinor } from '../lib/money.js';
  */
 
 /** Money is a number with the currency's precision at the edge, minor units in the table: converts filters on money fields. */
-export function moneyFiltersToMinor(filters: Filter[] | undefined, moneyFields: string[], precision: number): Filter[] | undefined {
+export function moneyFiltersToMinor(
+  filters: Filter[] | undefined,
+  moneyFields: string[],
+  precision: number,
+): Filter[] | undefined {
   const convert = (value: unknown): number => {
     const amount = typeof value === 'number' ? value : Number(value);
     if (typeof value === 'boolean' || value === '' || !Number.isFinite(amount))
-      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', 'A price filter needs a number.', { pointer: '/filter' });
+      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', 'A price filter needs a number.', {
+        pointer: '/filter',
+      });
     return toMinor(amount, precision);
   };
   return filters?.map((filter): Filter => {
-    if ('queries' in filter) return { ...filter, queries: moneyFiltersToMinor(filter.queries, moneyFields, precision) ?? [] };
+    if ('queries' in filter)
+      return { ...filter, queries: moneyFiltersToMinor(filter.queries, moneyFields, precision) ?? [] };
     if (!moneyFields.includes(filter.field)) return filter;
     if (filter.type === 'equals') return filter.value === null ? filter : { ...filter, value: convert(filter.value) };
     if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
     if (filter.type === 'range')
-      return { ...filter, parameters: Object.fromEntries(Object.entries(filter.parameters).map(([k, v]) => [k, convert(v)])) };
-    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `The filter "${filter.type}" does not apply to prices.`, { pointer: '/filter' });
+      return {
+        ...filter,
+        parameters: Object.fromEntries(Object.entries(filter.parameters).map(([k, v]) => [k, convert(v)])),
+      };
+    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `The filter "${filter.type}" does not apply to prices.`, {
+      pointer: '/filter',
+    });
   });
 }
 
@@ -70,7 +82,12 @@ export function sortKeyOf(keys: Map<string, number>): { sql: string; bindings: A
 export type SortEntry = { field: string; order?: string };
 
 /** Orders a product search by sort entries: a plugin's ordering (an id → rank map, see sortKeyOf) or a field of the spec. */
-export function orderProducts(qb: Knex.QueryBuilder, entries: SortEntry[], orderings: Record<string, Map<string, number>>, spec: CriteriaSpec): void {
+export function orderProducts(
+  qb: Knex.QueryBuilder,
+  entries: SortEntry[],
+  orderings: Record<string, Map<string, number>>,
+  spec: CriteriaSpec,
+): void {
   for (const entry of entries) {
     const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     const keys = orderings[entry.field];
@@ -94,7 +111,8 @@ export function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { ex
     where(qb: Knex.QueryBuilder) {
       qb.where((match) => {
         byNumber(match);
-        if (/[!%_]/.test(text) || dialect === 'postgres') match.orWhereRaw(likeSql(match), ['products.name', `%${escapeLike(text)}%`]);
+        if (/[!%_]/.test(text) || dialect === 'postgres')
+          match.orWhereRaw(likeSql(match), ['products.name', `%${escapeLike(text)}%`]);
         else match.orWhere('products.name', 'like', `%${text}%`);
       });
     },
@@ -107,10 +125,13 @@ export function numberFirstMatch(dialect: Dialect, text: string, alsoMatch: { ex
      * number match is the term as typed, upper- and lower-cased, while the rank compares lower-cased,
      * so a mixed-case number matched by name can rank among the number matches.
      */
-    readRankedPage: dialect !== 'mysql' ? undefined : async (dataQuery: Knex.QueryBuilder, limit: number): Promise<unknown[]> => {
-      const head = (await dataQuery.clone().where(byNumber)) as unknown[];
-      return head.length === limit ? head : ((await dataQuery) as unknown[]);
-    },
+    readRankedPage:
+      dialect !== 'mysql'
+        ? undefined
+        : async (dataQuery: Knex.QueryBuilder, limit: number): Promise<unknown[]> => {
+            const head = (await dataQuery.clone().where(byNumber)) as unknown[];
+            return head.length === limit ? head : ((await dataQuery) as unknown[]);
+          },
     rank(qb: Knex.QueryBuilder) {
       const exact = alsoMatch.exact.filter(isId);
       const prefix = alsoMatch.prefix.filter(isId);

@@ -11,7 +11,13 @@ export const CUSTOMER_SEARCH_CRITERIA: CriteriaSpec = {
     lastName: { column: 'customers.last_name', type: 'string' },
     groupId: { column: 'customers.group_id', type: 'id' },
   },
-  termColumns: ['customers.company', 'customers.customer_number', 'customers.email', 'customers.first_name', 'customers.last_name'],
+  termColumns: [
+    'customers.company',
+    'customers.customer_number',
+    'customers.email',
+    'customers.first_name',
+    'customers.last_name',
+  ],
   defaultSort: [
     { column: 'customers.company', order: 'asc' },
     { column: 'customers.id', order: 'asc' },

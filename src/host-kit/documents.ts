@@ -26,7 +26,12 @@ type SummaryRow = Omit<DocumentRow, 'content' | 'updated_at'> & { order_number: 
 export type DocumentsApi = HostRuntime['documents'];
 
 function safeFilePart(value: string): string {
-  return value.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'document';
+  return (
+    value
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'document'
+  );
 }
 
 /** The fields plugins search documents by through the contract (`documents.search`); see DocumentScope. */
@@ -89,14 +94,20 @@ function toSummary(row: SummaryRow): ContractDocumentSummary {
 export function createDocumentStore({ table, orders }: DocumentStoreTables): DocumentsApi {
   const documentsWithOrderNumber = (executor: Executor): Knex.QueryBuilder => {
     const source = orders(executor);
-    return executor(`${table} as documents`).leftJoin(typeof source === 'string' ? `${source} as o` : source.as('o'), 'o.id', 'documents.order_id');
+    return executor(`${table} as documents`).leftJoin(
+      typeof source === 'string' ? `${source} as o` : source.as('o'),
+      'o.id',
+      'documents.order_id',
+    );
   };
   return {
     async createPdf(executor, input) {
       const content = await renderPdf(input.title, input.lines);
       const id = newId();
       const base = `${safeFilePart(input.type)}-${safeFilePart(input.number)}`;
-      const taken = await executor<DocumentRow>(table).where({ file_name: `${base}.pdf` }).first('id');
+      const taken = await executor<DocumentRow>(table)
+        .where({ file_name: `${base}.pdf` })
+        .first('id');
       const fileName = taken ? `${base}-${id.slice(0, 8)}.pdf` : `${base}.pdf`;
       await executor(table).insert({
         id,
@@ -133,7 +144,12 @@ export function createDocumentStore({ table, orders }: DocumentStoreTables): Doc
       if (wanted.length === 0) return [];
       const byId = new Map<string, ContractDocumentSummary>();
       for (let i = 0; i < wanted.length; i += 500) {
-        for (const row of await selectRows<SummaryRow>(documentsWithOrderNumber(executor).whereIn('documents.id', wanted.slice(i, i + 500)).select(SUMMARY_COLUMNS))) byId.set(row.id, toSummary(row));
+        for (const row of await selectRows<SummaryRow>(
+          documentsWithOrderNumber(executor)
+            .whereIn('documents.id', wanted.slice(i, i + 500))
+            .select(SUMMARY_COLUMNS),
+        ))
+          byId.set(row.id, toSummary(row));
       }
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
@@ -147,7 +163,9 @@ export function createDocumentStore({ table, orders }: DocumentStoreTables): Doc
             own.where('o.placed_by_type', placedBy.type).where('o.placed_by_id', placedBy.id);
           });
         });
-      const page = await searchByCriteria<SummaryRow>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) => qb.select(SUMMARY_COLUMNS));
+      const page = await searchByCriteria<SummaryRow>(base, criteria, DOCUMENT_SEARCH_CRITERIA, (qb) =>
+        qb.select(SUMMARY_COLUMNS),
+      );
       return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toSummary) };
     },
   };

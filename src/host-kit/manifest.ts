@@ -44,7 +44,11 @@ const manifestSchema = {
         type: 'object',
         required: ['key', 'group', 'description'],
         additionalProperties: false,
-        properties: { key: { type: 'string', pattern: '^[a-z0-9_.-]+$' }, group: { type: 'string' }, description: { type: 'string' } },
+        properties: {
+          key: { type: 'string', pattern: '^[a-z0-9_.-]+$' },
+          group: { type: 'string' },
+          description: { type: 'string' },
+        },
       },
     },
     mailTemplates: { type: 'array', items: { type: 'string', pattern: '^[a-z0-9_.-]+$' } },
@@ -63,18 +67,26 @@ export function loadManifest(file: string): PluginManifest {
   const validate = ajv.compile(manifestSchema);
   if (!validate(raw)) {
     const first = validate.errors![0]!;
-    const field = first.keyword === 'required' ? `${first.instancePath}/${(first.params as { missingProperty: string }).missingProperty}` : first.instancePath;
+    const field =
+      first.keyword === 'required'
+        ? `${first.instancePath}/${(first.params as { missingProperty: string }).missingProperty}`
+        : first.instancePath;
     throw new Error(`plugin manifest ${file}: field "${field || '/'}" ${first.message}`);
   }
   const manifest = raw as unknown as PluginManifest;
   if (!semver.validRange(manifest.contractVersion))
     throw new Error(`plugin manifest ${file}: field "/contractVersion" is not a semver range (e.g. "^2.0.0")`);
   if (!contractSatisfies(CONTRACT_VERSION, manifest.contractVersion))
-    throw new Error(`plugin manifest ${file}: field "/contractVersion" requires ${manifest.contractVersion}, the host offers ${CONTRACT_VERSION}`);
+    throw new Error(
+      `plugin manifest ${file}: field "/contractVersion" requires ${manifest.contractVersion}, the host offers ${CONTRACT_VERSION}`,
+    );
   // The defaults must satisfy the config schema itself.
   const configValidate = ajv.compile(manifest.config);
   const defaults = configDefaults(manifest);
-  if (!configValidate(defaults)) throw new Error(`plugin manifest ${file}: field "/config${configValidate.errors![0]!.instancePath}" default ${configValidate.errors![0]!.message}`);
+  if (!configValidate(defaults))
+    throw new Error(
+      `plugin manifest ${file}: field "/config${configValidate.errors![0]!.instancePath}" default ${configValidate.errors![0]!.message}`,
+    );
   return manifest;
 }
 

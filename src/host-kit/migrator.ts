@@ -17,7 +17,8 @@ interface MigrationModule {
  * backfills unbounded by itself.
  */
 async function unbounded(knex: Knex, step: (knex: Knex) => Promise<void>): Promise<void> {
-  if (dialectOf(knex) === 'postgres' && knex.isTransaction) await knex.raw('set local statement_timeout = 0; set local lock_timeout = 0');
+  if (dialectOf(knex) === 'postgres' && knex.isTransaction)
+    await knex.raw('set local statement_timeout = 0; set local lock_timeout = 0');
   await step(knex);
 }
 
@@ -29,9 +30,11 @@ class FolderMigrationSource implements Knex.MigrationSource<string> {
   constructor(private readonly folder: string) {}
 
   getMigrations(): Promise<string[]> {
-    return Promise.resolve(readdirSync(this.folder)
-      .filter((f) => /^\d+.*\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
-      .sort());
+    return Promise.resolve(
+      readdirSync(this.folder)
+        .filter((f) => /^\d+.*\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+        .sort(),
+    );
   }
 
   getMigrationName(migration: string): string {
@@ -40,7 +43,10 @@ class FolderMigrationSource implements Knex.MigrationSource<string> {
 
   async getMigration(migration: string): Promise<MigrationModule> {
     const module = (await import(pathToFileURL(join(this.folder, migration)).href)) as MigrationModule;
-    return { up: (knex) => unbounded(knex, (trx) => module.up(trx)), down: (knex) => unbounded(knex, (trx) => module.down(trx)) };
+    return {
+      up: (knex) => unbounded(knex, (trx) => module.up(trx)),
+      down: (knex) => unbounded(knex, (trx) => module.down(trx)),
+    };
   }
 }
 
@@ -65,6 +71,8 @@ export interface MigrationSet {
 export async function pendingMigrations(db: Knex, set: MigrationSet): Promise<string[]> {
   const source = new FolderMigrationSource(resolve(set.folder));
   const expected = (await source.getMigrations()).map((file) => source.getMigrationName(file));
-  const ran = new Set((await db(set.table).select('name')).map((row: { name: string }) => row.name.replace(/\.(ts|js)$/, '')));
+  const ran = new Set(
+    (await db(set.table).select('name')).map((row: { name: string }) => row.name.replace(/\.(ts|js)$/, '')),
+  );
   return expected.filter((name) => !ran.has(name));
 }

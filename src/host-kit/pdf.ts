@@ -8,7 +8,11 @@ const CELL_PADDING = 4;
 /** Renders a title and blocks of text and tables (first row = header) into an A4 PDF. */
 export function renderPdf(title: string, blocks: PdfBlock[], meta: { author?: string } = {}): Promise<Buffer> {
   return new Promise((resolvePdf, rejectPdf) => {
-    const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: title, Author: meta.author ?? 'Suite B2B', Producer: 'Suite B2B' } });
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      info: { Title: title, Author: meta.author ?? 'Suite B2B', Producer: 'Suite B2B' },
+    });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolvePdf(Buffer.concat(chunks)));
@@ -37,14 +41,29 @@ const FIGURE = /^[-+]?\d[\d.,\s]*(\s?%|\s[A-Z]{3})?$/;
  * Columns whose body cells are all figures are right-aligned. Every column gets its natural width
  * (the longest cell on one line), except the widest text column, which takes what is left and wraps.
  */
-export function tableLayout(rows: string[][], measure: (text: string, bold: boolean) => number, available: number): { widths: number[]; right: boolean[] } {
+export function tableLayout(
+  rows: string[][],
+  measure: (text: string, bold: boolean) => number,
+  available: number,
+): { widths: number[]; right: boolean[] } {
   const columns = Math.max(...rows.map((r) => r.length));
   const body = rows.slice(1);
-  const right = Array.from({ length: columns }, (_, c) => body.length > 0 && body.every((r) => (r[c] ?? '') === '' || FIGURE.test((r[c] ?? '').trim())) && body.some((r) => (r[c] ?? '') !== ''));
-  const natural = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((r, index) => measure(r[c] ?? '', index === 0))) + CELL_PADDING * 2 + 1);
+  const right = Array.from(
+    { length: columns },
+    (_, c) =>
+      body.length > 0 &&
+      body.every((r) => (r[c] ?? '') === '' || FIGURE.test((r[c] ?? '').trim())) &&
+      body.some((r) => (r[c] ?? '') !== ''),
+  );
+  const natural = Array.from(
+    { length: columns },
+    (_, c) => Math.max(...rows.map((r, index) => measure(r[c] ?? '', index === 0))) + CELL_PADDING * 2 + 1,
+  );
   const total = natural.reduce((a, b) => a + b, 0);
   const candidates = natural.map((width, c) => ({ width, c })).filter(({ c }) => !right[c]);
-  const flexible = (candidates.length ? candidates : natural.map((width, c) => ({ width, c }))).reduce((a, b) => (b.width > a.width ? b : a)).c;
+  const flexible = (candidates.length ? candidates : natural.map((width, c) => ({ width, c }))).reduce((a, b) =>
+    b.width > a.width ? b : a,
+  ).c;
   const widths = [...natural];
   widths[flexible] = Math.max(natural[flexible]! + (available - total), 40);
   // Still too wide (many figure columns): scale everything down proportionally; cells may wrap then.
@@ -55,17 +74,26 @@ export function tableLayout(rows: string[][], measure: (text: string, bold: bool
 function drawTable(doc: PDFKit.PDFDocument, rows: string[][]): void {
   if (rows.length === 0) return;
   const width = doc.page.width - MARGIN * 2;
-  const measure = (text: string, bold: boolean) => doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).widthOfString(text);
+  const measure = (text: string, bold: boolean) =>
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(9)
+      .widthOfString(text);
   const { widths, right } = tableLayout(rows, measure, width);
   const bottom = doc.page.height - MARGIN;
   rows.forEach((row, index) => {
     doc.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
-    const height = Math.max(...widths.map((w, c) => doc.heightOfString(row[c] ?? '', { width: w - CELL_PADDING * 2 }))) + CELL_PADDING * 2;
+    const height =
+      Math.max(...widths.map((w, c) => doc.heightOfString(row[c] ?? '', { width: w - CELL_PADDING * 2 }))) +
+      CELL_PADDING * 2;
     if (doc.y + height > bottom) doc.addPage();
     const top = doc.y;
     let x = MARGIN;
     widths.forEach((w, c) => {
-      doc.text(row[c] ?? '', x + CELL_PADDING, top + CELL_PADDING, { width: w - CELL_PADDING * 2, align: right[c] ? 'right' : 'left' });
+      doc.text(row[c] ?? '', x + CELL_PADDING, top + CELL_PADDING, {
+        width: w - CELL_PADDING * 2,
+        align: right[c] ? 'right' : 'left',
+      });
       x += w;
     });
     doc

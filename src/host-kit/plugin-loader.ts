@@ -12,7 +12,9 @@ import { migrateFolder, type MigrationSet } from './migrator.js';
 /** The plugin's settings: manifest defaults overlaid by what the operator saved (read per call, so every process sees changes). */
 export function pluginConfigAccess(db: Db, manifest: PluginManifest): HostRuntime['config'] {
   const all = async () => {
-    const row = await db<{ plugin_name: string; config: string | null }>('plugin_configs').where({ plugin_name: manifest.name }).first('config');
+    const row = await db<{ plugin_name: string; config: string | null }>('plugin_configs')
+      .where({ plugin_name: manifest.name })
+      .first('config');
     return { ...configDefaults(manifest), ...readJson<Record<string, unknown>>(row?.config, {}) };
   };
   return {
@@ -53,7 +55,10 @@ export function pluginConfigRoutes(db: Db, manifest: PluginManifest): AdminRoute
         const merged = { ...(await pluginConfigAccess(db, manifest).all()), ...body };
         if (!validateFull(merged)) throw Errors.badRequest('SUITE__INVALID_INPUT', 'The settings are not valid.');
         const saved = Object.fromEntries(Object.entries(merged).filter(([k]) => k in manifest.config.properties));
-        await db('plugin_configs').insert({ plugin_name: manifest.name, config: writeJson(saved), updated_at: nowDb() }).onConflict('plugin_name').merge();
+        await db('plugin_configs')
+          .insert({ plugin_name: manifest.name, config: writeJson(saved), updated_at: nowDb() })
+          .onConflict('plugin_name')
+          .merge();
         return merged;
       },
     },

@@ -42,7 +42,14 @@ import { createAddress, deleteAddress, updateAddress } from './customer/address-
 import { getCmsPage } from './catalog/cms-pages.js';
 import { nextNumber } from './numbers.js';
 import { ensureAdminIntegration, ensureDefaultSalesChannel } from './seed/base-data.js';
-import { importPlugin, migratePlugin, pluginConfigAccess, pluginConfigRoutes, pluginMigrationSet, type LoadedPlugin } from '../host-kit/plugin-loader.js';
+import {
+  importPlugin,
+  migratePlugin,
+  pluginConfigAccess,
+  pluginConfigRoutes,
+  pluginMigrationSet,
+  type LoadedPlugin,
+} from '../host-kit/plugin-loader.js';
 import { createHealth, type Health } from './ops/health.js';
 import { registerHousekeeping } from './ops/housekeeping.js';
 import { createMetrics } from './ops/metrics.js';
@@ -86,7 +93,8 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   watchDatabase(db);
   await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
   await ensureDefaultSalesChannel(db, config.publicUrl);
-  if (config.adminClientId && config.adminClientSecret) await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
+  if (config.adminClientId && config.adminClientSecret)
+    await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
 
   const internals = {
     config,
@@ -99,8 +107,16 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   internals.emit = events.emit.bind(events);
   const rateLimiter = databaseRateLimiter(db);
   internals.rateLimiter = rateLimiter;
-  internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), { db, rateLimiter, validateResponses: config.validateResponses });
-  internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), { db, rateLimiter, validateResponses: config.validateResponses });
+  internals.storeApi = new ApiRouter<StoreContext>(storeApiDefinition(internals), {
+    db,
+    rateLimiter,
+    validateResponses: config.validateResponses,
+  });
+  internals.adminApi = new ApiRouter<AdminContext>(adminApiDefinition(internals), {
+    db,
+    rateLimiter,
+    validateResponses: config.validateResponses,
+  });
 
   const catalog = createCatalogModule(internals);
   const checkout = createCheckoutModule(internals, catalog);
@@ -124,7 +140,8 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       addContextEnricher: (enricher) => void internals.registries.contextEnrichers.push(enricher),
       addContextVersion: (source) => addContextVersion(internals, source),
       contextVersion: (ctx, source) => requestContextVersion(internals, ctx, source),
-      createSession: (executor, identity) => createSession(executor, config.appSecret, config.contextTokenTtl, identity),
+      createSession: (executor, identity) =>
+        createSession(executor, config.appSecret, config.contextTokenTtl, identity),
       revokeActorSessions,
       hashPassword,
       verifyPassword,
@@ -139,12 +156,17 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       findByNumbers: getCustomersByNumbers,
       search: searchCustomers,
       async create(executor, input) {
-        return insertCustomer(executor, { ...input, passwordHash: input.password ? await hashPassword(input.password) : null });
+        return insertCustomer(executor, {
+          ...input,
+          passwordHash: input.password ? await hashPassword(input.password) : null,
+        });
       },
       addresses: listAddresses,
       defaultAddressIds,
       async setDefaultAddress(executor, customerId, type, addressId) {
-        const address = await executor<AddressRow>('customer_addresses').where({ id: addressId, customer_id: customerId }).first('id');
+        const address = await executor<AddressRow>('customer_addresses')
+          .where({ id: addressId, customer_id: customerId })
+          .first('id');
         if (!address) return false;
         await executor('customers')
           .where({ id: customerId })
@@ -189,14 +211,20 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       ...runtime,
       config: pluginConfigAccess(db, manifest),
       // Job handlers receive the runtime that registered them, so plugin jobs read the plugin's settings.
-      jobs: { ...runtime.jobs, register: (name, handler) => runtime.jobs.register(name, (payload) => handler(payload, pluginRuntime)) },
+      jobs: {
+        ...runtime.jobs,
+        register: (name, handler) => runtime.jobs.register(name, (payload) => handler(payload, pluginRuntime)),
+      },
     });
     await inZone('plugin', (host: HostRuntime) => plugin.register(host))(pluginRuntime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }
 
-  const migrationSets: MigrationSet[] = [{ folder: HOST_MIGRATIONS, table: 'knex_migrations' }, ...plugins.flatMap(({ manifest }) => pluginMigrationSet(manifest) ?? [])];
+  const migrationSets: MigrationSet[] = [
+    { folder: HOST_MIGRATIONS, table: 'knex_migrations' },
+    ...plugins.flatMap(({ manifest }) => pluginMigrationSet(manifest) ?? []),
+  ];
   const health = createHealth(db, migrationSets);
   const metrics = createMetrics(db, config.metricsToken);
 
@@ -213,13 +241,22 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   // The APIs first: every layer before them is walked by each of their requests.
   const json = jsonBody(1024 * 1024);
   const adminForm = express.urlencoded({ extended: false, limit: '64kb' });
-  app.use(internals.storeApi.dispatcher('/store-api', [json]), internals.adminApi.dispatcher('/api', [json, adminForm]));
+  app.use(
+    internals.storeApi.dispatcher('/store-api', [json]),
+    internals.adminApi.dispatcher('/api', [json, adminForm]),
+  );
   app.use('/store-api', json, internals.storeApi.router);
   app.use('/api', json, adminForm, internals.adminApi.router);
   app.use(health.router);
   app.get('/metrics', metrics.endpoint);
 
-  const apiDocs = (path: string, api: ApiRouter<unknown>, title: string, securityName: string, securityScheme: Record<string, unknown>) => {
+  const apiDocs = (
+    path: string,
+    api: ApiRouter<unknown>,
+    title: string,
+    securityName: string,
+    securityScheme: Record<string, unknown>,
+  ) => {
     let document: Record<string, unknown> | null = null;
     const build = () =>
       (document ??= buildOpenApi(api.routes, {
@@ -238,8 +275,16 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       res.type('html').send(renderOpenApiHtml(build()));
     });
   };
-  apiDocs('/store-api', internals.storeApi, 'Suite B2B Store API', 'contextToken', { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER });
-  apiDocs('/api', internals.adminApi, 'Suite B2B Admin API', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  apiDocs('/store-api', internals.storeApi, 'Suite B2B Store API', 'contextToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: CONTEXT_TOKEN_HEADER,
+  });
+  apiDocs('/api', internals.adminApi, 'Suite B2B Admin API', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
 
   app.use(['/store-api', '/api'], (req: Request, _res: Response, next: NextFunction) => {
     next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`));

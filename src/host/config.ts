@@ -36,7 +36,8 @@ function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of milliseconds (got "${raw}")`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number of milliseconds (got "${raw}")`);
   return value;
 }
 
@@ -50,7 +51,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const target = parseDatabaseUrl(databaseUrl);
   let appSecret = overrides.appSecret ?? env.APP_SECRET ?? '';
   if (!appSecret) {
-    if (target.dialect !== 'sqlite') throw new Error('APP_SECRET is required when DATABASE_URL is not the embedded SQLite database');
+    if (target.dialect !== 'sqlite')
+      throw new Error('APP_SECRET is required when DATABASE_URL is not the embedded SQLite database');
     mkdirSync(varDir, { recursive: true });
     const file = join(varDir, 'app-secret');
     if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
@@ -58,7 +60,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   if (appSecret.length < 32) throw new Error('APP_SECRET must be at least 32 characters');
   const port = Number(overrides.port ?? env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got "${env.PORT}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number (got "${env.PORT}")`);
   return {
     port,
     databaseUrl,

@@ -63,7 +63,14 @@ export interface StoreContext {
   /** Session attributes plugins set at login (employeeId, salesRepresentativeId, …). */
   attributes: Record<string, unknown>;
   /** Set by the employee add-on's context enricher. */
-  employee: { id: string; roleId: string | null; roleName: string | null; email: string; firstName: string; lastName: string } | null;
+  employee: {
+    id: string;
+    roleId: string | null;
+    roleName: string | null;
+    email: string;
+    firstName: string;
+    lastName: string;
+  } | null;
   /** Set by the sales representative add-on's context enricher. */
   salesRepresentative: { id: string; email: string; name: string } | null;
   /** 'all' for the company admin (the customer login); the role's keys for an employee. */
@@ -87,22 +94,31 @@ export interface AdminContext {
  * 401, another actor 403), `needsCustomer` asks for a customer the caller acts for.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- route lists mix handlers of different inputs (contravariant parameters); each route's own types come from defineStoreRoute
-export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & { auth: 'public' | 'login'; actors?: StoreActorName[] };
+export type StoreRoute<B = any, Q = any, P = any> = RouteDefinition<StoreContext, B, Q, P> & {
+  auth: 'public' | 'login';
+  actors?: StoreActorName[];
+};
 /** Admin API routes: auth 'admin' (a bearer token from /api/oauth/token; actor 'admin'), or 'public' (the token route itself). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as StoreRoute above
-export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & { auth: 'admin' | 'public' };
+export type AdminRoute<B = any, Q = any, P = any> = RouteDefinition<AdminContext, B, Q, P> & {
+  auth: 'admin' | 'public';
+};
 
 /**
  * Declares a Store API route whose handler reads `body`, `query` and `params` typed from its own
  * `schemas` (the objects ajv validates and OpenAPI publishes): reading a property the schema does not
  * declare fails to compile. The route object is returned unchanged.
  */
-export function defineStoreRoute<const S extends RouteSchemas>(route: TypedRoute<StoreContext, S> & { auth: 'public' | 'login'; actors?: StoreActorName[] }): StoreRoute {
+export function defineStoreRoute<const S extends RouteSchemas>(
+  route: TypedRoute<StoreContext, S> & { auth: 'public' | 'login'; actors?: StoreActorName[] },
+): StoreRoute {
   return route as StoreRoute;
 }
 
 /** `defineStoreRoute` for the Admin API. */
-export function defineAdminRoute<const S extends RouteSchemas>(route: TypedRoute<AdminContext, S> & { auth: 'admin' | 'public' }): AdminRoute {
+export function defineAdminRoute<const S extends RouteSchemas>(
+  route: TypedRoute<AdminContext, S> & { auth: 'admin' | 'public' },
+): AdminRoute {
   return route as AdminRoute;
 }
 
@@ -119,7 +135,12 @@ export interface LoginIdentity {
  * account's state) refuses it: the host then spends no extra password check, so a refusal takes
  * the same time whoever owns the address.
  */
-export type LoginProvider = (trx: Trx, email: string, password: string, salesChannel: SalesChannel) => Promise<LoginIdentity | 'wrong-password' | null>;
+export type LoginProvider = (
+  trx: Trx,
+  email: string,
+  password: string,
+  salesChannel: SalesChannel,
+) => Promise<LoginIdentity | 'wrong-password' | null>;
 
 /** Runs for every authenticated Store API request after the session is loaded. */
 export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise<void>;
@@ -160,7 +181,11 @@ export type VisibilityConstraint =
  * Says what of one catalog entity a context may see. `executor` is the connection the host's query
  * runs on (a transaction inside cart and checkout): a filter that reads must read through it.
  */
-export type VisibilityFilter = (ctx: StoreContext, entity: CatalogEntity, executor: Executor) => Promise<VisibilityConstraint>;
+export type VisibilityFilter = (
+  ctx: StoreContext,
+  entity: CatalogEntity,
+  executor: Executor,
+) => Promise<VisibilityConstraint>;
 
 /**
  * A plugin's own list narrowed or sorted by product fields: the host answers the ids of `within`
@@ -296,7 +321,11 @@ export interface PriceProvider {
    * prices many lines (`prices.calculateMany`, listings) calls it once with the lines no earlier
    * provider answered; without it, the provider is called once per line.
    */
-  many?(ctx: StoreContext, items: ReadonlyArray<{ product: ProductRecord; quantity: number }>, executor: Executor): Promise<Array<ProvidedPrice | null>>;
+  many?(
+    ctx: StoreContext,
+    items: ReadonlyArray<{ product: ProductRecord; quantity: number }>,
+    executor: Executor,
+  ): Promise<Array<ProvidedPrice | null>>;
 }
 
 export interface CartLineItem {
@@ -606,12 +635,16 @@ export interface StorefrontPage {
    * download (attachment). `form` holds the posted fields as strings, and a chosen file as a
    * {@link StorefrontUpload}.
    */
-  handler(input: { ctx: StoreContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }):
-    Promise<
-      | { template: string; data: Record<string, unknown>; status?: number }
-      | { redirect: string; login?: { token: string } }
-      | { file: { fileName: string; contentType: string; content: Buffer } }
-    >;
+  handler(input: {
+    ctx: StoreContext;
+    params: Record<string, string>;
+    query: Record<string, unknown>;
+    form: Record<string, unknown>;
+  }): Promise<
+    | { template: string; data: Record<string, unknown>; status?: number }
+    | { redirect: string; login?: { token: string } }
+    | { file: { fileName: string; contentType: string; content: Buffer } }
+  >;
 }
 
 /**
@@ -654,7 +687,12 @@ export interface ConsolePage {
   /** A GET page listed in the console's menu, by `position`. */
   menu?: { label: string; position: number };
   /** `form` holds the posted fields as strings and a chosen file as a {@link StorefrontUpload} (a host without uploads sends none). */
-  handler(input: { ctx: ConsoleContext; params: Record<string, string>; query: Record<string, unknown>; form: Record<string, unknown> }): Promise<ConsolePageResult>;
+  handler(input: {
+    ctx: ConsoleContext;
+    params: Record<string, string>;
+    query: Record<string, unknown>;
+    form: Record<string, unknown>;
+  }): Promise<ConsolePageResult>;
 }
 
 /** (3.4) A declared Admin API route's answer to an in-process call. */
@@ -713,7 +751,10 @@ export interface HostRuntime {
      */
     contextVersion(ctx: StoreContext, source: ContextVersionSource): number | undefined;
     /** Starts a session (e.g. after password-less login) and returns its context token. */
-    createSession(trx: Executor, identity: LoginIdentity & { salesChannelId: string }): Promise<{ token: string; sessionId: string }>;
+    createSession(
+      trx: Executor,
+      identity: LoginIdentity & { salesChannelId: string },
+    ): Promise<{ token: string; sessionId: string }>;
     /** Revokes sessions of one actor (logout everywhere, deactivation, password change). */
     revokeActorSessions(executor: Executor, actorType: ActorType, actorId: string): Promise<number>;
     hashPassword(password: string): Promise<string>;
@@ -730,11 +771,30 @@ export interface HostRuntime {
     /** A page of the customers in `scope` by criteria (see CustomerScope). */
     search(executor: Executor, scope: CustomerScope, criteria: Criteria): Promise<ResultPage<CustomerRef>>;
     /** Creates a customer (account request accepted, CLI). */
-    create(executor: Executor, input: { salesChannelId: string; email: string; password: string | null; firstName: string; lastName: string; company?: string | null; groupId?: string | null }): Promise<CustomerRef>;
+    create(
+      executor: Executor,
+      input: {
+        salesChannelId: string;
+        email: string;
+        password: string | null;
+        firstName: string;
+        lastName: string;
+        company?: string | null;
+        groupId?: string | null;
+      },
+    ): Promise<CustomerRef>;
     addresses(executor: Executor, customerId: string): Promise<CustomerAddress[]>;
     /** The ids of the customer's default addresses (null when none is set or the customer is unknown). */
-    defaultAddressIds(executor: Executor, customerId: string): Promise<{ billing: string | null; shipping: string | null }>;
-    setDefaultAddress(executor: Executor, customerId: string, type: 'billing' | 'shipping', addressId: string): Promise<boolean>;
+    defaultAddressIds(
+      executor: Executor,
+      customerId: string,
+    ): Promise<{ billing: string | null; shipping: string | null }>;
+    setDefaultAddress(
+      executor: Executor,
+      customerId: string,
+      type: 'billing' | 'shipping',
+      addressId: string,
+    ): Promise<boolean>;
     /**
      * (3.5) Adds an address to the customer's address book and answers it in the shape of
      * `addresses`; null when the customer is unknown. A country the host does not know is an
@@ -743,7 +803,12 @@ export interface HostRuntime {
      */
     createAddress(executor: Executor, customerId: string, input: AddressInput): Promise<CustomerAddress | null>;
     /** (3.5) Changes the given fields of one of the customer's addresses; null when it is not the customer's. */
-    updateAddress(executor: Executor, customerId: string, addressId: string, input: Partial<AddressInput>): Promise<CustomerAddress | null>;
+    updateAddress(
+      executor: Executor,
+      customerId: string,
+      addressId: string,
+      input: Partial<AddressInput>,
+    ): Promise<CustomerAddress | null>;
     /** (3.5) Deletes one of the customer's addresses (no longer a default then); false when it is not the customer's. */
     deleteAddress(executor: Executor, customerId: string, addressId: string): Promise<boolean>;
     salesChannel(executor: Executor, id: string): Promise<SalesChannel | null>;
@@ -778,7 +843,11 @@ export interface HostRuntime {
      * A page of active products by criteria (filter, sort, term, ids, paging, total), visible to
      * `ctx`; `ctx` null: every active product (sales staff tools).
      */
-    searchProducts(ctx: StoreContext | null, criteria: Criteria, options?: ProductSearchOptions): Promise<ProductSearchResult>;
+    searchProducts(
+      ctx: StoreContext | null,
+      criteria: Criteria,
+      options?: ProductSearchOptions,
+    ): Promise<ProductSearchResult>;
     /**
      * The ids of `query.within` that match the filter and term, in the order of the sort (then id),
      * for lists the plugin keeps in its own tables. `ctx` given: only active products it may see;
@@ -795,7 +864,10 @@ export interface HostRuntime {
     /** Of the given ids of one entity, those that are active and that the context may see. */
     visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;
     /** Product ids by product number (CSV imports); unknown numbers are absent. */
-    productIdsByNumbers(executor: Executor, productNumbers: string[]): Promise<Array<{ id: string; productNumber: string }>>;
+    productIdsByNumbers(
+      executor: Executor,
+      productNumbers: string[],
+    ): Promise<Array<{ id: string; productNumber: string }>>;
     /**
      * (2.2) The variant family of a product: `productId` names the main product or one of its
      * variants. Null when that product or its main product is unknown, inactive or hidden from the
@@ -809,7 +881,12 @@ export interface HostRuntime {
      * variant family (its main product and variants) is left out. Null when the product is unknown,
      * inactive or hidden from the context. `properties` are the product's own property values.
      */
-    propertySimilarProducts(ctx: StoreContext, productId: string, options: { limit: number }, executor?: Executor): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null>;
+    propertySimilarProducts(
+      ctx: StoreContext,
+      productId: string,
+      options: { limit: number },
+      executor?: Executor,
+    ): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null>;
     /** Called when something that changes visibility changed (cache invalidation across processes). */
     visibilityChanged(executor: Executor): Promise<void>;
     /**
@@ -821,9 +898,18 @@ export interface HostRuntime {
 
   readonly prices: {
     addPriceProvider(provider: PriceProvider): void;
-    calculate(ctx: StoreContext, product: ProductRecord, quantity: number, executor?: Executor): Promise<CalculatedPrice>;
+    calculate(
+      ctx: StoreContext,
+      product: ProductRecord,
+      quantity: number,
+      executor?: Executor,
+    ): Promise<CalculatedPrice>;
     /** The same for many lines at once (tier prices read in one query), in the order given. */
-    calculateMany(ctx: StoreContext, items: Array<{ product: ProductRecord; quantity: number }>, executor?: Executor): Promise<CalculatedPrice[]>;
+    calculateMany(
+      ctx: StoreContext,
+      items: Array<{ product: ProductRecord; quantity: number }>,
+      executor?: Executor,
+    ): Promise<CalculatedPrice[]>;
   };
 
   readonly cart: {
@@ -831,9 +917,16 @@ export interface HostRuntime {
     /** The context's cart (created on first use). */
     current(ctx: StoreContext, executor?: Executor): Promise<Cart>;
     get(executor: Executor, token: string): Promise<Cart | null>;
-    addLineItems(ctx: StoreContext, items: Array<{ type?: string; productId: string; quantity: number; payload?: Record<string, unknown> }>): Promise<Cart>;
+    addLineItems(
+      ctx: StoreContext,
+      items: Array<{ type?: string; productId: string; quantity: number; payload?: Record<string, unknown> }>,
+    ): Promise<Cart>;
     /** Prices every line for the context (visibility and line-item processors applied). */
-    price(ctx: StoreContext, cart: Cart, executor?: Executor): Promise<{ lines: PriceLine[]; netTotal: number; taxTotal: number; total: number }>;
+    price(
+      ctx: StoreContext,
+      cart: Cart,
+      executor?: Executor,
+    ): Promise<{ lines: PriceLine[]; netTotal: number; taxTotal: number; total: number }>;
   };
 
   readonly checkout: {
@@ -868,25 +961,62 @@ export interface HostRuntime {
      * Order count, net revenue and last order date per customer (only customers with orders are
      * listed), cancelled orders excluded; `period` bounds the order date, both ends inclusive.
      */
-    figuresByCustomer(executor: Executor, customerIds: string[], period?: { from?: string; to?: string }): Promise<CustomerOrderFigures[]>;
+    figuresByCustomer(
+      executor: Executor,
+      customerIds: string[],
+      period?: { from?: string; to?: string },
+    ): Promise<CustomerOrderFigures[]>;
     /**
      * Order count and net revenue (minor units) of one customer per period, in the order of
      * `periods`; each period is [from, to) (UTC ISO-8601), cancelled orders excluded.
      */
-    figuresByPeriod(executor: Executor, customerId: string, periods: Array<{ from: string; to: string }>): Promise<Array<{ orderCount: number; netTotal: number }>>;
+    figuresByPeriod(
+      executor: Executor,
+      customerId: string,
+      periods: Array<{ from: string; to: string }>,
+    ): Promise<Array<{ orderCount: number; netTotal: number }>>;
     /** The customer's latest order with a line of the product, and that line; null when none. */
-    latestWithProduct(executor: Executor, input: { customerId: string; productId: string; placedBy?: PlacedBy }): Promise<{ orderId: string; lineItemId: string } | null>;
+    latestWithProduct(
+      executor: Executor,
+      input: { customerId: string; productId: string; placedBy?: PlacedBy },
+    ): Promise<{ orderId: string; lineItemId: string } | null>;
     /**
      * The products a customer ordered (only orders placed by `placedBy` when given), the most
      * recently ordered first, at most `limit` of them.
      */
-    orderedProductIds(executor: Executor, query: { customerId: string; placedBy?: PlacedBy; limit: number }): Promise<OrderedProduct[]>;
+    orderedProductIds(
+      executor: Executor,
+      query: { customerId: string; placedBy?: PlacedBy; limit: number },
+    ): Promise<OrderedProduct[]>;
   };
 
   readonly documents: {
     /** Renders a PDF from a title and blocks of text/tables and stores it; returns the document id and file name. */
-    createPdf(executor: Executor, input: { type: string; number: string; customerId: string | null; orderId?: string | null; title: string; lines: Array<{ text: string } | { table: string[][] }> }): Promise<{ id: string; fileName: string }>;
-    get(executor: Executor, id: string): Promise<{ id: string; fileName: string; mimeType: string; content: Buffer; customerId: string | null; orderId: string | null; type: string; number: string; createdAt: string } | null>;
+    createPdf(
+      executor: Executor,
+      input: {
+        type: string;
+        number: string;
+        customerId: string | null;
+        orderId?: string | null;
+        title: string;
+        lines: Array<{ text: string } | { table: string[][] }>;
+      },
+    ): Promise<{ id: string; fileName: string }>;
+    get(
+      executor: Executor,
+      id: string,
+    ): Promise<{
+      id: string;
+      fileName: string;
+      mimeType: string;
+      content: Buffer;
+      customerId: string | null;
+      orderId: string | null;
+      type: string;
+      number: string;
+      createdAt: string;
+    } | null>;
     /** Documents by id without their content, in the order of `ids`; unknown ids are absent. */
     getMeta(executor: Executor, ids: string[]): Promise<DocumentSummary[]>;
     /** A page of the documents in `scope` by criteria (see DocumentScope), without content. */
@@ -917,7 +1047,12 @@ export interface HostRuntime {
     register(name: string, handler: JobHandler): void;
     /** A recurring job, claimed by one process per run. */
     schedule(name: string, everySeconds: number): void;
-    enqueue(executor: Executor, name: string, payload: Record<string, unknown>, options?: { runAt?: Date; uniqueKey?: string }): Promise<void>;
+    enqueue(
+      executor: Executor,
+      name: string,
+      payload: Record<string, unknown>,
+      options?: { runAt?: Date; uniqueKey?: string },
+    ): Promise<void>;
   };
 
   readonly storefront: {
@@ -951,7 +1086,11 @@ export interface HostRuntime {
    */
   readonly console?: {
     page(page: ConsolePage): void;
-    call<T = unknown>(ctx: ConsoleContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<ConsoleCallResult<T>>;
+    call<T = unknown>(
+      ctx: ConsoleContext,
+      operationId: string,
+      input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
+    ): Promise<ConsoleCallResult<T>>;
     /** Whether the host's Admin API declares this operationId (a page links only to what exists). */
     has(operationId: string): boolean;
     /** Where the host serves the console ('/b2b-admin' on the reference host). */

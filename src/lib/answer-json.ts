@@ -8,7 +8,8 @@ import { isKeptView, keptViewJson } from './kept-views.js';
  */
 export function answerJson(body: unknown): string {
   if (Array.isArray(body)) return arrayJson(body);
-  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype || 'toJSON' in body) return JSON.stringify(body);
+  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype || 'toJSON' in body)
+    return JSON.stringify(body);
   if (!Object.values(body).some((value) => Array.isArray(value) && value.some(isKeptView))) return JSON.stringify(body);
   let json = '{';
   for (const [key, value] of Object.entries(body)) {

@@ -35,7 +35,8 @@ export function routeRequestOf(req: Request, body: unknown): RouteRequest {
 function jsonBodyOf(req: Request): unknown {
   const body: unknown = req.body;
   if (body === undefined) return {};
-  if (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && !req.is('application/json')) return {};
+  if (typeof body === 'object' && body !== null && Object.keys(body).length === 0 && !req.is('application/json'))
+    return {};
   return body;
 }
 
@@ -105,7 +106,12 @@ export class ApiRouter<C> {
     const lowerPrefix = prefix.toLowerCase();
     return (req, res, next) => {
       const { path } = req;
-      if (path.length <= prefix.length || path[prefix.length] !== '/' || path.slice(0, prefix.length).toLowerCase() !== lowerPrefix) return next();
+      if (
+        path.length <= prefix.length ||
+        path[prefix.length] !== '/' ||
+        path.slice(0, prefix.length).toLowerCase() !== lowerPrefix
+      )
+        return next();
       const found = this.table.find(req.method, path.slice(prefix.length));
       const handle = found?.handle;
       if (!found || !handle) return next();
@@ -153,7 +159,9 @@ export class ApiRouter<C> {
       } catch (error) {
         // A refused call still carries the refreshed context token (a successful one has it in its outcome).
         const known = caller as { ctx: C } | null;
-        if (known) for (const [name, value] of Object.entries(this.api.responseHeaders?.(known.ctx) ?? {})) res.setHeader(name, value);
+        if (known)
+          for (const [name, value] of Object.entries(this.api.responseHeaders?.(known.ctx) ?? {}))
+            res.setHeader(name, value);
         throw error;
       }
       sendOutcome(res, this.options.adminApiBase ? rebaseAdminLinks(outcome, this.options.adminApiBase) : outcome);
@@ -188,7 +196,13 @@ class RouteTable {
       })
       .join('');
     const first = path.split('/')[1] ?? '';
-    this.entries.push({ method: method.toUpperCase(), firstSegment: first.includes('{') ? null : first.toLowerCase(), pattern: new RegExp(`^${source}/?$`, 'i'), paramNames, handle });
+    this.entries.push({
+      method: method.toUpperCase(),
+      firstSegment: first.includes('{') ? null : first.toLowerCase(),
+      pattern: new RegExp(`^${source}/?$`, 'i'),
+      paramNames,
+      handle,
+    });
     this.index = null;
   }
 
@@ -214,11 +228,20 @@ class RouteTable {
     const keys = new Set(this.entries.map((entry) => `${entry.method} ${entry.firstSegment ?? ''}`));
     for (const key of keys) {
       const [method, first] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
-      index.set(key, this.entries.filter((entry) => entry.method === method && (entry.firstSegment === null || entry.firstSegment === first)));
+      index.set(
+        key,
+        this.entries.filter(
+          (entry) => entry.method === method && (entry.firstSegment === null || entry.firstSegment === first),
+        ),
+      );
     }
     for (const method of new Set(this.entries.map((entry) => entry.method))) {
       // Paths whose first segment no route names: only the routes starting with a parameter can match.
-      if (!index.has(`${method} `)) index.set(`${method} `, this.entries.filter((entry) => entry.method === method && entry.firstSegment === null));
+      if (!index.has(`${method} `))
+        index.set(
+          `${method} `,
+          this.entries.filter((entry) => entry.method === method && entry.firstSegment === null),
+        );
     }
     return index;
   }
@@ -235,10 +258,15 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
       return;
     }
     let appError: AppError | null = error instanceof AppError ? error : requestErrorOf(error);
-    if (!appError && error instanceof URIError) appError = Errors.badRequest('SUITE__MALFORMED_URI', 'The request path is not valid.');
+    if (!appError && error instanceof URIError)
+      appError = Errors.badRequest('SUITE__MALFORMED_URI', 'The request path is not valid.');
     if (!appError) {
       appError = dbErrorAsAppError(error);
-      if (appError) log.warn({ requestId: requestIdOf(req), dbError: describeDbError(error) }, appError.status === 503 ? 'database unavailable' : 'database contention');
+      if (appError)
+        log.warn(
+          { requestId: requestIdOf(req), dbError: describeDbError(error) },
+          appError.status === 503 ? 'database unavailable' : 'database contention',
+        );
     }
     const requestId = requestIdOf(req);
     if (!appError) {
@@ -247,7 +275,8 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
       return;
     }
     const retryAfter = appError.retryAfter();
-    if ((appError.status === 429 || appError.status === 503) && retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    if ((appError.status === 429 || appError.status === 503) && retryAfter !== undefined)
+      res.setHeader('Retry-After', String(retryAfter));
     const body = appError.toBody();
     for (const item of body.errors) item.meta = { ...item.meta, requestId };
     res.status(appError.status).json(body);
@@ -262,12 +291,19 @@ export function errorMiddleware(log: { error(obj: object, msg: string): void; wa
 function requestErrorOf(error: unknown): AppError | null {
   if (typeof error !== 'object' || error === null) return null;
   const { type, expose, status } = error as { type?: unknown; expose?: unknown; status?: unknown };
-  if (type === 'entity.parse.failed') return Errors.badRequest('SUITE__MALFORMED_JSON', 'The request body is not valid JSON.');
-  if (type === 'entity.too.large') return new AppError(413, 'SUITE__PAYLOAD_TOO_LARGE', 'The request body is too large.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError(415, 'SUITE__UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
-  if (type === 'request.size.invalid' || type === 'request.aborted') return Errors.badRequest('SUITE__INCOMPLETE_BODY', 'The request body ended before its declared length.');
+  if (type === 'entity.parse.failed')
+    return Errors.badRequest('SUITE__MALFORMED_JSON', 'The request body is not valid JSON.');
+  if (type === 'entity.too.large')
+    return new AppError(413, 'SUITE__PAYLOAD_TOO_LARGE', 'The request body is too large.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new AppError(415, 'SUITE__UNSUPPORTED_ENCODING', 'The request body encoding is not supported.');
+  if (type === 'request.size.invalid' || type === 'request.aborted')
+    return Errors.badRequest('SUITE__INCOMPLETE_BODY', 'The request body ended before its declared length.');
   if (expose === true && typeof status === 'number' && status >= 400 && status < 500)
-    return Errors.badRequest('SUITE__MALFORMED_BODY', 'The request body could not be read (e.g. a compressed body that does not inflate).');
+    return Errors.badRequest(
+      'SUITE__MALFORMED_BODY',
+      'The request body could not be read (e.g. a compressed body that does not inflate).',
+    );
   return null;
 }
 

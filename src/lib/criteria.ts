@@ -2,7 +2,16 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { Errors } from './errors.js';
 import { likeSql, readInt, selectRows } from './db.js';
-import { decodeCursor, encodeCursor, keyAlias, keysetKeys, keyValueOf, orderByKeys, whereAfter, type KeysetKey } from './keyset.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  keyAlias,
+  keysetKeys,
+  keyValueOf,
+  orderByKeys,
+  whereAfter,
+  type KeysetKey,
+} from './keyset.js';
 import type { TypedSchema } from './routes.js';
 
 /**
@@ -34,7 +43,11 @@ export type Filter =
   | { type: 'equals'; field: string; value: string | number | boolean | null }
   | { type: 'equalsAny'; field: string; value: Array<string | number> }
   | { type: 'contains' | 'prefix' | 'suffix'; field: string; value: string }
-  | { type: 'range'; field: string; parameters: { gte?: string | number; lte?: string | number; gt?: string | number; lt?: string | number } }
+  | {
+      type: 'range';
+      field: string;
+      parameters: { gte?: string | number; lte?: string | number; gt?: string | number; lt?: string | number };
+    }
   | { type: 'not' | 'multi'; operator?: 'and' | 'or'; queries: Filter[] };
 
 export interface Criteria {
@@ -56,7 +69,10 @@ const scalar = { type: ['string', 'number', 'boolean', 'null'] };
  * recursive filter `$defs` is more than `FromSchema` reads: the schema states its type, `Criteria`
  * (plus what `extraProperties` adds, stated by the caller as E).
  */
-export function criteriaSchema<E extends object = Record<never, never>>(fieldNames: string[], extraProperties: Record<string, unknown> = {}): TypedSchema<Criteria & E> {
+export function criteriaSchema<E extends object = Record<never, never>>(
+  fieldNames: string[],
+  extraProperties: Record<string, unknown> = {},
+): TypedSchema<Criteria & E> {
   const field = { type: 'string', enum: fieldNames };
   return {
     type: 'object',
@@ -66,9 +82,32 @@ export function criteriaSchema<E extends object = Record<never, never>>(fieldNam
         type: 'object',
         required: ['type'],
         oneOf: [
-          { type: 'object', additionalProperties: false, required: ['type', 'field', 'value'], properties: { type: { const: 'equals' }, field, value: scalar } },
-          { type: 'object', additionalProperties: false, required: ['type', 'field', 'value'], properties: { type: { const: 'equalsAny' }, field, value: { type: 'array', maxItems: 1000, items: { type: ['string', 'number'] } } } },
-          { type: 'object', additionalProperties: false, required: ['type', 'field', 'value'], properties: { type: { enum: ['contains', 'prefix', 'suffix'] }, field, value: { type: 'string', maxLength: 255 } } },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'field', 'value'],
+            properties: { type: { const: 'equals' }, field, value: scalar },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'field', 'value'],
+            properties: {
+              type: { const: 'equalsAny' },
+              field,
+              value: { type: 'array', maxItems: 1000, items: { type: ['string', 'number'] } },
+            },
+          },
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'field', 'value'],
+            properties: {
+              type: { enum: ['contains', 'prefix', 'suffix'] },
+              field,
+              value: { type: 'string', maxLength: 255 },
+            },
+          },
           {
             type: 'object',
             additionalProperties: false,
@@ -80,7 +119,12 @@ export function criteriaSchema<E extends object = Record<never, never>>(fieldNam
                 type: 'object',
                 additionalProperties: false,
                 minProperties: 1,
-                properties: { gte: { type: ['string', 'number'] }, lte: { type: ['string', 'number'] }, gt: { type: ['string', 'number'] }, lt: { type: ['string', 'number'] } },
+                properties: {
+                  gte: { type: ['string', 'number'] },
+                  lte: { type: ['string', 'number'] },
+                  gt: { type: ['string', 'number'] },
+                  lt: { type: ['string', 'number'] },
+                },
               },
             },
           },
@@ -88,7 +132,11 @@ export function criteriaSchema<E extends object = Record<never, never>>(fieldNam
             type: 'object',
             additionalProperties: false,
             required: ['type', 'queries'],
-            properties: { type: { enum: ['not', 'multi'] }, operator: { enum: ['and', 'or', 'AND', 'OR'] }, queries: { type: 'array', maxItems: 50, items: { $ref: '#/$defs/filter' } } },
+            properties: {
+              type: { enum: ['not', 'multi'] },
+              operator: { enum: ['and', 'or', 'AND', 'OR'] },
+              queries: { type: 'array', maxItems: 50, items: { $ref: '#/$defs/filter' } },
+            },
           },
         ],
       },
@@ -124,14 +172,18 @@ export function escapeLike(value: string): string {
 
 function fieldOf(spec: CriteriaSpec, name: string): FieldSpec {
   const field = spec.fields[name];
-  if (!field) throw Errors.badRequest('SUITE__UNKNOWN_CRITERIA_FIELD', `Unknown field "${name}".`, { pointer: '/filter' });
+  if (!field)
+    throw Errors.badRequest('SUITE__UNKNOWN_CRITERIA_FIELD', `Unknown field "${name}".`, { pointer: '/filter' });
   return field;
 }
 
 /** The column a sort on `name` orders by; a 400 for unknown and to-many fields. */
 export function sortColumnOf(spec: CriteriaSpec, name: string): string {
   const field = fieldOf(spec, name);
-  if (field.via) throw Errors.badRequest('SUITE__UNSORTABLE_FIELD', `The field "${name}" cannot be sorted on.`, { pointer: '/sort' });
+  if (field.via)
+    throw Errors.badRequest('SUITE__UNSORTABLE_FIELD', `The field "${name}" cannot be sorted on.`, {
+      pointer: '/sort',
+    });
   return field.column;
 }
 
@@ -139,7 +191,8 @@ function normalise(field: FieldSpec, value: unknown): unknown {
   if (field.type === 'boolean') return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
   if (field.type === 'date' && typeof value === 'string') {
     const d = new Date(value);
-    if (Number.isNaN(d.getTime())) throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${value}" is not a date.`, { pointer: '/filter' });
+    if (Number.isNaN(d.getTime()))
+      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${value}" is not a date.`, { pointer: '/filter' });
     return d.toISOString().replace('T', ' ').replace('Z', '');
   }
   return value;
@@ -161,7 +214,11 @@ export const MAX_FILTER_DEPTH = 10;
 
 function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, depth = 1): void {
   if (depth > MAX_FILTER_DEPTH)
-    throw Errors.badRequest('SUITE__CRITERIA_TOO_DEEP', `Filters may be nested at most ${MAX_FILTER_DEPTH} levels deep.`, { pointer: '/filter' });
+    throw Errors.badRequest(
+      'SUITE__CRITERIA_TOO_DEEP',
+      `Filters may be nested at most ${MAX_FILTER_DEPTH} levels deep.`,
+      { pointer: '/filter' },
+    );
   switch (filter.type) {
     case 'equals': {
       const field = fieldOf(spec, filter.field);
@@ -171,11 +228,11 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, 
         qb.whereNotExists((q) => {
           q.select(1).from(via.table).whereRaw('?? = ??', [via.foreignKey, via.localKey]);
         });
-      }
-      else if (value === null) qb.whereNull(field.column);
-      else onField(qb, field, (q) => {
-        q.where(field.column, normalise(field, value) as string);
-      });
+      } else if (value === null) qb.whereNull(field.column);
+      else
+        onField(qb, field, (q) => {
+          q.where(field.column, normalise(field, value) as string);
+        });
       return;
     }
     case 'equalsAny': {
@@ -226,7 +283,11 @@ function applyFilter(qb: Knex.QueryBuilder, filter: Filter, spec: CriteriaSpec, 
 }
 
 /** Adds filters, term and ids of the criteria to a base query (which already carries the tenant scope). */
-export function applyCriteriaFilters(base: Knex.QueryBuilder, criteria: Criteria, spec: CriteriaSpec): Knex.QueryBuilder {
+export function applyCriteriaFilters(
+  base: Knex.QueryBuilder,
+  criteria: Criteria,
+  spec: CriteriaSpec,
+): Knex.QueryBuilder {
   for (const filter of criteria.filter ?? []) base.where((qb) => applyFilter(qb, filter, spec));
   if (criteria.ids?.length) base.whereIn(spec.idColumn, criteria.ids);
   const term = criteria.term?.trim();
@@ -305,12 +366,15 @@ export async function searchByCriteria<T>(
 ): Promise<Page<T>> {
   const page = criteria.page ?? 1;
   const limit = criteria.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit > MAX_LIMIT || limit < 1) throw Errors.badRequest('SUITE__INVALID_LIMIT', `limit must be between 1 and ${MAX_LIMIT}.`, { pointer: '/limit' });
+  if (!Number.isInteger(limit) || limit > MAX_LIMIT || limit < 1)
+    throw Errors.badRequest('SUITE__INVALID_LIMIT', `limit must be between 1 and ${MAX_LIMIT}.`, { pointer: '/limit' });
   const filtered = applyCriteriaFilters(base, criteria, spec);
-  if (criteria.cursor !== undefined) return searchByKeyset<T>(filtered, criteria, criteria.cursor, spec, select, options);
+  if (criteria.cursor !== undefined)
+    return searchByKeyset<T>(filtered, criteria, criteria.cursor, spec, select, options);
   const readDataQuery = async (): Promise<unknown> => {
     const dataQuery = select(filtered.clone());
-    for (const sort of criteria.sort ?? []) dataQuery.orderBy(sortColumnOf(spec, sort.field), (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
+    for (const sort of criteria.sort ?? [])
+      dataQuery.orderBy(sortColumnOf(spec, sort.field), (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc');
     for (const sort of spec.defaultSort) dataQuery.orderBy(sort.column, sort.order);
     // The limit as a literal (knex makes it an integer): SQLite plans the page's sort for it, 10–25 µs
     // less per listing page than with a bound limit; MySQL/MariaDB receive literals anyway.
@@ -327,7 +391,15 @@ export async function searchByCriteria<T>(
     // A page that is not full is the last one: the rows before it and its own are all there are (no count).
     total = (page - 1) * limit + rows.length;
   } else if (mode === 2 || mode === 'next-pages') {
-    const ahead = await selectRows<unknown>(filtered.clone().clearSelect().clearOrder().select(spec.idColumn).limit(limit * 5 + 1).offset((page - 1) * limit));
+    const ahead = await selectRows<unknown>(
+      filtered
+        .clone()
+        .clearSelect()
+        .clearOrder()
+        .select(spec.idColumn)
+        .limit(limit * 5 + 1)
+        .offset((page - 1) * limit),
+    );
     total = (page - 1) * limit + ahead.length;
   } else total = await exactTotal(filtered, criteria, options);
   return { total, rows, page, limit };
@@ -337,7 +409,9 @@ export async function searchByCriteria<T>(
 async function exactTotal(filtered: Knex.QueryBuilder, criteria: Criteria, options: SearchOptions): Promise<number> {
   if (options.knownTotal !== undefined) return options.knownTotal;
   if (options.unfilteredTotal && !narrowsRows(criteria)) return options.unfilteredTotal();
-  const key = options.totalCacheKey ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}` : undefined;
+  const key = options.totalCacheKey
+    ? `${options.totalCacheKey}|${JSON.stringify([criteria.filter, criteria.term, criteria.ids])}`
+    : undefined;
   const cached = key === undefined ? undefined : totalCache.get(key);
   if (cached !== undefined) return cached;
   const [row]: Array<{ count?: unknown }> = await filtered.clone().clearSelect().clearOrder().count({ count: '*' });
@@ -355,23 +429,40 @@ async function searchByKeyset<T>(
   select: (qb: Knex.QueryBuilder) => Knex.QueryBuilder,
   options: SearchOptions,
 ): Promise<Page<T>> {
-  if ((criteria.page ?? 1) !== 1) throw Errors.badRequest('SUITE__CURSOR_WITH_PAGE', 'Page by `cursor` or by `page`, not both.', { pointer: '/page' });
+  if ((criteria.page ?? 1) !== 1)
+    throw Errors.badRequest('SUITE__CURSOR_WITH_PAGE', 'Page by `cursor` or by `page`, not both.', {
+      pointer: '/page',
+    });
   const limit = criteria.limit ?? DEFAULT_LIMIT;
-  const requested = (criteria.sort ?? []).map((sort): KeysetKey => ({ column: sortColumnOf(spec, sort.field), order: (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc' }));
+  const requested = (criteria.sort ?? []).map((sort): KeysetKey => ({
+    column: sortColumnOf(spec, sort.field),
+    order: (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc',
+  }));
   const keys = keysetKeys(requested, spec.defaultSort, spec.idColumn);
   const after = decodeCursor(keys, cursor);
-  const dataQuery = select(filtered.clone()).select(Object.fromEntries(keys.map((key, i) => [keyAlias(i), key.column])));
+  const dataQuery = select(filtered.clone()).select(
+    Object.fromEntries(keys.map((key, i) => [keyAlias(i), key.column])),
+  );
   if (after) whereAfter(dataQuery, keys, after);
   orderByKeys(dataQuery, keys);
   // One row more than the page: whether a next page exists, without a count.
   const read = await selectRows<Record<string, unknown>>(dataQuery.limit(limit + 1, { skipBinding: true }));
   const rows = read.slice(0, limit);
   const last = rows.at(-1);
-  const nextCursor = read.length > limit && last ? encodeCursor(keys, keys.map((_, i) => keyValueOf(last[keyAlias(i)]))) : null;
+  const nextCursor =
+    read.length > limit && last
+      ? encodeCursor(
+          keys,
+          keys.map((_, i) => keyValueOf(last[keyAlias(i)])),
+        )
+      : null;
   for (const row of rows) for (let i = 0; i < keys.length; i++) delete row[keyAlias(i)];
   const mode = criteria['total-count-mode'];
   // 'next-pages' counts pages ahead of a page number; after a cursor the exact total is what it can answer.
-  const total = mode === 0 || mode === 'none' || (!after && nextCursor === null) ? rows.length : await exactTotal(filtered, criteria, options);
+  const total =
+    mode === 0 || mode === 'none' || (!after && nextCursor === null)
+      ? rows.length
+      : await exactTotal(filtered, criteria, options);
   return { total, rows: rows as T[], page: 1, limit, nextCursor };
 }
 
@@ -384,14 +475,20 @@ export function termAsFilter(criteria: Criteria, fields: string[], alsoMatching:
   const { term: rawTerm, ...rest } = criteria;
   const term = rawTerm?.trim();
   if (!term) return rest;
-  const anyOf: Filter[] = [...fields.map((field): Filter => ({ type: 'contains', field, value: term })), ...alsoMatching];
+  const anyOf: Filter[] = [
+    ...fields.map((field): Filter => ({ type: 'contains', field, value: term })),
+    ...alsoMatching,
+  ];
   return { ...rest, filter: [...(criteria.filter ?? []), { type: 'multi', operator: 'or', queries: anyOf }] };
 }
 
 /** Renames fields in the criteria's filters and sort (a route's field names → those of the list it reads). */
 export function renameCriteriaFields(criteria: Criteria, names: Record<string, string>): Criteria {
   const rename = (field: string) => names[field] ?? field;
-  const renameFilter = (filter: Filter): Filter => ('queries' in filter ? { ...filter, queries: filter.queries.map(renameFilter) } : { ...filter, field: rename(filter.field) });
+  const renameFilter = (filter: Filter): Filter =>
+    'queries' in filter
+      ? { ...filter, queries: filter.queries.map(renameFilter) }
+      : { ...filter, field: rename(filter.field) };
   return {
     ...criteria,
     ...(criteria.filter ? { filter: criteria.filter.map(renameFilter) } : {}),
@@ -417,11 +514,16 @@ export async function resolveFiltersToIds(
   if (!filters) return filters;
   const result: Filter[] = [];
   for (const filter of filters) {
-    if ('queries' in filter) result.push({ ...filter, queries: (await resolveFiltersToIds(filter.queries, fields, idField, resolve)) ?? [] });
+    if ('queries' in filter)
+      result.push({ ...filter, queries: (await resolveFiltersToIds(filter.queries, fields, idField, resolve)) ?? [] });
     else if (!fields.has(filter.field)) result.push(filter);
     else {
       const match = await resolve(filter);
-      result.push('in' in match ? { type: 'equalsAny', field: idField, value: match.in } : { type: 'not', queries: [{ type: 'equalsAny', field: idField, value: match.notIn }] });
+      result.push(
+        'in' in match
+          ? { type: 'equalsAny', field: idField, value: match.in }
+          : { type: 'not', queries: [{ type: 'equalsAny', field: idField, value: match.notIn }] },
+      );
     }
   }
   return result;
@@ -437,12 +539,19 @@ export function filtersName(filters: Filter[] | undefined, fields: ReadonlySet<s
  * host's order sums): numbers and dates compare as numbers, strings as text; a date that does not
  * parse is the same 400 as in SQL.
  */
-export function leafMatches(type: FieldType, value: number | string | null, leaf: Exclude<Filter, { queries: Filter[] }>): boolean {
+export function leafMatches(
+  type: FieldType,
+  value: number | string | null,
+  leaf: Exclude<Filter, { queries: Filter[] }>,
+): boolean {
   const comparable = (v: string | number | boolean | null | undefined): number | string | null => {
     if (v === null || v === undefined) return null;
     if (type === 'date') {
       const time = new Date(String(v)).getTime();
-      if (Number.isNaN(time)) throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${String(v)}" is not a date.`, { pointer: '/filter' });
+      if (Number.isNaN(time))
+        throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${String(v)}" is not a date.`, {
+          pointer: '/filter',
+        });
       return time;
     }
     if (type === 'number') return Number(v);
@@ -465,14 +574,23 @@ export function leafMatches(type: FieldType, value: number | string | null, leaf
       if (value === null) return false;
       const text = String(value).toLowerCase();
       const part = String(leaf.value).toLowerCase();
-      return leaf.type === 'contains' ? text.includes(part) : leaf.type === 'prefix' ? text.startsWith(part) : text.endsWith(part);
+      return leaf.type === 'contains'
+        ? text.includes(part)
+        : leaf.type === 'prefix'
+          ? text.startsWith(part)
+          : text.endsWith(part);
     }
     case 'range': {
       const p = leaf.parameters;
       const bound = (v: string | number | undefined) => (v === undefined ? undefined : comparable(v)!);
       const [gte, lte, gt, lt] = [bound(p.gte), bound(p.lte), bound(p.gt), bound(p.lt)];
       if (own === null) return false;
-      return (gte === undefined || own >= gte) && (lte === undefined || own <= lte) && (gt === undefined || own > gt) && (lt === undefined || own < lt);
+      return (
+        (gte === undefined || own >= gte) &&
+        (lte === undefined || own <= lte) &&
+        (gt === undefined || own > gt) &&
+        (lt === undefined || own < lt)
+      );
     }
   }
 }

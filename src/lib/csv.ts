@@ -45,7 +45,10 @@ const NEUTRALISED = /^'+[=+\-@\t\r]/;
 
 /** Header matching ignores case, spaces, dashes and underscores: 'E-Mail', 'e_mail' and 'email' are one name. */
 export function normaliseHeader(name: string): string {
-  return name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_\-.]+/g, '');
+  return name
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[\s_\-.]+/g, '');
 }
 
 /** A cell a spreadsheet would run as a formula gets a leading '; values that already start with quotes before such a character get one more, so the mapping is reversible. */
@@ -75,7 +78,10 @@ function tooLarge(detail: string): AppError {
   return new AppError(413, 'SUITE__CSV_TOO_LARGE', detail);
 }
 
-function readRecords(text: string, maxRows: number): Promise<{ records: Array<{ line: number; cells: string[] }>; error: CsvProblem | null }> {
+function readRecords(
+  text: string,
+  maxRows: number,
+): Promise<{ records: Array<{ line: number; cells: string[] }>; error: CsvProblem | null }> {
   return new Promise((resolve) => {
     const records: Array<{ line: number; cells: string[] }> = [];
     let nextLine = 1;
@@ -99,7 +105,12 @@ function readRecords(text: string, maxRows: number): Promise<{ records: Array<{ 
           finish(null);
         }
       })
-      .on('error', (error: Error) => finish({ line: nextLine, reason: `The CSV cannot be read here: ${error.message.replace(/( in line:| at ')[\s\S]*$/, '').slice(0, 200)}` }))
+      .on('error', (error: Error) =>
+        finish({
+          line: nextLine,
+          reason: `The CSV cannot be read here: ${error.message.replace(/( in line:| at ')[\s\S]*$/, '').slice(0, 200)}`,
+        }),
+      )
       .on('end', () => finish(null));
   });
 }
@@ -116,14 +127,26 @@ function detectDelimiter(text: string): ',' | ';' {
  * header is wrong or the text cannot be read; returns the data rows with their line numbers (a
  * row with the wrong number of cells is a problem of that row).
  */
-export async function parseCsv(text: string, options: CsvParseOptions): Promise<{ rows: CsvRow[]; problems: CsvProblem[] }> {
-  if (Buffer.byteLength(text, 'utf8') > options.maxBytes) throw tooLarge(`The CSV file is larger than ${options.maxBytes} bytes.`);
+export async function parseCsv(
+  text: string,
+  options: CsvParseOptions,
+): Promise<{ rows: CsvRow[]; problems: CsvProblem[] }> {
+  if (Buffer.byteLength(text, 'utf8') > options.maxBytes)
+    throw tooLarge(`The CSV file is larger than ${options.maxBytes} bytes.`);
   const source = text.replace(/^\uFEFF/, '');
-  if (source.trim() === '') throw csvProblemsError([{ line: 1, reason: 'The file is empty; the first line must be the header.' }], 'SUITE__CSV_INVALID_HEADER');
+  if (source.trim() === '')
+    throw csvProblemsError(
+      [{ line: 1, reason: 'The file is empty; the first line must be the header.' }],
+      'SUITE__CSV_INVALID_HEADER',
+    );
   const { records, error } = await readRecords(source, options.maxRows);
   if (records.length > options.maxRows + 1) throw tooLarge(`The CSV file has more than ${options.maxRows} rows.`);
   const [header, ...data] = records;
-  if (!header) throw csvProblemsError([error ?? { line: 1, reason: 'The first line must be the header.' }], 'SUITE__CSV_INVALID_HEADER');
+  if (!header)
+    throw csvProblemsError(
+      [error ?? { line: 1, reason: 'The first line must be the header.' }],
+      'SUITE__CSV_INVALID_HEADER',
+    );
 
   const byName = new Map<string, CsvColumn>();
   for (const column of options.columns)
@@ -134,10 +157,18 @@ export async function parseCsv(text: string, options: CsvParseOptions): Promise<
   for (const cell of header.cells) {
     const column = byName.get(normaliseHeader(cell.trim())) ?? null;
     if (!column) {
-      if (options.unknownColumns !== 'ignore') headerProblems.push({ line: header.line, reason: `Unknown column "${cell.trim().slice(0, 100)}"; expected: ${options.columns.map((c) => c.name).join(', ')}.` });
+      if (options.unknownColumns !== 'ignore')
+        headerProblems.push({
+          line: header.line,
+          reason: `Unknown column "${cell.trim().slice(0, 100)}"; expected: ${options.columns.map((c) => c.name).join(', ')}.`,
+        });
       positions.push(null);
     } else if (seen.has(column.name)) {
-      headerProblems.push({ line: header.line, column: column.name, reason: `The column "${column.name}" appears twice.` });
+      headerProblems.push({
+        line: header.line,
+        column: column.name,
+        reason: `The column "${column.name}" appears twice.`,
+      });
       positions.push(null);
     } else {
       seen.add(column.name);
@@ -145,7 +176,12 @@ export async function parseCsv(text: string, options: CsvParseOptions): Promise<
     }
   }
   for (const column of options.columns)
-    if (column.required && !seen.has(column.name)) headerProblems.push({ line: header.line, column: column.name, reason: `The required column "${column.name}" is missing.` });
+    if (column.required && !seen.has(column.name))
+      headerProblems.push({
+        line: header.line,
+        column: column.name,
+        reason: `The required column "${column.name}" is missing.`,
+      });
   if (headerProblems.length) throw csvProblemsError(headerProblems, 'SUITE__CSV_INVALID_HEADER');
 
   const restore = options.restoreNeutralised !== false;
@@ -153,7 +189,10 @@ export async function parseCsv(text: string, options: CsvParseOptions): Promise<
   const problems: CsvProblem[] = [];
   for (const record of data) {
     if (record.cells.length !== header.cells.length) {
-      problems.push({ line: record.line, reason: `Expected ${header.cells.length} fields, found ${record.cells.length}.` });
+      problems.push({
+        line: record.line,
+        reason: `Expected ${header.cells.length} fields, found ${record.cells.length}.`,
+      });
       continue;
     }
     const values: Record<string, string> = Object.fromEntries(options.columns.map((c) => [c.name, '']));

@@ -66,7 +66,11 @@ export interface DirectReads {
 
 /** One database: how knex is configured for it, how its raw answers read, and its direct reads if it has any. */
 export interface DialectDriver {
-  open(target: DatabaseTarget, timeouts: DbTimeouts, options: CreateDbOptions): { config: Knex.Config; direct?: DirectReads };
+  open(
+    target: DatabaseTarget,
+    timeouts: DbTimeouts,
+    options: CreateDbOptions,
+  ): { config: Knex.Config; direct?: DirectReads };
   /** The rows of a raw statement's answer (rows from better-sqlite3, `[rows, fields]` from mysql2, a Result from pg). */
   rawRows(result: unknown): unknown[];
 }

@@ -41,11 +41,13 @@ function boundedRead(sql: string, statementMs: number, mariaDb: boolean): string
 function boundStatements(connection: MysqlConnection, timeouts: DbTimeouts, mariaDb: boolean): void {
   const noAnswerMs = timeouts.statementMs + NO_ANSWER_GRACE_MS;
   const original: MysqlConnection['query'] = connection.query.bind(connection);
-  const send = (options: QueryOptions, values: unknown, callback?: QueryCallback): unknown => original(options, values, callback);
+  const send = (options: QueryOptions, values: unknown, callback?: QueryCallback): unknown =>
+    original(options, values, callback);
   connection.query = function boundedQuery(options: QueryOptions, values?: unknown, callback?: QueryCallback): unknown {
     if (typeof values === 'function') return boundedQuery(options, undefined, values as QueryCallback);
     const sql = typeof options === 'string' ? options : options.sql;
-    if (typeof callback !== 'function' || typeof sql !== 'string' || DDL.test(sql) || BACKFILL.test(sql)) return send(options, values, callback);
+    if (typeof callback !== 'function' || typeof sql !== 'string' || DDL.test(sql) || BACKFILL.test(sql))
+      return send(options, values, callback);
     const bounded = boundedRead(sql, timeouts.statementMs, mariaDb);
     let abandoned = false;
     const timer = setTimeout(() => {
@@ -63,7 +65,9 @@ function boundStatements(connection: MysqlConnection, timeouts: DbTimeouts, mari
 }
 
 function run(connection: MysqlConnection, sql: string): Promise<unknown> {
-  return new Promise((resolve, reject) => connection.query(sql, (error: Error | null, rows?: unknown) => (error ? reject(error) : resolve(rows))));
+  return new Promise((resolve, reject) =>
+    connection.query(sql, (error: Error | null, rows?: unknown) => (error ? reject(error) : resolve(rows))),
+  );
 }
 
 /** A new connection's session: UTC, READ COMMITTED, lock waits bounded, then its statements bounded (boundStatements). */
@@ -72,7 +76,8 @@ async function prepareSession(connection: MysqlConnection, timeouts: DbTimeouts)
   // READ COMMITTED: fewer gap locks, so fewer deadlocks; invariants rely on row locks and conditional writes.
   // A lock wait ends on the server (ER_LOCK_WAIT_TIMEOUT, retried by inTransaction, then 409) before
   // the client's no-answer limit would take it for a frozen server.
-  const lockWait = timeouts.statementMs > 0 ? `, innodb_lock_wait_timeout = ${Math.ceil(timeouts.statementMs / 1000)}` : '';
+  const lockWait =
+    timeouts.statementMs > 0 ? `, innodb_lock_wait_timeout = ${Math.ceil(timeouts.statementMs / 1000)}` : '';
   await run(connection, `SET time_zone = '+00:00'${lockWait}`);
   await run(connection, 'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
   if (timeouts.statementMs > 0) boundStatements(connection, timeouts, /mariadb/i.test(server?.version ?? ''));

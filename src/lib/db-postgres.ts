@@ -36,10 +36,17 @@ export const POSTGRES: DialectDriver = {
         // transaction (SET LOCAL in the migrator). A statement that gets no answer at all (a frozen server) is
         // abandoned NO_ANSWER_GRACE_MS after statementMs.
         ...(statementMs > 0
-          ? { lock_timeout: statementMs, statement_timeout: statementMs + NO_ANSWER_GRACE_MS / 2, query_timeout: statementMs + NO_ANSWER_GRACE_MS }
+          ? {
+              lock_timeout: statementMs,
+              statement_timeout: statementMs + NO_ANSWER_GRACE_MS / 2,
+              query_timeout: statementMs + NO_ANSWER_GRACE_MS,
+            }
           : {}),
         options: '-c TimeZone=UTC',
-        types: { getTypeParser: (oid: number, format?: string): unknown => PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown) },
+        types: {
+          getTypeParser: (oid: number, format?: string): unknown =>
+            PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown),
+        },
       },
       acquireConnectionTimeout: timeouts.acquireMs,
       pool: { min: 0, max: options.poolMax ?? 10 },

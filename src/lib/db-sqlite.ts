@@ -46,7 +46,8 @@ class SqliteDirectReads implements DirectReads {
     const read = this.preparedRead(connection, sql);
     if (!read) return null;
     const rows = read.statement.all(values);
-    if (rows.length > 0 && rows[0]!.length !== read.names.length) read.names = read.statement.columns().map((column) => column.name);
+    if (rows.length > 0 && rows[0]!.length !== read.names.length)
+      read.names = read.statement.columns().map((column) => column.name);
     return rowObjects(read.names, rows);
   }
 
@@ -100,7 +101,8 @@ function driverValues(bindings: readonly unknown[]): unknown[] | null {
 function rowObjects(names: string[], rows: unknown[][]): object[] {
   const objects = new Array<object>(rows.length);
   if (names.includes('__proto__')) {
-    for (let i = 0; i < rows.length; i++) objects[i] = Object.fromEntries(names.map((name, column) => [name, rows[i]![column]]));
+    for (let i = 0; i < rows.length; i++)
+      objects[i] = Object.fromEntries(names.map((name, column) => [name, rows[i]![column]]));
     return objects;
   }
   for (let i = 0; i < rows.length; i++) {

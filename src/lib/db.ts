@@ -1,12 +1,25 @@
 import knexFactory, { type Knex } from 'knex';
 import { deepFreeze } from './deep-freeze.js';
-import { DEFAULT_DB_TIMEOUTS, type CreateDbOptions as DriverOptions, type DatabaseTarget, type Dialect, type DialectDriver, type DirectReads } from './db-driver.js';
+import {
+  DEFAULT_DB_TIMEOUTS,
+  type CreateDbOptions as DriverOptions,
+  type DatabaseTarget,
+  type Dialect,
+  type DialectDriver,
+  type DirectReads,
+} from './db-driver.js';
 import { MYSQL } from './db-mysql.js';
 import { POSTGRES } from './db-postgres.js';
 import { SQLITE } from './db-sqlite.js';
 import { AppError, Errors } from './errors.js';
 
-export { DEFAULT_DB_TIMEOUTS, DatabaseNoAnswerError, type DatabaseTarget, type DbTimeouts, type Dialect } from './db-driver.js';
+export {
+  DEFAULT_DB_TIMEOUTS,
+  DatabaseNoAnswerError,
+  type DatabaseTarget,
+  type DbTimeouts,
+  type Dialect,
+} from './db-driver.js';
 export { MIGRATION_BACKFILL } from './db-mysql.js';
 
 export type Db = Knex;
@@ -51,7 +64,9 @@ function knexLog(sink: DbLogSink) {
   return {
     // A failed acquire reaches the caller as an error (a 503); knex's own report of it is only detail.
     warn: (message: unknown) =>
-      /^Acquire connection error/.test(String(message)) ? sink.debug({ knex: firstLine(message) }, 'database driver') : sink.warn({ knex: firstLine(message) }, 'database driver'),
+      /^Acquire connection error/.test(String(message))
+        ? sink.debug({ knex: firstLine(message) }, 'database driver')
+        : sink.warn({ knex: firstLine(message) }, 'database driver'),
     error: (message: unknown) => sink.warn({ knex: firstLine(message) }, 'database driver'),
     deprecate: () => undefined,
     debug: () => undefined,
@@ -142,7 +157,9 @@ export function fixedRead<Args extends FixedValue[]>(build: (executor: Executor,
  * (the context versions), not for pages: what is kept is one answer per read, frozen, shared by
  * every caller.
  */
-export function keptWhileUnchanged<T extends object>(read: (executor: Executor) => Promise<T>): (executor: Executor) => Promise<Readonly<T>> {
+export function keptWhileUnchanged<T extends object>(
+  read: (executor: Executor) => Promise<T>,
+): (executor: Executor) => Promise<Readonly<T>> {
   let kept: { stamp: string; value: Readonly<T> } | null = null;
   return async (executor) => {
     // Taken before the read: a write in between moves the stamp past what is kept.
@@ -162,9 +179,15 @@ let directStatements = 0;
  * knex's own statements are (statement counts in tests, the plugin query guard); null when knex
  * must run it.
  */
-function directRows(opened: OpenedDb & { direct: DirectReads }, executor: Executor, sql: string, bindings: readonly unknown[]): unknown[] | null {
+function directRows(
+  opened: OpenedDb & { direct: DirectReads },
+  executor: Executor,
+  sql: string,
+  bindings: readonly unknown[],
+): unknown[] | null {
   const { root, direct } = opened;
-  if (root.listenerCount('query') + root.listenerCount('query-response') + root.listenerCount('query-error') === 0) return direct.rows(executor, sql, bindings);
+  if (root.listenerCount('query') + root.listenerCount('query-response') + root.listenerCount('query-error') === 0)
+    return direct.rows(executor, sql, bindings);
   const query = () => ({ method: 'raw', sql, bindings: [...bindings], __knexQueryUid: `direct-${++directStatements}` });
   let rows: unknown[] | null;
   try {
@@ -190,7 +213,11 @@ function directRows(opened: OpenedDb & { direct: DirectReads }, executor: Execut
  * (db-sqlite.ts); otherwise knex runs it and answers in the driver's form (rows from better-sqlite3,
  * `[rows, fields]` from mysql2, a Result from pg), read here as rows.
  */
-export async function selectRaw<Row>(executor: Executor, sql: string, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
+export async function selectRaw<Row>(
+  executor: Executor,
+  sql: string,
+  bindings: readonly Knex.RawBinding[],
+): Promise<Row[]> {
   const opened = openedDbOf(executor);
   if (opened?.direct) {
     const rows = directRows(opened as OpenedDb & { direct: DirectReads }, executor, sql, bindings);
@@ -234,7 +261,9 @@ export function groupConcatSql(dialect: Dialect, expression: string): string {
 
 /** SQL text concatenating `parts` as text: concat() on MySQL/MariaDB (whose || is OR), || elsewhere. */
 export function concatSql(dialect: Dialect, parts: string[]): string {
-  return dialect === 'mysql' ? `concat(${parts.join(', ')})` : parts.map((part) => (dialect === 'postgres' ? `(${part})::text` : part)).join(' || ');
+  return dialect === 'mysql'
+    ? `concat(${parts.join(', ')})`
+    : parts.map((part) => (dialect === 'postgres' ? `(${part})::text` : part)).join(' || ');
 }
 
 /** A database server (MySQL/MariaDB, PostgreSQL): row locks, many connections, SKIP LOCKED; SQLite locks the whole file. */
@@ -300,7 +329,13 @@ export function lockingRead<T extends Knex.QueryBuilder>(query: T, executor: Exe
  * MySQL/MariaDB `ON DUPLICATE KEY UPDATE`), so concurrent writers never lose a count. The row stays
  * locked until the transaction ends, so writers of the same key queue there.
  */
-export async function bumpCounter(executor: Executor, table: string, key: Record<string, string>, column: string, delta = 1): Promise<void> {
+export async function bumpCounter(
+  executor: Executor,
+  table: string,
+  key: Record<string, string>,
+  column: string,
+  delta = 1,
+): Promise<void> {
   await executor(table)
     .insert({ ...key, [column]: delta })
     .onConflict(Object.keys(key))
@@ -332,7 +367,12 @@ export function isRetryableDbError(error: unknown): boolean {
 
 export function isDuplicateKeyError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_DUP_ENTRY' || code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    code === 'ER_DUP_ENTRY' ||
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** PostgreSQL has one code (23503) for both foreign key violations; its message tells a delete of a referenced row apart. */
@@ -343,13 +383,23 @@ function isPgRowReferenced(error: unknown): boolean {
 /** A row referenced by a foreign key is missing (e.g. deleted between a check and an insert). */
 export function isForeignKeyError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_NO_REFERENCED_ROW_2' || code === 'ER_NO_REFERENCED_ROW' || (code === '23503' && !isPgRowReferenced(error)) || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  return (
+    code === 'ER_NO_REFERENCED_ROW_2' ||
+    code === 'ER_NO_REFERENCED_ROW' ||
+    (code === '23503' && !isPgRowReferenced(error)) ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  );
 }
 
 /** A row is still referenced by a foreign key (its delete, or a change of its key, was refused). SQLite does not tell the two cases apart. */
 export function isRowReferencedError(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
-  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || (code === '23503' && isPgRowReferenced(error)) || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  return (
+    code === 'ER_ROW_IS_REFERENCED_2' ||
+    code === 'ER_ROW_IS_REFERENCED' ||
+    (code === '23503' && isPgRowReferenced(error)) ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  );
 }
 
 /**
@@ -412,16 +462,33 @@ const UNAVAILABLE_MESSAGES = [
  * 'contention' (a deadlock or lock wait that outlived its retries: 409, retry), or null (a bug: 500).
  */
 export function classifyDbError(error: unknown): 'unavailable' | 'contention' | null {
-  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; current = (current as { cause?: unknown }).cause, depth++) {
-    const { code, fatal, name, message } = current as { code?: unknown; fatal?: unknown; name?: unknown; message?: unknown };
+  for (
+    let current = error, depth = 0;
+    current && typeof current === 'object' && depth < 3;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
+    const { code, fatal, name, message } = current as {
+      code?: unknown;
+      fatal?: unknown;
+      name?: unknown;
+      message?: unknown;
+    };
     if (typeof code === 'string') {
-      if (RETRYABLE_CODES.has(code) || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return 'contention';
-      if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODE_PREFIXES.some((prefix) => code.startsWith(prefix))) return 'unavailable';
+      if (
+        RETRYABLE_CODES.has(code) ||
+        code === 'SQLITE_BUSY' ||
+        code.startsWith('SQLITE_BUSY_') ||
+        code === 'SQLITE_LOCKED'
+      )
+        return 'contention';
+      if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODE_PREFIXES.some((prefix) => code.startsWith(prefix)))
+        return 'unavailable';
     }
     // mysql2 marks errors that broke the connection itself as fatal.
     if (fatal === true) return 'unavailable';
     if (name === 'KnexTimeoutError') return 'unavailable';
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return 'unavailable';
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message)))
+      return 'unavailable';
   }
   return null;
 }

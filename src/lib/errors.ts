@@ -83,13 +83,19 @@ export class AppError extends Error {
 export const Errors = {
   badRequest: (code: string, detail: string, options?: AppErrorOptions) => new AppError(400, code, detail, options),
   /** Not logged in, or the token is missing, invalid, expired or revoked. */
-  unauthorized: (detail = 'A valid login is required.', code = 'SUITE__UNAUTHORIZED') => new AppError(401, code, detail),
+  unauthorized: (detail = 'A valid login is required.', code = 'SUITE__UNAUTHORIZED') =>
+    new AppError(401, code, detail),
   forbidden: (detail = 'You are not allowed to do this.', code = 'SUITE__FORBIDDEN') => new AppError(403, code, detail),
   /** Absent, or belonging to another tenant: the answer never tells which. */
   notFound: (entity: string, id?: string) =>
-    new AppError(404, 'SUITE__NOT_FOUND', id ? `${entity} with id "${id}" was not found.` : `${entity} was not found.`, {
-      meta: { entity },
-    }),
+    new AppError(
+      404,
+      'SUITE__NOT_FOUND',
+      id ? `${entity} with id "${id}" was not found.` : `${entity} was not found.`,
+      {
+        meta: { entity },
+      },
+    ),
   conflict: (detail = 'A concurrent request changed this resource; retry.', code = 'SUITE__CONFLICT') =>
     new AppError(409, code, detail),
   unprocessable: (code: string, detail: string) => new AppError(422, code, detail),
@@ -99,9 +105,14 @@ export const Errors = {
     }),
   /** The database cannot serve the request now (unreachable, silent, overloaded); retry later. */
   serviceUnavailable: (retryAfterSeconds: number) =>
-    new AppError(503, 'SUITE__SERVICE_UNAVAILABLE', `The service is temporarily unavailable; retry in ${retryAfterSeconds} seconds.`, {
-      meta: { retryAfter: retryAfterSeconds },
-    }),
+    new AppError(
+      503,
+      'SUITE__SERVICE_UNAVAILABLE',
+      `The service is temporarily unavailable; retry in ${retryAfterSeconds} seconds.`,
+      {
+        meta: { retryAfter: retryAfterSeconds },
+      },
+    ),
 };
 
 export function internalErrorBody(requestId: string): ErrorBody {

@@ -30,7 +30,9 @@ export async function claimIdempotencyKey(
   key: string,
   requestBody: unknown,
 ): Promise<{ replay: StoredResponse } | { claimed: true }> {
-  const requestHash = createHash('sha256').update(JSON.stringify(requestBody ?? null)).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(JSON.stringify(requestBody ?? null))
+    .digest('hex');
   try {
     await db('idempotency_keys').insert({
       scope,
@@ -46,15 +48,33 @@ export async function claimIdempotencyKey(
   const row = await db<IdempotencyKeyRow>('idempotency_keys').where({ scope, idem_key: key }).first();
   if (!row) return claimIdempotencyKey(db, scope, key, requestBody);
   if (row.request_hash !== requestHash)
-    throw Errors.unprocessable('SUITE__IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request body.');
-  if (row.state === 'running') throw Errors.conflict('A request with this Idempotency-Key is still running.', 'SUITE__IDEMPOTENCY_IN_PROGRESS');
-  return { replay: { status: Number(row.status_code), body: row.response_body ? (JSON.parse(row.response_body) as unknown) : undefined } };
+    throw Errors.unprocessable(
+      'SUITE__IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used with another request body.',
+    );
+  if (row.state === 'running')
+    throw Errors.conflict('A request with this Idempotency-Key is still running.', 'SUITE__IDEMPOTENCY_IN_PROGRESS');
+  return {
+    replay: {
+      status: Number(row.status_code),
+      body: row.response_body ? (JSON.parse(row.response_body) as unknown) : undefined,
+    },
+  };
 }
 
-export async function completeIdempotencyKey(db: Db, scope: string, key: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(
+  db: Db,
+  scope: string,
+  key: string,
+  response: StoredResponse,
+): Promise<void> {
   await db('idempotency_keys')
     .where({ scope, idem_key: key })
-    .update({ state: 'done', status_code: response.status, response_body: response.body === undefined ? null : JSON.stringify(response.body) });
+    .update({
+      state: 'done',
+      status_code: response.status,
+      response_body: response.body === undefined ? null : JSON.stringify(response.body),
+    });
 }
 
 /** A failed first attempt releases the key so the client can retry it. */

@@ -26,17 +26,19 @@ export interface ClaimSpec {
 export async function claimRows<Row>(db: Db, spec: ClaimSpec, workerId: string, limit: number): Promise<Row[]> {
   const lockedAt = nowDb();
   return inTransaction(db, async (trx) => {
-    const candidates = await selectRows<{ id: string }>(forUpdateSkipLocked(
-      trx(spec.table)
-        .select('id')
-        .where((q) => {
-          spec.claimable(q);
-        })
-        .orderBy(spec.orderBy)
-        .orderBy('id')
-        .limit(limit),
-      trx,
-    ));
+    const candidates = await selectRows<{ id: string }>(
+      forUpdateSkipLocked(
+        trx(spec.table)
+          .select('id')
+          .where((q) => {
+            spec.claimable(q);
+          })
+          .orderBy(spec.orderBy)
+          .orderBy('id')
+          .limit(limit),
+        trx,
+      ),
+    );
     if (candidates.length === 0) return [];
     const ids = candidates.map((row) => row.id);
     await trx(spec.table)
@@ -44,8 +46,15 @@ export async function claimRows<Row>(db: Db, spec: ClaimSpec, workerId: string, 
       .where((q) => {
         spec.claimable(q);
       })
-      .update({ state: spec.runningState, locked_by: workerId, locked_at: lockedAt, attempts: trx.raw('?? + 1', ['attempts']) });
-    return selectRows<Row>(trx(spec.table).whereIn('id', ids).where({ state: spec.runningState, locked_by: workerId, locked_at: lockedAt }));
+      .update({
+        state: spec.runningState,
+        locked_by: workerId,
+        locked_at: lockedAt,
+        attempts: trx.raw('?? + 1', ['attempts']),
+      });
+    return selectRows<Row>(
+      trx(spec.table).whereIn('id', ids).where({ state: spec.runningState, locked_by: workerId, locked_at: lockedAt }),
+    );
   });
 }
 

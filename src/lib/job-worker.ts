@@ -47,7 +47,12 @@ export interface JobWorker<Runtime> {
   jobs: {
     register(name: string, handler: JobWorkerHandler<Runtime>): void;
     schedule(name: string, everySeconds: number): void;
-    enqueue(executor: Executor, name: string, payload: Record<string, unknown>, options?: { runAt?: Date; uniqueKey?: string }): Promise<void>;
+    enqueue(
+      executor: Executor,
+      name: string,
+      payload: Record<string, unknown>,
+      options?: { runAt?: Date; uniqueKey?: string },
+    ): Promise<void>;
   };
   /** Starts polling for due jobs and schedules in this process. */
   start(): void;
@@ -124,16 +129,22 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
     const mine = { id: job.id, state: 'running', locked_by: workerId };
     try {
       await runHandler(job.name, readJson<Record<string, unknown>>(job.payload, {}));
-      await db(JOBS).where(mine).update({ state: 'done', locked_by: null, locked_at: null, last_error: null, finished_at: nowDb() });
+      await db(JOBS)
+        .where(mine)
+        .update({ state: 'done', locked_by: null, locked_at: null, last_error: null, finished_at: nowDb() });
     } catch (error) {
       const attempts = Number(job.attempts);
       const lastError = errorText(error);
       if (attempts >= Number(job.max_attempts)) {
-        await db(JOBS).where(mine).update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError, finished_at: nowDb() });
+        await db(JOBS)
+          .where(mine)
+          .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError, finished_at: nowDb() });
         log.error({ job: job.name, jobId: job.id, attempts, err: lastError }, 'job failed for good');
       } else {
         const runAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
-        await db(JOBS).where(mine).update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, run_at: runAt });
+        await db(JOBS)
+          .where(mine)
+          .update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, run_at: runAt });
         log.warn({ job: job.name, jobId: job.id, attempts, retryAt: runAt, err: lastError }, 'job failed; will retry');
       }
     }
@@ -209,12 +220,23 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
     jobs: {
       register: (name, handler) => void handlers.set(name, handler),
       schedule(name, everySeconds) {
-        if (!Number.isInteger(everySeconds) || everySeconds < 1) throw new Error(`schedule "${name}": everySeconds must be a positive integer`);
+        if (!Number.isInteger(everySeconds) || everySeconds < 1)
+          throw new Error(`schedule "${name}": everySeconds must be a positive integer`);
         schedules.set(name, everySeconds);
       },
       async enqueue(executor, name, payload, options = {}) {
         await executor(JOBS)
-          .insert({ id: newId(), name, payload: writeJson(payload), state: 'queued', run_at: toDbTime(options.runAt ?? new Date()), attempts: 0, max_attempts: JOB_DEFAULT_MAX_ATTEMPTS, unique_key: options.uniqueKey ?? null, created_at: nowDb() })
+          .insert({
+            id: newId(),
+            name,
+            payload: writeJson(payload),
+            state: 'queued',
+            run_at: toDbTime(options.runAt ?? new Date()),
+            attempts: 0,
+            max_attempts: JOB_DEFAULT_MAX_ATTEMPTS,
+            unique_key: options.uniqueKey ?? null,
+            created_at: nowDb(),
+          })
           .onConflict('unique_key')
           .ignore();
       },

@@ -53,7 +53,16 @@ export function jsonApiListSchema(resource: Record<string, unknown>): Record<str
   return objectSchema(
     {
       data: { type: 'array', items: resource },
-      meta: objectSchema({ total: { type: 'integer', minimum: 0 }, nextCursor: { type: ['string', 'null'], description: 'Only when the request gave a `cursor`: the next page\'s, null on the last page.' } }, ['total']),
+      meta: objectSchema(
+        {
+          total: { type: 'integer', minimum: 0 },
+          nextCursor: {
+            type: ['string', 'null'],
+            description: "Only when the request gave a `cursor`: the next page's, null on the last page.",
+          },
+        },
+        ['total'],
+      ),
       links: objectSchema({ self: link, first: link, last: link, prev: link, next: link }, ['self', 'first', 'last']),
     },
     ['data', 'meta', 'links'],
@@ -77,13 +86,20 @@ export interface ListPage {
  * `prev` from page 2 on (a page past the end points back to the last page), `next` before the last.
  */
 export function pageLinks({ path, page, limit, total, filters = {}, cursor }: ListPage): JsonApiLinks {
-  const kept = Object.entries(filters).flatMap(([name, value]): Array<[string, string]> => (value === undefined || value === '' ? [] : [[name, String(value)]]));
-  const link = (paging: Array<[string, string]>) => `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ...paging, ...kept]).toString()}`;
+  const kept = Object.entries(filters).flatMap(([name, value]): Array<[string, string]> =>
+    value === undefined || value === '' ? [] : [[name, String(value)]],
+  );
+  const link = (paging: Array<[string, string]>) =>
+    `${ADMIN_API_BASE}${path}?${new URLSearchParams([['limit', String(limit)], ...paging, ...kept]).toString()}`;
   const to = (p: number) => link([['page', String(p)]]);
   const lastPage = Math.max(1, Math.ceil(total / limit));
   if (cursor) {
     // A keyset walk goes forward only: no `prev`; `last` is the last page by number.
-    const links: JsonApiLinks = { self: link([['cursor', cursor.current]]), first: link([['cursor', '']]), last: to(lastPage) };
+    const links: JsonApiLinks = {
+      self: link([['cursor', cursor.current]]),
+      first: link([['cursor', '']]),
+      last: to(lastPage),
+    };
     if (cursor.next) links.next = link([['cursor', cursor.next]]);
     return links;
   }
@@ -95,18 +111,40 @@ export function pageLinks({ path, page, limit, total, filters = {}, cursor }: Li
 
 /** One page of an Admin list as a JSON:API document. */
 export function jsonApiList<T>(data: T[], page: ListPage): JsonApiList<T> {
-  return { data, meta: page.cursor ? { total: page.total, nextCursor: page.cursor.next } : { total: page.total }, links: pageLinks(page) };
+  return {
+    data,
+    meta: page.cursor ? { total: page.total, nextCursor: page.cursor.next } : { total: page.total },
+    links: pageLinks(page),
+  };
 }
 
 /**
  * An answer of an Admin API mounted elsewhere than ADMIN_API_BASE (Vendure: /b2b-admin-api): the
  * list links and the Location header the routes build on ADMIN_API_BASE, moved onto `base`.
  */
-export function rebaseAdminLinks<T extends { body: unknown; headers: Record<string, string> }>(outcome: T, base: string): T {
-  const onBase = (value: string) => (value.startsWith(`${ADMIN_API_BASE}/`) ? `${base}${value.slice(ADMIN_API_BASE.length)}` : value);
-  const headers = Object.fromEntries(Object.entries(outcome.headers).map(([name, value]) => [name, name.toLowerCase() === 'location' ? onBase(value) : value]));
+export function rebaseAdminLinks<T extends { body: unknown; headers: Record<string, string> }>(
+  outcome: T,
+  base: string,
+): T {
+  const onBase = (value: string) =>
+    value.startsWith(`${ADMIN_API_BASE}/`) ? `${base}${value.slice(ADMIN_API_BASE.length)}` : value;
+  const headers = Object.fromEntries(
+    Object.entries(outcome.headers).map(([name, value]) => [
+      name,
+      name.toLowerCase() === 'location' ? onBase(value) : value,
+    ]),
+  );
   const body = outcome.body as { links?: unknown } | null;
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.links !== 'object' || body.links === null) return { ...outcome, headers };
-  const links = Object.fromEntries(Object.entries(body.links).map(([name, value]) => [name, typeof value === 'string' ? onBase(value) : value]));
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    typeof body.links !== 'object' ||
+    body.links === null
+  )
+    return { ...outcome, headers };
+  const links = Object.fromEntries(
+    Object.entries(body.links).map(([name, value]) => [name, typeof value === 'string' ? onBase(value) : value]),
+  );
   return { ...outcome, headers, body: { ...body, links } };
 }

@@ -13,7 +13,8 @@ function parseStrictJson(text: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim().length === 0) return {};
   const first = body.trimStart()[0];
-  if (first !== '{' && first !== '[') throw bodyError('entity.parse.failed', 400, 'The request body is not a JSON object or array.');
+  if (first !== '{' && first !== '[')
+    throw bodyError('entity.parse.failed', 400, 'The request body is not a JSON object or array.');
   try {
     return JSON.parse(body) as unknown;
   } catch {
@@ -44,7 +45,8 @@ export function jsonBody(limitBytes: number): RequestHandler {
     )
       return general(req, res, next);
     const declared = Number(length);
-    if (!Number.isSafeInteger(declared) || declared < 0 || declared > limitBytes || req.body !== undefined) return general(req, res, next);
+    if (!Number.isSafeInteger(declared) || declared < 0 || declared > limitBytes || req.body !== undefined)
+      return general(req, res, next);
     readBody(req, declared, (error, text) => {
       if (error) return next(error);
       try {
@@ -64,7 +66,11 @@ function readBody(req: Request, declared: number, done: (error: Error | null, te
   const finish = (error: Error | null, text = '') => {
     if (finished) return;
     finished = true;
-    req.removeListener('data', onData).removeListener('end', onEnd).removeListener('error', onError).removeListener('aborted', onAborted);
+    req
+      .removeListener('data', onData)
+      .removeListener('end', onEnd)
+      .removeListener('error', onError)
+      .removeListener('aborted', onAborted);
     done(error, text);
   };
   const onData = (chunk: Buffer) => {
@@ -72,7 +78,8 @@ function readBody(req: Request, declared: number, done: (error: Error | null, te
     chunks.push(chunk);
   };
   const onEnd = () => {
-    if (received !== declared) return finish(bodyError('request.size.invalid', 400, 'The request size did not match its Content-Length.'));
+    if (received !== declared)
+      return finish(bodyError('request.size.invalid', 400, 'The request size did not match its Content-Length.'));
     finish(null, chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, received).toString('utf8'));
   };
   const onError = (error: Error) => finish(error);

@@ -55,7 +55,11 @@ export function encodeCursor(keys: KeysetKey[], values: KeyValue[]): string {
 }
 
 function invalidCursor() {
-  return Errors.badRequest('SUITE__INVALID_CURSOR', 'The cursor is not one this list gave for this sort: start again with "".', { pointer: '/cursor' });
+  return Errors.badRequest(
+    'SUITE__INVALID_CURSOR',
+    'The cursor is not one this list gave for this sort: start again with "".',
+    { pointer: '/cursor' },
+  );
 }
 
 /** The key values a cursor carries, or null for "" (the first page); a 400 for anything not made by `encodeCursor` for these keys. */
@@ -70,7 +74,8 @@ export function decodeCursor(keys: KeysetKey[], cursor: string): KeyValue[] | nu
   if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== signatureOf(keys)) throw invalidCursor();
   const values: unknown = decoded[1];
   if (!Array.isArray(values) || values.length !== keys.length) throw invalidCursor();
-  for (const value of values as unknown[]) if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) throw invalidCursor();
+  for (const value of values as unknown[])
+    if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) throw invalidCursor();
   return values as KeyValue[];
 }
 

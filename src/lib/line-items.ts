@@ -56,7 +56,10 @@ export function lineItemFromRow(row: LineItemDbRow): LineItem {
 export const LINE_INSERT_CHUNK = 200;
 
 /** The shared columns of a line item row at `position`: the inverse of lineItemFromRow. */
-export function lineItemRow(line: Omit<LineItem, 'id' | 'position' | 'payload'> & { payload?: Record<string, unknown> }, position: number): Record<string, unknown> {
+export function lineItemRow(
+  line: Omit<LineItem, 'id' | 'position' | 'payload'> & { payload?: Record<string, unknown> },
+  position: number,
+): Record<string, unknown> {
   return {
     type: line.type,
     product_id: line.productId,

@@ -113,7 +113,11 @@ const STALE_SENDING_SECONDS = 10 * 60;
 const BATCH_SIZE = 20;
 
 /** Registers templates/mail/<name>.subject.hbs, .html.hbs and .text.hbs for every name (the manifest's mailTemplates). */
-export function registerTemplatesFromFolder(mail: Pick<MailOutbox, 'registerTemplate'>, folder: string, names: string[]): void {
+export function registerTemplatesFromFolder(
+  mail: Pick<MailOutbox, 'registerTemplate'>,
+  folder: string,
+  names: string[],
+): void {
   for (const name of names) {
     const read = (part: keyof MailTemplateSource) => {
       const file = join(folder, `${name}.${part}.hbs`);
@@ -158,12 +162,21 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     const template = compiledTemplate(row.template);
     const salesChannel = await options.salesChannel(row.sales_channel_id);
     const storefrontUrl = (salesChannel.domains[0] ?? options.fallbackUrl).replace(/\/$/, '');
-    const data = { shopName: salesChannel.name, salesChannel, storefrontUrl, ...readJson<Record<string, unknown>>(row.data, {}) };
+    const data = {
+      shopName: salesChannel.name,
+      salesChannel,
+      storefrontUrl,
+      ...readJson<Record<string, unknown>>(row.data, {}),
+    };
     const attachments = [];
     for (const attachment of readJson<Array<{ filename: string; documentId: string }>>(row.attachments, [])) {
       const document = await options.document(attachment.documentId);
       if (!document) throw new Error(`attachment document ${attachment.documentId} does not exist`);
-      attachments.push({ filename: attachment.filename || document.fileName, content: document.content, contentType: document.mimeType });
+      attachments.push({
+        filename: attachment.filename || document.fileName,
+        content: document.content,
+        contentType: document.mimeType,
+      });
     }
     const fromHost = new URL(storefrontUrl).hostname || 'localhost';
     const info: unknown = await transport().sendMail({
@@ -180,8 +193,13 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     });
     if (!options.mailerUrl) {
       mkdirSync(options.emlFolder, { recursive: true });
-      const stamp = nowDb().replace(/[^0-9]/g, '').slice(0, 14);
-      writeFileSync(join(options.emlFolder, `${stamp}-${row.template.replace(/[^\w.-]/g, '_')}-${row.id}.eml`), (info as StreamTransportInfo).message);
+      const stamp = nowDb()
+        .replace(/[^0-9]/g, '')
+        .slice(0, 14);
+      writeFileSync(
+        join(options.emlFolder, `${stamp}-${row.template.replace(/[^\w.-]/g, '_')}-${row.id}.eml`),
+        (info as StreamTransportInfo).message,
+      );
     }
   }
 
@@ -214,18 +232,36 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
         const mine = { id: row.id, state: 'sending', locked_by: workerId };
         try {
           await send(row);
-          await db(table).where(mine).update({ state: 'sent', sent_at: nowDb(), locked_by: null, locked_at: null, last_error: null, next_attempt_at: null });
+          await db(table).where(mine).update({
+            state: 'sent',
+            sent_at: nowDb(),
+            locked_by: null,
+            locked_at: null,
+            last_error: null,
+            next_attempt_at: null,
+          });
           sent++;
         } catch (error) {
           const attempts = Number(row.attempts);
           const lastError = errorText(error);
           if (attempts >= MAIL_MAX_ATTEMPTS) {
-            await db(table).where(mine).update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
+            await db(table)
+              .where(mine)
+              .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
             log.error({ mailId: row.id, template: row.template, attempts, err: lastError }, 'mail failed for good');
           } else {
             const nextAttemptAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
-            await db(table).where(mine).update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, next_attempt_at: nextAttemptAt });
-            log.warn({ mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError }, 'mail not sent; will retry');
+            await db(table).where(mine).update({
+              state: 'queued',
+              locked_by: null,
+              locked_at: null,
+              last_error: lastError,
+              next_attempt_at: nextAttemptAt,
+            });
+            log.warn(
+              { mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError },
+              'mail not sent; will retry',
+            );
           }
         }
       }
@@ -240,7 +276,11 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     render(name, data) {
       if (!templates.has(name)) return null;
       const template = compiledTemplate(name);
-      return { subject: template.subject(data).replace(/\s+/g, ' ').trim(), html: template.html(data), text: template.text(data) };
+      return {
+        subject: template.subject(data).replace(/\s+/g, ' ').trim(),
+        html: template.html(data),
+        text: template.text(data),
+      };
     },
     registerTemplate(name, template) {
       for (const part of ['subject', 'html', 'text'] as const) {
@@ -253,9 +293,22 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     },
     async enqueue(executor, mail) {
       if (!templates.has(mail.template)) throw new Error(`mail template "${mail.template}" is not registered`);
-      if (typeof mail.to !== 'string' || !mail.to.includes('@') || mail.to.length > 255) throw new Error(`mail "${mail.template}": "to" is not an e-mail address`);
+      if (typeof mail.to !== 'string' || !mail.to.includes('@') || mail.to.length > 255)
+        throw new Error(`mail "${mail.template}": "to" is not an e-mail address`);
       await executor(table)
-        .insert({ id: newId(), template: mail.template, recipient: mail.to, cc: writeJson(mail.cc ?? []), sales_channel_id: mail.salesChannelId ?? null, data: writeJson(mail.data), attachments: writeJson(mail.attachments ?? []), state: 'queued', attempts: 0, dedupe_key: mail.dedupeKey ?? null, created_at: nowDb() })
+        .insert({
+          id: newId(),
+          template: mail.template,
+          recipient: mail.to,
+          cc: writeJson(mail.cc ?? []),
+          sales_channel_id: mail.salesChannelId ?? null,
+          data: writeJson(mail.data),
+          attachments: writeJson(mail.attachments ?? []),
+          state: 'queued',
+          attempts: 0,
+          dedupe_key: mail.dedupeKey ?? null,
+          created_at: nowDb(),
+        })
         .onConflict('dedupe_key')
         .ignore();
     },

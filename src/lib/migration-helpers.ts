@@ -43,8 +43,13 @@ export interface VersionTrigger {
 }
 
 /** Insert, update and delete triggers on each of `tables`, named `<table>_version_<event>` unless told. */
-export function versionTriggersOn(tables: string[], name = (table: string, event: RowEvent) => `${table}_version_${event}`): VersionTrigger[] {
-  return tables.flatMap((table) => (['insert', 'update', 'delete'] as const).map((event) => ({ name: name(table, event), table, event })));
+export function versionTriggersOn(
+  tables: string[],
+  name = (table: string, event: RowEvent) => `${table}_version_${event}`,
+): VersionTrigger[] {
+  return tables.flatMap((table) =>
+    (['insert', 'update', 'delete'] as const).map((event) => ({ name: name(table, event), table, event })),
+  );
 }
 
 /** A row trigger as each database writes it; `body` is the statement it runs (NEW and OLD name the row). */
@@ -68,13 +73,20 @@ export interface RowTrigger {
 export function rowTriggerStatements(knex: Knex, trigger: RowTrigger): string[] {
   const { name, table, event, timing, when, body } = trigger;
   const dialect = dialectOf(knex);
-  if (dialect === 'sqlite') return [`create trigger ${name} after ${event} on ${table} for each row${when ? ` when ${when}` : ''} begin ${body}; end`];
+  if (dialect === 'sqlite')
+    return [
+      `create trigger ${name} after ${event} on ${table} for each row${when ? ` when ${when}` : ''} begin ${body}; end`,
+    ];
   if (dialect === 'mysql') {
     const statement = /^NEW\.\w+\s*=/i.test(body) ? `set ${body}` : body;
-    return [`create trigger ${name} ${timing} ${event} on ${table} for each row ${when ? `begin if ${when} then ${statement}; end if; end` : statement}`];
+    return [
+      `create trigger ${name} ${timing} ${event} on ${table} for each row ${when ? `begin if ${when} then ${statement}; end if; end` : statement}`,
+    ];
   }
   const assignment = /^NEW\.\w+\s*=/i.test(body);
-  const functionBody = assignment ? `begin ${body.replace(/^(NEW\.\w+)\s*=/i, '$1 :=')}; return NEW; end` : `begin ${body}; return null; end`;
+  const functionBody = assignment
+    ? `begin ${body.replace(/^(NEW\.\w+)\s*=/i, '$1 :=')}; return NEW; end`
+    : `begin ${body}; return null; end`;
   return [
     `create or replace function ${name}_fn() returns trigger language plpgsql as $$ ${functionBody} $$`,
     `create trigger ${name} ${timing} ${event} on ${table} for each row${when ? ` when (${when})` : ''} execute function ${name}_fn()`,
@@ -99,12 +111,24 @@ export async function dropRowTrigger(knex: Knex, trigger: { name: string; table:
  * parent row locks it before the row's foreign key check takes a shared lock on it (PostgreSQL's
  * key-share lock of a foreign key check does not conflict with the bump's update).
  */
-export async function createVersionTriggers(knex: Knex, triggers: VersionTrigger[], bump: string | ((event: RowEvent) => string), options: { mysqlBefore?: boolean } = {}): Promise<void> {
+export async function createVersionTriggers(
+  knex: Knex,
+  triggers: VersionTrigger[],
+  bump: string | ((event: RowEvent) => string),
+  options: { mysqlBefore?: boolean } = {},
+): Promise<void> {
   const before = options.mysqlBefore && dialectOf(knex) === 'mysql';
   for (const { name, table, event } of triggers) {
     const body = typeof bump === 'string' ? bump : bump(event);
     await dropRowTrigger(knex, { name, table });
-    for (const statement of rowTriggerStatements(knex, { name, table, event, timing: before ? 'before' : 'after', body })) await knex.raw(statement);
+    for (const statement of rowTriggerStatements(knex, {
+      name,
+      table,
+      event,
+      timing: before ? 'before' : 'after',
+      body,
+    }))
+      await knex.raw(statement);
   }
 }
 
@@ -122,7 +146,21 @@ export async function createRowVersionTrigger(knex: Knex, table: string, name: s
   const dialect = dialectOf(knex);
   const trigger: RowTrigger =
     dialect === 'sqlite'
-      ? { name, table, event: 'update', timing: 'after', when: 'NEW.version = OLD.version', body: `update ${table} set version = OLD.version + 1 where id = NEW.id` }
-      : { name, table, event: 'update', timing: 'before', when: dialect === 'postgres' ? 'NEW.version = OLD.version' : undefined, body: 'NEW.version = OLD.version + 1' };
+      ? {
+          name,
+          table,
+          event: 'update',
+          timing: 'after',
+          when: 'NEW.version = OLD.version',
+          body: `update ${table} set version = OLD.version + 1 where id = NEW.id`,
+        }
+      : {
+          name,
+          table,
+          event: 'update',
+          timing: 'before',
+          when: dialect === 'postgres' ? 'NEW.version = OLD.version' : undefined,
+          body: 'NEW.version = OLD.version + 1',
+        };
   for (const statement of rowTriggerStatements(knex, trigger)) await knex.raw(statement);
 }

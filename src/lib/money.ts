@@ -12,7 +12,15 @@ export function fromMinor(minor: number | string | null | undefined, precision =
   const value = Number(minor ?? 0);
   // An integer up to 10^12 minor units divided by 10^0…10^4 is the double nearest the decimal
   // already (its spacing is below 10^-precision), which is what rounding with toFixed returns.
-  if (Number.isInteger(value) && value !== 0 && Math.abs(value) <= 1e12 && precision >= 0 && precision <= 4 && Number.isInteger(precision)) return value / POWERS_OF_TEN[precision]!;
+  if (
+    Number.isInteger(value) &&
+    value !== 0 &&
+    Math.abs(value) <= 1e12 &&
+    precision >= 0 &&
+    precision <= 4 &&
+    Number.isInteger(precision)
+  )
+    return value / POWERS_OF_TEN[precision]!;
   return Number((value / 10 ** precision).toFixed(precision));
 }
 

@@ -33,7 +33,8 @@ const ACTOR_LABELS: Record<ActorName, string> = {
 /** The sentence the description carries: who may call, as the pipeline enforces it. */
 export function actorsSentence(actors: readonly ActorName[], needsCustomer: boolean): string {
   const labels = actors.map((actor) => ACTOR_LABELS[actor]);
-  const list = labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  const list =
+    labels.length <= 1 ? (labels[0] ?? 'nobody') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
   return `Callable by ${list}${needsCustomer ? ', acting for a customer' : ''}.`;
 }
 
@@ -83,18 +84,33 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
   for (const route of sorted) {
     const paramProps = (route.schemas.params?.properties ?? {}) as Record<string, unknown>;
     const parameters = [
-      ...pathParamNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: paramProps[name] ?? { type: 'string' } })),
+      ...pathParamNames(route.path).map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: paramProps[name] ?? { type: 'string' },
+      })),
       ...queryParameters(route.schemas.query),
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries(route.schemas.responses)) {
-      const description = isContent(schema) ? (schema.description ?? responseDescription(Number(status))) : responseDescription(Number(status));
+      const description = isContent(schema)
+        ? (schema.description ?? responseDescription(Number(status)))
+        : responseDescription(Number(status));
       if (schema === null) responses[status] = { description };
-      else if (isContent(schema)) responses[status] = { description, content: { [schema.contentType]: { schema: { type: 'string', format: 'binary' } } } };
+      else if (isContent(schema))
+        responses[status] = {
+          description,
+          content: { [schema.contentType]: { schema: { type: 'string', format: 'binary' } } },
+        };
       else responses[status] = { description, content: { 'application/json': { schema } } };
     }
     for (const status of ['400', '401', '403', '404', '429']) {
-      if (!responses[status]) responses[status] = { description: statusTitle(Number(status)), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+      if (!responses[status])
+        responses[status] = {
+          description: statusTitle(Number(status)),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+        };
     }
     const operation: Record<string, unknown> = {
       operationId: route.operationId,
@@ -122,7 +138,12 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
       } else operation.requestBody = body;
     }
     if (route.idempotent)
-      (operation.parameters as unknown[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+      (operation.parameters as unknown[]).push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', maxLength: 255 },
+      });
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
   return {
@@ -151,7 +172,8 @@ interface OperationDoc {
  * body and responses, each section linking back to the index. No scripts: the page works as plain HTML.
  */
 export function renderOpenApiHtml(document: Record<string, unknown>): string {
-  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  const escape = (s: string) =>
+    s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   const anchor = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-');
   const info = document.info as { title: string; version: string; description: string };
   const groups = new Map<string, Array<{ method: string; path: string; op: OperationDoc; id: string }>>();
@@ -170,17 +192,29 @@ export function renderOpenApiHtml(document: Record<string, unknown>): string {
     .map((tag) => {
       const items = groups
         .get(tag)!
-        .map(({ method, path, op, id }) => `<li><a href="#${id}"><code>${method.toUpperCase()} ${escape(path)}</code></a> ${escape(op.summary ?? '')}</li>`)
+        .map(
+          ({ method, path, op, id }) =>
+            `<li><a href="#${id}"><code>${method.toUpperCase()} ${escape(path)}</code></a> ${escape(op.summary ?? '')}</li>`,
+        )
         .join('');
       return `<li><a href="#tag-${anchor(tag)}">${escape(tag)}</a> (${groups.get(tag)!.length})<ul>${items}</ul></li>`;
     })
     .join('\n');
   const sections = tags.map((tag) => {
     const rows = groups.get(tag)!.map(({ method, path, op, id }) => {
-      const body = op.requestBody ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : '';
+      const body = op.requestBody
+        ? `<details><summary>request body</summary><pre>${escape(JSON.stringify(op.requestBody, null, 2))}</pre></details>`
+        : '';
       const responses = `<details><summary>responses</summary><pre>${escape(JSON.stringify(op.responses, null, 2))}</pre></details>`;
       // The route's description and the pipeline's sentence on who may call it, one paragraph each.
-      const description = typeof op.description === 'string' ? op.description.split(/\n\s*\n/).filter((part) => part.trim()).map((part) => `<p>${escape(part)}</p>`).join('') : '';
+      const description =
+        typeof op.description === 'string'
+          ? op.description
+              .split(/\n\s*\n/)
+              .filter((part) => part.trim())
+              .map((part) => `<p>${escape(part)}</p>`)
+              .join('')
+          : '';
       return `<section id="${id}"><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3><p>${escape(op.summary ?? '')}${op['x-permission'] ? ` — permission <code>${escape(op['x-permission'])}</code>` : ''}</p>${description}${body}${responses}<p class="top"><a href="#operations">Back to the index</a></p></section>`;
     });
     return `<h2 id="tag-${anchor(tag)}">${escape(tag)}</h2>\n${rows.join('\n')}`;

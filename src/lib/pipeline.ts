@@ -2,7 +2,15 @@ import { AppError, Errors } from './errors.js';
 import type { Db } from './db.js';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
 import { enforceRateLimits, type RateLimiter } from './rate-limit.js';
-import { isReply, rateLimitRules, type ActorName, type ContentResponse, type RouteGate, type RouteInput, type RouteSchemas } from './routes.js';
+import {
+  isReply,
+  rateLimitRules,
+  type ActorName,
+  type ContentResponse,
+  type RouteGate,
+  type RouteInput,
+  type RouteSchemas,
+} from './routes.js';
 import { responseProblems, validateOrThrow } from './validation.js';
 
 /**
@@ -108,16 +116,26 @@ export function isContentResponse(value: unknown): value is ContentResponse {
 }
 
 /** The actors that may call a route on an API: its declared ones, or every actor its `auth` admits. */
-export function effectiveActors(route: Pick<RouteGate, 'auth' | 'actors'>, actorsByAuth: Record<string, readonly ActorName[]>): readonly ActorName[] {
+export function effectiveActors(
+  route: Pick<RouteGate, 'auth' | 'actors'>,
+  actorsByAuth: Record<string, readonly ActorName[]>,
+): readonly ActorName[] {
   return route.actors ?? actorsByAuth[route.auth] ?? [];
 }
 
 /** Refuses a declaration whose actors its `auth` cannot admit (e.g. 'guest' on a login route). */
-export function assertActorsFit(route: Pick<RouteGate, 'auth' | 'actors'> & { method: string; path: string }, actorsByAuth: Record<string, readonly ActorName[]>): void {
+export function assertActorsFit(
+  route: Pick<RouteGate, 'auth' | 'actors'> & { method: string; path: string },
+  actorsByAuth: Record<string, readonly ActorName[]>,
+): void {
   const admitted = actorsByAuth[route.auth];
-  if (!admitted) throw new Error(`route ${route.method} ${route.path}: auth "${route.auth}" is not known here (${Object.keys(actorsByAuth).join(', ')})`);
+  if (!admitted)
+    throw new Error(
+      `route ${route.method} ${route.path}: auth "${route.auth}" is not known here (${Object.keys(actorsByAuth).join(', ')})`,
+    );
   for (const actor of route.actors ?? [])
-    if (!admitted.includes(actor)) throw new Error(`route ${route.method} ${route.path}: actor "${actor}" cannot pass auth "${route.auth}"`);
+    if (!admitted.includes(actor))
+      throw new Error(`route ${route.method} ${route.path}: actor "${actor}" cannot pass auth "${route.auth}"`);
 }
 
 const ACTOR_WORDS: Record<ActorName, string> = {
@@ -135,23 +153,37 @@ const ACTOR_WORDS: Record<ActorName, string> = {
  * SUITE__CUSTOMER_SIDE_ONLY, anything else SUITE__ACTOR_NOT_ALLOWED.
  */
 export function actorRefusal(actors: readonly ActorName[]): AppError {
-  const set = [...new Set(actors)].filter((actor) => actor !== 'guest').sort().join(',');
-  const detail = `Only ${actors.filter((actor) => actor !== 'guest').map((actor) => ACTOR_WORDS[actor]).join(' or ')} may do this.`;
+  const set = [...new Set(actors)]
+    .filter((actor) => actor !== 'guest')
+    .sort()
+    .join(',');
+  const detail = `Only ${actors
+    .filter((actor) => actor !== 'guest')
+    .map((actor) => ACTOR_WORDS[actor])
+    .join(' or ')} may do this.`;
   const code =
-    set === 'salesRepresentative' ? 'SUITE__SALES_REPRESENTATIVE_ONLY'
-    : set === 'employee' ? 'SUITE__EMPLOYEE_ONLY'
-    : set === 'customer,employee' ? 'SUITE__CUSTOMER_SIDE_ONLY'
-    : 'SUITE__ACTOR_NOT_ALLOWED';
+    set === 'salesRepresentative'
+      ? 'SUITE__SALES_REPRESENTATIVE_ONLY'
+      : set === 'employee'
+        ? 'SUITE__EMPLOYEE_ONLY'
+        : set === 'customer,employee'
+          ? 'SUITE__CUSTOMER_SIDE_ONLY'
+          : 'SUITE__ACTOR_NOT_ALLOWED';
   return Errors.forbidden(detail, code);
 }
 
-export const noCustomerContext = (): AppError => Errors.forbidden('Choose the customer you act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
+export const noCustomerContext = (): AppError =>
+  Errors.forbidden('Choose the customer you act for first.', 'SUITE__NO_CUSTOMER_CONTEXT');
 
 /**
  * Who may call, in the pipeline's order: actors (a guest 401, another actor 403), the customer
  * context (403), the permission (403).
  */
-export function checkGate(route: Pick<PipelineRoute, 'auth' | 'actors' | 'needsCustomer' | 'permission' | 'anyPermission'>, principal: Principal, actorsByAuth: Record<string, readonly ActorName[]>): void {
+export function checkGate(
+  route: Pick<PipelineRoute, 'auth' | 'actors' | 'needsCustomer' | 'permission' | 'anyPermission'>,
+  principal: Principal,
+  actorsByAuth: Record<string, readonly ActorName[]>,
+): void {
   const actors = effectiveActors(route, actorsByAuth);
   if (!actors.includes(principal.actor)) {
     if (principal.actor === 'guest') throw Errors.unauthorized();
@@ -186,7 +218,8 @@ export async function runRoute<C>(
   options: PipelineOptions<C>,
   given?: { ctx: C },
 ): Promise<RouteOutcome> {
-  if (options.rateLimiter) await enforceRateLimits(options.rateLimiter, rateLimitRules(route), { ip: request.ip, body: request.body });
+  if (options.rateLimiter)
+    await enforceRateLimits(options.rateLimiter, rateLimitRules(route), { ip: request.ip, body: request.body });
   const ctx = given ? given.ctx : await api.authenticate(request, route);
   const principal = api.principal(ctx);
   const headers: Record<string, string> = {};
@@ -210,13 +243,20 @@ export async function runRoute<C>(
 
   const idempotencyKey = route.idempotent && options.db ? request.header('idempotency-key') : undefined;
   if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 255))
-    throw Errors.badRequest('SUITE__INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 characters.', { parameter: 'Idempotency-Key' });
+    throw Errors.badRequest('SUITE__INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 characters.', {
+      parameter: 'Idempotency-Key',
+    });
   const scope = idempotencyKey ? `${api.name}:${route.operationId}:${principal.key}` : '';
   if (idempotencyKey && options.db) {
     const claim = await claimIdempotencyKey(options.db, scope, idempotencyKey, { params, body });
     if ('replay' in claim) {
       checkResponse(route, claim.replay.status, claim.replay.body, options);
-      return { status: claim.replay.status, body: claim.replay.body, headers: { ...headers, 'idempotent-replayed': 'true' }, replayed: true };
+      return {
+        status: claim.replay.status,
+        body: claim.replay.body,
+        headers: { ...headers, 'idempotent-replayed': 'true' },
+        replayed: true,
+      };
     }
   }
 
@@ -229,10 +269,14 @@ export async function runRoute<C>(
   }
   const status = isReply(result) ? result.status : 200;
   const payload = isReply(result) ? result.body : result;
-  if (isReply(result)) for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (isReply(result))
+    for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = value;
   const declared = schemas?.responses[status];
-  const contentType = (isReply(result) ? result.contentType : undefined) ?? (isContentResponse(declared) ? declared.contentType : undefined);
-  if (idempotencyKey && options.db) await completeIdempotencyKey(options.db, scope, idempotencyKey, { status, body: payload });
+  const contentType =
+    (isReply(result) ? result.contentType : undefined) ??
+    (isContentResponse(declared) ? declared.contentType : undefined);
+  if (idempotencyKey && options.db)
+    await completeIdempotencyKey(options.db, scope, idempotencyKey, { status, body: payload });
   checkResponse(route, status, payload, options);
   return { status, body: payload, ...(contentType ? { contentType } : {}), headers, replayed: false };
 }
@@ -241,7 +285,8 @@ export async function runRoute<C>(
 function checkResponse(route: PipelineRoute, status: number, payload: unknown, options: PipelineOptions): void {
   if (!options.validateResponses || !route.schemas) return;
   const declared = route.schemas.responses[status];
-  if (declared === undefined) throw new Error(`${route.method} ${route.path} answered ${status}, which its declaration does not list`);
+  if (declared === undefined)
+    throw new Error(`${route.method} ${route.path} answered ${status}, which its declaration does not list`);
   if (declared && !isContentResponse(declared)) {
     const problems = responseProblems(declared, payload);
     if (problems) throw new Error(`${route.method} ${route.path} answered a body its schema refuses: ${problems}`);
@@ -258,7 +303,9 @@ export async function invokeRoute<C>(
   request: Partial<Omit<RouteRequest, 'header'>> & { headers?: Record<string, string> },
   options: Partial<PipelineOptions<C>> = {},
 ): Promise<RouteOutcome> {
-  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const full: RouteRequest = {
     params: request.params ?? {},
     query: request.query ?? {},

@@ -4,7 +4,11 @@
  */
 export interface BatchablePriceProvider<Ctx, Product, Executor, Answer> {
   (ctx: Ctx, product: Product, quantity: number, executor: Executor): Promise<Answer | null>;
-  many?(ctx: Ctx, items: ReadonlyArray<{ product: Product; quantity: number }>, executor: Executor): Promise<Array<Answer | null>>;
+  many?(
+    ctx: Ctx,
+    items: ReadonlyArray<{ product: Product; quantity: number }>,
+    executor: Executor,
+  ): Promise<Array<Answer | null>>;
 }
 
 /**
@@ -24,11 +28,17 @@ export async function firstProvidedPrices<Ctx, Product, Executor, Answer>(
     if (open.length === 0) break;
     let answers: Array<Answer | null>;
     if (provider.many) {
-      answers = await provider.many(ctx, open.map((index) => items[index]!), executor);
-      if (answers.length !== open.length) throw new Error(`A price provider answered ${answers.length} prices for ${open.length} lines.`);
+      answers = await provider.many(
+        ctx,
+        open.map((index) => items[index]!),
+        executor,
+      );
+      if (answers.length !== open.length)
+        throw new Error(`A price provider answered ${answers.length} prices for ${open.length} lines.`);
     } else {
       answers = [];
-      for (const index of open) answers.push(await provider(ctx, items[index]!.product, items[index]!.quantity, executor));
+      for (const index of open)
+        answers.push(await provider(ctx, items[index]!.product, items[index]!.quantity, executor));
     }
     const next: number[] = [];
     for (const [k, index] of open.entries()) {

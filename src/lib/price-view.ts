@@ -30,7 +30,8 @@ export const calculatedPriceSchema = objectSchema(
     listPrice: {
       type: 'object',
       additionalProperties: false,
-      description: 'The pseudo (strike-through) price, present when the price names one: its net unit price, the net total at that price, and the saving against it.',
+      description:
+        'The pseudo (strike-through) price, present when the price names one: its net unit price, the net total at that price, and the saving against it.',
       properties: { unitPrice: money, totalPrice: money, discount: money, percentage: { type: 'number' } },
       required: ['unitPrice', 'totalPrice', 'discount', 'percentage'],
     },

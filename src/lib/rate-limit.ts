@@ -22,7 +22,11 @@ export interface RateLimitSubject {
  * Fixed-window limits: every rule counts one hit per key part; over the limit → 429 with
  * `retryAfter`. The key is hashed: e-mail addresses never sit in a counter in clear.
  */
-export async function enforceRateLimits(limiter: RateLimiter, rules: RateLimitRule[], subject: RateLimitSubject): Promise<void> {
+export async function enforceRateLimits(
+  limiter: RateLimiter,
+  rules: RateLimitRule[],
+  subject: RateLimitSubject,
+): Promise<void> {
   for (const rule of rules) {
     const windowStart = Math.floor(Date.now() / 1000 / rule.windowSeconds) * rule.windowSeconds;
     for (const part of rule.by) {
@@ -30,13 +34,21 @@ export async function enforceRateLimits(limiter: RateLimiter, rules: RateLimitRu
       if (part === 'ip') value = subject.ip || 'unknown';
       else {
         // `body.email|username`: the first field present, so one identity has one counter whichever name it comes under.
-        const body = (typeof subject.body === 'object' && subject.body !== null ? subject.body : {}) as Record<string, unknown>;
-        const raw = part.slice('body.'.length).split('|').map((field) => body[field]).find((v) => v !== undefined);
+        const body = (typeof subject.body === 'object' && subject.body !== null ? subject.body : {}) as Record<
+          string,
+          unknown
+        >;
+        const raw = part
+          .slice('body.'.length)
+          .split('|')
+          .map((field) => body[field])
+          .find((v) => v !== undefined);
         if (typeof raw !== 'string' || raw === '') continue;
         value = raw.trim().toLowerCase();
       }
       const hits = await limiter.hit(hashSecret(`${rule.name}:${part}:${value}`), windowStart, rule.windowSeconds);
-      if (hits > rule.limit) throw Errors.tooManyRequests(windowStart + rule.windowSeconds - Math.floor(Date.now() / 1000));
+      if (hits > rule.limit)
+        throw Errors.tooManyRequests(windowStart + rule.windowSeconds - Math.floor(Date.now() / 1000));
     }
   }
 }

@@ -47,11 +47,18 @@ export async function callRoute<T = unknown, C = unknown>(route: AnyRoute, input
   const outcome = await runRoute<C & CallerContext>(
     route,
     IN_PROCESS,
-    { params: input.params ?? {}, query: input.query ?? {}, body: input.body ?? {}, header: () => undefined, ip: input.ctx.ip },
+    {
+      params: input.params ?? {},
+      query: input.query ?? {},
+      body: input.body ?? {},
+      header: () => undefined,
+      ip: input.ctx.ip,
+    },
     { validateResponses: false },
     { ctx: input.ctx },
   );
-  if (outcome.contentType || Buffer.isBuffer(outcome.body)) return { kind: 'reply', status: outcome.status, body: outcome.body, contentType: outcome.contentType } as T;
+  if (outcome.contentType || Buffer.isBuffer(outcome.body))
+    return { kind: 'reply', status: outcome.status, body: outcome.body, contentType: outcome.contentType } as T;
   return outcome.body as T;
 }
 

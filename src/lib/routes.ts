@@ -62,7 +62,11 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export function reply(status: number, body?: unknown, options: { contentType?: string; headers?: Record<string, string> } = {}): Reply {
+export function reply(
+  status: number,
+  body?: unknown,
+  options: { contentType?: string; headers?: Record<string, string> } = {},
+): Reply {
   return { kind: 'reply', status, body, ...options };
 }
 
@@ -129,10 +133,18 @@ export type TypedSchema<T> = JsonSchema & { readonly [validatedAs]: T };
  * the literal schema (json-schema-to-ts). A schema typed only as `Record<string, unknown>` admits
  * `unknown`: the handler narrows it or the schema gets `as const` / the `const` helpers.
  */
-export type SchemaInput<S> = S extends { readonly [validatedAs]: infer T } ? T : S extends JSONSchema ? FromSchema<S> : unknown;
+export type SchemaInput<S> = S extends { readonly [validatedAs]: infer T }
+  ? T
+  : S extends JSONSchema
+    ? FromSchema<S>
+    : unknown;
 
 /** The handler's input types of a route with the schemas S: no body schema, no body; no params/query schema, nothing to read. */
-export type BodyOf<S extends RouteSchemas> = S extends { body: infer B } ? (S extends { bodyContentType: string } ? string : SchemaInput<B>) : undefined;
+export type BodyOf<S extends RouteSchemas> = S extends { body: infer B }
+  ? S extends { bodyContentType: string }
+    ? string
+    : SchemaInput<B>
+  : undefined;
 export type QueryOf<S extends RouteSchemas> = S extends { query: infer Q } ? SchemaInput<Q> : Record<never, never>;
 export type ParamsOf<S extends RouteSchemas> = S extends { params: infer P } ? SchemaInput<P> : Record<never, never>;
 
@@ -163,8 +175,10 @@ export function assertRouteDeclared(route: AnyRoute): void {
   const where = `${route.method} ${route.path}`;
   if (!route.schemas?.responses || Object.keys(route.schemas.responses).length === 0)
     throw new Error(`route ${where} declares no response schema`);
-  if (route.permission === undefined) throw new Error(`route ${where} does not declare its permission (use null for none)`);
-  if (route.actors !== undefined && route.actors.length === 0) throw new Error(`route ${where} declares no actor (leave actors out for every actor its auth admits)`);
+  if (route.permission === undefined)
+    throw new Error(`route ${where} does not declare its permission (use null for none)`);
+  if (route.actors !== undefined && route.actors.length === 0)
+    throw new Error(`route ${where} declares no actor (leave actors out for every actor its auth admits)`);
   if (['POST', 'PUT', 'PATCH'].includes(route.method) && !route.schemas.body)
     throw new Error(`route ${where} declares no body schema`);
   const names = pathParamNames(route.path);

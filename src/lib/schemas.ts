@@ -11,14 +11,27 @@ export function objectSchema<
   const P extends Record<string, unknown>,
   const R extends readonly string[] = [],
   const E extends Record<string, unknown> = {}, // eslint-disable-line @typescript-eslint/no-empty-object-type
->(properties: P, required?: R, extra?: E): { type: 'object'; additionalProperties: false; properties: P; required: R } & E {
-  return { type: 'object', additionalProperties: false, properties, required: required ?? ([] as unknown as R), ...(extra ?? ({} as E)) };
+>(
+  properties: P,
+  required?: R,
+  extra?: E,
+): { type: 'object'; additionalProperties: false; properties: P; required: R } & E {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    required: required ?? ([] as unknown as R),
+    ...(extra ?? ({} as E)),
+  };
 }
 
 export function pathParams<const N extends readonly string[]>(
   ...names: N
 ): { type: 'object'; additionalProperties: false; properties: { [K in N[number]]: typeof idParam }; required: N } {
-  return objectSchema(Object.fromEntries(names.map((n) => [n, idParam])) as { [K in N[number]]: typeof idParam }, names);
+  return objectSchema(
+    Object.fromEntries(names.map((n) => [n, idParam])) as { [K in N[number]]: typeof idParam },
+    names,
+  );
 }
 
 /** A body that carries nothing (POST routes the spec lists with input "none"). */
@@ -29,4 +42,6 @@ export const looseObject = { type: 'object', additionalProperties: true } as con
 
 export const successResponse = objectSchema({ success: { type: 'boolean', const: true } }, ['success']);
 
-export const nullable = <const S extends Record<string, unknown>>(schema: S): { anyOf: [S, { type: 'null' }] } => ({ anyOf: [schema, { type: 'null' }] });
+export const nullable = <const S extends Record<string, unknown>>(schema: S): { anyOf: [S, { type: 'null' }] } => ({
+  anyOf: [schema, { type: 'null' }],
+});

@@ -31,7 +31,10 @@ export interface StoreListOptions {
 }
 
 /** The response schema of a Store API list whose elements have the schema `item`. */
-export function storeListResponse(item: Record<string, unknown>, options: StoreListOptions = {}): Record<string, unknown> {
+export function storeListResponse(
+  item: Record<string, unknown>,
+  options: StoreListOptions = {},
+): Record<string, unknown> {
   return objectSchema(
     {
       total: { type: 'integer', minimum: 0 },
@@ -40,7 +43,10 @@ export function storeListResponse(item: Record<string, unknown>, options: StoreL
       elements: { type: 'array', items: item },
       aggregations: { type: 'object' },
       apiAlias: { type: 'string', const: options.apiAlias ?? SEARCH_RESULT_ALIAS },
-      nextCursor: { type: ['string', 'null'], description: 'Only when the request gave a `cursor`: the cursor of the next page, null on the last page.' },
+      nextCursor: {
+        type: ['string', 'null'],
+        description: 'Only when the request gave a `cursor`: the cursor of the next page, null on the last page.',
+      },
       ...options.extra,
     },
     ['total', 'page', 'limit', 'elements', 'aggregations', 'apiAlias', ...(options.extraRequired ?? [])],
@@ -51,8 +57,19 @@ export function storeListResponse(item: Record<string, unknown>, options: StoreL
  * A page of a criteria search as the envelope: `paging` is the search's total, page and limit (a
  * search result, or the total with the criteria's page and limit; absent ones are the criteria defaults).
  */
-export function storeList<T>(elements: T[], paging: { total: number; page?: number; limit?: number; nextCursor?: string | null }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
-  const list: StoreList<T> = { total: paging.total, page: paging.page ?? 1, limit: paging.limit ?? DEFAULT_LIMIT, elements, aggregations: {}, apiAlias };
+export function storeList<T>(
+  elements: T[],
+  paging: { total: number; page?: number; limit?: number; nextCursor?: string | null },
+  apiAlias = SEARCH_RESULT_ALIAS,
+): StoreList<T> {
+  const list: StoreList<T> = {
+    total: paging.total,
+    page: paging.page ?? 1,
+    limit: paging.limit ?? DEFAULT_LIMIT,
+    elements,
+    aggregations: {},
+    apiAlias,
+  };
   if (paging.nextCursor !== undefined) list.nextCursor = paging.nextCursor;
   return list;
 }
@@ -63,6 +80,14 @@ export function storeListOf<T>(elements: T[], apiAlias = SEARCH_RESULT_ALIAS): S
 }
 
 /** A service's `{total, data}` page of a criteria search as the envelope (page and limit are the criteria's). */
-export function criteriaList<T>(result: { total: number; data: T[]; nextCursor?: string | null }, criteria: { page?: number; limit?: number }, apiAlias = SEARCH_RESULT_ALIAS): StoreList<T> {
-  return storeList(result.data, { total: result.total, page: criteria.page, limit: criteria.limit, nextCursor: result.nextCursor }, apiAlias);
+export function criteriaList<T>(
+  result: { total: number; data: T[]; nextCursor?: string | null },
+  criteria: { page?: number; limit?: number },
+  apiAlias = SEARCH_RESULT_ALIAS,
+): StoreList<T> {
+  return storeList(
+    result.data,
+    { total: result.total, page: criteria.page, limit: criteria.limit, nextCursor: result.nextCursor },
+    apiAlias,
+  );
 }

@@ -18,13 +18,19 @@ export function createTemplateEngine(): TemplateEngine {
     const [locale, timeZone] = args(rest) as [string?, string?];
     const date = new Date(String(value));
     if (value === null || value === undefined || Number.isNaN(date.getTime())) return '';
-    return new Intl.DateTimeFormat(typeof locale === 'string' ? locale : 'en-GB', { dateStyle: 'medium', timeZone: typeof timeZone === 'string' ? timeZone : 'UTC' }).format(date);
+    return new Intl.DateTimeFormat(typeof locale === 'string' ? locale : 'en-GB', {
+      dateStyle: 'medium',
+      timeZone: typeof timeZone === 'string' ? timeZone : 'UTC',
+    }).format(date);
   });
   hb.registerHelper('formatMoney', (amount: unknown, currency: unknown) => {
     const value = Number(amount);
     if (!Number.isFinite(value)) return '';
     try {
-      return new Intl.NumberFormat('en-GB', { style: 'currency', currency: typeof currency === 'string' ? currency : 'EUR' }).format(value);
+      return new Intl.NumberFormat('en-GB', {
+        style: 'currency',
+        currency: typeof currency === 'string' ? currency : 'EUR',
+      }).format(value);
     } catch {
       return `${value.toFixed(2)} ${String(currency)}`;
     }

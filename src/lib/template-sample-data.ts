@@ -77,7 +77,11 @@ export function sampleDataFor(sources: string[]): Data {
         if ((helper === 'each' || helper === 'with') && subject) {
           const item: Data = {};
           const holder = touch(stack, subject, helper === 'each' ? [item] : item);
-          const inner = Array.isArray(holder) ? ((holder[0] as Data | undefined) ?? item) : typeof holder === 'object' && holder ? (holder as Data) : item;
+          const inner = Array.isArray(holder)
+            ? ((holder[0] as Data | undefined) ?? item)
+            : typeof holder === 'object' && holder
+              ? (holder as Data)
+              : item;
           walk(block.program, [...stack, inner]);
           walk(block.inverse, stack);
           return;

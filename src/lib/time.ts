@@ -27,7 +27,16 @@ function digitsAt(value: string, start: number, end: number): number {
  * (then Date decides, as before: it rolls over days such as February 30th).
  */
 function canonicalDbTime(value: string): string | null {
-  if (value.length !== 23 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58 || value.charCodeAt(19) !== 46) return null;
+  if (
+    value.length !== 23 ||
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 32 ||
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58 ||
+    value.charCodeAt(19) !== 46
+  )
+    return null;
   const year = digitsAt(value, 0, 4);
   const month = digitsAt(value, 5, 7);
   const day = digitsAt(value, 8, 10);
@@ -37,7 +46,8 @@ function canonicalDbTime(value: string): string | null {
   const hour = digitsAt(value, 11, 13);
   const minute = digitsAt(value, 14, 16);
   const second = digitsAt(value, 17, 19);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || digitsAt(value, 20, 23) < 0) return null;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || digitsAt(value, 20, 23) < 0)
+    return null;
   return `${value.slice(0, 10)}T${value.slice(11)}Z`;
 }
 
@@ -65,7 +75,10 @@ export function addSeconds(date: Date, seconds: number): Date {
 }
 
 /** The wall-clock parts of an instant in a time zone (for calendar windows). */
-export function zonedParts(instant: Date, timeZone: string): { year: number; month: number; day: number; weekday: number } {
+export function zonedParts(
+  instant: Date,
+  timeZone: string,
+): { year: number; month: number; day: number; weekday: number } {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',

@@ -17,7 +17,10 @@ export interface Transitions<S extends string> {
   refusal(from: S, to: S): Error;
 }
 
-export function defineTransitions<S extends string>(table: TransitionTable<S>, refuse: (from: S, to: S) => Error): Transitions<S> {
+export function defineTransitions<S extends string>(
+  table: TransitionTable<S>,
+  refuse: (from: S, to: S) => Error,
+): Transitions<S> {
   const allows = (from: S, to: S) => (table[from] ?? []).includes(to);
   return {
     table,

@@ -53,14 +53,19 @@ function messageOf(error: AjvError): string {
 }
 
 /** Validates (and, for params and query, coerces and defaults) in place; throws a 400 listing every problem. */
-export function validateOrThrow<T>(schema: JsonSchema, data: unknown, target: Exclude<ValidationTarget, 'response'>): T {
+export function validateOrThrow<T>(
+  schema: JsonSchema,
+  data: unknown,
+  target: Exclude<ValidationTarget, 'response'>,
+): T {
   const validate = compileSchema(schema, target);
   let valid: boolean;
   try {
     valid = validate(data);
   } catch (error) {
     // Recursive schemas (criteria filters, rule conditions) recurse with the input: absurd nesting overflows the stack.
-    if (error instanceof RangeError) throw new AppError(400, 'SUITE__INPUT_TOO_DEEP', `The ${target} is nested too deeply.`);
+    if (error instanceof RangeError)
+      throw new AppError(400, 'SUITE__INPUT_TOO_DEEP', `The ${target} is nested too deeply.`);
     throw error;
   }
   if (valid) return data as T;

@@ -22,5 +22,7 @@ export function declaredEmployee(ctx: StoreContext): NonNullable<StoreContext['e
 
 /** On a route declared `actors: ['salesRepresentative']`: the sales representative login. */
 export function declaredRepresentative(ctx: StoreContext): NonNullable<StoreContext['salesRepresentative']> {
-  return (ctx.actor.type === 'salesRepresentative' ? ctx.salesRepresentative : null) ?? missing('the sales representative');
+  return (
+    (ctx.actor.type === 'salesRepresentative' ? ctx.salesRepresentative : null) ?? missing('the sales representative')
+  );
 }

@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import type { HostRuntime, StoreContext } from '../host/contract.js';
-import { applyCriteriaFilters, escapeLike, filtersName, resolveFiltersToIds, sortColumnOf, type Criteria, type CriteriaSpec } from '../lib/criteria.js';
+import {
+  applyCriteriaFilters,
+  escapeLike,
+  filtersName,
+  resolveFiltersToIds,
+  sortColumnOf,
+  type Criteria,
+  type CriteriaSpec,
+} from '../lib/criteria.js';
 import { likeSql, selectRows, type Executor } from '../lib/db.js';
 
 /**
@@ -72,11 +80,18 @@ interface VisibilitySplit {
  */
 const splitOfKept = new WeakMap<readonly string[], VisibilitySplit & { rows: readonly string[] }>();
 
-function splitByVisibility(rows: readonly string[], all: readonly string[], visible: readonly string[]): VisibilitySplit {
+function splitByVisibility(
+  rows: readonly string[],
+  all: readonly string[],
+  visible: readonly string[],
+): VisibilitySplit {
   const kept = Object.isFrozen(rows) && Object.isFrozen(visible) ? splitOfKept.get(visible) : undefined;
   if (kept && kept.rows === rows) return kept;
   const visibleSet = new Set(visible);
-  const split = { hidden: all.filter((id) => !visibleSet.has(id)), shownRows: rows.reduce((n, id) => (visibleSet.has(id) ? n + 1 : n), 0) };
+  const split = {
+    hidden: all.filter((id) => !visibleSet.has(id)),
+    shownRows: rows.reduce((n, id) => (visibleSet.has(id) ? n + 1 : n), 0),
+  };
   if (Object.isFrozen(rows) && Object.isFrozen(visible)) splitOfKept.set(visible, { ...split, rows });
   return split;
 }
@@ -99,10 +114,14 @@ export async function narrowByProductFields(
 ): Promise<NarrowedList> {
   const productIdColumn = spec.fields[list.productIdField]!.column;
   const productFields = new Set(Object.keys(list.fields));
-  const own: OwnCriteria = { filter: (criteria.filter ?? []).filter((f) => !filtersName([f], productFields)), ids: criteria.ids };
+  const own: OwnCriteria = {
+    filter: (criteria.filter ?? []).filter((f) => !filtersName([f], productFields)),
+    ids: criteria.ids,
+  };
   // Cloned before the narrowing below adds to `base`.
   const candidateQuery = options.candidateProductIds ? null : applyCriteriaFilters(base.clone(), own, spec);
-  const readCandidates = options.candidateProductIds ?? (() => selectRows<string>(candidateQuery!.pluck(productIdColumn)));
+  const readCandidates =
+    options.candidateProductIds ?? (() => selectRows<string>(candidateQuery!.pluck(productIdColumn)));
   // Read only when the host is asked something: one product id per row (made distinct here, not by a
   // DISTINCT, which costs the database a temporary index).
   let rows: readonly string[] | null = null;
@@ -122,7 +141,8 @@ export async function narrowByProductFields(
     // Without a product filter or a term the rows read are the list's rows: their count is its total.
     if (!term && !filtersName(criteria.filter, productFields)) total = shownRows;
   }
-  const ask = async (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) => host.catalog.productIds(ctx, { within: (within ??= await candidates()), ...query }, executor);
+  const ask = async (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) =>
+    host.catalog.productIds(ctx, { within: (within ??= await candidates()), ...query }, executor);
 
   const filter = await resolveFiltersToIds(criteria.filter, productFields, list.productIdField, async (leaf) => ({
     in: await ask({ filter: [{ ...leaf, field: list.fields[leaf.field]! }] }),
@@ -144,7 +164,13 @@ export async function narrowByProductFields(
   for (const entry of [...(criteria.sort ?? []), ...(list.defaultSort ?? [])]) {
     const direction = (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
     directions.push(direction);
-    if (productFields.has(entry.field)) sorts.push({ position: positionOf(productIdColumn, await ask({ sort: [{ field: list.fields[entry.field]!, order: direction }] })) });
+    if (productFields.has(entry.field))
+      sorts.push({
+        position: positionOf(
+          productIdColumn,
+          await ask({ sort: [{ field: list.fields[entry.field]!, order: direction }] }),
+        ),
+      });
     else sorts.push({ column: sortColumnOf(spec, entry.field) });
   }
   const { term: _term, sort: _sort, ...rest } = criteria;

@@ -12,7 +12,11 @@ export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
 export type Form = Record<string, unknown>;
 
 /** Runs a declared route in-process; `T` is what the page reads of its answer (unknown until stated). */
-export type RouteCaller = <T = unknown>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }) => Promise<T>;
+export type RouteCaller = <T = unknown>(
+  ctx: StoreContext,
+  operationId: string,
+  input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
+) => Promise<T>;
 
 export function routeCaller(routes: AnyRoute[]): RouteCaller {
   const route = routesById(routes);
@@ -21,7 +25,8 @@ export function routeCaller(routes: AnyRoute[]): RouteCaller {
 
 /** The page's gate: the caller holds one of `anyOf` (the keys its account menu entry asks), else 403. */
 export function requireAnyPermission(ctx: StoreContext, anyOf: readonly string[]): void {
-  if (!anyOf.some((key) => ctx.can(key))) throw Errors.forbidden(`The permission "${anyOf.join('" or "')}" is required.`, 'SUITE__PERMISSION_DENIED');
+  if (!anyOf.some((key) => ctx.can(key)))
+    throw Errors.forbidden(`The permission "${anyOf.join('" or "')}" is required.`, 'SUITE__PERMISSION_DENIED');
 }
 
 /** Company pages need the customer the login acts for (a representative may have stopped acting for one). */
@@ -36,7 +41,12 @@ export function text(form: Form, name: string, maxLength = 2000): string {
 }
 
 function isUpload(value: unknown): value is StorefrontUpload {
-  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as StorefrontUpload).content) && typeof (value as StorefrontUpload).fileName === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Buffer.isBuffer((value as StorefrontUpload).content) &&
+    typeof (value as StorefrontUpload).fileName === 'string'
+  );
 }
 
 /**
@@ -45,7 +55,8 @@ function isUpload(value: unknown): value is StorefrontUpload {
  */
 export function csvOf(form: Form, fileField: string, textField: string): { csv: string; fileName: string | null } {
   const upload = form[fileField];
-  if (isUpload(upload)) return { csv: upload.content.toString('utf8').replace(/^\uFEFF/, ''), fileName: upload.fileName };
+  if (isUpload(upload))
+    return { csv: upload.content.toString('utf8').replace(/^\uFEFF/, ''), fileName: upload.fileName };
   const pasted = form[textField];
   return { csv: typeof pasted === 'string' ? pasted : '', fileName: null };
 }
@@ -81,7 +92,9 @@ export async function attempt<T>(work: () => Promise<T>): Promise<{ ok: T } | { 
     if (error instanceof AppError && [400, 409, 413].includes(error.status)) {
       const errors = error.toBody().errors.map((item) => {
         const pointer = item.source?.pointer?.replace(/^\/(body\/)?/, '') ?? '';
-        return pointer && !/^line\//.test(pointer) ? `${item.detail ?? item.title} (${pointer})` : (item.detail ?? item.title);
+        return pointer && !/^line\//.test(pointer)
+          ? `${item.detail ?? item.title} (${pointer})`
+          : (item.detail ?? item.title);
       });
       return { error: errors[0] ?? error.message, errors };
     }
@@ -90,7 +103,11 @@ export async function attempt<T>(work: () => Promise<T>): Promise<{ ok: T } | { 
 }
 
 /** A Store API file answer (a PDF, a CSV) as a storefront download. */
-export function download(reply: Reply | { body: unknown; contentType?: string }, fileName: string, contentType = 'application/octet-stream'): PageResult {
+export function download(
+  reply: Reply | { body: unknown; contentType?: string },
+  fileName: string,
+  contentType = 'application/octet-stream',
+): PageResult {
   const body = reply.body;
   const content = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   return { file: { fileName, contentType: reply.contentType ?? contentType, content } };
@@ -98,9 +115,13 @@ export function download(reply: Reply | { body: unknown; contentType?: string },
 
 export function dateText(ctx: StoreContext, iso: unknown, withTime = false): string {
   if (typeof iso !== 'string' || iso === '') return '';
-  const options = withTime ? ({ dateStyle: 'medium', timeStyle: 'short' } as const) : ({ dateStyle: 'medium' } as const);
+  const options = withTime
+    ? ({ dateStyle: 'medium', timeStyle: 'short' } as const)
+    : ({ dateStyle: 'medium' } as const);
   try {
-    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: ctx.salesChannel.timeZone || 'UTC' }).format(new Date(iso));
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: ctx.salesChannel.timeZone || 'UTC' }).format(
+      new Date(iso),
+    );
   } catch {
     return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(new Date(iso));
   }

@@ -7,7 +7,14 @@ describe('bench: CPU split of a BENCH_PROCESSES run', () => {
   it('counts the CPU of a process and its descendants, and of the bench process itself', async function () {
     if (!existsSync('/proc/self/stat')) this.skip();
     // A parent that starts a child which spins for a while: the child's CPU counts for the parent's tree.
-    const parent = spawn(process.execPath, ['-e', "require('node:child_process').spawn(process.execPath, ['-e', 'const end = Date.now() + 3000; while (Date.now() < end);'], { stdio: 'inherit' }); setTimeout(() => process.exit(0), 3000)"], { stdio: 'inherit' });
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('node:child_process').spawn(process.execPath, ['-e', 'const end = Date.now() + 3000; while (Date.now() < end);'], { stdio: 'inherit' }); setTimeout(() => process.exit(0), 3000)",
+      ],
+      { stdio: 'inherit' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const before = sampleCpu(parent.pid);
     await new Promise((resolve) => setTimeout(resolve, 450));

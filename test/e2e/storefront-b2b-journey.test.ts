@@ -38,7 +38,11 @@ describe('e2e: B2B account pages in a real browser', function () {
     await demo?.close();
   });
 
-  async function loggedIn(email: string, password: string, ip: string): Promise<{ context: BrowserContext; page: Page; failures: string[] }> {
+  async function loggedIn(
+    email: string,
+    password: string,
+    ip: string,
+  ): Promise<{ context: BrowserContext; page: Page; failures: string[] }> {
     const context = await harness.browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
     const page = await context.newPage();
     const failures: string[] = [];
@@ -51,7 +55,8 @@ describe('e2e: B2B account pages in a real browser', function () {
     await Promise.all([page.waitForURL(`${harness.base}/account`), page.click('[data-test=login-submit]')]);
     return { context, page, failures };
   }
-  const snap = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `b2b-${name}.png`), fullPage: true });
+  const snap = (page: Page, name: string) =>
+    page.screenshot({ path: join(SCREENSHOTS, `b2b-${name}.png`), fullPage: true });
 
   it('purchaser: fast order with a CSV, the cart as a product list, the list into the cart', async () => {
     const { context, page, failures } = await loggedIn(DEMO_PURCHASER.email, DEMO_PURCHASER.password, '10.79.0.1');
@@ -60,23 +65,44 @@ describe('e2e: B2B account pages in a real browser', function () {
     await page.fill('#fast-quantity-1', '2');
     await page.fill('#fast-lines', 'product_number;quantity\nDEMO-10002;3\nDEMO-10003;1\n');
     await snap(page, '01-fast-order');
-    await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=fast-order] button[type=submit]')]);
+    await Promise.all([
+      page.waitForURL(/\/cart\?done=added$/),
+      page.click('[data-test=fast-order] button[type=submit]'),
+    ]);
     expect(await page.locator('[data-test=cart-line]').count()).to.equal(3);
 
-    await Promise.all([page.waitForURL(/\/account\/product-lists\/add\?fromCart=1$/), page.click('[data-test=save-as-product-list]')]);
+    await Promise.all([
+      page.waitForURL(/\/account\/product-lists\/add\?fromCart=1$/),
+      page.click('[data-test=save-as-product-list]'),
+    ]);
     await page.fill('#add-name', 'Workshop restock');
-    await Promise.all([page.waitForURL(/\/account\/product-lists\/[0-9a-f]{32}\?done=from-cart$/), page.click('[data-test=product-list-add] button[type=submit]')]);
+    await Promise.all([
+      page.waitForURL(/\/account\/product-lists\/[0-9a-f]{32}\?done=from-cart$/),
+      page.click('[data-test=product-list-add] button[type=submit]'),
+    ]);
     expect(await page.locator('[data-test=product-list-item]').count()).to.equal(3);
     await snap(page, '02-product-list');
     await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=product-list-to-cart] button')]);
-    expect(await page.textContent('[data-test=cart-lines]')).to.contain('DEMO-10001').and.contain('DEMO-10003');
+    expect(await page.textContent('[data-test=cart-lines]'))
+      .to.contain('DEMO-10001')
+      .and.contain('DEMO-10003');
 
     // The account menu beside the account pages leads back to fast order, which takes a CSV file too.
     await page.goto(`${harness.base}/account/product-lists`);
-    await Promise.all([page.waitForURL(/\/account\/fast-order$/), page.click('[data-test=account-side-menu] [data-test=side-fast-order]')]);
+    await Promise.all([
+      page.waitForURL(/\/account\/fast-order$/),
+      page.click('[data-test=account-side-menu] [data-test=side-fast-order]'),
+    ]);
     expect(await page.getAttribute('[data-test=side-fast-order]', 'aria-current')).to.equal('page');
-    await page.setInputFiles('#fast-csv-file', { name: 'restock.csv', mimeType: 'text/csv', buffer: Buffer.from('product_number;quantity\r\nDEMO-10004;2\r\n') });
-    await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=fast-order] button[type=submit]')]);
+    await page.setInputFiles('#fast-csv-file', {
+      name: 'restock.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('product_number;quantity\r\nDEMO-10004;2\r\n'),
+    });
+    await Promise.all([
+      page.waitForURL(/\/cart\?done=added$/),
+      page.click('[data-test=fast-order] button[type=submit]'),
+    ]);
     expect(await page.textContent('[data-test=cart-lines]')).to.contain('DEMO-10004');
     expect(failures).to.deep.equal([]);
     await context.close();
@@ -89,7 +115,10 @@ describe('e2e: B2B account pages in a real browser', function () {
     await page.fill('#invite-first-name', 'Nora');
     await page.fill('#invite-last-name', 'New');
     await page.selectOption('#invite-role', { label: 'Purchaser' });
-    await Promise.all([page.waitForURL(/done=invited$/), page.click('[data-test=employee-invite] button[type=submit]')]);
+    await Promise.all([
+      page.waitForURL(/done=invited$/),
+      page.click('[data-test=employee-invite] button[type=submit]'),
+    ]);
     expect(await page.textContent('[data-test=notice]')).to.contain('invitation mail');
     await snap(page, '03-employees');
     await Promise.all([page.waitForURL(/\/account\/employees\/[0-9a-f]{32}$/), page.click('text=Nora New')]);
@@ -101,8 +130,15 @@ describe('e2e: B2B account pages in a real browser', function () {
   });
 
   it('sales representative: stops acting for the customer and acts for them again', async () => {
-    const { context, page, failures } = await loggedIn(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password, '10.79.0.3');
-    await Promise.all([page.waitForURL(/\/account\/sales-representative\/customers$/), page.click('[data-test=account-customers]')]);
+    const { context, page, failures } = await loggedIn(
+      DEMO_REPRESENTATIVE.email,
+      DEMO_REPRESENTATIVE.password,
+      '10.79.0.3',
+    );
+    await Promise.all([
+      page.waitForURL(/\/account\/sales-representative\/customers$/),
+      page.click('[data-test=account-customers]'),
+    ]);
     expect(await page.textContent('[data-test=acting-for]')).to.contain(DEMO_CUSTOMER.company);
     await Promise.all([page.waitForURL(/done=stopped$/), page.click('[data-test=stop-acting] button')]);
     expect(await page.isVisible('[data-test=acting-for-none]')).to.equal(true);
@@ -110,7 +146,10 @@ describe('e2e: B2B account pages in a real browser', function () {
     expect(await page.textContent('[data-test=acting-for]')).to.contain(DEMO_CUSTOMER.company);
     await snap(page, '04-sales-customers');
     await page.goto(`${harness.base}/account`);
-    await Promise.all([page.waitForURL(/\/account\/sales-representative\/statistics$/), page.click('[data-test=account-sales-statistics]')]);
+    await Promise.all([
+      page.waitForURL(/\/account\/sales-representative\/statistics$/),
+      page.click('[data-test=account-sales-statistics]'),
+    ]);
     expect(await page.locator('[data-test=ranking-entry]').count()).to.be.at.least(1);
     expect(failures).to.deep.equal([]);
     await context.close();
@@ -119,7 +158,10 @@ describe('e2e: B2B account pages in a real browser', function () {
   it('sales representative prices the requested demo offer and sends it; the customer accepts it', async () => {
     const rep = await loggedIn(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password, '10.79.0.4');
     await Promise.all([rep.page.waitForURL(/\/account\/offers$/), rep.page.click('[data-test=account-offers]')]);
-    await Promise.all([rep.page.waitForURL(/\/account\/offers\/[0-9a-f]{32}$/), rep.page.click('[data-test=offer]:has-text("Workshop equipment for the new site") a')]);
+    await Promise.all([
+      rep.page.waitForURL(/\/account\/offers\/[0-9a-f]{32}$/),
+      rep.page.click('[data-test=offer]:has-text("Workshop equipment for the new site") a'),
+    ]);
     const offerUrl = rep.page.url();
     const lines = rep.page.locator('[data-test=pricing-line]');
     expect(await lines.count()).to.equal(2);
@@ -153,12 +195,20 @@ describe('e2e: B2B account pages in a real browser', function () {
     const { context, page, failures } = await loggedIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, '10.79.0.6');
     await Promise.all([page.waitForURL(/\/account\/fast-order$/), page.click('[data-test=account-fast-order]')]);
     await page.fill('#fast-number-1', 'DEMO-10002');
-    await Promise.all([page.waitForURL(/\/cart\?done=added$/), page.click('[data-test=fast-order] button[type=submit]')]);
+    await Promise.all([
+      page.waitForURL(/\/cart\?done=added$/),
+      page.click('[data-test=fast-order] button[type=submit]'),
+    ]);
     expect(await page.textContent('[data-test=express-addresses]')).to.contain('Billing');
     await page.fill('#express-comment', 'Express, please');
     await snap(page, '07-express-checkout');
-    await Promise.all([page.waitForURL(/\/account\/orders\/[0-9a-f]{32}\?done=ordered$/), page.click('[data-test=express-order]')]);
-    expect(await page.textContent('main')).to.contain('Thank you! Your order was placed.').and.contain('DEMO-10002');
+    await Promise.all([
+      page.waitForURL(/\/account\/orders\/[0-9a-f]{32}\?done=ordered$/),
+      page.click('[data-test=express-order]'),
+    ]);
+    expect(await page.textContent('main'))
+      .to.contain('Thank you! Your order was placed.')
+      .and.contain('DEMO-10002');
     expect(failures).to.deep.equal([]);
     await context.close();
   });

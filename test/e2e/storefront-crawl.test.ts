@@ -19,7 +19,12 @@ const LOGINS = [
 /** A guard against a crawl that never ends (paging or sorting links multiplying); the demo shop has far fewer pages. */
 const MAX_PAGES = 800;
 
-const unescape = (value: string) => value.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+const unescape = (value: string) =>
+  value
+    .replace(/&#x3D;/g, '=')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'");
 
 /** Every local link and GET form target of a page (POST forms change things: the crawler does not send them). */
 export function targetsOf(html: string): string[] {
@@ -34,7 +39,11 @@ export function targetsOf(html: string): string[] {
 }
 
 /** One axe run per kind of page: ids and the query string do not make another template. */
-const patternOf = (path: string) => path.replace(/\?.*$/, '').replace(/[0-9a-f]{32}/g, ':id').replace(/\/(invoice|offer)-[^/]+\.pdf$/, '/:file');
+const patternOf = (path: string) =>
+  path
+    .replace(/\?.*$/, '')
+    .replace(/[0-9a-f]{32}/g, ':id')
+    .replace(/\/(invoice|offer)-[^/]+\.pdf$/, '/:file');
 
 /**
  * Every demo login of the start banner, crawled from the home page and the account page: each link
@@ -64,7 +73,10 @@ describe('e2e: crawling the demo storefront as every demo login', function () {
     const agent = supertest.agent(shop.app);
     agent.set('x-forwarded-for', login.ip);
     const form = await agent.get('/account/login');
-    const res = await agent.post('/account/login').type('form').send({ _csrf: csrfOf(form.text), email: login.email, password: login.password, redirect: '/account' });
+    const res = await agent
+      .post('/account/login')
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), email: login.email, password: login.password, redirect: '/account' });
     expect(res.status, `${login.name} logs in`).to.equal(303);
     return agent;
   }
@@ -81,7 +93,8 @@ describe('e2e: crawling the demo storefront as every demo login', function () {
         const res = await agent.get(path).redirects(0);
         const html = String(res.headers['content-type'] ?? '').startsWith('text/html');
         visited.set(path, { status: res.status, html });
-        const next = res.status >= 300 && res.status < 400 ? [String(res.headers.location)] : html ? targetsOf(res.text) : [];
+        const next =
+          res.status >= 300 && res.status < 400 ? [String(res.headers.location)] : html ? targetsOf(res.text) : [];
         for (const target of next)
           if (!visited.has(target) && target.startsWith('/')) {
             if (!referrers.has(target)) referrers.set(target, path);
@@ -89,7 +102,9 @@ describe('e2e: crawling the demo storefront as every demo login', function () {
           }
       }
       expect(visited.size, 'the crawl ended before its guard').to.be.below(MAX_PAGES);
-      const failures = [...visited].filter(([, { status }]) => status >= 400 && status !== 403).map(([path, { status }]) => `${status} ${path} (linked from ${referrers.get(path)})`);
+      const failures = [...visited]
+        .filter(([, { status }]) => status >= 400 && status !== 403)
+        .map(([path, { status }]) => `${status} ${path} (linked from ${referrers.get(path)})`);
       expect(failures, 'answers ≥ 400 other than 403').to.deep.equal([]);
 
       const menu = /<nav data-test="account-menu"[\s\S]*?<\/nav>/.exec((await agent.get('/account')).text)?.[0] ?? '';
@@ -116,9 +131,13 @@ describe('e2e: crawling the demo storefront as every demo login', function () {
         const visited = visitedByLogin.get(login.name);
         if (!visited) this.skip();
         const pages = new Map<string, string>();
-        for (const [path, { status, html }] of visited!) if (html && status < 400 && !pages.has(patternOf(path))) pages.set(patternOf(path), path);
+        for (const [path, { status, html }] of visited!)
+          if (html && status < 400 && !pages.has(patternOf(path))) pages.set(patternOf(path), path);
         // The storefront's CSP allows no scripts; axe is the test's instrument, not the page's.
-        const context = await harness.browser.newContext({ bypassCSP: true, extraHTTPHeaders: { 'x-forwarded-for': login.ip } });
+        const context = await harness.browser.newContext({
+          bypassCSP: true,
+          extraHTTPHeaders: { 'x-forwarded-for': login.ip },
+        });
         const page = await context.newPage();
         await page.goto(`${harness.base}/account/login`);
         await page.fill('#email', login.email);

@@ -38,7 +38,10 @@ describe('e2e: the demo buyer shops in a real browser', function () {
   let step = 0;
   async function snap(page: Page, name: string): Promise<void> {
     step++;
-    await page.screenshot({ path: join(SCREENSHOTS, `journey-${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
+    await page.screenshot({
+      path: join(SCREENSHOTS, `journey-${String(step).padStart(2, '0')}-${name}.png`),
+      fullPage: true,
+    });
   }
 
   it('browse → product → cart → checkout → order → order detail → invoice PDF', async () => {
@@ -57,7 +60,10 @@ describe('e2e: the demo buyer shops in a real browser', function () {
     await snap(page, 'home');
 
     // Browse: the category navigation of the layout, then a subcategory's listing.
-    await Promise.all([page.waitForURL(/\/category\//), page.click('[data-test=category-navigation] >> text=Power tools')]);
+    await Promise.all([
+      page.waitForURL(/\/category\//),
+      page.click('[data-test=category-navigation] >> text=Power tools'),
+    ]);
     expect(await page.textContent('[data-test=category-title]')).to.equal('Power tools');
     expect(await page.locator('[data-test=product]').count()).to.be.greaterThan(0);
     await snap(page, 'category');
@@ -82,7 +88,10 @@ describe('e2e: the demo buyer shops in a real browser', function () {
     expect(await page.locator('[data-test=billing-address] option').count()).to.be.greaterThan(0);
     await page.fill('#customerComment', 'Deliver to the workshop');
     await snap(page, 'checkout');
-    await Promise.all([page.waitForURL(/\/account\/orders\/[0-9a-f]{32}\?done=ordered$/), page.click('[data-test=order-now]')]);
+    await Promise.all([
+      page.waitForURL(/\/account\/orders\/[0-9a-f]{32}\?done=ordered$/),
+      page.click('[data-test=order-now]'),
+    ]);
     expect(await page.textContent('[data-test=order-notice]')).to.contain('Your order was placed');
     expect(await page.textContent('[data-test=order-lines]')).to.contain(productName);
     await snap(page, 'order');

@@ -31,7 +31,15 @@ export async function startBrowser(context: Mocha.Context, shop?: ShopApp): Prom
   const port = (server.address() as AddressInfo).port;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`,
+    ],
   });
   return {
     browser,

@@ -12,7 +12,16 @@ export interface TestProduct {
 }
 
 /** A product row straight in the catalog tables: 10.00 net, 19 % tax, 100 in stock unless told. */
-export async function insertProduct(input: { name?: string; priceNet?: number; stock?: number; active?: boolean; taxRateBp?: number; tiers?: Array<[number, number]> } = {}): Promise<TestProduct> {
+export async function insertProduct(
+  input: {
+    name?: string;
+    priceNet?: number;
+    stock?: number;
+    active?: boolean;
+    taxRateBp?: number;
+    tiers?: Array<[number, number]>;
+  } = {},
+): Promise<TestProduct> {
   const db = (await getShop()).db;
   const id = newId();
   const number = `CO-${id.slice(0, 12)}`;
@@ -29,7 +38,13 @@ export async function insertProduct(input: { name?: string; priceNet?: number; s
     price_net: input.priceNet ?? 1000,
     created_at: nowDb(),
   });
-  for (const [minQuantity, priceNet] of input.tiers ?? []) await db('product_tier_prices').insert({ id: newId(), product_id: id, min_quantity: minQuantity, price_net: priceNet });
+  for (const [minQuantity, priceNet] of input.tiers ?? [])
+    await db('product_tier_prices').insert({
+      id: newId(),
+      product_id: id,
+      min_quantity: minQuantity,
+      price_net: priceNet,
+    });
   return { id, number, name };
 }
 
@@ -57,7 +72,12 @@ export async function storeContextFor(customer: CustomerRef, actor?: Actor): Pro
     sessionId: null,
     salesChannel,
     customer,
-    actor: actor ?? { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email },
+    actor: actor ?? {
+      type: 'customer',
+      id: customer.id,
+      name: `${customer.firstName} ${customer.lastName}`,
+      email: customer.email,
+    },
     attributes: {},
     employee: null,
     salesRepresentative: null,
@@ -87,7 +107,12 @@ export async function sessionWithPermissions(customer: CustomerRef, permissions:
   const { token } = await shop.runtime.auth.createSession(shop.db, {
     salesChannelId: customer.salesChannelId,
     customerId: customer.id,
-    actor: { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email },
+    actor: {
+      type: 'customer',
+      id: customer.id,
+      name: `${customer.firstName} ${customer.lastName}`,
+      email: customer.email,
+    },
     attributes: { testPermissions: permissions },
   });
   return token;

@@ -31,7 +31,7 @@ async function prepareDatabase(nameSuffix: string): Promise<string> {
   const admin = serverAdmin(parsed);
   if (parseDatabaseUrl(url).dialect === 'postgres') {
     await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [testDb]);
-    await admin.raw('CREATE DATABASE ?? ENCODING \'UTF8\' TEMPLATE template0', [testDb]);
+    await admin.raw("CREATE DATABASE ?? ENCODING 'UTF8' TEMPLATE template0", [testDb]);
   } else {
     await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
     await admin.raw(`CREATE DATABASE \`${testDb}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
@@ -65,7 +65,8 @@ export async function cleanupTestDatabase(url: string): Promise<void> {
   const parsed = new URL(url);
   const testDb = parsed.pathname.replace(/^\//, '');
   const admin = serverAdmin(parsed);
-  if (parseDatabaseUrl(url).dialect === 'postgres') await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [testDb]);
+  if (parseDatabaseUrl(url).dialect === 'postgres')
+    await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [testDb]);
   else await admin.raw(`DROP DATABASE IF EXISTS \`${testDb}\``);
   await admin.destroy();
 }

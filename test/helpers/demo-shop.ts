@@ -19,7 +19,15 @@ export interface DemoShop {
 export async function startDemoShop(name: string, options: { publicUrl?: string } = {}): Promise<DemoShop> {
   const dir = mkdtempSync(join(tmpdir(), `suite-${name}-`));
   const shop = await createApp({
-    config: { databaseUrl: `sqlite:${join(dir, 'demo.sqlite')}`, appSecret: TEST_APP_SECRET, logLevel: 'silent', workers: false, validateResponses: true, varDir: dir, ...options },
+    config: {
+      databaseUrl: `sqlite:${join(dir, 'demo.sqlite')}`,
+      appSecret: TEST_APP_SECRET,
+      logLevel: 'silent',
+      workers: false,
+      validateResponses: true,
+      varDir: dir,
+      ...options,
+    },
   });
   const banner = (await seedDemoIfEmpty(shop, true)).lines.join('\n');
   return {

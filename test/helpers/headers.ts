@@ -6,4 +6,5 @@ export function headerOf(res: { headers: Record<string, string | string[] | unde
 }
 
 /** The Location header of a redirect (or a created resource). */
-export const locationOf = (res: { headers: Record<string, string | string[] | undefined> }): string => headerOf(res, 'location');
+export const locationOf = (res: { headers: Record<string, string | string[] | undefined> }): string =>
+  headerOf(res, 'location');

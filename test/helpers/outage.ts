@@ -42,16 +42,50 @@ export async function startOutageShop(databaseUrl: string, customerCount = 4): P
   for (let i = 0; i < customerCount; i++) {
     const email = `outage-${i}-${newId().slice(0, 8)}@example.test`;
     const password = `pw-${newId().slice(0, 12)}`;
-    const customer = await insertCustomer(shop.db, { salesChannelId, email, passwordHash: await hashPassword(password), firstName: 'Out', lastName: 'Age', company: `Outage ${i}`, groupId: null, tags: [] });
+    const customer = await insertCustomer(shop.db, {
+      salesChannelId,
+      email,
+      passwordHash: await hashPassword(password),
+      firstName: 'Out',
+      lastName: 'Age',
+      company: `Outage ${i}`,
+      groupId: null,
+      tags: [],
+    });
     const addressId = newId();
-    await shop.db('customer_addresses').insert({ id: addressId, customer_id: customer.id, company: `Outage ${i}`, first_name: 'Out', last_name: 'Age', street: 'Street 1', zipcode: '12345', city: 'Town', country_code: 'DE', created_at: nowDb() });
-    await shop.db('customers').where({ id: customer.id }).update({ default_billing_address_id: addressId, default_shipping_address_id: addressId });
+    await shop.db('customer_addresses').insert({
+      id: addressId,
+      customer_id: customer.id,
+      company: `Outage ${i}`,
+      first_name: 'Out',
+      last_name: 'Age',
+      street: 'Street 1',
+      zipcode: '12345',
+      city: 'Town',
+      country_code: 'DE',
+      created_at: nowDb(),
+    });
+    await shop
+      .db('customers')
+      .where({ id: customer.id })
+      .update({ default_billing_address_id: addressId, default_shipping_address_id: addressId });
     customers.push({ email, password });
   }
   const productIds = [];
   for (let i = 0; i < 3; i++) {
     const id = newId();
-    await shop.db('products').insert({ id, version_id: newId(), product_number: `OUT-${id.slice(0, 10)}`, name: `Outage product ${i}`, description: null, stock: 1_000_000, active: true, tax_rate_bp: 1900, price_net: 1000 + i, created_at: nowDb() });
+    await shop.db('products').insert({
+      id,
+      version_id: newId(),
+      product_number: `OUT-${id.slice(0, 10)}`,
+      name: `Outage product ${i}`,
+      description: null,
+      stock: 1_000_000,
+      active: true,
+      tax_rate_bp: 1900,
+      price_net: 1000 + i,
+      created_at: nowDb(),
+    });
     productIds.push(id);
   }
   const server: Server = createServer(shop.app);
@@ -61,7 +95,11 @@ export async function startOutageShop(databaseUrl: string, customerCount = 4): P
   const tokenRes = await fetch(`${url}/api/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: adminClient.id, client_secret: adminClient.secret }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: adminClient.id,
+      client_secret: adminClient.secret,
+    }),
   });
   const adminToken = ((await tokenRes.json()) as { access_token: string }).access_token;
   return {
@@ -96,7 +134,10 @@ let ipCounter = 0;
 export async function call(target: OutageShop, op: string, token: string | null): Promise<LoadResult> {
   const startedAt = Date.now();
   ipCounter++;
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': `10.77.${(ipCounter >> 8) & 255}.${ipCounter & 255}` };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-forwarded-for': `10.77.${(ipCounter >> 8) & 255}.${ipCounter & 255}`,
+  };
   if (token) headers['suite-context-token'] = token;
   let path = '';
   let method = 'POST';
@@ -132,7 +173,11 @@ export async function call(target: OutageShop, op: string, token: string | null)
       throw new Error(`unknown op ${op}`);
   }
   try {
-    const res = await fetch(`${target.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${target.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     let json: { errors?: Array<{ code?: string; meta?: { requestId?: string } }> } | null = null;
     try {
@@ -151,7 +196,16 @@ export async function call(target: OutageShop, op: string, token: string | null)
       bodyRequestId: json?.errors?.[0]?.meta?.requestId ?? null,
     };
   } catch {
-    return { op, startedAt, endedAt: Date.now(), status: 0, code: null, retryAfter: null, requestId: null, bodyRequestId: null };
+    return {
+      op,
+      startedAt,
+      endedAt: Date.now(),
+      status: 0,
+      code: null,
+      retryAfter: null,
+      requestId: null,
+      bodyRequestId: null,
+    };
   }
 }
 
@@ -191,7 +245,8 @@ export async function untilOrdersFlow(load: { results: LoadResult[] }, minMs: nu
   const started = Date.now();
   await new Promise((r) => setTimeout(r, minMs));
   while (!load.results.some((r) => r.op === 'checkout' && r.status === 200)) {
-    if (Date.now() - started > limitMs) throw new Error(`the load placed no order within ${limitMs} ms before the outage`);
+    if (Date.now() - started > limitMs)
+      throw new Error(`the load placed no order within ${limitMs} ms before the outage`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -201,7 +256,8 @@ export async function timeToRecovery(target: OutageShop, token: string, limitMs:
   const started = Date.now();
   const pending = new Set(['listing', 'storefront', 'admin-list', 'login-wrong']);
   while (pending.size > 0) {
-    if (Date.now() - started > limitMs) throw new Error(`not recovered within ${limitMs} ms: still failing ${[...pending].join(', ')}`);
+    if (Date.now() - started > limitMs)
+      throw new Error(`not recovered within ${limitMs} ms: still failing ${[...pending].join(', ')}`);
     for (const op of [...pending]) {
       const result = await call(target, op, token);
       if (result.status > 0 && result.status < 500) pending.delete(op);
@@ -223,6 +279,10 @@ export async function loginToken(target: OutageShop, customerIndex = 0): Promise
 
 /** Orders without a single line item: what an interrupted, half-written checkout would leave. */
 export async function ordersWithoutLines(shop: ShopApp): Promise<number> {
-  const rows = await shop.db('orders').leftJoin('order_line_items', 'order_line_items.order_id', 'orders.id').whereNull('order_line_items.id').count({ n: 'orders.id' });
+  const rows = await shop
+    .db('orders')
+    .leftJoin('order_line_items', 'order_line_items.order_id', 'orders.id')
+    .whereNull('order_line_items.id')
+    .count({ n: 'orders.id' });
   return Number((rows[0] as { n: number | string }).n);
 }

@@ -51,12 +51,20 @@ function freePort(): Promise<number> {
 async function waitForLogin(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const admin = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', port, user: 'root', connectTimeout: 1000 }, pool: { min: 0, max: 1 }, log: QUIET });
+    const admin = knexFactory({
+      client: 'mysql2',
+      connection: { host: '127.0.0.1', port, user: 'root', connectTimeout: 1000 },
+      pool: { min: 0, max: 1 },
+      log: QUIET,
+    });
     try {
       await admin.raw('select 1');
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`private MariaDB on ${port} did not accept logins within ${timeoutMs} ms: ${(error as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `private MariaDB on ${port} did not accept logins within ${timeoutMs} ms: ${(error as Error).message}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     } finally {
       await admin.destroy();
@@ -68,7 +76,18 @@ export async function startPrivateMariaDb(): Promise<PrivateMariaDb> {
   const dir = mkdtempSync(join(tmpdir(), 'suite-private-mariadb-'));
   const dataDir = join(dir, 'data');
   // --no-defaults: the machine's my.cnf (user, log file, port of the shared server) must not apply.
-  const install = spawnSync(INSTALL_DB, ['--no-defaults', `--datadir=${dataDir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve'], { encoding: 'utf8' });
+  const install = spawnSync(
+    INSTALL_DB,
+    [
+      '--no-defaults',
+      `--datadir=${dataDir}`,
+      '--user=root',
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--skip-name-resolve',
+    ],
+    { encoding: 'utf8' },
+  );
   if (install.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`mariadb-install-db failed: ${install.stderr || install.stdout}`);

@@ -9,11 +9,15 @@ export interface AppProcess {
 }
 
 function startOne(env: NodeJS.ProcessEnv): Promise<AppProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', projectPath('test', 'helpers', 'app-process.ts')], {
-    cwd: projectPath(),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', projectPath('test', 'helpers', 'app-process.ts')],
+    {
+      cwd: projectPath(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -90,7 +94,10 @@ export function appProcessesForSuite(count = 2): () => Promise<AppProcess[]> {
 }
 
 /** Every token places its cart's order at once, spread over the processes in turn. */
-export async function raceCheckouts(processes: AppProcess[], tokens: string[]): Promise<Array<{ status: number; body: any }>> {
+export async function raceCheckouts(
+  processes: AppProcess[],
+  tokens: string[],
+): Promise<Array<{ status: number; body: any }>> {
   return Promise.all(
     tokens.map(async (token, index) => {
       const res = await fetch(`${processes[index % processes.length]!.url}/store-api/checkout/order`, {

@@ -77,6 +77,9 @@ export async function withAllowList<T>(tables: readonly string[], work: () => Pr
 export function describeViolations(list: PluginQueryViolation[]): string {
   const distinct = [...new Map(list.map((v) => [v.sql, v])).values()];
   return distinct
-    .map((v) => `plugin code named host table(s) ${v.tables.join(', ')}: ${v.sql.slice(0, 300)}${v.where.length ? `\n      ${v.where.join('\n      ')}` : ''}`)
+    .map(
+      (v) =>
+        `plugin code named host table(s) ${v.tables.join(', ')}: ${v.sql.slice(0, 300)}${v.where.length ? `\n      ${v.where.join('\n      ')}` : ''}`,
+    )
     .join('\n    ');
 }

@@ -38,10 +38,22 @@ export async function serverUrl(server: ServerProcess, timeoutMs = 60000): Promi
 }
 
 /** Resolves with the exit once the process ended; throws with its output if it did not within `timeoutMs` (`what` says what it waited for). */
-export async function exitWithin(server: ServerProcess, timeoutMs: number, what: string): Promise<Awaited<ServerProcess['exited']>> {
+export async function exitWithin(
+  server: ServerProcess,
+  timeoutMs: number,
+  what: string,
+): Promise<Awaited<ServerProcess['exited']>> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the server did not exit within ${timeoutMs} ms ${what}: ${server.stdout().slice(-2000)} ${server.stderr()}`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `the server did not exit within ${timeoutMs} ms ${what}: ${server.stdout().slice(-2000)} ${server.stderr()}`,
+          ),
+        ),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([server.exited, late]);

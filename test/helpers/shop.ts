@@ -97,7 +97,9 @@ export interface TestCustomer {
 }
 
 /** A business customer with a password login and a default address. */
-export async function createTestCustomer(overrides: Partial<{ company: string; groupId: string | null; tags: string[] }> = {}): Promise<TestCustomer> {
+export async function createTestCustomer(
+  overrides: Partial<{ company: string; groupId: string | null; tags: string[] }> = {},
+): Promise<TestCustomer> {
   const shop = await getShop();
   const email = `customer-${newId().slice(0, 12)}@example.test`;
   const password = `pw-${newSecret(9)}`;
@@ -112,8 +114,22 @@ export async function createTestCustomer(overrides: Partial<{ company: string; g
     tags: overrides.tags ?? [],
   });
   const addressId = newId();
-  await shop.db('customer_addresses').insert({ id: addressId, customer_id: customer.id, company: customer.company, first_name: 'Test', last_name: 'Customer', street: 'Test Street 1', zipcode: '12345', city: 'Testcity', country_code: 'DE', created_at: nowDb() });
-  await shop.db('customers').where({ id: customer.id }).update({ default_billing_address_id: addressId, default_shipping_address_id: addressId });
+  await shop.db('customer_addresses').insert({
+    id: addressId,
+    customer_id: customer.id,
+    company: customer.company,
+    first_name: 'Test',
+    last_name: 'Customer',
+    street: 'Test Street 1',
+    zipcode: '12345',
+    city: 'Testcity',
+    country_code: 'DE',
+    created_at: nowDb(),
+  });
+  await shop
+    .db('customers')
+    .where({ id: customer.id })
+    .update({ default_billing_address_id: addressId, default_shipping_address_id: addressId });
   return { customer, email, password };
 }
 
@@ -148,12 +164,20 @@ export async function adminToken(): Promise<string> {
   const shop = await getShop();
   adminCredentials ??= (async () => {
     const credentials = { clientId: `test-${newId().slice(0, 8)}`, secret: newSecret(24) };
-    await shop.db('admin_integrations').insert({ id: newId(), client_id: credentials.clientId, secret_hash: await hashPassword(credentials.secret), label: 'tests', created_at: nowDb() });
+    await shop.db('admin_integrations').insert({
+      id: newId(),
+      client_id: credentials.clientId,
+      secret_hash: await hashPassword(credentials.secret),
+      label: 'tests',
+      created_at: nowDb(),
+    });
     return credentials;
   })();
   adminCredentials.catch(() => (adminCredentials = null));
   const credentials = await adminCredentials;
-  const res = await (await http())
+  const res = await (
+    await http()
+  )
     .post('/api/oauth/token')
     .send({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.secret });
   if (res.status !== 200) throw new Error(`admin token failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -162,11 +186,16 @@ export async function adminToken(): Promise<string> {
 }
 
 /** Asserts the one error body shape and returns its first error. */
-export function expectError(res: supertest.Response, status: number, code?: string): { code: string; detail?: string; source?: { pointer?: string } } {
+export function expectError(
+  res: supertest.Response,
+  status: number,
+  code?: string,
+): { code: string; detail?: string; source?: { pointer?: string } } {
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
   const first = res.body?.errors?.[0];
   if (!first || first.status !== String(status) || typeof first.code !== 'string' || typeof first.title !== 'string')
     throw new Error(`not the error body: ${JSON.stringify(res.body)}`);
-  if (code && first.code !== code) throw new Error(`expected code ${code}, got ${first.code}: ${JSON.stringify(res.body)}`);
+  if (code && first.code !== code)
+    throw new Error(`expected code ${code}, got ${first.code}: ${JSON.stringify(res.body)}`);
   return first;
 }

@@ -32,7 +32,8 @@ export async function startSmtp(): Promise<TestMailbox> {
     logger: false,
     onRcptTo(address, _session, callback) {
       const recipient = address.address.toLowerCase();
-      if (recipient.startsWith('reject-')) return callback(Object.assign(new Error(`550 mailbox ${recipient} unavailable`), { responseCode: 550 }));
+      if (recipient.startsWith('reject-'))
+        return callback(Object.assign(new Error(`550 mailbox ${recipient} unavailable`), { responseCode: 550 }));
       if (recipient.startsWith('fail-once-') && !failedOnce.has(recipient)) {
         failedOnce.add(recipient);
         return callback(Object.assign(new Error(`451 try ${recipient} again later`), { responseCode: 451 }));
@@ -42,7 +43,9 @@ export async function startSmtp(): Promise<TestMailbox> {
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          messages.push(Object.assign(parsed, { envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()) }));
+          messages.push(
+            Object.assign(parsed, { envelopeTo: session.envelope.rcptTo.map((r) => r.address.toLowerCase()) }),
+          );
           for (const wake of waiters) wake();
           callback();
         })
@@ -72,7 +75,11 @@ export async function startSmtp(): Promise<TestMailbox> {
         const wake = () => void check();
         const timer = setTimeout(() => {
           waiters.delete(wake);
-          reject(new Error(`no matching mail within ${timeoutMs} ms; received: ${messages.map((m) => `${m.envelopeTo.join(',')} "${m.subject}"`).join('; ') || 'nothing'}`));
+          reject(
+            new Error(
+              `no matching mail within ${timeoutMs} ms; received: ${messages.map((m) => `${m.envelopeTo.join(',')} "${m.subject}"`).join('; ') || 'nothing'}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(wake);
         check();

@@ -20,16 +20,29 @@ export async function storefrontVisitor() {
       return res;
     },
     async post(path: string, form: Record<string, string | string[]> = {}) {
-      const res = await agent.post(path).type('form').send({ _csrf: csrf, ...form });
+      const res = await agent
+        .post(path)
+        .type('form')
+        .send({ _csrf: csrf, ...form });
       remember(res.text ?? '');
       return res;
     },
     /** A form with a file input, sent as multipart/form-data (the CSRF field first, as the page's form has it). */
-    async upload(path: string, fields: Record<string, string | string[]> = {}, files: Record<string, { content: string | Buffer; fileName: string }> = {}, withCsrf = true) {
+    async upload(
+      path: string,
+      fields: Record<string, string | string[]> = {},
+      files: Record<string, { content: string | Buffer; fileName: string }> = {},
+      withCsrf = true,
+    ) {
       let request = agent.post(path);
       if (withCsrf) request = request.field('_csrf', csrf);
-      for (const [name, value] of Object.entries(fields)) for (const item of Array.isArray(value) ? value : [value]) request = request.field(name, item);
-      for (const [name, file] of Object.entries(files)) request = request.attach(name, Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content), { filename: file.fileName, contentType: 'text/csv' });
+      for (const [name, value] of Object.entries(fields))
+        for (const item of Array.isArray(value) ? value : [value]) request = request.field(name, item);
+      for (const [name, file] of Object.entries(files))
+        request = request.attach(name, Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content), {
+          filename: file.fileName,
+          contentType: 'text/csv',
+        });
       const res = await request;
       remember(res.text ?? '');
       return res;

@@ -4,7 +4,9 @@ import { adminToken, getShop, http } from '../helpers/shop.js';
 
 describe('Admin API lists: one JSON:API page format', () => {
   it('builds self, first and last always, prev from page 2 and next before the last page', () => {
-    expect(pageLinks({ path: '/thing', page: 2, limit: 10, total: 35, filters: { term: 'a b', status: undefined } })).to.deep.equal({
+    expect(
+      pageLinks({ path: '/thing', page: 2, limit: 10, total: 35, filters: { term: 'a b', status: undefined } }),
+    ).to.deep.equal({
       self: '/api/thing?limit=10&page=2&term=a+b',
       first: '/api/thing?limit=10&page=1&term=a+b',
       last: '/api/thing?limit=10&page=4&term=a+b',
@@ -16,7 +18,10 @@ describe('Admin API lists: one JSON:API page format', () => {
       first: '/api/thing?limit=25&page=1',
       last: '/api/thing?limit=25&page=1',
     });
-    expect(pageLinks({ path: '/thing', page: 9, limit: 10, total: 20 }), 'past the end, prev leads back to the last page').to.deep.equal({
+    expect(
+      pageLinks({ path: '/thing', page: 9, limit: 10, total: 20 }),
+      'past the end, prev leads back to the last page',
+    ).to.deep.equal({
       self: '/api/thing?limit=10&page=9',
       first: '/api/thing?limit=10&page=1',
       last: '/api/thing?limit=10&page=2',
@@ -34,7 +39,10 @@ describe('Admin API lists: one JSON:API page format', () => {
       const ok = route.schemas.responses[200] as { properties?: Record<string, unknown> } | null | undefined;
       return route.method === 'GET' && !route.path.includes('{') && ok?.properties?.links !== undefined;
     });
-    expect(lists.map((route) => route.path), 'the lists this test walks').to.include.members([
+    expect(
+      lists.map((route) => route.path),
+      'the lists this test walks',
+    ).to.include.members([
       '/customer-group',
       '/suite-customer-price',
       '/suite-sales-representative',
@@ -57,7 +65,12 @@ describe('Admin API lists: one JSON:API page format', () => {
 
       const beyond = await agent.get(at(lastPage + 1)).set('authorization', bearer);
       expect(beyond.body.data, route.path).to.deep.equal([]);
-      expect(beyond.body.links, route.path).to.deep.equal({ self: at(lastPage + 1), first: at(1), last: at(lastPage), prev: at(lastPage) });
+      expect(beyond.body.links, route.path).to.deep.equal({
+        self: at(lastPage + 1),
+        first: at(1),
+        last: at(lastPage),
+        prev: at(lastPage),
+      });
     }
     expect(multiPage, 'at least one list spans several pages').to.be.greaterThan(0);
   });
@@ -68,6 +81,10 @@ describe('Admin API lists: one JSON:API page format', () => {
     const res = await agent.post('/api/search/customer-group').set('authorization', bearer).send({ limit: 1, page: 1 });
     expect(res.status).to.equal(200);
     const lastPage = Math.max(1, res.body.meta.total as number);
-    expect(res.body.links).to.include({ self: '/api/search/customer-group?limit=1&page=1', first: '/api/search/customer-group?limit=1&page=1', last: `/api/search/customer-group?limit=1&page=${lastPage}` });
+    expect(res.body.links).to.include({
+      self: '/api/search/customer-group?limit=1&page=1',
+      first: '/api/search/customer-group?limit=1&page=1',
+      last: `/api/search/customer-group?limit=1&page=${lastPage}`,
+    });
   });
 });

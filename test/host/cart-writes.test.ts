@@ -27,7 +27,9 @@ async function register(): Promise<void> {
     betweenContextAndLock.delete(ctx.sessionId!);
     await action();
   });
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' }));
+  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+    entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
+  );
 }
 
 async function sessionOf(token: string): Promise<{ id: string; cart_token: string | null }> {
@@ -53,7 +55,10 @@ describe('host: cart writes read once', () => {
     const b = await insertProduct({ priceNet: 2000, stock: 10 });
     const c = await insertProduct({ priceNet: 500 });
     const d = await insertProduct({ priceNet: 700 });
-    const first = await addToCart(token, [{ productId: a.id, quantity: 2 }, { productId: b.id, quantity: 5 }]);
+    const first = await addToCart(token, [
+      { productId: a.id, quantity: 2 },
+      { productId: b.id, quantity: 5 },
+    ]);
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     expect(first.body.price.netPrice).to.equal(120);
 
@@ -64,7 +69,12 @@ describe('host: cart writes read once', () => {
     await db('products').where({ id: b.id }).update({ stock: 1 });
     const second = await addToCart(token, [{ productId: c.id, quantity: 1 }]);
     expect(second.status, JSON.stringify(second.body)).to.equal(200);
-    expect(second.body.lineItems.map((l: { productId: string; price: { unitPrice: number } }) => [l.productId, l.price.unitPrice])).to.deep.equal([
+    expect(
+      second.body.lineItems.map((l: { productId: string; price: { unitPrice: number } }) => [
+        l.productId,
+        l.price.unitPrice,
+      ]),
+    ).to.deep.equal([
       [a.id, 11],
       [b.id, 15],
       [c.id, 5],
@@ -84,13 +94,20 @@ describe('host: cart writes read once', () => {
     // The same for a change of quantity.
     const lineA = third.body.lineItems[0].id as string;
     await db('products').where({ id: d.id }).update({ price_net: 800 });
-    const patched = await (await http()).patch('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ items: [{ id: lineA, quantity: 3 }] });
+    const patched = await (
+      await http()
+    )
+      .patch('/store-api/checkout/cart/line-item')
+      .set('suite-context-token', token)
+      .send({ items: [{ id: lineA, quantity: 3 }] });
     expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
-    expect(patched.body.lineItems.map((l: { price: { totalPrice: number } }) => l.price.totalPrice)).to.deep.equal([33, 75, 8]);
+    expect(patched.body.lineItems.map((l: { price: { totalPrice: number } }) => l.price.totalPrice)).to.deep.equal([
+      33, 75, 8,
+    ]);
     expect(patched.body).to.deep.equal(await getCart(token));
   });
 
-  it('writes the session\'s open cart even when it was ordered or deleted after the request\'s session was read', async () => {
+  it("writes the session's open cart even when it was ordered or deleted after the request's session was read", async () => {
     const db = (await getShop()).db;
     const { token } = await loginNewCustomer();
     const a = await insertProduct();
@@ -108,7 +125,9 @@ describe('host: cart writes read once', () => {
     expect(afterOrder.status, JSON.stringify(afterOrder.body)).to.equal(200);
     expect(afterOrder.body.token).to.not.equal(ordered);
     expect(afterOrder.body.lineItems.map((l: { productId: string }) => l.productId)).to.deep.equal([b.id]);
-    expect((await db('cart_line_items').where({ cart_token: ordered })).map((l: { product_id: string }) => l.product_id)).to.deep.equal([a.id]);
+    expect(
+      (await db('cart_line_items').where({ cart_token: ordered })).map((l: { product_id: string }) => l.product_id),
+    ).to.deep.equal([a.id]);
     expect((await sessionOf(token)).cart_token).to.equal(afterOrder.body.token);
 
     // Deleted in between (as DELETE /checkout/cart): the add starts a new cart again.
@@ -120,7 +139,9 @@ describe('host: cart writes read once', () => {
     const afterDelete = await addToCart(token, [{ productId: a.id, quantity: 2 }]);
     expect(afterDelete.status, JSON.stringify(afterDelete.body)).to.equal(200);
     expect(afterDelete.body.token).to.not.be.oneOf([ordered, deleted]);
-    expect(afterDelete.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity])).to.deep.equal([[a.id, 2]]);
+    expect(
+      afterDelete.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity]),
+    ).to.deep.equal([[a.id, 2]]);
     expect((await getCart(token)).token).to.equal(afterDelete.body.token);
   });
 
@@ -131,26 +152,35 @@ describe('host: cart writes read once', () => {
     const b = await insertProduct();
     const first = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
-    expect((await (await http()).delete('/store-api/checkout/cart').set('suite-context-token', token)).status).to.equal(204);
+    expect((await (await http()).delete('/store-api/checkout/cart').set('suite-context-token', token)).status).to.equal(
+      204,
+    );
     const restarted = await addToCart(token, [{ productId: b.id, quantity: 1 }]);
     expect(restarted.body.token).to.not.equal(first.body.token);
 
-    const { result: next, statements: sessionReads } = await statementsDuring(shop.db, /^select [`"]cart_token[`"] from [`"]sessions[`"]/, () => addToCart(token, [{ productId: b.id, quantity: 2 }]));
+    const { result: next, statements: sessionReads } = await statementsDuring(
+      shop.db,
+      /^select [`"]cart_token[`"] from [`"]sessions[`"]/,
+      () => addToCart(token, [{ productId: b.id, quantity: 2 }]),
+    );
     expect(next.status, JSON.stringify(next.body)).to.equal(200);
     expect(sessionReads).to.deep.equal([]);
     expect(next.body.token).to.equal(restarted.body.token);
-    expect(next.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity])).to.deep.equal([[b.id, 3]]);
+    expect(
+      next.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity]),
+    ).to.deep.equal([[b.id, 3]]);
     expect(next.body).to.deep.equal(await getCart(token));
     expect((await sessionOf(token)).cart_token).to.equal(restarted.body.token);
   });
 
-  it('touches the cart row (its updated_at, which orders a customer\'s open carts) at most once a minute', async () => {
+  it("touches the cart row (its updated_at, which orders a customer's open carts) at most once a minute", async () => {
     const shop = await getShop();
     const { token } = await loginNewCustomer();
     const a = await insertProduct();
     const first = await addToCart(token, [{ productId: a.id, quantity: 1 }]);
     const cartToken = first.body.token as string;
-    const updatedAt = async () => String((await shop.db('carts').where({ token: cartToken }).first('updated_at')).updated_at);
+    const updatedAt = async () =>
+      String((await shop.db('carts').where({ token: cartToken }).first('updated_at')).updated_at);
     const twoMinutesAgo = toDbTime(Date.now() - 120_000);
     await shop.db('carts').where({ token: cartToken }).update({ updated_at: twoMinutesAgo });
 
@@ -158,7 +188,9 @@ describe('host: cart writes read once', () => {
     const touched = await updatedAt();
     expect(touched > twoMinutesAgo, touched).to.equal(true);
 
-    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update [`"]carts[`"]/, () => addToCart(token, [{ productId: a.id, quantity: 1 }]));
+    const { result: again, statements: cartWrites } = await statementsDuring(shop.db, /^update [`"]carts[`"]/, () =>
+      addToCart(token, [{ productId: a.id, quantity: 1 }]),
+    );
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
     expect(again.body.lineItems[0].quantity).to.equal(3);
     expect(cartWrites).to.deep.equal([]);
@@ -192,7 +224,9 @@ describe('host: cart writes read once', () => {
     // A changed number moves the version: it shows on the next add (as a line of its own, since the payload differs — as before).
     await setNumber(buyer.token, item.id, 'MINE-2');
     const next = await addToCart(buyer.token, [{ productId: item.id, quantity: 1 }]);
-    expect(next.body.lineItems.map((l: { payload: { customerProductNumber?: string } }) => l.payload.customerProductNumber)).to.deep.equal(['MINE-1', 'MINE-2']);
+    expect(
+      next.body.lineItems.map((l: { payload: { customerProductNumber?: string } }) => l.payload.customerProductNumber),
+    ).to.deep.equal(['MINE-1', 'MINE-2']);
   });
 });
 
@@ -201,8 +235,10 @@ describe('host: statements of a cart add', () => {
     const shop = await getShop();
     const { token } = await loginNewCustomer();
     const products: TestProduct[] = [];
-    for (let i = 0; i < 20; i++) products.push(await insertProduct({ priceNet: 1000 + i, tiers: i === 1 ? [[3, 900]] : [] }));
-    for (const product of products) expect((await addToCart(token, [{ productId: product.id, quantity: 1 }])).status).to.equal(200);
+    for (let i = 0; i < 20; i++)
+      products.push(await insertProduct({ priceNet: 1000 + i, tiers: i === 1 ? [[3, 900]] : [] }));
+    for (const product of products)
+      expect((await addToCart(token, [{ productId: product.id, quantity: 1 }])).status).to.equal(200);
     expect((await addToCart(token, [{ productId: products[1]!.id, quantity: 1 }])).status).to.equal(200);
 
     // Identifiers as knex quotes them: `name` on SQLite and MySQL/MariaDB, "name" on PostgreSQL.
@@ -210,14 +246,23 @@ describe('host: statements of a cart add', () => {
       ['context versions', /^select 0 as source, [`"]name[`"], [`"]value[`"] from [`"]catalog_counters[`"]/],
       ['begin', /^BEGIN/],
       // PostgreSQL locks the cart in a statement of its own before reading its lines (CartService.lockWithLines).
-      ...(isPostgres() ? [['cart lock', /^select "token" from "carts" where "token" = .* for update$/] as [string, RegExp]] : []),
-      ['cart and its lines', /^select [`"]c[`"]\.[`"]token[`"] as [`"]c_token[`"], .* from [`"]carts[`"] as [`"]c[`"] left join [`"]cart_line_items[`"] as [`"]l[`"] /],
+      ...(isPostgres()
+        ? [['cart lock', /^select "token" from "carts" where "token" = .* for update$/] as [string, RegExp]]
+        : []),
+      [
+        'cart and its lines',
+        /^select [`"]c[`"]\.[`"]token[`"] as [`"]c_token[`"], .* from [`"]carts[`"] as [`"]c[`"] left join [`"]cart_line_items[`"] as [`"]l[`"] /,
+      ],
       ['line write', /^update cart_line_items set quantity = (\?|\$1), updated_at = (\?|\$2) where id = (\?|\$3)/],
       ['commit', /^COMMIT/],
     ];
-    const { result, statements } = await statementsDuring(shop.db, /./, () => addToCart(token, [{ productId: products[1]!.id, quantity: 1 }]));
+    const { result, statements } = await statementsDuring(shop.db, /./, () =>
+      addToCart(token, [{ productId: products[1]!.id, quantity: 1 }]),
+    );
     expect(result.status, JSON.stringify(result.body)).to.equal(200);
-    expect(statements.map((sql) => kinds.find(([, pattern]) => pattern.test(sql))?.[0] ?? sql)).to.deep.equal(kinds.map(([kind]) => kind));
+    expect(statements.map((sql) => kinds.find(([, pattern]) => pattern.test(sql))?.[0] ?? sql)).to.deep.equal(
+      kinds.map(([kind]) => kind),
+    );
     // The tier of the third unit, every line priced, as a fresh read answers it.
     expect(result.body.lineItems).to.have.length(20);
     expect(result.body.lineItems[1]).to.deep.include({ productId: products[1]!.id, quantity: 3 });

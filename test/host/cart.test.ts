@@ -13,7 +13,9 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' }));
+  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+    entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
+  );
   shop.runtime.cart.addLineItemProcessor({
     name: 'test-limited',
     async process(_ctx, item, phase) {
@@ -37,7 +39,10 @@ describe('host: cart', () => {
     const { token } = await loginNewCustomer();
     const a = await insertProduct({ priceNet: 1250 });
     const b = await insertProduct({ priceNet: 399, taxRateBp: 700 });
-    const first = await addToCart(token, [{ referencedId: a.id, quantity: 2 }, { productId: b.id, quantity: 1 }]);
+    const first = await addToCart(token, [
+      { referencedId: a.id, quantity: 2 },
+      { productId: b.id, quantity: 1 },
+    ]);
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     await addToCart(token, [{ productId: a.id, quantity: 3 }]);
     const withPayload = await addToCart(token, [{ productId: a.id, quantity: 1, payload: { note: 'engraving' } }]);
@@ -60,16 +65,25 @@ describe('host: cart', () => {
     const { token } = await loginNewCustomer();
     const a = await insertProduct();
     const b = await insertProduct();
-    const added = await addToCart(token, [{ productId: a.id, quantity: 1 }, { productId: b.id, quantity: 1 }]);
+    const added = await addToCart(token, [
+      { productId: a.id, quantity: 1 },
+      { productId: b.id, quantity: 1 },
+    ]);
     const [lineA, lineB] = added.body.lineItems;
     const agent = await http();
 
-    const changed = await agent.patch('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ items: [{ id: lineA.id, quantity: 4, payload: { costCenter: 'K-1' } }] });
+    const changed = await agent
+      .patch('/store-api/checkout/cart/line-item')
+      .set('suite-context-token', token)
+      .send({ items: [{ id: lineA.id, quantity: 4, payload: { costCenter: 'K-1' } }] });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     expect(changed.body.lineItems[0]).to.deep.include({ id: lineA.id, quantity: 4, payload: { costCenter: 'K-1' } });
     expect(changed.body.price.netPrice).to.equal(50);
 
-    const removed = await agent.delete('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ ids: [lineA.id] });
+    const removed = await agent
+      .delete('/store-api/checkout/cart/line-item')
+      .set('suite-context-token', token)
+      .send({ ids: [lineA.id] });
     expect(removed.status).to.equal(200);
     expect(removed.body.lineItems.map((l: { id: string }) => l.id)).to.deep.equal([lineB.id]);
 
@@ -83,13 +97,21 @@ describe('host: cart', () => {
 
   it('prices by tier as the quantity changes', async () => {
     const { token } = await loginNewCustomer();
-    const product = await insertProduct({ priceNet: 1000, tiers: [[10, 800], [50, 650]] });
+    const product = await insertProduct({
+      priceNet: 1000,
+      tiers: [
+        [10, 800],
+        [50, 650],
+      ],
+    });
     const five = await addToCart(token, [{ productId: product.id, quantity: 5 }]);
     expect(five.body.lineItems[0].price).to.deep.include({ unitPrice: 10, totalPrice: 50 });
     const ten = await addToCart(token, [{ productId: product.id, quantity: 5 }]);
     expect(ten.body.lineItems[0]).to.deep.include({ quantity: 10 });
     expect(ten.body.lineItems[0].price).to.deep.include({ unitPrice: 8, totalPrice: 80 });
-    const patched = await (await http())
+    const patched = await (
+      await http()
+    )
       .patch('/store-api/checkout/cart/line-item')
       .set('suite-context-token', token)
       .send({ items: [{ id: ten.body.lineItems[0].id, quantity: 60 }] });
@@ -104,7 +126,11 @@ describe('host: cart', () => {
     const inactive = await insertProduct({ active: false });
     const later = await insertProduct();
     for (const productId of [hidden.id, inactive.id, newId()]) {
-      const error = expectError(await addToCart(token, [{ productId, quantity: 1 }]), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
+      const error = expectError(
+        await addToCart(token, [{ productId, quantity: 1 }]),
+        400,
+        'SUITE__PRODUCT_NOT_AVAILABLE',
+      );
       expect(error.source?.pointer).to.equal('/items/0');
     }
     expect((await getCart(token)).lineItems).to.deep.equal([]);
@@ -115,8 +141,17 @@ describe('host: cart', () => {
     const cart = await getCart(token);
     expect(cart.lineItems).to.deep.equal([]);
     expect(cart.errors).to.have.length(1);
-    expect(cart.errors[0]).to.include({ code: 'SUITE__PRODUCT_NOT_AVAILABLE', lineItemId: added.body.lineItems[0].id, productId: later.id });
-    const removed = await (await http()).delete('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ ids: [cart.errors[0].lineItemId] });
+    expect(cart.errors[0]).to.include({
+      code: 'SUITE__PRODUCT_NOT_AVAILABLE',
+      lineItemId: added.body.lineItems[0].id,
+      productId: later.id,
+    });
+    const removed = await (
+      await http()
+    )
+      .delete('/store-api/checkout/cart/line-item')
+      .set('suite-context-token', token)
+      .send({ ids: [cart.errors[0].lineItemId] });
     expect(removed.body.errors).to.deep.equal([]);
   });
 
@@ -124,9 +159,20 @@ describe('host: cart', () => {
     const { token } = await loginNewCustomer();
     const product = await insertProduct({ stock: 5 });
     expect((await addToCart(token, [{ productId: product.id, quantity: 3 }])).status).to.equal(200);
-    const error = expectError(await addToCart(token, [{ productId: product.id, quantity: 3 }]), 400, 'SUITE__OUT_OF_STOCK');
+    const error = expectError(
+      await addToCart(token, [{ productId: product.id, quantity: 3 }]),
+      400,
+      'SUITE__OUT_OF_STOCK',
+    );
     expect(error.detail).to.contain('Only 5');
-    expectError(await addToCart(token, [{ productId: product.id, quantity: 1, payload: { other: true } }, { productId: product.id, quantity: 2 }]), 400, 'SUITE__OUT_OF_STOCK');
+    expectError(
+      await addToCart(token, [
+        { productId: product.id, quantity: 1, payload: { other: true } },
+        { productId: product.id, quantity: 2 },
+      ]),
+      400,
+      'SUITE__OUT_OF_STOCK',
+    );
     expect((await getCart(token)).lineItems[0].quantity).to.equal(3);
     const plenty = await insertProduct({ stock: 1_000_000 });
     expectError(await addToCart(token, [{ productId: plenty.id, quantity: 10001 }]), 400, 'SUITE__INVALID_INPUT');
@@ -142,7 +188,9 @@ describe('host: cart', () => {
     expect(added.status).to.equal(200);
     expect(added.body.lineItems[0]).to.deep.include({ label: 'Seminar seat (limited)', payload: { checkedIn: 'add' } });
     expectError(await addToCart(token, [{ productId: product.id, quantity: 2 }]), 400, 'SUITE__TEST_LIMIT');
-    const patched = await (await http())
+    const patched = await (
+      await http()
+    )
       .patch('/store-api/checkout/cart/line-item')
       .set('suite-context-token', token)
       .send({ items: [{ id: added.body.lineItems[0].id, quantity: 4 }] });
@@ -150,25 +198,59 @@ describe('host: cart', () => {
     expect((await getCart(token)).lineItems[0].quantity).to.equal(2);
   });
 
-  it('answers 400 for invalid bodies and 404 for lines that are not in the caller\'s cart', async () => {
+  it("answers 400 for invalid bodies and 404 for lines that are not in the caller's cart", async () => {
     const { token } = await loginNewCustomer();
     const other = await loginNewCustomer();
     const product = await insertProduct();
     const otherLine = (await addToCart(other.token, [{ productId: product.id, quantity: 1 }])).body.lineItems[0].id;
     const agent = await http();
-    const post = (body: unknown) => agent.post('/store-api/checkout/cart/line-item').set('suite-context-token', token).send(body as object);
+    const post = (body: unknown) =>
+      agent
+        .post('/store-api/checkout/cart/line-item')
+        .set('suite-context-token', token)
+        .send(body as object);
     expectError(await post({ items: [] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await post({ items: [{ productId: product.id, quantity: 0 }] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await post({ items: [{ productId: product.id, quantity: 1.5 }] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await post({ items: [{ quantity: 1 }] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await post({ items: [{ productId: 'not-an-id', quantity: 1 }] }), 400, 'SUITE__INVALID_INPUT');
     expectError(await post({ items: [{ productId: product.id, quantity: 1, price: 0 }] }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await post({ items: [{ productId: product.id, referencedId: newId(), quantity: 1 }] }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await post({ items: [{ productId: product.id, quantity: 1, payload: { big: 'x'.repeat(20000) } }] }), 400, 'SUITE__PAYLOAD_TOO_LARGE');
-    expectError(await agent.patch('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ items: [{ id: otherLine }] }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await agent.patch('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ items: [{ id: otherLine, quantity: 2 }] }), 404);
-    expectError(await agent.delete('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ ids: [otherLine] }), 404);
-    expectError(await agent.delete('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ ids: [] }), 400);
+    expectError(
+      await post({ items: [{ productId: product.id, referencedId: newId(), quantity: 1 }] }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await post({ items: [{ productId: product.id, quantity: 1, payload: { big: 'x'.repeat(20000) } }] }),
+      400,
+      'SUITE__PAYLOAD_TOO_LARGE',
+    );
+    expectError(
+      await agent
+        .patch('/store-api/checkout/cart/line-item')
+        .set('suite-context-token', token)
+        .send({ items: [{ id: otherLine }] }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await agent
+        .patch('/store-api/checkout/cart/line-item')
+        .set('suite-context-token', token)
+        .send({ items: [{ id: otherLine, quantity: 2 }] }),
+      404,
+    );
+    expectError(
+      await agent
+        .delete('/store-api/checkout/cart/line-item')
+        .set('suite-context-token', token)
+        .send({ ids: [otherLine] }),
+      404,
+    );
+    expectError(
+      await agent.delete('/store-api/checkout/cart/line-item').set('suite-context-token', token).send({ ids: [] }),
+      400,
+    );
     // the other customer's cart is untouched
     const theirs = await (await http()).get('/store-api/checkout/cart').set('suite-context-token', other.token);
     expect(theirs.body.lineItems.map((l: { id: string }) => l.id)).to.deep.equal([otherLine]);
@@ -176,7 +258,14 @@ describe('host: cart', () => {
 
   it('requires a login and finds the cart again on the next login of the same customer', async () => {
     expectError(await (await http()).get('/store-api/checkout/cart'), 401);
-    expectError(await (await http()).post('/store-api/checkout/cart/line-item').send({ items: [{ productId: newId(), quantity: 1 }] }), 401);
+    expectError(
+      await (
+        await http()
+      )
+        .post('/store-api/checkout/cart/line-item')
+        .send({ items: [{ productId: newId(), quantity: 1 }] }),
+      401,
+    );
     const { token, email, password } = await loginNewCustomer();
     const product = await insertProduct();
     const added = await addToCart(token, [{ productId: product.id, quantity: 2 }]);

@@ -20,7 +20,11 @@ async function contextFor(shape: ContextShape = {}): Promise<StoreContext> {
     sessionId: null,
     salesChannel,
     customer,
-    actor: shape.actor ?? (customer ? { type: 'customer', id: customer.id, name: 'x', email: customer.email } : { type: 'guest', id: null, name: 'Guest', email: null }),
+    actor:
+      shape.actor ??
+      (customer
+        ? { type: 'customer', id: customer.id, name: 'x', email: customer.email }
+        : { type: 'guest', id: null, name: 'Guest', email: null }),
     attributes: {},
     employee: shape.employee ?? null,
     salesRepresentative: shape.salesRepresentative ?? null,
@@ -35,7 +39,13 @@ async function contextFor(shape: ContextShape = {}): Promise<StoreContext> {
 async function createRule(conditions: Condition | Record<string, unknown>): Promise<string> {
   const shop = await getShop();
   const id = newId();
-  await shop.db('rules').insert({ id, name: `rule ${id.slice(0, 6)}`, priority: 0, conditions: writeJson(conditions), created_at: nowDb() });
+  await shop.db('rules').insert({
+    id,
+    name: `rule ${id.slice(0, 6)}`,
+    priority: 0,
+    conditions: writeJson(conditions),
+    created_at: nowDb(),
+  });
   await shop.runtime.catalog.visibilityChanged(shop.db);
   return id;
 }
@@ -59,8 +69,17 @@ describe('host: rule engine', () => {
     const loggedIn = await createRule({ type: 'customerLoggedIn', value: true });
     const guestOnly = await createRule({ type: 'customerLoggedIn', value: false });
     const always = await createRule({ type: 'alwaysValid' });
-    const and = await createRule({ type: 'andContainer', children: [{ type: 'alwaysValid' }, { type: 'customerLoggedIn', value: true }] });
-    const or = await createRule({ type: 'orContainer', children: [{ type: 'customerLoggedIn', value: true }, { type: 'isEmployee', value: true }] });
+    const and = await createRule({
+      type: 'andContainer',
+      children: [{ type: 'alwaysValid' }, { type: 'customerLoggedIn', value: true }],
+    });
+    const or = await createRule({
+      type: 'orContainer',
+      children: [
+        { type: 'customerLoggedIn', value: true },
+        { type: 'isEmployee', value: true },
+      ],
+    });
     const not = await createRule({ type: 'notContainer', children: [{ type: 'customerLoggedIn', value: true }] });
     const emptyOr = await createRule({ type: 'orContainer', children: [] });
     const guest = await contextFor();
@@ -80,7 +99,9 @@ describe('host: rule engine', () => {
 
   it('compares customer id, number, group, tag and sales channel with = and !=', async () => {
     const buyer = await contextFor({ customer });
-    const other = await contextFor({ customer: { ...customer, id: newId(), customerNumber: 'X-1', groupId: null, tags: [] } });
+    const other = await contextFor({
+      customer: { ...customer, id: newId(), customerNumber: 'X-1', groupId: null, tags: [] },
+    });
     const guest = await contextFor();
     const cases: Array<[Condition, boolean, boolean, boolean]> = [
       [{ type: 'customerId', operator: '=', value: customer.id }, true, false, false],
@@ -104,8 +125,16 @@ describe('host: rule engine', () => {
   it('recognises employees, sales representatives and employee roles', async () => {
     const roleId = newId();
     const employee = { id: newId(), roleId, roleName: 'Buyer', email: 'e@example.test', firstName: 'E', lastName: 'M' };
-    const asEmployee = await contextFor({ customer, employee, actor: { type: 'employee', id: employee.id, name: 'E M', email: employee.email } });
-    const asRepresentative = await contextFor({ customer, salesRepresentative: { id: newId(), email: 'r@example.test', name: 'Rep' }, actor: { type: 'salesRepresentative', id: newId(), name: 'Rep', email: 'r@example.test' } });
+    const asEmployee = await contextFor({
+      customer,
+      employee,
+      actor: { type: 'employee', id: employee.id, name: 'E M', email: employee.email },
+    });
+    const asRepresentative = await contextFor({
+      customer,
+      salesRepresentative: { id: newId(), email: 'r@example.test', name: 'Rep' },
+      actor: { type: 'salesRepresentative', id: newId(), name: 'Rep', email: 'r@example.test' },
+    });
     const asCustomer = await contextFor({ customer });
     const isEmployee = await createRule({ type: 'isEmployee', value: true });
     const notEmployee = await createRule({ type: 'isEmployee', value: false });
@@ -127,11 +156,17 @@ describe('host: rule engine', () => {
     const buyer = await contextFor({ customer });
     const unknown = await createRule({ type: 'cartAmount', operator: '>', value: 10 });
     const malformed = await createRule({ type: 'customerId', operator: 'like', value: customer.id });
-    const nested = await createRule({ type: 'andContainer', children: [{ type: 'alwaysValid' }, { type: 'somethingNew' }] });
+    const nested = await createRule({
+      type: 'andContainer',
+      children: [{ type: 'alwaysValid' }, { type: 'somethingNew' }],
+    });
     expect(await matches(unknown, buyer)).to.equal(false);
     expect(await matches(malformed, buyer)).to.equal(false);
     expect(await matches(nested, buyer)).to.equal(false);
-    await shop.db('rules').where({ id: unknown }).update({ conditions: writeJson({ type: 'alwaysValid' }) });
+    await shop
+      .db('rules')
+      .where({ id: unknown })
+      .update({ conditions: writeJson({ type: 'alwaysValid' }) });
     await shop.runtime.catalog.visibilityChanged(shop.db);
     expect(await matches(unknown, buyer)).to.equal(true);
     expect(await shop.runtime.rules.exists(shop.db, unknown)).to.equal(true);
@@ -151,31 +186,67 @@ describe('host: prices and products', () => {
   it('takes a price provider first, then the tier price for the quantity, then the list price', async () => {
     const shop = await getShop();
     const productId = newId();
-    await shop.db('products').insert({ id: productId, version_id: newId(), product_number: `P-${productId.slice(0, 10)}`, name: 'Tiered', stock: 5, active: true, tax_rate_bp: 1900, price_net: 1000, created_at: nowDb() });
+    await shop.db('products').insert({
+      id: productId,
+      version_id: newId(),
+      product_number: `P-${productId.slice(0, 10)}`,
+      name: 'Tiered',
+      stock: 5,
+      active: true,
+      tax_rate_bp: 1900,
+      price_net: 1000,
+      created_at: nowDb(),
+    });
     await shop.db('product_tier_prices').insert([
       { id: newId(), product_id: productId, min_quantity: 10, price_net: 900 },
       { id: newId(), product_id: productId, min_quantity: 50, price_net: 801 },
     ]);
     const [product] = await shop.runtime.catalog.products(shop.db, [productId]);
     const ctx = await contextFor();
-    expect(await shop.runtime.prices.calculate(ctx, product!, 1)).to.deep.equal({ unitNet: 1000, quantity: 1, totalNet: 1000, taxRateBp: 1900, totalTax: 190, totalGross: 1190, source: 'list' });
+    expect(await shop.runtime.prices.calculate(ctx, product!, 1)).to.deep.equal({
+      unitNet: 1000,
+      quantity: 1,
+      totalNet: 1000,
+      taxRateBp: 1900,
+      totalTax: 190,
+      totalGross: 1190,
+      source: 'list',
+    });
     expect((await shop.runtime.prices.calculate(ctx, product!, 10)).unitNet).to.equal(900);
     const fifty = await shop.runtime.prices.calculate(ctx, product!, 51);
     expect(fifty).to.include({ unitNet: 801, totalNet: 40851, totalTax: 7762, source: 'tier' });
-    shop.runtime.prices.addPriceProvider(async (_ctx, p) => (p.id === productId ? { unitNet: 500, source: 'customer-price' } : null));
-    expect(await shop.runtime.prices.calculate(ctx, product!, 10)).to.include({ unitNet: 500, totalNet: 5000, source: 'customer-price' });
+    shop.runtime.prices.addPriceProvider(async (_ctx, p) =>
+      p.id === productId ? { unitNet: 500, source: 'customer-price' } : null,
+    );
+    expect(await shop.runtime.prices.calculate(ctx, product!, 10)).to.include({
+      unitNet: 500,
+      totalNet: 5000,
+      source: 'customer-price',
+    });
   });
 
   it('returns products by id in the order asked, and only visible active ones to a context', async () => {
     const shop = await getShop();
     const ids = [newId(), newId(), newId()];
     for (const [i, id] of ids.entries())
-      await shop.db('products').insert({ id, version_id: newId(), product_number: `V-${id.slice(0, 10)}`, name: `Visible ${i}`, stock: 1, active: i !== 1, tax_rate_bp: 700, price_net: 100, created_at: nowDb() });
+      await shop.db('products').insert({
+        id,
+        version_id: newId(),
+        product_number: `V-${id.slice(0, 10)}`,
+        name: `Visible ${i}`,
+        stock: 1,
+        active: i !== 1,
+        tax_rate_bp: 700,
+        price_net: 100,
+        created_at: nowDb(),
+      });
     const all = await shop.runtime.catalog.products(shop.db, [ids[2]!, ids[0]!, ids[1]!, newId()]);
     expect(all.map((p) => p.id)).to.deep.equal([ids[2], ids[0], ids[1]]);
     expect(all[0]).to.include({ taxRateBp: 700, priceNet: 100, active: true });
     const hidden = ids[2]!;
-    shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [hidden] } : { kind: 'all' }));
+    shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+      entity === 'product' ? { kind: 'exclude', ids: [hidden] } : { kind: 'all' },
+    );
     const visible = await shop.runtime.catalog.visibleProducts(await contextFor(), ids);
     expect(visible.map((p) => p.id)).to.deep.equal([ids[0]]);
     expect(await shop.runtime.catalog.entityVersionId(shop.db, 'product', ids[0]!)).to.equal(all[1]!.versionId);

@@ -31,20 +31,46 @@ async function insertProduct(input: ProductInput): Promise<string> {
     price_net: input.priceNet ?? 1000,
     created_at: nowDb(),
   });
-  for (const categoryId of input.categoryIds ?? []) await db('product_categories').insert({ product_id: id, category_id: categoryId });
-  for (const [minQuantity, priceNet] of input.tiers ?? []) await db('product_tier_prices').insert({ id: newId(), product_id: id, min_quantity: minQuantity, price_net: priceNet });
+  for (const categoryId of input.categoryIds ?? [])
+    await db('product_categories').insert({ product_id: id, category_id: categoryId });
+  for (const [minQuantity, priceNet] of input.tiers ?? [])
+    await db('product_tier_prices').insert({
+      id: newId(),
+      product_id: id,
+      min_quantity: minQuantity,
+      price_net: priceNet,
+    });
   return id;
 }
 
-async function insertCategory(name: string, parentId: string | null, position = 0, active = true, cmsPageId: string | null = null): Promise<string> {
+async function insertCategory(
+  name: string,
+  parentId: string | null,
+  position = 0,
+  active = true,
+  cmsPageId: string | null = null,
+): Promise<string> {
   const id = newId();
-  await (await getShop()).db('categories').insert({ id, version_id: newId(), parent_id: parentId, name, position, active, cms_page_id: cmsPageId, created_at: nowDb() });
+  await (await getShop()).db('categories').insert({
+    id,
+    version_id: newId(),
+    parent_id: parentId,
+    name,
+    position,
+    active,
+    cms_page_id: cmsPageId,
+    created_at: nowDb(),
+  });
   return id;
 }
 
 async function insertCmsPage(sections: unknown[]): Promise<string> {
   const id = newId();
-  await (await getShop()).db('cms_pages').insert({ id, name: 'Test page', title: 'Test title', sections: writeJson(sections), created_at: nowDb() });
+  await (
+    await getShop()
+  )
+    .db('cms_pages')
+    .insert({ id, name: 'Test page', title: 'Test title', sections: writeJson(sections), created_at: nowDb() });
   return id;
 }
 
@@ -58,7 +84,9 @@ async function hideFromOutsiders(...ids: string[]): Promise<void> {
   for (const id of ids) hiddenIds.add(id);
   if (filterRegistered) return;
   filterRegistered = true;
-  shop.runtime.catalog.addVisibilityFilter(async (ctx) => (ctx.customer?.tags.includes('insider') ? { kind: 'all' } : { kind: 'exclude', ids: [...hiddenIds] }));
+  shop.runtime.catalog.addVisibilityFilter(async (ctx) =>
+    ctx.customer?.tags.includes('insider') ? { kind: 'all' } : { kind: 'exclude', ids: [...hiddenIds] },
+  );
 }
 
 describe('host: catalog Store API', () => {
@@ -69,22 +97,41 @@ describe('host: catalog Store API', () => {
     await insertProduct({ name: `${token} Saw`, priceNet: 5000 });
     await insertProduct({ name: `${token} Retired`, active: false });
     const agent = await http();
-    const res = await agent.post('/store-api/product').send({ filter: nameFilter(token), sort: [{ field: 'price', order: 'DESC' }] });
+    const res = await agent
+      .post('/store-api/product')
+      .send({ filter: nameFilter(token), sort: [{ field: 'price', order: 'DESC' }] });
     expect(res.status).to.equal(200);
     expect(res.body.total).to.equal(3);
-    expect(res.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Drill`, `${token} Saw`, `${token} Hammer`]);
+    expect(res.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([
+      `${token} Drill`,
+      `${token} Saw`,
+      `${token} Hammer`,
+    ]);
     const drill = res.body.elements[0];
     expect(drill).to.include({ stock: 3, available: true, active: true, taxRate: 19 });
-    expect(drill.calculatedPrice).to.deep.equal({ unitPrice: 123.45, totalPrice: 123.45, quantity: 1, netPrice: 123.45, taxAmount: 23.46, grossPrice: 146.91, taxRate: 19, source: 'list' });
+    expect(drill.calculatedPrice).to.deep.equal({
+      unitPrice: 123.45,
+      totalPrice: 123.45,
+      quantity: 1,
+      netPrice: 123.45,
+      taxAmount: 23.46,
+      grossPrice: 146.91,
+      taxRate: 19,
+      source: 'list',
+    });
     expect(res.body.elements[2]).to.include({ available: false, taxRate: 7 });
 
     const page2 = await agent.post('/store-api/product').send({ filter: nameFilter(token), limit: 2, page: 2 });
     expect(page2.body.total).to.equal(3);
     expect(page2.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Saw`]);
 
-    const cheap = await agent.post('/store-api/product').send({ filter: [...nameFilter(token), { type: 'range', field: 'price', parameters: { lte: 50 } }] });
+    const cheap = await agent
+      .post('/store-api/product')
+      .send({ filter: [...nameFilter(token), { type: 'range', field: 'price', parameters: { lte: 50 } }] });
     expect(cheap.body.elements.map((p: { name: string }) => p.name)).to.deep.equal([`${token} Hammer`, `${token} Saw`]);
-    const inStock = await agent.post('/store-api/product').send({ filter: [...nameFilter(token), { type: 'range', field: 'stock', parameters: { gt: 0 } }] });
+    const inStock = await agent
+      .post('/store-api/product')
+      .send({ filter: [...nameFilter(token), { type: 'range', field: 'stock', parameters: { gt: 0 } }] });
     expect(inStock.body.total).to.equal(2);
   });
 
@@ -93,19 +140,39 @@ describe('host: catalog Store API', () => {
     const token = newId().slice(0, 10);
     const inCategory = await insertProduct({ name: `${token} in`, categoryIds: [category] });
     await insertProduct({ name: `${token} out` });
-    const res = await (await http()).post('/store-api/product').send({ filter: [{ type: 'equals', field: 'categoryId', value: category }] });
+    const res = await (
+      await http()
+    )
+      .post('/store-api/product')
+      .send({ filter: [{ type: 'equals', field: 'categoryId', value: category }] });
     expect(res.status).to.equal(200);
     expect(res.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([inCategory]);
     expect(res.body.elements[0].categoryIds).to.deep.equal([category]);
   });
 
   it('prices a listing page with the tier price for quantity 1, shows every category id, and a changed tier price on the next request', async () => {
-    const [first, second] = [await insertCategory('Tier category A', null), await insertCategory('Tier category B', null)];
+    const [first, second] = [
+      await insertCategory('Tier category A', null),
+      await insertCategory('Tier category B', null),
+    ];
     const token = newId().slice(0, 10);
-    const fromOne = await insertProduct({ name: `${token} a from one`, priceNet: 1000, tiers: [[5, 800], [1, 900]], categoryIds: [second, first] });
+    const fromOne = await insertProduct({
+      name: `${token} a from one`,
+      priceNet: 1000,
+      tiers: [
+        [5, 800],
+        [1, 900],
+      ],
+      categoryIds: [second, first],
+    });
     const fromTen = await insertProduct({ name: `${token} b from ten`, priceNet: 1000, tiers: [[10, 700]] });
     const agent = await http();
-    const list = async () => (await agent.post('/store-api/product').send({ filter: nameFilter(token) })).body.elements as Array<{ id: string; categoryIds: string[]; calculatedPrice: { unitPrice: number; source: string } }>;
+    const list = async () =>
+      (await agent.post('/store-api/product').send({ filter: nameFilter(token) })).body.elements as Array<{
+        id: string;
+        categoryIds: string[];
+        calculatedPrice: { unitPrice: number; source: string };
+      }>;
     const [a, b] = await list();
     expect(a).to.include({ id: fromOne });
     expect(a!.calculatedPrice).to.include({ unitPrice: 9, source: 'tier' });
@@ -121,17 +188,30 @@ describe('host: catalog Store API', () => {
     expect(a2!.calculatedPrice).to.include({ unitPrice: 8.5, source: 'tier' });
     expect(b2!.calculatedPrice).to.include({ unitPrice: 9.5, source: 'tier' });
     const read = await agent.get(`/store-api/product/${fromOne}`);
-    expect(read.body.tierPrices).to.deep.equal([{ minQuantity: 1, unitPrice: 8.5 }, { minQuantity: 5, unitPrice: 8 }]);
+    expect(read.body.tierPrices).to.deep.equal([
+      { minQuantity: 1, unitPrice: 8.5 },
+      { minQuantity: 5, unitPrice: 8 },
+    ]);
   });
 
   it('shows one product with its tier prices and answers 404 for inactive or unknown products', async () => {
-    const id = await insertProduct({ name: 'Tiered screws', priceNet: 200, tiers: [[10, 180], [100, 150]] });
+    const id = await insertProduct({
+      name: 'Tiered screws',
+      priceNet: 200,
+      tiers: [
+        [10, 180],
+        [100, 150],
+      ],
+    });
     const inactive = await insertProduct({ name: 'Inactive screws', active: false });
     const agent = await http();
     const res = await agent.get(`/store-api/product/${id}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ id, name: 'Tiered screws' });
-    expect(res.body.tierPrices).to.deep.equal([{ minQuantity: 10, unitPrice: 1.8 }, { minQuantity: 100, unitPrice: 1.5 }]);
+    expect(res.body.tierPrices).to.deep.equal([
+      { minQuantity: 10, unitPrice: 1.8 },
+      { minQuantity: 100, unitPrice: 1.5 },
+    ]);
     expect(res.body.calculatedPrice).to.include({ unitPrice: 2, source: 'list' });
     expectError(await agent.get(`/store-api/product/${inactive}`), 404, 'SUITE__NOT_FOUND');
     expectError(await agent.get(`/store-api/product/${newId()}`), 404, 'SUITE__NOT_FOUND');
@@ -146,13 +226,18 @@ describe('host: catalog Store API', () => {
     const res = await agent.post('/store-api/search').send({ search: token });
     expect(res.status).to.equal(200);
     expect(res.body.elements.map((p: { id: string }) => p.id).sort()).to.deep.equal([byName, byNumber].sort());
-    const limited = await agent.post('/store-api/search').send({ search: token, filter: [{ type: 'equals', field: 'productNumber', value: `N-${token}` }] });
+    const limited = await agent
+      .post('/store-api/search')
+      .send({ search: token, filter: [{ type: 'equals', field: 'productNumber', value: `N-${token}` }] });
     expect(limited.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([byNumber]);
     const percent = await insertProduct({ name: `${token} 100%_off!` });
     await insertProduct({ name: `${token} 1000 off` });
     for (const literal of ['100%', '%_off', '0%_o', 'off!']) {
       const found = await agent.post('/store-api/search').send({ search: literal, filter: nameFilter(token) });
-      expect(found.body.elements.map((p: { id: string }) => p.id), literal).to.deep.equal([percent]);
+      expect(
+        found.body.elements.map((p: { id: string }) => p.id),
+        literal,
+      ).to.deep.equal([percent]);
     }
     expectError(await agent.post('/store-api/search').send({}), 400, 'SUITE__INVALID_INPUT');
     expectError(await agent.post('/store-api/search').send({ search: '   ' }), 400);
@@ -193,7 +278,9 @@ describe('host: catalog Store API', () => {
     expect(category.body).to.include({ id: root, name: 'Nav root', parentId: null, cmsPageId: cms });
     expect(category.body.cmsPage.sections).to.deep.equal([{ type: 'text', content: 'Welcome to tools' }]);
 
-    const list = await agent.post('/store-api/category').send({ filter: [{ type: 'equals', field: 'parentId', value: root }] });
+    const list = await agent
+      .post('/store-api/category')
+      .send({ filter: [{ type: 'equals', field: 'parentId', value: root }] });
     expect(list.status).to.equal(200);
     expect(list.body.elements.map((c: { id: string }) => c.id)).to.deep.equal([b, a]);
 
@@ -222,12 +309,30 @@ describe('host: catalog Store API', () => {
     const shown = await insertProduct({ name: 'Landing shown' });
     const hidden = await insertProduct({ name: 'Landing hidden' });
     await hideFromOutsiders(hidden);
-    const cms = await insertCmsPage([{ type: 'text', content: 'Spring sale' }, { type: 'product-listing', productIds: [hidden, shown] }]);
+    const cms = await insertCmsPage([
+      { type: 'text', content: 'Spring sale' },
+      { type: 'product-listing', productIds: [hidden, shown] },
+    ]);
     const id = newId();
     const db = (await getShop()).db;
-    await db('landing_pages').insert({ id, version_id: newId(), name: 'Spring', url: `spring-${id}`, active: true, cms_page_id: cms, created_at: nowDb() });
+    await db('landing_pages').insert({
+      id,
+      version_id: newId(),
+      name: 'Spring',
+      url: `spring-${id}`,
+      active: true,
+      cms_page_id: cms,
+      created_at: nowDb(),
+    });
     const inactive = newId();
-    await db('landing_pages').insert({ id: inactive, version_id: newId(), name: 'Old', url: `old-${inactive}`, active: false, created_at: nowDb() });
+    await db('landing_pages').insert({
+      id: inactive,
+      version_id: newId(),
+      name: 'Old',
+      url: `old-${inactive}`,
+      active: false,
+      created_at: nowDb(),
+    });
     const agent = await http();
     const res = await agent.get(`/store-api/landing-page/${id}`);
     expect(res.status).to.equal(200);
@@ -248,7 +353,14 @@ describe('host: catalog Store API', () => {
     const hidden = await insertProduct({ name: `${token} secret`, categoryIds: [root] });
     const inHiddenCategory = await insertProduct({ name: `${token} under`, categoryIds: [under] });
     const landing = newId();
-    await (await getShop()).db('landing_pages').insert({ id: landing, version_id: newId(), name: 'Insiders', url: `insiders-${landing}`, active: true, created_at: nowDb() });
+    await (await getShop()).db('landing_pages').insert({
+      id: landing,
+      version_id: newId(),
+      name: 'Insiders',
+      url: `insiders-${landing}`,
+      active: true,
+      created_at: nowDb(),
+    });
     await hideFromOutsiders(hidden, hiddenCategory, landing);
     const insider = await createTestCustomer({ tags: ['insider'] });
     const outsider = await createTestCustomer({ tags: [] });
@@ -256,22 +368,45 @@ describe('host: catalog Store API', () => {
     const outsiderToken = await login(outsider.email, outsider.password);
     const agent = await http();
 
-    for (const [who, headers] of [['guest', {}], ['outsider', { 'suite-context-token': outsiderToken }]] as const) {
-      const list = await agent.post('/store-api/product').set(headers).send({ filter: nameFilter(token) });
-      expect(list.body.elements.map((p: { id: string }) => p.id), who).to.deep.equal([visible, inHiddenCategory]);
+    for (const [who, headers] of [
+      ['guest', {}],
+      ['outsider', { 'suite-context-token': outsiderToken }],
+    ] as const) {
+      const list = await agent
+        .post('/store-api/product')
+        .set(headers)
+        .send({ filter: nameFilter(token) });
+      expect(
+        list.body.elements.map((p: { id: string }) => p.id),
+        who,
+      ).to.deep.equal([visible, inHiddenCategory]);
       expectError(await agent.get(`/store-api/product/${hidden}`).set(headers), 404);
-      expect((await agent.post('/store-api/search').set(headers).send({ search: `${token} secret` })).body.total, who).to.equal(0);
+      expect(
+        (
+          await agent
+            .post('/store-api/search')
+            .set(headers)
+            .send({ search: `${token} secret` })
+        ).body.total,
+        who,
+      ).to.equal(0);
       expectError(await agent.get(`/store-api/category/${hiddenCategory}`).set(headers), 404);
       expectError(await agent.post(`/store-api/product-listing/${hiddenCategory}`).set(headers).send({}), 404);
       const listing = await agent.post(`/store-api/product-listing/${root}`).set(headers).send({});
-      expect(listing.body.elements.map((p: { id: string }) => p.id), who).to.deep.equal([visible]);
+      expect(
+        listing.body.elements.map((p: { id: string }) => p.id),
+        who,
+      ).to.deep.equal([visible]);
       const nav = await agent.get(`/store-api/navigation/${root}?depth=3`).set(headers);
       expect(nav.body, who).to.deep.equal([]);
       expectError(await agent.get(`/store-api/landing-page/${landing}`).set(headers), 404);
     }
 
     const headers = { 'suite-context-token': insiderToken };
-    const list = await agent.post('/store-api/product').set(headers).send({ filter: nameFilter(token) });
+    const list = await agent
+      .post('/store-api/product')
+      .set(headers)
+      .send({ filter: nameFilter(token) });
     expect(list.body.total).to.equal(3);
     expect((await agent.get(`/store-api/product/${hidden}`).set(headers)).status).to.equal(200);
     expect((await agent.get(`/store-api/category/${hiddenCategory}`).set(headers)).status).to.equal(200);
@@ -288,19 +423,48 @@ describe('host: catalog Store API', () => {
     expectError(await agent.post('/store-api/product').send({ limit: 501 }), 400, 'SUITE__INVALID_INPUT');
     expectError(await agent.post('/store-api/product').send({ limit: 0 }), 400);
     expectError(await agent.post('/store-api/product').send({ page: 0 }), 400);
-    expectError(await agent.post('/store-api/product').send({ filter: [{ type: 'equals', field: 'secret', value: 1 }] }), 400);
-    expectError(await agent.post('/store-api/product').send({ filter: [{ type: 'regex', field: 'name', value: '.*' }] }), 400);
-    expectError(await agent.post('/store-api/product').send({ filter: [{ type: 'equals', field: 'price', value: 'cheap' }] }), 400, 'SUITE__INVALID_CRITERIA_VALUE');
-    expectError(await agent.post('/store-api/product').send({ filter: [{ type: 'contains', field: 'price', value: '1' }] }), 400, 'SUITE__INVALID_CRITERIA_VALUE');
-    expectError(await agent.post('/store-api/product').send({ sort: [{ field: 'categoryId' }] }), 400, 'SUITE__UNSORTABLE_FIELD');
-    expectError(await agent.post('/store-api/product').send({ filter: [{ type: 'range', field: 'createdAt', parameters: { gte: 'yesterday' } }] }), 400);
+    expectError(
+      await agent.post('/store-api/product').send({ filter: [{ type: 'equals', field: 'secret', value: 1 }] }),
+      400,
+    );
+    expectError(
+      await agent.post('/store-api/product').send({ filter: [{ type: 'regex', field: 'name', value: '.*' }] }),
+      400,
+    );
+    expectError(
+      await agent.post('/store-api/product').send({ filter: [{ type: 'equals', field: 'price', value: 'cheap' }] }),
+      400,
+      'SUITE__INVALID_CRITERIA_VALUE',
+    );
+    expectError(
+      await agent.post('/store-api/product').send({ filter: [{ type: 'contains', field: 'price', value: '1' }] }),
+      400,
+      'SUITE__INVALID_CRITERIA_VALUE',
+    );
+    expectError(
+      await agent.post('/store-api/product').send({ sort: [{ field: 'categoryId' }] }),
+      400,
+      'SUITE__UNSORTABLE_FIELD',
+    );
+    expectError(
+      await agent
+        .post('/store-api/product')
+        .send({ filter: [{ type: 'range', field: 'createdAt', parameters: { gte: 'yesterday' } }] }),
+      400,
+    );
     let deep: Record<string, unknown> = { type: 'equals', field: 'name', value: 'x' };
     for (let i = 0; i < 12; i++) deep = { type: 'multi', operator: 'or', queries: [deep] };
     expectError(await agent.post('/store-api/product').send({ filter: [deep] }), 400, 'SUITE__CRITERIA_TOO_DEEP');
     const absurd = `${'{"type":"multi","queries":['.repeat(3000)}{"type":"equals","field":"name","value":"x"}${']}'.repeat(3000)}`;
-    expectError(await agent.post('/store-api/product').set('content-type', 'application/json').send(`{"filter":[${absurd}]}`), 400);
+    expectError(
+      await agent.post('/store-api/product').set('content-type', 'application/json').send(`{"filter":[${absurd}]}`),
+      400,
+    );
     expectError(await agent.post('/store-api/category').send({ limit: 501 }), 400);
-    expectError(await agent.post('/store-api/category').send({ filter: [{ type: 'equals', field: 'price', value: 1 }] }), 400);
+    expectError(
+      await agent.post('/store-api/category').send({ filter: [{ type: 'equals', field: 'price', value: 1 }] }),
+      400,
+    );
   });
 
   it('seeds a demo catalog once: a category tree, 50 products, tier prices, a landing page and rules', async () => {
@@ -309,7 +473,14 @@ describe('host: catalog Store API', () => {
     expect(seeded.productIds).to.have.length(50);
     expect(seeded.categoryIds).to.have.length(6);
     expect(await seedDemoCatalog(shop.db)).to.deep.equal(seeded);
-    expect(await shop.db('products').whereIn('id', seeded.productIds).count({ n: '*' }).first().then((r) => Number(r?.n))).to.equal(50);
+    expect(
+      await shop
+        .db('products')
+        .whereIn('id', seeded.productIds)
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r?.n)),
+    ).to.equal(50);
 
     const agent = await http();
     const nav = await agent.get('/store-api/navigation/main-navigation?depth=2');
@@ -326,8 +497,15 @@ describe('host: catalog Store API', () => {
     const landing = await shop.db('landing_pages').where({ url: 'spring-sale' }).first('id');
     const page = await agent.get(`/store-api/landing-page/${landing.id}`);
     expect(page.status).to.equal(200);
-    expect(page.body.cmsPage.sections.map((section: { type: string }) => section.type)).to.deep.equal(['text', 'image', 'product-listing']);
-    const rules = await shop.db('rules').whereIn('name', ['Business customers', 'Employees', 'Logged in']).pluck('name');
+    expect(page.body.cmsPage.sections.map((section: { type: string }) => section.type)).to.deep.equal([
+      'text',
+      'image',
+      'product-listing',
+    ]);
+    const rules = await shop
+      .db('rules')
+      .whereIn('name', ['Business customers', 'Employees', 'Logged in'])
+      .pluck('name');
     expect([...new Set(rules)].sort()).to.deep.equal(['Business customers', 'Employees', 'Logged in']);
   });
 });

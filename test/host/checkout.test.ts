@@ -4,7 +4,14 @@ import { Errors } from '../../src/lib/errors.js';
 import { nowDb } from '../../src/lib/time.js';
 import type { PlacedOrder } from '../../src/host/contract.js';
 import { deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
-import { addToCart, insertProduct, placeOrder, productStock, sessionWithPermissions, storeContextFor } from '../helpers/checkout.js';
+import {
+  addToCart,
+  insertProduct,
+  placeOrder,
+  productStock,
+  sessionWithPermissions,
+  storeContextFor,
+} from '../helpers/checkout.js';
 
 const hiddenIds = new Set<string>();
 const refusedCustomers = new Set<string>();
@@ -17,11 +24,14 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) => (entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' }));
+  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+    entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
+  );
   shop.runtime.checkout.addInterceptor({
     name: 'test-refuser',
     async intercept(_ctx, draft) {
-      if (refusedCustomers.has(draft.customerId)) throw Errors.badRequest('SUITE__TEST_REFUSED', `Refused an order of ${draft.total} minor units.`);
+      if (refusedCustomers.has(draft.customerId))
+        throw Errors.badRequest('SUITE__TEST_REFUSED', `Refused an order of ${draft.total} minor units.`);
     },
   });
   shop.runtime.checkout.onOrderPlaced(async (_ctx, order, trx) => {
@@ -39,7 +49,10 @@ describe('host: checkout', () => {
     const { token, customer } = await loginNewCustomer();
     const a = await insertProduct({ priceNet: 1999, stock: 10 });
     const b = await insertProduct({ priceNet: 500, stock: 3, taxRateBp: 700 });
-    const cart = await addToCart(token, [{ productId: a.id, quantity: 2 }, { productId: b.id, quantity: 3, payload: { costCenter: 'K-7' } }]);
+    const cart = await addToCart(token, [
+      { productId: a.id, quantity: 2 },
+      { productId: b.id, quantity: 3, payload: { costCenter: 'K-7' } },
+    ]);
     const res = await placeOrder(token, { customerComment: 'Please deliver to gate 2.' });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const order = res.body;
@@ -47,14 +60,36 @@ describe('host: checkout', () => {
     expect(order.stateMachineState).to.deep.equal({ technicalName: 'open', name: 'Open' });
     expect(order.currency).to.deep.equal({ isoCode: 'EUR' });
     // 39.98 + 15.00 net; tax 7.60 + 1.05
-    expect(order).to.deep.include({ amountNet: 54.98, taxAmount: 8.65, amountTotal: 63.63, customerComment: 'Please deliver to gate 2.' });
-    expect(order.orderCustomer).to.deep.include({ customerId: customer.id, email: customer.email, firstName: 'Test', lastName: 'Customer', company: customer.company });
+    expect(order).to.deep.include({
+      amountNet: 54.98,
+      taxAmount: 8.65,
+      amountTotal: 63.63,
+      customerComment: 'Please deliver to gate 2.',
+    });
+    expect(order.orderCustomer).to.deep.include({
+      customerId: customer.id,
+      email: customer.email,
+      firstName: 'Test',
+      lastName: 'Customer',
+      company: customer.company,
+    });
     expect(order.billingAddress).to.include({ street: 'Test Street 1', city: 'Testcity', countryCode: 'DE' });
     expect(order.deliveries).to.have.length(1);
     expect(order.deliveries[0].shippingOrderAddress).to.include({ street: 'Test Street 1' });
     expect(order.transactions).to.have.length(1);
-    expect(order.transactions[0]).to.deep.include({ amount: 63.63, paymentMethod: { technicalName: 'invoice', name: 'Invoice' } });
-    expect(order.lineItems.map((l: Record<string, unknown>) => [l.productId, l.productNumber, l.quantity, l.unitPrice, l.totalPrice])).to.deep.equal([
+    expect(order.transactions[0]).to.deep.include({
+      amount: 63.63,
+      paymentMethod: { technicalName: 'invoice', name: 'Invoice' },
+    });
+    expect(
+      order.lineItems.map((l: Record<string, unknown>) => [
+        l.productId,
+        l.productNumber,
+        l.quantity,
+        l.unitPrice,
+        l.totalPrice,
+      ]),
+    ).to.deep.equal([
       [a.id, a.number, 2, 19.99, 39.98],
       [b.id, b.number, 3, 5, 15],
     ]);
@@ -82,7 +117,9 @@ describe('host: checkout', () => {
     expectError(await placeOrder(token), 400, 'SUITE__CART_ALREADY_ORDERED');
     const db = (await getShop()).db;
     expect(await productStock(product.id)).to.equal(99);
-    expect(Number((await db('order_line_items').where({ product_id: product.id }).count({ n: '*' }))[0]!.n)).to.equal(1);
+    expect(Number((await db('order_line_items').where({ product_id: product.id }).count({ n: '*' }))[0]!.n)).to.equal(
+      1,
+    );
   });
 
   it('does not order a product that became hidden or went out of stock after it was added', async () => {
@@ -95,17 +132,33 @@ describe('host: checkout', () => {
     await (await getShop()).db('products').where({ id: product.id }).update({ stock: 1 });
     expectError(await placeOrder(token), 400, 'SUITE__OUT_OF_STOCK');
     const db = (await getShop()).db;
-    expect(await db('orders').whereIn('id', db('order_line_items').where({ product_id: product.id }).select('order_id')).first()).to.equal(undefined);
+    expect(
+      await db('orders')
+        .whereIn('id', db('order_line_items').where({ product_id: product.id }).select('order_id'))
+        .first(),
+    ).to.equal(undefined);
     expect(await productStock(product.id)).to.equal(1);
   });
 
-  it('uses the chosen own addresses and answers 404 for another customer\'s address', async () => {
+  it("uses the chosen own addresses and answers 404 for another customer's address", async () => {
     const { token, customer } = await loginNewCustomer();
     const other = await loginNewCustomer();
     const db = (await getShop()).db;
     const shippingId = newId();
-    await db('customer_addresses').insert({ id: shippingId, customer_id: customer.id, company: 'Warehouse', first_name: 'Wendy', last_name: 'Ware', street: 'Dock 9', zipcode: '20457', city: 'Hamburg', country_code: 'DE', created_at: nowDb() });
-    const otherAddress = (await db('customers').where({ id: other.customer.id }).first('default_billing_address_id')).default_billing_address_id;
+    await db('customer_addresses').insert({
+      id: shippingId,
+      customer_id: customer.id,
+      company: 'Warehouse',
+      first_name: 'Wendy',
+      last_name: 'Ware',
+      street: 'Dock 9',
+      zipcode: '20457',
+      city: 'Hamburg',
+      country_code: 'DE',
+      created_at: nowDb(),
+    });
+    const otherAddress = (await db('customers').where({ id: other.customer.id }).first('default_billing_address_id'))
+      .default_billing_address_id;
     const product = await insertProduct();
     await addToCart(token, [{ productId: product.id, quantity: 1 }]);
     expectError(await placeOrder(token, { billingAddressId: otherAddress }), 404);
@@ -138,14 +191,30 @@ describe('host: checkout', () => {
     await addToCart(token, [{ productId: product.id, quantity: 1 }]);
     const key = `order-${newId()}`;
     const agent = await http();
-    const first = await agent.post('/store-api/checkout/order').set('suite-context-token', token).set('Idempotency-Key', key).send({ customerComment: 'once' });
+    const first = await agent
+      .post('/store-api/checkout/order')
+      .set('suite-context-token', token)
+      .set('Idempotency-Key', key)
+      .send({ customerComment: 'once' });
     expect(first.status).to.equal(200);
-    const again = await agent.post('/store-api/checkout/order').set('suite-context-token', token).set('Idempotency-Key', key).send({ customerComment: 'once' });
+    const again = await agent
+      .post('/store-api/checkout/order')
+      .set('suite-context-token', token)
+      .set('Idempotency-Key', key)
+      .send({ customerComment: 'once' });
     expect(again.status).to.equal(200);
     expect(again.headers['idempotent-replayed']).to.equal('true');
     expect(again.body.id).to.equal(first.body.id);
     expect(again.body.orderNumber).to.equal(first.body.orderNumber);
-    expectError(await agent.post('/store-api/checkout/order').set('suite-context-token', token).set('Idempotency-Key', key).send({ customerComment: 'twice' }), 422, 'SUITE__IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await agent
+        .post('/store-api/checkout/order')
+        .set('suite-context-token', token)
+        .set('Idempotency-Key', key)
+        .send({ customerComment: 'twice' }),
+      422,
+      'SUITE__IDEMPOTENCY_KEY_REUSED',
+    );
     const db = (await getShop()).db;
     expect(await db('orders').where({ customer_id: customer.id }).select('id')).to.have.length(1);
   });
@@ -178,18 +247,27 @@ describe('host: checkout', () => {
     expect(seen, 'hook called').to.not.equal(undefined);
     expect(seen!.orderRowSeen).to.equal(true);
     expect(seen!.cartOrdered).to.equal(true);
-    expect(seen!.order).to.deep.include({ orderNumber: res.body.orderNumber, customerId: customer.id, netTotal: 1000, taxTotal: 190, total: 1190, origin: 'checkout' });
+    expect(seen!.order).to.deep.include({
+      orderNumber: res.body.orderNumber,
+      customerId: customer.id,
+      netTotal: 1000,
+      taxTotal: 190,
+      total: 1190,
+      origin: 'checkout',
+    });
     expect(seen!.order.lines[0]).to.include({ productId: product.id, quantity: 4, unitNet: 250 });
   });
 
-  it('refuses through the runtime to order another customer\'s cart (404) and leaves it intact', async () => {
+  it("refuses through the runtime to order another customer's cart (404) and leaves it intact", async () => {
     const mine = await loginNewCustomer();
     const theirs = await loginNewCustomer();
     const product = await insertProduct();
     const cart = await addToCart(theirs.token, [{ productId: product.id, quantity: 1 }]);
     const shop = await getShop();
     let refused: unknown = null;
-    await shop.runtime.checkout.placeOrder(await storeContextFor(mine.customer), { cartToken: cart.body.token }).catch((e: unknown) => (refused = e));
+    await shop.runtime.checkout
+      .placeOrder(await storeContextFor(mine.customer), { cartToken: cart.body.token })
+      .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('status', 404);
     expect((await placeOrder(theirs.token)).status).to.equal(200);
   });
@@ -199,8 +277,23 @@ describe('host: checkout', () => {
     const product = await insertProduct({ priceNet: 1000, stock: 3 });
     const shop = await getShop();
     const ctx = await storeContextFor(customer);
-    const line = { lineItemId: newId(), productId: product.id, productNumber: product.number, label: 'Offered item', type: 'product', quantity: 3, unitNet: 700, totalNet: 2100, taxRateBp: 1900, payload: { offer: 'O-1' } };
-    const placed = await shop.runtime.checkout.placeOrder(ctx, { lines: [line], origin: 'offer', customFields: { offerId: 'O-1' } });
+    const line = {
+      lineItemId: newId(),
+      productId: product.id,
+      productNumber: product.number,
+      label: 'Offered item',
+      type: 'product',
+      quantity: 3,
+      unitNet: 700,
+      totalNet: 2100,
+      taxRateBp: 1900,
+      payload: { offer: 'O-1' },
+    };
+    const placed = await shop.runtime.checkout.placeOrder(ctx, {
+      lines: [line],
+      origin: 'offer',
+      customFields: { offerId: 'O-1' },
+    });
     expect(placed).to.deep.include({ netTotal: 2100, taxTotal: 399, total: 2499, origin: 'offer' });
     expect(await productStock(product.id)).to.equal(0);
     const order = (await shop.runtime.orders.get(shop.db, placed.id))!;
@@ -208,7 +301,9 @@ describe('host: checkout', () => {
     const read = await (await http()).get(`/store-api/order/${placed.id}`).set('suite-context-token', token);
     expect(read.body.lineItems[0]).to.deep.include({ label: 'Offered item', unitPrice: 7, payload: { offer: 'O-1' } });
     let refused: unknown = null;
-    await shop.runtime.checkout.placeOrder(ctx, { lines: [{ ...line, quantity: 1, totalNet: 700 }] }).catch((e: unknown) => (refused = e));
+    await shop.runtime.checkout
+      .placeOrder(ctx, { lines: [{ ...line, quantity: 1, totalNet: 700 }] })
+      .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('code', 'SUITE__OUT_OF_STOCK');
     const [many] = await shop.runtime.orders.getMany(shop.db, [placed.id, newId()]).then((orders) => [orders]);
     expect(many!.map((o) => o.id)).to.deep.equal([placed.id]);
@@ -223,7 +318,9 @@ describe('host: order confirmation mail', () => {
     const order = await placeOrder(buyer.token);
     expect(order.status).to.equal(200);
     await deliverMail();
-    const mail = await (await testMailbox()).waitFor((m) => (m.subject ?? '').startsWith(`Your order ${order.body.orderNumber}`));
+    const mail = await (
+      await testMailbox()
+    ).waitFor((m) => (m.subject ?? '').startsWith(`Your order ${order.body.orderNumber}`));
     expect(mail.envelopeTo).to.include(buyer.email);
     expect(mail.text).to.contain('2 x Confirmation widget');
     // Money as every other mail and document prints it: the currency's precision and ISO code.

@@ -41,7 +41,14 @@ describe('host: operator CLI', function () {
           const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
           let json: unknown = null;
           try {
-            json = JSON.parse(code === 0 ? stdout : stderr.split('\n').filter((l) => l.startsWith('{')).pop() ?? 'null');
+            json = JSON.parse(
+              code === 0
+                ? stdout
+                : (stderr
+                    .split('\n')
+                    .filter((l) => l.startsWith('{'))
+                    .pop() ?? 'null'),
+            );
           } catch {
             json = null;
           }
@@ -62,15 +69,35 @@ describe('host: operator CLI', function () {
   });
 
   it('customer:create makes a customer who can then log in; a second one with the same e-mail is refused', async () => {
-    const created = await cli('customer:create', '--email', 'Ops.Buyer@Example.test', '--password', 'secret-pass-1', '--company', 'Ops GmbH', '--first-name', 'Olga', '--last-name', 'Ops');
+    const created = await cli(
+      'customer:create',
+      '--email',
+      'Ops.Buyer@Example.test',
+      '--password',
+      'secret-pass-1',
+      '--company',
+      'Ops GmbH',
+      '--first-name',
+      'Olga',
+      '--last-name',
+      'Ops',
+    );
     expect(created.code, created.stderr).to.equal(0);
-    expect(created.json.customer).to.include({ email: 'ops.buyer@example.test', company: 'Ops GmbH', firstName: 'Olga', lastName: 'Ops', active: true });
+    expect(created.json.customer).to.include({
+      email: 'ops.buyer@example.test',
+      company: 'Ops GmbH',
+      firstName: 'Olga',
+      lastName: 'Ops',
+      active: true,
+    });
     expect(created.json.customer.id).to.match(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(created.json)).not.to.contain('secret-pass-1');
 
     const shop = await createApp({ config: { databaseUrl, varDir, logLevel: 'silent', workers: false }, plugins: [] });
     try {
-      const res = await supertest(shop.app).post('/store-api/account/login').send({ email: 'ops.buyer@example.test', password: 'secret-pass-1' });
+      const res = await supertest(shop.app)
+        .post('/store-api/account/login')
+        .send({ email: 'ops.buyer@example.test', password: 'secret-pass-1' });
       expect(res.status).to.equal(200);
     } finally {
       await shop.close();
@@ -82,24 +109,57 @@ describe('host: operator CLI', function () {
   });
 
   it('admin-user:create makes an admin user (read-only with --read-only) who can log in; admin-user:role changes the console role', async () => {
-    const created = await cli('admin-user:create', '--username', 'ops-reader', '--email', 'Reader@Example.test', '--password', 'reader-password-1', '--read-only');
+    const created = await cli(
+      'admin-user:create',
+      '--username',
+      'ops-reader',
+      '--email',
+      'Reader@Example.test',
+      '--password',
+      'reader-password-1',
+      '--read-only',
+    );
     expect(created.code, created.stderr).to.equal(0);
-    expect(created.json.adminUser).to.include({ username: 'ops-reader', email: 'reader@example.test', role: 'read-only' });
+    expect(created.json.adminUser).to.include({
+      username: 'ops-reader',
+      email: 'reader@example.test',
+      role: 'read-only',
+    });
     expect(JSON.stringify(created.json)).not.to.contain('reader-password-1');
     const shop = await createApp({ config: { databaseUrl, varDir, logLevel: 'silent', workers: false }, plugins: [] });
     try {
-      const token = await supertest(shop.app).post('/api/oauth/token').send({ grant_type: 'password', username: 'ops-reader', password: 'reader-password-1' });
+      const token = await supertest(shop.app)
+        .post('/api/oauth/token')
+        .send({ grant_type: 'password', username: 'ops-reader', password: 'reader-password-1' });
       expect(token.status).to.equal(200);
-      expect(await shop.db('admin_users').where({ username: 'ops-reader' }).first('read_only')).to.satisfy((row: { read_only: unknown }) => Boolean(row.read_only));
+      expect(await shop.db('admin_users').where({ username: 'ops-reader' }).first('read_only')).to.satisfy(
+        (row: { read_only: unknown }) => Boolean(row.read_only),
+      );
       const changed = await cli('admin-user:role', '--username', 'ops-reader', '--role', 'managing');
       expect(changed.code, changed.stderr).to.equal(0);
-      expect(await shop.db('admin_users').where({ username: 'ops-reader' }).first('read_only')).to.satisfy((row: { read_only: unknown }) => !row.read_only);
+      expect(await shop.db('admin_users').where({ username: 'ops-reader' }).first('read_only')).to.satisfy(
+        (row: { read_only: unknown }) => !row.read_only,
+      );
     } finally {
       await shop.close();
     }
-    expect((await cli('admin-user:create', '--username', 'ops-reader', '--email', 'x@example.test', '--password', 'another-password-2')).json.error).to.contain('exists already');
+    expect(
+      (
+        await cli(
+          'admin-user:create',
+          '--username',
+          'ops-reader',
+          '--email',
+          'x@example.test',
+          '--password',
+          'another-password-2',
+        )
+      ).json.error,
+    ).to.contain('exists already');
     expect((await cli('admin-user:role', '--username', 'nobody', '--role', 'managing')).code).to.equal(2);
-    expect((await cli('admin-user:role', '--username', 'ops-reader', '--role', 'boss')).json.error).to.contain('managing or read-only');
+    expect((await cli('admin-user:role', '--username', 'ops-reader', '--role', 'boss')).json.error).to.contain(
+      'managing or read-only',
+    );
   });
 
   it('customer:create explains missing or bad options', async () => {
@@ -119,9 +179,11 @@ describe('host: operator CLI', function () {
     expect(created.json).to.include({ label: 'ERP sync' });
     const shop = await createApp({ config: { databaseUrl, varDir, logLevel: 'silent', workers: false }, plugins: [] });
     try {
-      const res = await supertest(shop.app)
-        .post('/api/oauth/token')
-        .send({ grant_type: 'client_credentials', client_id: created.json.client_id, client_secret: created.json.client_secret });
+      const res = await supertest(shop.app).post('/api/oauth/token').send({
+        grant_type: 'client_credentials',
+        client_id: created.json.client_id,
+        client_secret: created.json.client_secret,
+      });
       expect(res.status).to.equal(200);
       expect(res.body.access_token).to.be.a('string');
     } finally {
@@ -147,7 +209,13 @@ describe('host: operator CLI', function () {
   it('lists the commands for help and refuses an unknown one', async () => {
     const help = await cli('help');
     expect(help.code).to.equal(0);
-    expect(Object.keys(help.json.commands)).to.include.members(['migrate', 'integration:create', 'customer:create', 'seed:demo', 'jobs:run']);
+    expect(Object.keys(help.json.commands)).to.include.members([
+      'migrate',
+      'integration:create',
+      'customer:create',
+      'seed:demo',
+      'jobs:run',
+    ]);
     const unknown = await cli('drop-everything');
     expect(unknown.code).to.equal(2);
   });

@@ -16,7 +16,10 @@ describe('host: checkout races across two app processes', function () {
     const cart = await addToCart(token, [{ productId: product.id, quantity: 2 }]);
     expect(cart.status).to.equal(200);
 
-    const results = await raceCheckouts(apps, Array.from({ length: 20 }, () => token));
+    const results = await raceCheckouts(
+      apps,
+      Array.from({ length: 20 }, () => token),
+    );
     const succeeded = results.filter((r) => r.status === 200);
     expect(succeeded, JSON.stringify(results.map((r) => r.status))).to.have.length(1);
     for (const failed of results.filter((r) => r.status !== 200)) {
@@ -38,15 +41,26 @@ describe('host: checkout races across two app processes', function () {
     const shared = await insertProduct({ stock: 1000 });
     const own = await Promise.all(Array.from({ length: 5 }, () => insertProduct({ stock: 1000 })));
     // A first add on each process, so both remember the session's cart before the race.
-    for (const app of apps) expect((await addOn(app.url, token, [{ productId: shared.id, quantity: 1 }])).status).to.equal(200);
+    for (const app of apps)
+      expect((await addOn(app.url, token, [{ productId: shared.id, quantity: 1 }])).status).to.equal(200);
 
-    const bodies = Array.from({ length: 20 }, (_, i) => [{ productId: shared.id, quantity: 1 + (i % 3) }, ...(i < own.length ? [{ productId: own[i]!.id, quantity: 2 }] : [])]);
+    const bodies = Array.from({ length: 20 }, (_, i) => [
+      { productId: shared.id, quantity: 1 + (i % 3) },
+      ...(i < own.length ? [{ productId: own[i]!.id, quantity: 2 }] : []),
+    ]);
     const results = await Promise.all(bodies.map((items, i) => addOn(apps[i % apps.length]!.url, token, items)));
-    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body))).to.deep.equal(bodies.map(() => 200));
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body)),
+    ).to.deep.equal(bodies.map(() => 200));
 
     const db = (await getShop()).db;
-    const lines = await db('cart_line_items').where({ cart_token: results[0]!.body.token }).select('product_id', 'quantity');
-    const quantities = Object.fromEntries(lines.map((l: { product_id: string; quantity: number | string }) => [l.product_id, Number(l.quantity)]));
+    const lines = await db('cart_line_items')
+      .where({ cart_token: results[0]!.body.token })
+      .select('product_id', 'quantity');
+    const quantities = Object.fromEntries(
+      lines.map((l: { product_id: string; quantity: number | string }) => [l.product_id, Number(l.quantity)]),
+    );
     expect(lines).to.have.length(1 + own.length);
     expect(quantities[shared.id]).to.equal(2 + bodies.reduce((sum, items) => sum + items[0]!.quantity, 0));
     for (const product of own) expect(quantities[product.id]).to.equal(2);
@@ -79,7 +93,15 @@ describe('host: checkout races across two app processes', function () {
   });
 });
 
-async function addOn(url: string, token: string, items: Array<{ productId: string; quantity: number }>): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ items }) });
+async function addOn(
+  url: string,
+  token: string,
+  items: Array<{ productId: string; quantity: number }>,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/store-api/checkout/cart/line-item`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'suite-context-token': token },
+    body: JSON.stringify({ items }),
+  });
   return { status: res.status, body: await res.json() };
 }

@@ -29,8 +29,22 @@ describe('host: contract v2 catalog calls', () => {
     prefix = `CV${newId().slice(0, 6).toUpperCase()}`;
     products = [];
     for (const [i, name] of ['Anchor bolt', 'Bracket large', 'Clamp', 'Dowel'].entries()) {
-      const product = await insertProduct({ name: `${name} ${prefix}`, priceNet: 1000 + i * 100, stock: 10 - i, tiers: i === 0 ? [[10, 900], [50, 800]] : [] });
-      await shop.db('products').where({ id: product.id }).update({ product_number: `${prefix}-${i}`, manufacturer: i % 2 ? 'Acme' : 'Bolt & Co' });
+      const product = await insertProduct({
+        name: `${name} ${prefix}`,
+        priceNet: 1000 + i * 100,
+        stock: 10 - i,
+        tiers:
+          i === 0
+            ? [
+                [10, 900],
+                [50, 800],
+              ]
+            : [],
+      });
+      await shop
+        .db('products')
+        .where({ id: product.id })
+        .update({ product_number: `${prefix}-${i}`, manufacturer: i % 2 ? 'Acme' : 'Bolt & Co' });
       products.push({ ...product, number: `${prefix}-${i}` });
     }
     inactive = await insertProduct({ name: `Retired ${prefix}`, active: false });
@@ -55,12 +69,20 @@ describe('host: contract v2 catalog calls', () => {
     const shop = await getShop();
     const all = ids(products);
     const exclude = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));
-    expect(ids(await shop.runtime.catalog.visibleProducts(exclude, all))).to.deep.equal([products[0]!.id, products[2]!.id, products[3]!.id]);
+    expect(ids(await shop.runtime.catalog.visibleProducts(exclude, all))).to.deep.equal([
+      products[0]!.id,
+      products[2]!.id,
+      products[3]!.id,
+    ]);
     const only = await context(() => ({ kind: 'only', ids: [products[2]!.id] }));
     expect(ids(await shop.runtime.catalog.visibleProducts(only, all))).to.deep.equal([products[2]!.id]);
     const none = await context(() => ({ kind: 'only', ids: [] }));
     expect(await shop.runtime.catalog.visibleProducts(none, all)).to.deep.equal([]);
-    const sql = await context(() => ({ kind: 'sql', sql: `${VISIBILITY_ID_MARKER} <> ? and ${VISIBILITY_ID_MARKER} <> ?`, bindings: [products[0]!.id, products[3]!.id] }));
+    const sql = await context(() => ({
+      kind: 'sql',
+      sql: `${VISIBILITY_ID_MARKER} <> ? and ${VISIBILITY_ID_MARKER} <> ?`,
+      bindings: [products[0]!.id, products[3]!.id],
+    }));
     expect(ids(await shop.runtime.catalog.visibleProducts(sql, all))).to.deep.equal([products[1]!.id, products[2]!.id]);
     // The filter is asked with the connection the host's query runs on: the transaction here.
     seenExecutors.length = 0;
@@ -75,20 +97,42 @@ describe('host: contract v2 catalog calls', () => {
   it('the contract has no applyVisibility: plugins answer constraints, the host applies them', async () => {
     const shop = await getShop();
     expect(shop.runtime.catalog).to.not.have.property('applyVisibility');
-    expect(shop.runtime.catalog.productCriteriaFields).to.include.members(['id', 'productNumber', 'name', 'manufacturer', 'stock', 'categoryId', 'price']);
+    expect(shop.runtime.catalog.productCriteriaFields).to.include.members([
+      'id',
+      'productNumber',
+      'name',
+      'manufacturer',
+      'stock',
+      'categoryId',
+      'price',
+    ]);
   });
 
   it('searchProducts: criteria, paging and total over active products the context may see; null context: every active product', async () => {
     const shop = await getShop();
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[3]!.id] }));
-    const page = await shop.runtime.catalog.searchProducts(ctx, { filter: [{ type: 'prefix', field: 'productNumber', value: prefix }], sort: [{ field: 'stock', order: 'ASC' }], limit: 2 });
+    const page = await shop.runtime.catalog.searchProducts(ctx, {
+      filter: [{ type: 'prefix', field: 'productNumber', value: prefix }],
+      sort: [{ field: 'stock', order: 'ASC' }],
+      limit: 2,
+    });
     expect(page.total).to.equal(3);
     expect(ids(page.products)).to.deep.equal([products[2]!.id, products[1]!.id]);
     expect(page.products[1]).to.include({ manufacturer: 'Acme', productNumber: `${prefix}-1` });
-    const second = await shop.runtime.catalog.searchProducts(ctx, { filter: [{ type: 'prefix', field: 'productNumber', value: prefix }], sort: [{ field: 'stock', order: 'ASC' }], limit: 2, page: 2 });
+    const second = await shop.runtime.catalog.searchProducts(ctx, {
+      filter: [{ type: 'prefix', field: 'productNumber', value: prefix }],
+      sort: [{ field: 'stock', order: 'ASC' }],
+      limit: 2,
+      page: 2,
+    });
     expect(ids(second.products)).to.deep.equal([products[0]!.id]);
     // Money at the edge: a price filter in the currency's unit.
-    const pricey = await shop.runtime.catalog.searchProducts(ctx, { filter: [{ type: 'prefix', field: 'productNumber', value: prefix }, { type: 'range', field: 'price', parameters: { gte: 11 } }] });
+    const pricey = await shop.runtime.catalog.searchProducts(ctx, {
+      filter: [
+        { type: 'prefix', field: 'productNumber', value: prefix },
+        { type: 'range', field: 'price', parameters: { gte: 11 } },
+      ],
+    });
     expect(ids(pricey.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
     const staff = await shop.runtime.catalog.searchProducts(null, { term: prefix, limit: 50 });
     expect(ids(staff.products)).to.have.members(ids(products));
@@ -101,20 +145,40 @@ describe('host: contract v2 catalog calls', () => {
     }
   });
 
-  it('searchProducts with alsoMatch: number prefix or name, plus the plugin\'s matches, ranked exact number first; orderings sort by plugin keys', async () => {
+  it("searchProducts with alsoMatch: number prefix or name, plus the plugin's matches, ranked exact number first; orderings sort by plugin keys", async () => {
     const shop = await getShop();
     const ctx = await context();
     const term = `${prefix}-2`;
     const plain = await shop.runtime.catalog.searchProducts(ctx, { term }, { alsoMatch: { exact: [], prefix: [] } });
     expect(ids(plain.products)).to.deep.equal([products[2]!.id]);
-    const withPlugin = await shop.runtime.catalog.searchProducts(ctx, { term }, { alsoMatch: { exact: [products[3]!.id], prefix: [products[0]!.id] } });
+    const withPlugin = await shop.runtime.catalog.searchProducts(
+      ctx,
+      { term },
+      { alsoMatch: { exact: [products[3]!.id], prefix: [products[0]!.id] } },
+    );
     expect(ids(withPlugin.products)).to.deep.equal([products[2]!.id, products[3]!.id, products[0]!.id]);
-    const within = await shop.runtime.catalog.searchProducts(ctx, { term: prefix }, { within: [products[1]!.id, products[2]!.id] });
+    const within = await shop.runtime.catalog.searchProducts(
+      ctx,
+      { term: prefix },
+      { within: [products[1]!.id, products[2]!.id] },
+    );
     expect(ids(within.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
-    const keys = new Map([[products[0]!.id, 3], [products[1]!.id, 1], [products[2]!.id, 2]]);
-    const byKey = await shop.runtime.catalog.searchProducts(ctx, { term: prefix, sort: [{ field: 'figure', order: 'DESC' }] }, { orderings: { figure: keys } });
+    const keys = new Map([
+      [products[0]!.id, 3],
+      [products[1]!.id, 1],
+      [products[2]!.id, 2],
+    ]);
+    const byKey = await shop.runtime.catalog.searchProducts(
+      ctx,
+      { term: prefix, sort: [{ field: 'figure', order: 'DESC' }] },
+      { orderings: { figure: keys } },
+    );
     expect(ids(byKey.products)).to.deep.equal([products[0]!.id, products[2]!.id, products[1]!.id, products[3]!.id]);
-    const byDefault = await shop.runtime.catalog.searchProducts(ctx, { term: prefix }, { orderings: { figure: keys }, defaultSort: [{ field: 'figure', order: 'asc' }] });
+    const byDefault = await shop.runtime.catalog.searchProducts(
+      ctx,
+      { term: prefix },
+      { orderings: { figure: keys }, defaultSort: [{ field: 'figure', order: 'asc' }] },
+    );
     expect(ids(byDefault.products)).to.deep.equal([products[3]!.id, products[1]!.id, products[2]!.id, products[0]!.id]);
   });
 
@@ -122,8 +186,15 @@ describe('host: contract v2 catalog calls', () => {
     const shop = await getShop();
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[0]!.id] }));
     const within = [...ids(products), inactive.id, newId()];
-    expect(await shop.runtime.catalog.productIds(ctx, { within, sort: [{ field: 'name', order: 'DESC' }] })).to.deep.equal([products[3]!.id, products[2]!.id, products[1]!.id]);
-    expect(await shop.runtime.catalog.productIds(null, { within, filter: [{ type: 'equals', field: 'manufacturer', value: 'Acme' }] })).to.have.members([products[1]!.id, products[3]!.id]);
+    expect(
+      await shop.runtime.catalog.productIds(ctx, { within, sort: [{ field: 'name', order: 'DESC' }] }),
+    ).to.deep.equal([products[3]!.id, products[2]!.id, products[1]!.id]);
+    expect(
+      await shop.runtime.catalog.productIds(null, {
+        within,
+        filter: [{ type: 'equals', field: 'manufacturer', value: 'Acme' }],
+      }),
+    ).to.have.members([products[1]!.id, products[3]!.id]);
     expect(await shop.runtime.catalog.productIds(null, { within, term: 'retired' })).to.deep.equal([inactive.id]);
     expect(await shop.runtime.catalog.productIds(ctx, { within, term: 'retired' })).to.deep.equal([]);
     expect(await shop.runtime.catalog.productIds(ctx, { within: [] })).to.deep.equal([]);
@@ -143,7 +214,10 @@ describe('host: contract v2 catalog calls', () => {
     try {
       await inTransaction(shop.db, async (trx) => {
         await trx('products').where({ id: products[3]!.id }).update({ active: false });
-        expect(await shop.runtime.catalog.productIds(ctx, { within }, trx), 'inside the transaction').to.deep.equal([products[0]!.id, products[1]!.id]);
+        expect(await shop.runtime.catalog.productIds(ctx, { within }, trx), 'inside the transaction').to.deep.equal([
+          products[0]!.id,
+          products[1]!.id,
+        ]);
         await shop.runtime.catalog.visibilityChanged(trx);
       });
       expect(await visible(), 'after the counted change').to.deep.equal([products[0]!.id, products[1]!.id]);
@@ -158,7 +232,15 @@ describe('host: contract v2 catalog calls', () => {
     const shop = await getShop();
     let hidden = [products[1]!.id];
     const ctx = await context(() => ({ kind: 'exclude', ids: hidden }));
-    const within = Object.freeze([products[3]!.id, products[0]!.id, products[1]!.id, products[3]!.id, 'not-an-id', products[2]!.id, inactive.id]) as string[];
+    const within = Object.freeze([
+      products[3]!.id,
+      products[0]!.id,
+      products[1]!.id,
+      products[3]!.id,
+      'not-an-id',
+      products[2]!.id,
+      inactive.id,
+    ]) as string[];
     const visible = () => shop.runtime.catalog.productIds(ctx, { within });
     const first = await visible();
     expect(first).to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
@@ -166,7 +248,11 @@ describe('host: contract v2 catalog calls', () => {
     expect(again, 'the kept answer').to.equal(first);
     expect(Object.isFrozen(again)).to.equal(true);
     hidden = [products[2]!.id];
-    expect(await visible(), 'another answer of the filter').to.deep.equal([products[3]!.id, products[0]!.id, products[1]!.id]);
+    expect(await visible(), 'another answer of the filter').to.deep.equal([
+      products[3]!.id,
+      products[0]!.id,
+      products[1]!.id,
+    ]);
     try {
       await shop.db('products').where({ id: products[0]!.id }).update({ active: false });
       await shop.runtime.catalog.visibilityChanged(shop.db);
@@ -186,17 +272,30 @@ describe('host: contract v2 catalog calls', () => {
   it('looks visible products up by exact number, and tells tier quantities', async () => {
     const shop = await getShop();
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));
-    const numbers = [products[0]!.number, products[1]!.number, products[2]!.number.toLowerCase(), inactive.number, 'NO-SUCH-NUMBER'];
+    const numbers = [
+      products[0]!.number,
+      products[1]!.number,
+      products[2]!.number.toLowerCase(),
+      inactive.number,
+      'NO-SUCH-NUMBER',
+    ];
     expect(ids(await shop.runtime.catalog.visibleProductsByNumber(ctx, numbers))).to.deep.equal([products[0]!.id]);
     const tiers = await shop.runtime.catalog.tierQuantities(shop.db, [products[0]!.id, products[1]!.id]);
     expect([...tiers]).to.deep.equal([[products[0]!.id, [10, 50]]]);
   });
 
-  it('orders.orderedProductIds: per product of a customer\'s orders the last date, quantity and order count, newest first, by placer and limit', async () => {
+  it("orders.orderedProductIds: per product of a customer's orders the last date, quantity and order count, newest first, by placer and limit", async () => {
     const shop = await getShop();
     const { customer, email, password } = await createTestCustomer();
     const token = await login(email, password);
-    expect((await addToCart(token, [{ productId: products[0]!.id, quantity: 2 }, { productId: products[1]!.id, quantity: 1 }])).status).to.equal(200);
+    expect(
+      (
+        await addToCart(token, [
+          { productId: products[0]!.id, quantity: 2 },
+          { productId: products[1]!.id, quantity: 1 },
+        ])
+      ).status,
+    ).to.equal(200);
     expect((await placeOrder(token)).status).to.equal(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await addToCart(token, [{ productId: products[0]!.id, quantity: 3 }])).status).to.equal(200);
@@ -206,15 +305,33 @@ describe('host: contract v2 catalog calls', () => {
       [products[0]!.id, 5, 2],
       [products[1]!.id, 1, 1],
     ]);
-    expect(new Date(ordered[0]!.lastOrderDate).getTime()).to.be.greaterThan(new Date(ordered[1]!.lastOrderDate).getTime());
-    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, limit: 1 })).to.have.length(1);
-    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, placedBy: { type: 'employee', id: newId() }, limit: 10 })).to.deep.equal([]);
-    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, placedBy: { type: 'customer', id: customer.id }, limit: 10 })).to.have.length(2);
+    expect(new Date(ordered[0]!.lastOrderDate).getTime()).to.be.greaterThan(
+      new Date(ordered[1]!.lastOrderDate).getTime(),
+    );
+    expect(await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, limit: 1 })).to.have.length(
+      1,
+    );
+    expect(
+      await shop.runtime.orders.orderedProductIds(shop.db, {
+        customerId: customer.id,
+        placedBy: { type: 'employee', id: newId() },
+        limit: 10,
+      }),
+    ).to.deep.equal([]);
+    expect(
+      await shop.runtime.orders.orderedProductIds(shop.db, {
+        customerId: customer.id,
+        placedBy: { type: 'customer', id: customer.id },
+        limit: 10,
+      }),
+    ).to.have.length(2);
   });
   it('2.2: variants answers the family a context may see (from the main product or a variant), hidden or inactive like unknown, inside a transaction too', async () => {
     const shop = await getShop();
     const group = newId();
-    await shop.db('property_groups').insert({ id: group, name: `Size ${prefix}`, position: 0, created_at: '2026-01-01 00:00:00.000' });
+    await shop
+      .db('property_groups')
+      .insert({ id: group, name: `Size ${prefix}`, position: 0, created_at: '2026-01-01 00:00:00.000' });
     const [small, large] = [newId(), newId()];
     await shop.db('property_group_options').insert([
       { id: small, group_id: group, name: 'S', position: 0, created_at: '2026-01-01 00:00:00.000' },
@@ -223,16 +340,23 @@ describe('host: contract v2 catalog calls', () => {
     const main = await insertProduct({ name: `Shirt ${prefix}` });
     const variants = [await insertProduct(), await insertProduct(), await insertProduct()];
     for (const [i, variant] of variants.entries()) {
-      await shop.db('products').where({ id: variant.id }).update({ parent_id: main.id, product_number: `${prefix}-V${i}` });
+      await shop
+        .db('products')
+        .where({ id: variant.id })
+        .update({ parent_id: main.id, product_number: `${prefix}-V${i}` });
       await shop.db('product_options').insert({ product_id: variant.id, option_id: i === 1 ? large : small });
     }
     const everyone = await context();
     const family = await shop.runtime.catalog.variants(everyone, variants[1]!.id);
     expect(family!.main.id).to.equal(main.id);
     expect(ids(family!.variants)).to.deep.equal(ids(variants));
-    expect(family!.variants[1]!.options).to.deep.equal([{ groupId: group, groupName: `Size ${prefix}`, optionId: large, optionName: 'L' }]);
+    expect(family!.variants[1]!.options).to.deep.equal([
+      { groupId: group, groupName: `Size ${prefix}`, optionId: large, optionName: 'L' },
+    ]);
     const withoutFirst = await context(() => ({ kind: 'exclude', ids: [variants[0]!.id] }));
-    expect(ids((await inTransaction(shop.db, (trx) => shop.runtime.catalog.variants(withoutFirst, main.id, trx)))!.variants)).to.deep.equal([variants[1]!.id, variants[2]!.id]);
+    expect(
+      ids((await inTransaction(shop.db, (trx) => shop.runtime.catalog.variants(withoutFirst, main.id, trx)))!.variants),
+    ).to.deep.equal([variants[1]!.id, variants[2]!.id]);
     expect(await shop.runtime.catalog.variants(withoutFirst, variants[0]!.id)).to.equal(null);
     const withoutMain = await context(() => ({ kind: 'exclude', ids: [main.id] }));
     expect(await shop.runtime.catalog.variants(withoutMain, variants[2]!.id)).to.equal(null);
@@ -244,12 +368,29 @@ describe('host: contract v2 catalog calls', () => {
   it('2.2: propertySimilarProducts ranks visible products by shared property values, the own family left out, limited', async () => {
     const shop = await getShop();
     const group = newId();
-    await shop.db('property_groups').insert({ id: group, name: `Material ${prefix}`, position: 0, created_at: '2026-01-01 00:00:00.000' });
+    await shop
+      .db('property_groups')
+      .insert({ id: group, name: `Material ${prefix}`, position: 0, created_at: '2026-01-01 00:00:00.000' });
     const options = [newId(), newId(), newId()];
-    await shop.db('property_group_options').insert(options.map((id, i) => ({ id, group_id: group, name: `M${i}`, position: i, created_at: '2026-01-01 00:00:00.000' })));
-    const [subject, sibling, best, second, hidden] = [await insertProduct(), await insertProduct(), await insertProduct(), await insertProduct(), await insertProduct()];
+    await shop.db('property_group_options').insert(
+      options.map((id, i) => ({
+        id,
+        group_id: group,
+        name: `M${i}`,
+        position: i,
+        created_at: '2026-01-01 00:00:00.000',
+      })),
+    );
+    const [subject, sibling, best, second, hidden] = [
+      await insertProduct(),
+      await insertProduct(),
+      await insertProduct(),
+      await insertProduct(),
+      await insertProduct(),
+    ];
     await shop.db('products').where({ id: sibling.id }).update({ parent_id: subject.id });
-    const link = (product: TestProduct, which: number[]) => shop.db('product_properties').insert(which.map((i) => ({ product_id: product.id, option_id: options[i] })));
+    const link = (product: TestProduct, which: number[]) =>
+      shop.db('product_properties').insert(which.map((i) => ({ product_id: product.id, option_id: options[i] })));
     await link(subject, [0, 1, 2]);
     await link(sibling, [0, 1, 2]);
     await link(best, [0, 1]);
@@ -258,8 +399,13 @@ describe('host: contract v2 catalog calls', () => {
     const ctx = await context(() => ({ kind: 'exclude', ids: [hidden.id] }));
     const similar = await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 10 });
     expect(similar!.properties.map((p) => p.optionName)).to.deep.equal(['M0', 'M1', 'M2']);
-    expect(similar!.products.map((p) => [p.product.id, p.shared.length])).to.deep.equal([[best.id, 2], [second.id, 1]]);
-    expect((await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 1 }))!.products).to.have.length(1);
+    expect(similar!.products.map((p) => [p.product.id, p.shared.length])).to.deep.equal([
+      [best.id, 2],
+      [second.id, 1],
+    ]);
+    expect(
+      (await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 1 }))!.products,
+    ).to.have.length(1);
     expect(await shop.runtime.catalog.propertySimilarProducts(ctx, hidden.id, { limit: 10 })).to.equal(null);
   });
 });

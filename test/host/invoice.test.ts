@@ -8,7 +8,9 @@ describe('host: invoice PDF', () => {
   it('names the seller from the sales channel settings, with amounts and rates unbroken', async () => {
     const shop = await getShop();
     const channelId = await defaultSalesChannelId(shop);
-    const patched = await (await http())
+    const patched = await (
+      await http()
+    )
       .patch(`/api/sales-channel/${channelId}`)
       .set('authorization', `Bearer ${await adminToken()}`)
       .send({ sellerAddress: 'Invoice Test Trading GmbH\nQuay 5\n20457 Hamburg', vatId: 'DE999888777' });
@@ -21,12 +23,18 @@ describe('host: invoice PDF', () => {
     const order = await placeOrder(buyer.token);
     expect(order.status).to.equal(200);
     const documentId = order.body.documents[0].id;
-    const pdf = await (await http()).get(`/store-api/document/download/${documentId}`).set('suite-context-token', buyer.token).buffer(true);
+    const pdf = await (
+      await http()
+    )
+      .get(`/store-api/document/download/${documentId}`)
+      .set('suite-context-token', buyer.token)
+      .buffer(true);
     expect(pdf.status).to.equal(200);
     const texts = pdfTexts(pdf.body as Buffer);
     expect(texts).to.include('Storefront · Invoice Test Trading GmbH · Quay 5 · 20457 Hamburg · VAT ID: DE999888777');
     // Every cell comes out as one piece: nothing wrapped.
-    for (const cell of ['Pos.', '19 %', '145.15 EUR', '290.30 EUR', 'Tax 19 %', '55.16 EUR', '345.46 EUR']) expect(texts, cell).to.include(cell);
+    for (const cell of ['Pos.', '19 %', '145.15 EUR', '290.30 EUR', 'Tax 19 %', '55.16 EUR', '345.46 EUR'])
+      expect(texts, cell).to.include(cell);
   });
 
   it('lays out tables: figure columns right-aligned at their natural width, the widest text column takes the rest', () => {
@@ -37,11 +45,25 @@ describe('host: invoice PDF', () => {
     ];
     const { widths, right } = tableLayout(rows, measure, 495);
     expect(right).to.deep.equal([true, false, false, true, true, true, true]);
-    for (const [column, cell] of [[0, 'Pos.'], [5, '19 %'], [6, 'Total (net)'], [4, 'Unit price (net)']] as const) expect(widths[column]).to.be.greaterThan(measure(cell) + 8);
+    for (const [column, cell] of [
+      [0, 'Pos.'],
+      [5, '19 %'],
+      [6, 'Total (net)'],
+      [4, 'Unit price (net)'],
+    ] as const)
+      expect(widths[column]).to.be.greaterThan(measure(cell) + 8);
     expect(widths.reduce((a, b) => a + b, 0)).to.be.closeTo(495, 0.001);
     expect(widths[2]).to.equal(Math.max(...widths));
 
-    const totals = tableLayout([['Totals', ''], ['Net total', '290.30 EUR'], ['Tax 19 %', '55.16 EUR']], measure, 495);
+    const totals = tableLayout(
+      [
+        ['Totals', ''],
+        ['Net total', '290.30 EUR'],
+        ['Tax 19 %', '55.16 EUR'],
+      ],
+      measure,
+      495,
+    );
     expect(totals.right).to.deep.equal([false, true]);
     expect(totals.widths[0]).to.be.greaterThan(totals.widths[1]!);
   });

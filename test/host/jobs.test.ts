@@ -14,7 +14,11 @@ const secondsFromNow = (value: string) => (new Date(fromDbTime(value)!).getTime(
 
 /** Another worker on the same database, as a second app process would run it: own pool, own registries. */
 function otherWorker(shop: ShopApp, db: Db): JobsModule {
-  const internals = { ...shop.internals, db, registries: { ...shop.internals.registries, jobHandlers: new Map(), jobSchedules: new Map() } } as HostInternals;
+  const internals = {
+    ...shop.internals,
+    db,
+    registries: { ...shop.internals.registries, jobHandlers: new Map(), jobSchedules: new Map() },
+  } as HostInternals;
   return createJobsModule(internals);
 }
 
@@ -36,7 +40,10 @@ describe('host: jobs', () => {
   it('runs a queued job with its payload and the runtime, then marks it done', async () => {
     const name = unique('ok');
     const seen: Array<{ payload: Record<string, unknown>; contract: string }> = [];
-    shop.runtime.jobs.register(name, async (payload, runtime) => void seen.push({ payload, contract: runtime.contractVersion }));
+    shop.runtime.jobs.register(
+      name,
+      async (payload, runtime) => void seen.push({ payload, contract: runtime.contractVersion }),
+    );
     await shop.db.transaction((trx) => shop.runtime.jobs.enqueue(trx, name, { orderId: 'abc', count: 2 }));
     expect(await shop.jobs.runDue()).to.be.greaterThan(0);
     expect(seen).to.deep.equal([{ payload: { orderId: 'abc', count: 2 }, contract: shop.runtime.contractVersion }]);
@@ -83,13 +90,19 @@ describe('host: jobs', () => {
     await shop.jobs.runDue();
     expect(runs, 'not due again before its backoff').to.equal(1);
 
-    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop
+      .db('jobs')
+      .where({ name })
+      .update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
     await shop.jobs.runDue();
     row = await shop.db('jobs').where({ name }).first();
     expect(row).to.include({ state: 'queued', attempts: 2 });
     expect(secondsFromNow(row.run_at)).to.be.greaterThan(firstDelay + 5);
 
-    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop
+      .db('jobs')
+      .where({ name })
+      .update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
     await shop.jobs.runDue();
     row = await shop.db('jobs').where({ name }).first();
     expect(row).to.include({ state: 'failed', attempts: 3 });
@@ -97,7 +110,10 @@ describe('host: jobs', () => {
     expect(row.finished_at).to.be.a('string');
     expect(runs).to.equal(3);
 
-    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop
+      .db('jobs')
+      .where({ name })
+      .update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
     await shop.jobs.runDue();
     expect(runs, 'a failed job stays failed').to.equal(3);
   });
@@ -123,7 +139,10 @@ describe('host: jobs', () => {
     await shop.runtime.jobs.enqueue(shop.db, name, {}, { runAt: addSeconds(new Date(), 3600) });
     await shop.jobs.runDue();
     expect(runs).to.equal(0);
-    await shop.db('jobs').where({ name }).update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop
+      .db('jobs')
+      .where({ name })
+      .update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
     await shop.jobs.runDue();
     expect(runs).to.equal(1);
   });
@@ -132,10 +151,30 @@ describe('host: jobs', () => {
     const name = unique('stale');
     let runs = 0;
     shop.runtime.jobs.register(name, async () => void runs++);
-    const base = { name, payload: '{}', run_at: toDbTime(addSeconds(new Date(), -3600)), max_attempts: 5, created_at: toDbTime() };
+    const base = {
+      name,
+      payload: '{}',
+      run_at: toDbTime(addSeconds(new Date(), -3600)),
+      max_attempts: 5,
+      created_at: toDbTime(),
+    };
     await shop.db('jobs').insert([
-      { ...base, id: newId(), state: 'running', attempts: 1, locked_by: 'crashed-worker', locked_at: toDbTime(addSeconds(new Date(), -STALE_JOB_SECONDS - 60)) },
-      { ...base, id: newId(), state: 'running', attempts: 1, locked_by: 'busy-worker', locked_at: toDbTime(addSeconds(new Date(), -5)) },
+      {
+        ...base,
+        id: newId(),
+        state: 'running',
+        attempts: 1,
+        locked_by: 'crashed-worker',
+        locked_at: toDbTime(addSeconds(new Date(), -STALE_JOB_SECONDS - 60)),
+      },
+      {
+        ...base,
+        id: newId(),
+        state: 'running',
+        attempts: 1,
+        locked_by: 'busy-worker',
+        locked_at: toDbTime(addSeconds(new Date(), -5)),
+      },
     ]);
     await shop.jobs.runDue();
     expect(runs).to.equal(1);
@@ -170,7 +209,11 @@ describe('host: jobs', () => {
     this.timeout(30000);
     const name = unique('schedule');
     let runs = 0;
-    const workers = [otherWorker(shop, await secondPool()), otherWorker(shop, await secondPool()), otherWorker(shop, shop.db)];
+    const workers = [
+      otherWorker(shop, await secondPool()),
+      otherWorker(shop, await secondPool()),
+      otherWorker(shop, shop.db),
+    ];
     for (const worker of workers) {
       worker.jobs.register(name, async () => {
         runs++;
@@ -210,13 +253,16 @@ describe('host: jobs', () => {
     expect((await shop.db('jobs').where({ name }).first()).state).to.equal('done');
   });
 
-  it('hands a plugin\'s job handler the plugin\'s runtime, with the plugin\'s settings', async () => {
+  it("hands a plugin's job handler the plugin's runtime, with the plugin's settings", async () => {
     const manifest: PluginManifest = {
       name: `test-plugin-${newId().slice(0, 6)}`,
       version: '1.0.0',
       entry: 'none',
       contractVersion: '^2.0.0',
-      config: { type: 'object', properties: { greeting: { type: 'string', default: 'hello from the plugin settings' } } },
+      config: {
+        type: 'object',
+        properties: { greeting: { type: 'string', default: 'hello from the plugin settings' } },
+      },
       permissions: [],
       mailTemplates: [],
     };
@@ -224,13 +270,22 @@ describe('host: jobs', () => {
     const plugin: HostPlugin = {
       name: manifest.name,
       async register(host) {
-        host.jobs.register(`${manifest.name}.greet`, async (_payload, runtime) => void seen.push(await runtime.config.get('greeting')));
+        host.jobs.register(
+          `${manifest.name}.greet`,
+          async (_payload, runtime) => void seen.push(await runtime.config.get('greeting')),
+        );
       },
     };
     const other = await createApp({
       db: shop.db,
       plugins: [{ manifest, plugin }],
-      config: { databaseUrl: await testDatabaseUrl(), appSecret: TEST_APP_SECRET, logLevel: 'silent', workers: false, mailerUrl: (await testMailbox()).url },
+      config: {
+        databaseUrl: await testDatabaseUrl(),
+        appSecret: TEST_APP_SECRET,
+        logLevel: 'silent',
+        workers: false,
+        mailerUrl: (await testMailbox()).url,
+      },
     });
     try {
       await other.runtime.jobs.enqueue(other.db, `${manifest.name}.greet`, {});

@@ -31,7 +31,9 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
     await db('products').insert(rows);
   });
 
-  async function walkByCursor(body: Record<string, unknown>): Promise<{ numbers: string[]; pages: number; totals: number[] }> {
+  async function walkByCursor(
+    body: Record<string, unknown>,
+  ): Promise<{ numbers: string[]; pages: number; totals: number[] }> {
     const numbers: string[] = [];
     const totals: number[] = [];
     let cursor: string | null = '';
@@ -63,7 +65,10 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
     [],
     [{ field: 'name', order: 'DESC' }],
     [{ field: 'manufacturer', order: 'ASC' }],
-    [{ field: 'manufacturer', order: 'DESC' }, { field: 'price', order: 'ASC' }],
+    [
+      { field: 'manufacturer', order: 'DESC' },
+      { field: 'price', order: 'ASC' },
+    ],
   ]) {
     it(`walks every product once, in page order, sorted by ${JSON.stringify(sort.map((s) => `${s.field} ${s.order}`))}`, async () => {
       const body = { limit: 4, filter: byPrefix, sort };
@@ -77,8 +82,16 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
   }
 
   it('orders NULL first when ascending and last when descending, on every database', async () => {
-    const ascending = await walkByCursor({ limit: 5, filter: byPrefix, sort: [{ field: 'manufacturer', order: 'ASC' }] });
-    const descending = await walkByCursor({ limit: 5, filter: byPrefix, sort: [{ field: 'manufacturer', order: 'DESC' }] });
+    const ascending = await walkByCursor({
+      limit: 5,
+      filter: byPrefix,
+      sort: [{ field: 'manufacturer', order: 'ASC' }],
+    });
+    const descending = await walkByCursor({
+      limit: 5,
+      filter: byPrefix,
+      sort: [{ field: 'manufacturer', order: 'DESC' }],
+    });
     const withoutMaker = (n: string) => Number(n.slice(prefix.length)) % 3 === 0;
     expect(ascending.numbers.slice(0, 8).every(withoutMaker)).to.equal(true);
     expect(descending.numbers.slice(-8).every(withoutMaker)).to.equal(true);
@@ -95,15 +108,31 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
   it('refuses a forged cursor, a cursor of another sort and a cursor with a page number (400, nothing read)', async () => {
     const first = await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: '' });
     const cursor = first.body.nextCursor as string;
-    expectError(await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: 'bm90IGEgY3Vyc29y' }), 400, 'SUITE__INVALID_CURSOR');
-    const forged = Buffer.from(JSON.stringify(['x', [1, 2]])).toString('base64url');
-    expectError(await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: forged }), 400, 'SUITE__INVALID_CURSOR');
     expectError(
-      await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor, sort: [{ field: 'price', order: 'ASC' }] }),
+      await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: 'bm90IGEgY3Vyc29y' }),
       400,
       'SUITE__INVALID_CURSOR',
     );
-    expectError(await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor, page: 2 }), 400, 'SUITE__CURSOR_WITH_PAGE');
+    const forged = Buffer.from(JSON.stringify(['x', [1, 2]])).toString('base64url');
+    expectError(
+      await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: forged }),
+      400,
+      'SUITE__INVALID_CURSOR',
+    );
+    expectError(
+      await (
+        await http()
+      )
+        .post('/store-api/product')
+        .send({ limit: 4, filter: byPrefix, cursor, sort: [{ field: 'price', order: 'ASC' }] }),
+      400,
+      'SUITE__INVALID_CURSOR',
+    );
+    expectError(
+      await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor, page: 2 }),
+      400,
+      'SUITE__CURSOR_WITH_PAGE',
+    );
   });
 
   it('pages the Admin API entity list by cursor: links.next carries the next cursor until the last page', async () => {
@@ -114,7 +143,9 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
     while (path) {
       const res = await (await http()).post(path).set('authorization', `Bearer ${token}`).send(body);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      seen.push(...(res.body.data as Array<{ attributes: { productNumber: string } }>).map((r) => r.attributes.productNumber));
+      seen.push(
+        ...(res.body.data as Array<{ attributes: { productNumber: string } }>).map((r) => r.attributes.productNumber),
+      );
       const next = res.body.meta.nextCursor as string | null;
       expect(Boolean(res.body.links.next)).to.equal(next !== null);
       path = next === null ? undefined : '/api/search/product';
@@ -123,7 +154,12 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
     expect(seen).to.have.length(23);
     expect(new Set(seen).size).to.equal(23);
 
-    const get = await (await http()).get('/api/product').query({ limit: 2, cursor: '' }).set('authorization', `Bearer ${token}`);
+    const get = await (
+      await http()
+    )
+      .get('/api/product')
+      .query({ limit: 2, cursor: '' })
+      .set('authorization', `Bearer ${token}`);
     expect(get.status).to.equal(200);
     expect(get.body.links.next).to.match(/^\/api\/product\?limit=2&cursor=/);
     const second = await (await http()).get(get.body.links.next as string).set('authorization', `Bearer ${token}`);
@@ -134,10 +170,16 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
   it('documents the cursor in the OpenAPI documents', async () => {
     const store = await (await http()).get('/store-api/_info/openapi3.json');
     const listing = store.body.paths['/product'].post;
-    const requestBody = listing.requestBody.$ref ? store.body.components.requestBodies[String(listing.requestBody.$ref).split('/').pop()!] : listing.requestBody;
+    const requestBody = listing.requestBody.$ref
+      ? store.body.components.requestBodies[String(listing.requestBody.$ref).split('/').pop()!]
+      : listing.requestBody;
     expect(requestBody.content['application/json'].schema.properties).to.have.property('cursor');
     expect(listing.responses['200'].content['application/json'].schema.properties).to.have.property('nextCursor');
-    const admin = await (await http()).get('/api/_info/openapi3.json').set('authorization', `Bearer ${await adminToken()}`);
+    const admin = await (
+      await http()
+    )
+      .get('/api/_info/openapi3.json')
+      .set('authorization', `Bearer ${await adminToken()}`);
     const parameters = admin.body.paths['/product'].get.parameters as Array<{ name: string }>;
     expect(parameters.map((p) => p.name)).to.include('cursor');
   });

@@ -33,7 +33,18 @@ describe('host: mail', () => {
   it('delivers a mail enqueued in a transaction over SMTP, rendered with the data and shop globals, HTML escaped', async () => {
     const to = address();
     await shop.db.transaction((trx) =>
-      shop.runtime.mail.enqueue(trx, { template, to, cc: ['purchasing@example.test'], data: { orderNumber: '10042', customerName: 'Ann <b>&</b> Co', total: 1234.5, currency: 'EUR', items: ['Screws <M4>', 'Nuts'] } }),
+      shop.runtime.mail.enqueue(trx, {
+        template,
+        to,
+        cc: ['purchasing@example.test'],
+        data: {
+          orderNumber: '10042',
+          customerName: 'Ann <b>&</b> Co',
+          total: 1234.5,
+          currency: 'EUR',
+          items: ['Screws <M4>', 'Nuts'],
+        },
+      }),
     );
     await deliverMail();
     const mail = await (await testMailbox()).waitFor(sentTo(to));
@@ -67,7 +78,8 @@ describe('host: mail', () => {
   it('queues a mail with the same dedupe key once, so it arrives once', async () => {
     const to = address();
     const dedupeKey = `approval-reminder:${newId()}`;
-    for (let i = 0; i < 3; i++) await shop.runtime.mail.enqueue(shop.db, { template, to, dedupeKey, data: { orderNumber: String(i) } });
+    for (let i = 0; i < 3; i++)
+      await shop.runtime.mail.enqueue(shop.db, { template, to, dedupeKey, data: { orderNumber: String(i) } });
     await deliverMail();
     await (await testMailbox()).waitFor(sentTo(to));
     await shop.runtime.mail.enqueue(shop.db, { template, to, dedupeKey, data: { orderNumber: 'again' } });
@@ -86,9 +98,15 @@ describe('host: mail', () => {
     expect(new Date(fromDbTime(row.next_attempt_at)!).getTime()).to.be.greaterThan(Date.now() + 5000);
 
     await deliverMail();
-    expect((await shop.db('mail_outbox').where({ recipient: to }).first()).attempts, 'not retried before the backoff').to.equal(1);
+    expect(
+      (await shop.db('mail_outbox').where({ recipient: to }).first()).attempts,
+      'not retried before the backoff',
+    ).to.equal(1);
 
-    await shop.db('mail_outbox').where({ recipient: to }).update({ next_attempt_at: toDbTime(addSeconds(new Date(), -1)) });
+    await shop
+      .db('mail_outbox')
+      .where({ recipient: to })
+      .update({ next_attempt_at: toDbTime(addSeconds(new Date(), -1)) });
     await deliverMail();
     const mail = await (await testMailbox()).waitFor(sentTo(to));
     expect(mail.subject).to.equal('Order 7 at Storefront & co');
@@ -100,7 +118,10 @@ describe('host: mail', () => {
     const to = address('reject');
     await shop.runtime.mail.enqueue(shop.db, { template, to, data: { orderNumber: '8' } });
     for (let i = 0; i < MAIL_MAX_ATTEMPTS + 1; i++) {
-      await shop.db('mail_outbox').where({ recipient: to }).update({ next_attempt_at: toDbTime(addSeconds(new Date(), -1)) });
+      await shop
+        .db('mail_outbox')
+        .where({ recipient: to })
+        .update({ next_attempt_at: toDbTime(addSeconds(new Date(), -1)) });
       await deliverMail();
     }
     const row = await shop.db('mail_outbox').where({ recipient: to }).first();
@@ -114,10 +135,15 @@ describe('host: mail', () => {
     const pools = [createDb(await testDatabaseUrl()), createDb(await testDatabaseUrl())];
     try {
       const senders = pools.map((db) =>
-        createMailModule({ ...shop.internals, db, registries: { ...shop.internals.registries, jobHandlers: new Map(), jobSchedules: new Map() } } as HostInternals),
+        createMailModule({
+          ...shop.internals,
+          db,
+          registries: { ...shop.internals.registries, jobHandlers: new Map(), jobSchedules: new Map() },
+        } as HostInternals),
       );
       const recipients = Array.from({ length: 24 }, () => address('bulk'));
-      for (const to of recipients) await shop.runtime.mail.enqueue(shop.db, { template, to, data: { orderNumber: to.slice(5, 15) } });
+      for (const to of recipients)
+        await shop.runtime.mail.enqueue(shop.db, { template, to, data: { orderNumber: to.slice(5, 15) } });
       const sent = await Promise.all([...senders.map((s) => s.sendQueued()), ...senders.map((s) => s.sendQueued())]);
       const mailbox = await testMailbox();
       for (const to of recipients) expect(mailbox.messages.filter(sentTo(to)), to).to.have.length(1);
@@ -129,8 +155,19 @@ describe('host: mail', () => {
 
   it('attaches stored documents (a PDF) to the mail', async () => {
     const to = address();
-    const document = await shop.runtime.documents.createPdf(shop.db, { type: 'offer', number: `OF-${newId().slice(0, 6)}`, customerId: null, title: 'Offer', lines: [{ text: 'Thank you for your request.' }] });
-    await shop.runtime.mail.enqueue(shop.db, { template, to, data: { orderNumber: '9' }, attachments: [{ filename: 'offer.pdf', documentId: document.id }] });
+    const document = await shop.runtime.documents.createPdf(shop.db, {
+      type: 'offer',
+      number: `OF-${newId().slice(0, 6)}`,
+      customerId: null,
+      title: 'Offer',
+      lines: [{ text: 'Thank you for your request.' }],
+    });
+    await shop.runtime.mail.enqueue(shop.db, {
+      template,
+      to,
+      data: { orderNumber: '9' },
+      attachments: [{ filename: 'offer.pdf', documentId: document.id }],
+    });
     await deliverMail();
     const mail = await (await testMailbox()).waitFor(sentTo(to));
     expect(mail.attachments).to.have.length(1);
@@ -141,7 +178,9 @@ describe('host: mail', () => {
 
   it('refuses to queue a mail for a template nobody registered, and refuses a template that does not parse', async () => {
     let error: unknown = null;
-    await shop.runtime.mail.enqueue(shop.db, { template: 'no-such-template', to: address(), data: {} }).catch((e: unknown) => (error = e));
+    await shop.runtime.mail
+      .enqueue(shop.db, { template: 'no-such-template', to: address(), data: {} })
+      .catch((e: unknown) => (error = e));
     expect(String(error)).to.contain('"no-such-template" is not registered');
     expect(() => shop.runtime.mail.registerTemplate('broken', { subject: '{{#if x}}', html: '', text: '' })).to.throw();
   });
@@ -160,7 +199,9 @@ describe('host: mail', () => {
       const mail = await (await testMailbox()).waitFor(sentTo(to));
       expect(mail.subject).to.equal('Welcome to Storefront, Kim');
       expect(mail.text?.trim()).to.equal('Hi Kim');
-      expect(() => registerTemplatesFromFolder(shop.runtime.mail, folder, ['absent'])).to.throw(/absent\.subject\.hbs is missing/);
+      expect(() => registerTemplatesFromFolder(shop.runtime.mail, folder, ['absent'])).to.throw(
+        /absent\.subject\.hbs is missing/,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -170,12 +211,24 @@ describe('host: mail', () => {
     this.timeout(30000);
     const varDir = mkdtempSync(join(tmpdir(), 'suite-var-'));
     const other = await createApp({
-      config: { databaseUrl: `sqlite:${join(varDir, 'shop.sqlite')}`, appSecret: TEST_APP_SECRET, publicUrl: 'http://eml.test', logLevel: 'silent', workers: false, mailerUrl: null, varDir },
+      config: {
+        databaseUrl: `sqlite:${join(varDir, 'shop.sqlite')}`,
+        appSecret: TEST_APP_SECRET,
+        publicUrl: 'http://eml.test',
+        logLevel: 'silent',
+        workers: false,
+        mailerUrl: null,
+        varDir,
+      },
       plugins: [],
     });
     try {
       other.runtime.mail.registerTemplate('eml-test', ORDER_TEMPLATE);
-      await other.runtime.mail.enqueue(other.db, { template: 'eml-test', to: 'someone@example.test', data: { orderNumber: '55', customerName: 'Lee' } });
+      await other.runtime.mail.enqueue(other.db, {
+        template: 'eml-test',
+        to: 'someone@example.test',
+        data: { orderNumber: '55', customerName: 'Lee' },
+      });
       await other.jobs.runDue();
       const files = readdirSync(join(varDir, 'mail'));
       expect(files).to.have.length(1);

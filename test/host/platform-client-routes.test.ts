@@ -14,7 +14,10 @@ async function post(path: string, token: string | null, body: unknown = {}) {
 describe('host: routes the platform’s clients call', () => {
   it('POST /account/customer answers the logged-in customer’s profile, as the GET does', async () => {
     const { token, customer } = await loginNewCustomer();
-    const posted = await post('/account/customer', token, { associations: { addresses: {} }, includes: { customer: ['id', 'email'] } });
+    const posted = await post('/account/customer', token, {
+      associations: { addresses: {} },
+      includes: { customer: ['id', 'email'] },
+    });
     expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
     expect(posted.body).to.include({ id: customer.id, email: customer.email });
     const read = await (await http()).get('/store-api/account/customer').set('suite-context-token', token);
@@ -35,7 +38,12 @@ describe('host: routes the platform’s clients call', () => {
     const shipping = await post('/shipping-method', token, { onlyAvailable: true });
     expect(shipping.status, JSON.stringify(shipping.body)).to.equal(200);
     expect(shipping.body).to.include({ total: 1, page: 1, apiAlias: 'dal_entity_search_result' });
-    expect(shipping.body.elements[0]).to.include({ technicalName: 'standard', name: 'Standard', active: true, apiAlias: 'shipping_method' });
+    expect(shipping.body.elements[0]).to.include({
+      technicalName: 'standard',
+      name: 'Standard',
+      active: true,
+      apiAlias: 'shipping_method',
+    });
     expect(shipping.body.elements[0].id).to.match(/^[0-9a-f]{32}$/);
     const payment = await post('/payment-method', token, { onlyAvailable: true });
     expect(payment.status).to.equal(200);

@@ -24,11 +24,22 @@ describe('host: plugin manifest', () => {
     const { entry: _entry, ...withoutEntry } = real;
     expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
     expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^4.0.0' }))).to.throw(/field "\/contractVersion" requires \^4\.0\.0/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(/field "\/contractVersion" requires \^1\.0\.0, the host offers 3\.5\.0/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(/field "\/contractVersion" is not a semver range/);
-    expect(() => loadManifest(manifestFile({ ...real, permissions: [{ key: 'Bad Key!', group: 'x', description: 'x' }] }))).to.throw(/field "\/permissions\/0\/key"/);
-    const badDefault = { ...real, config: { type: 'object', properties: { retries: { type: 'integer', default: 'three' } } } };
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^4.0.0' }))).to.throw(
+      /field "\/contractVersion" requires \^4\.0\.0/,
+    );
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(
+      /field "\/contractVersion" requires \^1\.0\.0, the host offers 3\.5\.0/,
+    );
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(
+      /field "\/contractVersion" is not a semver range/,
+    );
+    expect(() =>
+      loadManifest(manifestFile({ ...real, permissions: [{ key: 'Bad Key!', group: 'x', description: 'x' }] })),
+    ).to.throw(/field "\/permissions\/0\/key"/);
+    const badDefault = {
+      ...real,
+      config: { type: 'object', properties: { retries: { type: 'integer', default: 'three' } } },
+    };
     expect(() => loadManifest(manifestFile(badDefault))).to.throw(/field "\/config\/retries"/);
     expect(() => loadManifest(manifestFile('{not json'))).to.throw(/not readable JSON/);
   });
@@ -57,11 +68,29 @@ describe('host: plugin manifest', () => {
     const before = await agent.get('/api/_action/plugin-config/suite-b2b').set('authorization', bearer);
     expect(before.status).to.equal(200);
     expect(before.body.offerDefaultValidityDays).to.equal(real.config.properties.offerDefaultValidityDays.default);
-    expectError(await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ offerDefaultValidityDays: 'soon' }), 400);
-    expectError(await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ noSuchSetting: 1 }), 400);
-    const changed = await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ offerDefaultValidityDays: 45 });
+    expectError(
+      await agent
+        .patch('/api/_action/plugin-config/suite-b2b')
+        .set('authorization', bearer)
+        .send({ offerDefaultValidityDays: 'soon' }),
+      400,
+    );
+    expectError(
+      await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ noSuchSetting: 1 }),
+      400,
+    );
+    const changed = await agent
+      .patch('/api/_action/plugin-config/suite-b2b')
+      .set('authorization', bearer)
+      .send({ offerDefaultValidityDays: 45 });
     expect(changed.status).to.equal(200);
-    expect((await agent.get('/api/_action/plugin-config/suite-b2b').set('authorization', bearer)).body.offerDefaultValidityDays).to.equal(45);
-    await agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send({ offerDefaultValidityDays: before.body.offerDefaultValidityDays });
+    expect(
+      (await agent.get('/api/_action/plugin-config/suite-b2b').set('authorization', bearer)).body
+        .offerDefaultValidityDays,
+    ).to.equal(45);
+    await agent
+      .patch('/api/_action/plugin-config/suite-b2b')
+      .set('authorization', bearer)
+      .send({ offerDefaultValidityDays: before.body.offerDefaultValidityDays });
   });
 });

@@ -25,7 +25,12 @@ async function db() {
 /** The context a Store API request with this token gets (what a handler sees). */
 async function contextOf(token: string): Promise<StoreContext> {
   const shop = await getShop();
-  return buildStoreContext(shop.internals, { header: () => undefined, ip: '127.0.0.1', requestId: newId() }, token, true);
+  return buildStoreContext(
+    shop.internals,
+    { header: () => undefined, ip: '127.0.0.1', requestId: newId() },
+    token,
+    true,
+  );
 }
 
 async function readAsRequest(token: string, id: string) {
@@ -57,7 +62,9 @@ describe('host: products read by id, kept per process at the products version', 
     const tier = await statementsDuring(await db(), /./, () => unitAt(10));
     expect(tier.result).to.equal(8);
     expect(tier.statements, tier.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
-    expect(tier.statements.filter((sql) => PRODUCT_READ.test(sql) || /product_tier_prices/.test(sql))).to.deep.equal([]);
+    expect(tier.statements.filter((sql) => PRODUCT_READ.test(sql) || /product_tier_prices/.test(sql))).to.deep.equal(
+      [],
+    );
 
     // Plain SQL, as an import or an operator would write it.
     expect(await unitAt(1)).to.equal(10);
@@ -66,7 +73,9 @@ describe('host: products read by id, kept per process at the products version', 
     expect(await unitAt(10)).to.equal(8);
     await (await db())('product_tier_prices').where({ product_id: item.id }).update({ price_net: 700 });
     expect(await unitAt(10)).to.equal(7);
-    await (await db())('product_tier_prices').insert({ id: newId(), product_id: item.id, min_quantity: 5, price_net: 900 });
+    await (
+      await db()
+    )('product_tier_prices').insert({ id: newId(), product_id: item.id, min_quantity: 5, price_net: 900 });
     expect(await unitAt(5)).to.equal(9);
     await (await db())('product_tier_prices').where({ product_id: item.id }).delete();
     expect(await unitAt(10)).to.equal(12);
@@ -77,7 +86,9 @@ describe('host: products read by id, kept per process at the products version', 
     expect(await unitAt(1)).to.equal(12);
 
     // Through the Admin API.
-    const patched = await (await admin()).patch(`/product/${item.id}`, { price: 15, tierPrices: [{ minQuantity: 10, price: 14 }] });
+    const patched = await (
+      await admin()
+    ).patch(`/product/${item.id}`, { price: 15, tierPrices: [{ minQuantity: 10, price: 14 }] });
     expect(patched.status, JSON.stringify(patched.body)).to.be.oneOf([200, 204]);
     expect(await unitAt(1)).to.equal(15);
     expect(await unitAt(10)).to.equal(14);
@@ -102,7 +113,7 @@ describe('host: products read by id, kept per process at the products version', 
     }
   });
 
-  it('stock, categories: an order\'s decrement, a category assigned or deleted show on the next read; a transaction reads its own writes', async () => {
+  it("stock, categories: an order's decrement, a category assigned or deleted show on the next read; a transaction reads its own writes", async () => {
     const buyer = await loginNewCustomer();
     const item = await product({ stock: 20 });
     expect((await readAsRequest(buyer.token, item.id))!.stock).to.equal(20);
@@ -113,7 +124,15 @@ describe('host: products read by id, kept per process at the products version', 
     expect((await readAsRequest(buyer.token, item.id))!.stock).to.equal(17);
 
     const categoryId = newId();
-    await (await db())('categories').insert({ id: categoryId, version_id: newId(), name: `Category ${categoryId.slice(0, 6)}`, active: true, created_at: nowDb() });
+    await (
+      await db()
+    )('categories').insert({
+      id: categoryId,
+      version_id: newId(),
+      name: `Category ${categoryId.slice(0, 6)}`,
+      active: true,
+      created_at: nowDb(),
+    });
     await (await db())('product_categories').insert({ product_id: item.id, category_id: categoryId });
     expect((await readAsRequest(buyer.token, item.id))!.categoryIds).to.deep.equal([categoryId]);
     await (await db())('categories').where({ id: categoryId }).delete();
@@ -149,7 +168,11 @@ describe('host: products read by id across two app processes (MariaDB)', functio
   const twoProcesses = appProcessesForSuite(2);
 
   async function unitAt(app: AppProcess, token: string, id: string, quantity = 1): Promise<number | null> {
-    const res = await fetch(`${app.url}/store-api/product-price/${id}/${quantity}`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: '{}' });
+    const res = await fetch(`${app.url}/store-api/product-price/${id}/${quantity}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'suite-context-token': token },
+      body: '{}',
+    });
     const body = (await res.json()) as { calculatedPrice?: { unitPrice: number } };
     if (res.status === 404) return null;
     expect(res.status, JSON.stringify(body)).to.equal(200);
@@ -178,9 +201,17 @@ describe('host: products read by id across two app processes (MariaDB)', functio
     expect(await unitAt(b!, token, item.id)).to.equal(11);
     // An order placed through process a moves the stock (a products update): this test's own process reads it again.
     expect((await readAsRequest(token, item.id))!.stock).to.equal(100);
-    const cart = await fetch(`${a!.url}/store-api/checkout/cart/line-item`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ items: [{ productId: item.id, quantity: 2 }] }) });
+    const cart = await fetch(`${a!.url}/store-api/checkout/cart/line-item`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'suite-context-token': token },
+      body: JSON.stringify({ items: [{ productId: item.id, quantity: 2 }] }),
+    });
     expect(cart.status).to.equal(200);
-    const ordered = await fetch(`${a!.url}/store-api/checkout/order`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: '{}' });
+    const ordered = await fetch(`${a!.url}/store-api/checkout/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'suite-context-token': token },
+      body: '{}',
+    });
     expect(ordered.status).to.equal(200);
     expect((await readAsRequest(token, item.id))!.stock).to.equal(98);
   });

@@ -42,21 +42,33 @@ describe('host: no input produces a 500', function () {
         const attempts: Array<{ name: string; path: string; body?: string }> = [
           { name: 'malformed JSON', path: concretePath(route, false), body: '{"a":' },
           { name: 'array body', path: concretePath(route, false), body: '[1,2,3]' },
-          { name: 'wrong types', path: concretePath(route, false), body: JSON.stringify(wrongTypes(route.schemas.body)) },
+          {
+            name: 'wrong types',
+            path: concretePath(route, false),
+            body: JSON.stringify(wrongTypes(route.schemas.body)),
+          },
           { name: 'unknown field', path: concretePath(route, false), body: JSON.stringify({ unknownFieldXyz: true }) },
           { name: 'hostile path', path: concretePath(route, true), body: '{}' },
           { name: 'hostile query', path: `${concretePath(route, false)}?limit=-1&page=abc&depth=%27`, body: '{}' },
         ];
         for (const attempt of attempts) {
           const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-          let request = agent[method](`${prefix}${attempt.path}`).set('suite-context-token', token).set('authorization', bearer);
-          if (route.method !== 'GET' && attempt.body !== undefined) request = request.set('content-type', 'application/json').send(attempt.body);
+          let request = agent[method](`${prefix}${attempt.path}`)
+            .set('suite-context-token', token)
+            .set('authorization', bearer);
+          if (route.method !== 'GET' && attempt.body !== undefined)
+            request = request.set('content-type', 'application/json').send(attempt.body);
           const res = await request;
-          if (res.status >= 500) failures.push(`${route.method} ${prefix}${route.path} (${attempt.name}): ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+          if (res.status >= 500)
+            failures.push(
+              `${route.method} ${prefix}${route.path} (${attempt.name}): ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+            );
           else if (res.status >= 400) {
             const error = res.body?.errors?.[0];
             if (!error || error.status !== String(res.status) || typeof error.code !== 'string')
-              failures.push(`${route.method} ${prefix}${route.path} (${attempt.name}): ${res.status} without the error body`);
+              failures.push(
+                `${route.method} ${prefix}${route.path} (${attempt.name}): ${res.status} without the error body`,
+              );
           }
         }
       }

@@ -26,19 +26,30 @@ function looksLikeList(schema: Schema | undefined): boolean {
   if (!schema) return false;
   if (schema.type === 'array') return true;
   const properties = schema.properties ?? {};
-  return properties.total?.type === 'integer' || properties.data?.type === 'array' || properties.elements?.type === 'array';
+  return (
+    properties.total?.type === 'integer' || properties.data?.type === 'array' || properties.elements?.type === 'array'
+  );
 }
 
 describe('host: Store API list envelope', () => {
   it('every Store API list route declares the search result envelope (elements, page, limit, aggregations, apiAlias) unless the spec shapes it', async () => {
     const shop = await getShop();
-    const lists = shop.internals.storeApi.routes.filter((route) => looksLikeList(okSchema(route)) && !SPEC_SHAPED.has(`${route.method} ${route.path}`));
+    const lists = shop.internals.storeApi.routes.filter(
+      (route) => looksLikeList(okSchema(route)) && !SPEC_SHAPED.has(`${route.method} ${route.path}`),
+    );
     expect(lists.length).to.be.at.least(40);
     const missing: string[] = [];
     for (const route of lists) {
       const schema = okSchema(route)!;
       const where = `${route.method} ${route.path}`;
-      expect(schema.required, where).to.include.members(['total', 'page', 'limit', 'elements', 'aggregations', 'apiAlias']);
+      expect(schema.required, where).to.include.members([
+        'total',
+        'page',
+        'limit',
+        'elements',
+        'aggregations',
+        'apiAlias',
+      ]);
       expect(schema.properties!.elements!.type, where).to.equal('array');
       expect(schema.properties, where).not.to.have.property('data');
       // Each element carries its entity's id.

@@ -37,7 +37,9 @@ describe('host: storefront in a real browser', function () {
 
     const session = (await context.cookies()).find((c) => c.name === 'suite-session');
     expect(session).to.include({ httpOnly: true, sameSite: 'Lax' });
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).not.to.contain('suite-session');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie),
+    ).not.to.contain('suite-session');
 
     await Promise.all([page.waitForURL(`${base}/`), page.click('[data-test=logout]')]);
     expect(await page.isVisible('[data-test=login-link]')).to.equal(true);

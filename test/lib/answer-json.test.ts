@@ -6,11 +6,24 @@ import { DerivedViews, KeptViews } from '../../src/lib/kept-views.js';
 describe('lib: answer JSON with kept views', () => {
   it('writes what JSON.stringify writes, for plain bodies and for lists of kept views', () => {
     const kept = new KeptViews<Record<string, unknown>>(10);
-    const a = kept.keep('a', '1', { id: 'a', when: new Date('2026-01-02T03:04:05Z'), tags: ['x'], none: null, skipped: undefined, nested: { n: 1 } });
+    const a = kept.keep('a', '1', {
+      id: 'a',
+      when: new Date('2026-01-02T03:04:05Z'),
+      tags: ['x'],
+      none: null,
+      skipped: undefined,
+      nested: { n: 1 },
+    });
     const b = kept.keep('b', '1', { id: 'b', quote: 'say "hi"\n' });
     const bodies: unknown[] = [
       { total: 2, data: [a, b] },
-      { total: 3, data: [a, { id: 'plain', gone: undefined }, undefined, b], note: undefined, fn: () => 1, 'key "quoted"': [a] },
+      {
+        total: 3,
+        data: [a, { id: 'plain', gone: undefined }, undefined, b],
+        note: undefined,
+        fn: () => 1,
+        'key "quoted"': [a],
+      },
       [a, null, b],
       { elements: [{ id: 1 }], page: 1 },
       'text',

@@ -17,23 +17,30 @@ const api: ApiDefinition<{ actor: 'guest' }> = {
   principal: () => ({ actor: 'guest', customerId: null, can: () => false, key: 'guest' }),
 };
 
-const route = (method: string, path: string, answer: string): AnyRoute => ({
-  method,
-  path,
-  operationId: `${method}${path}`,
-  summary: answer,
-  auth: 'public',
-  permission: null,
-  schemas: {
-    ...(method === 'POST' ? { body: { type: 'object' } } : {}),
-    ...(path.includes('{') ? { params: { type: 'object', properties: { itemId: { type: 'string' } }, required: ['itemId'] } } : {}),
-    responses: { 200: { type: 'object', properties: { answer: { type: 'string' } } } },
-  },
-  handler: ({ params }: { params: Record<string, unknown> }) => Promise.resolve({ answer, ...params }),
-}) as unknown as AnyRoute;
+const route = (method: string, path: string, answer: string): AnyRoute =>
+  ({
+    method,
+    path,
+    operationId: `${method}${path}`,
+    summary: answer,
+    auth: 'public',
+    permission: null,
+    schemas: {
+      ...(method === 'POST' ? { body: { type: 'object' } } : {}),
+      ...(path.includes('{')
+        ? { params: { type: 'object', properties: { itemId: { type: 'string' } }, required: ['itemId'] } }
+        : {}),
+      responses: { 200: { type: 'object', properties: { answer: { type: 'string' } } } },
+    },
+    handler: ({ params }: { params: Record<string, unknown> }) => Promise.resolve({ answer, ...params }),
+  }) as unknown as AnyRoute;
 
 function app() {
-  const router = new ApiRouter(api, { db: null as unknown as Db, rateLimiter: { hit: () => Promise.resolve(1) }, validateResponses: false });
+  const router = new ApiRouter(api, {
+    db: null as unknown as Db,
+    rateLimiter: { hit: () => Promise.resolve(1) },
+    validateResponses: false,
+  });
   router.add(route('GET', '/items/{itemId}', 'one item'));
   router.add(route('GET', '/items/search', 'search'));
   router.add(route('POST', '/items', 'create'));
@@ -62,7 +69,10 @@ describe('lib: ApiRouter', () => {
   it('keeps declaration order where a parameterless route and a route with a parameter both match', async () => {
     const server = app();
     // Declared first, the route with a parameter wins for /items/search, as it did when express walked the list.
-    expect((await request(server).get('/api/items/search')).body).to.deep.equal({ answer: 'one item', itemId: 'search' });
+    expect((await request(server).get('/api/items/search')).body).to.deep.equal({
+      answer: 'one item',
+      itemId: 'search',
+    });
     expect((await request(server).get('/api/items/42')).body).to.deep.equal({ answer: 'one item', itemId: '42' });
   });
 
@@ -77,10 +87,15 @@ describe('lib: ApiRouter', () => {
   });
 
   it('leaves a route with its own body parser to express, and a route declared after it does not jump ahead', async () => {
-    const router = new ApiRouter(api, { db: null as unknown as Db, rateLimiter: { hit: () => Promise.resolve(1) }, validateResponses: false });
+    const router = new ApiRouter(api, {
+      db: null as unknown as Db,
+      rateLimiter: { hit: () => Promise.resolve(1) },
+      validateResponses: false,
+    });
     const csv = route('POST', '/imports/{itemId}', 'csv import') as AnyRoute & { schemas: Record<string, unknown> };
     csv.schemas = { ...csv.schemas, body: { type: 'string' }, bodyContentType: 'text/csv' };
-    csv.handler = (({ params, body }: { params: Record<string, unknown>; body: unknown }) => Promise.resolve({ answer: `csv ${String(body)}`, ...params })) as AnyRoute['handler'];
+    csv.handler = (({ params, body }: { params: Record<string, unknown>; body: unknown }) =>
+      Promise.resolve({ answer: `csv ${String(body)}`, ...params })) as AnyRoute['handler'];
     router.add(csv);
     router.add(route('POST', '/{itemId}/7', 'json import'));
     const server = express();
@@ -89,10 +104,17 @@ describe('lib: ApiRouter', () => {
     server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
     const answer = await request(server).post('/api/imports/7').set('content-type', 'text/csv').send('a;b');
     expect(answer.body).to.deep.equal({ answer: 'csv a;b', itemId: '7' });
-    expect((await request(server).post('/api/exports/7').send({})).body).to.deep.equal({ answer: 'json import', itemId: 'exports' });
+    expect((await request(server).post('/api/exports/7').send({})).body).to.deep.equal({
+      answer: 'json import',
+      itemId: 'exports',
+    });
   });
   it('answers the routes of its table through the dispatcher alone, with the body parsed and parameters decoded, and leaves the rest to the mount', async () => {
-    const router = new ApiRouter(api, { db: null as unknown as Db, rateLimiter: { hit: () => Promise.resolve(1) }, validateResponses: false });
+    const router = new ApiRouter(api, {
+      db: null as unknown as Db,
+      rateLimiter: { hit: () => Promise.resolve(1) },
+      validateResponses: false,
+    });
     router.add(route('GET', '/items/{itemId}', 'one item'));
     router.add(route('POST', '/items', 'create'));
     const server = express();
@@ -100,7 +122,9 @@ describe('lib: ApiRouter', () => {
     server.use(errorMiddleware({ error: () => undefined, warn: () => undefined }));
     expect((await request(server).get('/API/items/a%20b')).body).to.deep.equal({ answer: 'one item', itemId: 'a b' });
     expect((await request(server).post('/api/items').send({ any: 1 })).body).to.deep.equal({ answer: 'create' });
-    expect((await request(server).post('/api/items').set('content-type', 'application/json').send('{"any":')).status).to.equal(400);
+    expect(
+      (await request(server).post('/api/items').set('content-type', 'application/json').send('{"any":')).status,
+    ).to.equal(400);
     expect((await request(server).get('/api/items/%E0%A4%A')).status).to.equal(400);
     // Not in the table (HEAD, another API's prefix): left to whatever is mounted behind (here nothing: 404).
     expect((await request(server).head('/api/items/1')).status).to.equal(404);

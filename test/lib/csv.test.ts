@@ -16,13 +16,29 @@ async function refusal(text: string, opts = options): Promise<AppError> {
 
 describe('lib: csv', () => {
   it('writes RFC 4180: CRLF, quotes only where needed, doubled quotes, formulas neutralised', async () => {
-    const text = await toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', null], ['=SUM(A1)', '-5'], ['+1', '@me'], ['\tTab', "'=already"]]);
-    expect(text).to.equal('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n\'=SUM(A1),\'-5\r\n\'+1,\'@me\r\n\'\tTab,\'\'=already\r\n');
+    const text = await toCsv(
+      ['a', 'b'],
+      [
+        ['x,y', 'say "hi"'],
+        ['line\nbreak', null],
+        ['=SUM(A1)', '-5'],
+        ['+1', '@me'],
+        ['\tTab', "'=already"],
+      ],
+    );
+    expect(text).to.equal(
+      'a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n\'=SUM(A1),\'-5\r\n\'+1,\'@me\r\n\'\tTab,\'\'=already\r\n',
+    );
   });
 
   it('neutralising is reversible, so an export re-imports unchanged', async () => {
-    for (const value of ['=1+1', '-x', "'=x", "''+y", "'plain", 'plain', '', '@', '\r=']) expect(restoreCell(neutraliseCell(value))).to.equal(value);
-    const rows = [['=cmd|calc', "it's"], ['a\r\nb', '-1'], ['"quoted"', '']];
+    for (const value of ['=1+1', '-x', "'=x", "''+y", "'plain", 'plain', '', '@', '\r='])
+      expect(restoreCell(neutraliseCell(value))).to.equal(value);
+    const rows = [
+      ['=cmd|calc', "it's"],
+      ['a\r\nb', '-1'],
+      ['"quoted"', ''],
+    ];
     const text = await toCsv(['email', 'first_name'], rows);
     const parsed = await parseCsv(text, options);
     expect(parsed.problems).to.deep.equal([]);
@@ -30,7 +46,10 @@ describe('lib: csv', () => {
   });
 
   it('maps header spellings and reports the physical line of each record, quoted line breaks included', async () => {
-    const parsed = await parseCsv('\uFEFFE-Mail;First Name\r\na@b.c;"two\nlines"\r\n\r\nx@y.z;Zed\r\nshort\r\n', options);
+    const parsed = await parseCsv(
+      '\uFEFFE-Mail;First Name\r\na@b.c;"two\nlines"\r\n\r\nx@y.z;Zed\r\nshort\r\n',
+      options,
+    );
     expect(parsed.rows.map((r) => [r.line, r.values.email, r.values.first_name, r.values.note])).to.deep.equal([
       [2, 'a@b.c', 'two\nlines', ''],
       [5, 'x@y.z', 'Zed', ''],

@@ -15,7 +15,9 @@ describe('lib: a read kept while the database is unchanged', () => {
   let reads: number;
   const counters = keptWhileUnchanged(async (executor: Executor) => {
     reads++;
-    const rows = await selectRows<{ name: string; value: number }>(executor('kept_counters').orderBy('name').select('name', 'value'));
+    const rows = await selectRows<{ name: string; value: number }>(
+      executor('kept_counters').orderBy('name').select('name', 'value'),
+    );
     return { values: rows.map((row) => `${row.name}=${Number(row.value)}`) };
   });
 
@@ -64,7 +66,9 @@ describe('lib: a read kept while the database is unchanged', () => {
     expect(await counters(db)).to.deep.equal({ values: ['a=4'] });
     // A statement that fails changes nothing: the kept answer stays right.
     const beforeFailed = reads;
-    await db('kept_other').insert({ id: 'x' }).catch(() => undefined);
+    await db('kept_other')
+      .insert({ id: 'x' })
+      .catch(() => undefined);
     expect(await counters(db)).to.deep.equal({ values: ['a=4'] });
     expect(reads - beforeFailed).to.equal(0);
   });
@@ -90,7 +94,7 @@ describe('lib: a read kept while the database is unchanged', () => {
     }
   });
 
-  it('reads inside a transaction every time and keeps nothing from it (the transaction\'s own writes show, a rollback leaves no trace)', async () => {
+  it("reads inside a transaction every time and keeps nothing from it (the transaction's own writes show, a rollback leaves no trace)", async () => {
     const before = await counters(db);
     await db
       .transaction(async (trx) => {
@@ -109,7 +113,7 @@ describe('lib: a read kept while the database is unchanged', () => {
     expect(() => (answer.values as string[]).push('z=0')).to.throw(TypeError);
   });
 
-  it('on MySQL/MariaDB reads every time (no cheap signal of another process\'s commit there)', async function () {
+  it("on MySQL/MariaDB reads every time (no cheap signal of another process's commit there)", async function () {
     if (dialectOf(db) !== 'mysql') this.skip(); // SQLite: the tests above
     await counters(db);
     const again = await statementsDuring(db, /kept_counters/, () => counters(db));

@@ -19,10 +19,20 @@ const testApi: ApiDefinition<TestContext> = {
   actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
   async authenticate(request) {
     const actor = (request.header('x-actor') ?? 'guest') as StoreActorName;
-    if (actor === ('nobody' as StoreActorName)) throw Errors.unauthorized('The token is not valid.', 'SUITE__INVALID_CONTEXT_TOKEN');
-    return { actor, customerId: request.header('x-customer') ?? null, permissions: (request.header('x-permissions') ?? '').split(',').filter(Boolean) };
+    if (actor === ('nobody' as StoreActorName))
+      throw Errors.unauthorized('The token is not valid.', 'SUITE__INVALID_CONTEXT_TOKEN');
+    return {
+      actor,
+      customerId: request.header('x-customer') ?? null,
+      permissions: (request.header('x-permissions') ?? '').split(',').filter(Boolean),
+    };
   },
-  principal: (ctx) => ({ actor: ctx.actor, customerId: ctx.customerId, can: (key) => ctx.permissions.includes(key), key: `${ctx.actor}:${ctx.customerId}` }),
+  principal: (ctx) => ({
+    actor: ctx.actor,
+    customerId: ctx.customerId,
+    can: (key) => ctx.permissions.includes(key),
+    key: `${ctx.actor}:${ctx.customerId}`,
+  }),
   responseHeaders: (ctx) => ({ 'x-seen-actor': ctx.actor }),
 };
 
@@ -52,7 +62,14 @@ const echo: AnyRoute = {
   schemas: {
     params: { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z]+$' } }, required: ['id'] },
     body: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-    responses: { 200: { type: 'object', properties: { id: { type: 'string' }, text: { type: 'string' } }, required: ['id', 'text'] }, 201: null },
+    responses: {
+      200: {
+        type: 'object',
+        properties: { id: { type: 'string' }, text: { type: 'string' } },
+        required: ['id', 'text'],
+      },
+      201: null,
+    },
   },
   async handler({ ctx, params, body, headers }) {
     headers.setHeader('x-handled-for', ctx.actor);
@@ -63,12 +80,21 @@ const echo: AnyRoute = {
 };
 
 const employee = { 'x-actor': 'employee', 'x-customer': 'c1', 'x-permissions': 'echo.use' };
-const call = (headers: Record<string, string>, input: { body?: unknown; params?: Record<string, unknown>; ip?: string } = {}, limiter = counters()) =>
-  invokeRoute(echo, testApi, { params: { id: 'abc' }, body: { text: 'hi' }, headers, ...input }, { rateLimiter: limiter });
+const call = (
+  headers: Record<string, string>,
+  input: { body?: unknown; params?: Record<string, unknown>; ip?: string } = {},
+  limiter = counters(),
+) =>
+  invokeRoute(
+    echo,
+    testApi,
+    { params: { id: 'abc' }, body: { text: 'hi' }, headers, ...input },
+    { rateLimiter: limiter },
+  );
 const codeOf = (outcome: { body: unknown }) => (outcome.body as { errors: Array<{ code: string }> }).errors[0]!.code;
 
 describe('lib: the request pipeline (runRoute)', () => {
-  it('runs a declared route for an admitted caller: validated input, handler headers, the API\'s response headers', async () => {
+  it("runs a declared route for an admitted caller: validated input, handler headers, the API's response headers", async () => {
     const outcome = await call(employee);
     expect(outcome.status).to.equal(200);
     expect(outcome.body).to.deep.equal({ id: 'abc', text: 'hi' });
@@ -96,7 +122,12 @@ describe('lib: the request pipeline (runRoute)', () => {
   });
 
   it('names the refusal after the declared actors, as the hand-written guards did', async () => {
-    const only = (actors: AnyRoute['actors']) => invokeRoute({ ...echo, actors, needsCustomer: false, permission: null }, testApi, { params: { id: 'abc' }, body: { text: 'hi' }, headers: { 'x-actor': 'customer' } });
+    const only = (actors: AnyRoute['actors']) =>
+      invokeRoute({ ...echo, actors, needsCustomer: false, permission: null }, testApi, {
+        params: { id: 'abc' },
+        body: { text: 'hi' },
+        headers: { 'x-actor': 'customer' },
+      });
     expect(codeOf(await only(['salesRepresentative']))).to.equal('SUITE__SALES_REPRESENTATIVE_ONLY');
     expect(codeOf(await only(['employee']))).to.equal('SUITE__EMPLOYEE_ONLY');
     expect(codeOf(await only(['employee', 'salesRepresentative']))).to.equal('SUITE__ACTOR_NOT_ALLOWED');

@@ -59,13 +59,26 @@ describe('lib: statement rows', () => {
     expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1, remark: 'added' }]);
   });
   it('answers raw statements with identifiers (??), nested builders, dates and missing values as knex compiles them', async () => {
-    expect(rowsOf(await db.raw('select ?? as picked from rows_test where id = ?', ['name', 'a']))).to.deep.equal([{ picked: 'first' }]);
+    expect(rowsOf(await db.raw('select ?? as picked from rows_test where id = ?', ['name', 'a']))).to.deep.equal([
+      { picked: 'first' },
+    ]);
     const nested = db('rows_test').where({ id: 'b' }).select('amount');
     // PostgreSQL takes no parameter after IS: `is not distinct from` is its null-safe comparison.
     const isNull = dialectOf(db) === 'postgres' ? 'is not distinct from' : 'is';
-    expect(rowsOf(await db.raw(`select id from rows_test where amount = (?) and name ${isNull} ?`, [nested, null]))).to.deep.equal([{ id: 'b' }]);
-    expect(rowsOf(await db.raw('select count(*) as n from rows_test where ? > ?', [new Date('2020-01-02'), new Date('2020-01-01')]))[0]).to.deep.equal({ n: 2 });
-    const missing = await Promise.resolve(db.raw('select id from rows_test where id = ?', [undefined as unknown as string])).then(
+    expect(
+      rowsOf(await db.raw(`select id from rows_test where amount = (?) and name ${isNull} ?`, [nested, null])),
+    ).to.deep.equal([{ id: 'b' }]);
+    expect(
+      rowsOf(
+        await db.raw('select count(*) as n from rows_test where ? > ?', [
+          new Date('2020-01-02'),
+          new Date('2020-01-01'),
+        ]),
+      )[0],
+    ).to.deep.equal({ n: 2 });
+    const missing = await Promise.resolve(
+      db.raw('select id from rows_test where id = ?', [undefined as unknown as string]),
+    ).then(
       () => null,
       (error: Error) => error.message,
     );
@@ -94,7 +107,10 @@ describe('lib: statement rows', () => {
     expect(seen).to.have.length(6);
     expect(seen[0]).to.match(/^insert into [`"]rows_test[`"]/);
     expect(responses[2]).to.deep.equal({ amount: 30 });
-    const failed = await db.raw('select id from no_such_table').then(() => null, (error: Error) => error);
+    const failed = await db.raw('select id from no_such_table').then(
+      () => null,
+      (error: Error) => error,
+    );
     expect(failed?.message).to.match(/no such table|doesn't exist|does not exist/);
 
     // A read started while another transaction holds the connection waits for it, and so never sees
@@ -112,8 +128,16 @@ describe('lib: statement rows', () => {
     const onQuery = (query: { sql: string }) => seen.push(query.sql);
     db.on('query', onQuery);
     try {
-      expect(await selectRaw(db, 'select id as v, name as v, amount from rows_test where id = ?', ['a'])).to.deep.equal([{ v: 'first', amount: 1 }]);
-      expect(await selectRaw(db, 'select amount from rows_test where id = ? and ? > ?', ['b', new Date('2020-01-02'), new Date('2020-01-01')])).to.deep.equal([{ amount: 2 }]);
+      expect(await selectRaw(db, 'select id as v, name as v, amount from rows_test where id = ?', ['a'])).to.deep.equal(
+        [{ v: 'first', amount: 1 }],
+      );
+      expect(
+        await selectRaw(db, 'select amount from rows_test where id = ? and ? > ?', [
+          'b',
+          new Date('2020-01-02'),
+          new Date('2020-01-01'),
+        ]),
+      ).to.deep.equal([{ amount: 2 }]);
     } finally {
       db.removeListener('query', onQuery);
     }
@@ -131,7 +155,10 @@ describe('lib: statement rows', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await trx.rollback();
     expect(await outside).to.deep.equal([]);
-    const ended = await selectRaw(trx, 'select id from rows_test', []).then(() => null, (error: Error) => error.message);
+    const ended = await selectRaw(trx, 'select id from rows_test', []).then(
+      () => null,
+      (error: Error) => error.message,
+    );
     expect(ended).to.match(/Transaction query already complete/);
   });
 });

@@ -62,7 +62,15 @@ describe('lib: transactions', () => {
     } finally {
       db.removeListener('query', onQuery);
     }
-    expect(seen.map((sql) => sql.split(' ')[0]!.replace(/;$/, '').toUpperCase())).to.deep.equal(['BEGIN', 'INSERT', 'SELECT', 'COMMIT', 'BEGIN', 'INSERT', 'ROLLBACK']);
+    expect(seen.map((sql) => sql.split(' ')[0]!.replace(/;$/, '').toUpperCase())).to.deep.equal([
+      'BEGIN',
+      'INSERT',
+      'SELECT',
+      'COMMIT',
+      'BEGIN',
+      'INSERT',
+      'ROLLBACK',
+    ]);
   });
 
   it('refuses a statement on a transaction that has ended, and never runs it inside a later one', async () => {
@@ -140,9 +148,16 @@ describe('lib: transactions', () => {
     await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         await inTransaction(db, async (trx) => {
-          const row = (await forUpdate(trx('trx_test').where({ id: 'counter' }).first('name'), trx)) as { name: string };
-          await trx('trx_test').insert({ id: `w${String(i).padStart(2, '0')}`, name: 'uncommitted until the count is' });
-          await trx('trx_test').where({ id: 'counter' }).update({ name: String(Number(row.name) + 1) });
+          const row = (await forUpdate(trx('trx_test').where({ id: 'counter' }).first('name'), trx)) as {
+            name: string;
+          };
+          await trx('trx_test').insert({
+            id: `w${String(i).padStart(2, '0')}`,
+            name: 'uncommitted until the count is',
+          });
+          await trx('trx_test')
+            .where({ id: 'counter' })
+            .update({ name: String(Number(row.name) + 1) });
         });
         // Rows first, the count after: both commit together, so a later count is never below the rows.
         const written = Number((await db('trx_test').where('id', 'like', 'w%').count({ n: '*' }))[0]!.n);
@@ -161,7 +176,9 @@ describe('lib: transactions', () => {
   it('SQLite: a COMMIT that fails (a deferred foreign key) rolls back and leaves the connection usable', async function () {
     // MariaDB checks foreign keys per statement; only SQLite defers them to COMMIT.
     if (dialectOf(db) !== 'sqlite') this.skip();
-    await db.raw('create table if not exists trx_child (id text primary key, parent_id text references trx_test(id) deferrable initially deferred)');
+    await db.raw(
+      'create table if not exists trx_child (id text primary key, parent_id text references trx_test(id) deferrable initially deferred)',
+    );
     const failed = await inTransaction(db, async (trx) => {
       await trx('trx_test').insert({ id: 'a', name: 'parent, undone' });
       await trx.raw("insert into trx_child (id, parent_id) values ('c', 'missing')");

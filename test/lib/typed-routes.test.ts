@@ -8,7 +8,10 @@ import { nullable, objectSchema, pathParams } from '../../src/lib/schemas.js';
  * are made by `tsc` (npm run typecheck compiles this file): each `@ts-expect-error` line fails the
  * typecheck when the error it expects is gone — when a handler could read what its schema does not declare.
  */
-const body = objectSchema({ name: { type: 'string' }, note: nullable({ type: 'string' }), active: { type: 'boolean' } }, ['name']);
+const body = objectSchema(
+  { name: { type: 'string' }, note: nullable({ type: 'string' }), active: { type: 'boolean' } },
+  ['name'],
+);
 
 const route = defineStoreRoute({
   method: 'PATCH',
@@ -18,7 +21,12 @@ const route = defineStoreRoute({
   tags: ['Example'],
   auth: 'login',
   permission: null,
-  schemas: { params: pathParams('id'), body, query: objectSchema({ limit: { type: 'integer' } }), responses: { 204: null } },
+  schemas: {
+    params: pathParams('id'),
+    body,
+    query: objectSchema({ limit: { type: 'integer' } }),
+    responses: { 204: null },
+  },
   handler: ({ body, params, query }) => {
     const id: string = params.id;
     const name: string = body.name;

@@ -39,7 +39,15 @@ class PluginMigrationsBefore implements Knex.MigrationSource<string> {
 /** Which host table a host-id column named so pointed at in contract v1. */
 function hostTableOf(column: string): string {
   if (column.endsWith('address_id')) return 'customer_addresses';
-  return { customer_id: 'customers', customer_group_id: 'customer_groups', product_id: 'products', category_id: 'categories', landing_page_id: 'landing_pages', order_id: 'orders', document_id: 'documents' }[column]!;
+  return {
+    customer_id: 'customers',
+    customer_group_id: 'customer_groups',
+    product_id: 'products',
+    category_id: 'categories',
+    landing_page_id: 'landing_pages',
+    order_id: 'orders',
+    document_id: 'documents',
+  }[column]!;
 }
 
 interface ForeignKey {
@@ -52,7 +60,11 @@ async function foreignKeys(db: Db, tables: string[]): Promise<ForeignKey[]> {
   if (dialectOf(db) === 'sqlite') {
     const all: ForeignKey[] = [];
     for (const table of tables)
-      for (const fk of (await db.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string; table: string }>) all.push({ table, column: fk.from, references: fk.table });
+      for (const fk of (await db.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{
+        from: string;
+        table: string;
+      }>)
+        all.push({ table, column: fk.from, references: fk.table });
     return all;
   }
   const rows = await selectRaw<ForeignKey>(
@@ -73,12 +85,21 @@ async function schemaOf(db: Db, tables: string[]): Promise<Record<string, { colu
   const schema: Record<string, { columns: string[]; indexes: string[] }> = {};
   for (const table of tables) {
     if (dialectOf(db) === 'sqlite') {
-      const columns = ((await db.raw(`PRAGMA table_info(\`${table}\`)`)) as Array<Record<string, unknown>>).map((c) => `${c.name} ${c.type} ${c.notnull} ${c.dflt_value} ${c.pk}`);
+      const columns = ((await db.raw(`PRAGMA table_info(\`${table}\`)`)) as Array<Record<string, unknown>>).map(
+        (c) => `${c.name} ${c.type} ${c.notnull} ${c.dflt_value} ${c.pk}`,
+      );
       const indexes: string[] = [];
-      for (const index of (await db.raw(`PRAGMA index_list(\`${table}\`)`)) as Array<{ name: string; unique: number }>) {
-        const cols = ((await db.raw(`PRAGMA index_info(\`${index.name}\`)`)) as Array<{ name: string }>).map((c) => c.name);
+      for (const index of (await db.raw(`PRAGMA index_list(\`${table}\`)`)) as Array<{
+        name: string;
+        unique: number;
+      }>) {
+        const cols = ((await db.raw(`PRAGMA index_info(\`${index.name}\`)`)) as Array<{ name: string }>).map(
+          (c) => c.name,
+        );
         // SQLite names the indexes of inline constraints after the table's creation order; compare them by content.
-        indexes.push(`${index.name.startsWith('sqlite_autoindex') ? 'auto' : index.name} ${index.unique} ${cols.join(',')}`);
+        indexes.push(
+          `${index.name.startsWith('sqlite_autoindex') ? 'auto' : index.name} ${index.unique} ${cols.join(',')}`,
+        );
       }
       schema[table] = { columns, indexes: indexes.sort() };
     } else if (dialectOf(db) === 'postgres') {
@@ -105,7 +126,10 @@ async function schemaOf(db: Db, tables: string[]): Promise<Record<string, { colu
         'SELECT CONCAT_WS(" ", INDEX_NAME, NON_UNIQUE, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX)) AS i FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME, NON_UNIQUE',
         [table],
       );
-      schema[table] = { columns: (columns as Array<{ c: string }>).map((r) => r.c), indexes: (indexes as Array<{ i: string }>).map((r) => r.i).sort() };
+      schema[table] = {
+        columns: (columns as Array<{ c: string }>).map((r) => r.c),
+        indexes: (indexes as Array<{ i: string }>).map((r) => r.i).sort(),
+      };
     }
   }
   return schema;
@@ -125,7 +149,16 @@ async function pluginTables(db: Db): Promise<string[]> {
             [],
           )
         ).map((r) => r.name);
-  return names.filter((name) => !host.has(name) && !name.startsWith('sqlite_') && !name.startsWith('knex_') && !name.endsWith('_migrations') && !name.endsWith('_migrations_lock')).sort();
+  return names
+    .filter(
+      (name) =>
+        !host.has(name) &&
+        !name.startsWith('sqlite_') &&
+        !name.startsWith('knex_') &&
+        !name.endsWith('_migrations') &&
+        !name.endsWith('_migrations_lock'),
+    )
+    .sort();
 }
 
 async function leadingIndexColumns(db: Db, table: string): Promise<string[]> {
@@ -139,7 +172,8 @@ async function expectContractV2Schema(db: Db): Promise<void> {
   expect(tables).to.include.members(Object.keys(HOST_ID_COLUMNS));
   const intoHost = (await foreignKeys(db, tables)).filter((fk) => host.has(fk.references));
   expect(intoHost, 'foreign keys from plugin tables to host tables').to.deep.equal([]);
-  for (const [table, columns] of Object.entries(HOST_ID_COLUMNS)) expect(await leadingIndexColumns(db, table), `indexes of ${table}`).to.include.members(columns);
+  for (const [table, columns] of Object.entries(HOST_ID_COLUMNS))
+    expect(await leadingIndexColumns(db, table), `indexes of ${table}`).to.include.members(columns);
 }
 
 describe('plugin migration 012: host ids without foreign keys', function () {
@@ -162,16 +196,27 @@ describe('plugin migration 012: host ids without foreign keys', function () {
     await migratePlugin(db, manifest);
     await expectContractV2Schema(db);
     // The plugin's own foreign keys stay (a budget's employees go with the budget).
-    expect(await foreignKeys(db, ['suite_budget_employees'])).to.deep.include({ table: 'suite_budget_employees', column: 'budget_id', references: 'suite_budgets' });
+    expect(await foreignKeys(db, ['suite_budget_employees'])).to.deep.include({
+      table: 'suite_budget_employees',
+      column: 'budget_id',
+      references: 'suite_budgets',
+    });
   });
 
   it('a database migrated before loses them with all its rows, keeps its other columns, indexes and foreign keys, and may run it twice', async () => {
-    await db.migrate.latest({ migrationSource: new PluginMigrationsBefore('012'), tableName: PLUGIN_MIGRATION_TABLE, disableMigrationsListValidation: true });
+    await db.migrate.latest({
+      migrationSource: new PluginMigrationsBefore('012'),
+      tableName: PLUGIN_MIGRATION_TABLE,
+      disableMigrationsListValidation: true,
+    });
     // The contract v1 schema: a foreign key from every host-id column to its host table, as migrations 001–010 created them.
     let n = 0;
     for (const [table, columns] of Object.entries(HOST_ID_COLUMNS))
       await db.schema.alterTable(table, (t) => {
-        for (const column of columns) t.foreign(column, `v1_host_fk_${++n}`).references(`${hostTableOf(column)}.id`).onDelete(column === 'order_id' && table !== 'suite_budget_orders' ? 'SET NULL' : 'CASCADE');
+        for (const column of columns)
+          t.foreign(column, `v1_host_fk_${++n}`)
+            .references(`${hostTableOf(column)}.id`)
+            .onDelete(column === 'order_id' && table !== 'suite_budget_orders' ? 'SET NULL' : 'CASCADE');
       });
     const host = await hostTableNames();
     const tables = await pluginTables(db);
@@ -179,27 +224,71 @@ describe('plugin migration 012: host ids without foreign keys', function () {
 
     // Rows in parent and child tables: a rebuild must not cascade-delete the children.
     const salesChannelId = await ensureDefaultSalesChannel(db, 'http://shop.test');
-    const customer = await insertCustomer(db, { salesChannelId, email: `fk-${newId()}@example.test`, passwordHash: null, firstName: 'F', lastName: 'K' });
+    const customer = await insertCustomer(db, {
+      salesChannelId,
+      email: `fk-${newId()}@example.test`,
+      passwordHash: null,
+      firstName: 'F',
+      lastName: 'K',
+    });
     const productId = newId();
-    await db('products').insert({ id: productId, version_id: newId(), product_number: `FK-${newId().slice(0, 8)}`, name: 'P', price_net: 100, created_at: nowDb() });
+    await db('products').insert({
+      id: productId,
+      version_id: newId(),
+      product_number: `FK-${newId().slice(0, 8)}`,
+      name: 'P',
+      price_net: 100,
+      created_at: nowDb(),
+    });
     const budgetId = newId();
-    await db('suite_budgets').insert({ id: budgetId, customer_id: customer.id, name: 'B', amount: 1000, currency_iso: 'EUR', period_type: 'monthly', start_date: '2026-01-01', created_at: nowDb() });
+    await db('suite_budgets').insert({
+      id: budgetId,
+      customer_id: customer.id,
+      name: 'B',
+      amount: 1000,
+      currency_iso: 'EUR',
+      period_type: 'monthly',
+      start_date: '2026-01-01',
+      created_at: nowDb(),
+    });
     await db('suite_budget_employees').insert({ budget_id: budgetId, employee_id: newId() });
     const listId = newId();
-    await db('suite_product_lists').insert({ id: listId, customer_id: customer.id, name: 'L', created_by_type: 'customer', created_at: nowDb() });
-    await db('suite_product_list_items').insert({ id: newId(), product_list_id: listId, product_id: productId, quantity: 2, position: 1, created_at: nowDb() });
-    const countRows = async () => Object.fromEntries(await Promise.all(tables.map(async (t) => [t, Number((await db(t).count({ n: '*' }))[0]!.n)] as const)));
+    await db('suite_product_lists').insert({
+      id: listId,
+      customer_id: customer.id,
+      name: 'L',
+      created_by_type: 'customer',
+      created_at: nowDb(),
+    });
+    await db('suite_product_list_items').insert({
+      id: newId(),
+      product_list_id: listId,
+      product_id: productId,
+      quantity: 2,
+      position: 1,
+      created_at: nowDb(),
+    });
+    const countRows = async () =>
+      Object.fromEntries(
+        await Promise.all(tables.map(async (t) => [t, Number((await db(t).count({ n: '*' }))[0]!.n)] as const)),
+      );
     const rowsBefore = await countRows();
     expect(rowsBefore.suite_budget_employees).to.equal(1);
     const schemaBefore = await schemaOf(db, tables);
     const ownForeignKeysBefore = (await foreignKeys(db, tables)).filter((fk) => !host.has(fk.references));
 
     // Only 012: later migrations change these tables on purpose.
-    const [, applied] = (await db.migrate.latest({ migrationSource: new PluginMigrationsBefore('013'), tableName: PLUGIN_MIGRATION_TABLE, disableMigrationsListValidation: true })) as [number, string[]];
+    const [, applied] = (await db.migrate.latest({
+      migrationSource: new PluginMigrationsBefore('013'),
+      tableName: PLUGIN_MIGRATION_TABLE,
+      disableMigrationsListValidation: true,
+    })) as [number, string[]];
     expect(applied).to.deep.equal(['012_host_ids_without_foreign_keys']);
     await expectContractV2Schema(db);
     expect(await countRows()).to.deep.equal(rowsBefore);
-    expect((await foreignKeys(db, tables)).filter((fk) => !host.has(fk.references))).to.have.deep.members(ownForeignKeysBefore);
+    expect((await foreignKeys(db, tables)).filter((fk) => !host.has(fk.references))).to.have.deep.members(
+      ownForeignKeysBefore,
+    );
     const schemaAfter = await schemaOf(db, tables);
     for (const table of tables) {
       expect(schemaAfter[table]!.columns, `columns of ${table}`).to.deep.equal(schemaBefore[table]!.columns);
@@ -209,7 +298,9 @@ describe('plugin migration 012: host ids without foreign keys', function () {
     await db('suite_budgets').where({ id: budgetId }).delete();
     expect(await db('suite_budget_employees').where({ budget_id: budgetId }).first()).to.equal(undefined);
 
-    const again = (await import(pathToFileURL(join(PLUGIN_FOLDER, '012_host_ids_without_foreign_keys.ts')).href)) as Knex.Migration;
+    const again = (await import(
+      pathToFileURL(join(PLUGIN_FOLDER, '012_host_ids_without_foreign_keys.ts')).href
+    )) as Knex.Migration;
     await again.up(db);
     expect(await schemaOf(db, tables)).to.deep.equal(schemaAfter);
     await expectContractV2Schema(db);

@@ -21,7 +21,15 @@ interface Column {
 
 async function columnsOf(db: Db, table: string): Promise<Column[]> {
   if (dialectOf(db) === 'sqlite')
-    return ((await db.raw(`PRAGMA table_info(\`${table}\`)`)) as Array<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>).map((c) => ({
+    return (
+      (await db.raw(`PRAGMA table_info(\`${table}\`)`)) as Array<{
+        name: string;
+        type: string;
+        notnull: number;
+        dflt_value: unknown;
+        pk: number;
+      }>
+    ).map((c) => ({
       name: c.name,
       type: c.type.toLowerCase(),
       nullable: !c.notnull,
@@ -50,7 +58,11 @@ async function columnsOf(db: Db, table: string): Promise<Column[]> {
 
 async function foreignKeysOf(db: Db, table: string): Promise<Map<string, { table: string; column: string }>> {
   if (dialectOf(db) === 'sqlite')
-    return new Map(((await db.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string; table: string; to: string }>).map((fk) => [fk.from, { table: fk.table, column: fk.to }]));
+    return new Map(
+      (
+        (await db.raw(`PRAGMA foreign_key_list(\`${table}\`)`)) as Array<{ from: string; table: string; to: string }>
+      ).map((fk) => [fk.from, { table: fk.table, column: fk.to }]),
+    );
   const rows = await selectRaw(
     db,
     dialectOf(db) === 'postgres'
@@ -61,7 +73,12 @@ async function foreignKeysOf(db: Db, table: string): Promise<Map<string, { table
       : 'SELECT COLUMN_NAME AS `from`, REFERENCED_TABLE_NAME AS `table`, REFERENCED_COLUMN_NAME AS `to` FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL',
     [table],
   );
-  return new Map((rows as Array<{ from: string; table: string; to: string }>).map((fk) => [fk.from, { table: fk.table, column: fk.to }]));
+  return new Map(
+    (rows as Array<{ from: string; table: string; to: string }>).map((fk) => [
+      fk.from,
+      { table: fk.table, column: fk.to },
+    ]),
+  );
 }
 
 function someValue(column: Column): unknown {
@@ -86,7 +103,8 @@ async function insertRow(db: Db, table: string, values: Record<string, unknown>)
     if (column.name in row || ((column.nullable || column.hasDefault) && !column.primaryKey)) continue;
     const parent = foreignKeys.get(column.name);
     if (!parent) row[column.name] = someValue(column);
-    else if (LOOKUP_TABLES.has(parent.table)) row[column.name] = (await db(parent.table).orderBy(parent.column).first(parent.column))[parent.column];
+    else if (LOOKUP_TABLES.has(parent.table))
+      row[column.name] = (await db(parent.table).orderBy(parent.column).first(parent.column))[parent.column];
     else row[column.name] = (await insertRow(db, parent.table, {}))[parent.column];
   }
   await db(table).insert(row);
@@ -95,12 +113,15 @@ async function insertRow(db: Db, table: string, values: Record<string, unknown>)
 
 /** The plugin tables and columns that keep host ids of one kind, from the list migration 012 indexes. */
 function columnsHolding(column: string): Array<[table: string, column: string]> {
-  return Object.entries(HOST_ID_COLUMNS).flatMap(([table, columns]) => columns.filter((c) => c === column).map((c) => [table, c] as [string, string]));
+  return Object.entries(HOST_ID_COLUMNS).flatMap(([table, columns]) =>
+    columns.filter((c) => c === column).map((c) => [table, c] as [string, string]),
+  );
 }
 
 async function rowsPerTable(db: Db, targets: Array<[string, string]>, id: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const [table, column] of targets) counts[`${table}.${column}`] = Number((await db(table).where(column, id).count({ n: '*' }))[0]!.n);
+  for (const [table, column] of targets)
+    counts[`${table}.${column}`] = Number((await db(table).where(column, id).count({ n: '*' }))[0]!.n);
   return counts;
 }
 
@@ -116,7 +137,15 @@ async function deleteThroughAdminApi(entity: string, id: string): Promise<void> 
 async function insertProduct(db: Db): Promise<string> {
   const id = newId();
   // Inactive: no other test's listing shows it.
-  await db('products').insert({ id, version_id: newId(), product_number: `EV-${newId().slice(0, 10)}`, name: 'Event test product', price_net: 1000, active: false, created_at: nowDb() });
+  await db('products').insert({
+    id,
+    version_id: newId(),
+    product_number: `EV-${newId().slice(0, 10)}`,
+    name: 'Event test product',
+    price_net: 1000,
+    active: false,
+    created_at: nowDb(),
+  });
   return id;
 }
 
@@ -127,7 +156,8 @@ describe('plugin: host events take over the cascades', () => {
     expect(targets.length).to.be.greaterThan(10);
     const doomed = (await createTestCustomer()).customer.id;
     const kept = (await createTestCustomer()).customer.id;
-    for (const [table, column] of targets) for (const id of [doomed, kept]) await insertRow(db, table, { [column]: id });
+    for (const [table, column] of targets)
+      for (const id of [doomed, kept]) await insertRow(db, table, { [column]: id });
     expect(await rowsPerTable(db, targets, doomed)).to.deep.equal(each(targets, 1));
 
     await deleteThroughAdminApi('customer', doomed);
@@ -149,10 +179,17 @@ describe('plugin: host events take over the cascades', () => {
   it('product.deleted: rule assignments, prices, list items, customer numbers and events of the product go', async () => {
     const { db } = await getShop();
     const targets = columnsHolding('product_id');
-    expect(targets.map(([table]) => table)).to.include.members(['suite_partial_assortment_product_rule', 'suite_customer_prices', 'suite_product_list_items', 'suite_customer_product_numbers', 'b2b_events']);
+    expect(targets.map(([table]) => table)).to.include.members([
+      'suite_partial_assortment_product_rule',
+      'suite_customer_prices',
+      'suite_product_list_items',
+      'suite_customer_product_numbers',
+      'b2b_events',
+    ]);
     const doomed = await insertProduct(db);
     const kept = await insertProduct(db);
-    for (const [table, column] of targets) for (const id of [doomed, kept]) await insertRow(db, table, { [column]: id });
+    for (const [table, column] of targets)
+      for (const id of [doomed, kept]) await insertRow(db, table, { [column]: id });
     const event = await db('b2b_events').where({ product_id: doomed }).first('id');
     const participant = await insertRow(db, 'b2b_event_participants', { event_id: event.id });
 
@@ -168,7 +205,19 @@ describe('plugin: host events take over the cascades', () => {
   it('customer_group.deleted: the group prices go', async () => {
     const { db } = await getShop();
     const bearer = `Bearer ${await adminToken()}`;
-    const groups = await Promise.all([1, 2].map(async () => (await (await http()).post('/api/customer-group').set('authorization', bearer).send({ name: `Group ${newId().slice(0, 6)}` })).body.data.id as string));
+    const groups = await Promise.all(
+      [1, 2].map(
+        async () =>
+          (
+            await (
+              await http()
+            )
+              .post('/api/customer-group')
+              .set('authorization', bearer)
+              .send({ name: `Group ${newId().slice(0, 6)}` })
+          ).body.data.id as string,
+      ),
+    );
     const [doomed, kept] = groups as [string, string];
     for (const id of groups) await insertRow(db, 'suite_customer_prices', { customer_group_id: id });
 
@@ -181,30 +230,66 @@ describe('plugin: host events take over the cascades', () => {
   it('category.deleted: the assignments of the category and of the sub-categories deleted with it go', async () => {
     const { db } = await getShop();
     const bearer = `Bearer ${await adminToken()}`;
-    const create = async (parentId: string | null) => (await (await http()).post('/api/category').set('authorization', bearer).send({ name: `Cat ${newId().slice(0, 6)}`, parentId })).body.data.id as string;
+    const create = async (parentId: string | null) =>
+      (
+        await (
+          await http()
+        )
+          .post('/api/category')
+          .set('authorization', bearer)
+          .send({ name: `Cat ${newId().slice(0, 6)}`, parentId })
+      ).body.data.id as string;
     const parent = await create(null);
     const child = await create(parent);
     const grandchild = await create(child);
     const other = await create(null);
-    for (const id of [parent, child, grandchild, other]) await insertRow(db, 'suite_partial_assortment_category_rule', { category_id: id, category_version_id: newId(), rule_id: newId() });
+    for (const id of [parent, child, grandchild, other])
+      await insertRow(db, 'suite_partial_assortment_category_rule', {
+        category_id: id,
+        category_version_id: newId(),
+        rule_id: newId(),
+      });
 
     await deleteThroughAdminApi('category', parent);
-    expect(await db('suite_partial_assortment_category_rule').whereIn('category_id', [parent, child, grandchild]).pluck('category_id')).to.deep.equal([]);
-    expect(await db('suite_partial_assortment_category_rule').where({ category_id: other }).pluck('category_id')).to.deep.equal([other]);
+    expect(
+      await db('suite_partial_assortment_category_rule')
+        .whereIn('category_id', [parent, child, grandchild])
+        .pluck('category_id'),
+    ).to.deep.equal([]);
+    expect(
+      await db('suite_partial_assortment_category_rule').where({ category_id: other }).pluck('category_id'),
+    ).to.deep.equal([other]);
     await deleteThroughAdminApi('category', other);
   });
 
   it('landing_page.deleted: the assignments of the landing page go', async () => {
     const { db } = await getShop();
     const bearer = `Bearer ${await adminToken()}`;
-    const create = async () => (await (await http()).post('/api/landing-page').set('authorization', bearer).send({ name: 'Landing', url: `landing-${newId().slice(0, 8)}` })).body.data.id as string;
+    const create = async () =>
+      (
+        await (
+          await http()
+        )
+          .post('/api/landing-page')
+          .set('authorization', bearer)
+          .send({ name: 'Landing', url: `landing-${newId().slice(0, 8)}` })
+      ).body.data.id as string;
     const doomed = await create();
     const kept = await create();
-    for (const id of [doomed, kept]) await insertRow(db, 'suite_partial_assortment_landing_page_rule', { landing_page_id: id, landing_page_version_id: newId(), rule_id: newId() });
+    for (const id of [doomed, kept])
+      await insertRow(db, 'suite_partial_assortment_landing_page_rule', {
+        landing_page_id: id,
+        landing_page_version_id: newId(),
+        rule_id: newId(),
+      });
 
     await deleteThroughAdminApi('landing-page', doomed);
-    expect(await db('suite_partial_assortment_landing_page_rule').where({ landing_page_id: doomed }).first()).to.equal(undefined);
-    expect(await db('suite_partial_assortment_landing_page_rule').where({ landing_page_id: kept }).first()).to.not.equal(undefined);
+    expect(await db('suite_partial_assortment_landing_page_rule').where({ landing_page_id: doomed }).first()).to.equal(
+      undefined,
+    );
+    expect(
+      await db('suite_partial_assortment_landing_page_rule').where({ landing_page_id: kept }).first(),
+    ).to.not.equal(undefined);
     await deleteThroughAdminApi('landing-page', kept);
   });
 
@@ -214,7 +299,11 @@ describe('plugin: host events take over the cascades', () => {
     shop.runtime.events.on('customer.deleted', async (_trx, { ids }) => {
       if (ids.includes(doomed)) throw new Error('refused by a test handler');
     });
-    const res = await (await http()).delete(`/api/customer/${doomed}`).set('authorization', `Bearer ${await adminToken()}`);
+    const res = await (
+      await http()
+    )
+      .delete(`/api/customer/${doomed}`)
+      .set('authorization', `Bearer ${await adminToken()}`);
     expect(res.status).to.equal(500);
     expect(await shop.db('customers').where({ id: doomed }).first()).to.not.equal(undefined);
   });

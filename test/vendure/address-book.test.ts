@@ -26,7 +26,14 @@ describe('Suite B2B company address book inside a Vendure shop', function () {
   });
 
   const vendureAddresses = async (headers: Record<string, string>) =>
-    (await t.gql('shop-api', '{ activeCustomer { addresses { id fullName company streetLine1 city postalCode country { code } } } }', {}, headers)).data.activeCustomer.addresses as Array<Record<string, any>>;
+    (
+      await t.gql(
+        'shop-api',
+        '{ activeCustomer { addresses { id fullName company streetLine1 city postalCode country { code } } } }',
+        {},
+        headers,
+      )
+    ).data.activeCustomer.addresses as Array<Record<string, any>>;
 
   it('creates, changes and deletes a unit address in Vendure’s address book; another customer’s is a 404', async () => {
     const unit = await t.rest('POST', '/store-api/b2b/organisation-unit', buyer, { name: 'Warehouse' });
@@ -43,19 +50,45 @@ describe('Suite B2B company address book inside a Vendure shop', function () {
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const address = created.body.address;
-    expect(address).to.deep.include({ firstName: 'Goods Receiving', street: 'Dock Road 7', city: 'Hamburg', countryCode: 'DE', unitIds: [unit.body.unit.id] });
+    expect(address).to.deep.include({
+      firstName: 'Goods Receiving',
+      street: 'Dock Road 7',
+      city: 'Hamburg',
+      countryCode: 'DE',
+      unitIds: [unit.body.unit.id],
+    });
     const vendureId = String(t.shop.state.ids.toVendure(address.id));
-    expect((await vendureAddresses(buyer)).find((a) => String(a.id) === vendureId)).to.deep.include({ fullName: 'Goods Receiving', company: 'Demo Company', streetLine1: 'Dock Road 7', postalCode: '20095' });
+    expect((await vendureAddresses(buyer)).find((a) => String(a.id) === vendureId)).to.deep.include({
+      fullName: 'Goods Receiving',
+      company: 'Demo Company',
+      streetLine1: 'Dock Road 7',
+      postalCode: '20095',
+    });
 
-    const changed = await t.rest('PATCH', `/store-api/b2b/address/${address.id}`, buyer, { city: 'Bremen', zipcode: '28195' });
+    const changed = await t.rest('PATCH', `/store-api/b2b/address/${address.id}`, buyer, {
+      city: 'Bremen',
+      zipcode: '28195',
+    });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
-    expect((await vendureAddresses(buyer)).find((a) => String(a.id) === vendureId)).to.deep.include({ city: 'Bremen', postalCode: '28195' });
+    expect((await vendureAddresses(buyer)).find((a) => String(a.id) === vendureId)).to.deep.include({
+      city: 'Bremen',
+      postalCode: '28195',
+    });
 
-    const unknownCountry = await t.rest('POST', '/store-api/b2b/address', buyer, { firstName: 'A', lastName: 'B', street: 'C 1', zipcode: '1', city: 'D', countryCode: 'QQ' });
+    const unknownCountry = await t.rest('POST', '/store-api/b2b/address', buyer, {
+      firstName: 'A',
+      lastName: 'B',
+      street: 'C 1',
+      zipcode: '1',
+      city: 'D',
+      countryCode: 'QQ',
+    });
     expect(unknownCountry.status).to.equal(400);
     expect(unknownCountry.body.errors[0].code).to.equal('SUITE__UNKNOWN_COUNTRY');
 
-    expect((await t.rest('PATCH', `/store-api/b2b/address/${address.id}`, partner, { city: 'Theirs' })).status).to.equal(404);
+    expect(
+      (await t.rest('PATCH', `/store-api/b2b/address/${address.id}`, partner, { city: 'Theirs' })).status,
+    ).to.equal(404);
     expect((await t.rest('DELETE', `/store-api/b2b/address/${address.id}`, partner)).status).to.equal(404);
 
     const deleted = await t.rest('DELETE', `/store-api/b2b/address/${address.id}`, buyer);

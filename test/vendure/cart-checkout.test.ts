@@ -12,21 +12,37 @@ import { insertPublishedEvent } from './helpers/events.js';
  * plugin's interceptors (approval) and hooks; and event tickets added through the plugin's cart
  * (`cart.addLineItems` with `payload.participant`) carry their participant into that order.
  */
-describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s cart', function () {
+describe("Suite B2B inside a Vendure shop: the plugin checks out the buyer's cart", function () {
   this.timeout(120_000);
   let t: ShopClient;
   let purchaser: Record<string, string>;
   let approver: Record<string, string>;
 
-  type Order = { id: string; code: string; state: string; lines: Array<{ quantity: number; productVariant: { sku: string }; customFields: { suiteParticipant: string | null } }> };
+  type Order = {
+    id: string;
+    code: string;
+    state: string;
+    lines: Array<{
+      quantity: number;
+      productVariant: { sku: string };
+      customFields: { suiteParticipant: string | null };
+    }>;
+  };
   const activeOrderOf = async (headers: Record<string, string>) => {
-    const answer = await t.gql('shop-api', '{ activeOrder { id code state lines { quantity productVariant { sku } customFields { suiteParticipant } } } }', {}, headers);
+    const answer = await t.gql(
+      'shop-api',
+      '{ activeOrder { id code state lines { quantity productVariant { sku } customFields { suiteParticipant } } } }',
+      {},
+      headers,
+    );
     expect(answer.errors, JSON.stringify(answer.errors)).to.equal(undefined);
     return answer.data.activeOrder as Order | null;
   };
   const contextOnly = (headers: Record<string, string>) => ({ 'suite-context-token': headers['suite-context-token']! });
   const fastAdd = async (headers: Record<string, string>, productNumber: string, quantity: number) => {
-    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', contextOnly(headers), { items: [{ productNumber, quantity }] });
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', contextOnly(headers), {
+      items: [{ productNumber, quantity }],
+    });
     expect(added.body, JSON.stringify(added.body)).to.include({ success: true, added: 1 });
   };
   const enableExpress = async (headers: Record<string, string>) => {
@@ -35,8 +51,19 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
   };
   const placedOrders = async () => {
     const admin = bearer(await t.vendureLogin('admin-api', 'superadmin', 'superadmin'));
-    const { data } = await t.gql('admin-api', '{ orders(options: { filter: { active: { eq: false } } }) { items { id code state orderPlacedAt lines { quantity productVariant { sku } } } } }', {}, admin);
-    return data.orders.items as Array<{ id: string; code: string; state: string; orderPlacedAt: string | null; lines: Array<{ quantity: number; productVariant: { sku: string } }> }>;
+    const { data } = await t.gql(
+      'admin-api',
+      '{ orders(options: { filter: { active: { eq: false } } }) { items { id code state orderPlacedAt lines { quantity productVariant { sku } } } } }',
+      {},
+      admin,
+    );
+    return data.orders.items as Array<{
+      id: string;
+      code: string;
+      state: string;
+      orderPlacedAt: string | null;
+      lines: Array<{ quantity: number; productVariant: { sku: string } }>;
+    }>;
   };
 
   before(async function () {
@@ -46,7 +73,12 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
     approver = await t.employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
     // The customer's default address in Vendure: express checkout's billing and shipping address.
     const customer = bearer(await t.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
-    const address = await t.gql('shop-api', 'mutation { createCustomerAddress(input: { fullName: "Bea Buyer", company: "Demo Company", streetLine1: "Lagerweg 5", city: "Hamburg", postalCode: "20095", countryCode: "DE", defaultShippingAddress: true, defaultBillingAddress: true }) { id } }', {}, customer);
+    const address = await t.gql(
+      'shop-api',
+      'mutation { createCustomerAddress(input: { fullName: "Bea Buyer", company: "Demo Company", streetLine1: "Lagerweg 5", city: "Hamburg", postalCode: "20095", countryCode: "DE", defaultShippingAddress: true, defaultBillingAddress: true }) { id } }',
+      {},
+      customer,
+    );
     expect(address.errors, JSON.stringify(address.errors)).to.equal(undefined);
   });
 
@@ -71,10 +103,15 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
     const cart = (await activeOrderOf(approver))!;
     const mine = await activeOrderOf(purchaser);
 
-    const placed = await t.rest('POST', '/store-api/express-checkout/order', contextOnly(approver), { customerComment: 'Gate 3' });
+    const placed = await t.rest('POST', '/store-api/express-checkout/order', contextOnly(approver), {
+      customerComment: 'Gate 3',
+    });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
     expect(placed.body.orderNumber).to.equal(cart.code);
-    expect(placed.body.placedBy).to.deep.equal({ type: 'employee', id: (await t.rest('GET', '/store-api/context', contextOnly(approver))).body.actor.id });
+    expect(placed.body.placedBy).to.deep.equal({
+      type: 'employee',
+      id: (await t.rest('GET', '/store-api/context', contextOnly(approver))).body.actor.id,
+    });
 
     // The cart itself became the order (Vendure's code), paid with the shop's method, placed, the address the customer's default.
     const order = (await placedOrders()).find((o) => o.code === cart.code);
@@ -84,7 +121,12 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
     expect(order!.orderPlacedAt).to.be.a('string');
     expect(order!.lines.map((l) => [l.productVariant.sku, l.quantity])).to.deep.equal([['CHAIR-001', 2]]);
     const admin = bearer(await t.vendureLogin('admin-api', 'superadmin', 'superadmin'));
-    const address = await t.gql('admin-api', `{ order(id: "${cart.id}") { shippingAddress { streetLine1 city } } }`, {}, admin);
+    const address = await t.gql(
+      'admin-api',
+      `{ order(id: "${cart.id}") { shippingAddress { streetLine1 city } } }`,
+      {},
+      admin,
+    );
     expect(address.data.order.shippingAddress).to.deep.equal({ streetLine1: 'Lagerweg 5', city: 'Hamburg' });
 
     // The approver's next cart is a new one; the purchaser's is untouched; ordering the old cart again is refused.
@@ -102,24 +144,65 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
     const eventId = await insertPublishedEvent(state.db, productId);
     // The approver's context as the plugin's routes get it (the event registration page calls cart.addLineItems so; Vendure mounts no storefront pages).
     const token = approver['suite-context-token']!;
-    const ctx = await buildStoreContext(state, { header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined), ip: '127.0.0.1', requestId: '' }, true);
-    const cart = await state.runtime.cart.addLineItems(ctx, [{ productId, quantity: 1, payload: { eventId, participant: { firstName: 'Ann', lastName: 'Example', email: 'Ann@Example.test' } } }]);
-    expect(cart.lineItems.map((l) => [l.productId, l.quantity, (l.payload.participant as { email?: string } | undefined)?.email])).to.deep.equal([[productId, 1, 'ann@example.test']]);
+    const ctx = await buildStoreContext(
+      state,
+      {
+        header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined),
+        ip: '127.0.0.1',
+        requestId: '',
+      },
+      true,
+    );
+    const cart = await state.runtime.cart.addLineItems(ctx, [
+      {
+        productId,
+        quantity: 1,
+        payload: { eventId, participant: { firstName: 'Ann', lastName: 'Example', email: 'Ann@Example.test' } },
+      },
+    ]);
+    expect(
+      cart.lineItems.map((l) => [
+        l.productId,
+        l.quantity,
+        (l.payload.participant as { email?: string } | undefined)?.email,
+      ]),
+    ).to.deep.equal([[productId, 1, 'ann@example.test']]);
     // A second participant is a line of its own; the same one again is refused by the event manager.
-    const two = await state.runtime.cart.addLineItems(ctx, [{ productId, quantity: 1, payload: { eventId, participant: { firstName: 'Ben', lastName: 'Example', email: 'ben@example.test' } } }]);
+    const two = await state.runtime.cart.addLineItems(ctx, [
+      {
+        productId,
+        quantity: 1,
+        payload: { eventId, participant: { firstName: 'Ben', lastName: 'Example', email: 'ben@example.test' } },
+      },
+    ]);
     expect(two.lineItems).to.have.length(2);
     let refused: unknown = null;
-    await state.runtime.cart.addLineItems(ctx, [{ productId, quantity: 1, payload: { eventId, participant: { firstName: 'Ann', lastName: 'Example', email: 'ann@example.test' } } }]).catch((error: unknown) => (refused = error));
+    await state.runtime.cart
+      .addLineItems(ctx, [
+        {
+          productId,
+          quantity: 1,
+          payload: { eventId, participant: { firstName: 'Ann', lastName: 'Example', email: 'ann@example.test' } },
+        },
+      ])
+      .catch((error: unknown) => (refused = error));
     expect(refused, 'the same participant twice').to.not.equal(null);
     expect((await state.runtime.cart.current(ctx)).lineItems).to.have.length(2);
 
     // In Vendure's Shop API the lines carry the participant as the Shop API path stores it.
     const order = (await activeOrderOf(approver))!;
-    expect(order.lines.map((l) => JSON.parse(l.customFields.suiteParticipant ?? 'null')?.email)).to.deep.equal(['ann@example.test', 'ben@example.test']);
+    expect(order.lines.map((l) => JSON.parse(l.customFields.suiteParticipant ?? 'null')?.email)).to.deep.equal([
+      'ann@example.test',
+      'ben@example.test',
+    ]);
 
     const placed = await t.rest('POST', '/store-api/express-checkout/order', contextOnly(approver), {});
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
-    const registered = await state.db(PARTICIPANTS).where({ event_id: eventId }).orderBy('email').select('email', 'status');
+    const registered = await state
+      .db(PARTICIPANTS)
+      .where({ event_id: eventId })
+      .orderBy('email')
+      .select('email', 'status');
     expect(registered).to.deep.equal([
       { email: 'ann@example.test', status: 'registered' },
       { email: 'ben@example.test', status: 'registered' },
@@ -127,6 +210,10 @@ describe('Suite B2B inside a Vendure shop: the plugin checks out the buyer\'s ca
     // The placed order's lines name their participant (the plugin's order read).
     const read = await t.rest('GET', `/store-api/b2b/employee-order/${placed.body.id}`, contextOnly(approver));
     expect(read.status, JSON.stringify(read.body)).to.equal(200);
-    expect(read.body.lineItems.map((l: { payload: { participant?: { email?: string } } }) => l.payload.participant?.email).sort()).to.deep.equal(['ann@example.test', 'ben@example.test']);
+    expect(
+      read.body.lineItems
+        .map((l: { payload: { participant?: { email?: string } } }) => l.payload.participant?.email)
+        .sort(),
+    ).to.deep.equal(['ann@example.test', 'ben@example.test']);
   });
 });

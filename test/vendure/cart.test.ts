@@ -12,9 +12,11 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
   this.timeout(60_000);
   let t: ShopClient;
   let buyer: Record<string, string>;
-  const activeOrder = '{ activeOrder { id code subTotal lines { quantity unitPrice linePrice productVariant { id sku } } } }';
+  const activeOrder =
+    '{ activeOrder { id code subTotal lines { quantity unitPrice linePrice productVariant { id sku } } } }';
   type Line = { quantity: number; unitPrice: number; linePrice: number; productVariant: { id: string; sku: string } };
-  const lineOf = (order: { lines: Line[] } | null, sku: string) => order?.lines.find((l) => l.productVariant.sku === sku);
+  const lineOf = (order: { lines: Line[] } | null, sku: string) =>
+    order?.lines.find((l) => l.productVariant.sku === sku);
 
   before(async function () {
     this.timeout(240_000);
@@ -28,7 +30,12 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
   });
 
   it("a fast-order add lands in the customer's Vendure activeOrder; a second add of the product raises the line's quantity", async () => {
-    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'PAPER-001', quantity: 3 }, { productNumber: 'NO-SUCH-NUMBER', quantity: 1 }] });
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, {
+      items: [
+        { productNumber: 'PAPER-001', quantity: 3 },
+        { productNumber: 'NO-SUCH-NUMBER', quantity: 1 },
+      ],
+    });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     expect(added.body).to.include({ success: false, added: 1, failed: 1 });
     expect(added.body.items[1].error.code).to.equal('SUITE__PRODUCT_NOT_FOUND');
@@ -36,7 +43,9 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
     const first = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
     expect(lineOf(first, 'PAPER-001')).to.include({ quantity: 3, unitPrice: 549, linePrice: 1647 });
 
-    const again = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'PAPER-001', quantity: 2 }] });
+    const again = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, {
+      items: [{ productNumber: 'PAPER-001', quantity: 2 }],
+    });
     expect(again.body).to.include({ success: true, added: 1 });
     const second = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
     expect(second.id).to.equal(first.id);
@@ -46,7 +55,12 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
 
   it("an employee's fast-order add lands in the employee's own active order, not in the company admin's", async () => {
     const purchaser = await t.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
-    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', { 'suite-context-token': purchaser['suite-context-token']! }, { items: [{ productNumber: 'CHAIR-001', quantity: 1 }] });
+    const added = await t.rest(
+      'POST',
+      '/store-api/b2b/add-to-cart',
+      { 'suite-context-token': purchaser['suite-context-token']! },
+      { items: [{ productNumber: 'CHAIR-001', quantity: 1 }] },
+    );
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     expect(added.body).to.include({ success: true, added: 1 });
     // Vendure's Shop API answers the employee's own cart for the employee's session...
@@ -60,14 +74,18 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
   });
 
   it("refuses more than the stock, adding nothing of that request; another customer's cart is their own", async () => {
-    const tooMany = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'DESK-001', quantity: 41 }] });
+    const tooMany = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, {
+      items: [{ productNumber: 'DESK-001', quantity: 41 }],
+    });
     expect(tooMany.body.items[0].error.code, JSON.stringify(tooMany.body)).to.equal('SUITE__OUT_OF_STOCK');
     const order = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
     expect(lineOf(order, 'DESK-001')).to.equal(undefined);
 
     // The partner's cart is theirs: the buyer's lines are not in it.
     const partner = bearer(await t.vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
-    const partnerAdd = await t.rest('POST', '/store-api/b2b/add-to-cart', partner, { items: [{ productNumber: 'ARM-001', quantity: 1 }] });
+    const partnerAdd = await t.rest('POST', '/store-api/b2b/add-to-cart', partner, {
+      items: [{ productNumber: 'ARM-001', quantity: 1 }],
+    });
     expect(partnerAdd.body.success, JSON.stringify(partnerAdd.body)).to.equal(true);
     const partnerOrder = (await t.gql('shop-api', activeOrder, {}, partner)).data.activeOrder;
     expect(partnerOrder.lines.map((l: Line) => l.productVariant.sku)).to.deep.equal(['ARM-001']);
@@ -78,17 +96,30 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
     const ids = t.shop.state.ids;
     const { data } = await t.gql('shop-api', '{ product(slug: "monitor-arm") { variants { id } } }');
     const armId = data.product.variants[0].id as string;
-    const customers = await t.gql('admin-api', `{ customers(options: { filter: { emailAddress: { eq: "${DEMO_CUSTOMER.email}" } } }) { items { id } } }`, {}, admin);
-    const price = await t.rest('POST', '/b2b-admin-api/suite-customer-price', admin, { customerId: ids.toPlugin(customers.data.customers.items[0].id), productId: ids.toPlugin(armId), price: 59.9 });
+    const customers = await t.gql(
+      'admin-api',
+      `{ customers(options: { filter: { emailAddress: { eq: "${DEMO_CUSTOMER.email}" } } }) { items { id } } }`,
+      {},
+      admin,
+    );
+    const price = await t.rest('POST', '/b2b-admin-api/suite-customer-price', admin, {
+      customerId: ids.toPlugin(customers.data.customers.items[0].id),
+      productId: ids.toPlugin(armId),
+      price: 59.9,
+    });
     expect(price.status, JSON.stringify(price.body)).to.equal(201);
 
-    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productId: ids.toPlugin(armId), quantity: 2 }] });
+    const added = await t.rest('POST', '/store-api/b2b/add-to-cart', buyer, {
+      items: [{ productId: ids.toPlugin(armId), quantity: 2 }],
+    });
     expect(added.body.success, JSON.stringify(added.body)).to.equal(true);
     const order = (await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder;
     expect(lineOf(order, 'ARM-001')).to.include({ quantity: 2, unitPrice: 5990, linePrice: 11980 });
 
     // cart.get + cart.price: the approval's lines and net total are Vendure's.
-    const created = await t.rest('POST', '/store-api/order-approval/create', buyer, { cartToken: ids.toPlugin(order.id) });
+    const created = await t.rest('POST', '/store-api/order-approval/create', buyer, {
+      cartToken: ids.toPlugin(order.id),
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const approvalId = created.headers.get('suite-order-approval-id')!;
     const approval = await t.rest('GET', `/store-api/b2b/order-approval/${approvalId}`, buyer);
@@ -99,7 +130,9 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
 
     // Another customer's cart token is not a cart of the caller.
     const partner = bearer(await t.vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
-    const foreign = await t.rest('POST', '/store-api/order-approval/create', partner, { cartToken: ids.toPlugin(order.id) });
+    const foreign = await t.rest('POST', '/store-api/order-approval/create', partner, {
+      cartToken: ids.toPlugin(order.id),
+    });
     expect(foreign.status).to.equal(400);
     expect(foreign.body.errors[0].code).to.equal('SUITE__CART_NOT_FOUND');
   });
@@ -111,7 +144,11 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
     const before = lineOf((await t.gql('shop-api', activeOrder, {}, buyer)).data.activeOrder, 'ARM-001')?.quantity ?? 0;
     let added = 0;
     for (let wave = 0; wave < 3; wave++) {
-      const answers = await Promise.all(Array.from({ length: 10 }, () => t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'ARM-001', quantity: 1 }] })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          t.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items: [{ productNumber: 'ARM-001', quantity: 1 }] }),
+        ),
+      );
       for (const answer of answers) {
         expect(answer.status, JSON.stringify(answer.body)).to.be.below(500);
         if (answer.status === 200) added += answer.body.added as number;

@@ -29,7 +29,10 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
     const groups = await t.gql('admin-api', '{ customerGroups { items { id name } } }', {}, admin);
     const group = groups.data.customerGroups.items.find((g: { name: string }) => g.name === PARTNER_GROUP);
     const ids = t.shop.state.ids;
-    const assigned = await t.rest('POST', '/b2b-admin-api/suite-partial-assortment-product-rule', admin, { productId: ids.toPlugin(data.product.variants[0].id), ruleId: ids.toPlugin(group.id) });
+    const assigned = await t.rest('POST', '/b2b-admin-api/suite-partial-assortment-product-rule', admin, {
+      productId: ids.toPlugin(data.product.variants[0].id),
+      ruleId: ids.toPlugin(group.id),
+    });
     expect(assigned.status, JSON.stringify(assigned.body)).to.equal(204);
   });
 
@@ -57,13 +60,22 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
     });
 
     it('filters and sorts by product fields (price in the currency, name), pages with a total', async () => {
-      const cheap = await t.rest('POST', '/store-api/b2b/fast-order-product-search', partner, { filter: [{ type: 'range', field: 'price', parameters: { lt: 100 } }], sort: [{ field: 'price', order: 'DESC' }] });
+      const cheap = await t.rest('POST', '/store-api/b2b/fast-order-product-search', partner, {
+        filter: [{ type: 'range', field: 'price', parameters: { lt: 100 } }],
+        sort: [{ field: 'price', order: 'DESC' }],
+      });
       expect(cheap.status, JSON.stringify(cheap.body)).to.equal(200);
       expect(numbersOf(cheap.body)).to.deep.equal(['ARM-001', 'PAPER-001']);
-      const page = await t.rest('POST', '/store-api/b2b/fast-order-product-search', partner, { sort: [{ field: 'name', order: 'ASC' }], limit: 2, page: 2 });
+      const page = await t.rest('POST', '/store-api/b2b/fast-order-product-search', partner, {
+        sort: [{ field: 'name', order: 'ASC' }],
+        limit: 2,
+        page: 2,
+      });
       expect(page.body.total).to.equal(4);
       expect(page.body.elements.map((e: { name: string }) => e.name)).to.deep.equal(['Office Chair', 'Standing Desk']);
-      const unknown = await t.rest('POST', '/store-api/b2b/fast-order-product-search', partner, { filter: [{ type: 'equals', field: 'price', value: 'cheap' }] });
+      const unknown = await t.rest('POST', '/store-api/b2b/fast-order-product-search', partner, {
+        filter: [{ type: 'equals', field: 'price', value: 'cheap' }],
+      });
       expect(unknown.status).to.equal(400);
     });
 
@@ -74,7 +86,15 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
         {
           input: {
             translations: [{ languageCode: 'en', name: 'Seating', slug: 'seating', description: '' }],
-            filters: [{ code: 'variant-name-filter', arguments: [{ name: 'operator', value: 'contains' }, { name: 'term', value: 'Chair' }] }],
+            filters: [
+              {
+                code: 'variant-name-filter',
+                arguments: [
+                  { name: 'operator', value: 'contains' },
+                  { name: 'term', value: 'Chair' },
+                ],
+              },
+            ],
           },
         },
         admin,
@@ -84,11 +104,15 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       // Vendure fills a collection's variants in a job.
       let listed: { body: { elements: Array<{ productNumber: string }> } } = { body: { elements: [] } };
       for (let i = 0; i < 100 && listed.body.elements.length === 0; i++) {
-        listed = await t.rest('POST', '/store-api/b2b/fast-order-product-search', buyer, { filter: [{ type: 'equals', field: 'categoryId', value: categoryId }] });
+        listed = await t.rest('POST', '/store-api/b2b/fast-order-product-search', buyer, {
+          filter: [{ type: 'equals', field: 'categoryId', value: categoryId }],
+        });
         if (listed.body.elements.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(numbersOf(listed.body)).to.deep.equal(['CHAIR-001']);
-      const outside = await t.rest('POST', '/store-api/b2b/fast-order-product-search', buyer, { filter: [{ type: 'not', queries: [{ type: 'equals', field: 'categoryId', value: categoryId }] }] });
+      const outside = await t.rest('POST', '/store-api/b2b/fast-order-product-search', buyer, {
+        filter: [{ type: 'not', queries: [{ type: 'equals', field: 'categoryId', value: categoryId }] }],
+      });
       expect(numbersOf(outside.body)).to.deep.equal(['ARM-001', 'PAPER-001']);
       await t.settleJobs();
     });
@@ -97,7 +121,20 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       const created = await t.gql(
         'admin-api',
         'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
-        { input: { translations: [{ languageCode: 'en', name: 'Desks', slug: 'desks', description: '' }], filters: [{ code: 'variant-name-filter', arguments: [{ name: 'operator', value: 'contains' }, { name: 'term', value: 'Desk' }] }] } },
+        {
+          input: {
+            translations: [{ languageCode: 'en', name: 'Desks', slug: 'desks', description: '' }],
+            filters: [
+              {
+                code: 'variant-name-filter',
+                arguments: [
+                  { name: 'operator', value: 'contains' },
+                  { name: 'term', value: 'Desk' },
+                ],
+              },
+            ],
+          },
+        },
         admin,
       );
       expect(created.errors, JSON.stringify(created)).to.equal(undefined);
@@ -108,10 +145,16 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
         await new Promise((resolve) => setTimeout(resolve, 200));
         forPartner = await t.gql('shop-api', query, {}, partner);
       }
-      expect(forPartner.data.collection.productVariants, JSON.stringify(forPartner)).to.deep.equal({ totalItems: 1, items: [{ sku: 'DESK-001' }] });
+      expect(forPartner.data.collection.productVariants, JSON.stringify(forPartner)).to.deep.equal({
+        totalItems: 1,
+        items: [{ sku: 'DESK-001' }],
+      });
       for (const headers of [buyer, {}]) {
         const other = await t.gql('shop-api', query, {}, headers);
-        expect(other.data.collection.productVariants, JSON.stringify(other)).to.deep.equal({ totalItems: 0, items: [] });
+        expect(other.data.collection.productVariants, JSON.stringify(other)).to.deep.equal({
+          totalItems: 0,
+          items: [],
+        });
       }
       await t.settleJobs();
     });
@@ -119,47 +162,98 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
     it('the variant list of a product without variants is empty; a hidden product is a 404', async () => {
       const ids = t.shop.state.ids;
       const { data } = await t.gql('shop-api', '{ products { items { slug variants { id } } } }', {}, partner);
-      const variantOf = (slug: string) => ids.toPlugin(data.products.items.find((p: { slug: string }) => p.slug === slug).variants[0].id);
+      const variantOf = (slug: string) =>
+        ids.toPlugin(data.products.items.find((p: { slug: string }) => p.slug === slug).variants[0].id);
       const chair = await t.rest('GET', `/store-api/variant-list/${variantOf('office-chair')}`, buyer);
       expect(chair.status, JSON.stringify(chair.body)).to.equal(200);
       expect(chair.body.elements).to.deep.equal([]);
       expect(chair.body.parentId).to.equal(variantOf('office-chair'));
-      expect((await t.rest('GET', `/store-api/variant-list/${variantOf('standing-desk')}`, buyer)).status).to.equal(404);
-      expect((await t.rest('GET', `/store-api/variant-list/${variantOf('standing-desk')}`, partner)).status).to.equal(200);
+      expect((await t.rest('GET', `/store-api/variant-list/${variantOf('standing-desk')}`, buyer)).status).to.equal(
+        404,
+      );
+      expect((await t.rest('GET', `/store-api/variant-list/${variantOf('standing-desk')}`, partner)).status).to.equal(
+        200,
+      );
     });
     it("a Vendure product's variants are the variant list (options by group), each variant naming the family", async () => {
       const en = (name: string) => [{ languageCode: 'en', name }];
       const group = await t.gql(
         'admin-api',
         'mutation ($input: CreateProductOptionGroupInput!) { createProductOptionGroup(input: $input) { id options { id code } } }',
-        { input: { code: 'size', translations: en('Size'), options: [{ code: 'small', translations: en('Small') }, { code: 'large', translations: en('Large') }] } },
+        {
+          input: {
+            code: 'size',
+            translations: en('Size'),
+            options: [
+              { code: 'small', translations: en('Small') },
+              { code: 'large', translations: en('Large') },
+            ],
+          },
+        },
         admin,
       );
       expect(group.errors, JSON.stringify(group)).to.equal(undefined);
-      const product = await t.gql('admin-api', 'mutation ($input: CreateProductInput!) { createProduct(input: $input) { id } }', { input: { translations: [{ languageCode: 'en', name: 'Box File', slug: 'box-file', description: '' }] } }, admin);
+      const product = await t.gql(
+        'admin-api',
+        'mutation ($input: CreateProductInput!) { createProduct(input: $input) { id } }',
+        { input: { translations: [{ languageCode: 'en', name: 'Box File', slug: 'box-file', description: '' }] } },
+        admin,
+      );
       const productId = product.data.createProduct.id as string;
-      await t.gql('admin-api', 'mutation ($p: ID!, $g: ID!) { addOptionGroupToProduct(productId: $p, optionGroupId: $g) { id } }', { p: productId, g: group.data.createProductOptionGroup.id }, admin);
-      const option = (code: string) => group.data.createProductOptionGroup.options.find((o: { code: string }) => o.code === code).id as string;
+      await t.gql(
+        'admin-api',
+        'mutation ($p: ID!, $g: ID!) { addOptionGroupToProduct(productId: $p, optionGroupId: $g) { id } }',
+        { p: productId, g: group.data.createProductOptionGroup.id },
+        admin,
+      );
+      const option = (code: string) =>
+        group.data.createProductOptionGroup.options.find((o: { code: string }) => o.code === code).id as string;
       const variants = await t.gql(
         'admin-api',
         'mutation ($input: [CreateProductVariantInput!]!) { createProductVariants(input: $input) { id sku } }',
         {
           input: [
-            { productId, sku: 'BOX-L', price: 590, optionIds: [option('large')], translations: en('Box File large'), stockOnHand: 50 },
-            { productId, sku: 'BOX-S', price: 390, optionIds: [option('small')], translations: en('Box File small'), stockOnHand: 50 },
+            {
+              productId,
+              sku: 'BOX-L',
+              price: 590,
+              optionIds: [option('large')],
+              translations: en('Box File large'),
+              stockOnHand: 50,
+            },
+            {
+              productId,
+              sku: 'BOX-S',
+              price: 390,
+              optionIds: [option('small')],
+              translations: en('Box File small'),
+              stockOnHand: 50,
+            },
           ],
         },
         admin,
       );
       expect(variants.errors, JSON.stringify(variants)).to.equal(undefined);
       const ids = t.shop.state.ids;
-      const [large, small] = (variants.data.createProductVariants as Array<{ id: string }>).map((v) => ids.toPlugin(v.id));
+      const [large, small] = (variants.data.createProductVariants as Array<{ id: string }>).map((v) =>
+        ids.toPlugin(v.id),
+      );
 
       const list = await t.rest('GET', `/store-api/variant-list/${small}`, buyer);
       expect(list.status, JSON.stringify(list.body)).to.equal(200);
       expect(list.body.parentId).to.equal(large);
-      expect(list.body.elements.map((e: { productNumber: string }) => e.productNumber)).to.deep.equal(['BOX-L', 'BOX-S']);
-      expect(list.body.elements[1].options).to.deep.equal([{ groupId: ids.toPlugin(group.data.createProductOptionGroup.id), group: 'Size', optionId: ids.toPlugin(option('small')), option: 'Small' }]);
+      expect(list.body.elements.map((e: { productNumber: string }) => e.productNumber)).to.deep.equal([
+        'BOX-L',
+        'BOX-S',
+      ]);
+      expect(list.body.elements[1].options).to.deep.equal([
+        {
+          groupId: ids.toPlugin(group.data.createProductOptionGroup.id),
+          group: 'Size',
+          optionId: ids.toPlugin(option('small')),
+          option: 'Small',
+        },
+      ]);
       expect(list.body.elements[1].calculatedPrice.unitPrice).to.equal(3.9);
       await t.settleJobs();
     });
@@ -177,15 +271,20 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       });
       expect(created.status, JSON.stringify(created.body)).to.be.oneOf([200, 201]);
       const listId = (created.body.productList ?? created.body).id as string;
-      const items = (body: { elements: Array<{ productNumber?: string; articleNumber?: string; product?: { productNumber: string } }> }) =>
-        body.elements.map((e) => e.articleNumber ?? e.productNumber ?? e.product?.productNumber);
+      const items = (body: {
+        elements: Array<{ productNumber?: string; articleNumber?: string; product?: { productNumber: string } }>;
+      }) => body.elements.map((e) => e.articleNumber ?? e.productNumber ?? e.product?.productNumber);
 
-      const sorted = await t.rest('POST', `/store-api/product-list/${listId}/items`, partner, { sort: [{ field: 'articleNumber', order: 'DESC' }] });
+      const sorted = await t.rest('POST', `/store-api/product-list/${listId}/items`, partner, {
+        sort: [{ field: 'articleNumber', order: 'DESC' }],
+      });
       expect(sorted.status, JSON.stringify(sorted.body)).to.equal(200);
       expect(items(sorted.body)).to.deep.equal(['PAPER-001', 'DESK-001', 'CHAIR-001']);
       const term = await t.rest('POST', `/store-api/product-list/${listId}/items`, partner, { term: 'desk' });
       expect(items(term.body)).to.deep.equal(['DESK-001']);
-      const prefix = await t.rest('POST', `/store-api/product-list/${listId}/items`, partner, { filter: [{ type: 'prefix', field: 'articleNumber', value: 'CH' }] });
+      const prefix = await t.rest('POST', `/store-api/product-list/${listId}/items`, partner, {
+        filter: [{ type: 'prefix', field: 'articleNumber', value: 'CH' }],
+      });
       expect(items(prefix.body)).to.deep.equal(['CHAIR-001']);
     });
   });
@@ -197,47 +296,90 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       const reps = await t.rest('GET', '/b2b-admin-api/suite-sales-representative', admin);
       expect(reps.status, JSON.stringify(reps.body)).to.equal(200);
       const repId = reps.body.data[0].id as string;
-      const customers = await t.gql('admin-api', `{ customers(options: { filter: { emailAddress: { eq: "${PARTNER_CUSTOMER.email}" } } }) { items { id } } }`, {}, admin);
+      const customers = await t.gql(
+        'admin-api',
+        `{ customers(options: { filter: { emailAddress: { eq: "${PARTNER_CUSTOMER.email}" } } }) { items { id } } }`,
+        {},
+        admin,
+      );
       const partnerId = ids.toPlugin(customers.data.customers.items[0].id);
-      const assigned = await t.rest('POST', `/b2b-admin-api/suite-sales-representative/${repId}/customers`, admin, { customerIds: [partnerId] });
+      const assigned = await t.rest('POST', `/b2b-admin-api/suite-sales-representative/${repId}/customers`, admin, {
+        customerIds: [partnerId],
+      });
       expect(assigned.status, JSON.stringify(assigned.body)).to.equal(200);
 
-      const rep = { 'suite-context-token': await t.pluginLogin(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password) };
+      const rep = {
+        'suite-context-token': await t.pluginLogin(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password),
+      };
       const all = await t.rest('POST', '/store-api/sales-representative/customer-search', rep, {});
       expect(all.status, JSON.stringify(all.body)).to.equal(200);
       expect(all.body.total).to.equal(2);
       const byTerm = await t.rest('POST', '/store-api/sales-representative/customer-search', rep, { term: 'partner' });
       expect(byTerm.body.elements.map((c: { email: string }) => c.email)).to.deep.equal([PARTNER_CUSTOMER.email]);
-      expect(byTerm.body.elements[0]).to.include({ id: partnerId, firstName: PARTNER_CUSTOMER.firstName, customerNumber: customers.data.customers.items[0].id });
-      const sorted = await t.rest('POST', '/store-api/sales-representative/customer-search', rep, { sort: [{ field: 'lastName', order: 'ASC' }] });
-      expect(sorted.body.elements.map((c: { lastName: string }) => c.lastName)).to.deep.equal([DEMO_CUSTOMER.lastName, PARTNER_CUSTOMER.lastName]);
-      const byGroup = await t.rest('POST', '/store-api/sales-representative/customer-search', rep, { filter: [{ type: 'equals', field: 'groupId', value: null }] });
+      expect(byTerm.body.elements[0]).to.include({
+        id: partnerId,
+        firstName: PARTNER_CUSTOMER.firstName,
+        customerNumber: customers.data.customers.items[0].id,
+      });
+      const sorted = await t.rest('POST', '/store-api/sales-representative/customer-search', rep, {
+        sort: [{ field: 'lastName', order: 'ASC' }],
+      });
+      expect(sorted.body.elements.map((c: { lastName: string }) => c.lastName)).to.deep.equal([
+        DEMO_CUSTOMER.lastName,
+        PARTNER_CUSTOMER.lastName,
+      ]);
+      const byGroup = await t.rest('POST', '/store-api/sales-representative/customer-search', rep, {
+        filter: [{ type: 'equals', field: 'groupId', value: null }],
+      });
       expect(byGroup.body.elements.map((c: { email: string }) => c.email)).to.deep.equal([DEMO_CUSTOMER.email]);
     });
 
     it("switches the customer's default billing address in Vendure; another customer's address is a 404", async () => {
       const address = 'mutation ($input: CreateAddressInput!) { createCustomerAddress(input: $input) { id } }';
-      const input = (street: string) => ({ fullName: 'Bea Buyer', company: 'Demo Company', streetLine1: street, city: 'Berlin', postalCode: '10115', countryCode: 'DE' });
+      const input = (street: string) => ({
+        fullName: 'Bea Buyer',
+        company: 'Demo Company',
+        streetLine1: street,
+        city: 'Berlin',
+        postalCode: '10115',
+        countryCode: 'DE',
+      });
       const first = await t.gql('shop-api', address, { input: input('Hauptstr. 1') }, buyer);
       const second = await t.gql('shop-api', address, { input: input('Nebenstr. 2') }, buyer);
       expect(second.errors, JSON.stringify(second)).to.equal(undefined);
       const ids = t.shop.state.ids;
       const purchaser = { 'suite-context-token': await t.pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password) };
-      for (const [headers, id] of [[buyer, first.data.createCustomerAddress.id], [purchaser, second.data.createCustomerAddress.id]] as const) {
+      for (const [headers, id] of [
+        [buyer, first.data.createCustomerAddress.id],
+        [purchaser, second.data.createCustomerAddress.id],
+      ] as const) {
         const switched = await t.rest('GET', `/store-api/b2b/address/switch-billing/${ids.toPlugin(id)}`, headers);
         expect(switched.status, JSON.stringify(switched.body)).to.equal(200);
-        const customer = await t.gql('shop-api', '{ activeCustomer { addresses { id defaultBillingAddress } } }', {}, buyer);
-        const defaults = customer.data.activeCustomer.addresses.filter((a: { defaultBillingAddress: boolean }) => a.defaultBillingAddress).map((a: { id: string }) => a.id);
+        const customer = await t.gql(
+          'shop-api',
+          '{ activeCustomer { addresses { id defaultBillingAddress } } }',
+          {},
+          buyer,
+        );
+        const defaults = customer.data.activeCustomer.addresses
+          .filter((a: { defaultBillingAddress: boolean }) => a.defaultBillingAddress)
+          .map((a: { id: string }) => a.id);
         expect(defaults).to.deep.equal([id]);
       }
-      const foreign = await t.rest('GET', `/store-api/b2b/address/switch-shipping/${ids.toPlugin(first.data.createCustomerAddress.id)}`, partner);
+      const foreign = await t.rest(
+        'GET',
+        `/store-api/b2b/address/switch-shipping/${ids.toPlugin(first.data.createCustomerAddress.id)}`,
+        partner,
+      );
       expect(foreign.status).to.equal(404);
     });
   });
 
   describe('documents (documents.*, an adapter table)', () => {
     it("the representative sends the demo offer: its PDF is in the customer's documents and downloads; not another customer's", async () => {
-      const rep = { 'suite-context-token': await t.pluginLogin(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password) };
+      const rep = {
+        'suite-context-token': await t.pluginLogin(DEMO_REPRESENTATIVE.email, DEMO_REPRESENTATIVE.password),
+      };
       const offers = await t.rest('POST', '/store-api/offer/list', rep, {});
       expect(offers.status, JSON.stringify(offers.body)).to.equal(200);
       const offer = offers.body.elements[0] as { id: string };
@@ -247,11 +389,20 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       const listed = await t.rest('POST', '/store-api/customer-documents/', buyer, {});
       expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
       expect(listed.body.total).to.equal(1);
-      const [document] = listed.body.elements as Array<{ id: string; type: string; downloadPath: string; orderNumber: string | null }>;
+      const [document] = listed.body.elements as Array<{
+        id: string;
+        type: string;
+        downloadPath: string;
+        orderNumber: string | null;
+      }>;
       expect(document).to.include({ id: sent.body.documentId, type: 'offer', orderNumber: null });
       const pdf = await fetch(`${t.shop.url}${document!.downloadPath}`, { headers: buyer });
       expect(pdf.status).to.equal(200);
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).to.equal('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).to.equal('%PDF-');
       expect((await t.rest('POST', '/store-api/customer-documents/', partner, {})).body.total).to.equal(0);
       expect((await fetch(`${t.shop.url}${document!.downloadPath}`, { headers: partner })).status).to.equal(404);
     });

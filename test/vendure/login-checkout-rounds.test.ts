@@ -9,7 +9,9 @@ import { bearer, bootShop, type GqlAnswer, type RestAnswer, type ShopClient } fr
  * MariaDB and PostgreSQL (row locks, no database-wide write lock), to keep the suite's time there.
  * `VENDURE_ROUNDS` sets it.
  */
-const ROUNDS = Number(process.env.VENDURE_ROUNDS ?? (/^(mysql|mariadb|postgres(ql)?):/.test(process.env.DATABASE_URL ?? '') ? 20 : 200));
+const ROUNDS = Number(
+  process.env.VENDURE_ROUNDS ?? (/^(mysql|mariadb|postgres(ql)?):/.test(process.env.DATABASE_URL ?? '') ? 20 : 200),
+);
 /** The rounds take turns among this many employees (each login a new session of one of them). */
 const EMPLOYEES = 25;
 
@@ -31,7 +33,8 @@ describe('Vendure: sequential employee logins and Shop API checkouts with the jo
 
   const failures: string[] = [];
   const checkRest = (what: string, answer: RestAnswer) => {
-    if (answer.status === 409 || answer.status >= 500) failures.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status === 409 || answer.status >= 500)
+      failures.push(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
   };
   const checkGql = (what: string, answer: GqlAnswer) => {
     if (answer.errors?.length) failures.push(`${what}: ${JSON.stringify(answer.errors)}`);
@@ -48,7 +51,13 @@ describe('Vendure: sequential employee logins and Shop API checkouts with the jo
     const roleId = (await client.rest('GET', '/store-api/context', approver)).body.employee.roleId as string;
     for (let i = 0; i < EMPLOYEES; i++) {
       const email = `round-${i}-${newId().slice(0, 6)}@demo-company.test`;
-      const created = await client.rest('POST', '/store-api/b2b/employee', companyAdmin, { email, firstName: `Round ${i}`, lastName: 'Buyer', roleId, password: PASSWORD });
+      const created = await client.rest('POST', '/store-api/b2b/employee', companyAdmin, {
+        email,
+        firstName: `Round ${i}`,
+        lastName: 'Buyer',
+        roleId,
+        password: PASSWORD,
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       employees.push(email);
     }
@@ -75,7 +84,11 @@ describe('Vendure: sequential employee logins and Shop API checkouts with the jo
         continue;
       }
       const contextToken = login.body.contextToken as string;
-      const authenticated = await client.gql('shop-api', 'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename } }', { t: contextToken });
+      const authenticated = await client.gql(
+        'shop-api',
+        'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename } }',
+        { t: contextToken },
+      );
       checkGql(`round ${round} authenticate`, authenticated);
       if (!authenticated.token) {
         failures.push(`round ${round} authenticate: no session token ${JSON.stringify(authenticated.data)}`);
@@ -87,18 +100,37 @@ describe('Vendure: sequential employee logins and Shop API checkouts with the jo
         checkGql(`round ${round} ${what}`, answer);
         return answer;
       };
-      await step('add', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename } }', { v: paperVariantId });
-      await step('address', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }');
+      await step('add', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename } }', {
+        v: paperVariantId,
+      });
+      await step(
+        'address',
+        'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }',
+      );
       const methods = await step('shipping methods', '{ eligibleShippingMethods { id } }');
-      await step('shipping', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data?.eligibleShippingMethods?.[0]?.id] });
-      const toPayment = await step('to payment', 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on OrderStateTransitionError { transitionError } } }');
-      if (toPayment.data?.transitionOrderToState?.__typename !== 'Order') failures.push(`round ${round} to payment: ${JSON.stringify(toPayment.data)}`);
-      const paid = await step('payment', 'mutation { addPaymentToOrder(input: { method: "invoice", metadata: {} }) { __typename ... on Order { code state } ... on ErrorResult { errorCode message } } }');
-      if (paid.data?.addPaymentToOrder?.state === 'PaymentAuthorized') placed.push(paid.data.addPaymentToOrder.code as string);
+      await step(
+        'shipping',
+        'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }',
+        { id: [methods.data?.eligibleShippingMethods?.[0]?.id] },
+      );
+      const toPayment = await step(
+        'to payment',
+        'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on OrderStateTransitionError { transitionError } } }',
+      );
+      if (toPayment.data?.transitionOrderToState?.__typename !== 'Order')
+        failures.push(`round ${round} to payment: ${JSON.stringify(toPayment.data)}`);
+      const paid = await step(
+        'payment',
+        'mutation { addPaymentToOrder(input: { method: "invoice", metadata: {} }) { __typename ... on Order { code state } ... on ErrorResult { errorCode message } } }',
+      );
+      if (paid.data?.addPaymentToOrder?.state === 'PaymentAuthorized')
+        placed.push(paid.data.addPaymentToOrder.code as string);
       else failures.push(`round ${round} payment: ${JSON.stringify(paid.data)}`);
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`      ${ROUNDS} rounds in ${seconds.toFixed(1)} s (${((seconds * 1000) / ROUNDS).toFixed(0)} ms a round)`);
+    console.log(
+      `      ${ROUNDS} rounds in ${seconds.toFixed(1)} s (${((seconds * 1000) / ROUNDS).toFixed(0)} ms a round)`,
+    );
     expect(failures.slice(0, 10), `${failures.length} failed steps`).to.deep.equal([]);
     expect(new Set(placed).size, JSON.stringify(placed)).to.equal(ROUNDS);
   });

@@ -14,15 +14,18 @@ import { insertPublishedEvent } from './helpers/events.js';
  * job worker (src/lib, shared) run in the shop process on the adapter's tables and send over SMTP
  * to a real server on loopback.
  */
-describe('Vendure: the plugin\'s mails and jobs', function () {
+describe("Vendure: the plugin's mails and jobs", function () {
   this.timeout(60_000);
   let client: ShopClient;
   let mailbox: TestMailbox;
-  const sentTo = (to: string, template: string) => (mail: ReceivedMail) => mail.envelopeTo.includes(to) && mail.headers.get('x-suite-template') === template;
+  const sentTo = (to: string, template: string) => (mail: ReceivedMail) =>
+    mail.envelopeTo.includes(to) && mail.headers.get('x-suite-template') === template;
 
   const createEvent = (variantId: string, name: string, startsInHours: number) =>
     insertPublishedEvent(client.shop.state.db, client.shop.state.ids.toPlugin(variantId), { name, startsInHours });
-  const variantOf = async (slug: string) => ((await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0].id as string);
+  const variantOf = async (slug: string) =>
+    (await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0]
+      .id as string;
 
   before(async function () {
     this.timeout(240_000);
@@ -36,7 +39,7 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
     await mailbox?.stop();
   });
 
-  it('confirms a Vendure order with an event ticket by mail, naming the participant (the shop\'s worker sends it over SMTP)', async () => {
+  it("confirms a Vendure order with an event ticket by mail, naming the participant (the shop's worker sends it over SMTP)", async () => {
     const armVariantId = await variantOf('monitor-arm');
     await createEvent(armVariantId, 'Ergonomics seminar', 20 * 24);
     const buyer = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
@@ -47,18 +50,42 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
       buyer,
     );
     expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
-    await client.gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, buyer);
+    await client.gql(
+      'shop-api',
+      'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }',
+      {},
+      buyer,
+    );
     const methods = await client.gql('shop-api', '{ eligibleShippingMethods { id } }', {}, buyer);
-    await client.gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, buyer);
-    const passed = await client.gql('shop-api', 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on OrderStateTransitionError { transitionError } } }', {}, buyer);
+    await client.gql(
+      'shop-api',
+      'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }',
+      { id: [methods.data.eligibleShippingMethods[0].id] },
+      buyer,
+    );
+    const passed = await client.gql(
+      'shop-api',
+      'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on OrderStateTransitionError { transitionError } } }',
+      {},
+      buyer,
+    );
     expect(passed.data.transitionOrderToState.__typename, JSON.stringify(passed)).to.equal('Order');
     const payment = await client.gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, buyer);
-    const method = payment.data.eligiblePaymentMethods.find((m: { isEligible: boolean }) => m.isEligible).code as string;
-    const paid = await client.gql('shop-api', 'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { code } } }', { m: method }, buyer);
+    const method = payment.data.eligiblePaymentMethods.find((m: { isEligible: boolean }) => m.isEligible)
+      .code as string;
+    const paid = await client.gql(
+      'shop-api',
+      'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { code } } }',
+      { m: method },
+      buyer,
+    );
     expect(paid.data.addPaymentToOrder.__typename, JSON.stringify(paid)).to.equal('Order');
     const code = paid.data.addPaymentToOrder.code as string;
 
-    const mail = await mailbox.waitFor((m) => sentTo(DEMO_CUSTOMER.email, 'order-confirmation')(m) && (m.html || '').includes(code), 20_000);
+    const mail = await mailbox.waitFor(
+      (m) => sentTo(DEMO_CUSTOMER.email, 'order-confirmation')(m) && (m.html || '').includes(code),
+      20_000,
+    );
     expect(mail.html).to.contain('Participant: Ann Example &lt;ann@example.test&gt;');
     expect(mail.text).to.contain(code);
     expect(mail.from?.value[0]).to.deep.include({ name: 'Example shop', address: 'no-reply@localhost' });
@@ -66,7 +93,12 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
     let state = '';
     for (let i = 0; i < 50 && state !== 'sent'; i++) {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      state = (await client.shop.state.db('suite_host_mail_outbox').where({ template: 'order-confirmation', recipient: DEMO_CUSTOMER.email }).first()).state as string;
+      state = (
+        await client.shop.state
+          .db('suite_host_mail_outbox')
+          .where({ template: 'order-confirmation', recipient: DEMO_CUSTOMER.email })
+          .first()
+      ).state as string;
     }
     expect(state).to.equal('sent');
   });
@@ -74,7 +106,9 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
   it('runs a scheduled plugin job (the event reminder) once although several workers run it at the same time (MariaDB: two more with their own pools)', async () => {
     const chairVariantId = await variantOf('office-chair');
     const eventId = await createEvent(chairVariantId, 'Seating workshop', 2);
-    const customerId = client.shop.state.ids.toPlugin((await client.shop.state.db('customer').where({ emailAddress: DEMO_CUSTOMER.email }).first('id')).id);
+    const customerId = client.shop.state.ids.toPlugin(
+      (await client.shop.state.db('customer').where({ emailAddress: DEMO_CUSTOMER.email }).first('id')).id,
+    );
     const email = `remind-${newId().slice(0, 8)}@example.test`;
     await insertParticipant(client.shop.state.db, {
       id: newId(),
@@ -92,13 +126,17 @@ describe('Vendure: the plugin\'s mails and jobs', function () {
 
     // MariaDB: two more workers with their own pools play two more processes. SQLite has one worker
     // (the shop's, on the adapter's pool of one): it runs twice at once there.
-    const pools = client.shop.state.dialect === 'mysql' ? [createDb(client.databaseUrl), createDb(client.databaseUrl)] : [];
+    const pools =
+      client.shop.state.dialect === 'mysql' ? [createDb(client.databaseUrl), createDb(client.databaseUrl)] : [];
     try {
       const workers = [client.shop.state.jobs, ...pools.map((db) => createVendureJobs({ ...client.shop.state, db }))];
       // Every worker runs every schedule now (the reminder's included), as processes whose turn came at once.
       const ran = await Promise.all([...workers, client.shop.state.jobs].map((worker) => worker.runDue()));
       expect(ran.reduce((a, b) => a + b, 0)).to.be.greaterThan(0);
-      const schedule = await client.shop.state.db('suite_host_job_schedules').where({ name: EVENT_REMINDER_JOB }).first();
+      const schedule = await client.shop.state
+        .db('suite_host_job_schedules')
+        .where({ name: EVENT_REMINDER_JOB })
+        .first();
       expect(schedule, 'the schedule is recorded').to.not.equal(undefined);
     } finally {
       for (const db of pools) await db.destroy();

@@ -19,10 +19,18 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
   const orderFields = 'id lines { id quantity productVariant { id } }';
   const addItem = `mutation ($v: ID!, $q: Int!) { addItemToOrder(productVariantId: $v, quantity: $q) { __typename ... on Order { ${orderFields} } ... on OrderInterceptorError { errorCode message interceptorError } ... on ErrorResult { errorCode message } } }`;
   const adjust = `mutation ($l: ID!, $q: Int!) { adjustOrderLine(orderLineId: $l, quantity: $q) { __typename ... on Order { ${orderFields} } ... on OrderInterceptorError { errorCode message interceptorError } ... on ErrorResult { errorCode message } } }`;
-  const toPayment = 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
-  const variantOf = async (slug: string) => (await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0].id as string;
+  const toPayment =
+    'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
+  const variantOf = async (slug: string) =>
+    (await client.gql('shop-api', `{ product(slug: "${slug}") { variants { id } } }`)).data.product.variants[0]
+      .id as string;
   const setRule = async (variantId: string, rule: Record<string, unknown>) => {
-    const res = await client.rest('PUT', `/b2b-admin-api/suite-quantity-rule/${client.shop.state.ids.toPlugin(variantId)}`, admin, rule);
+    const res = await client.rest(
+      'PUT',
+      `/b2b-admin-api/suite-quantity-rule/${client.shop.state.ids.toPlugin(variantId)}`,
+      admin,
+      rule,
+    );
     expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
   };
 
@@ -46,17 +54,25 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
     const result = refused.data.addItemToOrder;
     expect(result.__typename, JSON.stringify(refused)).to.equal('OrderInterceptorError');
     expect(result.errorCode).to.equal('ORDER_INTERCEPTOR_ERROR');
-    expect(result.interceptorError).to.match(/^SUITE__QUANTITY_NOT_ALLOWED: /).and.contain('packs of 12').and.contain('13 is not allowed').and.contain('12 or 24');
+    expect(result.interceptorError)
+      .to.match(/^SUITE__QUANTITY_NOT_ALLOWED: /)
+      .and.contain('packs of 12')
+      .and.contain('13 is not allowed')
+      .and.contain('12 or 24');
     const added = await client.gql('shop-api', addItem, { v: paperVariantId, q: 12 }, buyer);
     expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
   });
 
   it('adjustOrderLine to 13 is refused the same way and the line keeps 12; 24 is taken', async () => {
     const { data } = await client.gql('shop-api', `{ activeOrder { ${orderFields} } }`, {}, buyer);
-    const line = data.activeOrder.lines.find((l: { productVariant: { id: string } }) => l.productVariant.id === paperVariantId);
+    const line = data.activeOrder.lines.find(
+      (l: { productVariant: { id: string } }) => l.productVariant.id === paperVariantId,
+    );
     const refused = await client.gql('shop-api', adjust, { l: line.id, q: 13 }, buyer);
     expect(refused.data.adjustOrderLine.__typename, JSON.stringify(refused)).to.equal('OrderInterceptorError');
-    expect(refused.data.adjustOrderLine.interceptorError).to.match(/^SUITE__QUANTITY_NOT_ALLOWED: /).and.contain('12 or 24');
+    expect(refused.data.adjustOrderLine.interceptorError)
+      .to.match(/^SUITE__QUANTITY_NOT_ALLOWED: /)
+      .and.contain('12 or 24');
     const after = await client.gql('shop-api', `{ activeOrder { ${orderFields} } }`, {}, buyer);
     expect(after.data.activeOrder.lines.find((l: { id: string }) => l.id === line.id).quantity).to.equal(12);
     const taken = await client.gql('shop-api', adjust, { l: line.id, q: 24 }, buyer);
@@ -67,12 +83,26 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
     const added = await client.gql('shop-api', addItem, { v: chairVariantId, q: 13 }, buyer);
     expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
     await setRule(chairVariantId, { packSize: 12 });
-    await client.gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, buyer);
+    await client.gql(
+      'shop-api',
+      'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }',
+      {},
+      buyer,
+    );
     const methods = await client.gql('shop-api', '{ eligibleShippingMethods { id } }', {}, buyer);
-    await client.gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, buyer);
+    await client.gql(
+      'shop-api',
+      'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }',
+      { id: [methods.data.eligibleShippingMethods[0].id] },
+      buyer,
+    );
     const refused = await client.gql('shop-api', toPayment, {}, buyer);
-    expect(refused.data.transitionOrderToState.__typename, JSON.stringify(refused)).to.equal('OrderStateTransitionError');
-    expect(refused.data.transitionOrderToState.transitionError).to.contain('SUITE__QUANTITY_NOT_ALLOWED').and.contain('12 or 24');
+    expect(refused.data.transitionOrderToState.__typename, JSON.stringify(refused)).to.equal(
+      'OrderStateTransitionError',
+    );
+    expect(refused.data.transitionOrderToState.transitionError)
+      .to.contain('SUITE__QUANTITY_NOT_ALLOWED')
+      .and.contain('12 or 24');
   });
 
   it('the Shop API carries the rule on the variant (suiteExtensions.quantityRule, contract 3.5), for buyers and guests', async () => {
@@ -80,14 +110,35 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
     for (const headers of [buyer, {}]) {
       const { data, errors } = await client.gql('shop-api', query, {}, headers);
       expect(errors, JSON.stringify(errors)).to.equal(undefined);
-      expect(data.product.variants[0].suiteExtensions.quantityRule).to.deep.equal({ minQuantity: 12, maxQuantity: null, step: 12, packSize: 12, priceUnit: 'piece', custom: true });
+      expect(data.product.variants[0].suiteExtensions.quantityRule).to.deep.equal({
+        minQuantity: 12,
+        maxQuantity: null,
+        step: 12,
+        packSize: 12,
+        priceUnit: 'piece',
+        custom: true,
+      });
     }
-    const desk = await client.gql('shop-api', '{ product(slug: "standing-desk") { variants { suiteExtensions } } }', {}, buyer);
-    expect(desk.data.product.variants[0].suiteExtensions.quantityRule).to.include({ minQuantity: 1, step: 1, packSize: 1, custom: false });
+    const desk = await client.gql(
+      'shop-api',
+      '{ product(slug: "standing-desk") { variants { suiteExtensions } } }',
+      {},
+      buyer,
+    );
+    expect(desk.data.product.variants[0].suiteExtensions.quantityRule).to.include({
+      minQuantity: 1,
+      step: 1,
+      packSize: 1,
+      custom: false,
+    });
   });
 
   it("the plugin's Store API answers the rule on Vendure too", async () => {
-    const res = await client.rest('GET', `/store-api/quantity-rule/${client.shop.state.ids.toPlugin(paperVariantId)}`, buyer);
+    const res = await client.rest(
+      'GET',
+      `/store-api/quantity-rule/${client.shop.state.ids.toPlugin(paperVariantId)}`,
+      buyer,
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ minQuantity: 12, step: 12, packSize: 12, custom: true });
   });

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { ConfigService, MysqlSearchStrategy, PostgresSearchStrategy, RequestContext, SqliteSearchStrategy, TransactionalConnection, type Injector, type SearchStrategy } from '@vendure/core';
+import {
+  ConfigService,
+  MysqlSearchStrategy,
+  PostgresSearchStrategy,
+  RequestContext,
+  SqliteSearchStrategy,
+  TransactionalConnection,
+  type Injector,
+  type SearchStrategy,
+} from '@vendure/core';
 import { narrowingConnection, vendureStrategyFor } from '../../src/adapters/vendure/search-strategy.js';
 
 /**
@@ -55,9 +64,13 @@ function recordingConnection(recorded: Recorded): TransactionalConnection {
   };
   return {
     getRepository: (ctxOrTarget: unknown, maybeTarget?: { name?: string }) =>
-      maybeTarget === undefined ? repositoryOf(ctxOrTarget as { name?: string }, false) : repositoryOf(maybeTarget, true),
+      maybeTarget === undefined
+        ? repositoryOf(ctxOrTarget as { name?: string }, false)
+        : repositoryOf(maybeTarget, true),
     rawConnection: {
-      getMetadata: (target: { name?: string }) => ({ tableName: target.name === 'SearchIndexItem' ? 'search_index_item' : 'other' }),
+      getMetadata: (target: { name?: string }) => ({
+        tableName: target.name === 'SearchIndexItem' ? 'search_index_item' : 'other',
+      }),
       createQueryBuilder: () => fakeBuilder(recorded, 'raw', 'raw'),
     },
   } as unknown as TransactionalConnection;
@@ -76,13 +89,20 @@ const INPUTS = [
 ];
 
 describe('Vendure: the search strategy narrowing (shape of the installed Vendure strategies)', () => {
-  const ctx = new RequestContext({ apiType: 'shop', isAuthorized: true, authorizedAsOwnerOnly: false, channel: { id: 1, defaultLanguageCode: 'en', defaultCurrencyCode: 'USD' } as never });
+  const ctx = new RequestContext({
+    apiType: 'shop',
+    isAuthorized: true,
+    authorizedAsOwnerOnly: false,
+    channel: { id: 1, defaultLanguageCode: 'en', defaultCurrencyCode: 'USD' } as never,
+  });
 
   for (const [name, create] of STRATEGIES)
     it(`${name}: every query of items, totals, facet and collection counts starts from the narrowed search index`, async () => {
       const recorded: Recorded = { repositories: [], builders: [] };
       const connection = narrowingConnection(recordingConnection(recorded), () => ['7']);
-      const injector = { get: (token: unknown) => (token === TransactionalConnection ? connection : {}) } as unknown as Injector;
+      const injector = {
+        get: (token: unknown) => (token === TransactionalConnection ? connection : {}),
+      } as unknown as Injector;
       const strategy = create();
       await strategy.init?.(injector);
       for (const input of INPUTS) {
@@ -92,18 +112,26 @@ describe('Vendure: the search strategy narrowing (shape of the installed Vendure
         await strategy.getCollectionIds(ctx, input as never, true);
       }
       expect(recorded.repositories.length, 'queries through the connection').to.be.greaterThan(0);
-      expect(recorded.repositories, 'every repository is the search index, asked for with the request context').to.deep.equal(recorded.repositories.map(() => ({ target: 'SearchIndexItem', withContext: true })));
+      expect(
+        recorded.repositories,
+        'every repository is the search index, asked for with the request context',
+      ).to.deep.equal(recorded.repositories.map(() => ({ target: 'SearchIndexItem', withContext: true })));
       const open = recorded.builders.filter((b) => b.source === 'repository' && !b.narrowed);
       expect(open, 'search index queries without the narrowing join').to.deep.equal([]);
       for (const raw of recorded.builders.filter((b) => b.source === 'raw'))
-        expect(raw.from.length > 0 && raw.from.every((from) => from.includes('NARROWED')), `a raw query reads only narrowed queries: ${raw.from.join(', ')}`).to.equal(true);
+        expect(
+          raw.from.length > 0 && raw.from.every((from) => from.includes('NARROWED')),
+          `a raw query reads only narrowed queries: ${raw.from.join(', ')}`,
+        ).to.equal(true);
     });
 
   it('leaves a request without hidden products to the strategy as it is', async () => {
     const recorded: Recorded = { repositories: [], builders: [] };
     const connection = narrowingConnection(recordingConnection(recorded), () => undefined);
     const strategy = new SqliteSearchStrategy();
-    await strategy.init({ get: (token: unknown) => (token === TransactionalConnection ? connection : {}) } as unknown as Injector);
+    await strategy.init({
+      get: (token: unknown) => (token === TransactionalConnection ? connection : {}),
+    } as unknown as Injector);
     await strategy.getSearchResults(ctx, { groupByProduct: true } as never, true);
     expect(recorded.builders.map((b) => b.narrowed)).to.deep.equal([false]);
   });

@@ -15,7 +15,9 @@ describe("Vendure: the shapes shared-transaction.ts relies on (Vendure's transac
     const ctx = RequestContext.empty();
     const manager = { marker: 'the plugin transaction' };
     (ctx as unknown as Record<symbol, unknown>)[TRANSACTION_MANAGER_KEY] = manager;
-    const connection = Object.create(TransactionalConnection.prototype) as { getTransactionManager(ctx: RequestContext): unknown };
+    const connection = Object.create(TransactionalConnection.prototype) as {
+      getTransactionManager(ctx: RequestContext): unknown;
+    };
     expect(connection.getTransactionManager(ctx)).to.equal(manager);
     // copy() keeps it (the adapter copies its base context before setting the key; Vendure copies contexts too).
     expect(connection.getTransactionManager(ctx.copy())).to.equal(manager);
@@ -28,7 +30,9 @@ describe("Vendure: the shapes shared-transaction.ts relies on (Vendure's transac
   ])
     it(`TypeORM's ${options.type} query runner has the fields and methods the patch sets`, async () => {
       const source = new DataSource(options);
-      const created = source.driver.createQueryRunner('master') as unknown as Record<string, unknown> & { constructor: new (driver: unknown) => Record<string, unknown> };
+      const created = source.driver.createQueryRunner('master') as unknown as Record<string, unknown> & {
+        constructor: new (driver: unknown) => Record<string, unknown>;
+      };
       const runner = options.type === 'better-sqlite3' ? new created.constructor(source.driver) : created;
       expect(runner.isTransactionActive, 'isTransactionActive').to.equal(false);
       expect(runner.transactionDepth, 'transactionDepth').to.equal(0);

@@ -37,7 +37,10 @@ describe('Suite B2B inside a Vendure shop', function () {
       const approver = await pluginLogin(DEMO_APPROVER.email, DEMO_APPROVER.password);
       const listed = await rest('POST', '/store-api/b2b/employees', { 'suite-context-token': approver }, {});
       expect(listed.status).to.equal(200);
-      expect(listed.body.elements.map((e: { email: string }) => e.email).sort()).to.deep.equal([DEMO_APPROVER.email, DEMO_PURCHASER.email]);
+      expect(listed.body.elements.map((e: { email: string }) => e.email).sort()).to.deep.equal([
+        DEMO_APPROVER.email,
+        DEMO_PURCHASER.email,
+      ]);
 
       const context = await rest('GET', '/store-api/context', { 'suite-context-token': approver });
       expect(context.body.actor).to.include({ type: 'employee', email: DEMO_APPROVER.email });
@@ -45,7 +48,12 @@ describe('Suite B2B inside a Vendure shop', function () {
     });
 
     it('refuses a wrong password and an unknown token with 401', async () => {
-      const wrong = await rest('POST', '/store-api/account/login', {}, { email: DEMO_PURCHASER.email, password: 'not-the-password' });
+      const wrong = await rest(
+        'POST',
+        '/store-api/account/login',
+        {},
+        { email: DEMO_PURCHASER.email, password: 'not-the-password' },
+      );
       expect(wrong.status).to.equal(401);
       expect(wrong.body.errors[0].code).to.equal('SUITE__INVALID_CREDENTIALS');
       const unknown = await rest('POST', '/store-api/b2b/employees', { 'suite-context-token': 'no-such-token' }, {});
@@ -66,7 +74,11 @@ describe('Suite B2B inside a Vendure shop', function () {
     it('answers 501 SUITE__NOT_SUPPORTED_BY_HOST for a contract call Vendure does not serve yet', async () => {
       const token = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
       // The fast order's similar products ask catalog.propertySimilarProducts, not served on Vendure yet.
-      const res = await rest('GET', `/store-api/b2b/property-similar-products/${shop.state.ids.toPlugin(1)}`, bearer(token));
+      const res = await rest(
+        'GET',
+        `/store-api/b2b/property-similar-products/${shop.state.ids.toPlugin(1)}`,
+        bearer(token),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(501);
       expect(res.body.errors[0].code).to.equal('SUITE__NOT_SUPPORTED_BY_HOST');
     });
@@ -74,9 +86,13 @@ describe('Suite B2B inside a Vendure shop', function () {
     it("opens the plugin's Admin API only to Vendure administrators", async () => {
       const customer = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
       expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule')).status).to.equal(401);
-      expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(customer))).status).to.equal(403);
+      expect(
+        (await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(customer))).status,
+      ).to.equal(403);
       const admin = await vendureLogin('admin-api', 'superadmin', 'superadmin');
-      expect((await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin))).status).to.equal(200);
+      expect(
+        (await rest('GET', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin))).status,
+      ).to.equal(200);
     });
 
     it('serves both OpenAPI documents on the paths the plugin is mounted at', async () => {
@@ -98,13 +114,14 @@ describe('Suite B2B inside a Vendure shop', function () {
       const list = await rest('GET', '/b2b-admin-api/suite-customer-activity-type?limit=1', bearer(admin));
       expect(list.status, JSON.stringify(list.body)).to.equal(200);
       expect(list.body.links.self).to.equal('/b2b-admin-api/suite-customer-activity-type?limit=1&page=1');
-      for (const link of Object.values(list.body.links as Record<string, string>)) expect(link).to.match(/^\/b2b-admin-api\/suite-customer-activity-type\?/);
+      for (const link of Object.values(list.body.links as Record<string, string>))
+        expect(link).to.match(/^\/b2b-admin-api\/suite-customer-activity-type\?/);
       const followed = await rest('GET', list.body.links.last, bearer(admin));
       expect(followed.status).to.equal(200);
     });
   });
 
-  describe('partial assortment in Vendure\'s Shop API', () => {
+  describe("partial assortment in Vendure's Shop API", () => {
     let desk: { id: string; slug: string; variantId: string };
     let chairVariantId: string;
     let buyer: string;
@@ -116,10 +133,13 @@ describe('Suite B2B inside a Vendure shop', function () {
     const facetsQuery = '{ search(input: { groupByProduct: false }) { facetValues { count facetValue { name } } } }';
     const furnitureCount = async (headers: Record<string, string>) => {
       const { data } = await gql('shop-api', facetsQuery, {}, headers);
-      return data.search.facetValues.find((f: { facetValue: { name: string } }) => f.facetValue.name === 'Furniture')?.count as number;
+      return data.search.facetValues.find((f: { facetValue: { name: string } }) => f.facetValue.name === 'Furniture')
+        ?.count as number;
     };
-    const deskTermQuery = '{ search(input: { term: "height-adjustable", groupByProduct: false }) { totalItems items { sku } } }';
-    const addItem = 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { lines { productVariant { id } } } ... on ErrorResult { errorCode message } ... on OrderInterceptorError { interceptorError } } }';
+    const deskTermQuery =
+      '{ search(input: { term: "height-adjustable", groupByProduct: false }) { totalItems items { sku } } }';
+    const addItem =
+      'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 1) { __typename ... on Order { lines { productVariant { id } } } ... on ErrorResult { errorCode message } ... on OrderInterceptorError { interceptorError } } }';
 
     before(async () => {
       const { data } = await gql('shop-api', '{ products { items { id slug variants { id sku } } } }');
@@ -134,7 +154,10 @@ describe('Suite B2B inside a Vendure shop', function () {
       const groups = await gql('admin-api', '{ customerGroups { items { id name } } }', {}, bearer(admin));
       const group = groups.data.customerGroups.items.find((g: { name: string }) => g.name === PARTNER_GROUP);
       const ids = shop.state.ids;
-      const assigned = await rest('POST', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin), { productId: ids.toPlugin(desk.variantId), ruleId: ids.toPlugin(group.id) });
+      const assigned = await rest('POST', '/b2b-admin-api/suite-partial-assortment-product-rule', bearer(admin), {
+        productId: ids.toPlugin(desk.variantId),
+        ruleId: ids.toPlugin(group.id),
+      });
       expect(assigned.status, JSON.stringify(assigned.body)).to.equal(204);
     });
 
@@ -143,13 +166,22 @@ describe('Suite B2B inside a Vendure shop', function () {
         const products = await gql('shop-api', productsQuery, {}, headers);
         expect(products.data.products.items.map((p: { name: string }) => p.name)).to.not.include('Standing Desk');
         expect(products.data.products.totalItems).to.equal(3);
-        expect((await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, headers)).data.product).to.equal(null);
-        expect((await gql('shop-api', '{ product(slug: "' + desk.slug + '") { id } }', {}, headers)).data.product).to.equal(null);
+        expect((await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, headers)).data.product).to.equal(
+          null,
+        );
+        expect(
+          (await gql('shop-api', '{ product(slug: "' + desk.slug + '") { id } }', {}, headers)).data.product,
+        ).to.equal(null);
         const search = await gql('shop-api', searchQuery, {}, headers);
-        expect(search.data.search.items.map((i: { productName: string }) => i.productName)).to.not.include('Standing Desk');
+        expect(search.data.search.items.map((i: { productName: string }) => i.productName)).to.not.include(
+          'Standing Desk',
+        );
         expect(search.data.search.totalItems).to.equal(3);
         expect(await furnitureCount(headers), 'Furniture: the chair, not the desk').to.equal(1);
-        expect((await gql('shop-api', deskTermQuery, {}, headers)).data.search).to.deep.equal({ totalItems: 0, items: [] });
+        expect((await gql('shop-api', deskTermQuery, {}, headers)).data.search).to.deep.equal({
+          totalItems: 0,
+          items: [],
+        });
       }
     });
 
@@ -171,11 +203,16 @@ describe('Suite B2B inside a Vendure shop', function () {
       const products = await gql('shop-api', productsQuery, {}, bearer(partner));
       expect(products.data.products.items.map((p: { name: string }) => p.name)).to.include('Standing Desk');
       expect(products.data.products.totalItems).to.equal(4);
-      expect((await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, bearer(partner))).data.product).to.deep.equal({ id: desk.id });
+      expect(
+        (await gql('shop-api', '{ product(id: "' + desk.id + '") { id } }', {}, bearer(partner))).data.product,
+      ).to.deep.equal({ id: desk.id });
       const search = await gql('shop-api', searchQuery, {}, bearer(partner));
       expect(search.data.search.totalItems).to.equal(4);
       expect(await furnitureCount(bearer(partner)), 'Furniture: chair and desk').to.equal(2);
-      expect((await gql('shop-api', deskTermQuery, {}, bearer(partner))).data.search).to.deep.equal({ totalItems: 1, items: [{ sku: 'DESK-001' }] });
+      expect((await gql('shop-api', deskTermQuery, {}, bearer(partner))).data.search).to.deep.equal({
+        totalItems: 1,
+        items: [{ sku: 'DESK-001' }],
+      });
       const added = await gql('shop-api', addItem, { v: desk.variantId }, bearer(partner));
       expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
     });
@@ -187,28 +224,56 @@ describe('Suite B2B inside a Vendure shop', function () {
       const { data } = await gql('shop-api', '{ product(slug: "monitor-arm") { variants { id price } } }');
       const arm = data.product.variants[0] as { id: string; price: number };
       expect(arm.price).to.equal(7990);
-      const partnerCustomer = await gql('admin-api', '{ customers(options: { filter: { emailAddress: { eq: "' + PARTNER_CUSTOMER.email + '" } } }) { items { id } } }', {}, bearer(admin));
+      const partnerCustomer = await gql(
+        'admin-api',
+        '{ customers(options: { filter: { emailAddress: { eq: "' +
+          PARTNER_CUSTOMER.email +
+          '" } } }) { items { id } } }',
+        {},
+        bearer(admin),
+      );
       const ids = shop.state.ids;
-      const created = await rest('POST', '/b2b-admin-api/suite-customer-price', bearer(admin), { customerId: ids.toPlugin(partnerCustomer.data.customers.items[0].id), productId: ids.toPlugin(arm.id), price: 59.9 });
+      const created = await rest('POST', '/b2b-admin-api/suite-customer-price', bearer(admin), {
+        customerId: ids.toPlugin(partnerCustomer.data.customers.items[0].id),
+        productId: ids.toPlugin(arm.id),
+        price: 59.9,
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      expect(created.headers.get('location')).to.equal(`/b2b-admin-api/suite-customer-price/${created.body.data.id as string}`);
+      expect(created.headers.get('location')).to.equal(
+        `/b2b-admin-api/suite-customer-price/${created.body.data.id as string}`,
+      );
 
       const partner = await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password);
       const buyer = await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
-      const priceFor = async (token: string) => (await gql('shop-api', '{ product(slug: "monitor-arm") { variants { price } } }', {}, bearer(token))).data.product.variants[0].price as number;
+      const priceFor = async (token: string) =>
+        (await gql('shop-api', '{ product(slug: "monitor-arm") { variants { price } } }', {}, bearer(token))).data
+          .product.variants[0].price as number;
       expect(await priceFor(partner)).to.equal(5990);
       expect(await priceFor(buyer)).to.equal(7990);
 
-      const added = await gql('shop-api', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 2) { __typename } }', { v: arm.id }, bearer(partner));
+      const added = await gql(
+        'shop-api',
+        'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 2) { __typename } }',
+        { v: arm.id },
+        bearer(partner),
+      );
       expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
-      const order = await gql('shop-api', '{ activeOrder { lines { productVariant { id } unitPrice linePrice } } }', {}, bearer(partner));
-      const line = order.data.activeOrder.lines.find((l: { productVariant: { id: string } }) => l.productVariant.id === arm.id);
+      const order = await gql(
+        'shop-api',
+        '{ activeOrder { lines { productVariant { id } unitPrice linePrice } } }',
+        {},
+        bearer(partner),
+      );
+      const line = order.data.activeOrder.lines.find(
+        (l: { productVariant: { id: string } }) => l.productVariant.id === arm.id,
+      );
       expect(line).to.include({ unitPrice: 5990, linePrice: 11980 });
     });
   });
 
-  describe('order approval in Vendure\'s order process', () => {
-    const transition = 'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
+  describe("order approval in Vendure's order process", () => {
+    const transition =
+      'mutation { transitionOrderToState(state: "ArrangingPayment") { __typename ... on Order { state } ... on OrderStateTransitionError { transitionError } } }';
 
     /** An employee's Shop API headers: the Vendure session of the company's customer plus the plugin context token. */
     const employeeHeaders: ShopClient['employeeHeaders'] = (...args) => client.employeeHeaders(...args);
@@ -218,35 +283,67 @@ describe('Suite B2B inside a Vendure shop', function () {
       const { data } = await gql('shop-api', '{ product(slug: "copy-paper-a4") { variants { id } } }', {}, purchaser);
       // Each employee fills their own cart (one active order per buyer): 3 packs of paper, an address, shipping.
       const fill = async (headers: Record<string, string>) => {
-        const added = await gql('shop-api', 'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 3) { __typename } }', { v: data.product.variants[0].id }, headers);
+        const added = await gql(
+          'shop-api',
+          'mutation ($v: ID!) { addItemToOrder(productVariantId: $v, quantity: 3) { __typename } }',
+          { v: data.product.variants[0].id },
+          headers,
+        );
         expect(added.data.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
-        await gql('shop-api', 'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }', {}, headers);
+        await gql(
+          'shop-api',
+          'mutation { setOrderShippingAddress(input: { fullName: "Demo Company", streetLine1: "Hauptstr. 1", city: "Berlin", postalCode: "10115", countryCode: "DE" }) { __typename } }',
+          {},
+          headers,
+        );
         const methods = await gql('shop-api', '{ eligibleShippingMethods { id } }', {}, headers);
-        await gql('shop-api', 'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }', { id: [methods.data.eligibleShippingMethods[0].id] }, headers);
+        await gql(
+          'shop-api',
+          'mutation ($id: [ID!]!) { setOrderShippingMethod(shippingMethodId: $id) { __typename } }',
+          { id: [methods.data.eligibleShippingMethods[0].id] },
+          headers,
+        );
       };
       await fill(purchaser);
 
       const refused = await gql('shop-api', transition, {}, purchaser);
-      expect(refused.data.transitionOrderToState.__typename, JSON.stringify(refused)).to.equal('OrderStateTransitionError');
+      expect(refused.data.transitionOrderToState.__typename, JSON.stringify(refused)).to.equal(
+        'OrderStateTransitionError',
+      );
       expect(refused.data.transitionOrderToState.transitionError).to.match(/^SUITE__ORDER_APPROVAL_REQUIRED/);
 
       // The approver acts for the same customer with a cart of their own: no approval needed.
       const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
       await fill(approver);
       const passed = await gql('shop-api', transition, {}, approver);
-      expect(passed.data.transitionOrderToState, JSON.stringify(passed)).to.deep.equal({ __typename: 'Order', state: 'ArrangingPayment' });
+      expect(passed.data.transitionOrderToState, JSON.stringify(passed)).to.deep.equal({
+        __typename: 'Order',
+        state: 'ArrangingPayment',
+      });
     });
 
     // Continues the order the approver took to ArrangingPayment above (the approver's active order of the demo customer).
     it("the order the approver pays is a placed order in the plugin's order lists (orders.* on Vendure's tables), placed by the approver", async () => {
       const approver = await employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
       const methods = await gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, approver);
-      const method = methods.data.eligiblePaymentMethods.find((m: { isEligible: boolean }) => m.isEligible).code as string;
-      const paid = await gql('shop-api', 'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { code state totalWithTax } } }', { m: method }, approver);
+      const method = methods.data.eligiblePaymentMethods.find((m: { isEligible: boolean }) => m.isEligible)
+        .code as string;
+      const paid = await gql(
+        'shop-api',
+        'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { code state totalWithTax } } }',
+        { m: method },
+        approver,
+      );
       expect(paid.data.addPaymentToOrder.__typename, JSON.stringify(paid)).to.equal('Order');
-      const { code, state, totalWithTax } = paid.data.addPaymentToOrder as { code: string; state: string; totalWithTax: number };
+      const { code, state, totalWithTax } = paid.data.addPaymentToOrder as {
+        code: string;
+        state: string;
+        totalWithTax: number;
+      };
       expect(state).to.equal('PaymentAuthorized');
-      const approverId = (await rest('GET', '/store-api/context', { 'suite-context-token': approver['suite-context-token']! })).body.actor.id as string;
+      const approverId = (
+        await rest('GET', '/store-api/context', { 'suite-context-token': approver['suite-context-token']! })
+      ).body.actor.id as string;
 
       // The company admin (the customer's Vendure session) sees every order of the customer.
       const admin = bearer(await vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
@@ -261,9 +358,14 @@ describe('Suite B2B inside a Vendure shop', function () {
       const paper = order.lineItems.find((l: { label: string }) => /paper/i.test(l.label));
       expect(paper, JSON.stringify(order.lineItems)).to.include({ quantity: 3, type: 'product' });
       expect(paper.unitPrice).to.be.greaterThan(0);
-      expect(order.lineItems.reduce((sum: number, l: { totalPrice: number }) => sum + l.totalPrice, 0)).to.be.closeTo(order.amountNet - 5, 0.011);
+      expect(order.lineItems.reduce((sum: number, l: { totalPrice: number }) => sum + l.totalPrice, 0)).to.be.closeTo(
+        order.amountNet - 5,
+        0.011,
+      );
       expect(order.transactions.map((t: { amount: number }) => t.amount)).to.deep.equal([totalWithTax / 100]);
-      const byApprover = await rest('POST', '/store-api/b2b/employee-orders', admin, { filter: [{ type: 'equals', field: 'employeeId', value: approverId }] });
+      const byApprover = await rest('POST', '/store-api/b2b/employee-orders', admin, {
+        filter: [{ type: 'equals', field: 'employeeId', value: approverId }],
+      });
       expect(byApprover.body.orders.total).to.equal(1);
 
       const read = await rest('GET', `/store-api/b2b/employee-order/${order.id}`, admin);
@@ -275,14 +377,19 @@ describe('Suite B2B inside a Vendure shop', function () {
       const own = await rest('POST', '/store-api/b2b/employee-orders', { 'suite-context-token': purchaserToken }, {});
       expect(own.status, JSON.stringify(own.body)).to.equal(200);
       expect(own.body.orders.total).to.equal(0);
-      expect((await rest('GET', `/store-api/b2b/employee-order/${order.id}`, { 'suite-context-token': purchaserToken })).status).to.equal(404);
+      expect(
+        (await rest('GET', `/store-api/b2b/employee-order/${order.id}`, { 'suite-context-token': purchaserToken }))
+          .status,
+      ).to.equal(404);
 
       // The offer reference (orders.latestWithProduct): the latest order with the paper and its line; none of the purchaser's own.
       const reference = await rest('GET', `/store-api/b2b/offer-reference-product/${paper.productId}`, admin);
       expect(reference.status, JSON.stringify(reference.body)).to.equal(200);
       expect(reference.body.order.orderNumber).to.equal(code);
       expect(reference.body.orderLineItem).to.include({ id: paper.id, quantity: 3, unitPrice: paper.unitPrice });
-      const ownReference = await rest('GET', `/store-api/b2b/offer-reference-product/${paper.productId}`, { 'suite-context-token': purchaserToken });
+      const ownReference = await rest('GET', `/store-api/b2b/offer-reference-product/${paper.productId}`, {
+        'suite-context-token': purchaserToken,
+      });
       expect(ownReference.status, JSON.stringify(ownReference.body)).to.equal(200);
       expect(ownReference.body.order).to.equal(null);
 
@@ -296,7 +403,12 @@ describe('Suite B2B inside a Vendure shop', function () {
     it("refuses a plugin context token on another customer's Vendure session", async () => {
       const purchaserToken = await pluginLogin(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
       const partner = await vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password);
-      const answer = await gql('shop-api', '{ products { totalItems } }', {}, { ...bearer(partner), 'suite-context-token': purchaserToken });
+      const answer = await gql(
+        'shop-api',
+        '{ products { totalItems } }',
+        {},
+        { ...bearer(partner), 'suite-context-token': purchaserToken },
+      );
       expect(answer.errors?.[0]?.message ?? '', JSON.stringify(answer)).to.not.equal('');
       expect(answer.data?.products ?? null).to.equal(null);
     });

@@ -1,5 +1,14 @@
 import type { DocumentNode } from 'graphql';
-import { Customer, Order, OrderService, TransactionalConnection, type ActiveOrderStrategy, type ID, type Injector, type RequestContext } from '@vendure/core';
+import {
+  Customer,
+  Order,
+  OrderService,
+  TransactionalConnection,
+  type ActiveOrderStrategy,
+  type ID,
+  type Injector,
+  type RequestContext,
+} from '@vendure/core';
 import type { StoreContext } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { customFieldColumn } from './orders.js';
@@ -73,7 +82,8 @@ export class SuiteB2BActiveOrderStrategy implements ActiveOrderStrategy<Record<s
   }
 
   private services(): { connection: TransactionalConnection; orders: OrderService } {
-    if (!this.connection || !this.orders) throw new Error('the Suite B2B active order strategy was not initialised by Vendure');
+    if (!this.connection || !this.orders)
+      throw new Error('the Suite B2B active order strategy was not initialised by Vendure');
     return { connection: this.connection, orders: this.orders };
   }
 
@@ -101,14 +111,18 @@ export class SuiteB2BActiveOrderStrategy implements ActiveOrderStrategy<Record<s
     // The adapter's own RequestContexts (cart.ts) have no Vendure session: the customer's user then.
     let userId = ctx.activeUserId;
     if (userId == null) {
-      const customer = await connection.getRepository(ctx, Customer).findOne({ where: { id: request.customerId }, relations: ['user'] });
+      const customer = await connection
+        .getRepository(ctx, Customer)
+        .findOne({ where: { id: request.customerId }, relations: ['user'] });
       userId = customer?.user?.id;
-      if (userId == null) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'The customer has no account that can hold a cart.');
+      if (userId == null)
+        throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'The customer has no account that can hold a cart.');
     }
     const order = await orders.create(ctx, userId);
     if (request.buyer !== null) {
       await connection.getRepository(ctx, Order).update(order.id, { customFields: { [BUYER_FIELD]: request.buyer } });
-      ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {})[BUYER_FIELD] = request.buyer;
+      ((order as unknown as { customFields?: Record<string, unknown> }).customFields ??= {})[BUYER_FIELD] =
+        request.buyer;
     }
     return order;
   }

@@ -18,14 +18,28 @@ interface OrderAddressRow {
 }
 
 /** A customer's Vendure address (the plugin's id) as the input OrderService takes for an order's address; null when unknown. */
-export async function orderAddressInput(ids: IdMapper, executor: Executor, addressId: string): Promise<CreateAddressInput | null> {
+export async function orderAddressInput(
+  ids: IdMapper,
+  executor: Executor,
+  addressId: string,
+): Promise<CreateAddressInput | null> {
   const vendureId = ids.toVendure(addressId);
   if (!vendureId) return null;
   const row = await selectRow<OrderAddressRow>(
     executor('address as a')
       .leftJoin('region as r', 'r.id', 'a.countryId')
       .where('a.id', vendureId)
-      .first('a.fullName', 'a.company', 'a.streetLine1', 'a.streetLine2', 'a.city', 'a.province', 'a.postalCode', 'a.phoneNumber', 'r.code as countryCode'),
+      .first(
+        'a.fullName',
+        'a.company',
+        'a.streetLine1',
+        'a.streetLine2',
+        'a.city',
+        'a.province',
+        'a.postalCode',
+        'a.phoneNumber',
+        'r.code as countryCode',
+      ),
   );
   if (!row) return null;
   return {

@@ -1,4 +1,12 @@
-import { ActiveOrderService, isGraphQlErrorResult, Order, OrderService, RequestContextService, TransactionalConnection, type RequestContext } from '@vendure/core';
+import {
+  ActiveOrderService,
+  isGraphQlErrorResult,
+  Order,
+  OrderService,
+  RequestContextService,
+  TransactionalConnection,
+  type RequestContext,
+} from '@vendure/core';
 import { retriedVendureTransaction } from './retried-transaction.js';
 import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
@@ -49,7 +57,10 @@ function netOf(price: number, includesTax: boolean, taxRatePercent: number): num
 }
 
 /** The order line columns of the payload keys a Vendure line keeps (participants.ts): event tickets' participant and event. */
-const PAYLOAD_COLUMNS = [customFieldColumn(PARTICIPANT_FIELDS.participant), customFieldColumn(PARTICIPANT_FIELDS.eventId)];
+const PAYLOAD_COLUMNS = [
+  customFieldColumn(PARTICIPANT_FIELDS.participant),
+  customFieldColumn(PARTICIPANT_FIELDS.eventId),
+];
 const PAYLOAD_KEYS = new Set(['participant', 'eventId']);
 
 /** One cart line per product and payload (Vendure's addItemToOrder joins a line with equal custom fields). */
@@ -73,17 +84,37 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         .where('l.orderId', orderId)
         .where('l.quantity', '>', 0)
         .orderBy('l.id')
-        .select('l.id', 'l.productVariantId', 'l.quantity', 'l.listPrice', 'l.listPriceIncludesTax', 'l.taxLines', 'v.sku', 'vt.name', ...PAYLOAD_COLUMNS.map((c) => `l.${c}`)),
+        .select(
+          'l.id',
+          'l.productVariantId',
+          'l.quantity',
+          'l.listPrice',
+          'l.listPriceIncludesTax',
+          'l.taxLines',
+          'v.sku',
+          'vt.name',
+          ...PAYLOAD_COLUMNS.map((c) => `l.${c}`),
+        ),
     );
   }
 
   function toLineItem(row: LineRow, position: number): CartLineItem {
-    return { id: ids.toPlugin(row.id), type: 'product', productId: ids.toPlugin(row.productVariantId), label: row.name ?? row.sku ?? '', quantity: readInt(row.quantity), payload: linePayloadOfRow(row as unknown as Record<string, unknown>), position };
+    return {
+      id: ids.toPlugin(row.id),
+      type: 'product',
+      productId: ids.toPlugin(row.productVariantId),
+      label: row.name ?? row.sku ?? '',
+      quantity: readInt(row.quantity),
+      payload: linePayloadOfRow(row as unknown as Record<string, unknown>),
+      position,
+    };
   }
 
   /** The open (active) Vendure order as a cart; a placed order is no cart any more. */
   async function load(executor: Executor, orderId: string): Promise<Cart | null> {
-    const order = await selectRow<OrderRow>(executor('order').where({ id: orderId, active: true }).first('id', 'customerId'));
+    const order = await selectRow<OrderRow>(
+      executor('order').where({ id: orderId, active: true }).first('id', 'customerId'),
+    );
     if (!order) return null;
     const lines = await linesOf(executor, order.id);
     return {
@@ -105,13 +136,17 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
       .where({ 'o.customerId': customerId, 'o.active': true, 'oc.channelId': channel.id });
     if (buyer === null) void query.whereNull(`o.${BUYER_COLUMN}`);
     else void query.where(`o.${BUYER_COLUMN}`, buyer);
-    const row = await selectRow<ActiveOrderRow>(query.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').first('o.id'));
+    const row = await selectRow<ActiveOrderRow>(
+      query.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').first('o.id'),
+    );
     return row ? String(row.id) : null;
   }
 
   /** A Vendure RequestContext (Shop API, default channel) whose hooks see the plugin's context. */
   function vendureContext(ctx: StoreContext): Promise<RequestContext> {
-    return vendureServices(state).service(RequestContextService).create({ apiType: 'shop', req: requestFor(ctx) });
+    return vendureServices(state)
+      .service(RequestContextService)
+      .create({ apiType: 'shop', req: requestFor(ctx) });
   }
 
   /**
@@ -148,17 +183,38 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         await ctx.ruleIds();
         const pointer = (index: number) => `/items/${index}`;
         // A Vendure order line keeps the payload keys of event tickets (OrderLine custom fields, participants.ts).
-        const unsupported = items.findIndex((item) => (item.type ?? 'product') !== 'product' || Object.keys(item.payload ?? {}).some((key) => !PAYLOAD_KEYS.has(key)));
-        if (unsupported >= 0) throw notSupported('cart.addLineItems (line types, payload keys other than participant and eventId)');
-        const products = new Map((await state.runtime.catalog.visibleProducts(ctx, items.map((i) => i.productId))).map((p) => [p.id, p]));
+        const unsupported = items.findIndex(
+          (item) =>
+            (item.type ?? 'product') !== 'product' ||
+            Object.keys(item.payload ?? {}).some((key) => !PAYLOAD_KEYS.has(key)),
+        );
+        if (unsupported >= 0)
+          throw notSupported('cart.addLineItems (line types, payload keys other than participant and eventId)');
+        const products = new Map(
+          (
+            await state.runtime.catalog.visibleProducts(
+              ctx,
+              items.map((i) => i.productId),
+            )
+          ).map((p) => [p.id, p]),
+        );
         const lineFields: Array<Record<string, string | null> | undefined> = [];
         for (const [index, item] of items.entries()) {
           const product = products.get(item.productId);
           if (!product) throw notAvailable(item.productId, pointer(index));
           checkQuantity(item.quantity, `${pointer(index)}/quantity`);
           // The plugin's line-item processors may refuse the item (e.g. an event ticket needs participants) or shape its payload.
-          let line: CartLineItem = { id: '', type: 'product', productId: product.id, label: product.name, quantity: item.quantity, payload: { ...item.payload }, position: index };
-          for (const processor of state.registries.lineItemProcessors) line = await processor.process(ctx, line, 'add', state.db);
+          let line: CartLineItem = {
+            id: '',
+            type: 'product',
+            productId: product.id,
+            label: product.name,
+            quantity: item.quantity,
+            payload: { ...item.payload },
+            position: index,
+          };
+          for (const processor of state.registries.lineItemProcessors)
+            line = await processor.process(ctx, line, 'add', state.db);
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }
@@ -173,7 +229,13 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
           // concurrent adds to one order lost each other's units (30 adds, 3 units). The order row
           // is locked for the transaction first, so adds to one order queue (SQLite's writing
           // transaction holds the whole database already).
-          if (state.dialect !== 'sqlite') await connection.getRepository(vendureCtx, Order).createQueryBuilder('o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne();
+          if (state.dialect !== 'sqlite')
+            await connection
+              .getRepository(vendureCtx, Order)
+              .createQueryBuilder('o')
+              .setLock('pessimistic_write')
+              .where('o.id = :id', { id })
+              .getOne();
           const cart = await load(state.db, id);
           const inCart = new Map<string, number>();
           const lines = new Set<string>();
@@ -184,14 +246,22 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
           }
           const keys = items.map((item, index) => lineKey(item.productId, linePayload(lineFields[index])));
           if (new Set([...lines, ...keys]).size > CART_LIMITS.maxLines)
-            throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, { pointer: '/items' });
+            throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, {
+              pointer: '/items',
+            });
           for (const [index, item] of items.entries()) {
             const product = products.get(item.productId)!;
             const wanted = (inCart.get(product.id) ?? 0) + item.quantity;
             checkQuantity(wanted, `${pointer(index)}/quantity`);
             if (wanted > product.stock) throw outOfStock(product, pointer(index));
             inCart.set(product.id, wanted);
-            const result = await orders.addItemToOrder(vendureCtx, id, ids.toVendure(product.id)!, item.quantity, lineFields[index]);
+            const result = await orders.addItemToOrder(
+              vendureCtx,
+              id,
+              ids.toVendure(product.id)!,
+              item.quantity,
+              lineFields[index],
+            );
             // An error result is refused as a whole: throwing rolls back the lines added before it.
             if (isGraphQlErrorResult(result)) {
               const detail = 'interceptorError' in result ? String(result.interceptorError) : String(result.message);
@@ -207,7 +277,15 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
       async price(ctx, cart, executor = state.db) {
         const orderId = ids.toVendure(cart.token);
         const rows = orderId ? await linesOf(executor, orderId) : [];
-        const visible = new Set((await state.runtime.catalog.visibleProducts(ctx, rows.map((r) => ids.toPlugin(r.productVariantId)), executor)).map((p) => p.id));
+        const visible = new Set(
+          (
+            await state.runtime.catalog.visibleProducts(
+              ctx,
+              rows.map((r) => ids.toPlugin(r.productVariantId)),
+              executor,
+            )
+          ).map((p) => p.id),
+        );
         const lines: PriceLine[] = [];
         for (const [position, row] of rows.entries()) {
           const item = toLineItem(row, position);

@@ -1,4 +1,12 @@
-import { VISIBILITY_ID_MARKER, type CalculatedPrice, type CatalogEntity, type HostRuntime, type ProductRecord, type StoreContext, type VisibilityConstraint } from '../../host/contract.js';
+import {
+  VISIBILITY_ID_MARKER,
+  type CalculatedPrice,
+  type CatalogEntity,
+  type HostRuntime,
+  type ProductRecord,
+  type StoreContext,
+  type VisibilityConstraint,
+} from '../../host/contract.js';
 import type { Knex } from 'knex';
 import { selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -21,7 +29,13 @@ export interface CatalogVisibility {
  * expression of the entity's id in the plugin's form): the `sql` constraints with their marker
  * replaced, `exclude` / `only` id lists. null: nothing is hidden.
  */
-export async function visibilityPredicate(state: AdapterState, ctx: StoreContext, entity: CatalogEntity, column: string, executor: Executor = state.db): Promise<{ sql: string; bindings: unknown[] } | null> {
+export async function visibilityPredicate(
+  state: AdapterState,
+  ctx: StoreContext,
+  entity: CatalogEntity,
+  column: string,
+  executor: Executor = state.db,
+): Promise<{ sql: string; bindings: unknown[] } | null> {
   const constraints: VisibilityConstraint[] = [];
   for (const filter of state.registries.visibilityFilters) {
     const constraint = await filter(ctx, entity, executor);
@@ -53,12 +67,27 @@ export async function visibilityPredicate(state: AdapterState, ctx: StoreContext
  * plugin's id form), evaluated per request on the given executor: a cost linear in the number of
  * variants (docs/vendure.md, limits). null: nothing is hidden.
  */
-export async function catalogVisibility(state: AdapterState, ctx: StoreContext, executor: Executor = state.db, onlyVariantIds?: string[]): Promise<CatalogVisibility | null> {
-  const predicate = await visibilityPredicate(state, ctx, 'product', state.ids.columnAsPluginId('v.id', state.dialect), executor);
+export async function catalogVisibility(
+  state: AdapterState,
+  ctx: StoreContext,
+  executor: Executor = state.db,
+  onlyVariantIds?: string[],
+): Promise<CatalogVisibility | null> {
+  const predicate = await visibilityPredicate(
+    state,
+    ctx,
+    'product',
+    state.ids.columnAsPluginId('v.id', state.dialect),
+    executor,
+  );
   if (!predicate) return null;
   const query = executor('product_variant as v')
     .whereNull('v.deletedAt')
-    .select('v.id', 'v.productId', executor.raw(`case when ${predicate.sql} then 1 else 0 end as visible`, predicate.bindings as never[]));
+    .select(
+      'v.id',
+      'v.productId',
+      executor.raw(`case when ${predicate.sql} then 1 else 0 end as visible`, predicate.bindings as never[]),
+    );
   if (onlyVariantIds) query.whereIn('v.id', toVendureIds(state.ids, onlyVariantIds));
   const rows = await selectRows<{ id: unknown; productId: unknown; visible: unknown }>(query);
   const hiddenVariantIds = new Set<string>();
@@ -69,13 +98,17 @@ export async function catalogVisibility(state: AdapterState, ctx: StoreContext, 
     const productId = String(row.productId);
     productHasVisible.set(productId, (productHasVisible.get(productId) ?? false) || visible);
   }
-  const hiddenProductIds = new Set(onlyVariantIds ? [] : [...productHasVisible].filter(([, visible]) => !visible).map(([id]) => id));
+  const hiddenProductIds = new Set(
+    onlyVariantIds ? [] : [...productHasVisible].filter(([, visible]) => !visible).map(([id]) => id),
+  );
   return { hiddenVariantIds, hiddenProductIds };
 }
 
 function checkQuantity(quantity: number): void {
   if (!Number.isSafeInteger(quantity) || quantity < 1)
-    throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', { pointer: '/quantity' });
+    throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', {
+      pointer: '/quantity',
+    });
 }
 
 function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string): CalculatedPrice {
@@ -96,22 +129,42 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
   async function visibleCollections(ctx: StoreContext, wanted: string[], executor: Executor): Promise<string[]> {
     const vendureIds = toVendureIds(ids, wanted);
     if (vendureIds.length === 0) return [];
-    const query = executor('collection as c').whereIn('c.id', vendureIds).where({ 'c.isPrivate': false, 'c.isRoot': false });
-    const predicate = await visibilityPredicate(state, ctx, 'category', ids.columnAsPluginId('c.id', state.dialect), executor);
+    const query = executor('collection as c')
+      .whereIn('c.id', vendureIds)
+      .where({ 'c.isPrivate': false, 'c.isRoot': false });
+    const predicate = await visibilityPredicate(
+      state,
+      ctx,
+      'category',
+      ids.columnAsPluginId('c.id', state.dialect),
+      executor,
+    );
     if (predicate) query.whereRaw(predicate.sql, predicate.bindings as Knex.Value[]);
-    const found = new Set((await selectRows<{ id: string | number }>(query.select('c.id'))).map((row) => ids.toPlugin(row.id)));
+    const found = new Set(
+      (await selectRows<{ id: string | number }>(query.select('c.id'))).map((row) => ids.toPlugin(row.id)),
+    );
     return wanted.filter((id, index) => found.has(id) && wanted.indexOf(id) === index);
   }
 
   async function visibleOf(ctx: StoreContext, records: ProductRecord[], executor: Executor): Promise<ProductRecord[]> {
     const active = records.filter((r) => r.active);
     if (active.length === 0) return [];
-    const visibility = await catalogVisibility(state, ctx, executor, active.map((r) => r.id));
+    const visibility = await catalogVisibility(
+      state,
+      ctx,
+      executor,
+      active.map((r) => r.id),
+    );
     if (!visibility) return active;
     return active.filter((r) => !visibility.hiddenVariantIds.has(ids.toVendure(r.id) ?? ''));
   }
 
-  async function calculate(ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor): Promise<CalculatedPrice> {
+  async function calculate(
+    ctx: StoreContext,
+    product: ProductRecord,
+    quantity: number,
+    executor: Executor,
+  ): Promise<CalculatedPrice> {
     checkQuantity(quantity);
     for (const provider of state.registries.priceProviders) {
       const provided = await provider(ctx, product, quantity, executor);
@@ -135,7 +188,8 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
       searchProducts: search.searchProducts,
       productIds: search.productIds,
       // (2.2) A Vendure Product is the variant family of its variants (product-search.ts).
-      variants: (ctx, productId, executor = state.db) => search.variants(ctx, productId, (records) => visibleOf(ctx, records, executor), executor),
+      variants: (ctx, productId, executor = state.db) =>
+        search.variants(ctx, productId, (records) => visibleOf(ctx, records, executor), executor),
       propertySimilarProducts: () => Promise.reject(notSupported('catalog.propertySimilarProducts')),
       // Vendure has no tier prices.
       tierQuantities: () => Promise.resolve(new Map<string, number[]>()),
@@ -158,14 +212,25 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         return (await this.visibleProducts(ctx, wanted, executor)).map((p) => p.id);
       },
       async productIdsByNumbers(executor, numbers) {
-        return (await variantsBySkus(ids, executor, numbers, await channel(executor))).map((p) => ({ id: p.id, productNumber: p.productNumber }));
+        return (await variantsBySkus(ids, executor, numbers, await channel(executor))).map((p) => ({
+          id: p.id,
+          productNumber: p.productNumber,
+        }));
       },
       async visibilityChanged(executor) {
-        const updated = await executor('suite_host_visibility_version').where({ name: 'catalog' }).increment('version', 1);
-        if (updated === 0) await executor('suite_host_visibility_version').insert({ name: 'catalog', version: 1 }).onConflict('name').merge({ version: executor.raw('?? + 1', ['suite_host_visibility_version.version']) });
+        const updated = await executor('suite_host_visibility_version')
+          .where({ name: 'catalog' })
+          .increment('version', 1);
+        if (updated === 0)
+          await executor('suite_host_visibility_version')
+            .insert({ name: 'catalog', version: 1 })
+            .onConflict('name')
+            .merge({ version: executor.raw('?? + 1', ['suite_host_visibility_version.version']) });
       },
       async visibilityVersion(executor) {
-        const row = await selectRow<{ version: unknown }>(executor('suite_host_visibility_version').where({ name: 'catalog' }).first('version'));
+        const row = await selectRow<{ version: unknown }>(
+          executor('suite_host_visibility_version').where({ name: 'catalog' }).first('version'),
+        );
         return Number(row?.version ?? 0);
       },
     },
@@ -178,7 +243,9 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         const provided = await firstProvidedPrices(state.registries.priceProviders, ctx, items, executor);
         return items.map(({ product, quantity }, index) => {
           const answer = provided[index];
-          return answer ? priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source) : priceOf(product.priceNet, quantity, product.taxRateBp, 'list');
+          return answer
+            ? priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source)
+            : priceOf(product.priceNet, quantity, product.taxRateBp, 'list');
         });
       },
     },

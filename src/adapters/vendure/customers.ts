@@ -8,7 +8,14 @@ import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../..
 import { quoteColumn, toVendureIds } from './ids.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
 import { unsupported } from './unsupported.js';
-import { customerByEmail, customerGroupIds, customerGroupsByIds, customersByIds, defaultChannel, toSalesChannel } from './vendure-tables.js';
+import {
+  customerByEmail,
+  customerGroupIds,
+  customerGroupsByIds,
+  customersByIds,
+  defaultChannel,
+  toSalesChannel,
+} from './vendure-tables.js';
 
 interface AddressRow {
   id: string | number;
@@ -66,7 +73,18 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
         .where('a.customerId', vendureCustomerId)
         .orderBy('a.createdAt')
         .orderBy('a.id')
-        .select('a.id', 'a.fullName', 'a.company', 'a.streetLine1', 'a.streetLine2', 'a.city', 'a.postalCode', 'r.code as countryCode', 'a.defaultBillingAddress', 'a.defaultShippingAddress'),
+        .select(
+          'a.id',
+          'a.fullName',
+          'a.company',
+          'a.streetLine1',
+          'a.streetLine2',
+          'a.city',
+          'a.postalCode',
+          'r.code as countryCode',
+          'a.defaultBillingAddress',
+          'a.defaultShippingAddress',
+        ),
     );
   }
 
@@ -85,27 +103,48 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
   }
   async function customerService() {
     const vendure = vendureServices(a);
-    return { service: vendure.service(CustomerService), ctx: await vendure.service(RequestContextService).create({ apiType: 'admin' }) };
+    return {
+      service: vendure.service(CustomerService),
+      ctx: await vendure.service(RequestContextService).create({ apiType: 'admin' }),
+    };
   }
 
   async function ownAddress(executor: Executor, customerId: string, addressId: string) {
     const vendureCustomerId = ids.toVendure(customerId);
     const vendureAddressId = ids.toVendure(addressId);
     if (!vendureCustomerId || !vendureAddressId) return null;
-    const row = await selectRow<{ id: string | number; fullName: string | null }>(executor('address').where({ id: vendureAddressId, customerId: vendureCustomerId }).first('id', 'fullName'));
+    const row = await selectRow<{ id: string | number; fullName: string | null }>(
+      executor('address').where({ id: vendureAddressId, customerId: vendureCustomerId }).first('id', 'fullName'),
+    );
     return row ? { customerId: vendureCustomerId, addressId: vendureAddressId, fullName: row.fullName ?? '' } : null;
   }
 
   async function assertCountry(executor: Executor, countryCode: string): Promise<void> {
-    const country = await selectRow(executor('region').where({ code: countryCode.toUpperCase(), discriminator: 'Country' }).first('id'));
-    if (!country) throw Errors.badRequest('SUITE__UNKNOWN_COUNTRY', `The shop does not know the country "${countryCode}".`, { pointer: '/countryCode' });
+    const country = await selectRow(
+      executor('region').where({ code: countryCode.toUpperCase(), discriminator: 'Country' }).first('id'),
+    );
+    if (!country)
+      throw Errors.badRequest('SUITE__UNKNOWN_COUNTRY', `The shop does not know the country "${countryCode}".`, {
+        pointer: '/countryCode',
+      });
   }
 
   /** The plugin's address fields as Vendure's address input (street is `streetLine1`, the zip code `postalCode`); `currentFullName` for a partial name change. */
   function vendureAddressFields(input: Partial<AddressInput>, currentFullName: string | null) {
-    const fields: { fullName?: string; company?: string; streetLine1?: string; streetLine2?: string; city?: string; postalCode?: string; countryCode?: string } = {};
+    const fields: {
+      fullName?: string;
+      company?: string;
+      streetLine1?: string;
+      streetLine2?: string;
+      city?: string;
+      postalCode?: string;
+      countryCode?: string;
+    } = {};
     if (input.firstName !== undefined || input.lastName !== undefined)
-      fields.fullName = [input.firstName ?? currentFullName ?? '', input.lastName ?? ''].map((part) => part.trim()).filter((part) => part).join(' ');
+      fields.fullName = [input.firstName ?? currentFullName ?? '', input.lastName ?? '']
+        .map((part) => part.trim())
+        .filter((part) => part)
+        .join(' ');
     if (input.company !== undefined) fields.company = input.company ?? '';
     if (input.street !== undefined) {
       fields.streetLine1 = input.street;
@@ -130,13 +169,34 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
       },
       // Vendure has no customer numbers: the id stands for it (docs/vendure.md).
       async findByNumbers(executor, numbers) {
-        return customersByIds(ids, executor, numbers.map((n) => ids.toPlugin(n)), await channelId(executor));
+        return customersByIds(
+          ids,
+          executor,
+          numbers.map((n) => ids.toPlugin(n)),
+          await channelId(executor),
+        );
       },
       async search(executor, scope, criteria) {
         const salesChannelId = await channelId(executor);
-        if (scope.salesChannelId && scope.salesChannelId !== salesChannelId) return { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, elements: [] };
-        const page = await searchByCriteria<{ id: string }>(customerTable(executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false), criteria, CUSTOMER_SEARCH_CRITERIA, (qb) => qb.select('customers.id'));
-        return { total: page.total, page: page.page, limit: page.limit, elements: await customersByIds(ids, executor, page.rows.map((row) => row.id), salesChannelId) };
+        if (scope.salesChannelId && scope.salesChannelId !== salesChannelId)
+          return { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, elements: [] };
+        const page = await searchByCriteria<{ id: string }>(
+          customerTable(executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false),
+          criteria,
+          CUSTOMER_SEARCH_CRITERIA,
+          (qb) => qb.select('customers.id'),
+        );
+        return {
+          total: page.total,
+          page: page.page,
+          limit: page.limit,
+          elements: await customersByIds(
+            ids,
+            executor,
+            page.rows.map((row) => row.id),
+            salesChannelId,
+          ),
+        };
       },
       /**
        * Vendure's registration owns customer accounts (verification, password), and its writes
@@ -154,18 +214,26 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
         const rows = vendureId ? await addressRows(executor, vendureId) : [];
         const billing = rows.find((row) => readBool(row.defaultBillingAddress));
         const shipping = rows.find((row) => readBool(row.defaultShippingAddress));
-        return { billing: billing ? ids.toPlugin(billing.id) : null, shipping: shipping ? ids.toPlugin(shipping.id) : null };
+        return {
+          billing: billing ? ids.toPlugin(billing.id) : null,
+          shipping: shipping ? ids.toPlugin(shipping.id) : null,
+        };
       },
       /** Through Vendure's CustomerService (it clears the flag on the customer's other addresses). */
       async setDefaultAddress(executor, customerId, type, addressId) {
         const vendureCustomerId = ids.toVendure(customerId);
         const vendureAddressId = ids.toVendure(addressId);
         if (!vendureCustomerId || !vendureAddressId) return false;
-        const own = await selectRow<{ id: string | number }>(executor('address').where({ id: vendureAddressId, customerId: vendureCustomerId }).first('id'));
+        const own = await selectRow<{ id: string | number }>(
+          executor('address').where({ id: vendureAddressId, customerId: vendureCustomerId }).first('id'),
+        );
         if (!own) return false;
         const vendure = vendureServices(a);
         const ctx = await vendure.service(RequestContextService).create({ apiType: 'admin' });
-        await vendure.service(CustomerService).updateAddress(ctx, { id: vendureAddressId, ...(type === 'billing' ? { defaultBillingAddress: true } : { defaultShippingAddress: true }) });
+        await vendure.service(CustomerService).updateAddress(ctx, {
+          id: vendureAddressId,
+          ...(type === 'billing' ? { defaultBillingAddress: true } : { defaultShippingAddress: true }),
+        });
         return true;
       },
       /**
@@ -175,11 +243,21 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
        */
       async createAddress(executor, customerId, input) {
         const vendureCustomerId = ids.toVendure(customerId);
-        if (!vendureCustomerId || !(await selectRow(executor('customer').where({ id: vendureCustomerId }).whereNull('deletedAt').first('id')))) return null;
+        if (
+          !vendureCustomerId ||
+          !(await selectRow(executor('customer').where({ id: vendureCustomerId }).whereNull('deletedAt').first('id')))
+        )
+          return null;
         await assertCountry(executor, input.countryCode);
         const { service, ctx } = await customerService();
-        const created = await service.createAddress(ctx, vendureCustomerId, { ...vendureAddressFields(input, null), streetLine1: input.street, countryCode: input.countryCode.toUpperCase() });
-        return toAddress((await addressRows(executor, vendureCustomerId)).find((row) => String(row.id) === String(created.id))!);
+        const created = await service.createAddress(ctx, vendureCustomerId, {
+          ...vendureAddressFields(input, null),
+          streetLine1: input.street,
+          countryCode: input.countryCode.toUpperCase(),
+        });
+        return toAddress(
+          (await addressRows(executor, vendureCustomerId)).find((row) => String(row.id) === String(created.id))!,
+        );
       },
       async updateAddress(executor, customerId, addressId, input) {
         const own = await ownAddress(executor, customerId, addressId);
@@ -187,7 +265,9 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
         if (input.countryCode !== undefined) await assertCountry(executor, input.countryCode);
         const { service, ctx } = await customerService();
         await service.updateAddress(ctx, { id: own.addressId, ...vendureAddressFields(input, own.fullName) });
-        return toAddress((await addressRows(executor, own.customerId)).find((row) => String(row.id) === String(own.addressId))!);
+        return toAddress(
+          (await addressRows(executor, own.customerId)).find((row) => String(row.id) === String(own.addressId))!,
+        );
       },
       async deleteAddress(executor, customerId, addressId) {
         const own = await ownAddress(executor, customerId, addressId);

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { CustomerEvent, CustomerGroupEvent, ProductEvent, ProductVariantEvent, type EventBus, type ID, type RequestContext } from '@vendure/core';
+import {
+  CustomerEvent,
+  CustomerGroupEvent,
+  ProductEvent,
+  ProductVariantEvent,
+  type EventBus,
+  type ID,
+  type RequestContext,
+} from '@vendure/core';
 import type { HostEventName } from '../../host/contract.js';
 import { inTransaction, type Trx } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
@@ -13,7 +21,9 @@ interface OpenQueryRunner {
 }
 
 function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
-  const manager = (ctx as unknown as Record<symbol, { queryRunner?: OpenQueryRunner } | undefined>)[TRANSACTION_MANAGER_KEY];
+  const manager = (ctx as unknown as Record<symbol, { queryRunner?: OpenQueryRunner } | undefined>)[
+    TRANSACTION_MANAGER_KEY
+  ];
   const runner = manager?.queryRunner;
   return runner && runner.isTransactionActive && !runner.isReleased ? runner : null;
 }
@@ -24,15 +34,24 @@ function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
  * so runs `work` in `SAVEPOINT … / RELEASE SAVEPOINT` (or `ROLLBACK TO SAVEPOINT`) on that connection.
  */
 async function inSavepoint<T>(state: AdapterState, connection: unknown, work: (trx: Trx) => Promise<T>): Promise<T> {
-  const base = state.db.client as Knex.Client & { _query(connection: unknown, obj: { options?: object }): Promise<unknown> };
+  const base = state.db.client as Knex.Client & {
+    _query(connection: unknown, obj: { options?: object }): Promise<unknown>;
+  };
   const properties: PropertyDescriptorMap = { transacting: { value: true } };
   // PostgreSQL: Vendure's pg connection parses with pg's defaults (bigint as text, timestamps as Date);
   // the plugin's SQL reads what its own connections answer (lib/db's parsers), passed per query.
   const types = (base.config.connection as { types?: unknown } | undefined)?.types;
   if (state.dialect === 'postgres' && types)
-    properties._query = { value: (conn: unknown, obj: { options?: object }) => base._query.call(client, conn, { ...obj, options: { types, ...obj.options } }) };
+    properties._query = {
+      value: (conn: unknown, obj: { options?: object }) =>
+        base._query.call(client, conn, { ...obj, options: { types, ...obj.options } }),
+    };
   const client: Knex.Client = Object.create(base, properties) as Knex.Client;
-  return client.transaction(work, { connection, userParams: {}, doNotRejectOnRollback: true }, null) as unknown as Promise<T>;
+  return client.transaction(
+    work,
+    { connection, userParams: {}, doNotRejectOnRollback: true },
+    null,
+  ) as unknown as Promise<T>;
 }
 
 /**
@@ -40,7 +59,11 @@ async function inSavepoint<T>(state: AdapterState, connection: unknown, work: (t
  * of its TypeORM query runner): what `work` writes commits or rolls back with Vendure's change, and
  * what it throws fails that change. Without an open Vendure transaction: a plugin transaction of its own.
  */
-export async function inVendureTransaction<T>(state: AdapterState, ctx: RequestContext, work: (trx: Trx) => Promise<T>): Promise<T> {
+export async function inVendureTransaction<T>(
+  state: AdapterState,
+  ctx: RequestContext,
+  work: (trx: Trx) => Promise<T>,
+): Promise<T> {
   const runner = openQueryRunnerOf(ctx);
   if (runner) return inSavepoint(state, await runner.connect(), work);
   return inTransaction(state.db, work);
@@ -78,12 +101,24 @@ export function bridgeVendureEvents(state: AdapterState, eventBus: EventBus): vo
     event: [ProductEvent, ProductVariantEvent, CustomerEvent, CustomerGroupEvent],
     async handler(event) {
       if (event.type !== 'deleted') return;
-      if (event instanceof ProductEvent) return run(event.ctx, 'product.deleted', (event.entity.variants ?? []).map((variant) => variant.id));
-      if (event instanceof ProductVariantEvent) return run(event.ctx, 'product.deleted', event.entity.map((variant) => variant.id));
+      if (event instanceof ProductEvent)
+        return run(
+          event.ctx,
+          'product.deleted',
+          (event.entity.variants ?? []).map((variant) => variant.id),
+        );
+      if (event instanceof ProductVariantEvent)
+        return run(
+          event.ctx,
+          'product.deleted',
+          event.entity.map((variant) => variant.id),
+        );
       if (event instanceof CustomerEvent) return run(event.ctx, 'customer.deleted', [event.entity.id]);
       // The removed group's entity has lost its id (TypeORM's remove): the event's input is the id.
       const input = event.input;
-      return run(event.ctx, 'customer_group.deleted', [typeof input === 'string' || typeof input === 'number' ? input : event.entity.id]);
+      return run(event.ctx, 'customer_group.deleted', [
+        typeof input === 'string' || typeof input === 'number' ? input : event.entity.id,
+      ]);
     },
   });
 }

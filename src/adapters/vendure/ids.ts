@@ -45,7 +45,8 @@ export function idMapper(kind: IdKind): IdMapper {
         if (!HEX32.test(id)) return null;
         return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
       },
-      columnAsPluginId: (column, dialect) => `lower(replace(${dialect === 'postgres' ? `cast(${quoteColumn(column, dialect)} as text)` : quoteColumn(column, dialect)}, '-', ''))`,
+      columnAsPluginId: (column, dialect) =>
+        `lower(replace(${dialect === 'postgres' ? `cast(${quoteColumn(column, dialect)} as text)` : quoteColumn(column, dialect)}, '-', ''))`,
     };
   return {
     kind,

@@ -23,7 +23,8 @@ export function createVendureMail(state: AdapterState): MailOutbox {
       return state.options.shopName ? { ...channel, name: state.options.shopName } : channel;
     },
     fallbackUrl: state.options.storefrontUrls[0] ?? 'http://localhost',
-    document: (id) => Promise.reject(new Error(`attachment document ${id}: documents are not supported on Vendure yet`)),
+    document: (id) =>
+      Promise.reject(new Error(`attachment document ${id}: documents are not supported on Vendure yet`)),
   });
   return outbox;
 }
@@ -40,7 +41,12 @@ type OrderView = {
   amountNet?: number;
   taxAmount?: number;
   amountTotal?: number;
-  orderCustomer?: { customerId: string | null; email: string | null; firstName: string | null; lastName: string | null };
+  orderCustomer?: {
+    customerId: string | null;
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+  };
 };
 
 /**
@@ -49,14 +55,23 @@ type OrderView = {
  * their payload (an event ticket's `payload.participant`), amounts as text, who placed it. Queued
  * once per order (dedupe key) after Vendure committed the order.
  */
-export async function queueOrderConfirmation(state: AdapterState, event: PlacedOrderEvent, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): Promise<void> {
+export async function queueOrderConfirmation(
+  state: AdapterState,
+  event: PlacedOrderEvent,
+  storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+): Promise<void> {
   const orderId = state.ids.toPlugin(event.order.id);
   const order = (await state.runtime.orders.get(state.db, orderId)) as OrderView | null;
   const customer = order?.orderCustomer;
   if (!order || !customer?.email) return;
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
   const storeCtx = await storeContextOf(event.ctx).catch(() => null);
-  const placedBy = storeCtx?.actor ?? { type: 'customer', id: customer.customerId, name: customerName, email: customer.email };
+  const placedBy = storeCtx?.actor ?? {
+    type: 'customer',
+    id: customer.customerId,
+    name: customerName,
+    email: customer.email,
+  };
   const to = placedBy.email ?? customer.email;
   const channel = await state.salesChannel();
   const text = (amount: unknown) => moneyText(Number(amount ?? 0), channel.currencyPrecision, channel.currencyIso);
@@ -69,7 +84,11 @@ export async function queueOrderConfirmation(state: AdapterState, event: PlacedO
     data: {
       order,
       orderUrl: null,
-      lineItems: (order.lineItems ?? []).map((line) => ({ ...line, unitPriceText: text(line.unitPrice), totalPriceText: text(line.totalPrice) })),
+      lineItems: (order.lineItems ?? []).map((line) => ({
+        ...line,
+        unitPriceText: text(line.unitPrice),
+        totalPriceText: text(line.totalPrice),
+      })),
       amounts: { net: text(order.amountNet), tax: text(order.taxAmount), total: text(order.amountTotal) },
       // Vendure customers have no company name: the greeting names the customer.
       customer: { ...customer, company: customerName },

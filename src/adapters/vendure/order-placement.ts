@@ -1,4 +1,13 @@
-import { ConfigService, I18nError, LogLevel, OrderLine, TransactionalConnection, type Injector, type Order, type RequestContext } from '@vendure/core';
+import {
+  ConfigService,
+  I18nError,
+  LogLevel,
+  OrderLine,
+  TransactionalConnection,
+  type Injector,
+  type Order,
+  type RequestContext,
+} from '@vendure/core';
 import type { CancelledOrder, CartLineItem, PlacedOrder, StoreContext } from '../../host/contract.js';
 import { AppError } from '../../lib/errors.js';
 import { inVendureTransaction } from './events.js';
@@ -21,7 +30,8 @@ export class SuiteB2BOrderRefusedError extends I18nError {
 }
 
 type OrderFields = Record<string, unknown>;
-const customFieldsOf = (order: Order): OrderFields => ((order as unknown as { customFields?: OrderFields }).customFields ??= {});
+const customFieldsOf = (order: Order): OrderFields =>
+  ((order as unknown as { customFields?: OrderFields }).customFields ??= {});
 
 /**
  * Placement and cancellation of the orders Vendure places itself (Shop API checkout, Admin API
@@ -39,7 +49,10 @@ const customFieldsOf = (order: Order): OrderFields => ((order as unknown as { cu
  *
  * A refusal (an AppError of the plugin) fails the transition's mutation: see SuiteB2BOrderRefusedError.
  */
-export function orderPlacement(state: () => AdapterState | null, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>) {
+export function orderPlacement(
+  state: () => AdapterState | null,
+  storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+) {
   let connection: TransactionalConnection | null = null;
   let config: ConfigService | null = null;
   /** Orders whose transition under way places them (decided in onTransitionStart, while the order is still active). */
@@ -54,19 +67,29 @@ export function orderPlacement(state: () => AdapterState | null, storeContextOf:
     const fields = customFieldsOf(order);
     const type = fields[PLACED_BY_FIELDS.type];
     const id = fields[PLACED_BY_FIELDS.id];
-    return storeContextForActor(s, customerId, typeof type === 'string' && typeof id === 'string' ? { type, id } : null);
+    return storeContextForActor(
+      s,
+      customerId,
+      typeof type === 'string' && typeof id === 'string' ? { type, id } : null,
+    );
   }
 
   async function place(s: AdapterState, ctx: RequestContext, order: Order): Promise<void> {
     const storeCtx = await placingContext(s, ctx, order);
     if (!storeCtx?.customer) return;
     const { registries } = s;
-    if (registries.lineItemProcessors.length === 0 && registries.checkoutInterceptors.length === 0 && registries.orderPlacedHooks.length === 0) return;
+    if (
+      registries.lineItemProcessors.length === 0 &&
+      registries.checkoutInterceptors.length === 0 &&
+      registries.orderPlacedHooks.length === 0
+    )
+      return;
     let items: CartLineItem[];
     try {
       items = await inVendureTransaction(s, ctx, async (trx) => {
         // The check: as the reference host's checkout, processors then interceptors, under their locks.
-        const processed = registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
+        const processed =
+          registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
         const draft = draftOf(s, storeCtx, order, processed);
         for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
         // The charge, in the same transaction under the same locks.
@@ -103,7 +126,12 @@ export function orderPlacement(state: () => AdapterState | null, storeContextOf:
 
   async function cancel(s: AdapterState, ctx: RequestContext, order: Order): Promise<void> {
     if (s.registries.orderCancelledHooks.length === 0 || order.customerId == null) return;
-    const cancelled: CancelledOrder = { id: s.ids.toPlugin(order.id), orderNumber: order.code, customerId: s.ids.toPlugin(order.customerId), salesChannelId: (await s.salesChannel()).id };
+    const cancelled: CancelledOrder = {
+      id: s.ids.toPlugin(order.id),
+      orderNumber: order.code,
+      customerId: s.ids.toPlugin(order.customerId),
+      salesChannelId: (await s.salesChannel()).id,
+    };
     try {
       await inVendureTransaction(s, ctx, async (trx) => {
         for (const hook of s.registries.orderCancelledHooks) await hook(cancelled, trx);
@@ -121,7 +149,11 @@ export function orderPlacement(state: () => AdapterState | null, storeContextOf:
     },
     /** Called from the order process's onTransitionStart, once the plugin let the transition through. */
     noteTransition(ctx: RequestContext, fromState: string, toState: string, order: Order): void {
-      if (order.active && config?.orderOptions.orderPlacedStrategy.shouldSetAsPlaced(ctx, fromState as never, toState as never, order)) placingNow.add(order);
+      if (
+        order.active &&
+        config?.orderOptions.orderPlacedStrategy.shouldSetAsPlaced(ctx, fromState as never, toState as never, order)
+      )
+        placingNow.add(order);
     },
     /** The order process's onTransitionEnd. */
     async afterTransition(ctx: RequestContext, toState: string, order: Order): Promise<void> {

@@ -1,5 +1,15 @@
 import { parse, type DocumentNode } from 'graphql';
-import { OrderLine, TransactionalConnection, UserService, type AuthenticationStrategy, type Injector, type Order, type OrderProcess, type RequestContext, type User } from '@vendure/core';
+import {
+  OrderLine,
+  TransactionalConnection,
+  UserService,
+  type AuthenticationStrategy,
+  type Injector,
+  type Order,
+  type OrderProcess,
+  type RequestContext,
+  type User,
+} from '@vendure/core';
 import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
 import { selectRow } from '../../lib/db.js';
 import { inVendureTransaction } from './events.js';
@@ -38,7 +48,9 @@ export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ 
     const session = await findLivePluginSession(state.db, data.contextToken);
     const customerId = session?.customerId ? state.ids.toVendure(session.customerId) : null;
     if (!customerId) return false;
-    const row = await selectRow<{ userId: string | number | null }>(state.db('customer').where({ id: customerId }).whereNull('deletedAt').first('userId'));
+    const row = await selectRow<{ userId: string | number | null }>(
+      state.db('customer').where({ id: customerId }).whereNull('deletedAt').first('userId'),
+    );
     if (!row?.userId) return false;
     return (await this.users.getUserById(ctx, row.userId)) ?? false;
   }
@@ -87,7 +99,10 @@ export function draftOf(state: AdapterState, ctx: StoreContext, order: Order, it
  *   more and the order-placed hooks, in the placing transaction; when it cancels a placed order, the
  *   order-cancelled hooks.
  */
-export function suiteOrderProcess(state: () => AdapterState | null, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): OrderProcess<'ArrangingPayment'> {
+export function suiteOrderProcess(
+  state: () => AdapterState | null,
+  storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+): OrderProcess<'ArrangingPayment'> {
   let connection: TransactionalConnection | null = null;
   const placement = orderPlacement(state, storeContextOf);
   return {
@@ -123,9 +138,11 @@ export function suiteOrderProcess(state: () => AdapterState | null, storeContext
       try {
         // As the reference host's checkout: processors ('order', under the plugin's locks), then interceptors, in one transaction.
         items = await inVendureTransaction(s, ctx, async (trx) => {
-          const processed = s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
+          const processed =
+            s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
           const draft = draftOf(s, storeCtx, order, processed);
-          for (const interceptor of s.registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+          for (const interceptor of s.registries.checkoutInterceptors)
+            await interceptor.intercept(storeCtx, draft, trx);
           return processed;
         });
       } catch (error) {

@@ -42,7 +42,10 @@ function netOf(price: number, includesTax: boolean, taxRatePercent: number): num
 }
 
 function taxRateOf(taxLines: unknown): number {
-  return readJson<Array<{ taxRate?: number }>>(taxLines as string | null, []).reduce((sum, line) => sum + Number(line.taxRate ?? 0), 0);
+  return readJson<Array<{ taxRate?: number }>>(taxLines as string | null, []).reduce(
+    (sum, line) => sum + Number(line.taxRate ?? 0),
+    0,
+  );
 }
 
 function placedByOf(ids: IdMapper, row: Record<string, unknown>): { type: string; id: string | null } {
@@ -69,7 +72,9 @@ export function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuild
       state: 'o.state',
       net_total: executor.raw('?? + ??', ['o.subTotal', 'o.shipping']),
       placed_by_type: executor.raw(`coalesce(??, 'customer')`, [`o.${PLACED_BY_TYPE}`]),
-      placed_by_id: executor.raw(`coalesce(??, ${ids.columnAsPluginId('o.customerId', dialect)})`, [`o.${PLACED_BY_ID}`]),
+      placed_by_id: executor.raw(`coalesce(??, ${ids.columnAsPluginId('o.customerId', dialect)})`, [
+        `o.${PLACED_BY_ID}`,
+      ]),
     });
   return executor.from(inner.as('placed_orders'));
 }
@@ -129,24 +134,58 @@ interface OrderCustomerRow {
   emailAddress: string | null;
 }
 
-async function getOrders(state: AdapterState, executor: Executor, pluginIds: string[]): Promise<Array<Record<string, unknown>>> {
+async function getOrders(
+  state: AdapterState,
+  executor: Executor,
+  pluginIds: string[],
+): Promise<Array<Record<string, unknown>>> {
   const { ids } = state;
   const wanted = toVendureIds(ids, [...new Set(pluginIds)]);
   if (wanted.length === 0) return [];
   const rows: OrderTableRow[] = [];
-  for (let i = 0; i < wanted.length; i += CHUNK) rows.push(...(await selectRows<OrderTableRow>(executor('order').whereIn('id', wanted.slice(i, i + CHUNK)).whereNotNull('orderPlacedAt').select('*'))));
+  for (let i = 0; i < wanted.length; i += CHUNK)
+    rows.push(
+      ...(await selectRows<OrderTableRow>(
+        executor('order')
+          .whereIn('id', wanted.slice(i, i + CHUNK))
+          .whereNotNull('orderPlacedAt')
+          .select('*'),
+      )),
+    );
   if (rows.length === 0) return [];
   const orderIds = rows.map((r) => r.id);
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id) => id != null))];
   const [lineRows, paymentRows, customerRows] = await Promise.all([
-    selectRows<OrderLineRowOfOrder>(executor('order_line as l').leftJoin('product_variant as v', 'v.id', 'l.productVariantId').whereIn('l.orderId', orderIds).orderBy('l.id').select('l.*', 'v.sku')),
-    selectRows<PaymentRow>(executor('payment').whereIn('orderId', orderIds).orderBy('id').select('id', 'orderId', 'method', 'state', 'amount')),
-    customerIds.length ? selectRows<OrderCustomerRow>(executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress')) : Promise.resolve([]),
+    selectRows<OrderLineRowOfOrder>(
+      executor('order_line as l')
+        .leftJoin('product_variant as v', 'v.id', 'l.productVariantId')
+        .whereIn('l.orderId', orderIds)
+        .orderBy('l.id')
+        .select('l.*', 'v.sku'),
+    ),
+    selectRows<PaymentRow>(
+      executor('payment')
+        .whereIn('orderId', orderIds)
+        .orderBy('id')
+        .select('id', 'orderId', 'method', 'state', 'amount'),
+    ),
+    customerIds.length
+      ? selectRows<OrderCustomerRow>(
+          executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress'),
+        )
+      : Promise.resolve([]),
   ]);
   const variantIds = [...new Set(lineRows.map((l) => l.productVariantId))];
   const names = new Map<string, string>(
     variantIds.length
-      ? (await selectRows<{ baseId: string | number; name: string }>(executor('product_variant_translation').whereIn('baseId', variantIds).orderBy('id').select('baseId', 'name'))).map((t) => [String(t.baseId), String(t.name)])
+      ? (
+          await selectRows<{ baseId: string | number; name: string }>(
+            executor('product_variant_translation')
+              .whereIn('baseId', variantIds)
+              .orderBy('id')
+              .select('baseId', 'name'),
+          )
+        ).map((t) => [String(t.baseId), String(t.name)])
       : [],
   );
   const customers = new Map(customerRows.map((c) => [String(c.id), c]));
@@ -219,7 +258,9 @@ function readBoolean(value: unknown): boolean {
 }
 
 function placedByOnly(query: Knex.QueryBuilder, placedBy: PlacedBy | undefined): Knex.QueryBuilder {
-  return placedBy ? query.where('placed_orders.placed_by_type', placedBy.type).where('placed_orders.placed_by_id', placedBy.id) : query;
+  return placedBy
+    ? query.where('placed_orders.placed_by_type', placedBy.type).where('placed_orders.placed_by_id', placedBy.id)
+    : query;
 }
 
 export function ordersContract(state: AdapterState): HostRuntime['orders'] {
@@ -231,29 +272,55 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
     getMany: (executor, orderIds) => getOrders(state, executor, orderIds),
     async search(executor, scope: OrderScope, criteria) {
       if (scope.latestPerCustomer) throw notSupported('orders.search (latestPerCustomer)');
-      const base = placedByOnly(placedOrders(ids, executor).whereIn('placed_orders.customer_id', [...new Set(scope.customerIds)]), scope.placedBy);
-      const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) => qb.select('placed_orders.id'));
-      const elements = page.rows.length ? await getOrders(state, executor, page.rows.map((r) => r.id)) : [];
+      const base = placedByOnly(
+        placedOrders(ids, executor).whereIn('placed_orders.customer_id', [...new Set(scope.customerIds)]),
+        scope.placedBy,
+      );
+      const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) =>
+        qb.select('placed_orders.id'),
+      );
+      const elements = page.rows.length
+        ? await getOrders(
+            state,
+            executor,
+            page.rows.map((r) => r.id),
+          )
+        : [];
       return { total: page.total, page: page.page, limit: page.limit, elements };
     },
     async belongsTo(executor, orderId, customerId) {
       const order = ids.toVendure(orderId);
       const customer = ids.toVendure(customerId);
       if (!order || !customer) return false;
-      return Boolean(await executor('order').where({ id: order, customerId: customer }).whereNotNull('orderPlacedAt').first('id'));
+      return Boolean(
+        await executor('order').where({ id: order, customerId: customer }).whereNotNull('orderPlacedAt').first('id'),
+      );
     },
     async figuresByCustomer(executor, customerIds, period = {}) {
       const wanted = toVendureIds(ids, [...new Set(customerIds)]);
       const figures: CustomerOrderFigures[] = [];
       for (let i = 0; i < wanted.length; i += CHUNK) {
-        const query = executor('order').whereIn('customerId', wanted.slice(i, i + CHUNK)).whereNotNull('orderPlacedAt').whereNot('state', CANCELLED);
+        const query = executor('order')
+          .whereIn('customerId', wanted.slice(i, i + CHUNK))
+          .whereNotNull('orderPlacedAt')
+          .whereNot('state', CANCELLED);
         if (period.from) query.where('orderPlacedAt', '>=', toDbTime(period.from));
         if (period.to) query.where('orderPlacedAt', '<=', toDbTime(period.to));
         const rows: Array<Record<string, unknown>> = await query
           .groupBy('customerId')
-          .select('customerId', executor.raw('COUNT(*) as order_count'), executor.raw('SUM(?? + ??) as revenue', ['subTotal', 'shipping']), executor.raw('MAX(??) as last_order', ['orderPlacedAt']));
+          .select(
+            'customerId',
+            executor.raw('COUNT(*) as order_count'),
+            executor.raw('SUM(?? + ??) as revenue', ['subTotal', 'shipping']),
+            executor.raw('MAX(??) as last_order', ['orderPlacedAt']),
+          );
         for (const row of rows)
-          figures.push({ customerId: ids.toPlugin(row.customerId), orderCount: readInt(row.order_count), netTotal: readInt(row.revenue), lastOrderDate: isoOf(row.last_order) });
+          figures.push({
+            customerId: ids.toPlugin(row.customerId),
+            orderCount: readInt(row.order_count),
+            netTotal: readInt(row.revenue),
+            lastOrderDate: isoOf(row.last_order),
+          });
       }
       return figures;
     },
@@ -264,10 +331,30 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       const bounds = periods.map((p) => [toDbTime(p.from), toDbTime(p.to)] as const);
       const columns: Knex.Raw[] = [];
       bounds.forEach((range, i) => {
-        columns.push(executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ?? + ?? ELSE 0 END) as r${i}`, ['orderPlacedAt', range[0], 'orderPlacedAt', range[1], 'subTotal', 'shipping']));
-        columns.push(executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN 1 ELSE 0 END) as c${i}`, ['orderPlacedAt', range[0], 'orderPlacedAt', range[1]]));
+        columns.push(
+          executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ?? + ?? ELSE 0 END) as r${i}`, [
+            'orderPlacedAt',
+            range[0],
+            'orderPlacedAt',
+            range[1],
+            'subTotal',
+            'shipping',
+          ]),
+        );
+        columns.push(
+          executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN 1 ELSE 0 END) as c${i}`, [
+            'orderPlacedAt',
+            range[0],
+            'orderPlacedAt',
+            range[1],
+          ]),
+        );
       });
-      const [row = {}]: Array<Record<string, unknown>> = await executor('order').where('customerId', customer).whereNotNull('orderPlacedAt').whereNot('state', CANCELLED).select(columns);
+      const [row = {}]: Array<Record<string, unknown>> = await executor('order')
+        .where('customerId', customer)
+        .whereNotNull('orderPlacedAt')
+        .whereNot('state', CANCELLED)
+        .select(columns);
       return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));
     },
     async latestWithProduct(executor, input) {
@@ -278,7 +365,10 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
         .where('placed_orders.customer_id', input.customerId)
         .where('l.productVariantId', variant);
       const hit = await selectRow<{ id: string; line_id: string | number }>(
-        placedByOnly(query, input.placedBy).orderBy('placed_orders.order_date', 'desc').orderBy('placed_orders.vendure_id', 'desc').first('placed_orders.id', 'l.id as line_id'),
+        placedByOnly(query, input.placedBy)
+          .orderBy('placed_orders.order_date', 'desc')
+          .orderBy('placed_orders.vendure_id', 'desc')
+          .first('placed_orders.id', 'l.id as line_id'),
       );
       return hit ? { orderId: String(hit.id), lineItemId: ids.toPlugin(hit.line_id) } : null;
     },

@@ -1,4 +1,12 @@
-import { idsAreEqual, LanguageCode, type CustomFieldConfig, type Order, type OrderInterceptor, type OrderLine, type RequestContext } from '@vendure/core';
+import {
+  idsAreEqual,
+  LanguageCode,
+  type CustomFieldConfig,
+  type Order,
+  type OrderInterceptor,
+  type OrderLine,
+  type RequestContext,
+} from '@vendure/core';
 import type { CartLineItem, StoreContext } from '../../host/contract.js';
 import { inTransaction, type Executor, type Trx } from '../../lib/db.js';
 import { AppError } from '../../lib/errors.js';
@@ -20,8 +28,27 @@ import type { AdapterState } from './state.js';
 export const PARTICIPANT_FIELDS = { participant: 'suiteParticipant', eventId: 'suiteEventId' } as const;
 
 export const participantCustomFields: CustomFieldConfig[] = [
-  { name: PARTICIPANT_FIELDS.participant, type: 'text', nullable: true, public: true, description: [{ languageCode: LanguageCode.en, value: 'Suite B2B event ticket participant (JSON: firstName, lastName, email or employeeId)' }] },
-  { name: PARTICIPANT_FIELDS.eventId, type: 'string', nullable: true, public: true, description: [{ languageCode: LanguageCode.en, value: 'Suite B2B event of the ticket (when several events use the product)' }] },
+  {
+    name: PARTICIPANT_FIELDS.participant,
+    type: 'text',
+    nullable: true,
+    public: true,
+    description: [
+      {
+        languageCode: LanguageCode.en,
+        value: 'Suite B2B event ticket participant (JSON: firstName, lastName, email or employeeId)',
+      },
+    ],
+  },
+  {
+    name: PARTICIPANT_FIELDS.eventId,
+    type: 'string',
+    nullable: true,
+    public: true,
+    description: [
+      { languageCode: LanguageCode.en, value: 'Suite B2B event of the ticket (when several events use the product)' },
+    ],
+  },
 ];
 
 /** The two custom fields as a Vendure entity or GraphQL input carries them. */
@@ -55,23 +82,42 @@ export function linePayload(customFields: unknown): Record<string, unknown> {
 
 /** The plugin's payload of an `order_line` row read with knex. */
 export function linePayloadOfRow(row: Record<string, unknown>): Record<string, unknown> {
-  return payloadOf(row[customFieldColumn(PARTICIPANT_FIELDS.participant)], row[customFieldColumn(PARTICIPANT_FIELDS.eventId)]);
+  return payloadOf(
+    row[customFieldColumn(PARTICIPANT_FIELDS.participant)],
+    row[customFieldColumn(PARTICIPANT_FIELDS.eventId)],
+  );
 }
 
 /** The custom field values for a processed payload (null: not a ticket, the fields stay as they are). */
 export function fieldsOfPayload(payload: Record<string, unknown>): Required<LineFields> | null {
   if (payload.participant === undefined) return null;
-  return { suiteParticipant: JSON.stringify(payload.participant), suiteEventId: typeof payload.eventId === 'string' ? payload.eventId : null };
+  return {
+    suiteParticipant: JSON.stringify(payload.participant),
+    suiteEventId: typeof payload.eventId === 'string' ? payload.eventId : null,
+  };
 }
 
 const sameFields = (a: unknown, b: unknown) => JSON.stringify(linePayload(a)) === JSON.stringify(linePayload(b));
 
 /** Runs every processor in turn, as the reference host's cart does: they may change label, quantity and payload, never identity. */
-async function runProcessors(state: AdapterState, ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order', executor: Executor): Promise<CartLineItem> {
+async function runProcessors(
+  state: AdapterState,
+  ctx: StoreContext,
+  item: CartLineItem,
+  phase: 'add' | 'order',
+  executor: Executor,
+): Promise<CartLineItem> {
   let current = item;
   for (const processor of state.registries.lineItemProcessors) {
     const next = await processor.process(ctx, current, phase, executor);
-    current = { ...next, id: item.id, type: item.type, productId: item.productId, position: item.position, payload: next.payload ?? {} };
+    current = {
+      ...next,
+      id: item.id,
+      type: item.type,
+      productId: item.productId,
+      position: item.position,
+      payload: next.payload ?? {},
+    };
   }
   return current;
 }
@@ -87,7 +133,16 @@ interface VariantLike {
   name?: string;
 }
 
-function itemOf(state: AdapterState, line: { id?: string | number | null; variant: VariantLike; quantity: number; customFields: unknown; position: number }): CartLineItem {
+function itemOf(
+  state: AdapterState,
+  line: {
+    id?: string | number | null;
+    variant: VariantLike;
+    quantity: number;
+    customFields: unknown;
+    position: number;
+  },
+): CartLineItem {
   return {
     id: line.id == null ? newId() : state.ids.toPlugin(line.id),
     type: 'product',
@@ -105,22 +160,55 @@ function itemOf(state: AdapterState, line: { id?: string | number | null; varian
  * input's custom fields, which Vendure then stores on the line (so the same participant given
  * twice, however spelt, is one line whose quantity the processors refuse).
  */
-export function lineItemInterceptor(state: () => AdapterState | null, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): OrderInterceptor {
-  async function check(ctx: RequestContext, order: Order, line: { id: string | number | null; variant: VariantLike; quantity: number; customFields: unknown }, input: unknown): Promise<string | void> {
+export function lineItemInterceptor(
+  state: () => AdapterState | null,
+  storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+): OrderInterceptor {
+  async function check(
+    ctx: RequestContext,
+    order: Order,
+    line: { id: string | number | null; variant: VariantLike; quantity: number; customFields: unknown },
+    input: unknown,
+  ): Promise<string | void> {
     const s = state();
     if (!s || s.registries.lineItemProcessors.length === 0 || line.quantity <= 0) return;
     const storeCtx = await storeContextOf(ctx);
     if (!storeCtx) return;
     const position = order.lines.findIndex((l) => idsAreEqual(l.id, line.id ?? undefined));
     try {
-      const processed = await inTransaction(s.db, (trx) => runProcessors(s, storeCtx, itemOf(s, { ...line, position: position < 0 ? order.lines.length : position }), 'add', trx));
+      const processed = await inTransaction(s.db, (trx) =>
+        runProcessors(
+          s,
+          storeCtx,
+          itemOf(s, { ...line, position: position < 0 ? order.lines.length : position }),
+          'add',
+          trx,
+        ),
+      );
       const fields = fieldsOfPayload(processed.payload);
       if (fields && input && typeof input === 'object') {
         // A new line whose shaped participant is already in the order joins that line: check the quantity it would get.
-        const twin = line.id == null ? order.lines.find((l) => idsAreEqual(l.productVariantId, line.variant.id) && sameFields(l.customFields, fields)) : undefined;
+        const twin =
+          line.id == null
+            ? order.lines.find(
+                (l) => idsAreEqual(l.productVariantId, line.variant.id) && sameFields(l.customFields, fields),
+              )
+            : undefined;
         if (twin) {
           await inTransaction(s.db, (trx) =>
-            runProcessors(s, storeCtx, itemOf(s, { id: twin.id, variant: line.variant, quantity: twin.quantity + line.quantity, customFields: twin.customFields, position: order.lines.indexOf(twin) }), 'add', trx),
+            runProcessors(
+              s,
+              storeCtx,
+              itemOf(s, {
+                id: twin.id,
+                variant: line.variant,
+                quantity: twin.quantity + line.quantity,
+                customFields: twin.customFields,
+                position: order.lines.indexOf(twin),
+              }),
+              'add',
+              trx,
+            ),
           );
         }
         Object.assign(input, fields);
@@ -132,18 +220,39 @@ export function lineItemInterceptor(state: () => AdapterState | null, storeConte
 
   return {
     async willAddItemToOrder(ctx, order, input) {
-      const existing = order.lines.find((l) => idsAreEqual(l.productVariantId, input.productVariant.id) && sameFields(l.customFields, input.customFields));
+      const existing = order.lines.find(
+        (l) =>
+          idsAreEqual(l.productVariantId, input.productVariant.id) && sameFields(l.customFields, input.customFields),
+      );
       return check(
         ctx,
         order,
-        { id: existing?.id ?? null, variant: input.productVariant, quantity: (existing?.quantity ?? 0) + input.quantity, customFields: input.customFields },
+        {
+          id: existing?.id ?? null,
+          variant: input.productVariant,
+          quantity: (existing?.quantity ?? 0) + input.quantity,
+          customFields: input.customFields,
+        },
         input.customFields,
       );
     },
     async willAdjustOrderLine(ctx, order, input) {
       const given = fieldsOf(input.customFields);
-      const merged = { ...fieldsOf(input.orderLine.customFields), ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) };
-      return check(ctx, order, { id: input.orderLine.id, variant: input.orderLine.productVariant, quantity: input.quantity, customFields: merged }, input.customFields);
+      const merged = {
+        ...fieldsOf(input.orderLine.customFields),
+        ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+      };
+      return check(
+        ctx,
+        order,
+        {
+          id: input.orderLine.id,
+          variant: input.orderLine.productVariant,
+          quantity: input.quantity,
+          customFields: merged,
+        },
+        input.customFields,
+      );
     },
   };
 }
@@ -153,10 +262,29 @@ export function lineItemInterceptor(state: () => AdapterState | null, storeConte
  * manager locks its events there): the lines as the plugin's line items, processed; an AppError
  * refuses the transition. Lines keep Vendure's order.
  */
-export async function processOrderLines(state: AdapterState, ctx: StoreContext, order: Order, trx: Trx): Promise<CartLineItem[]> {
+export async function processOrderLines(
+  state: AdapterState,
+  ctx: StoreContext,
+  order: Order,
+  trx: Trx,
+): Promise<CartLineItem[]> {
   const items: CartLineItem[] = [];
   for (const [position, line] of order.lines.entries())
-    items.push(await runProcessors(state, ctx, itemOf(state, { id: line.id, variant: { id: line.productVariantId, name: line.productVariant?.name }, quantity: line.quantity, customFields: line.customFields, position }), 'order', trx));
+    items.push(
+      await runProcessors(
+        state,
+        ctx,
+        itemOf(state, {
+          id: line.id,
+          variant: { id: line.productVariantId, name: line.productVariant?.name },
+          quantity: line.quantity,
+          customFields: line.customFields,
+          position,
+        }),
+        'order',
+        trx,
+      ),
+    );
   return items;
 }
 
@@ -164,12 +292,20 @@ export async function processOrderLines(state: AdapterState, ctx: StoreContext, 
  * The shaped payloads written back to the lines' custom fields (only lines whose fields change):
  * the placed order then carries the participant as the order hooks and order reads see it.
  */
-export function changedLineFields(order: Order, items: CartLineItem[]): Array<{ line: OrderLine; fields: Required<LineFields> }> {
+export function changedLineFields(
+  order: Order,
+  items: CartLineItem[],
+): Array<{ line: OrderLine; fields: Required<LineFields> }> {
   const changes: Array<{ line: OrderLine; fields: Required<LineFields> }> = [];
   order.lines.forEach((line, index) => {
     const fields = fieldsOfPayload(items[index]?.payload ?? {});
     const current = fieldsOf(line.customFields);
-    if (fields && (fields.suiteParticipant !== (current.suiteParticipant ?? null) || fields.suiteEventId !== (current.suiteEventId ?? null))) changes.push({ line, fields });
+    if (
+      fields &&
+      (fields.suiteParticipant !== (current.suiteParticipant ?? null) ||
+        fields.suiteEventId !== (current.suiteEventId ?? null))
+    )
+      changes.push({ line, fields });
   });
   return changes;
 }

@@ -13,7 +13,15 @@ import {
   type ProductVariant,
   type RequestContext,
 } from '@vendure/core';
-import type { CartLineItem, CustomerRef, OrderDraft, PlacedOrder, PlaceOrderOptions, PriceLine, StoreContext } from '../../host/contract.js';
+import type {
+  CartLineItem,
+  CustomerRef,
+  OrderDraft,
+  PlacedOrder,
+  PlaceOrderOptions,
+  PriceLine,
+  StoreContext,
+} from '../../host/contract.js';
 import { notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 import { forUpdate, inTransaction, readBool, selectRow, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
@@ -47,7 +55,13 @@ export class SuiteB2BGivenPriceStrategy implements OrderItemPriceCalculationStra
     await this.inner.destroy?.();
   }
 
-  calculateUnitPrice(ctx: RequestContext, variant: ProductVariant, customFields: Record<string, unknown>, order: Order, quantity: number): PriceCalculationResult | Promise<PriceCalculationResult> {
+  calculateUnitPrice(
+    ctx: RequestContext,
+    variant: ProductVariant,
+    customFields: Record<string, unknown>,
+    order: Order,
+    quantity: number,
+  ): PriceCalculationResult | Promise<PriceCalculationResult> {
     const given = customFields?.[GIVEN_PRICE_FIELD];
     if (typeof given === 'number' && Number.isSafeInteger(given)) return { price: given, priceIncludesTax: false };
     return this.inner.calculateUnitPrice(ctx, variant, customFields, order, quantity);
@@ -88,7 +102,13 @@ export function placeOrderOnVendure(state: AdapterState) {
   };
 }
 
-async function place(state: AdapterState, ctx: StoreContext, customer: CustomerRef, options: PlaceOrderOptions, trx: Trx): Promise<PlacedOrder> {
+async function place(
+  state: AdapterState,
+  ctx: StoreContext,
+  customer: CustomerRef,
+  options: PlaceOrderOptions,
+  trx: Trx,
+): Promise<PlacedOrder> {
   const { ids } = state;
   const fromCart = options.cartToken ? await cartLines(state, ctx, customer, options.cartToken, trx) : null;
   const lines = fromCart ? fromCart.lines : await givenLines(state, ctx, options.lines ?? [], trx);
@@ -130,8 +150,13 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
   if (fromCart) {
     orderId = fromCart.orderId;
   } else {
-    const userRow = await selectRow<{ userId: string | number | null }>(trx('customer').where({ id: ids.toVendure(customer.id) }).first('userId'));
-    if (!userRow?.userId) throw Errors.badRequest('SUITE__CUSTOMER_NOT_ACTIVE', 'The customer has no Vendure account to order with.');
+    const userRow = await selectRow<{ userId: string | number | null }>(
+      trx('customer')
+        .where({ id: ids.toVendure(customer.id) })
+        .first('userId'),
+    );
+    if (!userRow?.userId)
+      throw Errors.badRequest('SUITE__CUSTOMER_NOT_ACTIVE', 'The customer has no Vendure account to order with.');
     orderId = (await orders.create(vctx, userRow.userId)).id;
   }
   const orderKey = String(orderId);
@@ -142,7 +167,11 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
       const order = (await orders.findOne(vctx, orderId))!;
       const byId = new Map(draft.lines.map((line) => [line.lineItemId, line]));
       const items = order.lines.map((line) => byId.get(ids.toPlugin(line.id)) ?? { payload: {} });
-      for (const { line, fields } of changedLineFields(order, items as CartLineItem[])) await vendure.service(TransactionalConnection).getRepository(vctx, OrderLine).update(line.id, { customFields: fields });
+      for (const { line, fields } of changedLineFields(order, items as CartLineItem[]))
+        await vendure
+          .service(TransactionalConnection)
+          .getRepository(vctx, OrderLine)
+          .update(line.id, { customFields: fields });
       // A cart a Shop API client took to payment already goes back to AddingItems first (Vendure's default process allows it).
       if (order.state === 'ArrangingPayment') {
         const back = await orders.transitionToState(vctx, orderId, 'AddingItems');
@@ -150,7 +179,9 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
       }
     } else {
       for (const line of draft.lines) {
-        const added = await orders.addItemToOrder(vctx, orderId, ids.toVendure(line.productId!)!, line.quantity, { [GIVEN_PRICE_FIELD]: line.unitNet });
+        const added = await orders.addItemToOrder(vctx, orderId, ids.toVendure(line.productId!)!, line.quantity, {
+          [GIVEN_PRICE_FIELD]: line.unitNet,
+        });
         if (isGraphQlErrorResult(added)) throw refusalOf(added, line);
       }
     }
@@ -168,12 +199,22 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
     const methods = await orders.getEligiblePaymentMethods(vctx, orderId);
     const wanted = state.options.placedOrderPaymentMethod;
     const method = methods.find((m) => m.isEligible && (!wanted || m.code === wanted));
-    if (!method) throw Errors.badRequest('SUITE__PAYMENT_METHOD_NOT_AVAILABLE', wanted ? `The payment method "${wanted}" is not available for this order.` : 'No payment method is available for this order.');
-    const paid = await orders.addPaymentToOrder(vctx, orderId, { method: method.code, metadata: { suiteB2BOrigin: draft.origin } });
+    if (!method)
+      throw Errors.badRequest(
+        'SUITE__PAYMENT_METHOD_NOT_AVAILABLE',
+        wanted
+          ? `The payment method "${wanted}" is not available for this order.`
+          : 'No payment method is available for this order.',
+      );
+    const paid = await orders.addPaymentToOrder(vctx, orderId, {
+      method: method.code,
+      metadata: { suiteB2BOrigin: draft.origin },
+    });
     if (isGraphQlErrorResult(paid)) throw refusalOf(paid);
   } catch (error) {
     // Vendure's thrown client errors (a variant no longer available …) are the order's refusal, not a 500.
-    if (error instanceof I18nError && !(error instanceof AppError)) throw Errors.badRequest('SUITE__ORDER_NOT_PLACED', `Vendure refused the order: ${error.message}`);
+    if (error instanceof I18nError && !(error instanceof AppError))
+      throw Errors.badRequest('SUITE__ORDER_NOT_PLACED', `Vendure refused the order: ${error.message}`);
     throw error;
   } finally {
     state.placing.delete(orderKey);
@@ -182,12 +223,16 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
   const order = (await orders.findOne(vctx, orderId, ['lines']))!;
   const vendureLines = [...(order.lines as unknown as VendureLine[])];
   // A cart's lines are the order's lines already (their ids are Vendure's).
-  const placedLines = fromCart ? draft.lines.map((line) => ({ ...line, id: line.lineItemId })) : draft.lines.map((line) => {
-    const variant = String(ids.toVendure(line.productId!));
-    const index = vendureLines.findIndex((l) => String(l.productVariantId) === variant && l.customFields?.[GIVEN_PRICE_FIELD] === line.unitNet);
-    const [match] = index < 0 ? [] : vendureLines.splice(index, 1);
-    return { ...line, id: match ? ids.toPlugin(match.id) : line.lineItemId };
-  });
+  const placedLines = fromCart
+    ? draft.lines.map((line) => ({ ...line, id: line.lineItemId }))
+    : draft.lines.map((line) => {
+        const variant = String(ids.toVendure(line.productId!));
+        const index = vendureLines.findIndex(
+          (l) => String(l.productVariantId) === variant && l.customFields?.[GIVEN_PRICE_FIELD] === line.unitNet,
+        );
+        const [match] = index < 0 ? [] : vendureLines.splice(index, 1);
+        return { ...line, id: match ? ids.toPlugin(match.id) : line.lineItemId };
+      });
   const netTotal = order.subTotal + order.shipping;
   const placed: PlacedOrder = {
     id: ids.toPlugin(order.id),
@@ -212,14 +257,34 @@ async function place(state: AdapterState, ctx: StoreContext, customer: CustomerR
  * visible, in stock, processed ('order': event tickets register their participants under the event
  * manager's locks) and priced as Vendure prices them (cart.price).
  */
-async function cartLines(state: AdapterState, ctx: StoreContext, customer: CustomerRef, token: string, trx: Trx): Promise<{ orderId: ID; lines: PriceLine[] }> {
+async function cartLines(
+  state: AdapterState,
+  ctx: StoreContext,
+  customer: CustomerRef,
+  token: string,
+  trx: Trx,
+): Promise<{ orderId: ID; lines: PriceLine[] }> {
   const orderId = state.ids.toVendure(token);
-  const row = orderId ? await selectRow<{ id: string | number; customerId: string | number | null; active: unknown }>(forUpdate(trx('order').where({ id: orderId }), trx).first('id', 'customerId', 'active')) : null;
-  if (!row || row.customerId == null || state.ids.toPlugin(row.customerId) !== customer.id) throw Errors.notFound('Cart');
-  if (!readBool(row.active)) throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
+  const row = orderId
+    ? await selectRow<{ id: string | number; customerId: string | number | null; active: unknown }>(
+        forUpdate(trx('order').where({ id: orderId }), trx).first('id', 'customerId', 'active'),
+      )
+    : null;
+  if (!row || row.customerId == null || state.ids.toPlugin(row.customerId) !== customer.id)
+    throw Errors.notFound('Cart');
+  if (!readBool(row.active))
+    throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
   const cart = (await state.runtime.cart.get(trx, token))!;
   if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.');
-  const products = new Map((await state.runtime.catalog.visibleProducts(ctx, cart.lineItems.map((l) => l.productId!), trx)).map((p) => [p.id, p]));
+  const products = new Map(
+    (
+      await state.runtime.catalog.visibleProducts(
+        ctx,
+        cart.lineItems.map((l) => l.productId!),
+        trx,
+      )
+    ).map((p) => [p.id, p]),
+  );
   const missing = cart.lineItems.find((line) => !products.has(line.productId!));
   if (missing) throw notAvailable(missing.productId);
   const wanted = new Map<string, number>();
@@ -231,25 +296,45 @@ async function cartLines(state: AdapterState, ctx: StoreContext, customer: Custo
   const processed = new Map<string, CartLineItem>();
   for (const line of cart.lineItems) {
     let item = line;
-    for (const processor of state.registries.lineItemProcessors) item = await processor.process(ctx, item, 'order', trx);
+    for (const processor of state.registries.lineItemProcessors)
+      item = await processor.process(ctx, item, 'order', trx);
     processed.set(line.id, item);
   }
   const priced = await state.runtime.cart.price(ctx, cart, trx);
   const unavailable = cart.lineItems.find((line) => !priced.lines.some((p) => p.lineItemId === line.id));
   if (unavailable) throw notAvailable(unavailable.productId);
-  return { orderId: row.id, lines: priced.lines.map((line) => ({ ...line, label: processed.get(line.lineItemId)!.label, payload: processed.get(line.lineItemId)!.payload ?? {} })) };
+  return {
+    orderId: row.id,
+    lines: priced.lines.map((line) => ({
+      ...line,
+      label: processed.get(line.lineItemId)!.label,
+      payload: processed.get(line.lineItemId)!.payload ?? {},
+    })),
+  };
 }
 
 /** Lines priced elsewhere: prices stay; products, stock and the line-item processors are checked (as on the reference host). */
 async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLine[], trx: Trx): Promise<PriceLine[]> {
   if (given.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'There is nothing to order.');
   for (const line of given) {
-    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1 || !Number.isSafeInteger(line.unitNet) || !Number.isSafeInteger(line.totalNet))
+    if (
+      !Number.isSafeInteger(line.quantity) ||
+      line.quantity < 1 ||
+      !Number.isSafeInteger(line.unitNet) ||
+      !Number.isSafeInteger(line.totalNet)
+    )
       throw Errors.badRequest('SUITE__INVALID_LINE', `The line "${line.label}" has no valid quantity or price.`);
     // A Vendure order holds product variants only.
     if (!line.productId) throw notSupported('checkout.placeOrder');
   }
-  const byId = new Map((await state.runtime.catalog.products(trx, given.map((l) => l.productId!))).map((p) => [p.id, p]));
+  const byId = new Map(
+    (
+      await state.runtime.catalog.products(
+        trx,
+        given.map((l) => l.productId!),
+      )
+    ).map((p) => [p.id, p]),
+  );
   const missing = given.find((line) => !byId.has(line.productId!));
   if (missing) throw notAvailable(missing.productId);
   const wanted = new Map<string, number>();
@@ -260,18 +345,36 @@ async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLi
   }
   const lines: PriceLine[] = [];
   for (const [position, line] of given.entries()) {
-    let item: CartLineItem = { id: line.lineItemId, type: line.type, productId: line.productId, label: line.label, quantity: line.quantity, payload: line.payload ?? {}, position };
-    for (const processor of state.registries.lineItemProcessors) item = await processor.process(ctx, item, 'order', trx);
+    let item: CartLineItem = {
+      id: line.lineItemId,
+      type: line.type,
+      productId: line.productId,
+      label: line.label,
+      quantity: line.quantity,
+      payload: line.payload ?? {},
+      position,
+    };
+    for (const processor of state.registries.lineItemProcessors)
+      item = await processor.process(ctx, item, 'order', trx);
     lines.push({ ...line, label: item.label, payload: item.payload });
   }
   return lines;
 }
 
 /** Vendure's answer (an ErrorResult) as the plugin's client error: stock, or the order process's refusal. */
-function refusalOf(result: { errorCode?: string; message?: string; transitionError?: string }, line?: PriceLine): AppError {
+function refusalOf(
+  result: { errorCode?: string; message?: string; transitionError?: string },
+  line?: PriceLine,
+): AppError {
   if (result.errorCode === 'INSUFFICIENT_STOCK_ERROR' || result.errorCode === 'NEGATIVE_QUANTITY_ERROR')
-    return Errors.badRequest('SUITE__PRODUCT_OUT_OF_STOCK', `Not enough of "${line?.label ?? ''}" is in stock.`, { meta: { productId: line?.productId ?? null } });
+    return Errors.badRequest('SUITE__PRODUCT_OUT_OF_STOCK', `Not enough of "${line?.label ?? ''}" is in stock.`, {
+      meta: { productId: line?.productId ?? null },
+    });
   const detail = result.transitionError ?? result.message ?? 'Vendure refused the order.';
   const code = /^(SUITE__[A-Z_]+): /.exec(detail)?.[1];
-  return Errors.badRequest(code ?? 'SUITE__ORDER_NOT_PLACED', code ? detail.slice(code.length + 2) : `Vendure refused the order: ${detail}`, { meta: { vendureErrorCode: result.errorCode ?? null } });
+  return Errors.badRequest(
+    code ?? 'SUITE__ORDER_NOT_PLACED',
+    code ? detail.slice(code.length + 2) : `Vendure refused the order: ${detail}`,
+    { meta: { vendureErrorCode: result.errorCode ?? null } },
+  );
 }

@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import { join, resolve } from 'node:path';
 import type { Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { EventBus, Logger as VendureLogger, OrderPlacedEvent, PermissionDefinition, PluginCommonModule, SessionService, VendurePlugin, type ActiveOrderStrategy, type RuntimeVendureConfig } from '@vendure/core';
+import {
+  EventBus,
+  Logger as VendureLogger,
+  OrderPlacedEvent,
+  PermissionDefinition,
+  PluginCommonModule,
+  SessionService,
+  VendurePlugin,
+  type ActiveOrderStrategy,
+  type RuntimeVendureConfig,
+} from '@vendure/core';
 import type { HostPlugin, Logger } from '../../host/contract.js';
 import { loadManifest } from '../../host-kit/manifest.js';
 import { migrateFolder } from '../../host-kit/migrator.js';
@@ -38,7 +48,9 @@ export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): 
     const auth = `${encodeURIComponent(db.username ?? (postgres ? 'postgres' : 'root'))}${db.password ? `:${encodeURIComponent(String(db.password))}` : ''}`;
     return `${postgres ? 'postgres' : 'mysql'}://${auth}@${db.host ?? 'localhost'}:${String(db.port ?? (postgres ? 5432 : 3306))}/${String(db.database)}`;
   }
-  throw new Error(`Suite B2B on Vendure supports better-sqlite3, mariadb/mysql and postgres databases (got "${db.type}")`);
+  throw new Error(
+    `Suite B2B on Vendure supports better-sqlite3, mariadb/mysql and postgres databases (got "${db.type}")`,
+  );
 }
 
 const LOG_CONTEXT = 'SuiteB2B';
@@ -49,7 +61,11 @@ const LOG_CONTEXT = 'SuiteB2B';
  * process (the tests boot several shops one after another) runs the lifecycle hooks of the first
  * plugin class: hooks and strategies read the state from here, not from their own closure.
  */
-const latest: { state: AdapterState | null; storeContextOf: ReturnType<typeof storeContexts> | null; visibility: ReturnType<typeof shopVisibility> | null } = {
+const latest: {
+  state: AdapterState | null;
+  storeContextOf: ReturnType<typeof storeContexts> | null;
+  visibility: ReturnType<typeof shopVisibility> | null;
+} = {
   state: null,
   storeContextOf: null,
   visibility: null,
@@ -57,7 +73,8 @@ const latest: { state: AdapterState | null; storeContextOf: ReturnType<typeof st
 
 /** The contract's logger on Vendure's (static) Logger, which the shop configures. */
 function vendureLogger(): Logger {
-  const line = (obj: object | string, msg?: string) => (typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify(obj)}`.trim());
+  const line = (obj: object | string, msg?: string) =>
+    typeof obj === 'string' ? obj : `${msg ?? ''} ${JSON.stringify(obj)}`.trim();
   return {
     info: (obj, msg) => VendureLogger.info(line(obj, msg), LOG_CONTEXT),
     warn: (obj, msg) => VendureLogger.warn(line(obj, msg), LOG_CONTEXT),
@@ -89,7 +106,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         raw.pragma('journal_mode = WAL');
         raw.pragma('busy_timeout = 5000');
         const prepareStatement = raw.prepare.bind(raw);
-        raw.prepare = (sql: string) => prepareStatement(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
+        raw.prepare = (sql: string) =>
+          prepareStatement(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
         prepare?.(raw);
       };
     }
@@ -137,19 +155,29 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     apis.addAdapterRoutes();
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
-    if (s.options.orderConfirmationMail) registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
+    if (s.options.orderConfirmationMail)
+      registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
 
     const contextOf = storeContexts(s);
     const visibility = shopVisibility(s, contextOf);
     latest.storeContextOf = contextOf;
     latest.visibility = visibility;
     productExtensions(state, contextOf);
-    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(config.catalogOptions.productVariantPriceCalculationStrategy, state, contextOf);
+    config.catalogOptions.productVariantPriceCalculationStrategy = new SuiteB2BPriceStrategy(
+      config.catalogOptions.productVariantPriceCalculationStrategy,
+      state,
+      contextOf,
+    );
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
     );
-    config.authOptions.customPermissions.push(new PermissionDefinition({ name: ADMIN_PERMISSION, description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).' }));
+    config.authOptions.customPermissions.push(
+      new PermissionDefinition({
+        name: ADMIN_PERMISSION,
+        description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).',
+      }),
+    );
     config.orderOptions.orderInterceptors.push(visibility.interceptor, lineItemInterceptor(state, contextOf));
     checkSearchStrategy(config, s.log);
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
@@ -161,14 +189,28 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       // Whose cart an active order is (one cart per buyer, active-order.ts).
       { name: BUYER_FIELD, type: 'string', nullable: true, public: false, readonly: true, internal: true },
     ];
-    const activeOrderStrategies = Array.isArray(config.orderOptions.activeOrderStrategy) ? config.orderOptions.activeOrderStrategy : [config.orderOptions.activeOrderStrategy];
-    if (activeOrderStrategies.length !== 1) throw new Error('Suite B2B keeps one cart per buyer by wrapping the shop\'s ActiveOrderStrategy: configure one (orderOptions.activeOrderStrategy), not several');
-    config.orderOptions.activeOrderStrategy = new SuiteB2BActiveOrderStrategy(activeOrderStrategies[0] as ActiveOrderStrategy<Record<string, unknown>>, state, contextOf);
+    const activeOrderStrategies = Array.isArray(config.orderOptions.activeOrderStrategy)
+      ? config.orderOptions.activeOrderStrategy
+      : [config.orderOptions.activeOrderStrategy];
+    if (activeOrderStrategies.length !== 1)
+      throw new Error(
+        "Suite B2B keeps one cart per buyer by wrapping the shop's ActiveOrderStrategy: configure one (orderOptions.activeOrderStrategy), not several",
+      );
+    config.orderOptions.activeOrderStrategy = new SuiteB2BActiveOrderStrategy(
+      activeOrderStrategies[0] as ActiveOrderStrategy<Record<string, unknown>>,
+      state,
+      contextOf,
+    );
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
-    config.authOptions.shopAuthenticationStrategy = [...config.authOptions.shopAuthenticationStrategy, new SuiteB2BAuthenticationStrategy(state)];
+    config.authOptions.shopAuthenticationStrategy = [
+      ...config.authOptions.shopAuthenticationStrategy,
+      new SuiteB2BAuthenticationStrategy(state),
+    ];
     // Prices the plugin gives (approval execute, offer accept) on the lines of the orders placeOrder places (place-order.ts).
-    config.orderOptions.orderItemPriceCalculationStrategy = new SuiteB2BGivenPriceStrategy(config.orderOptions.orderItemPriceCalculationStrategy);
+    config.orderOptions.orderItemPriceCalculationStrategy = new SuiteB2BGivenPriceStrategy(
+      config.orderOptions.orderItemPriceCalculationStrategy,
+    );
     config.customFields.OrderLine = [
       ...(config.customFields.OrderLine ?? []),
       { name: GIVEN_PRICE_FIELD, type: 'int', nullable: true, public: false, internal: true },
@@ -189,14 +231,19 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       const { state: s, storeContextOf } = latest;
       if (!s) return;
       const sessions = this.moduleRef.get(SessionService, { strict: false });
-      s.vendure = { sessionFromToken: (token) => sessions.getSessionFromToken(token), service: (token) => this.moduleRef.get(token, { strict: false }) };
+      s.vendure = {
+        sessionFromToken: (token) => sessions.getSessionFromToken(token),
+        service: (token) => this.moduleRef.get(token, { strict: false }),
+      };
       bridgeVendureEvents(s, this.moduleRef.get(EventBus, { strict: false }));
       if (s.options.orderConfirmationMail && storeContextOf) {
         this.moduleRef
           .get(EventBus, { strict: false })
           .ofType(OrderPlacedEvent)
           .subscribe((event) => {
-            queueOrderConfirmation(s, event, storeContextOf).catch((error: unknown) => s.log.error({ orderId: String(event.order.id), err: String(error) }, 'order confirmation not queued'));
+            queueOrderConfirmation(s, event, storeContextOf).catch((error: unknown) =>
+              s.log.error({ orderId: String(event.order.id), err: String(error) }, 'order confirmation not queued'),
+            );
           });
       }
       if (s.options.runJobs) s.jobs.start();
@@ -214,7 +261,10 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     imports: [PluginCommonModule],
     configuration: configure,
     compatibility: '^3.7.0',
-    shopApiExtensions: { schema: PRODUCT_EXTENSIONS_SCHEMA, resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS] },
+    shopApiExtensions: {
+      schema: PRODUCT_EXTENSIONS_SCHEMA,
+      resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],
+    },
   })(SuiteB2BPlugin);
   return SuiteB2BPlugin;
 }

@@ -1,4 +1,10 @@
-import type { Injector, PriceCalculationResult, ProductVariantPriceCalculationArgs, ProductVariantPriceCalculationStrategy, RequestContext } from '@vendure/core';
+import type {
+  Injector,
+  PriceCalculationResult,
+  ProductVariantPriceCalculationArgs,
+  ProductVariantPriceCalculationStrategy,
+  RequestContext,
+} from '@vendure/core';
 import type { ProductRecord, StoreContext } from '../../host/contract.js';
 import type { AdapterState } from './state.js';
 

@@ -20,9 +20,15 @@ export const PRODUCT_EXTENSIONS_SCHEMA = parse(`
 `);
 
 /** The adapter state and the request's plugin context of the latest configuration (see plugin.ts: one Nest module graph per process). */
-let active: { state: () => AdapterState | null; contextOf: (ctx: RequestContext) => Promise<StoreContext | null> } | null = null;
+let active: {
+  state: () => AdapterState | null;
+  contextOf: (ctx: RequestContext) => Promise<StoreContext | null>;
+} | null = null;
 
-export function productExtensions(state: () => AdapterState | null, contextOf: (ctx: RequestContext) => Promise<StoreContext | null>): void {
+export function productExtensions(
+  state: () => AdapterState | null,
+  contextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+): void {
   active = { state, contextOf };
 }
 

@@ -1,7 +1,24 @@
 import type { Knex } from 'knex';
-import type { ProductIdQuery, ProductRecord, ProductSearchOptions, ProductSearchResult, PropertyValue, StoreContext, VariantFamily, VariantRecord } from '../../host/contract.js';
+import type {
+  ProductIdQuery,
+  ProductRecord,
+  ProductSearchOptions,
+  ProductSearchResult,
+  PropertyValue,
+  StoreContext,
+  VariantFamily,
+  VariantRecord,
+} from '../../host/contract.js';
 import { moneyFiltersToMinor, numberFirstMatch, orderProducts } from '../../host-kit/catalog-search.js';
-import { applyCriteriaFilters, resolveFiltersToIds, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec, type Filter } from '../../lib/criteria.js';
+import {
+  applyCriteriaFilters,
+  resolveFiltersToIds,
+  searchByCriteria,
+  sortColumnOf,
+  type Criteria,
+  type CriteriaSpec,
+  type Filter,
+} from '../../lib/criteria.js';
 import { dialectOf, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import { visibilityPredicate } from './catalog.js';
@@ -36,7 +53,10 @@ const PRODUCT_CRITERIA: CriteriaSpec = {
 const CATEGORY_FIELD = 'categoryId';
 
 /** The product fields criteria may name on Vendure (no manufacturer or EAN: Vendure has none). */
-export const VENDURE_PRODUCT_CRITERIA_FIELDS: readonly string[] = Object.freeze([...Object.keys(PRODUCT_CRITERIA.fields), CATEGORY_FIELD]);
+export const VENDURE_PRODUCT_CRITERIA_FIELDS: readonly string[] = Object.freeze([
+  ...Object.keys(PRODUCT_CRITERIA.fields),
+  CATEGORY_FIELD,
+]);
 
 const MEMBERSHIP_CRITERIA: CriteriaSpec = {
   fields: { [CATEGORY_FIELD]: { column: 'memberships.category_id', type: 'id' } },
@@ -71,17 +91,22 @@ export function productSearch(state: AdapterState) {
   function products(executor: Executor, channel: ChannelRow): Knex.QueryBuilder {
     const asPlugin = (column: string) => executor.raw(ids.columnAsPluginId(column, dialectOf(executor)));
     const inner = liveVariants(executor, channel).select({
-        id: asPlugin('v.id'),
-        vendure_id: 'v.id',
-        product_number: 'v.sku',
-        name: executor.raw('coalesce(??, ??, ??)', ['vt.name', 'pt.name', 'v.sku']),
-        description: 'pt.description',
-        // (booleans: integers on SQLite and MariaDB, booleans on PostgreSQL)
-        active: executor.raw('case when ?? and ?? then 1 else 0 end', ['v.enabled', 'p.enabled']),
-        stock: executor.raw('(select coalesce(sum(?? - ??), 0) from stock_level sl where ?? = ??)', ['sl.stockOnHand', 'sl.stockAllocated', 'sl.productVariantId', 'v.id']),
-        price_net: executor.raw('coalesce(??, 0)', ['pr.price']),
-        created_at: 'v.createdAt',
-      });
+      id: asPlugin('v.id'),
+      vendure_id: 'v.id',
+      product_number: 'v.sku',
+      name: executor.raw('coalesce(??, ??, ??)', ['vt.name', 'pt.name', 'v.sku']),
+      description: 'pt.description',
+      // (booleans: integers on SQLite and MariaDB, booleans on PostgreSQL)
+      active: executor.raw('case when ?? and ?? then 1 else 0 end', ['v.enabled', 'p.enabled']),
+      stock: executor.raw('(select coalesce(sum(?? - ??), 0) from stock_level sl where ?? = ??)', [
+        'sl.stockOnHand',
+        'sl.stockAllocated',
+        'sl.productVariantId',
+        'v.id',
+      ]),
+      price_net: executor.raw('coalesce(??, 0)', ['pr.price']),
+      created_at: 'v.createdAt',
+    });
     return executor.from(inner.as('products'));
   }
 
@@ -95,22 +120,37 @@ export function productSearch(state: AdapterState) {
     return resolveFiltersToIds(filters, new Set([CATEGORY_FIELD]), 'id', async (leaf) => {
       const asPlugin = (column: string) => executor.raw(ids.columnAsPluginId(column, dialectOf(executor)));
       const memberships = executor.from(
-        executor('collection_product_variants_product_variant as cv').select({ product_id: asPlugin('cv.productVariantId'), category_id: asPlugin('cv.collectionId') }).as('memberships'),
+        executor('collection_product_variants_product_variant as cv')
+          .select({ product_id: asPlugin('cv.productVariantId'), category_id: asPlugin('cv.collectionId') })
+          .as('memberships'),
       );
       if (leaf.type === 'equals' && leaf.value === null) {
         const all = await selectRows<{ product_id: string }>(memberships.distinct('memberships.product_id'));
         return { notIn: all.map((r) => r.product_id) };
       }
-      const matched = await selectRows<{ product_id: string }>(applyCriteriaFilters(memberships, { filter: [leaf] }, MEMBERSHIP_CRITERIA).distinct('memberships.product_id'));
+      const matched = await selectRows<{ product_id: string }>(
+        applyCriteriaFilters(memberships, { filter: [leaf] }, MEMBERSHIP_CRITERIA).distinct('memberships.product_id'),
+      );
       return { in: matched.map((r) => r.product_id) };
     });
   }
 
-  async function filtersOf(executor: Executor, ctx: StoreContext | null, filter: Filter[] | undefined): Promise<Filter[] | undefined> {
-    return resolveCategories(executor, moneyFiltersToMinor(filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2));
+  async function filtersOf(
+    executor: Executor,
+    ctx: StoreContext | null,
+    filter: Filter[] | undefined,
+  ): Promise<Filter[] | undefined> {
+    return resolveCategories(
+      executor,
+      moneyFiltersToMinor(filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2),
+    );
   }
 
-  async function searchProducts(ctx: StoreContext | null, criteria: Criteria, options: ProductSearchOptions = {}): Promise<ProductSearchResult> {
+  async function searchProducts(
+    ctx: StoreContext | null,
+    criteria: Criteria,
+    options: ProductSearchOptions = {},
+  ): Promise<ProductSearchResult> {
     const executor = state.db;
     const channel = await defaultChannel(executor);
     const query = products(executor, channel).where('products.active', 1);
@@ -120,22 +160,37 @@ export function productSearch(state: AdapterState) {
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(state.dialect, text, options.alsoMatch) : null;
     match?.where(query);
-    const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) => orderProducts(qb, entries, options.orderings ?? {}, PRODUCT_CRITERIA);
+    const order = (qb: Knex.QueryBuilder, entries: Array<{ field: string; order?: string }>) =>
+      orderProducts(qb, entries, options.orderings ?? {}, PRODUCT_CRITERIA);
     const filter = await filtersOf(executor, ctx, rest.filter);
     const spec: CriteriaSpec = { ...PRODUCT_CRITERIA, termColumns: match ? [] : PRODUCT_CRITERIA.termColumns };
-    const page = await searchByCriteria<VendureIdRow>(query, { ...rest, filter, ...(match ? {} : { term }) }, spec, (qb) => {
-      if (sort?.length) order(qb, sort);
-      else {
-        match?.rank(qb);
-        order(qb, options.defaultSort ?? DEFAULT_SORT);
-      }
-      return qb.select('products.vendure_id');
-    });
-    const records = await variantsByIds(ids, executor, page.rows.map((row) => ids.toPlugin(row.vendure_id)), channel);
+    const page = await searchByCriteria<VendureIdRow>(
+      query,
+      { ...rest, filter, ...(match ? {} : { term }) },
+      spec,
+      (qb) => {
+        if (sort?.length) order(qb, sort);
+        else {
+          match?.rank(qb);
+          order(qb, options.defaultSort ?? DEFAULT_SORT);
+        }
+        return qb.select('products.vendure_id');
+      },
+    );
+    const records = await variantsByIds(
+      ids,
+      executor,
+      page.rows.map((row) => ids.toPlugin(row.vendure_id)),
+      channel,
+    );
     return { total: page.total, page: page.page, limit: page.limit, products: records };
   }
 
-  async function productIds(ctx: StoreContext | null, request: ProductIdQuery, executor: Executor = state.db): Promise<string[]> {
+  async function productIds(
+    ctx: StoreContext | null,
+    request: ProductIdQuery,
+    executor: Executor = state.db,
+  ): Promise<string[]> {
     const within = [...new Set(request.within.filter(isId))];
     if (within.length === 0) return [];
     const query = products(executor, await defaultChannel(executor)).whereIn('products.id', within);
@@ -143,8 +198,16 @@ export function productSearch(state: AdapterState) {
       query.where('products.active', 1);
       await visibleTo(ctx, query, executor);
     }
-    applyCriteriaFilters(query, { filter: await filtersOf(executor, ctx, request.filter), term: request.term }, PRODUCT_CRITERIA);
-    for (const entry of request.sort ?? []) query.orderBy(sortColumnOf(PRODUCT_CRITERIA, entry.field), (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc');
+    applyCriteriaFilters(
+      query,
+      { filter: await filtersOf(executor, ctx, request.filter), term: request.term },
+      PRODUCT_CRITERIA,
+    );
+    for (const entry of request.sort ?? [])
+      query.orderBy(
+        sortColumnOf(PRODUCT_CRITERIA, entry.field),
+        (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc',
+      );
     if (request.sort?.length) query.orderBy('products.id');
     return (await selectRows<IdRow>(query.select('products.id'))).map((row) => row.id);
   }
@@ -154,14 +217,34 @@ export function productSearch(state: AdapterState) {
    * is the family's first variant (lowest id) the context may see; a Product with one variant and no
    * option groups has no variants (as a product without variants on the reference host).
    */
-  async function variants(ctx: StoreContext, productId: string, visibleOf: (records: ProductRecord[]) => Promise<ProductRecord[]>, executor: Executor = state.db): Promise<VariantFamily | null> {
+  async function variants(
+    ctx: StoreContext,
+    productId: string,
+    visibleOf: (records: ProductRecord[]) => Promise<ProductRecord[]>,
+    executor: Executor = state.db,
+  ): Promise<VariantFamily | null> {
     const vendureId = ids.toVendure(productId);
     if (!vendureId) return null;
-    const named = await selectRow<{ productId: string | number }>(executor('product_variant').where({ id: vendureId }).whereNull('deletedAt').first('productId'));
+    const named = await selectRow<{ productId: string | number }>(
+      executor('product_variant').where({ id: vendureId }).whereNull('deletedAt').first('productId'),
+    );
     if (!named) return null;
     const channel = await defaultChannel(executor);
-    const family = await selectRows<{ id: string | number }>(executor('product_variant').where({ productId: named.productId }).whereNull('deletedAt').orderBy('id').select('id'));
-    const visible = await visibleOf(await variantsByIds(ids, executor, family.map((row) => ids.toPlugin(row.id)), channel));
+    const family = await selectRows<{ id: string | number }>(
+      executor('product_variant')
+        .where({ productId: named.productId })
+        .whereNull('deletedAt')
+        .orderBy('id')
+        .select('id'),
+    );
+    const visible = await visibleOf(
+      await variantsByIds(
+        ids,
+        executor,
+        family.map((row) => ids.toPlugin(row.id)),
+        channel,
+      ),
+    );
     if (!visible.some((record) => record.id === productId)) return null;
     const main = visible[0]!;
     // Option groups and products are many-to-many in Vendure 3.7 (a join table).
@@ -184,16 +267,32 @@ export function productSearch(state: AdapterState) {
         .leftJoin('product_option_group_translation as gt', function () {
           this.on('gt.baseId', 'g.id').andOnVal('gt.languageCode', channel.defaultLanguageCode);
         })
-        .whereIn('vo.productVariantId', family.map((row) => row.id))
+        .whereIn(
+          'vo.productVariantId',
+          family.map((row) => row.id),
+        )
         .orderBy('g.id')
         .orderBy('o.id')
-        .select({ productVariantId: 'vo.productVariantId', optionId: 'o.id', groupId: 'g.id', optionName: 'ot.name', optionCode: 'o.code', groupName: 'gt.name', groupCode: 'g.code' }),
+        .select({
+          productVariantId: 'vo.productVariantId',
+          optionId: 'o.id',
+          groupId: 'g.id',
+          optionName: 'ot.name',
+          optionCode: 'o.code',
+          groupName: 'gt.name',
+          groupCode: 'g.code',
+        }),
     );
     const byVariant = new Map<string, PropertyValue[]>();
     for (const row of options) {
       const key = ids.toPlugin(row.productVariantId);
       const list = byVariant.get(key) ?? [];
-      list.push({ groupId: ids.toPlugin(row.groupId), groupName: row.groupName ?? row.groupCode, optionId: ids.toPlugin(row.optionId), optionName: row.optionName ?? row.optionCode });
+      list.push({
+        groupId: ids.toPlugin(row.groupId),
+        groupName: row.groupName ?? row.groupCode,
+        optionId: ids.toPlugin(row.optionId),
+        optionName: row.optionName ?? row.optionCode,
+      });
       byVariant.set(key, list);
     }
     const records: VariantRecord[] = visible.map((record) => ({ ...record, options: byVariant.get(record.id) ?? [] }));

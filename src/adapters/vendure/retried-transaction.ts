@@ -16,7 +16,12 @@ class RetryTransaction extends Error {
  * ends in rxjs' EmptyError ("no elements in sequence"), a 500: the error is wrapped inside the work
  * so Vendure rolls back and lets it through, and unwrapped for our retry. `work` must be safe to run again.
  */
-export function retriedVendureTransaction<T>(connection: TransactionalConnection, ctx: RequestContext, work: (ctx: RequestContext) => Promise<T>, attempts = 4): Promise<T> {
+export function retriedVendureTransaction<T>(
+  connection: TransactionalConnection,
+  ctx: RequestContext,
+  work: (ctx: RequestContext) => Promise<T>,
+  attempts = 4,
+): Promise<T> {
   return retryOnContention(async () => {
     try {
       return await connection.withTransaction(ctx, async (inTransaction) => {

@@ -40,10 +40,15 @@ export class SuiteB2BSearchStrategy implements SearchStrategy {
   constructor(private readonly wrapped?: SearchStrategy) {}
 
   async init(injector: Injector): Promise<void> {
-    const inner = this.wrapped ?? vendureStrategyFor(injector.get<ConfigService>(ConfigService).dbConnectionOptions.type);
-    const connection = narrowingConnection(injector.get<TransactionalConnection>(TransactionalConnection), (ctx) => this.hiddenByContext.get(ctx));
+    const inner =
+      this.wrapped ?? vendureStrategyFor(injector.get<ConfigService>(ConfigService).dbConnectionOptions.type);
+    const connection = narrowingConnection(injector.get<TransactionalConnection>(TransactionalConnection), (ctx) =>
+      this.hiddenByContext.get(ctx),
+    );
     const narrowingInjector = Object.create(injector, {
-      get: { value: (token: unknown) => (token === TransactionalConnection ? connection : injector.get(token as never)) },
+      get: {
+        value: (token: unknown) => (token === TransactionalConnection ? connection : injector.get(token as never)),
+      },
     }) as Injector;
     await inner.init?.(narrowingInjector);
     this.inner = inner;
@@ -101,7 +106,10 @@ function bound(target: object, key: string | symbol): unknown {
  * index>)` of a request with hidden variants answers a repository whose query builders are joined to
  * the visible variants only; everything else is the connection itself.
  */
-export function narrowingConnection(connection: TransactionalConnection, hiddenOf: (ctx: RequestContext) => string[] | undefined): TransactionalConnection {
+export function narrowingConnection(
+  connection: TransactionalConnection,
+  hiddenOf: (ctx: RequestContext) => string[] | undefined,
+): TransactionalConnection {
   const isSearchIndex = (target: unknown): boolean => {
     try {
       return connection.rawConnection.getMetadata(target as never).tableName === 'search_index_item';
@@ -114,10 +122,17 @@ export function narrowingConnection(connection: TransactionalConnection, hiddenO
       get(target, key) {
         if (key !== 'createQueryBuilder') return bound(target, key);
         return (alias?: string, ...rest: unknown[]) => {
-          const qb = (target as { createQueryBuilder(alias?: string, ...rest: unknown[]): QueryBuilderLike }).createQueryBuilder(alias, ...rest);
+          const qb = (
+            target as { createQueryBuilder(alias?: string, ...rest: unknown[]): QueryBuilderLike }
+          ).createQueryBuilder(alias, ...rest);
           const row = alias ?? 'si';
           const visible = `${row}_suite_visible`;
-          qb.innerJoin(ProductVariant, visible, `${visible}.id = ${row}.productVariantId AND ${visible}.id NOT IN (:...suiteHiddenVariantIds)`, { suiteHiddenVariantIds: hidden });
+          qb.innerJoin(
+            ProductVariant,
+            visible,
+            `${visible}.id = ${row}.productVariantId AND ${visible}.id NOT IN (:...suiteHiddenVariantIds)`,
+            { suiteHiddenVariantIds: hidden },
+          );
           return qb;
         };
       },
@@ -138,8 +153,12 @@ export function narrowingConnection(connection: TransactionalConnection, hiddenO
 
 /** Warns at boot when the shop runs the DefaultSearchPlugin without the narrowing strategy (its `search` then shows every product). */
 export function checkSearchStrategy(config: RuntimeVendureConfig, log: Logger): void {
-  const searchPlugin = config.plugins.some((plugin) => plugin === DefaultSearchPlugin || (plugin as { module?: unknown }).module === DefaultSearchPlugin);
+  const searchPlugin = config.plugins.some(
+    (plugin) => plugin === DefaultSearchPlugin || (plugin as { module?: unknown }).module === DefaultSearchPlugin,
+  );
   const strategy = (DefaultSearchPlugin.options as { searchStrategy?: unknown } | undefined)?.searchStrategy;
   if (searchPlugin && !(strategy instanceof SuiteB2BSearchStrategy))
-    log.warn('Suite B2B: DefaultSearchPlugin runs without SuiteB2BSearchStrategy; Shop API search is not narrowed by partial assortments (docs/vendure.md)');
+    log.warn(
+      'Suite B2B: DefaultSearchPlugin runs without SuiteB2BSearchStrategy; Shop API search is not narrowed by partial assortments (docs/vendure.md)',
+    );
 }

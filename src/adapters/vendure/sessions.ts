@@ -35,7 +35,13 @@ interface SessionRow {
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function findLivePluginSession(executor: Executor, token: string): Promise<PluginSession | null> {
-  const row = await selectRow<SessionRow>(executor(SESSIONS).where({ token_hash: hashOf(token) }).whereNull('revoked_at').where('expires_at', '>', nowDb()).first());
+  const row = await selectRow<SessionRow>(
+    executor(SESSIONS)
+      .where({ token_hash: hashOf(token) })
+      .whereNull('revoked_at')
+      .where('expires_at', '>', nowDb())
+      .first(),
+  );
   if (!row) return null;
   return {
     id: row.id,
@@ -69,7 +75,11 @@ export function authContract(state: AdapterState): HostRuntime['auth'] {
         customer_id: identity.customerId,
         actor_type: identity.actor.type,
         actor_id: identity.actor.id,
-        attributes: writeJson({ ...identity.attributes, actorName: identity.actor.name, actorEmail: identity.actor.email }),
+        attributes: writeJson({
+          ...identity.attributes,
+          actorName: identity.actor.name,
+          actorEmail: identity.actor.email,
+        }),
         created_at: toDbTime(now),
         expires_at: toDbTime(addSeconds(now, state.options.contextTokenTtlSeconds)),
         revoked_at: null,
@@ -78,7 +88,10 @@ export function authContract(state: AdapterState): HostRuntime['auth'] {
     },
     /** Plugin-issued sessions only: a customer's Vendure sessions are Vendure's (docs/vendure.md). */
     async revokeActorSessions(executor, actorType, actorId) {
-      return executor(SESSIONS).where({ actor_type: actorType, actor_id: actorId }).whereNull('revoked_at').update({ revoked_at: nowDb() });
+      return executor(SESSIONS)
+        .where({ actor_type: actorType, actor_id: actorId })
+        .whereNull('revoked_at')
+        .update({ revoked_at: nowDb() });
     },
     hashPassword,
     verifyPassword,

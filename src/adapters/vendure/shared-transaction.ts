@@ -38,7 +38,11 @@ interface OpenRunner {
  * ends: they are let go once the knex transaction has committed (or are dropped on rollback), and
  * their subscribers then run on Vendure's own connection.
  */
-export async function vendureContextInTransaction(connection: TransactionalConnection, base: RequestContext, trx: Trx): Promise<RequestContext> {
+export async function vendureContextInTransaction(
+  connection: TransactionalConnection,
+  base: RequestContext,
+  trx: Trx,
+): Promise<RequestContext> {
   const source = connection.rawConnection;
   const raw = await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection();
   let runner: OpenRunner;
@@ -54,12 +58,16 @@ export async function vendureContextInTransaction(connection: TransactionalConne
     };
   } else if (type === 'better-sqlite3') {
     // TypeORM keeps one runner for SQLite; a second instance of its class runs on the knex handle.
-    const RunnerClass = (source.driver.createQueryRunner('master') as unknown as { constructor: new (driver: unknown) => OpenRunner }).constructor;
+    const RunnerClass = (
+      source.driver.createQueryRunner('master') as unknown as { constructor: new (driver: unknown) => OpenRunner }
+    ).constructor;
     runner = new RunnerClass(source.driver);
     runner.manager = source.createEntityManager(runner as unknown as QueryRunner);
     runner.connect = () => Promise.resolve(raw);
   } else {
-    throw new Error(`Suite B2B on Vendure places orders on better-sqlite3, mariadb/mysql and postgres databases (got "${String(type)}")`);
+    throw new Error(
+      `Suite B2B on Vendure places orders on better-sqlite3, mariadb/mysql and postgres databases (got "${String(type)}")`,
+    );
   }
   runner.isTransactionActive = true;
   runner.transactionDepth = 1;

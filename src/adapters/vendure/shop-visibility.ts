@@ -66,7 +66,10 @@ function guarded(options: ListOptions | undefined, hidden: Set<string> | undefin
   return { ...options, filter: { _and: [userBlock, guard] }, filterOperator: undefined };
 }
 
-export function shopVisibility(state: AdapterState, storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>): ShopVisibility {
+export function shopVisibility(
+  state: AdapterState,
+  storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+): ShopVisibility {
   const byContext = new WeakMap<RequestContext, Promise<CatalogVisibility | null>>();
 
   function of(ctx: RequestContext): Promise<CatalogVisibility | null> {
@@ -83,7 +86,8 @@ export function shopVisibility(state: AdapterState, storeContextOf: (ctx: Reques
 
   const refusal = async (ctx: RequestContext, variantId: unknown): Promise<string | void> => {
     const visibility = await of(ctx);
-    if (visibility?.hiddenVariantIds.has(String(variantId))) return 'SUITE__PRODUCT_NOT_VISIBLE: this product is not available to you.';
+    if (visibility?.hiddenVariantIds.has(String(variantId)))
+      return 'SUITE__PRODUCT_NOT_VISIBLE: this product is not available to you.';
   };
 
   const interceptor: OrderInterceptor = {
@@ -127,25 +131,50 @@ class SuiteB2BShopProductsResolver {
 class SuiteB2BCollectionVariantsResolver {
   constructor(private readonly productVariantService: ProductVariantService) {}
 
-  async productVariants(ctx: RequestContext, collection: Collection, args: { options?: ListOptions }, relations: RelationPaths<ProductVariant>) {
+  async productVariants(
+    ctx: RequestContext,
+    collection: Collection,
+    args: { options?: ListOptions },
+    relations: RelationPaths<ProductVariant>,
+  ) {
     const visibility = await hiddenOf(ctx);
-    return this.productVariantService.getVariantsByCollectionId(ctx, collection.id, guarded(args.options, visibility?.hiddenVariantIds) as never, relations);
+    return this.productVariantService.getVariantsByCollectionId(
+      ctx,
+      collection.id,
+      guarded(args.options, visibility?.hiddenVariantIds) as never,
+      relations,
+    );
   }
 }
 
 // Decorators applied as functions (tsx/esbuild emit no decorator metadata; see plugin.ts).
 type Decorate = (target: object, key: string, descriptor: PropertyDescriptor) => void;
-function method(target: { prototype: object }, key: string, decorators: Decorate[], params: Array<(target: object, key: string, index: number) => void>): void {
+function method(
+  target: { prototype: object },
+  key: string,
+  decorators: Decorate[],
+  params: Array<(target: object, key: string, index: number) => void>,
+): void {
   const descriptor = Object.getOwnPropertyDescriptor(target.prototype, key)!;
   params.forEach((param, index) => param(target.prototype, key, index));
   for (const decorate of decorators) decorate(target.prototype, key, descriptor);
 }
 Reflect.defineMetadata('design:paramtypes', [ProductService], SuiteB2BShopProductsResolver);
 for (const key of ['products', 'product'])
-  method(SuiteB2BShopProductsResolver, key, [Query()], [Ctx(), Args(), Relations({ entity: Product, omit: ['variants', 'assets'] })]);
+  method(
+    SuiteB2BShopProductsResolver,
+    key,
+    [Query()],
+    [Ctx(), Args(), Relations({ entity: Product, omit: ['variants', 'assets'] })],
+  );
 Resolver()(SuiteB2BShopProductsResolver);
 Reflect.defineMetadata('design:paramtypes', [ProductVariantService], SuiteB2BCollectionVariantsResolver);
-method(SuiteB2BCollectionVariantsResolver, 'productVariants', [ResolveField()], [Ctx(), Parent(), Args(), Relations({ entity: ProductVariant, omit: ['assets'] })]);
+method(
+  SuiteB2BCollectionVariantsResolver,
+  'productVariants',
+  [ResolveField()],
+  [Ctx(), Parent(), Args(), Relations({ entity: ProductVariant, omit: ['assets'] })],
+);
 Resolver('Collection')(SuiteB2BCollectionVariantsResolver);
 
 /** The Shop API resolvers the plugin registers (`shopApiExtensions`): they override Vendure's own of the same fields. */

@@ -1,12 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { CachedSession } from '@vendure/core';
 import type { Db, Dialect } from '../../lib/db.js';
-import type {
-  Actor,
-  HostPlugin,
-  HostRuntime,
-  Logger,
-} from '../../host/contract.js';
+import type { Actor, HostPlugin, HostRuntime, Logger } from '../../host/contract.js';
 import type { PluginManifest } from '../../host-kit/manifest.js';
 import type { Executor } from '../../lib/db.js';
 import type { SalesChannel } from '../../host/contract.js';
@@ -57,7 +52,8 @@ export interface AdapterOptions {
 
 /** The adapter's shared state: the plugin's database, the registries behind the contract's extension points, Vendure's services. */
 export interface AdapterState {
-  options: Required<Omit<AdapterOptions, 'databaseUrl' | 'placedOrderPaymentMethod'>> & Pick<AdapterOptions, 'placedOrderPaymentMethod'>;
+  options: Required<Omit<AdapterOptions, 'databaseUrl' | 'placedOrderPaymentMethod'>> &
+    Pick<AdapterOptions, 'placedOrderPaymentMethod'>;
   db: Db;
   dialect: Dialect;
   log: Logger;
@@ -80,7 +76,6 @@ export interface AdapterState {
   mail: MailOutbox;
   jobs: JobWorker<HostRuntime>;
 }
-
 
 export function vendureServices(state: AdapterState): VendureServices {
   if (!state.vendure) throw new Error('the Suite B2B Vendure adapter is used before Vendure has started');

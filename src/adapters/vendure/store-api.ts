@@ -9,7 +9,13 @@
  */
 import express, { type Request, type Router } from 'express';
 import { randomUUID } from 'node:crypto';
-import { defineStoreRoute, type Actor, type AdminContext, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineStoreRoute,
+  type Actor,
+  type AdminContext,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { burnPasswordTime } from '../../host-kit/passwords.js';
 import { databaseRateLimiter } from '../../host-kit/rate-limit-store.js';
 import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';
@@ -75,29 +81,77 @@ export async function buildStoreContext(
   vendureUserId?: string | null,
 ): Promise<StoreContext> {
   const salesChannel = await state.salesChannel();
-  const base = { requestId: req.requestId || randomUUID(), ip: req.ip, salesChannel, employee: null, salesRepresentative: null };
+  const base = {
+    requestId: req.requestId || randomUUID(),
+    ip: req.ip,
+    salesChannel,
+    employee: null,
+    salesRepresentative: null,
+  };
   const pluginToken = req.header(CONTEXT_TOKEN_HEADER);
   let ctx: StoreContext;
   if (pluginToken) {
     const session = await findLivePluginSession(state.db, pluginToken);
-    if (!session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
+    if (!session || session.salesChannelId !== salesChannel.id)
+      throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
     const customer = session.customerId ? await state.runtime.customers.get(state.db, session.customerId) : null;
-    if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
+    if (session.customerId && (!customer || !customer.active))
+      throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
     // On Vendure's Shop API the Vendure session must be the one of the customer the token acts for.
-    if (vendureUserId != null && (await customerIdOfUser(state.ids, state.db, String(vendureUserId))) !== session.customerId)
-      throw Errors.unauthorized("The context token does not belong to the Vendure session's customer.", 'SUITE__INVALID_CONTEXT_TOKEN');
-    const actor: Actor = { type: session.actorType, id: session.actorId, name: typeof session.attributes.actorName === 'string' ? session.attributes.actorName : '', email: (session.attributes.actorEmail as string | undefined) ?? null };
-    ctx = makeContext(state, { ...base, token: pluginToken, sessionId: session.id, customer, actor, attributes: session.attributes, permissions: session.actorType === 'customer' ? 'all' : new Set<string>() });
+    if (
+      vendureUserId != null &&
+      (await customerIdOfUser(state.ids, state.db, String(vendureUserId))) !== session.customerId
+    )
+      throw Errors.unauthorized(
+        "The context token does not belong to the Vendure session's customer.",
+        'SUITE__INVALID_CONTEXT_TOKEN',
+      );
+    const actor: Actor = {
+      type: session.actorType,
+      id: session.actorId,
+      name: typeof session.attributes.actorName === 'string' ? session.attributes.actorName : '',
+      email: (session.attributes.actorEmail as string | undefined) ?? null,
+    };
+    ctx = makeContext(state, {
+      ...base,
+      token: pluginToken,
+      sessionId: session.id,
+      customer,
+      actor,
+      attributes: session.attributes,
+      permissions: session.actorType === 'customer' ? 'all' : new Set<string>(),
+    });
   } else {
     const userId = vendureUserId !== undefined ? vendureUserId : ((await vendureUserOf(state, req))?.id ?? null);
     const customerId = userId == null ? null : await customerIdOfUser(state.ids, state.db, String(userId));
     const customer = customerId ? await state.runtime.customers.get(state.db, customerId) : null;
     if (customer) {
-      const actor: Actor = { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`.trim(), email: customer.email };
-      ctx = makeContext(state, { ...base, token: null, sessionId: null, customer, actor, attributes: {}, permissions: 'all' });
+      const actor: Actor = {
+        type: 'customer',
+        id: customer.id,
+        name: `${customer.firstName} ${customer.lastName}`.trim(),
+        email: customer.email,
+      };
+      ctx = makeContext(state, {
+        ...base,
+        token: null,
+        sessionId: null,
+        customer,
+        actor,
+        attributes: {},
+        permissions: 'all',
+      });
     } else {
       if (requireLogin) throw Errors.unauthorized();
-      return makeContext(state, { ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() });
+      return makeContext(state, {
+        ...base,
+        token: null,
+        sessionId: null,
+        customer: null,
+        actor: GUEST,
+        attributes: {},
+        permissions: new Set(),
+      });
     }
   }
   for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
@@ -112,25 +166,54 @@ export async function buildStoreContext(
  * representative named, as their enrichers find them today, else (none named, or no longer active)
  * the customer as company admin. null when the customer is unknown.
  */
-export async function storeContextForActor(state: AdapterState, customerId: string, actor: { type: string; id: string | null } | null): Promise<StoreContext | null> {
+export async function storeContextForActor(
+  state: AdapterState,
+  customerId: string,
+  actor: { type: string; id: string | null } | null,
+): Promise<StoreContext | null> {
   const customer = await state.runtime.customers.get(state.db, customerId);
   if (!customer) return null;
   const salesChannel = await state.salesChannel();
-  const base = { requestId: randomUUID(), ip: '', salesChannel, employee: null, salesRepresentative: null, token: null, sessionId: null, customer, attributes: {} };
+  const base = {
+    requestId: randomUUID(),
+    ip: '',
+    salesChannel,
+    employee: null,
+    salesRepresentative: null,
+    token: null,
+    sessionId: null,
+    customer,
+    attributes: {},
+  };
   const asCustomer = async () => {
-    const ctx = makeContext(state, { ...base, actor: { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`.trim(), email: customer.email }, permissions: 'all' });
+    const ctx = makeContext(state, {
+      ...base,
+      actor: {
+        type: 'customer',
+        id: customer.id,
+        name: `${customer.firstName} ${customer.lastName}`.trim(),
+        email: customer.email,
+      },
+      permissions: 'all',
+    });
     for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
     return ctx;
   };
   if (!actor?.id || (actor.type !== 'employee' && actor.type !== 'salesRepresentative')) return asCustomer();
-  const ctx = makeContext(state, { ...base, actor: { type: actor.type, id: actor.id, name: '', email: null }, permissions: new Set<string>() });
+  const ctx = makeContext(state, {
+    ...base,
+    actor: { type: actor.type, id: actor.id, name: '', email: null },
+    permissions: new Set<string>(),
+  });
   try {
     for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
   } catch (error) {
     if (error instanceof AppError && error.status === 401) return asCustomer();
     throw error;
   }
-  const person = ctx.employee ? { name: `${ctx.employee.firstName} ${ctx.employee.lastName}`.trim(), email: ctx.employee.email } : ctx.salesRepresentative;
+  const person = ctx.employee
+    ? { name: `${ctx.employee.firstName} ${ctx.employee.lastName}`.trim(), email: ctx.employee.email }
+    : ctx.salesRepresentative;
   if (person) ctx.actor = { ...ctx.actor, name: person.name, email: person.email };
   return ctx;
 }
@@ -146,7 +229,8 @@ function storeApiDefinition(state: AdapterState): ApiDefinition<StoreContext> {
       can: (permission) => ctx.can(permission),
       key: `${ctx.actor.type}:${ctx.actor.id ?? ctx.sessionId ?? 'guest'}:${ctx.customer?.id ?? ''}`,
     }),
-    responseHeaders: (ctx): Record<string, string> => (ctx.sessionId && ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {}),
+    responseHeaders: (ctx): Record<string, string> =>
+      ctx.sessionId && ctx.token ? { [CONTEXT_TOKEN_HEADER]: ctx.token } : {},
   };
 }
 
@@ -158,12 +242,24 @@ function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
       const requestId = request.requestId || randomUUID();
       if (route.auth === 'public') return { requestId, ip: request.ip, principalType: 'integration', principalId: '' };
       const user = await vendureUserOf(state, request);
-      if (!user) throw Errors.unauthorized('A Vendure administrator session is required (Authorization: Bearer <vendure-auth-token>).');
-      const permitted = user.channelPermissions.some(({ permissions }: { permissions: string[] }) => permissions.includes(ADMIN_PERMISSION) || permissions.includes('SuperAdmin'));
-      if (!permitted) throw Errors.forbidden(`The Vendure permission "${ADMIN_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
+      if (!user)
+        throw Errors.unauthorized(
+          'A Vendure administrator session is required (Authorization: Bearer <vendure-auth-token>).',
+        );
+      const permitted = user.channelPermissions.some(
+        ({ permissions }: { permissions: string[] }) =>
+          permissions.includes(ADMIN_PERMISSION) || permissions.includes('SuperAdmin'),
+      );
+      if (!permitted)
+        throw Errors.forbidden(`The Vendure permission "${ADMIN_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
       return { requestId, ip: request.ip, principalType: 'user', principalId: String(user.id) };
     },
-    principal: (ctx) => ({ actor: ctx.principalId ? 'admin' : 'guest', customerId: null, can: () => true, key: `${ctx.principalType}:${ctx.principalId}` }),
+    principal: (ctx) => ({
+      actor: ctx.principalId ? 'admin' : 'guest',
+      customerId: null,
+      can: () => true,
+      key: `${ctx.principalType}:${ctx.principalId}`,
+    }),
   };
 }
 
@@ -175,22 +271,31 @@ function adapterStoreRoutes(state: AdapterState): StoreRoute[] {
       method: 'POST',
       path: '/account/login',
       operationId: 'login',
-      summary: "Logs in an employee or sales representative (the plugin's logins); customers log in through Vendure's Shop API.",
+      summary:
+        "Logs in an employee or sales representative (the plugin's logins); customers log in through Vendure's Shop API.",
       tags: ['Account'],
       auth: 'public',
       permission: null,
       rateLimit: { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email|username'] },
       schemas: {
-        body: objectSchema({ email: loginName, username: loginName, password: { type: 'string', minLength: 1, maxLength: 1024 } }, ['password'], { oneOf: [{ required: ['email'] }, { required: ['username'] }] }),
+        body: objectSchema(
+          { email: loginName, username: loginName, password: { type: 'string', minLength: 1, maxLength: 1024 } },
+          ['password'],
+          { oneOf: [{ required: ['email'] }, { required: ['username'] }] },
+        ),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
       async handler({ ctx, body, headers }) {
-        const email = String(body.email ?? body.username).trim().toLowerCase();
+        const email = String(body.email ?? body.username)
+          .trim()
+          .toLowerCase();
         const token = await inTransaction(state.db, async (trx) => {
           for (const provider of state.registries.loginProviders) {
             const identity = await provider(trx, email, String(body.password), ctx.salesChannel);
             if (identity === 'wrong-password') return null;
-            if (identity) return (await state.runtime.auth.createSession(trx, { ...identity, salesChannelId: ctx.salesChannel.id })).token;
+            if (identity)
+              return (await state.runtime.auth.createSession(trx, { ...identity, salesChannelId: ctx.salesChannel.id }))
+                .token;
           }
           await burnPasswordTime(String(body.password));
           return null;
@@ -257,11 +362,24 @@ export function createApis(state: AdapterState): AdapterApis {
   const validateResponses = state.options.validateResponses;
   // Rate limits count in the adapter's own `rate_limit_counters` (migrations/vendure), so they hold across Vendure server processes.
   const rateLimiter = databaseRateLimiter(state.db);
-  const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), { db: state.db, rateLimiter, validateResponses });
+  const storeApi = new ApiRouter<StoreContext>(storeApiDefinition(state), {
+    db: state.db,
+    rateLimiter,
+    validateResponses,
+  });
   const adminApiPath = state.options.adminApiPath;
-  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), { db: state.db, rateLimiter, validateResponses, adminApiBase: adminApiPath === ADMIN_API_BASE ? undefined : adminApiPath });
+  const adminApi = new ApiRouter<AdminContext>(adminApiDefinition(state), {
+    db: state.db,
+    rateLimiter,
+    validateResponses,
+    adminApiBase: adminApiPath === ADMIN_API_BASE ? undefined : adminApiPath,
+  });
   const errors = errorMiddleware(state.log);
-  const vendureSession = { type: 'http', scheme: 'bearer', description: "A Vendure session token (Vendure's `vendure-auth-token`, or its session cookie)." };
+  const vendureSession = {
+    type: 'http',
+    scheme: 'bearer',
+    description: "A Vendure session token (Vendure's `vendure-auth-token`, or its session cookie).",
+  };
   const mount = (api: ApiRouter<unknown>, docs: ApiDocs) => {
     const router = express.Router();
     // The OpenAPI document of the routes as declared, as the reference host serves it (lib/openapi.ts); built on first request (plugins register late).
@@ -273,7 +391,8 @@ export function createApis(state: AdapterState): AdapterApis {
         description: `${docs.title} inside Vendure, generated from the route declarations.`,
         serverUrl: docs.path,
         securitySchemes: docs.securitySchemes,
-        securityFor: (route) => (route.auth === 'public' ? null : Object.keys(docs.securitySchemes).map((name) => ({ [name]: [] }))),
+        securityFor: (route) =>
+          route.auth === 'public' ? null : Object.keys(docs.securitySchemes).map((name) => ({ [name]: [] })),
         actorsByAuth: api.api.actorsByAuth,
       }));
     router.get('/_info/openapi3.json', (_req, res) => {
@@ -293,7 +412,9 @@ export function createApis(state: AdapterState): AdapterApis {
     router.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
     router.use(express.urlencoded({ extended: false, limit: '64kb' }));
     router.use(api.router);
-    router.use((req, _res, next) => next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`)));
+    router.use((req, _res, next) =>
+      next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`)),
+    );
     router.use(errors);
     return router;
   };
@@ -304,8 +425,20 @@ export function createApis(state: AdapterState): AdapterApis {
     storeRouter: mount(storeApi, {
       path: state.options.storeApiPath,
       title: 'Suite B2B Store API',
-      securitySchemes: { contextToken: { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER, description: 'An employee or sales representative login (POST /account/login).' }, vendureSession },
+      securitySchemes: {
+        contextToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: CONTEXT_TOKEN_HEADER,
+          description: 'An employee or sales representative login (POST /account/login).',
+        },
+        vendureSession,
+      },
     }),
-    adminRouter: mount(adminApi, { path: adminApiPath, title: 'Suite B2B Admin API', securitySchemes: { vendureSession } }),
+    adminRouter: mount(adminApi, {
+      path: adminApiPath,
+      title: 'Suite B2B Admin API',
+      securitySchemes: { vendureSession },
+    }),
   };
 }

@@ -5,7 +5,9 @@ export const NOT_SUPPORTED_CODE = 'SUITE__NOT_SUPPORTED_BY_HOST';
 
 /** A contract call this host cannot serve: a 501 with a code the client can read, never a 500. */
 export function notSupported(call: string): AppError {
-  return new AppError(501, NOT_SUPPORTED_CODE, `This shop (Vendure) does not support "${call}" yet.`, { meta: { call } });
+  return new AppError(501, NOT_SUPPORTED_CODE, `This shop (Vendure) does not support "${call}" yet.`, {
+    meta: { call },
+  });
 }
 
 /** A function that fails loudly and safely, for contract calls listed as unsupported in docs/vendure.md. */

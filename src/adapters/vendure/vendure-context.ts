@@ -38,8 +38,17 @@ export function storeContexts(state: AdapterState): (ctx: RequestContext) => Pro
     if (!pending) {
       // The request id the request log middleware sets (src/host/ops/request-log.ts) when it runs.
       const id = (req as Request & { id?: unknown }).id;
-      const request = { header: (name: string) => req.get(name) ?? undefined, ip: req.ip ?? 'unknown', requestId: typeof id === 'string' ? id : '' };
-      pending = buildStoreContext(state, request, false, ctx.activeUserId == null ? null : String(ctx.activeUserId)).catch((error: unknown) => {
+      const request = {
+        header: (name: string) => req.get(name) ?? undefined,
+        ip: req.ip ?? 'unknown',
+        requestId: typeof id === 'string' ? id : '',
+      };
+      pending = buildStoreContext(
+        state,
+        request,
+        false,
+        ctx.activeUserId == null ? null : String(ctx.activeUserId),
+      ).catch((error: unknown) => {
         // A refused plugin token is a client error in Vendure's terms too (logged as a warning, not an error).
         if (error instanceof AppError && (error.status === 401 || error.status === 403)) throw new ForbiddenError();
         throw error;

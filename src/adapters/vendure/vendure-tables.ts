@@ -76,9 +76,17 @@ export interface OrderLineRow {
 }
 
 export async function defaultChannel(executor: Executor): Promise<ChannelRow> {
-  const row = await selectRow<VendureChannelRow>(executor('channel').where({ code: DEFAULT_CHANNEL_CODE }).first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId'));
+  const row = await selectRow<VendureChannelRow>(
+    executor('channel')
+      .where({ code: DEFAULT_CHANNEL_CODE })
+      .first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId'),
+  );
   if (!row) throw new Error('Vendure has no default channel yet (has Vendure started?)');
-  return { ...row, id: String(row.id), defaultTaxZoneId: row.defaultTaxZoneId == null ? null : String(row.defaultTaxZoneId) };
+  return {
+    ...row,
+    id: String(row.id),
+    defaultTaxZoneId: row.defaultTaxZoneId == null ? null : String(row.defaultTaxZoneId),
+  };
 }
 
 export function toSalesChannel(ids: IdMapper, channel: ChannelRow, domains: string[]): SalesChannel {
@@ -99,15 +107,26 @@ function customerSelect(executor: Executor) {
     .select('c.id', 'c.firstName', 'c.lastName', 'c.emailAddress', 'c.deletedAt', 'c.userId', 'u.verified');
 }
 
-async function toCustomerRefs(ids: IdMapper, executor: Executor, rows: CustomerRow[], salesChannelId: string): Promise<CustomerRef[]> {
+async function toCustomerRefs(
+  ids: IdMapper,
+  executor: Executor,
+  rows: CustomerRow[],
+  salesChannelId: string,
+): Promise<CustomerRef[]> {
   if (rows.length === 0) return [];
-  const groups = await inChunks(rows.map((r) => String(r.id)), (chunk) =>
-    selectRows<{ customerId: string | number; customerGroupId: string | number }>(
-      executor('customer_groups_customer_group').whereIn('customerId', chunk).orderBy('customerGroupId').select('customerId', 'customerGroupId'),
-    ),
+  const groups = await inChunks(
+    rows.map((r) => String(r.id)),
+    (chunk) =>
+      selectRows<{ customerId: string | number; customerGroupId: string | number }>(
+        executor('customer_groups_customer_group')
+          .whereIn('customerId', chunk)
+          .orderBy('customerGroupId')
+          .select('customerId', 'customerGroupId'),
+      ),
   );
   const groupOf = new Map<string, string>();
-  for (const g of groups) if (!groupOf.has(String(g.customerId))) groupOf.set(String(g.customerId), ids.toPlugin(g.customerGroupId));
+  for (const g of groups)
+    if (!groupOf.has(String(g.customerId))) groupOf.set(String(g.customerId), ids.toPlugin(g.customerGroupId));
   return rows.map((row) => ({
     id: ids.toPlugin(row.id),
     salesChannelId,
@@ -124,20 +143,43 @@ async function toCustomerRefs(ids: IdMapper, executor: Executor, rows: CustomerR
   }));
 }
 
-export async function customersByIds(ids: IdMapper, executor: Executor, pluginIds: string[], salesChannelId: string): Promise<CustomerRef[]> {
-  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => selectRows<CustomerRow>(customerSelect(executor).whereIn('c.id', chunk).whereNull('c.deletedAt')));
+export async function customersByIds(
+  ids: IdMapper,
+  executor: Executor,
+  pluginIds: string[],
+  salesChannelId: string,
+): Promise<CustomerRef[]> {
+  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) =>
+    selectRows<CustomerRow>(customerSelect(executor).whereIn('c.id', chunk).whereNull('c.deletedAt')),
+  );
   const byId = new Map((await toCustomerRefs(ids, executor, rows, salesChannelId)).map((c) => [c.id, c]));
   return pluginIds.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function customerByEmail(ids: IdMapper, executor: Executor, email: string, salesChannelId: string): Promise<CustomerRef | null> {
-  const rows = await selectRows<CustomerRow>(customerSelect(executor).whereRaw('lower(??) = ?', ['c.emailAddress', email.trim().toLowerCase()]).whereNull('c.deletedAt').limit(1));
+export async function customerByEmail(
+  ids: IdMapper,
+  executor: Executor,
+  email: string,
+  salesChannelId: string,
+): Promise<CustomerRef | null> {
+  const rows = await selectRows<CustomerRow>(
+    customerSelect(executor)
+      .whereRaw('lower(??) = ?', ['c.emailAddress', email.trim().toLowerCase()])
+      .whereNull('c.deletedAt')
+      .limit(1),
+  );
   return (await toCustomerRefs(ids, executor, rows, salesChannelId))[0] ?? null;
 }
 
 /** The plugin id of the (not deleted) customer of a Vendure user id. */
-export async function customerIdOfUser(ids: IdMapper, executor: Executor, vendureUserId: string): Promise<string | null> {
-  const row = await selectRow<{ id: string | number }>(executor('customer').where({ userId: vendureUserId }).whereNull('deletedAt').first('id'));
+export async function customerIdOfUser(
+  ids: IdMapper,
+  executor: Executor,
+  vendureUserId: string,
+): Promise<string | null> {
+  const row = await selectRow<{ id: string | number }>(
+    executor('customer').where({ userId: vendureUserId }).whereNull('deletedAt').first('id'),
+  );
   return row ? ids.toPlugin(row.id) : null;
 }
 
@@ -145,12 +187,22 @@ export async function customerIdOfUser(ids: IdMapper, executor: Executor, vendur
 export async function customerGroupIds(ids: IdMapper, executor: Executor, pluginCustomerId: string): Promise<string[]> {
   const customerId = ids.toVendure(pluginCustomerId);
   if (!customerId) return [];
-  const rows = await selectRows<{ customerGroupId: string | number }>(executor('customer_groups_customer_group').where({ customerId }).select('customerGroupId'));
+  const rows = await selectRows<{ customerGroupId: string | number }>(
+    executor('customer_groups_customer_group').where({ customerId }).select('customerGroupId'),
+  );
   return rows.map((r) => ids.toPlugin(r.customerGroupId));
 }
 
-export async function customerGroupsByIds(ids: IdMapper, executor: Executor, pluginIds: string[]): Promise<Array<{ id: string; name: string }>> {
-  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => selectRows<{ id: string | number; name: string }>(executor('customer_group').whereIn('id', chunk).select('id', 'name')));
+export async function customerGroupsByIds(
+  ids: IdMapper,
+  executor: Executor,
+  pluginIds: string[],
+): Promise<Array<{ id: string; name: string }>> {
+  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) =>
+    selectRows<{ id: string | number; name: string }>(
+      executor('customer_group').whereIn('id', chunk).select('id', 'name'),
+    ),
+  );
   const byId = new Map(rows.map((r) => [ids.toPlugin(r.id), { id: ids.toPlugin(r.id), name: String(r.name) }]));
   return pluginIds.flatMap((id) => byId.get(id) ?? []);
 }
@@ -160,13 +212,27 @@ export async function customerGroupsByIds(ids: IdMapper, executor: Executor, plu
  * price that goes into an order line. Name and description come from the variant's and product's
  * translation in the channel's language; the price is the variant's price in the channel's currency.
  */
-export async function variantsByIds(ids: IdMapper, executor: Executor, pluginIds: string[], channel: ChannelRow): Promise<ProductRecord[]> {
-  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) => selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.id', chunk)));
+export async function variantsByIds(
+  ids: IdMapper,
+  executor: Executor,
+  pluginIds: string[],
+  channel: ChannelRow,
+): Promise<ProductRecord[]> {
+  const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) =>
+    selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.id', chunk)),
+  );
   return orderAs(pluginIds, await toProductRecords(ids, executor, rows, channel));
 }
 
-export async function variantsBySkus(ids: IdMapper, executor: Executor, skus: string[], channel: ChannelRow): Promise<ProductRecord[]> {
-  const rows = await inChunks(skus, (chunk) => selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.sku', chunk)));
+export async function variantsBySkus(
+  ids: IdMapper,
+  executor: Executor,
+  skus: string[],
+  channel: ChannelRow,
+): Promise<ProductRecord[]> {
+  const rows = await inChunks(skus, (chunk) =>
+    selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.sku', chunk)),
+  );
   return toProductRecords(ids, executor, rows, channel);
 }
 
@@ -189,39 +255,60 @@ export function liveVariants(executor: Executor, channel: ChannelRow): Knex.Quer
       this.on('pt.baseId', 'p.id').andOnVal('pt.languageCode', channel.defaultLanguageCode);
     })
     .leftJoin('product_variant_price as pr', function () {
-      this.on('pr.variantId', 'v.id').andOnVal('pr.channelId', channel.id).andOnVal('pr.currencyCode', channel.defaultCurrencyCode);
+      this.on('pr.variantId', 'v.id')
+        .andOnVal('pr.channelId', channel.id)
+        .andOnVal('pr.currencyCode', channel.defaultCurrencyCode);
     })
     .whereNull('v.deletedAt')
     .whereNull('p.deletedAt');
 }
 
 function variantSelect(executor: Executor, channel: ChannelRow) {
-  return liveVariants(executor, channel)
-    .select(
-      'v.id',
-      'v.sku',
-      'v.enabled',
-      'v.updatedAt',
-      'v.productId',
-      'v.taxCategoryId',
-      'p.enabled as productEnabled',
-      'vt.name as variantName',
-      'pt.name as productName',
-      'pt.description',
-      'pr.price',
-    );
+  return liveVariants(executor, channel).select(
+    'v.id',
+    'v.sku',
+    'v.enabled',
+    'v.updatedAt',
+    'v.productId',
+    'v.taxCategoryId',
+    'p.enabled as productEnabled',
+    'vt.name as variantName',
+    'pt.name as productName',
+    'pt.description',
+    'pr.price',
+  );
 }
 
-async function toProductRecords(ids: IdMapper, executor: Executor, rows: VariantRow[], channel: ChannelRow): Promise<ProductRecord[]> {
+async function toProductRecords(
+  ids: IdMapper,
+  executor: Executor,
+  rows: VariantRow[],
+  channel: ChannelRow,
+): Promise<ProductRecord[]> {
   const taxRates = new Map<string, number>();
   if (channel.defaultTaxZoneId) {
-    const categories = [...new Set(rows.map((r) => r.taxCategoryId).filter((id) => id != null).map(String))];
+    const categories = [
+      ...new Set(
+        rows
+          .map((r) => r.taxCategoryId)
+          .filter((id) => id != null)
+          .map(String),
+      ),
+    ];
     if (categories.length > 0) {
-      const rates = await selectRows<{ categoryId: string | number; value: unknown }>(executor('tax_rate').whereIn('categoryId', categories).where({ zoneId: channel.defaultTaxZoneId, enabled: true }).select('categoryId', 'value'));
+      const rates = await selectRows<{ categoryId: string | number; value: unknown }>(
+        executor('tax_rate')
+          .whereIn('categoryId', categories)
+          .where({ zoneId: channel.defaultTaxZoneId, enabled: true })
+          .select('categoryId', 'value'),
+      );
       for (const rate of rates) taxRates.set(String(rate.categoryId), Math.round(Number(rate.value) * 100));
     }
   }
-  const stock = await stockOf(executor, rows.map((r) => String(r.id)));
+  const stock = await stockOf(
+    executor,
+    rows.map((r) => String(r.id)),
+  );
   return rows.map((row) => ({
     id: ids.toPlugin(row.id),
     versionId: versionId(row.updatedAt),
@@ -241,9 +328,13 @@ async function toProductRecords(ids: IdMapper, executor: Executor, rows: Variant
 async function stockOf(executor: Executor, variantIds: string[]): Promise<Map<string, number>> {
   const rows = await inChunks(variantIds, (chunk) =>
     selectRows<{ productVariantId: string | number; onHand: unknown; allocated: unknown }>(
-      executor('stock_level').whereIn('productVariantId', chunk).groupBy('productVariantId').select('productVariantId').sum({ onHand: 'stockOnHand' }).sum({ allocated: 'stockAllocated' }),
+      executor('stock_level')
+        .whereIn('productVariantId', chunk)
+        .groupBy('productVariantId')
+        .select('productVariantId')
+        .sum({ onHand: 'stockOnHand' })
+        .sum({ allocated: 'stockAllocated' }),
     ),
   );
   return new Map(rows.map((r) => [String(r.productVariantId), Number(r.onHand ?? 0) - Number(r.allocated ?? 0)]));
 }
-

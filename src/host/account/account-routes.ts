@@ -46,7 +46,10 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
   const loginName = { type: 'string', minLength: 3, maxLength: 255 };
   const readCustomer = async (ctx: StoreContext) => {
     if (!ctx.customer) throw Errors.unauthorized();
-    const customerRow = await internals.db<CustomerRow>('customers').where({ id: ctx.customer.id }).first('default_billing_address_id', 'default_shipping_address_id');
+    const customerRow = await internals
+      .db<CustomerRow>('customers')
+      .where({ id: ctx.customer.id })
+      .first('default_billing_address_id', 'default_shipping_address_id');
     return {
       ...ctx.customer,
       defaultBillingAddressId: customerRow?.default_billing_address_id ?? null,
@@ -59,7 +62,8 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
       method: 'POST',
       path: '/account/login',
       operationId: 'login',
-      summary: 'Log in with e-mail (or `username`, the shop platform\'s name for it) and password (customer, employee or sales representative).',
+      summary:
+        "Log in with e-mail (or `username`, the shop platform's name for it) and password (customer, employee or sales representative).",
       tags: ['Account'],
       auth: 'public',
       permission: null,
@@ -72,9 +76,19 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
         ),
         responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
       },
-      async handler({ ctx, body, headers }: RouteInput<StoreContext, { email?: string; username?: string; password: string }, unknown, unknown>) {
-        const result = await passwordLogin(internals, ctx.salesChannel, String(body.email ?? body.username), body.password);
-        if (!result) throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
+      async handler({
+        ctx,
+        body,
+        headers,
+      }: RouteInput<StoreContext, { email?: string; username?: string; password: string }, unknown, unknown>) {
+        const result = await passwordLogin(
+          internals,
+          ctx.salesChannel,
+          String(body.email ?? body.username),
+          body.password,
+        );
+        if (!result)
+          throw Errors.unauthorized('The e-mail address or password is wrong.', 'SUITE__INVALID_CREDENTIALS');
         headers.setHeader(CONTEXT_TOKEN_HEADER, result.token);
         return { contextToken: result.token };
       },
@@ -122,7 +136,8 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
       method: 'POST',
       path: '/account/customer',
       operationId: 'readCustomerPost',
-      summary: 'The same as GET /account/customer: the shop platform\'s Store API reads the customer with a POST (its criteria body: includes and associations are accepted and ignored).',
+      summary:
+        "The same as GET /account/customer: the shop platform's Store API reads the customer with a POST (its criteria body: includes and associations are accepted and ignored).",
       tags: ['Account'],
       auth: 'login',
       permission: null,
@@ -131,4 +146,3 @@ export function accountRoutes(internals: HostInternals): StoreRoute[] {
     },
   ];
 }
-

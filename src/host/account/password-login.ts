@@ -9,7 +9,12 @@ import { findCustomerRowByEmail } from '../customer/customer-repository.js';
  * E-mail + password login shared by the Store API and the storefront: the customer login first,
  * then the plugins' login providers (employees, sales representatives). Null when refused.
  */
-export async function passwordLogin(internals: HostInternals, salesChannel: SalesChannel, emailInput: string, password: string): Promise<{ token: string; sessionId: string } | null> {
+export async function passwordLogin(
+  internals: HostInternals,
+  salesChannel: SalesChannel,
+  emailInput: string,
+  password: string,
+): Promise<{ token: string; sessionId: string } | null> {
   const { config } = internals;
   const email = emailInput.trim().toLowerCase();
   return inTransaction(internals.db, async (trx) => {
@@ -33,7 +38,11 @@ export async function passwordLogin(internals: HostInternals, salesChannel: Sale
         passwordChecked = true;
         continue;
       }
-      if (identity) return createSession(trx, config.appSecret, config.contextTokenTtl, { ...identity, salesChannelId: salesChannel.id });
+      if (identity)
+        return createSession(trx, config.appSecret, config.contextTokenTtl, {
+          ...identity,
+          salesChannelId: salesChannel.id,
+        });
     }
     if (!passwordChecked) await burnPasswordTime(password);
     return null;

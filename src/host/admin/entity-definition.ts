@@ -1,5 +1,24 @@
-import { searchByCriteria, type Criteria, type CriteriaSpec, type FieldSpec, type FieldType } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, isForeignKeyError, isRowReferencedError, readBool, readInt, readJson, selectRow, writeJson, type Db, type Executor, type Trx } from '../../lib/db.js';
+import {
+  searchByCriteria,
+  type Criteria,
+  type CriteriaSpec,
+  type FieldSpec,
+  type FieldType,
+} from '../../lib/criteria.js';
+import {
+  inTransaction,
+  isDuplicateKeyError,
+  isForeignKeyError,
+  isRowReferencedError,
+  readBool,
+  readInt,
+  readJson,
+  selectRow,
+  writeJson,
+  type Db,
+  type Executor,
+  type Trx,
+} from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { ID_PATTERN, newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
@@ -13,7 +32,8 @@ import type { HostInternals } from '../internals.js';
 /** Admin prices are in the default currency's minor units with this precision. */
 export const ADMIN_MONEY_PRECISION = 2;
 
-export type FieldKind = 'string' | 'text' | 'integer' | 'boolean' | 'money' | 'percentBp' | 'json' | 'id' | 'email' | 'datetime' | 'password';
+export type FieldKind =
+  'string' | 'text' | 'integer' | 'boolean' | 'money' | 'percentBp' | 'json' | 'id' | 'email' | 'datetime' | 'password';
 
 export interface FieldDef {
   column: string;
@@ -216,7 +236,9 @@ export class Entity {
       ...timestampFields,
     };
     const writable = Object.entries(this.fields).filter(([, f]) => !f.readOnly);
-    const writeProps: Record<string, unknown> = { ...Object.fromEntries(writable.map(([name, f]) => [name, writeSchemaOf(f)])) };
+    const writeProps: Record<string, unknown> = {
+      ...Object.fromEntries(writable.map(([name, f]) => [name, writeSchemaOf(f)])),
+    };
     for (const [name, relation] of Object.entries(def.relations ?? {})) writeProps[name] = relation.schema;
     this.createSchema = objectSchema(
       { id: { type: 'string', pattern: ID_PATTERN }, ...writeProps },
@@ -258,10 +280,13 @@ export class Entity {
 
   async resources(executor: Executor, rows: Row[]) {
     const ids = rows.map((r) => String(r.id));
-    const relations = await Promise.all(Object.entries(this.def.relations ?? {}).map(async ([name, r]) => [name, await r.load(executor, ids)] as const));
+    const relations = await Promise.all(
+      Object.entries(this.def.relations ?? {}).map(async ([name, r]) => [name, await r.load(executor, ids)] as const),
+    );
     return rows.map((row) => {
       const attributes: Record<string, unknown> = {};
-      for (const [name, field] of Object.entries(this.fields)) if (!field.writeOnly) attributes[name] = readValue(field, row[field.column]);
+      for (const [name, field] of Object.entries(this.fields))
+        if (!field.writeOnly) attributes[name] = readValue(field, row[field.column]);
       for (const [name, loaded] of relations) attributes[name] = loaded.get(String(row.id)) ?? [];
       return { id: String(row.id), type: this.def.type, attributes };
     });
@@ -275,7 +300,9 @@ export class Entity {
 
   async search(db: Db, criteria: Criteria) {
     const filter = moneyFiltersToMinor(criteria.filter, this.moneyFields, ADMIN_MONEY_PRECISION);
-    const page = await searchByCriteria<Row>(db(this.def.table), { ...criteria, filter }, this.criteria, (qb) => qb.select(`${this.def.table}.*`));
+    const page = await searchByCriteria<Row>(db(this.def.table), { ...criteria, filter }, this.criteria, (qb) =>
+      qb.select(`${this.def.table}.*`),
+    );
     return { total: page.total, data: await this.resources(db, page.rows), nextCursor: page.nextCursor };
   }
 
@@ -284,14 +311,19 @@ export class Entity {
       const value = input[name];
       if (!field.references || typeof value !== 'string') continue;
       if (!(await trx(field.references).where({ id: value }).first('id')))
-        throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No ${field.references} row with id "${value}".`, { pointer: `/${name}` });
+        throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No ${field.references} row with id "${value}".`, {
+          pointer: `/${name}`,
+        });
     }
-    for (const [name, relation] of Object.entries(this.def.relations ?? {})) if (name in input) await relation.check?.(trx, input[name]);
+    for (const [name, relation] of Object.entries(this.def.relations ?? {}))
+      if (name in input) await relation.check?.(trx, input[name]);
   }
 
   private columnsOf(input: Record<string, unknown>): Record<string, unknown> {
     const columns: Record<string, unknown> = {};
-    for (const [name, field] of Object.entries(this.fields)) if (!field.readOnly && name in input && field.kind !== 'password') columns[field.column] = writeValue(field, input[name]);
+    for (const [name, field] of Object.entries(this.fields))
+      if (!field.readOnly && name in input && field.kind !== 'password')
+        columns[field.column] = writeValue(field, input[name]);
     return columns;
   }
 
@@ -303,11 +335,26 @@ export class Entity {
 
   async create(db: Db, input: Record<string, unknown>, onVisibility: (trx: Trx) => Promise<void>) {
     const id = (input.id as string | undefined) ?? newId();
-    for (const [name, field] of Object.entries(this.fields)) if (!(name in input) && field.default !== undefined) input[name] = field.default;
+    for (const [name, field] of Object.entries(this.fields))
+      if (!(name in input) && field.default !== undefined) input[name] = field.default;
     return this.write(db, async (trx) => {
-      if (await trx(this.def.table).where({ id }).first('id')) throw Errors.badRequest('SUITE__DUPLICATE_ID', `A ${this.def.label} with id "${id}" exists already.`, { pointer: '/id' });
+      if (await trx(this.def.table).where({ id }).first('id'))
+        throw Errors.badRequest('SUITE__DUPLICATE_ID', `A ${this.def.label} with id "${id}" exists already.`, {
+          pointer: '/id',
+        });
       await this.checkReferences(trx, input);
-      const event: WriteEvent = { trx, id, input, existing: null, columns: { ...this.columnsOf(input), id, created_at: nowDb(), ...(this.def.versioned ? { version_id: newId() } : {}) } };
+      const event: WriteEvent = {
+        trx,
+        id,
+        input,
+        existing: null,
+        columns: {
+          ...this.columnsOf(input),
+          id,
+          created_at: nowDb(),
+          ...(this.def.versioned ? { version_id: newId() } : {}),
+        },
+      };
       await this.def.beforeWrite?.(event);
       await trx(this.def.table).insert(event.columns);
       await this.saveRelations(trx, id, input);
@@ -322,7 +369,13 @@ export class Entity {
       const existing = await selectRow<Row>(trx(this.def.table).where({ id }).first());
       if (!existing) throw Errors.notFound(this.def.label, id);
       await this.checkReferences(trx, input);
-      const event: WriteEvent = { trx, id, input, existing, columns: { ...this.columnsOf(input), updated_at: nowDb() } };
+      const event: WriteEvent = {
+        trx,
+        id,
+        input,
+        existing,
+        columns: { ...this.columnsOf(input), updated_at: nowDb() },
+      };
       await this.def.beforeWrite?.(event);
       await trx(this.def.table).where({ id }).update(event.columns);
       await this.saveRelations(trx, id, input);
@@ -332,7 +385,12 @@ export class Entity {
     });
   }
 
-  async remove(db: Db, id: string, onVisibility: (trx: Trx) => Promise<void>, emit: HostInternals['emit']): Promise<void> {
+  async remove(
+    db: Db,
+    id: string,
+    onVisibility: (trx: Trx) => Promise<void>,
+    emit: HostInternals['emit'],
+  ): Promise<void> {
     await this.write(db, async (trx) => {
       const existing = await selectRow<Row>(trx(this.def.table).where({ id }).first());
       if (!existing) throw Errors.notFound(this.def.label, id);
@@ -345,7 +403,8 @@ export class Entity {
   }
 
   private async saveRelations(trx: Trx, id: string, input: Record<string, unknown>): Promise<void> {
-    for (const [name, relation] of Object.entries(this.def.relations ?? {})) if (name in input) await relation.save(trx, id, input[name]);
+    for (const [name, relation] of Object.entries(this.def.relations ?? {}))
+      if (name in input) await relation.save(trx, id, input[name]);
   }
 
   /** One transaction; constraint violations become 400s that say what is wrong. */
@@ -356,13 +415,23 @@ export class Entity {
       if (error instanceof AppError) throw error;
       if (isDuplicateKeyError(error)) {
         const message = String((error as Error).message);
-        const field = Object.entries(this.fields).find(([, f]) => f.unique && new RegExp(`\\b${this.def.table}[._]${f.column}(?:_unique|\\b)`).test(message));
-        if (field) throw Errors.badRequest(field[1].unique!, `The ${field[0]} is taken already.`, { pointer: `/${field[0]}` });
-        throw Errors.badRequest('SUITE__DUPLICATE_VALUE', `A value of this ${this.def.label} must be unique and is taken already.`);
+        const field = Object.entries(this.fields).find(
+          ([, f]) => f.unique && new RegExp(`\\b${this.def.table}[._]${f.column}(?:_unique|\\b)`).test(message),
+        );
+        if (field)
+          throw Errors.badRequest(field[1].unique!, `The ${field[0]} is taken already.`, { pointer: `/${field[0]}` });
+        throw Errors.badRequest(
+          'SUITE__DUPLICATE_VALUE',
+          `A value of this ${this.def.label} must be unique and is taken already.`,
+        );
       }
-      if (isRowReferencedError(error)) throw Errors.badRequest('SUITE__ENTITY_IN_USE', `The ${this.def.label} is still referenced by other records.`);
+      if (isRowReferencedError(error))
+        throw Errors.badRequest('SUITE__ENTITY_IN_USE', `The ${this.def.label} is still referenced by other records.`);
       if (isForeignKeyError(error))
-        throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `A referenced record of this ${this.def.label} does not exist.`);
+        throw Errors.badRequest(
+          'SUITE__UNKNOWN_REFERENCE',
+          `A referenced record of this ${this.def.label} does not exist.`,
+        );
       throw error;
     }
   }

@@ -22,7 +22,13 @@ const product: EntityDef = {
   table: 'products',
   versioned: true,
   fields: {
-    productNumber: { column: 'product_number', kind: 'string', required: true, maxLength: 64, unique: 'SUITE__DUPLICATE_PRODUCT_NUMBER' },
+    productNumber: {
+      column: 'product_number',
+      kind: 'string',
+      required: true,
+      maxLength: 64,
+      unique: 'SUITE__DUPLICATE_PRODUCT_NUMBER',
+    },
     name: { column: 'name', kind: 'string', required: true },
     description: { column: 'description', kind: 'text', nullable: true },
     stock: { column: 'stock', kind: 'integer', minimum: 0, default: 0 },
@@ -47,35 +53,64 @@ const product: EntityDef = {
         const ids = value as string[];
         const found = ids.length ? await trx('categories').whereIn('id', ids).pluck('id') : [];
         const missing = ids.find((id) => !found.includes(id));
-        if (missing) throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No category with id "${missing}".`, { pointer: '/categoryIds' });
+        if (missing)
+          throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No category with id "${missing}".`, {
+            pointer: '/categoryIds',
+          });
       },
       async save(trx, id, value) {
         await trx('product_categories').where({ product_id: id }).delete();
         const ids = value as string[];
-        if (ids.length) await trx('product_categories').insert(ids.map((categoryId) => ({ product_id: id, category_id: categoryId })));
+        if (ids.length)
+          await trx('product_categories').insert(
+            ids.map((categoryId) => ({ product_id: id, category_id: categoryId })),
+          );
       },
     },
     tierPrices: {
       schema: {
         type: 'array',
         maxItems: 50,
-        items: objectSchema({ minQuantity: { type: 'integer', minimum: 1, maximum: 1000000 }, price: { type: 'number', minimum: 0, maximum: 1e10 } }, ['minQuantity', 'price']),
+        items: objectSchema(
+          {
+            minQuantity: { type: 'integer', minimum: 1, maximum: 1000000 },
+            price: { type: 'number', minimum: 0, maximum: 1e10 },
+          },
+          ['minQuantity', 'price'],
+        ),
       },
-      readSchema: { type: 'array', items: objectSchema({ minQuantity: { type: 'integer' }, price: { type: 'number' } }, ['minQuantity', 'price']) },
+      readSchema: {
+        type: 'array',
+        items: objectSchema({ minQuantity: { type: 'integer' }, price: { type: 'number' } }, ['minQuantity', 'price']),
+      },
       async load(executor, ids) {
         const tiers = await tierPricesOf(executor, ids);
-        return new Map([...tiers].map(([id, list]) => [id, list.map((t) => ({ minQuantity: t.minQuantity, price: fromMinor(t.priceNet, ADMIN_MONEY_PRECISION) }))]));
+        return new Map(
+          [...tiers].map(([id, list]) => [
+            id,
+            list.map((t) => ({ minQuantity: t.minQuantity, price: fromMinor(t.priceNet, ADMIN_MONEY_PRECISION) })),
+          ]),
+        );
       },
       check(_trx, value) {
         const quantities = (value as Array<{ minQuantity: number }>).map((t) => t.minQuantity);
         if (new Set(quantities).size !== quantities.length)
-          throw Errors.badRequest('SUITE__DUPLICATE_TIER_QUANTITY', 'Two tier prices have the same minimum quantity.', { pointer: '/tierPrices' });
+          throw Errors.badRequest('SUITE__DUPLICATE_TIER_QUANTITY', 'Two tier prices have the same minimum quantity.', {
+            pointer: '/tierPrices',
+          });
       },
       async save(trx, id, value) {
         await trx('product_tier_prices').where({ product_id: id }).delete();
         const tiers = value as Array<{ minQuantity: number; price: number }>;
         if (tiers.length)
-          await trx('product_tier_prices').insert(tiers.map((t) => ({ id: newId(), product_id: id, min_quantity: t.minQuantity, price_net: toMinor(t.price, ADMIN_MONEY_PRECISION) })));
+          await trx('product_tier_prices').insert(
+            tiers.map((t) => ({
+              id: newId(),
+              product_id: id,
+              min_quantity: t.minQuantity,
+              price_net: toMinor(t.price, ADMIN_MONEY_PRECISION),
+            })),
+          );
       },
     },
   },
@@ -96,11 +131,19 @@ const product: EntityDef = {
     await lockProductsVersion(trx);
     const parentId = input.parentId as string | null | undefined;
     if (!parentId) return;
-    const parent = await selectRow<{ parent_id: string | null }>(trx('products').where({ id: parentId }).first('parent_id'));
+    const parent = await selectRow<{ parent_id: string | null }>(
+      trx('products').where({ id: parentId }).first('parent_id'),
+    );
     if (parentId === id || parent?.parent_id)
-      throw Errors.badRequest('SUITE__INVALID_PARENT_PRODUCT', 'A variant belongs to a main product, which is not a variant itself.', { pointer: '/parentId' });
+      throw Errors.badRequest(
+        'SUITE__INVALID_PARENT_PRODUCT',
+        'A variant belongs to a main product, which is not a variant itself.',
+        { pointer: '/parentId' },
+      );
     if (await trx('products').where({ parent_id: id }).first('id'))
-      throw Errors.badRequest('SUITE__INVALID_PARENT_PRODUCT', 'A product with variants cannot become a variant.', { pointer: '/parentId' });
+      throw Errors.badRequest('SUITE__INVALID_PARENT_PRODUCT', 'A product with variants cannot become a variant.', {
+        pointer: '/parentId',
+      });
   },
   // parent_id has no foreign key: the variants go with their main product here, and are announced with it.
   async idsDeletedWith(trx, id) {
@@ -118,7 +161,9 @@ function propertyOptionRelation(table: 'product_options' | 'product_properties',
     async load(executor, ids) {
       const byProduct = new Map<string, string[]>(ids.map((id) => [id, []]));
       if (ids.length === 0) return byProduct;
-      const rows = await selectRows<{ product_id: string; option_id: string }>(executor(table).whereIn('product_id', ids).orderBy('option_id').select('product_id', 'option_id'));
+      const rows = await selectRows<{ product_id: string; option_id: string }>(
+        executor(table).whereIn('product_id', ids).orderBy('option_id').select('product_id', 'option_id'),
+      );
       for (const row of rows) byProduct.get(row.product_id)?.push(row.option_id);
       return byProduct;
     },
@@ -126,7 +171,8 @@ function propertyOptionRelation(table: 'product_options' | 'product_properties',
       const ids = value as string[];
       const found = ids.length ? await trx('property_group_options').whereIn('id', ids).pluck('id') : [];
       const missing = ids.find((id) => !found.includes(id));
-      if (missing) throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No property option with id "${missing}".`, { pointer });
+      if (missing)
+        throw Errors.badRequest('SUITE__UNKNOWN_REFERENCE', `No property option with id "${missing}".`, { pointer });
     },
     async save(trx, id, value) {
       await trx(table).where({ product_id: id }).delete();
@@ -183,7 +229,7 @@ const category: EntityDef = {
   // parent_id cascades: the sub-tree goes with the category.
   async idsDeletedWith(trx, id) {
     const ids = [id];
-    for (let level = [id]; level.length && ids.length < 100000; ) {
+    for (let level = [id]; level.length && ids.length < 100000;) {
       level = (await trx('categories').whereIn('parent_id', level).pluck('id')) as string[];
       ids.push(...level);
     }
@@ -192,8 +238,13 @@ const category: EntityDef = {
   async beforeWrite({ trx, id, input }) {
     let parent = input.parentId as string | null | undefined;
     for (let hops = 0; parent && hops < 1000; hops++) {
-      if (parent === id) throw Errors.badRequest('SUITE__CATEGORY_CYCLE', 'A category cannot be placed below itself.', { pointer: '/parentId' });
-      parent = (await trx<{ id: string; parent_id: string | null }>('categories').where({ id: parent }).first('parent_id'))?.parent_id ?? null;
+      if (parent === id)
+        throw Errors.badRequest('SUITE__CATEGORY_CYCLE', 'A category cannot be placed below itself.', {
+          pointer: '/parentId',
+        });
+      parent =
+        (await trx<{ id: string; parent_id: string | null }>('categories').where({ id: parent }).first('parent_id'))
+          ?.parent_id ?? null;
     }
   },
 };
@@ -206,7 +257,13 @@ const landingPage: EntityDef = {
   versioned: true,
   fields: {
     name: { column: 'name', kind: 'string', required: true },
-    url: { column: 'url', kind: 'string', required: true, unique: 'SUITE__DUPLICATE_URL', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._~/-]+$' } },
+    url: {
+      column: 'url',
+      kind: 'string',
+      required: true,
+      unique: 'SUITE__DUPLICATE_URL',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._~/-]+$' },
+    },
     active: { column: 'active', kind: 'boolean', default: true },
     cmsPageId: { column: 'cms_page_id', kind: 'id', nullable: true, references: 'cms_pages' },
   },
@@ -224,7 +281,13 @@ const rule: EntityDef = {
   fields: {
     name: { column: 'name', kind: 'string', required: true },
     priority: { column: 'priority', kind: 'integer', default: 0 },
-    conditions: { column: 'conditions', kind: 'json', required: true, schema: { $ref: '#/$defs/condition' }, readSchema: { type: 'object' } },
+    conditions: {
+      column: 'conditions',
+      kind: 'json',
+      required: true,
+      schema: { $ref: '#/$defs/condition' },
+      readSchema: { type: 'object' },
+    },
   },
   defs: conditionDefs,
   termFields: ['name'],
@@ -232,7 +295,11 @@ const rule: EntityDef = {
   visibility: 'all',
   beforeWrite({ input }) {
     if ('conditions' in input && conditionDepth(input.conditions) > MAX_CONDITION_DEPTH)
-      throw Errors.badRequest('SUITE__CONDITIONS_TOO_DEEP', `Conditions may be nested at most ${MAX_CONDITION_DEPTH} levels deep.`, { pointer: '/conditions' });
+      throw Errors.badRequest(
+        'SUITE__CONDITIONS_TOO_DEEP',
+        `Conditions may be nested at most ${MAX_CONDITION_DEPTH} levels deep.`,
+        { pointer: '/conditions' },
+      );
   },
 };
 
@@ -244,13 +311,31 @@ const customer: EntityDef = {
   fields: {
     salesChannelId: { column: 'sales_channel_id', kind: 'id', references: 'sales_channels' },
     groupId: { column: 'group_id', kind: 'id', nullable: true, references: 'customer_groups' },
-    customerNumber: { column: 'customer_number', kind: 'string', maxLength: 64, unique: 'SUITE__DUPLICATE_CUSTOMER_NUMBER', schema: { type: 'string', minLength: 1, maxLength: 64 } },
+    customerNumber: {
+      column: 'customer_number',
+      kind: 'string',
+      maxLength: 64,
+      unique: 'SUITE__DUPLICATE_CUSTOMER_NUMBER',
+      schema: { type: 'string', minLength: 1, maxLength: 64 },
+    },
     email: { column: 'email', kind: 'email', required: true, unique: 'SUITE__DUPLICATE_EMAIL' },
     password: { column: 'password_hash', kind: 'password', required: true, writeOnly: true },
     firstName: { column: 'first_name', kind: 'string', required: true },
     lastName: { column: 'last_name', kind: 'string', required: true },
     company: { column: 'company', kind: 'string', nullable: true },
-    tags: { column: 'tags', kind: 'json', default: [], schema: { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 64 } }, readSchema: stringList, noFilter: true },
+    tags: {
+      column: 'tags',
+      kind: 'json',
+      default: [],
+      schema: {
+        type: 'array',
+        maxItems: 100,
+        uniqueItems: true,
+        items: { type: 'string', minLength: 1, maxLength: 64 },
+      },
+      readSchema: stringList,
+      noFilter: true,
+    },
     active: { column: 'active', kind: 'boolean', default: true },
   },
   termFields: ['email', 'customerNumber', 'lastName', 'company'],
@@ -260,7 +345,10 @@ const customer: EntityDef = {
     if (!existing) {
       if (!columns.sales_channel_id) {
         const channel = await trx<SalesChannelRow>('sales_channels').orderBy('created_at').orderBy('id').first('id');
-        if (!channel) throw Errors.badRequest('SUITE__NO_SALES_CHANNEL', 'Create a sales channel first.', { pointer: '/salesChannelId' });
+        if (!channel)
+          throw Errors.badRequest('SUITE__NO_SALES_CHANNEL', 'Create a sales channel first.', {
+            pointer: '/salesChannelId',
+          });
         columns.sales_channel_id = channel.id;
       }
       columns.customer_number ??= await nextCustomerNumber(trx);
@@ -269,7 +357,8 @@ const customer: EntityDef = {
   },
   async afterWrite({ trx, id, input, existing }) {
     // A new password or a deactivation ends the customer's sessions at once.
-    if (existing && (typeof input.password === 'string' || input.active === false)) await revokeActorSessions(trx, 'customer', id);
+    if (existing && (typeof input.password === 'string' || input.active === false))
+      await revokeActorSessions(trx, 'customer', id);
   },
 };
 
@@ -286,7 +375,8 @@ const customerGroup: EntityDef = {
 
 async function refuseLastActiveSalesChannel(trx: import('../../lib/db.js').Trx, id: string): Promise<void> {
   const others = await trx<SalesChannelRow>('sales_channels').where({ active: true }).whereNot({ id }).first('id');
-  if (!others) throw Errors.badRequest('SUITE__LAST_SALES_CHANNEL', 'The shop needs at least one active sales channel.');
+  if (!others)
+    throw Errors.badRequest('SUITE__LAST_SALES_CHANNEL', 'The shop needs at least one active sales channel.');
 }
 
 const salesChannel: EntityDef = {
@@ -297,15 +387,29 @@ const salesChannel: EntityDef = {
   fields: {
     name: { column: 'name', kind: 'string', required: true },
     accessKey: { column: 'access_key', kind: 'string', readOnly: true },
-    currencyIso: { column: 'currency_iso', kind: 'string', required: true, schema: { type: 'string', pattern: '^[A-Z]{3}$' } },
+    currencyIso: {
+      column: 'currency_iso',
+      kind: 'string',
+      required: true,
+      schema: { type: 'string', pattern: '^[A-Z]{3}$' },
+    },
     currencyPrecision: { column: 'currency_precision', kind: 'integer', minimum: 0, maximum: 4, default: 2 },
-    languageCode: { column: 'language_code', kind: 'string', required: true, schema: { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' } },
+    languageCode: {
+      column: 'language_code',
+      kind: 'string',
+      required: true,
+      schema: { type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z]{2,4})?$' },
+    },
     timeZone: { column: 'time_zone', kind: 'string', required: true, maxLength: 64 },
     domains: {
       column: 'domains',
       kind: 'json',
       default: [],
-      schema: { type: 'array', maxItems: 20, items: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 255 } },
+      schema: {
+        type: 'array',
+        maxItems: 20,
+        items: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 255 },
+      },
       readSchema: stringList,
       noFilter: true,
     },
@@ -321,7 +425,9 @@ const salesChannel: EntityDef = {
       try {
         new Intl.DateTimeFormat('en-US', { timeZone: input.timeZone });
       } catch {
-        throw Errors.badRequest('SUITE__INVALID_TIME_ZONE', `"${input.timeZone}" is not an IANA time zone.`, { pointer: '/timeZone' });
+        throw Errors.badRequest('SUITE__INVALID_TIME_ZONE', `"${input.timeZone}" is not an IANA time zone.`, {
+          pointer: '/timeZone',
+        });
       }
     }
     if (!existing) columns.access_key = `SWSC${newId().slice(0, 24).toUpperCase()}`;
@@ -332,4 +438,14 @@ const salesChannel: EntityDef = {
   },
 };
 
-export const ADMIN_ENTITIES: Entity[] = [product, category, landingPage, rule, customer, customerGroup, salesChannel, propertyGroup, propertyOption].map((def) => new Entity(def));
+export const ADMIN_ENTITIES: Entity[] = [
+  product,
+  category,
+  landingPage,
+  rule,
+  customer,
+  customerGroup,
+  salesChannel,
+  propertyGroup,
+  propertyOption,
+].map((def) => new Entity(def));

@@ -14,7 +14,11 @@ interface IdParams {
 }
 
 /** The generic Admin API of one entity: list, read, create, update, delete, search (JSON:API documents). */
-export function entityRoutes(internals: HostInternals, entity: Entity, onVisibility: (trx: Trx) => Promise<void>): AdminRoute[] {
+export function entityRoutes(
+  internals: HostInternals,
+  entity: Entity,
+  onVisibility: (trx: Trx) => Promise<void>,
+): AdminRoute[] {
   const { name, label } = entity.def;
   const pascal = name.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
   const tags = [`Admin: ${label}`];
@@ -41,7 +45,8 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
         const limit = Number(query.limit);
         const page = Number(query.page);
         const result = await entity.search(internals.db, { limit, page, cursor: query.cursor });
-        const cursor = query.cursor === undefined ? undefined : { current: query.cursor, next: result.nextCursor ?? null };
+        const cursor =
+          query.cursor === undefined ? undefined : { current: query.cursor, next: result.nextCursor ?? null };
         return jsonApiList(result.data, { path, page, limit, total: result.total, cursor });
       },
     },
@@ -79,7 +84,9 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       auth: 'admin',
       permission: null,
       schemas: { params, body: entity.updateSchema, responses: { 200: single } },
-      handler: async ({ params: p, body }: { params: IdParams; body: unknown }) => ({ data: await entity.update(internals.db, p.id, { ...(body as Record<string, unknown>) }, onVisibility) }),
+      handler: async ({ params: p, body }: { params: IdParams; body: unknown }) => ({
+        data: await entity.update(internals.db, p.id, { ...(body as Record<string, unknown>) }, onVisibility),
+      }),
     },
     {
       method: 'DELETE',
@@ -103,13 +110,23 @@ export function entityRoutes(internals: HostInternals, entity: Entity, onVisibil
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { body: criteriaSchema(Object.keys(entity.criteria.fields), { cursor: CURSOR_PROPERTY }), responses: { 200: list } },
+      schemas: {
+        body: criteriaSchema(Object.keys(entity.criteria.fields), { cursor: CURSOR_PROPERTY }),
+        responses: { 200: list },
+      },
       async handler({ body }) {
         const criteria = body as Criteria;
         const result = await entity.search(internals.db, criteria);
         // The criteria travel in the body: the links name the page (or cursor) and limit to send in it.
-        const cursor = criteria.cursor === undefined ? undefined : { current: criteria.cursor, next: result.nextCursor ?? null };
-        return jsonApiList(result.data, { path: `/search/${name}`, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, total: result.total, cursor });
+        const cursor =
+          criteria.cursor === undefined ? undefined : { current: criteria.cursor, next: result.nextCursor ?? null };
+        return jsonApiList(result.data, {
+          path: `/search/${name}`,
+          page: criteria.page ?? 1,
+          limit: criteria.limit ?? DEFAULT_LIMIT,
+          total: result.total,
+          cursor,
+        });
       },
     },
   ];

@@ -17,11 +17,13 @@ export function adminApiDefinition(internals: HostInternals): ApiDefinition<Admi
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw Errors.unauthorized('An admin bearer token is required.');
       const claims = verifyToken(internals.config.appSecret, ADMIN_AUDIENCE, match[1]!);
-      if (!claims) throw Errors.unauthorized('The admin token is not valid or has expired.', 'SUITE__INVALID_ADMIN_TOKEN');
+      if (!claims)
+        throw Errors.unauthorized('The admin token is not valid or has expired.', 'SUITE__INVALID_ADMIN_TOKEN');
       const principalType = claims.typ === 'user' ? 'user' : 'integration';
       const table = principalType === 'user' ? 'admin_users' : 'admin_integrations';
       const exists = await internals.db<{ id: string }>(table).where({ id: claims.sub }).first('id');
-      if (!exists) throw Errors.unauthorized('The admin token is not valid or has expired.', 'SUITE__INVALID_ADMIN_TOKEN');
+      if (!exists)
+        throw Errors.unauthorized('The admin token is not valid or has expired.', 'SUITE__INVALID_ADMIN_TOKEN');
       return { requestId, ip: request.ip, principalType, principalId: claims.sub };
     },
     principal: (ctx) => ({

@@ -1,7 +1,16 @@
 import { newId } from '../../lib/ids.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { LRUCache } from 'lru-cache';
-import { fixedRead, keptWhileUnchanged, readBool, readInt, readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
+import {
+  fixedRead,
+  keptWhileUnchanged,
+  readBool,
+  readInt,
+  readJson,
+  selectRow,
+  writeJson,
+  type Executor,
+} from '../../lib/db.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { Knex } from 'knex';
 import type { ActorType, ContextVersionSource, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
@@ -60,11 +69,21 @@ export async function createSession(
     expires_at: toDbTime(addSeconds(now, ttlSeconds)),
     revoked_at: null,
   });
-  const token = signToken(secret, STORE_AUDIENCE, { sub: identity.actor.id ?? identity.customerId ?? sessionId, jti: sessionId }, ttlSeconds);
+  const token = signToken(
+    secret,
+    STORE_AUDIENCE,
+    { sub: identity.actor.id ?? identity.customerId ?? sessionId, jti: sessionId },
+    ttlSeconds,
+  );
   return { token, sessionId };
 }
 
-function toSessionRow(row: Pick<SessionDbRow, 'id' | 'sales_channel_id' | 'customer_id' | 'actor_type' | 'actor_id' | 'attributes' | 'cart_token'>): SessionRow {
+function toSessionRow(
+  row: Pick<
+    SessionDbRow,
+    'id' | 'sales_channel_id' | 'customer_id' | 'actor_type' | 'actor_id' | 'attributes' | 'cart_token'
+  >,
+): SessionRow {
   return {
     id: row.id,
     salesChannelId: row.sales_channel_id,
@@ -77,14 +96,21 @@ function toSessionRow(row: Pick<SessionDbRow, 'id' | 'sales_channel_id' | 'custo
 }
 
 /** The joined row of loadLiveSession: the session's columns, its customer's as c_*, its channel's as sc_* (null without one). */
-type LiveSessionDbRow = Pick<SessionDbRow, 'id' | 'sales_channel_id' | 'customer_id' | 'actor_type' | 'actor_id' | 'attributes' | 'cart_token'> & {
+type LiveSessionDbRow = Pick<
+  SessionDbRow,
+  'id' | 'sales_channel_id' | 'customer_id' | 'actor_type' | 'actor_id' | 'attributes' | 'cart_token'
+> & {
   [K in keyof CustomerRefRow as `c_${K}`]: CustomerRefRow[K] | null;
 } & {
   [K in keyof SalesChannelRefRow as `sc_${K}`]: SalesChannelRefRow[K] | null;
 } & { sc_is_default: number | string; expires_at: string | Date };
 
 /** The c_* / sc_* columns of a joined row as the table's row, or null when the join found none. */
-function joined<Row extends { id: string }>(row: Record<string, unknown>, prefix: string, names: readonly (keyof Row & string)[]): Row | null {
+function joined<Row extends { id: string }>(
+  row: Record<string, unknown>,
+  prefix: string,
+  names: readonly (keyof Row & string)[],
+): Row | null {
   if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return null;
   return Object.fromEntries(names.map((column) => [column, row[`${prefix}${column}`]])) as Row;
 }
@@ -124,9 +150,17 @@ const cachedChannels = new WeakMap<object, Map<string, { version: number; channe
  * The active sales channel a request names by its access key (or the default one: the first active
  * by creation), answered from memory while the session version stays; null when there is none.
  */
-export async function activeSalesChannel(executor: Executor, accessKey: string | undefined, sessionsVersion: number): Promise<SalesChannel | null> {
+export async function activeSalesChannel(
+  executor: Executor,
+  accessKey: string | undefined,
+  sessionsVersion: number,
+): Promise<SalesChannel | null> {
   let cache = cachedChannels.get(executor.client as object);
-  if (!cache) cachedChannels.set(executor.client as object, (cache = new Map<string, { version: number; channel: SalesChannel }>()));
+  if (!cache)
+    cachedChannels.set(
+      executor.client as object,
+      (cache = new Map<string, { version: number; channel: SalesChannel }>()),
+    );
   const key = accessKey ?? '';
   const cached = cache.get(key);
   if (cached && cached.version === sessionsVersion) return cached.channel;
@@ -156,10 +190,20 @@ type VersionRow = { source: number | string; name: string; value: number | strin
 /** The host's own versions (source 0) and each plugin counter (source i + 1), as one statement. */
 function versionsStatement(sources: readonly ContextVersionSource[]) {
   return fixedRead((executor: Executor) => {
-    const own = executor('catalog_counters').whereIn('name', [VISIBILITY, SESSIONS_VERSION, PRODUCTS_VERSION]).select(executor.raw('0 as source'), 'name', 'value');
+    const own = executor('catalog_counters')
+      .whereIn('name', [VISIBILITY, SESSIONS_VERSION, PRODUCTS_VERSION])
+      .select(executor.raw('0 as source'), 'name', 'value');
     return sources.length === 0
       ? own
-      : own.unionAll(sources.map((source, i) => (union: Knex.QueryBuilder) => union.from(source.table).where('name', source.name).select(executor.raw(`${i + 1} as source`), 'name', 'value')));
+      : own.unionAll(
+          sources.map(
+            (source, i) => (union: Knex.QueryBuilder) =>
+              union
+                .from(source.table)
+                .where('name', source.name)
+                .select(executor.raw(`${i + 1} as source`), 'name', 'value'),
+          ),
+        );
   });
 }
 
@@ -182,16 +226,23 @@ function versionsReader(sources: readonly ContextVersionSource[]) {
 }
 
 /** One reader per list of plugin counters (a host has one list; it grows only while plugins load). */
-const versionReaders = new WeakMap<readonly ContextVersionSource[], { count: number; read: ReturnType<typeof versionsReader> }>();
+const versionReaders = new WeakMap<
+  readonly ContextVersionSource[],
+  { count: number; read: ReturnType<typeof versionsReader> }
+>();
 
 /**
  * The visibility, session and products versions and the plugins' counters, in one read: what a
  * request's caches are checked against. The answer is frozen (on SQLite it is shared by the
  * requests that find the database unchanged).
  */
-export async function readContextVersions(executor: Executor, sources: readonly ContextVersionSource[] = []): Promise<ContextVersions> {
+export async function readContextVersions(
+  executor: Executor,
+  sources: readonly ContextVersionSource[] = [],
+): Promise<ContextVersions> {
   let reader = versionReaders.get(sources);
-  if (!reader || reader.count !== sources.length) versionReaders.set(sources, (reader = { count: sources.length, read: versionsReader([...sources]) }));
+  if (!reader || reader.count !== sources.length)
+    versionReaders.set(sources, (reader = { count: sources.length, read: versionsReader([...sources]) }));
   return reader.read(executor);
 }
 
@@ -205,11 +256,16 @@ export async function readContextVersions(executor: Executor, sources: readonly 
  * sales channel moves the version (database triggers, so every writer counts), and the next request
  * on every process reads its session again — a logout or a deactivation counts at once everywhere.
  */
-export async function loadLiveSession(executor: Executor, sessionId: string, known?: ContextVersions): Promise<LiveSession | null> {
+export async function loadLiveSession(
+  executor: Executor,
+  sessionId: string,
+  known?: ContextVersions,
+): Promise<LiveSession | null> {
   const versions = known ?? (await readContextVersions(executor));
   const cache = sessionCache(executor);
   const cached = cache?.get(sessionId);
-  if (cached && cached.version === versions.sessions && cached.expiresAt > Date.now()) return { ...cached.live, visibilityVersion: versions.visibility };
+  if (cached && cached.version === versions.sessions && cached.expiresAt > Date.now())
+    return { ...cached.live, visibilityVersion: versions.visibility };
   const read = await readLiveSession(executor, sessionId);
   if (!read) {
     cache?.delete(sessionId);
@@ -219,29 +275,34 @@ export async function loadLiveSession(executor: Executor, sessionId: string, kno
   return { ...read.live, visibilityVersion: versions.visibility };
 }
 
-async function readLiveSession(executor: Executor, sessionId: string): Promise<{ live: Omit<LiveSession, 'visibilityVersion'>; expiresAt: number } | null> {
-  const row = await selectRow<LiveSessionDbRow>(executor('sessions as s')
-    .leftJoin('customers as c', 'c.id', 's.customer_id')
-    .leftJoin('sales_channels as sc', 'sc.id', 's.sales_channel_id')
-    .where('s.id', sessionId)
-    .whereNull('s.revoked_at')
-    .where('s.expires_at', '>', nowDb())
-    .first(
-      's.id',
-      's.sales_channel_id',
-      's.customer_id',
-      's.actor_type',
-      's.actor_id',
-      's.attributes',
-      's.cart_token',
-      's.expires_at',
-      ...CUSTOMER_REF_COLUMNS.map((column) => `c.${column} as c_${column}`),
-      ...SALES_CHANNEL_COLUMNS.map((column) => `sc.${column} as sc_${column}`),
-      executor.raw(
-        'case when exists (select 1 from sales_channels o where o.active = ? and (o.created_at < sc.created_at or (o.created_at = sc.created_at and o.id < sc.id))) then 0 else 1 end as sc_is_default',
-        [true],
+async function readLiveSession(
+  executor: Executor,
+  sessionId: string,
+): Promise<{ live: Omit<LiveSession, 'visibilityVersion'>; expiresAt: number } | null> {
+  const row = await selectRow<LiveSessionDbRow>(
+    executor('sessions as s')
+      .leftJoin('customers as c', 'c.id', 's.customer_id')
+      .leftJoin('sales_channels as sc', 'sc.id', 's.sales_channel_id')
+      .where('s.id', sessionId)
+      .whereNull('s.revoked_at')
+      .where('s.expires_at', '>', nowDb())
+      .first(
+        's.id',
+        's.sales_channel_id',
+        's.customer_id',
+        's.actor_type',
+        's.actor_id',
+        's.attributes',
+        's.cart_token',
+        's.expires_at',
+        ...CUSTOMER_REF_COLUMNS.map((column) => `c.${column} as c_${column}`),
+        ...SALES_CHANNEL_COLUMNS.map((column) => `sc.${column} as sc_${column}`),
+        executor.raw(
+          'case when exists (select 1 from sales_channels o where o.active = ? and (o.created_at < sc.created_at or (o.created_at = sc.created_at and o.id < sc.id))) then 0 else 1 end as sc_is_default',
+          [true],
+        ),
       ),
-    ));
+  );
   if (!row) return null;
   const customerRow = joined<CustomerRefRow>(row, 'c_', CUSTOMER_REF_COLUMNS);
   const channelRow = joined<SalesChannelRefRow>(row, 'sc_', SALES_CHANNEL_COLUMNS);
@@ -249,7 +310,14 @@ async function readLiveSession(executor: Executor, sessionId: string): Promise<{
   const live = deepFreeze({
     session: toSessionRow(row),
     customer: customerRow ? toCustomerRef(customerRow) : null,
-    salesChannel: channelRow ? { channel: toSalesChannel(channelRow), accessKey: channelRow.access_key, active: readBool(channelRow.active), isDefault: readInt(row.sc_is_default) === 1 } : null,
+    salesChannel: channelRow
+      ? {
+          channel: toSalesChannel(channelRow),
+          accessKey: channelRow.access_key,
+          active: readBool(channelRow.active),
+          isDefault: readInt(row.sc_is_default) === 1,
+        }
+      : null,
   });
   return { live, expiresAt: Date.parse(`${fromDbTime(row.expires_at)!}`) };
 }
@@ -259,5 +327,8 @@ export async function revokeSession(executor: Executor, sessionId: string): Prom
 }
 
 export async function revokeActorSessions(executor: Executor, actorType: ActorType, actorId: string): Promise<number> {
-  return executor('sessions').where({ actor_type: actorType, actor_id: actorId }).whereNull('revoked_at').update({ revoked_at: nowDb() });
+  return executor('sessions')
+    .where({ actor_type: actorType, actor_id: actorId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: nowDb() });
 }

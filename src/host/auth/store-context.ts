@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../../lib/errors.js';
-import { LOGGED_IN_STORE_ACTORS, STORE_ACTORS, type ApiDefinition, type Principal, type RouteRequest } from '../../lib/pipeline.js';
+import {
+  LOGGED_IN_STORE_ACTORS,
+  STORE_ACTORS,
+  type ApiDefinition,
+  type Principal,
+  type RouteRequest,
+} from '../../lib/pipeline.js';
 import type { Actor, ContextVersionSource, SalesChannel, StoreContext } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { inZone } from '../plugins/zones.js';
@@ -18,10 +24,16 @@ const GUEST: Actor = { type: 'guest', id: null, name: 'Guest', email: null };
 const pluginVersionsOfRequest = new WeakMap<StoreContext, readonly number[]>();
 
 /** A plugin counter's value read when `ctx` was built (`auth.contextVersion`); undefined when it was not read with it. */
-export function requestContextVersion(internals: HostInternals, ctx: StoreContext, source: ContextVersionSource): number | undefined {
+export function requestContextVersion(
+  internals: HostInternals,
+  ctx: StoreContext,
+  source: ContextVersionSource,
+): number | undefined {
   const values = pluginVersionsOfRequest.get(ctx);
   if (!values) return undefined;
-  const index = internals.registries.contextVersions.findIndex((known) => known.table === source.table && known.name === source.name);
+  const index = internals.registries.contextVersions.findIndex(
+    (known) => known.table === source.table && known.name === source.name,
+  );
   return index === -1 ? undefined : values[index];
 }
 
@@ -30,7 +42,8 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** `auth.addContextVersion`: a plugin counter read with every context from now on. */
 export function addContextVersion(internals: HostInternals, source: ContextVersionSource): void {
   if (!IDENTIFIER.test(source.table)) throw new Error(`addContextVersion: "${source.table}" is not a plain table name`);
-  if (internals.registries.contextVersions.some((known) => known.table === source.table && known.name === source.name)) return;
+  if (internals.registries.contextVersions.some((known) => known.table === source.table && known.name === source.name))
+    return;
   internals.registries.contextVersions.push({ table: source.table, name: source.name });
 }
 
@@ -50,7 +63,11 @@ function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: 
   return ctx;
 }
 
-async function resolveSalesChannel(internals: HostInternals, accessKey: string | undefined, sessionsVersion: number): Promise<SalesChannel> {
+async function resolveSalesChannel(
+  internals: HostInternals,
+  accessKey: string | undefined,
+  sessionsVersion: number,
+): Promise<SalesChannel> {
   const channel = await activeSalesChannel(internals.db, accessKey, sessionsVersion);
   if (!channel) {
     if (accessKey) throw Errors.unauthorized('The sales channel access key is not valid.', 'SUITE__INVALID_ACCESS_KEY');
@@ -64,7 +81,12 @@ async function resolveSalesChannel(internals: HostInternals, accessKey: string |
  * cookie). A token that is presented but not valid is a 401 even on public routes: a client must
  * learn that its login is gone.
  */
-export async function buildStoreContext(internals: HostInternals, req: Pick<RouteRequest, 'header' | 'ip' | 'requestId'>, token: string | undefined, requireLogin: boolean): Promise<StoreContext> {
+export async function buildStoreContext(
+  internals: HostInternals,
+  req: Pick<RouteRequest, 'header' | 'ip' | 'requestId'>,
+  token: string | undefined,
+  requireLogin: boolean,
+): Promise<StoreContext> {
   const accessKey = req.header(ACCESS_KEY_HEADER) ?? undefined;
   // The signature check is kept per token; the session's liveness is read on every request (a
   // revocation on any process counts at once), with its customer, its sales channel and the
@@ -76,7 +98,9 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   const live = claims?.jti ? await loadLiveSession(internals.db, claims.jti, versions) : null;
   const own = live?.salesChannel;
   const salesChannel =
-    own && own.active && (accessKey === undefined ? own.isDefault : own.accessKey === accessKey) ? own.channel : await resolveSalesChannel(internals, accessKey, versions.sessions);
+    own && own.active && (accessKey === undefined ? own.isDefault : own.accessKey === accessKey)
+      ? own.channel
+      : await resolveSalesChannel(internals, accessKey, versions.sessions);
   const base = {
     requestId: req.requestId || randomUUID(),
     ip: req.ip,
@@ -86,20 +110,30 @@ export async function buildStoreContext(internals: HostInternals, req: Pick<Rout
   };
   if (!token) {
     if (requireLogin) throw Errors.unauthorized();
-    const guest = makeContext({ ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() }, internals);
+    const guest = makeContext(
+      { ...base, token: null, sessionId: null, customer: null, actor: GUEST, attributes: {}, permissions: new Set() },
+      internals,
+    );
     rememberRequestCatalogVersions(guest, versions);
     pluginVersionsOfRequest.set(guest, versions.plugins);
     await guest.ruleIds();
     return guest;
   }
   const session = live?.session;
-  if (!live || !session || session.salesChannelId !== salesChannel.id) throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
+  if (!live || !session || session.salesChannelId !== salesChannel.id)
+    throw Errors.unauthorized('The context token is not valid or has expired.', 'SUITE__INVALID_CONTEXT_TOKEN');
   const customer = live.customer;
-  if (session.customerId && (!customer || !customer.active)) throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
+  if (session.customerId && (!customer || !customer.active))
+    throw Errors.unauthorized('The account is not active.', 'SUITE__INVALID_CONTEXT_TOKEN');
   const actor: Actor =
     session.actorType === 'customer' && customer
       ? { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email }
-      : { type: session.actorType, id: session.actorId, name: typeof session.attributes.actorName === 'string' ? session.attributes.actorName : '', email: (session.attributes.actorEmail as string | undefined) ?? null };
+      : {
+          type: session.actorType,
+          id: session.actorId,
+          name: typeof session.attributes.actorName === 'string' ? session.attributes.actorName : '',
+          email: (session.attributes.actorEmail as string | undefined) ?? null,
+        };
   const ctx = makeContext(
     {
       ...base,
@@ -130,7 +164,12 @@ export function storeApiDefinition(internals: HostInternals): ApiDefinition<Stor
     name: 'store-api',
     actorsByAuth: { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS },
     async authenticate(request, route) {
-      return buildStoreContext(internals, request, request.header(CONTEXT_TOKEN_HEADER) ?? undefined, route.auth === 'login');
+      return buildStoreContext(
+        internals,
+        request,
+        request.header(CONTEXT_TOKEN_HEADER) ?? undefined,
+        route.auth === 'login',
+      );
     },
     principal: storePrincipal,
     responseHeaders(ctx): Record<string, string> {

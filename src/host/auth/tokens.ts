@@ -37,7 +37,11 @@ export function signToken(secret: string, audience: string, claims: TokenClaims,
 }
 
 /** HS256 pinned: 'none' and every other algorithm are refused; issuer, audience and expiry checked. */
-export function verifyToken(secret: string, audience: string, token: string): (jwt.JwtPayload & { sub: string }) | null {
+export function verifyToken(
+  secret: string,
+  audience: string,
+  token: string,
+): (jwt.JwtPayload & { sub: string }) | null {
   try {
     const payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER, audience });
     if (typeof payload !== 'object' || typeof payload.sub !== 'string') return null;

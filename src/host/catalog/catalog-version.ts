@@ -37,7 +37,9 @@ export function requestVisibilityVersion(ctx: object | undefined): number | unde
 export async function visibilityVersion(executor: Executor, ctx?: object): Promise<number> {
   const known = requestVisibilityVersion(ctx);
   if (known !== undefined) return known;
-  const row = await executor<{ name: string; value: number | string }>('catalog_counters').where({ name: VISIBILITY }).first('value');
+  const row = await executor<{ name: string; value: number | string }>('catalog_counters')
+    .where({ name: VISIBILITY })
+    .first('value');
   return readInt(row?.value);
 }
 
@@ -58,5 +60,6 @@ export async function visibilityChanged(executor: Executor): Promise<void> {
  * while one of them holds the counter (a deadlock on MySQL/MariaDB and PostgreSQL). SQLite has one writer: nothing to do.
  */
 export async function lockProductsVersion(trx: Executor): Promise<void> {
-  if (isServerDialect(dialectOf(trx))) await trx('catalog_counters').where({ name: PRODUCTS_VERSION }).increment('value', 1);
+  if (isServerDialect(dialectOf(trx)))
+    await trx('catalog_counters').where({ name: PRODUCTS_VERSION }).increment('value', 1);
 }

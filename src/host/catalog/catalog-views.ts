@@ -12,18 +12,39 @@ const id = { type: 'string' };
 export const productViewSchema = objectSchema(
   {
     ...productViewProperties,
-    tierPrices: { type: 'array', items: objectSchema({ minQuantity: { type: 'integer' }, unitPrice: money }, ['minQuantity', 'unitPrice']) },
+    tierPrices: {
+      type: 'array',
+      items: objectSchema({ minQuantity: { type: 'integer' }, unitPrice: money }, ['minQuantity', 'unitPrice']),
+    },
     extensions: {
       type: 'object',
       additionalProperties: { type: 'object' },
-      description: "(contract 3.5) What the plugins add to the product detail, keyed by name (e.g. `quantityRule`: minimum, maximum, step, pack size, price unit).",
+      description:
+        '(contract 3.5) What the plugins add to the product detail, keyed by name (e.g. `quantityRule`: minimum, maximum, step, pack size, price unit).',
     },
   },
-  ['id', 'versionId', 'productNumber', 'name', 'description', 'stock', 'available', 'active', 'categoryIds', 'taxRate', 'calculatedPrice'],
+  [
+    'id',
+    'versionId',
+    'productNumber',
+    'name',
+    'description',
+    'stock',
+    'available',
+    'active',
+    'categoryIds',
+    'taxRate',
+    'calculatedPrice',
+  ],
 );
 
 export const cmsPageSchema = objectSchema(
-  { id, name: { type: 'string' }, title: { type: 'string' }, sections: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+  {
+    id,
+    name: { type: 'string' },
+    title: { type: 'string' },
+    sections: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  },
   ['id', 'name', 'title', 'sections'],
 );
 
@@ -62,12 +83,20 @@ export const navigationTreeSchema = {
 };
 
 export const landingPageViewSchema = objectSchema(
-  { id, versionId: id, name: { type: 'string' }, url: { type: 'string' }, active: { type: 'boolean' }, cmsPage: nullable(cmsPageSchema) },
+  {
+    id,
+    versionId: id,
+    name: { type: 'string' },
+    url: { type: 'string' },
+    active: { type: 'boolean' },
+    cmsPage: nullable(cmsPageSchema),
+  },
   ['id', 'versionId', 'name', 'url', 'active', 'cmsPage'],
 );
 
-
-type ProductView = ReturnType<typeof productViewFields> & { tierPrices?: Array<{ minQuantity: number; unitPrice: number }> };
+type ProductView = ReturnType<typeof productViewFields> & {
+  tierPrices?: Array<{ minQuantity: number; unitPrice: number }>;
+};
 
 /**
  * Store API product views, priced for the context (quantity 1). `tiers`: the products' tier prices
@@ -81,20 +110,44 @@ export async function productViews(
   executor: Executor,
   options: { withTiers?: boolean; tiers?: TierPrices } = {},
 ) {
-  const tiers = options.tiers ?? (options.withTiers ? await tierPricesOf(executor, products.map((p) => p.id)) : undefined);
-  const prices = await calculatePrices(providers, ctx, products.map((product) => ({ product, quantity: 1 })), executor, tiers);
+  const tiers =
+    options.tiers ??
+    (options.withTiers
+      ? await tierPricesOf(
+          executor,
+          products.map((p) => p.id),
+        )
+      : undefined);
+  const prices = await calculatePrices(
+    providers,
+    ctx,
+    products.map((product) => ({ product, quantity: 1 })),
+    executor,
+    tiers,
+  );
   const precision = ctx.salesChannel.currencyPrecision;
   const views: ProductView[] = [];
   for (const [index, product] of products.entries()) {
     const view: ProductView = productViewFields(product, prices[index]!, precision);
-    if (options.withTiers) view.tierPrices = (tiers?.get(product.id) ?? []).map((t) => ({ minQuantity: t.minQuantity, unitPrice: fromMinor(t.priceNet, precision) }));
+    if (options.withTiers)
+      view.tierPrices = (tiers?.get(product.id) ?? []).map((t) => ({
+        minQuantity: t.minQuantity,
+        unitPrice: fromMinor(t.priceNet, precision),
+      }));
     views.push(view);
   }
   return views;
 }
 
 export function cmsPageView(row: Record<string, unknown>) {
-  return { id: String(row.id), name: String(row.name), title: String(row.title), sections: readJson<Array<Record<string, unknown>>>(row.sections, []).filter((s) => typeof s === 'object' && s !== null) };
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    title: String(row.title),
+    sections: readJson<Array<Record<string, unknown>>>(row.sections, []).filter(
+      (s) => typeof s === 'object' && s !== null,
+    ),
+  };
 }
 
 export function categoryView(row: Record<string, unknown>) {

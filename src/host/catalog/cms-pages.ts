@@ -14,8 +14,14 @@ export async function getCmsPage(executor: Executor, id: string): Promise<CmsPag
   const row = await executor<CmsPageRow>('cms_pages').where({ id }).first();
   if (!row) return null;
   const [categories, landingPages] = await Promise.all([
-    executor<{ id: string; cms_page_id: string | null }>('categories').where({ cms_page_id: id }).orderBy('id').pluck('id'),
-    executor<{ id: string; cms_page_id: string | null }>('landing_pages').where({ cms_page_id: id }).orderBy('id').pluck('id'),
+    executor<{ id: string; cms_page_id: string | null }>('categories')
+      .where({ cms_page_id: id })
+      .orderBy('id')
+      .pluck('id'),
+    executor<{ id: string; cms_page_id: string | null }>('landing_pages')
+      .where({ cms_page_id: id })
+      .orderBy('id')
+      .pluck('id'),
   ]);
   const sections = readJson<unknown>(row.sections, []);
   return {

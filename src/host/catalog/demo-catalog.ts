@@ -17,11 +17,91 @@ const CATEGORIES: Array<{ key: string; name: string; parent: string | null; posi
 ];
 
 const PRODUCT_LINES: Array<{ category: string; names: string[]; basePrice: number; taxRateBp: number }> = [
-  { category: 'power-tools', names: ['Cordless drill', 'Impact driver', 'Angle grinder', 'Circular saw', 'Jigsaw', 'Orbital sander', 'Rotary hammer', 'Heat gun', 'Router', 'Planer'], basePrice: 8900, taxRateBp: 1900 },
-  { category: 'hand-tools', names: ['Claw hammer', 'Screwdriver set', 'Pliers', 'Spirit level', 'Tape measure', 'Utility knife', 'Hex key set', 'Chisel set', 'Hand saw', 'Wrench set'], basePrice: 1490, taxRateBp: 1900 },
-  { category: 'workwear', names: ['Work trousers', 'Work jacket', 'Softshell vest', 'Polo shirt', 'Fleece pullover', 'Rain jacket', 'Thermal shirt', 'Bib overalls'], basePrice: 3990, taxRateBp: 1900 },
-  { category: 'safety', names: ['Safety glasses', 'Ear defenders', 'Hard hat', 'Work gloves', 'Safety boots', 'High-vis vest', 'Dust masks (20)', 'First aid kit'], basePrice: 990, taxRateBp: 1900 },
-  { category: 'office', names: ['Copy paper A4', 'Ballpoint pens (50)', 'Lever arch file', 'Sticky notes', 'Stapler', 'Desk organiser', 'Whiteboard markers', 'Printer toner', 'Notebook A5', 'Label printer', 'Trade fair ticket', 'Workshop seat', 'Training voucher', 'Technical handbook'], basePrice: 490, taxRateBp: 700 },
+  {
+    category: 'power-tools',
+    names: [
+      'Cordless drill',
+      'Impact driver',
+      'Angle grinder',
+      'Circular saw',
+      'Jigsaw',
+      'Orbital sander',
+      'Rotary hammer',
+      'Heat gun',
+      'Router',
+      'Planer',
+    ],
+    basePrice: 8900,
+    taxRateBp: 1900,
+  },
+  {
+    category: 'hand-tools',
+    names: [
+      'Claw hammer',
+      'Screwdriver set',
+      'Pliers',
+      'Spirit level',
+      'Tape measure',
+      'Utility knife',
+      'Hex key set',
+      'Chisel set',
+      'Hand saw',
+      'Wrench set',
+    ],
+    basePrice: 1490,
+    taxRateBp: 1900,
+  },
+  {
+    category: 'workwear',
+    names: [
+      'Work trousers',
+      'Work jacket',
+      'Softshell vest',
+      'Polo shirt',
+      'Fleece pullover',
+      'Rain jacket',
+      'Thermal shirt',
+      'Bib overalls',
+    ],
+    basePrice: 3990,
+    taxRateBp: 1900,
+  },
+  {
+    category: 'safety',
+    names: [
+      'Safety glasses',
+      'Ear defenders',
+      'Hard hat',
+      'Work gloves',
+      'Safety boots',
+      'High-vis vest',
+      'Dust masks (20)',
+      'First aid kit',
+    ],
+    basePrice: 990,
+    taxRateBp: 1900,
+  },
+  {
+    category: 'office',
+    names: [
+      'Copy paper A4',
+      'Ballpoint pens (50)',
+      'Lever arch file',
+      'Sticky notes',
+      'Stapler',
+      'Desk organiser',
+      'Whiteboard markers',
+      'Printer toner',
+      'Notebook A5',
+      'Label printer',
+      'Trade fair ticket',
+      'Workshop seat',
+      'Training voucher',
+      'Technical handbook',
+    ],
+    basePrice: 490,
+    taxRateBp: 700,
+  },
 ];
 
 /** Demo categories, rules, ~50 products and a landing page. */
@@ -70,7 +150,15 @@ export async function seedDemoCatalog(db: Db): Promise<{ productIds: string[]; c
         created_at: now,
       })),
     );
-    await trx('landing_pages').insert({ id: demoId('landing:spring-sale'), version_id: demoId('landing-version:spring-sale'), name: 'Spring sale', url: 'spring-sale', active: true, cms_page_id: salePage, created_at: now });
+    await trx('landing_pages').insert({
+      id: demoId('landing:spring-sale'),
+      version_id: demoId('landing-version:spring-sale'),
+      name: 'Spring sale',
+      url: 'spring-sale',
+      active: true,
+      cms_page_id: salePage,
+      created_at: now,
+    });
 
     let index = 0;
     for (const line of PRODUCT_LINES) {
@@ -107,9 +195,27 @@ export async function seedDemoCatalog(db: Db): Promise<{ productIds: string[]; c
       await trx('customer_groups').insert({ id: group.id, name: 'Business customers', created_at: now });
     }
     await trx('rules').insert([
-      { id: demoId('rule:business'), name: 'Business customers', priority: 10, conditions: writeJson({ type: 'customerGroup', operator: '=', value: [group.id] }), created_at: now },
-      { id: demoId('rule:employees'), name: 'Employees', priority: 5, conditions: writeJson({ type: 'isEmployee', value: true }), created_at: now },
-      { id: demoId('rule:logged-in'), name: 'Logged in', priority: 0, conditions: writeJson({ type: 'customerLoggedIn', value: true }), created_at: now },
+      {
+        id: demoId('rule:business'),
+        name: 'Business customers',
+        priority: 10,
+        conditions: writeJson({ type: 'customerGroup', operator: '=', value: [group.id] }),
+        created_at: now,
+      },
+      {
+        id: demoId('rule:employees'),
+        name: 'Employees',
+        priority: 5,
+        conditions: writeJson({ type: 'isEmployee', value: true }),
+        created_at: now,
+      },
+      {
+        id: demoId('rule:logged-in'),
+        name: 'Logged in',
+        priority: 0,
+        conditions: writeJson({ type: 'customerLoggedIn', value: true }),
+        created_at: now,
+      },
     ]);
     await visibilityChanged(trx);
   });

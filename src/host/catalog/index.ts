@@ -1,9 +1,21 @@
 import type { Knex } from 'knex';
 import { dialectOf, selectRaw, selectRow, selectRows, type Dialect, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { AdminRoute, HostRuntime, ProductRecord, StoreContext, StoreRoute, VisibilityFilter } from '../contract.js';
+import type {
+  AdminRoute,
+  HostRuntime,
+  ProductRecord,
+  StoreContext,
+  StoreRoute,
+  VisibilityFilter,
+} from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { requestCatalogVersions, requestVisibilityVersion, visibilityChanged, visibilityVersion } from './catalog-version.js';
+import {
+  requestCatalogVersions,
+  requestVisibilityVersion,
+  visibilityChanged,
+  visibilityVersion,
+} from './catalog-version.js';
 import { calculatePrice, calculatePrices } from './prices.js';
 import {
   CATALOG_TABLES,
@@ -53,9 +65,16 @@ function unindexed(dialect: Dialect): string {
 }
 
 /** ` and …` conditions on `products` that keep the context's visible, active products (for statements written as text). `+products.active`: see activeByIdOnly. */
-async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreContext, executor: Executor): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
+async function visibleProductConditions(
+  filters: VisibilityFilter[],
+  ctx: StoreContext,
+  executor: Executor,
+): Promise<{ sql: string; bindings: Knex.RawBinding[] }> {
   const visible = await visibilityConditions(filters, ctx, 'product', 'products.id', executor);
-  return { sql: ` and ${unindexed(dialectOf(executor))}products.active = ?${visible.sql}`, bindings: [true, ...visible.bindings] };
+  return {
+    sql: ` and ${unindexed(dialectOf(executor))}products.active = ?${visible.sql}`,
+    bindings: [true, ...visible.bindings],
+  };
 }
 
 /**
@@ -64,7 +83,11 @@ async function visibleProductConditions(filters: VisibilityFilter[], ctx: StoreC
  * it reads none. SQL text, not a knex builder: read on every product price, cart and fast order
  * request, where building it cost more CPU than running it.
  */
-async function readProductsWhere(executor: Executor, ids: string[], conditions: { sql: string; bindings: Knex.RawBinding[] }): Promise<ProductRecord[]> {
+async function readProductsWhere(
+  executor: Executor,
+  ids: string[],
+  conditions: { sql: string; bindings: Knex.RawBinding[] },
+): Promise<ProductRecord[]> {
   const sql = `${selectProductsWithCategoriesAndTiers(executor)} where products.id in (${ids.map(() => '?').join(', ')})${conditions.sql}`;
   const rows = await selectRaw<ProductRow>(executor, sql, [...ids, ...conditions.bindings]);
   const tiers = tierPricesOfRows(rows)!;
@@ -74,7 +97,11 @@ async function readProductsWhere(executor: Executor, ids: string[], conditions: 
 }
 
 /** Id and number of the products numbered one of `numbers` (any case on MySQL/MariaDB, whose collation ignores it), 500 numbers per statement. */
-async function productsNumbered(executor: Executor, numbers: string[], activeOnly: boolean): Promise<Array<{ id: string; productNumber: string }>> {
+async function productsNumbered(
+  executor: Executor,
+  numbers: string[],
+  activeOnly: boolean,
+): Promise<Array<{ id: string; productNumber: string }>> {
   const found: Array<{ id: string; productNumber: string }> = [];
   for (let i = 0; i < numbers.length; i += 500) {
     const query = executor('products').whereIn('product_number', numbers.slice(i, i + 500));
@@ -88,7 +115,11 @@ async function productsNumbered(executor: Executor, numbers: string[], activeOnl
 /** The ids of the active products numbered exactly one of `numbers`, by number. */
 async function activeIdsByNumber(executor: Executor, numbers: string[]): Promise<Map<string, string>> {
   const exact = new Set(numbers);
-  return new Map((await productsNumbered(executor, numbers, true)).filter((p) => exact.has(p.productNumber)).map((p) => [p.productNumber, p.id]));
+  return new Map(
+    (await productsNumbered(executor, numbers, true))
+      .filter((p) => exact.has(p.productNumber))
+      .map((p) => [p.productNumber, p.id]),
+  );
 }
 
 /** Catalog (products, categories, landing pages, visibility), the rule engine and prices. */
@@ -97,7 +128,12 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const ruleEngine = new RuleEngine(internals.db);
   const visibleProductsOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) =>
     applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
-  const search = createProductSearch(internals.db, internals.dialect, visibleProductsOnly, createVisibleIdCache(registries.visibilityFilters));
+  const search = createProductSearch(
+    internals.db,
+    internals.dialect,
+    visibleProductsOnly,
+    createVisibleIdCache(registries.visibilityFilters),
+  );
   const variantCatalog = createVariantCatalog(internals.db, visibleProductsOnly);
   const keptProducts = createProductCache();
 
@@ -107,7 +143,12 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
    * product writes the versions do not count yet). The versions were read with the context, before
    * the transaction began, so what it reads is never older than they say.
    */
-  async function visibleProducts(ctx: StoreContext, ids: string[], executor: Executor, keep: boolean): Promise<ProductRecord[]> {
+  async function visibleProducts(
+    ctx: StoreContext,
+    ids: string[],
+    executor: Executor,
+    keep: boolean,
+  ): Promise<ProductRecord[]> {
     const wanted = [...new Set(ids.filter(isId))];
     if (wanted.length === 0) return [];
     const visible = await visibleProductConditions(registries.visibilityFilters, ctx, executor);
@@ -125,10 +166,19 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
    * records come from visibleProducts (kept too): a warm fast order add by number reads no product.
    * In a transaction, read as before.
    */
-  async function visibleProductsByNumber(ctx: StoreContext, numbers: string[], executor: Executor): Promise<ProductRecord[]> {
+  async function visibleProductsByNumber(
+    ctx: StoreContext,
+    numbers: string[],
+    executor: Executor,
+  ): Promise<ProductRecord[]> {
     const wanted = [...new Set(numbers.filter((n) => typeof n === 'string' && n.length > 0))];
     if (wanted.length === 0) return [];
-    const ids = executor === internals.db ? await keptProducts.idsByNumber(requestCatalogVersions(ctx), wanted, (unknown) => activeIdsByNumber(executor, unknown)) : null;
+    const ids =
+      executor === internals.db
+        ? await keptProducts.idsByNumber(requestCatalogVersions(ctx), wanted, (unknown) =>
+            activeIdsByNumber(executor, unknown),
+          )
+        : null;
     if (!ids) return search.visibleByNumber(executor, wanted, ctx);
     return visibleProducts(ctx, [...ids.values()], executor, true);
   }
@@ -136,7 +186,8 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const catalog: HostRuntime['catalog'] = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
     addProductExtension: (extension) => void registries.productExtensions.push(extension),
-    visibleProducts: (ctx, ids, executor = internals.db) => visibleProducts(ctx, ids, executor, executor === internals.db),
+    visibleProducts: (ctx, ids, executor = internals.db) =>
+      visibleProducts(ctx, ids, executor, executor === internals.db),
     visibleProductsByNumber: (ctx, numbers, executor = internals.db) => visibleProductsByNumber(ctx, numbers, executor),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
     searchProducts: search.searchProducts,
@@ -145,7 +196,11 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     async products(executor, ids) {
       const wanted = [...new Set(ids.filter(isId))];
       if (wanted.length === 0) return [];
-      const rows = await selectRows<ProductRow>(executor('products').whereIn('products.id', wanted).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]));
+      const rows = await selectRows<ProductRow>(
+        executor('products')
+          .whereIn('products.id', wanted)
+          .select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]),
+      );
       return inIdOrder(await toProductRecords(executor, rows), ids);
     },
     async visibleEntityIds(ctx, entity, ids, executor = internals.db) {
@@ -177,8 +232,10 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
 
   const prices: HostRuntime['prices'] = {
     addPriceProvider: (provider) => void registries.priceProviders.push(provider),
-    calculate: (ctx, product, quantity, executor = internals.db) => calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
-    calculateMany: (ctx, items, executor = internals.db) => calculatePrices(registries.priceProviders, ctx, items, executor),
+    calculate: (ctx, product, quantity, executor = internals.db) =>
+      calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
+    calculateMany: (ctx, items, executor = internals.db) =>
+      calculatePrices(registries.priceProviders, ctx, items, executor),
   };
 
   const adminRoutes = ADMIN_ENTITIES.flatMap((entity) => entityRoutes(internals, entity, visibilityChanged));

@@ -4,22 +4,43 @@ import { firstProvidedPrices } from '../../lib/price-providers.js';
 import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
 import { tierPricesOf, tierPricesReadWith, type TierPrices } from './product-repository.js';
 
-export function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: string, listPriceNet?: number | null): CalculatedPrice {
+export function priceOf(
+  unitNet: number,
+  quantity: number,
+  taxRateBp: number,
+  source: string,
+  listPriceNet?: number | null,
+): CalculatedPrice {
   const totalNet = unitNet * quantity;
   const totalTax = Math.round((totalNet * taxRateBp) / 10000);
-  const price: CalculatedPrice = { unitNet, quantity, totalNet, taxRateBp, totalTax, totalGross: totalNet + totalTax, source };
+  const price: CalculatedPrice = {
+    unitNet,
+    quantity,
+    totalNet,
+    taxRateBp,
+    totalTax,
+    totalGross: totalNet + totalTax,
+    source,
+  };
   if (listPriceNet !== undefined && listPriceNet !== null) price.listPriceNet = listPriceNet;
   return price;
 }
 
 function checkQuantity(quantity: number): void {
   if (!Number.isSafeInteger(quantity) || quantity < 1)
-    throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', { pointer: '/quantity' });
+    throw Errors.badRequest('SUITE__INVALID_QUANTITY', 'The quantity must be a positive whole number.', {
+      pointer: '/quantity',
+    });
 }
 
-function tierOrList(product: ProductRecord, quantity: number, productTiers: Array<{ minQuantity: number; priceNet: number }>): CalculatedPrice {
+function tierOrList(
+  product: ProductRecord,
+  quantity: number,
+  productTiers: Array<{ minQuantity: number; priceNet: number }>,
+): CalculatedPrice {
   let tier: { minQuantity: number; priceNet: number } | null = null;
-  for (const candidate of productTiers) if (candidate.minQuantity <= quantity && (!tier || candidate.minQuantity > tier.minQuantity)) tier = candidate;
+  for (const candidate of productTiers)
+    if (candidate.minQuantity <= quantity && (!tier || candidate.minQuantity > tier.minQuantity)) tier = candidate;
   if (tier) return priceOf(tier.priceNet, quantity, product.taxRateBp, 'tier');
   return priceOf(product.priceNet, quantity, product.taxRateBp, 'list');
 }
@@ -42,7 +63,9 @@ export async function calculatePrice(
     const provided = await provider(ctx, product, quantity, executor);
     if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source, provided.listPriceNet);
   }
-  const productTiers = tiers ? tiers.get(product.id) : (tierPricesReadWith(product) ?? (await tierPricesOf(executor, [product.id])).get(product.id));
+  const productTiers = tiers
+    ? tiers.get(product.id)
+    : (tierPricesReadWith(product) ?? (await tierPricesOf(executor, [product.id])).get(product.id));
   return tierOrList(product, quantity, productTiers ?? []);
 }
 
@@ -64,12 +87,16 @@ export async function calculatePrices(
   const open: number[] = [];
   for (const [index, answer] of provided.entries()) {
     const { product, quantity } = items[index]!;
-    if (answer) prices[index] = priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source, answer.listPriceNet);
+    if (answer)
+      prices[index] = priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source, answer.listPriceNet);
     else open.push(index);
   }
   if (open.length > 0) {
-    const unread = tiers ? [] : open.map((index) => items[index]!.product).filter((product) => !tierPricesReadWith(product));
-    const read = unread.length > 0 ? await tierPricesOf(executor, [...new Set(unread.map((product) => product.id))]) : undefined;
+    const unread = tiers
+      ? []
+      : open.map((index) => items[index]!.product).filter((product) => !tierPricesReadWith(product));
+    const read =
+      unread.length > 0 ? await tierPricesOf(executor, [...new Set(unread.map((product) => product.id))]) : undefined;
     for (const index of open) {
       const { product, quantity } = items[index]!;
       const productTiers = tiers ? tiers.get(product.id) : (tierPricesReadWith(product) ?? read?.get(product.id));

@@ -59,7 +59,13 @@ export function createProductCache() {
 
   function generation(versions: RequestCatalogVersions): Generation | null {
     if (versions.products <= 0) return null; // no counter row (migration 012 not run): nothing tells a change
-    if (current && current.products === versions.products && current.visibility === versions.visibility && current.verdictCount <= VERDICTS_MAX) return current;
+    if (
+      current &&
+      current.products === versions.products &&
+      current.visibility === versions.visibility &&
+      current.verdictCount <= VERDICTS_MAX
+    )
+      return current;
     if (current && (versions.products < current.products || versions.visibility < current.visibility)) return null;
     current = {
       visibility: versions.visibility,
@@ -78,7 +84,11 @@ export function createProductCache() {
    * `read` answers the numbers not kept yet (number → id). Visibility is not part of it: the caller
    * asks for the records by id. Null when nothing may be kept (no versions, or older ones).
    */
-  async function idsByNumber(versions: RequestCatalogVersions | undefined, numbers: string[], read: (numbers: string[]) => Promise<Map<string, string>>): Promise<Map<string, string> | null> {
+  async function idsByNumber(
+    versions: RequestCatalogVersions | undefined,
+    numbers: string[],
+    read: (numbers: string[]) => Promise<Map<string, string>>,
+  ): Promise<Map<string, string> | null> {
     const kept = versions ? generation(versions) : null;
     if (!kept) return null;
     const unknown = numbers.filter((number) => !kept.idsByNumber.has(number));
@@ -102,10 +112,11 @@ export function createProductCache() {
     if (!verdicts) kept.verdicts.set(key, (verdicts = new Map()));
     const byCondition = verdicts;
     return {
-      unknown: (ids) => ids.filter((id) => {
-        const verdict = byCondition.get(id);
-        return verdict === undefined || (verdict && !kept.records.has(id));
-      }),
+      unknown: (ids) =>
+        ids.filter((id) => {
+          const verdict = byCondition.get(id);
+          return verdict === undefined || (verdict && !kept.records.has(id));
+        }),
       remember(asked, found) {
         for (const record of found) kept.records.set(record.id, frozenCopy(record));
         const visible = new Set(found.map((record) => record.id));

@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import { concatSql, dialectOf, groupConcatSql, readBool, readInt, selectRows, type Dialect, type Executor } from '../../lib/db.js';
+import {
+  concatSql,
+  dialectOf,
+  groupConcatSql,
+  readBool,
+  readInt,
+  selectRows,
+  type Dialect,
+  type Executor,
+} from '../../lib/db.js';
 import type { CatalogEntity, ProductRecord } from '../contract.js';
 
 export const CATALOG_TABLES: Record<CatalogEntity, string> = {
@@ -27,7 +36,10 @@ export type ProductRow = Record<string, unknown>;
 export async function categoryIdsOf(executor: Executor, productIds: string[]): Promise<Map<string, string[]>> {
   const byProduct = new Map<string, string[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const rows = await executor<{ product_id: string; category_id: string }>('product_categories').whereIn('product_id', productIds).orderBy('category_id').select('product_id', 'category_id');
+  const rows = await executor<{ product_id: string; category_id: string }>('product_categories')
+    .whereIn('product_id', productIds)
+    .orderBy('category_id')
+    .select('product_id', 'category_id');
   for (const row of rows) byProduct.get(row.product_id)?.push(row.category_id);
   return byProduct;
 }
@@ -90,7 +102,11 @@ const selectWithCategoriesAndTiers = new Map<string, string>();
 export function selectProductsWithCategoriesAndTiers(executor: Executor): string {
   const dialect = dialectOf(executor);
   let sql = selectWithCategoriesAndTiers.get(dialect);
-  if (!sql) selectWithCategoriesAndTiers.set(dialect, (sql = `select ${PRODUCT_COLUMNS.join(', ')}, ${categoryIdsSql(dialect)}, ${tierPricesSql(executor)} from products`));
+  if (!sql)
+    selectWithCategoriesAndTiers.set(
+      dialect,
+      (sql = `select ${PRODUCT_COLUMNS.join(', ')}, ${categoryIdsSql(dialect)}, ${tierPricesSql(executor)} from products`),
+    );
   return sql;
 }
 
@@ -98,14 +114,19 @@ export function selectProductsWithCategoriesAndTiers(executor: Executor): string
 const tiersReadWith = new WeakMap<ProductRecord, Array<{ minQuantity: number; priceNet: number }>>();
 
 /** Tells that `tiers` (ascending, possibly empty) are the record's tier prices as read with it. */
-export function rememberTierPrices(record: ProductRecord, tiers: Array<{ minQuantity: number; priceNet: number }>): void {
+export function rememberTierPrices(
+  record: ProductRecord,
+  tiers: Array<{ minQuantity: number; priceNet: number }>,
+): void {
   // Frozen: copies of a kept record share them.
   if (!Object.isFrozen(tiers)) for (const tier of Object.freeze(tiers)) Object.freeze(tier);
   tiersReadWith.set(record, tiers);
 }
 
 /** The tier prices read with this very record (`rememberTierPrices`), or undefined. */
-export function tierPricesReadWith(record: ProductRecord): Array<{ minQuantity: number; priceNet: number }> | undefined {
+export function tierPricesReadWith(
+  record: ProductRecord,
+): Array<{ minQuantity: number; priceNet: number }> | undefined {
   return tiersReadWith.get(record);
 }
 
@@ -122,7 +143,10 @@ export function tierPricesOfRows(rows: ProductRow[]): TierPrices | undefined {
       const colon = pair.indexOf(':');
       return { minQuantity: Number(pair.slice(0, colon)), priceNet: Number(pair.slice(colon + 1)) };
     });
-    byProduct.set(String(row.id), tiers.sort((a, b) => a.minQuantity - b.minQuantity));
+    byProduct.set(
+      String(row.id),
+      tiers.sort((a, b) => a.minQuantity - b.minQuantity),
+    );
   }
   return byProduct;
 }
@@ -130,8 +154,16 @@ export function tierPricesOfRows(rows: ProductRow[]): TierPrices | undefined {
 /** Rows (from a products query) → records with their category ids, in the rows' order. */
 export async function toProductRecords(executor: Executor, rows: ProductRow[]): Promise<ProductRecord[]> {
   if (rows.length > 0 && rows.every((row) => 'category_ids' in row))
-    return rows.map((row) => toProductRecord(row, typeof row.category_ids === 'string' && row.category_ids !== '' ? row.category_ids.split(',').sort() : []));
-  const categories = await categoryIdsOf(executor, rows.map((r) => String(r.id)));
+    return rows.map((row) =>
+      toProductRecord(
+        row,
+        typeof row.category_ids === 'string' && row.category_ids !== '' ? row.category_ids.split(',').sort() : [],
+      ),
+    );
+  const categories = await categoryIdsOf(
+    executor,
+    rows.map((r) => String(r.id)),
+  );
   return rows.map((row) => toProductRecord(row, categories.get(String(row.id)) ?? []));
 }
 
@@ -153,7 +185,12 @@ export function inIdOrder<T extends { id: string }>(records: T[], ids: string[])
 export async function tierPricesOf(executor: Executor, productIds: string[]): Promise<TierPrices> {
   const byProduct: TierPrices = new Map();
   if (productIds.length === 0) return byProduct;
-  const rows = await selectRows<{ product_id: string; min_quantity: number | string; price_net: number | string }>(executor('product_tier_prices').whereIn('product_id', productIds).orderBy('min_quantity').select('product_id', 'min_quantity', 'price_net'));
+  const rows = await selectRows<{ product_id: string; min_quantity: number | string; price_net: number | string }>(
+    executor('product_tier_prices')
+      .whereIn('product_id', productIds)
+      .orderBy('min_quantity')
+      .select('product_id', 'min_quantity', 'price_net'),
+  );
   for (const row of rows) {
     const list = byProduct.get(row.product_id) ?? [];
     list.push({ minQuantity: readInt(row.min_quantity), priceNet: readInt(row.price_net) });

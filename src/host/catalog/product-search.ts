@@ -1,9 +1,21 @@
 import type { Knex } from 'knex';
-import { applyCriteriaFilters, searchByCriteria, sortColumnOf, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import {
+  applyCriteriaFilters,
+  searchByCriteria,
+  sortColumnOf,
+  type Criteria,
+  type CriteriaSpec,
+} from '../../lib/criteria.js';
 import type { Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
 import type { Dialect } from '../../lib/db.js';
-import type { ProductIdQuery, ProductRecord, ProductSearchOptions, ProductSearchResult, StoreContext } from '../contract.js';
+import type {
+  ProductIdQuery,
+  ProductRecord,
+  ProductSearchOptions,
+  ProductSearchResult,
+  StoreContext,
+} from '../contract.js';
 import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
 import { moneyFiltersToMinor, numberFirstMatch, orderProducts, type SortEntry } from '../../host-kit/catalog-search.js';
 
@@ -65,34 +77,58 @@ export function createProductSearch(
   /** The spec of a plugin search: the product fields plus the plugin's orderings (sortable only, applied by the caller). */
   const DEFAULT_SORT = [{ field: 'productNumber', order: 'asc' as const }];
 
-  async function searchProducts(ctx: StoreContext | null, criteria: Criteria, options: ProductSearchOptions = {}): Promise<ProductSearchResult> {
+  async function searchProducts(
+    ctx: StoreContext | null,
+    criteria: Criteria,
+    options: ProductSearchOptions = {},
+  ): Promise<ProductSearchResult> {
     const { term, sort, ...rest } = criteria;
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
-    const query = (match && dialect === 'mysql' ? db.from(db.raw('?? IGNORE INDEX (??)', ['products', ACTIVE_NAME_INDEX])) : db('products')).where('products.active', true);
+    const query = (
+      match && dialect === 'mysql'
+        ? db.from(db.raw('?? IGNORE INDEX (??)', ['products', ACTIVE_NAME_INDEX]))
+        : db('products')
+    ).where('products.active', true);
     if (options.within) query.whereIn('products.id', [...new Set(options.within.filter(isId))]);
     match?.where(query);
     // The visibility predicates (per-row probes of assignment tables) after the term: the databases
     // test a row's conditions in the order written, so a scan for a term probes only the rows that
     // match it (MariaDB, fast order search: 2.8–3.5 ms → 1.3–1.4 ms per page statement).
     if (ctx) await visible(ctx, query, db);
-    const order = (qb: Knex.QueryBuilder, entries: SortEntry[]) => orderProducts(qb, entries, options.orderings ?? {}, productCriteriaSpec);
+    const order = (qb: Knex.QueryBuilder, entries: SortEntry[]) =>
+      orderProducts(qb, entries, options.orderings ?? {}, productCriteriaSpec);
     const filter = moneyFiltersToMinor(rest.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2);
-    const spec: CriteriaSpec = { ...productCriteriaSpec, termColumns: match ? [] : productCriteriaSpec.termColumns, defaultSort: [{ column: 'products.id', order: 'asc' }] };
-    const page = await searchByCriteria<ProductRow>(query, { ...rest, filter, ...(match ? {} : { term }) }, spec, (qb) => {
-      if (sort?.length) order(qb, sort);
-      else {
-        match?.rank(qb);
-        order(qb, options.defaultSort ?? DEFAULT_SORT);
-      }
-      return qb.select([...PRODUCT_COLUMNS, categoryIdsColumn(db)]);
-    }, match?.readRankedPage && !sort?.length ? { readPage: match.readRankedPage } : {});
+    const spec: CriteriaSpec = {
+      ...productCriteriaSpec,
+      termColumns: match ? [] : productCriteriaSpec.termColumns,
+      defaultSort: [{ column: 'products.id', order: 'asc' }],
+    };
+    const page = await searchByCriteria<ProductRow>(
+      query,
+      { ...rest, filter, ...(match ? {} : { term }) },
+      spec,
+      (qb) => {
+        if (sort?.length) order(qb, sort);
+        else {
+          match?.rank(qb);
+          order(qb, options.defaultSort ?? DEFAULT_SORT);
+        }
+        return qb.select([...PRODUCT_COLUMNS, categoryIdsColumn(db)]);
+      },
+      match?.readRankedPage && !sort?.length ? { readPage: match.readRankedPage } : {},
+    );
     return { total: page.total, page: page.page, limit: page.limit, products: await toProductRecords(db, page.rows) };
   }
 
-  async function productIds(ctx: StoreContext | null, request: ProductIdQuery, executor: Executor = db): Promise<string[]> {
+  async function productIds(
+    ctx: StoreContext | null,
+    request: ProductIdQuery,
+    executor: Executor = db,
+  ): Promise<string[]> {
     // Only what the context may see: remembered per visibility version (visible-ids.ts).
-    if (ctx && !request.filter?.length && !request.term?.trim() && !request.sort?.length) return visibleIds(ctx, request.within, executor);
+    if (ctx && !request.filter?.length && !request.term?.trim() && !request.sort?.length)
+      return visibleIds(ctx, request.within, executor);
     const within = [...new Set(request.within.filter(isId))];
     if (within.length === 0) return [];
     const query = executor('products').whereIn('products.id', within);
@@ -100,8 +136,19 @@ export function createProductSearch(
       query.where(activeOnly);
       await visible(ctx, query, executor);
     }
-    applyCriteriaFilters(query, { filter: moneyFiltersToMinor(request.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2), term: request.term }, productCriteriaSpec);
-    for (const entry of request.sort ?? []) query.orderBy(sortColumnOf(productCriteriaSpec, entry.field), (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc');
+    applyCriteriaFilters(
+      query,
+      {
+        filter: moneyFiltersToMinor(request.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2),
+        term: request.term,
+      },
+      productCriteriaSpec,
+    );
+    for (const entry of request.sort ?? [])
+      query.orderBy(
+        sortColumnOf(productCriteriaSpec, entry.field),
+        (entry.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc',
+      );
     if (request.sort?.length) query.orderBy('products.id');
     return (await query.select('products.id')).map((row: { id: string }) => row.id);
   }
@@ -111,9 +158,13 @@ export function createProductSearch(
     const wanted = [...new Set(numbers.filter((n) => typeof n === 'string' && n.length > 0))];
     const records: ProductRecord[] = [];
     for (let i = 0; i < wanted.length; i += 500) {
-      const query = executor('products').whereIn('products.product_number', wanted.slice(i, i + 500)).where(activeOnly);
+      const query = executor('products')
+        .whereIn('products.product_number', wanted.slice(i, i + 500))
+        .where(activeOnly);
       await visible(ctx, query, executor);
-      records.push(...(await toProductRecords(executor, await query.select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]))));
+      records.push(
+        ...(await toProductRecords(executor, await query.select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]))),
+      );
     }
     // Exact on every database: MySQL/MariaDB's collation compares numbers case-insensitively.
     const exact = new Set(wanted);

@@ -9,7 +9,11 @@ export type Condition =
   | { type: 'andContainer' | 'orContainer' | 'notContainer'; children: Condition[] }
   | { type: 'alwaysValid' }
   | { type: 'customerLoggedIn' | 'isEmployee' | 'isSalesRepresentative'; value: boolean }
-  | { type: 'customerId' | 'customerNumber' | 'customerGroup' | 'customerTag' | 'salesChannel' | 'employeeRole'; operator: '=' | '!='; value: string | string[] };
+  | {
+      type: 'customerId' | 'customerNumber' | 'customerGroup' | 'customerTag' | 'salesChannel' | 'employeeRole';
+      operator: '=' | '!=';
+      value: string | string[];
+    };
 
 export const MAX_CONDITION_DEPTH = 10;
 
@@ -29,9 +33,17 @@ export const conditionDefs = {
         type: 'object',
         additionalProperties: false,
         required: ['type', 'children'],
-        properties: { type: { enum: containerTypes }, children: { type: 'array', maxItems: 100, items: { $ref: '#/$defs/condition' } } },
+        properties: {
+          type: { enum: containerTypes },
+          children: { type: 'array', maxItems: 100, items: { $ref: '#/$defs/condition' } },
+        },
       },
-      { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'alwaysValid' } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type'],
+        properties: { type: { const: 'alwaysValid' } },
+      },
       {
         type: 'object',
         additionalProperties: false,
@@ -161,7 +173,10 @@ export class RuleEngine {
     return (await this.versioned(executor, knownVersion)).rules;
   }
 
-  private async versioned(executor: Executor, knownVersion?: number): Promise<{ version: number; rules: LoadedRule[] }> {
+  private async versioned(
+    executor: Executor,
+    knownVersion?: number,
+  ): Promise<{ version: number; rules: LoadedRule[] }> {
     const version = knownVersion ?? (await visibilityVersion(executor));
     return { version, rules: await this.rulesOf(executor, version) };
   }
@@ -174,7 +189,11 @@ export class RuleEngine {
         .orderBy('priority', 'desc')
         .orderBy('id')
         .then((rows: Array<Record<string, unknown>>) =>
-          rows.map((row) => ({ id: String(row.id), priority: readInt(row.priority), conditions: readJson<unknown>(row.conditions, null) })),
+          rows.map((row) => ({
+            id: String(row.id),
+            priority: readInt(row.priority),
+            conditions: readJson<unknown>(row.conditions, null),
+          })),
         );
       this.loading = { version, promise };
       promise.then(
@@ -198,7 +217,8 @@ export class RuleEngine {
    */
   async matchingRuleIds(ctx: StoreContext, executor?: Executor, knownVersion?: number): Promise<string[]> {
     const { version, rules } = await this.versioned(executor ?? this.db, knownVersion);
-    if (this.matches?.version !== version) this.matches = { version, byContext: new LRUCache<string, string[]>({ max: MATCHES_MAX }) };
+    if (this.matches?.version !== version)
+      this.matches = { version, byContext: new LRUCache<string, string[]>({ max: MATCHES_MAX }) };
     const key = contextFingerprint(ctx);
     const known = this.matches.byContext.get(key);
     if (known) return [...known];

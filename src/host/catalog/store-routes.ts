@@ -20,7 +20,15 @@ import {
   productViewSchema,
   productViews,
 } from './catalog-views.js';
-import { CATALOG_TABLES, categoryIdsColumn, PRODUCT_COLUMNS, tierPricesColumn, tierPricesOfRows, toProductRecords, type ProductRow } from './product-repository.js';
+import {
+  CATALOG_TABLES,
+  categoryIdsColumn,
+  PRODUCT_COLUMNS,
+  tierPricesColumn,
+  tierPricesOfRows,
+  toProductRecords,
+  type ProductRow,
+} from './product-repository.js';
 import { moneyFiltersToMinor, productCriteriaSpec } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 
@@ -44,7 +52,10 @@ export const categoryCriteriaSpec: CriteriaSpec = {
 
 const productCriteriaBody = criteriaSchema(Object.keys(productCriteriaSpec.fields), { cursor: CURSOR_PROPERTY });
 const searchBody = {
-  ...criteriaSchema(Object.keys(productCriteriaSpec.fields), { search: { type: 'string', minLength: 1, maxLength: 255 }, cursor: CURSOR_PROPERTY }),
+  ...criteriaSchema(Object.keys(productCriteriaSpec.fields), {
+    search: { type: 'string', minLength: 1, maxLength: 255 },
+    cursor: CURSOR_PROPERTY,
+  }),
   required: ['search'],
 };
 const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fields), { cursor: CURSOR_PROPERTY });
@@ -56,7 +67,11 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   const providers = internals.registries.priceProviders;
 
   /** Active rows the context may see. Wrapped in an object: a query builder is thenable, so returning it from an async function would run it. */
-  async function visibleQuery(ctx: StoreContext, entity: CatalogEntity, executor: Executor = db): Promise<{ query: Knex.QueryBuilder }> {
+  async function visibleQuery(
+    ctx: StoreContext,
+    entity: CatalogEntity,
+    executor: Executor = db,
+  ): Promise<{ query: Knex.QueryBuilder }> {
     const table = CATALOG_TABLES[entity];
     const query = executor(table).where(`${table}.active`, true);
     await applyVisibility(internals.registries.visibilityFilters, ctx, entity, query, `${table}.id`, executor);
@@ -64,7 +79,10 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   }
 
   /** (3.5) What plugins add to a product's answer (`catalog.addProductExtension`), as `extensions` keyed by their names; nothing without them. */
-  async function productExtensions(ctx: StoreContext, productId: string): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
+  async function productExtensions(
+    ctx: StoreContext,
+    productId: string,
+  ): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
     const extensions: Record<string, Record<string, unknown>> = {};
     for (const extension of internals.registries.productExtensions) {
       const value = (await extension.load(ctx, [productId], db)).get(productId);
@@ -77,14 +95,23 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   const viewColumns = [...PRODUCT_COLUMNS, categoryIdsColumn(db), tierPricesColumn(db)];
 
   async function views(ctx: StoreContext, rows: ProductRow[], withTiers = false) {
-    return productViews(providers, ctx, await toProductRecords(db, rows), db, { withTiers, tiers: tierPricesOfRows(rows) });
+    return productViews(providers, ctx, await toProductRecords(db, rows), db, {
+      withTiers,
+      tiers: tierPricesOfRows(rows),
+    });
   }
 
   /**
    * Product listings. Their total is kept for a few seconds per visibility version, rule set and
    * narrowing (`scope`), so a visibility filter costs only on the page query; the page is always live.
    */
-  async function listProducts(ctx: StoreContext, criteria: Criteria, scope: string, narrow?: (query: Knex.QueryBuilder) => void, apiAlias = SEARCH_RESULT_ALIAS) {
+  async function listProducts(
+    ctx: StoreContext,
+    criteria: Criteria,
+    scope: string,
+    narrow?: (query: Knex.QueryBuilder) => void,
+    apiAlias = SEARCH_RESULT_ALIAS,
+  ) {
     const { query } = await visibleQuery(ctx, 'product');
     narrow?.(query);
     const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db, ctx)}:${(await ctx.ruleIds()).join(',')}`;
@@ -93,32 +120,43 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },
       productCriteriaSpec,
       (qb) => qb.select(viewColumns),
-      internals.config.listingTotalCacheSeconds > 0 ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 } : {},
+      internals.config.listingTotalCacheSeconds > 0
+        ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 }
+        : {},
     );
     return storeList(await views(ctx, page.rows), page, apiAlias);
   }
 
   /** Every active category the context may see (not pruned by ancestors: navigation prunes by walking from a root). */
   async function visibleCategories(ctx: StoreContext) {
-    const rows: Array<Record<string, unknown>> = await (await visibleQuery(ctx, 'category')).query.select(
-      'categories.id',
-      'categories.parent_id',
-      'categories.name',
-      'categories.position',
-    );
+    const rows: Array<Record<string, unknown>> = await (
+      await visibleQuery(ctx, 'category')
+    ).query.select('categories.id', 'categories.parent_id', 'categories.name', 'categories.position');
     const children = new Map<string | null, Array<Record<string, unknown>>>();
     for (const row of rows) {
       const parent = (row.parent_id as string | null) ?? null;
       children.set(parent, [...(children.get(parent) ?? []), row]);
     }
     for (const list of children.values())
-      list.sort((a, b) => readInt(a.position) - readInt(b.position) || String(a.name).localeCompare(String(b.name)) || String(a.id).localeCompare(String(b.id)));
+      list.sort(
+        (a, b) =>
+          readInt(a.position) - readInt(b.position) ||
+          String(a.name).localeCompare(String(b.name)) ||
+          String(a.id).localeCompare(String(b.id)),
+      );
     return { ids: new Set(rows.map((r) => String(r.id))), children };
   }
 
-  async function visibleRow(ctx: StoreContext, entity: CatalogEntity, id: string, label: string): Promise<Record<string, unknown>> {
+  async function visibleRow(
+    ctx: StoreContext,
+    entity: CatalogEntity,
+    id: string,
+    label: string,
+  ): Promise<Record<string, unknown>> {
     const table = CATALOG_TABLES[entity];
-    const row = await selectRow<Record<string, unknown>>((await visibleQuery(ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`));
+    const row = await selectRow<Record<string, unknown>>(
+      (await visibleQuery(ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`),
+    );
     if (!row) throw Errors.notFound(label, id);
     return row;
   }
@@ -162,7 +200,9 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       permission: null,
       schemas: { params: pathParams('productId'), responses: { 200: productViewSchema } },
       async handler({ ctx, params }: Input<unknown, { productId: string }>) {
-        const row = await selectRow<ProductRow>((await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(viewColumns));
+        const row = await selectRow<ProductRow>(
+          (await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(viewColumns),
+        );
         if (!row) throw Errors.notFound('product', params.productId);
         const [view] = await views(ctx, [row], true);
         return { ...view!, ...(await productExtensions(ctx, params.productId)) };
@@ -179,7 +219,8 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       schemas: { body: searchBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
         const { search, ...criteria } = body as Criteria & { search: string };
-        if (search.trim() === '') throw Errors.badRequest('SUITE__INVALID_INPUT', 'The search term is empty.', { pointer: '/search' });
+        if (search.trim() === '')
+          throw Errors.badRequest('SUITE__INVALID_INPUT', 'The search term is empty.', { pointer: '/search' });
         return listProducts(ctx, { ...criteria, term: search }, 'all', undefined, PRODUCT_LISTING_ALIAS);
       },
     },
@@ -208,7 +249,10 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
           `category:${params.categoryId}`,
           (query) => {
             query.whereExists((q) => {
-              q.select(1).from('product_categories').whereRaw('?? = ??', ['product_categories.product_id', 'products.id']).whereIn('product_categories.category_id', subtree);
+              q.select(1)
+                .from('product_categories')
+                .whereRaw('?? = ??', ['product_categories.product_id', 'products.id'])
+                .whereIn('product_categories.category_id', subtree);
             });
           },
           PRODUCT_LISTING_ALIAS,
@@ -237,9 +281,18 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       tags: ['Catalog'],
       auth: 'public',
       permission: null,
-      schemas: { body: categoryCriteriaBody, bodyName: 'CategoryCriteria', responses: { 200: storeListResponse(categoryViewSchema) } },
+      schemas: {
+        body: categoryCriteriaBody,
+        bodyName: 'CategoryCriteria',
+        responses: { 200: storeListResponse(categoryViewSchema) },
+      },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<Record<string, unknown>>((await visibleQuery(ctx, 'category')).query, body as Criteria, categoryCriteriaSpec, (qb) => qb.select('categories.*'));
+        const page = await searchByCriteria<Record<string, unknown>>(
+          (await visibleQuery(ctx, 'category')).query,
+          body as Criteria,
+          categoryCriteriaSpec,
+          (qb) => qb.select('categories.*'),
+        );
         return storeList(page.rows.map(categoryView), page);
       },
     },
@@ -261,7 +314,15 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
         const rootId = params.rootId === 'main-navigation' ? null : params.rootId;
         if (rootId !== null && !ids.has(rootId)) throw Errors.notFound('category', rootId);
         const depth = Number(query.depth ?? 2);
-        type NavigationNode = { id: string; parentId: string | null; name: string; position: number; level: number; childCount: number; children: NavigationNode[] };
+        type NavigationNode = {
+          id: string;
+          parentId: string | null;
+          name: string;
+          position: number;
+          level: number;
+          childCount: number;
+          children: NavigationNode[];
+        };
         const build = (parentId: string | null, level: number): NavigationNode[] =>
           (children.get(parentId) ?? []).map((row) => ({
             id: String(row.id),

@@ -10,17 +10,46 @@ type VisibleOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Execu
 export type PropertyLink = 'product_options' | 'product_properties';
 
 /** Per product, its property values of one kind, by group position, group name, option position, option name. */
-export async function propertyValuesOf(executor: Executor, link: PropertyLink, productIds: string[]): Promise<Map<string, PropertyValue[]>> {
+export async function propertyValuesOf(
+  executor: Executor,
+  link: PropertyLink,
+  productIds: string[],
+): Promise<Map<string, PropertyValue[]>> {
   const byProduct = new Map<string, PropertyValue[]>(productIds.map((id) => [id, []]));
   for (let i = 0; i < productIds.length; i += 500) {
-    const rows = await selectRows<{ product_id: string; group_id: string; group_name: string; option_id: string; option_name: string }>(executor(link)
-      .join('property_group_options as o', 'o.id', `${link}.option_id`)
-      .join('property_groups as g', 'g.id', 'o.group_id')
-      .whereIn(`${link}.product_id`, productIds.slice(i, i + 500))
-      .orderBy([{ column: 'g.position' }, { column: 'g.name' }, { column: 'o.position' }, { column: 'o.name' }, { column: 'o.id' }])
-      .select(`${link}.product_id as product_id`, 'g.id as group_id', 'g.name as group_name', 'o.id as option_id', 'o.name as option_name'));
+    const rows = await selectRows<{
+      product_id: string;
+      group_id: string;
+      group_name: string;
+      option_id: string;
+      option_name: string;
+    }>(
+      executor(link)
+        .join('property_group_options as o', 'o.id', `${link}.option_id`)
+        .join('property_groups as g', 'g.id', 'o.group_id')
+        .whereIn(`${link}.product_id`, productIds.slice(i, i + 500))
+        .orderBy([
+          { column: 'g.position' },
+          { column: 'g.name' },
+          { column: 'o.position' },
+          { column: 'o.name' },
+          { column: 'o.id' },
+        ])
+        .select(
+          `${link}.product_id as product_id`,
+          'g.id as group_id',
+          'g.name as group_name',
+          'o.id as option_id',
+          'o.name as option_name',
+        ),
+    );
     for (const row of rows)
-      byProduct.get(row.product_id)?.push({ groupId: row.group_id, groupName: row.group_name, optionId: row.option_id, optionName: row.option_name });
+      byProduct.get(row.product_id)?.push({
+        groupId: row.group_id,
+        groupName: row.group_name,
+        optionId: row.option_id,
+        optionName: row.option_name,
+      });
   }
   return byProduct;
 }
@@ -35,19 +64,36 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
   }
 
   /** The product, and its main product: both must be visible, else null (hidden answers as unknown). */
-  async function visibleFamilyRoot(ctx: StoreContext, productId: string, executor: Executor): Promise<{ mainId: string } | null> {
+  async function visibleFamilyRoot(
+    ctx: StoreContext,
+    productId: string,
+    executor: Executor,
+  ): Promise<{ mainId: string } | null> {
     if (!isId(productId)) return null;
-    const row = await selectRow<{ id: string; parent_id: string | null }>(executor('products').where('products.id', productId).first('products.id', 'products.parent_id'));
+    const row = await selectRow<{ id: string; parent_id: string | null }>(
+      executor('products').where('products.id', productId).first('products.id', 'products.parent_id'),
+    );
     if (!row) return null;
     const mainId = row.parent_id ?? productId;
     const visible = await visibleIds(ctx, [productId, mainId], executor);
     return visible.has(productId) && visible.has(mainId) ? { mainId } : null;
   }
 
-  async function variants(ctx: StoreContext, productId: string, executor: Executor = defaultExecutor): Promise<VariantFamily | null> {
+  async function variants(
+    ctx: StoreContext,
+    productId: string,
+    executor: Executor = defaultExecutor,
+  ): Promise<VariantFamily | null> {
     const root = await visibleFamilyRoot(ctx, productId, executor);
     if (!root) return null;
-    const [main] = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').where('products.id', root.mainId).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)])));
+    const [main] = await toProductRecords(
+      executor,
+      await selectRows<ProductRow>(
+        executor('products')
+          .where('products.id', root.mainId)
+          .select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]),
+      ),
+    );
     const query = executor('products')
       .where('products.parent_id', root.mainId)
       .where('products.active', true)
@@ -55,7 +101,11 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
       .select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]);
     await visibleOnly(ctx, query, executor);
     const records = await toProductRecords(executor, await selectRows<ProductRow>(query));
-    const options = await propertyValuesOf(executor, 'product_options', records.map((r) => r.id));
+    const options = await propertyValuesOf(
+      executor,
+      'product_options',
+      records.map((r) => r.id),
+    );
     return { main: main!, variants: records.map((record) => ({ ...record, options: options.get(record.id) ?? [] })) };
   }
 
@@ -70,7 +120,11 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
     const properties = (await propertyValuesOf(executor, 'product_properties', [productId])).get(productId) ?? [];
     const limit = Math.max(0, Math.min(Math.trunc(options.limit), 500));
     if (properties.length === 0 || limit === 0) return { properties, products: [] };
-    const family = [root.mainId, productId, ...((await executor('products').where('parent_id', root.mainId).pluck('id')) as string[])];
+    const family = [
+      root.mainId,
+      productId,
+      ...((await executor('products').where('parent_id', root.mainId).pluck('id')) as string[]),
+    ];
     const optionIds = properties.map((p) => p.optionId);
     const query = executor('products')
       .join('product_properties', 'product_properties.product_id', 'products.id')
@@ -86,7 +140,14 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
     const ranked = (await query) as Array<{ id: string; shared: unknown }>;
     if (ranked.length === 0) return { properties, products: [] };
     const ids = ranked.map((r) => r.id);
-    const records = await toProductRecords(executor, await selectRows<ProductRow>(executor('products').whereIn('products.id', ids).select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)])));
+    const records = await toProductRecords(
+      executor,
+      await selectRows<ProductRow>(
+        executor('products')
+          .whereIn('products.id', ids)
+          .select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]),
+      ),
+    );
     const byId = new Map(records.map((r) => [r.id, r]));
     const theirs = await propertyValuesOf(executor, 'product_properties', ids);
     const own = new Set(optionIds);
@@ -94,7 +155,10 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
       properties,
       products: ranked
         .filter((r) => byId.has(r.id) && readInt(r.shared) > 0)
-        .map((r) => ({ product: byId.get(r.id)!, shared: (theirs.get(r.id) ?? []).filter((value) => own.has(value.optionId)) })),
+        .map((r) => ({
+          product: byId.get(r.id)!,
+          shared: (theirs.get(r.id) ?? []).filter((value) => own.has(value.optionId)),
+        })),
     };
   }
 

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { Executor } from '../../lib/db.js';
-import { VISIBILITY_ID_MARKER, type CatalogEntity, type StoreContext, type VisibilityConstraint, type VisibilityFilter } from '../contract.js';
+import {
+  VISIBILITY_ID_MARKER,
+  type CatalogEntity,
+  type StoreContext,
+  type VisibilityConstraint,
+  type VisibilityFilter,
+} from '../contract.js';
 
 /** A condition as SQL text with its bindings. */
 export interface SqlCondition {
@@ -15,16 +21,28 @@ function constraintCondition(constraint: VisibilityConstraint, idSql: string): S
     case 'all':
       return null;
     case 'exclude':
-      return constraint.ids.length > 0 ? { sql: `${idSql} not in (${list(constraint.ids)})`, bindings: constraint.ids } : null;
+      return constraint.ids.length > 0
+        ? { sql: `${idSql} not in (${list(constraint.ids)})`, bindings: constraint.ids }
+        : null;
     case 'only':
-      return constraint.ids.length > 0 ? { sql: `${idSql} in (${list(constraint.ids)})`, bindings: constraint.ids } : { sql: '1 = 0', bindings: [] };
+      return constraint.ids.length > 0
+        ? { sql: `${idSql} in (${list(constraint.ids)})`, bindings: constraint.ids }
+        : { sql: '1 = 0', bindings: [] };
     case 'sql':
-      return { sql: `(${constraint.sql.split(VISIBILITY_ID_MARKER).join(idSql)})`, bindings: constraint.bindings as Knex.RawBinding[] };
+      return {
+        sql: `(${constraint.sql.split(VISIBILITY_ID_MARKER).join(idSql)})`,
+        bindings: constraint.bindings as Knex.RawBinding[],
+      };
   }
 }
 
 /** Adds one filter's answer to a query over the entity's table; `idColumn` is its qualified id column. */
-export function applyConstraint(query: Knex.QueryBuilder, constraint: VisibilityConstraint, idColumn: string, executor: Executor): void {
+export function applyConstraint(
+  query: Knex.QueryBuilder,
+  constraint: VisibilityConstraint,
+  idColumn: string,
+  executor: Executor,
+): void {
   const condition = constraintCondition(constraint, executor.ref(idColumn).toQuery());
   if (condition) query.whereRaw(condition.sql, condition.bindings);
 }
@@ -46,7 +64,13 @@ export async function applyVisibility(
 }
 
 /** applyVisibility for a statement written as SQL text: the filters' conditions on `idSql`, each as ` and …` (empty when none narrows). */
-export async function visibilityConditions(filters: VisibilityFilter[], ctx: StoreContext, entity: CatalogEntity, idSql: string, executor: Executor): Promise<SqlCondition> {
+export async function visibilityConditions(
+  filters: VisibilityFilter[],
+  ctx: StoreContext,
+  entity: CatalogEntity,
+  idSql: string,
+  executor: Executor,
+): Promise<SqlCondition> {
   let sql = '';
   const bindings: Knex.RawBinding[] = [];
   for (const filter of filters) {

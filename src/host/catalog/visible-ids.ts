@@ -29,7 +29,8 @@ export function createVisibleIdCache(filters: VisibilityFilter[]) {
   function verdictsFor(version: number, answers: VisibilityConstraint[]): Map<string, boolean> | null {
     // A request whose context was built before the latest change: asks the database, leaves the cache alone.
     if (current && version < current.version) return null;
-    if (current?.version !== version || current.verdicts > VERDICTS_MAX) current = { version, byAnswers: new LRUCache({ max: ANSWER_SETS_MAX }), verdicts: 0 };
+    if (current?.version !== version || current.verdicts > VERDICTS_MAX)
+      current = { version, byAnswers: new LRUCache({ max: ANSWER_SETS_MAX }), verdicts: 0 };
     const key = JSON.stringify(answers);
     let verdicts = current.byAnswers.get(key);
     if (!verdicts) current.byAnswers.set(key, (verdicts = new Map()));
@@ -60,7 +61,13 @@ export function createVisibleIdCache(filters: VisibilityFilter[]) {
     return visible;
   };
 
-  async function readVisible(verdicts: Map<string, boolean> | null, version: number, answers: VisibilityConstraint[], ids: string[], executor: Executor): Promise<string[]> {
+  async function readVisible(
+    verdicts: Map<string, boolean> | null,
+    version: number,
+    answers: VisibilityConstraint[],
+    ids: string[],
+    executor: Executor,
+  ): Promise<string[]> {
     if (ids.length === 0) return [];
     const unknown = verdicts ? ids.filter((id) => !verdicts.has(id)) : ids;
     if (unknown.length > 0) {

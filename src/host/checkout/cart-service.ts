@@ -1,6 +1,17 @@
 import { LRUCache } from 'lru-cache';
 import { Errors } from '../../lib/errors.js';
-import { dialectOf, fixedRead, forUpdate, inTransaction, readInt, readJson, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import {
+  dialectOf,
+  fixedRead,
+  forUpdate,
+  inTransaction,
+  readInt,
+  readJson,
+  selectRows,
+  writeJson,
+  type Executor,
+  type Trx,
+} from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
 import { nowDb, toDbTime } from '../../lib/time.js';
@@ -54,10 +65,18 @@ export function canonicalJson(value: unknown): string {
 const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
 type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
 
-type LockedCartRow = LineColumns & { c_token: string; c_order_id: string | null; c_customer_id: string | null; c_sales_channel_id: string; c_updated_at: string | null };
+type LockedCartRow = LineColumns & {
+  c_token: string;
+  c_order_id: string | null;
+  c_customer_id: string | null;
+  c_sales_channel_id: string;
+  c_updated_at: string | null;
+};
 
 /** The cart row locked (PostgreSQL's first step of lockWithLines). */
-const lockedCart = fixedRead((executor: Executor, token: string) => executor('carts').where('token', token).forUpdate().select('token'));
+const lockedCart = fixedRead((executor: Executor, token: string) =>
+  executor('carts').where('token', token).forUpdate().select('token'),
+);
 
 /** A cart row and its lines (a left join: a cart without lines is one row of nulls), the cart row locked. */
 const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
@@ -67,7 +86,14 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
       .where('c.token', token)
       .orderBy('l.position')
       .orderBy('l.id')
-      .select('c.token as c_token', 'c.order_id as c_order_id', 'c.customer_id as c_customer_id', 'c.sales_channel_id as c_sales_channel_id', 'c.updated_at as c_updated_at', ...LINE_COLUMNS.map((column) => `l.${column}`)),
+      .select(
+        'c.token as c_token',
+        'c.order_id as c_order_id',
+        'c.customer_id as c_customer_id',
+        'c.sales_channel_id as c_sales_channel_id',
+        'c.updated_at as c_updated_at',
+        ...LINE_COLUMNS.map((column) => `l.${column}`),
+      ),
     executor,
     'c',
   ),
@@ -98,7 +124,17 @@ function sameLine(a: CartLineItem, b: CartLineItem): boolean {
 }
 
 /** The columns of a line's row that differ from the line as it was read (most adds change the quantity only). */
-function changedColumns(previous: CartLineItem, row: { type: string; product_id: string | null; label: string; quantity: number; payload: string | null; position: number }): Partial<typeof row> {
+function changedColumns(
+  previous: CartLineItem,
+  row: {
+    type: string;
+    product_id: string | null;
+    label: string;
+    quantity: number;
+    payload: string | null;
+    position: number;
+  },
+): Partial<typeof row> {
   const changed: Partial<typeof row> = {};
   if (row.type !== previous.type) changed.type = row.type;
   if (row.product_id !== previous.productId) changed.product_id = row.product_id;
@@ -147,16 +183,33 @@ export class CartService {
   }
 
   /** The cart of a row already read, with its lines. */
-  private async withLines(executor: Executor, row: Pick<CartRow, 'token' | 'customer_id' | 'sales_channel_id'>): Promise<Cart> {
-    const lines = await selectRows<LineColumns>(executor('cart_line_items').where({ cart_token: row.token }).orderBy('position').orderBy('id').select(...LINE_COLUMNS));
-    return { token: row.token, customerId: row.customer_id ?? null, salesChannelId: row.sales_channel_id, lineItems: lines.map(toLineItem) };
+  private async withLines(
+    executor: Executor,
+    row: Pick<CartRow, 'token' | 'customer_id' | 'sales_channel_id'>,
+  ): Promise<Cart> {
+    const lines = await selectRows<LineColumns>(
+      executor('cart_line_items')
+        .where({ cart_token: row.token })
+        .orderBy('position')
+        .orderBy('id')
+        .select(...LINE_COLUMNS),
+    );
+    return {
+      token: row.token,
+      customerId: row.customer_id ?? null,
+      salesChannelId: row.sales_channel_id,
+      lineItems: lines.map(toLineItem),
+    };
   }
 
   /**
    * The cart row with its lines in one read (a left join: a cart without lines is one row of
    * nulls), the row locked for the rest of the transaction as `lockRow` locks it.
    */
-  private async lockWithLines(trx: Trx, token: string): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
+  private async lockWithLines(
+    trx: Trx,
+    token: string,
+  ): Promise<{ cart: Cart; orderId: string | null; customerId: string | null } | null> {
     // PostgreSQL: a locking read that waited for the lock sees the locked row's new version but the joined
     // lines as of its start (READ COMMITTED takes one snapshot per statement): lock first, then read in a
     // statement of its own. MySQL/MariaDB's locking read reads the latest committed lines itself.
@@ -165,20 +218,32 @@ export class CartService {
     const first = rows[0];
     if (!first) return null;
     const lineItems = rows.filter((row) => row.id !== null && row.id !== undefined).map(toLineItem);
-    const cart: Cart = { token: first.c_token, customerId: first.c_customer_id ?? null, salesChannelId: first.c_sales_channel_id, lineItems };
+    const cart: Cart = {
+      token: first.c_token,
+      customerId: first.c_customer_id ?? null,
+      salesChannelId: first.c_sales_channel_id,
+      lineItems,
+    };
     this.updatedAtOfLocked.set(cart, first.c_updated_at ?? null);
     return { cart, orderId: first.c_order_id ?? null, customerId: first.c_customer_id ?? null };
   }
 
   /** The cart row, locked for the rest of the transaction (MySQL/MariaDB; SQLite's writing transaction holds the database). */
   private lockRow(trx: Trx, token: string) {
-    return forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'order_id', 'customer_id', 'sales_channel_id', 'updated_at'), trx);
+    return forUpdate(
+      trx<CartRow>('carts')
+        .where({ token })
+        .first('token', 'order_id', 'customer_id', 'sales_channel_id', 'updated_at'),
+      trx,
+    );
   }
 
   /** The token the session points at (open or already ordered), without creating anything. */
   async sessionCartToken(executor: Executor, ctx: StoreContext): Promise<string | null> {
     if (!ctx.sessionId) return null;
-    const session = await executor<{ id: string; cart_token: string | null }>('sessions').where({ id: ctx.sessionId }).first('cart_token');
+    const session = await executor<{ id: string; cart_token: string | null }>('sessions')
+      .where({ id: ctx.sessionId })
+      .first('cart_token');
     return session?.cart_token ?? null;
   }
 
@@ -198,11 +263,21 @@ export class CartService {
       }
     }
     const owner = { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id };
-    const restored = await executor<CartRow>('carts').where(owner).whereNull('order_id').orderBy('updated_at', 'desc').first('token');
+    const restored = await executor<CartRow>('carts')
+      .where(owner)
+      .whereNull('order_id')
+      .orderBy('updated_at', 'desc')
+      .first('token');
     const token: string = restored?.token ?? newId();
     if (!restored) {
       const now = nowDb();
-      await executor('carts').insert({ token, sales_channel_id: ctx.salesChannel.id, ...owner, created_at: now, updated_at: now });
+      await executor('carts').insert({
+        token,
+        sales_channel_id: ctx.salesChannel.id,
+        ...owner,
+        created_at: now,
+        updated_at: now,
+      });
     }
     const swap = executor('sessions').where({ id: ctx.sessionId });
     if (known) swap.where({ cart_token: known });
@@ -231,7 +306,9 @@ export class CartService {
     // The token this process last knew for the session, else the one read with the session for this
     // request's context: when its cart is, under the lock, open and the customer's, it is the cart
     // (one read of the row and its lines); else as below.
-    const remembered = ctx.sessionId ? (this.cartTokenOfSession.get(ctx.sessionId) ?? sessionCartTokenOf(ctx)) : undefined;
+    const remembered = ctx.sessionId
+      ? (this.cartTokenOfSession.get(ctx.sessionId) ?? sessionCartTokenOf(ctx))
+      : undefined;
     if (remembered) {
       const locked = await this.lockWithLines(trx, remembered);
       if (locked && !locked.orderId && locked.customerId === customer.id) return locked.cart;
@@ -249,11 +326,23 @@ export class CartService {
   }
 
   /** Runs every line-item processor; they may change label, quantity and payload, never identity. */
-  async process(ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order', executor: Executor): Promise<CartLineItem> {
+  async process(
+    ctx: StoreContext,
+    item: CartLineItem,
+    phase: 'add' | 'order',
+    executor: Executor,
+  ): Promise<CartLineItem> {
     let current = item;
     for (const processor of this.internals.registries.lineItemProcessors) {
       const next = await processor.process(ctx, current, phase, executor);
-      current = { ...next, id: item.id, type: item.type, productId: item.productId, position: item.position, payload: next.payload ?? {} };
+      current = {
+        ...next,
+        id: item.id,
+        type: item.type,
+        productId: item.productId,
+        position: item.position,
+        payload: next.payload ?? {},
+      };
     }
     return current;
   }
@@ -264,7 +353,12 @@ export class CartService {
     return inTransaction(this.internals.db, async (trx) => {
       const cart = await this.lockCurrent(ctx, trx);
       // The added products and those of the cart's lines (the answer prices every line).
-      const all = await this.visibleById(ctx, [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)], trx, true);
+      const all = await this.visibleById(
+        ctx,
+        [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)],
+        trx,
+        true,
+      );
       const added = new Set(items.map((i) => i.productId));
       const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
@@ -275,12 +369,23 @@ export class CartService {
         checkQuantity(item.quantity, `${pointerPrefix}/${index}/quantity`);
         const candidate = await this.process(
           ctx,
-          { id: newId(), type: item.type ?? 'product', productId: product.id, label: product.name, quantity: item.quantity, payload: item.payload ?? {}, position },
+          {
+            id: newId(),
+            type: item.type ?? 'product',
+            productId: product.id,
+            label: product.name,
+            quantity: item.quantity,
+            payload: item.payload ?? {},
+            position,
+          },
           'add',
           trx,
         );
         const same = lines.findIndex(
-          (line) => line.type === candidate.type && line.productId === candidate.productId && canonicalJson(line.payload) === canonicalJson(candidate.payload),
+          (line) =>
+            line.type === candidate.type &&
+            line.productId === candidate.productId &&
+            canonicalJson(line.payload) === canonicalJson(candidate.payload),
         );
         if (same >= 0) {
           const merged = { ...lines[same]!, quantity: lines[same]!.quantity + item.quantity };
@@ -305,7 +410,11 @@ export class CartService {
       for (const [index, change] of changes.entries()) {
         const at = lines.findIndex((line) => line.id === change.id);
         if (at < 0) throw Errors.notFound('Line item', change.id);
-        const updated = { ...lines[at]!, quantity: change.quantity ?? lines[at]!.quantity, payload: change.payload ?? lines[at]!.payload };
+        const updated = {
+          ...lines[at]!,
+          quantity: change.quantity ?? lines[at]!.quantity,
+          payload: change.payload ?? lines[at]!.payload,
+        };
         checkQuantity(updated.quantity, `/items/${index}/quantity`);
         lines[at] = await this.process(ctx, updated, 'add', trx);
       }
@@ -315,7 +424,8 @@ export class CartService {
       const wanted = new Set(productIdsOf(touched));
       const byId = new Map([...all].filter(([id]) => wanted.has(id)));
       for (const line of touched) {
-        if (line.productId && !byId.has(line.productId)) throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
+        if (line.productId && !byId.has(line.productId))
+          throw notAvailable(line.productId, `/items/${changes.findIndex((c) => c.id === line.id)}`);
       }
       this.checkLimits(lines, byId, '/items');
       return this.remember(await this.saveLines(trx, cart, lines), all);
@@ -370,8 +480,15 @@ export class CartService {
    * caller is a cart write's transaction, which writes no product, so the records kept per process at
    * the request's products version serve it there too (any other transaction reads them).
    */
-  private async visibleById(ctx: StoreContext, ids: string[], executor: Executor, inCartWrite = false): Promise<Map<string, ProductRecord>> {
-    const products = inCartWrite ? await this.visibleProductsInReadTransaction(ctx, ids, executor) : await this.runtime.catalog.visibleProducts(ctx, ids, executor);
+  private async visibleById(
+    ctx: StoreContext,
+    ids: string[],
+    executor: Executor,
+    inCartWrite = false,
+  ): Promise<Map<string, ProductRecord>> {
+    const products = inCartWrite
+      ? await this.visibleProductsInReadTransaction(ctx, ids, executor)
+      : await this.runtime.catalog.visibleProducts(ctx, ids, executor);
     return new Map(products.map((p) => [p.id, p]));
   }
 
@@ -394,7 +511,12 @@ export class CartService {
       if (product) buyable.push({ item, product });
       else unavailable.push(item);
     }
-    const prices = await calculatePrices(this.internals.registries.priceProviders, ctx, buyable.map(({ item, product }) => ({ product, quantity: item.quantity })), executor);
+    const prices = await calculatePrices(
+      this.internals.registries.priceProviders,
+      ctx,
+      buyable.map(({ item, product }) => ({ product, quantity: item.quantity })),
+      executor,
+    );
     for (const [index, { item, product }] of buyable.entries()) {
       const price = prices[index]!;
       lines.push({
@@ -415,9 +537,12 @@ export class CartService {
 
   private checkLimits(lines: CartLineItem[], products: Map<string, ProductRecord>, pointerPrefix: string): void {
     if (lines.length > CART_LIMITS.maxLines)
-      throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, { pointer: pointerPrefix });
+      throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, {
+        pointer: pointerPrefix,
+      });
     const wanted = new Map<string, number>();
-    for (const line of lines) if (line.productId) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
+    for (const line of lines)
+      if (line.productId) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
     for (const [productId, quantity] of wanted) {
       const product = products.get(productId);
       if (product && quantity > product.stock) throw outOfStock(product, pointerPrefix);
@@ -441,18 +566,29 @@ export class CartService {
         stored.push(previous);
         continue;
       }
-      const row = { type: line.type, product_id: line.productId, label: line.label.slice(0, 255), quantity: line.quantity, payload: writeJson(line.payload), position: line.position };
+      const row = {
+        type: line.type,
+        product_id: line.productId,
+        label: line.label.slice(0, 255),
+        quantity: line.quantity,
+        payload: writeJson(line.payload),
+        position: line.position,
+      };
       stored.push({ ...line, label: row.label, payload: readJson<Record<string, unknown>>(row.payload, {}) });
       if (!previous) inserts.push({ id: line.id, cart_token: cart.token, ...row, created_at: now });
       else {
         // SQL text (the changed columns are a few fixed names, none of them reserved words): knex's building cost more than the statement.
         const changed = Object.entries({ ...changedColumns(previous, row), updated_at: now });
-        await trx.raw(`update cart_line_items set ${changed.map(([column]) => `${column} = ?`).join(', ')} where id = ? and cart_token = ?`, [...changed.map(([, value]) => value), line.id, cart.token]);
+        await trx.raw(
+          `update cart_line_items set ${changed.map(([column]) => `${column} = ?`).join(', ')} where id = ? and cart_token = ?`,
+          [...changed.map(([, value]) => value), line.id, cart.token],
+        );
       }
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);
     const touched = this.updatedAtOfLocked.get(cart);
-    if (!touched || touched < toDbTime(Date.now() - CART_TOUCH_EVERY_MS)) await trx('carts').where({ token: cart.token }).update({ updated_at: now });
+    if (!touched || touched < toDbTime(Date.now() - CART_TOUCH_EVERY_MS))
+      await trx('carts').where({ token: cart.token }).update({ updated_at: now });
     // The order load() reads: position, then id.
     stored.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { ...cart, lineItems: stored };

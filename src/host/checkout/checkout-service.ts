@@ -3,7 +3,17 @@ import { forUpdate, inTransaction, isDuplicateKeyError, selectRows, writeJson, t
 import { newId } from '../../lib/ids.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
 import { nowDb } from '../../lib/time.js';
-import type { CancelledOrder, CartLineItem, CustomerRef, OrderDraft, PlaceOrderOptions, PlacedOrder, PriceLine, ProductRecord, StoreContext } from '../contract.js';
+import type {
+  CancelledOrder,
+  CartLineItem,
+  CustomerRef,
+  OrderDraft,
+  PlaceOrderOptions,
+  PlacedOrder,
+  PriceLine,
+  ProductRecord,
+  StoreContext,
+} from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
 import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';
@@ -40,12 +50,21 @@ export class CheckoutService {
     return inTransaction(this.internals.db, (t) => this.place(ctx, customer, options, t));
   }
 
-  private async place(ctx: StoreContext, customer: CustomerRef, options: PlaceOrderOptions, trx: Trx): Promise<PlacedOrder> {
+  private async place(
+    ctx: StoreContext,
+    customer: CustomerRef,
+    options: PlaceOrderOptions,
+    trx: Trx,
+  ): Promise<PlacedOrder> {
     const cartToken = options.cartToken ?? null;
     const paymentMethod = options.paymentMethod ?? DEFAULT_PAYMENT_METHOD;
     if (!(paymentMethod in paymentMethodNames(this.internals.registries.paymentMethods)))
-      throw Errors.badRequest('SUITE__PAYMENT_METHOD_UNKNOWN', `There is no payment method "${paymentMethod}".`, { pointer: '/paymentMethod' });
-    const lines = cartToken ? await this.linesFromCart(ctx, customer, cartToken, trx) : await this.givenLines(ctx, options.lines ?? [], trx);
+      throw Errors.badRequest('SUITE__PAYMENT_METHOD_UNKNOWN', `There is no payment method "${paymentMethod}".`, {
+        pointer: '/paymentMethod',
+      });
+    const lines = cartToken
+      ? await this.linesFromCart(ctx, customer, cartToken, trx)
+      : await this.givenLines(ctx, options.lines ?? [], trx);
 
     const draft: OrderDraft = {
       customerId: customer.id,
@@ -105,18 +124,42 @@ export class CheckoutService {
         created_at: now,
       });
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw Errors.conflict('This cart is being ordered by another request.', 'SUITE__CART_ALREADY_ORDERED');
+      if (isDuplicateKeyError(error))
+        throw Errors.conflict('This cart is being ordered by another request.', 'SUITE__CART_ALREADY_ORDERED');
       throw error;
     }
     const placedLines = draft.lines.map((line) => ({ ...line, id: newId() }));
-    const lineRows = placedLines.map((line, position) => ({ id: line.id, order_id: orderId, ...lineItemRow(line, position) }));
-    for (let i = 0; i < lineRows.length; i += LINE_INSERT_CHUNK) await trx('order_line_items').insert(lineRows.slice(i, i + LINE_INSERT_CHUNK));
-    await trx('order_deliveries').insert({ id: newId(), order_id: orderId, state: 'open', shipping_method: 'standard', shipping_address: writeJson(draft.shippingAddress), created_at: now });
-    await trx('order_transactions').insert({ id: newId(), order_id: orderId, state: 'open', payment_method: paymentMethod, amount: draft.total, created_at: now });
+    const lineRows = placedLines.map((line, position) => ({
+      id: line.id,
+      order_id: orderId,
+      ...lineItemRow(line, position),
+    }));
+    for (let i = 0; i < lineRows.length; i += LINE_INSERT_CHUNK)
+      await trx('order_line_items').insert(lineRows.slice(i, i + LINE_INSERT_CHUNK));
+    await trx('order_deliveries').insert({
+      id: newId(),
+      order_id: orderId,
+      state: 'open',
+      shipping_method: 'standard',
+      shipping_address: writeJson(draft.shippingAddress),
+      created_at: now,
+    });
+    await trx('order_transactions').insert({
+      id: newId(),
+      order_id: orderId,
+      state: 'open',
+      payment_method: paymentMethod,
+      amount: draft.total,
+      created_at: now,
+    });
 
     if (cartToken) {
-      const marked = await trx('carts').where({ token: cartToken }).whereNull('order_id').update({ order_id: orderId, updated_at: now });
-      if (marked !== 1) throw Errors.conflict('This cart was ordered by another request.', 'SUITE__CART_ALREADY_ORDERED');
+      const marked = await trx('carts')
+        .where({ token: cartToken })
+        .whereNull('order_id')
+        .update({ order_id: orderId, updated_at: now });
+      if (marked !== 1)
+        throw Errors.conflict('This cart was ordered by another request.', 'SUITE__CART_ALREADY_ORDERED');
     }
 
     await this.createInvoice(trx, ctx, customer, { orderId, orderNumber, orderDate: now, draft, lines: placedLines });
@@ -147,16 +190,42 @@ export class CheckoutService {
    */
   async cancelOrder(orderId: string): Promise<CancelledOrder & { state: string }> {
     return inTransaction(this.internals.db, async (trx) => {
-      const row = await forUpdate(trx<OrderRow>('orders').where({ id: orderId }).first('id', 'order_number', 'customer_id', 'sales_channel_id', 'state'), trx);
+      const row = await forUpdate(
+        trx<OrderRow>('orders')
+          .where({ id: orderId })
+          .first('id', 'order_number', 'customer_id', 'sales_channel_id', 'state'),
+        trx,
+      );
       if (!row) throw Errors.notFound('Order', orderId);
       if (!CANCELLABLE_ORDER_STATES.includes(row.state))
-        throw Errors.badRequest('SUITE__ORDER_NOT_CANCELLABLE', `An order in the state "${row.state}" cannot be cancelled.`);
-      if ((await trx('orders').where({ id: orderId, state: row.state }).update({ state: 'cancelled', updated_at: nowDb() })) !== 1) throw Errors.conflict();
-      const lines = await selectRows<{ product_id: string; quantity: unknown }>(trx('order_line_items').where({ order_id: orderId }).whereNotNull('product_id').select('product_id', 'quantity'));
-      const back = [...quantitiesByProduct(lines.map((l) => ({ productId: l.product_id, quantity: Number(l.quantity) })))].sort(([a], [b]) => a.localeCompare(b));
+        throw Errors.badRequest(
+          'SUITE__ORDER_NOT_CANCELLABLE',
+          `An order in the state "${row.state}" cannot be cancelled.`,
+        );
+      if (
+        (await trx('orders')
+          .where({ id: orderId, state: row.state })
+          .update({ state: 'cancelled', updated_at: nowDb() })) !== 1
+      )
+        throw Errors.conflict();
+      const lines = await selectRows<{ product_id: string; quantity: unknown }>(
+        trx('order_line_items')
+          .where({ order_id: orderId })
+          .whereNotNull('product_id')
+          .select('product_id', 'quantity'),
+      );
+      const back = [
+        ...quantitiesByProduct(lines.map((l) => ({ productId: l.product_id, quantity: Number(l.quantity) }))),
+      ].sort(([a], [b]) => a.localeCompare(b));
       if (back.length > 0) await lockProductsVersion(trx);
-      for (const [productId, quantity] of back) await trx('products').where({ id: productId }).increment('stock', quantity);
-      const cancelled: CancelledOrder = { id: row.id, orderNumber: row.order_number, customerId: row.customer_id, salesChannelId: row.sales_channel_id };
+      for (const [productId, quantity] of back)
+        await trx('products').where({ id: productId }).increment('stock', quantity);
+      const cancelled: CancelledOrder = {
+        id: row.id,
+        orderNumber: row.order_number,
+        customerId: row.customer_id,
+        salesChannelId: row.sales_channel_id,
+      };
       for (const hook of this.internals.registries.orderCancelledHooks) await hook(cancelled, trx);
       return { ...cancelled, state: 'cancelled' };
     });
@@ -173,7 +242,11 @@ export class CheckoutService {
     const precision = ctx.salesChannel.currencyPrecision;
     const currencyIso = ctx.salesChannel.currencyIso;
     const text = (amount: unknown) => moneyText(Number(amount ?? 0), precision, currencyIso);
-    const lineItems = ((order?.lineItems ?? []) as Array<Record<string, unknown>>).map((line) => ({ ...line, unitPriceText: text(line.unitPrice), totalPriceText: text(line.totalPrice) }));
+    const lineItems = ((order?.lineItems ?? []) as Array<Record<string, unknown>>).map((line) => ({
+      ...line,
+      unitPriceText: text(line.unitPrice),
+      totalPriceText: text(line.totalPrice),
+    }));
     await this.runtime.mail.enqueue(trx, {
       template: 'order-confirmation',
       to,
@@ -198,7 +271,11 @@ export class CheckoutService {
     if (row.order_id) throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
     const cart = (await this.carts.load(trx, token))!;
     if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.');
-    const products = await this.runtime.catalog.visibleProducts(ctx, cart.lineItems.map((l) => l.productId).filter((id): id is string => !!id), trx);
+    const products = await this.runtime.catalog.visibleProducts(
+      ctx,
+      cart.lineItems.map((l) => l.productId).filter((id): id is string => !!id),
+      trx,
+    );
     const byId = new Map(products.map((p) => [p.id, p]));
     const missing = cart.lineItems.find((line) => !line.productId || !byId.has(line.productId));
     if (missing) throw notAvailable(missing.productId);
@@ -214,14 +291,27 @@ export class CheckoutService {
   private async givenLines(ctx: StoreContext, given: PriceLine[], trx: Trx): Promise<PriceLine[]> {
     if (given.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'There is nothing to order.');
     for (const line of given) {
-      if (!Number.isSafeInteger(line.quantity) || line.quantity < 1 || !Number.isSafeInteger(line.unitNet) || !Number.isSafeInteger(line.totalNet))
+      if (
+        !Number.isSafeInteger(line.quantity) ||
+        line.quantity < 1 ||
+        !Number.isSafeInteger(line.unitNet) ||
+        !Number.isSafeInteger(line.totalNet)
+      )
         throw Errors.badRequest('SUITE__INVALID_LINE', `The line "${line.label}" has no valid quantity or price.`);
     }
     const ids = given.map((l) => l.productId).filter((id): id is string => !!id);
     const byId = new Map((await this.runtime.catalog.products(trx, ids)).map((p) => [p.id, p]));
     const missing = given.find((line) => line.productId && !byId.has(line.productId));
     if (missing) throw notAvailable(missing.productId);
-    const items = given.map((line, position) => ({ id: line.lineItemId, type: line.type, productId: line.productId, label: line.label, quantity: line.quantity, payload: line.payload ?? {}, position }));
+    const items = given.map((line, position) => ({
+      id: line.lineItemId,
+      type: line.type,
+      productId: line.productId,
+      label: line.label,
+      quantity: line.quantity,
+      payload: line.payload ?? {},
+      position,
+    }));
     this.checkStock(items, byId);
     const lines: PriceLine[] = [];
     for (const [index, item] of items.entries()) {
@@ -231,7 +321,10 @@ export class CheckoutService {
     return lines;
   }
 
-  private checkStock(items: Array<{ productId: string | null; quantity: number }>, products: Map<string, ProductRecord>): void {
+  private checkStock(
+    items: Array<{ productId: string | null; quantity: number }>,
+    products: Map<string, ProductRecord>,
+  ): void {
     for (const [productId, quantity] of quantitiesByProduct(items)) {
       const product = products.get(productId);
       if (product && quantity > product.stock) throw outOfStock(product);
@@ -246,7 +339,10 @@ export class CheckoutService {
     const wanted = [...quantitiesByProduct(lines)].sort(([a], [b]) => a.localeCompare(b));
     if (wanted.length > 0) await lockProductsVersion(trx);
     for (const [productId, quantity] of wanted) {
-      const updated = await trx('products').where({ id: productId }).where('stock', '>=', quantity).decrement('stock', quantity);
+      const updated = await trx('products')
+        .where({ id: productId })
+        .where('stock', '>=', quantity)
+        .decrement('stock', quantity);
       if (updated !== 1) {
         const [product] = await this.runtime.catalog.products(trx, [productId]);
         if (!product) throw notAvailable(productId);
@@ -255,13 +351,20 @@ export class CheckoutService {
     }
   }
 
-  private async addressSnapshot(trx: Trx, customerId: string, addressId: string | null, type: 'billing' | 'shipping'): Promise<Record<string, unknown> | null> {
+  private async addressSnapshot(
+    trx: Trx,
+    customerId: string,
+    addressId: string | null,
+    type: 'billing' | 'shipping',
+  ): Promise<Record<string, unknown> | null> {
     if (addressId) {
       const row = await trx<AddressRow>('customer_addresses').where({ id: addressId, customer_id: customerId }).first();
       if (!row) throw Errors.notFound('Address', addressId);
       return toAddress(row);
     }
-    const customerRow = await trx<CustomerRow>('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
+    const customerRow = await trx<CustomerRow>('customers')
+      .where({ id: customerId })
+      .first('default_billing_address_id', 'default_shipping_address_id');
     const defaultId = customerRow?.[type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id'];
     if (!defaultId) return null;
     const row = await trx<AddressRow>('customer_addresses').where({ id: defaultId, customer_id: customerId }).first();
@@ -272,18 +375,32 @@ export class CheckoutService {
     trx: Trx,
     ctx: StoreContext,
     customer: CustomerRef,
-    order: { orderId: string; orderNumber: string; orderDate: string; draft: OrderDraft; lines: Array<PriceLine & { id: string }> },
+    order: {
+      orderId: string;
+      orderNumber: string;
+      orderDate: string;
+      draft: OrderDraft;
+      lines: Array<PriceLine & { id: string }>;
+    },
   ): Promise<void> {
     const number = await this.runtime.nextNumber(trx, 'invoice');
     const precision = ctx.salesChannel.currencyPrecision;
     const amount = (minor: number) => moneyText(fromMinor(minor, precision), precision, order.draft.currencyIso);
     const address = order.draft.billingAddress;
     const addressLines = address
-      ? [address.company, `${text(address.firstName)} ${text(address.lastName)}`.trim(), address.street, `${text(address.zipcode)} ${text(address.city)}`.trim(), address.countryCode]
+      ? [
+          address.company,
+          `${text(address.firstName)} ${text(address.lastName)}`.trim(),
+          address.street,
+          `${text(address.zipcode)} ${text(address.city)}`.trim(),
+          address.countryCode,
+        ]
           .filter((part): part is string => typeof part === 'string' && part.length > 0)
           .map((part) => ({ text: part }))
       : [];
-    const seller = await trx<SalesChannelRow>('sales_channels').where({ id: ctx.salesChannel.id }).first('name', 'seller_address', 'vat_id');
+    const seller = await trx<SalesChannelRow>('sales_channels')
+      .where({ id: ctx.salesChannel.id })
+      .first('name', 'seller_address', 'vat_id');
     const sellerLines = [
       seller?.name ?? ctx.salesChannel.name,
       ...(seller?.seller_address ?? '')
@@ -341,7 +458,8 @@ export class CheckoutService {
 
 function quantitiesByProduct(items: Array<{ productId: string | null; quantity: number }>): Map<string, number> {
   const wanted = new Map<string, number>();
-  for (const item of items) if (item.productId) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
+  for (const item of items)
+    if (item.productId) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
   return wanted;
 }
 

@@ -5,7 +5,15 @@ import type { CatalogModule } from '../catalog/index.js';
 import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
 import { documents } from '../../host-kit/documents.js';
-import { getOrder, getOrders, latestOrderWithProduct, orderBelongsTo, orderFiguresByCustomer, orderFiguresByPeriod, searchOrders } from './order-repository.js';
+import {
+  getOrder,
+  getOrders,
+  latestOrderWithProduct,
+  orderBelongsTo,
+  orderFiguresByCustomer,
+  orderFiguresByPeriod,
+  searchOrders,
+} from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
 import { methodRoutes } from './methods.js';
 import { checkoutRoutes, orderAdminRoutes } from './routes.js';
@@ -16,7 +24,10 @@ export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 
 }
 
 /** Cart, checkout, orders and documents (cart writes read products through the catalog's kept records). */
-export function createCheckoutModule(internals: HostInternals, catalog: Pick<CatalogModule, 'visibleProductsInReadTransaction'>): CheckoutModule {
+export function createCheckoutModule(
+  internals: HostInternals,
+  catalog: Pick<CatalogModule, 'visibleProductsInReadTransaction'>,
+): CheckoutModule {
   const { registries } = internals;
   const carts = new CartService(internals, catalog.visibleProductsInReadTransaction);
   const checkout = new CheckoutService(internals, carts);
@@ -50,7 +61,10 @@ export function createCheckoutModule(internals: HostInternals, catalog: Pick<Cat
       orderedProductIds,
     },
     documents,
-    storeRoutes: [...checkoutRoutes(internals, carts, checkout, orderViews), ...methodRoutes(registries.paymentMethods)],
+    storeRoutes: [
+      ...checkoutRoutes(internals, carts, checkout, orderViews),
+      ...methodRoutes(registries.paymentMethods),
+    ],
     adminRoutes: orderAdminRoutes(checkout),
   };
 }

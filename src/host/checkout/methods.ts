@@ -63,7 +63,9 @@ const methodListBody = objectSchema({
 });
 
 const list = (kind: 'shipping_method' | 'payment_method', methods: Record<string, string>) =>
-  storeListOf(Object.entries(methods).map(([technicalName, name], index) => methodView(kind, technicalName, name, index + 1)));
+  storeListOf(
+    Object.entries(methods).map(([technicalName, name], index) => methodView(kind, technicalName, name, index + 1)),
+  );
 
 /** `POST /shipping-method` and `POST /payment-method` as the shop platform's Store API answers them (guests may call them). */
 export function methodRoutes(addedPaymentMethods: readonly PaymentMethodDefinition[]): StoreRoute[] {
@@ -72,7 +74,8 @@ export function methodRoutes(addedPaymentMethods: readonly PaymentMethodDefiniti
       method: 'POST',
       path: '/shipping-method',
       operationId: 'listShippingMethods',
-      summary: "The sales channel's shipping methods (the platform's list envelope, elements with apiAlias shipping_method).",
+      summary:
+        "The sales channel's shipping methods (the platform's list envelope, elements with apiAlias shipping_method).",
       tags: ['Checkout'],
       auth: 'public',
       permission: null,
@@ -83,7 +86,8 @@ export function methodRoutes(addedPaymentMethods: readonly PaymentMethodDefiniti
       method: 'POST',
       path: '/payment-method',
       operationId: 'listPaymentMethods',
-      summary: "The sales channel's payment methods (the platform's list envelope, elements with apiAlias payment_method).",
+      summary:
+        "The sales channel's payment methods (the platform's list envelope, elements with apiAlias payment_method).",
       tags: ['Checkout'],
       auth: 'public',
       permission: null,

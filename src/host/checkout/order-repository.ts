@@ -19,7 +19,6 @@ const STATE_NAMES: Record<string, string> = {
   shipped: 'Shipped',
 };
 
-
 export function stateOf(technicalName: string): { technicalName: string; name: string } {
   return { technicalName, name: STATE_NAMES[technicalName] ?? technicalName };
 }
@@ -107,10 +106,28 @@ interface OrderPartRow {
   created_at: DbTime | null;
 }
 
-const PART_COLUMNS = ['type', 'product_id', 'number', 'label', 'quantity', 'amount', 'total_net', 'tax_rate_bp', 'json', 'position', 'state', 'method', 'created_at'] as const;
+const PART_COLUMNS = [
+  'type',
+  'product_id',
+  'number',
+  'label',
+  'quantity',
+  'amount',
+  'total_net',
+  'tax_rate_bp',
+  'json',
+  'position',
+  'state',
+  'method',
+  'created_at',
+] as const;
 
 /** One table's arm of the parts statement: its columns under the shared names, null for the others. */
-function partArm(kind: OrderPartRow['kind'], table: string, columns: Partial<Record<(typeof PART_COLUMNS)[number], string>>): string {
+function partArm(
+  kind: OrderPartRow['kind'],
+  table: string,
+  columns: Partial<Record<(typeof PART_COLUMNS)[number], string>>,
+): string {
   return `select '${kind}' as kind, id, order_id, ${PART_COLUMNS.map((name) => (columns[name] === name ? name : `${columns[name] ?? 'null'} as ${name}`)).join(', ')} from ${table}`;
 }
 
@@ -127,9 +144,24 @@ const PART_ARMS = [
     json: 'payload',
     position: 'position',
   }),
-  partArm('d', 'order_deliveries', { json: 'shipping_address', state: 'state', method: 'shipping_method', created_at: 'created_at' }),
-  partArm('t', 'order_transactions', { amount: 'amount', state: 'state', method: 'payment_method', created_at: 'created_at' }),
-  partArm('doc', 'documents', { type: 'type', number: 'document_number', label: 'file_name', created_at: 'created_at' }),
+  partArm('d', 'order_deliveries', {
+    json: 'shipping_address',
+    state: 'state',
+    method: 'shipping_method',
+    created_at: 'created_at',
+  }),
+  partArm('t', 'order_transactions', {
+    amount: 'amount',
+    state: 'state',
+    method: 'payment_method',
+    created_at: 'created_at',
+  }),
+  partArm('doc', 'documents', {
+    type: 'type',
+    number: 'document_number',
+    label: 'file_name',
+    created_at: 'created_at',
+  }),
 ];
 
 /**
@@ -157,11 +189,46 @@ function addPartsByOrder(byOrder: Map<string, OrderParts>, rows: OrderPartRow[])
     if (!parts) byOrder.set(row.order_id, (parts = { lines: [], deliveries: [], transactions: [], documents: [] }));
     if (row.kind === 'l')
       parts.lines.push(
-        lineItemFromRow({ id: row.id, type: row.type!, product_id: row.product_id, product_number: row.number, label: row.label!, quantity: row.quantity, unit_net: row.amount, total_net: row.total_net, tax_rate_bp: row.tax_rate_bp, payload: row.json, position: row.position }),
+        lineItemFromRow({
+          id: row.id,
+          type: row.type!,
+          product_id: row.product_id,
+          product_number: row.number,
+          label: row.label!,
+          quantity: row.quantity,
+          unit_net: row.amount,
+          total_net: row.total_net,
+          tax_rate_bp: row.tax_rate_bp,
+          payload: row.json,
+          position: row.position,
+        }),
       );
-    else if (row.kind === 'd') parts.deliveries.push({ id: row.id, order_id: row.order_id, state: row.state!, shipping_method: row.method!, shipping_address: row.json, created_at: row.created_at! });
-    else if (row.kind === 't') parts.transactions.push({ id: row.id, order_id: row.order_id, state: row.state!, payment_method: row.method!, amount: row.amount!, created_at: row.created_at! });
-    else parts.documents.push({ id: row.id, fileName: row.label!, type: row.type!, documentNumber: row.number!, createdAt: fromDbTime(row.created_at)! });
+    else if (row.kind === 'd')
+      parts.deliveries.push({
+        id: row.id,
+        order_id: row.order_id,
+        state: row.state!,
+        shipping_method: row.method!,
+        shipping_address: row.json,
+        created_at: row.created_at!,
+      });
+    else if (row.kind === 't')
+      parts.transactions.push({
+        id: row.id,
+        order_id: row.order_id,
+        state: row.state!,
+        payment_method: row.method!,
+        amount: row.amount!,
+        created_at: row.created_at!,
+      });
+    else
+      parts.documents.push({
+        id: row.id,
+        fileName: row.label!,
+        type: row.type!,
+        documentNumber: row.number!,
+        createdAt: fromDbTime(row.created_at)!,
+      });
   }
 }
 
@@ -179,7 +246,11 @@ const ORDERS_PER_READ = 500;
  * `kept` and outside a transaction, the orders' stamps are read first and only the orders whose
  * view is not kept at its stamp are built (kept views are frozen: callers share them).
  */
-export async function getOrders(executor: Executor, ids: string[], kept?: OrderViewCache): Promise<Array<Record<string, unknown>>> {
+export async function getOrders(
+  executor: Executor,
+  ids: string[],
+  kept?: OrderViewCache,
+): Promise<Array<Record<string, unknown>>> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
   const byId = new Map<string, Record<string, unknown>>();
@@ -196,16 +267,23 @@ export async function getOrders(executor: Executor, ids: string[], kept?: OrderV
   }
   // The stamp a view is kept at is the one read with its order's row, before its parts: a write
   // between the two moves the version past it, so the next read builds the order again.
-  for (const { row, view } of await buildOrderViews(executor, toBuild)) byId.set(row.id, cache ? cache.keep(row.id, orderStamp(row.version, row.currency_precision), view) : view);
+  for (const { row, view } of await buildOrderViews(executor, toBuild))
+    byId.set(row.id, cache ? cache.keep(row.id, orderStamp(row.version, row.currency_precision), view) : view);
   return ids.map((id) => byId.get(id)).filter((order): order is Record<string, unknown> => !!order);
 }
 
-function readOrderStamps(executor: Executor, ids: string[]): Promise<Array<{ id: string; version: DbNumber; currency_precision: number | string | null }>> {
+function readOrderStamps(
+  executor: Executor,
+  ids: string[],
+): Promise<Array<{ id: string; version: DbNumber; currency_precision: number | string | null }>> {
   return selectRaw(executor, `${SELECT_STAMPS} where orders.id in (${marks(ids.length)})`, ids);
 }
 
 /** The views of the orders of `ids` (distinct) with the rows they were built from, in no particular order. */
-async function buildOrderViews(executor: Executor, ids: string[]): Promise<Array<{ row: OrderReadRow; view: Record<string, unknown> }>> {
+async function buildOrderViews(
+  executor: Executor,
+  ids: string[],
+): Promise<Array<{ row: OrderReadRow; view: Record<string, unknown> }>> {
   if (ids.length === 0) return [];
   // SQL text, not knex builders: read for every page of orders (order list, budget orders), where
   // building the statements cost more CPU than running them. Two statements: the orders, their parts.
@@ -215,13 +293,23 @@ async function buildOrderViews(executor: Executor, ids: string[]): Promise<Array
     const found = await readOrderRows(executor, ids.slice(i, i + ORDERS_PER_READ));
     if (found.length === 0) continue;
     rows.push(...found);
-    addPartsByOrder(parts, await readOrderParts(executor, found.map((r) => r.id)));
+    addPartsByOrder(
+      parts,
+      await readOrderParts(
+        executor,
+        found.map((r) => r.id),
+      ),
+    );
   }
   return rows.map((row) => ({ row, view: orderView(row, parts.get(row.id) ?? NO_PARTS) }));
 }
 
-function orderView(row: OrderReadRow, { lines, deliveries, transactions, documents }: OrderParts): Record<string, unknown> {
-  const precision = row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
+function orderView(
+  row: OrderReadRow,
+  { lines, deliveries, transactions, documents }: OrderParts,
+): Record<string, unknown> {
+  const precision =
+    row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
   const money = (minor: number | string) => fromMinor(minor, precision);
   const customer = readJson<Record<string, unknown>>(row.order_customer, {});
   return {
@@ -247,7 +335,10 @@ function orderView(row: OrderReadRow, { lines, deliveries, transactions, documen
     deliveries: deliveries.map((d) => ({
       id: d.id,
       stateMachineState: stateOf(d.state),
-      shippingMethod: { technicalName: d.shipping_method, name: SHIPPING_METHODS[d.shipping_method] ?? d.shipping_method },
+      shippingMethod: {
+        technicalName: d.shipping_method,
+        name: SHIPPING_METHODS[d.shipping_method] ?? d.shipping_method,
+      },
       shippingOrderAddress: readJson<Record<string, unknown> | null>(d.shipping_address, null),
     })),
     transactions: transactions.map((t) => ({
@@ -257,14 +348,24 @@ function orderView(row: OrderReadRow, { lines, deliveries, transactions, documen
       amount: money(t.amount),
     })),
     lineItems: lines.map((l) => lineItemView(l, precision)),
-    documents: documents.map((d) => ({ id: d.id, fileName: d.fileName, type: d.type, documentNumber: d.documentNumber, createdAt: d.createdAt })),
+    documents: documents.map((d) => ({
+      id: d.id,
+      fileName: d.fileName,
+      type: d.type,
+      documentNumber: d.documentNumber,
+      createdAt: d.createdAt,
+    })),
     customFields: readJson<Record<string, unknown>>(row.custom_fields, {}),
     placedBy: { type: row.placed_by_type, id: row.placed_by_id ?? null },
     salesChannelId: row.sales_channel_id,
   };
 }
 
-export async function getOrder(executor: Executor, id: string, kept?: OrderViewCache): Promise<Record<string, unknown> | null> {
+export async function getOrder(
+  executor: Executor,
+  id: string,
+  kept?: OrderViewCache,
+): Promise<Record<string, unknown> | null> {
   return (await getOrders(executor, [id], kept))[0] ?? null;
 }
 
@@ -285,11 +386,20 @@ export const ORDER_SEARCH_CRITERIA: CriteriaSpec = {
 };
 
 function placedByOnly(query: Knex.QueryBuilder, placedBy: PlacedBy | undefined, table = 'orders'): Knex.QueryBuilder {
-  return placedBy ? query.where(`${table}.placed_by_type`, placedBy.type).where(`${table}.placed_by_id`, placedBy.id) : query;
+  return placedBy
+    ? query.where(`${table}.placed_by_type`, placedBy.type).where(`${table}.placed_by_id`, placedBy.id)
+    : query;
 }
 
-export async function searchOrders(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<Record<string, unknown>>> {
-  const base = placedByOnly(executor('orders').whereIn('orders.customer_id', [...new Set(scope.customerIds)]), scope.placedBy);
+export async function searchOrders(
+  executor: Executor,
+  scope: OrderScope,
+  criteria: Criteria,
+): Promise<ResultPage<Record<string, unknown>>> {
+  const base = placedByOnly(
+    executor('orders').whereIn('orders.customer_id', [...new Set(scope.customerIds)]),
+    scope.placedBy,
+  );
   if (scope.latestPerCustomer) {
     base.whereNotExists((newer) => {
       newer
@@ -303,8 +413,15 @@ export async function searchOrders(executor: Executor, scope: OrderScope, criter
         });
     });
   }
-  const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) => qb.select('orders.id'));
-  const elements = page.rows.length ? await getOrders(executor, page.rows.map((r) => r.id)) : [];
+  const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) =>
+    qb.select('orders.id'),
+  );
+  const elements = page.rows.length
+    ? await getOrders(
+        executor,
+        page.rows.map((r) => r.id),
+      )
+    : [];
   return { total: page.total, page: page.page, limit: page.limit, elements };
 }
 
@@ -314,45 +431,82 @@ export async function orderBelongsTo(executor: Executor, orderId: string, custom
 
 const FIGURES_CHUNK = 500;
 
-export async function orderFiguresByCustomer(executor: Executor, customerIds: string[], period: { from?: string; to?: string } = {}): Promise<CustomerOrderFigures[]> {
+export async function orderFiguresByCustomer(
+  executor: Executor,
+  customerIds: string[],
+  period: { from?: string; to?: string } = {},
+): Promise<CustomerOrderFigures[]> {
   const unique = [...new Set(customerIds)];
   const figures: CustomerOrderFigures[] = [];
   for (let i = 0; i < unique.length; i += FIGURES_CHUNK) {
-    const query = executor('orders').whereIn('customer_id', unique.slice(i, i + FIGURES_CHUNK)).whereNot('state', 'cancelled');
+    const query = executor('orders')
+      .whereIn('customer_id', unique.slice(i, i + FIGURES_CHUNK))
+      .whereNot('state', 'cancelled');
     if (period.from) query.where('order_date', '>=', toDbTime(period.from));
     if (period.to) query.where('order_date', '<=', toDbTime(period.to));
     const rows: Array<Record<string, unknown>> = await query
       .groupBy('customer_id')
-      .select('customer_id', executor.raw('COUNT(*) as order_count'), executor.raw('SUM(net_total) as revenue'), executor.raw('MAX(order_date) as last_order'));
+      .select(
+        'customer_id',
+        executor.raw('COUNT(*) as order_count'),
+        executor.raw('SUM(net_total) as revenue'),
+        executor.raw('MAX(order_date) as last_order'),
+      );
     for (const row of rows)
-      figures.push({ customerId: row.customer_id as string, orderCount: readInt(row.order_count), netTotal: readInt(row.revenue), lastOrderDate: fromDbTime((row.last_order as string | null) ?? null) });
+      figures.push({
+        customerId: row.customer_id as string,
+        orderCount: readInt(row.order_count),
+        netTotal: readInt(row.revenue),
+        lastOrderDate: fromDbTime((row.last_order as string | null) ?? null),
+      });
   }
   return figures;
 }
 
 /** Sums every period in one pass over the customer's orders. */
-export async function orderFiguresByPeriod(executor: Executor, customerId: string, periods: Array<{ from: string; to: string }>): Promise<Array<{ orderCount: number; netTotal: number }>> {
+export async function orderFiguresByPeriod(
+  executor: Executor,
+  customerId: string,
+  periods: Array<{ from: string; to: string }>,
+): Promise<Array<{ orderCount: number; netTotal: number }>> {
   if (periods.length === 0) return [];
   const bounds = periods.map((p) => [toDbTime(p.from), toDbTime(p.to)] as const);
   const columns: Knex.Raw[] = [];
   bounds.forEach((range, i) => {
-    columns.push(executor.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN net_total ELSE 0 END) as r${i}`, range));
+    columns.push(
+      executor.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN net_total ELSE 0 END) as r${i}`, range),
+    );
     columns.push(executor.raw(`SUM(CASE WHEN order_date >= ? AND order_date < ? THEN 1 ELSE 0 END) as c${i}`, range));
   });
   const [row = {}]: Array<Record<string, unknown>> = await executor('orders')
     .where('customer_id', customerId)
     .whereNot('state', 'cancelled')
     .where('order_date', '>=', bounds.map(([from]) => from).sort()[0]!)
-    .where('order_date', '<', bounds.map(([, to]) => to).sort().at(-1)!)
+    .where(
+      'order_date',
+      '<',
+      bounds
+        .map(([, to]) => to)
+        .sort()
+        .at(-1)!,
+    )
     .select(columns);
   return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));
 }
 
-export async function latestOrderWithProduct(executor: Executor, input: { customerId: string; productId: string; placedBy?: PlacedBy }): Promise<{ orderId: string; lineItemId: string } | null> {
+export async function latestOrderWithProduct(
+  executor: Executor,
+  input: { customerId: string; productId: string; placedBy?: PlacedBy },
+): Promise<{ orderId: string; lineItemId: string } | null> {
   const query = executor('orders')
     .join('order_line_items as l', 'l.order_id', 'orders.id')
     .where('orders.customer_id', input.customerId)
     .where('l.product_id', input.productId);
-  const hit = await selectRow<{ id: string; line_id: string }>(placedByOnly(query, input.placedBy).orderBy('orders.order_date', 'desc').orderBy('orders.id', 'desc').first('orders.id', 'l.id as line_id'));
+  const hit = await selectRow<{ id: string; line_id: string }>(
+    placedByOnly(query, input.placedBy)
+      .orderBy('orders.order_date', 'desc')
+      .orderBy('orders.id', 'desc')
+      .first('orders.id', 'l.id as line_id'),
+  );
   return hit ? { orderId: hit.id, lineItemId: hit.line_id } : null;
 }

@@ -8,7 +8,13 @@ import { noContent, reply, type RouteInput } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
 import type { AdminRoute, Cart, StoreContext, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
-import { canonicalJson, requireCustomer, type CartService, type LineItemChange, type NewLineItem } from './cart-service.js';
+import {
+  canonicalJson,
+  requireCustomer,
+  type CartService,
+  type LineItemChange,
+  type NewLineItem,
+} from './cart-service.js';
 import type { CheckoutService } from './checkout-service.js';
 import { documents } from '../../host-kit/documents.js';
 import { getOrder, getOrders, ORDER_CRITERIA } from './order-repository.js';
@@ -29,7 +35,13 @@ const MAX_PAYLOAD_CHARS = 16000;
 /** A handler's input once the route's schemas have validated it (see schemas.ts). */
 type Input<B = unknown, P = unknown> = RouteInput<StoreContext, B, unknown, P>;
 interface AddLineItemsBody {
-  items: Array<{ type?: string; referencedId?: string; productId?: string; quantity: number; payload?: Record<string, unknown> }>;
+  items: Array<{
+    type?: string;
+    referencedId?: string;
+    productId?: string;
+    quantity: number;
+    payload?: Record<string, unknown>;
+  }>;
 }
 interface PlaceOrderBody {
   customerComment?: string | null;
@@ -45,13 +57,18 @@ interface PlaceOrderBody {
 function scopeOrders(ctx: StoreContext, query: Knex.QueryBuilder): Knex.QueryBuilder {
   const customer = requireCustomer(ctx);
   query.where('orders.customer_id', customer.id);
-  if (!ctx.can('orders.read-all')) query.where('orders.placed_by_type', ctx.actor.type).where('orders.placed_by_id', ctx.actor.id ?? '');
+  if (!ctx.can('orders.read-all'))
+    query.where('orders.placed_by_type', ctx.actor.type).where('orders.placed_by_id', ctx.actor.id ?? '');
   return query;
 }
 
 function checkPayloadSize(payload: unknown, pointer: string): void {
   if (payload !== undefined && canonicalJson(payload).length > MAX_PAYLOAD_CHARS)
-    throw Errors.badRequest('SUITE__PAYLOAD_TOO_LARGE', `A line item's payload may hold at most ${MAX_PAYLOAD_CHARS} characters of JSON.`, { pointer });
+    throw Errors.badRequest(
+      'SUITE__PAYLOAD_TOO_LARGE',
+      `A line item's payload may hold at most ${MAX_PAYLOAD_CHARS} characters of JSON.`,
+      { pointer },
+    );
 }
 
 const MONEY_FIELDS = new Set(['amountTotal', 'amountNet']);
@@ -61,7 +78,9 @@ function moneyFiltersToMinor(filters: Filter[] | undefined, precision: number): 
   const convert = (value: unknown): number => {
     const amount = typeof value === 'number' ? value : Number(value);
     if (typeof value === 'boolean' || value === null || value === '' || !Number.isFinite(amount))
-      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${String(value)}" is not an amount.`, { pointer: '/filter' });
+      throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${String(value)}" is not an amount.`, {
+        pointer: '/filter',
+      });
     return toMinor(amount, precision);
   };
   return filters?.map((filter): Filter => {
@@ -69,12 +88,25 @@ function moneyFiltersToMinor(filters: Filter[] | undefined, precision: number): 
     if (!MONEY_FIELDS.has(filter.field)) return filter;
     if (filter.type === 'equals') return { ...filter, value: convert(filter.value) };
     if (filter.type === 'equalsAny') return { ...filter, value: filter.value.map(convert) };
-    if (filter.type === 'range') return { ...filter, parameters: Object.fromEntries(Object.entries(filter.parameters).map(([key, value]) => [key, convert(value)])) };
-    throw Errors.badRequest('SUITE__INVALID_CRITERIA_VALUE', `"${filter.field}" can only be compared with equals, equalsAny or range.`, { pointer: '/filter' });
+    if (filter.type === 'range')
+      return {
+        ...filter,
+        parameters: Object.fromEntries(Object.entries(filter.parameters).map(([key, value]) => [key, convert(value)])),
+      };
+    throw Errors.badRequest(
+      'SUITE__INVALID_CRITERIA_VALUE',
+      `"${filter.field}" can only be compared with equals, equalsAny or range.`,
+      { pointer: '/filter' },
+    );
   });
 }
 
-export function checkoutRoutes(internals: HostInternals, carts: CartService, checkout: CheckoutService, orderViews: OrderViewCache): StoreRoute[] {
+export function checkoutRoutes(
+  internals: HostInternals,
+  carts: CartService,
+  checkout: CheckoutService,
+  orderViews: OrderViewCache,
+): StoreRoute[] {
   const { db } = internals;
 
   async function cartView(ctx: StoreContext, cart: Cart) {
@@ -102,7 +134,12 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
           },
         ];
       }),
-      price: { netPrice: money(priced.netTotal), totalPrice: money(priced.total), taxAmount: money(priced.taxTotal), currency: { isoCode: ctx.salesChannel.currencyIso } },
+      price: {
+        netPrice: money(priced.netTotal),
+        totalPrice: money(priced.total),
+        taxAmount: money(priced.taxTotal),
+        currency: { isoCode: ctx.salesChannel.currencyIso },
+      },
       errors: priced.unavailable.map((item) => ({
         code: 'SUITE__PRODUCT_NOT_AVAILABLE',
         detail: `"${item.label}" is no longer available; remove it to order.`,
@@ -121,7 +158,8 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       method: 'GET',
       path: '/checkout/cart',
       operationId: 'readCart',
-      summary: 'The caller\'s cart with priced lines (net) and totals; lines no longer available are listed under errors.',
+      summary:
+        "The caller's cart with priced lines (net) and totals; lines no longer available are listed under errors.",
       tags: cartTags,
       auth: 'login',
       permission: null,
@@ -143,10 +181,17 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       async handler({ ctx, body }: Input<AddLineItemsBody>) {
         const items: NewLineItem[] = body.items.map((item, index) => {
           if (item.referencedId && item.productId && item.referencedId !== item.productId)
-            throw Errors.badRequest('SUITE__INVALID_INPUT', 'referencedId and productId name different products.', { pointer: `/items/${index}/productId` });
+            throw Errors.badRequest('SUITE__INVALID_INPUT', 'referencedId and productId name different products.', {
+              pointer: `/items/${index}/productId`,
+            });
           checkPayloadSize(item.payload, `/items/${index}/payload`);
           const productId = item.productId ?? item.referencedId;
-          if (!productId) throw Errors.badRequest('SUITE__INVALID_INPUT', 'A line item names its product by productId or referencedId.', { pointer: `/items/${index}` });
+          if (!productId)
+            throw Errors.badRequest(
+              'SUITE__INVALID_INPUT',
+              'A line item names its product by productId or referencedId.',
+              { pointer: `/items/${index}` },
+            );
           return { type: item.type, productId, quantity: item.quantity, payload: item.payload };
         });
         const cart = await carts.addLineItems(ctx, items);
@@ -199,9 +244,10 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       method: 'POST',
       path: '/checkout/order',
       operationId: 'placeOrder',
-      summary: 'Orders the cart (payment by invoice unless `paymentMethod` names another of /payment-method). Send an Idempotency-Key header to make retries safe.',
+      summary:
+        'Orders the cart (payment by invoice unless `paymentMethod` names another of /payment-method). Send an Idempotency-Key header to make retries safe.',
       description:
-        'The cart is locked and re-read, re-checked for availability and stock, and passed to every checkout interceptor; the order, its invoice and the cart\'s ordered mark are written in one transaction. One cart yields at most one order.',
+        "The cart is locked and re-read, re-checked for availability and stock, and passed to every checkout interceptor; the order, its invoice and the cart's ordered mark are written in one transaction. One cart yields at most one order.",
       tags: orderTags,
       auth: 'login',
       permission: 'orders.create',
@@ -225,30 +271,57 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       method: 'POST',
       path: '/order',
       operationId: 'listOrders',
-      summary: 'The orders of the caller\'s customer (only their own without orders.read-all), newest first, searched by criteria.',
-      description: 'Answers `{"orders": {"total", "page", "limit", "elements"}}` like the shop platform\'s order route.',
+      summary:
+        "The orders of the caller's customer (only their own without orders.read-all), newest first, searched by criteria.",
+      description:
+        'Answers `{"orders": {"total", "page", "limit", "elements"}}` like the shop platform\'s order route.',
       tags: orderTags,
       auth: 'login',
       permission: 'orders.read',
-      schemas: { body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields), { cursor: CURSOR_PROPERTY }), responses: { 200: orderListSchema } },
+      schemas: {
+        body: criteriaSchema(Object.keys(ORDER_CRITERIA.fields), { cursor: CURSOR_PROPERTY }),
+        responses: { 200: orderListSchema },
+      },
       async handler({ ctx, body }: Input<Criteria>) {
-        const criteria: Criteria = { ...body, filter: moneyFiltersToMinor(body.filter, ctx.salesChannel.currencyPrecision) };
-        const page = await searchByCriteria<{ id: string }>(scopeOrders(ctx, db('orders')), criteria, ORDER_CRITERIA, (qb) => qb.select('orders.id'));
-        const elements = await getOrders(db, page.rows.map((row) => row.id), orderViews);
-        return { orders: { total: page.total, page: page.page, limit: page.limit, elements, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) } };
+        const criteria: Criteria = {
+          ...body,
+          filter: moneyFiltersToMinor(body.filter, ctx.salesChannel.currencyPrecision),
+        };
+        const page = await searchByCriteria<{ id: string }>(
+          scopeOrders(ctx, db('orders')),
+          criteria,
+          ORDER_CRITERIA,
+          (qb) => qb.select('orders.id'),
+        );
+        const elements = await getOrders(
+          db,
+          page.rows.map((row) => row.id),
+          orderViews,
+        );
+        return {
+          orders: {
+            total: page.total,
+            page: page.page,
+            limit: page.limit,
+            elements,
+            ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+          },
+        };
       },
     },
     {
       method: 'GET',
       path: '/order/{orderId}',
       operationId: 'readOrder',
-      summary: 'One order of the caller\'s customer.',
+      summary: "One order of the caller's customer.",
       tags: orderTags,
       auth: 'login',
       permission: 'orders.read',
       schemas: { params: pathParams('orderId'), responses: { 200: orderSchema } },
       async handler({ ctx, params }: Input<unknown, { orderId: string }>) {
-        const owned = await selectRow<{ id: string }>(scopeOrders(ctx, db('orders')).where('orders.id', params.orderId).first('orders.id'));
+        const owned = await selectRow<{ id: string }>(
+          scopeOrders(ctx, db('orders')).where('orders.id', params.orderId).first('orders.id'),
+        );
         const order = owned ? await getOrder(db, params.orderId, orderViews) : null;
         if (!order) throw Errors.notFound('Order', params.orderId);
         return order;
@@ -258,20 +331,28 @@ export function checkoutRoutes(internals: HostInternals, carts: CartService, che
       method: 'GET',
       path: '/document/download/{documentId}',
       operationId: 'downloadDocument',
-      summary: 'Downloads a document (e.g. an order\'s invoice) of the caller\'s customer as PDF.',
+      summary: "Downloads a document (e.g. an order's invoice) of the caller's customer as PDF.",
       tags: orderTags,
       auth: 'login',
       permission: 'orders.read',
-      schemas: { params: pathParams('documentId'), responses: { 200: { contentType: 'application/pdf', description: 'The PDF document' } } },
+      schemas: {
+        params: pathParams('documentId'),
+        responses: { 200: { contentType: 'application/pdf', description: 'The PDF document' } },
+      },
       async handler({ ctx, params }: Input<unknown, { documentId: string }>) {
         const customer = requireCustomer(ctx);
         const document = await documents.get(db, params.documentId);
         const readable =
-          document?.customerId === customer.id && (!document.orderId || (await scopeOrders(ctx, db('orders')).where('orders.id', document.orderId).first('orders.id')));
+          document?.customerId === customer.id &&
+          (!document.orderId ||
+            (await scopeOrders(ctx, db('orders')).where('orders.id', document.orderId).first('orders.id')));
         if (!document || !readable) throw Errors.notFound('Document', params.documentId);
         return reply(200, document.content, {
           contentType: document.mimeType,
-          headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
+          headers: {
+            'Content-Disposition': `attachment; filename="${document.fileName}"`,
+            'Cache-Control': 'private, no-store',
+          },
         });
       },
     },
@@ -285,18 +366,42 @@ export function orderAdminRoutes(checkout: CheckoutService): AdminRoute[] {
       method: 'POST',
       path: '/_action/order/{orderId}/state/cancel',
       operationId: 'cancelOrder',
-      summary: 'Cancels a placed order: its stock goes back, and what the plugins took for it (budget usage, event seats) is released, in one transaction.',
+      summary:
+        'Cancels a placed order: its stock goes back, and what the plugins took for it (budget usage, event seats) is released, in one transaction.',
       tags: ['Admin: Orders'],
       auth: 'admin',
       permission: null,
       schemas: {
         params: pathParams('orderId'),
         body: emptyBody,
-        responses: { 200: objectSchema({ data: objectSchema({ id: { type: 'string' }, type: { const: 'order' }, attributes: objectSchema({ orderNumber: { type: 'string' }, state: { type: 'string' } }, ['orderNumber', 'state']) }, ['id', 'type', 'attributes']) }, ['data']) },
+        responses: {
+          200: objectSchema(
+            {
+              data: objectSchema(
+                {
+                  id: { type: 'string' },
+                  type: { const: 'order' },
+                  attributes: objectSchema({ orderNumber: { type: 'string' }, state: { type: 'string' } }, [
+                    'orderNumber',
+                    'state',
+                  ]),
+                },
+                ['id', 'type', 'attributes'],
+              ),
+            },
+            ['data'],
+          ),
+        },
       },
       async handler({ params }: { params: { orderId: string } }) {
         const cancelled = await checkout.cancelOrder(params.orderId);
-        return { data: { id: cancelled.id, type: 'order', attributes: { orderNumber: cancelled.orderNumber, state: cancelled.state } } };
+        return {
+          data: {
+            id: cancelled.id,
+            type: 'order',
+            attributes: { orderNumber: cancelled.orderNumber, state: cancelled.state },
+          },
+        };
       },
     },
   ];

@@ -47,7 +47,10 @@ export const updateLineItemsBody = objectSchema(
   ['items'],
 );
 
-export const removeLineItemsBody = objectSchema({ ids: { type: 'array', minItems: 1, maxItems: CART_LIMITS.maxLines, uniqueItems: true, items: idParam } }, ['ids']);
+export const removeLineItemsBody = objectSchema(
+  { ids: { type: 'array', minItems: 1, maxItems: CART_LIMITS.maxLines, uniqueItems: true, items: idParam } },
+  ['ids'],
+);
 
 export const cartSchema = objectSchema(
   {
@@ -65,15 +68,31 @@ export const cartSchema = objectSchema(
           quantity: { type: 'integer', minimum: 1 },
           payload: looseObject,
           position: { type: 'integer' },
-          price: objectSchema({ unitPrice: amount, totalPrice: amount, taxRate: amount }, ['unitPrice', 'totalPrice', 'taxRate']),
+          price: objectSchema({ unitPrice: amount, totalPrice: amount, taxRate: amount }, [
+            'unitPrice',
+            'totalPrice',
+            'taxRate',
+          ]),
         },
         ['id', 'type', 'productId', 'label', 'quantity', 'payload', 'price'],
       ),
     },
-    price: objectSchema({ netPrice: amount, totalPrice: amount, taxAmount: amount, currency: objectSchema({ isoCode: text }, ['isoCode']) }, ['netPrice', 'totalPrice', 'taxAmount']),
+    price: objectSchema(
+      {
+        netPrice: amount,
+        totalPrice: amount,
+        taxAmount: amount,
+        currency: objectSchema({ isoCode: text }, ['isoCode']),
+      },
+      ['netPrice', 'totalPrice', 'taxAmount'],
+    ),
     errors: {
       type: 'array',
-      items: objectSchema({ code: text, detail: text, lineItemId: text, productId: nullableText, label: text }, ['code', 'detail', 'lineItemId']),
+      items: objectSchema({ code: text, detail: text, lineItemId: text, productId: nullableText, label: text }, [
+        'code',
+        'detail',
+        'lineItemId',
+      ]),
     },
   },
   ['token', 'lineItems', 'price', 'errors'],
@@ -101,28 +120,50 @@ export const orderSchema = objectSchema(
     billingAddress: address,
     shippingAddress: address,
     orderCustomer: objectSchema(
-      { customerId: text, customerNumber: nullableText, email: nullableText, firstName: nullableText, lastName: nullableText, company: nullableText },
+      {
+        customerId: text,
+        customerNumber: nullableText,
+        email: nullableText,
+        firstName: nullableText,
+        lastName: nullableText,
+        company: nullableText,
+      },
       ['customerId', 'email', 'firstName', 'lastName', 'company'],
     ),
     customerComment: nullableText,
     deliveries: {
       type: 'array',
       items: objectSchema(
-        { id: text, stateMachineState: state, shippingMethod: objectSchema({ technicalName: text, name: text }), shippingOrderAddress: address },
+        {
+          id: text,
+          stateMachineState: state,
+          shippingMethod: objectSchema({ technicalName: text, name: text }),
+          shippingOrderAddress: address,
+        },
         ['id', 'stateMachineState', 'shippingMethod', 'shippingOrderAddress'],
       ),
     },
     transactions: {
       type: 'array',
       items: objectSchema(
-        { id: text, stateMachineState: state, paymentMethod: objectSchema({ technicalName: text, name: text }), amount },
+        {
+          id: text,
+          stateMachineState: state,
+          paymentMethod: objectSchema({ technicalName: text, name: text }),
+          amount,
+        },
         ['id', 'stateMachineState', 'paymentMethod', 'amount'],
       ),
     },
     lineItems: { type: 'array', items: lineItemViewSchema },
     documents: {
       type: 'array',
-      items: objectSchema({ id: text, fileName: text, type: text, documentNumber: text, createdAt: dateTimeSchema }, ['id', 'fileName', 'type', 'documentNumber']),
+      items: objectSchema({ id: text, fileName: text, type: text, documentNumber: text, createdAt: dateTimeSchema }, [
+        'id',
+        'fileName',
+        'type',
+        'documentNumber',
+      ]),
     },
     customFields: looseObject,
     placedBy: objectSchema({ type: text, id: nullableText }, ['type', 'id']),
@@ -156,7 +197,10 @@ export const orderListSchema = objectSchema(
         page: { type: 'integer' },
         limit: { type: 'integer' },
         elements: { type: 'array', items: orderSchema },
-        nextCursor: { type: ['string', 'null'], description: 'Only when the request gave a `cursor`: the next page\'s, null on the last page.' },
+        nextCursor: {
+          type: ['string', 'null'],
+          description: "Only when the request gave a `cursor`: the next page's, null on the last page.",
+        },
       },
       ['total', 'elements'],
     ),

@@ -23,15 +23,22 @@ const SESSION_COOKIE = 'suite-admin-session';
 const NOTICE_COOKIE = 'suite-admin-notice';
 const SESSION_TTL_SECONDS = 8 * 3600;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const LOGIN_RATE_LIMIT = { name: 'admin-console-login', limit: 10, windowSeconds: 60, by: ['ip', 'body.username'] as Array<'ip' | `body.${string}`> };
+const LOGIN_RATE_LIMIT = {
+  name: 'admin-console-login',
+  limit: 10,
+  windowSeconds: 60,
+  by: ['ip', 'body.username'] as Array<'ip' | `body.${string}`>,
+};
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
 const CSRF_REFUSED = 'The form has expired or did not come from this console. Go back, reload the page and try again.';
-const READ_ONLY_REFUSED = 'Your operator role is read-only: you can look at every page, but changes are refused. Ask a managing operator to make this change.';
+const READ_ONLY_REFUSED =
+  'Your operator role is read-only: you can look at every page, but changes are refused. Ask a managing operator to make this change.';
 
 export interface ConsoleModule extends Required<Pick<HostRuntime, 'console'>> {
   router: Router;
@@ -47,11 +54,22 @@ type PageResult = Awaited<ReturnType<ConsolePage['handler']>>;
 
 /** Only console paths: "/b2b-admin…", never "//evil.test". */
 function consoleRedirect(value: unknown): string {
-  return typeof value === 'string' && value.startsWith(CONSOLE_PATH) && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length <= 2000 ? value : CONSOLE_PATH;
+  return typeof value === 'string' &&
+    value.startsWith(CONSOLE_PATH) &&
+    /^\/(?![/\\])[^\s\\]*$/.test(value) &&
+    value.length <= 2000
+    ? value
+    : CONSOLE_PATH;
 }
 
 function cookieOptions(req: Request, maxAgeSeconds?: number) {
-  return { httpOnly: true, sameSite: 'strict' as const, secure: req.secure, path: CONSOLE_PATH, ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}) };
+  return {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: req.secure,
+    path: CONSOLE_PATH,
+    ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}),
+  };
 }
 
 function requestIdOf(req: Request): string {
@@ -71,7 +89,9 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
     const token = engine.escapeExpression(options.data?.root?.csrfToken ?? '');
     return new engine.SafeString(`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`);
   });
-  engine.registerHelper('formatNumber', (value: unknown) => (typeof value === 'number' ? new Intl.NumberFormat('en-GB').format(value) : ''));
+  engine.registerHelper('formatNumber', (value: unknown) =>
+    typeof value === 'number' ? new Intl.NumberFormat('en-GB').format(value) : '',
+  );
   engine.registerHelper('formatDateTime', (value: unknown) => {
     const date = new Date(String(value));
     if (value === null || value === undefined || Number.isNaN(date.getTime())) return '';
@@ -85,14 +105,22 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
   let routeIndex = new Map<string, AnyRoute>();
 
   function routeById(operationId: string): AnyRoute | undefined {
-    if (routeIndex.size !== internals.adminApi.routes.length) routeIndex = new Map(internals.adminApi.routes.map((route) => [route.operationId, route]));
+    if (routeIndex.size !== internals.adminApi.routes.length)
+      routeIndex = new Map(internals.adminApi.routes.map((route) => [route.operationId, route]));
     return routeIndex.get(operationId);
   }
 
   async function sessionOf(req: Request): Promise<Session | null> {
     const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
     if (typeof token !== 'string' || !TOKEN.test(token)) return null;
-    const row = await selectRow<{ id: string; csrf_token: string; user_id: string; username: string; active: unknown; read_only: unknown }>(
+    const row = await selectRow<{
+      id: string;
+      csrf_token: string;
+      user_id: string;
+      username: string;
+      active: unknown;
+      read_only: unknown;
+    }>(
       db('admin_console_sessions as s')
         .join('admin_users as u', 'u.id', 's.admin_user_id')
         .where('s.token_hash', hashSecret(token))
@@ -103,7 +131,16 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
     const requestId = requestIdOf(req);
     const ip = req.ip ?? 'unknown';
     const adminCtx: AdminContext = { requestId, ip, principalType: 'user', principalId: row.user_id };
-    return { id: row.id, csrfToken: row.csrf_token, ctx: { requestId, ip, operator: { id: row.user_id, username: row.username, readOnly: readBool(row.read_only) }, admin: adminCtx } };
+    return {
+      id: row.id,
+      csrfToken: row.csrf_token,
+      ctx: {
+        requestId,
+        ip,
+        operator: { id: row.user_id, username: row.username, readOnly: readBool(row.read_only) },
+        admin: adminCtx,
+      },
+    };
   }
 
   function menuFor(path: string) {
@@ -112,12 +149,22 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       .sort((a, b) => a.menu!.position - b.menu!.position)
       .map((page) => {
         const href = `${CONSOLE_PATH}${page.path === '/' ? '' : page.path}`;
-        const current = page.path === '/' ? path === CONSOLE_PATH || path === `${CONSOLE_PATH}/` : path === href || path.startsWith(`${href}/`);
+        const current =
+          page.path === '/'
+            ? path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`
+            : path === href || path.startsWith(`${href}/`);
         return { label: page.menu!.label, href, current };
       });
   }
 
-  function render(req: Request, res: Response, session: Session | null, template: string, data: Record<string, unknown>, status = 200): void {
+  function render(
+    req: Request,
+    res: Response,
+    session: Session | null,
+    template: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): void {
     const notice = (req.cookies as Record<string, unknown> | undefined)?.[NOTICE_COOKIE];
     if (typeof notice === 'string') res.clearCookie(NOTICE_COOKIE, cookieOptions(req));
     const globals = {
@@ -128,10 +175,21 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       notice: typeof notice === 'string' && status < 400 ? notice.slice(0, 300) : null,
       currentPath: req.originalUrl,
     };
-    res.status(status).set(SECURITY_HEADERS).type('html').send(views.render(template, { ...data, ...globals }));
+    res
+      .status(status)
+      .set(SECURITY_HEADERS)
+      .type('html')
+      .send(views.render(template, { ...data, ...globals }));
   }
 
-  function renderError(req: Request, res: Response, session: Session | null, status: number, title: string, message: string): void {
+  function renderError(
+    req: Request,
+    res: Response,
+    session: Session | null,
+    status: number,
+    title: string,
+    message: string,
+  ): void {
     try {
       render(req, res, session, 'error', { title, message, status }, status);
     } catch (error) {
@@ -181,9 +239,11 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       const redirect = consoleRedirect(form.redirect);
       const username = typeof form.username === 'string' ? form.username.trim() : '';
       const password = typeof form.password === 'string' ? form.password : '';
-      const again = (status: number, error: string) => render(req, res, null, 'login', { title: 'Log in', redirect, username, error }, status);
+      const again = (status: number, error: string) =>
+        render(req, res, null, 'login', { title: 'Log in', redirect, username, error }, status);
       if (!csrfValid(req)) return renderError(req, res, null, 403, 'Not allowed', CSRF_REFUSED);
-      if (username.length < 1 || username.length > 255 || password.length < 1 || password.length > 1024) return again(400, 'Enter your user name and password.');
+      if (username.length < 1 || username.length > 255 || password.length < 1 || password.length > 1024)
+        return again(400, 'Enter your user name and password.');
       try {
         await enforceRateLimits(internals.rateLimiter, [LOGIN_RATE_LIMIT], { ip: req.ip ?? 'unknown', body: form });
       } catch (error) {
@@ -193,13 +253,18 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
         }
         throw error;
       }
-      const user = await selectRow<{ id: string; password_hash: string; active: unknown }>(db('admin_users').where({ username }).first('id', 'password_hash', 'active'));
+      const user = await selectRow<{ id: string; password_hash: string; active: unknown }>(
+        db('admin_users').where({ username }).first('id', 'password_hash', 'active'),
+      );
       if (!user) await burnPasswordTime(password);
       const valid = user !== undefined && readBool(user.active) && (await verifyPassword(password, user.password_hash));
       if (!valid) return again(401, 'The user name or password is wrong.');
       const token = newSecret(32);
       const now = new Date();
-      await db('admin_console_sessions').where('admin_user_id', user.id).where('expires_at', '<=', toDbTime(now)).delete();
+      await db('admin_console_sessions')
+        .where('admin_user_id', user.id)
+        .where('expires_at', '<=', toDbTime(now))
+        .delete();
       await db('admin_console_sessions').insert({
         id: newId(),
         token_hash: hashSecret(token),
@@ -221,7 +286,8 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       const session = await sessionOf(req);
       if (!session) return toLogin(req, res);
       identify(res, session);
-      if ((req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] !== session.csrfToken) return renderError(req, res, session, 403, 'Not allowed', CSRF_REFUSED);
+      if ((req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] !== session.csrfToken)
+        return renderError(req, res, session, 403, 'Not allowed', CSRF_REFUSED);
       await db('admin_console_sessions').where({ id: session.id }).delete();
       res.clearCookie(SESSION_COOKIE, cookieOptions(req));
       res.redirect(303, `${CONSOLE_PATH}/login`);
@@ -231,7 +297,12 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
   const pageRouter = express.Router();
 
   function mount(page: ConsolePage): void {
-    if (typeof page.path !== 'string' || !page.path.startsWith('/') || page.path.startsWith('/login') || page.path.startsWith('/logout'))
+    if (
+      typeof page.path !== 'string' ||
+      !page.path.startsWith('/') ||
+      page.path.startsWith('/login') ||
+      page.path.startsWith('/logout')
+    )
       throw new Error(`console page path "${page.path}" must start with / and not be /login or /logout`);
     const method = page.method ?? 'GET';
     const changes = method === 'POST' && page.changes !== false;
@@ -242,16 +313,28 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       identify(res, session);
       res.locals.consoleSession = session;
       const posted = method === 'POST' ? ((req.body as Record<string, unknown> | undefined) ?? {}) : {};
-      if (method === 'POST' && posted[CSRF_FIELD] !== session.csrfToken) throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
-      if (changes && session.ctx.operator.readOnly) throw Errors.forbidden(READ_ONLY_REFUSED, 'SUITE__CONSOLE_READ_ONLY');
+      if (method === 'POST' && posted[CSRF_FIELD] !== session.csrfToken)
+        throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
+      if (changes && session.ctx.operator.readOnly)
+        throw Errors.forbidden(READ_ONLY_REFUSED, 'SUITE__CONSOLE_READ_ONLY');
       const { [CSRF_FIELD]: _csrf, ...form } = posted;
-      const result: PageResult = await page.handler({ ctx: session.ctx, params: { ...(req.params as Record<string, string>) }, query: { ...(req.query as Record<string, unknown>) }, form });
+      const result: PageResult = await page.handler({
+        ctx: session.ctx,
+        params: { ...(req.params as Record<string, string>) },
+        query: { ...(req.query as Record<string, unknown>) },
+        form,
+      });
       if ('redirect' in result) {
         if (result.notice) res.cookie(NOTICE_COOKIE, result.notice.slice(0, 300), cookieOptions(req, 60));
         return res.redirect(method === 'POST' ? 303 : 302, consoleRedirect(result.redirect));
       }
       if ('file' in result) {
-        res.status(200).set(SECURITY_HEADERS).attachment(result.file.fileName).type(result.file.contentType).send(result.file.content);
+        res
+          .status(200)
+          .set(SECURITY_HEADERS)
+          .attachment(result.file.fileName)
+          .type(result.file.contentType)
+          .send(result.file.content);
         return;
       }
       render(req, res, session, result.template, result.data, result.status ?? 200);
@@ -268,7 +351,14 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       const session = await sessionOf(req);
       if (!session) return toLogin(req, res);
       identify(res, session);
-      renderError(req, res, session, 404, 'Page not found', 'The console has no such page. Use the menu to find your way.');
+      renderError(
+        req,
+        res,
+        session,
+        404,
+        'Page not found',
+        'The console has no such page. Use the menu to find your way.',
+      );
     }),
   );
   router.use(CONSOLE_PATH, (error: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -276,15 +366,38 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
     const session = (res.locals.consoleSession as Session | undefined) ?? null;
     const requestId = requestIdOf(req);
     const dbFault = error instanceof AppError ? null : dbErrorAsAppError(error);
-    if (dbFault) return renderError(req, res, session, dbFault.status, 'Something is not right', `${dbFault.message} (request ${requestId})`);
+    if (dbFault)
+      return renderError(
+        req,
+        res,
+        session,
+        dbFault.status,
+        'Something is not right',
+        `${dbFault.message} (request ${requestId})`,
+      );
     if (error instanceof AppError) {
-      const title = error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Something is not right';
+      const title =
+        error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Something is not right';
       return renderError(req, res, session, error.status, title, error.message);
     }
     const clientStatus = (error as { status?: unknown } | null)?.status;
     if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500)
-      return renderError(req, res, session, clientStatus, 'Something is not right', 'The request could not be understood.');
-    log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error), requestId, path: req.path }, 'console error');
+      return renderError(
+        req,
+        res,
+        session,
+        clientStatus,
+        'Something is not right',
+        'The request could not be understood.',
+      );
+    log.error(
+      {
+        err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+        requestId,
+        path: req.path,
+      },
+      'console error',
+    );
     renderError(req, res, session, 500, 'Something went wrong', `The page could not be shown (request ${requestId}).`);
   });
 
@@ -294,18 +407,37 @@ export function createConsoleModule(internals: HostInternals): ConsoleModule {
       basePath: CONSOLE_PATH,
       page: mount,
       has: (operationId) => routeById(operationId) !== undefined,
-      async call<T>(ctx: ConsoleContext, operationId: string, input: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } = {}) {
+      async call<T>(
+        ctx: ConsoleContext,
+        operationId: string,
+        input: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } = {},
+      ) {
         const route = routeById(operationId);
         if (!route) throw new Error(`the Admin API has no route "${operationId}"`);
         const outcome = await runRoute<AdminContext>(
           route,
-          { name: admin.name, actorsByAuth: admin.actorsByAuth, authenticate: () => Promise.reject(new Error('an in-process call brings its context')), principal: (known) => admin.principal(known) },
-          { params: input.params ?? {}, query: input.query ?? {}, body: input.body ?? {}, header: () => undefined, ip: ctx.ip, requestId: ctx.requestId },
+          {
+            name: admin.name,
+            actorsByAuth: admin.actorsByAuth,
+            authenticate: () => Promise.reject(new Error('an in-process call brings its context')),
+            principal: (known) => admin.principal(known),
+          },
+          {
+            params: input.params ?? {},
+            query: input.query ?? {},
+            body: input.body ?? {},
+            header: () => undefined,
+            ip: ctx.ip,
+            requestId: ctx.requestId,
+          },
           { validateResponses: internals.config.validateResponses },
           { ctx: ctx.admin },
         );
         if (route.method !== 'GET')
-          log.info({ requestId: ctx.requestId, operator: ctx.operator.username, operationId, status: outcome.status }, 'console change');
+          log.info(
+            { requestId: ctx.requestId, operator: ctx.operator.username, operationId, status: outcome.status },
+            'console change',
+          );
         return { status: outcome.status, body: outcome.body as T };
       },
     },

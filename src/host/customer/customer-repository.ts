@@ -10,11 +10,32 @@ import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 export { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 
 /** The customer columns a CustomerRef is built from (sessions read just these, src/host/auth/sessions.ts). */
-export const CUSTOMER_REF_COLUMNS = ['id', 'sales_channel_id', 'customer_number', 'email', 'first_name', 'last_name', 'company', 'group_id', 'tags', 'active'] as const;
+export const CUSTOMER_REF_COLUMNS = [
+  'id',
+  'sales_channel_id',
+  'customer_number',
+  'email',
+  'first_name',
+  'last_name',
+  'company',
+  'group_id',
+  'tags',
+  'active',
+] as const;
 export type CustomerRefRow = Pick<CustomerRow, (typeof CUSTOMER_REF_COLUMNS)[number]>;
 
 /** The sales channel columns a SalesChannel is built from, with the access key and active flag a request checks. */
-export const SALES_CHANNEL_COLUMNS = ['id', 'name', 'access_key', 'currency_iso', 'currency_precision', 'language_code', 'time_zone', 'domains', 'active'] as const;
+export const SALES_CHANNEL_COLUMNS = [
+  'id',
+  'name',
+  'access_key',
+  'currency_iso',
+  'currency_precision',
+  'language_code',
+  'time_zone',
+  'domains',
+  'active',
+] as const;
 export type SalesChannelRefRow = Pick<SalesChannelRow, (typeof SALES_CHANNEL_COLUMNS)[number]>;
 
 export function toCustomerRef(row: CustomerRefRow): CustomerRef {
@@ -54,7 +75,8 @@ export async function getCustomers(executor: Executor, ids: string[]): Promise<C
   if (wanted.length === 0) return [];
   const byId = new Map<string, CustomerRef>();
   for (let i = 0; i < wanted.length; i += 500) {
-    for (const row of await executor<CustomerRow>('customers').whereIn('id', wanted.slice(i, i + 500))) byId.set(row.id, toCustomerRef(row));
+    for (const row of await executor<CustomerRow>('customers').whereIn('id', wanted.slice(i, i + 500)))
+      byId.set(row.id, toCustomerRef(row));
   }
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -65,7 +87,8 @@ const LOOKUP_CHUNK = 500;
 async function rowsWhereIn<Row>(executor: Executor, table: string, column: string, values: string[]): Promise<Row[]> {
   const unique = [...new Set(values)];
   const rows: Row[] = [];
-  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) rows.push(...(await selectRows<Row>(executor(table).whereIn(column, unique.slice(i, i + LOOKUP_CHUNK)))));
+  for (let i = 0; i < unique.length; i += LOOKUP_CHUNK)
+    rows.push(...(await selectRows<Row>(executor(table).whereIn(column, unique.slice(i, i + LOOKUP_CHUNK)))));
   return rows;
 }
 
@@ -73,21 +96,37 @@ export async function getCustomersByNumbers(executor: Executor, customerNumbers:
   return (await rowsWhereIn<CustomerRow>(executor, 'customers', 'customer_number', customerNumbers)).map(toCustomerRef);
 }
 
-export async function searchCustomers(executor: Executor, scope: CustomerScope, criteria: Criteria): Promise<ResultPage<CustomerRef>> {
+export async function searchCustomers(
+  executor: Executor,
+  scope: CustomerScope,
+  criteria: Criteria,
+): Promise<ResultPage<CustomerRef>> {
   const base = executor('customers').whereIn('customers.id', [...new Set(scope.ids)]);
   if (scope.salesChannelId) base.where('customers.sales_channel_id', scope.salesChannelId);
   if (scope.activeOnly) base.where('customers.active', true);
-  const page = await searchByCriteria<CustomerRow>(base, criteria, CUSTOMER_SEARCH_CRITERIA, (qb) => qb.select('customers.*'));
+  const page = await searchByCriteria<CustomerRow>(base, criteria, CUSTOMER_SEARCH_CRITERIA, (qb) =>
+    qb.select('customers.*'),
+  );
   return { total: page.total, page: page.page, limit: page.limit, elements: page.rows.map(toCustomerRef) };
 }
 
-export async function defaultAddressIds(executor: Executor, customerId: string): Promise<{ billing: string | null; shipping: string | null }> {
-  const row = await executor<CustomerRow>('customers').where({ id: customerId }).first('default_billing_address_id', 'default_shipping_address_id');
+export async function defaultAddressIds(
+  executor: Executor,
+  customerId: string,
+): Promise<{ billing: string | null; shipping: string | null }> {
+  const row = await executor<CustomerRow>('customers')
+    .where({ id: customerId })
+    .first('default_billing_address_id', 'default_shipping_address_id');
   return { billing: row?.default_billing_address_id ?? null, shipping: row?.default_shipping_address_id ?? null };
 }
 
 export async function getCustomerGroups(executor: Executor, ids: string[]): Promise<CustomerGroupRef[]> {
-  const byId = new Map((await rowsWhereIn<CustomerGroupRow>(executor, 'customer_groups', 'id', ids)).map((row) => [row.id, { id: row.id, name: row.name }]));
+  const byId = new Map(
+    (await rowsWhereIn<CustomerGroupRow>(executor, 'customer_groups', 'id', ids)).map((row) => [
+      row.id,
+      { id: row.id, name: row.name },
+    ]),
+  );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -106,7 +145,17 @@ export async function nextCustomerNumber(executor: Executor): Promise<string> {
 
 export async function insertCustomer(
   executor: Executor,
-  input: { salesChannelId: string; email: string; passwordHash: string | null; firstName: string; lastName: string; company?: string | null; groupId?: string | null; tags?: string[]; customerNumber?: string },
+  input: {
+    salesChannelId: string;
+    email: string;
+    passwordHash: string | null;
+    firstName: string;
+    lastName: string;
+    company?: string | null;
+    groupId?: string | null;
+    tags?: string[];
+    customerNumber?: string;
+  },
 ): Promise<CustomerRef> {
   const id = newId();
   await executor('customers').insert({
@@ -140,6 +189,9 @@ export function toAddress(row: AddressRow): Record<string, unknown> & { id: stri
 }
 
 export async function listAddresses(executor: Executor, customerId: string) {
-  const rows = await executor<AddressRow>('customer_addresses').where({ customer_id: customerId }).orderBy('created_at').orderBy('id');
+  const rows = await executor<AddressRow>('customer_addresses')
+    .where({ customer_id: customerId })
+    .orderBy('created_at')
+    .orderBy('id');
   return rows.map(toAddress);
 }

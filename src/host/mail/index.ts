@@ -5,7 +5,12 @@ import { getSalesChannel, toSalesChannel } from '../customer/customer-repository
 import { createMailOutbox, MAIL_SEND_INTERVAL_SECONDS, MAIL_SEND_JOB } from '../../lib/mail-outbox.js';
 import type { SalesChannelRow } from '../customer/rows.js';
 
-export { MAIL_MAX_ATTEMPTS, MAIL_SEND_INTERVAL_SECONDS, MAIL_SEND_JOB, registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
+export {
+  MAIL_MAX_ATTEMPTS,
+  MAIL_SEND_INTERVAL_SECONDS,
+  MAIL_SEND_JOB,
+  registerTemplatesFromFolder,
+} from '../../lib/mail-outbox.js';
 
 export interface MailModule extends Pick<HostRuntime, 'mail'> {
   /** Sends what is due in the outbox (the 'mail.send' job); returns how many mails were sent. */
@@ -43,6 +48,12 @@ export function createMailModule(internals: HostInternals): MailModule {
 
   return {
     sendQueued: outbox.sendQueued,
-    mail: { registerTemplate: outbox.registerTemplate, enqueue: outbox.enqueue, templateNames: outbox.templateNames, templateSource: outbox.templateSource, render: outbox.render },
+    mail: {
+      registerTemplate: outbox.registerTemplate,
+      enqueue: outbox.enqueue,
+      templateNames: outbox.templateNames,
+      templateSource: outbox.templateSource,
+      render: outbox.render,
+    },
   };
 }

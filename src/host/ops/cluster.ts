@@ -23,9 +23,12 @@ export function webConcurrency(env: NodeJS.ProcessEnv, databaseUrl: string): num
   const raw = env.WEB_CONCURRENCY;
   if (raw === undefined || raw === '') return sqlite ? 1 : availableParallelism();
   const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1) throw new Error(`WEB_CONCURRENCY must be a whole number of processes, 1 or more (got "${raw}")`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`WEB_CONCURRENCY must be a whole number of processes, 1 or more (got "${raw}")`);
   if (sqlite && count > 1) {
-    throw new Error(`WEB_CONCURRENCY=${count} needs MySQL/MariaDB: SQLite is single-process (set WEB_CONCURRENCY=1 or use a MariaDB DATABASE_URL)`);
+    throw new Error(
+      `WEB_CONCURRENCY=${count} needs MySQL/MariaDB: SQLite is single-process (set WEB_CONCURRENCY=1 or use a MariaDB DATABASE_URL)`,
+    );
   }
   return count;
 }
@@ -94,7 +97,12 @@ export function runClusterPrimary(options: ClusterOptions): void {
       // A process still starting when the signal came had no requests to finish: the signal just ends it.
       if (code !== 0 && wasListening) failedExits += 1;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
-        options.log.info({ failedExits }, failedExits === 0 ? 'cluster: all processes shut down cleanly' : 'cluster: some processes did not shut down cleanly');
+        options.log.info(
+          { failedExits },
+          failedExits === 0
+            ? 'cluster: all processes shut down cleanly'
+            : 'cluster: some processes did not shut down cleanly',
+        );
         exit(failedExits === 0 ? 0 : 1);
       }
       return;
@@ -108,7 +116,10 @@ export function runClusterPrimary(options: ClusterOptions): void {
     }
     crashesInARow = lived >= HEALTHY_AFTER_MS ? 1 : crashesInARow + 1;
     const delay = Math.min(backoff.max, backoff.first * 2 ** (crashesInARow - 1));
-    options.log.error({ pid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delay }, 'cluster: a web process died; restarting it');
+    options.log.error(
+      { pid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delay },
+      'cluster: a web process died; restarting it',
+    );
     setTimeout(() => {
       if (!stopping) void fork();
     }, delay).unref();
@@ -117,7 +128,10 @@ export function runClusterPrimary(options: ClusterOptions): void {
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    options.log.info({ signal, processes: Object.keys(cluster.workers ?? {}).length }, 'cluster: passing the signal on to every web process');
+    options.log.info(
+      { signal, processes: Object.keys(cluster.workers ?? {}).length },
+      'cluster: passing the signal on to every web process',
+    );
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     setTimeout(() => {
       options.log.error({ signal }, 'cluster: grace period over: killing the processes still running');

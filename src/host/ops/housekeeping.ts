@@ -18,17 +18,30 @@ export const IDEMPOTENCY_ABANDONED_SECONDS = 3600;
  */
 export async function purgeExpired(db: Db, now = new Date()): Promise<Record<string, number>> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  const rateLimitCounters = await db('rate_limit_counters').where('window_start', '<', nowSeconds - RATE_LIMIT_COUNTER_RETENTION_SECONDS).delete();
+  const rateLimitCounters = await db('rate_limit_counters')
+    .where('window_start', '<', nowSeconds - RATE_LIMIT_COUNTER_RETENTION_SECONDS)
+    .delete();
   const idempotencyKeys =
-    (await db('idempotency_keys').where('state', 'done').where('created_at', '<', toDbTime(addSeconds(now, -IDEMPOTENCY_REPLAY_WINDOW_SECONDS))).delete()) +
-    (await db('idempotency_keys').where('state', 'running').where('created_at', '<', toDbTime(addSeconds(now, -IDEMPOTENCY_ABANDONED_SECONDS))).delete());
+    (await db('idempotency_keys')
+      .where('state', 'done')
+      .where('created_at', '<', toDbTime(addSeconds(now, -IDEMPOTENCY_REPLAY_WINDOW_SECONDS)))
+      .delete()) +
+    (await db('idempotency_keys')
+      .where('state', 'running')
+      .where('created_at', '<', toDbTime(addSeconds(now, -IDEMPOTENCY_ABANDONED_SECONDS)))
+      .delete());
   const sessions = await db('sessions')
     .where((expired) => {
       expired.where('expires_at', '<', toDbTime(now)).orWhereNotNull('revoked_at');
     })
     .delete();
   const consoleSessions = await db('admin_console_sessions').where('expires_at', '<=', toDbTime(now)).delete();
-  return { rate_limit_counters: rateLimitCounters, idempotency_keys: idempotencyKeys, sessions, admin_console_sessions: consoleSessions };
+  return {
+    rate_limit_counters: rateLimitCounters,
+    idempotency_keys: idempotencyKeys,
+    sessions,
+    admin_console_sessions: consoleSessions,
+  };
 }
 
 /** The schedule: every 15 minutes on one process (schedules are claimed), logged when it deleted anything. */

@@ -41,13 +41,52 @@ export function createMetrics(db: Db, metricsToken: string | null): AppMetrics {
     registers: [registry],
   });
   const pool = () => (db.client as unknown as { pool?: TarnPool }).pool;
-  new Gauge({ name: 'suite_db_pool_connections_in_use', help: 'Database connections lent out by the pool', registers: [registry], collect() { this.set(pool()?.numUsed() ?? 0); } });
-  new Gauge({ name: 'suite_db_pool_connections_idle', help: 'Open database connections waiting in the pool', registers: [registry], collect() { this.set(pool()?.numFree() ?? 0); } });
-  new Gauge({ name: 'suite_db_pool_acquires_waiting', help: 'Requests waiting for a database connection', registers: [registry], collect() { this.set(pool()?.numPendingAcquires() ?? 0); } });
-  const databaseUp = new Gauge({ name: 'suite_database_up', help: '1 when the database answered this scrape within 1 s, else 0', registers: [registry] });
-  const jobs = new Gauge({ name: 'suite_jobs', help: 'Rows of the job queue by state (queued = depth, failed = gave up after all attempts)', labelNames: ['state'], registers: [registry] });
-  const jobsDue = new Gauge({ name: 'suite_job_queue_due', help: 'Queued jobs whose time has come (waiting for a worker)', registers: [registry] });
-  const outbox = new Gauge({ name: 'suite_mail_outbox', help: 'Rows of the mail outbox by state (queued + sending = depth)', labelNames: ['state'], registers: [registry] });
+  new Gauge({
+    name: 'suite_db_pool_connections_in_use',
+    help: 'Database connections lent out by the pool',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numUsed() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'suite_db_pool_connections_idle',
+    help: 'Open database connections waiting in the pool',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numFree() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'suite_db_pool_acquires_waiting',
+    help: 'Requests waiting for a database connection',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numPendingAcquires() ?? 0);
+    },
+  });
+  const databaseUp = new Gauge({
+    name: 'suite_database_up',
+    help: '1 when the database answered this scrape within 1 s, else 0',
+    registers: [registry],
+  });
+  const jobs = new Gauge({
+    name: 'suite_jobs',
+    help: 'Rows of the job queue by state (queued = depth, failed = gave up after all attempts)',
+    labelNames: ['state'],
+    registers: [registry],
+  });
+  const jobsDue = new Gauge({
+    name: 'suite_job_queue_due',
+    help: 'Queued jobs whose time has come (waiting for a worker)',
+    registers: [registry],
+  });
+  const outbox = new Gauge({
+    name: 'suite_mail_outbox',
+    help: 'Rows of the mail outbox by state (queued + sending = depth)',
+    labelNames: ['state'],
+    registers: [registry],
+  });
 
   async function refreshDatabaseGauges(): Promise<void> {
     try {
@@ -60,10 +99,12 @@ export function createMetrics(db: Db, metricsToken: string | null): AppMetrics {
         SCRAPE_DB_DEADLINE_MS,
       );
       for (const state of ['queued', 'running', 'done', 'failed']) jobs.set({ state }, 0);
-      for (const row of jobRows as Array<{ state: string; n: number | string }>) jobs.set({ state: row.state }, Number(row.n));
+      for (const row of jobRows as Array<{ state: string; n: number | string }>)
+        jobs.set({ state: row.state }, Number(row.n));
       jobsDue.set(Number(dueRow?.n ?? 0));
       for (const state of ['queued', 'sending', 'sent', 'failed']) outbox.set({ state }, 0);
-      for (const row of mailRows as Array<{ state: string; n: number | string }>) outbox.set({ state: row.state }, Number(row.n));
+      for (const row of mailRows as Array<{ state: string; n: number | string }>)
+        outbox.set({ state: row.state }, Number(row.n));
       databaseUp.set(1);
     } catch {
       databaseUp.set(0);
@@ -73,7 +114,10 @@ export function createMetrics(db: Db, metricsToken: string | null): AppMetrics {
   return {
     registry,
     observe(req: Request, res: Response, seconds: number) {
-      requestDuration.observe({ method: req.method, route: routePatternOf(req, res), status: String(res.statusCode) }, seconds);
+      requestDuration.observe(
+        { method: req.method, route: routePatternOf(req, res), status: String(res.statusCode) },
+        seconds,
+      );
     },
     async endpoint(req: Request, res: Response, next) {
       if (!metricsToken) return next();

@@ -15,7 +15,8 @@ export function routePatternOf(req: Request, res: Response): string {
   const declared = localsOf(res).routePattern;
   if (declared !== undefined) return declared;
   const route: unknown = req.route;
-  if (typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
+  if (typeof route === 'object' && route !== null && 'path' in route && typeof route.path === 'string')
+    return `${req.baseUrl}${route.path}`;
   return 'unmatched';
 }
 
@@ -67,7 +68,18 @@ export function requestLogger(log: PinoLogger, options: RequestObserverOptions =
       const level = status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
       if (!log.isLevelEnabled(level)) return;
       const operator = localsOf(res).operator;
-      log[level]({ requestId: id, method: req.method, route: routePatternOf(req, res), status, durationMs: Math.round(ms), actorType: actorTypeOf(res), ...(operator ? { operator } : {}) }, 'request');
+      log[level](
+        {
+          requestId: id,
+          method: req.method,
+          route: routePatternOf(req, res),
+          status,
+          durationMs: Math.round(ms),
+          actorType: actorTypeOf(res),
+          ...(operator ? { operator } : {}),
+        },
+        'request',
+      );
     };
     const onFinish = () => finish(true);
     const onClose = () => finish(false);

@@ -27,7 +27,10 @@ export function installGracefulShutdown(server: Server, options: GracefulShutdow
     stopping = true;
     const started = Date.now();
     options.health.startDraining();
-    options.log.info({ signal, readyDelayMs: options.readyDelayMs, graceMs: options.graceMs }, 'shutting down: readiness off, draining');
+    options.log.info(
+      { signal, readyDelayMs: options.readyDelayMs, graceMs: options.graceMs },
+      'shutting down: readiness off, draining',
+    );
     setTimeout(() => {
       options.log.error({ signal }, 'shutdown grace period over: exiting with requests still running');
       exit(1);

@@ -48,7 +48,12 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
   const plugin = <F extends AnyFunction>(fn: F): F => inZone('plugin', fn);
   /** Every function of a contract namespace, run in zone 'host'. */
   const host = <T extends object>(api: T): T =>
-    Object.fromEntries(Object.entries(api).map(([name, value]) => [name, typeof value === 'function' ? inZone('host', (value as AnyFunction).bind(api)) : value])) as T;
+    Object.fromEntries(
+      Object.entries(api).map(([name, value]) => [
+        name,
+        typeof value === 'function' ? inZone('host', (value as AnyFunction).bind(api)) : value,
+      ]),
+    ) as T;
   // Spelled out per namespace (no spread of `runtime`): a new namespace must be placed here, or this does not compile.
   return {
     contractVersion: runtime.contractVersion,
@@ -69,7 +74,8 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     catalog: {
       ...host(runtime.catalog),
       addVisibilityFilter: (filter) => runtime.catalog.addVisibilityFilter(plugin(filter)),
-      addProductExtension: (extension) => runtime.catalog.addProductExtension?.({ name: extension.name, load: plugin(extension.load.bind(extension)) }),
+      addProductExtension: (extension) =>
+        runtime.catalog.addProductExtension?.({ name: extension.name, load: plugin(extension.load.bind(extension)) }),
     },
     prices: {
       ...host(runtime.prices),
@@ -81,11 +87,16 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     },
     cart: {
       ...host(runtime.cart),
-      addLineItemProcessor: (processor) => runtime.cart.addLineItemProcessor({ name: processor.name, process: plugin(processor.process.bind(processor)) }),
+      addLineItemProcessor: (processor) =>
+        runtime.cart.addLineItemProcessor({ name: processor.name, process: plugin(processor.process.bind(processor)) }),
     },
     checkout: {
       ...host(runtime.checkout),
-      addInterceptor: (interceptor) => runtime.checkout.addInterceptor({ name: interceptor.name, intercept: plugin(interceptor.intercept.bind(interceptor)) }),
+      addInterceptor: (interceptor) =>
+        runtime.checkout.addInterceptor({
+          name: interceptor.name,
+          intercept: plugin(interceptor.intercept.bind(interceptor)),
+        }),
       onOrderPlaced: (hook) => runtime.checkout.onOrderPlaced(plugin(hook)),
       onOrderCancelled: (hook) => runtime.checkout.onOrderCancelled(plugin(hook)),
     },
@@ -101,7 +112,13 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     },
     events: { on: (event, handler) => runtime.events.on(event, plugin(handler)) },
     ...(runtime.console
-      ? { console: { ...host(runtime.console), basePath: runtime.console.basePath, page: (page) => runtime.console!.page({ ...page, handler: plugin(page.handler.bind(page)) }) } }
+      ? {
+          console: {
+            ...host(runtime.console),
+            basePath: runtime.console.basePath,
+            page: (page) => runtime.console!.page({ ...page, handler: plugin(page.handler.bind(page)) }),
+          },
+        }
       : {}),
     nextNumber: inZone('host', runtime.nextNumber.bind(runtime)),
   };

@@ -35,8 +35,13 @@ const ADDRESS_PERMISSION = 'orders.create';
 
 const documentPath = (orderId: string, documentId: string) => `${orderPath(orderId)}/documents/${documentId}`;
 
-const ORDER_NOTICES: Record<string, string> = { ordered: 'Thank you! Your order was placed. The confirmation is on its way by e-mail.' };
-const ADDRESS_NOTICES: Record<string, string> = { billing: 'Your default billing address was changed.', shipping: 'Your default shipping address was changed.' };
+const ORDER_NOTICES: Record<string, string> = {
+  ordered: 'Thank you! Your order was placed. The confirmation is on its way by e-mail.',
+};
+const ADDRESS_NOTICES: Record<string, string> = {
+  billing: 'Your default billing address was changed.',
+  shipping: 'Your default shipping address was changed.',
+};
 
 export function accountPages(kit: PageKit): StorefrontPage[] {
   const { db } = kit.internals;
@@ -46,16 +51,28 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
 
   async function ordersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 100_000) ?? 1;
-    const { orders } = await kit.call<{ orders: { total: number; elements: OrderView[] } }>(ctx, 'listOrders', { body: { page, limit: ORDERS_PAGE_SIZE } });
+    const { orders } = await kit.call<{ orders: { total: number; elements: OrderView[] } }>(ctx, 'listOrders', {
+      body: { page, limit: ORDERS_PAGE_SIZE },
+    });
     const pages = Math.max(1, Math.ceil(orders.total / ORDERS_PAGE_SIZE));
     return {
       template: 'account-orders',
       data: {
         title: 'Your orders',
-        orders: orders.elements.map((order) => ({ ...order, url: orderPath(order.id), itemCount: order.lineItems.reduce((sum, line) => sum + Number(line.quantity), 0) })),
+        orders: orders.elements.map((order) => ({
+          ...order,
+          url: orderPath(order.id),
+          itemCount: order.lineItems.reduce((sum, line) => sum + Number(line.quantity), 0),
+        })),
         total: orders.total,
         timeZone: timeZone(ctx),
-        paging: { page, pages, beyond: page > pages, previous: page > 1 ? `${ORDERS_PATH}?page=${Math.min(page - 1, pages)}` : null, next: page < pages ? `${ORDERS_PATH}?page=${page + 1}` : null },
+        paging: {
+          page,
+          pages,
+          beyond: page > pages,
+          previous: page > 1 ? `${ORDERS_PATH}?page=${Math.min(page - 1, pages)}` : null,
+          next: page < pages ? `${ORDERS_PATH}?page=${page + 1}` : null,
+        },
       },
     };
   }
@@ -93,15 +110,22 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
     const document = order.documents.find((candidate) => candidate.id === documentId);
     if (!document) throw Errors.notFound('Document', documentId);
     const file = await kit.call<Reply>(ctx, 'downloadDocument', { params: { documentId } });
-    return { file: { fileName: document.fileName, contentType: file.contentType ?? 'application/pdf', content: file.body as Buffer } };
+    return {
+      file: {
+        fileName: document.fileName,
+        contentType: file.contentType ?? 'application/pdf',
+        content: file.body as Buffer,
+      },
+    };
   }
 
   async function addressesPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const customer = requireCustomer(ctx);
     const list = await runtime().customers.addresses(db, customer.id);
-    const defaults = await selectRow<{ default_billing_address_id: string | null; default_shipping_address_id: string | null }>(
-      db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'),
-    );
+    const defaults = await selectRow<{
+      default_billing_address_id: string | null;
+      default_shipping_address_id: string | null;
+    }>(db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'));
     return {
       template: 'account-addresses',
       data: {
@@ -120,8 +144,16 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
 
   return [
     { path: ORDERS_PATH, auth: 'login', handler: ({ ctx, query }) => ordersPage(ctx, query) },
-    { path: `${ORDERS_PATH}/:id`, auth: 'login', handler: ({ ctx, params, query }) => orderPage(ctx, params.id!, query) },
-    { path: `${ORDERS_PATH}/:id/documents/:documentId`, auth: 'login', handler: ({ ctx, params }) => documentDownload(ctx, params.id!, params.documentId!) },
+    {
+      path: `${ORDERS_PATH}/:id`,
+      auth: 'login',
+      handler: ({ ctx, params, query }) => orderPage(ctx, params.id!, query),
+    },
+    {
+      path: `${ORDERS_PATH}/:id/documents/:documentId`,
+      auth: 'login',
+      handler: ({ ctx, params }) => documentDownload(ctx, params.id!, params.documentId!),
+    },
     { path: ADDRESSES_PATH, auth: 'login', handler: ({ ctx, query }) => addressesPage(ctx, query) },
     {
       path: `${ADDRESSES_PATH}/default`,
@@ -129,11 +161,14 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
       auth: 'login',
       async handler({ ctx, form }) {
         const customer = requireCustomer(ctx);
-        if (!ctx.can(ADDRESS_PERMISSION)) throw Errors.forbidden(`The permission "${ADDRESS_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
+        if (!ctx.can(ADDRESS_PERMISSION))
+          throw Errors.forbidden(`The permission "${ADDRESS_PERMISSION}" is required.`, 'SUITE__PERMISSION_DENIED');
         const type = text(form, 'type');
         const addressId = text(form, 'addressId', 64);
-        if (type !== 'billing' && type !== 'shipping') throw Errors.badRequest('SUITE__INVALID_INPUT', 'Choose billing or shipping.', { pointer: '/type' });
-        if (!isId(addressId) || !(await runtime().customers.setDefaultAddress(db, customer.id, type, addressId))) throw Errors.notFound('Address', addressId);
+        if (type !== 'billing' && type !== 'shipping')
+          throw Errors.badRequest('SUITE__INVALID_INPUT', 'Choose billing or shipping.', { pointer: '/type' });
+        if (!isId(addressId) || !(await runtime().customers.setDefaultAddress(db, customer.id, type, addressId)))
+          throw Errors.notFound('Address', addressId);
         return { redirect: `${ADDRESSES_PATH}?done=${type}` };
       },
     },

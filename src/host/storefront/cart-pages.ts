@@ -3,7 +3,17 @@ import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import { requireCustomer } from '../checkout/cart-service.js';
 import type { StoreContext, StorefrontPage } from '../contract.js';
-import { addressLines, payloadView, refusalOf, text, wholeNumber, type Form, type PageKit, type PageResult, type Refusal } from './page-kit.js';
+import {
+  addressLines,
+  payloadView,
+  refusalOf,
+  text,
+  wholeNumber,
+  type Form,
+  type PageKit,
+  type PageResult,
+  type Refusal,
+} from './page-kit.js';
 import { PRODUCT_LIST_ADD_PATH, productPath } from './shop-pages.js';
 
 /** What the pages read of the cart and order answers (the response schemas in src/host/checkout/schemas.ts). */
@@ -44,11 +54,16 @@ const NOTICES: Record<string, string> = {
   participant: 'The participant was changed.',
 };
 
-const notice = (query: Record<string, unknown>) => (typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null);
+const notice = (query: Record<string, unknown>) =>
+  typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null;
 
 function cartView(cart: CartView) {
   return {
-    lineItems: cart.lineItems.map((line) => ({ ...line, productUrl: line.productId ? productPath(line.productId) : null, ...payloadView(line.payload) })),
+    lineItems: cart.lineItems.map((line) => ({
+      ...line,
+      productUrl: line.productId ? productPath(line.productId) : null,
+      ...payloadView(line.payload),
+    })),
     price: cart.price,
     errors: cart.errors,
     empty: cart.lineItems.length === 0 && cart.errors.length === 0,
@@ -56,7 +71,10 @@ function cartView(cart: CartView) {
 }
 
 /** The next step a refusal offers, when its page or route is there. */
-function nextSteps(kit: PageKit, refusal: Refusal): { requestApproval: boolean; links: Array<{ href: string; label: string }> } {
+function nextSteps(
+  kit: PageKit,
+  refusal: Refusal,
+): { requestApproval: boolean; links: Array<{ href: string; label: string }> } {
   const links: Array<{ href: string; label: string }> = [];
   const link = (href: string, label: string) => {
     if (kit.hasPage(href)) links.push({ href, label });
@@ -65,7 +83,8 @@ function nextSteps(kit: PageKit, refusal: Refusal): { requestApproval: boolean; 
   switch (refusal.code) {
     case 'SUITE__ORDER_APPROVAL_REQUIRED': {
       const target = refusal.meta.createApproval as { method?: string; path?: string } | undefined;
-      requestApproval = target?.path === APPROVAL_REQUEST_PATH && kit.routeAt(target.method ?? 'POST', target.path) !== null;
+      requestApproval =
+        target?.path === APPROVAL_REQUEST_PATH && kit.routeAt(target.method ?? 'POST', target.path) !== null;
       link(APPROVAL_LIST_PAGE, 'See your order approvals');
       break;
     }
@@ -89,7 +108,11 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   // The runtime is assembled after the storefront module: read it when a page runs.
   const runtime = () => kit.internals.runtime;
 
-  async function cartPage(ctx: StoreContext, extra: { notice?: string | null; error?: Refusal } = {}, status = 200): Promise<PageResult> {
+  async function cartPage(
+    ctx: StoreContext,
+    extra: { notice?: string | null; error?: Refusal } = {},
+    status = 200,
+  ): Promise<PageResult> {
     const cart = await kit.call<CartView>(ctx, 'readCart');
     const mayOrder = ctx.can('orders.create');
     return {
@@ -121,10 +144,15 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
   async function addresses(ctx: StoreContext) {
     const customer = requireCustomer(ctx);
     const list = await runtime().customers.addresses(db, customer.id);
-    const defaults = await selectRow<{ default_billing_address_id: string | null; default_shipping_address_id: string | null }>(
-      db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'),
-    );
-    return { list, billingId: defaults?.default_billing_address_id ?? null, shippingId: defaults?.default_shipping_address_id ?? null };
+    const defaults = await selectRow<{
+      default_billing_address_id: string | null;
+      default_shipping_address_id: string | null;
+    }>(db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'));
+    return {
+      list,
+      billingId: defaults?.default_billing_address_id ?? null,
+      shippingId: defaults?.default_shipping_address_id ?? null,
+    };
   }
 
   function addressOptions(list: Address[], selected: string | null) {
@@ -141,7 +169,11 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
     customerComment: string;
   }
 
-  async function checkoutPage(ctx: StoreContext, choice: Partial<CheckoutChoice> = {}, refusal?: Refusal): Promise<PageResult> {
+  async function checkoutPage(
+    ctx: StoreContext,
+    choice: Partial<CheckoutChoice> = {},
+    refusal?: Refusal,
+  ): Promise<PageResult> {
     const cart = await kit.call<CartView>(ctx, 'readCart');
     const known = await addresses(ctx);
     const billing = choice.billingAddressId ?? known.billingId;
@@ -160,7 +192,11 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         mayOrder: ctx.can('orders.create'),
         refusal: refusal ?? null,
         next: refusal ? nextSteps(kit, refusal) : null,
-        choice: { billingAddressId: billing ?? '', shippingAddressId: shipping ?? '', customerComment: choice.customerComment ?? '' },
+        choice: {
+          billingAddressId: billing ?? '',
+          shippingAddressId: shipping ?? '',
+          customerComment: choice.customerComment ?? '',
+        },
       },
     };
   }
@@ -170,22 +206,43 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
     const id = (name: string) => {
       const value = text(form, name, 64);
       if (value === '') return null;
-      if (!isId(value)) throw Errors.badRequest('SUITE__INVALID_INPUT', 'Please choose one of your addresses.', { pointer: `/${name}` });
+      if (!isId(value))
+        throw Errors.badRequest('SUITE__INVALID_INPUT', 'Please choose one of your addresses.', {
+          pointer: `/${name}`,
+        });
       return value;
     };
-    return { billingAddressId: id('billingAddressId'), shippingAddressId: id('shippingAddressId'), customerComment: text(form, 'customerComment', 2000) };
+    return {
+      billingAddressId: id('billingAddressId'),
+      shippingAddressId: id('shippingAddressId'),
+      customerComment: text(form, 'customerComment', 2000),
+    };
   }
 
   /** Order now: the host checkout locks and re-reads the cart and every checkout interceptor (approval, budgets, events) runs; a refusal shows the checkout with the next step. */
   async function orderNow(ctx: StoreContext, choice: CheckoutChoice): Promise<PageResult> {
     const placed = await refusalOf(
-      () => kit.call<PlacedOrderView>(ctx, 'placeOrder', { body: { billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null } }),
+      () =>
+        kit.call<PlacedOrderView>(ctx, 'placeOrder', {
+          body: {
+            billingAddressId: choice.billingAddressId,
+            shippingAddressId: choice.shippingAddressId,
+            customerComment: choice.customerComment || null,
+          },
+        }),
       'The order could not be placed',
     );
     if ('refusal' in placed) return checkoutPage(ctx, choice, placed.refusal);
     const order = placed.value;
     if (ctx.can('orders.read')) return { redirect: `${orderPath(order.id)}?done=ordered` };
-    return { template: 'message', data: { title: 'Thank you for your order', message: `Your order ${order.orderNumber} was placed.`, link: { href: '/', label: 'Back to the shop' } } };
+    return {
+      template: 'message',
+      data: {
+        title: 'Thank you for your order',
+        message: `Your order ${order.orderNumber} was placed.`,
+        link: { href: '/', label: 'Back to the shop' },
+      },
+    };
   }
 
   async function lineAction(ctx: StoreContext, work: () => Promise<unknown>, done: string): Promise<PageResult> {
@@ -204,8 +261,25 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         const productId = text(form, 'productId', 64);
         const quantity = wholeNumber(form.quantity ?? '1');
         if (!isId(productId)) throw Errors.notFound('product', productId);
-        if (quantity === null) return cartPage(ctx, { error: { status: 400, code: 'SUITE__INVALID_QUANTITY', title: 'Quantity not possible', detail: 'Please enter a quantity of at least 1.', meta: {} } }, 400);
-        return lineAction(ctx, () => kit.call(ctx, 'addLineItems', { body: { items: [{ type: 'product', productId, quantity }] } }), 'added');
+        if (quantity === null)
+          return cartPage(
+            ctx,
+            {
+              error: {
+                status: 400,
+                code: 'SUITE__INVALID_QUANTITY',
+                title: 'Quantity not possible',
+                detail: 'Please enter a quantity of at least 1.',
+                meta: {},
+              },
+            },
+            400,
+          );
+        return lineAction(
+          ctx,
+          () => kit.call(ctx, 'addLineItems', { body: { items: [{ type: 'product', productId, quantity }] } }),
+          'added',
+        );
       },
     },
     {
@@ -215,10 +289,28 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       async handler({ ctx, form }) {
         const id = text(form, 'lineItemId', 64);
         if (!isId(id)) throw Errors.notFound('Line item', id);
-        if (text(form, 'quantity') === '0') return lineAction(ctx, () => kit.call(ctx, 'removeLineItems', { body: { ids: [id] } }), 'removed');
+        if (text(form, 'quantity') === '0')
+          return lineAction(ctx, () => kit.call(ctx, 'removeLineItems', { body: { ids: [id] } }), 'removed');
         const quantity = wholeNumber(form.quantity);
-        if (quantity === null) return cartPage(ctx, { error: { status: 400, code: 'SUITE__INVALID_QUANTITY', title: 'Quantity not possible', detail: 'Please enter a whole number of at least 1 (0 removes the item).', meta: {} } }, 400);
-        return lineAction(ctx, () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, quantity }] } }), 'updated');
+        if (quantity === null)
+          return cartPage(
+            ctx,
+            {
+              error: {
+                status: 400,
+                code: 'SUITE__INVALID_QUANTITY',
+                title: 'Quantity not possible',
+                detail: 'Please enter a whole number of at least 1 (0 removes the item).',
+                meta: {},
+              },
+            },
+            400,
+          );
+        return lineAction(
+          ctx,
+          () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, quantity }] } }),
+          'updated',
+        );
       },
     },
     {
@@ -232,9 +324,19 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         if (!isId(id)) throw Errors.notFound('Line item', id);
         const cart = await kit.call<CartView>(ctx, 'readCart');
         const line = cart.lineItems.find((candidate) => candidate.id === id);
-        if (!line || !line.payload || typeof line.payload.participant !== 'object' || line.payload.participant === null) throw Errors.notFound('Line item', id);
-        const participant = { firstName: text(form, 'firstName', 255), lastName: text(form, 'lastName', 255), email: text(form, 'email', 255) };
-        return lineAction(ctx, () => kit.call(ctx, 'updateLineItems', { body: { items: [{ id, payload: { ...line.payload, participant } }] } }), 'participant');
+        if (!line || !line.payload || typeof line.payload.participant !== 'object' || line.payload.participant === null)
+          throw Errors.notFound('Line item', id);
+        const participant = {
+          firstName: text(form, 'firstName', 255),
+          lastName: text(form, 'lastName', 255),
+          email: text(form, 'email', 255),
+        };
+        return lineAction(
+          ctx,
+          () =>
+            kit.call(ctx, 'updateLineItems', { body: { items: [{ id, payload: { ...line.payload, participant } }] } }),
+          'participant',
+        );
       },
     },
     {
@@ -266,8 +368,25 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       async handler({ ctx, form }) {
         const express = await expressAddresses(ctx);
         if (!express.ready)
-          return cartPage(ctx, { error: { status: 400, code: 'SUITE__NO_DEFAULT_ADDRESS', title: 'No default address', detail: 'Express checkout orders to your default billing address, and your account has none. Please use the checkout.', meta: {} } }, 400);
-        return orderNow(ctx, { billingAddressId: null, shippingAddressId: null, customerComment: text(form, 'customerComment', 2000) });
+          return cartPage(
+            ctx,
+            {
+              error: {
+                status: 400,
+                code: 'SUITE__NO_DEFAULT_ADDRESS',
+                title: 'No default address',
+                detail:
+                  'Express checkout orders to your default billing address, and your account has none. Please use the checkout.',
+                meta: {},
+              },
+            },
+            400,
+          );
+        return orderNow(ctx, {
+          billingAddressId: null,
+          shippingAddressId: null,
+          customerComment: text(form, 'customerComment', 2000),
+        });
       },
     },
     {
@@ -284,7 +403,12 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         const requested = await refusalOf(
           () =>
             kit.call(ctx, route.operationId, {
-              body: { cartToken: cart.token, billingAddressId: choice.billingAddressId, shippingAddressId: choice.shippingAddressId, customerComment: choice.customerComment || null },
+              body: {
+                cartToken: cart.token,
+                billingAddressId: choice.billingAddressId,
+                shippingAddressId: choice.shippingAddressId,
+                customerComment: choice.customerComment || null,
+              },
             }),
           'The approval could not be requested',
         );

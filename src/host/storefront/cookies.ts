@@ -9,7 +9,13 @@ export const CSRF_FIELD = '_csrf';
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function cookieOptions(req: Request, maxAgeSeconds?: number): CookieOptions {
-  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}) };
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.secure,
+    path: '/',
+    ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}),
+  };
 }
 
 function cookie(req: Request, name: string): string | undefined {

@@ -38,9 +38,15 @@ interface MenuView {
 }
 
 /** The same counter as the Store API login route, so both doors share one limit. */
-const LOGIN_RATE_LIMIT = { name: 'login', limit: 10, windowSeconds: 60, by: ['ip', 'body.email'] as Array<'ip' | `body.${string}`> };
+const LOGIN_RATE_LIMIT = {
+  name: 'login',
+  limit: 10,
+  windowSeconds: 60,
+  by: ['ip', 'body.email'] as Array<'ip' | `body.${string}`>,
+};
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
@@ -67,12 +73,27 @@ interface SideMenuView {
  * add-on's menu as the caller may open it, the addresses; the entry of the page shown is marked.
  */
 function sideMenu(menu: MenuView[] | null, ctx: StoreContext, path: string): SideMenuView[] {
-  const entries: Array<Omit<MenuView, 'key'>> = [{ testKey: 'overview', label: 'Overview', path: '/account', children: [] }, ...(menu ?? [])];
-  if (ctx.customer) entries.push({ testKey: 'addresses', label: 'Addresses', path: '/account/addresses', children: [] });
+  const entries: Array<Omit<MenuView, 'key'>> = [
+    { testKey: 'overview', label: 'Overview', path: '/account', children: [] },
+    ...(menu ?? []),
+  ];
+  if (ctx.customer)
+    entries.push({ testKey: 'addresses', label: 'Addresses', path: '/account/addresses', children: [] });
   // The current entry: the longest menu path the page's path is or lies under (the overview only as itself).
-  const paths = entries.flatMap((entry) => [entry.path, ...entry.children.map((child) => child.path)]).filter((p): p is string => p !== null);
-  const current = paths.filter((p) => path === p || (p !== '/account' && path.startsWith(`${p}/`))).sort((a, b) => b.length - a.length)[0] ?? null;
-  const view = (entry: Omit<MenuView, 'key'>): SideMenuView => ({ label: entry.label, path: entry.path, testKey: entry.testKey, current: entry.path !== null && entry.path === current, children: entry.children.map(view) });
+  const paths = entries
+    .flatMap((entry) => [entry.path, ...entry.children.map((child) => child.path)])
+    .filter((p): p is string => p !== null);
+  const current =
+    paths
+      .filter((p) => path === p || (p !== '/account' && path.startsWith(`${p}/`)))
+      .sort((a, b) => b.length - a.length)[0] ?? null;
+  const view = (entry: Omit<MenuView, 'key'>): SideMenuView => ({
+    label: entry.label,
+    path: entry.path,
+    testKey: entry.testKey,
+    current: entry.path !== null && entry.path === current,
+    children: entry.children.map(view),
+  });
   return entries.map(view);
 }
 
@@ -107,7 +128,15 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
         const children = keep(entry.children ?? []);
         const path = entry.path !== null && kit.mayOpen(ctx, entry.path) ? entry.path : null;
         if (path === null && children.length === 0) return [];
-        return [{ key: entry.key, testKey: entry.key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`), label: entry.label, path, children }];
+        return [
+          {
+            key: entry.key,
+            testKey: entry.key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`),
+            label: entry.label,
+            path,
+            children,
+          },
+        ];
       });
     return keep(await accountMenu(ctx));
   }
@@ -124,7 +153,14 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     }
   }
 
-  function render(req: Request, res: Response, ctx: StoreContext | null, template: string, data: Record<string, unknown>, status = 200): void {
+  function render(
+    req: Request,
+    res: Response,
+    ctx: StoreContext | null,
+    template: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ): void {
     const globals = {
       shopName: ctx?.salesChannel.name ?? 'Shop',
       salesChannel: ctx?.salesChannel ?? null,
@@ -138,10 +174,21 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       currentPath: req.originalUrl,
       year: new Date().getUTCFullYear(),
     };
-    res.status(status).set(SECURITY_HEADERS).type('html').send(views.render(template, { ...data, ...globals }));
+    res
+      .status(status)
+      .set(SECURITY_HEADERS)
+      .type('html')
+      .send(views.render(template, { ...data, ...globals }));
   }
 
-  function renderError(req: Request, res: Response, ctx: StoreContext | null, status: number, title: string, message: string): void {
+  function renderError(
+    req: Request,
+    res: Response,
+    ctx: StoreContext | null,
+    status: number,
+    title: string,
+    message: string,
+  ): void {
     try {
       render(req, res, ctx, 'error', { title, message, status }, status);
     } catch (error) {
@@ -156,10 +203,12 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   }
 
   async function withAccountMenu(req: Request, res: Response, ctx: StoreContext): Promise<void> {
-    if (isLoggedIn(ctx) && ACCOUNT_AREA.test(req.path) && res.locals.accountMenu === undefined) res.locals.accountMenu = sideMenu(await accountMenuFor(ctx), ctx, req.path);
+    if (isLoggedIn(ctx) && ACCOUNT_AREA.test(req.path) && res.locals.accountMenu === undefined)
+      res.locals.accountMenu = sideMenu(await accountMenuFor(ctx), ctx, req.path);
   }
 
-  const CSRF_REFUSED = 'The form has expired or did not come from this shop. Please go back, reload the page and try again.';
+  const CSRF_REFUSED =
+    'The form has expired or did not come from this shop. Please go back, reload the page and try again.';
 
   /**
    * The storefront adapter of the pipeline (`runRoute`): the session cookie's context (a guest when
@@ -167,7 +216,12 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
    * actors (a guest is sent to the login form), customer context, permission keys — and the handler.
    * `write` sends what the handler answered (it may also have written the response itself).
    */
-  async function serve(req: Request, res: Response, route: PipelineRoute<StoreContext>, write: (result: unknown, ctx: StoreContext) => void | Promise<void>): Promise<void> {
+  async function serve(
+    req: Request,
+    res: Response,
+    route: PipelineRoute<StoreContext>,
+    write: (result: unknown, ctx: StoreContext) => void | Promise<void>,
+  ): Promise<void> {
     let ctx: StoreContext | null = null;
     const form = req.method === 'POST' ? ((req.body as Record<string, unknown> | undefined) ?? {}) : {};
     const outcome = await runRoute<StoreContext>(
@@ -200,7 +254,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   }
 
   /** A host page written by hand: `fn` writes the response itself. */
-  function handle(auth: 'public' | 'login', fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void> | void) {
+  function handle(
+    auth: 'public' | 'login',
+    fn: (req: Request, res: Response, ctx: StoreContext) => Promise<void> | void,
+  ) {
     return (req: Request, res: Response): Promise<void> => {
       let known: StoreContext | null = null;
       const route: PipelineRoute<StoreContext> = {
@@ -222,9 +279,20 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
 
   async function homeData(ctx: StoreContext): Promise<Record<string, unknown>> {
     const { catalog, prices } = internals.runtime;
-    const categoryQuery = db('categories').where('categories.active', true).whereNull('categories.parent_id').orderBy('categories.position').orderBy('categories.name').limit(12).select('categories.id', 'categories.name');
+    const categoryQuery = db('categories')
+      .where('categories.active', true)
+      .whereNull('categories.parent_id')
+      .orderBy('categories.position')
+      .orderBy('categories.name')
+      .limit(12)
+      .select('categories.id', 'categories.name');
     await applyVisibility(internals.registries.visibilityFilters, ctx, 'category', categoryQuery, 'categories.id', db);
-    const productQuery = db('products').where('products.active', true).orderBy('products.created_at', 'desc').orderBy('products.id').limit(8).select('products.id');
+    const productQuery = db('products')
+      .where('products.active', true)
+      .orderBy('products.created_at', 'desc')
+      .orderBy('products.id')
+      .limit(8)
+      .select('products.id');
     await applyVisibility(internals.registries.visibilityFilters, ctx, 'product', productQuery, 'products.id', db);
     const ids = (await productQuery).map((row: { id: string }) => row.id);
     const records = (await catalog.products(db, ids)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
@@ -270,8 +338,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       const redirect = safeRedirect(form.redirect, '/account');
       const email = typeof form.email === 'string' ? form.email.trim() : '';
       const password = typeof form.password === 'string' ? form.password : '';
-      const again = (status: number, error: string) => render(req, res, ctx, 'login', { title: 'Log in', redirect, email, error }, status);
-      if (email.length < 3 || email.length > 255 || password.length < 1 || password.length > 1024) return again(400, 'Please enter your e-mail address and password.');
+      const again = (status: number, error: string) =>
+        render(req, res, ctx, 'login', { title: 'Log in', redirect, email, error }, status);
+      if (email.length < 3 || email.length > 255 || password.length < 1 || password.length > 1024)
+        return again(400, 'Please enter your e-mail address and password.');
       try {
         await enforceRateLimits(internals.rateLimiter, [LOGIN_RATE_LIMIT], { ip: req.ip ?? 'unknown', body: form });
       } catch (error) {
@@ -308,7 +378,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   function mount(page: StorefrontPage): void {
     if (typeof page.path !== 'string' || !page.path.startsWith('/') || /^\/(store-api|api)(\/|$)/.test(page.path))
       throw new Error(`storefront page path "${page.path}" must start with / and stay outside /store-api and /api`);
-    if (page.auth !== 'public' && page.auth !== 'login') throw new Error(`storefront page ${page.path}: auth must be 'public' or 'login'`);
+    if (page.auth !== 'public' && page.auth !== 'login')
+      throw new Error(`storefront page ${page.path}: auth must be 'public' or 'login'`);
     const method = page.method ?? 'GET';
     const route: PipelineRoute<StoreContext> = {
       method,
@@ -323,7 +394,12 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       handler: ({ ctx, params, query, body }) => {
         const { [CSRF_FIELD]: _csrf, ...form } = method === 'POST' ? ((body as Record<string, unknown>) ?? {}) : {};
         // Page paths have named parameters only (no `*name` wildcards), so every value is one string.
-        return page.handler({ ctx, params: params as Record<string, string>, query: query as Record<string, unknown>, form });
+        return page.handler({
+          ctx,
+          params: params as Record<string, string>,
+          query: query as Record<string, unknown>,
+          form,
+        });
       },
     };
     const run = (req: Request, res: Response) =>
@@ -338,7 +414,12 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
           return res.redirect(method === 'POST' ? 303 : 302, result.redirect);
         }
         if ('file' in result) {
-          res.status(200).set(SECURITY_HEADERS).attachment(result.file.fileName).type(result.file.contentType).send(result.file.content);
+          res
+            .status(200)
+            .set(SECURITY_HEADERS)
+            .attachment(result.file.fileName)
+            .type(result.file.contentType)
+            .send(result.file.content);
           return;
         }
         await withAccountMenu(req, res, ctx);
@@ -366,21 +447,64 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     if (dbFault?.status === 503) {
       log.warn({ requestId, path: req.path }, 'storefront: database unavailable');
       res.setHeader('Retry-After', String(dbFault.retryAfter(5)));
-      return renderError(req, res, null, 503, 'Back in a moment', `The shop cannot be reached right now. Please try again in a few seconds (request ${requestId}).`);
+      return renderError(
+        req,
+        res,
+        null,
+        503,
+        'Back in a moment',
+        `The shop cannot be reached right now. Please try again in a few seconds (request ${requestId}).`,
+      );
     }
-    if (dbFault) return renderError(req, res, null, dbFault.status, 'Something is not right', `${dbFault.message} (request ${requestId})`);
+    if (dbFault)
+      return renderError(
+        req,
+        res,
+        null,
+        dbFault.status,
+        'Something is not right',
+        `${dbFault.message} (request ${requestId})`,
+      );
     if (error instanceof AppError) {
       if (error.status === 401) return redirectToLogin(req, res);
       if (error.status === 429) res.setHeader('Retry-After', String(error.retryAfter(60)));
       const ctx = (localsOf(res).storeContext as StoreContext | undefined) ?? null;
-      return renderError(req, res, ctx, error.status, error.status === 404 ? 'Page not found' : error.status === 403 ? 'Not allowed' : 'Something is not right', error.message);
+      return renderError(
+        req,
+        res,
+        ctx,
+        error.status,
+        error.status === 404 ? 'Page not found' : error.status === 403 ? 'Not allowed' : 'Something is not right',
+        error.message,
+      );
     }
     // express and body-parser mark request faults (a malformed path, a body too large) with a 4xx status.
     const clientStatus = (error as { status?: unknown } | null)?.status;
     if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500)
-      return renderError(req, res, null, clientStatus, 'Something is not right', 'The request could not be understood.');
-    log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error), requestId, path: req.path }, 'storefront error');
-    renderError(req, res, null, 500, 'Something went wrong', `We could not show this page. Please try again later (request ${requestId}).`);
+      return renderError(
+        req,
+        res,
+        null,
+        clientStatus,
+        'Something is not right',
+        'The request could not be understood.',
+      );
+    log.error(
+      {
+        err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+        requestId,
+        path: req.path,
+      },
+      'storefront error',
+    );
+    renderError(
+      req,
+      res,
+      null,
+      500,
+      'Something went wrong',
+      `We could not show this page. Please try again later (request ${requestId}).`,
+    );
   });
 
   return {
@@ -394,7 +518,8 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
         accountMenu = provider;
       },
       mayOpen: (ctx, path) => kit.mayOpen(ctx, path),
-      url: (salesChannel, path) => `${(salesChannel.domains[0] ?? config.publicUrl).replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`,
+      url: (salesChannel, path) =>
+        `${(salesChannel.domains[0] ?? config.publicUrl).replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`,
     },
   };
 }

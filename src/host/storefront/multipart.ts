@@ -46,7 +46,8 @@ export function storefrontMultipart(req: Request, res: Response, next: NextFunct
     if (name === '__proto__' || name === 'constructor' || name === 'prototype') return;
     // A repeated name (rows of inputs, checkboxes) becomes a list, as from a urlencoded form.
     const before = body[name];
-    body[name] = before === undefined ? value : Array.isArray(before) ? [...(before as unknown[]), value] : [before, value];
+    body[name] =
+      before === undefined ? value : Array.isArray(before) ? [...(before as unknown[]), value] : [before, value];
   });
   parser.on('file', (name, stream, info) => {
     const chunks: Buffer[] = [];
@@ -57,7 +58,11 @@ export function storefrontMultipart(req: Request, res: Response, next: NextFunct
       pending--;
       const fileName = info.filename ?? '';
       if (!failed && fileName !== '' && name !== '__proto__' && name !== 'constructor' && name !== 'prototype') {
-        const upload: StorefrontUpload = { fileName: fileName.slice(0, 255), contentType: info.mimeType || 'application/octet-stream', content: Buffer.concat(chunks) };
+        const upload: StorefrontUpload = {
+          fileName: fileName.slice(0, 255),
+          contentType: info.mimeType || 'application/octet-stream',
+          content: Buffer.concat(chunks),
+        };
         body[name] = upload;
       }
       finish();

@@ -16,7 +16,11 @@ export type Form = Record<string, unknown>;
 export interface PageKit {
   internals: HostInternals;
   /** Runs the Store API route with this operationId (host or add-on) as the storefront visitor. */
-  call<T = unknown>(ctx: StoreContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<T>;
+  call<T = unknown>(
+    ctx: StoreContext,
+    operationId: string,
+    input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
+  ): Promise<T>;
   /** The declared Store API route at `method` + `/store-api/…` path, or null when none is loaded. */
   routeAt(method: string, storeApiPath: string): AnyRoute | null;
   /** Whether a storefront page is mounted at this path (add-on pages appear only when their add-on is loaded). */
@@ -47,16 +51,24 @@ export function createPageKit(internals: HostInternals, hostPagePaths: () => str
       return internals.storeApi.routes.find((route) => route.method === method && route.path === path) ?? null;
     },
     hasPage(path) {
-      return hostPagePaths().includes(path) || internals.registries.storefrontPages.some((page) => (page.method ?? 'GET') === 'GET' && page.path === path);
+      return (
+        hostPagePaths().includes(path) ||
+        internals.registries.storefrontPages.some((page) => (page.method ?? 'GET') === 'GET' && page.path === path)
+      );
     },
     mayOpen(ctx, path) {
       if (hostPagePaths().includes(path)) return true;
-      const page = internals.registries.storefrontPages.find((candidate) => (candidate.method ?? 'GET') === 'GET' && candidate.path === path);
+      const page = internals.registries.storefrontPages.find(
+        (candidate) => (candidate.method ?? 'GET') === 'GET' && candidate.path === path,
+      );
       if (!page) return false;
       // A guest's link to a login page leads to the login form, not to an error.
       if (ctx.actor.type === 'guest' && page.auth === 'login') return !page.anyPermission;
       try {
-        checkGate({ ...page, permission: null }, storePrincipal(ctx), { public: STORE_ACTORS, login: LOGGED_IN_STORE_ACTORS });
+        checkGate({ ...page, permission: null }, storePrincipal(ctx), {
+          public: STORE_ACTORS,
+          login: LOGGED_IN_STORE_ACTORS,
+        });
         return true;
       } catch {
         return false;
@@ -90,13 +102,24 @@ export interface Refusal {
  * race) comes back as a value for the page to show. Everything else (401, 403, 404, bugs) propagates
  * to the storefront's error handling.
  */
-export async function refusalOf<T>(work: () => Promise<T>, defaultTitle = 'That did not work'): Promise<{ value: T } | { refusal: Refusal }> {
+export async function refusalOf<T>(
+  work: () => Promise<T>,
+  defaultTitle = 'That did not work',
+): Promise<{ value: T } | { refusal: Refusal }> {
   try {
     return { value: await work() };
   } catch (error) {
     if (error instanceof AppError && (error.status === 400 || error.status === 409)) {
       const first = error.toBody().errors[0]!;
-      return { refusal: { status: error.status, code: error.code, title: TITLES[error.code] ?? defaultTitle, detail: first.detail ?? error.message, meta: error.options.meta ?? {} } };
+      return {
+        refusal: {
+          status: error.status,
+          code: error.code,
+          title: TITLES[error.code] ?? defaultTitle,
+          detail: first.detail ?? error.message,
+          meta: error.options.meta ?? {},
+        },
+      };
     }
     throw error;
   }
@@ -118,9 +141,13 @@ const TITLES: Record<string, string> = {
 export function addressLines(address: Record<string, unknown> | null | undefined): string[] {
   if (!address) return [];
   const part = (value: unknown) => (typeof value === 'string' ? value : '');
-  return [address.company, `${part(address.firstName)} ${part(address.lastName)}`.trim(), address.street, `${part(address.zipcode)} ${part(address.city)}`.trim(), address.countryCode].filter(
-    (part): part is string => typeof part === 'string' && part !== '',
-  );
+  return [
+    address.company,
+    `${part(address.firstName)} ${part(address.lastName)}`.trim(),
+    address.street,
+    `${part(address.zipcode)} ${part(address.city)}`.trim(),
+    address.countryCode,
+  ].filter((part): part is string => typeof part === 'string' && part !== '');
 }
 
 /** What a line's payload tells the buyer (cart, checkout and order pages): an event ticket's participant, the customer's own product number. */
@@ -130,7 +157,9 @@ export function payloadView(payload: Record<string, unknown> | null | undefined)
     participant:
       participant && typeof participant === 'object'
         ? {
-            name: [participant.salutation, participant.firstName, participant.lastName].filter((part) => typeof part === 'string' && part).join(' '),
+            name: [participant.salutation, participant.firstName, participant.lastName]
+              .filter((part) => typeof part === 'string' && part)
+              .join(' '),
             firstName: typeof participant.firstName === 'string' ? participant.firstName : '',
             lastName: typeof participant.lastName === 'string' ? participant.lastName : '',
             email: typeof participant.email === 'string' ? participant.email : null,

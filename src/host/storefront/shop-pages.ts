@@ -84,9 +84,18 @@ export interface NavigationNode {
 
 /** The category tree of the layout: visible categories only (the Store API navigation route), the current path marked. */
 export async function navigationFor(kit: PageKit, ctx: StoreContext, currentPath: string): Promise<NavigationNode[]> {
-  const tree = await kit.call<NavigationView[]>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: NAVIGATION_DEPTH } });
+  const tree = await kit.call<NavigationView[]>(ctx, 'readNavigation', {
+    params: { rootId: 'main-navigation' },
+    query: { depth: NAVIGATION_DEPTH },
+  });
   const walk = (nodes: NavigationView[]): NavigationNode[] =>
-    nodes.map((node) => ({ id: node.id, name: node.name, url: categoryPath(node.id), active: currentPath.split('?')[0] === categoryPath(node.id), children: walk(node.children ?? []) }));
+    nodes.map((node) => ({
+      id: node.id,
+      name: node.name,
+      url: categoryPath(node.id),
+      active: currentPath.split('?')[0] === categoryPath(node.id),
+      children: walk(node.children ?? []),
+    }));
   return walk(tree);
 }
 
@@ -125,7 +134,11 @@ function listingOf(query: Record<string, unknown>): Listing {
 function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: ProductListing) {
   const pages = Math.max(1, Math.ceil(result.total / LISTING_PAGE_SIZE));
   const href = (page: number) => {
-    const params = new URLSearchParams({ ...baseQuery, ...(listing.sorting !== DEFAULT_SORTING ? { order: listing.sorting } : {}), ...(page > 1 ? { page: String(page) } : {}) });
+    const params = new URLSearchParams({
+      ...baseQuery,
+      ...(listing.sorting !== DEFAULT_SORTING ? { order: listing.sorting } : {}),
+      ...(page > 1 ? { page: String(page) } : {}),
+    });
     const query = params.toString();
     return query ? `${basePath}?${query}` : basePath;
   };
@@ -140,7 +153,11 @@ function listingView(basePath: string, baseQuery: Record<string, string>, listin
       beyond: listing.page > pages,
       first: href(1),
     },
-    sortings: Object.entries(SORTINGS).map(([value, { label }]) => ({ value, label, selected: value === listing.sorting })),
+    sortings: Object.entries(SORTINGS).map(([value, { label }]) => ({
+      value,
+      label,
+      selected: value === listing.sorting,
+    })),
     sortAction: basePath,
     sortHidden: Object.entries(baseQuery).map(([name, value]) => ({ name, value })),
   };
@@ -163,7 +180,11 @@ async function priceTable(kit: PageKit, ctx: StoreContext, productId: string, ti
   for (const [index, quantity] of quantities.entries()) {
     const price = await kit.internals.runtime.prices.calculate(ctx, product, quantity);
     const next = quantities[index + 1];
-    rows.push({ quantityText: next ? (next - 1 === quantity ? String(quantity) : `${quantity}–${next - 1}`) : `${quantity}+`, unitPrice: fromMinor(price.unitNet, precision), source: price.source });
+    rows.push({
+      quantityText: next ? (next - 1 === quantity ? String(quantity) : `${quantity}–${next - 1}`) : `${quantity}+`,
+      unitPrice: fromMinor(price.unitNet, precision),
+      source: price.source,
+    });
   }
   return { listPrice: fromMinor(product.priceNet, precision), rows };
 }
@@ -178,8 +199,14 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
     if (!isId(id)) throw Errors.notFound('category', id);
     const category = await kit.call<CategoryView>(ctx, 'readCategory', { params: { categoryId: id } });
     const listing = listingOf(query);
-    const result = await kit.call<ProductListing>(ctx, 'listCategoryProducts', { params: { categoryId: id }, body: criteria(listing) });
-    const subtree = await kit.call<NavigationView[]>(ctx, 'readNavigation', { params: { rootId: id }, query: { depth: 1 } });
+    const result = await kit.call<ProductListing>(ctx, 'listCategoryProducts', {
+      params: { categoryId: id },
+      body: criteria(listing),
+    });
+    const subtree = await kit.call<NavigationView[]>(ctx, 'readNavigation', {
+      params: { rootId: id },
+      query: { depth: 1 },
+    });
     return {
       template: 'category',
       data: {
@@ -196,9 +223,16 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
   async function searchPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 255) : '';
     const listing = listingOf(query);
-    const data: Record<string, unknown> = { title: term ? `Search: ${term}` : 'Search', term, currency: currency(ctx), canBuy: canBuy(ctx) };
+    const data: Record<string, unknown> = {
+      title: term ? `Search: ${term}` : 'Search',
+      term,
+      currency: currency(ctx),
+      canBuy: canBuy(ctx),
+    };
     if (term) {
-      const result = await kit.call<ProductListing>(ctx, 'searchProducts', { body: { search: term, ...criteria(listing) } });
+      const result = await kit.call<ProductListing>(ctx, 'searchProducts', {
+        body: { search: term, ...criteria(listing) },
+      });
       Object.assign(data, listingView('/search', { q: term }, listing, result), { searched: true });
     }
     return { template: 'search', data };
@@ -210,9 +244,14 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
     const tierQuantities = (product.tierPrices ?? []).map((tier) => tier.minQuantity);
     const prices = await priceTable(kit, ctx, id, tierQuantities);
     const yourPrice = product.calculatedPrice;
-    const categories = (await kit.call<NavigationView[] | null>(ctx, 'readNavigation', { params: { rootId: 'main-navigation' }, query: { depth: 10 } })) ?? [];
+    const categories =
+      (await kit.call<NavigationView[] | null>(ctx, 'readNavigation', {
+        params: { rootId: 'main-navigation' },
+        query: { depth: 10 },
+      })) ?? [];
     const names = new Map<string, string>();
-    const collect = (nodes: NavigationView[]) => nodes.forEach((node) => (names.set(node.id, node.name), collect(node.children ?? [])));
+    const collect = (nodes: NavigationView[]) =>
+      nodes.forEach((node) => (names.set(node.id, node.name), collect(node.children ?? [])));
     collect(categories);
     return {
       template: 'product',
@@ -220,7 +259,9 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
         title: product.name,
         product: {
           ...product,
-          categories: product.categoryIds.filter((categoryId) => names.has(categoryId)).map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
+          categories: product.categoryIds
+            .filter((categoryId) => names.has(categoryId))
+            .map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
         },
         yourPrice,
         quantity: quantityPicker(product.extensions?.quantityRule, product.stock, yourPrice.unitPrice),
@@ -232,7 +273,10 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
         currency: currency(ctx),
         canBuy: canBuy(ctx),
         // Offered when the product-list add-on's page is mounted and the caller may open it.
-        productListUrl: canBuy(ctx) && kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?productId=${product.id}` : null,
+        productListUrl:
+          canBuy(ctx) && kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH)
+            ? `${PRODUCT_LIST_ADD_PATH}?productId=${product.id}`
+            : null,
         loginUrl: `/account/login?redirect=${encodeURIComponent(productPath(id))}`,
         added: query.added === '1',
       },
@@ -240,7 +284,11 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
   }
 
   return [
-    { path: '/category/:id', auth: 'public', handler: ({ ctx, params, query }) => categoryPage(ctx, params.id!, query) },
+    {
+      path: '/category/:id',
+      auth: 'public',
+      handler: ({ ctx, params, query }) => categoryPage(ctx, params.id!, query),
+    },
     { path: '/search', auth: 'public', handler: ({ ctx, query }) => searchPage(ctx, query) },
     { path: '/product/:id', auth: 'public', handler: ({ ctx, params, query }) => productPage(ctx, params.id!, query) },
   ];

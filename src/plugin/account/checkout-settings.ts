@@ -66,7 +66,8 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/address/switch-{type}/{addressId}',
       operationId: 'switchDefaultAddress',
-      summary: 'Makes one of the customer’s addresses its default billing or shipping address; another customer’s address is a 404.',
+      summary:
+        'Makes one of the customer’s addresses its default billing or shipping address; another customer’s address is a 404.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -77,7 +78,8 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        if (!(await host.customers.setDefaultAddress(host.db, customer.id, params.type, params.addressId))) throw Errors.notFound('address', params.addressId);
+        if (!(await host.customers.setDefaultAddress(host.db, customer.id, params.type, params.addressId)))
+          throw Errors.notFound('address', params.addressId);
         return { success: true };
       },
     }),
@@ -85,7 +87,8 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/express-checkout-setting',
       operationId: 'readExpressCheckoutSetting',
-      summary: 'The caller’s express checkout defaults for the customer they act for (null: the customer’s own default applies).',
+      summary:
+        'The caller’s express checkout defaults for the customer they act for (null: the customer’s own default applies).',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -109,22 +112,37 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
         if (body.enabled !== undefined) columns.enabled = body.enabled;
         if (body.defaultPaymentMethod !== undefined) columns.default_payment_method = body.defaultPaymentMethod;
         if (body.defaultShippingMethod !== undefined) columns.default_shipping_method = body.defaultShippingMethod;
-        if (body.defaultBillingAddressId !== undefined) columns.default_billing_address_id = body.defaultBillingAddressId;
-        if (body.defaultShippingAddressId !== undefined) columns.default_shipping_address_id = body.defaultShippingAddressId;
+        if (body.defaultBillingAddressId !== undefined)
+          columns.default_billing_address_id = body.defaultBillingAddressId;
+        if (body.defaultShippingAddressId !== undefined)
+          columns.default_shipping_address_id = body.defaultShippingAddressId;
         await inTransaction(host.db, async (trx) => {
           const own = new Set((await host.customers.addresses(trx, owner.customer_id)).map((a) => a.id));
           for (const field of ['defaultBillingAddressId', 'defaultShippingAddressId'] as const) {
             const id = body[field];
-            if (id && !own.has(id)) throw new AppError(404, 'SUITE__NOT_FOUND', `address with id "${id}" was not found.`, { pointer: `/${field}`, meta: { entity: 'address' } });
+            if (id && !own.has(id))
+              throw new AppError(404, 'SUITE__NOT_FOUND', `address with id "${id}" was not found.`, {
+                pointer: `/${field}`,
+                meta: { entity: 'address' },
+              });
           }
           const now = nowDb();
-          if (await trx(SETTINGS).where(owner).update({ ...columns, updated_at: now })) return;
+          if (
+            await trx(SETTINGS)
+              .where(owner)
+              .update({ ...columns, updated_at: now })
+          )
+            return;
           try {
-            await recoverable(trx, (executor) => executor(SETTINGS).insert({ id: newId(), ...owner, ...columns, created_at: now }));
+            await recoverable(trx, (executor) =>
+              executor(SETTINGS).insert({ id: newId(), ...owner, ...columns, created_at: now }),
+            );
           } catch (error) {
             // A concurrent first PATCH inserted the row: apply ours on top of it.
             if (!isDuplicateKeyError(error)) throw error;
-            await trx(SETTINGS).where(owner).update({ ...columns, updated_at: now });
+            await trx(SETTINGS)
+              .where(owner)
+              .update({ ...columns, updated_at: now });
           }
         });
         return { success: true };

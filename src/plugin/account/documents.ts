@@ -4,7 +4,13 @@ import { reply } from '../../lib/routes.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import { defineStoreRoute, type DocumentScope, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineStoreRoute,
+  type DocumentScope,
+  type HostRuntime,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { TAG } from './snippets.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -35,7 +41,9 @@ export const documentSchema = objectSchema(
  */
 function readableDocuments(ctx: StoreContext): DocumentScope {
   const customerId = declaredCustomer(ctx).id;
-  return ctx.can('orders.read-all') ? { customerId } : { customerId, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
+  return ctx.can('orders.read-all')
+    ? { customerId }
+    : { customerId, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
 }
 
 export function documentRoutes(host: HostRuntime): StoreRoute[] {
@@ -44,7 +52,8 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/customer-documents/',
       operationId: 'listCustomerDocuments',
-      summary: 'The customer’s documents (invoices …), newest first, by criteria; employees without orders.read-all see their own orders’ documents.',
+      summary:
+        'The customer’s documents (invoices …), newest first, by criteria; employees without orders.read-all see their own orders’ documents.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -78,17 +87,27 @@ export function documentRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: 'orders.read',
       schemas: {
-        params: objectSchema({ fileName: { type: 'string', minLength: 1, maxLength: 191, pattern: FILE_NAME_PATTERN } }, ['fileName']),
+        params: objectSchema(
+          { fileName: { type: 'string', minLength: 1, maxLength: 191, pattern: FILE_NAME_PATTERN } },
+          ['fileName'],
+        ),
         responses: { 200: { contentType: 'application/pdf', description: 'The document' } },
       },
       async handler({ ctx, params }) {
-        const criteria: Criteria = { filter: [{ type: 'equals', field: 'fileName', value: params.fileName }], limit: 1, 'total-count-mode': 'none' };
+        const criteria: Criteria = {
+          filter: [{ type: 'equals', field: 'fileName', value: params.fileName }],
+          limit: 1,
+          'total-count-mode': 'none',
+        };
         const [found] = (await host.documents.search(host.db, readableDocuments(ctx), criteria)).elements;
         const document = found ? await host.documents.get(host.db, found.id) : null;
         if (!document) throw Errors.notFound('document', params.fileName);
         return reply(200, document.content, {
           contentType: document.mimeType,
-          headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
+          headers: {
+            'Content-Disposition': `attachment; filename="${document.fileName}"`,
+            'Cache-Control': 'private, no-store',
+          },
         });
       },
     }),

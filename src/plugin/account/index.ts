@@ -9,7 +9,14 @@ import { snippetRoutes } from './snippets.js';
 
 /** Account extras: snippets, the platform menu, platform CMS pages, default address switch, express checkout settings and order, customer documents. */
 export function registerAccountExtras(host: HostRuntime): void {
-  for (const route of [...snippetRoutes(host), ...platformMenuRoutes(host), ...platformCmsRoutes(host), ...checkoutSettingRoutes(host), ...expressCheckoutRoutes(host), ...documentRoutes(host)])
+  for (const route of [
+    ...snippetRoutes(host),
+    ...platformMenuRoutes(host),
+    ...platformCmsRoutes(host),
+    ...checkoutSettingRoutes(host),
+    ...expressCheckoutRoutes(host),
+    ...documentRoutes(host),
+  ])
     host.storeApi.route(route);
   registerAccountStorefront(host);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCheckoutSettings(trx, ids));

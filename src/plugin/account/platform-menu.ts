@@ -25,7 +25,12 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'employees', path: '/account/employees', anyOf: ['employee.read'] },
       { key: 'roles', path: '/account/roles', anyOf: ['role.read'] },
       { key: 'invitations', path: '/account/invitations', anyOf: ['invitation.manage'] },
-      { key: 'organisationUnits', path: '/account/organisation-units', anyOf: ['organisation-unit.read'], label: 'Organisation units' },
+      {
+        key: 'organisationUnits',
+        path: '/account/organisation-units',
+        anyOf: ['organisation-unit.read'],
+        label: 'Organisation units',
+      },
       { key: 'addressBook', path: '/account/address-book', anyOf: ['address.manage'], label: 'Address book' },
     ],
   },
@@ -34,11 +39,19 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
     path: null,
     children: [
       { key: 'orders', path: '/account/orders', anyOf: ['orders.read'] },
-      { key: 'orderApprovals', path: '/account/order-approvals', anyOf: ['order-approval.request', 'order-approval.approve'] },
+      {
+        key: 'orderApprovals',
+        path: '/account/order-approvals',
+        anyOf: ['order-approval.request', 'order-approval.approve'],
+      },
       { key: 'budgets', path: '/account/budgets', anyOf: ['budget.read'] },
       { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
       { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },
-      { key: 'customerProductNumbers', path: '/account/customer-product-numbers', anyOf: ['customer-product-number.manage'] },
+      {
+        key: 'customerProductNumbers',
+        path: '/account/customer-product-numbers',
+        anyOf: ['customer-product-number.manage'],
+      },
       { key: 'customerPrices', path: '/account/customer-prices', anyOf: ['orders.create'], label: 'Your prices' },
       { key: 'offers', path: '/account/offers', anyOf: ['offer.request', 'offer.read'] },
       { key: 'documents', path: '/account/documents', anyOf: ['orders.read'] },
@@ -124,7 +137,18 @@ export function buildMenu(
       if (entry.path === null && children.length === 0) return [];
       const snippetKey = `b2b.menu.${entry.key}`;
       const label = operatorLabels[entry.key] ?? labels.get(snippetKey) ?? entry.label ?? entry.key;
-      return [{ id: entry.key, key: entry.key, label, snippetKey, path: entry.path, level, childCount: children.length, children: level < depth ? children : [] }];
+      return [
+        {
+          id: entry.key,
+          key: entry.key,
+          label,
+          snippetKey,
+          path: entry.path,
+          level,
+          childCount: children.length,
+          children: level < depth ? children : [],
+        },
+      ];
     });
   return build(PLATFORM_MENU, 1);
 }
@@ -140,7 +164,8 @@ function entrySchema(level: number): Record<string, unknown> {
       path: nullable({ type: 'string' }),
       level: { const: level },
       childCount: { type: 'integer', minimum: 0 },
-      children: level < MAX_MENU_DEPTH ? { type: 'array', items: entrySchema(level + 1) } : { type: 'array', maxItems: 0 },
+      children:
+        level < MAX_MENU_DEPTH ? { type: 'array', items: entrySchema(level + 1) } : { type: 'array', maxItems: 0 },
     },
     ['id', 'key', 'label', 'snippetKey', 'path', 'level', 'childCount', 'children'],
   );
@@ -152,11 +177,14 @@ export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
   /** The GET and POST declarations share this. */
   const menu = async (ctx: StoreContext, depth: number) => {
     const [labels, customisation] = await Promise.all([snippetMap(host.db, ctx.salesChannel), menuCustomisation(host)]);
-    return storeListOf(buildMenu(ctx, labels, depth, { mayOpen: (path) => host.storefront.mayOpen(ctx, path), customisation }));
+    return storeListOf(
+      buildMenu(ctx, labels, depth, { mayOpen: (path) => host.storefront.mayOpen(ctx, path), customisation }),
+    );
   };
   const common = {
     path: '/b2b/platform-menu',
-    summary: 'The account menu entries the caller’s permissions allow, labelled in the sales channel’s language, nested down to `depth`.',
+    summary:
+      'The account menu entries the caller’s permissions allow, labelled in the sales channel’s language, nested down to `depth`.',
     description:
       '`childCount` tells how many children an entry has even where `depth` cut them off. Only entries whose storefront page exists and that the caller may open are listed; ' +
       'the operator arranges, relabels and hides entries with the plugin settings `accountMenuOrder`, `accountMenuLabels` and `accountMenuHidden`.',

@@ -24,7 +24,9 @@ export async function snippetLanguage(executor: Executor, salesChannel: SalesCha
 
 /** Every snippet of the sales channel's language as a key → value map. */
 export async function snippetMap(executor: Executor, salesChannel: SalesChannel): Promise<Map<string, string>> {
-  const rows = await executor(SNIPPETS).where({ language: await snippetLanguage(executor, salesChannel) }).select('snippet_key', 'value');
+  const rows = await executor(SNIPPETS)
+    .where({ language: await snippetLanguage(executor, salesChannel) })
+    .select('snippet_key', 'value');
   return new Map(rows.map((r: { snippet_key: string; value: string }) => [r.snippet_key, r.value]));
 }
 
@@ -34,7 +36,8 @@ export function snippetRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/snippets',
       operationId: 'listSnippets',
-      summary: 'Storefront text snippets in the sales channel’s language (query prefix, term, page, limit; limit defaults to 500).',
+      summary:
+        'Storefront text snippets in the sales channel’s language (query prefix, term, page, limit; limit defaults to 500).',
       tags: [TAG],
       auth: 'public',
       permission: null,
@@ -46,18 +49,41 @@ export function snippetRoutes(host: HostRuntime): StoreRoute[] {
           prefix: { type: 'string', maxLength: 191, pattern: '^[A-Za-z0-9._-]+$' },
         }),
         responses: {
-          200: storeListResponse(objectSchema({ id: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' } }, ['id', 'key', 'value']), {
-            extra: { language: { type: 'string' } },
-            extraRequired: ['language'],
-          }),
+          200: storeListResponse(
+            objectSchema({ id: { type: 'string' }, key: { type: 'string' }, value: { type: 'string' } }, [
+              'id',
+              'key',
+              'value',
+            ]),
+            {
+              extra: { language: { type: 'string' } },
+              extraRequired: ['language'],
+            },
+          ),
         },
       },
       async handler({ ctx, query }) {
         const language = await snippetLanguage(host.db, ctx.salesChannel);
         const base = host.db(`${SNIPPETS} as s`).where('s.language', language);
-        const criteria: Criteria = { page: query.page, limit: query.limit, term: query.term, filter: query.prefix ? [{ type: 'prefix', field: 'key', value: query.prefix }] : [] };
-        const page = await searchByCriteria<{ snippet_key: string; value: string }>(base, criteria, snippetCriteria, (qb) => qb.select('s.snippet_key', 's.value'));
-        return { ...storeList(page.rows.map((r) => ({ id: r.snippet_key, key: r.snippet_key, value: r.value })), page), language };
+        const criteria: Criteria = {
+          page: query.page,
+          limit: query.limit,
+          term: query.term,
+          filter: query.prefix ? [{ type: 'prefix', field: 'key', value: query.prefix }] : [],
+        };
+        const page = await searchByCriteria<{ snippet_key: string; value: string }>(
+          base,
+          criteria,
+          snippetCriteria,
+          (qb) => qb.select('s.snippet_key', 's.value'),
+        );
+        return {
+          ...storeList(
+            page.rows.map((r) => ({ id: r.snippet_key, key: r.snippet_key, value: r.value })),
+            page,
+          ),
+          language,
+        };
       },
     }),
   ];

@@ -24,7 +24,9 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
       anyPermission: ['orders.read'],
       async handler({ ctx, query }) {
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-        const result = await call<StoreList<DocumentView>>(ctx, 'listCustomerDocuments', { body: { page, limit: PAGE_SIZE } });
+        const result = await call<StoreList<DocumentView>>(ctx, 'listCustomerDocuments', {
+          body: { page, limit: PAGE_SIZE },
+        });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
         return {
           template: 'b2b/documents',
@@ -60,7 +62,9 @@ export function registerAccountStorefront(host: HostRuntime): void {
   for (const page of accountStorefrontPages(host)) host.storefront.page(page);
   const call = routeCaller(platformMenuRoutes(host));
   host.storefront.accountMenu(async (ctx) => {
-    const entries = (await call<StoreList<AccountMenuEntry>>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })).elements;
+    const entries = (
+      await call<StoreList<AccountMenuEntry>>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })
+    ).elements;
     // A representative acting for no customer has no company pages to open: only their own section.
     return ctx.customer ? entries : entries.filter((entry) => entry.key === REPRESENTATIVE_SECTION);
   });

@@ -15,17 +15,27 @@ export function budgetAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'GET',
       path: '/suite-company/{customerId}/budget',
       operationId: 'listCompanyBudgets',
-      summary: "A customer's budgets with what the current period used, reserved and left (by name, at most 500; amounts in the currency's major unit).",
+      summary:
+        "A customer's budgets with what the current period used, reserved and left (by name, at most 500; amounts in the currency's major unit).",
       tags: ['Companies'],
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('customerId'), responses: { 200: objectSchema({ data: { type: 'array', items: budgetSchema } }, ['data']) } },
+      schemas: {
+        params: pathParams('customerId'),
+        responses: { 200: objectSchema({ data: { type: 'array', items: budgetSchema } }, ['data']) },
+      },
       async handler({ params }) {
         const customer = await host.customers.get(host.db, params.customerId);
         if (!customer) throw Errors.notFound('customer', params.customerId);
         const salesChannel = await host.customers.salesChannel(host.db, customer.salesChannelId);
         if (!salesChannel) throw Errors.notFound('sales channel', customer.salesChannelId);
-        const rows = await selectRows<BudgetTableRow>(host.db(BUDGETS).where({ customer_id: params.customerId }).orderBy([{ column: 'name' }, { column: 'id' }]).limit(MAX_BUDGETS));
+        const rows = await selectRows<BudgetTableRow>(
+          host
+            .db(BUDGETS)
+            .where({ customer_id: params.customerId })
+            .orderBy([{ column: 'name' }, { column: 'id' }])
+            .limit(MAX_BUDGETS),
+        );
         return { data: (await budgetViews(host.db, rows.map(toBudgetRow), salesChannel)) as never[] };
       },
     }),

@@ -16,7 +16,10 @@ export function registerBudgets(host: HostRuntime): void {
   for (const route of budgetRoutes(host)) host.storeApi.route(route);
   for (const route of budgetAdminRoutes(host)) host.adminApi.route(route);
   registerBudgetStorefront(host);
-  host.checkout.addInterceptor({ name: BUDGET_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx) });
+  host.checkout.addInterceptor({
+    name: BUDGET_INTERCEPTOR,
+    intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx),
+  });
   host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));
   host.checkout.onOrderCancelled((order, trx) => releaseBudgetOrder(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersBudgets(trx, ids));

@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import { fixedRead, forUpdate, lockingRead, readBool, readInt, selectRaw, selectRows, type Executor } from '../../lib/db.js';
+import {
+  fixedRead,
+  forUpdate,
+  lockingRead,
+  readBool,
+  readInt,
+  selectRaw,
+  selectRows,
+  type Executor,
+} from '../../lib/db.js';
 import { toDbTime } from '../../lib/time.js';
 import { unitScopeOfEmployee } from '../company/units/directory.js';
 import type { PeriodType, PeriodWindow } from './periods.js';
@@ -64,7 +73,10 @@ export function toBudgetRow(row: BudgetTableRow): BudgetRow {
     periodType: row.period_type,
     startDate: row.start_date,
     active: readBool(row.active),
-    notificationPercentage: row.notification_percentage === null || row.notification_percentage === undefined ? null : Number(row.notification_percentage),
+    notificationPercentage:
+      row.notification_percentage === null || row.notification_percentage === undefined
+        ? null
+        : Number(row.notification_percentage),
     allowApproval: readBool(row.allow_approval),
     approverEmployeeId: row.approver_employee_id ?? null,
     orderCount: readInt(row.order_count),
@@ -73,11 +85,20 @@ export function toBudgetRow(row: BudgetTableRow): BudgetRow {
   };
 }
 
-const budgetOfCustomer = fixedRead((executor: Executor, id: string, customerId: string) => executor(BUDGETS).where({ id, customer_id: customerId }).select('*'));
-const lockedBudgetOfCustomer = fixedRead((executor: Executor, id: string, customerId: string) => forUpdate(executor(BUDGETS).where({ id, customer_id: customerId }).select('*'), executor));
+const budgetOfCustomer = fixedRead((executor: Executor, id: string, customerId: string) =>
+  executor(BUDGETS).where({ id, customer_id: customerId }).select('*'),
+);
+const lockedBudgetOfCustomer = fixedRead((executor: Executor, id: string, customerId: string) =>
+  forUpdate(executor(BUDGETS).where({ id, customer_id: customerId }).select('*'), executor),
+);
 
 /** The customer's budget (with `lock`, its row locked for the rest of the transaction); another customer's id reads as absent. */
-export async function getBudget(executor: Executor, customerId: string, id: string, lock = false): Promise<BudgetRow | null> {
+export async function getBudget(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  lock = false,
+): Promise<BudgetRow | null> {
   const [row] = await (lock ? lockedBudgetOfCustomer : budgetOfCustomer)<BudgetTableRow>(executor, id, customerId);
   return row ? toBudgetRow(row) : null;
 }
@@ -95,7 +116,13 @@ export interface BudgetOrderPageRow {
  * customer's budget answers no rows (as does a budget without orders on that page). The limit is a
  * literal, as in `searchByCriteria`.
  */
-export async function budgetOrderPage(executor: Executor, customerId: string, budgetId: string, limit: number, offset: number): Promise<BudgetOrderPageRow[]> {
+export async function budgetOrderPage(
+  executor: Executor,
+  customerId: string,
+  budgetId: string,
+  limit: number,
+  offset: number,
+): Promise<BudgetOrderPageRow[]> {
   if (!Number.isInteger(limit)) throw new Error(`budgetOrderPage: the limit ${limit} is not an integer`);
   const sql = `select bo.order_id, bo.budget_data, b.order_count from ${BUDGET_ORDERS} bo join ${BUDGETS} b on b.id = bo.budget_id where bo.budget_id = ? and b.customer_id = ? order by bo.placed_at desc, bo.order_id desc limit ${limit} offset ?`;
   return selectRaw<BudgetOrderPageRow>(executor, sql, [budgetId, customerId, offset]);
@@ -104,7 +131,9 @@ export async function budgetOrderPage(executor: Executor, customerId: string, bu
 /** Rows locked in id order, so two transactions never wait on each other crosswise. */
 export async function lockBudgets(trx: Executor, ids: string[]): Promise<BudgetRow[]> {
   if (ids.length === 0) return [];
-  const rows = await selectRows<BudgetTableRow>(forUpdate(trx(BUDGETS).whereIn('id', ids).orderBy('id').select('*'), trx));
+  const rows = await selectRows<BudgetTableRow>(
+    forUpdate(trx(BUDGETS).whereIn('id', ids).orderBy('id').select('*'), trx),
+  );
   return rows.map(toBudgetRow);
 }
 
@@ -114,35 +143,52 @@ export async function lockBudgets(trx: Executor, ids: string[]): Promise<BudgetR
  * a unit's budget covers its subtree), and those with neither employees nor units (company-wide).
  * The company admin's own orders are not limited.
  */
-export async function applicableBudgetIds(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+export async function applicableBudgetIds(
+  executor: Executor,
+  customerId: string,
+  employeeId: string,
+): Promise<string[]> {
   const unitScope = await unitScopeOfEmployee(executor, customerId, employeeId);
-  const links = (sub: Knex.QueryBuilder, table: string) => sub.select(executor.raw('1')).from(table).whereRaw('??=??', [`${table}.budget_id`, `${BUDGETS}.id`]);
-  const linked = (table: string) => (sub: Knex.QueryBuilder): void => {
-    links(sub, table);
-  };
-  const rows = await selectRows<{ id: string }>(executor(BUDGETS)
-    .where({ customer_id: customerId, active: true })
-    .where((qb) => {
-      qb.whereExists((sub) => {
-        links(sub, BUDGET_EMPLOYEES).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId);
-      });
-      if (unitScope.length)
-        qb.orWhereExists((sub) => {
-          links(sub, BUDGET_UNITS).whereIn(`${BUDGET_UNITS}.unit_id`, unitScope);
+  const links = (sub: Knex.QueryBuilder, table: string) =>
+    sub
+      .select(executor.raw('1'))
+      .from(table)
+      .whereRaw('??=??', [`${table}.budget_id`, `${BUDGETS}.id`]);
+  const linked =
+    (table: string) =>
+    (sub: Knex.QueryBuilder): void => {
+      links(sub, table);
+    };
+  const rows = await selectRows<{ id: string }>(
+    executor(BUDGETS)
+      .where({ customer_id: customerId, active: true })
+      .where((qb) => {
+        qb.whereExists((sub) => {
+          links(sub, BUDGET_EMPLOYEES).where(`${BUDGET_EMPLOYEES}.employee_id`, employeeId);
         });
-      qb.orWhere((both) => {
-        both.whereNotExists(linked(BUDGET_EMPLOYEES)).whereNotExists(linked(BUDGET_UNITS));
-      });
-    })
-    .orderBy('id')
-    .select('id'));
+        if (unitScope.length)
+          qb.orWhereExists((sub) => {
+            links(sub, BUDGET_UNITS).whereIn(`${BUDGET_UNITS}.unit_id`, unitScope);
+          });
+        qb.orWhere((both) => {
+          both.whereNotExists(linked(BUDGET_EMPLOYEES)).whereNotExists(linked(BUDGET_UNITS));
+        });
+      })
+      .orderBy('id')
+      .select('id'),
+  );
   return rows.map((r) => r.id);
 }
 
 export async function budgetEmployeeIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
   if (budgetIds.length === 0) return map;
-  const rows = await selectRows<{ budget_id: string; employee_id: string }>(executor(BUDGET_EMPLOYEES).whereIn('budget_id', budgetIds).orderBy('employee_id').select('budget_id', 'employee_id'));
+  const rows = await selectRows<{ budget_id: string; employee_id: string }>(
+    executor(BUDGET_EMPLOYEES)
+      .whereIn('budget_id', budgetIds)
+      .orderBy('employee_id')
+      .select('budget_id', 'employee_id'),
+  );
   for (const row of rows) map.get(row.budget_id)?.push(row.employee_id);
   return map;
 }
@@ -150,34 +196,57 @@ export async function budgetEmployeeIds(executor: Executor, budgetIds: string[])
 export async function budgetUnitIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
   if (budgetIds.length === 0) return map;
-  const rows = await selectRows<{ budget_id: string; unit_id: string }>(executor(BUDGET_UNITS).whereIn('budget_id', budgetIds).orderBy('unit_id').select('budget_id', 'unit_id'));
+  const rows = await selectRows<{ budget_id: string; unit_id: string }>(
+    executor(BUDGET_UNITS).whereIn('budget_id', budgetIds).orderBy('unit_id').select('budget_id', 'unit_id'),
+  );
   for (const row of rows) map.get(row.budget_id)?.push(row.unit_id);
   return map;
 }
 
 /** Replaces the budget's units (undefined: unchanged). */
-export async function replaceBudgetUnits(executor: Executor, budgetId: string, unitIds: string[] | undefined): Promise<void> {
+export async function replaceBudgetUnits(
+  executor: Executor,
+  budgetId: string,
+  unitIds: string[] | undefined,
+): Promise<void> {
   if (!unitIds) return;
   await executor(BUDGET_UNITS).where({ budget_id: budgetId }).delete();
-  if (unitIds.length) await executor(BUDGET_UNITS).insert([...new Set(unitIds)].map((unit_id) => ({ budget_id: budgetId, unit_id })));
+  if (unitIds.length)
+    await executor(BUDGET_UNITS).insert([...new Set(unitIds)].map((unit_id) => ({ budget_id: budgetId, unit_id })));
 }
 
 export async function budgetCategoryIds(executor: Executor, budgetIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(budgetIds.map((id) => [id, []]));
   if (budgetIds.length === 0) return map;
-  const rows = await selectRows<{ budget_id: string; category_id: string }>(executor(BUDGET_CATEGORIES).whereIn('budget_id', budgetIds).orderBy('category_id').select('budget_id', 'category_id'));
+  const rows = await selectRows<{ budget_id: string; category_id: string }>(
+    executor(BUDGET_CATEGORIES)
+      .whereIn('budget_id', budgetIds)
+      .orderBy('category_id')
+      .select('budget_id', 'category_id'),
+  );
   for (const row of rows) map.get(row.budget_id)?.push(row.category_id);
   return map;
 }
 
-export async function replaceBudgetLinks(executor: Executor, budgetId: string, employeeIds: string[] | undefined, categoryIds: string[] | undefined): Promise<void> {
+export async function replaceBudgetLinks(
+  executor: Executor,
+  budgetId: string,
+  employeeIds: string[] | undefined,
+  categoryIds: string[] | undefined,
+): Promise<void> {
   if (employeeIds) {
     await executor(BUDGET_EMPLOYEES).where({ budget_id: budgetId }).delete();
-    if (employeeIds.length) await executor(BUDGET_EMPLOYEES).insert([...new Set(employeeIds)].map((employee_id) => ({ budget_id: budgetId, employee_id })));
+    if (employeeIds.length)
+      await executor(BUDGET_EMPLOYEES).insert(
+        [...new Set(employeeIds)].map((employee_id) => ({ budget_id: budgetId, employee_id })),
+      );
   }
   if (categoryIds) {
     await executor(BUDGET_CATEGORIES).where({ budget_id: budgetId }).delete();
-    if (categoryIds.length) await executor(BUDGET_CATEGORIES).insert([...new Set(categoryIds)].map((category_id) => ({ budget_id: budgetId, category_id })));
+    if (categoryIds.length)
+      await executor(BUDGET_CATEGORIES).insert(
+        [...new Set(categoryIds)].map((category_id) => ({ budget_id: budgetId, category_id })),
+      );
   }
 }
 
@@ -187,9 +256,25 @@ export async function replaceBudgetLinks(executor: Executor, budgetId: string, e
  */
 export async function recordBudgetOrder(
   trx: Executor,
-  row: { budgetId: string; orderId: string; customerId: string; orderNumber: string; amount: number; placedAt: string; budgetData: string },
+  row: {
+    budgetId: string;
+    orderId: string;
+    customerId: string;
+    orderNumber: string;
+    amount: number;
+    placedAt: string;
+    budgetData: string;
+  },
 ): Promise<void> {
-  await trx(BUDGET_ORDERS).insert({ budget_id: row.budgetId, order_id: row.orderId, customer_id: row.customerId, order_number: row.orderNumber, amount: row.amount, placed_at: row.placedAt, budget_data: row.budgetData });
+  await trx(BUDGET_ORDERS).insert({
+    budget_id: row.budgetId,
+    order_id: row.orderId,
+    customer_id: row.customerId,
+    order_number: row.orderNumber,
+    amount: row.amount,
+    placed_at: row.placedAt,
+    budget_data: row.budgetData,
+  });
   await trx(BUDGETS).where({ id: row.budgetId }).increment('order_count', 1);
 }
 
@@ -198,8 +283,13 @@ export async function recordBudgetOrder(
  * charged to, under those budgets' row locks, and their order counts with them.
  */
 export async function releaseBudgetOrder(trx: Executor, orderId: string): Promise<void> {
-  const charged = await selectRows<{ budget_id: string }>(trx(BUDGET_ORDERS).where({ order_id: orderId }).select('budget_id'));
-  for (const budget of await lockBudgets(trx, charged.map((row) => row.budget_id))) {
+  const charged = await selectRows<{ budget_id: string }>(
+    trx(BUDGET_ORDERS).where({ order_id: orderId }).select('budget_id'),
+  );
+  for (const budget of await lockBudgets(
+    trx,
+    charged.map((row) => row.budget_id),
+  )) {
     const removed = await trx(BUDGET_ORDERS).where({ budget_id: budget.id, order_id: orderId }).delete();
     if (removed > 0) await trx(BUDGETS).where({ id: budget.id }).decrement('order_count', removed);
   }
@@ -215,10 +305,16 @@ export async function usedAmount(executor: Executor, budgetId: string, window: P
 }
 
 /** Net value of the open approvals charged to the budget (minor units). */
-export async function reservedAmount(executor: Executor, budgetId: string, excludeApprovalId?: string): Promise<number> {
+export async function reservedAmount(
+  executor: Executor,
+  budgetId: string,
+  excludeApprovalId?: string,
+): Promise<number> {
   const query = reservationsQuery(executor, budgetId);
   if (excludeApprovalId) query.whereNot(`${APPROVALS}.id`, excludeApprovalId);
-  const [row] = await selectRows<{ total: unknown }>(lockingRead(query.sum({ total: `${APPROVAL_BUDGETS}.amount` }), executor));
+  const [row] = await selectRows<{ total: unknown }>(
+    lockingRead(query.sum({ total: `${APPROVAL_BUDGETS}.amount` }), executor),
+  );
   return readInt(row?.total);
 }
 

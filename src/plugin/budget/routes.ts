@@ -1,4 +1,10 @@
-import { defineStoreRoute, type HostRuntime, type SalesChannel, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineStoreRoute,
+  type HostRuntime,
+  type SalesChannel,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import { isPlainPage, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { inTransaction, readInt, readJson, selectRows, type Executor } from '../../lib/db.js';
@@ -81,9 +87,17 @@ const BUDGET_ORDER_CRITERIA: CriteriaSpec = {
 
 type BudgetView = Record<string, unknown>;
 
-export async function budgetViews(executor: Executor, budgets: BudgetRow[], salesChannel: SalesChannel): Promise<BudgetView[]> {
+export async function budgetViews(
+  executor: Executor,
+  budgets: BudgetRow[],
+  salesChannel: SalesChannel,
+): Promise<BudgetView[]> {
   const ids = budgets.map((b) => b.id);
-  const [employees, categories, units] = await Promise.all([budgetEmployeeIds(executor, ids), budgetCategoryIds(executor, ids), budgetUnitIds(executor, ids)]);
+  const [employees, categories, units] = await Promise.all([
+    budgetEmployeeIds(executor, ids),
+    budgetCategoryIds(executor, ids),
+    budgetUnitIds(executor, ids),
+  ]);
   const precision = salesChannel.currencyPrecision;
   const now = new Date();
   const views: BudgetView[] = [];
@@ -122,37 +136,59 @@ export async function budgetViews(executor: Executor, budgets: BudgetRow[], sale
 type BudgetInput = SchemaInput<typeof patchBudgetBody>;
 
 /** Checks references and money precision; returns the columns to write. */
-async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: BudgetInput): Promise<Record<string, unknown>> {
+async function budgetColumns(
+  host: HostRuntime,
+  ctx: StoreContext,
+  input: BudgetInput,
+): Promise<Record<string, unknown>> {
   const customer = declaredCustomer(ctx);
   const { currencyIso, currencyPrecision } = ctx.salesChannel;
   const columns: Record<string, unknown> = {};
   if (input.currency !== undefined && input.currency !== currencyIso)
-    throw Errors.badRequest('SUITE__BUDGET_CURRENCY_NOT_SUPPORTED', `Budgets are kept in the sales channel's currency ${currencyIso}.`, { pointer: '/currency' });
+    throw Errors.badRequest(
+      'SUITE__BUDGET_CURRENCY_NOT_SUPPORTED',
+      `Budgets are kept in the sales channel's currency ${currencyIso}.`,
+      { pointer: '/currency' },
+    );
   if (input.amount !== undefined) {
     const minor = toMinor(input.amount, currencyPrecision);
     if (Math.abs(input.amount * 10 ** currencyPrecision - minor) > 1e-6 || minor < 1)
-      throw Errors.badRequest('SUITE__INVALID_AMOUNT', `The amount must be positive with at most ${currencyPrecision} decimals.`, { pointer: '/amount' });
+      throw Errors.badRequest(
+        'SUITE__INVALID_AMOUNT',
+        `The amount must be positive with at most ${currencyPrecision} decimals.`,
+        { pointer: '/amount' },
+      );
     columns.amount = minor;
   }
   const employeeIds = [...(input.employeeIds ?? []), ...(input.approverEmployeeId ? [input.approverEmployeeId] : [])];
   if (employeeIds.length) {
     const known = new Set((await findEmployees(host.db, customer.id, employeeIds)).map((e) => e.id));
     const unknownAssigned = (input.employeeIds ?? []).findIndex((id) => !known.has(id));
-    if (unknownAssigned >= 0) throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'An assigned employee does not belong to this customer.', { pointer: `/employeeIds/${unknownAssigned}` });
+    if (unknownAssigned >= 0)
+      throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'An assigned employee does not belong to this customer.', {
+        pointer: `/employeeIds/${unknownAssigned}`,
+      });
     if (input.approverEmployeeId && !known.has(input.approverEmployeeId))
-      throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'The approver does not belong to this customer.', { pointer: '/approverEmployeeId' });
+      throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'The approver does not belong to this customer.', {
+        pointer: '/approverEmployeeId',
+      });
   }
   if (input.categoryIds?.length) {
     // A category the caller may not see answers as an unknown one: no existence oracle.
     const visible = new Set(await host.catalog.visibleEntityIds(ctx, 'category', input.categoryIds, host.db));
     const index = input.categoryIds.findIndex((categoryId) => !visible.has(categoryId));
     if (index >= 0)
-      throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${input.categoryIds[index]}" does not exist.`, { pointer: `/categoryIds/${index}` });
+      throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${input.categoryIds[index]}" does not exist.`, {
+        pointer: `/categoryIds/${index}`,
+      });
   }
   if (input.unitIds?.length) {
     const known = new Set((await unitTree(host.db, customer.id)).map((unit) => unit.id));
     const index = input.unitIds.findIndex((unitId) => !known.has(unitId));
-    if (index >= 0) throw Errors.badRequest('SUITE__UNKNOWN_UNIT', 'An organisation unit does not belong to this customer.', { pointer: `/unitIds/${index}` });
+    if (index >= 0)
+      throw Errors.badRequest('SUITE__UNKNOWN_UNIT', 'An organisation unit does not belong to this customer.', {
+        pointer: `/unitIds/${index}`,
+      });
   }
   if (input.name !== undefined) columns.name = input.name.trim();
   if (input.description !== undefined) columns.description = input.description;
@@ -167,7 +203,17 @@ async function budgetColumns(host: HostRuntime, ctx: StoreContext, input: Budget
 
 /** Fields a PUT leaves out go back to their defaults (the start date stays). */
 function withDefaults(input: BudgetInput): BudgetInput {
-  return { description: null, active: true, notificationPercentage: null, allowApproval: true, approverEmployeeId: null, employeeIds: [], categoryIds: [], unitIds: [], ...input };
+  return {
+    description: null,
+    active: true,
+    notificationPercentage: null,
+    allowApproval: true,
+    approverEmployeeId: null,
+    employeeIds: [],
+    categoryIds: [],
+    unitIds: [],
+    ...input,
+  };
 }
 
 async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promise<BudgetView> {
@@ -184,7 +230,9 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
     await inTransaction(host.db, async (trx) => {
       const budget = await getBudget(trx, customer.id, id, true);
       if (!budget) throw Errors.notFound('Budget', id);
-      await trx(BUDGETS).where({ id, customer_id: customer.id }).update({ ...columns, updated_at: nowDb() });
+      await trx(BUDGETS)
+        .where({ id, customer_id: customer.id })
+        .update({ ...columns, updated_at: nowDb() });
       await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
       await replaceBudgetUnits(trx, id, input.unitIds);
     });
@@ -206,28 +254,46 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
     // The budget is the customer's (checked before, or by the page's rows), so its id alone scopes the rows and the count stays on the index.
     const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
     let countOfPage: number | undefined;
-    const page = await searchByCriteria<{ order_id: string; budget_data: string }>(base, criteria, BUDGET_ORDER_CRITERIA, (qb) => qb.select('bo.order_id', 'bo.budget_data'), {
-      readPlainPage: async (limit, offset) => {
-        const rows = await budgetOrderPage(host.db, customer.id, budgetId, limit, offset);
-        if (rows.length) countOfPage = readInt(rows[0]!.order_count);
-        return rows;
+    const page = await searchByCriteria<{ order_id: string; budget_data: string }>(
+      base,
+      criteria,
+      BUDGET_ORDER_CRITERIA,
+      (qb) => qb.select('bo.order_id', 'bo.budget_data'),
+      {
+        readPlainPage: async (limit, offset) => {
+          const rows = await budgetOrderPage(host.db, customer.id, budgetId, limit, offset);
+          if (rows.length) countOfPage = readInt(rows[0]!.order_count);
+          return rows;
+        },
+        // Unfiltered, the total is the budget's maintained order count (read with the page, or with the budget).
+        unfilteredTotal: async () => countOfPage ?? (await customersBudget()).orderCount,
       },
-      // Unfiltered, the total is the budget's maintained order count (read with the page, or with the budget).
-      unfilteredTotal: async () => countOfPage ?? (await customersBudget()).orderCount,
-    });
+    );
     // An empty plain page does not tell whether the budget is the customer's: another customer's is a 404.
     if (page.rows.length === 0) await customersBudget();
-    const orders = page.rows.length ? await host.orders.getMany(host.db, page.rows.map((r) => r.order_id)) : [];
+    const orders = page.rows.length
+      ? await host.orders.getMany(
+          host.db,
+          page.rows.map((r) => r.order_id),
+        )
+      : [];
     const dataById = new Map(page.rows.map((r) => [r.order_id, String(r.budget_data ?? '')]));
     // An order view the host keeps has its budget order view kept beside it, per budget data.
-    const view = (order: Record<string, unknown>, data: string) => budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
+    const view = (order: Record<string, unknown>, data: string) =>
+      budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
     const views = orders.map((order) => {
       const data = dataById.get(String(order.id))!;
       return budgetOrderViews.of(order, data, () => view(order, data));
     });
     return { ...storeList(views, page), orders: views };
   };
-  const budgetOrdersRoute = { path: '/budget/{budgetId}/orders', tags: TAGS, auth: 'login', needsCustomer: true, permission: 'budget.read' } as const;
+  const budgetOrdersRoute = {
+    path: '/budget/{budgetId}/orders',
+    tags: TAGS,
+    auth: 'login',
+    needsCustomer: true,
+    permission: 'budget.read',
+  } as const;
 
   return [
     defineStoreRoute({
@@ -239,13 +305,15 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       permission: null,
       schemas: { body: emptyBody, responses: { 200: periodTypesResponse } },
-      handler: () => Promise.resolve(storeListOf(PERIOD_TYPES.map((key) => ({ id: key, key, label: PERIOD_LABELS[key] })))),
+      handler: () =>
+        Promise.resolve(storeListOf(PERIOD_TYPES.map((key) => ({ id: key, key, label: PERIOD_LABELS[key] })))),
     }),
     defineStoreRoute({
       method: 'GET',
       path: '/b2b/employee-budget',
       operationId: 'readEmployeeBudgets',
-      summary: 'The active budgets that govern the logged-in employee\'s orders, with used, reserved and available amounts.',
+      summary:
+        "The active budgets that govern the logged-in employee's orders, with used, reserved and available amounts.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -255,7 +323,9 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         const customer = declaredCustomer(ctx);
         if (ctx.actor.type !== 'employee' || !ctx.employee) return storeListOf([]);
         const ids = await applicableBudgetIds(host.db, customer.id, ctx.employee.id);
-        const rows = ids.length ? await selectRows<BudgetTableRow>(host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id')) : [];
+        const rows = ids.length
+          ? await selectRows<BudgetTableRow>(host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id'))
+          : [];
         return storeListOf(await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel));
       },
     }),
@@ -263,7 +333,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/budget-approval-employees',
       operationId: 'listBudgetApprovalEmployees',
-      summary: 'Employees who can be chosen as a budget\'s approver (active, allowed to approve orders).',
+      summary: "Employees who can be chosen as a budget's approver (active, allowed to approve orders).",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -271,7 +341,9 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { responses: { 200: approvalEmployeesResponse } },
       async handler({ ctx }) {
         const customer = declaredCustomer(ctx);
-        const employees = (await listEmployees(host.db, customer.id)).filter((e) => e.active && holds(e, 'order-approval.approve'));
+        const employees = (await listEmployees(host.db, customer.id)).filter(
+          (e) => e.active && holds(e, 'order-approval.approve'),
+        );
         return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
       },
     }),
@@ -363,7 +435,7 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/budget/list',
       operationId: 'listBudgets',
-      summary: 'The customer\'s budgets, searched by criteria.',
+      summary: "The customer's budgets, searched by criteria.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -371,8 +443,11 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: budgetSearchBody, responses: { 200: budgetListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const page = await searchByCriteria<BudgetTableRow>(host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id), body, BUDGET_CRITERIA, (qb) =>
-          qb.select(`${BUDGETS}.*`),
+        const page = await searchByCriteria<BudgetTableRow>(
+          host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id),
+          body,
+          BUDGET_CRITERIA,
+          (qb) => qb.select(`${BUDGETS}.*`),
         );
         return storeList(await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel), page);
       },

@@ -23,7 +23,11 @@ const budgetFields = {
   approverEmployeeId: nullable(idSchema),
   employeeIds: idList,
   categoryIds: idList,
-  unitIds: { ...idList, description: 'Organisation units the budget applies to: every employee of these units or of a unit below them. A budget with neither employees nor units applies to every employee.' },
+  unitIds: {
+    ...idList,
+    description:
+      'Organisation units the budget applies to: every employee of these units or of a unit below them. A budget with neither employees nor units applies to every employee.',
+  },
 } as const;
 
 export const createBudgetBody = objectSchema(budgetFields, ['name', 'amount', 'periodType']);
@@ -56,18 +60,57 @@ export const budgetSchema = objectSchema(
     createdAt: dateTimeSchema,
     updatedAt: nullable(dateTimeSchema),
   },
-  ['id', 'name', 'amount', 'currency', 'periodType', 'startDate', 'active', 'allowApproval', 'employeeIds', 'categoryIds', 'used', 'reserved', 'available', 'usagePercentage', 'periodStart', 'periodEnd'],
+  [
+    'id',
+    'name',
+    'amount',
+    'currency',
+    'periodType',
+    'startDate',
+    'active',
+    'allowApproval',
+    'employeeIds',
+    'categoryIds',
+    'used',
+    'reserved',
+    'available',
+    'usagePercentage',
+    'periodStart',
+    'periodEnd',
+  ],
 );
 
-export const budgetResultResponse = objectSchema({ success: { const: true }, budget: budgetSchema }, ['success', 'budget']);
+export const budgetResultResponse = objectSchema({ success: { const: true }, budget: budgetSchema }, [
+  'success',
+  'budget',
+]);
 export const budgetDeletedResponse = objectSchema({ success: { const: true } }, ['success']);
 export const budgetListResponse = storeListResponse(budgetSchema);
-export const budgetSearchBody = criteriaSchema(['id', 'name', 'active', 'periodType', 'allowApproval', 'startDate', 'createdAt']);
+export const budgetSearchBody = criteriaSchema([
+  'id',
+  'name',
+  'active',
+  'periodType',
+  'allowApproval',
+  'startDate',
+  'createdAt',
+]);
 
-export const periodTypesResponse = storeListResponse(objectSchema({ id: { enum: [...PERIOD_TYPES] }, key: { enum: [...PERIOD_TYPES] }, label: text }, ['id', 'key', 'label']));
+export const periodTypesResponse = storeListResponse(
+  objectSchema({ id: { enum: [...PERIOD_TYPES] }, key: { enum: [...PERIOD_TYPES] }, label: text }, [
+    'id',
+    'key',
+    'label',
+  ]),
+);
 
 export const approvalEmployeesResponse = storeListResponse(
-  objectSchema({ id: text, employeeId: text, firstName: text, lastName: text, name: text, email: text }, ['id', 'employeeId', 'name', 'email']),
+  objectSchema({ id: text, employeeId: text, firstName: text, lastName: text, name: text, email: text }, [
+    'id',
+    'employeeId',
+    'name',
+    'email',
+  ]),
 );
 
 const state = nullable(objectSchema({ technicalName: text, name: text }, ['technicalName']));
@@ -83,7 +126,16 @@ export const budgetDataSchema = objectSchema(
     budgetUsagePercentage: { type: 'number' },
     budgetProductRatio: { type: 'string', pattern: '^\\d+/\\d+$' },
   },
-  ['budgetId', 'budgetLineItems', 'budgetProductCount', 'totalProductCount', 'budgetValue', 'totalOrderValue', 'budgetUsagePercentage', 'budgetProductRatio'],
+  [
+    'budgetId',
+    'budgetLineItems',
+    'budgetProductCount',
+    'totalProductCount',
+    'budgetValue',
+    'totalOrderValue',
+    'budgetUsagePercentage',
+    'budgetProductRatio',
+  ],
 );
 
 export const budgetOrderSchema = objectSchema(
@@ -104,13 +156,35 @@ export const budgetOrderSchema = objectSchema(
     documents: { type: 'array' },
     budgetData: budgetDataSchema,
   },
-  ['id', 'orderNumber', 'orderDate', 'stateMachineState', 'currency', 'totalPrice', 'netPrice', 'taxAmount', 'billingAddress', 'orderCustomer', 'deliveries', 'transactions', 'lineItems', 'documents', 'budgetData'],
+  [
+    'id',
+    'orderNumber',
+    'orderDate',
+    'stateMachineState',
+    'currency',
+    'totalPrice',
+    'netPrice',
+    'taxAmount',
+    'billingAddress',
+    'orderCustomer',
+    'deliveries',
+    'transactions',
+    'lineItems',
+    'documents',
+    'budgetData',
+  ],
 );
 
 /**
  * The spec's `{orders, total}` with the Store API list envelope beside it: clients written for the
  * shop platform read `elements` (the same orders), `page` and `limit`.
  */
-export const budgetOrdersResponse = storeListResponse(budgetOrderSchema, { extra: { orders: { type: 'array', items: budgetOrderSchema } }, extraRequired: ['orders'] });
+export const budgetOrdersResponse = storeListResponse(budgetOrderSchema, {
+  extra: { orders: { type: 'array', items: budgetOrderSchema } },
+  extraRequired: ['orders'],
+});
 export const budgetOrdersBody = criteriaSchema(['orderId', 'orderNumber', 'orderDate']);
-export const budgetOrdersQuery = objectSchema({ page: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500 } });
+export const budgetOrdersQuery = objectSchema({
+  page: { type: 'integer', minimum: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: 500 },
+});

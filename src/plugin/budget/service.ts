@@ -24,7 +24,13 @@ export interface BudgetStatus {
   available: number;
 }
 
-export async function budgetStatus(executor: Executor, budget: BudgetRow, timeZone: string, now = new Date(), excludeApprovalId?: string): Promise<BudgetStatus> {
+export async function budgetStatus(
+  executor: Executor,
+  budget: BudgetRow,
+  timeZone: string,
+  now = new Date(),
+  excludeApprovalId?: string,
+): Promise<BudgetStatus> {
   const window = periodWindow(budget.periodType, budget.startDate, now, timeZone);
   if (!window) return { budget, window, used: 0, reserved: 0, available: budget.amount };
   const used = await usedAmount(executor, budget.id, window);
@@ -32,13 +38,25 @@ export async function budgetStatus(executor: Executor, budget: BudgetRow, timeZo
   return { budget, window, used, reserved, available: Math.max(0, budget.amount - used - reserved) };
 }
 
-type BudgetLine = Pick<PriceLine, 'productId' | 'totalNet' | 'type'> & { id?: string; lineItemId?: string; productNumber?: string | null; label?: string; quantity?: number; unitNet?: number };
+type BudgetLine = Pick<PriceLine, 'productId' | 'totalNet' | 'type'> & {
+  id?: string;
+  lineItemId?: string;
+  productNumber?: string | null;
+  label?: string;
+  quantity?: number;
+  unitNet?: number;
+};
 
 /**
  * The lines a budget counts: all of them, or with restricted categories only product lines whose
  * product is assigned to one of those categories.
  */
-export async function relevantLines<L extends BudgetLine>(host: HostRuntime, executor: Executor, lines: L[], categoryIds: string[]): Promise<L[]> {
+export async function relevantLines<L extends BudgetLine>(
+  host: HostRuntime,
+  executor: Executor,
+  lines: L[],
+  categoryIds: string[],
+): Promise<L[]> {
   if (categoryIds.length === 0) return lines;
   const productIds = [...new Set(lines.map((l) => l.productId).filter((id): id is string => !!id))];
   const products = await host.catalog.products(executor, productIds);
@@ -59,13 +77,28 @@ export interface BudgetEvaluation extends BudgetStatus {
 export async function evaluateBudgets(
   host: HostRuntime,
   trx: Executor,
-  input: { customerId: string; budgetIds: string[]; lines: BudgetLine[]; currencyIso: string; timeZone: string; excludeApprovalId?: string; now?: Date },
+  input: {
+    customerId: string;
+    budgetIds: string[];
+    lines: BudgetLine[];
+    currencyIso: string;
+    timeZone: string;
+    excludeApprovalId?: string;
+    now?: Date;
+  },
 ): Promise<BudgetEvaluation[]> {
   const now = input.now ?? new Date();
   const budgets = (await lockBudgets(trx, input.budgetIds)).filter(
-    (b) => b.customerId === input.customerId && b.active && b.currencyIso === input.currencyIso && startInstant(b.startDate, input.timeZone).getTime() <= now.getTime(),
+    (b) =>
+      b.customerId === input.customerId &&
+      b.active &&
+      b.currencyIso === input.currencyIso &&
+      startInstant(b.startDate, input.timeZone).getTime() <= now.getTime(),
   );
-  const categories = await budgetCategoryIds(trx, budgets.map((b) => b.id));
+  const categories = await budgetCategoryIds(
+    trx,
+    budgets.map((b) => b.id),
+  );
   const result: BudgetEvaluation[] = [];
   for (const budget of budgets) {
     const lines = await relevantLines(host, trx, input.lines, categories.get(budget.id) ?? []);
@@ -96,13 +129,30 @@ export function budgetExceededError(evaluation: BudgetEvaluation, precision: num
 }
 
 /** Refuses a direct checkout beyond an employee's budget that does not allow approval. */
-export async function interceptCheckout(host: HostRuntime, ctx: StoreContext, draft: { customerId: string; lines: PriceLine[]; currencyIso: string; actor: { type: string; id: string | null }; origin: string }, trx: Trx): Promise<void> {
+export async function interceptCheckout(
+  host: HostRuntime,
+  ctx: StoreContext,
+  draft: {
+    customerId: string;
+    lines: PriceLine[];
+    currencyIso: string;
+    actor: { type: string; id: string | null };
+    origin: string;
+  },
+  trx: Trx,
+): Promise<void> {
   // An executed approval was checked (and its amount reserved) when it was created and approved.
   if (draft.origin === 'order-approval') return;
   if (draft.actor.type !== 'employee' || !draft.actor.id) return;
   const budgetIds = await applicableBudgetIds(trx, draft.customerId, draft.actor.id);
   if (budgetIds.length === 0) return;
-  const evaluations = await evaluateBudgets(host, trx, { customerId: draft.customerId, budgetIds, lines: draft.lines, currencyIso: draft.currencyIso, timeZone: ctx.salesChannel.timeZone });
+  const evaluations = await evaluateBudgets(host, trx, {
+    customerId: draft.customerId,
+    budgetIds,
+    lines: draft.lines,
+    currencyIso: draft.currencyIso,
+    timeZone: ctx.salesChannel.timeZone,
+  });
   const refused = evaluations.find((e) => e.exceeds && !e.budget.allowApproval);
   if (refused) throw budgetExceededError(refused, ctx.salesChannel.currencyPrecision);
   // An order beyond a budget that allows approval is sent to approval by the approval rules
@@ -120,7 +170,12 @@ export interface BudgetData {
   budgetProductRatio: string;
 }
 
-export function buildBudgetData(budget: BudgetRow, order: PlacedOrder, lines: PlacedOrder['lines'], precision: number): BudgetData {
+export function buildBudgetData(
+  budget: BudgetRow,
+  order: PlacedOrder,
+  lines: PlacedOrder['lines'],
+  precision: number,
+): BudgetData {
   const value = lines.reduce((sum, l) => sum + l.totalNet, 0);
   const productCount = order.lines.filter((l) => l.productId).length;
   const budgetProducts = lines.filter((l) => l.productId).length;
@@ -153,26 +208,55 @@ export async function recordUsage(host: HostRuntime, ctx: StoreContext, order: P
   const approvalId = order.customFields?.orderApprovalId;
   let budgetIds: string[];
   if (order.origin === 'order-approval' && typeof approvalId === 'string')
-    budgetIds = (await selectRows<{ budget_id: string }>(trx(APPROVAL_BUDGETS).where({ approval_id: approvalId }).select('budget_id'))).map((r) => r.budget_id);
-  else if (order.actor.type === 'employee' && order.actor.id) budgetIds = await applicableBudgetIds(trx, order.customerId, order.actor.id);
+    budgetIds = (
+      await selectRows<{ budget_id: string }>(
+        trx(APPROVAL_BUDGETS).where({ approval_id: approvalId }).select('budget_id'),
+      )
+    ).map((r) => r.budget_id);
+  else if (order.actor.type === 'employee' && order.actor.id)
+    budgetIds = await applicableBudgetIds(trx, order.customerId, order.actor.id);
   else return;
   if (budgetIds.length === 0) return;
-  const salesChannel = ctx.salesChannel.id === order.salesChannelId ? ctx.salesChannel : ((await host.customers.salesChannel(trx, order.salesChannelId)) ?? ctx.salesChannel);
+  const salesChannel =
+    ctx.salesChannel.id === order.salesChannelId
+      ? ctx.salesChannel
+      : ((await host.customers.salesChannel(trx, order.salesChannelId)) ?? ctx.salesChannel);
   const now = new Date();
   const currencyIso = (order as PlacedOrder & { currencyIso?: string }).currencyIso ?? salesChannel.currencyIso;
-  const budgets = (await lockBudgets(trx, budgetIds)).filter((b) => b.customerId === order.customerId && b.active && b.currencyIso === currencyIso);
-  const categories = await budgetCategoryIds(trx, budgets.map((b) => b.id));
+  const budgets = (await lockBudgets(trx, budgetIds)).filter(
+    (b) => b.customerId === order.customerId && b.active && b.currencyIso === currencyIso,
+  );
+  const categories = await budgetCategoryIds(
+    trx,
+    budgets.map((b) => b.id),
+  );
   for (const budget of budgets) {
     const lines = await relevantLines(host, trx, order.lines, categories.get(budget.id) ?? []);
     if (lines.length === 0) continue;
     const data = buildBudgetData(budget, order, lines, salesChannel.currencyPrecision);
     const amount = lines.reduce((sum, l) => sum + l.totalNet, 0);
-    await recordBudgetOrder(trx, { budgetId: budget.id, orderId: order.id, customerId: order.customerId, orderNumber: order.orderNumber, amount, placedAt: nowDb(), budgetData: writeJson(data) });
+    await recordBudgetOrder(trx, {
+      budgetId: budget.id,
+      orderId: order.id,
+      customerId: order.customerId,
+      orderNumber: order.orderNumber,
+      amount,
+      placedAt: nowDb(),
+      budgetData: writeJson(data),
+    });
     await notifyThreshold(host, trx, budget, salesChannel, order, amount, now);
   }
 }
 
-async function notifyThreshold(host: HostRuntime, trx: Trx, budget: BudgetRow, salesChannel: SalesChannel, order: PlacedOrder, orderAmount: number, now: Date): Promise<void> {
+async function notifyThreshold(
+  host: HostRuntime,
+  trx: Trx,
+  budget: BudgetRow,
+  salesChannel: SalesChannel,
+  order: PlacedOrder,
+  orderAmount: number,
+  now: Date,
+): Promise<void> {
   if (budget.notificationPercentage === null || budget.amount <= 0) return;
   const window = periodWindow(budget.periodType, budget.startDate, now, salesChannel.timeZone);
   const used = window ? await usedAmount(trx, budget.id, window) : orderAmount;
@@ -204,7 +288,11 @@ async function notifyThreshold(host: HostRuntime, trx: Trx, budget: BudgetRow, s
   });
 }
 
-async function thresholdRecipient(host: HostRuntime, executor: Executor, budget: BudgetRow): Promise<{ email: string; name: string } | null> {
+async function thresholdRecipient(
+  host: HostRuntime,
+  executor: Executor,
+  budget: BudgetRow,
+): Promise<{ email: string; name: string } | null> {
   if (budget.approverEmployeeId) {
     const [approver] = await findEmployees(executor, budget.customerId, [budget.approverEmployeeId]);
     if (approver?.active) return { email: approver.email, name: approver.name };

@@ -39,17 +39,33 @@ function toDirectoryEmployee(row: DirectoryRow): DirectoryEmployee {
 
 function directoryQuery(executor: Executor, customerId: string) {
   return employeesOfCustomer(executor, customerId)
-    .select('e.id', 'e.email', 'e.first_name', 'e.last_name', 'e.active as employee_active', 'ec.active as link_active', 'ec.role_id', 'r.permissions as role_permissions', 'r.requires_approval')
+    .select(
+      'e.id',
+      'e.email',
+      'e.first_name',
+      'e.last_name',
+      'e.active as employee_active',
+      'ec.active as link_active',
+      'ec.role_id',
+      'r.permissions as role_permissions',
+      'r.requires_approval',
+    )
     .orderBy('e.last_name')
     .orderBy('e.first_name')
     .orderBy('e.id');
 }
 
 /** Employees of the customer among `ids` (others' and unknown ids are absent). */
-export async function findEmployees(executor: Executor, customerId: string, ids: string[]): Promise<DirectoryEmployee[]> {
+export async function findEmployees(
+  executor: Executor,
+  customerId: string,
+  ids: string[],
+): Promise<DirectoryEmployee[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  return (await selectRows<DirectoryRow>(directoryQuery(executor, customerId).whereIn('e.id', wanted))).map(toDirectoryEmployee);
+  return (await selectRows<DirectoryRow>(directoryQuery(executor, customerId).whereIn('e.id', wanted))).map(
+    toDirectoryEmployee,
+  );
 }
 
 export async function listEmployees(executor: Executor, customerId: string): Promise<DirectoryEmployee[]> {

@@ -1,5 +1,17 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/account-requests';
 const STATUSES = ['open', 'accepted', 'declined'] as const;
@@ -33,8 +45,14 @@ async function customerGroups(kit: ConsoleKit, ctx: ConsoleContext): Promise<Arr
  * acceptAccountRequest); decline needs a reason, kept with the request.
  */
 export function accountRequestPages(kit: ConsoleKit) {
-  async function detail(ctx: ConsoleContext, id: string, form: { action?: 'accept' | 'decline'; values?: Record<string, string>; errors?: FormErrors; status?: number } = {}) {
-    const request = await kit.call<{ data: { id: string; attributes: AccountRequest } }>(ctx, 'readAccountRequest', { params: { id } });
+  async function detail(
+    ctx: ConsoleContext,
+    id: string,
+    form: { action?: 'accept' | 'decline'; values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
+  ) {
+    const request = await kit.call<{ data: { id: string; attributes: AccountRequest } }>(ctx, 'readAccountRequest', {
+      params: { id },
+    });
     const errors = form.errors ?? noErrors();
     return {
       template: 'account-request',
@@ -44,9 +62,18 @@ export function accountRequestPages(kit: ConsoleKit) {
         id,
         request: request.data.attributes,
         open: request.data.attributes.status === 'open',
-        groups: (await customerGroups(kit, ctx)).map((group) => ({ ...group, selected: form.values?.groupId === group.id })),
-        accept: { values: form.action === 'accept' ? form.values : {}, errors: form.action === 'accept' ? errors : noErrors() },
-        decline: { values: form.action === 'decline' ? form.values : {}, errors: form.action === 'decline' ? errors : noErrors() },
+        groups: (await customerGroups(kit, ctx)).map((group) => ({
+          ...group,
+          selected: form.values?.groupId === group.id,
+        })),
+        accept: {
+          values: form.action === 'accept' ? form.values : {},
+          errors: form.action === 'accept' ? errors : noErrors(),
+        },
+        decline: {
+          values: form.action === 'decline' ? form.values : {},
+          errors: form.action === 'decline' ? errors : noErrors(),
+        },
         listHref: kit.href(PATH, { status: 'open' }),
       },
     };
@@ -59,12 +86,17 @@ export function accountRequestPages(kit: ConsoleKit) {
       async handler({ ctx, query }) {
         const status = STATUSES.find((s) => s === text(query, 'status'));
         const page = pageOf(query);
-        const list = await kit.call<JsonApiDocument<AccountRequest>>(ctx, 'listAccountRequests', { query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}) } });
+        const list = await kit.call<JsonApiDocument<AccountRequest>>(ctx, 'listAccountRequests', {
+          query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}) },
+        });
         return {
           template: 'account-requests',
           data: {
             title: 'Account requests',
-            statuses: [{ value: '', label: 'All', selected: !status }, ...STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1), selected: s === status }))],
+            statuses: [
+              { value: '', label: 'All', selected: !status },
+              ...STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1), selected: s === status })),
+            ],
             status: status ?? null,
             requests: list.data.map((row) => ({ ...row.attributes, id: row.id, href: kit.href(`${PATH}/${row.id}`) })),
             paging: paging(kit, PATH, { status }, page, list.meta.total),
@@ -75,7 +107,12 @@ export function accountRequestPages(kit: ConsoleKit) {
     consolePage({
       path: `${PATH}/:id`,
       async handler({ ctx, params }) {
-        if (!isId(params.id)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such account request.' } };
+        if (!isId(params.id))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such account request.' },
+          };
         return detail(ctx, params.id);
       },
     }),
@@ -83,26 +120,50 @@ export function accountRequestPages(kit: ConsoleKit) {
       path: `${PATH}/:id/accept`,
       method: 'POST',
       async handler({ ctx, params, form }) {
-        if (!isId(params.id)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such account request.' } };
+        if (!isId(params.id))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such account request.' },
+          };
         const values = { groupId: text(form, 'groupId'), comment: text(form, 'comment') };
         try {
-          await kit.call(ctx, 'acceptAccountRequest', { params: { id: params.id }, body: { groupId: values.groupId || null, ...(values.comment ? { comment: values.comment } : {}) } });
+          await kit.call(ctx, 'acceptAccountRequest', {
+            params: { id: params.id },
+            body: { groupId: values.groupId || null, ...(values.comment ? { comment: values.comment } : {}) },
+          });
         } catch (error) {
           return detail(ctx, params.id, { action: 'accept', values, errors: formErrorsOf(error), status: 400 });
         }
-        return { redirect: kit.href(`${PATH}/${params.id}`), notice: 'The request is accepted: the customer was created and mailed a link to log in.' };
+        return {
+          redirect: kit.href(`${PATH}/${params.id}`),
+          notice: 'The request is accepted: the customer was created and mailed a link to log in.',
+        };
       },
     }),
     consolePage({
       path: `${PATH}/:id/decline`,
       method: 'POST',
       async handler({ ctx, params, form }) {
-        if (!isId(params.id)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such account request.' } };
+        if (!isId(params.id))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such account request.' },
+          };
         const values = { comment: text(form, 'comment') };
         if (!values.comment)
-          return detail(ctx, params.id, { action: 'decline', values, errors: { fields: { comment: 'Give the reason for declining: it is kept with the request.' }, general: [] }, status: 400 });
+          return detail(ctx, params.id, {
+            action: 'decline',
+            values,
+            errors: { fields: { comment: 'Give the reason for declining: it is kept with the request.' }, general: [] },
+            status: 400,
+          });
         try {
-          await kit.call(ctx, 'declineAccountRequest', { params: { id: params.id }, body: { comment: values.comment } });
+          await kit.call(ctx, 'declineAccountRequest', {
+            params: { id: params.id },
+            body: { comment: values.comment },
+          });
         } catch (error) {
           return detail(ctx, params.id, { action: 'decline', values, errors: formErrorsOf(error), status: 400 });
         }

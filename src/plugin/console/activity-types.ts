@@ -1,5 +1,16 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/activity-types';
 const PER_PAGE = 100;
@@ -16,9 +27,15 @@ interface ActivityType {
  * new type, and a type switched off (it can no longer be chosen for new activities) or on again.
  */
 export function activityTypePages(kit: ConsoleKit) {
-  async function listPage(ctx: ConsoleContext, query: Record<string, unknown>, form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {}) {
+  async function listPage(
+    ctx: ConsoleContext,
+    query: Record<string, unknown>,
+    form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
+  ) {
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<ActivityType>>(ctx, 'listCustomerActivityTypes', { query: { page, limit: PER_PAGE } });
+    const list = await kit.call<JsonApiDocument<ActivityType>>(ctx, 'listCustomerActivityTypes', {
+      query: { page, limit: PER_PAGE },
+    });
     return {
       template: 'activity-types',
       status: form.status ?? 200,
@@ -44,10 +61,17 @@ export function activityTypePages(kit: ConsoleKit) {
       path: `${PATH}/create`,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values = { technicalName: text(form, 'technicalName'), name: text(form, 'name'), position: text(form, 'position') };
-        const position = values.position === '' ? 0 : /^\d{1,6}$/.test(values.position) ? Number(values.position) : values.position;
+        const values = {
+          technicalName: text(form, 'technicalName'),
+          name: text(form, 'name'),
+          position: text(form, 'position'),
+        };
+        const position =
+          values.position === '' ? 0 : /^\d{1,6}$/.test(values.position) ? Number(values.position) : values.position;
         try {
-          await kit.call(ctx, 'createCustomerActivityType', { body: { technicalName: values.technicalName, name: values.name, position } });
+          await kit.call(ctx, 'createCustomerActivityType', {
+            body: { technicalName: values.technicalName, name: values.name, position },
+          });
         } catch (error) {
           return listPage(ctx, {}, { values, errors: formErrorsOf(error), status: 400 });
         }
@@ -58,10 +82,20 @@ export function activityTypePages(kit: ConsoleKit) {
       path: `${PATH}/:id/active`,
       method: 'POST',
       async handler({ ctx, params, form }) {
-        if (!isId(params.id)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such activity type.' } };
+        if (!isId(params.id))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such activity type.' },
+          };
         const active = text(form, 'active') === 'true';
         await kit.call(ctx, 'updateCustomerActivityType', { params: { id: params.id }, body: { active } });
-        return { redirect: kit.href(PATH), notice: active ? 'The activity type can be chosen again.' : 'The activity type is switched off: it can no longer be chosen for new activities.' };
+        return {
+          redirect: kit.href(PATH),
+          notice: active
+            ? 'The activity type can be chosen again.'
+            : 'The activity type is switched off: it can no longer be chosen for new activities.',
+        };
       },
     }),
   ];

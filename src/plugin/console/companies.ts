@@ -1,10 +1,26 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/companies';
 const EMPLOYEES_PER_PAGE = 50;
 const SORTS = [
-  { value: 'company', label: 'Company name', sort: [{ field: 'company', order: 'asc' }, { field: 'customerNumber', order: 'asc' }] },
+  {
+    value: 'company',
+    label: 'Company name',
+    sort: [
+      { field: 'company', order: 'asc' },
+      { field: 'customerNumber', order: 'asc' },
+    ],
+  },
   { value: 'customerNumber', label: 'Customer number', sort: [{ field: 'customerNumber', order: 'asc' }] },
 ] as const;
 
@@ -58,8 +74,13 @@ interface ApprovalSettings {
   nValue: number;
 }
 
-const notFound = { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such company.' } } as const;
-const nameOf = (person: { firstName: string | null; lastName: string | null }) => [person.firstName, person.lastName].filter(Boolean).join(' ');
+const notFound = {
+  template: 'error',
+  status: 404,
+  data: { title: 'Not found', message: 'There is no such company.' },
+} as const;
+const nameOf = (person: { firstName: string | null; lastName: string | null }) =>
+  [person.firstName, person.lastName].filter(Boolean).join(' ');
 
 /**
  * Companies (the shop's customers) and, for one company, its employees with their roles, open
@@ -81,14 +102,21 @@ export function companyPages(kit: ConsoleKit) {
         const term = text(query, 'q').slice(0, 255);
         const sort = SORTS.find((s) => s.value === text(query, 'sort')) ?? SORTS[0];
         const page = pageOf(query);
-        const list = await kit.call<JsonApiDocument<Customer>>(ctx, 'searchCustomer', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}), sort: sort.sort } });
+        const list = await kit.call<JsonApiDocument<Customer>>(ctx, 'searchCustomer', {
+          body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}), sort: sort.sort },
+        });
         return {
           template: 'companies',
           data: {
             title: 'Companies',
             term,
             sorts: SORTS.map((s) => ({ value: s.value, label: s.label, selected: s === sort })),
-            companies: list.data.map((row) => ({ ...row.attributes, id: row.id, name: row.attributes.company || nameOf(row.attributes), href: kit.href(`${PATH}/${row.id}`) })),
+            companies: list.data.map((row) => ({
+              ...row.attributes,
+              id: row.id,
+              name: row.attributes.company || nameOf(row.attributes),
+              href: kit.href(`${PATH}/${row.id}`),
+            })),
             paging: paging(kit, PATH, { q: term, sort: sort.value }, page, list.meta.total),
           },
         };
@@ -98,14 +126,25 @@ export function companyPages(kit: ConsoleKit) {
       path: `${PATH}/:id`,
       async handler({ ctx, params, query }) {
         if (!isId(params.id)) return notFound;
-        const customer = await kit.call<{ data: { id: string; attributes: Customer } }>(ctx, 'readCustomer', { params: { id: params.id } });
+        const customer = await kit.call<{ data: { id: string; attributes: Customer } }>(ctx, 'readCustomer', {
+          params: { id: params.id },
+        });
         const page = pageOf(query);
         const customerId = params.id;
         const hasEmployees = kit.console.has('listCompanyEmployees');
         const [employees, roles, invitations, budgets, approval] = await Promise.all([
-          hasEmployees ? kit.call<JsonApiDocument<Employee>>(ctx, 'listCompanyEmployees', { params: { customerId }, query: { page, limit: EMPLOYEES_PER_PAGE } }) : null,
-          optional<{ data: Array<{ id: string; attributes: Role }> }>(ctx, 'listCompanyRoles', customerId, { data: [] }),
-          optional<{ data: Array<{ id: string; attributes: Invitation }> }>(ctx, 'listCompanyInvitations', customerId, { data: [] }),
+          hasEmployees
+            ? kit.call<JsonApiDocument<Employee>>(ctx, 'listCompanyEmployees', {
+                params: { customerId },
+                query: { page, limit: EMPLOYEES_PER_PAGE },
+              })
+            : null,
+          optional<{ data: Array<{ id: string; attributes: Role }> }>(ctx, 'listCompanyRoles', customerId, {
+            data: [],
+          }),
+          optional<{ data: Array<{ id: string; attributes: Invitation }> }>(ctx, 'listCompanyInvitations', customerId, {
+            data: [],
+          }),
           optional<{ data: Budget[] } | null>(ctx, 'listCompanyBudgets', customerId, null),
           optional<{ data: ApprovalSettings } | null>(ctx, 'readCompanyApprovalSettings', customerId, null),
         ]);
@@ -119,11 +158,29 @@ export function companyPages(kit: ConsoleKit) {
             id: customerId,
             customer: attributes,
             hasEmployees,
-            employees: (employees?.data ?? []).map((row) => ({ ...row.attributes, id: row.id, name: nameOf(row.attributes) })),
-            employeePaging: employees ? paging(kit, `${PATH}/${customerId}`, {}, page, employees.meta.total, EMPLOYEES_PER_PAGE) : null,
-            roles: roles.data.map((row) => ({ ...row.attributes, id: row.id, permissionCount: row.attributes.permissions.length })),
-            invitations: invitations.data.map((row) => ({ ...row.attributes, id: row.id, name: nameOf(row.attributes) })),
-            budgets: budgets?.data.map((budget) => ({ ...budget, employees: budget.employeeIds.length ? budget.employeeIds.map(nameById).join(', ') : 'everyone' })) ?? null,
+            employees: (employees?.data ?? []).map((row) => ({
+              ...row.attributes,
+              id: row.id,
+              name: nameOf(row.attributes),
+            })),
+            employeePaging: employees
+              ? paging(kit, `${PATH}/${customerId}`, {}, page, employees.meta.total, EMPLOYEES_PER_PAGE)
+              : null,
+            roles: roles.data.map((row) => ({
+              ...row.attributes,
+              id: row.id,
+              permissionCount: row.attributes.permissions.length,
+            })),
+            invitations: invitations.data.map((row) => ({
+              ...row.attributes,
+              id: row.id,
+              name: nameOf(row.attributes),
+            })),
+            budgets:
+              budgets?.data.map((budget) => ({
+                ...budget,
+                employees: budget.employeeIds.length ? budget.employeeIds.map(nameById).join(', ') : 'everyone',
+              })) ?? null,
             approval: approval
               ? {
                   ...approval.data,
@@ -143,10 +200,15 @@ export function companyPages(kit: ConsoleKit) {
       async handler({ ctx, params, form }) {
         if (!isId(params.id) || !isId(params.employeeId)) return notFound;
         const active = text(form, 'active') === 'true';
-        await kit.call(ctx, 'setCompanyEmployeeActive', { params: { customerId: params.id, employeeId: params.employeeId }, body: { active } });
+        await kit.call(ctx, 'setCompanyEmployeeActive', {
+          params: { customerId: params.id, employeeId: params.employeeId },
+          body: { active },
+        });
         return {
           redirect: kit.href(`${PATH}/${params.id}`),
-          notice: active ? 'The employee can log in and order for this company again.' : 'The employee is deactivated: their sessions ended and they cannot log in for this company.',
+          notice: active
+            ? 'The employee can log in and order for this company again.'
+            : 'The employee is deactivated: their sessions ended and they cannot log in for this company.',
         };
       },
     }),
@@ -155,8 +217,13 @@ export function companyPages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id) || !isId(params.invitationId)) return notFound;
-        const sent = await kit.call<{ data: { attributes: Invitation } }>(ctx, 'resendCompanyInvitation', { params: { customerId: params.id, invitationId: params.invitationId } });
-        return { redirect: kit.href(`${PATH}/${params.id}`), notice: `The invitation was sent again to ${sent.data.attributes.email}; the new link is valid for 7 days.` };
+        const sent = await kit.call<{ data: { attributes: Invitation } }>(ctx, 'resendCompanyInvitation', {
+          params: { customerId: params.id, invitationId: params.invitationId },
+        });
+        return {
+          redirect: kit.href(`${PATH}/${params.id}`),
+          notice: `The invitation was sent again to ${sent.data.attributes.email}; the new link is valid for 7 days.`,
+        };
       },
     }),
   ];

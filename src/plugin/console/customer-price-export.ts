@@ -36,31 +36,53 @@ export function customerPriceExportPages(kit: ConsoleKit) {
         const productNumber = text(query, 'product');
         if (customerNumber) {
           const [customer] = await host.customers.findByNumbers(host.db, [customerNumber]);
-          if (!customer) return { redirect: kit.href('/customer-prices', { customer: customerNumber, product: productNumber }) };
+          if (!customer)
+            return { redirect: kit.href('/customer-prices', { customer: customerNumber, product: productNumber }) };
           apiQuery.customerId = customer.id;
         }
         if (productNumber) {
           const [product] = await host.catalog.productIdsByNumbers(host.db, [productNumber]);
-          if (!product) return { redirect: kit.href('/customer-prices', { customer: customerNumber, product: productNumber }) };
+          if (!product)
+            return { redirect: kit.href('/customer-prices', { customer: customerNumber, product: productNumber }) };
           apiQuery.productId = product.id;
         }
         const rows: ExportedPrice[] = [];
         for (let page = 1; rows.length < MAX_ROWS; page++) {
-          const list = await kit.call<JsonApiDocument<ExportedPrice>>(ctx, 'listSuiteCustomerPrices', { query: { ...apiQuery, page, limit: MAX_LIMIT } });
+          const list = await kit.call<JsonApiDocument<ExportedPrice>>(ctx, 'listSuiteCustomerPrices', {
+            query: { ...apiQuery, page, limit: MAX_LIMIT },
+          });
           rows.push(...list.data.map((row) => row.attributes));
           if (list.data.length < MAX_LIMIT || rows.length >= list.meta.total) break;
         }
         const [customers, products] = await Promise.all([
-          host.customers.getMany(host.db, [...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])))]),
+          host.customers.getMany(host.db, [
+            ...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : []))),
+          ]),
           host.catalog.products(host.db, [...new Set(rows.map((row) => row.productId))]),
         ]);
         const numberOfCustomer = new Map(customers.map((customer) => [customer.id, customer.customerNumber]));
         const numberOfProduct = new Map(products.map((product) => [product.id, product.productNumber]));
-        const lines = rows.slice(0, MAX_ROWS).map((row) =>
-          [row.customerId ? (numberOfCustomer.get(row.customerId) ?? '') : '', row.customerGroupId ?? '', numberOfProduct.get(row.productId) ?? row.productId, String(row.minQuantity), String(row.price)].map(cell).join(';'),
-        );
+        const lines = rows
+          .slice(0, MAX_ROWS)
+          .map((row) =>
+            [
+              row.customerId ? (numberOfCustomer.get(row.customerId) ?? '') : '',
+              row.customerGroupId ?? '',
+              numberOfProduct.get(row.productId) ?? row.productId,
+              String(row.minQuantity),
+              String(row.price),
+            ]
+              .map(cell)
+              .join(';'),
+          );
         const stamp = new Date().toISOString().slice(0, 10);
-        return { file: { fileName: `customer-prices-${stamp}.csv`, contentType: 'text/csv; charset=utf-8', content: Buffer.from(`${[HEADER.join(';'), ...lines].join('\r\n')}\r\n`, 'utf8') } };
+        return {
+          file: {
+            fileName: `customer-prices-${stamp}.csv`,
+            contentType: 'text/csv; charset=utf-8',
+            content: Buffer.from(`${[HEADER.join(';'), ...lines].join('\r\n')}\r\n`, 'utf8'),
+          },
+        };
       },
     }),
   ];

@@ -1,7 +1,19 @@
 import type { StorefrontUpload } from '../../host/contract.js';
 import { AppError } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/customer-prices';
 
@@ -30,14 +42,36 @@ interface PriceForm {
   currency: string;
 }
 
-const EMPTY_FORM: PriceForm = { customerNumber: '', customerGroupId: '', productNumber: '', minQuantity: '1', price: '', listPrice: '', validFrom: '', validUntil: '', currency: '' };
+const EMPTY_FORM: PriceForm = {
+  customerNumber: '',
+  customerGroupId: '',
+  productNumber: '',
+  minQuantity: '1',
+  price: '',
+  listPrice: '',
+  validFrom: '',
+  validUntil: '',
+  currency: '',
+};
 
 /** API body field → form field (the API speaks ids, the form numbers). */
-const FIELD_OF_POINTER: Record<string, keyof PriceForm> = { customerId: 'customerNumber', customerGroupId: 'customerGroupId', productId: 'productNumber', minQuantity: 'minQuantity', price: 'price', listPrice: 'listPrice', validFrom: 'validFrom', validUntil: 'validUntil', currency: 'currency' };
+const FIELD_OF_POINTER: Record<string, keyof PriceForm> = {
+  customerId: 'customerNumber',
+  customerGroupId: 'customerGroupId',
+  productId: 'productNumber',
+  minQuantity: 'minQuantity',
+  price: 'price',
+  listPrice: 'listPrice',
+  validFrom: 'validFrom',
+  validUntil: 'validUntil',
+  currency: 'currency',
+};
 
 /** A date field (YYYY-MM-DD) as the API's instant: the start of that day, UTC. */
 function dayToInstant(day: string): string | null {
-  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) ? `${day}T00:00:00.000Z` : null;
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))
+    ? `${day}T00:00:00.000Z`
+    : null;
 }
 
 function amountOf(value: string): number | null {
@@ -55,7 +89,9 @@ export function customerPricePages(kit: ConsoleKit) {
   const { host } = kit;
 
   async function groupOptions(ctx: ConsoleContext, selected: string) {
-    const groups = kit.console.has('listCustomerGroup') ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data : [];
+    const groups = kit.console.has('listCustomerGroup')
+      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
+      : [];
     return groups.map((group) => ({ id: group.id, name: group.attributes.name, selected: group.id === selected }));
   }
 
@@ -63,7 +99,14 @@ export function customerPricePages(kit: ConsoleKit) {
     return {
       template: 'customer-price-form',
       status,
-      data: { title: editing ? 'Change a customer price' : 'New customer price', values, errors, groups: await groupOptions(ctx, values.customerGroupId), editing, listHref: kit.href(PATH) },
+      data: {
+        title: editing ? 'Change a customer price' : 'New customer price',
+        values,
+        errors,
+        groups: await groupOptions(ctx, values.customerGroupId),
+        editing,
+        listHref: kit.href(PATH),
+      },
     };
   }
 
@@ -92,14 +135,19 @@ export function customerPricePages(kit: ConsoleKit) {
           : await kit.call<JsonApiDocument<PriceAttributes>>(ctx, 'listSuiteCustomerPrices', { query: apiQuery });
         const rows = list.data.map((row) => ({ id: row.id, ...row.attributes }));
         const [customers, groups, products] = await Promise.all([
-          host.customers.getMany(host.db, [...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])))]),
-          host.customerGroups.getMany(host.db, [...new Set(rows.flatMap((row) => (row.customerGroupId ? [row.customerGroupId] : [])))]),
+          host.customers.getMany(host.db, [
+            ...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : []))),
+          ]),
+          host.customerGroups.getMany(host.db, [
+            ...new Set(rows.flatMap((row) => (row.customerGroupId ? [row.customerGroupId] : []))),
+          ]),
           host.catalog.products(host.db, [...new Set(rows.map((row) => row.productId))]),
         ]);
         const customerById = new Map(customers.map((c) => [c.id, c]));
         const groupById = new Map(groups.map((g) => [g.id, g]));
         const productById = new Map(products.map((p) => [p.id, p]));
-        const currency = (await host.customers.salesChannel(host.db, customers[0]?.salesChannelId ?? ''))?.currencyIso ?? 'EUR';
+        const currency =
+          (await host.customers.salesChannel(host.db, customers[0]?.salesChannelId ?? ''))?.currencyIso ?? 'EUR';
         return {
           template: 'customer-prices',
           data: {
@@ -112,16 +160,34 @@ export function customerPricePages(kit: ConsoleKit) {
               const product = productById.get(row.productId);
               return {
                 ...row,
-                who: customer ? `${customer.customerNumber} · ${customer.company ?? `${customer.firstName} ${customer.lastName}`}` : row.customerGroupId ? `Group: ${groupById.get(row.customerGroupId)?.name ?? row.customerGroupId}` : '—',
+                who: customer
+                  ? `${customer.customerNumber} · ${customer.company ?? `${customer.firstName} ${customer.lastName}`}`
+                  : row.customerGroupId
+                    ? `Group: ${groupById.get(row.customerGroupId)?.name ?? row.customerGroupId}`
+                    : '—',
                 product: product ? `${product.productNumber} · ${product.name}` : row.productId,
                 currency: row.currency ?? currency,
-                editHref: kit.href(`${PATH}/edit`, { customerNumber: customer?.customerNumber, customerGroupId: row.customerGroupId, productNumber: product?.productNumber, minQuantity: row.minQuantity }),
+                editHref: kit.href(`${PATH}/edit`, {
+                  customerNumber: customer?.customerNumber,
+                  customerGroupId: row.customerGroupId,
+                  productNumber: product?.productNumber,
+                  minQuantity: row.minQuantity,
+                }),
               };
             }),
-            paging: paging(kit, PATH, { customer: customerNumber || undefined, product: productNumber || undefined }, page, list.meta.total),
+            paging: paging(
+              kit,
+              PATH,
+              { customer: customerNumber || undefined, product: productNumber || undefined },
+              page,
+              list.meta.total,
+            ),
             newHref: kit.href(`${PATH}/edit`),
             importHref: kit.href(`${PATH}/import`),
-            exportHref: kit.href(`${PATH}/export`, { customer: customerNumber || undefined, product: productNumber || undefined }),
+            exportHref: kit.href(`${PATH}/export`, {
+              customer: customerNumber || undefined,
+              product: productNumber || undefined,
+            }),
           },
         };
       },
@@ -129,18 +195,46 @@ export function customerPricePages(kit: ConsoleKit) {
     consolePage({
       path: `${PATH}/edit`,
       async handler({ ctx, query }) {
-        const values: PriceForm = { ...EMPTY_FORM, customerNumber: text(query, 'customerNumber'), customerGroupId: text(query, 'customerGroupId'), productNumber: text(query, 'productNumber'), minQuantity: text(query, 'minQuantity') || '1' };
+        const values: PriceForm = {
+          ...EMPTY_FORM,
+          customerNumber: text(query, 'customerNumber'),
+          customerGroupId: text(query, 'customerGroupId'),
+          productNumber: text(query, 'productNumber'),
+          minQuantity: text(query, 'minQuantity') || '1',
+        };
         const editing = Boolean((values.customerNumber || values.customerGroupId) && values.productNumber);
         if (editing) {
           // The price of this key, to fill in the form (the list route filtered by customer or group and product).
-          const [customer] = values.customerNumber ? await host.customers.findByNumbers(host.db, [values.customerNumber]) : [];
+          const [customer] = values.customerNumber
+            ? await host.customers.findByNumbers(host.db, [values.customerNumber])
+            : [];
           const [product] = await host.catalog.productIdsByNumbers(host.db, [values.productNumber]);
-          const listQuery: Record<string, unknown> = { limit: 500, ...(customer ? { customerId: customer.id } : {}), ...(isId(values.customerGroupId) ? { customerGroupId: values.customerGroupId } : {}), ...(product ? { productId: product.id } : {}) };
-          const found = customer || isId(values.customerGroupId) ? (await kit.call<JsonApiDocument<PriceAttributes>>(ctx, 'listSuiteCustomerPrices', { query: listQuery })).data : [];
-          const price = product ? found.find((row) => row.attributes.productId === product.id && String(row.attributes.minQuantity) === values.minQuantity) : undefined;
+          const listQuery: Record<string, unknown> = {
+            limit: 500,
+            ...(customer ? { customerId: customer.id } : {}),
+            ...(isId(values.customerGroupId) ? { customerGroupId: values.customerGroupId } : {}),
+            ...(product ? { productId: product.id } : {}),
+          };
+          const found =
+            customer || isId(values.customerGroupId)
+              ? (await kit.call<JsonApiDocument<PriceAttributes>>(ctx, 'listSuiteCustomerPrices', { query: listQuery }))
+                  .data
+              : [];
+          const price = product
+            ? found.find(
+                (row) =>
+                  row.attributes.productId === product.id && String(row.attributes.minQuantity) === values.minQuantity,
+              )
+            : undefined;
           if (price) {
             const a = price.attributes;
-            Object.assign(values, { price: String(a.price), listPrice: a.listPrice === null ? '' : String(a.listPrice), validFrom: a.validFrom?.slice(0, 10) ?? '', validUntil: a.validUntil?.slice(0, 10) ?? '', currency: a.currency ?? '' });
+            Object.assign(values, {
+              price: String(a.price),
+              listPrice: a.listPrice === null ? '' : String(a.listPrice),
+              validFrom: a.validFrom?.slice(0, 10) ?? '',
+              validUntil: a.validUntil?.slice(0, 10) ?? '',
+              currency: a.currency ?? '',
+            });
           }
         }
         return formPage(ctx, values, noErrors(), 200, editing);
@@ -150,10 +244,13 @@ export function customerPricePages(kit: ConsoleKit) {
       path: `${PATH}/save`,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values = Object.fromEntries(Object.keys(EMPTY_FORM).map((name) => [name, text(form, name)])) as unknown as PriceForm;
+        const values = Object.fromEntries(
+          Object.keys(EMPTY_FORM).map((name) => [name, text(form, name)]),
+        ) as unknown as PriceForm;
         const errors = noErrors();
         const body: Record<string, unknown> = {};
-        if (values.customerNumber && values.customerGroupId) errors.fields.customerNumber = 'Give a customer number or a customer group, not both.';
+        if (values.customerNumber && values.customerGroupId)
+          errors.fields.customerNumber = 'Give a customer number or a customer group, not both.';
         else if (values.customerNumber) {
           const [customer] = await host.customers.findByNumbers(host.db, [values.customerNumber]);
           if (customer) body.customerId = customer.id;
@@ -165,7 +262,10 @@ export function customerPricePages(kit: ConsoleKit) {
           if (product) body.productId = product.id;
           else errors.fields.productNumber = `There is no product with the number "${values.productNumber}".`;
         } else errors.fields.productNumber = 'Give the product number.';
-        const amounts: Array<[keyof PriceForm, string, boolean]> = [['price', 'price', true], ['listPrice', 'listPrice', false]];
+        const amounts: Array<[keyof PriceForm, string, boolean]> = [
+          ['price', 'price', true],
+          ['listPrice', 'listPrice', false],
+        ];
         for (const [field, key, required] of amounts) {
           if (!values[field]) {
             if (required) errors.fields[field] = 'Give the net unit price, e.g. 12.50.';
@@ -175,7 +275,8 @@ export function customerPricePages(kit: ConsoleKit) {
           if (amount === null) errors.fields[field] = `"${values[field]}" is not an amount like 12.50.`;
           else body[key] = amount;
         }
-        if (values.minQuantity) body.minQuantity = /^\d{1,9}$/.test(values.minQuantity) ? Number(values.minQuantity) : values.minQuantity;
+        if (values.minQuantity)
+          body.minQuantity = /^\d{1,9}$/.test(values.minQuantity) ? Number(values.minQuantity) : values.minQuantity;
         for (const field of ['validFrom', 'validUntil'] as const) {
           if (!values[field]) continue;
           const instant = dayToInstant(values[field]);
@@ -187,16 +288,30 @@ export function customerPricePages(kit: ConsoleKit) {
         try {
           await kit.call(ctx, 'upsertSuiteCustomerPrice', { body });
         } catch (error) {
-          return formPage(ctx, values, formErrorsOf(error, (pointer) => FIELD_OF_POINTER[pointer.split('/')[1] ?? ''] ?? null), 400, false);
+          return formPage(
+            ctx,
+            values,
+            formErrorsOf(error, (pointer) => FIELD_OF_POINTER[pointer.split('/')[1] ?? ''] ?? null),
+            400,
+            false,
+          );
         }
-        return { redirect: kit.href(PATH, { customer: values.customerNumber || undefined }), notice: `The price of ${values.productNumber} is saved.` };
+        return {
+          redirect: kit.href(PATH, { customer: values.customerNumber || undefined }),
+          notice: `The price of ${values.productNumber} is saved.`,
+        };
       },
     }),
     consolePage({
       path: `${PATH}/:id/delete`,
       method: 'POST',
       async handler({ ctx, params }) {
-        if (!isId(params.id)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such customer price.' } };
+        if (!isId(params.id))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such customer price.' },
+          };
         await kit.call(ctx, 'deleteSuiteCustomerPrice', { params: { id: params.id } });
         return { redirect: kit.href(PATH), notice: 'The customer price is deleted.' };
       },
@@ -206,7 +321,11 @@ export function customerPricePages(kit: ConsoleKit) {
 }
 
 function importPages(kit: ConsoleKit) {
-  const page = (data: Record<string, unknown>, status = 200) => ({ template: 'customer-price-import', status, data: { title: 'Import customer prices', listHref: kit.href(PATH), ...data } });
+  const page = (data: Record<string, unknown>, status = 200) => ({
+    template: 'customer-price-import',
+    status,
+    data: { title: 'Import customer prices', listHref: kit.href(PATH), ...data },
+  });
 
   /** The CSV of the form: a chosen file, else the pasted text. */
   function csvOf(form: Record<string, unknown>): string {
@@ -218,16 +337,28 @@ function importPages(kit: ConsoleKit) {
   /** The import's refusal: one entry per bad line (meta.line), the others as they are. */
   function problemsOf(error: unknown): { lines: Array<{ line: number | null; message: string }> } {
     if (!(error instanceof AppError) || ![400, 409, 413].includes(error.status)) throw error;
-    return { lines: error.toBody().errors.map((problem) => ({ line: typeof problem.meta?.line === 'number' ? problem.meta.line : null, message: problem.detail ?? problem.title })) };
+    return {
+      lines: error.toBody().errors.map((problem) => ({
+        line: typeof problem.meta?.line === 'number' ? problem.meta.line : null,
+        message: problem.detail ?? problem.title,
+      })),
+    };
   }
 
   async function run(ctx: ConsoleContext, form: Record<string, unknown>, dryRun: boolean) {
     const csv = csvOf(form);
     if (!csv.trim()) return page({ csv, errors: { csv: 'Choose a CSV file or paste its lines.' } }, 400);
     try {
-      const result = await kit.call<{ created: number; updated: number; unchanged: number }>(ctx, 'importSuiteCustomerPrices', { query: { dryRun }, body: csv });
+      const result = await kit.call<{ created: number; updated: number; unchanged: number }>(
+        ctx,
+        'importSuiteCustomerPrices',
+        { query: { dryRun }, body: csv },
+      );
       if (dryRun) return page({ csv, preview: result });
-      return { redirect: kit.href(PATH), notice: `Imported: ${result.created} new, ${result.updated} changed, ${result.unchanged} unchanged.` };
+      return {
+        redirect: kit.href(PATH),
+        notice: `Imported: ${result.created} new, ${result.updated} changed, ${result.unchanged} unchanged.`,
+      };
     } catch (error) {
       const problems = problemsOf(error);
       return page({ csv, problems: problems.lines, problemCount: problems.lines.length }, 400);

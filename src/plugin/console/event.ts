@@ -1,6 +1,17 @@
 import { isId } from '../../lib/ids.js';
 import { EVENT_STATUSES, EVENTS_PATH, type EventAttributes } from './events.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PARTICIPANTS_PER_PAGE = 50;
 const CHECKED_IN = 'participated';
@@ -16,7 +27,11 @@ interface Participant {
   createdAt: string;
 }
 
-const notFound = { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such event.' } } as const;
+const notFound = {
+  template: 'error',
+  status: 404,
+  data: { title: 'Not found', message: 'There is no such event.' },
+} as const;
 
 /**
  * One event: its data and seats, the status (publish, close, cancel, …), the participants with
@@ -24,13 +39,28 @@ const notFound = { template: 'error', status: 404, data: { title: 'Not found', m
  * in its order, and a circular mail to the participants.
  */
 export function eventPages(kit: ConsoleKit) {
-  async function detail(ctx: ConsoleContext, id: string, query: Record<string, unknown> = {}, form: { mail?: Record<string, string>; errors?: FormErrors; status?: number } = {}) {
-    const event = await kit.call<{ data: { id: string; attributes: EventAttributes } }>(ctx, 'readEventAdmin', { params: { id } });
+  async function detail(
+    ctx: ConsoleContext,
+    id: string,
+    query: Record<string, unknown> = {},
+    form: { mail?: Record<string, string>; errors?: FormErrors; status?: number } = {},
+  ) {
+    const event = await kit.call<{ data: { id: string; attributes: EventAttributes } }>(ctx, 'readEventAdmin', {
+      params: { id },
+    });
     const page = pageOf(query);
     const [participants, waiting, statuses] = await Promise.all([
-      kit.call<JsonApiDocument<Participant>>(ctx, 'listEventParticipantsAdmin', { params: { id }, query: { page, limit: PARTICIPANTS_PER_PAGE } }),
-      kit.call<JsonApiDocument<Participant>>(ctx, 'listEventParticipantsAdmin', { params: { id }, query: { status: 'waiting', limit: 100 } }),
-      kit.call<JsonApiDocument<{ technicalName: string; name: string }>>(ctx, 'listEventParticipantStatusesAdmin', { query: { limit: 100 } }),
+      kit.call<JsonApiDocument<Participant>>(ctx, 'listEventParticipantsAdmin', {
+        params: { id },
+        query: { page, limit: PARTICIPANTS_PER_PAGE },
+      }),
+      kit.call<JsonApiDocument<Participant>>(ctx, 'listEventParticipantsAdmin', {
+        params: { id },
+        query: { status: 'waiting', limit: 100 },
+      }),
+      kit.call<JsonApiDocument<{ technicalName: string; name: string }>>(ctx, 'listEventParticipantStatusesAdmin', {
+        query: { limit: 100 },
+      }),
     ]);
     const attributes = event.data.attributes;
     return {
@@ -45,9 +75,20 @@ export function eventPages(kit: ConsoleKit) {
           ...row.attributes,
           id: row.id,
           checkedIn: row.attributes.status === CHECKED_IN,
-          statuses: statuses.data.map((s) => ({ value: s.attributes.technicalName, label: s.attributes.name, selected: s.attributes.technicalName === row.attributes.status })),
+          statuses: statuses.data.map((s) => ({
+            value: s.attributes.technicalName,
+            label: s.attributes.name,
+            selected: s.attributes.technicalName === row.attributes.status,
+          })),
         })),
-        participantPaging: paging(kit, `${EVENTS_PATH}/${id}`, {}, page, participants.meta.total, PARTICIPANTS_PER_PAGE),
+        participantPaging: paging(
+          kit,
+          `${EVENTS_PATH}/${id}`,
+          {},
+          page,
+          participants.meta.total,
+          PARTICIPANTS_PER_PAGE,
+        ),
         waiting: waiting.data.map((row) => ({ ...row.attributes, id: row.id })),
         mail: form.mail ?? {},
         errors: form.errors ?? noErrors(),
@@ -76,9 +117,19 @@ export function eventPages(kit: ConsoleKit) {
           await kit.call(ctx, 'setEventStatusAdmin', { params: { id: params.id }, body: { status } });
         } catch (error) {
           const errors = formErrorsOf(error);
-          return detail(ctx, params.id, {}, { errors: { fields: {}, general: [...errors.general, ...Object.values(errors.fields)] }, status: 400 });
+          return detail(
+            ctx,
+            params.id,
+            {},
+            { errors: { fields: {}, general: [...errors.general, ...Object.values(errors.fields)] }, status: 400 },
+          );
         }
-        return back(params.id, status === 'published' ? 'The event is published: it shows in the storefront’s event overview.' : `The event is ${status} now.`);
+        return back(
+          params.id,
+          status === 'published'
+            ? 'The event is published: it shows in the storefront’s event overview.'
+            : `The event is ${status} now.`,
+        );
       },
     }),
     consolePage({
@@ -89,10 +140,18 @@ export function eventPages(kit: ConsoleKit) {
         const status = text(form, 'status');
         let participant: { data: { attributes: Participant } };
         try {
-          participant = await kit.call(ctx, 'setEventParticipantStatusAdmin', { params: { id: params.participantId }, body: { status } });
+          participant = await kit.call(ctx, 'setEventParticipantStatusAdmin', {
+            params: { id: params.participantId },
+            body: { status },
+          });
         } catch (error) {
           const errors = formErrorsOf(error);
-          return detail(ctx, params.id, {}, { errors: { fields: {}, general: [...errors.general, ...Object.values(errors.fields)] }, status: 400 });
+          return detail(
+            ctx,
+            params.id,
+            {},
+            { errors: { fields: {}, general: [...errors.general, ...Object.values(errors.fields)] }, status: 400 },
+          );
         }
         const who = `${participant.data.attributes.firstName} ${participant.data.attributes.lastName}`;
         return back(params.id, status === CHECKED_IN ? `${who} is checked in.` : `${who} is ${status} now.`);

@@ -1,8 +1,29 @@
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 export const EVENTS_PATH = '/events';
 export const EVENT_STATUSES = ['draft', 'published', 'closed', 'canceled', 'completed'] as const;
-const NEW_EVENT_FIELDS = ['productNumber', 'name', 'language', 'startsAt', 'endsAt', 'participantLimit', 'registrationDeadline', 'description'] as const;
+const NEW_EVENT_FIELDS = [
+  'productNumber',
+  'name',
+  'language',
+  'startsAt',
+  'endsAt',
+  'participantLimit',
+  'registrationDeadline',
+  'description',
+] as const;
 
 export interface EventAttributes {
   name: string;
@@ -36,16 +57,25 @@ export function localToInstant(value: string): string | null {
 export function eventListPages(kit: ConsoleKit) {
   const { host } = kit;
 
-  async function listPage(ctx: ConsoleContext, query: Record<string, unknown>, form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {}) {
+  async function listPage(
+    ctx: ConsoleContext,
+    query: Record<string, unknown>,
+    form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
+  ) {
     const status = EVENT_STATUSES.find((s) => s === text(query, 'status'));
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<EventAttributes>>(ctx, 'listEventsAdmin', { query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}) } });
+    const list = await kit.call<JsonApiDocument<EventAttributes>>(ctx, 'listEventsAdmin', {
+      query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}) },
+    });
     return {
       template: 'events',
       status: form.status ?? 200,
       data: {
         title: 'Events',
-        statuses: [{ value: '', label: 'All', selected: !status }, ...EVENT_STATUSES.map((s) => ({ value: s, label: s, selected: s === status }))],
+        statuses: [
+          { value: '', label: 'All', selected: !status },
+          ...EVENT_STATUSES.map((s) => ({ value: s, label: s, selected: s === status })),
+        ],
         status: status ?? null,
         events: list.data.map((row) => ({ ...row.attributes, id: row.id, href: kit.href(`${EVENTS_PATH}/${row.id}`) })),
         paging: paging(kit, EVENTS_PATH, { status }, page, list.meta.total),
@@ -67,11 +97,18 @@ export function eventListPages(kit: ConsoleKit) {
       path: `${EVENTS_PATH}/create`,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values: Record<string, string> = Object.fromEntries(NEW_EVENT_FIELDS.map((name) => [name, text(form, name)]));
+        const values: Record<string, string> = Object.fromEntries(
+          NEW_EVENT_FIELDS.map((name) => [name, text(form, name)]),
+        );
         values.waitingList = text(form, 'waitingList') === 'on' ? 'on' : '';
         const errors = noErrors();
-        const body: Record<string, unknown> = { name: values.name, language: values.language, waitingList: values.waitingList === 'on' };
-        if (!values.productNumber) errors.fields.productNumber = 'Give the number of the product the tickets are sold as.';
+        const body: Record<string, unknown> = {
+          name: values.name,
+          language: values.language,
+          waitingList: values.waitingList === 'on',
+        };
+        if (!values.productNumber)
+          errors.fields.productNumber = 'Give the number of the product the tickets are sold as.';
         else {
           const [product] = await host.catalog.productIdsByNumbers(host.db, [values.productNumber]);
           if (product) body.productId = product.id;
@@ -86,16 +123,32 @@ export function eventListPages(kit: ConsoleKit) {
           if (instant) body[field] = instant;
           else errors.fields[field] = 'Give a date and time as YYYY-MM-DDTHH:MM.';
         }
-        if (values.participantLimit) body.participantLimit = /^\d{1,7}$/.test(values.participantLimit) ? Number(values.participantLimit) : values.participantLimit;
+        if (values.participantLimit)
+          body.participantLimit = /^\d{1,7}$/.test(values.participantLimit)
+            ? Number(values.participantLimit)
+            : values.participantLimit;
         if (values.description) body.description = values.description;
         if (Object.keys(errors.fields).length) return listPage(ctx, {}, { values, errors, status: 400 });
         let created: { data: { id: string } };
         try {
           created = await kit.call(ctx, 'createEventAdmin', { body });
         } catch (error) {
-          return listPage(ctx, {}, { values, errors: formErrorsOf(error, (pointer) => (pointer === '/productId' ? 'productNumber' : (pointer.split('/')[1] ?? null))), status: 400 });
+          return listPage(
+            ctx,
+            {},
+            {
+              values,
+              errors: formErrorsOf(error, (pointer) =>
+                pointer === '/productId' ? 'productNumber' : (pointer.split('/')[1] ?? null),
+              ),
+              status: 400,
+            },
+          );
         }
-        return { redirect: kit.href(`${EVENTS_PATH}/${created.data.id}`), notice: `The event "${values.name}" is created as a draft. Publish it to show it in the storefront.` };
+        return {
+          redirect: kit.href(`${EVENTS_PATH}/${created.data.id}`),
+          notice: `The event "${values.name}" is created as a draft. Publish it to show it in the storefront.`,
+        };
       },
     }),
   ];

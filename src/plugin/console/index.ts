@@ -23,5 +23,20 @@ import { startPages } from './start.js';
 export function registerConsole(host: HostRuntime): void {
   if (!host.console) return;
   const kit = createConsoleKit(host, host.console);
-  for (const page of [...startPages(kit), ...companyPages(kit), ...accountRequestPages(kit), ...customerPricePages(kit), ...customerPriceExportPages(kit), ...partialAssortmentPages(kit), ...quantityRulePages(kit), ...salesRepresentativePages(kit), ...activityTypePages(kit), ...eventListPages(kit), ...eventPages(kit), ...mailTemplatePages(kit), ...settingsPages(kit)]) host.console.page(page);
+  for (const page of [
+    ...startPages(kit),
+    ...companyPages(kit),
+    ...accountRequestPages(kit),
+    ...customerPricePages(kit),
+    ...customerPriceExportPages(kit),
+    ...partialAssortmentPages(kit),
+    ...quantityRulePages(kit),
+    ...salesRepresentativePages(kit),
+    ...activityTypePages(kit),
+    ...eventListPages(kit),
+    ...eventPages(kit),
+    ...mailTemplatePages(kit),
+    ...settingsPages(kit),
+  ])
+    host.console.page(page);
 }

@@ -24,7 +24,11 @@ export interface ConsoleKit {
   host: HostRuntime;
   console: HostConsole;
   /** Runs a declared Admin API route in-process for the operator and answers its body. */
-  call<T = unknown>(ctx: ConsoleContext, operationId: string, input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown }): Promise<T>;
+  call<T = unknown>(
+    ctx: ConsoleContext,
+    operationId: string,
+    input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
+  ): Promise<T>;
   /** A console URL: kit.href('/customer-prices', { page: 2 }). */
   href(path: string, query?: Record<string, string | number | undefined | null>): string;
 }
@@ -37,7 +41,9 @@ export function createConsoleKit(host: HostRuntime, console: HostConsole): Conso
       return (await console.call<T>(ctx, operationId, input)).body;
     },
     href(path, query = {}) {
-      const kept = Object.entries(query).flatMap(([name, value]): Array<[string, string]> => (value === undefined || value === null || value === '' ? [] : [[name, String(value)]]));
+      const kept = Object.entries(query).flatMap(([name, value]): Array<[string, string]> =>
+        value === undefined || value === null || value === '' ? [] : [[name, String(value)]],
+      );
       const search = new URLSearchParams(kept).toString();
       return `${console.basePath}${path === '/' ? '' : path}${search ? `?${search}` : ''}`;
     },
@@ -49,7 +55,10 @@ export function createConsoleKit(host: HostRuntime, console: HostConsole): Conso
  * goes next to that field, the others above the form. A 401/403/404/5xx is not a form problem:
  * it is thrown on for the console's error page.
  */
-export function formErrorsOf(error: unknown, fieldOfPointer: (pointer: string) => string | null = (pointer) => pointer.split('/')[1] ?? null): FormErrors {
+export function formErrorsOf(
+  error: unknown,
+  fieldOfPointer: (pointer: string) => string | null = (pointer) => pointer.split('/')[1] ?? null,
+): FormErrors {
   if (!(error instanceof AppError) || ![400, 409, 413, 422].includes(error.status)) throw error;
   const result: FormErrors = { fields: {}, general: [] };
   for (const problem of error.toBody().errors) {
@@ -78,7 +87,14 @@ export function pageOf(query: Record<string, unknown>): number {
 }
 
 /** The paging bar of a list page: previous/next links that keep the list's filters. */
-export function paging(kit: ConsoleKit, path: string, filters: Record<string, string | undefined>, page: number, total: number, limit = PAGE_SIZE) {
+export function paging(
+  kit: ConsoleKit,
+  path: string,
+  filters: Record<string, string | undefined>,
+  page: number,
+  total: number,
+  limit = PAGE_SIZE,
+) {
   const pages = Math.max(1, Math.ceil(total / limit));
   return {
     page,

@@ -16,17 +16,35 @@ export function mailTemplatePages(kit: ConsoleKit) {
       menu: { label: 'Mail templates', position: 70 },
       async handler({ ctx }) {
         const list = await kit.call<{ data: Array<{ id: string }> }>(ctx, 'listMailTemplates');
-        return { template: 'mail-templates', data: { title: 'Mail templates', templates: list.data.map((row) => ({ name: row.id, href: kit.href(`${PATH}/${row.id}`) })) } };
+        return {
+          template: 'mail-templates',
+          data: {
+            title: 'Mail templates',
+            templates: list.data.map((row) => ({ name: row.id, href: kit.href(`${PATH}/${row.id}`) })),
+          },
+        };
       },
     }),
     consolePage({
       path: `${PATH}/:name`,
       async handler({ ctx, params }) {
-        if (!params.name || !NAME.test(params.name)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such mail template.' } };
-        const preview = await kit.call<{ data: { name: string; subject: string; html: string; text: string; sampleData: Record<string, unknown> } }>(ctx, 'previewMailTemplate', { params: { name: params.name } });
+        if (!params.name || !NAME.test(params.name))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such mail template.' },
+          };
+        const preview = await kit.call<{
+          data: { name: string; subject: string; html: string; text: string; sampleData: Record<string, unknown> };
+        }>(ctx, 'previewMailTemplate', { params: { name: params.name } });
         return {
           template: 'mail-template',
-          data: { title: `Mail template ${preview.data.name}`, preview: preview.data, sampleData: JSON.stringify(preview.data.sampleData, null, 2), listHref: kit.href(PATH) },
+          data: {
+            title: `Mail template ${preview.data.name}`,
+            preview: preview.data,
+            sampleData: JSON.stringify(preview.data.sampleData, null, 2),
+            listHref: kit.href(PATH),
+          },
         };
       },
     }),

@@ -1,12 +1,36 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/partial-assortments';
 
 /** The assignment kinds of the partial assortment add-on, by the names of their Admin API routes. */
 const KINDS = [
-  { key: 'category', label: 'Categories', one: 'category', idField: 'categoryId', stem: 'SuitePartialAssortmentCategoryRule' },
-  { key: 'product', label: 'Products', one: 'product', idField: 'productId', stem: 'SuitePartialAssortmentProductRule' },
+  {
+    key: 'category',
+    label: 'Categories',
+    one: 'category',
+    idField: 'categoryId',
+    stem: 'SuitePartialAssortmentCategoryRule',
+  },
+  {
+    key: 'product',
+    label: 'Products',
+    one: 'product',
+    idField: 'productId',
+    stem: 'SuitePartialAssortmentProductRule',
+  },
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -32,40 +56,81 @@ export function partialAssortmentPages(kit: ConsoleKit) {
 
   async function names(ctx: ConsoleContext, operationId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0 || !kit.console.has(operationId)) return new Map();
-    const found = await kit.call<JsonApiDocument<{ name: string }>>(ctx, operationId, { body: { ids, limit: Math.min(500, ids.length) } });
+    const found = await kit.call<JsonApiDocument<{ name: string }>>(ctx, operationId, {
+      body: { ids, limit: Math.min(500, ids.length) },
+    });
     return new Map(found.data.map((row) => [row.id, row.attributes.name]));
   }
 
-  async function page(ctx: ConsoleContext, query: Record<string, unknown>, form: { values?: RuleForm; errors?: FormErrors; status?: number } = {}) {
+  async function page(
+    ctx: ConsoleContext,
+    query: Record<string, unknown>,
+    form: { values?: RuleForm; errors?: FormErrors; status?: number } = {},
+  ) {
     const kind = kindOf(text(query, 'kind') || form.values?.kind || 'category');
     const pageNumber = pageOf(query);
-    const list = await kit.call<JsonApiDocument<Record<string, string>>>(ctx, `list${kind.stem}s`, { query: { page: pageNumber, limit: PAGE_SIZE } });
+    const list = await kit.call<JsonApiDocument<Record<string, string>>>(ctx, `list${kind.stem}s`, {
+      query: { page: pageNumber, limit: PAGE_SIZE },
+    });
     const entityIds = [...new Set(list.data.map((row) => row.attributes[kind.idField]!))];
     const ruleNames = await names(ctx, 'searchRule', [...new Set(list.data.map((row) => row.attributes.ruleId!))]);
     const entityNames =
       kind.key === 'product'
-        ? new Map((await host.catalog.products(host.db, entityIds)).map((product) => [product.id, `${product.productNumber} · ${product.name}`]))
+        ? new Map(
+            (await host.catalog.products(host.db, entityIds)).map((product) => [
+              product.id,
+              `${product.productNumber} · ${product.name}`,
+            ]),
+          )
         : await names(ctx, 'searchCategory', entityIds);
-    const categories = kit.console.has('searchCategory') ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'searchCategory', { body: { limit: 500 } })).data : [];
-    const groups = kit.console.has('listCustomerGroup') ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data : [];
-    const values: RuleForm = form.values ?? { kind: kind.key, categoryId: '', productNumber: '', audience: 'only', customerNumber: '', customerGroupId: '' };
+    const categories = kit.console.has('searchCategory')
+      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'searchCategory', { body: { limit: 500 } })).data
+      : [];
+    const groups = kit.console.has('listCustomerGroup')
+      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
+      : [];
+    const values: RuleForm = form.values ?? {
+      kind: kind.key,
+      categoryId: '',
+      productNumber: '',
+      audience: 'only',
+      customerNumber: '',
+      customerGroupId: '',
+    };
     return {
       template: 'partial-assortments',
       status: form.status ?? 200,
       data: {
         title: 'Partial assortments',
-        kinds: KINDS.map((k) => ({ key: k.key, label: k.label, selected: k.key === kind.key, href: kit.href(PATH, { kind: k.key }) })),
+        kinds: KINDS.map((k) => ({
+          key: k.key,
+          label: k.label,
+          selected: k.key === kind.key,
+          href: kit.href(PATH, { kind: k.key }),
+        })),
         kind: { key: kind.key, one: kind.one },
         assignments: list.data.map((row) => {
           const entityId = row.attributes[kind.idField]!;
           const ruleId = row.attributes.ruleId!;
-          return { entity: entityNames.get(entityId) ?? entityId, rule: ruleNames.get(ruleId) ?? ruleId, action: kit.href(`${PATH}/${kind.key}/${entityId}/${ruleId}/delete`) };
+          return {
+            entity: entityNames.get(entityId) ?? entityId,
+            rule: ruleNames.get(ruleId) ?? ruleId,
+            action: kit.href(`${PATH}/${kind.key}/${entityId}/${ruleId}/delete`),
+          };
         }),
         paging: paging(kit, PATH, { kind: kind.key }, pageNumber, list.meta.total),
         values,
         kindOptions: KINDS.map((k) => ({ key: k.key, one: k.one, selected: k.key === values.kind })),
-        categories: categories.map((category) => ({ id: category.id, name: category.attributes.name, selected: category.id === values.categoryId })),
-        groups: groups.map((group) => ({ id: group.id, name: group.attributes.name, selected: group.id === values.customerGroupId })),
+        categories: categories.map((category) => ({
+          id: category.id,
+          name: category.attributes.name,
+          selected: category.id === values.categoryId,
+        })),
+        groups: groups.map((group) => ({
+          id: group.id,
+          name: group.attributes.name,
+          selected: group.id === values.customerGroupId,
+        })),
         audienceOnly: values.audience !== 'except',
         errors: form.errors ?? noErrors(),
       },
@@ -82,7 +147,14 @@ export function partialAssortmentPages(kit: ConsoleKit) {
       path: PATH,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values: RuleForm = { kind: text(form, 'kind'), categoryId: text(form, 'categoryId'), productNumber: text(form, 'productNumber'), audience: text(form, 'audience') === 'except' ? 'except' : 'only', customerNumber: text(form, 'customerNumber'), customerGroupId: text(form, 'customerGroupId') };
+        const values: RuleForm = {
+          kind: text(form, 'kind'),
+          categoryId: text(form, 'categoryId'),
+          productNumber: text(form, 'productNumber'),
+          audience: text(form, 'audience') === 'except' ? 'except' : 'only',
+          customerNumber: text(form, 'customerNumber'),
+          customerGroupId: text(form, 'customerGroupId'),
+        };
         const kind = kindOf(values.kind);
         const errors = noErrors();
         let entityId: string | null = null;
@@ -90,14 +162,20 @@ export function partialAssortmentPages(kit: ConsoleKit) {
           if (isId(values.categoryId)) entityId = values.categoryId;
           else errors.fields.categoryId = 'Choose the category.';
         } else {
-          const [product] = values.productNumber ? await host.catalog.productIdsByNumbers(host.db, [values.productNumber]) : [];
+          const [product] = values.productNumber
+            ? await host.catalog.productIdsByNumbers(host.db, [values.productNumber])
+            : [];
           if (product) entityId = product.id;
-          else errors.fields.productNumber = values.productNumber ? `There is no product with the number "${values.productNumber}".` : 'Give the product number.';
+          else
+            errors.fields.productNumber = values.productNumber
+              ? `There is no product with the number "${values.productNumber}".`
+              : 'Give the product number.';
         }
         let condition: Record<string, unknown> | null = null;
         let whom = '';
         const operator = values.audience === 'except' ? '!=' : '=';
-        if (values.customerNumber && values.customerGroupId) errors.fields.customerNumber = 'Give a customer number or a customer group, not both.';
+        if (values.customerNumber && values.customerGroupId)
+          errors.fields.customerNumber = 'Give a customer number or a customer group, not both.';
         else if (values.customerNumber) {
           const [customer] = await host.customers.findByNumbers(host.db, [values.customerNumber]);
           if (customer) {
@@ -108,11 +186,17 @@ export function partialAssortmentPages(kit: ConsoleKit) {
           condition = { type: 'customerGroup', operator, value: values.customerGroupId };
           whom = `group ${(await host.customerGroups.getMany(host.db, [values.customerGroupId]))[0]?.name ?? values.customerGroupId}`;
         } else errors.fields.customerNumber = 'Give the customer number, or choose a customer group.';
-        if (Object.keys(errors.fields).length || !entityId || !condition) return page(ctx, { kind: kind.key }, { values, errors, status: 400 });
+        if (Object.keys(errors.fields).length || !entityId || !condition)
+          return page(ctx, { kind: kind.key }, { values, errors, status: 400 });
 
         let ruleId: string;
         try {
-          const rule = await kit.call<{ data: { id: string } }>(ctx, 'createRule', { body: { name: `Console: ${values.audience === 'except' ? 'all but' : 'only'} ${whom}`, conditions: condition } });
+          const rule = await kit.call<{ data: { id: string } }>(ctx, 'createRule', {
+            body: {
+              name: `Console: ${values.audience === 'except' ? 'all but' : 'only'} ${whom}`,
+              conditions: condition,
+            },
+          });
           ruleId = rule.data.id;
         } catch (error) {
           return page(ctx, { kind: kind.key }, { values, errors: formErrorsOf(error, () => null), status: 400 });
@@ -121,9 +205,22 @@ export function partialAssortmentPages(kit: ConsoleKit) {
           await kit.call(ctx, `create${kind.stem}`, { body: { [kind.idField]: entityId, ruleId } });
         } catch (error) {
           await kit.call(ctx, 'deleteRule', { params: { id: ruleId } });
-          return page(ctx, { kind: kind.key }, { values, errors: formErrorsOf(error, (pointer) => (pointer === `/${kind.idField}` ? (kind.key === 'category' ? 'categoryId' : 'productNumber') : null)), status: 400 });
+          return page(
+            ctx,
+            { kind: kind.key },
+            {
+              values,
+              errors: formErrorsOf(error, (pointer) =>
+                pointer === `/${kind.idField}` ? (kind.key === 'category' ? 'categoryId' : 'productNumber') : null,
+              ),
+              status: 400,
+            },
+          );
         }
-        return { redirect: kit.href(PATH, { kind: kind.key }), notice: `The ${kind.one} is now visible ${values.audience === 'except' ? 'to everyone but' : 'only to'} ${whom}.` };
+        return {
+          redirect: kit.href(PATH, { kind: kind.key }),
+          notice: `The ${kind.one} is now visible ${values.audience === 'except' ? 'to everyone but' : 'only to'} ${whom}.`,
+        };
       },
     }),
     consolePage({
@@ -131,8 +228,15 @@ export function partialAssortmentPages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         const kind = KINDS.find((k) => k.key === params.kind);
-        if (!kind || !isId(params.entityId) || !isId(params.ruleId)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such rule assignment.' } };
-        await kit.call(ctx, `delete${kind.stem}`, { params: { [kind.idField]: params.entityId, ruleId: params.ruleId } });
+        if (!kind || !isId(params.entityId) || !isId(params.ruleId))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such rule assignment.' },
+          };
+        await kit.call(ctx, `delete${kind.stem}`, {
+          params: { [kind.idField]: params.entityId, ruleId: params.ruleId },
+        });
         return { redirect: kit.href(PATH, { kind: kind.key }), notice: `The rule no longer limits this ${kind.one}.` };
       },
     }),

@@ -1,5 +1,17 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/quantity-rules';
 
@@ -22,7 +34,8 @@ interface RuleAttributes {
 }
 
 /** A whole number typed into the form; '' is absent (the API's default), anything else unreadable is NaN (the API answers 400). */
-const whole = (value: string): number | undefined => (value === '' ? undefined : /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN);
+const whole = (value: string): number | undefined =>
+  value === '' ? undefined : /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
 
 /**
  * Quantity rules: each product's minimum, maximum, step and pack size, set through the quantity
@@ -32,10 +45,23 @@ const whole = (value: string): number | undefined => (value === '' ? undefined :
 export function quantityRulePages(kit: ConsoleKit) {
   const { host } = kit;
 
-  async function page(ctx: ConsoleContext, query: Record<string, unknown>, form: { values?: RuleForm; errors?: FormErrors; status?: number } = {}) {
+  async function page(
+    ctx: ConsoleContext,
+    query: Record<string, unknown>,
+    form: { values?: RuleForm; errors?: FormErrors; status?: number } = {},
+  ) {
     const pageNumber = pageOf(query);
-    const list = await kit.call<JsonApiDocument<RuleAttributes>>(ctx, 'listSuiteQuantityRules', { query: { page: pageNumber, limit: PAGE_SIZE } });
-    const products = new Map((await host.catalog.products(host.db, list.data.map((row) => row.attributes.productId))).map((product) => [product.id, product]));
+    const list = await kit.call<JsonApiDocument<RuleAttributes>>(ctx, 'listSuiteQuantityRules', {
+      query: { page: pageNumber, limit: PAGE_SIZE },
+    });
+    const products = new Map(
+      (
+        await host.catalog.products(
+          host.db,
+          list.data.map((row) => row.attributes.productId),
+        )
+      ).map((product) => [product.id, product]),
+    );
     return {
       template: 'quantity-rules',
       status: form.status ?? 200,
@@ -51,7 +77,14 @@ export function quantityRulePages(kit: ConsoleKit) {
           };
         }),
         paging: paging(kit, PATH, {}, pageNumber, list.meta.total),
-        values: form.values ?? { productNumber: '', packSize: '', minQuantity: '', step: '', maxQuantity: '', priceUnit: 'piece' },
+        values: form.values ?? {
+          productNumber: '',
+          packSize: '',
+          minQuantity: '',
+          step: '',
+          maxQuantity: '',
+          priceUnit: 'piece',
+        },
         perPack: form.values?.priceUnit === 'pack',
         errors: form.errors ?? noErrors(),
       },
@@ -59,7 +92,11 @@ export function quantityRulePages(kit: ConsoleKit) {
   }
 
   return [
-    consolePage({ path: PATH, menu: { label: 'Quantity rules', position: 45 }, handler: ({ ctx, query }) => page(ctx, query) }),
+    consolePage({
+      path: PATH,
+      menu: { label: 'Quantity rules', position: 45 },
+      handler: ({ ctx, query }) => page(ctx, query),
+    }),
     consolePage({
       path: PATH,
       method: 'POST',
@@ -72,14 +109,24 @@ export function quantityRulePages(kit: ConsoleKit) {
           maxQuantity: text(form, 'maxQuantity'),
           priceUnit: text(form, 'priceUnit') === 'pack' ? 'pack' : 'piece',
         };
-        const [product] = values.productNumber ? await host.catalog.productIdsByNumbers(host.db, [values.productNumber]) : [];
+        const [product] = values.productNumber
+          ? await host.catalog.productIdsByNumbers(host.db, [values.productNumber])
+          : [];
         if (!product) {
           const errors = noErrors();
-          errors.fields.productNumber = values.productNumber ? `There is no product with the number "${values.productNumber}".` : 'Give the product number.';
+          errors.fields.productNumber = values.productNumber
+            ? `There is no product with the number "${values.productNumber}".`
+            : 'Give the product number.';
           return page(ctx, {}, { values, errors, status: 400 });
         }
         const body = Object.fromEntries(
-          Object.entries({ packSize: whole(values.packSize), minQuantity: whole(values.minQuantity), step: whole(values.step), maxQuantity: whole(values.maxQuantity), priceUnit: values.priceUnit }).filter(([, value]) => value !== undefined),
+          Object.entries({
+            packSize: whole(values.packSize),
+            minQuantity: whole(values.minQuantity),
+            step: whole(values.step),
+            maxQuantity: whole(values.maxQuantity),
+            priceUnit: values.priceUnit,
+          }).filter(([, value]) => value !== undefined),
         );
         try {
           await kit.call(ctx, 'setSuiteQuantityRule', { params: { productId: product.id }, body });
@@ -93,7 +140,12 @@ export function quantityRulePages(kit: ConsoleKit) {
       path: `${PATH}/:productId/delete`,
       method: 'POST',
       async handler({ ctx, params }) {
-        if (!isId(params.productId)) return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such quantity rule.' } };
+        if (!isId(params.productId))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such quantity rule.' },
+          };
         await kit.call(ctx, 'deleteSuiteQuantityRule', { params: { productId: params.productId } });
         return { redirect: kit.href(PATH), notice: 'The product takes any quantity from 1 again.' };
       },

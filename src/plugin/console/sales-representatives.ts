@@ -1,5 +1,17 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, formErrorsOf, noErrors, pageOf, paging, PAGE_SIZE, text, type ConsoleContext, type ConsoleKit, type FormErrors, type JsonApiDocument } from './kit.js';
+import {
+  consolePage,
+  formErrorsOf,
+  noErrors,
+  pageOf,
+  paging,
+  PAGE_SIZE,
+  text,
+  type ConsoleContext,
+  type ConsoleKit,
+  type FormErrors,
+  type JsonApiDocument,
+} from './kit.js';
 
 const PATH = '/sales-representatives';
 const NEW_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'password'] as const;
@@ -14,7 +26,11 @@ interface Representative {
   customerIds: string[];
 }
 
-const notFound = { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such sales representative.' } } as const;
+const notFound = {
+  template: 'error',
+  status: 404,
+  data: { title: 'Not found', message: 'There is no such sales representative.' },
+} as const;
 
 /**
  * Sales representatives: the list (search by name or e-mail) with a form for a new login, and one
@@ -24,17 +40,28 @@ const notFound = { template: 'error', status: 404, data: { title: 'Not found', m
 export function salesRepresentativePages(kit: ConsoleKit) {
   const { host } = kit;
 
-  async function listPage(ctx: ConsoleContext, query: Record<string, unknown>, form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {}) {
+  async function listPage(
+    ctx: ConsoleContext,
+    query: Record<string, unknown>,
+    form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
+  ) {
     const term = text(query, 'q').slice(0, 255);
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<Representative>>(ctx, 'listSalesRepresentatives', { query: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const list = await kit.call<JsonApiDocument<Representative>>(ctx, 'listSalesRepresentatives', {
+      query: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) },
+    });
     return {
       template: 'sales-representatives',
       status: form.status ?? 200,
       data: {
         title: 'Sales representatives',
         term,
-        representatives: list.data.map((row) => ({ ...row.attributes, id: row.id, customerCount: row.attributes.customerIds.length, href: kit.href(`${PATH}/${row.id}`) })),
+        representatives: list.data.map((row) => ({
+          ...row.attributes,
+          id: row.id,
+          customerCount: row.attributes.customerIds.length,
+          href: kit.href(`${PATH}/${row.id}`),
+        })),
         paging: paging(kit, PATH, { q: term }, page, list.meta.total),
         values: form.values ?? {},
         errors: form.errors ?? noErrors(),
@@ -42,8 +69,16 @@ export function salesRepresentativePages(kit: ConsoleKit) {
     };
   }
 
-  async function detail(ctx: ConsoleContext, id: string, form: { customerNumbers?: string; errors?: FormErrors; status?: number } = {}) {
-    const representative = await kit.call<{ data: { id: string; attributes: Representative } }>(ctx, 'readSalesRepresentative', { params: { id } });
+  async function detail(
+    ctx: ConsoleContext,
+    id: string,
+    form: { customerNumbers?: string; errors?: FormErrors; status?: number } = {},
+  ) {
+    const representative = await kit.call<{ data: { id: string; attributes: Representative } }>(
+      ctx,
+      'readSalesRepresentative',
+      { params: { id } },
+    );
     const attributes = representative.data.attributes;
     const customers = await host.customers.getMany(host.db, attributes.customerIds);
     return {
@@ -53,7 +88,12 @@ export function salesRepresentativePages(kit: ConsoleKit) {
         title: `${attributes.firstName} ${attributes.lastName}`,
         id,
         representative: attributes,
-        customers: customers.map((customer) => ({ id: customer.id, customerNumber: customer.customerNumber, name: customer.company || `${customer.firstName} ${customer.lastName}`, href: kit.href(`/companies/${customer.id}`) })),
+        customers: customers.map((customer) => ({
+          id: customer.id,
+          customerNumber: customer.customerNumber,
+          name: customer.company || `${customer.firstName} ${customer.lastName}`,
+          href: kit.href(`/companies/${customer.id}`),
+        })),
         customerNumbers: form.customerNumbers ?? '',
         errors: form.errors ?? noErrors(),
         listHref: kit.href(PATH),
@@ -73,15 +113,29 @@ export function salesRepresentativePages(kit: ConsoleKit) {
       path: `${PATH}/create`,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values = Object.fromEntries(NEW_FIELDS.map((name) => [name, name === 'password' ? (typeof form.password === 'string' ? form.password : '') : text(form, name)]));
-        const body = { email: values.email, firstName: values.firstName, lastName: values.lastName, password: values.password, ...(values.phone ? { phone: values.phone } : {}) };
+        const values = Object.fromEntries(
+          NEW_FIELDS.map((name) => [
+            name,
+            name === 'password' ? (typeof form.password === 'string' ? form.password : '') : text(form, name),
+          ]),
+        );
+        const body = {
+          email: values.email,
+          firstName: values.firstName,
+          lastName: values.lastName,
+          password: values.password,
+          ...(values.phone ? { phone: values.phone } : {}),
+        };
         let created: { data: { id: string } };
         try {
           created = await kit.call(ctx, 'createSalesRepresentative', { body });
         } catch (error) {
           return listPage(ctx, {}, { values: { ...values, password: '' }, errors: formErrorsOf(error), status: 400 });
         }
-        return { redirect: kit.href(`${PATH}/${created.data.id}`), notice: `${values.firstName} ${values.lastName} can log in as a sales representative now. Assign their customers below.` };
+        return {
+          redirect: kit.href(`${PATH}/${created.data.id}`),
+          notice: `${values.firstName} ${values.lastName} can log in as a sales representative now. Assign their customers below.`,
+        };
       },
     }),
     consolePage({
@@ -98,7 +152,12 @@ export function salesRepresentativePages(kit: ConsoleKit) {
         if (!isId(params.id)) return notFound;
         const active = text(form, 'active') === 'true';
         await kit.call(ctx, 'updateSalesRepresentative', { params: { id: params.id }, body: { active } });
-        return { redirect: kit.href(`${PATH}/${params.id}`), notice: active ? 'The representative can log in again.' : 'The representative’s login is switched off; their sessions end at the next request.' };
+        return {
+          redirect: kit.href(`${PATH}/${params.id}`),
+          notice: active
+            ? 'The representative can log in again.'
+            : 'The representative’s login is switched off; their sessions end at the next request.',
+        };
       },
     }),
     consolePage({
@@ -109,16 +168,29 @@ export function salesRepresentativePages(kit: ConsoleKit) {
         const id = params.id;
         const customerNumbers = text(form, 'customerNumbers');
         const numbers = [...new Set(customerNumbers.split(/[\s,;]+/).filter(Boolean))];
-        const fail = (message: string) => detail(ctx, id, { customerNumbers, errors: { fields: { customerNumbers: message }, general: [] }, status: 400 });
+        const fail = (message: string) =>
+          detail(ctx, id, {
+            customerNumbers,
+            errors: { fields: { customerNumbers: message }, general: [] },
+            status: 400,
+          });
         if (!numbers.length) return fail('Give one or more customer numbers, separated by commas or spaces.');
         if (numbers.length > 500) return fail('At most 500 customer numbers at once.');
         const found = await host.customers.findByNumbers(host.db, numbers);
         const unknown = numbers.filter((number) => !found.some((customer) => customer.customerNumber === number));
-        if (unknown.length) return fail(`There is no customer with the number ${unknown.map((number) => `"${number}"`).join(', ')}.`);
+        if (unknown.length)
+          return fail(`There is no customer with the number ${unknown.map((number) => `"${number}"`).join(', ')}.`);
         try {
-          await kit.call(ctx, 'assignSalesRepresentativeCustomers', { params: { id: params.id }, body: { customerIds: found.map((customer) => customer.id) } });
+          await kit.call(ctx, 'assignSalesRepresentativeCustomers', {
+            params: { id: params.id },
+            body: { customerIds: found.map((customer) => customer.id) },
+          });
         } catch (error) {
-          return detail(ctx, params.id, { customerNumbers, errors: formErrorsOf(error, () => 'customerNumbers'), status: 400 });
+          return detail(ctx, params.id, {
+            customerNumbers,
+            errors: formErrorsOf(error, () => 'customerNumbers'),
+            status: 400,
+          });
         }
         return { redirect: kit.href(`${PATH}/${params.id}`), notice: `Assigned: ${numbers.join(', ')}.` };
       },
@@ -128,8 +200,13 @@ export function salesRepresentativePages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id) || !isId(params.customerId)) return notFound;
-        await kit.call(ctx, 'unassignSalesRepresentativeCustomer', { params: { id: params.id, customerId: params.customerId } });
-        return { redirect: kit.href(`${PATH}/${params.id}`), notice: 'The customer is no longer looked after by this representative.' };
+        await kit.call(ctx, 'unassignSalesRepresentativeCustomer', {
+          params: { id: params.id, customerId: params.customerId },
+        });
+        return {
+          redirect: kit.href(`${PATH}/${params.id}`),
+          notice: 'The customer is no longer looked after by this representative.',
+        };
       },
     }),
   ];

@@ -28,7 +28,9 @@ interface Field {
 
 /** The plugin's own manifest (plugin.json at the package root, next to src/ and dist/). */
 function manifestConfig(): { properties: Record<string, PropertySchema> } {
-  const manifest = JSON.parse(readFileSync(new URL('../../../plugin.json', import.meta.url), 'utf8')) as { config: { properties: Record<string, PropertySchema> } };
+  const manifest = JSON.parse(readFileSync(new URL('../../../plugin.json', import.meta.url), 'utf8')) as {
+    config: { properties: Record<string, PropertySchema> };
+  };
   return manifest.config;
 }
 
@@ -51,8 +53,15 @@ function kindOf(schema: PropertySchema): Kind {
 function toText(kind: Kind, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (kind === 'list') return Array.isArray(value) ? value.map(String).join('\n') : '';
-  if (kind === 'map') return typeof value === 'object' ? Object.entries(value as Record<string, unknown>).map(([key, entry]) => `${key} = ${String(entry)}`).join('\n') : '';
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  if (kind === 'map')
+    return typeof value === 'object'
+      ? Object.entries(value as Record<string, unknown>)
+          .map(([key, entry]) => `${key} = ${String(entry)}`)
+          .join('\n')
+      : '';
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value);
 }
 
 /** A form field's text as the setting's value; what cannot be read is sent as typed, for the API to name. */
@@ -64,7 +73,10 @@ function fromText(field: Field, text: string, checked: boolean): unknown {
     case 'integer':
       return /^-?\d+$/.test(trimmed) ? Number(trimmed) : trimmed === '' && field.nullable ? null : trimmed;
     case 'list':
-      return trimmed.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+      return trimmed
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean);
     case 'map':
       return Object.fromEntries(
         trimmed
@@ -115,7 +127,8 @@ export function settingsPages(kit: ConsoleKit) {
           isBoolean: field.kind === 'boolean',
           isText: field.kind === 'text',
           isMultiline: field.kind === 'list' || field.kind === 'map',
-          hint: field.kind === 'list' ? 'One entry per line.' : field.kind === 'map' ? 'One "key = value" per line.' : '',
+          hint:
+            field.kind === 'list' ? 'One entry per line.' : field.kind === 'map' ? 'One "key = value" per line.' : '',
           value: values[field.name] ?? '',
           checked: checked[field.name] ?? false,
           error: errors.fields[field.name] ?? null,
@@ -146,9 +159,13 @@ export function settingsPages(kit: ConsoleKit) {
       path: PATH,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values = Object.fromEntries(fields.map((field) => [field.name, typeof form[field.name] === 'string' ? (form[field.name] as string) : '']));
+        const values = Object.fromEntries(
+          fields.map((field) => [field.name, typeof form[field.name] === 'string' ? (form[field.name] as string) : '']),
+        );
         const checked = Object.fromEntries(fields.map((field) => [field.name, form[field.name] === 'on']));
-        const body = Object.fromEntries(fields.map((field) => [field.name, fromText(field, values[field.name]!, checked[field.name]!)]));
+        const body = Object.fromEntries(
+          fields.map((field) => [field.name, fromText(field, values[field.name]!, checked[field.name]!)]),
+        );
         try {
           await kit.call(ctx, 'updatePluginConfig', { body });
         } catch (error) {

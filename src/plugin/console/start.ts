@@ -21,7 +21,11 @@ const HOUR = 3600 * 1000;
  * one. A figure whose route the host does not declare is left out.
  */
 export function startPages(kit: ConsoleKit) {
-  async function total(ctx: ConsoleContext, operationId: string, query: Record<string, unknown> = {}): Promise<number | null> {
+  async function total(
+    ctx: ConsoleContext,
+    operationId: string,
+    query: Record<string, unknown> = {},
+  ): Promise<number | null> {
     if (!kit.console.has(operationId)) return null;
     return (await kit.call<JsonApiDocument<unknown>>(ctx, operationId, { query: { ...query, limit: 1 } })).meta.total;
   }
@@ -34,27 +38,62 @@ export function startPages(kit: ConsoleKit) {
         const now = Date.now();
         const [openRequests, approvalsPendingLong, eventsSoon, prices, representatives] = await Promise.all([
           total(ctx, 'listAccountRequests', { status: 'open' }),
-          total(ctx, 'listOrderApprovalsAdmin', { status: 'pending', createdBefore: new Date(now - APPROVAL_PENDING_LONG_HOURS * HOUR).toISOString() }),
-          total(ctx, 'listEventsAdmin', { status: 'published', startsAfter: new Date(now).toISOString(), startsBefore: new Date(now + EVENTS_SOON_DAYS * 24 * HOUR).toISOString() }),
+          total(ctx, 'listOrderApprovalsAdmin', {
+            status: 'pending',
+            createdBefore: new Date(now - APPROVAL_PENDING_LONG_HOURS * HOUR).toISOString(),
+          }),
+          total(ctx, 'listEventsAdmin', {
+            status: 'published',
+            startsAfter: new Date(now).toISOString(),
+            startsBefore: new Date(now + EVENTS_SOON_DAYS * 24 * HOUR).toISOString(),
+          }),
           total(ctx, 'listSuiteCustomerPrices'),
           total(ctx, 'listSalesRepresentatives'),
         ]);
         const waiting: Count[] = [];
         if (openRequests !== null)
-          waiting.push({ label: 'Account requests waiting', figure: openRequests, href: kit.href('/account-requests', { status: 'open' }), hint: openRequests ? 'Accept or decline them.' : 'Nothing to decide.', test: 'open-account-requests' });
+          waiting.push({
+            label: 'Account requests waiting',
+            figure: openRequests,
+            href: kit.href('/account-requests', { status: 'open' }),
+            hint: openRequests ? 'Accept or decline them.' : 'Nothing to decide.',
+            test: 'open-account-requests',
+          });
         if (approvalsPendingLong !== null)
           waiting.push({
             label: `Order approvals pending for more than ${APPROVAL_PENDING_LONG_HOURS} hours`,
             figure: approvalsPendingLong,
             href: '',
-            hint: approvalsPendingLong ? 'The companies’ approvers decide in the storefront; the reminder job has mailed them. Look at the company if it stays.' : 'None.',
+            hint: approvalsPendingLong
+              ? 'The companies’ approvers decide in the storefront; the reminder job has mailed them. Look at the company if it stays.'
+              : 'None.',
             test: 'approvals-pending-long',
           });
         if (eventsSoon !== null)
-          waiting.push({ label: `Events starting in the next ${EVENTS_SOON_DAYS} days`, figure: eventsSoon, href: kit.href('/events', { status: 'published' }), hint: eventsSoon ? 'Check participants and the waiting list.' : 'None published.', test: 'events-soon' });
+          waiting.push({
+            label: `Events starting in the next ${EVENTS_SOON_DAYS} days`,
+            figure: eventsSoon,
+            href: kit.href('/events', { status: 'published' }),
+            hint: eventsSoon ? 'Check participants and the waiting list.' : 'None published.',
+            test: 'events-soon',
+          });
         const managed: Count[] = [];
-        if (prices !== null) managed.push({ label: 'Customer prices', figure: prices, href: kit.href('/customer-prices'), hint: 'Search, change, import.', test: 'customer-prices' });
-        if (representatives !== null) managed.push({ label: 'Sales representatives', figure: representatives, href: kit.href('/sales-representatives'), hint: 'Logins and their customers.', test: 'sales-representatives' });
+        if (prices !== null)
+          managed.push({
+            label: 'Customer prices',
+            figure: prices,
+            href: kit.href('/customer-prices'),
+            hint: 'Search, change, import.',
+            test: 'customer-prices',
+          });
+        if (representatives !== null)
+          managed.push({
+            label: 'Sales representatives',
+            figure: representatives,
+            href: kit.href('/sales-representatives'),
+            hint: 'Logins and their customers.',
+            test: 'sales-representatives',
+          });
         return { template: 'start', data: { title: 'Start', waiting, managed } };
       },
     }),

@@ -1,7 +1,18 @@
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
 import { DEFAULT_LIMIT } from '../../lib/criteria.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
-import { costCenterCreatedResponse, costCenterList, costCenterResponse, costCenterSchema, createBody, listBody, listQuery, MANAGE, TAG, updateBody } from './schemas.js';
+import {
+  costCenterCreatedResponse,
+  costCenterList,
+  costCenterResponse,
+  costCenterSchema,
+  createBody,
+  listBody,
+  listQuery,
+  MANAGE,
+  TAG,
+  updateBody,
+} from './schemas.js';
 import { changeCostCenter, createCostCenter, listCostCenters, readCostCenter, removeCostCenter } from './service.js';
 
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
@@ -29,10 +40,12 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/cost-center/list',
       operationId: 'listB2bCostCenters',
-      summary: "The company's cost centers by number (query page, limit, term); inactive ones only with cost-center.read or cost-center.manage.",
+      summary:
+        "The company's cost centers by number (query page, limit, term); inactive ones only with cost-center.read or cost-center.manage.",
       permission: null,
       schemas: { query: listQuery, responses: { 200: costCenterList } },
-      handler: ({ ctx, query }) => listCostCenters(host, ctx, { page: query.page ?? 1, limit: query.limit ?? DEFAULT_LIMIT, term: query.term }),
+      handler: ({ ctx, query }) =>
+        listCostCenters(host, ctx, { page: query.page ?? 1, limit: query.limit ?? DEFAULT_LIMIT, term: query.term }),
     }),
     defineStoreRoute({
       ...common,
@@ -52,7 +65,8 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/cost-center/{id}',
       operationId: 'readB2bCostCenter',
-      summary: 'One cost center; an inactive one only with cost-center.read or cost-center.manage (else 404, as it is missing from the list).',
+      summary:
+        'One cost center; an inactive one only with cost-center.read or cost-center.manage (else 404, as it is missing from the list).',
       permission: null,
       schemas: { params: idParams, responses: { 200: costCenterSchema } },
       handler: ({ ctx, params }) => readCostCenter(host, ctx, params.id),
@@ -62,10 +76,12 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       method: 'PUT',
       path: '/b2b/cost-center/{id}',
       operationId: 'replaceB2bCostCenter',
-      summary: 'Replaces a cost center: number and name required; description left out becomes null, active left out true.',
+      summary:
+        'Replaces a cost center: number and name required; description left out becomes null, active left out true.',
       permission: MANAGE,
       schemas: { params: idParams, body: createBody, responses: { 200: costCenterResponse } },
-      handler: ({ ctx, params, body }) => changeCostCenter(host, ctx, params.id, { description: null, active: true, ...body }),
+      handler: ({ ctx, params, body }) =>
+        changeCostCenter(host, ctx, params.id, { description: null, active: true, ...body }),
     }),
     defineStoreRoute({
       ...common,
@@ -82,7 +98,8 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       method: 'DELETE',
       path: '/b2b/cost-center/{id}',
       operationId: 'deleteB2bCostCenter',
-      summary: 'Deletes a cost center with the defaults and choices naming it (orders keep theirs); answers the success response.',
+      summary:
+        'Deletes a cost center with the defaults and choices naming it (orders keep theirs); answers the success response.',
       permission: MANAGE,
       schemas: { params: idParams, responses: { 200: successResponse } },
       async handler({ ctx, params }) {

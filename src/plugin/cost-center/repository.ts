@@ -39,23 +39,41 @@ export function costCenterView(row: CostCenterRow, defaultId: string | null) {
 }
 
 /** What an order keeps of its cost center. */
-export const costCenterRef = (row: CostCenterRow) => ({ id: row.id, number: String(row.number), name: String(row.name) });
+export const costCenterRef = (row: CostCenterRow) => ({
+  id: row.id,
+  number: String(row.number),
+  name: String(row.name),
+});
 
 const keyOf = (key: ActorKey) => ({ customer_id: key.customerId, actor_type: key.actorType, actor_id: key.actorId });
 
-export function searchCostCenters(executor: Executor, customerId: string, criteria: Criteria, activeOnly: boolean): Promise<Page<CostCenterRow>> {
+export function searchCostCenters(
+  executor: Executor,
+  customerId: string,
+  criteria: Criteria,
+  activeOnly: boolean,
+): Promise<Page<CostCenterRow>> {
   const base = executor(COST_CENTERS).where(`${COST_CENTERS}.customer_id`, customerId);
   if (activeOnly) base.where(`${COST_CENTERS}.active`, true);
   return searchByCriteria<CostCenterRow>(base, criteria, COST_CENTER_CRITERIA, (qb) => qb.select(`${COST_CENTERS}.*`));
 }
 
 /** The customer's cost center, or null (also for another customer's). */
-export async function findCostCenter(executor: Executor, customerId: string, id: string, lock?: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<CostCenterRow | null> {
+export async function findCostCenter(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  lock?: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+): Promise<CostCenterRow | null> {
   const query = executor(COST_CENTERS).where({ id, customer_id: customerId }).first();
   return ((await (lock ? lock(query) : query)) as CostCenterRow | undefined) ?? null;
 }
 
-export async function insertCostCenter(executor: Executor, customerId: string, input: { number: string; name: string; description?: string | null; active?: boolean }): Promise<string> {
+export async function insertCostCenter(
+  executor: Executor,
+  customerId: string,
+  input: { number: string; name: string; description?: string | null; active?: boolean },
+): Promise<string> {
   const id = newId();
   await executor(COST_CENTERS).insert({
     id,
@@ -71,7 +89,12 @@ export async function insertCostCenter(executor: Executor, customerId: string, i
 }
 
 /** Answers the number of rows changed (0: not the customer's). */
-export async function updateCostCenter(executor: Executor, customerId: string, id: string, input: { number?: string; name?: string; description?: string | null; active?: boolean }): Promise<number> {
+export async function updateCostCenter(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  input: { number?: string; name?: string; description?: string | null; active?: boolean },
+): Promise<number> {
   const columns: Record<string, unknown> = { updated_at: nowDb() };
   if (input.number !== undefined) columns.number = input.number.trim();
   if (input.name !== undefined) columns.name = input.name.trim();
@@ -103,12 +126,18 @@ async function setLink(executor: Executor, table: string, key: ActorKey, costCen
 }
 
 export const defaultOf = (executor: Executor, key: ActorKey) => linkedCostCenter(executor, DEFAULTS, key);
-export const setDefault = (executor: Executor, key: ActorKey, costCenterId: string | null) => setLink(executor, DEFAULTS, key, costCenterId);
+export const setDefault = (executor: Executor, key: ActorKey, costCenterId: string | null) =>
+  setLink(executor, DEFAULTS, key, costCenterId);
 export const selectionOf = (executor: Executor, key: ActorKey) => linkedCostCenter(executor, SELECTIONS, key);
-export const setSelection = (executor: Executor, key: ActorKey, costCenterId: string | null) => setLink(executor, SELECTIONS, key, costCenterId);
+export const setSelection = (executor: Executor, key: ActorKey, costCenterId: string | null) =>
+  setLink(executor, SELECTIONS, key, costCenterId);
 
 /** A unit's own default cost center, or null. */
-export async function unitCostCenter(executor: Executor, customerId: string, unitId: string): Promise<CostCenterRow | null> {
+export async function unitCostCenter(
+  executor: Executor,
+  customerId: string,
+  unitId: string,
+): Promise<CostCenterRow | null> {
   const row: unknown = await executor(`${UNIT_DEFAULTS} as link`)
     .join(`${COST_CENTERS} as cc`, 'cc.id', 'link.cost_center_id')
     .where({ 'link.customer_id': customerId, 'link.unit_id': unitId })
@@ -116,21 +145,40 @@ export async function unitCostCenter(executor: Executor, customerId: string, uni
   return (row as CostCenterRow | undefined) ?? null;
 }
 
-export async function setUnitCostCenter(executor: Executor, customerId: string, unitId: string, costCenterId: string | null): Promise<void> {
+export async function setUnitCostCenter(
+  executor: Executor,
+  customerId: string,
+  unitId: string,
+  costCenterId: string | null,
+): Promise<void> {
   await executor(UNIT_DEFAULTS).where({ unit_id: unitId }).delete();
-  if (costCenterId) await executor(UNIT_DEFAULTS).insert({ unit_id: unitId, customer_id: customerId, cost_center_id: costCenterId, updated_at: nowDb() });
+  if (costCenterId)
+    await executor(UNIT_DEFAULTS).insert({
+      unit_id: unitId,
+      customer_id: customerId,
+      cost_center_id: costCenterId,
+      updated_at: nowDb(),
+    });
 }
 
 /**
  * The default cost center an employee gets from their organisation units: that of the nearest unit
  * with one — their own units first (by id, for a stable answer), then the units above, level by level.
  */
-export async function inheritedCostCenter(executor: Executor, customerId: string, employeeId: string): Promise<CostCenterRow | null> {
+export async function inheritedCostCenter(
+  executor: Executor,
+  customerId: string,
+  employeeId: string,
+): Promise<CostCenterRow | null> {
   const own = (await unitsOfEmployee(executor, customerId, employeeId)).sort();
   if (own.length === 0) return null;
   const tree = await unitTree(executor, customerId);
   const links = new Map(
-    (await selectRows<{ unit_id: string; cost_center_id: string }>(executor(UNIT_DEFAULTS).where({ customer_id: customerId }).select('unit_id', 'cost_center_id'))).map((row) => [row.unit_id, row.cost_center_id]),
+    (
+      await selectRows<{ unit_id: string; cost_center_id: string }>(
+        executor(UNIT_DEFAULTS).where({ customer_id: customerId }).select('unit_id', 'cost_center_id'),
+      )
+    ).map((row) => [row.unit_id, row.cost_center_id]),
   );
   const order = [...own];
   for (let i = 0; i < order.length; i++) {

@@ -39,7 +39,8 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       path: '/cost-center/list',
       operationId: 'listCostCenters',
       summary: "The company's cost centers, searched by criteria; each says whether it is the caller's default.",
-      description: 'Any login of the company may list the active cost centers (to choose one for an order); with cost-center.read or cost-center.manage the inactive ones too.',
+      description:
+        'Any login of the company may list the active cost centers (to choose one for an order); with cost-center.read or cost-center.manage the inactive ones too.',
       tags,
       auth: 'login',
       needsCustomer: true,
@@ -63,8 +64,10 @@ export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
       method: 'PATCH',
       path: '/cost-center/default',
       operationId: 'setDefaultCostCenter',
-      summary: "Sets (or with null removes) the caller's default cost center, or with employeeId an employee's (cost-center.manage).",
-      description: 'The default goes on every order the login places unless another cost center is chosen for it. An inactive cost center cannot be the default (400 SUITE__COST_CENTER_INACTIVE).',
+      summary:
+        "Sets (or with null removes) the caller's default cost center, or with employeeId an employee's (cost-center.manage).",
+      description:
+        'The default goes on every order the login places unless another cost center is chosen for it. An inactive cost center cannot be the default (400 SUITE__COST_CENTER_INACTIVE).',
       tags,
       auth: 'login',
       needsCustomer: true,

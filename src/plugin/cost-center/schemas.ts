@@ -20,7 +20,13 @@ export const MANAGE = 'cost-center.manage';
 export const ORDERING = 'orders.create';
 
 const writable = {
-  number: { type: 'string', minLength: 1, maxLength: 64, pattern: '\\S', description: 'The cost center number the accounting uses; unique per company.' },
+  number: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    pattern: '\\S',
+    description: 'The cost center number the accounting uses; unique per company.',
+  },
   name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
   description: nullable({ type: 'string', maxLength: 2000 }),
   active: { type: 'boolean', description: 'Inactive cost centers cannot be chosen for orders (default true).' },
@@ -44,10 +50,20 @@ export const costCenterSchema = objectSchema(
   ['id', 'costCenterId', 'number', 'name', 'description', 'active', 'isDefault', 'createdAt', 'updatedAt'],
 );
 export const costCenterList = storeListResponse(costCenterSchema);
-export const costCenterResponse = objectSchema({ success: { const: true }, costCenter: costCenterSchema }, ['success', 'costCenter']);
+export const costCenterResponse = objectSchema({ success: { const: true }, costCenter: costCenterSchema }, [
+  'success',
+  'costCenter',
+]);
 /** The /b2b create answer: the new id also at the top level, where clients written for the shop platform read a created record's id. */
-export const costCenterCreatedResponse = objectSchema({ success: { const: true }, id: idSchema, costCenter: costCenterSchema }, ['success', 'id', 'costCenter']);
-export const listQuery = objectSchema({ page: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500 }, term: { type: 'string', maxLength: 255 } });
+export const costCenterCreatedResponse = objectSchema(
+  { success: { const: true }, id: idSchema, costCenter: costCenterSchema },
+  ['success', 'id', 'costCenter'],
+);
+export const listQuery = objectSchema({
+  page: { type: 'integer', minimum: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: 500 },
+  term: { type: 'string', maxLength: 255 },
+});
 
 export const COST_CENTER_CRITERIA: CriteriaSpec = {
   fields: {
@@ -67,12 +83,19 @@ export const COST_CENTER_CRITERIA: CriteriaSpec = {
 export const listBody = criteriaSchema(Object.keys(COST_CENTER_CRITERIA.fields));
 
 /** What an order keeps of its cost center (in its custom fields, key `costCenter`), and what the checkout answers. */
-export const costCenterRefSchema = objectSchema({ id: idSchema, number: { type: 'string' }, name: { type: 'string' } }, ['id', 'number', 'name']);
+export const costCenterRefSchema = objectSchema(
+  { id: idSchema, number: { type: 'string' }, name: { type: 'string' } },
+  ['id', 'number', 'name'],
+);
 
 export const defaultBody = objectSchema(
   {
     costCenterId: nullable({ ...idSchema, description: 'null removes the default.' }),
-    employeeId: { ...idSchema, description: "Whose default (an employee of the company); without it, the caller's own. Another employee's needs cost-center.manage." },
+    employeeId: {
+      ...idSchema,
+      description:
+        "Whose default (an employee of the company); without it, the caller's own. Another employee's needs cost-center.manage.",
+    },
   },
   ['costCenterId'],
 );
@@ -85,20 +108,36 @@ export const defaultResponse = objectSchema(
   ['actorType', 'actorId', 'costCenter'],
 );
 
-export const checkoutBody = objectSchema({ costCenterId: nullable({ ...idSchema, description: 'null: the next order takes the default again.' }) }, ['costCenterId']);
+export const checkoutBody = objectSchema(
+  { costCenterId: nullable({ ...idSchema, description: 'null: the next order takes the default again.' }) },
+  ['costCenterId'],
+);
 export const checkoutResponse = objectSchema(
   {
-    costCenter: nullable({ ...costCenterRefSchema, description: 'The cost center the next order gets: the chosen one, else the default; null when neither.' }),
-    chosen: { type: 'boolean', description: 'true when it was chosen for the next order, false when it is the default (or none).' },
+    costCenter: nullable({
+      ...costCenterRefSchema,
+      description: 'The cost center the next order gets: the chosen one, else the default; null when neither.',
+    }),
+    chosen: {
+      type: 'boolean',
+      description: 'true when it was chosen for the next order, false when it is the default (or none).',
+    },
   },
   ['costCenter', 'chosen'],
 );
 
-export const unitCostCenterBody = objectSchema({ costCenterId: nullable({ ...idSchema, description: 'null removes the unit\'s default.' }) }, ['costCenterId']);
+export const unitCostCenterBody = objectSchema(
+  { costCenterId: nullable({ ...idSchema, description: "null removes the unit's default." }) },
+  ['costCenterId'],
+);
 export const unitCostCenterResponse = objectSchema(
   {
     unitId: idSchema,
-    costCenter: nullable({ ...costCenterRefSchema, description: "The unit's own default cost center: the employees of its subtree without a default of their own get it." }),
+    costCenter: nullable({
+      ...costCenterRefSchema,
+      description:
+        "The unit's own default cost center: the employees of its subtree without a default of their own get it.",
+    }),
   },
   ['unitId', 'costCenter'],
 );

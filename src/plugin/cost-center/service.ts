@@ -34,7 +34,10 @@ function actorKey(ctx: StoreContext): ActorKey {
   return { customerId: customer.id, actorType: ctx.actor.type, actorId: ctx.actor.id ?? customer.id };
 }
 
-const duplicateNumber = () => Errors.badRequest('SUITE__DUPLICATE_COST_CENTER_NUMBER', 'The company has a cost center with this number already.', { pointer: '/number' });
+const duplicateNumber = () =>
+  Errors.badRequest('SUITE__DUPLICATE_COST_CENTER_NUMBER', 'The company has a cost center with this number already.', {
+    pointer: '/number',
+  });
 
 async function viewOf(executor: Executor, ctx: StoreContext, id: string) {
   const key = actorKey(ctx);
@@ -58,7 +61,11 @@ export async function readCostCenter(host: HostRuntime, ctx: StoreContext, id: s
   return view;
 }
 
-export async function createCostCenter(host: HostRuntime, ctx: StoreContext, body: { number: string; name: string; description?: string | null; active?: boolean }) {
+export async function createCostCenter(
+  host: HostRuntime,
+  ctx: StoreContext,
+  body: { number: string; name: string; description?: string | null; active?: boolean },
+) {
   const customer = declaredCustomer(ctx);
   let id: string;
   try {
@@ -70,7 +77,12 @@ export async function createCostCenter(host: HostRuntime, ctx: StoreContext, bod
   return { success: true as const, costCenter: await viewOf(host.db, ctx, id) };
 }
 
-export async function changeCostCenter(host: HostRuntime, ctx: StoreContext, id: string, body: { number?: string; name?: string; description?: string | null; active?: boolean }) {
+export async function changeCostCenter(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  body: { number?: string; name?: string; description?: string | null; active?: boolean },
+) {
   const customer = declaredCustomer(ctx);
   let changed: number;
   try {
@@ -93,16 +105,27 @@ export async function removeCostCenter(host: HostRuntime, ctx: StoreContext, id:
 async function choosable(executor: Executor, customerId: string, id: string): Promise<CostCenterRow> {
   const row = await findCostCenter(executor, customerId, id);
   if (!row) throw Errors.notFound('Cost center', id);
-  if (!readBool(row.active)) throw Errors.badRequest('SUITE__COST_CENTER_INACTIVE', 'The cost center is inactive and cannot be chosen for orders.', { pointer: '/costCenterId' });
+  if (!readBool(row.active))
+    throw Errors.badRequest(
+      'SUITE__COST_CENTER_INACTIVE',
+      'The cost center is inactive and cannot be chosen for orders.',
+      { pointer: '/costCenterId' },
+    );
   return row;
 }
 
 /** Sets the default cost center of the caller, or (with cost-center.manage) of an employee of the company. */
-export async function setDefaultCostCenter(host: HostRuntime, ctx: StoreContext, body: { costCenterId: string | null; employeeId?: string }) {
+export async function setDefaultCostCenter(
+  host: HostRuntime,
+  ctx: StoreContext,
+  body: { costCenterId: string | null; employeeId?: string },
+) {
   let key = actorKey(ctx);
   if (body.employeeId !== undefined && !(ctx.actor.type === 'employee' && ctx.actor.id === body.employeeId)) {
-    if (!ctx.can(MANAGE)) throw Errors.forbidden("Setting another employee's default cost center needs the permission cost-center.manage.");
-    if (!(await findEmployeeRow(host.db, key.customerId, body.employeeId))) throw Errors.notFound('Employee', body.employeeId);
+    if (!ctx.can(MANAGE))
+      throw Errors.forbidden("Setting another employee's default cost center needs the permission cost-center.manage.");
+    if (!(await findEmployeeRow(host.db, key.customerId, body.employeeId)))
+      throw Errors.notFound('Employee', body.employeeId);
     key = { customerId: key.customerId, actorType: 'employee', actorId: body.employeeId };
   }
   const row = body.costCenterId ? await choosable(host.db, key.customerId, body.costCenterId) : null;
@@ -117,12 +140,15 @@ export async function setDefaultCostCenter(host: HostRuntime, ctx: StoreContext,
 async function effective(executor: Executor, key: ActorKey): Promise<{ row: CostCenterRow | null; chosen: boolean }> {
   const chosen = await selectionOf(executor, key);
   if (chosen) return { row: chosen, chosen: true };
-  const fallback = (await defaultOf(executor, key)) ?? (key.actorType === 'employee' ? await inheritedCostCenter(executor, key.customerId, key.actorId) : null);
+  const fallback =
+    (await defaultOf(executor, key)) ??
+    (key.actorType === 'employee' ? await inheritedCostCenter(executor, key.customerId, key.actorId) : null);
   return { row: fallback && readBool(fallback.active) ? fallback : null, chosen: false };
 }
 
 async function assertUnit(executor: Executor, customerId: string, unitId: string): Promise<void> {
-  if (!(await unitTree(executor, customerId)).some((unit) => unit.id === unitId)) throw Errors.notFound('Organisation unit', unitId);
+  if (!(await unitTree(executor, customerId)).some((unit) => unit.id === unitId))
+    throw Errors.notFound('Organisation unit', unitId);
 }
 
 export async function readUnitCostCenter(host: HostRuntime, ctx: StoreContext, unitId: string) {
@@ -133,7 +159,12 @@ export async function readUnitCostCenter(host: HostRuntime, ctx: StoreContext, u
 }
 
 /** Sets (or with null removes) a unit's default cost center; an inactive one cannot be a default. */
-export async function setUnitDefaultCostCenter(host: HostRuntime, ctx: StoreContext, unitId: string, body: { costCenterId: string | null }) {
+export async function setUnitDefaultCostCenter(
+  host: HostRuntime,
+  ctx: StoreContext,
+  unitId: string,
+  body: { costCenterId: string | null },
+) {
   const customer = declaredCustomer(ctx);
   await assertUnit(host.db, customer.id, unitId);
   const row = body.costCenterId ? await choosable(host.db, customer.id, body.costCenterId) : null;
@@ -146,7 +177,11 @@ export async function checkoutCostCenter(host: HostRuntime, ctx: StoreContext) {
   return { costCenter: row ? costCenterRef(row) : null, chosen };
 }
 
-export async function chooseCheckoutCostCenter(host: HostRuntime, ctx: StoreContext, body: { costCenterId: string | null }) {
+export async function chooseCheckoutCostCenter(
+  host: HostRuntime,
+  ctx: StoreContext,
+  body: { costCenterId: string | null },
+) {
   const key = actorKey(ctx);
   const row = body.costCenterId ? await choosable(host.db, key.customerId, body.costCenterId) : null;
   await inTransaction(host.db, (trx) => setSelection(trx, key, row?.id ?? null));
@@ -164,7 +199,11 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
   const { row, chosen } = await effective(trx, key);
   if (!row) return;
   if (!readBool(row.active))
-    throw Errors.badRequest('SUITE__COST_CENTER_INACTIVE', `The cost center ${row.number} chosen for this order is inactive; choose another one.`, { pointer: '/costCenterId' });
+    throw Errors.badRequest(
+      'SUITE__COST_CENTER_INACTIVE',
+      `The cost center ${row.number} chosen for this order is inactive; choose another one.`,
+      { pointer: '/costCenterId' },
+    );
   draft.customFields[ORDER_FIELD] = costCenterRef(row);
   draft.invoiceNotes.push(`Cost center: ${row.number} (${row.name})`);
   if (chosen) await setSelection(trx, key, null);

@@ -1,6 +1,14 @@
 import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
 import { DEFAULT_LIMIT } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, isForeignKeyError, readInt, selectRow, selectRows, type Trx } from '../../lib/db.js';
+import {
+  inTransaction,
+  isDuplicateKeyError,
+  isForeignKeyError,
+  readInt,
+  selectRow,
+  selectRows,
+  type Trx,
+} from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { ADMIN_API_BASE, jsonApiList } from '../../lib/json-api.js';
@@ -9,8 +17,23 @@ import { noContent, reply, type SchemaInput } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { importCustomerPrices } from './import.js';
-import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, toRecord, type CustomerPriceRecord, type CustomerPriceRow } from './repository.js';
-import { adminListQuery, adminPriceList, adminSingle, adminUpsertBody, DEFAULT_MIN_QUANTITY, importResult, RESOURCE_TYPE, TAG } from './schemas.js';
+import {
+  ADMIN_MONEY_PRECISION,
+  CUSTOMER_PRICES,
+  toRecord,
+  type CustomerPriceRecord,
+  type CustomerPriceRow,
+} from './repository.js';
+import {
+  adminListQuery,
+  adminPriceList,
+  adminSingle,
+  adminUpsertBody,
+  DEFAULT_MIN_QUANTITY,
+  importResult,
+  RESOURCE_TYPE,
+  TAG,
+} from './schemas.js';
 
 const BASE = '/suite-customer-price';
 
@@ -42,13 +65,18 @@ function priceValues(input: UpsertInput): Record<string, string | number | null>
   const validFrom = input.validFrom ? toDbTime(input.validFrom) : null;
   const validUntil = input.validUntil ? toDbTime(input.validUntil) : null;
   if (validFrom && validUntil && validUntil <= validFrom)
-    throw Errors.badRequest('SUITE__INVALID_VALIDITY_PERIOD', 'validUntil must be after validFrom.', { pointer: '/validUntil' });
+    throw Errors.badRequest('SUITE__INVALID_VALIDITY_PERIOD', 'validUntil must be after validFrom.', {
+      pointer: '/validUntil',
+    });
   return {
     price_net: toMinor(input.price, ADMIN_MONEY_PRECISION),
     valid_from: validFrom,
     valid_until: validUntil,
     currency_iso: input.currency ?? null,
-    list_price_net: input.listPrice === undefined || input.listPrice === null ? null : toMinor(input.listPrice, ADMIN_MONEY_PRECISION),
+    list_price_net:
+      input.listPrice === undefined || input.listPrice === null
+        ? null
+        : toMinor(input.listPrice, ADMIN_MONEY_PRECISION),
   };
 }
 
@@ -60,13 +88,25 @@ function sameValue(stored: unknown, value: string | number | null): boolean {
 }
 
 /** Insert or update the price of one (customer or group, product, minimum quantity); answers whether it was new. */
-async function upsert(host: HostRuntime, trx: Trx, input: UpsertInput): Promise<{ record: CustomerPriceRecord; created: boolean }> {
+async function upsert(
+  host: HostRuntime,
+  trx: Trx,
+  input: UpsertInput,
+): Promise<{ record: CustomerPriceRecord; created: boolean }> {
   if (input.customerId && !(await host.customers.get(trx, input.customerId)))
-    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_CUSTOMER_NOT_FOUND', `There is no customer "${input.customerId}".`, { pointer: '/customerId' });
+    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_CUSTOMER_NOT_FOUND', `There is no customer "${input.customerId}".`, {
+      pointer: '/customerId',
+    });
   if (input.customerGroupId && (await host.customerGroups.getMany(trx, [input.customerGroupId])).length === 0)
-    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_GROUP_NOT_FOUND', `There is no customer group "${input.customerGroupId}".`, { pointer: '/customerGroupId' });
+    throw Errors.badRequest(
+      'SUITE__CUSTOMER_PRICE_GROUP_NOT_FOUND',
+      `There is no customer group "${input.customerGroupId}".`,
+      { pointer: '/customerGroupId' },
+    );
   if ((await host.catalog.products(trx, [input.productId])).length === 0)
-    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_PRODUCT_NOT_FOUND', `There is no product "${input.productId}".`, { pointer: '/productId' });
+    throw Errors.badRequest('SUITE__CUSTOMER_PRICE_PRODUCT_NOT_FOUND', `There is no product "${input.productId}".`, {
+      pointer: '/productId',
+    });
   const key = {
     customer_id: input.customerId ?? null,
     customer_group_id: input.customerGroupId ?? null,
@@ -75,12 +115,19 @@ async function upsert(host: HostRuntime, trx: Trx, input: UpsertInput): Promise<
   };
   const values = priceValues(input);
   const now = nowDb();
-  const existing = await selectRow<Record<string, unknown> & { id: string }>(trx(CUSTOMER_PRICES).where(key).first('id', ...Object.keys(values)));
+  const existing = await selectRow<Record<string, unknown> & { id: string }>(
+    trx(CUSTOMER_PRICES)
+      .where(key)
+      .first('id', ...Object.keys(values)),
+  );
   let id: string;
   if (existing) {
     id = existing.id;
     const changed = Object.entries(values).some(([column, value]) => sameValue(existing[column], value) === false);
-    if (changed) await trx(CUSTOMER_PRICES).where({ id }).update({ ...values, updated_at: now });
+    if (changed)
+      await trx(CUSTOMER_PRICES)
+        .where({ id })
+        .update({ ...values, updated_at: now });
   } else {
     id = newId();
     await trx(CUSTOMER_PRICES).insert({ id, ...key, ...values, created_at: now });
@@ -108,7 +155,15 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
         if (productId) base.where('product_id', productId);
         const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await selectRows<CustomerPriceRow>(base.clone().orderBy('created_at').orderBy('id').limit(limit).offset((page - 1) * limit).select('*'));
+        const rows = await selectRows<CustomerPriceRow>(
+          base
+            .clone()
+            .orderBy('created_at')
+            .orderBy('id')
+            .limit(limit)
+            .offset((page - 1) * limit)
+            .select('*'),
+        );
         return jsonApiList(
           rows.map((row) => toResource(toRecord(row))),
           { path: BASE, page, limit, total, filters: { customerId, customerGroupId, productId } },
@@ -119,12 +174,17 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'POST',
       path: BASE,
       operationId: 'upsertSuiteCustomerPrice',
-      summary: 'Sets the net unit price of a product for a customer (or a customer group) from a minimum quantity up: 201 when new, 200 when it replaced a price.',
+      summary:
+        'Sets the net unit price of a product for a customer (or a customer group) from a minimum quantity up: 201 when new, 200 when it replaced a price.',
       description: 'Exactly one of customerId and customerGroupId. An unknown customer, group or product is a 400.',
       tags: [TAG],
       auth: 'admin',
       permission: null,
-      schemas: { body: adminUpsertBody, bodyName: 'SuiteCustomerPrice', responses: { 200: adminSingle, 201: adminSingle } },
+      schemas: {
+        body: adminUpsertBody,
+        bodyName: 'SuiteCustomerPrice',
+        responses: { 200: adminSingle, 201: adminSingle },
+      },
       async handler({ body }) {
         const run = () => inTransaction(host.db, (trx) => upsert(host, trx, body));
         let result: Awaited<ReturnType<typeof run>>;
@@ -137,7 +197,9 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
           result = await run();
         }
         const data = toResource(result.record);
-        return result.created ? reply(201, { data }, { headers: { Location: `${ADMIN_API_BASE}${BASE}/${data.id}` } }) : { data };
+        return result.created
+          ? reply(201, { data }, { headers: { Location: `${ADMIN_API_BASE}${BASE}/${data.id}` } })
+          : { data };
       },
     }),
     defineAdminRoute({
@@ -159,7 +221,8 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'POST',
       path: `${BASE}/import`,
       operationId: 'importSuiteCustomerPrices',
-      summary: 'Imports customer prices from CSV (customer_number or customer_group_id, product_number, min_quantity, price): all rows or none.',
+      summary:
+        'Imports customer prices from CSV (customer_number or customer_group_id, product_number, min_quantity, price): all rows or none.',
       description:
         'Separator , or ; (detected from the header). Decimal separator . or ,. A row sets the price of its key (customer or group, product, minimum quantity); prices not in the file stay. ' +
         'Every bad row is reported (400, one error per row with meta.line). Limits: 5 MB, 50,000 rows (413). ' +
@@ -168,7 +231,9 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       auth: 'admin',
       permission: null,
       schemas: {
-        query: objectSchema({ dryRun: { type: 'boolean', default: false, description: 'Check and count only; write nothing.' } }),
+        query: objectSchema({
+          dryRun: { type: 'boolean', default: false, description: 'Check and count only; write nothing.' },
+        }),
         bodyContentType: 'text/csv',
         body: { type: 'string' },
         responses: { 200: importResult },

@@ -61,7 +61,8 @@ async function plan(host: HostRuntime, trx: Trx, rows: Array<{ line: number; val
     const groupId = values.customer_group_id!.trim();
     let customerId: string | null = null;
     let customerGroupId: string | null = null;
-    if ((customerNumber === '') === (groupId === '')) problem('customer_number', 'Give either customer_number or customer_group_id.');
+    if ((customerNumber === '') === (groupId === ''))
+      problem('customer_number', 'Give either customer_number or customer_group_id.');
     else if (customerNumber) {
       customerId = customers.get(customerNumber) ?? null;
       if (!customerId) problem('customer_number', `There is no customer "${customerNumber.slice(0, 64)}".`);
@@ -75,10 +76,17 @@ async function plan(host: HostRuntime, trx: Trx, rows: Array<{ line: number; val
     else if (!productId) problem('product_number', `There is no product "${productNumber.slice(0, 64)}".`);
     const quantityText = values.min_quantity!.trim();
     const minQuantity = quantityText === '' ? 1 : /^\d{1,7}$/.test(quantityText) ? Number(quantityText) : NaN;
-    if (!(minQuantity >= 1 && minQuantity <= MAX_MIN_QUANTITY)) problem('min_quantity', `min_quantity must be a whole number from 1 to ${MAX_MIN_QUANTITY}, not "${quantityText.slice(0, 20)}".`);
+    if (!(minQuantity >= 1 && minQuantity <= MAX_MIN_QUANTITY))
+      problem(
+        'min_quantity',
+        `min_quantity must be a whole number from 1 to ${MAX_MIN_QUANTITY}, not "${quantityText.slice(0, 20)}".`,
+      );
     const priceNet = parseAmount(values.price!, ADMIN_MONEY_PRECISION);
     if (priceNet === null || priceNet > MAX_PRICE * 10 ** ADMIN_MONEY_PRECISION)
-      problem('price', `price must be an amount like 12.50 with at most ${ADMIN_MONEY_PRECISION} decimals, not "${values.price!.trim().slice(0, 20)}".`);
+      problem(
+        'price',
+        `price must be an amount like 12.50 with at most ${ADMIN_MONEY_PRECISION} decimals, not "${values.price!.trim().slice(0, 20)}".`,
+      );
     if (problems.length > before) continue;
     const key = `${customerId ?? ''}|${customerGroupId ?? ''}|${productId}|${minQuantity}`;
     const first = firstLineOf.get(key);
@@ -97,22 +105,36 @@ async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<strin
   const existing = new Map<string, { id: string; priceNet: number }>();
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = await selectRows<Pick<CustomerPriceRow, 'id' | 'customer_id' | 'customer_group_id' | 'product_id' | 'min_quantity' | 'price_net'>>(
-      trx(CUSTOMER_PRICES).whereIn('product_id', unique.slice(i, i + CHUNK)).select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net'),
+    const rows = await selectRows<
+      Pick<CustomerPriceRow, 'id' | 'customer_id' | 'customer_group_id' | 'product_id' | 'min_quantity' | 'price_net'>
+    >(
+      trx(CUSTOMER_PRICES)
+        .whereIn('product_id', unique.slice(i, i + CHUNK))
+        .select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net'),
     );
     for (const row of rows)
-      existing.set(`${row.customer_id ?? ''}|${row.customer_group_id ?? ''}|${row.product_id}|${readInt(row.min_quantity)}`, { id: row.id, priceNet: readInt(row.price_net) });
+      existing.set(
+        `${row.customer_id ?? ''}|${row.customer_group_id ?? ''}|${row.product_id}|${readInt(row.min_quantity)}`,
+        { id: row.id, priceNet: readInt(row.price_net) },
+      );
   }
   return existing;
 }
 
 /** `dryRun`: check every row and count what the import would do, and write nothing (the console's preview). */
 export async function importCustomerPrices(host: HostRuntime, text: string, options: { dryRun?: boolean } = {}) {
-  const parsed = await parseCsv(text, { columns: PRICE_CSV_COLUMNS, maxBytes: PRICE_CSV_MAX_BYTES, maxRows: PRICE_CSV_MAX_ROWS });
+  const parsed = await parseCsv(text, {
+    columns: PRICE_CSV_COLUMNS,
+    maxBytes: PRICE_CSV_MAX_BYTES,
+    maxRows: PRICE_CSV_MAX_ROWS,
+  });
   return inTransaction(host.db, async (trx) => {
     const { planned, problems } = await plan(host, trx, parsed.rows);
     if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
-    const existing = await existingPrices(trx, planned.map((p) => p.productId));
+    const existing = await existingPrices(
+      trx,
+      planned.map((p) => p.productId),
+    );
     const now = nowDb();
     let created = 0;
     let updated = 0;
@@ -123,7 +145,15 @@ export async function importCustomerPrices(host: HostRuntime, text: string, opti
         if (!current) created++;
         else if (current.priceNet !== p.priceNet) updated++;
       } else if (!current) {
-        inserts.push({ id: newId(), customer_id: p.customerId, customer_group_id: p.customerGroupId, product_id: p.productId, min_quantity: p.minQuantity, price_net: p.priceNet, created_at: now });
+        inserts.push({
+          id: newId(),
+          customer_id: p.customerId,
+          customer_group_id: p.customerGroupId,
+          product_id: p.productId,
+          min_quantity: p.minQuantity,
+          price_net: p.priceNet,
+          created_at: now,
+        });
         created++;
       } else if (current.priceNet !== p.priceNet) {
         await trx(CUSTOMER_PRICES).where({ id: current.id }).update({ price_net: p.priceNet, updated_at: now });
@@ -133,7 +163,10 @@ export async function importCustomerPrices(host: HostRuntime, text: string, opti
     for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRICES).insert(inserts.slice(i, i + CHUNK));
     return { success: true as const, created, updated, unchanged: planned.length - created - updated };
   }).catch((error: unknown) => {
-    if (isForeignKeyError(error)) throw Errors.conflict('A customer, group or product of the file was deleted during the import; import the file again.');
+    if (isForeignKeyError(error))
+      throw Errors.conflict(
+        'A customer, group or product of the file was deleted during the import; import the file again.',
+      );
     throw error;
   });
 }

@@ -28,7 +28,16 @@ export class CustomerPriceCache {
   }
 
   /** The rows that apply to `productIds` for quantities up to `maxQuantity` at `atMs`, from the kept rows, reading the products not kept at `version`. */
-  async applicable(executor: Executor, version: number, customerId: string, groupId: string | null, productIds: string[], maxQuantity: number, atMs: number, currencyIso: string): Promise<ApplicablePrice[]> {
+  async applicable(
+    executor: Executor,
+    version: number,
+    customerId: string,
+    groupId: string | null,
+    productIds: string[],
+    maxQuantity: number,
+    atMs: number,
+    currencyIso: string,
+  ): Promise<ApplicablePrice[]> {
     const owner = `${customerId}\u0000${groupId ?? ''}\u0000`;
     const kept = new Map<string, StoredPrice[]>();
     const missing: string[] = [];
@@ -43,7 +52,8 @@ export class CustomerPriceCache {
       for (const productId of missing) this.entries.set(owner + productId, { version, rows: kept.get(productId)! });
     }
     const result: ApplicablePrice[] = [];
-    for (const rows of kept.values()) for (const row of rows) if (applies(row, atMs, currencyIso, maxQuantity)) result.push(row);
+    for (const rows of kept.values())
+      for (const row of rows) if (applies(row, atMs, currencyIso, maxQuantity)) result.push(row);
     return result;
   }
 }

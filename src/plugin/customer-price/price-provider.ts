@@ -31,7 +31,11 @@ function presenceOf(ctx: StoreContext, executor: Executor): Promise<Presence> | 
 
 function answer(price: ApplicablePrice | null): ProvidedPrice | null {
   if (!price) return null;
-  return { unitNet: price.priceNet, source: price.scope === 'customer' ? 'customer-price' : 'customer-group-price', listPriceNet: price.listPriceNet };
+  return {
+    unitNet: price.priceNet,
+    source: price.scope === 'customer' ? 'customer-price' : 'customer-group-price',
+    listPriceNet: price.listPriceNet,
+  };
 }
 
 /**
@@ -46,10 +50,30 @@ export function customerPriceProvider(host: HostRuntime): PriceProvider {
   const cache = new CustomerPriceCache(host);
 
   /** The applicable rows of some products for quantities up to `maxQuantity`, kept or read. */
-  const rowsFor = (ctx: StoreContext, executor: Executor, customer: CustomerRef, groupId: string | null, productIds: string[], maxQuantity: number): Promise<ApplicablePrice[]> => {
+  const rowsFor = (
+    ctx: StoreContext,
+    executor: Executor,
+    customer: CustomerRef,
+    groupId: string | null,
+    productIds: string[],
+    maxQuantity: number,
+  ): Promise<ApplicablePrice[]> => {
     const version = cache.version(ctx, executor);
-    if (version !== undefined) return cache.applicable(executor, version, customer.id, customer.groupId, productIds, maxQuantity, Date.now(), ctx.salesChannel.currencyIso);
-    return applicablePrices(executor, customer.id, groupId, productIds, maxQuantity, { at: nowDb(), currencyIso: ctx.salesChannel.currencyIso });
+    if (version !== undefined)
+      return cache.applicable(
+        executor,
+        version,
+        customer.id,
+        customer.groupId,
+        productIds,
+        maxQuantity,
+        Date.now(),
+        ctx.salesChannel.currencyIso,
+      );
+    return applicablePrices(executor, customer.id, groupId, productIds, maxQuantity, {
+      at: nowDb(),
+      currencyIso: ctx.salesChannel.currencyIso,
+    });
   };
 
   const provider: PriceProvider = async (ctx, product, quantity, executor) => {

@@ -66,7 +66,8 @@ export interface Applicability {
 }
 
 /** The prices that apply at `?` (valid from, until) in the currency `?` (or naming none), as SQL text: applicabilityBindings answers its bindings. */
-const APPLICABLE_SQL = '(valid_from is null or valid_from <= ?) and (valid_until is null or valid_until > ?) and (currency_iso is null or currency_iso = ?)';
+const APPLICABLE_SQL =
+  '(valid_from is null or valid_from <= ?) and (valid_until is null or valid_until > ?) and (currency_iso is null or currency_iso = ?)';
 
 function applicabilityBindings(when: Applicability): string[] {
   return [when.at, when.at, when.currencyIso];
@@ -82,7 +83,10 @@ export interface ApplicablePrice {
   listPriceNet: number | null;
 }
 
-type ApplicableRow = Pick<CustomerPriceRow, 'customer_id' | 'product_id' | 'min_quantity' | 'price_net' | 'list_price_net'>;
+type ApplicableRow = Pick<
+  CustomerPriceRow,
+  'customer_id' | 'product_id' | 'min_quantity' | 'price_net' | 'list_price_net'
+>;
 
 const APPLICABLE_COLUMNS = 'customer_id, product_id, min_quantity, price_net, list_price_net';
 
@@ -93,7 +97,8 @@ const APPLICABLE_COLUMNS = 'customer_id, product_id, min_quantity, price_net, li
  */
 function ownerPricesSql(hasGroup: boolean, productCount: number, columns: string, conditions = ''): string {
   const products = productCount === 1 ? 'product_id = ?' : `product_id in (${marks(productCount)})`;
-  const arm = (ownerColumn: string) => `select ${columns} from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products}${conditions}`;
+  const arm = (ownerColumn: string) =>
+    `select ${columns} from ${CUSTOMER_PRICES} where ${ownerColumn} = ? and ${products}${conditions}`;
   return hasGroup ? `${arm('customer_id')} union all ${arm('customer_group_id')}` : arm('customer_id');
 }
 
@@ -124,8 +129,17 @@ export async function applicablePrices(
   // SQL text, not a knex builder: priced on every listing page and product price request, where
   // building it cost more CPU than running it.
   const tail = [...productIds, maxQuantity, ...applicabilityBindings(when)];
-  const sql = ownerPricesSql(groupId !== null, productIds.length, APPLICABLE_COLUMNS, ` and min_quantity <= ? and ${APPLICABLE_SQL}`);
-  const rows = await selectRaw<ApplicableRow>(executor, sql, groupId ? [customerId, ...tail, groupId, ...tail] : [customerId, ...tail]);
+  const sql = ownerPricesSql(
+    groupId !== null,
+    productIds.length,
+    APPLICABLE_COLUMNS,
+    ` and min_quantity <= ? and ${APPLICABLE_SQL}`,
+  );
+  const rows = await selectRaw<ApplicableRow>(
+    executor,
+    sql,
+    groupId ? [customerId, ...tail, groupId, ...tail] : [customerId, ...tail],
+  );
   return rows.map((row) => toApplicable(row, customerId));
 }
 
@@ -139,14 +153,33 @@ export interface StoredPrice extends ApplicablePrice {
 
 type StoredRow = ApplicableRow & Pick<CustomerPriceRow, 'valid_from' | 'valid_until' | 'currency_iso'>;
 
-const epochMs = (value: string | null) => (value === null || value === undefined ? null : Date.parse(fromDbTime(value)!));
+const epochMs = (value: string | null) =>
+  value === null || value === undefined ? null : Date.parse(fromDbTime(value)!);
 
 /** Every row of a customer and of its group for some products (periods, quantities and currencies applied later: `applies`), in one statement. */
-export async function storedPrices(executor: Executor, customerId: string, groupId: string | null, productIds: string[]): Promise<StoredPrice[]> {
+export async function storedPrices(
+  executor: Executor,
+  customerId: string,
+  groupId: string | null,
+  productIds: string[],
+): Promise<StoredPrice[]> {
   if (productIds.length === 0) return [];
-  const sql = ownerPricesSql(groupId !== null, productIds.length, `${APPLICABLE_COLUMNS}, valid_from, valid_until, currency_iso`);
-  const rows = await selectRaw<StoredRow>(executor, sql, groupId ? [customerId, ...productIds, groupId, ...productIds] : [customerId, ...productIds]);
-  return rows.map((row) => ({ ...toApplicable(row, customerId), validFrom: epochMs(row.valid_from), validUntil: epochMs(row.valid_until), currencyIso: row.currency_iso ?? null }));
+  const sql = ownerPricesSql(
+    groupId !== null,
+    productIds.length,
+    `${APPLICABLE_COLUMNS}, valid_from, valid_until, currency_iso`,
+  );
+  const rows = await selectRaw<StoredRow>(
+    executor,
+    sql,
+    groupId ? [customerId, ...productIds, groupId, ...productIds] : [customerId, ...productIds],
+  );
+  return rows.map((row) => ({
+    ...toApplicable(row, customerId),
+    validFrom: epochMs(row.valid_from),
+    validUntil: epochMs(row.valid_until),
+    currencyIso: row.currency_iso ?? null,
+  }));
 }
 
 /** What APPLICABLE_SQL and the quantity bound decide in the database, for a kept row: `atMs` within its period, its currency, a minimum quantity not above `maxQuantity`. */
@@ -177,16 +210,32 @@ export function pickPrice(rows: Iterable<ApplicablePrice>, quantity: number): Ap
 }
 
 /** Whether a customer and its group have any price at all (one cheap query saves one per product for most customers). */
-export async function pricesPresent(executor: Executor, customerId: string, groupId: string | null): Promise<{ customer: boolean; group: boolean }> {
-  const exists = (column: string, value: string) => executor(CUSTOMER_PRICES).where(column, value).select(executor.raw('1')).limit(1);
+export async function pricesPresent(
+  executor: Executor,
+  customerId: string,
+  groupId: string | null,
+): Promise<{ customer: boolean; group: boolean }> {
+  const exists = (column: string, value: string) =>
+    executor(CUSTOMER_PRICES).where(column, value).select(executor.raw('1')).limit(1);
   const row = await selectRow<{ c: unknown; g: unknown }>(
-    executor.select({ c: exists('customer_id', customerId), g: groupId ? exists('customer_group_id', groupId) : executor.raw('NULL') }).first(),
+    executor
+      .select({
+        c: exists('customer_id', customerId),
+        g: groupId ? exists('customer_group_id', groupId) : executor.raw('NULL'),
+      })
+      .first(),
   );
   return { customer: row?.c !== null && row?.c !== undefined, group: row?.g !== null && row?.g !== undefined };
 }
 
 /** Minimum quantities at which a customer's (or its group's) price changes, per product: the breakpoints of a tier table. */
-export async function priceBreakpoints(executor: Executor, customerId: string, groupId: string | null, productIds: string[], when: Applicability): Promise<Map<string, number[]>> {
+export async function priceBreakpoints(
+  executor: Executor,
+  customerId: string,
+  groupId: string | null,
+  productIds: string[],
+  when: Applicability,
+): Promise<Map<string, number[]>> {
   const result = new Map<string, number[]>();
   if (productIds.length === 0) return result;
   const rows = await selectRows<Pick<CustomerPriceRow, 'product_id' | 'min_quantity'>>(
@@ -199,11 +248,16 @@ export async function priceBreakpoints(executor: Executor, customerId: string, g
       })
       .select('product_id', 'min_quantity'),
   );
-  for (const row of rows) result.set(row.product_id, [...(result.get(row.product_id) ?? []), readInt(row.min_quantity)]);
+  for (const row of rows)
+    result.set(row.product_id, [...(result.get(row.product_id) ?? []), readInt(row.min_quantity)]);
   return result;
 }
 
 /** Customers, customer groups or products were deleted by the host (contract events): their prices go with them. */
-export async function deletePricesOf(executor: Executor, column: 'customer_id' | 'customer_group_id' | 'product_id', ids: string[]): Promise<void> {
+export async function deletePricesOf(
+  executor: Executor,
+  column: 'customer_id' | 'customer_group_id' | 'product_id',
+  ids: string[],
+): Promise<void> {
   await executor(CUSTOMER_PRICES).whereIn(column, ids).delete();
 }

@@ -30,7 +30,12 @@ export const storePriceCriteriaSpec: CriteriaSpec = {
 };
 
 /** The list's product fields (the host's names); no own term columns: a term searches product number and name. */
-export const storePriceProductFields: ProductFieldsOfList = { fields: { productNumber: 'productNumber', productName: 'name' }, productIdField: 'productId', ownTermColumns: [], defaultSort: [{ field: 'productNumber', order: 'asc' }] };
+export const storePriceProductFields: ProductFieldsOfList = {
+  fields: { productNumber: 'productNumber', productName: 'name' },
+  productIdField: 'productId',
+  ownTermColumns: [],
+  defaultSort: [{ field: 'productNumber', order: 'asc' }],
+};
 
 export const storePriceCriteriaBody = criteriaSchema(Object.keys(storePriceCriteriaSpec.fields));
 
@@ -46,9 +51,24 @@ export const storePriceSchema = objectSchema(
     validFrom: nullable(dateTimeSchema),
     validUntil: nullable(dateTimeSchema),
     currency: nullable({ type: 'string', description: "The price's currency; null: the sales channel's." }),
-    scope: { enum: ['customer', 'customerGroup'], description: 'customer: negotiated for this customer; customerGroup: for its customer group.' },
+    scope: {
+      enum: ['customer', 'customerGroup'],
+      description: 'customer: negotiated for this customer; customerGroup: for its customer group.',
+    },
   },
-  ['id', 'productId', 'productNumber', 'productName', 'minQuantity', 'price', 'listPrice', 'validFrom', 'validUntil', 'currency', 'scope'],
+  [
+    'id',
+    'productId',
+    'productNumber',
+    'productName',
+    'minQuantity',
+    'price',
+    'listPrice',
+    'validFrom',
+    'validUntil',
+    'currency',
+    'scope',
+  ],
 );
 
 export const storePriceList = storeListResponse(storePriceSchema);
@@ -67,10 +87,25 @@ export const adminPriceAttributes = objectSchema(
     createdAt: dateTimeSchema,
     updatedAt: nullable(dateTimeSchema),
   },
-  ['customerId', 'customerGroupId', 'productId', 'minQuantity', 'price', 'validFrom', 'validUntil', 'currency', 'listPrice', 'createdAt', 'updatedAt'],
+  [
+    'customerId',
+    'customerGroupId',
+    'productId',
+    'minQuantity',
+    'price',
+    'validFrom',
+    'validUntil',
+    'currency',
+    'listPrice',
+    'createdAt',
+    'updatedAt',
+  ],
 );
 
-export const adminPriceResource = objectSchema({ id: idSchema, type: { const: RESOURCE_TYPE }, attributes: adminPriceAttributes }, ['id', 'type', 'attributes']);
+export const adminPriceResource = objectSchema(
+  { id: idSchema, type: { const: RESOURCE_TYPE }, attributes: adminPriceAttributes },
+  ['id', 'type', 'attributes'],
+);
 
 export const adminPriceList = jsonApiListSchema(adminPriceResource);
 
@@ -89,10 +124,29 @@ export const adminUpsertBody = {
       productId: idSchema,
       minQuantity: { type: 'integer', minimum: 1, maximum: MAX_MIN_QUANTITY, default: DEFAULT_MIN_QUANTITY },
       price: { type: 'number', minimum: 0, maximum: MAX_PRICE, description: 'Net unit price, two decimals.' },
-      validFrom: nullable({ type: 'string', format: 'date-time', description: 'The price applies from this instant (inclusive); null or absent: already.' }),
-      validUntil: nullable({ type: 'string', format: 'date-time', description: 'The price applies until this instant (exclusive); null or absent: open-ended. After it the next price applies (group, tier, list).' }),
-      currency: nullable({ type: 'string', pattern: '^[A-Z]{3}$', description: "ISO 4217 code of the price's currency: it applies only in sales channels of that currency. Null or absent: the sales channel's currency." }),
-      listPrice: nullable({ type: 'number', minimum: 0, maximum: MAX_PRICE, description: 'A pseudo (strike-through) net unit price shown beside the price; null or absent: none.' }),
+      validFrom: nullable({
+        type: 'string',
+        format: 'date-time',
+        description: 'The price applies from this instant (inclusive); null or absent: already.',
+      }),
+      validUntil: nullable({
+        type: 'string',
+        format: 'date-time',
+        description:
+          'The price applies until this instant (exclusive); null or absent: open-ended. After it the next price applies (group, tier, list).',
+      }),
+      currency: nullable({
+        type: 'string',
+        pattern: '^[A-Z]{3}$',
+        description:
+          "ISO 4217 code of the price's currency: it applies only in sales channels of that currency. Null or absent: the sales channel's currency.",
+      }),
+      listPrice: nullable({
+        type: 'number',
+        minimum: 0,
+        maximum: MAX_PRICE,
+        description: 'A pseudo (strike-through) net unit price shown beside the price; null or absent: none.',
+      }),
     },
     ['productId', 'price'],
   ),

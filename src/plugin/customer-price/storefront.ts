@@ -24,7 +24,15 @@ export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
         const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
         const result = await call<StoreList<PriceView>>(ctx, 'listCustomerPrices', {
-          body: { page, limit: PAGE_SIZE, sort: [{ field: 'productName', order: 'ASC' }, { field: 'minQuantity', order: 'ASC' }], ...(term ? { term } : {}) },
+          body: {
+            page,
+            limit: PAGE_SIZE,
+            sort: [
+              { field: 'productName', order: 'ASC' },
+              { field: 'minQuantity', order: 'ASC' },
+            ],
+            ...(term ? { term } : {}),
+          },
         });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
         const search = term ? `&q=${encodeURIComponent(term)}` : '';
@@ -32,7 +40,11 @@ export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[
           template: 'b2b/customer-prices',
           data: {
             title: 'Your prices',
-            prices: result.elements.map((price) => ({ ...price, productUrl: `/product/${price.productId}`, scopeText: price.scope === 'customer' ? 'Your company' : 'Your customer group' })),
+            prices: result.elements.map((price) => ({
+              ...price,
+              productUrl: `/product/${price.productId}`,
+              scopeText: price.scope === 'customer' ? 'Your company' : 'Your customer group',
+            })),
             total: result.total,
             term,
             currency: ctx.salesChannel.currencyIso,

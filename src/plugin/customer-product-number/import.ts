@@ -22,9 +22,20 @@ interface Planned {
   key: string;
 }
 
-async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
+async function plan(
+  host: HostRuntime,
+  trx: Trx,
+  ctx: StoreContext,
+  customerId: string,
+  rows: Array<{ line: number; values: Record<string, string> }>,
+) {
   const problems: CsvProblem[] = [];
-  const products = await visibleProductsByNumber(host, ctx, rows.map((r) => r.values.product_number ?? ''), trx);
+  const products = await visibleProductsByNumber(
+    host,
+    ctx,
+    rows.map((r) => r.values.product_number ?? ''),
+    trx,
+  );
   const lineOfProduct = new Map<string, number>();
   const lineOfKey = new Map<string, number>();
   const planned: Planned[] = [];
@@ -35,12 +46,18 @@ async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: 
     const productId = products.get(productNumber);
     if (!productNumber) problem('product_number', 'product_number is empty.');
     else if (!productId) problem('product_number', `There is no product "${productNumber.slice(0, 64)}".`);
-    else if (lineOfProduct.has(productId)) problem('product_number', `The product "${productNumber.slice(0, 64)}" is on line ${lineOfProduct.get(productId)} already.`);
+    else if (lineOfProduct.has(productId))
+      problem(
+        'product_number',
+        `The product "${productNumber.slice(0, 64)}" is on line ${lineOfProduct.get(productId)} already.`,
+      );
     const number = (values.customer_product_number ?? '').trim();
     const key = numberKey(number);
     if (!number) problem('customer_product_number', 'customer_product_number is empty.');
-    else if (number.length > MAX_NUMBER_LENGTH) problem('customer_product_number', `customer_product_number is longer than ${MAX_NUMBER_LENGTH} characters.`);
-    else if (lineOfKey.has(key)) problem('customer_product_number', `The number "${number}" is on line ${lineOfKey.get(key)} already.`);
+    else if (number.length > MAX_NUMBER_LENGTH)
+      problem('customer_product_number', `customer_product_number is longer than ${MAX_NUMBER_LENGTH} characters.`);
+    else if (lineOfKey.has(key))
+      problem('customer_product_number', `The number "${number}" is on line ${lineOfKey.get(key)} already.`);
     if (problems.length > before) continue;
     lineOfProduct.set(productId!, line);
     lineOfKey.set(key, line);
@@ -57,7 +74,12 @@ async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: 
       .where((q) => {
         q.whereIn('number_key', keys.slice(i, i + CHUNK)).orWhereIn('product_id', productIds.slice(i, i + CHUNK));
       })
-      .select<Array<Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'number_key'>>>('id', 'product_id', 'product_number', 'number_key');
+      .select<Array<Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'number_key'>>>(
+        'id',
+        'product_id',
+        'product_number',
+        'number_key',
+      );
     for (const row of rows) {
       existing.set(row.product_id, { id: row.id, number: row.product_number, key: row.number_key });
       ownerOfKey.set(row.number_key, row.product_id);
@@ -66,7 +88,11 @@ async function plan(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: 
   for (const p of planned) {
     const owner = ownerOfKey.get(p.key);
     if (owner && owner !== p.productId && !lineOfProduct.has(owner))
-      problems.push({ line: p.line, column: 'customer_product_number', reason: `The number "${p.number}" belongs to another product, which the file does not change.` });
+      problems.push({
+        line: p.line,
+        column: 'customer_product_number',
+        reason: `The number "${p.number}" belongs to another product, which the file does not change.`,
+      });
   }
   return { planned, existing, problems };
 }
@@ -83,15 +109,35 @@ export async function importCustomerProductNumbers(host: HostRuntime, ctx: Store
     const changed = planned.filter((p) => existing.get(p.productId)?.number !== p.number);
     const updates = changed.filter((p) => existing.has(p.productId));
     // Two steps, so numbers can swap between products without a moment where one key is held twice.
-    for (const p of updates) await trx(CUSTOMER_PRODUCT_NUMBERS).where({ id: existing.get(p.productId)!.id }).update({ number_key: `~${existing.get(p.productId)!.id}` });
-    for (const p of updates) await trx(CUSTOMER_PRODUCT_NUMBERS).where({ id: existing.get(p.productId)!.id }).update({ product_number: p.number, number_key: p.key, updated_at: now });
+    for (const p of updates)
+      await trx(CUSTOMER_PRODUCT_NUMBERS)
+        .where({ id: existing.get(p.productId)!.id })
+        .update({ number_key: `~${existing.get(p.productId)!.id}` });
+    for (const p of updates)
+      await trx(CUSTOMER_PRODUCT_NUMBERS)
+        .where({ id: existing.get(p.productId)!.id })
+        .update({ product_number: p.number, number_key: p.key, updated_at: now });
     const inserts = changed
       .filter((p) => !existing.has(p.productId))
-      .map((p) => ({ id: newId(), customer_id: customer.id, product_id: p.productId, product_number: p.number, number_key: p.key, created_at: now }));
-    for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRODUCT_NUMBERS).insert(inserts.slice(i, i + CHUNK));
-    return { success: true as const, created: inserts.length, updated: updates.length, unchanged: planned.length - changed.length };
+      .map((p) => ({
+        id: newId(),
+        customer_id: customer.id,
+        product_id: p.productId,
+        product_number: p.number,
+        number_key: p.key,
+        created_at: now,
+      }));
+    for (let i = 0; i < inserts.length; i += CHUNK)
+      await trx(CUSTOMER_PRODUCT_NUMBERS).insert(inserts.slice(i, i + CHUNK));
+    return {
+      success: true as const,
+      created: inserts.length,
+      updated: updates.length,
+      unchanged: planned.length - changed.length,
+    };
   }).catch((error: unknown) => {
-    if (isForeignKeyError(error)) throw Errors.conflict('A product of the file was deleted during the import; import the file again.');
+    if (isForeignKeyError(error))
+      throw Errors.conflict('A product of the file was deleted during the import; import the file again.');
     throw error;
   });
 }

@@ -6,7 +6,14 @@ import { customerProductNumberRoutes } from './routes.js';
 import { customerProductNumberStorefrontPages } from './storefront.js';
 
 export { customerNumberCache } from './number-cache.js';
-export { numberKey, numbersOf, productIdsByNumber, productIdsByNumberPrefix, visibleProductsByNumber, CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
+export {
+  numberKey,
+  numbersOf,
+  productIdsByNumber,
+  productIdsByNumberPrefix,
+  visibleProductsByNumber,
+  CUSTOMER_PRODUCT_NUMBERS,
+} from './repository.js';
 
 /** Customer product numbers: routes, CSV import, and a line-item processor that carries the number into carts and orders. */
 export function registerCustomerProductNumbers(host: HostRuntime): void {

@@ -4,7 +4,10 @@ import type { Executor } from '../../lib/db.js';
 import { numberKey, numbersOf, productIdsByNumber } from './repository.js';
 
 /** The customer product numbers version (migration plugin/018): moves on every write to suite_customer_product_numbers. */
-export const CUSTOMER_PRODUCT_NUMBERS_VERSION: ContextVersionSource = { table: 'suite_data_versions', name: 'customer-product-numbers' };
+export const CUSTOMER_PRODUCT_NUMBERS_VERSION: ContextVersionSource = {
+  table: 'suite_data_versions',
+  name: 'customer-product-numbers',
+};
 
 /** Customer × product entries kept per process (a number or none). */
 const ENTRIES_MAX = 100_000;
@@ -25,28 +28,54 @@ export class CustomerNumberCache {
   constructor(private readonly host: HostRuntime) {}
 
   /** The customer's numbers of `productIds` (products without one are absent), kept or read. */
-  async numbersOf(ctx: StoreContext, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
+  async numbersOf(
+    ctx: StoreContext,
+    executor: Executor,
+    customerId: string,
+    productIds: string[],
+  ): Promise<Map<string, string>> {
     const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
-    return version === undefined ? numbersOf(executor, customerId, productIds) : this.keptNumbersOf(version, executor, customerId, productIds);
+    return version === undefined
+      ? numbersOf(executor, customerId, productIds)
+      : this.keptNumbersOf(version, executor, customerId, productIds);
   }
 
   /** One product's number (null: none) when the version is in the context, kept or read; undefined without it. */
-  async keptNumberOf(ctx: StoreContext, executor: Executor, customerId: string, productId: string): Promise<string | null | undefined> {
+  async keptNumberOf(
+    ctx: StoreContext,
+    executor: Executor,
+    customerId: string,
+    productId: string,
+  ): Promise<string | null | undefined> {
     const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     if (version === undefined) return undefined;
     return (await this.keptNumbersOf(version, executor, customerId, [productId])).get(productId) ?? null;
   }
 
   /** Product ids by the customer's number key (numberKey) of `numbers`, kept or read (the fast order's look-up by number). */
-  async productIdsByNumber(ctx: StoreContext, executor: Executor, customerId: string, numbers: string[]): Promise<Map<string, string>> {
+  async productIdsByNumber(
+    ctx: StoreContext,
+    executor: Executor,
+    customerId: string,
+    numbers: string[],
+  ): Promise<Map<string, string>> {
     const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     if (version === undefined) return productIdsByNumber(executor, customerId, numbers);
     const keys = new Set(numbers.map(numberKey).filter(Boolean));
-    return kept(this.productsByKey, version, customerId, keys, (missing) => productIdsByNumber(executor, customerId, missing));
+    return kept(this.productsByKey, version, customerId, keys, (missing) =>
+      productIdsByNumber(executor, customerId, missing),
+    );
   }
 
-  private keptNumbersOf(version: number, executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
-    return kept(this.numbersByProduct, version, customerId, new Set(productIds), (missing) => numbersOf(executor, customerId, missing));
+  private keptNumbersOf(
+    version: number,
+    executor: Executor,
+    customerId: string,
+    productIds: string[],
+  ): Promise<Map<string, string>> {
+    return kept(this.numbersByProduct, version, customerId, new Set(productIds), (missing) =>
+      numbersOf(executor, customerId, missing),
+    );
   }
 }
 
@@ -56,7 +85,13 @@ interface KeptEntry {
 }
 
 /** The values of the customer's `keys` kept at `version`, the others read (`read` answers the ones it found) and kept, absent ones as none. */
-async function kept(entries: LRUCache<string, KeptEntry>, version: number, customerId: string, keys: Set<string>, read: (missing: string[]) => Promise<Map<string, string>>): Promise<Map<string, string>> {
+async function kept(
+  entries: LRUCache<string, KeptEntry>,
+  version: number,
+  customerId: string,
+  keys: Set<string>,
+  read: (missing: string[]) => Promise<Map<string, string>>,
+): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const missing: string[] = [];
   for (const key of keys) {

@@ -5,7 +5,10 @@ import type { CustomerNumberCache } from './number-cache.js';
 
 /** One product's number, by its SQL text (an add reads it on every request; knex's building cost more than the statement). */
 const numberRead = fixedRead((executor: Executor, customerId: string, productId: string) =>
-  executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).where('product_id', productId).select('product_number'),
+  executor(CUSTOMER_PRODUCT_NUMBERS)
+    .where('customer_id', customerId)
+    .where('product_id', productId)
+    .select('product_number'),
 );
 
 /**
@@ -16,12 +19,21 @@ const numberRead = fixedRead((executor: Executor, customerId: string, productId:
  */
 const known = new WeakMap<Executor, { ctx: StoreContext; numbers: Map<string, string | null> }>();
 
-async function numberOf(ctx: StoreContext, customerId: string, productId: string, executor: Executor): Promise<string | null> {
+async function numberOf(
+  ctx: StoreContext,
+  customerId: string,
+  productId: string,
+  executor: Executor,
+): Promise<string | null> {
   let entry = known.get(executor);
   if (entry?.ctx !== ctx) known.set(executor, (entry = { ctx, numbers: new Map<string, string | null>() }));
   const { numbers } = entry;
   const key = `${customerId}\u0000${productId}`;
-  if (!numbers.has(key)) numbers.set(key, (await numberRead<{ product_number: string }>(executor, customerId, productId))[0]?.product_number ?? null);
+  if (!numbers.has(key))
+    numbers.set(
+      key,
+      (await numberRead<{ product_number: string }>(executor, customerId, productId))[0]?.product_number ?? null,
+    );
   return numbers.get(key) ?? null;
 }
 

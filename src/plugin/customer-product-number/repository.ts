@@ -40,7 +40,14 @@ export function toView(row: NumberViewRow, product: { productNumber: string; nam
 
 /** Rows → views, with the products' numbers and names read from the host in one call. */
 export async function toViews(host: HostRuntime, executor: Executor, rows: NumberViewRow[]) {
-  const products = new Map((await host.catalog.products(executor, rows.map((row) => String(row.product_id)))).map((p) => [p.id, p]));
+  const products = new Map(
+    (
+      await host.catalog.products(
+        executor,
+        rows.map((row) => String(row.product_id)),
+      )
+    ).map((p) => [p.id, p]),
+  );
   return rows.map((row) => toView(row, products.get(String(row.product_id))));
 }
 
@@ -52,7 +59,12 @@ export function numbersQuery(executor: Executor, customerId: string): Knex.Query
 }
 
 /** Product ids whose number (key) starts with `prefix` (already a key), at most `max`, in key order; and those equal to it. */
-export async function productIdsByNumberPrefix(executor: Executor, customerId: string, prefix: string, max: number): Promise<{ exact: string[]; prefix: string[] }> {
+export async function productIdsByNumberPrefix(
+  executor: Executor,
+  customerId: string,
+  prefix: string,
+  max: number,
+): Promise<{ exact: string[]; prefix: string[] }> {
   const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   const rows: Array<{ product_id: string; number_key: string }> = await executor(CUSTOMER_PRODUCT_NUMBERS)
     .where('customer_id', customerId)
@@ -61,25 +73,42 @@ export async function productIdsByNumberPrefix(executor: Executor, customerId: s
     .orderBy('number_key')
     .limit(max)
     .select('product_id', 'number_key');
-  return { exact: rows.filter((r) => r.number_key === prefix).map((r) => r.product_id), prefix: rows.map((r) => r.product_id) };
+  return {
+    exact: rows.filter((r) => r.number_key === prefix).map((r) => r.product_id),
+    prefix: rows.map((r) => r.product_id),
+  };
 }
 
-export async function numbersOf(executor: Executor, customerId: string, productIds: string[]): Promise<Map<string, string>> {
+export async function numbersOf(
+  executor: Executor,
+  customerId: string,
+  productIds: string[],
+): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows: Array<Pick<NumberRow, 'product_id' | 'product_number'>> = await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).whereIn('product_id', unique.slice(i, i + CHUNK)).select('product_id', 'product_number');
+    const rows: Array<Pick<NumberRow, 'product_id' | 'product_number'>> = await executor(CUSTOMER_PRODUCT_NUMBERS)
+      .where('customer_id', customerId)
+      .whereIn('product_id', unique.slice(i, i + CHUNK))
+      .select('product_id', 'product_number');
     for (const row of rows) result.set(row.product_id, row.product_number);
   }
   return result;
 }
 
 /** Product ids by customer product number key. */
-export async function productIdsByNumber(executor: Executor, customerId: string, numbers: string[]): Promise<Map<string, string>> {
+export async function productIdsByNumber(
+  executor: Executor,
+  customerId: string,
+  numbers: string[],
+): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const keys = [...new Set(numbers.map(numberKey).filter(Boolean))];
   for (let i = 0; i < keys.length; i += CHUNK) {
-    const rows: Array<Pick<NumberRow, 'number_key' | 'product_id'>> = await executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId).whereIn('number_key', keys.slice(i, i + CHUNK)).select('number_key', 'product_id');
+    const rows: Array<Pick<NumberRow, 'number_key' | 'product_id'>> = await executor(CUSTOMER_PRODUCT_NUMBERS)
+      .where('customer_id', customerId)
+      .whereIn('number_key', keys.slice(i, i + CHUNK))
+      .select('number_key', 'product_id');
     for (const row of rows) result.set(row.number_key, row.product_id);
   }
   return result;
@@ -89,11 +118,18 @@ export async function productIdsByNumber(executor: Executor, customerId: string,
  * Visible, active products by catalog product number: an exact match first, else one that differs
  * only in case (numbers are looked up as typed, upper- and lower-cased, so the unique index serves).
  */
-export async function visibleProductsByNumber(host: HostRuntime, ctx: StoreContext, numbers: string[], executor: Executor = host.db): Promise<Map<string, string>> {
+export async function visibleProductsByNumber(
+  host: HostRuntime,
+  ctx: StoreContext,
+  numbers: string[],
+  executor: Executor = host.db,
+): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const wanted = [...new Set(numbers.map((n) => n.trim()).filter(Boolean))];
   const variants = [...new Set(wanted.flatMap((n) => [n, n.toUpperCase(), n.toLowerCase()]))];
-  const found = new Map((await host.catalog.visibleProductsByNumber(ctx, variants, executor)).map((p) => [p.productNumber, p.id]));
+  const found = new Map(
+    (await host.catalog.visibleProductsByNumber(ctx, variants, executor)).map((p) => [p.productNumber, p.id]),
+  );
   for (const number of wanted) {
     const id = found.get(number) ?? found.get(number.toUpperCase()) ?? found.get(number.toLowerCase());
     if (id) result.set(number, id);
@@ -102,6 +138,10 @@ export async function visibleProductsByNumber(host: HostRuntime, ctx: StoreConte
 }
 
 /** Customers or products were deleted by the host (contract events): their numbers go with them. */
-export async function deleteNumbersOf(executor: Executor, column: 'customer_id' | 'product_id', ids: string[]): Promise<void> {
+export async function deleteNumbersOf(
+  executor: Executor,
+  column: 'customer_id' | 'product_id',
+  ids: string[],
+): Promise<void> {
   await executor(CUSTOMER_PRODUCT_NUMBERS).whereIn(column, ids).delete();
 }

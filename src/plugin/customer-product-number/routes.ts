@@ -7,15 +7,36 @@ import { pathParams, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
 import { importCustomerProductNumbers } from './import.js';
 import { narrowByProductFields } from '../product-fields.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberKey, numbersQuery, toViews, VIEW_COLUMNS, type NumberRow, type NumberViewRow } from './repository.js';
-import { importResult, numberCriteriaBody, numberCriteriaSpec, numberList, numberProductFields, TAG, upsertBody, upsertResponse } from './schemas.js';
+import {
+  CUSTOMER_PRODUCT_NUMBERS,
+  numberKey,
+  numbersQuery,
+  toViews,
+  VIEW_COLUMNS,
+  type NumberRow,
+  type NumberViewRow,
+} from './repository.js';
+import {
+  importResult,
+  numberCriteriaBody,
+  numberCriteriaSpec,
+  numberList,
+  numberProductFields,
+  TAG,
+  upsertBody,
+  upsertResponse,
+} from './schemas.js';
 import { storeList } from '../../lib/store-list.js';
 import { declaredCustomer } from '../declared.js';
 
 const MANAGE = 'customer-product-number.manage';
 
 export const numberTaken = (number: string, pointer: string) =>
-  Errors.badRequest('SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN', `The customer product number "${number}" belongs to another product already.`, { pointer });
+  Errors.badRequest(
+    'SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN',
+    `The customer product number "${number}" belongs to another product already.`,
+    { pointer },
+  );
 
 export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -24,7 +45,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       path: '/b2b/customer-product-number',
       operationId: 'saveCustomerProductNumber',
       summary: "Sets the customer's own number for a product (creates it, or replaces the product's number).",
-      description: 'The product must be one the caller may see (else 404). A number another product of the customer has is a 400 (SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN).',
+      description:
+        'The product must be one the caller may see (else 404). A number another product of the customer has is a 400 (SUITE__CUSTOMER_PRODUCT_NUMBER_TAKEN).',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -39,20 +61,37 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         await ctx.ruleIds();
         try {
           return await inTransaction(host.db, async (trx) => {
-            if ((await host.catalog.visibleProducts(ctx, [productId], trx)).length === 0) throw Errors.notFound('Product', productId);
-            const owner = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, number_key: key }).first<Pick<NumberRow, 'product_id'> | undefined>('product_id');
+            if ((await host.catalog.visibleProducts(ctx, [productId], trx)).length === 0)
+              throw Errors.notFound('Product', productId);
+            const owner = await trx(CUSTOMER_PRODUCT_NUMBERS)
+              .where({ customer_id: customer.id, number_key: key })
+              .first<Pick<NumberRow, 'product_id'> | undefined>('product_id');
             if (owner && owner.product_id !== productId) throw numberTaken(number, '/customerProductNumber');
-            const existing = await trx(CUSTOMER_PRODUCT_NUMBERS).where({ customer_id: customer.id, product_id: productId }).first<Pick<NumberRow, 'id' | 'product_number'> | undefined>('id', 'product_number');
+            const existing = await trx(CUSTOMER_PRODUCT_NUMBERS)
+              .where({ customer_id: customer.id, product_id: productId })
+              .first<Pick<NumberRow, 'id' | 'product_number'> | undefined>('id', 'product_number');
             const now = nowDb();
             let id: string;
             if (existing) {
               id = existing.id;
-              if (existing.product_number !== number) await trx(CUSTOMER_PRODUCT_NUMBERS).where({ id }).update({ product_number: number, number_key: key, updated_at: now });
+              if (existing.product_number !== number)
+                await trx(CUSTOMER_PRODUCT_NUMBERS)
+                  .where({ id })
+                  .update({ product_number: number, number_key: key, updated_at: now });
             } else {
               id = newId();
-              await trx(CUSTOMER_PRODUCT_NUMBERS).insert({ id, customer_id: customer.id, product_id: productId, product_number: number, number_key: key, created_at: now });
+              await trx(CUSTOMER_PRODUCT_NUMBERS).insert({
+                id,
+                customer_id: customer.id,
+                product_id: productId,
+                product_number: number,
+                number_key: key,
+                created_at: now,
+              });
             }
-            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.id', id).first<NumberViewRow>(VIEW_COLUMNS);
+            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`)
+              .where('cpn.id', id)
+              .first<NumberViewRow>(VIEW_COLUMNS);
             const [customerProductNumber] = await toViews(host, trx, [row]);
             return { success: true as const, customerProductNumber };
           });
@@ -76,7 +115,10 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        const deleted = await host.db(CUSTOMER_PRODUCT_NUMBERS).where({ id: params.id, customer_id: customer.id }).delete();
+        const deleted = await host
+          .db(CUSTOMER_PRODUCT_NUMBERS)
+          .where({ id: params.id, customer_id: customer.id })
+          .delete();
         if (deleted === 0) throw Errors.notFound('Customer product number', params.id);
         return { success: true };
       },
@@ -85,7 +127,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/customer-product-numbers',
       operationId: 'listCustomerProductNumbers',
-      summary: "The customer's product numbers (criteria), with the shop's product number and name; only products the caller may see.",
+      summary:
+        "The customer's product numbers (criteria), with the shop's product number and name; only products the caller may see.",
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -95,7 +138,9 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         const customer = declaredCustomer(ctx);
         const query = numbersQuery(host.db, customer.id);
         const list = await narrowByProductFields(host, ctx, query, body, numberCriteriaSpec, numberProductFields);
-        const page = await searchByCriteria<NumberViewRow>(query, list.criteria, numberCriteriaSpec, (qb) => list.order(qb.select(VIEW_COLUMNS)));
+        const page = await searchByCriteria<NumberViewRow>(query, list.criteria, numberCriteriaSpec, (qb) =>
+          list.order(qb.select(VIEW_COLUMNS)),
+        );
         return storeList(await toViews(host, host.db, page.rows), page);
       },
     }),
@@ -103,7 +148,8 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/customer-product-number-import',
       operationId: 'importCustomerProductNumbers',
-      summary: 'Imports customer product numbers from CSV (header: product_number, customer_product_number; separator , or ;): all rows or none.',
+      summary:
+        'Imports customer product numbers from CSV (header: product_number, customer_product_number; separator , or ;): all rows or none.',
       description:
         'productNumber/customerProductNumber (any case, - or _ ignored) are accepted as header names too. A row sets the number of its product; numbers not in the file stay. ' +
         'Every bad row is reported (400, one error per row with meta.line): unknown or hidden product, empty or too long number, a product or number twice in the file, a number another product keeps. ' +

@@ -8,7 +8,12 @@ import type { ProductFieldsOfList } from '../product-fields.js';
 export const TAG = 'Customer product numbers';
 export const MAX_NUMBER_LENGTH = 64;
 
-export const customerProductNumberText = { type: 'string', minLength: 1, maxLength: MAX_NUMBER_LENGTH, pattern: '\\S' } as const;
+export const customerProductNumberText = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_NUMBER_LENGTH,
+  pattern: '\\S',
+} as const;
 
 export const numberSchema = objectSchema(
   {
@@ -26,12 +31,18 @@ export const numberSchema = objectSchema(
 export const upsertBody = objectSchema(
   {
     productId: idSchema,
-    customerProductNumber: { ...customerProductNumberText, description: 'Unique per customer, compared case-insensitively; replaces the number the product had.' },
+    customerProductNumber: {
+      ...customerProductNumberText,
+      description: 'Unique per customer, compared case-insensitively; replaces the number the product had.',
+    },
   },
   ['productId', 'customerProductNumber'],
 );
 
-export const upsertResponse = objectSchema({ success: { const: true }, customerProductNumber: numberSchema }, ['success', 'customerProductNumber']);
+export const upsertResponse = objectSchema({ success: { const: true }, customerProductNumber: numberSchema }, [
+  'success',
+  'customerProductNumber',
+]);
 
 export const numberCriteriaSpec: CriteriaSpec = {
   fields: {

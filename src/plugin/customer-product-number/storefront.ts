@@ -1,7 +1,17 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import { attempt, csvOf, dateText, noticeOf, routeCaller, text, wholeNumber, type Form, type PageResult } from '../storefront-kit.js';
+import {
+  attempt,
+  csvOf,
+  dateText,
+  noticeOf,
+  routeCaller,
+  text,
+  wholeNumber,
+  type Form,
+  type PageResult,
+} from '../storefront-kit.js';
 import { customerProductNumberRoutes } from './routes.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 
@@ -23,11 +33,18 @@ const NOTICES: Record<string, string> = {
 export function customerProductNumberStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller(customerProductNumberRoutes(host));
 
-
-  async function page(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; csv?: string; add?: Form } = {}, status = 200): Promise<PageResult> {
+  async function page(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string; errors?: string[]; csv?: string; add?: Form } = {},
+    status = 200,
+  ): Promise<PageResult> {
     const pageNumber = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; elements: Array<Form & { id: string; productId: string; updatedAt?: unknown; createdAt?: unknown }> }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{
+      total: number;
+      elements: Array<Form & { id: string; productId: string; updatedAt?: unknown; createdAt?: unknown }>;
+    }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -35,7 +52,12 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       status,
       data: {
         title: 'Customer product numbers',
-        numbers: result.elements.map((entry) => ({ ...entry, productUrl: `/product/${entry.productId}`, updatedText: dateText(ctx, entry.updatedAt ?? entry.createdAt), deleteUrl: `${PATH}/${entry.id}/delete` })),
+        numbers: result.elements.map((entry) => ({
+          ...entry,
+          productUrl: `/product/${entry.productId}`,
+          updatedText: dateText(ctx, entry.updatedAt ?? entry.createdAt),
+          deleteUrl: `${PATH}/${entry.id}/delete`,
+        })),
         total: result.total,
         term,
         previous: pageNumber > 1 ? `${PATH}?page=${Math.min(pageNumber - 1, pages)}${search}` : null,
@@ -53,16 +75,27 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
   const importCsv = (ctx: StoreContext, csv: string) => call(ctx, 'importCustomerProductNumbers', { body: csv });
 
   return [
-    { path: PATH, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, query }) => page(ctx, query) },
+    {
+      path: PATH,
+      auth: 'login',
+      anyPermission: [MANAGE],
+      needsCustomer: true,
+      handler: ({ ctx, query }) => page(ctx, query),
+    },
     {
       path: `${PATH}/save`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, form }) {
         const productId = text(form, 'productId', 64);
         if (!isId(productId)) throw Errors.notFound('Product', productId);
-        const result = await attempt(() => call(ctx, 'saveCustomerProductNumber', { body: { productId, customerProductNumber: text(form, 'customerProductNumber', 200) } }));
+        const result = await attempt(() =>
+          call(ctx, 'saveCustomerProductNumber', {
+            body: { productId, customerProductNumber: text(form, 'customerProductNumber', 200) },
+          }),
+        );
         if ('error' in result) return page(ctx, {}, { error: result.error }, 400);
         return { redirect: `${PATH}?done=saved` };
       },
@@ -71,10 +104,15 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/add`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, form }) {
-        const add = { productNumber: text(form, 'productNumber', 200), customerProductNumber: text(form, 'customerProductNumber', 200) };
-        if (!add.productNumber || !add.customerProductNumber) return page(ctx, {}, { error: 'Enter the shop’s product number and your own number.', add }, 400);
+        const add = {
+          productNumber: text(form, 'productNumber', 200),
+          customerProductNumber: text(form, 'customerProductNumber', 200),
+        };
+        if (!add.productNumber || !add.customerProductNumber)
+          return page(ctx, {}, { error: 'Enter the shop’s product number and your own number.', add }, 400);
         // Quoted as typed: the export's formula neutralising must not change a number that starts with '-'.
         const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`;
         const csv = `product_number,customer_product_number\r\n${quoted(add.productNumber)},${quoted(add.customerProductNumber)}\r\n`;
@@ -87,11 +125,13 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/import`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, form }) {
         const { csv } = csvOf(form, 'csvFile', 'csv');
         const result = await attempt(() => importCsv(ctx, csv));
-        if ('error' in result) return page(ctx, {}, { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) }, 400);
+        if ('error' in result)
+          return page(ctx, {}, { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) }, 400);
         return { redirect: `${PATH}?done=imported` };
       },
     },
@@ -99,7 +139,8 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       path: `${PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, params }) {
         const id = params.id ?? '';
         if (!isId(id)) throw Errors.notFound('Customer product number', id);

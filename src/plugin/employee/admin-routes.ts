@@ -5,7 +5,14 @@ import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json
 import { nullable, objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { INVITATIONS, invitationStatus, issueInvitation, type InvitationRow } from './invitation/service.js';
-import { employeesOfCustomer, findEmployeeRow, LINKS, selectEmployeeColumns, toEmployeeView, type EmployeeRow } from './repository.js';
+import {
+  employeesOfCustomer,
+  findEmployeeRow,
+  LINKS,
+  selectEmployeeColumns,
+  toEmployeeView,
+  type EmployeeRow,
+} from './repository.js';
 import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow } from './role/repository.js';
 import { employeeSchema } from './schemas.js';
 
@@ -20,13 +27,22 @@ const BASE = '/suite-company/{customerId}';
 const time = { type: 'string', format: 'date-time' } as const;
 const MAX_ROWS = 500;
 
-const employeeResource = objectSchema({ id: { type: 'string' }, type: { const: 'b2b_employee' }, attributes: employeeSchema }, ['id', 'type', 'attributes']);
+const employeeResource = objectSchema(
+  { id: { type: 'string' }, type: { const: 'b2b_employee' }, attributes: employeeSchema },
+  ['id', 'type', 'attributes'],
+);
 const roleResource = objectSchema(
   {
     id: { type: 'string' },
     type: { const: 'b2b_employee_role' },
     attributes: objectSchema(
-      { name: { type: 'string' }, description: nullable({ type: 'string' }), permissions: { type: 'array', items: { type: 'string' } }, requiresApproval: { type: 'boolean' }, employeeCount: { type: 'integer' } },
+      {
+        name: { type: 'string' },
+        description: nullable({ type: 'string' }),
+        permissions: { type: 'array', items: { type: 'string' } },
+        requiresApproval: { type: 'boolean' },
+        employeeCount: { type: 'integer' },
+      },
       ['name', 'description', 'permissions', 'requiresApproval', 'employeeCount'],
     ),
   },
@@ -37,13 +53,21 @@ const invitationResource = objectSchema(
     id: { type: 'string' },
     type: { const: 'b2b_employee_invitation' },
     attributes: objectSchema(
-      { email: { type: 'string' }, firstName: nullable({ type: 'string' }), lastName: nullable({ type: 'string' }), status: { enum: ['pending', 'expired'] }, expiresAt: time, createdAt: time },
+      {
+        email: { type: 'string' },
+        firstName: nullable({ type: 'string' }),
+        lastName: nullable({ type: 'string' }),
+        status: { enum: ['pending', 'expired'] },
+        expiresAt: time,
+        createdAt: time,
+      },
       ['email', 'firstName', 'lastName', 'status', 'expiresAt', 'createdAt'],
     ),
   },
   ['id', 'type', 'attributes'],
 );
-const list = (resource: Record<string, unknown>) => objectSchema({ data: { type: 'array', items: resource } }, ['data']);
+const list = (resource: Record<string, unknown>) =>
+  objectSchema({ data: { type: 'array', items: resource } }, ['data']);
 
 function invitationToResource(row: InvitationRow) {
   return {
@@ -76,37 +100,63 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags: TAGS,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('customerId'), query: objectSchema(jsonApiPageQuery), responses: { 200: jsonApiListSchema(employeeResource) } },
+      schemas: {
+        params: pathParams('customerId'),
+        query: objectSchema(jsonApiPageQuery),
+        responses: { 200: jsonApiListSchema(employeeResource) },
+      },
       async handler({ params, query }) {
         await company(host.db, params.customerId);
-        const [count] = await selectRows<{ n: unknown }>(employeesOfCustomer(host.db, params.customerId).count({ n: '*' }));
+        const [count] = await selectRows<{ n: unknown }>(
+          employeesOfCustomer(host.db, params.customerId).count({ n: '*' }),
+        );
         const rows = await selectRows<EmployeeRow>(
           selectEmployeeColumns(host.db, employeesOfCustomer(host.db, params.customerId))
             .orderBy([{ column: 'e.last_name' }, { column: 'e.first_name' }, { column: 'e.id' }])
             .limit(query.limit)
             .offset((query.page - 1) * query.limit),
         );
-        const data = rows.map((row) => ({ id: row.id, type: 'b2b_employee' as const, attributes: toEmployeeView(row) }));
-        return jsonApiList(data, { path: `/suite-company/${params.customerId}/employee`, page: query.page, limit: query.limit, total: readInt(count?.n) });
+        const data = rows.map((row) => ({
+          id: row.id,
+          type: 'b2b_employee' as const,
+          attributes: toEmployeeView(row),
+        }));
+        return jsonApiList(data, {
+          path: `/suite-company/${params.customerId}/employee`,
+          page: query.page,
+          limit: query.limit,
+          total: readInt(count?.n),
+        });
       },
     }),
     defineAdminRoute({
       method: 'GET',
       path: `${BASE}/role`,
       operationId: 'listCompanyRoles',
-      summary: "A customer's employee roles with their permissions and how many employees hold each (by name, at most 500).",
+      summary:
+        "A customer's employee roles with their permissions and how many employees hold each (by name, at most 500).",
       tags: TAGS,
       auth: 'admin',
       permission: null,
       schemas: { params: pathParams('customerId'), responses: { 200: list(roleResource) } },
       async handler({ params }) {
         await company(host.db, params.customerId);
-        const rows = await selectRows<RoleRow>(selectRoleColumns(host.db, rolesOfCustomer(host.db, params.customerId)).orderBy([{ column: 'r.name' }, { column: 'r.id' }]).limit(MAX_ROWS));
+        const rows = await selectRows<RoleRow>(
+          selectRoleColumns(host.db, rolesOfCustomer(host.db, params.customerId))
+            .orderBy([{ column: 'r.name' }, { column: 'r.id' }])
+            .limit(MAX_ROWS),
+        );
         return {
           data: rows.map(toRoleView).map((role) => ({
             id: role.id,
             type: 'b2b_employee_role' as const,
-            attributes: { name: role.name, description: role.description, permissions: role.permissions, requiresApproval: role.requiresApproval, employeeCount: role.employeeCount },
+            attributes: {
+              name: role.name,
+              description: role.description,
+              permissions: role.permissions,
+              requiresApproval: role.requiresApproval,
+              employeeCount: role.employeeCount,
+            },
           })),
         };
       },
@@ -123,7 +173,12 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ params }) {
         await company(host.db, params.customerId);
         const rows = await selectRows<InvitationRow>(
-          host.db(INVITATIONS).where({ customer_id: params.customerId }).whereNot({ status: 'accepted' }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).limit(MAX_ROWS),
+          host
+            .db(INVITATIONS)
+            .where({ customer_id: params.customerId })
+            .whereNot({ status: 'accepted' })
+            .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
+            .limit(MAX_ROWS),
         );
         return { data: rows.map(invitationToResource) };
       },
@@ -132,7 +187,8 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'POST',
       path: `/_action${BASE}/employee/{employeeId}/active`,
       operationId: 'setCompanyEmployeeActive',
-      summary: "Deactivates (active: false) or reactivates an employee's access to this customer; deactivating ends their sessions at once.",
+      summary:
+        "Deactivates (active: false) or reactivates an employee's access to this customer; deactivating ends their sessions at once.",
       tags: TAGS,
       auth: 'admin',
       permission: null,
@@ -157,26 +213,43 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'POST',
       path: `/_action${BASE}/invitation/{invitationId}/resend`,
       operationId: 'resendCompanyInvitation',
-      summary: 'Renews an invitation not accepted yet (a new link, valid 7 days; the old link stops working) and mails it again, with the shop as the inviter.',
+      summary:
+        'Renews an invitation not accepted yet (a new link, valid 7 days; the old link stops working) and mails it again, with the shop as the inviter.',
       tags: TAGS,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('customerId', 'invitationId'), body: objectSchema({}), responses: { 200: objectSchema({ data: invitationResource }, ['data']) } },
+      schemas: {
+        params: pathParams('customerId', 'invitationId'),
+        body: objectSchema({}),
+        responses: { 200: objectSchema({ data: invitationResource }, ['data']) },
+      },
       async handler({ params }) {
         const row = await inTransaction(host.db, async (trx) => {
           const customer = await company(trx, params.customerId);
-          const invitation = await trx<InvitationRow>(INVITATIONS).where({ id: params.invitationId, customer_id: params.customerId }).first();
+          const invitation = await trx<InvitationRow>(INVITATIONS)
+            .where({ id: params.invitationId, customer_id: params.customerId })
+            .first();
           if (!invitation || invitation.status === 'accepted') throw Errors.notFound('invitation', params.invitationId);
           const salesChannel = await host.customers.salesChannel(trx, invitation.sales_channel_id);
-          if (!salesChannel) throw Errors.badRequest('SUITE__SALES_CHANNEL_GONE', 'The invitation’s sales channel does not exist any more.');
-          const id = await issueInvitation(host, trx, { salesChannel, inviterName: salesChannel.name, customer }, params.customerId, {
-            email: invitation.email,
-            firstName: invitation.first_name,
-            lastName: invitation.last_name,
-            department: invitation.department,
-            roleId: invitation.role_id,
-            employeeId: invitation.employee_id,
-          });
+          if (!salesChannel)
+            throw Errors.badRequest(
+              'SUITE__SALES_CHANNEL_GONE',
+              'The invitation’s sales channel does not exist any more.',
+            );
+          const id = await issueInvitation(
+            host,
+            trx,
+            { salesChannel, inviterName: salesChannel.name, customer },
+            params.customerId,
+            {
+              email: invitation.email,
+              firstName: invitation.first_name,
+              lastName: invitation.last_name,
+              department: invitation.department,
+              roleId: invitation.role_id,
+              employeeId: invitation.employee_id,
+            },
+          );
           return (await trx<InvitationRow>(INVITATIONS).where({ id }).first())!;
         });
         return { data: invitationToResource(row) };

@@ -24,10 +24,20 @@ function origin(url: string): string {
  * Mail links are built on the sales channel's configured domains, never on the Host header. A
  * client may pick one of those domains (`storefrontUrl`); anything else is a 400.
  */
-export function storefrontLink(host: HostRuntime, salesChannel: SalesChannel, path: string, storefrontUrl?: string | null): string {
+export function storefrontLink(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  path: string,
+  storefrontUrl?: string | null,
+): string {
   if (storefrontUrl === undefined || storefrontUrl === null) return host.storefront.url(salesChannel, path);
   const match = salesChannel.domains.find((domain) => origin(domain) === origin(storefrontUrl));
-  if (!match) throw Errors.badRequest('SUITE__INVALID_STOREFRONT_URL', 'storefrontUrl must be one of the sales channel’s configured domains.', { pointer: '/storefrontUrl' });
+  if (!match)
+    throw Errors.badRequest(
+      'SUITE__INVALID_STOREFRONT_URL',
+      'storefrontUrl must be one of the sales channel’s configured domains.',
+      { pointer: '/storefrontUrl' },
+    );
   return `${match.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
 

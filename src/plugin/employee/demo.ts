@@ -23,7 +23,17 @@ export async function seedEmployeeDemo(host: HostRuntime, demo: DemoShop): Promi
         customer_id: demo.customerId,
         name: 'Purchaser',
         description: 'Orders for the company; orders need approval.',
-        permissions: writeJson(['orders.create', 'orders.read', 'budget.read', 'order-approval.request', 'offer.request', 'offer.read', 'product-list.manage', 'customer-product-number.manage', 'event.register']),
+        permissions: writeJson([
+          'orders.create',
+          'orders.read',
+          'budget.read',
+          'order-approval.request',
+          'offer.request',
+          'offer.read',
+          'product-list.manage',
+          'customer-product-number.manage',
+          'event.register',
+        ]),
         requires_approval: true,
         created_at: now,
       },
@@ -32,19 +42,57 @@ export async function seedEmployeeDemo(host: HostRuntime, demo: DemoShop): Promi
         customer_id: demo.customerId,
         name: 'Approver',
         description: 'Approves orders and sees all of the company’s orders.',
-        permissions: writeJson(['orders.create', 'orders.read-all', 'budget.read', 'order-approval.approve', 'offer.read', 'employee.read', 'event.register']),
+        permissions: writeJson([
+          'orders.create',
+          'orders.read-all',
+          'budget.read',
+          'order-approval.approve',
+          'offer.read',
+          'employee.read',
+          'event.register',
+        ]),
         requires_approval: false,
         created_at: now,
       },
     ]);
     const people = [
-      { email: DEMO_PURCHASER.email, hash: purchaserHash, first: 'Paul', last: 'Purchaser', role: purchaserRole, department: 'Purchasing' },
-      { email: DEMO_APPROVER.email, hash: approverHash, first: 'Alex', last: 'Approver', role: approverRole, department: 'Management' },
+      {
+        email: DEMO_PURCHASER.email,
+        hash: purchaserHash,
+        first: 'Paul',
+        last: 'Purchaser',
+        role: purchaserRole,
+        department: 'Purchasing',
+      },
+      {
+        email: DEMO_APPROVER.email,
+        hash: approverHash,
+        first: 'Alex',
+        last: 'Approver',
+        role: approverRole,
+        department: 'Management',
+      },
     ];
     for (const person of people) {
       const id = newId();
-      await trx(EMPLOYEES).insert({ id, email: person.email, password_hash: person.hash, first_name: person.first, last_name: person.last, active: true, created_at: now });
-      await trx(LINKS).insert({ id: newId(), employee_id: id, customer_id: demo.customerId, role_id: person.role, department: person.department, active: true, created_at: now });
+      await trx(EMPLOYEES).insert({
+        id,
+        email: person.email,
+        password_hash: person.hash,
+        first_name: person.first,
+        last_name: person.last,
+        active: true,
+        created_at: now,
+      });
+      await trx(LINKS).insert({
+        id: newId(),
+        employee_id: id,
+        customer_id: demo.customerId,
+        role_id: person.role,
+        department: person.department,
+        active: true,
+        created_at: now,
+      });
     }
   });
   return [

@@ -9,8 +9,16 @@ export interface PermissionDefinition {
 
 /** Every permission key a role can hold; plugin.json lists the same (a test keeps them equal). */
 export const PERMISSIONS: readonly PermissionDefinition[] = [
-  { key: 'employee.read', group: 'employees', description: 'See the company’s employees, their roles and export them.' },
-  { key: 'employee.manage', group: 'employees', description: 'Create, change, deactivate, delete and import employees.' },
+  {
+    key: 'employee.read',
+    group: 'employees',
+    description: 'See the company’s employees, their roles and export them.',
+  },
+  {
+    key: 'employee.manage',
+    group: 'employees',
+    description: 'Create, change, deactivate, delete and import employees.',
+  },
   { key: 'invitation.manage', group: 'employees', description: 'Invite employees and see or withdraw invitations.' },
   { key: 'role.read', group: 'roles', description: 'See roles and the permission list.' },
   { key: 'role.manage', group: 'roles', description: 'Create, change and delete roles.' },
@@ -22,18 +30,57 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   { key: 'order-approval.request', group: 'order-approval', description: 'Ask for an order approval.' },
   { key: 'order-approval.approve', group: 'order-approval', description: 'Approve or decline order approvals.' },
   { key: 'order-approval.manage-settings', group: 'order-approval', description: 'Change who approves orders.' },
-  { key: 'order-approval.manage-rules', group: 'order-approval', description: 'See, create, change and delete approval rules (when an order needs approval and who approves it in which levels).' },
+  {
+    key: 'order-approval.manage-rules',
+    group: 'order-approval',
+    description:
+      'See, create, change and delete approval rules (when an order needs approval and who approves it in which levels).',
+  },
   { key: 'offer.request', group: 'offers', description: 'Ask for offers.' },
   { key: 'offer.read', group: 'offers', description: 'See, accept and decline the company’s offers.' },
   { key: 'product-list.manage', group: 'product-lists', description: 'Create and change product lists.' },
-  { key: 'customer-product-number.manage', group: 'customer-product-numbers', description: 'Maintain and import customer product numbers.' },
-  { key: 'cost-center.read', group: 'cost-centers', description: 'See the company’s cost centers, also the inactive ones.' },
-  { key: 'cost-center.manage', group: 'cost-centers', description: 'Create, change and delete cost centers and set employees’ default cost centers.' },
-  { key: 'organisation-unit.read', group: 'organisation-units', description: 'See the company’s organisation units and their members.' },
-  { key: 'organisation-unit.manage', group: 'organisation-units', description: 'Create, rename, move and delete organisation units, move employees between them, import and export them.' },
-  { key: 'orders.read-unit', group: 'orders', description: 'See the orders placed by the employees of one’s organisation units and the units below them.' },
-  { key: 'address.manage', group: 'addresses', description: 'Create, change and delete the company’s addresses and those of one’s organisation units, and set the units’ default addresses.' },
-  { key: 'event.register', group: 'events', description: 'Register colleagues for events and see the company’s participants.' },
+  {
+    key: 'customer-product-number.manage',
+    group: 'customer-product-numbers',
+    description: 'Maintain and import customer product numbers.',
+  },
+  {
+    key: 'cost-center.read',
+    group: 'cost-centers',
+    description: 'See the company’s cost centers, also the inactive ones.',
+  },
+  {
+    key: 'cost-center.manage',
+    group: 'cost-centers',
+    description: 'Create, change and delete cost centers and set employees’ default cost centers.',
+  },
+  {
+    key: 'organisation-unit.read',
+    group: 'organisation-units',
+    description: 'See the company’s organisation units and their members.',
+  },
+  {
+    key: 'organisation-unit.manage',
+    group: 'organisation-units',
+    description:
+      'Create, rename, move and delete organisation units, move employees between them, import and export them.',
+  },
+  {
+    key: 'orders.read-unit',
+    group: 'orders',
+    description: 'See the orders placed by the employees of one’s organisation units and the units below them.',
+  },
+  {
+    key: 'address.manage',
+    group: 'addresses',
+    description:
+      'Create, change and delete the company’s addresses and those of one’s organisation units, and set the units’ default addresses.',
+  },
+  {
+    key: 'event.register',
+    group: 'events',
+    description: 'Register colleagues for events and see the company’s participants.',
+  },
   { key: 'admin', group: 'admin', description: 'Company administrator: may do everything the customer login may.' },
 ];
 
@@ -73,5 +120,9 @@ export function holdsAll(ctx: StoreContext, keys: readonly string[]): boolean {
 
 /** No privilege escalation: a caller may only hand out (or take from others) permissions they hold themselves. */
 export function assertCanGrant(ctx: StoreContext, keys: readonly string[]): void {
-  if (!holdsAll(ctx, keys)) throw Errors.forbidden('You cannot grant or change permissions you do not hold yourself.', 'SUITE__PERMISSION_ESCALATION');
+  if (!holdsAll(ctx, keys))
+    throw Errors.forbidden(
+      'You cannot grant or change permissions you do not hold yourself.',
+      'SUITE__PERMISSION_ESCALATION',
+    );
 }

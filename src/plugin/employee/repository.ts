@@ -109,7 +109,9 @@ export function selectEmployeeColumns(executor: Executor, qb: Knex.QueryBuilder)
 }
 
 export function toEmployeeView(row: EmployeeRow): EmployeeView {
-  const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)].filter((v): v is string => v !== null).sort();
+  const updated = [fromDbTime(row.updated_at), fromDbTime(row.employee_updated_at)]
+    .filter((v): v is string => v !== null)
+    .sort();
   return {
     id: row.id,
     employeeId: row.id,
@@ -126,8 +128,16 @@ export function toEmployeeView(row: EmployeeRow): EmployeeView {
   };
 }
 
-export async function findEmployeeRow(executor: Executor, customerId: string, employeeId: string): Promise<EmployeeRow | null> {
-  return (await selectRow<EmployeeRow>(selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId).where('e.id', employeeId)).first())) ?? null;
+export async function findEmployeeRow(
+  executor: Executor,
+  customerId: string,
+  employeeId: string,
+): Promise<EmployeeRow | null> {
+  return (
+    (await selectRow<EmployeeRow>(
+      selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId).where('e.id', employeeId)).first(),
+    )) ?? null
+  );
 }
 
 export function rolePermissionsOf(row: { role_permissions?: unknown }): string[] {
@@ -140,7 +150,11 @@ export async function findEmployeeByEmail(executor: Executor, email: string): Pr
 
 /** Whether the employee works for the customer already (an active or inactive link). */
 export async function isLinked(executor: Executor, employeeId: string, customerId: string): Promise<boolean> {
-  return (await selectRow<{ id: string }>(executor(LINKS).where({ employee_id: employeeId, customer_id: customerId }).first('id'))) !== undefined;
+  return (
+    (await selectRow<{ id: string }>(
+      executor(LINKS).where({ employee_id: employeeId, customer_id: customerId }).first('id'),
+    )) !== undefined
+  );
 }
 
 export async function findEmployeeRecord(executor: Executor, id: string): Promise<EmployeeRecord | null> {
@@ -148,7 +162,12 @@ export async function findEmployeeRecord(executor: Executor, id: string): Promis
 }
 
 /** The link an employee acts for after login: the oldest active link to an active customer of the sales channel. */
-export async function defaultLink(host: HostRuntime, executor: Executor, employeeId: string, salesChannelId: string): Promise<{ customer_id: string } | null> {
+export async function defaultLink(
+  host: HostRuntime,
+  executor: Executor,
+  employeeId: string,
+  salesChannelId: string,
+): Promise<{ customer_id: string } | null> {
   const [first] = await activeLinks(host, executor, employeeId, salesChannelId);
   return first ? { customer_id: first.customer.id } : null;
 }
@@ -160,7 +179,13 @@ export interface ActiveLink {
 }
 
 /** The employee's active links to active customers of the sales channel, oldest first. */
-export async function activeLinks(host: HostRuntime, executor: Executor, employeeId: string, salesChannelId: string, customerId?: string): Promise<ActiveLink[]> {
+export async function activeLinks(
+  host: HostRuntime,
+  executor: Executor,
+  employeeId: string,
+  salesChannelId: string,
+  customerId?: string,
+): Promise<ActiveLink[]> {
   const query = executor(`${LINKS} as ec`)
     .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
     .where('ec.employee_id', employeeId)
@@ -170,14 +195,26 @@ export async function activeLinks(host: HostRuntime, executor: Executor, employe
     .select('ec.customer_id', 'ec.role_id', 'r.name as role_name');
   if (customerId) query.where('ec.customer_id', customerId);
   const rows = await selectRows<{ customer_id: string; role_id: string | null; role_name: string | null }>(query);
-  const customers = new Map((await host.customers.getMany(executor, rows.map((row) => row.customer_id))).map((customer) => [customer.id, customer]));
+  const customers = new Map(
+    (
+      await host.customers.getMany(
+        executor,
+        rows.map((row) => row.customer_id),
+      )
+    ).map((customer) => [customer.id, customer]),
+  );
   return rows.flatMap((row) => {
     const customer = customers.get(row.customer_id);
-    return customer && customer.active && customer.salesChannelId === salesChannelId ? [{ customer, roleId: row.role_id ?? null, roleName: row.role_name ?? null }] : [];
+    return customer && customer.active && customer.salesChannelId === salesChannelId
+      ? [{ customer, roleId: row.role_id ?? null, roleName: row.role_name ?? null }]
+      : [];
   });
 }
 
-export function employeeIdentity(employee: { id: string; email: string; first_name: string; last_name: string }, customerId: string): LoginIdentity {
+export function employeeIdentity(
+  employee: { id: string; email: string; first_name: string; last_name: string },
+  customerId: string,
+): LoginIdentity {
   const name = fullName(employee);
   return {
     customerId,
@@ -187,7 +224,12 @@ export function employeeIdentity(employee: { id: string; email: string; first_na
 }
 
 /** An e-mail is free for a new employee when neither an employee nor a customer login uses it. */
-export async function emailInUse(host: HostRuntime, executor: Executor, email: string, exceptEmployeeId?: string): Promise<boolean> {
+export async function emailInUse(
+  host: HostRuntime,
+  executor: Executor,
+  email: string,
+  exceptEmployeeId?: string,
+): Promise<boolean> {
   const query = executor(EMPLOYEES).where({ email });
   if (exceptEmployeeId) query.whereNot({ id: exceptEmployeeId });
   const employee = await selectRow<{ id: string }>(query.first('id'));

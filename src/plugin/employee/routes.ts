@@ -2,7 +2,14 @@ import { inTransaction } from '../../lib/db.js';
 import { MAX_LIMIT, searchByCriteria, termAsFilter } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
-import { defineStoreRoute, type CustomerRef, type CustomerScope, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineStoreRoute,
+  type CustomerRef,
+  type CustomerScope,
+  type HostRuntime,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { normaliseEmail, TAG } from './common.js';
 import { createInvitation } from './invitation/service.js';
 import {
@@ -38,7 +45,10 @@ import { declaredCustomer, declaredEmployee } from '../declared.js';
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
 
 /** The customers the caller may act for, with the role of each link: an employee's active links in this sales channel, else the current customer. */
-async function loginTargets(host: HostRuntime, ctx: StoreContext): Promise<{ scope: CustomerScope; roles: Map<string, { roleId: string | null; roleName: string | null }> }> {
+async function loginTargets(
+  host: HostRuntime,
+  ctx: StoreContext,
+): Promise<{ scope: CustomerScope; roles: Map<string, { roleId: string | null; roleName: string | null }> }> {
   const customer = declaredCustomer(ctx);
   if (ctx.actor.type === 'employee' && ctx.employee) {
     const links = await activeLinks(host, host.db, ctx.employee.id, ctx.salesChannel.id);
@@ -55,7 +65,11 @@ const TARGET_TERM_FIELDS = ['company', 'customerNumber'];
 /** What /login-targets lists at most. */
 const MAX_LOGIN_TARGETS = 1000;
 
-function toTarget(ctx: StoreContext, customer: CustomerRef, roles: Map<string, { roleId: string | null; roleName: string | null }>) {
+function toTarget(
+  ctx: StoreContext,
+  customer: CustomerRef,
+  roles: Map<string, { roleId: string | null; roleName: string | null }>,
+) {
   const role = roles.get(customer.id);
   return {
     id: customer.id,
@@ -76,8 +90,10 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/employee/add',
       operationId: 'addEmployee',
-      summary: 'Adds an employee (e-mail and role; names optional) without a password and mails them an activation link to set one.',
-      description: 'An e-mail that has a login already (another customer’s employee) gets an invitation only: the person is linked when they accept it.',
+      summary:
+        'Adds an employee (e-mail and role; names optional) without a password and mails them an activation link to set one.',
+      description:
+        'An e-mail that has a login already (another customer’s employee) gets an invitation only: the person is linked when they accept it.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -91,12 +107,20 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
           await assignableRole(trx, ctx, customer.id, body.roleId);
           const existing = await findEmployeeByEmail(trx, email);
           if (existing && (await isLinked(trx, existing.id, customer.id)))
-            throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', { pointer: '/email' });
+            throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', {
+              pointer: '/email',
+            });
           let employeeId: string | null = null;
           if (!existing) {
             if (await host.customers.findByEmail(trx, email)) throw emailTaken();
             // Names not given stay empty until the person accepts the invitation and gives them.
-            employeeId = await insertEmployee(host, trx, customer.id, { ...body, firstName: body.firstName ?? '', lastName: body.lastName ?? '', email, passwordHash: null });
+            employeeId = await insertEmployee(host, trx, customer.id, {
+              ...body,
+              firstName: body.firstName ?? '',
+              lastName: body.lastName ?? '',
+              email,
+              passwordHash: null,
+            });
           }
           return createInvitation(host, trx, ctx, customer.id, { ...body, email, employeeId });
         });
@@ -149,7 +173,9 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), body: patchEmployeeBody, responses: { 200: employeeResultResponse } },
       async handler({ ctx, params, body }) {
         const customer = declaredCustomer(ctx);
-        const employee = await inTransaction(host.db, (trx) => updateEmployee(host, trx, ctx, customer.id, params.id, body));
+        const employee = await inTransaction(host.db, (trx) =>
+          updateEmployee(host, trx, ctx, customer.id, params.id, body),
+        );
         return { success: true, employee };
       },
     }),
@@ -181,7 +207,12 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: employeeSearchBody, responses: { 200: employeeListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const page = await searchByCriteria<EmployeeRow>(employeesOfCustomer(host.db, customer.id), body, employeeCriteria, (qb) => selectEmployeeColumns(host.db, qb));
+        const page = await searchByCriteria<EmployeeRow>(
+          employeesOfCustomer(host.db, customer.id),
+          body,
+          employeeCriteria,
+          (qb) => selectEmployeeColumns(host.db, qb),
+        );
         return storeList(page.rows.map(toEmployeeView), page);
       },
     }),
@@ -198,7 +229,10 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const { scope, roles } = await loginTargets(host, ctx);
         const page = await host.customers.search(host.db, scope, termAsFilter(body, TARGET_TERM_FIELDS));
-        return storeList(page.elements.map((customer) => toTarget(ctx, customer, roles)), page);
+        return storeList(
+          page.elements.map((customer) => toTarget(ctx, customer, roles)),
+          page,
+        );
       },
     }),
     defineStoreRoute({
@@ -215,7 +249,11 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         const { scope, roles } = await loginTargets(host, ctx);
         const customers: CustomerRef[] = [];
         for (let page = 1; customers.length < MAX_LOGIN_TARGETS; page++) {
-          const found = await host.customers.search(host.db, scope, { page, limit: MAX_LIMIT, 'total-count-mode': 'none' });
+          const found = await host.customers.search(host.db, scope, {
+            page,
+            limit: MAX_LIMIT,
+            'total-count-mode': 'none',
+          });
           customers.push(...found.elements);
           if (found.elements.length < MAX_LIMIT) break;
         }
@@ -241,7 +279,10 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
           const row = await findEmployeeRecord(trx, employee.id);
           // The context enricher read this login for the request; it is gone only if deleted since.
           if (!row) throw Errors.notFound('employee', employee.id);
-          return host.auth.createSession(trx, { ...employeeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
+          return host.auth.createSession(trx, {
+            ...employeeIdentity(row, body.customerId),
+            salesChannelId: ctx.salesChannel.id,
+          });
         });
         headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
@@ -249,4 +290,3 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
     }),
   ];
 }
-

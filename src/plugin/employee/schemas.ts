@@ -20,34 +20,84 @@ export const employeeSchema = objectSchema(
     createdAt: time,
     updatedAt: nullable(time),
   },
-  ['id', 'employeeId', 'email', 'firstName', 'lastName', 'department', 'roleId', 'roleName', 'active', 'activated', 'createdAt', 'updatedAt'],
+  [
+    'id',
+    'employeeId',
+    'email',
+    'firstName',
+    'lastName',
+    'department',
+    'roleId',
+    'roleName',
+    'active',
+    'activated',
+    'createdAt',
+    'updatedAt',
+  ],
 );
 
 export const employeeListResponse = storeListResponse(employeeSchema);
-export const employeeSearchBody = criteriaSchema(['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'active', 'createdAt']);
+export const employeeSearchBody = criteriaSchema([
+  'id',
+  'email',
+  'firstName',
+  'lastName',
+  'department',
+  'roleId',
+  'active',
+  'createdAt',
+]);
 
 const nullableId = nullable(idParam);
 
 export const createEmployeeBody = objectSchema(
-  { email: emailSchema, firstName: nameSchema, lastName: nameSchema, department: optionalText, roleId: nullableId, active: { type: 'boolean' }, password: passwordSchema },
+  {
+    email: emailSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    department: optionalText,
+    roleId: nullableId,
+    active: { type: 'boolean' },
+    password: passwordSchema,
+  },
   ['email', 'firstName', 'lastName', 'password'],
 );
 
 export const addEmployeeBody = objectSchema(
-  { email: emailSchema, firstName: nameSchema, lastName: nameSchema, department: optionalText, roleId: nullableId, storefrontUrl: storefrontUrlSchema },
+  {
+    email: emailSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    department: optionalText,
+    roleId: nullableId,
+    storefrontUrl: storefrontUrlSchema,
+  },
   // The spec's add takes e-mail and role; names the invited person gives when accepting.
   ['email'],
 );
 
-export const addEmployeeResponse = objectSchema({ success: { const: true }, invitationId: { type: 'string' } }, ['success', 'invitationId']);
+export const addEmployeeResponse = objectSchema({ success: { const: true }, invitationId: { type: 'string' } }, [
+  'success',
+  'invitationId',
+]);
 
 export const patchEmployeeBody = objectSchema(
-  { email: emailSchema, firstName: nameSchema, lastName: nameSchema, department: optionalText, roleId: nullableId, active: { type: 'boolean' } },
+  {
+    email: emailSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    department: optionalText,
+    roleId: nullableId,
+    active: { type: 'boolean' },
+  },
   [],
   { minProperties: 1 },
 );
 
-export const employeeResultResponse = objectSchema({ success: { const: true }, employee: employeeSchema }, ['success', 'employee']);
+export const employeeResultResponse = objectSchema({ success: { const: true }, employee: employeeSchema }, [
+  'success',
+  'employee',
+]);
 
 export const customerTargetSchema = objectSchema(
   {
@@ -67,4 +117,7 @@ export const customerTargetSchema = objectSchema(
 export const customerTargetList = storeListResponse(customerTargetSchema);
 export const employeeCustomersBody = criteriaSchema(['id', 'customerNumber', 'company']);
 export const switchCustomerBody = objectSchema({ customerId: idParam }, ['customerId']);
-export const contextTokenResponse = objectSchema({ contextToken: { type: 'string' }, customerId: { type: 'string' } }, ['contextToken', 'customerId']);
+export const contextTokenResponse = objectSchema({ contextToken: { type: 'string' }, customerId: { type: 'string' } }, [
+  'contextToken',
+  'customerId',
+]);

@@ -46,12 +46,21 @@ export class EventCandidateCache {
     // A clock set back could make an event not over any more that the rows left out.
     if (!entry || entry.version !== version || now < entry.readAt) {
       const rows = await selectRows<{ product_id: string; ends_at: string }>(
-        applyCriteriaFilters(customerEventsQuery(this.host.db, statuses, now), own, EVENT_CRITERIA).select('ev.product_id', 'ev.ends_at'),
+        applyCriteriaFilters(customerEventsQuery(this.host.db, statuses, now), own, EVENT_CRITERIA).select(
+          'ev.product_id',
+          'ev.ends_at',
+        ),
       );
       const endsAt = rows.map((row) => row.ends_at);
       // Frozen: the host may then answer the same list with its kept answer (contract 3.3, catalog.productIds).
       const productIds = Object.freeze(rows.map((row) => row.product_id)) as string[];
-      entry = { version, readAt: now, productIds, endsAt, firstEnd: endsAt.reduce((first, end) => (end < first ? end : first), '\uffff') };
+      entry = {
+        version,
+        readAt: now,
+        productIds,
+        endsAt,
+        firstEnd: endsAt.reduce((first, end) => (end < first ? end : first), '\uffff'),
+      };
       this.entries.set(key, entry);
       return entry.productIds;
     }

@@ -27,7 +27,8 @@ export function registerEventManager(host: HostRuntime): void {
   host.checkout.onOrderCancelled(eventOrderCancelledHook(host));
   const storeRoutes = eventStoreRoutes(host, service, settings);
   for (const route of storeRoutes) host.storeApi.route(route);
-  for (const route of [...eventAdminRoutes(host, service), ...eventOperatorRoutes(host, service, settings)]) host.adminApi.route(route);
+  for (const route of [...eventAdminRoutes(host, service), ...eventOperatorRoutes(host, service, settings)])
+    host.adminApi.route(route);
   for (const page of eventStorefrontPages(host, storeRoutes, service, settings)) host.storefront.page(page);
   registerEventJobs(host, settings);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersParticipants(trx, ids));

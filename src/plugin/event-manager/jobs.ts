@@ -20,7 +20,11 @@ export async function sendEventReminders(host: HostRuntime, settings: EventSetti
   let sent = 0;
   for (let round = 0; round < 50; round++) {
     const now = new Date();
-    const due = await participantsDueForReminder(host.db, { after: toDbTime(now), until: toDbTime(addSeconds(now, reminderHoursBefore * 3600)) }, BATCH);
+    const due = await participantsDueForReminder(
+      host.db,
+      { after: toDbTime(now), until: toDbTime(addSeconds(now, reminderHoursBefore * 3600)) },
+      BATCH,
+    );
     if (due.length === 0) break;
     for (const participant of due) {
       const claimed = await inTransaction(host.db, async (trx) => {
@@ -35,7 +39,11 @@ export async function sendEventReminders(host: HostRuntime, settings: EventSetti
           dedupeKey: `event-reminder:${participant.id}`,
           data: {
             event: await eventMailData(host, trx, salesChannel, event),
-            participant: { firstName: participant.first_name, lastName: participant.last_name, email: participant.email },
+            participant: {
+              firstName: participant.first_name,
+              lastName: participant.last_name,
+              email: participant.email,
+            },
             hoursBefore: reminderHoursBefore,
           },
         });

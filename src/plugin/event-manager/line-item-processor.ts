@@ -4,7 +4,17 @@ import { readBool, readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
 import { findEmployeeRow } from '../employee/repository.js';
-import { employeePerson, eventIdsOfProduct, findEvent, hasActiveRegistration, lockEvent, normaliseEmail, registrationDeadlineOf, takenSeats, type EventRow } from './repository.js';
+import {
+  employeePerson,
+  eventIdsOfProduct,
+  findEvent,
+  hasActiveRegistration,
+  lockEvent,
+  normaliseEmail,
+  registrationDeadlineOf,
+  takenSeats,
+  type EventRow,
+} from './repository.js';
 import { alreadyRegistered, eventFull } from './states.js';
 import type { Person } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
@@ -30,39 +40,68 @@ export function isTicketRequest(payload: Record<string, unknown>): boolean {
 }
 
 /** A written order line is a ticket when the processor shaped it. */
-export function ticketOf(payload: Record<string, unknown> | null | undefined): { eventId: string; participant: ParticipantPayload } | null {
+export function ticketOf(
+  payload: Record<string, unknown> | null | undefined,
+): { eventId: string; participant: ParticipantPayload } | null {
   if (!payload || typeof payload.eventId !== 'string') return null;
   const participant = payload.participant as ParticipantPayload | undefined;
-  if (!participant || typeof participant !== 'object' || typeof participant.id !== 'string' || typeof participant.email !== 'string') return null;
+  if (
+    !participant ||
+    typeof participant !== 'object' ||
+    typeof participant.id !== 'string' ||
+    typeof participant.email !== 'string'
+  )
+    return null;
   return { eventId: payload.eventId, participant };
 }
 
 const invalidParticipant = (detail: string) => Errors.badRequest('SUITE__EVENT_PARTICIPANT_INVALID', detail);
 
 function textField(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !value.trim() || value.length > 255) throw invalidParticipant(`participant.${name} must be a non-empty string of at most 255 characters.`);
+  if (typeof value !== 'string' || !value.trim() || value.length > 255)
+    throw invalidParticipant(`participant.${name} must be a non-empty string of at most 255 characters.`);
   return value.trim();
 }
 
 /** Who a ticket is for: an employee of the ordering customer, a person given by name and e-mail, or (nothing given) the orderer. */
 async function resolvePerson(ctx: StoreContext, raw: unknown, executor: Executor): Promise<Person> {
   const customer = ctx.customer!;
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) throw invalidParticipant('participant must be an object.');
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw)))
+    throw invalidParticipant('participant must be an object.');
   const given = (raw ?? {}) as Record<string, unknown>;
   const employeeId = given.employeeId;
   if (employeeId !== undefined && employeeId !== null && employeeId !== '') {
     const employee = isId(employeeId) ? await findEmployeeRow(executor, customer.id, employeeId) : null;
     if (!employee || !readBool(employee.link_active) || !readBool(employee.employee_active))
-      throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_EMPLOYEE_UNKNOWN', 'participant.employeeId is not an active employee of your company.');
+      throw Errors.badRequest(
+        'SUITE__EVENT_PARTICIPANT_EMPLOYEE_UNKNOWN',
+        'participant.employeeId is not an active employee of your company.',
+      );
     return employeePerson(employee);
   }
   if (given.firstName !== undefined || given.lastName !== undefined || given.email !== undefined) {
     const email = textField(given.email, 'email');
     if (!EMAIL.test(email)) throw invalidParticipant('participant.email is not an e-mail address.');
-    return { firstName: textField(given.firstName, 'firstName'), lastName: textField(given.lastName, 'lastName'), email: normaliseEmail(email), employeeId: null };
+    return {
+      firstName: textField(given.firstName, 'firstName'),
+      lastName: textField(given.lastName, 'lastName'),
+      email: normaliseEmail(email),
+      employeeId: null,
+    };
   }
-  if (ctx.employee) return { firstName: ctx.employee.firstName, lastName: ctx.employee.lastName, email: normaliseEmail(ctx.employee.email), employeeId: ctx.employee.id };
-  return { firstName: customer.firstName, lastName: customer.lastName, email: normaliseEmail(customer.email), employeeId: null };
+  if (ctx.employee)
+    return {
+      firstName: ctx.employee.firstName,
+      lastName: ctx.employee.lastName,
+      email: normaliseEmail(ctx.employee.email),
+      employeeId: ctx.employee.id,
+    };
+  return {
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: normaliseEmail(customer.email),
+    employeeId: null,
+  };
 }
 
 async function resolveEvent(item: CartLineItem, executor: Executor, lock: boolean): Promise<EventRow> {
@@ -71,12 +110,16 @@ async function resolveEvent(item: CartLineItem, executor: Executor, lock: boolea
   if (requested === undefined || requested === null) {
     const events = await eventIdsOfProduct(executor, item.productId, 2);
     if (events.length !== 1)
-      throw Errors.badRequest(events.length ? 'SUITE__EVENT_REQUIRED' : 'SUITE__EVENT_NOT_FOUND', events.length ? 'Several events use this product; name one in payload.eventId.' : 'No event uses this product.');
+      throw Errors.badRequest(
+        events.length ? 'SUITE__EVENT_REQUIRED' : 'SUITE__EVENT_NOT_FOUND',
+        events.length ? 'Several events use this product; name one in payload.eventId.' : 'No event uses this product.',
+      );
     eventId = events[0]!;
   } else if (isId(requested)) eventId = requested;
   else throw Errors.badRequest('SUITE__EVENT_NOT_FOUND', 'payload.eventId is not an event id.');
   const event = lock ? await lockEvent(executor, eventId) : await findEvent(executor, eventId);
-  if (!event || event.product_id !== item.productId) throw Errors.badRequest('SUITE__EVENT_NOT_FOUND', `The event "${eventId}" is not an event of this product.`);
+  if (!event || event.product_id !== item.productId)
+    throw Errors.badRequest('SUITE__EVENT_NOT_FOUND', `The event "${eventId}" is not an event of this product.`);
   return event;
 }
 
@@ -95,14 +138,27 @@ export function eventTicketProcessor(settings: EventSettingsCache): LineItemProc
     async process(ctx, item, phase, executor) {
       if (!item.productId || !isTicketRequest(item.payload)) return item;
       if (!ctx.customer) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'Choose the customer you act for first.');
-      if (!ctx.can(EVENT_REGISTER_PERMISSION)) throw Errors.forbidden(`The permission "${EVENT_REGISTER_PERMISSION}" is required to register for events.`, 'SUITE__PERMISSION_DENIED');
+      if (!ctx.can(EVENT_REGISTER_PERMISSION))
+        throw Errors.forbidden(
+          `The permission "${EVENT_REGISTER_PERMISSION}" is required to register for events.`,
+          'SUITE__PERMISSION_DENIED',
+        );
       if (item.quantity !== 1)
-        throw Errors.badRequest('SUITE__EVENT_TICKET_QUANTITY', 'An event ticket is for one participant: add one line per participant (the same participant twice is refused).');
+        throw Errors.badRequest(
+          'SUITE__EVENT_TICKET_QUANTITY',
+          'An event ticket is for one participant: add one line per participant (the same participant twice is refused).',
+        );
       const event = await resolveEvent(item, executor, phase === 'order');
       if (!settings.current().registrationStatuses.includes(event.status))
-        throw Errors.badRequest('SUITE__EVENT_REGISTRATION_CLOSED', `The event "${event.name}" does not take registrations.`);
+        throw Errors.badRequest(
+          'SUITE__EVENT_REGISTRATION_CLOSED',
+          `The event "${event.name}" does not take registrations.`,
+        );
       if (new Date(registrationDeadlineOf(event)) <= new Date())
-        throw Errors.badRequest('SUITE__EVENT_REGISTRATION_DEADLINE_PASSED', `Registration for "${event.name}" has closed.`);
+        throw Errors.badRequest(
+          'SUITE__EVENT_REGISTRATION_DEADLINE_PASSED',
+          `Registration for "${event.name}" has closed.`,
+        );
 
       const person = await resolvePerson(ctx, item.payload.participant, executor);
       if (await hasActiveRegistration(executor, event.id, person.email)) throw alreadyRegistered(person.email);
@@ -110,22 +166,32 @@ export function eventTicketProcessor(settings: EventSettingsCache): LineItemProc
       let pending = 0;
       if (phase === 'order') {
         let perEvent = orderState.get(executor);
-        if (!perEvent) orderState.set(executor, (perEvent = new Map<string, { pending: number; emails: Set<string> }>()));
+        if (!perEvent)
+          orderState.set(executor, (perEvent = new Map<string, { pending: number; emails: Set<string> }>()));
         const state = perEvent.get(event.id) ?? { pending: 0, emails: new Set<string>() };
         perEvent.set(event.id, state);
         if (state.emails.has(person.email))
-          throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_DUPLICATE', `${person.email} has two tickets for "${event.name}" in this order.`);
+          throw Errors.badRequest(
+            'SUITE__EVENT_PARTICIPANT_DUPLICATE',
+            `${person.email} has two tickets for "${event.name}" in this order.`,
+          );
         pending = state.pending;
         state.pending++;
         state.emails.add(person.email);
       }
       const limit = event.participant_limit === null ? null : readInt(event.participant_limit);
-      if (limit !== null && !readBool(event.waiting_list) && (await takenSeats(executor, event.id)) + pending >= limit) throw eventFull();
+      if (limit !== null && !readBool(event.waiting_list) && (await takenSeats(executor, event.id)) + pending >= limit)
+        throw eventFull();
 
       // In the cart the id is derived from event and e-mail, so the same person twice becomes one line of quantity 2 (refused);
       // the order gives the participant record its own id.
-      const id = phase === 'add' ? createHash('sha256').update(`${event.id}:${person.email}`).digest('hex').slice(0, 32) : newId();
-      const employee = person.employeeId ? { id: person.employeeId, firstName: person.firstName, lastName: person.lastName, email: person.email } : null;
+      const id =
+        phase === 'add'
+          ? createHash('sha256').update(`${event.id}:${person.email}`).digest('hex').slice(0, 32)
+          : newId();
+      const employee = person.employeeId
+        ? { id: person.employeeId, firstName: person.firstName, lastName: person.lastName, email: person.email }
+        : null;
       const participant: ParticipantPayload = {
         id,
         email: person.email,
@@ -135,7 +201,11 @@ export function eventTicketProcessor(settings: EventSettingsCache): LineItemProc
         employeeId: person.employeeId ?? '',
         extensions: [],
       };
-      return { ...item, label: `${event.name} – ${person.firstName} ${person.lastName}`, payload: { ...item.payload, eventId: event.id, participant } };
+      return {
+        ...item,
+        label: `${event.name} – ${person.firstName} ${person.lastName}`,
+        payload: { ...item.payload, eventId: event.id, participant },
+      };
     },
   };
 }

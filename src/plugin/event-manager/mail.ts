@@ -11,7 +11,15 @@ export const EVENT_MAIL = {
 } as const;
 
 export function formatDateTime(iso: string, timeZone: string): string {
-  const options = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: timeZone || 'UTC', timeZoneName: 'short' } as const;
+  const options = {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: timeZone || 'UTC',
+    timeZoneName: 'short',
+  } as const;
   try {
     return new Intl.DateTimeFormat('en-GB', options).format(new Date(iso));
   } catch {
@@ -36,7 +44,12 @@ export type EventMailData = {
 };
 
 /** What every event mail can print about the event. */
-export async function eventMailData(host: HostRuntime, executor: Executor, salesChannel: SalesChannel, event: EventRow): Promise<EventMailData> {
+export async function eventMailData(
+  host: HostRuntime,
+  executor: Executor,
+  salesChannel: SalesChannel,
+  event: EventRow,
+): Promise<EventMailData> {
   const venue = event.venue_id ? await findSpecification(executor, event.venue_id) : null;
   return {
     id: event.id,
@@ -50,7 +63,12 @@ export async function eventMailData(host: HostRuntime, executor: Executor, sales
   };
 }
 
-export async function salesChannelOfCustomer(host: HostRuntime, executor: Executor, customerId: string, fallback?: SalesChannel): Promise<SalesChannel | null> {
+export async function salesChannelOfCustomer(
+  host: HostRuntime,
+  executor: Executor,
+  customerId: string,
+  fallback?: SalesChannel,
+): Promise<SalesChannel | null> {
   const customer = await host.customers.get(executor, customerId);
   if (!customer) return fallback ?? null;
   return (await host.customers.salesChannel(executor, customer.salesChannelId)) ?? fallback ?? null;

@@ -4,7 +4,15 @@ import { Errors } from '../../lib/errors.js';
 import { nowDb } from '../../lib/time.js';
 import { ticketOf } from './line-item-processor.js';
 import { EVENT_MAIL, eventMailData, type EventMailData } from './mail.js';
-import { activeParticipantsOfOrder, changeParticipantStatus, insertParticipant, lockEvent, nextWaitingPosition, seatStatuses, takenSeats } from './repository.js';
+import {
+  activeParticipantsOfOrder,
+  changeParticipantStatus,
+  insertParticipant,
+  lockEvent,
+  nextWaitingPosition,
+  seatStatuses,
+  takenSeats,
+} from './repository.js';
 import { initialParticipantStatus, participantTransition } from './states.js';
 import { promoteWaiting } from './use-cases/waiting-list.js';
 
@@ -97,7 +105,10 @@ export function eventOrderCancelledHook(host: HostRuntime): OrderCancelledHook {
       await lockEvent(trx, eventId);
       let freed = false;
       for (const participant of participants.filter((p) => p.event_id === eventId)) {
-        if ((await changeParticipantStatus(trx, participant.id, participant.status, ORDER_CANCELLED_STATUS, null)) !== 1) continue;
+        if (
+          (await changeParticipantStatus(trx, participant.id, participant.status, ORDER_CANCELLED_STATUS, null)) !== 1
+        )
+          continue;
         freed ||= participantTransition(participant.status, ORDER_CANCELLED_STATUS, seats).freesSeat;
       }
       if (freed) await promoteWaiting(host, trx, eventId);

@@ -2,7 +2,17 @@ import type { Knex } from 'knex';
 import type { ContextVersionSource, HostRuntime, StoreContext } from '../../host/contract.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { forUpdate, lockingRead, readBool, readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import {
+  forUpdate,
+  lockingRead,
+  readBool,
+  readInt,
+  readJson,
+  selectRow,
+  selectRows,
+  writeJson,
+  type Executor,
+} from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 
 export const EVENTS = 'b2b_events';
@@ -115,7 +125,11 @@ export const EVENT_CRITERIA: CriteriaSpec = {
     formatId: { column: 'ev.format_id', type: 'id' },
     difficultyLevelId: { column: 'ev.difficulty_level_id', type: 'id' },
     venueId: { column: 'ev.venue_id', type: 'id' },
-    speakerId: { column: 'sp.speaker_id', type: 'id', via: { table: `${SPEAKERS} as sp`, foreignKey: 'sp.event_id', localKey: 'ev.id' } },
+    speakerId: {
+      column: 'sp.speaker_id',
+      type: 'id',
+      via: { table: `${SPEAKERS} as sp`, foreignKey: 'sp.event_id', localKey: 'ev.id' },
+    },
     // A product field: resolved through the host (eventProductFields); the column is never read.
     categoryId: { column: 'ev.product_id', type: 'id' },
     status: { column: 'ev.status', type: 'string' },
@@ -133,7 +147,11 @@ export const EVENT_CRITERIA: CriteriaSpec = {
 };
 
 /** Events filter by their product's categories and search its number and name: the host answers those (see product-fields.ts). */
-export const eventProductFields: ProductFieldsOfList = { fields: { categoryId: 'categoryId' }, productIdField: 'productId', ownTermColumns: ['ev.name', 'ev.description'] };
+export const eventProductFields: ProductFieldsOfList = {
+  fields: { categoryId: 'categoryId' },
+  productIdField: 'productId',
+  ownTermColumns: ['ev.name', 'ev.description'],
+};
 
 export const PARTICIPANT_CRITERIA: CriteriaSpec = {
   fields: {
@@ -180,7 +198,11 @@ export function eventsQuery(executor: Executor): Knex.QueryBuilder {
 export const EVENT_COLUMNS = ['ev.*'];
 
 /** Events a customer may see at `now`: a registration status, not over (the product's visibility is the host's answer). */
-export function customerEventsQuery(executor: Executor, registrationStatuses: string[], now: string): Knex.QueryBuilder {
+export function customerEventsQuery(
+  executor: Executor,
+  registrationStatuses: string[],
+  now: string,
+): Knex.QueryBuilder {
   return eventsQuery(executor).whereIn('ev.status', registrationStatuses).where('ev.ends_at', '>=', now);
 }
 
@@ -189,7 +211,9 @@ export const EVENTS_VERSION: ContextVersionSource = { table: EVENT_COUNTERS, nam
 
 /** The events version, read (where the request's context did not bring it: `host.auth.contextVersion`). */
 export async function eventsVersion(executor: Executor): Promise<number> {
-  const row = await selectRow<{ value: unknown }>(executor(EVENT_COUNTERS).where({ name: EVENTS_VERSION.name }).first('value'));
+  const row = await selectRow<{ value: unknown }>(
+    executor(EVENT_COUNTERS).where({ name: EVENTS_VERSION.name }).first('value'),
+  );
   return readInt(row?.value);
 }
 
@@ -211,7 +235,13 @@ interface SpecificationDbRow {
 }
 
 export function toSpecificationView(row: SpecificationDbRow): SpecificationView {
-  return { id: row.id, type: row.type, name: row.name, description: row.description ?? null, position: readInt(row.position) };
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    description: row.description ?? null,
+    position: readInt(row.position),
+  };
 }
 
 export async function specificationsById(executor: Executor, ids: string[]): Promise<Map<string, SpecificationView>> {
@@ -223,7 +253,9 @@ export async function specificationsById(executor: Executor, ids: string[]): Pro
 
 /** Seat-holding statuses (registered, participated, not_participated and operator statuses flagged so). */
 export async function seatStatuses(executor: Executor): Promise<string[]> {
-  const rows = await selectRows<{ technical_name: string }>(executor(PARTICIPANT_STATUSES).where({ occupies_seat: true }).select('technical_name'));
+  const rows = await selectRows<{ technical_name: string }>(
+    executor(PARTICIPANT_STATUSES).where({ occupies_seat: true }).select('technical_name'),
+  );
   return rows.map((row) => row.technical_name);
 }
 
@@ -236,10 +268,20 @@ export interface ParticipantStatusView {
 }
 
 export async function participantStatuses(executor: Executor): Promise<ParticipantStatusView[]> {
-  const rows = await selectRows<{ technical_name: string; name: string; occupies_seat: unknown; system: unknown; position: unknown }>(
-    executor(PARTICIPANT_STATUSES).orderBy('position').orderBy('technical_name'),
-  );
-  return rows.map((row) => ({ technicalName: row.technical_name, name: row.name, occupiesSeat: readBool(row.occupies_seat), system: readBool(row.system), position: readInt(row.position) }));
+  const rows = await selectRows<{
+    technical_name: string;
+    name: string;
+    occupies_seat: unknown;
+    system: unknown;
+    position: unknown;
+  }>(executor(PARTICIPANT_STATUSES).orderBy('position').orderBy('technical_name'));
+  return rows.map((row) => ({
+    technicalName: row.technical_name,
+    name: row.name,
+    occupiesSeat: readBool(row.occupies_seat),
+    system: readBool(row.system),
+    position: readInt(row.position),
+  }));
 }
 
 // ---- reads and writes of the use cases ---------------------------------------------------------
@@ -254,20 +296,39 @@ export function normaliseEmail(email: string): string {
  * The person an employee row (the employee add-on's `findEmployeeRow`, a row of its join) names, for
  * a registration; its name and e-mail columns are read as the strings they are.
  */
-export function employeePerson(employee: { id: string } & Record<string, unknown>): { firstName: string; lastName: string; email: string; employeeId: string } {
+export function employeePerson(employee: { id: string } & Record<string, unknown>): {
+  firstName: string;
+  lastName: string;
+  email: string;
+  employeeId: string;
+} {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return { firstName: text(employee.first_name), lastName: text(employee.last_name), email: normaliseEmail(text(employee.email)), employeeId: employee.id };
+  return {
+    firstName: text(employee.first_name),
+    lastName: text(employee.last_name),
+    email: normaliseEmail(text(employee.email)),
+    employeeId: employee.id,
+  };
 }
 
 /** Whether someone with this e-mail holds a registration or a waiting place at the event (other than `exceptId`). */
-export async function hasActiveRegistration(executor: Executor, eventId: string, email: string, exceptId?: string): Promise<boolean> {
-  const query = executor(PARTICIPANTS).where({ event_id: eventId, email: normaliseEmail(email) }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]);
+export async function hasActiveRegistration(
+  executor: Executor,
+  eventId: string,
+  email: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const query = executor(PARTICIPANTS)
+    .where({ event_id: eventId, email: normaliseEmail(email) })
+    .whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]);
   if (exceptId) query.whereNot({ id: exceptId });
   return !!(await lockingRead(query.first('id'), executor));
 }
 
 export async function nextWaitingPosition(executor: Executor, eventId: string): Promise<number> {
-  const [row] = await selectRows<{ m: unknown }>(lockingRead(executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' }), executor));
+  const [row] = await selectRows<{ m: unknown }>(
+    lockingRead(executor(PARTICIPANTS).where({ event_id: eventId }).max({ m: 'waiting_position' }), executor),
+  );
   return readInt(row?.m) + 1;
 }
 
@@ -277,19 +338,29 @@ export async function specificationExists(executor: Executor, id: string, type: 
 
 export async function replaceSpeakers(executor: Executor, eventId: string, speakerIds: string[]): Promise<void> {
   await executor(SPEAKERS).where({ event_id: eventId }).delete();
-  if (speakerIds.length) await executor(SPEAKERS).insert(speakerIds.map((speakerId, position) => ({ event_id: eventId, speaker_id: speakerId, position })));
+  if (speakerIds.length)
+    await executor(SPEAKERS).insert(
+      speakerIds.map((speakerId, position) => ({ event_id: eventId, speaker_id: speakerId, position })),
+    );
 }
 
 export async function insertEvent(executor: Executor, columns: Record<string, unknown>): Promise<void> {
   await executor(EVENTS).insert(columns);
 }
 
-export async function updateEventColumns(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+export async function updateEventColumns(
+  executor: Executor,
+  id: string,
+  columns: Record<string, unknown>,
+): Promise<void> {
   await executor(EVENTS).where({ id }).update(columns);
 }
 
 export async function hasActiveParticipants(executor: Executor, eventId: string): Promise<boolean> {
-  return !!(await executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]).first('id'));
+  return !!(await executor(PARTICIPANTS)
+    .where({ event_id: eventId })
+    .whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES])
+    .first('id'));
 }
 
 export async function deleteEventRow(executor: Executor, id: string): Promise<void> {
@@ -300,13 +371,23 @@ export async function changeEventStatus(executor: Executor, id: string, from: st
   return executor(EVENTS).where({ id, status: from }).update({ status: to, updated_at: nowDb() });
 }
 
-export async function searchSpecifications(executor: Executor, criteria: Criteria): Promise<{ total: number; data: SpecificationView[] }> {
-  const page = await searchByCriteria<SpecificationDbRow>(executor(`${SPECIFICATIONS} as s`), criteria, SPECIFICATION_CRITERIA, (q) => q.select('s.*'));
+export async function searchSpecifications(
+  executor: Executor,
+  criteria: Criteria,
+): Promise<{ total: number; data: SpecificationView[] }> {
+  const page = await searchByCriteria<SpecificationDbRow>(
+    executor(`${SPECIFICATIONS} as s`),
+    criteria,
+    SPECIFICATION_CRITERIA,
+    (q) => q.select('s.*'),
+  );
   return { total: page.total, data: page.rows.map(toSpecificationView) };
 }
 
 export async function specificationsOfType(executor: Executor, type: SpecificationType): Promise<SpecificationView[]> {
-  const rows = await selectRows<SpecificationDbRow>(executor(SPECIFICATIONS).where({ type }).orderBy('position').orderBy('name').orderBy('id').limit(500));
+  const rows = await selectRows<SpecificationDbRow>(
+    executor(SPECIFICATIONS).where({ type }).orderBy('position').orderBy('name').orderBy('id').limit(500),
+  );
   return rows.map(toSpecificationView);
 }
 
@@ -315,11 +396,18 @@ export async function findSpecification(executor: Executor, id: string): Promise
   return row ? toSpecificationView(row) : null;
 }
 
-export async function insertSpecification(executor: Executor, input: { id: string; type: SpecificationType; name: string; description: string | null; position: number }): Promise<void> {
+export async function insertSpecification(
+  executor: Executor,
+  input: { id: string; type: SpecificationType; name: string; description: string | null; position: number },
+): Promise<void> {
   await executor(SPECIFICATIONS).insert({ ...input, created_at: nowDb() });
 }
 
-export async function updateSpecificationColumns(executor: Executor, id: string, input: { name?: string; description?: string | null; position?: number }): Promise<number> {
+export async function updateSpecificationColumns(
+  executor: Executor,
+  id: string,
+  input: { name?: string; description?: string | null; position?: number },
+): Promise<number> {
   const columns: Record<string, unknown> = { updated_at: nowDb() };
   if (input.name !== undefined) columns.name = input.name;
   if (input.description !== undefined) columns.description = input.description;
@@ -334,8 +422,7 @@ export async function specificationInUse(executor: Executor, id: string): Promis
       .where((q) => {
         q.where({ format_id: id }).orWhere({ difficulty_level_id: id }).orWhere({ venue_id: id });
       })
-      .first('id')) ??
-    (await executor(SPEAKERS).where({ speaker_id: id }).first('event_id'))
+      .first('id')) ?? (await executor(SPEAKERS).where({ speaker_id: id }).first('event_id'))
   );
 }
 
@@ -347,7 +434,10 @@ export async function participantStatusExists(executor: Executor, status: string
   return !!(await executor(PARTICIPANT_STATUSES).where({ technical_name: status }).first('technical_name'));
 }
 
-export async function insertParticipantStatus(executor: Executor, input: { technicalName: string; name: string; occupiesSeat: boolean; position: number }): Promise<void> {
+export async function insertParticipantStatus(
+  executor: Executor,
+  input: { technicalName: string; name: string; occupiesSeat: boolean; position: number },
+): Promise<void> {
   await executor(PARTICIPANT_STATUSES).insert({
     technical_name: input.technicalName,
     name: input.name,
@@ -396,30 +486,45 @@ export async function insertParticipant(executor: Executor, participant: NewPart
 }
 
 /** The ids of (at most `limit`) events on the product. */
-export async function eventIdsOfProduct(executor: Executor, productId: string | null, limit: number): Promise<string[]> {
-  return (await selectRows<{ id: string }>(executor(EVENTS).where({ product_id: productId }).limit(limit).select('id'))).map((row) => row.id);
+export async function eventIdsOfProduct(
+  executor: Executor,
+  productId: string | null,
+  limit: number,
+): Promise<string[]> {
+  return (
+    await selectRows<{ id: string }>(executor(EVENTS).where({ product_id: productId }).limit(limit).select('id'))
+  ).map((row) => row.id);
 }
 
 /** Registered participants without a reminder whose (not draft, not canceled) event starts in the window. */
-export async function participantsDueForReminder(executor: Executor, window: { after: string; until: string }, limit: number): Promise<ParticipantRow[]> {
+export async function participantsDueForReminder(
+  executor: Executor,
+  window: { after: string; until: string },
+  limit: number,
+): Promise<ParticipantRow[]> {
   return selectRows<ParticipantRow>(
     executor(`${PARTICIPANTS} as pa`)
-    .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
-    .where('pa.status', 'registered')
-    .whereNull('pa.reminder_sent_at')
-    .whereNotIn('ev.status', ['draft', 'canceled'])
-    .where('ev.starts_at', '>', window.after)
-    .where('ev.starts_at', '<=', window.until)
-    .orderBy('ev.starts_at')
-    .orderBy('pa.id')
-    .limit(limit)
-    .select('pa.*'),
+      .join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id')
+      .where('pa.status', 'registered')
+      .whereNull('pa.reminder_sent_at')
+      .whereNotIn('ev.status', ['draft', 'canceled'])
+      .where('ev.starts_at', '>', window.after)
+      .where('ev.starts_at', '<=', window.until)
+      .orderBy('ev.starts_at')
+      .orderBy('pa.id')
+      .limit(limit)
+      .select('pa.*'),
   );
 }
 
 /** Claims the participant's reminder: true once, while still registered. */
 export async function claimParticipantReminder(executor: Executor, participantId: string): Promise<boolean> {
-  return (await executor(PARTICIPANTS).where({ id: participantId, status: 'registered' }).whereNull('reminder_sent_at').update({ reminder_sent_at: nowDb() })) === 1;
+  return (
+    (await executor(PARTICIPANTS)
+      .where({ id: participantId, status: 'registered' })
+      .whereNull('reminder_sent_at')
+      .update({ reminder_sent_at: nowDb() })) === 1
+  );
 }
 
 /** A participant row without the joined event and host fields. */
@@ -427,22 +532,52 @@ export async function participantRow(executor: Executor, id: string): Promise<Pa
   return (await selectRow<ParticipantRow>(executor(PARTICIPANTS).where({ id }).first())) ?? null;
 }
 
-export async function updateParticipantColumns(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+export async function updateParticipantColumns(
+  executor: Executor,
+  id: string,
+  columns: Record<string, unknown>,
+): Promise<void> {
   await executor(PARTICIPANTS).where({ id }).update(columns);
 }
 
 /** from → to, only while the participant still holds `from`. */
-export async function changeParticipantStatus(executor: Executor, id: string, from: string, to: string, waitingPosition: number | null): Promise<number> {
-  return executor(PARTICIPANTS).where({ id, status: from }).update({ status: to, waiting_position: waitingPosition, updated_at: nowDb() });
+export async function changeParticipantStatus(
+  executor: Executor,
+  id: string,
+  from: string,
+  to: string,
+  waitingPosition: number | null,
+): Promise<number> {
+  return executor(PARTICIPANTS)
+    .where({ id, status: from })
+    .update({ status: to, waiting_position: waitingPosition, updated_at: nowDb() });
 }
 
 /** The first of the event's waiting list. */
 export async function firstWaiting(executor: Executor, eventId: string): Promise<ParticipantRow | null> {
-  return (await selectRow<ParticipantRow>(lockingRead(executor(PARTICIPANTS).where({ event_id: eventId, status: 'waiting' }).orderBy('waiting_position').orderBy('created_at').orderBy('id').first(), executor))) ?? null;
+  return (
+    (await selectRow<ParticipantRow>(
+      lockingRead(
+        executor(PARTICIPANTS)
+          .where({ event_id: eventId, status: 'waiting' })
+          .orderBy('waiting_position')
+          .orderBy('created_at')
+          .orderBy('id')
+          .first(),
+        executor,
+      ),
+    )) ?? null
+  );
 }
 
-export async function participantsWithStatuses(executor: Executor, eventId: string, statuses: string[]): Promise<ParticipantRow[]> {
-  return selectRows<ParticipantRow>(executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', statuses).orderBy('created_at').orderBy('id'));
+export async function participantsWithStatuses(
+  executor: Executor,
+  eventId: string,
+  statuses: string[],
+): Promise<ParticipantRow[]> {
+  return selectRows<ParticipantRow>(
+    executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', statuses).orderBy('created_at').orderBy('id'),
+  );
 }
 
 export interface CircularMailView {
@@ -454,15 +589,41 @@ export interface CircularMailView {
   createdAt: string;
 }
 
-export async function findCircularMail(executor: Executor, id: string, eventId: string): Promise<CircularMailView | null> {
-  const sent = await selectRow<{ id: string; subject: string; statuses: unknown; recipient_count: unknown; created_at: string }>(executor(CIRCULAR_MAILS).where({ id, event_id: eventId }).first());
+export async function findCircularMail(
+  executor: Executor,
+  id: string,
+  eventId: string,
+): Promise<CircularMailView | null> {
+  const sent = await selectRow<{
+    id: string;
+    subject: string;
+    statuses: unknown;
+    recipient_count: unknown;
+    created_at: string;
+  }>(executor(CIRCULAR_MAILS).where({ id, event_id: eventId }).first());
   if (!sent) return null;
-  return { id: sent.id, eventId, subject: sent.subject, statuses: readJson<string[]>(sent.statuses, []), recipients: readInt(sent.recipient_count), createdAt: fromDbTime(sent.created_at)! };
+  return {
+    id: sent.id,
+    eventId,
+    subject: sent.subject,
+    statuses: readJson<string[]>(sent.statuses, []),
+    recipients: readInt(sent.recipient_count),
+    createdAt: fromDbTime(sent.created_at)!,
+  };
 }
 
 export async function insertCircularMail(
   executor: Executor,
-  mail: { id: string; eventId: string; subject: string; message: string; statuses: string[]; recipientCount: number; sentById: string | null; createdAt: string },
+  mail: {
+    id: string;
+    eventId: string;
+    subject: string;
+    message: string;
+    statuses: string[];
+    recipientCount: number;
+    sentById: string | null;
+    createdAt: string;
+  },
 ): Promise<void> {
   await executor(CIRCULAR_MAILS).insert({
     id: mail.id,
@@ -504,7 +665,12 @@ export async function countsByEvent(executor: Executor, eventIds: string[]): Pro
 /** Seats taken by one event's participants; call with the event row locked when the answer decides a write (a locking read: the latest rows). */
 export async function takenSeats(executor: Executor, eventId: string): Promise<number> {
   const seats = await seatStatuses(executor);
-  const [row] = await selectRows<{ n: unknown }>(lockingRead(executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' }), executor));
+  const [row] = await selectRows<{ n: unknown }>(
+    lockingRead(
+      executor(PARTICIPANTS).where({ event_id: eventId }).whereIn('status', seats).count({ n: '*' }),
+      executor,
+    ),
+  );
   return readInt(row?.n);
 }
 
@@ -549,17 +715,31 @@ function hasSeatCounts(rows: Array<EventRow | EventRowWithCounts>): rows is Even
  * The specifications the events name (format, difficulty level, venue) and each event's speakers
  * (by position, then id) in one statement: the named ones, UNION ALL the speakers joined to theirs.
  */
-async function specificationsOfEvents(executor: Executor, rows: EventRow[]): Promise<{ specs: Map<string, SpecificationView>; speakers: Map<string, SpecificationView[]> }> {
-  const named = [...new Set(rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)))];
+async function specificationsOfEvents(
+  executor: Executor,
+  rows: EventRow[],
+): Promise<{ specs: Map<string, SpecificationView>; speakers: Map<string, SpecificationView[]> }> {
+  const named = [
+    ...new Set(
+      rows.flatMap((row) => [row.format_id, row.difficulty_level_id, row.venue_id].filter((v): v is string => !!v)),
+    ),
+  ];
   const specs = new Map<string, SpecificationView>();
   const speakers = new Map<string, SpecificationView[]>();
   if (rows.length === 0) return { specs, speakers };
-  const namedQuery = executor(`${SPECIFICATIONS} as s`).whereIn('s.id', named).select('s.*', executor.raw('null as speaker_event_id'), executor.raw('null as speaker_position'));
+  const namedQuery = executor(`${SPECIFICATIONS} as s`)
+    .whereIn('s.id', named)
+    .select('s.*', executor.raw('null as speaker_event_id'), executor.raw('null as speaker_position'));
   const speakerQuery = executor(`${SPEAKERS} as sp`)
     .join(`${SPECIFICATIONS} as s`, 's.id', 'sp.speaker_id')
-    .whereIn('sp.event_id', rows.map((row) => row.id))
+    .whereIn(
+      'sp.event_id',
+      rows.map((row) => row.id),
+    )
     .select('s.*', 'sp.event_id as speaker_event_id', 'sp.position as speaker_position');
-  const found = await selectRows<SpecificationDbRow & { speaker_event_id: string | null; speaker_position: unknown }>(namedQuery.unionAll([speakerQuery]).orderBy('speaker_position').orderBy('id'));
+  const found = await selectRows<SpecificationDbRow & { speaker_event_id: string | null; speaker_position: unknown }>(
+    namedQuery.unionAll([speakerQuery]).orderBy('speaker_position').orderBy('id'),
+  );
   for (const row of found) {
     const view = specs.get(row.id) ?? toSpecificationView(row);
     specs.set(row.id, view);
@@ -571,18 +751,31 @@ async function specificationsOfEvents(executor: Executor, rows: EventRow[]): Pro
   return { specs, speakers };
 }
 
-export async function toEventViews(host: HostRuntime, executor: Executor, rows: Array<EventRow | EventRowWithCounts>, registrationStatuses: string[], viewer?: StoreContext): Promise<EventView[]> {
+export async function toEventViews(
+  host: HostRuntime,
+  executor: Executor,
+  rows: Array<EventRow | EventRowWithCounts>,
+  registrationStatuses: string[],
+  viewer?: StoreContext,
+): Promise<EventView[]> {
   const ids = rows.map((row) => row.id);
   const productIds = rows.map((row) => row.product_id);
   // A customer's rows are of products it may see: visibleProducts answers them from the host's kept reads.
-  const products = new Map((await (viewer ? host.catalog.visibleProducts(viewer, productIds, executor) : host.catalog.products(executor, productIds))).map((p) => [p.id, p]));
+  const products = new Map(
+    (
+      await (viewer
+        ? host.catalog.visibleProducts(viewer, productIds, executor)
+        : host.catalog.products(executor, productIds))
+    ).map((p) => [p.id, p]),
+  );
   const { specs, speakers } = await specificationsOfEvents(executor, rows);
   const counts = hasSeatCounts(rows)
     ? new Map(rows.map((row) => [row.id, { taken: readInt(row.taken_count), waiting: readInt(row.waiting_count) }]))
     : await countsByEvent(executor, ids);
   const now = new Date();
   return rows.map((row) => {
-    const limit = row.participant_limit === null || row.participant_limit === undefined ? null : readInt(row.participant_limit);
+    const limit =
+      row.participant_limit === null || row.participant_limit === undefined ? null : readInt(row.participant_limit);
     const { taken, waiting } = counts.get(row.id)!;
     return {
       id: row.id,
@@ -619,10 +812,18 @@ export function participantsQuery(executor: Executor): Knex.QueryBuilder {
 export const PARTICIPANT_COLUMNS = ['pa.*', 'ev.name as event_name', 'ev.starts_at as event_starts_at'];
 
 /** Adds the customer's company and number and the order number, read from the host in one call each. */
-export async function withHostFields(host: HostRuntime, executor: Executor, rows: ParticipantRow[]): Promise<ParticipantRow[]> {
-  const customers = new Map((await host.customers.getMany(executor, [...new Set(rows.map((row) => row.customer_id))])).map((c) => [c.id, c]));
+export async function withHostFields(
+  host: HostRuntime,
+  executor: Executor,
+  rows: ParticipantRow[],
+): Promise<ParticipantRow[]> {
+  const customers = new Map(
+    (await host.customers.getMany(executor, [...new Set(rows.map((row) => row.customer_id))])).map((c) => [c.id, c]),
+  );
   const orderIds = [...new Set(rows.flatMap((row) => (row.order_id ? [row.order_id] : [])))];
-  const orders = new Map((orderIds.length ? await host.orders.getMany(executor, orderIds) : []).map((o) => [String(o.id), o]));
+  const orders = new Map(
+    (orderIds.length ? await host.orders.getMany(executor, orderIds) : []).map((o) => [String(o.id), o]),
+  );
   return rows.map((row) => ({
     ...row,
     company: customers.get(row.customer_id)?.company ?? null,
@@ -631,8 +832,14 @@ export async function withHostFields(host: HostRuntime, executor: Executor, rows
   }));
 }
 
-export async function findParticipant(host: HostRuntime, executor: Executor, id: string): Promise<ParticipantRow | null> {
-  const row = await selectRow<ParticipantRow>(participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS));
+export async function findParticipant(
+  host: HostRuntime,
+  executor: Executor,
+  id: string,
+): Promise<ParticipantRow | null> {
+  const row = await selectRow<ParticipantRow>(
+    participantsQuery(executor).where('pa.id', id).first(PARTICIPANT_COLUMNS),
+  );
   return row ? (await withHostFields(host, executor, [row]))[0]! : null;
 }
 
@@ -648,7 +855,8 @@ export function toStaffParticipantView(row: ParticipantRow) {
     customerNumber: row.customer_number ?? null,
     company: row.company ?? null,
     orderLineItemId: row.order_line_item_id ?? null,
-    waitingPosition: row.waiting_position === null || row.waiting_position === undefined ? null : readInt(row.waiting_position),
+    waitingPosition:
+      row.waiting_position === null || row.waiting_position === undefined ? null : readInt(row.waiting_position),
     notes: row.notes ?? null,
     documents: documentsOf(row),
     reminderSentAt: fromDbTime(row.reminder_sent_at),
@@ -687,5 +895,11 @@ export async function deleteEventsOfProducts(executor: Executor, productIds: str
 
 /** The active participants (registered, waiting) an order's tickets registered. */
 export async function activeParticipantsOfOrder(executor: Executor, orderId: string): Promise<ParticipantRow[]> {
-  return selectRows<ParticipantRow>(executor(PARTICIPANTS).where({ order_id: orderId }).whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES]).orderBy('event_id').orderBy('id'));
+  return selectRows<ParticipantRow>(
+    executor(PARTICIPANTS)
+      .where({ order_id: orderId })
+      .whereIn('status', [...ACTIVE_PARTICIPANT_STATUSES])
+      .orderBy('event_id')
+      .orderBy('id'),
+  );
 }

@@ -1,6 +1,21 @@
-import { defineAdminRoute, defineStoreRoute, type AdminRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineAdminRoute,
+  defineStoreRoute,
+  type AdminRoute,
+  type HostRuntime,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
-import { noContent, type BodyOf, type ParamsOf, type QueryOf, type RouteDefinition, type RouteInput, type RouteSchemas } from '../../lib/routes.js';
+import {
+  noContent,
+  type BodyOf,
+  type ParamsOf,
+  type QueryOf,
+  type RouteDefinition,
+  type RouteInput,
+  type RouteSchemas,
+} from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { participantStatuses } from './repository.js';
 import { EVENT_REGISTER_PERMISSION } from './line-item-processor.js';
@@ -40,7 +55,10 @@ const STAFF_TAGS = [`${TAG}: sales staff`];
 const CUSTOMER_TAGS = [TAG];
 
 /** A sales staff route as written below: what differs per route; its schemas type its handler's input as `defineStoreRoute` does. */
-type StaffRoute<S extends RouteSchemas> = Pick<RouteDefinition, 'method' | 'path' | 'operationId' | 'summary' | 'description' | 'idempotent'> & {
+type StaffRoute<S extends RouteSchemas> = Pick<
+  RouteDefinition,
+  'method' | 'path' | 'operationId' | 'summary' | 'description' | 'idempotent'
+> & {
   schemas: S;
   handler: (input: RouteInput<StoreContext, BodyOf<S>, QueryOf<S>, ParamsOf<S>>) => Promise<unknown>;
 };
@@ -64,8 +82,16 @@ function staffRouteOf(settings: EventSettingsCache) {
 
 const eventId = pathParams('id');
 
-export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
-  return [...customerEventRoutes(service, settings), ...staffEventRoutes(host, service, settings), ...staffParticipantRoutes(host, service, settings)];
+export function eventStoreRoutes(
+  host: HostRuntime,
+  service: EventUseCases,
+  settings: EventSettingsCache,
+): StoreRoute[] {
+  return [
+    ...customerEventRoutes(service, settings),
+    ...staffEventRoutes(host, service, settings),
+    ...staffParticipantRoutes(host, service, settings),
+  ];
 }
 
 /** The event overview, one event, and the company's participants. */
@@ -83,15 +109,21 @@ function customerEventRoutes(service: EventUseCases, settings: EventSettingsCach
       schemas: { responses: { 200: filtersResponse } },
       async handler() {
         const { languages } = await settings.load();
-        return { formats: await service.specificationsOfType('format'), difficultyLevels: await service.specificationsOfType('difficulty_level'), languages };
+        return {
+          formats: await service.specificationsOfType('format'),
+          difficultyLevels: await service.specificationsOfType('difficulty_level'),
+          languages,
+        };
       },
     }),
     defineStoreRoute({
       method: 'POST',
       path: '/events',
       operationId: 'searchEvents',
-      summary: 'The event overview: events in a status that allows registration, not over yet, whose product the caller may see.',
-      description: 'Criteria body; filter on `formatId`, `difficultyLevelId`, `language`, `categoryId`, `startsAt` …, `term` searches name, description and product.',
+      summary:
+        'The event overview: events in a status that allows registration, not over yet, whose product the caller may see.',
+      description:
+        'Criteria body; filter on `formatId`, `difficultyLevelId`, `language`, `categoryId`, `startsAt` …, `term` searches name, description and product.',
       tags: CUSTOMER_TAGS,
       auth: 'login',
       permission: null,
@@ -129,7 +161,6 @@ function customerEventRoutes(service: EventUseCases, settings: EventSettingsCach
         return criteriaList(await service.companyParticipants(declaredCustomer(ctx).id, body), body);
       },
     }),
-
   ];
 }
 
@@ -142,11 +173,17 @@ function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: E
       method: 'GET',
       path: '/event-manager/options',
       operationId: 'readEventManagerOptions',
-      summary: 'Languages, event statuses (those allowing registration among them) and participant statuses to choose from.',
+      summary:
+        'Languages, event statuses (those allowing registration among them) and participant statuses to choose from.',
       schemas: { responses: { 200: optionsResponse } },
       async handler() {
         const current = settings.current();
-        return { languages: current.languages, eventStatuses: service.eventStatuses(current), registrationStatuses: current.registrationStatuses, participantStatuses: await participantStatuses(host.db) };
+        return {
+          languages: current.languages,
+          eventStatuses: service.eventStatuses(current),
+          registrationStatuses: current.registrationStatuses,
+          participantStatuses: await participantStatuses(host.db),
+        };
       },
     }),
     staffRoute({
@@ -197,7 +234,8 @@ function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: E
       method: 'POST',
       path: '/event-manager/event/{id}/status',
       operationId: 'setEventStatus',
-      summary: 'Sets the event status (draft, published, closed, canceled, completed or a configured registration status).',
+      summary:
+        'Sets the event status (draft, published, closed, canceled, completed or a configured registration status).',
       schemas: { params: eventId, body: statusBody, responses: { 200: eventSchema } },
       handler: ({ params, body }) => service.setEventStatus(params.id, body.status),
     }),
@@ -238,7 +276,6 @@ function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: E
         return noContent();
       },
     }),
-
   ];
 }
 
@@ -259,8 +296,10 @@ function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, setti
       method: 'POST',
       path: '/event-manager/event/{id}/participant',
       operationId: 'addEventParticipant',
-      summary: 'Adds a customer, one of its employees, or a person by name as participant (registered while seats remain, else waiting).',
-      description: 'Deadline and event status do not apply; the participant limit does (`SUITE__EVENT_FULL` without a waiting list).',
+      summary:
+        'Adds a customer, one of its employees, or a person by name as participant (registered while seats remain, else waiting).',
+      description:
+        'Deadline and event status do not apply; the participant limit does (`SUITE__EVENT_FULL` without a waiting list).',
       schemas: { params: eventId, body: addParticipantBody, responses: { 200: staffParticipantSchema } },
       handler: ({ ctx, params, body }) => service.addParticipant(ctx, params.id, body),
     }),
@@ -295,15 +334,19 @@ function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, setti
       summary: 'The participant statuses (system and operator-added).',
       schemas: { responses: { 200: participantStatusListResponse } },
       async handler() {
-        return storeListOf((await participantStatuses(host.db)).map((status) => ({ id: status.technicalName, ...status })));
+        return storeListOf(
+          (await participantStatuses(host.db)).map((status) => ({ id: status.technicalName, ...status })),
+        );
       },
     }),
     staffRoute({
       method: 'POST',
       path: '/event-manager/event/{id}/circular-mail',
       operationId: 'sendEventCircularMail',
-      summary: 'Mails every participant of the event (registered and waiting unless `statuses` says otherwise), one mail each.',
-      description: 'Send an `Idempotency-Key` header: a retry with the same key answers the first result and queues nothing again.',
+      summary:
+        'Mails every participant of the event (registered and waiting unless `statuses` says otherwise), one mail each.',
+      description:
+        'Send an `Idempotency-Key` header: a retry with the same key answers the first result and queues nothing again.',
       idempotent: true,
       schemas: { params: eventId, body: circularMailBody, responses: { 200: circularMailResponse } },
       handler: ({ ctx, params, body }) => service.sendCircularMail(ctx, params.id, body),
@@ -314,8 +357,15 @@ function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, setti
 const STATUS_TYPE = 'suite_event_participant_status';
 
 export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): AdminRoute[] {
-  const resource = objectSchema({ id: { type: 'string' }, type: { const: STATUS_TYPE }, attributes: participantStatusSchema }, ['id', 'type', 'attributes']);
-  const toResource = (status: Awaited<ReturnType<typeof participantStatuses>>[number]) => ({ id: status.technicalName, type: STATUS_TYPE, attributes: status });
+  const resource = objectSchema(
+    { id: { type: 'string' }, type: { const: STATUS_TYPE }, attributes: participantStatusSchema },
+    ['id', 'type', 'attributes'],
+  );
+  const toResource = (status: Awaited<ReturnType<typeof participantStatuses>>[number]) => ({
+    id: status.technicalName,
+    type: STATUS_TYPE,
+    attributes: status,
+  });
   return [
     defineAdminRoute({
       method: 'GET',
@@ -331,14 +381,20 @@ export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): Adm
         const { page, limit } = query;
         const statuses = await participantStatuses(host.db);
         const onPage = statuses.slice((page - 1) * limit, page * limit);
-        return jsonApiList(onPage.map(toResource), { path: '/suite-event-participant-status', page, limit, total: statuses.length });
+        return jsonApiList(onPage.map(toResource), {
+          path: '/suite-event-participant-status',
+          page,
+          limit,
+          total: statuses.length,
+        });
       },
     }),
     defineAdminRoute({
       method: 'POST',
       path: '/suite-event-participant-status',
       operationId: 'createEventParticipantStatus',
-      summary: 'Adds a participant status sales staff can set (`occupiesSeat`: whether it holds one of the event’s seats).',
+      summary:
+        'Adds a participant status sales staff can set (`occupiesSeat`: whether it holds one of the event’s seats).',
       tags: [TAG],
       auth: 'admin',
       permission: null,

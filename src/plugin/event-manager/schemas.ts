@@ -12,7 +12,12 @@ export const nameSchema = { type: 'string', minLength: 1, maxLength: 255, patter
 export const emailSchema = { type: 'string', format: 'email', minLength: 3, maxLength: 255 } as const;
 const longText = { type: 'string', maxLength: 20000 } as const;
 export const statusName = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_-]*$' } as const;
-const languageSchema = { type: 'string', minLength: 2, maxLength: 16, pattern: '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$' } as const;
+const languageSchema = {
+  type: 'string',
+  minLength: 2,
+  maxLength: 16,
+  pattern: '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$',
+} as const;
 const specificationType = { enum: [...SPECIFICATION_TYPES] } as const;
 
 export const specificationSchema = objectSchema(
@@ -47,8 +52,29 @@ export const eventSchema = objectSchema(
     updatedAt: nullable(dateTimeSchema),
   },
   [
-    'id', 'productId', 'productName', 'productNumber', 'name', 'language', 'format', 'difficultyLevel', 'venue', 'speakers', 'description', 'startsAt', 'endsAt',
-    'participantLimit', 'registrationDeadline', 'waitingList', 'status', 'registrationOpen', 'registeredCount', 'waitingCount', 'freeSeats', 'createdAt', 'updatedAt',
+    'id',
+    'productId',
+    'productName',
+    'productNumber',
+    'name',
+    'language',
+    'format',
+    'difficultyLevel',
+    'venue',
+    'speakers',
+    'description',
+    'startsAt',
+    'endsAt',
+    'participantLimit',
+    'registrationDeadline',
+    'waitingList',
+    'status',
+    'registrationOpen',
+    'registeredCount',
+    'waitingCount',
+    'freeSeats',
+    'createdAt',
+    'updatedAt',
   ],
 );
 
@@ -70,7 +96,14 @@ const customerParticipantRequired = Object.keys(customerParticipantProperties);
 
 export const customerParticipantSchema = objectSchema(customerParticipantProperties, customerParticipantRequired);
 
-const documentSchema = objectSchema({ name: nameSchema, url: nullable({ type: 'string', maxLength: 2048, pattern: '^(https?://|/(?![/\\\\]))' }), note: nullable({ type: 'string', maxLength: 2000 }) }, ['name']);
+const documentSchema = objectSchema(
+  {
+    name: nameSchema,
+    url: nullable({ type: 'string', maxLength: 2048, pattern: '^(https?://|/(?![/\\\\]))' }),
+    note: nullable({ type: 'string', maxLength: 2000 }),
+  },
+  ['name'],
+);
 const documentView = objectSchema({ name: text, url: nullableText, note: nullableText }, ['name', 'url', 'note']);
 
 export const staffParticipantSchema = objectSchema(
@@ -87,11 +120,29 @@ export const staffParticipantSchema = objectSchema(
     createdBy: text,
     updatedAt: nullable(dateTimeSchema),
   },
-  [...customerParticipantRequired, 'customerId', 'customerNumber', 'company', 'orderLineItemId', 'waitingPosition', 'notes', 'documents', 'reminderSentAt', 'createdBy', 'updatedAt'],
+  [
+    ...customerParticipantRequired,
+    'customerId',
+    'customerNumber',
+    'company',
+    'orderLineItemId',
+    'waitingPosition',
+    'notes',
+    'documents',
+    'reminderSentAt',
+    'createdBy',
+    'updatedAt',
+  ],
 );
 
 export const participantStatusSchema = objectSchema(
-  { technicalName: text, name: text, occupiesSeat: { type: 'boolean' }, system: { type: 'boolean' }, position: { type: 'integer' } },
+  {
+    technicalName: text,
+    name: text,
+    occupiesSeat: { type: 'boolean' },
+    system: { type: 'boolean' },
+    position: { type: 'integer' },
+  },
   ['technicalName', 'name', 'occupiesSeat', 'system', 'position'],
 );
 
@@ -129,11 +180,20 @@ export const updateEventBody = objectSchema(eventFields, [], { minProperties: 1 
 export const statusBody = objectSchema({ status: statusName }, ['status']);
 
 export const createSpecificationBody = objectSchema(
-  { type: specificationType, name: nameSchema, description: nullable(longText), position: { type: 'integer', minimum: -1000000, maximum: 1000000 } },
+  {
+    type: specificationType,
+    name: nameSchema,
+    description: nullable(longText),
+    position: { type: 'integer', minimum: -1000000, maximum: 1000000 },
+  },
   ['type', 'name'],
 );
 export const updateSpecificationBody = objectSchema(
-  { name: nameSchema, description: nullable(longText), position: { type: 'integer', minimum: -1000000, maximum: 1000000 } },
+  {
+    name: nameSchema,
+    description: nullable(longText),
+    position: { type: 'integer', minimum: -1000000, maximum: 1000000 },
+  },
   [],
   { minProperties: 1 },
 );
@@ -173,7 +233,14 @@ export const circularMailBody = objectSchema(
 );
 
 export const circularMailResponse = objectSchema(
-  { id: text, eventId: text, subject: text, statuses: { type: 'array', items: text }, recipients: { type: 'integer', minimum: 0 }, createdAt: dateTimeSchema },
+  {
+    id: text,
+    eventId: text,
+    subject: text,
+    statuses: { type: 'array', items: text },
+    recipients: { type: 'integer', minimum: 0 },
+    createdAt: dateTimeSchema,
+  },
   ['id', 'eventId', 'subject', 'statuses', 'recipients', 'createdAt'],
 );
 
@@ -197,6 +264,11 @@ export const optionsResponse = objectSchema(
 );
 
 export const createParticipantStatusBody = objectSchema(
-  { technicalName: statusName, name: nameSchema, occupiesSeat: { type: 'boolean' }, position: { type: 'integer', minimum: -1000000, maximum: 1000000 } },
+  {
+    technicalName: statusName,
+    name: nameSchema,
+    occupiesSeat: { type: 'boolean' },
+    position: { type: 'integer', minimum: -1000000, maximum: 1000000 },
+  },
   ['technicalName', 'name'],
 );

@@ -9,7 +9,13 @@ export interface EventSettings {
 }
 
 const FRESH_MS = 2000;
-const DEFAULTS: EventSettings = { registrationStatuses: ['published'], categoryId: null, categoryUrl: null, languages: ['de', 'en'], reminderHoursBefore: 24 };
+const DEFAULTS: EventSettings = {
+  registrationStatuses: ['published'],
+  categoryId: null,
+  categoryUrl: null,
+  languages: ['de', 'en'],
+  reminderHoursBefore: 24,
+};
 
 /**
  * The plugin settings the event manager reads. Line-item processors run inside the cart's and the
@@ -31,11 +37,16 @@ export class EventSettingsCache {
       try {
         const all = await this.host.config.all();
         const value: EventSettings = {
-          registrationStatuses: Array.isArray(all.eventRegistrationStatuses) ? all.eventRegistrationStatuses.map(String) : DEFAULTS.registrationStatuses,
+          registrationStatuses: Array.isArray(all.eventRegistrationStatuses)
+            ? all.eventRegistrationStatuses.map(String)
+            : DEFAULTS.registrationStatuses,
           categoryId: typeof all.eventCategoryId === 'string' && all.eventCategoryId ? all.eventCategoryId : null,
           categoryUrl: typeof all.eventCategoryUrl === 'string' && all.eventCategoryUrl ? all.eventCategoryUrl : null,
           languages: Array.isArray(all.eventLanguages) ? all.eventLanguages.map(String) : DEFAULTS.languages,
-          reminderHoursBefore: typeof all.eventReminderHoursBefore === 'number' ? all.eventReminderHoursBefore : DEFAULTS.reminderHoursBefore,
+          reminderHoursBefore:
+            typeof all.eventReminderHoursBefore === 'number'
+              ? all.eventReminderHoursBefore
+              : DEFAULTS.reminderHoursBefore,
         };
         this.value = value;
         this.loadedAt = Date.now();

@@ -1,9 +1,13 @@
 import { Errors } from '../../lib/errors.js';
 import { ACTIVE_PARTICIPANT_STATUSES } from './repository.js';
 
-export const eventFull = () => Errors.badRequest('SUITE__EVENT_FULL', 'The event has no free seats left and no waiting list.');
+export const eventFull = () =>
+  Errors.badRequest('SUITE__EVENT_FULL', 'The event has no free seats left and no waiting list.');
 export const alreadyRegistered = (email: string) =>
-  Errors.badRequest('SUITE__EVENT_PARTICIPANT_ALREADY_REGISTERED', `${email} is registered for this event or on its waiting list already.`);
+  Errors.badRequest(
+    'SUITE__EVENT_PARTICIPANT_ALREADY_REGISTERED',
+    `${email} is registered for this event or on its waiting list already.`,
+  );
 
 /**
  * Participant statuses are records operators extend (`b2b_event_participant_statuses`, each flagged
@@ -21,7 +25,11 @@ export interface ParticipantTransition {
   freesSeat: boolean;
 }
 
-export function participantTransition(from: string | null, to: string, seatStatuses: readonly string[]): ParticipantTransition {
+export function participantTransition(
+  from: string | null,
+  to: string,
+  seatStatuses: readonly string[],
+): ParticipantTransition {
   const hadSeat = from !== null && seatStatuses.includes(from);
   const getsSeat = seatStatuses.includes(to);
   return {

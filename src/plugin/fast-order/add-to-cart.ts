@@ -18,7 +18,11 @@ interface ItemResult {
   error: { code: string; detail: string; meta?: Record<string, unknown> } | null;
 }
 
-const errorOf = (error: AppError) => ({ code: error.code, detail: error.message, ...(error.options.meta ? { meta: error.options.meta } : {}) });
+const errorOf = (error: AppError) => ({
+  code: error.code,
+  detail: error.message,
+  ...(error.options.meta ? { meta: error.options.meta } : {}),
+});
 
 /** The index of the item an add-to-cart error is about: its pointer (/items/3/…), else the product in its meta. */
 function culprits(error: AppError, batch: Array<{ result: ItemResult }>): number[] {
@@ -44,7 +48,11 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
   const byShopNumber = await visibleProductsByNumber(host, ctx, numbers);
   const byCustomerNumber = await customerNumberCache(host).productIdsByNumber(ctx, host.db, customer.id, numbers);
   // The shop numbers' products are visible already; their records name them in the answer too.
-  const candidateIds = [...items.flatMap((i) => (i.productId ? [i.productId] : [])), ...byCustomerNumber.values(), ...byShopNumber.values()];
+  const candidateIds = [
+    ...items.flatMap((i) => (i.productId ? [i.productId] : [])),
+    ...byCustomerNumber.values(),
+    ...byShopNumber.values(),
+  ];
   const visible = new Map((await host.catalog.visibleProducts(ctx, candidateIds)).map((p) => [p.id, p]));
 
   const results: ItemResult[] = items.map((item, index) => {
@@ -62,14 +70,22 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
       customerProductNumber: null,
       quantity: item.quantity,
       added: false,
-      error: productId ? null : { code: 'SUITE__PRODUCT_NOT_FOUND', detail: `No product "${item.productId ?? item.productNumber}" is available to you.` },
+      error: productId
+        ? null
+        : {
+            code: 'SUITE__PRODUCT_NOT_FOUND',
+            detail: `No product "${item.productId ?? item.productNumber}" is available to you.`,
+          },
     };
   });
 
   let batch = results.filter((r) => r.productId).map((result) => ({ result }));
   while (batch.length > 0) {
     try {
-      await host.cart.addLineItems(ctx, batch.map(({ result }) => ({ productId: result.productId!, quantity: result.quantity })));
+      await host.cart.addLineItems(
+        ctx,
+        batch.map(({ result }) => ({ productId: result.productId!, quantity: result.quantity })),
+      );
       for (const { result } of batch) result.added = true;
       break;
     } catch (error) {

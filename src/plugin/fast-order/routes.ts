@@ -1,4 +1,11 @@
-import { defineStoreRoute, type HostRuntime, type OrderedProduct, type PropertyValue, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineStoreRoute,
+  type HostRuntime,
+  type OrderedProduct,
+  type PropertyValue,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
@@ -32,9 +39,19 @@ const ORDERING = 'orders.create';
 /** The ordered-products list looks at this many of the most recently ordered products. */
 export const ORDERED_PRODUCTS_MAX = 5000;
 
-async function searchViews(host: HostRuntime, ctx: StoreContext, criteria: Criteria, options: SearchOptions = {}, apiAlias = SEARCH_RESULT_ALIAS) {
+async function searchViews(
+  host: HostRuntime,
+  ctx: StoreContext,
+  criteria: Criteria,
+  options: SearchOptions = {},
+  apiAlias = SEARCH_RESULT_ALIAS,
+) {
   const page = await searchProducts(host, ctx, criteria, options);
-  return storeList(await productViews(host, ctx, page.products, { withTiers: options.withTiers }), { total: page.total, page: criteria.page, limit: criteria.limit }, apiAlias);
+  return storeList(
+    await productViews(host, ctx, page.products, { withTiers: options.withTiers }),
+    { total: page.total, page: criteria.page, limit: criteria.limit },
+    apiAlias,
+  );
 }
 
 const orderedFigures: Record<string, { type: 'date' | 'number'; of: (p: OrderedProduct) => number | string }> = {
@@ -51,19 +68,35 @@ const orderedFigures: Record<string, { type: 'date' | 'number'; of: (p: OrderedP
 async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
   const customer = declaredCustomer(ctx);
   const placedBy = ctx.can('orders.read-all') ? undefined : { type: ctx.actor.type, id: ctx.actor.id ?? '' };
-  const ordered = await host.orders.orderedProductIds(host.db, { customerId: customer.id, placedBy, limit: ORDERED_PRODUCTS_MAX });
+  const ordered = await host.orders.orderedProductIds(host.db, {
+    customerId: customer.id,
+    placedBy,
+    limit: ORDERED_PRODUCTS_MAX,
+  });
   const filter = await resolveFiltersToIds(criteria.filter, new Set(ORDERED_PRODUCT_FIELDS), 'id', (leaf) => {
     const figure = orderedFigures[leaf.field]!;
     leafMatches(figure.type, null, leaf); // checks the operands even when nothing was ordered
-    return Promise.resolve({ in: ordered.filter((p) => leafMatches(figure.type, figure.of(p), leaf)).map((p) => p.productId) });
+    return Promise.resolve({
+      in: ordered.filter((p) => leafMatches(figure.type, figure.of(p), leaf)).map((p) => p.productId),
+    });
   });
   const orderings = Object.fromEntries(
     Object.entries(orderedFigures).map(([field, figure]) => [
       field,
-      new Map(ordered.map((p) => [p.productId, figure.type === 'date' ? new Date(figure.of(p)).getTime() : Number(figure.of(p))])),
+      new Map(
+        ordered.map((p) => [
+          p.productId,
+          figure.type === 'date' ? new Date(figure.of(p)).getTime() : Number(figure.of(p)),
+        ]),
+      ),
     ]),
   );
-  const page = await searchProducts(host, ctx, { ...criteria, filter }, { within: ordered.map((p) => p.productId), orderings, defaultSort: [{ field: 'lastOrderDate', order: 'desc' }] });
+  const page = await searchProducts(
+    host,
+    ctx,
+    { ...criteria, filter },
+    { within: ordered.map((p) => p.productId), orderings, defaultSort: [{ field: 'lastOrderDate', order: 'desc' }] },
+  );
   const byId = new Map(ordered.map((p) => [p.productId, p]));
   const views = await productViews(host, ctx, page.products);
   const elements = views.map((view) => {
@@ -73,38 +106,61 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
   return storeList(elements, { total: page.total, page: criteria.page, limit: criteria.limit });
 }
 
-const propertyValueView = (value: PropertyValue) => ({ groupId: value.groupId, group: value.groupName, optionId: value.optionId, option: value.optionName });
+const propertyValueView = (value: PropertyValue) => ({
+  groupId: value.groupId,
+  group: value.groupName,
+  optionId: value.optionId,
+  option: value.optionName,
+});
 
 /** A product's variants the caller may see, with the caller's prices and stock (the variant list / order matrix). */
 async function variantListOf(host: HostRuntime, ctx: StoreContext, productId: string) {
   const family = await host.catalog.variants(ctx, productId);
   if (!family) throw Errors.notFound('Product', productId);
   const views = await productViews(host, ctx, family.variants);
-  const elements = views.map((view, index) => ({ ...view, parentId: family.main.id, options: family.variants[index]!.options.map(propertyValueView) }));
-  return { ...storeList(elements, { total: elements.length, page: 1, limit: elements.length }, PRODUCT_LISTING_ALIAS), parentId: family.main.id };
+  const elements = views.map((view, index) => ({
+    ...view,
+    parentId: family.main.id,
+    options: family.variants[index]!.options.map(propertyValueView),
+  }));
+  return {
+    ...storeList(elements, { total: elements.length, page: 1, limit: elements.length }, PRODUCT_LISTING_ALIAS),
+    parentId: family.main.id,
+  };
 }
 
 /** The visible products sharing the most property values with the product (the host ranks them). */
 async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId: string, limit: number) {
   const similar = await host.catalog.propertySimilarProducts(ctx, productId, { limit });
   if (!similar) throw Errors.notFound('Product', productId);
-  const views = await productViews(host, ctx, similar.products.map((p) => p.product));
+  const views = await productViews(
+    host,
+    ctx,
+    similar.products.map((p) => p.product),
+  );
   const elements = views.map((view, index) => {
     const shared = similar.products[index]!.shared;
     return { ...view, sharedPropertyCount: shared.length, sharedProperties: shared.map(propertyValueView) };
   });
-  return { ...storeList(elements, { total: elements.length, page: 1, limit }, PRODUCT_LISTING_ALIAS), properties: similar.properties.map(propertyValueView) };
+  return {
+    ...storeList(elements, { total: elements.length, page: 1, limit }, PRODUCT_LISTING_ALIAS),
+    properties: similar.properties.map(propertyValueView),
+  };
 }
 
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
-  const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(host.catalog.productCriteriaFields);
+  const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(
+    host.catalog.productCriteriaFields,
+  );
   return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/fast-order-product-search',
       operationId: 'fastOrderProductSearch',
-      summary: 'Finds products for the fast order: term matches a product number prefix, a customer product number prefix or part of the name.',
-      description: 'Criteria as everywhere (page, limit, filter, sort, ids). Without a sort, exact and prefix number matches come first. Prices are calculated for the caller (quantity 1).',
+      summary:
+        'Finds products for the fast order: term matches a product number prefix, a customer product number prefix or part of the name.',
+      description:
+        'Criteria as everywhere (page, limit, filter, sort, ids). Without a sort, exact and prefix number matches come first. Prices are calculated for the caller (quantity 1).',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -118,8 +174,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/ordered-products',
       operationId: 'listOrderedProducts',
-      summary: 'Products the customer ordered before, with the last order date, the total quantity and the number of orders (criteria; newest first).',
-      description: 'Only orders the caller may read count (their own without orders.read-all); only products the caller may still see are listed.',
+      summary:
+        'Products the customer ordered before, with the last order date, the total quantity and the number of orders (criteria; newest first).',
+      description:
+        'Only orders the caller may read count (their own without orders.read-all); only products the caller may still see are listed.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -145,8 +203,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/add-to-cart',
       operationId: 'fastOrderAddToCart',
-      summary: 'Adds items by product id or number (a shop or a customer product number) to the cart; answers per item whether it was added or why not.',
-      description: 'Items that can be added are added, the others are reported with their error code (unknown or hidden product, out of stock, …). success is true when every item was added.',
+      summary:
+        'Adds items by product id or number (a shop or a customer product number) to the cart; answers per item whether it was added or why not.',
+      description:
+        'Items that can be added are added, the others are reported with their error code (unknown or hidden product, out of stock, …). success is true when every item was added.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -158,8 +218,10 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/product-details',
       operationId: 'fastOrderProductDetails',
-      summary: 'Details of products by ids and/or product numbers (shop or customer numbers): prices per quantity range, stock, customer product number.',
-      description: 'Criteria with an extra productNumbers array. Unknown or hidden products are absent from the answer.',
+      summary:
+        'Details of products by ids and/or product numbers (shop or customer numbers): prices per quantity range, stock, customer product number.',
+      description:
+        'Criteria with an extra productNumbers array. Unknown or hidden products are absent from the answer.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -170,10 +232,16 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         const { productNumbers, ...criteria } = body;
         if (productNumbers?.length) {
           const byShopNumber = await visibleProductsByNumber(host, ctx, productNumbers);
-          const byCustomerNumber = await customerNumberCache(host).productIdsByNumber(ctx, host.db, customer.id, productNumbers);
+          const byCustomerNumber = await customerNumberCache(host).productIdsByNumber(
+            ctx,
+            host.db,
+            customer.id,
+            productNumbers,
+          );
           const resolved = [...byShopNumber.values(), ...byCustomerNumber.values()];
           criteria.ids = [...new Set([...(criteria.ids ?? []), ...resolved])];
-          if (criteria.ids.length === 0) return storeList([], { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT });
+          if (criteria.ids.length === 0)
+            return storeList([], { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT });
         }
         return searchViews(host, ctx, criteria, { withTiers: true });
       },
@@ -182,14 +250,21 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/platform-product-search',
       operationId: 'productSuggest',
-      summary: 'Suggest: up to `limit` (default 10, at most 50) products for a search term, as the fast order search matches it.',
+      summary:
+        'Suggest: up to `limit` (default 10, at most 50) products for a search term, as the fast order search matches it.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
       permission: null,
       schemas: { body: suggestBody, responses: { 200: productListing } },
       async handler({ ctx, body }) {
-        return searchViews(host, ctx, { term: body.search, limit: body.limit ?? SUGGEST_DEFAULT_LIMIT, 'total-count-mode': 'exact' }, {}, PRODUCT_LISTING_ALIAS);
+        return searchViews(
+          host,
+          ctx,
+          { term: body.search, limit: body.limit ?? SUGGEST_DEFAULT_LIMIT, 'total-count-mode': 'exact' },
+          {},
+          PRODUCT_LISTING_ALIAS,
+        );
       },
     }),
     defineStoreRoute({
@@ -197,7 +272,8 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       path: '/product-price/{id}/{quantity}',
       operationId: 'productPrice',
       summary: 'The price of a product for the caller at a quantity (customer, group, tier and list prices applied).',
-      description: 'A product the caller may not see is a 404; a quantity the product\'s purchase steps refuse (the reference host: not a whole number from 1) is a 400 SUITE__QUANTITY_NOT_PURCHASABLE.',
+      description:
+        "A product the caller may not see is a 404; a quantity the product's purchase steps refuse (the reference host: not a whole number from 1) is a 400 SUITE__QUANTITY_NOT_PURCHASABLE.",
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -209,18 +285,28 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         const quantity = params.quantity;
         // The host has no purchase steps of its own: every product is sold in whole units from 1.
         if (!Number.isInteger(quantity) || quantity < 1)
-          throw Errors.badRequest('SUITE__QUANTITY_NOT_PURCHASABLE', `The product is sold in whole units from 1; ${quantity} cannot be bought.`, { pointer: '/quantity' });
+          throw Errors.badRequest(
+            'SUITE__QUANTITY_NOT_PURCHASABLE',
+            `The product is sold in whole units from 1; ${quantity} cannot be bought.`,
+            { pointer: '/quantity' },
+          );
         const price = await host.prices.calculate(ctx, product, quantity);
-        return { productId: product.id, productNumber: product.productNumber, quantity, calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision) };
+        return {
+          productId: product.id,
+          productNumber: product.productNumber,
+          quantity,
+          calculatedPrice: priceView(price, ctx.salesChannel.currencyPrecision),
+        };
       },
     }),
     defineStoreRoute({
       method: 'GET',
       path: '/variant-list/{productId}',
       operationId: 'variantList',
-      summary: "A product's variants with the caller's prices and stock, and the options that make each a variant (the variant order matrix).",
+      summary:
+        "A product's variants with the caller's prices and stock, and the options that make each a variant (the variant order matrix).",
       description:
-        'productId names the main product or one of its variants; the answer lists the main product\'s active variants the caller may see, by product number (empty for a product without variants). ' +
+        "productId names the main product or one of its variants; the answer lists the main product's active variants the caller may see, by product number (empty for a product without variants). " +
         'A product or main product the caller may not see (partial assortments, inactive) is a 404 like an unknown id; hidden variants are left out.',
       tags: [TAG],
       auth: 'login',
@@ -252,7 +338,8 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/property-similar-products/{productId}',
       operationId: 'searchPropertySimilarProducts',
-      summary: 'The same as GET /b2b/property-similar-products/{productId}, with `limit` in the body (the method the real product\'s client uses).',
+      summary:
+        "The same as GET /b2b/property-similar-products/{productId}, with `limit` in the body (the method the real product's client uses).",
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,

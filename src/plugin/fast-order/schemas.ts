@@ -47,9 +47,28 @@ const tierSchema = objectSchema(
 const productProperties = {
   ...productViewProperties,
   customerProductNumber: nullable({ type: 'string' }),
-  tierPrices: { type: 'array', items: tierSchema, description: 'The unit price for the caller per quantity range (customer, group, tier and list prices applied).' },
+  tierPrices: {
+    type: 'array',
+    items: tierSchema,
+    description: 'The unit price for the caller per quantity range (customer, group, tier and list prices applied).',
+  },
 };
-const productRequired = ['id', 'versionId', 'productNumber', 'name', 'description', 'manufacturer', 'ean', 'stock', 'available', 'active', 'categoryIds', 'taxRate', 'customerProductNumber', 'calculatedPrice'];
+const productRequired = [
+  'id',
+  'versionId',
+  'productNumber',
+  'name',
+  'description',
+  'manufacturer',
+  'ean',
+  'stock',
+  'available',
+  'active',
+  'categoryIds',
+  'taxRate',
+  'customerProductNumber',
+  'calculatedPrice',
+];
 
 export const productSchema = objectSchema(productProperties, productRequired);
 export const productList = storeListResponse(productSchema);
@@ -82,14 +101,20 @@ export const productPriceParams = objectSchema(
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 1_000_000,
-      description: "A number, as the spec types it; the product's purchase steps decide which quantities it is sold in (the reference host sells every product in whole units from 1).",
+      description:
+        "A number, as the spec types it; the product's purchase steps decide which quantities it is sold in (the reference host sells every product in whole units from 1).",
     },
   },
   ['id', 'quantity'],
 );
 
 export const productPriceResponse = objectSchema(
-  { productId: idSchema, productNumber: { type: 'string' }, quantity: { type: 'integer' }, calculatedPrice: calculatedPriceSchema },
+  {
+    productId: idSchema,
+    productNumber: { type: 'string' },
+    quantity: { type: 'integer' },
+    calculatedPrice: calculatedPriceSchema,
+  },
   ['productId', 'productNumber', 'quantity', 'calculatedPrice'],
 );
 
@@ -98,14 +123,22 @@ const addItem = {
   additionalProperties: false,
   properties: {
     productId: idSchema,
-    productNumber: { type: 'string', minLength: 1, maxLength: 64, description: "A shop product number or the customer's own product number." },
+    productNumber: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: "A shop product number or the customer's own product number.",
+    },
     quantity: { type: 'integer', minimum: 1, maximum: MAX_QUANTITY },
   },
   required: ['quantity'],
   oneOf: [{ required: ['productId'] }, { required: ['productNumber'] }],
 } as const;
 
-export const addToCartBody = objectSchema({ items: { type: 'array', minItems: 1, maxItems: MAX_ADD_ITEMS, items: addItem } }, ['items']);
+export const addToCartBody = objectSchema(
+  { items: { type: 'array', minItems: 1, maxItems: MAX_ADD_ITEMS, items: addItem } },
+  ['items'],
+);
 
 export const addToCartResponse = objectSchema(
   {
@@ -127,7 +160,11 @@ export const addToCartResponse = objectSchema(
               {
                 code: { type: 'string' },
                 detail: { type: 'string' },
-                meta: { type: 'object', description: "The refusal's details, e.g. a quantity rule's asked and allowed quantities (SUITE__QUANTITY_NOT_ALLOWED)." },
+                meta: {
+                  type: 'object',
+                  description:
+                    "The refusal's details, e.g. a quantity rule's asked and allowed quantities (SUITE__QUANTITY_NOT_ALLOWED).",
+                },
               },
               ['code', 'detail'],
             ),
@@ -160,7 +197,13 @@ export const variantList = storeListResponse(variantSchema, {
 export const SIMILAR_DEFAULT_LIMIT = 10;
 export const SIMILAR_MAX_LIMIT = 50;
 export const similarProductsQuery = objectSchema({
-  limit: { type: 'integer', minimum: 1, maximum: SIMILAR_MAX_LIMIT, default: SIMILAR_DEFAULT_LIMIT, description: 'How many products at most (default 10).' },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: SIMILAR_MAX_LIMIT,
+    default: SIMILAR_DEFAULT_LIMIT,
+    description: 'How many products at most (default 10).',
+  },
 });
 export const similarProductSchema = objectSchema(
   {
@@ -172,6 +215,8 @@ export const similarProductSchema = objectSchema(
 );
 export const similarProductList = storeListResponse(similarProductSchema, {
   apiAlias: PRODUCT_LISTING_ALIAS,
-  extra: { properties: { type: 'array', items: propertyValueSchema, description: "The product's own property values." } },
+  extra: {
+    properties: { type: 'array', items: propertyValueSchema, description: "The product's own property values." },
+  },
   extraRequired: ['properties'],
 });

@@ -39,8 +39,10 @@ export function parseOrderLines(source: string): { lines: RequestedLine[]; probl
     const [number = '', quantityText = ''] = cells;
     if (index === 0 && /number|nummer|sku/i.test(number) && !/\d/.test(quantityText)) return;
     const quantity = quantityText === '' ? 1 : /^\d{1,6}$/.test(quantityText) ? Number(quantityText) : NaN;
-    if (number.length < 1 || number.length > 64) problems.push(`Line ${index + 1}: the product number must have 1 to 64 characters.`);
-    else if (!(quantity >= 1 && quantity <= MAX_QUANTITY)) problems.push(`Line ${index + 1}: the quantity of ${number} must be a whole number from 1 to ${MAX_QUANTITY}.`);
+    if (number.length < 1 || number.length > 64)
+      problems.push(`Line ${index + 1}: the product number must have 1 to 64 characters.`);
+    else if (!(quantity >= 1 && quantity <= MAX_QUANTITY))
+      problems.push(`Line ${index + 1}: the quantity of ${number} must be a whole number from 1 to ${MAX_QUANTITY}.`);
     else lines.push({ line: index + 1, productNumber: number, quantity });
   });
   return { lines, problems };
@@ -54,14 +56,22 @@ export function parseOrderLines(source: string): { lines: RequestedLine[]; probl
 export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller(fastOrderRoutes(host));
 
-  function page(ctx: StoreContext, extra: { lines?: string; rows?: FieldRow[]; problems?: string[]; results?: ItemResult[] } = {}, status = 200): PageResult {
+  function page(
+    ctx: StoreContext,
+    extra: { lines?: string; rows?: FieldRow[]; problems?: string[]; results?: ItemResult[] } = {},
+    status = 200,
+  ): PageResult {
     const rows = extra.rows ?? [];
     return {
       template: 'b2b/fast-order',
       status,
       data: {
         title: 'Fast order',
-        rows: Array.from({ length: Math.max(ROWS, rows.length) }, (_, index) => ({ index: index + 1, productNumber: rows[index]?.productNumber ?? '', quantity: rows[index]?.quantity ?? '' })),
+        rows: Array.from({ length: Math.max(ROWS, rows.length) }, (_, index) => ({
+          index: index + 1,
+          productNumber: rows[index]?.productNumber ?? '',
+          quantity: rows[index]?.quantity ?? '',
+        })),
         lines: extra.lines ?? '',
         problems: extra.problems ?? [],
         results: extra.results ?? [],
@@ -74,14 +84,26 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
   function fieldRows(form: Form): FieldRow[] {
     const numbers = form.productNumber;
     const quantities = form.quantity;
-    const asList = (value: unknown) => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).map((item) => (typeof item === 'string' ? item.trim() : ''));
+    const asList = (value: unknown) =>
+      (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).map((item) =>
+        typeof item === 'string' ? item.trim() : '',
+      );
     const numberList = asList(numbers);
     const quantityList = asList(quantities);
-    return numberList.map((productNumber, index) => ({ productNumber: productNumber.slice(0, 64), quantity: (quantityList[index] ?? '').slice(0, 6) }));
+    return numberList.map((productNumber, index) => ({
+      productNumber: productNumber.slice(0, 64),
+      quantity: (quantityList[index] ?? '').slice(0, 6),
+    }));
   }
 
   return [
-    { path: FAST_ORDER_PATH, auth: 'login', anyPermission: [ORDERING], needsCustomer: true, handler: ({ ctx }) => Promise.resolve(page(ctx)) },
+    {
+      path: FAST_ORDER_PATH,
+      auth: 'login',
+      anyPermission: [ORDERING],
+      needsCustomer: true,
+      handler: ({ ctx }) => Promise.resolve(page(ctx)),
+    },
     {
       path: FAST_ORDER_PATH,
       method: 'POST',
@@ -92,18 +114,33 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
         const rows = fieldRows(form);
         // A chosen CSV file (multipart) or the pasted lines.
         const pasted = csvOf(form, 'csvFile', 'lines').csv.slice(0, 200_000);
-        const fromFields = parseOrderLines(rows.filter((row) => row.productNumber !== '').map((row) => `${row.productNumber};${row.quantity || '1'}`).join('\n'));
+        const fromFields = parseOrderLines(
+          rows
+            .filter((row) => row.productNumber !== '')
+            .map((row) => `${row.productNumber};${row.quantity || '1'}`)
+            .join('\n'),
+        );
         const fromText = parseOrderLines(pasted);
-        const problems = [...fromFields.problems.map((problem) => problem.replace(/^Line (\d+)/, 'Row $1')), ...fromText.problems];
+        const problems = [
+          ...fromFields.problems.map((problem) => problem.replace(/^Line (\d+)/, 'Row $1')),
+          ...fromText.problems,
+        ];
         const lines = [...fromFields.lines, ...fromText.lines];
         if (lines.length === 0 && problems.length === 0) problems.push('Enter at least one product number.');
         if (lines.length > MAX_ADD_ITEMS) problems.push(`At most ${MAX_ADD_ITEMS} lines at once, please.`);
         if (problems.length) return page(ctx, { lines: pasted, rows, problems }, 400);
-        const result = await call<AddedToCart>(ctx, 'fastOrderAddToCart', { body: { items: lines.map(({ productNumber, quantity }) => ({ productNumber, quantity })) } });
+        const result = await call<AddedToCart>(ctx, 'fastOrderAddToCart', {
+          body: { items: lines.map(({ productNumber, quantity }) => ({ productNumber, quantity })) },
+        });
         if (result.success) return { redirect: '/cart?done=added' };
-        const results: ItemResult[] = result.items.map((item) => ({ ...item, productNumber: item.productNumber ?? item.customerProductNumber ?? lines[item.index]?.productNumber ?? null }));
+        const results: ItemResult[] = result.items.map((item) => ({
+          ...item,
+          productNumber: item.productNumber ?? item.customerProductNumber ?? lines[item.index]?.productNumber ?? null,
+        }));
         // What was added is in the cart; the form keeps only the lines that failed, to correct them.
-        const failedLines = results.filter((item) => !item.added).map((item) => `${lines[item.index]!.productNumber};${lines[item.index]!.quantity}`);
+        const failedLines = results
+          .filter((item) => !item.added)
+          .map((item) => `${lines[item.index]!.productNumber};${lines[item.index]!.quantity}`);
         return page(ctx, { lines: failedLines.join('\n'), results }, 400);
       },
     },

@@ -5,9 +5,18 @@ import { sampleDataFor } from '../../lib/template-sample-data.js';
 
 const TAGS = ['Mail templates'];
 const TYPE = 'suite_mail_template';
-const nameParam = objectSchema({ name: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-z0-9][a-z0-9._-]*$' } }, ['name']);
+const nameParam = objectSchema(
+  { name: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-z0-9][a-z0-9._-]*$' } },
+  ['name'],
+);
 const previewSchema = objectSchema(
-  { name: { type: 'string' }, subject: { type: 'string' }, html: { type: 'string' }, text: { type: 'string' }, sampleData: { type: 'object' } },
+  {
+    name: { type: 'string' },
+    subject: { type: 'string' },
+    html: { type: 'string' },
+    text: { type: 'string' },
+    sampleData: { type: 'object' },
+  },
   ['name', 'subject', 'html', 'text', 'sampleData'],
 );
 
@@ -31,7 +40,19 @@ export function mailPreviewRoutes(host: HostRuntime): AdminRoute[] {
       tags: TAGS,
       auth: 'admin',
       permission: null,
-      schemas: { responses: { 200: objectSchema({ data: { type: 'array', items: objectSchema({ id: { type: 'string' }, type: { const: TYPE } }, ['id', 'type']) } }, ['data']) } },
+      schemas: {
+        responses: {
+          200: objectSchema(
+            {
+              data: {
+                type: 'array',
+                items: objectSchema({ id: { type: 'string' }, type: { const: TYPE } }, ['id', 'type']),
+              },
+            },
+            ['data'],
+          ),
+        },
+      },
       handler() {
         return Promise.resolve({ data: templateNames().map((name) => ({ id: name, type: TYPE })) });
       },
@@ -40,7 +61,8 @@ export function mailPreviewRoutes(host: HostRuntime): AdminRoute[] {
       method: 'GET',
       path: '/suite-mail-template/{name}/preview',
       operationId: 'previewMailTemplate',
-      summary: 'One mail template rendered with sample data (values named after the template’s variables): subject, HTML and text. Nothing is sent.',
+      summary:
+        'One mail template rendered with sample data (values named after the template’s variables): subject, HTML and text. Nothing is sent.',
       tags: TAGS,
       auth: 'admin',
       permission: null,
@@ -48,7 +70,11 @@ export function mailPreviewRoutes(host: HostRuntime): AdminRoute[] {
       handler({ params }) {
         const source = templateSource(params.name);
         if (!source) throw Errors.notFound('mail template', params.name);
-        const sampleData = { shopName: 'Sample Shop', storefrontUrl: 'https://shop.example', ...sampleDataFor([source.subject, source.html, source.text]) };
+        const sampleData = {
+          shopName: 'Sample Shop',
+          storefrontUrl: 'https://shop.example',
+          ...sampleDataFor([source.subject, source.html, source.text]),
+        };
         const rendered = render(params.name, sampleData)!;
         return Promise.resolve({ data: { name: params.name, ...rendered, sampleData } });
       },

@@ -14,14 +14,18 @@ const DEMO_SUBJECT = 'Workshop equipment for the new site';
  */
 export async function seedOfferDemo(host: HostRuntime, demo: DemoShop): Promise<string[]> {
   const customer = await host.customers.get(host.db, demo.customerId);
-  const products = (await host.catalog.products(host.db, demo.productIds.slice(0, 2))).filter((product) => product.active);
+  const products = (await host.catalog.products(host.db, demo.productIds.slice(0, 2))).filter(
+    (product) => product.active,
+  );
   if (!customer || products.length === 0) return [];
   const salesChannel = await host.customers.salesChannel(host.db, demo.salesChannelId);
   await inTransaction(host.db, async (trx) => {
     if (await trx(OFFERS).where({ customer_id: customer.id, subject: DEMO_SUBJECT }).first('id')) return;
     const representative = await representativeOfCustomer(trx, customer.id);
     const lines = products.map((product, index) => ({ product, quantity: index === 0 ? 10 : 4 }));
-    const totals = totalsOf(lines.map(({ product, quantity }) => ({ totalNet: product.priceNet * quantity, taxRateBp: product.taxRateBp })));
+    const totals = totalsOf(
+      lines.map(({ product, quantity }) => ({ totalNet: product.priceNet * quantity, taxRateBp: product.taxRateBp })),
+    );
     const id = newId();
     const now = nowDb();
     await trx(OFFERS).insert({

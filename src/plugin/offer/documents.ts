@@ -6,11 +6,18 @@ import { isOrdered } from './pricing.js';
 import { lineTax, linkOfferDocument, offerDocumentCount, type OfferLine, type OfferRow } from './repository.js';
 
 /** A field of the host's address record as text ('' when absent or not a string). */
-const part = (address: Record<string, unknown>, name: string) => (typeof address[name] === 'string' ? address[name] : '');
+const part = (address: Record<string, unknown>, name: string) =>
+  typeof address[name] === 'string' ? address[name] : '';
 
 function addressLines(address: Record<string, unknown> | undefined): Array<{ text: string }> {
   if (!address) return [];
-  return [address.company, `${part(address, 'firstName')} ${part(address, 'lastName')}`.trim(), address.street, `${part(address, 'zipcode')} ${part(address, 'city')}`.trim(), address.countryCode]
+  return [
+    address.company,
+    `${part(address, 'firstName')} ${part(address, 'lastName')}`.trim(),
+    address.street,
+    `${part(address, 'zipcode')} ${part(address, 'city')}`.trim(),
+    address.countryCode,
+  ]
     .filter((part): part is string => typeof part === 'string' && part.length > 0)
     .map((text) => ({ text }));
 }
@@ -22,7 +29,14 @@ function addressLines(address: Record<string, unknown> | undefined): Array<{ tex
 export async function createOfferDocument(
   host: HostRuntime,
   trx: Executor,
-  input: { offer: OfferRow; lines: OfferLine[]; customer: CustomerRef; salesChannel: SalesChannel; representativeName: string | null; version: number },
+  input: {
+    offer: OfferRow;
+    lines: OfferLine[];
+    customer: CustomerRef;
+    salesChannel: SalesChannel;
+    representativeName: string | null;
+    version: number;
+  },
 ): Promise<{ id: string; fileName: string }> {
   const { offer, lines, customer, salesChannel } = input;
   const precision = salesChannel.currencyPrecision;
@@ -32,7 +46,8 @@ export async function createOfferDocument(
   const addresses = await host.customers.addresses(trx, customer.id);
   const billingId = offer.billing_address_id ?? (await host.customers.defaultAddressIds(trx, customer.id)).billing;
   const taxByRate = new Map<number, number>();
-  for (const line of lines.filter(isOrdered)) taxByRate.set(line.taxRateBp, (taxByRate.get(line.taxRateBp) ?? 0) + lineTax(line));
+  for (const line of lines.filter(isOrdered))
+    taxByRate.set(line.taxRateBp, (taxByRate.get(line.taxRateBp) ?? 0) + lineTax(line));
   const discountBp = Number(offer.discount_bp ?? 0);
 
   const document = await host.documents.createPdf(trx, {
@@ -74,12 +89,16 @@ export async function createOfferDocument(
           ['Totals', ''],
           ...(discountBp ? [['Offer discount (included)', `${discountBp / 100} %`]] : []),
           ['Net total', money(offer.net_total)],
-          ...[...taxByRate.entries()].sort(([a], [b]) => a - b).map(([rate, tax]) => [`Tax ${rate / 100} %`, money(tax)]),
+          ...[...taxByRate.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([rate, tax]) => [`Tax ${rate / 100} %`, money(tax)]),
           ['Total', money(offer.total)],
         ],
       },
       ...(offer.sales_comment ? [{ text: offer.sales_comment }] : []),
-      { text: `Accept this offer in your account before it expires; it is then ordered at these prices.${input.representativeName ? ` Your contact: ${input.representativeName}.` : ''}` },
+      {
+        text: `Accept this offer in your account before it expires; it is then ordered at these prices.${input.representativeName ? ` Your contact: ${input.representativeName}.` : ''}`,
+      },
     ],
   });
   await linkOfferDocument(trx, offer.id, document.id, input.version);
@@ -88,6 +107,10 @@ export async function createOfferDocument(
 
 /** The item text of a priced position: its comment, its discount, and whether it is an option (not in the total unless ticked). */
 function positionText(line: OfferLine): string {
-  const notes = [line.comment, line.discountBp ? `${line.discountBp / 100} % off` : null, line.optional ? (line.selected ? 'option, chosen' : 'option, not in the total') : null].filter(Boolean);
+  const notes = [
+    line.comment,
+    line.discountBp ? `${line.discountBp / 100} % off` : null,
+    line.optional ? (line.selected ? 'option, chosen' : 'option, not in the total') : null,
+  ].filter(Boolean);
   return notes.length ? `${line.label} (${notes.join('; ')})` : line.label;
 }

@@ -16,7 +16,8 @@ export const EXPIRY_REMINDER_JOB = 'offer.remind-expiring';
  */
 export function registerOffers(host: HostRuntime): void {
   const service = new OfferUseCases(host);
-  for (const route of [...offerRoutes(service), ...negotiationRoutes(service), ...offerOrderRoutes(host, service)]) host.storeApi.route(route);
+  for (const route of [...offerRoutes(service), ...negotiationRoutes(service), ...offerOrderRoutes(host, service)])
+    host.storeApi.route(route);
   registerOfferStorefront(host, service);
   host.jobs.register(EXPIRE_JOB, async () => {
     await service.expireOverdue();

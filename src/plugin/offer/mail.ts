@@ -33,11 +33,24 @@ export type OfferMailData = {
     total: string;
     url: string;
   };
-  lineItems: Array<{ label: string; productNumber: string | null; quantity: number; unitPrice: string; totalPrice: string; comment: string | null }>;
+  lineItems: Array<{
+    label: string;
+    productNumber: string | null;
+    quantity: number;
+    unitPrice: string;
+    totalPrice: string;
+    comment: string | null;
+  }>;
 };
 
 /** What every offer mail can print: number, subject, totals, validity, lines and a link to it; `extra` adds what one mail says besides. */
-export function offerMailData<E extends Record<string, unknown>>(host: HostRuntime, salesChannel: SalesChannel, offer: OfferRow, lines: OfferLine[], extra?: E): OfferMailData & E {
+export function offerMailData<E extends Record<string, unknown>>(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  offer: OfferRow,
+  lines: OfferLine[],
+  extra?: E,
+): OfferMailData & E {
   const precision = salesChannel.currencyPrecision;
   const money = (minor: number | string) => moneyText(minor, precision, offer.currency_iso);
   return {

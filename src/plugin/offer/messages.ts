@@ -52,8 +52,13 @@ export function sideOf(actor: Actor): Side {
  * Appends a message under the offer's row lock (the caller holds it), numbered after the last one;
  * the author has read the thread up to its own message.
  */
-export async function insertMessage(trx: Executor, input: { offerId: string; actor: Actor; body: string; offerVersion: number }): Promise<OfferMessage> {
-  const last = await selectRow<{ seq: unknown }>(trx(OFFER_MESSAGES).where({ offer_id: input.offerId }).max({ seq: 'seq' }).first());
+export async function insertMessage(
+  trx: Executor,
+  input: { offerId: string; actor: Actor; body: string; offerVersion: number },
+): Promise<OfferMessage> {
+  const last = await selectRow<{ seq: unknown }>(
+    trx(OFFER_MESSAGES).where({ offer_id: input.offerId }).max({ seq: 'seq' }).first(),
+  );
   const seq = readInt(last?.seq ?? 0) + 1;
   const id = newId();
   await trx(OFFER_MESSAGES).insert({
@@ -73,7 +78,9 @@ export async function insertMessage(trx: Executor, input: { offerId: string; act
 }
 
 export async function threadOf(executor: Executor, offerId: string): Promise<OfferMessage[]> {
-  return (await selectRows<MessageDbRow>(executor(OFFER_MESSAGES).where({ offer_id: offerId }).orderBy('seq'))).map(toMessage);
+  return (await selectRows<MessageDbRow>(executor(OFFER_MESSAGES).where({ offer_id: offerId }).orderBy('seq'))).map(
+    toMessage,
+  );
 }
 
 /** Moves the reader's mark forward (never back) to `seq`. */
@@ -81,19 +88,29 @@ export async function markRead(executor: Executor, offerId: string, reader: Acto
   if (!reader.id) return;
   const key = { offer_id: offerId, reader_type: reader.type, reader_id: reader.id };
   const now = nowDb();
-  const moved = await executor(OFFER_MESSAGE_READS).where(key).where('last_seq', '<', seq).update({ last_seq: seq, updated_at: now });
+  const moved = await executor(OFFER_MESSAGE_READS)
+    .where(key)
+    .where('last_seq', '<', seq)
+    .update({ last_seq: seq, updated_at: now });
   if (moved > 0 || (await selectRow(executor(OFFER_MESSAGE_READS).where(key).first('last_seq')))) return;
   try {
     await executor(OFFER_MESSAGE_READS).insert({ ...key, last_seq: seq, updated_at: now });
   } catch (error) {
     // Another request of the same reader inserted the mark first: move it forward instead.
     if (!isDuplicateKeyError(error)) throw error;
-    await executor(OFFER_MESSAGE_READS).where(key).where('last_seq', '<', seq).update({ last_seq: seq, updated_at: now });
+    await executor(OFFER_MESSAGE_READS)
+      .where(key)
+      .where('last_seq', '<', seq)
+      .update({ last_seq: seq, updated_at: now });
   }
 }
 
 /** Per offer: messages of the other side after the reader's mark. */
-export async function unreadCounts(executor: Executor, offerIds: string[], reader: Actor): Promise<Map<string, number>> {
+export async function unreadCounts(
+  executor: Executor,
+  offerIds: string[],
+  reader: Actor,
+): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (offerIds.length === 0) return counts;
   const rows = await selectRows<{ offer_id: string; n: unknown }>(

@@ -27,7 +27,8 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer/{id}/positions',
       operationId: 'addOfferPositions',
-      summary: 'Sales representatives: adds free-text positions (a service, freight) or headings to an offer; optional ones wait for the customer’s tick.',
+      summary:
+        'Sales representatives: adds free-text positions (a service, freight) or headings to an offer; optional ones wait for the customer’s tick.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
@@ -39,8 +40,10 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer/{id}/customer-revision',
       operationId: 'reviseOfferAsCustomer',
-      summary: 'The customer ticks optional positions (the offer stays open) or proposes other quantities (back to the representative); either makes the next version.',
-      description: 'Proposing quantities also needs `offer.request`. `message` is posted to the thread with the change.',
+      summary:
+        'The customer ticks optional positions (the offer stays open) or proposes other quantities (back to the representative); either makes the next version.',
+      description:
+        'Proposing quantities also needs `offer.request`. `message` is posted to the thread with the change.',
       tags: [TAG],
       auth: 'login',
       actors: ['customer', 'employee'],
@@ -84,14 +87,18 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       schemas: { responses: { 200: unreadResponse } },
       async handler({ ctx }) {
         const summary = await service.unread(ctx);
-        return { ...storeListOf(summary.offers.map((o) => ({ id: o.offerId, offerNumber: o.offerNumber, unread: o.unread }))), unread: summary.total };
+        return {
+          ...storeListOf(summary.offers.map((o) => ({ id: o.offerId, offerNumber: o.offerNumber, unread: o.unread }))),
+          unread: summary.total,
+        };
       },
     }),
     defineStoreRoute({
       method: 'GET',
       path: '/offer/{id}/versions',
       operationId: 'listOfferVersions',
-      summary: 'The versions of an offer handed over so far (by the representative’s mail or the customer’s changes), oldest first.',
+      summary:
+        'The versions of an offer handed over so far (by the representative’s mail or the customer’s changes), oldest first.',
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',
@@ -116,12 +123,19 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'GET',
       path: '/offer/{id}/versions/{version}/diff',
       operationId: 'diffOfferVersions',
-      summary: 'What changed from the version before (or `against`) to this one: terms and totals, then position by position.',
+      summary:
+        'What changed from the version before (or `against`) to this one: terms and totals, then position by position.',
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',
       schemas: { params: versionParams, query: diffQuery, responses: { 200: diffResponse } },
-      handler: ({ ctx, params, query }) => service.diff(ctx, params.id, Number(params.version), query.against === undefined ? undefined : Number(query.against)),
+      handler: ({ ctx, params, query }) =>
+        service.diff(
+          ctx,
+          params.id,
+          Number(params.version),
+          query.against === undefined ? undefined : Number(query.against),
+        ),
     }),
     defineStoreRoute({
       method: 'GET',
@@ -131,12 +145,18 @@ export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',
-      schemas: { params: versionParams, responses: { 200: { contentType: 'application/pdf', description: 'The version as PDF' } } },
+      schemas: {
+        params: versionParams,
+        responses: { 200: { contentType: 'application/pdf', description: 'The version as PDF' } },
+      },
       async handler({ ctx, params }) {
         const document = await service.versionDocument(ctx, params.id, Number(params.version));
         return reply(200, document.content, {
           contentType: document.mimeType,
-          headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
+          headers: {
+            'Content-Disposition': `attachment; filename="${document.fileName}"`,
+            'Cache-Control': 'private, no-store',
+          },
         });
       },
     }),

@@ -7,8 +7,17 @@ import type { OfferUseCases } from './use-cases/index.js';
 const TAG = 'Offers';
 
 const offerOrderBody = objectSchema({
-  comment: { type: ['string', 'null'], maxLength: 2000, description: 'The order comment; default: the offer request\'s comment.' },
-  version: { type: 'integer', minimum: 1, maximum: 1000000, description: 'The version accepted; another than the current one is a 409 SUITE__OFFER_VERSION_STALE.' },
+  comment: {
+    type: ['string', 'null'],
+    maxLength: 2000,
+    description: "The order comment; default: the offer request's comment.",
+  },
+  version: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000000,
+    description: 'The version accepted; another than the current one is a 409 SUITE__OFFER_VERSION_STALE.',
+  },
 });
 /** The host's order route response (the same record as GET /order/{orderId}). */
 const orderResponse = {
@@ -25,9 +34,10 @@ export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases): Sto
       method: 'POST',
       path: '/offer-order/{id}',
       operationId: 'orderOffer',
-      summary: 'Places the order of an offer at the offered prices (accepting it) and answers the order; an offer accepted before answers its order again.',
+      summary:
+        'Places the order of an offer at the offered prices (accepting it) and answers the order; an offer accepted before answers its order again.',
       description:
-        'The same rules as accepting with PUT /offer/{id} (customer side, `orders.create`, an acceptable unexpired offer: else 400 SUITE__OFFER_NOT_ACCEPTABLE); however often it is called, one order is placed. Another customer\'s offer is a 404.',
+        "The same rules as accepting with PUT /offer/{id} (customer side, `orders.create`, an acceptable unexpired offer: else 400 SUITE__OFFER_NOT_ACCEPTABLE); however often it is called, one order is placed. Another customer's offer is a 404.",
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',

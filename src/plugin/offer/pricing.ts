@@ -32,7 +32,11 @@ export function discountedUnitNet(baseUnitNet: number, lineDiscountBp: number, o
 export function basisPointsOf(percent: number, pointer: string): number {
   const bp = Math.round(percent * 100);
   if (percent < 0 || percent > 100 || Math.abs(bp - percent * 100) > 1e-6)
-    throw Errors.badRequest('SUITE__OFFER_INVALID_DISCOUNT', 'A discount is a percentage from 0 to 100 with at most two decimals.', { pointer });
+    throw Errors.badRequest(
+      'SUITE__OFFER_INVALID_DISCOUNT',
+      'A discount is a percentage from 0 to 100 with at most two decimals.',
+      { pointer },
+    );
   return bp;
 }
 

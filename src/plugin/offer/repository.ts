@@ -127,7 +127,8 @@ export function toLine(row: OfferLineDbRow): OfferLine {
     optional: readBool(row.optional ?? false),
     selected: readBool(row.selected ?? true),
     discountBp: readInt(row.discount_bp ?? 0),
-    baseUnitNet: row.base_unit_net === null || row.base_unit_net === undefined ? line.unitNet : readInt(row.base_unit_net),
+    baseUnitNet:
+      row.base_unit_net === null || row.base_unit_net === undefined ? line.unitNet : readInt(row.base_unit_net),
   };
 }
 
@@ -179,7 +180,9 @@ export interface OfferScope {
 
 function inScope(query: Knex.QueryBuilder, prefix: string, scope: OfferScope): Knex.QueryBuilder {
   query.where(`${prefix}sales_channel_id`, scope.salesChannelId);
-  return scope.customerIds.length === 1 ? query.where(`${prefix}customer_id`, scope.customerIds[0]!) : query.whereIn(`${prefix}customer_id`, scope.customerIds);
+  return scope.customerIds.length === 1
+    ? query.where(`${prefix}customer_id`, scope.customerIds[0]!)
+    : query.whereIn(`${prefix}customer_id`, scope.customerIds);
 }
 
 /** Offers in scope, aliased `o`. */
@@ -187,7 +190,12 @@ export function scopedOffers(executor: Executor, scope: OfferScope): Knex.QueryB
   return inScope(executor(`${OFFERS} as o`), 'o.', scope);
 }
 
-export async function findScopedOffer(executor: Executor, scope: OfferScope, id: string, lock = false): Promise<OfferRow | null> {
+export async function findScopedOffer(
+  executor: Executor,
+  scope: OfferScope,
+  id: string,
+  lock = false,
+): Promise<OfferRow | null> {
   const query = scopedOffers(executor, scope).where('o.id', id).first('o.*');
   return (await selectRow<OfferRow>(lock ? forUpdate(query, executor) : query)) ?? null;
 }
@@ -205,12 +213,21 @@ export async function expireOffer(executor: Executor, id: string): Promise<numbe
   });
 }
 
-export async function searchOffers(executor: Executor, scope: OfferScope, criteria: Criteria): Promise<{ total: number; rows: OfferRow[] }> {
+export async function searchOffers(
+  executor: Executor,
+  scope: OfferScope,
+  criteria: Criteria,
+): Promise<{ total: number; rows: OfferRow[] }> {
   return searchByCriteria<OfferRow>(scopedOffers(executor, scope), criteria, offerCriteria, (qb) => qb.select('o.*'));
 }
 
-export async function searchStates(executor: Executor, criteria: Criteria): Promise<{ total: number; data: OfferState[] }> {
-  const page = await searchByCriteria<OfferStateDbRow>(executor(OFFER_STATES), criteria, stateCriteria, (qb) => qb.select('*'));
+export async function searchStates(
+  executor: Executor,
+  criteria: Criteria,
+): Promise<{ total: number; data: OfferState[] }> {
+  const page = await searchByCriteria<OfferStateDbRow>(executor(OFFER_STATES), criteria, stateCriteria, (qb) =>
+    qb.select('*'),
+  );
   return { total: page.total, data: page.rows.map(toState) };
 }
 
@@ -279,7 +296,13 @@ export interface NewOfferLine {
   discountBp?: number;
 }
 
-export async function insertOfferLines(executor: Executor, offerId: string, firstPosition: number, lines: NewOfferLine[], now: string): Promise<void> {
+export async function insertOfferLines(
+  executor: Executor,
+  offerId: string,
+  firstPosition: number,
+  lines: NewOfferLine[],
+  now: string,
+): Promise<void> {
   for (const [index, line] of lines.entries()) {
     await executor(OFFER_LINES).insert({
       id: newId(),
@@ -311,9 +334,23 @@ export async function updateOfferLine(
   executor: Executor,
   offerId: string,
   lineId: string,
-  line: { unitNet: number; quantity: number; totalNet: number; comment?: string | null; baseUnitNet?: number; discountBp?: number; optional?: boolean; selected?: boolean; label?: string },
+  line: {
+    unitNet: number;
+    quantity: number;
+    totalNet: number;
+    comment?: string | null;
+    baseUnitNet?: number;
+    discountBp?: number;
+    optional?: boolean;
+    selected?: boolean;
+    label?: string;
+  },
 ): Promise<void> {
-  const changes: Record<string, unknown> = { unit_net: line.unitNet, quantity: line.quantity, total_net: line.totalNet };
+  const changes: Record<string, unknown> = {
+    unit_net: line.unitNet,
+    quantity: line.quantity,
+    total_net: line.totalNet,
+  };
   if (line.comment !== undefined) changes.comment = line.comment;
   if (line.baseUnitNet !== undefined) changes.base_unit_net = line.baseUnitNet;
   if (line.discountBp !== undefined) changes.discount_bp = line.discountBp;
@@ -328,10 +365,19 @@ export async function deleteOfferLines(executor: Executor, offerId: string, line
 }
 
 /** (requested | draft | open | expired) → open: the representative mailed it. */
-export async function markSent(executor: Executor, id: string, from: string, sent: { validUntil: string; sentAt: string; representativeId: string }): Promise<number> {
-  return executor(OFFERS)
-    .where({ id, status: from })
-    .update({ status: 'open', valid_until: sent.validUntil, sent_at: sent.sentAt, sales_representative_id: sent.representativeId, updated_at: sent.sentAt });
+export async function markSent(
+  executor: Executor,
+  id: string,
+  from: string,
+  sent: { validUntil: string; sentAt: string; representativeId: string },
+): Promise<number> {
+  return executor(OFFERS).where({ id, status: from }).update({
+    status: 'open',
+    valid_until: sent.validUntil,
+    sent_at: sent.sentAt,
+    sales_representative_id: sent.representativeId,
+    updated_at: sent.sentAt,
+  });
 }
 
 /** Deletes an offer not (yet) turned into an order, still in the status it was read in. */
@@ -340,33 +386,86 @@ export async function deleteUnorderedOffer(executor: Executor, id: string, statu
 }
 
 /** → accepted, from the statuses (as the API shows them) that allow it: the claim of the one accept that places the order. */
-export async function claimAccepted(executor: Executor, customerId: string, id: string, from: string[], now: string, version?: number): Promise<number> {
+export async function claimAccepted(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  from: string[],
+  now: string,
+  version?: number,
+): Promise<number> {
   const query = executor(OFFERS).where({ id, customer_id: customerId });
   if (version !== undefined) query.where('version', version);
-  return whereEffectiveStatusIn(query, from, now).update({ status: 'accepted', accepted_at: now, updated_at: now, decline_comment: null });
+  return whereEffectiveStatusIn(query, from, now).update({
+    status: 'accepted',
+    accepted_at: now,
+    updated_at: now,
+    decline_comment: null,
+  });
 }
 
-export async function recordOfferOrder(executor: Executor, id: string, order: { id: string; orderNumber: string }): Promise<void> {
-  await executor(OFFERS).where({ id, status: 'accepted' }).update({ order_id: order.id, order_number: order.orderNumber });
+export async function recordOfferOrder(
+  executor: Executor,
+  id: string,
+  order: { id: string; orderNumber: string },
+): Promise<void> {
+  await executor(OFFERS)
+    .where({ id, status: 'accepted' })
+    .update({ order_id: order.id, order_number: order.orderNumber });
 }
 
 /** → declined, from the statuses (as the API shows them) that allow it. */
-export async function markDeclined(executor: Executor, customerId: string, id: string, from: string[], comment: string | null, now: string): Promise<number> {
-  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), from, now).update({ status: 'declined', declined_at: now, decline_comment: comment, updated_at: now });
+export async function markDeclined(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  from: string[],
+  comment: string | null,
+  now: string,
+): Promise<number> {
+  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), from, now).update({
+    status: 'declined',
+    declined_at: now,
+    decline_comment: comment,
+    updated_at: now,
+  });
 }
 
 /** Records the customer's wish for more time, while the offer is in one of the statuses `from`. */
-export async function recordExtensionRequest(executor: Executor, customerId: string, id: string, from: readonly string[], comment: string | null, now: string): Promise<number> {
-  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), [...from], now).update({ extension_requested_at: now, extension_comment: comment, updated_at: now });
+export async function recordExtensionRequest(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  from: readonly string[],
+  comment: string | null,
+  now: string,
+): Promise<number> {
+  return whereEffectiveStatusIn(executor(OFFERS).where({ id, customer_id: customerId }), [...from], now).update({
+    extension_requested_at: now,
+    extension_comment: comment,
+    updated_at: now,
+  });
 }
 
 /** Whether the document belongs to an offer in scope. */
-export async function isScopedOfferDocument(executor: Executor, scope: OfferScope, documentId: string): Promise<boolean> {
-  return !!(await selectRow<{ document_id: string }>(scopedOffers(executor, scope).join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id').where('od.document_id', documentId).first('od.document_id')));
+export async function isScopedOfferDocument(
+  executor: Executor,
+  scope: OfferScope,
+  documentId: string,
+): Promise<boolean> {
+  return !!(await selectRow<{ document_id: string }>(
+    scopedOffers(executor, scope)
+      .join(`${OFFER_DOCUMENTS} as od`, 'od.offer_id', 'o.id')
+      .where('od.document_id', documentId)
+      .first('od.document_id'),
+  ));
 }
 
 /** The customer's latest sent offer in the channel with a line of the product. */
-export async function latestSentOfferWithProduct(executor: Executor, input: { customerId: string; salesChannelId: string; productId: string }): Promise<OfferRow | null> {
+export async function latestSentOfferWithProduct(
+  executor: Executor,
+  input: { customerId: string; salesChannelId: string; productId: string },
+): Promise<OfferRow | null> {
   return (
     (await selectRow<OfferRow>(
       executor(`${OFFERS} as o`)
@@ -374,7 +473,10 @@ export async function latestSentOfferWithProduct(executor: Executor, input: { cu
         .where('o.sales_channel_id', input.salesChannelId)
         .whereNotNull('o.sent_at')
         .whereExists((q) => {
-          q.select(1).from(`${OFFER_LINES} as ol`).whereRaw('ol.offer_id = o.id').where('ol.product_id', input.productId);
+          q.select(1)
+            .from(`${OFFER_LINES} as ol`)
+            .whereRaw('ol.offer_id = o.id')
+            .where('ol.product_id', input.productId);
         })
         .orderBy('o.sent_at', 'desc')
         .orderBy('o.id', 'desc')
@@ -384,24 +486,35 @@ export async function latestSentOfferWithProduct(executor: Executor, input: { cu
 }
 
 export async function offerDocumentCount(executor: Executor, offerId: string): Promise<number> {
-  const [row] = await selectRows<{ count: unknown }>(executor(OFFER_DOCUMENTS).where({ offer_id: offerId }).count({ count: '*' }));
+  const [row] = await selectRows<{ count: unknown }>(
+    executor(OFFER_DOCUMENTS).where({ offer_id: offerId }).count({ count: '*' }),
+  );
   return Number(row?.count ?? 0);
 }
 
-export async function linkOfferDocument(executor: Executor, offerId: string, documentId: string, version: number): Promise<void> {
+export async function linkOfferDocument(
+  executor: Executor,
+  offerId: string,
+  documentId: string,
+  version: number,
+): Promise<void> {
   await executor(OFFER_DOCUMENTS).insert({ offer_id: offerId, document_id: documentId, created_at: nowDb(), version });
 }
 
 /** The newest document rendered of that version of the offer. */
 export async function versionDocumentId(executor: Executor, offerId: string, version: number): Promise<string | null> {
-  const row = await selectRow<{ document_id: string }>(executor(OFFER_DOCUMENTS).where({ offer_id: offerId, version }).orderBy('created_at', 'desc').first('document_id'));
+  const row = await selectRow<{ document_id: string }>(
+    executor(OFFER_DOCUMENTS).where({ offer_id: offerId, version }).orderBy('created_at', 'desc').first('document_id'),
+  );
   return row?.document_id ?? null;
 }
 
 export async function offerLines(executor: Executor, offerIds: string[]): Promise<Map<string, OfferLine[]>> {
   const byOffer = new Map<string, OfferLine[]>();
   if (offerIds.length === 0) return byOffer;
-  const rows = await selectRows<OfferLineDbRow>(executor(OFFER_LINES).whereIn('offer_id', offerIds).orderBy('position').orderBy('id'));
+  const rows = await selectRows<OfferLineDbRow>(
+    executor(OFFER_LINES).whereIn('offer_id', offerIds).orderBy('position').orderBy('id'),
+  );
   for (const row of rows) {
     const list = byOffer.get(row.offer_id) ?? [];
     list.push(toLine(row));
@@ -419,7 +532,13 @@ export async function writeTotals(trx: Executor, offerId: string, extra: Record<
   const totals = totalsOf(lines.filter(isOrdered));
   await trx(OFFERS)
     .where({ id: offerId })
-    .update({ net_total: totals.netTotal, tax_total: totals.taxTotal, total: totals.total, updated_at: nowDb(), ...extra });
+    .update({
+      net_total: totals.netTotal,
+      tax_total: totals.taxTotal,
+      total: totals.total,
+      updated_at: nowDb(),
+      ...extra,
+    });
 }
 
 /** The customers were deleted by the host (contract event): their offers (lines and document links by foreign key) go with them. */

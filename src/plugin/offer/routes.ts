@@ -31,8 +31,10 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer-request',
       operationId: 'requestOffer',
-      summary: 'Asks for an offer for the caller’s cart (a snapshot of its lines at today’s prices). Send an Idempotency-Key header to make retries safe.',
-      description: 'Addresses must belong to the customer (404 otherwise); without them the customer’s default addresses apply when the offer is ordered. The cart is left as it is.',
+      summary:
+        'Asks for an offer for the caller’s cart (a snapshot of its lines at today’s prices). Send an Idempotency-Key header to make retries safe.',
+      description:
+        'Addresses must belong to the customer (404 otherwise); without them the customer’s default addresses apply when the offer is ordered. The cart is left as it is.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -45,7 +47,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer-item-request',
       operationId: 'requestOfferForItems',
-      summary: 'Asks for an offer for chosen products and quantities (each with an optional comment). Send an Idempotency-Key header to make retries safe.',
+      summary:
+        'Asks for an offer for chosen products and quantities (each with an optional comment). Send an Idempotency-Key header to make retries safe.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -58,20 +61,26 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'GET',
       path: '/b2b/offer-reference-product/{productId}',
       operationId: 'readOfferReferenceProduct',
-      summary: 'The customer’s latest order containing the product (with that line) and its latest sent offer containing it: the reference for pricing.',
+      summary:
+        'The customer’s latest order containing the product (with that line) and its latest sent offer containing it: the reference for pricing.',
       description: 'A sales representative may name another assigned customer with `customerId`.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
       permission: 'offer.read',
-      schemas: { params: pathParams('productId'), query: referenceProductQuery, responses: { 200: referenceProductResponse } },
+      schemas: {
+        params: pathParams('productId'),
+        query: referenceProductQuery,
+        responses: { 200: referenceProductResponse },
+      },
       handler: ({ ctx, params, query }) => service.referenceProduct(ctx, params.productId, query.customerId),
     }),
     defineStoreRoute({
       method: 'POST',
       path: '/offer/{id}/request-validity-extension',
       operationId: 'requestOfferValidityExtension',
-      summary: 'The customer asks the sales representative for more time on an open or expired offer (mail to the representative).',
+      summary:
+        'The customer asks the sales representative for more time on an open or expired offer (mail to the representative).',
       tags: [TAG],
       auth: 'login',
       actors: ['customer', 'employee'],
@@ -99,7 +108,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer/list',
       operationId: 'listOffers',
-      summary: 'The customer’s offers (a sales representative: those of every assigned customer), newest first, by criteria.',
+      summary:
+        'The customer’s offers (a sales representative: those of every assigned customer), newest first, by criteria.',
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',
@@ -116,12 +126,18 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       tags: [TAG],
       auth: 'login',
       permission: 'offer.read',
-      schemas: { params: pathParams('id'), responses: { 200: { contentType: 'application/pdf', description: 'The offer as PDF' } } },
+      schemas: {
+        params: pathParams('id'),
+        responses: { 200: { contentType: 'application/pdf', description: 'The offer as PDF' } },
+      },
       async handler({ ctx, params }) {
         const document = await service.document(ctx, params.id);
         return reply(200, document.content, {
           contentType: document.mimeType,
-          headers: { 'Content-Disposition': `attachment; filename="${document.fileName}"`, 'Cache-Control': 'private, no-store' },
+          headers: {
+            'Content-Disposition': `attachment; filename="${document.fileName}"`,
+            'Cache-Control': 'private, no-store',
+          },
         });
       },
     }),
@@ -129,7 +145,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer-mail/{id}',
       operationId: 'sendOfferMail',
-      summary: 'Sales representatives: renders the offer as PDF and mails it (attached) to the requester; the offer opens for the customer’s decision.',
+      summary:
+        'Sales representatives: renders the offer as PDF and mails it (attached) to the requester; the offer opens for the customer’s decision.',
       description: 'Without a validity set, the offer is valid for the `offerDefaultValidityDays` setting from now.',
       tags: [TAG],
       auth: 'login',
@@ -156,7 +173,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'PUT',
       path: '/offer/{id}',
       operationId: 'updateOffer',
-      summary: 'The customer accepts or declines (`action`); a sales representative prices lines, sets validity and comments.',
+      summary:
+        'The customer accepts or declines (`action`); a sales representative prices lines, sets validity and comments.',
       description:
         'Customer side: `{"action": "accept" | "decline", "comment"?, "version"?}`. Accepting names the version (a stale one: 409 SUITE__OFFER_VERSION_STALE) and places the order at the offered prices (also needs `orders.create`); repeating a decision that was made answers the offer again. Sales side: any of `subject`, `commission`, `salesComment`, `validUntil`, `lineItems` (`id` with `unitPrice`, `quantity`, `comment`, `discount`, `optional`, `label`), `removeLineItemIds`, `discount` (whole offer); the offer goes back to draft until it is mailed again.',
       tags: [TAG],
@@ -167,11 +185,25 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         const salesFields = SALES_UPDATE_FIELDS.filter((field) => body[field] !== undefined);
         if (body.action !== undefined) {
           if (salesFields.length)
-            throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'Send either an action or the sales side’s changes, not both.', { pointer: `/${salesFields[0]}` });
-          return body.action === 'accept' ? service.accept(ctx, params.id, body.comment ?? null, body.version) : service.decline(ctx, params.id, body.comment ?? null);
+            throw Errors.badRequest(
+              'SUITE__OFFER_MIXED_UPDATE',
+              'Send either an action or the sales side’s changes, not both.',
+              { pointer: `/${salesFields[0]}` },
+            );
+          return body.action === 'accept'
+            ? service.accept(ctx, params.id, body.comment ?? null, body.version)
+            : service.decline(ctx, params.id, body.comment ?? null);
         }
-        if (body.version !== undefined) throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'A version goes with accepting.', { pointer: '/version' });
-        if (body.comment !== undefined) throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'A comment goes with an action; the sales side uses salesComment.', { pointer: '/comment' });
+        if (body.version !== undefined)
+          throw Errors.badRequest('SUITE__OFFER_MIXED_UPDATE', 'A version goes with accepting.', {
+            pointer: '/version',
+          });
+        if (body.comment !== undefined)
+          throw Errors.badRequest(
+            'SUITE__OFFER_MIXED_UPDATE',
+            'A comment goes with an action; the sales side uses salesComment.',
+            { pointer: '/comment' },
+          );
         return service.salesUpdate(ctx, params.id, body);
       },
     }),
@@ -194,7 +226,8 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       method: 'POST',
       path: '/offer-add-products/{offerId}',
       operationId: 'addOfferProducts',
-      summary: 'Sales representatives: adds products to an offer (`object`: productId, quantity, optional price and comment); without a price the customer’s price applies.',
+      summary:
+        'Sales representatives: adds products to an offer (`object`: productId, quantity, optional price and comment); without a price the customer’s price applies.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],

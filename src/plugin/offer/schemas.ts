@@ -30,7 +30,12 @@ export const offerItemRequestBody = objectSchema(
       minItems: 1,
       maxItems: MAX_OFFER_LINES,
       items: objectSchema(
-        { id: { type: 'string', minLength: 1, maxLength: 64 }, productId: idSchema, quantity, comment: nullable(comment) },
+        {
+          id: { type: 'string', minLength: 1, maxLength: 64 },
+          productId: idSchema,
+          quantity,
+          comment: nullable(comment),
+        },
         ['productId', 'quantity'],
       ),
     },
@@ -44,14 +49,25 @@ export const addProductsBody = objectSchema(
       type: 'array',
       minItems: 1,
       maxItems: 100,
-      items: objectSchema({ productId: idSchema, quantity, price: moneySchema, comment: nullable(comment) }, ['productId', 'quantity']),
+      items: objectSchema({ productId: idSchema, quantity, price: moneySchema, comment: nullable(comment) }, [
+        'productId',
+        'quantity',
+      ]),
     },
   },
   ['object'],
 );
 
 export const OFFER_ACTIONS = ['accept', 'decline'] as const;
-export const SALES_UPDATE_FIELDS = ['subject', 'commission', 'salesComment', 'validUntil', 'lineItems', 'removeLineItemIds', 'discount'] as const;
+export const SALES_UPDATE_FIELDS = [
+  'subject',
+  'commission',
+  'salesComment',
+  'validUntil',
+  'lineItems',
+  'removeLineItemIds',
+  'discount',
+] as const;
 /** A discount in percent (two decimals at most: checked when converted to basis points). */
 export const percentSchema = { type: 'number', minimum: 0, maximum: 100 } as const;
 
@@ -63,8 +79,17 @@ export const offerUpdateBody = objectSchema(
   {
     action: { enum: [...OFFER_ACTIONS] },
     comment: nullable(comment),
-    version: { type: 'integer', minimum: 1, maximum: 1000000, description: 'With accept: the version the customer accepts; another than the current one is a 409 SUITE__OFFER_VERSION_STALE.' },
-    discount: { ...percentSchema, description: 'Sales side: a discount in percent on the whole offer, on top of each line’s own.' },
+    version: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000000,
+      description:
+        'With accept: the version the customer accepts; another than the current one is a 409 SUITE__OFFER_VERSION_STALE.',
+    },
+    discount: {
+      ...percentSchema,
+      description: 'Sales side: a discount in percent on the whole offer, on top of each line’s own.',
+    },
     subject: { type: 'string', maxLength: 255 },
     commission: { type: 'string', maxLength: 255 },
     salesComment: nullable(comment),
@@ -74,7 +99,15 @@ export const offerUpdateBody = objectSchema(
       minItems: 1,
       maxItems: MAX_OFFER_LINES,
       items: objectSchema(
-        { id: idSchema, unitPrice: moneySchema, quantity, comment: nullable(comment), discount: percentSchema, optional: { type: 'boolean' }, label: { type: 'string', minLength: 1, maxLength: 255 } },
+        {
+          id: idSchema,
+          unitPrice: moneySchema,
+          quantity,
+          comment: nullable(comment),
+          discount: percentSchema,
+          optional: { type: 'boolean' },
+          label: { type: 'string', minLength: 1, maxLength: 255 },
+        },
         ['id'],
         { minProperties: 2 },
       ),
@@ -102,7 +135,17 @@ export const stateSchema = objectSchema(
     allowsExtensionRequest: { type: 'boolean' },
     isFinal: { type: 'boolean' },
   },
-  ['id', 'technicalName', 'name', 'position', 'allowsSalesEdit', 'allowsAccept', 'allowsDecline', 'allowsExtensionRequest', 'isFinal'],
+  [
+    'id',
+    'technicalName',
+    'name',
+    'position',
+    'allowsSalesEdit',
+    'allowsAccept',
+    'allowsDecline',
+    'allowsExtensionRequest',
+    'isFinal',
+  ],
 );
 
 /** The shared line item view without the payload, plus the list price and the sales comment. */
@@ -139,12 +182,22 @@ export const offerSchema = objectSchema(
     taxTotal: { type: 'number' },
     total: { type: 'number' },
     validUntil: nullableTime,
-    requestedBy: objectSchema({ type: text, id: nullable(text), name: text, email: nullable(text) }, ['type', 'id', 'name', 'email']),
+    requestedBy: objectSchema({ type: text, id: nullable(text), name: text, email: nullable(text) }, [
+      'type',
+      'id',
+      'name',
+      'email',
+    ]),
     salesRepresentativeId: nullable(text),
     lineItems: { type: 'array', items: lineItemSchema },
     documents: {
       type: 'array',
-      items: objectSchema({ id: text, fileName: text, documentNumber: text, createdAt: dateTimeSchema }, ['id', 'fileName', 'documentNumber', 'createdAt']),
+      items: objectSchema({ id: text, fileName: text, documentNumber: text, createdAt: dateTimeSchema }, [
+        'id',
+        'fileName',
+        'documentNumber',
+        'createdAt',
+      ]),
     },
     orderId: nullable(text),
     orderNumber: nullable(text),
@@ -161,24 +214,60 @@ export const offerSchema = objectSchema(
     unreadMessageCount: { type: 'integer' },
   },
   [
-    'version', 'discount', 'unreadMessageCount',
-    'id', 'offerNumber', 'customerId', 'status', 'state', 'subject', 'commission', 'customerComment', 'salesComment', 'billigAddressId',
-    'deliverAddressId', 'currencyIso', 'netTotal', 'taxTotal', 'total', 'validUntil', 'requestedBy', 'salesRepresentativeId', 'lineItems',
-    'documents', 'orderId', 'orderNumber', 'sentAt', 'acceptedAt', 'declinedAt', 'declineComment', 'extensionRequestedAt', 'extensionComment',
-    'createdAt', 'updatedAt',
+    'version',
+    'discount',
+    'unreadMessageCount',
+    'id',
+    'offerNumber',
+    'customerId',
+    'status',
+    'state',
+    'subject',
+    'commission',
+    'customerComment',
+    'salesComment',
+    'billigAddressId',
+    'deliverAddressId',
+    'currencyIso',
+    'netTotal',
+    'taxTotal',
+    'total',
+    'validUntil',
+    'requestedBy',
+    'salesRepresentativeId',
+    'lineItems',
+    'documents',
+    'orderId',
+    'orderNumber',
+    'sentAt',
+    'acceptedAt',
+    'declinedAt',
+    'declineComment',
+    'extensionRequestedAt',
+    'extensionComment',
+    'createdAt',
+    'updatedAt',
   ],
 );
 
 export const offerListResponse = storeListResponse(offerSchema);
 export const stateListResponse = storeListResponse(stateSchema);
 
-export const sendMailResponse = objectSchema({ success: { type: 'boolean', const: true }, documentId: text, recipient: text }, ['success', 'documentId', 'recipient']);
+export const sendMailResponse = objectSchema(
+  { success: { type: 'boolean', const: true }, documentId: text, recipient: text },
+  ['success', 'documentId', 'recipient'],
+);
 
 export const referenceProductResponse = objectSchema(
   {
     productId: text,
     order: nullable(looseObject),
-    orderLineItem: nullable(objectSchema({ id: text, quantity: { type: 'integer' }, unitPrice: { type: 'number' }, totalPrice: { type: 'number' } }, ['id', 'quantity', 'unitPrice', 'totalPrice'])),
+    orderLineItem: nullable(
+      objectSchema(
+        { id: text, quantity: { type: 'integer' }, unitPrice: { type: 'number' }, totalPrice: { type: 'number' } },
+        ['id', 'quantity', 'unitPrice', 'totalPrice'],
+      ),
+    ),
     offer: nullable(offerSchema),
   },
   ['productId', 'order', 'orderLineItem', 'offer'],
@@ -197,7 +286,11 @@ export const offerCriteria: CriteriaSpec = {
     validUntil: { column: 'o.valid_until', type: 'date' },
     createdAt: { column: 'o.created_at', type: 'date' },
     updatedAt: { column: 'o.updated_at', type: 'date' },
-    productId: { column: 'ol.product_id', type: 'id', via: { table: 'b2b_offer_line_items as ol', foreignKey: 'ol.offer_id', localKey: 'o.id' } },
+    productId: {
+      column: 'ol.product_id',
+      type: 'id',
+      via: { table: 'b2b_offer_line_items as ol', foreignKey: 'ol.offer_id', localKey: 'o.id' },
+    },
   },
   termColumns: ['o.offer_number', 'o.subject', 'o.commission'],
   defaultSort: [

@@ -23,7 +23,8 @@ export const OFFER_TRANSITIONS = defineTransitions<OfferStatus>(
   (from, to) => {
     switch (to) {
       case 'accepted':
-        if (from === 'expired') return Errors.badRequest('SUITE__OFFER_EXPIRED', 'The offer has expired; ask for a validity extension.');
+        if (from === 'expired')
+          return Errors.badRequest('SUITE__OFFER_EXPIRED', 'The offer has expired; ask for a validity extension.');
         return Errors.badRequest('SUITE__OFFER_NOT_ACCEPTABLE', `The offer is ${from}; it cannot be accepted.`);
       case 'declined':
         return Errors.badRequest('SUITE__OFFER_NOT_DECLINABLE', `The offer is ${from}; it cannot be declined.`);
@@ -38,7 +39,10 @@ export const EXTENSION_REQUESTABLE: readonly OfferStatus[] = ['open', 'expired']
 
 export function assertExtensionRequestable(status: OfferStatus): void {
   if (!EXTENSION_REQUESTABLE.includes(status))
-    throw Errors.badRequest('SUITE__OFFER_EXTENSION_NOT_POSSIBLE', `The offer is ${status}; its validity cannot be extended.`);
+    throw Errors.badRequest(
+      'SUITE__OFFER_EXTENSION_NOT_POSSIBLE',
+      `The offer is ${status}; its validity cannot be extended.`,
+    );
 }
 
 /** The flags of a `b2b_offer_states` record, derived from the table (what the published list must say). */

@@ -109,7 +109,9 @@ export async function versionForChange(executor: Executor, offer: OfferRow): Pro
 }
 
 export async function offerVersions(executor: Executor, offerId: string): Promise<OfferVersion[]> {
-  return (await selectRows<VersionDbRow>(executor(OFFER_VERSIONS).where({ offer_id: offerId }).orderBy('version'))).map(toVersion);
+  return (await selectRows<VersionDbRow>(executor(OFFER_VERSIONS).where({ offer_id: offerId }).orderBy('version'))).map(
+    toVersion,
+  );
 }
 
 export async function offerVersion(executor: Executor, offerId: string, version: number): Promise<OfferVersion | null> {
@@ -148,7 +150,11 @@ function lineFields(line: OfferLine, precision: number): Record<string, unknown>
 }
 
 /** What changed from one version to another: the offer's terms and totals, then position by position (by line id). */
-export function diffVersions(from: VersionSnapshot, to: VersionSnapshot, precision: number): { offer: FieldChange[]; lineItems: LineChange[] } {
+export function diffVersions(
+  from: VersionSnapshot,
+  to: VersionSnapshot,
+  precision: number,
+): { offer: FieldChange[]; lineItems: LineChange[] } {
   const money = (minor: number) => fromMinor(minor, precision);
   const terms = (s: VersionSnapshot): Record<string, unknown> => ({
     subject: s.subject,
@@ -169,13 +175,32 @@ export function diffVersions(from: VersionSnapshot, to: VersionSnapshot, precisi
   const lineItems: LineChange[] = [];
   for (const line of to.lines) {
     const old = before.get(line.id);
-    if (!old) lineItems.push({ lineItemId: line.id, change: 'added', label: line.label, kind: line.kind, fields: changed({}, lineFields(line, precision)) });
+    if (!old)
+      lineItems.push({
+        lineItemId: line.id,
+        change: 'added',
+        label: line.label,
+        kind: line.kind,
+        fields: changed({}, lineFields(line, precision)),
+      });
     else {
       const fields = changed(lineFields(old, precision), lineFields(line, precision));
-      if (fields.length) lineItems.push({ lineItemId: line.id, change: 'changed', label: line.label, kind: line.kind, fields });
+      if (fields.length)
+        lineItems.push({ lineItemId: line.id, change: 'changed', label: line.label, kind: line.kind, fields });
     }
   }
   for (const line of from.lines)
-    if (!after.has(line.id)) lineItems.push({ lineItemId: line.id, change: 'removed', label: line.label, kind: line.kind, fields: Object.entries(lineFields(line, precision)).map(([field, value]) => ({ field, before: value, after: null })) });
+    if (!after.has(line.id))
+      lineItems.push({
+        lineItemId: line.id,
+        change: 'removed',
+        label: line.label,
+        kind: line.kind,
+        fields: Object.entries(lineFields(line, precision)).map(([field, value]) => ({
+          field,
+          before: value,
+          after: null,
+        })),
+      });
   return { offer: changed(terms(from), terms(to)), lineItems };
 }

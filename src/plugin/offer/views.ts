@@ -5,7 +5,14 @@ import { lineItemView, type LineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { percentOf } from './pricing.js';
-import { allStates, effectiveStatus, offerLines, OFFER_DOCUMENTS, type OfferRow, type OfferState } from './repository.js';
+import {
+  allStates,
+  effectiveStatus,
+  offerLines,
+  OFFER_DOCUMENTS,
+  type OfferRow,
+  type OfferState,
+} from './repository.js';
 
 export interface OfferDocumentSummary {
   id: string;
@@ -15,18 +22,38 @@ export interface OfferDocumentSummary {
 }
 
 /** The documents of many offers, newest first; file name and number come from the host's documents. */
-export async function offerDocuments(host: HostRuntime, executor: Executor, offerIds: string[]): Promise<Map<string, OfferDocumentSummary[]>> {
+export async function offerDocuments(
+  host: HostRuntime,
+  executor: Executor,
+  offerIds: string[],
+): Promise<Map<string, OfferDocumentSummary[]>> {
   const byOffer = new Map<string, OfferDocumentSummary[]>();
   if (offerIds.length === 0) return byOffer;
   const rows = await selectRows<{ offer_id: string; document_id: string; created_at: string }>(
-    executor(OFFER_DOCUMENTS).whereIn('offer_id', offerIds).orderBy('created_at', 'desc').orderBy('document_id', 'desc').select('offer_id', 'document_id', 'created_at'),
+    executor(OFFER_DOCUMENTS)
+      .whereIn('offer_id', offerIds)
+      .orderBy('created_at', 'desc')
+      .orderBy('document_id', 'desc')
+      .select('offer_id', 'document_id', 'created_at'),
   );
-  const documents = new Map((await host.documents.getMeta(executor, rows.map((row) => row.document_id))).map((d) => [d.id, d]));
+  const documents = new Map(
+    (
+      await host.documents.getMeta(
+        executor,
+        rows.map((row) => row.document_id),
+      )
+    ).map((d) => [d.id, d]),
+  );
   for (const row of rows) {
     const document = documents.get(row.document_id);
     if (!document) continue;
     const list = byOffer.get(row.offer_id) ?? [];
-    list.push({ id: document.id, fileName: document.fileName, documentNumber: document.documentNumber, createdAt: fromDbTime(row.created_at)! });
+    list.push({
+      id: document.id,
+      fileName: document.fileName,
+      documentNumber: document.documentNumber,
+      createdAt: fromDbTime(row.created_at)!,
+    });
     byOffer.set(row.offer_id, list);
   }
   return byOffer;
@@ -81,9 +108,19 @@ export interface OfferView {
 }
 
 /** Offers in the API's shape, in the order of `rows`; amounts in currency units with the channel's precision. */
-export async function offerViews(host: HostRuntime, executor: Executor, rows: OfferRow[], precision: number, reader?: Actor): Promise<OfferView[]> {
+export async function offerViews(
+  host: HostRuntime,
+  executor: Executor,
+  rows: OfferRow[],
+  precision: number,
+  reader?: Actor,
+): Promise<OfferView[]> {
   const ids = rows.map((row) => row.id);
-  const [lines, documents, states] = await Promise.all([offerLines(executor, ids), offerDocuments(host, executor, ids), allStates(executor)]);
+  const [lines, documents, states] = await Promise.all([
+    offerLines(executor, ids),
+    offerDocuments(host, executor, ids),
+    allStates(executor),
+  ]);
   const unread = reader ? await unreadCounts(executor, ids, reader) : new Map<string, number>();
   const money = (minor: number | string) => fromMinor(minor, precision);
   const now = nowDb();
@@ -106,7 +143,12 @@ export async function offerViews(host: HostRuntime, executor: Executor, rows: Of
       taxTotal: money(row.tax_total),
       total: money(row.total),
       validUntil: fromDbTime(row.valid_until),
-      requestedBy: { type: row.requested_by_type, id: row.requested_by_id ?? null, name: row.requested_by_name, email: row.requested_by_email ?? null },
+      requestedBy: {
+        type: row.requested_by_type,
+        id: row.requested_by_id ?? null,
+        name: row.requested_by_name,
+        email: row.requested_by_email ?? null,
+      },
       salesRepresentativeId: row.sales_representative_id ?? null,
       lineItems: (lines.get(row.id) ?? []).map((line) => {
         const { payload: _payload, ...view } = lineItemView(line, precision);
@@ -138,4 +180,3 @@ export async function offerViews(host: HostRuntime, executor: Executor, rows: Of
     };
   });
 }
-

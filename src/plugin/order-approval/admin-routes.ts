@@ -53,7 +53,8 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'GET',
       path: '/suite-company/{customerId}/order-approval-settings',
       operationId: 'readCompanyApprovalSettings',
-      summary: "A customer's approval settings: who approves (only the company's administrators, or n of the named approvers).",
+      summary:
+        "A customer's approval settings: who approves (only the company's administrators, or n of the named approvers).",
       tags: TAGS,
       auth: 'admin',
       permission: null,
@@ -61,13 +62,23 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
         params: pathParams('customerId'),
         responses: {
           200: objectSchema(
-            { data: objectSchema({ mode: { enum: [...APPROVAL_MODES] }, approverEmployeeIds: { type: 'array', items: { type: 'string' } }, nValue: { type: 'integer' } }, ['mode', 'approverEmployeeIds', 'nValue']) },
+            {
+              data: objectSchema(
+                {
+                  mode: { enum: [...APPROVAL_MODES] },
+                  approverEmployeeIds: { type: 'array', items: { type: 'string' } },
+                  nValue: { type: 'integer' },
+                },
+                ['mode', 'approverEmployeeIds', 'nValue'],
+              ),
+            },
             ['data'],
           ),
         },
       },
       async handler({ params }) {
-        if (!(await host.customers.get(host.db, params.customerId))) throw Errors.notFound('customer', params.customerId);
+        if (!(await host.customers.get(host.db, params.customerId)))
+          throw Errors.notFound('customer', params.customerId);
         return { data: await loadSettings(host.db, params.customerId) };
       },
     }),
@@ -75,12 +86,18 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'GET',
       path: '/suite-order-approval',
       operationId: 'listOrderApprovalsAdmin',
-      summary: 'Order approvals of all customers, oldest first (JSON:API, paged; filter by status, customer, and created before a time).',
+      summary:
+        'Order approvals of all customers, oldest first (JSON:API, paged; filter by status, customer, and created before a time).',
       tags: TAGS,
       auth: 'admin',
       permission: null,
       schemas: {
-        query: objectSchema({ ...jsonApiPageQuery, status: { enum: [...STATUSES] }, customerId: idParam, createdBefore: time }),
+        query: objectSchema({
+          ...jsonApiPageQuery,
+          status: { enum: [...STATUSES] },
+          customerId: idParam,
+          createdBefore: time,
+        }),
         responses: { 200: jsonApiListSchema(approvalResource) },
       },
       async handler({ query }) {
@@ -92,15 +109,31 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
         const rows = await selectRows<ApprovalListRow>(
           base
             .clone()
-            .select('id', 'approval_number', 'customer_id', 'requester_name', 'status', 'total', 'currency_iso', 'created_at')
+            .select(
+              'id',
+              'approval_number',
+              'customer_id',
+              'requester_name',
+              'status',
+              'total',
+              'currency_iso',
+              'created_at',
+            )
             .orderBy([{ column: 'created_at' }, { column: 'id' }])
             .limit(query.limit)
             .offset((query.page - 1) * query.limit),
         );
-        const customers = new Map((await host.customers.getMany(host.db, [...new Set(rows.map((row) => row.customer_id))])).map((customer) => [customer.id, customer]));
+        const customers = new Map(
+          (await host.customers.getMany(host.db, [...new Set(rows.map((row) => row.customer_id))])).map((customer) => [
+            customer.id,
+            customer,
+          ]),
+        );
         const precisionOf = async (customerId: string) => {
           const customer = customers.get(customerId);
-          return customer ? ((await host.customers.salesChannel(host.db, customer.salesChannelId))?.currencyPrecision ?? 2) : 2;
+          return customer
+            ? ((await host.customers.salesChannel(host.db, customer.salesChannelId))?.currencyPrecision ?? 2)
+            : 2;
         };
         const data = [];
         for (const row of rows)
@@ -117,7 +150,13 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
               createdAt: fromDbTime(row.created_at)!,
             },
           });
-        return jsonApiList(data, { path: '/suite-order-approval', page: query.page, limit: query.limit, total: readInt(count?.n), filters: { status: query.status, customerId: query.customerId, createdBefore: query.createdBefore } });
+        return jsonApiList(data, {
+          path: '/suite-order-approval',
+          page: query.page,
+          limit: query.limit,
+          total: readInt(count?.n),
+          filters: { status: query.status, customerId: query.customerId, createdBefore: query.createdBefore },
+        });
       },
     }),
   ];

@@ -17,7 +17,8 @@ export interface ApproverEntry {
 }
 
 export const keyOf = (type: string, id: string | null) => `${type}:${id ?? ''}`;
-export const requesterKey = (approval: Pick<ApprovalRow, 'requesterType' | 'requesterId'>) => keyOf(approval.requesterType, approval.requesterId);
+export const requesterKey = (approval: Pick<ApprovalRow, 'requesterType' | 'requesterId'>) =>
+  keyOf(approval.requesterType, approval.requesterId);
 
 export function isRequester(ctx: StoreContext, approval: ApprovalRow): boolean {
   return keyOf(ctx.actor.type, ctx.actor.id) === requesterKey(approval);
@@ -42,10 +43,18 @@ export function canView(ctx: StoreContext, approval: ApprovalRow): boolean {
  * `only-admins`: the customer login and employees with the admin permission. `n-of`: the listed
  * employees who hold the approve permission. Never the requester.
  */
-export function isApprover(ctx: StoreContext, approval: Pick<ApprovalRow, 'mode' | 'approverEmployeeIds' | 'requesterType' | 'requesterId'>): boolean {
+export function isApprover(
+  ctx: StoreContext,
+  approval: Pick<ApprovalRow, 'mode' | 'approverEmployeeIds' | 'requesterType' | 'requesterId'>,
+): boolean {
   if (keyOf(ctx.actor.type, ctx.actor.id) === requesterKey(approval)) return false;
   if (approval.mode === 'n-of')
-    return ctx.actor.type === 'employee' && !!ctx.employee && approval.approverEmployeeIds.includes(ctx.employee.id) && ctx.can(APPROVE_PERMISSION);
+    return (
+      ctx.actor.type === 'employee' &&
+      !!ctx.employee &&
+      approval.approverEmployeeIds.includes(ctx.employee.id) &&
+      ctx.can(APPROVE_PERMISSION)
+    );
   return isCompanyAdmin(ctx);
 }
 
@@ -55,27 +64,58 @@ export async function approverEntries(
   approval: Pick<ApprovalRow, 'customerId' | 'mode' | 'approverEmployeeIds'>,
 ): Promise<ApproverEntry[]> {
   if (approval.mode === 'n-of') {
-    const byId = new Map((await findEmployees(executor, approval.customerId, approval.approverEmployeeIds)).map((e) => [e.id, e]));
+    const byId = new Map(
+      (await findEmployees(executor, approval.customerId, approval.approverEmployeeIds)).map((e) => [e.id, e]),
+    );
     return approval.approverEmployeeIds
       .map((id) => byId.get(id))
       .filter((e) => e !== undefined)
-      .map((e) => ({ key: keyOf('employee', e.id), type: 'employee' as const, id: e.id, name: e.name, email: e.email, eligible: e.active && holds(e, APPROVE_PERMISSION) }));
+      .map((e) => ({
+        key: keyOf('employee', e.id),
+        type: 'employee' as const,
+        id: e.id,
+        name: e.name,
+        email: e.email,
+        eligible: e.active && holds(e, APPROVE_PERMISSION),
+      }));
   }
   const entries: ApproverEntry[] = [];
   const customer = await host.customers.get(executor, approval.customerId);
   if (customer)
-    entries.push({ key: keyOf('customer', customer.id), type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`.trim(), email: customer.email, eligible: customer.active });
+    entries.push({
+      key: keyOf('customer', customer.id),
+      type: 'customer',
+      id: customer.id,
+      name: `${customer.firstName} ${customer.lastName}`.trim(),
+      email: customer.email,
+      eligible: customer.active,
+    });
   for (const e of await listEmployees(executor, approval.customerId))
-    if (isAdmin(e)) entries.push({ key: keyOf('employee', e.id), type: 'employee', id: e.id, name: e.name, email: e.email, eligible: e.active });
+    if (isAdmin(e))
+      entries.push({
+        key: keyOf('employee', e.id),
+        type: 'employee',
+        id: e.id,
+        name: e.name,
+        email: e.email,
+        eligible: e.active,
+      });
   return entries;
 }
 
 /** Distinct approvals that count: in `n-of` only those of the listed employees. */
-export function approvalCount(approval: Pick<ApprovalRow, 'mode' | 'approverEmployeeIds'>, decisions: DecisionRow[]): number {
+export function approvalCount(
+  approval: Pick<ApprovalRow, 'mode' | 'approverEmployeeIds'>,
+  decisions: DecisionRow[],
+): number {
   const counted = new Set<string>();
   for (const d of decisions) {
     if (d.decision !== 'approved') continue;
-    if (approval.mode === 'n-of' && !(d.approverType === 'employee' && approval.approverEmployeeIds.includes(d.approverId))) continue;
+    if (
+      approval.mode === 'n-of' &&
+      !(d.approverType === 'employee' && approval.approverEmployeeIds.includes(d.approverId))
+    )
+      continue;
     counted.add(d.approverKey);
   }
   return counted.size;

@@ -18,11 +18,19 @@ export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promi
   const currencyIso = (await host.customers.salesChannel(host.db, demo.salesChannelId))?.currencyIso ?? 'EUR';
   await inTransaction(host.db, async (trx) => {
     if (await trx(SETTINGS).where({ customer_id: demo.customerId }).first('customer_id')) return;
-    const purchaser = await selectRow<{ id: string }>(trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id'));
+    const purchaser = await selectRow<{ id: string }>(
+      trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id'),
+    );
     const approver = await selectRow<{ id: string }>(trx(EMPLOYEES).where({ email: DEMO_APPROVER.email }).first('id'));
     if (!purchaser || !approver) return;
     const now = nowDb();
-    await trx(SETTINGS).insert({ customer_id: demo.customerId, mode: 'n-of', approver_employee_ids: writeJson([approver.id]), n_value: 1, updated_at: now });
+    await trx(SETTINGS).insert({
+      customer_id: demo.customerId,
+      mode: 'n-of',
+      approver_employee_ids: writeJson([approver.id]),
+      n_value: 1,
+      updated_at: now,
+    });
     const budgetId = newId();
     await trx(BUDGETS).insert({
       id: budgetId,
@@ -41,5 +49,7 @@ export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promi
     });
     await trx(BUDGET_EMPLOYEES).insert({ budget_id: budgetId, employee_id: purchaser.id });
   });
-  return [`Approval: the approver approves the purchaser's orders (n-of, 1); monthly budget 5,000.00 ${currencyIso} for the purchaser`];
+  return [
+    `Approval: the approver approves the purchaser's orders (n-of, 1); monthly budget 5,000.00 ${currencyIso} for the purchaser`,
+  ];
 }

@@ -23,11 +23,22 @@ export type ApprovalMailData = {
     reasons: string[];
     url: string;
   };
-  lineItems: Array<{ label: string; productNumber: string | null; quantity: number; unitPrice: string; totalPrice: string }>;
+  lineItems: Array<{
+    label: string;
+    productNumber: string | null;
+    quantity: number;
+    unitPrice: string;
+    totalPrice: string;
+  }>;
 };
 
 /** What every approval mail can print: number, requester, totals, lines and a link to it. */
-export function approvalMailData(host: HostRuntime, salesChannel: SalesChannel, approval: ApprovalRow, lines: ApprovalLine[]): ApprovalMailData {
+export function approvalMailData(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  approval: ApprovalRow,
+  lines: ApprovalLine[],
+): ApprovalMailData {
   const precision = salesChannel.currencyPrecision;
   const money = (minor: number) => `${fromMinor(minor, precision).toFixed(precision)} ${approval.currencyIso}`;
   return {
@@ -41,17 +52,37 @@ export function approvalMailData(host: HostRuntime, salesChannel: SalesChannel, 
       reasons: approval.reasons,
       url: host.storefront.url(salesChannel, `/account/order-approval/${approval.id}`),
     },
-    lineItems: lines.map((l) => ({ label: l.label, productNumber: l.productNumber, quantity: l.quantity, unitPrice: money(l.unitNet), totalPrice: money(l.totalNet) })),
+    lineItems: lines.map((l) => ({
+      label: l.label,
+      productNumber: l.productNumber,
+      quantity: l.quantity,
+      unitPrice: money(l.unitNet),
+      totalPrice: money(l.totalNet),
+    })),
   };
 }
 
 export async function enqueueApprovalMail(
   host: HostRuntime,
   executor: Executor,
-  input: { template: string; to: string | null; cc?: string[]; salesChannel: SalesChannel; dedupeKey?: string; data: ApprovalMailData & Record<string, unknown> },
+  input: {
+    template: string;
+    to: string | null;
+    cc?: string[];
+    salesChannel: SalesChannel;
+    dedupeKey?: string;
+    data: ApprovalMailData & Record<string, unknown>;
+  },
 ): Promise<boolean> {
   if (!input.to) return false;
   const cc = [...new Set((input.cc ?? []).filter((address) => address && address !== input.to))];
-  await host.mail.enqueue(executor, { template: input.template, to: input.to, cc, salesChannelId: input.salesChannel.id, dedupeKey: input.dedupeKey, data: input.data });
+  await host.mail.enqueue(executor, {
+    template: input.template,
+    to: input.to,
+    cc,
+    salesChannelId: input.salesChannel.id,
+    dedupeKey: input.dedupeKey,
+    data: input.data,
+  });
   return true;
 }

@@ -1,8 +1,28 @@
 import type { PriceLine } from '../../host/contract.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { bumpCounter, forUpdate, isDuplicateKeyError, marks, readBool, readInt, readJson, recoverable, selectRaw, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import {
+  bumpCounter,
+  forUpdate,
+  isDuplicateKeyError,
+  marks,
+  readBool,
+  readInt,
+  readJson,
+  recoverable,
+  selectRaw,
+  selectRow,
+  selectRows,
+  writeJson,
+  type Executor,
+} from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { LINE_INSERT_CHUNK, lineItemFromRow, lineItemRow, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
+import {
+  LINE_INSERT_CHUNK,
+  lineItemFromRow,
+  lineItemRow,
+  type LineItem,
+  type LineItemDbRow,
+} from '../../lib/line-items.js';
 import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { CHANGEABLE_STATUSES } from './states.js';
 import type { ApprovalSummaryCache } from './summary-cache.js';
@@ -143,7 +163,10 @@ const SUMMARY_COLUMNS = [
 ] as const;
 
 /** A row of the approval list: the summary columns, the approval's line count and (plain company list) the customer's approval count. */
-export type ApprovalListRow = Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number]> & { line_item_count: unknown; approvals_total?: unknown };
+export type ApprovalListRow = Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number]> & {
+  line_item_count: unknown;
+  approvals_total?: unknown;
+};
 
 /** A row of the approvals table as the drivers return it (counts and sums possibly strings, JSON columns strings). */
 export interface ApprovalDbRow {
@@ -229,7 +252,12 @@ export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
 }
 
 /** An approval of the customer; another customer's id reads as absent. */
-export async function getApproval(executor: Executor, customerId: string, id: string, lock = false): Promise<ApprovalRow | null> {
+export async function getApproval(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  lock = false,
+): Promise<ApprovalRow | null> {
   const query = executor(APPROVALS).where({ id, customer_id: customerId }).first();
   const row = await selectRow<ApprovalDbRow>(lock ? forUpdate(query, executor) : query);
   return row ? toApprovalRow(row) : null;
@@ -239,7 +267,9 @@ export async function getApproval(executor: Executor, customerId: string, id: st
 export type ApprovalLine = LineItem;
 
 export async function approvalLines(executor: Executor, approvalId: string): Promise<ApprovalLine[]> {
-  const rows = await selectRows<LineItemDbRow>(executor(LINE_ITEMS).where({ approval_id: approvalId }).orderBy('position').orderBy('id'));
+  const rows = await selectRows<LineItemDbRow>(
+    executor(LINE_ITEMS).where({ approval_id: approvalId }).orderBy('position').orderBy('id'),
+  );
   return rows.map(lineItemFromRow);
 }
 
@@ -247,14 +277,26 @@ export async function approvalLines(executor: Executor, approvalId: string): Pro
 export { totalsOf } from '../../lib/line-items.js';
 
 export async function loadSettings(executor: Executor, customerId: string): Promise<ApprovalSettings> {
-  const row = await selectRow<{ mode: ApprovalMode; approver_employee_ids: unknown; n_value: unknown }>(executor(SETTINGS).where({ customer_id: customerId }).first());
+  const row = await selectRow<{ mode: ApprovalMode; approver_employee_ids: unknown; n_value: unknown }>(
+    executor(SETTINGS).where({ customer_id: customerId }).first(),
+  );
   if (!row) return { ...DEFAULT_SETTINGS, approverEmployeeIds: [] };
-  return { mode: row.mode, approverEmployeeIds: readJson<string[]>(row.approver_employee_ids, []), nValue: readInt(row.n_value) };
+  return {
+    mode: row.mode,
+    approverEmployeeIds: readJson<string[]>(row.approver_employee_ids, []),
+    nValue: readInt(row.n_value),
+  };
 }
 
 export async function saveSettings(executor: Executor, customerId: string, settings: ApprovalSettings): Promise<void> {
   await executor(SETTINGS)
-    .insert({ customer_id: customerId, mode: settings.mode, approver_employee_ids: writeJson(settings.approverEmployeeIds), n_value: settings.nValue, updated_at: nowDb() })
+    .insert({
+      customer_id: customerId,
+      mode: settings.mode,
+      approver_employee_ids: writeJson(settings.approverEmployeeIds),
+      n_value: settings.nValue,
+      updated_at: nowDb(),
+    })
     .onConflict('customer_id')
     .merge();
 }
@@ -345,19 +387,36 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
 
 /** The customer's maintained approval count (0 for a customer without approvals). */
 export async function approvalCount(executor: Executor, customerId: string): Promise<number> {
-  const row = await selectRow<{ approvals: unknown }>(executor(COUNTS).where({ customer_id: customerId }).first('approvals'));
+  const row = await selectRow<{ approvals: unknown }>(
+    executor(COUNTS).where({ customer_id: customerId }).first('approvals'),
+  );
   return row ? readInt(row.approvals) : 0;
 }
 
 export async function insertApprovalLines(executor: Executor, approvalId: string, lines: PriceLine[]): Promise<void> {
-  const rows = lines.map((line, position) => ({ id: newId(), approval_id: approvalId, ...lineItemRow(line, position) }));
-  for (let i = 0; i < rows.length; i += LINE_INSERT_CHUNK) await executor(LINE_ITEMS).insert(rows.slice(i, i + LINE_INSERT_CHUNK));
+  const rows = lines.map((line, position) => ({
+    id: newId(),
+    approval_id: approvalId,
+    ...lineItemRow(line, position),
+  }));
+  for (let i = 0; i < rows.length; i += LINE_INSERT_CHUNK)
+    await executor(LINE_ITEMS).insert(rows.slice(i, i + LINE_INSERT_CHUNK));
 }
 
-export async function updateApprovalLine(executor: Executor, approvalId: string, lineId: string, line: { quantity?: number; unitNet: number; totalNet: number; taxRateBp: number }): Promise<void> {
+export async function updateApprovalLine(
+  executor: Executor,
+  approvalId: string,
+  lineId: string,
+  line: { quantity?: number; unitNet: number; totalNet: number; taxRateBp: number },
+): Promise<void> {
   await executor(LINE_ITEMS)
     .where({ id: lineId, approval_id: approvalId })
-    .update({ ...(line.quantity !== undefined ? { quantity: line.quantity } : {}), unit_net: line.unitNet, total_net: line.totalNet, tax_rate_bp: line.taxRateBp });
+    .update({
+      ...(line.quantity !== undefined ? { quantity: line.quantity } : {}),
+      unit_net: line.unitNet,
+      total_net: line.totalNet,
+      tax_rate_bp: line.taxRateBp,
+    });
 }
 
 export async function deleteApprovalLine(executor: Executor, approvalId: string, lineId: string): Promise<void> {
@@ -370,25 +429,48 @@ export interface Reservation {
   exceeds: boolean;
 }
 
-export async function insertReservations(executor: Executor, approvalId: string, reservations: Reservation[]): Promise<void> {
-  for (const r of reservations) await executor(APPROVAL_BUDGETS).insert({ approval_id: approvalId, budget_id: r.budgetId, amount: r.amount, exceeds: r.exceeds });
+export async function insertReservations(
+  executor: Executor,
+  approvalId: string,
+  reservations: Reservation[],
+): Promise<void> {
+  for (const r of reservations)
+    await executor(APPROVAL_BUDGETS).insert({
+      approval_id: approvalId,
+      budget_id: r.budgetId,
+      amount: r.amount,
+      exceeds: r.exceeds,
+    });
 }
 
 export async function reservedBudgetIds(executor: Executor, approvalId: string): Promise<string[]> {
   return selectRows<string>(executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).pluck('budget_id'));
 }
 
-export async function updateReservation(executor: Executor, approvalId: string, reservation: Reservation): Promise<void> {
-  await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId, budget_id: reservation.budgetId }).update({ amount: reservation.amount, exceeds: reservation.exceeds });
+export async function updateReservation(
+  executor: Executor,
+  approvalId: string,
+  reservation: Reservation,
+): Promise<void> {
+  await executor(APPROVAL_BUDGETS)
+    .where({ approval_id: approvalId, budget_id: reservation.budgetId })
+    .update({ amount: reservation.amount, exceeds: reservation.exceeds });
 }
 
 /** Budgets with no relevant line left (or gone inactive) hold nothing. */
 export async function releaseReservations(executor: Executor, approvalId: string, budgetIds: string[]): Promise<void> {
-  if (budgetIds.length) await executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).whereIn('budget_id', budgetIds).update({ amount: 0, exceeds: false });
+  if (budgetIds.length)
+    await executor(APPROVAL_BUDGETS)
+      .where({ approval_id: approvalId })
+      .whereIn('budget_id', budgetIds)
+      .update({ amount: 0, exceeds: false });
 }
 
 /** The approval's reservations with their budget's name, by name. */
-export async function reservationsOf(executor: Executor, approvalId: string): Promise<Array<{ budgetId: string; name: string; amount: number; exceeds: boolean }>> {
+export async function reservationsOf(
+  executor: Executor,
+  approvalId: string,
+): Promise<Array<{ budgetId: string; name: string; amount: number; exceeds: boolean }>> {
   const rows = await selectRows<{ id: string; name: string; amount: unknown; exceeds: unknown }>(
     executor(APPROVAL_BUDGETS)
       .join('suite_budgets as b', 'b.id', `${APPROVAL_BUDGETS}.budget_id`)
@@ -414,7 +496,16 @@ export async function exceededBudgetApproverIds(executor: Executor, approvalId: 
 /** One decision per approver and round (a second one is a duplicate key). */
 export async function insertDecision(
   executor: Executor,
-  decision: { approvalId: string; round: number; level: number; approverKey: string; approver: { type: string; id: string | null; name: string }; decision: 'approved' | 'declined'; comment: string | null; ccEmployeeIds: string[] },
+  decision: {
+    approvalId: string;
+    round: number;
+    level: number;
+    approverKey: string;
+    approver: { type: string; id: string | null; name: string };
+    decision: 'approved' | 'declined';
+    comment: string | null;
+    ccEmployeeIds: string[];
+  },
 ): Promise<void> {
   await executor(DECISIONS).insert({
     id: newId(),
@@ -435,25 +526,43 @@ export async function insertDecision(
 /** pending → declined; the cart is free for a new approval. */
 export async function markDeclined(executor: Executor, approvalId: string): Promise<number> {
   const now = nowDb();
-  return executor(APPROVALS).where({ id: approvalId, status: 'pending' }).update({ status: 'declined', open_cart_token: null, decided_at: now, updated_at: now });
+  return executor(APPROVALS)
+    .where({ id: approvalId, status: 'pending' })
+    .update({ status: 'declined', open_cart_token: null, decided_at: now, updated_at: now });
 }
 
 /** pending → approved, only in the round the decisions were counted for. */
 export async function markApproved(executor: Executor, approvalId: string, round: number): Promise<number> {
   const now = nowDb();
-  return executor(APPROVALS).where({ id: approvalId, status: 'pending', decision_round: round }).update({ status: 'approved', decided_at: now, updated_at: now });
+  return executor(APPROVALS)
+    .where({ id: approvalId, status: 'pending', decision_round: round })
+    .update({ status: 'approved', decided_at: now, updated_at: now });
 }
 
 /** approved (and not blocked) → ordering: the claim that lets one execution place the order. */
 export async function claimForOrdering(executor: Executor, customerId: string, approvalId: string): Promise<number> {
-  return executor(APPROVALS).where({ id: approvalId, customer_id: customerId, status: 'approved', is_blocked: false }).update({ status: 'ordering', updated_at: nowDb() });
+  return executor(APPROVALS)
+    .where({ id: approvalId, customer_id: customerId, status: 'approved', is_blocked: false })
+    .update({ status: 'ordering', updated_at: nowDb() });
 }
 
 /** ordering → ordered, with the placed order and the answer a repeated execute returns. */
-export async function markOrdered(executor: Executor, approvalId: string, order: { id: string; orderNumber: string }, result: ExecutionResult): Promise<number> {
+export async function markOrdered(
+  executor: Executor,
+  approvalId: string,
+  order: { id: string; orderNumber: string },
+  result: ExecutionResult,
+): Promise<number> {
   return executor(APPROVALS)
     .where({ id: approvalId, status: 'ordering' })
-    .update({ status: 'ordered', order_id: order.id, order_number: order.orderNumber, execution_result: writeJson(result), open_cart_token: null, updated_at: nowDb() });
+    .update({
+      status: 'ordered',
+      order_id: order.id,
+      order_number: order.orderNumber,
+      execution_result: writeJson(result),
+      open_cart_token: null,
+      updated_at: nowDb(),
+    });
 }
 
 /**
@@ -463,7 +572,12 @@ export async function markOrdered(executor: Executor, approvalId: string, order:
 export async function updateOpenTotals(
   executor: Executor,
   approvalId: string,
-  change: { totals: { netTotal: number; taxTotal: number; total: number }; round: number; reopen: boolean; block?: { reasons: string[]; refreshedAt: string } },
+  change: {
+    totals: { netTotal: number; taxTotal: number; total: number };
+    round: number;
+    reopen: boolean;
+    block?: { reasons: string[]; refreshedAt: string };
+  },
 ): Promise<void> {
   await executor(APPROVALS)
     .where({ id: approvalId })
@@ -472,14 +586,24 @@ export async function updateOpenTotals(
       net_total: change.totals.netTotal,
       tax_total: change.totals.taxTotal,
       total: change.totals.total,
-      ...(change.block ? { is_blocked: change.block.reasons.length > 0, block_reasons: writeJson(change.block.reasons), last_refreshed_at: change.block.refreshedAt } : {}),
+      ...(change.block
+        ? {
+            is_blocked: change.block.reasons.length > 0,
+            block_reasons: writeJson(change.block.reasons),
+            last_refreshed_at: change.block.refreshedAt,
+          }
+        : {}),
       decision_round: change.round,
       ...(change.reopen ? { status: 'pending', decided_at: null } : {}),
       updated_at: change.block?.refreshedAt ?? nowDb(),
     });
 }
 
-export async function updateOpenDetails(executor: Executor, approvalId: string, details: { customerComment?: string | null; billingAddressId?: string | null; shippingAddressId?: string | null }): Promise<void> {
+export async function updateOpenDetails(
+  executor: Executor,
+  approvalId: string,
+  details: { customerComment?: string | null; billingAddressId?: string | null; shippingAddressId?: string | null },
+): Promise<void> {
   const columns: Record<string, unknown> = {};
   if (details.customerComment !== undefined) columns.customer_comment = details.customerComment;
   if (details.billingAddressId !== undefined) columns.billing_address_id = details.billingAddressId;
@@ -491,36 +615,65 @@ export async function updateOpenDetails(executor: Executor, approvalId: string, 
 }
 
 export async function pendingApprovalIds(executor: Executor, customerId: string): Promise<string[]> {
-  return selectRows<string>(executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).orderBy('id').pluck('id'));
+  return selectRows<string>(
+    executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).orderBy('id').pluck('id'),
+  );
 }
 
 /** The customer's current approver settings onto a still pending approval. */
-export async function applySettingsToPending(executor: Executor, approvalId: string, settings: ApprovalSettings): Promise<number> {
+export async function applySettingsToPending(
+  executor: Executor,
+  approvalId: string,
+  settings: ApprovalSettings,
+): Promise<number> {
   return executor(APPROVALS)
     .where({ id: approvalId, status: 'pending' })
-    .update({ mode: settings.mode, n_value: settings.nValue, approver_employee_ids: writeJson(settings.approverEmployeeIds), updated_at: nowDb() });
+    .update({
+      mode: settings.mode,
+      n_value: settings.nValue,
+      approver_employee_ids: writeJson(settings.approverEmployeeIds),
+      updated_at: nowDb(),
+    });
 }
 
 /** Pending, unblocked approvals created before `cutoff`, oldest first. */
-export async function overdueApprovals(executor: Executor, cutoff: string, limit: number): Promise<Array<{ id: string; customerId: string }>> {
+export async function overdueApprovals(
+  executor: Executor,
+  cutoff: string,
+  limit: number,
+): Promise<Array<{ id: string; customerId: string }>> {
   const rows = await selectRows<{ id: string; customer_id: string }>(
-    executor(APPROVALS).where({ status: 'pending', is_blocked: false }).where('created_at', '<=', cutoff).orderBy('created_at').limit(limit).select('id', 'customer_id'),
+    executor(APPROVALS)
+      .where({ status: 'pending', is_blocked: false })
+      .where('created_at', '<=', cutoff)
+      .orderBy('created_at')
+      .limit(limit)
+      .select('id', 'customer_id'),
   );
   return rows.map((r) => ({ id: r.id, customerId: r.customer_id }));
 }
 
 /** Claims the reminder to one approver: true at most once per approver per interval. */
-export async function claimReminder(executor: Executor, approvalId: string, approverKey: string, intervalSeconds: number): Promise<boolean> {
+export async function claimReminder(
+  executor: Executor,
+  approvalId: string,
+  approverKey: string,
+  intervalSeconds: number,
+): Promise<boolean> {
   const now = new Date();
   const updated = await executor(REMINDERS)
     .where({ approval_id: approvalId, approver_key: approverKey })
     .where('last_sent_at', '<=', toDbTime(addSeconds(now, -intervalSeconds)))
     .update({ last_sent_at: toDbTime(now) });
   if (updated === 1) return true;
-  const exists = await selectRow<{ approval_id: string }>(executor(REMINDERS).where({ approval_id: approvalId, approver_key: approverKey }).first('approval_id'));
+  const exists = await selectRow<{ approval_id: string }>(
+    executor(REMINDERS).where({ approval_id: approvalId, approver_key: approverKey }).first('approval_id'),
+  );
   if (exists) return false;
   try {
-    await recoverable(executor, (inner) => inner(REMINDERS).insert({ approval_id: approvalId, approver_key: approverKey, last_sent_at: toDbTime(now) }));
+    await recoverable(executor, (inner) =>
+      inner(REMINDERS).insert({ approval_id: approvalId, approver_key: approverKey, last_sent_at: toDbTime(now) }),
+    );
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -529,7 +682,9 @@ export async function claimReminder(executor: Executor, approvalId: string, appr
 }
 
 export async function countPendingApprovals(executor: Executor, customerId: string): Promise<number> {
-  const [row] = await selectRows<{ count: unknown }>(executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).count({ count: '*' }));
+  const [row] = await selectRows<{ count: unknown }>(
+    executor(APPROVALS).where({ customer_id: customerId, status: 'pending' }).count({ count: '*' }),
+  );
   return readInt(row?.count);
 }
 
@@ -554,14 +709,19 @@ export async function searchApprovals(
   kept?: ApprovalSummaryCache,
 ): Promise<{ total: number; rows: ApprovalListEntry[] }> {
   const base = executor(APPROVALS).where(`${APPROVALS}.customer_id`, customerId);
-  if (visibleTo !== 'all' && 'requester' in visibleTo) base.where(`${APPROVALS}.requester_type`, visibleTo.requester.type).where(`${APPROVALS}.requester_id`, visibleTo.requester.id);
+  if (visibleTo !== 'all' && 'requester' in visibleTo)
+    base
+      .where(`${APPROVALS}.requester_type`, visibleTo.requester.type)
+      .where(`${APPROVALS}.requester_id`, visibleTo.requester.id);
   else if (visibleTo !== 'all') {
     const { employeeId } = visibleTo;
     base.where((q) => {
       q.where((own) => {
         own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId);
       }).orWhere((listed) => {
-        listed.where(`${APPROVALS}.mode`, 'n-of').where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`);
+        listed
+          .where(`${APPROVALS}.mode`, 'n-of')
+          .where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`);
       });
     });
   }
@@ -584,11 +744,21 @@ export async function searchApprovals(
     base,
     criteria,
     spec,
-    (qb) => qb.select(...SUMMARY_COLUMNS.map((column) => `${APPROVALS}.${column}`), executor(LINE_ITEMS).count('*').whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`]).as('line_item_count')),
+    (qb) =>
+      qb.select(
+        ...SUMMARY_COLUMNS.map((column) => `${APPROVALS}.${column}`),
+        executor(LINE_ITEMS)
+          .count('*')
+          .whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`])
+          .as('line_item_count'),
+      ),
     options,
   );
   if (stamps) return { total: page.total, rows: await summariesOfStamps(executor, customerId, stamps, kept) };
-  return { total: page.total, rows: page.rows.map((r) => ({ approval: toApprovalSummary(r), lineItemCount: readInt(r.line_item_count) })) };
+  return {
+    total: page.total,
+    rows: page.rows.map((r) => ({ approval: toApprovalSummary(r), lineItemCount: readInt(r.line_item_count) })),
+  };
 }
 
 /** A row of the plain company page: an approval's id, version and line count, and the customer's approval count. */
@@ -610,9 +780,18 @@ const COMPANY_APPROVAL_STAMPS =
  * one's id, version and line count and, on every row, the customer's maintained approval count; one
  * statement, in the order of `suite_order_approvals_list_idx`. The limit is a literal, as in `searchByCriteria`.
  */
-async function companyApprovalStamps(executor: Executor, customerId: string, limit: number, offset: number): Promise<CompanyPageStamp[]> {
+async function companyApprovalStamps(
+  executor: Executor,
+  customerId: string,
+  limit: number,
+  offset: number,
+): Promise<CompanyPageStamp[]> {
   if (!Number.isInteger(limit)) throw new Error(`companyApprovalStamps: the limit ${limit} is not an integer`);
-  return selectRaw<CompanyPageStamp>(executor, `${COMPANY_APPROVAL_STAMPS} limit ${limit} offset ?`, [customerId, customerId, offset]);
+  return selectRaw<CompanyPageStamp>(executor, `${COMPANY_APPROVAL_STAMPS} limit ${limit} offset ?`, [
+    customerId,
+    customerId,
+    offset,
+  ]);
 }
 
 const SELECT_SUMMARIES = `select ${SUMMARY_COLUMNS.join(', ')}, version from ${APPROVALS} where customer_id = ? and id in `;
@@ -621,7 +800,12 @@ const SELECT_SUMMARIES = `select ${SUMMARY_COLUMNS.join(', ')}, version from ${A
  * The entries of a page of stamps, in its order: kept summaries at their version, the others read
  * (each kept under the version read with its row). Inside a transaction nothing kept is used.
  */
-async function summariesOfStamps(executor: Executor, customerId: string, stamps: CompanyPageStamp[], kept: ApprovalSummaryCache | undefined): Promise<ApprovalListEntry[]> {
+async function summariesOfStamps(
+  executor: Executor,
+  customerId: string,
+  stamps: CompanyPageStamp[],
+  kept: ApprovalSummaryCache | undefined,
+): Promise<ApprovalListEntry[]> {
   const cache = executor.isTransaction ? undefined : kept;
   const byId = new Map<string, ApprovalSummary>();
   const missing: string[] = [];
@@ -631,12 +815,18 @@ async function summariesOfStamps(executor: Executor, customerId: string, stamps:
     else missing.push(stamp.id);
   }
   if (missing.length > 0)
-    for (const row of await selectRaw<ApprovalListRow & { version: number | string }>(executor, `${SELECT_SUMMARIES}(${marks(missing.length)})`, [customerId, ...missing])) {
+    for (const row of await selectRaw<ApprovalListRow & { version: number | string }>(
+      executor,
+      `${SELECT_SUMMARIES}(${marks(missing.length)})`,
+      [customerId, ...missing],
+    )) {
       const summary = toApprovalSummary(row);
       byId.set(row.id, cache ? cache.keep(row.id, String(row.version), summary) : summary);
     }
   // An approval deleted between the two statements is left out.
-  return stamps.filter((stamp) => byId.has(stamp.id)).map((stamp) => ({ approval: byId.get(stamp.id)!, lineItemCount: readInt(stamp.line_item_count) }));
+  return stamps
+    .filter((stamp) => byId.has(stamp.id))
+    .map((stamp) => ({ approval: byId.get(stamp.id)!, lineItemCount: readInt(stamp.line_item_count) }));
 }
 
 export interface ActivityView {
@@ -662,7 +852,9 @@ interface ActivityDbRow {
 }
 
 export async function activitiesOf(executor: Executor, approvalId: string): Promise<ActivityView[]> {
-  const rows = await selectRows<ActivityDbRow>(executor(ACTIVITIES).where({ approval_id: approvalId }).orderBy('created_at').orderBy('id'));
+  const rows = await selectRows<ActivityDbRow>(
+    executor(ACTIVITIES).where({ approval_id: approvalId }).orderBy('created_at').orderBy('id'),
+  );
   return rows.map((r) => ({
     id: r.id,
     action: r.action,
@@ -700,7 +892,12 @@ interface DecisionDbRow {
 }
 
 /** The decisions of a round, of one level of it when `level` is given. */
-export async function decisionsOf(executor: Executor, approvalId: string, round: number, level?: number): Promise<DecisionRow[]> {
+export async function decisionsOf(
+  executor: Executor,
+  approvalId: string,
+  round: number,
+  level?: number,
+): Promise<DecisionRow[]> {
   const query = executor(DECISIONS).where({ approval_id: approvalId, round });
   if (level !== undefined) query.where({ level });
   const rows = await selectRows<DecisionDbRow>(query.orderBy('created_at').orderBy('id'));

@@ -90,7 +90,12 @@ export function approvalView(approval: ApprovalSummary, precision: number) {
     isBlocked: approval.isBlocked,
     blockReasons: approval.blockReasons,
     reasons: approval.reasons,
-    requester: { type: approval.requesterType, id: approval.requesterId, name: approval.requesterName, email: approval.requesterEmail },
+    requester: {
+      type: approval.requesterType,
+      id: approval.requesterId,
+      name: approval.requesterName,
+      email: approval.requesterEmail,
+    },
     customerComment: approval.customerComment,
     mode: approval.mode,
     nValue: approval.nValue,
@@ -119,7 +124,10 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
   const listSummaries = new ApprovalSummaryCache();
   const listViews = new DerivedViews<ApprovalSummary, ReturnType<typeof approvalView> & { lineItemCount: number }>();
 
-  const validateSettings = async (ctx: StoreContext, body: Pick<ApprovalSettings, 'mode'> & Partial<ApprovalSettings>): Promise<ApprovalSettings> => {
+  const validateSettings = async (
+    ctx: StoreContext,
+    body: Pick<ApprovalSettings, 'mode'> & Partial<ApprovalSettings>,
+  ): Promise<ApprovalSettings> => {
     const customer = declaredCustomer(ctx);
     const mode = body.mode;
     const approverEmployeeIds = body.approverEmployeeIds ?? [];
@@ -127,14 +135,28 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
     const employees = await findEmployees(db, customer.id, approverEmployeeIds);
     for (const [index, id] of approverEmployeeIds.entries()) {
       const employee = employees.find((e) => e.id === id);
-      if (!employee) throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'An approver does not belong to this customer.', { pointer: `/approverEmployeeIds/${index}` });
+      if (!employee)
+        throw Errors.badRequest('SUITE__UNKNOWN_EMPLOYEE', 'An approver does not belong to this customer.', {
+          pointer: `/approverEmployeeIds/${index}`,
+        });
       if (!holds(employee, APPROVE_PERMISSION))
-        throw Errors.badRequest('SUITE__APPROVER_NOT_PERMITTED', `${employee.name}'s role does not hold the permission "${APPROVE_PERMISSION}".`, { pointer: `/approverEmployeeIds/${index}` });
+        throw Errors.badRequest(
+          'SUITE__APPROVER_NOT_PERMITTED',
+          `${employee.name}'s role does not hold the permission "${APPROVE_PERMISSION}".`,
+          { pointer: `/approverEmployeeIds/${index}` },
+        );
     }
     if (mode === 'n-of') {
-      if (approverEmployeeIds.length === 0) throw Errors.badRequest('SUITE__INVALID_APPROVAL_SETTINGS', 'Mode n-of needs at least one approver.', { pointer: '/approverEmployeeIds' });
+      if (approverEmployeeIds.length === 0)
+        throw Errors.badRequest('SUITE__INVALID_APPROVAL_SETTINGS', 'Mode n-of needs at least one approver.', {
+          pointer: '/approverEmployeeIds',
+        });
       if (nValue > approverEmployeeIds.length)
-        throw Errors.badRequest('SUITE__INVALID_APPROVAL_SETTINGS', `nValue (${nValue}) cannot exceed the number of approvers (${approverEmployeeIds.length}).`, { pointer: '/nValue' });
+        throw Errors.badRequest(
+          'SUITE__INVALID_APPROVAL_SETTINGS',
+          `nValue (${nValue}) cannot exceed the number of approvers (${approverEmployeeIds.length}).`,
+          { pointer: '/nValue' },
+        );
     }
     return { mode, approverEmployeeIds, nValue: mode === 'n-of' ? nValue : 1 };
   };
@@ -159,19 +181,23 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       method: 'POST',
       path: '/b2b/order-approval/settings/update-pending',
       operationId: 'applySettingsToPendingOrderApprovals',
-      summary: 'Applies the current approval settings to every pending approval (approving those that now have enough approvals).',
+      summary:
+        'Applies the current approval settings to every pending approval (approving those that now have enough approvals).',
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
       permission: 'order-approval.manage-settings',
-      schemas: { body: emptyBody, responses: { 200: objectSchema({ updatedCount: { type: 'integer', minimum: 0 } }, ['updatedCount']) } },
+      schemas: {
+        body: emptyBody,
+        responses: { 200: objectSchema({ updatedCount: { type: 'integer', minimum: 0 } }, ['updatedCount']) },
+      },
       handler: async ({ ctx }) => ({ updatedCount: await service.updatePending(ctx) }),
     }),
     defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/customer-settings',
       operationId: 'readOrderApprovalSettings',
-      summary: 'Who approves the customer\'s orders: mode, approvers and the number of approvals needed.',
+      summary: "Who approves the customer's orders: mode, approvers and the number of approvals needed.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -204,15 +230,34 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       auth: 'login',
       needsCustomer: true,
       permission: 'budget.read',
-      schemas: { params: pathParams('budgetId'), responses: { 200: objectSchema({ budgetSummary: budgetSummarySchema }, ['budgetSummary']) } },
+      schemas: {
+        params: pathParams('budgetId'),
+        responses: { 200: objectSchema({ budgetSummary: budgetSummarySchema }, ['budgetSummary']) },
+      },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
         const budget = await getBudget(db, customer.id, params.budgetId);
         if (!budget) throw Errors.notFound('Budget', params.budgetId);
-        const rows = await selectRows<{ id: string; approval_number: string; status: string; requester_name: string; created_at: string; amount: unknown; exceeds: unknown }>(
+        const rows = await selectRows<{
+          id: string;
+          approval_number: string;
+          status: string;
+          requester_name: string;
+          created_at: string;
+          amount: unknown;
+          exceeds: unknown;
+        }>(
           reservationsQuery(db, budget.id)
             .orderBy(`${APPROVALS}.created_at`)
-            .select(`${APPROVALS}.id`, `${APPROVALS}.approval_number`, `${APPROVALS}.status`, `${APPROVALS}.requester_name`, `${APPROVALS}.created_at`, `${APPROVAL_BUDGETS}.amount`, `${APPROVAL_BUDGETS}.exceeds`),
+            .select(
+              `${APPROVALS}.id`,
+              `${APPROVALS}.approval_number`,
+              `${APPROVALS}.status`,
+              `${APPROVALS}.requester_name`,
+              `${APPROVALS}.created_at`,
+              `${APPROVAL_BUDGETS}.amount`,
+              `${APPROVAL_BUDGETS}.exceeds`,
+            ),
         );
         const precision = ctx.salesChannel.currencyPrecision;
         const total = rows.reduce((sum, r) => sum + readInt(r.amount), 0);
@@ -238,7 +283,8 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       method: 'POST',
       path: '/order-approval/create',
       operationId: 'createOrderApproval',
-      summary: 'Asks for approval of a cart; the approvers get a mail. The new approval\'s address is in the Location header.',
+      summary:
+        "Asks for approval of a cart; the approvers get a mail. The new approval's address is in the Location header.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -247,14 +293,16 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       schemas: { body: createBody, responses: { 200: null } },
       async handler({ ctx, body }) {
         const id = await service.create(ctx, body);
-        return reply(200, undefined, { headers: { Location: `/store-api/b2b/order-approval/${id}`, 'suite-order-approval-id': id } });
+        return reply(200, undefined, {
+          headers: { Location: `/store-api/b2b/order-approval/${id}`, 'suite-order-approval-id': id },
+        });
       },
     }),
     defineStoreRoute({
       method: 'POST',
       path: '/order-approval/list',
       operationId: 'listOrderApprovals',
-      summary: 'Order approvals, newest first: all of the company for admins and approvers, else one\'s own requests.',
+      summary: "Order approvals, newest first: all of the company for admins and approvers, else one's own requests.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -262,12 +310,20 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       schemas: { body: approvalSearchBody, responses: { 200: approvalListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const visibleTo = seesAll(ctx) ? 'all' : ctx.employee ? { employeeId: ctx.employee.id } : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
+        const visibleTo = seesAll(ctx)
+          ? 'all'
+          : ctx.employee
+            ? { employeeId: ctx.employee.id }
+            : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
         const page = await searchApprovals(db, customer.id, visibleTo, body, APPROVAL_CRITERIA, listSummaries);
         const precision = ctx.salesChannel.currencyPrecision;
         // The count goes last on the view itself (no copy of every row's view); a kept summary's view is kept beside it.
-        const listView = (r: ApprovalListEntry) => Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount });
-        return { total: page.total, data: page.rows.map((r) => listViews.of(r.approval, `${precision}/${r.lineItemCount}`, () => listView(r))) };
+        const listView = (r: ApprovalListEntry) =>
+          Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount });
+        return {
+          total: page.total,
+          data: page.rows.map((r) => listViews.of(r.approval, `${precision}/${r.lineItemCount}`, () => listView(r))),
+        };
       },
     }),
     defineStoreRoute({
@@ -288,7 +344,12 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         return {
           ...approvalView(approval, precision),
           lineItems: lines.map((l) => lineItemView(l, precision)),
-          budgets: budgets.map((b) => ({ budgetId: b.budgetId, name: b.name, reservedAmount: fromMinor(b.amount, precision), exceedsBudget: b.exceeds })),
+          budgets: budgets.map((b) => ({
+            budgetId: b.budgetId,
+            name: b.name,
+            reservedAmount: fromMinor(b.amount, precision),
+            exceedsBudget: b.exceeds,
+          })),
         };
       },
     }),
@@ -301,30 +362,43 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       auth: 'login',
       needsCustomer: true,
       permission: null,
-      schemas: { params: approvalParams, responses: { 200: objectSchema({ activities: { type: 'array', items: activitySchema } }, ['activities']) } },
+      schemas: {
+        params: approvalParams,
+        responses: { 200: objectSchema({ activities: { type: 'array', items: activitySchema } }, ['activities']) },
+      },
       handler: async ({ ctx, params }) => ({ activities: await service.activities(ctx, params.orderApprovalId) }),
     }),
     defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/{orderApprovalId}/approvers',
       operationId: 'readOrderApprovalApprovers',
-      summary: 'Each approver\'s decision in the current round, and whether they can still approve.',
+      summary: "Each approver's decision in the current round, and whether they can still approve.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
       permission: null,
-      schemas: { params: approvalParams, responses: { 200: objectSchema({ approverStatus: approverStatusSchema }, ['approverStatus']) } },
+      schemas: {
+        params: approvalParams,
+        responses: { 200: objectSchema({ approverStatus: approverStatusSchema }, ['approverStatus']) },
+      },
       async handler({ ctx, params }) {
         const approval = await service.visible(ctx, params.orderApprovalId);
         const entries = await approverEntries(host, db, approval);
-        return { approverStatus: approverStatus(approval, entries, await decisionsOf(db, approval.id, approval.round, approval.level)) };
+        return {
+          approverStatus: approverStatus(
+            approval,
+            entries,
+            await decisionsOf(db, approval.id, approval.round, approval.level),
+          ),
+        };
       },
     }),
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/approve',
       operationId: 'approveOrderApproval',
-      summary: 'Approves (counts towards nValue in mode n-of); the requester and copied employees get a mail once it is approved.',
+      summary:
+        'Approves (counts towards nValue in mode n-of); the requester and copied employees get a mail once it is approved.',
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
@@ -354,26 +428,39 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/execute',
       operationId: 'executeOrderApproval',
-      summary: 'Places the order of an approved approval (once, however often it is called); refreshes first unless skipRefresh.',
+      summary:
+        'Places the order of an approved approval (once, however often it is called); refreshes first unless skipRefresh.',
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
       permission: null,
       idempotent: true,
-      schemas: { params: approvalParams, body: executeBody, responses: { 200: objectSchema({ executionResult: executionResultSchema }, ['executionResult']) } },
-      handler: async ({ ctx, params, body }) => ({ executionResult: await service.execute(ctx, params.orderApprovalId, body) }),
+      schemas: {
+        params: approvalParams,
+        body: executeBody,
+        responses: { 200: objectSchema({ executionResult: executionResultSchema }, ['executionResult']) },
+      },
+      handler: async ({ ctx, params, body }) => ({
+        executionResult: await service.execute(ctx, params.orderApprovalId, body),
+      }),
     }),
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/refresh',
       operationId: 'refreshOrderApproval',
-      summary: 'Re-prices the approval against today\'s catalog, prices and stock; a higher total needs approval again.',
+      summary: "Re-prices the approval against today's catalog, prices and stock; a higher total needs approval again.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,
       permission: null,
-      schemas: { params: approvalParams, body: refreshBody, responses: { 200: objectSchema({ refreshResult: refreshResultSchema }, ['refreshResult']) } },
-      handler: async ({ ctx, params, body }) => ({ refreshResult: await service.refresh(ctx, params.orderApprovalId, body) }),
+      schemas: {
+        params: approvalParams,
+        body: refreshBody,
+        responses: { 200: objectSchema({ refreshResult: refreshResultSchema }, ['refreshResult']) },
+      },
+      handler: async ({ ctx, params, body }) => ({
+        refreshResult: await service.refresh(ctx, params.orderApprovalId, body),
+      }),
     }),
     defineStoreRoute({
       method: 'POST',
@@ -388,7 +475,11 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       async handler({ ctx, params, body }) {
         // Decided: an update that names nothing is a mistake, not a refresh (refresh has its own route).
         if (!UPDATABLE_FIELDS.some((field) => field in body))
-          throw Errors.badRequest('SUITE__APPROVAL_UPDATE_EMPTY', `Nothing to update: send at least one of ${UPDATABLE_FIELDS.join(', ')}.`, { pointer: '' });
+          throw Errors.badRequest(
+            'SUITE__APPROVAL_UPDATE_EMPTY',
+            `Nothing to update: send at least one of ${UPDATABLE_FIELDS.join(', ')}.`,
+            { pointer: '' },
+          );
         await service.update(ctx, params.orderApprovalId, body);
         return noContent200();
       },
@@ -405,10 +496,18 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       schemas: {
         params: approvalParams,
         body: remindBody,
-        responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 }, approverId: { type: 'string' } }, ['remindersSent', 'approverId']) },
+        responses: {
+          200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 }, approverId: { type: 'string' } }, [
+            'remindersSent',
+            'approverId',
+          ]),
+        },
       },
       async handler({ ctx, params, body }) {
-        return { remindersSent: await service.remind(ctx, params.orderApprovalId, body.approverId), approverId: body.approverId };
+        return {
+          remindersSent: await service.remind(ctx, params.orderApprovalId, body.approverId),
+          approverId: body.approverId,
+        };
       },
     }),
     defineStoreRoute({
@@ -420,14 +519,18 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
       auth: 'login',
       needsCustomer: true,
       permission: null,
-      schemas: { params: approvalParams, body: emptyBody, responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 } }, ['remindersSent']) } },
+      schemas: {
+        params: approvalParams,
+        body: emptyBody,
+        responses: { 200: objectSchema({ remindersSent: { type: 'integer', minimum: 0 } }, ['remindersSent']) },
+      },
       handler: async ({ ctx, params }) => ({ remindersSent: await service.remind(ctx, params.orderApprovalId, null) }),
     }),
     defineStoreRoute({
       method: 'PATCH',
       path: '/b2b/order-approval/{orderApprovalId}/line-items/{lineItemId}',
       operationId: 'updateOrderApprovalLineItem',
-      summary: 'An approver changes a line\'s quantity; re-priced, logged, and a higher total needs approval again.',
+      summary: "An approver changes a line's quantity; re-priced, logged, and a higher total needs approval again.",
       tags: TAGS,
       auth: 'login',
       needsCustomer: true,

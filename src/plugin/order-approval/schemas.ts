@@ -38,7 +38,11 @@ export const refreshResultSchema = objectSchema(
 );
 
 export const settingsSchema = objectSchema(
-  { mode: { enum: [...APPROVAL_MODES] }, approverEmployeeIds: { type: 'array', items: text }, nValue: { type: 'integer' } },
+  {
+    mode: { enum: [...APPROVAL_MODES] },
+    approverEmployeeIds: { type: 'array', items: text },
+    nValue: { type: 'integer' },
+  },
   ['mode', 'approverEmployeeIds', 'nValue'],
 );
 
@@ -70,7 +74,13 @@ export const approverStatusSchema = objectSchema(
     approvers: {
       type: 'array',
       items: objectSchema(
-        { employeeId: text, employeeName: text, type: { enum: ['employee', 'customer'] }, status: { enum: ['pending', 'approved', 'declined'] }, canApprove: { type: 'boolean' } },
+        {
+          employeeId: text,
+          employeeName: text,
+          type: { enum: ['employee', 'customer'] },
+          status: { enum: ['pending', 'approved', 'declined'] },
+          canApprove: { type: 'boolean' },
+        },
         ['employeeId', 'employeeName', 'status', 'canApprove'],
       ),
     },
@@ -88,14 +98,21 @@ export const budgetSummarySchema = objectSchema(
     orderApprovals: {
       type: 'array',
       items: objectSchema(
-        { id: text, approvalNumber: text, status: text, reservedAmount: { type: 'number' }, exceedsBudget: { type: 'boolean' }, requesterName: text, createdAt: dateTimeSchema },
+        {
+          id: text,
+          approvalNumber: text,
+          status: text,
+          reservedAmount: { type: 'number' },
+          exceedsBudget: { type: 'boolean' },
+          requesterName: text,
+          createdAt: dateTimeSchema,
+        },
         ['id', 'status', 'reservedAmount'],
       ),
     },
   },
   ['budgetId', 'totalReserved', 'pendingApprovals', 'orderApprovals'],
 );
-
 
 const approvalProperties = {
   id: text,
@@ -126,22 +143,53 @@ const approvalProperties = {
   createdAt: dateTimeSchema,
   updatedAt: nullable(dateTimeSchema),
 };
-const approvalRequired = ['id', 'approvalNumber', 'status', 'isApproved', 'isDeclined', 'isBlocked', 'requester', 'mode', 'currency', 'totalPrice', 'netPrice', 'createdAt'];
+const approvalRequired = [
+  'id',
+  'approvalNumber',
+  'status',
+  'isApproved',
+  'isDeclined',
+  'isBlocked',
+  'requester',
+  'mode',
+  'currency',
+  'totalPrice',
+  'netPrice',
+  'createdAt',
+];
 
-export const approvalListItemSchema = objectSchema({ ...approvalProperties, lineItemCount: { type: 'integer' } }, approvalRequired);
+export const approvalListItemSchema = objectSchema(
+  { ...approvalProperties, lineItemCount: { type: 'integer' } },
+  approvalRequired,
+);
 export const approvalDetailSchema = objectSchema(
   {
     ...approvalProperties,
     lineItems: { type: 'array', items: lineItemViewSchema },
     budgets: {
       type: 'array',
-      items: objectSchema({ budgetId: text, name: text, reservedAmount: { type: 'number' }, exceedsBudget: { type: 'boolean' } }, ['budgetId', 'name', 'reservedAmount', 'exceedsBudget']),
+      items: objectSchema(
+        { budgetId: text, name: text, reservedAmount: { type: 'number' }, exceedsBudget: { type: 'boolean' } },
+        ['budgetId', 'name', 'reservedAmount', 'exceedsBudget'],
+      ),
     },
   },
   [...approvalRequired, 'lineItems', 'budgets'],
 );
-export const approvalListResponse = objectSchema({ total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: approvalListItemSchema } }, ['total', 'data']);
-export const approvalSearchBody = criteriaSchema(['id', 'approvalNumber', 'status', 'requesterId', 'requesterType', 'isBlocked', 'createdAt', 'updatedAt']);
+export const approvalListResponse = objectSchema(
+  { total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: approvalListItemSchema } },
+  ['total', 'data'],
+);
+export const approvalSearchBody = criteriaSchema([
+  'id',
+  'approvalNumber',
+  'status',
+  'requesterId',
+  'requesterType',
+  'isBlocked',
+  'createdAt',
+  'updatedAt',
+]);
 
 export const createBody = objectSchema(
   {
@@ -156,18 +204,32 @@ export const UPDATABLE_FIELDS = ['customerComment', 'billingAddressId', 'shippin
 export const updateBody = objectSchema(
   { customerComment: nullable(comment), billingAddressId: nullable(idSchema), shippingAddressId: nullable(idSchema) },
   [],
-  { description: `At least one of ${UPDATABLE_FIELDS.join(', ')}; an empty body is a 400 SUITE__APPROVAL_UPDATE_EMPTY naming them.` },
+  {
+    description: `At least one of ${UPDATABLE_FIELDS.join(', ')}; an empty body is a 400 SUITE__APPROVAL_UPDATE_EMPTY naming them.`,
+  },
 );
 const decisionLevel = {
   type: 'integer',
   minimum: 1,
   maximum: 10,
-  description: 'The level of the approval rule\'s chain this decision is for; when the approval has passed it meanwhile, 400 SUITE__ORDER_APPROVAL_LEVEL_DECIDED (without it: the current level).',
+  description:
+    "The level of the approval rule's chain this decision is for; when the approval has passed it meanwhile, 400 SUITE__ORDER_APPROVAL_LEVEL_DECIDED (without it: the current level).",
 } as const;
 export const approveBody = objectSchema({ comment: nullable(comment), ccEmployeeIds, level: decisionLevel });
-export const declineBody = objectSchema({ comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' }, ccEmployeeIds, level: decisionLevel }, ['comment']);
+export const declineBody = objectSchema(
+  { comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' }, ccEmployeeIds, level: decisionLevel },
+  ['comment'],
+);
 export const executeBody = objectSchema({ skipRefresh: { type: 'boolean', default: false } });
-export const refreshBody = objectSchema({ force: { type: 'boolean', default: false }, sendEmailOnChanges: { type: 'boolean', default: false } });
+export const refreshBody = objectSchema({
+  force: { type: 'boolean', default: false },
+  sendEmailOnChanges: { type: 'boolean', default: false },
+});
 export const remindBody = objectSchema({ approverId: idSchema }, ['approverId']);
-export const lineItemPatchBody = objectSchema({ quantity: { type: 'integer', minimum: 1, maximum: 100000 } }, ['quantity']);
-export const lineItemDeleteBody = objectSchema({ reason: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' } }, ['reason']);
+export const lineItemPatchBody = objectSchema({ quantity: { type: 'integer', minimum: 1, maximum: 100000 } }, [
+  'quantity',
+]);
+export const lineItemDeleteBody = objectSchema(
+  { reason: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' } },
+  ['reason'],
+);

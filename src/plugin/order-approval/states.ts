@@ -19,14 +19,26 @@ export const APPROVAL_TRANSITIONS = defineTransitions<ApprovalStatus>(
   (from, to) => {
     switch (to) {
       case 'approved':
-        return Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_APPROVABLE', `The order approval is ${from}; only a pending one can be approved.`);
+        return Errors.badRequest(
+          'SUITE__ORDER_APPROVAL_NOT_APPROVABLE',
+          `The order approval is ${from}; only a pending one can be approved.`,
+        );
       case 'declined':
-        return Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_DECLINABLE', `The order approval is ${from}; only a pending one can be declined.`);
+        return Errors.badRequest(
+          'SUITE__ORDER_APPROVAL_NOT_DECLINABLE',
+          `The order approval is ${from}; only a pending one can be declined.`,
+        );
       case 'ordering':
       case 'ordered':
-        return Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_EXECUTABLE', `The order approval is ${from}; only an approved one can be ordered.`);
+        return Errors.badRequest(
+          'SUITE__ORDER_APPROVAL_NOT_EXECUTABLE',
+          `The order approval is ${from}; only an approved one can be ordered.`,
+        );
       case 'pending':
-        return Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_EDITABLE', `The order approval is ${from}; it can no longer change.`);
+        return Errors.badRequest(
+          'SUITE__ORDER_APPROVAL_NOT_EDITABLE',
+          `The order approval is ${from}; it can no longer change.`,
+        );
     }
   },
 );

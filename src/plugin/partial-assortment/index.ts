@@ -12,5 +12,7 @@ export function registerPartialAssortment(host: HostRuntime): void {
   const kindOf = (entity: string) => ASSIGNMENT_KINDS.find((k) => k.entity === entity)!;
   host.events.on('product.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('product'), ids));
   host.events.on('category.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('category'), ids));
-  host.events.on('landing_page.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('landing_page'), ids));
+  host.events.on('landing_page.deleted', (trx, { ids }) =>
+    deleteAssignmentsOfEntities(trx, kindOf('landing_page'), ids),
+  );
 }

@@ -44,4 +44,6 @@ export const ASSIGNMENT_KINDS: readonly AssignmentKind[] = [
   kind('product', 'product', 'product', 'product', 'Product'),
 ];
 
-export const KIND_BY_ENTITY: ReadonlyMap<CatalogEntity, AssignmentKind> = new Map(ASSIGNMENT_KINDS.map((k) => [k.entity, k]));
+export const KIND_BY_ENTITY: ReadonlyMap<CatalogEntity, AssignmentKind> = new Map(
+  ASSIGNMENT_KINDS.map((k) => [k.entity, k]),
+);

@@ -6,7 +6,10 @@ import { assignmentBodySchema, assignmentListSchema, assignmentParamsSchema, lis
 import type { PartialAssortmentService } from './service.js';
 
 const TAGS = ['Partial assortments'];
-function kindRoutes<IdField extends string>(kind: AssignmentKind<IdField>, service: PartialAssortmentService): AdminRoute[] {
+function kindRoutes<IdField extends string>(
+  kind: AssignmentKind<IdField>,
+  service: PartialAssortmentService,
+): AdminRoute[] {
   const path = `/suite-partial-assortment-${kind.segment}-rule`;
   return [
     defineAdminRoute({

@@ -10,7 +10,9 @@ export type AssignmentInput<IdField extends string> = Record<IdField | 'ruleId',
 export const listQuerySchema = objectSchema(jsonApiPageQuery);
 
 /** The field name is the kind's, which `FromSchema` cannot read from a computed key: the admitted type is stated here. */
-export function assignmentBodySchema<IdField extends string>(kind: AssignmentKind<IdField>): TypedSchema<AssignmentInput<IdField>> {
+export function assignmentBodySchema<IdField extends string>(
+  kind: AssignmentKind<IdField>,
+): TypedSchema<AssignmentInput<IdField>> {
   return objectSchema(
     {
       [kind.idField]: { ...idSchema, description: `Id of the ${kind.label}.` },
@@ -25,19 +27,26 @@ export function assignmentBodySchema<IdField extends string>(kind: AssignmentKin
 }
 
 /** The DELETE path: `/{<idField>}/{ruleId}`. */
-export function assignmentParamsSchema<IdField extends string>(kind: AssignmentKind<IdField>): TypedSchema<AssignmentInput<IdField>> {
+export function assignmentParamsSchema<IdField extends string>(
+  kind: AssignmentKind<IdField>,
+): TypedSchema<AssignmentInput<IdField>> {
   return pathParams(kind.idField, 'ruleId') as unknown as TypedSchema<AssignmentInput<IdField>>;
 }
 
 export function assignmentSchema(kind: AssignmentKind): Record<string, unknown> {
   return objectSchema(
     {
-      id: { type: 'string', pattern: '^[0-9a-f]{64}$', description: `The ${kind.label} id and the rule id concatenated.` },
+      id: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description: `The ${kind.label} id and the rule id concatenated.`,
+      },
       type: { type: 'string', const: kind.type },
-      attributes: objectSchema(
-        { [kind.idField]: idSchema, [kind.versionField]: idSchema, ruleId: idSchema },
-        [kind.idField, kind.versionField, 'ruleId'],
-      ),
+      attributes: objectSchema({ [kind.idField]: idSchema, [kind.versionField]: idSchema, ruleId: idSchema }, [
+        kind.idField,
+        kind.versionField,
+        'ruleId',
+      ]),
     },
     ['id', 'type', 'attributes'],
   );

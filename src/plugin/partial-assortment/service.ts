@@ -2,7 +2,14 @@ import type { HostRuntime } from '../../host/contract.js';
 import { inTransaction, isForeignKeyError } from '../../lib/db.js';
 import { AppError, statusTitle, type ErrorObject } from '../../lib/errors.js';
 import type { AssignmentKind } from './kinds.js';
-import { assignmentExists, countAssignments, deleteAssignment, insertAssignmentIgnoringDuplicate, listAssignments, type AssignmentRow } from './repository.js';
+import {
+  assignmentExists,
+  countAssignments,
+  deleteAssignment,
+  insertAssignmentIgnoringDuplicate,
+  listAssignments,
+  type AssignmentRow,
+} from './repository.js';
 
 export const ENTITY_NOT_FOUND = 'SUITE__PARTIAL_ASSORTMENT_ENTITY_NOT_FOUND';
 export const RULE_NOT_FOUND = 'SUITE__PARTIAL_ASSORTMENT_RULE_NOT_FOUND';
@@ -21,7 +28,10 @@ export function createPartialAssortmentService(host: HostRuntime) {
 
   return {
     async list(kind: AssignmentKind, limit: number, page: number): Promise<{ total: number; rows: AssignmentRow[] }> {
-      const [total, rows] = await Promise.all([countAssignments(host.db, kind), listAssignments(host.db, kind, limit, (page - 1) * limit)]);
+      const [total, rows] = await Promise.all([
+        countAssignments(host.db, kind),
+        listAssignments(host.db, kind, limit, (page - 1) * limit),
+      ]);
       return { total, rows };
     },
 

@@ -1,4 +1,10 @@
-import { VISIBILITY_ID_MARKER, type HostRuntime, type StoreContext, type VisibilityConstraint, type VisibilityFilter } from '../../host/contract.js';
+import {
+  VISIBILITY_ID_MARKER,
+  type HostRuntime,
+  type StoreContext,
+  type VisibilityConstraint,
+  type VisibilityFilter,
+} from '../../host/contract.js';
 import { dialectOf, type Executor } from '../../lib/db.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { KIND_BY_ENTITY, type AssignmentKind } from './kinds.js';
@@ -40,7 +46,11 @@ function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>, max
  * A subquery constraint per rule set, compiled once and shared frozen: the same for every request
  * of that rule set (at that version), and knex's pass over its text was a few per cent of a product read.
  */
-function compiledOnce(kept: Map<string, VisibilityConstraint>, ruleSet: string, compile: () => VisibilityConstraint): VisibilityConstraint {
+function compiledOnce(
+  kept: Map<string, VisibilityConstraint>,
+  ruleSet: string,
+  compile: () => VisibilityConstraint,
+): VisibilityConstraint {
   let constraint = kept.get(ruleSet);
   if (!constraint) {
     if (kept.size >= CACHED_RULE_SETS_MAX) kept.clear();
@@ -66,13 +76,20 @@ const upTo = (ids: string[]) => (ids.length > ID_LIST_MAX ? null : ids);
  * `unlocked`, when known, replaces the second probe by a list. Compiled by the plugin's knex for
  * the dialect; VISIBILITY_ID_MARKER stands for the host's id column.
  */
-function restrictBySubqueries(executor: Executor, kind: AssignmentKind, ruleIds: string[], unlocked: string[] | null): VisibilityConstraint {
+function restrictBySubqueries(
+  executor: Executor,
+  kind: AssignmentKind,
+  ruleIds: string[],
+  unlocked: string[] | null,
+): VisibilityConstraint {
   const entityColumn = `${kind.table}.${kind.entityColumn}`;
   const id = VISIBILITY_ID_MARKER;
   const list = (values: string[]) => values.map(() => '?').join(', ');
   // SQLite stops an EXISTS at the first row; a count reads every assignment of the entity (3× slower per listing page).
   const sqlite = dialectOf(executor) === 'sqlite';
-  let sql = sqlite ? `not exists (select 1 from ?? where ?? = ${id})` : `(select count(*) from ?? where ?? = ${id}) = 0`;
+  let sql = sqlite
+    ? `not exists (select 1 from ?? where ?? = ${id})`
+    : `(select count(*) from ?? where ?? = ${id}) = 0`;
   const bindings: string[] = [kind.table, entityColumn];
   if (ruleIds.length > 0 && unlocked && unlocked.length > 0) {
     sql += ` or ${id} in (${list(unlocked)})`;
@@ -107,7 +124,8 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
     let versionPromise = versionOfRequest.get(ctx);
     if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = host.catalog.visibilityVersion(host.db, ctx)));
     const version = await versionPromise;
-    if (current?.version !== version) current = { version, restricted: new Map(), unlocked: new Map(), subqueries: new Map() };
+    if (current?.version !== version)
+      current = { version, restricted: new Map(), unlocked: new Map(), subqueries: new Map() };
     return current;
   }
 
@@ -120,10 +138,20 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
       return compiledOnce(inTransactions, ruleSet, () => restrictBySubqueries(executor, kind, ruleIds, null));
     }
     const snapshot = await snapshotFor(ctx);
-    const restricted = await memo(snapshot.restricted, kind, async () => upTo(await restrictedEntities(host.db, kind, ID_LIST_MAX)));
+    const restricted = await memo(snapshot.restricted, kind, async () =>
+      upTo(await restrictedEntities(host.db, kind, ID_LIST_MAX)),
+    );
     if (restricted?.length === 0) return { kind: 'all' };
     const { ruleIds, ruleSet } = await ruleSetOf(ctx, kind);
-    const unlocked = ruleIds.length === 0 ? [] : await memo(snapshot.unlocked, ruleSet, async () => upTo(await entitiesUnlockedBy(host.db, kind, ruleIds, ID_LIST_MAX)), CACHED_RULE_SETS_MAX);
+    const unlocked =
+      ruleIds.length === 0
+        ? []
+        : await memo(
+            snapshot.unlocked,
+            ruleSet,
+            async () => upTo(await entitiesUnlockedBy(host.db, kind, ruleIds, ID_LIST_MAX)),
+            CACHED_RULE_SETS_MAX,
+          );
     if (restricted && unlocked) {
       const open = new Set(unlocked);
       const hidden = restricted.filter((id) => !open.has(id));

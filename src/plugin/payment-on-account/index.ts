@@ -14,8 +14,15 @@ export const PAYMENT_ON_ACCOUNT_INTERCEPTOR = 'payment-on-account';
 export function registerPaymentOnAccount(host: HostRuntime): void {
   for (const route of paymentOnAccountStoreRoutes(host)) host.storeApi.route(route);
   for (const route of paymentOnAccountAdminRoutes(host)) host.adminApi.route(route);
-  host.checkout.addPaymentMethod?.({ technicalName: ON_ACCOUNT, name: 'On account', description: "Charged to the company's credit line, paid by the payment terms." });
-  host.checkout.addInterceptor({ name: PAYMENT_ON_ACCOUNT_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx) });
+  host.checkout.addPaymentMethod?.({
+    technicalName: ON_ACCOUNT,
+    name: 'On account',
+    description: "Charged to the company's credit line, paid by the payment terms.",
+  });
+  host.checkout.addInterceptor({
+    name: PAYMENT_ON_ACCOUNT_INTERCEPTOR,
+    intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx),
+  });
   host.checkout.onOrderPlaced((ctx, order, trx) => chargeOrder(order, ctx.salesChannel, trx));
   host.checkout.onOrderCancelled((order, trx) => releaseCharge(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersPaymentOnAccount(trx, ids));

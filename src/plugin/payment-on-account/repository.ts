@@ -47,15 +47,40 @@ export async function getCreditLine(executor: Executor, customerId: string, lock
 }
 
 /** Sets the limit and currency; the balance stays (a lower limit than the balance only refuses further orders). */
-export async function saveCreditLine(executor: Executor, customerId: string, limit: number, currencyIso: string): Promise<void> {
+export async function saveCreditLine(
+  executor: Executor,
+  customerId: string,
+  limit: number,
+  currencyIso: string,
+): Promise<void> {
   const now = nowDb();
-  const updated = await executor(CREDIT_LINES).where({ customer_id: customerId }).update({ credit_limit: limit, currency_iso: currencyIso, updated_at: now });
-  if (updated === 0) await executor(CREDIT_LINES).insert({ customer_id: customerId, credit_limit: limit, currency_iso: currencyIso, balance: 0, created_at: now, updated_at: now });
+  const updated = await executor(CREDIT_LINES)
+    .where({ customer_id: customerId })
+    .update({ credit_limit: limit, currency_iso: currencyIso, updated_at: now });
+  if (updated === 0)
+    await executor(CREDIT_LINES).insert({
+      customer_id: customerId,
+      credit_limit: limit,
+      currency_iso: currencyIso,
+      balance: 0,
+      created_at: now,
+      updated_at: now,
+    });
 }
 
 /** Records an order's charge and adds it to the balance; the caller holds the credit line's row lock. */
-export async function chargeCreditLine(executor: Executor, charge: { customerId: string; orderId: string; amount: number; currencyIso: string }): Promise<void> {
-  await executor(CREDIT_LINE_CHARGES).insert({ order_id: charge.orderId, customer_id: charge.customerId, amount: charge.amount, currency_iso: charge.currencyIso, charged_at: nowDb(), released_at: null });
+export async function chargeCreditLine(
+  executor: Executor,
+  charge: { customerId: string; orderId: string; amount: number; currencyIso: string },
+): Promise<void> {
+  await executor(CREDIT_LINE_CHARGES).insert({
+    order_id: charge.orderId,
+    customer_id: charge.customerId,
+    amount: charge.amount,
+    currency_iso: charge.currencyIso,
+    charged_at: nowDb(),
+    released_at: null,
+  });
   await executor(CREDIT_LINES).where({ customer_id: charge.customerId }).increment('balance', charge.amount);
 }
 
@@ -64,28 +89,49 @@ export async function chargeCreditLine(executor: Executor, charge: { customerId:
  * cancellation finds it released), then the balance goes down under the line's row lock.
  */
 export async function releaseCharge(executor: Executor, orderId: string): Promise<void> {
-  const charge = await selectRow<{ customer_id: string; amount: unknown }>(executor(CREDIT_LINE_CHARGES).where({ order_id: orderId }).whereNull('released_at').first('customer_id', 'amount'));
+  const charge = await selectRow<{ customer_id: string; amount: unknown }>(
+    executor(CREDIT_LINE_CHARGES).where({ order_id: orderId }).whereNull('released_at').first('customer_id', 'amount'),
+  );
   if (!charge) return;
   await getCreditLine(executor, charge.customer_id, true);
-  const marked = await executor(CREDIT_LINE_CHARGES).where({ order_id: orderId }).whereNull('released_at').update({ released_at: nowDb() });
+  const marked = await executor(CREDIT_LINE_CHARGES)
+    .where({ order_id: orderId })
+    .whereNull('released_at')
+    .update({ released_at: nowDb() });
   if (marked !== 1) return;
   await executor(CREDIT_LINES).where({ customer_id: charge.customer_id }).decrement('balance', readInt(charge.amount));
 }
 
 export async function getPaymentTerms(executor: Executor, customerId: string): Promise<PaymentTerms | null> {
-  const row = await selectRow<{ customer_id: string; days_net: unknown; discount_bp: unknown; discount_days: unknown }>(executor(PAYMENT_TERMS).where({ customer_id: customerId }).first('*'));
-  return row ? { customerId: row.customer_id, daysNet: readInt(row.days_net), discountBp: readInt(row.discount_bp), discountDays: readInt(row.discount_days) } : null;
+  const row = await selectRow<{ customer_id: string; days_net: unknown; discount_bp: unknown; discount_days: unknown }>(
+    executor(PAYMENT_TERMS).where({ customer_id: customerId }).first('*'),
+  );
+  return row
+    ? {
+        customerId: row.customer_id,
+        daysNet: readInt(row.days_net),
+        discountBp: readInt(row.discount_bp),
+        discountDays: readInt(row.discount_days),
+      }
+    : null;
 }
 
 export async function savePaymentTerms(executor: Executor, terms: PaymentTerms): Promise<void> {
   const now = nowDb();
-  const values = { days_net: terms.daysNet, discount_bp: terms.discountBp, discount_days: terms.discountDays, updated_at: now };
+  const values = {
+    days_net: terms.daysNet,
+    discount_bp: terms.discountBp,
+    discount_days: terms.discountDays,
+    updated_at: now,
+  };
   const updated = await executor(PAYMENT_TERMS).where({ customer_id: terms.customerId }).update(values);
-  if (updated === 0) await executor(PAYMENT_TERMS).insert({ customer_id: terms.customerId, ...values, created_at: now });
+  if (updated === 0)
+    await executor(PAYMENT_TERMS).insert({ customer_id: terms.customerId, ...values, created_at: now });
 }
 
 /** Customers deleted by the host: their credit lines, charges and terms go with them. */
 export async function deleteCustomersPaymentOnAccount(executor: Executor, customerIds: string[]): Promise<void> {
   if (customerIds.length === 0) return;
-  for (const table of [CREDIT_LINE_CHARGES, CREDIT_LINES, PAYMENT_TERMS]) await executor(table).whereIn('customer_id', customerIds).delete();
+  for (const table of [CREDIT_LINE_CHARGES, CREDIT_LINES, PAYMENT_TERMS])
+    await executor(table).whereIn('customer_id', customerIds).delete();
 }

@@ -1,8 +1,23 @@
-import { defineAdminRoute, defineStoreRoute, type AdminRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import {
+  defineAdminRoute,
+  defineStoreRoute,
+  type AdminRoute,
+  type HostRuntime,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { toMinor } from '../../lib/money.js';
 import { getCreditLine, getPaymentTerms, saveCreditLine, savePaymentTerms } from './repository.js';
-import { accountResponse, ADMIN_TAG, creditLineBody, creditLineResponse, customerParams, TAG, termsResponse, termsSchema } from './schemas.js';
+import {
+  accountResponse,
+  ADMIN_TAG,
+  creditLineBody,
+  creditLineResponse,
+  customerParams,
+  TAG,
+  termsResponse,
+  termsSchema,
+} from './schemas.js';
 import { accountView, creditLineView, termsView } from './service.js';
 
 /** The buyer's view at checkout: the credit line's room and the company's payment terms. */
@@ -12,8 +27,10 @@ export function paymentOnAccountStoreRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/payment-on-account',
       operationId: 'readPaymentOnAccount',
-      summary: "The company's credit line (limit, balance, remaining, currency) and payment terms, as checkout shows them; null when none is set.",
-      description: 'An order paid by the `on-account` method (`paymentMethod` of /checkout/order) over the remaining credit line is refused with 400 SUITE__CREDIT_LINE_EXCEEDED.',
+      summary:
+        "The company's credit line (limit, balance, remaining, currency) and payment terms, as checkout shows them; null when none is set.",
+      description:
+        'An order paid by the `on-account` method (`paymentMethod` of /checkout/order) over the remaining credit line is refused with 400 SUITE__CREDIT_LINE_EXCEEDED.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -52,11 +69,17 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'PUT',
       path: '/b2b/credit-line/{customerId}',
       operationId: 'setCreditLine',
-      summary: "Sets a company's credit limit and its currency; the balance stays. A limit below the balance refuses further orders on account.",
+      summary:
+        "Sets a company's credit limit and its currency; the balance stays. A limit below the balance refuses further orders on account.",
       tags: [ADMIN_TAG],
       auth: 'admin',
       permission: null,
-      schemas: { params: customerParams, body: creditLineBody, bodyName: 'CreditLine', responses: { 200: creditLineResponse } },
+      schemas: {
+        params: customerParams,
+        body: creditLineBody,
+        bodyName: 'CreditLine',
+        responses: { 200: creditLineResponse },
+      },
       async handler({ params, body }) {
         const precision = await customerPrecision(params.customerId);
         await saveCreditLine(host.db, params.customerId, toMinor(body.limit, precision), body.currencyIso);
@@ -83,17 +106,33 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'PUT',
       path: '/b2b/payment-terms/{customerId}',
       operationId: 'setPaymentTerms',
-      summary: "Sets a company's payment terms; every order placed afterwards carries them (order custom field `paymentTerms`, invoice text).",
-      description: 'A discount needs a number of days and the days within the net days (400 SUITE__PAYMENT_TERMS_INVALID).',
+      summary:
+        "Sets a company's payment terms; every order placed afterwards carries them (order custom field `paymentTerms`, invoice text).",
+      description:
+        'A discount needs a number of days and the days within the net days (400 SUITE__PAYMENT_TERMS_INVALID).',
       tags: [ADMIN_TAG],
       auth: 'admin',
       permission: null,
-      schemas: { params: customerParams, body: termsSchema, bodyName: 'PaymentTerms', responses: { 200: termsResponse } },
+      schemas: {
+        params: customerParams,
+        body: termsSchema,
+        bodyName: 'PaymentTerms',
+        responses: { 200: termsResponse },
+      },
       async handler({ params, body }) {
         await customerPrecision(params.customerId);
         if (body.discountPercent > 0 && (body.discountDays === 0 || body.discountDays > body.daysNet))
-          throw Errors.badRequest('SUITE__PAYMENT_TERMS_INVALID', 'A discount needs a number of days within the days net.', { pointer: '/discountDays' });
-        const terms = { customerId: params.customerId, daysNet: body.daysNet, discountBp: Math.round(body.discountPercent * 100), discountDays: body.discountDays };
+          throw Errors.badRequest(
+            'SUITE__PAYMENT_TERMS_INVALID',
+            'A discount needs a number of days within the days net.',
+            { pointer: '/discountDays' },
+          );
+        const terms = {
+          customerId: params.customerId,
+          daysNet: body.daysNet,
+          discountBp: Math.round(body.discountPercent * 100),
+          discountDays: body.discountDays,
+        };
         await savePaymentTerms(host.db, terms);
         return { data: { id: params.customerId, type: 'b2b_payment_terms', attributes: termsView(terms) } };
       },

@@ -16,13 +16,23 @@ export const termsSchema = objectSchema(
 );
 
 export const creditLineSchema = objectSchema(
-  { limit: { type: 'number' }, currencyIso: { type: 'string' }, balance: { type: 'number' }, remaining: { type: 'number' } },
+  {
+    limit: { type: 'number' },
+    currencyIso: { type: 'string' },
+    balance: { type: 'number' },
+    remaining: { type: 'number' },
+  },
   ['limit', 'currencyIso', 'balance', 'remaining'],
 );
 
 /** What checkout shows the buyer. */
 export const accountResponse = objectSchema(
-  { paymentMethod: { type: 'string' }, creditLine: nullable(creditLineSchema), paymentTerms: nullable(termsSchema), apiAlias: { const: 'b2b_payment_on_account' } },
+  {
+    paymentMethod: { type: 'string' },
+    creditLine: nullable(creditLineSchema),
+    paymentTerms: nullable(termsSchema),
+    apiAlias: { const: 'b2b_payment_on_account' },
+  },
   ['paymentMethod', 'creditLine', 'paymentTerms', 'apiAlias'],
 );
 
@@ -31,7 +41,10 @@ export const customerParams = pathParams('customerId');
 export const creditLineBody = objectSchema({ limit: moneySchema, currencyIso }, ['limit', 'currencyIso']);
 
 const resource = (type: string, attributes: Record<string, unknown>) =>
-  objectSchema({ data: objectSchema({ id: { type: 'string' }, type: { const: type }, attributes }, ['id', 'type', 'attributes']) }, ['data']);
+  objectSchema(
+    { data: objectSchema({ id: { type: 'string' }, type: { const: type }, attributes }, ['id', 'type', 'attributes']) },
+    ['data'],
+  );
 
 export const creditLineResponse = resource('b2b_credit_line', creditLineSchema);
 export const termsResponse = resource('b2b_payment_terms', termsSchema);

@@ -22,13 +22,18 @@ export function creditLineView(line: CreditLine, precision: number) {
   };
 }
 
-const addDays = (isoDate: string, days: number) => new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+const addDays = (isoDate: string, days: number) =>
+  new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
 
 /** The invoice's payment lines for the terms, with due dates counted from the order date (UTC). */
 export function termsText(terms: PaymentTerms, orderDate: string, onAccount: boolean): string[] {
-  const lines = [`Payment${onAccount ? ' on account' : ''}: ${terms.daysNet} days net, due ${addDays(orderDate, terms.daysNet)}.`];
+  const lines = [
+    `Payment${onAccount ? ' on account' : ''}: ${terms.daysNet} days net, due ${addDays(orderDate, terms.daysNet)}.`,
+  ];
   if (terms.discountBp > 0 && terms.discountDays > 0)
-    lines.push(`${terms.discountBp / 100} % discount if paid within ${terms.discountDays} days (by ${addDays(orderDate, terms.discountDays)}).`);
+    lines.push(
+      `${terms.discountBp / 100} % discount if paid within ${terms.discountDays} days (by ${addDays(orderDate, terms.discountDays)}).`,
+    );
   return lines;
 }
 
@@ -43,17 +48,34 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
   const onAccount = draft.paymentMethod === ON_ACCOUNT;
   if (onAccount) {
     const line = await getCreditLine(trx, draft.customerId, true);
-    if (!line) throw Errors.badRequest('SUITE__CREDIT_LINE_MISSING', 'This company has no credit line: choose another payment method.', { pointer: '/paymentMethod' });
+    if (!line)
+      throw Errors.badRequest(
+        'SUITE__CREDIT_LINE_MISSING',
+        'This company has no credit line: choose another payment method.',
+        { pointer: '/paymentMethod' },
+      );
     if (line.currencyIso !== draft.currencyIso)
-      throw Errors.badRequest('SUITE__CREDIT_LINE_CURRENCY', `The credit line is in ${line.currencyIso}, the order in ${draft.currencyIso}.`, { pointer: '/paymentMethod' });
+      throw Errors.badRequest(
+        'SUITE__CREDIT_LINE_CURRENCY',
+        `The credit line is in ${line.currencyIso}, the order in ${draft.currencyIso}.`,
+        { pointer: '/paymentMethod' },
+      );
     const remaining = Math.max(0, line.limit - line.balance);
     if (draft.total > remaining) {
       const precision = ctx.salesChannel.currencyPrecision;
       const text = (minor: number) => moneyText(fromMinor(minor, precision), precision, line.currencyIso);
-      throw Errors.badRequest('SUITE__CREDIT_LINE_EXCEEDED', `The order total ${text(draft.total)} exceeds the remaining credit line of ${text(remaining)}.`, {
-        pointer: '/paymentMethod',
-        meta: { remaining: fromMinor(remaining, precision), orderTotal: fromMinor(draft.total, precision), currencyIso: line.currencyIso },
-      });
+      throw Errors.badRequest(
+        'SUITE__CREDIT_LINE_EXCEEDED',
+        `The order total ${text(draft.total)} exceeds the remaining credit line of ${text(remaining)}.`,
+        {
+          pointer: '/paymentMethod',
+          meta: {
+            remaining: fromMinor(remaining, precision),
+            orderTotal: fromMinor(draft.total, precision),
+            currencyIso: line.currencyIso,
+          },
+        },
+      );
     }
   }
   const terms = await getPaymentTerms(trx, draft.customerId);
@@ -66,7 +88,12 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
 /** The order-placed hook: charges an order on account to the credit line the interceptor locked. */
 export async function chargeOrder(order: PlacedOrder, salesChannel: SalesChannel, trx: Trx): Promise<void> {
   if (order.paymentMethod !== ON_ACCOUNT) return;
-  await chargeCreditLine(trx, { customerId: order.customerId, orderId: order.id, amount: order.total, currencyIso: salesChannel.currencyIso });
+  await chargeCreditLine(trx, {
+    customerId: order.customerId,
+    orderId: order.id,
+    amount: order.total,
+    currencyIso: salesChannel.currencyIso,
+  });
 }
 
 /** What checkout shows a buyer: the credit line's room and the terms the order will carry. */

@@ -7,7 +7,14 @@ import { fromDbTime } from '../../lib/time.js';
 export const LISTS = 'suite_product_lists';
 export const ITEMS = 'suite_product_list_items';
 
-export const ITEM_COLUMNS = ['items.id', 'items.product_id', 'items.quantity', 'items.comment', 'items.position', 'items.custom_fields'];
+export const ITEM_COLUMNS = [
+  'items.id',
+  'items.product_id',
+  'items.quantity',
+  'items.comment',
+  'items.position',
+  'items.custom_fields',
+];
 
 /** What ITEM_COLUMNS select of an item row. */
 export interface ItemRow {
@@ -45,17 +52,31 @@ export function itemView(row: ItemRow, articleNumber: string) {
 
 /** Items of the customer's lists (tenant scope through the list). */
 export function itemsQuery(executor: Executor, customerId: string): Knex.QueryBuilder {
-  return executor(`${ITEMS} as items`).join(`${LISTS} as lists`, 'lists.id', 'items.product_list_id').where('lists.customer_id', customerId);
+  return executor(`${ITEMS} as items`)
+    .join(`${LISTS} as lists`, 'lists.id', 'items.product_list_id')
+    .where('lists.customer_id', customerId);
 }
 
 /** Item rows → views, with the products' numbers read from the host in one call; items of products the host no longer has are left out. */
 export async function itemViews(host: HostRuntime, executor: Executor, rows: ItemRow[]) {
-  const numbers = new Map((await host.catalog.products(executor, rows.map((row) => row.product_id))).map((p) => [p.id, p.productNumber]));
+  const numbers = new Map(
+    (
+      await host.catalog.products(
+        executor,
+        rows.map((row) => row.product_id),
+      )
+    ).map((p) => [p.id, p.productNumber]),
+  );
   return rows.filter((row) => numbers.has(row.product_id)).map((row) => itemView(row, numbers.get(row.product_id)!));
 }
 
 /** The customer's list, or 404 (also for another customer's list). */
-export async function findList(executor: Executor, customerId: string, id: string, lock?: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Promise<ListRow> {
+export async function findList(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  lock?: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+): Promise<ListRow> {
   const query = executor(LISTS).where({ id, customer_id: customerId }).first();
   const row = await selectRow<ListRow>(lock ? lock(query) : query);
   if (!row) throw Errors.notFound('Product list', id);
@@ -75,21 +96,41 @@ function summary(row: ListRow, itemCount: number) {
 }
 
 export async function listView(host: HostRuntime, executor: Executor, list: ListRow) {
-  const rows = await selectRows<ItemRow>(itemsQuery(executor, list.customer_id).where('items.product_list_id', list.id).orderBy('items.position').orderBy('items.id').select(ITEM_COLUMNS));
+  const rows = await selectRows<ItemRow>(
+    itemsQuery(executor, list.customer_id)
+      .where('items.product_list_id', list.id)
+      .orderBy('items.position')
+      .orderBy('items.id')
+      .select(ITEM_COLUMNS),
+  );
   const items = await itemViews(host, executor, rows);
   return { ...summary(list, items.length), items };
 }
 
-export async function listSummaries(executor: Executor, customerId: string, limit: number, page: number, type?: string) {
+export async function listSummaries(
+  executor: Executor,
+  customerId: string,
+  limit: number,
+  page: number,
+  type?: string,
+) {
   const owned = { customer_id: customerId, ...(type === undefined ? {} : { type }) };
   const [count] = await selectRows<{ n: unknown }>(executor(LISTS).where(owned).count({ n: '*' }));
-  const rows = await selectRows<ListRow & { item_count: unknown }>(executor(LISTS)
-    .where(owned)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .select('*', executor(ITEMS).count('*').whereRaw('?? = ??', [`${ITEMS}.product_list_id`, `${LISTS}.id`]).as('item_count')));
+  const rows = await selectRows<ListRow & { item_count: unknown }>(
+    executor(LISTS)
+      .where(owned)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .select(
+        '*',
+        executor(ITEMS)
+          .count('*')
+          .whereRaw('?? = ??', [`${ITEMS}.product_list_id`, `${LISTS}.id`])
+          .as('item_count'),
+      ),
+  );
   return { total: readInt(count?.n), data: rows.map((row) => summary(row, readInt(row.item_count))) };
 }
 

@@ -39,7 +39,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       method: 'POST',
       path: '/product-lists/{id}/items',
       operationId: 'addProductListItems',
-      summary: 'Adds items (by productId, or articleNumber: a shop or customer product number); a product already on the list gets the quantity added.',
+      summary:
+        'Adds items (by productId, or articleNumber: a shop or customer product number); a product already on the list gets the quantity added.',
       schemas: { params: listParams, body: newItemsBody, responses: { 200: changedResponse } },
       handler: ({ ctx, params, body }) => service.add(ctx, params.id, body.items),
     }),
@@ -68,7 +69,12 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       operationId: 'deleteProductListItems',
       summary: 'Removes items from the list (by item id); an id not on the list is a 404 and removes nothing.',
       schemas: { params: listParams, body: deleteItemsBody, responses: { 200: changedResponse } },
-      handler: ({ ctx, params, body }) => service.removeItems(ctx, params.id, body.items.map((i) => i.id)),
+      handler: ({ ctx, params, body }) =>
+        service.removeItems(
+          ctx,
+          params.id,
+          body.items.map((i) => i.id),
+        ),
     }),
     defineStoreRoute({
       ...common,
@@ -84,7 +90,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       method: 'GET',
       path: '/product-lists/create',
       operationId: 'prepareProductListCreate',
-      summary: 'Whether the caller may create product lists: the spec\'s success response (the lists themselves: POST /product-lists).',
+      summary:
+        "Whether the caller may create product lists: the spec's success response (the lists themselves: POST /product-lists).",
       schemas: { responses: { 200: successResponse } },
       handler: () => Promise.resolve({ success: true }),
     }),
@@ -93,7 +100,8 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       method: 'POST',
       path: '/product-lists',
       operationId: 'listProductLists',
-      summary: "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts; optionally of one type.",
+      summary:
+        "The customer's product lists (what a 'create list / add to list' dialog shows), oldest first, with their item counts; optionally of one type.",
       schemas: { body: overviewBody, responses: { 200: listsResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
@@ -160,7 +168,9 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
         const list = await findList(host.db, customer.id, params.id);
         const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
         const narrowed = await narrowByProductFields(host, null, base, body, itemCriteriaSpec, itemProductFields);
-        const page = await searchByCriteria<ItemRow>(base, narrowed.criteria, itemCriteriaSpec, (qb) => narrowed.order(qb.select(ITEM_COLUMNS)));
+        const page = await searchByCriteria<ItemRow>(base, narrowed.criteria, itemCriteriaSpec, (qb) =>
+          narrowed.order(qb.select(ITEM_COLUMNS)),
+        );
         return storeList(await itemViews(host, host.db, page.rows), page);
       },
     }),
@@ -173,7 +183,9 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       schemas: { params: listParams, responses: { 200: itemSchema } },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        const row = await selectRow<ItemRow>(itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS));
+        const row = await selectRow<ItemRow>(
+          itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS),
+        );
         const [view] = row ? await itemViews(host, host.db, [row]) : [];
         if (!view) throw Errors.notFound('Product list item', params.id);
         return view;

@@ -16,7 +16,11 @@ const nameSchema = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S
 const quantity = { type: 'integer', minimum: 1, maximum: MAX_QUANTITY } as const;
 const comment = nullable({ type: 'string', maxLength: 1000 });
 const position = { type: 'integer', minimum: 0, maximum: 1_000_000 } as const;
-const customFields = { type: 'object', maxProperties: 50, description: `Free JSON, at most ${MAX_CUSTOM_FIELDS_CHARS} characters.` } as const;
+const customFields = {
+  type: 'object',
+  maxProperties: 50,
+  description: `Free JSON, at most ${MAX_CUSTOM_FIELDS_CHARS} characters.`,
+} as const;
 
 export const itemSchema = objectSchema(
   {
@@ -43,23 +47,43 @@ const summaryProperties = {
 const summaryRequired = ['id', 'name', 'type', 'itemCount', 'createdBy', 'createdAt', 'updatedAt'] as const;
 
 export const listSummarySchema = objectSchema(summaryProperties, summaryRequired);
-export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [...summaryRequired, 'items']);
+export const listSchema = objectSchema({ ...summaryProperties, items: { type: 'array', items: itemSchema } }, [
+  ...summaryRequired,
+  'items',
+]);
 export const listsResponse = storeListResponse(listSummarySchema);
-export const changedResponse = objectSchema({ success: { const: true }, productList: listSchema }, ['success', 'productList']);
+export const changedResponse = objectSchema({ success: { const: true }, productList: listSchema }, [
+  'success',
+  'productList',
+]);
 /** The create answer: the new list's id also at the top level, where clients written for the shop platform read a created record's id. */
-export const createdResponse = objectSchema({ success: { const: true }, id: idSchema, productList: listSchema }, ['success', 'id', 'productList']);
+export const createdResponse = objectSchema({ success: { const: true }, id: idSchema, productList: listSchema }, [
+  'success',
+  'id',
+  'productList',
+]);
 
 /** An item to put on a list: by product id or by number (shop or customer product number). */
 const newItem = {
   type: 'object',
   additionalProperties: false,
-  properties: { productId: idSchema, articleNumber: { type: 'string', minLength: 1, maxLength: 64 }, quantity, comment, position, customFields },
+  properties: {
+    productId: idSchema,
+    articleNumber: { type: 'string', minLength: 1, maxLength: 64 },
+    quantity,
+    comment,
+    position,
+    customFields,
+  },
   oneOf: [{ required: ['productId'] }, { required: ['articleNumber'] }],
 } as const;
 
 const newItems = { type: 'array', minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, items: newItem } as const;
 export const newItemsBody = objectSchema({ items: newItems }, ['items']);
-export const replaceItemsBody = objectSchema({ items: { type: 'array', minItems: 0, maxItems: MAX_ITEMS_PER_LIST, items: newItem } }, ['items']);
+export const replaceItemsBody = objectSchema(
+  { items: { type: 'array', minItems: 0, maxItems: MAX_ITEMS_PER_LIST, items: newItem } },
+  ['items'],
+);
 export const updateItemsBody = objectSchema(
   {
     items: {
@@ -72,11 +96,24 @@ export const updateItemsBody = objectSchema(
   ['items'],
 );
 export const deleteItemsBody = objectSchema(
-  { items: { type: 'array', minItems: 1, maxItems: MAX_ITEMS_PER_REQUEST, items: objectSchema({ id: idSchema }, ['id']) } },
+  {
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_ITEMS_PER_REQUEST,
+      items: objectSchema({ id: idSchema }, ['id']),
+    },
+  },
   ['items'],
 );
 
-const listType = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$', description: 'A free label of the list kind (e.g. "wishlist"); null when not given.' } as const;
+const listType = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_.-]+$',
+  description: 'A free label of the list kind (e.g. "wishlist"); null when not given.',
+} as const;
 export const createBody = objectSchema({ name: nameSchema, type: listType, items: newItems });
 export const updateListBody = objectSchema({ name: nameSchema }, ['name']);
 
@@ -105,6 +142,10 @@ export const itemCriteriaSpec: CriteriaSpec = {
   idColumn: 'items.id',
 };
 /** The item list's product field and own term column; see product-fields.ts. */
-export const itemProductFields: ProductFieldsOfList = { fields: { articleNumber: 'productNumber' }, productIdField: 'productId', ownTermColumns: ['items.comment'] };
+export const itemProductFields: ProductFieldsOfList = {
+  fields: { articleNumber: 'productNumber' },
+  productIdField: 'productId',
+  ownTermColumns: ['items.comment'],
+};
 export const itemCriteriaBody = criteriaSchema(Object.keys(itemCriteriaSpec.fields));
 export const itemList = storeListResponse(itemSchema);

@@ -1,11 +1,28 @@
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
-import { forUpdate, inTransaction, isForeignKeyError, readInt, selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
+import {
+  forUpdate,
+  inTransaction,
+  isForeignKeyError,
+  readInt,
+  selectRows,
+  writeJson,
+  type Executor,
+  type Trx,
+} from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
 import { findList, ITEMS, LISTS, listView, type ListRow } from './repository.js';
-import { MAX_CUSTOM_FIELDS_CHARS, MAX_ITEMS_PER_LIST, MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY, type createBody, type newItemsBody, type updateItemsBody } from './schemas.js';
+import {
+  MAX_CUSTOM_FIELDS_CHARS,
+  MAX_ITEMS_PER_LIST,
+  MAX_LISTS_PER_CUSTOMER,
+  MAX_QUANTITY,
+  type createBody,
+  type newItemsBody,
+  type updateItemsBody,
+} from './schemas.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -38,7 +55,11 @@ interface StoredItem {
 
 function checkCustomFields(value: Record<string, unknown> | undefined, pointer: string): void {
   if (value !== undefined && JSON.stringify(value).length > MAX_CUSTOM_FIELDS_CHARS)
-    throw Errors.badRequest('SUITE__CUSTOM_FIELDS_TOO_LARGE', `customFields may hold at most ${MAX_CUSTOM_FIELDS_CHARS} characters of JSON.`, { pointer });
+    throw Errors.badRequest(
+      'SUITE__CUSTOM_FIELDS_TOO_LARGE',
+      `customFields may hold at most ${MAX_CUSTOM_FIELDS_CHARS} characters of JSON.`,
+      { pointer },
+    );
 }
 
 const productNotAvailable = (what: string, pointer: string) =>
@@ -51,7 +72,11 @@ const productNotAvailable = (what: string, pointer: string) =>
 export class ProductListService {
   constructor(private readonly host: HostRuntime) {}
 
-  private async withList<T>(ctx: StoreContext, listId: string, work: (trx: Trx, list: ListRow) => Promise<T>): Promise<T> {
+  private async withList<T>(
+    ctx: StoreContext,
+    listId: string,
+    work: (trx: Trx, list: ListRow) => Promise<T>,
+  ): Promise<T> {
     const customer = declaredCustomer(ctx);
     await ctx.ruleIds();
     return this.mapProductGone(() =>
@@ -68,7 +93,10 @@ export class ProductListService {
     try {
       return await work();
     } catch (error) {
-      if (isForeignKeyError(error)) throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', 'A product of the request is not available any more.', { pointer: '/items' });
+      if (isForeignKeyError(error))
+        throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', 'A product of the request is not available any more.', {
+          pointer: '/items',
+        });
       throw error;
     }
   }
@@ -98,16 +126,27 @@ export class ProductListService {
   private async checkSize(trx: Trx, listId: string): Promise<void> {
     const [row] = await selectRows<{ n: unknown }>(trx(ITEMS).where({ product_list_id: listId }).count({ n: '*' }));
     if (readInt(row?.n) > MAX_ITEMS_PER_LIST)
-      throw Errors.badRequest('SUITE__PRODUCT_LIST_FULL', `A product list holds at most ${MAX_ITEMS_PER_LIST} items.`, { pointer: '/items' });
+      throw Errors.badRequest('SUITE__PRODUCT_LIST_FULL', `A product list holds at most ${MAX_ITEMS_PER_LIST} items.`, {
+        pointer: '/items',
+      });
   }
 
   /** Adds items; a product already on the list gets the quantity added and the given comment, position and custom fields. */
   private async addItems(ctx: StoreContext, trx: Trx, listId: string, items: NewItem[]): Promise<void> {
     const productIds = await this.resolve(ctx, trx, items);
     const existing = new Map<string, StoredItem>(
-      (await selectRows<StoredItem>(trx(ITEMS).where({ product_list_id: listId }).whereIn('product_id', productIds).select('id', 'product_id', 'quantity'))).map((row) => [row.product_id, row]),
+      (
+        await selectRows<StoredItem>(
+          trx(ITEMS)
+            .where({ product_list_id: listId })
+            .whereIn('product_id', productIds)
+            .select('id', 'product_id', 'quantity'),
+        )
+      ).map((row) => [row.product_id, row]),
     );
-    const [max] = await selectRows<{ p: unknown }>(trx(ITEMS).where({ product_list_id: listId }).max({ p: 'position' }));
+    const [max] = await selectRows<{ p: unknown }>(
+      trx(ITEMS).where({ product_list_id: listId }).max({ p: 'position' }),
+    );
     let nextPosition = max?.p === null || max?.p === undefined ? 0 : readInt(max.p) + 1;
     const now = nowDb();
     for (const [index, item] of items.entries()) {
@@ -116,7 +155,11 @@ export class ProductListService {
       if (current) {
         const quantity = readInt(current.quantity) + (item.quantity ?? 1);
         if (quantity > MAX_QUANTITY)
-          throw Errors.badRequest('SUITE__QUANTITY_LIMIT_EXCEEDED', `An item's quantity may be at most ${MAX_QUANTITY}.`, { pointer: `/items/${index}/quantity` });
+          throw Errors.badRequest(
+            'SUITE__QUANTITY_LIMIT_EXCEEDED',
+            `An item's quantity may be at most ${MAX_QUANTITY}.`,
+            { pointer: `/items/${index}/quantity` },
+          );
         const changes = {
           quantity,
           ...(item.comment !== undefined ? { comment: item.comment } : {}),
@@ -147,7 +190,11 @@ export class ProductListService {
   async overviewName(trx: Trx, customerId: string): Promise<string> {
     const [row] = await selectRows<{ n: unknown }>(trx(LISTS).where({ customer_id: customerId }).count({ n: '*' }));
     const count = readInt(row?.n);
-    if (count >= MAX_LISTS_PER_CUSTOMER) throw Errors.badRequest('SUITE__PRODUCT_LIST_LIMIT', `A customer may keep at most ${MAX_LISTS_PER_CUSTOMER} product lists.`);
+    if (count >= MAX_LISTS_PER_CUSTOMER)
+      throw Errors.badRequest(
+        'SUITE__PRODUCT_LIST_LIMIT',
+        `A customer may keep at most ${MAX_LISTS_PER_CUSTOMER} product lists.`,
+      );
     return `Product list ${count + 1}`;
   }
 
@@ -155,23 +202,28 @@ export class ProductListService {
     const customer = declaredCustomer(ctx);
     await ctx.ruleIds();
     await ensureListOwner(this.host.db, customer.id);
-    return this.mapProductGone(() => inTransaction(this.host.db, async (trx) => {
-      // Locks the customer's owner row so the list limit holds under concurrent creates.
-      await lockListOwner(trx, customer.id);
-      const fallbackName = await this.overviewName(trx, customer.id);
-      const id = newId();
-      await trx(LISTS).insert({
-        id,
-        customer_id: customer.id,
-        name: input.name?.trim() || fallbackName,
-        type: input.type ?? null,
-        created_by_type: ctx.actor.type,
-        created_by_id: ctx.actor.id,
-        created_at: nowDb(),
-      });
-      if (input.items?.length) await this.addItems(ctx, trx, id, input.items);
-      return { success: true as const, productList: await listView(this.host, trx, await findList(trx, customer.id, id)) };
-    }));
+    return this.mapProductGone(() =>
+      inTransaction(this.host.db, async (trx) => {
+        // Locks the customer's owner row so the list limit holds under concurrent creates.
+        await lockListOwner(trx, customer.id);
+        const fallbackName = await this.overviewName(trx, customer.id);
+        const id = newId();
+        await trx(LISTS).insert({
+          id,
+          customer_id: customer.id,
+          name: input.name?.trim() || fallbackName,
+          type: input.type ?? null,
+          created_by_type: ctx.actor.type,
+          created_by_id: ctx.actor.id,
+          created_at: nowDb(),
+        });
+        if (input.items?.length) await this.addItems(ctx, trx, id, input.items);
+        return {
+          success: true as const,
+          productList: await listView(this.host, trx, await findList(trx, customer.id, id)),
+        };
+      }),
+    );
   }
 
   async add(ctx: StoreContext, listId: string, items: NewItem[]) {
@@ -188,7 +240,11 @@ export class ProductListService {
       const seen = new Map<string, number>();
       productIds.forEach((productId, index) => {
         if (seen.has(productId))
-          throw Errors.badRequest('SUITE__PRODUCT_LIST_DUPLICATE_PRODUCT', `The product of item ${index} is item ${seen.get(productId)} already.`, { pointer: `/items/${index}` });
+          throw Errors.badRequest(
+            'SUITE__PRODUCT_LIST_DUPLICATE_PRODUCT',
+            `The product of item ${index} is item ${seen.get(productId)} already.`,
+            { pointer: `/items/${index}` },
+          );
         seen.set(productId, index);
       });
       await trx(ITEMS).where({ product_list_id: list.id }).delete();
@@ -210,7 +266,19 @@ export class ProductListService {
 
   async update(ctx: StoreContext, listId: string, changes: ItemChange[]) {
     return this.withList(ctx, listId, async (trx, list) => {
-      const present = new Set((await selectRows<{ id: string }>(trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', changes.map((c) => c.id)).select('id'))).map((r) => r.id));
+      const present = new Set(
+        (
+          await selectRows<{ id: string }>(
+            trx(ITEMS)
+              .where({ product_list_id: list.id })
+              .whereIn(
+                'id',
+                changes.map((c) => c.id),
+              )
+              .select('id'),
+          )
+        ).map((r) => r.id),
+      );
       const now = nowDb();
       for (const [index, change] of changes.entries()) {
         if (!present.has(change.id)) throw Errors.notFound('Product list item', change.id);
@@ -232,7 +300,13 @@ export class ProductListService {
   async removeItems(ctx: StoreContext, listId: string, ids: string[]) {
     return this.withList(ctx, listId, async (trx, list) => {
       const unique = [...new Set(ids)];
-      const present = new Set((await selectRows<{ id: string }>(trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).select('id'))).map((r) => r.id));
+      const present = new Set(
+        (
+          await selectRows<{ id: string }>(
+            trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).select('id'),
+          )
+        ).map((r) => r.id),
+      );
       const missing = unique.find((id) => !present.has(id));
       if (missing) throw Errors.notFound('Product list item', missing);
       await trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).delete();

@@ -7,7 +7,13 @@ import type { StoreList } from '../../lib/store-list.js';
 import type { addToCartResponse } from '../fast-order/schemas.js';
 import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult } from '../storefront-kit.js';
 import { productListRoutes } from './routes.js';
-import { MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY, type changedResponse, type listSchema, type listSummarySchema } from './schemas.js';
+import {
+  MAX_LISTS_PER_CUSTOMER,
+  MAX_QUANTITY,
+  type changedResponse,
+  type listSchema,
+  type listSummarySchema,
+} from './schemas.js';
 import type { ProductListService } from './service.js';
 
 const LISTS_PATH = '/account/product-lists';
@@ -40,12 +46,18 @@ const NOTICES: Record<string, string> = {
 export function productListStorefrontPages(host: HostRuntime, service: ProductListService): StorefrontPage[] {
   const call = routeCaller([...productListRoutes(host, service), ...fastOrderRoutes(host)]);
 
-
   async function allLists(ctx: StoreContext): Promise<ListSummary[]> {
-    return (await call<StoreList<ListSummary>>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).elements;
+    return (
+      await call<StoreList<ListSummary>>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })
+    ).elements;
   }
 
-  async function listsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; name?: string } = {}, status = 200): Promise<PageResult> {
+  async function listsPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string; name?: string } = {},
+    status = 200,
+  ): Promise<PageResult> {
     const lists = await allLists(ctx);
     return {
       template: 'b2b/product-lists',
@@ -60,10 +72,23 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
     };
   }
 
-  async function listPage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; articleNumber?: string } = {}, status = 200): Promise<PageResult> {
+  async function listPage(
+    ctx: StoreContext,
+    id: string,
+    query: Record<string, unknown>,
+    extra: { error?: string; errors?: string[]; articleNumber?: string } = {},
+    status = 200,
+  ): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Product list', id);
     const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
-    const products = new Map((await host.catalog.visibleProducts(ctx, list.items.map((item) => item.productId))).map((product) => [product.id, product]));
+    const products = new Map(
+      (
+        await host.catalog.visibleProducts(
+          ctx,
+          list.items.map((item) => item.productId),
+        )
+      ).map((product) => [product.id, product]),
+    );
     return {
       template: 'b2b/product-list',
       status,
@@ -73,7 +98,12 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
           ...list,
           items: list.items.map((item) => {
             const product = products.get(item.productId);
-            return { ...item, name: product?.name ?? null, productUrl: product ? `/product/${product.id}` : null, removeUrl: `${listPath(list.id)}/items/${item.id}/remove` };
+            return {
+              ...item,
+              name: product?.name ?? null,
+              productUrl: product ? `/product/${product.id}` : null,
+              removeUrl: `${listPath(list.id)}/items/${item.id}/remove`,
+            };
           }),
         },
         mayOrder: ctx.can('orders.create'),
@@ -86,7 +116,12 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
     };
   }
 
-  async function addPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string } = {}, status = 200): Promise<PageResult> {
+  async function addPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string } = {},
+    status = 200,
+  ): Promise<PageResult> {
     const fromCart = query.fromCart === '1';
     let product: ProductRecord | null = null;
     if (!fromCart) {
@@ -101,7 +136,9 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       status,
       data: {
         title: fromCart ? 'Save the cart as a product list' : 'Add to a product list',
-        product: product ? { id: product.id, name: product.name, productNumber: product.productNumber, url: `/product/${product.id}` } : null,
+        product: product
+          ? { id: product.id, name: product.name, productNumber: product.productNumber, url: `/product/${product.id}` }
+          : null,
         fromCart,
         cartCount: cart ? cart.lineItems.filter((line) => line.productId).length : 0,
         quantity: wholeNumber(query.quantity, 1, MAX_QUANTITY) ?? 1,
@@ -114,12 +151,19 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
   const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
 
   return [
-    { path: LISTS_PATH, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, query }) => listsPage(ctx, query) },
+    {
+      path: LISTS_PATH,
+      auth: 'login',
+      anyPermission: [MANAGE],
+      needsCustomer: true,
+      handler: ({ ctx, query }) => listsPage(ctx, query),
+    },
     {
       path: LISTS_PATH,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, form }) {
         const name = text(form, 'name', 255);
         const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: name ? { name } : {} }));
@@ -127,20 +171,32 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         return redirectTo(result.ok.productList.id, 'created');
       },
     },
-    { path: ADD_PATH, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, query }) => addPage(ctx, query) },
+    {
+      path: ADD_PATH,
+      auth: 'login',
+      anyPermission: [MANAGE],
+      needsCustomer: true,
+      handler: ({ ctx, query }) => addPage(ctx, query),
+    },
     {
       path: ADD_PATH,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, form }) {
         const listId = text(form, 'listId', 64);
         const name = text(form, 'name', 255);
         if (text(form, 'fromCart') === '1') {
           const cart = await host.cart.current(ctx);
-          const items = cart.lineItems.filter((line) => line.productId).map((line) => ({ productId: line.productId!, quantity: line.quantity }));
-          if (items.length === 0) return addPage(ctx, { fromCart: '1' }, { error: 'Your cart is empty: there is nothing to save.' }, 400);
-          const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }));
+          const items = cart.lineItems
+            .filter((line) => line.productId)
+            .map((line) => ({ productId: line.productId!, quantity: line.quantity }));
+          if (items.length === 0)
+            return addPage(ctx, { fromCart: '1' }, { error: 'Your cart is empty: there is nothing to save.' }, 400);
+          const result = await attempt(() =>
+            call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }),
+          );
           if ('error' in result) return addPage(ctx, { fromCart: '1' }, { error: result.error }, 400);
           return redirectTo(result.ok.productList.id, 'from-cart');
         }
@@ -151,28 +207,48 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         const items = [{ productId, quantity }];
         const result =
           listId === '' || listId === 'new'
-            ? await attempt(() => call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }))
+            ? await attempt(() =>
+                call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }),
+              )
             : isId(listId)
-              ? await attempt(() => call<Changed>(ctx, 'addProductListItems', { params: { id: listId }, body: { items } }))
+              ? await attempt(() =>
+                  call<Changed>(ctx, 'addProductListItems', { params: { id: listId }, body: { items } }),
+                )
               : null;
         if (result === null) throw Errors.notFound('Product list', listId);
         if ('error' in result) return addPage(ctx, query, { error: result.error }, 400);
         return redirectTo(result.ok.productList.id, 'added');
       },
     },
-    { path: `${LISTS_PATH}/:id`, auth: 'login', anyPermission: [MANAGE], needsCustomer: true, handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query) },
+    {
+      path: `${LISTS_PATH}/:id`,
+      auth: 'login',
+      anyPermission: [MANAGE],
+      needsCustomer: true,
+      handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query),
+    },
     {
       path: `${LISTS_PATH}/:id/items`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, params, form }) {
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const articleNumber = text(form, 'articleNumber', 64);
         const quantity = wholeNumber(text(form, 'quantity'), 1, MAX_QUANTITY);
-        if (!articleNumber || !quantity) return listPage(ctx, id, {}, { error: `Enter a product number and a quantity from 1 to ${MAX_QUANTITY}.`, articleNumber }, 400);
-        const result = await attempt(() => call<Changed>(ctx, 'addProductListItems', { params: { id }, body: { items: [{ articleNumber, quantity }] } }));
+        if (!articleNumber || !quantity)
+          return listPage(
+            ctx,
+            id,
+            {},
+            { error: `Enter a product number and a quantity from 1 to ${MAX_QUANTITY}.`, articleNumber },
+            400,
+          );
+        const result = await attempt(() =>
+          call<Changed>(ctx, 'addProductListItems', { params: { id }, body: { items: [{ articleNumber, quantity }] } }),
+        );
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error, articleNumber }, 400);
         return redirectTo(id, 'added');
       },
@@ -181,7 +257,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/items/:itemId/remove`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, params }) {
         const { id, itemId } = params as { id: string; itemId: string };
         if (!isId(id) || !isId(itemId)) throw Errors.notFound('Product list item', itemId);
@@ -193,11 +270,14 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/rename`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, params, form }) {
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
-        const result = await attempt(() => call<ListView>(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }));
+        const result = await attempt(() =>
+          call<ListView>(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }),
+        );
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error }, 400);
         return redirectTo(id, 'saved');
       },
@@ -206,7 +286,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, params }) {
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
@@ -218,7 +299,8 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
       path: `${LISTS_PATH}/:id/to-cart`,
       method: 'POST',
       auth: 'login',
-      anyPermission: [MANAGE], needsCustomer: true,
+      anyPermission: [MANAGE],
+      needsCustomer: true,
       async handler({ ctx, params }) {
         const id = params.id!;
         if (!isId(id)) throw Errors.notFound('Product list', id);
@@ -227,8 +309,16 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         if (items.length === 0) return listPage(ctx, id, {}, { error: 'The list is empty.' }, 400);
         const added = await call<AddedToCart>(ctx, 'fastOrderAddToCart', { body: { items } });
         if (added.success) return { redirect: '/cart?done=added' };
-        const errors = added.items.filter((item) => !item.added).map((item) => `${list.items[item.index]?.articleNumber ?? ''}: ${item.error?.detail ?? 'not added'}`);
-        return listPage(ctx, id, {}, { error: `${errors.length} products could not be put into the cart; the others are there.`, errors }, 400);
+        const errors = added.items
+          .filter((item) => !item.added)
+          .map((item) => `${list.items[item.index]?.articleNumber ?? ''}: ${item.error?.detail ?? 'not added'}`);
+        return listPage(
+          ctx,
+          id,
+          {},
+          { error: `${errors.length} products could not be put into the cart; the others are there.`, errors },
+          400,
+        );
       },
     },
   ];

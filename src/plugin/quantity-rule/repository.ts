@@ -47,24 +47,41 @@ export async function ruleOf(executor: Executor, productId: string): Promise<Sto
 }
 
 /** A page of rules by product id (an operator's list), optionally of one product. */
-export async function listRules(executor: Executor, input: { productId?: string; page: number; limit: number }): Promise<{ total: number; rules: StoredQuantityRule[] }> {
+export async function listRules(
+  executor: Executor,
+  input: { productId?: string; page: number; limit: number },
+): Promise<{ total: number; rules: StoredQuantityRule[] }> {
   const base = () => {
     const query = executor(QUANTITY_RULES);
     if (input.productId) query.where({ product_id: input.productId });
     return query;
   };
   const counted = await selectRow<{ total: unknown }>(base().count({ total: '*' }).first());
-  const rows = await selectRows<QuantityRuleRow>(base().orderBy('product_id').limit(input.limit).offset((input.page - 1) * input.limit).select());
+  const rows = await selectRows<QuantityRuleRow>(
+    base()
+      .orderBy('product_id')
+      .limit(input.limit)
+      .offset((input.page - 1) * input.limit)
+      .select(),
+  );
   return { total: readInt(counted?.total ?? 0), rules: rows.map(toRule) };
 }
 
 /** Sets a product's rule (insert or replace); answers whether it was new. */
 export async function saveRule(executor: Executor, rule: QuantityRule): Promise<boolean> {
-  const values = { min_quantity: rule.minQuantity, max_quantity: rule.maxQuantity, step: rule.step, pack_size: rule.packSize, price_unit: rule.priceUnit };
+  const values = {
+    min_quantity: rule.minQuantity,
+    max_quantity: rule.maxQuantity,
+    step: rule.step,
+    pack_size: rule.packSize,
+    price_unit: rule.priceUnit,
+  };
   const now = nowDb();
   // A read first: MySQL/MariaDB count an UPDATE that changes nothing as no row.
   if (await executor(QUANTITY_RULES).where({ product_id: rule.productId }).first('product_id')) {
-    await executor(QUANTITY_RULES).where({ product_id: rule.productId }).update({ ...values, updated_at: now });
+    await executor(QUANTITY_RULES)
+      .where({ product_id: rule.productId })
+      .update({ ...values, updated_at: now });
     return false;
   }
   try {
@@ -73,7 +90,9 @@ export async function saveRule(executor: Executor, rule: QuantityRule): Promise<
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
     // Another request set the first rule at the same moment: this one replaces it.
-    await executor(QUANTITY_RULES).where({ product_id: rule.productId }).update({ ...values, updated_at: now });
+    await executor(QUANTITY_RULES)
+      .where({ product_id: rule.productId })
+      .update({ ...values, updated_at: now });
     return false;
   }
 }

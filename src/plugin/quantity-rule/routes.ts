@@ -1,11 +1,27 @@
-import { defineAdminRoute, defineStoreRoute, type AdminRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import {
+  defineAdminRoute,
+  defineStoreRoute,
+  type AdminRoute,
+  type HostRuntime,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { jsonApiList } from '../../lib/json-api.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import { storeListOf } from '../../lib/store-list.js';
 import { listRules, type StoredQuantityRule } from './repository.js';
-import { adminListQuery, adminRuleList, adminRuleSingle, RESOURCE_TYPE, ruleBody, storeListBody, storeRuleList, storeRuleResponse, TAG } from './schemas.js';
+import {
+  adminListQuery,
+  adminRuleList,
+  adminRuleSingle,
+  RESOURCE_TYPE,
+  ruleBody,
+  storeListBody,
+  storeRuleList,
+  storeRuleResponse,
+  TAG,
+} from './schemas.js';
 import { removeRule, setRule, storeRules } from './service.js';
 
 const BASE = '/suite-quantity-rule';
@@ -13,12 +29,16 @@ const tags = [TAG];
 
 function toResource(rule: StoredQuantityRule) {
   const { productId, minQuantity, maxQuantity, step, packSize, priceUnit, createdAt, updatedAt } = rule;
-  return { id: productId, type: RESOURCE_TYPE, attributes: { productId, minQuantity, maxQuantity, step, packSize, priceUnit, createdAt, updatedAt } };
+  return {
+    id: productId,
+    type: RESOURCE_TYPE,
+    attributes: { productId, minQuantity, maxQuantity, step, packSize, priceUnit, createdAt, updatedAt },
+  };
 }
 
 const refusalNote =
   'A quantity the rule does not admit is refused wherever it enters (cart, fast order, lists to cart, offers, approvals, checkout) with 400 SUITE__QUANTITY_NOT_ALLOWED; ' +
-  "its meta names the asked quantity (`asked`), the allowed ones next to it (`allowed`) and the rule.";
+  'its meta names the asked quantity (`asked`), the allowed ones next to it (`allowed`) and the rule.';
 
 /** Operators set a product's rule (the resource's id is the product id). */
 export function quantityRuleAdminRoutes(host: HostRuntime): AdminRoute[] {
@@ -57,7 +77,8 @@ export function quantityRuleAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'PUT',
       path: `${BASE}/{productId}`,
       operationId: 'setSuiteQuantityRule',
-      summary: "Sets a product's quantity rule (minimum, maximum, step, pack size, price unit): 201 when new, 200 when it replaced one.",
+      summary:
+        "Sets a product's quantity rule (minimum, maximum, step, pack size, price unit): 201 when new, 200 when it replaced one.",
       description:
         'Quantities count pieces. With a pack size, minQuantity, step and maxQuantity are multiples of it (else 400 SUITE__QUANTITY_RULE_INVALID); absent, minQuantity and step are one pack. ' +
         'Lines already in carts, approvals or offers are checked again when they are ordered. ' +
@@ -66,7 +87,12 @@ export function quantityRuleAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('productId'), body: ruleBody, bodyName: 'SuiteQuantityRule', responses: { 200: adminRuleSingle, 201: adminRuleSingle } },
+      schemas: {
+        params: pathParams('productId'),
+        body: ruleBody,
+        bodyName: 'SuiteQuantityRule',
+        responses: { 200: adminRuleSingle, 201: adminRuleSingle },
+      },
       async handler({ params, body }) {
         const { rule, created } = await setRule(host, params.productId, body);
         return reply(created ? 201 : 200, { data: toResource(rule) });
@@ -97,7 +123,8 @@ export function quantityRuleStoreRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/quantity-rule/list',
       operationId: 'listQuantityRules',
-      summary: 'The quantity rules of the named products the caller may see (the default rule, custom false, for those without one), in the order asked.',
+      summary:
+        'The quantity rules of the named products the caller may see (the default rule, custom false, for those without one), in the order asked.',
       description: `Hidden and unknown products are left out. ${refusalNote}`,
       tags,
       auth: 'public',
@@ -109,7 +136,8 @@ export function quantityRuleStoreRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/quantity-rule/{productId}',
       operationId: 'readQuantityRule',
-      summary: "A product's quantity rule, with its piece and pack price for the caller; 404 for a product the caller may not see.",
+      summary:
+        "A product's quantity rule, with its piece and pack price for the caller; 404 for a product the caller may not see.",
       description: refusalNote,
       tags,
       auth: 'public',

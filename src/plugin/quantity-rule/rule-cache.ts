@@ -41,7 +41,8 @@ export class QuantityRuleCache {
     }
     let entry = this.readIn.get(executor);
     if (entry?.ctx !== ctx) this.readIn.set(executor, (entry = { ctx, rules: new Map() }));
-    if (!entry.rules.has(productId)) entry.rules.set(productId, (await rulesOf(executor, [productId])).get(productId) ?? null);
+    if (!entry.rules.has(productId))
+      entry.rules.set(productId, (await rulesOf(executor, [productId])).get(productId) ?? null);
     return entry.rules.get(productId) ?? null;
   }
 }

@@ -32,7 +32,13 @@ function highestAllowed(rule: QuantityRule): number | null {
 
 export function isAllowed(rule: QuantityRule, quantity: number): boolean {
   const highest = highestAllowed(rule);
-  return Number.isSafeInteger(quantity) && highest !== null && quantity >= rule.minQuantity && quantity <= highest && (quantity - rule.minQuantity) % rule.step === 0;
+  return (
+    Number.isSafeInteger(quantity) &&
+    highest !== null &&
+    quantity >= rule.minQuantity &&
+    quantity <= highest &&
+    (quantity - rule.minQuantity) % rule.step === 0
+  );
 }
 
 /** The allowed quantities next to `quantity`: the nearest below and the nearest above (either may be missing). */
@@ -61,16 +67,20 @@ function ruleText(rule: QuantityRule): string {
 export function quantityRefusal(rule: QuantityRule, quantity: number, label: string, pointer?: string): AppError {
   const allowed = nearestAllowed(rule, quantity);
   const suggestion = allowed.length ? `; allowed next to it: ${allowed.join(' or ')}` : '';
-  return Errors.badRequest(QUANTITY_NOT_ALLOWED, `"${label}" ${ruleText(rule)}: ${quantity} is not allowed${suggestion}.`, {
-    ...(pointer ? { pointer } : {}),
-    meta: {
-      productId: rule.productId,
-      asked: quantity,
-      allowed,
-      minQuantity: rule.minQuantity,
-      maxQuantity: rule.maxQuantity,
-      step: rule.step,
-      packSize: rule.packSize,
+  return Errors.badRequest(
+    QUANTITY_NOT_ALLOWED,
+    `"${label}" ${ruleText(rule)}: ${quantity} is not allowed${suggestion}.`,
+    {
+      ...(pointer ? { pointer } : {}),
+      meta: {
+        productId: rule.productId,
+        asked: quantity,
+        allowed,
+        minQuantity: rule.minQuantity,
+        maxQuantity: rule.maxQuantity,
+        step: rule.step,
+        packSize: rule.packSize,
+      },
     },
-  });
+  );
 }

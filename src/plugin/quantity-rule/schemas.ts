@@ -9,12 +9,20 @@ export const RESOURCE_TYPE = 'suite_quantity_rule';
 /** Products one Store API list asks about at most (a listing page, a fast-order table). */
 export const MAX_PRODUCTS_PER_LIST = 500;
 
-const quantity = <const D extends string>(description: D) => ({ type: 'integer', minimum: 1, maximum: CART_LIMITS.maxLineQuantity, description }) as const;
-const priceUnit = { type: 'string', enum: ['piece', 'pack'], description: "'piece': prices are quoted per piece; 'pack': per pack (pack size × the piece price). Quantities count pieces either way." } as const;
+const quantity = <const D extends string>(description: D) =>
+  ({ type: 'integer', minimum: 1, maximum: CART_LIMITS.maxLineQuantity, description }) as const;
+const priceUnit = {
+  type: 'string',
+  enum: ['piece', 'pack'],
+  description:
+    "'piece': prices are quoted per piece; 'pack': per pack (pack size × the piece price). Quantities count pieces either way.",
+} as const;
 
 const ruleFields = {
   minQuantity: quantity('The least a line may hold (pieces); a multiple of packSize.'),
-  maxQuantity: nullable(quantity('The most a line may hold (pieces), a multiple of packSize; null: no maximum of its own.')),
+  maxQuantity: nullable(
+    quantity('The most a line may hold (pieces), a multiple of packSize; null: no maximum of its own.'),
+  ),
   step: quantity('Allowed quantities are minQuantity + n × step (pieces); a multiple of packSize.'),
   packSize: quantity('Pieces per pack: the product is sold in whole packs.'),
   priceUnit,
@@ -53,9 +61,23 @@ const storeRule = objectSchema(
     packPrice: { type: 'number', description: 'unitPrice × packSize: the price quoted when priceUnit is pack.' },
     apiAlias: { type: 'string', const: 'suite_quantity_rule' },
   },
-  ['productId', 'minQuantity', 'maxQuantity', 'step', 'packSize', 'priceUnit', 'custom', 'unitPrice', 'packPrice', 'apiAlias'],
+  [
+    'productId',
+    'minQuantity',
+    'maxQuantity',
+    'step',
+    'packSize',
+    'priceUnit',
+    'custom',
+    'unitPrice',
+    'packPrice',
+    'apiAlias',
+  ],
 );
 
 export const storeRuleResponse = storeRule;
-export const storeListBody = objectSchema({ productIds: { type: 'array', items: idSchema, minItems: 1, maxItems: MAX_PRODUCTS_PER_LIST, uniqueItems: true } }, ['productIds']);
+export const storeListBody = objectSchema(
+  { productIds: { type: 'array', items: idSchema, minItems: 1, maxItems: MAX_PRODUCTS_PER_LIST, uniqueItems: true } },
+  ['productIds'],
+);
 export const storeRuleList = storeListResponse(storeRule);

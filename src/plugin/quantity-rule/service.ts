@@ -1,4 +1,10 @@
-import type { CartLineItem, HostRuntime, LineItemProcessor, ProductExtension, StoreContext } from '../../host/contract.js';
+import type {
+  CartLineItem,
+  HostRuntime,
+  LineItemProcessor,
+  ProductExtension,
+  StoreContext,
+} from '../../host/contract.js';
 import { CART_LIMITS } from '../../host-kit/cart-rules.js';
 import type { Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -61,7 +67,8 @@ export interface RuleInput {
   priceUnit?: 'piece' | 'pack';
 }
 
-const invalid = (detail: string, pointer: string) => Errors.badRequest('SUITE__QUANTITY_RULE_INVALID', detail, { pointer });
+const invalid = (detail: string, pointer: string) =>
+  Errors.badRequest('SUITE__QUANTITY_RULE_INVALID', detail, { pointer });
 
 /** The rule an input makes: defaults filled in (a pack product's minimum and step are one pack), consistency checked. */
 export function ruleFromInput(productId: string, input: RuleInput): QuantityRule {
@@ -76,15 +83,26 @@ export function ruleFromInput(productId: string, input: RuleInput): QuantityRule
   };
   for (const field of ['minQuantity', 'step', 'maxQuantity'] as const) {
     const value = rule[field];
-    if (value !== null && value % packSize !== 0) throw invalid(`${field} (${value}) must be a multiple of the pack size ${packSize}: quantities count pieces, sold in whole packs.`, `/${field}`);
+    if (value !== null && value % packSize !== 0)
+      throw invalid(
+        `${field} (${value}) must be a multiple of the pack size ${packSize}: quantities count pieces, sold in whole packs.`,
+        `/${field}`,
+      );
   }
-  if (rule.minQuantity > CART_LIMITS.maxLineQuantity) throw invalid(`minQuantity may be at most ${CART_LIMITS.maxLineQuantity}, a cart line's limit.`, '/minQuantity');
-  if (rule.maxQuantity !== null && rule.maxQuantity < rule.minQuantity) throw invalid('maxQuantity must not be below minQuantity.', '/maxQuantity');
-  if (rule.priceUnit === 'pack' && packSize < 2) throw invalid('A price per pack needs a pack size of 2 or more.', '/priceUnit');
+  if (rule.minQuantity > CART_LIMITS.maxLineQuantity)
+    throw invalid(`minQuantity may be at most ${CART_LIMITS.maxLineQuantity}, a cart line's limit.`, '/minQuantity');
+  if (rule.maxQuantity !== null && rule.maxQuantity < rule.minQuantity)
+    throw invalid('maxQuantity must not be below minQuantity.', '/maxQuantity');
+  if (rule.priceUnit === 'pack' && packSize < 2)
+    throw invalid('A price per pack needs a pack size of 2 or more.', '/priceUnit');
   return rule;
 }
 
-export async function setRule(host: HostRuntime, productId: string, input: RuleInput): Promise<{ rule: StoredQuantityRule; created: boolean }> {
+export async function setRule(
+  host: HostRuntime,
+  productId: string,
+  input: RuleInput,
+): Promise<{ rule: StoredQuantityRule; created: boolean }> {
   if ((await host.catalog.products(host.db, [productId])).length === 0) throw Errors.notFound('Product', productId);
   const created = await saveRule(host.db, ruleFromInput(productId, input));
   return { rule: (await ruleOf(host.db, productId))!, created };

@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, MAX_LIMIT, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, isForeignKeyError, readBool, readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import {
+  inTransaction,
+  isForeignKeyError,
+  readBool,
+  readInt,
+  selectRow,
+  selectRows,
+  type Executor,
+} from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { SchemaInput } from '../../lib/routes.js';
@@ -10,7 +18,14 @@ import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
 import { storableTime } from './dates.js';
 import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
 import { TAG } from './context.js';
-import { ACTIVITIES, ACTIVITY_TYPES, assignedCustomerIds, isAssigned, type ActivityRow, type ActivityTypeRow } from './repository.js';
+import {
+  ACTIVITIES,
+  ACTIVITY_TYPES,
+  assignedCustomerIds,
+  isAssigned,
+  type ActivityRow,
+  type ActivityTypeRow,
+} from './repository.js';
 import { pagingQuery } from './schemas.js';
 import { declaredRepresentative } from '../declared.js';
 
@@ -42,7 +57,21 @@ export const activitySchema = objectSchema(
     createdAt: dateTimeSchema,
     updatedAt: nullable(dateTimeSchema),
   },
-  ['id', 'customerId', 'typeId', 'type', 'salesRepresentativeId', 'employeeId', 'orderId', 'subject', 'comment', 'activityDate', 'followUpDate', 'createdAt', 'updatedAt'],
+  [
+    'id',
+    'customerId',
+    'typeId',
+    'type',
+    'salesRepresentativeId',
+    'employeeId',
+    'orderId',
+    'subject',
+    'comment',
+    'activityDate',
+    'followUpDate',
+    'createdAt',
+    'updatedAt',
+  ],
 );
 
 const editable = {
@@ -92,7 +121,13 @@ const typeCriteria: CriteriaSpec = {
 };
 
 function toType(row: ActivityTypeRow) {
-  return { id: row.id, technicalName: row.technical_name, name: row.name, position: readInt(row.position), active: readBool(row.active) };
+  return {
+    id: row.id,
+    technicalName: row.technical_name,
+    name: row.name,
+    position: readInt(row.position),
+    active: readBool(row.active),
+  };
 }
 
 function toActivity(row: ActivityRow) {
@@ -115,7 +150,9 @@ function toActivity(row: ActivityRow) {
 
 /** Activities of the given customers (the representative's assigned ones: their tenant scope), with their type. */
 function activitiesOf(executor: Executor, customerIds: string[]): Knex.QueryBuilder {
-  return executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').whereIn('a.customer_id', customerIds);
+  return executor(`${ACTIVITIES} as a`)
+    .join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id')
+    .whereIn('a.customer_id', customerIds);
 }
 
 const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.name as type_name'];
@@ -123,8 +160,14 @@ const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.n
 /** One activity, when its customer is assigned to the representative. */
 async function readActivity(host: HostRuntime, executor: Executor, ctx: StoreContext, id: string) {
   const rep = declaredRepresentative(ctx);
-  const row = await selectRow<ActivityRow>(executor(`${ACTIVITIES} as a`).join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id').where('a.id', id).first(ACTIVITY_COLUMNS));
-  if (!row || !(await isAssigned(host, executor, rep.id, ctx.salesChannel.id, row.customer_id))) throw Errors.notFound('customer activity', id);
+  const row = await selectRow<ActivityRow>(
+    executor(`${ACTIVITIES} as a`)
+      .join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id')
+      .where('a.id', id)
+      .first(ACTIVITY_COLUMNS),
+  );
+  if (!row || !(await isAssigned(host, executor, rep.id, ctx.salesChannel.id, row.customer_id)))
+    throw Errors.notFound('customer activity', id);
   return toActivity(row);
 }
 
@@ -132,14 +175,26 @@ const missing = (entity: string, id: string, pointer: string) =>
   new AppError(404, 'SUITE__NOT_FOUND', `${entity} with id "${id}" was not found.`, { pointer, meta: { entity } });
 
 /** The references of an activity must exist and belong to its customer (else 404, like any foreign id). */
-async function checkReferences(host: HostRuntime, trx: Executor, customerId: string, input: ActivityChanges, isNew: boolean) {
+async function checkReferences(
+  host: HostRuntime,
+  trx: Executor,
+  customerId: string,
+  input: ActivityChanges,
+  isNew: boolean,
+) {
   if (input.typeId !== undefined) {
-    const type = await selectRow<Pick<ActivityTypeRow, 'id' | 'active'>>(trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active'));
+    const type = await selectRow<Pick<ActivityTypeRow, 'id' | 'active'>>(
+      trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active'),
+    );
     if (!type || (isNew && !readBool(type.active))) throw missing('customer activity type', input.typeId, '/typeId');
   }
-  if (input.employeeId && !(await trx('b2b_employee_customers').where({ employee_id: input.employeeId, customer_id: customerId }).first('id')))
+  if (
+    input.employeeId &&
+    !(await trx('b2b_employee_customers').where({ employee_id: input.employeeId, customer_id: customerId }).first('id'))
+  )
     throw missing('employee', input.employeeId, '/employeeId');
-  if (input.orderId && !(await host.orders.belongsTo(trx, input.orderId, customerId))) throw missing('order', input.orderId, '/orderId');
+  if (input.orderId && !(await host.orders.belongsTo(trx, input.orderId, customerId)))
+    throw missing('order', input.orderId, '/orderId');
 }
 
 /** What a create or update body may set: the `editable` fields (a create body has some of them required). */
@@ -151,7 +206,8 @@ function columnsOf(body: ActivityChanges): Record<string, unknown> {
   if (body.subject !== undefined) columns.subject = body.subject.trim();
   if (body.comment !== undefined) columns.comment = body.comment;
   if (body.activityDate !== undefined) columns.activity_date = storableTime(body.activityDate, '/activityDate');
-  if (body.followUpDate !== undefined) columns.follow_up_date = body.followUpDate === null ? null : storableTime(body.followUpDate, '/followUpDate');
+  if (body.followUpDate !== undefined)
+    columns.follow_up_date = body.followUpDate === null ? null : storableTime(body.followUpDate, '/followUpDate');
   if (body.employeeId !== undefined) columns.employee_id = body.employeeId;
   if (body.orderId !== undefined) columns.order_id = body.orderId;
   return columns;
@@ -189,7 +245,9 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { responses: { 200: storeListResponse(activityTypeSchema) } },
       async handler() {
-        const rows = await selectRows<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id'));
+        const rows = await selectRows<ActivityTypeRow>(
+          host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id'),
+        );
         return storeListOf(rows.map(toType));
       },
     }),
@@ -197,7 +255,8 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/sales-representative/customer-activity-type/list',
       operationId: 'searchCustomerActivityTypes',
-      summary: 'Every activity type (inactive ones too) with how many activities of the assigned customers use it; query page, limit, term.',
+      summary:
+        'Every activity type (inactive ones too) with how many activities of the assigned customers use it; query page, limit, term.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
@@ -205,11 +264,17 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { query: typeListQuery, responses: { 200: storeListResponse(activityTypeWithCount) } },
       async handler({ ctx, query }) {
         const rep = declaredRepresentative(ctx);
-        const page = await searchByCriteria<ActivityTypeRow>(host.db(`${ACTIVITY_TYPES} as t`), query, typeCriteria, (qb) => qb.select('t.*'));
+        const page = await searchByCriteria<ActivityTypeRow>(
+          host.db(`${ACTIVITY_TYPES} as t`),
+          query,
+          typeCriteria,
+          (qb) => qb.select('t.*'),
+        );
         const ids = page.rows.map((r) => r.id);
         const counts = ids.length
           ? await selectRows<{ type_id: string; n: unknown }>(
-              host.db(ACTIVITIES)
+              host
+                .db(ACTIVITIES)
                 .whereIn('type_id', ids)
                 .whereIn('customer_id', await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id))
                 .groupBy('type_id')
@@ -217,7 +282,10 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
             )
           : [];
         const byType = new Map(counts.map((c) => [c.type_id, readInt(c.n)]));
-        return storeList(page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })), page);
+        return storeList(
+          page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })),
+          page,
+        );
       },
     }),
     defineStoreRoute({
@@ -231,14 +299,15 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       ...readType,
       method: 'GET',
       operationId: 'getCustomerActivityType',
-      summary: 'One activity type (the method the real product\'s client uses; the same as the POST).',
+      summary: "One activity type (the method the real product's client uses; the same as the POST).",
       schemas: { params: pathParams('id'), responses: { 200: activityTypeSchema } },
     }),
     defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-activity',
       operationId: 'createCustomerActivity',
-      summary: 'Records an activity with an assigned customer (default: the customer acted for); employeeId and orderId must be the customer’s.',
+      summary:
+        'Records an activity with an assigned customer (default: the customer acted for); employeeId and orderId must be the customer’s.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
@@ -247,14 +316,25 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const rep = declaredRepresentative(ctx);
         const customerId: string | undefined = body.customerId ?? ctx.customer?.id;
-        if (!customerId) throw Errors.badRequest('SUITE__INVALID_INPUT', 'customerId is required when no customer is acted for.', { pointer: '/customerId' });
+        if (!customerId)
+          throw Errors.badRequest('SUITE__INVALID_INPUT', 'customerId is required when no customer is acted for.', {
+            pointer: '/customerId',
+          });
         const id = newId();
         return inTransaction(host.db, async (trx) => {
-          if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, customerId))) throw missing('customer', customerId, '/customerId');
+          if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, customerId)))
+            throw missing('customer', customerId, '/customerId');
           await checkReferences(host, trx, customerId, body, true);
           const now = nowDb();
           await trx(ACTIVITIES)
-            .insert({ id, customer_id: customerId, sales_representative_id: rep.id, activity_date: now, ...columnsOf(body), created_at: now })
+            .insert({
+              id,
+              customer_id: customerId,
+              sales_representative_id: rep.id,
+              activity_date: now,
+              ...columnsOf(body),
+              created_at: now,
+            })
             .catch(referenceGone);
           return readActivity(host, trx, ctx, id);
         });
@@ -264,7 +344,8 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       method: 'PUT',
       path: '/sales-representative/customer-activity',
       operationId: 'updateCustomerActivity',
-      summary: 'Changes an activity of an assigned customer (body id plus the fields to change; the customer cannot change).',
+      summary:
+        'Changes an activity of an assigned customer (body id plus the fields to change; the customer cannot change).',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
@@ -282,13 +363,15 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         });
       },
     }),
-    ...(['GET', 'POST'] as const).map(
-      (method) => defineStoreRoute({
+    ...(['GET', 'POST'] as const).map((method) =>
+      defineStoreRoute({
         method,
         path: '/sales-representative/customer-activity/list',
         operationId: method === 'GET' ? 'listCustomerActivities' : 'searchCustomerActivities',
-        summary: 'Activities of the assigned customers, newest first, by a criteria body (filter customerId, typeId, activityDate; term: subject, comment) and/or the query shortcuts page, limit, term, customerId, typeId.',
-        description: 'The spec gives the GET a criteria body; POST takes the same body for clients that cannot send one with GET. Query values narrow the body (filters add up; page, limit and term replace the body\'s).',
+        summary:
+          'Activities of the assigned customers, newest first, by a criteria body (filter customerId, typeId, activityDate; term: subject, comment) and/or the query shortcuts page, limit, term, customerId, typeId.',
+        description:
+          "The spec gives the GET a criteria body; POST takes the same body for clients that cannot send one with GET. Query values narrow the body (filters add up; page, limit and term replace the body's).",
         tags: [TAG],
         auth: 'login',
         actors: ['salesRepresentative'],
@@ -296,13 +379,25 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
         schemas: { query: listQuery, body: activityListBody, responses: { 200: storeListResponse(activitySchema) } },
         async handler({ ctx, query, body }) {
           const rep = declaredRepresentative(ctx);
-          if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId))) throw Errors.notFound('customer', query.customerId);
+          if (query.customerId && !(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, query.customerId)))
+            throw Errors.notFound('customer', query.customerId);
           const filter: NonNullable<Criteria['filter']> = [...(body.filter ?? [])];
           if (query.customerId) filter.push({ type: 'equals', field: 'customerId', value: query.customerId });
           if (query.typeId) filter.push({ type: 'equals', field: 'typeId', value: query.typeId });
-          const criteria: Criteria = { ...body, page: query.page ?? body.page, limit: query.limit ?? body.limit, term: query.term ?? body.term, filter };
+          const criteria: Criteria = {
+            ...body,
+            page: query.page ?? body.page,
+            limit: query.limit ?? body.limit,
+            term: query.term ?? body.term,
+            filter,
+          };
           const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
-          const page = await searchByCriteria<ActivityRow>(activitiesOf(host.db, customerIds), criteria, activityCriteria, (qb) => qb.select(ACTIVITY_COLUMNS));
+          const page = await searchByCriteria<ActivityRow>(
+            activitiesOf(host.db, customerIds),
+            criteria,
+            activityCriteria,
+            (qb) => qb.select(ACTIVITY_COLUMNS),
+          );
           return storeList(page.rows.map(toActivity), page);
         },
       }),

@@ -1,5 +1,14 @@
 import { applyCriteriaFilters, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, readBool, readInt, selectRow, selectRows, type Executor, type Trx } from '../../lib/db.js';
+import {
+  inTransaction,
+  isDuplicateKeyError,
+  readBool,
+  readInt,
+  selectRow,
+  selectRows,
+  type Executor,
+  type Trx,
+} from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
@@ -8,7 +17,16 @@ import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
 import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
 import { emailTaken, TAG } from './context.js';
-import { ACTIVITY_TYPES, ASSIGNMENTS, findRepresentative, loginEmailInUse, REPRESENTATIVES, toRepresentativeView, type ActivityTypeRow, type RepresentativeRow } from './repository.js';
+import {
+  ACTIVITY_TYPES,
+  ASSIGNMENTS,
+  findRepresentative,
+  loginEmailInUse,
+  REPRESENTATIVES,
+  toRepresentativeView,
+  type ActivityTypeRow,
+  type RepresentativeRow,
+} from './repository.js';
 import { emailSchema, nameSchema, passwordSchema, phoneSchema, representativeSchema } from './schemas.js';
 import { activityTypeSchema } from './activities.js';
 
@@ -21,13 +39,30 @@ const attributes = objectSchema(
   { ...representativeSchema.properties, customerIds: { type: 'array', items: { type: 'string' } } },
   [...representativeSchema.required, 'customerIds'],
 );
-const resource = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes }, ['id', 'type', 'attributes']);
+const resource = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes }, [
+  'id',
+  'type',
+  'attributes',
+]);
 const single = objectSchema({ data: resource }, ['data']);
-const typeResource = objectSchema({ id: { type: 'string' }, type: { const: ACTIVITY_TYPE }, attributes: activityTypeSchema }, ['id', 'type', 'attributes']);
+const typeResource = objectSchema(
+  { id: { type: 'string' }, type: { const: ACTIVITY_TYPE }, attributes: activityTypeSchema },
+  ['id', 'type', 'attributes'],
+);
 
 async function toResource(executor: Executor, row: RepresentativeRow) {
-  const customers = await selectRows<{ customer_id: string }>(executor(ASSIGNMENTS).where({ sales_representative_id: row.id }).orderBy('created_at').orderBy('customer_id').select('customer_id'));
-  return { id: row.id, type: TYPE, attributes: { ...toRepresentativeView(row), customerIds: customers.map((c) => c.customer_id) } };
+  const customers = await selectRows<{ customer_id: string }>(
+    executor(ASSIGNMENTS)
+      .where({ sales_representative_id: row.id })
+      .orderBy('created_at')
+      .orderBy('customer_id')
+      .select('customer_id'),
+  );
+  return {
+    id: row.id,
+    type: TYPE,
+    attributes: { ...toRepresentativeView(row), customerIds: customers.map((c) => c.customer_id) },
+  };
 }
 
 async function existing(executor: Executor, id: string): Promise<RepresentativeRow> {
@@ -42,14 +77,25 @@ async function assign(host: HostRuntime, trx: Trx, representativeId: string, cus
   const found = new Set((await host.customers.getMany(trx, unique)).map((customer) => customer.id));
   const absent = unique.findIndex((id) => !found.has(id));
   if (absent >= 0)
-    throw new AppError(404, 'SUITE__NOT_FOUND', `customer with id "${unique[absent]}" was not found.`, { pointer: `/customerIds/${customerIds.indexOf(unique[absent]!)}`, meta: { entity: 'customer' } });
+    throw new AppError(404, 'SUITE__NOT_FOUND', `customer with id "${unique[absent]}" was not found.`, {
+      pointer: `/customerIds/${customerIds.indexOf(unique[absent]!)}`,
+      meta: { entity: 'customer' },
+    });
   const now = nowDb();
   for (const customerId of unique) {
-    const moved = await trx(ASSIGNMENTS).where({ customer_id: customerId }).whereNot({ sales_representative_id: representativeId }).update({ sales_representative_id: representativeId, created_at: now });
+    const moved = await trx(ASSIGNMENTS)
+      .where({ customer_id: customerId })
+      .whereNot({ sales_representative_id: representativeId })
+      .update({ sales_representative_id: representativeId, created_at: now });
     if (moved) continue;
     if (await trx(ASSIGNMENTS).where({ customer_id: customerId }).first('id')) continue;
     try {
-      await trx(ASSIGNMENTS).insert({ id: newId(), sales_representative_id: representativeId, customer_id: customerId, created_at: now });
+      await trx(ASSIGNMENTS).insert({
+        id: newId(),
+        sales_representative_id: representativeId,
+        customer_id: customerId,
+        created_at: now,
+      });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw Errors.conflict();
       throw error;
@@ -58,15 +104,32 @@ async function assign(host: HostRuntime, trx: Trx, representativeId: string, cus
 }
 
 const createBody = objectSchema(
-  { email: emailSchema, password: passwordSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema, active: { type: 'boolean' }, customerIds: { type: 'array', maxItems: 500, items: idParam } },
+  {
+    email: emailSchema,
+    password: passwordSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    phone: phoneSchema,
+    active: { type: 'boolean' },
+    customerIds: { type: 'array', maxItems: 500, items: idParam },
+  },
   ['email', 'password', 'firstName', 'lastName'],
 );
 const patchBody = objectSchema(
-  { email: emailSchema, password: passwordSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema, active: { type: 'boolean' } },
+  {
+    email: emailSchema,
+    password: passwordSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    phone: phoneSchema,
+    active: { type: 'boolean' },
+  },
   [],
   { minProperties: 1 },
 );
-const assignBody = objectSchema({ customerIds: { type: 'array', minItems: 1, maxItems: 500, items: idParam } }, ['customerIds']);
+const assignBody = objectSchema({ customerIds: { type: 'array', minItems: 1, maxItems: 500, items: idParam } }, [
+  'customerIds',
+]);
 const typeProperties = {
   technicalName: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' },
   name: nameSchema,
@@ -83,12 +146,30 @@ async function uniqueEmail(host: HostRuntime, trx: Trx, email: string, exceptId?
 }
 
 function typeResourceOf(row: ActivityTypeRow) {
-  return { id: row.id, type: ACTIVITY_TYPE, attributes: { id: row.id, technicalName: row.technical_name, name: row.name, position: readInt(row.position), active: readBool(row.active) } };
+  return {
+    id: row.id,
+    type: ACTIVITY_TYPE,
+    attributes: {
+      id: row.id,
+      technicalName: row.technical_name,
+      name: row.name,
+      position: readInt(row.position),
+      active: readBool(row.active),
+    },
+  };
 }
 
-const representativeSearch: CriteriaSpec = { fields: {}, termColumns: ['email', 'first_name', 'last_name'], defaultSort: [], idColumn: 'id' };
+const representativeSearch: CriteriaSpec = {
+  fields: {},
+  termColumns: ['email', 'first_name', 'last_name'],
+  defaultSort: [],
+  idColumn: 'id',
+};
 
-const technicalNameTaken = () => Errors.badRequest('SUITE__TECHNICAL_NAME_TAKEN', 'Another activity type has this technical name.', { pointer: '/technicalName' });
+const technicalNameTaken = () =>
+  Errors.badRequest('SUITE__TECHNICAL_NAME_TAKEN', 'Another activity type has this technical name.', {
+    pointer: '/technicalName',
+  });
 
 export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
   const tags = [TAG];
@@ -101,22 +182,40 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { query: objectSchema({ ...jsonApiPageQuery, term: { type: 'string', maxLength: 255 } }), responses: { 200: jsonApiListSchema(resource) } },
+      schemas: {
+        query: objectSchema({ ...jsonApiPageQuery, term: { type: 'string', maxLength: 255 } }),
+        responses: { 200: jsonApiListSchema(resource) },
+      },
       async handler({ query }) {
         const base = applyCriteriaFilters(host.db(REPRESENTATIVES), { term: query.term }, representativeSearch);
         const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await selectRows<RepresentativeRow>(base.clone().orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));
+        const rows = await selectRows<RepresentativeRow>(
+          base
+            .clone()
+            .orderBy('last_name')
+            .orderBy('first_name')
+            .orderBy('id')
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit),
+        );
         const data = [];
         for (const row of rows) data.push(await toResource(host.db, row));
-        return jsonApiList(data, { path: PATH, page: query.page, limit: query.limit, total, filters: { term: query.term } });
+        return jsonApiList(data, {
+          path: PATH,
+          page: query.page,
+          limit: query.limit,
+          total,
+          filters: { term: query.term },
+        });
       },
     }),
     defineAdminRoute({
       method: 'POST',
       path: PATH,
       operationId: 'createSalesRepresentative',
-      summary: 'Creates a representative login (the e-mail must not be used by any customer, employee or representative), optionally with assigned customers.',
+      summary:
+        'Creates a representative login (the e-mail must not be used by any customer, employee or representative), optionally with assigned customers.',
       tags,
       auth: 'admin',
       permission: null,
@@ -184,7 +283,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
             if (isDuplicateKeyError(error)) throw emailTaken();
             throw error;
           }
-          if (body.active === false || passwordHash) await host.auth.revokeActorSessions(trx, 'salesRepresentative', params.id);
+          if (body.active === false || passwordHash)
+            await host.auth.revokeActorSessions(trx, 'salesRepresentative', params.id);
           return { data: await toResource(trx, await existing(trx, params.id)) };
         });
       },
@@ -193,7 +293,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'DELETE',
       path: `${PATH}/{id}`,
       operationId: 'deleteSalesRepresentative',
-      summary: 'Deletes a representative and their assignments; their sessions end, the activities they recorded stay with the customers.',
+      summary:
+        'Deletes a representative and their assignments; their sessions end, the activities they recorded stay with the customers.',
       tags,
       auth: 'admin',
       permission: null,
@@ -211,7 +312,8 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'POST',
       path: `${PATH}/{id}/customers`,
       operationId: 'assignSalesRepresentativeCustomers',
-      summary: 'Assigns customers to the representative; a customer looked after by another representative moves to this one.',
+      summary:
+        'Assigns customers to the representative; a customer looked after by another representative moves to this one.',
       tags,
       auth: 'admin',
       permission: null,
@@ -234,7 +336,10 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: pathParams('id', 'customerId'), responses: { 204: null } },
       async handler({ params }) {
-        const removed = await host.db(ASSIGNMENTS).where({ sales_representative_id: params.id, customer_id: params.customerId }).delete();
+        const removed = await host
+          .db(ASSIGNMENTS)
+          .where({ sales_representative_id: params.id, customer_id: params.customerId })
+          .delete();
         if (!removed) throw Errors.notFound('assignment', params.customerId);
         return noContent();
       },
@@ -251,7 +356,14 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ query }) {
         const [count] = await selectRows<{ n: unknown }>(host.db(ACTIVITY_TYPES).count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await selectRows<ActivityTypeRow>(host.db(ACTIVITY_TYPES).orderBy('position').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));
+        const rows = await selectRows<ActivityTypeRow>(
+          host
+            .db(ACTIVITY_TYPES)
+            .orderBy('position')
+            .orderBy('id')
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit),
+        );
         return jsonApiList(rows.map(typeResourceOf), { path: TYPE_PATH, page: query.page, limit: query.limit, total });
       },
     }),
@@ -267,12 +379,21 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ body }) {
         const id = newId();
         try {
-          await host.db(ACTIVITY_TYPES).insert({ id, technical_name: body.technicalName, name: body.name.trim(), position: body.position ?? 0, active: body.active ?? true, created_at: nowDb() });
+          await host.db(ACTIVITY_TYPES).insert({
+            id,
+            technical_name: body.technicalName,
+            name: body.name.trim(),
+            position: body.position ?? 0,
+            active: body.active ?? true,
+            created_at: nowDb(),
+          });
         } catch (error) {
           if (isDuplicateKeyError(error)) throw technicalNameTaken();
           throw error;
         }
-        return { data: typeResourceOf((await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id }).first()))!) };
+        return {
+          data: typeResourceOf((await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id }).first()))!),
+        };
       },
     }),
     defineAdminRoute({
@@ -283,7 +404,11 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('id'), body: typePatchBody, responses: { 200: objectSchema({ data: typeResource }, ['data']) } },
+      schemas: {
+        params: pathParams('id'),
+        body: typePatchBody,
+        responses: { 200: objectSchema({ data: typeResource }, ['data']) },
+      },
       async handler({ params, body }) {
         const update: Record<string, unknown> = { updated_at: nowDb() };
         if (body.technicalName !== undefined) update.technical_name = body.technicalName;
@@ -298,7 +423,11 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
           throw error;
         }
         if (!changed) throw Errors.notFound('customer activity type', params.id);
-        return { data: typeResourceOf((await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first()))!) };
+        return {
+          data: typeResourceOf(
+            (await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first()))!,
+          ),
+        };
       },
     }),
   ];

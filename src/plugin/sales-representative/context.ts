@@ -3,7 +3,14 @@ import { Errors } from '../../lib/errors.js';
 import { actorRefusal } from '../../lib/pipeline.js';
 import type { ContextEnricher, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
 import { PERMISSION_KEYS } from '../employee/permissions.js';
-import { findRepresentative, findRepresentativeByEmail, firstAssignedCustomer, isAssignedCustomer, representativeIdentity, representativeName } from './repository.js';
+import {
+  findRepresentative,
+  findRepresentativeByEmail,
+  firstAssignedCustomer,
+  isAssignedCustomer,
+  representativeIdentity,
+  representativeName,
+} from './repository.js';
 
 export const TAG = 'Sales representatives';
 
@@ -11,7 +18,9 @@ export const TAG = 'Sales representatives';
 const WITHHELD = new Set(['employee.manage', 'invitation.manage', 'role.manage', 'admin']);
 
 /** Everything the company admin may, except managing employees, invitations and roles. */
-export const REPRESENTATIVE_PERMISSIONS: ReadonlySet<string> = new Set(PERMISSION_KEYS.filter((key) => !WITHHELD.has(key)));
+export const REPRESENTATIVE_PERMISSIONS: ReadonlySet<string> = new Set(
+  PERMISSION_KEYS.filter((key) => !WITHHELD.has(key)),
+);
 
 export function representativeLoginProvider(host: HostRuntime): LoginProvider {
   return async (trx, email, password, salesChannel) => {
@@ -33,9 +42,15 @@ export const representativeContextEnricher: ContextEnricher = async (ctx, execut
   const id = typeof attribute === 'string' ? attribute : (ctx.actor.id ?? '');
   const row = await findRepresentative(executor, id);
   if (!row || !readBool(row.active))
-    throw Errors.unauthorized('The sales representative account is not active.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');
+    throw Errors.unauthorized(
+      'The sales representative account is not active.',
+      'SUITE__SALES_REPRESENTATIVE_INACTIVE',
+    );
   if (ctx.customer && !(await isAssignedCustomer(executor, row.id, ctx.salesChannel.id, ctx.customer)))
-    throw Errors.unauthorized('The customer is no longer assigned to this sales representative.', 'SUITE__SALES_REPRESENTATIVE_INACTIVE');
+    throw Errors.unauthorized(
+      'The customer is no longer assigned to this sales representative.',
+      'SUITE__SALES_REPRESENTATIVE_INACTIVE',
+    );
   ctx.salesRepresentative = { id: row.id, email: row.email, name: representativeName(row) };
   ctx.permissions = REPRESENTATIVE_PERMISSIONS;
 };
@@ -45,4 +60,5 @@ export function requireRepresentative(ctx: StoreContext): NonNullable<StoreConte
   return ctx.salesRepresentative;
 }
 
-export const emailTaken = () => Errors.badRequest('SUITE__EMAIL_TAKEN', 'This e-mail address already has a login.', { pointer: '/email' });
+export const emailTaken = () =>
+  Errors.badRequest('SUITE__EMAIL_TAKEN', 'This e-mail address already has a login.', { pointer: '/email' });

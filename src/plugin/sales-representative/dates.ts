@@ -7,6 +7,9 @@ import { toDbTime } from '../../lib/time.js';
  */
 export function storableTime(value: string, pointer: string): string {
   const year = new Date(value).getUTCFullYear();
-  if (!(year >= 1000 && year <= 9999)) throw Errors.badRequest('SUITE__INVALID_DATE', 'Dates must lie between the years 1000 and 9999 (UTC).', { pointer });
+  if (!(year >= 1000 && year <= 9999))
+    throw Errors.badRequest('SUITE__INVALID_DATE', 'Dates must lie between the years 1000 and 9999 (UTC).', {
+      pointer,
+    });
   return toDbTime(value);
 }

@@ -13,9 +13,25 @@ export async function seedSalesRepresentativeDemo(host: HostRuntime, demo: DemoS
     if (await trx(REPRESENTATIVES).where({ email: DEMO_REPRESENTATIVE.email }).first('id')) return;
     const id = newId();
     const now = nowDb();
-    await trx(REPRESENTATIVES).insert({ id, email: DEMO_REPRESENTATIVE.email, password_hash: passwordHash, first_name: 'Sam', last_name: 'Sales', phone: '+49 30 1234567', active: true, created_at: now });
+    await trx(REPRESENTATIVES).insert({
+      id,
+      email: DEMO_REPRESENTATIVE.email,
+      password_hash: passwordHash,
+      first_name: 'Sam',
+      last_name: 'Sales',
+      phone: '+49 30 1234567',
+      active: true,
+      created_at: now,
+    });
     if (!(await trx(ASSIGNMENTS).where({ customer_id: demo.customerId }).first('id')))
-      await trx(ASSIGNMENTS).insert({ id: newId(), sales_representative_id: id, customer_id: demo.customerId, created_at: now });
+      await trx(ASSIGNMENTS).insert({
+        id: newId(),
+        sales_representative_id: id,
+        customer_id: demo.customerId,
+        created_at: now,
+      });
   });
-  return [`Sales representative (acts for the demo customer): ${DEMO_REPRESENTATIVE.email} / ${DEMO_REPRESENTATIVE.password}`];
+  return [
+    `Sales representative (acts for the demo customer): ${DEMO_REPRESENTATIVE.email} / ${DEMO_REPRESENTATIVE.password}`,
+  ];
 }

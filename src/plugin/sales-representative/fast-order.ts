@@ -9,9 +9,10 @@ export function representativeFastOrderRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/sales-representative/fast-order',
       operationId: 'salesRepresentativeFastOrder',
-      summary: "The representative adds products by id or number (shop or the customer's own number) to the cart of the customer it acts for; answers per item whether it was added or why not.",
+      summary:
+        "The representative adds products by id or number (shop or the customer's own number) to the cart of the customer it acts for; answers per item whether it was added or why not.",
       description:
-        'Only a sales representative login (403 SUITE__SALES_REPRESENTATIVE_ONLY otherwise); the customer is the one it acts for (POST /sales-representative/switch-customer), so catalog visibility, prices and customer product numbers are that customer\'s. The order is then placed from that cart as usual.',
+        "Only a sales representative login (403 SUITE__SALES_REPRESENTATIVE_ONLY otherwise); the customer is the one it acts for (POST /sales-representative/switch-customer), so catalog visibility, prices and customer product numbers are that customer's. The order is then placed from that cart as usual.",
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],

@@ -15,7 +15,13 @@ export { assignedCustomerIds, isAssigned, representativeOfCustomer } from './rep
 export function registerSalesRepresentatives(host: HostRuntime): void {
   host.auth.addLoginProvider(representativeLoginProvider(host));
   host.auth.addContextEnricher(representativeContextEnricher);
-  for (const route of [...representativeRoutes(host), ...activityRoutes(host), ...productRequestRoutes(host), ...representativeFastOrderRoutes(host)]) host.storeApi.route(route);
+  for (const route of [
+    ...representativeRoutes(host),
+    ...activityRoutes(host),
+    ...productRequestRoutes(host),
+    ...representativeFastOrderRoutes(host),
+  ])
+    host.storeApi.route(route);
   for (const route of representativeAdminRoutes(host)) host.adminApi.route(route);
   for (const page of salesRepresentativeStorefrontPages(host)) host.storefront.page(page);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersRepresentativeData(trx, ids));

@@ -9,8 +9,19 @@ export const PRODUCT_REQUEST_MAIL = 'product-request';
 
 const productRequestBody = objectSchema(
   {
-    comment: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S', description: 'The question about the product.' },
-    quantity: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'The quantity the question is about, if any.' },
+    comment: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      pattern: '\\S',
+      description: 'The question about the product.',
+    },
+    quantity: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'The quantity the question is about, if any.',
+    },
   },
   ['comment'],
 );
@@ -22,9 +33,10 @@ export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/product-request/{productId}/send',
       operationId: 'sendProductRequest',
-      summary: 'Asks the sales representative of the customer acted for about a product: a mail to the representative with the question and who asks.',
+      summary:
+        'Asks the sales representative of the customer acted for about a product: a mail to the representative with the question and who asks.',
       description:
-        'A product the caller may not see is a 404 like an unknown id; a customer nobody looks after is a 400 SUITE__NO_SALES_REPRESENTATIVE. The answer comes by mail from the representative (the mail names the asker\'s e-mail address).',
+        "A product the caller may not see is a 404 like an unknown id; a customer nobody looks after is a 400 SUITE__NO_SALES_REPRESENTATIVE. The answer comes by mail from the representative (the mail names the asker's e-mail address).",
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
@@ -36,7 +48,12 @@ export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
         const [product] = await host.catalog.visibleProducts(ctx, [params.productId]);
         if (!product) throw Errors.notFound('Product', params.productId);
         const representative = await representativeOfCustomer(host.db, customer.id);
-        if (!representative) throw new AppError(400, 'SUITE__NO_SALES_REPRESENTATIVE', 'No sales representative looks after this customer.');
+        if (!representative)
+          throw new AppError(
+            400,
+            'SUITE__NO_SALES_REPRESENTATIVE',
+            'No sales representative looks after this customer.',
+          );
         await host.mail.enqueue(host.db, {
           template: PRODUCT_REQUEST_MAIL,
           to: representative.email,

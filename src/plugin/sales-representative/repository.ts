@@ -80,7 +80,11 @@ export async function findRepresentative(executor: Executor, id: string): Promis
 }
 
 export async function findRepresentativeByEmail(executor: Executor, email: string): Promise<RepresentativeRow | null> {
-  return (await selectRow<RepresentativeRow>(executor(REPRESENTATIVES).where({ email: email.trim().toLowerCase() }).first())) ?? null;
+  return (
+    (await selectRow<RepresentativeRow>(
+      executor(REPRESENTATIVES).where({ email: email.trim().toLowerCase() }).first(),
+    )) ?? null
+  );
 }
 
 /** A customer a representative may act for: active and of the sales channel the request is in. */
@@ -92,35 +96,81 @@ function inScope(customer: CustomerRef, salesChannelId: string): boolean {
  * The representative's assigned customers that are active and belong to the sales channel, the
  * longest assigned first: the tenant scope of every representative route.
  */
-export async function assignedCustomers(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<Array<CustomerRef & { assignedAt: string }>> {
+export async function assignedCustomers(
+  host: HostRuntime,
+  executor: Executor,
+  representativeId: string,
+  salesChannelId: string,
+): Promise<Array<CustomerRef & { assignedAt: string }>> {
   const rows = await selectRows<{ customer_id: string; created_at: string }>(
-    executor(ASSIGNMENTS).where('sales_representative_id', representativeId).orderBy('created_at').orderBy('customer_id').select('customer_id', 'created_at'),
+    executor(ASSIGNMENTS)
+      .where('sales_representative_id', representativeId)
+      .orderBy('created_at')
+      .orderBy('customer_id')
+      .select('customer_id', 'created_at'),
   );
   const assignedAt = new Map(rows.map((row) => [row.customer_id, fromDbTime(row.created_at)!]));
-  const customers = await host.customers.getMany(executor, rows.map((row) => row.customer_id));
-  return customers.filter((customer) => inScope(customer, salesChannelId)).map((customer) => ({ ...customer, assignedAt: assignedAt.get(customer.id)! }));
+  const customers = await host.customers.getMany(
+    executor,
+    rows.map((row) => row.customer_id),
+  );
+  return customers
+    .filter((customer) => inScope(customer, salesChannelId))
+    .map((customer) => ({ ...customer, assignedAt: assignedAt.get(customer.id)! }));
 }
 
-export async function assignedCustomerIds(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<string[]> {
+export async function assignedCustomerIds(
+  host: HostRuntime,
+  executor: Executor,
+  representativeId: string,
+  salesChannelId: string,
+): Promise<string[]> {
   return (await assignedCustomers(host, executor, representativeId, salesChannelId)).map((customer) => customer.id);
 }
 
 /** Whether the customer (already loaded) is assigned to the representative and in scope. */
-export async function isAssignedCustomer(executor: Executor, representativeId: string, salesChannelId: string, customer: CustomerRef): Promise<boolean> {
+export async function isAssignedCustomer(
+  executor: Executor,
+  representativeId: string,
+  salesChannelId: string,
+  customer: CustomerRef,
+): Promise<boolean> {
   if (!inScope(customer, salesChannelId)) return false;
-  return Boolean(await executor(ASSIGNMENTS).where({ sales_representative_id: representativeId, customer_id: customer.id }).first('id'));
+  return Boolean(
+    await executor(ASSIGNMENTS)
+      .where({ sales_representative_id: representativeId, customer_id: customer.id })
+      .first('id'),
+  );
 }
 
-export async function isAssigned(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string, customerId: string): Promise<boolean> {
-  if (!(await executor(ASSIGNMENTS).where({ sales_representative_id: representativeId, customer_id: customerId }).first('id'))) return false;
+export async function isAssigned(
+  host: HostRuntime,
+  executor: Executor,
+  representativeId: string,
+  salesChannelId: string,
+  customerId: string,
+): Promise<boolean> {
+  if (
+    !(await executor(ASSIGNMENTS)
+      .where({ sales_representative_id: representativeId, customer_id: customerId })
+      .first('id'))
+  )
+    return false;
   const customer = await host.customers.get(executor, customerId);
   return Boolean(customer && inScope(customer, salesChannelId));
 }
 
 /** The customer a representative acts for after login: the longest assigned one (ties: the lowest customer number). */
-export async function firstAssignedCustomer(host: HostRuntime, executor: Executor, representativeId: string, salesChannelId: string): Promise<string | null> {
+export async function firstAssignedCustomer(
+  host: HostRuntime,
+  executor: Executor,
+  representativeId: string,
+  salesChannelId: string,
+): Promise<string | null> {
   const customers = await assignedCustomers(host, executor, representativeId, salesChannelId);
-  const [first] = customers.sort((a, b) => compare(a.assignedAt, b.assignedAt) || compare(a.customerNumber, b.customerNumber) || compare(a.id, b.id));
+  const [first] = customers.sort(
+    (a, b) => compare(a.assignedAt, b.assignedAt) || compare(a.customerNumber, b.customerNumber) || compare(a.id, b.id),
+  );
   return first?.id ?? null;
 }
 
@@ -128,9 +178,16 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export async function representativeOfCustomer(executor: Executor, customerId: string): Promise<RepresentativeRow | null> {
+export async function representativeOfCustomer(
+  executor: Executor,
+  customerId: string,
+): Promise<RepresentativeRow | null> {
   const row = await selectRow<RepresentativeRow>(
-    executor(`${ASSIGNMENTS} as src`).join(`${REPRESENTATIVES} as r`, 'r.id', 'src.sales_representative_id').where('src.customer_id', customerId).where('r.active', true).first('r.*'),
+    executor(`${ASSIGNMENTS} as src`)
+      .join(`${REPRESENTATIVES} as r`, 'r.id', 'src.sales_representative_id')
+      .where('src.customer_id', customerId)
+      .where('r.active', true)
+      .first('r.*'),
   );
   return row ?? null;
 }
@@ -145,7 +202,12 @@ export function representativeIdentity(row: RepresentativeRow, customerId: strin
 }
 
 /** An e-mail is free for a representative when no representative, employee or customer login uses it. */
-export async function loginEmailInUse(host: HostRuntime, executor: Executor, email: string, exceptRepresentativeId?: string): Promise<boolean> {
+export async function loginEmailInUse(
+  host: HostRuntime,
+  executor: Executor,
+  email: string,
+  exceptRepresentativeId?: string,
+): Promise<boolean> {
   const representatives = executor(REPRESENTATIVES).where({ email });
   if (exceptRepresentativeId) representatives.whereNot({ id: exceptRepresentativeId });
   if (await selectRow<{ id: string }>(representatives.first('id'))) return true;

@@ -5,7 +5,14 @@ import { fromMinor } from '../../lib/money.js';
 import { emptyBody, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { nowDb } from '../../lib/time.js';
-import { defineStoreRoute, type CustomerRef, type HostRuntime, type OrderScope, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import {
+  defineStoreRoute,
+  type CustomerRef,
+  type HostRuntime,
+  type OrderScope,
+  type StoreContext,
+  type StoreRoute,
+} from '../../host/contract.js';
 import { containsText, employeesOfLinks } from './employees.js';
 import { emailTaken, TAG } from './context.js';
 import {
@@ -75,7 +82,8 @@ async function orderPage(host: HostRuntime, scope: OrderScope, criteria: Criteri
 
 async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: string): Promise<void> {
   const rep = declaredRepresentative(ctx);
-  if (!(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, customerId))) throw Errors.notFound('customer', customerId);
+  if (!(await isAssigned(host, host.db, rep.id, ctx.salesChannel.id, customerId)))
+    throw Errors.notFound('customer', customerId);
 }
 
 export function representativeRoutes(host: HostRuntime): StoreRoute[] {
@@ -84,15 +92,28 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/sales-representative',
       operationId: 'readCustomerSalesRepresentative',
-      summary: 'The sales representative who looks after the current customer, as the platform\'s customer response; 404 when none is assigned.',
+      summary:
+        "The sales representative who looks after the current customer, as the platform's customer response; 404 when none is assigned.",
       tags: [TAG],
       auth: 'login',
       permission: null,
       schemas: { responses: { 200: representativeCustomerResponse } },
       async handler({ ctx }) {
         const row = ctx.customer ? await representativeOfCustomer(host.db, ctx.customer.id) : null;
-        if (!row) throw new AppError(404, 'SUITE__NO_SALES_REPRESENTATIVE', 'No sales representative looks after this customer.');
-        return { id: row.id, apiAlias: 'customer', email: row.email, firstName: row.first_name, lastName: row.last_name, phone: row.phone ?? null };
+        if (!row)
+          throw new AppError(
+            404,
+            'SUITE__NO_SALES_REPRESENTATIVE',
+            'No sales representative looks after this customer.',
+          );
+        return {
+          id: row.id,
+          apiAlias: 'customer',
+          email: row.email,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          phone: row.phone ?? null,
+        };
       },
     }),
     defineStoreRoute({
@@ -141,10 +162,14 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body, headers }) {
         const rep = declaredRepresentative(ctx);
         const session = await inTransaction(host.db, async (trx) => {
-          if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, body.customerId))) throw Errors.notFound('customer', body.customerId);
+          if (!(await isAssigned(host, trx, rep.id, ctx.salesChannel.id, body.customerId)))
+            throw Errors.notFound('customer', body.customerId);
           const row = await findRepresentative(trx, rep.id);
           if (!row) throw Errors.unauthorized();
-          return host.auth.createSession(trx, { ...representativeIdentity(row, body.customerId), salesChannelId: ctx.salesChannel.id });
+          return host.auth.createSession(trx, {
+            ...representativeIdentity(row, body.customerId),
+            salesChannelId: ctx.salesChannel.id,
+          });
         });
         headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
         return { contextToken: session.token, customerId: body.customerId };
@@ -154,7 +179,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/sales-representative/customers',
       operationId: 'listSalesRepresentativeCustomers',
-      summary: 'The representative’s assigned customers with their order count, net revenue and last order date; `current` marks the one acted for.',
+      summary:
+        'The representative’s assigned customers with their order count, net revenue and last order date; `current` marks the one acted for.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
@@ -162,13 +188,21 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerWithStatsSchema) } },
       async handler({ ctx, body }) {
         const page = await customerPage(host, ctx, body);
-        const figures = await host.orders.figuresByCustomer(host.db, page.elements.map((customer) => customer.id));
+        const figures = await host.orders.figuresByCustomer(
+          host.db,
+          page.elements.map((customer) => customer.id),
+        );
         const byCustomer = new Map(figures.map((f) => [f.customerId, f]));
         const precision = ctx.salesChannel.currencyPrecision;
         return storeList(
           page.elements.map((customer) => {
             const f = byCustomer.get(customer.id);
-            return { ...toCustomer(ctx, customer), orderCount: f?.orderCount ?? 0, revenue: fromMinor(f?.netTotal ?? 0, precision), lastOrderDate: f?.lastOrderDate ?? null };
+            return {
+              ...toCustomer(ctx, customer),
+              orderCount: f?.orderCount ?? 0,
+              revenue: fromMinor(f?.netTotal ?? 0, precision),
+              lastOrderDate: f?.lastOrderDate ?? null,
+            };
           }),
           page,
         );
@@ -186,7 +220,10 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerSchema) } },
       async handler({ ctx, body }) {
         const page = await customerPage(host, ctx, body);
-        return storeList(page.elements.map((customer) => toCustomer(ctx, customer)), page);
+        return storeList(
+          page.elements.map((customer) => toCustomer(ctx, customer)),
+          page,
+        );
       },
     }),
     defineStoreRoute({
@@ -218,8 +255,16 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         const customers = await assignedTo(host, ctx);
         // The term searches the order number and the customer's company and number.
         const term = body.term?.trim() ?? '';
-        const ofMatchingCustomer = term ? customers.filter((c) => containsText(c.company, term) || containsText(c.customerNumber, term)).map((c) => c.id) : [];
-        const criteria = termAsFilter(body, ['orderNumber'], ofMatchingCustomer.length ? [{ type: 'equalsAny', field: 'customerId', value: ofMatchingCustomer }] : []);
+        const ofMatchingCustomer = term
+          ? customers
+              .filter((c) => containsText(c.company, term) || containsText(c.customerNumber, term))
+              .map((c) => c.id)
+          : [];
+        const criteria = termAsFilter(
+          body,
+          ['orderNumber'],
+          ofMatchingCustomer.length ? [{ type: 'equalsAny', field: 'customerId', value: ofMatchingCustomer }] : [],
+        );
         return orderPage(host, { customerIds: customers.map((c) => c.id), latestPerCustomer: true }, criteria);
       },
     }),
@@ -232,10 +277,20 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       actors: ['salesRepresentative'],
       permission: null,
-      schemas: { params: pathParams('customerId'), query: objectSchema(pagingQuery), responses: { 200: orderArrayResponse } },
+      schemas: {
+        params: pathParams('customerId'),
+        query: objectSchema(pagingQuery),
+        responses: { 200: orderArrayResponse },
+      },
       async handler({ ctx, params, query }) {
         await assertAssigned(host, ctx, params.customerId);
-        return (await host.orders.search(host.db, { customerIds: [params.customerId] }, { page: query.page, limit: query.limit })).elements;
+        return (
+          await host.orders.search(
+            host.db,
+            { customerIds: [params.customerId] },
+            { page: query.page, limit: query.limit },
+          )
+        ).elements;
       },
     }),
     defineStoreRoute({
@@ -250,7 +305,13 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, params, body }) {
         const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
-        const linked = await selectRow<{ id: string }>(host.db('b2b_employee_customers').where('employee_id', params.id).whereIn('customer_id', customerIds).first('id'));
+        const linked = await selectRow<{ id: string }>(
+          host
+            .db('b2b_employee_customers')
+            .where('employee_id', params.id)
+            .whereIn('customer_id', customerIds)
+            .first('id'),
+        );
         if (!linked) throw Errors.notFound('employee', params.id);
         return orderPage(host, { customerIds, placedBy: { type: 'employee', id: params.id } }, body);
       },
@@ -273,7 +334,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/sales-representative/sales-statistics',
       operationId: 'readSalesStatistics',
-      summary: 'Net revenue, order count and average order value of an assigned customer per calendar month (sales channel time zone), cancelled orders excluded.',
+      summary:
+        'Net revenue, order count and average order value of an assigned customer per calendar month (sales channel time zone), cancelled orders excluded.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
@@ -288,7 +350,8 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/sales-representative/customer-sales-ranking',
       operationId: 'readCustomerSalesRanking',
-      summary: 'Assigned customers ranked by net revenue (optionally between from and to); with customerId only that customer’s entry.',
+      summary:
+        'Assigned customers ranked by net revenue (optionally between from and to); with customerId only that customer’s entry.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],

@@ -32,17 +32,41 @@ export const representativeCustomerResponse = objectSchema(
 );
 
 export const representativeSchema = objectSchema(
-  { id: text, email: text, firstName: text, lastName: text, phone: nullableText, active: { type: 'boolean' }, createdAt: dateTimeSchema, updatedAt: nullable(dateTimeSchema) },
+  {
+    id: text,
+    email: text,
+    firstName: text,
+    lastName: text,
+    phone: nullableText,
+    active: { type: 'boolean' },
+    createdAt: dateTimeSchema,
+    updatedAt: nullable(dateTimeSchema),
+  },
   ['id', 'email', 'firstName', 'lastName', 'phone', 'active', 'createdAt', 'updatedAt'],
 );
 
-export const profilePatchBody = objectSchema({ email: emailSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema }, [], { minProperties: 1 });
+export const profilePatchBody = objectSchema(
+  { email: emailSchema, firstName: nameSchema, lastName: nameSchema, phone: phoneSchema },
+  [],
+  { minProperties: 1 },
+);
 
 export const switchCustomerBody = objectSchema({ customerId: idParam }, ['customerId']);
-export const contextTokenResponse = objectSchema({ contextToken: text, customerId: text }, ['contextToken', 'customerId']);
+export const contextTokenResponse = objectSchema({ contextToken: text, customerId: text }, [
+  'contextToken',
+  'customerId',
+]);
 
 /** Customer fields the customer lists filter and sort on (those of the host's `customers.search`). */
-export const customerCriteriaBody = criteriaSchema(['id', 'customerNumber', 'company', 'email', 'firstName', 'lastName', 'groupId']);
+export const customerCriteriaBody = criteriaSchema([
+  'id',
+  'customerNumber',
+  'company',
+  'email',
+  'firstName',
+  'lastName',
+  'groupId',
+]);
 
 const customerProperties = {
   id: text,
@@ -54,10 +78,24 @@ const customerProperties = {
   groupId: nullableText,
   current: { type: 'boolean' },
 } as const;
-const customerRequired = ['id', 'customerNumber', 'company', 'email', 'firstName', 'lastName', 'groupId', 'current'] as const;
+const customerRequired = [
+  'id',
+  'customerNumber',
+  'company',
+  'email',
+  'firstName',
+  'lastName',
+  'groupId',
+  'current',
+] as const;
 export const customerSchema = objectSchema(customerProperties, customerRequired);
 export const customerWithStatsSchema = objectSchema(
-  { ...customerProperties, orderCount: { type: 'integer', minimum: 0 }, revenue: amount, lastOrderDate: nullable(dateTimeSchema) },
+  {
+    ...customerProperties,
+    orderCount: { type: 'integer', minimum: 0 },
+    revenue: amount,
+    lastOrderDate: nullable(dateTimeSchema),
+  },
   [...customerRequired, 'orderCount', 'revenue', 'lastOrderDate'],
 );
 
@@ -66,7 +104,12 @@ export const ORDER_FIELDS = ['id', 'orderNumber', 'orderDate', 'customerId', 'st
 export const orderCriteriaBody = criteriaSchema(ORDER_FIELDS);
 
 /** Orders in the host's Store API order shape (documented by GET /order/{orderId}). */
-export const orderItemSchema = { type: 'object', additionalProperties: true, required: ['id', 'orderNumber', 'orderDate'], properties: { id: text, orderNumber: text, orderDate: dateTimeSchema } } as const;
+export const orderItemSchema = {
+  type: 'object',
+  additionalProperties: true,
+  required: ['id', 'orderNumber', 'orderDate'],
+  properties: { id: text, orderNumber: text, orderDate: dateTimeSchema },
+} as const;
 export const orderListResponse = storeListResponse(orderItemSchema);
 /** The spec: "array of orders of the customer". */
 export const orderArrayResponse = { type: 'array', items: orderItemSchema } as const;
@@ -80,16 +123,29 @@ export const representativeEmployeeCriteria: CriteriaSpec = {
 export const employeeCriteriaBody = criteriaSchema(Object.keys(representativeEmployeeCriteria.fields));
 const employeeProperties = employeeSchema.properties;
 const employeeRequired = employeeSchema.required;
-export const customerEmployeeSchema = objectSchema({ ...employeeProperties, customerId: text, company: nullableText }, [...employeeRequired, 'customerId', 'company']);
+export const customerEmployeeSchema = objectSchema({ ...employeeProperties, customerId: text, company: nullableText }, [
+  ...employeeRequired,
+  'customerId',
+  'company',
+]);
 
-export const statisticsQuery = objectSchema({ customerId: idParam, months: { type: 'integer', minimum: 1, maximum: 36, default: 12 } }, ['customerId']);
+export const statisticsQuery = objectSchema(
+  { customerId: idParam, months: { type: 'integer', minimum: 1, maximum: 36, default: 12 } },
+  ['customerId'],
+);
 const figures = { revenue: amount, orderCount: { type: 'integer', minimum: 0 }, averageOrderValue: amount } as const;
 export const statisticsResponse = objectSchema(
   {
     customerId: text,
     currency: text,
     revenueBasis: { const: 'net' },
-    months: { type: 'array', items: objectSchema({ month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' }, from: dateTimeSchema, to: dateTimeSchema, ...figures }, ['month', 'from', 'to', 'revenue', 'orderCount', 'averageOrderValue']) },
+    months: {
+      type: 'array',
+      items: objectSchema(
+        { month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' }, from: dateTimeSchema, to: dateTimeSchema, ...figures },
+        ['month', 'from', 'to', 'revenue', 'orderCount', 'averageOrderValue'],
+      ),
+    },
     total: objectSchema(figures, ['revenue', 'orderCount', 'averageOrderValue']),
   },
   ['customerId', 'currency', 'revenueBasis', 'months', 'total'],
@@ -103,7 +159,15 @@ export const rankingBody = objectSchema({
 });
 export const rankingResponse = storeListResponse(
   objectSchema(
-    { id: text, rank: { type: 'integer', minimum: 1 }, customerId: text, customerNumber: text, company: nullableText, revenue: amount, orderCount: { type: 'integer', minimum: 0 } },
+    {
+      id: text,
+      rank: { type: 'integer', minimum: 1 },
+      customerId: text,
+      customerNumber: text,
+      company: nullableText,
+      revenue: amount,
+      orderCount: { type: 'integer', minimum: 0 },
+    },
     ['id', 'rank', 'customerId', 'customerNumber', 'company', 'revenue', 'orderCount'],
   ),
 );

@@ -36,7 +36,12 @@ function figures(revenueMinor: number, orderCount: number, precision: number) {
 }
 
 /** Net revenue per month in integer minor units, summed by the host in one pass over the customer's orders. */
-export async function salesStatistics(host: HostRuntime, salesChannel: SalesChannel, customerId: string, months: number) {
+export async function salesStatistics(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  customerId: string,
+  months: number,
+) {
   const windows = monthWindows(new Date(), salesChannel.timeZone, months);
   const figuresPerMonth = await host.orders.figuresByPeriod(
     host.db,
@@ -50,19 +55,50 @@ export async function salesStatistics(host: HostRuntime, salesChannel: SalesChan
     const { netTotal: revenue, orderCount: count } = figuresPerMonth[i]!;
     revenueTotal += revenue;
     countTotal += count;
-    return { month: w.month, from: w.from.toISOString(), to: w.to.toISOString(), ...figures(revenue, count, precision) };
+    return {
+      month: w.month,
+      from: w.from.toISOString(),
+      to: w.to.toISOString(),
+      ...figures(revenue, count, precision),
+    };
   });
-  return { customerId, currency: salesChannel.currencyIso, revenueBasis: 'net' as const, months: perMonth, total: figures(revenueTotal, countTotal, precision) };
+  return {
+    customerId,
+    currency: salesChannel.currencyIso,
+    revenueBasis: 'net' as const,
+    months: perMonth,
+    total: figures(revenueTotal, countTotal, precision),
+  };
 }
 
 /** The customers ranked by net revenue (optionally between from and to); equal revenue shares a rank (1, 2, 2, 4). */
-export async function customerRanking(host: HostRuntime, salesChannel: SalesChannel, customers: CustomerRef[], from?: string, to?: string) {
+export async function customerRanking(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  customers: CustomerRef[],
+  from?: string,
+  to?: string,
+) {
   // Validated here so an unstorable date is a 400, as anywhere else.
   if (from) storableTime(from, '/from');
   if (to) storableTime(to, '/to');
-  const figuresOf = new Map((await host.orders.figuresByCustomer(host.db, customers.map((c) => c.id), { from, to })).map((f) => [f.customerId, f]));
+  const figuresOf = new Map(
+    (
+      await host.orders.figuresByCustomer(
+        host.db,
+        customers.map((c) => c.id),
+        { from, to },
+      )
+    ).map((f) => [f.customerId, f]),
+  );
   const entries = customers
-    .map((c) => ({ customerId: c.id, customerNumber: c.customerNumber, company: c.company ?? null, revenueMinor: figuresOf.get(c.id)?.netTotal ?? 0, orderCount: figuresOf.get(c.id)?.orderCount ?? 0 }))
+    .map((c) => ({
+      customerId: c.id,
+      customerNumber: c.customerNumber,
+      company: c.company ?? null,
+      revenueMinor: figuresOf.get(c.id)?.netTotal ?? 0,
+      orderCount: figuresOf.get(c.id)?.orderCount ?? 0,
+    }))
     .sort((a, b) => b.revenueMinor - a.revenueMinor || a.customerId.localeCompare(b.customerId));
   let rank = 0;
   return entries.map((entry, index) => {

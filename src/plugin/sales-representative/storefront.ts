@@ -3,7 +3,16 @@ import { inTransaction } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import type { SchemaInput } from '../../lib/routes.js';
-import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type Form, type PageResult } from '../storefront-kit.js';
+import {
+  attempt,
+  dateText,
+  noticeOf,
+  routeCaller,
+  text,
+  wholeNumber,
+  type Form,
+  type PageResult,
+} from '../storefront-kit.js';
 import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
 import { findRepresentative, representativeIdentity } from './repository.js';
 import { representativeRoutes } from './routes.js';
@@ -45,7 +54,9 @@ const NOTICES: Record<string, string> = {
 /** "2026-11-23" (a date input) as the start of that day in UTC; empty → undefined. */
 function dateInput(value: string): string | null | undefined {
   if (value === '') return undefined;
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? `${value}T00:00:00.000Z` : null;
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+    ? `${value}T00:00:00.000Z`
+    : null;
 }
 
 /**
@@ -61,18 +72,29 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   async function customersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<ListOf<CustomerWithStats>>(ctx, 'listSalesRepresentativeCustomers', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<ListOf<CustomerWithStats>>(ctx, 'listSalesRepresentativeCustomers', {
+      body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) },
+    });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
       template: 'b2b/sales-customers',
       data: {
         title: 'My customers',
-        customers: result.elements.map((customer) => ({ ...customer, url: customerPath(customer.id), lastOrderText: dateText(ctx, customer.lastOrderDate) })),
+        customers: result.elements.map((customer) => ({
+          ...customer,
+          url: customerPath(customer.id),
+          lastOrderText: dateText(ctx, customer.lastOrderDate),
+        })),
         total: result.total,
         term,
         currency: currency(ctx),
-        actingFor: ctx.customer ? { company: ctx.customer.company ?? `${ctx.customer.firstName} ${ctx.customer.lastName}`, customerNumber: ctx.customer.customerNumber } : null,
+        actingFor: ctx.customer
+          ? {
+              company: ctx.customer.company ?? `${ctx.customer.firstName} ${ctx.customer.lastName}`,
+              customerNumber: ctx.customer.customerNumber,
+            }
+          : null,
         previous: page > 1 ? `${CUSTOMERS_PATH}?page=${Math.min(page - 1, pages)}${search}` : null,
         next: page < pages ? `${CUSTOMERS_PATH}?page=${page + 1}${search}` : null,
         notice: noticeOf(query, NOTICES),
@@ -83,12 +105,23 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   async function customerPage(ctx: StoreContext, id: string): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('customer', id);
     // The statistics route answers 404 for a customer not assigned to the caller.
-    const statistics = await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: id, months: 12 }, body: {} });
-    const [customer] = (await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
+    const statistics = await call<Statistics>(ctx, 'readSalesStatistics', {
+      query: { customerId: id, months: 12 },
+      body: {},
+    });
+    const [customer] = (
+      await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', {
+        body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] },
+      })
+    ).elements;
     if (!customer) throw Errors.notFound('customer', id);
     // The customer-orders route answers a bare array (the spec); the order search answers the total too.
-    const orders = await call<{ total: number; elements: OrderEntry[] }>(ctx, 'listSalesRepresentativeOrders', { body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] } });
-    const activities = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', { query: { customerId: id, page: 1, limit: 10 } });
+    const orders = await call<{ total: number; elements: OrderEntry[] }>(ctx, 'listSalesRepresentativeOrders', {
+      body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] },
+    });
+    const activities = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', {
+      query: { customerId: id, page: 1, limit: 10 },
+    });
     return {
       template: 'b2b/sales-customer',
       data: {
@@ -97,7 +130,10 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
         statistics: { ...statistics, months: statistics.months.filter((month) => month.orderCount > 0) },
         orders: orders.elements.map((order) => ({ ...order, orderDateText: dateText(ctx, order.orderDate) })),
         ordersTotal: orders.total,
-        activities: activities.elements.map((activity) => ({ ...activity, activityDateText: dateText(ctx, activity.activityDate) })),
+        activities: activities.elements.map((activity) => ({
+          ...activity,
+          activityDateText: dateText(ctx, activity.activityDate),
+        })),
         activitiesTotal: activities.total,
         currency: currency(ctx),
         isCurrent: ctx.customer?.id === customer.id,
@@ -107,13 +143,25 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     };
   }
 
-  async function activitiesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: Form } = {}, status = 200): Promise<PageResult> {
+  async function activitiesPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string; form?: Form } = {},
+    status = 200,
+  ): Promise<PageResult> {
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const customerId = typeof query.customerId === 'string' && isId(query.customerId) ? query.customerId : null;
-    if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId) throw Errors.notFound('customer', query.customerId);
-    const result = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', { query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) } });
-    const customers = (await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })).elements;
-    const names = new Map(customers.map((customer) => [customer.id, customer.company ?? `${customer.firstName} ${customer.lastName}`]));
+    if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId)
+      throw Errors.notFound('customer', query.customerId);
+    const result = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', {
+      query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) },
+    });
+    const customers = (
+      await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })
+    ).elements;
+    const names = new Map(
+      customers.map((customer) => [customer.id, customer.company ?? `${customer.firstName} ${customer.lastName}`]),
+    );
     const types = (await call<ListOf<ActivityType>>(ctx, 'listActiveCustomerActivityTypes')).elements;
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const filter = customerId ? `&customerId=${customerId}` : '';
@@ -133,7 +181,11 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
         })),
         total: result.total,
         filterCustomer: customerId ? { id: customerId, name: names.get(customerId) ?? '' } : null,
-        customers: customers.map((customer) => ({ id: customer.id, name: names.get(customer.id), selected: customer.id === form.customerId })),
+        customers: customers.map((customer) => ({
+          id: customer.id,
+          name: names.get(customer.id),
+          selected: customer.id === form.customerId,
+        })),
         types: types.map((type) => ({ ...type, selected: type.id === form.typeId })),
         form,
         previous: page > 1 ? `${ACTIVITIES_PATH}?page=${Math.min(page - 1, pages)}${filter}` : null,
@@ -145,17 +197,27 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    const ranking = await call<{ total: number; elements: RankingEntry[] }>(ctx, 'readCustomerSalesRanking', { body: { page: 1, limit: 100 } });
+    const ranking = await call<{ total: number; elements: RankingEntry[] }>(ctx, 'readCustomerSalesRanking', {
+      body: { page: 1, limit: 100 },
+    });
     const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
     if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
-    const statistics = chosen ? await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} }) : null;
+    const statistics = chosen
+      ? await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} })
+      : null;
     return {
       template: 'b2b/sales-statistics',
       data: {
         title: 'Sales statistics',
-        ranking: ranking.elements.map((entry) => ({ ...entry, url: `${STATISTICS_PATH}?customerId=${entry.customerId}`, selected: entry.customerId === chosen })),
+        ranking: ranking.elements.map((entry) => ({
+          ...entry,
+          url: `${STATISTICS_PATH}?customerId=${entry.customerId}`,
+          selected: entry.customerId === chosen,
+        })),
         rankingTotal: ranking.total,
-        chosen: chosen ? (ranking.elements.find((entry) => entry.customerId === chosen) ?? { customerId: chosen }) : null,
+        chosen: chosen
+          ? (ranking.elements.find((entry) => entry.customerId === chosen) ?? { customerId: chosen })
+          : null,
         statistics,
         currency: currency(ctx),
       },
@@ -163,7 +225,12 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
   }
 
   return [
-    { path: CUSTOMERS_PATH, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, query }) => customersPage(ctx, query) },
+    {
+      path: CUSTOMERS_PATH,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, query }) => customersPage(ctx, query),
+    },
     {
       path: `${BASE}/act`,
       method: 'POST',
@@ -172,7 +239,9 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
       async handler({ ctx, form }) {
         const customerId = text(form, 'customerId', 64);
         if (!isId(customerId)) throw Errors.notFound('customer', customerId);
-        const { contextToken } = await call<{ contextToken: string }>(ctx, 'switchSalesRepresentativeCustomer', { body: { customerId } });
+        const { contextToken } = await call<{ contextToken: string }>(ctx, 'switchSalesRepresentativeCustomer', {
+          body: { customerId },
+        });
         return { redirect: `${CUSTOMERS_PATH}?done=acting`, login: { token: contextToken } };
       },
     },
@@ -187,13 +256,27 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
         const session = await inTransaction(host.db, async (trx) => {
           const row = await findRepresentative(trx, rep.id);
           if (!row) throw Errors.unauthorized();
-          return host.auth.createSession(trx, { ...representativeIdentity(row, ''), customerId: null, salesChannelId: ctx.salesChannel.id });
+          return host.auth.createSession(trx, {
+            ...representativeIdentity(row, ''),
+            customerId: null,
+            salesChannelId: ctx.salesChannel.id,
+          });
         });
         return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: session.token } };
       },
     },
-    { path: `${CUSTOMERS_PATH}/:id`, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, params }) => customerPage(ctx, params.id!) },
-    { path: ACTIVITIES_PATH, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, query }) => activitiesPage(ctx, query) },
+    {
+      path: `${CUSTOMERS_PATH}/:id`,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, params }) => customerPage(ctx, params.id!),
+    },
+    {
+      path: ACTIVITIES_PATH,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, query }) => activitiesPage(ctx, query),
+    },
     {
       path: ACTIVITIES_PATH,
       method: 'POST',
@@ -208,7 +291,8 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
           followUpDate: text(form, 'followUpDate', 10),
         };
         const followUpDate = dateInput(fields.followUpDate);
-        if (followUpDate === null) return activitiesPage(ctx, {}, { error: 'Enter the follow-up date as a date.', form: fields }, 400);
+        if (followUpDate === null)
+          return activitiesPage(ctx, {}, { error: 'Enter the follow-up date as a date.', form: fields }, 400);
         const body = {
           ...(fields.customerId ? { customerId: fields.customerId } : {}),
           typeId: fields.typeId,
@@ -233,6 +317,11 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
         return { redirect: `${ACTIVITIES_PATH}?done=deleted` };
       },
     },
-    { path: STATISTICS_PATH, auth: 'login', actors: ['salesRepresentative'], handler: ({ ctx, query }) => statisticsPage(ctx, query) },
+    {
+      path: STATISTICS_PATH,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, query }) => statisticsPage(ctx, query),
+    },
   ];
 }

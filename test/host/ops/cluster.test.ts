@@ -22,12 +22,20 @@ function logLines(server: ServerProcess): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-async function waitFor<T>(what: string, server: ServerProcess, probe: () => T | undefined, timeoutMs = 60000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  server: ServerProcess,
+  probe: () => T | undefined,
+  timeoutMs = 60000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = probe();
     if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms: ${server.stdout().slice(-2000)} ${server.stderr()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} did not happen within ${timeoutMs} ms: ${server.stdout().slice(-2000)} ${server.stderr()}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -52,13 +60,23 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
     expect(webConcurrency({}, 'sqlite:var/suite.sqlite')).to.equal(1);
     expect(webConcurrency({ WEB_CONCURRENCY: '3' }, 'mysql://shop@db:3306/shop')).to.equal(3);
     expect(webConcurrency({ WEB_CONCURRENCY: '1' }, 'sqlite:var/suite.sqlite')).to.equal(1);
-    expect(() => webConcurrency({ WEB_CONCURRENCY: '0' }, 'mysql://shop@db:3306/shop')).to.throw('WEB_CONCURRENCY must be a whole number of processes, 1 or more (got "0")');
-    expect(() => webConcurrency({ WEB_CONCURRENCY: 'many' }, 'mysql://shop@db:3306/shop')).to.throw('WEB_CONCURRENCY must be a whole number');
+    expect(() => webConcurrency({ WEB_CONCURRENCY: '0' }, 'mysql://shop@db:3306/shop')).to.throw(
+      'WEB_CONCURRENCY must be a whole number of processes, 1 or more (got "0")',
+    );
+    expect(() => webConcurrency({ WEB_CONCURRENCY: 'many' }, 'mysql://shop@db:3306/shop')).to.throw(
+      'WEB_CONCURRENCY must be a whole number',
+    );
   });
 
   if (!isServerDb()) {
     it('refuses more than one process on SQLite with a line that says why', async () => {
-      const server = spawnServer({ DATABASE_URL: `sqlite:${join(varDir, 'cluster.sqlite')}`, APP_SECRET: TEST_APP_SECRET, PORT: '0', VAR_DIR: varDir, WEB_CONCURRENCY: '2' });
+      const server = spawnServer({
+        DATABASE_URL: `sqlite:${join(varDir, 'cluster.sqlite')}`,
+        APP_SECRET: TEST_APP_SECRET,
+        PORT: '0',
+        VAR_DIR: varDir,
+        WEB_CONCURRENCY: '2',
+      });
       const exit = await exitWithin(server, 60000, 'of refusing to start');
       expect(exit.code).to.equal(1);
       expect(server.stderr().trim()).to.equal(
@@ -84,7 +102,9 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
     const webPids: number[] = [];
     try {
       const base = await serverUrl(server, 120000);
-      const allListening = await waitFor('both web processes listening', server, () => logLines(server).find((line) => line.msg === 'cluster: all web processes listen'));
+      const allListening = await waitFor('both web processes listening', server, () =>
+        logLines(server).find((line) => line.msg === 'cluster: all web processes listen'),
+      );
       const pids = allListening.pids!;
       webPids.push(...pids);
       expect(pids).to.have.length(2);
@@ -97,11 +117,21 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
           const sent = Date.now();
           try {
             // Bounded: a connection the primary handed to the process just as it was killed gets no answer at all.
-            const res = await fetch(`${base}/store-api/product`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"limit":2}', signal: AbortSignal.timeout(10000) });
+            const res = await fetch(`${base}/store-api/product`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: '{"limit":2}',
+              signal: AbortSignal.timeout(10000),
+            });
             await res.arrayBuffer();
             outcomes.push({ sent, at: Date.now(), status: res.status, error: null });
           } catch (error) {
-            outcomes.push({ sent, at: Date.now(), status: null, error: String((error as { cause?: { code?: string } }).cause?.code ?? error) });
+            outcomes.push({
+              sent,
+              at: Date.now(),
+              status: null,
+              error: String((error as { cause?: { code?: string } }).cause?.code ?? error),
+            });
             await new Promise((r) => setTimeout(r, 20));
           }
         }
@@ -111,7 +141,9 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
       const killedAt = Date.now();
       process.kill(pids[0]!, 'SIGKILL');
       const restarted = await waitFor('a new web process listening', server, () =>
-        logLines(server).find((line) => line.msg === 'cluster: web process listens' && line.pid !== undefined && !pids.includes(line.pid)),
+        logLines(server).find(
+          (line) => line.msg === 'cluster: web process listens' && line.pid !== undefined && !pids.includes(line.pid),
+        ),
       );
       webPids.push(restarted.pid!);
       const restartedAt = Date.now();
@@ -119,10 +151,17 @@ describe('host: cluster mode (WEB_CONCURRENCY)', function () {
       loading = false;
       await Promise.all(load);
 
-      expect(logLines(server).some((line) => line.msg === 'cluster: a web process died; restarting it' && line.pid === pids[0])).to.equal(true);
+      expect(
+        logLines(server).some(
+          (line) => line.msg === 'cluster: a web process died; restarting it' && line.pid === pids[0],
+        ),
+      ).to.equal(true);
       expect(isAlive(pids[0]!)).to.equal(false);
       expect(isAlive(restarted.pid!)).to.equal(true);
-      expect(outcomes.filter((o) => o.status !== null && o.status !== 200), 'only 200s').to.deep.equal([]);
+      expect(
+        outcomes.filter((o) => o.status !== null && o.status !== 200),
+        'only 200s',
+      ).to.deep.equal([]);
       const servedWhileDown = outcomes.filter((o) => o.status === 200 && o.at > killedAt + 200 && o.at < restartedAt);
       expect(servedWhileDown.length, 'requests answered while one process was down').to.be.greaterThan(3);
       for (const failure of outcomes.filter((o) => o.error !== null)) {

@@ -44,10 +44,16 @@ describe('host: health probes', () => {
     const shop = await getShop();
     const folder = mkdtempSync(join(tmpdir(), 'suite-migrations-'));
     try {
-      writeFileSync(join(folder, '999_not_run_yet.ts'), 'export async function up() {}\nexport async function down() {}\n');
+      writeFileSync(
+        join(folder, '999_not_run_yet.ts'),
+        'export async function up() {}\nexport async function down() {}\n',
+      );
       const app = express();
       const current = createHealth(shop.db, [{ folder: HOST_MIGRATIONS, table: 'knex_migrations' }]);
-      const behind = createHealth(shop.db, [{ folder: HOST_MIGRATIONS, table: 'knex_migrations' }, { folder, table: 'knex_migrations' }]);
+      const behind = createHealth(shop.db, [
+        { folder: HOST_MIGRATIONS, table: 'knex_migrations' },
+        { folder, table: 'knex_migrations' },
+      ]);
       app.use('/current', current.router);
       app.use('/behind', behind.router);
       expect((await supertest(app).get('/current/health/ready')).status).to.equal(200);

@@ -29,8 +29,12 @@ describe('host: /metrics', () => {
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^text\/plain/);
     const text = res.text;
-    expect(text).to.match(/^suite_http_request_duration_seconds_count\{method="POST",route="\/store-api\/product",status="200"\} 1$/m);
-    expect(text).to.match(/^suite_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/store-api\/product\/\{productId\}",status="404"\} \d+$/m);
+    expect(text).to.match(
+      /^suite_http_request_duration_seconds_count\{method="POST",route="\/store-api\/product",status="200"\} 1$/m,
+    );
+    expect(text).to.match(
+      /^suite_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/store-api\/product\/\{productId\}",status="404"\} \d+$/m,
+    );
     for (const name of [
       'suite_db_pool_connections_in_use',
       'suite_db_pool_connections_idle',

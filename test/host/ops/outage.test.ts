@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { projectPath } from '../../../src/host-kit/paths.js';
 import { isMysql, isServerDb } from '../../helpers/shop.js';
-import { call, LOAD_OPS, loginToken, ordersWithoutLines, startLoad, startOutageShop, timeToRecovery, untilOrdersFlow, type LoadResult, type OutageShop } from '../../helpers/outage.js';
+import {
+  call,
+  LOAD_OPS,
+  loginToken,
+  ordersWithoutLines,
+  startLoad,
+  startOutageShop,
+  timeToRecovery,
+  untilOrdersFlow,
+  type LoadResult,
+  type OutageShop,
+} from '../../helpers/outage.js';
 import { privateMariaDbAvailable, startPrivateMariaDb, type PrivateMariaDb } from '../../helpers/private-mariadb.js';
 
 const OUTAGE_MS = 2000;
@@ -25,7 +36,10 @@ function expectOutageAnswers(results: LoadResult[], downAt: number, upAt: number
   expect(new Set(during.map((r) => r.op)).size, 'every kind of request was tried during the outage').to.equal(6);
   const serverErrors = results.filter((r) => r.status >= 500 && r.status !== 503);
   expect(serverErrors, 'no 500 at any time').to.deep.equal([]);
-  expect(results.filter((r) => r.status === 0), 'no dropped connection').to.deep.equal([]);
+  expect(
+    results.filter((r) => r.status === 0),
+    'no dropped connection',
+  ).to.deep.equal([]);
 }
 
 /** While the database is down: ready says so within about a second, live stays 200 (the process needs no restart). */
@@ -68,7 +82,10 @@ describe('host: database outage under load', function () {
 
     it('answers 503 with Retry-After while down, recovers without a restart, and leaves no order without lines', async () => {
       const t = target!;
-      const client = t.shop.db.client as unknown as { acquireConnection(): Promise<{ close(): void }>; releaseConnection(c: unknown): Promise<void> };
+      const client = t.shop.db.client as unknown as {
+        acquireConnection(): Promise<{ close(): void }>;
+        releaseConnection(c: unknown): Promise<void>;
+      };
       const handle = await client.acquireConnection();
       await client.releaseConnection(handle);
       const unhandled = watchUnhandledRejections();
@@ -79,12 +96,14 @@ describe('host: database outage under load', function () {
       const downAt = Date.now();
       handle.close();
       renameSync(file, `${file}.away`);
-      for (const suffix of ['-wal', '-shm']) if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${file}.away${suffix}`);
+      for (const suffix of ['-wal', '-shm'])
+        if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${file}.away${suffix}`);
       await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
       await expectProbesDuringOutage(t);
       await new Promise((r) => setTimeout(r, OUTAGE_MS / 2));
       renameSync(`${file}.away`, file);
-      for (const suffix of ['-wal', '-shm']) if (existsSync(`${file}.away${suffix}`)) renameSync(`${file}.away${suffix}`, `${file}${suffix}`);
+      for (const suffix of ['-wal', '-shm'])
+        if (existsSync(`${file}.away${suffix}`)) renameSync(`${file}.away${suffix}`, `${file}${suffix}`);
       const upAt = Date.now();
 
       const recoveryMs = await timeToRecovery(t, await loginToken(t), RECOVERY_LIMIT_MS);
@@ -94,8 +113,14 @@ describe('host: database outage under load', function () {
 
       expectOutageAnswers(load.results, downAt, upAt);
       expect(recoveryMs).to.be.below(RECOVERY_LIMIT_MS);
-      expect(load.results.filter((r) => r.startedAt > upAt + recoveryMs && r.status < 400).length, 'successes after recovery').to.be.greaterThan(0);
-      expect(load.results.filter((r) => r.op === 'checkout' && r.status === 200).length, 'orders were placed').to.be.greaterThan(0);
+      expect(
+        load.results.filter((r) => r.startedAt > upAt + recoveryMs && r.status < 400).length,
+        'successes after recovery',
+      ).to.be.greaterThan(0);
+      expect(
+        load.results.filter((r) => r.op === 'checkout' && r.status === 200).length,
+        'orders were placed',
+      ).to.be.greaterThan(0);
       expect(await ordersWithoutLines(t.shop)).to.equal(0);
       expect(unhandled.rejections).to.deep.equal([]);
     });
@@ -141,7 +166,10 @@ describe('host: database outage under load', function () {
 
       expectOutageAnswers(load.results, downAt, restartAt);
       expect(recoveryMs).to.be.below(RECOVERY_LIMIT_MS);
-      expect(load.results.filter((r) => r.op === 'checkout' && r.status === 200).length, 'orders were placed').to.be.greaterThan(0);
+      expect(
+        load.results.filter((r) => r.op === 'checkout' && r.status === 200).length,
+        'orders were placed',
+      ).to.be.greaterThan(0);
       expect(await ordersWithoutLines(t.shop)).to.equal(0);
       expect(unhandled.rejections).to.deep.equal([]);
     });
@@ -164,7 +192,9 @@ describe('host: database outage under load', function () {
       for (const result of answers) {
         expect(result.status, `${result.op} while frozen`).to.equal(503);
         expect(result.retryAfter).to.match(/^\d+$/);
-        expect(result.endedAt - result.startedAt, `${result.op} answered within ${limitMs} ms`).to.be.below(limitMs + 500);
+        expect(result.endedAt - result.startedAt, `${result.op} answered within ${limitMs} ms`).to.be.below(
+          limitMs + 500,
+        );
       }
       const recoveryMs = await timeToRecovery(t, token, RECOVERY_LIMIT_MS);
       expect(recoveryMs).to.be.below(RECOVERY_LIMIT_MS);

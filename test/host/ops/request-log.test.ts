@@ -4,17 +4,34 @@ import { AppError } from '../../../src/lib/errors.js';
 import { createTestCustomer, expectError } from '../../helpers/shop.js';
 import { sideApp } from '../../helpers/side-app.js';
 
-const LOG_FIELDS = ['level', 'time', 'pid', 'hostname', 'requestId', 'method', 'route', 'status', 'durationMs', 'actorType', 'msg'].sort();
+const LOG_FIELDS = [
+  'level',
+  'time',
+  'pid',
+  'hostname',
+  'requestId',
+  'method',
+  'route',
+  'status',
+  'durationMs',
+  'actorType',
+  'msg',
+].sort();
 
 describe('host: request logs and request ids', () => {
   it('logs one line per request at info with method, route pattern, status, duration, request id and actor type, and nothing secret', async () => {
     const { shop, logLines } = await sideApp();
     const customer = await createTestCustomer();
     const agent = supertest(shop.app);
-    const login = await agent.post('/store-api/account/login').set('x-forwarded-for', '10.91.0.1').send({ email: customer.email, password: customer.password });
+    const login = await agent
+      .post('/store-api/account/login')
+      .set('x-forwarded-for', '10.91.0.1')
+      .send({ email: customer.email, password: customer.password });
     expect(login.status).to.equal(200);
     const token = login.body.contextToken as string;
-    const missing = await agent.get('/store-api/product/0123456789abcdef0123456789abcdef').set('suite-context-token', token);
+    const missing = await agent
+      .get('/store-api/product/0123456789abcdef0123456789abcdef')
+      .set('suite-context-token', token);
     expect(missing.status).to.equal(404);
     await agent.get('/account').set('cookie', 'nothing=1');
     await agent.get(`/store-api/no-such-route?email=${encodeURIComponent(customer.email)}`);
@@ -42,7 +59,17 @@ describe('host: request logs and request ids', () => {
   it('logs a 503 at warn and a 500 at error, with the same fields; below the log level nothing is written', async () => {
     const { shop, logLines } = await sideApp({ logLevel: 'warn' });
     const failing = (path: string, error: () => Error) =>
-      shop.internals.storeApi.add({ method: 'GET', path, operationId: path.slice(1), summary: 'Fails.', tags: ['Test'], auth: 'public', permission: null, schemas: { responses: { 200: { type: 'object' } } }, handler: () => Promise.reject(error()) });
+      shop.internals.storeApi.add({
+        method: 'GET',
+        path,
+        operationId: path.slice(1),
+        summary: 'Fails.',
+        tags: ['Test'],
+        auth: 'public',
+        permission: null,
+        schemas: { responses: { 200: { type: 'object' } } },
+        handler: () => Promise.reject(error()),
+      });
     failing('/test-log-unavailable', () => new AppError(503, 'SUITE__TEST_UNAVAILABLE', 'Down for the test.'));
     failing('/test-log-bug', () => new Error('a planted bug'));
     const agent = supertest(shop.app);
@@ -51,7 +78,10 @@ describe('host: request logs and request ids', () => {
     expect((await agent.get('/store-api/context')).status).to.equal(200);
     await shop.close();
     const requestLines = logLines.filter((line) => line.msg === 'request');
-    expect(requestLines.map((line) => `${line.level} ${line.route} ${line.status}`)).to.deep.equal(['40 /store-api/test-log-unavailable 503', '50 /store-api/test-log-bug 500']);
+    expect(requestLines.map((line) => `${line.level} ${line.route} ${line.status}`)).to.deep.equal([
+      '40 /store-api/test-log-unavailable 503',
+      '50 /store-api/test-log-bug 500',
+    ]);
     for (const line of requestLines) expect(Object.keys(line).sort()).to.deep.equal(LOG_FIELDS);
   });
 
@@ -63,7 +93,9 @@ describe('host: request logs and request ids', () => {
     expect(error.meta?.requestId).to.equal(invalid.headers['x-request-id']);
     const unauthorized = await agent.get('/api/product').set('x-request-id', 'trace-abc_123');
     expect(unauthorized.headers['x-request-id']).to.equal('trace-abc_123');
-    expect((expectError(unauthorized, 401) as { meta?: { requestId?: string } }).meta?.requestId).to.equal('trace-abc_123');
+    expect((expectError(unauthorized, 401) as { meta?: { requestId?: string } }).meta?.requestId).to.equal(
+      'trace-abc_123',
+    );
     const forged = await agent.get('/health/live').set('x-request-id', 'has spaces and {braces}');
     expect(forged.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     await shop.close();

@@ -12,13 +12,20 @@ const initialData = {
   defaultZone: 'Europe',
   taxRates: [{ name: 'Standard Tax', percentage: 19 }],
   shippingMethods: [{ name: 'Standard Shipping', price: 500 }],
-  paymentMethods: [{ name: 'Invoice', handler: { code: 'dummy-payment-handler', arguments: [{ name: 'automaticSettle', value: 'false' }] } }],
+  paymentMethods: [
+    {
+      name: 'Invoice',
+      handler: { code: 'dummy-payment-handler', arguments: [{ name: 'automaticSettle', value: 'false' }] },
+    },
+  ],
   countries: [{ name: 'Germany', code: 'DE', zone: 'Europe' }],
   collections: [],
 };
 
 config.logger = new DefaultLogger({ level: LogLevel.Warn });
 const fresh = !existsSync(config.dbConnectionOptions.database);
-const app = fresh ? await populate(() => bootstrap(config), initialData, resolve('products.csv')) : await bootstrap(config);
+const app = fresh
+  ? await populate(() => bootstrap(config), initialData, resolve('products.csv'))
+  : await bootstrap(config);
 process.stdout.write(`smoke shop listening on ${String(config.apiOptions.port)}\n`);
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -2,11 +2,31 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { expectError, getShop } from '../../helpers/shop.js';
-import { as, createEmployee, employeeWith, loginAs, newCustomer, orderAs, representativeWith, type Customer } from '../sales-representative/helpers.js';
+import {
+  as,
+  createEmployee,
+  employeeWith,
+  loginAs,
+  newCustomer,
+  orderAs,
+  representativeWith,
+  type Customer,
+} from '../sales-representative/helpers.js';
 
 async function addAddress(customer: Customer, city: string): Promise<string> {
   const id = newId();
-  await (await getShop()).db('customer_addresses').insert({ id, customer_id: customer.customer.id, company: null, first_name: 'Second', last_name: 'Address', street: 'Other Street 2', zipcode: '54321', city, country_code: 'DE', created_at: nowDb() });
+  await (await getShop()).db('customer_addresses').insert({
+    id,
+    customer_id: customer.customer.id,
+    company: null,
+    first_name: 'Second',
+    last_name: 'Address',
+    street: 'Other Street 2',
+    zipcode: '54321',
+    city,
+    country_code: 'DE',
+    created_at: nowDb(),
+  });
   return id;
 }
 
@@ -26,7 +46,9 @@ describe('account: address switch, express checkout, customer documents', () => 
       expect(account.body.defaultBillingAddressId).to.equal(munich);
       expect(account.body.defaultShippingAddressId).to.not.equal(munich);
       expect((await (await as(customer.token)).get(`/b2b/address/switch-shipping/${munich}`)).status).to.equal(200);
-      expect((await (await as(customer.token)).get('/account/customer')).body.defaultShippingAddressId).to.equal(munich);
+      expect((await (await as(customer.token)).get('/account/customer')).body.defaultShippingAddressId).to.equal(
+        munich,
+      );
       const orderId = await orderAs(customer.token);
       const order = await (await as(customer.token)).get(`/order/${orderId}`);
       expect(order.body.billingAddress.city).to.equal('Munich');
@@ -42,7 +64,11 @@ describe('account: address switch, express checkout, customer documents', () => 
       expectError(await (await as(customer.token)).get('/b2b/address/switch-billing/nope'), 400);
       expectError(await (await as(null)).get(`/b2b/address/switch-billing/${theirs}`), 401);
       const reader = await employeeWith(['orders.read'], customer);
-      expectError(await (await as(reader.token)).get(`/b2b/address/switch-billing/${await addAddress(customer, 'Bonn')}`), 403, 'SUITE__PERMISSION_DENIED');
+      expectError(
+        await (await as(reader.token)).get(`/b2b/address/switch-billing/${await addAddress(customer, 'Bonn')}`),
+        403,
+        'SUITE__PERMISSION_DENIED',
+      );
     });
   });
 
@@ -58,7 +84,12 @@ describe('account: address switch, express checkout, customer documents', () => 
         defaultShippingAddressId: null,
       });
       const address = await addAddress(customer, 'Hamburg');
-      const patched = await client.patch('/express-checkout-setting', { enabled: true, defaultPaymentMethod: 'invoice', defaultShippingMethod: 'standard', defaultShippingAddressId: address });
+      const patched = await client.patch('/express-checkout-setting', {
+        enabled: true,
+        defaultPaymentMethod: 'invoice',
+        defaultShippingMethod: 'standard',
+        defaultShippingAddressId: address,
+      });
       expect(patched.status).to.equal(200);
       expect(patched.body).to.deep.equal({ success: true });
       await client.patch('/express-checkout-setting', { defaultBillingAddressId: address });
@@ -73,16 +104,28 @@ describe('account: address switch, express checkout, customer documents', () => 
 
       const buyer = await employeeWith(['orders.create'], customer);
       expect((await (await as(buyer.token)).get('/express-checkout-setting')).body.enabled).to.equal(false);
-      await (await as(buyer.token)).patch('/express-checkout-setting', { enabled: true, defaultShippingAddressId: address });
-      expect((await (await as(buyer.token)).get('/express-checkout-setting')).body).to.include({ enabled: true, defaultShippingAddressId: address, defaultBillingAddressId: null });
+      await (
+        await as(buyer.token)
+      ).patch('/express-checkout-setting', { enabled: true, defaultShippingAddressId: address });
+      expect((await (await as(buyer.token)).get('/express-checkout-setting')).body).to.include({
+        enabled: true,
+        defaultShippingAddressId: address,
+        defaultBillingAddressId: null,
+      });
       expect((await client.get('/express-checkout-setting')).body.defaultShippingAddressId).to.equal(null);
     });
 
     it('survives concurrent first changes (one row per buyer)', async () => {
       const customer = await newCustomer();
-      const results = await Promise.all([true, false, true, false, true].map(async (enabled) => (await as(customer.token)).patch('/express-checkout-setting', { enabled })));
+      const results = await Promise.all(
+        [true, false, true, false, true].map(async (enabled) =>
+          (await as(customer.token)).patch('/express-checkout-setting', { enabled }),
+        ),
+      );
       expect(results.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200]);
-      expect(await (await getShop()).db('b2b_express_checkout_settings').where({ customer_id: customer.customer.id })).to.have.length(1);
+      expect(
+        await (await getShop()).db('b2b_express_checkout_settings').where({ customer_id: customer.customer.id }),
+      ).to.have.length(1);
     });
 
     it('refuses other customers’ addresses (404), bad input (400), guests (401) and employees without orders.create (403)', async () => {
@@ -90,7 +133,10 @@ describe('account: address switch, express checkout, customer documents', () => 
       const stranger = await newCustomer();
       const theirs = await addAddress(stranger, 'Elsewhere');
       const client = await as(customer.token);
-      const refused = expectError(await client.patch('/express-checkout-setting', { defaultBillingAddressId: theirs }), 404);
+      const refused = expectError(
+        await client.patch('/express-checkout-setting', { defaultBillingAddressId: theirs }),
+        404,
+      );
       expect(refused.source?.pointer).to.equal('/defaultBillingAddressId');
       expectError(await client.patch('/express-checkout-setting', {}), 400);
       expectError(await client.patch('/express-checkout-setting', { defaultPaymentMethod: 'cash' }), 400);
@@ -116,10 +162,16 @@ describe('account: address switch, express checkout, customer documents', () => 
       expect(res.body.total).to.equal(2);
       expect(res.body.elements.map((d: { orderId: string }) => d.orderId)).to.deep.equal([second, first]);
       const invoice = res.body.elements[1];
-      expect(invoice).to.include({ type: 'invoice', mimeType: 'application/pdf', fileName: (await invoiceOf(first)).file_name });
+      expect(invoice).to.include({
+        type: 'invoice',
+        mimeType: 'application/pdf',
+        fileName: (await invoiceOf(first)).file_name,
+      });
       expect(invoice.downloadPath).to.equal(`/store-api/customer-document/${invoice.fileName}`);
 
-      const filtered = await (await as(customer.token)).post('/customer-documents', { filter: [{ type: 'equals', field: 'orderId', value: first }] });
+      const filtered = await (
+        await as(customer.token)
+      ).post('/customer-documents', { filter: [{ type: 'equals', field: 'orderId', value: first }] });
       expect(filtered.body.elements.map((d: { orderId: string }) => d.orderId)).to.deep.equal([first]);
       const byNumber = await (await as(customer.token)).post('/customer-documents/', { term: invoice.documentNumber });
       expect(byNumber.body.elements.map((d: { id: string }) => d.id)).to.deep.equal([invoice.id]);
@@ -142,7 +194,9 @@ describe('account: address switch, express checkout, customer documents', () => 
       expect(mine.body.elements.map((d: { orderId: string }) => d.orderId)).to.deep.equal([own]);
       const companyInvoice = await invoiceOf(company);
       expectError(await (await as(employeeToken)).get(`/customer-document/${companyInvoice.file_name}`), 404);
-      expect((await (await as(employeeToken)).get(`/customer-document/${(await invoiceOf(own)).file_name}`)).status).to.equal(200);
+      expect(
+        (await (await as(employeeToken)).get(`/customer-document/${(await invoiceOf(own)).file_name}`)).status,
+      ).to.equal(200);
       const supervisor = await employeeWith(['orders.read-all'], owner);
       expect((await (await as(supervisor.token)).post('/customer-documents/', {})).body.total).to.equal(2);
       expect((await (await as(repToken)).post('/customer-documents/', {})).body.total).to.equal(2);
@@ -155,10 +209,29 @@ describe('account: address switch, express checkout, customer documents', () => 
       const theirs = await invoiceOf(await orderAs(stranger.token));
       expectError(await (await as(customer.token)).get(`/customer-document/${theirs.file_name}`), 404);
       expectError(await (await as(customer.token)).get('/customer-document/missing-file.pdf'), 404);
-      expect((await (await as(customer.token)).post('/customer-documents/', { filter: [{ type: 'equals', field: 'id', value: theirs.id }] })).body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
-      for (const name of ['..%2F..%2Fetc%2Fpasswd', '.hidden.pdf', 'a..pdf', 'a%20b.pdf']) expectError(await (await as(customer.token)).get(`/customer-document/${name}`), 400);
+      expect(
+        (
+          await (
+            await as(customer.token)
+          ).post('/customer-documents/', { filter: [{ type: 'equals', field: 'id', value: theirs.id }] })
+        ).body,
+      ).to.deep.equal({
+        total: 0,
+        page: 1,
+        limit: 25,
+        elements: [],
+        aggregations: {},
+        apiAlias: 'dal_entity_search_result',
+      });
+      for (const name of ['..%2F..%2Fetc%2Fpasswd', '.hidden.pdf', 'a..pdf', 'a%20b.pdf'])
+        expectError(await (await as(customer.token)).get(`/customer-document/${name}`), 400);
       expectError(await (await as(customer.token)).post('/customer-documents/', { limit: 0 }), 400);
-      expectError(await (await as(customer.token)).post('/customer-documents/', { filter: [{ type: 'equals', field: 'content', value: 'x' }] }), 400);
+      expectError(
+        await (
+          await as(customer.token)
+        ).post('/customer-documents/', { filter: [{ type: 'equals', field: 'content', value: 'x' }] }),
+        400,
+      );
       expectError(await (await as(null)).post('/customer-documents/', {}), 401);
       expectError(await (await as(null)).get(`/customer-document/${theirs.file_name}`), 401);
       const noRights = await employeeWith(['employee.read'], customer);

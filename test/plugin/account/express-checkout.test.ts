@@ -7,13 +7,26 @@ import { as, employeeWith, newCustomer, type Customer } from '../sales-represent
 
 async function addAddress(customer: Customer, city: string): Promise<string> {
   const id = newId();
-  await (await getShop()).db('customer_addresses').insert({ id, customer_id: customer.customer.id, company: null, first_name: 'Express', last_name: 'Address', street: 'Fast Lane 1', zipcode: '10115', city, country_code: 'DE', created_at: nowDb() });
+  await (await getShop()).db('customer_addresses').insert({
+    id,
+    customer_id: customer.customer.id,
+    company: null,
+    first_name: 'Express',
+    last_name: 'Address',
+    street: 'Fast Lane 1',
+    zipcode: '10115',
+    city,
+    country_code: 'DE',
+    created_at: nowDb(),
+  });
   return id;
 }
 
 async function fillCart(token: string, quantity = 2): Promise<void> {
   const product = await insertProduct({ name: 'Express widget' });
-  const added = await (await as(token)).post('/checkout/cart/line-item', { items: [{ productId: product.id, quantity }] });
+  const added = await (
+    await as(token)
+  ).post('/checkout/cart/line-item', { items: [{ productId: product.id, quantity }] });
   expect(added.status, JSON.stringify(added.body)).to.be.oneOf([200, 201]);
 }
 
@@ -23,7 +36,11 @@ describe('account: POST /express-checkout/order', () => {
     const client = await as(customer.token);
     const berlin = await addAddress(customer, 'Berlin');
     const potsdam = await addAddress(customer, 'Potsdam');
-    await client.patch('/express-checkout-setting', { enabled: true, defaultBillingAddressId: berlin, defaultShippingAddressId: potsdam });
+    await client.patch('/express-checkout-setting', {
+      enabled: true,
+      defaultBillingAddressId: berlin,
+      defaultShippingAddressId: potsdam,
+    });
     await fillCart(customer.token);
     const placed = await client.post('/express-checkout/order', { customerComment: 'Quick one' });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
@@ -49,7 +66,12 @@ describe('account: POST /express-checkout/order', () => {
     await fillCart(customer.token);
     expectError(await client.post('/express-checkout/order', {}), 400, 'SUITE__EXPRESS_CHECKOUT_DISABLED');
     await client.patch('/express-checkout-setting', { enabled: true });
-    await (await getShop()).db('customers').where({ id: customer.customer.id }).update({ default_billing_address_id: null, default_shipping_address_id: null });
+    await (
+      await getShop()
+    )
+      .db('customers')
+      .where({ id: customer.customer.id })
+      .update({ default_billing_address_id: null, default_shipping_address_id: null });
     const incomplete = await client.post('/express-checkout/order', {});
     const error = expectError(incomplete, 400, 'SUITE__EXPRESS_CHECKOUT_INCOMPLETE');
     expect(error.source?.pointer).to.equal('/defaultBillingAddressId');
@@ -63,7 +85,11 @@ describe('account: POST /express-checkout/order', () => {
     const buyer = await employeeWith(['orders.create', 'orders.read'], customer);
     await fillCart(buyer.token);
     // The company's setting is not the employee's.
-    expectError(await (await as(buyer.token)).post('/express-checkout/order', {}), 400, 'SUITE__EXPRESS_CHECKOUT_DISABLED');
+    expectError(
+      await (await as(buyer.token)).post('/express-checkout/order', {}),
+      400,
+      'SUITE__EXPRESS_CHECKOUT_DISABLED',
+    );
     await (await as(buyer.token)).patch('/express-checkout-setting', { enabled: true });
     const placed = await (await as(buyer.token)).post('/express-checkout/order', {});
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
@@ -71,7 +97,15 @@ describe('account: POST /express-checkout/order', () => {
     const reader = await employeeWith(['orders.read'], customer);
     expectError(await (await as(reader.token)).post('/express-checkout/order', {}), 403);
     expectError(await (await as(null)).post('/express-checkout/order', {}), 401);
-    expectError(await (await as(customer.token)).post('/express-checkout/order', { comment: 'unknown field' }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await (await as(customer.token)).post('/express-checkout/order', { customerComment: 5 }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await (await as(customer.token)).post('/express-checkout/order', { comment: 'unknown field' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await (await as(customer.token)).post('/express-checkout/order', { customerComment: 5 }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
   });
 });

@@ -3,14 +3,25 @@ import { newId } from '../../../src/lib/ids.js';
 import { writeJson } from '../../../src/lib/db.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { expectError, getShop, http } from '../../helpers/shop.js';
-import { assign, createCategory, createLandingPage, createProduct, createRule, KINDS } from '../partial-assortment/fixtures.js';
+import {
+  assign,
+  createCategory,
+  createLandingPage,
+  createProduct,
+  createRule,
+  KINDS,
+} from '../partial-assortment/fixtures.js';
 import { newCustomer } from '../sales-representative/helpers.js';
 
 const [CATEGORY, LANDING_PAGE, PRODUCT] = KINDS;
 
 async function cmsPage(sections: unknown[], title = 'Workshop news'): Promise<string> {
   const id = newId();
-  await (await getShop()).db('cms_pages').insert({ id, name: `Page ${id.slice(0, 6)}`, title, sections: writeJson(sections), created_at: nowDb() });
+  await (
+    await getShop()
+  )
+    .db('cms_pages')
+    .insert({ id, name: `Page ${id.slice(0, 6)}`, title, sections: writeJson(sections), created_at: nowDb() });
   return id;
 }
 
@@ -70,7 +81,12 @@ describe('account: GET /platform-cms/{id}', () => {
 
     const inactivePage = await cmsPage([{ type: 'text', content: 'Retired' }]);
     const retired = await createCategory();
-    await (await getShop()).db('categories').where({ id: retired.id }).update({ cms_page_id: inactivePage, active: false });
+    await (
+      await getShop()
+    )
+      .db('categories')
+      .where({ id: retired.id })
+      .update({ cms_page_id: inactivePage, active: false });
     expectError(await fetchPage(inactivePage, insider.token), 404);
   });
 

@@ -32,7 +32,8 @@ interface MenuEntry {
   children: MenuEntry[];
 }
 
-const keys = (entries: MenuEntry[]): unknown[] => entries.map((e) => (e.children.length ? [e.key, keys(e.children)] : e.key));
+const keys = (entries: MenuEntry[]): unknown[] =>
+  entries.map((e) => (e.children.length ? [e.key, keys(e.children)] : e.key));
 
 describe('account: snippets and platform menu', () => {
   describe('GET /snippets', () => {
@@ -41,7 +42,11 @@ describe('account: snippets and platform menu', () => {
       expect(res.status).to.equal(200);
       expect(res.body.language).to.equal('en');
       expect(res.body.total).to.equal(res.body.elements.length);
-      expect(res.body.elements).to.deep.include({ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Employees' });
+      expect(res.body.elements).to.deep.include({
+        id: 'b2b.menu.employees',
+        key: 'b2b.menu.employees',
+        value: 'Employees',
+      });
       const keysSeen = res.body.elements.map((s: { key: string }) => s.key);
       expect(keysSeen).to.deep.equal([...keysSeen].sort());
 
@@ -49,17 +54,35 @@ describe('account: snippets and platform menu', () => {
       expect(menu.body.elements.every((s: { key: string }) => s.key.startsWith('b2b.menu.'))).to.equal(true);
       expect(menu.body.total).to.be.below(res.body.total);
       const term = await (await http()).get('/store-api/snippets?term=Shipping%20address');
-      expect(term.body.elements).to.deep.equal([{ id: 'b2b.address.shipping', key: 'b2b.address.shipping', value: 'Shipping address' }]);
+      expect(term.body.elements).to.deep.equal([
+        { id: 'b2b.address.shipping', key: 'b2b.address.shipping', value: 'Shipping address' },
+      ]);
       const paged = await (await http()).get('/store-api/snippets?limit=2&page=2');
       expect(paged.body.elements).to.have.length(2);
       expect(paged.body.elements[0].key).to.equal(keysSeen[2]);
     });
 
     it('answers German snippets on a German sales channel and English where a language has none', async () => {
-      const german = await (await http()).get('/store-api/snippets?prefix=b2b.menu.employees').set('suite-access-key', await salesChannelIn('de-DE'));
-      expect(german.body).to.deep.include({ language: 'de', total: 1, elements: [{ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Mitarbeiter' }] });
-      const french = await (await http()).get('/store-api/snippets?prefix=b2b.menu.employees').set('suite-access-key', await salesChannelIn('fr-FR'));
-      expect(french.body).to.deep.include({ language: 'en', total: 1, elements: [{ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Employees' }] });
+      const german = await (
+        await http()
+      )
+        .get('/store-api/snippets?prefix=b2b.menu.employees')
+        .set('suite-access-key', await salesChannelIn('de-DE'));
+      expect(german.body).to.deep.include({
+        language: 'de',
+        total: 1,
+        elements: [{ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Mitarbeiter' }],
+      });
+      const french = await (
+        await http()
+      )
+        .get('/store-api/snippets?prefix=b2b.menu.employees')
+        .set('suite-access-key', await salesChannelIn('fr-FR'));
+      expect(french.body).to.deep.include({
+        language: 'en',
+        total: 1,
+        elements: [{ id: 'b2b.menu.employees', key: 'b2b.menu.employees', value: 'Employees' }],
+      });
     });
 
     it('refuses invalid queries (400) and an invalid context token (401)', async () => {
@@ -79,12 +102,31 @@ describe('account: snippets and platform menu', () => {
         'overview',
         ['company', ['employees', 'roles', 'invitations', 'organisationUnits', 'addressBook']],
         // No 'expressCheckout': the reference storefront has no page at /account/express-checkout, and no entry may lead to a 404.
-        ['ordering', ['orders', 'orderApprovals', 'budgets', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers', 'documents']],
+        [
+          'ordering',
+          [
+            'orders',
+            'orderApprovals',
+            'budgets',
+            'fastOrder',
+            'productLists',
+            'customerProductNumbers',
+            'customerPrices',
+            'offers',
+            'documents',
+          ],
+        ],
         'events',
       ]);
       expect(res.body.total).to.equal(4);
       expect(res.body.elements[1]).to.include({ label: 'Company', path: null, level: 1, childCount: 5 });
-      expect(res.body.elements[1].children[0]).to.include({ key: 'employees', label: 'Employees', path: '/account/employees', level: 2, childCount: 0 });
+      expect(res.body.elements[1].children[0]).to.include({
+        key: 'employees',
+        label: 'Employees',
+        path: '/account/employees',
+        level: 2,
+        childCount: 0,
+      });
 
       const flat = await (await as(customer.token)).post('/b2b/platform-menu?depth=1', {});
       expect(flat.status).to.equal(200);
@@ -101,31 +143,67 @@ describe('account: snippets and platform menu', () => {
       const menu = await (await as(reader.token)).post('/b2b/platform-menu?depth=3', {});
       expect(keys(menu.body.elements)).to.deep.equal(['overview', ['ordering', ['orders', 'documents']]]);
       const approver = await employeeWith(['order-approval.approve', 'employee.read']);
-      expect(keys((await (await as(approver.token)).get('/b2b/platform-menu?depth=2')).body.elements)).to.deep.equal(['overview', ['company', ['employees']], ['ordering', ['orderApprovals']]]);
+      expect(keys((await (await as(approver.token)).get('/b2b/platform-menu?depth=2')).body.elements)).to.deep.equal([
+        'overview',
+        ['company', ['employees']],
+        ['ordering', ['orderApprovals']],
+      ]);
 
       const { token } = await representativeWith(1);
       const rep = await (await as(token)).get('/b2b/platform-menu?depth=2');
       const top = rep.body.elements.map((e: MenuEntry) => e.key);
       expect(top).to.include('salesRepresentative');
       const company = rep.body.elements.find((e: MenuEntry) => e.key === 'company');
-      expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles', 'organisationUnits', 'addressBook']);
-      expect(rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key)).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
+      expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal([
+        'employees',
+        'roles',
+        'organisationUnits',
+        'addressBook',
+      ]);
+      expect(
+        rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key),
+      ).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
     });
 
     it('arranges, relabels and hides entries as the operator configured them (plugin settings), and lists only pages that exist', async () => {
       const agent = await http();
       const bearer = `Bearer ${await adminToken()}`;
-      const configure = (settings: Record<string, unknown>) => agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send(settings);
+      const configure = (settings: Record<string, unknown>) =>
+        agent.patch('/api/_action/plugin-config/suite-b2b').set('authorization', bearer).send(settings);
       const customer = await newCustomer();
       try {
-        expect((await configure({ accountMenuOrder: ['events', 'ordering', 'documents', 'orders'], accountMenuLabels: { documents: 'Invoices & delivery notes' }, accountMenuHidden: ['company', 'budgets'] })).status).to.equal(200);
+        expect(
+          (
+            await configure({
+              accountMenuOrder: ['events', 'ordering', 'documents', 'orders'],
+              accountMenuLabels: { documents: 'Invoices & delivery notes' },
+              accountMenuHidden: ['company', 'budgets'],
+            })
+          ).status,
+        ).to.equal(200);
         const res = await (await as(customer.token)).get('/b2b/platform-menu?depth=2');
         expect(keys(res.body.elements)).to.deep.equal([
           'events',
-          ['ordering', ['documents', 'orders', 'orderApprovals', 'fastOrder', 'productLists', 'customerProductNumbers', 'customerPrices', 'offers']],
+          [
+            'ordering',
+            [
+              'documents',
+              'orders',
+              'orderApprovals',
+              'fastOrder',
+              'productLists',
+              'customerProductNumbers',
+              'customerPrices',
+              'offers',
+            ],
+          ],
           'overview',
         ]);
-        expect(res.body.elements[1].children[0]).to.include({ key: 'documents', label: 'Invoices & delivery notes', path: '/account/documents' });
+        expect(res.body.elements[1].children[0]).to.include({
+          key: 'documents',
+          label: 'Invoices & delivery notes',
+          path: '/account/documents',
+        });
         // Every entry the menu lists is a page the storefront serves to this caller.
         const paths: string[] = [];
         const walk = (entries: MenuEntry[]) => entries.forEach((e) => (e.path && paths.push(e.path), walk(e.children)));
@@ -137,7 +215,12 @@ describe('account: snippets and platform menu', () => {
         await configure({ accountMenuOrder: [], accountMenuLabels: {}, accountMenuHidden: [] });
       }
       const reset = await (await as(customer.token)).get('/b2b/platform-menu?depth=1');
-      expect(reset.body.elements.map((e: MenuEntry) => e.key)).to.deep.equal(['overview', 'company', 'ordering', 'events']);
+      expect(reset.body.elements.map((e: MenuEntry) => e.key)).to.deep.equal([
+        'overview',
+        'company',
+        'ordering',
+        'events',
+      ]);
     });
 
     it('refuses a missing or out-of-range depth (400) and guests (401)', async () => {

@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import { adminToken, deliverMail, expectError, http, testMailbox } from '../../helpers/shop.js';
 import { placeOrder, productStock } from '../../helpers/checkout.js';
 import { newId } from '../../../src/lib/ids.js';
-import { approval, as, category, createBudget, employee, fillCart, newCustomer, outbox, product, startShop } from '../order-approval/helpers.js';
+import {
+  approval,
+  as,
+  category,
+  createBudget,
+  employee,
+  fillCart,
+  newCustomer,
+  outbox,
+  product,
+  startShop,
+} from '../order-approval/helpers.js';
 import { headerOf } from '../../helpers/headers.js';
 
 const BUYER = ['orders.create', 'orders.read', 'budget.read', 'order-approval.request'];
@@ -27,7 +38,10 @@ describe('budgets at checkout', () => {
     const p = await product({ priceNet: 1000 });
     expect((await buy(buyer.token, [{ productId: p.id, quantity: 3 }])).status).to.equal(200);
     const refused = await buy(buyer.token, [{ productId: p.id, quantity: 3 }]);
-    const error = expectError(refused, 400, 'SUITE__BUDGET_EXCEEDED') as { detail?: string; meta?: Record<string, unknown> };
+    const error = expectError(refused, 400, 'SUITE__BUDGET_EXCEEDED') as {
+      detail?: string;
+      meta?: Record<string, unknown>;
+    };
     expect(error.meta).to.include({ budgetId: budget.id, remaining: 20, orderValue: 30 });
     expect(error.detail).to.contain('20.00 EUR');
     expect(await budgetOf(customer.token, budget.id)).to.include({ used: 30, reserved: 0, available: 20 });
@@ -40,7 +54,9 @@ describe('budgets at checkout', () => {
     const budget = await createBudget(customer.token, { amount: 100, employeeIds: [buyer.id] });
     const p = await product({ priceNet: 4000 });
     await fillCart(buyer.token, [{ productId: p.id, quantity: 3 }]);
-    const error = expectError(await placeOrder(buyer.token), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as { meta?: Record<string, any> };
+    const error = expectError(await placeOrder(buyer.token), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as {
+      meta?: Record<string, any>;
+    };
     expect(error.meta).to.include({ reason: 'budget', budgetId: budget.id, remaining: 100 });
     const cartToken = (await (await as(buyer.token)).get('/checkout/cart')).body.token;
     const created = await (await as(buyer.token)).post('/order-approval/create', { cartToken });
@@ -70,14 +86,21 @@ describe('budgets at checkout', () => {
     expect(await productStock(p.id)).to.equal(6);
 
     const admin = { authorization: `Bearer ${await adminToken()}` };
-    const cancel = async (orderId: string, headers: Record<string, string> = admin) => (await http()).post(`/api/_action/order/${orderId}/state/cancel`).set(headers).send({});
+    const cancel = async (orderId: string, headers: Record<string, string> = admin) =>
+      (await http()).post(`/api/_action/order/${orderId}/state/cancel`).set(headers).send({});
     const cancelled = await cancel(placed.body.id);
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
-    expect(cancelled.body.data).to.deep.equal({ id: placed.body.id, type: 'order', attributes: { orderNumber: placed.body.orderNumber, state: 'cancelled' } });
+    expect(cancelled.body.data).to.deep.equal({
+      id: placed.body.id,
+      type: 'order',
+      attributes: { orderNumber: placed.body.orderNumber, state: 'cancelled' },
+    });
     expect(await budgetOf(customer.token, budget.id)).to.include({ used: 0, available: 50 });
     expect((await (await as(buyer.token)).get(`/budget/${budget.id}/orders`)).body.orders).to.deep.equal([]);
     expect(await productStock(p.id)).to.equal(10);
-    expect((await (await as(buyer.token)).get(`/order/${placed.body.id}`)).body.stateMachineState.technicalName).to.equal('cancelled');
+    expect(
+      (await (await as(buyer.token)).get(`/order/${placed.body.id}`)).body.stateMachineState.technicalName,
+    ).to.equal('cancelled');
 
     // What was over the budget fits again; a cancelled order is not cancelled twice.
     expect((await buy(buyer.token, [{ productId: p.id, quantity: 2 }])).status).to.equal(200);
@@ -93,9 +116,21 @@ describe('budgets at checkout', () => {
     const customer = await newCustomer();
     const buyer = await employee(customer, BUYER);
     const categoryId = await category();
-    const budget = await createBudget(customer.token, { amount: 20, allowApproval: false, employeeIds: [buyer.id], categoryIds: [categoryId] });
+    const budget = await createBudget(customer.token, {
+      amount: 20,
+      allowApproval: false,
+      employeeIds: [buyer.id],
+      categoryIds: [categoryId],
+    });
     const [restricted, free] = [await product({ priceNet: 1500, categoryId }), await product({ priceNet: 10000 })];
-    expect((await buy(buyer.token, [{ productId: free.id, quantity: 2 }, { productId: restricted.id, quantity: 1 }])).status).to.equal(200);
+    expect(
+      (
+        await buy(buyer.token, [
+          { productId: free.id, quantity: 2 },
+          { productId: restricted.id, quantity: 1 },
+        ])
+      ).status,
+    ).to.equal(200);
     expect(await budgetOf(customer.token, budget.id)).to.include({ used: 15, available: 5 });
     expectError(await buy(buyer.token, [{ productId: restricted.id, quantity: 1 }]), 400, 'SUITE__BUDGET_EXCEEDED');
     expect((await buy(buyer.token, [{ productId: free.id, quantity: 1 }])).status).to.equal(200);
@@ -104,9 +139,19 @@ describe('budgets at checkout', () => {
   it('per-order budgets limit each order, inactive and future budgets limit nothing, the company admin is never limited', async () => {
     const customer = await newCustomer();
     const buyer = await employee(customer, BUYER);
-    await createBudget(customer.token, { amount: 25, periodType: 'per-order', allowApproval: false, employeeIds: [buyer.id] });
+    await createBudget(customer.token, {
+      amount: 25,
+      periodType: 'per-order',
+      allowApproval: false,
+      employeeIds: [buyer.id],
+    });
     await createBudget(customer.token, { amount: 1, allowApproval: false, active: false, employeeIds: [buyer.id] });
-    await createBudget(customer.token, { amount: 1, allowApproval: false, startDate: '2999-01-01', employeeIds: [buyer.id] });
+    await createBudget(customer.token, {
+      amount: 1,
+      allowApproval: false,
+      startDate: '2999-01-01',
+      employeeIds: [buyer.id],
+    });
     const p = await product({ priceNet: 1000 });
     expect((await buy(buyer.token, [{ productId: p.id, quantity: 2 }])).status).to.equal(200);
     expect((await buy(buyer.token, [{ productId: p.id, quantity: 2 }])).status).to.equal(200);
@@ -117,7 +162,12 @@ describe('budgets at checkout', () => {
   it('mails once per period when usage crosses the notification percentage (real SMTP)', async () => {
     const customer = await newCustomer();
     const buyer = await employee(customer, BUYER);
-    const budget = await createBudget(customer.token, { name: 'Coffee', amount: 100, notificationPercentage: 50, employeeIds: [buyer.id] });
+    const budget = await createBudget(customer.token, {
+      name: 'Coffee',
+      amount: 100,
+      notificationPercentage: 50,
+      employeeIds: [buyer.id],
+    });
     const p = await product({ priceNet: 1000 });
     await buy(buyer.token, [{ productId: p.id, quantity: 3 }]);
     expect(await outbox('budget-threshold-reached', customer.email)).to.have.length(0);
@@ -125,7 +175,9 @@ describe('budgets at checkout', () => {
     await buy(buyer.token, [{ productId: p.id, quantity: 1 }]);
     expect(await outbox('budget-threshold-reached', customer.email)).to.have.length(1);
     await deliverMail();
-    const mail = await (await testMailbox()).waitFor((m) => m.envelopeTo.includes(customer.email) && String(m.subject).includes('Coffee'));
+    const mail = await (
+      await testMailbox()
+    ).waitFor((m) => m.envelopeTo.includes(customer.email) && String(m.subject).includes('Coffee'));
     expect(mail.subject).to.equal('Budget "Coffee" has reached 60 %');
     expect(mail.text).to.contain('60.00 EUR of 100.00 EUR');
     expect(budget.notificationPercentage).to.equal(50);

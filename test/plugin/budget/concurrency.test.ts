@@ -29,7 +29,11 @@ describe('budgets: 40 concurrent orders across two app processes (MariaDB)', fun
       }
       const results = await Promise.all(
         tokens.map(async (token, i) => {
-          const res = await fetch(`${processes[i % 2]!.url}/store-api/checkout/order`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: '{}' });
+          const res = await fetch(`${processes[i % 2]!.url}/store-api/checkout/order`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'suite-context-token': token },
+            body: '{}',
+          });
           return { status: res.status, body: (await res.json()) as any };
         }),
       );
@@ -38,7 +42,9 @@ describe('budgets: 40 concurrent orders across two app processes (MariaDB)', fun
       expect(accepted.length).to.equal(10);
       for (const refused of results.filter((r) => r.status !== 200)) {
         expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
-        expect(refused.body.errors[0].code).to.equal(allowApproval ? 'SUITE__ORDER_APPROVAL_REQUIRED' : 'SUITE__BUDGET_EXCEEDED');
+        expect(refused.body.errors[0].code).to.equal(
+          allowApproval ? 'SUITE__ORDER_APPROVAL_REQUIRED' : 'SUITE__BUDGET_EXCEEDED',
+        );
       }
       const state = (await (await as(customer.token)).get(`/budget/${budget.id}`)).body;
       expect(state.used).to.equal(accepted.length * 25);

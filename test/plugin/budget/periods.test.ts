@@ -4,7 +4,7 @@ import { periodWindow, zonedToday } from '../../../src/plugin/budget/periods.js'
 const BERLIN = 'Europe/Berlin';
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
-describe('budget periods: calendar windows in the sales channel\'s time zone', () => {
+describe("budget periods: calendar windows in the sales channel's time zone", () => {
   it('monthly: the calendar month in Berlin, not in UTC', () => {
     // 31 Jan 23:30 UTC is already 1 Feb in Berlin.
     const window = periodWindow('monthly', '2024-01-01', new Date('2024-01-31T23:30:00Z'), BERLIN)!;

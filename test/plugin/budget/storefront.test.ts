@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import { placeOrder } from '../../helpers/checkout.js';
 import { getShop } from '../../helpers/shop.js';
 import { loggedInVisitor, storefrontVisitor } from '../../helpers/storefront.js';
-import { as, createBudget, employee, fillCart, newCustomer, product, requestApproval, startShop } from '../order-approval/helpers.js';
+import {
+  as,
+  createBudget,
+  employee,
+  fillCart,
+  newCustomer,
+  product,
+  requestApproval,
+  startShop,
+} from '../order-approval/helpers.js';
 
 /** The text of one budget row's cell. */
 function cell(html: string, budgetId: string, name: string): string {
@@ -23,16 +32,34 @@ describe('budgets: storefront overview', function () {
   it('shows the company admin every budget with used, reserved and available in its current period', async () => {
     const customer = await newCustomer();
     const buyer = await employee(customer, ['orders.create', 'orders.read', 'order-approval.request']);
-    const budget = await createBudget(customer.token, { name: 'Office <supplies>', amount: 100, periodType: 'monthly', startDate: '2024-01-01', employeeIds: [buyer.id] });
-    const perOrder = await createBudget(customer.token, { name: 'Per order cap', amount: 500, periodType: 'per-order', employeeIds: [buyer.id] });
-    const future = await createBudget(customer.token, { name: 'Next century', amount: 50, periodType: 'yearly', startDate: '2099-01-01' });
+    const budget = await createBudget(customer.token, {
+      name: 'Office <supplies>',
+      amount: 100,
+      periodType: 'monthly',
+      startDate: '2024-01-01',
+      employeeIds: [buyer.id],
+    });
+    const perOrder = await createBudget(customer.token, {
+      name: 'Per order cap',
+      amount: 500,
+      periodType: 'per-order',
+      employeeIds: [buyer.id],
+    });
+    const future = await createBudget(customer.token, {
+      name: 'Next century',
+      amount: 50,
+      periodType: 'yearly',
+      startDate: '2099-01-01',
+    });
     const p = await product({ priceNet: 1000 });
     await fillCart(buyer.token, [{ productId: p.id, quantity: 3 }]);
     expect((await placeOrder(buyer.token)).status).to.equal(200);
     await requestApproval(buyer.token, [{ productId: p.id, quantity: 2 }]);
 
     const browser = await loggedInVisitor(customer.email, customer.password);
-    expect((await browser.get('/account')).text, 'the account page links the overview').to.contain('<a href="/account/budgets" data-test="account-budgets">');
+    expect((await browser.get('/account')).text, 'the account page links the overview').to.contain(
+      '<a href="/account/budgets" data-test="account-budgets">',
+    );
     const res = await browser.get('/account/budgets');
     expect(res.status).to.equal(200);
     expect(res.text).to.contain('data-test="company-budgets"').and.to.contain('Office &lt;supplies&gt;');
@@ -42,7 +69,9 @@ describe('budgets: storefront overview', function () {
     expect(cell(res.text, budget.id, 'reserved')).to.equal('€20.00');
     expect(cell(res.text, budget.id, 'available')).to.equal('€50.00');
 
-    const timeZone = (await (await getShop()).db('sales_channels').where({ id: customer.customer.salesChannelId }).first('time_zone')).time_zone;
+    const timeZone = (
+      await (await getShop()).db('sales_channels').where({ id: customer.customer.salesChannelId }).first('time_zone')
+    ).time_zone;
     const { periodStart } = (await (await as(customer.token)).get(`/budget/${budget.id}`)).body;
     const start = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone }).format(new Date(periodStart));
     expect(cell(res.text, budget.id, 'period')).to.match(new RegExp(`^${start} – \\d{1,2} \\w{3} \\d{4}$`));
@@ -54,8 +83,18 @@ describe('budgets: storefront overview', function () {
     const customer = await newCustomer();
     const buyer = await employee(customer, ['orders.create']);
     const reader = await employee(customer, ['orders.create', 'budget.read']);
-    const mine = await createBudget(customer.token, { name: 'Buyer budget', amount: 200, periodType: 'yearly', employeeIds: [buyer.id] });
-    const theirs = await createBudget(customer.token, { name: 'Reader budget', amount: 300, periodType: 'yearly', employeeIds: [reader.id] });
+    const mine = await createBudget(customer.token, {
+      name: 'Buyer budget',
+      amount: 200,
+      periodType: 'yearly',
+      employeeIds: [buyer.id],
+    });
+    const theirs = await createBudget(customer.token, {
+      name: 'Reader budget',
+      amount: 300,
+      periodType: 'yearly',
+      employeeIds: [reader.id],
+    });
     const stranger = await newCustomer();
     const foreign = await createBudget(stranger.token, { name: 'Foreign budget', amount: 400, periodType: 'yearly' });
 
@@ -70,10 +109,13 @@ describe('budgets: storefront overview', function () {
     expect(readerPage).to.contain(`data-id="${mine.id}"`).and.to.contain(`data-id="${theirs.id}"`);
     expect(readerPage).not.to.contain(foreign.id);
 
-    const strangerPage = (await (await loggedInVisitor(stranger.email, stranger.password)).get('/account/budgets')).text;
+    const strangerPage = (await (await loggedInVisitor(stranger.email, stranger.password)).get('/account/budgets'))
+      .text;
     expect(strangerPage).to.contain(`data-id="${foreign.id}"`);
     expect(strangerPage).not.to.contain(mine.id);
     const empty = await newCustomer();
-    expect((await (await loggedInVisitor(empty.email, empty.password)).get('/account/budgets')).text).to.contain('data-test="no-company-budgets"');
+    expect((await (await loggedInVisitor(empty.email, empty.password)).get('/account/budgets')).text).to.contain(
+      'data-test="no-company-budgets"',
+    );
   });
 });

@@ -6,7 +6,15 @@ import { as } from '../sales-representative/helpers.js';
 import { createUnit } from './helpers.js';
 
 const BUYER = ['orders.create', 'orders.read'];
-const ADDRESS = { company: 'ACME Plant 2', firstName: 'Goods', lastName: 'Receiving', street: 'Dock Road 7', zipcode: '20095', city: 'Hamburg', countryCode: 'de' };
+const ADDRESS = {
+  company: 'ACME Plant 2',
+  firstName: 'Goods',
+  lastName: 'Receiving',
+  street: 'Dock Road 7',
+  zipcode: '20095',
+  city: 'Hamburg',
+  countryCode: 'de',
+};
 
 async function orderTo(token: string, addressId: string) {
   const item = await product({ priceNet: 500 });
@@ -37,7 +45,14 @@ describe('company address book', () => {
     const created = await keeper.post('/b2b/address', { ...ADDRESS, unitIds: [c.plant] });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const address = created.body.address;
-    expect(address).to.deep.include({ company: 'ACME Plant 2', street: 'Dock Road 7', countryCode: 'DE', unitIds: [c.plant], offered: true, manageable: true });
+    expect(address).to.deep.include({
+      company: 'ACME Plant 2',
+      street: 'Dock Road 7',
+      countryCode: 'DE',
+      unitIds: [c.plant],
+      offered: true,
+      manageable: true,
+    });
 
     const plantOffer = await (await as(c.plantBuyer.token)).get('/b2b/address/checkout');
     expect(plantOffer.status, JSON.stringify(plantOffer.body)).to.equal(200);
@@ -63,7 +78,8 @@ describe('company address book', () => {
     const c = await company();
     const keeper = await as(c.keeper.token);
     expectError(await keeper.post('/b2b/address', { ...ADDRESS, unitIds: [c.office] }), 403);
-    const officeAddress = (await c.admin.post('/b2b/address', { ...ADDRESS, company: 'Office', unitIds: [c.office] })).body.address;
+    const officeAddress = (await c.admin.post('/b2b/address', { ...ADDRESS, company: 'Office', unitIds: [c.office] }))
+      .body.address;
     expectError(await keeper.patch(`/b2b/address/${officeAddress.id}`, { city: 'Bremen' }), 404);
     const mine = (await keeper.post('/b2b/address', { ...ADDRESS, unitIds: [c.assembly] })).body.address;
     const changed = await keeper.patch(`/b2b/address/${mine.id}`, { city: 'Kiel', unitIds: [c.plant] });
@@ -71,23 +87,39 @@ describe('company address book', () => {
     expect(changed.body.address).to.deep.include({ city: 'Kiel', unitIds: [c.plant] });
     expectError(await keeper.patch(`/b2b/address/${mine.id}`, { unitIds: [c.office] }), 403);
 
-    const defaults = await keeper.put(`/b2b/organisation-unit/${c.assembly}/default-address`, { billingAddressId: mine.id, shippingAddressId: mine.id });
+    const defaults = await keeper.put(`/b2b/organisation-unit/${c.assembly}/default-address`, {
+      billingAddressId: mine.id,
+      shippingAddressId: mine.id,
+    });
     expect(defaults.body).to.deep.equal({ unitId: c.assembly, billingAddressId: mine.id, shippingAddressId: mine.id });
     const offer = (await (await as(c.plantBuyer.token)).get('/b2b/address/checkout')).body;
     expect(offer).to.include({ defaultBillingAddressId: mine.id, defaultShippingAddressId: mine.id });
-    expectError(await c.admin.put(`/b2b/organisation-unit/${c.office}/default-address`, { billingAddressId: mine.id }), 400, 'SUITE__ADDRESS_NOT_OFFERED_TO_UNIT');
+    expectError(
+      await c.admin.put(`/b2b/organisation-unit/${c.office}/default-address`, { billingAddressId: mine.id }),
+      400,
+      'SUITE__ADDRESS_NOT_OFFERED_TO_UNIT',
+    );
 
     expect((await keeper.delete(`/b2b/address/${mine.id}`)).status).to.equal(200);
     expectError(await keeper.get(`/b2b/address/${mine.id}`), 404);
-    expect((await (await as(c.plantBuyer.token)).get('/b2b/address/checkout')).body.defaultBillingAddressId, 'the deleted default is gone').to.not.equal(mine.id);
-    expect((await keeper.get(`/b2b/organisation-unit/${c.assembly}/default-address`)).body.billingAddressId).to.equal(null);
+    expect(
+      (await (await as(c.plantBuyer.token)).get('/b2b/address/checkout')).body.defaultBillingAddressId,
+      'the deleted default is gone',
+    ).to.not.equal(mine.id);
+    expect((await keeper.get(`/b2b/organisation-unit/${c.assembly}/default-address`)).body.billingAddressId).to.equal(
+      null,
+    );
   });
 
   it('answers bad input 400, guests 401, missing permissions 403 and another company’s ids 404', async () => {
     const c = await company();
     const other = await company();
     const theirs = (await other.admin.post('/b2b/address', { ...ADDRESS, unitIds: [] })).body.address;
-    expectError(await c.admin.post('/b2b/address', { ...ADDRESS, countryCode: 'Germany' }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await c.admin.post('/b2b/address', { ...ADDRESS, countryCode: 'Germany' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
     expectError(await c.admin.post('/b2b/address', { firstName: 'X' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await c.admin.patch(`/b2b/address/${theirs.id}`, {}), 400, 'SUITE__INVALID_INPUT');
     expectError(await c.admin.post('/b2b/address/list', { limit: 501 }), 400, 'SUITE__INVALID_INPUT');
@@ -102,8 +134,14 @@ describe('company address book', () => {
     expectError(await c.admin.patch(`/b2b/address/${theirs.id}`, { city: 'Mine' }), 404);
     expectError(await c.admin.delete(`/b2b/address/${theirs.id}`), 404);
     expectError(await c.admin.post('/b2b/address', { ...ADDRESS, unitIds: [other.plant] }), 404);
-    expectError(await c.admin.put(`/b2b/organisation-unit/${other.plant}/default-address`, { billingAddressId: null }), 404);
-    expectError(await c.admin.put(`/b2b/organisation-unit/${c.plant}/default-address`, { billingAddressId: theirs.id }), 404);
+    expectError(
+      await c.admin.put(`/b2b/organisation-unit/${other.plant}/default-address`, { billingAddressId: null }),
+      404,
+    );
+    expectError(
+      await c.admin.put(`/b2b/organisation-unit/${c.plant}/default-address`, { billingAddressId: theirs.id }),
+      404,
+    );
     expect((await other.admin.get(`/b2b/address/${theirs.id}`)).body.city, 'theirs unchanged').to.equal('Hamburg');
   });
 });

@@ -36,7 +36,10 @@ describe('organisation units and address book: the OpenAPI document', () => {
       expect(operation, `${method} ${path}`).to.be.an('object');
       expect(operation.responses['200'], `${method} ${path}`).to.be.an('object');
       if (hasBody) expect(operation.requestBody, `${method} ${path}`).to.be.an('object');
-      expect(operation.tags, `${method} ${path}`).to.satisfy((tags: string[]) => tags.includes('Organisation units') || tags.includes('Company address book') || tags.includes('Cost centers'));
+      expect(operation.tags, `${method} ${path}`).to.satisfy(
+        (tags: string[]) =>
+          tags.includes('Organisation units') || tags.includes('Company address book') || tags.includes('Cost centers'),
+      );
     }
     expect(doc.paths['/b2b/address'].post['x-permission']).to.equal('address.manage');
     expect(doc.paths['/b2b/organisation-unit'].post['x-permission']).to.equal('organisation-unit.manage');

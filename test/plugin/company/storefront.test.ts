@@ -3,7 +3,11 @@ import { loggedInVisitor } from '../../helpers/storefront.js';
 import { as, createEmployee, employeeWith, newCustomer } from '../sales-representative/helpers.js';
 import { createUnit } from './helpers.js';
 
-const rowsOf = (html: string) => [...html.matchAll(/data-test="unit" data-id="([0-9a-f]{32})" data-depth="(\d+)"/g)].map((m) => ({ id: m[1]!, depth: Number(m[2]) }));
+const rowsOf = (html: string) =>
+  [...html.matchAll(/data-test="unit" data-id="([0-9a-f]{32})" data-depth="(\d+)"/g)].map((m) => ({
+    id: m[1]!,
+    depth: Number(m[2]),
+  }));
 
 describe('organisation units: storefront pages', () => {
   it('the company admin builds two units, moves a unit and an employee through the page, and sees the tree', async () => {
@@ -14,20 +18,39 @@ describe('organisation units: storefront pages', () => {
     expect(account.text).to.contain('/account/organisation-units');
 
     expect((await visitor.get('/account/organisation-units')).text).to.contain('data-test="no-units"');
-    expect((await visitor.post('/account/organisation-units', { name: 'Purchasing', parentId: '' })).status).to.equal(303);
+    expect((await visitor.post('/account/organisation-units', { name: 'Purchasing', parentId: '' })).status).to.equal(
+      303,
+    );
     const client = await as(admin.token);
     const purchasing = (await client.get('/b2b/organisation-unit/tree')).body.elements[0].id as string;
-    expect((await visitor.post('/account/organisation-units', { name: 'Team A', parentId: purchasing })).status).to.equal(303);
+    expect(
+      (await visitor.post('/account/organisation-units', { name: 'Team A', parentId: purchasing })).status,
+    ).to.equal(303);
     const tree = (await client.get('/b2b/organisation-unit/tree')).body.elements as Array<{ id: string; name: string }>;
     const team = tree.find((u) => u.name === 'Team A')!.id;
 
-    const moved = await visitor.post('/account/organisation-units/move-employee', { employeeId: person.id, fromUnitId: '', toUnitId: purchasing });
+    const moved = await visitor.post('/account/organisation-units/move-employee', {
+      employeeId: person.id,
+      fromUnitId: '',
+      toUnitId: purchasing,
+    });
     expect(moved.status, moved.text).to.equal(303);
-    expect((await visitor.post('/account/organisation-units/move-employee', { employeeId: person.id, fromUnitId: purchasing, toUnitId: team })).status).to.equal(303);
+    expect(
+      (
+        await visitor.post('/account/organisation-units/move-employee', {
+          employeeId: person.id,
+          fromUnitId: purchasing,
+          toUnitId: team,
+        })
+      ).status,
+    ).to.equal(303);
     const page = await visitor.get('/account/organisation-units?done=moved');
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('The employee was moved.');
-    expect(rowsOf(page.text)).to.deep.equal([{ id: purchasing, depth: 0 }, { id: team, depth: 1 }]);
+    expect(rowsOf(page.text)).to.deep.equal([
+      { id: purchasing, depth: 0 },
+      { id: team, depth: 1 },
+    ]);
     expect(page.text).to.match(new RegExp(`data-id="${team}"[\\s\\S]*?data-employee="${person.id}"`));
 
     // A refused move comes back as the page with the reason.
@@ -36,7 +59,9 @@ describe('organisation units: storefront pages', () => {
     expect(refused.text).to.contain('cannot move under itself');
     const deleted = await visitor.post('/account/organisation-units/delete', { unitId: team, moveTo: purchasing });
     expect(deleted.status).to.equal(303);
-    expect(rowsOf((await visitor.get('/account/organisation-units')).text)).to.deep.equal([{ id: purchasing, depth: 0 }]);
+    expect(rowsOf((await visitor.get('/account/organisation-units')).text)).to.deep.equal([
+      { id: purchasing, depth: 0 },
+    ]);
   });
 
   it('shows the tree without forms to a reader and refuses those without the permission', async () => {
@@ -50,7 +75,10 @@ describe('organisation units: storefront pages', () => {
     expect(page.text).not.to.contain('data-test="unit-create"');
     expect((await visitor.post('/account/organisation-units', { name: 'X', parentId: '' })).status).to.equal(403);
     const buyer = await employeeWith(['orders.create'], admin);
-    expect((await (await loggedInVisitor(buyer.employee.email, buyer.employee.password)).get('/account/organisation-units')).status).to.equal(403);
+    expect(
+      (await (await loggedInVisitor(buyer.employee.email, buyer.employee.password)).get('/account/organisation-units'))
+        .status,
+    ).to.equal(403);
   });
 });
 
@@ -64,7 +92,15 @@ describe('company address book: storefront page', () => {
     const visitor = await loggedInVisitor(keeper.employee.email, keeper.employee.password);
     expect((await visitor.get('/account')).text).to.contain('/account/address-book');
     expect((await visitor.get('/account/address-book')).status).to.equal(200);
-    const form = { company: 'Plant gate', firstName: 'Goods', lastName: 'In', street: 'Gate 1', zipcode: '12345', city: 'Kassel', countryCode: 'DE' };
+    const form = {
+      company: 'Plant gate',
+      firstName: 'Goods',
+      lastName: 'In',
+      street: 'Gate 1',
+      zipcode: '12345',
+      city: 'Kassel',
+      countryCode: 'DE',
+    };
     const refused = await visitor.post('/account/address-book', { ...form, countryCode: 'X' });
     expect(refused.status).to.equal(400);
     expect((await visitor.post('/account/address-book', { ...form, unitIds: [plant] })).status).to.equal(303);

@@ -11,8 +11,13 @@ describe('organisation units under concurrency', () => {
     for (let round = 0; round < 8; round++) {
       const a = await createUnit(client, `A${round}`);
       const b = await createUnit(client, `B${round}`);
-      const answers = await Promise.all([client.patch(`/b2b/organisation-unit/${a}`, { parentId: b }), client.patch(`/b2b/organisation-unit/${b}`, { parentId: a })]);
-      expect(answers.map((res) => res.status).sort(), JSON.stringify(answers.map((res) => res.body))).to.deep.equal([200, 400]);
+      const answers = await Promise.all([
+        client.patch(`/b2b/organisation-unit/${a}`, { parentId: b }),
+        client.patch(`/b2b/organisation-unit/${b}`, { parentId: a }),
+      ]);
+      expect(answers.map((res) => res.status).sort(), JSON.stringify(answers.map((res) => res.body))).to.deep.equal([
+        200, 400,
+      ]);
       expect(answers.find((res) => res.status === 400)!.body.errors[0].code).to.equal('SUITE__UNIT_CYCLE');
     }
     const tree = await unitTree((await getShop()).db, admin.customer.id);

@@ -18,7 +18,10 @@ export async function consolePage(browser: Browser, user?: { username: string; p
   expect(page.url()).to.contain(`${CONSOLE}/login`);
   await page.fill('#username', username);
   await page.fill('#password', password);
-  await Promise.all([page.waitForURL(`http://shop.test${CONSOLE}`), page.click('button[type=submit]:has-text("Log in")')]);
+  await Promise.all([
+    page.waitForURL(`http://shop.test${CONSOLE}`),
+    page.click('button[type=submit]:has-text("Log in")'),
+  ]);
   return page;
 }
 

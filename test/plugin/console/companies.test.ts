@@ -16,7 +16,14 @@ async function companyWithPeople(company: string) {
   const employee = await createEmployee(token, { roleId: role.id });
   await createBudget(token, { name: 'Office supplies', amount: 500, employeeIds: [employee.id] });
   const invitedEmail = uniqueEmail('invited');
-  const invited = await (await as(token)).post('/create-invitation', { email: invitedEmail, firstName: 'Ina', lastName: 'Invited', storefrontUrl: 'http://shop.test' });
+  const invited = await (
+    await as(token)
+  ).post('/create-invitation', {
+    email: invitedEmail,
+    firstName: 'Ina',
+    lastName: 'Invited',
+    storefrontUrl: 'http://shop.test',
+  });
   expect(invited.status, JSON.stringify(invited.body)).to.equal(200);
   return { customer, role, employee, invitedEmail };
 }
@@ -53,7 +60,9 @@ describe('console: companies', () => {
     const { customer, employee } = await companyWithPeople('Deactivation AG');
     const other = await companyWithPeople('Elsewhere KG');
     const operator = await loginOperator();
-    const login = () => (async () => (await http()).post('/store-api/account/login').send({ email: employee.email, password: employee.password }))();
+    const login = () =>
+      (async () =>
+        (await http()).post('/store-api/account/login').send({ email: employee.email, password: employee.password }))();
     expect((await login()).status).to.equal(200);
 
     const off = await operator.post(`/companies/${customer.id}/employees/${employee.id}/active`, { active: 'false' });
@@ -63,17 +72,25 @@ describe('console: companies', () => {
     expect(after.text).to.match(/data-test="employee-access">deactivated/);
     expect((await login()).status).to.not.equal(200);
 
-    expect((await operator.post(`/companies/${customer.id}/employees/${employee.id}/active`, { active: 'true' })).status).to.equal(303);
+    expect(
+      (await operator.post(`/companies/${customer.id}/employees/${employee.id}/active`, { active: 'true' })).status,
+    ).to.equal(303);
     expect((await login()).status).to.equal(200);
 
-    const foreign = await operator.post(`/companies/${customer.id}/employees/${other.employee.id}/active`, { active: 'false' });
+    const foreign = await operator.post(`/companies/${customer.id}/employees/${other.employee.id}/active`, {
+      active: 'false',
+    });
     expect(foreign.status).to.equal(404);
   });
 
   it('resends an invitation: a new mail with a new link, the old link stops working; a read-only operator is refused', async () => {
     const { customer, invitedEmail } = await companyWithPeople('Invitations OHG');
     const first = linkSecret(await receiveMail(invitedEmail, 'invit'), '/account/employee-invitation');
-    const [invitation] = await (await getShop()).db('b2b_employee_invitations').where({ customer_id: customer.id, email: invitedEmail });
+    const [invitation] = await (
+      await getShop()
+    )
+      .db('b2b_employee_invitations')
+      .where({ customer_id: customer.id, email: invitedEmail });
     const reader = await loginOperator(true);
     const refused = await reader.post(`/companies/${customer.id}/invitations/${invitation.id}/resend`);
     expect(refused.status).to.equal(403);
@@ -82,22 +99,31 @@ describe('console: companies', () => {
     const operator = await loginOperator();
     const sent = await operator.post(`/companies/${customer.id}/invitations/${invitation.id}/resend`);
     expect(sent.status).to.equal(303);
-    expect((await operator.agent.get(sent.headers.location as string)).text).to.contain(`The invitation was sent again to ${invitedEmail}`);
+    expect((await operator.agent.get(sent.headers.location as string)).text).to.contain(
+      `The invitation was sent again to ${invitedEmail}`,
+    );
     await receiveMail(invitedEmail, 'invit');
     const mails = (await testMailbox()).messages.filter((m) => m.envelopeTo.includes(invitedEmail));
     expect(mails.length).to.equal(2);
     const second = linkSecret(mails[1]!, '/account/employee-invitation');
     expect(second.secret).to.not.equal(first.secret);
     // The Admin API answers the same route for API clients.
-    const api = await (await http()).get(`/api/suite-company/${customer.id}/invitation`).set('authorization', `Bearer ${await adminToken()}`);
+    const api = await (
+      await http()
+    )
+      .get(`/api/suite-company/${customer.id}/invitation`)
+      .set('authorization', `Bearer ${await adminToken()}`);
     expect(api.status).to.equal(200);
-    expect(api.body.data.map((row: { attributes: { email: string } }) => row.attributes.email)).to.deep.equal([invitedEmail]);
+    expect(api.body.data.map((row: { attributes: { email: string } }) => row.attributes.email)).to.deep.equal([
+      invitedEmail,
+    ]);
     const old = await (await as(null)).post(`/invitation-employee/${first.secret}`, { password: 'a-good-password-1' });
     expect(old.status).to.equal(400);
     expect(old.body.errors[0].code).to.equal('SUITE__INVITATION_INVALID');
-    const fresh = await (await as(null)).post(`/invitation-employee/${second.secret}`, { password: 'a-good-password-1' });
+    const fresh = await (
+      await as(null)
+    ).post(`/invitation-employee/${second.secret}`, { password: 'a-good-password-1' });
     expect(fresh.status, JSON.stringify(fresh.body)).to.equal(200);
-
   });
 });
 
@@ -130,7 +156,12 @@ describe('console in Chromium: companies', function () {
     const row = page.locator('[data-test=employee-row]', { hasText: employee.email });
     await row.locator('[data-test=deactivate]').click();
     expect(await page.textContent('[data-test=notice]')).to.contain('The employee is deactivated');
-    expect(await page.locator('[data-test=employee-row]', { hasText: employee.email }).locator('[data-test=employee-access]').textContent()).to.contain('deactivated');
+    expect(
+      await page
+        .locator('[data-test=employee-row]', { hasText: employee.email })
+        .locator('[data-test=employee-access]')
+        .textContent(),
+    ).to.contain('deactivated');
     await page.context().close();
     expect(problems).to.deep.equal([]);
   });

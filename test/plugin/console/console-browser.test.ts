@@ -13,7 +13,12 @@ const SCREENSHOTS = 'var/screenshots/console';
 /** A guard against a crawl that never ends (paging links multiplying). */
 const MAX_PAGES = 300;
 
-const unescape = (value: string) => value.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+const unescape = (value: string) =>
+  value
+    .replace(/&#x3D;/g, '=')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'");
 
 /** Every console link and GET form target of a page. */
 function targetsOf(html: string): string[] {
@@ -31,13 +36,22 @@ function postFormsOf(html: string): Array<{ action: string; fields: Record<strin
   return [...html.matchAll(/<form\s([^>]*)>([\s\S]*?)<\/form>/g)].flatMap((form) => {
     if (!/method="post"/i.test(form[1]!)) return [];
     const action = unescape(/action="([^"]*)"/.exec(form[1]!)?.[1] ?? '');
-    const fields = Object.fromEntries([...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((field) => [field[1]!, unescape(field[2]!)]));
+    const fields = Object.fromEntries(
+      [...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((field) => [
+        field[1]!,
+        unescape(field[2]!),
+      ]),
+    );
     return [{ action, fields }];
   });
 }
 
 // One axe run per kind of page: ids and mail template names are parameters.
-const patternOf = (path: string) => path.replace(/\?.*$/, '').replace(/[0-9a-f]{32}/g, ':id').replace(/\/mail-templates\/[^/]+$/, '/mail-templates/:name');
+const patternOf = (path: string) =>
+  path
+    .replace(/\?.*$/, '')
+    .replace(/[0-9a-f]{32}/g, ':id')
+    .replace(/\/mail-templates\/[^/]+$/, '/mail-templates/:name');
 
 async function crawl(operator: Operator) {
   const visited = new Map<string, { status: number; html: string; type: string }>();
@@ -71,7 +85,16 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
     const { customer } = await createTestCustomer({ company: 'Crawl Prices AG' });
     const product = await insertProduct();
     const operator = await loginOperator();
-    expect((await operator.post('/customer-prices/save', { customerNumber: customer.customerNumber, productNumber: product.number, price: '7.25', minQuantity: '1' })).status).to.equal(303);
+    expect(
+      (
+        await operator.post('/customer-prices/save', {
+          customerNumber: customer.customerNumber,
+          productNumber: product.number,
+          price: '7.25',
+          minQuantity: '1',
+        })
+      ).status,
+    ).to.equal(303);
   });
 
   after(async () => {
@@ -83,7 +106,10 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
     expect(page.url()).to.contain(`${CONSOLE}/login`);
     await page.fill('#username', username);
     await page.fill('#password', password);
-    await Promise.all([page.waitForURL(`http://shop.test${CONSOLE}`), page.click('button[type=submit]:has-text("Log in")')]);
+    await Promise.all([
+      page.waitForURL(`http://shop.test${CONSOLE}`),
+      page.click('button[type=submit]:has-text("Log in")'),
+    ]);
   }
 
   it('an operator accepts an account request, and the new company admin logs in at the storefront with the mailed link', async () => {
@@ -124,10 +150,23 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
     await page.click('nav.menu a:has-text("Customer prices")');
     await page.click('a:has-text("Import a CSV file")');
     const header = 'customer_number;product_number;min_quantity;price';
-    await page.fill('#csv', [header, `${customer.customerNumber};${good.number};1;4.20`, `${customer.customerNumber};NOPE;1;5`, `NOBODY;${good.number};1;5`].join('\n'));
+    await page.fill(
+      '#csv',
+      [
+        header,
+        `${customer.customerNumber};${good.number};1;4.20`,
+        `${customer.customerNumber};NOPE;1;5`,
+        `NOBODY;${good.number};1;5`,
+      ].join('\n'),
+    );
     await page.click('[data-test=import-check]');
-    expect(await page.textContent('[data-test=import-problems]')).to.contain('2 problem(s) found — nothing was written.');
-    expect(await page.locator('[data-test=import-problem]').allTextContents()).to.deep.equal(['Line 3: There is no product "NOPE".', 'Line 4: There is no customer "NOBODY".']);
+    expect(await page.textContent('[data-test=import-problems]')).to.contain(
+      '2 problem(s) found — nothing was written.',
+    );
+    expect(await page.locator('[data-test=import-problem]').allTextContents()).to.deep.equal([
+      'Line 3: There is no product "NOPE".',
+      'Line 4: There is no customer "NOBODY".',
+    ]);
     await page.screenshot({ path: `${SCREENSHOTS}/import-two-bad-lines.png`, fullPage: true });
     await page.fill('#csv', [header, `${customer.customerNumber};${good.number};1;4.20`].join('\n'));
     await page.click('[data-test=import-check]');
@@ -147,16 +186,36 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
       await requestAccount(`Crawl ${role} KG`);
       const operator = await loginOperator(readOnly);
       const { visited, referrers } = await crawl(operator);
-      const failures = [...visited].filter(([, { status }]) => status >= 400).map(([path, { status }]) => `${status} ${path} (linked from ${referrers.get(path)})`);
+      const failures = [...visited]
+        .filter(([, { status }]) => status >= 400)
+        .map(([path, { status }]) => `${status} ${path} (linked from ${referrers.get(path)})`);
       expect(failures, 'answers ≥ 400').to.deep.equal([]);
-      for (const path of ['/companies', '/sales-representatives', '/activity-types', '/events', '/mail-templates', '/account-requests', '/customer-prices', '/customer-prices/import', '/partial-assortments', '/settings'])
-        expect([...visited.keys()].some((visitedPath) => visitedPath.startsWith(`${CONSOLE}${path}`)), `the crawl reached ${path}`).to.equal(true);
-      expect([...visited.keys()].some((path) => /\/account-requests\/[0-9a-f]{32}$/.test(path)), 'the crawl reached a request').to.equal(true);
+      for (const path of [
+        '/companies',
+        '/sales-representatives',
+        '/activity-types',
+        '/events',
+        '/mail-templates',
+        '/account-requests',
+        '/customer-prices',
+        '/customer-prices/import',
+        '/partial-assortments',
+        '/settings',
+      ])
+        expect(
+          [...visited.keys()].some((visitedPath) => visitedPath.startsWith(`${CONSOLE}${path}`)),
+          `the crawl reached ${path}`,
+        ).to.equal(true);
+      expect(
+        [...visited.keys()].some((path) => /\/account-requests\/[0-9a-f]{32}$/.test(path)),
+        'the crawl reached a request',
+      ).to.equal(true);
 
       if (readOnly) {
         // Every form that changes something, sent as its button sends it: refused, visibly.
         const forms = new Map<string, Record<string, string>>();
-        for (const { html } of visited.values()) for (const form of postFormsOf(html)) forms.set(form.action, form.fields);
+        for (const { html } of visited.values())
+          for (const form of postFormsOf(html)) forms.set(form.action, form.fields);
         const changes = [...forms].filter(([action]) => !action.endsWith('/logout') && !action.endsWith('/preview'));
         expect(changes.length, 'forms that change something').to.be.greaterThan(3);
         for (const [action, fields] of changes) {
@@ -168,7 +227,8 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
 
       const pages = new Map<string, string>();
       // Downloads (the price export) are no pages for axe.
-      for (const [path, { status, type }] of visited) if (status === 200 && type === 'text/html' && !pages.has(patternOf(path))) pages.set(patternOf(path), path);
+      for (const [path, { status, type }] of visited)
+        if (status === 200 && type === 'text/html' && !pages.has(patternOf(path))) pages.set(patternOf(path), path);
       // The console's CSP allows no scripts; axe is the test's instrument, not the page's.
       const context = await harness.browser.newContext({ bypassCSP: true });
       const page = await context.newPage();

@@ -7,7 +7,22 @@ import { insertProduct } from '../../helpers/checkout.js';
 import { accountRequestByEmail, CONSOLE, createAdminUser, csrfOf, loginOperator, requestAccount } from './helpers.js';
 
 /** Every GET page of the console a fresh shop has links to (the crawler test follows the rest). */
-const PAGES = ['', '/companies', '/sales-representatives', '/activity-types', '/events', '/mail-templates', '/account-requests', '/account-requests?status=open', '/customer-prices', '/customer-prices/edit', '/customer-prices/import', '/partial-assortments', '/partial-assortments?kind=product', '/settings'];
+const PAGES = [
+  '',
+  '/companies',
+  '/sales-representatives',
+  '/activity-types',
+  '/events',
+  '/mail-templates',
+  '/account-requests',
+  '/account-requests?status=open',
+  '/customer-prices',
+  '/customer-prices/edit',
+  '/customer-prices/import',
+  '/partial-assortments',
+  '/partial-assortments?kind=product',
+  '/settings',
+];
 
 async function apiGet(path: string) {
   return (await http()).get(`/api${path}`).set('authorization', `Bearer ${await adminToken()}`);
@@ -24,32 +39,50 @@ describe('console: login, CSRF and roles', () => {
     const agent = await http();
     const start = await agent.get(`${CONSOLE}/customer-prices?product=X`);
     expect(start.status).to.equal(302);
-    expect(start.headers.location).to.equal(`${CONSOLE}/login?redirect=${encodeURIComponent(`${CONSOLE}/customer-prices?product=X`)}`);
+    expect(start.headers.location).to.equal(
+      `${CONSOLE}/login?redirect=${encodeURIComponent(`${CONSOLE}/customer-prices?product=X`)}`,
+    );
     const { username, password } = await createAdminUser();
     const form = await agent.get(start.headers.location as string);
     expect(form.status).to.equal(200);
     expect(form.text).to.contain('Log in to the B2B console');
-    const wrong = await agent.post(`${CONSOLE}/login`).type('form').send({ _csrf: csrfOf(form.text), username, password: 'wrong', redirect: `${CONSOLE}/settings` });
+    const wrong = await agent
+      .post(`${CONSOLE}/login`)
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), username, password: 'wrong', redirect: `${CONSOLE}/settings` });
     expect(wrong.status).to.equal(401);
     expect(wrong.text).to.contain('The user name or password is wrong.');
     expect(wrong.text).to.contain(`value="${username}"`);
 
-    const right = await agent.post(`${CONSOLE}/login`).type('form').send({ _csrf: csrfOf(form.text), username, password, redirect: `${CONSOLE}/settings` });
+    const right = await agent
+      .post(`${CONSOLE}/login`)
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), username, password, redirect: `${CONSOLE}/settings` });
     expect(right.status).to.equal(303);
     expect(right.headers.location).to.equal(`${CONSOLE}/settings`);
     const cookie = String(right.headers['set-cookie']);
-    expect(cookie).to.match(/suite-admin-session=[A-Za-z0-9_-]{43}; Max-Age=28800; Path=\/b2b-admin; Expires=[^;]+; HttpOnly; SameSite=Strict/);
+    expect(cookie).to.match(
+      /suite-admin-session=[A-Za-z0-9_-]{43}; Max-Age=28800; Path=\/b2b-admin; Expires=[^;]+; HttpOnly; SameSite=Strict/,
+    );
     const settings = await agent.get(`${CONSOLE}/settings`);
     expect(settings.status).to.equal(200);
     expect(settings.text).to.contain(username);
     expect(settings.text).to.contain('managing');
 
     // A redirect off the console is not followed.
-    const offsite = await (await http()).post(`${CONSOLE}/login`).type('form').send({ _csrf: csrfOf(form.text), username, password, redirect: '//evil.test/' });
+    const offsite = await (
+      await http()
+    )
+      .post(`${CONSOLE}/login`)
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), username, password, redirect: '//evil.test/' });
     expect([303, 403]).to.include(offsite.status);
     if (offsite.status === 303) expect(offsite.headers.location).to.equal(CONSOLE);
 
-    const logout = await agent.post(`${CONSOLE}/logout`).type('form').send({ _csrf: csrfOf(settings.text) });
+    const logout = await agent
+      .post(`${CONSOLE}/logout`)
+      .type('form')
+      .send({ _csrf: csrfOf(settings.text) });
     expect(logout.status).to.equal(303);
     expect((await agent.get(`${CONSOLE}/settings`)).status).to.equal(302);
   });
@@ -59,7 +92,10 @@ describe('console: login, CSRF and roles', () => {
     await (await getShop()).db('admin_users').where({ id: inactive.id }).update({ active: false });
     const agent = await http();
     const form = await agent.get(`${CONSOLE}/login`);
-    const refused = await agent.post(`${CONSOLE}/login`).type('form').send({ _csrf: csrfOf(form.text), username: inactive.username, password: inactive.password });
+    const refused = await agent
+      .post(`${CONSOLE}/login`)
+      .type('form')
+      .send({ _csrf: csrfOf(form.text), username: inactive.username, password: inactive.password });
     expect(refused.status).to.equal(401);
     const reader = await loginOperator(true);
     const start = await reader.agent.get(CONSOLE);
@@ -70,14 +106,23 @@ describe('console: login, CSRF and roles', () => {
   it('refuses a form without the session’s CSRF token with 403 and changes nothing', async () => {
     const operator = await loginOperator();
     const { id } = await requestAccount('Csrf AG');
-    const missing = await operator.agent.post(`${CONSOLE}/account-requests/${id}/decline`).type('form').send({ comment: 'no' });
+    const missing = await operator.agent
+      .post(`${CONSOLE}/account-requests/${id}/decline`)
+      .type('form')
+      .send({ comment: 'no' });
     expect(missing.status).to.equal(403);
     expect(missing.text).to.contain('The form has expired or did not come from this console.');
-    const wrong = await operator.agent.post(`${CONSOLE}/account-requests/${id}/decline`).type('form').send({ _csrf: 'x'.repeat(43), comment: 'no' });
+    const wrong = await operator.agent
+      .post(`${CONSOLE}/account-requests/${id}/decline`)
+      .type('form')
+      .send({ _csrf: 'x'.repeat(43), comment: 'no' });
     expect(wrong.status).to.equal(403);
     // Another operator's token is not this session's.
     const other = await loginOperator();
-    const foreign = await operator.agent.post(`${CONSOLE}/account-requests/${id}/decline`).type('form').send({ _csrf: await other.csrf(), comment: 'no' });
+    const foreign = await operator.agent
+      .post(`${CONSOLE}/account-requests/${id}/decline`)
+      .type('form')
+      .send({ _csrf: await other.csrf(), comment: 'no' });
     expect(foreign.status).to.equal(403);
     expect((await apiGet(`/b2b-account-request/${id}`)).body.data.attributes.status).to.equal('open');
     // The login form has its own (pre-session) token.
@@ -97,7 +142,9 @@ describe('console: login, CSRF and roles', () => {
     expect((await reader.post('/settings', { offerDefaultValidityDays: '5' })).status).to.equal(403);
     expect((await reader.post('/customer-prices/save', { productNumber: 'X', price: '1' })).status).to.equal(403);
     expect((await reader.post('/customer-prices/import', { csv: 'product_number,price\nX,1' })).status).to.equal(403);
-    const preview = await reader.post('/customer-prices/import/preview', { csv: 'customer_number,product_number,price\nNOPE,NOPE,1' });
+    const preview = await reader.post('/customer-prices/import/preview', {
+      csv: 'customer_number,product_number,price\nNOPE,NOPE,1',
+    });
     expect(preview.status).to.equal(400);
     expect(preview.text).to.contain('There is no customer &quot;NOPE&quot;');
   });
@@ -121,13 +168,22 @@ describe('console: login, CSRF and roles', () => {
       const { username, password } = await createAdminUser();
       const agent = supertest.agent(shop.app);
       const form = await agent.get(`${CONSOLE}/login`);
-      await agent.post(`${CONSOLE}/login`).type('form').send({ _csrf: csrfOf(form.text), username, password });
+      await agent
+        .post(`${CONSOLE}/login`)
+        .type('form')
+        .send({ _csrf: csrfOf(form.text), username, password });
       const settings = await agent.get(`${CONSOLE}/settings`);
-      await agent.post(`${CONSOLE}/settings`).type('form').send({ _csrf: csrfOf(settings.text), offerDefaultValidityDays: '0' });
+      await agent
+        .post(`${CONSOLE}/settings`)
+        .type('form')
+        .send({ _csrf: csrfOf(settings.text), offerDefaultValidityDays: '0' });
       const lines = logLines.filter((line) => line.msg === 'request' && String(line.route).startsWith(CONSOLE));
       const change = lines.find((line) => line.method === 'POST' && line.route === `${CONSOLE}/settings`);
       expect(change).to.include({ operator: username, actorType: 'admin-user', status: 400 });
-      expect(lines.find((line) => line.route === `${CONSOLE}/login` && line.method === 'POST')).to.include({ operator: username, status: 303 });
+      expect(lines.find((line) => line.route === `${CONSOLE}/login` && line.method === 'POST')).to.include({
+        operator: username,
+        status: 303,
+      });
       expect(JSON.stringify(logLines)).not.to.contain(password);
     } finally {
       await shop.close();
@@ -148,19 +204,27 @@ describe('console: account requests', () => {
     expect(noReason.text).to.contain('data-test="field-error-decline-comment"');
     const tooLong = await operator.post(`/account-requests/${first.id}/decline`, { comment: 'x'.repeat(1100) });
     expect(tooLong.status).to.equal(400);
-    expect(tooLong.text, 'the API’s message next to the field, the input kept').to.contain('data-test="field-error-decline-comment"').and.to.contain('x'.repeat(1100));
+    expect(tooLong.text, 'the API’s message next to the field, the input kept')
+      .to.contain('data-test="field-error-decline-comment"')
+      .and.to.contain('x'.repeat(1100));
     const declined = await operator.post(`/account-requests/${first.id}/decline`, { comment: 'Consumers only' });
     expect(declined.status).to.equal(303);
     const detail = await operator.agent.get(declined.headers.location as string);
     expect(detail.text).to.contain('The request is declined.').and.to.contain('Consumers only');
-    expect((await accountRequestByEmail(first.email)).attributes).to.include({ status: 'declined', decisionComment: 'Consumers only' });
+    expect((await accountRequestByEmail(first.email)).attributes).to.include({
+      status: 'declined',
+      decisionComment: 'Consumers only',
+    });
 
     const accepted = await operator.post(`/account-requests/${second.id}/accept`, { groupId: '', comment: '' });
     expect(accepted.status).to.equal(303);
     const request = await accountRequestByEmail(second.email);
     expect(request.attributes.status).to.equal('accepted');
     const shop = await getShop();
-    expect(await shop.runtime.customers.get(shop.db, request.attributes.customerId!)).to.include({ email: second.email, company: 'Console Accept GmbH' });
+    expect(await shop.runtime.customers.get(shop.db, request.attributes.customerId!)).to.include({
+      email: second.email,
+      company: 'Console Accept GmbH',
+    });
     const again = await operator.post(`/account-requests/${second.id}/accept`);
     expect(again.status).to.equal(400);
     expect(again.text).to.contain('The request was accepted already.');
@@ -174,31 +238,73 @@ describe('console: customer prices', () => {
     const inserted = await insertProduct();
     const product = { productNumber: inserted.number };
 
-    const unknown = await operator.post('/customer-prices/save', { customerNumber: customer.customerNumber, productNumber: 'NO-SUCH-PRODUCT', price: '12.50', minQuantity: '1' });
+    const unknown = await operator.post('/customer-prices/save', {
+      customerNumber: customer.customerNumber,
+      productNumber: 'NO-SUCH-PRODUCT',
+      price: '12.50',
+      minQuantity: '1',
+    });
     expect(unknown.status).to.equal(400);
-    expect(unknown.text).to.contain('data-test="field-error-productNumber"').and.to.contain('value="NO-SUCH-PRODUCT"').and.to.contain('value="12.50"');
-    const refused = await operator.post('/customer-prices/save', { customerNumber: customer.customerNumber, productNumber: product!.productNumber, price: '12.50', minQuantity: '1', currency: 'euro' });
+    expect(unknown.text)
+      .to.contain('data-test="field-error-productNumber"')
+      .and.to.contain('value="NO-SUCH-PRODUCT"')
+      .and.to.contain('value="12.50"');
+    const refused = await operator.post('/customer-prices/save', {
+      customerNumber: customer.customerNumber,
+      productNumber: product!.productNumber,
+      price: '12.50',
+      minQuantity: '1',
+      currency: 'euro',
+    });
     expect(refused.status).to.equal(400);
-    expect(refused.text, 'the API’s schema message next to the currency').to.match(/data-test="field-error-currency">[^<]*pattern/);
+    expect(refused.text, 'the API’s schema message next to the currency').to.match(
+      /data-test="field-error-currency">[^<]*pattern/,
+    );
     expect(refused.text).to.contain('value="euro"');
-    const validity = await operator.post('/customer-prices/save', { customerNumber: customer.customerNumber, productNumber: product!.productNumber, price: '12.50', minQuantity: '1', validFrom: '2030-02-01', validUntil: '2030-01-01' });
+    const validity = await operator.post('/customer-prices/save', {
+      customerNumber: customer.customerNumber,
+      productNumber: product!.productNumber,
+      price: '12.50',
+      minQuantity: '1',
+      validFrom: '2030-02-01',
+      validUntil: '2030-01-01',
+    });
     expect(validity.status).to.equal(400);
-    expect(validity.text).to.contain('data-test="field-error-validUntil"').and.to.contain('validUntil must be after validFrom.');
+    expect(validity.text)
+      .to.contain('data-test="field-error-validUntil"')
+      .and.to.contain('validUntil must be after validFrom.');
 
-    const saved = await operator.post('/customer-prices/save', { customerNumber: customer.customerNumber, productNumber: product!.productNumber, price: '12,50', minQuantity: '10', validUntil: '2099-01-01' });
+    const saved = await operator.post('/customer-prices/save', {
+      customerNumber: customer.customerNumber,
+      productNumber: product!.productNumber,
+      price: '12,50',
+      minQuantity: '10',
+      validUntil: '2099-01-01',
+    });
     expect(saved.status, saved.text).to.equal(303);
-    const list = await operator.agent.get(`${CONSOLE}/customer-prices?customer=${encodeURIComponent(customer.customerNumber)}`);
+    const list = await operator.agent.get(
+      `${CONSOLE}/customer-prices?customer=${encodeURIComponent(customer.customerNumber)}`,
+    );
     expect(list.text).to.contain('Price Console AG').and.to.contain('€12.50');
-    const prices = (await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.data as Array<{ id: string; attributes: { price: number; minQuantity: number } }>;
-    expect(prices.map((p) => p.attributes)).to.deep.include.members([{ ...prices[0]!.attributes, price: 12.5, minQuantity: 10 }]);
+    const prices = (await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.data as Array<{
+      id: string;
+      attributes: { price: number; minQuantity: number };
+    }>;
+    expect(prices.map((p) => p.attributes)).to.deep.include.members([
+      { ...prices[0]!.attributes, price: 12.5, minQuantity: 10 },
+    ]);
 
-    const edit = await operator.agent.get(`${CONSOLE}/customer-prices/edit?customerNumber=${encodeURIComponent(customer.customerNumber)}&productNumber=${encodeURIComponent(product!.productNumber)}&minQuantity=10`);
+    const edit = await operator.agent.get(
+      `${CONSOLE}/customer-prices/edit?customerNumber=${encodeURIComponent(customer.customerNumber)}&productNumber=${encodeURIComponent(product!.productNumber)}&minQuantity=10`,
+    );
     expect(edit.text).to.contain('value="12.5"').and.to.contain('value="2099-01-01"');
 
     const deleted = await operator.post(`/customer-prices/${prices[0]!.id}/delete`);
     expect(deleted.status).to.equal(303);
     expect((await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.meta.total).to.equal(0);
-    const empty = await operator.agent.get(`${CONSOLE}/customer-prices?customer=${encodeURIComponent(customer.customerNumber)}`);
+    const empty = await operator.agent.get(
+      `${CONSOLE}/customer-prices?customer=${encodeURIComponent(customer.customerNumber)}`,
+    );
     expect(empty.text).to.contain('No customer prices match the search.');
     const unknownFilter = await operator.agent.get(`${CONSOLE}/customer-prices?customer=NOBODY`);
     expect(unknownFilter.status).to.equal(200);
@@ -209,7 +315,12 @@ describe('console: customer prices', () => {
     const operator = await loginOperator();
     const { customer } = await createTestCustomer();
     const products = [await insertProduct(), await insertProduct()].map((p) => ({ productNumber: p.number }));
-    const csv = ['customer_number;product_number;min_quantity;price', `${customer.customerNumber};${products[0]!.productNumber};1;9.99`, `${customer.customerNumber};NOPE;1;5`, `${customer.customerNumber};${products[1]!.productNumber};1;abc`].join('\n');
+    const csv = [
+      'customer_number;product_number;min_quantity;price',
+      `${customer.customerNumber};${products[0]!.productNumber};1;9.99`,
+      `${customer.customerNumber};NOPE;1;5`,
+      `${customer.customerNumber};${products[1]!.productNumber};1;abc`,
+    ].join('\n');
     const bad = await operator.post('/customer-prices/import/preview', { csv });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain('2 problem(s) found — nothing was written.');
@@ -221,11 +332,18 @@ describe('console: customer prices', () => {
     const preview = await operator.post('/customer-prices/import/preview', { csv: good });
     expect(preview.status).to.equal(200);
     expect(preview.text).to.contain('Importing will add <strong>1</strong> new price(s)');
-    expect((await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.meta.total, 'a preview writes nothing').to.equal(0);
+    expect(
+      (await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.meta.total,
+      'a preview writes nothing',
+    ).to.equal(0);
     const imported = await operator.post('/customer-prices/import', { csv: good });
     expect(imported.status).to.equal(303);
-    expect((await operator.agent.get(imported.headers.location as string)).text).to.contain('Imported: 1 new, 0 changed, 0 unchanged.');
-    expect((await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.data[0].attributes).to.include({ price: 9.99 });
+    expect((await operator.agent.get(imported.headers.location as string)).text).to.contain(
+      'Imported: 1 new, 0 changed, 0 unchanged.',
+    );
+    expect((await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.data[0].attributes).to.include({
+      price: 9.99,
+    });
   });
 });
 
@@ -233,7 +351,10 @@ describe('console: settings', () => {
   it('builds the form from plugin.json’s schema, shows the API’s message next to a bad value with the input kept, and saves a good one', async () => {
     const operator = await loginOperator();
     const page = await operator.agent.get(`${CONSOLE}/settings`);
-    expect(page.text).to.contain('data-test="setting-offerDefaultValidityDays"').and.to.contain('Validity of a new offer.').and.to.contain('Default: 30.');
+    expect(page.text)
+      .to.contain('data-test="setting-offerDefaultValidityDays"')
+      .and.to.contain('Validity of a new offer.')
+      .and.to.contain('Default: 30.');
     expect(page.text).to.contain('type="checkbox" id="passwordlessLoginEnabled"');
     const current = (await apiGet('/_action/plugin-config/suite-b2b')).body as Record<string, unknown>;
     const form = (overrides: Record<string, string>) => ({
@@ -251,13 +372,20 @@ describe('console: settings', () => {
     expect(bad.status).to.equal(400);
     expect(bad.text).to.match(/data-test="field-error-offerDefaultValidityDays">[^<]*must be &gt;&#x3D; 1/);
     expect(bad.text).to.contain('value="0"').and.to.contain('de\nfr');
-    expect((await apiGet('/_action/plugin-config/suite-b2b')).body.offerDefaultValidityDays).to.equal(current.offerDefaultValidityDays);
+    expect((await apiGet('/_action/plugin-config/suite-b2b')).body.offerDefaultValidityDays).to.equal(
+      current.offerDefaultValidityDays,
+    );
 
     const saved = await operator.post('/settings', form({ offerDefaultValidityDays: '45' }));
     expect(saved.status).to.equal(303);
     expect((await operator.agent.get(`${CONSOLE}/settings`)).text).to.contain('The settings are saved.');
     expect((await apiGet('/_action/plugin-config/suite-b2b')).body.offerDefaultValidityDays).to.equal(45);
-    await (await http()).patch('/api/_action/plugin-config/suite-b2b').set('authorization', `Bearer ${await adminToken()}`).send({ offerDefaultValidityDays: current.offerDefaultValidityDays });
+    await (
+      await http()
+    )
+      .patch('/api/_action/plugin-config/suite-b2b')
+      .set('authorization', `Bearer ${await adminToken()}`)
+      .send({ offerDefaultValidityDays: current.offerDefaultValidityDays });
   });
 });
 
@@ -267,21 +395,42 @@ describe('console: partial assortments', () => {
     const category = await createCategory(null, `Console Category ${Date.now()}`);
     const hidden = await createTestCustomer({ company: 'Hidden From AG' });
     const other = await createTestCustomer({ company: 'Sees All AG' });
-    const sees = async (email: string, password: string) => (await (await http()).get(`/store-api/category/${category.id}`).set('suite-context-token', await login(email, password))).status;
+    const sees = async (email: string, password: string) =>
+      (
+        await (
+          await http()
+        )
+          .get(`/store-api/category/${category.id}`)
+          .set('suite-context-token', await login(email, password))
+      ).status;
     expect(await sees(hidden.email, hidden.password)).to.equal(200);
 
-    const missing = await operator.post('/partial-assortments', { kind: 'category', categoryId: category.id, audience: 'except', customerNumber: 'NOBODY' });
+    const missing = await operator.post('/partial-assortments', {
+      kind: 'category',
+      categoryId: category.id,
+      audience: 'except',
+      customerNumber: 'NOBODY',
+    });
     expect(missing.status).to.equal(400);
     expect(missing.text).to.contain('data-test="field-error-customerNumber"').and.to.contain('value="NOBODY"');
 
-    const saved = await operator.post('/partial-assortments', { kind: 'category', categoryId: category.id, audience: 'except', customerNumber: hidden.customer.customerNumber });
+    const saved = await operator.post('/partial-assortments', {
+      kind: 'category',
+      categoryId: category.id,
+      audience: 'except',
+      customerNumber: hidden.customer.customerNumber,
+    });
     expect(saved.status, saved.text).to.equal(303);
     const list = await operator.agent.get(saved.headers.location as string);
-    expect(list.text).to.contain(`The category is now visible to everyone but customer ${hidden.customer.customerNumber}.`).and.to.contain('Console Category');
+    expect(list.text)
+      .to.contain(`The category is now visible to everyone but customer ${hidden.customer.customerNumber}.`)
+      .and.to.contain('Console Category');
     expect(await sees(hidden.email, hidden.password)).to.equal(404);
     expect(await sees(other.email, other.password)).to.equal(200);
 
-    const row = [...list.text.matchAll(/<tr data-test="assignment-row">([\s\S]*?)<\/tr>/g)].find((match) => match[1]!.includes('Console Category'))![1]!;
+    const row = [...list.text.matchAll(/<tr data-test="assignment-row">([\s\S]*?)<\/tr>/g)].find((match) =>
+      match[1]!.includes('Console Category'),
+    )![1]!;
     const remove = /action="([^"]+\/delete)"/.exec(row)![1]!;
     expect((await operator.post(remove.slice(CONSOLE.length))).status).to.equal(303);
     expect(await sees(hidden.email, hidden.password)).to.equal(200);

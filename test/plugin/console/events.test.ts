@@ -9,7 +9,8 @@ import { receiveMail } from '../employee/helpers.js';
 import { axeFindings, consolePage, SCREENSHOTS } from './browser-helpers.js';
 import { CONSOLE, loginOperator } from './helpers.js';
 
-const inDaysLocal = (days: number, hour = 9) => `${new Date(Date.now() + days * 86400000).toISOString().slice(0, 10)}T${String(hour).padStart(2, '0')}:00`;
+const inDaysLocal = (days: number, hour = 9) =>
+  `${new Date(Date.now() + days * 86400000).toISOString().slice(0, 10)}T${String(hour).padStart(2, '0')}:00`;
 
 /** The names in a logged-in customer's storefront event overview (the Store API's searchEvents). */
 async function overviewNames(token: string, term: string): Promise<string[]> {
@@ -21,12 +22,23 @@ async function overviewNames(token: string, term: string): Promise<string[]> {
 /** A published event with a limit of one seat and a waiting list: one registered, one waiting. */
 async function fullEvent() {
   const staff = await salesStaff();
-  const event = await createEvent(staff.token, { name: `Workshop ${newId().slice(0, 6)}`, participantLimit: 1, waitingList: true });
+  const event = await createEvent(staff.token, {
+    name: `Workshop ${newId().slice(0, 6)}`,
+    participantLimit: 1,
+    waitingList: true,
+  });
   const customer = await newCustomer();
   const people = [];
   for (const firstName of ['Sitting', 'Waiting']) {
     const email = `${firstName.toLowerCase()}-${newId().slice(0, 8)}@example.test`;
-    const res = await (await as(staff.token)).post(`/event-manager/event/${event.id}/participant`, { customerId: customer.customer.id, firstName, lastName: 'Person', email });
+    const res = await (
+      await as(staff.token)
+    ).post(`/event-manager/event/${event.id}/participant`, {
+      customerId: customer.customer.id,
+      firstName,
+      lastName: 'Person',
+      email,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     people.push({ id: res.body.id as string, email, status: res.body.status as string });
   }
@@ -44,7 +56,15 @@ describe('console: events', () => {
     const operator = await loginOperator();
     const product = await insertProduct({ stock: 100, name: 'Ticket console' });
     const name = `Console seminar ${newId().slice(0, 6)}`;
-    const form = { name, productNumber: 'NO-SUCH-TICKET', language: 'en', startsAt: inDaysLocal(20), endsAt: inDaysLocal(20, 17), participantLimit: '20', waitingList: 'on' };
+    const form = {
+      name,
+      productNumber: 'NO-SUCH-TICKET',
+      language: 'en',
+      startsAt: inDaysLocal(20),
+      endsAt: inDaysLocal(20, 17),
+      participantLimit: '20',
+      waitingList: 'on',
+    };
     const bad = await operator.post('/events/create', form);
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain('There is no product with the number &quot;NO-SUCH-TICKET&quot;.');
@@ -60,7 +80,9 @@ describe('console: events', () => {
     const { email, password } = await newCustomer();
     const token = await login(email, password);
     expect(await overviewNames(token, name)).to.deep.equal([]);
-    expect((await operator.post(`${eventPath.slice(CONSOLE.length)}/status`, { status: 'published' })).status).to.equal(303);
+    expect((await operator.post(`${eventPath.slice(CONSOLE.length)}/status`, { status: 'published' })).status).to.equal(
+      303,
+    );
     const page = await operator.agent.get(eventPath);
     expect(page.text).to.contain('The event is published');
     expect(page.text).to.contain('data-test="event-status">published');
@@ -76,13 +98,28 @@ describe('console: events', () => {
     expect(page.text).to.contain('data-test="waiting-list"');
     expect(page.text).to.contain(people[1]!.email);
 
-    expect((await operator.post(`${eventPath}/participants/${people[0]!.id}/status`, { status: 'participated' })).status).to.equal(303);
+    expect(
+      (await operator.post(`${eventPath}/participants/${people[0]!.id}/status`, { status: 'participated' })).status,
+    ).to.equal(303);
     page = await operator.agent.get(`${CONSOLE}${eventPath}`);
     expect(page.text).to.contain('Sitting Person is checked in.');
-    expect((await (await getShop()).db('b2b_event_participants').where({ id: people[0]!.id }).first()).status).to.equal('participated');
+    expect((await (await getShop()).db('b2b_event_participants').where({ id: people[0]!.id }).first()).status).to.equal(
+      'participated',
+    );
 
-    expect((await operator.post(`${eventPath}/participants/${people[0]!.id}/status`, { status: 'canceled' })).status).to.equal(303);
-    const statuses = await (await getShop()).db('b2b_event_participants').whereIn('id', people.map((p) => p.id)).orderBy('first_name').pluck('status');
+    expect(
+      (await operator.post(`${eventPath}/participants/${people[0]!.id}/status`, { status: 'canceled' })).status,
+    ).to.equal(303);
+    const statuses = await (
+      await getShop()
+    )
+      .db('b2b_event_participants')
+      .whereIn(
+        'id',
+        people.map((p) => p.id),
+      )
+      .orderBy('first_name')
+      .pluck('status');
     expect(statuses).to.deep.equal(['canceled', 'registered']);
     expect((await operator.agent.get(`${CONSOLE}${eventPath}`)).text).to.contain('Nobody is waiting.');
 
@@ -90,9 +127,14 @@ describe('console: events', () => {
     expect(empty.status).to.equal(400);
     expect(empty.text).to.contain('data-test="field-error-message"');
     expect(empty.text).to.contain('value="Room change"');
-    const sent = await operator.post(`${eventPath}/circular-mail`, { subject: 'Room change', message: 'We meet in room 2.' });
+    const sent = await operator.post(`${eventPath}/circular-mail`, {
+      subject: 'Room change',
+      message: 'We meet in room 2.',
+    });
     expect(sent.status).to.equal(303);
-    expect((await operator.agent.get(sent.headers.location as string)).text).to.contain('The circular mail is on its way to 1 participant(s).');
+    expect((await operator.agent.get(sent.headers.location as string)).text).to.contain(
+      'The circular mail is on its way to 1 participant(s).',
+    );
     expect((await receiveMail(people[1]!.email, 'Room change')).text).to.contain('We meet in room 2.');
   });
 
@@ -140,9 +182,17 @@ describe('console in Chromium: events', function () {
     problems.push(...(await axeFindings(page)));
 
     await page.goto(`http://shop.test${CONSOLE}/events/${event.id}`);
-    await page.locator('[data-test=participant-row]', { hasText: people[0]!.email }).locator('[data-test=check-in]').click();
+    await page
+      .locator('[data-test=participant-row]', { hasText: people[0]!.email })
+      .locator('[data-test=check-in]')
+      .click();
     expect(await page.textContent('[data-test=notice]')).to.contain('checked in');
-    expect(await page.locator('[data-test=participant-row]', { hasText: people[0]!.email }).locator('[data-test=participant-status]').textContent()).to.equal('participated');
+    expect(
+      await page
+        .locator('[data-test=participant-row]', { hasText: people[0]!.email })
+        .locator('[data-test=participant-status]')
+        .textContent(),
+    ).to.equal('participated');
     problems.push(...(await axeFindings(page)));
     await page.screenshot({ path: `${SCREENSHOTS}/event.png`, fullPage: true });
     await page.context().close();

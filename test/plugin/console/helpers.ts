@@ -23,7 +23,15 @@ export async function createAdminUser(readOnly = false): Promise<{ username: str
   const username = `operator-${newId().slice(0, 10)}`;
   const password = `pw-${newSecret(9)}`;
   const id = newId();
-  await shop.db('admin_users').insert({ id, username, email: `${username}@shop.test`, password_hash: await hashPassword(password), active: true, read_only: readOnly, created_at: nowDb() });
+  await shop.db('admin_users').insert({
+    id,
+    username,
+    email: `${username}@shop.test`,
+    password_hash: await hashPassword(password),
+    active: true,
+    read_only: readOnly,
+    created_at: nowDb(),
+  });
   return { username, password, id };
 }
 
@@ -39,7 +47,10 @@ export async function loginOperator(readOnly = false): Promise<Operator> {
   const agent = await http();
   const form = await agent.get(`${CONSOLE}/login`);
   expect(form.status).to.equal(200);
-  const login = await agent.post(`${CONSOLE}/login`).type('form').send({ _csrf: csrfOf(form.text), username, password, redirect: CONSOLE });
+  const login = await agent
+    .post(`${CONSOLE}/login`)
+    .type('form')
+    .send({ _csrf: csrfOf(form.text), username, password, redirect: CONSOLE });
   expect(login.status, login.text).to.equal(303);
   const csrf = async () => csrfOf((await agent.get(CONSOLE)).text);
   return {
@@ -48,7 +59,10 @@ export async function loginOperator(readOnly = false): Promise<Operator> {
     agent,
     csrf,
     async post(path, fields = {}) {
-      return agent.post(`${CONSOLE}${path}`).type('form').send({ _csrf: await csrf(), ...fields });
+      return agent
+        .post(`${CONSOLE}${path}`)
+        .type('form')
+        .send({ _csrf: await csrf(), ...fields });
     },
   };
 }
@@ -56,14 +70,27 @@ export async function loginOperator(readOnly = false): Promise<Operator> {
 /** A business account request, as a company sends it from the storefront. */
 export async function requestAccount(company = 'Prospect GmbH'): Promise<{ id: string; email: string }> {
   const email = `prospect-${newId().slice(0, 10)}@example.test`;
-  const res = await (await http()).post('/store-api/account-request').send({ company, firstName: 'Pia', lastName: 'Prospect', email });
+  const res = await (
+    await http()
+  )
+    .post('/store-api/account-request')
+    .send({ company, firstName: 'Pia', lastName: 'Prospect', email });
   expect(res.status).to.equal(200);
   return { id: (await accountRequestByEmail(email)).id, email };
 }
 
 /** The account request of this e-mail address, read through the Admin API. */
-export async function accountRequestByEmail(email: string): Promise<{ id: string; attributes: { status: string; email: string; customerId: string | null; decisionComment?: string | null } }> {
-  const list = await (await http()).get('/api/b2b-account-request?limit=500').set('authorization', `Bearer ${await adminToken()}`);
+export async function accountRequestByEmail(email: string): Promise<{
+  id: string;
+  attributes: { status: string; email: string; customerId: string | null; decisionComment?: string | null };
+}> {
+  const list = await (
+    await http()
+  )
+    .get('/api/b2b-account-request?limit=500')
+    .set('authorization', `Bearer ${await adminToken()}`);
   expect(list.status).to.equal(200);
-  return (list.body.data as Array<{ id: string; attributes: { status: string; email: string; customerId: string | null } }>).find((request) => request.attributes.email === email)!;
+  return (
+    list.body.data as Array<{ id: string; attributes: { status: string; email: string; customerId: string | null } }>
+  ).find((request) => request.attributes.email === email)!;
 }

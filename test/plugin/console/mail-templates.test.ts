@@ -6,7 +6,14 @@ import { getShop } from '../../helpers/shop.js';
 import { axeFindings, consolePage, SCREENSHOTS } from './browser-helpers.js';
 import { CONSOLE, loginOperator } from './helpers.js';
 
-const unescape = (value: string) => value.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const unescape = (value: string) =>
+  value
+    .replace(/&#x3D;/g, '=')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 describe('console: mail templates', () => {
   before(async function () {
@@ -15,8 +22,16 @@ describe('console: mail templates', () => {
   });
 
   it('reads sample data off a template’s variables: lists get one item, conditions hold, dates and amounts look like them', () => {
-    const data = sampleDataFor(['{{#each lines}}{{label}} {{formatMoney totalNet ../currency}}{{/each}}{{#if note}}{{note}}{{/if}} {{formatDate order.createdAt}} {{customer.firstName}}']);
-    expect(data).to.deep.equal({ lines: [{ label: '[label]', totalNet: 123.45 }], currency: 'EUR', note: '[note]', order: { createdAt: '2026-12-01T09:30:00.000Z' }, customer: { firstName: '[firstName]' } });
+    const data = sampleDataFor([
+      '{{#each lines}}{{label}} {{formatMoney totalNet ../currency}}{{/each}}{{#if note}}{{note}}{{/if}} {{formatDate order.createdAt}} {{customer.firstName}}',
+    ]);
+    expect(data).to.deep.equal({
+      lines: [{ label: '[label]', totalNet: 123.45 }],
+      currency: 'EUR',
+      note: '[note]',
+      order: { createdAt: '2026-12-01T09:30:00.000Z' },
+      customer: { firstName: '[firstName]' },
+    });
   });
 
   it('lists every template the shop sends and renders each with sample data as HTML and text; an unknown one is a 404', async () => {

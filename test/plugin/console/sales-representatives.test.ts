@@ -7,7 +7,8 @@ import { uniqueEmail } from '../employee/helpers.js';
 import { axeFindings, consolePage, SCREENSHOTS } from './browser-helpers.js';
 import { CONSOLE, loginOperator } from './helpers.js';
 
-const representativeLogin = async (email: string, password: string) => (await http()).post('/store-api/account/login').send({ email, password });
+const representativeLogin = async (email: string, password: string) =>
+  (await http()).post('/store-api/account/login').send({ email, password });
 
 describe('console: sales representatives and activity types', () => {
   before(async function () {
@@ -19,30 +20,51 @@ describe('console: sales representatives and activity types', () => {
     const operator = await loginOperator();
     const email = uniqueEmail('rep');
     const password = `pw-${newId().slice(0, 12)}`;
-    const bad = await operator.post('/sales-representatives/create', { email: 'not-an-email', firstName: 'Rita', lastName: 'Rep', password });
+    const bad = await operator.post('/sales-representatives/create', {
+      email: 'not-an-email',
+      firstName: 'Rita',
+      lastName: 'Rep',
+      password,
+    });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain('data-test="field-error-email"');
     expect(bad.text).to.contain('value="Rita"');
 
-    const created = await operator.post('/sales-representatives/create', { email, firstName: 'Rita', lastName: 'Rep', phone: '+49 30 1234', password });
+    const created = await operator.post('/sales-representatives/create', {
+      email,
+      firstName: 'Rita',
+      lastName: 'Rep',
+      phone: '+49 30 1234',
+      password,
+    });
     expect(created.status).to.equal(303);
     const detailPath = created.headers.location as string;
     expect(detailPath).to.match(new RegExp(`^${CONSOLE}/sales-representatives/[0-9a-f]{32}$`));
     const a = await createTestCustomer({ company: 'Rep Customer A' });
     const b = await createTestCustomer({ company: 'Rep Customer B' });
-    const unknown = await operator.post(`${detailPath.slice(CONSOLE.length)}/customers`, { customerNumbers: `${a.customer.customerNumber}, NOBODY-1` });
+    const unknown = await operator.post(`${detailPath.slice(CONSOLE.length)}/customers`, {
+      customerNumbers: `${a.customer.customerNumber}, NOBODY-1`,
+    });
     expect(unknown.status).to.equal(400);
     expect(unknown.text).to.contain('There is no customer with the number &quot;NOBODY-1&quot;.');
     expect(unknown.text).to.contain(`value="${a.customer.customerNumber}, NOBODY-1"`);
 
-    expect((await operator.post(`${detailPath.slice(CONSOLE.length)}/customers`, { customerNumbers: `${a.customer.customerNumber} ${b.customer.customerNumber}` })).status).to.equal(303);
+    expect(
+      (
+        await operator.post(`${detailPath.slice(CONSOLE.length)}/customers`, {
+          customerNumbers: `${a.customer.customerNumber} ${b.customer.customerNumber}`,
+        })
+      ).status,
+    ).to.equal(303);
     // A representative logs in once they look after a customer.
     expect((await representativeLogin(email, password)).status).to.equal(200);
     let page = await operator.agent.get(detailPath);
     expect(page.text.match(/data-test="representative-customer-row"/g)).to.have.length(2);
     expect(page.text).to.contain('Rep Customer B');
 
-    expect((await operator.post(`${detailPath.slice(CONSOLE.length)}/customers/${b.customer.id}/remove`)).status).to.equal(303);
+    expect(
+      (await operator.post(`${detailPath.slice(CONSOLE.length)}/customers/${b.customer.id}/remove`)).status,
+    ).to.equal(303);
     page = await operator.agent.get(detailPath);
     expect(page.text.match(/data-test="representative-customer-row"/g)).to.have.length(1);
     expect(page.text).to.not.contain('Rep Customer B');
@@ -50,7 +72,9 @@ describe('console: sales representatives and activity types', () => {
     const list = await operator.agent.get(`${CONSOLE}/sales-representatives?q=${encodeURIComponent(email)}`);
     expect(list.text).to.contain('Rita Rep');
 
-    expect((await operator.post(`${detailPath.slice(CONSOLE.length)}/active`, { active: 'false' })).status).to.equal(303);
+    expect((await operator.post(`${detailPath.slice(CONSOLE.length)}/active`, { active: 'false' })).status).to.equal(
+      303,
+    );
     expect((await operator.agent.get(detailPath)).text).to.contain('data-test="representative-login">switched off');
     expect((await representativeLogin(email, password)).status).to.not.equal(200);
     expect((await operator.agent.get(`${CONSOLE}/sales-representatives/${'0'.repeat(32)}`)).status).to.equal(404);
@@ -64,7 +88,9 @@ describe('console: sales representatives and activity types', () => {
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain('data-test="field-error-technicalName"');
     expect(bad.text).to.contain(`value="${name}"`);
-    expect((await operator.post('/activity-types/create', { name, technicalName, position: '5' })).status).to.equal(303);
+    expect((await operator.post('/activity-types/create', { name, technicalName, position: '5' })).status).to.equal(
+      303,
+    );
     const again = await operator.post('/activity-types/create', { name, technicalName, position: '5' });
     expect(again.status).to.equal(400);
     expect(again.text).to.contain('Another activity type has this technical name.');
@@ -74,7 +100,9 @@ describe('console: sales representatives and activity types', () => {
     expect(row).to.contain('active');
     const action = /action="([^"]+\/active)"/.exec(row)![1]!;
     expect((await operator.post(action.slice(CONSOLE.length), { active: 'false' })).status).to.equal(303);
-    const after = (await operator.agent.get(`${CONSOLE}/activity-types`)).text.split('data-test="activity-type-row"').find((part) => part.includes(technicalName))!;
+    const after = (await operator.agent.get(`${CONSOLE}/activity-types`)).text
+      .split('data-test="activity-type-row"')
+      .find((part) => part.includes(technicalName))!;
     expect(after).to.contain('switched off');
   });
 });

@@ -30,7 +30,12 @@ describe('console: start page', () => {
     const { requester } = await company();
     const old = await requestApproval(requester.token, [{ productId: (await product()).id, quantity: 1 }]);
     await requestApproval(requester.token, [{ productId: (await product()).id, quantity: 1 }]);
-    await (await getShop()).db('suite_order_approvals').where({ id: old }).update({ created_at: toDbTime(addSeconds(new Date(), -3 * 86400)) });
+    await (
+      await getShop()
+    )
+      .db('suite_order_approvals')
+      .where({ id: old })
+      .update({ created_at: toDbTime(addSeconds(new Date(), -3 * 86400)) });
     const staff = await salesStaff();
     await createEvent(staff.token, { startsAt: inDays(3), endsAt: inDays(3.2) });
     await createEvent(staff.token, { startsAt: inDays(30), endsAt: inDays(30.2) });
@@ -61,7 +66,9 @@ describe('console in Chromium: start page', function () {
     const page = await consolePage(harness.browser);
     const problems = await axeFindings(page);
     expect(await page.textContent('[data-test=count-events-soon]')).to.contain('Events starting in the next 7 days');
-    expect(await page.textContent('[data-test=count-approvals-pending-long]')).to.contain('Order approvals pending for more than 48 hours');
+    expect(await page.textContent('[data-test=count-approvals-pending-long]')).to.contain(
+      'Order approvals pending for more than 48 hours',
+    );
     await page.screenshot({ path: `${SCREENSHOTS}/start-waiting.png`, fullPage: true });
     await page.click('[data-test=count-events-soon] a');
     expect(await page.textContent('h1')).to.equal('Events');

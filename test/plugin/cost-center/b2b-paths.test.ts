@@ -18,8 +18,15 @@ describe('cost centers: the real product’s /b2b/cost-center paths', () => {
     const created = await client.post('/b2b/cost-center', { number, name: 'Fleet', description: 'Cars and vans' });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const id = created.body.id;
-    expect(id, 'the created id at the top level, where the client reads it').to.be.a('string').and.equal(created.body.costCenter.id);
-    expect(created.body.costCenter).to.deep.include({ number, name: 'Fleet', description: 'Cars and vans', active: true });
+    expect(id, 'the created id at the top level, where the client reads it')
+      .to.be.a('string')
+      .and.equal(created.body.costCenter.id);
+    expect(created.body.costCenter).to.deep.include({
+      number,
+      name: 'Fleet',
+      description: 'Cars and vans',
+      active: true,
+    });
 
     const searched = await client.post('/b2b/cost-center/list', { term: 'flee' });
     expect(searched.status).to.equal(200);
@@ -38,7 +45,11 @@ describe('cost centers: the real product’s /b2b/cost-center paths', () => {
 
     const replaced = await client.put(`/b2b/cost-center/${id}`, { number, name: 'Fleet & logistics' });
     expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
-    expect(replaced.body.costCenter, 'PUT: a field left out takes its default').to.deep.include({ name: 'Fleet & logistics', description: null, active: true });
+    expect(replaced.body.costCenter, 'PUT: a field left out takes its default').to.deep.include({
+      name: 'Fleet & logistics',
+      description: null,
+      active: true,
+    });
     const patched = await client.patch(`/b2b/cost-center/${id}`, { active: false });
     expect(patched.status).to.equal(200);
     expect(patched.body.costCenter).to.deep.include({ name: 'Fleet & logistics', active: false });
@@ -54,8 +65,11 @@ describe('cost centers: the real product’s /b2b/cost-center paths', () => {
     const admin = await newCustomer();
     const client = await as(admin.token);
     const mine = (await client.post('/b2b/cost-center', { number: uniqueNumber(), name: 'Mine' })).body.costCenter;
-    const inactive = (await client.post('/b2b/cost-center', { number: uniqueNumber(), name: 'Retired', active: false })).body.costCenter;
-    const theirs = (await (await as((await newCustomer()).token)).post('/b2b/cost-center', { number: uniqueNumber(), name: 'Theirs' })).body.costCenter;
+    const inactive = (await client.post('/b2b/cost-center', { number: uniqueNumber(), name: 'Retired', active: false }))
+      .body.costCenter;
+    const theirs = (
+      await (await as((await newCustomer()).token)).post('/b2b/cost-center', { number: uniqueNumber(), name: 'Theirs' })
+    ).body.costCenter;
 
     expectError(await client.post('/b2b/cost-center', { name: 'No number' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.post('/b2b/cost-center/list', { limit: 0 }), 400, 'SUITE__INVALID_INPUT');
@@ -80,11 +94,16 @@ describe('cost centers: the real product’s /b2b/cost-center paths', () => {
     expectError(await buyer.patch(`/b2b/cost-center/${mine.id}`, { name: 'Y' }), 403);
     expectError(await buyer.delete(`/b2b/cost-center/${mine.id}`), 403);
     expect((await buyer.get(`/b2b/cost-center/${mine.id}`)).status).to.equal(200);
-    expect((await buyer.get('/b2b/cost-center/list')).body.elements.map((c: { id: string }) => c.id)).to.deep.equal([mine.id]);
+    expect((await buyer.get('/b2b/cost-center/list')).body.elements.map((c: { id: string }) => c.id)).to.deep.equal([
+      mine.id,
+    ]);
     // An inactive one is missing from its list, so reading it is a 404 too; with cost-center.read it is there.
     expectError(await buyer.get(`/b2b/cost-center/${inactive.id}`), 404, 'SUITE__NOT_FOUND');
     const reader = await as((await employeeWith(['cost-center.read'], admin)).token);
-    expect((await reader.get(`/b2b/cost-center/${inactive.id}`)).body).to.deep.include({ id: inactive.id, active: false });
+    expect((await reader.get(`/b2b/cost-center/${inactive.id}`)).body).to.deep.include({
+      id: inactive.id,
+      active: false,
+    });
 
     for (const res of [
       await client.get(`/b2b/cost-center/${theirs.id}`),

@@ -6,7 +6,10 @@ import { pdfTexts } from '../../helpers/pdf.js';
 import { adminToken, expectError, getShop, http } from '../../helpers/shop.js';
 import { as, employeeWith, newCustomer, type Customer } from '../employee/helpers.js';
 
-async function createCostCenter(token: string, body: Record<string, unknown>): Promise<{ id: string; number: string; name: string }> {
+async function createCostCenter(
+  token: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; number: string; name: string }> {
   const res = await (await as(token)).post('/cost-center', body);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body.costCenter;
@@ -23,7 +26,12 @@ async function order(token: string): Promise<supertest.Response> {
 }
 
 async function invoiceTexts(token: string, placed: Record<string, any>): Promise<string[]> {
-  const res = await (await as(token)).agent.get(`/store-api/document/download/${placed.documents[0].id}`).set('suite-context-token', token).buffer(true);
+  const res = await (
+    await as(token)
+  ).agent
+    .get(`/store-api/document/download/${placed.documents[0].id}`)
+    .set('suite-context-token', token)
+    .buffer(true);
   expect(res.status).to.equal(200);
   return pdfTexts(res.body as Buffer);
 }
@@ -35,10 +43,20 @@ describe('cost centers: CRUD', () => {
     const number = uniqueNumber();
     const created = await client.post('/cost-center', { number, name: ' Marketing ', description: 'Fairs and print' });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    expect(created.body.costCenter).to.deep.include({ number, name: 'Marketing', description: 'Fairs and print', active: true, isDefault: false });
+    expect(created.body.costCenter).to.deep.include({
+      number,
+      name: 'Marketing',
+      description: 'Fairs and print',
+      active: true,
+      isDefault: false,
+    });
     const id = created.body.costCenter.id;
     expect(created.body.costCenter.costCenterId).to.equal(id);
-    expectError(await client.post('/cost-center', { number, name: 'Again' }), 400, 'SUITE__DUPLICATE_COST_CENTER_NUMBER');
+    expectError(
+      await client.post('/cost-center', { number, name: 'Again' }),
+      400,
+      'SUITE__DUPLICATE_COST_CENTER_NUMBER',
+    );
     const other = await createCostCenter(admin.token, { number: uniqueNumber(), name: 'Research', active: false });
 
     // Another company may use the same number.
@@ -48,13 +66,22 @@ describe('cost centers: CRUD', () => {
     expect(list.status).to.equal(200);
     expect(list.body).to.include({ total: 2, apiAlias: 'dal_entity_search_result' });
     expect(list.body.elements.map((c: { id: string }) => c.id)).to.have.members([id, other.id]);
-    const searched = await client.post('/cost-center/list', { term: 'market', filter: [{ type: 'equals', field: 'active', value: true }] });
+    const searched = await client.post('/cost-center/list', {
+      term: 'market',
+      filter: [{ type: 'equals', field: 'active', value: true }],
+    });
     expect(searched.body.elements.map((c: { id: string }) => c.id)).to.deep.equal([id]);
 
     const changed = await client.patch(`/cost-center/${id}`, { name: 'Marketing & Sales', active: false });
     expect(changed.status).to.equal(200);
     expect(changed.body.costCenter).to.deep.include({ name: 'Marketing & Sales', active: false, number });
-    expectError(await client.patch(`/cost-center/${id}`, { number: (await client.post('/cost-center/list', { ids: [other.id] })).body.elements[0].number }), 400, 'SUITE__DUPLICATE_COST_CENTER_NUMBER');
+    expectError(
+      await client.patch(`/cost-center/${id}`, {
+        number: (await client.post('/cost-center/list', { ids: [other.id] })).body.elements[0].number,
+      }),
+      400,
+      'SUITE__DUPLICATE_COST_CENTER_NUMBER',
+    );
 
     expect((await client.delete(`/cost-center/${id}`)).status).to.equal(204);
     expectError(await client.delete(`/cost-center/${id}`), 404, 'SUITE__NOT_FOUND');
@@ -73,10 +100,17 @@ describe('cost centers: CRUD', () => {
 
     expectError(await client.post('/cost-center', { name: 'No number' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.post('/cost-center', { number: '  ', name: 'Blank' }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await client.post('/cost-center', { number: 'X', name: 'Y', owner: 'me' }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await client.post('/cost-center', { number: 'X', name: 'Y', owner: 'me' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
     expectError(await client.patch(`/cost-center/${theirs.id}`, {}), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.patch('/cost-center/nope', { name: 'x' }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await client.post('/cost-center/list', { filter: [{ type: 'equals', field: 'customerId', value: 'x' }] }), 400);
+    expectError(
+      await client.post('/cost-center/list', { filter: [{ type: 'equals', field: 'customerId', value: 'x' }] }),
+      400,
+    );
     expectError(await client.patch('/cost-center/default', {}), 400, 'SUITE__INVALID_INPUT');
 
     const guest = await as(null);
@@ -100,9 +134,13 @@ describe('cost centers: CRUD', () => {
     const active = await createCostCenter(admin.token, { number: uniqueNumber(), name: 'Active' });
     const inactive = await createCostCenter(admin.token, { number: uniqueNumber(), name: 'Inactive', active: false });
     const buyer = await as((await employeeWith(['orders.create'], admin)).token);
-    expect((await buyer.post('/cost-center/list', {})).body.elements.map((c: { id: string }) => c.id)).to.deep.equal([active.id]);
+    expect((await buyer.post('/cost-center/list', {})).body.elements.map((c: { id: string }) => c.id)).to.deep.equal([
+      active.id,
+    ]);
     const reader = await as((await employeeWith(['cost-center.read'], admin)).token);
-    expect((await reader.post('/cost-center/list', {})).body.elements.map((c: { id: string }) => c.id)).to.have.members([active.id, inactive.id]);
+    expect((await reader.post('/cost-center/list', {})).body.elements.map((c: { id: string }) => c.id)).to.have.members(
+      [active.id, inactive.id],
+    );
   });
 });
 
@@ -118,18 +156,34 @@ describe('cost centers: defaults and orders', () => {
     const { employee, token } = await employeeWith(['orders.create', 'orders.read'], admin);
     const buyer = await as(token);
 
-    const defaulted = await (await as(admin.token)).patch('/cost-center/default', { employeeId: employee.id, costCenterId: marketing.id });
+    const defaulted = await (
+      await as(admin.token)
+    ).patch('/cost-center/default', { employeeId: employee.id, costCenterId: marketing.id });
     expect(defaulted.status, JSON.stringify(defaulted.body)).to.equal(200);
-    expect(defaulted.body).to.deep.equal({ actorType: 'employee', actorId: employee.id, costCenter: { id: marketing.id, number: marketing.number, name: 'Marketing' } });
-    expect((await buyer.get('/cost-center/checkout')).body).to.deep.equal({ costCenter: { id: marketing.id, number: marketing.number, name: 'Marketing' }, chosen: false });
+    expect(defaulted.body).to.deep.equal({
+      actorType: 'employee',
+      actorId: employee.id,
+      costCenter: { id: marketing.id, number: marketing.number, name: 'Marketing' },
+    });
+    expect((await buyer.get('/cost-center/checkout')).body).to.deep.equal({
+      costCenter: { id: marketing.id, number: marketing.number, name: 'Marketing' },
+      chosen: false,
+    });
     const listed = await buyer.post('/cost-center/list', {});
     expect(listed.body.elements.find((c: { id: string }) => c.id === marketing.id).isDefault).to.equal(true);
 
     const chosen = await buyer.patch('/cost-center/checkout', { costCenterId: research.id });
-    expect(chosen.body).to.deep.equal({ costCenter: { id: research.id, number: research.number, name: 'Research' }, chosen: true });
+    expect(chosen.body).to.deep.equal({
+      costCenter: { id: research.id, number: research.number, name: 'Research' },
+      chosen: true,
+    });
     const first = await order(token);
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
-    expect(first.body.customFields.costCenter).to.deep.equal({ id: research.id, number: research.number, name: 'Research' });
+    expect(first.body.customFields.costCenter).to.deep.equal({
+      id: research.id,
+      number: research.number,
+      name: 'Research',
+    });
     expect(await invoiceTexts(token, first.body)).to.include(`Cost center: ${research.number} (Research)`);
 
     // The choice is used up: the next order takes the default.
@@ -141,7 +195,12 @@ describe('cost centers: defaults and orders', () => {
     await (await as(admin.token)).patch(`/cost-center/${research.id}`, { name: 'R&D' });
     const mine = await buyer.post('/order', {});
     expect(mine.status).to.equal(200);
-    const byId = new Map(mine.body.orders.elements.map((o: { id: string; customFields: Record<string, any> }) => [o.id, o.customFields.costCenter]));
+    const byId = new Map(
+      mine.body.orders.elements.map((o: { id: string; customFields: Record<string, any> }) => [
+        o.id,
+        o.customFields.costCenter,
+      ]),
+    );
     expect(byId.get(first.body.id)).to.deep.include({ name: 'Research' });
     expect(byId.get(second.body.id)).to.deep.include({ name: 'Marketing' });
     const employeeOrders = await (await as(admin.token)).post('/b2b/employee-orders', {});
@@ -166,8 +225,16 @@ describe('cost centers: defaults and orders', () => {
     await (await as(admin.token)).patch(`/cost-center/${chosen.id}`, { active: false });
     expectError(await order(token), 400, 'SUITE__COST_CENTER_INACTIVE');
     expect((await buyer.get('/cost-center/checkout')).body).to.deep.include({ chosen: true });
-    expectError(await buyer.patch('/cost-center/checkout', { costCenterId: chosen.id }), 400, 'SUITE__COST_CENTER_INACTIVE');
-    expectError(await buyer.patch('/cost-center/default', { costCenterId: chosen.id }), 400, 'SUITE__COST_CENTER_INACTIVE');
+    expectError(
+      await buyer.patch('/cost-center/checkout', { costCenterId: chosen.id }),
+      400,
+      'SUITE__COST_CENTER_INACTIVE',
+    );
+    expectError(
+      await buyer.patch('/cost-center/default', { costCenterId: chosen.id }),
+      400,
+      'SUITE__COST_CENTER_INACTIVE',
+    );
 
     await buyer.patch('/cost-center/checkout', { costCenterId: null });
     await (await as(admin.token)).patch(`/cost-center/${fallback.id}`, { active: false });
@@ -181,14 +248,29 @@ describe('cost centers: defaults and orders', () => {
     const center = await createCostCenter(admin.token, { number: uniqueNumber(), name: 'Ops' });
     const colleague = await employeeWith(['orders.create'], admin);
     const plain = await as((await employeeWith(['orders.create'], admin)).token);
-    expectError(await plain.patch('/cost-center/default', { employeeId: colleague.employee.id, costCenterId: center.id }), 403);
+    expectError(
+      await plain.patch('/cost-center/default', { employeeId: colleague.employee.id, costCenterId: center.id }),
+      403,
+    );
     const own = await as(colleague.token);
-    expect((await own.patch('/cost-center/default', { employeeId: colleague.employee.id, costCenterId: center.id })).status).to.equal(200);
+    expect(
+      (await own.patch('/cost-center/default', { employeeId: colleague.employee.id, costCenterId: center.id })).status,
+    ).to.equal(200);
     const manager = await as((await employeeWith(['cost-center.manage'], admin)).token);
-    expect((await manager.patch('/cost-center/default', { employeeId: colleague.employee.id, costCenterId: null })).body).to.deep.include({ costCenter: null });
+    expect(
+      (await manager.patch('/cost-center/default', { employeeId: colleague.employee.id, costCenterId: null })).body,
+    ).to.deep.include({ costCenter: null });
     const stranger = await employeeWith(['orders.create']);
-    expectError(await manager.patch('/cost-center/default', { employeeId: stranger.employee.id, costCenterId: center.id }), 404, 'SUITE__NOT_FOUND');
-    expectError(await manager.patch('/cost-center/default', { employeeId: newId(), costCenterId: center.id }), 404, 'SUITE__NOT_FOUND');
+    expectError(
+      await manager.patch('/cost-center/default', { employeeId: stranger.employee.id, costCenterId: center.id }),
+      404,
+      'SUITE__NOT_FOUND',
+    );
+    expectError(
+      await manager.patch('/cost-center/default', { employeeId: newId(), costCenterId: center.id }),
+      404,
+      'SUITE__NOT_FOUND',
+    );
     // Deleting the cost center removes it as a default.
     await own.patch('/cost-center/default', { costCenterId: center.id });
     await (await as(admin.token)).delete(`/cost-center/${center.id}`);
@@ -200,7 +282,11 @@ describe('cost centers: defaults and orders', () => {
     await (await as(admin.token)).patch('/cost-center/default', { costCenterId: center.id });
     await (await as(admin.token)).patch('/cost-center/checkout', { costCenterId: center.id });
     const kept = await createCostCenter((await newCustomer()).token, { number: uniqueNumber(), name: 'Stays' });
-    const deleted = await (await http()).delete(`/api/customer/${admin.customer.id}`).set('authorization', `Bearer ${await adminToken()}`);
+    const deleted = await (
+      await http()
+    )
+      .delete(`/api/customer/${admin.customer.id}`)
+      .set('authorization', `Bearer ${await adminToken()}`);
     expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
     const db = (await getShop()).db;
     for (const table of ['suite_cost_centers', 'suite_cost_center_defaults', 'suite_cost_center_selections'])

@@ -87,12 +87,15 @@ describe('customer prices: a page priced at once', () => {
     // The host's own listing prices the same way.
     const listing = await client.post('/product', { ids, limit: 25 });
     expect(listing.status, JSON.stringify(listing.body)).to.equal(200);
-    for (const element of listing.body.elements as Array<{ id: string; calculatedPrice: Calculated }>) expect(element.calculatedPrice).to.deep.equal(searched.get(element.id));
+    for (const element of listing.body.elements as Array<{ id: string; calculatedPrice: Calculated }>)
+      expect(element.calculatedPrice).to.deep.equal(searched.get(element.id));
 
     // One product at a time, at several quantities, the same prices as the page's (product table tiers).
     const table = await client.post('/product-table-listing', { ids, limit: 25 });
     expect(table.status, JSON.stringify(table.body)).to.equal(200);
-    const tiersOf = new Map((table.body.elements as Array<{ id: string; tierPrices: unknown }>).map((e) => [e.id, e.tierPrices]));
+    const tiersOf = new Map(
+      (table.body.elements as Array<{ id: string; tierPrices: unknown }>).map((e) => [e.id, e.tierPrices]),
+    );
     expect(tiersOf.get(tiered.id)).to.deep.equal([
       { minQuantity: 1, maxQuantity: 9, unitPrice: 8, source: 'customer-price' },
       { minQuantity: 10, maxQuantity: null, unitPrice: 7, source: 'customer-price' },
@@ -101,7 +104,8 @@ describe('customer prices: a page priced at once', () => {
       { minQuantity: 1, maxQuantity: 4, unitPrice: 10, source: 'list' },
       { minQuantity: 5, maxQuantity: null, unitPrice: 2, source: 'customer-price' },
     ]);
-    const single = async (id: string, quantity: number) => (await client.post(`/product-price/${id}/${quantity}`)).body.calculatedPrice as Calculated;
+    const single = async (id: string, quantity: number) =>
+      (await client.post(`/product-price/${id}/${quantity}`)).body.calculatedPrice as Calculated;
     for (const p of products) expect(await single(p.id, 1), p.id).to.deep.equal(searched.get(p.id));
     expect(await single(tiered.id, 10)).to.deep.include({ unitPrice: 7, source: 'customer-price' });
     expect(await single(expiredTier.id, 10), 'the expired "from 10"').to.deep.include({ unitPrice: 9 });
@@ -110,9 +114,16 @@ describe('customer prices: a page priced at once', () => {
     expect(await single(otherCurrency.id, 3)).to.deep.include({ unitPrice: 9.5, source: 'tier' });
 
     // A cart of all of them at 10 (one line each) is priced alike.
-    const cart = await client.post('/checkout/cart/line-item', { items: products.map((p) => ({ productId: p.id, quantity: 10 })) });
+    const cart = await client.post('/checkout/cart/line-item', {
+      items: products.map((p) => ({ productId: p.id, quantity: 10 })),
+    });
     expect(cart.status, JSON.stringify(cart.body)).to.equal(200);
-    const lineUnit = new Map((cart.body.lineItems as Array<{ productId: string; price: { unitPrice: number } }>).map((l) => [l.productId, l.price.unitPrice]));
+    const lineUnit = new Map(
+      (cart.body.lineItems as Array<{ productId: string; price: { unitPrice: number } }>).map((l) => [
+        l.productId,
+        l.price.unitPrice,
+      ]),
+    );
     expect(Object.fromEntries(products.map((p) => [p.id, lineUnit.get(p.id)]))).to.deep.equal({
       [tiered.id]: 7,
       [groupOnly.id]: 5,

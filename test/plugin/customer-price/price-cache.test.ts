@@ -43,7 +43,10 @@ describe('customer prices: kept rows per customer prices version', function () {
     expect(warm.result).to.deep.include({ unitPrice: 8 });
     expect(warm.statements, 'a warm request reads no price row').to.deep.equal([]);
 
-    expect(await setPrice({ customerId: buyer.customer.id, productId: item.id, price: 6 }), 'the same key: the row replaced').to.equal(id);
+    expect(
+      await setPrice({ customerId: buyer.customer.id, productId: item.id, price: 6 }),
+      'the same key: the row replaced',
+    ).to.equal(id);
     expect(await priceAt()).to.deep.include({ unitPrice: 6, source: 'customer-price' });
     expect((await (await admin()).delete(`/suite-customer-price/${id}`)).status).to.be.oneOf([200, 204]);
     expect(await priceAt()).to.deep.include({ unitPrice: 10, source: 'list' });
@@ -62,7 +65,12 @@ describe('customer prices: kept rows per customer prices version', function () {
 
     const other = await sideApp({ logLevel: 'silent' });
     try {
-      const priceThere = async () => (await supertest(other.shop.app).post(`/store-api/product-price/${item.id}/1`).set('suite-context-token', buyer.token)).body.calculatedPrice as Calculated;
+      const priceThere = async () =>
+        (
+          await supertest(other.shop.app)
+            .post(`/store-api/product-price/${item.id}/1`)
+            .set('suite-context-token', buyer.token)
+        ).body.calculatedPrice as Calculated;
       expect(await priceThere()).to.deep.include({ unitPrice: 4.5 });
       await shop.db('suite_customer_prices').where({ id }).delete();
       expect(await priceThere()).to.deep.include({ unitPrice: 7, source: 'customer-group-price' });
@@ -75,9 +83,17 @@ describe('customer prices: kept rows per customer prices version', function () {
   it('applies a period that ends, and quantities, to the kept rows without any write', async () => {
     const { buyer, item, priceAt } = await scene();
     await setPrice({ customerId: buyer.customer.id, productId: item.id, price: 9 });
-    await setPrice({ customerId: buyer.customer.id, productId: item.id, minQuantity: 10, price: 3, validUntil: new Date(Date.now() + 1500).toISOString() });
+    await setPrice({
+      customerId: buyer.customer.id,
+      productId: item.id,
+      minQuantity: 10,
+      price: 3,
+      validUntil: new Date(Date.now() + 1500).toISOString(),
+    });
     expect(await priceAt(10)).to.deep.include({ unitPrice: 3 });
-    expect(await priceAt(1), 'the "from 10" row kept with the other is not applied to 1').to.deep.include({ unitPrice: 9 });
+    expect(await priceAt(1), 'the "from 10" row kept with the other is not applied to 1').to.deep.include({
+      unitPrice: 9,
+    });
     await new Promise((resolve) => setTimeout(resolve, 1600));
     expect(await priceAt(10), 'the "from 10" ended').to.deep.include({ unitPrice: 9 });
   });

@@ -16,11 +16,25 @@ describe('customer prices: validity period, currency and pseudo price', () => {
     const item = await product({ priceNet: 1000 });
     const client = await as(buyer.token);
     await price({ customerId: buyer.customer.id, productId: item.id, price: 9, validFrom: inDays(-10) });
-    const expired = await price({ customerId: buyer.customer.id, productId: item.id, minQuantity: 10, price: 7, validFrom: inDays(-10), validUntil: inDays(-1) });
+    const expired = await price({
+      customerId: buyer.customer.id,
+      productId: item.id,
+      minQuantity: 10,
+      price: 7,
+      validFrom: inDays(-10),
+      validUntil: inDays(-1),
+    });
     expect(expired.attributes.validUntil).to.be.a('string');
-    const coming = await price({ customerId: buyer.customer.id, productId: item.id, minQuantity: 20, price: 6, validFrom: inDays(5) });
+    const coming = await price({
+      customerId: buyer.customer.id,
+      productId: item.id,
+      minQuantity: 20,
+      price: 6,
+      validFrom: inDays(5),
+    });
 
-    const at = async (quantity: number) => (await client.post(`/product-price/${item.id}/${quantity}`)).body.calculatedPrice;
+    const at = async (quantity: number) =>
+      (await client.post(`/product-price/${item.id}/${quantity}`)).body.calculatedPrice;
     expect(await at(1)).to.include({ unitPrice: 9, source: 'customer-price' });
     expect(await at(10), 'the expired "from 10" no longer applies').to.include({ unitPrice: 9 });
     expect(await at(25), 'the coming "from 20" does not apply yet').to.include({ unitPrice: 9 });
@@ -39,7 +53,13 @@ describe('customer prices: validity period, currency and pseudo price', () => {
     expect((byId.get(coming.id) as { validFrom: string }).validFrom).to.be.a('string');
 
     // Once it starts, it applies: moved into the past through the Admin API.
-    await price({ customerId: buyer.customer.id, productId: item.id, minQuantity: 20, price: 6, validFrom: inDays(-1) });
+    await price({
+      customerId: buyer.customer.id,
+      productId: item.id,
+      minQuantity: 20,
+      price: 6,
+      validFrom: inDays(-1),
+    });
     expect(await at(25)).to.include({ unitPrice: 6 });
   });
 
@@ -48,11 +68,17 @@ describe('customer prices: validity period, currency and pseudo price', () => {
     const item = await product({ priceNet: 1000 });
     const client = await as(buyer.token);
     await price({ customerId: buyer.customer.id, productId: item.id, price: 5, currency: 'USD' });
-    expect((await client.post(`/product-price/${item.id}/1`)).body.calculatedPrice).to.include({ unitPrice: 10, source: 'list' });
+    expect((await client.post(`/product-price/${item.id}/1`)).body.calculatedPrice).to.include({
+      unitPrice: 10,
+      source: 'list',
+    });
     expect((await client.post('/customer-prices', {})).body.total).to.equal(0);
     const eur = await price({ customerId: buyer.customer.id, productId: item.id, price: 8, currency: 'EUR' });
     expect(eur.attributes).to.include({ currency: 'EUR' });
-    expect((await client.post(`/product-price/${item.id}/1`)).body.calculatedPrice).to.include({ unitPrice: 8, source: 'customer-price' });
+    expect((await client.post(`/product-price/${item.id}/1`)).body.calculatedPrice).to.include({
+      unitPrice: 8,
+      source: 'customer-price',
+    });
   });
 
   it('shows a pseudo (strike-through) price beside the price, with the saving', async () => {
@@ -76,10 +102,22 @@ describe('customer prices: validity period, currency and pseudo price', () => {
     const item = await product();
     const api = await admin();
     const base = { customerId: buyer.customer.id, productId: item.id, price: 1 };
-    expectError(await api.post('/suite-customer-price', { ...base, validFrom: inDays(2), validUntil: inDays(1) }), 400, 'SUITE__INVALID_VALIDITY_PERIOD');
-    expectError(await api.post('/suite-customer-price', { ...base, validFrom: inDays(1), validUntil: inDays(1) }), 400, 'SUITE__INVALID_VALIDITY_PERIOD');
+    expectError(
+      await api.post('/suite-customer-price', { ...base, validFrom: inDays(2), validUntil: inDays(1) }),
+      400,
+      'SUITE__INVALID_VALIDITY_PERIOD',
+    );
+    expectError(
+      await api.post('/suite-customer-price', { ...base, validFrom: inDays(1), validUntil: inDays(1) }),
+      400,
+      'SUITE__INVALID_VALIDITY_PERIOD',
+    );
     expectError(await api.post('/suite-customer-price', { ...base, currency: 'eur' }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await api.post('/suite-customer-price', { ...base, validFrom: 'tomorrow' }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await api.post('/suite-customer-price', { ...base, validFrom: 'tomorrow' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
     expectError(await api.post('/suite-customer-price', { ...base, listPrice: -1 }), 400, 'SUITE__INVALID_INPUT');
   });
 });

@@ -25,9 +25,15 @@ describe('customer product numbers: kept per numbers version', () => {
     expect(warm.result).to.equal('OWN-A');
     expect(warm.statements, warm.statements.join('\n')).to.deep.equal([]);
 
-    await shop.db('suite_customer_product_numbers').where({ customer_id: buyer.customer.id, product_id: item.id }).update({ product_number: 'OWN-B', number_key: 'own-b' });
+    await shop
+      .db('suite_customer_product_numbers')
+      .where({ customer_id: buyer.customer.id, product_id: item.id })
+      .update({ product_number: 'OWN-B', number_key: 'own-b' });
     expect(await ownNumber()).to.equal('OWN-B');
-    await shop.db('suite_customer_product_numbers').where({ customer_id: buyer.customer.id, product_id: item.id }).delete();
+    await shop
+      .db('suite_customer_product_numbers')
+      .where({ customer_id: buyer.customer.id, product_id: item.id })
+      .delete();
     expect(await ownNumber()).to.equal(null);
   });
 
@@ -39,21 +45,33 @@ describe('customer product numbers: kept per numbers version', () => {
     const byOwnNumber = await product();
     await setNumber(buyer.token, byOwnNumber.id, 'OWN-ADD-A');
     const add = async (...numbers: string[]) => {
-      const res = await client.post('/b2b/add-to-cart', { items: numbers.map((productNumber) => ({ productNumber, quantity: 1 })) });
+      const res = await client.post('/b2b/add-to-cart', {
+        items: numbers.map((productNumber) => ({ productNumber, quantity: 1 })),
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      return (res.body.items as Array<{ productId: string | null; added: boolean }>).map((item) => (item.added ? item.productId : null));
+      return (res.body.items as Array<{ productId: string | null; added: boolean }>).map((item) =>
+        item.added ? item.productId : null,
+      );
     };
     expect(await add(byShopNumber.number, 'own-add-a')).to.deep.equal([byShopNumber.id, byOwnNumber.id]);
-    const warm = await statementsDuring(shop.db, /product_number|number_key/, () => add(byShopNumber.number, 'OWN-ADD-A'));
+    const warm = await statementsDuring(shop.db, /product_number|number_key/, () =>
+      add(byShopNumber.number, 'OWN-ADD-A'),
+    );
     expect(warm.result).to.deep.equal([byShopNumber.id, byOwnNumber.id]);
     expect(warm.statements, warm.statements.join('\n')).to.deep.equal([]);
 
     // Plain SQL, as another process or an import would write: the products and numbers versions move (triggers).
-    await shop.db('products').where({ id: byShopNumber.id }).update({ product_number: `${byShopNumber.number}-NEW` });
+    await shop
+      .db('products')
+      .where({ id: byShopNumber.id })
+      .update({ product_number: `${byShopNumber.number}-NEW` });
     expect(await add(byShopNumber.number, `${byShopNumber.number}-NEW`)).to.deep.equal([null, byShopNumber.id]);
     await shop.db('products').where({ id: byShopNumber.id }).update({ active: false });
     expect(await add(`${byShopNumber.number}-NEW`)).to.deep.equal([null]);
-    await shop.db('suite_customer_product_numbers').where({ customer_id: buyer.customer.id, product_id: byOwnNumber.id }).update({ product_number: 'OWN-ADD-B', number_key: 'own-add-b' });
+    await shop
+      .db('suite_customer_product_numbers')
+      .where({ customer_id: buyer.customer.id, product_id: byOwnNumber.id })
+      .update({ product_number: 'OWN-ADD-B', number_key: 'own-add-b' });
     expect(await add('OWN-ADD-A', 'OWN-ADD-B')).to.deep.equal([null, byOwnNumber.id]);
   });
 });

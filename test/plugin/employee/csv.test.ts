@@ -5,11 +5,16 @@ import { as, createEmployee, createRole, employeeWith, newCustomer, uniqueEmail 
 const HEADER = 'email,first_name,last_name,department,role,active';
 
 async function exportCsv(token: string): Promise<string> {
-  const res = await (await as(token)).post('/b2b/employee-export', {}).buffer(true).parse((response, done) => {
-    let text = '';
-    response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    response.on('end', () => done(null, text));
-  });
+  const res = await (
+    await as(token)
+  )
+    .post('/b2b/employee-export', {})
+    .buffer(true)
+    .parse((response, done) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      response.on('end', () => done(null, text));
+    });
   expect(res.status).to.equal(200);
   expect(res.headers['content-type']).to.match(/^text\/csv/);
   return res.body as string;
@@ -21,7 +26,17 @@ async function snapshot(customerId: string) {
     .join('b2b_employees as e', 'e.id', 'ec.employee_id')
     .where('ec.customer_id', customerId)
     .orderBy('e.email')
-    .select('e.id', 'e.email', 'e.first_name', 'e.last_name', 'e.updated_at', 'ec.department', 'ec.role_id', 'ec.active', 'ec.updated_at as link_updated_at');
+    .select(
+      'e.id',
+      'e.email',
+      'e.first_name',
+      'e.last_name',
+      'e.updated_at',
+      'ec.department',
+      'ec.role_id',
+      'ec.active',
+      'ec.updated_at as link_updated_at',
+    );
 }
 
 describe('employees: CSV import and export', function () {
@@ -37,13 +52,25 @@ describe('employees: CSV import and export', function () {
       const role = i % 3 === 0 ? 'Buyer' : i % 3 === 1 ? '=Formula role' : '';
       const department = tricky[i % tricky.length]!;
       const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
-      lines.push([`bulk-${i}-${owner.customer.id.slice(0, 8)}@example.test`, quote(`First ${i}`), quote(i % 7 === 0 ? '-Minus' : `Last ${i}`), quote(department), quote(role), i % 5 === 0 ? 'false' : 'true'].join(','));
+      lines.push(
+        [
+          `bulk-${i}-${owner.customer.id.slice(0, 8)}@example.test`,
+          quote(`First ${i}`),
+          quote(i % 7 === 0 ? '-Minus' : `Last ${i}`),
+          quote(department),
+          quote(role),
+          i % 5 === 0 ? 'false' : 'true',
+        ].join(','),
+      );
     }
     const created = await (await as(owner.token)).csv('/b2b/employee-import', lines.join('\r\n'));
     expect(created.status, JSON.stringify(created.body).slice(0, 500)).to.equal(200);
     expect(created.body).to.deep.equal({ success: true, created: 1000, updated: 0, unchanged: 0 });
     // Each new employee is invited; the test takes the 1,000 mails out so other tests' deliveries stay quick.
-    const invitations = (await getShop()).db('mail_outbox').where({ template: 'employee-invitation', state: 'queued' }).where('recipient', 'like', `bulk-%-${owner.customer.id.slice(0, 8)}@example.test`);
+    const invitations = (await getShop())
+      .db('mail_outbox')
+      .where({ template: 'employee-invitation', state: 'queued' })
+      .where('recipient', 'like', `bulk-%-${owner.customer.id.slice(0, 8)}@example.test`);
     expect(await invitations.clone().count({ n: '*' })).to.deep.equal([{ n: 1000 }]);
     await invitations.clone().delete();
 
@@ -92,10 +119,19 @@ describe('employees: CSV import and export', function () {
     const owner = await newCustomer();
     const { employee, token } = await employeeWith(['orders.read'], owner);
     const fresh = uniqueEmail('fresh');
-    const res = await (await as(owner.token)).csv('/b2b/employee-import', `${HEADER}\n${employee.email},Erin,Employee,Purchasing,,false\n${fresh},Fay,Fresh,,,\n`);
+    const res = await (
+      await as(owner.token)
+    ).csv(
+      '/b2b/employee-import',
+      `${HEADER}\n${employee.email},Erin,Employee,Purchasing,,false\n${fresh},Fay,Fresh,,,\n`,
+    );
     expect(res.body).to.deep.equal({ success: true, created: 1, updated: 1, unchanged: 0 });
     expectError(await (await as(token)).get('/context'), 401);
-    const outbox = await (await getShop()).db('mail_outbox').where({ recipient: fresh, template: 'employee-invitation' });
+    const outbox = await (
+      await getShop()
+    )
+      .db('mail_outbox')
+      .where({ recipient: fresh, template: 'employee-invitation' });
     expect(outbox).to.have.length(1);
   });
 
@@ -104,15 +140,26 @@ describe('employees: CSV import and export', function () {
     const client = await as(owner.token);
     const header = await client.csv('/b2b/employee-import', 'mail,name\nx@y.z,X\n');
     expectError(header, 400, 'SUITE__CSV_INVALID_HEADER');
-    expect(header.body.errors.map((e: { detail: string }) => e.detail)).to.include('Line 1: Unknown column "name"; expected: email, first_name, last_name, department, role, active.');
+    expect(header.body.errors.map((e: { detail: string }) => e.detail)).to.include(
+      'Line 1: Unknown column "name"; expected: email, first_name, last_name, department, role, active.',
+    );
     expectError(await client.csv('/b2b/employee-import', ''), 400, 'SUITE__CSV_INVALID_HEADER');
-    expectError(await client.csv('/b2b/employee-import', `${HEADER}\n${'a'.repeat(2 * 1024 * 1024)}`), 413, 'SUITE__CSV_TOO_LARGE');
+    expectError(
+      await client.csv('/b2b/employee-import', `${HEADER}\n${'a'.repeat(2 * 1024 * 1024)}`),
+      413,
+      'SUITE__CSV_TOO_LARGE',
+    );
     const elsewhere = await createEmployee((await newCustomer()).token);
-    const taken = await client.csv('/b2b/employee-import', `${HEADER}\n${elsewhere.email},A,B,,,\n${owner.email},C,D,,,\n`);
+    const taken = await client.csv(
+      '/b2b/employee-import',
+      `${HEADER}\n${elsewhere.email},A,B,,,\n${owner.email},C,D,,,\n`,
+    );
     expect(taken.body.errors.map((e: { meta: { line: number } }) => e.meta.line)).to.deep.equal([2, 3]);
     await createRole(owner.token, ['admin'], { name: 'Admins' });
     const manager = await employeeWith(['employee.manage'], owner);
-    const escalation = await (await as(manager.token)).csv('/b2b/employee-import', `${HEADER}\n${uniqueEmail()},A,B,,Admins,true\n`);
+    const escalation = await (
+      await as(manager.token)
+    ).csv('/b2b/employee-import', `${HEADER}\n${uniqueEmail()},A,B,,Admins,true\n`);
     expect(escalation.body.errors[0].detail).to.contain('You cannot give the role "Admins"');
   });
 

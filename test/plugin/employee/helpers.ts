@@ -26,11 +26,18 @@ export async function as(token: string | null) {
     post: (path: string, body: unknown = {}) => wrap(agent.post(`${STORE}${path}`)).send(body as object),
     patch: (path: string, body: unknown = {}) => wrap(agent.patch(`${STORE}${path}`)).send(body as object),
     delete: (path: string) => wrap(agent.delete(`${STORE}${path}`)),
-    csv: (path: string, text: string) => wrap(agent.post(`${STORE}${path}`)).set('content-type', 'text/csv').send(text),
+    csv: (path: string, text: string) =>
+      wrap(agent.post(`${STORE}${path}`))
+        .set('content-type', 'text/csv')
+        .send(text),
   };
 }
 
-export async function createRole(token: string, permissions: string[], extra: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+export async function createRole(
+  token: string,
+  permissions: string[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; name: string }> {
   const name = `Role ${newId().slice(0, 8)}`;
   const res = await (await as(token)).post('/b2b/employee-roles/create', { name, permissions, ...extra });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -44,11 +51,28 @@ export interface Employee {
 }
 
 /** An employee with a password, created by the customer admin through the Store API. */
-export async function createEmployee(adminToken: string, input: { roleId?: string | null; permissions?: string[]; email?: string; department?: string } = {}): Promise<Employee> {
-  const roleId = input.roleId !== undefined ? input.roleId : input.permissions ? (await createRole(adminToken, input.permissions)).id : null;
+export async function createEmployee(
+  adminToken: string,
+  input: { roleId?: string | null; permissions?: string[]; email?: string; department?: string } = {},
+): Promise<Employee> {
+  const roleId =
+    input.roleId !== undefined
+      ? input.roleId
+      : input.permissions
+        ? (await createRole(adminToken, input.permissions)).id
+        : null;
   const email = input.email ?? uniqueEmail();
   const password = `pw-${newId().slice(0, 12)}`;
-  const res = await (await as(adminToken)).post('/b2b/employee', { email, firstName: 'Erin', lastName: 'Employee', department: input.department ?? 'Purchasing', roleId, password });
+  const res = await (
+    await as(adminToken)
+  ).post('/b2b/employee', {
+    email,
+    firstName: 'Erin',
+    lastName: 'Employee',
+    department: input.department ?? 'Purchasing',
+    roleId,
+    password,
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return { id: res.body.id, email, password };
 }
@@ -60,7 +84,10 @@ export async function loginAs(email: string, password: string): Promise<string> 
 }
 
 /** A logged-in employee of a fresh customer whose role holds exactly these permissions. */
-export async function employeeWith(permissions: string[], customer?: Customer): Promise<{ customer: Customer; employee: Employee; token: string }> {
+export async function employeeWith(
+  permissions: string[],
+  customer?: Customer,
+): Promise<{ customer: Customer; employee: Employee; token: string }> {
   const owner = customer ?? (await newCustomer());
   const employee = await createEmployee(owner.token, { permissions });
   return { customer: owner, employee, token: await loginAs(employee.email, employee.password) };

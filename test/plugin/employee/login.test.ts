@@ -14,7 +14,10 @@ describe('employees: password-less login and password recovery', () => {
       expect(url.startsWith('http://shop.test/account/passwordless-login/')).to.equal(true);
       const row = await (await getShop()).db('b2b_login_tokens').where({ actor_id: employee.id }).first();
       expect(row.token_hash).not.to.contain(secret);
-      expect(new Date(`${row.expires_at.replace(' ', 'T')}Z`).getTime() - Date.now()).to.be.within(29 * 60_000, 30 * 60_000);
+      expect(new Date(`${row.expires_at.replace(' ', 'T')}Z`).getTime() - Date.now()).to.be.within(
+        29 * 60_000,
+        30 * 60_000,
+      );
       const login = await (await as(null)).post(`/passwordless-login/${secret}`);
       expect(login.status).to.equal(200);
       expect(login.headers['suite-context-token']).to.equal(login.body.contextToken);
@@ -32,9 +35,15 @@ describe('employees: password-less login and password recovery', () => {
       const db = (await getShop()).db;
       await db('b2b_login_tokens').where({ actor_id: employee.id }).update({ used_at: '2000-01-01 00:00:00.000' });
       expectError(await (await as(null)).post(`/passwordless-login/${secret}`), 400, 'SUITE__LOGIN_LINK_INVALID');
-      await db('b2b_login_tokens').where({ actor_id: employee.id }).update({ used_at: null, expires_at: '2000-01-01 00:00:00.000' });
+      await db('b2b_login_tokens')
+        .where({ actor_id: employee.id })
+        .update({ used_at: null, expires_at: '2000-01-01 00:00:00.000' });
       expectError(await (await as(null)).post(`/passwordless-login/${secret}`), 400, 'SUITE__LOGIN_LINK_INVALID');
-      expectError(await (await as(null)).post(`/passwordless-login/${'a'.repeat(43)}`), 400, 'SUITE__LOGIN_LINK_INVALID');
+      expectError(
+        await (await as(null)).post(`/passwordless-login/${'a'.repeat(43)}`),
+        400,
+        'SUITE__LOGIN_LINK_INVALID',
+      );
       expectError(await (await as(null)).post('/passwordless-login/short'), 400, 'SUITE__INVALID_INPUT');
     });
 
@@ -43,7 +52,10 @@ describe('employees: password-less login and password recovery', () => {
       await (await as(null)).post('/passwordless-login', { email: owner.email });
       const { secret } = linkSecret(await receiveMail(owner.email, 'login link'), '/account/passwordless-login');
       const login = await (await as(null)).post(`/passwordless-login/${secret}`);
-      expect((await (await as(login.body.contextToken)).get('/context')).body.actor).to.include({ type: 'customer', id: owner.customer.id });
+      expect((await (await as(login.body.contextToken)).get('/context')).body.actor).to.include({
+        type: 'customer',
+        id: owner.customer.id,
+      });
     });
 
     it('answers an unknown e-mail exactly like a known one, and sends nothing', async () => {
@@ -60,21 +72,36 @@ describe('employees: password-less login and password recovery', () => {
     it('refuses invalid input and a storefrontUrl outside the sales channel’s domains', async () => {
       expectError(await (await as(null)).post('/passwordless-login', {}), 400, 'SUITE__INVALID_INPUT');
       expectError(await (await as(null)).post('/passwordless-login', { email: 'x' }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(null)).post('/passwordless-login', { email: uniqueEmail(), storefrontUrl: 'https://attacker.example' }), 400, 'SUITE__INVALID_STOREFRONT_URL');
+      expectError(
+        await (
+          await as(null)
+        ).post('/passwordless-login', { email: uniqueEmail(), storefrontUrl: 'https://attacker.example' }),
+        400,
+        'SUITE__INVALID_STOREFRONT_URL',
+      );
     });
 
     it('is rate limited per e-mail and per address', async () => {
       const email = uniqueEmail('limited');
       const client = await http();
       const statuses = [];
-      for (let i = 0; i < 6; i++) statuses.push((await client.post('/store-api/passwordless-login').send({ email })).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await client.post('/store-api/passwordless-login').send({ email })).status);
       expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
       const fromElsewhere = await (await http()).post('/store-api/passwordless-login').send({ email });
       expectError(fromElsewhere, 429, 'SUITE__RATE_LIMITED');
       const sameAddress = await http();
       const ip = `192.0.2.${1 + Math.floor(Math.random() * 250)}`;
       const codes = [];
-      for (let i = 0; i < 31; i++) codes.push((await sameAddress.post('/store-api/passwordless-login/' + 'b'.repeat(43)).set('x-forwarded-for', ip).send({})).status);
+      for (let i = 0; i < 31; i++)
+        codes.push(
+          (
+            await sameAddress
+              .post('/store-api/passwordless-login/' + 'b'.repeat(43))
+              .set('x-forwarded-for', ip)
+              .send({})
+          ).status,
+        );
       expect(codes.slice(0, 30).every((c) => c === 400)).to.equal(true);
       expect(codes[30]).to.equal(429);
     });
@@ -83,28 +110,81 @@ describe('employees: password-less login and password recovery', () => {
   describe('POST /b2b/employee/recovery-password and /confirm', () => {
     it('mails a reset link on the given storefront domain; the new password works once and ends every session', async () => {
       const { employee, token } = await employeeWith(['orders.read']);
-      const res = await (await as(null)).post('/b2b/employee/recovery-password', { email: employee.email, storefrontUrl: 'http://shop.test' });
+      const res = await (
+        await as(null)
+      ).post('/b2b/employee/recovery-password', { email: employee.email, storefrontUrl: 'http://shop.test' });
       expect(res.body).to.deep.equal({ success: true });
-      const { url, secret } = linkSecret(await receiveMail(employee.email, 'Reset your password'), '/account/employee-recovery');
+      const { url, secret } = linkSecret(
+        await receiveMail(employee.email, 'Reset your password'),
+        '/account/employee-recovery',
+      );
       expect(url.startsWith('http://shop.test/account/employee-recovery/')).to.equal(true);
-      expect((await (await as(null)).post('/b2b/employee/recovery-password/confirm', { hash: secret, newPassword: 'brand-new-password' })).status).to.equal(200);
+      expect(
+        (
+          await (
+            await as(null)
+          ).post('/b2b/employee/recovery-password/confirm', { hash: secret, newPassword: 'brand-new-password' })
+        ).status,
+      ).to.equal(200);
       expectError(await (await as(token)).get('/context'), 401);
       await loginAs(employee.email, 'brand-new-password');
-      expectError(await (await http()).post('/store-api/account/login').send({ email: employee.email, password: employee.password }), 401);
-      expectError(await (await as(null)).post('/b2b/employee/recovery-password/confirm', { hash: secret, newPassword: 'another-password' }), 400, 'SUITE__RECOVERY_LINK_INVALID');
+      expectError(
+        await (
+          await http()
+        )
+          .post('/store-api/account/login')
+          .send({ email: employee.email, password: employee.password }),
+        401,
+      );
+      expectError(
+        await (
+          await as(null)
+        ).post('/b2b/employee/recovery-password/confirm', { hash: secret, newPassword: 'another-password' }),
+        400,
+        'SUITE__RECOVERY_LINK_INVALID',
+      );
     });
 
     it('answers the same for unknown e-mails, refuses foreign storefront URLs, validates input', async () => {
       const unknown = uniqueEmail('nobody');
       const { employee } = await employeeWith([]);
-      const known = await (await as(null)).post('/b2b/employee/recovery-password', { email: employee.email, storefrontUrl: 'http://shop.test' });
-      const missing = await (await as(null)).post('/b2b/employee/recovery-password', { email: unknown, storefrontUrl: 'http://shop.test' });
+      const known = await (
+        await as(null)
+      ).post('/b2b/employee/recovery-password', { email: employee.email, storefrontUrl: 'http://shop.test' });
+      const missing = await (
+        await as(null)
+      ).post('/b2b/employee/recovery-password', { email: unknown, storefrontUrl: 'http://shop.test' });
       expect(missing.body).to.deep.equal(known.body);
       expect(await outboxRows(unknown, 'employee-password-recovery')).to.have.length(0);
-      expectError(await (await as(null)).post('/b2b/employee/recovery-password', { email: unknown, storefrontUrl: 'https://evil.example' }), 400, 'SUITE__INVALID_STOREFRONT_URL');
-      expectError(await (await as(null)).post('/b2b/employee/recovery-password', { email: unknown }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(null)).post('/b2b/employee/recovery-password/confirm', { hash: 'c'.repeat(43), newPassword: 'short' }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(null)).post('/b2b/employee/recovery-password/confirm', { hash: 'c'.repeat(43), newPassword: 'long-enough-password' }), 400, 'SUITE__RECOVERY_LINK_INVALID');
+      expectError(
+        await (
+          await as(null)
+        ).post('/b2b/employee/recovery-password', { email: unknown, storefrontUrl: 'https://evil.example' }),
+        400,
+        'SUITE__INVALID_STOREFRONT_URL',
+      );
+      expectError(
+        await (await as(null)).post('/b2b/employee/recovery-password', { email: unknown }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await (
+          await as(null)
+        ).post('/b2b/employee/recovery-password/confirm', { hash: 'c'.repeat(43), newPassword: 'short' }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await (
+          await as(null)
+        ).post('/b2b/employee/recovery-password/confirm', {
+          hash: 'c'.repeat(43),
+          newPassword: 'long-enough-password',
+        }),
+        400,
+        'SUITE__RECOVERY_LINK_INVALID',
+      );
     });
   });
 
@@ -112,15 +192,39 @@ describe('employees: password-less login and password recovery', () => {
     it('changes the password, ends the other sessions and returns a fresh token', async () => {
       const { employee, token } = await employeeWith(['orders.read']);
       const other = await loginAs(employee.email, employee.password);
-      expectError(await (await as(token)).post('/b2b/employee/change-password', { currentPassword: 'wrong', newPassword: 'changed-password' }), 400, 'SUITE__WRONG_PASSWORD');
-      const res = await (await as(token)).post('/b2b/employee/change-password', { currentPassword: employee.password, newPassword: 'changed-password' });
+      expectError(
+        await (
+          await as(token)
+        ).post('/b2b/employee/change-password', { currentPassword: 'wrong', newPassword: 'changed-password' }),
+        400,
+        'SUITE__WRONG_PASSWORD',
+      );
+      const res = await (
+        await as(token)
+      ).post('/b2b/employee/change-password', { currentPassword: employee.password, newPassword: 'changed-password' });
       expect(res.status).to.equal(200);
       expectError(await (await as(other)).get('/context'), 401);
       expect((await (await as(res.body.contextToken)).get('/context')).body.actor.id).to.equal(employee.id);
       await loginAs(employee.email, 'changed-password');
-      expectError(await (await as(null)).post('/b2b/employee/change-password', { currentPassword: 'x', newPassword: 'changed-password' }), 401);
-      expectError(await (await as(res.body.contextToken)).post('/b2b/employee/change-password', { currentPassword: 'x', newPassword: 'short' }), 400);
-      expectError(await (await as((await newCustomer()).token)).post('/b2b/employee/change-password', { currentPassword: 'x', newPassword: 'changed-password' }), 403, 'SUITE__EMPLOYEE_ONLY');
+      expectError(
+        await (
+          await as(null)
+        ).post('/b2b/employee/change-password', { currentPassword: 'x', newPassword: 'changed-password' }),
+        401,
+      );
+      expectError(
+        await (
+          await as(res.body.contextToken)
+        ).post('/b2b/employee/change-password', { currentPassword: 'x', newPassword: 'short' }),
+        400,
+      );
+      expectError(
+        await (
+          await as((await newCustomer()).token)
+        ).post('/b2b/employee/change-password', { currentPassword: 'x', newPassword: 'changed-password' }),
+        403,
+        'SUITE__EMPLOYEE_ONLY',
+      );
     });
   });
 });

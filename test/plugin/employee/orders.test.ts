@@ -35,7 +35,9 @@ describe('employees: employee orders', () => {
 
     const all = await (await as(owner.token)).post('/b2b/employee-orders', {});
     expect(all.body.orders.elements.map((o: { id: string }) => o.id)).to.have.members([orderA, orderB, orderOwner]);
-    const byEmployee = await (await as(owner.token)).post('/b2b/employee-orders', { filter: [{ type: 'equals', field: 'employeeId', value: buyerB.id }] });
+    const byEmployee = await (
+      await as(owner.token)
+    ).post('/b2b/employee-orders', { filter: [{ type: 'equals', field: 'employeeId', value: buyerB.id }] });
     expect(byEmployee.body.orders.elements.map((o: { id: string }) => o.id)).to.deep.equal([orderB]);
     const supervisor = await employeeWith(['orders.read-all'], owner);
     const paged = await (await as(supervisor.token)).post('/b2b/employee-orders', { limit: 2, page: 2 });

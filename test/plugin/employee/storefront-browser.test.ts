@@ -22,7 +22,9 @@ describe('employees: accepting a mailed invitation in a real browser', function 
     const owner = await newCustomer();
     const role = await createRole(owner.token, ['orders.read']);
     const email = uniqueEmail('browser-invitee');
-    const created = await (await as(owner.token)).post('/create-invitation', { email, firstName: 'Bea', lastName: 'Browser', roleId: role.id });
+    const created = await (
+      await as(owner.token)
+    ).post('/create-invitation', { email, firstName: 'Bea', lastName: 'Browser', roleId: role.id });
     expect(created.status).to.equal(200);
     await deliverMail();
     const mail = await (await testMailbox()).waitFor((m) => m.envelopeTo.includes(email));

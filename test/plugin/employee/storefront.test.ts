@@ -2,11 +2,24 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import { deliverMail, getShop, http, testMailbox } from '../../helpers/shop.js';
 import type { ReceivedMail } from '../../helpers/smtp.js';
-import { as, createEmployee, createRole, employeeWith, linkSecret, loginAs, newCustomer, STORE, uniqueEmail, type Customer } from './helpers.js';
+import {
+  as,
+  createEmployee,
+  createRole,
+  employeeWith,
+  linkSecret,
+  loginAs,
+  newCustomer,
+  STORE,
+  uniqueEmail,
+  type Customer,
+} from './helpers.js';
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-const sessionCookie = (res: supertest.Response) => ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('suite-session='));
-const tokenOf = (cookie: string | undefined) => decodeURIComponent(/^suite-session=([^;]*)/.exec(cookie ?? '')?.[1] ?? '');
+const sessionCookie = (res: supertest.Response) =>
+  ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('suite-session='));
+const tokenOf = (cookie: string | undefined) =>
+  decodeURIComponent(/^suite-session=([^;]*)/.exec(cookie ?? '')?.[1] ?? '');
 const PAST = '2000-01-01 00:00:00.000';
 
 /** A browser-like visitor: keeps cookies, sends the CSRF field of the last form it saw (the login form's at first). */
@@ -21,7 +34,10 @@ async function visitor() {
       return res;
     },
     post(path: string, form: Record<string, string> = {}) {
-      return agent.post(path).type('form').send({ _csrf: csrf, ...form });
+      return agent
+        .post(path)
+        .type('form')
+        .send({ _csrf: csrf, ...form });
     },
     postWithoutCsrf(path: string, form: Record<string, string> = {}) {
       return agent.post(path).type('form').send(form);
@@ -38,7 +54,12 @@ function expectLinkRefused(res: supertest.Response, status: number, problem: str
 }
 
 /** Runs `send`, delivers the outbox and returns the path of the link in the new mail to `to` (not an older one). */
-async function mailedLinkPath(to: string, subjectPart: string, linkPath: string, send: () => Promise<void>): Promise<string> {
+async function mailedLinkPath(
+  to: string,
+  subjectPart: string,
+  linkPath: string,
+  send: () => Promise<void>,
+): Promise<string> {
   const mailbox = await testMailbox();
   const matches = (m: ReceivedMail) => m.envelopeTo.includes(to) && String(m.subject).includes(subjectPart);
   const seen = new Set(mailbox.messages.filter(matches));
@@ -80,26 +101,53 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect((await browser.get(path)).status, 'opening the link again still works').to.equal(200);
       expect(await invitationStatus(owner, id)).to.equal('pending');
 
-      const forged = await browser.postWithoutCsrf(path, { firstName: 'Ivy', lastName: 'Invited', password: 'a-good-password', passwordRepeat: 'a-good-password' });
+      const forged = await browser.postWithoutCsrf(path, {
+        firstName: 'Ivy',
+        lastName: 'Invited',
+        password: 'a-good-password',
+        passwordRepeat: 'a-good-password',
+      });
       expect(forged.status).to.equal(403);
       expect(forged.text).to.contain('The form has expired or did not come from this shop.');
       expect(sessionCookie(forged)).to.equal(undefined);
 
-      const short = await browser.post(path, { firstName: 'Ivy', lastName: 'Invited', password: 'short', passwordRepeat: 'short' });
+      const short = await browser.post(path, {
+        firstName: 'Ivy',
+        lastName: 'Invited',
+        password: 'short',
+        passwordRepeat: 'short',
+      });
       expect(short.status).to.equal(400);
       expect(short.text).to.contain('Choose a password of at least 8 characters.');
-      const differ = await browser.post(path, { firstName: 'Ivy', lastName: 'Invited', password: 'a-good-password', passwordRepeat: 'another-password' });
+      const differ = await browser.post(path, {
+        firstName: 'Ivy',
+        lastName: 'Invited',
+        password: 'a-good-password',
+        passwordRepeat: 'another-password',
+      });
       expect(differ.status).to.equal(400);
       expect(differ.text).to.contain('The two passwords differ.');
-      const noName = await browser.post(path, { firstName: ' ', lastName: 'Invited', password: 'a-good-password', passwordRepeat: 'a-good-password' });
+      const noName = await browser.post(path, {
+        firstName: ' ',
+        lastName: 'Invited',
+        password: 'a-good-password',
+        passwordRepeat: 'a-good-password',
+      });
       expect(noName.status).to.equal(400);
       expect(noName.text).to.contain('Please enter your first name.');
       expect(await invitationStatus(owner, id), 'refused forms change nothing').to.equal('pending');
 
-      const accepted = await browser.post(path, { firstName: 'Ivy', lastName: 'Ingram', password: 'a-good-password', passwordRepeat: 'a-good-password' });
+      const accepted = await browser.post(path, {
+        firstName: 'Ivy',
+        lastName: 'Ingram',
+        password: 'a-good-password',
+        passwordRepeat: 'a-good-password',
+      });
       expect(accepted.status).to.equal(303);
       expect(accepted.headers.location).to.equal('/account');
-      expect(sessionCookie(accepted)).to.match(/HttpOnly/i).and.match(/SameSite=Lax/i);
+      expect(sessionCookie(accepted))
+        .to.match(/HttpOnly/i)
+        .and.match(/SameSite=Lax/i);
 
       const account = await browser.get('/account');
       expect(account.status).to.equal(200);
@@ -111,7 +159,16 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect(await invitationStatus(owner, id)).to.equal('accepted');
 
       expectLinkRefused(await browser.get(path), 400, 'used');
-      expectLinkRefused(await browser.post(path, { firstName: 'X', lastName: 'Y', password: 'other-password', passwordRepeat: 'other-password' }), 400, 'used');
+      expectLinkRefused(
+        await browser.post(path, {
+          firstName: 'X',
+          lastName: 'Y',
+          password: 'other-password',
+          passwordRepeat: 'other-password',
+        }),
+        400,
+        'used',
+      );
       await loginAs(email, 'a-good-password');
     });
 
@@ -127,15 +184,29 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect(form.status).to.equal(200);
       await (await getShop()).db('b2b_employee_invitations').where({ id: second.id }).update({ expires_at: PAST });
       expectLinkRefused(await browser.get(second.path), 400, 'expired');
-      const late = await browser.post(second.path, { firstName: 'New', lastName: 'Link', password: 'a-good-password', passwordRepeat: 'a-good-password' });
+      const late = await browser.post(second.path, {
+        firstName: 'New',
+        lastName: 'Link',
+        password: 'a-good-password',
+        passwordRepeat: 'a-good-password',
+      });
       expectLinkRefused(late, 400, 'expired');
       expect(late.text).to.contain('This invitation link has expired.');
       expect(await invitationStatus(owner, second.id)).to.equal('expired');
-      expect((await (await http()).post(`${STORE}/account/login`).send({ email, password: 'a-good-password' })).status).to.equal(401);
+      expect(
+        (await (await http()).post(`${STORE}/account/login`).send({ email, password: 'a-good-password' })).status,
+      ).to.equal(401);
 
       expectLinkRefused(await browser.get(`/account/employee-invitation/${'a'.repeat(43)}`), 404, 'unknown');
       expectLinkRefused(await browser.get('/account/employee-invitation/not*a*secret'), 404, 'unknown');
-      expectLinkRefused(await browser.post(`/account/employee-invitation/${'b'.repeat(43)}`, { password: 'a-good-password', passwordRepeat: 'a-good-password' }), 404, 'unknown');
+      expectLinkRefused(
+        await browser.post(`/account/employee-invitation/${'b'.repeat(43)}`, {
+          password: 'a-good-password',
+          passwordRepeat: 'a-good-password',
+        }),
+        404,
+        'unknown',
+      );
     });
 
     it('asks a person who has a login already for its password, then logs them in for the inviting company', async () => {
@@ -154,12 +225,18 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect(wrong.text).to.contain('The password is wrong.');
       expect(await invitationStatus(owner, id)).to.equal('pending');
 
-      const accepted = await browser.post(path, { currentPassword: elsewhere.employee.password, password: 'ignored-password', passwordRepeat: 'ignored-password' });
+      const accepted = await browser.post(path, {
+        currentPassword: elsewhere.employee.password,
+        password: 'ignored-password',
+        passwordRepeat: 'ignored-password',
+      });
       expect(accepted.status).to.equal(303);
       const account = await browser.get('/account');
       expect(account.text).to.contain('<p data-test="account-name">Erin Employee</p>');
       expect(account.text).to.contain(`data-test="account-company">${owner.customer.company}<`);
-      expect(await loginAs(elsewhere.employee.email, elsewhere.employee.password), 'the password is unchanged').to.be.a('string');
+      expect(await loginAs(elsewhere.employee.email, elsewhere.employee.password), 'the password is unchanged').to.be.a(
+        'string',
+      );
       const targets = await (await as(tokenOf(sessionCookie(accepted)))).post('/b2b/employee-customers', {});
       expect(targets.status).to.equal(200);
       expect(JSON.stringify(targets.body)).to.contain(owner.customer.id).and.contain(elsewhere.customer.customer.id);
@@ -172,12 +249,20 @@ describe('employees: storefront pages behind the mailed links', () => {
       const { path } = await invite(owner, { email, firstName: 'Sam', lastName: 'Switch' });
       const browser = await visitor();
       await browser.get('/account/login');
-      const login = await browser.post('/account/login', { email: visitorAccount.email, password: visitorAccount.password });
+      const login = await browser.post('/account/login', {
+        email: visitorAccount.email,
+        password: visitorAccount.password,
+      });
       const previousToken = tokenOf(sessionCookie(login));
       expect((await (await as(previousToken)).get('/context')).status).to.equal(200);
 
       await browser.get(path);
-      const accepted = await browser.post(path, { firstName: 'Sam', lastName: 'Switch', password: 'a-good-password', passwordRepeat: 'a-good-password' });
+      const accepted = await browser.post(path, {
+        firstName: 'Sam',
+        lastName: 'Switch',
+        password: 'a-good-password',
+        passwordRepeat: 'a-good-password',
+      });
       expect(accepted.status).to.equal(303);
       expect((await browser.get('/account')).text).to.contain('<p data-test="account-name">Sam Switch</p>');
       expect((await (await as(previousToken)).get('/context')).status).to.equal(401);
@@ -185,9 +270,15 @@ describe('employees: storefront pages behind the mailed links', () => {
 
     it('shares the Store API’s rate limit for accepting invitations', async () => {
       const browser = await visitor();
-      for (let i = 0; i < 30; i++) await browser.agent.post(`${STORE}/invitation-employee/${'c'.repeat(43)}`).send({ password: 'a-good-password' });
+      for (let i = 0; i < 30; i++)
+        await browser.agent
+          .post(`${STORE}/invitation-employee/${'c'.repeat(43)}`)
+          .send({ password: 'a-good-password' });
       await browser.get(`/account/employee-invitation/${'c'.repeat(43)}`);
-      const limited = await browser.post(`/account/employee-invitation/${'c'.repeat(43)}`, { password: 'a-good-password', passwordRepeat: 'a-good-password' });
+      const limited = await browser.post(`/account/employee-invitation/${'c'.repeat(43)}`, {
+        password: 'a-good-password',
+        passwordRepeat: 'a-good-password',
+      });
       expect(limited.status).to.equal(429);
       expect(limited.headers['retry-after']).to.match(/^\d+$/);
       expect(limited.text).to.contain('Too many requests');
@@ -212,7 +303,9 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect(page.text).to.contain('data-test="passwordless-submit"');
       expect(sessionCookie(page)).to.equal(undefined);
       await (await visitor()).get(path);
-      const token = await db('b2b_login_tokens').where({ actor_id: employee.id, purpose: 'passwordless-login' }).first();
+      const token = await db('b2b_login_tokens')
+        .where({ actor_id: employee.id, purpose: 'passwordless-login' })
+        .first();
       expect(token.used_at, 'opening the link (a mail scanner) does not use it').to.equal(null);
 
       const forged = await browser.postWithoutCsrf(path);
@@ -225,9 +318,14 @@ describe('employees: storefront pages behind the mailed links', () => {
       const account = await browser.get('/account');
       expect(account.text).to.contain('<p data-test="account-name">Erin Employee</p>');
       expect(account.text).to.contain(`data-test="account-company">${customer.customer.company}<`);
-      expect((await (await as(tokenOf(sessionCookie(login)))).get('/context')).body.actor).to.include({ type: 'employee', id: employee.id });
+      expect((await (await as(tokenOf(sessionCookie(login)))).get('/context')).body.actor).to.include({
+        type: 'employee',
+        id: employee.id,
+      });
 
-      await db('b2b_login_tokens').where({ actor_id: employee.id, purpose: 'passwordless-login' }).update({ used_at: PAST });
+      await db('b2b_login_tokens')
+        .where({ actor_id: employee.id, purpose: 'passwordless-login' })
+        .update({ used_at: PAST });
       const again = await visitor();
       expectLinkRefused(await again.get(path), 400, 'used');
       expectLinkRefused(await again.post(path), 400, 'used');
@@ -238,14 +336,18 @@ describe('employees: storefront pages behind the mailed links', () => {
       const path = await mailedLoginLink(employee.email);
       const db = (await getShop()).db;
       const browser = await visitor();
-      await db('b2b_login_tokens').where({ actor_id: employee.id, purpose: 'passwordless-login' }).update({ expires_at: PAST });
+      await db('b2b_login_tokens')
+        .where({ actor_id: employee.id, purpose: 'passwordless-login' })
+        .update({ expires_at: PAST });
       expectLinkRefused(await browser.get(path), 400, 'expired');
       expectLinkRefused(await browser.get(`/account/passwordless-login/${'d'.repeat(43)}`), 404, 'unknown');
       await browser.get('/');
       expectLinkRefused(await browser.post(`/account/passwordless-login/${'d'.repeat(43)}`), 404, 'unknown');
 
       const fresh = await mailedLoginLink(employee.email);
-      expect((await (await as(customer.token)).patch(`/b2b/employee/${employee.id}`, { active: false })).status).to.equal(200);
+      expect(
+        (await (await as(customer.token)).patch(`/b2b/employee/${employee.id}`, { active: false })).status,
+      ).to.equal(200);
       expectLinkRefused(await browser.get(fresh), 400, 'inactive');
       expectLinkRefused(await browser.post(fresh), 400, 'inactive');
     });
@@ -263,7 +365,9 @@ describe('employees: storefront pages behind the mailed links', () => {
   describe('/account/employee-recovery/{hash}', () => {
     const mailedResetLink = (email: string) =>
       mailedLinkPath(email, 'Reset your password', '/account/employee-recovery', async () => {
-        const res = await (await as(null)).post('/b2b/employee/recovery-password', { email, storefrontUrl: 'http://shop.test' });
+        const res = await (
+          await as(null)
+        ).post('/b2b/employee/recovery-password', { email, storefrontUrl: 'http://shop.test' });
         expect(res.body).to.deep.equal({ success: true });
       });
 
@@ -278,7 +382,10 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect(form.text).to.contain('name="passwordRepeat"');
       expect((await browser.get(path)).status).to.equal(200);
 
-      const forged = await browser.postWithoutCsrf(path, { password: 'brand-new-password', passwordRepeat: 'brand-new-password' });
+      const forged = await browser.postWithoutCsrf(path, {
+        password: 'brand-new-password',
+        passwordRepeat: 'brand-new-password',
+      });
       expect(forged.status).to.equal(403);
       const short = await browser.post(path, { password: 'short', passwordRepeat: 'short' });
       expect(short.status).to.equal(400);
@@ -292,12 +399,24 @@ describe('employees: storefront pages behind the mailed links', () => {
       expect(saved.headers.location).to.equal('/account');
       expect((await browser.get('/account')).text).to.contain('<p data-test="account-name">Erin Employee</p>');
       expect((await (await as(oldSession)).get('/context')).status, 'other sessions end').to.equal(401);
-      expect((await (await http()).post(`${STORE}/account/login`).send({ email: employee.email, password: employee.password })).status).to.equal(401);
+      expect(
+        (
+          await (
+            await http()
+          )
+            .post(`${STORE}/account/login`)
+            .send({ email: employee.email, password: employee.password })
+        ).status,
+      ).to.equal(401);
       expect(await loginAs(employee.email, 'brand-new-password')).to.be.a('string');
 
       const again = await visitor();
       expectLinkRefused(await again.get(path), 400, 'used');
-      expectLinkRefused(await again.post(path, { password: 'third-password', passwordRepeat: 'third-password' }), 400, 'used');
+      expectLinkRefused(
+        await again.post(path, { password: 'third-password', passwordRepeat: 'third-password' }),
+        400,
+        'used',
+      );
       expect(await loginAs(employee.email, 'brand-new-password')).to.be.a('string');
     });
 
@@ -309,8 +428,17 @@ describe('employees: storefront pages behind the mailed links', () => {
       const browser = await visitor();
       expectLinkRefused(await browser.get(first), 404, 'unknown');
       await browser.get(second);
-      await (await getShop()).db('b2b_login_tokens').where({ actor_id: employee.id, purpose: 'password-recovery' }).update({ expires_at: PAST });
-      expectLinkRefused(await browser.post(second, { password: 'brand-new-password', passwordRepeat: 'brand-new-password' }), 400, 'expired');
+      await (
+        await getShop()
+      )
+        .db('b2b_login_tokens')
+        .where({ actor_id: employee.id, purpose: 'password-recovery' })
+        .update({ expires_at: PAST });
+      expectLinkRefused(
+        await browser.post(second, { password: 'brand-new-password', passwordRepeat: 'brand-new-password' }),
+        400,
+        'expired',
+      );
       expect(await loginAs(employee.email, employee.password)).to.be.a('string');
       expectLinkRefused(await browser.get(`/account/employee-recovery/${'e'.repeat(43)}`), 404, 'unknown');
       expectLinkRefused(await browser.get('/account/employee-recovery/short'), 404, 'unknown');

@@ -28,12 +28,17 @@ describe('event manager: 20 customers race for the last 5 seats across two app p
     const buyers = await twentyBuyers(event);
 
     const results = await raceCheckouts(apps, buyers);
-    expect(results.map((r) => r.status), JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body))).to.deep.equal(Array(20).fill(200));
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.filter((r) => r.status !== 200).map((r) => r.body)),
+    ).to.deep.equal(Array(20).fill(200));
     const rows = await participantsOf(event.id);
     expect(rows).to.have.length(20);
     expect(rows.filter((r) => r.status === 'registered')).to.have.length(5);
     const waiting = rows.filter((r) => r.status === 'waiting');
-    expect(waiting.map((r) => Number(r.waiting_position)).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i + 1));
+    expect(waiting.map((r) => Number(r.waiting_position)).sort((a, b) => a - b)).to.deep.equal(
+      Array.from({ length: 15 }, (_, i) => i + 1),
+    );
     const orderIds = results.map((r) => r.body.id).sort();
     expect(rows.map((r) => r.order_id).sort()).to.deep.equal(orderIds);
   });

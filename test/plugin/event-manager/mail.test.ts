@@ -11,7 +11,12 @@ async function addParticipants(staffToken: string, eventId: string, count: numbe
   const people = [];
   for (let i = 0; i < count; i++) {
     const customer = await newCustomer();
-    const res = await api.post(`/event-manager/event/${eventId}/participant`, { customerId: customer.customer.id, firstName: `Pat${i}`, lastName: 'Participant', email: `pat-${newId().slice(0, 10)}@example.test` });
+    const res = await api.post(`/event-manager/event/${eventId}/participant`, {
+      customerId: customer.customer.id,
+      firstName: `Pat${i}`,
+      lastName: 'Participant',
+      email: `pat-${newId().slice(0, 10)}@example.test`,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     people.push(res.body as { id: string; email: string; status: string });
   }
@@ -49,7 +54,9 @@ describe('event manager: circular mails and reminders over SMTP', function () {
     expect(retry.headers['idempotent-replayed']).to.equal('true');
     expect(retry.body).to.deep.equal(first.body);
     const db = (await getShop()).db;
-    const rows = await db('mail_outbox').where('dedupe_key', 'like', `event-circular:${first.body.id}:%`).select('recipient');
+    const rows = await db('mail_outbox')
+      .where('dedupe_key', 'like', `event-circular:${first.body.id}:%`)
+      .select('recipient');
     expect(rows.map((r) => r.recipient).sort()).to.deep.equal([a!.email, b!.email, waiting!.email].sort());
 
     await deliverMail();
@@ -63,20 +70,48 @@ describe('event manager: circular mails and reminders over SMTP', function () {
     }
     expect(await received(gone!.email, subject)).to.equal(0);
 
-    const toCanceled = await api.post(`/event-manager/event/${event.id}/circular-mail`, { subject: `${subject} (canceled)`, message: 'Sorry to miss you.', statuses: ['canceled'] });
+    const toCanceled = await api.post(`/event-manager/event/${event.id}/circular-mail`, {
+      subject: `${subject} (canceled)`,
+      message: 'Sorry to miss you.',
+      statuses: ['canceled'],
+    });
     expect(toCanceled.body.recipients).to.equal(1);
     await deliverMail();
     await mailbox.waitFor((m) => m.envelopeTo.includes(gone!.email) && m.subject === `${subject} (canceled)`);
 
-    expectError(await api.post(`/event-manager/event/${event.id}/circular-mail`, { subject: ' ', message: 'x' }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await api.post(`/event-manager/event/${event.id}/circular-mail`, { subject: 'x', message: 'x', statuses: ['vanished'] }), 400, 'SUITE__EVENT_PARTICIPANT_STATUS_UNKNOWN');
-    expectError(await api.post(`/event-manager/event/${event.id}/circular-mail`, { subject: 'x' }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await api.post(`/event-manager/event/${event.id}/circular-mail`, { subject: ' ', message: 'x' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await api.post(`/event-manager/event/${event.id}/circular-mail`, {
+        subject: 'x',
+        message: 'x',
+        statuses: ['vanished'],
+      }),
+      400,
+      'SUITE__EVENT_PARTICIPANT_STATUS_UNKNOWN',
+    );
+    expectError(
+      await api.post(`/event-manager/event/${event.id}/circular-mail`, { subject: 'x' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
   });
 
   it('reminds registered participants once before the event starts, even with two workers running the job at the same time', async () => {
     const staff = await salesStaff();
-    const soon = await createEvent(staff.token, { participantLimit: 2, waitingList: true, startsAt: new Date(Date.now() + 5 * HOUR).toISOString(), endsAt: new Date(Date.now() + 8 * HOUR).toISOString() });
-    const later = await createEvent(staff.token, { startsAt: new Date(Date.now() + 72 * HOUR).toISOString(), endsAt: new Date(Date.now() + 80 * HOUR).toISOString() });
+    const soon = await createEvent(staff.token, {
+      participantLimit: 2,
+      waitingList: true,
+      startsAt: new Date(Date.now() + 5 * HOUR).toISOString(),
+      endsAt: new Date(Date.now() + 8 * HOUR).toISOString(),
+    });
+    const later = await createEvent(staff.token, {
+      startsAt: new Date(Date.now() + 72 * HOUR).toISOString(),
+      endsAt: new Date(Date.now() + 80 * HOUR).toISOString(),
+    });
     const [first, second, waiting] = await addParticipants(staff.token, soon.id, 3);
     const [notYet] = await addParticipants(staff.token, later.id, 1);
     expect(waiting!.status).to.equal('waiting');
@@ -86,15 +121,26 @@ describe('event manager: circular mails and reminders over SMTP', function () {
     await Promise.all([job({}, shop.runtime), job({}, shop.runtime)]);
     await shop.jobs.runDue();
 
-    const outbox = await shop.db('mail_outbox').where({ template: 'event-reminder' }).whereIn('recipient', [first!.email, second!.email, waiting!.email, notYet!.email]).select('recipient');
+    const outbox = await shop
+      .db('mail_outbox')
+      .where({ template: 'event-reminder' })
+      .whereIn('recipient', [first!.email, second!.email, waiting!.email, notYet!.email])
+      .select('recipient');
     expect(outbox.map((r) => r.recipient).sort()).to.deep.equal([first!.email, second!.email].sort());
-    const stamped = await shop.db('b2b_event_participants').whereIn('id', [first!.id, second!.id]).whereNotNull('reminder_sent_at').count({ n: '*' }).first();
+    const stamped = await shop
+      .db('b2b_event_participants')
+      .whereIn('id', [first!.id, second!.id])
+      .whereNotNull('reminder_sent_at')
+      .count({ n: '*' })
+      .first();
     expect(Number(stamped!.n)).to.equal(2);
 
     await deliverMail();
     const subject = `Reminder: ${soon.name} starts soon`;
     for (const person of [first!, second!]) {
-      const mail = await (await testMailbox()).waitFor((m) => m.envelopeTo.includes(person.email) && m.subject === subject);
+      const mail = await (
+        await testMailbox()
+      ).waitFor((m) => m.envelopeTo.includes(person.email) && m.subject === subject);
       expect(mail.text).to.contain(`${soon.name} starts on`);
     }
     await job({}, shop.runtime);

@@ -23,7 +23,11 @@ describe('event manager: the overview after changes (candidate events kept per e
    * answer it), optionally further filtered: the total as a page of one tells it (the candidates
    * count it; a short first page would count its own rows), and the ids of all.
    */
-  async function overview(token: string, tag: string, filter: Array<Record<string, unknown>> = []): Promise<{ total: number; ids: string[] }> {
+  async function overview(
+    token: string,
+    tag: string,
+    filter: Array<Record<string, unknown>> = [],
+  ): Promise<{ total: number; ids: string[] }> {
     const api = await as(token);
     const body = { filter: [{ type: 'prefix', field: 'name', value: tag }, ...filter] };
     const first = await api.post('/events', { ...body, limit: 1 });
@@ -67,7 +71,7 @@ describe('event manager: the overview after changes (candidate events kept per e
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 0, ids: [] });
   });
 
-  it('takes the events version from the context read (contract 3.2) and the products from the host\'s kept reads, no read of their own, and still sees the next write', async () => {
+  it("takes the events version from the context read (contract 3.2) and the products from the host's kept reads, no read of their own, and still sees the next write", async () => {
     const { db } = await getShop();
     const { staff, customer, tag, stays } = await scene('Version');
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 1, ids: [stays.id] });
@@ -82,10 +86,14 @@ describe('event manager: the overview after changes (candidate events kept per e
     expect(page.statements, page.statements.join('\n')).to.deep.equal([]);
     const added = await createEvent(staff.token, { name: `${tag} added` });
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 2, ids: sorted(stays.id, added.id) });
-    await db('products').where({ id: added.productId }).update({ name: `${tag} renamed product` });
+    await db('products')
+      .where({ id: added.productId })
+      .update({ name: `${tag} renamed product` });
     const api = await as(customer.token);
     const renamed = await api.post('/events', { filter: [{ type: 'prefix', field: 'name', value: tag }] });
-    expect(renamed.body.elements.find((e: { id: string }) => e.id === added.id).productName).to.equal(`${tag} renamed product`);
+    expect(renamed.body.elements.find((e: { id: string }) => e.id === added.id).productName).to.equal(
+      `${tag} renamed product`,
+    );
   });
 
   it('follows a change of speakers when filtered by speaker', async () => {
@@ -97,7 +105,9 @@ describe('event manager: the overview after changes (candidate events kept per e
     const bySpeaker = [{ type: 'equals', field: 'speakerId', value: speaker.id }];
     expect(await overview(customer.token, tag, bySpeaker)).to.deep.equal({ total: 0, ids: [] });
 
-    expect((await (await as(staff.token)).patch(`/event-manager/event/${event.id}`, { speakerIds: [speaker.id] })).status).to.equal(200);
+    expect(
+      (await (await as(staff.token)).patch(`/event-manager/event/${event.id}`, { speakerIds: [speaker.id] })).status,
+    ).to.equal(200);
     expect(await overview(customer.token, tag, bySpeaker)).to.deep.equal({ total: 1, ids: [event.id] });
   });
 
@@ -116,12 +126,17 @@ describe('event manager: the overview after changes (candidate events kept per e
     const other = await sideApp({ logLevel: 'silent' });
     try {
       const overviewThere = async () => {
-        const res = await supertest(other.shop.app).post('/store-api/events').set('suite-context-token', customer.token).send({ filter: [{ type: 'prefix', field: 'name', value: tag }], limit: 1 });
+        const res = await supertest(other.shop.app)
+          .post('/store-api/events')
+          .set('suite-context-token', customer.token)
+          .send({ filter: [{ type: 'prefix', field: 'name', value: tag }], limit: 1 });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         return res.body.total as number;
       };
       expect(await overviewThere()).to.equal(2);
-      expect((await (await as(staff.token)).post(`/event-manager/event/${event.id}/status`, { status: 'canceled' })).status).to.equal(200);
+      expect(
+        (await (await as(staff.token)).post(`/event-manager/event/${event.id}/status`, { status: 'canceled' })).status,
+      ).to.equal(200);
       expect(await overviewThere()).to.equal(1);
     } finally {
       await other.shop.close();
@@ -134,7 +149,17 @@ describe('event manager: the overview after changes (candidate events kept per e
     const product = await insertProduct();
     const endsAt = Date.now() + 1500;
     const id = newId();
-    await shop.db('b2b_events').insert({ id, product_id: product.id, name: `${tag} event`, language: 'en', starts_at: toDbTime(endsAt - 3600_000), ends_at: toDbTime(endsAt), waiting_list: false, status: 'published', created_at: nowDb() });
+    await shop.db('b2b_events').insert({
+      id,
+      product_id: product.id,
+      name: `${tag} event`,
+      language: 'en',
+      starts_at: toDbTime(endsAt - 3600_000),
+      ends_at: toDbTime(endsAt),
+      waiting_list: false,
+      status: 'published',
+      created_at: nowDb(),
+    });
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 2, ids: sorted(stays.id, id) });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, endsAt - Date.now()) + 50));
     expect(await overview(customer.token, tag)).to.deep.equal({ total: 1, ids: [stays.id] });

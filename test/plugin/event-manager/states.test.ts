@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { AppError } from '../../../src/lib/errors.js';
-import { initialParticipantStatus, participantTransition, PROMOTION } from '../../../src/plugin/event-manager/states.js';
+import {
+  initialParticipantStatus,
+  participantTransition,
+  PROMOTION,
+} from '../../../src/plugin/event-manager/states.js';
 
 // The seeded seat statuses, plus an operator's own status flagged as holding a seat.
 const SEATS = ['registered', 'participated', 'not_participated', 'vip'];

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { newId } from '../../../src/lib/ids.js';
 import { startBrowser, type BrowserHarness } from '../../helpers/browser.js';
-import { companyWithColleagues, createSpecification, inDays, insertProduct, participantsOf, salesStaff } from './helpers.js';
+import {
+  companyWithColleagues,
+  createSpecification,
+  inDays,
+  insertProduct,
+  participantsOf,
+  salesStaff,
+} from './helpers.js';
 
 describe('event manager: storefront in a real browser', function () {
   this.timeout(120000);
@@ -38,8 +45,14 @@ describe('event manager: storefront in a real browser', function () {
     const repContext = await browser.newContext();
     const rep = await repContext.newPage();
     await logIn(rep, staff.email, staff.password, '/account');
-    await Promise.all([rep.waitForURL(`${base}/account/event-manager`), rep.click('[data-test=account-event-manager]')]);
-    await Promise.all([rep.waitForURL(`${base}/account/event-manager/create`), rep.click('[data-test=create-event-link]')]);
+    await Promise.all([
+      rep.waitForURL(`${base}/account/event-manager`),
+      rep.click('[data-test=account-event-manager]'),
+    ]);
+    await Promise.all([
+      rep.waitForURL(`${base}/account/event-manager/create`),
+      rep.click('[data-test=create-event-link]'),
+    ]);
     await rep.fill('#event-name', eventName);
     await rep.fill('#event-product', product.number);
     await rep.selectOption('#event-language', 'en');
@@ -61,7 +74,10 @@ describe('event manager: storefront in a real browser', function () {
     const customerContext = await browser.newContext();
     const page = await customerContext.newPage();
     await logIn(page, customer.email, customer.password, '/account');
-    expect(await page.isVisible('[data-test=account-event-manager]'), 'customers see no event management link').to.equal(false);
+    expect(
+      await page.isVisible('[data-test=account-event-manager]'),
+      'customers see no event management link',
+    ).to.equal(false);
     await Promise.all([page.waitForURL(`${base}/account/events`), page.click('[data-test=account-events]')]);
     await page.selectOption('#filter-format', format.id);
     await page.fill('#filter-term', tag);
@@ -76,15 +92,25 @@ describe('event manager: storefront in a real browser', function () {
     await page.check(`[data-test=register-colleague][value="${employees[2]!.id}"]`);
     await Promise.all([page.waitForURL(`${base}/account/events/checkout`), page.click('[data-test=register-submit]')]);
     expect(await page.locator('[data-test=checkout-line]').count()).to.equal(2);
-    expect(await page.textContent('[data-test=checkout-lines]')).to.contain(employees[0]!.email).and.to.contain(employees[2]!.email);
-    await Promise.all([page.waitForURL(/\/account\/events\/participants\?ordered=/), page.click('[data-test=place-order]')]);
+    expect(await page.textContent('[data-test=checkout-lines]'))
+      .to.contain(employees[0]!.email)
+      .and.to.contain(employees[2]!.email);
+    await Promise.all([
+      page.waitForURL(/\/account\/events\/participants\?ordered=/),
+      page.click('[data-test=place-order]'),
+    ]);
     expect(await page.textContent('[data-test=ordered]')).to.contain('is placed');
     const statuses = await page.locator('[data-test=participant-status]').allTextContents();
     expect(statuses).to.deep.equal(['registered', 'registered']);
 
     await rep.goto(`${base}/account/event-manager`);
-    await Promise.all([rep.waitForURL(`${base}/account/event-manager/${eventId}/participants`), rep.locator(`[data-test=managed-event][data-id="${eventId}"] [data-test=participants-link]`).click()]);
-    const listed = await rep.locator('[data-test=managed-participant]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-email')));
+    await Promise.all([
+      rep.waitForURL(`${base}/account/event-manager/${eventId}/participants`),
+      rep.locator(`[data-test=managed-event][data-id="${eventId}"] [data-test=participants-link]`).click(),
+    ]);
+    const listed = await rep
+      .locator('[data-test=managed-participant]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-email')));
     expect(listed.sort()).to.deep.equal([employees[0]!.email, employees[2]!.email].sort());
     const first = rep.locator(`[data-test=managed-participant][data-email="${employees[0]!.email}"]`);
     await first.locator('[data-test=participant-status]').selectOption('participated');

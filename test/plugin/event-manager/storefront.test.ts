@@ -3,7 +3,16 @@ import { newId } from '../../../src/lib/ids.js';
 import { getShop, http } from '../../helpers/shop.js';
 import { createCategory } from '../partial-assortment/fixtures.js';
 import { admin } from '../sales-representative/helpers.js';
-import { as, companyWithColleagues, createEvent, createSpecification, inDays, newCustomer, participantsOf, salesStaff } from './helpers.js';
+import {
+  as,
+  companyWithColleagues,
+  createEvent,
+  createSpecification,
+  inDays,
+  newCustomer,
+  participantsOf,
+  salesStaff,
+} from './helpers.js';
 import { locationOf } from '../../helpers/headers.js';
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
@@ -19,7 +28,10 @@ async function visitor() {
       return res;
     },
     async post(path: string, form: Record<string, string | string[]>) {
-      const res = await agent.post(path).type('form').send({ _csrf: csrf, ...form });
+      const res = await agent
+        .post(path)
+        .type('form')
+        .send({ _csrf: csrf, ...form });
       if (csrfOf(res.text)) csrf = csrfOf(res.text);
       return res;
     },
@@ -44,7 +56,14 @@ describe('event manager: storefront pages', function () {
     const format = await createSpecification(staff.token, 'format', `Barcamp ${tag}`);
     const level = await createSpecification(staff.token, 'difficulty_level', `Expert ${tag}`);
     const venue = await createSpecification(staff.token, 'venue', `Venue <${tag}>`);
-    const barcamp = await createEvent(staff.token, { name: `Barcamp ${tag}`, formatId: format.id, difficultyLevelId: level.id, venueId: venue.id, language: 'de', participantLimit: 30 });
+    const barcamp = await createEvent(staff.token, {
+      name: `Barcamp ${tag}`,
+      formatId: format.id,
+      difficultyLevelId: level.id,
+      venueId: venue.id,
+      language: 'de',
+      participantLimit: 30,
+    });
     const talk = await createEvent(staff.token, { name: `Talk ${tag}`, language: 'en' });
     const draft = await createEvent(staff.token, { name: `Draft ${tag}` }, null);
 
@@ -64,18 +83,31 @@ describe('event manager: storefront pages', function () {
     const byFormat = await browser.get(`/account/events?term=${tag}&format=${format.id}&difficulty=&language=`);
     expect(byFormat.text).to.contain(`event-name">Barcamp ${tag}</a>`).and.not.to.contain(`Talk ${tag}`);
     expect(byFormat.text).to.contain(`<option value="${format.id}" selected>`);
-    expect((await browser.get(`/account/events?term=${tag}&language=en`)).text).to.contain(`event-name">Talk ${tag}</a>`).and.not.to.contain(`event-name">Barcamp ${tag}</a>`);
-    expect((await browser.get(`/account/events?term=${tag}&difficulty=${level.id}`)).text).to.contain(`event-name">Barcamp ${tag}</a>`).and.not.to.contain(`Talk ${tag}`);
+    expect((await browser.get(`/account/events?term=${tag}&language=en`)).text)
+      .to.contain(`event-name">Talk ${tag}</a>`)
+      .and.not.to.contain(`event-name">Barcamp ${tag}</a>`);
+    expect((await browser.get(`/account/events?term=${tag}&difficulty=${level.id}`)).text)
+      .to.contain(`event-name">Barcamp ${tag}</a>`)
+      .and.not.to.contain(`Talk ${tag}`);
     expect((await browser.get('/account/events?format=<script>&term=%27%22')).status).to.equal(200);
 
     const detail = await browser.get(`/account/events/${barcamp.id}`);
     expect(detail.status).to.equal(200);
-    expect(detail.text).to.contain(`Venue &lt;${tag}&gt;`).and.to.contain('30 of 30 free').and.to.contain('data-test="register-form"');
+    expect(detail.text)
+      .to.contain(`Venue &lt;${tag}&gt;`)
+      .and.to.contain('30 of 30 free')
+      .and.to.contain('data-test="register-form"');
     expect((await browser.get(`/account/events/${draft.id}`)).status).to.equal(404);
     expect((await browser.get('/account/events/not-an-id')).status).to.equal(404);
     expect((await browser.get(`/account/events/${talk.id}`)).status).to.equal(200);
 
-    for (const path of ['/account/event-manager', '/account/event-manager/create', `/account/event-manager/${barcamp.id}/participants`, `/account/event-manager/${barcamp.id}/mail`, '/account/event-manager/specifications'])
+    for (const path of [
+      '/account/event-manager',
+      '/account/event-manager/create',
+      `/account/event-manager/${barcamp.id}/participants`,
+      `/account/event-manager/${barcamp.id}/mail`,
+      '/account/event-manager/specifications',
+    ])
       expect((await browser.get(path)).status, path).to.equal(403);
     const forbiddenPost = await browser.post('/account/event-manager/create', { name: 'Hijack', productNumber: 'x' });
     expect(forbiddenPost.status).to.equal(403);
@@ -88,24 +120,48 @@ describe('event manager: storefront pages', function () {
     const staff = await salesStaff();
     const inCategory = await createEvent(staff.token);
     const elsewhere = await createEvent(staff.token);
-    await (await getShop()).db('product_categories').insert({ product_id: inCategory.productId, category_id: categoryId });
+    await (
+      await getShop()
+    )
+      .db('product_categories')
+      .insert({ product_id: inCategory.productId, category_id: categoryId });
     const { customer } = await companyWithColleagues(0);
     const browser = await visitor();
     await browser.login(customer.email, customer.password);
     // Settings are re-read at most every 2 s per process.
     const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
     try {
-      expect((await adminApi.patch('/_action/plugin-config/suite-b2b', { eventCategoryUrl: null, eventCategoryId: categoryId })).status).to.equal(200);
+      expect(
+        (
+          await adminApi.patch('/_action/plugin-config/suite-b2b', {
+            eventCategoryUrl: null,
+            eventCategoryId: categoryId,
+          })
+        ).status,
+      ).to.equal(200);
       await settle();
       // Handlebars escapes '=' as &#x3D; (the browser reads it as '=').
-      expect((await browser.get('/account/events')).text).to.contain(`<a href="/account/events?category&#x3D;${categoryId}" data-test="all-events">`);
+      expect((await browser.get('/account/events')).text).to.contain(
+        `<a href="/account/events?category&#x3D;${categoryId}" data-test="all-events">`,
+      );
       const listed = (await browser.get(`/account/events?category=${categoryId}`)).text;
       expect(listed).to.contain(inCategory.name).and.not.to.contain(elsewhere.name);
-      expect((await adminApi.patch('/_action/plugin-config/suite-b2b', { eventCategoryUrl: 'https://events.example.test/all' })).status).to.equal(200);
+      expect(
+        (
+          await adminApi.patch('/_action/plugin-config/suite-b2b', {
+            eventCategoryUrl: 'https://events.example.test/all',
+          })
+        ).status,
+      ).to.equal(200);
       await settle();
-      expect((await browser.get('/account/events')).text).to.contain('<a href="https://events.example.test/all" data-test="all-events">');
+      expect((await browser.get('/account/events')).text).to.contain(
+        '<a href="https://events.example.test/all" data-test="all-events">',
+      );
     } finally {
-      await adminApi.patch('/_action/plugin-config/suite-b2b', { eventCategoryUrl: before.eventCategoryUrl ?? null, eventCategoryId: before.eventCategoryId ?? null });
+      await adminApi.patch('/_action/plugin-config/suite-b2b', {
+        eventCategoryUrl: before.eventCategoryUrl ?? null,
+        eventCategoryId: before.eventCategoryId ?? null,
+      });
       await settle();
     }
   });
@@ -126,7 +182,10 @@ describe('event manager: storefront pages', function () {
     expect(badGuest.status).to.equal(400);
     expect(badGuest.text).to.contain('data-test="register-error"');
 
-    const added = await browser.post(`/account/events/${event.id}/register`, { employeeId: employees.map((e) => e.id), self: 'on' });
+    const added = await browser.post(`/account/events/${event.id}/register`, {
+      employeeId: employees.map((e) => e.id),
+      self: 'on',
+    });
     expect(added.status, added.text).to.equal(303);
     expect(added.headers.location).to.equal('/account/events/checkout');
     const checkout = await browser.get('/account/events/checkout');
@@ -139,7 +198,11 @@ describe('event manager: storefront pages', function () {
     const participants = await browser.get(locationOf(ordered));
     expect(participants.text).to.contain('data-test="ordered"');
     expect(participants.text.match(/data-test="participant"/g)).to.have.length(3);
-    expect((await participantsOf(event.id)).map((p) => p.status)).to.deep.equal(['registered', 'registered', 'registered']);
+    expect((await participantsOf(event.id)).map((p) => p.status)).to.deep.equal([
+      'registered',
+      'registered',
+      'registered',
+    ]);
     const again = await browser.post('/account/events/checkout', {});
     expect(again.status).to.equal(400);
     expect(again.text).to.contain('data-test="checkout-error"');
@@ -165,12 +228,27 @@ describe('event manager: storefront pages', function () {
     expect(form.status).to.equal(200);
     expect(form.text).to.contain(`value="${speaker.id}"`);
     const name = `Storefront event ${newId().slice(0, 6)}`;
-    const fields = { name, productNumber: product.number, language: 'en', startsAt: inDays(20).slice(0, 16), endsAt: inDays(21).slice(0, 16), participantLimit: '1', waitingList: 'on', speakerIds: [speaker.id], description: 'From the form' };
+    const fields = {
+      name,
+      productNumber: product.number,
+      language: 'en',
+      startsAt: inDays(20).slice(0, 16),
+      endsAt: inDays(21).slice(0, 16),
+      participantLimit: '1',
+      waitingList: 'on',
+      speakerIds: [speaker.id],
+      description: 'From the form',
+    };
     const invalid = await browser.post('/account/event-manager/create', { ...fields, endsAt: inDays(19).slice(0, 16) });
     expect(invalid.status).to.equal(400);
     expect(invalid.text).to.contain('An event must end after it starts.').and.to.contain(`value="${name}"`);
-    expect((await browser.post('/account/event-manager/create', { ...fields, participantLimit: 'many' })).status).to.equal(400);
-    const unknownProduct = await browser.post('/account/event-manager/create', { ...fields, productNumber: 'NO-SUCH-NUMBER' });
+    expect(
+      (await browser.post('/account/event-manager/create', { ...fields, participantLimit: 'many' })).status,
+    ).to.equal(400);
+    const unknownProduct = await browser.post('/account/event-manager/create', {
+      ...fields,
+      productNumber: 'NO-SUCH-NUMBER',
+    });
     expect(unknownProduct.status).to.equal(400);
     expect(unknownProduct.text).to.contain('There is no product with this product number.');
 
@@ -181,9 +259,18 @@ describe('event manager: storefront pages', function () {
     const management = await browser.get(locationOf(created));
     expect(management.text).to.contain(`The event “${name}” was created as a draft.`);
     const view = (await (await as(staff.token)).get(`/event-manager/event/${eventId}`)).body;
-    expect(view).to.include({ name, status: 'draft', participantLimit: 1, waitingList: true, description: 'From the form', language: 'en' });
+    expect(view).to.include({
+      name,
+      status: 'draft',
+      participantLimit: 1,
+      waitingList: true,
+      description: 'From the form',
+      language: 'en',
+    });
     expect(view.speakers.map((s: { id: string }) => s.id)).to.deep.equal([speaker.id]);
-    expect(view.startsAt, 'the time the form sent (recomputing it could cross a minute)').to.equal(`${fields.startsAt}:00.000Z`);
+    expect(view.startsAt, 'the time the form sent (recomputing it could cross a minute)').to.equal(
+      `${fields.startsAt}:00.000Z`,
+    );
 
     expect((await browser.post(`/account/event-manager/${eventId}/status`, { status: 'bogus' })).status).to.equal(400);
     const published = await browser.post(`/account/event-manager/${eventId}/status`, { status: 'published' });
@@ -193,9 +280,15 @@ describe('event manager: storefront pages', function () {
     const first = await newCustomer();
     const second = await newCustomer();
     await browser.get(`/account/event-manager/${eventId}/participants`);
-    expect((await browser.post(`/account/event-manager/${eventId}/participants`, { customerEmail: first.email })).status).to.equal(303);
-    expect((await browser.post(`/account/event-manager/${eventId}/participants`, { customerEmail: second.email })).status).to.equal(303);
-    const unknown = await browser.post(`/account/event-manager/${eventId}/participants`, { customerEmail: 'nobody@example.test' });
+    expect(
+      (await browser.post(`/account/event-manager/${eventId}/participants`, { customerEmail: first.email })).status,
+    ).to.equal(303);
+    expect(
+      (await browser.post(`/account/event-manager/${eventId}/participants`, { customerEmail: second.email })).status,
+    ).to.equal(303);
+    const unknown = await browser.post(`/account/event-manager/${eventId}/participants`, {
+      customerEmail: 'nobody@example.test',
+    });
     expect(unknown.status).to.equal(400);
     const page = await browser.get(`/account/event-manager/${eventId}/participants`);
     expect(page.text).to.contain(first.email).and.to.contain(second.email);
@@ -205,13 +298,35 @@ describe('event manager: storefront pages', function () {
       [second.email, 'waiting'],
     ]);
 
-    const edited = await browser.post(`/account/event-manager/participant/${rows[0]!.id}`, { firstName: 'Frida', lastName: 'First', email: first.email, notes: 'Vegetarian', documentName: 'Certificate', documentUrl: 'https://docs.example.test/c.pdf', documentNote: '' });
+    const edited = await browser.post(`/account/event-manager/participant/${rows[0]!.id}`, {
+      firstName: 'Frida',
+      lastName: 'First',
+      email: first.email,
+      notes: 'Vegetarian',
+      documentName: 'Certificate',
+      documentUrl: 'https://docs.example.test/c.pdf',
+      documentNote: '',
+    });
     expect(edited.status, edited.text).to.equal(303);
     const editPage = await browser.get(`/account/event-manager/participant/${rows[0]!.id}`);
-    expect(editPage.text).to.contain('<a href="https://docs.example.test/c.pdf">Certificate</a>').and.to.contain('Vegetarian');
-    expect((await browser.post(`/account/event-manager/participant/${rows[0]!.id}`, { firstName: 'Frida', lastName: 'First', email: first.email, documentName: 'Bad', documentUrl: 'javascript:alert(1)' })).status).to.equal(400);
+    expect(editPage.text)
+      .to.contain('<a href="https://docs.example.test/c.pdf">Certificate</a>')
+      .and.to.contain('Vegetarian');
+    expect(
+      (
+        await browser.post(`/account/event-manager/participant/${rows[0]!.id}`, {
+          firstName: 'Frida',
+          lastName: 'First',
+          email: first.email,
+          documentName: 'Bad',
+          documentUrl: 'javascript:alert(1)',
+        })
+      ).status,
+    ).to.equal(400);
 
-    const canceled = await browser.post(`/account/event-manager/participant/${rows[0]!.id}/status`, { status: 'canceled' });
+    const canceled = await browser.post(`/account/event-manager/participant/${rows[0]!.id}/status`, {
+      status: 'canceled',
+    });
     expect(canceled.status).to.equal(303);
     expect((await participantsOf(eventId)).map((r) => [r.email, r.status])).to.deep.equal([
       [first.email, 'canceled'],
@@ -224,12 +339,23 @@ describe('event manager: storefront pages', function () {
     const sent = await browser.post(`/account/event-manager/${eventId}/mail`, message);
     expect(sent.status).to.equal(303);
     expect(sent.headers.location).to.equal(`/account/event-manager/${eventId}/participants?mailed=1`);
-    expect((await browser.post(`/account/event-manager/${eventId}/mail`, message)).headers.location, 'a resubmitted form sends nothing again').to.equal(`/account/event-manager/${eventId}/participants?mailed=1`);
+    expect(
+      (await browser.post(`/account/event-manager/${eventId}/mail`, message)).headers.location,
+      'a resubmitted form sends nothing again',
+    ).to.equal(`/account/event-manager/${eventId}/participants?mailed=1`);
     const db = (await getShop()).db;
-    expect(await db('mail_outbox').where('dedupe_key', 'like', `event-circular:${mailingKey}:%`).select('recipient')).to.deep.equal([{ recipient: second.email }]);
-    expect((await browser.post(`/account/event-manager/${eventId}/mail`, { subject: '', message: 'x', mailingKey: newId() })).status).to.equal(400);
+    expect(
+      await db('mail_outbox').where('dedupe_key', 'like', `event-circular:${mailingKey}:%`).select('recipient'),
+    ).to.deep.equal([{ recipient: second.email }]);
+    expect(
+      (await browser.post(`/account/event-manager/${eventId}/mail`, { subject: '', message: 'x', mailingKey: newId() }))
+        .status,
+    ).to.equal(400);
 
-    const specs = await browser.post('/account/event-manager/specifications', { type: 'venue', name: `Room ${eventId.slice(0, 4)}` });
+    const specs = await browser.post('/account/event-manager/specifications', {
+      type: 'venue',
+      name: `Room ${eventId.slice(0, 4)}`,
+    });
     expect(specs.status).to.equal(303);
     expect((await browser.get('/account/event-manager/specifications')).text).to.contain(`Room ${eventId.slice(0, 4)}`);
   });

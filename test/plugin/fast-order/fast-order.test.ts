@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { expectError } from '../../helpers/shop.js';
-import { as, customerGroup, employeeWith, groupMember, hide, newCustomer, product, setNumber, setPrice, type Product } from './helpers.js';
+import {
+  as,
+  customerGroup,
+  employeeWith,
+  groupMember,
+  hide,
+  newCustomer,
+  product,
+  setNumber,
+  setPrice,
+  type Product,
+} from './helpers.js';
 
 /** A prefix no other test's product numbers start with. */
 const uniquePrefix = () => `Q${newId().slice(0, 7).toUpperCase()}`;
@@ -35,7 +46,11 @@ describe('fast order: product search', () => {
     expect(numbers(everything.body)).to.have.members([exact.number, longer.number, named.number, owned.number]);
     const lowerCase = await client.post('/b2b/fast-order-product-search', { term: `${prefix.toLowerCase()}-100` });
     expect(numbers(lowerCase.body)).to.deep.equal([longer.number]);
-    const filtered = await client.post('/b2b/fast-order-product-search', { term: prefix, filter: [{ type: 'contains', field: 'name', value: 'large' }], sort: [{ field: 'name', order: 'DESC' }] });
+    const filtered = await client.post('/b2b/fast-order-product-search', {
+      term: prefix,
+      filter: [{ type: 'contains', field: 'name', value: 'large' }],
+      sort: [{ field: 'name', order: 'DESC' }],
+    });
     expect(numbers(filtered.body)).to.deep.equal([longer.number]);
     const percent = await product({ name: `${prefix} 50%_off! pack` });
     await product({ name: `${prefix} 50 pack` });
@@ -49,9 +64,11 @@ describe('fast order: product search', () => {
     const buyer = await newCustomer();
     const prefix = uniquePrefix();
     const byNumber = [];
-    for (const n of ['05', '01', '07', '03', '02', '06', '04']) byNumber.push(await product({ number: `${prefix}-${n}` }));
+    for (const n of ['05', '01', '07', '03', '02', '06', '04'])
+      byNumber.push(await product({ number: `${prefix}-${n}` }));
     const byName = [];
-    for (const n of ['D', 'A', 'C', 'B']) byName.push(await product({ number: `FO-NAME-${prefix}-${n}`, name: `Widget ${prefix.toLowerCase()} ${n}` }));
+    for (const n of ['D', 'A', 'C', 'B'])
+      byName.push(await product({ number: `FO-NAME-${prefix}-${n}`, name: `Widget ${prefix.toLowerCase()} ${n}` }));
     const expected = [...byNumber.map((p) => p.number).sort(), ...byName.map((p) => p.number).sort()];
 
     const client = await as(buyer.token);
@@ -67,14 +84,18 @@ describe('fast order: product search', () => {
     expect(paged).to.deep.equal(expected);
   });
 
-  it("prices results for the caller: a customer price shows for its customer only", async () => {
+  it('prices results for the caller: a customer price shows for its customer only', async () => {
     const buyer = await newCustomer();
     const other = await newCustomer();
     const prefix = uniquePrefix();
     const item = await product({ number: `${prefix}-1`, priceNet: 2000 });
     await setPrice({ customerId: buyer.customer.id, productId: item.id, price: 15 });
     const mine = await (await as(buyer.token)).post('/b2b/fast-order-product-search', { term: prefix });
-    expect(mine.body.elements[0].calculatedPrice).to.deep.include({ unitPrice: 15, grossPrice: 17.85, source: 'customer-price' });
+    expect(mine.body.elements[0].calculatedPrice).to.deep.include({
+      unitPrice: 15,
+      grossPrice: 17.85,
+      source: 'customer-price',
+    });
     const theirs = await (await as(other.token)).post('/b2b/fast-order-product-search', { term: prefix });
     expect(theirs.body.elements[0].calculatedPrice).to.deep.include({ unitPrice: 20, source: 'list' });
   });
@@ -82,13 +103,20 @@ describe('fast order: product search', () => {
   it('answers 400 for bad criteria, 401 without login, 403 without orders.create', async () => {
     const buyer = await newCustomer();
     expectError(await (await as(buyer.token)).post('/b2b/fast-order-product-search', { limit: 501 }), 400);
-    expectError(await (await as(buyer.token)).post('/b2b/fast-order-product-search', { filter: [{ type: 'equals', field: 'priceNet', value: 1 }] }), 400);
+    expectError(
+      await (
+        await as(buyer.token)
+      ).post('/b2b/fast-order-product-search', { filter: [{ type: 'equals', field: 'priceNet', value: 1 }] }),
+      400,
+    );
     expectError(await (await as(buyer.token)).post('/b2b/fast-order-product-search', { term: 5 }), 400);
     expectError(await (await as(null)).post('/b2b/fast-order-product-search', { term: 'x' }), 401);
     const { token } = await employeeWith(['orders.read'], buyer);
     expectError(await (await as(token)).post('/b2b/fast-order-product-search', { term: 'x' }), 403);
     const allowed = await employeeWith(['orders.create'], buyer);
-    expect((await (await as(allowed.token)).post('/b2b/fast-order-product-search', { term: 'x' })).status).to.equal(200);
+    expect((await (await as(allowed.token)).post('/b2b/fast-order-product-search', { term: 'x' })).status).to.equal(
+      200,
+    );
   });
 });
 
@@ -120,10 +148,23 @@ describe('fast order: suggest and product price', () => {
       productId: item.id,
       productNumber: item.number,
       quantity: 1,
-      calculatedPrice: { unitPrice: 10, totalPrice: 10, quantity: 1, netPrice: 10, taxAmount: 1.9, grossPrice: 11.9, taxRate: 19, source: 'list' },
+      calculatedPrice: {
+        unitPrice: 10,
+        totalPrice: 10,
+        quantity: 1,
+        netPrice: 10,
+        taxAmount: 1.9,
+        grossPrice: 11.9,
+        taxRate: 19,
+        source: 'list',
+      },
     });
     expect((await at(10)).body.calculatedPrice).to.deep.include({ unitPrice: 8, totalPrice: 80, source: 'tier' });
-    expect((await at(60)).body.calculatedPrice).to.deep.include({ unitPrice: 6, totalPrice: 360, source: 'customer-price' });
+    expect((await at(60)).body.calculatedPrice).to.deep.include({
+      unitPrice: 6,
+      totalPrice: 360,
+      source: 'customer-price',
+    });
     expectError(await client.post(`/product-price/${hidden.id}/1`), 404);
     expectError(await client.post(`/product-price/${newId()}/1`), 404);
     for (const bad of ['0', '-1', 'abc']) expectError(await at(bad), 400, 'SUITE__INVALID_INPUT');
@@ -140,7 +181,14 @@ describe('fast order: product table and details', () => {
     const group = await customerGroup();
     const buyer = await groupMember(group);
     const prefix = uniquePrefix();
-    const item = await product({ number: `${prefix}-1`, priceNet: 1000, tiers: [[10, 900], [100, 800]] });
+    const item = await product({
+      number: `${prefix}-1`,
+      priceNet: 1000,
+      tiers: [
+        [10, 900],
+        [100, 800],
+      ],
+    });
     await setPrice({ customerGroupId: group, productId: item.id, minQuantity: 20, price: 8.5 });
     const res = await (await as(buyer.token)).post('/product-table-listing', { term: prefix });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -177,14 +225,26 @@ describe('fast order: product table and details', () => {
     await setNumber(buyer.token, b.id, 'MY-B');
     await setNumber(other.token, c.id, 'THEIR-C');
     const client = await as(buyer.token);
-    const res = await client.post('/b2b/product-details', { productNumbers: [a.number.toLowerCase(), 'my-b', 'THEIR-C', hidden.number, 'nothing'], ids: [hidden.id] });
+    const res = await client.post('/b2b/product-details', {
+      productNumbers: [a.number.toLowerCase(), 'my-b', 'THEIR-C', hidden.number, 'nothing'],
+      ids: [hidden.id],
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.elements.map((p: { id: string }) => p.id)).to.have.members([a.id, b.id]);
     const detailsOf = (id: string) => res.body.elements.find((p: { id: string }) => p.id === id);
     expect(detailsOf(a.id)).to.deep.include({ stock: 7, available: true, customerProductNumber: null });
     expect(detailsOf(b.id)).to.deep.include({ customerProductNumber: 'MY-B' });
-    expect(detailsOf(b.id).tierPrices).to.deep.equal([{ minQuantity: 1, maxQuantity: null, unitPrice: 10, source: 'list' }]);
-    expect((await client.post('/b2b/product-details', { productNumbers: ['THEIR-C'] })).body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
+    expect(detailsOf(b.id).tierPrices).to.deep.equal([
+      { minQuantity: 1, maxQuantity: null, unitPrice: 10, source: 'list' },
+    ]);
+    expect((await client.post('/b2b/product-details', { productNumbers: ['THEIR-C'] })).body).to.deep.equal({
+      total: 0,
+      page: 1,
+      limit: 25,
+      elements: [],
+      aggregations: {},
+      apiAlias: 'dal_entity_search_result',
+    });
     expectError(await client.post('/b2b/product-details', { productNumbers: [''] }), 400);
     expectError(await client.post('/b2b/product-details', { ids: ['x'] }), 400);
     expectError(await (await as(null)).post('/b2b/product-details', { ids: [a.id] }), 401);
@@ -206,7 +266,9 @@ describe('fast order: add to cart', () => {
     await hide(hidden.id);
     await setNumber(buyer.token, byOwnNumber.id, 'OWN-7');
     await setNumber(other.token, foreign.id, 'FOREIGN-1');
-    const res = await (await as(buyer.token)).post('/b2b/add-to-cart', {
+    const res = await (
+      await as(buyer.token)
+    ).post('/b2b/add-to-cart', {
       items: [
         { productId: byId.id, quantity: 1 },
         { productNumber: byNumber.number.toLowerCase(), quantity: 2 },
@@ -220,8 +282,19 @@ describe('fast order: add to cart', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.deep.include({ success: false, added: 3, failed: 4 });
     const item = (i: number) => res.body.items[i];
-    expect(item(1)).to.deep.include({ index: 1, productId: byNumber.id, productNumber: byNumber.number, added: true, error: null });
-    expect(item(2)).to.deep.include({ productId: byOwnNumber.id, customerProductNumber: 'OWN-7', quantity: 3, added: true });
+    expect(item(1)).to.deep.include({
+      index: 1,
+      productId: byNumber.id,
+      productNumber: byNumber.number,
+      added: true,
+      error: null,
+    });
+    expect(item(2)).to.deep.include({
+      productId: byOwnNumber.id,
+      customerProductNumber: 'OWN-7',
+      quantity: 3,
+      added: true,
+    });
     expect(item(3)).to.deep.include({ productId: scarce.id, added: false });
     expect(item(3).error.code).to.equal('SUITE__OUT_OF_STOCK');
     for (const i of [4, 5, 6]) {
@@ -230,7 +303,9 @@ describe('fast order: add to cart', () => {
     }
 
     const cart = await (await as(buyer.token)).get('/checkout/cart');
-    const lines = Object.fromEntries(cart.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity]));
+    const lines = Object.fromEntries(
+      cart.body.lineItems.map((l: { productId: string; quantity: number }) => [l.productId, l.quantity]),
+    );
     expect(lines).to.deep.equal({ [byId.id]: 1, [byNumber.id]: 2, [byOwnNumber.id]: 3 });
     const own = cart.body.lineItems.find((l: { productId: string }) => l.productId === byOwnNumber.id);
     expect(own.payload).to.deep.equal({ customerProductNumber: 'OWN-7' });
@@ -239,7 +314,9 @@ describe('fast order: add to cart', () => {
   it('answers success when every item was added', async () => {
     const buyer = await newCustomer();
     const items: Product[] = [await product(), await product()];
-    const res = await (await as(buyer.token)).post('/b2b/add-to-cart', { items: items.map((p) => ({ productNumber: p.number, quantity: 1 })) });
+    const res = await (
+      await as(buyer.token)
+    ).post('/b2b/add-to-cart', { items: items.map((p) => ({ productNumber: p.number, quantity: 1 })) });
     expect(res.body).to.deep.include({ success: true, added: 2, failed: 0 });
   });
 
@@ -249,12 +326,20 @@ describe('fast order: add to cart', () => {
     const client = await as(buyer.token);
     expectError(await client.post('/b2b/add-to-cart', { items: [] }), 400);
     expectError(await client.post('/b2b/add-to-cart', { items: [{ quantity: 1 }] }), 400);
-    expectError(await client.post('/b2b/add-to-cart', { items: [{ productId: item.id, productNumber: item.number, quantity: 1 }] }), 400);
+    expectError(
+      await client.post('/b2b/add-to-cart', {
+        items: [{ productId: item.id, productNumber: item.number, quantity: 1 }],
+      }),
+      400,
+    );
     expectError(await client.post('/b2b/add-to-cart', { items: [{ productId: item.id, quantity: 0 }] }), 400);
     expectError(await client.post('/b2b/add-to-cart', { items: [{ productId: item.id, quantity: 1.5 }] }), 400);
     expectError(await (await as(null)).post('/b2b/add-to-cart', { items: [{ productId: item.id, quantity: 1 }] }), 401);
     const { token } = await employeeWith(['orders.read'], buyer);
-    expectError(await (await as(token)).post('/b2b/add-to-cart', { items: [{ productId: item.id, quantity: 1 }] }), 403);
+    expectError(
+      await (await as(token)).post('/b2b/add-to-cart', { items: [{ productId: item.id, quantity: 1 }] }),
+      403,
+    );
     const cart = await client.get('/checkout/cart');
     expect(cart.body.lineItems).to.deep.equal([]);
   });
@@ -275,7 +360,10 @@ describe('fast order: ordered products', () => {
     const b = await product({ name: 'Bracket' });
     const c = await product();
     const hidden = await product();
-    await order(buyer.token, [{ productId: a.id, quantity: 2 }, { productId: hidden.id, quantity: 1 }]);
+    await order(buyer.token, [
+      { productId: a.id, quantity: 2 },
+      { productId: hidden.id, quantity: 1 },
+    ]);
     await order(buyer.token, [{ productId: a.id, quantity: 3 }]);
     await order(other.token, [{ productId: c.id, quantity: 1 }]);
     const reader = await employeeWith(['orders.read', 'orders.create'], buyer);
@@ -289,19 +377,44 @@ describe('fast order: ordered products', () => {
     expect(Date.parse(all.body.elements[1].lastOrderDate)).to.be.above(Date.now() - 120_000);
 
     const own = await (await as(reader.token)).post('/ordered-products', {});
-    expect(own.body.elements.map((p: { id: string; totalQuantity: number }) => [p.id, p.totalQuantity])).to.deep.equal([[b.id, 4]]);
+    expect(own.body.elements.map((p: { id: string; totalQuantity: number }) => [p.id, p.totalQuantity])).to.deep.equal([
+      [b.id, 4],
+    ]);
     const everyone = await employeeWith(['orders.read-all'], buyer);
     expect((await (await as(everyone.token)).post('/ordered-products', {})).body.total).to.equal(2);
 
-    const sorted = await (await as(buyer.token)).post('/ordered-products', { sort: [{ field: 'totalQuantity', order: 'DESC' }], filter: [{ type: 'range', field: 'orderCount', parameters: { gte: 1 } }] });
+    const sorted = await (
+      await as(buyer.token)
+    ).post('/ordered-products', {
+      sort: [{ field: 'totalQuantity', order: 'DESC' }],
+      filter: [{ type: 'range', field: 'orderCount', parameters: { gte: 1 } }],
+    });
     expect(sorted.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([a.id, b.id]);
-    expect((await (await as(buyer.token)).post('/ordered-products', { term: 'brack' })).body.elements.map((p: { id: string }) => p.id)).to.deep.equal([b.id]);
-    expect((await (await as(buyer.token)).post('/ordered-products', { ids: [c.id] })).body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
+    expect(
+      (await (await as(buyer.token)).post('/ordered-products', { term: 'brack' })).body.elements.map(
+        (p: { id: string }) => p.id,
+      ),
+    ).to.deep.equal([b.id]);
+    expect((await (await as(buyer.token)).post('/ordered-products', { ids: [c.id] })).body).to.deep.equal({
+      total: 0,
+      page: 1,
+      limit: 25,
+      elements: [],
+      aggregations: {},
+      apiAlias: 'dal_entity_search_result',
+    });
   });
 
   it('answers 400 for bad criteria, 401 without login, 403 without orders.read', async () => {
     const buyer = await newCustomer();
-    expectError(await (await as(buyer.token)).post('/ordered-products', { filter: [{ type: 'range', field: 'lastOrderDate', parameters: { gte: 'yesterday' } }] }), 400);
+    expectError(
+      await (
+        await as(buyer.token)
+      ).post('/ordered-products', {
+        filter: [{ type: 'range', field: 'lastOrderDate', parameters: { gte: 'yesterday' } }],
+      }),
+      400,
+    );
     expectError(await (await as(buyer.token)).post('/ordered-products', { limit: 0 }), 400);
     expectError(await (await as(null)).post('/ordered-products', {}), 401);
     const { token } = await employeeWith(['orders.create'], buyer);

@@ -18,11 +18,16 @@ export async function as(token: string | null) {
     post: (path: string, body: unknown = {}) => wrap(agent.post(`${STORE}${path}`)).send(body as object),
     put: (path: string, body: unknown = {}) => wrap(agent.put(`${STORE}${path}`)).send(body as object),
     patch: (path: string, body: unknown = {}) => wrap(agent.patch(`${STORE}${path}`)).send(body as object),
-    delete: (path: string, body?: unknown) => (body === undefined ? wrap(agent.delete(`${STORE}${path}`)) : wrap(agent.delete(`${STORE}${path}`)).send(body as object)),
-    csv: (path: string, text: string) => wrap(agent.post(`${STORE}${path}`)).set('content-type', 'text/csv').send(text),
+    delete: (path: string, body?: unknown) =>
+      body === undefined
+        ? wrap(agent.delete(`${STORE}${path}`))
+        : wrap(agent.delete(`${STORE}${path}`)).send(body as object),
+    csv: (path: string, text: string) =>
+      wrap(agent.post(`${STORE}${path}`))
+        .set('content-type', 'text/csv')
+        .send(text),
   };
 }
-
 
 /** Admin API calls with a bearer token (or none). */
 export async function admin(authorized = true) {
@@ -34,7 +39,10 @@ export async function admin(authorized = true) {
     post: (path: string, body: unknown = {}) => wrap(agent.post(`/api${path}`)).send(body as object),
     patch: (path: string, body: unknown = {}) => wrap(agent.patch(`/api${path}`)).send(body as object),
     delete: (path: string) => wrap(agent.delete(`/api${path}`)),
-    csv: (path: string, text: string) => wrap(agent.post(`/api${path}`)).set('content-type', 'text/csv').send(text),
+    csv: (path: string, text: string) =>
+      wrap(agent.post(`/api${path}`))
+        .set('content-type', 'text/csv')
+        .send(text),
   };
 }
 
@@ -45,13 +53,32 @@ export interface Product {
 }
 
 /** A product straight in the catalog: 10.00 net, 19 % tax, 100 in stock unless told. */
-export async function product(input: { number?: string; name?: string; priceNet?: number; stock?: number; tiers?: Array<[number, number]> } = {}): Promise<Product> {
+export async function product(
+  input: { number?: string; name?: string; priceNet?: number; stock?: number; tiers?: Array<[number, number]> } = {},
+): Promise<Product> {
   const db = (await getShop()).db;
   const id = newId();
   const number = input.number ?? `FO-${id.slice(0, 12).toUpperCase()}`;
   const name = input.name ?? `Widget ${id.slice(0, 8)}`;
-  await db('products').insert({ id, version_id: newId(), product_number: number, name, description: null, stock: input.stock ?? 100, active: true, tax_rate_bp: 1900, price_net: input.priceNet ?? 1000, created_at: nowDb() });
-  for (const [minQuantity, priceNet] of input.tiers ?? []) await db('product_tier_prices').insert({ id: newId(), product_id: id, min_quantity: minQuantity, price_net: priceNet });
+  await db('products').insert({
+    id,
+    version_id: newId(),
+    product_number: number,
+    name,
+    description: null,
+    stock: input.stock ?? 100,
+    active: true,
+    tax_rate_bp: 1900,
+    price_net: input.priceNet ?? 1000,
+    created_at: nowDb(),
+  });
+  for (const [minQuantity, priceNet] of input.tiers ?? [])
+    await db('product_tier_prices').insert({
+      id: newId(),
+      product_id: id,
+      min_quantity: minQuantity,
+      price_net: priceNet,
+    });
   return { id, number, name };
 }
 
@@ -73,9 +100,16 @@ export async function groupMember(groupId: string): Promise<Customer> {
 }
 
 /** Sets a customer (or group) price through the Admin API. */
-export async function setPrice(input: { customerId?: string; customerGroupId?: string; productId: string; minQuantity?: number; price: number }): Promise<string> {
+export async function setPrice(input: {
+  customerId?: string;
+  customerGroupId?: string;
+  productId: string;
+  minQuantity?: number;
+  price: number;
+}): Promise<string> {
   const res = await (await admin()).post('/suite-customer-price', input);
-  if (res.status !== 201 && res.status !== 200) throw new Error(`price failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`price failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.id;
 }
 

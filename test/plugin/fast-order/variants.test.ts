@@ -3,15 +3,22 @@ import { newId } from '../../../src/lib/ids.js';
 import { expectError, getShop } from '../../helpers/shop.js';
 import { admin, as, employeeWith, hide, newCustomer, product, setPrice, type Product } from './helpers.js';
 
-
 /** A property group with options, through the Admin API: option name → option id. */
-async function propertyGroup(name: string, options: string[], position = 0): Promise<{ id: string; name: string; options: Record<string, string> }> {
+async function propertyGroup(
+  name: string,
+  options: string[],
+  position = 0,
+): Promise<{ id: string; name: string; options: Record<string, string> }> {
   const api = await admin();
   const group = await api.post('/property-group', { name, position });
   expect(group.status, JSON.stringify(group.body)).to.equal(201);
   const ids: Record<string, string> = {};
   for (const [index, option] of options.entries()) {
-    const res = await api.post('/property-group-option', { groupId: group.body.data.id, name: option, position: index });
+    const res = await api.post('/property-group-option', {
+      groupId: group.body.data.id,
+      name: option,
+      position: index,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     ids[option] = res.body.data.id;
   }
@@ -25,13 +32,22 @@ async function patchProduct(id: string, body: Record<string, unknown>) {
 }
 
 /** A main product with three variants (red S, red M, blue S; numbers in that order). */
-async function family(): Promise<{ main: Product; variants: Product[]; colour: Awaited<ReturnType<typeof propertyGroup>>; size: Awaited<ReturnType<typeof propertyGroup>> }> {
+async function family(): Promise<{
+  main: Product;
+  variants: Product[];
+  colour: Awaited<ReturnType<typeof propertyGroup>>;
+  size: Awaited<ReturnType<typeof propertyGroup>>;
+}> {
   const tag = newId().slice(0, 6);
   const colour = await propertyGroup(`Colour ${tag}`, ['red', 'blue'], 1);
   const size = await propertyGroup(`Size ${tag}`, ['S', 'M'], 2);
   const main = await product({ number: `VAR-${tag}`, name: `Shirt ${tag}` });
   const variants: Product[] = [];
-  for (const [suffix, options, stock] of [['1', [colour.options.red, size.options.S], 5], ['2', [colour.options.red, size.options.M], 0], ['3', [colour.options.blue, size.options.S], 7]] as const) {
+  for (const [suffix, options, stock] of [
+    ['1', [colour.options.red, size.options.S], 5],
+    ['2', [colour.options.red, size.options.M], 0],
+    ['3', [colour.options.blue, size.options.S], 7],
+  ] as const) {
     const variant = await product({ number: `VAR-${tag}.${suffix}`, name: `Shirt ${tag}`, stock, priceNet: 1200 });
     await patchProduct(variant.id, { parentId: main.id, optionIds: options });
     variants.push(variant);
@@ -48,7 +64,9 @@ describe('fast order: GET /variant-list/{productId}', () => {
     const res = await client.get(`/variant-list/${main.id}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ total: 3, parentId: main.id, apiAlias: 'product_listing' });
-    expect(res.body.elements.map((v: { productNumber: string }) => v.productNumber)).to.deep.equal(variants.map((v) => v.number));
+    expect(res.body.elements.map((v: { productNumber: string }) => v.productNumber)).to.deep.equal(
+      variants.map((v) => v.number),
+    );
     const [redS, redM, blueS] = res.body.elements;
     expect(redS).to.deep.include({ id: variants[0]!.id, parentId: main.id, stock: 5, available: true });
     expect(redS.options).to.deep.equal([
@@ -96,7 +114,11 @@ describe('fast order: GET /variant-list/{productId}', () => {
 
   it('answers bad ids 400, guests 401, employees without orders.create 403', async () => {
     const { main } = await family();
-    expectError(await (await as((await newCustomer()).token)).get('/variant-list/not-an-id'), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await (await as((await newCustomer()).token)).get('/variant-list/not-an-id'),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
     expectError(await (await as(null)).get(`/variant-list/${main.id}`), 401);
     const { token } = await employeeWith(['orders.read']);
     expectError(await (await as(token)).get(`/variant-list/${main.id}`), 403);
@@ -107,15 +129,34 @@ describe('fast order: GET /variant-list/{productId}', () => {
   it('keeps variants one level deep and deletes them with their main product', async () => {
     const { main, variants } = await family();
     const api = await admin();
-    expectError(await api.patch(`/product/${main.id}`, { parentId: variants[0]!.id }), 400, 'SUITE__INVALID_PARENT_PRODUCT');
+    expectError(
+      await api.patch(`/product/${main.id}`, { parentId: variants[0]!.id }),
+      400,
+      'SUITE__INVALID_PARENT_PRODUCT',
+    );
     const other = await product();
-    expectError(await api.patch(`/product/${other.id}`, { parentId: variants[0]!.id }), 400, 'SUITE__INVALID_PARENT_PRODUCT');
+    expectError(
+      await api.patch(`/product/${other.id}`, { parentId: variants[0]!.id }),
+      400,
+      'SUITE__INVALID_PARENT_PRODUCT',
+    );
     expectError(await api.patch(`/product/${other.id}`, { optionIds: [newId()] }), 400, 'SUITE__UNKNOWN_REFERENCE');
     const read = await api.get(`/product/${variants[0]!.id}`);
     expect(read.body.data.attributes).to.include({ parentId: main.id });
     expect(read.body.data.attributes.optionIds).to.have.length(2);
     expect((await api.delete(`/product/${main.id}`)).status).to.equal(204);
-    expect(await (await getShop()).db('products').whereIn('id', variants.map((v) => v.id)).count({ n: '*' }).first()).to.satisfy((row: { n: unknown }) => Number(row.n) === 0);
+    expect(
+      await (
+        await getShop()
+      )
+        .db('products')
+        .whereIn(
+          'id',
+          variants.map((v) => v.id),
+        )
+        .count({ n: '*' })
+        .first(),
+    ).to.satisfy((row: { n: unknown }) => Number(row.n) === 0);
   });
 });
 
@@ -148,9 +189,18 @@ describe('fast order: GET /b2b/property-similar-products/{productId}', () => {
     const client = await as(buyer.token);
     const res = await client.get(`/b2b/property-similar-products/${subject.id}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.elements.map((p: { productNumber: string }) => p.productNumber)).to.deep.equal([three.number, twoA.number, twoB.number, one.number]);
-    expect(res.body.elements.map((p: { sharedPropertyCount: number }) => p.sharedPropertyCount)).to.deep.equal([3, 2, 2, 1]);
-    expect(res.body.elements[3].sharedProperties).to.deep.equal([{ groupId: thread.id, group: `Thread ${tag}`, optionId: thread.options.M8, option: 'M8' }]);
+    expect(res.body.elements.map((p: { productNumber: string }) => p.productNumber)).to.deep.equal([
+      three.number,
+      twoA.number,
+      twoB.number,
+      one.number,
+    ]);
+    expect(res.body.elements.map((p: { sharedPropertyCount: number }) => p.sharedPropertyCount)).to.deep.equal([
+      3, 2, 2, 1,
+    ]);
+    expect(res.body.elements[3].sharedProperties).to.deep.equal([
+      { groupId: thread.id, group: `Thread ${tag}`, optionId: thread.options.M8, option: 'M8' },
+    ]);
     expect(res.body.properties.map((p: { option: string }) => p.option)).to.have.members(['steel', 'M8', 'matt']);
     expect(res.body.elements[0].calculatedPrice).to.deep.include({ unitPrice: 10 });
 
@@ -164,7 +214,7 @@ describe('fast order: GET /b2b/property-similar-products/{productId}', () => {
     expect(noProperties.body).to.include({ total: 0 });
   });
 
-  it('answers the same to a POST with limit in the body, the way the real product\'s client asks (400, 401 and 404 as the GET)', async () => {
+  it("answers the same to a POST with limit in the body, the way the real product's client asks (400, 401 and 404 as the GET)", async () => {
     const buyer = await newCustomer();
     const tag = newId().slice(0, 6);
     const material = await propertyGroup(`Material ${tag}`, ['steel']);
@@ -188,8 +238,16 @@ describe('fast order: GET /b2b/property-similar-products/{productId}', () => {
     expect(limited.body.elements.map((p: { id: string }) => p.id)).to.deep.equal([two.id]);
     expect(limited.body.limit).to.equal(1);
 
-    expectError(await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 51 }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 'all' }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 51 }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await client.post(`/b2b/property-similar-products/${subject.id}`, { limit: 'all' }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
     expectError(await client.post('/b2b/property-similar-products/nope', {}), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.post(`/b2b/property-similar-products/${hidden.id}`, {}), 404, 'SUITE__NOT_FOUND');
     expectError(await client.post(`/b2b/property-similar-products/${newId()}`, {}), 404, 'SUITE__NOT_FOUND');
@@ -206,7 +264,11 @@ describe('fast order: GET /b2b/property-similar-products/{productId}', () => {
     await hide(hidden.id);
     const client = await as(buyer.token);
     const unknownId = newId();
-    const unknown = expectError(await client.get(`/b2b/property-similar-products/${unknownId}`), 404, 'SUITE__NOT_FOUND');
+    const unknown = expectError(
+      await client.get(`/b2b/property-similar-products/${unknownId}`),
+      404,
+      'SUITE__NOT_FOUND',
+    );
     const seen = expectError(await client.get(`/b2b/property-similar-products/${hidden.id}`), 404, 'SUITE__NOT_FOUND');
     expect(seen.detail!.replace(hidden.id, '<id>')).to.equal(unknown.detail!.replace(unknownId, '<id>'));
     expectError(await client.get('/b2b/property-similar-products/nope'), 400, 'SUITE__INVALID_INPUT');

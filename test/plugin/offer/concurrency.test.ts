@@ -3,8 +3,17 @@ import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
 import { company, openOffer, ordersOfOffer, product } from './helpers.js';
 
-async function put(app: AppProcess, path: string, token: string, body: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${app.url}/store-api${path}`, { method: 'PUT', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify(body) });
+async function put(
+  app: AppProcess,
+  path: string,
+  token: string,
+  body: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${app.url}/store-api${path}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'suite-context-token': token },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -25,14 +34,23 @@ describe('offers: concurrent accepts across two app processes (MariaDB)', functi
     const p = await product(1000, 100);
     const offer = await openOffer(c, [{ productId: p.id, quantity: 4 }], [9]);
 
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put(i % 2 ? a! : b!, `/offer/${offer.id}`, c.customer.token, { action: 'accept' })));
-    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status !== 200))).to.satisfy((s: number[]) => s.every((x) => x === 200));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        put(i % 2 ? a! : b!, `/offer/${offer.id}`, c.customer.token, { action: 'accept' }),
+      ),
+    );
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.find((r) => r.status !== 200)),
+    ).to.satisfy((s: number[]) => s.every((x) => x === 200));
     const orderIds = new Set(results.map((r) => r.body.orderId));
     expect(orderIds.size).to.equal(1);
     const orders = await ordersOfOffer(offer.id);
     expect(orders.map((o) => o.id)).to.deep.equal([...orderIds]);
     const db = (await getShop()).db;
     expect(Number((await db('products').where({ id: p.id }).first('stock')).stock)).to.equal(96);
-    expect(Number((await db('order_line_items').where({ order_id: orders[0]!.id }).first('unit_net')).unit_net)).to.equal(900);
+    expect(
+      Number((await db('order_line_items').where({ order_id: orders[0]!.id }).first('unit_net')).unit_net),
+    ).to.equal(900);
   });
 });

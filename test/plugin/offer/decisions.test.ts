@@ -1,7 +1,20 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { expectError, getShop } from '../../helpers/shop.js';
-import { as, backdateValidity, company, employee, openOffer, ordersOfOffer, outboxRows, product, receiveMail, requestOffer, startShop, storedStatus } from './helpers.js';
+import {
+  as,
+  backdateValidity,
+  company,
+  employee,
+  openOffer,
+  ordersOfOffer,
+  outboxRows,
+  product,
+  receiveMail,
+  requestOffer,
+  startShop,
+  storedStatus,
+} from './helpers.js';
 
 describe('offers: the customer’s decisions', () => {
   before(startShop);
@@ -12,7 +25,9 @@ describe('offers: the customer’s decisions', () => {
       const buyer = await employee(c.customer, ['offer.read', 'orders.create', 'orders.read']);
       const p = await product(1000, 50);
       const offer = await openOffer(c, [{ productId: p.id, quantity: 5 }], [7.77]);
-      const res = await (await as(buyer.token)).put(`/offer/${offer.id}`, { action: 'accept', comment: 'Deliver to gate 2' });
+      const res = await (
+        await as(buyer.token)
+      ).put(`/offer/${offer.id}`, { action: 'accept', comment: 'Deliver to gate 2' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include({ status: 'accepted', netTotal: 38.85 });
       expect(res.body.acceptedAt).to.be.a('string');
@@ -51,17 +66,39 @@ describe('offers: the customer’s decisions', () => {
       expect((await client.put(`/offer/${tooMany.id}`, { action: 'accept' })).status).to.equal(400);
       expect(await storedStatus(tooMany.id)).to.equal('open');
       expect(await ordersOfOffer(tooMany.id)).to.have.length(0);
-      expectError(await client.put(`/offer/${tooMany.id}`, { action: 'accept', comment: 42 }), 400, 'SUITE__INVALID_INPUT');
+      expectError(
+        await client.put(`/offer/${tooMany.id}`, { action: 'accept', comment: 42 }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
     });
 
     it('answers 401 without login, 403 for the representative and employees lacking offer.read or orders.create, 404 for another customer', async () => {
       const c = await company();
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
       expectError(await (await as(null)).put(`/offer/${offer.id}`, { action: 'accept' }), 401);
-      expectError(await (await as(c.rep.token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403, 'SUITE__CUSTOMER_SIDE_ONLY');
-      expectError(await (await as((await employee(c.customer, ['offer.read'])).token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403, 'SUITE__OFFER_ORDER_NOT_ALLOWED');
-      expectError(await (await as((await employee(c.customer, ['orders.create', 'offer.request'])).token)).put(`/offer/${offer.id}`, { action: 'accept' }), 403);
-      expectError(await (await as((await company()).customer.token)).put(`/offer/${offer.id}`, { action: 'accept' }), 404);
+      expectError(
+        await (await as(c.rep.token)).put(`/offer/${offer.id}`, { action: 'accept' }),
+        403,
+        'SUITE__CUSTOMER_SIDE_ONLY',
+      );
+      expectError(
+        await (
+          await as((await employee(c.customer, ['offer.read'])).token)
+        ).put(`/offer/${offer.id}`, { action: 'accept' }),
+        403,
+        'SUITE__OFFER_ORDER_NOT_ALLOWED',
+      );
+      expectError(
+        await (
+          await as((await employee(c.customer, ['orders.create', 'offer.request'])).token)
+        ).put(`/offer/${offer.id}`, { action: 'accept' }),
+        403,
+      );
+      expectError(
+        await (await as((await company()).customer.token)).put(`/offer/${offer.id}`, { action: 'accept' }),
+        404,
+      );
       expectError(await (await as(c.customer.token)).put(`/offer/${newId()}`, { action: 'accept' }), 404);
       expect(await storedStatus(offer.id)).to.equal('open');
     });
@@ -71,13 +108,17 @@ describe('offers: the customer’s decisions', () => {
     it('declines with a reason and tells the representative; declining again is harmless', async () => {
       const c = await company();
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
-      const res = await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'decline', comment: 'Found a cheaper supplier' });
+      const res = await (
+        await as(c.customer.token)
+      ).put(`/offer/${offer.id}`, { action: 'decline', comment: 'Found a cheaper supplier' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include({ status: 'declined', declineComment: 'Found a cheaper supplier', orderId: null });
       expect(res.body.state.isFinal).to.equal(true);
       const mail = await receiveMail(c.rep.email, `Offer ${offer.offerNumber} declined`);
       expect(mail.text).to.contain('Found a cheaper supplier');
-      expect((await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'decline' })).body.status).to.equal('declined');
+      expect(
+        (await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'decline' })).body.status,
+      ).to.equal('declined');
     });
 
     it('refuses declining an accepted offer (400) and answers 401, 403 and 404 as accept does', async () => {
@@ -85,10 +126,22 @@ describe('offers: the customer’s decisions', () => {
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
       expectError(await (await as(null)).put(`/offer/${offer.id}`, { action: 'decline' }), 401);
       expectError(await (await as(c.rep.token)).put(`/offer/${offer.id}`, { action: 'decline' }), 403);
-      expectError(await (await as((await employee(c.customer, ['offer.request'])).token)).put(`/offer/${offer.id}`, { action: 'decline' }), 403);
-      expectError(await (await as((await company()).customer.token)).put(`/offer/${offer.id}`, { action: 'decline' }), 404);
+      expectError(
+        await (
+          await as((await employee(c.customer, ['offer.request'])).token)
+        ).put(`/offer/${offer.id}`, { action: 'decline' }),
+        403,
+      );
+      expectError(
+        await (await as((await company()).customer.token)).put(`/offer/${offer.id}`, { action: 'decline' }),
+        404,
+      );
       expect((await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'accept' })).status).to.equal(200);
-      expectError(await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'decline' }), 400, 'SUITE__OFFER_NOT_DECLINABLE');
+      expectError(
+        await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'decline' }),
+        400,
+        'SUITE__OFFER_NOT_DECLINABLE',
+      );
     });
   });
 
@@ -97,7 +150,9 @@ describe('offers: the customer’s decisions', () => {
       const c = await company();
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 2 }]);
       await backdateValidity(offer.id);
-      const res = await (await as(c.customer.token)).post(`/offer/${offer.id}/request-validity-extension`, { comment: 'Budget approval takes until next month' });
+      const res = await (
+        await as(c.customer.token)
+      ).post(`/offer/${offer.id}/request-validity-extension`, { comment: 'Budget approval takes until next month' });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.deep.equal({ success: true });
       const mail = await receiveMail(c.rep.email, `Validity extension requested for offer ${offer.offerNumber}`);
@@ -107,7 +162,9 @@ describe('offers: the customer’s decisions', () => {
       expect(asked.extensionRequestedAt).to.be.a('string');
 
       const rep = await as(c.rep.token);
-      const extended = await rep.put(`/offer/${offer.id}`, { validUntil: new Date(Date.now() + 30 * 86400000).toISOString() });
+      const extended = await rep.put(`/offer/${offer.id}`, {
+        validUntil: new Date(Date.now() + 30 * 86400000).toISOString(),
+      });
       expect(extended.body).to.include({ status: 'draft', extensionRequestedAt: null });
       expect((await rep.post(`/offer-mail/${offer.id}`, {})).status).to.equal(200);
       const accepted = await (await as(c.customer.token)).put(`/offer/${offer.id}`, { action: 'accept' });
@@ -118,12 +175,28 @@ describe('offers: the customer’s decisions', () => {
       const c = await company();
       const client = await as(c.customer.token);
       const requested = await requestOffer(c.customer.token, [{ productId: (await product()).id, quantity: 1 }]);
-      expectError(await client.post(`/offer/${requested.id}/request-validity-extension`, {}), 400, 'SUITE__OFFER_EXTENSION_NOT_POSSIBLE');
+      expectError(
+        await client.post(`/offer/${requested.id}/request-validity-extension`, {}),
+        400,
+        'SUITE__OFFER_EXTENSION_NOT_POSSIBLE',
+      );
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
-      expectError(await client.post(`/offer/${offer.id}/request-validity-extension`, { comment: ['x'] }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await client.post(`/offer/${offer.id}/request-validity-extension`, { days: 5 }), 400, 'SUITE__INVALID_INPUT');
+      expectError(
+        await client.post(`/offer/${offer.id}/request-validity-extension`, { comment: ['x'] }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await client.post(`/offer/${offer.id}/request-validity-extension`, { days: 5 }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
       expect((await client.put(`/offer/${offer.id}`, { action: 'decline' })).status).to.equal(200);
-      expectError(await client.post(`/offer/${offer.id}/request-validity-extension`, {}), 400, 'SUITE__OFFER_EXTENSION_NOT_POSSIBLE');
+      expectError(
+        await client.post(`/offer/${offer.id}/request-validity-extension`, {}),
+        400,
+        'SUITE__OFFER_EXTENSION_NOT_POSSIBLE',
+      );
       expect(await outboxRows(c.rep.email, 'offer-validity-extension-requested')).to.have.length(0);
     });
 
@@ -135,7 +208,9 @@ describe('offers: the customer’s decisions', () => {
       expectError(await (await as(c.rep.token)).post(path, {}), 403, 'SUITE__CUSTOMER_SIDE_ONLY');
       expectError(await (await as((await employee(c.customer, ['offer.read'])).token)).post(path, {}), 403);
       expectError(await (await as((await company()).customer.token)).post(path, {}), 404);
-      expect((await (await as((await employee(c.customer, ['offer.request'])).token)).post(path, {})).status).to.equal(200);
+      expect((await (await as((await employee(c.customer, ['offer.request'])).token)).post(path, {})).status).to.equal(
+        200,
+      );
     });
   });
 

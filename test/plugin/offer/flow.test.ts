@@ -14,10 +14,25 @@ describe('offers: the whole flow', () => {
     ]);
     const addressId = await defaultAddressId(c.customer.customer.id);
     const customer = await as(c.customer.token);
-    const requested = await customer.post('/offer-request', { billigAddressId: addressId, deliverAddressId: addressId, subject: 'Spring stock', commission: 'PO-1', customerComment: 'Best price for 10?' });
+    const requested = await customer.post('/offer-request', {
+      billigAddressId: addressId,
+      deliverAddressId: addressId,
+      subject: 'Spring stock',
+      commission: 'PO-1',
+      customerComment: 'Best price for 10?',
+    });
     expect(requested.status, JSON.stringify(requested.body)).to.equal(200);
     const offer = requested.body;
-    expect(offer).to.include({ status: 'requested', subject: 'Spring stock', commission: 'PO-1', customerComment: 'Best price for 10?', billigAddressId: addressId, deliverAddressId: addressId, netTotal: 150, total: 178.5 });
+    expect(offer).to.include({
+      status: 'requested',
+      subject: 'Spring stock',
+      commission: 'PO-1',
+      customerComment: 'Best price for 10?',
+      billigAddressId: addressId,
+      deliverAddressId: addressId,
+      netTotal: 150,
+      total: 178.5,
+    });
     expect(offer.lineItems.map((l: any) => [l.productId, l.quantity, l.unitPrice, l.listPrice])).to.deep.equal([
       [a.id, 10, 10, 10],
       [b.id, 2, 25, 25],
@@ -26,7 +41,10 @@ describe('offers: the whole flow', () => {
     expect(requestMail.text).to.contain('Best price for 10?');
 
     const rep = await as(c.rep.token);
-    const priced = await rep.put(`/offer/${offer.id}`, { lineItems: [{ id: offer.lineItems[0].id, unitPrice: 8.5 }], salesComment: 'Volume discount on A.' });
+    const priced = await rep.put(`/offer/${offer.id}`, {
+      lineItems: [{ id: offer.lineItems[0].id, unitPrice: 8.5 }],
+      salesComment: 'Volume discount on A.',
+    });
     expect(priced.status, JSON.stringify(priced.body)).to.equal(200);
     expect(priced.body).to.include({ status: 'draft', netTotal: 135, salesComment: 'Volume discount on A.' });
     const sent = await rep.post(`/offer-mail/${offer.id}`, { message: 'As discussed on the phone.' });
@@ -57,7 +75,9 @@ describe('offers: the whole flow', () => {
     expect(order.amountNet).to.equal(135);
     expect(order.customFields).to.deep.include({ offerId: offer.id });
     const db = (await getShop()).db;
-    expect(await db('orders').where({ customer_id: c.customer.customer.id }).count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 1);
+    expect(await db('orders').where({ customer_id: c.customer.customer.id }).count({ n: '*' }).first()).to.satisfy(
+      (r: any) => Number(r.n) === 1,
+    );
     await receiveMail(c.rep.email, `Offer ${offer.offerNumber} accepted`);
   });
 });

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { addToCart, insertProduct, type TestProduct } from '../../helpers/checkout.js';
 import { getShop } from '../../helpers/shop.js';
 import { outboxRows, receiveMail } from '../employee/helpers.js';
-import { as, createEmployee, createRepresentative, loginAs, newCustomer, type Customer, type Representative } from '../sales-representative/helpers.js';
+import {
+  as,
+  createEmployee,
+  createRepresentative,
+  loginAs,
+  newCustomer,
+  type Customer,
+  type Representative,
+} from '../sales-representative/helpers.js';
 
 export { as, newCustomer, outboxRows, receiveMail, type Customer, type TestProduct };
 
@@ -25,7 +33,10 @@ export async function company(): Promise<Company> {
 }
 
 /** An employee of the customer whose role holds exactly these permissions, logged in. */
-export async function employee(customer: Customer, permissions: string[]): Promise<{ id: string; email: string; token: string }> {
+export async function employee(
+  customer: Customer,
+  permissions: string[],
+): Promise<{ id: string; email: string; token: string }> {
   const created = await createEmployee(customer.token, { permissions });
   return { id: created.id, email: created.email, token: await loginAs(created.email, created.password) };
 }
@@ -35,7 +46,8 @@ export async function product(priceNet = 1000, stock = 1000): Promise<TestProduc
 }
 
 export async function defaultAddressId(customerId: string): Promise<string> {
-  return (await (await getShop()).db('customers').where({ id: customerId }).first('default_billing_address_id')).default_billing_address_id;
+  return (await (await getShop()).db('customers').where({ id: customerId }).first('default_billing_address_id'))
+    .default_billing_address_id;
 }
 
 export async function fillCart(token: string, items: Array<{ productId: string; quantity: number }>): Promise<void> {
@@ -44,17 +56,30 @@ export async function fillCart(token: string, items: Array<{ productId: string; 
 }
 
 /** Asks for an offer of chosen items; returns the offer. */
-export async function requestOffer(token: string, items: Array<{ productId: string; quantity: number; comment?: string }>, extra: Record<string, unknown> = {}) {
-  const res = await (await as(token)).post('/offer-item-request', { subject: 'Quarterly supplies', commission: 'PO-4711', lineItems: items, ...extra });
+export async function requestOffer(
+  token: string,
+  items: Array<{ productId: string; quantity: number; comment?: string }>,
+  extra: Record<string, unknown> = {},
+) {
+  const res = await (
+    await as(token)
+  ).post('/offer-item-request', { subject: 'Quarterly supplies', commission: 'PO-4711', lineItems: items, ...extra });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
 }
 
 /** A requested offer the representative has mailed: open for the customer's decision. */
-export async function openOffer(c: Company, items: Array<{ productId: string; quantity: number }>, prices: number[] = []) {
+export async function openOffer(
+  c: Company,
+  items: Array<{ productId: string; quantity: number }>,
+  prices: number[] = [],
+) {
   const offer = await requestOffer(c.customer.token, items);
   if (prices.length) {
-    const lineItems = offer.lineItems.map((line: { id: string }, index: number) => ({ id: line.id, unitPrice: prices[index] }));
+    const lineItems = offer.lineItems.map((line: { id: string }, index: number) => ({
+      id: line.id,
+      unitPrice: prices[index],
+    }));
     const priced = await (await as(c.rep.token)).put(`/offer/${offer.id}`, { lineItems });
     expect(priced.status, JSON.stringify(priced.body)).to.equal(200);
   }
@@ -75,6 +100,11 @@ export async function storedStatus(offerId: string): Promise<string> {
 }
 
 export async function ordersOfOffer(offerId: string): Promise<Array<{ id: string; custom_fields: string }>> {
-  const rows = await (await getShop()).db('orders').where('custom_fields', 'like', `%${offerId}%`).select('id', 'custom_fields');
+  const rows = await (
+    await getShop()
+  )
+    .db('orders')
+    .where('custom_fields', 'like', `%${offerId}%`)
+    .select('id', 'custom_fields');
   return rows;
 }

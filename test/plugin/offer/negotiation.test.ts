@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { EXPIRY_REMINDER_JOB } from '../../../src/plugin/offer/index.js';
 import { toDbTime } from '../../../src/lib/time.js';
 import { expectError, getShop, http } from '../../helpers/shop.js';
-import { as, company, openOffer, ordersOfOffer, outboxRows, product, receiveMail, requestOffer, startShop } from './helpers.js';
+import {
+  as,
+  company,
+  openOffer,
+  ordersOfOffer,
+  outboxRows,
+  product,
+  receiveMail,
+  requestOffer,
+  startShop,
+} from './helpers.js';
 
 /** Queued runs of the reminder job, worked by two job workers at once (SQLite: one process, as in production). */
 async function workersRace(): Promise<void> {
@@ -11,7 +21,8 @@ async function workersRace(): Promise<void> {
   await Promise.all([shop.jobs.runDue(), shop.jobs.runDue()]);
 }
 
-const lineOf = (offer: { lineItems: Array<{ label: string }> }, label: string) => offer.lineItems.find((l) => l.label === label) as any;
+const lineOf = (offer: { lineItems: Array<{ label: string }> }, label: string) =>
+  offer.lineItems.find((l) => l.label === label) as any;
 
 describe('offers: negotiated quotes', () => {
   before(startShop);
@@ -27,10 +38,17 @@ describe('offers: negotiated quotes', () => {
     const line = v1.lineItems[0];
 
     // Version 2: the customer proposes another quantity (a counter-proposal goes back to the representative).
-    const v2 = await customer.post(`/offer/${v1.id}/customer-revision`, { lineItems: [{ id: line.id, quantity: 20 }], message: 'Can we do 20?' });
+    const v2 = await customer.post(`/offer/${v1.id}/customer-revision`, {
+      lineItems: [{ id: line.id, quantity: 20 }],
+      message: 'Can we do 20?',
+    });
     expect(v2.status, JSON.stringify(v2.body)).to.equal(200);
     expect(v2.body).to.include({ version: 2, status: 'draft', netTotal: 180 });
-    expectError(await customer.put(`/offer/${v1.id}`, { action: 'accept', version: 2 }), 400, 'SUITE__OFFER_NOT_ACCEPTABLE');
+    expectError(
+      await customer.put(`/offer/${v1.id}`, { action: 'accept', version: 2 }),
+      400,
+      'SUITE__OFFER_NOT_ACCEPTABLE',
+    );
 
     // Version 3: the representative lowers the price for 20 and mails it.
     const priced = await rep.put(`/offer/${v1.id}`, { lineItems: [{ id: line.id, unitPrice: 8.5 }] });
@@ -58,7 +76,12 @@ describe('offers: negotiated quotes', () => {
 
     // The PDF of any version: the mailed one, and the customer's version rendered on request.
     for (const n of [1, 2, 3]) {
-      const pdf = await (await http()).get(`/store-api/offer/${v1.id}/versions/${n}/document`).set('suite-context-token', c.customer.token).buffer(true);
+      const pdf = await (
+        await http()
+      )
+        .get(`/store-api/offer/${v1.id}/versions/${n}/document`)
+        .set('suite-context-token', c.customer.token)
+        .buffer(true);
       expect(pdf.status, `version ${n}`).to.equal(200);
       expect(pdf.headers['content-type']).to.contain('application/pdf');
     }
@@ -72,7 +95,9 @@ describe('offers: negotiated quotes', () => {
     const stale = await customer.put(`/offer/${v1.id}`, { action: 'accept', version: 2 });
     expectError(stale, 409, 'SUITE__OFFER_VERSION_STALE');
     expectError(await customer.post(`/offer-order/${v1.id}`, { version: 2 }), 409, 'SUITE__OFFER_VERSION_STALE');
-    expect((await customer.put(`/offer/${v1.id}`, { action: 'accept', version: 3 })).body.orderId).to.equal(accepted.body.orderId);
+    expect((await customer.put(`/offer/${v1.id}`, { action: 'accept', version: 3 })).body.orderId).to.equal(
+      accepted.body.orderId,
+    );
     expect(await ordersOfOffer(v1.id)).to.have.length(1);
   });
 
@@ -85,7 +110,13 @@ describe('offers: negotiated quotes', () => {
     ]);
     const rep = await as(c.rep.token);
     const [lineA, lineB] = requested.lineItems;
-    const edited = await rep.put(`/offer/${requested.id}`, { discount: 5, lineItems: [{ id: lineA.id, discount: 10 }, { id: lineB.id, optional: true }] });
+    const edited = await rep.put(`/offer/${requested.id}`, {
+      discount: 5,
+      lineItems: [
+        { id: lineA.id, discount: 10 },
+        { id: lineB.id, optional: true },
+      ],
+    });
     expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
     const added = await rep.post(`/offer/${requested.id}/positions`, {
       positions: [
@@ -96,18 +127,43 @@ describe('offers: negotiated quotes', () => {
     });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     // a: 10.00 less 10 % less 5 % = 8.55; Installation 150 less 5 % = 142.50; b and Freight not ticked.
-    expect(lineOf(added.body, requested.lineItems[0].label)).to.include({ basePrice: 10, discount: 10, unitPrice: 8.55, totalPrice: 17.1 });
+    expect(lineOf(added.body, requested.lineItems[0].label)).to.include({
+      basePrice: 10,
+      discount: 10,
+      unitPrice: 8.55,
+      totalPrice: 17.1,
+    });
     expect(lineOf(added.body, 'Installation')).to.include({ kind: 'text', unitPrice: 142.5, productId: null });
     expect(lineOf(added.body, 'Freight')).to.include({ optional: true, selected: false });
     expect(added.body).to.include({ discount: 5, netTotal: 159.6 });
-    expectError(await rep.post(`/offer/${requested.id}/positions`, { positions: [{ kind: 'text', label: 'Setup', taxRate: 19 }] }), 400, 'SUITE__OFFER_POSITION_PRICE_REQUIRED');
-    expectError(await rep.post(`/offer/${requested.id}/positions`, { positions: [{ kind: 'heading', label: 'X', unitPrice: 1 }] }), 400, 'SUITE__OFFER_HEADING_NOT_PRICED');
+    expectError(
+      await rep.post(`/offer/${requested.id}/positions`, {
+        positions: [{ kind: 'text', label: 'Setup', taxRate: 19 }],
+      }),
+      400,
+      'SUITE__OFFER_POSITION_PRICE_REQUIRED',
+    );
+    expectError(
+      await rep.post(`/offer/${requested.id}/positions`, {
+        positions: [{ kind: 'heading', label: 'X', unitPrice: 1 }],
+      }),
+      400,
+      'SUITE__OFFER_HEADING_NOT_PRICED',
+    );
     expect((await rep.post(`/offer-mail/${requested.id}`, {})).status).to.equal(200);
 
     const customer = await as(c.customer.token);
     const freight = lineOf(added.body, 'Freight');
-    expectError(await customer.post(`/offer/${requested.id}/customer-revision`, { lineItems: [{ id: lineA.id, selected: false }] }), 400, 'SUITE__OFFER_POSITION_NOT_OPTIONAL');
-    const ticked = await customer.post(`/offer/${requested.id}/customer-revision`, { lineItems: [{ id: freight.id, selected: true }] });
+    expectError(
+      await customer.post(`/offer/${requested.id}/customer-revision`, {
+        lineItems: [{ id: lineA.id, selected: false }],
+      }),
+      400,
+      'SUITE__OFFER_POSITION_NOT_OPTIONAL',
+    );
+    const ticked = await customer.post(`/offer/${requested.id}/customer-revision`, {
+      lineItems: [{ id: freight.id, selected: true }],
+    });
     expect(ticked.status, JSON.stringify(ticked.body)).to.equal(200);
     // Ticking keeps the offer open: the prices are the representative's.
     expect(ticked.body).to.include({ status: 'open', version: 2, netTotal: 183.35 });
@@ -136,7 +192,11 @@ describe('offers: negotiated quotes', () => {
     const mail = await receiveMail(c.rep.email, `New message on offer ${offer.offerNumber}`);
     expect(mail.text).to.contain('Could you deliver in week 12?');
 
-    expect((await rep.get('/offer-messages/unread')).body.elements).to.deep.include({ id: offer.id, offerNumber: offer.offerNumber, unread: 1 });
+    expect((await rep.get('/offer-messages/unread')).body.elements).to.deep.include({
+      id: offer.id,
+      offerNumber: offer.offerNumber,
+      unread: 1,
+    });
     expect((await rep.get(`/offer/${offer.id}`)).body.unreadMessageCount).to.equal(1);
     expect((await customer.get(`/offer/${offer.id}`)).body.unreadMessageCount).to.equal(0);
     const thread = (await rep.get(`/offer/${offer.id}/messages`)).body;
@@ -147,7 +207,9 @@ describe('offers: negotiated quotes', () => {
     const answer = await receiveMail(c.customer.email, `New message on offer ${offer.offerNumber}`);
     expect(answer.text).to.contain('Yes, week 12 works.');
     expect((await customer.get(`/offer/${offer.id}`)).body.unreadMessageCount).to.equal(1);
-    expect((await customer.get(`/offer/${offer.id}/messages`)).body.elements.map((m: any) => [m.sequence, m.side])).to.deep.equal([
+    expect(
+      (await customer.get(`/offer/${offer.id}/messages`)).body.elements.map((m: any) => [m.sequence, m.side]),
+    ).to.deep.equal([
       [1, 'customer'],
       [2, 'sales'],
     ]);
@@ -161,15 +223,26 @@ describe('offers: negotiated quotes', () => {
     expectError(await (await as(stranger.customer.token)).get(`/offer/${offer.id}/versions/1/diff`), 404);
     expectError(await customer.get(`/offer/${offer.id}/versions/0`), 400);
     expectError(await customer.get(`/offer/${offer.id}/versions/9`), 404);
-    expectError(await customer.post(`/offer/${offer.id}/positions`, { positions: [{ kind: 'heading', label: 'X' }] }), 403);
-    expectError(await rep.post(`/offer/${offer.id}/customer-revision`, { lineItems: [{ id: offer.lineItems[0].id, quantity: 2 }] }), 403);
+    expectError(
+      await customer.post(`/offer/${offer.id}/positions`, { positions: [{ kind: 'heading', label: 'X' }] }),
+      403,
+    );
+    expectError(
+      await rep.post(`/offer/${offer.id}/customer-revision`, {
+        lineItems: [{ id: offer.lineItems[0].id, quantity: 2 }],
+      }),
+      403,
+    );
   });
 
   it('the expiry reminder is mailed once per validity, however many workers run it at once', async () => {
     const c = await company();
     const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
     const shop = await getShop();
-    await shop.db('b2b_offers').where({ id: offer.id }).update({ valid_until: toDbTime(new Date(Date.now() + 2 * 86400000)) });
+    await shop
+      .db('b2b_offers')
+      .where({ id: offer.id })
+      .update({ valid_until: toDbTime(new Date(Date.now() + 2 * 86400000)) });
     await workersRace();
     await workersRace();
     expect(await outboxRows(c.customer.email, 'offer-expiring')).to.have.length(1);

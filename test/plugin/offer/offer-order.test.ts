@@ -25,7 +25,11 @@ describe('offers: POST /offer-order/{id}', () => {
   it('refuses what accepting refuses: not sent (400), no orders.create (403), another customer’s offer and unknown ids (404), guests (401)', async () => {
     const c = await company();
     const requested = await requestOffer(c.customer.token, [{ productId: (await product()).id, quantity: 1 }]);
-    expectError(await (await as(c.customer.token)).post(`/offer-order/${requested.id}`, {}), 400, 'SUITE__OFFER_NOT_ACCEPTABLE');
+    expectError(
+      await (await as(c.customer.token)).post(`/offer-order/${requested.id}`, {}),
+      400,
+      'SUITE__OFFER_NOT_ACCEPTABLE',
+    );
     const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
     const reader = await employee(c.customer, ['offer.read']);
     expectError(await (await as(reader.token)).post(`/offer-order/${offer.id}`, {}), 403);
@@ -33,6 +37,10 @@ describe('offers: POST /offer-order/{id}', () => {
     expectError(await (await as(other.customer.token)).post(`/offer-order/${offer.id}`, {}), 404);
     expectError(await (await as(c.customer.token)).post(`/offer-order/${newId()}`, {}), 404);
     expectError(await (await as(null)).post(`/offer-order/${offer.id}`, {}), 401);
-    expectError(await (await as(c.customer.token)).post(`/offer-order/${offer.id}`, { comment: 5 }), 400, 'SUITE__INVALID_INPUT');
+    expectError(
+      await (await as(c.customer.token)).post(`/offer-order/${offer.id}`, { comment: 5 }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
   });
 });

@@ -3,7 +3,18 @@ import { newId } from '../../../src/lib/ids.js';
 import { placeOrder } from '../../helpers/checkout.js';
 import { expectError, getShop } from '../../helpers/shop.js';
 import { createRepresentative, loginAs } from '../sales-representative/helpers.js';
-import { as, backdateValidity, company, employee, fillCart, newCustomer, openOffer, product, requestOffer, startShop } from './helpers.js';
+import {
+  as,
+  backdateValidity,
+  company,
+  employee,
+  fillCart,
+  newCustomer,
+  openOffer,
+  product,
+  requestOffer,
+  startShop,
+} from './helpers.js';
 
 describe('offers: reading', () => {
   before(startShop);
@@ -16,7 +27,12 @@ describe('offers: reading', () => {
       for (const token of [c.customer.token, reader.token, c.rep.token]) {
         const res = await (await as(token)).get(`/offer/${offer.id}`);
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body).to.include({ id: offer.id, offerNumber: offer.offerNumber, netTotal: 14, status: 'requested' });
+        expect(res.body).to.include({
+          id: offer.id,
+          offerNumber: offer.offerNumber,
+          netTotal: 14,
+          status: 'requested',
+        });
       }
     });
 
@@ -26,7 +42,11 @@ describe('offers: reading', () => {
       await backdateValidity(offer.id);
       const res = await (await as(c.customer.token)).get(`/offer/${offer.id}`);
       expect(res.body.status).to.equal('expired');
-      expect(res.body.state).to.include({ technicalName: 'expired', allowsAccept: false, allowsExtensionRequest: true });
+      expect(res.body.state).to.include({
+        technicalName: 'expired',
+        allowsAccept: false,
+        allowsExtensionRequest: true,
+      });
     });
 
     it('answers 400 for a malformed id, 401 without login, 403 without offer.read, 404 for another customer or an unassigned representative', async () => {
@@ -58,15 +78,21 @@ describe('offers: reading', () => {
       expect(mine.status, JSON.stringify(mine.body)).to.equal(200);
       expect(mine.body.total).to.equal(2);
       expect(mine.body.elements.map((o: any) => o.id)).to.deep.equal([second.id, first.id]);
-      const filtered = await (await as(a.token)).post('/offer/list', { filter: [{ type: 'equals', field: 'subject', value: 'First' }], limit: 1 });
+      const filtered = await (
+        await as(a.token)
+      ).post('/offer/list', { filter: [{ type: 'equals', field: 'subject', value: 'First' }], limit: 1 });
       expect(filtered.body.elements.map((o: any) => o.id)).to.deep.equal([first.id]);
-      const byProduct = await (await as(a.token)).post('/offer/list', { filter: [{ type: 'equals', field: 'productId', value: p.id }], term: 'Sec' });
+      const byProduct = await (
+        await as(a.token)
+      ).post('/offer/list', { filter: [{ type: 'equals', field: 'productId', value: p.id }], term: 'Sec' });
       expect(byProduct.body.elements.map((o: any) => o.id)).to.deep.equal([second.id]);
 
       const all = await (await as(repToken)).post('/offer/list', { sort: [{ field: 'subject', order: 'ASC' }] });
       expect(all.body.total).to.equal(3);
       expect(all.body.elements.map((o: any) => o.id)).to.deep.equal([first.id, ofB.id, second.id]);
-      const onlyB = await (await as(repToken)).post('/offer/list', { filter: [{ type: 'equals', field: 'customerId', value: b.customer.id }] });
+      const onlyB = await (
+        await as(repToken)
+      ).post('/offer/list', { filter: [{ type: 'equals', field: 'customerId', value: b.customer.id }] });
       expect(onlyB.body.elements.map((o: any) => o.id)).to.deep.equal([ofB.id]);
     });
 
@@ -74,7 +100,9 @@ describe('offers: reading', () => {
       const c = await company();
       const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
       await backdateValidity(offer.id);
-      const res = await (await as(c.customer.token)).post('/offer/list', { filter: [{ type: 'equals', field: 'status', value: 'expired' }] });
+      const res = await (
+        await as(c.customer.token)
+      ).post('/offer/list', { filter: [{ type: 'equals', field: 'status', value: 'expired' }] });
       expect(res.body.elements.map((o: any) => o.id)).to.deep.equal([offer.id]);
     });
 
@@ -94,20 +122,46 @@ describe('offers: reading', () => {
       const res = await (await as(c.customer.token)).post('/offer-states', {});
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.total).to.equal(6);
-      expect(res.body.elements.map((s: any) => s.technicalName)).to.deep.equal(['requested', 'draft', 'open', 'accepted', 'declined', 'expired']);
-      expect(res.body.elements.find((s: any) => s.technicalName === 'accepted')).to.include({ isFinal: true, allowsAccept: false, allowsSalesEdit: false });
-      const acceptable = await (await as(c.customer.token)).post('/offer-states', { filter: [{ type: 'equals', field: 'allowsAccept', value: true }] });
+      expect(res.body.elements.map((s: any) => s.technicalName)).to.deep.equal([
+        'requested',
+        'draft',
+        'open',
+        'accepted',
+        'declined',
+        'expired',
+      ]);
+      expect(res.body.elements.find((s: any) => s.technicalName === 'accepted')).to.include({
+        isFinal: true,
+        allowsAccept: false,
+        allowsSalesEdit: false,
+      });
+      const acceptable = await (
+        await as(c.customer.token)
+      ).post('/offer-states', { filter: [{ type: 'equals', field: 'allowsAccept', value: true }] });
       expect(acceptable.body.elements.map((s: any) => s.technicalName)).to.deep.equal(['open']);
-      const final = await (await as(c.rep.token)).post('/offer-states', { filter: [{ type: 'equals', field: 'isFinal', value: true }], sort: [{ field: 'name', order: 'DESC' }] });
+      const final = await (
+        await as(c.rep.token)
+      ).post('/offer-states', {
+        filter: [{ type: 'equals', field: 'isFinal', value: true }],
+        sort: [{ field: 'name', order: 'DESC' }],
+      });
       expect(final.body.elements.map((s: any) => s.technicalName)).to.deep.equal(['declined', 'accepted']);
     });
 
     it('answers 400 for invalid criteria, 401 without login, 403 without offer.read', async () => {
       const c = await company();
-      expectError(await (await as(c.customer.token)).post('/offer-states', { filter: [{ type: 'equals', field: 'color', value: 'red' }] }), 400);
+      expectError(
+        await (
+          await as(c.customer.token)
+        ).post('/offer-states', { filter: [{ type: 'equals', field: 'color', value: 'red' }] }),
+        400,
+      );
       expectError(await (await as(c.customer.token)).post('/offer-states', { page: 0 }), 400);
       expectError(await (await as(null)).post('/offer-states', {}), 401);
-      expectError(await (await as((await employee(c.customer, ['offer.request'])).token)).post('/offer-states', {}), 403);
+      expectError(
+        await (await as((await employee(c.customer, ['offer.request'])).token)).post('/offer-states', {}),
+        403,
+      );
     });
   });
 
@@ -133,7 +187,10 @@ describe('offers: reading', () => {
       const documentId = offer.documents[0].id;
       expectError(await (await as(c.customer.token)).get('/offer-document/x'), 400);
       expectError(await (await as(null)).get(`/offer-document/${documentId}`), 401);
-      expectError(await (await as((await employee(c.customer, ['offer.request'])).token)).get(`/offer-document/${documentId}`), 403);
+      expectError(
+        await (await as((await employee(c.customer, ['offer.request'])).token)).get(`/offer-document/${documentId}`),
+        403,
+      );
       const other = await company();
       expectError(await (await as(other.customer.token)).get(`/offer-document/${documentId}`), 404);
       expectError(await (await as(other.rep.token)).get(`/offer-document/${documentId}`), 404);
@@ -162,7 +219,9 @@ describe('offers: reading', () => {
       expect(res.body.offer.id).to.equal(offer.id);
       expect(res.body.offer.lineItems[0]).to.include({ unitPrice: 12, listPrice: 15 });
 
-      const forRep = await (await as(c.rep.token)).get(`/b2b/offer-reference-product/${p.id}?customerId=${c.customer.customer.id}`);
+      const forRep = await (
+        await as(c.rep.token)
+      ).get(`/b2b/offer-reference-product/${p.id}?customerId=${c.customer.customer.id}`);
       expect(forRep.body.order.id).to.equal(order.id);
     });
 
@@ -172,20 +231,43 @@ describe('offers: reading', () => {
       expectError(await (await as(c.customer.token)).get('/b2b/offer-reference-product/nope'), 400);
       expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${p.id}?customerId=bad`), 400);
       expectError(await (await as(null)).get(`/b2b/offer-reference-product/${p.id}`), 401);
-      expectError(await (await as((await employee(c.customer, ['offer.request'])).token)).get(`/b2b/offer-reference-product/${p.id}`), 403);
+      expectError(
+        await (
+          await as((await employee(c.customer, ['offer.request'])).token)
+        ).get(`/b2b/offer-reference-product/${p.id}`),
+        403,
+      );
       expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${newId()}`), 404);
       const other = await company();
-      expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${p.id}?customerId=${other.customer.customer.id}`), 404);
-      expectError(await (await as(c.rep.token)).get(`/b2b/offer-reference-product/${p.id}?customerId=${other.customer.customer.id}`), 404);
+      expectError(
+        await (
+          await as(c.customer.token)
+        ).get(`/b2b/offer-reference-product/${p.id}?customerId=${other.customer.customer.id}`),
+        404,
+      );
+      expectError(
+        await (
+          await as(c.rep.token)
+        ).get(`/b2b/offer-reference-product/${p.id}?customerId=${other.customer.customer.id}`),
+        404,
+      );
     });
 
     it('answers a product the caller may not see like an unknown id (no existence oracle)', async () => {
       const c = await company();
       const hidden = await product();
       await (await getShop()).db('products').where({ id: hidden.id }).update({ active: false });
-      const seen = expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${hidden.id}`), 404, 'SUITE__NOT_FOUND');
+      const seen = expectError(
+        await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${hidden.id}`),
+        404,
+        'SUITE__NOT_FOUND',
+      );
       const unknownId = newId();
-      const unknown = expectError(await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${unknownId}`), 404, 'SUITE__NOT_FOUND');
+      const unknown = expectError(
+        await (await as(c.customer.token)).get(`/b2b/offer-reference-product/${unknownId}`),
+        404,
+        'SUITE__NOT_FOUND',
+      );
       expect(seen.detail!.replace(hidden.id, '<id>')).to.equal(unknown.detail!.replace(unknownId, '<id>'));
     });
   });

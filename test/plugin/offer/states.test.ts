@@ -58,7 +58,9 @@ describe('offers: transition table', () => {
     expect([...published.keys()].sort()).to.deep.equal([...OFFER_STATUSES].sort());
     for (const status of OFFER_STATUSES) {
       const { allowsSalesEdit, allowsAccept, allowsDecline, allowsExtensionRequest, isFinal } = published.get(status)!;
-      expect({ allowsSalesEdit, allowsAccept, allowsDecline, allowsExtensionRequest, isFinal }, status).to.deep.equal(stateFlags(status));
+      expect({ allowsSalesEdit, allowsAccept, allowsDecline, allowsExtensionRequest, isFinal }, status).to.deep.equal(
+        stateFlags(status),
+      );
     }
   });
 });

@@ -3,7 +3,19 @@ import { newId } from '../../../src/lib/ids.js';
 import { createEmployee } from '../employee/helpers.js';
 import { getShop } from '../../helpers/shop.js';
 import { loggedInVisitor, storefrontVisitor } from '../../helpers/storefront.js';
-import { as, backdateValidity, company, newCustomer, openOffer, ordersOfOffer, outboxRows, product, requestOffer, startShop, storedStatus } from './helpers.js';
+import {
+  as,
+  backdateValidity,
+  company,
+  newCustomer,
+  openOffer,
+  ordersOfOffer,
+  outboxRows,
+  product,
+  requestOffer,
+  startShop,
+  storedStatus,
+} from './helpers.js';
 import { locationOf } from '../../helpers/headers.js';
 
 const page = (id: string) => `/account/offers/${id}`;
@@ -29,7 +41,8 @@ describe('offers: storefront pages', function () {
     }
     expect((await guest.forge(`${page(offer.id)}/accept`)).status).to.equal(403);
     const browser = await loggedInVisitor(c.customer.email, c.customer.password);
-    for (const action of ['accept', 'decline', 'extension']) expect((await browser.forge(`${page(offer.id)}/${action}`)).status, action).to.equal(403);
+    for (const action of ['accept', 'decline', 'extension'])
+      expect((await browser.forge(`${page(offer.id)}/${action}`)).status, action).to.equal(403);
     expect(await storedStatus(offer.id)).to.equal('open');
   });
 
@@ -37,39 +50,63 @@ describe('offers: storefront pages', function () {
     const c = await company();
     const p = await product(1000);
     const offer = await openOffer(c, [{ productId: p.id, quantity: 4 }], [8.5]);
-    const requested = await requestOffer(c.customer.token, [{ productId: p.id, quantity: 1 }], { subject: 'Not <priced> yet' });
+    const requested = await requestOffer(c.customer.token, [{ productId: p.id, quantity: 1 }], {
+      subject: 'Not <priced> yet',
+    });
     const browser = await loggedInVisitor(c.customer.email, c.customer.password);
 
-    expect((await browser.get('/account')).text, 'the account page links the list').to.contain('<a href="/account/offers" data-test="account-offers">');
+    expect((await browser.get('/account')).text, 'the account page links the list').to.contain(
+      '<a href="/account/offers" data-test="account-offers">',
+    );
     const list = await browser.get('/account/offers');
     expect(list.status).to.equal(200);
-    expect(list.text).to.contain(`data-test="offer" data-id="${offer.id}"`).and.to.contain(`data-test="offer" data-id="${requested.id}"`);
+    expect(list.text)
+      .to.contain(`data-test="offer" data-id="${offer.id}"`)
+      .and.to.contain(`data-test="offer" data-id="${requested.id}"`);
     expect(list.text).to.contain('Not &lt;priced&gt; yet');
 
     const detail = await browser.get(page(offer.id));
     expect(detail.status).to.equal(200);
     expect(detail.text).to.contain(`Offer ${offer.offerNumber}`).and.to.contain(p.name);
     expect(detail.text).to.contain('data-status="open">Open<');
-    expect(detail.text).to.contain('<td data-test="offer-line-price">€8.50</td>').and.to.contain('<td data-test="offer-net-total">€34.00</td>');
-    const { time_zone: timeZone } = await (await getShop()).db('sales_channels').where({ id: c.customer.customer.salesChannelId }).first('time_zone');
-    const validUntil = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone }).format(new Date(offer.validUntil));
+    expect(detail.text)
+      .to.contain('<td data-test="offer-line-price">€8.50</td>')
+      .and.to.contain('<td data-test="offer-net-total">€34.00</td>');
+    const { time_zone: timeZone } = await (
+      await getShop()
+    )
+      .db('sales_channels')
+      .where({ id: c.customer.customer.salesChannelId })
+      .first('time_zone');
+    const validUntil = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone }).format(
+      new Date(offer.validUntil),
+    );
     expect(detail.text).to.contain(`data-test="offer-valid-until">${validUntil}<`);
-    expect(detail.text).to.contain('data-test="accept-form"').and.to.contain('data-test="decline-form"').and.to.contain('data-test="extension-form"');
+    expect(detail.text)
+      .to.contain('data-test="accept-form"')
+      .and.to.contain('data-test="decline-form"')
+      .and.to.contain('data-test="extension-form"');
 
     const link = /href="([^"]+)" data-test="offer-document"/.exec(detail.text)?.[1];
     expect(link).to.equal(`${page(offer.id)}/document/${offer.documents[0].id}`);
-    const pdf = await browser.agent.get(link!).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const pdf = await browser.agent
+      .get(link!)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(pdf.status).to.equal(200);
     expect(pdf.headers['content-type']).to.equal('application/pdf');
     // res.attachment() (Express 5) quotes the file name only when it is not a plain token.
     expect(pdf.headers['content-disposition']).to.equal(`attachment; filename=${offer.documents[0].fileName}`);
     expect((pdf.body as Buffer).subarray(0, 5).toString()).to.equal('%PDF-');
     expect((await browser.get(`${page(offer.id)}/document/${newId()}`)).status).to.equal(404);
-    expect((await browser.get(`${page(requested.id)}/document/${offer.documents[0].id}`)).status, 'a document of another offer').to.equal(404);
+    expect(
+      (await browser.get(`${page(requested.id)}/document/${offer.documents[0].id}`)).status,
+      'a document of another offer',
+    ).to.equal(404);
 
     const draft = await browser.get(page(requested.id));
     expect(draft.text).not.to.contain('data-test="accept-form"');
@@ -93,9 +130,13 @@ describe('offers: storefront pages', function () {
     expect(await outboxRows(c.rep.email, 'offer-accepted')).to.have.length(1);
 
     const shown = await browser.get(locationOf(accepted));
-    expect(shown.text).to.contain(`data-test="offer-order-number">${stored.orderNumber}<`).and.to.contain('You accepted the offer.');
+    expect(shown.text)
+      .to.contain(`data-test="offer-order-number">${stored.orderNumber}<`)
+      .and.to.contain('You accepted the offer.');
     expect(shown.text).not.to.contain('data-test="offer-decision"');
-    expect((await browser.post(`${page(offer.id)}/accept`)).status, 'accepting again answers the same order').to.equal(303);
+    expect((await browser.post(`${page(offer.id)}/accept`)).status, 'accepting again answers the same order').to.equal(
+      303,
+    );
     expect(await ordersOfOffer(offer.id)).to.have.length(1);
   });
 
@@ -109,7 +150,10 @@ describe('offers: storefront pages', function () {
 
     const declined = await browser.post(`${page(declining.id)}/decline`, { comment: 'Found it cheaper' });
     expect(declined.status).to.equal(303);
-    expect(await readOffer(c.customer.token, declining.id)).to.include({ status: 'declined', declineComment: 'Found it cheaper' });
+    expect(await readOffer(c.customer.token, declining.id)).to.include({
+      status: 'declined',
+      declineComment: 'Found it cheaper',
+    });
     expect(await outboxRows(c.rep.email, 'offer-declined')).to.have.length(1);
 
     const expired = await browser.get(page(expiring.id));
@@ -133,10 +177,16 @@ describe('offers: storefront pages', function () {
     const offer = await openOffer(c, [{ productId: (await product()).id, quantity: 1 }]);
     const stranger = await newCustomer();
     const browser = await loggedInVisitor(stranger.email, stranger.password);
-    for (const path of [page(offer.id), page(newId()), page('not-an-id'), `${page(offer.id)}/document/${offer.documents[0].id}`])
+    for (const path of [
+      page(offer.id),
+      page(newId()),
+      page('not-an-id'),
+      `${page(offer.id)}/document/${offer.documents[0].id}`,
+    ])
       expect((await browser.get(path)).status, path).to.equal(404);
     expect((await browser.get('/account/offers')).text).not.to.contain(offer.id);
-    for (const action of ['accept', 'decline', 'extension']) expect((await browser.post(`${page(offer.id)}/${action}`)).status, action).to.equal(404);
+    for (const action of ['accept', 'decline', 'extension'])
+      expect((await browser.post(`${page(offer.id)}/${action}`)).status, action).to.equal(404);
     expect(await storedStatus(offer.id)).to.equal('open');
 
     const blind = await createEmployee(c.customer.token, { permissions: ['orders.create'] });
@@ -174,10 +224,16 @@ describe('offers: storefront pages', function () {
     expect(shown.text).to.contain('data-test="pricing-form"').and.to.contain('data-test="send-form"');
     expect(shown.text, 'decisions stay with the customer').not.to.contain('data-test="offer-decision"');
 
-    const bad = await rep.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: 'cheap', [`discount-${sawLine!.id}`]: '' });
+    const bad = await rep.post(`${page(offer.id)}/price`, {
+      [`price-${drillLine!.id}`]: 'cheap',
+      [`discount-${sawLine!.id}`]: '',
+    });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain('data-test="offer-error">Line 1.').and.to.contain('value="cheap"');
-    expect((await rep.post(`${page(offer.id)}/price`, { [`discount-${sawLine!.id}`]: '120' })).status, 'a discount over 100 %').to.equal(400);
+    expect(
+      (await rep.post(`${page(offer.id)}/price`, { [`discount-${sawLine!.id}`]: '120' })).status,
+      'a discount over 100 %',
+    ).to.equal(400);
     expect(await storedStatus(offer.id)).to.equal('requested');
 
     const priced = await rep.post(`${page(offer.id)}/price`, {
@@ -198,7 +254,10 @@ describe('offers: storefront pages', function () {
 
     const customer = await loggedInVisitor(c.customer.email, c.customer.password);
     expect((await customer.get(page(offer.id))).text).not.to.contain('data-test="accept-form"');
-    expect((await customer.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '0.01' })).status, 'the customer does not price').to.equal(403);
+    expect(
+      (await customer.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '0.01' })).status,
+      'the customer does not price',
+    ).to.equal(403);
     expect((await customer.post(`${page(offer.id)}/send`)).status, 'nor send').to.equal(403);
 
     await rep.get(page(offer.id));
@@ -211,33 +270,52 @@ describe('offers: storefront pages', function () {
     expect(after.text).to.contain('The offer was sent to the customer').and.to.contain('data-test="offer-document"');
 
     const deciding = await customer.get(page(offer.id));
-    expect(deciding.text).to.contain('data-test="accept-form"').and.to.contain('<td data-test="offer-net-total">€40.50</td>');
+    expect(deciding.text)
+      .to.contain('data-test="accept-form"')
+      .and.to.contain('<td data-test="offer-net-total">€40.50</td>');
     expect((await rep.post(`${page(newId())}/send`)).status, 'an unknown offer').to.equal(404);
     const stranger = await company();
     const otherRep = await loggedInVisitor(stranger.rep.email, stranger.rep.password);
-    expect((await otherRep.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '1' })).status, "another representative's customer").to.equal(404);
+    expect(
+      (await otherRep.post(`${page(offer.id)}/price`, { [`price-${drillLine!.id}`]: '1' })).status,
+      "another representative's customer",
+    ).to.equal(404);
   });
   it('asks for an offer for the cart from the cart page; the cart stays; without offer.request there is no link and a 403', async () => {
     const c = await company();
     const p = await product(1000);
     const browser = await loggedInVisitor(c.customer.email, c.customer.password);
     expect((await browser.get('/account/offers')).text).to.contain('data-test="no-offers"');
-    expect((await browser.get('/cart')).text, 'an empty cart offers nothing to ask for').not.to.contain('data-test="ask-for-offer"');
+    expect((await browser.get('/cart')).text, 'an empty cart offers nothing to ask for').not.to.contain(
+      'data-test="ask-for-offer"',
+    );
     await browser.get('/account/offers/request');
     const empty = await browser.post('/account/offers/request', { subject: 'Nothing' });
     expect(empty.status).to.equal(400);
-    expect(empty.text).to.contain('data-test="offer-request-error"').and.contain('The cart is empty').and.contain('value="Nothing"');
+    expect(empty.text)
+      .to.contain('data-test="offer-request-error"')
+      .and.contain('The cart is empty')
+      .and.contain('value="Nothing"');
 
     await browser.post('/cart/add', { productId: p.id, quantity: '3' });
     const cart = await browser.get('/cart');
     expect(cart.text).to.contain('href="/account/offers/request" data-test="ask-for-offer"');
     expect((await browser.get('/account/offers/request')).text).to.contain('data-test="offer-request-form"');
-    const asked = await browser.post('/account/offers/request', { subject: 'Spring order', commission: 'PO-9', customerComment: 'Volume price?' });
+    const asked = await browser.post('/account/offers/request', {
+      subject: 'Spring order',
+      commission: 'PO-9',
+      customerComment: 'Volume price?',
+    });
     expect(asked.status, asked.text).to.equal(303);
     const id = /^\/account\/offers\/([0-9a-f]{32})\?done=requested$/.exec(locationOf(asked))?.[1];
     expect(id, asked.headers.location).to.be.a('string');
     const offer = await readOffer(c.customer.token, id!);
-    expect(offer).to.include({ status: 'requested', subject: 'Spring order', commission: 'PO-9', customerComment: 'Volume price?' });
+    expect(offer).to.include({
+      status: 'requested',
+      subject: 'Spring order',
+      commission: 'PO-9',
+      customerComment: 'Volume price?',
+    });
     expect(offer.lineItems[0]).to.include({ productId: p.id, quantity: 3 });
     expect((await browser.get(locationOf(asked))).text).to.contain('You asked for an offer.');
     expect((await browser.get('/cart')).text, 'the cart stays').to.contain('data-test="cart-line"');

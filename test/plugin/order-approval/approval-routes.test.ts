@@ -23,25 +23,34 @@ const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 describe('order approval: create, read, decide, settings', () => {
   before(startShop);
   describe('POST /order-approval/create', () => {
-    it('snapshots the cart, answers the new approval\'s address and mails the approvers', async () => {
+    it("snapshots the cart, answers the new approval's address and mails the approvers", async () => {
       const { customer, requester, approverA, approverB } = await company();
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 1 });
       const p = await product({ priceNet: 1250 });
       const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 3 }]);
-      const res = await (await as(requester.token)).post('/order-approval/create', { cartToken, customerComment: 'For the new office' });
+      const res = await (
+        await as(requester.token)
+      ).post('/order-approval/create', { cartToken, customerComment: 'For the new office' });
       expect(res.status).to.equal(200);
       const id = headerOf(res, 'suite-order-approval-id');
       expect(res.headers.location).to.equal(`/store-api/b2b/order-approval/${id}`);
       const detail = await approval(requester.token, id);
-      expect(detail).to.include({ status: 'pending', customerComment: 'For the new office', netPrice: 37.5, totalPrice: 44.63, mode: 'n-of' });
+      expect(detail).to.include({
+        status: 'pending',
+        customerComment: 'For the new office',
+        netPrice: 37.5,
+        totalPrice: 44.63,
+        mode: 'n-of',
+      });
       expect(detail.reasons).to.deep.equal(['role']);
       expect(detail.lineItems).to.have.length(1);
       expect(detail.lineItems[0]).to.include({ productId: p.id, quantity: 3, unitPrice: 12.5, totalPrice: 37.5 });
-      for (const approver of [approverA, approverB]) expect(await outbox('order-approval-requested', approver.email)).to.have.length(1);
+      for (const approver of [approverA, approverB])
+        expect(await outbox('order-approval-requested', approver.email)).to.have.length(1);
       expect(await outbox('order-approval-requested', requester.email)).to.have.length(0);
     });
 
-    it('refuses a second open approval for the same cart, invalid bodies, unknown carts and another customer\'s cart', async () => {
+    it("refuses a second open approval for the same cart, invalid bodies, unknown carts and another customer's cart", async () => {
       const { requester } = await company();
       const p = await product();
       const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]);
@@ -53,7 +62,11 @@ describe('order approval: create, read, decide, settings', () => {
       expectError(await client.post('/order-approval/create', { cartToken: 'nope' }), 400, 'SUITE__CART_NOT_FOUND');
       const stranger = await company();
       const strangerCart = await fillCart(stranger.requester.token, [{ productId: p.id, quantity: 1 }]);
-      expectError(await client.post('/order-approval/create', { cartToken: strangerCart }), 400, 'SUITE__CART_NOT_FOUND');
+      expectError(
+        await client.post('/order-approval/create', { cartToken: strangerCart }),
+        400,
+        'SUITE__CART_NOT_FOUND',
+      );
     });
 
     it('creates one approval for a repeated Idempotency-Key, and 422 when the key comes with another body', async () => {
@@ -61,7 +74,8 @@ describe('order approval: create, read, decide, settings', () => {
       const p = await product();
       const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]);
       const client = await as(requester.token);
-      const send = (body: Record<string, unknown>) => client.post('/order-approval/create', body).set('Idempotency-Key', 'request-1');
+      const send = (body: Record<string, unknown>) =>
+        client.post('/order-approval/create', body).set('Idempotency-Key', 'request-1');
       expect((await send({ cartToken })).status).to.equal(200);
       const replay = await send({ cartToken });
       expect(replay.status).to.equal(200);
@@ -74,7 +88,11 @@ describe('order approval: create, read, decide, settings', () => {
       expectError(await (await as(null)).post('/order-approval/create', { cartToken: 'x' }), 401);
       const customer = await newCustomer();
       const buyer = await employee(customer, ['orders.create']);
-      expectError(await (await as(buyer.token)).post('/order-approval/create', { cartToken: 'x' }), 403, 'SUITE__PERMISSION_DENIED');
+      expectError(
+        await (await as(buyer.token)).post('/order-approval/create', { cartToken: 'x' }),
+        403,
+        'SUITE__PERMISSION_DENIED',
+      );
     });
 
     it('refuses an approval beyond a budget that does not allow approval, with the remaining amount', async () => {
@@ -82,13 +100,17 @@ describe('order approval: create, read, decide, settings', () => {
       await createBudget(customer.token, { amount: 50, allowApproval: false, employeeIds: [requester.id] });
       const p = await product({ priceNet: 6000 });
       const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]);
-      const error = expectError(await (await as(requester.token)).post('/order-approval/create', { cartToken }), 400, 'SUITE__BUDGET_EXCEEDED') as { meta?: Record<string, unknown> };
+      const error = expectError(
+        await (await as(requester.token)).post('/order-approval/create', { cartToken }),
+        400,
+        'SUITE__BUDGET_EXCEEDED',
+      ) as { meta?: Record<string, unknown> };
       expect(error.meta).to.include({ remaining: 50, orderValue: 60, currency: 'EUR' });
     });
   });
 
   describe('POST /order-approval/list', () => {
-    it('lists the company\'s approvals for approvers and admins, only their own for requesters, filtered by criteria', async () => {
+    it("lists the company's approvals for approvers and admins, only their own for requesters, filtered by criteria", async () => {
       const { customer, requester, approverA } = await company();
       const colleague = await employee(customer, REQUESTER_PERMISSIONS, { requiresApproval: true });
       const p = await product();
@@ -102,7 +124,9 @@ describe('order approval: create, read, decide, settings', () => {
         const all = await (await as(token)).post('/order-approval/list', {});
         expect(all.body.data.map((a: { id: string }) => a.id)).to.have.members([mine, theirs]);
       }
-      const filtered = await (await as(customer.token)).post('/order-approval/list', { filter: [{ type: 'equals', field: 'requesterId', value: colleague.id }] });
+      const filtered = await (
+        await as(customer.token)
+      ).post('/order-approval/list', { filter: [{ type: 'equals', field: 'requesterId', value: colleague.id }] });
       expect(filtered.body.data.map((a: { id: string }) => a.id)).to.deep.equal([theirs]);
       const stranger = await newCustomer();
       expect((await (await as(stranger.token)).post('/order-approval/list', {})).body.total).to.equal(0);
@@ -110,14 +134,19 @@ describe('order approval: create, read, decide, settings', () => {
 
     it('answers 400 for unknown fields and limits, 401 without login', async () => {
       const customer = await newCustomer();
-      expectError(await (await as(customer.token)).post('/order-approval/list', { filter: [{ type: 'equals', field: 'secret', value: 1 }] }), 400);
+      expectError(
+        await (
+          await as(customer.token)
+        ).post('/order-approval/list', { filter: [{ type: 'equals', field: 'secret', value: 1 }] }),
+        400,
+      );
       expectError(await (await as(customer.token)).post('/order-approval/list', { limit: 501 }), 400);
       expectError(await (await as(null)).post('/order-approval/list', {}), 401);
     });
   });
 
   describe('GET /b2b/order-approval/{id}, /activity, /approvers', () => {
-    it('shows the approval, its activity log and each approver\'s status to those involved', async () => {
+    it("shows the approval, its activity log and each approver's status to those involved", async () => {
       const { customer, requester, approverA, approverB } = await company();
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 2 });
       const p = await product();
@@ -129,13 +158,15 @@ describe('order approval: create, read, decide, settings', () => {
       expect(activity.body.activities[1]).to.include({ comment: 'Fine by me', employeeName: 'Erin Employee' });
       const approvers = await (await as(approverB.token)).get(`/b2b/order-approval/${id}/approvers`);
       expect(approvers.status).to.equal(200);
-      const byId = Object.fromEntries(approvers.body.approverStatus.approvers.map((a: { employeeId: string }) => [a.employeeId, a]));
+      const byId = Object.fromEntries(
+        approvers.body.approverStatus.approvers.map((a: { employeeId: string }) => [a.employeeId, a]),
+      );
       expect(byId[approverA.id]).to.include({ status: 'approved', canApprove: false });
       expect(byId[approverB.id]).to.include({ status: 'pending', canApprove: true });
       expect(approvers.body.approverStatus).to.include({ isApproved: false, isDeclined: false });
     });
 
-    it('answers 400 for a malformed id, 401, 403 for an uninvolved employee and 404 for another customer\'s approval', async () => {
+    it("answers 400 for a malformed id, 401, 403 for an uninvolved employee and 404 for another customer's approval", async () => {
       const { customer, requester } = await company();
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
@@ -144,7 +175,11 @@ describe('order approval: create, read, decide, settings', () => {
       for (const suffix of ['', '/activity', '/approvers']) {
         expectError(await (await as(requester.token)).get(`/b2b/order-approval/not-an-id${suffix}`), 400);
         expectError(await (await as(null)).get(`/b2b/order-approval/${id}${suffix}`), 401);
-        expectError(await (await as(bystander.token)).get(`/b2b/order-approval/${id}${suffix}`), 403, 'SUITE__ORDER_APPROVAL_NOT_ALLOWED');
+        expectError(
+          await (await as(bystander.token)).get(`/b2b/order-approval/${id}${suffix}`),
+          403,
+          'SUITE__ORDER_APPROVAL_NOT_ALLOWED',
+        );
         expectError(await (await as(stranger.token)).get(`/b2b/order-approval/${id}${suffix}`), 404);
         expectError(await (await as(customer.token)).get(`/b2b/order-approval/${OTHER_ID}${suffix}`), 404);
       }
@@ -158,15 +193,29 @@ describe('order approval: create, read, decide, settings', () => {
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 2 });
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
-      expect((await (await as(approverA.token)).post(`/b2b/order-approval/${id}/approve`, { comment: 'ok', ccEmployeeIds: [cc.id] })).status).to.equal(200);
+      expect(
+        (
+          await (
+            await as(approverA.token)
+          ).post(`/b2b/order-approval/${id}/approve`, { comment: 'ok', ccEmployeeIds: [cc.id] })
+        ).status,
+      ).to.equal(200);
       expect((await approval(requester.token, id)).status).to.equal('pending');
-      expectError(await (await as(approverA.token)).post(`/b2b/order-approval/${id}/approve`, {}), 400, 'SUITE__ORDER_APPROVAL_ALREADY_DECIDED');
+      expectError(
+        await (await as(approverA.token)).post(`/b2b/order-approval/${id}/approve`, {}),
+        400,
+        'SUITE__ORDER_APPROVAL_ALREADY_DECIDED',
+      );
       expect((await (await as(approverB.token)).post(`/b2b/order-approval/${id}/approve`, {})).status).to.equal(200);
       expect(await approval(requester.token, id)).to.include({ status: 'approved', isApproved: true });
       const mails = await outbox('order-approval-approved', requester.email);
       expect(mails).to.have.length(1);
       expect(JSON.parse(mails[0]!.cc)).to.deep.equal([cc.email]);
-      expectError(await (await as(approverB.token)).post(`/b2b/order-approval/${id}/approve`, {}), 400, 'SUITE__ORDER_APPROVAL_NOT_APPROVABLE');
+      expectError(
+        await (await as(approverB.token)).post(`/b2b/order-approval/${id}/approve`, {}),
+        400,
+        'SUITE__ORDER_APPROVAL_NOT_APPROVABLE',
+      );
     });
 
     it('only-admins: the customer login and admin employees approve; plain approvers and the requester may not', async () => {
@@ -174,8 +223,16 @@ describe('order approval: create, read, decide, settings', () => {
       const admin = await employee(customer, ['admin']);
       const p = await product();
       const first = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
-      expectError(await (await as(approverA.token)).post(`/b2b/order-approval/${first}/approve`, {}), 403, 'SUITE__ORDER_APPROVAL_NOT_ALLOWED');
-      expectError(await (await as(requester.token)).post(`/b2b/order-approval/${first}/approve`, {}), 403, 'SUITE__ORDER_APPROVAL_NOT_ALLOWED');
+      expectError(
+        await (await as(approverA.token)).post(`/b2b/order-approval/${first}/approve`, {}),
+        403,
+        'SUITE__ORDER_APPROVAL_NOT_ALLOWED',
+      );
+      expectError(
+        await (await as(requester.token)).post(`/b2b/order-approval/${first}/approve`, {}),
+        403,
+        'SUITE__ORDER_APPROVAL_NOT_ALLOWED',
+      );
       expect((await (await as(admin.token)).post(`/b2b/order-approval/${first}/approve`, {})).status).to.equal(200);
       expect((await approval(requester.token, first)).status).to.equal('approved');
       const second = await requestApproval(requester.token, [{ productId: p.id, quantity: 2 }]);
@@ -185,7 +242,9 @@ describe('order approval: create, read, decide, settings', () => {
 
     it('never lets requesters approve their own request, even when listed as approver', async () => {
       const customer = await newCustomer();
-      const both = await employee(customer, [...APPROVER_PERMISSIONS, ...REQUESTER_PERMISSIONS], { requiresApproval: true });
+      const both = await employee(customer, [...APPROVER_PERMISSIONS, ...REQUESTER_PERMISSIONS], {
+        requiresApproval: true,
+      });
       const other = await employee(customer, APPROVER_PERMISSIONS);
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [both.id, other.id], nValue: 1 });
       const p = await product();
@@ -196,13 +255,25 @@ describe('order approval: create, read, decide, settings', () => {
       expect(self.canApprove).to.equal(false);
     });
 
-    it('answers 400 for invalid bodies, 401 and 404 for another customer\'s approval', async () => {
+    it("answers 400 for invalid bodies, 401 and 404 for another customer's approval", async () => {
       const { customer, requester } = await company();
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
-      expectError(await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { comment: 5 }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { ccEmployeeIds: ['nope'] }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { ccEmployeeIds: [OTHER_ID] }), 400, 'SUITE__UNKNOWN_EMPLOYEE');
+      expectError(
+        await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { comment: 5 }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { ccEmployeeIds: ['nope'] }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { ccEmployeeIds: [OTHER_ID] }),
+        400,
+        'SUITE__UNKNOWN_EMPLOYEE',
+      );
       expectError(await (await as(null)).post(`/b2b/order-approval/${id}/approve`, {}), 401);
       const stranger = await newCustomer();
       expectError(await (await as(stranger.token)).post(`/b2b/order-approval/${id}/approve`, {}), 404);
@@ -220,22 +291,36 @@ describe('order approval: create, read, decide, settings', () => {
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       expect((await (await as(customer.token)).get(`/budget/${budget.id}`)).body.reserved).to.equal(100);
       await (await as(approverA.token)).post(`/b2b/order-approval/${id}/approve`, {});
-      const res = await (await as(approverB.token)).post(`/b2b/order-approval/${id}/decline`, { comment: 'Too expensive', ccEmployeeIds: [cc.id] });
+      const res = await (
+        await as(approverB.token)
+      ).post(`/b2b/order-approval/${id}/decline`, { comment: 'Too expensive', ccEmployeeIds: [cc.id] });
       expect(res.status).to.equal(200);
       expect(await approval(requester.token, id)).to.include({ status: 'declined', isDeclined: true });
       expect((await (await as(customer.token)).get(`/budget/${budget.id}`)).body.reserved).to.equal(0);
       const [mail] = await outbox('order-approval-declined', requester.email);
       expect(JSON.parse(mail!.data).comment).to.equal('Too expensive');
       expect(JSON.parse(mail!.cc)).to.deep.equal([cc.email]);
-      expectError(await (await as(approverA.token)).post(`/b2b/order-approval/${id}/decline`, { comment: 'again' }), 400, 'SUITE__ORDER_APPROVAL_NOT_DECLINABLE');
+      expectError(
+        await (await as(approverA.token)).post(`/b2b/order-approval/${id}/decline`, { comment: 'again' }),
+        400,
+        'SUITE__ORDER_APPROVAL_NOT_DECLINABLE',
+      );
     });
 
-    it('needs a comment (400), a login (401), an approver (403) and the customer\'s own approval (404)', async () => {
+    it("needs a comment (400), a login (401), an approver (403) and the customer's own approval (404)", async () => {
       const { customer, requester, approverA } = await company();
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
-      expectError(await (await as(customer.token)).post(`/b2b/order-approval/${id}/decline`, {}), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(customer.token)).post(`/b2b/order-approval/${id}/decline`, { comment: '   ' }), 400, 'SUITE__INVALID_INPUT');
+      expectError(
+        await (await as(customer.token)).post(`/b2b/order-approval/${id}/decline`, {}),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await (await as(customer.token)).post(`/b2b/order-approval/${id}/decline`, { comment: '   ' }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
       expectError(await (await as(null)).post(`/b2b/order-approval/${id}/decline`, { comment: 'no' }), 401);
       expectError(await (await as(approverA.token)).post(`/b2b/order-approval/${id}/decline`, { comment: 'no' }), 403);
       expectError(await (await as(requester.token)).post(`/b2b/order-approval/${id}/decline`, { comment: 'no' }), 403);
@@ -253,14 +338,48 @@ describe('order approval: create, read, decide, settings', () => {
       expect(defaults.status).to.equal(200);
       expect(defaults.body.settings).to.deep.equal({ mode: 'only-admins', approverEmployeeIds: [], nValue: 1 });
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 2 });
-      expect((await client.get('/b2b/order-approval/customer-settings')).body.settings).to.deep.equal({ mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 2 });
-      expectError(await client.post('/b2b/order-approval/customer-settings', { mode: 'everyone' }), 400, 'SUITE__INVALID_INPUT');
-      expectError(await client.post('/b2b/order-approval/customer-settings', { mode: 'n-of', approverEmployeeIds: [approverA.id], nValue: 2 }), 400, 'SUITE__INVALID_APPROVAL_SETTINGS');
-      expectError(await client.post('/b2b/order-approval/customer-settings', { mode: 'n-of', approverEmployeeIds: [requester.id], nValue: 1 }), 400, 'SUITE__APPROVER_NOT_PERMITTED');
+      expect((await client.get('/b2b/order-approval/customer-settings')).body.settings).to.deep.equal({
+        mode: 'n-of',
+        approverEmployeeIds: [approverA.id, approverB.id],
+        nValue: 2,
+      });
+      expectError(
+        await client.post('/b2b/order-approval/customer-settings', { mode: 'everyone' }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await client.post('/b2b/order-approval/customer-settings', {
+          mode: 'n-of',
+          approverEmployeeIds: [approverA.id],
+          nValue: 2,
+        }),
+        400,
+        'SUITE__INVALID_APPROVAL_SETTINGS',
+      );
+      expectError(
+        await client.post('/b2b/order-approval/customer-settings', {
+          mode: 'n-of',
+          approverEmployeeIds: [requester.id],
+          nValue: 1,
+        }),
+        400,
+        'SUITE__APPROVER_NOT_PERMITTED',
+      );
       const stranger = await newCustomer();
       const strangerEmployee = await employee(stranger, APPROVER_PERMISSIONS);
-      expectError(await client.post('/b2b/order-approval/customer-settings', { mode: 'n-of', approverEmployeeIds: [strangerEmployee.id], nValue: 1 }), 400, 'SUITE__UNKNOWN_EMPLOYEE');
-      expect((await (await as(stranger.token)).get('/b2b/order-approval/customer-settings')).body.settings.mode).to.equal('only-admins');
+      expectError(
+        await client.post('/b2b/order-approval/customer-settings', {
+          mode: 'n-of',
+          approverEmployeeIds: [strangerEmployee.id],
+          nValue: 1,
+        }),
+        400,
+        'SUITE__UNKNOWN_EMPLOYEE',
+      );
+      expect(
+        (await (await as(stranger.token)).get('/b2b/order-approval/customer-settings')).body.settings.mode,
+      ).to.equal('only-admins');
     });
 
     it('needs a login for all and the settings permission to change them or count and update pending ones', async () => {
@@ -269,7 +388,10 @@ describe('order approval: create, read, decide, settings', () => {
       expectError(await (await as(null)).post('/b2b/order-approval/customer-settings', { mode: 'only-admins' }), 401);
       expectError(await (await as(null)).get('/b2b/order-approval/settings/count-pending'), 401);
       expectError(await (await as(null)).post('/b2b/order-approval/settings/update-pending', {}), 401);
-      expectError(await (await as(requester.token)).post('/b2b/order-approval/customer-settings', { mode: 'only-admins' }), 403);
+      expectError(
+        await (await as(requester.token)).post('/b2b/order-approval/customer-settings', { mode: 'only-admins' }),
+        403,
+      );
       expectError(await (await as(requester.token)).get('/b2b/order-approval/settings/count-pending'), 403);
       expectError(await (await as(requester.token)).post('/b2b/order-approval/settings/update-pending', {}), 403);
     });
@@ -287,13 +409,18 @@ describe('order approval: create, read, decide, settings', () => {
       expect(count.body).to.deep.equal({ count: 2 });
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 1 });
       expect((await approval(requester.token, first)).nValue).to.equal(2);
-      expectError(await (await as(manager.token)).post('/b2b/order-approval/settings/update-pending', { extra: true }), 400);
+      expectError(
+        await (await as(manager.token)).post('/b2b/order-approval/settings/update-pending', { extra: true }),
+        400,
+      );
       const updated = await (await as(manager.token)).post('/b2b/order-approval/settings/update-pending', {});
       expect(updated.status).to.equal(200);
       expect(updated.body).to.deep.equal({ updatedCount: 2 });
       expect(await approval(requester.token, first)).to.include({ status: 'approved', nValue: 1 });
       expect(await approval(requester.token, second)).to.include({ status: 'pending', nValue: 1 });
-      expect((await (await as(manager.token)).get('/b2b/order-approval/settings/count-pending')).body).to.deep.equal({ count: 1 });
+      expect((await (await as(manager.token)).get('/b2b/order-approval/settings/count-pending')).body).to.deep.equal({
+        count: 1,
+      });
     });
   });
 
@@ -310,7 +437,7 @@ describe('order approval: create, read, decide, settings', () => {
       expect(res.body.budgetSummary.orderApprovals.map((a: { id: string }) => a.id)).to.include(first);
     });
 
-    it('answers 400, 401, 403 without budget.read and 404 for another customer\'s budget', async () => {
+    it("answers 400, 401, 403 without budget.read and 404 for another customer's budget", async () => {
       const { customer } = await company();
       const budget = await createBudget(customer.token, { amount: 500 });
       const noBudgets = await employee(customer, ['orders.create']);

@@ -3,8 +3,17 @@ import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
 import { as, company, outbox, product, requestApproval, setSettings, startShop } from './helpers.js';
 
-async function post(app: AppProcess, path: string, token: string, body: unknown = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${app.url}/store-api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify(body) });
+async function post(
+  app: AppProcess,
+  path: string,
+  token: string,
+  body: unknown = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${app.url}/store-api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'suite-context-token': token },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -27,8 +36,15 @@ describe('order approval: races across two app processes (MariaDB)', function ()
     const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 2 }]);
     expect((await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, {})).status).to.equal(200);
 
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => post(i % 2 ? a! : b!, `/b2b/order-approval/${id}/execute`, requester.token, {})));
-    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status !== 200))).to.satisfy((s: number[]) => s.every((x) => x === 200));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post(i % 2 ? a! : b!, `/b2b/order-approval/${id}/execute`, requester.token, {}),
+      ),
+    );
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results.find((r) => r.status !== 200)),
+    ).to.satisfy((s: number[]) => s.every((x) => x === 200));
     const orderIds = new Set(results.map((r) => r.body.executionResult.orderId));
     expect(orderIds.size).to.equal(1);
     const db = (await getShop()).db;
@@ -47,7 +63,10 @@ describe('order approval: races across two app processes (MariaDB)', function ()
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 2 });
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
-      const results = await Promise.all([post(a!, `/b2b/order-approval/${id}/approve`, approverA.token), post(b!, `/b2b/order-approval/${id}/approve`, approverB.token)]);
+      const results = await Promise.all([
+        post(a!, `/b2b/order-approval/${id}/approve`, approverA.token),
+        post(b!, `/b2b/order-approval/${id}/approve`, approverB.token),
+      ]);
       expect(results.map((r) => r.status)).to.deep.equal([200, 200]);
       const detail = (await (await as(requester.token)).get(`/b2b/order-approval/${id}`)).body;
       expect(detail.status).to.equal('approved');

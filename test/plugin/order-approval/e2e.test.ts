@@ -9,8 +9,16 @@ async function merchant() {
   const token = await adminToken();
   const agent = await http();
   return {
-    post: (path: string, body: unknown) => agent.post(`/api${path}`).set('authorization', `Bearer ${token}`).send(body as object),
-    patch: (path: string, body: unknown) => agent.patch(`/api${path}`).set('authorization', `Bearer ${token}`).send(body as object),
+    post: (path: string, body: unknown) =>
+      agent
+        .post(`/api${path}`)
+        .set('authorization', `Bearer ${token}`)
+        .send(body as object),
+    patch: (path: string, body: unknown) =>
+      agent
+        .patch(`/api${path}`)
+        .set('authorization', `Bearer ${token}`)
+        .send(body as object),
   };
 }
 
@@ -22,7 +30,9 @@ async function login(email: string, password: string): Promise<string> {
 
 async function mailTo(address: string, subjectPart: string): Promise<ReceivedMail> {
   await deliverMail();
-  return (await testMailbox()).waitFor((m) => m.envelopeTo.includes(address) && String(m.subject).includes(subjectPart));
+  return (await testMailbox()).waitFor(
+    (m) => m.envelopeTo.includes(address) && String(m.subject).includes(subjectPart),
+  );
 }
 
 describe('order approval end to end, as the clients see it', function () {
@@ -34,11 +44,28 @@ describe('order approval end to end, as the clients see it', function () {
     // The merchant sets up the catalog and the business customer through the Admin API.
     const api = await merchant();
     const categoryId = (await api.post('/category', { name: `Office ${suffix}` })).body.data.id;
-    const productRes = await api.post('/product', { productNumber: `E2E-${suffix}`, name: 'Ergonomic chair', price: 200, taxRate: 19, stock: 20, categoryIds: [categoryId] });
+    const productRes = await api.post('/product', {
+      productNumber: `E2E-${suffix}`,
+      name: 'Ergonomic chair',
+      price: 200,
+      taxRate: 19,
+      stock: 20,
+      categoryIds: [categoryId],
+    });
     expect(productRes.status).to.equal(201);
     const productId = productRes.body.data.id;
     const adminEmail = `admin-${suffix}@acme.test`;
-    expect((await api.post('/customer', { email: adminEmail, password: 'acme-admin-password', firstName: 'Ada', lastName: 'Admin', company: `Acme ${suffix}` })).status).to.equal(201);
+    expect(
+      (
+        await api.post('/customer', {
+          email: adminEmail,
+          password: 'acme-admin-password',
+          firstName: 'Ada',
+          lastName: 'Admin',
+          company: `Acme ${suffix}`,
+        })
+      ).status,
+    ).to.equal(201);
 
     // The company admin sets up roles, employees, the approval rule and a budget through the Store API.
     const admin = await as(await login(adminEmail, 'acme-admin-password'));
@@ -47,18 +74,40 @@ describe('order approval end to end, as the clients see it', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body.role.id as string;
     };
-    const buyerRole = await role('Buyer', ['orders.create', 'orders.read', 'order-approval.request', 'budget.read'], true);
+    const buyerRole = await role(
+      'Buyer',
+      ['orders.create', 'orders.read', 'order-approval.request', 'budget.read'],
+      true,
+    );
     const approverRole = await role('Approver', ['orders.create', 'order-approval.approve', 'budget.read'], false);
     const people: Record<string, { id: string; email: string; password: string }> = {};
-    for (const [key, roleId, firstName] of [['buyer', buyerRole, 'Bea'], ['anna', approverRole, 'Anna'], ['otto', approverRole, 'Otto']] as const) {
+    for (const [key, roleId, firstName] of [
+      ['buyer', buyerRole, 'Bea'],
+      ['anna', approverRole, 'Anna'],
+      ['otto', approverRole, 'Otto'],
+    ] as const) {
       const email = `${key}-${suffix}@acme.test`;
       const password = `${key}-password-${suffix}`;
       const res = await admin.post('/b2b/employee', { email, firstName, lastName: 'Acme', roleId, password });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       people[key] = { id: res.body.id, email, password };
     }
-    expect((await admin.post('/b2b/order-approval/customer-settings', { mode: 'n-of', approverEmployeeIds: [people.anna!.id, people.otto!.id], nValue: 2 })).status).to.equal(200);
-    const budgetRes = await admin.post('/budget', { name: 'Furniture', amount: 5000, periodType: 'monthly', employeeIds: [people.buyer!.id], categoryIds: [categoryId] });
+    expect(
+      (
+        await admin.post('/b2b/order-approval/customer-settings', {
+          mode: 'n-of',
+          approverEmployeeIds: [people.anna!.id, people.otto!.id],
+          nValue: 2,
+        })
+      ).status,
+    ).to.equal(200);
+    const budgetRes = await admin.post('/budget', {
+      name: 'Furniture',
+      amount: 5000,
+      periodType: 'monthly',
+      employeeIds: [people.buyer!.id],
+      categoryIds: [categoryId],
+    });
     expect(budgetRes.status).to.equal(200);
     const budgetId = budgetRes.body.budget.id;
 
@@ -66,9 +115,14 @@ describe('order approval end to end, as the clients see it', function () {
     const buyer = await as(await login(people.buyer!.email, people.buyer!.password));
     const cart = await buyer.post('/checkout/cart/line-item', { items: [{ productId, quantity: 3 }] });
     expect(cart.status).to.equal(200);
-    const refused = expectError(await buyer.post('/checkout/order', {}), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as { meta?: { createApproval?: { path: string } } };
+    const refused = expectError(await buyer.post('/checkout/order', {}), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as {
+      meta?: { createApproval?: { path: string } };
+    };
     expect(refused.meta?.createApproval?.path).to.equal('/store-api/order-approval/create');
-    const created = await buyer.post('/order-approval/create', { cartToken: cart.body.token, customerComment: 'Chairs for the new team' });
+    const created = await buyer.post('/order-approval/create', {
+      cartToken: cart.body.token,
+      customerComment: 'Chairs for the new team',
+    });
     expect(created.status).to.equal(200);
     const approvalPath = String(created.headers.location).replace('/store-api', '');
     const number = (await buyer.get(approvalPath)).body.approvalNumber as string;
@@ -85,7 +139,9 @@ describe('order approval end to end, as the clients see it', function () {
     // Anna finds it in her list and approves.
     const anna = await as(await login(people.anna!.email, people.anna!.password));
     const otto = await as(await login(people.otto!.email, people.otto!.password));
-    const listed = await anna.post('/order-approval/list', { filter: [{ type: 'equals', field: 'status', value: 'pending' }] });
+    const listed = await anna.post('/order-approval/list', {
+      filter: [{ type: 'equals', field: 'status', value: 'pending' }],
+    });
     const id = listed.body.data.find((a: { approvalNumber: string }) => a.approvalNumber === number).id as string;
     expect((await anna.post(`/b2b/order-approval/${id}/approve`, { comment: 'Needed' })).status).to.equal(200);
     expect((await buyer.get(`/b2b/order-approval/${id}`)).body.status).to.equal('pending');
@@ -94,7 +150,12 @@ describe('order approval end to end, as the clients see it', function () {
     expect((await api.patch(`/product/${productId}`, { price: 230 })).status).to.equal(200);
     const refresh = await buyer.post(`/b2b/order-approval/${id}/refresh`, { sendEmailOnChanges: true });
     expect(refresh.status).to.equal(200);
-    expect(refresh.body.refreshResult).to.include({ hasChanges: true, requiresReapproval: true, isBlocked: false, isValid: true });
+    expect(refresh.body.refreshResult).to.include({
+      hasChanges: true,
+      requiresReapproval: true,
+      isBlocked: false,
+      isValid: true,
+    });
     expect(refresh.body.refreshResult.changes[0]).to.include({ type: 'price', oldUnitPrice: 200, newUnitPrice: 230 });
     const changes = await mailTo(people.buyer!.email, 'prices have changed');
     expect(changes.text).to.contain('200 -> 230');
@@ -120,10 +181,28 @@ describe('order approval end to end, as the clients see it', function () {
     expect(orders.body.total).to.equal(1);
     const [order] = orders.body.orders;
     expect(order).to.include({ id: result.orderId, orderNumber: result.orderNumber, netPrice: 690, totalPrice: 821.1 });
-    expect(order.budgetData).to.deep.include({ budgetId, budgetProductCount: 1, totalProductCount: 1, budgetValue: 690, totalOrderValue: 690, budgetUsagePercentage: 13.8, budgetProductRatio: '1/1' });
+    expect(order.budgetData).to.deep.include({
+      budgetId,
+      budgetProductCount: 1,
+      totalProductCount: 1,
+      budgetValue: 690,
+      totalOrderValue: 690,
+      budgetUsagePercentage: 13.8,
+      budgetProductRatio: '1/1',
+    });
     const budget = (await buyer.get(`/budget/${budgetId}`)).body;
     expect(budget).to.include({ used: 690, reserved: 0, available: 4310 });
-    const activity = (await buyer.get(`/b2b/order-approval/${id}/activity`)).body.activities.map((a: { action: string }) => a.action);
-    expect(activity).to.deep.equal(['created', 'approved', 'refreshed', 'approved', 'approved', 'refreshed', 'executed']);
+    const activity = (await buyer.get(`/b2b/order-approval/${id}/activity`)).body.activities.map(
+      (a: { action: string }) => a.action,
+    );
+    expect(activity).to.deep.equal([
+      'created',
+      'approved',
+      'refreshed',
+      'approved',
+      'approved',
+      'refreshed',
+      'executed',
+    ]);
   });
 });

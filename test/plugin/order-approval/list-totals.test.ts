@@ -1,7 +1,19 @@
 import { expect } from 'chai';
 import { adminToken, getShop, http, isServerDb } from '../../helpers/shop.js';
 import { appProcessesForSuite, raceCheckouts } from '../../helpers/processes.js';
-import { as, company, createBudget, employee, fillCart, newCustomer, product, REQUESTER_PERMISSIONS, requestApproval, setSettings, startShop } from './helpers.js';
+import {
+  as,
+  company,
+  createBudget,
+  employee,
+  fillCart,
+  newCustomer,
+  product,
+  REQUESTER_PERMISSIONS,
+  requestApproval,
+  setSettings,
+  startShop,
+} from './helpers.js';
 
 /**
  * The approval list's and budget orders' totals are maintained counters (migration 014), not a
@@ -24,9 +36,12 @@ describe('order approval list and budget orders: totals', function () {
     expect(await listTotal(customer.token)).to.deep.equal({ total: 0, ids: [] });
     const p = await product();
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push(await requestApproval(requester.token, [{ productId: p.id, quantity: 1 + i }]));
+    for (let i = 0; i < 4; i++)
+      ids.push(await requestApproval(requester.token, [{ productId: p.id, quantity: 1 + i }]));
     // A decline keeps the approval in the list: the total does not move.
-    expect((await (await as(approverA.token)).post(`/b2b/order-approval/${ids[0]}/decline`, { comment: 'Not now' })).status).to.equal(200);
+    expect(
+      (await (await as(approverA.token)).post(`/b2b/order-approval/${ids[0]}/decline`, { comment: 'Not now' })).status,
+    ).to.equal(200);
     const all = await listTotal(customer.token);
     expect(all.total).to.equal(4);
     expect([...all.ids].sort()).to.deep.equal([...ids].sort());
@@ -34,9 +49,13 @@ describe('order approval list and budget orders: totals', function () {
     const first = await (await as(customer.token)).post('/order-approval/list', { limit: 3, page: 1 });
     const second = await (await as(customer.token)).post('/order-approval/list', { limit: 3, page: 2 });
     expect([first.body.total, second.body.total]).to.deep.equal([4, 4]);
-    expect([...first.body.data, ...second.body.data].map((a: { id: string }) => a.id).sort()).to.deep.equal([...ids].sort());
+    expect([...first.body.data, ...second.body.data].map((a: { id: string }) => a.id).sort()).to.deep.equal(
+      [...ids].sort(),
+    );
     // Filters, a term and ids narrow the rows: their totals are counted over what matches.
-    expect((await listTotal(customer.token, { filter: [{ type: 'equals', field: 'status', value: 'declined' }] })).total).to.equal(1);
+    expect(
+      (await listTotal(customer.token, { filter: [{ type: 'equals', field: 'status', value: 'declined' }] })).total,
+    ).to.equal(1);
     expect((await listTotal(customer.token, { ids: ids.slice(0, 2) })).total).to.equal(2);
     expect((await listTotal(customer.token, { 'total-count-mode': 'none', limit: 1 })).total).to.equal(1);
     // An employee sees only their own requests (and those naming them): counted, not the company's count.
@@ -53,9 +72,18 @@ describe('order approval list and budget orders: totals', function () {
     const p = await product();
     await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
     const db = (await getShop()).db;
-    expect(Number((await db('suite_order_approval_counts').where({ customer_id: customer.customer.id }).first('approvals'))?.approvals)).to.equal(1);
+    expect(
+      Number(
+        (await db('suite_order_approval_counts').where({ customer_id: customer.customer.id }).first('approvals'))
+          ?.approvals,
+      ),
+    ).to.equal(1);
     // An order-less customer can be deleted through the Admin API; the plugin's cleanup runs in that transaction.
-    const res = await (await http()).delete(`/api/customer/${customer.customer.id}`).set('authorization', `Bearer ${await adminToken()}`);
+    const res = await (
+      await http()
+    )
+      .delete(`/api/customer/${customer.customer.id}`)
+      .set('authorization', `Bearer ${await adminToken()}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(204);
     expect(await db('suite_order_approvals').where({ customer_id: customer.customer.id })).to.have.length(0);
     expect(await db('suite_order_approval_counts').where({ customer_id: customer.customer.id })).to.have.length(0);
@@ -70,15 +98,25 @@ describe('order approval list and budget orders: totals', function () {
     const carts: Array<{ token: string; cartToken: string }> = [];
     for (let i = 0; i < 30; i++) {
       const requester = await employee(customer, REQUESTER_PERMISSIONS, { requiresApproval: true });
-      carts.push({ token: requester.token, cartToken: await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]) });
+      carts.push({
+        token: requester.token,
+        cartToken: await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]),
+      });
     }
     const results = await Promise.all(
       carts.map(async ({ token, cartToken }, i) => {
-        const res = await fetch(`${(i % 2 ? a : b)!.url}/store-api/order-approval/create`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify({ cartToken }) });
+        const res = await fetch(`${(i % 2 ? a : b)!.url}/store-api/order-approval/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'suite-context-token': token },
+          body: JSON.stringify({ cartToken }),
+        });
         return { status: res.status, body: await res.text() };
       }),
     );
-    expect(results.filter((r) => r.status !== 200), JSON.stringify(results.find((r) => r.status !== 200))).to.deep.equal([]);
+    expect(
+      results.filter((r) => r.status !== 200),
+      JSON.stringify(results.find((r) => r.status !== 200)),
+    ).to.deep.equal([]);
     const listed = await listTotal(customer.token);
     expect(listed.total).to.equal(30);
     expect(new Set(listed.ids).size).to.equal(30);
@@ -101,7 +139,14 @@ describe('order approval list and budget orders: totals', function () {
     const orders = (await (await as(customer.token)).get(`/budget/${budget.id}/orders?limit=100`)).body;
     expect(orders.total).to.equal(20);
     expect(orders.orders).to.have.length(20);
-    const filtered = (await (await as(customer.token)).post(`/budget/${budget.id}/orders`, { limit: 5, filter: [{ type: 'range', field: 'orderDate', parameters: { gte: '2000-01-01T00:00:00Z' } }] })).body;
+    const filtered = (
+      await (
+        await as(customer.token)
+      ).post(`/budget/${budget.id}/orders`, {
+        limit: 5,
+        filter: [{ type: 'range', field: 'orderDate', parameters: { gte: '2000-01-01T00:00:00Z' } }],
+      })
+    ).body;
     expect(filtered.total).to.equal(20);
   });
 });

@@ -1,10 +1,30 @@
 import { expect } from 'chai';
 import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
-import { APPROVER_PERMISSIONS, REQUESTER_PERMISSIONS, as, employee, newCustomer, outbox, product, requestApproval, startShop, type LoggedInEmployee } from './helpers.js';
+import {
+  APPROVER_PERMISSIONS,
+  REQUESTER_PERMISSIONS,
+  as,
+  employee,
+  newCustomer,
+  outbox,
+  product,
+  requestApproval,
+  startShop,
+  type LoggedInEmployee,
+} from './helpers.js';
 
-async function post(app: AppProcess, path: string, token: string, body: unknown = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${app.url}/store-api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'suite-context-token': token }, body: JSON.stringify(body) });
+async function post(
+  app: AppProcess,
+  path: string,
+  token: string,
+  body: unknown = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${app.url}/store-api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'suite-context-token': token },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -25,7 +45,9 @@ describe('approval rules: concurrent decisions on one level across two app proce
     const buyer = await employee(customer, REQUESTER_PERMISSIONS);
     const approvers: LoggedInEmployee[] = [];
     for (let i = 0; i < 5; i++) approvers.push(await employee(customer, APPROVER_PERMISSIONS));
-    const rule = await (await as(customer.token)).post('/approval-rule', {
+    const rule = await (
+      await as(customer.token)
+    ).post('/approval-rule', {
       name: 'Two levels',
       priority: 1,
       levels: [
@@ -38,13 +60,21 @@ describe('approval rules: concurrent decisions on one level across two app proce
     const id = await requestApproval(buyer.token, [{ productId: p.id, quantity: 1 }]);
 
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(i % 2 ? a! : b!, `/b2b/order-approval/${id}/approve`, approvers[i % 5]!.token, { level: 1 })),
+      Array.from({ length: 20 }, (_, i) =>
+        post(i % 2 ? a! : b!, `/b2b/order-approval/${id}/approve`, approvers[i % 5]!.token, { level: 1 }),
+      ),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200), JSON.stringify(results)).to.have.length(1);
+    expect(
+      statuses.filter((s) => s === 200),
+      JSON.stringify(results),
+    ).to.have.length(1);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.status, JSON.stringify(r.body)).to.equal(400);
-      expect(r.body.errors[0].code).to.be.oneOf(['SUITE__ORDER_APPROVAL_LEVEL_DECIDED', 'SUITE__ORDER_APPROVAL_ALREADY_DECIDED']);
+      expect(r.body.errors[0].code).to.be.oneOf([
+        'SUITE__ORDER_APPROVAL_LEVEL_DECIDED',
+        'SUITE__ORDER_APPROVAL_ALREADY_DECIDED',
+      ]);
     }
     const db = (await getShop()).db;
     const decisions = await db('suite_order_approval_decisions').where({ approval_id: id });
@@ -57,7 +87,9 @@ describe('approval rules: concurrent decisions on one level across two app proce
     expect(moves).to.have.length(1);
     expect(await outbox('order-approval-requested', customer.email)).to.have.length(1);
 
-    expect((await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status).to.equal(200);
+    expect((await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status).to.equal(
+      200,
+    );
     expect((await db('suite_order_approvals').where({ id }).first('status')).status).to.equal('approved');
   });
 });

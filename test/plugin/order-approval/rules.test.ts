@@ -3,16 +3,46 @@ import { newId } from '../../../src/lib/ids.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { placeOrder } from '../../helpers/checkout.js';
 import { expectError, getShop } from '../../helpers/shop.js';
-import { APPROVER_PERMISSIONS, REQUESTER_PERMISSIONS, approval, as, employee, fillCart, newCustomer, outbox, product, requestApproval, startShop, type Customer } from './helpers.js';
+import {
+  APPROVER_PERMISSIONS,
+  REQUESTER_PERMISSIONS,
+  approval,
+  as,
+  employee,
+  fillCart,
+  newCustomer,
+  outbox,
+  product,
+  requestApproval,
+  startShop,
+  type Customer,
+} from './helpers.js';
 
 const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 
 /** A unit of the company with its members (rows, as the units add-on writes them). */
-async function unit(customer: Customer, members: Array<{ id: string; manager?: boolean }>, parentId: string | null = null): Promise<string> {
+async function unit(
+  customer: Customer,
+  members: Array<{ id: string; manager?: boolean }>,
+  parentId: string | null = null,
+): Promise<string> {
   const db = (await getShop()).db;
   const id = newId();
-  await db('b2b_organisation_units').insert({ id, customer_id: customer.customer.id, parent_id: parentId, name: `Unit ${id.slice(0, 6)}`, created_at: nowDb() });
-  for (const m of members) await db('b2b_organisation_unit_members').insert({ unit_id: id, employee_id: m.id, customer_id: customer.customer.id, is_manager: m.manager ?? false, created_at: nowDb() });
+  await db('b2b_organisation_units').insert({
+    id,
+    customer_id: customer.customer.id,
+    parent_id: parentId,
+    name: `Unit ${id.slice(0, 6)}`,
+    created_at: nowDb(),
+  });
+  for (const m of members)
+    await db('b2b_organisation_unit_members').insert({
+      unit_id: id,
+      employee_id: m.id,
+      customer_id: customer.customer.id,
+      is_manager: m.manager ?? false,
+      created_at: nowDb(),
+    });
   return id;
 }
 
@@ -36,7 +66,11 @@ async function twoLevelCompany() {
   const customer = await newCustomer();
   const buyer = await employee(customer, REQUESTER_PERMISSIONS);
   const manager = await employee(customer, APPROVER_PERMISSIONS);
-  const finance = [await employee(customer, APPROVER_PERMISSIONS), await employee(customer, APPROVER_PERMISSIONS), await employee(customer, APPROVER_PERMISSIONS)];
+  const finance = [
+    await employee(customer, APPROVER_PERMISSIONS),
+    await employee(customer, APPROVER_PERMISSIONS),
+    await employee(customer, APPROVER_PERMISSIONS),
+  ];
   const parent = await unit(customer, [{ id: manager.id, manager: true }]);
   await unit(customer, [{ id: buyer.id }], parent);
   const rule = await createRule(customer.token, {
@@ -56,7 +90,12 @@ describe('order approval rules with levels', () => {
 
   it('a two-level chain approves an order over 10,000 (unit manager, then two of three finance employees); one under it is placed without approval', async () => {
     const { customer, buyer, manager, finance, rule } = await twoLevelCompany();
-    expect(rule).to.deep.include({ priority: 5, appliesTo: 'orders', origin: null, conditions: { orderTotal: { currency: 'EUR', above: 10000 } } });
+    expect(rule).to.deep.include({
+      priority: 5,
+      appliesTo: 'orders',
+      origin: null,
+      conditions: { orderTotal: { currency: 'EUR', above: 10000 } },
+    });
 
     const small = await product({ priceNet: 900000 });
     await fillCart(buyer.token, [{ productId: small.id, quantity: 1 }]);
@@ -64,7 +103,9 @@ describe('order approval rules with levels', () => {
 
     const large = await product({ priceNet: 1100000 });
     await fillCart(buyer.token, [{ productId: large.id, quantity: 1 }]);
-    const refusal = expectError(await placeOrder(buyer.token), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as { meta?: Record<string, any> };
+    const refusal = expectError(await placeOrder(buyer.token), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as {
+      meta?: Record<string, any>;
+    };
     expect(refusal.meta).to.include({ reason: 'rule', ruleId: rule.id, ruleName: 'Large orders' });
     expect((await (await as(buyer.token)).delete('/checkout/cart')).status).to.equal(204);
 
@@ -81,8 +122,14 @@ describe('order approval rules with levels', () => {
 
     // Finance cannot decide level 1; the manager can, once.
     expectError(await (await as(finance[0]!.token)).post(`/b2b/order-approval/${id}/approve`, {}), 403);
-    expect((await (await as(manager.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1, comment: 'ok' })).status).to.equal(200);
-    expectError(await (await as(manager.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1 }), 400, 'SUITE__ORDER_APPROVAL_LEVEL_DECIDED');
+    expect(
+      (await (await as(manager.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1, comment: 'ok' })).status,
+    ).to.equal(200);
+    expectError(
+      await (await as(manager.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1 }),
+      400,
+      'SUITE__ORDER_APPROVAL_LEVEL_DECIDED',
+    );
     chain = await levels(buyer.token, id);
     expect(chain.currentLevel).to.equal(2);
     expect(chain.levels[0]).to.include({ status: 'approved' });
@@ -96,7 +143,9 @@ describe('order approval rules with levels', () => {
     // Two of three finance employees: one is not enough.
     expect((await (await as(finance[0]!.token)).post(`/b2b/order-approval/${id}/approve`, {})).status).to.equal(200);
     expect((await approval(buyer.token, id)).status).to.equal('pending');
-    expect((await (await as(finance[2]!.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status).to.equal(200);
+    expect(
+      (await (await as(finance[2]!.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status,
+    ).to.equal(200);
     expect((await approval(buyer.token, id)).status).to.equal('approved');
     chain = await levels(buyer.token, id);
     expect(chain.levels[1].decisions.map((d: any) => d.approverId)).to.deep.equal([finance[0]!.id, finance[2]!.id]);
@@ -105,7 +154,9 @@ describe('order approval rules with levels', () => {
     const executed = await (await as(buyer.token)).post(`/b2b/order-approval/${id}/execute`, {});
     expect(executed.status, JSON.stringify(executed.body)).to.equal(200);
     expect(executed.body.executionResult.success).to.equal(true);
-    const activity = (await (await as(customer.token)).get(`/b2b/order-approval/${id}/activity`)).body.activities.map((a: any) => a.action);
+    const activity = (await (await as(customer.token)).get(`/b2b/order-approval/${id}/activity`)).body.activities.map(
+      (a: any) => a.action,
+    );
     expect(activity).to.include.members(['created', 'approved', 'level-approved']);
   });
 
@@ -114,7 +165,10 @@ describe('order approval rules with levels', () => {
     const large = await product({ priceNet: 1100000 });
     const declined = await requestApproval(buyer.token, [{ productId: large.id, quantity: 1 }]);
     expect((await (await as(manager.token)).post(`/b2b/order-approval/${declined}/approve`, {})).status).to.equal(200);
-    expect((await (await as(finance[1]!.token)).post(`/b2b/order-approval/${declined}/decline`, { comment: 'Too much' })).status).to.equal(200);
+    expect(
+      (await (await as(finance[1]!.token)).post(`/b2b/order-approval/${declined}/decline`, { comment: 'Too much' }))
+        .status,
+    ).to.equal(200);
     const chain = await levels(buyer.token, declined);
     expect(chain.levels.map((l: any) => l.status)).to.deep.equal(['approved', 'declined']);
 
@@ -138,9 +192,23 @@ describe('order approval rules with levels', () => {
     const list = await (await as(customer.token)).post('/approval-rule/list', {});
     expect(list.status, JSON.stringify(list.body)).to.equal(200);
     expect(list.body.apiAlias).to.equal('dal_entity_search_result');
-    expect(list.body.elements.map((r: any) => [r.origin, r.priority, r.appliesTo, r.conditions, r.levels])).to.deep.equal([
-      ['budget', 10, 'orders', { budgetExceeded: true }, [{ name: 'Approvers', type: 'approver-settings', required: 1 }]],
-      ['role', 20, 'orders', { roleRequiresApproval: true }, [{ name: 'Approvers', type: 'approver-settings', required: 1 }]],
+    expect(
+      list.body.elements.map((r: any) => [r.origin, r.priority, r.appliesTo, r.conditions, r.levels]),
+    ).to.deep.equal([
+      [
+        'budget',
+        10,
+        'orders',
+        { budgetExceeded: true },
+        [{ name: 'Approvers', type: 'approver-settings', required: 1 }],
+      ],
+      [
+        'role',
+        20,
+        'orders',
+        { roleRequiresApproval: true },
+        [{ name: 'Approvers', type: 'approver-settings', required: 1 }],
+      ],
       ['request', 30, 'requests', {}, [{ name: 'Approvers', type: 'approver-settings', required: 1 }]],
     ]);
     const byOrigin = Object.fromEntries(list.body.elements.map((r: any) => [r.origin, r]));
@@ -159,21 +227,62 @@ describe('order approval rules with levels', () => {
     await requestApproval(free.token, [{ productId: p.id, quantity: 1 }]);
     expect((await (await as(customer.token)).delete(`/approval-rule/${byOrigin.request.id}`)).status).to.equal(204);
     const cartToken = await fillCart(free.token, [{ productId: p.id, quantity: 1 }]);
-    expectError(await (await as(free.token)).post('/order-approval/create', { cartToken }), 400, 'SUITE__ORDER_APPROVAL_NOT_REQUIRED');
+    expectError(
+      await (await as(free.token)).post('/order-approval/create', { cartToken }),
+      400,
+      'SUITE__ORDER_APPROVAL_NOT_REQUIRED',
+    );
   });
 
-  it('rule routes: 400 for invalid rules, 401 without login, 403 without the permission, 404 for another company\'s rule', async () => {
+  it("rule routes: 400 for invalid rules, 401 without login, 403 without the permission, 404 for another company's rule", async () => {
     const { customer, rule, finance } = await twoLevelCompany();
     const client = await as(customer.token);
     const level = { type: 'company-admins' };
-    expectError(await client.post('/approval-rule', { name: 'x', priority: 1, levels: [] }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await client.post('/approval-rule', { name: 'x', priority: 1, levels: [level], conditions: { color: 'red' } }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await client.post('/approval-rule', { name: 'x', priority: 1, levels: [level], conditions: { orderTotal: { currency: 'EUR', above: 10, below: 5 } } }), 400, 'SUITE__APPROVAL_RULE_INVALID');
-    expectError(await client.post('/approval-rule', { name: 'x', priority: 1, levels: [{ type: 'employees', employeeIds: [finance[0]!.id], required: 2 }] }), 400, 'SUITE__APPROVAL_RULE_INVALID');
-    expectError(await client.post('/approval-rule', { name: 'x', priority: 1, levels: [{ type: 'role' }] }), 400, 'SUITE__APPROVAL_RULE_INVALID');
+    expectError(
+      await client.post('/approval-rule', { name: 'x', priority: 1, levels: [] }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await client.post('/approval-rule', { name: 'x', priority: 1, levels: [level], conditions: { color: 'red' } }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(
+      await client.post('/approval-rule', {
+        name: 'x',
+        priority: 1,
+        levels: [level],
+        conditions: { orderTotal: { currency: 'EUR', above: 10, below: 5 } },
+      }),
+      400,
+      'SUITE__APPROVAL_RULE_INVALID',
+    );
+    expectError(
+      await client.post('/approval-rule', {
+        name: 'x',
+        priority: 1,
+        levels: [{ type: 'employees', employeeIds: [finance[0]!.id], required: 2 }],
+      }),
+      400,
+      'SUITE__APPROVAL_RULE_INVALID',
+    );
+    expectError(
+      await client.post('/approval-rule', { name: 'x', priority: 1, levels: [{ type: 'role' }] }),
+      400,
+      'SUITE__APPROVAL_RULE_INVALID',
+    );
     const stranger = await newCustomer();
     const strangerEmployee = await employee(stranger, APPROVER_PERMISSIONS);
-    const foreign = expectError(await client.post('/approval-rule', { name: 'x', priority: 1, levels: [{ type: 'employees', employeeIds: [strangerEmployee.id] }] }), 400, 'SUITE__APPROVAL_RULE_UNKNOWN_REFERENCE') as { source?: { pointer?: string } };
+    const foreign = expectError(
+      await client.post('/approval-rule', {
+        name: 'x',
+        priority: 1,
+        levels: [{ type: 'employees', employeeIds: [strangerEmployee.id] }],
+      }),
+      400,
+      'SUITE__APPROVAL_RULE_UNKNOWN_REFERENCE',
+    ) as { source?: { pointer?: string } };
     expect(foreign.source?.pointer).to.equal('/levels/0/employeeIds/0');
     expectError(await client.patch(`/approval-rule/${rule.id}`, {}), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.get('/approval-rule/not-an-id'), 400, 'SUITE__INVALID_INPUT');
@@ -192,9 +301,15 @@ describe('order approval rules with levels', () => {
     expectError(await client.get(`/approval-rule/${OTHER_ID}`), 404);
     expect((await other.post('/approval-rule/list', {})).body.elements.map((r: any) => r.id)).not.to.include(rule.id);
 
-    const changed = await client.patch(`/approval-rule/${rule.id}`, { priority: 7, conditions: { orderTotal: { currency: 'EUR', above: 5000.5 }, firstOrder: true } });
+    const changed = await client.patch(`/approval-rule/${rule.id}`, {
+      priority: 7,
+      conditions: { orderTotal: { currency: 'EUR', above: 5000.5 }, firstOrder: true },
+    });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
-    expect(changed.body.rule).to.deep.include({ priority: 7, conditions: { orderTotal: { currency: 'EUR', above: 5000.5 }, firstOrder: true } });
+    expect(changed.body.rule).to.deep.include({
+      priority: 7,
+      conditions: { orderTotal: { currency: 'EUR', above: 5000.5 }, firstOrder: true },
+    });
     expect(changed.body.rule.levels).to.have.length(2);
     expect((await client.delete(`/approval-rule/${rule.id}`)).status).to.equal(204);
     expectError(await client.get(`/approval-rule/${rule.id}`), 404);
@@ -203,7 +318,10 @@ describe('order approval rules with levels', () => {
   it('a level waiting longer than escalateAfterHours goes to the company admins once; one admin approval passes it', async () => {
     const customer = await newCustomer();
     const buyer = await employee(customer, REQUESTER_PERMISSIONS);
-    const [first, second] = [await employee(customer, APPROVER_PERMISSIONS), await employee(customer, APPROVER_PERMISSIONS)];
+    const [first, second] = [
+      await employee(customer, APPROVER_PERMISSIONS),
+      await employee(customer, APPROVER_PERMISSIONS),
+    ];
     await createRule(customer.token, {
       name: 'Escalating',
       priority: 1,
@@ -220,25 +338,39 @@ describe('order approval rules with levels', () => {
     await job({}, shop.runtime);
     expect((await levels(buyer.token, id)).levels[0].escalatedAt).to.equal(null);
 
-    await shop.db('suite_order_approval_levels').where({ approval_id: id, level: 1 }).update({ started_at: '2020-01-01 00:00:00.000' });
+    await shop
+      .db('suite_order_approval_levels')
+      .where({ approval_id: id, level: 1 })
+      .update({ started_at: '2020-01-01 00:00:00.000' });
     await job({}, shop.runtime);
     await job({}, shop.runtime);
     const chain = await levels(buyer.token, id);
     expect((await approval(buyer.token, id)).mode).to.equal('only-admins');
     expect(chain.levels[0].escalatedAt).to.be.a('string');
     expect(await outbox('order-approval-requested', customer.email)).to.have.length(1);
-    const activity = (await (await as(customer.token)).get(`/b2b/order-approval/${id}/activity`)).body.activities.filter((a: any) => a.action === 'escalated');
+    const activity = (
+      await (await as(customer.token)).get(`/b2b/order-approval/${id}/activity`)
+    ).body.activities.filter((a: any) => a.action === 'escalated');
     expect(activity).to.have.length(1);
     expectError(await (await as(first.token)).post(`/b2b/order-approval/${id}/approve`, {}), 403);
-    expect((await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1 })).status).to.equal(200);
+    expect((await (await as(customer.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1 })).status).to.equal(
+      200,
+    );
     expect((await levels(buyer.token, id)).currentLevel).to.equal(2);
-    expect((await (await as(second.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status).to.equal(200);
+    expect((await (await as(second.token)).post(`/b2b/order-approval/${id}/approve`, { level: 2 })).status).to.equal(
+      200,
+    );
     expect((await approval(buyer.token, id)).status).to.equal('approved');
   });
 
   it('the OpenAPI document carries the rule routes and the chain route', async () => {
     const doc = (await (await as(null)).get('/_info/openapi3.json')).body;
-    expect(Object.keys(doc.paths)).to.include.members(['/approval-rule/list', '/approval-rule', '/approval-rule/{id}', '/b2b/order-approval/{orderApprovalId}/levels']);
+    expect(Object.keys(doc.paths)).to.include.members([
+      '/approval-rule/list',
+      '/approval-rule',
+      '/approval-rule/{id}',
+      '/b2b/order-approval/{orderApprovalId}/levels',
+    ]);
     expect(Object.keys(doc.paths['/approval-rule/{id}'])).to.include.members(['get', 'patch', 'delete']);
   });
 });

@@ -44,7 +44,10 @@ describe('order approval: transition table', () => {
   });
 
   it('the changeable statuses are the ones that can still (re)enter pending', () => {
-    for (const status of ALL) expect(CHANGEABLE_STATUSES.includes(status), status).to.equal(status === 'pending' || APPROVAL_TRANSITIONS.allows(status, 'pending'));
+    for (const status of ALL)
+      expect(CHANGEABLE_STATUSES.includes(status), status).to.equal(
+        status === 'pending' || APPROVAL_TRANSITIONS.allows(status, 'pending'),
+      );
   });
 
   it('finished approvals go nowhere', () => {

@@ -28,7 +28,9 @@ describe('order approval: approving a mailed request in a real browser', functio
 
     await deliverMail();
     const mailbox = await testMailbox();
-    const mail = await mailbox.waitFor((m) => m.envelopeTo.includes(approverA.email.toLowerCase()) && String(m.subject).includes(approvalNumber));
+    const mail = await mailbox.waitFor(
+      (m) => m.envelopeTo.includes(approverA.email.toLowerCase()) && String(m.subject).includes(approvalNumber),
+    );
     const url = /(https?:\/\/\S+\/account\/order-approval\/[0-9a-f]{32})/.exec(mail.text ?? '')?.[1];
     expect(url).to.equal(`http://shop.test/account/order-approval/${id}`);
 
@@ -55,7 +57,11 @@ describe('order approval: approving a mailed request in a real browser', functio
 
     expect(await approval(requester.token, id)).to.include({ status: 'approved', isApproved: true });
     await deliverMail();
-    const told = await mailbox.waitFor((m) => m.envelopeTo.includes(requester.email.toLowerCase()) && String(m.subject).includes(`${approvalNumber} was approved`));
+    const told = await mailbox.waitFor(
+      (m) =>
+        m.envelopeTo.includes(requester.email.toLowerCase()) &&
+        String(m.subject).includes(`${approvalNumber} was approved`),
+    );
     expect(told.text).to.contain('Go ahead');
     await context.close();
   });

@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { getShop } from '../../helpers/shop.js';
 import { loggedInVisitor, storefrontVisitor } from '../../helpers/storefront.js';
-import { APPROVER_PERMISSIONS, approval, as, company, employee, newCustomer, product, requestApproval, setSettings, startShop } from './helpers.js';
+import {
+  APPROVER_PERMISSIONS,
+  approval,
+  as,
+  company,
+  employee,
+  newCustomer,
+  product,
+  requestApproval,
+  setSettings,
+  startShop,
+} from './helpers.js';
 import { locationOf } from '../../helpers/headers.js';
 
 const page = (id: string) => `/account/order-approval/${id}`;
@@ -42,7 +53,9 @@ describe('order approval: storefront pages', function () {
     const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 3 }], 'For the <new> office');
     const browser = await loggedInVisitor(requester.email, requester.password);
 
-    expect((await browser.get('/account')).text, 'the account page links the list').to.contain('<a href="/account/order-approvals" data-test="account-order-approvals">');
+    expect((await browser.get('/account')).text, 'the account page links the list').to.contain(
+      '<a href="/account/order-approvals" data-test="account-order-approvals">',
+    );
     const list = await browser.get('/account/order-approvals');
     expect(list.status).to.equal(200);
     expect(list.text).to.match(new RegExp(`data-test="my-approval" data-id="${id}"`));
@@ -83,7 +96,9 @@ describe('order approval: storefront pages', function () {
     expect(after.text).to.contain('data-test="approval-notice">You approved the order request.<');
     expect(after.text).to.contain('data-action="approved"').and.to.contain('Fine by me');
     expect(after.text).not.to.contain('data-test="approve-form"');
-    expect((await admin.get('/account/order-approvals')).text).not.to.contain(`data-test="approval-to-decide" data-id="${id}"`);
+    expect((await admin.get('/account/order-approvals')).text).not.to.contain(
+      `data-test="approval-to-decide" data-id="${id}"`,
+    );
 
     const again = await admin.post(`${page(id)}/approve`, {});
     expect(again.status).to.equal(400);
@@ -97,9 +112,14 @@ describe('order approval: storefront pages', function () {
     const placed = await approval(requester.token, id);
     expect(placed).to.include({ status: 'ordered', isOrdered: true });
     const shown = await requesterBrowser.get(locationOf(ordered));
-    expect(shown.text).to.contain(`data-test="approval-order-number">${placed.orderNumber}<`).and.to.contain('The order was placed.');
+    expect(shown.text)
+      .to.contain(`data-test="approval-order-number">${placed.orderNumber}<`)
+      .and.to.contain('The order was placed.');
     expect(shown.text).not.to.contain('data-test="execute-form"');
-    expect((await requesterBrowser.post(`${page(id)}/execute`)).status, 'placing it twice shows the same order').to.equal(303);
+    expect(
+      (await requesterBrowser.post(`${page(id)}/execute`)).status,
+      'placing it twice shows the same order',
+    ).to.equal(303);
     const orders = await (await getShop()).db('orders').where({ id: placed.orderId }).count({ n: '*' });
     expect(Number(orders[0]!.n)).to.equal(1);
   });
@@ -121,7 +141,9 @@ describe('order approval: storefront pages', function () {
     expect(declined.headers.location).to.equal(`${page(id)}?done=declined`);
     expect(await approval(requester.token, id)).to.include({ status: 'declined', isDeclined: true });
     const activities = await (await as(requester.token)).get(`/b2b/order-approval/${id}/activity`);
-    expect(activities.body.activities.find((a: { action: string }) => a.action === 'declined').comment).to.equal('Too expensive this month');
+    expect(activities.body.activities.find((a: { action: string }) => a.action === 'declined').comment).to.equal(
+      'Too expensive this month',
+    );
     const mine = await (await loggedInVisitor(requester.email, requester.password)).get('/account/order-approvals');
     expect(mine.text).to.match(new RegExp(`data-id="${id}"[\\s\\S]*?data-test="approval-status">declined<`));
   });
@@ -137,7 +159,9 @@ describe('order approval: storefront pages', function () {
     expect((await other.get('/account/order-approvals')).text).not.to.contain(`data-id="${id}"`);
     const bystanderDetail = await other.get(page(id));
     expect(bystanderDetail.status).to.equal(200);
-    expect(bystanderDetail.text, 'sees it (holds the approve permission) but may not decide').not.to.contain('data-test="approve-form"');
+    expect(bystanderDetail.text, 'sees it (holds the approve permission) but may not decide').not.to.contain(
+      'data-test="approve-form"',
+    );
     expect((await other.post(`${page(id)}/approve`)).status).to.equal(403);
 
     const a = await loggedInVisitor(approverA.email, approverA.password);

@@ -38,7 +38,8 @@ for (const kind of KINDS) {
       const entity = await kind.create();
       const ruleId = await createRule();
       const api = await admin();
-      for (let i = 0; i < 3; i++) expect((await api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId })).status).to.equal(204);
+      for (let i = 0; i < 3; i++)
+        expect((await api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId })).status).to.equal(204);
       expect(await rowsOf(kind, entity.id)).to.have.length(1);
       expect((await listAll(kind)).filter((item) => item.id === `${entity.id}${ruleId}`)).to.have.length(1);
     });
@@ -46,8 +47,11 @@ for (const kind of KINDS) {
     it('keeps several rules of one entity apart', async () => {
       const entity = await kind.create();
       const rules = [await createRule(), await createRule()];
-      for (const ruleId of rules) expect((await (await admin()).post(routeOf(kind), { [kind.idField]: entity.id, ruleId })).status).to.equal(204);
-      const listed = (await listAll(kind)).filter((item) => item.attributes[kind.idField] === entity.id).map((item) => item.attributes.ruleId);
+      for (const ruleId of rules)
+        expect((await (await admin()).post(routeOf(kind), { [kind.idField]: entity.id, ruleId })).status).to.equal(204);
+      const listed = (await listAll(kind))
+        .filter((item) => item.attributes[kind.idField] === entity.id)
+        .map((item) => item.attributes.ruleId);
       expect(listed.sort()).to.deep.equal([...rules].sort());
     });
 
@@ -62,14 +66,23 @@ for (const kind of KINDS) {
         [{ [kind.idField]: entity.id, ruleId, extra: 1 }, '/extra'],
         [{ [other.idField]: entity.id, ruleId }, `/${kind.idField}`],
         [{ [kind.idField]: entity.id.toUpperCase(), ruleId }, `/${kind.idField}`],
-        [{ [kind.idField]: `${entity.id.slice(0, 8)}-${entity.id.slice(8, 12)}-${entity.id.slice(12, 16)}-${entity.id.slice(16, 20)}-${entity.id.slice(20)}`, ruleId }, `/${kind.idField}`],
+        [
+          {
+            [kind.idField]: `${entity.id.slice(0, 8)}-${entity.id.slice(8, 12)}-${entity.id.slice(12, 16)}-${entity.id.slice(16, 20)}-${entity.id.slice(20)}`,
+            ruleId,
+          },
+          `/${kind.idField}`,
+        ],
         [{ [kind.idField]: entity.id, ruleId: 42 }, '/ruleId'],
         [{ [kind.idField]: null, ruleId }, `/${kind.idField}`],
       ];
       for (const [body, pointer] of cases) {
         const res = await api.post(routeOf(kind), body);
         expectError(res, 400, 'SUITE__INVALID_INPUT');
-        expect(res.body.errors.map((e: any) => e.source?.pointer), JSON.stringify(body)).to.include(pointer);
+        expect(
+          res.body.errors.map((e: any) => e.source?.pointer),
+          JSON.stringify(body),
+        ).to.include(pointer);
       }
       expectError(await api.post(routeOf(kind), []), 400);
       expectError(await api.postRaw(routeOf(kind), '"x"'), 400);
@@ -81,16 +94,25 @@ for (const kind of KINDS) {
       const entity = await kind.create();
       const ruleId = await createRule();
       const api = await admin();
-      const unknownEntity = expectError(await api.post(routeOf(kind), { [kind.idField]: newId(), ruleId }), 400, ENTITY_NOT_FOUND);
+      const unknownEntity = expectError(
+        await api.post(routeOf(kind), { [kind.idField]: newId(), ruleId }),
+        400,
+        ENTITY_NOT_FOUND,
+      );
       expect(unknownEntity.source?.pointer).to.equal(`/${kind.idField}`);
-      const unknownRule = expectError(await api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId: newId() }), 400, RULE_NOT_FOUND);
+      const unknownRule = expectError(
+        await api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId: newId() }),
+        400,
+        RULE_NOT_FOUND,
+      );
       expect(unknownRule.source?.pointer).to.equal('/ruleId');
       const both = await api.post(routeOf(kind), { [kind.idField]: newId(), ruleId: newId() });
       expectError(both, 400);
       expect(both.body.errors.map((e: any) => e.code)).to.deep.equal([ENTITY_NOT_FOUND, RULE_NOT_FOUND]);
       // An id of another kind of entity is not one of this kind.
       const product = await createProduct();
-      if (kind.segment !== 'product') expectError(await api.post(routeOf(kind), { [kind.idField]: product.id, ruleId }), 400, ENTITY_NOT_FOUND);
+      if (kind.segment !== 'product')
+        expectError(await api.post(routeOf(kind), { [kind.idField]: product.id, ruleId }), 400, ENTITY_NOT_FOUND);
       expect(await rowsOf(kind, entity.id)).to.have.length(0);
     });
 
@@ -128,7 +150,8 @@ for (const kind of KINDS) {
     it('pages with limit and page: default 25, stable order, links, meta.total', async () => {
       const api = await admin();
       const entity = await kind.create();
-      for (let i = 0; i < 4; i++) await api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId: await createRule() });
+      for (let i = 0; i < 4; i++)
+        await api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId: await createRule() });
       const everything = await listAll(kind);
       const total = everything.length;
       expect(total).to.be.at.least(4);
@@ -169,7 +192,19 @@ for (const kind of KINDS) {
 
     it('answers 400 for limit or page out of range or not integers', async () => {
       const api = await admin();
-      for (const query of ['limit=0', 'limit=501', 'limit=-1', 'limit=abc', 'limit=2.5', 'page=0', 'page=-3', 'page=x', 'page=1000001', 'page=1e30', 'sort=name']) {
+      for (const query of [
+        'limit=0',
+        'limit=501',
+        'limit=-1',
+        'limit=abc',
+        'limit=2.5',
+        'page=0',
+        'page=-3',
+        'page=x',
+        'page=1000001',
+        'page=1e30',
+        'sort=name',
+      ]) {
         expectError(await api.get(`${routeOf(kind)}?${query}`), 400, 'SUITE__INVALID_INPUT');
       }
       expect((await api.get(`${routeOf(kind)}?limit=500&page=1000000`)).status).to.equal(200);
@@ -181,7 +216,8 @@ for (const kind of KINDS) {
       const ruleId = await createRule();
       const agent = await http();
       for (const authorization of [undefined, 'Bearer garbage', 'Basic dGVzdDp0ZXN0']) {
-        const withAuth = <T extends { set(name: string, value: string): T }>(req: T) => (authorization ? req.set('authorization', authorization) : req);
+        const withAuth = <T extends { set(name: string, value: string): T }>(req: T) =>
+          authorization ? req.set('authorization', authorization) : req;
         expectError(await withAuth(agent.get(routeOf(kind))), 401);
         expectError(await withAuth(agent.post(routeOf(kind))).send({ [kind.idField]: entity.id, ruleId }), 401);
         expectError(await withAuth(agent.delete(`${routeOf(kind)}/${entity.id}/${ruleId}`)), 401);

@@ -10,7 +10,9 @@ describe('partial assortment: concurrent assignments (MariaDB)', () => {
     for (const kind of KINDS) {
       const entity = await kind.create();
       const ruleId = await createRule();
-      const responses = await Promise.all(Array.from({ length: 20 }, () => api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId })),
+      );
       expect(responses.map((r) => r.status)).to.deep.equal(Array(20).fill(204));
       expect(await rowsOf(kind, entity.id)).to.have.length(1);
       const listed = await api.get(`${routeOf(kind)}?limit=500`);
@@ -25,7 +27,9 @@ describe('partial assortment: concurrent assignments (MariaDB)', () => {
     const kind = KINDS[2];
     const entity = await kind.create();
     const rules = await Promise.all(Array.from({ length: 20 }, () => createRule()));
-    const posted = await Promise.all(rules.map((ruleId) => api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId })));
+    const posted = await Promise.all(
+      rules.map((ruleId) => api.post(routeOf(kind), { [kind.idField]: entity.id, ruleId })),
+    );
     expect(posted.map((r) => r.status)).to.deep.equal(Array(20).fill(204));
     expect((await rowsOf(kind, entity.id)).map((r) => r.rule_id).sort()).to.deep.equal([...rules].sort());
     const deleted = await Promise.all(rules.map((ruleId) => api.delete(`${routeOf(kind)}/${entity.id}/${ruleId}`)));

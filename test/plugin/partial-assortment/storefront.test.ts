@@ -3,8 +3,26 @@ import { newId } from '../../../src/lib/ids.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { createApp } from '../../../src/host/app.js';
 import supertest from 'supertest';
-import { TEST_APP_SECRET, createTestCustomer, expectError, getShop, http, login, testDatabaseUrl } from '../../helpers/shop.js';
-import { KINDS, admin, assign, createCategory, createLandingPage, createProduct, createRule, routeOf, type Kind } from './fixtures.js';
+import {
+  TEST_APP_SECRET,
+  createTestCustomer,
+  expectError,
+  getShop,
+  http,
+  login,
+  testDatabaseUrl,
+} from '../../helpers/shop.js';
+import {
+  KINDS,
+  admin,
+  assign,
+  createCategory,
+  createLandingPage,
+  createProduct,
+  createRule,
+  routeOf,
+  type Kind,
+} from './fixtures.js';
 
 const [CATEGORY, LANDING_PAGE, PRODUCT] = KINDS as unknown as [Kind, Kind, Kind];
 
@@ -15,7 +33,8 @@ interface Shopper {
 
 async function store(shopper: Shopper) {
   const agent = await http();
-  const withToken = <T extends { set(name: string, value: string): T }>(req: T) => (shopper.token ? req.set('suite-context-token', shopper.token) : req);
+  const withToken = <T extends { set(name: string, value: string): T }>(req: T) =>
+    shopper.token ? req.set('suite-context-token', shopper.token) : req;
   return {
     get: (path: string) => withToken(agent.get(`/store-api${path}`)),
     post: (path: string, body: unknown) => withToken(agent.post(`/store-api${path}`)).send(body as object),
@@ -28,7 +47,9 @@ const names = (res: supertest.Response) => {
 };
 
 function flatten(nodes: Array<{ name: string; children: unknown[] }>): string[] {
-  return nodes.flatMap((node) => [node.name, ...flatten(node.children as Array<{ name: string; children: unknown[] }>)]).sort();
+  return nodes
+    .flatMap((node) => [node.name, ...flatten(node.children as Array<{ name: string; children: unknown[] }>)])
+    .sort();
 }
 
 describe('partial assortment: what shoppers see through the Store API', () => {
@@ -72,7 +93,22 @@ describe('partial assortment: what shoppers see through the Store API', () => {
     await assign(PRODUCT, both.id, ruleB);
     await assign(LANDING_PAGE, lpA.id, ruleA);
     await assign(LANDING_PAGE, lpB.id, ruleB);
-    ids = { ruleA, ruleB, root: root.id, catOpen: catOpen.id, catA: catA.id, catB: catB.id, catAChild: catAChild.id, open: open.id, onlyA: onlyA.id, onlyB: onlyB.id, both: both.id, lpOpen: lpOpen.id, lpA: lpA.id, lpB: lpB.id };
+    ids = {
+      ruleA,
+      ruleB,
+      root: root.id,
+      catOpen: catOpen.id,
+      catA: catA.id,
+      catB: catB.id,
+      catAChild: catAChild.id,
+      open: open.id,
+      onlyA: onlyA.id,
+      onlyB: onlyB.id,
+      both: both.id,
+      lpOpen: lpOpen.id,
+      lpA: lpA.id,
+      lpB: lpB.id,
+    };
   });
 
   const seen = {
@@ -95,7 +131,11 @@ describe('partial assortment: what shoppers see through the Store API', () => {
   });
 
   it('product detail (GET /store-api/product/{id}) is a 404 for a hidden product', async () => {
-    const visible: Record<string, string[]> = { A: ['open', 'onlyA', 'both'], B: ['open', 'onlyB', 'both'], guest: ['open'] };
+    const visible: Record<string, string[]> = {
+      A: ['open', 'onlyA', 'both'],
+      B: ['open', 'onlyB', 'both'],
+      guest: ['open'],
+    };
     for (const shopper of [a, b, guest]) {
       const api = await store(shopper);
       for (const key of ['open', 'onlyA', 'onlyB', 'both']) {
@@ -107,7 +147,8 @@ describe('partial assortment: what shoppers see through the Store API', () => {
   });
 
   it('category listing (POST /store-api/product-listing/{categoryId}) hides restricted products and categories', async () => {
-    const listing = async (shopper: Shopper, categoryId: string) => (await store(shopper)).post(`/product-listing/${categoryId}`, {});
+    const listing = async (shopper: Shopper, categoryId: string) =>
+      (await store(shopper)).post(`/product-listing/${categoryId}`, {});
     expect(names(await listing(a, ids.root!))).to.deep.equal(seen.A!.map(n).sort());
     expect(names(await listing(b, ids.root!))).to.deep.equal(seen.B!.map(n).sort());
     expect(names(await listing(guest, ids.root!))).to.deep.equal([n('product open')]);
@@ -158,37 +199,85 @@ describe('partial assortment: what shoppers see through the Store API', () => {
     this.timeout(60000);
     const shop = await getShop();
     const bulk = `${marker}bulk`;
-    const products = Array.from({ length: 1000 }, (_, i) => ({ id: newId(), version_id: newId(), product_number: `PAB-${newId().slice(0, 16)}`, name: `${bulk} ${String(i).padStart(4, '0')}`, description: null, stock: 5, active: true, tax_rate_bp: 1900, price_net: 500, created_at: nowDb() }));
-    const assignments = products.map((p) => ({ product_id: p.id, product_version_id: p.version_id, rule_id: ids.ruleB, created_at: nowDb() }));
+    const products = Array.from({ length: 1000 }, (_, i) => ({
+      id: newId(),
+      version_id: newId(),
+      product_number: `PAB-${newId().slice(0, 16)}`,
+      name: `${bulk} ${String(i).padStart(4, '0')}`,
+      description: null,
+      stock: 5,
+      active: true,
+      tax_rate_bp: 1900,
+      price_net: 500,
+      created_at: nowDb(),
+    }));
+    const assignments = products.map((p) => ({
+      product_id: p.id,
+      product_version_id: p.version_id,
+      rule_id: ids.ruleB,
+      created_at: nowDb(),
+    }));
     for (let i = 0; i < products.length; i += 200) await shop.db('products').insert(products.slice(i, i + 200));
-    for (let i = 0; i < assignments.length; i += 200) await shop.db(PRODUCT.table).insert(assignments.slice(i, i + 200));
+    for (let i = 0; i < assignments.length; i += 200)
+      await shop.db(PRODUCT.table).insert(assignments.slice(i, i + 200));
     await shop.runtime.catalog.visibilityChanged(shop.db);
     try {
-      for (const [shopper, bulkVisible] of [[a, 0], [b, 1000], [guest, 0]] as Array<[Shopper, number]>) {
+      for (const [shopper, bulkVisible] of [
+        [a, 0],
+        [b, 1000],
+        [guest, 0],
+      ] as Array<[Shopper, number]>) {
         const api = await store(shopper);
         const expected = seen[shopper.name]!.map(n).sort();
-        expect(names(await api.post('/product', { filter: [{ type: 'contains', field: 'name', value: marker }], limit: 500 })).filter((name) => !name.startsWith(bulk)), shopper.name).to.deep.equal(expected);
-        const listing = await api.post('/product', { filter: [{ type: 'prefix', field: 'name', value: bulk }], limit: 10 });
+        expect(
+          names(
+            await api.post('/product', { filter: [{ type: 'contains', field: 'name', value: marker }], limit: 500 }),
+          ).filter((name) => !name.startsWith(bulk)),
+          shopper.name,
+        ).to.deep.equal(expected);
+        const listing = await api.post('/product', {
+          filter: [{ type: 'prefix', field: 'name', value: bulk }],
+          limit: 10,
+        });
         expect(listing.body.total, shopper.name).to.equal(bulkVisible);
         expect((await api.get(`/product/${products[500]!.id}`)).status, shopper.name).to.equal(bulkVisible ? 200 : 404);
         expect((await api.get(`/product/${ids.onlyA}`)).status, shopper.name).to.equal(shopper === a ? 200 : 404);
       }
     } finally {
-      await shop.db(PRODUCT.table).whereIn('product_id', products.map((p) => p.id)).del();
-      for (let i = 0; i < products.length; i += 200) await shop.db('products').whereIn('id', products.slice(i, i + 200).map((p) => p.id)).del();
+      await shop
+        .db(PRODUCT.table)
+        .whereIn(
+          'product_id',
+          products.map((p) => p.id),
+        )
+        .del();
+      for (let i = 0; i < products.length; i += 200)
+        await shop
+          .db('products')
+          .whereIn(
+            'id',
+            products.slice(i, i + 200).map((p) => p.id),
+          )
+          .del();
       await shop.runtime.catalog.visibilityChanged(shop.db);
     }
   });
 
   it('a hidden product cannot be added to the cart (POST /store-api/checkout/cart/line-item)', async () => {
     const apiB = await store(b);
-    expectError(await apiB.post('/checkout/cart/line-item', { items: [{ productId: ids.onlyA, quantity: 1 }] }), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
+    expectError(
+      await apiB.post('/checkout/cart/line-item', { items: [{ productId: ids.onlyA, quantity: 1 }] }),
+      400,
+      'SUITE__PRODUCT_NOT_AVAILABLE',
+    );
     const added = await apiB.post('/checkout/cart/line-item', { items: [{ productId: ids.onlyB, quantity: 1 }] });
     expect(added.status, JSON.stringify(added.body)).to.equal(200);
     const cart = await apiB.get('/checkout/cart');
     expect(cart.body.lineItems.map((line: { productId: string }) => line.productId)).to.deep.equal([ids.onlyB]);
     const apiA = await store(a);
-    expect((await apiA.post('/checkout/cart/line-item', { items: [{ productId: ids.onlyA, quantity: 2 }] })).status).to.equal(200);
+    expect(
+      (await apiA.post('/checkout/cart/line-item', { items: [{ productId: ids.onlyA, quantity: 2 }] })).status,
+    ).to.equal(200);
   });
 
   it('a product hidden after it went into the cart cannot be ordered', async () => {
@@ -196,20 +285,36 @@ describe('partial assortment: what shoppers see through the Store API', () => {
     const shopper = { name: 'late', token: await login(customer.email, customer.password) };
     const product = await createProduct(n('product soon hidden'));
     const api = await store(shopper);
-    expect((await api.post('/checkout/cart/line-item', { items: [{ productId: product.id, quantity: 1 }] })).status).to.equal(200);
+    expect(
+      (await api.post('/checkout/cart/line-item', { items: [{ productId: product.id, quantity: 1 }] })).status,
+    ).to.equal(200);
     await assign(PRODUCT, product.id, ids.ruleA!);
     expectError(await api.post('/checkout/order', {}), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
   });
 
   it('an assignment or removal shows on the next request, also on another app process with a warm cache', async () => {
     const other = await createApp({
-      config: { databaseUrl: await testDatabaseUrl(), appSecret: TEST_APP_SECRET, publicUrl: 'http://shop.test', logLevel: 'silent', workers: false, validateResponses: true },
+      config: {
+        databaseUrl: await testDatabaseUrl(),
+        appSecret: TEST_APP_SECRET,
+        publicUrl: 'http://shop.test',
+        logLevel: 'silent',
+        workers: false,
+        validateResponses: true,
+      },
     });
     try {
       const product = await createProduct(n('product toggled'));
       const listFor = async (shopper: Shopper, app: unknown) => {
-        const req = supertest(app as Parameters<typeof supertest>[0]).post('/store-api/product').set('x-forwarded-for', '10.77.0.1');
-        const res = await (shopper.token ? req.set('suite-context-token', shopper.token) : req).send({ filter: [{ type: 'contains', field: 'name', value: 'toggled' }, { type: 'contains', field: 'name', value: marker }] });
+        const req = supertest(app as Parameters<typeof supertest>[0])
+          .post('/store-api/product')
+          .set('x-forwarded-for', '10.77.0.1');
+        const res = await (shopper.token ? req.set('suite-context-token', shopper.token) : req).send({
+          filter: [
+            { type: 'contains', field: 'name', value: 'toggled' },
+            { type: 'contains', field: 'name', value: marker },
+          ],
+        });
         return names(res);
       };
       const shopApp = (await getShop()).app;

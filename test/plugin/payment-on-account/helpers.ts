@@ -20,7 +20,10 @@ export async function setCreditLine(customerId: string, limit: number, currencyI
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
 }
 
-export async function setTerms(customerId: string, terms: { daysNet: number; discountPercent: number; discountDays: number }): Promise<void> {
+export async function setTerms(
+  customerId: string,
+  terms: { daysNet: number; discountPercent: number; discountDays: number },
+): Promise<void> {
   const res = await admin('put', `/b2b/payment-terms/${customerId}`, terms);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
 }

@@ -7,13 +7,21 @@ import { admin, fillCart, ORDER_TOTAL, orderOnAccount, setCreditLine, setTerms, 
 
 /** The invoice's text as one string, whitespace collapsed. */
 async function invoiceText(token: string, order: Record<string, any>): Promise<string> {
-  const res = await (await as(token)).agent.get(`/store-api/document/download/${order.documents[0].id}`).set('suite-context-token', token).buffer(true);
+  const res = await (
+    await as(token)
+  ).agent
+    .get(`/store-api/document/download/${order.documents[0].id}`)
+    .set('suite-context-token', token)
+    .buffer(true);
   expect(res.status).to.equal(200);
-  return pdfTexts(res.body as Buffer).join(' ').replace(/\s+/g, ' ');
+  return pdfTexts(res.body as Buffer)
+    .join(' ')
+    .replace(/\s+/g, ' ');
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
-const inDays = (days: number) => new Date(Date.parse(`${today()}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+const inDays = (days: number) =>
+  new Date(Date.parse(`${today()}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
 
 describe('payment on account', function () {
   this.timeout(60000);
@@ -21,7 +29,10 @@ describe('payment on account', function () {
   it('lists the on-account payment method beside invoice', async () => {
     const res = await (await as(null)).post('/payment-method', {});
     expect(res.status).to.equal(200);
-    expect(res.body.elements.map((m: { technicalName: string }) => m.technicalName)).to.deep.equal(['invoice', 'on-account']);
+    expect(res.body.elements.map((m: { technicalName: string }) => m.technicalName)).to.deep.equal([
+      'invoice',
+      'on-account',
+    ]);
   });
 
   it('charges the credit line, refuses an order over the remaining line with a code, and a cancellation releases the amount', async () => {
@@ -37,7 +48,12 @@ describe('payment on account', function () {
 
     const view = await (await as(company.token)).get('/b2b/payment-on-account');
     expect(view.status).to.equal(200);
-    expect(view.body.creditLine).to.deep.equal({ limit: 250, currencyIso: 'EUR', balance: 2 * ORDER_TOTAL, remaining: 250 - 2 * ORDER_TOTAL });
+    expect(view.body.creditLine).to.deep.equal({
+      limit: 250,
+      currencyIso: 'EUR',
+      balance: 2 * ORDER_TOTAL,
+      remaining: 250 - 2 * ORDER_TOTAL,
+    });
 
     // 12.00 left: a 119.00 order is refused, nothing is written, the cart stays.
     await fillCart(company.token, product.id);
@@ -49,14 +65,25 @@ describe('payment on account', function () {
     expect(byInvoice.status, JSON.stringify(byInvoice.body)).to.equal(200);
     expect(byInvoice.body.transactions[0].paymentMethod.technicalName).to.equal('invoice');
 
-    const cancel = async (orderId: string) => (await http()).post(`/api/_action/order/${orderId}/state/cancel`).set('authorization', `Bearer ${await adminToken()}`).send({});
+    const cancel = async (orderId: string) =>
+      (await http())
+        .post(`/api/_action/order/${orderId}/state/cancel`)
+        .set('authorization', `Bearer ${await adminToken()}`)
+        .send({});
     expect((await cancel(first.body.id)).status).to.equal(200);
     expect((await cancel(byInvoice.body.id)).status).to.equal(200);
     const line = await admin('get', `/b2b/credit-line/${company.customer.id}`);
-    expect(line.body.data.attributes).to.deep.equal({ limit: 250, currencyIso: 'EUR', balance: ORDER_TOTAL, remaining: 250 - ORDER_TOTAL });
+    expect(line.body.data.attributes).to.deep.equal({
+      limit: 250,
+      currencyIso: 'EUR',
+      balance: ORDER_TOTAL,
+      remaining: 250 - ORDER_TOTAL,
+    });
     // A second cancellation is refused by the host and releases nothing twice.
     expect((await cancel(first.body.id)).status).to.equal(400);
-    expect((await admin('get', `/b2b/credit-line/${company.customer.id}`)).body.data.attributes.balance).to.equal(ORDER_TOTAL);
+    expect((await admin('get', `/b2b/credit-line/${company.customer.id}`)).body.data.attributes.balance).to.equal(
+      ORDER_TOTAL,
+    );
 
     // The room freed lets the next order on account through.
     expect((await orderOnAccount(company.token, product.id)).status).to.equal(200);
@@ -67,8 +94,16 @@ describe('payment on account', function () {
     const product = await widget();
     expectError(await orderOnAccount(company.token, product.id), 400, 'SUITE__CREDIT_LINE_MISSING');
     await setCreditLine(company.customer.id, 1000, 'USD');
-    expectError(await (await as(company.token)).post('/checkout/order', { paymentMethod: 'on-account' }), 400, 'SUITE__CREDIT_LINE_CURRENCY');
-    expectError(await (await as(company.token)).post('/checkout/order', { paymentMethod: 'bitcoin' }), 400, 'SUITE__PAYMENT_METHOD_UNKNOWN');
+    expectError(
+      await (await as(company.token)).post('/checkout/order', { paymentMethod: 'on-account' }),
+      400,
+      'SUITE__CREDIT_LINE_CURRENCY',
+    );
+    expectError(
+      await (await as(company.token)).post('/checkout/order', { paymentMethod: 'bitcoin' }),
+      400,
+      'SUITE__PAYMENT_METHOD_UNKNOWN',
+    );
   });
 
   it('puts the payment terms on the order and in the invoice PDF, and shows them at checkout', async () => {
@@ -104,20 +139,50 @@ describe('payment on account', function () {
     it('validates input (400, nothing written), answers 404 for an unknown customer and a missing line, 401 without a token', async () => {
       const company = await newCustomer();
       expectError(await admin('get', `/b2b/credit-line/${company.customer.id}`), 404);
-      expectError(await admin('put', `/b2b/credit-line/${company.customer.id}`, { limit: -1, currencyIso: 'EUR' }), 400);
-      expectError(await admin('put', `/b2b/credit-line/${company.customer.id}`, { limit: 10, currencyIso: 'euro' }), 400);
+      expectError(
+        await admin('put', `/b2b/credit-line/${company.customer.id}`, { limit: -1, currencyIso: 'EUR' }),
+        400,
+      );
+      expectError(
+        await admin('put', `/b2b/credit-line/${company.customer.id}`, { limit: 10, currencyIso: 'euro' }),
+        400,
+      );
       expectError(await admin('put', `/b2b/credit-line/not-an-id`, { limit: 10, currencyIso: 'EUR' }), 400);
       expectError(await admin('get', `/b2b/credit-line/${company.customer.id}`), 404);
       expectError(await admin('put', `/b2b/credit-line/${newId()}`, { limit: 10, currencyIso: 'EUR' }), 404);
-      expectError(await admin('put', `/b2b/payment-terms/${company.customer.id}`, { daysNet: 30, discountPercent: 2, discountDays: 40 }), 400, 'SUITE__PAYMENT_TERMS_INVALID');
-      expectError(await admin('put', `/b2b/payment-terms/${company.customer.id}`, { daysNet: 30, discountPercent: 2.001, discountDays: 10 }), 400);
+      expectError(
+        await admin('put', `/b2b/payment-terms/${company.customer.id}`, {
+          daysNet: 30,
+          discountPercent: 2,
+          discountDays: 40,
+        }),
+        400,
+        'SUITE__PAYMENT_TERMS_INVALID',
+      );
+      expectError(
+        await admin('put', `/b2b/payment-terms/${company.customer.id}`, {
+          daysNet: 30,
+          discountPercent: 2.001,
+          discountDays: 10,
+        }),
+        400,
+      );
       expectError(await admin('get', `/b2b/payment-terms/${company.customer.id}`), 404);
       expectError(await (await http()).get(`/api/b2b/credit-line/${company.customer.id}`), 401);
 
       await setCreditLine(company.customer.id, 5000.5);
-      expect((await admin('get', `/b2b/credit-line/${company.customer.id}`)).body.data.attributes).to.deep.equal({ limit: 5000.5, currencyIso: 'EUR', balance: 0, remaining: 5000.5 });
+      expect((await admin('get', `/b2b/credit-line/${company.customer.id}`)).body.data.attributes).to.deep.equal({
+        limit: 5000.5,
+        currencyIso: 'EUR',
+        balance: 0,
+        remaining: 5000.5,
+      });
       await setTerms(company.customer.id, { daysNet: 14, discountPercent: 0, discountDays: 0 });
-      expect((await admin('get', `/b2b/payment-terms/${company.customer.id}`)).body.data.attributes).to.deep.equal({ daysNet: 14, discountPercent: 0, discountDays: 0 });
+      expect((await admin('get', `/b2b/payment-terms/${company.customer.id}`)).body.data.attributes).to.deep.equal({
+        daysNet: 14,
+        discountPercent: 0,
+        discountDays: 0,
+      });
     });
 
     it('the Admin OpenAPI document carries the routes', async () => {
@@ -134,6 +199,10 @@ describe('payment on account', function () {
     const product = await widget();
     await setCreditLine(company.customer.id, 0);
     await fillCart(company.token, product.id);
-    expectError(await (await as(company.token)).post('/checkout/order', { paymentMethod: 'on-account' }), 400, 'SUITE__CREDIT_LINE_EXCEEDED');
+    expectError(
+      await (await as(company.token)).post('/checkout/order', { paymentMethod: 'on-account' }),
+      400,
+      'SUITE__CREDIT_LINE_EXCEEDED',
+    );
   });
 });

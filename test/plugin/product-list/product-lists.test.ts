@@ -3,7 +3,16 @@ import { newId } from '../../../src/lib/ids.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { MAX_LISTS_PER_CUSTOMER } from '../../../src/plugin/product-list/schemas.js';
 import { expectError, getShop } from '../../helpers/shop.js';
-import { as, employeeWith, hide, newCustomer, product, setNumber, type Customer, type Product } from '../fast-order/helpers.js';
+import {
+  as,
+  employeeWith,
+  hide,
+  newCustomer,
+  product,
+  setNumber,
+  type Customer,
+  type Product,
+} from '../fast-order/helpers.js';
 
 interface Item {
   id: string;
@@ -15,7 +24,10 @@ interface Item {
   customFields: Record<string, unknown>;
 }
 
-async function createList(token: string, body: Record<string, unknown> = {}): Promise<{ id: string; name: string; type: string | null; items: Item[] }> {
+async function createList(
+  token: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; name: string; type: string | null; items: Item[] }> {
   const res = await (await as(token)).post('/product-lists/create', body);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   // The created list's id also at the top level, where clients written for the platform read it.
@@ -23,7 +35,10 @@ async function createList(token: string, body: Record<string, unknown> = {}): Pr
   return res.body.productList;
 }
 
-async function readList(token: string, id: string): Promise<{ id: string; name: string; itemCount: number; items: Item[] }> {
+async function readList(
+  token: string,
+  id: string,
+): Promise<{ id: string; name: string; itemCount: number; items: Item[] }> {
   const res = await (await as(token)).get(`/product-lists/${id}`);
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
@@ -35,7 +50,13 @@ async function setup() {
   const stranger = await newCustomer();
   const a = await product({ name: 'Anchor' });
   const b = await product({ name: 'Bolt' });
-  const list = await createList(owner.token, { name: 'Workshop', items: [{ productId: a.id, quantity: 2 }, { articleNumber: b.number, comment: 'blue ones' }] });
+  const list = await createList(owner.token, {
+    name: 'Workshop',
+    items: [
+      { productId: a.id, quantity: 2 },
+      { articleNumber: b.number, comment: 'blue ones' },
+    ],
+  });
   const foreign = await createList(stranger.token, { name: 'Theirs', items: [{ productId: a.id }] });
   return { owner, stranger, a, b, list, foreign };
 }
@@ -44,9 +65,22 @@ describe('product lists: lists', () => {
   it('creates lists (named or numbered), lists them with item counts, reads, renames and deletes one', async () => {
     const owner = await newCustomer();
     const item = await product();
-    const named = await createList(owner.token, { name: '  Monthly  ', items: [{ productId: item.id, quantity: 3, customFields: { costCentre: '4711' } }] });
+    const named = await createList(owner.token, {
+      name: '  Monthly  ',
+      items: [{ productId: item.id, quantity: 3, customFields: { costCentre: '4711' } }],
+    });
     expect(named.name).to.equal('Monthly');
-    expect(named.items).to.deep.equal([{ id: named.items[0]!.id, articleNumber: item.number, productId: item.id, comment: null, position: 0, quantity: 3, customFields: { costCentre: '4711' } }]);
+    expect(named.items).to.deep.equal([
+      {
+        id: named.items[0]!.id,
+        articleNumber: item.number,
+        productId: item.id,
+        comment: null,
+        position: 0,
+        quantity: 3,
+        customFields: { costCentre: '4711' },
+      },
+    ]);
     const unnamed = await createList(owner.token);
     expect(unnamed.name).to.equal('Product list 2');
     expect(unnamed.items).to.deep.equal([]);
@@ -58,9 +92,18 @@ describe('product lists: lists', () => {
     expect(overview.status).to.equal(200);
     expect(overview.body).to.include({ page: 1, limit: 25, apiAlias: 'dal_entity_search_result' });
     expect(overview.body.total).to.equal(2);
-    expect(overview.body.elements.map((l: { name: string; itemCount: number }) => [l.name, l.itemCount])).to.deep.equal([['Monthly', 1], ['Product list 2', 0]]);
+    expect(overview.body.elements.map((l: { name: string; itemCount: number }) => [l.name, l.itemCount])).to.deep.equal(
+      [
+        ['Monthly', 1],
+        ['Product list 2', 0],
+      ],
+    );
     expect(overview.body.elements[0].createdBy).to.deep.equal({ type: 'customer', id: owner.customer.id });
-    expect((await (await as(owner.token)).post('/product-lists', { limit: 1, page: 2 })).body.elements.map((l: { id: string }) => l.id)).to.deep.equal([unnamed.id]);
+    expect(
+      (await (await as(owner.token)).post('/product-lists', { limit: 1, page: 2 })).body.elements.map(
+        (l: { id: string }) => l.id,
+      ),
+    ).to.deep.equal([unnamed.id]);
 
     const renamed = await (await as(owner.token)).patch(`/product-lists/${named.id}`, { name: 'Weekly' });
     expect(renamed.status).to.equal(200);
@@ -85,7 +128,9 @@ describe('product lists: lists', () => {
     expect(wishlists.status).to.equal(200);
     expect(wishlists.body.total).to.equal(1);
     expect(wishlists.body.elements.map((l: { id: string }) => l.id)).to.deep.equal([wish.id]);
-    expect((await client.post('/product-lists', {})).body.elements.map((l: { id: string }) => l.id)).to.include.members([plain.id, wish.id]);
+    expect((await client.post('/product-lists', {})).body.elements.map((l: { id: string }) => l.id)).to.include.members(
+      [plain.id, wish.id],
+    );
     expectError(await client.post('/product-lists/create', { type: 'no spaces' }), 400, 'SUITE__INVALID_INPUT');
   });
 
@@ -172,26 +217,59 @@ describe('product lists: lists', () => {
     await hide(hidden.id);
     expectError(await client.post('/product-lists/create', { name: '' }), 400, 'SUITE__INVALID_INPUT');
     expectError(await client.post('/product-lists/create', { name: 'x', color: 'red' }), 400, 'SUITE__INVALID_INPUT');
-    expectError(await client.post('/product-lists/create', { items: [{ productId: hidden.id }] }), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
+    expectError(
+      await client.post('/product-lists/create', { items: [{ productId: hidden.id }] }),
+      400,
+      'SUITE__PRODUCT_NOT_AVAILABLE',
+    );
     expectError(await client.post('/product-lists', { limit: 0 }), 400);
     expectError(await client.get('/product-lists/not-an-id'), 400);
     expectError(await client.patch(`/product-lists/${list.id}`, {}), 400);
     expectError(await client.delete('/product-lists/nope'), 400);
-    expectError(await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, quantity: 0 }] }), 400);
-    expectError(await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, articleNumber: 'x' }] }), 400);
-    expectError(await client.post(`/product-lists/${list.id}/items`, { items: [{ articleNumber: 'NO-SUCH' }] }), 400, 'SUITE__PRODUCT_NOT_AVAILABLE');
-    expectError(await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, customFields: { big: 'x'.repeat(5000) } }] }), 400, 'SUITE__CUSTOM_FIELDS_TOO_LARGE');
-    expectError(await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, quantity: 9999 }] }), 400, 'SUITE__QUANTITY_LIMIT_EXCEEDED');
-    expectError(await client.put(`/product-lists/${list.id}/items`, { items: [{ productId: a.id }, { productId: a.id }] }), 400, 'SUITE__PRODUCT_LIST_DUPLICATE_PRODUCT');
+    expectError(
+      await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, quantity: 0 }] }),
+      400,
+    );
+    expectError(
+      await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, articleNumber: 'x' }] }),
+      400,
+    );
+    expectError(
+      await client.post(`/product-lists/${list.id}/items`, { items: [{ articleNumber: 'NO-SUCH' }] }),
+      400,
+      'SUITE__PRODUCT_NOT_AVAILABLE',
+    );
+    expectError(
+      await client.post(`/product-lists/${list.id}/items`, {
+        items: [{ productId: a.id, customFields: { big: 'x'.repeat(5000) } }],
+      }),
+      400,
+      'SUITE__CUSTOM_FIELDS_TOO_LARGE',
+    );
+    expectError(
+      await client.post(`/product-lists/${list.id}/items`, { items: [{ productId: a.id, quantity: 9999 }] }),
+      400,
+      'SUITE__QUANTITY_LIMIT_EXCEEDED',
+    );
+    expectError(
+      await client.put(`/product-lists/${list.id}/items`, { items: [{ productId: a.id }, { productId: a.id }] }),
+      400,
+      'SUITE__PRODUCT_LIST_DUPLICATE_PRODUCT',
+    );
     expectError(await client.put(`/product-lists/${list.id}/items`, {}), 400);
     expectError(await client.patch(`/product-lists/${list.id}/items`, { items: [{ id: list.items[0]!.id }] }), 400);
     expectError(await client.delete(`/product-lists/${list.id}/items`, { items: [] }), 400);
     expectError(await client.delete(`/product-lists/${list.id}/product/nope`), 400);
-    expectError(await client.post(`/product-list/${list.id}/items`, { filter: [{ type: 'equals', field: 'secret', value: 1 }] }), 400);
+    expectError(
+      await client.post(`/product-list/${list.id}/items`, { filter: [{ type: 'equals', field: 'secret', value: 1 }] }),
+      400,
+    );
     expectError(await client.get('/product-list-item/nope'), 400);
     // Nothing of the refused requests changed the list.
     const after = await readList(owner.token, list.id);
-    expect(after.items.map((i) => [i.productId, i.quantity])).to.deep.equal(list.items.map((i) => [i.productId, i.quantity]));
+    expect(after.items.map((i) => [i.productId, i.quantity])).to.deep.equal(
+      list.items.map((i) => [i.productId, i.quantity]),
+    );
   });
 });
 
@@ -200,7 +278,9 @@ describe('product lists: items', () => {
     const { owner, a, b, list } = await setup();
     const c: Product = await product();
     await setNumber(owner.token, c.id, 'OWN-C');
-    const res = await (await as(owner.token)).post(`/product-lists/${list.id}/items`, {
+    const res = await (
+      await as(owner.token)
+    ).post(`/product-lists/${list.id}/items`, {
       items: [
         { productId: a.id, quantity: 5, comment: 'rush' },
         { articleNumber: 'own-c', quantity: 2, customFields: { note: 1 } },
@@ -221,7 +301,12 @@ describe('product lists: items', () => {
     const { owner, a, b, list } = await setup();
     const c = await product();
     const client = await as(owner.token);
-    const replaced = await client.put(`/product-lists/${list.id}/items`, { items: [{ productId: c.id, quantity: 4 }, { productId: b.id, position: 9 }] });
+    const replaced = await client.put(`/product-lists/${list.id}/items`, {
+      items: [
+        { productId: c.id, quantity: 4 },
+        { productId: b.id, position: 9 },
+      ],
+    });
     expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
     const items = replaced.body.productList.items as Item[];
     expect(items.map((i) => [i.productId, i.quantity, i.position])).to.deep.equal([
@@ -236,12 +321,23 @@ describe('product lists: items', () => {
       ],
     });
     expect(updated.status).to.equal(200);
-    expect((updated.body.productList.items as Item[]).map((i) => [i.productId, i.quantity, i.comment, i.position, i.customFields])).to.deep.equal([
+    expect(
+      (updated.body.productList.items as Item[]).map((i) => [
+        i.productId,
+        i.quantity,
+        i.comment,
+        i.position,
+        i.customFields,
+      ]),
+    ).to.deep.equal([
       [b.id, 1, 'first', 0, {}],
       [c.id, 8, null, 5, { x: true }],
     ]);
 
-    expectError(await client.delete(`/product-lists/${list.id}/items`, { items: [{ id: items[0]!.id }, { id: newId() }] }), 404);
+    expectError(
+      await client.delete(`/product-lists/${list.id}/items`, { items: [{ id: items[0]!.id }, { id: newId() }] }),
+      404,
+    );
     expect((await readList(owner.token, list.id)).itemCount).to.equal(2);
     const removed = await client.delete(`/product-lists/${list.id}/items`, { items: [{ id: items[0]!.id }] });
     expect(removed.status).to.equal(200);
@@ -260,8 +356,14 @@ describe('product lists: items', () => {
     const { owner, stranger, list, foreign } = await setup();
     const second = await createList(owner.token, { items: [{ productId: list.items[0]!.productId }] });
     const client = await as(owner.token);
-    expectError(await client.patch(`/product-lists/${list.id}/items`, { items: [{ id: second.items[0]!.id, quantity: 3 }] }), 404);
-    expectError(await client.patch(`/product-lists/${list.id}/items`, { items: [{ id: foreign.items[0]!.id, quantity: 3 }] }), 404);
+    expectError(
+      await client.patch(`/product-lists/${list.id}/items`, { items: [{ id: second.items[0]!.id, quantity: 3 }] }),
+      404,
+    );
+    expectError(
+      await client.patch(`/product-lists/${list.id}/items`, { items: [{ id: foreign.items[0]!.id, quantity: 3 }] }),
+      404,
+    );
     expectError(await client.delete(`/product-lists/${list.id}/items`, { items: [{ id: foreign.items[0]!.id }] }), 404);
     expect((await readList(stranger.token, foreign.id)).items[0]!.quantity).to.equal(1);
   });
@@ -273,15 +375,34 @@ describe('product lists: items', () => {
     expect(all.status, JSON.stringify(all.body)).to.equal(200);
     expect(all.body.total).to.equal(2);
     expect(all.body.elements.map((i: Item) => i.productId)).to.deep.equal([a.id, b.id]);
-    expect((await client.post(`/product-list/${list.id}/items`, { term: 'blue' })).body.elements.map((i: Item) => i.productId)).to.deep.equal([b.id]);
-    expect((await client.post(`/product-list/${list.id}/items`, { term: 'anch' })).body.elements.map((i: Item) => i.productId)).to.deep.equal([a.id]);
-    const sorted = await client.post(`/product-list/${list.id}/items`, { sort: [{ field: 'quantity', order: 'DESC' }], limit: 1 });
+    expect(
+      (await client.post(`/product-list/${list.id}/items`, { term: 'blue' })).body.elements.map(
+        (i: Item) => i.productId,
+      ),
+    ).to.deep.equal([b.id]);
+    expect(
+      (await client.post(`/product-list/${list.id}/items`, { term: 'anch' })).body.elements.map(
+        (i: Item) => i.productId,
+      ),
+    ).to.deep.equal([a.id]);
+    const sorted = await client.post(`/product-list/${list.id}/items`, {
+      sort: [{ field: 'quantity', order: 'DESC' }],
+      limit: 1,
+    });
     expect(sorted.body).to.deep.include({ total: 2 });
     expect(sorted.body.elements.map((i: Item) => i.productId)).to.deep.equal([a.id]);
 
     const one = await client.get(`/product-list-item/${list.items[1]!.id}`);
     expect(one.status).to.equal(200);
-    expect(one.body).to.deep.equal({ id: list.items[1]!.id, articleNumber: b.number, productId: b.id, comment: 'blue ones', position: 1, quantity: 1, customFields: {} });
+    expect(one.body).to.deep.equal({
+      id: list.items[1]!.id,
+      articleNumber: b.number,
+      productId: b.id,
+      comment: 'blue ones',
+      position: 1,
+      quantity: 1,
+      customFields: {},
+    });
     expectError(await client.get(`/product-list-item/${newId()}`), 404);
   });
 
@@ -290,7 +411,13 @@ describe('product lists: items', () => {
     const owner: Customer = await newCustomer();
     const item = await product();
     const list = await createList(owner.token);
-    const responses = await Promise.all(Array.from({ length: 8 }, async () => (await as(owner.token)).post(`/product-lists/${list.id}/items`, { items: [{ productId: item.id, quantity: 2 }] })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, async () =>
+        (await as(owner.token)).post(`/product-lists/${list.id}/items`, {
+          items: [{ productId: item.id, quantity: 2 }],
+        }),
+      ),
+    );
     expect(responses.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
     const after = await readList(owner.token, list.id);
     expect(after.items.map((i) => i.quantity)).to.deep.equal([16]);
@@ -301,12 +428,21 @@ describe('product lists: items', () => {
     const owner: Customer = await newCustomer();
     const shop = await getShop();
     const existing = Array.from({ length: MAX_LISTS_PER_CUSTOMER - 2 }, (_, i) => ({
-      id: newId(), customer_id: owner.customer.id, name: `List ${i + 1}`, created_by_type: 'customer', created_by_id: owner.customer.id, created_at: nowDb(),
+      id: newId(),
+      customer_id: owner.customer.id,
+      name: `List ${i + 1}`,
+      created_by_type: 'customer',
+      created_by_id: owner.customer.id,
+      created_at: nowDb(),
     }));
-    for (let i = 0; i < existing.length; i += 100) await shop.db('suite_product_lists').insert(existing.slice(i, i + 100));
-    const responses = await Promise.all(Array.from({ length: 6 }, async () => (await as(owner.token)).post('/product-lists/create', {})));
+    for (let i = 0; i < existing.length; i += 100)
+      await shop.db('suite_product_lists').insert(existing.slice(i, i + 100));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, async () => (await as(owner.token)).post('/product-lists/create', {})),
+    );
     expect(responses.map((r) => r.status).sort()).to.deep.equal([200, 200, 400, 400, 400, 400]);
-    for (const refused of responses.filter((r) => r.status === 400)) expectError(refused, 400, 'SUITE__PRODUCT_LIST_LIMIT');
+    for (const refused of responses.filter((r) => r.status === 400))
+      expectError(refused, 400, 'SUITE__PRODUCT_LIST_LIMIT');
     const [row] = await shop.db('suite_product_lists').where({ customer_id: owner.customer.id }).count({ n: '*' });
     expect(Number(row?.n)).to.equal(MAX_LISTS_PER_CUSTOMER);
   });

@@ -38,14 +38,28 @@ export async function packOf12(input: { priceNet?: number; stock?: number } = {}
 
 /** The refusal of 13 of a pack of 12: its own code, the asked quantity and the allowed ones next to it. */
 export function expectRefusalOf13(res: supertest.Response, productId: string, pointer?: string): void {
-  const error = expectError(res, 400, QUANTITY_NOT_ALLOWED) as { meta?: Record<string, unknown>; detail?: string; source?: { pointer?: string } };
-  expect(error.meta).to.deep.include({ productId, asked: 13, allowed: [12, 24], packSize: 12, minQuantity: 12, step: 12 });
+  const error = expectError(res, 400, QUANTITY_NOT_ALLOWED) as {
+    meta?: Record<string, unknown>;
+    detail?: string;
+    source?: { pointer?: string };
+  };
+  expect(error.meta).to.deep.include({
+    productId,
+    asked: 13,
+    allowed: [12, 24],
+    packSize: 12,
+    minQuantity: 12,
+    step: 12,
+  });
   expect(error.detail).to.contain('packs of 12').and.contain('12 or 24');
   if (pointer) expect(error.source?.pointer).to.equal(pointer);
 }
 
 /** The same refusal as an item of an add-to-cart answer (fast order, the representative's fast order). */
-export function expectItemRefusalOf13(item: { added: boolean; error: { code: string; detail: string; meta?: Record<string, unknown> } | null }): void {
+export function expectItemRefusalOf13(item: {
+  added: boolean;
+  error: { code: string; detail: string; meta?: Record<string, unknown> } | null;
+}): void {
   expect(item.added).to.equal(false);
   expect(item.error?.code).to.equal(QUANTITY_NOT_ALLOWED);
   expect(item.error?.meta).to.deep.include({ asked: 13, allowed: [12, 24] });

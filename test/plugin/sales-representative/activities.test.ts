@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { expectError } from '../../helpers/shop.js';
 import { STORE, TOKEN } from '../employee/helpers.js';
-import { admin, as, createEmployee, createRepresentative, employeeWith, loginAs, newCustomer, orderAs, representativeWith } from './helpers.js';
+import {
+  admin,
+  as,
+  createEmployee,
+  createRepresentative,
+  employeeWith,
+  loginAs,
+  newCustomer,
+  orderAs,
+  representativeWith,
+} from './helpers.js';
 
 const CALL = '00000000000000000000000000ac7001';
 const VISIT = '00000000000000000000000000ac7002';
@@ -13,7 +23,10 @@ describe('sales representatives: customer activities', () => {
       const { token } = await representativeWith(1);
       const active = await (await as(token)).get('/sales-representative/customer-activity-type');
       expect(active.status).to.equal(200);
-      expect(active.body.elements.slice(0, 2).map((t: { technicalName: string }) => t.technicalName)).to.deep.equal(['call', 'visit']);
+      expect(active.body.elements.slice(0, 2).map((t: { technicalName: string }) => t.technicalName)).to.deep.equal([
+        'call',
+        'visit',
+      ]);
       expect(active.body.total).to.equal(active.body.elements.length);
 
       await (await as(token)).post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Intro call' });
@@ -28,7 +41,13 @@ describe('sales representatives: customer activities', () => {
 
       const one = await (await as(token)).post(`/sales-representative/customer-activity-type/${VISIT}`, {});
       expect(one.status).to.equal(200);
-      expect(one.body).to.deep.equal({ id: VISIT, technicalName: 'visit', name: 'Customer visit', position: 2, active: true });
+      expect(one.body).to.deep.equal({
+        id: VISIT,
+        technicalName: 'visit',
+        name: 'Customer visit',
+        position: 2,
+        active: true,
+      });
       // The real product's client reads one type with a GET (with the context token header only).
       const read = await (await as(token)).get(`/sales-representative/customer-activity-type/${VISIT}`);
       expect(read.status).to.equal(200);
@@ -39,8 +58,16 @@ describe('sales representatives: customer activities', () => {
       const { token } = await representativeWith(1);
       expectError(await (await as(token)).post('/sales-representative/customer-activity-type/nope', {}), 400);
       expectError(await (await as(token)).post(`/sales-representative/customer-activity-type/${newId()}`, {}), 404);
-      expectError(await (await as(token)).get('/sales-representative/customer-activity-type/nope'), 400, 'SUITE__INVALID_INPUT');
-      expectError(await (await as(token)).get(`/sales-representative/customer-activity-type/${newId()}`), 404, 'SUITE__NOT_FOUND');
+      expectError(
+        await (await as(token)).get('/sales-representative/customer-activity-type/nope'),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expectError(
+        await (await as(token)).get(`/sales-representative/customer-activity-type/${newId()}`),
+        404,
+        'SUITE__NOT_FOUND',
+      );
       expectError(await (await as(token)).get('/sales-representative/customer-activity-type/list?limit=1000'), 400);
       const customer = await newCustomer();
       for (const [method, path] of [
@@ -49,7 +76,8 @@ describe('sales representatives: customer activities', () => {
         ['post', `/sales-representative/customer-activity-type/${CALL}`],
         ['get', `/sales-representative/customer-activity-type/${CALL}`],
       ] as const) {
-        const send = async (t: string | null) => (method === 'get' ? (await as(t)).get(path) : (await as(t)).post(path, {}));
+        const send = async (t: string | null) =>
+          method === 'get' ? (await as(t)).get(path) : (await as(t)).post(path, {});
         expectError(await send(null), 401);
         expectError(await send(customer.token), 403, 'SUITE__SALES_REPRESENTATIVE_ONLY');
       }
@@ -90,22 +118,39 @@ describe('sales representatives: customer activities', () => {
       expect(created.body.type).to.deep.equal({ id: VISIT, technicalName: 'visit', name: 'Customer visit' });
       const id = created.body.id;
 
-      const defaulted = await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Quick call' });
+      const defaulted = await client.post('/sales-representative/customer-activity', {
+        typeId: CALL,
+        subject: 'Quick call',
+      });
       expect(defaulted.body.customerId).to.equal(first.customer.id);
       expect(new Date(defaulted.body.activityDate).getTime()).to.be.closeTo(Date.now(), 60_000);
 
       expect((await client.get(`/sales-representative/customer-activity/${id}`)).body.id).to.equal(id);
 
-      const updated = await client.put('/sales-representative/customer-activity', { id, typeId: CALL, subject: 'Call instead', followUpDate: null, employeeId: null });
+      const updated = await client.put('/sales-representative/customer-activity', {
+        id,
+        typeId: CALL,
+        subject: 'Call instead',
+        followUpDate: null,
+        employeeId: null,
+      });
       expect(updated.status).to.equal(200);
-      expect(updated.body).to.include({ typeId: CALL, subject: 'Call instead', followUpDate: null, employeeId: null, orderId: order });
+      expect(updated.body).to.include({
+        typeId: CALL,
+        subject: 'Call instead',
+        followUpDate: null,
+        employeeId: null,
+        orderId: order,
+      });
       expect(updated.body.updatedAt).to.be.a('string');
 
       const all = await client.get('/sales-representative/customer-activity/list');
       expect(all.status).to.equal(200);
       expect(all.body.total).to.equal(2);
       expect(all.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([defaulted.body.id, id]);
-      const forSecond = await client.get(`/sales-representative/customer-activity/list?customerId=${second.customer.id}`);
+      const forSecond = await client.get(
+        `/sales-representative/customer-activity/list?customerId=${second.customer.id}`,
+      );
       expect(forSecond.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
       const byTerm = await client.get('/sales-representative/customer-activity/list?term=spring');
       expect(byTerm.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
@@ -114,16 +159,26 @@ describe('sales representatives: customer activities', () => {
       expect(paged.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
       // The spec's GET takes a criteria body; POST takes the same body; query shortcuts narrow it.
       const byCriteria = { filter: [{ type: 'equals', field: 'customerId', value: second.customer.id }] };
-      const getWithBody = await client.agent.get(`${STORE}/sales-representative/customer-activity/list`).set(TOKEN, token).send(byCriteria);
+      const getWithBody = await client.agent
+        .get(`${STORE}/sales-representative/customer-activity/list`)
+        .set(TOKEN, token)
+        .send(byCriteria);
       expect(getWithBody.status).to.equal(200);
       expect(getWithBody.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
       const posted = await client.post('/sales-representative/customer-activity/list', { ...byCriteria, limit: 5 });
       expect(posted.status).to.equal(200);
       expect(posted.body).to.include({ total: 1, limit: 5 });
       expect(posted.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
-      const narrowed = await client.post(`/sales-representative/customer-activity/list?typeId=${CALL}`, { term: 'quick' });
+      const narrowed = await client.post(`/sales-representative/customer-activity/list?typeId=${CALL}`, {
+        term: 'quick',
+      });
       expect(narrowed.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([defaulted.body.id]);
-      expectError(await client.post('/sales-representative/customer-activity/list', { filter: [{ type: 'equals', field: 'secret', value: 'x' }] }), 400);
+      expectError(
+        await client.post('/sales-representative/customer-activity/list', {
+          filter: [{ type: 'equals', field: 'secret', value: 'x' }],
+        }),
+        400,
+      );
 
       const deleted = await client.delete(`/sales-representative/customer-activity/${id}`);
       expect(deleted.status).to.equal(200);
@@ -134,11 +189,22 @@ describe('sales representatives: customer activities', () => {
 
     it('a successor representative sees the customer’s history; the previous one no longer does', async () => {
       const { customers, token } = await representativeWith(2);
-      const created = await (await as(token)).post('/sales-representative/customer-activity', { customerId: customers[1]!.customer.id, typeId: CALL, subject: 'Handover' });
+      const created = await (
+        await as(token)
+      ).post('/sales-representative/customer-activity', {
+        customerId: customers[1]!.customer.id,
+        typeId: CALL,
+        subject: 'Handover',
+      });
       const successor = await createRepresentative([]);
-      await (await admin()).post(`/suite-sales-representative/${successor.id}/customers`, { customerIds: [customers[1]!.customer.id] });
+      await (
+        await admin()
+      ).post(`/suite-sales-representative/${successor.id}/customers`, { customerIds: [customers[1]!.customer.id] });
       const successorToken = await loginAs(successor.email, successor.password);
-      expect((await (await as(successorToken)).get(`/sales-representative/customer-activity/${created.body.id}`)).body.subject).to.equal('Handover');
+      expect(
+        (await (await as(successorToken)).get(`/sales-representative/customer-activity/${created.body.id}`)).body
+          .subject,
+      ).to.equal('Handover');
       expectError(await (await as(token)).get(`/sales-representative/customer-activity/${created.body.id}`), 404);
     });
 
@@ -148,37 +214,104 @@ describe('sales representatives: customer activities', () => {
       const stranger = await newCustomer();
       const strangerOrder = await orderAs(stranger.token);
       const strangerEmployee = await employeeWith(['orders.read'], stranger);
-      const mine = (await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Mine' })).body.id;
+      const mine = (await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Mine' }))
+        .body.id;
 
-      expectError(await client.post('/sales-representative/customer-activity', { subject: 'No type' }), 400, 'SUITE__INVALID_INPUT');
+      expectError(
+        await client.post('/sales-representative/customer-activity', { subject: 'No type' }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
       expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: '   ' }), 400);
-      expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', activityDate: 'yesterday' }), 400);
-      expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', extra: 1 }), 400);
-      expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', followUpDate: '9999-12-31T23:00:00-05:00' }), 400, 'SUITE__INVALID_DATE');
+      expectError(
+        await client.post('/sales-representative/customer-activity', {
+          typeId: CALL,
+          subject: 'X',
+          activityDate: 'yesterday',
+        }),
+        400,
+      );
+      expectError(
+        await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', extra: 1 }),
+        400,
+      );
+      expectError(
+        await client.post('/sales-representative/customer-activity', {
+          typeId: CALL,
+          subject: 'X',
+          followUpDate: '9999-12-31T23:00:00-05:00',
+        }),
+        400,
+        'SUITE__INVALID_DATE',
+      );
       expectError(await client.put('/sales-representative/customer-activity', { id: mine }), 400);
       expectError(await client.put('/sales-representative/customer-activity', { subject: 'X' }), 400);
       expectError(await client.get('/sales-representative/customer-activity/nope'), 400);
       expectError(await client.get('/sales-representative/customer-activity/list?customerId=nope'), 400);
 
-      expectError(await client.post('/sales-representative/customer-activity', { customerId: stranger.customer.id, typeId: CALL, subject: 'X' }), 404);
+      expectError(
+        await client.post('/sales-representative/customer-activity', {
+          customerId: stranger.customer.id,
+          typeId: CALL,
+          subject: 'X',
+        }),
+        404,
+      );
       expectError(await client.post('/sales-representative/customer-activity', { typeId: newId(), subject: 'X' }), 404);
-      expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', orderId: strangerOrder }), 404);
-      expectError(await client.post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X', employeeId: strangerEmployee.employee.id }), 404);
-      expectError(await client.put('/sales-representative/customer-activity', { id: mine, orderId: strangerOrder }), 404);
+      expectError(
+        await client.post('/sales-representative/customer-activity', {
+          typeId: CALL,
+          subject: 'X',
+          orderId: strangerOrder,
+        }),
+        404,
+      );
+      expectError(
+        await client.post('/sales-representative/customer-activity', {
+          typeId: CALL,
+          subject: 'X',
+          employeeId: strangerEmployee.employee.id,
+        }),
+        404,
+      );
+      expectError(
+        await client.put('/sales-representative/customer-activity', { id: mine, orderId: strangerOrder }),
+        404,
+      );
       expectError(await client.put('/sales-representative/customer-activity', { id: newId(), subject: 'X' }), 404);
-      expectError(await client.get(`/sales-representative/customer-activity/list?customerId=${stranger.customer.id}`), 404);
+      expectError(
+        await client.get(`/sales-representative/customer-activity/list?customerId=${stranger.customer.id}`),
+        404,
+      );
 
       const other = await representativeWith(1);
-      const theirs = (await (await as(other.token)).post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Theirs' })).body.id;
+      const theirs = (
+        await (
+          await as(other.token)
+        ).post('/sales-representative/customer-activity', { typeId: CALL, subject: 'Theirs' })
+      ).body.id;
       expectError(await client.get(`/sales-representative/customer-activity/${theirs}`), 404);
-      expectError(await client.put('/sales-representative/customer-activity', { id: theirs, subject: 'Mine now' }), 404);
+      expectError(
+        await client.put('/sales-representative/customer-activity', { id: theirs, subject: 'Mine now' }),
+        404,
+      );
       expectError(await client.delete(`/sales-representative/customer-activity/${theirs}`), 404);
-      expect((await client.get('/sales-representative/customer-activity/list')).body.elements.map((a: { id: string }) => a.id)).to.deep.equal([mine]);
+      expect(
+        (await client.get('/sales-representative/customer-activity/list')).body.elements.map(
+          (a: { id: string }) => a.id,
+        ),
+      ).to.deep.equal([mine]);
 
       const customer = customers[0]!;
       const checks: Array<[string, (t: string | null) => Promise<import('supertest').Response>]> = [
-        ['create', async (t) => (await as(t)).post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X' })],
-        ['update', async (t) => (await as(t)).put('/sales-representative/customer-activity', { id: mine, subject: 'X' })],
+        [
+          'create',
+          async (t) => (await as(t)).post('/sales-representative/customer-activity', { typeId: CALL, subject: 'X' }),
+        ],
+        [
+          'update',
+          async (t) => (await as(t)).put('/sales-representative/customer-activity', { id: mine, subject: 'X' }),
+        ],
         ['list', async (t) => (await as(t)).get('/sales-representative/customer-activity/list')],
         ['read', async (t) => (await as(t)).get(`/sales-representative/customer-activity/${mine}`)],
         ['delete', async (t) => (await as(t)).delete(`/sales-representative/customer-activity/${mine}`)],

@@ -33,12 +33,21 @@ describe('sales representatives: customers, orders, statistics', () => {
       const byId = new Map<string, Record<string, unknown>>(res.body.elements.map((c: { id: string }) => [c.id, c]));
       expect(byId.get(first.customer.id)).to.include({ orderCount: 2, revenue: 40, current: true, email: first.email });
       expect(byId.get(first.customer.id)!.lastOrderDate).to.be.a('string');
-      expect(byId.get(second.customer.id)).to.include({ orderCount: 0, revenue: 0, lastOrderDate: null, current: false });
+      expect(byId.get(second.customer.id)).to.include({
+        orderCount: 0,
+        revenue: 0,
+        lastOrderDate: null,
+        current: false,
+      });
 
       const search = await (await as(token)).post('/sales-representative/customer-search', { term: second.email });
       expect(search.status).to.equal(200);
       expect(ids(search)).to.deep.equal([second.customer.id]);
-      const filtered = await (await as(token)).post('/sales-representative/customer-search', { filter: [{ type: 'equals', field: 'customerNumber', value: first.customer.customerNumber }] });
+      const filtered = await (
+        await as(token)
+      ).post('/sales-representative/customer-search', {
+        filter: [{ type: 'equals', field: 'customerNumber', value: first.customer.customerNumber }],
+      });
       expect(ids(filtered)).to.deep.equal([first.customer.id]);
       const paged = await (await as(token)).post('/sales-representative/customer-search', { limit: 1 });
       expect(paged.body).to.include({ total: 2 });
@@ -49,7 +58,10 @@ describe('sales representatives: customers, orders, statistics', () => {
       const { token } = await representativeWith(1);
       for (const path of ['/sales-representative/customers', '/sales-representative/customer-search']) {
         expectError(await (await as(token)).post(path, { limit: 501 }), 400);
-        expectError(await (await as(token)).post(path, { filter: [{ type: 'equals', field: 'password', value: 'x' }] }), 400);
+        expectError(
+          await (await as(token)).post(path, { filter: [{ type: 'equals', field: 'password', value: 'x' }] }),
+          400,
+        );
         await refusesOthers('post', path);
       }
     });
@@ -67,10 +79,25 @@ describe('sales representatives: customers, orders, statistics', () => {
       expect(all.body.total).to.equal(2);
       expect(ids(all)).to.have.members([a, b]);
       expect(all.body.elements[0]).to.include.keys('orderNumber', 'amountTotal', 'lineItems');
-      const one = await (await as(token)).post('/sales-representative/orders', { filter: [{ type: 'equals', field: 'customerId', value: customers[1]!.customer.id }] });
+      const one = await (
+        await as(token)
+      ).post('/sales-representative/orders', {
+        filter: [{ type: 'equals', field: 'customerId', value: customers[1]!.customer.id }],
+      });
       expect(ids(one)).to.deep.equal([b]);
-      const other = await (await as(token)).post('/sales-representative/orders', { filter: [{ type: 'equals', field: 'customerId', value: stranger.customer.id }] });
-      expect(other.body).to.deep.equal({ total: 0, page: 1, limit: 25, elements: [], aggregations: {}, apiAlias: 'dal_entity_search_result' });
+      const other = await (
+        await as(token)
+      ).post('/sales-representative/orders', {
+        filter: [{ type: 'equals', field: 'customerId', value: stranger.customer.id }],
+      });
+      expect(other.body).to.deep.equal({
+        total: 0,
+        page: 1,
+        limit: 25,
+        elements: [],
+        aggregations: {},
+        apiAlias: 'dal_entity_search_result',
+      });
       expectError(await (await as(token)).post('/sales-representative/orders', { page: 0 }), 400);
       await refusesOthers('post', '/sales-representative/orders');
     });
@@ -85,13 +112,18 @@ describe('sales representatives: customers, orders, statistics', () => {
       expect(res.body).to.be.an('array');
       expect(res.body.map((order: { id: string }) => order.id)).to.have.members(mine);
       expect(res.body[0]).to.include.keys('orderNumber', 'orderDate', 'amountTotal', 'lineItems');
-      const page = await (await as(token)).get(`/sales-representative/customer-orders/${customers[1]!.customer.id}?limit=1&page=2`);
+      const page = await (
+        await as(token)
+      ).get(`/sales-representative/customer-orders/${customers[1]!.customer.id}?limit=1&page=2`);
       expect(page.body).to.have.length(1);
       expect(mine).to.include(page.body[0].id);
       const stranger = await newCustomer();
       expectError(await (await as(token)).get(`/sales-representative/customer-orders/${stranger.customer.id}`), 404);
       expectError(await (await as(token)).get('/sales-representative/customer-orders/nope'), 400);
-      expectError(await (await as(token)).get(`/sales-representative/customer-orders/${stranger.customer.id}?limit=0`), 400);
+      expectError(
+        await (await as(token)).get(`/sales-representative/customer-orders/${stranger.customer.id}?limit=0`),
+        400,
+      );
       await refusesOthers('get', `/sales-representative/customer-orders/${customers[0]!.customer.id}`);
     });
 
@@ -104,9 +136,16 @@ describe('sales representatives: customers, orders, statistics', () => {
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(2);
       expect(ids(res)).to.have.members([latestA, latestB]);
-      const filtered = await (await as(token)).post('/sales-representative/customer-last-orders', { filter: [{ type: 'equals', field: 'customerId', value: customers[0]!.customer.id }] });
+      const filtered = await (
+        await as(token)
+      ).post('/sales-representative/customer-last-orders', {
+        filter: [{ type: 'equals', field: 'customerId', value: customers[0]!.customer.id }],
+      });
       expect(ids(filtered)).to.deep.equal([latestA]);
-      expectError(await (await as(token)).post('/sales-representative/customer-last-orders', { sort: [{ field: 'amount' }] }), 400);
+      expectError(
+        await (await as(token)).post('/sales-representative/customer-last-orders', { sort: [{ field: 'amount' }] }),
+        400,
+      );
       await refusesOthers('post', '/sales-representative/customer-last-orders');
     });
 
@@ -121,10 +160,18 @@ describe('sales representatives: customers, orders, statistics', () => {
       expect(res.status).to.equal(200);
       expect(ids(res)).to.deep.equal([placed]);
       const strangerEmployee = await employeeWith(['orders.create']);
-      expectError(await (await as(token)).post(`/sales-representative/customer-activity-order/${strangerEmployee.employee.id}`, {}), 404);
+      expectError(
+        await (
+          await as(token)
+        ).post(`/sales-representative/customer-activity-order/${strangerEmployee.employee.id}`, {}),
+        404,
+      );
       expectError(await (await as(token)).post(`/sales-representative/customer-activity-order/${newId()}`, {}), 404);
       expectError(await (await as(token)).post('/sales-representative/customer-activity-order/nope', {}), 400);
-      expectError(await (await as(token)).post(`/sales-representative/customer-activity-order/${employee.id}`, { limit: 'x' }), 400);
+      expectError(
+        await (await as(token)).post(`/sales-representative/customer-activity-order/${employee.id}`, { limit: 'x' }),
+        400,
+      );
       await refusesOthers('post', `/sales-representative/customer-activity-order/${employee.id}`);
     });
   });
@@ -138,22 +185,38 @@ describe('sales representatives: customers, orders, statistics', () => {
       const res = await (await as(token)).post('/sales-representative/employees', {});
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(2);
-      expect(res.body.elements.map((e: { id: string; customerId: string }) => [e.id, e.customerId])).to.have.deep.members([
+      expect(
+        res.body.elements.map((e: { id: string; customerId: string }) => [e.id, e.customerId]),
+      ).to.have.deep.members([
         [e1.id, customers[0]!.customer.id],
         [e2.id, customers[1]!.customer.id],
       ]);
-      const one = await (await as(token)).post('/sales-representative/employees', { filter: [{ type: 'equals', field: 'customerId', value: customers[1]!.customer.id }] });
+      const one = await (
+        await as(token)
+      ).post('/sales-representative/employees', {
+        filter: [{ type: 'equals', field: 'customerId', value: customers[1]!.customer.id }],
+      });
       expect(ids(one)).to.deep.equal([e2.id]);
       const term = await (await as(token)).post('/sales-representative/employees', { term: e1.email });
       expect(ids(term)).to.deep.equal([e1.id]);
-      expectError(await (await as(token)).post('/sales-representative/employees', { filter: [{ type: 'equals', field: 'passwordHash', value: 'x' }] }), 400);
+      expectError(
+        await (
+          await as(token)
+        ).post('/sales-representative/employees', { filter: [{ type: 'equals', field: 'passwordHash', value: 'x' }] }),
+        400,
+      );
       await refusesOthers('post', '/sales-representative/employees');
     });
   });
 
   describe('statistics', () => {
     async function backdate(orderId: string, date: Date) {
-      await (await getShop()).db('orders').where({ id: orderId }).update({ order_date: toDbTime(date) });
+      await (
+        await getShop()
+      )
+        .db('orders')
+        .where({ id: orderId })
+        .update({ order_date: toDbTime(date) });
     }
 
     it('POST /sales-representative/sales-statistics sums net revenue per month in minor units', async () => {
@@ -167,7 +230,9 @@ describe('sales representatives: customers, orders, statistics', () => {
       const cancelled = await orderAs(customer.token, 1, 7777);
       await (await getShop()).db('orders').where({ id: cancelled }).update({ state: 'cancelled' });
 
-      const res = await (await as(token)).post(`/sales-representative/sales-statistics?customerId=${customer.customer.id}&months=3`, {});
+      const res = await (
+        await as(token)
+      ).post(`/sales-representative/sales-statistics?customerId=${customer.customer.id}&months=3`, {});
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ customerId: customer.customer.id, currency: 'EUR', revenueBasis: 'net' });
       expect(res.body.months).to.have.length(3);
@@ -186,8 +251,16 @@ describe('sales representatives: customers, orders, statistics', () => {
       const stranger = await newCustomer();
       expectError(await (await as(token)).post('/sales-representative/sales-statistics', {}), 400);
       expectError(await (await as(token)).post('/sales-representative/sales-statistics?customerId=nope', {}), 400);
-      expectError(await (await as(token)).post(`/sales-representative/sales-statistics?customerId=${stranger.customer.id}&months=99`, {}), 400);
-      expectError(await (await as(token)).post(`/sales-representative/sales-statistics?customerId=${stranger.customer.id}`, {}), 404);
+      expectError(
+        await (
+          await as(token)
+        ).post(`/sales-representative/sales-statistics?customerId=${stranger.customer.id}&months=99`, {}),
+        400,
+      );
+      expectError(
+        await (await as(token)).post(`/sales-representative/sales-statistics?customerId=${stranger.customer.id}`, {}),
+        404,
+      );
       await refusesOthers('post', `/sales-representative/sales-statistics?customerId=${stranger.customer.id}`);
     });
 
@@ -200,20 +273,67 @@ describe('sales representatives: customers, orders, statistics', () => {
       const res = await (await as(token)).post('/sales-representative/customer-sales-ranking', {});
       expect(res.status).to.equal(200);
       expect(res.body.total).to.equal(3);
-      expect(res.body.elements.map((e: { customerId: string; rank: number; revenue: number; orderCount: number }) => [e.customerId, e.rank, e.revenue, e.orderCount])).to.deep.equal([
+      expect(
+        res.body.elements.map((e: { customerId: string; rank: number; revenue: number; orderCount: number }) => [
+          e.customerId,
+          e.rank,
+          e.revenue,
+          e.orderCount,
+        ]),
+      ).to.deep.equal([
         [b.customer.id, 1, 51, 2],
         [a.customer.id, 2, 10, 1],
         [c.customer.id, 3, 0, 0],
       ]);
-      const one = await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: a.customer.id });
-      expect(one.body).to.deep.include({ total: 1, elements: [{ id: a.customer.id, rank: 2, customerId: a.customer.id, customerNumber: a.customer.customerNumber, company: a.customer.company, revenue: 10, orderCount: 1 }] });
-      const future = await (await as(token)).post('/sales-representative/customer-sales-ranking', { from: new Date(Date.now() + 86_400_000).toISOString() });
+      const one = await (
+        await as(token)
+      ).post('/sales-representative/customer-sales-ranking', { customerId: a.customer.id });
+      expect(one.body).to.deep.include({
+        total: 1,
+        elements: [
+          {
+            id: a.customer.id,
+            rank: 2,
+            customerId: a.customer.id,
+            customerNumber: a.customer.customerNumber,
+            company: a.customer.company,
+            revenue: 10,
+            orderCount: 1,
+          },
+        ],
+      });
+      const future = await (
+        await as(token)
+      ).post('/sales-representative/customer-sales-ranking', { from: new Date(Date.now() + 86_400_000).toISOString() });
       expect(future.body.elements.every((e: { revenue: number }) => e.revenue === 0)).to.equal(true);
       const stranger = await newCustomer();
-      expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: stranger.customer.id }), 404);
-      expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: 'ABC' }), 400);
-      expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }), 400, 'SUITE__INVALID_PERIOD');
-      expectError(await (await as(token)).post('/sales-representative/customer-sales-ranking', { to: '9999-12-31T23:00:00-05:00' }), 400, 'SUITE__INVALID_DATE');
+      expectError(
+        await (
+          await as(token)
+        ).post('/sales-representative/customer-sales-ranking', { customerId: stranger.customer.id }),
+        404,
+      );
+      expectError(
+        await (await as(token)).post('/sales-representative/customer-sales-ranking', { customerId: 'ABC' }),
+        400,
+      );
+      expectError(
+        await (
+          await as(token)
+        ).post('/sales-representative/customer-sales-ranking', {
+          from: '2026-02-01T00:00:00Z',
+          to: '2026-01-01T00:00:00Z',
+        }),
+        400,
+        'SUITE__INVALID_PERIOD',
+      );
+      expectError(
+        await (
+          await as(token)
+        ).post('/sales-representative/customer-sales-ranking', { to: '9999-12-31T23:00:00-05:00' }),
+        400,
+        'SUITE__INVALID_DATE',
+      );
       await refusesOthers('post', '/sales-representative/customer-sales-ranking');
     });
   });

@@ -37,10 +37,15 @@ export async function admin() {
 }
 
 /** A representative set up by the operator through the Admin API, assigned to these customers. */
-export async function createRepresentative(customerIds: string[], extra: Record<string, unknown> = {}): Promise<Representative> {
+export async function createRepresentative(
+  customerIds: string[],
+  extra: Record<string, unknown> = {},
+): Promise<Representative> {
   const email = uniqueEmail('rep');
   const password = `pw-${newId().slice(0, 12)}`;
-  const res = await (await admin()).post('/suite-sales-representative', { email, password, firstName: 'Rita', lastName: 'Rep', customerIds, ...extra });
+  const res = await (
+    await admin()
+  ).post('/suite-sales-representative', { email, password, firstName: 'Rita', lastName: 'Rep', customerIds, ...extra });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return { id: res.body.data.id, email, password };
 }
@@ -63,7 +68,12 @@ export async function orderAs(token: string, quantity = 1, priceNet = 1000): Pro
 }
 
 export async function switchTo(token: string, customerId: string): Promise<string> {
-  const res = await (await http()).post('/store-api/sales-representative/switch-customer').set('suite-context-token', token).send({ customerId });
+  const res = await (
+    await http()
+  )
+    .post('/store-api/sales-representative/switch-customer')
+    .set('suite-context-token', token)
+    .send({ customerId });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body.contextToken;
 }

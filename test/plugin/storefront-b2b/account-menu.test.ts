@@ -31,15 +31,29 @@ describe('storefront: the account menu on every account page', function () {
     ];
     for (const [path, current] of pages) {
       const menu = sideMenuOf(expectPage(await browser.get(path)));
-      expect(menu.links, path).to.include.members(['/account', '/account/orders', '/account/employees', '/account/roles', '/account/offers', '/account/addresses']);
+      expect(menu.links, path).to.include.members([
+        '/account',
+        '/account/orders',
+        '/account/employees',
+        '/account/roles',
+        '/account/offers',
+        '/account/addresses',
+      ]);
       expect(menu.current, path).to.deep.equal([current]);
     }
-    const refused = await browser.post('/account/employees/invite', { email: 'not-an-email', firstName: 'A', lastName: 'B' });
+    const refused = await browser.post('/account/employees/invite', {
+      email: 'not-an-email',
+      firstName: 'A',
+      lastName: 'B',
+    });
     expect(refused.status, 'a refused form shows the page again').to.equal(400);
     expect(sideMenuOf(refused.text).current, 'with the menu beside it').to.deep.equal(['/account/employees']);
     const home = await browser.get('/');
     expect(sideMenuOf(home.text).links, 'not on shop pages').to.deep.equal([]);
-    expect(sideMenuOf((await browser.get('/account')).text).links, 'the overview has the menu as its body').to.deep.equal([]);
+    expect(
+      sideMenuOf((await browser.get('/account')).text).links,
+      'the overview has the menu as its body',
+    ).to.deep.equal([]);
   });
 
   it('gives an employee only the entries the role may open, also beside a page refused by URL', async () => {
@@ -47,7 +61,8 @@ describe('storefront: the account menu on every account page', function () {
     const { browser } = await employeeBrowser(customer, ['orders.read']);
     const orders = sideMenuOf(expectPage(await browser.get('/account/orders')));
     expect(orders.links).to.include('/account/orders');
-    for (const refused of ['/account/employees', '/account/roles', '/account/fast-order']) expect(orders.links, refused).not.to.include(refused);
+    for (const refused of ['/account/employees', '/account/roles', '/account/fast-order'])
+      expect(orders.links, refused).not.to.include(refused);
 
     const forbidden = await browser.get('/account/employees');
     expect(forbidden.status).to.equal(403);

@@ -8,7 +8,16 @@ export { newCustomer, type Customer };
 /** Handlebars escapes "=" and "&" in attribute values; a browser reads them back. */
 export const decoded = (html: string) => html.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&');
 export const textOf = (html: string) =>
-  html.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#x3D;/g, '=').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#x3D;/g, '=')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 /** The storefront visitor of a fresh company's admin login (the customer), with its Store API token. */
 export async function companyAdmin(): Promise<{ customer: Customer; browser: StorefrontVisitor }> {
@@ -17,10 +26,17 @@ export async function companyAdmin(): Promise<{ customer: Customer; browser: Sto
 }
 
 /** An employee of `customer` whose role holds exactly `permissions`, logged in to the storefront. */
-export async function employeeBrowser(customer: Customer, permissions: string[]): Promise<{ employee: Employee; token: string; browser: StorefrontVisitor }> {
+export async function employeeBrowser(
+  customer: Customer,
+  permissions: string[],
+): Promise<{ employee: Employee; token: string; browser: StorefrontVisitor }> {
   const role = await createRole(customer.token, permissions);
   const employee = await createEmployee(customer.token, { roleId: role.id });
-  return { employee, token: await loginAs(employee.email, employee.password), browser: await loggedInVisitor(employee.email, employee.password) };
+  return {
+    employee,
+    token: await loginAs(employee.email, employee.password),
+    browser: await loggedInVisitor(employee.email, employee.password),
+  };
 }
 
 export function expectPage(res: Response, status = 200): string {

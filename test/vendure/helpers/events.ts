@@ -9,7 +9,12 @@ import { nowDb, toDbTime } from '../../../src/lib/time.js';
 export async function insertPublishedEvent(
   db: Executor,
   productId: string,
-  { name = 'Ergonomics seminar', participantLimit = 10, waitingList = false, startsInHours = 20 * 24 }: { name?: string; participantLimit?: number; waitingList?: boolean; startsInHours?: number } = {},
+  {
+    name = 'Ergonomics seminar',
+    participantLimit = 10,
+    waitingList = false,
+    startsInHours = 20 * 24,
+  }: { name?: string; participantLimit?: number; waitingList?: boolean; startsInHours?: number } = {},
 ): Promise<string> {
   const id = newId();
   const start = new Date(Date.now() + startsInHours * 3600_000);

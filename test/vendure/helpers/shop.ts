@@ -36,7 +36,12 @@ export interface ShopClient {
   shop: RunningShop;
   /** The shop's own database (a second knex pool on it plays another process). */
   databaseUrl: string;
-  gql(api: 'shop-api' | 'admin-api', query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GqlAnswer>;
+  gql(
+    api: 'shop-api' | 'admin-api',
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GqlAnswer>;
   rest(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<RestAnswer>;
   vendureLogin(api: 'shop-api' | 'admin-api', username: string, password: string): Promise<string>;
   pluginLogin(email: string, password: string): Promise<string>;
@@ -56,22 +61,43 @@ export const bearer = (token: string): Record<string, string> => ({ authorizatio
  * Boots the shop (call in a `before` with a generous timeout) and waits until Vendure indexed the
  * four demo products. `label` names the scratch database (default `vendure`), so test files need not share one.
  */
-export async function bootShop({ label = 'vendure', ...options }: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> & { label?: string } = {}): Promise<ShopClient> {
+export async function bootShop({
+  label = 'vendure',
+  ...options
+}: Omit<ShopConfigOptions, 'databaseUrl' | 'port'> & { label?: string } = {}): Promise<ShopClient> {
   const databaseUrl = await prepareScratchDatabase(label);
-  const shop = await startShop({ databaseUrl, port: await freePort(), quiet: true, validateResponses: true, ...options });
+  const shop = await startShop({
+    databaseUrl,
+    port: await freePort(),
+    quiet: true,
+    validateResponses: true,
+    ...options,
+  });
 
   const gql: ShopClient['gql'] = async (api, query, variables = {}, headers = {}) => {
-    const res = await fetch(`${shop.url}/${api}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(`${shop.url}/${api}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
     const body = (await res.json()) as { data: unknown; errors?: Array<{ message: string }> };
     return { data: body.data, errors: body.errors, token: res.headers.get('vendure-auth-token') };
   };
   const rest: ShopClient['rest'] = async (method, path, headers = {}, body) => {
-    const res = await fetch(`${shop.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${shop.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null, headers: res.headers };
   };
   const vendureLogin: ShopClient['vendureLogin'] = async (api, username, password) => {
-    const answer = await gql(api, 'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename ... on CurrentUser { id } } }', { u: username, p: password });
+    const answer = await gql(
+      api,
+      'mutation ($u: String!, $p: String!) { login(username: $u, password: $p) { __typename ... on CurrentUser { id } } }',
+      { u: username, p: password },
+    );
     expect(answer.data.login.__typename, JSON.stringify(answer)).to.equal('CurrentUser');
     return answer.token!;
   };
@@ -82,8 +108,15 @@ export async function bootShop({ label = 'vendure', ...options }: Omit<ShopConfi
   };
   const employeeHeaders: ShopClient['employeeHeaders'] = async (email, password) => {
     const contextToken = await pluginLogin(email, password);
-    const answer = await gql('shop-api', 'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename ... on CurrentUser { identifier } } }', { t: contextToken });
-    expect(answer.data.authenticate, JSON.stringify(answer)).to.deep.equal({ __typename: 'CurrentUser', identifier: DEMO_CUSTOMER.email });
+    const answer = await gql(
+      'shop-api',
+      'mutation ($t: String!) { authenticate(input: { suiteB2B: { contextToken: $t } }) { __typename ... on CurrentUser { identifier } } }',
+      { t: contextToken },
+    );
+    expect(answer.data.authenticate, JSON.stringify(answer)).to.deep.equal({
+      __typename: 'CurrentUser',
+      identifier: DEMO_CUSTOMER.email,
+    });
     return { ...bearer(answer.token!), 'suite-context-token': contextToken };
   };
 
@@ -103,7 +136,12 @@ export async function bootShop({ label = 'vendure', ...options }: Omit<ShopConfi
     async settleJobs() {
       const admin = bearer(await vendureLogin('admin-api', 'superadmin', 'superadmin'));
       for (let i = 0; i < 150; i++) {
-        const { data } = await gql('admin-api', '{ jobs(options: { filter: { isSettled: { eq: false } } }) { totalItems } }', {}, admin);
+        const { data } = await gql(
+          'admin-api',
+          '{ jobs(options: { filter: { isSettled: { eq: false } } }) { totalItems } }',
+          {},
+          admin,
+        );
         if (data?.jobs.totalItems === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

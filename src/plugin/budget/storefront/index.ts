@@ -55,8 +55,13 @@ export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: '/account/budgets',
       auth: 'login',
       async handler({ ctx }) {
-        const own = ctx.actor.type === 'employee' ? await callRoute<StoreList<BudgetView>>(route('readEmployeeBudgets'), { ctx }) : null;
-        const company = ctx.can(READ_PERMISSION) ? await callRoute<StoreList<BudgetView>>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } }) : null;
+        const own =
+          ctx.actor.type === 'employee'
+            ? await callRoute<StoreList<BudgetView>>(route('readEmployeeBudgets'), { ctx })
+            : null;
+        const company = ctx.can(READ_PERMISSION)
+          ? await callRoute<StoreList<BudgetView>>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } })
+          : null;
         return {
           template: 'budget-overview',
           data: {

@@ -13,5 +13,8 @@ export const COMPANY_ADDRESS_INTERCEPTOR = 'company-addresses';
 export function registerCompanyAddresses(host: HostRuntime): void {
   for (const route of addressRoutes(host)) host.storeApi.route(route);
   for (const page of addressStorefrontPages(host)) host.storefront.page(page);
-  host.checkout.addInterceptor({ name: COMPANY_ADDRESS_INTERCEPTOR, intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx) });
+  host.checkout.addInterceptor({
+    name: COMPANY_ADDRESS_INTERCEPTOR,
+    intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx),
+  });
 }

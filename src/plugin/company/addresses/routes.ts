@@ -1,7 +1,28 @@
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { pathParams, successResponse } from '../../../lib/schemas.js';
-import { addressList, addressResponse, addressSchema, checkoutAddressesResponse, createBody, listBody, MANAGE, TAG, unitDefaultsBody, unitDefaultsResponse, updateBody } from './schemas.js';
-import { changeAddress, checkoutAddresses, createAddress, listAddresses, readAddress, readUnitDefaults, removeAddress, setUnitDefaults } from './service.js';
+import {
+  addressList,
+  addressResponse,
+  addressSchema,
+  checkoutAddressesResponse,
+  createBody,
+  listBody,
+  MANAGE,
+  TAG,
+  unitDefaultsBody,
+  unitDefaultsResponse,
+  updateBody,
+} from './schemas.js';
+import {
+  changeAddress,
+  checkoutAddresses,
+  createAddress,
+  listAddresses,
+  readAddress,
+  readUnitDefaults,
+  removeAddress,
+  setUnitDefaults,
+} from './service.js';
 
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
 
@@ -13,7 +34,8 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/address/list',
       operationId: 'searchCompanyAddresses',
-      summary: "The company's addresses the caller is offered or may manage, each with its units (page, limit, term, unitId, companyWide).",
+      summary:
+        "The company's addresses the caller is offered or may manage, each with its units (page, limit, term, unitId, companyWide).",
       description:
         'A buyer is offered the company addresses (no units) and those of the units in their unit scope (their units and the units above); with address.manage they also see the addresses of the units below their own. The company admin sees every address.',
       permission: null,
@@ -25,8 +47,10 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/address/checkout',
       operationId: 'checkoutCompanyAddresses',
-      summary: 'The addresses the checkout offers the caller, and their default billing and shipping address (their units’ defaults first).',
-      description: 'An order of an employee to an address not offered to them is refused at checkout (400 SUITE__ADDRESS_NOT_ALLOWED).',
+      summary:
+        'The addresses the checkout offers the caller, and their default billing and shipping address (their units’ defaults first).',
+      description:
+        'An order of an employee to an address not offered to them is refused at checkout (400 SUITE__ADDRESS_NOT_ALLOWED).',
       permission: null,
       schemas: { responses: { 200: checkoutAddressesResponse } },
       handler: ({ ctx }) => checkoutAddresses(host, ctx),
@@ -36,7 +60,8 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/address',
       operationId: 'createCompanyAddress',
-      summary: "Adds an address to the company's book: a company address, or one of the given units (the caller's own units or those below).",
+      summary:
+        "Adds an address to the company's book: a company address, or one of the given units (the caller's own units or those below).",
       permission: MANAGE,
       schemas: { body: createBody, responses: { 200: addressResponse } },
       handler: ({ ctx, body }) => createAddress(host, ctx, body),
@@ -66,7 +91,8 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       method: 'DELETE',
       path: '/b2b/address/{id}',
       operationId: 'deleteCompanyAddress',
-      summary: 'Deletes an address from the book (and as a default of the company and its units); placed orders keep their copy.',
+      summary:
+        'Deletes an address from the book (and as a default of the company and its units); placed orders keep their copy.',
       permission: MANAGE,
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
@@ -79,7 +105,8 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/organisation-unit/{id}/default-address',
       operationId: 'readUnitDefaultAddresses',
-      summary: "A unit's own default billing and shipping address (null: the unit above decides, at the top the company's default).",
+      summary:
+        "A unit's own default billing and shipping address (null: the unit above decides, at the top the company's default).",
       permission: null,
       schemas: { params: pathParams('id'), responses: { 200: unitDefaultsResponse } },
       handler: ({ ctx, params }) => readUnitDefaults(host, ctx, params.id),
@@ -89,7 +116,8 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       method: 'PUT',
       path: '/b2b/organisation-unit/{id}/default-address',
       operationId: 'setUnitDefaultAddresses',
-      summary: "Sets a unit's default billing and/or shipping address (null removes it); the address must be offered to the unit's buyers.",
+      summary:
+        "Sets a unit's default billing and/or shipping address (null removes it); the address must be offered to the unit's buyers.",
       permission: MANAGE,
       schemas: { params: pathParams('id'), body: unitDefaultsBody, responses: { 200: unitDefaultsResponse } },
       handler: ({ ctx, params, body }) => setUnitDefaults(host, ctx, params.id, body),

@@ -11,7 +11,8 @@ const unitIds = {
   maxItems: 100,
   uniqueItems: true,
   items: idSchema,
-  description: 'The organisation units whose buyers (and those of the units below) are offered the address; empty: a company address, offered to every buyer.',
+  description:
+    'The organisation units whose buyers (and those of the units below) are offered the address; empty: a company address, offered to every buyer.',
 } as const;
 
 const addressFields = {
@@ -25,15 +26,29 @@ const addressFields = {
   unitIds,
 } as const;
 
-export const createBody = objectSchema(addressFields, ['firstName', 'lastName', 'street', 'zipcode', 'city', 'countryCode']);
+export const createBody = objectSchema(addressFields, [
+  'firstName',
+  'lastName',
+  'street',
+  'zipcode',
+  'city',
+  'countryCode',
+]);
 export const updateBody = objectSchema(addressFields, [], { minProperties: 1 });
 
 export const listBody = objectSchema({
   page: { type: 'integer', minimum: 1 },
   limit: { type: 'integer', minimum: 1, maximum: 500 },
-  term: { type: 'string', maxLength: 255, description: 'Matches company, name, street, zip code or city (case-insensitive).' },
+  term: {
+    type: 'string',
+    maxLength: 255,
+    description: 'Matches company, name, street, zip code or city (case-insensitive).',
+  },
   unitId: { ...idSchema, description: 'Only the addresses of this unit.' },
-  companyWide: { type: 'boolean', description: 'true: only the company addresses (no units); false: only unit addresses.' },
+  companyWide: {
+    type: 'boolean',
+    description: 'true: only the company addresses (no units); false: only unit addresses.',
+  },
 });
 
 export const addressSchema = objectSchema(
@@ -50,14 +65,33 @@ export const addressSchema = objectSchema(
     offered: { type: 'boolean', description: 'Whether the caller may order to it.' },
     manageable: { type: 'boolean', description: 'Whether the caller may change or delete it.' },
   },
-  ['id', 'company', 'firstName', 'lastName', 'street', 'zipcode', 'city', 'countryCode', 'unitIds', 'offered', 'manageable'],
+  [
+    'id',
+    'company',
+    'firstName',
+    'lastName',
+    'street',
+    'zipcode',
+    'city',
+    'countryCode',
+    'unitIds',
+    'offered',
+    'manageable',
+  ],
 );
 export const addressList = storeListResponse(addressSchema);
-export const addressResponse = objectSchema({ success: { const: true }, address: addressSchema }, ['success', 'address']);
+export const addressResponse = objectSchema({ success: { const: true }, address: addressSchema }, [
+  'success',
+  'address',
+]);
 
 export const checkoutAddressesResponse = storeListResponse(addressSchema, {
   extra: {
-    defaultBillingAddressId: nullable({ ...idSchema, description: "The nearest of the buyer's units (going up) with a default decides; else the company's default if it is offered." }),
+    defaultBillingAddressId: nullable({
+      ...idSchema,
+      description:
+        "The nearest of the buyer's units (going up) with a default decides; else the company's default if it is offered.",
+    }),
     defaultShippingAddressId: nullable(idSchema),
   },
   extraRequired: ['defaultBillingAddressId', 'defaultShippingAddressId'],

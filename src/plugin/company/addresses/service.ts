@@ -6,11 +6,19 @@ import { storeList } from '../../../lib/store-list.js';
 import { declaredCustomer } from '../../declared.js';
 import { unitScopeOfEmployee, withAncestors } from '../units/directory.js';
 import { addressAccess, isManageable, isOffered, seesEverything, type AddressAccess } from './access.js';
-import { forgetAddress, replaceAddressUnits, setUnitDefault, unitDefaults, unitsByAddress, type AddressKind } from './repository.js';
+import {
+  forgetAddress,
+  replaceAddressUnits,
+  setUnitDefault,
+  unitDefaults,
+  unitsByAddress,
+  type AddressKind,
+} from './repository.js';
 
 type AddressBody = Partial<AddressInput> & { unitIds?: string[] };
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 
 function addressView(ctx: StoreContext, access: AddressAccess, address: CustomerAddress, unitIds: string[]) {
   return {
@@ -31,21 +39,37 @@ function addressView(ctx: StoreContext, access: AddressAccess, address: Customer
 export type AddressView = ReturnType<typeof addressView>;
 
 /** Every address of the company the caller is offered or may manage, with its units. */
-async function visibleAddresses(host: HostRuntime, ctx: StoreContext): Promise<{ access: AddressAccess; views: AddressView[] }> {
+async function visibleAddresses(
+  host: HostRuntime,
+  ctx: StoreContext,
+): Promise<{ access: AddressAccess; views: AddressView[] }> {
   const customer = declaredCustomer(ctx);
-  const [addresses, units, access] = await Promise.all([host.customers.addresses(host.db, customer.id), unitsByAddress(host.db, customer.id), addressAccess(host.db, ctx, customer.id)]);
-  const views = addresses.map((address) => addressView(ctx, access, address, units.get(address.id) ?? [])).filter((view) => view.offered || view.manageable);
+  const [addresses, units, access] = await Promise.all([
+    host.customers.addresses(host.db, customer.id),
+    unitsByAddress(host.db, customer.id),
+    addressAccess(host.db, ctx, customer.id),
+  ]);
+  const views = addresses
+    .map((address) => addressView(ctx, access, address, units.get(address.id) ?? []))
+    .filter((view) => view.offered || view.manageable);
   return { access, views };
 }
 
-export async function listAddresses(host: HostRuntime, ctx: StoreContext, body: { page?: number; limit?: number; term?: string; unitId?: string; companyWide?: boolean }) {
+export async function listAddresses(
+  host: HostRuntime,
+  ctx: StoreContext,
+  body: { page?: number; limit?: number; term?: string; unitId?: string; companyWide?: boolean },
+) {
   const { views } = await visibleAddresses(host, ctx);
   const term = body.term?.trim().toLowerCase() ?? '';
   const matching = views.filter(
     (view) =>
       (body.unitId === undefined || view.unitIds.includes(body.unitId)) &&
       (body.companyWide === undefined || (view.unitIds.length === 0) === body.companyWide) &&
-      (term === '' || [view.company, `${view.firstName} ${view.lastName}`, view.street, view.zipcode, view.city].some((field) => (field ?? '').toLowerCase().includes(term))),
+      (term === '' ||
+        [view.company, `${view.firstName} ${view.lastName}`, view.street, view.zipcode, view.city].some((field) =>
+          (field ?? '').toLowerCase().includes(term),
+        )),
   );
   const page = body.page ?? 1;
   const limit = body.limit ?? DEFAULT_LIMIT;
@@ -63,7 +87,9 @@ function assertUnits(access: AddressAccess, unitIds: readonly string[]): void {
   unitIds.forEach((unitId, index) => {
     if (!access.tree.some((unit) => unit.id === unitId)) throw Errors.notFound('Organisation unit', unitId);
     if (access.managedUnits !== 'all' && !access.managedUnits.has(unitId))
-      throw Errors.forbidden(`You may only give addresses to your own organisation units and those below them (unitIds/${index}).`);
+      throw Errors.forbidden(
+        `You may only give addresses to your own organisation units and those below them (unitIds/${index}).`,
+      );
   });
 }
 
@@ -83,7 +109,10 @@ export async function createAddress(host: HostRuntime, ctx: StoreContext, body: 
   const access = await addressAccess(host.db, ctx, customer.id);
   const unitIds = body.unitIds ?? [];
   assertUnits(access, unitIds);
-  const created = await host.customers.createAddress(host.db, customer.id, { company: null, ...(fieldsOf(body) as AddressInput) });
+  const created = await host.customers.createAddress(host.db, customer.id, {
+    company: null,
+    ...(fieldsOf(body) as AddressInput),
+  });
   if (!created) throw Errors.notFound('Customer', customer.id);
   try {
     await inTransaction(host.db, (trx) => replaceAddressUnits(trx, customer.id, created.id, unitIds));
@@ -95,7 +124,11 @@ export async function createAddress(host: HostRuntime, ctx: StoreContext, body: 
   return { success: true as const, address: await readAddress(host, ctx, created.id) };
 }
 
-async function manageableAddress(host: HostRuntime, ctx: StoreContext, id: string): Promise<{ view: AddressView; access: AddressAccess }> {
+async function manageableAddress(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+): Promise<{ view: AddressView; access: AddressAccess }> {
   const { views, access } = await visibleAddresses(host, ctx);
   const view = views.find((v) => v.id === id);
   if (!view) throw Errors.notFound('Address', id);
@@ -108,7 +141,8 @@ export async function changeAddress(host: HostRuntime, ctx: StoreContext, id: st
   const { access } = await manageableAddress(host, ctx, id);
   if (body.unitIds) assertUnits(access, body.unitIds);
   const fields = fieldsOf(body);
-  if (Object.keys(fields).length && !(await host.customers.updateAddress(host.db, customer.id, id, fields))) throw Errors.notFound('Address', id);
+  if (Object.keys(fields).length && !(await host.customers.updateAddress(host.db, customer.id, id, fields)))
+    throw Errors.notFound('Address', id);
   if (body.unitIds) {
     const unitIds = body.unitIds;
     await inTransaction(host.db, (trx) => replaceAddressUnits(trx, customer.id, id, unitIds));
@@ -133,7 +167,12 @@ export async function readUnitDefaults(host: HostRuntime, ctx: StoreContext, uni
 }
 
 /** Sets a unit's defaults: addresses offered to the unit's buyers (a company address, or one of the unit or a unit above). */
-export async function setUnitDefaults(host: HostRuntime, ctx: StoreContext, unitId: string, body: { billingAddressId?: string | null; shippingAddressId?: string | null }) {
+export async function setUnitDefaults(
+  host: HostRuntime,
+  ctx: StoreContext,
+  unitId: string,
+  body: { billingAddressId?: string | null; shippingAddressId?: string | null },
+) {
   const customer = declaredCustomer(ctx);
   const access = await addressAccess(host.db, ctx, customer.id);
   assertUnits(access, [unitId]);
@@ -141,13 +180,20 @@ export async function setUnitDefaults(host: HostRuntime, ctx: StoreContext, unit
   const units = await unitsByAddress(host.db, customer.id);
   const scope = { offeredUnits: new Set(withAncestors(access.tree, [unitId])) };
   const changes: Array<[AddressKind, string | null]> = [];
-  for (const [kind, field] of [['billing', 'billingAddressId'], ['shipping', 'shippingAddressId']] as const) {
+  for (const [kind, field] of [
+    ['billing', 'billingAddressId'],
+    ['shipping', 'shippingAddressId'],
+  ] as const) {
     const addressId = body[field];
     if (addressId === undefined) continue;
     if (addressId !== null) {
       if (!known.has(addressId)) throw Errors.notFound('Address', addressId);
       if (!isOffered(scope, units.get(addressId) ?? []))
-        throw Errors.badRequest('SUITE__ADDRESS_NOT_OFFERED_TO_UNIT', "The address belongs to other units; the unit's buyers could not order to it.", { pointer: `/${field}` });
+        throw Errors.badRequest(
+          'SUITE__ADDRESS_NOT_OFFERED_TO_UNIT',
+          "The address belongs to other units; the unit's buyers could not order to it.",
+          { pointer: `/${field}` },
+        );
     }
     changes.push([kind, addressId]);
   }
@@ -182,7 +228,11 @@ export async function checkoutAddresses(host: HostRuntime, ctx: StoreContext) {
     const company = companyDefaults[kind];
     return company && offeredIds.has(company) ? company : null;
   };
-  return { ...storeList(offered, { total: offered.length, page: 1, limit: Math.max(offered.length, 1) }), defaultBillingAddressId: defaultOf('billing'), defaultShippingAddressId: defaultOf('shipping') };
+  return {
+    ...storeList(offered, { total: offered.length, page: 1, limit: Math.max(offered.length, 1) }),
+    defaultBillingAddressId: defaultOf('billing'),
+    defaultShippingAddressId: defaultOf('shipping'),
+  };
 }
 
 /**
@@ -197,13 +247,21 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
     ['shippingAddressId', draft.shippingAddress?.id],
   ].filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   if (wanted.length === 0) return;
-  const units = await unitsByAddress(trx, draft.customerId, wanted.map(([, id]) => id));
+  const units = await unitsByAddress(
+    trx,
+    draft.customerId,
+    wanted.map(([, id]) => id),
+  );
   if (wanted.every(([, id]) => !units.has(id))) return;
   const scope = { offeredUnits: new Set(await unitScopeOfEmployee(trx, draft.customerId, ctx.actor.id!)) };
   for (const [field, id] of wanted)
     if (!isOffered(scope, units.get(id) ?? []))
-      throw Errors.badRequest('SUITE__ADDRESS_NOT_ALLOWED', 'This address belongs to organisation units you do not order for; choose one of the addresses the checkout offers you.', {
-        pointer: `/${field}`,
-        meta: { addressId: id },
-      });
+      throw Errors.badRequest(
+        'SUITE__ADDRESS_NOT_ALLOWED',
+        'This address belongs to organisation units you do not order for; choose one of the addresses the checkout offers you.',
+        {
+          pointer: `/${field}`,
+          meta: { addressId: id },
+        },
+      );
 }

@@ -1,5 +1,13 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { attempt, list, noticeOf, requireAnyPermission, routeCaller, text, type PageResult } from '../../storefront-kit.js';
+import {
+  attempt,
+  list,
+  noticeOf,
+  requireAnyPermission,
+  routeCaller,
+  text,
+  type PageResult,
+} from '../../storefront-kit.js';
 import { unitRoutes } from '../units/routes.js';
 import type { UnitView } from '../units/service.js';
 import { addressRoutes } from './routes.js';
@@ -17,17 +25,31 @@ const NOTICES: Record<string, string> = { created: 'The address was added.', del
 export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller([...addressRoutes(host), ...unitRoutes(host)]);
 
-  async function bookPage(ctx: StoreContext, query: Record<string, unknown>, error: string | null = null, status = 200): Promise<PageResult> {
+  async function bookPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    error: string | null = null,
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, [MANAGE, 'orders.create']);
-    const addresses = (await call<{ elements: AddressView[] }>(ctx, 'searchCompanyAddresses', { body: { limit: 500 } })).elements;
-    const units = ctx.can(MANAGE) && ctx.can('organisation-unit.read') ? (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements : [];
+    const addresses = (await call<{ elements: AddressView[] }>(ctx, 'searchCompanyAddresses', { body: { limit: 500 } }))
+      .elements;
+    const units =
+      ctx.can(MANAGE) && ctx.can('organisation-unit.read')
+        ? (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements
+        : [];
     const unitNames = new Map(units.map((unit) => [unit.id, unit.path.join(' › ')]));
     return {
       template: 'b2b/address-book',
       status,
       data: {
         title: 'Address book',
-        addresses: addresses.map((address) => ({ ...address, unitsText: address.unitIds.length ? address.unitIds.map((id) => unitNames.get(id) ?? 'a unit').join(', ') : 'Whole company' })),
+        addresses: addresses.map((address) => ({
+          ...address,
+          unitsText: address.unitIds.length
+            ? address.unitIds.map((id) => unitNames.get(id) ?? 'a unit').join(', ')
+            : 'Whole company',
+        })),
         units: units.map((unit) => ({ id: unit.id, label: `${'— '.repeat(unit.depth)}${unit.name}` })),
         mayManage: ctx.can(MANAGE),
         error,
@@ -37,7 +59,13 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
   }
 
   return [
-    { path: ADDRESS_BOOK_PATH, auth: 'login', needsCustomer: true, anyPermission: [MANAGE, 'orders.create'], handler: ({ ctx, query }) => bookPage(ctx, query) },
+    {
+      path: ADDRESS_BOOK_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      anyPermission: [MANAGE, 'orders.create'],
+      handler: ({ ctx, query }) => bookPage(ctx, query),
+    },
     {
       path: ADDRESS_BOOK_PATH,
       method: 'POST',

@@ -25,7 +25,10 @@ const TRUE = new Set(['1', 'true', 'yes', 'y', 'ja', 'x']);
 const FALSE = new Set(['', '0', 'false', 'no', 'n', 'nein']);
 
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
-const importResult = objectSchema({ success: { const: true }, created: { type: 'integer', minimum: 0 }, unchanged: { type: 'integer', minimum: 0 } }, ['success', 'created', 'unchanged']);
+const importResult = objectSchema(
+  { success: { const: true }, created: { type: 'integer', minimum: 0 }, unchanged: { type: 'integer', minimum: 0 } },
+  ['success', 'created', 'unchanged'],
+);
 const csvBody = { bodyContentType: 'text/csv', body: { type: 'string' } } as const;
 
 function pathsOf(rows: UnitRow[]): Map<string, string> {
@@ -47,7 +50,11 @@ const splitPath = (path: string) => path.split(PATH_SEPARATOR.trim()).map((part)
 const pathKey = (parts: string[]) => parts.map((p) => p.toLowerCase()).join('\u0000');
 
 /** Creates the units along every path that does not exist yet; nothing is renamed, moved or deleted. */
-async function importUnits(trx: Trx, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
+async function importUnits(
+  trx: Trx,
+  customerId: string,
+  rows: Array<{ line: number; values: Record<string, string> }>,
+) {
   const existing = await lockCompanyUnits(trx, customerId);
   const idByKey = new Map<string, string>();
   for (const [id, path] of pathsOf(existing)) idByKey.set(pathKey(splitPath(path)), id);
@@ -55,8 +62,14 @@ async function importUnits(trx: Trx, customerId: string, rows: Array<{ line: num
   const planned: Array<{ line: number; parts: string[] }> = [];
   for (const { line, values } of rows) {
     const parts = splitPath(values.path ?? '');
-    if (parts.some((p) => p === '')) problems.push({ line, column: 'path', reason: `"${(values.path ?? '').slice(0, 80)}" has an empty unit name; separate names with "${PATH_SEPARATOR.trim()}".` });
-    else if (parts.some((p) => p.length > 255)) problems.push({ line, column: 'path', reason: 'A unit name is longer than 255 characters.' });
+    if (parts.some((p) => p === ''))
+      problems.push({
+        line,
+        column: 'path',
+        reason: `"${(values.path ?? '').slice(0, 80)}" has an empty unit name; separate names with "${PATH_SEPARATOR.trim()}".`,
+      });
+    else if (parts.some((p) => p.length > 255))
+      problems.push({ line, column: 'path', reason: 'A unit name is longer than 255 characters.' });
     else planned.push({ line, parts });
   }
   if (problems.length) return { problems, created: 0, unchanged: 0 };
@@ -81,24 +94,42 @@ async function importUnits(trx: Trx, customerId: string, rows: Array<{ line: num
   return { problems, created, unchanged };
 }
 
-async function importMembers(trx: Trx, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
+async function importMembers(
+  trx: Trx,
+  customerId: string,
+  rows: Array<{ line: number; values: Record<string, string> }>,
+) {
   const units = await lockCompanyUnits(trx, customerId);
   const idByKey = new Map<string, string>();
   for (const [id, path] of pathsOf(units)) idByKey.set(pathKey(splitPath(path)), id);
   const employeeByEmail = new Map((await listEmployees(trx, customerId)).map((e) => [e.email.toLowerCase(), e.id]));
-  const current = new Map((await memberships(trx, customerId)).map((m) => [`${m.unitId}/${m.employeeId}`, m.isManager]));
+  const current = new Map(
+    (await memberships(trx, customerId)).map((m) => [`${m.unitId}/${m.employeeId}`, m.isManager]),
+  );
   const problems: CsvProblem[] = [];
   const planned: Array<{ unitId: string; employeeId: string; isManager: boolean }> = [];
   for (const { line, values } of rows) {
     const before = problems.length;
     const email = (values.email ?? '').trim().toLowerCase();
     const employeeId = employeeByEmail.get(email);
-    if (!employeeId) problems.push({ line, column: 'email', reason: `"${email.slice(0, 80)}" is no employee of the company.` });
+    if (!employeeId)
+      problems.push({ line, column: 'email', reason: `"${email.slice(0, 80)}" is no employee of the company.` });
     const unitId = idByKey.get(pathKey(splitPath(values.unit_path ?? '')));
-    if (!unitId) problems.push({ line, column: 'unit_path', reason: `The unit "${(values.unit_path ?? '').slice(0, 120)}" does not exist; import the units first.` });
+    if (!unitId)
+      problems.push({
+        line,
+        column: 'unit_path',
+        reason: `The unit "${(values.unit_path ?? '').slice(0, 120)}" does not exist; import the units first.`,
+      });
     const manager = (values.manager ?? '').trim().toLowerCase();
-    if (!TRUE.has(manager) && !FALSE.has(manager)) problems.push({ line, column: 'manager', reason: `manager must be true or false, not "${manager.slice(0, 20)}".` });
-    if (problems.length === before) planned.push({ unitId: unitId!, employeeId: employeeId!, isManager: TRUE.has(manager) });
+    if (!TRUE.has(manager) && !FALSE.has(manager))
+      problems.push({
+        line,
+        column: 'manager',
+        reason: `manager must be true or false, not "${manager.slice(0, 20)}".`,
+      });
+    if (problems.length === before)
+      planned.push({ unitId: unitId!, employeeId: employeeId!, isManager: TRUE.has(manager) });
   }
   if (problems.length) return { problems, created: 0, unchanged: 0 };
   let created = 0;
@@ -119,7 +150,13 @@ async function importMembers(trx: Trx, customerId: string, rows: Array<{ line: n
 const limits = `Limits: ${UNIT_CSV_MAX_BYTES} bytes, ${UNIT_CSV_MAX_ROWS} rows (413). Separator , or ;. All rows or none; every bad row is reported (400, meta.line).`;
 
 export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
-  const importRoute = (path: string, operationId: string, summary: string, columns: CsvColumn[], run: typeof importUnits) =>
+  const importRoute = (
+    path: string,
+    operationId: string,
+    summary: string,
+    columns: CsvColumn[],
+    run: typeof importUnits,
+  ) =>
     defineStoreRoute({
       ...common,
       method: 'POST',
@@ -134,14 +171,27 @@ export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
         const parsed = await parseCsv(body, { columns, maxBytes: UNIT_CSV_MAX_BYTES, maxRows: UNIT_CSV_MAX_ROWS });
         return inTransaction(host.db, async (trx) => {
           const result = await run(trx, customer.id, parsed.rows);
-          if (parsed.problems.length || result.problems.length) throw csvProblemsError([...parsed.problems, ...result.problems]);
+          if (parsed.problems.length || result.problems.length)
+            throw csvProblemsError([...parsed.problems, ...result.problems]);
           return { success: true as const, created: result.created, unchanged: result.unchanged };
         });
       },
     });
   return [
-    importRoute('/b2b/organisation-unit-import', 'importOrganisationUnits', `Imports units from CSV (header: path, e.g. "Sales${PATH_SEPARATOR}North"): every unit along each path that does not exist is created.`, UNIT_CSV_COLUMNS, importUnits),
-    importRoute('/b2b/organisation-unit-member-import', 'importOrganisationUnitMembers', 'Imports memberships from CSV (header: email, unit_path, manager): adds employees to units or sets the manager flag; nobody is taken out.', MEMBER_CSV_COLUMNS, importMembers),
+    importRoute(
+      '/b2b/organisation-unit-import',
+      'importOrganisationUnits',
+      `Imports units from CSV (header: path, e.g. "Sales${PATH_SEPARATOR}North"): every unit along each path that does not exist is created.`,
+      UNIT_CSV_COLUMNS,
+      importUnits,
+    ),
+    importRoute(
+      '/b2b/organisation-unit-member-import',
+      'importOrganisationUnitMembers',
+      'Imports memberships from CSV (header: email, unit_path, manager): adds employees to units or sets the manager flag; nobody is taken out.',
+      MEMBER_CSV_COLUMNS,
+      importMembers,
+    ),
     defineStoreRoute({
       ...common,
       method: 'POST',
@@ -154,7 +204,14 @@ export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
         const units = await unitRows(host.db, declaredCustomer(ctx).id);
         const paths = pathsOf(units);
         headers.setHeader('Content-Disposition', 'attachment; filename="organisation-units.csv"');
-        return reply(200, await toCsv(['path'], depthFirst(units).map((row) => [paths.get(row.id)])), { contentType: 'text/csv; charset=utf-8' });
+        return reply(
+          200,
+          await toCsv(
+            ['path'],
+            depthFirst(units).map((row) => [paths.get(row.id)]),
+          ),
+          { contentType: 'text/csv; charset=utf-8' },
+        );
       },
     }),
     defineStoreRoute({
@@ -164,7 +221,10 @@ export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
       operationId: 'exportOrganisationUnitMembers',
       summary: 'Every membership as CSV (email, unit_path, manager); the file re-imports unchanged.',
       permission: READ,
-      schemas: { body: objectSchema({}), responses: { 200: { contentType: 'text/csv', description: 'email, unit_path, manager' } } },
+      schemas: {
+        body: objectSchema({}),
+        responses: { 200: { contentType: 'text/csv', description: 'email, unit_path, manager' } },
+      },
       async handler({ ctx, headers }) {
         const customerId = declaredCustomer(ctx).id;
         const units = await unitRows(host.db, customerId);
@@ -174,7 +234,9 @@ export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
           .map((m) => [emails.get(m.employeeId) ?? '', paths.get(m.unitId) ?? '', m.isManager ? 'true' : 'false'])
           .sort((a, b) => a[1]!.localeCompare(b[1]!) || a[0]!.localeCompare(b[0]!));
         headers.setHeader('Content-Disposition', 'attachment; filename="organisation-unit-members.csv"');
-        return reply(200, await toCsv(['email', 'unit_path', 'manager'], rows), { contentType: 'text/csv; charset=utf-8' });
+        return reply(200, await toCsv(['email', 'unit_path', 'manager'], rows), {
+          contentType: 'text/csv; charset=utf-8',
+        });
       },
     }),
   ];

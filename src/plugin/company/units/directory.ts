@@ -14,7 +14,11 @@ export interface UnitNode {
 
 export async function unitTree(executor: Executor, customerId: string): Promise<UnitNode[]> {
   const rows = await selectRows<{ id: string; parent_id: string | null; name: string }>(
-    executor('b2b_organisation_units').where({ customer_id: customerId }).select('id', 'parent_id', 'name').orderBy('name').orderBy('id'),
+    executor('b2b_organisation_units')
+      .where({ customer_id: customerId })
+      .select('id', 'parent_id', 'name')
+      .orderBy('name')
+      .orderBy('id'),
   );
   return rows.map((row) => ({ id: row.id, parentId: row.parent_id, name: row.name }));
 }
@@ -36,14 +40,17 @@ export function withAncestors(tree: readonly UnitNode[], unitIds: readonly strin
 /** `unitId` and every unit below it. */
 export function subtree(tree: readonly UnitNode[], unitId: string): string[] {
   const result = [unitId];
-  for (let i = 0; i < result.length; i++) for (const unit of tree) if (unit.parentId === result[i]) result.push(unit.id);
+  for (let i = 0; i < result.length; i++)
+    for (const unit of tree) if (unit.parentId === result[i]) result.push(unit.id);
   return tree.some((unit) => unit.id === unitId) ? result : [];
 }
 
 /** The units an employee is a member of within one company (direct memberships only). */
 export async function unitsOfEmployee(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
   const rows = await selectRows<{ unit_id: string }>(
-    executor('b2b_organisation_unit_members').where({ customer_id: customerId, employee_id: employeeId }).select('unit_id'),
+    executor('b2b_organisation_unit_members')
+      .where({ customer_id: customerId, employee_id: employeeId })
+      .select('unit_id'),
   );
   return rows.map((row) => row.unit_id);
 }
@@ -52,7 +59,11 @@ export async function unitsOfEmployee(executor: Executor, customerId: string, em
  * The units whose attachments (budgets, addresses, rules …) apply to an employee: the employee's own
  * units and all units above them. Empty for a login that is no employee (the company admin).
  */
-export async function unitScopeOfEmployee(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+export async function unitScopeOfEmployee(
+  executor: Executor,
+  customerId: string,
+  employeeId: string,
+): Promise<string[]> {
   const direct = await unitsOfEmployee(executor, customerId, employeeId);
   if (direct.length === 0) return [];
   return withAncestors(await unitTree(executor, customerId), direct);
@@ -65,10 +76,13 @@ export async function unitScopeOfEmployee(executor: Executor, customerId: string
 export async function managersOfUnit(executor: Executor, customerId: string, unitId: string): Promise<string[]> {
   const tree = await unitTree(executor, customerId);
   const rows = await selectRows<{ unit_id: string; employee_id: string; is_manager: unknown }>(
-    executor('b2b_organisation_unit_members').where({ customer_id: customerId }).select('unit_id', 'employee_id', 'is_manager'),
+    executor('b2b_organisation_unit_members')
+      .where({ customer_id: customerId })
+      .select('unit_id', 'employee_id', 'is_manager'),
   );
   const managers = new Map<string, string[]>();
-  for (const row of rows) if (readBool(row.is_manager)) managers.set(row.unit_id, [...(managers.get(row.unit_id) ?? []), row.employee_id]);
+  for (const row of rows)
+    if (readBool(row.is_manager)) managers.set(row.unit_id, [...(managers.get(row.unit_id) ?? []), row.employee_id]);
   for (const id of withAncestors(tree, [unitId])) {
     const found = managers.get(id);
     if (found?.length) return found.sort();
@@ -80,11 +94,19 @@ export async function managersOfUnit(executor: Executor, customerId: string, uni
  * The employees whose orders a holder of `orders.read-unit` sees: every member of the units of the
  * employee's units' subtrees (their own units and all units below them), the employee included.
  */
-export async function colleaguesInUnitSubtrees(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+export async function colleaguesInUnitSubtrees(
+  executor: Executor,
+  customerId: string,
+  employeeId: string,
+): Promise<string[]> {
   const own = await unitsOfEmployee(executor, customerId, employeeId);
   if (own.length === 0) return [employeeId];
   const tree = await unitTree(executor, customerId);
   const units = new Set(own.flatMap((id) => subtree(tree, id)));
-  const rows = await selectRows<{ unit_id: string; employee_id: string }>(executor('b2b_organisation_unit_members').where({ customer_id: customerId }).select('unit_id', 'employee_id'));
-  return [...new Set([employeeId, ...rows.filter((row) => units.has(row.unit_id)).map((row) => row.employee_id)])].sort();
+  const rows = await selectRows<{ unit_id: string; employee_id: string }>(
+    executor('b2b_organisation_unit_members').where({ customer_id: customerId }).select('unit_id', 'employee_id'),
+  );
+  return [
+    ...new Set([employeeId, ...rows.filter((row) => units.has(row.unit_id)).map((row) => row.employee_id)]),
+  ].sort();
 }

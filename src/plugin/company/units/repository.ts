@@ -44,15 +44,35 @@ export async function findUnit(executor: Executor, customerId: string, id: strin
 }
 
 export async function unitRows(executor: Executor, customerId: string): Promise<UnitRow[]> {
-  return selectRows<UnitRow>(executor(UNITS).where({ customer_id: customerId }).orderBy('name').orderBy('id').select('*'));
+  return selectRows<UnitRow>(
+    executor(UNITS).where({ customer_id: customerId }).orderBy('name').orderBy('id').select('*'),
+  );
 }
 
-export async function insertUnit(executor: Executor, customerId: string, name: string, parentId: string | null, id = newId()): Promise<string> {
-  await executor(UNITS).insert({ id, customer_id: customerId, parent_id: parentId, name, created_at: nowDb(), updated_at: null });
+export async function insertUnit(
+  executor: Executor,
+  customerId: string,
+  name: string,
+  parentId: string | null,
+  id = newId(),
+): Promise<string> {
+  await executor(UNITS).insert({
+    id,
+    customer_id: customerId,
+    parent_id: parentId,
+    name,
+    created_at: nowDb(),
+    updated_at: null,
+  });
   return id;
 }
 
-export async function updateUnit(executor: Executor, customerId: string, id: string, columns: { name?: string; parentId?: string | null }): Promise<number> {
+export async function updateUnit(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  columns: { name?: string; parentId?: string | null },
+): Promise<number> {
   const update: Record<string, unknown> = { updated_at: nowDb() };
   if (columns.name !== undefined) update.name = columns.name;
   if (columns.parentId !== undefined) update.parent_id = columns.parentId;
@@ -60,27 +80,63 @@ export async function updateUnit(executor: Executor, customerId: string, id: str
 }
 
 export async function memberships(executor: Executor, customerId: string): Promise<Membership[]> {
-  const rows = await selectRows<MemberRow>(executor(MEMBERS).where({ customer_id: customerId }).orderBy('unit_id').orderBy('employee_id').select('unit_id', 'employee_id', 'is_manager'));
+  const rows = await selectRows<MemberRow>(
+    executor(MEMBERS)
+      .where({ customer_id: customerId })
+      .orderBy('unit_id')
+      .orderBy('employee_id')
+      .select('unit_id', 'employee_id', 'is_manager'),
+  );
   return rows.map((row) => ({ unitId: row.unit_id, employeeId: row.employee_id, isManager: readBool(row.is_manager) }));
 }
 
 /** Adds the employee to the unit, or changes the manager flag of an existing membership. */
-export async function putMember(executor: Executor, customerId: string, unitId: string, employeeId: string, isManager: boolean): Promise<void> {
-  const changed = await executor(MEMBERS).where({ unit_id: unitId, employee_id: employeeId }).update({ is_manager: isManager, updated_at: nowDb() });
-  if (changed === 0) await executor(MEMBERS).insert({ unit_id: unitId, employee_id: employeeId, customer_id: customerId, is_manager: isManager, created_at: nowDb(), updated_at: null });
+export async function putMember(
+  executor: Executor,
+  customerId: string,
+  unitId: string,
+  employeeId: string,
+  isManager: boolean,
+): Promise<void> {
+  const changed = await executor(MEMBERS)
+    .where({ unit_id: unitId, employee_id: employeeId })
+    .update({ is_manager: isManager, updated_at: nowDb() });
+  if (changed === 0)
+    await executor(MEMBERS).insert({
+      unit_id: unitId,
+      employee_id: employeeId,
+      customer_id: customerId,
+      is_manager: isManager,
+      created_at: nowDb(),
+      updated_at: null,
+    });
 }
 
-export async function removeMember(executor: Executor, customerId: string, unitId: string, employeeId: string): Promise<number> {
+export async function removeMember(
+  executor: Executor,
+  customerId: string,
+  unitId: string,
+  employeeId: string,
+): Promise<number> {
   return executor(MEMBERS).where({ unit_id: unitId, employee_id: employeeId, customer_id: customerId }).delete();
 }
 
 /** What hangs on a unit, counted: a unit with any of it is only deleted with a target to move it to. */
-export async function attachmentCounts(executor: Executor, unitId: string): Promise<{ members: number; budgets: number; addresses: number; defaults: number; costCenters: number }> {
+export async function attachmentCounts(
+  executor: Executor,
+  unitId: string,
+): Promise<{ members: number; budgets: number; addresses: number; defaults: number; costCenters: number }> {
   const count = async (table: string) => {
     const [row] = await selectRows<{ n: unknown }>(executor(table).where({ unit_id: unitId }).count({ n: '*' }));
     return Number(row?.n ?? 0);
   };
-  return { members: await count(MEMBERS), budgets: await count(BUDGET_UNITS), addresses: await count(UNIT_ADDRESSES), defaults: await count(UNIT_ADDRESS_DEFAULTS), costCenters: await count(COST_CENTER_UNITS) };
+  return {
+    members: await count(MEMBERS),
+    budgets: await count(BUDGET_UNITS),
+    addresses: await count(UNIT_ADDRESSES),
+    defaults: await count(UNIT_ADDRESS_DEFAULTS),
+    costCenters: await count(COST_CENTER_UNITS),
+  };
 }
 
 /**
@@ -89,22 +145,44 @@ export async function attachmentCounts(executor: Executor, unitId: string): Prom
  * addresses; defaults and the default cost center only where `to` has none of its own.
  */
 export async function moveEverything(executor: Executor, customerId: string, from: string, to: string): Promise<void> {
-  await executor(UNITS).where({ customer_id: customerId, parent_id: from }).update({ parent_id: to, updated_at: nowDb() });
-  for (const member of await selectRows<MemberRow>(executor(MEMBERS).where({ unit_id: from }).select('unit_id', 'employee_id', 'is_manager'))) {
-    const [existing] = await selectRows<{ is_manager: unknown }>(executor(MEMBERS).where({ unit_id: to, employee_id: member.employee_id }).select('is_manager'));
-    await putMember(executor, customerId, to, member.employee_id, readBool(member.is_manager) || readBool(existing?.is_manager));
+  await executor(UNITS)
+    .where({ customer_id: customerId, parent_id: from })
+    .update({ parent_id: to, updated_at: nowDb() });
+  for (const member of await selectRows<MemberRow>(
+    executor(MEMBERS).where({ unit_id: from }).select('unit_id', 'employee_id', 'is_manager'),
+  )) {
+    const [existing] = await selectRows<{ is_manager: unknown }>(
+      executor(MEMBERS).where({ unit_id: to, employee_id: member.employee_id }).select('is_manager'),
+    );
+    await putMember(
+      executor,
+      customerId,
+      to,
+      member.employee_id,
+      readBool(member.is_manager) || readBool(existing?.is_manager),
+    );
   }
   await executor(MEMBERS).where({ unit_id: from }).delete();
   const moveLinks = async (table: string, key: string) => {
-    const taken = new Set((await selectRows<Record<string, string>>(executor(table).where({ unit_id: to }).select(key))).map((row) => row[key]));
+    const taken = new Set(
+      (await selectRows<Record<string, string>>(executor(table).where({ unit_id: to }).select(key))).map(
+        (row) => row[key],
+      ),
+    );
     const moving = await selectRows<Record<string, string>>(executor(table).where({ unit_id: from }).select(key));
-    for (const row of moving) if (!taken.has(row[key])) await executor(table).where({ unit_id: from, [key]: row[key] }).update({ unit_id: to });
+    for (const row of moving)
+      if (!taken.has(row[key]))
+        await executor(table)
+          .where({ unit_id: from, [key]: row[key] })
+          .update({ unit_id: to });
     await executor(table).where({ unit_id: from }).delete();
   };
   await moveLinks(BUDGET_UNITS, 'budget_id');
   await moveLinks(UNIT_ADDRESSES, 'address_id');
   await moveLinks(UNIT_ADDRESS_DEFAULTS, 'type');
-  const targetHasCostCenter = await selectRows<{ unit_id: string }>(executor(COST_CENTER_UNITS).where({ unit_id: to }).select('unit_id'));
+  const targetHasCostCenter = await selectRows<{ unit_id: string }>(
+    executor(COST_CENTER_UNITS).where({ unit_id: to }).select('unit_id'),
+  );
   if (targetHasCostCenter.length) await executor(COST_CENTER_UNITS).where({ unit_id: from }).delete();
   else await executor(COST_CENTER_UNITS).where({ unit_id: from }).update({ unit_id: to });
 }

@@ -1,8 +1,33 @@
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { pathParams, successResponse } from '../../../lib/schemas.js';
 import { declaredCustomer } from '../../declared.js';
-import { createBody, deleteQuery, listBody, MANAGE, memberBody, membershipResponse, moveEmployeeBody, READ, TAG, treeResponse, unitList, unitResponse, unitSchema, updateBody } from './schemas.js';
-import { changeUnit, createUnit, deleteUnit, listUnits, moveEmployee, readUnit, setMember, unitTreeList, unsetMember } from './service.js';
+import {
+  createBody,
+  deleteQuery,
+  listBody,
+  MANAGE,
+  memberBody,
+  membershipResponse,
+  moveEmployeeBody,
+  READ,
+  TAG,
+  treeResponse,
+  unitList,
+  unitResponse,
+  unitSchema,
+  updateBody,
+} from './schemas.js';
+import {
+  changeUnit,
+  createUnit,
+  deleteUnit,
+  listUnits,
+  moveEmployee,
+  readUnit,
+  setMember,
+  unitTreeList,
+  unsetMember,
+} from './service.js';
 
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
 
@@ -14,7 +39,8 @@ export function unitRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/organisation-unit/list',
       operationId: 'searchOrganisationUnits',
-      summary: "The company's organisation units, searched by criteria (name, parentId …), each with its path, children, members and managers.",
+      summary:
+        "The company's organisation units, searched by criteria (name, parentId …), each with its path, children, members and managers.",
       permission: READ,
       schemas: { body: listBody, responses: { 200: unitList } },
       handler: ({ ctx, body }) => listUnits(host, ctx, body),
@@ -24,7 +50,8 @@ export function unitRoutes(host: HostRuntime): StoreRoute[] {
       method: 'GET',
       path: '/b2b/organisation-unit/tree',
       operationId: 'organisationUnitTree',
-      summary: "The company's whole unit tree, depth first: each unit before its sub-units, siblings by name (`depth` tells the indentation).",
+      summary:
+        "The company's whole unit tree, depth first: each unit before its sub-units, siblings by name (`depth` tells the indentation).",
       permission: READ,
       schemas: { responses: { 200: treeResponse } },
       handler: ({ ctx }) => unitTreeList(host, ctx),
@@ -64,7 +91,8 @@ export function unitRoutes(host: HostRuntime): StoreRoute[] {
       method: 'PATCH',
       path: '/b2b/organisation-unit/{id}',
       operationId: 'updateOrganisationUnit',
-      summary: 'Renames a unit or moves it (with its subtree) under another unit; under itself or its own sub-units is a 400 SUITE__UNIT_CYCLE.',
+      summary:
+        'Renames a unit or moves it (with its subtree) under another unit; under itself or its own sub-units is a 400 SUITE__UNIT_CYCLE.',
       permission: MANAGE,
       schemas: { params: pathParams('id'), body: updateBody, responses: { 200: unitResponse } },
       handler: ({ ctx, params, body }) => changeUnit(host, ctx, params.id, body),
@@ -74,7 +102,8 @@ export function unitRoutes(host: HostRuntime): StoreRoute[] {
       method: 'DELETE',
       path: '/b2b/organisation-unit/{id}',
       operationId: 'deleteOrganisationUnit',
-      summary: 'Deletes a unit; one with sub-units, members, budgets, addresses or defaults only with moveTo, the unit they move to (else 400 SUITE__UNIT_NOT_EMPTY).',
+      summary:
+        'Deletes a unit; one with sub-units, members, budgets, addresses or defaults only with moveTo, the unit they move to (else 400 SUITE__UNIT_NOT_EMPTY).',
       permission: MANAGE,
       schemas: { params: pathParams('id'), query: deleteQuery, responses: { 200: successResponse } },
       async handler({ ctx, params, query }) {
@@ -87,7 +116,8 @@ export function unitRoutes(host: HostRuntime): StoreRoute[] {
       method: 'PUT',
       path: '/b2b/organisation-unit/{id}/member/{employeeId}',
       operationId: 'putOrganisationUnitMember',
-      summary: 'Adds an employee to the unit, or sets whether they manage it (an employee may belong to several units).',
+      summary:
+        'Adds an employee to the unit, or sets whether they manage it (an employee may belong to several units).',
       permission: MANAGE,
       schemas: { params: pathParams('id', 'employeeId'), body: memberBody, responses: { 200: membershipResponse } },
       handler: ({ ctx, params, body }) => setMember(host, ctx, params.id, params.employeeId, body),

@@ -7,7 +7,12 @@ import { MANAGE, READ } from './schemas.js';
 import type { UnitView } from './service.js';
 
 export const UNITS_PATH = '/account/organisation-units';
-const NOTICES: Record<string, string> = { created: 'The unit was created.', moved: 'The employee was moved.', 'unit-moved': 'The unit was moved.', deleted: 'The unit was deleted.' };
+const NOTICES: Record<string, string> = {
+  created: 'The unit was created.',
+  moved: 'The employee was moved.',
+  'unit-moved': 'The unit was moved.',
+  deleted: 'The unit was deleted.',
+};
 
 /**
  * The company's organisation units in the storefront: the tree with members and managers, and — with
@@ -17,7 +22,12 @@ const NOTICES: Record<string, string> = { created: 'The unit was created.', move
 export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller(unitRoutes(host));
 
-  async function unitsPage(ctx: StoreContext, query: Record<string, unknown>, error: string | null = null, status = 200): Promise<PageResult> {
+  async function unitsPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    error: string | null = null,
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, [READ]);
     const units = (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements;
     const employees = ctx.can(MANAGE) ? await listEmployees(host.db, declaredCustomer(ctx).id) : [];
@@ -37,7 +47,11 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  const post = (path: string, change: (ctx: StoreContext, form: Record<string, unknown>) => Promise<unknown>, done: string): StorefrontPage => ({
+  const post = (
+    path: string,
+    change: (ctx: StoreContext, form: Record<string, unknown>) => Promise<unknown>,
+    done: string,
+  ): StorefrontPage => ({
     path,
     method: 'POST',
     auth: 'login',
@@ -52,21 +66,49 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const idOrNull = (form: Record<string, unknown>, name: string) => text(form, name, 64) || null;
 
   return [
-    { path: UNITS_PATH, auth: 'login', needsCustomer: true, anyPermission: [READ], handler: ({ ctx, query }) => unitsPage(ctx, query) },
-    post(UNITS_PATH, (ctx, form) => call(ctx, 'createOrganisationUnit', { body: { name: text(form, 'name', 255), parentId: idOrNull(form, 'parentId') } }), 'created'),
+    {
+      path: UNITS_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      anyPermission: [READ],
+      handler: ({ ctx, query }) => unitsPage(ctx, query),
+    },
+    post(
+      UNITS_PATH,
+      (ctx, form) =>
+        call(ctx, 'createOrganisationUnit', {
+          body: { name: text(form, 'name', 255), parentId: idOrNull(form, 'parentId') },
+        }),
+      'created',
+    ),
     post(
       `${UNITS_PATH}/move-unit`,
-      (ctx, form) => call(ctx, 'updateOrganisationUnit', { params: { id: text(form, 'unitId', 64) }, body: { parentId: idOrNull(form, 'parentId') } }),
+      (ctx, form) =>
+        call(ctx, 'updateOrganisationUnit', {
+          params: { id: text(form, 'unitId', 64) },
+          body: { parentId: idOrNull(form, 'parentId') },
+        }),
       'unit-moved',
     ),
     post(
       `${UNITS_PATH}/delete`,
-      (ctx, form) => call(ctx, 'deleteOrganisationUnit', { params: { id: text(form, 'unitId', 64) }, query: idOrNull(form, 'moveTo') ? { moveTo: idOrNull(form, 'moveTo') } : {} }),
+      (ctx, form) =>
+        call(ctx, 'deleteOrganisationUnit', {
+          params: { id: text(form, 'unitId', 64) },
+          query: idOrNull(form, 'moveTo') ? { moveTo: idOrNull(form, 'moveTo') } : {},
+        }),
       'deleted',
     ),
     post(
       `${UNITS_PATH}/move-employee`,
-      (ctx, form) => call(ctx, 'moveEmployeeBetweenUnits', { body: { employeeId: text(form, 'employeeId', 64), fromUnitId: idOrNull(form, 'fromUnitId'), toUnitId: text(form, 'toUnitId', 64) } }),
+      (ctx, form) =>
+        call(ctx, 'moveEmployeeBetweenUnits', {
+          body: {
+            employeeId: text(form, 'employeeId', 64),
+            fromUnitId: idOrNull(form, 'fromUnitId'),
+            toUnitId: text(form, 'toUnitId', 64),
+          },
+        }),
       'moved',
     ),
   ];

@@ -4,7 +4,13 @@ import { newId } from '../../../lib/ids.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../../lib/json-api.js';
 import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
-import { defineAdminRoute, defineStoreRoute, type AdminRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import {
+  defineAdminRoute,
+  defineStoreRoute,
+  type AdminRoute,
+  type HostRuntime,
+  type StoreRoute,
+} from '../../../host/contract.js';
 import { emailSchema, nameSchema, normaliseEmail } from '../common.js';
 import { MAIL } from '../mail.js';
 
@@ -14,7 +20,12 @@ const TYPE = 'b2b_account_request';
 const ADMIN_PATH = '/b2b-account-request';
 
 const shortText = (max: number) => ({ type: 'string', maxLength: max }) as const;
-const addressSchema = objectSchema({ street: shortText(255), zipcode: shortText(32), city: shortText(255), countryCode: { type: 'string', pattern: '^[A-Z]{2}$' } });
+const addressSchema = objectSchema({
+  street: shortText(255),
+  zipcode: shortText(32),
+  city: shortText(255),
+  countryCode: { type: 'string', pattern: '^[A-Z]{2}$' },
+});
 
 const requestBody = objectSchema(
   {
@@ -49,7 +60,11 @@ const attributesSchema = objectSchema(
   },
   ['salesChannelId', 'status', 'company', 'firstName', 'lastName', 'email', 'customerId', 'createdAt'],
 );
-const resourceSchema = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes: attributesSchema }, ['id', 'type', 'attributes']);
+const resourceSchema = objectSchema({ id: { type: 'string' }, type: { const: TYPE }, attributes: attributesSchema }, [
+  'id',
+  'type',
+  'attributes',
+]);
 
 interface AccountRequestRow {
   id: string;
@@ -105,7 +120,8 @@ export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/account-request',
       operationId: 'requestBusinessAccount',
-      summary: 'A prospective business customer asks for an account; the operator accepts or declines it through the Admin API. A confirmation is mailed.',
+      summary:
+        'A prospective business customer asks for an account; the operator accepts or declines it through the Admin API. A confirmation is mailed.',
       tags: TAGS,
       auth: 'public',
       permission: null,
@@ -148,7 +164,8 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
   const decisionBody = objectSchema({ comment: shortText(1024) });
   const openRequest = async (trx: Executor, id: string) => {
     const row = await findRequest(trx, id);
-    if (row.status !== 'open') throw Errors.badRequest('SUITE__ACCOUNT_REQUEST_DECIDED', `The request was ${row.status} already.`);
+    if (row.status !== 'open')
+      throw Errors.badRequest('SUITE__ACCOUNT_REQUEST_DECIDED', `The request was ${row.status} already.`);
     return row;
   };
   return [
@@ -169,8 +186,21 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
         if (query.status) base.where({ status: query.status });
         const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
-        const rows = await selectRows<AccountRequestRow>(base.clone().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset((query.page - 1) * query.limit));
-        return jsonApiList(rows.map(toResource), { path: ADMIN_PATH, page: query.page, limit: query.limit, total, filters: { status: query.status } });
+        const rows = await selectRows<AccountRequestRow>(
+          base
+            .clone()
+            .orderBy('created_at', 'desc')
+            .orderBy('id')
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit),
+        );
+        return jsonApiList(rows.map(toResource), {
+          path: ADMIN_PATH,
+          page: query.page,
+          limit: query.limit,
+          total,
+          filters: { status: query.status },
+        });
       },
     }),
     defineAdminRoute({
@@ -190,7 +220,8 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
       method: 'POST',
       path: `/_action${ADMIN_PATH}/{id}/accept`,
       operationId: 'acceptAccountRequest',
-      summary: 'Accepts a request: creates the customer (without a password; they log in by a mailed login link) and mails them.',
+      summary:
+        'Accepts a request: creates the customer (without a password; they log in by a mailed login link) and mails them.',
       tags: TAGS,
       auth: 'admin',
       permission: null,
@@ -207,9 +238,15 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
           if (await trx('b2b_employees').where({ email: request.email }).first('id'))
             throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'An employee login uses this e-mail address already.');
           const salesChannel = await host.customers.salesChannel(trx, request.sales_channel_id);
-          if (!salesChannel) throw Errors.badRequest('SUITE__SALES_CHANNEL_GONE', 'The request’s sales channel does not exist any more.');
+          if (!salesChannel)
+            throw Errors.badRequest(
+              'SUITE__SALES_CHANNEL_GONE',
+              'The request’s sales channel does not exist any more.',
+            );
           if (body.groupId && (await host.customerGroups.getMany(trx, [body.groupId])).length === 0)
-            throw Errors.badRequest('SUITE__INVALID_INPUT', `Customer group "${body.groupId}" does not exist.`, { pointer: '/groupId' });
+            throw Errors.badRequest('SUITE__INVALID_INPUT', `Customer group "${body.groupId}" does not exist.`, {
+              pointer: '/groupId',
+            });
           const customer = await host.customers.create(trx, {
             salesChannelId: salesChannel.id,
             email: request.email,
@@ -220,13 +257,27 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
             groupId: body.groupId ?? null,
           });
           const now = nowDb();
-          const claimed = await trx(REQUESTS).where({ id: request.id, status: 'open' }).update({ status: 'accepted', customer_id: customer.id, decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
+          const claimed = await trx(REQUESTS)
+            .where({ id: request.id, status: 'open' })
+            .update({
+              status: 'accepted',
+              customer_id: customer.id,
+              decision_comment: body.comment ?? null,
+              decided_at: now,
+              updated_at: now,
+            });
           if (claimed !== 1) throw Errors.conflict();
           await host.mail.enqueue(trx, {
             template: MAIL.accountRequestAccepted,
             to: request.email,
             salesChannelId: salesChannel.id,
-            data: { firstName: request.first_name, lastName: request.last_name, company: request.company, email: request.email, loginUrl: host.storefront.url(salesChannel, '/account/login') },
+            data: {
+              firstName: request.first_name,
+              lastName: request.last_name,
+              company: request.company,
+              email: request.email,
+              loginUrl: host.storefront.url(salesChannel, '/account/login'),
+            },
           });
           return findRequest(trx, request.id);
         });
@@ -241,12 +292,18 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
       tags: TAGS,
       auth: 'admin',
       permission: null,
-      schemas: { params: pathParams('id'), body: decisionBody, responses: { 200: objectSchema({ data: resourceSchema }, ['data']) } },
+      schemas: {
+        params: pathParams('id'),
+        body: decisionBody,
+        responses: { 200: objectSchema({ data: resourceSchema }, ['data']) },
+      },
       async handler({ params, body }) {
         const row = await inTransaction(host.db, async (trx) => {
           const request = await openRequest(trx, params.id);
           const now = nowDb();
-          const claimed = await trx(REQUESTS).where({ id: request.id, status: 'open' }).update({ status: 'declined', decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
+          const claimed = await trx(REQUESTS)
+            .where({ id: request.id, status: 'open' })
+            .update({ status: 'declined', decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
           if (claimed !== 1) throw Errors.conflict();
           return findRequest(trx, request.id);
         });

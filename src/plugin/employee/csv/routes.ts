@@ -8,7 +8,14 @@ import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute 
 import { normaliseEmail, TAG } from '../common.js';
 import { createInvitation } from '../invitation/service.js';
 import { holdsAll } from '../permissions.js';
-import { employeesOfCustomer, EMPLOYEES, LINKS, rolePermissionsOf, selectEmployeeColumns, type EmployeeRow } from '../repository.js';
+import {
+  employeesOfCustomer,
+  EMPLOYEES,
+  LINKS,
+  rolePermissionsOf,
+  selectEmployeeColumns,
+  type EmployeeRow,
+} from '../repository.js';
 import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow, type RoleView } from '../role/repository.js';
 import { declaredCustomer } from '../../declared.js';
 
@@ -48,12 +55,20 @@ const importResult = objectSchema(
 );
 
 /** Checks every row against the database inside the import's transaction; returns the problems of all bad rows. */
-async function planImport(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, rows: Array<{ line: number; values: Record<string, string> }>) {
+async function planImport(
+  host: HostRuntime,
+  trx: Trx,
+  ctx: StoreContext,
+  customerId: string,
+  rows: Array<{ line: number; values: Record<string, string> }>,
+) {
   const problems: CsvProblem[] = [];
   const roles = new Map<string, RoleView>();
-  for (const row of await selectRows<RoleRow>(selectRoleColumns(trx, rolesOfCustomer(trx, customerId)))) roles.set(row.name.toLowerCase(), toRoleView(row));
+  for (const row of await selectRows<RoleRow>(selectRoleColumns(trx, rolesOfCustomer(trx, customerId))))
+    roles.set(row.name.toLowerCase(), toRoleView(row));
   const existing = new Map<string, EmployeeRow>();
-  for (const row of await selectRows<EmployeeRow>(selectEmployeeColumns(trx, employeesOfCustomer(trx, customerId)))) existing.set(row.email, row);
+  for (const row of await selectRows<EmployeeRow>(selectEmployeeColumns(trx, employeesOfCustomer(trx, customerId))))
+    existing.set(row.email, row);
   const firstLineOf = new Map<string, number>();
   const planned: PlannedRow[] = [];
 
@@ -76,32 +91,69 @@ async function planImport(host: HostRuntime, trx: Trx, ctx: StoreContext, custom
     const roleName = (values.role ?? '').trim();
     const role = roleName ? (roles.get(roleName.toLowerCase()) ?? null) : null;
     if (roleName && !role) problem('role', `The role "${roleName.slice(0, 80)}" does not exist.`);
-    else if (role && !holdsAll(ctx, role.permissions)) problem('role', `You cannot give the role "${role.name}": it holds permissions you do not have.`);
+    else if (role && !holdsAll(ctx, role.permissions))
+      problem('role', `You cannot give the role "${role.name}": it holds permissions you do not have.`);
     const activeText = (values.active ?? '').trim().toLowerCase();
     const active = activeText === '' || TRUE.has(activeText);
-    if (activeText !== '' && !TRUE.has(activeText) && !FALSE.has(activeText)) problem('active', `active must be true or false, not "${activeText.slice(0, 20)}".`);
+    if (activeText !== '' && !TRUE.has(activeText) && !FALSE.has(activeText))
+      problem('active', `active must be true or false, not "${activeText.slice(0, 20)}".`);
     const current = existing.get(email);
-    if (current && !holdsAll(ctx, rolePermissionsOf(current))) problem('email', `You cannot change ${email}: their role holds permissions you do not have.`);
-    if (current && !active && ctx.employee?.id === current.id) problem('active', 'You cannot deactivate your own login.');
+    if (current && !holdsAll(ctx, rolePermissionsOf(current)))
+      problem('email', `You cannot change ${email}: their role holds permissions you do not have.`);
+    if (current && !active && ctx.employee?.id === current.id)
+      problem('active', 'You cannot deactivate your own login.');
     if (problems.length === before) planned.push({ line, email, firstName, lastName, department, role, active });
   }
 
   const newRows = planned.filter((p) => !existing.has(p.email));
   for (let i = 0; i < newRows.length; i += 500) {
     const chunk = newRows.slice(i, i + 500);
-    const taken = new Set((await selectRows<{ email: string }>(trx(EMPLOYEES).whereIn('email', chunk.map((p) => p.email)).select('email'))).map((r) => r.email));
+    const taken = new Set(
+      (
+        await selectRows<{ email: string }>(
+          trx(EMPLOYEES)
+            .whereIn(
+              'email',
+              chunk.map((p) => p.email),
+            )
+            .select('email'),
+        )
+      ).map((r) => r.email),
+    );
     for (const p of chunk) {
       if (taken.has(p.email) || (await host.customers.findByEmail(trx, p.email)))
-        problems.push({ line: p.line, column: 'email', reason: `${p.email} has a login already; invite the person instead.` });
+        problems.push({
+          line: p.line,
+          column: 'email',
+          reason: `${p.email} has a login already; invite the person instead.`,
+        });
     }
   }
   const sharedIds = new Set(
-    (await selectRows<{ employee_id: string }>(trx(LINKS).whereIn('employee_id', [...existing.values()].map((e) => e.id)).whereNot({ customer_id: customerId }).select('employee_id'))).map((r) => r.employee_id),
+    (
+      await selectRows<{ employee_id: string }>(
+        trx(LINKS)
+          .whereIn(
+            'employee_id',
+            [...existing.values()].map((e) => e.id),
+          )
+          .whereNot({ customer_id: customerId })
+          .select('employee_id'),
+      )
+    ).map((r) => r.employee_id),
   );
   for (const p of planned) {
     const current = existing.get(p.email);
-    if (current && sharedIds.has(current.id) && (current.first_name !== p.firstName || current.last_name !== p.lastName))
-      problems.push({ line: p.line, column: 'first_name', reason: `${p.email} also works for another customer; only they can change their name.` });
+    if (
+      current &&
+      sharedIds.has(current.id) &&
+      (current.first_name !== p.firstName || current.last_name !== p.lastName)
+    )
+      problems.push({
+        line: p.line,
+        column: 'first_name',
+        reason: `${p.email} also works for another customer; only they can change their name.`,
+      });
   }
   return { planned, existing, problems };
 }
@@ -112,7 +164,8 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/employee-import',
       operationId: 'importEmployees',
-      summary: 'Imports employees from CSV (header: email, first_name, last_name, department, role, active): all rows or none.',
+      summary:
+        'Imports employees from CSV (header: email, first_name, last_name, department, role, active): all rows or none.',
       description:
         'Rows are matched by e-mail: known employees are updated, new ones created and invited by mail. Every bad row is reported (400, one error per row with meta.line). ' +
         `Limits: ${EMPLOYEE_CSV_MAX_BYTES} bytes, ${EMPLOYEE_CSV_MAX_ROWS} rows (413). Separator , or ;. Nothing is deleted.`,
@@ -123,7 +176,11 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: importResult } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const parsed = await parseCsv(body, { columns: EMPLOYEE_CSV_COLUMNS, maxBytes: EMPLOYEE_CSV_MAX_BYTES, maxRows: EMPLOYEE_CSV_MAX_ROWS });
+        const parsed = await parseCsv(body, {
+          columns: EMPLOYEE_CSV_COLUMNS,
+          maxBytes: EMPLOYEE_CSV_MAX_BYTES,
+          maxRows: EMPLOYEE_CSV_MAX_ROWS,
+        });
         return inTransaction(host.db, async (trx) => {
           const { planned, existing, problems } = await planImport(host, trx, ctx, customer.id, parsed.rows);
           if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
@@ -135,17 +192,49 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
             const current = existing.get(p.email);
             if (!current) {
               const id = newId();
-              await trx(EMPLOYEES).insert({ id, email: p.email, password_hash: null, first_name: p.firstName, last_name: p.lastName, active: true, created_at: now });
-              await trx(LINKS).insert({ id: newId(), employee_id: id, customer_id: customer.id, role_id: p.role?.id ?? null, department: p.department, active: p.active, created_at: now });
-              await createInvitation(host, trx, ctx, customer.id, { email: p.email, firstName: p.firstName, lastName: p.lastName, department: p.department, roleId: p.role?.id ?? null, employeeId: id });
+              await trx(EMPLOYEES).insert({
+                id,
+                email: p.email,
+                password_hash: null,
+                first_name: p.firstName,
+                last_name: p.lastName,
+                active: true,
+                created_at: now,
+              });
+              await trx(LINKS).insert({
+                id: newId(),
+                employee_id: id,
+                customer_id: customer.id,
+                role_id: p.role?.id ?? null,
+                department: p.department,
+                active: p.active,
+                created_at: now,
+              });
+              await createInvitation(host, trx, ctx, customer.id, {
+                email: p.email,
+                firstName: p.firstName,
+                lastName: p.lastName,
+                department: p.department,
+                roleId: p.role?.id ?? null,
+                employeeId: id,
+              });
               created++;
               continue;
             }
             const personal = current.first_name !== p.firstName || current.last_name !== p.lastName;
             const wasActive = readBool(current.link_active);
-            const link = (current.department ?? null) !== p.department || (current.role_id ?? null) !== (p.role?.id ?? null) || wasActive !== p.active;
-            if (personal) await trx(EMPLOYEES).where({ id: current.id }).update({ first_name: p.firstName, last_name: p.lastName, updated_at: now });
-            if (link) await trx(LINKS).where({ id: current.link_id }).update({ department: p.department, role_id: p.role?.id ?? null, active: p.active, updated_at: now });
+            const link =
+              (current.department ?? null) !== p.department ||
+              (current.role_id ?? null) !== (p.role?.id ?? null) ||
+              wasActive !== p.active;
+            if (personal)
+              await trx(EMPLOYEES)
+                .where({ id: current.id })
+                .update({ first_name: p.firstName, last_name: p.lastName, updated_at: now });
+            if (link)
+              await trx(LINKS)
+                .where({ id: current.link_id })
+                .update({ department: p.department, role_id: p.role?.id ?? null, active: p.active, updated_at: now });
             if (wasActive && !p.active) revoke.push(current.id);
             if (personal || link) updated++;
           }
@@ -158,18 +247,33 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/b2b/employee-export',
       operationId: 'exportEmployees',
-      summary: 'All employees of the customer as CSV (RFC 4180, formula injection neutralised); the file re-imports unchanged.',
+      summary:
+        'All employees of the customer as CSV (RFC 4180, formula injection neutralised); the file re-imports unchanged.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
       permission: 'employee.read',
-      schemas: { body: objectSchema({}), responses: { 200: { contentType: 'text/csv', description: 'email, first_name, last_name, department, role, active' } } },
+      schemas: {
+        body: objectSchema({}),
+        responses: {
+          200: { contentType: 'text/csv', description: 'email, first_name, last_name, department, role, active' },
+        },
+      },
       async handler({ ctx, headers }) {
         const customer = declaredCustomer(ctx);
-        const rows = await selectRows<EmployeeRow>(selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email'));
+        const rows = await selectRows<EmployeeRow>(
+          selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email'),
+        );
         const csv = await toCsv(
           EMPLOYEE_CSV_COLUMNS.map((c) => c.name),
-          rows.map((r) => [r.email, r.first_name, r.last_name, r.department ?? '', r.role_name ?? '', readBool(r.link_active) ? 'true' : 'false']),
+          rows.map((r) => [
+            r.email,
+            r.first_name,
+            r.last_name,
+            r.department ?? '',
+            r.role_name ?? '',
+            readBool(r.link_active) ? 'true' : 'false',
+          ]),
         );
         headers.setHeader('Content-Disposition', 'attachment; filename="employees.csv"');
         return reply(200, csv, { contentType: 'text/csv; charset=utf-8' });

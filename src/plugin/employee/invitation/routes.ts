@@ -5,7 +5,16 @@ import { nullable, objectSchema, pathParams, successResponse } from '../../../li
 import { storeList, storeListResponse } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
-import { emailSchema, hashParam, nameSchema, normaliseEmail, optionalText, passwordSchema, storefrontUrlSchema, TAG } from '../common.js';
+import {
+  emailSchema,
+  hashParam,
+  nameSchema,
+  normaliseEmail,
+  optionalText,
+  passwordSchema,
+  storefrontUrlSchema,
+  TAG,
+} from '../common.js';
 import { findEmployeeByEmail, isLinked } from '../repository.js';
 import { assignableRole } from '../service.js';
 import { acceptInvitation, createInvitation, INVITATIONS, invitationStatus, type InvitationRow } from './service.js';
@@ -27,7 +36,20 @@ const invitationSchema = objectSchema(
     acceptedAt: nullable(time),
     createdAt: time,
   },
-  ['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'roleName', 'employeeId', 'status', 'expiresAt', 'acceptedAt', 'createdAt'],
+  [
+    'id',
+    'email',
+    'firstName',
+    'lastName',
+    'department',
+    'roleId',
+    'roleName',
+    'employeeId',
+    'status',
+    'expiresAt',
+    'acceptedAt',
+    'createdAt',
+  ],
 );
 
 /** An invitation with the name of its role. */
@@ -53,11 +75,20 @@ function toInvitationView(row: ListedInvitationRow) {
 export type InvitationView = ReturnType<typeof toInvitationView>;
 
 function invitationsOf(host: HostRuntime, customerId: string) {
-  return host.db(`${INVITATIONS} as i`).leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id').where('i.customer_id', customerId).select('i.*', 'r.name as role_name');
+  return host
+    .db(`${INVITATIONS} as i`)
+    .leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id')
+    .where('i.customer_id', customerId)
+    .select('i.*', 'r.name as role_name');
 }
 
 /** Shared with the storefront invitation page, so both doors count against one limit. */
-export const ACCEPT_INVITATION_RATE_LIMIT: RateLimitRule = { name: 'accept-invitation', limit: 30, windowSeconds: 15 * 60, by: ['ip'] };
+export const ACCEPT_INVITATION_RATE_LIMIT: RateLimitRule = {
+  name: 'accept-invitation',
+  limit: 30,
+  windowSeconds: 15 * 60,
+  by: ['ip'],
+};
 
 export function invitationRoutes(host: HostRuntime): StoreRoute[] {
   return [
@@ -65,14 +96,25 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/create-invitation',
       operationId: 'createEmployeeInvitation',
-      summary: 'Invites a person by e-mail to work for the customer; the mail carries an activation link valid 7 days. Inviting the same e-mail again renews it.',
+      summary:
+        'Invites a person by e-mail to work for the customer; the mail carries an activation link valid 7 days. Inviting the same e-mail again renews it.',
       tags: [TAG],
       auth: 'login',
       needsCustomer: true,
       permission: 'invitation.manage',
       rateLimit: { name: 'create-invitation', limit: 200, windowSeconds: 3600, by: ['ip'] },
       schemas: {
-        body: objectSchema({ email: emailSchema, firstName: nameSchema, lastName: nameSchema, department: optionalText, roleId: nullable({ type: 'string', pattern: '^[0-9a-f]{32}$' }), storefrontUrl: storefrontUrlSchema }, ['email']),
+        body: objectSchema(
+          {
+            email: emailSchema,
+            firstName: nameSchema,
+            lastName: nameSchema,
+            department: optionalText,
+            roleId: nullable({ type: 'string', pattern: '^[0-9a-f]{32}$' }),
+            storefrontUrl: storefrontUrlSchema,
+          },
+          ['email'],
+        ),
         responses: { 200: objectSchema({ success: { const: true }, id: { type: 'string' } }, ['success', 'id']) },
       },
       async handler({ ctx, body }) {
@@ -82,7 +124,9 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
           await assignableRole(trx, ctx, customer.id, body.roleId);
           const existing = await findEmployeeByEmail(trx, email);
           if (existing && (await isLinked(trx, existing.id, customer.id)))
-            throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', { pointer: '/email' });
+            throw Errors.badRequest('SUITE__EMPLOYEE_EXISTS', 'This person is an employee of the company already.', {
+              pointer: '/email',
+            });
           return createInvitation(host, trx, ctx, customer.id, { ...body, email });
         });
         return { success: true, id };
@@ -98,14 +142,29 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       needsCustomer: true,
       permission: 'invitation.manage',
       schemas: {
-        query: objectSchema({ page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 } }),
+        query: objectSchema({
+          page: { type: 'integer', minimum: 1, default: 1 },
+          limit: { type: 'integer', minimum: 1, maximum: 500, default: 25 },
+        }),
         responses: { 200: storeListResponse(invitationSchema) },
       },
       async handler({ ctx, query }) {
         const customerId = declaredCustomer(ctx).id;
-        const [count] = await selectRows<{ n: unknown }>(host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' }));
-        const rows = await selectRows<ListedInvitationRow>(invitationsOf(host, customerId).orderBy('i.created_at', 'desc').orderBy('i.id').limit(query.limit).offset((query.page - 1) * query.limit));
-        return storeList(rows.map(toInvitationView), { total: readInt(count?.n), page: query.page, limit: query.limit });
+        const [count] = await selectRows<{ n: unknown }>(
+          host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' }),
+        );
+        const rows = await selectRows<ListedInvitationRow>(
+          invitationsOf(host, customerId)
+            .orderBy('i.created_at', 'desc')
+            .orderBy('i.id')
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit),
+        );
+        return storeList(rows.map(toInvitationView), {
+          total: readInt(count?.n),
+          page: query.page,
+          limit: query.limit,
+        });
       },
     }),
     defineStoreRoute({
@@ -119,7 +178,9 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: invitationSchema } },
       async handler({ ctx, params }) {
-        const row = await selectRow<ListedInvitationRow>(invitationsOf(host, declaredCustomer(ctx).id).where('i.id', params.id).first());
+        const row = await selectRow<ListedInvitationRow>(
+          invitationsOf(host, declaredCustomer(ctx).id).where('i.id', params.id).first(),
+        );
         if (!row) throw Errors.notFound('invitation', params.id);
         return toInvitationView(row);
       },
@@ -135,7 +196,10 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        const deleted = await host.db(INVITATIONS).where({ id: params.id, customer_id: declaredCustomer(ctx).id }).delete();
+        const deleted = await host
+          .db(INVITATIONS)
+          .where({ id: params.id, customer_id: declaredCustomer(ctx).id })
+          .delete();
         if (!deleted) throw Errors.notFound('invitation', params.id);
         return { success: true };
       },
@@ -144,8 +208,10 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/invitation-employee/{hash}',
       operationId: 'acceptEmployeeInvitation',
-      summary: 'Accepts an invitation with the secret from its mail: creates the employee (with the password given) or links an existing login to the customer.',
-      description: 'A person who has a login already keeps their password; `password` is required only for a new login.',
+      summary:
+        'Accepts an invitation with the secret from its mail: creates the employee (with the password given) or links an existing login to the customer.',
+      description:
+        'A person who has a login already keeps their password; `password` is required only for a new login.',
       tags: [TAG],
       auth: 'public',
       permission: null,
@@ -153,11 +219,22 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       schemas: {
         params: objectSchema({ hash: hashParam }, ['hash']),
         body: objectSchema({ password: passwordSchema, firstName: nameSchema, lastName: nameSchema }),
-        responses: { 200: objectSchema({ success: { const: true }, employeeId: { type: 'string' }, customerId: { type: 'string' } }, ['success', 'employeeId', 'customerId']) },
+        responses: {
+          200: objectSchema(
+            { success: { const: true }, employeeId: { type: 'string' }, customerId: { type: 'string' } },
+            ['success', 'employeeId', 'customerId'],
+          ),
+        },
       },
       async handler({ ctx, params, body }) {
         const passwordHash = body.password ? await host.auth.hashPassword(body.password) : null;
-        const accepted = await inTransaction(host.db, (trx) => acceptInvitation(host, trx, ctx.salesChannel.id, params.hash, { passwordHash, firstName: body.firstName, lastName: body.lastName }));
+        const accepted = await inTransaction(host.db, (trx) =>
+          acceptInvitation(host, trx, ctx.salesChannel.id, params.hash, {
+            passwordHash,
+            firstName: body.firstName,
+            lastName: body.lastName,
+          }),
+        );
         return { success: true as const, ...accepted };
       },
     }),

@@ -5,7 +5,14 @@ import { addSeconds, nowDb, toDbTime } from '../../../lib/time.js';
 import type { CustomerRef, HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
 import { storefrontLink } from '../common.js';
 import { MAIL } from '../mail.js';
-import { EMPLOYEES, findEmployeeByEmail, findEmployeeRecord, isLinked, LINKS, type EmployeeRecord } from '../repository.js';
+import {
+  EMPLOYEES,
+  findEmployeeByEmail,
+  findEmployeeRecord,
+  isLinked,
+  LINKS,
+  type EmployeeRecord,
+} from '../repository.js';
 import { emailTaken } from '../service.js';
 
 export const INVITATIONS = 'b2b_employee_invitations';
@@ -49,14 +56,37 @@ export interface Inviter {
 }
 
 /** Creates (or renews: the old link stops working) the invitation of one e-mail to the caller's customer and mails the activation link. */
-export async function createInvitation(host: HostRuntime, trx: Trx, ctx: StoreContext, customerId: string, input: InvitationInput): Promise<string> {
-  return issueInvitation(host, trx, { salesChannel: ctx.salesChannel, inviterName: ctx.actor.name, customer: ctx.customer }, customerId, input);
+export async function createInvitation(
+  host: HostRuntime,
+  trx: Trx,
+  ctx: StoreContext,
+  customerId: string,
+  input: InvitationInput,
+): Promise<string> {
+  return issueInvitation(
+    host,
+    trx,
+    { salesChannel: ctx.salesChannel, inviterName: ctx.actor.name, customer: ctx.customer },
+    customerId,
+    input,
+  );
 }
 
 /** createInvitation for any inviter (the operator's console resends one with the shop as the inviter). */
-export async function issueInvitation(host: HostRuntime, trx: Trx, inviter: Inviter, customerId: string, input: InvitationInput): Promise<string> {
+export async function issueInvitation(
+  host: HostRuntime,
+  trx: Trx,
+  inviter: Inviter,
+  customerId: string,
+  input: InvitationInput,
+): Promise<string> {
   const secret = newSecret();
-  const link = storefrontLink(host, inviter.salesChannel, `/account/employee-invitation/${secret}`, input.storefrontUrl);
+  const link = storefrontLink(
+    host,
+    inviter.salesChannel,
+    `/account/employee-invitation/${secret}`,
+    input.storefrontUrl,
+  );
   const now = new Date();
   const expiresAt = addSeconds(now, INVITATION_TTL_SECONDS);
   const id = newId();
@@ -94,16 +124,25 @@ export async function issueInvitation(host: HostRuntime, trx: Trx, inviter: Invi
   return id;
 }
 
-export function invitationStatus(row: Pick<InvitationRow, 'status' | 'expires_at'>): 'pending' | 'accepted' | 'expired' {
+export function invitationStatus(
+  row: Pick<InvitationRow, 'status' | 'expires_at'>,
+): 'pending' | 'accepted' | 'expired' {
   if (row.status === 'accepted') return 'accepted';
   return row.expires_at <= nowDb() ? 'expired' : 'pending';
 }
 
-export const invalidInvitation = () => Errors.badRequest('SUITE__INVITATION_INVALID', 'The invitation is not valid, has expired or was accepted already.');
+export const invalidInvitation = () =>
+  Errors.badRequest('SUITE__INVITATION_INVALID', 'The invitation is not valid, has expired or was accepted already.');
 
 /** The invitation a mailed secret belongs to, in this sales channel; null when there is none. */
-export async function findInvitationBySecret(executor: Executor, secret: string, salesChannelId: string): Promise<InvitationRow | null> {
-  const row = await executor<InvitationRow>(INVITATIONS).where({ token_hash: hashSecret(secret) }).first();
+export async function findInvitationBySecret(
+  executor: Executor,
+  secret: string,
+  salesChannelId: string,
+): Promise<InvitationRow | null> {
+  const row = await executor<InvitationRow>(INVITATIONS)
+    .where({ token_hash: hashSecret(secret) })
+    .first();
   return row && row.sales_channel_id === salesChannelId ? row : null;
 }
 
@@ -121,29 +160,51 @@ export interface AcceptInvitationInput {
 }
 
 /** Accepts an invitation once: creates the employee (or sets the password of one made without), and links them to the customer. */
-export async function acceptInvitation(host: HostRuntime, trx: Trx, salesChannelId: string, secret: string, input: AcceptInvitationInput): Promise<{ employeeId: string; customerId: string }> {
+export async function acceptInvitation(
+  host: HostRuntime,
+  trx: Trx,
+  salesChannelId: string,
+  secret: string,
+  input: AcceptInvitationInput,
+): Promise<{ employeeId: string; customerId: string }> {
   const invitation = await findInvitationBySecret(trx, secret, salesChannelId);
   if (!invitation || invitationStatus(invitation) !== 'pending') throw invalidInvitation();
   const customer = await host.customers.get(trx, invitation.customer_id);
   if (!customer?.active) throw invalidInvitation();
   const now = nowDb();
-  const claimed = await trx(INVITATIONS).where({ id: invitation.id, status: 'pending' }).update({ status: 'accepted', accepted_at: now, updated_at: now });
+  const claimed = await trx(INVITATIONS)
+    .where({ id: invitation.id, status: 'pending' })
+    .update({ status: 'accepted', accepted_at: now, updated_at: now });
   if (claimed !== 1) throw invalidInvitation();
 
   const employee = await invitedEmployee(trx, invitation);
   let employeeId: string;
   const requirePassword = () => {
-    if (!input.passwordHash) throw Errors.badRequest('SUITE__PASSWORD_REQUIRED', 'Choose a password to activate the account.', { pointer: '/password' });
+    if (!input.passwordHash)
+      throw Errors.badRequest('SUITE__PASSWORD_REQUIRED', 'Choose a password to activate the account.', {
+        pointer: '/password',
+      });
     return input.passwordHash;
   };
   if (!employee) {
     if (await host.customers.findByEmail(trx, invitation.email)) throw emailTaken();
     const firstName = input.firstName ?? invitation.first_name;
     const lastName = input.lastName ?? invitation.last_name;
-    if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
+    if (!firstName || !lastName)
+      throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', {
+        pointer: firstName ? '/lastName' : '/firstName',
+      });
     employeeId = newId();
     try {
-      await trx(EMPLOYEES).insert({ id: employeeId, email: invitation.email, password_hash: requirePassword(), first_name: firstName, last_name: lastName, active: true, created_at: now });
+      await trx(EMPLOYEES).insert({
+        id: employeeId,
+        email: invitation.email,
+        password_hash: requirePassword(),
+        first_name: firstName,
+        last_name: lastName,
+        active: true,
+        created_at: now,
+      });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw emailTaken();
       throw error;
@@ -157,11 +218,24 @@ export async function acceptInvitation(host: HostRuntime, trx: Trx, salesChannel
       // An employee added by e-mail and role only gives the names here.
       const firstName = names.first_name ?? employee.first_name;
       const lastName = names.last_name ?? employee.last_name;
-      if (!firstName || !lastName) throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', { pointer: firstName ? '/lastName' : '/firstName' });
-      await trx(EMPLOYEES).where({ id: employeeId }).update({ ...names, password_hash: requirePassword(), updated_at: now });
+      if (!firstName || !lastName)
+        throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', {
+          pointer: firstName ? '/lastName' : '/firstName',
+        });
+      await trx(EMPLOYEES)
+        .where({ id: employeeId })
+        .update({ ...names, password_hash: requirePassword(), updated_at: now });
     }
   }
   if (!(await isLinked(trx, employeeId, customer.id)))
-    await trx(LINKS).insert({ id: newId(), employee_id: employeeId, customer_id: customer.id, role_id: invitation.role_id ?? null, department: invitation.department ?? null, active: true, created_at: now });
+    await trx(LINKS).insert({
+      id: newId(),
+      employee_id: employeeId,
+      customer_id: customer.id,
+      role_id: invitation.role_id ?? null,
+      department: invitation.department ?? null,
+      active: true,
+      created_at: now,
+    });
   return { employeeId, customerId: customer.id };
 }

@@ -5,7 +5,13 @@ import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeRecord } from '..
 import { consumeToken, SCANNER_REUSE_SECONDS } from './tokens.js';
 
 /** Who may use a login link: an active employee with an active link in this sales channel, or an active customer login of it. */
-export async function loginIdentityFor(host: HostRuntime, executor: Executor, actorType: string, actorId: string, salesChannel: SalesChannel): Promise<LoginIdentity | null> {
+export async function loginIdentityFor(
+  host: HostRuntime,
+  executor: Executor,
+  actorType: string,
+  actorId: string,
+  salesChannel: SalesChannel,
+): Promise<LoginIdentity | null> {
   if (actorType === 'employee') {
     const employee = await findEmployeeRecord(executor, actorId);
     if (!employee || !readBool(employee.active)) return null;
@@ -14,11 +20,24 @@ export async function loginIdentityFor(host: HostRuntime, executor: Executor, ac
   }
   const customer = await host.customers.get(executor, actorId);
   if (!customer || !customer.active || customer.salesChannelId !== salesChannel.id) return null;
-  return { customerId: customer.id, actor: { type: 'customer', id: customer.id, name: `${customer.firstName} ${customer.lastName}`, email: customer.email }, attributes: {} };
+  return {
+    customerId: customer.id,
+    actor: {
+      type: 'customer',
+      id: customer.id,
+      name: `${customer.firstName} ${customer.lastName}`,
+      email: customer.email,
+    },
+    attributes: {},
+  };
 }
 
 /** Uses the secret of a mailed login link and starts a session; null when the link is not (or no longer) valid. */
-export async function loginWithLink(host: HostRuntime, salesChannel: SalesChannel, secret: string): Promise<{ token: string; sessionId: string } | null> {
+export async function loginWithLink(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  secret: string,
+): Promise<{ token: string; sessionId: string } | null> {
   return inTransaction(host.db, async (trx) => {
     const token = await consumeToken(trx, 'passwordless-login', secret, salesChannel.id, SCANNER_REUSE_SECONDS);
     const identity = token ? await loginIdentityFor(host, trx, token.actorType, token.actorId, salesChannel) : null;
@@ -28,10 +47,18 @@ export async function loginWithLink(host: HostRuntime, salesChannel: SalesChanne
 }
 
 /** Sets an employee's new password with the secret of a reset link (once) and ends their sessions; the employee's id, or null when the link is not valid. */
-export async function resetPasswordWithLink(host: HostRuntime, trx: Trx, salesChannelId: string, secret: string, passwordHash: string): Promise<string | null> {
+export async function resetPasswordWithLink(
+  host: HostRuntime,
+  trx: Trx,
+  salesChannelId: string,
+  secret: string,
+  passwordHash: string,
+): Promise<string | null> {
   const token = await consumeToken(trx, 'password-recovery', secret, salesChannelId, 0);
   if (!token || token.actorType !== 'employee') return null;
-  const updated = await trx(EMPLOYEES).where({ id: token.actorId, active: true }).update({ password_hash: passwordHash, updated_at: nowDb() });
+  const updated = await trx(EMPLOYEES)
+    .where({ id: token.actorId, active: true })
+    .update({ password_hash: passwordHash, updated_at: nowDb() });
   if (updated !== 1) return null;
   await host.auth.revokeActorSessions(trx, 'employee', token.actorId);
   return token.actorId;

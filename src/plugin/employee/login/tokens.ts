@@ -27,10 +27,21 @@ export const SCANNER_REUSE_SECONDS = 60;
 /** Issues a one-time secret; only its hash is stored. Expired tokens of the same actor are cleared. */
 export async function issueToken(
   executor: Executor,
-  input: { purpose: TokenPurpose; actorType: ActorType; actorId: string; salesChannelId: string; ttlSeconds: number; replacePrevious?: boolean },
+  input: {
+    purpose: TokenPurpose;
+    actorType: ActorType;
+    actorId: string;
+    salesChannelId: string;
+    ttlSeconds: number;
+    replacePrevious?: boolean;
+  },
 ): Promise<{ secret: string; expiresAt: Date }> {
   const now = new Date();
-  const stale = executor(TOKENS).where({ actor_type: input.actorType, actor_id: input.actorId, purpose: input.purpose });
+  const stale = executor(TOKENS).where({
+    actor_type: input.actorType,
+    actor_id: input.actorId,
+    purpose: input.purpose,
+  });
   if (input.replacePrevious) await stale.delete();
   else await stale.where('expires_at', '<', toDbTime(now)).delete();
   const secret = newSecret();
@@ -61,7 +72,9 @@ export async function consumeToken(
   salesChannelId: string,
   reuseSeconds: number,
 ): Promise<{ actorType: ActorType; actorId: string } | null> {
-  const row = await executor<TokenRow>(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
+  const row = await executor<TokenRow>(TOKENS)
+    .where({ token_hash: hashSecret(secret), purpose })
+    .first();
   const now = nowDb();
   if (!row || row.sales_channel_id !== salesChannelId || row.expires_at <= now) return null;
   if (row.used_at === null) {
@@ -88,7 +101,9 @@ export async function tokenState(
   salesChannelId: string,
   reuseSeconds: number,
 ): Promise<{ state: TokenState; actorType: ActorType; actorId: string } | { state: 'unknown' }> {
-  const row = await executor<TokenRow>(TOKENS).where({ token_hash: hashSecret(secret), purpose }).first();
+  const row = await executor<TokenRow>(TOKENS)
+    .where({ token_hash: hashSecret(secret), purpose })
+    .first();
   if (!row || row.sales_channel_id !== salesChannelId) return { state: 'unknown' };
   const actor = { actorType: row.actor_type, actorId: row.actor_id };
   if (row.expires_at <= nowDb()) return { state: 'expired', ...actor };
@@ -107,5 +122,7 @@ export const EXPIRED_TOKEN_RETENTION_SECONDS = 24 * 3600;
 
 /** Deletes login links and recovery tokens that expired more than a day ago; returns how many. */
 export async function purgeExpiredTokens(executor: Executor, now = new Date()): Promise<number> {
-  return executor(TOKENS).where('expires_at', '<', toDbTime(addSeconds(now, -EXPIRED_TOKEN_RETENTION_SECONDS))).delete();
+  return executor(TOKENS)
+    .where('expires_at', '<', toDbTime(addSeconds(now, -EXPIRED_TOKEN_RETENTION_SECONDS)))
+    .delete();
 }

@@ -70,11 +70,18 @@ export function toRoleView(row: RoleRow): RoleView {
 }
 
 export async function findRole(executor: Executor, customerId: string, roleId: string): Promise<RoleView | null> {
-  const row = await selectRow<RoleRow>(selectRoleColumns(executor, rolesOfCustomer(executor, customerId).where('r.id', roleId)).first());
+  const row = await selectRow<RoleRow>(
+    selectRoleColumns(executor, rolesOfCustomer(executor, customerId).where('r.id', roleId)).first(),
+  );
   return row ? toRoleView(row) : null;
 }
 
 export async function findRoleByName(executor: Executor, customerId: string, name: string): Promise<RoleView | null> {
-  const row = await selectRow<RoleRow>(selectRoleColumns(executor, rolesOfCustomer(executor, customerId).whereRaw('LOWER(r.name) = ?', [name.trim().toLowerCase()])).first());
+  const row = await selectRow<RoleRow>(
+    selectRoleColumns(
+      executor,
+      rolesOfCustomer(executor, customerId).whereRaw('LOWER(r.name) = ?', [name.trim().toLowerCase()]),
+    ).first(),
+  );
   return row ? toRoleView(row) : null;
 }

@@ -8,7 +8,16 @@ import { nowDb } from '../../../lib/time.js';
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { TAG } from '../common.js';
 import { assertCanGrant, PERMISSION_KEYS, PERMISSIONS } from '../permissions.js';
-import { findRole, findRoleByName, roleCriteria, ROLES, rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow } from './repository.js';
+import {
+  findRole,
+  findRoleByName,
+  roleCriteria,
+  ROLES,
+  rolesOfCustomer,
+  selectRoleColumns,
+  toRoleView,
+  type RoleRow,
+} from './repository.js';
 import { declaredCustomer } from '../../declared.js';
 
 const time = { type: 'string', format: 'date-time' } as const;
@@ -26,23 +35,35 @@ const roleSchema = objectSchema(
   ['id', 'name', 'description', 'permissions', 'requiresApproval', 'employeeCount', 'createdAt', 'updatedAt'],
 );
 const roleResult = objectSchema({ success: { const: true }, role: roleSchema }, ['success', 'role']);
-const permissionsField = { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', enum: [...PERMISSION_KEYS] } } as const;
+const permissionsField = {
+  type: 'array',
+  maxItems: 100,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...PERMISSION_KEYS] },
+} as const;
 const roleFields = {
   name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
   description: nullable({ type: 'string', maxLength: 1024 }),
   permissions: permissionsField,
   requiresApproval: { type: 'boolean' },
 } as const;
-const permissionSchema = objectSchema({ key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } }, ['key', 'group', 'description']);
+const permissionSchema = objectSchema(
+  { key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } },
+  ['key', 'group', 'description'],
+);
 /** Listed permissions and groups carry an `id` as every list element does: the key, the group name. */
-const listedPermissionSchema = objectSchema({ id: { type: 'string' }, key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } }, ['id', 'key', 'group', 'description']);
+const listedPermissionSchema = objectSchema(
+  { id: { type: 'string' }, key: { type: 'string' }, group: { type: 'string' }, description: { type: 'string' } },
+  ['id', 'key', 'group', 'description'],
+);
 const permissionGroupSchema = objectSchema(
   { id: { type: 'string' }, name: { type: 'string' }, permissions: { type: 'array', items: permissionSchema } },
   ['id', 'name', 'permissions'],
 );
 const groupFilterBody = objectSchema({ group: { type: 'string', maxLength: 64 } });
 
-const nameTaken = () => Errors.badRequest('SUITE__ROLE_NAME_TAKEN', 'The company has a role with this name already.', { pointer: '/name' });
+const nameTaken = () =>
+  Errors.badRequest('SUITE__ROLE_NAME_TAKEN', 'The company has a role with this name already.', { pointer: '/name' });
 
 async function assertNameFree(trx: Trx, customerId: string, name: string, exceptId?: string): Promise<void> {
   const existing = await findRoleByName(trx, customerId, name);
@@ -69,9 +90,17 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       needsCustomer: true,
       permission: 'role.read',
-      schemas: { body: criteriaSchema(Object.keys(roleCriteria.fields)), responses: { 200: storeListResponse(roleSchema) } },
+      schemas: {
+        body: criteriaSchema(Object.keys(roleCriteria.fields)),
+        responses: { 200: storeListResponse(roleSchema) },
+      },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<RoleRow>(rolesOfCustomer(host.db, declaredCustomer(ctx).id), body, roleCriteria, (qb) => selectRoleColumns(host.db, qb));
+        const page = await searchByCriteria<RoleRow>(
+          rolesOfCustomer(host.db, declaredCustomer(ctx).id),
+          body,
+          roleCriteria,
+          (qb) => selectRoleColumns(host.db, qb),
+        );
         return storeList(page.rows.map(toRoleView), page);
       },
     }),
@@ -93,7 +122,15 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
           await assertNameFree(trx, customer.id, name);
           const id = newId();
           await writeRole(() =>
-            trx(ROLES).insert({ id, customer_id: customer.id, name, description: body.description ?? null, permissions: writeJson(body.permissions), requires_approval: body.requiresApproval ?? false, created_at: nowDb() }),
+            trx(ROLES).insert({
+              id,
+              customer_id: customer.id,
+              name,
+              description: body.description ?? null,
+              permissions: writeJson(body.permissions),
+              requires_approval: body.requiresApproval ?? false,
+              created_at: nowDb(),
+            }),
           );
           return (await findRole(trx, customer.id, id))!;
         });
@@ -109,7 +146,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       auth: 'login',
       needsCustomer: true,
       permission: 'role.manage',
-      schemas: { params: pathParams('id'), body: objectSchema(roleFields, [], { minProperties: 1 }), responses: { 200: roleResult } },
+      schemas: {
+        params: pathParams('id'),
+        body: objectSchema(roleFields, [], { minProperties: 1 }),
+        responses: { 200: roleResult },
+      },
       async handler({ ctx, params, body }) {
         const customer = declaredCustomer(ctx);
         const role = await inTransaction(host.db, async (trx) => {
@@ -124,7 +165,11 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
           if (body.description !== undefined) changes.description = body.description;
           if (body.permissions !== undefined) changes.permissions = writeJson(body.permissions);
           if (body.requiresApproval !== undefined) changes.requires_approval = body.requiresApproval;
-          await writeRole(() => trx(ROLES).where({ id: current.id, customer_id: customer.id }).update({ ...changes, updated_at: nowDb() }));
+          await writeRole(() =>
+            trx(ROLES)
+              .where({ id: current.id, customer_id: customer.id })
+              .update({ ...changes, updated_at: nowDb() }),
+          );
           return (await findRole(trx, customer.id, current.id))!;
         });
         return { success: true, role };
@@ -147,7 +192,10 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
           if (!current) throw Errors.notFound('role', params.id);
           assertCanGrant(ctx, current.permissions);
           if (current.employeeCount > 0)
-            throw Errors.badRequest('SUITE__ROLE_IN_USE', `${current.employeeCount} employee(s) hold this role; give them another role first.`);
+            throw Errors.badRequest(
+              'SUITE__ROLE_IN_USE',
+              `${current.employeeCount} employee(s) hold this role; give them another role first.`,
+            );
           await trx(ROLES).where({ id: current.id, customer_id: customer.id }).delete();
         });
         return { success: true };
@@ -163,7 +211,14 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'role.read',
       schemas: { body: groupFilterBody, responses: { 200: storeListResponse(listedPermissionSchema) } },
       handler({ body }) {
-        return Promise.resolve(storeListOf(PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({ id: p.key, ...p }))));
+        return Promise.resolve(
+          storeListOf(
+            PERMISSIONS.filter((p) => body.group === undefined || p.group === body.group).map((p) => ({
+              id: p.key,
+              ...p,
+            })),
+          ),
+        );
       },
     }),
     defineStoreRoute({
@@ -177,8 +232,12 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: groupFilterBody, responses: { 200: storeListResponse(permissionGroupSchema) } },
       handler({ body }) {
         const groups = new Map<string, Array<{ key: string; group: string; description: string }>>();
-        for (const p of PERMISSIONS) if (body.group === undefined || p.group === body.group) groups.set(p.group, [...(groups.get(p.group) ?? []), { ...p }]);
-        return Promise.resolve(storeListOf([...groups].map(([name, permissions]) => ({ id: name, name, permissions }))));
+        for (const p of PERMISSIONS)
+          if (body.group === undefined || p.group === body.group)
+            groups.set(p.group, [...(groups.get(p.group) ?? []), { ...p }]);
+        return Promise.resolve(
+          storeListOf([...groups].map(([name, permissions]) => ({ id: name, name, permissions }))),
+        );
       },
     }),
   ];

@@ -2,7 +2,20 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/co
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import type { Reply } from '../../../lib/routes.js';
-import { attempt, csvOf, dateText, download, list, noticeOf, requireAnyPermission, routeCaller, text, wholeNumber, type Form, type PageResult } from '../../storefront-kit.js';
+import {
+  attempt,
+  csvOf,
+  dateText,
+  download,
+  list,
+  noticeOf,
+  requireAnyPermission,
+  routeCaller,
+  text,
+  wholeNumber,
+  type Form,
+  type PageResult,
+} from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
 import { invitationRoutes, type InvitationView } from '../invitation/routes.js';
 import { PERMISSIONS, type PermissionDefinition } from '../permissions.js';
@@ -25,8 +38,15 @@ const EMPLOYEE_NOTICES: Record<string, string> = {
   activated: 'The employee was activated.',
   imported: 'The CSV file was imported.',
 };
-const ROLE_NOTICES: Record<string, string> = { created: 'The role was created.', saved: 'The role was saved.', deleted: 'The role was deleted.' };
-const INVITATION_NOTICES: Record<string, string> = { sent: 'The invitation was sent.', withdrawn: 'The invitation was withdrawn.' };
+const ROLE_NOTICES: Record<string, string> = {
+  created: 'The role was created.',
+  saved: 'The role was saved.',
+  deleted: 'The role was deleted.',
+};
+const INVITATION_NOTICES: Record<string, string> = {
+  sent: 'The invitation was sent.',
+  withdrawn: 'The invitation was withdrawn.',
+};
 
 const GROUP_LABELS: Record<string, string> = {
   employees: 'Employees',
@@ -73,7 +93,12 @@ function personFields(form: Form) {
  * add-on's declared Store API route.
  */
 export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([...employeeRoutes(host), ...roleRoutes(host), ...invitationRoutes(host), ...employeeCsvRoutes(host)]);
+  const call = routeCaller([
+    ...employeeRoutes(host),
+    ...roleRoutes(host),
+    ...invitationRoutes(host),
+    ...employeeCsvRoutes(host),
+  ]);
 
   /** The roles for the role select; without role.read the select offers none (the employee keeps theirs). */
   async function roleChoices(ctx: StoreContext): Promise<RoleView[]> {
@@ -81,11 +106,18 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     return (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
   }
 
-  async function employeesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; errors?: string[]; form?: PersonForm; csv?: string } = {}, status = 200): Promise<PageResult> {
+  async function employeesPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string; errors?: string[]; form?: PersonForm; csv?: string } = {},
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; elements: EmployeeView[] }>(ctx, 'listEmployees', { body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call<{ total: number; elements: EmployeeView[] }>(ctx, 'listEmployees', {
+      body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) },
+    });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -109,7 +141,13 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  async function employeePage(ctx: StoreContext, id: string, query: Record<string, unknown>, extra: { error?: string; form?: PersonForm } = {}, status = 200): Promise<PageResult> {
+  async function employeePage(
+    ctx: StoreContext,
+    id: string,
+    query: Record<string, unknown>,
+    extra: { error?: string; form?: PersonForm } = {},
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     if (!isId(id)) throw Errors.notFound('employee', id);
     const employee = await call<EmployeeView>(ctx, 'readEmployee', { params: { id } });
@@ -138,15 +176,25 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     const groups = new Map<string, Array<PermissionDefinition & { checked: boolean; fieldId: string }>>();
     for (const permission of PERMISSIONS) {
       const entries = groups.get(permission.group) ?? [];
-      entries.push({ ...permission, checked: selected.includes(permission.key), fieldId: `permission-${permission.key.replace(/[^a-z0-9]+/g, '-')}` });
+      entries.push({
+        ...permission,
+        checked: selected.includes(permission.key),
+        fieldId: `permission-${permission.key.replace(/[^a-z0-9]+/g, '-')}`,
+      });
       groups.set(permission.group, entries);
     }
     return [...groups].map(([group, permissions]) => ({ group, label: GROUP_LABELS[group] ?? group, permissions }));
   }
 
-  async function rolesPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: RoleForm } = {}, status = 200): Promise<PageResult> {
+  async function rolesPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string; form?: RoleForm } = {},
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
-    const roles = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
+    const roles = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } }))
+      .elements;
     const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
     const form: RoleForm = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
     return {
@@ -154,7 +202,11 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       status,
       data: {
         title: 'Roles',
-        roles: roles.map((role) => ({ ...role, url: `${ROLES_PATH}/${role.id}`, permissionTexts: role.permissions.map((key) => ({ key, description: describe.get(key) ?? key })) })),
+        roles: roles.map((role) => ({
+          ...role,
+          url: `${ROLES_PATH}/${role.id}`,
+          permissionTexts: role.permissions.map((key) => ({ key, description: describe.get(key) ?? key })),
+        })),
         mayManage: ctx.can('role.manage'),
         form,
         groups: permissionGroups(form.permissions),
@@ -166,19 +218,36 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
   async function findRole(ctx: StoreContext, id: string): Promise<RoleView> {
     if (!isId(id)) throw Errors.notFound('role', id);
-    const [role] = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] } })).elements;
+    const [role] = (
+      await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', {
+        body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] },
+      })
+    ).elements;
     if (!role) throw Errors.notFound('role', id);
     return role;
   }
 
-  async function rolePage(ctx: StoreContext, id: string, extra: { error?: string; form?: RoleForm } = {}, status = 200): Promise<PageResult> {
+  async function rolePage(
+    ctx: StoreContext,
+    id: string,
+    extra: { error?: string; form?: RoleForm } = {},
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
     const role = await findRole(ctx, id);
     const form = extra.form ?? role;
     return {
       template: 'b2b/role',
       status,
-      data: { title: `Role ${role.name}`, role, form, groups: permissionGroups(form.permissions), mayManage: ctx.can('role.manage'), error: extra.error ?? null, listUrl: ROLES_PATH },
+      data: {
+        title: `Role ${role.name}`,
+        role,
+        form,
+        groups: permissionGroups(form.permissions),
+        mayManage: ctx.can('role.manage'),
+        error: extra.error ?? null,
+        listUrl: ROLES_PATH,
+      },
     };
   }
 
@@ -191,17 +260,28 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  async function invitationsPage(ctx: StoreContext, query: Record<string, unknown>, extra: { error?: string; form?: PersonForm } = {}, status = 200): Promise<PageResult> {
+  async function invitationsPage(
+    ctx: StoreContext,
+    query: Record<string, unknown>,
+    extra: { error?: string; form?: PersonForm } = {},
+    status = 200,
+  ): Promise<PageResult> {
     requireAnyPermission(ctx, ['invitation.manage']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-    const result = await call<{ total: number; elements: InvitationView[] }>(ctx, 'listEmployeeInvitations', { query: { page, limit: PAGE_SIZE } });
+    const result = await call<{ total: number; elements: InvitationView[] }>(ctx, 'listEmployeeInvitations', {
+      query: { page, limit: PAGE_SIZE },
+    });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     return {
       template: 'b2b/invitations',
       status,
       data: {
         title: 'Invitations',
-        invitations: result.elements.map((invitation) => ({ ...invitation, expiresAtText: dateText(ctx, invitation.expiresAt, true), withdrawUrl: `${INVITATIONS_PATH}/${invitation.id}/withdraw` })),
+        invitations: result.elements.map((invitation) => ({
+          ...invitation,
+          expiresAtText: dateText(ctx, invitation.expiresAt, true),
+          withdrawUrl: `${INVITATIONS_PATH}/${invitation.id}/withdraw`,
+        })),
         total: result.total,
         previous: page > 1 ? `${INVITATIONS_PATH}?page=${Math.min(page - 1, pages)}` : null,
         next: page < pages ? `${INVITATIONS_PATH}?page=${page + 1}` : null,
@@ -213,10 +293,16 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  const withoutEmpty = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
+  const withoutEmpty = (fields: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
 
   return [
-    { path: EMPLOYEES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => employeesPage(ctx, query) },
+    {
+      path: EMPLOYEES_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, query }) => employeesPage(ctx, query),
+    },
     {
       path: `${EMPLOYEES_PATH}/invite`,
       method: 'POST',
@@ -236,7 +322,11 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
       needsCustomer: true,
       async handler({ ctx }) {
         requireAnyPermission(ctx, ['employee.read']);
-        return download(await call<Reply>(ctx, 'exportEmployees', { body: {} }), 'employees.csv', 'text/csv; charset=utf-8');
+        return download(
+          await call<Reply>(ctx, 'exportEmployees', { body: {} }),
+          'employees.csv',
+          'text/csv; charset=utf-8',
+        );
       },
     },
     {
@@ -249,11 +339,22 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         // A chosen file (multipart) or the pasted text; a refused file is shown in the text area to correct it.
         const { csv } = csvOf(form, 'csvFile', 'csv');
         const result = await attempt(() => call<unknown>(ctx, 'importEmployees', { body: csv }));
-        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) }, 400);
+        if ('error' in result)
+          return employeesPage(
+            ctx,
+            {},
+            { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) },
+            400,
+          );
         return { redirect: `${EMPLOYEES_PATH}?done=imported` };
       },
     },
-    { path: `${EMPLOYEES_PATH}/:id`, auth: 'login', needsCustomer: true, handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query) },
+    {
+      path: `${EMPLOYEES_PATH}/:id`,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query),
+    },
     {
       path: `${EMPLOYEES_PATH}/:id`,
       method: 'POST',
@@ -267,26 +368,27 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         // Without role.read the form shows no role select: the role stays as it is.
         const body = { ...fields, ...(ctx.can('role.read') ? { roleId } : {}) };
         const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body }));
-        if ('error' in result) return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
+        if ('error' in result)
+          return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
         return { redirect: `${EMPLOYEES_PATH}/${id}?done=saved` };
       },
     },
-    ...(['deactivate', 'activate'] as const).map(
-      (action): StorefrontPage => ({
-        path: `${EMPLOYEES_PATH}/:id/${action}`,
-        method: 'POST',
-        auth: 'login',
-        needsCustomer: true,
-        async handler({ ctx, params }) {
-          requireAnyPermission(ctx, ['employee.manage']);
-          const id = params.id!;
-          if (!isId(id)) throw Errors.notFound('employee', id);
-          const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }));
-          if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
-          return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
-        },
-      }),
-    ),
+    ...(['deactivate', 'activate'] as const).map((action): StorefrontPage => ({
+      path: `${EMPLOYEES_PATH}/:id/${action}`,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, params }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        const id = params.id!;
+        if (!isId(id)) throw Errors.notFound('employee', id);
+        const result = await attempt(() =>
+          call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }),
+        );
+        if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
+        return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
+      },
+    })),
     { path: ROLES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => rolesPage(ctx, query) },
     {
       path: ROLES_PATH,
@@ -301,7 +403,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${ROLES_PATH}?done=created` };
       },
     },
-    { path: `${ROLES_PATH}/:id`, auth: 'login', needsCustomer: true, handler: ({ ctx, params }) => rolePage(ctx, params.id!) },
+    {
+      path: `${ROLES_PATH}/:id`,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, params }) => rolePage(ctx, params.id!),
+    },
     {
       path: `${ROLES_PATH}/:id`,
       method: 'POST',
@@ -329,7 +436,12 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${ROLES_PATH}?done=deleted` };
       },
     },
-    { path: INVITATIONS_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => invitationsPage(ctx, query) },
+    {
+      path: INVITATIONS_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, query }) => invitationsPage(ctx, query),
+    },
     {
       path: INVITATIONS_PATH,
       method: 'POST',

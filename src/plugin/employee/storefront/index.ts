@@ -4,5 +4,6 @@ import { loginLinkPages, recoveryPages } from './login-links.js';
 
 /** The storefront pages behind the links the add-on mails: accept an invitation, log in with a link, reset the password. */
 export function registerEmployeeStorefront(host: HostRuntime): void {
-  for (const page of [...invitationPages(host), ...loginLinkPages(host), ...recoveryPages(host)]) host.storefront.page(page);
+  for (const page of [...invitationPages(host), ...loginLinkPages(host), ...recoveryPages(host)])
+    host.storefront.page(page);
 }

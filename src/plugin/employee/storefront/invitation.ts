@@ -3,9 +3,28 @@ import { Errors } from '../../../lib/errors.js';
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { fullName } from '../common.js';
 import { ACCEPT_INVITATION_RATE_LIMIT } from '../invitation/routes.js';
-import { acceptInvitation, findInvitationBySecret, invitationStatus, invitedEmployee, type InvitationRow } from '../invitation/service.js';
+import {
+  acceptInvitation,
+  findInvitationBySecret,
+  invitationStatus,
+  invitedEmployee,
+  type InvitationRow,
+} from '../invitation/service.js';
 import { employeeIdentity, findEmployeeRow, type EmployeeRecord } from '../repository.js';
-import { ACCOUNT_PAGE, formErrors, isSecret, linkProblemPage, nameProblem, newPasswordProblem, PASSWORD_RULES, secretText, text, type Form, type LinkProblem, type PageResult } from './forms.js';
+import {
+  ACCOUNT_PAGE,
+  formErrors,
+  isSecret,
+  linkProblemPage,
+  nameProblem,
+  newPasswordProblem,
+  PASSWORD_RULES,
+  secretText,
+  text,
+  type Form,
+  type LinkProblem,
+  type PageResult,
+} from './forms.js';
 
 const PATH = '/account/employee-invitation/:hash';
 
@@ -19,7 +38,8 @@ interface OpenInvitation {
 
 /** Messages for the refusals of acceptInvitation a visitor can fix or should understand. */
 const ACCEPT_MESSAGES: Record<string, string> = {
-  SUITE__EMAIL_TAKEN: 'This e-mail address is the login of a customer account in this shop, so it cannot become an employee login as well. Please ask the company to invite another address.',
+  SUITE__EMAIL_TAKEN:
+    'This e-mail address is the login of a customer account in this shop, so it cannot become an employee login as well. Please ask the company to invite another address.',
   SUITE__EMPLOYEE_INACTIVE: 'Your login is deactivated. Please contact the company that invited you.',
 };
 
@@ -37,11 +57,20 @@ export function invitationPages(host: HostRuntime): StorefrontPage[] {
       invitation,
       companyName: customer.company || `${customer.firstName} ${customer.lastName}`,
       existingLogin: employee?.password_hash ? { ...employee, password_hash: employee.password_hash } : null,
-      names: { firstName: employee?.first_name ?? invitation.first_name ?? '', lastName: employee?.last_name ?? invitation.last_name ?? '' },
+      names: {
+        firstName: employee?.first_name ?? invitation.first_name ?? '',
+        lastName: employee?.last_name ?? invitation.last_name ?? '',
+      },
     };
   }
 
-  function form(hash: string, open: OpenInvitation, values: { firstName: string; lastName: string }, error: string | null = null, status = 200): PageResult {
+  function form(
+    hash: string,
+    open: OpenInvitation,
+    values: { firstName: string; lastName: string },
+    error: string | null = null,
+    status = 200,
+  ): PageResult {
     return {
       template: 'employee-invitation',
       status,
@@ -64,10 +93,16 @@ export function invitationPages(host: HostRuntime): StorefrontPage[] {
     let passwordHash: string | null = null;
     if (current.existingLogin) {
       const password = secretText(values, 'currentPassword');
-      const valid = password.length > 0 && password.length <= PASSWORD_RULES.maxLength && (await host.auth.verifyPassword(password, current.existingLogin.password_hash));
+      const valid =
+        password.length > 0 &&
+        password.length <= PASSWORD_RULES.maxLength &&
+        (await host.auth.verifyPassword(password, current.existingLogin.password_hash));
       if (!valid) return form(hash, current, names, 'The password is wrong. Enter the password you log in with.', 400);
     } else {
-      const problem = nameProblem('first name', names.firstName) ?? nameProblem('last name', names.lastName) ?? newPasswordProblem(secretText(values, 'password'), secretText(values, 'passwordRepeat'));
+      const problem =
+        nameProblem('first name', names.firstName) ??
+        nameProblem('last name', names.lastName) ??
+        newPasswordProblem(secretText(values, 'password'), secretText(values, 'passwordRepeat'));
       if (problem) return form(hash, current, names, problem, 400);
       passwordHash = await host.auth.hashPassword(secretText(values, 'password'));
     }
@@ -77,8 +112,15 @@ export function invitationPages(host: HostRuntime): StorefrontPage[] {
         const accepted = await acceptInvitation(host, trx, ctx.salesChannel.id, hash, input);
         const row = await findEmployeeRow(trx, accepted.customerId, accepted.employeeId);
         // Throwing rolls the acceptance back: a link that cannot log anyone in changes nothing.
-        if (!row || !readBool(row.employee_active) || !readBool(row.link_active)) throw Errors.badRequest('SUITE__EMPLOYEE_INACTIVE', 'The employee login is not active.');
-        return host.auth.createSession(trx, { ...employeeIdentity({ id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name }, accepted.customerId), salesChannelId: ctx.salesChannel.id });
+        if (!row || !readBool(row.employee_active) || !readBool(row.link_active))
+          throw Errors.badRequest('SUITE__EMPLOYEE_INACTIVE', 'The employee login is not active.');
+        return host.auth.createSession(trx, {
+          ...employeeIdentity(
+            { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name },
+            accepted.customerId,
+          ),
+          salesChannelId: ctx.salesChannel.id,
+        });
       }),
     );
     if ('ok' in result) return { redirect: ACCOUNT_PAGE, login: { token: result.ok.token } };

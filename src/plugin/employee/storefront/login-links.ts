@@ -4,15 +4,37 @@ import type { HostRuntime, LoginIdentity, StoreContext, StorefrontPage } from '.
 import { LOGIN_LINK_USE_RATE_LIMIT, RECOVERY_CONFIRM_RATE_LIMIT } from '../login/routes.js';
 import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from '../login/service.js';
 import { SCANNER_REUSE_SECONDS, tokenState, type TokenPurpose } from '../login/tokens.js';
-import { ACCOUNT_PAGE, formErrors, isSecret, linkProblemPage, newPasswordProblem, PASSWORD_RULES, secretText, type LinkKind, type LinkProblem, type PageResult } from './forms.js';
+import {
+  ACCOUNT_PAGE,
+  formErrors,
+  isSecret,
+  linkProblemPage,
+  newPasswordProblem,
+  PASSWORD_RULES,
+  secretText,
+  type LinkKind,
+  type LinkProblem,
+  type PageResult,
+} from './forms.js';
 
 const LOGIN_PATH = '/account/passwordless-login/:hash';
 const RECOVERY_PATH = '/account/employee-recovery/:hash';
 
 /** Reads a mailed login or reset link without using it, and whom it is for. */
-async function inspect(host: HostRuntime, ctx: StoreContext, purpose: TokenPurpose, hash: unknown): Promise<LoginIdentity | LinkProblem> {
+async function inspect(
+  host: HostRuntime,
+  ctx: StoreContext,
+  purpose: TokenPurpose,
+  hash: unknown,
+): Promise<LoginIdentity | LinkProblem> {
   if (!isSecret(hash)) return 'unknown';
-  const found = await tokenState(host.db, purpose, hash, ctx.salesChannel.id, purpose === 'passwordless-login' ? SCANNER_REUSE_SECONDS : 0);
+  const found = await tokenState(
+    host.db,
+    purpose,
+    hash,
+    ctx.salesChannel.id,
+    purpose === 'passwordless-login' ? SCANNER_REUSE_SECONDS : 0,
+  );
   if (found.state === 'unknown') return 'unknown';
   if (purpose === 'password-recovery' && found.actorType !== 'employee') return 'unknown';
   if (found.state !== 'usable') return found.state;
@@ -20,7 +42,13 @@ async function inspect(host: HostRuntime, ctx: StoreContext, purpose: TokenPurpo
 }
 
 /** After a refused use: why, for the page (a concurrent use may have won the race). */
-async function refusal(host: HostRuntime, ctx: StoreContext, purpose: TokenPurpose, kind: LinkKind, hash: string): Promise<PageResult> {
+async function refusal(
+  host: HostRuntime,
+  ctx: StoreContext,
+  purpose: TokenPurpose,
+  kind: LinkKind,
+  hash: string,
+): Promise<PageResult> {
   const now = await inspect(host, ctx, purpose, hash);
   return linkProblemPage(kind, typeof now === 'string' ? now : 'used');
 }
@@ -36,7 +64,12 @@ export function loginLinkPages(host: HostRuntime): StorefrontPage[] {
         if (typeof identity === 'string') return linkProblemPage('login', identity);
         return {
           template: 'employee-passwordless-login',
-          data: { title: 'Log in', action: `/account/passwordless-login/${params.hash}`, name: identity.actor.name, email: identity.actor.email },
+          data: {
+            title: 'Log in',
+            action: `/account/passwordless-login/${params.hash}`,
+            name: identity.actor.name,
+            email: identity.actor.email,
+          },
         };
       },
     },
@@ -60,7 +93,14 @@ export function recoveryPages(host: HostRuntime): StorefrontPage[] {
   const form = (hash: string, identity: LoginIdentity, error: string | null = null, status = 200): PageResult => ({
     template: 'employee-recovery',
     status,
-    data: { title: 'Choose a new password', action: `/account/employee-recovery/${hash}`, name: identity.actor.name, email: identity.actor.email, password: PASSWORD_RULES, error },
+    data: {
+      title: 'Choose a new password',
+      action: `/account/employee-recovery/${hash}`,
+      name: identity.actor.name,
+      email: identity.actor.email,
+      password: PASSWORD_RULES,
+      error,
+    },
   });
 
   return [

@@ -18,13 +18,22 @@ interface EventFilters {
 }
 
 /** The customer's pages: the event overview, an event with its registration form, the company's participants, the ticket checkout. */
-export function eventCustomerPages(host: HostRuntime, call: RouteCaller, settings: EventSettingsCache): StorefrontPage[] {
+export function eventCustomerPages(
+  host: HostRuntime,
+  call: RouteCaller,
+  settings: EventSettingsCache,
+): StorefrontPage[] {
   async function colleagues(ctx: StoreContext) {
     const employees = ctx.customer ? await listEmployees(host.db, ctx.customer.id) : [];
     return employees.filter((employee) => employee.active).map(({ id, name, email }) => ({ id, name, email }));
   }
 
-  async function detailPage(ctx: StoreContext, id: string, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
+  async function detailPage(
+    ctx: StoreContext,
+    id: string,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ): Promise<PageResult> {
     const event = await call<EventView>(ctx, 'readEvent', { params: { id: pathId(id, 'Event') } });
     const canRegister = ctx.can(EVENT_REGISTER_PERMISSION) && !!ctx.customer;
     return {
@@ -35,30 +44,55 @@ export function eventCustomerPages(host: HostRuntime, call: RouteCaller, setting
         event: display(ctx, event),
         canRegister: canRegister && event.registrationOpen && (event.freeSeats !== 0 || event.waitingList),
         colleagues: canRegister ? await colleagues(ctx) : [],
-        self: ctx.actor.type === 'customer' && ctx.customer ? { name: `${ctx.customer.firstName} ${ctx.customer.lastName}`, email: ctx.customer.email } : null,
+        self:
+          ctx.actor.type === 'customer' && ctx.customer
+            ? { name: `${ctx.customer.firstName} ${ctx.customer.lastName}`, email: ctx.customer.email }
+            : null,
         ...extra,
       },
     };
   }
 
-  async function checkoutPage(ctx: StoreContext, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
+  async function checkoutPage(
+    ctx: StoreContext,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ): Promise<PageResult> {
     const priced = await host.cart.price(ctx, await host.cart.current(ctx));
     const precision = ctx.salesChannel.currencyPrecision;
-    const lines = priced.lines.map((line) => ({ label: line.label, quantity: line.quantity, participant: line.payload.participant ?? null, totalNet: fromMinor(line.totalNet, precision) }));
-    const data = { title: 'Checkout', lines, netTotal: fromMinor(priced.netTotal, precision), total: fromMinor(priced.total, precision), currency: ctx.salesChannel.currencyIso };
-    return { template: 'event-checkout', status, data: { ...data, canOrder: lines.length > 0 && ctx.can(ORDER_PERMISSION), ...extra } };
+    const lines = priced.lines.map((line) => ({
+      label: line.label,
+      quantity: line.quantity,
+      participant: line.payload.participant ?? null,
+      totalNet: fromMinor(line.totalNet, precision),
+    }));
+    const data = {
+      title: 'Checkout',
+      lines,
+      netTotal: fromMinor(priced.netTotal, precision),
+      total: fromMinor(priced.total, precision),
+      currency: ctx.salesChannel.currencyIso,
+    };
+    return {
+      template: 'event-checkout',
+      status,
+      data: { ...data, canOrder: lines.length > 0 && ctx.can(ORDER_PERMISSION), ...extra },
+    };
   }
 
   /** The overview's filters from the query string, only values the filter route offers (nothing else is echoed). */
   function overviewFilter(query: Record<string, unknown>, filters: EventFilters) {
-    const offered = (value: unknown, ids: Array<{ id: string }>) => (typeof value === 'string' && ids.some((s) => s.id === value) ? value : '');
+    const offered = (value: unknown, ids: Array<{ id: string }>) =>
+      typeof value === 'string' && ids.some((s) => s.id === value) ? value : '';
     const chosen = {
       formatId: offered(query.format, filters.formats),
       difficultyLevelId: offered(query.difficulty, filters.difficultyLevels),
       language: typeof query.language === 'string' && filters.languages.includes(query.language) ? query.language : '',
       categoryId: typeof query.category === 'string' && isId(query.category) ? query.category : '',
     };
-    const filter: Filter[] = Object.entries(chosen).flatMap(([field, value]): Filter[] => (value ? [{ type: 'equals', field, value }] : []));
+    const filter: Filter[] = Object.entries(chosen).flatMap(([field, value]): Filter[] =>
+      value ? [{ type: 'equals', field, value }] : [],
+    );
     return { chosen, filter, term: typeof query.term === 'string' ? query.term.trim().slice(0, 255) : '' };
   }
 
@@ -69,8 +103,11 @@ export function eventCustomerPages(host: HostRuntime, call: RouteCaller, setting
       async handler({ ctx, query }) {
         const filters = await call<EventFilters>(ctx, 'readEventFilters');
         const { chosen, filter, term } = overviewFilter(query, filters);
-        const { elements, total } = await call<ListAnswer<EventView>>(ctx, 'searchEvents', { body: { limit: 100, filter, ...(term ? { term } : {}) } });
-        const option = (options: Array<{ id: string; name: string }>, selected: string) => options.map((s) => ({ id: s.id, name: s.name, selected: s.id === selected }));
+        const { elements, total } = await call<ListAnswer<EventView>>(ctx, 'searchEvents', {
+          body: { limit: 100, filter, ...(term ? { term } : {}) },
+        });
+        const option = (options: Array<{ id: string; name: string }>, selected: string) =>
+          options.map((s) => ({ id: s.id, name: s.name, selected: s.id === selected }));
         return {
           template: 'event-overview',
           data: {
@@ -94,9 +131,21 @@ export function eventCustomerPages(host: HostRuntime, call: RouteCaller, setting
       auth: 'login',
       async handler({ ctx, query }) {
         const body = { limit: 500, sort: [{ field: 'createdAt', order: 'DESC' }] };
-        const { elements, total } = await call<ListAnswer<Record<string, unknown> & { eventStartsAt: string | null }>>(ctx, 'searchCompanyEventParticipants', { body });
+        const { elements, total } = await call<ListAnswer<Record<string, unknown> & { eventStartsAt: string | null }>>(
+          ctx,
+          'searchCompanyEventParticipants',
+          { body },
+        );
         const participants = elements.map((p) => ({ ...p, eventStartsAtText: dateTime(ctx, p.eventStartsAt) }));
-        return { template: 'event-participants', data: { title: 'Our participants', total, participants, ordered: typeof query.ordered === 'string' ? query.ordered.slice(0, 64) : null } };
+        return {
+          template: 'event-participants',
+          data: {
+            title: 'Our participants',
+            total,
+            participants,
+            ordered: typeof query.ordered === 'string' ? query.ordered.slice(0, 64) : null,
+          },
+        };
       },
     },
     { path: '/account/events/checkout', auth: 'login', handler: ({ ctx }) => checkoutPage(ctx) },
@@ -105,7 +154,11 @@ export function eventCustomerPages(host: HostRuntime, call: RouteCaller, setting
       method: 'POST',
       auth: 'login',
       async handler({ ctx }) {
-        if (!ctx.can(ORDER_PERMISSION)) throw Errors.forbidden(`The permission "${ORDER_PERMISSION}" is required to place orders.`, 'SUITE__PERMISSION_DENIED');
+        if (!ctx.can(ORDER_PERMISSION))
+          throw Errors.forbidden(
+            `The permission "${ORDER_PERMISSION}" is required to place orders.`,
+            'SUITE__PERMISSION_DENIED',
+          );
         const cart = await host.cart.current(ctx);
         const result = await attempt(() => host.checkout.placeOrder(ctx, { cartToken: cart.token }));
         if ('error' in result) return checkoutPage(ctx, { error: result.error }, 400);
@@ -120,12 +173,22 @@ export function eventCustomerPages(host: HostRuntime, call: RouteCaller, setting
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Event');
         const event = await call<EventView>(ctx, 'readEvent', { params: { id } });
-        const participants: Array<Record<string, string>> = list(form, 'employeeId').map((employeeId) => ({ employeeId }));
+        const participants: Array<Record<string, string>> = list(form, 'employeeId').map((employeeId) => ({
+          employeeId,
+        }));
         if (field(form, 'self') === 'on') participants.push({});
-        const guest = { firstName: field(form, 'guestFirstName'), lastName: field(form, 'guestLastName'), email: field(form, 'guestEmail') };
+        const guest = {
+          firstName: field(form, 'guestFirstName'),
+          lastName: field(form, 'guestLastName'),
+          email: field(form, 'guestEmail'),
+        };
         if (guest.firstName || guest.lastName || guest.email) participants.push(guest);
         if (participants.length === 0) return detailPage(ctx, id, { error: 'Choose at least one participant.' }, 400);
-        const tickets = participants.map((participant) => ({ productId: event.productId, quantity: 1, payload: { eventId: event.id, participant } }));
+        const tickets = participants.map((participant) => ({
+          productId: event.productId,
+          quantity: 1,
+          payload: { eventId: event.id, participant },
+        }));
         const result = await attempt(() => host.cart.addLineItems(ctx, tickets));
         if ('error' in result) return detailPage(ctx, id, { error: result.error }, 400);
         return { redirect: '/account/events/checkout' };

@@ -7,7 +7,16 @@ import { eventParticipantPages } from './participant-pages.js';
 import { eventStaffPages } from './staff-pages.js';
 
 /** The event manager's account pages; they act through the add-on's declared Store API routes. */
-export function eventStorefrontPages(host: HostRuntime, routes: StoreRoute[], service: EventUseCases, settings: EventSettingsCache): StorefrontPage[] {
+export function eventStorefrontPages(
+  host: HostRuntime,
+  routes: StoreRoute[],
+  service: EventUseCases,
+  settings: EventSettingsCache,
+): StorefrontPage[] {
   const call = routeCaller(routes);
-  return [...eventCustomerPages(host, call, settings), ...eventStaffPages(host, call), ...eventParticipantPages(host, call, service)];
+  return [
+    ...eventCustomerPages(host, call, settings),
+    ...eventStaffPages(host, call),
+    ...eventParticipantPages(host, call, service),
+  ];
 }

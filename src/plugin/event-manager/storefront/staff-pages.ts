@@ -17,27 +17,61 @@ interface Specification {
 /** The sales staff's pages for events: the management list, the create form, specifications and the status. */
 export function eventStaffPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
   async function specificationsByType(ctx: StoreContext): Promise<Record<SpecificationType, Specification[]>> {
-    const { elements } = await call<ListAnswer<Specification>>(ctx, 'searchEventSpecifications', { body: { limit: 500 } });
-    return Object.fromEntries(SPECIFICATION_TYPES.map((type) => [type, elements.filter((s) => s.type === type)])) as Record<SpecificationType, Specification[]>;
+    const { elements } = await call<ListAnswer<Specification>>(ctx, 'searchEventSpecifications', {
+      body: { limit: 500 },
+    });
+    return Object.fromEntries(
+      SPECIFICATION_TYPES.map((type) => [type, elements.filter((s) => s.type === type)]),
+    ) as Record<SpecificationType, Specification[]>;
   }
 
-  async function managementPage(ctx: StoreContext, query: Form, extra: Record<string, unknown> = {}, status = 200): Promise<PageResult> {
+  async function managementPage(
+    ctx: StoreContext,
+    query: Form,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ): Promise<PageResult> {
     const { eventStatuses } = await call<Options>(ctx, 'readEventManagerOptions');
-    const { elements, total } = await call<ListAnswer<EventView>>(ctx, 'searchManagedEvents', { body: { limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }] } });
+    const { elements, total } = await call<ListAnswer<EventView>>(ctx, 'searchManagedEvents', {
+      body: { limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }] },
+    });
     const created = typeof query.created === 'string' ? elements.find((e) => e.id === query.created) : undefined;
-    const events = elements.map((event) => ({ ...display(ctx, event), statusOptions: eventStatuses.map((s) => ({ value: s, selected: s === event.status })) }));
+    const events = elements.map((event) => ({
+      ...display(ctx, event),
+      statusOptions: eventStatuses.map((s) => ({ value: s, selected: s === event.status })),
+    }));
     return {
       template: 'event-manager',
       status,
-      data: { title: 'Event management', total, events, created: created ? created.name : null, notice: typeof query.notice === 'string' ? query.notice.slice(0, 200) : null, ...extra },
+      data: {
+        title: 'Event management',
+        total,
+        events,
+        created: created ? created.name : null,
+        notice: typeof query.notice === 'string' ? query.notice.slice(0, 200) : null,
+        ...extra,
+      },
     };
   }
 
-  async function eventFormPage(ctx: StoreContext, values: Record<string, unknown>, error: string | null, status = 200): Promise<PageResult> {
+  async function eventFormPage(
+    ctx: StoreContext,
+    values: Record<string, unknown>,
+    error: string | null,
+    status = 200,
+  ): Promise<PageResult> {
     const { languages } = await call<Options>(ctx, 'readEventManagerOptions');
-    const { products } = await host.catalog.searchProducts(null, { limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }], 'total-count-mode': 'none' });
+    const { products } = await host.catalog.searchProducts(null, {
+      limit: 200,
+      sort: [{ field: 'createdAt', order: 'DESC' }],
+      'total-count-mode': 'none',
+    });
     const specs = await specificationsByType(ctx);
-    const chosen = (type: SpecificationType, selected: unknown) => specs[type].map((s) => ({ ...s, selected: Array.isArray(selected) ? selected.includes(s.id) : selected === s.id }));
+    const chosen = (type: SpecificationType, selected: unknown) =>
+      specs[type].map((s) => ({
+        ...s,
+        selected: Array.isArray(selected) ? selected.includes(s.id) : selected === s.id,
+      }));
     return {
       template: 'event-manager-form',
       status,
@@ -58,7 +92,10 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
   /** The create route's body from the form; the form names the product by its number (a shop has too many products for a select). The route validates the rest. */
   async function createBody(form: Form): Promise<Record<string, unknown>> {
     const productNumber = field(form, 'productNumber');
-    const [product] = productNumber && productNumber.length <= 64 ? await host.catalog.productIdsByNumbers(host.db, [productNumber]) : [];
+    const [product] =
+      productNumber && productNumber.length <= 64
+        ? await host.catalog.productIdsByNumbers(host.db, [productNumber])
+        : [];
     if (!product) return { error: 'There is no product with this product number.' };
     const limit = field(form, 'participantLimit');
     const optionalId = (name: string) => field(form, name) || null;
@@ -84,7 +121,12 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
     {
       ...STAFF_PAGE,
       path: '/account/event-manager/create',
-      handler: async ({ ctx }) => eventFormPage(ctx, { waitingList: false, language: (await call<Options>(ctx, 'readEventManagerOptions')).languages[0] }, null),
+      handler: async ({ ctx }) =>
+        eventFormPage(
+          ctx,
+          { waitingList: false, language: (await call<Options>(ctx, 'readEventManagerOptions')).languages[0] },
+          null,
+        ),
     },
     {
       ...STAFF_PAGE,
@@ -92,8 +134,17 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
       method: 'POST',
       async handler({ ctx, form }) {
         const body = await createBody(form);
-        const result = typeof body.error === 'string' ? { error: body.error } : await attempt(() => call<EventView>(ctx, 'createEvent', { body }));
-        if ('error' in result) return eventFormPage(ctx, { ...form, speakerIds: list(form, 'speakerIds'), waitingList: field(form, 'waitingList') === 'on' }, result.error, 400);
+        const result =
+          typeof body.error === 'string'
+            ? { error: body.error }
+            : await attempt(() => call<EventView>(ctx, 'createEvent', { body }));
+        if ('error' in result)
+          return eventFormPage(
+            ctx,
+            { ...form, speakerIds: list(form, 'speakerIds'), waitingList: field(form, 'waitingList') === 'on' },
+            result.error,
+            400,
+          );
         return { redirect: `/account/event-manager?created=${result.ok.id}` };
       },
     },
@@ -111,7 +162,13 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
       path: '/account/event-manager/specifications',
       method: 'POST',
       async handler({ ctx, form }) {
-        await call(ctx, 'createEventSpecification', { body: { type: field(form, 'type'), name: field(form, 'name'), description: field(form, 'description') || null } });
+        await call(ctx, 'createEventSpecification', {
+          body: {
+            type: field(form, 'type'),
+            name: field(form, 'name'),
+            description: field(form, 'description') || null,
+          },
+        });
         return { redirect: '/account/event-manager/specifications' };
       },
     },
@@ -121,9 +178,13 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
       method: 'POST',
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Event');
-        const result = await attempt(() => call<EventView>(ctx, 'setEventStatus', { params: { id }, body: { status: field(form, 'status') } }));
+        const result = await attempt(() =>
+          call<EventView>(ctx, 'setEventStatus', { params: { id }, body: { status: field(form, 'status') } }),
+        );
         if ('error' in result) return managementPage(ctx, {}, { error: result.error }, 400);
-        return { redirect: `/account/event-manager?notice=${encodeURIComponent(`${result.ok.name}: ${result.ok.status}`)}` };
+        return {
+          redirect: `/account/event-manager?notice=${encodeURIComponent(`${result.ok.name}: ${result.ok.status}`)}`,
+        };
       },
     },
   ];

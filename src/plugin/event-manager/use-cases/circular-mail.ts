@@ -4,7 +4,14 @@ import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
 import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from '../mail.js';
-import { ACTIVE_PARTICIPANT_STATUSES, findCircularMail, findEvent, insertCircularMail, participantsWithStatuses, type CircularMailView } from '../repository.js';
+import {
+  ACTIVE_PARTICIPANT_STATUSES,
+  findCircularMail,
+  findEvent,
+  insertCircularMail,
+  participantsWithStatuses,
+  type CircularMailView,
+} from '../repository.js';
 import { assertKnownStatus } from './participants.js';
 
 /**
@@ -18,7 +25,11 @@ export interface CircularSender {
   salesRepresentativeId: string | null;
 }
 
-export const staffSender = (ctx: StoreContext): CircularSender => ({ salesChannel: ctx.salesChannel, name: ctx.salesRepresentative?.name ?? ctx.actor.name, salesRepresentativeId: ctx.salesRepresentative?.id ?? null });
+export const staffSender = (ctx: StoreContext): CircularSender => ({
+  salesChannel: ctx.salesChannel,
+  name: ctx.salesRepresentative?.name ?? ctx.actor.name,
+  salesRepresentativeId: ctx.salesRepresentative?.id ?? null,
+});
 
 /**
  * One outbox row per participant, keyed by circular and participant. `circularId` (the storefront
@@ -44,14 +55,25 @@ export async function sendCircularMail(
     const id = circularId ?? newId();
     const createdAt = nowDb();
     const subject = input.subject.trim();
-    await insertCircularMail(trx, { id, eventId, subject, message: input.message, statuses, recipientCount: participants.length, sentById: sender.salesRepresentativeId, createdAt });
+    await insertCircularMail(trx, {
+      id,
+      eventId,
+      subject,
+      message: input.message,
+      statuses,
+      recipientCount: participants.length,
+      sentById: sender.salesRepresentativeId,
+      createdAt,
+    });
     const channels = new Map<string, SalesChannel | null>();
     const eventDataByChannel = new Map<string, Awaited<ReturnType<typeof eventMailData>>>();
     for (const participant of participants) {
-      if (!sender.salesChannel && !channels.has(participant.customer_id)) channels.set(participant.customer_id, await salesChannelOfCustomer(host, trx, participant.customer_id));
+      if (!sender.salesChannel && !channels.has(participant.customer_id))
+        channels.set(participant.customer_id, await salesChannelOfCustomer(host, trx, participant.customer_id));
       const salesChannel = sender.salesChannel ?? channels.get(participant.customer_id);
       if (!salesChannel) continue;
-      if (!eventDataByChannel.has(salesChannel.id)) eventDataByChannel.set(salesChannel.id, await eventMailData(host, trx, salesChannel, event));
+      if (!eventDataByChannel.has(salesChannel.id))
+        eventDataByChannel.set(salesChannel.id, await eventMailData(host, trx, salesChannel, event));
       const eventData = eventDataByChannel.get(salesChannel.id)!;
       await host.mail.enqueue(trx, {
         template: EVENT_MAIL.circular,
@@ -63,7 +85,12 @@ export async function sendCircularMail(
           subject,
           message: input.message,
           sender: sender.name,
-          participant: { firstName: participant.first_name, lastName: participant.last_name, email: participant.email, status: participant.status },
+          participant: {
+            firstName: participant.first_name,
+            lastName: participant.last_name,
+            email: participant.email,
+            status: participant.status,
+          },
         },
       });
     }

@@ -44,20 +44,34 @@ export async function searchCustomerEvents(
   const list = await narrowByProductFields(host, ctx, query, criteria, EVENT_CRITERIA, eventProductFields, undefined, {
     candidateProductIds: (own) => candidates.productIds(ctx, own, now),
   });
-  const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)), { knownTotal: list.total });
+  const page = await searchByCriteria<EventRowWithCounts>(
+    query,
+    list.criteria,
+    EVENT_CRITERIA,
+    (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)),
+    { knownTotal: list.total },
+  );
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows, ctx) };
 }
 
-export async function customerEvent(host: HostRuntime, settings: EventSettingsCache, ctx: StoreContext, id: string): Promise<EventView> {
+export async function customerEvent(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  ctx: StoreContext,
+  id: string,
+): Promise<EventView> {
   await ctx.ruleIds();
   const row = await selectRow<EventRow>(customerEvents(host, settings).where('ev.id', id).first(EVENT_COLUMNS));
-  if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0) throw Errors.notFound('Event', id);
+  if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0)
+    throw Errors.notFound('Event', id);
   return (await eventViews(host, settings, host.db, [row], ctx))[0]!;
 }
 
 /** The customer's participants in all events (the company's registrations). */
 export async function companyParticipants(host: HostRuntime, customerId: string, criteria: Criteria) {
   const base = participantsQuery(host.db).where('pa.customer_id', customerId);
-  const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) => q.select(PARTICIPANT_COLUMNS));
+  const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) =>
+    q.select(PARTICIPANT_COLUMNS),
+  );
   return { total: page.total, data: (await withHostFields(host, host.db, page.rows)).map(toCustomerParticipantView) };
 }

@@ -47,7 +47,11 @@ export interface EventInput {
   waitingList?: boolean;
 }
 
-const SPEC_FIELDS: Array<{ field: 'formatId' | 'difficultyLevelId' | 'venueId'; column: 'format_id' | 'difficulty_level_id' | 'venue_id'; type: SpecificationType }> = [
+const SPEC_FIELDS: Array<{
+  field: 'formatId' | 'difficultyLevelId' | 'venueId';
+  column: 'format_id' | 'difficulty_level_id' | 'venue_id';
+  type: SpecificationType;
+}> = [
   { field: 'formatId', column: 'format_id', type: 'format' },
   { field: 'difficultyLevelId', column: 'difficulty_level_id', type: 'difficulty_level' },
   { field: 'venueId', column: 'venue_id', type: 'venue' },
@@ -59,24 +63,46 @@ export function eventStatuses(settings: EventSettings): string[] {
 }
 
 /** `viewer`: the customer's context the rows were narrowed to visible products for (their names then come from the host's kept product reads). */
-export async function eventViews(host: HostRuntime, settings: EventSettingsCache, executor: Executor, rows: EventRow[], viewer?: StoreContext): Promise<EventView[]> {
+export async function eventViews(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  executor: Executor,
+  rows: EventRow[],
+  viewer?: StoreContext,
+): Promise<EventView[]> {
   return toEventViews(host, executor, rows, settings.current().registrationStatuses, viewer);
 }
 
-export async function eventView(host: HostRuntime, settings: EventSettingsCache, executor: Executor, id: string): Promise<EventView> {
+export async function eventView(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  executor: Executor,
+  id: string,
+): Promise<EventView> {
   const row = await findEvent(executor, id);
   if (!row) throw Errors.notFound('Event', id);
   return (await eventViews(host, settings, executor, [row]))[0]!;
 }
 
-export async function searchEvents(host: HostRuntime, settings: EventSettingsCache, criteria: Criteria): Promise<{ total: number; data: EventView[] }> {
+export async function searchEvents(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  criteria: Criteria,
+): Promise<{ total: number; data: EventView[] }> {
   const query = eventsQuery(host.db);
   const list = await narrowByProductFields(host, null, query, criteria, EVENT_CRITERIA, eventProductFields);
-  const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) => list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)));
+  const page = await searchByCriteria<EventRowWithCounts>(query, list.criteria, EVENT_CRITERIA, (q) =>
+    list.order(withSeatCounts(q.select(EVENT_COLUMNS), host.db)),
+  );
   return { total: page.total, data: await eventViews(host, settings, host.db, page.rows) };
 }
 
-export async function createEvent(host: HostRuntime, settings: EventSettingsCache, createdById: string | null, input: EventInput): Promise<EventView> {
+export async function createEvent(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  createdById: string | null,
+  input: EventInput,
+): Promise<EventView> {
   return inTransaction(host.db, async (trx) => {
     const columns = await eventColumns(host, settings, trx, input, null);
     const id = newId();
@@ -95,7 +121,12 @@ export async function createEvent(host: HostRuntime, settings: EventSettingsCach
 }
 
 /** A higher limit (or other change) may free seats: the waiting list moves up in the same transaction. */
-export async function updateEvent(host: HostRuntime, settings: EventSettingsCache, id: string, input: EventInput): Promise<EventView> {
+export async function updateEvent(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  id: string,
+  input: EventInput,
+): Promise<EventView> {
   return inTransaction(host.db, async (trx) => {
     const existing = await lockEvent(trx, id);
     if (!existing) throw Errors.notFound('Event', id);
@@ -103,7 +134,11 @@ export async function updateEvent(host: HostRuntime, settings: EventSettingsCach
     if (input.participantLimit !== undefined && input.participantLimit !== null) {
       const taken = await takenSeats(trx, id);
       if (input.participantLimit < taken)
-        throw Errors.badRequest('SUITE__EVENT_LIMIT_BELOW_TAKEN', `${taken} participants hold a seat already; the limit cannot be lower.`, { pointer: '/participantLimit' });
+        throw Errors.badRequest(
+          'SUITE__EVENT_LIMIT_BELOW_TAKEN',
+          `${taken} participants hold a seat already; the limit cannot be lower.`,
+          { pointer: '/participantLimit' },
+        );
     }
     await updateEventColumns(trx, id, { ...columns, updated_at: nowDb() });
     if (input.speakerIds !== undefined) await replaceSpeakers(trx, id, input.speakerIds);
@@ -116,15 +151,27 @@ export async function deleteEvent(host: HostRuntime, id: string): Promise<void> 
   await inTransaction(host.db, async (trx) => {
     if (!(await lockEvent(trx, id))) throw Errors.notFound('Event', id);
     if (await hasActiveParticipants(trx, id))
-      throw Errors.badRequest('SUITE__EVENT_HAS_PARTICIPANTS', 'The event has registered or waiting participants; cancel them or set the event status instead.');
+      throw Errors.badRequest(
+        'SUITE__EVENT_HAS_PARTICIPANTS',
+        'The event has registered or waiting participants; cancel them or set the event status instead.',
+      );
     await deleteEventRow(trx, id);
   });
 }
 
-export async function setEventStatus(host: HostRuntime, settings: EventSettingsCache, id: string, status: string): Promise<EventView> {
+export async function setEventStatus(
+  host: HostRuntime,
+  settings: EventSettingsCache,
+  id: string,
+  status: string,
+): Promise<EventView> {
   const allowed = eventStatuses(settings.current());
   if (!allowed.includes(status))
-    throw Errors.badRequest('SUITE__EVENT_STATUS_UNKNOWN', `The status "${status}" is not one of ${allowed.join(', ')}.`, { pointer: '/status' });
+    throw Errors.badRequest(
+      'SUITE__EVENT_STATUS_UNKNOWN',
+      `The status "${status}" is not one of ${allowed.join(', ')}.`,
+      { pointer: '/status' },
+    );
   return inTransaction(host.db, async (trx) => {
     const existing = await lockEvent(trx, id);
     if (!existing) throw Errors.notFound('Event', id);
@@ -137,7 +184,9 @@ export async function setEventStatus(host: HostRuntime, settings: EventSettingsC
 function storedTime(iso: string, pointer: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1970 || date.getUTCFullYear() > 9999)
-    throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'Times must lie between the years 1970 and 9999.', { pointer });
+    throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'Times must lie between the years 1970 and 9999.', {
+      pointer,
+    });
   return toDbTime(date);
 }
 
@@ -146,26 +195,45 @@ async function checkSpecifications(executor: Executor, input: EventInput): Promi
     const id = input[field];
     if (!id) continue;
     if (!(await specificationExists(executor, id, type)))
-      throw Errors.badRequest('SUITE__EVENT_SPECIFICATION_INVALID', `There is no ${type.replace('_', ' ')} with id "${id}".`, { pointer: `/${field}` });
+      throw Errors.badRequest(
+        'SUITE__EVENT_SPECIFICATION_INVALID',
+        `There is no ${type.replace('_', ' ')} with id "${id}".`,
+        { pointer: `/${field}` },
+      );
   }
   for (const [index, id] of (input.speakerIds ?? []).entries()) {
     if (!(await specificationExists(executor, id, 'speaker')))
-      throw Errors.badRequest('SUITE__EVENT_SPECIFICATION_INVALID', `There is no speaker with id "${id}".`, { pointer: `/speakerIds/${index}` });
+      throw Errors.badRequest('SUITE__EVENT_SPECIFICATION_INVALID', `There is no speaker with id "${id}".`, {
+        pointer: `/speakerIds/${index}`,
+      });
   }
 }
 
 /** Checks an event's fields (input merged over the stored row) and returns the columns to write. */
-async function eventColumns(host: HostRuntime, settingsCache: EventSettingsCache, executor: Executor, input: EventInput, existing: EventRow | null): Promise<Record<string, unknown>> {
+async function eventColumns(
+  host: HostRuntime,
+  settingsCache: EventSettingsCache,
+  executor: Executor,
+  input: EventInput,
+  existing: EventRow | null,
+): Promise<Record<string, unknown>> {
   const settings = settingsCache.current();
   const columns: Record<string, unknown> = {};
   if (input.productId !== undefined) {
     const [product] = await host.catalog.products(executor, [input.productId]);
-    if (!product) throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', `There is no product with id "${input.productId}".`, { pointer: '/productId' });
+    if (!product)
+      throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', `There is no product with id "${input.productId}".`, {
+        pointer: '/productId',
+      });
     columns.product_id = product.id;
   }
   if (input.language !== undefined) {
     if (!settings.languages.includes(input.language))
-      throw Errors.badRequest('SUITE__EVENT_LANGUAGE_NOT_AVAILABLE', `The language "${input.language}" is not one of ${settings.languages.join(', ')}.`, { pointer: '/language' });
+      throw Errors.badRequest(
+        'SUITE__EVENT_LANGUAGE_NOT_AVAILABLE',
+        `The language "${input.language}" is not one of ${settings.languages.join(', ')}.`,
+        { pointer: '/language' },
+      );
     columns.language = input.language;
   }
   await checkSpecifications(executor, input);
@@ -176,13 +244,21 @@ async function eventColumns(host: HostRuntime, settingsCache: EventSettingsCache
   if (input.waitingList !== undefined) columns.waiting_list = input.waitingList;
   if (input.startsAt !== undefined) columns.starts_at = storedTime(input.startsAt, '/startsAt');
   if (input.endsAt !== undefined) columns.ends_at = storedTime(input.endsAt, '/endsAt');
-  if (input.registrationDeadline !== undefined) columns.registration_deadline = input.registrationDeadline === null ? null : storedTime(input.registrationDeadline, '/registrationDeadline');
+  if (input.registrationDeadline !== undefined)
+    columns.registration_deadline =
+      input.registrationDeadline === null ? null : storedTime(input.registrationDeadline, '/registrationDeadline');
 
   const startsAt = new Date(fromDbTime((columns.starts_at as string | undefined) ?? existing?.starts_at)!);
   const endsAt = new Date(fromDbTime((columns.ends_at as string | undefined) ?? existing?.ends_at)!);
-  if (endsAt <= startsAt) throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'An event must end after it starts.', { pointer: '/endsAt' });
-  const deadline = columns.registration_deadline !== undefined ? (columns.registration_deadline as string | null) : (existing?.registration_deadline ?? null);
+  if (endsAt <= startsAt)
+    throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'An event must end after it starts.', { pointer: '/endsAt' });
+  const deadline =
+    columns.registration_deadline !== undefined
+      ? (columns.registration_deadline as string | null)
+      : (existing?.registration_deadline ?? null);
   if (deadline !== null && new Date(fromDbTime(deadline)!) > endsAt)
-    throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'Registration must close before the event ends.', { pointer: '/registrationDeadline' });
+    throw Errors.badRequest('SUITE__EVENT_INVALID_DATES', 'Registration must close before the event ends.', {
+      pointer: '/registrationDeadline',
+    });
   return columns;
 }

@@ -29,7 +29,13 @@ import {
   type ParticipantDocument,
   type ParticipantRow,
 } from '../repository.js';
-import { alreadyRegistered, eventFull, initialParticipantStatus, isActiveParticipantStatus, participantTransition } from '../states.js';
+import {
+  alreadyRegistered,
+  eventFull,
+  initialParticipantStatus,
+  isActiveParticipantStatus,
+  participantTransition,
+} from '../states.js';
 import { promoteWaiting } from './waiting-list.js';
 
 export interface ParticipantInput {
@@ -60,7 +66,9 @@ export interface Person {
 export async function searchParticipants(host: HostRuntime, eventId: string, criteria: Criteria) {
   if (!(await findEvent(host.db, eventId))) throw Errors.notFound('Event', eventId);
   const base = participantsQuery(host.db).where('pa.event_id', eventId);
-  const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) => q.select(PARTICIPANT_COLUMNS));
+  const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) =>
+    q.select(PARTICIPANT_COLUMNS),
+  );
   return { total: page.total, data: (await withHostFields(host, host.db, page.rows)).map(toStaffParticipantView) };
 }
 
@@ -72,29 +80,51 @@ export async function participantView(host: HostRuntime, executor: Executor, id:
 
 export async function assertKnownStatus(executor: Executor, status: string): Promise<void> {
   if (!(await participantStatusExists(executor, status)))
-    throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_STATUS_UNKNOWN', `There is no participant status "${status}".`, { pointer: '/status' });
+    throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_STATUS_UNKNOWN', `There is no participant status "${status}".`, {
+      pointer: '/status',
+    });
 }
-
 
 /** The person a manual registration names: an employee of the customer, a person given by name, or the customer's own contact. */
 async function personFor(host: HostRuntime, executor: Executor, input: ParticipantInput): Promise<Person> {
   const customer = await host.customers.get(executor, input.customerId);
-  if (!customer) throw Errors.badRequest('SUITE__EVENT_CUSTOMER_NOT_FOUND', `There is no customer with id "${input.customerId}".`, { pointer: '/customerId' });
+  if (!customer)
+    throw Errors.badRequest('SUITE__EVENT_CUSTOMER_NOT_FOUND', `There is no customer with id "${input.customerId}".`, {
+      pointer: '/customerId',
+    });
   if (input.employeeId) {
     const employee = await findEmployeeRow(executor, customer.id, input.employeeId);
     if (!employee || !readBool(employee.link_active) || !readBool(employee.employee_active))
-      throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_EMPLOYEE_UNKNOWN', 'The employee is not an active employee of this customer.', { pointer: '/employeeId' });
+      throw Errors.badRequest(
+        'SUITE__EVENT_PARTICIPANT_EMPLOYEE_UNKNOWN',
+        'The employee is not an active employee of this customer.',
+        { pointer: '/employeeId' },
+      );
     return employeePerson(employee);
   }
   const named = [input.firstName, input.lastName, input.email];
   if (named.some((v) => v !== undefined)) {
     if (named.some((v) => v === undefined))
-      throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_INCOMPLETE', 'Give firstName, lastName and email of the participant, or an employeeId.', {
-        pointer: input.firstName === undefined ? '/firstName' : input.lastName === undefined ? '/lastName' : '/email',
-      });
-    return { firstName: input.firstName!.trim(), lastName: input.lastName!.trim(), email: normaliseEmail(input.email!), employeeId: null };
+      throw Errors.badRequest(
+        'SUITE__EVENT_PARTICIPANT_INCOMPLETE',
+        'Give firstName, lastName and email of the participant, or an employeeId.',
+        {
+          pointer: input.firstName === undefined ? '/firstName' : input.lastName === undefined ? '/lastName' : '/email',
+        },
+      );
+    return {
+      firstName: input.firstName!.trim(),
+      lastName: input.lastName!.trim(),
+      email: normaliseEmail(input.email!),
+      employeeId: null,
+    };
   }
-  return { firstName: customer.firstName, lastName: customer.lastName, email: normaliseEmail(customer.email), employeeId: null };
+  return {
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: normaliseEmail(customer.email),
+    employeeId: null,
+  };
 }
 
 /** Staff register someone: deadline and event status do not apply, the limit does. */
@@ -139,10 +169,20 @@ export async function updateParticipant(host: HostRuntime, id: string, patch: Pa
     if (patch.lastName !== undefined) columns.last_name = patch.lastName.trim();
     if (patch.notes !== undefined) columns.notes = patch.notes;
     if (patch.documents !== undefined)
-      columns.documents = writeJson(patch.documents.map((d): ParticipantDocument => ({ name: d.name.trim(), url: d.url ?? null, note: d.note ?? null })));
+      columns.documents = writeJson(
+        patch.documents.map((d): ParticipantDocument => ({
+          name: d.name.trim(),
+          url: d.url ?? null,
+          note: d.note ?? null,
+        })),
+      );
     if (patch.email !== undefined) {
       await lockEvent(trx, existing.event_id);
-      if (isActiveParticipantStatus(existing.status) && (await hasActiveRegistration(trx, existing.event_id, patch.email, id))) throw alreadyRegistered(patch.email);
+      if (
+        isActiveParticipantStatus(existing.status) &&
+        (await hasActiveRegistration(trx, existing.event_id, patch.email, id))
+      )
+        throw alreadyRegistered(patch.email);
       columns.email = normaliseEmail(patch.email);
     }
     await updateParticipantColumns(trx, id, columns);
@@ -163,22 +203,43 @@ export async function setParticipantStatus(host: HostRuntime, id: string, status
     const transition = participantTransition(current.status, status, await seatStatuses(trx));
     const limit = event.participant_limit === null ? null : readInt(event.participant_limit);
     if (transition.needsFreeSeat && limit !== null && (await takenSeats(trx, event.id)) >= limit) throw eventFull();
-    if (transition.needsUniqueEmail && (await hasActiveRegistration(trx, event.id, current.email, id))) throw alreadyRegistered(current.email);
+    if (transition.needsUniqueEmail && (await hasActiveRegistration(trx, event.id, current.email, id)))
+      throw alreadyRegistered(current.email);
     const waitingPosition = status === 'waiting' ? await nextWaitingPosition(trx, event.id) : null;
-    if ((await changeParticipantStatus(trx, id, current.status, status, waitingPosition)) !== 1) throw Errors.conflict();
+    if ((await changeParticipantStatus(trx, id, current.status, status, waitingPosition)) !== 1)
+      throw Errors.conflict();
     if (transition.freesSeat) await promoteWaiting(host, trx, event.id);
     return participantView(host, trx, id);
   });
 }
 
 /** Operators add participant statuses (Admin API); they never hold a seat unless flagged. */
-export async function addParticipantStatus(host: HostRuntime, input: { technicalName: string; name: string; occupiesSeat?: boolean; position?: number }) {
-  const status = { technicalName: input.technicalName, name: input.name.trim(), occupiesSeat: input.occupiesSeat ?? false, position: input.position ?? 100 };
+export async function addParticipantStatus(
+  host: HostRuntime,
+  input: { technicalName: string; name: string; occupiesSeat?: boolean; position?: number },
+) {
+  const status = {
+    technicalName: input.technicalName,
+    name: input.name.trim(),
+    occupiesSeat: input.occupiesSeat ?? false,
+    position: input.position ?? 100,
+  };
   try {
     await insertParticipantStatus(host.db, status);
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw Errors.badRequest('SUITE__EVENT_PARTICIPANT_STATUS_EXISTS', `The status "${input.technicalName}" exists already.`, { pointer: '/technicalName' });
+    if (isDuplicateKeyError(error))
+      throw Errors.badRequest(
+        'SUITE__EVENT_PARTICIPANT_STATUS_EXISTS',
+        `The status "${input.technicalName}" exists already.`,
+        { pointer: '/technicalName' },
+      );
     throw error;
   }
-  return { technicalName: status.technicalName, name: status.name, occupiesSeat: status.occupiesSeat, system: false, position: status.position };
+  return {
+    technicalName: status.technicalName,
+    name: status.name,
+    occupiesSeat: status.occupiesSeat,
+    system: false,
+    position: status.position,
+  };
 }

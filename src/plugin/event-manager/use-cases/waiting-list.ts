@@ -27,7 +27,10 @@ export async function promoteWaiting(host: HostRuntime, trx: Trx, eventId: strin
       template: EVENT_MAIL.waitingListPromoted,
       to: next.email,
       salesChannelId: salesChannel.id,
-      data: { event: await eventMailData(host, trx, salesChannel, event), participant: { firstName: next.first_name, lastName: next.last_name, email: next.email } },
+      data: {
+        event: await eventMailData(host, trx, salesChannel, event),
+        participant: { firstName: next.first_name, lastName: next.last_name, email: next.email },
+      },
     });
   }
   return promoted;

@@ -59,7 +59,12 @@ class PricingProblem extends Error {}
  * unit price, or a discount in percent off the list price (the discount wins when both are given),
  * the quantity, a comment, or removal; the subject, the note for the customer and the validity date.
  */
-export function salesUpdateOf(offer: OfferView, form: Form, precision: number, timeZone: string): Record<string, unknown> {
+export function salesUpdateOf(
+  offer: OfferView,
+  form: Form,
+  precision: number,
+  timeZone: string,
+): Record<string, unknown> {
   const field = (name: string, max = 2000) => (typeof form[name] === 'string' ? form[name].trim().slice(0, max) : '');
   const lineItems: Array<Record<string, unknown>> = [];
   const removeLineItemIds: string[] = [];
@@ -74,16 +79,21 @@ export function salesUpdateOf(offer: OfferView, form: Form, precision: number, t
     const priceText = field(`price-${line.id}`, 32);
     if (discountText !== '') {
       const discount = decimalOf(discountText, 2);
-      if (discount === null || discount > 100) throw new PricingProblem(`Line ${name}: enter the discount as a percentage from 0 to 100.`);
+      if (discount === null || discount > 100)
+        throw new PricingProblem(`Line ${name}: enter the discount as a percentage from 0 to 100.`);
       change.unitPrice = roundTo((Number(line.listPrice) * (100 - discount)) / 100, precision);
     } else if (priceText !== '') {
       const price = decimalOf(priceText, precision);
-      if (price === null) throw new PricingProblem(`Line ${name}: enter the price as a number with at most ${precision} decimals, e.g. 12.50.`);
+      if (price === null)
+        throw new PricingProblem(
+          `Line ${name}: enter the price as a number with at most ${precision} decimals, e.g. 12.50.`,
+        );
       change.unitPrice = price;
     }
     const quantityText = field(`quantity-${line.id}`, 16);
     if (quantityText !== '') {
-      if (!/^\d{1,6}$/.test(quantityText) || Number(quantityText) < 1 || Number(quantityText) > 100000) throw new PricingProblem(`Line ${name}: the quantity must be a whole number from 1 to 100,000.`);
+      if (!/^\d{1,6}$/.test(quantityText) || Number(quantityText) < 1 || Number(quantityText) > 100000)
+        throw new PricingProblem(`Line ${name}: the quantity must be a whole number from 1 to 100,000.`);
       change.quantity = Number(quantityText);
     }
     if (form[`comment-${line.id}`] !== undefined) change.comment = field(`comment-${line.id}`) || null;
@@ -96,10 +106,12 @@ export function salesUpdateOf(offer: OfferView, form: Form, precision: number, t
   if (form.salesComment !== undefined) body.salesComment = field('salesComment') || null;
   const validUntil = field('validUntil', 10);
   if (validUntil !== '') {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(validUntil) || Number.isNaN(Date.parse(`${validUntil}T00:00:00Z`))) throw new PricingProblem('Enter the validity as a date (YYYY-MM-DD).');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(validUntil) || Number.isNaN(Date.parse(`${validUntil}T00:00:00Z`)))
+      throw new PricingProblem('Enter the validity as a date (YYYY-MM-DD).');
     body.validUntil = endOfDay(validUntil, timeZone);
   }
-  if (Object.keys(body).length === 0) throw new PricingProblem('Nothing to save: change a price, a quantity, a comment or the validity.');
+  if (Object.keys(body).length === 0)
+    throw new PricingProblem('Nothing to save: change a price, a quantity, a comment or the validity.');
   return body;
 }
 
@@ -110,11 +122,28 @@ export function endOfDay(date: string, timeZone: string): string {
   let offset = 0;
   try {
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone: timeZone || 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: timeZone || 'UTC',
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
         .formatToParts(new Date(nextMidnightUtc))
         .map((part) => [part.type, part.value]),
     );
-    offset = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - nextMidnightUtc;
+    offset =
+      Date.UTC(
+        Number(parts.year),
+        Number(parts.month) - 1,
+        Number(parts.day),
+        Number(parts.hour),
+        Number(parts.minute),
+        Number(parts.second),
+      ) - nextMidnightUtc;
   } catch {
     offset = 0;
   }
@@ -125,7 +154,12 @@ export function endOfDay(date: string, timeZone: string): string {
 function dateInZone(iso: string | null, timeZone: string): string {
   if (!iso) return '';
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone: timeZone || 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date(iso));
   } catch {
     return iso.slice(0, 10);
   }
@@ -143,7 +177,12 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     return call<OfferView>(ctx, 'readOffer', { params: { id } });
   };
 
-  async function detailPage(ctx: StoreContext, id: string, extra: { error?: string; notice?: string | null; form?: Form } = {}, status = 200): Promise<PageResult> {
+  async function detailPage(
+    ctx: StoreContext,
+    id: string,
+    extra: { error?: string; notice?: string | null; form?: Form } = {},
+    status = 200,
+  ): Promise<PageResult> {
     const offer = await read(ctx, id);
     const customerSide = decidesOffers(ctx);
     const salesSide = pricesOffers(ctx) && offer.state.allowsSalesEdit;
@@ -180,7 +219,10 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
                 listPrice: line.listPrice,
                 price: typedText(`price-${line.id}`, Number(line.unitPrice).toFixed(precision)),
                 discount: typedText(`discount-${line.id}`, ''),
-                currentDiscount: Number(line.listPrice) > 0 ? roundTo((1 - Number(line.unitPrice) / Number(line.listPrice)) * 100, 2) : 0,
+                currentDiscount:
+                  Number(line.listPrice) > 0
+                    ? roundTo((1 - Number(line.unitPrice) / Number(line.listPrice)) * 100, 2)
+                    : 0,
                 comment: typedText(`comment-${line.id}`, line.comment ?? ''),
                 remove: typed[`remove-${line.id}`] !== undefined,
               })),
@@ -226,13 +268,25 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     return {
       template: 'offer-request',
       status: error ? 400 : 200,
-      data: { title: 'Ask for an offer', subject: field('subject'), commission: field('commission'), customerComment: field('customerComment'), error },
+      data: {
+        title: 'Ask for an offer',
+        subject: field('subject'),
+        commission: field('commission'),
+        customerComment: field('customerComment'),
+        error,
+      },
     };
   }
 
   return [
     // Before `/account/offers/:id`, which would take "request" for an id.
-    { path: OFFER_REQUEST_PATH, auth: 'login', needsCustomer: true, anyPermission: [REQUEST_PERMISSION], handler: () => Promise.resolve(requestPage()) },
+    {
+      path: OFFER_REQUEST_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      anyPermission: [REQUEST_PERMISSION],
+      handler: () => Promise.resolve(requestPage()),
+    },
     {
       path: OFFER_REQUEST_PATH,
       method: 'POST',
@@ -240,7 +294,8 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       needsCustomer: true,
       anyPermission: [REQUEST_PERMISSION],
       async handler({ ctx, form }) {
-        const field = (name: string, max: number) => (typeof form[name] === 'string' ? form[name].trim().slice(0, max) : '');
+        const field = (name: string, max: number) =>
+          typeof form[name] === 'string' ? form[name].trim().slice(0, max) : '';
         const body: Record<string, unknown> = { customerComment: field('customerComment', 2000) || null };
         if (field('subject', 255)) body.subject = field('subject', 255);
         if (field('commission', 255)) body.commission = field('commission', 255);
@@ -253,7 +308,9 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       path: LIST_PATH,
       auth: 'login',
       async handler({ ctx }) {
-        const { total, elements: data } = await call<{ total: number; elements: OfferView[] }>(ctx, 'listOffers', { body: { limit: LIST_LIMIT } });
+        const { total, elements: data } = await call<{ total: number; elements: OfferView[] }>(ctx, 'listOffers', {
+          body: { limit: LIST_LIMIT },
+        });
         return {
           template: 'offer-list',
           data: {
@@ -270,7 +327,8 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
     {
       path: '/account/offers/:id',
       auth: 'login',
-      handler: ({ ctx, params, query }) => detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
+      handler: ({ ctx, params, query }) =>
+        detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
     },
     {
       path: '/account/offers/:id/document/:documentId',
@@ -280,7 +338,13 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
         const summary = offer.documents.find((d) => d.id === params.documentId);
         if (!summary) throw Errors.notFound('Offer document', params.documentId);
         const document = await call<Reply>(ctx, 'downloadOfferDocument', { params: { id: summary.id } });
-        return { file: { fileName: summary.fileName, contentType: document.contentType ?? 'application/pdf', content: document.body as Buffer } };
+        return {
+          file: {
+            fileName: summary.fileName,
+            contentType: document.contentType ?? 'application/pdf',
+            content: document.body as Buffer,
+          },
+        };
       },
     },
     {
@@ -289,14 +353,33 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       auth: 'login',
       actors: CUSTOMER_SIDE,
       handler: ({ ctx, params, form }) =>
-        act(ctx, params.id!, () => call(ctx, 'updateOffer', { params: { id: params.id }, body: { action: 'accept', comment: comment(form), ...versionOf(form) } }), 'accepted'),
+        act(
+          ctx,
+          params.id!,
+          () =>
+            call(ctx, 'updateOffer', {
+              params: { id: params.id },
+              body: { action: 'accept', comment: comment(form), ...versionOf(form) },
+            }),
+          'accepted',
+        ),
     },
     {
       path: '/account/offers/:id/decline',
       method: 'POST',
       auth: 'login',
       actors: CUSTOMER_SIDE,
-      handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'updateOffer', { params: { id: params.id }, body: { action: 'decline', comment: comment(form) } }), 'declined'),
+      handler: ({ ctx, params, form }) =>
+        act(
+          ctx,
+          params.id!,
+          () =>
+            call(ctx, 'updateOffer', {
+              params: { id: params.id },
+              body: { action: 'decline', comment: comment(form) },
+            }),
+          'declined',
+        ),
     },
     {
       path: '/account/offers/:id/extension',
@@ -304,7 +387,13 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       auth: 'login',
       actors: CUSTOMER_SIDE,
       handler: ({ ctx, params, form }) =>
-        act(ctx, params.id!, () => call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }), 'extension-requested'),
+        act(
+          ctx,
+          params.id!,
+          () =>
+            call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }),
+          'extension-requested',
+        ),
     },
     {
       path: '/account/offers/:id/price',
@@ -321,7 +410,13 @@ export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
       method: 'POST',
       auth: 'login',
       actors: SALES_SIDE,
-      handler: ({ ctx, params, form }) => act(ctx, params.id!, () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }), 'sent'),
+      handler: ({ ctx, params, form }) =>
+        act(
+          ctx,
+          params.id!,
+          () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }),
+          'sent',
+        ),
     },
     ...negotiationPages(call, (ctx, id, extra, status) => detailPage(ctx, id, extra, status)),
   ];

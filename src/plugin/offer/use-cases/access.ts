@@ -31,32 +31,54 @@ export function requireCustomerSide(ctx: StoreContext): CustomerRef {
 
 /** The customers whose offers the caller may see: a representative every assigned customer, everyone else their customer. */
 export async function scopeOf(host: HostRuntime, ctx: StoreContext, executor: Executor): Promise<OfferScope> {
-  const customerIds = isRepresentative(ctx) ? await assignedCustomerIds(host, executor, ctx.salesRepresentative!.id, ctx.salesChannel.id) : [requireCustomer(ctx).id];
+  const customerIds = isRepresentative(ctx)
+    ? await assignedCustomerIds(host, executor, ctx.salesRepresentative!.id, ctx.salesChannel.id)
+    : [requireCustomer(ctx).id];
   return { salesChannelId: ctx.salesChannel.id, customerIds };
 }
 
 /** An offer the caller may see (404 otherwise). */
-export async function visibleOffer(host: HostRuntime, ctx: StoreContext, id: string, executor: Executor = host.db, lock = false): Promise<OfferRow> {
+export async function visibleOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  executor: Executor = host.db,
+  lock = false,
+): Promise<OfferRow> {
   const row = await findScopedOffer(executor, await scopeOf(host, ctx, executor), id, lock);
   if (!row) throw Errors.notFound('Offer', id);
   return row;
 }
 
 /** An offer of the caller's own customer, for the customer side's decisions. */
-export async function customerOffer(host: HostRuntime, ctx: StoreContext, id: string, executor: Executor = host.db): Promise<OfferRow> {
+export async function customerOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  executor: Executor = host.db,
+): Promise<OfferRow> {
   const customer = requireCustomerSide(ctx);
   const row = await findOffer(executor, id);
   if (!row || row.customer_id !== customer.id) throw Errors.notFound('Offer', id);
   return row;
 }
 
-export async function viewOffer(host: HostRuntime, ctx: StoreContext, id: string, executor: Executor = host.db): Promise<OfferView> {
+export async function viewOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  executor: Executor = host.db,
+): Promise<OfferView> {
   const row = await visibleOffer(host, ctx, id, executor);
   return (await offerViews(host, executor, [row], ctx.salesChannel.currencyPrecision, ctx.actor))[0]!;
 }
 
 /** The active products among `ids` the context may see. */
-export async function visibleProducts(host: HostRuntime, ctx: StoreContext, ids: string[]): Promise<Map<string, ProductRecord>> {
+export async function visibleProducts(
+  host: HostRuntime,
+  ctx: StoreContext,
+  ids: string[],
+): Promise<Map<string, ProductRecord>> {
   const products = await host.catalog.visibleProducts(ctx, [...new Set(ids)]);
   return new Map(products.filter((p) => p.active).map((p) => [p.id, p]));
 }

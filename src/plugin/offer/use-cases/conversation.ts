@@ -11,7 +11,11 @@ import { scopeOf, visibleOffer } from './access.js';
 import { scopedOffers } from '../repository.js';
 
 /** The thread, oldest first; reading it marks it read for the caller. */
-export async function readThread(host: HostRuntime, ctx: StoreContext, id: string): Promise<{ unreadBefore: number; elements: OfferMessage[] }> {
+export async function readThread(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+): Promise<{ unreadBefore: number; elements: OfferMessage[] }> {
   await visibleOffer(host, ctx, id);
   const unreadBefore = (await unreadCounts(host.db, [id], ctx.actor)).get(id) ?? 0;
   const elements = await threadOf(host.db, id);
@@ -21,7 +25,10 @@ export async function readThread(host: HostRuntime, ctx: StoreContext, id: strin
 }
 
 /** Unread messages of the other side, per offer the caller sees (only offers with some). */
-export async function unreadSummary(host: HostRuntime, ctx: StoreContext): Promise<{ total: number; offers: Array<{ offerId: string; offerNumber: string; unread: number }> }> {
+export async function unreadSummary(
+  host: HostRuntime,
+  ctx: StoreContext,
+): Promise<{ total: number; offers: Array<{ offerId: string; offerNumber: string; unread: number }> }> {
   const offers = await selectRows<{ id: string; offer_number: string }>(
     scopedOffers(host.db, await scopeOf(host, ctx, host.db))
       .whereExists((q) => {
@@ -29,8 +36,14 @@ export async function unreadSummary(host: HostRuntime, ctx: StoreContext): Promi
       })
       .select('o.id', 'o.offer_number'),
   );
-  const counts = await unreadCounts(host.db, offers.map((o) => o.id), ctx.actor);
-  const list = offers.filter((o) => (counts.get(o.id) ?? 0) > 0).map((o) => ({ offerId: o.id, offerNumber: o.offer_number, unread: counts.get(o.id)! }));
+  const counts = await unreadCounts(
+    host.db,
+    offers.map((o) => o.id),
+    ctx.actor,
+  );
+  const list = offers
+    .filter((o) => (counts.get(o.id) ?? 0) > 0)
+    .map((o) => ({ offerId: o.id, offerNumber: o.offer_number, unread: counts.get(o.id)! }));
   return { total: list.reduce((sum, o) => sum + o.unread, 0), offers: list };
 }
 
@@ -77,11 +90,18 @@ function versionView(version: OfferVersion, precision: number, documentId: strin
 export type OfferVersionView = ReturnType<typeof versionView>;
 
 /** The versions handed over so far (a version still being worked on by the representative is not among them). */
-export async function listVersions(host: HostRuntime, ctx: StoreContext, id: string): Promise<{ current: number; elements: OfferVersionView[] }> {
+export async function listVersions(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+): Promise<{ current: number; elements: OfferVersionView[] }> {
   const offer = await visibleOffer(host, ctx, id);
   const versions = await offerVersions(host.db, id);
   const elements: OfferVersionView[] = [];
-  for (const version of versions) elements.push(versionView(version, ctx.salesChannel.currencyPrecision, await versionDocumentId(host.db, id, version.version)));
+  for (const version of versions)
+    elements.push(
+      versionView(version, ctx.salesChannel.currencyPrecision, await versionDocumentId(host.db, id, version.version)),
+    );
   return { current: readInt(offer.version ?? 1), elements };
 }
 
@@ -91,16 +111,36 @@ async function sealedVersion(host: HostRuntime, offer: OfferRow, version: number
   return found;
 }
 
-export async function readVersion(host: HostRuntime, ctx: StoreContext, id: string, version: number): Promise<OfferVersionView> {
+export async function readVersion(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  version: number,
+): Promise<OfferVersionView> {
   const offer = await visibleOffer(host, ctx, id);
-  return versionView(await sealedVersion(host, offer, version), ctx.salesChannel.currencyPrecision, await versionDocumentId(host.db, id, version));
+  return versionView(
+    await sealedVersion(host, offer, version),
+    ctx.salesChannel.currencyPrecision,
+    await versionDocumentId(host.db, id, version),
+  );
 }
 
 /** What changed from `against` (default: the version before) to `version`. */
-export async function diffOfVersions(host: HostRuntime, ctx: StoreContext, id: string, version: number, against?: number) {
+export async function diffOfVersions(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  version: number,
+  against?: number,
+) {
   const offer = await visibleOffer(host, ctx, id);
   const base = against ?? version - 1;
-  if (base < 1) throw Errors.badRequest('SUITE__OFFER_NO_EARLIER_VERSION', 'Version 1 has no version before it; name another with `against`.', { pointer: '/against' });
+  if (base < 1)
+    throw Errors.badRequest(
+      'SUITE__OFFER_NO_EARLIER_VERSION',
+      'Version 1 has no version before it; name another with `against`.',
+      { pointer: '/against' },
+    );
   const [from, to] = [await sealedVersion(host, offer, base), await sealedVersion(host, offer, version)];
   return { from: base, to: version, ...diffVersions(from.snapshot, to.snapshot, ctx.salesChannel.currencyPrecision) };
 }
@@ -130,7 +170,16 @@ export async function versionDocument(host: HostRuntime, ctx: StoreContext, id: 
         tax_total: s.taxTotal,
         total: s.total,
       };
-      return (await createOfferDocument(host, trx, { offer: asOffered, lines: s.lines, customer, salesChannel, representativeName: null, version })).id;
+      return (
+        await createOfferDocument(host, trx, {
+          offer: asOffered,
+          lines: s.lines,
+          customer,
+          salesChannel,
+          representativeName: null,
+          version,
+        })
+      ).id;
     });
   const document = await host.documents.get(host.db, documentId);
   if (!document) throw Errors.notFound('Offer document', documentId);

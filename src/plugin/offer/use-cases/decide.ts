@@ -5,7 +5,18 @@ import { Errors } from '../../../lib/errors.js';
 import { nowDb } from '../../../lib/time.js';
 import { representativeOfCustomer } from '../../sales-representative/index.js';
 import { MAIL, offerMailData } from '../mail.js';
-import { claimAccepted, effectiveStatus, expireOffer, findOffer, markDeclined, offerLines, recordExtensionRequest, recordOfferOrder, type OfferLine, type OfferRow } from '../repository.js';
+import {
+  claimAccepted,
+  effectiveStatus,
+  expireOffer,
+  findOffer,
+  markDeclined,
+  offerLines,
+  recordExtensionRequest,
+  recordOfferOrder,
+  type OfferLine,
+  type OfferRow,
+} from '../repository.js';
 import { type OfferView } from '../views.js';
 import { assertExtensionRequestable, EXTENSION_REQUESTABLE, OFFER_TRANSITIONS } from '../states.js';
 import { customerOffer, requireCustomerSide, viewOffer } from './access.js';
@@ -17,9 +28,19 @@ export const OFFER_ORIGIN = 'offer';
  * acceptable, unexpired state) and the order share one transaction, so concurrent accepts place
  * exactly one order and the losers see the winner's result.
  */
-export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: string, comment: string | null, version?: number): Promise<OfferView> {
+export async function acceptOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  comment: string | null,
+  version?: number,
+): Promise<OfferView> {
   const customer = requireCustomerSide(ctx);
-  if (!ctx.can('orders.create')) throw Errors.forbidden('Accepting an offer places an order: you are not allowed to place orders.', 'SUITE__OFFER_ORDER_NOT_ALLOWED');
+  if (!ctx.can('orders.create'))
+    throw Errors.forbidden(
+      'Accepting an offer places an order: you are not allowed to place orders.',
+      'SUITE__OFFER_ORDER_NOT_ALLOWED',
+    );
   const offer = await customerOffer(host, ctx, id);
   assertCurrentVersion(offer, version);
   if (offer.status === 'accepted') return viewOffer(host, ctx, id);
@@ -28,10 +49,12 @@ export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: stri
   const addressOrDefault = (addressId: string | null) => (addressId && addresses.has(addressId) ? addressId : null);
 
   const claimed = await inTransaction(host.db, async (trx) => {
-    if ((await claimAccepted(trx, customer.id, id, OFFER_TRANSITIONS.sourcesOf('accepted'), nowDb(), version)) !== 1) return false;
+    if ((await claimAccepted(trx, customer.id, id, OFFER_TRANSITIONS.sourcesOf('accepted'), nowDb(), version)) !== 1)
+      return false;
     // Headings and unticked options are not ordered; free-text positions are (without a product).
     const ordered = ((await offerLines(trx, [id])).get(id) ?? []).filter(isOrdered);
-    if (ordered.length === 0) throw Errors.badRequest('SUITE__OFFER_NOTHING_TO_ORDER', 'The offer has no position to order: tick an option.');
+    if (ordered.length === 0)
+      throw Errors.badRequest('SUITE__OFFER_NOTHING_TO_ORDER', 'The offer has no position to order: tick an option.');
     const lines: PriceLine[] = ordered.map((line: OfferLine) => ({
       lineItemId: line.id,
       productId: line.productId,
@@ -58,7 +81,10 @@ export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: stri
     );
     await recordOfferOrder(trx, id, placed);
     const accepted = (await findOffer(trx, id))!;
-    await notifyRepresentative(host, trx, accepted, MAIL.accepted, ctx.salesChannel, { order: { id: placed.id, number: placed.orderNumber }, acceptedBy: ctx.actor.name });
+    await notifyRepresentative(host, trx, accepted, MAIL.accepted, ctx.salesChannel, {
+      order: { id: placed.id, number: placed.orderNumber },
+      acceptedBy: ctx.actor.name,
+    });
     return true;
   });
   if (!claimed) {
@@ -73,18 +99,30 @@ export async function acceptOffer(host: HostRuntime, ctx: StoreContext, id: stri
 function assertCurrentVersion(offer: OfferRow, version: number | undefined): void {
   const current = readInt(offer.version ?? 1);
   if (version !== undefined && version !== current)
-    throw Errors.conflict(`Version ${version} of the offer is no longer current: version ${current} is. Read the offer again before accepting.`, 'SUITE__OFFER_VERSION_STALE');
+    throw Errors.conflict(
+      `Version ${version} of the offer is no longer current: version ${current} is. Read the offer again before accepting.`,
+      'SUITE__OFFER_VERSION_STALE',
+    );
 }
 
 /** The customer declines an undecided offer (or withdraws its request); declining twice answers the declined offer. */
-export async function declineOffer(host: HostRuntime, ctx: StoreContext, id: string, comment: string | null): Promise<OfferView> {
+export async function declineOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  comment: string | null,
+): Promise<OfferView> {
   const customer = requireCustomerSide(ctx);
   const offer = await customerOffer(host, ctx, id);
   if (offer.status === 'declined') return viewOffer(host, ctx, id);
   await assertDecidable(host.db, offer, 'declined');
   const done = await inTransaction(host.db, async (trx) => {
-    if ((await markDeclined(trx, customer.id, id, OFFER_TRANSITIONS.sourcesOf('declined'), comment, nowDb())) !== 1) return false;
-    await notifyRepresentative(host, trx, (await findOffer(trx, id))!, MAIL.declined, ctx.salesChannel, { comment, declinedBy: ctx.actor.name });
+    if ((await markDeclined(trx, customer.id, id, OFFER_TRANSITIONS.sourcesOf('declined'), comment, nowDb())) !== 1)
+      return false;
+    await notifyRepresentative(host, trx, (await findOffer(trx, id))!, MAIL.declined, ctx.salesChannel, {
+      comment,
+      declinedBy: ctx.actor.name,
+    });
     return true;
   });
   if (!done) {
@@ -95,13 +133,22 @@ export async function declineOffer(host: HostRuntime, ctx: StoreContext, id: str
 }
 
 /** The customer asks the representative for a longer validity. */
-export async function requestExtension(host: HostRuntime, ctx: StoreContext, id: string, comment: string | null): Promise<void> {
+export async function requestExtension(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  comment: string | null,
+): Promise<void> {
   const customer = requireCustomerSide(ctx);
   const offer = await customerOffer(host, ctx, id);
   assertExtensionRequestable(effectiveStatus(offer));
   const done = await inTransaction(host.db, async (trx) => {
-    if ((await recordExtensionRequest(trx, customer.id, id, EXTENSION_REQUESTABLE, comment, nowDb())) !== 1) return false;
-    await notifyRepresentative(host, trx, (await findOffer(trx, id))!, MAIL.extensionRequested, ctx.salesChannel, { comment, requestedBy: ctx.actor.name });
+    if ((await recordExtensionRequest(trx, customer.id, id, EXTENSION_REQUESTABLE, comment, nowDb())) !== 1)
+      return false;
+    await notifyRepresentative(host, trx, (await findOffer(trx, id))!, MAIL.extensionRequested, ctx.salesChannel, {
+      comment,
+      requestedBy: ctx.actor.name,
+    });
     return true;
   });
   if (!done) assertExtensionRequestable(effectiveStatus(await customerOffer(host, ctx, id)));
@@ -122,9 +169,21 @@ async function refuse(executor: Executor, offer: OfferRow, to: 'accepted' | 'dec
   throw OFFER_TRANSITIONS.refusal(status, to);
 }
 
-async function notifyRepresentative(host: HostRuntime, trx: Trx, offer: OfferRow, template: string, salesChannel: SalesChannel, extra: Record<string, unknown>): Promise<void> {
+async function notifyRepresentative(
+  host: HostRuntime,
+  trx: Trx,
+  offer: OfferRow,
+  template: string,
+  salesChannel: SalesChannel,
+  extra: Record<string, unknown>,
+): Promise<void> {
   const representative = await representativeOfCustomer(trx, offer.customer_id);
   if (!representative) return;
   const lines = (await offerLines(trx, [offer.id])).get(offer.id) ?? [];
-  await host.mail.enqueue(trx, { template, to: representative.email, salesChannelId: salesChannel.id, data: offerMailData(host, salesChannel, offer, lines, extra) });
+  await host.mail.enqueue(trx, {
+    template,
+    to: representative.email,
+    salesChannelId: salesChannel.id,
+    data: offerMailData(host, salesChannel, offer, lines, extra),
+  });
 }

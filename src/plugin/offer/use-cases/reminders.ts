@@ -23,12 +23,19 @@ export async function remindExpiring(host: HostRuntime, limit = 200): Promise<nu
   const now = nowDb();
   const horizon = toDbTime(addSeconds(new Date(), days * 86400));
   const due = await selectRows<{ id: string; valid_until: string }>(
-    notReminded(host.db(OFFERS)).where('valid_until', '>', now).where('valid_until', '<=', horizon).orderBy('valid_until').limit(limit).select('id', 'valid_until'),
+    notReminded(host.db(OFFERS))
+      .where('valid_until', '>', now)
+      .where('valid_until', '<=', horizon)
+      .orderBy('valid_until')
+      .limit(limit)
+      .select('id', 'valid_until'),
   );
   let sent = 0;
   for (const row of due) {
     sent += await inTransaction(host.db, async (trx) => {
-      const claimed = await notReminded(trx(OFFERS)).where({ id: row.id, valid_until: row.valid_until }).update({ expiry_reminder_for: row.valid_until });
+      const claimed = await notReminded(trx(OFFERS))
+        .where({ id: row.id, valid_until: row.valid_until })
+        .update({ expiry_reminder_for: row.valid_until });
       if (claimed !== 1) return 0;
       await mailReminder(host, trx, (await findOffer(trx, row.id))!);
       return 1;

@@ -21,14 +21,21 @@ export interface OfferRequestInput {
 }
 
 /** An offer request for the caller's cart, at the cart's prices. */
-export async function requestFromCart(host: HostRuntime, ctx: StoreContext, input: OfferRequestInput): Promise<OfferView> {
+export async function requestFromCart(
+  host: HostRuntime,
+  ctx: StoreContext,
+  input: OfferRequestInput,
+): Promise<OfferView> {
   const cart = await host.cart.current(ctx);
-  if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty: add the products to ask an offer for first.');
+  if (cart.lineItems.length === 0)
+    throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty: add the products to ask an offer for first.');
   const priced = await host.cart.price(ctx, cart);
   const byId = new Map(priced.lines.map((line) => [line.lineItemId, line]));
   const unavailable = cart.lineItems.find((item) => !byId.has(item.id) || !item.productId);
   if (unavailable)
-    throw Errors.badRequest('SUITE__OFFER_PRODUCT_NOT_AVAILABLE', `"${unavailable.label}" is not available.`, { meta: { productId: unavailable.productId } });
+    throw Errors.badRequest('SUITE__OFFER_PRODUCT_NOT_AVAILABLE', `"${unavailable.label}" is not available.`, {
+      meta: { productId: unavailable.productId },
+    });
   const lines: NewOfferLine[] = cart.lineItems.map((item) => {
     const line = byId.get(item.id)!;
     return {
@@ -51,14 +58,24 @@ export async function requestFromCart(host: HostRuntime, ctx: StoreContext, inpu
 export async function requestFromItems(
   host: HostRuntime,
   ctx: StoreContext,
-  input: OfferRequestInput & { lineItems: Array<{ id?: string; productId: string; quantity: number; comment?: string | null }> },
+  input: OfferRequestInput & {
+    lineItems: Array<{ id?: string; productId: string; quantity: number; comment?: string | null }>;
+  },
 ): Promise<OfferView> {
-  const products = await visibleProducts(host, ctx, input.lineItems.map((item) => item.productId));
+  const products = await visibleProducts(
+    host,
+    ctx,
+    input.lineItems.map((item) => item.productId),
+  );
   const lines: NewOfferLine[] = [];
   for (const [index, item] of input.lineItems.entries()) {
     const product = products.get(item.productId);
     if (!product)
-      throw Errors.badRequest('SUITE__OFFER_PRODUCT_NOT_AVAILABLE', `The product "${item.productId}" is not available.`, { pointer: `/lineItems/${index}/productId` });
+      throw Errors.badRequest(
+        'SUITE__OFFER_PRODUCT_NOT_AVAILABLE',
+        `The product "${item.productId}" is not available.`,
+        { pointer: `/lineItems/${index}/productId` },
+      );
     const price = await host.prices.calculate(ctx, product, item.quantity);
     lines.push({
       productId: product.id,
@@ -84,13 +101,28 @@ async function assertAddresses(host: HostRuntime, customerId: string, input: Off
   }
 }
 
-async function createOffer(host: HostRuntime, ctx: StoreContext, input: OfferRequestInput, lines: NewOfferLine[], source: 'cart' | 'items'): Promise<OfferView> {
+async function createOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  input: OfferRequestInput,
+  lines: NewOfferLine[],
+  source: 'cart' | 'items',
+): Promise<OfferView> {
   const customer = declaredCustomer(ctx);
   await assertAddresses(host, customer.id, input);
-  if (lines.length > MAX_OFFER_LINES) throw Errors.badRequest('SUITE__OFFER_TOO_MANY_LINES', `An offer holds at most ${MAX_OFFER_LINES} lines.`);
+  if (lines.length > MAX_OFFER_LINES)
+    throw Errors.badRequest('SUITE__OFFER_TOO_MANY_LINES', `An offer holds at most ${MAX_OFFER_LINES} lines.`);
   for (const [index, line] of lines.entries()) lineTotal(line.unitNet, line.quantity, `/lineItems/${index}/quantity`);
   // A cart line a newer rule refuses is refused here as at checkout (the body names no line: no pointer then).
-  await assertAllowedQuantities(host.db, lines.map((line, index) => ({ productId: line.productId, quantity: line.quantity, label: line.label, pointer: source === 'items' ? `/lineItems/${index}/quantity` : undefined })));
+  await assertAllowedQuantities(
+    host.db,
+    lines.map((line, index) => ({
+      productId: line.productId,
+      quantity: line.quantity,
+      label: line.label,
+      pointer: source === 'items' ? `/lineItems/${index}/quantity` : undefined,
+    })),
+  );
   const byRepresentative = isRepresentative(ctx);
   return inTransaction(host.db, async (trx) => {
     const representative = byRepresentative ? null : await representativeOfCustomer(trx, customer.id);
@@ -104,7 +136,12 @@ async function createOffer(host: HostRuntime, ctx: StoreContext, input: OfferReq
       // A representative's own offer starts as the sales side's draft; a customer's as a request.
       status: byRepresentative ? 'draft' : 'requested',
       source,
-      requestedBy: { type: ctx.actor.type, id: ctx.actor.id, name: ctx.actor.name || ctx.actor.email || customer.email, email: ctx.actor.email },
+      requestedBy: {
+        type: ctx.actor.type,
+        id: ctx.actor.id,
+        name: ctx.actor.name || ctx.actor.email || customer.email,
+        email: ctx.actor.email,
+      },
       salesRepresentativeId: byRepresentative ? ctx.salesRepresentative!.id : (representative?.id ?? null),
       subject: input.subject ?? '',
       commission: input.commission ?? '',
@@ -123,7 +160,9 @@ async function createOffer(host: HostRuntime, ctx: StoreContext, input: OfferReq
         template: MAIL.requested,
         to: representative.email,
         salesChannelId: ctx.salesChannel.id,
-        data: offerMailData(host, ctx.salesChannel, offer, stored, { customer: { company: customer.company, customerNumber: customer.customerNumber, email: customer.email } }),
+        data: offerMailData(host, ctx.salesChannel, offer, stored, {
+          customer: { company: customer.company, customerNumber: customer.customerNumber, email: customer.email },
+        }),
         dedupeKey: `offer-requested:${id}`,
       });
     }

@@ -11,7 +11,12 @@ import { sealVersion } from '../versions.js';
 import { declaredRepresentative } from '../../declared.js';
 
 /** Renders the PDF, queues the mail with it attached and opens the offer for the customer's decision. */
-export async function sendOffer(host: HostRuntime, ctx: StoreContext, id: string, message: string | null): Promise<{ documentId: string; recipient: string }> {
+export async function sendOffer(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  message: string | null,
+): Promise<{ documentId: string; recipient: string }> {
   const rep = declaredRepresentative(ctx);
   const defaultDays = Number(await host.config.get<number>('offerDefaultValidityDays')) || 30;
   return inTransaction(host.db, async (trx) => {
@@ -21,15 +26,26 @@ export async function sendOffer(host: HostRuntime, ctx: StoreContext, id: string
     let validUntil = before.valid_until;
     if (validUntil === null) validUntil = toDbTime(addSeconds(now, defaultDays * 86400));
     else if (validUntil <= toDbTime(now))
-      throw Errors.badRequest('SUITE__OFFER_VALIDITY_PAST', 'The offer’s validity has ended: set a new validUntil before sending it again.');
-    if ((await markSent(trx, id, before.status, { validUntil, sentAt: toDbTime(now), representativeId: rep.id })) !== 1) throw Errors.conflict();
+      throw Errors.badRequest(
+        'SUITE__OFFER_VALIDITY_PAST',
+        'The offer’s validity has ended: set a new validUntil before sending it again.',
+      );
+    if ((await markSent(trx, id, before.status, { validUntil, sentAt: toDbTime(now), representativeId: rep.id })) !== 1)
+      throw Errors.conflict();
     const offer = (await findOffer(trx, id))!;
     const lines = (await offerLines(trx, [id])).get(id) ?? [];
     const customer = await host.customers.get(trx, offer.customer_id);
     if (!customer) throw Errors.notFound('Offer', id);
     const salesChannel = (await host.customers.salesChannel(trx, offer.sales_channel_id)) ?? ctx.salesChannel;
     const version = await sealVersion(trx, id, 'sales', ctx.actor);
-    const document = await createOfferDocument(host, trx, { offer, lines, customer, salesChannel, representativeName: rep.name, version });
+    const document = await createOfferDocument(host, trx, {
+      offer,
+      lines,
+      customer,
+      salesChannel,
+      representativeName: rep.name,
+      version,
+    });
     const onCustomerSide = offer.requested_by_type === 'customer' || offer.requested_by_type === 'employee';
     const to = (onCustomerSide && offer.requested_by_email) || customer.email;
     await host.mail.enqueue(trx, {

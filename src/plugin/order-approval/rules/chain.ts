@@ -12,7 +12,14 @@ type Requester = { customerId: string; requesterType: string; requesterId: strin
 
 /** Who may decide: active employees holding the approve permission, never the requester. */
 function deciders(employees: DirectoryEmployee[], requester: Requester): string[] {
-  return employees.filter((e) => e.active && holds(e, APPROVE_PERMISSION) && !(requester.requesterType === 'employee' && e.id === requester.requesterId)).map((e) => e.id);
+  return employees
+    .filter(
+      (e) =>
+        e.active &&
+        holds(e, APPROVE_PERMISSION) &&
+        !(requester.requesterType === 'employee' && e.id === requester.requesterId),
+    )
+    .map((e) => e.id);
 }
 
 /**
@@ -25,7 +32,14 @@ async function unitManagers(executor: Executor, requester: Requester): Promise<s
   const found = new Set<string>();
   for (const unitId of await unitsOfEmployee(executor, requester.customerId, requester.requesterId))
     for (const candidate of withAncestors(tree, [unitId])) {
-      const ids = deciders(await findEmployees(executor, requester.customerId, await managersOfUnit(executor, requester.customerId, candidate)), requester);
+      const ids = deciders(
+        await findEmployees(
+          executor,
+          requester.customerId,
+          await managersOfUnit(executor, requester.customerId, candidate),
+        ),
+        requester,
+      );
       if (ids.length === 0) continue;
       for (const id of ids) found.add(id);
       break;
@@ -34,12 +48,19 @@ async function unitManagers(executor: Executor, requester: Requester): Promise<s
 }
 
 async function employeesWithRole(executor: Executor, customerId: string, roleId: string): Promise<DirectoryEmployee[]> {
-  const ids = await selectRows<string>(executor('b2b_employee_customers').where({ customer_id: customerId, role_id: roleId }).pluck('employee_id'));
+  const ids = await selectRows<string>(
+    executor('b2b_employee_customers').where({ customer_id: customerId, role_id: roleId }).pluck('employee_id'),
+  );
   return findEmployees(executor, customerId, ids);
 }
 
 /** The approval mode, n and approvers of a level now; a level nobody can decide falls to the company admins. */
-async function resolveLevel(executor: Executor, level: RuleLevel, requester: Requester, settings: ApprovalSettings): Promise<Pick<ResolvedLevel, 'mode' | 'nValue' | 'approverEmployeeIds'>> {
+async function resolveLevel(
+  executor: Executor,
+  level: RuleLevel,
+  requester: Requester,
+  settings: ApprovalSettings,
+): Promise<Pick<ResolvedLevel, 'mode' | 'nValue' | 'approverEmployeeIds'>> {
   let ids: string[];
   switch (level.type) {
     case 'approver-settings':
@@ -61,16 +82,30 @@ async function resolveLevel(executor: Executor, level: RuleLevel, requester: Req
 }
 
 /** The chain of `rule` resolved for a new approval: level 1 starts now, the others when they are reached. */
-export async function resolveChain(executor: Executor, rule: ApprovalRule, requester: Requester, settings: ApprovalSettings): Promise<ResolvedLevel[]> {
+export async function resolveChain(
+  executor: Executor,
+  rule: ApprovalRule,
+  requester: Requester,
+  settings: ApprovalSettings,
+): Promise<ResolvedLevel[]> {
   const now = nowDb();
   const levels: ResolvedLevel[] = [];
   for (const [index, level] of rule.levels.entries())
-    levels.push({ level: index + 1, name: level.name, type: level.type, ...(await resolveLevel(executor, level, requester, settings)), startedAt: index === 0 ? now : null });
+    levels.push({
+      level: index + 1,
+      name: level.name,
+      type: level.type,
+      ...(await resolveLevel(executor, level, requester, settings)),
+      startedAt: index === 0 ? now : null,
+    });
   return levels;
 }
 
 /** The level the approval is at (null for approvals from before the rules, which have one level and no rows). */
-export async function currentLevel(executor: Executor, approval: Pick<ApprovalRow, 'id' | 'level'>): Promise<ApprovalLevel | null> {
+export async function currentLevel(
+  executor: Executor,
+  approval: Pick<ApprovalRow, 'id' | 'level'>,
+): Promise<ApprovalLevel | null> {
   return (await approvalLevels(executor, approval.id)).find((l) => l.level === approval.level) ?? null;
 }
 
@@ -79,7 +114,11 @@ async function startLevel(trx: Trx, approval: ApprovalRow, level: ApprovalLevel)
   const started = { ...level, startedAt: nowDb(), approvedAt: null, escalatedAt: null };
   if (level.type === 'approver-settings') {
     const settings = await loadSettings(trx, approval.customerId);
-    Object.assign(started, { mode: settings.mode, nValue: settings.nValue, approverEmployeeIds: settings.approverEmployeeIds });
+    Object.assign(started, {
+      mode: settings.mode,
+      nValue: settings.nValue,
+      approverEmployeeIds: settings.approverEmployeeIds,
+    });
   }
   await updateApprovalLevel(trx, approval.id, level.level, {
     mode: started.mode,
@@ -97,7 +136,11 @@ async function startLevel(trx: Trx, approval: ApprovalRow, level: ApprovalLevel)
  * approvers take over). Answers the approval at the next level, or null when this was the last one.
  * Runs under the approval's row lock; the conditional move makes a second caller a no-op.
  */
-export async function passLevel(trx: Trx, approval: ApprovalRow, actor: { type: string; id: string | null; name: string }): Promise<ApprovalRow | 'moved' | null> {
+export async function passLevel(
+  trx: Trx,
+  approval: ApprovalRow,
+  actor: { type: string; id: string | null; name: string },
+): Promise<ApprovalRow | 'moved' | null> {
   const levels = await approvalLevels(trx, approval.id);
   const current = levels.find((l) => l.level === approval.level);
   const next = levels.find((l) => l.level === approval.level + 1);
@@ -105,8 +148,18 @@ export async function passLevel(trx: Trx, approval: ApprovalRow, actor: { type: 
   if (!next) return null;
   const started = await startLevel(trx, approval, next);
   if ((await moveToLevel(trx, approval.id, approval.round, approval.level, started)) !== 1) return 'moved';
-  await addActivity(trx, approval.id, actor, 'level-approved', null, { level: approval.level, name: current?.name ?? '', nextLevel: next.level });
-  return { ...approval, level: next.level, mode: started.mode, nValue: started.nValue, approverEmployeeIds: started.approverEmployeeIds };
+  await addActivity(trx, approval.id, actor, 'level-approved', null, {
+    level: approval.level,
+    name: current?.name ?? '',
+    nextLevel: next.level,
+  });
+  return {
+    ...approval,
+    level: next.level,
+    mode: started.mode,
+    nValue: started.nValue,
+    approverEmployeeIds: started.approverEmployeeIds,
+  };
 }
 
 /** A new round (the total rose): the chain starts again at level 1. Answers the approval as it now is. */
@@ -114,23 +167,46 @@ export async function restartChain(trx: Trx, approval: ApprovalRow): Promise<App
   const levels = await approvalLevels(trx, approval.id);
   const first = levels.find((l) => l.level === 1);
   if (!first || (approval.level === 1 && levels.length === 1)) return approval;
-  for (const l of levels) await updateApprovalLevel(trx, approval.id, l.level, { approved_at: null, escalated_at: null, started_at: null });
+  for (const l of levels)
+    await updateApprovalLevel(trx, approval.id, l.level, { approved_at: null, escalated_at: null, started_at: null });
   const started = await startLevel(trx, approval, first);
   await trx('suite_order_approvals')
     .where({ id: approval.id })
-    .update({ current_level: 1, mode: started.mode, n_value: started.nValue, approver_employee_ids: JSON.stringify(started.approverEmployeeIds) });
-  return { ...approval, level: 1, mode: started.mode, nValue: started.nValue, approverEmployeeIds: started.approverEmployeeIds };
+    .update({
+      current_level: 1,
+      mode: started.mode,
+      n_value: started.nValue,
+      approver_employee_ids: JSON.stringify(started.approverEmployeeIds),
+    });
+  return {
+    ...approval,
+    level: 1,
+    mode: started.mode,
+    nValue: started.nValue,
+    approverEmployeeIds: started.approverEmployeeIds,
+  };
 }
 
 /** Hands a level that waited too long to the company admins (one of them decides it) and says so in the log. */
-export async function escalateLevel(trx: Trx, approval: ApprovalRow, level: ApprovalLevel): Promise<ApprovalRow | null> {
+export async function escalateLevel(
+  trx: Trx,
+  approval: ApprovalRow,
+  level: ApprovalLevel,
+): Promise<ApprovalRow | null> {
   const now = nowDb();
-  const claimed = await trx('suite_order_approval_levels').where({ approval_id: approval.id, level: level.level }).whereNull('escalated_at').update({ escalated_at: now });
+  const claimed = await trx('suite_order_approval_levels')
+    .where({ approval_id: approval.id, level: level.level })
+    .whereNull('escalated_at')
+    .update({ escalated_at: now });
   if (claimed !== 1) return null;
   const moved = await trx('suite_order_approvals')
     .where({ id: approval.id, status: 'pending', current_level: level.level })
     .update({ mode: 'only-admins', n_value: 1, approver_employee_ids: JSON.stringify([]), updated_at: now });
   if (moved !== 1) return null;
-  await addActivity(trx, approval.id, { type: 'system', id: null, name: 'System' }, 'escalated', null, { level: level.level, name: level.name, approverEmployeeIds: level.approverEmployeeIds });
+  await addActivity(trx, approval.id, { type: 'system', id: null, name: 'System' }, 'escalated', null, {
+    level: level.level,
+    name: level.name,
+    approverEmployeeIds: level.approverEmployeeIds,
+  });
   return { ...approval, mode: 'only-admins', nValue: 1, approverEmployeeIds: [] };
 }

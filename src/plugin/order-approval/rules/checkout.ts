@@ -11,16 +11,36 @@ import { chooseRule } from './evaluate.js';
  * a company's own rules answer reason `rule` with the rule. The company admin's own login and
  * representatives order without rules, as before.
  */
-export async function interceptByRules(host: HostRuntime, ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void> {
+export async function interceptByRules(
+  host: HostRuntime,
+  ctx: StoreContext,
+  draft: OrderDraft,
+  trx: Trx,
+): Promise<void> {
   if (draft.actor.type !== 'employee' || !draft.actor.id) return;
-  const order = { customerId: draft.customerId, buyer: draft.actor, lines: draft.lines, currencyIso: draft.currencyIso, timeZone: ctx.salesChannel.timeZone };
+  const order = {
+    customerId: draft.customerId,
+    buyer: draft.actor,
+    lines: draft.lines,
+    currencyIso: draft.currencyIso,
+    timeZone: ctx.salesChannel.timeZone,
+  };
   const { rule, exceededBudget } = await chooseRule(host, trx, order, false);
   if (!rule) return;
   if (rule.origin === 'budget' && exceededBudget)
-    throw approvalRequiredError('budget', `The order exceeds the budget "${exceededBudget.budget.name}" and needs approval.`, {
-      budgetId: exceededBudget.budget.id,
-      remaining: fromMinor(exceededBudget.available, ctx.salesChannel.currencyPrecision),
-    });
-  if (rule.origin === 'role') throw approvalRequiredError('role', 'Your orders need approval: ask for one with /order-approval/create.');
-  throw approvalRequiredError('rule', `The approval rule "${rule.name}" asks for approval of this order: ask for one with /order-approval/create.`, { ruleId: rule.id, ruleName: rule.name });
+    throw approvalRequiredError(
+      'budget',
+      `The order exceeds the budget "${exceededBudget.budget.name}" and needs approval.`,
+      {
+        budgetId: exceededBudget.budget.id,
+        remaining: fromMinor(exceededBudget.available, ctx.salesChannel.currencyPrecision),
+      },
+    );
+  if (rule.origin === 'role')
+    throw approvalRequiredError('role', 'Your orders need approval: ask for one with /order-approval/create.');
+  throw approvalRequiredError(
+    'rule',
+    `The approval rule "${rule.name}" asks for approval of this order: ask for one with /order-approval/create.`,
+    { ruleId: rule.id, ruleName: rule.name },
+  );
 }

@@ -57,7 +57,9 @@ class LazyFacts {
   }
 
   units(): Promise<string[]> {
-    return this.once('units', async () => (this.employeeId ? unitScopeOfEmployee(this.executor, this.order.customerId, this.employeeId) : []));
+    return this.once('units', async () =>
+      this.employeeId ? unitScopeOfEmployee(this.executor, this.order.customerId, this.employeeId) : [],
+    );
   }
 
   categoryIds(): Promise<Set<string>> {
@@ -94,7 +96,11 @@ class LazyFacts {
   firstOrder(): Promise<boolean> {
     return this.once('firstOrder', async () => {
       if (!this.employeeId) return false;
-      const page = await this.host.orders.search(this.executor, { customerIds: [this.order.customerId], placedBy: { type: 'employee', id: this.employeeId } }, { page: 1, limit: 1 });
+      const page = await this.host.orders.search(
+        this.executor,
+        { customerIds: [this.order.customerId], placedBy: { type: 'employee', id: this.employeeId } },
+        { page: 1, limit: 1 },
+      );
       return page.total === 0;
     });
   }
@@ -107,7 +113,8 @@ async function holds(facts: LazyFacts, c: RuleConditions): Promise<boolean> {
     if (c.orderTotal.above !== undefined && !(total > c.orderTotal.above)) return false;
     if (c.orderTotal.below !== undefined && !(total < c.orderTotal.below)) return false;
   }
-  if (c.productIds?.length && !facts.order.lines.some((l) => l.productId && c.productIds!.includes(l.productId))) return false;
+  if (c.productIds?.length && !facts.order.lines.some((l) => l.productId && c.productIds!.includes(l.productId)))
+    return false;
   if (c.roleIds?.length && !c.roleIds.includes((await facts.role()).roleId ?? '')) return false;
   if (c.roleRequiresApproval && !(await facts.role()).requiresApproval) return false;
   if (c.unitIds?.length) {
@@ -132,10 +139,17 @@ export interface RuleMatch {
 }
 
 /** The rules of `rules` (active, by priority) that match the order; `appliesTo` picks checkout rules or request rules. */
-export async function matchRules(host: HostRuntime, executor: Executor, rules: ApprovalRule[], order: OrderFacts, appliesTo: ApprovalRule['appliesTo']): Promise<RuleMatch> {
+export async function matchRules(
+  host: HostRuntime,
+  executor: Executor,
+  rules: ApprovalRule[],
+  order: OrderFacts,
+  appliesTo: ApprovalRule['appliesTo'],
+): Promise<RuleMatch> {
   const facts = new LazyFacts(host, executor, order);
   const matched: ApprovalRule[] = [];
-  for (const rule of rules) if (rule.appliesTo === appliesTo && (await holds(facts, rule.conditions))) matched.push(rule);
+  for (const rule of rules)
+    if (rule.appliesTo === appliesTo && (await holds(facts, rule.conditions))) matched.push(rule);
   const asksBudget = matched.some((r) => r.conditions.budgetExceeded);
   return { matched, exceededBudget: asksBudget ? await facts.exceededBudget() : null };
 }
@@ -155,12 +169,21 @@ export interface RuleChoice {
  * The first matching rule by priority among those for orders (a checkout is refused with it); when
  * none matches and the buyer asks for approval anyway, the first matching request rule.
  */
-export async function chooseRule(host: HostRuntime, executor: Executor, order: OrderFacts, asked: boolean): Promise<RuleChoice> {
+export async function chooseRule(
+  host: HostRuntime,
+  executor: Executor,
+  order: OrderFacts,
+  asked: boolean,
+): Promise<RuleChoice> {
   const rules = await activeRules(executor, order.customerId);
   const forOrders = await matchRules(host, executor, rules, order, 'orders');
   if (forOrders.matched.length > 0) {
     const reasons = new Set(forOrders.matched.map(reasonOf));
-    return { rule: forOrders.matched[0]!, reasons: REASON_ORDER.filter((r) => reasons.has(r)), exceededBudget: forOrders.exceededBudget };
+    return {
+      rule: forOrders.matched[0]!,
+      reasons: REASON_ORDER.filter((r) => reasons.has(r)),
+      exceededBudget: forOrders.exceededBudget,
+    };
   }
   if (!asked) return { rule: null, reasons: [], exceededBudget: null };
   const forRequests = await matchRules(host, executor, rules, order, 'requests');

@@ -62,9 +62,23 @@ export interface ApprovalRule {
 
 export const SETTINGS_LEVEL: RuleLevel = { name: 'Approvers', type: 'approver-settings', required: 1 };
 
-export const DEFAULT_RULES: ReadonlyArray<Pick<ApprovalRule, 'name' | 'priority' | 'appliesTo' | 'conditions' | 'origin'>> = [
-  { origin: 'budget', name: 'A budget is exceeded', priority: 10, appliesTo: 'orders', conditions: { budgetExceeded: true } },
-  { origin: 'role', name: "The buyer's role requires approval", priority: 20, appliesTo: 'orders', conditions: { roleRequiresApproval: true } },
+export const DEFAULT_RULES: ReadonlyArray<
+  Pick<ApprovalRule, 'name' | 'priority' | 'appliesTo' | 'conditions' | 'origin'>
+> = [
+  {
+    origin: 'budget',
+    name: 'A budget is exceeded',
+    priority: 10,
+    appliesTo: 'orders',
+    conditions: { budgetExceeded: true },
+  },
+  {
+    origin: 'role',
+    name: "The buyer's role requires approval",
+    priority: 20,
+    appliesTo: 'orders',
+    conditions: { roleRequiresApproval: true },
+  },
   { origin: 'request', name: 'The buyer asks for approval', priority: 30, appliesTo: 'requests', conditions: {} },
 ];
 

@@ -1,8 +1,26 @@
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../../lib/criteria.js';
-import { isDuplicateKeyError, readBool, readInt, readJson, recoverable, selectRow, selectRows, writeJson, type Executor } from '../../../lib/db.js';
+import {
+  isDuplicateKeyError,
+  readBool,
+  readInt,
+  readJson,
+  recoverable,
+  selectRow,
+  selectRows,
+  writeJson,
+  type Executor,
+} from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { nowDb } from '../../../lib/time.js';
-import { DEFAULT_RULES, SETTINGS_LEVEL, type ApprovalRule, type AppliesTo, type RuleConditions, type RuleLevel, type RuleOrigin } from './model.js';
+import {
+  DEFAULT_RULES,
+  SETTINGS_LEVEL,
+  type ApprovalRule,
+  type AppliesTo,
+  type RuleConditions,
+  type RuleLevel,
+  type RuleOrigin,
+} from './model.js';
 
 export const RULES = 'suite_approval_rules';
 export const RULE_SETS = 'suite_approval_rule_sets';
@@ -36,7 +54,10 @@ function toRule(row: RuleDbRow): ApprovalRule {
     conditions: readJson<RuleConditions>(row.conditions, {}),
     levels: readJson<RuleLevel[]>(row.levels, []),
     origin: row.origin ?? null,
-    escalateAfterHours: row.escalate_after_hours === null || row.escalate_after_hours === undefined ? null : readInt(row.escalate_after_hours),
+    escalateAfterHours:
+      row.escalate_after_hours === null || row.escalate_after_hours === undefined
+        ? null
+        : readInt(row.escalate_after_hours),
     createdAt: row.created_at,
     updatedAt: row.updated_at ?? null,
   };
@@ -82,7 +103,13 @@ function defaultRules(customerId: string): ApprovalRule[] {
 /** The company's active rules by priority: its rows, or the default rules while it has none of its own. */
 export async function activeRules(executor: Executor, customerId: string): Promise<ApprovalRule[]> {
   if (!(await hasRuleSet(executor, customerId))) return defaultRules(customerId);
-  const rows = await selectRows<RuleDbRow>(executor(RULES).where({ customer_id: customerId, active: true }).orderBy('priority').orderBy('created_at').orderBy('id'));
+  const rows = await selectRows<RuleDbRow>(
+    executor(RULES)
+      .where({ customer_id: customerId, active: true })
+      .orderBy('priority')
+      .orderBy('created_at')
+      .orderBy('id'),
+  );
   return rows.map(toRule);
 }
 
@@ -103,7 +130,10 @@ export async function materialiseRules(executor: Executor, customerId: string): 
   }
 }
 
-export type RuleInput = Pick<ApprovalRule, 'name' | 'description' | 'priority' | 'active' | 'appliesTo' | 'conditions' | 'levels' | 'escalateAfterHours'> & { origin?: RuleOrigin | null; createdAt?: string };
+export type RuleInput = Pick<
+  ApprovalRule,
+  'name' | 'description' | 'priority' | 'active' | 'appliesTo' | 'conditions' | 'levels' | 'escalateAfterHours'
+> & { origin?: RuleOrigin | null; createdAt?: string };
 
 async function insertRuleRow(executor: Executor, customerId: string, rule: RuleInput): Promise<string> {
   const id = newId();
@@ -125,7 +155,8 @@ async function insertRuleRow(executor: Executor, customerId: string, rule: RuleI
   return id;
 }
 
-export const insertRule = (executor: Executor, customerId: string, rule: RuleInput) => insertRuleRow(executor, customerId, rule);
+export const insertRule = (executor: Executor, customerId: string, rule: RuleInput) =>
+  insertRuleRow(executor, customerId, rule);
 
 export async function findRule(executor: Executor, customerId: string, id: string): Promise<ApprovalRule | null> {
   const row = await selectRow<RuleDbRow>(executor(RULES).where({ id, customer_id: customerId }).first());
@@ -153,8 +184,17 @@ export async function deleteRule(executor: Executor, customerId: string, id: str
   return executor(RULES).where({ id, customer_id: customerId }).delete();
 }
 
-export async function searchRules(executor: Executor, customerId: string, criteria: Criteria): Promise<{ total: number; rows: ApprovalRule[] }> {
-  const page = await searchByCriteria<RuleDbRow>(executor(RULES).where(`${RULES}.customer_id`, customerId), criteria, RULE_CRITERIA, (qb) => qb.select(`${RULES}.*`));
+export async function searchRules(
+  executor: Executor,
+  customerId: string,
+  criteria: Criteria,
+): Promise<{ total: number; rows: ApprovalRule[] }> {
+  const page = await searchByCriteria<RuleDbRow>(
+    executor(RULES).where(`${RULES}.customer_id`, customerId),
+    criteria,
+    RULE_CRITERIA,
+    (qb) => qb.select(`${RULES}.*`),
+  );
   return { total: page.total, rows: page.rows.map(toRule) };
 }
 
@@ -190,7 +230,11 @@ interface LevelDbRow {
   escalated_at: string | null;
 }
 
-export async function insertApprovalLevels(executor: Executor, approvalId: string, levels: Array<Omit<ApprovalLevel, 'approvedAt' | 'escalatedAt'>>): Promise<void> {
+export async function insertApprovalLevels(
+  executor: Executor,
+  approvalId: string,
+  levels: Array<Omit<ApprovalLevel, 'approvedAt' | 'escalatedAt'>>,
+): Promise<void> {
   for (const l of levels)
     await executor(APPROVAL_LEVELS).insert({
       approval_id: approvalId,
@@ -205,7 +249,9 @@ export async function insertApprovalLevels(executor: Executor, approvalId: strin
 }
 
 export async function approvalLevels(executor: Executor, approvalId: string): Promise<ApprovalLevel[]> {
-  const rows = await selectRows<LevelDbRow>(executor(APPROVAL_LEVELS).where({ approval_id: approvalId }).orderBy('level'));
+  const rows = await selectRows<LevelDbRow>(
+    executor(APPROVAL_LEVELS).where({ approval_id: approvalId }).orderBy('level'),
+  );
   return rows.map((r) => ({
     level: readInt(r.level),
     name: r.name,
@@ -219,20 +265,48 @@ export async function approvalLevels(executor: Executor, approvalId: string): Pr
   }));
 }
 
-export async function updateApprovalLevel(executor: Executor, approvalId: string, level: number, columns: Record<string, unknown>): Promise<number> {
+export async function updateApprovalLevel(
+  executor: Executor,
+  approvalId: string,
+  level: number,
+  columns: Record<string, unknown>,
+): Promise<number> {
   return executor(APPROVAL_LEVELS).where({ approval_id: approvalId, level }).update(columns);
 }
 
 /** Moves a pending approval from level `from` to `to` with that level's approvers; 1 when it moved. */
-export async function moveToLevel(executor: Executor, approvalId: string, round: number, from: number, to: ApprovalLevel): Promise<number> {
+export async function moveToLevel(
+  executor: Executor,
+  approvalId: string,
+  round: number,
+  from: number,
+  to: ApprovalLevel,
+): Promise<number> {
   return executor('suite_order_approvals')
     .where({ id: approvalId, status: 'pending', decision_round: round, current_level: from })
-    .update({ current_level: to.level, mode: to.mode, n_value: to.nValue, approver_employee_ids: writeJson(to.approverEmployeeIds), updated_at: nowDb() });
+    .update({
+      current_level: to.level,
+      mode: to.mode,
+      n_value: to.nValue,
+      approver_employee_ids: writeJson(to.approverEmployeeIds),
+      updated_at: nowDb(),
+    });
 }
 
 /** Pending approvals at a level of a rule that escalates, whose level started before `cutoff` and is not escalated yet. */
-export async function levelsToEscalate(executor: Executor, limit: number): Promise<Array<{ approvalId: string; customerId: string; level: number; startedAt: string; escalateAfterHours: number }>> {
-  const rows = await selectRows<{ id: string; customer_id: string; level: unknown; started_at: string; escalate_after_hours: unknown }>(
+export async function levelsToEscalate(
+  executor: Executor,
+  limit: number,
+): Promise<
+  Array<{ approvalId: string; customerId: string; level: number; startedAt: string; escalateAfterHours: number }>
+> {
+  const rows = await selectRows<{
+    id: string;
+    customer_id: string;
+    level: unknown;
+    started_at: string;
+    escalate_after_hours: unknown;
+  }>(
     executor('suite_order_approvals as a')
       .join(`${APPROVAL_LEVELS} as l`, (j) => j.on('l.approval_id', 'a.id').andOn('l.level', 'a.current_level'))
       .join(`${RULES} as r`, 'r.id', 'a.rule_id')
@@ -244,7 +318,13 @@ export async function levelsToEscalate(executor: Executor, limit: number): Promi
       .limit(limit)
       .select('a.id', 'a.customer_id', 'l.level', 'l.started_at', 'r.escalate_after_hours'),
   );
-  return rows.map((r) => ({ approvalId: r.id, customerId: r.customer_id, level: readInt(r.level), startedAt: r.started_at, escalateAfterHours: readInt(r.escalate_after_hours) }));
+  return rows.map((r) => ({
+    approvalId: r.id,
+    customerId: r.customer_id,
+    level: readInt(r.level),
+    startedAt: r.started_at,
+    escalateAfterHours: readInt(r.escalate_after_hours),
+  }));
 }
 
 /** The id an approval keeps of its rule: none for a default rule that is not a row yet. */

@@ -2,7 +2,16 @@ import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../ho
 import { noContent } from '../../../lib/routes.js';
 import { pathParams } from '../../../lib/schemas.js';
 import { visibleApproval } from '../use-cases/access.js';
-import { approvalLevelsResponse, createRuleBody, MANAGE_RULES, ruleList, ruleListBody, ruleResponse, TAG, updateRuleBody } from './schemas.js';
+import {
+  approvalLevelsResponse,
+  createRuleBody,
+  MANAGE_RULES,
+  ruleList,
+  ruleListBody,
+  ruleResponse,
+  TAG,
+  updateRuleBody,
+} from './schemas.js';
 import { approvalChain, changeRule, createRule, listRules, readRule, removeRule } from './service.js';
 
 const tags = [TAG];
@@ -17,7 +26,8 @@ export function approvalRulesRoutes(host: HostRuntime): StoreRoute[] {
       path: '/approval-rule/list',
       operationId: 'listApprovalRules',
       summary: "The company's approval rules by criteria, by priority (the first matching one decides).",
-      description: 'A company that never changed its rules lists the three rules every company starts with (migrated from the old triggers: budget, role flag, voluntary request).',
+      description:
+        'A company that never changed its rules lists the three rules every company starts with (migrated from the old triggers: budget, role flag, voluntary request).',
       schemas: { body: ruleListBody, responses: { 200: ruleList } },
       handler: ({ ctx, body }) => listRules(host, ctx, body),
     }),
@@ -27,7 +37,8 @@ export function approvalRulesRoutes(host: HostRuntime): StoreRoute[] {
       path: '/approval-rule',
       operationId: 'createApprovalRule',
       summary: 'Creates an approval rule: conditions, priority and a chain of levels.',
-      description: 'Employees, roles, units and cost centers named must be the company\'s (else 400 SUITE__APPROVAL_RULE_UNKNOWN_REFERENCE); inconsistent levels or limits are a 400 SUITE__APPROVAL_RULE_INVALID.',
+      description:
+        "Employees, roles, units and cost centers named must be the company's (else 400 SUITE__APPROVAL_RULE_UNKNOWN_REFERENCE); inconsistent levels or limits are a 400 SUITE__APPROVAL_RULE_INVALID.",
       schemas: { body: createRuleBody, responses: { 200: ruleResponse } },
       handler: ({ ctx, body }) => createRule(host, ctx, body),
     }),

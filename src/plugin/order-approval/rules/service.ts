@@ -10,7 +10,16 @@ import { unitTree } from '../../company/units/directory.js';
 import { declaredCustomer } from '../../declared.js';
 import { decisionsOf, type ApprovalRow } from '../repository.js';
 import type { ApprovalRule, AppliesTo, RuleConditions, RuleLevel } from './model.js';
-import { approvalLevels, deleteRule, findRule, insertRule, materialiseRules, searchRules, updateRule, type RuleInput } from './repository.js';
+import {
+  approvalLevels,
+  deleteRule,
+  findRule,
+  insertRule,
+  materialiseRules,
+  searchRules,
+  updateRule,
+  type RuleInput,
+} from './repository.js';
 
 /** A rule as the API writes it: amounts as numbers with the currency's precision. */
 export interface RuleBody {
@@ -19,7 +28,9 @@ export interface RuleBody {
   priority?: number;
   active?: boolean;
   appliesTo?: AppliesTo;
-  conditions?: Omit<RuleConditions, 'orderTotal'> & { orderTotal?: { currency: string; above?: number; below?: number } };
+  conditions?: Omit<RuleConditions, 'orderTotal'> & {
+    orderTotal?: { currency: string; above?: number; below?: number };
+  };
   levels?: Array<Omit<RuleLevel, 'name' | 'required'> & { name?: string; required?: number }>;
   escalateAfterHours?: number | null;
 }
@@ -49,28 +60,58 @@ export function ruleView(rule: ApprovalRule, precision: number) {
   };
 }
 
-const invalid = (pointer: string, detail: string) => Errors.badRequest('SUITE__APPROVAL_RULE_INVALID', detail, { pointer });
-const unknown = (pointer: string, what: string) => Errors.badRequest('SUITE__APPROVAL_RULE_UNKNOWN_REFERENCE', `The ${what} does not belong to your company.`, { pointer });
+const invalid = (pointer: string, detail: string) =>
+  Errors.badRequest('SUITE__APPROVAL_RULE_INVALID', detail, { pointer });
+const unknown = (pointer: string, what: string) =>
+  Errors.badRequest('SUITE__APPROVAL_RULE_UNKNOWN_REFERENCE', `The ${what} does not belong to your company.`, {
+    pointer,
+  });
 
-async function assertOwned(executor: Executor, table: string, customerId: string, ids: string[] | undefined, pointer: string, what: string): Promise<void> {
+async function assertOwned(
+  executor: Executor,
+  table: string,
+  customerId: string,
+  ids: string[] | undefined,
+  pointer: string,
+  what: string,
+): Promise<void> {
   if (!ids?.length) return;
-  const found = new Set(await selectRows<string>(executor(table).where({ customer_id: customerId }).whereIn('id', ids).pluck('id')));
+  const found = new Set(
+    await selectRows<string>(executor(table).where({ customer_id: customerId }).whereIn('id', ids).pluck('id')),
+  );
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) throw unknown(`${pointer}/${missing}`, what);
 }
 
 /** The stored form of a rule body (amounts in minor units), after checking what the schema cannot: references and limits. */
-async function toRuleInput(executor: Executor, customerId: string, body: Required<RuleBody>, precision: number): Promise<RuleInput> {
+async function toRuleInput(
+  executor: Executor,
+  customerId: string,
+  body: Required<RuleBody>,
+  precision: number,
+): Promise<RuleInput> {
   const { orderTotal, ...rest } = body.conditions;
   const conditions: RuleConditions = { ...rest };
   if (orderTotal) {
     const above = orderTotal.above === undefined ? undefined : toMinor(orderTotal.above, precision);
     const below = orderTotal.below === undefined ? undefined : toMinor(orderTotal.below, precision);
-    if (above !== undefined && below !== undefined && above >= below) throw invalid('/conditions/orderTotal', 'The lower limit ("above") must be less than the upper one ("below").');
-    conditions.orderTotal = { currency: orderTotal.currency, ...(above !== undefined ? { above } : {}), ...(below !== undefined ? { below } : {}) };
+    if (above !== undefined && below !== undefined && above >= below)
+      throw invalid('/conditions/orderTotal', 'The lower limit ("above") must be less than the upper one ("below").');
+    conditions.orderTotal = {
+      currency: orderTotal.currency,
+      ...(above !== undefined ? { above } : {}),
+      ...(below !== undefined ? { below } : {}),
+    };
   }
   await assertOwned(executor, 'b2b_employee_roles', customerId, conditions.roleIds, '/conditions/roleIds', 'role');
-  await assertOwned(executor, 'suite_cost_centers', customerId, conditions.costCenterIds, '/conditions/costCenterIds', 'cost center');
+  await assertOwned(
+    executor,
+    'suite_cost_centers',
+    customerId,
+    conditions.costCenterIds,
+    '/conditions/costCenterIds',
+    'cost center',
+  );
   if (conditions.unitIds?.length) {
     const units = new Set((await unitTree(executor, customerId)).map((u) => u.id));
     const missing = conditions.unitIds.findIndex((id) => !units.has(id));
@@ -82,20 +123,30 @@ async function toRuleInput(executor: Executor, customerId: string, body: Require
     const required = level.required ?? 1;
     const stored: RuleLevel = { name: level.name?.trim() || `Level ${i + 1}`, type: level.type, required };
     if (level.type === 'employees') {
-      if (!level.employeeIds?.length) throw invalid(`${pointer}/employeeIds`, 'A level of named employees needs employeeIds.');
+      if (!level.employeeIds?.length)
+        throw invalid(`${pointer}/employeeIds`, 'A level of named employees needs employeeIds.');
       const found = new Set((await findEmployees(executor, customerId, level.employeeIds)).map((e) => e.id));
       const missing = level.employeeIds.findIndex((id) => !found.has(id));
       if (missing >= 0) throw unknown(`${pointer}/employeeIds/${missing}`, 'employee');
-      if (required > level.employeeIds.length) throw invalid(`${pointer}/required`, `The level names ${level.employeeIds.length} employees; ${required} of them cannot approve.`);
+      if (required > level.employeeIds.length)
+        throw invalid(
+          `${pointer}/required`,
+          `The level names ${level.employeeIds.length} employees; ${required} of them cannot approve.`,
+        );
       stored.employeeIds = level.employeeIds;
-    } else if (level.employeeIds !== undefined) throw invalid(`${pointer}/employeeIds`, 'Only a level of type employees names employees.');
+    } else if (level.employeeIds !== undefined)
+      throw invalid(`${pointer}/employeeIds`, 'Only a level of type employees names employees.');
     if (level.type === 'role') {
       if (!level.roleId) throw invalid(`${pointer}/roleId`, 'A level of a role needs roleId.');
       await assertOwned(executor, 'b2b_employee_roles', customerId, [level.roleId], `${pointer}/roleId`, 'role');
       stored.roleId = level.roleId;
-    } else if (level.roleId !== undefined) throw invalid(`${pointer}/roleId`, 'Only a level of type role names a role.');
+    } else if (level.roleId !== undefined)
+      throw invalid(`${pointer}/roleId`, 'Only a level of type role names a role.');
     if ((level.type === 'company-admins' || level.type === 'approver-settings') && required !== 1)
-      throw invalid(`${pointer}/required`, `A level of type ${level.type} is decided as its type says; required must be 1.`);
+      throw invalid(
+        `${pointer}/required`,
+        `A level of type ${level.type} is decided as its type says; required must be 1.`,
+      );
     levels.push(stored);
   }
   return {
@@ -129,7 +180,10 @@ export async function listRules(host: HostRuntime, ctx: StoreContext, criteria: 
   const customer = declaredCustomer(ctx);
   await inTransaction(host.db, (trx) => materialiseRules(trx, customer.id));
   const page = await searchRules(host.db, customer.id, criteria);
-  return criteriaList({ total: page.total, data: page.rows.map((r) => ruleView(r, ctx.salesChannel.currencyPrecision)) }, criteria);
+  return criteriaList(
+    { total: page.total, data: page.rows.map((r) => ruleView(r, ctx.salesChannel.currencyPrecision)) },
+    criteria,
+  );
 }
 
 export async function readRule(host: HostRuntime, ctx: StoreContext, id: string) {
@@ -140,10 +194,21 @@ export async function readRule(host: HostRuntime, ctx: StoreContext, id: string)
   return { success: true as const, rule: ruleView(rule, ctx.salesChannel.currencyPrecision) };
 }
 
-export async function createRule(host: HostRuntime, ctx: StoreContext, body: RuleBody & Pick<Required<RuleBody>, 'name' | 'priority' | 'levels'>) {
+export async function createRule(
+  host: HostRuntime,
+  ctx: StoreContext,
+  body: RuleBody & Pick<Required<RuleBody>, 'name' | 'priority' | 'levels'>,
+) {
   const customer = declaredCustomer(ctx);
   const precision = ctx.salesChannel.currencyPrecision;
-  const full: Required<RuleBody> = { description: null, active: true, appliesTo: 'orders', conditions: {}, escalateAfterHours: null, ...body };
+  const full: Required<RuleBody> = {
+    description: null,
+    active: true,
+    appliesTo: 'orders',
+    conditions: {},
+    escalateAfterHours: null,
+    ...body,
+  };
   const id = await inTransaction(host.db, async (trx) => {
     await materialiseRules(trx, customer.id);
     return insertRule(trx, customer.id, await toRuleInput(trx, customer.id, full, precision));
@@ -158,7 +223,12 @@ export async function changeRule(host: HostRuntime, ctx: StoreContext, id: strin
     await materialiseRules(trx, customer.id);
     const rule = await findRule(trx, customer.id, id);
     if (!rule) throw Errors.notFound('Approval rule', id);
-    await updateRule(trx, customer.id, id, await toRuleInput(trx, customer.id, { ...bodyOf(rule, precision), ...body }, precision));
+    await updateRule(
+      trx,
+      customer.id,
+      id,
+      await toRuleInput(trx, customer.id, { ...bodyOf(rule, precision), ...body }, precision),
+    );
   });
   return readRule(host, ctx, id);
 }
@@ -177,11 +247,25 @@ export async function removeRule(host: HostRuntime, ctx: StoreContext, id: strin
 export async function approvalChain(host: HostRuntime, approval: ApprovalRow) {
   const levels = await approvalLevels(host.db, approval.id);
   const decisions = await decisionsOf(host.db, approval.id, approval.round);
-  const ruleName = await selectRow<{ rule_name: string | null }>(host.db('suite_order_approvals').where({ id: approval.id }).first('rule_name'));
+  const ruleName = await selectRow<{ rule_name: string | null }>(
+    host.db('suite_order_approvals').where({ id: approval.id }).first('rule_name'),
+  );
   // Approvals from before the rules have no level rows: their one level is what the approval says.
   const rows = levels.length
     ? levels
-    : [{ level: 1, name: 'Approvers', type: 'approver-settings', mode: approval.mode, nValue: approval.nValue, approverEmployeeIds: approval.approverEmployeeIds, startedAt: approval.createdAt, approvedAt: null, escalatedAt: null }];
+    : [
+        {
+          level: 1,
+          name: 'Approvers',
+          type: 'approver-settings',
+          mode: approval.mode,
+          nValue: approval.nValue,
+          approverEmployeeIds: approval.approverEmployeeIds,
+          startedAt: approval.createdAt,
+          approvedAt: null,
+          escalatedAt: null,
+        },
+      ];
   const finished = approval.status === 'approved' || approval.status === 'ordered' || approval.status === 'ordering';
   return {
     ruleId: approval.ruleId,
@@ -189,7 +273,8 @@ export async function approvalChain(host: HostRuntime, approval: ApprovalRow) {
     currentLevel: approval.level,
     levels: rows.map((l) => {
       const own = decisions.filter((d) => d.level === l.level);
-      let status: 'waiting' | 'pending' | 'approved' | 'declined' = l.level < approval.level || finished ? 'approved' : l.level === approval.level ? 'pending' : 'waiting';
+      let status: 'waiting' | 'pending' | 'approved' | 'declined' =
+        l.level < approval.level || finished ? 'approved' : l.level === approval.level ? 'pending' : 'waiting';
       if (approval.status === 'declined' && l.level === approval.level) status = 'declined';
       return {
         level: l.level,
@@ -200,7 +285,8 @@ export async function approvalChain(host: HostRuntime, approval: ApprovalRow) {
         nValue: l.nValue,
         approverEmployeeIds: l.approverEmployeeIds,
         startedAt: fromDbTime(l.startedAt),
-        approvedAt: fromDbTime(l.approvedAt) ?? (status === 'approved' && !levels.length ? fromDbTime(approval.decidedAt) : null),
+        approvedAt:
+          fromDbTime(l.approvedAt) ?? (status === 'approved' && !levels.length ? fromDbTime(approval.decidedAt) : null),
         escalatedAt: fromDbTime(l.escalatedAt),
         decisions: own.map((d) => ({
           approverType: d.approverType as 'employee' | 'customer',

@@ -59,9 +59,13 @@ function comment(form: Form): string | undefined {
  */
 export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
   const route = routesById(orderApprovalRoutes(host, service));
-  const call = <T>(ctx: StoreContext, operationId: string, input: { params?: Record<string, unknown>; body?: unknown } = {}) =>
-    callRoute<T>(route(operationId), { ctx, ...input });
-  const isMe = (ctx: StoreContext, type: string, id: string | null) => keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
+  const call = <T>(
+    ctx: StoreContext,
+    operationId: string,
+    input: { params?: Record<string, unknown>; body?: unknown } = {},
+  ) => callRoute<T>(route(operationId), { ctx, ...input });
+  const isMe = (ctx: StoreContext, type: string, id: string | null) =>
+    keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
 
   async function listPage(ctx: StoreContext): Promise<PageResult> {
     const mine = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
@@ -81,14 +85,28 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
         body: { limit: LIST_LIMIT, filter: [{ type: 'equals', field: 'status', value: 'pending' }] },
       });
       for (const approval of pending.data) {
-        if (!isApprover(ctx, { mode: approval.mode, approverEmployeeIds: approval.approverEmployeeIds, requesterType: approval.requester.type, requesterId: approval.requester.id })) continue;
-        const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', { params: { orderApprovalId: approval.id } });
+        if (
+          !isApprover(ctx, {
+            mode: approval.mode,
+            approverEmployeeIds: approval.approverEmployeeIds,
+            requesterType: approval.requester.type,
+            requesterId: approval.requester.id,
+          })
+        )
+          continue;
+        const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', {
+          params: { orderApprovalId: approval.id },
+        });
         const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
         if (me?.status === 'pending') toDecide.push(approval);
       }
       pendingTotal = pending.total;
     }
-    const row = (approval: ApprovalListItem) => ({ ...approval, createdAtText: dateTime(ctx, approval.createdAt), url: detailPath(approval.id) });
+    const row = (approval: ApprovalListItem) => ({
+      ...approval,
+      createdAtText: dateTime(ctx, approval.createdAt),
+      url: detailPath(approval.id),
+    });
     return {
       template: 'order-approval-list',
       data: {
@@ -103,11 +121,18 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
     };
   }
 
-  async function detailPage(ctx: StoreContext, id: string, extra: { error?: string; notice?: string | null } = {}, status = 200): Promise<PageResult> {
+  async function detailPage(
+    ctx: StoreContext,
+    id: string,
+    extra: { error?: string; notice?: string | null } = {},
+    status = 200,
+  ): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Order approval', id);
     const params = { orderApprovalId: id };
     const approval = await call<ApprovalView>(ctx, 'readOrderApproval', { params });
-    const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', { params });
+    const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', {
+      params,
+    });
     const { activities } = await call<{ activities: ActivityView[] }>(ctx, 'readOrderApprovalActivity', { params });
     const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
     const isRequester = isMe(ctx, approval.requester.type, approval.requester.id);
@@ -117,9 +142,17 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
       status,
       data: {
         title: `Order approval ${approval.approvalNumber}`,
-        approval: { ...approval, createdAtText: dateTime(ctx, approval.createdAt), decidedAtText: dateTime(ctx, approval.decidedAt) },
+        approval: {
+          ...approval,
+          createdAtText: dateTime(ctx, approval.createdAt),
+          decidedAtText: dateTime(ctx, approval.decidedAt),
+        },
         approvers: approverStatus.approvers.map((a) => ({ ...a, isMe: a === me })),
-        activities: activities.map((a) => ({ ...a, label: ACTION_LABELS[a.action] ?? a.action, createdAtText: dateTime(ctx, a.createdAt) })),
+        activities: activities.map((a) => ({
+          ...a,
+          label: ACTION_LABELS[a.action] ?? a.action,
+          createdAtText: dateTime(ctx, a.createdAt),
+        })),
         canDecide: me?.canApprove === true,
         canExecute: approval.status === 'approved' && !approval.isBlocked && (isRequester || isCompanyAdmin(ctx)),
         canRefresh: open,
@@ -144,14 +177,24 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
     {
       path: '/account/order-approval/:id',
       auth: 'login',
-      handler: ({ ctx, params, query }) => detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
+      handler: ({ ctx, params, query }) =>
+        detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
     },
     {
       path: '/account/order-approval/:id/approve',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params, form }) =>
-        act(ctx, params.id!, () => call(ctx, 'approveOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: comment(form) ?? null } }), 'approved'),
+        act(
+          ctx,
+          params.id!,
+          () =>
+            call(ctx, 'approveOrderApproval', {
+              params: { orderApprovalId: params.id },
+              body: { comment: comment(form) ?? null },
+            }),
+          'approved',
+        ),
     },
     {
       path: '/account/order-approval/:id/decline',
@@ -159,8 +202,15 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
       auth: 'login',
       async handler({ ctx, params, form }) {
         const reason = comment(form);
-        if (!reason) return detailPage(ctx, params.id!, { error: 'Please say why you decline the order request.' }, 400);
-        return act(ctx, params.id!, () => call(ctx, 'declineOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: reason } }), 'declined');
+        if (!reason)
+          return detailPage(ctx, params.id!, { error: 'Please say why you decline the order request.' }, 400);
+        return act(
+          ctx,
+          params.id!,
+          () =>
+            call(ctx, 'declineOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: reason } }),
+          'declined',
+        );
       },
     },
     {
@@ -172,8 +222,16 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
           ctx,
           params.id!,
           async () => {
-            const { executionResult } = await call<{ executionResult: { success: boolean; errorMessage?: string } }>(ctx, 'executeOrderApproval', { params: { orderApprovalId: params.id }, body: {} });
-            if (!executionResult.success) throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXECUTION_FAILED', executionResult.errorMessage ?? 'The order could not be placed.');
+            const { executionResult } = await call<{ executionResult: { success: boolean; errorMessage?: string } }>(
+              ctx,
+              'executeOrderApproval',
+              { params: { orderApprovalId: params.id }, body: {} },
+            );
+            if (!executionResult.success)
+              throw Errors.badRequest(
+                'SUITE__ORDER_APPROVAL_EXECUTION_FAILED',
+                executionResult.errorMessage ?? 'The order could not be placed.',
+              );
           },
           'ordered',
         ),
@@ -182,7 +240,13 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
       path: '/account/order-approval/:id/refresh',
       method: 'POST',
       auth: 'login',
-      handler: ({ ctx, params }) => act(ctx, params.id!, () => call(ctx, 'refreshOrderApproval', { params: { orderApprovalId: params.id }, body: {} }), 'refreshed'),
+      handler: ({ ctx, params }) =>
+        act(
+          ctx,
+          params.id!,
+          () => call(ctx, 'refreshOrderApproval', { params: { orderApprovalId: params.id }, body: {} }),
+          'refreshed',
+        ),
     },
   ];
 }

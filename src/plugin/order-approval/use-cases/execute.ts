@@ -2,7 +2,15 @@ import type { HostRuntime, PriceLine, StoreContext } from '../../../host/contrac
 import { AppError, Errors } from '../../../lib/errors.js';
 import { inTransaction } from '../../../lib/db.js';
 import { isCompanyAdmin, isRequester } from '../approvers.js';
-import { addActivity, approvalLines, claimForOrdering, getApproval, markOrdered, type ApprovalRow, type ExecutionResult } from '../repository.js';
+import {
+  addActivity,
+  approvalLines,
+  claimForOrdering,
+  getApproval,
+  markOrdered,
+  type ApprovalRow,
+  type ExecutionResult,
+} from '../repository.js';
 import { APPROVAL_TRANSITIONS } from '../states.js';
 import { notAllowed, salesChannelOf, visibleApproval } from './access.js';
 import { refreshApproval, type RefreshResult } from './refresh.js';
@@ -17,10 +25,16 @@ const OFFLINE_PAYMENT_METHODS = new Set(['invoice', 'prepayment', 'cash-on-deliv
  * answers the first one's result; unless `skipRefresh`, prices and stock are refreshed first and a
  * rise or block refuses the order.
  */
-export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: string, input: { skipRefresh?: boolean }): Promise<ExecutionResult> {
+export async function executeApproval(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  input: { skipRefresh?: boolean },
+): Promise<ExecutionResult> {
   const customer = declaredCustomer(ctx);
   let approval = await visibleApproval(host, ctx, id);
-  if (!isRequester(ctx, approval) && !isCompanyAdmin(ctx)) throw notAllowed('Only the requester or a company admin may execute an order approval.');
+  if (!isRequester(ctx, approval) && !isCompanyAdmin(ctx))
+    throw notAllowed('Only the requester or a company admin may execute an order approval.');
   if (approval.status === 'ordered' && approval.executionResult) return approval.executionResult;
   assertExecutable(approval);
   if (!input.skipRefresh) {
@@ -33,9 +47,17 @@ export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: 
       throw error;
     }
     if (refreshed.isBlocked)
-      throw Errors.badRequest('SUITE__ORDER_APPROVAL_BLOCKED', `The order approval cannot be ordered: ${refreshed.blockReasons.join(' ')}`, { meta: { refreshResult: refreshed } });
+      throw Errors.badRequest(
+        'SUITE__ORDER_APPROVAL_BLOCKED',
+        `The order approval cannot be ordered: ${refreshed.blockReasons.join(' ')}`,
+        { meta: { refreshResult: refreshed } },
+      );
     if (refreshed.requiresReapproval)
-      throw Errors.badRequest('SUITE__ORDER_APPROVAL_REAPPROVAL_REQUIRED', 'Prices have risen since the approval; it needs to be approved again.', { meta: { refreshResult: refreshed } });
+      throw Errors.badRequest(
+        'SUITE__ORDER_APPROVAL_REAPPROVAL_REQUIRED',
+        'Prices have risen since the approval; it needs to be approved again.',
+        { meta: { refreshResult: refreshed } },
+      );
     approval = (await getApproval(host.db, customer.id, id))!;
     if (approval.status === 'ordered' && approval.executionResult) return approval.executionResult;
     assertExecutable(approval);
@@ -76,7 +98,9 @@ export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: 
         },
         trx,
       );
-      const order = (await host.orders.get(trx, placed.id)) as { transactions?: Array<{ paymentMethod?: { technicalName?: string } }> } | null;
+      const order = (await host.orders.get(trx, placed.id)) as {
+        transactions?: Array<{ paymentMethod?: { technicalName?: string } }>;
+      } | null;
       const paymentMethod = order?.transactions?.[0]?.paymentMethod?.technicalName ?? 'invoice';
       const requiresPaymentAction = !OFFLINE_PAYMENT_METHODS.has(paymentMethod);
       const salesChannel = await salesChannelOf(host, trx, claimedRow, ctx.salesChannel);
@@ -84,7 +108,9 @@ export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: 
         success: true,
         orderId: placed.id,
         orderNumber: placed.orderNumber,
-        ...(requiresPaymentAction ? { paymentUrl: host.storefront.url(salesChannel, `/account/order/${placed.id}/payment`) } : {}),
+        ...(requiresPaymentAction
+          ? { paymentUrl: host.storefront.url(salesChannel, `/account/order/${placed.id}/payment`) }
+          : {}),
         requiresPaymentAction,
         errors: [],
         warnings: [],
@@ -96,11 +122,26 @@ export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: 
     });
   } catch (error) {
     // The host refused the order (stock, product or address gone): nothing was written, the approval stays approved.
-    if (error instanceof AppError && error.status < 500 && error.status !== 409 && !error.code.startsWith('SUITE__ORDER_APPROVAL_')) {
-      const result: ExecutionResult = { success: false, requiresPaymentAction: false, errorMessage: error.message, errors: [error.code], warnings: [] };
+    if (
+      error instanceof AppError &&
+      error.status < 500 &&
+      error.status !== 409 &&
+      !error.code.startsWith('SUITE__ORDER_APPROVAL_')
+    ) {
+      const result: ExecutionResult = {
+        success: false,
+        requiresPaymentAction: false,
+        errorMessage: error.message,
+        errors: [error.code],
+        warnings: [],
+      };
       // The host's refusal keeps its details beside the execution result (a quantity rule's allowed quantities, the stock left).
       const refusal = { code: error.code, ...error.options.meta };
-      throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXECUTION_FAILED', `The order could not be placed: ${error.message}`, { meta: { executionResult: result, refusal } });
+      throw Errors.badRequest(
+        'SUITE__ORDER_APPROVAL_EXECUTION_FAILED',
+        `The order could not be placed: ${error.message}`,
+        { meta: { executionResult: result, refusal } },
+      );
     }
     throw error;
   }
@@ -110,5 +151,9 @@ export async function executeApproval(host: HostRuntime, ctx: StoreContext, id: 
 function assertExecutable(approval: ApprovalRow): void {
   APPROVAL_TRANSITIONS.assert(approval.status, 'ordering');
   if (approval.isBlocked)
-    throw Errors.badRequest('SUITE__ORDER_APPROVAL_BLOCKED', `The order approval cannot be ordered: ${approval.blockReasons.join(' ')}`, { meta: { blockReasons: approval.blockReasons } });
+    throw Errors.badRequest(
+      'SUITE__ORDER_APPROVAL_BLOCKED',
+      `The order approval cannot be ordered: ${approval.blockReasons.join(' ')}`,
+      { meta: { blockReasons: approval.blockReasons } },
+    );
 }

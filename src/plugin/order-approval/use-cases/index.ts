@@ -21,16 +21,28 @@ export type { RefreshResult } from './refresh.js';
 export class OrderApprovalUseCases {
   constructor(private readonly host: HostRuntime) {}
 
-  visible = (ctx: StoreContext, id: string, executor?: Executor, lock?: boolean): Promise<ApprovalRow> => visibleApproval(this.host, ctx, id, executor, lock);
+  visible = (ctx: StoreContext, id: string, executor?: Executor, lock?: boolean): Promise<ApprovalRow> =>
+    visibleApproval(this.host, ctx, id, executor, lock);
   create = (ctx: StoreContext, body: CreateApprovalInput): Promise<string> => createApproval(this.host, ctx, body);
-  decide = (ctx: StoreContext, id: string, decision: 'approved' | 'declined', input: DecisionInput): Promise<void> => decideApproval(this.host, ctx, id, decision, input);
-  refresh = (ctx: StoreContext, id: string, input: { force?: boolean; sendEmailOnChanges?: boolean }): Promise<RefreshResult> => refreshApproval(this.host, ctx, id, input);
-  execute = (ctx: StoreContext, id: string, input: { skipRefresh?: boolean }): Promise<ExecutionResult> => executeApproval(this.host, ctx, id, input);
-  updateLineItem = (ctx: StoreContext, id: string, lineItemId: string, quantity: number): Promise<void> => updateLineItem(this.host, ctx, id, lineItemId, quantity);
-  deleteLineItem = (ctx: StoreContext, id: string, lineItemId: string, reason: string): Promise<void> => deleteLineItem(this.host, ctx, id, lineItemId, reason);
-  update = (ctx: StoreContext, id: string, body: ApprovalDetails): Promise<void> => updateApprovalDetails(this.host, ctx, id, body);
-  remind = (ctx: StoreContext, id: string, approverId: string | null): Promise<number> => remindApprovers(this.host, ctx, id, approverId);
+  decide = (ctx: StoreContext, id: string, decision: 'approved' | 'declined', input: DecisionInput): Promise<void> =>
+    decideApproval(this.host, ctx, id, decision, input);
+  refresh = (
+    ctx: StoreContext,
+    id: string,
+    input: { force?: boolean; sendEmailOnChanges?: boolean },
+  ): Promise<RefreshResult> => refreshApproval(this.host, ctx, id, input);
+  execute = (ctx: StoreContext, id: string, input: { skipRefresh?: boolean }): Promise<ExecutionResult> =>
+    executeApproval(this.host, ctx, id, input);
+  updateLineItem = (ctx: StoreContext, id: string, lineItemId: string, quantity: number): Promise<void> =>
+    updateLineItem(this.host, ctx, id, lineItemId, quantity);
+  deleteLineItem = (ctx: StoreContext, id: string, lineItemId: string, reason: string): Promise<void> =>
+    deleteLineItem(this.host, ctx, id, lineItemId, reason);
+  update = (ctx: StoreContext, id: string, body: ApprovalDetails): Promise<void> =>
+    updateApprovalDetails(this.host, ctx, id, body);
+  remind = (ctx: StoreContext, id: string, approverId: string | null): Promise<number> =>
+    remindApprovers(this.host, ctx, id, approverId);
   remindOverdue = (limit?: number): Promise<number> => remindOverdue(this.host, limit);
   updatePending = (ctx: StoreContext): Promise<number> => applySettingsToPendingApprovals(this.host, ctx);
-  activities = async (ctx: StoreContext, id: string): Promise<ActivityView[]> => activitiesOf(this.host.db, (await visibleApproval(this.host, ctx, id)).id);
+  activities = async (ctx: StoreContext, id: string): Promise<ActivityView[]> =>
+    activitiesOf(this.host.db, (await visibleApproval(this.host, ctx, id)).id);
 }

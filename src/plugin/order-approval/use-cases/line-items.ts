@@ -3,7 +3,16 @@ import { Errors } from '../../../lib/errors.js';
 import { inTransaction, type Trx } from '../../../lib/db.js';
 import { fromMinor } from '../../../lib/money.js';
 import { restartChain } from '../rules/chain.js';
-import { addActivity, approvalLines, deleteApprovalLine, totalsOf, updateApprovalLine, updateOpenTotals, type ApprovalLine, type ApprovalRow } from '../repository.js';
+import {
+  addActivity,
+  approvalLines,
+  deleteApprovalLine,
+  totalsOf,
+  updateApprovalLine,
+  updateOpenTotals,
+  type ApprovalLine,
+  type ApprovalRow,
+} from '../repository.js';
 import { APPROVAL_TRANSITIONS } from '../states.js';
 import { editableApproval, salesChannelOf } from './access.js';
 import { approveIfComplete } from './decide.js';
@@ -12,22 +21,39 @@ import { followReservations } from './reservations.js';
 import { assertAllowedQuantities } from '../../quantity-rule/index.js';
 
 /** An approver changes a line's quantity; the line is re-priced at today's price and stock is checked. */
-export async function updateLineItem(host: HostRuntime, ctx: StoreContext, id: string, lineItemId: string, quantity: number): Promise<void> {
+export async function updateLineItem(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  lineItemId: string,
+  quantity: number,
+): Promise<void> {
   await ctx.ruleIds();
   await editableApproval(ctx, id, host.db, false);
   const lines = await approvalLines(host.db, id);
   const line = lines.find((l) => l.id === lineItemId);
   if (!line) throw Errors.notFound('Line item', lineItemId);
-  await assertAllowedQuantities(host.db, [{ productId: line.productId, quantity, label: line.label, pointer: '/quantity' }]);
+  await assertAllowedQuantities(host.db, [
+    { productId: line.productId, quantity, label: line.label, pointer: '/quantity' },
+  ]);
   let unitNet = line.unitNet;
   let taxRateBp = line.taxRateBp;
   let totalNet = line.unitNet * quantity;
   if (line.productId) {
     const [product] = await host.catalog.products(host.db, [line.productId]);
-    if (!product || !product.active) throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `"${line.label}" is no longer available.`, { pointer: '/quantity' });
-    const others = lines.filter((l) => l.id !== line.id && l.productId === line.productId).reduce((sum, l) => sum + l.quantity, 0);
+    if (!product || !product.active)
+      throw Errors.badRequest('SUITE__PRODUCT_NOT_AVAILABLE', `"${line.label}" is no longer available.`, {
+        pointer: '/quantity',
+      });
+    const others = lines
+      .filter((l) => l.id !== line.id && l.productId === line.productId)
+      .reduce((sum, l) => sum + l.quantity, 0);
     if (others + quantity > product.stock)
-      throw Errors.badRequest('SUITE__PRODUCT_OUT_OF_STOCK', `Only ${product.stock} of "${product.name}" are in stock.`, { pointer: '/quantity', meta: { stock: product.stock } });
+      throw Errors.badRequest(
+        'SUITE__PRODUCT_OUT_OF_STOCK',
+        `Only ${product.stock} of "${product.name}" are in stock.`,
+        { pointer: '/quantity', meta: { stock: product.stock } },
+      );
     const price = await host.prices.calculate(ctx, product, quantity);
     unitNet = price.unitNet;
     totalNet = price.totalNet;
@@ -51,14 +77,23 @@ export async function updateLineItem(host: HostRuntime, ctx: StoreContext, id: s
 }
 
 /** An approver removes a line (with a reason); the last line cannot go — decline instead. */
-export async function deleteLineItem(host: HostRuntime, ctx: StoreContext, id: string, lineItemId: string, reason: string): Promise<void> {
+export async function deleteLineItem(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  lineItemId: string,
+  reason: string,
+): Promise<void> {
   await inTransaction(host.db, async (trx) => {
     const approval = await editableApproval(ctx, id, trx, true);
     const current = await approvalLines(trx, id);
     const target = current.find((l) => l.id === lineItemId);
     if (!target) throw Errors.notFound('Line item', lineItemId);
     if (current.length === 1)
-      throw Errors.badRequest('SUITE__ORDER_APPROVAL_LAST_LINE_ITEM', 'The last line item cannot be deleted; decline the order approval instead.');
+      throw Errors.badRequest(
+        'SUITE__ORDER_APPROVAL_LAST_LINE_ITEM',
+        'The last line item cannot be deleted; decline the order approval instead.',
+      );
     await deleteApprovalLine(trx, id, lineItemId);
     const next = current.filter((l) => l.id !== lineItemId);
     await afterLineChange(host, ctx, trx, approval, next, 'line-item-deleted', reason.trim(), {
@@ -96,6 +131,7 @@ async function afterLineChange(
   });
   let updated = { ...approval, ...totals, round, status: rises ? ('pending' as const) : approval.status };
   if (rises) updated = await restartChain(trx, updated);
-  if (rises) await notifyApprovers(host, trx, updated, await salesChannelOf(host, trx, approval, ctx.salesChannel), true);
+  if (rises)
+    await notifyApprovers(host, trx, updated, await salesChannelOf(host, trx, approval, ctx.salesChannel), true);
   else if (updated.status === 'pending') await approveIfComplete(host, trx, updated, ctx.salesChannel);
 }

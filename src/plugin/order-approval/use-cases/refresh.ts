@@ -5,7 +5,15 @@ import { fromMinor } from '../../../lib/money.js';
 import { addSeconds, fromDbTime, nowDb } from '../../../lib/time.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import { restartChain } from '../rules/chain.js';
-import { addActivity, approvalLines, totalsOf, updateApprovalLine, updateOpenTotals, type ApprovalLine, type ApprovalRow } from '../repository.js';
+import {
+  addActivity,
+  approvalLines,
+  totalsOf,
+  updateApprovalLine,
+  updateOpenTotals,
+  type ApprovalLine,
+  type ApprovalRow,
+} from '../repository.js';
 import { APPROVAL_TRANSITIONS, isChangeable } from '../states.js';
 import { salesChannelOf, visibleApproval } from './access.js';
 import { notifyApprovers } from './notify.js';
@@ -36,7 +44,12 @@ const RETRY = Symbol('retry');
  * decisions (→ pending), missing products or stock block it. Products are read outside the
  * transaction; the lines are compared again under the lock and the whole refresh retried if they moved.
  */
-export async function refreshApproval(host: HostRuntime, ctx: StoreContext, id: string, input: { force?: boolean; sendEmailOnChanges?: boolean }): Promise<RefreshResult> {
+export async function refreshApproval(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  input: { force?: boolean; sendEmailOnChanges?: boolean },
+): Promise<RefreshResult> {
   await ctx.ruleIds();
   const interval = Number(await host.config.get<number>('approvalRefreshMinIntervalSeconds'));
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -71,22 +84,43 @@ async function quote(host: HostRuntime, ctx: StoreContext, lines: ApprovalLine[]
       continue;
     }
     const price = await host.prices.calculate(ctx, product, line.quantity);
-    quotes.set(line.id, { product, unitNet: price.unitNet, totalNet: price.totalNet, taxRateBp: price.taxRateBp, outOfStock: (wanted.get(product.id) ?? 0) > product.stock });
+    quotes.set(line.id, {
+      product,
+      unitNet: price.unitNet,
+      totalNet: price.totalNet,
+      taxRateBp: price.taxRateBp,
+      outOfStock: (wanted.get(product.id) ?? 0) > product.stock,
+    });
   }
   return quotes;
 }
 
 function assertRefreshable(approval: ApprovalRow, force: boolean, intervalSeconds: number): void {
   if (!isChangeable(approval.status))
-    throw Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_REFRESHABLE', `The order approval is ${approval.status}; only pending and approved ones can be refreshed.`);
+    throw Errors.badRequest(
+      'SUITE__ORDER_APPROVAL_NOT_REFRESHABLE',
+      `The order approval is ${approval.status}; only pending and approved ones can be refreshed.`,
+    );
   if (force || !approval.lastRefreshedAt) return;
   const next = addSeconds(new Date(fromDbTime(approval.lastRefreshedAt)!), intervalSeconds);
   const wait = Math.ceil((next.getTime() - Date.now()) / 1000);
   if (wait > 0)
-    throw Errors.badRequest('SUITE__ORDER_APPROVAL_REFRESH_TOO_SOON', `The order approval was refreshed recently; retry in ${wait} seconds or send force.`, { pointer: '/force', meta: { retryAfter: wait } });
+    throw Errors.badRequest(
+      'SUITE__ORDER_APPROVAL_REFRESH_TOO_SOON',
+      `The order approval was refreshed recently; retry in ${wait} seconds or send force.`,
+      { pointer: '/force', meta: { retryAfter: wait } },
+    );
 }
 
-async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, approval: ApprovalRow, lines: ApprovalLine[], quotes: Map<string, LineQuote>, sendEmailOnChanges: boolean): Promise<RefreshResult> {
+async function applyRefresh(
+  host: HostRuntime,
+  ctx: StoreContext,
+  trx: Trx,
+  approval: ApprovalRow,
+  lines: ApprovalLine[],
+  quotes: Map<string, LineQuote>,
+  sendEmailOnChanges: boolean,
+): Promise<RefreshResult> {
   const precision = ctx.salesChannel.currencyPrecision;
   const money = (minor: number) => fromMinor(minor, precision);
   const changes: Array<Record<string, unknown>> = [];
@@ -94,7 +128,13 @@ async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, appr
   const next: ApprovalLine[] = [];
   for (const line of lines) {
     const quote = quotes.get(line.id);
-    const base = { lineItemId: line.id, productId: line.productId, productNumber: line.productNumber, label: line.label, quantity: line.quantity };
+    const base = {
+      lineItemId: line.id,
+      productId: line.productId,
+      productNumber: line.productNumber,
+      label: line.label,
+      quantity: line.quantity,
+    };
     if (!quote) {
       next.push(line);
       continue;
@@ -107,7 +147,9 @@ async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, appr
     }
     if (quote.outOfStock) {
       changes.push({ ...base, type: 'out-of-stock', availableStock: quote.product.stock });
-      blockReasons.push(`"${line.label}" (${line.productNumber ?? line.productId}) is out of stock: ${quote.product.stock} available.`);
+      blockReasons.push(
+        `"${line.label}" (${line.productNumber ?? line.productId}) is out of stock: ${quote.product.stock} available.`,
+      );
     }
     if (quote.unitNet !== line.unitNet || quote.taxRateBp !== line.taxRateBp) {
       changes.push({
@@ -132,7 +174,12 @@ async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, appr
   if (requiresReapproval && approval.status !== 'pending') APPROVAL_TRANSITIONS.assert(approval.status, 'pending');
   const isBlocked = blockReasons.length > 0;
   const round = requiresReapproval ? approval.round + 1 : approval.round;
-  await updateOpenTotals(trx, approval.id, { totals, round, reopen: requiresReapproval, block: { reasons: blockReasons, refreshedAt: nowDb() } });
+  await updateOpenTotals(trx, approval.id, {
+    totals,
+    round,
+    reopen: requiresReapproval,
+    block: { reasons: blockReasons, refreshedAt: nowDb() },
+  });
   const hasChanges = changes.length > 0;
   await addActivity(trx, approval.id, ctx.actor, 'refreshed', null, {
     hasChanges,
@@ -142,7 +189,14 @@ async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, appr
     oldTotal: money(approval.total),
     newTotal: money(totals.total),
   });
-  let refreshed = { ...approval, ...totals, isBlocked, blockReasons, round, status: requiresReapproval ? ('pending' as const) : approval.status };
+  let refreshed = {
+    ...approval,
+    ...totals,
+    isBlocked,
+    blockReasons,
+    round,
+    status: requiresReapproval ? ('pending' as const) : approval.status,
+  };
   if (requiresReapproval) refreshed = await restartChain(trx, refreshed);
   const salesChannel = await salesChannelOf(host, trx, approval, ctx.salesChannel);
   if (requiresReapproval) await notifyApprovers(host, trx, refreshed, salesChannel, true);
@@ -151,7 +205,14 @@ async function applyRefresh(host: HostRuntime, ctx: StoreContext, trx: Trx, appr
       template: MAIL.changes,
       to: approval.requesterEmail,
       salesChannel,
-      data: { ...approvalMailData(host, salesChannel, refreshed, next), changes, requiresReapproval, isBlocked, blockReasons, oldTotal: `${money(approval.total).toFixed(precision)} ${approval.currencyIso}` },
+      data: {
+        ...approvalMailData(host, salesChannel, refreshed, next),
+        changes,
+        requiresReapproval,
+        isBlocked,
+        blockReasons,
+        oldTotal: `${money(approval.total).toFixed(precision)} ${approval.currencyIso}`,
+      },
     });
   return { isValid: !isBlocked, isBlocked, blockReasons, hasChanges, changes, requiresReapproval };
 }

@@ -1,14 +1,27 @@
 import type { HostRuntime, StoreContext } from '../../../host/contract.js';
 import type { Trx } from '../../../lib/db.js';
 import { budgetExceededError, evaluateBudgets } from '../../budget/service.js';
-import { releaseReservations, reservedBudgetIds, updateReservation, type ApprovalLine, type ApprovalRow } from '../repository.js';
+import {
+  releaseReservations,
+  reservedBudgetIds,
+  updateReservation,
+  type ApprovalLine,
+  type ApprovalRow,
+} from '../repository.js';
 import { salesChannelOf } from './access.js';
 
 /**
  * Keeps the approval's budget reservations equal to its lines. With `strict`, a budget that refuses
  * orders beyond it refuses the change (400); otherwise that becomes a block reason.
  */
-export async function followReservations(host: HostRuntime, ctx: StoreContext, trx: Trx, approval: ApprovalRow, lines: ApprovalLine[], strict: boolean): Promise<string[]> {
+export async function followReservations(
+  host: HostRuntime,
+  ctx: StoreContext,
+  trx: Trx,
+  approval: ApprovalRow,
+  lines: ApprovalLine[],
+  strict: boolean,
+): Promise<string[]> {
   const budgetIds = await reservedBudgetIds(trx, approval.id);
   if (budgetIds.length === 0) return [];
   const salesChannel = await salesChannelOf(host, trx, approval, ctx.salesChannel);

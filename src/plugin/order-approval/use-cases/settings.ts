@@ -19,12 +19,27 @@ export async function applySettingsToPendingApprovals(host: HostRuntime, ctx: St
       // Only a level of "the approver settings" follows them; a rule's own approvers stay.
       const level = await currentLevel(trx, approval);
       if (level && level.type !== 'approver-settings') continue;
-      if (level) await updateApprovalLevel(trx, id, level.level, { mode: settings.mode, n_value: settings.nValue, approver_employee_ids: writeJson(settings.approverEmployeeIds) });
+      if (level)
+        await updateApprovalLevel(trx, id, level.level, {
+          mode: settings.mode,
+          n_value: settings.nValue,
+          approver_employee_ids: writeJson(settings.approverEmployeeIds),
+        });
       if ((await applySettingsToPending(trx, id, settings)) !== 1) continue;
       updatedCount++;
-      const next = { ...approval, mode: settings.mode, nValue: settings.nValue, approverEmployeeIds: settings.approverEmployeeIds };
-      await addActivity(trx, id, ctx.actor, 'settings-applied', null, { mode: settings.mode, nValue: settings.nValue, approverEmployeeIds: settings.approverEmployeeIds });
-      if (!(await approveIfComplete(host, trx, next, ctx.salesChannel))) await notifyApprovers(host, trx, next, ctx.salesChannel, false);
+      const next = {
+        ...approval,
+        mode: settings.mode,
+        nValue: settings.nValue,
+        approverEmployeeIds: settings.approverEmployeeIds,
+      };
+      await addActivity(trx, id, ctx.actor, 'settings-applied', null, {
+        mode: settings.mode,
+        nValue: settings.nValue,
+        approverEmployeeIds: settings.approverEmployeeIds,
+      });
+      if (!(await approveIfComplete(host, trx, next, ctx.salesChannel)))
+        await notifyApprovers(host, trx, next, ctx.salesChannel, false);
     }
     return updatedCount;
   });

@@ -14,14 +14,23 @@ export interface ApprovalDetails {
 }
 
 /** The requester (or a company admin) changes comment and addresses while the approval is open. */
-export async function updateApprovalDetails(host: HostRuntime, ctx: StoreContext, id: string, body: ApprovalDetails): Promise<void> {
+export async function updateApprovalDetails(
+  host: HostRuntime,
+  ctx: StoreContext,
+  id: string,
+  body: ApprovalDetails,
+): Promise<void> {
   const customer = declaredCustomer(ctx);
   await assertOwnAddresses(host, customer.id, body);
   await inTransaction(host.db, async (trx) => {
     const approval = await visibleApproval(host, ctx, id, trx, true);
-    if (!isRequester(ctx, approval) && !isCompanyAdmin(ctx)) throw notAllowed('Only the requester or a company admin may change an order approval.');
+    if (!isRequester(ctx, approval) && !isCompanyAdmin(ctx))
+      throw notAllowed('Only the requester or a company admin may change an order approval.');
     if (!isChangeable(approval.status))
-      throw Errors.badRequest('SUITE__ORDER_APPROVAL_NOT_UPDATABLE', `The order approval is ${approval.status}; it can no longer change.`);
+      throw Errors.badRequest(
+        'SUITE__ORDER_APPROVAL_NOT_UPDATABLE',
+        `The order approval is ${approval.status}; it can no longer change.`,
+      );
     await updateOpenDetails(trx, id, body);
     await addActivity(trx, id, ctx.actor, 'updated', null, { fields: Object.keys(body) });
   });
