@@ -117,7 +117,12 @@ export function quantityRuleAdminRoutes(host: HostRuntime): AdminRoute[] {
 
 /** Buyers and themes read the rules of the products they may see, to build quantity pickers. */
 export function quantityRuleStoreRoutes(host: HostRuntime): StoreRoute[] {
-  const withAlias = <T>(rule: T) => ({ ...rule, apiAlias: 'suite_quantity_rule' as const });
+  // A list element carries an id as every Store API list element does: the product's (one rule per product).
+  const withAlias = <T extends { productId: string }>(rule: T) => ({
+    id: rule.productId,
+    ...rule,
+    apiAlias: 'suite_quantity_rule' as const,
+  });
   return [
     defineStoreRoute({
       method: 'POST',

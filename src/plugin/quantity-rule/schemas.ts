@@ -54,6 +54,7 @@ export const adminListQuery = objectSchema({ ...jsonApiPageQuery, productId: idS
 
 const storeRule = objectSchema(
   {
+    id: { ...idSchema, description: "The product's id: a product has one rule." },
     productId: idSchema,
     ...ruleFields,
     custom: { type: 'boolean', description: 'false: the product has no rule of its own (any quantity from 1).' },
@@ -62,6 +63,7 @@ const storeRule = objectSchema(
     apiAlias: { type: 'string', const: 'suite_quantity_rule' },
   },
   [
+    'id',
     'productId',
     'minQuantity',
     'maxQuantity',

@@ -361,6 +361,7 @@ describe('console: settings', () => {
       approvalRefreshMinIntervalSeconds: String(current.approvalRefreshMinIntervalSeconds),
       approvalReminderIntervalSeconds: String(current.approvalReminderIntervalSeconds),
       offerDefaultValidityDays: String(current.offerDefaultValidityDays),
+      offerExpiryReminderDays: String(current.offerExpiryReminderDays),
       eventRegistrationStatuses: (current.eventRegistrationStatuses as string[]).join('\n'),
       eventLanguages: (current.eventLanguages as string[]).join('\n'),
       eventReminderHoursBefore: String(current.eventReminderHoursBefore),

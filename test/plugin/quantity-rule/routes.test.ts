@@ -93,6 +93,7 @@ describe('quantity rules: Admin API (operators set them) and Store API (themes r
       const one = await client.get(`/quantity-rule/${pack.id}`);
       expect(one.status, JSON.stringify(one.body)).to.equal(200);
       expect(one.body).to.deep.equal({
+        id: pack.id,
         productId: pack.id,
         minQuantity: 12,
         maxQuantity: 120,
