@@ -1,21 +1,7 @@
 import { expect } from 'chai';
 import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
-import { company, openOffer, ordersOfOffer, product } from './helpers.js';
-
-async function put(
-  app: AppProcess,
-  path: string,
-  token: string,
-  body: unknown,
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${app.url}/store-api${path}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', 'suite-context-token': token },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
+import { company, openOffer, ordersOfOffer, product, putOnProcess as put } from './helpers.js';
 
 describe('offers: concurrent accepts across two app processes (MariaDB)', function () {
   this.timeout(240000);

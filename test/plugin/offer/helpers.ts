@@ -108,3 +108,18 @@ export async function ordersOfOffer(offerId: string): Promise<Array<{ id: string
     .select('id', 'custom_fields');
   return rows;
 }
+
+/** A Store API PUT to one of several app processes (concurrency tests across processes). */
+export async function putOnProcess(
+  app: { url: string },
+  path: string,
+  token: string,
+  body: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${app.url}/store-api${path}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'suite-context-token': token },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}

@@ -1,21 +1,7 @@
 import { expect } from 'chai';
 import { getShop, isServerDb } from '../../helpers/shop.js';
 import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
-import { as, company, openOffer, ordersOfOffer, product } from './helpers.js';
-
-async function put(
-  app: AppProcess,
-  path: string,
-  token: string,
-  body: unknown,
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${app.url}/store-api${path}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', 'suite-context-token': token },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
+import { as, company, openOffer, ordersOfOffer, product, putOnProcess as put } from './helpers.js';
 
 describe('negotiated quotes: concurrent accepts of one version across two app processes (MariaDB)', function () {
   this.timeout(240000);
