@@ -10,6 +10,10 @@ import { addToCart, placeOrder } from '../helpers/checkout.js';
 import { admin, as, hide, product, setPrice } from '../plugin/fast-order/helpers.js';
 import { assign, createRule, KINDS } from '../plugin/partial-assortment/fixtures.js';
 
+/** The statements of a warm request other than the plugin settings' read (SQLite re-reads them after any write). */
+const rereadsBeyondSettings = (statements: string[]) =>
+  isServerDb() ? statements : statements.filter((sql) => !/plugin_configs/.test(sql));
+
 /**
  * Products read by id (`catalog.visibleProducts`: product price, cart, fast order, product page)
  * are kept per process while the products version (triggers of migrations/host/012) and the
@@ -55,13 +59,14 @@ describe('host: products read by id, kept per process at the products version', 
     const warm = await statementsDuring(await db(), /./, () => unitAt(60));
     expect(warm.result).to.equal(6);
     expect(warm.statements.filter((sql) => PRODUCT_READ.test(sql))).to.deep.equal([]);
-    // The versions read (on SQLite kept while the database is unchanged, as it is between these requests).
-    expect(warm.statements, warm.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
+    // The versions read (on SQLite kept while the database is unchanged). A write of the shared test app's
+    // own job worker in between may make SQLite read the kept settings again — never the product.
+    expect(rereadsBeyondSettings(warm.statements), warm.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
     // No customer price at 10: the tier prices came with the kept product, none are read.
     expect(await unitAt(10)).to.equal(8);
     const tier = await statementsDuring(await db(), /./, () => unitAt(10));
     expect(tier.result).to.equal(8);
-    expect(tier.statements, tier.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
+    expect(rereadsBeyondSettings(tier.statements), tier.statements.join('\n')).to.have.length(isServerDb() ? 1 : 0);
     expect(tier.statements.filter((sql) => PRODUCT_READ.test(sql) || /product_tier_prices/.test(sql))).to.deep.equal(
       [],
     );
