@@ -4,6 +4,7 @@ import { activityTypePages } from './activity-types.js';
 import { companyPages } from './companies.js';
 import { customerPriceExportPages } from './customer-price-export.js';
 import { customerPricePages } from './customer-prices.js';
+import { customerProductNumberPages } from './customer-product-numbers.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
 import { createConsoleKit } from './kit.js';
@@ -29,6 +30,7 @@ export function registerConsole(host: HostRuntime): void {
     ...accountRequestPages(kit),
     ...customerPricePages(kit),
     ...customerPriceExportPages(kit),
+    ...customerProductNumberPages(kit),
     ...partialAssortmentPages(kit),
     ...quantityRulePages(kit),
     ...salesRepresentativePages(kit),
