@@ -7,6 +7,7 @@ import { customerPricePages } from './customer-prices.js';
 import { customerProductNumberPages } from './customer-product-numbers.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
+import { integrationPages } from './integrations.js';
 import { createConsoleKit } from './kit.js';
 import { mailTemplatePages } from './mail-templates.js';
 import { partialAssortmentPages } from './partial-assortments.js';
@@ -38,6 +39,7 @@ export function registerConsole(host: HostRuntime): void {
     ...eventListPages(kit),
     ...eventPages(kit),
     ...mailTemplatePages(kit),
+    ...integrationPages(kit),
     ...settingsPages(kit),
   ])
     host.console.page(page);
