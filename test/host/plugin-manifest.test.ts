@@ -45,8 +45,8 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('3.5.0');
-    expect(loadManifest(manifestFile({ ...real, contractVersion: '^3' })).name).to.equal('suite-b2b');
+    expect(CONTRACT_VERSION).to.equal('4.0.0');
+    expect(loadManifest(manifestFile({ ...real, contractVersion: '^4' })).name).to.equal('suite-b2b');
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3
     expect(contractSatisfies('2.0.0', '^2')).to.equal(true);
