@@ -24,11 +24,11 @@ describe('host: plugin manifest', () => {
     const { entry: _entry, ...withoutEntry } = real;
     expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
     expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^4.0.0' }))).to.throw(
-      /field "\/contractVersion" requires \^4\.0\.0/,
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^5.0.0' }))).to.throw(
+      /field "\/contractVersion" requires \^5\.0\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(
-      /field "\/contractVersion" requires \^1\.0\.0, the host offers 3\.5\.0/,
+      /field "\/contractVersion" requires \^1\.0\.0, the host offers 4\.0\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(
       /field "\/contractVersion" is not a semver range/,
