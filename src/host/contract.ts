@@ -747,8 +747,9 @@ export interface HostRuntime {
     /**
      * The counter's value as read when `ctx` was built (0 when its row is missing); undefined when the
      * host did not read it (a context it did not build, a counter not added, a host without it): read it yourself.
+     * (4.0) Optional for a host, a performance hook: absent, the plugin reads the counter itself.
      */
-    contextVersion(ctx: StoreContext, source: ContextVersionSource): number | undefined;
+    contextVersion?(ctx: StoreContext, source: ContextVersionSource): number | undefined;
     /** Starts a session (e.g. after password-less login) and returns its context token. */
     createSession(
       trx: Executor,
