@@ -3,10 +3,10 @@
  * contract loads the plugin unchanged. Breaking changes bump CONTRACT_VERSION's major.
  */
 import type { Criteria } from '../lib/criteria.js';
-import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
+import type { Db, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.5.0';
+export const CONTRACT_VERSION = '4.0.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -732,7 +732,6 @@ export type HostEventHandler<E extends HostEventName> = (trx: Trx, payload: Host
 export interface HostRuntime {
   readonly contractVersion: string;
   readonly db: Db;
-  readonly dialect: Dialect;
   readonly log: Logger;
   /** The plugin's configuration: plugin.json defaults overlaid by what the operator saved. */
   readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<Record<string, unknown>> };
@@ -748,8 +747,9 @@ export interface HostRuntime {
     /**
      * The counter's value as read when `ctx` was built (0 when its row is missing); undefined when the
      * host did not read it (a context it did not build, a counter not added, a host without it): read it yourself.
+     * (4.0) Optional for a host, a performance hook: absent, the plugin reads the counter itself.
      */
-    contextVersion(ctx: StoreContext, source: ContextVersionSource): number | undefined;
+    contextVersion?(ctx: StoreContext, source: ContextVersionSource): number | undefined;
     /** Starts a session (e.g. after password-less login) and returns its context token. */
     createSession(
       trx: Executor,

@@ -12,7 +12,6 @@ export function createVendureRuntime(state: AdapterState, apis: AdapterApis): Ho
   const runtime: HostRuntime = {
     contractVersion: CONTRACT_VERSION,
     db: state.db,
-    dialect: state.dialect,
     log: state.log,
     storeApi: { route: (route) => apis.storeApi.add(route) },
     adminApi: { route: (route) => apis.adminApi.add(route) },

@@ -58,7 +58,6 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
   return {
     contractVersion: runtime.contractVersion,
     db: runtime.db,
-    dialect: runtime.dialect,
     log: runtime.log,
     config: host(runtime.config),
     storeApi: { route: (route) => runtime.storeApi.route({ ...route, handler: plugin(route.handler) }) },
