@@ -204,4 +204,64 @@ describe('Vendure: the operator console at /b2b-admin', function () {
       expect(problems, `${pages.size} kinds of page checked`).to.deep.equal([]);
     });
   }
+
+  /** A datetime-local value `days` from now at `hour`:00 UTC (the console enters times in UTC). */
+  const inDays = (days: number, hour = 9) => {
+    const date = new Date(Date.now() + days * 86_400_000);
+    date.setUTCHours(hour, 0, 0, 0);
+    return date.toISOString().slice(0, 16);
+  };
+
+  it('journey: an operator checks a price CSV with two bad lines, both named and nothing written; the good line then imports', async () => {
+    const buyer = await client.shop.state.runtime.customers.findByEmail(client.shop.state.db, DEMO_CUSTOMER.email);
+    const page = await consolePage({ username: 'superadmin', password: 'superadmin' });
+    await page.click('nav.menu a:has-text("Customer prices")');
+    await page.click('a:has-text("Import a CSV file")');
+    const header = 'customer_number;product_number;min_quantity;price';
+    await page.fill(
+      '#csv',
+      [header, `${buyer!.customerNumber};CHAIR-001;1;150.00`, `${buyer!.customerNumber};NOPE;1;5`, 'NOBODY;CHAIR-001;1;5'].join(
+        '\n',
+      ),
+    );
+    await page.click('[data-test=import-check]');
+    expect(await page.textContent('[data-test=import-problems]')).to.contain('2 problem(s) found — nothing was written.');
+    expect(await page.locator('[data-test=import-problem]').allTextContents()).to.deep.equal([
+      'Line 3: There is no product "NOPE".',
+      'Line 4: There is no customer "NOBODY".',
+    ]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'import-two-bad-lines.png'), fullPage: true });
+    await page.fill('#csv', [header, `${buyer!.customerNumber};CHAIR-001;1;150.00`].join('\n'));
+    await page.click('[data-test=import-check]');
+    await page.click('[data-test=import-confirm]');
+    expect(await page.textContent('[data-test=notice]')).to.equal('Imported: 1 new, 0 changed, 0 unchanged.');
+    await page.context().close();
+    // The buyer sees the price in Vendure's own Shop API.
+    const shopper = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+    const { data } = await client.gql('shop-api', '{ product(slug: "office-chair") { variants { price } } }', {}, shopper);
+    expect(data.product.variants[0].price).to.equal(15000);
+  });
+
+  it('journey: an operator creates and publishes an event; it appears in the event overview of the Store API', async () => {
+    const page = await consolePage({ username: 'superadmin', password: 'superadmin' });
+    await page.click('nav.menu a:has-text("Events")');
+    await page.fill('#name', 'Vendure seminar');
+    await page.fill('#productNumber', 'DESK-001');
+    await page.fill('#startsAt', inDays(30));
+    await page.fill('#endsAt', inDays(30, 16));
+    await page.click('[data-test=create-event]');
+    expect(await page.textContent('[data-test=event-status]')).to.equal('draft');
+    const shopper = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+    const overview = async () =>
+      ((await client.rest('POST', '/store-api/events', shopper, {})).body.elements as Array<{ name: string }>).map(
+        (event) => event.name,
+      );
+    expect(await overview()).to.not.include('Vendure seminar');
+    await page.selectOption('#event-status-select', 'published');
+    await page.click('[data-test=set-event-status]');
+    expect(await page.textContent('[data-test=notice]')).to.contain('The event is published');
+    await page.screenshot({ path: join(SCREENSHOTS, 'event-published.png'), fullPage: true });
+    await page.context().close();
+    expect(await overview()).to.include('Vendure seminar');
+  });
 });

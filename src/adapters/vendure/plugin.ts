@@ -18,6 +18,7 @@ import { loadManifest } from '../../host-kit/manifest.js';
 import { migrateFolder } from '../../host-kit/migrator.js';
 import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
 import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
+import { adapterAdminRoutes } from './admin-routes.js';
 import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
@@ -156,8 +157,10 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     const operatorConsole = createVendureConsole(s, apis);
     const runtime = createVendureRuntime(s, apis, operatorConsole.console);
     apis.addAdapterRoutes();
-    // The plugin's settings in the Admin API (the console's settings page), on the adapter's table.
-    for (const route of pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs')) apis.adminApi.add(route);
+    // The plugin's settings in the Admin API (the console's settings page), on the adapter's table,
+    // and the customer reads the console's Companies pages call (admin-routes.ts).
+    for (const route of [...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'), ...adapterAdminRoutes(s)])
+      apis.adminApi.add(route);
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     if (s.options.orderConfirmationMail)
