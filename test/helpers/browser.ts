@@ -55,6 +55,11 @@ export async function startBrowser(context: Mocha.Context, shop?: ShopApp): Prom
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const browser = await launchChromium(port);
+  // Each browser context comes from its own address, like each `http()` agent, so a suite that logs
+  // in many times within a minute does not run into the per-IP login limits of one shared address.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) =>
+    newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...options.extraHTTPHeaders } });
   return {
     browser,
     base: `http://127.0.0.1:${port}`,

@@ -133,9 +133,9 @@ describe('Vendure: the operator console at /b2b-admin', function () {
     expect(wrong.html).to.contain('The user name or password is wrong.');
     // A Vendure administrator without the console's permissions, and a customer: no console.
     expect((await consoleClient(client.shop.url).login(outsider.username, outsider.password)).status).to.equal(401);
-    expect(
-      (await consoleClient(client.shop.url).login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password)).status,
-    ).to.equal(401);
+    expect((await consoleClient(client.shop.url).login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password)).status).to.equal(
+      401,
+    );
 
     const login = await visitor.login('superadmin', 'superadmin');
     expect(login.status, login.html).to.equal(303);
@@ -220,12 +220,17 @@ describe('Vendure: the operator console at /b2b-admin', function () {
     const header = 'customer_number;product_number;min_quantity;price';
     await page.fill(
       '#csv',
-      [header, `${buyer!.customerNumber};CHAIR-001;1;150.00`, `${buyer!.customerNumber};NOPE;1;5`, 'NOBODY;CHAIR-001;1;5'].join(
-        '\n',
-      ),
+      [
+        header,
+        `${buyer!.customerNumber};CHAIR-001;1;150.00`,
+        `${buyer!.customerNumber};NOPE;1;5`,
+        'NOBODY;CHAIR-001;1;5',
+      ].join('\n'),
     );
     await page.click('[data-test=import-check]');
-    expect(await page.textContent('[data-test=import-problems]')).to.contain('2 problem(s) found — nothing was written.');
+    expect(await page.textContent('[data-test=import-problems]')).to.contain(
+      '2 problem(s) found — nothing was written.',
+    );
     expect(await page.locator('[data-test=import-problem]').allTextContents()).to.deep.equal([
       'Line 3: There is no product "NOPE".',
       'Line 4: There is no customer "NOBODY".',
@@ -238,7 +243,12 @@ describe('Vendure: the operator console at /b2b-admin', function () {
     await page.context().close();
     // The buyer sees the price in Vendure's own Shop API.
     const shopper = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
-    const { data } = await client.gql('shop-api', '{ product(slug: "office-chair") { variants { price } } }', {}, shopper);
+    const { data } = await client.gql(
+      'shop-api',
+      '{ product(slug: "office-chair") { variants { price } } }',
+      {},
+      shopper,
+    );
     expect(data.product.variants[0].price).to.equal(15000);
   });
 

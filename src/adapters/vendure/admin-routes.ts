@@ -1,6 +1,6 @@
 import { defineAdminRoute, type AdminRoute, type CustomerRef } from '../../host/contract.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
-import { criteriaSchema, DEFAULT_LIMIT, searchByCriteria, type Criteria } from '../../lib/criteria.js';
+import { criteriaSchema, DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { jsonApiList, jsonApiListSchema } from '../../lib/json-api.js';
 import { nullable, objectSchema, pathParams } from '../../lib/schemas.js';
@@ -61,7 +61,7 @@ export function adapterAdminRoutes(state: AdapterState): AdminRoute[] {
         responses: { 200: jsonApiListSchema(customerResource) },
       },
       async handler({ body }) {
-        const criteria = body as Criteria;
+        const criteria = body;
         const found = await searchByCriteria<{ id: string }>(
           customerTable(state.ids, state.db, null, false),
           criteria,

@@ -60,7 +60,9 @@ function vendureSessions(state: AdapterState): ConsoleSessions {
       return { token: result.token, ttlSeconds: CONSOLE_COOKIE_SECONDS };
     },
     async logout(_session, token) {
-      await vendureServices(state).service(AuthService).destroyAuthenticatedSession(await adminContext(), token);
+      await vendureServices(state)
+        .service(AuthService)
+        .destroyAuthenticatedSession(await adminContext(), token);
     },
   };
 }

@@ -276,6 +276,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     imports: [PluginCommonModule],
     configuration: configure,
     compatibility: '^3.7.0',
+    // The B2B section of Vendure's React Dashboard (dashboard/index.tsx), built by the shop's Dashboard build.
+    dashboard: './dashboard/index.tsx',
     shopApiExtensions: {
       schema: PRODUCT_EXTENSIONS_SCHEMA,
       resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],
