@@ -404,7 +404,13 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
         input: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown } = {},
       ) {
         const route = routeById(operationId);
-        if (!route) throw new Error(`the Admin API has no route "${operationId}"`);
+        // A page that needs a route this host does not declare (Vendure: createRule) shows a 501, not a 500.
+        if (!route)
+          throw new AppError(
+            501,
+            'SUITE__NOT_SUPPORTED_BY_HOST',
+            `This shop's platform does not offer this in the console (Admin API route "${operationId}").`,
+          );
         const outcome = await runRoute<AdminContext>(
           route,
           {
