@@ -13,7 +13,7 @@ const typed = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'var/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'var/', 'coverage/', 'src/adapters/vendure/dashboard/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

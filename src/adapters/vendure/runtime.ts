@@ -8,7 +8,11 @@ import { infraContract } from './infra.js';
 import type { AdapterState } from './state.js';
 
 /** The HostRuntime contract implemented on Vendure, assembled from one module per area. */
-export function createVendureRuntime(state: AdapterState, apis: AdapterApis): HostRuntime {
+export function createVendureRuntime(
+  state: AdapterState,
+  apis: AdapterApis,
+  console?: HostRuntime['console'],
+): HostRuntime {
   const runtime: HostRuntime = {
     contractVersion: CONTRACT_VERSION,
     db: state.db,
@@ -20,6 +24,7 @@ export function createVendureRuntime(state: AdapterState, apis: AdapterApis): Ho
     ...catalogContract(state),
     ...checkoutContract(state),
     ...infraContract(state),
+    ...(console ? { console } : {}),
   };
   state.runtime = runtime;
   return runtime;

@@ -13,9 +13,16 @@ import { buildStoreContext, storePrincipal } from '../auth/store-context.js';
 import { revokeSession } from '../auth/sessions.js';
 import { passwordLogin } from '../account/password-login.js';
 import { createTemplateEngine } from '../../lib/template-engine.js';
-import { clearSessionToken, CSRF_FIELD, csrfToken, csrfValid, sessionToken, setSessionToken } from './cookies.js';
-import { Views } from './views.js';
-import { storefrontMultipart } from './multipart.js';
+import {
+  clearSessionToken,
+  CSRF_FIELD,
+  csrfToken,
+  csrfValid,
+  sessionToken,
+  setSessionToken,
+} from '../../host-kit/cookies.js';
+import { Views } from '../../host-kit/views.js';
+import { storefrontMultipart } from '../../host-kit/multipart.js';
 import { createPageKit } from './page-kit.js';
 import { canBuy, navigationFor, productPath, shopPages } from './shop-pages.js';
 import { cartPages } from './cart-pages.js';
