@@ -7,6 +7,7 @@ import {
   attempt,
   dateText,
   noticeOf,
+  page,
   routeCaller,
   text,
   wholeNumber,
@@ -194,12 +195,12 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
         return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: session.token } };
       },
     },
-    {
+    page({
       path: `${CUSTOMERS_PATH}/:id`,
       auth: 'login',
       actors: ['salesRepresentative'],
-      handler: ({ ctx, params }) => customerPage(ctx, params.id!),
-    },
+      handler: ({ ctx, params }) => customerPage(ctx, params.id),
+    }),
   ];
 }
 
@@ -293,18 +294,18 @@ function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
         return { redirect: `${ACTIVITIES_PATH}?done=recorded` };
       },
     },
-    {
+    page({
       path: `${ACTIVITIES_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
       actors: ['salesRepresentative'],
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('customer activity', id);
         await call(ctx, 'deleteCustomerActivity', { params: { id } });
         return { redirect: `${ACTIVITIES_PATH}?done=deleted` };
       },
-    },
+    }),
   ];
 }
 

@@ -14,6 +14,7 @@ import {
   text,
   wholeNumber,
   type Form,
+  page,
   type PageResult,
   type RouteCaller,
 } from '../../storefront-kit.js';
@@ -251,20 +252,20 @@ function employeeDetailPages(
   }
 
   return [
-    {
+    page({
       path: `${EMPLOYEES_PATH}/:id`,
       auth: 'login',
       needsCustomer: true,
-      handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query),
-    },
-    {
+      handler: ({ ctx, params, query }) => employeePage(ctx, params.id, query),
+    }),
+    page({
       path: `${EMPLOYEES_PATH}/:id`,
       method: 'POST',
       auth: 'login',
       needsCustomer: true,
       async handler({ ctx, params, form }) {
         requireAnyPermission(ctx, ['employee.manage']);
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('employee', id);
         const { roleId, ...fields } = personFields(form);
         // Without role.read the form shows no role select: the role stays as it is.
@@ -274,23 +275,25 @@ function employeeDetailPages(
           return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
         return { redirect: `${EMPLOYEES_PATH}/${id}?done=saved` };
       },
-    },
-    ...(['deactivate', 'activate'] as const).map((action): StorefrontPage => ({
-      path: `${EMPLOYEES_PATH}/:id/${action}`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, params }) {
-        requireAnyPermission(ctx, ['employee.manage']);
-        const id = params.id!;
-        if (!isId(id)) throw Errors.notFound('employee', id);
-        const result = await attempt(() =>
-          call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }),
-        );
-        if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
-        return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
-      },
-    })),
+    }),
+    ...(['deactivate', 'activate'] as const).map((action) =>
+      page({
+        path: `${EMPLOYEES_PATH}/:id/${action}`,
+        method: 'POST',
+        auth: 'login',
+        needsCustomer: true,
+        async handler({ ctx, params }) {
+          requireAnyPermission(ctx, ['employee.manage']);
+          const id = params.id;
+          if (!isId(id)) throw Errors.notFound('employee', id);
+          const result = await attempt(() =>
+            call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }),
+          );
+          if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
+          return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
+        },
+      }),
+    ),
   ];
 }
 
@@ -399,39 +402,39 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
         return { redirect: `${ROLES_PATH}?done=created` };
       },
     },
-    {
+    page({
       path: `${ROLES_PATH}/:id`,
       auth: 'login',
       needsCustomer: true,
-      handler: ({ ctx, params }) => rolePage(ctx, params.id!),
-    },
-    {
+      handler: ({ ctx, params }) => rolePage(ctx, params.id),
+    }),
+    page({
       path: `${ROLES_PATH}/:id`,
       method: 'POST',
       auth: 'login',
       needsCustomer: true,
       async handler({ ctx, params, form }) {
         requireAnyPermission(ctx, ['role.manage']);
-        const role = await findRole(ctx, params.id!);
+        const role = await findRole(ctx, params.id);
         const fields = roleFields(form);
         const result = await attempt(() => call(ctx, 'updateEmployeeRole', { params: { id: role.id }, body: fields }));
         if ('error' in result) return rolePage(ctx, role.id, { error: result.error, form: fields }, 400);
         return { redirect: `${ROLES_PATH}?done=saved` };
       },
-    },
-    {
+    }),
+    page({
       path: `${ROLES_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
       needsCustomer: true,
       async handler({ ctx, params }) {
         requireAnyPermission(ctx, ['role.manage']);
-        const role = await findRole(ctx, params.id!);
+        const role = await findRole(ctx, params.id);
         const result = await attempt(() => call(ctx, 'deleteEmployeeRole', { params: { id: role.id } }));
         if ('error' in result) return rolePage(ctx, role.id, { error: result.error }, 400);
         return { redirect: `${ROLES_PATH}?done=deleted` };
       },
-    },
+    }),
   ];
 }
 
@@ -493,18 +496,18 @@ function invitationListPages(
         return { redirect: `${INVITATIONS_PATH}?done=sent` };
       },
     },
-    {
+    page({
       path: `${INVITATIONS_PATH}/:id/withdraw`,
       method: 'POST',
       auth: 'login',
       needsCustomer: true,
       async handler({ ctx, params }) {
         requireAnyPermission(ctx, ['invitation.manage']);
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('invitation', id);
         await call(ctx, 'deleteEmployeeInvitation', { params: { id } });
         return { redirect: `${INVITATIONS_PATH}?done=withdrawn` };
       },
-    },
+    }),
   ];
 }
