@@ -187,8 +187,7 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
           const row = await findRepresentative(trx, rep.id);
           if (!row) throw Errors.unauthorized();
           return host.auth.createSession(trx, {
-            ...representativeIdentity(row, ''),
-            customerId: null,
+            ...representativeIdentity(row, null),
             salesChannelId: ctx.salesChannel.id,
           });
         });
