@@ -3,6 +3,7 @@
  * contract loads the plugin unchanged. Breaking changes bump CONTRACT_VERSION's major.
  */
 import type { Criteria } from '../lib/criteria.js';
+import type { AppError } from '../lib/errors.js';
 import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
@@ -327,6 +328,16 @@ export interface PriceProvider {
     executor: Executor,
   ): Promise<Array<ProvidedPrice | null>>;
 }
+
+/**
+ * (3.6) Withholds prices and buying from a context, e.g. a closed shop's guests. Answers null when
+ * the context may see prices, else the error the host answers when such a context asks for what
+ * prices reveal (a price filter or sort, a cart line): typically 401 `SUITE__LOGIN_REQUIRED`. A host
+ * leaves the prices out of its product answers for such a context (the reference host: no
+ * `calculatedPrice` or `tierPrices`; its storefront shows a login prompt instead of price and buy
+ * button) and refuses its cart (Vendure: `addItemToOrder` answers the error's code). Reads through `executor`.
+ */
+export type PriceGate = (ctx: StoreContext, executor: Executor) => Promise<AppError | null>;
 
 export interface CartLineItem {
   id: string;
@@ -898,6 +909,8 @@ export interface HostRuntime {
 
   readonly prices: {
     addPriceProvider(provider: PriceProvider): void;
+    /** (3.6) Adds a price gate (see PriceGate). Optional: a host without it shows prices to everyone. */
+    addPriceGate?(gate: PriceGate): void;
     calculate(
       ctx: StoreContext,
       product: ProductRecord,

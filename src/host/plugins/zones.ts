@@ -84,6 +84,7 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
         if (provider.many) zoned.many = plugin(provider.many.bind(provider));
         runtime.prices.addPriceProvider(zoned);
       },
+      addPriceGate: (gate) => runtime.prices.addPriceGate?.(plugin(gate)),
     },
     cart: {
       ...host(runtime.cart),
