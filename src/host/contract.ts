@@ -417,6 +417,12 @@ export interface PaymentMethodDefinition {
   technicalName: string;
   name: string;
   description?: string | null;
+  /**
+   * (3.6) Whether the method is offered to this caller (e.g. on account only to a company with a
+   * credit line); absent: to everyone. The host's method list leaves it out where it answers false;
+   * the plugin's interceptor still refuses an order that names it anyway. Reads through `executor`.
+   */
+  available?(ctx: StoreContext, executor: Executor): Promise<boolean>;
 }
 
 /**

@@ -100,6 +100,10 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
         }),
       onOrderPlaced: (hook) => runtime.checkout.onOrderPlaced(plugin(hook)),
       onOrderCancelled: (hook) => runtime.checkout.onOrderCancelled(plugin(hook)),
+      addPaymentMethod: (method) =>
+        runtime.checkout.addPaymentMethod?.(
+          method.available ? { ...method, available: plugin(method.available.bind(method)) } : method,
+        ),
     },
     orders: host(runtime.orders),
     documents: host(runtime.documents),
