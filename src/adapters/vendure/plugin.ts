@@ -32,6 +32,7 @@ import { createVendureMail, ORDER_CONFIRMATION_TEMPLATE, queueOrderConfirmation 
 import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
+import { priceGateInterceptor } from './price-gates.js';
 import { SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
 import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
@@ -193,7 +194,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         description: 'Look at every page of the Suite B2B console (/b2b-admin) without changing anything.',
       }),
     );
-    config.orderOptions.orderInterceptors.push(visibility.interceptor, lineItemInterceptor(state, contextOf));
+    config.orderOptions.orderInterceptors.push(
+      priceGateInterceptor(state, contextOf),
+      visibility.interceptor,
+      lineItemInterceptor(state, contextOf),
+    );
     checkSearchStrategy(config, s.log);
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
