@@ -3,6 +3,7 @@ import { placeDueOccurrences } from './placement.js';
 import { RECURRING_ORDERS } from './repository.js';
 import { recurringOrderRoutes } from './routes.js';
 import { RecurringOrderService } from './service.js';
+import { recurringOrderStorefrontPages } from './storefront.js';
 
 export { placeDueOccurrences, type MissedPolicy, type PlacementSummary } from './placement.js';
 
@@ -16,6 +17,7 @@ const PLACE_DUE_EVERY_SECONDS = 5 * 60;
 export function registerRecurringOrders(host: HostRuntime): void {
   const service = new RecurringOrderService(host);
   for (const route of recurringOrderRoutes(service)) host.storeApi.route(route);
+  for (const page of recurringOrderStorefrontPages(host, service)) host.storefront.page(page);
   // The schedule runs it with no payload (now); an operator may queue it with `now` (ISO) to catch up as of a time.
   host.jobs.register(PLACE_DUE_JOB, async (payload, runtime) => {
     const now =
