@@ -110,6 +110,7 @@ describe('account: snippets and platform menu', () => {
             'budgets',
             'fastOrder',
             'productLists',
+            'recurringOrders',
             'customerProductNumbers',
             'customerPrices',
             'offers',
@@ -133,7 +134,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 5, 0],
-        ['ordering', 9, 0],
+        ['ordering', 10, 0],
         ['events', 0, 0],
       ]);
     });
@@ -192,6 +193,7 @@ describe('account: snippets and platform menu', () => {
               'orderApprovals',
               'fastOrder',
               'productLists',
+              'recurringOrders',
               'customerProductNumbers',
               'customerPrices',
               'offers',
