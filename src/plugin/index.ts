@@ -19,6 +19,7 @@ import { registerOffers } from './offer/index.js';
 import { registerCostCenters } from './cost-center/index.js';
 import { registerQuantityRules } from './quantity-rule/index.js';
 import { registerPaymentOnAccount } from './payment-on-account/index.js';
+import { registerRecurringOrders } from './recurring-order/index.js';
 import { registerConsole } from './console/index.js';
 import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
@@ -53,6 +54,7 @@ const plugin: HostPlugin = {
     registerQuantityRules(host);
     registerPaymentOnAccount(host);
     registerClosedShop(host);
+    registerRecurringOrders(host);
     registerMailPreview(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);

@@ -56,6 +56,12 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
       { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },
       {
+        key: 'recurringOrders',
+        path: '/account/recurring-orders',
+        anyOf: ['recurring-orders.manage'],
+        label: 'Recurring orders',
+      },
+      {
         key: 'customerProductNumbers',
         path: '/account/customer-product-numbers',
         anyOf: ['customer-product-number.manage'],

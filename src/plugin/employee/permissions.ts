@@ -40,6 +40,12 @@ export const PERMISSIONS: readonly PermissionDefinition[] = [
   { key: 'offer.read', group: 'offers', description: 'See, accept and decline the company’s offers.' },
   { key: 'product-list.manage', group: 'product-lists', description: 'Create and change product lists.' },
   {
+    key: 'recurring-orders.manage',
+    group: 'recurring-orders',
+    description:
+      'Set up, change, pause, skip and cancel one’s own recurring orders (the company admin sees all of the company’s).',
+  },
+  {
     key: 'customer-product-number.manage',
     group: 'customer-product-numbers',
     description: 'Maintain and import customer product numbers.',

@@ -107,6 +107,11 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
           }),
         },
         mayOrder: ctx.can('orders.create'),
+        // The recurring-order add-on's form for this list (its page answers 403 to whoever may not).
+        recurringUrl:
+          ctx.can('orders.create') && ctx.can('recurring-orders.manage')
+            ? `/account/recurring-orders?productListId=${list.id}`
+            : null,
         articleNumber: extra.articleNumber ?? '',
         error: extra.error ?? null,
         errors: extra.errors ?? [],

@@ -111,6 +111,7 @@ describe('account: snippets and platform menu', () => {
             'budgets',
             'fastOrder',
             'productLists',
+            'recurringOrders',
             'customerProductNumbers',
             'customerPrices',
             'offers',
@@ -134,7 +135,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 5, 0],
-        ['ordering', 9, 0],
+        ['ordering', 10, 0],
         ['events', 0, 0],
       ]);
     });
@@ -194,6 +195,7 @@ describe('account: snippets and platform menu', () => {
               'orderApprovals',
               'fastOrder',
               'productLists',
+              'recurringOrders',
               'customerProductNumbers',
               'customerPrices',
               'offers',

@@ -368,6 +368,7 @@ describe('console: settings', () => {
       eventLanguages: (current.eventLanguages as string[]).join('\n'),
       eventReminderHoursBefore: String(current.eventReminderHoursBefore),
       customerProductNumberImportMaxRows: String(current.customerProductNumberImportMaxRows),
+      recurringOrderMissedOccurrences: String(current.recurringOrderMissedOccurrences),
       ...(current.passwordlessLoginEnabled ? { passwordlessLoginEnabled: 'on' } : {}),
       ...overrides,
     });

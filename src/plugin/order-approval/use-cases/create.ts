@@ -1,6 +1,6 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, PriceLine, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
-import { inTransaction, isDuplicateKeyError } from '../../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, type Trx } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
 import { applicableBudgetIds } from '../../budget/repository.js';
@@ -57,94 +57,122 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
   );
   await assertOwnAddresses(host, customer.id, body);
 
-  return inTransaction(host.db, async (trx) => {
-    const settings = await loadSettings(trx, customer.id);
-    const reservations: Reservation[] = [];
-    let budgets: BudgetEvaluation[] | undefined;
-    if (ctx.actor.type === 'employee' && ctx.employee) {
-      const budgetIds = await applicableBudgetIds(trx, customer.id, ctx.employee.id);
-      budgets = await evaluateBudgets(host, trx, {
-        customerId: customer.id,
-        budgetIds,
-        lines: priced.lines,
-        currencyIso: ctx.salesChannel.currencyIso,
-        timeZone: ctx.salesChannel.timeZone,
-      });
-      const refused = budgets.find((e) => e.exceeds && !e.budget.allowApproval);
-      if (refused) throw budgetExceededError(refused, ctx.salesChannel.currencyPrecision);
-      for (const e of budgets) reservations.push({ budgetId: e.budget.id, amount: e.relevant, exceeds: e.exceeds });
-    }
-    const order = {
+  return inTransaction(host.db, (trx) =>
+    insertApprovalFor(host, ctx, trx, {
+      cartToken: cart.token,
+      lines: priced.lines,
+      customerComment: body.customerComment ?? null,
+      billingAddressId: body.billingAddressId ?? null,
+      shippingAddressId: body.shippingAddressId ?? null,
+    }),
+  );
+}
+
+/**
+ * Writes a pending approval of priced lines in the caller's transaction (budget reservations, the
+ * rule's levels, mails to the approvers) and answers its id: the cart route above, and a recurring
+ * order's occurrence that needs approval (src/plugin/recurring-order), whose lines were priced and
+ * checked by its caller. `cartToken` names the approval's source; one open approval per token.
+ */
+export async function insertApprovalFor(
+  host: HostRuntime,
+  ctx: StoreContext,
+  trx: Trx,
+  input: {
+    cartToken: string;
+    lines: PriceLine[];
+    customerComment: string | null;
+    billingAddressId: string | null;
+    shippingAddressId: string | null;
+  },
+): Promise<string> {
+  const customer = declaredCustomer(ctx);
+  const priced = { lines: input.lines };
+  const body = input;
+  const settings = await loadSettings(trx, customer.id);
+  const reservations: Reservation[] = [];
+  let budgets: BudgetEvaluation[] | undefined;
+  if (ctx.actor.type === 'employee' && ctx.employee) {
+    const budgetIds = await applicableBudgetIds(trx, customer.id, ctx.employee.id);
+    budgets = await evaluateBudgets(host, trx, {
       customerId: customer.id,
-      buyer: ctx.actor,
+      budgetIds,
       lines: priced.lines,
       currencyIso: ctx.salesChannel.currencyIso,
       timeZone: ctx.salesChannel.timeZone,
-      budgets,
-    };
-    const { rule, reasons } = await chooseRule(host, trx, order, true);
-    if (!rule)
-      throw Errors.badRequest(
-        'SUITE__ORDER_APPROVAL_NOT_REQUIRED',
-        'No approval rule of your company applies to this order: place it directly.',
-        { pointer: '/cartToken' },
-      );
-    const requester = {
-      customerId: customer.id,
-      requesterType: ctx.actor.type,
-      requesterId: ctx.actor.id ?? customer.id,
-    };
-    const chain = await resolveChain(trx, rule, requester, settings);
-    const first = chain[0]!;
-
-    const id = newId();
-    const totals = totalsOf(priced.lines);
-    try {
-      await insertApproval(trx, {
-        id,
-        approvalNumber: await host.nextNumber(trx, 'order-approval', 'OA'),
-        customerId: customer.id,
-        salesChannelId: ctx.salesChannel.id,
-        requester: {
-          type: ctx.actor.type,
-          id: ctx.actor.id,
-          name: ctx.actor.name || customer.email,
-          email: ctx.actor.email,
-        },
-        mode: first.mode,
-        nValue: first.nValue,
-        approverEmployeeIds: first.approverEmployeeIds,
-        reasons,
-        rule: { id: storedRuleId(rule), name: rule.name, levelCount: chain.length },
-        cartToken: cart.token,
-        customerComment: body.customerComment ?? null,
-        billingAddressId: body.billingAddressId ?? null,
-        shippingAddressId: body.shippingAddressId ?? null,
-        currencyIso: ctx.salesChannel.currencyIso,
-        totals,
-      });
-    } catch (error) {
-      if (isDuplicateKeyError(error))
-        throw Errors.badRequest(
-          'SUITE__ORDER_APPROVAL_EXISTS',
-          'An open order approval exists for this cart already.',
-          { pointer: '/cartToken' },
-        );
-      throw error;
-    }
-    await insertApprovalLines(trx, id, priced.lines);
-    await insertApprovalLevels(trx, id, chain);
-    await insertReservations(trx, id, reservations);
-    await addActivity(trx, id, ctx.actor, 'created', body.customerComment ?? null, {
-      reasons,
-      total: fromMinor(totals.total, ctx.salesChannel.currencyPrecision),
-      rule: rule.name,
-      levels: chain.length,
     });
-    const approval = (await getApproval(trx, customer.id, id))!;
-    await notifyApprovers(host, trx, approval, ctx.salesChannel, false);
-    return id;
+    const refused = budgets.find((e) => e.exceeds && !e.budget.allowApproval);
+    if (refused) throw budgetExceededError(refused, ctx.salesChannel.currencyPrecision);
+    for (const e of budgets) reservations.push({ budgetId: e.budget.id, amount: e.relevant, exceeds: e.exceeds });
+  }
+  const order = {
+    customerId: customer.id,
+    buyer: ctx.actor,
+    lines: priced.lines,
+    currencyIso: ctx.salesChannel.currencyIso,
+    timeZone: ctx.salesChannel.timeZone,
+    budgets,
+  };
+  const { rule, reasons } = await chooseRule(host, trx, order, true);
+  if (!rule)
+    throw Errors.badRequest(
+      'SUITE__ORDER_APPROVAL_NOT_REQUIRED',
+      'No approval rule of your company applies to this order: place it directly.',
+      { pointer: '/cartToken' },
+    );
+  const requester = {
+    customerId: customer.id,
+    requesterType: ctx.actor.type,
+    requesterId: ctx.actor.id ?? customer.id,
+  };
+  const chain = await resolveChain(trx, rule, requester, settings);
+  const first = chain[0]!;
+
+  const id = newId();
+  const totals = totalsOf(priced.lines);
+  try {
+    await insertApproval(trx, {
+      id,
+      approvalNumber: await host.nextNumber(trx, 'order-approval', 'OA'),
+      customerId: customer.id,
+      salesChannelId: ctx.salesChannel.id,
+      requester: {
+        type: ctx.actor.type,
+        id: ctx.actor.id,
+        name: ctx.actor.name || customer.email,
+        email: ctx.actor.email,
+      },
+      mode: first.mode,
+      nValue: first.nValue,
+      approverEmployeeIds: first.approverEmployeeIds,
+      reasons,
+      rule: { id: storedRuleId(rule), name: rule.name, levelCount: chain.length },
+      cartToken: input.cartToken,
+      customerComment: body.customerComment ?? null,
+      billingAddressId: body.billingAddressId ?? null,
+      shippingAddressId: body.shippingAddressId ?? null,
+      currencyIso: ctx.salesChannel.currencyIso,
+      totals,
+    });
+  } catch (error) {
+    if (isDuplicateKeyError(error))
+      throw Errors.badRequest('SUITE__ORDER_APPROVAL_EXISTS', 'An open order approval exists for this cart already.', {
+        pointer: '/cartToken',
+      });
+    throw error;
+  }
+  await insertApprovalLines(trx, id, priced.lines);
+  await insertApprovalLevels(trx, id, chain);
+  await insertReservations(trx, id, reservations);
+  await addActivity(trx, id, ctx.actor, 'created', body.customerComment ?? null, {
+    reasons,
+    total: fromMinor(totals.total, ctx.salesChannel.currencyPrecision),
+    rule: rule.name,
+    levels: chain.length,
   });
+  const approval = (await getApproval(trx, customer.id, id))!;
+  await notifyApprovers(host, trx, approval, ctx.salesChannel, false);
+  return id;
 }
 
 async function assertInStock(
