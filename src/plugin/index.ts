@@ -24,6 +24,7 @@ import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
 import { registerCompanyAddresses } from './company/addresses/index.js';
 import { registerMailPreview } from './mail-preview/index.js';
+import { registerOrderAgain } from './order-again/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -52,6 +53,7 @@ const plugin: HostPlugin = {
     registerQuantityRules(host);
     registerPaymentOnAccount(host);
     registerMailPreview(host);
+    registerOrderAgain(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);
     return Promise.resolve();
