@@ -1,5 +1,7 @@
 import { idSchema } from '../../lib/ids.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
+import { storeListResponse } from '../../lib/store-list.js';
+import { dateTimeSchema } from '../../lib/time.js';
 
 export const TAG = 'Order again and automatic lists';
 
@@ -58,3 +60,45 @@ export const orderAgainResponse = objectSchema(
   },
   ['success', 'target', 'added', 'lines'],
 );
+
+export const MAX_LIST_LIMIT = 500;
+const paging = {
+  limit: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT, description: 'Default 25.' },
+  page: { type: 'integer', minimum: 1, maximum: 100_000, description: 'Default 1.' },
+} as const;
+
+export const assortmentBody = objectSchema(paging, []);
+
+export const frequentBody = objectSchema(
+  {
+    ...paging,
+    from: { ...dateTimeSchema, description: 'Start of the window (default: 90 days before `to`).' },
+    to: { ...dateTimeSchema, description: 'End of the window (default: now).' },
+  },
+  [],
+);
+
+export const exportBody = objectSchema(
+  {
+    list: { type: 'string', enum: ['assortment', 'frequent'] },
+    from: dateTimeSchema,
+    to: dateTimeSchema,
+  },
+  ['list'],
+);
+
+export const automaticItem = objectSchema(
+  {
+    productId: idSchema,
+    productNumber: nullable({ type: 'string' }),
+    name: nullable({ type: 'string' }),
+    visible: { type: 'boolean', description: 'Whether the caller may see (and order) the product today.' },
+    orderCount: { type: 'integer' },
+    totalQuantity: { type: 'integer' },
+    lastQuantity: nullable({ type: 'integer', description: 'The quantity of the last order ("my assortment").' }),
+    lastOrderDate: dateTimeSchema,
+  },
+  ['productId', 'productNumber', 'name', 'visible', 'orderCount', 'totalQuantity', 'lastQuantity', 'lastOrderDate'],
+);
+
+export const automaticList = storeListResponse(automaticItem);
