@@ -110,6 +110,8 @@ describe('account: snippets and platform menu', () => {
             'budgets',
             'fastOrder',
             'productLists',
+            'myAssortment',
+            'frequentlyOrdered',
             'customerProductNumbers',
             'customerPrices',
             'offers',
@@ -133,7 +135,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 5, 0],
-        ['ordering', 9, 0],
+        ['ordering', 11, 0],
         ['events', 0, 0],
       ]);
     });
@@ -192,6 +194,8 @@ describe('account: snippets and platform menu', () => {
               'orderApprovals',
               'fastOrder',
               'productLists',
+              'myAssortment',
+              'frequentlyOrdered',
               'customerProductNumbers',
               'customerPrices',
               'offers',
