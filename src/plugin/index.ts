@@ -26,6 +26,7 @@ import { colleaguesInUnitSubtrees } from './company/units/directory.js';
 import { registerCompanyAddresses } from './company/addresses/index.js';
 import { registerMailPreview } from './mail-preview/index.js';
 import { registerClosedShop } from './closed-shop/index.js';
+import { registerOrderAgain } from './order-again/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -56,6 +57,7 @@ const plugin: HostPlugin = {
     registerClosedShop(host);
     registerRecurringOrders(host);
     registerMailPreview(host);
+    registerOrderAgain(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);
     return Promise.resolve();

@@ -28,6 +28,8 @@ interface OrderView {
 }
 
 export const ORDERS_PATH = '/account/orders';
+/** The order-again add-on's page (src/plugin/order-again), linked from the order page when the caller may open it. */
+const ORDER_AGAIN_PAGE = '/account/order-again';
 export const ADDRESSES_PATH = '/account/addresses';
 const ORDERS_PAGE_SIZE = 20;
 /** Changing the company's default addresses is part of ordering for it (the add-on's address switch route asks the same). */
@@ -99,6 +101,7 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
         timeZone: timeZone(ctx),
         notice: typeof query.done === 'string' ? (ORDER_NOTICES[query.done] ?? null) : null,
         listUrl: ORDERS_PATH,
+        orderAgainUrl: kit.mayOpen(ctx, ORDER_AGAIN_PAGE) ? `${ORDER_AGAIN_PAGE}?orderId=${order.id}` : null,
       },
     };
   }

@@ -55,6 +55,13 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'budgets', path: '/account/budgets', anyOf: ['budget.read'] },
       { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
       { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },
+      { key: 'myAssortment', path: '/account/assortment', anyOf: ['orders.read-all'], label: 'My assortment' },
+      {
+        key: 'frequentlyOrdered',
+        path: '/account/frequently-ordered',
+        anyOf: ['orders.read-all'],
+        label: 'Frequently ordered',
+      },
       {
         key: 'recurringOrders',
         path: '/account/recurring-orders',

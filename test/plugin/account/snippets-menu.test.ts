@@ -111,6 +111,8 @@ describe('account: snippets and platform menu', () => {
             'budgets',
             'fastOrder',
             'productLists',
+            'myAssortment',
+            'frequentlyOrdered',
             'recurringOrders',
             'customerProductNumbers',
             'customerPrices',
@@ -135,7 +137,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 5, 0],
-        ['ordering', 10, 0],
+        ['ordering', 12, 0],
         ['events', 0, 0],
       ]);
     });
@@ -195,6 +197,8 @@ describe('account: snippets and platform menu', () => {
               'orderApprovals',
               'fastOrder',
               'productLists',
+              'myAssortment',
+              'frequentlyOrdered',
               'recurringOrders',
               'customerProductNumbers',
               'customerPrices',
