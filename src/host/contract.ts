@@ -349,6 +349,17 @@ export interface CartLineItem {
   position: number;
 }
 
+/** (4.0) A customer's cart with lines, neither ordered nor changed since a moment (`cart.abandoned`). */
+export interface AbandonedCart {
+  token: string;
+  customerId: string;
+  /** Whose cart it is where the host keeps one cart per buyer of a customer (an employee); else null. */
+  actor: { type: string; id: string } | null;
+  /** When the cart was last changed (ISO 8601, UTC). */
+  updatedAt: string;
+  lineItems: CartLineItem[];
+}
+
 export interface Cart {
   token: string;
   customerId: string | null;
@@ -933,6 +944,12 @@ export interface HostRuntime {
 
   readonly cart: {
     addLineItemProcessor(processor: LineItemProcessor): void;
+    /**
+     * (4.0) The carts of these customers that hold lines and were neither ordered nor changed since
+     * `idleSince`, the most recently changed first, at most `limit`. Optional: a host without it has
+     * no abandoned-cart list (the sales representative's route answers 501).
+     */
+    abandoned?(executor: Executor, customerIds: string[], idleSince: Date, limit: number): Promise<AbandonedCart[]>;
     /** The context's cart (created on first use). */
     current(ctx: StoreContext, executor?: Executor): Promise<Cart>;
     get(executor: Executor, token: string): Promise<Cart | null>;

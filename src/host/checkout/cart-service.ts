@@ -62,8 +62,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The columns of a line that `toLineItem` reads. */
-const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
-type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
+export const LINE_COLUMNS = ['id', 'type', 'product_id', 'label', 'quantity', 'payload', 'position'] as const;
+export type LineColumns = Pick<CartLineRow, (typeof LINE_COLUMNS)[number]>;
 
 type LockedCartRow = LineColumns & {
   c_token: string;
@@ -99,7 +99,7 @@ const lockedCartWithLines = fixedRead((executor: Executor, token: string) =>
   ),
 );
 
-function toLineItem(row: LineColumns): CartLineItem {
+export function toLineItem(row: LineColumns): CartLineItem {
   return {
     id: row.id,
     type: row.type,

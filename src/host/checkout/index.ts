@@ -1,3 +1,4 @@
+import { abandonedCarts } from './abandoned-carts.js';
 import { orderedProductIds } from './ordered-products.js';
 import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
 import type { HostInternals } from '../internals.js';
@@ -37,6 +38,7 @@ export function createCheckoutModule(
       addLineItemProcessor: (processor) => void registries.lineItemProcessors.push(processor),
       current: (ctx, executor) => carts.current(ctx, executor),
       get: (executor, token) => carts.load(executor, token),
+      abandoned: abandonedCarts,
       addLineItems: (ctx, items) => carts.addLineItems(ctx, items),
       async price(ctx, cart, executor) {
         const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);

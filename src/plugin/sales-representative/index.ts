@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { abandonedCartRoutes } from './abandoned-carts.js';
 import { activityRoutes } from './activities.js';
 import { representativeAdminRoutes } from './admin.js';
 import { representativeContextEnricher, representativeLoginProvider } from './context.js';
@@ -20,6 +21,7 @@ export function registerSalesRepresentatives(host: HostRuntime): void {
     ...activityRoutes(host),
     ...productRequestRoutes(host),
     ...representativeFastOrderRoutes(host),
+    ...abandonedCartRoutes(host),
   ])
     host.storeApi.route(route);
   for (const route of representativeAdminRoutes(host)) host.adminApi.route(route);

@@ -174,3 +174,41 @@ export const rankingResponse = storeListResponse(
 
 /** The last-orders list filters on these order fields; its term also searches the customer's company and number. */
 export const lastOrdersBody = criteriaSchema(['customerId', 'orderDate', 'orderNumber', 'state']);
+
+/** The abandoned carts of the representative's customers: how long untouched, how many. */
+export const abandonedCartsBody = objectSchema(
+  {
+    idleHours: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 2160,
+      default: 24,
+      description:
+        'A cart counts as abandoned when nobody changed it for this many hours (default 24, at most 90 days).',
+    },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 25 },
+  },
+  [],
+);
+
+const abandonedCartSchema = objectSchema(
+  {
+    customerId: text,
+    customerNumber: text,
+    company: nullableText,
+    buyer: nullable(objectSchema({ type: text, id: text }, ['type', 'id'])),
+    updatedAt: dateTimeSchema,
+    quantity: { type: 'integer', minimum: 1 },
+    lineItems: {
+      type: 'array',
+      items: objectSchema({ productId: nullableText, label: text, quantity: { type: 'integer', minimum: 1 } }, [
+        'productId',
+        'label',
+        'quantity',
+      ]),
+    },
+  },
+  ['customerId', 'customerNumber', 'company', 'buyer', 'updatedAt', 'quantity', 'lineItems'],
+);
+
+export const abandonedCartsResponse = storeListResponse(abandonedCartSchema);

@@ -1,0 +1,55 @@
+import { AppError } from '../../lib/errors.js';
+import { storeListOf } from '../../lib/store-list.js';
+import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { declaredRepresentative } from '../declared.js';
+import { TAG } from './context.js';
+import { assignedCustomers } from './repository.js';
+import { abandonedCartsBody, abandonedCartsResponse } from './schemas.js';
+
+/** Issue 30 item 3: the carts the representative's customers filled and left, to follow up on. */
+export function abandonedCartRoutes(host: HostRuntime): StoreRoute[] {
+  return [
+    defineStoreRoute({
+      method: 'POST',
+      path: '/sales-representative/abandoned-carts',
+      operationId: 'listSalesRepresentativeAbandonedCarts',
+      summary:
+        'Carts of the assigned customers that hold lines and were neither ordered nor changed for `idleHours`, most recently changed first.',
+      tags: [TAG],
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      permission: null,
+      schemas: { body: abandonedCartsBody, responses: { 200: abandonedCartsResponse } },
+      async handler({ ctx, body }) {
+        if (!host.cart.abandoned)
+          throw new AppError(501, 'SUITE__NOT_SUPPORTED', 'This shop does not list abandoned carts.', {
+            meta: { call: 'cart.abandoned' },
+          });
+        const rep = declaredRepresentative(ctx);
+        const customers = new Map(
+          (await assignedCustomers(host, host.db, rep.id, ctx.salesChannel.id)).map((c) => [c.id, c]),
+        );
+        const idleSince = new Date(Date.now() - body.idleHours * 3_600_000);
+        const carts = await host.cart.abandoned(host.db, [...customers.keys()], idleSince, body.limit);
+        return storeListOf(
+          carts.map((cart) => {
+            const customer = customers.get(cart.customerId)!;
+            return {
+              customerId: cart.customerId,
+              customerNumber: customer.customerNumber,
+              company: customer.company,
+              buyer: cart.actor,
+              updatedAt: cart.updatedAt,
+              quantity: cart.lineItems.reduce((sum, line) => sum + line.quantity, 0),
+              lineItems: cart.lineItems.map((line) => ({
+                productId: line.productId,
+                label: line.label,
+                quantity: line.quantity,
+              })),
+            };
+          }),
+        );
+      },
+    }),
+  ];
+}
