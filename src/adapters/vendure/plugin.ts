@@ -168,6 +168,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       state,
       contextOf,
     );
+    // Behind a reverse proxy the client's address is the proxy's unless express trusts it: Vendure's default
+    // `trustProxy: false` made the plugin's rate limits and logs count every client as the proxy. As the
+    // reference host (src/host/app.ts): a proxy on loopback is trusted; a shop's own `trustProxy` setting wins.
+    if (config.apiOptions.trustProxy === undefined || config.apiOptions.trustProxy === false)
+      config.apiOptions.trustProxy = 'loopback';
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
