@@ -23,7 +23,6 @@ import {
 import { vendureContextInTransaction } from './shared-transaction.js';
 import { quoteColumn, toVendureIds } from './ids.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
-import { unsupported } from './unsupported.js';
 import {
   customerByEmail,
   customerGroupIds,
