@@ -30,7 +30,7 @@ import { createVendureMail, ORDER_CONFIRMATION_TEMPLATE, queueOrderConfirmation 
 import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
-import { SuiteB2BPriceStrategy } from './prices.js';
+import { providerUnitNet, SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
 import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
 import { checkSearchStrategy } from './search-strategy.js';
@@ -213,8 +213,16 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       new SuiteB2BAuthenticationStrategy(state),
     ];
     // Prices the plugin gives (approval execute, offer accept) on the lines of the orders placeOrder places (place-order.ts).
+    // and the customer prices for a line's quantity (a price from a minimum quantity, prices.ts).
     config.orderOptions.orderItemPriceCalculationStrategy = new SuiteB2BGivenPriceStrategy(
       config.orderOptions.orderItemPriceCalculationStrategy,
+      async (ctx, variant, quantity) => {
+        const current = state();
+        if (!current || current.registries.priceProviders.length === 0) return null;
+        const storeCtx = await contextOf(ctx);
+        if (!storeCtx?.customer) return null;
+        return providerUnitNet(current, storeCtx, variant, variant.price, quantity);
+      },
     );
     config.customFields.OrderLine = [
       ...(config.customFields.OrderLine ?? []),
