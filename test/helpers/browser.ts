@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import type { ShopApp } from '../../src/host/app.js';
-import { getShop } from './shop.js';
+import { clientAddress, getShop } from './shop.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -41,6 +41,11 @@ export async function startBrowser(context: Mocha.Context, shop?: ShopApp): Prom
       `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`,
     ],
   });
+  // Each browser context comes from its own address, like each `http()` agent, so a suite that logs
+  // in many times within a minute does not run into the per-IP login limits of one shared address.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) =>
+    newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...options.extraHTTPHeaders } });
   return {
     browser,
     base: `http://127.0.0.1:${port}`,

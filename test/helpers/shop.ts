@@ -82,9 +82,11 @@ export function isServerDb(): boolean {
  * clients do, so per-IP rate limits apply per agent and not to the whole test run.
  */
 export async function http(): Promise<supertest.Agent> {
-  const ip = `10.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`;
-  return supertest.agent((await getShop()).app).set('x-forwarded-for', ip);
+  return supertest.agent((await getShop()).app).set('x-forwarded-for', clientAddress());
 }
+
+/** A random private address for one test client (see `http`). */
+export const clientAddress = (): string => `10.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`;
 
 export async function defaultSalesChannelId(shop: ShopApp): Promise<string> {
   return (await shop.db('sales_channels').orderBy('created_at').first('id')).id;

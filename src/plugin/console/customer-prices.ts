@@ -1,9 +1,9 @@
-import type { StorefrontUpload } from '../../host/contract.js';
-import { AppError } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import {
   consolePage,
+  csvOfForm,
   formErrorsOf,
+  importProblemsOf,
   noErrors,
   pageOf,
   paging,
@@ -327,26 +327,8 @@ function importPages(kit: ConsoleKit) {
     data: { title: 'Import customer prices', listHref: kit.href(PATH), ...data },
   });
 
-  /** The CSV of the form: a chosen file, else the pasted text. */
-  function csvOf(form: Record<string, unknown>): string {
-    const file = form.file as StorefrontUpload | undefined;
-    if (file && typeof file === 'object' && Buffer.isBuffer(file.content)) return file.content.toString('utf8');
-    return typeof form.csv === 'string' ? form.csv : '';
-  }
-
-  /** The import's refusal: one entry per bad line (meta.line), the others as they are. */
-  function problemsOf(error: unknown): { lines: Array<{ line: number | null; message: string }> } {
-    if (!(error instanceof AppError) || ![400, 409, 413].includes(error.status)) throw error;
-    return {
-      lines: error.toBody().errors.map((problem) => ({
-        line: typeof problem.meta?.line === 'number' ? problem.meta.line : null,
-        message: problem.detail ?? problem.title,
-      })),
-    };
-  }
-
   async function run(ctx: ConsoleContext, form: Record<string, unknown>, dryRun: boolean) {
-    const csv = csvOf(form);
+    const csv = csvOfForm(form);
     if (!csv.trim()) return page({ csv, errors: { csv: 'Choose a CSV file or paste its lines.' } }, 400);
     try {
       const result = await kit.call<{ created: number; updated: number; unchanged: number }>(
@@ -360,8 +342,8 @@ function importPages(kit: ConsoleKit) {
         notice: `Imported: ${result.created} new, ${result.updated} changed, ${result.unchanged} unchanged.`,
       };
     } catch (error) {
-      const problems = problemsOf(error);
-      return page({ csv, problems: problems.lines, problemCount: problems.lines.length }, 400);
+      const problems = importProblemsOf(error);
+      return page({ csv, problems, problemCount: problems.length }, 400);
     }
   }
 

@@ -4,8 +4,10 @@ import { activityTypePages } from './activity-types.js';
 import { companyPages } from './companies.js';
 import { customerPriceExportPages } from './customer-price-export.js';
 import { customerPricePages } from './customer-prices.js';
+import { customerProductNumberPages } from './customer-product-numbers.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
+import { integrationPages } from './integrations.js';
 import { createConsoleKit } from './kit.js';
 import { mailTemplatePages } from './mail-templates.js';
 import { partialAssortmentPages } from './partial-assortments.js';
@@ -29,6 +31,7 @@ export function registerConsole(host: HostRuntime): void {
     ...accountRequestPages(kit),
     ...customerPricePages(kit),
     ...customerPriceExportPages(kit),
+    ...customerProductNumberPages(kit),
     ...partialAssortmentPages(kit),
     ...quantityRulePages(kit),
     ...salesRepresentativePages(kit),
@@ -36,6 +39,7 @@ export function registerConsole(host: HostRuntime): void {
     ...eventListPages(kit),
     ...eventPages(kit),
     ...mailTemplatePages(kit),
+    ...integrationPages(kit),
     ...settingsPages(kit),
   ])
     host.console.page(page);

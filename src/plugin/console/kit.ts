@@ -1,4 +1,10 @@
-import type { ConsoleContext, ConsolePage, ConsolePageResult, HostRuntime } from '../../host/contract.js';
+import type {
+  ConsoleContext,
+  ConsolePage,
+  ConsolePageResult,
+  HostRuntime,
+  StorefrontUpload,
+} from '../../host/contract.js';
 import { AppError } from '../../lib/errors.js';
 
 /** The console part of the contract, present (registerConsole checks it once). */
@@ -111,3 +117,19 @@ export function consolePage(page: ConsolePage): ConsolePage {
 }
 
 export type { ConsoleContext, ConsolePageResult };
+
+/** The CSV of an import form: a chosen file (`file`), else the pasted text (`csv`). */
+export function csvOfForm(form: Record<string, unknown>): string {
+  const file = form.file as StorefrontUpload | undefined;
+  if (file && typeof file === 'object' && Buffer.isBuffer(file.content)) return file.content.toString('utf8');
+  return typeof form.csv === 'string' ? form.csv : '';
+}
+
+/** A CSV import's refusal as the import pages list it: one entry per bad line (meta.line), the others as they are. */
+export function importProblemsOf(error: unknown): Array<{ line: number | null; message: string }> {
+  if (!(error instanceof AppError) || ![400, 409, 413].includes(error.status)) throw error;
+  return error.toBody().errors.map((problem) => ({
+    line: typeof problem.meta?.line === 'number' ? problem.meta.line : null,
+    message: problem.detail ?? problem.title,
+  }));
+}

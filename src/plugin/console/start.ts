@@ -17,7 +17,7 @@ const HOUR = 3600 * 1000;
 /**
  * The start page: what waits for the operator, as far as the declared Admin API routes can tell —
  * account requests waiting for a decision, order approvals pending long, published events starting
- * soon — and the size of what the console manages. Each figure links to its page where there is
+ * soon, offers requested, mails and jobs given up after their retries — and the size of what the console manages. Each figure links to its page where there is
  * one. A figure whose route the host does not declare is left out.
  */
 export function startPages(kit: ConsoleKit) {
@@ -36,7 +36,16 @@ export function startPages(kit: ConsoleKit) {
       menu: { label: 'Start', position: 0 },
       async handler({ ctx }) {
         const now = Date.now();
-        const [openRequests, approvalsPendingLong, eventsSoon, prices, representatives] = await Promise.all([
+        const [
+          openRequests,
+          approvalsPendingLong,
+          eventsSoon,
+          offersRequested,
+          failedMails,
+          failedJobs,
+          prices,
+          representatives,
+        ] = await Promise.all([
           total(ctx, 'listAccountRequests', { status: 'open' }),
           total(ctx, 'listOrderApprovalsAdmin', {
             status: 'pending',
@@ -47,6 +56,9 @@ export function startPages(kit: ConsoleKit) {
             startsAfter: new Date(now).toISOString(),
             startsBefore: new Date(now + EVENTS_SOON_DAYS * 24 * HOUR).toISOString(),
           }),
+          total(ctx, 'listOffersAdmin', { status: 'requested' }),
+          total(ctx, 'listMailOutbox', { state: 'failed' }),
+          total(ctx, 'listJobs', { state: 'failed' }),
           total(ctx, 'listSuiteCustomerPrices'),
           total(ctx, 'listSalesRepresentatives'),
         ]);
@@ -76,6 +88,36 @@ export function startPages(kit: ConsoleKit) {
             href: kit.href('/events', { status: 'published' }),
             hint: eventsSoon ? 'Check participants and the waiting list.' : 'None published.',
             test: 'events-soon',
+          });
+        if (offersRequested !== null)
+          waiting.push({
+            label: 'Offers requested',
+            figure: offersRequested,
+            href: '',
+            hint: offersRequested
+              ? 'Customers wait for a price: the sales representatives make the offers in the storefront.'
+              : 'None waiting.',
+            test: 'offers-requested',
+          });
+        if (failedMails !== null)
+          waiting.push({
+            label: 'Mails that failed',
+            figure: failedMails,
+            href: '',
+            hint: failedMails
+              ? 'They were given up after their retries; the log names each failure (mail outbox).'
+              : 'Every mail went out or is queued.',
+            test: 'failed-mails',
+          });
+        if (failedJobs !== null)
+          waiting.push({
+            label: 'Jobs that failed',
+            figure: failedJobs,
+            href: '',
+            hint: failedJobs
+              ? 'They were given up after their retries; the log names each failure (job queue).'
+              : 'No job failed.',
+            test: 'failed-jobs',
           });
         const managed: Count[] = [];
         if (prices !== null)

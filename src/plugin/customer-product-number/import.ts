@@ -4,7 +4,13 @@ import { inTransaction, isForeignKeyError, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import { CUSTOMER_PRODUCT_NUMBERS, numberKey, visibleProductsByNumber, type NumberRow } from './repository.js';
+import {
+  CUSTOMER_PRODUCT_NUMBERS,
+  numberKey,
+  productsByNumber,
+  visibleProductsByNumber,
+  type NumberRow,
+} from './repository.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -22,19 +28,19 @@ interface Planned {
   key: string;
 }
 
+/** Product ids by the file's product numbers (unknown ones absent): the customer's visible products, or any (the operator). */
+type ProductLookup = (trx: Trx, productNumbers: string[]) => Promise<Map<string, string>>;
+
 async function plan(
-  host: HostRuntime,
   trx: Trx,
-  ctx: StoreContext,
+  lookup: ProductLookup,
   customerId: string,
   rows: Array<{ line: number; values: Record<string, string> }>,
 ) {
   const problems: CsvProblem[] = [];
-  const products = await visibleProductsByNumber(
-    host,
-    ctx,
-    rows.map((r) => r.values.product_number ?? ''),
+  const products = await lookup(
     trx,
+    rows.map((r) => r.values.product_number ?? ''),
   );
   const lineOfProduct = new Map<string, number>();
   const lineOfKey = new Map<string, number>();
@@ -97,17 +103,49 @@ async function plan(
   return { planned, existing, problems };
 }
 
+/** The customer's own import (Store API): products the customer may see. */
 export async function importCustomerProductNumbers(host: HostRuntime, ctx: StoreContext, text: string) {
   const customer = declaredCustomer(ctx);
+  await ctx.ruleIds();
+  return importNumbers(host, customer.id, text, (trx, numbers) => visibleProductsByNumber(host, ctx, numbers, trx));
+}
+
+/**
+ * The operator's import for a customer (Admin API): any product of the catalog. `dryRun`: check
+ * every line and count what the import would do, and write nothing (the console's preview).
+ */
+export async function importCustomerProductNumbersFor(
+  host: HostRuntime,
+  customerId: string,
+  text: string,
+  options: { dryRun?: boolean } = {},
+) {
+  if (!(await host.customers.get(host.db, customerId))) throw Errors.notFound('customer', customerId);
+  return importNumbers(host, customerId, text, (trx, numbers) => productsByNumber(host, numbers, trx), options);
+}
+
+async function importNumbers(
+  host: HostRuntime,
+  customerId: string,
+  text: string,
+  lookup: ProductLookup,
+  options: { dryRun?: boolean } = {},
+) {
   const maxRows = Number(await host.config.get<number>('customerProductNumberImportMaxRows'));
   const parsed = await parseCsv(text, { columns: NUMBER_CSV_COLUMNS, maxBytes: NUMBER_CSV_MAX_BYTES, maxRows });
-  await ctx.ruleIds();
   return inTransaction(host.db, async (trx) => {
-    const { planned, existing, problems } = await plan(host, trx, ctx, customer.id, parsed.rows);
+    const { planned, existing, problems } = await plan(trx, lookup, customerId, parsed.rows);
     if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
     const now = nowDb();
     const changed = planned.filter((p) => existing.get(p.productId)?.number !== p.number);
     const updates = changed.filter((p) => existing.has(p.productId));
+    if (options.dryRun)
+      return {
+        success: true as const,
+        created: changed.length - updates.length,
+        updated: updates.length,
+        unchanged: planned.length - changed.length,
+      };
     // Two steps, so numbers can swap between products without a moment where one key is held twice.
     for (const p of updates)
       await trx(CUSTOMER_PRODUCT_NUMBERS)
@@ -121,7 +159,7 @@ export async function importCustomerProductNumbers(host: HostRuntime, ctx: Store
       .filter((p) => !existing.has(p.productId))
       .map((p) => ({
         id: newId(),
-        customer_id: customer.id,
+        customer_id: customerId,
         product_id: p.productId,
         product_number: p.number,
         number_key: p.key,

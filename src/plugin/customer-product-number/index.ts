@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { customerProductNumberAdminRoutes } from './admin-routes.js';
 import { customerProductNumberProcessor } from './processor.js';
 import { CUSTOMER_PRODUCT_NUMBERS_VERSION, customerNumberCache } from './number-cache.js';
 import { deleteNumbersOf } from './repository.js';
@@ -20,6 +21,7 @@ export function registerCustomerProductNumbers(host: HostRuntime): void {
   host.auth.addContextVersion(CUSTOMER_PRODUCT_NUMBERS_VERSION);
   host.cart.addLineItemProcessor(customerProductNumberProcessor(customerNumberCache(host)));
   for (const route of customerProductNumberRoutes(host)) host.storeApi.route(route);
+  for (const route of customerProductNumberAdminRoutes(host)) host.adminApi.route(route);
   for (const page of customerProductNumberStorefrontPages(host)) host.storefront.page(page);
   host.events.on('customer.deleted', (trx, { ids }) => deleteNumbersOf(trx, 'customer_id', ids));
   host.events.on('product.deleted', (trx, { ids }) => deleteNumbersOf(trx, 'product_id', ids));

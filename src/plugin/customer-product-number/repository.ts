@@ -124,12 +124,26 @@ export async function visibleProductsByNumber(
   numbers: string[],
   executor: Executor = host.db,
 ): Promise<Map<string, string>> {
+  return productsByNumberAnyCase(numbers, (variants) => host.catalog.visibleProductsByNumber(ctx, variants, executor));
+}
+
+/** As visibleProductsByNumber, but any product of the catalog (the operator's import). */
+export async function productsByNumber(
+  host: HostRuntime,
+  numbers: string[],
+  executor: Executor = host.db,
+): Promise<Map<string, string>> {
+  return productsByNumberAnyCase(numbers, (variants) => host.catalog.productIdsByNumbers(executor, variants));
+}
+
+async function productsByNumberAnyCase(
+  numbers: string[],
+  find: (variants: string[]) => Promise<Array<{ id: string; productNumber: string }>>,
+): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   const wanted = [...new Set(numbers.map((n) => n.trim()).filter(Boolean))];
   const variants = [...new Set(wanted.flatMap((n) => [n, n.toUpperCase(), n.toLowerCase()]))];
-  const found = new Map(
-    (await host.catalog.visibleProductsByNumber(ctx, variants, executor)).map((p) => [p.productNumber, p.id]),
-  );
+  const found = new Map((await find(variants)).map((p) => [p.productNumber, p.id]));
   for (const number of wanted) {
     const id = found.get(number) ?? found.get(number.toUpperCase()) ?? found.get(number.toLowerCase());
     if (id) result.set(number, id);

@@ -1,4 +1,5 @@
 import type { HostRuntime } from '../../host/contract.js';
+import { offerAdminRoutes } from './admin-routes.js';
 import { offerOrderRoutes } from './offer-order.js';
 import { deleteCustomersOffers } from './repository.js';
 import { offerRoutes } from './routes.js';
@@ -18,6 +19,7 @@ export function registerOffers(host: HostRuntime): void {
   const service = new OfferUseCases(host);
   for (const route of [...offerRoutes(service), ...negotiationRoutes(service), ...offerOrderRoutes(host, service)])
     host.storeApi.route(route);
+  for (const route of offerAdminRoutes(host)) host.adminApi.route(route);
   registerOfferStorefront(host, service);
   host.jobs.register(EXPIRE_JOB, async () => {
     await service.expireOverdue();

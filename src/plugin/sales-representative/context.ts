@@ -25,10 +25,12 @@ export const REPRESENTATIVE_PERMISSIONS: ReadonlySet<string> = new Set(
 export function representativeLoginProvider(host: HostRuntime): LoginProvider {
   return async (trx, email, password, salesChannel) => {
     const row = await findRepresentativeByEmail(trx, email);
-    if (!row || !readBool(row.active)) return null;
-    if (!(await host.auth.verifyPassword(password, row.password_hash))) return null;
-    const customerId = await firstAssignedCustomer(host, trx, row.id, salesChannel.id);
-    return customerId ? representativeIdentity(row, customerId) : null;
+    if (!row) return null;
+    // The address is a representative's: a refusal is 'wrong-password', so the host spends no second password check.
+    if (!(await host.auth.verifyPassword(password, row.password_hash)) || !readBool(row.active))
+      return 'wrong-password';
+    // A representative without customers (yet) logs in acting for none: their customer list says so.
+    return representativeIdentity(row, await firstAssignedCustomer(host, trx, row.id, salesChannel.id));
   };
 }
 

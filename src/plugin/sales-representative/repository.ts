@@ -192,7 +192,8 @@ export async function representativeOfCustomer(
   return row ?? null;
 }
 
-export function representativeIdentity(row: RepresentativeRow, customerId: string): LoginIdentity {
+/** The login of a representative acting for the customer, or for none (null). */
+export function representativeIdentity(row: RepresentativeRow, customerId: string | null): LoginIdentity {
   const name = representativeName(row);
   return {
     customerId,

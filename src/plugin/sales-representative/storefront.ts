@@ -257,8 +257,7 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
           const row = await findRepresentative(trx, rep.id);
           if (!row) throw Errors.unauthorized();
           return host.auth.createSession(trx, {
-            ...representativeIdentity(row, ''),
-            customerId: null,
+            ...representativeIdentity(row, null),
             salesChannelId: ctx.salesChannel.id,
           });
         });

@@ -19,6 +19,8 @@ const PAGES = [
   '/customer-prices',
   '/customer-prices/edit',
   '/customer-prices/import',
+  '/customer-product-numbers',
+  '/integrations',
   '/partial-assortments',
   '/partial-assortments?kind=product',
   '/settings',

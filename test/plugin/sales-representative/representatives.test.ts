@@ -185,14 +185,24 @@ describe('sales representatives: setup, login and acting for customers', () => {
       expect(context.body.permissions).to.not.include('admin');
     });
 
-    it('refuses a wrong password, a representative without customers and a deactivated one', async () => {
+    it('logs a representative without customers in, acting for none, with an empty customer list', async () => {
+      const lonely = await createRepresentative([]);
+      const token = await loginAs(lonely.email, lonely.password);
+      const context = await (await as(token)).get('/context');
+      expect(context.status, JSON.stringify(context.body)).to.equal(200);
+      expect(context.body.customer ?? null).to.equal(null);
+      const customers = await (await as(token)).post('/sales-representative/customers', {});
+      expect(customers.status, JSON.stringify(customers.body)).to.equal(200);
+      expect(customers.body.total).to.equal(0);
+      expect(customers.body.elements).to.deep.equal([]);
+    });
+
+    it('refuses a wrong password and a deactivated representative', async () => {
       const customer = await newCustomer();
       const rep = await createRepresentative([customer.customer.id]);
       const login = async (email: string, password: string) =>
         (await http()).post('/store-api/account/login').send({ email, password });
       expectError(await login(rep.email, 'wrong-password'), 401, 'SUITE__INVALID_CREDENTIALS');
-      const lonely = await createRepresentative([]);
-      expectError(await login(lonely.email, lonely.password), 401, 'SUITE__INVALID_CREDENTIALS');
       const token = await loginAs(rep.email, rep.password);
       await (await admin()).patch(`/suite-sales-representative/${rep.id}`, { active: false });
       expectError(await (await as(token)).get('/context'), 401);

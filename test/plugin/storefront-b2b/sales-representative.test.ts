@@ -59,6 +59,14 @@ describe('storefront B2B: sales representative pages', function () {
     );
   });
 
+  it('logs a representative without customers in and shows an empty customer list that says why', async () => {
+    const lonely = await createRepresentative([]);
+    const browser = await loggedInVisitor(lonely.email, lonely.password);
+    const page = expectPage(await browser.get('/account/sales-representative/customers'));
+    expect(page).to.contain('data-test="acting-for-none"').and.not.contain('data-test="sales-customer"');
+    expect(textOf(page)).to.contain('No customers are assigned to you yet.');
+  });
+
   it('shows one customer with statistics and orders, records and deletes an activity, ranks the customers', async () => {
     const { second, browser } = await representative();
     const detail = textOf(
