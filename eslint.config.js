@@ -13,7 +13,7 @@ const typed = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'var/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'var/', 'coverage/', 'src/adapters/vendure/dashboard/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -43,6 +43,24 @@ export default tseslint.config(
       // Forwarding a rejection unchanged (a driver's or the awaited work's) is not inventing a non-Error reason.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
+  },
+  // Issue 31 item 3: no add-on function — a route or page factory above all — over 150 lines of code;
+  // a long factory is split into several by what its routes or pages serve (docs/architecture.md,
+  // "How to add an add-on"). The files listed still hold one: each leaves the list when it is split.
+  {
+    files: ['src/plugin/**/*.ts'],
+    ignores: [
+      'src/plugin/order-approval/routes.ts',
+      'src/plugin/order-approval/storefront/index.ts',
+      'src/plugin/offer/routes.ts',
+      'src/plugin/offer/storefront/index.ts',
+      'src/plugin/product-list/routes.ts',
+      'src/plugin/product-list/storefront.ts',
+      'src/plugin/console/customer-prices.ts',
+      'src/plugin/console/partial-assortments.ts',
+      'src/plugin/console/sales-representatives.ts',
+    ],
+    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
   },
   // Tests, bench and migrations: untyped rules; `any` allowed for fixtures and raw rows.
   {

@@ -15,6 +15,9 @@ rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 cpSync(join(root, 'templates'), join(dist, 'templates'), { recursive: true });
+// The Vendure Dashboard extension ships as source: the shop's Dashboard build (Vite) compiles it.
+const dashboard = join('src', 'adapters', 'vendure', 'dashboard');
+cpSync(join(root, dashboard), join(dist, dashboard), { recursive: true });
 // The manifest's entry names the TypeScript source; dist holds its compiled module.
 const manifest = JSON.parse(readFileSync(join(root, 'plugin.json'), 'utf8'));
 manifest.entry = manifest.entry.replace(/\.ts$/, '.js');

@@ -195,7 +195,7 @@ const PAGE = 25;
  */
 async function lastPage(
   db: BenchEnv['db'],
-): Promise<{ page: number; offset: number; after: { name: string; id: string } }> {
+): Promise<{ page: number; offset: number; total: number; after: { name: string; id: string } }> {
   const total = Number((await db('products').where('active', true).count({ n: '*' }))[0]!.n);
   const offset = Math.floor((total - 1) / PAGE) * PAGE;
   const after = (await db('products')
@@ -203,7 +203,7 @@ async function lastPage(
     .orderBy([{ column: 'name' }, { column: 'id' }])
     .offset(offset - 1)
     .first('name', 'id')) as { name: string; id: string };
-  return { page: offset / PAGE + 1, offset, after };
+  return { page: offset / PAGE + 1, offset, total, after };
 }
 
 export const scenarios: BenchScenario[] = [
@@ -220,6 +220,28 @@ export const scenarios: BenchScenario[] = [
           body: JSON.stringify({ limit: 25 }),
         },
         baselineSql: listingSql,
+      };
+    },
+  },
+  {
+    name: 'first listing page by cursor',
+    seed: ({ db, size }) => seedCatalog(db, size.products),
+    async requests(env) {
+      const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
+      return {
+        app: {
+          method: 'POST',
+          path: '/store-api/product',
+          headers: { 'suite-context-token': token },
+          body: JSON.stringify({ limit: PAGE, cursor: '' }),
+        },
+        baselineSql: [
+          {
+            sql: 'select id, version_id, product_number, name, description, stock, tax_rate_bp, price_net from products where active = ? order by name asc, id asc limit 26',
+            bindings: [1],
+          },
+          listingSql[1]!,
+        ],
       };
     },
   },
@@ -245,9 +267,10 @@ export const scenarios: BenchScenario[] = [
     seed: ({ db, size }) => seedCatalog(db, size.products),
     async requests(env) {
       const token = await env.login(BENCH_CUSTOMER.email, BENCH_CUSTOMER.password);
-      const { after } = await lastPage(env.db);
+      const { after, total } = await lastPage(env.db);
       const keys = keysetKeys([], productCriteriaSpec.defaultSort, productCriteriaSpec.idColumn);
-      const cursor = encodeCursor(keys, [after.name, after.id]);
+      // The cursor the page before answers: it carries the total the walk's first page counted.
+      const cursor = encodeCursor(keys, [after.name, after.id], total);
       return {
         app: {
           method: 'POST',

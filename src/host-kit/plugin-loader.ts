@@ -10,9 +10,9 @@ import { configDefaults, loadManifest, type PluginManifest } from './manifest.js
 import { migrateFolder, type MigrationSet } from './migrator.js';
 
 /** The plugin's settings: manifest defaults overlaid by what the operator saved (read per call, so every process sees changes). */
-export function pluginConfigAccess(db: Db, manifest: PluginManifest): HostRuntime['config'] {
+export function pluginConfigAccess(db: Db, manifest: PluginManifest, table = 'plugin_configs'): HostRuntime['config'] {
   const all = async () => {
-    const row = await db<{ plugin_name: string; config: string | null }>('plugin_configs')
+    const row = await db<{ plugin_name: string; config: string | null }>(table)
       .where({ plugin_name: manifest.name })
       .first('config');
     return { ...configDefaults(manifest), ...readJson<Record<string, unknown>>(row?.config, {}) };
@@ -26,7 +26,8 @@ export function pluginConfigAccess(db: Db, manifest: PluginManifest): HostRuntim
   };
 }
 
-export function pluginConfigRoutes(db: Db, manifest: PluginManifest): AdminRoute[] {
+/** The Admin API's read and change of the plugin's settings; `table` is the host's (the Vendure adapter's: suite_host_plugin_configs). */
+export function pluginConfigRoutes(db: Db, manifest: PluginManifest, table = 'plugin_configs'): AdminRoute[] {
   const configSchema = { ...manifest.config, additionalProperties: false };
   const patchSchema = { ...configSchema, required: [] };
   const validateFull = new Ajv2020({ strict: false }).compile(configSchema);
@@ -40,7 +41,7 @@ export function pluginConfigRoutes(db: Db, manifest: PluginManifest): AdminRoute
       auth: 'admin',
       permission: null,
       schemas: { responses: { 200: looseObject } },
-      handler: async () => pluginConfigAccess(db, manifest).all(),
+      handler: async () => pluginConfigAccess(db, manifest, table).all(),
     },
     {
       method: 'PATCH',
@@ -52,10 +53,10 @@ export function pluginConfigRoutes(db: Db, manifest: PluginManifest): AdminRoute
       permission: null,
       schemas: { body: patchSchema, responses: { 200: looseObject } },
       async handler({ body }: { body: Record<string, unknown> }) {
-        const merged = { ...(await pluginConfigAccess(db, manifest).all()), ...body };
+        const merged = { ...(await pluginConfigAccess(db, manifest, table).all()), ...body };
         if (!validateFull(merged)) throw Errors.badRequest('SUITE__INVALID_INPUT', 'The settings are not valid.');
         const saved = Object.fromEntries(Object.entries(merged).filter(([k]) => k in manifest.config.properties));
-        await db('plugin_configs')
+        await db(table)
           .insert({ plugin_name: manifest.name, config: writeJson(saved), updated_at: nowDb() })
           .onConflict('plugin_name')
           .merge();

@@ -11,6 +11,7 @@ import type {
   OrderCancelledHook,
   OrderPlacedHook,
   PaymentMethodDefinition,
+  PriceGate,
   PriceProvider,
   ProductExtension,
   VisibilityFilter,
@@ -26,6 +27,8 @@ export interface PluginRegistries {
   /** (3.5) Values plugins add to product answers (`catalog.addProductExtension`). */
   productExtensions: ProductExtension[];
   priceProviders: PriceProvider[];
+  /** (3.6) Gates that withhold prices and buying from a context (`prices.addPriceGate`). */
+  priceGates: PriceGate[];
   lineItemProcessors: LineItemProcessor[];
   checkoutInterceptors: CheckoutInterceptor[];
   orderPlacedHooks: OrderPlacedHook[];
@@ -46,6 +49,7 @@ export function emptyRegistries(): PluginRegistries {
     visibilityFilters: [],
     productExtensions: [],
     priceProviders: [],
+    priceGates: [],
     lineItemProcessors: [],
     checkoutInterceptors: [],
     orderPlacedHooks: [],

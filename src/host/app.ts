@@ -131,7 +131,6 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   const runtime: HostRuntime = {
     contractVersion: CONTRACT_VERSION,
     db,
-    dialect: internals.dialect,
     log,
     // Replaced per plugin below; the host itself has no settings here.
     config: { get: () => Promise.resolve(undefined as never), all: () => Promise.resolve({}) },

@@ -3,10 +3,11 @@
  * contract loads the plugin unchanged. Breaking changes bump CONTRACT_VERSION's major.
  */
 import type { Criteria } from '../lib/criteria.js';
-import type { Db, Dialect, Executor, Trx } from '../lib/db.js';
+import type { AppError } from '../lib/errors.js';
+import type { Db, Executor, Trx } from '../lib/db.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '3.5.0';
+export const CONTRACT_VERSION = '4.0.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -328,6 +329,16 @@ export interface PriceProvider {
   ): Promise<Array<ProvidedPrice | null>>;
 }
 
+/**
+ * (4.0) Withholds prices and buying from a context, e.g. a closed shop's guests. Answers null when
+ * the context may see prices, else the error the host answers when such a context asks for what
+ * prices reveal (a price filter or sort, a cart line): typically 401 `SUITE__LOGIN_REQUIRED`. A host
+ * leaves the prices out of its product answers for such a context (the reference host: no
+ * `calculatedPrice` or `tierPrices`; its storefront shows a login prompt instead of price and buy
+ * button) and refuses its cart (Vendure: `addItemToOrder` answers the error's code). Reads through `executor`.
+ */
+export type PriceGate = (ctx: StoreContext, executor: Executor) => Promise<AppError | null>;
+
 export interface CartLineItem {
   id: string;
   type: string;
@@ -406,6 +417,12 @@ export interface PaymentMethodDefinition {
   technicalName: string;
   name: string;
   description?: string | null;
+  /**
+   * (4.0) Whether the method is offered to this caller (e.g. on account only to a company with a
+   * credit line); absent: to everyone. The host's method list leaves it out where it answers false;
+   * the plugin's interceptor still refuses an order that names it anyway. Reads through `executor`.
+   */
+  available?(ctx: StoreContext, executor: Executor): Promise<boolean>;
 }
 
 /**
@@ -732,7 +749,6 @@ export type HostEventHandler<E extends HostEventName> = (trx: Trx, payload: Host
 export interface HostRuntime {
   readonly contractVersion: string;
   readonly db: Db;
-  readonly dialect: Dialect;
   readonly log: Logger;
   /** The plugin's configuration: plugin.json defaults overlaid by what the operator saved. */
   readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<Record<string, unknown>> };
@@ -748,8 +764,9 @@ export interface HostRuntime {
     /**
      * The counter's value as read when `ctx` was built (0 when its row is missing); undefined when the
      * host did not read it (a context it did not build, a counter not added, a host without it): read it yourself.
+     * (4.0) Optional for a host, a performance hook: absent, the plugin reads the counter itself.
      */
-    contextVersion(ctx: StoreContext, source: ContextVersionSource): number | undefined;
+    contextVersion?(ctx: StoreContext, source: ContextVersionSource): number | undefined;
     /** Starts a session (e.g. after password-less login) and returns its context token. */
     createSession(
       trx: Executor,
@@ -898,6 +915,8 @@ export interface HostRuntime {
 
   readonly prices: {
     addPriceProvider(provider: PriceProvider): void;
+    /** (4.0) Adds a price gate (see PriceGate). Optional: a host without it shows prices to everyone. */
+    addPriceGate?(gate: PriceGate): void;
     calculate(
       ctx: StoreContext,
       product: ProductRecord,

@@ -439,7 +439,8 @@ async function searchByKeyset<T>(
     order: (sort.order ?? 'ASC').toLowerCase() as 'asc' | 'desc',
   }));
   const keys = keysetKeys(requested, spec.defaultSort, spec.idColumn);
-  const after = decodeCursor(keys, cursor);
+  const decoded = decodeCursor(keys, cursor);
+  const after = decoded?.values ?? null;
   const dataQuery = select(filtered.clone()).select(
     Object.fromEntries(keys.map((key, i) => [keyAlias(i), key.column])),
   );
@@ -449,20 +450,25 @@ async function searchByKeyset<T>(
   const read = await selectRows<Record<string, unknown>>(dataQuery.limit(limit + 1, { skipBinding: true }));
   const rows = read.slice(0, limit);
   const last = rows.at(-1);
+  const hasNext = read.length > limit;
+  const mode = criteria['total-count-mode'];
+  // The total is counted on the first page only (or when a later page asks with mode 1 / 'exact'): the
+  // next cursor carries it, so a walk counts once however deep it goes (decision 0023). A cursor made
+  // before totals were carried has none and is counted as before.
+  let total: number;
+  if (mode === 0 || mode === 'none' || (!after && !hasNext)) total = rows.length;
+  else if (after && decoded?.total !== undefined && mode !== 1 && mode !== 'exact') total = decoded.total;
+  else total = await exactTotal(filtered, criteria, options);
+  const carried = mode === 0 || mode === 'none' ? undefined : total;
   const nextCursor =
-    read.length > limit && last
+    hasNext && last
       ? encodeCursor(
           keys,
           keys.map((_, i) => keyValueOf(last[keyAlias(i)])),
+          carried,
         )
       : null;
   for (const row of rows) for (let i = 0; i < keys.length; i++) delete row[keyAlias(i)];
-  const mode = criteria['total-count-mode'];
-  // 'next-pages' counts pages ahead of a page number; after a cursor the exact total is what it can answer.
-  const total =
-    mode === 0 || mode === 'none' || (!after && nextCursor === null)
-      ? rows.length
-      : await exactTotal(filtered, criteria, options);
   return { total, rows: rows as T[], page: 1, limit, nextCursor };
 }
 

@@ -42,11 +42,17 @@ class SqliteDirectReads implements DirectReads {
     return this.connection;
   }
 
+  /** better-sqlite3's own `prepare` of the adopted connection (its `prepare` property answers knex's statements from a cache). */
+  private prepare: (sql: string) => Database.Statement<unknown[], unknown[]> = () => {
+    throw new Error('no connection adopted');
+  };
+
   /** The pool's afterCreate: the connection every direct read runs on from now. */
-  adopt(connection: Connection): void {
+  adopt(connection: Connection, prepare: (sql: string) => Database.Statement<unknown[], unknown[]>): void {
     this.connection = connection;
     this.connectionNumber++;
     this.prepared = new Map();
+    this.prepare = prepare;
   }
 
   rows(executor: Executor, sql: string, bindings: readonly unknown[]): unknown[] | null {
@@ -82,7 +88,7 @@ class SqliteDirectReads implements DirectReads {
   private preparedRead(connection: Connection, sql: string): PreparedRead | null {
     let read = this.prepared.get(sql);
     if (!read) {
-      const statement = connection.prepare<unknown[], unknown[]>(sql);
+      const statement = this.prepare(sql);
       if (!statement.reader) return null;
       statement.raw(true);
       read = { statement, names: statement.columns().map((column) => column.name) };
@@ -91,6 +97,36 @@ class SqliteDirectReads implements DirectReads {
     }
     return read;
   }
+}
+
+/**
+ * Keeps the statements knex prepares on `connection`: knex's better-sqlite3 client calls the
+ * connection's `prepare(sql)` for every statement it runs, and preparing costs more CPU than running a
+ * short statement (a listing page's SELECT, a cart's row updates). The connection's own `prepare`
+ * property is replaced by one that answers a statement prepared before for the same text — an
+ * instance property of this connection, better-sqlite3's documented method, as db-mysql.ts wraps
+ * mysql2's `query`. knex only runs a statement with `all` or `run` (never `iterate`, which would keep
+ * it busy) and sets no mode on it; calls with more arguments than the text (better-sqlite3's own) pass
+ * through. SQLite re-prepares a kept statement by itself when the schema changed. Answers the original
+ * `prepare`, for the direct reads, which set raw mode on their statements and keep them apart.
+ */
+function keepPreparedStatements(connection: Connection): (sql: string) => Database.Statement<unknown[], unknown[]> {
+  const prepare = connection.prepare.bind(connection) as (sql: string) => Database.Statement<unknown[], unknown[]>;
+  const kept = new Map<string, Database.Statement<unknown[], unknown[]>>();
+  const keeping = (...args: unknown[]) => {
+    if (args.length !== 1 || typeof args[0] !== 'string')
+      return (prepare as (...a: unknown[]) => Database.Statement<unknown[], unknown[]>)(...args);
+    const sql = args[0];
+    let statement = kept.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      if (kept.size >= STATEMENTS_PER_CONNECTION) kept.clear();
+      kept.set(sql, statement);
+    }
+    return statement;
+  };
+  connection.prepare = keeping as Connection['prepare'];
+  return prepare;
 }
 
 /** Values as knex's better-sqlite3 client passes them (dates as epoch milliseconds, booleans as 0/1), or null for what knex must compile (lists, builders, undefined). */
@@ -167,7 +203,7 @@ export const SQLITE: DialectDriver = {
           connection.pragma('journal_mode = WAL');
           connection.pragma(`busy_timeout = ${Math.round(timeouts.statementMs)}`);
           connection.pragma('synchronous = NORMAL');
-          direct.adopt(connection);
+          direct.adopt(connection, keepPreparedStatements(connection));
           done(null, connection);
         },
       },

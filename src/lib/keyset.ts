@@ -50,8 +50,20 @@ function signatureOf(keys: KeysetKey[]): string {
     .slice(0, 12);
 }
 
-export function encodeCursor(keys: KeysetKey[], values: KeyValue[]): string {
-  return Buffer.from(JSON.stringify([signatureOf(keys), values])).toString('base64url');
+/**
+ * A cursor: the sort's signature, the last row's key values and, when the first page counted it, the
+ * list's total — so the pages after the first answer that total without counting again.
+ */
+export function encodeCursor(keys: KeysetKey[], values: KeyValue[], total?: number): string {
+  const parts: unknown[] = [signatureOf(keys), values];
+  if (total !== undefined) parts.push(total);
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+/** What a cursor carries: the key values to start after, and the total the first page counted (if it did). */
+export interface DecodedCursor {
+  values: KeyValue[];
+  total?: number;
 }
 
 function invalidCursor() {
@@ -62,8 +74,8 @@ function invalidCursor() {
   );
 }
 
-/** The key values a cursor carries, or null for "" (the first page); a 400 for anything not made by `encodeCursor` for these keys. */
-export function decodeCursor(keys: KeysetKey[], cursor: string): KeyValue[] | null {
+/** What a cursor carries, or null for "" (the first page); a 400 for anything not made by `encodeCursor` for these keys. */
+export function decodeCursor(keys: KeysetKey[], cursor: string): DecodedCursor | null {
   if (cursor === '') return null;
   let decoded: unknown;
   try {
@@ -71,12 +83,16 @@ export function decodeCursor(keys: KeysetKey[], cursor: string): KeyValue[] | nu
   } catch {
     throw invalidCursor();
   }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== signatureOf(keys)) throw invalidCursor();
+  if (!Array.isArray(decoded) || decoded.length < 2 || decoded.length > 3 || decoded[0] !== signatureOf(keys))
+    throw invalidCursor();
   const values: unknown = decoded[1];
   if (!Array.isArray(values) || values.length !== keys.length) throw invalidCursor();
   for (const value of values as unknown[])
     if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) throw invalidCursor();
-  return values as KeyValue[];
+  const total: unknown = decoded[2];
+  if (total === undefined) return { values: values as KeyValue[] };
+  if (typeof total !== 'number' || !Number.isSafeInteger(total) || total < 0) throw invalidCursor();
+  return { values: values as KeyValue[], total };
 }
 
 /** A value as read from a row, as the cursor keeps it (Dates as the UTC text the databases store). */

@@ -50,3 +50,19 @@ export async function firstProvidedPrices<Ctx, Product, Executor, Answer>(
   }
   return provided;
 }
+
+/**
+ * (Contract 3.6, `PriceGate`) The refusal of the first price gate that withholds prices from the
+ * context, or null when every gate lets it see them; asked in registration order, each at most once.
+ */
+export async function priceRefusal<Ctx, Executor, Refusal>(
+  gates: ReadonlyArray<(ctx: Ctx, executor: Executor) => Promise<Refusal | null>>,
+  ctx: Ctx,
+  executor: Executor,
+): Promise<Refusal | null> {
+  for (const gate of gates) {
+    const refusal = await gate(ctx, executor);
+    if (refusal) return refusal;
+  }
+  return null;
+}

@@ -37,8 +37,8 @@ export interface ViewedProduct {
   taxRateBp: number;
 }
 
-/** The fields of `productViewProperties` for one product and its calculated price (quantity 1). */
-export function productViewFields(product: ViewedProduct, price: PriceFigures, currencyPrecision: number) {
+/** The fields of `productViewProperties` for one product but its price (a price gate withholds it, contract 3.6). */
+export function unpricedProductViewFields(product: ViewedProduct) {
   return {
     id: product.id,
     versionId: product.versionId,
@@ -52,6 +52,10 @@ export function productViewFields(product: ViewedProduct, price: PriceFigures, c
     active: product.active,
     categoryIds: product.categoryIds,
     taxRate: product.taxRateBp / 100,
-    calculatedPrice: priceView(price, currencyPrecision),
   };
+}
+
+/** The fields of `productViewProperties` for one product and its calculated price (quantity 1). */
+export function productViewFields(product: ViewedProduct, price: PriceFigures, currencyPrecision: number) {
+  return { ...unpricedProductViewFields(product), calculatedPrice: priceView(price, currencyPrecision) };
 }

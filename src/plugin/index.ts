@@ -24,6 +24,7 @@ import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
 import { registerCompanyAddresses } from './company/addresses/index.js';
 import { registerMailPreview } from './mail-preview/index.js';
+import { registerClosedShop } from './closed-shop/index.js';
 
 /**
  * Suite B2B. Each add-on lives in its own folder and registers its routes, extension points,
@@ -51,6 +52,7 @@ const plugin: HostPlugin = {
     registerCostCenters(host);
     registerQuantityRules(host);
     registerPaymentOnAccount(host);
+    registerClosedShop(host);
     registerMailPreview(host);
     // Last: the console's pages call the Admin API routes the add-ons above declared.
     registerConsole(host);

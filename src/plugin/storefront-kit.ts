@@ -11,6 +11,29 @@ import type { AnyRoute, Reply } from '../lib/routes.js';
 export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
 export type Form = Record<string, unknown>;
 
+/** The `:name` segments of a page path as an object type: `/account/roles/:id` → `{ id: string }`. */
+export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, string>;
+
+/** A storefront page whose handler reads its path's `:name` parameters by name, typed from the path. */
+export type TypedPage<Path extends string> = Omit<StorefrontPage, 'path' | 'handler'> & {
+  path: Path;
+  handler(
+    input: Omit<Parameters<StorefrontPage['handler']>[0], 'params'> & { params: PathParams<Path> },
+  ): Promise<PageResult>;
+};
+
+/**
+ * Declares a page with typed path parameters: the host matches the path, so every `:name` of it is
+ * in `params` — the handler reads `params.id` as a string, without a non-null assertion.
+ */
+export function page<const Path extends string>(definition: TypedPage<Path>): StorefrontPage {
+  return definition;
+}
+
 /** Runs a declared route in-process; `T` is what the page reads of its answer (unknown until stated). */
 export type RouteCaller = <T = unknown>(
   ctx: StoreContext,

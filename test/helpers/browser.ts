@@ -15,6 +15,31 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
+/** Headless Chromium that resolves shop.test to a server on this loopback port. */
+export function launchChromium(port: number): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`,
+    ],
+  });
+}
+
+/** Chromium for a server already listening (the Vendure example shop), or a skip without Chromium. */
+export async function browserFor(context: Mocha.Context, port: number): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+    context.skip();
+  }
+  return launchChromium(port);
+}
+
 /**
  * Debian's Chromium, headless, against the shared test app on a loopback port. Mailed links point
  * at the sales channel's domain (shop.test): the browser resolves it to this server. Call from a
@@ -29,18 +54,7 @@ export async function startBrowser(context: Mocha.Context, shop?: ShopApp): Prom
   const server: Server = createServer((shop ?? (await getShop())).app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`,
-    ],
-  });
+  const browser = await launchChromium(port);
   // Each browser context comes from its own address, like each `http()` agent, so a suite that logs
   // in many times within a minute does not run into the per-IP login limits of one shared address.
   const newContext = browser.newContext.bind(browser);

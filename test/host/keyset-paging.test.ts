@@ -81,6 +81,42 @@ describe('host: keyset paging (cursor) on Store and Admin lists', () => {
     });
   }
 
+  it('counts the total on the first page only: later pages answer it from the cursor, or count again when asked', async () => {
+    const first = await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: '' });
+    expect(first.body.total).to.equal(23);
+    const db = (await getShop()).db;
+    const lateId = newId();
+    await db('products').insert({
+      id: lateId,
+      version_id: newId(),
+      product_number: `${prefix}late`,
+      name: 'Keyset product late',
+      manufacturer: null,
+      description: 'keyset',
+      stock: 1,
+      active: true,
+      tax_rate_bp: 1900,
+      price_net: 1000,
+      created_at: nowDb(),
+    });
+    try {
+      const cursor = first.body.nextCursor as string;
+      const second = await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor });
+      expect(second.status).to.equal(200);
+      expect(second.body.total, 'the total the first page counted').to.equal(23);
+      const recounted = await (
+        await http()
+      )
+        .post('/store-api/product')
+        .send({ limit: 4, filter: byPrefix, cursor, 'total-count-mode': 'exact' });
+      expect(recounted.body.total, 'counted again on request').to.equal(24);
+      const fresh = await (await http()).post('/store-api/product').send({ limit: 4, filter: byPrefix, cursor: '' });
+      expect(fresh.body.total, 'a new walk counts anew').to.equal(24);
+    } finally {
+      await db('products').where('id', lateId).delete();
+    }
+  });
+
   it('orders NULL first when ascending and last when descending, on every database', async () => {
     const ascending = await walkByCursor({
       limit: 5,

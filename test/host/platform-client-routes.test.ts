@@ -47,11 +47,9 @@ describe('host: routes the platform’s clients call', () => {
     expect(shipping.body.elements[0].id).to.match(/^[0-9a-f]{32}$/);
     const payment = await post('/payment-method', token, { onlyAvailable: true });
     expect(payment.status).to.equal(200);
-    // The host's invoice, then the methods plugins add (Suite B2B: payment on account, contract 3.5).
-    expect(payment.body.elements.map((m: { technicalName: string }) => m.technicalName)).to.deep.equal([
-      'invoice',
-      'on-account',
-    ]);
+    // The host's invoice, then the methods plugins add and offer to the caller (contract 3.5/3.6): payment
+    // on account only to a company with a credit line, which this one has not (test/plugin/payment-on-account).
+    expect(payment.body.elements.map((m: { technicalName: string }) => m.technicalName)).to.deep.equal(['invoice']);
     expect(payment.body.elements[0]).to.include({ name: 'Invoice', apiAlias: 'payment_method' });
 
     // The ids stay the same between calls, and an order placed afterwards names these methods.
@@ -68,7 +66,8 @@ describe('host: routes the platform’s clients call', () => {
     for (const path of ['/shipping-method', '/payment-method']) {
       const guest = await post(path, null);
       expect(guest.status, path).to.equal(200);
-      expect(guest.body.elements, path).to.have.length(path === '/payment-method' ? 2 : 1);
+      // A guest has no credit line: payment on account is not offered to them.
+      expect(guest.body.elements, path).to.have.length(1);
       expectError(await post(path, null, { onlyAvailable: 'yes' }), 400, 'SUITE__INVALID_INPUT');
       expectError(await post(path, null, { limit: 0 }), 400, 'SUITE__INVALID_INPUT');
       expectError(await post(path, null, { unknown: true }), 400, 'SUITE__INVALID_INPUT');

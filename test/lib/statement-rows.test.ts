@@ -58,6 +58,29 @@ describe('lib: statement rows', () => {
     await db.schema.alterTable('rows_test', (table) => table.renameColumn('note', 'remark'));
     expect(await read()).to.deep.equal([{ id: 'a', name: 'first', amount: 1, remark: 'added' }]);
   });
+  it('runs a statement text again after it failed, in and out of transactions (SQLite keeps the statements knex prepares)', async () => {
+    const insert = (executor: Db | Parameters<Parameters<Db['transaction']>[0]>[0], id: string, amount: number) =>
+      executor('rows_test').insert({ id, name: 'again', amount });
+    await insert(db, 'k1', 10);
+    let duplicate: unknown;
+    await insert(db, 'k1', 11).catch((error: unknown) => (duplicate = error));
+    expect(duplicate, 'the second insert of k1 fails').to.be.instanceOf(Error);
+    await db.transaction(async (trx) => {
+      await insert(trx, 'k2', 12);
+      expect(await trx('rows_test').whereIn('id', ['k1', 'k2']).orderBy('id').pluck('amount')).to.deep.equal([10, 12]);
+    });
+    await db
+      .transaction(async (trx) => {
+        await insert(trx, 'k3', 13);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await db('rows_test').whereIn('id', ['k1', 'k2', 'k3']).orderBy('id').pluck('amount')).to.deep.equal([
+      10, 12,
+    ]);
+    await db('rows_test').whereIn('id', ['k1', 'k2']).delete();
+  });
+
   it('answers raw statements with identifiers (??), nested builders, dates and missing values as knex compiles them', async () => {
     expect(rowsOf(await db.raw('select ?? as picked from rows_test where id = ?', ['name', 'a']))).to.deep.equal([
       { picked: 'first' },

@@ -236,6 +236,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
     },
     prices: {
       addPriceProvider: (provider) => void state.registries.priceProviders.push(provider),
+      addPriceGate: (gate) => void state.registries.priceGates.push(gate),
       calculate: (ctx, product, quantity, executor = state.db) => calculate(ctx, product, quantity, executor),
       async calculateMany(ctx, items, executor = state.db) {
         for (const item of items) checkQuantity(item.quantity);

@@ -21,7 +21,7 @@ import {
   type Trx,
 } from '../../lib/db.js';
 import { vendureContextInTransaction } from './shared-transaction.js';
-import { quoteColumn, toVendureIds } from './ids.js';
+import { quoteColumn, toVendureIds, type IdMapper } from './ids.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
 import {
   customerByEmail,
@@ -50,36 +50,41 @@ interface AddressRow {
  * groups: a rule id is a customer group's id (in the plugin's id form, see ids.ts), and a context
  * matches the groups its customer belongs to (docs/vendure.md).
  */
+/**
+ * Vendure's customers as a derived table `customers` with the reference host's column names and
+ * the plugin's id form, for lib/criteria (CustomerScope's fields). Vendure has no company and no
+ * customer number: `company` is null, the customer number is the Vendure id; the group is the
+ * customer's first customer group (as CustomerRef.groupId). `vendureIds` null: every customer (the console's search).
+ */
+export function customerTable(
+  ids: IdMapper,
+  executor: Executor,
+  vendureIds: string[] | null,
+  activeOnly: boolean,
+): Knex.QueryBuilder {
+  const dialect = dialectOf(executor);
+  const q = (column: string) => quoteColumn(column, dialect);
+  const firstGroup = `(select min(${q('g.customerGroupId')}) from customer_groups_customer_group g where ${q('g.customerId')} = ${q('c.id')})`;
+  const inner = executor('customer as c')
+    .leftJoin('user as u', 'u.id', 'c.userId')
+    .whereNull('c.deletedAt')
+    .select({
+      id: executor.raw(ids.columnAsPluginId('c.id', dialect)),
+      customer_number: executor.raw(`cast(${q('c.id')} as ${dialect === 'mysql' ? 'char' : 'text'})`),
+      company: executor.raw('null'),
+      email: executor.raw(`lower(${q('c.emailAddress')})`),
+      first_name: 'c.firstName',
+      last_name: 'c.lastName',
+      group_id: executor.raw(ids.columnAsPluginId(firstGroup, dialect)),
+    });
+  if (vendureIds) inner.whereIn('c.id', vendureIds);
+  if (activeOnly) inner.whereNotNull('c.userId').where('u.verified', true);
+  return executor.from(inner.as('customers'));
+}
+
 export function customersContract(a: AdapterContext): Pick<HostRuntime, 'customers' | 'customerGroups' | 'rules'> {
   const { ids } = a;
   const channelId = async (executor: Executor) => ids.toPlugin((await defaultChannel(executor)).id);
-
-  /**
-   * Vendure's customers as a derived table `customers` with the reference host's column names and
-   * the plugin's id form, for lib/criteria (CustomerScope's fields). Vendure has no company and no
-   * customer number: `company` is null, the customer number is the Vendure id; the group is the
-   * customer's first customer group (as CustomerRef.groupId).
-   */
-  function customerTable(executor: Executor, vendureIds: string[], activeOnly: boolean): Knex.QueryBuilder {
-    const dialect = dialectOf(executor);
-    const q = (column: string) => quoteColumn(column, dialect);
-    const firstGroup = `(select min(${q('g.customerGroupId')}) from customer_groups_customer_group g where ${q('g.customerId')} = ${q('c.id')})`;
-    const inner = executor('customer as c')
-      .leftJoin('user as u', 'u.id', 'c.userId')
-      .whereIn('c.id', vendureIds)
-      .whereNull('c.deletedAt')
-      .select({
-        id: executor.raw(ids.columnAsPluginId('c.id', dialect)),
-        customer_number: executor.raw(`cast(${q('c.id')} as ${dialect === 'mysql' ? 'char' : 'text'})`),
-        company: executor.raw('null'),
-        email: executor.raw(`lower(${q('c.emailAddress')})`),
-        first_name: 'c.firstName',
-        last_name: 'c.lastName',
-        group_id: executor.raw(ids.columnAsPluginId(firstGroup, dialect)),
-      });
-    if (activeOnly) inner.whereNotNull('c.userId').where('u.verified', true);
-    return executor.from(inner.as('customers'));
-  }
 
   function addressRows(executor: Executor, vendureCustomerId: string): Promise<AddressRow[]> {
     return selectRows<AddressRow>(
@@ -196,7 +201,7 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
         if (scope.salesChannelId && scope.salesChannelId !== salesChannelId)
           return { total: 0, page: criteria.page ?? 1, limit: criteria.limit ?? DEFAULT_LIMIT, elements: [] };
         const page = await searchByCriteria<{ id: string }>(
-          customerTable(executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false),
+          customerTable(ids, executor, toVendureIds(ids, scope.ids), scope.activeOnly ?? false),
           criteria,
           CUSTOMER_SEARCH_CRITERIA,
           (qb) => qb.select('customers.id'),

@@ -16,7 +16,9 @@ import {
 import type { HostPlugin, Logger } from '../../host/contract.js';
 import { loadManifest } from '../../host-kit/manifest.js';
 import { migrateFolder } from '../../host-kit/migrator.js';
-import { importPlugin, migratePlugin } from '../../host-kit/plugin-loader.js';
+import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
+import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
+import { adapterAdminRoutes } from './admin-routes.js';
 import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
@@ -30,6 +32,7 @@ import { createVendureMail, ORDER_CONFIRMATION_TEMPLATE, queueOrderConfirmation 
 import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
+import { priceGateInterceptor } from './price-gates.js';
 import { providerUnitNet, SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
 import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
@@ -151,8 +154,14 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     s.plugin = (await importPlugin()).plugin;
 
     const apis = createApis(s);
-    const runtime = createVendureRuntime(s, apis);
+    // The operator's console at /b2b-admin (console.ts), behind Vendure's administrators.
+    const operatorConsole = createVendureConsole(s, apis);
+    const runtime = createVendureRuntime(s, apis, operatorConsole.console);
     apis.addAdapterRoutes();
+    // The plugin's settings in the Admin API (the console's settings page), on the adapter's table,
+    // and the customer reads the console's Companies pages call (admin-routes.ts).
+    for (const route of [...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'), ...adapterAdminRoutes(s)])
+      apis.adminApi.add(route);
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     if (s.options.orderConfirmationMail)
@@ -176,14 +185,25 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
+      // Mounted at the root: the console's router answers only under /b2b-admin and passes every other path on.
+      { route: '/', beforeListen: true, handler: operatorConsole.router },
     );
     config.authOptions.customPermissions.push(
       new PermissionDefinition({
         name: ADMIN_PERMISSION,
-        description: 'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings).',
+        description:
+          'Use the Suite B2B Admin API (partial assortments, account requests, plugin settings) and manage in its console (/b2b-admin).',
+      }),
+      new PermissionDefinition({
+        name: READ_ONLY_PERMISSION,
+        description: 'Look at every page of the Suite B2B console (/b2b-admin) without changing anything.',
       }),
     );
-    config.orderOptions.orderInterceptors.push(visibility.interceptor, lineItemInterceptor(state, contextOf));
+    config.orderOptions.orderInterceptors.push(
+      priceGateInterceptor(state, contextOf),
+      visibility.interceptor,
+      lineItemInterceptor(state, contextOf),
+    );
     checkSearchStrategy(config, s.log);
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
@@ -274,6 +294,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     imports: [PluginCommonModule],
     configuration: configure,
     compatibility: '^3.7.0',
+    // The B2B section of Vendure's React Dashboard (dashboard/index.tsx), built by the shop's Dashboard build.
+    dashboard: './dashboard/index.tsx',
     shopApiExtensions: {
       schema: PRODUCT_EXTENSIONS_SCHEMA,
       resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],

@@ -8,11 +8,14 @@ import { infraContract } from './infra.js';
 import type { AdapterState } from './state.js';
 
 /** The HostRuntime contract implemented on Vendure, assembled from one module per area. */
-export function createVendureRuntime(state: AdapterState, apis: AdapterApis): HostRuntime {
+export function createVendureRuntime(
+  state: AdapterState,
+  apis: AdapterApis,
+  console?: HostRuntime['console'],
+): HostRuntime {
   const runtime: HostRuntime = {
     contractVersion: CONTRACT_VERSION,
     db: state.db,
-    dialect: state.dialect,
     log: state.log,
     storeApi: { route: (route) => apis.storeApi.add(route) },
     adminApi: { route: (route) => apis.adminApi.add(route) },
@@ -21,6 +24,7 @@ export function createVendureRuntime(state: AdapterState, apis: AdapterApis): Ho
     ...catalogContract(state),
     ...checkoutContract(state),
     ...infraContract(state),
+    ...(console ? { console } : {}),
   };
   state.runtime = runtime;
   return runtime;

@@ -234,7 +234,7 @@ function storeApiDefinition(state: AdapterState): ApiDefinition<StoreContext> {
   };
 }
 
-function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
+export function adminApiDefinition(state: AdapterState): ApiDefinition<AdminContext> {
   return {
     name: 'admin-api',
     actorsByAuth: { admin: ['admin'], public: ['guest', 'admin'] },

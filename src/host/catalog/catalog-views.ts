@@ -1,9 +1,10 @@
 import { readBool, readInt, readJson, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
-import type { PriceProvider, ProductRecord, StoreContext } from '../contract.js';
+import type { PriceGate, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
+import { priceRefusal } from '../../lib/price-providers.js';
 import { calculatePrices } from './prices.js';
-import { productViewFields, productViewProperties } from '../../lib/product-view.js';
+import { productViewFields, productViewProperties, unpricedProductViewFields } from '../../lib/product-view.js';
 import { tierPricesOf, type TierPrices } from './product-repository.js';
 
 const money = { type: 'number' };
@@ -23,19 +24,7 @@ export const productViewSchema = objectSchema(
         '(contract 3.5) What the plugins add to the product detail, keyed by name (e.g. `quantityRule`: minimum, maximum, step, pack size, price unit).',
     },
   },
-  [
-    'id',
-    'versionId',
-    'productNumber',
-    'name',
-    'description',
-    'stock',
-    'available',
-    'active',
-    'categoryIds',
-    'taxRate',
-    'calculatedPrice',
-  ],
+  ['id', 'versionId', 'productNumber', 'name', 'description', 'stock', 'available', 'active', 'categoryIds', 'taxRate'],
 );
 
 export const cmsPageSchema = objectSchema(
@@ -94,22 +83,27 @@ export const landingPageViewSchema = objectSchema(
   ['id', 'versionId', 'name', 'url', 'active', 'cmsPage'],
 );
 
-type ProductView = ReturnType<typeof productViewFields> & {
+type ProductView = Omit<ReturnType<typeof productViewFields>, 'calculatedPrice'> & {
+  calculatedPrice?: ReturnType<typeof productViewFields>['calculatedPrice'];
   tierPrices?: Array<{ minQuantity: number; unitPrice: number }>;
 };
 
 /**
- * Store API product views, priced for the context (quantity 1). `tiers`: the products' tier prices
+ * Store API product views, priced for the context (quantity 1); without `calculatedPrice` and
+ * `tierPrices` when a price gate withholds prices from the context (contract 3.6). `tiers`: the products' tier prices
  * when the caller read them with the products (tierPricesColumn); else they are read once for all,
  * for the answer's tierPrices, or without them only for products no price provider priced.
  */
 export async function productViews(
-  providers: PriceProvider[],
+  registries: { priceProviders: PriceProvider[]; priceGates: PriceGate[] },
   ctx: StoreContext,
   products: ProductRecord[],
   executor: Executor,
   options: { withTiers?: boolean; tiers?: TierPrices } = {},
 ) {
+  if (await priceRefusal(registries.priceGates, ctx, executor))
+    return products.map((product): ProductView => unpricedProductViewFields(product));
+  const providers = registries.priceProviders;
   const tiers =
     options.tiers ??
     (options.withTiers

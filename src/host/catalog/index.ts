@@ -232,6 +232,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
 
   const prices: HostRuntime['prices'] = {
     addPriceProvider: (provider) => void registries.priceProviders.push(provider),
+    addPriceGate: (gate) => void registries.priceGates.push(gate),
     calculate: (ctx, product, quantity, executor = internals.db) =>
       calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
     calculateMany: (ctx, items, executor = internals.db) =>

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { criteriaSchema, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
+import { criteriaSchema, filtersName, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { readInt, selectRow, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -31,6 +31,9 @@ import {
 } from './product-repository.js';
 import { moneyFiltersToMinor, productCriteriaSpec } from './product-search.js';
 import { applyVisibility } from './visibility.js';
+import { priceRefusal } from '../../lib/price-providers.js';
+
+const PRICE_FIELDS: ReadonlySet<string> = new Set(['price']);
 
 export const categoryCriteriaSpec: CriteriaSpec = {
   fields: {
@@ -64,7 +67,7 @@ const productListing = storeListResponse(productViewSchema, { apiAlias: PRODUCT_
 
 export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntime['catalog']): StoreRoute[] {
   const db = internals.db;
-  const providers = internals.registries.priceProviders;
+  const registries = internals.registries;
 
   /** Active rows the context may see. Wrapped in an object: a query builder is thenable, so returning it from an async function would run it. */
   async function visibleQuery(
@@ -95,10 +98,22 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   const viewColumns = [...PRODUCT_COLUMNS, categoryIdsColumn(db), tierPricesColumn(db)];
 
   async function views(ctx: StoreContext, rows: ProductRow[], withTiers = false) {
-    return productViews(providers, ctx, await toProductRecords(db, rows), db, {
+    return productViews(registries, ctx, await toProductRecords(db, rows), db, {
       withTiers,
       tiers: tierPricesOfRows(rows),
     });
+  }
+
+  /**
+   * A filter or sort on the price reveals what a price gate withholds (contract 3.6): such a context
+   * gets the gate's refusal (401 SUITE__LOGIN_REQUIRED for a closed shop's guests) instead.
+   */
+  async function refuseWithheldPriceCriteria(ctx: StoreContext, criteria: Criteria): Promise<void> {
+    const onPrice =
+      filtersName(criteria.filter, PRICE_FIELDS) || (criteria.sort ?? []).some((s) => PRICE_FIELDS.has(s.field));
+    if (!onPrice) return;
+    const refusal = await priceRefusal(registries.priceGates, ctx, db);
+    if (refusal) throw refusal;
   }
 
   /**
@@ -112,6 +127,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     narrow?: (query: Knex.QueryBuilder) => void,
     apiAlias = SEARCH_RESULT_ALIAS,
   ) {
+    await refuseWithheldPriceCriteria(ctx, criteria);
     const { query } = await visibleQuery(ctx, 'product');
     narrow?.(query);
     const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db, ctx)}:${(await ctx.ruleIds()).join(',')}`;
@@ -172,7 +188,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
       if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
         const ids = section.productIds.filter((v): v is string => typeof v === 'string');
         const products = await catalog.visibleProducts(ctx, ids);
-        sections.push({ ...section, products: await productViews(providers, ctx, products, db) });
+        sections.push({ ...section, products: await productViews(registries, ctx, products, db) });
       } else sections.push(section);
     }
     return { ...page, sections };

@@ -63,7 +63,7 @@ export function createCheckoutModule(
     documents,
     storeRoutes: [
       ...checkoutRoutes(internals, carts, checkout, orderViews),
-      ...methodRoutes(registries.paymentMethods),
+      ...methodRoutes(registries.paymentMethods, internals.db),
     ],
     adminRoutes: orderAdminRoutes(checkout),
   };

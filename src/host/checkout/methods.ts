@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { objectSchema } from '../../lib/schemas.js';
 import { storeListOf, storeListResponse } from '../../lib/store-list.js';
-import type { PaymentMethodDefinition, StoreRoute } from '../contract.js';
+import type { Executor } from '../../lib/db.js';
+import type { PaymentMethodDefinition, StoreContext, StoreRoute } from '../contract.js';
 
 /**
  * The shipping and payment methods of the reference host: one of each, the same in every sales
@@ -67,8 +68,22 @@ const list = (kind: 'shipping_method' | 'payment_method', methods: Record<string
     Object.entries(methods).map(([technicalName, name], index) => methodView(kind, technicalName, name, index + 1)),
   );
 
+/** The plugins' payment methods offered to the caller (contract 3.6: a method's `available`, absent: offered to all). */
+async function offeredMethods(
+  added: readonly PaymentMethodDefinition[],
+  ctx: StoreContext,
+  executor: Executor,
+): Promise<PaymentMethodDefinition[]> {
+  const offered: PaymentMethodDefinition[] = [];
+  for (const method of added) if (!method.available || (await method.available(ctx, executor))) offered.push(method);
+  return offered;
+}
+
 /** `POST /shipping-method` and `POST /payment-method` as the shop platform's Store API answers them (guests may call them). */
-export function methodRoutes(addedPaymentMethods: readonly PaymentMethodDefinition[]): StoreRoute[] {
+export function methodRoutes(
+  addedPaymentMethods: readonly PaymentMethodDefinition[],
+  executor: Executor,
+): StoreRoute[] {
   return [
     {
       method: 'POST',
@@ -92,7 +107,8 @@ export function methodRoutes(addedPaymentMethods: readonly PaymentMethodDefiniti
       auth: 'public',
       permission: null,
       schemas: { body: methodListBody, responses: { 200: storeListResponse(methodSchema('payment_method')) } },
-      handler: () => Promise.resolve(list('payment_method', paymentMethodNames(addedPaymentMethods))),
+      handler: async ({ ctx }) =>
+        list('payment_method', paymentMethodNames(await offeredMethods(addedPaymentMethods, ctx, executor))),
     },
   ];
 }

@@ -58,7 +58,6 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
   return {
     contractVersion: runtime.contractVersion,
     db: runtime.db,
-    dialect: runtime.dialect,
     log: runtime.log,
     config: host(runtime.config),
     storeApi: { route: (route) => runtime.storeApi.route({ ...route, handler: plugin(route.handler) }) },
@@ -84,6 +83,7 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
         if (provider.many) zoned.many = plugin(provider.many.bind(provider));
         runtime.prices.addPriceProvider(zoned);
       },
+      addPriceGate: (gate) => runtime.prices.addPriceGate?.(plugin(gate)),
     },
     cart: {
       ...host(runtime.cart),
@@ -99,6 +99,10 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
         }),
       onOrderPlaced: (hook) => runtime.checkout.onOrderPlaced(plugin(hook)),
       onOrderCancelled: (hook) => runtime.checkout.onOrderCancelled(plugin(hook)),
+      addPaymentMethod: (method) =>
+        runtime.checkout.addPaymentMethod?.(
+          method.available ? { ...method, available: plugin(method.available.bind(method)) } : method,
+        ),
     },
     orders: host(runtime.orders),
     documents: host(runtime.documents),

@@ -13,11 +13,18 @@ import { buildStoreContext, storePrincipal } from '../auth/store-context.js';
 import { revokeSession } from '../auth/sessions.js';
 import { passwordLogin } from '../account/password-login.js';
 import { createTemplateEngine } from '../../lib/template-engine.js';
-import { clearSessionToken, CSRF_FIELD, csrfToken, csrfValid, sessionToken, setSessionToken } from './cookies.js';
-import { Views } from './views.js';
-import { storefrontMultipart } from './multipart.js';
+import {
+  clearSessionToken,
+  CSRF_FIELD,
+  csrfToken,
+  csrfValid,
+  sessionToken,
+  setSessionToken,
+} from '../../host-kit/cookies.js';
+import { Views } from '../../host-kit/views.js';
+import { storefrontMultipart } from '../../host-kit/multipart.js';
 import { createPageKit } from './page-kit.js';
-import { canBuy, navigationFor, productPath, shopPages } from './shop-pages.js';
+import { canBuy, navigationFor, pricesWithheld, productPath, shopPages } from './shop-pages.js';
 import { cartPages } from './cart-pages.js';
 import { accountPages } from './account-pages.js';
 import { applyVisibility } from '../catalog/visibility.js';
@@ -167,7 +174,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
       customer: ctx?.customer ?? null,
       actor: ctx && isLoggedIn(ctx) ? ctx.actor : null,
       loggedIn: ctx ? isLoggedIn(ctx) : false,
-      canBuy: ctx ? canBuy(ctx) : false,
+      // (contract 3.6) A price gate withholds prices and buying (a closed shop's guest): a login prompt instead.
+      pricesShown: res.locals.pricesWithheld !== true,
+      canBuy: ctx ? canBuy(ctx) && res.locals.pricesWithheld !== true : false,
+      loginForPricesUrl: `/account/login?redirect=${encodeURIComponent(req.originalUrl)}`,
       navigation: (res.locals.navigation as unknown[] | undefined) ?? [],
       accountMenu: (res.locals.accountMenu as SideMenuView[] | undefined) ?? null,
       csrfToken: csrfToken(req, res),
@@ -241,6 +251,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
           res.locals.actorType = known.actor.type;
           // The category tree of the layout, for every page (visible categories only).
           res.locals.navigation = await navigationFor(kit, known, req.originalUrl);
+          res.locals.pricesWithheld = await pricesWithheld(kit, known);
           // Error pages rendered after a handler failed still show who is logged in.
           res.locals.storeContext = known;
           // Every account page (also its error pages: a 403 is no dead end) shows the account menu beside it;
@@ -277,7 +288,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     };
   }
 
-  async function homeData(ctx: StoreContext): Promise<Record<string, unknown>> {
+  async function homeData(ctx: StoreContext, withheld: boolean): Promise<Record<string, unknown>> {
     const { catalog, prices } = internals.runtime;
     const categoryQuery = db('categories')
       .where('categories.active', true)
@@ -298,13 +309,13 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const records = (await catalog.products(db, ids)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     const products = [];
     for (const product of records) {
-      const price = await prices.calculate(ctx, product, 1);
+      const price = withheld ? null : await prices.calculate(ctx, product, 1);
       products.push({
         id: product.id,
         name: product.name,
         productNumber: product.productNumber,
         url: productPath(product.id),
-        unitPrice: fromMinor(price.unitNet, ctx.salesChannel.currencyPrecision),
+        unitPrice: price ? fromMinor(price.unitNet, ctx.salesChannel.currencyPrecision) : null,
         available: product.stock > 0,
         stock: product.stock,
       });
@@ -318,7 +329,10 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
   router.get(
     '/',
     handle('public', async (req, res, ctx) => {
-      render(req, res, ctx, 'home', { title: ctx.salesChannel.name, ...(await homeData(ctx)) });
+      render(req, res, ctx, 'home', {
+        title: ctx.salesChannel.name,
+        ...(await homeData(ctx, res.locals.pricesWithheld === true)),
+      });
     }),
   );
 

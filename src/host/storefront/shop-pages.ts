@@ -2,6 +2,7 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { isId } from '../../lib/ids.js';
 import type { StoreContext, StorefrontPage } from '../contract.js';
+import { priceRefusal } from '../../lib/price-providers.js';
 import { wholeNumber, type PageKit, type PageResult } from './page-kit.js';
 
 /** Products per listing page. */
@@ -28,7 +29,8 @@ interface ProductView {
   available: boolean;
   stock: number;
   categoryIds: string[];
-  calculatedPrice: { unitPrice: number; source: string };
+  /** Absent when a price gate withholds prices from the visitor (contract 3.6: a closed shop's guest). */
+  calculatedPrice?: { unitPrice: number; source: string };
   tierPrices?: Array<{ minQuantity: number }>;
   /** (contract 3.5) What plugins add; the page reads `quantityRule` for its quantity input. */
   extensions?: { quantityRule?: QuantityPicker };
@@ -107,6 +109,11 @@ export function canBuy(ctx: StoreContext): boolean {
   return ctx.actor.type !== 'guest' && ctx.customer !== null;
 }
 
+/** Whether a price gate withholds prices (and buying) from the visitor (contract 3.6: a closed shop's guest). */
+export async function pricesWithheld(kit: PageKit, ctx: StoreContext): Promise<boolean> {
+  return (await priceRefusal(kit.internals.registries.priceGates, ctx, kit.internals.db)) !== null;
+}
+
 /** A product card of a listing: the caller's price (net, quantity 1) and availability. */
 function card(product: ProductView) {
   return {
@@ -114,7 +121,7 @@ function card(product: ProductView) {
     name: product.name,
     productNumber: product.productNumber,
     url: productPath(product.id),
-    unitPrice: product.calculatedPrice.unitPrice,
+    unitPrice: product.calculatedPrice?.unitPrice ?? null,
     available: product.available,
     stock: product.stock,
   };
@@ -125,13 +132,25 @@ interface Listing {
   sorting: string;
 }
 
-function listingOf(query: Record<string, unknown>): Listing {
-  const sorting = typeof query.order === 'string' && query.order in SORTINGS ? query.order : DEFAULT_SORTING;
+/** The sort choices a visitor has: none by price when prices are withheld from them. */
+function sortingsFor(withheld: boolean): string[] {
+  return Object.keys(SORTINGS).filter((key) => !withheld || !key.startsWith('price-'));
+}
+
+function listingOf(query: Record<string, unknown>, withheld: boolean): Listing {
+  const sorting =
+    typeof query.order === 'string' && sortingsFor(withheld).includes(query.order) ? query.order : DEFAULT_SORTING;
   return { page: wholeNumber(query.page, 100_000) ?? 1, sorting };
 }
 
 /** Listing data for a template: cards, paging links that keep the other parameters, the sort choices. */
-function listingView(basePath: string, baseQuery: Record<string, string>, listing: Listing, result: ProductListing) {
+function listingView(
+  basePath: string,
+  baseQuery: Record<string, string>,
+  listing: Listing,
+  result: ProductListing,
+  withheld: boolean,
+) {
   const pages = Math.max(1, Math.ceil(result.total / LISTING_PAGE_SIZE));
   const href = (page: number) => {
     const params = new URLSearchParams({
@@ -153,9 +172,9 @@ function listingView(basePath: string, baseQuery: Record<string, string>, listin
       beyond: listing.page > pages,
       first: href(1),
     },
-    sortings: Object.entries(SORTINGS).map(([value, { label }]) => ({
+    sortings: sortingsFor(withheld).map((value) => ({
       value,
-      label,
+      label: SORTINGS[value]!.label,
       selected: value === listing.sorting,
     })),
     sortAction: basePath,
@@ -198,7 +217,8 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
   async function categoryPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('category', id);
     const category = await kit.call<CategoryView>(ctx, 'readCategory', { params: { categoryId: id } });
-    const listing = listingOf(query);
+    const withheld = await pricesWithheld(kit, ctx);
+    const listing = listingOf(query, withheld);
     const result = await kit.call<ProductListing>(ctx, 'listCategoryProducts', {
       params: { categoryId: id },
       body: criteria(listing),
@@ -215,14 +235,15 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
         subcategories: subtree.map((node) => ({ name: node.name, url: categoryPath(node.id) })),
         currency: currency(ctx),
         canBuy: canBuy(ctx),
-        ...listingView(categoryPath(id), {}, listing, result),
+        ...listingView(categoryPath(id), {}, listing, result, withheld),
       },
     };
   }
 
   async function searchPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 255) : '';
-    const listing = listingOf(query);
+    const withheld = await pricesWithheld(kit, ctx);
+    const listing = listingOf(query, withheld);
     const data: Record<string, unknown> = {
       title: term ? `Search: ${term}` : 'Search',
       term,
@@ -233,7 +254,7 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
       const result = await kit.call<ProductListing>(ctx, 'searchProducts', {
         body: { search: term, ...criteria(listing) },
       });
-      Object.assign(data, listingView('/search', { q: term }, listing, result), { searched: true });
+      Object.assign(data, listingView('/search', { q: term }, listing, result, withheld), { searched: true });
     }
     return { template: 'search', data };
   }
@@ -242,8 +263,9 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
     if (!isId(id)) throw Errors.notFound('product', id);
     const product = await kit.call<ProductView>(ctx, 'readProduct', { params: { productId: id } });
     const tierQuantities = (product.tierPrices ?? []).map((tier) => tier.minQuantity);
-    const prices = await priceTable(kit, ctx, id, tierQuantities);
-    const yourPrice = product.calculatedPrice;
+    // Withheld (a closed shop's guest): no price table, no buy form; the template shows a login prompt.
+    const yourPrice = product.calculatedPrice ?? null;
+    const prices = yourPrice ? await priceTable(kit, ctx, id, tierQuantities) : { listPrice: null, rows: [] };
     const categories =
       (await kit.call<NavigationView[] | null>(ctx, 'readNavigation', {
         params: { rootId: 'main-navigation' },
@@ -264,9 +286,9 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
             .map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
         },
         yourPrice,
-        quantity: quantityPicker(product.extensions?.quantityRule, product.stock, yourPrice.unitPrice),
+        quantity: quantityPicker(product.extensions?.quantityRule, product.stock, yourPrice?.unitPrice ?? 0),
         packSize: product.extensions?.quantityRule?.packSize ?? 1,
-        isSpecialPrice: yourPrice.source !== 'list' && yourPrice.source !== 'tier',
+        isSpecialPrice: yourPrice !== null && yourPrice.source !== 'list' && yourPrice.source !== 'tier',
         listPrice: prices.listPrice,
         priceRows: prices.rows,
         hasPriceTable: prices.rows.length > 1,

@@ -14,6 +14,7 @@ import {
   type StoreRoute,
 } from '../../host/contract.js';
 import { TAG } from './snippets.js';
+import { pricesWithheld } from '../closed-shop/index.js';
 
 const TEMPLATE = new URL('../../../templates/storefront/platform-cms.hbs', import.meta.url);
 /** Image sources a page may use: site-relative paths or http(s) URLs, never javascript: or data:. */
@@ -82,14 +83,15 @@ async function sectionsFor(
         ? s.productIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_LISTED_PRODUCTS)
         : [];
       const products = ids.length ? await host.catalog.visibleProducts(ctx, ids) : [];
+      const withheld = await pricesWithheld(host, ctx);
       const items = [];
       for (const product of products) {
-        const price = await host.prices.calculate(ctx, product, 1);
+        const price = withheld ? null : await host.prices.calculate(ctx, product, 1);
         items.push({
           id: product.id,
           name: product.name,
           productNumber: product.productNumber,
-          price: money(price.unitNet, ctx),
+          price: price ? money(price.unitNet, ctx) : null,
         });
       }
       sections.push({ type: 'product-listing', title: typeof s.title === 'string' ? s.title : null, products: items });

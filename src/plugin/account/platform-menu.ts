@@ -8,8 +8,8 @@ interface MenuDefinition {
   path: string | null;
   /** Shown when the caller holds any of these keys; absent: everyone logged in. */
   anyOf?: string[];
-  /** Only for this kind of login. */
-  actor?: StoreContext['actor']['type'];
+  /** Only for these kinds of login. */
+  actors?: Array<StoreContext['actor']['type']>;
   /** The label when the sales channel's language has no snippet for the entry. */
   label?: string;
   children?: MenuDefinition[];
@@ -29,9 +29,17 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
         key: 'organisationUnits',
         path: '/account/organisation-units',
         anyOf: ['organisation-unit.read'],
+        // The company's own structure: a sales representative acting for the company does not maintain it.
+        actors: ['customer', 'employee'],
         label: 'Organisation units',
       },
-      { key: 'addressBook', path: '/account/address-book', anyOf: ['address.manage'], label: 'Address book' },
+      {
+        key: 'addressBook',
+        path: '/account/address-book',
+        anyOf: ['address.manage'],
+        actors: ['customer', 'employee'],
+        label: 'Address book',
+      },
     ],
   },
   {
@@ -62,7 +70,7 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
   {
     key: 'salesRepresentative',
     path: null,
-    actor: 'salesRepresentative',
+    actors: ['salesRepresentative'],
     children: [
       { key: 'customers', path: '/account/sales-representative/customers' },
       { key: 'customerActivities', path: '/account/sales-representative/activities' },
@@ -103,7 +111,7 @@ export async function menuCustomisation(host: HostRuntime): Promise<MenuCustomis
 }
 
 function allowed(ctx: StoreContext, entry: MenuDefinition, mayOpen: (path: string) => boolean): boolean {
-  if (entry.actor && ctx.actor.type !== entry.actor) return false;
+  if (entry.actors && !entry.actors.includes(ctx.actor.type)) return false;
   if (entry.anyOf && !entry.anyOf.some((key) => ctx.can(key))) return false;
   // No entry may lead to a page the storefront does not have or the caller may not open.
   return entry.path === null || mayOpen(entry.path);

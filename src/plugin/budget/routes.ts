@@ -223,78 +223,11 @@ async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promis
 }
 
 export function budgetRoutes(host: HostRuntime): StoreRoute[] {
-  const budgetOrderViews = new DerivedViews<Record<string, unknown>, Record<string, unknown>>();
-  const update = async (ctx: StoreContext, id: string, input: BudgetInput) => {
-    const customer = declaredCustomer(ctx);
-    const columns = await budgetColumns(host, ctx, input);
-    await inTransaction(host.db, async (trx) => {
-      const budget = await getBudget(trx, customer.id, id, true);
-      if (!budget) throw Errors.notFound('Budget', id);
-      await trx(BUDGETS)
-        .where({ id, customer_id: customer.id })
-        .update({ ...columns, updated_at: nowDb() });
-      await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
-      await replaceBudgetUnits(trx, id, input.unitIds);
-    });
-    return { success: true as const, budget: await oneView(host, ctx, id) };
-  };
+  return [...budgetLookupRoutes(host), ...budgetCrudRoutes(host), ...budgetOrderRoutes(host)];
+}
 
-  /** The GET (query page and limit) and POST (criteria) declarations of the budget's orders share this. */
-  const budgetOrders = async (ctx: StoreContext, budgetId: string, criteria: Criteria) => {
-    const customer = declaredCustomer(ctx);
-    let budget: Promise<BudgetRow> | undefined;
-    const customersBudget = () =>
-      (budget ??= getBudget(host.db, customer.id, budgetId).then((found) => {
-        if (!found) throw Errors.notFound('Budget', budgetId);
-        return found;
-      }));
-    // Plain (no filter, term, ids or sort), the page comes with the budget's order count in one
-    // statement that answers rows only for the customer's own budget; otherwise the budget first.
-    if (!isPlainPage(criteria)) await customersBudget();
-    // The budget is the customer's (checked before, or by the page's rows), so its id alone scopes the rows and the count stays on the index.
-    const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
-    let countOfPage: number | undefined;
-    const page = await searchByCriteria<{ order_id: string; budget_data: string }>(
-      base,
-      criteria,
-      BUDGET_ORDER_CRITERIA,
-      (qb) => qb.select('bo.order_id', 'bo.budget_data'),
-      {
-        readPlainPage: async (limit, offset) => {
-          const rows = await budgetOrderPage(host.db, customer.id, budgetId, limit, offset);
-          if (rows.length) countOfPage = readInt(rows[0]!.order_count);
-          return rows;
-        },
-        // Unfiltered, the total is the budget's maintained order count (read with the page, or with the budget).
-        unfilteredTotal: async () => countOfPage ?? (await customersBudget()).orderCount,
-      },
-    );
-    // An empty plain page does not tell whether the budget is the customer's: another customer's is a 404.
-    if (page.rows.length === 0) await customersBudget();
-    const orders = page.rows.length
-      ? await host.orders.getMany(
-          host.db,
-          page.rows.map((r) => r.order_id),
-        )
-      : [];
-    const dataById = new Map(page.rows.map((r) => [r.order_id, String(r.budget_data ?? '')]));
-    // An order view the host keeps has its budget order view kept beside it, per budget data.
-    const view = (order: Record<string, unknown>, data: string) =>
-      budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
-    const views = orders.map((order) => {
-      const data = dataById.get(String(order.id))!;
-      return budgetOrderViews.of(order, data, () => view(order, data));
-    });
-    return { ...storeList(views, page), orders: views };
-  };
-  const budgetOrdersRoute = {
-    path: '/budget/{budgetId}/orders',
-    tags: TAGS,
-    auth: 'login',
-    needsCustomer: true,
-    permission: 'budget.read',
-  } as const;
-
+/** Period types, the employee's budgets and the employees who may approve. */
+function budgetLookupRoutes(host: HostRuntime): StoreRoute[] {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -347,6 +280,27 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
       },
     }),
+  ];
+}
+
+/** A budget: create, read, replace, update, delete, and the list. */
+function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
+  const update = async (ctx: StoreContext, id: string, input: BudgetInput) => {
+    const customer = declaredCustomer(ctx);
+    const columns = await budgetColumns(host, ctx, input);
+    await inTransaction(host.db, async (trx) => {
+      const budget = await getBudget(trx, customer.id, id, true);
+      if (!budget) throw Errors.notFound('Budget', id);
+      await trx(BUDGETS)
+        .where({ id, customer_id: customer.id })
+        .update({ ...columns, updated_at: nowDb() });
+      await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
+      await replaceBudgetUnits(trx, id, input.unitIds);
+    });
+    return { success: true as const, budget: await oneView(host, ctx, id) };
+  };
+
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/budget',
@@ -452,6 +406,69 @@ export function budgetRoutes(host: HostRuntime): StoreRoute[] {
         return storeList(await budgetViews(host.db, page.rows.map(toBudgetRow), ctx.salesChannel), page);
       },
     }),
+  ];
+}
+
+/** The orders a budget was used by (GET with page and limit, POST with criteria). */
+function budgetOrderRoutes(host: HostRuntime): StoreRoute[] {
+  const budgetOrderViews = new DerivedViews<Record<string, unknown>, Record<string, unknown>>();
+  /** The GET (query page and limit) and POST (criteria) declarations of the budget's orders share this. */
+  const budgetOrders = async (ctx: StoreContext, budgetId: string, criteria: Criteria) => {
+    const customer = declaredCustomer(ctx);
+    let budget: Promise<BudgetRow> | undefined;
+    const customersBudget = () =>
+      (budget ??= getBudget(host.db, customer.id, budgetId).then((found) => {
+        if (!found) throw Errors.notFound('Budget', budgetId);
+        return found;
+      }));
+    // Plain (no filter, term, ids or sort), the page comes with the budget's order count in one
+    // statement that answers rows only for the customer's own budget; otherwise the budget first.
+    if (!isPlainPage(criteria)) await customersBudget();
+    // The budget is the customer's (checked before, or by the page's rows), so its id alone scopes the rows and the count stays on the index.
+    const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
+    let countOfPage: number | undefined;
+    const page = await searchByCriteria<{ order_id: string; budget_data: string }>(
+      base,
+      criteria,
+      BUDGET_ORDER_CRITERIA,
+      (qb) => qb.select('bo.order_id', 'bo.budget_data'),
+      {
+        readPlainPage: async (limit, offset) => {
+          const rows = await budgetOrderPage(host.db, customer.id, budgetId, limit, offset);
+          if (rows.length) countOfPage = readInt(rows[0]!.order_count);
+          return rows;
+        },
+        // Unfiltered, the total is the budget's maintained order count (read with the page, or with the budget).
+        unfilteredTotal: async () => countOfPage ?? (await customersBudget()).orderCount,
+      },
+    );
+    // An empty plain page does not tell whether the budget is the customer's: another customer's is a 404.
+    if (page.rows.length === 0) await customersBudget();
+    const orders = page.rows.length
+      ? await host.orders.getMany(
+          host.db,
+          page.rows.map((r) => r.order_id),
+        )
+      : [];
+    const dataById = new Map(page.rows.map((r) => [r.order_id, String(r.budget_data ?? '')]));
+    // An order view the host keeps has its budget order view kept beside it, per budget data.
+    const view = (order: Record<string, unknown>, data: string) =>
+      budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
+    const views = orders.map((order) => {
+      const data = dataById.get(String(order.id))!;
+      return budgetOrderViews.of(order, data, () => view(order, data));
+    });
+    return { ...storeList(views, page), orders: views };
+  };
+  const budgetOrdersRoute = {
+    path: '/budget/{budgetId}/orders',
+    tags: TAGS,
+    auth: 'login',
+    needsCustomer: true,
+    permission: 'budget.read',
+  } as const;
+
+  return [
     defineStoreRoute({
       ...budgetOrdersRoute,
       method: 'GET',

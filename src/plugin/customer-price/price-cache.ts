@@ -24,7 +24,7 @@ export class CustomerPriceCache {
 
   /** The version this request may use kept rows at, or undefined: read them. */
   version(ctx: StoreContext, executor: Executor): number | undefined {
-    return executor.isTransaction ? undefined : this.host.auth.contextVersion(ctx, CUSTOMER_PRICES_VERSION);
+    return executor.isTransaction ? undefined : this.host.auth.contextVersion?.(ctx, CUSTOMER_PRICES_VERSION);
   }
 
   /** The rows that apply to `productIds` for quantities up to `maxQuantity` at `atMs`, from the kept rows, reading the products not kept at `version`. */

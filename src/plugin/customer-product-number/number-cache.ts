@@ -34,7 +34,7 @@ export class CustomerNumberCache {
     customerId: string,
     productIds: string[],
   ): Promise<Map<string, string>> {
-    const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
+    const version = this.host.auth.contextVersion?.(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     return version === undefined
       ? numbersOf(executor, customerId, productIds)
       : this.keptNumbersOf(version, executor, customerId, productIds);
@@ -47,7 +47,7 @@ export class CustomerNumberCache {
     customerId: string,
     productId: string,
   ): Promise<string | null | undefined> {
-    const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
+    const version = this.host.auth.contextVersion?.(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     if (version === undefined) return undefined;
     return (await this.keptNumbersOf(version, executor, customerId, [productId])).get(productId) ?? null;
   }
@@ -59,7 +59,7 @@ export class CustomerNumberCache {
     customerId: string,
     numbers: string[],
   ): Promise<Map<string, string>> {
-    const version = this.host.auth.contextVersion(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
+    const version = this.host.auth.contextVersion?.(ctx, CUSTOMER_PRODUCT_NUMBERS_VERSION);
     if (version === undefined) return productIdsByNumber(executor, customerId, numbers);
     const keys = new Set(numbers.map(numberKey).filter(Boolean));
     return kept(this.productsByKey, version, customerId, keys, (missing) =>

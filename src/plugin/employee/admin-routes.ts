@@ -84,13 +84,19 @@ function invitationToResource(row: InvitationRow) {
   };
 }
 
-export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
-  async function company(executor: Executor, customerId: string) {
-    const customer = await host.customers.get(executor, customerId);
-    if (!customer) throw Errors.notFound('customer', customerId);
-    return customer;
-  }
+/** The customer (company) the route names, or a 404. */
+async function company(host: HostRuntime, executor: Executor, customerId: string) {
+  const customer = await host.customers.get(executor, customerId);
+  if (!customer) throw Errors.notFound('customer', customerId);
+  return customer;
+}
 
+export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
+  return [...companyListAdminRoutes(host), ...companyEmployeeActionRoutes(host)];
+}
+
+/** A company's employees, roles and invitations (lists). */
+function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -106,7 +112,7 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: jsonApiListSchema(employeeResource) },
       },
       async handler({ params, query }) {
-        await company(host.db, params.customerId);
+        await company(host, host.db, params.customerId);
         const [count] = await selectRows<{ n: unknown }>(
           employeesOfCustomer(host.db, params.customerId).count({ n: '*' }),
         );
@@ -140,7 +146,7 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: pathParams('customerId'), responses: { 200: list(roleResource) } },
       async handler({ params }) {
-        await company(host.db, params.customerId);
+        await company(host, host.db, params.customerId);
         const rows = await selectRows<RoleRow>(
           selectRoleColumns(host.db, rolesOfCustomer(host.db, params.customerId))
             .orderBy([{ column: 'r.name' }, { column: 'r.id' }])
@@ -171,7 +177,7 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: pathParams('customerId'), responses: { 200: list(invitationResource) } },
       async handler({ params }) {
-        await company(host.db, params.customerId);
+        await company(host, host.db, params.customerId);
         const rows = await selectRows<InvitationRow>(
           host
             .db(INVITATIONS)
@@ -183,6 +189,12 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
         return { data: rows.map(invitationToResource) };
       },
     }),
+  ];
+}
+
+/** An employee set active or inactive; an invitation sent again. */
+function companyEmployeeActionRoutes(host: HostRuntime): AdminRoute[] {
+  return [
     defineAdminRoute({
       method: 'POST',
       path: `/_action${BASE}/employee/{employeeId}/active`,
@@ -199,7 +211,7 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       },
       async handler({ params, body }) {
         const employee = await inTransaction(host.db, async (trx) => {
-          await company(trx, params.customerId);
+          await company(host, trx, params.customerId);
           const row = await findEmployeeRow(trx, params.customerId, params.employeeId);
           if (!row) throw Errors.notFound('employee', params.employeeId);
           await trx(LINKS).where({ id: row.link_id }).update({ active: body.active, updated_at: nowDb() });
@@ -225,7 +237,7 @@ export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
       },
       async handler({ params }) {
         const row = await inTransaction(host.db, async (trx) => {
-          const customer = await company(trx, params.customerId);
+          const customer = await company(host, trx, params.customerId);
           const invitation = await trx<InvitationRow>(INVITATIONS)
             .where({ id: params.invitationId, customer_id: params.customerId })
             .first();

@@ -85,6 +85,11 @@ function toTarget(
 }
 
 export function employeeRoutes(host: HostRuntime): StoreRoute[] {
+  return [...employeeCrudRoutes(host), ...employeeListAndSwitchRoutes(host)];
+}
+
+/** An employee: add (with an invitation), create, read, update, delete. */
+function employeeCrudRoutes(host: HostRuntime): StoreRoute[] {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -195,6 +200,12 @@ export function employeeRoutes(host: HostRuntime): StoreRoute[] {
         return { success: true };
       },
     }),
+  ];
+}
+
+/** The employee lists, the login targets and switching the customer an employee acts for. */
+function employeeListAndSwitchRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/employees',

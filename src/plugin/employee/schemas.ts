@@ -1,4 +1,5 @@
 import { criteriaSchema } from '../../lib/criteria.js';
+import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
 import { storeListResponse } from '../../lib/store-list.js';
 import { emailSchema, nameSchema, optionalText, passwordSchema, storefrontUrlSchema } from './common.js';
@@ -37,16 +38,10 @@ export const employeeSchema = objectSchema(
 );
 
 export const employeeListResponse = storeListResponse(employeeSchema);
-export const employeeSearchBody = criteriaSchema([
-  'id',
-  'email',
-  'firstName',
-  'lastName',
-  'department',
-  'roleId',
-  'active',
-  'createdAt',
-]);
+export const employeeSearchBody = criteriaSchema(
+  ['id', 'email', 'firstName', 'lastName', 'department', 'roleId', 'active', 'createdAt'],
+  { cursor: CURSOR_PROPERTY },
+);
 
 const nullableId = nullable(idParam);
 

@@ -34,6 +34,9 @@ const asParticipant = <P extends { id: string }>(participant: P) => ({
   attributes: participant,
 });
 
+const tags = [`${TAG}: operator`];
+const eventId = pathParams('id');
+
 /**
  * The event manager for the shop operator (the console's events page): what sales staff do in the
  * storefront's event manager — list, create, publish, participants with their statuses (check-in
@@ -45,8 +48,11 @@ export function eventOperatorRoutes(
   service: EventUseCases,
   settings: EventSettingsCache,
 ): AdminRoute[] {
-  const tags = [`${TAG}: operator`];
-  const eventId = pathParams('id');
+  return [...operatorEventRoutes(host, service, settings), ...operatorParticipantRoutes(host, service)];
+}
+
+/** Events: the list, create, read, and a status change. */
+function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): AdminRoute[] {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -137,6 +143,12 @@ export function eventOperatorRoutes(
         return { data: asEvent(await service.setEventStatus(params.id, body.status)) };
       },
     }),
+  ];
+}
+
+/** An event's participants, a participant's status, the circular mail. */
+function operatorParticipantRoutes(host: HostRuntime, service: EventUseCases): AdminRoute[] {
+  return [
     defineAdminRoute({
       method: 'GET',
       path: '/suite-event/{id}/participant',

@@ -41,7 +41,7 @@ export class EventCandidateCache {
   async productIds(ctx: StoreContext, own: OwnCriteria, now: string): Promise<string[]> {
     const statuses = this.settings.current().registrationStatuses;
     const key = JSON.stringify([statuses, own.filter ?? [], own.ids ?? []]);
-    const version = this.host.auth.contextVersion(ctx, EVENTS_VERSION) ?? (await eventsVersion(this.host.db));
+    const version = this.host.auth.contextVersion?.(ctx, EVENTS_VERSION) ?? (await eventsVersion(this.host.db));
     let entry = this.entries.get(key);
     // A clock set back could make an event not over any more that the rows left out.
     if (!entry || entry.version !== version || now < entry.readAt) {

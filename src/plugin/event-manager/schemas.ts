@@ -1,4 +1,5 @@
 import { criteriaSchema } from '../../lib/criteria.js';
+import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
 import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -156,7 +157,9 @@ export const participantStatusListResponse = storeListResponse(
 );
 
 export const eventCriteriaBody = criteriaSchema(Object.keys(EVENT_CRITERIA.fields));
-export const participantCriteriaBody = criteriaSchema(Object.keys(PARTICIPANT_CRITERIA.fields));
+export const participantCriteriaBody = criteriaSchema(Object.keys(PARTICIPANT_CRITERIA.fields), {
+  cursor: CURSOR_PROPERTY,
+});
 export const specificationCriteriaBody = criteriaSchema(Object.keys(SPECIFICATION_CRITERIA.fields));
 
 const eventFields = {

@@ -149,9 +149,15 @@ async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId
 }
 
 export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
+  return [...fastOrderSearchAndCartRoutes(host), ...fastOrderProductRoutes(host)];
+}
+
+/** Product search, ordered products, the product table, add to cart, product details. */
+function fastOrderSearchAndCartRoutes(host: HostRuntime): StoreRoute[] {
   const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(
     host.catalog.productCriteriaFields,
   );
+
   return [
     defineStoreRoute({
       method: 'POST',
@@ -246,6 +252,12 @@ export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
         return searchViews(host, ctx, criteria, { withTiers: true });
       },
     }),
+  ];
+}
+
+/** Suggestions, a product's price for a quantity, its variants and similar products. */
+function fastOrderProductRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/platform-product-search',

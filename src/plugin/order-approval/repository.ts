@@ -707,8 +707,17 @@ export async function searchApprovals(
   criteria: Criteria,
   spec: CriteriaSpec,
   kept?: ApprovalSummaryCache,
+  decidedBy?: string,
 ): Promise<{ total: number; rows: ApprovalListEntry[] }> {
   const base = executor(APPROVALS).where(`${APPROVALS}.customer_id`, customerId);
+  // Approvals this approver (approver key) decided, in any round and level.
+  if (decidedBy !== undefined)
+    base.whereExists((q) => {
+      q.select(1)
+        .from(DECISIONS)
+        .whereRaw('??=??', [`${DECISIONS}.approval_id`, `${APPROVALS}.id`])
+        .where(`${DECISIONS}.approver_key`, decidedBy);
+    });
   if (visibleTo !== 'all' && 'requester' in visibleTo)
     base
       .where(`${APPROVALS}.requester_type`, visibleTo.requester.type)
@@ -730,7 +739,7 @@ export async function searchApprovals(
   let countOfPage: number | undefined;
   let stamps: CompanyPageStamp[] | undefined;
   const options =
-    visibleTo === 'all'
+    visibleTo === 'all' && decidedBy === undefined
       ? {
           readPlainPage: async (limit: number, offset: number) => {
             stamps = await companyApprovalStamps(executor, customerId, limit, offset);

@@ -9,7 +9,7 @@ import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime } from '../../lib/time.js';
 import { findEmployees, holds } from '../company/employee-directory.js';
 import { getBudget, reservationsQuery } from '../budget/repository.js';
-import { APPROVE_PERMISSION, approverEntries, approverStatus, seesAll } from './approvers.js';
+import { APPROVE_PERMISSION, approverEntries, approverStatus, keyOf, seesAll } from './approvers.js';
 import {
   APPROVAL_BUDGETS,
   APPROVALS,
@@ -315,7 +315,17 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
           : ctx.employee
             ? { employeeId: ctx.employee.id }
             : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
-        const page = await searchApprovals(db, customer.id, visibleTo, body, APPROVAL_CRITERIA, listSummaries);
+        const { decidedByMe, ...criteria } = body;
+        // What the caller decided stays visible to them (read-only) once their level has passed.
+        const page = await searchApprovals(
+          db,
+          customer.id,
+          decidedByMe ? 'all' : visibleTo,
+          criteria,
+          APPROVAL_CRITERIA,
+          listSummaries,
+          decidedByMe ? keyOf(ctx.actor.type, ctx.actor.id) : undefined,
+        );
         const precision = ctx.salesChannel.currencyPrecision;
         // The count goes last on the view itself (no copy of every row's view); a kept summary's view is kept beside it.
         const listView = (r: ApprovalListEntry) =>

@@ -180,16 +180,16 @@ export const approvalListResponse = objectSchema(
   { total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: approvalListItemSchema } },
   ['total', 'data'],
 );
-export const approvalSearchBody = criteriaSchema([
-  'id',
-  'approvalNumber',
-  'status',
-  'requesterId',
-  'requesterType',
-  'isBlocked',
-  'createdAt',
-  'updatedAt',
-]);
+export const approvalSearchBody = criteriaSchema<{ decidedByMe?: boolean }>(
+  ['id', 'approvalNumber', 'status', 'requesterId', 'requesterType', 'isBlocked', 'createdAt', 'updatedAt'],
+  {
+    decidedByMe: {
+      type: 'boolean',
+      description:
+        'true: only approvals the caller approved or declined (at any level, also one that has passed on to the next level).',
+    },
+  },
+);
 
 export const createBody = objectSchema(
   {

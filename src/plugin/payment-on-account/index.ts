@@ -1,7 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { deleteCustomersPaymentOnAccount, releaseCharge } from './repository.js';
 import { paymentOnAccountAdminRoutes, paymentOnAccountStoreRoutes } from './routes.js';
-import { chargeOrder, interceptCheckout, ON_ACCOUNT } from './service.js';
+import { chargeOrder, interceptCheckout, ON_ACCOUNT, onAccountAvailable } from './service.js';
 
 export const PAYMENT_ON_ACCOUNT_INTERCEPTOR = 'payment-on-account';
 
@@ -18,6 +18,8 @@ export function registerPaymentOnAccount(host: HostRuntime): void {
     technicalName: ON_ACCOUNT,
     name: 'On account',
     description: "Charged to the company's credit line, paid by the payment terms.",
+    // Offered only to a buyer whose company has a credit line in the sales channel's currency.
+    available: (ctx, executor) => onAccountAvailable(ctx, executor),
   });
   host.checkout.addInterceptor({
     name: PAYMENT_ON_ACCOUNT_INTERCEPTOR,

@@ -1,4 +1,12 @@
-import type { HostRuntime, OrderDraft, PlacedOrder, SalesChannel, StoreContext, Trx } from '../../host/contract.js';
+import type {
+  Executor,
+  HostRuntime,
+  OrderDraft,
+  PlacedOrder,
+  SalesChannel,
+  StoreContext,
+  Trx,
+} from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
 import { chargeCreditLine, getCreditLine, getPaymentTerms, type CreditLine, type PaymentTerms } from './repository.js';
@@ -83,6 +91,13 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
     draft.customFields[TERMS_FIELD] = termsView(terms);
     draft.paymentNotes = termsText(terms, new Date().toISOString().slice(0, 10), onAccount);
   }
+}
+
+/** Whether the caller may pay on account: acting for a company with a credit line in the sales channel's currency. */
+export async function onAccountAvailable(ctx: StoreContext, executor: Executor): Promise<boolean> {
+  if (!ctx.customer) return false;
+  const line = await getCreditLine(executor, ctx.customer.id);
+  return line !== null && line.currencyIso === ctx.salesChannel.currencyIso;
 }
 
 /** The order-placed hook: charges an order on account to the credit line the interceptor locked. */

@@ -31,7 +31,7 @@ export class QuantityRuleCache {
   constructor(private readonly host: HostRuntime) {}
 
   async ruleOf(ctx: StoreContext, executor: Executor, productId: string): Promise<QuantityRule | null> {
-    const version = this.host.auth.contextVersion(ctx, QUANTITY_RULES_VERSION);
+    const version = this.host.auth.contextVersion?.(ctx, QUANTITY_RULES_VERSION);
     if (version !== undefined) {
       const kept = this.rules.get(productId);
       if (kept?.version === version) return kept.rule;

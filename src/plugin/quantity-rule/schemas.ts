@@ -58,23 +58,14 @@ const storeRule = objectSchema(
     productId: idSchema,
     ...ruleFields,
     custom: { type: 'boolean', description: 'false: the product has no rule of its own (any quantity from 1).' },
-    unitPrice: { type: 'number', description: "The caller's net price of one piece at the minimum quantity." },
+    unitPrice: {
+      type: 'number',
+      description: "The caller's net price of one piece at the minimum quantity; absent for a closed shop's guest.",
+    },
     packPrice: { type: 'number', description: 'unitPrice × packSize: the price quoted when priceUnit is pack.' },
     apiAlias: { type: 'string', const: 'suite_quantity_rule' },
   },
-  [
-    'id',
-    'productId',
-    'minQuantity',
-    'maxQuantity',
-    'step',
-    'packSize',
-    'priceUnit',
-    'custom',
-    'unitPrice',
-    'packPrice',
-    'apiAlias',
-  ],
+  ['id', 'productId', 'minQuantity', 'maxQuantity', 'step', 'packSize', 'priceUnit', 'custom', 'apiAlias'],
 );
 
 export const storeRuleResponse = storeRule;

@@ -1,3 +1,4 @@
+import { pricesWithheld } from '../closed-shop/index.js';
 import type {
   CartLineItem,
   HostRuntime,
@@ -121,8 +122,9 @@ export interface StoreRuleView {
   packSize: number;
   priceUnit: 'piece' | 'pack';
   custom: boolean;
-  unitPrice: number;
-  packPrice: number;
+  /** Absent for a guest of a closed shop (prices withheld). */
+  unitPrice?: number;
+  packPrice?: number;
 }
 
 /** The rules of the products the caller may see (the default rule for those without one), in the order asked; others are absent. */
@@ -132,10 +134,13 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
   const visible = [...new Set(productIds)].filter((id) => byId.has(id));
   const rules = await rulesOf(host.db, visible);
   const effective = visible.map((id) => rules.get(id) ?? defaultRule(id));
-  const prices = await host.prices.calculateMany(
-    ctx,
-    effective.map((rule) => ({ product: byId.get(rule.productId)!, quantity: rule.minQuantity })),
-  );
+  const withheld = await pricesWithheld(host, ctx);
+  const prices = withheld
+    ? []
+    : await host.prices.calculateMany(
+        ctx,
+        effective.map((rule) => ({ product: byId.get(rule.productId)!, quantity: rule.minQuantity })),
+      );
   const precision = ctx.salesChannel.currencyPrecision;
   return effective.map((rule, index) => ({
     productId: rule.productId,
@@ -145,8 +150,12 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
     packSize: rule.packSize,
     priceUnit: rule.priceUnit,
     custom: rules.has(rule.productId),
-    unitPrice: fromMinor(prices[index]!.unitNet, precision),
-    packPrice: fromMinor(prices[index]!.unitNet * rule.packSize, precision),
+    ...(withheld
+      ? {}
+      : {
+          unitPrice: fromMinor(prices[index]!.unitNet, precision),
+          packPrice: fromMinor(prices[index]!.unitNet * rule.packSize, precision),
+        }),
   }));
 }
 

@@ -220,6 +220,11 @@ function referenceGone(error: unknown): never {
 }
 
 export function activityRoutes(host: HostRuntime): StoreRoute[] {
+  return [...activityTypeRoutes(host), ...customerActivityRoutes(host)];
+}
+
+/** The active activity types, their search, and one of them (GET and POST). */
+function activityTypeRoutes(host: HostRuntime): StoreRoute[] {
   /** The GET and the POST of one activity type share this. */
   const readType = {
     path: '/sales-representative/customer-activity-type/{id}',
@@ -233,6 +238,7 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       return toType(row);
     },
   };
+
   return [
     defineStoreRoute({
       method: 'GET',
@@ -302,6 +308,12 @@ export function activityRoutes(host: HostRuntime): StoreRoute[] {
       summary: "One activity type (the method the real product's client uses; the same as the POST).",
       schemas: { params: pathParams('id'), responses: { 200: activityTypeSchema } },
     }),
+  ];
+}
+
+/** Customer activities: create, update, the list, read and delete. */
+function customerActivityRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customer-activity',

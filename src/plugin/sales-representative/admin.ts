@@ -171,8 +171,18 @@ const technicalNameTaken = () =>
     pointer: '/technicalName',
   });
 
+const tags = [TAG];
+
 export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
-  const tags = [TAG];
+  return [
+    ...representativeReadWriteRoutes(host),
+    ...representativeChangeAndAssignRoutes(host),
+    ...activityTypeAdminRoutes(host),
+  ];
+}
+
+/** Sales representatives: the list, create, read. */
+function representativeReadWriteRoutes(host: HostRuntime): AdminRoute[] {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -257,6 +267,12 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
         return { data: await toResource(host.db, await existing(host.db, params.id)) };
       },
     }),
+  ];
+}
+
+/** A sales representative: update, delete, assign and unassign customers. */
+function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
+  return [
     defineAdminRoute({
       method: 'PATCH',
       path: `${PATH}/{id}`,
@@ -344,6 +360,12 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
         return noContent();
       },
     }),
+  ];
+}
+
+/** Customer activity types: the list, create, update. */
+function activityTypeAdminRoutes(host: HostRuntime): AdminRoute[] {
+  return [
     defineAdminRoute({
       method: 'GET',
       path: TYPE_PATH,

@@ -88,6 +88,16 @@ async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: 
 
 export function representativeRoutes(host: HostRuntime): StoreRoute[] {
   return [
+    ...representativeProfileRoutes(host),
+    ...representativeCustomerRoutes(host),
+    ...representativeOrderRoutes(host),
+    ...representativeEmployeeAndStatisticsRoutes(host),
+  ];
+}
+
+/** The customer's own representative, the representative's profile, and switching the customer they act for. */
+function representativeProfileRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'GET',
       path: '/sales-representative',
@@ -175,6 +185,12 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         return { contextToken: session.token, customerId: body.customerId };
       },
     }),
+  ];
+}
+
+/** The representative's assigned customers: the list and the search. */
+function representativeCustomerRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/customers',
@@ -226,6 +242,12 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         );
       },
     }),
+  ];
+}
+
+/** Orders of the assigned customers: all, the last ones per customer, one customer's, an employee's. */
+function representativeOrderRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/orders',
@@ -316,6 +338,12 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
         return orderPage(host, { customerIds, placedBy: { type: 'employee', id: params.id } }, body);
       },
     }),
+  ];
+}
+
+/** The assigned customers' employees, the sales statistics and the customer ranking. */
+function representativeEmployeeAndStatisticsRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/sales-representative/employees',

@@ -7,11 +7,13 @@ import {
   attempt,
   dateText,
   noticeOf,
+  page,
   routeCaller,
   text,
   wholeNumber,
   type Form,
   type PageResult,
+  type RouteCaller,
 } from '../storefront-kit.js';
 import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
 import { findRepresentative, representativeIdentity } from './repository.js';
@@ -59,6 +61,8 @@ function dateInput(value: string): string | null | undefined {
     : null;
 }
 
+const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
+
 /**
  * The sales representative's pages: assigned customers (act for one, and stop), one customer with
  * their orders, statistics and activities, the activity log with a form to record one, and the
@@ -67,8 +71,15 @@ function dateInput(value: string): string | null | undefined {
 export function salesRepresentativeStorefrontPages(host: HostRuntime): StorefrontPage[] {
   const call = routeCaller([...representativeRoutes(host), ...activityRoutes(host)]);
 
-  const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
+  return [
+    ...representativeCustomerPages(host, call),
+    ...representativeActivityPages(call),
+    ...representativeStatisticsPages(call),
+  ];
+}
 
+/** The assigned customers: the list, acting for one and stopping, one customer. */
+function representativeCustomerPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
   async function customersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
@@ -143,6 +154,57 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     };
   }
 
+  return [
+    {
+      path: CUSTOMERS_PATH,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, query }) => customersPage(ctx, query),
+    },
+    {
+      path: `${BASE}/act`,
+      method: 'POST',
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      async handler({ ctx, form }) {
+        const customerId = text(form, 'customerId', 64);
+        if (!isId(customerId)) throw Errors.notFound('customer', customerId);
+        const { contextToken } = await call<{ contextToken: string }>(ctx, 'switchSalesRepresentativeCustomer', {
+          body: { customerId },
+        });
+        return { redirect: `${CUSTOMERS_PATH}?done=acting`, login: { token: contextToken } };
+      },
+    },
+    {
+      path: `${BASE}/stop`,
+      method: 'POST',
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      async handler({ ctx }) {
+        const rep = declaredRepresentative(ctx);
+        // No Store API route ends acting for a customer: a new session of the representative without one.
+        const session = await inTransaction(host.db, async (trx) => {
+          const row = await findRepresentative(trx, rep.id);
+          if (!row) throw Errors.unauthorized();
+          return host.auth.createSession(trx, {
+            ...representativeIdentity(row, null),
+            salesChannelId: ctx.salesChannel.id,
+          });
+        });
+        return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: session.token } };
+      },
+    },
+    page({
+      path: `${CUSTOMERS_PATH}/:id`,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, params }) => customerPage(ctx, params.id),
+    }),
+  ];
+}
+
+/** Customer activities: the list, recording one, deleting one. */
+function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
   async function activitiesPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
@@ -196,80 +258,7 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
     };
   }
 
-  async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    const ranking = await call<{ total: number; elements: RankingEntry[] }>(ctx, 'readCustomerSalesRanking', {
-      body: { page: 1, limit: 100 },
-    });
-    const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
-    if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
-    const statistics = chosen
-      ? await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} })
-      : null;
-    return {
-      template: 'b2b/sales-statistics',
-      data: {
-        title: 'Sales statistics',
-        ranking: ranking.elements.map((entry) => ({
-          ...entry,
-          url: `${STATISTICS_PATH}?customerId=${entry.customerId}`,
-          selected: entry.customerId === chosen,
-        })),
-        rankingTotal: ranking.total,
-        chosen: chosen
-          ? (ranking.elements.find((entry) => entry.customerId === chosen) ?? { customerId: chosen })
-          : null,
-        statistics,
-        currency: currency(ctx),
-      },
-    };
-  }
-
   return [
-    {
-      path: CUSTOMERS_PATH,
-      auth: 'login',
-      actors: ['salesRepresentative'],
-      handler: ({ ctx, query }) => customersPage(ctx, query),
-    },
-    {
-      path: `${BASE}/act`,
-      method: 'POST',
-      auth: 'login',
-      actors: ['salesRepresentative'],
-      async handler({ ctx, form }) {
-        const customerId = text(form, 'customerId', 64);
-        if (!isId(customerId)) throw Errors.notFound('customer', customerId);
-        const { contextToken } = await call<{ contextToken: string }>(ctx, 'switchSalesRepresentativeCustomer', {
-          body: { customerId },
-        });
-        return { redirect: `${CUSTOMERS_PATH}?done=acting`, login: { token: contextToken } };
-      },
-    },
-    {
-      path: `${BASE}/stop`,
-      method: 'POST',
-      auth: 'login',
-      actors: ['salesRepresentative'],
-      async handler({ ctx }) {
-        const rep = declaredRepresentative(ctx);
-        // No Store API route ends acting for a customer: a new session of the representative without one.
-        const session = await inTransaction(host.db, async (trx) => {
-          const row = await findRepresentative(trx, rep.id);
-          if (!row) throw Errors.unauthorized();
-          return host.auth.createSession(trx, {
-            ...representativeIdentity(row, null),
-            salesChannelId: ctx.salesChannel.id,
-          });
-        });
-        return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: session.token } };
-      },
-    },
-    {
-      path: `${CUSTOMERS_PATH}/:id`,
-      auth: 'login',
-      actors: ['salesRepresentative'],
-      handler: ({ ctx, params }) => customerPage(ctx, params.id!),
-    },
     {
       path: ACTIVITIES_PATH,
       auth: 'login',
@@ -304,18 +293,52 @@ export function salesRepresentativeStorefrontPages(host: HostRuntime): Storefron
         return { redirect: `${ACTIVITIES_PATH}?done=recorded` };
       },
     },
-    {
+    page({
       path: `${ACTIVITIES_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
       actors: ['salesRepresentative'],
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('customer activity', id);
         await call(ctx, 'deleteCustomerActivity', { params: { id } });
         return { redirect: `${ACTIVITIES_PATH}?done=deleted` };
       },
-    },
+    }),
+  ];
+}
+
+/** The sales statistics. */
+function representativeStatisticsPages(call: RouteCaller): StorefrontPage[] {
+  async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
+    const ranking = await call<{ total: number; elements: RankingEntry[] }>(ctx, 'readCustomerSalesRanking', {
+      body: { page: 1, limit: 100 },
+    });
+    const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
+    if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
+    const statistics = chosen
+      ? await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} })
+      : null;
+    return {
+      template: 'b2b/sales-statistics',
+      data: {
+        title: 'Sales statistics',
+        ranking: ranking.elements.map((entry) => ({
+          ...entry,
+          url: `${STATISTICS_PATH}?customerId=${entry.customerId}`,
+          selected: entry.customerId === chosen,
+        })),
+        rankingTotal: ranking.total,
+        chosen: chosen
+          ? (ranking.elements.find((entry) => entry.customerId === chosen) ?? { customerId: chosen })
+          : null,
+        statistics,
+        currency: currency(ctx),
+      },
+    };
+  }
+
+  return [
     {
       path: STATISTICS_PATH,
       auth: 'login',

@@ -4,6 +4,7 @@ import { writeJson } from '../../../src/lib/db.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { adminToken, expectError, getShop, http } from '../../helpers/shop.js';
 import { as, employeeWith, newCustomer, representativeWith } from '../sales-representative/helpers.js';
+import { loggedInVisitor } from '../../helpers/storefront.js';
 
 /** A second sales channel in another language; requests pick it with the suite-access-key header. */
 async function salesChannelIn(languageCode: string): Promise<string> {
@@ -149,17 +150,18 @@ describe('account: snippets and platform menu', () => {
         ['ordering', ['orderApprovals']],
       ]);
 
-      const { token } = await representativeWith(1);
+      const { token, rep: representative } = await representativeWith(1);
       const rep = await (await as(token)).get('/b2b/platform-menu?depth=2');
       const top = rep.body.elements.map((e: MenuEntry) => e.key);
       expect(top).to.include('salesRepresentative');
+      // The company's organisation units and address book are the company's own to keep: no entries for a representative.
       const company = rep.body.elements.find((e: MenuEntry) => e.key === 'company');
-      expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal([
-        'employees',
-        'roles',
-        'organisationUnits',
-        'addressBook',
-      ]);
+      expect(company.children.map((e: MenuEntry) => e.key)).to.deep.equal(['employees', 'roles']);
+      const page = await (await loggedInVisitor(representative.email, representative.password)).get('/account');
+      expect(page.status).to.equal(200);
+      expect(page.text).to.contain('href="/account/employees"');
+      expect(page.text).not.to.contain('href="/account/organisation-units"');
+      expect(page.text).not.to.contain('href="/account/address-book"');
       expect(
         rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key),
       ).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);

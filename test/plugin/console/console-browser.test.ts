@@ -1,88 +1,25 @@
 import { expect } from 'chai';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { startBrowser, type BrowserHarness } from '../../helpers/browser.js';
 import { insertProduct } from '../../helpers/checkout.js';
 import { createTestCustomer } from '../../helpers/shop.js';
 import { as, linkSecret, receiveMail } from '../employee/helpers.js';
+import { axeFindings, crawlConsole } from '../../helpers/console-crawl.js';
 import { CONSOLE, createAdminUser, loginOperator, requestAccount, type Operator } from './helpers.js';
 
 /** Screenshots for a person to look at (var/ is ignored by git). */
 const SCREENSHOTS = 'var/screenshots/console';
-/** A guard against a crawl that never ends (paging links multiplying). */
-const MAX_PAGES = 300;
-
-const unescape = (value: string) =>
-  value
-    .replace(/&#x3D;/g, '=')
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;/g, "'");
-
-/** Every console link and GET form target of a page. */
-function targetsOf(html: string): string[] {
-  const targets = [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((match) => match[1]!);
-  for (const form of html.matchAll(/<form\s([^>]*)>/g)) {
-    const method = /method="([^"]*)"/.exec(form[1]!)?.[1]?.toLowerCase() ?? 'get';
-    const action = /action="([^"]*)"/.exec(form[1]!)?.[1];
-    if (method === 'get' && action) targets.push(action);
-  }
-  return targets.map(unescape).filter((target) => target.startsWith(CONSOLE));
-}
-
-/** The POST forms of a page: their action and hidden fields (what a click on the button sends without typing). */
-function postFormsOf(html: string): Array<{ action: string; fields: Record<string, string> }> {
-  return [...html.matchAll(/<form\s([^>]*)>([\s\S]*?)<\/form>/g)].flatMap((form) => {
-    if (!/method="post"/i.test(form[1]!)) return [];
-    const action = unescape(/action="([^"]*)"/.exec(form[1]!)?.[1] ?? '');
-    const fields = Object.fromEntries(
-      [...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((field) => [
-        field[1]!,
-        unescape(field[2]!),
-      ]),
-    );
-    return [{ action, fields }];
-  });
-}
-
-// One axe run per kind of page: ids and mail template names are parameters.
-const patternOf = (path: string) =>
-  path
-    .replace(/\?.*$/, '')
-    .replace(/[0-9a-f]{32}/g, ':id')
-    .replace(/\/mail-templates\/[^/]+$/, '/mail-templates/:name');
-
 async function crawl(operator: Operator) {
-  const visited = new Map<string, { status: number; html: string; type: string }>();
-  const referrers = new Map<string, string>();
-  const queue = [CONSOLE];
-  // One page of each kind (the path with ids as :id, and which query parameters it has): the shared
-  // test database holds every suite's companies, events and prices, so the crawl stays bounded.
-  const kinds = new Set<string>();
-  const kindOf = (path: string) =>
-    `${patternOf(path)}?${[...new URLSearchParams(path.split('?')[1] ?? '').keys()].sort().join('&')}`;
-  while (queue.length && visited.size < MAX_PAGES) {
-    const path = queue.shift()!;
-    if (visited.has(path) || kinds.has(kindOf(path))) continue;
-    kinds.add(kindOf(path));
+  return crawlConsole(async (path) => {
     const res = await operator.agent.get(path).redirects(0);
-    visited.set(path, { status: res.status, html: res.text, type: res.type });
-    const next = res.status >= 300 && res.status < 400 ? [String(res.headers.location)] : targetsOf(res.text);
-    for (const target of next)
-      if (!visited.has(target)) {
-        if (!referrers.has(target)) referrers.set(target, path);
-        queue.push(target);
-      }
-  }
-  expect(visited.size, 'the crawl ended before its guard').to.be.below(MAX_PAGES);
-  return { visited, referrers };
+    return { status: res.status, html: res.text, type: res.type, location: res.headers.location };
+  });
 }
 
 describe('console in Chromium: a journey, a crawl and axe-core', function () {
   this.timeout(120000);
   let harness: BrowserHarness;
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
   before(async function () {
     harness = await startBrowser(this);
@@ -191,10 +128,7 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
     it(`${role} operator: every console page answers below 400${readOnly ? ', every change is refused with 403' : ''}, and axe finds nothing serious`, async () => {
       await requestAccount(`Crawl ${role} KG`);
       const operator = await loginOperator(readOnly);
-      const { visited, referrers } = await crawl(operator);
-      const failures = [...visited]
-        .filter(([, { status }]) => status >= 400)
-        .map(([path, { status }]) => `${status} ${path} (linked from ${referrers.get(path)})`);
+      const { visited, failures, changes, pages } = await crawl(operator);
       expect(failures, 'answers ≥ 400').to.deep.equal([]);
       for (const path of [
         '/companies',
@@ -219,10 +153,6 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
 
       if (readOnly) {
         // Every form that changes something, sent as its button sends it: refused, visibly.
-        const forms = new Map<string, Record<string, string>>();
-        for (const { html } of visited.values())
-          for (const form of postFormsOf(html)) forms.set(form.action, form.fields);
-        const changes = [...forms].filter(([action]) => !action.endsWith('/logout') && !action.endsWith('/preview'));
         expect(changes.length, 'forms that change something').to.be.greaterThan(3);
         for (const [action, fields] of changes) {
           const res = await operator.agent.post(action).type('form').send(fields);
@@ -231,10 +161,6 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
         }
       }
 
-      const pages = new Map<string, string>();
-      // Downloads (the price export) are no pages for axe.
-      for (const [path, { status, type }] of visited)
-        if (status === 200 && type === 'text/html' && !pages.has(patternOf(path))) pages.set(patternOf(path), path);
       // The console's CSP allows no scripts; axe is the test's instrument, not the page's.
       const context = await harness.browser.newContext({ bypassCSP: true });
       const page = await context.newPage();
@@ -242,13 +168,7 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
       const problems: string[] = [];
       for (const path of pages.values()) {
         await page.goto(`http://shop.test${path}`);
-        await page.evaluate(axeSource);
-        const violations = await page.evaluate<string[]>(`axe
-          .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
-          .then((result) => result.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' at ' + v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')))`);
-        problems.push(...violations.map((violation) => `${path}: ${violation}`));
+        problems.push(...(await axeFindings(page)));
       }
       if (!readOnly) {
         await page.goto(`http://shop.test${CONSOLE}/customer-prices`);

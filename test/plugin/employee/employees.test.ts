@@ -397,6 +397,35 @@ describe('employees: accounts', () => {
     });
   });
 
+  it('POST /b2b/employees pages by cursor: every employee of the customer once, in the sort, with the total on every page', async () => {
+    const owner = await newCustomer();
+    for (const department of ['D', 'B', 'E', 'A', 'C']) await createEmployee(owner.token, { department });
+    await createEmployee((await newCustomer()).token, { department: 'A' });
+    const client = await as(owner.token);
+    const seen: string[] = [];
+    const totals: number[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const res = await client.post('/b2b/employees', {
+        limit: 2,
+        cursor,
+        sort: [{ field: 'department', order: 'ASC' }],
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      seen.push(...res.body.elements.map((e: { department: string }) => e.department));
+      totals.push(res.body.total);
+      cursor = res.body.nextCursor;
+      expect(seen.length, 'the walk ends').to.be.below(10);
+    }
+    expect(seen).to.deep.equal(['A', 'B', 'C', 'D', 'E']);
+    expect(totals).to.deep.equal([5, 5, 5]);
+    expectError(
+      await client.post('/b2b/employees', { limit: 2, cursor: 'not-a-cursor' }),
+      400,
+      'SUITE__INVALID_CURSOR',
+    );
+  });
+
   describe('several customers', () => {
     it('an employee invited by a second customer chooses whom they act for; the context says which', async () => {
       const first = await newCustomer();

@@ -3,6 +3,7 @@ import { newId } from '../../../src/lib/ids.js';
 import { nowDb } from '../../../src/lib/time.js';
 import { placeOrder } from '../../helpers/checkout.js';
 import { expectError, getShop } from '../../helpers/shop.js';
+import { loggedInVisitor } from '../../helpers/storefront.js';
 import {
   APPROVER_PERMISSIONS,
   REQUESTER_PERMISSIONS,
@@ -158,6 +159,33 @@ describe('order approval rules with levels', () => {
       (a: any) => a.action,
     );
     expect(activity).to.include.members(['created', 'approved', 'level-approved']);
+  });
+
+  it('an approver of level 1 still sees the approval, read-only, once it has passed to level 2 (API and storefront list)', async () => {
+    const { buyer, manager, finance } = await twoLevelCompany();
+    const large = await product({ priceNet: 1100000 });
+    const id = await requestApproval(buyer.token, [{ productId: large.id, quantity: 1 }]);
+    expect((await (await as(manager.token)).post(`/b2b/order-approval/${id}/approve`, { level: 1 })).status).to.equal(
+      200,
+    );
+
+    const decided = await (await as(manager.token)).post('/order-approval/list', { decidedByMe: true });
+    expect(decided.status, JSON.stringify(decided.body)).to.equal(200);
+    expect(decided.body.data.map((a: any) => a.id)).to.deep.equal([id]);
+    expect(decided.body.total).to.equal(1);
+    // Finance has decided nothing yet.
+    const none = await (await as(finance[0]!.token)).post('/order-approval/list', { decidedByMe: true });
+    expect(none.body.data).to.deep.equal([]);
+    expectError(await (await as(manager.token)).post('/order-approval/list', { decidedByMe: 'yes' }), 400);
+
+    const visitor = await loggedInVisitor(manager.email, manager.password);
+    const list = await visitor.get('/account/order-approvals');
+    expect(list.status).to.equal(200);
+    expect(list.text).to.contain(`data-test="approval-decided" data-id="${id}"`);
+    expect(list.text).not.to.contain(`data-test="approval-to-decide" data-id="${id}"`);
+    const detail = await visitor.get(`/account/order-approval/${id}`);
+    expect(detail.status).to.equal(200);
+    expect(detail.text).not.to.contain('data-test="approve-form"');
   });
 
   it('a decline at any level declines; a price rise starts the chain again at level 1', async () => {

@@ -26,13 +26,21 @@ const inDays = (days: number) =>
 describe('payment on account', function () {
   this.timeout(60000);
 
-  it('lists the on-account payment method beside invoice', async () => {
-    const res = await (await as(null)).post('/payment-method', {});
-    expect(res.status).to.equal(200);
-    expect(res.body.elements.map((m: { technicalName: string }) => m.technicalName)).to.deep.equal([
-      'invoice',
-      'on-account',
-    ]);
+  it('lists on account beside invoice only to a buyer whose company has a credit line in the channel’s currency', async () => {
+    const methods = async (token: string | null) => {
+      const res = await (await as(token)).post('/payment-method', {});
+      expect(res.status).to.equal(200);
+      return res.body.elements.map((m: { technicalName: string }) => m.technicalName);
+    };
+    expect(await methods(null)).to.deep.equal(['invoice']);
+    const company = await newCustomer();
+    expect(await methods(company.token)).to.deep.equal(['invoice']);
+    await setCreditLine(company.customer.id, 500, 'USD');
+    expect(await methods(company.token)).to.deep.equal(['invoice']);
+    await setCreditLine(company.customer.id, 500);
+    expect(await methods(company.token)).to.deep.equal(['invoice', 'on-account']);
+    const buyer = await employeeWith(['orders.create'], company);
+    expect(await methods(buyer.token)).to.deep.equal(['invoice', 'on-account']);
   });
 
   it('charges the credit line, refuses an order over the remaining line with a code, and a cancellation releases the amount', async () => {

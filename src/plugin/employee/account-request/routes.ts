@@ -161,13 +161,11 @@ export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
-  const decisionBody = objectSchema({ comment: shortText(1024) });
-  const openRequest = async (trx: Executor, id: string) => {
-    const row = await findRequest(trx, id);
-    if (row.status !== 'open')
-      throw Errors.badRequest('SUITE__ACCOUNT_REQUEST_DECIDED', `The request was ${row.status} already.`);
-    return row;
-  };
+  return [...accountRequestReadRoutes(host), ...accountRequestDecisionRoutes(host)];
+}
+
+/** Account requests: the list and one request. */
+function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -216,6 +214,20 @@ export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
         return { data: toResource(await findRequest(host.db, params.id)) };
       },
     }),
+  ];
+}
+
+/** An account request accepted or declined. */
+function accountRequestDecisionRoutes(host: HostRuntime): AdminRoute[] {
+  const decisionBody = objectSchema({ comment: shortText(1024) });
+  const openRequest = async (trx: Executor, id: string) => {
+    const row = await findRequest(trx, id);
+    if (row.status !== 'open')
+      throw Errors.badRequest('SUITE__ACCOUNT_REQUEST_DECIDED', `The request was ${row.status} already.`);
+    return row;
+  };
+
+  return [
     defineAdminRoute({
       method: 'POST',
       path: `/_action${ADMIN_PATH}/{id}/accept`,

@@ -50,6 +50,11 @@ export const RECOVERY_CONFIRM_RATE_LIMIT: RateLimitRule = {
 const contextTokenResponse = objectSchema({ contextToken: { type: 'string' } }, ['contextToken']);
 
 export function loginRoutes(host: HostRuntime): StoreRoute[] {
+  return [...passwordlessLoginRoutes(host), ...employeePasswordRoutes(host)];
+}
+
+/** Passwordless login: the link by mail, and the login by its hash. */
+function passwordlessLoginRoutes(host: HostRuntime): StoreRoute[] {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -132,6 +137,12 @@ export function loginRoutes(host: HostRuntime): StoreRoute[] {
         return { contextToken: session.token };
       },
     }),
+  ];
+}
+
+/** An employee's password: recovery by mail, its confirmation, and the change. */
+function employeePasswordRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee/recovery-password',

@@ -80,6 +80,11 @@ async function writeRole(work: () => Promise<void>): Promise<void> {
 }
 
 export function roleRoutes(host: HostRuntime): StoreRoute[] {
+  return [...roleEditRoutes(host), ...permissionListRoutes()];
+}
+
+/** Employee roles: the list, create, update, delete. */
+function roleEditRoutes(host: HostRuntime): StoreRoute[] {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -201,6 +206,12 @@ export function roleRoutes(host: HostRuntime): StoreRoute[] {
         return { success: true };
       },
     }),
+  ];
+}
+
+/** The permissions and permission groups a role can hold. */
+function permissionListRoutes(): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee-permissions',

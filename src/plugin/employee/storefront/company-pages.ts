@@ -14,7 +14,9 @@ import {
   text,
   wholeNumber,
   type Form,
+  page,
   type PageResult,
+  type RouteCaller,
 } from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
 import { invitationRoutes, type InvitationView } from '../invitation/routes.js';
@@ -86,6 +88,9 @@ function personFields(form: Form) {
   };
 }
 
+const withoutEmpty = (fields: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
+
 /**
  * The company pages of the employee add-on: employees (list, add and invite, edit, deactivate,
  * role, CSV import and export), roles with their permissions, and invitations. Each page asks the
@@ -106,6 +111,19 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     return (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
   }
 
+  return [
+    ...employeeListPages(call, roleChoices),
+    ...employeeDetailPages(call, roleChoices),
+    ...rolePages(call),
+    ...invitationListPages(call, roleChoices),
+  ];
+}
+
+/** The employee list: add and invite, CSV export and import. */
+function employeeListPages(
+  call: RouteCaller,
+  roleChoices: (ctx: StoreContext) => Promise<RoleView[]>,
+): StorefrontPage[] {
   async function employeesPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
@@ -141,6 +159,67 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
+  return [
+    {
+      path: EMPLOYEES_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, query }) => employeesPage(ctx, query),
+    },
+    {
+      path: `${EMPLOYEES_PATH}/invite`,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        const fields = personFields(form);
+        const result = await attempt(() => call(ctx, 'addEmployee', { body: withoutEmpty(fields) }));
+        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, form: fields }, 400);
+        return { redirect: `${EMPLOYEES_PATH}?done=invited` };
+      },
+    },
+    {
+      path: `${EMPLOYEES_PATH}/export`,
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx }) {
+        requireAnyPermission(ctx, ['employee.read']);
+        return download(
+          await call<Reply>(ctx, 'exportEmployees', { body: {} }),
+          'employees.csv',
+          'text/csv; charset=utf-8',
+        );
+      },
+    },
+    {
+      path: `${EMPLOYEES_PATH}/import`,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        // A chosen file (multipart) or the pasted text; a refused file is shown in the text area to correct it.
+        const { csv } = csvOf(form, 'csvFile', 'csv');
+        const result = await attempt(() => call<unknown>(ctx, 'importEmployees', { body: csv }));
+        if ('error' in result)
+          return employeesPage(
+            ctx,
+            {},
+            { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) },
+            400,
+          );
+        return { redirect: `${EMPLOYEES_PATH}?done=imported` };
+      },
+    },
+  ];
+}
+
+/** One employee: the edit page, saving, deactivating and activating. */
+function employeeDetailPages(
+  call: RouteCaller,
+  roleChoices: (ctx: StoreContext) => Promise<RoleView[]>,
+): StorefrontPage[] {
   async function employeePage(
     ctx: StoreContext,
     id: string,
@@ -172,6 +251,54 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
+  return [
+    page({
+      path: `${EMPLOYEES_PATH}/:id`,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, params, query }) => employeePage(ctx, params.id, query),
+    }),
+    page({
+      path: `${EMPLOYEES_PATH}/:id`,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, params, form }) {
+        requireAnyPermission(ctx, ['employee.manage']);
+        const id = params.id;
+        if (!isId(id)) throw Errors.notFound('employee', id);
+        const { roleId, ...fields } = personFields(form);
+        // Without role.read the form shows no role select: the role stays as it is.
+        const body = { ...fields, ...(ctx.can('role.read') ? { roleId } : {}) };
+        const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body }));
+        if ('error' in result)
+          return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
+        return { redirect: `${EMPLOYEES_PATH}/${id}?done=saved` };
+      },
+    }),
+    ...(['deactivate', 'activate'] as const).map((action) =>
+      page({
+        path: `${EMPLOYEES_PATH}/:id/${action}`,
+        method: 'POST',
+        auth: 'login',
+        needsCustomer: true,
+        async handler({ ctx, params }) {
+          requireAnyPermission(ctx, ['employee.manage']);
+          const id = params.id;
+          if (!isId(id)) throw Errors.notFound('employee', id);
+          const result = await attempt(() =>
+            call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }),
+          );
+          if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
+          return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
+        },
+      }),
+    ),
+  ];
+}
+
+/** Roles with their permissions: the list, create, edit, delete. */
+function rolePages(call: RouteCaller): StorefrontPage[] {
   function permissionGroups(selected: string[]) {
     const groups = new Map<string, Array<PermissionDefinition & { checked: boolean; fieldId: string }>>();
     for (const permission of PERMISSIONS) {
@@ -260,6 +387,62 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
+  return [
+    { path: ROLES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => rolesPage(ctx, query) },
+    {
+      path: ROLES_PATH,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, form }) {
+        requireAnyPermission(ctx, ['role.manage']);
+        const fields = roleFields(form);
+        const result = await attempt(() => call(ctx, 'createEmployeeRole', { body: fields }));
+        if ('error' in result) return rolesPage(ctx, {}, { error: result.error, form: fields }, 400);
+        return { redirect: `${ROLES_PATH}?done=created` };
+      },
+    },
+    page({
+      path: `${ROLES_PATH}/:id`,
+      auth: 'login',
+      needsCustomer: true,
+      handler: ({ ctx, params }) => rolePage(ctx, params.id),
+    }),
+    page({
+      path: `${ROLES_PATH}/:id`,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, params, form }) {
+        requireAnyPermission(ctx, ['role.manage']);
+        const role = await findRole(ctx, params.id);
+        const fields = roleFields(form);
+        const result = await attempt(() => call(ctx, 'updateEmployeeRole', { params: { id: role.id }, body: fields }));
+        if ('error' in result) return rolePage(ctx, role.id, { error: result.error, form: fields }, 400);
+        return { redirect: `${ROLES_PATH}?done=saved` };
+      },
+    }),
+    page({
+      path: `${ROLES_PATH}/:id/delete`,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      async handler({ ctx, params }) {
+        requireAnyPermission(ctx, ['role.manage']);
+        const role = await findRole(ctx, params.id);
+        const result = await attempt(() => call(ctx, 'deleteEmployeeRole', { params: { id: role.id } }));
+        if ('error' in result) return rolePage(ctx, role.id, { error: result.error }, 400);
+        return { redirect: `${ROLES_PATH}?done=deleted` };
+      },
+    }),
+  ];
+}
+
+/** Invitations: the list, sending one, withdrawing one. */
+function invitationListPages(
+  call: RouteCaller,
+  roleChoices: (ctx: StoreContext) => Promise<RoleView[]>,
+): StorefrontPage[] {
   async function invitationsPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
@@ -293,149 +476,7 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
     };
   }
 
-  const withoutEmpty = (fields: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
-
   return [
-    {
-      path: EMPLOYEES_PATH,
-      auth: 'login',
-      needsCustomer: true,
-      handler: ({ ctx, query }) => employeesPage(ctx, query),
-    },
-    {
-      path: `${EMPLOYEES_PATH}/invite`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, form }) {
-        requireAnyPermission(ctx, ['employee.manage']);
-        const fields = personFields(form);
-        const result = await attempt(() => call(ctx, 'addEmployee', { body: withoutEmpty(fields) }));
-        if ('error' in result) return employeesPage(ctx, {}, { error: result.error, form: fields }, 400);
-        return { redirect: `${EMPLOYEES_PATH}?done=invited` };
-      },
-    },
-    {
-      path: `${EMPLOYEES_PATH}/export`,
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx }) {
-        requireAnyPermission(ctx, ['employee.read']);
-        return download(
-          await call<Reply>(ctx, 'exportEmployees', { body: {} }),
-          'employees.csv',
-          'text/csv; charset=utf-8',
-        );
-      },
-    },
-    {
-      path: `${EMPLOYEES_PATH}/import`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, form }) {
-        requireAnyPermission(ctx, ['employee.manage']);
-        // A chosen file (multipart) or the pasted text; a refused file is shown in the text area to correct it.
-        const { csv } = csvOf(form, 'csvFile', 'csv');
-        const result = await attempt(() => call<unknown>(ctx, 'importEmployees', { body: csv }));
-        if ('error' in result)
-          return employeesPage(
-            ctx,
-            {},
-            { error: result.error, errors: result.errors, csv: csv.slice(0, 200_000) },
-            400,
-          );
-        return { redirect: `${EMPLOYEES_PATH}?done=imported` };
-      },
-    },
-    {
-      path: `${EMPLOYEES_PATH}/:id`,
-      auth: 'login',
-      needsCustomer: true,
-      handler: ({ ctx, params, query }) => employeePage(ctx, params.id!, query),
-    },
-    {
-      path: `${EMPLOYEES_PATH}/:id`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, params, form }) {
-        requireAnyPermission(ctx, ['employee.manage']);
-        const id = params.id!;
-        if (!isId(id)) throw Errors.notFound('employee', id);
-        const { roleId, ...fields } = personFields(form);
-        // Without role.read the form shows no role select: the role stays as it is.
-        const body = { ...fields, ...(ctx.can('role.read') ? { roleId } : {}) };
-        const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body }));
-        if ('error' in result)
-          return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
-        return { redirect: `${EMPLOYEES_PATH}/${id}?done=saved` };
-      },
-    },
-    ...(['deactivate', 'activate'] as const).map((action): StorefrontPage => ({
-      path: `${EMPLOYEES_PATH}/:id/${action}`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, params }) {
-        requireAnyPermission(ctx, ['employee.manage']);
-        const id = params.id!;
-        if (!isId(id)) throw Errors.notFound('employee', id);
-        const result = await attempt(() =>
-          call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }),
-        );
-        if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
-        return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
-      },
-    })),
-    { path: ROLES_PATH, auth: 'login', needsCustomer: true, handler: ({ ctx, query }) => rolesPage(ctx, query) },
-    {
-      path: ROLES_PATH,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, form }) {
-        requireAnyPermission(ctx, ['role.manage']);
-        const fields = roleFields(form);
-        const result = await attempt(() => call(ctx, 'createEmployeeRole', { body: fields }));
-        if ('error' in result) return rolesPage(ctx, {}, { error: result.error, form: fields }, 400);
-        return { redirect: `${ROLES_PATH}?done=created` };
-      },
-    },
-    {
-      path: `${ROLES_PATH}/:id`,
-      auth: 'login',
-      needsCustomer: true,
-      handler: ({ ctx, params }) => rolePage(ctx, params.id!),
-    },
-    {
-      path: `${ROLES_PATH}/:id`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, params, form }) {
-        requireAnyPermission(ctx, ['role.manage']);
-        const role = await findRole(ctx, params.id!);
-        const fields = roleFields(form);
-        const result = await attempt(() => call(ctx, 'updateEmployeeRole', { params: { id: role.id }, body: fields }));
-        if ('error' in result) return rolePage(ctx, role.id, { error: result.error, form: fields }, 400);
-        return { redirect: `${ROLES_PATH}?done=saved` };
-      },
-    },
-    {
-      path: `${ROLES_PATH}/:id/delete`,
-      method: 'POST',
-      auth: 'login',
-      needsCustomer: true,
-      async handler({ ctx, params }) {
-        requireAnyPermission(ctx, ['role.manage']);
-        const role = await findRole(ctx, params.id!);
-        const result = await attempt(() => call(ctx, 'deleteEmployeeRole', { params: { id: role.id } }));
-        if ('error' in result) return rolePage(ctx, role.id, { error: result.error }, 400);
-        return { redirect: `${ROLES_PATH}?done=deleted` };
-      },
-    },
     {
       path: INVITATIONS_PATH,
       auth: 'login',
@@ -455,18 +496,18 @@ export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${INVITATIONS_PATH}?done=sent` };
       },
     },
-    {
+    page({
       path: `${INVITATIONS_PATH}/:id/withdraw`,
       method: 'POST',
       auth: 'login',
       needsCustomer: true,
       async handler({ ctx, params }) {
         requireAnyPermission(ctx, ['invitation.manage']);
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('invitation', id);
         await call(ctx, 'deleteEmployeeInvitation', { params: { id } });
         return { redirect: `${INVITATIONS_PATH}?done=withdrawn` };
       },
-    },
+    }),
   ];
 }

@@ -25,6 +25,7 @@ import {
   type LinkProblem,
   type PageResult,
 } from './forms.js';
+import { page } from '../../storefront-kit.js';
 
 const PATH = '/account/employee-invitation/:hash';
 
@@ -132,16 +133,16 @@ export function invitationPages(host: HostRuntime): StorefrontPage[] {
   }
 
   return [
-    {
+    page({
       path: PATH,
       auth: 'public',
       async handler({ ctx, params }) {
         const current = await open(ctx, params.hash);
         if (typeof current === 'string') return linkProblemPage('invitation', current);
-        return form(params.hash!, current, current.names);
+        return form(params.hash, current, current.names);
       },
-    },
-    {
+    }),
+    page({
       path: PATH,
       method: 'POST',
       auth: 'public',
@@ -149,8 +150,8 @@ export function invitationPages(host: HostRuntime): StorefrontPage[] {
       async handler({ ctx, params, form: values }) {
         const current = await open(ctx, params.hash);
         if (typeof current === 'string') return linkProblemPage('invitation', current);
-        return accept(ctx, params.hash!, current, values);
+        return accept(ctx, params.hash, current, values);
       },
-    },
+    }),
   ];
 }

@@ -16,6 +16,7 @@ import {
   type LinkProblem,
   type PageResult,
 } from './forms.js';
+import { page } from '../../storefront-kit.js';
 
 const LOGIN_PATH = '/account/passwordless-login/:hash';
 const RECOVERY_PATH = '/account/employee-recovery/:hash';
@@ -104,15 +105,15 @@ export function recoveryPages(host: HostRuntime): StorefrontPage[] {
   });
 
   return [
-    {
+    page({
       path: RECOVERY_PATH,
       auth: 'public',
       async handler({ ctx, params }) {
         const identity = await inspect(host, ctx, 'password-recovery', params.hash);
         if (typeof identity === 'string') return linkProblemPage('recovery', identity);
-        return form(params.hash!, identity);
+        return form(params.hash, identity);
       },
-    },
+    }),
     {
       path: RECOVERY_PATH,
       method: 'POST',

@@ -23,63 +23,11 @@ export function eventCustomerPages(
   call: RouteCaller,
   settings: EventSettingsCache,
 ): StorefrontPage[] {
-  async function colleagues(ctx: StoreContext) {
-    const employees = ctx.customer ? await listEmployees(host.db, ctx.customer.id) : [];
-    return employees.filter((employee) => employee.active).map(({ id, name, email }) => ({ id, name, email }));
-  }
+  return [...eventOverviewPages(call, settings), ...eventRegistrationPages(host, call)];
+}
 
-  async function detailPage(
-    ctx: StoreContext,
-    id: string,
-    extra: Record<string, unknown> = {},
-    status = 200,
-  ): Promise<PageResult> {
-    const event = await call<EventView>(ctx, 'readEvent', { params: { id: pathId(id, 'Event') } });
-    const canRegister = ctx.can(EVENT_REGISTER_PERMISSION) && !!ctx.customer;
-    return {
-      template: 'event-detail',
-      status,
-      data: {
-        title: event.name,
-        event: display(ctx, event),
-        canRegister: canRegister && event.registrationOpen && (event.freeSeats !== 0 || event.waitingList),
-        colleagues: canRegister ? await colleagues(ctx) : [],
-        self:
-          ctx.actor.type === 'customer' && ctx.customer
-            ? { name: `${ctx.customer.firstName} ${ctx.customer.lastName}`, email: ctx.customer.email }
-            : null,
-        ...extra,
-      },
-    };
-  }
-
-  async function checkoutPage(
-    ctx: StoreContext,
-    extra: Record<string, unknown> = {},
-    status = 200,
-  ): Promise<PageResult> {
-    const priced = await host.cart.price(ctx, await host.cart.current(ctx));
-    const precision = ctx.salesChannel.currencyPrecision;
-    const lines = priced.lines.map((line) => ({
-      label: line.label,
-      quantity: line.quantity,
-      participant: line.payload.participant ?? null,
-      totalNet: fromMinor(line.totalNet, precision),
-    }));
-    const data = {
-      title: 'Checkout',
-      lines,
-      netTotal: fromMinor(priced.netTotal, precision),
-      total: fromMinor(priced.total, precision),
-      currency: ctx.salesChannel.currencyIso,
-    };
-    return {
-      template: 'event-checkout',
-      status,
-      data: { ...data, canOrder: lines.length > 0 && ctx.can(ORDER_PERMISSION), ...extra },
-    };
-  }
-
+/** The event overview and the company's participants. */
+function eventOverviewPages(call: RouteCaller, settings: EventSettingsCache): StorefrontPage[] {
   /** The overview's filters from the query string, only values the filter route offers (nothing else is echoed). */
   function overviewFilter(query: Record<string, unknown>, filters: EventFilters) {
     const offered = (value: unknown, ids: Array<{ id: string }>) =>
@@ -148,6 +96,69 @@ export function eventCustomerPages(
         };
       },
     },
+  ];
+}
+
+/** The ticket checkout, an event, and the registration of colleagues. */
+function eventRegistrationPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+  async function colleagues(ctx: StoreContext) {
+    const employees = ctx.customer ? await listEmployees(host.db, ctx.customer.id) : [];
+    return employees.filter((employee) => employee.active).map(({ id, name, email }) => ({ id, name, email }));
+  }
+
+  async function detailPage(
+    ctx: StoreContext,
+    id: string,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ): Promise<PageResult> {
+    const event = await call<EventView>(ctx, 'readEvent', { params: { id: pathId(id, 'Event') } });
+    const canRegister = ctx.can(EVENT_REGISTER_PERMISSION) && !!ctx.customer;
+    return {
+      template: 'event-detail',
+      status,
+      data: {
+        title: event.name,
+        event: display(ctx, event),
+        canRegister: canRegister && event.registrationOpen && (event.freeSeats !== 0 || event.waitingList),
+        colleagues: canRegister ? await colleagues(ctx) : [],
+        self:
+          ctx.actor.type === 'customer' && ctx.customer
+            ? { name: `${ctx.customer.firstName} ${ctx.customer.lastName}`, email: ctx.customer.email }
+            : null,
+        ...extra,
+      },
+    };
+  }
+
+  async function checkoutPage(
+    ctx: StoreContext,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ): Promise<PageResult> {
+    const priced = await host.cart.price(ctx, await host.cart.current(ctx));
+    const precision = ctx.salesChannel.currencyPrecision;
+    const lines = priced.lines.map((line) => ({
+      label: line.label,
+      quantity: line.quantity,
+      participant: line.payload.participant ?? null,
+      totalNet: fromMinor(line.totalNet, precision),
+    }));
+    const data = {
+      title: 'Checkout',
+      lines,
+      netTotal: fromMinor(priced.netTotal, precision),
+      total: fromMinor(priced.total, precision),
+      currency: ctx.salesChannel.currencyIso,
+    };
+    return {
+      template: 'event-checkout',
+      status,
+      data: { ...data, canOrder: lines.length > 0 && ctx.can(ORDER_PERMISSION), ...extra },
+    };
+  }
+
+  return [
     { path: '/account/events/checkout', auth: 'login', handler: ({ ctx }) => checkoutPage(ctx) },
     {
       path: '/account/events/checkout',

@@ -48,38 +48,25 @@ export function eventParticipantPages(host: HostRuntime, call: RouteCaller, serv
     };
   }
 
-  /** The edit form as the update route's body: the documents kept (unticked "remove") and the one added. */
-  function participantPatch(form: Form, existing: Participant) {
-    const documents: Array<Record<string, unknown>> = existing.documents.filter(
-      (_d, index) => field(form, `removeDocument${index}`) !== 'on',
-    );
-    const documentName = field(form, 'documentName');
-    if (documentName)
-      documents.push({
-        name: documentName,
-        url: field(form, 'documentUrl') || null,
-        note: field(form, 'documentNote') || null,
-      });
-    return {
-      firstName: field(form, 'firstName'),
-      lastName: field(form, 'lastName'),
-      email: field(form, 'email'),
-      notes: field(form, 'notes') || null,
-      documents,
-    };
-  }
+  return [
+    ...participantListPages(host, call, participantsPage),
+    ...participantDetailPages(call, participantsPage),
+    ...eventMailPages(call, service),
+  ];
+}
 
-  const mailPage = (
-    event: EventView,
-    values: Record<string, unknown>,
-    mailingKey = newId(),
-    error?: string,
-  ): PageResult => ({
-    template: 'event-manager-mail',
-    status: error ? 400 : 200,
-    data: { title: `Circular mail: ${event.name}`, event, mailingKey, values, ...(error ? { error } : {}) },
-  });
-
+/** An event's participants: the list and adding one. */
+function participantListPages(
+  host: HostRuntime,
+  call: RouteCaller,
+  participantsPage: (
+    ctx: StoreContext,
+    eventId: string,
+    query: Form,
+    extra?: Record<string, unknown>,
+    status?: number,
+  ) => Promise<PageResult>,
+): StorefrontPage[] {
   return [
     {
       ...STAFF_PAGE,
@@ -114,6 +101,42 @@ export function eventParticipantPages(host: HostRuntime, call: RouteCaller, serv
         return { redirect: `/account/event-manager/${id}/participants` };
       },
     },
+  ];
+}
+
+/** One participant: the page, saving, the status. */
+function participantDetailPages(
+  call: RouteCaller,
+  participantsPage: (
+    ctx: StoreContext,
+    eventId: string,
+    query: Form,
+    extra?: Record<string, unknown>,
+    status?: number,
+  ) => Promise<PageResult>,
+): StorefrontPage[] {
+  /** The edit form as the update route's body: the documents kept (unticked "remove") and the one added. */
+  function participantPatch(form: Form, existing: Participant) {
+    const documents: Array<Record<string, unknown>> = existing.documents.filter(
+      (_d, index) => field(form, `removeDocument${index}`) !== 'on',
+    );
+    const documentName = field(form, 'documentName');
+    if (documentName)
+      documents.push({
+        name: documentName,
+        url: field(form, 'documentUrl') || null,
+        note: field(form, 'documentNote') || null,
+      });
+    return {
+      firstName: field(form, 'firstName'),
+      lastName: field(form, 'lastName'),
+      email: field(form, 'email'),
+      notes: field(form, 'notes') || null,
+      documents,
+    };
+  }
+
+  return [
     {
       ...STAFF_PAGE,
       path: '/account/event-manager/participant/:id',
@@ -160,6 +183,23 @@ export function eventParticipantPages(host: HostRuntime, call: RouteCaller, serv
         return { redirect: `/account/event-manager/${existing.eventId}/participants` };
       },
     },
+  ];
+}
+
+/** The circular mail to an event's participants. */
+function eventMailPages(call: RouteCaller, service: EventUseCases): StorefrontPage[] {
+  const mailPage = (
+    event: EventView,
+    values: Record<string, unknown>,
+    mailingKey = newId(),
+    error?: string,
+  ): PageResult => ({
+    template: 'event-manager-mail',
+    status: error ? 400 : 200,
+    data: { title: `Circular mail: ${event.name}`, event, mailingKey, values, ...(error ? { error } : {}) },
+  });
+
+  return [
     {
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/mail',

@@ -54,6 +54,24 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
     };
   }
 
+  return [
+    ...staffEventListPages(host, call, specificationsByType, managementPage),
+    ...staffSpecificationPages(call, specificationsByType, managementPage),
+  ];
+}
+
+/** The staff's event list and the event form. */
+function staffEventListPages(
+  host: HostRuntime,
+  call: RouteCaller,
+  specificationsByType: (ctx: StoreContext) => Promise<Record<SpecificationType, Specification[]>>,
+  managementPage: (
+    ctx: StoreContext,
+    query: Form,
+    extra?: Record<string, unknown>,
+    status?: number,
+  ) => Promise<PageResult>,
+): StorefrontPage[] {
   async function eventFormPage(
     ctx: StoreContext,
     values: Record<string, unknown>,
@@ -148,6 +166,21 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
         return { redirect: `/account/event-manager?created=${result.ok.id}` };
       },
     },
+  ];
+}
+
+/** Specifications (formats, levels, …) and an event's status. */
+function staffSpecificationPages(
+  call: RouteCaller,
+  specificationsByType: (ctx: StoreContext) => Promise<Record<SpecificationType, Specification[]>>,
+  managementPage: (
+    ctx: StoreContext,
+    query: Form,
+    extra?: Record<string, unknown>,
+    status?: number,
+  ) => Promise<PageResult>,
+): StorefrontPage[] {
+  return [
     {
       ...STAFF_PAGE,
       path: '/account/event-manager/specifications',

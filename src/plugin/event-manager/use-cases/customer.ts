@@ -73,5 +73,9 @@ export async function companyParticipants(host: HostRuntime, customerId: string,
   const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) =>
     q.select(PARTICIPANT_COLUMNS),
   );
-  return { total: page.total, data: (await withHostFields(host, host.db, page.rows)).map(toCustomerParticipantView) };
+  return {
+    total: page.total,
+    data: (await withHostFields(host, host.db, page.rows)).map(toCustomerParticipantView),
+    nextCursor: page.nextCursor,
+  };
 }

@@ -69,7 +69,11 @@ export async function searchParticipants(host: HostRuntime, eventId: string, cri
   const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) =>
     q.select(PARTICIPANT_COLUMNS),
   );
-  return { total: page.total, data: (await withHostFields(host, host.db, page.rows)).map(toStaffParticipantView) };
+  return {
+    total: page.total,
+    data: (await withHostFields(host, host.db, page.rows)).map(toStaffParticipantView),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function participantView(host: HostRuntime, executor: Executor, id: string) {

@@ -102,6 +102,14 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
       }
       pendingTotal = pending.total;
     }
+    // What the caller approved or declined stays listed, read-only, also once their level has passed.
+    const decided = mayApprove
+      ? (
+          await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
+            body: { limit: LIST_LIMIT, decidedByMe: true },
+          })
+        ).data
+      : [];
     const row = (approval: ApprovalListItem) => ({
       ...approval,
       createdAtText: dateTime(ctx, approval.createdAt),
@@ -113,6 +121,7 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
         title: 'Order approvals',
         mayApprove,
         toDecide: toDecide.map(row),
+        decided: decided.map(row),
         morePending: pendingTotal > LIST_LIMIT,
         mine: mine.data.map(row),
         mineTotal: mine.total,

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
-import { newSecret } from '../../lib/ids.js';
+import { newSecret } from '../lib/ids.js';
 
 /** Holds the Store API context token of the storefront visitor. */
 export const SESSION_COOKIE = 'suite-session';

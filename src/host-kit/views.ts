@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TemplateEngine } from '../../lib/template-engine.js';
+import type { TemplateEngine } from '../lib/template-engine.js';
 
 const TEMPLATE_NAME = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/i;
 const USES_LAYOUT_PARTIAL = /\{\{#?>\s*layout\b/;
