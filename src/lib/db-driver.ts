@@ -64,13 +64,85 @@ export interface DirectReads {
   changeStamp(executor: Knex | Knex.Transaction): string | null;
 }
 
+/**
+ * The driver connection an open transaction of one database holds (a host that runs its own
+ * statements in the plugin's transaction needs it): the pool's `afterCreate` hands every connection
+ * to the driver, which finds the transaction's by the server's connection id (SQLite: its one connection).
+ */
+export interface HeldConnections {
+  of(trx: Knex.Transaction): Promise<object>;
+}
+
 /** One database: how knex is configured for it, how its raw answers read, and its direct reads if it has any. */
 export interface DialectDriver {
   open(
     target: DatabaseTarget,
     timeouts: DbTimeouts,
     options: CreateDbOptions,
-  ): { config: Knex.Config; direct?: DirectReads };
+  ): { config: Knex.Config; direct?: DirectReads; held: HeldConnections };
   /** The rows of a raw statement's answer (rows from better-sqlite3, `[rows, fields]` from mysql2, a Result from pg). */
   rawRows(result: unknown): unknown[];
+  /**
+   * A view of a foreign driver connection (another library's, already inside a transaction) on which a
+   * knex transaction opened with `{ connection }` is a savepoint: the driver's own statement method
+   * (`query`, better-sqlite3's `prepare`) is wrapped so knex's BEGIN / COMMIT / ROLLBACK of that
+   * transaction become SAVEPOINT / RELEASE / ROLLBACK TO of one savepoint; nested savepoints pass as they are.
+   */
+  asSavepoint(connection: object, name: string): object;
+}
+
+/** The statement knex's outermost transaction statement stands for, on a connection already inside a transaction. */
+export function savepointStatement(sql: string, name: string): string {
+  const statement = sql.trim();
+  if (/^BEGIN;?$/i.test(statement)) return `SAVEPOINT ${name}`;
+  if (/^COMMIT;?$/i.test(statement)) return `RELEASE SAVEPOINT ${name}`;
+  if (/^ROLLBACK;?$/i.test(statement)) return `ROLLBACK TO SAVEPOINT ${name}`;
+  return sql;
+}
+
+/**
+ * `connection` with its statement method `method` replaced by `replacement` (which receives the
+ * original, bound): a Proxy, so the driver's connection itself is left untouched for its owner.
+ */
+export function withStatementMethod<C extends object>(
+  connection: C,
+  method: string,
+  replacement: (original: (...args: unknown[]) => unknown, ...args: unknown[]) => unknown,
+): C {
+  return new Proxy(connection, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === method && typeof value === 'function') {
+        const original = (value as (...args: unknown[]) => unknown).bind(target);
+        return (...args: unknown[]) => replacement(original, ...args);
+      }
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The connections a pool created, by the server's id of each (MySQL `CONNECTION_ID()`, PostgreSQL
+ * `pg_backend_pid()`), held weakly: a connection the pool dropped is not kept alive here.
+ */
+export class ConnectionsById implements HeldConnections {
+  private readonly byId = new Map<number, WeakRef<object>>();
+
+  constructor(
+    private readonly idSql: string,
+    private readonly rows: (result: unknown) => unknown[],
+  ) {}
+
+  add(id: number, connection: object): void {
+    for (const [key, ref] of this.byId) if (ref.deref() === undefined) this.byId.delete(key);
+    this.byId.set(id, new WeakRef(connection));
+  }
+
+  /** The connection `trx` holds: asked of the server inside the transaction. */
+  async of(trx: Knex.Transaction): Promise<object> {
+    const [row] = this.rows(await trx.raw(this.idSql)) as Array<{ id: number | string }>;
+    const connection = row ? this.byId.get(Number(row.id))?.deref() : undefined;
+    if (!connection) throw new Error('The connection of this transaction was not created by this database’s pool.');
+    return connection;
+  }
 }

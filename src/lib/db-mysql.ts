@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { DatabaseNoAnswerError, NO_ANSWER_GRACE_MS, type DbTimeouts, type DialectDriver } from './db-driver.js';
+import {
+  ConnectionsById,
+  DatabaseNoAnswerError,
+  NO_ANSWER_GRACE_MS,
+  savepointStatement,
+  withStatementMethod,
+  type DbTimeouts,
+  type DialectDriver,
+} from './db-driver.js';
 
 const DDL = /^\s*(create|alter|drop|rename|truncate|optimize|analyze)\b/i;
 /**
@@ -20,6 +28,8 @@ interface MysqlConnection {
   query(options: QueryOptions, values?: unknown, callback?: QueryCallback): unknown;
   query(options: QueryOptions, callback: QueryCallback): unknown;
   destroy(): void;
+  /** The server's id of the connection (`CONNECTION_ID()`). */
+  threadId: number;
 }
 
 /** SQL text for a plain read that the server stops after statementMs (MariaDB's SET STATEMENT, MySQL's optimizer hint). */
@@ -83,10 +93,13 @@ async function prepareSession(connection: MysqlConnection, timeouts: DbTimeouts)
   if (timeouts.statementMs > 0) boundStatements(connection, timeouts, /mariadb/i.test(server?.version ?? ''));
 }
 
+const rawRows = (result: unknown): unknown[] => (result as [unknown[], unknown])[0];
+
 /** MySQL/MariaDB through knex's `mysql2` client; dates as the stored strings, times in UTC. */
 export const MYSQL: DialectDriver = {
   open(target, timeouts, options) {
     const parsed = new URL(target.url.replace(/^mariadb:/, 'mysql:'));
+    const held = new ConnectionsById('SELECT CONNECTION_ID() AS id', rawRows);
     const config: Knex.Config = {
       client: 'mysql2',
       connection: {
@@ -107,6 +120,7 @@ export const MYSQL: DialectDriver = {
         min: 0,
         max: options.poolMax ?? 10,
         afterCreate(connection: MysqlConnection, done: (error: unknown, connection: unknown) => void) {
+          held.add(connection.threadId, connection);
           prepareSession(connection, timeouts).then(
             () => done(null, connection),
             (error: unknown) => done(error, connection),
@@ -114,7 +128,16 @@ export const MYSQL: DialectDriver = {
         },
       },
     };
-    return { config };
+    return { config, held };
   },
-  rawRows: (result) => (result as [unknown[], unknown])[0],
+  rawRows,
+  asSavepoint: (connection, name) =>
+    withStatementMethod(connection, 'query', (query, options, ...rest) =>
+      query(
+        typeof options === 'string'
+          ? savepointStatement(options, name)
+          : { ...(options as { sql: string }), sql: savepointStatement((options as { sql: string }).sql, name) },
+        ...rest,
+      ),
+    ),
 };

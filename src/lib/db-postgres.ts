@@ -1,6 +1,12 @@
 import pg from 'pg';
 import type { Knex } from 'knex';
-import { NO_ANSWER_GRACE_MS, type DialectDriver } from './db-driver.js';
+import {
+  ConnectionsById,
+  NO_ANSWER_GRACE_MS,
+  savepointStatement,
+  withStatementMethod,
+  type DialectDriver,
+} from './db-driver.js';
 
 /** The stored time as toDbTime writes it ('YYYY-MM-DD HH:MM:SS.mmm'); PostgreSQL drops trailing zeros of the fraction. */
 function pgTimestamp(text: string): string {
@@ -17,10 +23,18 @@ const PG_TYPE_PARSERS: Record<number, (text: string) => unknown> = {
 };
 
 /** PostgreSQL through knex's `pg` client and the pg driver's own options (docs/decisions/0015-postgresql.md). */
+const PARSERS = {
+  getTypeParser: (oid: number, format?: string): unknown =>
+    PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown),
+};
+
+const rawRows = (result: unknown): unknown[] => (result as { rows: unknown[] }).rows;
+
 export const POSTGRES: DialectDriver = {
   open(target, timeouts, options) {
     const parsed = new URL(target.url);
     const statementMs = timeouts.statementMs;
+    const held = new ConnectionsById('SELECT pg_backend_pid() AS id', rawRows);
     const config: Knex.Config = {
       client: 'pg',
       connection: {
@@ -43,15 +57,37 @@ export const POSTGRES: DialectDriver = {
             }
           : {}),
         options: '-c TimeZone=UTC',
-        types: {
-          getTypeParser: (oid: number, format?: string): unknown =>
-            PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown),
-        },
+        types: PARSERS,
       },
       acquireConnectionTimeout: timeouts.acquireMs,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      pool: {
+        min: 0,
+        max: options.poolMax ?? 10,
+        afterCreate(
+          connection: pg.Client & { processID?: number },
+          done: (error: unknown, connection: unknown) => void,
+        ) {
+          held.add(connection.processID!, connection);
+          done(null, connection);
+        },
+      },
     };
-    return { config };
+    return { config, held };
   },
-  rawRows: (result) => (result as { rows: unknown[] }).rows,
+  rawRows,
+  // The statements on a foreign connection (another library's pg client, with pg's default parsers) read as
+  // this driver's own connections answer (PG_TYPE_PARSERS), passed per query.
+  asSavepoint: (connection, name) =>
+    withStatementMethod(connection, 'query', (query, config, ...rest) =>
+      query(
+        typeof config === 'string'
+          ? { text: savepointStatement(config, name), types: PARSERS }
+          : {
+              types: PARSERS,
+              ...(config as { text: string }),
+              text: savepointStatement((config as { text: string }).text, name),
+            },
+        ...rest,
+      ),
+    ),
 };

@@ -2,7 +2,13 @@ import type Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { DbTimeouts, DialectDriver, DirectReads } from './db-driver.js';
+import {
+  savepointStatement,
+  withStatementMethod,
+  type DbTimeouts,
+  type DialectDriver,
+  type DirectReads,
+} from './db-driver.js';
 
 type Connection = Database.Database;
 type Executor = Knex | Knex.Transaction;
@@ -30,6 +36,11 @@ class SqliteDirectReads implements DirectReads {
   private connection: Connection | null = null;
   private connectionNumber = 0;
   private prepared = new Map<string, PreparedRead>();
+
+  /** The pool's one connection (the one any open transaction holds). */
+  get current(): Connection | null {
+    return this.connection;
+  }
 
   /** better-sqlite3's own `prepare` of the adopted connection (its `prepare` property answers knex's statements from a cache). */
   private prepare: (sql: string) => Database.Statement<unknown[], unknown[]> = () => {
@@ -197,7 +208,19 @@ export const SQLITE: DialectDriver = {
         },
       },
     };
-    return { config, direct };
+    const held = {
+      of: (trx: Knex.Transaction) => {
+        const connection = direct.current;
+        // A pool of one: an open transaction holds that connection.
+        if (!connection || trx.isCompleted()) return Promise.reject(new Error('No open transaction on this database.'));
+        return Promise.resolve(connection as object);
+      },
+    };
+    return { config, direct, held };
   },
   rawRows: (result) => result as unknown[],
+  asSavepoint: (connection, name) =>
+    withStatementMethod(connection, 'prepare', (prepare, sql, ...rest) =>
+      prepare(savepointStatement(String(sql), name), ...rest),
+    ),
 };

@@ -7,6 +7,7 @@ import {
   type Dialect,
   type DialectDriver,
   type DirectReads,
+  type HeldConnections,
 } from './db-driver.js';
 import { MYSQL } from './db-mysql.js';
 import { POSTGRES } from './db-postgres.js';
@@ -84,6 +85,7 @@ const DRIVERS: Record<Dialect, DialectDriver> = { sqlite: SQLITE, mysql: MYSQL, 
 interface OpenedDb {
   driver: DialectDriver;
   direct?: DirectReads;
+  held: HeldConnections;
   root: Knex;
 }
 
@@ -98,10 +100,39 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
   const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
   const driver = DRIVERS[target.dialect];
-  const { config, direct } = driver.open(target, timeouts, options);
+  const { config, direct, held } = driver.open(target, timeouts, options);
   const db = knexFactory({ ...config, log: knexLog(options.log ?? STDERR_SINK) });
-  openedDbs.set((db.client as Knex.Client).config, { driver, direct, root: db });
+  openedDbs.set((db.client as Knex.Client).config, { driver, direct, held, root: db });
   return db;
+}
+
+function openedOrThrow(executor: Executor): OpenedDb {
+  const opened = openedDbOf(executor);
+  if (!opened) throw new Error('This knex was not opened by createDb.');
+  return opened;
+}
+
+/**
+ * The driver connection (better-sqlite3 Database, mysql2 Connection, pg Client) the open transaction
+ * `trx` holds, for another library that must run its statements inside that transaction (the Vendure
+ * adapter's shared transaction). Found through the pool's `afterCreate` (knex's public API).
+ */
+export function connectionHeldBy(trx: Trx): Promise<object> {
+  return openedOrThrow(trx).held.of(trx);
+}
+
+let savepoints = 0;
+
+/**
+ * Runs `work` in a knex transaction on a foreign driver connection that is already inside a
+ * transaction (another library's, e.g. Vendure's TypeORM query runner's), as a savepoint of it: what
+ * `work` writes commits or rolls back with the owner's transaction; `work` throwing rolls back to the
+ * savepoint and rejects. `db` names the database (its dialect and, on PostgreSQL, its type parsers).
+ */
+export function inSavepointOf<T>(db: Db, connection: object, work: (trx: Trx) => Promise<T>): Promise<T> {
+  const { driver } = openedOrThrow(db);
+  const view = driver.asSavepoint(connection, `suite_b2b_${++savepoints}`);
+  return db.transaction(work, { connection: view });
 }
 
 /**

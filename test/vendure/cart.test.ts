@@ -137,6 +137,70 @@ describe('Suite B2B cart inside a Vendure shop (cart.* = the active order)', fun
     expect(foreign.body.errors[0].code).to.equal('SUITE__CART_NOT_FOUND');
   });
 
+  it("a customer price from a minimum quantity prices Vendure's order line by its quantity (Shop API add and adjust)", async () => {
+    const admin = bearer(await t.vendureLogin('admin-api', 'superadmin', 'superadmin'));
+    const ids = t.shop.state.ids;
+    const { data } = await t.gql('shop-api', '{ product(slug: "copy-paper-a4") { variants { id } } }');
+    const paperId = data.product.variants[0].id as string;
+    const customers = await t.gql(
+      'admin-api',
+      `{ customers(options: { filter: { emailAddress: { eq: "${PARTNER_CUSTOMER.email}" } } }) { items { id } } }`,
+      {},
+      admin,
+    );
+    const customerId = ids.toPlugin(customers.data.customers.items[0].id);
+    for (const [minQuantity, price] of [
+      [1, 5],
+      [10, 4.2],
+    ])
+      expect(
+        (
+          await t.rest('POST', '/b2b-admin-api/suite-customer-price', admin, {
+            customerId,
+            productId: ids.toPlugin(paperId),
+            minQuantity,
+            price,
+          })
+        ).status,
+      ).to.equal(201);
+
+    const partner = bearer(await t.vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
+    const orderFields = `... on Order { lines { id quantity unitPrice linePrice productVariant { sku } } }
+      ... on ErrorResult { errorCode message }`;
+    const added = await t.gql(
+      'shop-api',
+      `mutation ($id: ID!) { addItemToOrder(productVariantId: $id, quantity: 3) { ${orderFields} } }`,
+      { id: paperId },
+      partner,
+    );
+    const paper = (answer: typeof added, field: string) =>
+      (answer.data[field].lines as Array<Line & { id: string }>).find((l) => l.productVariant.sku === 'PAPER-001')!;
+    expect(paper(added, 'addItemToOrder'), JSON.stringify(added)).to.include({
+      quantity: 3,
+      unitPrice: 500,
+      linePrice: 1500,
+    });
+    const adjust = (quantity: number) =>
+      t.gql(
+        'shop-api',
+        `mutation ($line: ID!, $q: Int!) { adjustOrderLine(orderLineId: $line, quantity: $q) { ${orderFields} } }`,
+        { line: paper(added, 'addItemToOrder').id, q: quantity },
+        partner,
+      );
+    const twelve = await adjust(12);
+    expect(paper(twelve, 'adjustOrderLine'), JSON.stringify(twelve)).to.include({
+      quantity: 12,
+      unitPrice: 420,
+      linePrice: 5040,
+    });
+    const five = await adjust(5);
+    expect(paper(five, 'adjustOrderLine')).to.include({ quantity: 5, unitPrice: 500, linePrice: 2500 });
+    // The variant's shown price is the price from quantity 1.
+    const shown = await t.gql('shop-api', '{ product(slug: "copy-paper-a4") { variants { price } } }', {}, partner);
+    expect(shown.data.product.variants[0].price).to.equal(500);
+    await adjust(0);
+  });
+
   it('concurrent adds to one active order all land once: the order is locked first (Vendure raises a line quantity unlocked: 30 adds gave 3 units) and a deadlock retries the transaction instead of answering 500', async () => {
     // Ten at a time into one Vendure order. On MariaDB, before: some lost a deadlock, which Vendure's
     // own retry turned into rxjs' EmptyError (a 500: 14 of ~140 adds in the bench), and the others

@@ -1,13 +1,28 @@
 import type { Knex } from 'knex';
-import { CustomerService, RequestContextService } from '@vendure/core';
+import {
+  Customer,
+  CustomerGroupService,
+  CustomerService,
+  RequestContextService,
+  TransactionalConnection,
+} from '@vendure/core';
 import type { AddressInput, HostRuntime, SalesChannel, StoreContext } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
-import { dialectOf, readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import {
+  dialectOf,
+  inTransaction,
+  readBool,
+  selectRow,
+  selectRows,
+  type Db,
+  type Executor,
+  type Trx,
+} from '../../lib/db.js';
+import { vendureContextInTransaction } from './shared-transaction.js';
 import { quoteColumn, toVendureIds, type IdMapper } from './ids.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
-import { unsupported } from './unsupported.js';
 import {
   customerByEmail,
   customerGroupIds,
@@ -204,11 +219,39 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
         };
       },
       /**
-       * Vendure's registration owns customer accounts (verification, password), and its writes
-       * cannot join the caller's transaction (on SQLite they would wait for the plugin's write
-       * lock): account requests are accepted in Vendure (docs/vendure.md).
+       * An accepted account request: a Vendure customer through CustomerService (its user, the
+       * channel, history, `AccountRegistrationEvent`, `CustomerEvent`), written in the caller's
+       * transaction (shared-transaction.ts: Vendure's services on the connection the knex transaction
+       * holds), so it commits or rolls back with the request's acceptance and its mail. Without a
+       * password the user is unverified: it sets one through Vendure's verification (the
+       * AccountRegistrationEvent, the EmailPlugin's mail). The group is Vendure's
+       * `addCustomersToGroup`; Vendure keeps no company name on a customer (`company` is not stored).
        */
-      create: unsupported('customers.create'),
+      async create(executor, input) {
+        const run = async (trx: Trx) => {
+          const vendure = vendureServices(a);
+          const base = await vendure.service(RequestContextService).create({ apiType: 'admin' });
+          const ctx = await vendureContextInTransaction(vendure.service(TransactionalConnection), base, trx);
+          const created = await vendure
+            .service(CustomerService)
+            .create(
+              ctx,
+              { emailAddress: input.email, firstName: input.firstName, lastName: input.lastName },
+              input.password ?? undefined,
+            );
+          if (!(created instanceof Customer))
+            throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'A customer with this e-mail address exists already.');
+          const groupId = input.groupId ? ids.toVendure(input.groupId) : null;
+          if (groupId)
+            await vendure
+              .service(CustomerGroupService)
+              .addCustomersToGroup(ctx, { customerGroupId: groupId, customerIds: [created.id] });
+          const ref = (await customersByIds(ids, trx, [ids.toPlugin(created.id)], await channelId(trx)))[0];
+          if (!ref) throw new Error(`the customer Vendure created (${String(created.id)}) is not readable`);
+          return ref;
+        };
+        return executor.isTransaction ? run(executor as Trx) : inTransaction(executor as Db, run);
+      },
       async addresses(executor, customerId) {
         const vendureId = ids.toVendure(customerId);
         if (!vendureId) return [];

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import {
   CustomerEvent,
   CustomerGroupEvent,
@@ -9,7 +8,7 @@ import {
   type RequestContext,
 } from '@vendure/core';
 import type { HostEventName } from '../../host/contract.js';
-import { inTransaction, type Trx } from '../../lib/db.js';
+import { inSavepointOf, inTransaction, type Trx } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
 import { TRANSACTION_MANAGER_KEY } from './shared-transaction.js';
 
@@ -29,32 +28,6 @@ function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
 }
 
 /**
- * A knex transaction that is a savepoint on a connection already inside a transaction (Vendure's):
- * knex opens nested transactions as savepoints when its client is transacting, so a client marked
- * so runs `work` in `SAVEPOINT … / RELEASE SAVEPOINT` (or `ROLLBACK TO SAVEPOINT`) on that connection.
- */
-async function inSavepoint<T>(state: AdapterState, connection: unknown, work: (trx: Trx) => Promise<T>): Promise<T> {
-  const base = state.db.client as Knex.Client & {
-    _query(connection: unknown, obj: { options?: object }): Promise<unknown>;
-  };
-  const properties: PropertyDescriptorMap = { transacting: { value: true } };
-  // PostgreSQL: Vendure's pg connection parses with pg's defaults (bigint as text, timestamps as Date);
-  // the plugin's SQL reads what its own connections answer (lib/db's parsers), passed per query.
-  const types = (base.config.connection as { types?: unknown } | undefined)?.types;
-  if (state.dialect === 'postgres' && types)
-    properties._query = {
-      value: (conn: unknown, obj: { options?: object }) =>
-        base._query.call(client, conn, { ...obj, options: { types, ...obj.options } }),
-    };
-  const client: Knex.Client = Object.create(base, properties) as Knex.Client;
-  return client.transaction(
-    work,
-    { connection, userParams: {}, doNotRejectOnRollback: true },
-    null,
-  ) as unknown as Promise<T>;
-}
-
-/**
  * Runs the plugin's SQL inside the Vendure transaction of `ctx` (a knex savepoint on the connection
  * of its TypeORM query runner): what `work` writes commits or rolls back with Vendure's change, and
  * what it throws fails that change. Without an open Vendure transaction: a plugin transaction of its own.
@@ -65,7 +38,7 @@ export async function inVendureTransaction<T>(
   work: (trx: Trx) => Promise<T>,
 ): Promise<T> {
   const runner = openQueryRunnerOf(ctx);
-  if (runner) return inSavepoint(state, await runner.connect(), work);
+  if (runner) return inSavepointOf(state.db, (await runner.connect()) as object, work);
   return inTransaction(state.db, work);
 }
 

@@ -45,7 +45,15 @@ export const GIVEN_PRICE_FIELD = 'suiteB2BUnitNet';
  * strategy's (which takes the variant price, the plugin's customer price included, prices.ts).
  */
 export class SuiteB2BGivenPriceStrategy implements OrderItemPriceCalculationStrategy {
-  constructor(private readonly inner: OrderItemPriceCalculationStrategy) {}
+  constructor(
+    private readonly inner: OrderItemPriceCalculationStrategy,
+    /** The plugin's price for the line's quantity (customer prices from a minimum quantity), or null. */
+    private readonly quantityPrice?: (
+      ctx: RequestContext,
+      variant: ProductVariant,
+      quantity: number,
+    ) => Promise<number | null>,
+  ) {}
 
   async init(injector: Injector): Promise<void> {
     await this.inner.init?.(injector);
@@ -55,15 +63,17 @@ export class SuiteB2BGivenPriceStrategy implements OrderItemPriceCalculationStra
     await this.inner.destroy?.();
   }
 
-  calculateUnitPrice(
+  async calculateUnitPrice(
     ctx: RequestContext,
     variant: ProductVariant,
     customFields: Record<string, unknown>,
     order: Order,
     quantity: number,
-  ): PriceCalculationResult | Promise<PriceCalculationResult> {
+  ): Promise<PriceCalculationResult> {
     const given = customFields?.[GIVEN_PRICE_FIELD];
     if (typeof given === 'number' && Number.isSafeInteger(given)) return { price: given, priceIncludesTax: false };
+    const forQuantity = quantity > 1 && this.quantityPrice ? await this.quantityPrice(ctx, variant, quantity) : null;
+    if (forQuantity !== null) return { price: forQuantity, priceIncludesTax: false };
     return this.inner.calculateUnitPrice(ctx, variant, customFields, order, quantity);
   }
 }

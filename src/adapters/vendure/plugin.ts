@@ -33,7 +33,7 @@ import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
 import { priceGateInterceptor } from './price-gates.js';
-import { SuiteB2BPriceStrategy } from './prices.js';
+import { providerUnitNet, SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
 import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
 import { checkSearchStrategy } from './search-strategy.js';
@@ -177,6 +177,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       state,
       contextOf,
     );
+    // Behind a reverse proxy the client's address is the proxy's unless express trusts it: Vendure's default
+    // `trustProxy: false` made the plugin's rate limits and logs count every client as the proxy. As the
+    // reference host (src/host/app.ts): a proxy on loopback is trusted; a shop's own `trustProxy` setting wins.
+    if (config.apiOptions.trustProxy === undefined || config.apiOptions.trustProxy === false)
+      config.apiOptions.trustProxy = 'loopback';
     config.apiOptions.middleware.push(
       { route: s.options.storeApiPath, beforeListen: true, handler: apis.storeRouter },
       { route: s.options.adminApiPath, beforeListen: true, handler: apis.adminRouter },
@@ -228,8 +233,16 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       new SuiteB2BAuthenticationStrategy(state),
     ];
     // Prices the plugin gives (approval execute, offer accept) on the lines of the orders placeOrder places (place-order.ts).
+    // and the customer prices for a line's quantity (a price from a minimum quantity, prices.ts).
     config.orderOptions.orderItemPriceCalculationStrategy = new SuiteB2BGivenPriceStrategy(
       config.orderOptions.orderItemPriceCalculationStrategy,
+      async (ctx, variant, quantity) => {
+        const current = state();
+        if (!current || current.registries.priceProviders.length === 0) return null;
+        const storeCtx = await contextOf(ctx);
+        if (!storeCtx?.customer) return null;
+        return providerUnitNet(current, storeCtx, variant, variant.price, quantity);
+      },
     );
     config.customFields.OrderLine = [
       ...(config.customFields.OrderLine ?? []),

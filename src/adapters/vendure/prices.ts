@@ -1,6 +1,7 @@
 import type {
   Injector,
   PriceCalculationResult,
+  ProductVariant,
   ProductVariantPriceCalculationArgs,
   ProductVariantPriceCalculationStrategy,
   RequestContext,
@@ -15,7 +16,8 @@ import type { AdapterState } from './state.js';
  * order, for quantity 1; the first answer is the variant's net price (`priceIncludesTax: false`),
  * which Vendure's default OrderItemPriceCalculationStrategy takes for order lines — so the price
  * shows in `product.variants.price` and in `activeOrder` lines. No answer: the wrapped strategy's.
- * Quantity-dependent prices (minQuantity > 1) need an OrderItemPriceCalculationStrategy: to do.
+ * Quantity-dependent prices (a customer price from a minimum quantity) apply to order lines through
+ * `providerUnitNet` in SuiteB2BGivenPriceStrategy (place-order.ts), which asks for the line's quantity.
  */
 export class SuiteB2BPriceStrategy implements ProductVariantPriceCalculationStrategy {
   constructor(
@@ -38,25 +40,41 @@ export class SuiteB2BPriceStrategy implements ProductVariantPriceCalculationStra
     if (!state || state.registries.priceProviders.length === 0) return base;
     const ctx = await this.storeContextOf(args.ctx);
     if (!ctx?.customer) return base;
-    const variant = args.productVariant;
-    const product: ProductRecord = {
-      id: state.ids.toPlugin(variant.id),
-      versionId: '',
-      productNumber: variant.sku,
-      name: variant.name ?? variant.sku,
-      description: null,
-      stock: 0,
-      active: variant.enabled !== false,
-      taxRateBp: 0,
-      priceNet: args.inputPrice,
-      manufacturer: null,
-      ean: null,
-      categoryIds: [],
-    };
-    for (const provider of state.registries.priceProviders) {
-      const provided = await provider(ctx, product, 1, state.db);
-      if (provided) return { price: provided.unitNet, priceIncludesTax: false };
-    }
+    const provided = await providerUnitNet(state, ctx, args.productVariant, args.inputPrice, 1);
+    if (provided !== null) return { price: provided, priceIncludesTax: false };
     return base;
   }
+}
+
+/**
+ * The net unit price the plugin's price providers give `variant` for `quantity` in the plugin
+ * context `ctx` (the first answer, in registration order), or null when none answers: the customer
+ * prices with their minimum quantities (customer-prices.md). `listNet` is the variant's own net price.
+ */
+export async function providerUnitNet(
+  state: AdapterState,
+  ctx: StoreContext,
+  variant: ProductVariant,
+  listNet: number,
+  quantity: number,
+): Promise<number | null> {
+  const product: ProductRecord = {
+    id: state.ids.toPlugin(variant.id),
+    versionId: '',
+    productNumber: variant.sku,
+    name: variant.name ?? variant.sku,
+    description: null,
+    stock: 0,
+    active: variant.enabled !== false,
+    taxRateBp: 0,
+    priceNet: listNet,
+    manufacturer: null,
+    ean: null,
+    categoryIds: [],
+  };
+  for (const provider of state.registries.priceProviders) {
+    const provided = await provider(ctx, product, quantity, state.db);
+    if (provided) return provided.unitNet;
+  }
+  return null;
 }

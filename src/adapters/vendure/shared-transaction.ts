@@ -1,6 +1,6 @@
 import type { RequestContext, TransactionalConnection } from '@vendure/core';
 import { TRANSACTION_MANAGER_KEY } from '@vendure/core/dist/common/constants.js';
-import type { Trx } from '../../lib/db.js';
+import { connectionHeldBy, type Trx } from '../../lib/db.js';
 
 /** Where a Vendure RequestContext keeps its transaction's entity manager (events.ts reads it too). */
 export { TRANSACTION_MANAGER_KEY };
@@ -44,7 +44,7 @@ export async function vendureContextInTransaction(
   trx: Trx,
 ): Promise<RequestContext> {
   const source = connection.rawConnection;
-  const raw = await (trx.client as { acquireConnection(): Promise<unknown> }).acquireConnection();
+  const raw = await connectionHeldBy(trx);
   let runner: OpenRunner;
   const type = source.options.type;
   if (type === 'mariadb' || type === 'mysql' || type === 'postgres') {
