@@ -66,6 +66,8 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
         key: 'recurringOrders',
         path: '/account/recurring-orders',
         anyOf: ['recurring-orders.manage'],
+        // A buyer's own schedule: a sales representative acting for the company does not keep one.
+        actors: ['customer', 'employee'],
         label: 'Recurring orders',
       },
       {

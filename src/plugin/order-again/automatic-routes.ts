@@ -45,6 +45,7 @@ async function views(host: HostRuntime, ctx: StoreContext, rows: Array<Assortmen
   return rows.map((row) => {
     const product = products.get(row.product_id);
     return {
+      id: row.product_id,
       productId: row.product_id,
       productNumber: product?.productNumber ?? null,
       name: product?.name ?? null,

@@ -89,6 +89,7 @@ export const exportBody = objectSchema(
 
 export const automaticItem = objectSchema(
   {
+    id: { ...idSchema, description: 'The product id: an entry of an automatic list is its product.' },
     productId: idSchema,
     productNumber: nullable({ type: 'string' }),
     name: nullable({ type: 'string' }),
@@ -98,7 +99,17 @@ export const automaticItem = objectSchema(
     lastQuantity: nullable({ type: 'integer', description: 'The quantity of the last order ("my assortment").' }),
     lastOrderDate: dateTimeSchema,
   },
-  ['productId', 'productNumber', 'name', 'visible', 'orderCount', 'totalQuantity', 'lastQuantity', 'lastOrderDate'],
+  [
+    'id',
+    'productId',
+    'productNumber',
+    'name',
+    'visible',
+    'orderCount',
+    'totalQuantity',
+    'lastQuantity',
+    'lastOrderDate',
+  ],
 );
 
 export const automaticList = storeListResponse(automaticItem);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
 import { storeListOf } from '../../lib/store-list.js';
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
@@ -35,6 +36,7 @@ export function abandonedCartRoutes(host: HostRuntime): StoreRoute[] {
           carts.map((cart) => {
             const customer = customers.get(cart.customerId)!;
             return {
+              id: createHash('sha256').update(cart.token).digest('hex').slice(0, 32),
               customerId: cart.customerId,
               customerNumber: customer.customerNumber,
               company: customer.company,

@@ -193,6 +193,7 @@ export const abandonedCartsBody = objectSchema(
 
 const abandonedCartSchema = objectSchema(
   {
+    id: { ...text, description: "The cart's id in this list (not its token, which stays the buyer's)." },
     customerId: text,
     customerNumber: text,
     company: nullableText,
@@ -208,7 +209,7 @@ const abandonedCartSchema = objectSchema(
       ]),
     },
   },
-  ['customerId', 'customerNumber', 'company', 'buyer', 'updatedAt', 'quantity', 'lineItems'],
+  ['id', 'customerId', 'customerNumber', 'company', 'buyer', 'updatedAt', 'quantity', 'lineItems'],
 );
 
 export const abandonedCartsResponse = storeListResponse(abandonedCartSchema);
