@@ -90,6 +90,7 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'customers', path: '/account/sales-representative/customers' },
       { key: 'customerActivities', path: '/account/sales-representative/activities' },
       { key: 'salesStatistics', path: '/account/sales-representative/statistics' },
+      { key: 'abandonedCarts', path: '/account/sales-representative/abandoned-carts', label: 'Abandoned carts' },
       { key: 'eventManager', path: '/account/event-manager', label: 'Event management' },
     ],
   },

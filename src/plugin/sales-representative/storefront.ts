@@ -15,6 +15,7 @@ import {
   type PageResult,
   type RouteCaller,
 } from '../storefront-kit.js';
+import { abandonedCartRoutes } from './abandoned-carts.js';
 import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
 import { findRepresentative, representativeIdentity } from './repository.js';
 import { representativeRoutes } from './routes.js';
@@ -25,6 +26,7 @@ const BASE = '/account/sales-representative';
 const CUSTOMERS_PATH = `${BASE}/customers`;
 const ACTIVITIES_PATH = `${BASE}/activities`;
 const STATISTICS_PATH = `${BASE}/statistics`;
+const ABANDONED_CARTS_PATH = `${BASE}/abandoned-carts`;
 const customerPath = (id: string) => `${CUSTOMERS_PATH}/${id}`;
 const PAGE_SIZE = 25;
 /** The Store API's largest page: the customer choices of the activity form. */
@@ -35,6 +37,8 @@ type Customer = SchemaInput<typeof customerSchema>;
 type CustomerWithStats = SchemaInput<typeof customerWithStatsSchema>;
 type Activity = SchemaInput<typeof activitySchema>;
 type ActivityType = SchemaInput<typeof activityTypeSchema>;
+/** What the page reads of an abandoned cart (the rest goes to the template as it is). */
+type AbandonedCart = Form & { customerId: string; updatedAt: string };
 /** What the pages read of the statistics, order and ranking answers (the rest goes to the template as it is). */
 interface Statistics extends Form {
   months: Array<Form & { orderCount: number }>;
@@ -69,12 +73,13 @@ const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
  * revenue ranking with monthly statistics. Only a representative login may open them (403).
  */
 export function salesRepresentativeStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([...representativeRoutes(host), ...activityRoutes(host)]);
+  const call = routeCaller([...representativeRoutes(host), ...activityRoutes(host), ...abandonedCartRoutes(host)]);
 
   return [
     ...representativeCustomerPages(host, call),
     ...representativeActivityPages(call),
     ...representativeStatisticsPages(call),
+    ...representativeAbandonedCartPages(call),
   ];
 }
 
@@ -344,6 +349,38 @@ function representativeStatisticsPages(call: RouteCaller): StorefrontPage[] {
       auth: 'login',
       actors: ['salesRepresentative'],
       handler: ({ ctx, query }) => statisticsPage(ctx, query),
+    },
+  ];
+}
+
+/** The carts the assigned customers filled and left (`?hours=`, default 24), to follow up on. */
+function representativeAbandonedCartPages(call: RouteCaller): StorefrontPage[] {
+  async function abandonedCartsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
+    // A malformed or out-of-range hours value is the default: a GET page never answers 400.
+    const idleHours = wholeNumber(query.hours, 1, 2160) ?? 24;
+    const carts = await call<ListOf<AbandonedCart>>(ctx, 'listSalesRepresentativeAbandonedCarts', {
+      body: { idleHours, limit: 100 },
+    });
+    return {
+      template: 'b2b/sales-abandoned-carts',
+      data: {
+        title: 'Abandoned carts',
+        idleHours,
+        carts: carts.elements.map((cart) => ({
+          ...cart,
+          customerUrl: customerPath(cart.customerId),
+          updatedText: dateText(ctx, cart.updatedAt, true),
+        })),
+      },
+    };
+  }
+
+  return [
+    {
+      path: ABANDONED_CARTS_PATH,
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      handler: ({ ctx, query }) => abandonedCartsPage(ctx, query),
     },
   ];
 }

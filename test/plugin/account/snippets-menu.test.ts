@@ -167,7 +167,7 @@ describe('account: snippets and platform menu', () => {
       expect(page.text).not.to.contain('href="/account/address-book"');
       expect(
         rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key),
-      ).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'eventManager']);
+      ).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'abandonedCarts', 'eventManager']);
     });
 
     it('arranges, relabels and hides entries as the operator configured them (plugin settings), and lists only pages that exist', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { toDbTime } from '../../../src/lib/time.js';
 import { addToCart, insertProduct } from '../../helpers/checkout.js';
 import { expectError, getShop } from '../../helpers/shop.js';
+import { loggedInVisitor } from '../../helpers/storefront.js';
 import { as, newCustomer, orderAs, representativeWith, type Customer } from './helpers.js';
 
 /** Moves a customer's carts' last change back by `hours`, as if the buyer had left them then. */
@@ -14,7 +15,7 @@ async function leaveCartsFor(customerId: string, hours: number): Promise<void> {
 
 describe('sales representatives: abandoned carts of their customers', () => {
   it('lists the filled carts left longer than asked, newest first, and none that were ordered, empty or of other customers', async () => {
-    const { token, customers } = await representativeWith(3);
+    const { rep: representative, token, customers } = await representativeWith(3);
     const [left, recent, ordered] = customers as [Customer, Customer, Customer];
     const stranger = await newCustomer();
     const [screws, nuts] = [await insertProduct({ priceNet: 150 }), await insertProduct({ priceNet: 90 })];
@@ -48,6 +49,17 @@ describe('sales representatives: abandoned carts of their customers', () => {
 
     const twoDays = await rep.post('/sales-representative/abandoned-carts', { idleHours: 48 });
     expect(twoDays.body.elements.map((c: { customerId: string }) => c.customerId)).to.deep.equal([left.customer.id]);
+
+    // The storefront page shows the same carts; a malformed hours value is the default 24.
+    const visitor = await loggedInVisitor(representative.email, representative.password);
+    const page = await visitor.get('/account/sales-representative/abandoned-carts?hours=48');
+    expect(page.status).to.equal(200);
+    expect(page.text).to.contain(`data-customer="${left.customer.id}"`);
+    expect(page.text).not.to.contain(`data-customer="${recent.customer.id}"`);
+    expect(page.text).to.match(/data-test="abandoned-quantity">15</);
+    const fallback = await visitor.get('/account/sales-representative/abandoned-carts?hours=abc');
+    expect(fallback.status).to.equal(200);
+    expect(fallback.text).to.contain(`data-customer="${recent.customer.id}"`);
   });
 
   it('refuses bad input with 400 and callers who are not representatives with 403', async () => {
