@@ -15,9 +15,20 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
-/** Headless Chromium that resolves shop.test to a server on this loopback port. */
-export function launchChromium(port: number): Promise<Browser> {
-  return chromium.launch({
+/** Skips the calling suite, with how to get Chromium, when it is not installed. */
+function requireChromium(context: Mocha.Context): void {
+  if (existsSync(CHROMIUM)) return;
+  console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  context.skip();
+}
+
+/**
+ * Headless Chromium that resolves shop.test to a server on this loopback port. Each browser context
+ * comes from its own address, like each `http()` agent, so a suite that logs in many times within a
+ * minute does not run into the per-IP login limits of one shared address.
+ */
+export async function launchChromium(port: number): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -29,14 +40,15 @@ export function launchChromium(port: number): Promise<Browser> {
       `--host-resolver-rules=MAP shop.test 127.0.0.1:${port}`,
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) =>
+    newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...options.extraHTTPHeaders } });
+  return browser;
 }
 
 /** Chromium for a server already listening (the Vendure example shop), or a skip without Chromium. */
 export async function browserFor(context: Mocha.Context, port: number): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-    context.skip();
-  }
+  requireChromium(context);
   return launchChromium(port);
 }
 
@@ -47,19 +59,11 @@ export async function browserFor(context: Mocha.Context, port: number): Promise<
  * `shop` serves another app instead of the shared one (the demo shop has its own database).
  */
 export async function startBrowser(context: Mocha.Context, shop?: ShopApp): Promise<BrowserHarness> {
-  if (!existsSync(CHROMIUM)) {
-    console.warn(`      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-    context.skip();
-  }
+  requireChromium(context);
   const server: Server = createServer((shop ?? (await getShop())).app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const browser = await launchChromium(port);
-  // Each browser context comes from its own address, like each `http()` agent, so a suite that logs
-  // in many times within a minute does not run into the per-IP login limits of one shared address.
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = (options = {}) =>
-    newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...options.extraHTTPHeaders } });
   return {
     browser,
     base: `http://127.0.0.1:${port}`,
