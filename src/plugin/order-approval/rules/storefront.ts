@@ -117,16 +117,20 @@ function describe(rule: RuleView, choices: Choices) {
   if (c.budgetExceeded) conditions.push('A budget that allows approval is exceeded');
   if (c.firstOrder) conditions.push('The first order of a new employee');
   const levels = rule.levels.map((level, i) => {
-    let who = LEVEL_TYPE_LABELS[level.type] ?? level.type;
-    if (level.type === 'employees') who = names(choices.employees, level.employeeIds).replace(/ <[^>]*>/g, '');
-    if (level.type === 'role') who = `role ${names(choices.roles, level.roleId ? [level.roleId] : [])}`;
-    const count = level.required > 1 ? `${level.required} of` : 'any of';
-    return `${i + 1}. ${level.name}: ${count} ${who}`;
+    const count = level.required > 1 ? `${level.required} of` : 'any one of';
+    const who: Record<string, string> = {
+      employees: `${count} ${names(choices.employees, level.employeeIds).replace(/ <[^>]*>/g, '')}`,
+      role: `${count} those with the role ${names(choices.roles, level.roleId ? [level.roleId] : [])}`,
+      'unit-managers': `${count} the managers of the buyer's units`,
+      'company-admins': 'a company admin',
+      'approver-settings': 'the approvers of the approval settings',
+    };
+    return `${i + 1}. ${level.name}: ${who[level.type] ?? level.type}`;
   });
   return {
     ...rule,
     url: rulePath(rule.id),
-    conditionTexts: conditions.length ? conditions : ['Every order'],
+    conditionTexts: conditions.length ? conditions : [rule.appliesTo === 'orders' ? 'Every order' : 'Every request'],
     levelTexts: levels,
     appliesToText: rule.appliesTo === 'orders' ? 'Orders' : 'Approval requests',
   };
@@ -332,6 +336,7 @@ interface ChainAnswer {
     status: string;
     nValue: number;
     mode: string;
+    approverEmployeeIds: string[];
     decisions: Array<{ approverName: string; decision: string; comment: string | null; decidedAt: string }>;
   }>;
 }
@@ -351,7 +356,10 @@ export function approvalChainReader(host: HostRuntime) {
       levels: chain.levels.map((level) => ({
         ...level,
         isCurrent: level.status === 'pending',
-        neededText: level.mode === 'only-admins' ? 'a company admin' : `${level.nValue} approval(s)`,
+        neededText:
+          level.mode === 'only-admins'
+            ? 'a company admin'
+            : `${level.nValue} of ${Math.max(level.nValue, level.approverEmployeeIds.length)}`,
         decisions: level.decisions.map((d) => ({ ...d, decidedAtText: when(d.decidedAt) })),
       })),
     };

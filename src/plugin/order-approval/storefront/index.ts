@@ -28,6 +28,8 @@ const ACTION_LABELS: Record<string, string> = {
   'line-item-updated': 'Line item changed',
   'line-item-deleted': 'Line item removed',
   'settings-applied': 'Approval settings applied',
+  'level-approved': 'Level passed',
+  escalated: 'Handed to the company admins',
 };
 
 /** What a redirect after a form may announce; nothing from the query string is echoed. */
