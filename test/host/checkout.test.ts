@@ -266,7 +266,7 @@ describe('host: checkout', () => {
     const shop = await getShop();
     let refused: unknown = null;
     await shop.runtime.checkout
-      .placeOrder(await storeContextFor(mine.customer), { cartToken: cart.body.token })
+      .placeOrder(shop.runtime.db, await storeContextFor(mine.customer), { cartToken: cart.body.token })
       .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('status', 404);
     expect((await placeOrder(theirs.token)).status).to.equal(200);
@@ -289,7 +289,7 @@ describe('host: checkout', () => {
       taxRateBp: 1900,
       payload: { offer: 'O-1' },
     };
-    const placed = await shop.runtime.checkout.placeOrder(ctx, {
+    const placed = await shop.runtime.checkout.placeOrder(shop.runtime.db, ctx, {
       lines: [line],
       origin: 'offer',
       customFields: { offerId: 'O-1' },
@@ -302,7 +302,7 @@ describe('host: checkout', () => {
     expect(read.body.lineItems[0]).to.deep.include({ label: 'Offered item', unitPrice: 7, payload: { offer: 'O-1' } });
     let refused: unknown = null;
     await shop.runtime.checkout
-      .placeOrder(ctx, { lines: [{ ...line, quantity: 1, totalNet: 700 }] })
+      .placeOrder(shop.runtime.db, ctx, { lines: [{ ...line, quantity: 1, totalNet: 700 }] })
       .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('code', 'SUITE__OUT_OF_STOCK');
     const [many] = await shop.runtime.orders.getMany(shop.db, [placed.id, newId()]).then((orders) => [orders]);

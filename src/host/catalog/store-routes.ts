@@ -187,7 +187,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     for (const section of page.sections) {
       if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
         const ids = section.productIds.filter((v): v is string => typeof v === 'string');
-        const products = await catalog.visibleProducts(ctx, ids);
+        const products = await catalog.visibleProducts(db, ctx, ids);
         sections.push({ ...section, products: await productViews(registries, ctx, products, db) });
       } else sections.push(section);
     }

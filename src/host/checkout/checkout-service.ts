@@ -272,9 +272,9 @@ export class CheckoutService {
     const cart = (await this.carts.load(trx, token))!;
     if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.');
     const products = await this.runtime.catalog.visibleProducts(
+      trx,
       ctx,
       cart.lineItems.map((l) => l.productId).filter((id): id is string => !!id),
-      trx,
     );
     const byId = new Map(products.map((p) => [p.id, p]));
     const missing = cart.lineItems.find((line) => !line.productId || !byId.has(line.productId));

@@ -191,13 +191,13 @@ function criteria(listing: Listing) {
  * or the list price give at quantity 1 and at each tier's minimum quantity.
  */
 async function priceTable(kit: PageKit, ctx: StoreContext, productId: string, tierQuantities: number[]) {
-  const [product] = await kit.internals.runtime.catalog.visibleProducts(ctx, [productId]);
+  const [product] = await kit.internals.runtime.catalog.visibleProducts(kit.internals.runtime.db, ctx, [productId]);
   if (!product) throw Errors.notFound('product', productId);
   const precision = ctx.salesChannel.currencyPrecision;
   const quantities = [...new Set([1, ...tierQuantities])].sort((a, b) => a - b);
   const rows = [];
   for (const [index, quantity] of quantities.entries()) {
-    const price = await kit.internals.runtime.prices.calculate(ctx, product, quantity);
+    const price = await kit.internals.runtime.prices.calculate(kit.internals.runtime.db, ctx, product, quantity);
     const next = quantities[index + 1];
     rows.push({
       quantityText: next ? (next - 1 === quantity ? String(quantity) : `${quantity}–${next - 1}`) : `${quantity}+`,

@@ -129,7 +129,7 @@ export interface StoreRuleView {
 
 /** The rules of the products the caller may see (the default rule for those without one), in the order asked; others are absent. */
 export async function storeRules(host: HostRuntime, ctx: StoreContext, productIds: string[]): Promise<StoreRuleView[]> {
-  const products = await host.catalog.visibleProducts(ctx, [...new Set(productIds)]);
+  const products = await host.catalog.visibleProducts(host.db, ctx, [...new Set(productIds)]);
   const byId = new Map(products.map((p) => [p.id, p]));
   const visible = [...new Set(productIds)].filter((id) => byId.has(id));
   const rules = await rulesOf(host.db, visible);
@@ -138,6 +138,7 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
   const prices = withheld
     ? []
     : await host.prices.calculateMany(
+        host.db,
         ctx,
         effective.map((rule) => ({ product: byId.get(rule.productId)!, quantity: rule.minQuantity })),
       );
