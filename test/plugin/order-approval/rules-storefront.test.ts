@@ -65,6 +65,16 @@ describe('order approval rules: storefront pages', () => {
     expect(badAmount.status).to.equal(400);
     expect(badAmount.text).to.contain('data-test="field-error-above"').and.contain('value="lots"');
 
+    // Another company's unit: the route's reference check, beside the units, the id kept (checked, shown by id).
+    const otherUnit = (await (await as((await newCustomer()).token)).post('/b2b/organisation-unit', { name: 'Theirs' }))
+      .body.unit.id as string;
+    const foreign = await visitor.post('/account/approval-rules/new', { ...form, unitIds: [otherUnit] });
+    expect(foreign.status).to.equal(400);
+    expect(foreign.text).to.match(
+      /data-test="field-error-unitIds">The organisation unit does not belong to your company\./,
+    );
+    expect(foreign.text).to.contain(`value="${otherUnit}" checked`);
+
     expect((await visitor.post('/account/approval-rules/new', { ...form, 'level-1-required': '2' })).status).to.equal(
       303,
     );
