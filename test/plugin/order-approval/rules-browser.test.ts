@@ -6,7 +6,6 @@ import { projectPath } from '../../../src/host-kit/paths.js';
 import { startBrowser, type BrowserHarness } from '../../helpers/browser.js';
 import { getShop } from '../../helpers/shop.js';
 import { createRole, loginAs } from '../employee/helpers.js';
-import { as as asWithPut } from '../sales-representative/helpers.js';
 import {
   APPROVER_PERMISSIONS,
   REQUESTER_PERMISSIONS,
@@ -102,12 +101,23 @@ describe('order approval rules: a company admin sets up units and a two-level ru
     }>;
     const purchasing = units.find((u) => u.name === 'Purchasing')!;
     expect(purchasing.members.map((m) => m.employeeId)).to.deep.equal([buyer.id]);
-    // The units page has no manager form yet: Max is made the manager of Purchasing through the Store API.
-    const managed = await (
-      await asWithPut(admin.token)
-    ).put(`/b2b/organisation-unit/${purchasing.id}/member/${manager.id}`, { isManager: true });
-    expect(managed.status, JSON.stringify(managed.body)).to.equal(200);
-    await page.reload();
+    // Max joins Purchasing as its manager, through the same form.
+    await page.selectOption('#move-employee', manager.id);
+    await page.selectOption('#move-from', '');
+    await page.selectOption('#move-to', { label: 'Purchasing' });
+    await page.check('#move-manager');
+    await Promise.all([
+      page.waitForURL(`${base}/account/organisation-units?done=moved`),
+      page.click('[data-test=move-employee] button[type=submit]'),
+    ]);
+    const members = (await (await as(admin.token)).get(`/b2b/organisation-unit/${purchasing.id}`)).body
+      .members as Array<{ employeeId: string; isManager: boolean }>;
+    expect(members.map((m) => [m.employeeId, m.isManager]).sort()).to.deep.equal(
+      [
+        [buyer.id, false],
+        [manager.id, true],
+      ].sort(),
+    );
     await shot(page, '1-units');
 
     // The rule, through the menu and the form; a first try asking 3 approvals of 2 named people is refused beside the field.
