@@ -144,7 +144,7 @@ export type LoginProvider = (
 ) => Promise<LoginIdentity | 'wrong-password' | null>;
 
 /** Runs for every authenticated Store API request after the session is loaded. */
-export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise<void>;
+export type ContextEnricher = (executor: Executor, ctx: StoreContext) => Promise<void>;
 
 /**
  * A counter a plugin keeps in its own table (columns `name` and `value`; its triggers move it on
@@ -183,9 +183,9 @@ export type VisibilityConstraint =
  * runs on (a transaction inside cart and checkout): a filter that reads must read through it.
  */
 export type VisibilityFilter = (
+  executor: Executor,
   ctx: StoreContext,
   entity: CatalogEntity,
-  executor: Executor,
 ) => Promise<VisibilityConstraint>;
 
 /**
@@ -244,7 +244,7 @@ export interface OrderedProduct {
 export interface ProductExtension {
   name: string;
   /** Per product id its value (a JSON object); products the extension has nothing for are absent. Reads through `executor`. */
-  load(ctx: StoreContext, productIds: string[], executor: Executor): Promise<Map<string, Record<string, unknown>>>;
+  load(executor: Executor, ctx: StoreContext, productIds: string[]): Promise<Map<string, Record<string, unknown>>>;
 }
 
 export interface ProductRecord {
@@ -315,7 +315,7 @@ export interface ProvidedPrice {
 
 /** Returns a unit net price (minor units) for the context, or null to let the next provider (or the list price) decide. */
 export interface PriceProvider {
-  (ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor): Promise<ProvidedPrice | null>;
+  (executor: Executor, ctx: StoreContext, product: ProductRecord, quantity: number): Promise<ProvidedPrice | null>;
   /**
    * (3.1) Optional: the same answers for many lines at once, in the order given (null: the next
    * provider decides), e.g. one query for a listing page instead of one per product. A host that
@@ -323,9 +323,9 @@ export interface PriceProvider {
    * provider answered; without it, the provider is called once per line.
    */
   many?(
+    executor: Executor,
     ctx: StoreContext,
     items: ReadonlyArray<{ product: ProductRecord; quantity: number }>,
-    executor: Executor,
   ): Promise<Array<ProvidedPrice | null>>;
 }
 
@@ -337,7 +337,7 @@ export interface PriceProvider {
  * `calculatedPrice` or `tierPrices`; its storefront shows a login prompt instead of price and buy
  * button) and refuses its cart (Vendure: `addItemToOrder` answers the error's code). Reads through `executor`.
  */
-export type PriceGate = (ctx: StoreContext, executor: Executor) => Promise<AppError | null>;
+export type PriceGate = (executor: Executor, ctx: StoreContext) => Promise<AppError | null>;
 
 export interface CartLineItem {
   id: string;
@@ -374,7 +374,7 @@ export interface Cart {
  */
 export interface LineItemProcessor {
   name: string;
-  process(ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order', executor: Executor): Promise<CartLineItem>;
+  process(executor: Executor, ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order'): Promise<CartLineItem>;
 }
 
 export interface PriceLine {
@@ -433,7 +433,7 @@ export interface PaymentMethodDefinition {
    * credit line); absent: to everyone. The host's method list leaves it out where it answers false;
    * the plugin's interceptor still refuses an order that names it anyway. Reads through `executor`.
    */
-  available?(ctx: StoreContext, executor: Executor): Promise<boolean>;
+  available?(executor: Executor, ctx: StoreContext): Promise<boolean>;
 }
 
 /**
@@ -443,7 +443,7 @@ export interface PaymentMethodDefinition {
  */
 export interface CheckoutInterceptor {
   name: string;
-  intercept(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void>;
+  intercept(trx: Trx, ctx: StoreContext, draft: OrderDraft): Promise<void>;
 }
 
 export interface PlacedOrder {
@@ -463,7 +463,7 @@ export interface PlacedOrder {
 }
 
 /** Runs inside the order's transaction, after the order rows are written. */
-export type OrderPlacedHook = (ctx: StoreContext, order: PlacedOrder, trx: Trx) => Promise<void>;
+export type OrderPlacedHook = (trx: Trx, ctx: StoreContext, order: PlacedOrder) => Promise<void>;
 
 /** (3.4) A placed order that was cancelled as a whole. */
 export interface CancelledOrder {
@@ -478,7 +478,7 @@ export interface CancelledOrder {
  * order management), after the order's state is written: releases what the order-placed hooks
  * took for it (budget usage, event seats). Throwing an AppError refuses the cancellation.
  */
-export type OrderCancelledHook = (order: CancelledOrder, trx: Trx) => Promise<void>;
+export type OrderCancelledHook = (trx: Trx, order: CancelledOrder) => Promise<void>;
 
 export interface PlaceOrderOptions {
   /** The cart to order; marked as ordered by a conditional write, so it yields at most one order. */

@@ -215,7 +215,7 @@ describe('host: prices and products', () => {
     expect((await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 10)).unitNet).to.equal(900);
     const fifty = await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 51);
     expect(fifty).to.include({ unitNet: 801, totalNet: 40851, totalTax: 7762, source: 'tier' });
-    shop.runtime.prices.addPriceProvider(async (_ctx, p) =>
+    shop.runtime.prices.addPriceProvider(async (_executor, _ctx, p) =>
       p.id === productId ? { unitNet: 500, source: 'customer-price' } : null,
     );
     expect(await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 10)).to.include({
@@ -244,7 +244,7 @@ describe('host: prices and products', () => {
     expect(all.map((p) => p.id)).to.deep.equal([ids[2], ids[0], ids[1]]);
     expect(all[0]).to.include({ taxRateBp: 700, priceNet: 100, active: true });
     const hidden = ids[2]!;
-    shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+    shop.runtime.catalog.addVisibilityFilter(async (_executor, _ctx, entity) =>
       entity === 'product' ? { kind: 'exclude', ids: [hidden] } : { kind: 'all' },
     );
     const visible = await shop.runtime.catalog.visibleProducts(shop.runtime.db, await contextFor(), ids);

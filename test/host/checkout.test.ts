@@ -24,17 +24,17 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+  shop.runtime.catalog.addVisibilityFilter(async (_executor, _ctx, entity) =>
     entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
   );
   shop.runtime.checkout.addInterceptor({
     name: 'test-refuser',
-    async intercept(_ctx, draft) {
+    async intercept(_trx, _ctx, draft) {
       if (refusedCustomers.has(draft.customerId))
         throw Errors.badRequest('SUITE__TEST_REFUSED', `Refused an order of ${draft.total} minor units.`);
     },
   });
-  shop.runtime.checkout.onOrderPlaced(async (_ctx, order, trx) => {
+  shop.runtime.checkout.onOrderPlaced(async (trx, _ctx, order) => {
     if (!hookedCustomers.has(order.customerId)) return;
     const orderRow = await trx('orders').where({ id: order.id }).first('id');
     const cart = await trx('carts').where({ order_id: order.id }).first('token');

@@ -20,7 +20,7 @@ describe('host: contract v2 catalog calls', () => {
 
   before(async () => {
     const shop = await getShop();
-    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity, executor) => {
+    shop.runtime.catalog.addVisibilityFilter(async (executor, ctx, entity) => {
       const key = ctx.attributes.catalogTest;
       if (entity !== 'product' || typeof key !== 'string' || !answers.has(key)) return { kind: 'all' };
       seenExecutors.push(executor);

@@ -215,7 +215,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             position: index,
           };
           for (const processor of state.registries.lineItemProcessors)
-            line = await processor.process(ctx, line, 'add', state.db);
+            line = await processor.process(state.db, ctx, line, 'add');
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }

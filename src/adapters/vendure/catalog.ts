@@ -38,7 +38,7 @@ export async function visibilityPredicate(
 ): Promise<{ sql: string; bindings: unknown[] } | null> {
   const constraints: VisibilityConstraint[] = [];
   for (const filter of state.registries.visibilityFilters) {
-    const constraint = await filter(ctx, entity, executor);
+    const constraint = await filter(executor, ctx, entity);
     if (constraint.kind !== 'all') constraints.push(constraint);
   }
   if (constraints.length === 0) return null;
@@ -167,7 +167,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
   ): Promise<CalculatedPrice> {
     checkQuantity(quantity);
     for (const provider of state.registries.priceProviders) {
-      const provided = await provider(ctx, product, quantity, executor);
+      const provided = await provider(executor, ctx, product, quantity);
       if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source);
     }
     // Vendure has no tier prices: the variant's price is the list price.
@@ -241,7 +241,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
       async calculateMany(executor, ctx, items) {
         for (const item of items) checkQuantity(item.quantity);
         // Each provider once for all lines (its `many`, contract 3.1); the rest at their list price.
-        const provided = await firstProvidedPrices(state.registries.priceProviders, ctx, items, executor);
+        const provided = await firstProvidedPrices(state.registries.priceProviders, executor, ctx, items);
         return items.map(({ product, quantity }, index) => {
           const answer = provided[index];
           return answer

@@ -149,7 +149,7 @@ async function place(
   };
   const skipped = new Set(options.skipInterceptors ?? []);
   for (const interceptor of state.registries.checkoutInterceptors) {
-    if (!skipped.has(interceptor.name)) await interceptor.intercept(ctx, draft, trx);
+    if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
   }
 
   const vendure = vendureServices(state);
@@ -258,7 +258,7 @@ async function place(
     actor: ctx.actor,
     customFields: draft.customFields,
   };
-  for (const hook of state.registries.orderPlacedHooks) await hook(ctx, placed, trx);
+  for (const hook of state.registries.orderPlacedHooks) await hook(trx, ctx, placed);
   return placed;
 }
 
@@ -308,7 +308,7 @@ async function cartLines(
   for (const line of cart.lineItems) {
     let item = line;
     for (const processor of state.registries.lineItemProcessors)
-      item = await processor.process(ctx, item, 'order', trx);
+      item = await processor.process(trx, ctx, item, 'order');
     processed.set(line.id, item);
   }
   const priced = await state.runtime.cart.price(trx, ctx, cart);
@@ -366,7 +366,7 @@ async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLi
       position,
     };
     for (const processor of state.registries.lineItemProcessors)
-      item = await processor.process(ctx, item, 'order', trx);
+      item = await processor.process(trx, ctx, item, 'order');
     lines.push({ ...line, label: item.label, payload: item.payload });
   }
   return lines;

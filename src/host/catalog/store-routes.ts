@@ -88,7 +88,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   ): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
     const extensions: Record<string, Record<string, unknown>> = {};
     for (const extension of internals.registries.productExtensions) {
-      const value = (await extension.load(ctx, [productId], db)).get(productId);
+      const value = (await extension.load(db, ctx, [productId])).get(productId);
       if (value) extensions[extension.name] = value;
     }
     return Object.keys(extensions).length ? { extensions } : {};
@@ -112,7 +112,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     const onPrice =
       filtersName(criteria.filter, PRICE_FIELDS) || (criteria.sort ?? []).some((s) => PRICE_FIELDS.has(s.field));
     if (!onPrice) return;
-    const refusal = await priceRefusal(registries.priceGates, ctx, db);
+    const refusal = await priceRefusal(registries.priceGates, db, ctx);
     if (refusal) throw refusal;
   }
 

@@ -334,7 +334,7 @@ export class CartService {
   ): Promise<CartLineItem> {
     let current = item;
     for (const processor of this.internals.registries.lineItemProcessors) {
-      const next = await processor.process(ctx, current, phase, executor);
+      const next = await processor.process(executor, ctx, current, phase);
       current = {
         ...next,
         id: item.id,

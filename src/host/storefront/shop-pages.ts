@@ -111,7 +111,7 @@ export function canBuy(ctx: StoreContext): boolean {
 
 /** Whether a price gate withholds prices (and buying) from the visitor (contract 3.6: a closed shop's guest). */
 export async function pricesWithheld(kit: PageKit, ctx: StoreContext): Promise<boolean> {
-  return (await priceRefusal(kit.internals.registries.priceGates, ctx, kit.internals.db)) !== null;
+  return (await priceRefusal(kit.internals.registries.priceGates, kit.internals.db, ctx)) !== null;
 }
 
 /** A product card of a listing: the caller's price (net, quantity 1) and availability. */

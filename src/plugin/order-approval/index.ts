@@ -26,7 +26,7 @@ export function registerOrderApproval(host: HostRuntime): void {
   for (const page of approvalRuleStorefrontPages(host)) host.storefront.page(page);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptByRules(host, ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptByRules(host, ctx, draft, trx),
   });
   host.jobs.register(REMINDER_JOB, async () => {
     await service.remindOverdue();

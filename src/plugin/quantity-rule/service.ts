@@ -50,7 +50,7 @@ export async function assertAllowedQuantities(executor: Executor, entered: Enter
 export function quantityRuleProcessor(cache: QuantityRuleCache): LineItemProcessor {
   return {
     name: QUANTITY_RULE_PROCESSOR,
-    async process(ctx: StoreContext, item: CartLineItem, _phase, executor: Executor): Promise<CartLineItem> {
+    async process(executor: Executor, ctx: StoreContext, item: CartLineItem, _phase): Promise<CartLineItem> {
       if (!item.productId) return item;
       const rule = await cache.ruleOf(ctx, executor, item.productId);
       if (rule && !isAllowed(rule, item.quantity)) throw quantityRefusal(rule, item.quantity, item.label);
@@ -167,7 +167,7 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
  */
 export const quantityRuleExtension: ProductExtension = {
   name: 'quantityRule',
-  async load(_ctx, productIds, executor) {
+  async load(executor, _ctx, productIds) {
     const rules = await rulesOf(executor, productIds);
     return new Map(
       productIds.map((id) => {
