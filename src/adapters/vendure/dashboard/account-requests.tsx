@@ -61,11 +61,16 @@ export function AccountRequestsPage() {
   const columns: Array<ColumnDef<Row>> = [
     { id: 'company', header: 'Company', cell: ({ row }) => row.original.attributes.company },
     {
-      id: 'name',
-      header: 'Name',
-      cell: ({ row }) => `${row.original.attributes.firstName} ${row.original.attributes.lastName}`,
+      id: 'contact',
+      header: 'Contact',
+      cell: ({ row }) => (
+        <>
+          {row.original.attributes.firstName} {row.original.attributes.lastName}
+          <br />
+          <span className="text-muted-foreground">{row.original.attributes.email}</span>
+        </>
+      ),
     },
-    { id: 'email', header: 'E-mail', cell: ({ row }) => row.original.attributes.email },
     { id: 'status', header: 'Status', cell: ({ row }) => row.original.attributes.status },
     { id: 'createdAt', header: 'Received', cell: ({ row }) => formatDate(row.original.attributes.createdAt) },
     {
@@ -120,7 +125,8 @@ export function AccountRequestsPage() {
             <p className="text-sm text-muted-foreground">Pick a request in the list to accept or decline it.</p>
           )}
           <p className="text-sm mt-4">
-            With the customer group chosen on accepting: <ConsoleLink path="/account-requests">the console's account requests</ConsoleLink>
+            To give the new customer a customer group on accepting, use{' '}
+            <ConsoleLink path="/account-requests">the console's account requests</ConsoleLink>.
           </p>
         </PageBlock>
       </PageLayout>
@@ -173,7 +179,7 @@ function Decision({ request, onDecided }: { request: Row; onDecided: (row: Row) 
             onChange={(event) => setComment(event.target.value)}
           />
           {commentError ? <p className="text-destructive">{commentError}</p> : null}
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Button type="button" disabled={decide.isPending} onClick={() => decide.mutate('accept')}>
               Accept
             </Button>

@@ -22,11 +22,19 @@ export interface ApiErrorItem {
 
 /** A refusal of the Admin API, with its JSON:API errors (code, detail, source.pointer). */
 export class ApiError extends Error {
+  readonly errors: ApiErrorItem[];
+
   constructor(
     readonly status: number,
-    readonly errors: ApiErrorItem[],
+    errors: ApiErrorItem[],
   ) {
-    super(errors.map((e) => e.detail ?? e.title ?? e.code).join(' ') || `The B2B Admin API answered ${status}.`);
+    // The API names ids in the plugin's form: the pages show Vendure's.
+    const readable = errors.map((e) => ({
+      ...e,
+      detail: e.detail?.replace(/"([0-9a-f]{32})"/g, (_, id: string) => `"${toVendureId(id)}"`),
+    }));
+    super(readable.map((e) => e.detail ?? e.title ?? e.code).join(' ') || `The B2B Admin API answered ${status}.`);
+    this.errors = readable;
   }
 
   /** The message of the error that points at `field` (`/field`), if any. */
@@ -65,7 +73,8 @@ export async function b2bApi<T>(method: string, path: string, body?: unknown): P
 
 export function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
 }

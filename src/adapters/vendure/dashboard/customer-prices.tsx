@@ -48,7 +48,7 @@ interface CustomerPrice {
 type Row = Resource<CustomerPrice>;
 
 interface Names {
-  customers: Record<string, string>;
+  customers: Record<string, { name: string; email: string }>;
   variants: Record<string, string>;
 }
 
@@ -68,7 +68,10 @@ async function namesOf(rows: Row[]): Promise<Names> {
   };
   return {
     customers: Object.fromEntries(
-      answer.customers.items.map((c) => [String(c.id), `${c.firstName} ${c.lastName} (${c.emailAddress})`]),
+      answer.customers.items.map((c) => [
+        String(c.id),
+        { name: `${c.firstName} ${c.lastName}`, email: c.emailAddress },
+      ]),
     ),
     variants: Object.fromEntries(answer.productVariants.items.map((v) => [String(v.id), `${v.name} (${v.sku})`])),
   };
@@ -97,7 +100,7 @@ export function CustomerPricesPage() {
           limit: perPage,
         })}`,
       );
-      const names = answer.data.length ? await namesOf(answer.data) : { customers: {}, variants: {} };
+      const names: Names = answer.data.length ? await namesOf(answer.data) : { customers: {}, variants: {} };
       return { ...answer, names };
     },
   });
@@ -110,7 +113,16 @@ export function CustomerPricesPage() {
         const a = row.original.attributes;
         if (a.customerGroupId) return `Group #${toVendureId(a.customerGroupId)}`;
         const id = toVendureId(a.customerId);
-        return names?.customers[id] ?? `Customer #${id}`;
+        const customer = names?.customers[id];
+        return customer ? (
+          <>
+            {customer.name}
+            <br />
+            <span className="text-muted-foreground">{customer.email}</span>
+          </>
+        ) : (
+          `Customer #${id}`
+        );
       },
     },
     {
@@ -121,7 +133,7 @@ export function CustomerPricesPage() {
         return names?.variants[id] ?? `#${id}`;
       },
     },
-    { id: 'minQuantity', header: 'From quantity', cell: ({ row }) => row.original.attributes.minQuantity },
+    { id: 'minQuantity', header: 'From qty', cell: ({ row }) => row.original.attributes.minQuantity },
     {
       id: 'price',
       header: 'Net price',
@@ -294,13 +306,23 @@ function PriceForm({ row, onDone }: { row: Row | null; onDone: () => void }) {
       />
       {hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null}
       {fieldError(name) ? (
-        <p id={`suite-b2b-price-${name}-error`} className="text-destructive text-sm">
+        <p id={`suite-b2b-price-${name}-error`} className="text-destructive text-sm break-words">
           {fieldError(name)}
         </p>
       ) : null}
     </div>
   );
-  const pointed = new Set(['/customerId', '/customerGroupId', '/productId', '/minQuantity', '/price', '/listPrice', '/validFrom', '/validUntil', '/currency']);
+  const pointed = new Set([
+    '/customerId',
+    '/customerGroupId',
+    '/productId',
+    '/minQuantity',
+    '/price',
+    '/listPrice',
+    '/validFrom',
+    '/validUntil',
+    '/currency',
+  ]);
   const unplaced = error ? error.errors.filter((e) => !pointed.has(e.source?.pointer ?? '')) : [];
   return (
     <form
@@ -326,7 +348,7 @@ function PriceForm({ row, onDone }: { row: Row | null; onDone: () => void }) {
           {saved}
         </p>
       ) : null}
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={save.isPending}>
           Save price
         </Button>

@@ -68,7 +68,10 @@ export function PartialAssortmentsPage() {
   });
   const remove = useMutation({
     mutationFn: (row: Assignment) =>
-      b2bApi<void>('DELETE', `/suite-partial-assortment-${kind}-rule/${row.attributes[idField]}/${row.attributes.ruleId}`),
+      b2bApi<void>(
+        'DELETE',
+        `/suite-partial-assortment-${kind}-rule/${row.attributes[idField]}/${row.attributes.ruleId}`,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: ['suite-b2b', 'partial-assortments'] }),
   });
   const names = list.data?.names;
@@ -142,7 +145,8 @@ export function PartialAssortmentsPage() {
             </p>
           ) : null}
           <p className="text-sm mt-3">
-            Limit an item to a customer or group: <ConsoleLink path="/partial-assortments">the console's partial assortments</ConsoleLink>
+            Limit an item to a customer or group:{' '}
+            <ConsoleLink path="/partial-assortments">the console's partial assortments</ConsoleLink>
           </p>
         </PageBlock>
       </PageLayout>
