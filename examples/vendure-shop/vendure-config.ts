@@ -80,7 +80,9 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
         // The example has no EmailPlugin: the plugin confirms orders (lines with event participants).
         orderConfirmationMail: true,
       }),
-      ...(options.dashboard ? [DashboardPlugin.init({ route: 'dashboard', ...options.dashboard })] : []),
+      // Vendure's Dashboard: served from a build at /dashboard, else only its API (metrics, settings). Always in the
+      // list: Vendure keeps a plugin's GraphQL resolvers per process, so a later shop without it would not boot.
+      options.dashboard ? DashboardPlugin.init({ route: 'dashboard', ...options.dashboard }) : DashboardPlugin,
     ],
   };
 }

@@ -33,7 +33,6 @@ function buildDashboard(): void {
     return;
   const output = execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-dashboard.mjs')], {
     cwd: ROOT,
-    env: { ...process.env, DASHBOARD_BUILD_QUIET: '1' },
     encoding: 'utf8',
     timeout: 600_000,
   });
