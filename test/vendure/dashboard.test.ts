@@ -78,7 +78,9 @@ describe('Vendure: the B2B section of the Dashboard', function () {
     await client?.close();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // Finite CSS animations (the Dashboard fades blocks and sections in) are finished before the picture.
+  const shot = (name: string, on: Page = page) =>
+    on.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
   it('the B2B section is in the sidebar with its pages', async () => {
     await page.getByRole('button', { name: 'B2B', exact: true }).click();
@@ -117,6 +119,34 @@ describe('Vendure: the B2B section of the Dashboard', function () {
       admin,
     );
     expect(customers.data.customers.items).to.deep.equal([{ lastName: 'Dash' }]);
+  });
+
+  it('account requests: declining asks for the reason and keeps it', async () => {
+    const made = await client.rest(
+      'POST',
+      '/store-api/account-request',
+      {},
+      {
+        company: 'Declined Prospect GmbH',
+        firstName: 'Dirk',
+        lastName: 'Nay',
+        email: 'declined-prospect@example.test',
+      },
+    );
+    expect(made.status, JSON.stringify(made.body)).to.equal(200);
+    await page.goto(`${base}/suite-b2b/account-requests`);
+    const row = page.locator('tr', { hasText: 'Declined Prospect GmbH' });
+    await row.locator('button:has-text("Decide")').click();
+    const panel = page.locator('[data-testid=suite-b2b-account-request]');
+    await panel.locator('button:has-text("Decline")').click();
+    await panel.locator('text=Give the reason for declining.').waitFor();
+    await page.fill('#suite-b2b-decision-comment', 'No trade register entry.');
+    await panel.locator('button:has-text("Decline")').click();
+    await panel.locator('strong:has-text("declined")').waitFor();
+    expect(await panel.textContent()).to.contain('Note: No trade register entry.');
+    await page.getByRole('button', { name: 'Declined', exact: true }).click();
+    await page.locator('tr', { hasText: 'Declined Prospect GmbH' }).waitFor();
+    await shot('account-request-declined');
   });
 
   it('customer prices: a price is listed with the customer and variant names; the form changes it, the API refusal shows at its field', async () => {
@@ -203,6 +233,41 @@ describe('Vendure: the B2B section of the Dashboard', function () {
       .to.contain(variant.name)
       .and.contain(PARTNER_GROUP);
     await shot('partial-assortments');
+  });
+
+  it('a read-only operator (SuiteB2BAdminReadOnly) sees only the link to the console in the B2B section', async () => {
+    const role = await client.gql(
+      'admin-api',
+      'mutation ($i: CreateRoleInput!) { createRole(input: $i) { id } }',
+      { i: { code: 'b2b-viewer', description: 'B2B viewer', permissions: ['SuiteB2BAdminReadOnly'] } },
+      admin,
+    );
+    const created = await client.gql(
+      'admin-api',
+      'mutation ($i: CreateAdministratorInput!) { createAdministrator(input: $i) { id } }',
+      {
+        i: {
+          firstName: 'Vera',
+          lastName: 'Viewer',
+          emailAddress: 'viewer@shop.test',
+          password: 'viewer-pass-2026',
+          roleIds: [role.data.createRole.id],
+        },
+      },
+      admin,
+    );
+    expect(created.errors, JSON.stringify(created.errors)).to.equal(undefined);
+    const viewer = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await viewer.goto(`${base}/`);
+    await viewer.fill('input[name=username]', 'viewer@shop.test');
+    await viewer.fill('input[name=password]', 'viewer-pass-2026');
+    await viewer.click('button[type=submit]');
+    await viewer.getByRole('button', { name: 'B2B', exact: true }).click();
+    await viewer.getByRole('link', { name: 'B2B console', exact: true }).waitFor();
+    for (const title of ['Account requests', 'Customer prices', 'Partial assortments'])
+      expect(await viewer.getByRole('link', { name: title, exact: true }).count(), title).to.equal(0);
+    await shot('read-only-sidebar', viewer);
+    await viewer.context().close();
   });
 
   it('the B2B console page links to the console, which answers its login', async () => {
