@@ -920,8 +920,10 @@ export interface HostRuntime {
     /**
      * A counter that changes whenever visibility changes on any process; cache keys include it.
      * With `ctx`: the value read when the request's context was built, without another read.
+     * (4.0) A performance hook, optional: without it a plugin keeps no visibility cache and asks its
+     * tables on every request.
      */
-    visibilityVersion(executor: Executor, ctx?: StoreContext): Promise<number>;
+    visibilityVersion?(executor: Executor, ctx?: StoreContext): Promise<number>;
   };
 
   readonly prices: {
@@ -1068,7 +1070,6 @@ export interface HostRuntime {
   };
 
   readonly mail: {
-    registerTemplate(name: string, template: MailTemplate): void;
     /** Writes the mail to the outbox inside the caller's transaction; a job sends it. */
     enqueue(executor: Executor, mail: OutgoingMail): Promise<void>;
     /** (3.5) The names of the registered templates (the host's and the plugin's), sorted. Optional for a host. */
@@ -1086,12 +1087,6 @@ export interface HostRuntime {
     register(name: string, handler: JobHandler): void;
     /** A recurring job, claimed by one process per run. */
     schedule(name: string, everySeconds: number): void;
-    enqueue(
-      executor: Executor,
-      name: string,
-      payload: Record<string, unknown>,
-      options?: { runAt?: Date; uniqueKey?: string },
-    ): Promise<void>;
   };
 
   readonly storefront: {
