@@ -88,9 +88,8 @@ function vendureLogger(): Logger {
 
 /**
  * Suite B2B as a Vendure plugin: loads src/plugin unchanged (the default export of the manifest's
- * entry) through the HostRuntime contract implemented on Vendure. Written without decorator syntax
- * (tsx/esbuild emit no decorator metadata): VendurePlugin is applied as a function and the one
- * constructor dependency is declared with Reflect metadata.
+ * entry) through the HostRuntime contract implemented on Vendure. tsx/esbuild emit no decorator
+ * metadata: the one constructor dependency is declared with Reflect metadata.
  */
 export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknown> {
   const state = () => latest.state;
@@ -251,6 +250,21 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     return config;
   }
 
+  // Decorator syntax (tsconfig `experimentalDecorators`): the Dashboard build (vendureDashboardPlugin) finds a
+  // plugin's `dashboard` entry only in a compiled `__decorate([VendurePlugin({ dashboard: '…' })], Class)` call.
+  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts);
+  // the plugin's product extensions as ProductVariant.suiteExtensions (product-extensions.ts).
+  @VendurePlugin({
+    imports: [PluginCommonModule],
+    configuration: configure,
+    compatibility: '^3.7.0',
+    // The B2B section of Vendure's Dashboard (dashboard/index.tsx, shipped as source), built by the shop's Dashboard build.
+    dashboard: './dashboard/index.tsx',
+    shopApiExtensions: {
+      schema: PRODUCT_EXTENSIONS_SCHEMA,
+      resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],
+    },
+  })
   class SuiteB2BPlugin {
     constructor(private readonly moduleRef: ModuleRef) {}
 
@@ -288,18 +302,5 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     }
   }
   Reflect.defineMetadata('design:paramtypes', [ModuleRef], SuiteB2BPlugin);
-  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts);
-  // the plugin's product extensions as ProductVariant.suiteExtensions (product-extensions.ts).
-  VendurePlugin({
-    imports: [PluginCommonModule],
-    configuration: configure,
-    compatibility: '^3.7.0',
-    // The B2B section of Vendure's React Dashboard (dashboard/index.tsx), built by the shop's Dashboard build.
-    dashboard: './dashboard/index.tsx',
-    shopApiExtensions: {
-      schema: PRODUCT_EXTENSIONS_SCHEMA,
-      resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],
-    },
-  })(SuiteB2BPlugin);
   return SuiteB2BPlugin;
 }
