@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { newId } from '../../src/lib/ids.js';
-import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { DEMO_CUSTOMER, PARTNER_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { browserFor } from '../helpers/browser.js';
 import { startSmtp, type ReceivedMail, type TestMailbox } from '../helpers/smtp.js';
 import { consolePage, SUPERADMIN } from './helpers/console.js';
@@ -117,5 +117,100 @@ describe('Vendure: operator journeys in the console', function () {
     await page.click('[data-test=save-settings]');
     await page.context().close();
     expect((await guestAdds()).__typename).to.equal('Order');
+  });
+
+  it('journey: an operator rules a category and a product out for one customer; their collections, products, search and Store API listing leave them out, another customer still sees them', async () => {
+    const admin = bearer(await client.vendureLogin('admin-api', 'superadmin', 'superadmin'));
+    const created = await client.gql(
+      'admin-api',
+      'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
+      {
+        input: {
+          translations: [{ languageCode: 'en', name: 'Seating', slug: 'seating', description: '' }],
+          filters: [
+            {
+              code: 'variant-name-filter',
+              arguments: [
+                { name: 'operator', value: 'contains' },
+                { name: 'term', value: 'Chair' },
+              ],
+            },
+          ],
+        },
+      },
+      admin,
+    );
+    expect(created.errors, JSON.stringify(created)).to.equal(undefined);
+    await client.settleJobs();
+    const { db, runtime } = client.shop.state;
+    const demo = (await runtime.customers.findByEmail(db, DEMO_CUSTOMER.email))!;
+    const buyer = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+    const partner = bearer(await client.vendureLogin('shop-api', PARTNER_CUSTOMER.email, PARTNER_CUSTOMER.password));
+
+    /** What a caller sees of the seating collection and the chair in Vendure's Shop API and the plugin's Store API. */
+    const seen = async (headers: Record<string, string>) => {
+      const { data } = await client.gql(
+        'shop-api',
+        `{ collection(slug: "seating") { slug } collections { items { slug } }
+           products { items { slug } } search(input: { term: "chair", groupByProduct: true }) { items { slug } } }`,
+        {},
+        headers,
+      );
+      const listing = await client.rest('POST', '/store-api/product-table-listing', headers, { limit: 100 });
+      expect(listing.status, JSON.stringify(listing.body)).to.equal(200);
+      return {
+        collection: (data.collection?.slug as string | undefined) ?? null,
+        collections: (data.collections.items as Array<{ slug: string }>).map((c) => c.slug),
+        products: (data.products.items as Array<{ slug: string }>).map((p) => p.slug).includes('office-chair'),
+        search: (data.search.items as Array<{ slug: string }>).map((p) => p.slug).includes('office-chair'),
+        listing: (listing.body.elements as Array<{ productNumber: string }>)
+          .map((p) => p.productNumber)
+          .includes('CHAIR-001'),
+      };
+    };
+    const everything = { collection: 'seating', collections: ['seating'], products: true, search: true, listing: true };
+    expect(await seen(buyer)).to.deep.equal(everything);
+
+    const page = await consolePage(browser, SUPERADMIN);
+    await page.click('nav.menu a:has-text("Partial assortments")');
+    await page.selectOption('#kind', 'category');
+    await page.selectOption('#categoryId', { label: 'Seating' });
+    await page.check('input[name=audience][value=except]');
+    await page.fill('#customerNumber', demo.customerNumber);
+    await page.click('[data-test=limit]');
+    expect(await page.textContent('[data-test=notice]')).to.equal(
+      `The category is now visible to everyone but customer ${demo.customerNumber}.`,
+    );
+    expect(await page.locator('[data-test=assignment-row]').allTextContents()).to.have.length(1);
+    await page.screenshot({ path: join(SCREENSHOTS, 'partial-assortment-category.png'), fullPage: true });
+
+    await page.selectOption('#kind', 'product');
+    await page.fill('#productNumber', 'CHAIR-001');
+    await page.check('input[name=audience][value=except]');
+    await page.fill('#customerNumber', demo.customerNumber);
+    await page.click('[data-test=limit]');
+    expect(await page.textContent('[data-test=notice]')).to.equal(
+      `The product is now visible to everyone but customer ${demo.customerNumber}.`,
+    );
+    expect(await page.textContent('[data-test=assignment-row]')).to.contain('CHAIR-001');
+    await page.screenshot({ path: join(SCREENSHOTS, 'partial-assortment-product.png'), fullPage: true });
+
+    expect(await seen(buyer)).to.deep.equal({
+      collection: null,
+      collections: [],
+      products: false,
+      search: false,
+      listing: false,
+    });
+    expect(await seen(partner)).to.deep.equal(everything);
+    // Guests are "everyone" too.
+    const guest = await client.gql('shop-api', '{ collection(slug: "seating") { slug } products { items { slug } } }');
+    expect(guest.data.collection).to.deep.equal({ slug: 'seating' });
+
+    // The operator takes the product's rule away: the buyer sees the chair again.
+    await page.click('[data-test=assignment-row] button:has-text("Remove")');
+    expect(await page.textContent('[data-test=notice]')).to.equal('The rule no longer limits this product.');
+    await page.context().close();
+    expect((await seen(buyer)).products).to.equal(true);
   });
 });

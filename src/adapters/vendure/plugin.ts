@@ -19,6 +19,7 @@ import { migrateFolder } from '../../host-kit/migrator.js';
 import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
 import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
 import { adapterAdminRoutes } from './admin-routes.js';
+import { ruleCustomField } from './rules.js';
 import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
@@ -226,6 +227,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       state,
       contextOf,
     );
+    // The console's rules are customer groups with a match of their own (rules.ts, decision 0035).
+    config.customFields.CustomerGroup = [...(config.customFields.CustomerGroup ?? []), ruleCustomField];
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
     config.authOptions.shopAuthenticationStrategy = [
