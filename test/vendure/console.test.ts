@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
 import { browserFor } from '../helpers/browser.js';
 import { axeFindings, CONSOLE, crawlConsole } from '../helpers/console-crawl.js';
 import { consoleClient, consolePage, createAdministrator, SUPERADMIN } from './helpers/console.js';
@@ -79,6 +81,45 @@ describe('Vendure: the operator console at /b2b-admin', function () {
     expect((await client.gql('admin-api', '{ me { identifier } }', {}, bearer(token))).data.me).to.equal(null);
   });
 
+  it("lists the shop's failed mails and jobs (the adapter's outbox and queue), retries a mail and discards a job", async () => {
+    const { db } = client.shop.state;
+    const operator = consoleClient(client.shop.url);
+    expect((await operator.login('superadmin', 'superadmin')).status).to.equal(303);
+    expect((await operator.get(`${CONSOLE}/failed-mails`)).html).to.contain('data-test="empty"');
+    const failed = { state: 'failed', attempts: 5, created_at: nowDb() };
+    const [mailId, jobId, keptJobId] = [newId(), newId(), newId()];
+    await db('suite_host_mail_outbox').insert({
+      ...failed,
+      id: mailId,
+      template: 'order.confirmation',
+      recipient: 'reject-me@shop.test',
+      data: '{}',
+      last_error: '550 mailbox reject-me@shop.test unavailable',
+    });
+    for (const id of [jobId, keptJobId])
+      await db('suite_host_jobs').insert({
+        ...failed,
+        id,
+        name: `test.fails-${id.slice(0, 6)}`,
+        payload: '{}',
+        run_at: nowDb(),
+        max_attempts: 5,
+        last_error: 'boom',
+        finished_at: nowDb(),
+      });
+    const start = await operator.get(CONSOLE);
+    expect(start.html).to.contain(`href="${CONSOLE}/failed-mails"`).and.contain(`href="${CONSOLE}/failed-jobs"`);
+    expect((await operator.get(`${CONSOLE}/failed-mails`)).html).to.contain(
+      '550 mailbox reject-me@shop.test unavailable',
+    );
+    expect((await operator.post(`${CONSOLE}/failed-mails/${mailId}/retry`)).status).to.equal(303);
+    expect(await db('suite_host_mail_outbox').where({ id: mailId }).first('state')).to.deep.equal({ state: 'queued' });
+    expect((await operator.post(`${CONSOLE}/failed-jobs/${jobId}/discard`)).status).to.equal(303);
+    expect(await db('suite_host_jobs').where({ id: jobId }).first()).to.equal(undefined);
+    // The other failed job stays for the crawl: the read-only operator's retry and discard are refused.
+    expect((await operator.get(`${CONSOLE}/failed-jobs`)).html).to.contain(`data-id="${keptJobId}"`);
+  });
+
   for (const role of ['managing', 'read-only'] as const) {
     it(`${role} operator: every console page answers below 400${role === 'read-only' ? ', every change is refused with 403' : ''}, and axe finds nothing serious`, async () => {
       const res = await client.rest(
@@ -93,7 +134,16 @@ describe('Vendure: the operator console at /b2b-admin', function () {
       expect((await operator.login(who.username, who.password)).status).to.equal(303);
       const { visited, failures, changes, pages } = await crawlConsole(operator.get);
       expect(failures, 'answers ≥ 400').to.deep.equal([]);
-      for (const path of ['/companies', '/account-requests', '/customer-prices', '/events', '/settings'])
+      for (const path of [
+        '/companies',
+        '/account-requests',
+        '/customer-prices',
+        '/events',
+        '/settings',
+        '/partial-assortments',
+        '/failed-mails',
+        '/failed-jobs',
+      ])
         expect(
           [...visited.keys()].some((visitedPath) => visitedPath.startsWith(`${CONSOLE}${path}`)),
           `the crawl reached ${path}`,

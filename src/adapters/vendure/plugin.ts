@@ -18,6 +18,7 @@ import { loadManifest } from '../../host-kit/manifest.js';
 import { migrateFolder } from '../../host-kit/migrator.js';
 import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
 import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
+import { opsRoutes } from '../../host-kit/ops-routes.js';
 import { adapterAdminRoutes } from './admin-routes.js';
 import { ruleCustomField } from './rules.js';
 import { projectPath } from '../../host-kit/paths.js';
@@ -161,7 +162,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     apis.addAdapterRoutes();
     // The plugin's settings in the Admin API (the console's settings page), on the adapter's table,
     // and the customer reads the console's Companies pages call (admin-routes.ts).
-    for (const route of [...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'), ...adapterAdminRoutes(s)])
+    for (const route of [
+      ...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'),
+      ...opsRoutes(db, { mails: 'suite_host_mail_outbox', jobs: 'suite_host_jobs' }),
+      ...adapterAdminRoutes(s),
+    ])
       apis.adminApi.add(route);
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
