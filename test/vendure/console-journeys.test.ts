@@ -152,7 +152,8 @@ describe('Vendure: operator journeys in the console', function () {
       const { data } = await client.gql(
         'shop-api',
         `{ collection(slug: "seating") { slug } collections { items { slug } }
-           products { items { slug } } search(input: { term: "chair", groupByProduct: true }) { items { slug } } }`,
+           products { items { slug } }
+           search(input: { term: "chair", groupByProduct: true }) { items { slug } collections { collection { slug } } } }`,
         {},
         headers,
       );
@@ -163,12 +164,22 @@ describe('Vendure: operator journeys in the console', function () {
         collections: (data.collections.items as Array<{ slug: string }>).map((c) => c.slug),
         products: (data.products.items as Array<{ slug: string }>).map((p) => p.slug).includes('office-chair'),
         search: (data.search.items as Array<{ slug: string }>).map((p) => p.slug).includes('office-chair'),
+        searchCollections: (data.search.collections as Array<{ collection: { slug: string } }>).map(
+          (c) => c.collection.slug,
+        ),
         listing: (listing.body.elements as Array<{ productNumber: string }>)
           .map((p) => p.productNumber)
           .includes('CHAIR-001'),
       };
     };
-    const everything = { collection: 'seating', collections: ['seating'], products: true, search: true, listing: true };
+    const everything = {
+      collection: 'seating',
+      collections: ['seating'],
+      products: true,
+      search: true,
+      searchCollections: ['seating'],
+      listing: true,
+    };
     expect(await seen(buyer)).to.deep.equal(everything);
 
     const page = await consolePage(browser, SUPERADMIN);
@@ -183,6 +194,15 @@ describe('Vendure: operator journeys in the console', function () {
     );
     expect(await page.locator('[data-test=assignment-row]').allTextContents()).to.have.length(1);
     await page.screenshot({ path: join(SCREENSHOTS, 'partial-assortment-category.png'), fullPage: true });
+    // The category is gone for the buyer (collections, the search's collection facet); its products are not
+    // (products do not inherit their category's visibility, docs/partial-assortment.md).
+    expect(await seen(buyer)).to.deep.equal({
+      ...everything,
+      collection: null,
+      collections: [],
+      searchCollections: [],
+    });
+    expect(await seen(partner)).to.deep.equal(everything);
 
     await page.selectOption('#kind', 'product');
     await page.fill('#productNumber', 'CHAIR-001');
@@ -200,6 +220,7 @@ describe('Vendure: operator journeys in the console', function () {
       collections: [],
       products: false,
       search: false,
+      searchCollections: [],
       listing: false,
     });
     expect(await seen(partner)).to.deep.equal(everything);
