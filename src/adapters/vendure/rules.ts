@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { CustomerGroupService, RequestContextService, type CustomFieldConfig } from '@vendure/core';
 import { defineAdminRoute, type AdminRoute } from '../../host/contract.js';
-import { selectRows, type Executor } from '../../lib/db.js';
+import { likeSql, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
-import { MAX_LIMIT, DEFAULT_LIMIT } from '../../lib/criteria.js';
+import { DEFAULT_LIMIT, escapeLike, MAX_LIMIT } from '../../lib/criteria.js';
 import { reply, noContent } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { toVendureIds, type IdMapper } from './ids.js';
@@ -138,16 +138,17 @@ export function ruleRoutes(state: AdapterState): AdminRoute[] {
   ) {
     const page = input.page ?? 1;
     const limit = input.limit ?? DEFAULT_LIMIT;
+    const id = `${table.split(' as ')[1] ?? table}.id`;
     const base = state.db(table);
     narrow(base);
-    if (input.ids) base.whereIn(`${table.split(' as ')[1] ?? table}.id`, toVendureIds(ids, input.ids));
-    if (input.term) base.where(nameColumn, 'like', `%${input.term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    if (input.ids) base.whereIn(id, toVendureIds(ids, input.ids));
+    if (input.term) base.whereRaw(likeSql(base), [nameColumn, `%${escapeLike(input.term)}%`]);
     const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
     const rows = await selectRows<{ id: string | number; name: string }>(
       base
         .clone()
-        .select(`${table.split(' as ')[1] ?? table}.id as id`, `${nameColumn} as name`)
-        .orderBy([{ column: nameColumn }, { column: `${table.split(' as ')[1] ?? table}.id` }])
+        .select(`${id} as id`, `${nameColumn} as name`)
+        .orderBy([{ column: nameColumn }, { column: id }])
         .limit(limit)
         .offset((page - 1) * limit),
     );
