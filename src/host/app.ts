@@ -23,7 +23,7 @@ import { createCatalogModule } from './catalog/index.js';
 import { createCheckoutModule } from './checkout/index.js';
 import { createJobsModule, type JobsModule } from './jobs/index.js';
 import { createEventsModule } from './events.js';
-import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
+import { createMailModule, registerTemplatesFromFolder, type MailModule } from './mail/index.js';
 import { projectPath } from '../host-kit/paths.js';
 import { createStorefrontModule } from './storefront/index.js';
 import { createConsoleModule } from './console/index.js';
@@ -81,6 +81,8 @@ export interface ShopApp {
   db: Db;
   config: HostConfig;
   jobs: JobsModule;
+  /** The host's mail outside the contract (templates are registered by the host, not by plugins). */
+  mail: Pick<MailModule, 'registerTemplate' | 'sendQueued'>;
   plugins: LoadedPlugin[];
   /** Readiness and draining (the server turns ready to 503 on SIGTERM before it stops listening). */
   health: Health;
@@ -198,7 +200,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   internals.runtime = runtime;
   registerHousekeeping(runtime);
 
-  registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
+  registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
   for (const route of accountRoutes(internals)) internals.storeApi.add(route);
   for (const route of catalog.storeRoutes) internals.storeApi.add(route);
   for (const route of checkout.storeRoutes) internals.storeApi.add(route);
@@ -220,7 +222,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       },
     });
     await inZone('plugin', (host: HostRuntime) => plugin.register(host))(pluginRuntime);
-    registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
+    registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }
 
@@ -307,6 +309,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     db,
     config,
     jobs,
+    mail,
     plugins,
     health,
     async close() {

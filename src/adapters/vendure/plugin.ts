@@ -169,9 +169,9 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     ])
       apis.adminApi.add(route);
     await s.plugin.register(runtime);
-    registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
+    registerTemplatesFromFolder(s.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     if (s.options.orderConfirmationMail)
-      registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
+      registerTemplatesFromFolder(s.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
 
     const contextOf = storeContexts(s);
     const visibility = shopVisibility(s, contextOf);
