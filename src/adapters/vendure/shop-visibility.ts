@@ -104,7 +104,9 @@ export function shopVisibility(
           state.db('collection').where({ isRoot: false, isPrivate: false }).select('id'),
         );
         const pluginIds = all.map((row) => state.ids.toPlugin(row.id));
-        const visible = new Set(await state.runtime.catalog.visibleEntityIds(storeCtx, 'category', pluginIds));
+        const visible = new Set(
+          await state.runtime.catalog.visibleEntityIds(state.db, storeCtx, 'category', pluginIds),
+        );
         const hidden = all.filter((_row, index) => !visible.has(pluginIds[index]!)).map((row) => String(row.id));
         return hidden.length > 0 ? new Set(hidden) : null;
       })();
