@@ -23,6 +23,8 @@ const PAGES = [
   { id: 'quantity-rules', title: 'Quantity rules', path: '/quantity-rules' },
   { id: 'sales-representatives', title: 'Sales representatives', path: '/sales-representatives' },
   { id: 'events', title: 'Events', path: '/events' },
+  { id: 'failed-mails', title: 'Failed mails', path: '/failed-mails' },
+  { id: 'failed-jobs', title: 'Failed jobs', path: '/failed-jobs' },
   { id: 'settings', title: 'Settings', path: '/settings' },
 ];
 
