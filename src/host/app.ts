@@ -18,7 +18,7 @@ import { hashPassword, verifyPassword } from '../host-kit/passwords.js';
 import { accountRoutes } from './account/account-routes.js';
 import { oauthRoutes } from './admin/oauth-routes.js';
 import { integrationRoutes } from './admin/integration-routes.js';
-import { opsRoutes } from './admin/ops-routes.js';
+import { opsRoutes } from '../host-kit/ops-routes.js';
 import { createCatalogModule } from './catalog/index.js';
 import { createCheckoutModule } from './checkout/index.js';
 import { createJobsModule, type JobsModule } from './jobs/index.js';
@@ -205,7 +205,8 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   for (const route of catalog.storeRoutes) internals.storeApi.add(route);
   for (const route of checkout.storeRoutes) internals.storeApi.add(route);
   for (const route of oauthRoutes(internals)) internals.adminApi.add(route);
-  for (const route of [...integrationRoutes(db), ...opsRoutes(db)]) internals.adminApi.add(route);
+  for (const route of [...integrationRoutes(db), ...opsRoutes(db, { mails: 'mail_outbox', jobs: 'jobs' })])
+    internals.adminApi.add(route);
   for (const route of catalog.adminRoutes) internals.adminApi.add(route);
   for (const route of checkout.adminRoutes) internals.adminApi.add(route);
 

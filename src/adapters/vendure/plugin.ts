@@ -18,7 +18,9 @@ import { loadManifest } from '../../host-kit/manifest.js';
 import { migrateFolder } from '../../host-kit/migrator.js';
 import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
 import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
+import { opsRoutes } from '../../host-kit/ops-routes.js';
 import { adapterAdminRoutes } from './admin-routes.js';
+import { ruleCustomField } from './rules.js';
 import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
@@ -159,7 +161,11 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     apis.addAdapterRoutes();
     // The plugin's settings in the Admin API (the console's settings page), on the adapter's table,
     // and the customer reads the console's Companies pages call (admin-routes.ts).
-    for (const route of [...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'), ...adapterAdminRoutes(s)])
+    for (const route of [
+      ...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'),
+      ...opsRoutes(db, { mails: 'suite_host_mail_outbox', jobs: 'suite_host_jobs' }),
+      ...adapterAdminRoutes(s),
+    ])
       apis.adminApi.add(route);
     await s.plugin.register(runtime);
     registerTemplatesFromFolder(s.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
@@ -225,6 +231,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       state,
       contextOf,
     );
+    // The console's rules are customer groups with a match of their own (rules.ts, decision 0035).
+    config.customFields.CustomerGroup = [...(config.customFields.CustomerGroup ?? []), ruleCustomField];
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
     config.authOptions.shopAuthenticationStrategy = [

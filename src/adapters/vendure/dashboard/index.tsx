@@ -30,6 +30,8 @@ const CONSOLE_PAGES = [
   { title: 'Activity types', path: '/activity-types' },
   { title: 'Events', path: '/events' },
   { title: 'Mail templates', path: '/mail-templates' },
+  { title: 'Failed mails', path: '/failed-mails' },
+  { title: 'Failed jobs', path: '/failed-jobs' },
   { title: 'Settings', path: '/settings' },
 ];
 
