@@ -74,7 +74,8 @@ export class SuiteB2BGivenPriceStrategy implements OrderItemPriceCalculationStra
     const given = customFields?.[GIVEN_PRICE_FIELD];
     if (typeof given === 'number' && Number.isSafeInteger(given)) return { price: given, priceIncludesTax: false };
     const forQuantity = quantity > 1 && this.quantityPrice ? await this.quantityPrice(ctx, variant, quantity) : null;
-    if (forQuantity !== null) return { price: forQuantity, priceIncludesTax: false };
+    // A customer price is in the channel's terms (decision 0032); a given price (approved, offered) is net.
+    if (forQuantity !== null) return { price: forQuantity, priceIncludesTax: ctx.channel.pricesIncludeTax };
     return this.inner.calculateUnitPrice(ctx, variant, customFields, order, quantity);
   }
 }
