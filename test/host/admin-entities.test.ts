@@ -360,7 +360,7 @@ describe('host: Admin API entities', () => {
     const ruleId = created.body.data.id;
     const productId = (await api.post('/product', { productNumber: `RV-${unique()}`, name: 'Rule gated', price: 1 }))
       .body.data.id;
-    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity) =>
+    shop.runtime.catalog.addVisibilityFilter(async (_executor, ctx, entity) =>
       entity === 'product' && !(await ctx.ruleIds()).includes(ruleId)
         ? { kind: 'exclude', ids: [productId] }
         : { kind: 'all' },

@@ -95,7 +95,7 @@ export function orderPlacement(
         // The plugin's payment method of the payment that places it (payment on account), else none.
         const paymentMethod = await paymentMethodOfOrder(trx, order.id);
         if (paymentMethod) draft.paymentMethod = paymentMethod;
-        for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+        for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(trx, storeCtx, draft);
         // The charge, in the same transaction under the same locks.
         const netTotal = order.subTotal + order.shipping;
         const placed: PlacedOrder = {
@@ -112,7 +112,7 @@ export function orderPlacement(
           customFields: draft.customFields,
           ...(paymentMethod ? { paymentMethod } : {}),
         };
-        for (const hook of registries.orderPlacedHooks) await hook(storeCtx, placed, trx);
+        for (const hook of registries.orderPlacedHooks) await hook(trx, storeCtx, placed);
         return processed;
       });
     } catch (error) {
@@ -139,7 +139,7 @@ export function orderPlacement(
     };
     try {
       await inVendureTransaction(s, ctx, async (trx) => {
-        for (const hook of s.registries.orderCancelledHooks) await hook(cancelled, trx);
+        for (const hook of s.registries.orderCancelledHooks) await hook(trx, cancelled);
       });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) throw new SuiteB2BOrderRefusedError(error);

@@ -68,7 +68,7 @@ export function availabilityChecker(
       );
       if (!definition?.available) return true;
       const storeCtx = await storeContextOf(ctx);
-      return storeCtx ? definition.available(storeCtx, s.db) : false;
+      return storeCtx ? definition.available(s.db, storeCtx) : false;
     },
   });
 }

@@ -88,7 +88,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   ): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
     const extensions: Record<string, Record<string, unknown>> = {};
     for (const extension of internals.registries.productExtensions) {
-      const value = (await extension.load(ctx, [productId], db)).get(productId);
+      const value = (await extension.load(db, ctx, [productId])).get(productId);
       if (value) extensions[extension.name] = value;
     }
     return Object.keys(extensions).length ? { extensions } : {};
@@ -112,7 +112,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     const onPrice =
       filtersName(criteria.filter, PRICE_FIELDS) || (criteria.sort ?? []).some((s) => PRICE_FIELDS.has(s.field));
     if (!onPrice) return;
-    const refusal = await priceRefusal(registries.priceGates, ctx, db);
+    const refusal = await priceRefusal(registries.priceGates, db, ctx);
     if (refusal) throw refusal;
   }
 
@@ -187,7 +187,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     for (const section of page.sections) {
       if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
         const ids = section.productIds.filter((v): v is string => typeof v === 'string');
-        const products = await catalog.visibleProducts(ctx, ids);
+        const products = await catalog.visibleProducts(db, ctx, ids);
         sections.push({ ...section, products: await productViews(registries, ctx, products, db) });
       } else sections.push(section);
     }

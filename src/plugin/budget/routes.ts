@@ -175,7 +175,7 @@ async function budgetColumns(
   }
   if (input.categoryIds?.length) {
     // A category the caller may not see answers as an unknown one: no existence oracle.
-    const visible = new Set(await host.catalog.visibleEntityIds(ctx, 'category', input.categoryIds, host.db));
+    const visible = new Set(await host.catalog.visibleEntityIds(host.db, ctx, 'category', input.categoryIds));
     const index = input.categoryIds.findIndex((categoryId) => !visible.has(categoryId));
     if (index >= 0)
       throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${input.categoryIds[index]}" does not exist.`, {

@@ -764,7 +764,7 @@ export async function toEventViews(
   const products = new Map(
     (
       await (viewer
-        ? host.catalog.visibleProducts(viewer, productIds, executor)
+        ? host.catalog.visibleProducts(executor, viewer, productIds)
         : host.catalog.products(executor, productIds))
     ).map((p) => [p.id, p]),
   );

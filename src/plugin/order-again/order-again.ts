@@ -68,7 +68,9 @@ export async function orderAgain(
   const order = await readableOrder(host, ctx, orderId);
   const lines = ((order.lineItems ?? []) as OrderLine[]).filter((line) => line.productId);
   const ids = lines.map((line) => line.productId!);
-  const products = new Map<string, ProductRecord>((await host.catalog.visibleProducts(ctx, ids)).map((p) => [p.id, p]));
+  const products = new Map<string, ProductRecord>(
+    (await host.catalog.visibleProducts(host.db, ctx, ids)).map((p) => [p.id, p]),
+  );
   const rules = new Map((await storeRules(host, ctx, ids)).map((rule) => [rule.productId, rule]));
   const precision = ctx.salesChannel.currencyPrecision;
 
@@ -108,6 +110,7 @@ export async function orderAgain(
     toAdd.push({ answer, product });
   }
   const prices = await host.prices.calculateMany(
+    host.db,
     ctx,
     toAdd.map(({ answer, product }) => ({ product, quantity: answer.quantity })),
   );

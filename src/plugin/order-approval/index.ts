@@ -24,7 +24,7 @@ export function registerOrderApproval(host: HostRuntime): void {
   registerOrderApprovalStorefront(host, service);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptByRules(host, ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptByRules(host, ctx, draft, trx),
   });
   host.jobs.register(REMINDER_JOB, async () => {
     await service.remindOverdue();

@@ -129,7 +129,7 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
     return current;
   }
 
-  return async (ctx, entity, executor) => {
+  return async (executor, ctx, entity) => {
     const kind = KIND_BY_ENTITY.get(entity);
     if (!kind) return { kind: 'all' };
     if (isTransaction(executor)) {

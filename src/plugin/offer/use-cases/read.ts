@@ -69,7 +69,7 @@ export async function referenceProduct(
   )
     throw Errors.notFound('Customer', targetId);
   // A product the caller may not see answers as an unknown one: no existence oracle.
-  const [product] = await host.catalog.visibleProducts(ctx, [productId], host.db);
+  const [product] = await host.catalog.visibleProducts(host.db, ctx, [productId]);
   if (!product) throw Errors.notFound('Product', productId);
 
   const ownOnly = !isRepresentative(ctx) && !ctx.can('orders.read-all');

@@ -85,19 +85,15 @@ export async function executeApproval(
         taxRateBp: l.taxRateBp,
         payload: l.payload,
       }));
-      const placed = await host.checkout.placeOrder(
-        ctx,
-        {
-          lines,
-          billingAddressId: claimedRow.billingAddressId,
-          shippingAddressId: claimedRow.shippingAddressId,
-          customerComment: claimedRow.customerComment,
-          origin: APPROVAL_INTERCEPTOR,
-          skipInterceptors: [APPROVAL_INTERCEPTOR],
-          customFields: { orderApprovalId: claimedRow.id, orderApprovalNumber: claimedRow.approvalNumber },
-        },
-        trx,
-      );
+      const placed = await host.checkout.placeOrder(trx, ctx, {
+        lines,
+        billingAddressId: claimedRow.billingAddressId,
+        shippingAddressId: claimedRow.shippingAddressId,
+        customerComment: claimedRow.customerComment,
+        origin: APPROVAL_INTERCEPTOR,
+        skipInterceptors: [APPROVAL_INTERCEPTOR],
+        customFields: { orderApprovalId: claimedRow.id, orderApprovalNumber: claimedRow.approvalNumber },
+      });
       const order = (await host.orders.get(trx, placed.id)) as {
         transactions?: Array<{ paymentMethod?: { technicalName?: string } }>;
       } | null;
