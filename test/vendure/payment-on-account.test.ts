@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { buildStoreContext } from '../../src/adapters/vendure/store-api.js';
+import { AppError } from '../../src/lib/errors.js';
 import { newId } from '../../src/lib/ids.js';
 import { DEMO_APPROVER } from '../../src/plugin/employee/demo.js';
 import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/shop.js';
@@ -192,5 +194,61 @@ describe('Vendure: payment on account through the Shop API', function () {
     expect(charged.sort()).to.deep.equal(
       placed.map((answer) => client.shop.state.ids.toPlugin(answer.data.addPaymentToOrder.id)).sort(),
     );
+  });
+
+  it("the plugin's checkout.placeOrder pays on account with the shop's method when asked, never by default; an unknown method is a 400", async () => {
+    const { state } = client.shop;
+    // Ten logins before this one: the login route's counters start afresh, as after a minute.
+    await state.db('rate_limit_counters').delete();
+    const approver = await client.employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
+    const token = approver['suite-context-token']!;
+    const ctx = await buildStoreContext(
+      state,
+      {
+        header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined),
+        ip: '127.0.0.1',
+        requestId: '',
+      },
+      true,
+    );
+    await setLimit(1000);
+    const before = (await creditLine()).balance;
+    const fill = async () => {
+      const added = await client.gql('shop-api', addItem, { v: armVariantId, q: 1 }, approver);
+      expect(added.data?.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
+      return (await state.runtime.cart.current(state.db, ctx)).token;
+    };
+    const paymentsOf = async (orderId: string) =>
+      (
+        await client.gql(
+          'admin-api',
+          'query ($id: ID!) { order(id: $id) { payments { method state } } }',
+          { id: state.ids.toVendure(orderId) },
+          admin,
+        )
+      ).data.order.payments as Array<{ method: string; state: string }>;
+
+    const cartToken = await fill();
+    const unknown = await state.runtime.checkout
+      .placeOrder(state.db, ctx, { cartToken, paymentMethod: 'no-such-method' })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(unknown).to.be.instanceOf(AppError);
+    expect((unknown as AppError).code).to.equal('SUITE__PAYMENT_METHOD_UNKNOWN');
+
+    const onAccount = await state.runtime.checkout.placeOrder(state.db, ctx, {
+      cartToken,
+      paymentMethod: 'on-account',
+    });
+    expect(onAccount.paymentMethod).to.equal('on-account');
+    expect(await paymentsOf(onAccount.id)).to.deep.equal([{ method: 'on-account', state: 'Authorized' }]);
+    expect((await creditLine()).balance).to.equal(before + onAccount.total / 100);
+
+    const byDefault = await state.runtime.checkout.placeOrder(state.db, ctx, { cartToken: await fill() });
+    expect(byDefault.paymentMethod).to.equal(undefined);
+    expect(await paymentsOf(byDefault.id)).to.deep.equal([{ method: 'invoice', state: 'Authorized' }]);
+    expect((await creditLine()).balance).to.equal(before + onAccount.total / 100);
   });
 });

@@ -60,13 +60,15 @@ export function availabilityChecker(
     code: AVAILABILITY_CHECKER_CODE,
     description: text('Suite B2B: offered to the buyers the plugin admits (e.g. on account: a credit line)'),
     args: {},
-    check: async (ctx, _order, _args, method) => {
+    check: async (ctx, order, _args, method) => {
       const s = state();
       if (!s) return false;
       const definition = s.registries.paymentMethods.find(
         (d) => handlerCodeOf(d.technicalName) === method.handler?.code,
       );
       if (!definition?.available) return true;
+      // An order checkout.placeOrder is placing: its interceptors (the credit line's) decided already.
+      if (s.placing.has(String(order.id))) return true;
       const storeCtx = await storeContextOf(ctx);
       return storeCtx ? definition.available(s.db, storeCtx) : false;
     },
