@@ -5,6 +5,7 @@
 import type { Criteria } from '../lib/criteria.js';
 import type { AppError } from '../lib/errors.js';
 import type { Db, Executor, Trx } from '../lib/db.js';
+import type { LineItemView } from '../lib/line-items.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
 export const CONTRACT_VERSION = '4.0.0';
@@ -444,6 +445,62 @@ export interface PaymentMethodDefinition {
 export interface CheckoutInterceptor {
   name: string;
   intercept(trx: Trx, ctx: StoreContext, draft: OrderDraft): Promise<void>;
+}
+
+/** A state of an order, delivery or transaction: its technical name and a display name. */
+export interface OrderStateRef {
+  technicalName: string;
+  name: string;
+}
+
+/** (4.0) A line of an order record: the Store API's line item view (prices in currency units). */
+export type OrderLineRecord = LineItemView;
+
+/**
+ * (4.0) An order in the Store API's order shape (the host's `orderSchema`), as `orders.get`,
+ * `getMany` and `search` answer it. Amounts are in currency units; addresses are the host's address
+ * views (null when absent).
+ */
+export interface OrderRecord {
+  id: string;
+  orderNumber: string;
+  /** ISO 8601. */
+  orderDate: string;
+  stateMachineState: OrderStateRef;
+  currency: { isoCode: string };
+  amountTotal: number;
+  amountNet: number;
+  taxAmount: number;
+  billingAddress: Record<string, unknown> | null;
+  shippingAddress?: Record<string, unknown> | null;
+  orderCustomer: {
+    /** Null for a guest's order (a host that sells to guests, e.g. Vendure's Shop API). */
+    customerId: string | null;
+    customerNumber?: string | null;
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    company: string | null;
+  };
+  customerComment?: string | null;
+  deliveries: Array<{
+    id: string;
+    stateMachineState: OrderStateRef;
+    shippingMethod: { technicalName: string; name: string };
+    shippingOrderAddress: Record<string, unknown> | null;
+  }>;
+  transactions: Array<{
+    id: string;
+    stateMachineState: OrderStateRef;
+    paymentMethod: { technicalName: string; name: string };
+    amount: number;
+  }>;
+  lineItems: OrderLineRecord[];
+  documents: Array<{ id: string; fileName: string; type: string; documentNumber: string; createdAt?: string }>;
+  customFields: Record<string, unknown>;
+  /** Who placed it: the customer, an employee, a sales representative, the job worker … */
+  placedBy: { type: string; id: string | null };
+  salesChannelId?: string;
 }
 
 export interface PlacedOrder {
@@ -920,8 +977,10 @@ export interface HostRuntime {
     /**
      * A counter that changes whenever visibility changes on any process; cache keys include it.
      * With `ctx`: the value read when the request's context was built, without another read.
+     * (4.0) A performance hook, optional: without it a plugin keeps no visibility cache and asks its
+     * tables on every request.
      */
-    visibilityVersion(executor: Executor, ctx?: StoreContext): Promise<number>;
+    visibilityVersion?(executor: Executor, ctx?: StoreContext): Promise<number>;
   };
 
   readonly prices: {
@@ -989,11 +1048,11 @@ export interface HostRuntime {
    */
   readonly orders: {
     /** The order in the Store API's order shape, or null. */
-    get(executor: Executor, id: string): Promise<Record<string, unknown> | null>;
+    get(executor: Executor, id: string): Promise<OrderRecord | null>;
     /** Many orders in the Store API's order shape, in the order of `ids`. */
-    getMany(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>>;
+    getMany(executor: Executor, ids: string[]): Promise<OrderRecord[]>;
     /** A page of the orders in `scope` by criteria (see OrderScope), in the Store API's order shape. */
-    search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<Record<string, unknown>>>;
+    search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<OrderRecord>>;
     /** Whether the order exists and belongs to the customer. */
     belongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean>;
     /**
@@ -1068,7 +1127,6 @@ export interface HostRuntime {
   };
 
   readonly mail: {
-    registerTemplate(name: string, template: MailTemplate): void;
     /** Writes the mail to the outbox inside the caller's transaction; a job sends it. */
     enqueue(executor: Executor, mail: OutgoingMail): Promise<void>;
     /** (3.5) The names of the registered templates (the host's and the plugin's), sorted. Optional for a host. */
@@ -1086,12 +1144,6 @@ export interface HostRuntime {
     register(name: string, handler: JobHandler): void;
     /** A recurring job, claimed by one process per run. */
     schedule(name: string, everySeconds: number): void;
-    enqueue(
-      executor: Executor,
-      name: string,
-      payload: Record<string, unknown>,
-      options?: { runAt?: Date; uniqueKey?: string },
-    ): Promise<void>;
   };
 
   readonly storefront: {

@@ -176,9 +176,9 @@ describe('host: rule engine', () => {
 
   it('counts visibility changes in the database', async () => {
     const shop = await getShop();
-    const before = await shop.runtime.catalog.visibilityVersion(shop.db);
+    const before = await shop.runtime.catalog.visibilityVersion!(shop.db);
     await shop.runtime.catalog.visibilityChanged(shop.db);
-    expect(await shop.runtime.catalog.visibilityVersion(shop.db)).to.equal(before + 1);
+    expect(await shop.runtime.catalog.visibilityVersion!(shop.db)).to.equal(before + 1);
   });
 });
 

@@ -39,7 +39,11 @@ import { createVariantCatalog } from './variants.js';
 import { ADMIN_ENTITIES } from '../admin/entity-definitions.js';
 import { entityRoutes } from '../admin/entity-routes.js';
 
-export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | 'prices'> {
+/** The reference host's catalog: the contract's, with its optional performance hook always there. */
+export type HostCatalog = HostRuntime['catalog'] & Required<Pick<HostRuntime['catalog'], 'visibilityVersion'>>;
+
+export interface CatalogModule extends Pick<HostRuntime, 'rules' | 'prices'> {
+  catalog: HostCatalog;
   storeRoutes: StoreRoute[];
   adminRoutes: AdminRoute[];
   /**
@@ -183,7 +187,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     return visibleProducts(ctx, [...ids.values()], executor, true);
   }
 
-  const catalog: HostRuntime['catalog'] = {
+  const catalog: HostCatalog = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
     addProductExtension: (extension) => void registries.productExtensions.push(extension),
     visibleProducts: (executor, ctx, ids) => visibleProducts(ctx, ids, executor, executor === internals.db),

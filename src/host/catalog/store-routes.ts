@@ -6,7 +6,7 @@ import { Errors } from '../../lib/errors.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList, storeListResponse } from '../../lib/store-list.js';
 import type { RouteInput } from '../../lib/routes.js';
-import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
+import type { CatalogEntity, StoreContext, StoreRoute } from '../contract.js';
 
 /** A handler's input once the route's schemas have validated it. */
 type Input<B = unknown, P = unknown, Q = unknown> = RouteInput<StoreContext, B, Q, P>;
@@ -32,6 +32,7 @@ import {
 import { moneyFiltersToMinor, productCriteriaSpec } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 import { priceRefusal } from '../../lib/price-providers.js';
+import type { HostCatalog } from './index.js';
 
 const PRICE_FIELDS: ReadonlySet<string> = new Set(['price']);
 
@@ -65,7 +66,7 @@ const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fie
 const productList = storeListResponse(productViewSchema);
 const productListing = storeListResponse(productViewSchema, { apiAlias: PRODUCT_LISTING_ALIAS });
 
-export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntime['catalog']): StoreRoute[] {
+export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalog): StoreRoute[] {
   const db = internals.db;
   const registries = internals.registries;
 

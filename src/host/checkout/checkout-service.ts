@@ -242,7 +242,7 @@ export class CheckoutService {
     const precision = ctx.salesChannel.currencyPrecision;
     const currencyIso = ctx.salesChannel.currencyIso;
     const text = (amount: unknown) => moneyText(Number(amount ?? 0), precision, currencyIso);
-    const lineItems = ((order?.lineItems ?? []) as Array<Record<string, unknown>>).map((line) => ({
+    const lineItems = (order?.lineItems ?? []).map((line) => ({
       ...line,
       unitPriceText: text(line.unitPrice),
       totalPriceText: text(line.totalPrice),

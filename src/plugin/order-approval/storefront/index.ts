@@ -7,6 +7,7 @@ import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from 
 import type { ActivityView } from '../repository.js';
 import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
 import type { OrderApprovalUseCases } from '../use-cases/index.js';
+import { approvalChainReader } from '../rules/storefront.js';
 
 const LIST_LIMIT = 50;
 const LIST_PATH = '/account/order-approvals';
@@ -27,6 +28,8 @@ const ACTION_LABELS: Record<string, string> = {
   'line-item-updated': 'Line item changed',
   'line-item-deleted': 'Line item removed',
   'settings-applied': 'Approval settings applied',
+  'level-approved': 'Level passed',
+  escalated: 'Handed to the company admins',
 };
 
 /** What a redirect after a form may announce; nothing from the query string is echoed. */
@@ -66,6 +69,7 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
   ) => callRoute<T>(route(operationId), { ctx, ...input });
   const isMe = (ctx: StoreContext, type: string, id: string | null) =>
     keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
+  const readChain = approvalChainReader(host);
 
   async function listPage(ctx: StoreContext): Promise<PageResult> {
     const mine = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
@@ -143,6 +147,7 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
       params,
     });
     const { activities } = await call<{ activities: ActivityView[] }>(ctx, 'readOrderApprovalActivity', { params });
+    const chain = await readChain(ctx, id, (iso) => dateTime(ctx, iso));
     const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
     const isRequester = isMe(ctx, approval.requester.type, approval.requester.id);
     const open = approval.status === 'pending' || approval.status === 'approved';
@@ -157,6 +162,7 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
           decidedAtText: dateTime(ctx, approval.decidedAt),
         },
         approvers: approverStatus.approvers.map((a) => ({ ...a, isMe: a === me })),
+        chain,
         activities: activities.map((a) => ({
           ...a,
           label: ACTION_LABELS[a.action] ?? a.action,

@@ -94,10 +94,8 @@ export async function executeApproval(
         skipInterceptors: [APPROVAL_INTERCEPTOR],
         customFields: { orderApprovalId: claimedRow.id, orderApprovalNumber: claimedRow.approvalNumber },
       });
-      const order = (await host.orders.get(trx, placed.id)) as {
-        transactions?: Array<{ paymentMethod?: { technicalName?: string } }>;
-      } | null;
-      const paymentMethod = order?.transactions?.[0]?.paymentMethod?.technicalName ?? 'invoice';
+      const order = await host.orders.get(trx, placed.id);
+      const paymentMethod = order?.transactions[0]?.paymentMethod.technicalName ?? 'invoice';
       const requiresPaymentAction = !OFFLINE_PAYMENT_METHODS.has(paymentMethod);
       const salesChannel = await salesChannelOf(host, trx, claimedRow, ctx.salesChannel);
       const result: ExecutionResult = {
