@@ -9,6 +9,7 @@ import { registerEmployees } from './employee/index.js';
 import { registerSalesRepresentatives } from './sales-representative/index.js';
 import { registerAccountExtras } from './account/index.js';
 import { registerCustomerPrices } from './customer-price/index.js';
+import { registerImportRuns } from './import-run/index.js';
 import { registerFastOrder } from './fast-order/index.js';
 import { registerProductLists } from './product-list/index.js';
 import { registerCustomerProductNumbers } from './customer-product-number/index.js';
@@ -41,8 +42,9 @@ const plugin: HostPlugin = {
     registerCompanyAddresses(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
+    const importRuns = registerImportRuns(host);
     // Customer prices first: the first price provider that answers wins.
-    registerCustomerPrices(host);
+    registerCustomerPrices(host, importRuns);
     registerCustomerProductNumbers(host);
     registerFastOrder(host);
     registerProductLists(host);

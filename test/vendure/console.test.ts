@@ -208,7 +208,10 @@ describe('Vendure: the operator console at /b2b-admin', function () {
     await page.fill('#csv', [header, `${buyer!.customerNumber};CHAIR-001;1;150.00`].join('\n'));
     await page.click('[data-test=import-check]');
     await page.click('[data-test=import-confirm]');
-    expect(await page.textContent('[data-test=notice]')).to.equal('Imported: 1 new, 0 changed, 0 unchanged.');
+    await page.waitForSelector('[data-test=import-done]', { timeout: 30000 });
+    expect((await page.textContent('[data-test=import-done]'))!.replace(/\s+/g, ' ').trim()).to.equal(
+      'Imported 1 line(s): 1 new, 0 changed, 0 unchanged.',
+    );
     await page.context().close();
     // The buyer sees the price in Vendure's own Shop API.
     const shopper = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));

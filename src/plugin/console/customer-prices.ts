@@ -330,6 +330,11 @@ function importPages(kit: ConsoleKit) {
   async function run(ctx: ConsoleContext, form: Record<string, unknown>, dryRun: boolean) {
     const csv = csvOfForm(form);
     if (!csv.trim()) return page({ csv, errors: { csv: 'Choose a CSV file or paste its lines.' } }, 400);
+    // The checked file is written as a run, whose page shows the progress (a host without runs imports at once).
+    if (!dryRun && kit.console.has('startSuiteCustomerPriceImportRun')) {
+      const started = await kit.call<{ data: { id: string } }>(ctx, 'startSuiteCustomerPriceImportRun', { body: csv });
+      return { redirect: kit.href(`/import-runs/${started.data.id}`) };
+    }
     try {
       const result = await kit.call<{ created: number; updated: number; unchanged: number }>(
         ctx,

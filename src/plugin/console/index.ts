@@ -9,6 +9,7 @@ import { customerProductNumberPages } from './customer-product-numbers.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
 import { failedWorkPages } from './failed-work.js';
+import { importRunPages } from './import-runs.js';
 import { integrationPages } from './integrations.js';
 import { createConsoleKit } from './kit.js';
 import { mailTemplatePages } from './mail-templates.js';
@@ -33,6 +34,7 @@ export function registerConsole(host: HostRuntime): void {
     ...accountRequestPages(kit),
     ...customerPricePages(kit),
     ...customerPriceExportPages(kit),
+    ...importRunPages(kit),
     ...customerProductNumberPages(kit),
     ...partialAssortmentPages(kit),
     ...assortmentPreviewPages(kit),

@@ -16,7 +16,9 @@ import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type SchemaInput } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import { importCustomerPrices } from './import.js';
+import { importCustomerPrices, PRICE_IMPORT_RUN_KIND } from './import.js';
+import { importRunResponse } from '../import-run/routes.js';
+import type { ImportRuns } from '../import-run/service.js';
 import {
   ADMIN_MONEY_PRECISION,
   CUSTOMER_PRICES,
@@ -241,4 +243,26 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       handler: ({ body, query }) => importCustomerPrices(host, body, { dryRun: query.dryRun }),
     }),
   ];
+}
+
+/** The same import as a run: answered at once (202), written in batches, progress readable while it runs. */
+export function customerPriceImportRunRoute(runs: ImportRuns): AdminRoute {
+  return defineAdminRoute({
+    method: 'POST',
+    path: '/_action/suite-customer-price/import-run',
+    operationId: 'startSuiteCustomerPriceImportRun',
+    summary:
+      'Starts a customer price import from CSV as a run: 202 with the run; GET /suite-import-run/{id} shows its progress.',
+    description:
+      "The file is the synchronous import's (same columns, limits and checks). The whole file is checked first: a bad row fails the run with every bad row in `errors` (meta.line) and nothing written. " +
+      'Then it is written 1,000 rows per transaction; `doneRows` of `totalRows` tells how far. A run stopped half-way has written whole batches: import the file again to complete it.',
+    tags: [TAG],
+    auth: 'admin',
+    permission: null,
+    schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 202: importRunResponse } },
+    async handler({ ctx, body }) {
+      const run = await runs.start(PRICE_IMPORT_RUN_KIND, body, `${ctx.principalType}:${ctx.principalId}`);
+      return reply(202, { data: run });
+    },
+  });
 }

@@ -121,52 +121,94 @@ async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<strin
   return existing;
 }
 
+/** Writes the planned prices (one key each): new ones inserted, changed ones updated; answers the counts. */
+async function writePrices(trx: Trx, planned: PlannedPrice[], dryRun: boolean) {
+  const existing = await existingPrices(
+    trx,
+    planned.map((p) => p.productId),
+  );
+  const now = nowDb();
+  let created = 0;
+  let updated = 0;
+  const inserts: Array<Record<string, unknown>> = [];
+  for (const p of planned) {
+    const current = existing.get(`${p.customerId ?? ''}|${p.customerGroupId ?? ''}|${p.productId}|${p.minQuantity}`);
+    if (dryRun) {
+      if (!current) created++;
+      else if (current.priceNet !== p.priceNet) updated++;
+    } else if (!current) {
+      inserts.push({
+        id: newId(),
+        customer_id: p.customerId,
+        customer_group_id: p.customerGroupId,
+        product_id: p.productId,
+        min_quantity: p.minQuantity,
+        price_net: p.priceNet,
+        created_at: now,
+      });
+      created++;
+    } else if (current.priceNet !== p.priceNet) {
+      await trx(CUSTOMER_PRICES).where({ id: current.id }).update({ price_net: p.priceNet, updated_at: now });
+      updated++;
+    }
+  }
+  for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRICES).insert(inserts.slice(i, i + CHUNK));
+  return { created, updated, unchanged: planned.length - created - updated };
+}
+
+function parsePrices(text: string) {
+  return parseCsv(text, { columns: PRICE_CSV_COLUMNS, maxBytes: PRICE_CSV_MAX_BYTES, maxRows: PRICE_CSV_MAX_ROWS });
+}
+
+function deletedDuringImport(error: unknown): never {
+  if (isForeignKeyError(error))
+    throw Errors.conflict(
+      'A customer, group or product of the file was deleted during the import; import the file again.',
+    );
+  throw error;
+}
+
 /** `dryRun`: check every row and count what the import would do, and write nothing (the console's preview). */
 export async function importCustomerPrices(host: HostRuntime, text: string, options: { dryRun?: boolean } = {}) {
-  const parsed = await parseCsv(text, {
-    columns: PRICE_CSV_COLUMNS,
-    maxBytes: PRICE_CSV_MAX_BYTES,
-    maxRows: PRICE_CSV_MAX_ROWS,
-  });
+  const parsed = await parsePrices(text);
   return inTransaction(host.db, async (trx) => {
     const { planned, problems } = await plan(host, trx, parsed.rows);
     if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
-    const existing = await existingPrices(
-      trx,
-      planned.map((p) => p.productId),
-    );
-    const now = nowDb();
-    let created = 0;
-    let updated = 0;
-    const inserts: Array<Record<string, unknown>> = [];
-    for (const p of planned) {
-      const current = existing.get(`${p.customerId ?? ''}|${p.customerGroupId ?? ''}|${p.productId}|${p.minQuantity}`);
-      if (options.dryRun) {
-        if (!current) created++;
-        else if (current.priceNet !== p.priceNet) updated++;
-      } else if (!current) {
-        inserts.push({
-          id: newId(),
-          customer_id: p.customerId,
-          customer_group_id: p.customerGroupId,
-          product_id: p.productId,
-          min_quantity: p.minQuantity,
-          price_net: p.priceNet,
-          created_at: now,
-        });
-        created++;
-      } else if (current.priceNet !== p.priceNet) {
-        await trx(CUSTOMER_PRICES).where({ id: current.id }).update({ price_net: p.priceNet, updated_at: now });
-        updated++;
-      }
-    }
-    for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRICES).insert(inserts.slice(i, i + CHUNK));
-    return { success: true as const, created, updated, unchanged: planned.length - created - updated };
-  }).catch((error: unknown) => {
-    if (isForeignKeyError(error))
-      throw Errors.conflict(
-        'A customer, group or product of the file was deleted during the import; import the file again.',
-      );
-    throw error;
-  });
+    return { success: true as const, ...(await writePrices(trx, planned, options.dryRun ?? false)) };
+  }).catch(deletedDuringImport);
+}
+
+/** The kind of the customer price import runs (src/plugin/import-run). */
+export const PRICE_IMPORT_RUN_KIND = 'customer-prices';
+
+/** Rows written per transaction by an import run. */
+export const IMPORT_RUN_BATCH_ROWS = 1_000;
+
+/**
+ * The import of a run (src/plugin/import-run): the whole file is checked first (a bad row refuses
+ * it, nothing written), then written `batchRows` rows per transaction, `progress` told after each.
+ * A run that stops half-way has written whole batches; the file imported again completes it (a row
+ * sets its key's price, so the rows already written count as unchanged).
+ */
+export async function importCustomerPricesInBatches(
+  host: HostRuntime,
+  text: string,
+  progress: (done: number, total: number) => Promise<void>,
+  batchRows = IMPORT_RUN_BATCH_ROWS,
+) {
+  const parsed = await parsePrices(text);
+  const { planned, problems } = await inTransaction(host.db, (trx) => plan(host, trx, parsed.rows));
+  if (parsed.problems.length || problems.length) throw csvProblemsError([...parsed.problems, ...problems]);
+  const totals = { created: 0, updated: 0, unchanged: 0 };
+  await progress(0, planned.length);
+  for (let i = 0; i < planned.length; i += batchRows) {
+    const counts = await inTransaction(host.db, (trx) =>
+      writePrices(trx, planned.slice(i, i + batchRows), false),
+    ).catch(deletedDuringImport);
+    totals.created += counts.created;
+    totals.updated += counts.updated;
+    totals.unchanged += counts.unchanged;
+    await progress(Math.min(i + batchRows, planned.length), planned.length);
+  }
+  return { success: true as const, ...totals };
 }

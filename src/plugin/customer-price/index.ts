@@ -1,5 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
-import { customerPriceAdminRoutes } from './admin-routes.js';
+import { customerPriceAdminRoutes, customerPriceImportRunRoute } from './admin-routes.js';
+import { importCustomerPricesInBatches, PRICE_IMPORT_RUN_KIND } from './import.js';
+import type { ImportRuns } from '../import-run/service.js';
 import { customerPriceProvider } from './price-provider.js';
 import { CUSTOMER_PRICES_VERSION } from './price-cache.js';
 import { deletePricesOf } from './repository.js';
@@ -7,12 +9,14 @@ import { customerPriceStoreRoutes } from './store-routes.js';
 import { customerPriceStorefrontPages } from './storefront.js';
 
 /** Customer prices: managed through the Admin API, read through POST /customer-prices, applied by a price provider. */
-export function registerCustomerPrices(host: HostRuntime): void {
+export function registerCustomerPrices(host: HostRuntime, runs: ImportRuns): void {
   host.auth.addContextVersion(CUSTOMER_PRICES_VERSION);
   host.prices.addPriceProvider(customerPriceProvider(host));
   for (const route of customerPriceStoreRoutes(host)) host.storeApi.route(route);
   for (const page of customerPriceStorefrontPages(host)) host.storefront.page(page);
   for (const route of customerPriceAdminRoutes(host)) host.adminApi.route(route);
+  runs.register(PRICE_IMPORT_RUN_KIND, (csv, progress) => importCustomerPricesInBatches(host, csv, progress));
+  host.adminApi.route(customerPriceImportRunRoute(runs));
   host.events.on('customer.deleted', (trx, { ids }) => deletePricesOf(trx, 'customer_id', ids));
   host.events.on('customer_group.deleted', (trx, { ids }) => deletePricesOf(trx, 'customer_group_id', ids));
   host.events.on('product.deleted', (trx, { ids }) => deletePricesOf(trx, 'product_id', ids));

@@ -115,7 +115,13 @@ describe('console in Chromium: a journey, a crawl and axe-core', function () {
     await page.click('[data-test=import-check]');
     expect(await page.textContent('[data-test=import-preview]')).to.contain('Importing will add 1 new price(s)');
     await page.click('[data-test=import-confirm]');
-    expect(await page.textContent('[data-test=notice]')).to.equal('Imported: 1 new, 0 changed, 0 unchanged.');
+    // The run's page refreshes itself until the import has ended.
+    await page.waitForSelector('[data-test=import-done]', { timeout: 30000 });
+    expect((await page.textContent('[data-test=import-done]'))!.replace(/\s+/g, ' ').trim()).to.equal(
+      'Imported 1 line(s): 1 new, 0 changed, 0 unchanged.',
+    );
+    await page.screenshot({ path: `${SCREENSHOTS}/import-run-done.png`, fullPage: true });
+    await page.click('text=← Customer prices');
     await page.fill('#filter-customer', customer.customerNumber);
     await page.click('button:has-text("Search")');
     expect(await page.locator('[data-test=customer-price-row]').allTextContents()).to.have.length(1);

@@ -341,11 +341,21 @@ describe('console: customer prices', () => {
       (await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.meta.total,
       'a preview writes nothing',
     ).to.equal(0);
+    // The import is a run: its page shows the progress, refreshing itself until the run has ended.
     const imported = await operator.post('/customer-prices/import', { csv: good });
     expect(imported.status).to.equal(303);
-    expect((await operator.agent.get(imported.headers.location as string)).text).to.contain(
-      'Imported: 1 new, 0 changed, 0 unchanged.',
-    );
+    expect(imported.headers.location).to.match(/\/b2b-admin\/import-runs\/[0-9a-f]{32}$/);
+    let runPage = await operator.agent.get(imported.headers.location as string);
+    for (let i = 0; i < 100 && runPage.text.includes('http-equiv="refresh"'); i++) {
+      expect(runPage.text).to.contain('data-test="import-progress"');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      runPage = await operator.agent.get(imported.headers.location as string);
+    }
+    expect(runPage.text)
+      .to.contain('data-test="import-done"')
+      .and.to.contain(
+        'Imported 1 line(s): <strong>1</strong> new, <strong>0</strong> changed, <strong>0</strong> unchanged.',
+      );
     expect((await apiGet(`/suite-customer-price?customerId=${customer.id}`)).body.data[0].attributes).to.include({
       price: 9.99,
     });
