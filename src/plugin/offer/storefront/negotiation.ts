@@ -8,7 +8,7 @@ import { offerRoutes } from '../routes.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 import type { OfferView } from '../views.js';
 
-type Call = <T>(
+export type Call = <T>(
   ctx: StoreContext,
   operationId: string,
   input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
