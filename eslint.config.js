@@ -52,7 +52,6 @@ export default tseslint.config(
     ignores: [
       'src/plugin/order-approval/routes.ts',
       'src/plugin/order-approval/storefront/index.ts',
-      'src/plugin/product-list/storefront.ts',
       'src/plugin/console/customer-prices.ts',
       'src/plugin/console/partial-assortments.ts',
       'src/plugin/console/sales-representatives.ts',
