@@ -1,8 +1,8 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { callRoute, routesById } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { routeCaller, type RouteCaller } from '../../storefront-kit.js';
 import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from '../approvers.js';
 import type { ActivityView } from '../repository.js';
 import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
@@ -58,15 +58,15 @@ function comment(form: Form): string | undefined {
  * through the declared Store API route (its permission, schemas and handler).
  */
 export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
-  const route = routesById(orderApprovalRoutes(host, service));
-  const call = <T>(
-    ctx: StoreContext,
-    operationId: string,
-    input: { params?: Record<string, unknown>; body?: unknown } = {},
-  ) => callRoute<T>(route(operationId), { ctx, ...input });
-  const isMe = (ctx: StoreContext, type: string, id: string | null) =>
-    keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
+  const call = routeCaller(orderApprovalRoutes(host, service));
+  return [...approvalListPages(call), ...approvalDetailPages(call)];
+}
 
+const isMe = (ctx: StoreContext, type: string, id: string | null) =>
+  keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
+
+/** The list: the caller's own requests, what waits for their decision, what they decided. */
+function approvalListPages(call: RouteCaller): StorefrontPage[] {
   async function listPage(ctx: StoreContext): Promise<PageResult> {
     const mine = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
       body: {
@@ -130,6 +130,11 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
     };
   }
 
+  return [{ path: LIST_PATH, auth: 'login', handler: ({ ctx }) => listPage(ctx) }];
+}
+
+/** One approval, with the approve / decline / order / refresh forms. */
+function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
   async function detailPage(
     ctx: StoreContext,
     id: string,
@@ -182,7 +187,6 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
   }
 
   return [
-    { path: LIST_PATH, auth: 'login', handler: ({ ctx }) => listPage(ctx) },
     {
       path: '/account/order-approval/:id',
       auth: 'login',
