@@ -50,7 +50,6 @@ export default tseslint.config(
   {
     files: ['src/plugin/**/*.ts'],
     ignores: [
-      'src/plugin/console/customer-prices.ts',
       'src/plugin/console/partial-assortments.ts',
       'src/plugin/console/sales-representatives.ts',
     ],
