@@ -50,7 +50,6 @@ export default tseslint.config(
   {
     files: ['src/plugin/**/*.ts'],
     ignores: [
-      'src/plugin/console/partial-assortments.ts',
       'src/plugin/console/sales-representatives.ts',
     ],
     rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
