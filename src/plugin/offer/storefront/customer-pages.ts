@@ -1,5 +1,6 @@
 import type { StorefrontPage } from '../../../host/contract.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { page } from '../../storefront-kit.js';
 import type { OfferView } from '../views.js';
 import type { Call } from './negotiation.js';
 import { comment, CUSTOMER_SIDE, detailPath, REQUEST_PERMISSION, type OfferDetail } from './shared.js';
@@ -56,7 +57,7 @@ export function offerRequestPages(call: Call): StorefrontPage[] {
 /** The customer side decides an offer (accept, decline) or asks for more time. */
 export function offerDecisionPages(call: Call, { act }: OfferDetail): StorefrontPage[] {
   return [
-    {
+    page({
       path: '/account/offers/:id/accept',
       method: 'POST',
       auth: 'login',
@@ -64,7 +65,7 @@ export function offerDecisionPages(call: Call, { act }: OfferDetail): Storefront
       handler: ({ ctx, params, form }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'updateOffer', {
               params: { id: params.id },
@@ -72,8 +73,8 @@ export function offerDecisionPages(call: Call, { act }: OfferDetail): Storefront
             }),
           'accepted',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/decline',
       method: 'POST',
       auth: 'login',
@@ -81,7 +82,7 @@ export function offerDecisionPages(call: Call, { act }: OfferDetail): Storefront
       handler: ({ ctx, params, form }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'updateOffer', {
               params: { id: params.id },
@@ -89,8 +90,8 @@ export function offerDecisionPages(call: Call, { act }: OfferDetail): Storefront
             }),
           'declined',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/extension',
       method: 'POST',
       auth: 'login',
@@ -98,12 +99,12 @@ export function offerDecisionPages(call: Call, { act }: OfferDetail): Storefront
       handler: ({ ctx, params, form }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }),
           'extension-requested',
         ),
-    },
+    }),
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { HostRuntime, StorefrontPage } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import type { Reply } from '../../../lib/route-call.js';
+import { page } from '../../storefront-kit.js';
 import type { OfferView } from '../views.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 import { offerDecisionPages, offerRequestPages } from './customer-pages.js';
@@ -63,17 +64,17 @@ function offerReadingPages(call: Call, { read, detailPage }: OfferDetail): Store
         };
       },
     },
-    {
+    page({
       path: '/account/offers/:id',
       auth: 'login',
       handler: ({ ctx, params, query }) =>
-        detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
-    },
-    {
+        detailPage(ctx, params.id, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
+    }),
+    page({
       path: '/account/offers/:id/document/:documentId',
       auth: 'login',
       async handler({ ctx, params }) {
-        const offer = await read(ctx, params.id!);
+        const offer = await read(ctx, params.id);
         const summary = offer.documents.find((d) => d.id === params.documentId);
         if (!summary) throw Errors.notFound('Offer document', params.documentId);
         const document = await call<Reply>(ctx, 'downloadOfferDocument', { params: { id: summary.id } });
@@ -85,7 +86,7 @@ function offerReadingPages(call: Call, { read, detailPage }: OfferDetail): Store
           },
         };
       },
-    },
+    }),
   ];
 }
 

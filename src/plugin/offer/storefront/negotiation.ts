@@ -5,6 +5,7 @@ import { callRoute, routesById, type Reply } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
 import { negotiationRoutes } from '../negotiation-routes.js';
 import { offerRoutes } from '../routes.js';
+import { page } from '../../storefront-kit.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 import type { OfferView } from '../views.js';
 
@@ -97,7 +98,7 @@ export function negotiationPages(
     return { redirect: `/account/offers/${id}?done=${done}` };
   }
   return [
-    {
+    page({
       path: '/account/offers/:id/message',
       method: 'POST',
       auth: 'login',
@@ -112,8 +113,8 @@ export function negotiationPages(
             }),
           'message-sent',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/options',
       method: 'POST',
       auth: 'login',
@@ -132,8 +133,8 @@ export function negotiationPages(
           'options-saved',
         );
       },
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/versions/:version/document',
       auth: 'login',
       async handler({ ctx, params }) {
@@ -150,6 +151,6 @@ export function negotiationPages(
           },
         };
       },
-    },
+    }),
   ];
 }

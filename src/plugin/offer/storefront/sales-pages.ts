@@ -2,6 +2,7 @@ import type { StorefrontPage, StoreContext } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { page } from '../../storefront-kit.js';
 import type { OfferView } from '../views.js';
 import type { Call } from './negotiation.js';
 import { comment, detailPath, linesOf, roundTo, SALES_SIDE, type OfferDetail } from './shared.js';
@@ -131,7 +132,7 @@ export function offerSalesPages(call: Call, { read, detailPage, act }: OfferDeta
   }
 
   return [
-    {
+    page({
       path: '/account/offers/:id/price',
       method: 'POST',
       auth: 'login',
@@ -140,8 +141,8 @@ export function offerSalesPages(call: Call, { read, detailPage, act }: OfferDeta
         if (!isId(params.id)) throw Errors.notFound('Offer', params.id);
         return price(ctx, params.id, form);
       },
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/send',
       method: 'POST',
       auth: 'login',
@@ -149,10 +150,10 @@ export function offerSalesPages(call: Call, { read, detailPage, act }: OfferDeta
       handler: ({ ctx, params, form }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }),
           'sent',
         ),
-    },
+    }),
   ];
 }
