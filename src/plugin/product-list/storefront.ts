@@ -9,6 +9,7 @@ import {
   attempt,
   dateText,
   noticeOf,
+  page,
   routeCaller,
   text,
   wholeNumber,
@@ -255,21 +256,21 @@ function listPageOf(host: HostRuntime, call: RouteCaller) {
 function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
   const listPage = listPageOf(host, call);
   return [
-    {
+    page({
       path: `${LISTS_PATH}/:id`,
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
-      handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query),
-    },
-    {
+      handler: ({ ctx, params, query }) => listPage(ctx, params.id, query),
+    }),
+    page({
       path: `${LISTS_PATH}/:id/items`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params, form }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const articleNumber = text(form, 'articleNumber', 64);
         const quantity = wholeNumber(text(form, 'quantity'), 1, MAX_QUANTITY);
@@ -287,28 +288,28 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error, articleNumber }, 400);
         return redirectTo(id, 'added');
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/items/:itemId/remove`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const { id, itemId } = params as { id: string; itemId: string };
+        const { id, itemId } = params;
         if (!isId(id) || !isId(itemId)) throw Errors.notFound('Product list item', itemId);
         await call(ctx, 'deleteProductListItems', { params: { id }, body: { items: [{ id: itemId }] } });
         return redirectTo(id, 'removed');
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/rename`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params, form }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const result = await attempt(() =>
           call<ListView>(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }),
@@ -316,28 +317,28 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error }, 400);
         return redirectTo(id, 'saved');
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         await call(ctx, 'deleteProductList', { params: { id } });
         return { redirect: `${LISTS_PATH}?done=deleted` };
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/to-cart`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
         const items = list.items.map((item) => ({ productId: item.productId, quantity: item.quantity }));
@@ -355,6 +356,6 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
           400,
         );
       },
-    },
+    }),
   ];
 }

@@ -2,7 +2,7 @@ import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/co
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
-import { routeCaller, type RouteCaller } from '../../storefront-kit.js';
+import { page, routeCaller, type RouteCaller } from '../../storefront-kit.js';
 import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from '../approvers.js';
 import type { ActivityView } from '../repository.js';
 import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
@@ -187,20 +187,20 @@ function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
   }
 
   return [
-    {
+    page({
       path: '/account/order-approval/:id',
       auth: 'login',
       handler: ({ ctx, params, query }) =>
-        detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
-    },
-    {
+        detailPage(ctx, params.id, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
+    }),
+    page({
       path: '/account/order-approval/:id/approve',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params, form }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'approveOrderApproval', {
               params: { orderApprovalId: params.id },
@@ -208,32 +208,31 @@ function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
             }),
           'approved',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/order-approval/:id/decline',
       method: 'POST',
       auth: 'login',
       async handler({ ctx, params, form }) {
         const reason = comment(form);
-        if (!reason)
-          return detailPage(ctx, params.id!, { error: 'Please say why you decline the order request.' }, 400);
+        if (!reason) return detailPage(ctx, params.id, { error: 'Please say why you decline the order request.' }, 400);
         return act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'declineOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: reason } }),
           'declined',
         );
       },
-    },
-    {
+    }),
+    page({
       path: '/account/order-approval/:id/execute',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           async () => {
             const { executionResult } = await call<{ executionResult: { success: boolean; errorMessage?: string } }>(
               ctx,
@@ -248,19 +247,19 @@ function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
           },
           'ordered',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/order-approval/:id/refresh',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () => call(ctx, 'refreshOrderApproval', { params: { orderApprovalId: params.id }, body: {} }),
           'refreshed',
         ),
-    },
+    }),
   ];
 }
 
