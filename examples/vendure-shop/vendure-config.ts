@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DefaultJobQueuePlugin, DefaultSearchPlugin, dummyPaymentHandler, type VendureConfig } from '@vendure/core';
+import { DashboardPlugin } from '@vendure/dashboard/plugin';
 // As a shop imports the installed package (in this repository the `suite-b2b-source` condition maps it to src/, see docs/vendure.md).
 import { SuiteB2BSearchStrategy, SuiteB2BVendurePlugin } from 'suite-b2b/vendure';
 import { parseDatabaseUrl } from '../../src/lib/db.js';
@@ -14,6 +15,12 @@ export interface ShopConfigOptions {
   mailerUrl?: string | null;
   /** Run the plugin's job worker in the shop process (default true). */
   runJobs?: boolean;
+  /**
+   * Serves Vendure's Dashboard with the B2B section at /dashboard from this build (`npm run
+   * build:dashboard` → var/dashboard). `viteDevServerPort`: where DashboardPlugin looks for a Vite
+   * dev server first (default 5173).
+   */
+  dashboard?: { appDir: string; viteDevServerPort?: number };
 }
 
 /** TypeORM connection options from a DATABASE_URL; the example shop lets TypeORM synchronize Vendure's schema. */
@@ -73,6 +80,9 @@ export function shopConfig(options: ShopConfigOptions = {}): VendureConfig {
         // The example has no EmailPlugin: the plugin confirms orders (lines with event participants).
         orderConfirmationMail: true,
       }),
+      // Vendure's Dashboard: served from a build at /dashboard, else only its API (metrics, settings). Always in the
+      // list: Vendure keeps a plugin's GraphQL resolvers per process, so a later shop without it would not boot.
+      options.dashboard ? DashboardPlugin.init({ route: 'dashboard', ...options.dashboard }) : DashboardPlugin,
     ],
   };
 }

@@ -18,12 +18,12 @@ import { hashPassword, verifyPassword } from '../host-kit/passwords.js';
 import { accountRoutes } from './account/account-routes.js';
 import { oauthRoutes } from './admin/oauth-routes.js';
 import { integrationRoutes } from './admin/integration-routes.js';
-import { opsRoutes } from './admin/ops-routes.js';
+import { opsRoutes } from '../host-kit/ops-routes.js';
 import { createCatalogModule } from './catalog/index.js';
 import { createCheckoutModule } from './checkout/index.js';
 import { createJobsModule, type JobsModule } from './jobs/index.js';
 import { createEventsModule } from './events.js';
-import { createMailModule, registerTemplatesFromFolder } from './mail/index.js';
+import { createMailModule, registerTemplatesFromFolder, type MailModule } from './mail/index.js';
 import { projectPath } from '../host-kit/paths.js';
 import { createStorefrontModule } from './storefront/index.js';
 import { createConsoleModule } from './console/index.js';
@@ -81,6 +81,8 @@ export interface ShopApp {
   db: Db;
   config: HostConfig;
   jobs: JobsModule;
+  /** The host's mail outside the contract (templates are registered by the host, not by plugins). */
+  mail: Pick<MailModule, 'registerTemplate' | 'sendQueued'>;
   plugins: LoadedPlugin[];
   /** Readiness and draining (the server turns ready to 503 on SIGTERM before it stops listening). */
   health: Health;
@@ -198,12 +200,13 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   internals.runtime = runtime;
   registerHousekeeping(runtime);
 
-  registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
+  registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
   for (const route of accountRoutes(internals)) internals.storeApi.add(route);
   for (const route of catalog.storeRoutes) internals.storeApi.add(route);
   for (const route of checkout.storeRoutes) internals.storeApi.add(route);
   for (const route of oauthRoutes(internals)) internals.adminApi.add(route);
-  for (const route of [...integrationRoutes(db), ...opsRoutes(db)]) internals.adminApi.add(route);
+  for (const route of [...integrationRoutes(db), ...opsRoutes(db, { mails: 'mail_outbox', jobs: 'jobs' })])
+    internals.adminApi.add(route);
   for (const route of catalog.adminRoutes) internals.adminApi.add(route);
   for (const route of checkout.adminRoutes) internals.adminApi.add(route);
 
@@ -219,7 +222,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
       },
     });
     await inZone('plugin', (host: HostRuntime) => plugin.register(host))(pluginRuntime);
-    registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
+    registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }
 
@@ -306,6 +309,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     db,
     config,
     jobs,
+    mail,
     plugins,
     health,
     async close() {

@@ -5,6 +5,7 @@
 import type { Criteria } from '../lib/criteria.js';
 import type { AppError } from '../lib/errors.js';
 import type { Db, Executor, Trx } from '../lib/db.js';
+import type { LineItemView } from '../lib/line-items.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
 export const CONTRACT_VERSION = '4.0.0';
@@ -144,7 +145,7 @@ export type LoginProvider = (
 ) => Promise<LoginIdentity | 'wrong-password' | null>;
 
 /** Runs for every authenticated Store API request after the session is loaded. */
-export type ContextEnricher = (ctx: StoreContext, executor: Executor) => Promise<void>;
+export type ContextEnricher = (executor: Executor, ctx: StoreContext) => Promise<void>;
 
 /**
  * A counter a plugin keeps in its own table (columns `name` and `value`; its triggers move it on
@@ -183,9 +184,9 @@ export type VisibilityConstraint =
  * runs on (a transaction inside cart and checkout): a filter that reads must read through it.
  */
 export type VisibilityFilter = (
+  executor: Executor,
   ctx: StoreContext,
   entity: CatalogEntity,
-  executor: Executor,
 ) => Promise<VisibilityConstraint>;
 
 /**
@@ -244,7 +245,7 @@ export interface OrderedProduct {
 export interface ProductExtension {
   name: string;
   /** Per product id its value (a JSON object); products the extension has nothing for are absent. Reads through `executor`. */
-  load(ctx: StoreContext, productIds: string[], executor: Executor): Promise<Map<string, Record<string, unknown>>>;
+  load(executor: Executor, ctx: StoreContext, productIds: string[]): Promise<Map<string, Record<string, unknown>>>;
 }
 
 export interface ProductRecord {
@@ -315,7 +316,7 @@ export interface ProvidedPrice {
 
 /** Returns a unit net price (minor units) for the context, or null to let the next provider (or the list price) decide. */
 export interface PriceProvider {
-  (ctx: StoreContext, product: ProductRecord, quantity: number, executor: Executor): Promise<ProvidedPrice | null>;
+  (executor: Executor, ctx: StoreContext, product: ProductRecord, quantity: number): Promise<ProvidedPrice | null>;
   /**
    * (3.1) Optional: the same answers for many lines at once, in the order given (null: the next
    * provider decides), e.g. one query for a listing page instead of one per product. A host that
@@ -323,9 +324,9 @@ export interface PriceProvider {
    * provider answered; without it, the provider is called once per line.
    */
   many?(
+    executor: Executor,
     ctx: StoreContext,
     items: ReadonlyArray<{ product: ProductRecord; quantity: number }>,
-    executor: Executor,
   ): Promise<Array<ProvidedPrice | null>>;
 }
 
@@ -337,7 +338,7 @@ export interface PriceProvider {
  * `calculatedPrice` or `tierPrices`; its storefront shows a login prompt instead of price and buy
  * button) and refuses its cart (Vendure: `addItemToOrder` answers the error's code). Reads through `executor`.
  */
-export type PriceGate = (ctx: StoreContext, executor: Executor) => Promise<AppError | null>;
+export type PriceGate = (executor: Executor, ctx: StoreContext) => Promise<AppError | null>;
 
 export interface CartLineItem {
   id: string;
@@ -374,7 +375,7 @@ export interface Cart {
  */
 export interface LineItemProcessor {
   name: string;
-  process(ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order', executor: Executor): Promise<CartLineItem>;
+  process(executor: Executor, ctx: StoreContext, item: CartLineItem, phase: 'add' | 'order'): Promise<CartLineItem>;
 }
 
 export interface PriceLine {
@@ -433,7 +434,7 @@ export interface PaymentMethodDefinition {
    * credit line); absent: to everyone. The host's method list leaves it out where it answers false;
    * the plugin's interceptor still refuses an order that names it anyway. Reads through `executor`.
    */
-  available?(ctx: StoreContext, executor: Executor): Promise<boolean>;
+  available?(executor: Executor, ctx: StoreContext): Promise<boolean>;
 }
 
 /**
@@ -443,7 +444,63 @@ export interface PaymentMethodDefinition {
  */
 export interface CheckoutInterceptor {
   name: string;
-  intercept(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void>;
+  intercept(trx: Trx, ctx: StoreContext, draft: OrderDraft): Promise<void>;
+}
+
+/** A state of an order, delivery or transaction: its technical name and a display name. */
+export interface OrderStateRef {
+  technicalName: string;
+  name: string;
+}
+
+/** (4.0) A line of an order record: the Store API's line item view (prices in currency units). */
+export type OrderLineRecord = LineItemView;
+
+/**
+ * (4.0) An order in the Store API's order shape (the host's `orderSchema`), as `orders.get`,
+ * `getMany` and `search` answer it. Amounts are in currency units; addresses are the host's address
+ * views (null when absent).
+ */
+export interface OrderRecord {
+  id: string;
+  orderNumber: string;
+  /** ISO 8601. */
+  orderDate: string;
+  stateMachineState: OrderStateRef;
+  currency: { isoCode: string };
+  amountTotal: number;
+  amountNet: number;
+  taxAmount: number;
+  billingAddress: Record<string, unknown> | null;
+  shippingAddress?: Record<string, unknown> | null;
+  orderCustomer: {
+    /** Null for a guest's order (a host that sells to guests, e.g. Vendure's Shop API). */
+    customerId: string | null;
+    customerNumber?: string | null;
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    company: string | null;
+  };
+  customerComment?: string | null;
+  deliveries: Array<{
+    id: string;
+    stateMachineState: OrderStateRef;
+    shippingMethod: { technicalName: string; name: string };
+    shippingOrderAddress: Record<string, unknown> | null;
+  }>;
+  transactions: Array<{
+    id: string;
+    stateMachineState: OrderStateRef;
+    paymentMethod: { technicalName: string; name: string };
+    amount: number;
+  }>;
+  lineItems: OrderLineRecord[];
+  documents: Array<{ id: string; fileName: string; type: string; documentNumber: string; createdAt?: string }>;
+  customFields: Record<string, unknown>;
+  /** Who placed it: the customer, an employee, a sales representative, the job worker … */
+  placedBy: { type: string; id: string | null };
+  salesChannelId?: string;
 }
 
 export interface PlacedOrder {
@@ -463,7 +520,7 @@ export interface PlacedOrder {
 }
 
 /** Runs inside the order's transaction, after the order rows are written. */
-export type OrderPlacedHook = (ctx: StoreContext, order: PlacedOrder, trx: Trx) => Promise<void>;
+export type OrderPlacedHook = (trx: Trx, ctx: StoreContext, order: PlacedOrder) => Promise<void>;
 
 /** (3.4) A placed order that was cancelled as a whole. */
 export interface CancelledOrder {
@@ -478,7 +535,7 @@ export interface CancelledOrder {
  * order management), after the order's state is written: releases what the order-placed hooks
  * took for it (budget usage, event seats). Throwing an AppError refuses the cancellation.
  */
-export type OrderCancelledHook = (order: CancelledOrder, trx: Trx) => Promise<void>;
+export type OrderCancelledHook = (trx: Trx, order: CancelledOrder) => Promise<void>;
 
 export interface PlaceOrderOptions {
   /** The cart to order; marked as ordered by a conditional write, so it yields at most one order. */
@@ -862,9 +919,9 @@ export interface HostRuntime {
      * result. Records may be frozen (the reference host shares the records it keeps per process
      * between requests): copy one to change it.
      */
-    visibleProducts(ctx: StoreContext, ids: string[], executor?: Executor): Promise<ProductRecord[]>;
+    visibleProducts(executor: Executor, ctx: StoreContext, ids: string[]): Promise<ProductRecord[]>;
     /** Products the context may see (active, visible) whose number is exactly one of `numbers`. */
-    visibleProductsByNumber(ctx: StoreContext, numbers: string[], executor?: Executor): Promise<ProductRecord[]>;
+    visibleProductsByNumber(executor: Executor, ctx: StoreContext, numbers: string[]): Promise<ProductRecord[]>;
     /** The field names product criteria accept (filters, sorts): the one allow-list of product fields. */
     readonly productCriteriaFields: readonly string[];
     /**
@@ -883,14 +940,14 @@ export interface HostRuntime {
      * again may be answered with the same frozen array while nothing visible changed: asking about
      * the same long list on every request then costs no pass over it.
      */
-    productIds(ctx: StoreContext | null, query: ProductIdQuery, executor?: Executor): Promise<string[]>;
+    productIds(executor: Executor, ctx: StoreContext | null, query: ProductIdQuery): Promise<string[]>;
     /** Per product, the minimum quantities of its tier prices (ascending); products without tiers are absent. */
     tierQuantities(executor: Executor, productIds: string[]): Promise<Map<string, number[]>>;
     /** Products by id regardless of visibility (for re-checks of stored snapshots). */
     products(executor: Executor, ids: string[]): Promise<ProductRecord[]>;
     entityVersionId(executor: Executor, entity: CatalogEntity, id: string): Promise<string | null>;
     /** Of the given ids of one entity, those that are active and that the context may see. */
-    visibleEntityIds(ctx: StoreContext, entity: CatalogEntity, ids: string[], executor?: Executor): Promise<string[]>;
+    visibleEntityIds(executor: Executor, ctx: StoreContext, entity: CatalogEntity, ids: string[]): Promise<string[]>;
     /** Product ids by product number (CSV imports); unknown numbers are absent. */
     productIdsByNumbers(
       executor: Executor,
@@ -902,7 +959,7 @@ export interface HostRuntime {
      * context (so a hidden product answers like an unknown one); hidden or inactive variants are
      * left out.
      */
-    variants(ctx: StoreContext, productId: string, executor?: Executor): Promise<VariantFamily | null>;
+    variants(executor: Executor, ctx: StoreContext, productId: string): Promise<VariantFamily | null>;
     /**
      * (2.2) The active products the context may see that share the most property values with the
      * product, most shared first (then product number, id), at most `limit`; the product's own
@@ -910,18 +967,20 @@ export interface HostRuntime {
      * inactive or hidden from the context. `properties` are the product's own property values.
      */
     propertySimilarProducts(
+      executor: Executor,
       ctx: StoreContext,
       productId: string,
       options: { limit: number },
-      executor?: Executor,
     ): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null>;
     /** Called when something that changes visibility changed (cache invalidation across processes). */
     visibilityChanged(executor: Executor): Promise<void>;
     /**
      * A counter that changes whenever visibility changes on any process; cache keys include it.
      * With `ctx`: the value read when the request's context was built, without another read.
+     * (4.0) A performance hook, optional: without it a plugin keeps no visibility cache and asks its
+     * tables on every request.
      */
-    visibilityVersion(executor: Executor, ctx?: StoreContext): Promise<number>;
+    visibilityVersion?(executor: Executor, ctx?: StoreContext): Promise<number>;
   };
 
   readonly prices: {
@@ -929,16 +988,16 @@ export interface HostRuntime {
     /** (4.0) Adds a price gate (see PriceGate). Optional: a host without it shows prices to everyone. */
     addPriceGate?(gate: PriceGate): void;
     calculate(
+      executor: Executor,
       ctx: StoreContext,
       product: ProductRecord,
       quantity: number,
-      executor?: Executor,
     ): Promise<CalculatedPrice>;
     /** The same for many lines at once (tier prices read in one query), in the order given. */
     calculateMany(
+      executor: Executor,
       ctx: StoreContext,
       items: Array<{ product: ProductRecord; quantity: number }>,
-      executor?: Executor,
     ): Promise<CalculatedPrice[]>;
   };
 
@@ -951,7 +1010,7 @@ export interface HostRuntime {
      */
     abandoned?(executor: Executor, customerIds: string[], idleSince: Date, limit: number): Promise<AbandonedCart[]>;
     /** The context's cart (created on first use). */
-    current(ctx: StoreContext, executor?: Executor): Promise<Cart>;
+    current(executor: Executor, ctx: StoreContext): Promise<Cart>;
     get(executor: Executor, token: string): Promise<Cart | null>;
     addLineItems(
       ctx: StoreContext,
@@ -959,9 +1018,9 @@ export interface HostRuntime {
     ): Promise<Cart>;
     /** Prices every line for the context (visibility and line-item processors applied). */
     price(
+      executor: Executor,
       ctx: StoreContext,
       cart: Cart,
-      executor?: Executor,
     ): Promise<{ lines: PriceLine[]; netTotal: number; taxTotal: number; total: number }>;
   };
 
@@ -976,8 +1035,11 @@ export interface HostRuntime {
      * payment methods are configured elsewhere leaves it out.
      */
     addPaymentMethod?(method: PaymentMethodDefinition): void;
-    /** Places an order in its own transaction (or the given one). Interceptors, processors and hooks run inside it. */
-    placeOrder(ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder>;
+    /**
+     * Places an order: inside `executor` when it is a transaction, else in a transaction of its own
+     * (retried on contention). Interceptors, processors and hooks run inside it.
+     */
+    placeOrder(executor: Executor, ctx: StoreContext, options: PlaceOrderOptions): Promise<PlacedOrder>;
   };
 
   /**
@@ -986,11 +1048,11 @@ export interface HostRuntime {
    */
   readonly orders: {
     /** The order in the Store API's order shape, or null. */
-    get(executor: Executor, id: string): Promise<Record<string, unknown> | null>;
+    get(executor: Executor, id: string): Promise<OrderRecord | null>;
     /** Many orders in the Store API's order shape, in the order of `ids`. */
-    getMany(executor: Executor, ids: string[]): Promise<Array<Record<string, unknown>>>;
+    getMany(executor: Executor, ids: string[]): Promise<OrderRecord[]>;
     /** A page of the orders in `scope` by criteria (see OrderScope), in the Store API's order shape. */
-    search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<Record<string, unknown>>>;
+    search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<OrderRecord>>;
     /** Whether the order exists and belongs to the customer. */
     belongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean>;
     /**
@@ -1065,7 +1127,6 @@ export interface HostRuntime {
   };
 
   readonly mail: {
-    registerTemplate(name: string, template: MailTemplate): void;
     /** Writes the mail to the outbox inside the caller's transaction; a job sends it. */
     enqueue(executor: Executor, mail: OutgoingMail): Promise<void>;
     /** (3.5) The names of the registered templates (the host's and the plugin's), sorted. Optional for a host. */
@@ -1083,12 +1144,6 @@ export interface HostRuntime {
     register(name: string, handler: JobHandler): void;
     /** A recurring job, claimed by one process per run. */
     schedule(name: string, everySeconds: number): void;
-    enqueue(
-      executor: Executor,
-      name: string,
-      payload: Record<string, unknown>,
-      options?: { runAt?: Date; uniqueKey?: string },
-    ): Promise<void>;
   };
 
   readonly storefront: {

@@ -28,6 +28,11 @@ export type Trx = Knex.Transaction;
 /** Anything queries can run on: the root knex outside a transaction, the transaction inside one. */
 export type Executor = Knex | Knex.Transaction;
 
+/** The executor as a transaction when it is one, else null (a root `Db`). */
+export function transactionOf(executor: Executor): Trx | null {
+  return executor.isTransaction ? (executor as Trx) : null;
+}
+
 export const DEFAULT_DATABASE_URL = 'sqlite:./var/suite.sqlite';
 
 export function parseDatabaseUrl(url: string): DatabaseTarget {

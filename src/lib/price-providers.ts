@@ -3,11 +3,11 @@
  * by the reference host and the Vendure adapter. Generic, so src/lib need not know the contract's types.
  */
 export interface BatchablePriceProvider<Ctx, Product, Executor, Answer> {
-  (ctx: Ctx, product: Product, quantity: number, executor: Executor): Promise<Answer | null>;
+  (executor: Executor, ctx: Ctx, product: Product, quantity: number): Promise<Answer | null>;
   many?(
+    executor: Executor,
     ctx: Ctx,
     items: ReadonlyArray<{ product: Product; quantity: number }>,
-    executor: Executor,
   ): Promise<Array<Answer | null>>;
 }
 
@@ -18,9 +18,9 @@ export interface BatchablePriceProvider<Ctx, Product, Executor, Answer> {
  */
 export async function firstProvidedPrices<Ctx, Product, Executor, Answer>(
   providers: ReadonlyArray<BatchablePriceProvider<Ctx, Product, Executor, Answer>>,
+  executor: Executor,
   ctx: Ctx,
   items: ReadonlyArray<{ product: Product; quantity: number }>,
-  executor: Executor,
 ): Promise<Array<Answer | null>> {
   const provided: Array<Answer | null> = items.map(() => null);
   let open: number[] = items.map((_, index) => index);
@@ -29,16 +29,16 @@ export async function firstProvidedPrices<Ctx, Product, Executor, Answer>(
     let answers: Array<Answer | null>;
     if (provider.many) {
       answers = await provider.many(
+        executor,
         ctx,
         open.map((index) => items[index]!),
-        executor,
       );
       if (answers.length !== open.length)
         throw new Error(`A price provider answered ${answers.length} prices for ${open.length} lines.`);
     } else {
       answers = [];
       for (const index of open)
-        answers.push(await provider(ctx, items[index]!.product, items[index]!.quantity, executor));
+        answers.push(await provider(executor, ctx, items[index]!.product, items[index]!.quantity));
     }
     const next: number[] = [];
     for (const [k, index] of open.entries()) {
@@ -56,12 +56,12 @@ export async function firstProvidedPrices<Ctx, Product, Executor, Answer>(
  * context, or null when every gate lets it see them; asked in registration order, each at most once.
  */
 export async function priceRefusal<Ctx, Executor, Refusal>(
-  gates: ReadonlyArray<(ctx: Ctx, executor: Executor) => Promise<Refusal | null>>,
-  ctx: Ctx,
+  gates: ReadonlyArray<(executor: Executor, ctx: Ctx) => Promise<Refusal | null>>,
   executor: Executor,
+  ctx: Ctx,
 ): Promise<Refusal | null> {
   for (const gate of gates) {
-    const refusal = await gate(ctx, executor);
+    const refusal = await gate(executor, ctx);
     if (refusal) return refusal;
   }
   return null;

@@ -131,7 +131,7 @@ export async function narrowByProductFields(
   const term = criteria.term?.trim();
   if (ctx) {
     const all = await candidates();
-    const visible = await host.catalog.productIds(ctx, { within: all }, executor);
+    const visible = await host.catalog.productIds(executor ?? host.db, ctx, { within: all });
     const { hidden, shownRows } = splitByVisibility(rows!, all, visible);
     // The shorter list goes into the plugin's query: usually few products are hidden.
     if (hidden.length < visible.length) {
@@ -142,7 +142,7 @@ export async function narrowByProductFields(
     if (!term && !filtersName(criteria.filter, productFields)) total = shownRows;
   }
   const ask = async (query: Omit<Parameters<HostRuntime['catalog']['productIds']>[1], 'within'>) =>
-    host.catalog.productIds(ctx, { within: (within ??= await candidates()), ...query }, executor);
+    host.catalog.productIds(executor ?? host.db, ctx, { within: (within ??= await candidates()), ...query });
 
   const filter = await resolveFiltersToIds(criteria.filter, productFields, list.productIdField, async (leaf) => ({
     in: await ask({ filter: [{ ...leaf, field: list.fields[leaf.field]! }] }),

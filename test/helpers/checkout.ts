@@ -99,7 +99,7 @@ export async function sessionWithPermissions(customer: CustomerRef, permissions:
   const shop = await getShop();
   if (!permissionEnricherRegistered) {
     permissionEnricherRegistered = true;
-    shop.runtime.auth.addContextEnricher(async (ctx) => {
+    shop.runtime.auth.addContextEnricher(async (_executor, ctx) => {
       const narrowed = ctx.attributes.testPermissions;
       if (Array.isArray(narrowed)) ctx.permissions = new Set(narrowed.map(String));
     });

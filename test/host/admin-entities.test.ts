@@ -235,9 +235,9 @@ describe('host: Admin API entities', () => {
     expect(patched.body.data.attributes.tierPrices).to.deep.equal([]);
     expect(patched.body.data.attributes.categoryIds).to.deep.equal([]);
 
-    const version = await (await getShop()).runtime.catalog.visibilityVersion((await getShop()).db);
+    const version = await (await getShop()).runtime.catalog.visibilityVersion!((await getShop()).db);
     expect((await api.patch(`/product/${product.id}`, { active: false })).status).to.equal(200);
-    expect(await (await getShop()).runtime.catalog.visibilityVersion((await getShop()).db)).to.be.above(version);
+    expect(await (await getShop()).runtime.catalog.visibilityVersion!((await getShop()).db)).to.be.above(version);
     expectError(await (await http()).get(`/store-api/product/${product.id}`), 404);
   });
 
@@ -328,11 +328,11 @@ describe('host: Admin API entities', () => {
         },
       ],
     };
-    const version = await shop.runtime.catalog.visibilityVersion(shop.db);
+    const version = await shop.runtime.catalog.visibilityVersion!(shop.db);
     const created = await api.post('/rule', { name: 'VIPs', conditions: valid });
     expect(created.status).to.equal(201);
     expect(created.body.data.attributes.conditions).to.deep.equal(valid);
-    expect(await shop.runtime.catalog.visibilityVersion(shop.db)).to.be.above(version);
+    expect(await shop.runtime.catalog.visibilityVersion!(shop.db)).to.be.above(version);
     expect(await shop.runtime.rules.exists(shop.db, created.body.data.id)).to.equal(true);
 
     const invalidNested = {
@@ -360,7 +360,7 @@ describe('host: Admin API entities', () => {
     const ruleId = created.body.data.id;
     const productId = (await api.post('/product', { productNumber: `RV-${unique()}`, name: 'Rule gated', price: 1 }))
       .body.data.id;
-    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity) =>
+    shop.runtime.catalog.addVisibilityFilter(async (_executor, ctx, entity) =>
       entity === 'product' && !(await ctx.ruleIds()).includes(ruleId)
         ? { kind: 'exclude', ids: [productId] }
         : { kind: 'all' },

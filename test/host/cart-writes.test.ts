@@ -21,13 +21,13 @@ async function register(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.auth.addContextEnricher(async (ctx) => {
+  shop.runtime.auth.addContextEnricher(async (_executor, ctx) => {
     const action = ctx.sessionId ? betweenContextAndLock.get(ctx.sessionId) : undefined;
     if (!action) return;
     betweenContextAndLock.delete(ctx.sessionId!);
     await action();
   });
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+  shop.runtime.catalog.addVisibilityFilter(async (_executor, _ctx, entity) =>
     entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
   );
 }

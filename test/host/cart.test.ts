@@ -13,12 +13,12 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+  shop.runtime.catalog.addVisibilityFilter(async (_executor, _ctx, entity) =>
     entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
   );
   shop.runtime.cart.addLineItemProcessor({
     name: 'test-limited',
-    async process(_ctx, item, phase) {
+    async process(_executor, _ctx, item, phase) {
       if (!item.productId || !limitedIds.has(item.productId)) return item;
       if (item.quantity > 3) throw Errors.badRequest('SUITE__TEST_LIMIT', 'At most 3 per order.');
       return { ...item, label: `${item.label} (limited)`, payload: { ...item.payload, checkedIn: phase } };

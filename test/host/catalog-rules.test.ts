@@ -176,9 +176,9 @@ describe('host: rule engine', () => {
 
   it('counts visibility changes in the database', async () => {
     const shop = await getShop();
-    const before = await shop.runtime.catalog.visibilityVersion(shop.db);
+    const before = await shop.runtime.catalog.visibilityVersion!(shop.db);
     await shop.runtime.catalog.visibilityChanged(shop.db);
-    expect(await shop.runtime.catalog.visibilityVersion(shop.db)).to.equal(before + 1);
+    expect(await shop.runtime.catalog.visibilityVersion!(shop.db)).to.equal(before + 1);
   });
 });
 
@@ -203,7 +203,7 @@ describe('host: prices and products', () => {
     ]);
     const [product] = await shop.runtime.catalog.products(shop.db, [productId]);
     const ctx = await contextFor();
-    expect(await shop.runtime.prices.calculate(ctx, product!, 1)).to.deep.equal({
+    expect(await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 1)).to.deep.equal({
       unitNet: 1000,
       quantity: 1,
       totalNet: 1000,
@@ -212,13 +212,13 @@ describe('host: prices and products', () => {
       totalGross: 1190,
       source: 'list',
     });
-    expect((await shop.runtime.prices.calculate(ctx, product!, 10)).unitNet).to.equal(900);
-    const fifty = await shop.runtime.prices.calculate(ctx, product!, 51);
+    expect((await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 10)).unitNet).to.equal(900);
+    const fifty = await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 51);
     expect(fifty).to.include({ unitNet: 801, totalNet: 40851, totalTax: 7762, source: 'tier' });
-    shop.runtime.prices.addPriceProvider(async (_ctx, p) =>
+    shop.runtime.prices.addPriceProvider(async (_executor, _ctx, p) =>
       p.id === productId ? { unitNet: 500, source: 'customer-price' } : null,
     );
-    expect(await shop.runtime.prices.calculate(ctx, product!, 10)).to.include({
+    expect(await shop.runtime.prices.calculate(shop.runtime.db, ctx, product!, 10)).to.include({
       unitNet: 500,
       totalNet: 5000,
       source: 'customer-price',
@@ -244,10 +244,10 @@ describe('host: prices and products', () => {
     expect(all.map((p) => p.id)).to.deep.equal([ids[2], ids[0], ids[1]]);
     expect(all[0]).to.include({ taxRateBp: 700, priceNet: 100, active: true });
     const hidden = ids[2]!;
-    shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+    shop.runtime.catalog.addVisibilityFilter(async (_executor, _ctx, entity) =>
       entity === 'product' ? { kind: 'exclude', ids: [hidden] } : { kind: 'all' },
     );
-    const visible = await shop.runtime.catalog.visibleProducts(await contextFor(), ids);
+    const visible = await shop.runtime.catalog.visibleProducts(shop.runtime.db, await contextFor(), ids);
     expect(visible.map((p) => p.id)).to.deep.equal([ids[0]]);
     expect(await shop.runtime.catalog.entityVersionId(shop.db, 'product', ids[0]!)).to.equal(all[1]!.versionId);
     expect(await shop.runtime.catalog.entityVersionId(shop.db, 'category', ids[0]!)).to.equal(null);

@@ -84,7 +84,7 @@ async function hideFromOutsiders(...ids: string[]): Promise<void> {
   for (const id of ids) hiddenIds.add(id);
   if (filterRegistered) return;
   filterRegistered = true;
-  shop.runtime.catalog.addVisibilityFilter(async (ctx) =>
+  shop.runtime.catalog.addVisibilityFilter(async (_executor, ctx) =>
     ctx.customer?.tags.includes('insider') ? { kind: 'all' } : { kind: 'exclude', ids: [...hiddenIds] },
   );
 }

@@ -24,17 +24,17 @@ async function registerTestExtensions(): Promise<void> {
   if (registered) return;
   registered = true;
   const shop = await getShop();
-  shop.runtime.catalog.addVisibilityFilter(async (_ctx, entity) =>
+  shop.runtime.catalog.addVisibilityFilter(async (_executor, _ctx, entity) =>
     entity === 'product' ? { kind: 'exclude', ids: [...hiddenIds] } : { kind: 'all' },
   );
   shop.runtime.checkout.addInterceptor({
     name: 'test-refuser',
-    async intercept(_ctx, draft) {
+    async intercept(_trx, _ctx, draft) {
       if (refusedCustomers.has(draft.customerId))
         throw Errors.badRequest('SUITE__TEST_REFUSED', `Refused an order of ${draft.total} minor units.`);
     },
   });
-  shop.runtime.checkout.onOrderPlaced(async (_ctx, order, trx) => {
+  shop.runtime.checkout.onOrderPlaced(async (trx, _ctx, order) => {
     if (!hookedCustomers.has(order.customerId)) return;
     const orderRow = await trx('orders').where({ id: order.id }).first('id');
     const cart = await trx('carts').where({ order_id: order.id }).first('token');
@@ -266,7 +266,7 @@ describe('host: checkout', () => {
     const shop = await getShop();
     let refused: unknown = null;
     await shop.runtime.checkout
-      .placeOrder(await storeContextFor(mine.customer), { cartToken: cart.body.token })
+      .placeOrder(shop.runtime.db, await storeContextFor(mine.customer), { cartToken: cart.body.token })
       .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('status', 404);
     expect((await placeOrder(theirs.token)).status).to.equal(200);
@@ -289,7 +289,7 @@ describe('host: checkout', () => {
       taxRateBp: 1900,
       payload: { offer: 'O-1' },
     };
-    const placed = await shop.runtime.checkout.placeOrder(ctx, {
+    const placed = await shop.runtime.checkout.placeOrder(shop.runtime.db, ctx, {
       lines: [line],
       origin: 'offer',
       customFields: { offerId: 'O-1' },
@@ -302,7 +302,7 @@ describe('host: checkout', () => {
     expect(read.body.lineItems[0]).to.deep.include({ label: 'Offered item', unitPrice: 7, payload: { offer: 'O-1' } });
     let refused: unknown = null;
     await shop.runtime.checkout
-      .placeOrder(ctx, { lines: [{ ...line, quantity: 1, totalNet: 700 }] })
+      .placeOrder(shop.runtime.db, ctx, { lines: [{ ...line, quantity: 1, totalNet: 700 }] })
       .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('code', 'SUITE__OUT_OF_STOCK');
     const [many] = await shop.runtime.orders.getMany(shop.db, [placed.id, newId()]).then((orders) => [orders]);

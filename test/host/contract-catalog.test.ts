@@ -20,7 +20,7 @@ describe('host: contract v2 catalog calls', () => {
 
   before(async () => {
     const shop = await getShop();
-    shop.runtime.catalog.addVisibilityFilter(async (ctx, entity, executor) => {
+    shop.runtime.catalog.addVisibilityFilter(async (executor, ctx, entity) => {
       const key = ctx.attributes.catalogTest;
       if (entity !== 'product' || typeof key !== 'string' || !answers.has(key)) return { kind: 'all' };
       seenExecutors.push(executor);
@@ -69,26 +69,31 @@ describe('host: contract v2 catalog calls', () => {
     const shop = await getShop();
     const all = ids(products);
     const exclude = await context(() => ({ kind: 'exclude', ids: [products[1]!.id] }));
-    expect(ids(await shop.runtime.catalog.visibleProducts(exclude, all))).to.deep.equal([
+    expect(ids(await shop.runtime.catalog.visibleProducts(shop.runtime.db, exclude, all))).to.deep.equal([
       products[0]!.id,
       products[2]!.id,
       products[3]!.id,
     ]);
     const only = await context(() => ({ kind: 'only', ids: [products[2]!.id] }));
-    expect(ids(await shop.runtime.catalog.visibleProducts(only, all))).to.deep.equal([products[2]!.id]);
+    expect(ids(await shop.runtime.catalog.visibleProducts(shop.runtime.db, only, all))).to.deep.equal([
+      products[2]!.id,
+    ]);
     const none = await context(() => ({ kind: 'only', ids: [] }));
-    expect(await shop.runtime.catalog.visibleProducts(none, all)).to.deep.equal([]);
+    expect(await shop.runtime.catalog.visibleProducts(shop.runtime.db, none, all)).to.deep.equal([]);
     const sql = await context(() => ({
       kind: 'sql',
       sql: `${VISIBILITY_ID_MARKER} <> ? and ${VISIBILITY_ID_MARKER} <> ?`,
       bindings: [products[0]!.id, products[3]!.id],
     }));
-    expect(ids(await shop.runtime.catalog.visibleProducts(sql, all))).to.deep.equal([products[1]!.id, products[2]!.id]);
+    expect(ids(await shop.runtime.catalog.visibleProducts(shop.runtime.db, sql, all))).to.deep.equal([
+      products[1]!.id,
+      products[2]!.id,
+    ]);
     // The filter is asked with the connection the host's query runs on: the transaction here.
     seenExecutors.length = 0;
     // Rules are read on the root connection: before the transaction, or SQLite's one connection waits on itself.
     await sql.ruleIds();
-    const inside = await inTransaction(shop.db, (trx) => shop.runtime.catalog.visibleProducts(sql, all, trx));
+    const inside = await inTransaction(shop.db, (trx) => shop.runtime.catalog.visibleProducts(trx, sql, all));
     expect(ids(inside)).to.deep.equal([products[1]!.id, products[2]!.id]);
     expect(seenExecutors).to.have.length(1);
     expect((seenExecutors[0] as { isTransaction?: boolean }).isTransaction).to.equal(true);
@@ -187,17 +192,19 @@ describe('host: contract v2 catalog calls', () => {
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[0]!.id] }));
     const within = [...ids(products), inactive.id, newId()];
     expect(
-      await shop.runtime.catalog.productIds(ctx, { within, sort: [{ field: 'name', order: 'DESC' }] }),
+      await shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within, sort: [{ field: 'name', order: 'DESC' }] }),
     ).to.deep.equal([products[3]!.id, products[2]!.id, products[1]!.id]);
     expect(
-      await shop.runtime.catalog.productIds(null, {
+      await shop.runtime.catalog.productIds(shop.runtime.db, null, {
         within,
         filter: [{ type: 'equals', field: 'manufacturer', value: 'Acme' }],
       }),
     ).to.have.members([products[1]!.id, products[3]!.id]);
-    expect(await shop.runtime.catalog.productIds(null, { within, term: 'retired' })).to.deep.equal([inactive.id]);
-    expect(await shop.runtime.catalog.productIds(ctx, { within, term: 'retired' })).to.deep.equal([]);
-    expect(await shop.runtime.catalog.productIds(ctx, { within: [] })).to.deep.equal([]);
+    expect(await shop.runtime.catalog.productIds(shop.runtime.db, null, { within, term: 'retired' })).to.deep.equal([
+      inactive.id,
+    ]);
+    expect(await shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within, term: 'retired' })).to.deep.equal([]);
+    expect(await shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within: [] })).to.deep.equal([]);
   });
 
   it('productIds without criteria: the visible ids in the given order, remembered until visibility changes (visibilityChanged), never inside a transaction', async () => {
@@ -205,7 +212,7 @@ describe('host: contract v2 catalog calls', () => {
     let hidden = [products[1]!.id];
     const ctx = await context(() => ({ kind: 'exclude', ids: hidden }));
     const within = [products[3]!.id, products[0]!.id, products[1]!.id, products[2]!.id, inactive.id, newId()];
-    const visible = () => shop.runtime.catalog.productIds(ctx, { within });
+    const visible = () => shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within });
     expect(await visible()).to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
     expect(await visible(), 'asked again').to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
     // Another answer of the filter is another set of verdicts.
@@ -214,7 +221,7 @@ describe('host: contract v2 catalog calls', () => {
     try {
       await inTransaction(shop.db, async (trx) => {
         await trx('products').where({ id: products[3]!.id }).update({ active: false });
-        expect(await shop.runtime.catalog.productIds(ctx, { within }, trx), 'inside the transaction').to.deep.equal([
+        expect(await shop.runtime.catalog.productIds(trx, ctx, { within }), 'inside the transaction').to.deep.equal([
           products[0]!.id,
           products[1]!.id,
         ]);
@@ -241,7 +248,7 @@ describe('host: contract v2 catalog calls', () => {
       products[2]!.id,
       inactive.id,
     ]) as string[];
-    const visible = () => shop.runtime.catalog.productIds(ctx, { within });
+    const visible = () => shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within });
     const first = await visible();
     expect(first).to.deep.equal([products[3]!.id, products[0]!.id, products[2]!.id]);
     const again = await visible();
@@ -263,8 +270,8 @@ describe('host: contract v2 catalog calls', () => {
     }
     // A list that is not frozen is never answered with a kept array.
     const open = [products[3]!.id, products[0]!.id];
-    const a = await shop.runtime.catalog.productIds(ctx, { within: open });
-    const b = await shop.runtime.catalog.productIds(ctx, { within: open });
+    const a = await shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within: open });
+    const b = await shop.runtime.catalog.productIds(shop.runtime.db, ctx, { within: open });
     expect(b).to.deep.equal(a);
     expect(b).to.not.equal(a);
   });
@@ -279,7 +286,9 @@ describe('host: contract v2 catalog calls', () => {
       inactive.number,
       'NO-SUCH-NUMBER',
     ];
-    expect(ids(await shop.runtime.catalog.visibleProductsByNumber(ctx, numbers))).to.deep.equal([products[0]!.id]);
+    expect(ids(await shop.runtime.catalog.visibleProductsByNumber(shop.runtime.db, ctx, numbers))).to.deep.equal([
+      products[0]!.id,
+    ]);
     const tiers = await shop.runtime.catalog.tierQuantities(shop.db, [products[0]!.id, products[1]!.id]);
     expect([...tiers]).to.deep.equal([[products[0]!.id, [10, 50]]]);
   });
@@ -347,7 +356,7 @@ describe('host: contract v2 catalog calls', () => {
       await shop.db('product_options').insert({ product_id: variant.id, option_id: i === 1 ? large : small });
     }
     const everyone = await context();
-    const family = await shop.runtime.catalog.variants(everyone, variants[1]!.id);
+    const family = await shop.runtime.catalog.variants(shop.runtime.db, everyone, variants[1]!.id);
     expect(family!.main.id).to.equal(main.id);
     expect(ids(family!.variants)).to.deep.equal(ids(variants));
     expect(family!.variants[1]!.options).to.deep.equal([
@@ -355,14 +364,14 @@ describe('host: contract v2 catalog calls', () => {
     ]);
     const withoutFirst = await context(() => ({ kind: 'exclude', ids: [variants[0]!.id] }));
     expect(
-      ids((await inTransaction(shop.db, (trx) => shop.runtime.catalog.variants(withoutFirst, main.id, trx)))!.variants),
+      ids((await inTransaction(shop.db, (trx) => shop.runtime.catalog.variants(trx, withoutFirst, main.id)))!.variants),
     ).to.deep.equal([variants[1]!.id, variants[2]!.id]);
-    expect(await shop.runtime.catalog.variants(withoutFirst, variants[0]!.id)).to.equal(null);
+    expect(await shop.runtime.catalog.variants(shop.runtime.db, withoutFirst, variants[0]!.id)).to.equal(null);
     const withoutMain = await context(() => ({ kind: 'exclude', ids: [main.id] }));
-    expect(await shop.runtime.catalog.variants(withoutMain, variants[2]!.id)).to.equal(null);
-    expect(await shop.runtime.catalog.variants(everyone, inactive.id)).to.equal(null);
-    expect(await shop.runtime.catalog.variants(everyone, newId())).to.equal(null);
-    expect(await shop.runtime.catalog.variants(everyone, 'not-an-id')).to.equal(null);
+    expect(await shop.runtime.catalog.variants(shop.runtime.db, withoutMain, variants[2]!.id)).to.equal(null);
+    expect(await shop.runtime.catalog.variants(shop.runtime.db, everyone, inactive.id)).to.equal(null);
+    expect(await shop.runtime.catalog.variants(shop.runtime.db, everyone, newId())).to.equal(null);
+    expect(await shop.runtime.catalog.variants(shop.runtime.db, everyone, 'not-an-id')).to.equal(null);
   });
 
   it('2.2: propertySimilarProducts ranks visible products by shared property values, the own family left out, limited', async () => {
@@ -397,15 +406,17 @@ describe('host: contract v2 catalog calls', () => {
     await link(second, [2]);
     await link(hidden, [0, 1, 2]);
     const ctx = await context(() => ({ kind: 'exclude', ids: [hidden.id] }));
-    const similar = await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 10 });
+    const similar = await shop.runtime.catalog.propertySimilarProducts(shop.runtime.db, ctx, subject.id, { limit: 10 });
     expect(similar!.properties.map((p) => p.optionName)).to.deep.equal(['M0', 'M1', 'M2']);
     expect(similar!.products.map((p) => [p.product.id, p.shared.length])).to.deep.equal([
       [best.id, 2],
       [second.id, 1],
     ]);
     expect(
-      (await shop.runtime.catalog.propertySimilarProducts(ctx, subject.id, { limit: 1 }))!.products,
+      (await shop.runtime.catalog.propertySimilarProducts(shop.runtime.db, ctx, subject.id, { limit: 1 }))!.products,
     ).to.have.length(1);
-    expect(await shop.runtime.catalog.propertySimilarProducts(ctx, hidden.id, { limit: 10 })).to.equal(null);
+    expect(await shop.runtime.catalog.propertySimilarProducts(shop.runtime.db, ctx, hidden.id, { limit: 10 })).to.equal(
+      null,
+    );
   });
 });

@@ -34,7 +34,7 @@ describe('host: contract calls for orders, customers and documents', () => {
       taxRateBp: 1900,
       payload: {},
     };
-    const placed = await shop.runtime.checkout.placeOrder(ctx, { lines: [line] });
+    const placed = await shop.runtime.checkout.placeOrder(shop.runtime.db, ctx, { lines: [line] });
     const update: Record<string, unknown> = {};
     if (input.orderDate) update.order_date = toDbTime(input.orderDate);
     if (input.state) update.state = input.state;
@@ -340,12 +340,12 @@ describe('host: contract calls for orders, customers and documents', () => {
 
       const { customer } = await createTestCustomer();
       const ctx = await storeContextFor(customer);
-      expect(await shop.runtime.catalog.visibleEntityIds(ctx, 'category', [inactive!, active!, newId()])).to.deep.equal(
-        [active],
-      );
-      expect(await shop.runtime.catalog.visibleEntityIds(ctx, 'landing_page', [landingPageId])).to.deep.equal([
-        landingPageId,
-      ]);
+      expect(
+        await shop.runtime.catalog.visibleEntityIds(shop.runtime.db, ctx, 'category', [inactive!, active!, newId()]),
+      ).to.deep.equal([active]);
+      expect(
+        await shop.runtime.catalog.visibleEntityIds(shop.runtime.db, ctx, 'landing_page', [landingPageId]),
+      ).to.deep.equal([landingPageId]);
     });
 
     it('productIdsByNumbers finds products by number', async () => {

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp, type ShopApp } from '../../src/host/app.js';
 import { importPlugin } from '../../src/host-kit/plugin-loader.js';
-import { contractTestManifest, contractTestPlugin, observed, ROBOT } from './fixtures/contract-test-plugin.js';
+import {
+  CONTRACT_TEST_TEMPLATE,
+  contractTestManifest,
+  contractTestPlugin,
+  observed,
+  ROBOT,
+} from './fixtures/contract-test-plugin.js';
 import {
   adminToken,
   createTestCustomer,
@@ -43,6 +49,7 @@ describe('host: the plugin contract', function () {
         mailerUrl: mailbox.url,
       },
     });
+    shop.mail.registerTemplate('contract-test.hello', CONTRACT_TEST_TEMPLATE);
     robotCustomerId = (await createTestCustomer({ company: 'Robot Works' })).customer.id;
     agent = supertest.agent(shop.app).set('x-forwarded-for', '10.200.0.1');
   });
@@ -130,7 +137,7 @@ describe('host: the plugin contract', function () {
     expect(observed.ordersReadInHook.at(-1)).to.include({ id: order.body.id, orderNumber: order.body.orderNumber });
   });
 
-  it("mail and jobs are queued in the caller's transaction: sent after commit, gone after rollback", async () => {
+  it("mail is queued in the caller's transaction: sent after commit, gone after rollback; a plugin's job handler gets its payload", async () => {
     const mailbox = await testMailbox();
     const robot = await robotToken();
     const jobsBefore = observed.jobPayloads.length;
@@ -141,6 +148,7 @@ describe('host: the plugin contract', function () {
     expect(
       (await agent.post('/store-api/contract-test/mail').set('suite-context-token', robot).send({})).status,
     ).to.equal(200);
+    await shop.jobs.jobs.enqueue(shop.db, 'contract-test.job', { by: 'Robot' });
     await shop.jobs.runDue();
     const mail = await mailbox.waitFor((m) => m.subject === 'Hello Robot' && m.envelopeTo.includes(ROBOT.email));
     expect(mail.html).to.contain('<b>Robot</b>');

@@ -19,7 +19,7 @@ describe('host: job workers in several app processes', function () {
     for (const to of recipients)
       await shop.runtime.mail.enqueue(shop.db, { template, to, data: { firstName: 'Scale', lastName: 'Out' } });
     // Beside the 'mail.send' schedule, queued 'mail.send' jobs make every process work the outbox at once.
-    for (let i = 0; i < 15; i++) await shop.runtime.jobs.enqueue(shop.db, 'mail.send', {});
+    for (let i = 0; i < 15; i++) await shop.jobs.jobs.enqueue(shop.db, 'mail.send', {});
 
     // SQLite has one writer process by design; MySQL/MariaDB is where workers scale out.
     processes = await startAppProcesses(isServerDb() ? 3 : 1, { WORKERS: '1', MAILER_URL: mailbox.url });

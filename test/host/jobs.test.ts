@@ -44,7 +44,7 @@ describe('host: jobs', () => {
       name,
       async (payload, runtime) => void seen.push({ payload, contract: runtime.contractVersion }),
     );
-    await shop.db.transaction((trx) => shop.runtime.jobs.enqueue(trx, name, { orderId: 'abc', count: 2 }));
+    await shop.db.transaction((trx) => shop.jobs.jobs.enqueue(trx, name, { orderId: 'abc', count: 2 }));
     expect(await shop.jobs.runDue()).to.be.greaterThan(0);
     expect(seen).to.deep.equal([{ payload: { orderId: 'abc', count: 2 }, contract: shop.runtime.contractVersion }]);
     const row = await shop.db('jobs').where({ name }).first();
@@ -61,7 +61,7 @@ describe('host: jobs', () => {
     shop.runtime.jobs.register(name, async () => void runs++);
     await shop.db
       .transaction(async (trx) => {
-        await shop.runtime.jobs.enqueue(trx, name, {});
+        await shop.jobs.jobs.enqueue(trx, name, {});
         throw new Error('the change failed');
       })
       .catch(() => undefined);
@@ -77,7 +77,7 @@ describe('host: jobs', () => {
       runs++;
       throw new Error(`SMTP down (attempt ${runs})`);
     });
-    await shop.runtime.jobs.enqueue(shop.db, name, {});
+    await shop.jobs.jobs.enqueue(shop.db, name, {});
     await shop.db('jobs').where({ name }).update({ max_attempts: 3 });
 
     await shop.jobs.runDue();
@@ -123,11 +123,11 @@ describe('host: jobs', () => {
     const uniqueKey = `reminder:${newId()}`;
     let runs = 0;
     shop.runtime.jobs.register(name, async () => void runs++);
-    await shop.runtime.jobs.enqueue(shop.db, name, { n: 1 }, { uniqueKey });
-    await shop.runtime.jobs.enqueue(shop.db, name, { n: 2 }, { uniqueKey });
+    await shop.jobs.jobs.enqueue(shop.db, name, { n: 1 }, { uniqueKey });
+    await shop.jobs.jobs.enqueue(shop.db, name, { n: 2 }, { uniqueKey });
     expect(await shop.db('jobs').where({ name })).to.have.length(1);
     await shop.jobs.runDue();
-    await shop.runtime.jobs.enqueue(shop.db, name, { n: 3 }, { uniqueKey });
+    await shop.jobs.jobs.enqueue(shop.db, name, { n: 3 }, { uniqueKey });
     await shop.jobs.runDue();
     expect(runs).to.equal(1);
   });
@@ -136,7 +136,7 @@ describe('host: jobs', () => {
     const name = unique('later');
     let runs = 0;
     shop.runtime.jobs.register(name, async () => void runs++);
-    await shop.runtime.jobs.enqueue(shop.db, name, {}, { runAt: addSeconds(new Date(), 3600) });
+    await shop.jobs.jobs.enqueue(shop.db, name, {}, { runAt: addSeconds(new Date(), 3600) });
     await shop.jobs.runDue();
     expect(runs).to.equal(0);
     await shop
@@ -197,7 +197,7 @@ describe('host: jobs', () => {
     const b = otherWorker(shop, await secondPool());
     a.jobs.register(name, handler);
     b.jobs.register(name, handler);
-    for (let i = 0; i < 30; i++) await shop.runtime.jobs.enqueue(shop.db, name, { id: i });
+    for (let i = 0; i < 30; i++) await shop.jobs.jobs.enqueue(shop.db, name, { id: i });
     const [ranA, ranB] = await Promise.all([a.runDue({ schedules: 'due' }), b.runDue({ schedules: 'due' })]);
     expect(runsById.size).to.equal(30);
     expect([...runsById.values()].every((n) => n === 1)).to.equal(true);
@@ -243,7 +243,7 @@ describe('host: jobs', () => {
       await new Promise((r) => setTimeout(r, 300));
       events.push('finished');
     });
-    await shop.runtime.jobs.enqueue(shop.db, name, {});
+    await shop.jobs.jobs.enqueue(shop.db, name, {});
     worker.start();
     const deadline = Date.now() + 5000;
     while (!events.includes('started') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -288,7 +288,7 @@ describe('host: jobs', () => {
       },
     });
     try {
-      await other.runtime.jobs.enqueue(other.db, `${manifest.name}.greet`, {});
+      await other.jobs.jobs.enqueue(other.db, `${manifest.name}.greet`, {});
       await other.jobs.runDue();
       expect(seen).to.deep.equal(['hello from the plugin settings']);
     } finally {

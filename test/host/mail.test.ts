@@ -27,7 +27,7 @@ describe('host: mail', () => {
   const template = `test-order-${newId().slice(0, 8)}`;
   before(async () => {
     shop = await getShop();
-    shop.runtime.mail.registerTemplate(template, ORDER_TEMPLATE);
+    shop.mail.registerTemplate(template, ORDER_TEMPLATE);
   });
 
   it('delivers a mail enqueued in a transaction over SMTP, rendered with the data and shop globals, HTML escaped', async () => {
@@ -182,7 +182,7 @@ describe('host: mail', () => {
       .enqueue(shop.db, { template: 'no-such-template', to: address(), data: {} })
       .catch((e: unknown) => (error = e));
     expect(String(error)).to.contain('"no-such-template" is not registered');
-    expect(() => shop.runtime.mail.registerTemplate('broken', { subject: '{{#if x}}', html: '', text: '' })).to.throw();
+    expect(() => shop.mail.registerTemplate('broken', { subject: '{{#if x}}', html: '', text: '' })).to.throw();
   });
 
   it('registers templates from a folder (<name>.subject/.html/.text.hbs) and names a missing file', async () => {
@@ -192,14 +192,14 @@ describe('host: mail', () => {
       writeFileSync(join(folder, `${name}.subject.hbs`), 'Welcome to {{shopName}}, {{firstName}}\n');
       writeFileSync(join(folder, `${name}.html.hbs`), '<p>Hi {{firstName}}</p>');
       writeFileSync(join(folder, `${name}.text.hbs`), 'Hi {{firstName}}');
-      registerTemplatesFromFolder(shop.runtime.mail, folder, [name]);
+      registerTemplatesFromFolder(shop.mail, folder, [name]);
       const to = address();
       await shop.runtime.mail.enqueue(shop.db, { template: name, to, data: { firstName: 'Kim' } });
       await deliverMail();
       const mail = await (await testMailbox()).waitFor(sentTo(to));
       expect(mail.subject).to.equal('Welcome to Storefront, Kim');
       expect(mail.text?.trim()).to.equal('Hi Kim');
-      expect(() => registerTemplatesFromFolder(shop.runtime.mail, folder, ['absent'])).to.throw(
+      expect(() => registerTemplatesFromFolder(shop.mail, folder, ['absent'])).to.throw(
         /absent\.subject\.hbs is missing/,
       );
     } finally {
@@ -223,7 +223,7 @@ describe('host: mail', () => {
       plugins: [],
     });
     try {
-      other.runtime.mail.registerTemplate('eml-test', ORDER_TEMPLATE);
+      other.mail.registerTemplate('eml-test', ORDER_TEMPLATE);
       await other.runtime.mail.enqueue(other.db, {
         template: 'eml-test',
         to: 'someone@example.test',

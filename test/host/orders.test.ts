@@ -35,7 +35,7 @@ async function orderByEmployee(customer: TestCustomer['customer']): Promise<stri
     taxRateBp: 1900,
     payload: {},
   };
-  return (await shop.runtime.checkout.placeOrder(ctx, { lines: [line] })).id;
+  return (await shop.runtime.checkout.placeOrder(shop.runtime.db, ctx, { lines: [line] })).id;
 }
 
 describe('host: orders and documents', () => {

@@ -38,7 +38,9 @@ async function contextOf(token: string): Promise<StoreContext> {
 }
 
 async function readAsRequest(token: string, id: string) {
-  const [record] = await (await getShop()).runtime.catalog.visibleProducts(await contextOf(token), [id]);
+  const [record] = await (
+    await getShop()
+  ).runtime.catalog.visibleProducts((await getShop()).runtime.db, await contextOf(token), [id]);
   return record;
 }
 
@@ -155,11 +157,11 @@ describe('host: products read by id, kept per process at the products version', 
     // Inside a transaction the kept record is not used: the transaction sees its own write.
     const shop = await getShop();
     const ctx = await contextOf(buyer.token);
-    await shop.runtime.catalog.visibleProducts(ctx, [item.id]);
+    await shop.runtime.catalog.visibleProducts(shop.runtime.db, ctx, [item.id]);
     await shop.db
       .transaction(async (trx) => {
         await trx('products').where({ id: item.id }).update({ stock: 5 });
-        const [inside] = await shop.runtime.catalog.visibleProducts(ctx, [item.id], trx);
+        const [inside] = await shop.runtime.catalog.visibleProducts(trx, ctx, [item.id]);
         expect(inside!.stock).to.equal(5);
         throw new Error('roll back');
       })

@@ -187,7 +187,7 @@ describe("Suite B2B inside a Vendure shop: the plugin checks out the buyer's car
       ])
       .catch((error: unknown) => (refused = error));
     expect(refused, 'the same participant twice').to.not.equal(null);
-    expect((await state.runtime.cart.current(ctx)).lineItems).to.have.length(2);
+    expect((await state.runtime.cart.current(state.runtime.db, ctx)).lineItems).to.have.length(2);
 
     // In Vendure's Shop API the lines carry the participant as the Shop API path stores it.
     const order = (await activeOrderOf(approver))!;

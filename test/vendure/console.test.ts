@@ -2,58 +2,17 @@ import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { newId } from '../../src/lib/ids.js';
+import { nowDb } from '../../src/lib/time.js';
 import { browserFor } from '../helpers/browser.js';
 import { axeFindings, CONSOLE, crawlConsole } from '../helpers/console-crawl.js';
+import { consoleClient, consolePage, createAdministrator, SUPERADMIN } from './helpers/console.js';
 import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /** Screenshots for a person to look at (outside the repository). */
 const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? join(tmpdir(), 'suite-b2b-screenshots', 'vendure-console');
-
-/** A console visitor with a cookie jar, talking to the running Vendure shop with fetch. */
-function consoleClient(base: string) {
-  const jar = new Map<string, string>();
-  const request = async (method: string, path: string, form?: Record<string, string>) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      const value = pair!.slice(at + 1);
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(pair!.slice(0, at));
-      else jar.set(pair!.slice(0, at), value);
-    }
-    const html = await res.text();
-    return {
-      status: res.status,
-      html,
-      type: (res.headers.get('content-type') ?? '').split(';')[0]!,
-      location: res.headers.get('location') ?? undefined,
-    };
-  };
-  const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-  return {
-    jar,
-    get: (path: string) => request('GET', path),
-    async post(path: string, form: Record<string, string> = {}) {
-      const csrf = csrfOf((await request('GET', CONSOLE)).html);
-      return request('POST', path, { _csrf: csrf, ...form });
-    },
-    async login(username: string, password: string) {
-      const form = await request('GET', `${CONSOLE}/login`);
-      expect(form.status).to.equal(200);
-      return request('POST', `${CONSOLE}/login`, { _csrf: csrfOf(form.html), username, password, redirect: CONSOLE });
-    },
-  };
-}
 
 /**
  * The operator's console on Vendure (/b2b-admin): Vendure's administrators log in with their Vendure
@@ -68,51 +27,12 @@ describe('Vendure: the operator console at /b2b-admin', function () {
   const readOnly = { username: 'viewer@shop.test', password: 'viewer-pass-2026' };
   const outsider = { username: 'catalogue@shop.test', password: 'catalogue-pass-2026' };
 
-  async function administrator(who: { username: string; password: string }, permissions: string[]) {
-    const role = await client.gql(
-      'admin-api',
-      'mutation ($i: CreateRoleInput!) { createRole(input: $i) { id } }',
-      { i: { code: `role-${who.username.split('@')[0]}`, description: who.username, permissions } },
-      admin,
-    );
-    expect(role.errors, JSON.stringify(role.errors)).to.equal(undefined);
-    const created = await client.gql(
-      'admin-api',
-      'mutation ($i: CreateAdministratorInput!) { createAdministrator(input: $i) { id } }',
-      {
-        i: {
-          firstName: 'Op',
-          lastName: who.username.split('@')[0],
-          emailAddress: who.username,
-          password: who.password,
-          roleIds: [role.data.createRole.id],
-        },
-      },
-      admin,
-    );
-    expect(created.errors, JSON.stringify(created.errors)).to.equal(undefined);
-  }
-
-  async function consolePage(who: { username: string; password: string }): Promise<Page> {
-    // The console's CSP allows no scripts; axe is the test's instrument, not the page's.
-    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
-    await page.goto(`http://shop.test${CONSOLE}`);
-    expect(page.url()).to.contain(`${CONSOLE}/login`);
-    await page.fill('#username', who.username);
-    await page.fill('#password', who.password);
-    await Promise.all([
-      page.waitForURL(`http://shop.test${CONSOLE}`),
-      page.click('button[type=submit]:has-text("Log in")'),
-    ]);
-    return page;
-  }
-
   before(async function () {
     this.timeout(240_000);
     client = await bootShop({ label: 'vendure_console', runJobs: false });
     admin = bearer(await client.vendureLogin('admin-api', 'superadmin', 'superadmin'));
-    await administrator(readOnly, ['SuiteB2BAdminReadOnly']);
-    await administrator(outsider, ['ReadCatalog']);
+    await createAdministrator(client, admin, readOnly, ['SuiteB2BAdminReadOnly']);
+    await createAdministrator(client, admin, outsider, ['ReadCatalog']);
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await browserFor(this, Number(new URL(client.shop.url).port));
   });
@@ -161,6 +81,45 @@ describe('Vendure: the operator console at /b2b-admin', function () {
     expect((await client.gql('admin-api', '{ me { identifier } }', {}, bearer(token))).data.me).to.equal(null);
   });
 
+  it("lists the shop's failed mails and jobs (the adapter's outbox and queue), retries a mail and discards a job", async () => {
+    const { db } = client.shop.state;
+    const operator = consoleClient(client.shop.url);
+    expect((await operator.login('superadmin', 'superadmin')).status).to.equal(303);
+    expect((await operator.get(`${CONSOLE}/failed-mails`)).html).to.contain('data-test="empty"');
+    const failed = { state: 'failed', attempts: 5, created_at: nowDb() };
+    const [mailId, jobId, keptJobId] = [newId(), newId(), newId()];
+    await db('suite_host_mail_outbox').insert({
+      ...failed,
+      id: mailId,
+      template: 'order.confirmation',
+      recipient: 'reject-me@shop.test',
+      data: '{}',
+      last_error: '550 mailbox reject-me@shop.test unavailable',
+    });
+    for (const id of [jobId, keptJobId])
+      await db('suite_host_jobs').insert({
+        ...failed,
+        id,
+        name: `test.fails-${id.slice(0, 6)}`,
+        payload: '{}',
+        run_at: nowDb(),
+        max_attempts: 5,
+        last_error: 'boom',
+        finished_at: nowDb(),
+      });
+    const start = await operator.get(CONSOLE);
+    expect(start.html).to.contain(`href="${CONSOLE}/failed-mails"`).and.contain(`href="${CONSOLE}/failed-jobs"`);
+    expect((await operator.get(`${CONSOLE}/failed-mails`)).html).to.contain(
+      '550 mailbox reject-me@shop.test unavailable',
+    );
+    expect((await operator.post(`${CONSOLE}/failed-mails/${mailId}/retry`)).status).to.equal(303);
+    expect(await db('suite_host_mail_outbox').where({ id: mailId }).first('state')).to.deep.equal({ state: 'queued' });
+    expect((await operator.post(`${CONSOLE}/failed-jobs/${jobId}/discard`)).status).to.equal(303);
+    expect(await db('suite_host_jobs').where({ id: jobId }).first()).to.equal(undefined);
+    // The other failed job stays for the crawl: the read-only operator's retry and discard are refused.
+    expect((await operator.get(`${CONSOLE}/failed-jobs`)).html).to.contain(`data-id="${keptJobId}"`);
+  });
+
   for (const role of ['managing', 'read-only'] as const) {
     it(`${role} operator: every console page answers below 400${role === 'read-only' ? ', every change is refused with 403' : ''}, and axe finds nothing serious`, async () => {
       const res = await client.rest(
@@ -175,7 +134,16 @@ describe('Vendure: the operator console at /b2b-admin', function () {
       expect((await operator.login(who.username, who.password)).status).to.equal(303);
       const { visited, failures, changes, pages } = await crawlConsole(operator.get);
       expect(failures, 'answers ≥ 400').to.deep.equal([]);
-      for (const path of ['/companies', '/account-requests', '/customer-prices', '/events', '/settings'])
+      for (const path of [
+        '/companies',
+        '/account-requests',
+        '/customer-prices',
+        '/events',
+        '/settings',
+        '/partial-assortments',
+        '/failed-mails',
+        '/failed-jobs',
+      ])
         expect(
           [...visited.keys()].some((visitedPath) => visitedPath.startsWith(`${CONSOLE}${path}`)),
           `the crawl reached ${path}`,
@@ -192,7 +160,7 @@ describe('Vendure: the operator console at /b2b-admin', function () {
           expect(refused.html, action).to.contain('Your operator role is read-only');
         }
       }
-      const page = await consolePage(who);
+      const page = await consolePage(browser, who);
       const problems: string[] = [];
       for (const path of pages.values()) {
         await page.goto(`http://shop.test${path}`);
@@ -214,7 +182,7 @@ describe('Vendure: the operator console at /b2b-admin', function () {
 
   it('journey: an operator checks a price CSV with two bad lines, both named and nothing written; the good line then imports', async () => {
     const buyer = await client.shop.state.runtime.customers.findByEmail(client.shop.state.db, DEMO_CUSTOMER.email);
-    const page = await consolePage({ username: 'superadmin', password: 'superadmin' });
+    const page = await consolePage(browser, SUPERADMIN);
     await page.click('nav.menu a:has-text("Customer prices")');
     await page.click('a:has-text("Import a CSV file")');
     const header = 'customer_number;product_number;min_quantity;price';
@@ -253,7 +221,7 @@ describe('Vendure: the operator console at /b2b-admin', function () {
   });
 
   it('journey: an operator creates and publishes an event; it appears in the event overview of the Store API', async () => {
-    const page = await consolePage({ username: 'superadmin', password: 'superadmin' });
+    const page = await consolePage(browser, SUPERADMIN);
     await page.click('nav.menu a:has-text("Events")');
     await page.fill('#name', 'Vendure seminar');
     await page.fill('#productNumber', 'DESK-001');

@@ -61,6 +61,7 @@ describe("Vendure: the migration of the plugin's custom fields (shops without sy
       'customFieldsSuiteparticipant',
       'customFieldsSuiteeventid',
       'customFieldsSuiteb2bunitnet',
+      'customFieldsSuiteb2brule',
     ])
       expect(seen.pluginMigration).to.contain(column);
     expect(seen.orderColumns).to.include.members([

@@ -5,6 +5,7 @@ import { Errors } from '../../lib/errors.js';
 import { jsonApiList, jsonApiListSchema } from '../../lib/json-api.js';
 import { nullable, objectSchema, pathParams } from '../../lib/schemas.js';
 import { customerTable } from './customers.js';
+import { ruleRoutes } from './rules.js';
 import type { AdapterState } from './state.js';
 import { customersByIds } from './vendure-tables.js';
 
@@ -48,6 +49,7 @@ const asResource = (customer: CustomerRef) => ({
  */
 export function adapterAdminRoutes(state: AdapterState): AdminRoute[] {
   return [
+    ...ruleRoutes(state),
     defineAdminRoute({
       method: 'POST',
       path: '/search/customer',

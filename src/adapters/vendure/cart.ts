@@ -167,7 +167,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
   return {
     cart: {
       addLineItemProcessor: (processor) => void state.registries.lineItemProcessors.push(processor),
-      async current(ctx, executor = state.db) {
+      async current(executor, ctx) {
         requireCustomer(ctx);
         const orderId = (await activeOrderId(executor, ctx)) ?? (await ensureActiveOrder(await vendureContext(ctx)));
         const cart = await load(executor, orderId);
@@ -193,6 +193,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const products = new Map(
           (
             await state.runtime.catalog.visibleProducts(
+              state.runtime.db,
               ctx,
               items.map((i) => i.productId),
             )
@@ -214,7 +215,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             position: index,
           };
           for (const processor of state.registries.lineItemProcessors)
-            line = await processor.process(ctx, line, 'add', state.db);
+            line = await processor.process(state.db, ctx, line, 'add');
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }
@@ -274,15 +275,15 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         if (!cart) throw Errors.conflict();
         return cart;
       },
-      async price(ctx, cart, executor = state.db) {
+      async price(executor, ctx, cart) {
         const orderId = ids.toVendure(cart.token);
         const rows = orderId ? await linesOf(executor, orderId) : [];
         const visible = new Set(
           (
             await state.runtime.catalog.visibleProducts(
+              executor,
               ctx,
               rows.map((r) => ids.toPlugin(r.productVariantId)),
-              executor,
             )
           ).map((p) => p.id),
         );

@@ -38,7 +38,7 @@ export async function visibilityPredicate(
 ): Promise<{ sql: string; bindings: unknown[] } | null> {
   const constraints: VisibilityConstraint[] = [];
   for (const filter of state.registries.visibilityFilters) {
-    const constraint = await filter(ctx, entity, executor);
+    const constraint = await filter(executor, ctx, entity);
     if (constraint.kind !== 'all') constraints.push(constraint);
   }
   if (constraints.length === 0) return null;
@@ -167,7 +167,7 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
   ): Promise<CalculatedPrice> {
     checkQuantity(quantity);
     for (const provider of state.registries.priceProviders) {
-      const provided = await provider(ctx, product, quantity, executor);
+      const provided = await provider(executor, ctx, product, quantity);
       if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source);
     }
     // Vendure has no tier prices: the variant's price is the list price.
@@ -178,17 +178,17 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
     catalog: {
       addVisibilityFilter: (filter) => void state.registries.visibilityFilters.push(filter),
       addProductExtension: (extension) => void state.registries.productExtensions.push(extension),
-      async visibleProducts(ctx, wanted, executor = state.db) {
+      async visibleProducts(executor, ctx, wanted) {
         return visibleOf(ctx, await variantsByIds(ids, executor, wanted, await channel(executor)), executor);
       },
-      async visibleProductsByNumber(ctx, numbers, executor = state.db) {
+      async visibleProductsByNumber(executor, ctx, numbers) {
         return visibleOf(ctx, await variantsBySkus(ids, executor, numbers, await channel(executor)), executor);
       },
       productCriteriaFields: VENDURE_PRODUCT_CRITERIA_FIELDS,
       searchProducts: search.searchProducts,
       productIds: search.productIds,
       // (2.2) A Vendure Product is the variant family of its variants (product-search.ts).
-      variants: (ctx, productId, executor = state.db) =>
+      variants: (executor, ctx, productId) =>
         search.variants(ctx, productId, (records) => visibleOf(ctx, records, executor), executor),
       propertySimilarProducts: () => Promise.reject(notSupported('catalog.propertySimilarProducts')),
       // Vendure has no tier prices.
@@ -206,10 +206,10 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         const row = await selectRow<{ updatedAt: unknown }>(query.first('updatedAt'));
         return row ? versionId(row.updatedAt) : null;
       },
-      async visibleEntityIds(ctx, entity, wanted, executor = state.db) {
+      async visibleEntityIds(executor, ctx, entity, wanted) {
         if (entity === 'landing_page') return [];
         if (entity === 'category') return visibleCollections(ctx, wanted, executor);
-        return (await this.visibleProducts(ctx, wanted, executor)).map((p) => p.id);
+        return (await this.visibleProducts(executor, ctx, wanted)).map((p) => p.id);
       },
       async productIdsByNumbers(executor, numbers) {
         return (await variantsBySkus(ids, executor, numbers, await channel(executor))).map((p) => ({
@@ -237,11 +237,11 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
     prices: {
       addPriceProvider: (provider) => void state.registries.priceProviders.push(provider),
       addPriceGate: (gate) => void state.registries.priceGates.push(gate),
-      calculate: (ctx, product, quantity, executor = state.db) => calculate(ctx, product, quantity, executor),
-      async calculateMany(ctx, items, executor = state.db) {
+      calculate: (executor, ctx, product, quantity) => calculate(ctx, product, quantity, executor),
+      async calculateMany(executor, ctx, items) {
         for (const item of items) checkQuantity(item.quantity);
         // Each provider once for all lines (its `many`, contract 3.1); the rest at their list price.
-        const provided = await firstProvidedPrices(state.registries.priceProviders, ctx, items, executor);
+        const provided = await firstProvidedPrices(state.registries.priceProviders, executor, ctx, items);
         return items.map(({ product, quantity }, index) => {
           const answer = provided[index];
           return answer

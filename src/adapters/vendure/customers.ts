@@ -22,10 +22,10 @@ import {
 } from '../../lib/db.js';
 import { vendureContextInTransaction } from './shared-transaction.js';
 import { quoteColumn, toVendureIds, type IdMapper } from './ids.js';
+import { matchingRuleIds } from './rules.js';
 import { vendureServices, type AdapterState as AdapterContext } from './state.js';
 import {
   customerByEmail,
-  customerGroupIds,
   customerGroupsByIds,
   customersByIds,
   defaultChannel,
@@ -333,9 +333,8 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
       getMany: (executor, wanted) => customerGroupsByIds(ids, executor, wanted),
     },
     rules: {
-      async matchingRuleIds(ctx: StoreContext) {
-        return ctx.customer ? customerGroupIds(ids, a.db, ctx.customer.id) : [];
-      },
+      /** The customer's groups, and the console's rule groups they match (rules.ts, decision 0035). */
+      matchingRuleIds: (ctx: StoreContext) => matchingRuleIds(ids, a.db, ctx.customer?.id ?? null),
       async exists(executor, ruleId) {
         return (await customerGroupsByIds(ids, executor, [ruleId])).length > 0;
       },

@@ -43,7 +43,6 @@ export function infraContract(
       },
     },
     mail: {
-      registerTemplate: state.mail.registerTemplate,
       enqueue: state.mail.enqueue,
       templateNames: state.mail.templateNames,
       templateSource: state.mail.templateSource,

@@ -91,7 +91,7 @@ export function orderPlacement(
         const processed =
           registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
         const draft = draftOf(s, storeCtx, order, processed);
-        for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(storeCtx, draft, trx);
+        for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(trx, storeCtx, draft);
         // The charge, in the same transaction under the same locks.
         const netTotal = order.subTotal + order.shipping;
         const placed: PlacedOrder = {
@@ -107,7 +107,7 @@ export function orderPlacement(
           actor: storeCtx.actor,
           customFields: draft.customFields,
         };
-        for (const hook of registries.orderPlacedHooks) await hook(storeCtx, placed, trx);
+        for (const hook of registries.orderPlacedHooks) await hook(trx, storeCtx, placed);
         return processed;
       });
     } catch (error) {
@@ -134,7 +134,7 @@ export function orderPlacement(
     };
     try {
       await inVendureTransaction(s, ctx, async (trx) => {
-        for (const hook of s.registries.orderCancelledHooks) await hook(cancelled, trx);
+        for (const hook of s.registries.orderCancelledHooks) await hook(trx, cancelled);
       });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) throw new SuiteB2BOrderRefusedError(error);

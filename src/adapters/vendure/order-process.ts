@@ -142,7 +142,7 @@ export function suiteOrderProcess(
             s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
           const draft = draftOf(s, storeCtx, order, processed);
           for (const interceptor of s.registries.checkoutInterceptors)
-            await interceptor.intercept(storeCtx, draft, trx);
+            await interceptor.intercept(trx, storeCtx, draft);
           return processed;
         });
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CustomerOrderFigures, HostRuntime, OrderScope, PlacedBy } from '../../host/contract.js';
+import type { CustomerOrderFigures, HostRuntime, OrderRecord, OrderScope, PlacedBy } from '../../host/contract.js';
 import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { dialectOf, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
@@ -134,11 +134,7 @@ interface OrderCustomerRow {
   emailAddress: string | null;
 }
 
-async function getOrders(
-  state: AdapterState,
-  executor: Executor,
-  pluginIds: string[],
-): Promise<Array<Record<string, unknown>>> {
+async function getOrders(state: AdapterState, executor: Executor, pluginIds: string[]): Promise<OrderRecord[]> {
   const { ids } = state;
   const wanted = toVendureIds(ids, [...new Set(pluginIds)]);
   if (wanted.length === 0) return [];
@@ -190,7 +186,7 @@ async function getOrders(
   );
   const customers = new Map(customerRows.map((c) => [String(c.id), c]));
   const salesChannelId = (await state.salesChannel(executor)).id;
-  const byId = new Map<string, Record<string, unknown>>();
+  const byId = new Map<string, OrderRecord>();
   for (const row of rows) {
     const money = (minor: number) => fromMinor(minor, 2);
     const customer = customers.get(String(row.customerId));
@@ -201,7 +197,7 @@ async function getOrders(
     byId.set(id, {
       id,
       orderNumber: row.code,
-      orderDate: isoOf(row.orderPlacedAt),
+      orderDate: isoOf(row.orderPlacedAt)!, // placed orders only (whereNotNull above)
       stateMachineState: { technicalName: row.state, name: row.state },
       currency: { isoCode: row.currencyCode },
       amountTotal: money(gross),
@@ -250,7 +246,7 @@ async function getOrders(
       salesChannelId,
     });
   }
-  return pluginIds.map((id) => byId.get(id)).filter((order): order is Record<string, unknown> => !!order);
+  return pluginIds.map((id) => byId.get(id)).filter((order): order is OrderRecord => !!order);
 }
 
 function readBoolean(value: unknown): boolean {

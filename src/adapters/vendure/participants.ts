@@ -109,7 +109,7 @@ async function runProcessors(
 ): Promise<CartLineItem> {
   let current = item;
   for (const processor of state.registries.lineItemProcessors) {
-    const next = await processor.process(ctx, current, phase, executor);
+    const next = await processor.process(executor, ctx, current, phase);
     current = {
       ...next,
       id: item.id,

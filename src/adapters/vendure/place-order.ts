@@ -23,7 +23,7 @@ import type {
   StoreContext,
 } from '../../host/contract.js';
 import { notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
-import { forUpdate, inTransaction, readBool, selectRow, type Trx } from '../../lib/db.js';
+import { forUpdate, inTransaction, readBool, selectRow, transactionOf, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';
 import { orderAddressInput } from './addresses.js';
@@ -104,8 +104,9 @@ interface VendureLine {
  * run. Vendure's OrderInterceptors ran when its lines were added.
  */
 export function placeOrderOnVendure(state: AdapterState) {
-  return async (ctx: StoreContext, options: PlaceOrderOptions, trx?: Trx): Promise<PlacedOrder> => {
+  return async (executor: Executor, ctx: StoreContext, options: PlaceOrderOptions): Promise<PlacedOrder> => {
     const customer = requireCustomer(ctx);
+    const trx = transactionOf(executor);
     if (trx) return place(state, ctx, customer, options, trx);
     await ctx.ruleIds();
     return inTransaction(state.db, (t) => place(state, ctx, customer, options, t));
@@ -148,7 +149,7 @@ async function place(
   };
   const skipped = new Set(options.skipInterceptors ?? []);
   for (const interceptor of state.registries.checkoutInterceptors) {
-    if (!skipped.has(interceptor.name)) await interceptor.intercept(ctx, draft, trx);
+    if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
   }
 
   const vendure = vendureServices(state);
@@ -257,7 +258,7 @@ async function place(
     actor: ctx.actor,
     customFields: draft.customFields,
   };
-  for (const hook of state.registries.orderPlacedHooks) await hook(ctx, placed, trx);
+  for (const hook of state.registries.orderPlacedHooks) await hook(trx, ctx, placed);
   return placed;
 }
 
@@ -289,9 +290,9 @@ async function cartLines(
   const products = new Map(
     (
       await state.runtime.catalog.visibleProducts(
+        trx,
         ctx,
         cart.lineItems.map((l) => l.productId!),
-        trx,
       )
     ).map((p) => [p.id, p]),
   );
@@ -307,10 +308,10 @@ async function cartLines(
   for (const line of cart.lineItems) {
     let item = line;
     for (const processor of state.registries.lineItemProcessors)
-      item = await processor.process(ctx, item, 'order', trx);
+      item = await processor.process(trx, ctx, item, 'order');
     processed.set(line.id, item);
   }
-  const priced = await state.runtime.cart.price(ctx, cart, trx);
+  const priced = await state.runtime.cart.price(trx, ctx, cart);
   const unavailable = cart.lineItems.find((line) => !priced.lines.some((p) => p.lineItemId === line.id));
   if (unavailable) throw notAvailable(unavailable.productId);
   return {
@@ -365,7 +366,7 @@ async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLi
       position,
     };
     for (const processor of state.registries.lineItemProcessors)
-      item = await processor.process(ctx, item, 'order', trx);
+      item = await processor.process(trx, ctx, item, 'order');
     lines.push({ ...line, label: item.label, payload: item.payload });
   }
   return lines;

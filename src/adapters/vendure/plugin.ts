@@ -18,7 +18,9 @@ import { loadManifest } from '../../host-kit/manifest.js';
 import { migrateFolder } from '../../host-kit/migrator.js';
 import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
 import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
+import { opsRoutes } from '../../host-kit/ops-routes.js';
 import { adapterAdminRoutes } from './admin-routes.js';
+import { ruleCustomField } from './rules.js';
 import { projectPath } from '../../host-kit/paths.js';
 import { createDb, dialectOf } from '../../lib/db.js';
 import { registerTemplatesFromFolder } from '../../lib/mail-outbox.js';
@@ -88,9 +90,8 @@ function vendureLogger(): Logger {
 
 /**
  * Suite B2B as a Vendure plugin: loads src/plugin unchanged (the default export of the manifest's
- * entry) through the HostRuntime contract implemented on Vendure. Written without decorator syntax
- * (tsx/esbuild emit no decorator metadata): VendurePlugin is applied as a function and the one
- * constructor dependency is declared with Reflect metadata.
+ * entry) through the HostRuntime contract implemented on Vendure. tsx/esbuild emit no decorator
+ * metadata: the one constructor dependency is declared with Reflect metadata.
  */
 export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknown> {
   const state = () => latest.state;
@@ -160,12 +161,16 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     apis.addAdapterRoutes();
     // The plugin's settings in the Admin API (the console's settings page), on the adapter's table,
     // and the customer reads the console's Companies pages call (admin-routes.ts).
-    for (const route of [...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'), ...adapterAdminRoutes(s)])
+    for (const route of [
+      ...pluginConfigRoutes(db, manifest, 'suite_host_plugin_configs'),
+      ...opsRoutes(db, { mails: 'suite_host_mail_outbox', jobs: 'suite_host_jobs' }),
+      ...adapterAdminRoutes(s),
+    ])
       apis.adminApi.add(route);
     await s.plugin.register(runtime);
-    registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
+    registerTemplatesFromFolder(s.mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     if (s.options.orderConfirmationMail)
-      registerTemplatesFromFolder(runtime.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
+      registerTemplatesFromFolder(s.mail, projectPath('templates', 'mail'), [ORDER_CONFIRMATION_TEMPLATE]);
 
     const contextOf = storeContexts(s);
     const visibility = shopVisibility(s, contextOf);
@@ -226,6 +231,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       state,
       contextOf,
     );
+    // The console's rules are customer groups with a match of their own (rules.ts, decision 0035).
+    config.customFields.CustomerGroup = [...(config.customFields.CustomerGroup ?? []), ruleCustomField];
     // Event tickets' participants through Vendure's addItemToOrder / adjustOrderLine (participants.ts).
     config.customFields.OrderLine = [...(config.customFields.OrderLine ?? []), ...participantCustomFields];
     config.authOptions.shopAuthenticationStrategy = [
@@ -251,6 +258,21 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     return config;
   }
 
+  // Decorator syntax (tsconfig `experimentalDecorators`): the Dashboard build (vendureDashboardPlugin) finds a
+  // plugin's `dashboard` entry only in a compiled `__decorate([VendurePlugin({ dashboard: '…' })], Class)` call.
+  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts);
+  // the plugin's product extensions as ProductVariant.suiteExtensions (product-extensions.ts).
+  @VendurePlugin({
+    imports: [PluginCommonModule],
+    configuration: configure,
+    compatibility: '^3.7.0',
+    // The B2B section of Vendure's Dashboard (dashboard/index.tsx, shipped as source), built by the shop's Dashboard build.
+    dashboard: './dashboard/index.tsx',
+    shopApiExtensions: {
+      schema: PRODUCT_EXTENSIONS_SCHEMA,
+      resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],
+    },
+  })
   class SuiteB2BPlugin {
     constructor(private readonly moduleRef: ModuleRef) {}
 
@@ -288,18 +310,5 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     }
   }
   Reflect.defineMetadata('design:paramtypes', [ModuleRef], SuiteB2BPlugin);
-  // Partial assortments in the Shop API's products, product and collection.productVariants (shop-visibility.ts);
-  // the plugin's product extensions as ProductVariant.suiteExtensions (product-extensions.ts).
-  VendurePlugin({
-    imports: [PluginCommonModule],
-    configuration: configure,
-    compatibility: '^3.7.0',
-    // The B2B section of Vendure's React Dashboard (dashboard/index.tsx), built by the shop's Dashboard build.
-    dashboard: './dashboard/index.tsx',
-    shopApiExtensions: {
-      schema: PRODUCT_EXTENSIONS_SCHEMA,
-      resolvers: [...SHOP_VISIBILITY_RESOLVERS, ...PRODUCT_EXTENSION_RESOLVERS],
-    },
-  })(SuiteB2BPlugin);
   return SuiteB2BPlugin;
 }

@@ -20,7 +20,7 @@ export function priceGateInterceptor(
     if (!s || s.registries.priceGates.length === 0) return;
     const storeCtx = await storeContextOf(ctx);
     if (!storeCtx) return;
-    const refusal = await priceRefusal(s.registries.priceGates, storeCtx, s.db);
+    const refusal = await priceRefusal(s.registries.priceGates, s.db, storeCtx);
     if (refusal) return refusalText(refusal);
   }
   return {

@@ -73,7 +73,7 @@ export async function providerUnitNet(
     categoryIds: [],
   };
   for (const provider of state.registries.priceProviders) {
-    const provided = await provider(ctx, product, quantity, state.db);
+    const provided = await provider(state.db, ctx, product, quantity);
     if (provided) return provided.unitNet;
   }
   return null;

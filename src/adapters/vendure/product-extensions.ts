@@ -41,7 +41,7 @@ class SuiteB2BVariantExtensionsResolver {
     const productId = s.ids.toPlugin(variant.id);
     const values: Record<string, unknown> = {};
     for (const extension of s.registries.productExtensions) {
-      const value = (await extension.load(storeCtx, [productId], s.db)).get(productId);
+      const value = (await extension.load(s.db, storeCtx, [productId])).get(productId);
       if (value) values[extension.name] = value;
     }
     return values;

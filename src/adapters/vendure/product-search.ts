@@ -186,11 +186,7 @@ export function productSearch(state: AdapterState) {
     return { total: page.total, page: page.page, limit: page.limit, products: records };
   }
 
-  async function productIds(
-    ctx: StoreContext | null,
-    request: ProductIdQuery,
-    executor: Executor = state.db,
-  ): Promise<string[]> {
+  async function productIds(executor: Executor, ctx: StoreContext | null, request: ProductIdQuery): Promise<string[]> {
     const within = [...new Set(request.within.filter(isId))];
     if (within.length === 0) return [];
     const query = products(executor, await defaultChannel(executor)).whereIn('products.id', within);

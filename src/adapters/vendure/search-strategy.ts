@@ -78,8 +78,12 @@ export class SuiteB2BSearchStrategy implements SearchStrategy {
     return this.narrowed(ctx, (inner) => inner.getFacetValueIds(ctx, input, enabledOnly));
   }
 
-  getCollectionIds(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getCollectionIds']>) {
-    return this.narrowed(ctx, (inner) => inner.getCollectionIds(ctx, input, enabledOnly));
+  /** The collection counts of the visible variants, without the collections (categories) hidden from the caller. */
+  async getCollectionIds(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getCollectionIds']>) {
+    const counts = await this.narrowed(ctx, (inner) => inner.getCollectionIds(ctx, input, enabledOnly));
+    const hidden = await activeShopVisibility()?.hiddenCollections(ctx);
+    if (hidden) for (const id of [...counts.keys()]) if (hidden.has(String(id))) counts.delete(id);
+    return counts;
   }
 }
 

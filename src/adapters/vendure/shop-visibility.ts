@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
+  Collection,
+  CollectionService,
   Ctx,
   Product,
   ProductService,
@@ -8,12 +10,12 @@ import {
   ProductVariantService,
   Relations,
   UserInputError,
-  type Collection,
   type OrderInterceptor,
   type RelationPaths,
   type RequestContext,
 } from '@vendure/core';
 import type { StoreContext } from '../../host/contract.js';
+import { selectRows } from '../../lib/db.js';
 import { catalogVisibility, type CatalogVisibility } from './catalog.js';
 import type { AdapterState } from './state.js';
 
@@ -39,6 +41,8 @@ interface ListOptions {
 export interface ShopVisibility {
   /** Hidden variants and products for a Vendure request context (null: nothing hidden, or not the Shop API). */
   of(ctx: RequestContext): Promise<CatalogVisibility | null>;
+  /** Vendure ids of the collections (categories) the caller may not see (null: none, or not the Shop API). */
+  hiddenCollections(ctx: RequestContext): Promise<Set<string> | null>;
   interceptor: OrderInterceptor;
 }
 
@@ -57,8 +61,12 @@ export function activeShopVisibility(): ShopVisibility | null {
  * List options with a guard ANDed to the caller's own filter (kept whole, whatever its operator), as
  * Vendure's Shop API resolvers add `enabled`; the guard here also holds `id notIn hidden`.
  */
-function guarded(options: ListOptions | undefined, hidden: Set<string> | undefined): ListOptions {
-  const guard: Record<string, unknown> = { enabled: { eq: true } };
+function guarded(
+  options: ListOptions | undefined,
+  hidden: Set<string> | undefined,
+  base: Record<string, unknown> = { enabled: { eq: true } },
+): ListOptions {
+  const guard: Record<string, unknown> = { ...base };
   if (hidden && hidden.size > 0) guard.id = { notIn: [...hidden] };
   const filter = options?.filter;
   if (!filter || Object.keys(filter).length === 0) return { ...options, filter: guard, filterOperator: undefined };
@@ -84,6 +92,29 @@ export function shopVisibility(
     return pending;
   }
 
+  const collectionsByContext = new WeakMap<RequestContext, Promise<Set<string> | null>>();
+  /** Every public collection but the root, less those the plugin's category filters let the caller see. */
+  function hiddenCollections(ctx: RequestContext): Promise<Set<string> | null> {
+    let pending = collectionsByContext.get(ctx);
+    if (!pending) {
+      pending = (async () => {
+        const storeCtx = await storeContextOf(ctx);
+        if (!storeCtx) return null;
+        const all = await selectRows<{ id: string | number }>(
+          state.db('collection').where({ isRoot: false, isPrivate: false }).select('id'),
+        );
+        const pluginIds = all.map((row) => state.ids.toPlugin(row.id));
+        const visible = new Set(
+          await state.runtime.catalog.visibleEntityIds(state.db, storeCtx, 'category', pluginIds),
+        );
+        const hidden = all.filter((_row, index) => !visible.has(pluginIds[index]!)).map((row) => String(row.id));
+        return hidden.length > 0 ? new Set(hidden) : null;
+      })();
+      collectionsByContext.set(ctx, pending);
+    }
+    return pending;
+  }
+
   const refusal = async (ctx: RequestContext, variantId: unknown): Promise<string | void> => {
     const visibility = await of(ctx);
     if (visibility?.hiddenVariantIds.has(String(variantId)))
@@ -95,7 +126,7 @@ export function shopVisibility(
     willAdjustOrderLine: (ctx, _order, input) => refusal(ctx, input.orderLine.productVariantId),
   };
 
-  active = { of, interceptor };
+  active = { of, hiddenCollections, interceptor };
   return active;
 }
 
@@ -124,6 +155,37 @@ class SuiteB2BShopProductsResolver {
     if (visibility?.hiddenProductIds.has(String(product.id))) return undefined;
     product.facetValues = product.facetValues?.filter((value) => !value.facet.isPrivate);
     return product;
+  }
+}
+
+/**
+ * Vendure's Shop API `collections` and `collection(id|slug)` with the partial assortment of
+ * categories applied: Vendure's guard (public collections only) plus the collections hidden from the
+ * caller; a hidden `collection` answers null. (A visible collection's `children` are Vendure's.)
+ */
+class SuiteB2BShopCollectionsResolver {
+  constructor(private readonly collectionService: CollectionService) {}
+
+  async collections(ctx: RequestContext, args: { options?: ListOptions }, relations: RelationPaths<Collection>) {
+    const hidden = (await active?.hiddenCollections(ctx)) ?? undefined;
+    return this.collectionService.findAll(
+      ctx,
+      guarded(args.options, hidden, { isPrivate: { eq: false } }) as never,
+      relations,
+    );
+  }
+
+  async collection(ctx: RequestContext, args: { id?: string; slug?: string }, relations: RelationPaths<Collection>) {
+    let collection: Collection | undefined;
+    if (args.id) {
+      collection = await this.collectionService.findOne(ctx, args.id, relations);
+      if (args.slug && collection && collection.slug !== args.slug)
+        throw new UserInputError('error.collection-id-slug-mismatch');
+    } else if (args.slug) collection = await this.collectionService.findOneBySlug(ctx, args.slug, relations);
+    else throw new UserInputError('error.collection-id-or-slug-must-be-provided');
+    if (!collection || collection.isPrivate) return undefined;
+    if ((await active?.hiddenCollections(ctx))?.has(String(collection.id))) return undefined;
+    return collection;
   }
 }
 
@@ -168,6 +230,22 @@ for (const key of ['products', 'product'])
     [Ctx(), Args(), Relations({ entity: Product, omit: ['variants', 'assets'] })],
   );
 Resolver()(SuiteB2BShopProductsResolver);
+Reflect.defineMetadata('design:paramtypes', [CollectionService], SuiteB2BShopCollectionsResolver);
+for (const key of ['collections', 'collection'])
+  method(
+    SuiteB2BShopCollectionsResolver,
+    key,
+    [Query()],
+    [
+      Ctx(),
+      Args(),
+      Relations({
+        entity: Collection,
+        omit: ['productVariants', 'assets', 'parent.productVariants', 'children.productVariants'],
+      }),
+    ],
+  );
+Resolver()(SuiteB2BShopCollectionsResolver);
 Reflect.defineMetadata('design:paramtypes', [ProductVariantService], SuiteB2BCollectionVariantsResolver);
 method(
   SuiteB2BCollectionVariantsResolver,
@@ -178,4 +256,8 @@ method(
 Resolver('Collection')(SuiteB2BCollectionVariantsResolver);
 
 /** The Shop API resolvers the plugin registers (`shopApiExtensions`): they override Vendure's own of the same fields. */
-export const SHOP_VISIBILITY_RESOLVERS = [SuiteB2BShopProductsResolver, SuiteB2BCollectionVariantsResolver];
+export const SHOP_VISIBILITY_RESOLVERS = [
+  SuiteB2BShopProductsResolver,
+  SuiteB2BShopCollectionsResolver,
+  SuiteB2BCollectionVariantsResolver,
+];

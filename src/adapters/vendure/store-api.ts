@@ -154,7 +154,7 @@ export async function buildStoreContext(
       });
     }
   }
-  for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
+  for (const enrich of state.registries.contextEnrichers) await enrich(state.db, ctx);
   await ctx.ruleIds();
   if (requireLogin && !ctx.customer && ctx.actor.type === 'guest') throw Errors.unauthorized();
   return ctx;
@@ -196,7 +196,7 @@ export async function storeContextForActor(
       },
       permissions: 'all',
     });
-    for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
+    for (const enrich of state.registries.contextEnrichers) await enrich(state.db, ctx);
     return ctx;
   };
   if (!actor?.id || (actor.type !== 'employee' && actor.type !== 'salesRepresentative')) return asCustomer();
@@ -206,7 +206,7 @@ export async function storeContextForActor(
     permissions: new Set<string>(),
   });
   try {
-    for (const enrich of state.registries.contextEnrichers) await enrich(ctx, state.db);
+    for (const enrich of state.registries.contextEnrichers) await enrich(state.db, ctx);
   } catch (error) {
     if (error instanceof AppError && error.status === 401) return asCustomer();
     throw error;

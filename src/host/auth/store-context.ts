@@ -150,7 +150,7 @@ export async function buildStoreContext(
   rememberRequestCatalogVersions(ctx, versions);
   pluginVersionsOfRequest.set(ctx, versions.plugins);
   rememberSessionCartToken(ctx, session.cartToken);
-  for (const enrich of internals.registries.contextEnrichers) await enrich(ctx, internals.db);
+  for (const enrich of internals.registries.contextEnrichers) await enrich(internals.db, ctx);
   // Evaluated now, outside any transaction: on SQLite a handler's open transaction holds the only
   // connection, so a lazy first evaluation inside it would wait for itself.
   await ctx.ruleIds();

@@ -101,7 +101,7 @@ export async function productViews(
   executor: Executor,
   options: { withTiers?: boolean; tiers?: TierPrices } = {},
 ) {
-  if (await priceRefusal(registries.priceGates, ctx, executor))
+  if (await priceRefusal(registries.priceGates, executor, ctx))
     return products.map((product): ProductView => unpricedProductViewFields(product));
   const providers = registries.priceProviders;
   const tiers =

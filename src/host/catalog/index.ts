@@ -39,7 +39,11 @@ import { createVariantCatalog } from './variants.js';
 import { ADMIN_ENTITIES } from '../admin/entity-definitions.js';
 import { entityRoutes } from '../admin/entity-routes.js';
 
-export interface CatalogModule extends Pick<HostRuntime, 'catalog' | 'rules' | 'prices'> {
+/** The reference host's catalog: the contract's, with its optional performance hook always there. */
+export type HostCatalog = HostRuntime['catalog'] & Required<Pick<HostRuntime['catalog'], 'visibilityVersion'>>;
+
+export interface CatalogModule extends Pick<HostRuntime, 'rules' | 'prices'> {
+  catalog: HostCatalog;
   storeRoutes: StoreRoute[];
   adminRoutes: AdminRoute[];
   /**
@@ -183,12 +187,11 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     return visibleProducts(ctx, [...ids.values()], executor, true);
   }
 
-  const catalog: HostRuntime['catalog'] = {
+  const catalog: HostCatalog = {
     addVisibilityFilter: (filter) => void registries.visibilityFilters.push(filter),
     addProductExtension: (extension) => void registries.productExtensions.push(extension),
-    visibleProducts: (ctx, ids, executor = internals.db) =>
-      visibleProducts(ctx, ids, executor, executor === internals.db),
-    visibleProductsByNumber: (ctx, numbers, executor = internals.db) => visibleProductsByNumber(ctx, numbers, executor),
+    visibleProducts: (executor, ctx, ids) => visibleProducts(ctx, ids, executor, executor === internals.db),
+    visibleProductsByNumber: (executor, ctx, numbers) => visibleProductsByNumber(ctx, numbers, executor),
     productCriteriaFields: PRODUCT_CRITERIA_FIELDS,
     searchProducts: search.searchProducts,
     productIds: search.productIds,
@@ -203,7 +206,7 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
       );
       return inIdOrder(await toProductRecords(executor, rows), ids);
     },
-    async visibleEntityIds(ctx, entity, ids, executor = internals.db) {
+    async visibleEntityIds(executor, ctx, entity, ids) {
       const table = CATALOG_TABLES[entity];
       const wanted = [...new Set(ids.filter(isId))];
       if (!table || wanted.length === 0) return [];
@@ -233,10 +236,9 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const prices: HostRuntime['prices'] = {
     addPriceProvider: (provider) => void registries.priceProviders.push(provider),
     addPriceGate: (gate) => void registries.priceGates.push(gate),
-    calculate: (ctx, product, quantity, executor = internals.db) =>
+    calculate: (executor, ctx, product, quantity) =>
       calculatePrice(registries.priceProviders, ctx, product, quantity, executor),
-    calculateMany: (ctx, items, executor = internals.db) =>
-      calculatePrices(registries.priceProviders, ctx, items, executor),
+    calculateMany: (executor, ctx, items) => calculatePrices(registries.priceProviders, ctx, items, executor),
   };
 
   const adminRoutes = ADMIN_ENTITIES.flatMap((entity) => entityRoutes(internals, entity, visibilityChanged));
@@ -246,6 +248,6 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
     prices,
     storeRoutes: catalogStoreRoutes(internals, catalog),
     adminRoutes,
-    visibleProductsInReadTransaction: (ctx, ids, executor = internals.db) => visibleProducts(ctx, ids, executor, true),
+    visibleProductsInReadTransaction: (executor, ctx, ids) => visibleProducts(ctx, ids, executor, true),
   };
 }

@@ -60,7 +60,7 @@ export async function calculatePrice(
 ): Promise<CalculatedPrice> {
   checkQuantity(quantity);
   for (const provider of providers) {
-    const provided = await provider(ctx, product, quantity, executor);
+    const provided = await provider(executor, ctx, product, quantity);
     if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source, provided.listPriceNet);
   }
   const productTiers = tiers
@@ -82,7 +82,7 @@ export async function calculatePrices(
   tiers?: TierPrices,
 ): Promise<CalculatedPrice[]> {
   for (const item of items) checkQuantity(item.quantity);
-  const provided = await firstProvidedPrices(providers, ctx, items, executor);
+  const provided = await firstProvidedPrices(providers, executor, ctx, items);
   const prices: CalculatedPrice[] = [];
   const open: number[] = [];
   for (const [index, answer] of provided.entries()) {

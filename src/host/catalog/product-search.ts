@@ -121,11 +121,7 @@ export function createProductSearch(
     return { total: page.total, page: page.page, limit: page.limit, products: await toProductRecords(db, page.rows) };
   }
 
-  async function productIds(
-    ctx: StoreContext | null,
-    request: ProductIdQuery,
-    executor: Executor = db,
-  ): Promise<string[]> {
+  async function productIds(executor: Executor, ctx: StoreContext | null, request: ProductIdQuery): Promise<string[]> {
     // Only what the context may see: remembered per visibility version (visible-ids.ts).
     if (ctx && !request.filter?.length && !request.term?.trim() && !request.sort?.length)
       return visibleIds(ctx, request.within, executor);

@@ -6,7 +6,7 @@ import { Errors } from '../../lib/errors.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { PRODUCT_LISTING_ALIAS, SEARCH_RESULT_ALIAS, storeList, storeListResponse } from '../../lib/store-list.js';
 import type { RouteInput } from '../../lib/routes.js';
-import type { CatalogEntity, HostRuntime, StoreContext, StoreRoute } from '../contract.js';
+import type { CatalogEntity, StoreContext, StoreRoute } from '../contract.js';
 
 /** A handler's input once the route's schemas have validated it. */
 type Input<B = unknown, P = unknown, Q = unknown> = RouteInput<StoreContext, B, Q, P>;
@@ -32,6 +32,7 @@ import {
 import { moneyFiltersToMinor, productCriteriaSpec } from './product-search.js';
 import { applyVisibility } from './visibility.js';
 import { priceRefusal } from '../../lib/price-providers.js';
+import type { HostCatalog } from './index.js';
 
 const PRICE_FIELDS: ReadonlySet<string> = new Set(['price']);
 
@@ -65,7 +66,7 @@ const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fie
 const productList = storeListResponse(productViewSchema);
 const productListing = storeListResponse(productViewSchema, { apiAlias: PRODUCT_LISTING_ALIAS });
 
-export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntime['catalog']): StoreRoute[] {
+export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalog): StoreRoute[] {
   const db = internals.db;
   const registries = internals.registries;
 
@@ -88,7 +89,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
   ): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
     const extensions: Record<string, Record<string, unknown>> = {};
     for (const extension of internals.registries.productExtensions) {
-      const value = (await extension.load(ctx, [productId], db)).get(productId);
+      const value = (await extension.load(db, ctx, [productId])).get(productId);
       if (value) extensions[extension.name] = value;
     }
     return Object.keys(extensions).length ? { extensions } : {};
@@ -112,7 +113,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     const onPrice =
       filtersName(criteria.filter, PRICE_FIELDS) || (criteria.sort ?? []).some((s) => PRICE_FIELDS.has(s.field));
     if (!onPrice) return;
-    const refusal = await priceRefusal(registries.priceGates, ctx, db);
+    const refusal = await priceRefusal(registries.priceGates, db, ctx);
     if (refusal) throw refusal;
   }
 
@@ -187,7 +188,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostRuntim
     for (const section of page.sections) {
       if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
         const ids = section.productIds.filter((v): v is string => typeof v === 'string');
-        const products = await catalog.visibleProducts(ctx, ids);
+        const products = await catalog.visibleProducts(db, ctx, ids);
         sections.push({ ...section, products: await productViews(registries, ctx, products, db) });
       } else sections.push(section);
     }

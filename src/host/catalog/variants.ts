@@ -79,11 +79,7 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
     return visible.has(productId) && visible.has(mainId) ? { mainId } : null;
   }
 
-  async function variants(
-    ctx: StoreContext,
-    productId: string,
-    executor: Executor = defaultExecutor,
-  ): Promise<VariantFamily | null> {
+  async function variants(executor: Executor, ctx: StoreContext, productId: string): Promise<VariantFamily | null> {
     const root = await visibleFamilyRoot(ctx, productId, executor);
     if (!root) return null;
     const [main] = await toProductRecords(
@@ -110,10 +106,10 @@ export function createVariantCatalog(defaultExecutor: Executor, visibleOnly: Vis
   }
 
   async function propertySimilarProducts(
+    executor: Executor,
     ctx: StoreContext,
     productId: string,
     options: { limit: number },
-    executor: Executor = defaultExecutor,
   ): Promise<{ properties: PropertyValue[]; products: SimilarProduct[] } | null> {
     const root = await visibleFamilyRoot(ctx, productId, executor);
     if (!root) return null;

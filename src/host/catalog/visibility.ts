@@ -60,7 +60,7 @@ export async function applyVisibility(
   idColumn: string,
   executor: Executor,
 ): Promise<void> {
-  for (const filter of filters) applyConstraint(query, await filter(ctx, entity, executor), idColumn, executor);
+  for (const filter of filters) applyConstraint(query, await filter(executor, ctx, entity), idColumn, executor);
 }
 
 /** applyVisibility for a statement written as SQL text: the filters' conditions on `idSql`, each as ` and …` (empty when none narrows). */
@@ -74,7 +74,7 @@ export async function visibilityConditions(
   let sql = '';
   const bindings: Knex.RawBinding[] = [];
   for (const filter of filters) {
-    const condition = constraintCondition(await filter(ctx, entity, executor), idSql);
+    const condition = constraintCondition(await filter(executor, ctx, entity), idSql);
     if (!condition) continue;
     sql += ` and ${condition.sql}`;
     bindings.push(...condition.bindings);

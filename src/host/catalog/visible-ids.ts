@@ -49,7 +49,7 @@ export function createVisibleIdCache(filters: VisibilityFilter[]) {
     const cacheable = !isTransaction(executor);
     const version = cacheable ? await visibilityVersion(executor, ctx) : 0;
     const answers: VisibilityConstraint[] = [];
-    for (const filter of filters) answers.push(await filter(ctx, 'product', executor));
+    for (const filter of filters) answers.push(await filter(executor, ctx, 'product'));
     const verdicts = cacheable ? verdictsFor(version, answers) : null;
     const kept = Object.isFrozen(given) && verdicts ? given : null;
     const known = kept ? answersOfList.get(kept) : undefined;

@@ -334,7 +334,7 @@ export class CartService {
   ): Promise<CartLineItem> {
     let current = item;
     for (const processor of this.internals.registries.lineItemProcessors) {
-      const next = await processor.process(ctx, current, phase, executor);
+      const next = await processor.process(executor, ctx, current, phase);
       current = {
         ...next,
         id: item.id,
@@ -487,8 +487,8 @@ export class CartService {
     inCartWrite = false,
   ): Promise<Map<string, ProductRecord>> {
     const products = inCartWrite
-      ? await this.visibleProductsInReadTransaction(ctx, ids, executor)
-      : await this.runtime.catalog.visibleProducts(ctx, ids, executor);
+      ? await this.visibleProductsInReadTransaction(executor, ctx, ids)
+      : await this.runtime.catalog.visibleProducts(executor, ctx, ids);
     return new Map(products.map((p) => [p.id, p]));
   }
 

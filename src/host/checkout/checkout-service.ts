@@ -85,7 +85,7 @@ export class CheckoutService {
     draft.shippingAddress ??= draft.billingAddress;
     const skipped = new Set(options.skipInterceptors ?? []);
     for (const interceptor of this.internals.registries.checkoutInterceptors) {
-      if (!skipped.has(interceptor.name)) await interceptor.intercept(ctx, draft, trx);
+      if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
     }
 
     await this.decrementStock(trx, draft.lines);
@@ -178,7 +178,7 @@ export class CheckoutService {
       customFields,
       paymentMethod,
     };
-    for (const hook of this.internals.registries.orderPlacedHooks) await hook(ctx, placed, trx);
+    for (const hook of this.internals.registries.orderPlacedHooks) await hook(trx, ctx, placed);
     await this.queueConfirmation(trx, ctx, customer, orderId);
     return placed;
   }
@@ -226,7 +226,7 @@ export class CheckoutService {
         customerId: row.customer_id,
         salesChannelId: row.sales_channel_id,
       };
-      for (const hook of this.internals.registries.orderCancelledHooks) await hook(cancelled, trx);
+      for (const hook of this.internals.registries.orderCancelledHooks) await hook(trx, cancelled);
       return { ...cancelled, state: 'cancelled' };
     });
   }
@@ -242,7 +242,7 @@ export class CheckoutService {
     const precision = ctx.salesChannel.currencyPrecision;
     const currencyIso = ctx.salesChannel.currencyIso;
     const text = (amount: unknown) => moneyText(Number(amount ?? 0), precision, currencyIso);
-    const lineItems = ((order?.lineItems ?? []) as Array<Record<string, unknown>>).map((line) => ({
+    const lineItems = (order?.lineItems ?? []).map((line) => ({
       ...line,
       unitPriceText: text(line.unitPrice),
       totalPriceText: text(line.totalPrice),
@@ -272,9 +272,9 @@ export class CheckoutService {
     const cart = (await this.carts.load(trx, token))!;
     if (cart.lineItems.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.');
     const products = await this.runtime.catalog.visibleProducts(
+      trx,
       ctx,
       cart.lineItems.map((l) => l.productId).filter((id): id is string => !!id),
-      trx,
     );
     const byId = new Map(products.map((p) => [p.id, p]));
     const missing = cart.lineItems.find((line) => !line.productId || !byId.has(line.productId));

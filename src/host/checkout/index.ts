@@ -16,6 +16,7 @@ import {
   searchOrders,
 } from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
+import { transactionOf } from '../../lib/db.js';
 import { methodRoutes } from './methods.js';
 import { checkoutRoutes, orderAdminRoutes } from './routes.js';
 
@@ -36,11 +37,11 @@ export function createCheckoutModule(
   return {
     cart: {
       addLineItemProcessor: (processor) => void registries.lineItemProcessors.push(processor),
-      current: (ctx, executor) => carts.current(ctx, executor),
+      current: (executor, ctx) => carts.current(ctx, executor),
       get: (executor, token) => carts.load(executor, token),
       abandoned: abandonedCarts,
       addLineItems: (ctx, items) => carts.addLineItems(ctx, items),
-      async price(ctx, cart, executor) {
+      async price(executor, ctx, cart) {
         const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);
         return { lines, netTotal, taxTotal, total };
       },
@@ -50,7 +51,7 @@ export function createCheckoutModule(
       onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
       onOrderCancelled: (hook) => void registries.orderCancelledHooks.push(hook),
       addPaymentMethod: (method) => void registries.paymentMethods.push(method),
-      placeOrder: (ctx, options, trx) => checkout.placeOrder(ctx, options, trx),
+      placeOrder: (executor, ctx, options) => checkout.placeOrder(ctx, options, transactionOf(executor) ?? undefined),
     },
     orders: {
       get: (executor, id) => getOrder(executor, id, orderViews),

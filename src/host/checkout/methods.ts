@@ -75,7 +75,7 @@ async function offeredMethods(
   executor: Executor,
 ): Promise<PaymentMethodDefinition[]> {
   const offered: PaymentMethodDefinition[] = [];
-  for (const method of added) if (!method.available || (await method.available(ctx, executor))) offered.push(method);
+  for (const method of added) if (!method.available || (await method.available(executor, ctx))) offered.push(method);
   return offered;
 }
 

@@ -4,7 +4,7 @@ import { marks, readInt, readJson, selectRaw, selectRow, type Executor } from '.
 import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
-import type { CustomerOrderFigures, OrderScope, PlacedBy, ResultPage } from '../contract.js';
+import type { CustomerOrderFigures, OrderRecord, OrderScope, PlacedBy, ResultPage } from '../contract.js';
 import type { DocumentSummary } from '../../host-kit/documents.js';
 import { PAYMENT_METHODS, SHIPPING_METHODS } from './methods.js';
 import { orderStamp, type OrderViewCache } from './order-view-cache.js';
@@ -246,14 +246,10 @@ const ORDERS_PER_READ = 500;
  * `kept` and outside a transaction, the orders' stamps are read first and only the orders whose
  * view is not kept at its stamp are built (kept views are frozen: callers share them).
  */
-export async function getOrders(
-  executor: Executor,
-  ids: string[],
-  kept?: OrderViewCache,
-): Promise<Array<Record<string, unknown>>> {
+export async function getOrders(executor: Executor, ids: string[], kept?: OrderViewCache): Promise<OrderRecord[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const byId = new Map<string, Record<string, unknown>>();
+  const byId = new Map<string, OrderRecord>();
   let toBuild = wanted;
   const cache = kept && !executor.isTransaction ? kept : undefined;
   if (cache) {
@@ -269,7 +265,7 @@ export async function getOrders(
   // between the two moves the version past it, so the next read builds the order again.
   for (const { row, view } of await buildOrderViews(executor, toBuild))
     byId.set(row.id, cache ? cache.keep(row.id, orderStamp(row.version, row.currency_precision), view) : view);
-  return ids.map((id) => byId.get(id)).filter((order): order is Record<string, unknown> => !!order);
+  return ids.map((id) => byId.get(id)).filter((order): order is OrderRecord => !!order);
 }
 
 function readOrderStamps(
@@ -283,7 +279,7 @@ function readOrderStamps(
 async function buildOrderViews(
   executor: Executor,
   ids: string[],
-): Promise<Array<{ row: OrderReadRow; view: Record<string, unknown> }>> {
+): Promise<Array<{ row: OrderReadRow; view: OrderRecord }>> {
   if (ids.length === 0) return [];
   // SQL text, not knex builders: read for every page of orders (order list, budget orders), where
   // building the statements cost more CPU than running them. Two statements: the orders, their parts.
@@ -304,10 +300,7 @@ async function buildOrderViews(
   return rows.map((row) => ({ row, view: orderView(row, parts.get(row.id) ?? NO_PARTS) }));
 }
 
-function orderView(
-  row: OrderReadRow,
-  { lines, deliveries, transactions, documents }: OrderParts,
-): Record<string, unknown> {
+function orderView(row: OrderReadRow, { lines, deliveries, transactions, documents }: OrderParts): OrderRecord {
   const precision =
     row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
   const money = (minor: number | string) => fromMinor(minor, precision);
@@ -315,7 +308,7 @@ function orderView(
   return {
     id: row.id,
     orderNumber: row.order_number,
-    orderDate: fromDbTime(row.order_date),
+    orderDate: fromDbTime(row.order_date)!,
     stateMachineState: stateOf(row.state),
     currency: { isoCode: row.currency_iso },
     amountTotal: money(row.total),
@@ -361,11 +354,7 @@ function orderView(
   };
 }
 
-export async function getOrder(
-  executor: Executor,
-  id: string,
-  kept?: OrderViewCache,
-): Promise<Record<string, unknown> | null> {
+export async function getOrder(executor: Executor, id: string, kept?: OrderViewCache): Promise<OrderRecord | null> {
   return (await getOrders(executor, [id], kept))[0] ?? null;
 }
 
@@ -395,7 +384,7 @@ export async function searchOrders(
   executor: Executor,
   scope: OrderScope,
   criteria: Criteria,
-): Promise<ResultPage<Record<string, unknown>>> {
+): Promise<ResultPage<OrderRecord>> {
   const base = placedByOnly(
     executor('orders').whereIn('orders.customer_id', [...new Set(scope.customerIds)]),
     scope.placedBy,

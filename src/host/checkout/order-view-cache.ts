@@ -1,4 +1,5 @@
 import { KeptViews } from '../../lib/kept-views.js';
+import type { OrderRecord } from '../contract.js';
 
 /** Order views kept per process; one is a few KB (about 8 KB for 20 lines), so at most some tens of MB. */
 const VIEWS_MAX = 5_000;
@@ -9,7 +10,7 @@ const VIEWS_MAX = 5_000;
  * channel's currency precision. A read outside a transaction first reads the stamps of the orders it
  * wants (one statement on the orders' primary key) and builds only those whose kept stamp differs.
  */
-export class OrderViewCache extends KeptViews<Record<string, unknown>> {
+export class OrderViewCache extends KeptViews<OrderRecord> {
   constructor() {
     super(VIEWS_MAX);
   }

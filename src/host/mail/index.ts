@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { HostRuntime } from '../contract.js';
 import type { HostInternals } from '../internals.js';
 import { getSalesChannel, toSalesChannel } from '../customer/customer-repository.js';
-import { createMailOutbox, MAIL_SEND_INTERVAL_SECONDS, MAIL_SEND_JOB } from '../../lib/mail-outbox.js';
+import { createMailOutbox, MAIL_SEND_INTERVAL_SECONDS, MAIL_SEND_JOB, type MailOutbox } from '../../lib/mail-outbox.js';
 import type { SalesChannelRow } from '../customer/rows.js';
 
 export {
@@ -15,6 +15,8 @@ export {
 export interface MailModule extends Pick<HostRuntime, 'mail'> {
   /** Sends what is due in the outbox (the 'mail.send' job); returns how many mails were sent. */
   sendQueued(): Promise<number>;
+  /** Adds a Handlebars template (host-internal since contract 4.0: the host loads each plugin's templates folder). */
+  registerTemplate: MailOutbox['registerTemplate'];
 }
 
 /**
@@ -48,8 +50,8 @@ export function createMailModule(internals: HostInternals): MailModule {
 
   return {
     sendQueued: outbox.sendQueued,
+    registerTemplate: outbox.registerTemplate,
     mail: {
-      registerTemplate: outbox.registerTemplate,
       enqueue: outbox.enqueue,
       templateNames: outbox.templateNames,
       templateSource: outbox.templateSource,

@@ -399,7 +399,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         const parsed = await refusalOf(() => Promise.resolve(choiceOf(form)));
         if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
         const choice = parsed.value;
-        const cart = await runtime().cart.current(ctx);
+        const cart = await runtime().cart.current(runtime().db, ctx);
         const requested = await refusalOf(
           () =>
             kit.call(ctx, route.operationId, {

@@ -309,7 +309,7 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
     const records = (await catalog.products(db, ids)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     const products = [];
     for (const product of records) {
-      const price = withheld ? null : await prices.calculate(ctx, product, 1);
+      const price = withheld ? null : await prices.calculate(db, ctx, product, 1);
       products.push({
         id: product.id,
         name: product.name,

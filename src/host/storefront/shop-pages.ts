@@ -111,7 +111,7 @@ export function canBuy(ctx: StoreContext): boolean {
 
 /** Whether a price gate withholds prices (and buying) from the visitor (contract 3.6: a closed shop's guest). */
 export async function pricesWithheld(kit: PageKit, ctx: StoreContext): Promise<boolean> {
-  return (await priceRefusal(kit.internals.registries.priceGates, ctx, kit.internals.db)) !== null;
+  return (await priceRefusal(kit.internals.registries.priceGates, kit.internals.db, ctx)) !== null;
 }
 
 /** A product card of a listing: the caller's price (net, quantity 1) and availability. */
@@ -191,13 +191,13 @@ function criteria(listing: Listing) {
  * or the list price give at quantity 1 and at each tier's minimum quantity.
  */
 async function priceTable(kit: PageKit, ctx: StoreContext, productId: string, tierQuantities: number[]) {
-  const [product] = await kit.internals.runtime.catalog.visibleProducts(ctx, [productId]);
+  const [product] = await kit.internals.runtime.catalog.visibleProducts(kit.internals.runtime.db, ctx, [productId]);
   if (!product) throw Errors.notFound('product', productId);
   const precision = ctx.salesChannel.currencyPrecision;
   const quantities = [...new Set([1, ...tierQuantities])].sort((a, b) => a - b);
   const rows = [];
   for (const [index, quantity] of quantities.entries()) {
-    const price = await kit.internals.runtime.prices.calculate(ctx, product, quantity);
+    const price = await kit.internals.runtime.prices.calculate(kit.internals.runtime.db, ctx, product, quantity);
     const next = quantities[index + 1];
     rows.push({
       quantityText: next ? (next - 1 === quantity ? String(quantity) : `${quantity}–${next - 1}`) : `${quantity}+`,

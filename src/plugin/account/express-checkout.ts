@@ -72,8 +72,8 @@ export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
               meta: { missing },
             },
           );
-        const cart = await host.cart.current(ctx);
-        const placed = await host.checkout.placeOrder(ctx, {
+        const cart = await host.cart.current(host.db, ctx);
+        const placed = await host.checkout.placeOrder(host.db, ctx, {
           cartToken: cart.token,
           billingAddressId,
           shippingAddressId,

@@ -45,7 +45,7 @@ async function visibleToContext(host: HostRuntime, ctx: StoreContext, page: CmsP
   for (const [entity, ids] of users) {
     if (ids.length === 0) continue;
     referenced = true;
-    if ((await host.catalog.visibleEntityIds(ctx, entity, ids)).length > 0) return true;
+    if ((await host.catalog.visibleEntityIds(host.db, ctx, entity, ids)).length > 0) return true;
   }
   return !referenced;
 }
@@ -82,11 +82,11 @@ async function sectionsFor(
       const ids = Array.isArray(s.productIds)
         ? s.productIds.filter((id): id is string => typeof id === 'string').slice(0, MAX_LISTED_PRODUCTS)
         : [];
-      const products = ids.length ? await host.catalog.visibleProducts(ctx, ids) : [];
+      const products = ids.length ? await host.catalog.visibleProducts(host.db, ctx, ids) : [];
       const withheld = await pricesWithheld(host, ctx);
       const items = [];
       for (const product of products) {
-        const price = withheld ? null : await host.prices.calculate(ctx, product, 1);
+        const price = withheld ? null : await host.prices.calculate(host.db, ctx, product, 1);
         items.push({
           id: product.id,
           name: product.name,

@@ -52,6 +52,14 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
         path: '/account/order-approvals',
         anyOf: ['order-approval.request', 'order-approval.approve'],
       },
+      {
+        key: 'approvalRules',
+        path: '/account/approval-rules',
+        anyOf: ['order-approval.manage-rules'],
+        // The company's own approval policy: a sales representative acting for the company does not set it.
+        actors: ['customer', 'employee'],
+        label: 'Approval rules',
+      },
       { key: 'budgets', path: '/account/budgets', anyOf: ['budget.read'] },
       { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
       { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },

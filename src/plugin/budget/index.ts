@@ -18,9 +18,9 @@ export function registerBudgets(host: HostRuntime): void {
   registerBudgetStorefront(host);
   host.checkout.addInterceptor({
     name: BUDGET_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptCheckout(host, ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptCheckout(host, ctx, draft, trx),
   });
-  host.checkout.onOrderPlaced((ctx, order, trx) => recordUsage(host, ctx, order, trx));
-  host.checkout.onOrderCancelled((order, trx) => releaseBudgetOrder(trx, order.id));
+  host.checkout.onOrderPlaced((trx, ctx, order) => recordUsage(host, ctx, order, trx));
+  host.checkout.onOrderCancelled((trx, order) => releaseBudgetOrder(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersBudgets(trx, ids));
 }

@@ -1,6 +1,7 @@
 import {
   defineStoreRoute,
   type HostRuntime,
+  type OrderRecord,
   type SalesChannel,
   type StoreContext,
   type StoreRoute,
@@ -175,7 +176,7 @@ async function budgetColumns(
   }
   if (input.categoryIds?.length) {
     // A category the caller may not see answers as an unknown one: no existence oracle.
-    const visible = new Set(await host.catalog.visibleEntityIds(ctx, 'category', input.categoryIds, host.db));
+    const visible = new Set(await host.catalog.visibleEntityIds(host.db, ctx, 'category', input.categoryIds));
     const index = input.categoryIds.findIndex((categoryId) => !visible.has(categoryId));
     if (index >= 0)
       throw Errors.badRequest('SUITE__UNKNOWN_CATEGORY', `The category "${input.categoryIds[index]}" does not exist.`, {
@@ -411,7 +412,7 @@ function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
 
 /** The orders a budget was used by (GET with page and limit, POST with criteria). */
 function budgetOrderRoutes(host: HostRuntime): StoreRoute[] {
-  const budgetOrderViews = new DerivedViews<Record<string, unknown>, Record<string, unknown>>();
+  const budgetOrderViews = new DerivedViews<OrderRecord, Record<string, unknown>>();
   /** The GET (query page and limit) and POST (criteria) declarations of the budget's orders share this. */
   const budgetOrders = async (ctx: StoreContext, budgetId: string, criteria: Criteria) => {
     const customer = declaredCustomer(ctx);
@@ -452,8 +453,7 @@ function budgetOrderRoutes(host: HostRuntime): StoreRoute[] {
       : [];
     const dataById = new Map(page.rows.map((r) => [r.order_id, String(r.budget_data ?? '')]));
     // An order view the host keeps has its budget order view kept beside it, per budget data.
-    const view = (order: Record<string, unknown>, data: string) =>
-      budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
+    const view = (order: OrderRecord, data: string) => budgetOrderView(order, readJson<BudgetData | null>(data, null)!);
     const views = orders.map((order) => {
       const data = dataById.get(String(order.id))!;
       return budgetOrderViews.of(order, data, () => view(order, data));
@@ -488,22 +488,22 @@ function budgetOrderRoutes(host: HostRuntime): StoreRoute[] {
   ];
 }
 
-function budgetOrderView(order: Record<string, unknown>, budgetData: BudgetData): Record<string, unknown> {
+function budgetOrderView(order: OrderRecord, budgetData: BudgetData): Record<string, unknown> {
   return {
     id: order.id,
     orderNumber: order.orderNumber,
     orderDate: order.orderDate,
-    stateMachineState: order.stateMachineState ?? null,
-    currency: order.currency ?? null,
+    stateMachineState: order.stateMachineState,
+    currency: order.currency,
     totalPrice: order.amountTotal,
     netPrice: order.amountNet,
     taxAmount: order.taxAmount,
-    billingAddress: order.billingAddress ?? null,
-    orderCustomer: order.orderCustomer ?? null,
-    deliveries: order.deliveries ?? [],
-    transactions: order.transactions ?? [],
-    lineItems: order.lineItems ?? [],
-    documents: order.documents ?? [],
+    billingAddress: order.billingAddress,
+    orderCustomer: order.orderCustomer,
+    deliveries: order.deliveries,
+    transactions: order.transactions,
+    lineItems: order.lineItems,
+    documents: order.documents,
     budgetData,
   };
 }

@@ -33,5 +33,5 @@ export function registerClosedShop(host: HostRuntime): void {
     );
     return;
   }
-  host.prices.addPriceGate(async (ctx) => ((await pricesWithheld(host, ctx)) ? loginRequired() : null));
+  host.prices.addPriceGate(async (_executor, ctx) => ((await pricesWithheld(host, ctx)) ? loginRequired() : null));
 }

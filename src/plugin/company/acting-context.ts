@@ -40,7 +40,7 @@ export async function actingContext(
   };
   if (buyer.employeeId) {
     try {
-      await employeeContextEnricher(ctx, host.db);
+      await employeeContextEnricher(host.db, ctx);
     } catch {
       return null;
     }

@@ -7,6 +7,7 @@ import { customerPricePages } from './customer-prices.js';
 import { customerProductNumberPages } from './customer-product-numbers.js';
 import { eventPages } from './event.js';
 import { eventListPages } from './events.js';
+import { failedWorkPages } from './failed-work.js';
 import { integrationPages } from './integrations.js';
 import { createConsoleKit } from './kit.js';
 import { mailTemplatePages } from './mail-templates.js';
@@ -40,6 +41,7 @@ export function registerConsole(host: HostRuntime): void {
     ...eventPages(kit),
     ...mailTemplatePages(kit),
     ...integrationPages(kit),
+    ...failedWorkPages(kit),
     ...settingsPages(kit),
   ])
     host.console.page(page);

@@ -103,9 +103,9 @@ export function startPages(kit: ConsoleKit) {
           waiting.push({
             label: 'Mails that failed',
             figure: failedMails,
-            href: '',
+            href: kit.href('/failed-mails'),
             hint: failedMails
-              ? 'They were given up after their retries; the log names each failure (mail outbox).'
+              ? 'They were given up after their retries: retry or discard them.'
               : 'Every mail went out or is queued.',
             test: 'failed-mails',
           });
@@ -113,10 +113,8 @@ export function startPages(kit: ConsoleKit) {
           waiting.push({
             label: 'Jobs that failed',
             figure: failedJobs,
-            href: '',
-            hint: failedJobs
-              ? 'They were given up after their retries; the log names each failure (job queue).'
-              : 'No job failed.',
+            href: kit.href('/failed-jobs'),
+            hint: failedJobs ? 'They were given up after their retries: retry or discard them.' : 'No job failed.',
             test: 'failed-jobs',
           });
         const managed: Count[] = [];

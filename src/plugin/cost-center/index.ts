@@ -15,7 +15,7 @@ export function registerCostCenters(host: HostRuntime): void {
   for (const route of [...costCenterRoutes(host), ...b2bCostCenterRoutes(host)]) host.storeApi.route(route);
   host.checkout.addInterceptor({
     name: COST_CENTER_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptCheckout(ctx, draft, trx),
   });
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCostCenters(trx, ids));
 }

@@ -76,7 +76,7 @@ export function customerPriceProvider(host: HostRuntime): PriceProvider {
     });
   };
 
-  const provider: PriceProvider = async (ctx, product, quantity, executor) => {
+  const provider: PriceProvider = async (executor, ctx, product, quantity) => {
     const customer = ctx.customer;
     if (!customer) return null;
     let groupId = customer.groupId;
@@ -91,7 +91,7 @@ export function customerPriceProvider(host: HostRuntime): PriceProvider {
     return answer(pickPrice(await rowsFor(ctx, executor, customer, groupId, [product.id], quantity), quantity));
   };
 
-  provider.many = async (ctx, items, executor) => {
+  provider.many = async (executor, ctx, items) => {
     const customer = ctx.customer;
     if (!customer || items.length === 0) return items.map(() => null);
     const productIds = [...new Set(items.map((item) => item.product.id))];

@@ -45,7 +45,7 @@ async function numberOf(
 export function customerProductNumberProcessor(cache: CustomerNumberCache): LineItemProcessor {
   return {
     name: 'customer-product-number',
-    async process(ctx, item, _phase, executor) {
+    async process(executor, ctx, item, _phase) {
       if (!item.productId || !ctx.customer) return item;
       const kept = await cache.keptNumberOf(ctx, executor, ctx.customer.id, item.productId);
       const number = kept !== undefined ? kept : await numberOf(ctx, ctx.customer.id, item.productId, executor);

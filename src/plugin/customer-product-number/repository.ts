@@ -124,7 +124,7 @@ export async function visibleProductsByNumber(
   numbers: string[],
   executor: Executor = host.db,
 ): Promise<Map<string, string>> {
-  return productsByNumberAnyCase(numbers, (variants) => host.catalog.visibleProductsByNumber(ctx, variants, executor));
+  return productsByNumberAnyCase(numbers, (variants) => host.catalog.visibleProductsByNumber(executor, ctx, variants));
 }
 
 /** As visibleProductsByNumber, but any product of the catalog (the operator's import). */

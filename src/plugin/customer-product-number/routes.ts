@@ -61,7 +61,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
         await ctx.ruleIds();
         try {
           return await inTransaction(host.db, async (trx) => {
-            if ((await host.catalog.visibleProducts(ctx, [productId], trx)).length === 0)
+            if ((await host.catalog.visibleProducts(trx, ctx, [productId])).length === 0)
               throw Errors.notFound('Product', productId);
             const owner = await trx(CUSTOMER_PRODUCT_NUMBERS)
               .where({ customer_id: customer.id, number_key: key })

@@ -26,7 +26,7 @@ export function employeeLoginProvider(host: HostRuntime): LoginProvider {
  * Per request: the employee and their permissions on the customer they act for, from the role of
  * that link. A deactivated employee or link, or a removed link, ends the session at once (401).
  */
-export const employeeContextEnricher: ContextEnricher = async (ctx, executor) => {
+export const employeeContextEnricher: ContextEnricher = async (executor, ctx) => {
   if (ctx.actor.type !== 'employee') return;
   const attributed = ctx.attributes.employeeId;
   const employeeId = typeof attributed === 'string' ? attributed : (ctx.actor.id ?? '');

@@ -135,7 +135,7 @@ const orderState = new WeakMap<object, Map<string, { pending: number; emails: Se
 export function eventTicketProcessor(settings: EventSettingsCache): LineItemProcessor {
   return {
     name: 'event-ticket',
-    async process(ctx, item, phase, executor) {
+    async process(executor, ctx, item, phase) {
       if (!item.productId || !isTicketRequest(item.payload)) return item;
       if (!ctx.customer) throw Errors.badRequest('SUITE__CUSTOMER_REQUIRED', 'Choose the customer you act for first.');
       if (!ctx.can(EVENT_REGISTER_PERMISSION))

@@ -25,7 +25,7 @@ const ORDER_CANCELLED_STATUS = 'canceled';
  * confirmation that prints every ticket's `lineItem.payload.participant`.
  */
 export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
-  return async (ctx, order, trx) => {
+  return async (trx, ctx, order) => {
     const tickets = order.lines.flatMap((line) => {
       const ticket = ticketOf(line.payload);
       return ticket ? [{ line, ...ticket }] : [];
@@ -98,7 +98,7 @@ export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
  * each event whose seat freed moves its waiting list up, as when staff cancel a participant.
  */
 export function eventOrderCancelledHook(host: HostRuntime): OrderCancelledHook {
-  return async (order, trx) => {
+  return async (trx, order) => {
     const participants = await activeParticipantsOfOrder(trx, order.id);
     const seats = await seatStatuses(trx);
     for (const eventId of [...new Set(participants.map((p) => p.event_id))].sort()) {

@@ -764,7 +764,7 @@ export async function toEventViews(
   const products = new Map(
     (
       await (viewer
-        ? host.catalog.visibleProducts(viewer, productIds, executor)
+        ? host.catalog.visibleProducts(executor, viewer, productIds)
         : host.catalog.products(executor, productIds))
     ).map((p) => [p.id, p]),
   );
@@ -821,14 +821,12 @@ export async function withHostFields(
     (await host.customers.getMany(executor, [...new Set(rows.map((row) => row.customer_id))])).map((c) => [c.id, c]),
   );
   const orderIds = [...new Set(rows.flatMap((row) => (row.order_id ? [row.order_id] : [])))];
-  const orders = new Map(
-    (orderIds.length ? await host.orders.getMany(executor, orderIds) : []).map((o) => [String(o.id), o]),
-  );
+  const orders = new Map((orderIds.length ? await host.orders.getMany(executor, orderIds) : []).map((o) => [o.id, o]));
   return rows.map((row) => ({
     ...row,
     company: customers.get(row.customer_id)?.company ?? null,
     customer_number: customers.get(row.customer_id)?.customerNumber ?? null,
-    order_number: row.order_id ? ((orders.get(row.order_id)?.orderNumber as string | undefined) ?? null) : null,
+    order_number: row.order_id ? (orders.get(row.order_id)?.orderNumber ?? null) : null,
   }));
 }
 

@@ -53,7 +53,7 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
     ...byCustomerNumber.values(),
     ...byShopNumber.values(),
   ];
-  const visible = new Map((await host.catalog.visibleProducts(ctx, candidateIds)).map((p) => [p.id, p]));
+  const visible = new Map((await host.catalog.visibleProducts(host.db, ctx, candidateIds)).map((p) => [p.id, p]));
 
   const results: ItemResult[] = items.map((item, index) => {
     let productId: string | null = null;

@@ -129,6 +129,7 @@ async function tierTable(host: HostRuntime, ctx: StoreContext, product: ProductR
     unitNet: number;
   }> = [];
   const prices = await host.prices.calculateMany(
+    host.db,
     ctx,
     breakpoints.map((quantity) => ({ product, quantity })),
   );
@@ -162,6 +163,7 @@ export async function productViews(
   const breakpoints = options.withTiers ? await breakpointsOf(host, ctx, ids) : null;
   const precision = ctx.salesChannel.currencyPrecision;
   const prices = await host.prices.calculateMany(
+    host.db,
     ctx,
     products.map((product) => ({ product, quantity: 1 })),
   );

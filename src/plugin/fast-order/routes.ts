@@ -115,7 +115,7 @@ const propertyValueView = (value: PropertyValue) => ({
 
 /** A product's variants the caller may see, with the caller's prices and stock (the variant list / order matrix). */
 async function variantListOf(host: HostRuntime, ctx: StoreContext, productId: string) {
-  const family = await host.catalog.variants(ctx, productId);
+  const family = await host.catalog.variants(host.db, ctx, productId);
   if (!family) throw Errors.notFound('Product', productId);
   const views = await productViews(host, ctx, family.variants);
   const elements = views.map((view, index) => ({
@@ -131,7 +131,7 @@ async function variantListOf(host: HostRuntime, ctx: StoreContext, productId: st
 
 /** The visible products sharing the most property values with the product (the host ranks them). */
 async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId: string, limit: number) {
-  const similar = await host.catalog.propertySimilarProducts(ctx, productId, { limit });
+  const similar = await host.catalog.propertySimilarProducts(host.db, ctx, productId, { limit });
   if (!similar) throw Errors.notFound('Product', productId);
   const views = await productViews(
     host,
@@ -292,7 +292,7 @@ function fastOrderProductRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { params: productPriceParams, body: emptyBody, responses: { 200: productPriceResponse } },
       async handler({ ctx, params }) {
-        const [product] = await host.catalog.visibleProducts(ctx, [params.id]);
+        const [product] = await host.catalog.visibleProducts(host.db, ctx, [params.id]);
         if (!product) throw Errors.notFound('Product', params.id);
         const quantity = params.quantity;
         // The host has no purchase steps of its own: every product is sold in whole units from 1.
@@ -302,7 +302,7 @@ function fastOrderProductRoutes(host: HostRuntime): StoreRoute[] {
             `The product is sold in whole units from 1; ${quantity} cannot be bought.`,
             { pointer: '/quantity' },
           );
-        const price = await host.prices.calculate(ctx, product, quantity);
+        const price = await host.prices.calculate(host.db, ctx, product, quantity);
         return {
           productId: product.id,
           productNumber: product.productNumber,

@@ -37,6 +37,7 @@ async function views(host: HostRuntime, ctx: StoreContext, rows: Array<Assortmen
   const products = new Map(
     (
       await host.catalog.visibleProducts(
+        host.db,
         ctx,
         rows.map((r) => r.product_id),
       )

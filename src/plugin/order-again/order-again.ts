@@ -8,16 +8,6 @@ import { isAllowed, nearestAllowed, type QuantityRule } from '../quantity-rule/r
 import { storeRules } from '../quantity-rule/service.js';
 import type { LineChange } from './schemas.js';
 
-interface OrderLine {
-  id: string;
-  type: string;
-  productId: string | null;
-  productNumber: string | null;
-  label: string;
-  quantity: number;
-  unitPrice: number;
-}
-
 export interface LineAnswer {
   lineItemId: string;
   productId: string | null;
@@ -41,8 +31,8 @@ async function readableOrder(host: HostRuntime, ctx: StoreContext, orderId: stri
   if (!(await host.orders.belongsTo(host.db, orderId, customer.id))) throw Errors.notFound('Order', orderId);
   const order = await host.orders.get(host.db, orderId);
   if (!order) throw Errors.notFound('Order', orderId);
-  const placedBy = order.placedBy as { type?: string; id?: string | null } | undefined;
-  if (!ctx.can('orders.read-all') && (placedBy?.type !== ctx.actor.type || placedBy?.id !== (ctx.actor.id ?? null)))
+  const { placedBy } = order;
+  if (!ctx.can('orders.read-all') && (placedBy.type !== ctx.actor.type || placedBy.id !== (ctx.actor.id ?? null)))
     throw Errors.notFound('Order', orderId);
   return order;
 }
@@ -66,9 +56,11 @@ export async function orderAgain(
   target: { to: 'cart' } | { to: 'product-list'; listId: string },
 ) {
   const order = await readableOrder(host, ctx, orderId);
-  const lines = ((order.lineItems ?? []) as OrderLine[]).filter((line) => line.productId);
+  const lines = order.lineItems.filter((line) => line.productId);
   const ids = lines.map((line) => line.productId!);
-  const products = new Map<string, ProductRecord>((await host.catalog.visibleProducts(ctx, ids)).map((p) => [p.id, p]));
+  const products = new Map<string, ProductRecord>(
+    (await host.catalog.visibleProducts(host.db, ctx, ids)).map((p) => [p.id, p]),
+  );
   const rules = new Map((await storeRules(host, ctx, ids)).map((rule) => [rule.productId, rule]));
   const precision = ctx.salesChannel.currencyPrecision;
 
@@ -108,6 +100,7 @@ export async function orderAgain(
     toAdd.push({ answer, product });
   }
   const prices = await host.prices.calculateMany(
+    host.db,
     ctx,
     toAdd.map(({ answer, product }) => ({ product, quantity: answer.quantity })),
   );

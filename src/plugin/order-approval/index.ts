@@ -8,6 +8,7 @@ import { approvalRulesRoutes } from './rules/routes.js';
 import { interceptByRules } from './rules/checkout.js';
 import { escalateOverdueLevels } from './rules/escalation.js';
 import { deleteCustomersRules } from './rules/repository.js';
+import { approvalRuleStorefrontPages } from './rules/storefront.js';
 
 export const REMINDER_JOB = 'order-approval.remind-overdue';
 const REMINDER_JOB_EVERY_SECONDS = 15 * 60;
@@ -22,9 +23,10 @@ export function registerOrderApproval(host: HostRuntime): void {
   for (const route of [...orderApprovalRoutes(host, service), ...approvalRulesRoutes(host)]) host.storeApi.route(route);
   for (const route of orderApprovalAdminRoutes(host)) host.adminApi.route(route);
   registerOrderApprovalStorefront(host, service);
+  for (const page of approvalRuleStorefrontPages(host)) host.storefront.page(page);
   host.checkout.addInterceptor({
     name: APPROVAL_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptByRules(host, ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptByRules(host, ctx, draft, trx),
   });
   host.jobs.register(REMINDER_JOB, async () => {
     await service.remindOverdue();

@@ -120,24 +120,29 @@ export function createVisibilityFilter(host: HostRuntime): VisibilityFilter {
   const inTransactions = new Map<string, VisibilityConstraint>();
   const versionOfRequest = new WeakMap<StoreContext, Promise<number>>();
 
-  async function snapshotFor(ctx: StoreContext): Promise<Snapshot> {
+  async function snapshotFor(
+    ctx: StoreContext,
+    readVersion: NonNullable<HostRuntime['catalog']['visibilityVersion']>,
+  ): Promise<Snapshot> {
     let versionPromise = versionOfRequest.get(ctx);
-    if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = host.catalog.visibilityVersion(host.db, ctx)));
+    if (!versionPromise) versionOfRequest.set(ctx, (versionPromise = readVersion(host.db, ctx)));
     const version = await versionPromise;
     if (current?.version !== version)
       current = { version, restricted: new Map(), unlocked: new Map(), subqueries: new Map() };
     return current;
   }
 
-  return async (ctx, entity, executor) => {
+  return async (executor, ctx, entity) => {
     const kind = KIND_BY_ENTITY.get(entity);
     if (!kind) return { kind: 'all' };
-    if (isTransaction(executor)) {
-      // Plain subqueries depend on the rule set alone: compiled once per rule set, whatever the version.
+    const readVersion = host.catalog.visibilityVersion?.bind(host.catalog);
+    // In a transaction, or on a host without a visibility version (nothing to key a cache on): plain
+    // subqueries, which depend on the rule set alone, compiled once per rule set.
+    if (isTransaction(executor) || !readVersion) {
       const { ruleIds, ruleSet } = await ruleSetOf(ctx, kind);
       return compiledOnce(inTransactions, ruleSet, () => restrictBySubqueries(executor, kind, ruleIds, null));
     }
-    const snapshot = await snapshotFor(ctx);
+    const snapshot = await snapshotFor(ctx, readVersion);
     const restricted = await memo(snapshot.restricted, kind, async () =>
       upTo(await restrictedEntities(host.db, kind, ID_LIST_MAX)),
     );

@@ -19,13 +19,13 @@ export function registerPaymentOnAccount(host: HostRuntime): void {
     name: 'On account',
     description: "Charged to the company's credit line, paid by the payment terms.",
     // Offered only to a buyer whose company has a credit line in the sales channel's currency.
-    available: (ctx, executor) => onAccountAvailable(ctx, executor),
+    available: (executor, ctx) => onAccountAvailable(ctx, executor),
   });
   host.checkout.addInterceptor({
     name: PAYMENT_ON_ACCOUNT_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptCheckout(ctx, draft, trx),
   });
-  host.checkout.onOrderPlaced((ctx, order, trx) => chargeOrder(order, ctx.salesChannel, trx));
-  host.checkout.onOrderCancelled((order, trx) => releaseCharge(trx, order.id));
+  host.checkout.onOrderPlaced((trx, ctx, order) => chargeOrder(order, ctx.salesChannel, trx));
+  host.checkout.onOrderCancelled((trx, order) => releaseCharge(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersPaymentOnAccount(trx, ids));
 }

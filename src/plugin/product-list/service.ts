@@ -108,7 +108,7 @@ export class ProductListService {
     const byShopNumber = await visibleProductsByNumber(this.host, ctx, numbers, trx);
     const byCustomerNumber = await productIdsByNumber(trx, customerId, numbers);
     const candidates = [...items.flatMap((i) => (i.productId ? [i.productId] : [])), ...byCustomerNumber.values()];
-    const visible = new Set((await this.host.catalog.visibleProducts(ctx, candidates, trx)).map((p) => p.id));
+    const visible = new Set((await this.host.catalog.visibleProducts(trx, ctx, candidates)).map((p) => p.id));
     return items.map((item, index) => {
       checkCustomFields(item.customFields, `/items/${index}/customFields`);
       if (item.productId) {

@@ -126,10 +126,10 @@ function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] 
     if (!fromCart) {
       const productId = typeof query.productId === 'string' ? query.productId : '';
       if (!isId(productId)) throw Errors.notFound('Product', productId);
-      product = (await host.catalog.visibleProducts(ctx, [productId]))[0] ?? null;
+      product = (await host.catalog.visibleProducts(host.db, ctx, [productId]))[0] ?? null;
       if (!product) throw Errors.notFound('Product', productId);
     }
-    const cart = fromCart ? await host.cart.current(ctx) : null;
+    const cart = fromCart ? await host.cart.current(host.db, ctx) : null;
     return {
       template: 'b2b/product-list-add',
       status,
@@ -165,7 +165,7 @@ function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] 
         const listId = text(form, 'listId', 64);
         const name = text(form, 'name', 255);
         if (text(form, 'fromCart') === '1') {
-          const cart = await host.cart.current(ctx);
+          const cart = await host.cart.current(host.db, ctx);
           const items = cart.lineItems
             .filter((line) => line.productId)
             .map((line) => ({ productId: line.productId!, quantity: line.quantity }));
@@ -214,6 +214,7 @@ function listPageOf(host: HostRuntime, call: RouteCaller) {
     const products = new Map(
       (
         await host.catalog.visibleProducts(
+          host.db,
           ctx,
           list.items.map((item) => item.productId),
         )

@@ -50,7 +50,7 @@ export async function assertAllowedQuantities(executor: Executor, entered: Enter
 export function quantityRuleProcessor(cache: QuantityRuleCache): LineItemProcessor {
   return {
     name: QUANTITY_RULE_PROCESSOR,
-    async process(ctx: StoreContext, item: CartLineItem, _phase, executor: Executor): Promise<CartLineItem> {
+    async process(executor: Executor, ctx: StoreContext, item: CartLineItem, _phase): Promise<CartLineItem> {
       if (!item.productId) return item;
       const rule = await cache.ruleOf(ctx, executor, item.productId);
       if (rule && !isAllowed(rule, item.quantity)) throw quantityRefusal(rule, item.quantity, item.label);
@@ -129,7 +129,7 @@ export interface StoreRuleView {
 
 /** The rules of the products the caller may see (the default rule for those without one), in the order asked; others are absent. */
 export async function storeRules(host: HostRuntime, ctx: StoreContext, productIds: string[]): Promise<StoreRuleView[]> {
-  const products = await host.catalog.visibleProducts(ctx, [...new Set(productIds)]);
+  const products = await host.catalog.visibleProducts(host.db, ctx, [...new Set(productIds)]);
   const byId = new Map(products.map((p) => [p.id, p]));
   const visible = [...new Set(productIds)].filter((id) => byId.has(id));
   const rules = await rulesOf(host.db, visible);
@@ -138,6 +138,7 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
   const prices = withheld
     ? []
     : await host.prices.calculateMany(
+        host.db,
         ctx,
         effective.map((rule) => ({ product: byId.get(rule.productId)!, quantity: rule.minQuantity })),
       );
@@ -166,7 +167,7 @@ export async function storeRules(host: HostRuntime, ctx: StoreContext, productId
  */
 export const quantityRuleExtension: ProductExtension = {
   name: 'quantityRule',
-  async load(_ctx, productIds, executor) {
+  async load(executor, _ctx, productIds) {
     const rules = await rulesOf(executor, productIds);
     return new Map(
       productIds.map((id) => {

@@ -132,18 +132,14 @@ async function placeOne(
   let result: { done: Outcome | null | 'lost' } | null = null;
   if (dueDate && prepared && prepared.lines.length > 0) {
     result = await attempt(async (trx) => {
-      const placed = await host.checkout.placeOrder(
-        prepared.ctx,
-        {
-          lines: prepared.lines,
-          billingAddressId: row.billing_address_id,
-          shippingAddressId: row.shipping_address_id,
-          customerComment: row.comment,
-          origin: RECURRING_ORIGIN,
-          customFields: { recurringOrderId: row.id, recurringOrderDate: dueDate },
-        },
-        trx,
-      );
+      const placed = await host.checkout.placeOrder(trx, prepared.ctx, {
+        lines: prepared.lines,
+        billingAddressId: row.billing_address_id,
+        shippingAddressId: row.shipping_address_id,
+        customerComment: row.comment,
+        origin: RECURRING_ORIGIN,
+        customFields: { recurringOrderId: row.id, recurringOrderDate: dueDate },
+      });
       await rememberPrices(trx, prepared.lines);
       return outcome('placed', { orderId: placed.id, orderNumber: placed.orderNumber });
     });
@@ -309,7 +305,7 @@ async function prepare(host: HostRuntime, ctx: StoreContext, row: RecurringRow, 
     salesChannelId: row.sales_channel_id,
     lineItems,
   };
-  const priced = await host.cart.price(ctx, cart);
+  const priced = await host.cart.price(host.db, ctx, cart);
   const pricedById = new Map(priced.lines.map((line) => [line.lineItemId, line]));
   for (const item of items) {
     const line = pricedById.get(item.id);

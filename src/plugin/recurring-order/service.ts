@@ -106,6 +106,7 @@ export class RecurringOrderService {
     const products = new Map(
       (
         await this.host.catalog.visibleProducts(
+          this.host.db,
           ctx,
           wanted.map((w) => w.productId),
         )
@@ -187,7 +188,7 @@ export class RecurringOrderService {
     const customer = declaredCustomer(ctx);
     const rows: Array<{ productId: string | null; quantity: number }> = [];
     if (body.source === 'cart') {
-      const cart = await this.host.cart.current(ctx);
+      const cart = await this.host.cart.current(this.host.db, ctx);
       for (const item of cart.lineItems)
         if (item.type === 'product') rows.push({ productId: item.productId, quantity: item.quantity });
     } else {

@@ -38,7 +38,7 @@ export function representativeLoginProvider(host: HostRuntime): LoginProvider {
  * Per request: a deactivated representative, or one whose customer was unassigned, loses the
  * session at once (401).
  */
-export const representativeContextEnricher: ContextEnricher = async (ctx, executor) => {
+export const representativeContextEnricher: ContextEnricher = async (executor, ctx) => {
   if (ctx.actor.type !== 'salesRepresentative') return;
   const attribute = ctx.attributes.salesRepresentativeId;
   const id = typeof attribute === 'string' ? attribute : (ctx.actor.id ?? '');

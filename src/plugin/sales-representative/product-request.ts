@@ -45,7 +45,7 @@ export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('productId'), body: productRequestBody, responses: { 200: successResponse } },
       async handler({ ctx, params, body }) {
         const customer = declaredCustomer(ctx);
-        const [product] = await host.catalog.visibleProducts(ctx, [params.productId]);
+        const [product] = await host.catalog.visibleProducts(host.db, ctx, [params.productId]);
         if (!product) throw Errors.notFound('Product', params.productId);
         const representative = await representativeOfCustomer(host.db, customer.id);
         if (!representative)

@@ -108,6 +108,7 @@ describe('account: snippets and platform menu', () => {
           [
             'orders',
             'orderApprovals',
+            'approvalRules',
             'budgets',
             'fastOrder',
             'productLists',
@@ -137,7 +138,7 @@ describe('account: snippets and platform menu', () => {
       expect(flat.body.elements.map((e: MenuEntry) => [e.key, e.childCount, e.children.length])).to.deep.equal([
         ['overview', 0, 0],
         ['company', 5, 0],
-        ['ordering', 12, 0],
+        ['ordering', 13, 0],
         ['events', 0, 0],
       ]);
     });
@@ -195,6 +196,7 @@ describe('account: snippets and platform menu', () => {
               'documents',
               'orders',
               'orderApprovals',
+              'approvalRules',
               'fastOrder',
               'productLists',
               'myAssortment',

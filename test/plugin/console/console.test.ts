@@ -21,6 +21,8 @@ const PAGES = [
   '/customer-prices/import',
   '/customer-product-numbers',
   '/integrations',
+  '/failed-mails',
+  '/failed-jobs',
   '/partial-assortments',
   '/partial-assortments?kind=product',
   '/settings',

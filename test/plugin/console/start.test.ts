@@ -86,7 +86,7 @@ describe('console: start page, offers requested and failed mails and jobs', () =
     await getShop();
   });
 
-  it('counts offers requested and mails and jobs that failed, through read-only Admin API routes', async () => {
+  it('counts offers requested and mails and jobs that failed, through the Admin API list routes', async () => {
     const operator = await loginOperator();
     const before = (await operator.agent.get(CONSOLE)).text;
     const counts = (html: string) => ({

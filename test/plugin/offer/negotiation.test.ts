@@ -17,7 +17,7 @@ import {
 /** Queued runs of the reminder job, worked by two job workers at once (SQLite: one process, as in production). */
 async function workersRace(): Promise<void> {
   const shop = await getShop();
-  for (let i = 0; i < 3; i++) await shop.runtime.jobs.enqueue(shop.db, EXPIRY_REMINDER_JOB, {});
+  for (let i = 0; i < 3; i++) await shop.jobs.jobs.enqueue(shop.db, EXPIRY_REMINDER_JOB, {});
   await Promise.all([shop.jobs.runDue(), shop.jobs.runDue()]);
 }
 

@@ -15,6 +15,6 @@ export function registerCompanyAddresses(host: HostRuntime): void {
   for (const page of addressStorefrontPages(host)) host.storefront.page(page);
   host.checkout.addInterceptor({
     name: COMPANY_ADDRESS_INTERCEPTOR,
-    intercept: (ctx, draft, trx) => interceptCheckout(ctx, draft, trx),
+    intercept: (trx, ctx, draft) => interceptCheckout(ctx, draft, trx),
   });
 }

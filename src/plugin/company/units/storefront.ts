@@ -107,6 +107,8 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
             employeeId: text(form, 'employeeId', 64),
             fromUnitId: idOrNull(form, 'fromUnitId'),
             toUnitId: text(form, 'toUnitId', 64),
+            // Unticked: as in the unit left (else no manager), as the route does without the field.
+            ...(text(form, 'isManager', 8) ? { isManager: true } : {}),
           },
         }),
       'moved',

@@ -136,7 +136,7 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
     extra: Record<string, unknown> = {},
     status = 200,
   ): Promise<PageResult> {
-    const priced = await host.cart.price(ctx, await host.cart.current(ctx));
+    const priced = await host.cart.price(host.db, ctx, await host.cart.current(host.db, ctx));
     const precision = ctx.salesChannel.currencyPrecision;
     const lines = priced.lines.map((line) => ({
       label: line.label,
@@ -170,8 +170,8 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
             `The permission "${ORDER_PERMISSION}" is required to place orders.`,
             'SUITE__PERMISSION_DENIED',
           );
-        const cart = await host.cart.current(ctx);
-        const result = await attempt(() => host.checkout.placeOrder(ctx, { cartToken: cart.token }));
+        const cart = await host.cart.current(host.db, ctx);
+        const result = await attempt(() => host.checkout.placeOrder(host.db, ctx, { cartToken: cart.token }));
         if ('error' in result) return checkoutPage(ctx, { error: result.error }, 400);
         return { redirect: `/account/events/participants?ordered=${encodeURIComponent(result.ok.orderNumber)}` };
       },

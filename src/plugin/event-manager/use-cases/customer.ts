@@ -62,7 +62,7 @@ export async function customerEvent(
 ): Promise<EventView> {
   await ctx.ruleIds();
   const row = await selectRow<EventRow>(customerEvents(host, settings).where('ev.id', id).first(EVENT_COLUMNS));
-  if (!row || (await host.catalog.visibleProducts(ctx, [row.product_id])).length === 0)
+  if (!row || (await host.catalog.visibleProducts(host.db, ctx, [row.product_id])).length === 0)
     throw Errors.notFound('Event', id);
   return (await eventViews(host, settings, host.db, [row], ctx))[0]!;
 }

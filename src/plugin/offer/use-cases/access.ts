@@ -79,7 +79,7 @@ export async function visibleProducts(
   ctx: StoreContext,
   ids: string[],
 ): Promise<Map<string, ProductRecord>> {
-  const products = await host.catalog.visibleProducts(ctx, [...new Set(ids)]);
+  const products = await host.catalog.visibleProducts(host.db, ctx, [...new Set(ids)]);
   return new Map(products.filter((p) => p.active).map((p) => [p.id, p]));
 }
 

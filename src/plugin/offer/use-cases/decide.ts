@@ -67,18 +67,14 @@ export async function acceptOffer(
       taxRateBp: line.taxRateBp,
       payload: line.payload,
     }));
-    const placed = await host.checkout.placeOrder(
-      ctx,
-      {
-        lines,
-        billingAddressId: addressOrDefault(offer.billing_address_id),
-        shippingAddressId: addressOrDefault(offer.shipping_address_id),
-        customerComment: comment ?? offer.customer_comment,
-        origin: OFFER_ORIGIN,
-        customFields: { offerId: offer.id, offerNumber: offer.offer_number },
-      },
-      trx,
-    );
+    const placed = await host.checkout.placeOrder(trx, ctx, {
+      lines,
+      billingAddressId: addressOrDefault(offer.billing_address_id),
+      shippingAddressId: addressOrDefault(offer.shipping_address_id),
+      customerComment: comment ?? offer.customer_comment,
+      origin: OFFER_ORIGIN,
+      customFields: { offerId: offer.id, offerNumber: offer.offer_number },
+    });
     await recordOfferOrder(trx, id, placed);
     const accepted = (await findOffer(trx, id))!;
     await notifyRepresentative(host, trx, accepted, MAIL.accepted, ctx.salesChannel, {

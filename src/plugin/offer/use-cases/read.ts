@@ -44,13 +44,6 @@ export async function offerDocument(host: HostRuntime, ctx: StoreContext, docume
   return document;
 }
 
-interface OrderLineItem {
-  id: string;
-  quantity: number;
-  unitPrice: number;
-  totalPrice: number;
-}
-
 /** The customer's latest order with the product (and the line), and its latest sent offer with it. */
 export async function referenceProduct(
   host: HostRuntime,
@@ -69,7 +62,7 @@ export async function referenceProduct(
   )
     throw Errors.notFound('Customer', targetId);
   // A product the caller may not see answers as an unknown one: no existence oracle.
-  const [product] = await host.catalog.visibleProducts(ctx, [productId], host.db);
+  const [product] = await host.catalog.visibleProducts(host.db, ctx, [productId]);
   if (!product) throw Errors.notFound('Product', productId);
 
   const ownOnly = !isRepresentative(ctx) && !ctx.can('orders.read-all');
@@ -79,8 +72,7 @@ export async function referenceProduct(
     ...(ownOnly ? { placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } } : {}),
   });
   const order = hit ? await host.orders.get(host.db, hit.orderId) : null;
-  // The host's Store API order shape: its lines carry id, quantity and prices in currency units.
-  const lines = order && hit && Array.isArray(order.lineItems) ? (order.lineItems as OrderLineItem[]) : [];
+  const lines = order && hit ? order.lineItems : [];
   const line = hit ? lines.find((l) => l.id === hit.lineItemId) : undefined;
 
   const offerRow = await latestSentOfferWithProduct(host.db, {

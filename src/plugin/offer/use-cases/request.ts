@@ -26,10 +26,10 @@ export async function requestFromCart(
   ctx: StoreContext,
   input: OfferRequestInput,
 ): Promise<OfferView> {
-  const cart = await host.cart.current(ctx);
+  const cart = await host.cart.current(host.db, ctx);
   if (cart.lineItems.length === 0)
     throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty: add the products to ask an offer for first.');
-  const priced = await host.cart.price(ctx, cart);
+  const priced = await host.cart.price(host.db, ctx, cart);
   const byId = new Map(priced.lines.map((line) => [line.lineItemId, line]));
   const unavailable = cart.lineItems.find((item) => !byId.has(item.id) || !item.productId);
   if (unavailable)
@@ -76,7 +76,7 @@ export async function requestFromItems(
         `The product "${item.productId}" is not available.`,
         { pointer: `/lineItems/${index}/productId` },
       );
-    const price = await host.prices.calculate(ctx, product, item.quantity);
+    const price = await host.prices.calculate(host.db, ctx, product, item.quantity);
     lines.push({
       productId: product.id,
       productNumber: product.productNumber,

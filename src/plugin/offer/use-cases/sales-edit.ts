@@ -194,7 +194,7 @@ export async function addProducts(
         `The product "${item.productId}" is not available to this customer.`,
         { pointer: `${pointer}/productId` },
       );
-    const calculated = await host.prices.calculate(pricing, product, item.quantity);
+    const calculated = await host.prices.calculate(host.db, pricing, product, item.quantity);
     const unitNet =
       item.price === undefined
         ? calculated.unitNet

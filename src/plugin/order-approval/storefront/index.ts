@@ -7,6 +7,7 @@ import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from 
 import type { ActivityView } from '../repository.js';
 import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
 import type { OrderApprovalUseCases } from '../use-cases/index.js';
+import { approvalChainReader } from '../rules/storefront.js';
 
 const LIST_LIMIT = 50;
 const LIST_PATH = '/account/order-approvals';
@@ -27,6 +28,8 @@ const ACTION_LABELS: Record<string, string> = {
   'line-item-updated': 'Line item changed',
   'line-item-deleted': 'Line item removed',
   'settings-applied': 'Approval settings applied',
+  'level-approved': 'Level passed',
+  escalated: 'Handed to the company admins',
 };
 
 /** What a redirect after a form may announce; nothing from the query string is echoed. */
@@ -59,7 +62,7 @@ function comment(form: Form): string | undefined {
  */
 export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
   const call = routeCaller(orderApprovalRoutes(host, service));
-  return [...approvalListPages(call), ...approvalDetailPages(call)];
+  return [...approvalListPages(call), ...approvalDetailPages(host, call)];
 }
 
 const isMe = (ctx: StoreContext, type: string, id: string | null) =>
@@ -134,7 +137,9 @@ function approvalListPages(call: RouteCaller): StorefrontPage[] {
 }
 
 /** One approval, with the approve / decline / order / refresh forms. */
-function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
+function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+  const readChain = approvalChainReader(host);
+
   async function detailPage(
     ctx: StoreContext,
     id: string,
@@ -148,6 +153,7 @@ function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
       params,
     });
     const { activities } = await call<{ activities: ActivityView[] }>(ctx, 'readOrderApprovalActivity', { params });
+    const chain = await readChain(ctx, id, (iso) => dateTime(ctx, iso));
     const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
     const isRequester = isMe(ctx, approval.requester.type, approval.requester.id);
     const open = approval.status === 'pending' || approval.status === 'approved';
@@ -162,6 +168,7 @@ function approvalDetailPages(call: RouteCaller): StorefrontPage[] {
           decidedAtText: dateTime(ctx, approval.decidedAt),
         },
         approvers: approverStatus.approvers.map((a) => ({ ...a, isMe: a === me })),
+        chain,
         activities: activities.map((a) => ({
           ...a,
           label: ACTION_LABELS[a.action] ?? a.action,

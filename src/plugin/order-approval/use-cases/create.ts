@@ -41,7 +41,7 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
     });
   if (cart.lineItems.length === 0)
     throw Errors.badRequest('SUITE__CART_EMPTY', 'The cart is empty.', { pointer: '/cartToken' });
-  const priced = await host.cart.price(ctx, cart);
+  const priced = await host.cart.price(host.db, ctx, cart);
   const pricedIds = new Set(priced.lines.map((l) => l.lineItemId));
   const unavailable = cart.lineItems.find((l) => !pricedIds.has(l.id));
   if (unavailable)

@@ -85,23 +85,17 @@ export async function executeApproval(
         taxRateBp: l.taxRateBp,
         payload: l.payload,
       }));
-      const placed = await host.checkout.placeOrder(
-        ctx,
-        {
-          lines,
-          billingAddressId: claimedRow.billingAddressId,
-          shippingAddressId: claimedRow.shippingAddressId,
-          customerComment: claimedRow.customerComment,
-          origin: APPROVAL_INTERCEPTOR,
-          skipInterceptors: [APPROVAL_INTERCEPTOR],
-          customFields: { orderApprovalId: claimedRow.id, orderApprovalNumber: claimedRow.approvalNumber },
-        },
-        trx,
-      );
-      const order = (await host.orders.get(trx, placed.id)) as {
-        transactions?: Array<{ paymentMethod?: { technicalName?: string } }>;
-      } | null;
-      const paymentMethod = order?.transactions?.[0]?.paymentMethod?.technicalName ?? 'invoice';
+      const placed = await host.checkout.placeOrder(trx, ctx, {
+        lines,
+        billingAddressId: claimedRow.billingAddressId,
+        shippingAddressId: claimedRow.shippingAddressId,
+        customerComment: claimedRow.customerComment,
+        origin: APPROVAL_INTERCEPTOR,
+        skipInterceptors: [APPROVAL_INTERCEPTOR],
+        customFields: { orderApprovalId: claimedRow.id, orderApprovalNumber: claimedRow.approvalNumber },
+      });
+      const order = await host.orders.get(trx, placed.id);
+      const paymentMethod = order?.transactions[0]?.paymentMethod.technicalName ?? 'invoice';
       const requiresPaymentAction = !OFFLINE_PAYMENT_METHODS.has(paymentMethod);
       const salesChannel = await salesChannelOf(host, trx, claimedRow, ctx.salesChannel);
       const result: ExecutionResult = {

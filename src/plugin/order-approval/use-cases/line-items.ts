@@ -54,7 +54,7 @@ export async function updateLineItem(
         `Only ${product.stock} of "${product.name}" are in stock.`,
         { pointer: '/quantity', meta: { stock: product.stock } },
       );
-    const price = await host.prices.calculate(ctx, product, quantity);
+    const price = await host.prices.calculate(host.db, ctx, product, quantity);
     unitNet = price.unitNet;
     totalNet = price.totalNet;
     taxRateBp = price.taxRateBp;

@@ -83,7 +83,7 @@ async function quote(host: HostRuntime, ctx: StoreContext, lines: ApprovalLine[]
       quotes.set(line.id, { product: null, unitNet: null, totalNet: null, taxRateBp: null, outOfStock: false });
       continue;
     }
-    const price = await host.prices.calculate(ctx, product, line.quantity);
+    const price = await host.prices.calculate(host.db, ctx, product, line.quantity);
     quotes.set(line.id, {
       product,
       unitNet: price.unitNet,

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
-import { readInt, selectRows } from '../../lib/db.js';
-import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
-import { objectSchema } from '../../lib/schemas.js';
-import { fromDbTime } from '../../lib/time.js';
-import { defineAdminRoute, type AdminRoute } from '../contract.js';
+import { defineAdminRoute, type AdminRoute } from '../host/contract.js';
+import { readInt, selectRow, selectRows } from '../lib/db.js';
+import { AppError, Errors } from '../lib/errors.js';
+import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../lib/json-api.js';
+import { noContent } from '../lib/routes.js';
+import { objectSchema, pathParams } from '../lib/schemas.js';
+import { fromDbTime, nowDb } from '../lib/time.js';
 
 const TAGS = ['Operations'];
 const time = { type: 'string', format: 'date-time' } as const;
@@ -89,17 +91,47 @@ async function page<T>(base: Knex.QueryBuilder, columns: string[], query: { page
   return { rows, total: readInt(count?.n) };
 }
 
+/** The tables of the shared outbox and job queue (src/lib/mail-outbox.ts, src/lib/job-worker.ts) on a host. */
+export interface OpsTables {
+  mails: string;
+  jobs: string;
+}
+
+/** The code of a retry or discard of a mail or job that has not failed (queued, being sent, sent or done). */
+export const NOT_FAILED = 'SUITE__NOT_FAILED';
+
 /**
- * Read-only views of the reference host's mail outbox and job queue for the operator (the console's
- * start page counts the failed ones), newest first. Nothing here retries or deletes.
+ * A change to a failed row only: a conditional update/delete; 0 rows is a 404 (no such row) or a
+ * 400 (the row is not failed — the worker owns it, or it went out).
  */
-export function opsRoutes(db: Knex): AdminRoute[] {
+async function onFailed(
+  db: Knex,
+  table: string,
+  id: string,
+  what: 'mail' | 'job',
+  change: (q: Knex.QueryBuilder) => Promise<number>,
+) {
+  const changed = await change(db(table).where({ id, state: 'failed' }));
+  if (changed > 0) return;
+  const row = await selectRow<{ state: string }>(db(table).where({ id }).first('state'));
+  if (!row) throw Errors.notFound(what, id);
+  throw new AppError(400, NOT_FAILED, `Only a failed ${what} can be retried or discarded; this one is ${row.state}.`);
+}
+
+/**
+ * The operator's views of the outbox and job queue (the console's Failed mails / Failed jobs pages
+ * and start page), newest first, and for a failed row: **retry** (queued again with its attempts
+ * reset; the worker picks it up at its next poll) or **discard** (deleted). Both hosts declare them
+ * on their tables (decisions 0031, 0035).
+ */
+export function opsRoutes(db: Knex, tables: OpsTables): AdminRoute[] {
+  const params = pathParams('id');
   return [
     defineAdminRoute({
       method: 'GET',
       path: '/mail-outbox',
       operationId: 'listMailOutbox',
-      summary: 'Mails of the outbox, newest first (JSON:API, paged; filter by state, e.g. `failed`). Read-only.',
+      summary: 'Mails of the outbox, newest first (JSON:API, paged; filter by state, e.g. `failed`).',
       tags: TAGS,
       auth: 'admin',
       permission: null,
@@ -108,7 +140,7 @@ export function opsRoutes(db: Knex): AdminRoute[] {
         responses: { 200: jsonApiListSchema(mailResource) },
       },
       async handler({ query }) {
-        const base = db('mail_outbox');
+        const base = db(tables.mails);
         if (query.state) base.where({ state: query.state });
         const { rows, total } = await page<MailRow>(
           base,
@@ -137,7 +169,7 @@ export function opsRoutes(db: Knex): AdminRoute[] {
       method: 'GET',
       path: '/jobs',
       operationId: 'listJobs',
-      summary: 'Jobs of the queue, newest first (JSON:API, paged; filter by state, e.g. `failed`). Read-only.',
+      summary: 'Jobs of the queue, newest first (JSON:API, paged; filter by state, e.g. `failed`).',
       tags: TAGS,
       auth: 'admin',
       permission: null,
@@ -146,7 +178,7 @@ export function opsRoutes(db: Knex): AdminRoute[] {
         responses: { 200: jsonApiListSchema(jobResource) },
       },
       async handler({ query }) {
-        const base = db('jobs');
+        const base = db(tables.jobs);
         if (query.state) base.where({ state: query.state });
         const { rows, total } = await page<JobRow>(
           base,
@@ -170,6 +202,74 @@ export function opsRoutes(db: Knex): AdminRoute[] {
           })),
           { path: '/jobs', page: query.page, limit: query.limit, total, filters: { state: query.state } },
         );
+      },
+    }),
+    defineAdminRoute({
+      method: 'POST',
+      path: '/_action/mail-outbox/{id}/retry',
+      operationId: 'retryMailOutbox',
+      summary:
+        "Queues a failed mail again with its attempts reset (sent at the worker's next poll); 400 for a mail that has not failed.",
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params, body: objectSchema({}), responses: { 204: null } },
+      async handler({ params: p }) {
+        await onFailed(db, tables.mails, p.id, 'mail', (q) =>
+          q.update({ state: 'queued', attempts: 0, next_attempt_at: null, locked_by: null, locked_at: null }),
+        );
+        return noContent();
+      },
+    }),
+    defineAdminRoute({
+      method: 'DELETE',
+      path: '/mail-outbox/{id}',
+      operationId: 'discardMailOutbox',
+      summary: 'Deletes a failed mail from the outbox (it is never sent); 400 for a mail that has not failed.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params, responses: { 204: null } },
+      async handler({ params: p }) {
+        await onFailed(db, tables.mails, p.id, 'mail', (q) => q.delete());
+        return noContent();
+      },
+    }),
+    defineAdminRoute({
+      method: 'POST',
+      path: '/_action/jobs/{id}/retry',
+      operationId: 'retryJob',
+      summary: 'Queues a failed job again with its attempts reset, to run now; 400 for a job that has not failed.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params, body: objectSchema({}), responses: { 204: null } },
+      async handler({ params: p }) {
+        await onFailed(db, tables.jobs, p.id, 'job', (q) =>
+          q.update({
+            state: 'queued',
+            attempts: 0,
+            run_at: nowDb(),
+            finished_at: null,
+            locked_by: null,
+            locked_at: null,
+          }),
+        );
+        return noContent();
+      },
+    }),
+    defineAdminRoute({
+      method: 'DELETE',
+      path: '/jobs/{id}',
+      operationId: 'discardJob',
+      summary: 'Deletes a failed job from the queue (it never runs again); 400 for a job that has not failed.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params, responses: { 204: null } },
+      async handler({ params: p }) {
+        await onFailed(db, tables.jobs, p.id, 'job', (q) => q.delete());
+        return noContent();
       },
     }),
   ];
