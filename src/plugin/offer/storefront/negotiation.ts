@@ -86,13 +86,8 @@ export function negotiationPages(
   call: Call,
   detailPage: (ctx: StoreContext, id: string, extra: { error?: string }, status: number) => Promise<PageResult>,
 ): StorefrontPage[] {
-  async function act(
-    ctx: StoreContext,
-    id: string | undefined,
-    work: () => Promise<unknown>,
-    done: string,
-  ): Promise<PageResult> {
-    if (!id || !isId(id)) throw Errors.notFound('Offer', id ?? '');
+  async function act(ctx: StoreContext, id: string, work: () => Promise<unknown>, done: string): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('Offer', id);
     const result = await formErrors(work);
     if ('error' in result) return detailPage(ctx, id, { error: result.error.message }, 400);
     return { redirect: `/account/offers/${id}?done=${done}` };
@@ -121,7 +116,7 @@ export function negotiationPages(
       actors: ['customer', 'employee'],
       async handler({ ctx, params, form }) {
         const id = params.id;
-        if (!id || !isId(id)) throw Errors.notFound('Offer', id ?? '');
+        if (!isId(id)) throw Errors.notFound('Offer', id);
         const offer = await call<OfferView>(ctx, 'readOffer', { params: { id } });
         const lineItems = offer.lineItems
           .filter((line) => line.optional)
@@ -138,8 +133,8 @@ export function negotiationPages(
       path: '/account/offers/:id/versions/:version/document',
       auth: 'login',
       async handler({ ctx, params }) {
-        if (!params.id || !isId(params.id) || !/^[1-9][0-9]{0,5}$/.test(params.version ?? ''))
-          throw Errors.notFound('Offer version', params.version ?? '');
+        if (!isId(params.id) || !/^[1-9][0-9]{0,5}$/.test(params.version))
+          throw Errors.notFound('Offer version', params.version);
         const document = await call<Reply>(ctx, 'downloadOfferVersionDocument', {
           params: { id: params.id, version: params.version },
         });
