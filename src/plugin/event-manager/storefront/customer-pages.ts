@@ -177,7 +177,7 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
       },
     },
     page({ path: '/account/events/:id', auth: 'login', handler: ({ ctx, params }) => detailPage(ctx, params.id) }),
-    {
+    page({
       path: '/account/events/:id/register',
       method: 'POST',
       auth: 'login',
@@ -204,6 +204,6 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
         if ('error' in result) return detailPage(ctx, id, { error: result.error }, 400);
         return { redirect: '/account/events/checkout' };
       },
-    },
+    }),
   ];
 }
