@@ -141,6 +141,7 @@ describe('Vendure: the operator console at /b2b-admin', function () {
         '/events',
         '/settings',
         '/partial-assortments',
+        '/partial-assortments/preview',
         '/failed-mails',
         '/failed-jobs',
       ])

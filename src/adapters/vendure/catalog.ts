@@ -15,7 +15,7 @@ import { toVendureIds, versionId } from './ids.js';
 import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
 import { productSearch, VENDURE_PRODUCT_CRITERIA_FIELDS } from './product-search.js';
-import { defaultChannel, variantsByIds, variantsBySkus } from './vendure-tables.js';
+import { defaultChannel, netOfChannelPrice, variantsByIds, variantsBySkus } from './vendure-tables.js';
 
 /** What the plugin's visibility filters leave a context of Vendure's catalog (Vendure ids). */
 export interface CatalogVisibility {
@@ -117,6 +117,32 @@ function priceOf(unitNet: number, quantity: number, taxRateBp: number, source: s
   return { unitNet, quantity, totalNet, taxRateBp, totalTax, totalGross: totalNet + totalTax, source };
 }
 
+/**
+ * A price provider's answer in the channel's terms (decision 0032): on a channel whose prices include
+ * tax a customer price is entered gross, as Vendure's variant prices are; the contract's answer is
+ * net, the gross total the entered price times the quantity.
+ */
+function providedPriceOf(
+  unit: number,
+  quantity: number,
+  taxRateBp: number,
+  source: string,
+  pricesIncludeTax: boolean,
+): CalculatedPrice {
+  if (!pricesIncludeTax) return priceOf(unit, quantity, taxRateBp, source);
+  const totalGross = unit * quantity;
+  const totalNet = netOfChannelPrice(totalGross, true, taxRateBp);
+  return {
+    unitNet: netOfChannelPrice(unit, true, taxRateBp),
+    quantity,
+    totalNet,
+    taxRateBp,
+    totalTax: totalGross - totalNet,
+    totalGross,
+    source,
+  };
+}
+
 export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog' | 'prices'> {
   const { ids } = state;
   const channel = (executor: Executor) => defaultChannel(executor);
@@ -168,7 +194,14 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
     checkQuantity(quantity);
     for (const provider of state.registries.priceProviders) {
       const provided = await provider(executor, ctx, product, quantity);
-      if (provided) return priceOf(provided.unitNet, quantity, product.taxRateBp, provided.source);
+      if (provided)
+        return providedPriceOf(
+          provided.unitNet,
+          quantity,
+          product.taxRateBp,
+          provided.source,
+          (await channel(executor)).pricesIncludeTax,
+        );
     }
     // Vendure has no tier prices: the variant's price is the list price.
     return priceOf(product.priceNet, quantity, product.taxRateBp, 'list');
@@ -242,10 +275,11 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         for (const item of items) checkQuantity(item.quantity);
         // Each provider once for all lines (its `many`, contract 3.1); the rest at their list price.
         const provided = await firstProvidedPrices(state.registries.priceProviders, executor, ctx, items);
+        const includesTax = provided.some(Boolean) && (await channel(executor)).pricesIncludeTax;
         return items.map(({ product, quantity }, index) => {
           const answer = provided[index];
           return answer
-            ? priceOf(answer.unitNet, quantity, product.taxRateBp, answer.source)
+            ? providedPriceOf(answer.unitNet, quantity, product.taxRateBp, answer.source, includesTax)
             : priceOf(product.priceNet, quantity, product.taxRateBp, 'list');
         });
       },

@@ -17,6 +17,8 @@ export function checkoutContract(state: AdapterState): Pick<HostRuntime, 'cart' 
       addInterceptor: (interceptor) => void state.registries.checkoutInterceptors.push(interceptor),
       onOrderPlaced: (hook) => void state.registries.orderPlacedHooks.push(hook),
       onOrderCancelled: (hook) => void state.registries.orderCancelledHooks.push(hook),
+      // (3.5) A Vendure PaymentMethodHandler each, registered when the plugin is configured (payment-methods.ts).
+      addPaymentMethod: (method) => void state.registries.paymentMethods.push(method),
       placeOrder: placeOrderOnVendure(state),
     },
     orders: ordersContract(state),

@@ -74,9 +74,11 @@ export function draftOf(state: AdapterState, ctx: StoreContext, order: Order, it
     customerId: ctx.customer!.id,
     salesChannelId: ctx.salesChannel.id,
     lines,
-    netTotal: order.subTotal,
-    taxTotal: order.subTotalWithTax - order.subTotal,
-    total: order.subTotalWithTax,
+    // As the placed order (order-placement.ts): shipping included, so a check of `total` (the credit
+    // line) and the charge of the placed order's `total` agree.
+    netTotal: order.subTotal + order.shipping,
+    taxTotal: order.totalWithTax - order.subTotal - order.shipping,
+    total: order.totalWithTax,
     currencyIso: order.currencyCode,
     billingAddress: null,
     shippingAddress: null,

@@ -27,6 +27,7 @@ import { forUpdate, inTransaction, readBool, selectRow, transactionOf, type Exec
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';
 import { orderAddressInput } from './addresses.js';
+import { pluginPaymentMethods } from './payment-methods.js';
 import { changedLineFields } from './participants.js';
 import { vendureContextInTransaction } from './shared-transaction.js';
 import { vendureServices, type AdapterState } from './state.js';
@@ -73,7 +74,8 @@ export class SuiteB2BGivenPriceStrategy implements OrderItemPriceCalculationStra
     const given = customFields?.[GIVEN_PRICE_FIELD];
     if (typeof given === 'number' && Number.isSafeInteger(given)) return { price: given, priceIncludesTax: false };
     const forQuantity = quantity > 1 && this.quantityPrice ? await this.quantityPrice(ctx, variant, quantity) : null;
-    if (forQuantity !== null) return { price: forQuantity, priceIncludesTax: false };
+    // A customer price is in the channel's terms (decision 0032); a given price (approved, offered) is net.
+    if (forQuantity !== null) return { price: forQuantity, priceIncludesTax: ctx.channel.pricesIncludeTax };
     return this.inner.calculateUnitPrice(ctx, variant, customFields, order, quantity);
   }
 }
@@ -147,6 +149,21 @@ async function place(
     customFields: { ...options.customFields },
     invoiceNotes: [],
   };
+  if (options.paymentMethod) {
+    // (3.5) A plugin's method (payment on account) or a Vendure payment method's code.
+    const known =
+      state.registries.paymentMethods.some((m) => m.technicalName === options.paymentMethod) ||
+      (await selectRow(trx('payment_method').where({ code: options.paymentMethod }).first('id'))) !== undefined;
+    if (!known)
+      throw Errors.badRequest(
+        'SUITE__PAYMENT_METHOD_UNKNOWN',
+        `There is no payment method "${options.paymentMethod}".`,
+        {
+          pointer: '/paymentMethod',
+        },
+      );
+    draft.paymentMethod = options.paymentMethod;
+  }
   const skipped = new Set(options.skipInterceptors ?? []);
   for (const interceptor of state.registries.checkoutInterceptors) {
     if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
@@ -208,13 +225,17 @@ async function place(
     const arranging = await orders.transitionToState(vctx, orderId, 'ArrangingPayment');
     if (isGraphQlErrorResult(arranging)) throw refusalOf(arranging);
     const methods = await orders.getEligiblePaymentMethods(vctx, orderId);
-    const wanted = state.options.placedOrderPaymentMethod;
-    const method = methods.find((m) => m.isEligible && (!wanted || m.code === wanted));
+    // A plugin method (on account) is paid by its own handler's Vendure method; the default leaves them out.
+    const pluginMethods = await pluginPaymentMethods(trx);
+    const wanted = draft.paymentMethod
+      ? ([...pluginMethods].find(([, name]) => name === draft.paymentMethod)?.[0] ?? draft.paymentMethod)
+      : state.options.placedOrderPaymentMethod;
+    const method = methods.find((m) => m.isEligible && (wanted ? m.code === wanted : !pluginMethods.has(m.code)));
     if (!method)
       throw Errors.badRequest(
         'SUITE__PAYMENT_METHOD_NOT_AVAILABLE',
-        wanted
-          ? `The payment method "${wanted}" is not available for this order.`
+        wanted || draft.paymentMethod
+          ? `The payment method "${draft.paymentMethod ?? wanted}" is not available for this order.`
           : 'No payment method is available for this order.',
       );
     const paid = await orders.addPaymentToOrder(vctx, orderId, {
@@ -257,6 +278,7 @@ async function place(
     origin: draft.origin,
     actor: ctx.actor,
     customFields: draft.customFields,
+    ...(draft.paymentMethod ? { paymentMethod: draft.paymentMethod } : {}),
   };
   for (const hook of state.registries.orderPlacedHooks) await hook(trx, ctx, placed);
   return placed;

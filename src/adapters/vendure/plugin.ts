@@ -35,6 +35,7 @@ import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
 import { priceGateInterceptor } from './price-gates.js';
+import { availabilityChecker, paymentMethodHandlers } from './payment-methods.js';
 import { providerUnitNet, SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
 import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
@@ -210,6 +211,16 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       lineItemInterceptor(state, contextOf),
     );
     checkSearchStrategy(config, s.log);
+    // The plugin's payment methods (payment on account) as Vendure PaymentMethodHandlers (payment-methods.ts).
+    if (s.registries.paymentMethods.length > 0) {
+      const known = new Set(config.paymentOptions.paymentMethodHandlers.map((handler) => handler.code));
+      config.paymentOptions.paymentMethodHandlers.push(
+        ...paymentMethodHandlers(s.registries.paymentMethods).filter((handler) => !known.has(handler.code)),
+      );
+      const checkers = (config.paymentOptions.paymentMethodEligibilityCheckers ??= []);
+      const checker = availabilityChecker(state, contextOf);
+      if (!checkers.some((known) => known.code === checker.code)) checkers.push(checker);
+    }
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
     config.customFields.Order = [

@@ -13,8 +13,9 @@ import type { AdapterState } from './state.js';
  * Customer prices in Vendure: Vendure takes one ProductVariantPriceCalculationStrategy, so the
  * adapter wraps the configured one. For a Shop API request of a logged-in customer (or an employee
  * with a plugin context token) the plugin's price providers answer first, in their registration
- * order, for quantity 1; the first answer is the variant's net price (`priceIncludesTax: false`),
- * which Vendure's default OrderItemPriceCalculationStrategy takes for order lines — so the price
+ * order, for quantity 1; the first answer is the variant's price in the channel's terms (decision
+ * 0032: net, or gross on a channel with `pricesIncludeTax`, as Vendure's own variant prices are), which
+ * Vendure's default OrderItemPriceCalculationStrategy takes for order lines — so the price
  * shows in `product.variants.price` and in `activeOrder` lines. No answer: the wrapped strategy's.
  * Quantity-dependent prices (a customer price from a minimum quantity) apply to order lines through
  * `providerUnitNet` in SuiteB2BGivenPriceStrategy (place-order.ts), which asks for the line's quantity.
@@ -41,7 +42,8 @@ export class SuiteB2BPriceStrategy implements ProductVariantPriceCalculationStra
     const ctx = await this.storeContextOf(args.ctx);
     if (!ctx?.customer) return base;
     const provided = await providerUnitNet(state, ctx, args.productVariant, args.inputPrice, 1);
-    if (provided !== null) return { price: provided, priceIncludesTax: false };
+    // In the channel's terms (decision 0032): a customer price on a channel whose prices include tax is gross.
+    if (provided !== null) return { price: provided, priceIncludesTax: args.ctx.channel.pricesIncludeTax };
     return base;
   }
 }
@@ -49,7 +51,8 @@ export class SuiteB2BPriceStrategy implements ProductVariantPriceCalculationStra
 /**
  * The net unit price the plugin's price providers give `variant` for `quantity` in the plugin
  * context `ctx` (the first answer, in registration order), or null when none answers: the customer
- * prices with their minimum quantities (customer-prices.md). `listNet` is the variant's own net price.
+ * prices with their minimum quantities (customer-prices.md). `listNet` is the variant's own price.
+ * Both in the channel's terms: gross on a channel whose prices include tax (decision 0032).
  */
 export async function providerUnitNet(
   state: AdapterState,

@@ -84,6 +84,20 @@ interface OptionRow {
   groupCode: string;
 }
 
+/**
+ * The net price column: the channel's price, or on a channel whose prices include tax (decision
+ * 0032) its net at the variant's tax rate in the channel's default tax zone, as toProductRecords
+ * answers it (vendure-tables.ts), so `price` criteria compare net prices.
+ */
+function priceNetColumn(executor: Executor, channel: ChannelRow): Knex.Raw {
+  if (!channel.pricesIncludeTax || channel.defaultTaxZoneId == null)
+    return executor.raw('coalesce(??, 0)', ['pr.price']);
+  return executor.raw(
+    'round(coalesce(??, 0) * 10000.0 / (10000.0 + coalesce((select max(case when ?? then ?? * 100 end) from tax_rate tr where ?? = ?? and ?? = ?), 0)))',
+    ['pr.price', 'tr.enabled', 'tr.value', 'tr.categoryId', 'v.taxCategoryId', 'tr.zoneId', channel.defaultTaxZoneId],
+  );
+}
+
 export function productSearch(state: AdapterState) {
   const { ids } = state;
 
@@ -104,7 +118,7 @@ export function productSearch(state: AdapterState) {
         'sl.productVariantId',
         'v.id',
       ]),
-      price_net: executor.raw('coalesce(??, 0)', ['pr.price']),
+      price_net: priceNetColumn(executor, channel),
       created_at: 'v.createdAt',
     });
     return executor.from(inner.as('products'));

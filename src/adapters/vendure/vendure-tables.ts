@@ -28,6 +28,11 @@ export interface ChannelRow {
   defaultCurrencyCode: string;
   defaultLanguageCode: string;
   defaultTaxZoneId: string | null;
+  /**
+   * The channel's `pricesIncludeTax`: its variant prices (and, following it, the plugin's customer
+   * prices, decision 0032) are entered with tax; the adapter answers the contract net prices.
+   */
+  pricesIncludeTax: boolean;
 }
 
 interface VendureChannelRow {
@@ -36,6 +41,7 @@ interface VendureChannelRow {
   defaultCurrencyCode: string;
   defaultLanguageCode: string;
   defaultTaxZoneId: string | number | null;
+  pricesIncludeTax: unknown;
 }
 
 /** A customer joined with its user (customerSelect). */
@@ -79,14 +85,23 @@ export async function defaultChannel(executor: Executor): Promise<ChannelRow> {
   const row = await selectRow<VendureChannelRow>(
     executor('channel')
       .where({ code: DEFAULT_CHANNEL_CODE })
-      .first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId'),
+      .first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId', 'pricesIncludeTax'),
   );
   if (!row) throw new Error('Vendure has no default channel yet (has Vendure started?)');
   return {
     ...row,
     id: String(row.id),
     defaultTaxZoneId: row.defaultTaxZoneId == null ? null : String(row.defaultTaxZoneId),
+    pricesIncludeTax: readBool(row.pricesIncludeTax),
   };
+}
+
+/**
+ * The net of a price in the channel's terms: as entered on a channel whose prices include tax
+ * (Vendure's `pricesIncludeTax`), at the product's tax rate (basis points), rounded to the minor unit.
+ */
+export function netOfChannelPrice(price: number, pricesIncludeTax: boolean, taxRateBp: number): number {
+  return pricesIncludeTax ? Math.round((price * 10000) / (10000 + taxRateBp)) : price;
 }
 
 export function toSalesChannel(ids: IdMapper, channel: ChannelRow, domains: string[]): SalesChannel {
@@ -309,20 +324,24 @@ async function toProductRecords(
     executor,
     rows.map((r) => String(r.id)),
   );
-  return rows.map((row) => ({
-    id: ids.toPlugin(row.id),
-    versionId: versionId(row.updatedAt),
-    productNumber: String(row.sku),
-    name: String(row.variantName ?? row.productName ?? row.sku),
-    description: row.description ?? null,
-    stock: stock.get(String(row.id)) ?? 0,
-    active: readBool(row.enabled) && readBool(row.productEnabled),
-    taxRateBp: taxRates.get(String(row.taxCategoryId)) ?? 0,
-    priceNet: Number(row.price ?? 0),
-    manufacturer: null,
-    ean: null,
-    categoryIds: [],
-  }));
+  return rows.map((row) => {
+    const taxRateBp = taxRates.get(String(row.taxCategoryId)) ?? 0;
+    return {
+      id: ids.toPlugin(row.id),
+      versionId: versionId(row.updatedAt),
+      productNumber: String(row.sku),
+      name: String(row.variantName ?? row.productName ?? row.sku),
+      description: row.description ?? null,
+      stock: stock.get(String(row.id)) ?? 0,
+      active: readBool(row.enabled) && readBool(row.productEnabled),
+      taxRateBp,
+      // A channel whose prices include tax keeps gross variant prices: the contract's is net.
+      priceNet: netOfChannelPrice(Number(row.price ?? 0), channel.pricesIncludeTax, taxRateBp),
+      manufacturer: null,
+      ean: null,
+      categoryIds: [],
+    };
+  });
 }
 
 async function stockOf(executor: Executor, variantIds: string[]): Promise<Map<string, number>> {

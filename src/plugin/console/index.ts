@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { accountRequestPages } from './account-requests.js';
 import { activityTypePages } from './activity-types.js';
+import { assortmentPreviewPages } from './assortment-preview.js';
 import { companyPages } from './companies.js';
 import { customerPriceExportPages } from './customer-price-export.js';
 import { customerPricePages } from './customer-prices.js';
@@ -34,6 +35,7 @@ export function registerConsole(host: HostRuntime): void {
     ...customerPriceExportPages(kit),
     ...customerProductNumberPages(kit),
     ...partialAssortmentPages(kit),
+    ...assortmentPreviewPages(kit),
     ...quantityRulePages(kit),
     ...salesRepresentativePages(kit),
     ...activityTypePages(kit),

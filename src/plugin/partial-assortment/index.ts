@@ -7,7 +7,7 @@ import { createVisibilityFilter } from './visibility.js';
 
 /** Partial assortments: rules decide who sees which categories, landing pages and products. */
 export function registerPartialAssortment(host: HostRuntime): void {
-  for (const route of partialAssortmentRoutes(createPartialAssortmentService(host))) host.adminApi.route(route);
+  for (const route of partialAssortmentRoutes(host, createPartialAssortmentService(host))) host.adminApi.route(route);
   host.catalog.addVisibilityFilter(createVisibilityFilter(host));
   const kindOf = (entity: string) => ASSIGNMENT_KINDS.find((k) => k.entity === entity)!;
   host.events.on('product.deleted', (trx, { ids }) => deleteAssignmentsOfEntities(trx, kindOf('product'), ids));

@@ -1,8 +1,16 @@
-import { defineAdminRoute, type AdminRoute } from '../../host/contract.js';
+import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
 import { jsonApiList } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
 import { ASSIGNMENT_KINDS, type AssignmentKind } from './kinds.js';
-import { assignmentBodySchema, assignmentListSchema, assignmentParamsSchema, listQuerySchema } from './schemas.js';
+import { previewAssortment } from './preview.js';
+import {
+  assignmentBodySchema,
+  assignmentListSchema,
+  assignmentParamsSchema,
+  listQuerySchema,
+  previewBodySchema,
+  previewResponseSchema,
+} from './schemas.js';
 import type { PartialAssortmentService } from './service.js';
 
 const TAGS = ['Partial assortments'];
@@ -64,6 +72,25 @@ function kindRoutes<IdField extends string>(
   ];
 }
 
-export function partialAssortmentRoutes(service: PartialAssortmentService): AdminRoute[] {
-  return ASSIGNMENT_KINDS.flatMap((kind) => kindRoutes(kind, service));
+/** "See the shop as this customer": what the partial assortment hides from a customer or employee. */
+function previewRoute(host: HostRuntime): AdminRoute {
+  return defineAdminRoute({
+    method: 'POST',
+    path: '/_action/suite-partial-assortment/preview',
+    operationId: 'previewSuitePartialAssortment',
+    summary:
+      'What the partial assortment hides from a customer (or one of its employees): categories, landing pages, products.',
+    description: 'An unknown customer number, or an employee not of that customer or inactive, is a 404.',
+    tags: TAGS,
+    auth: 'admin',
+    permission: null,
+    schemas: { body: previewBodySchema, responses: { 200: previewResponseSchema } },
+    async handler({ body }) {
+      return { data: await previewAssortment(host, body) };
+    },
+  });
+}
+
+export function partialAssortmentRoutes(host: HostRuntime, service: PartialAssortmentService): AdminRoute[] {
+  return [...ASSIGNMENT_KINDS.flatMap((kind) => kindRoutes(kind, service)), previewRoute(host)];
 }

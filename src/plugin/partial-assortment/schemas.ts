@@ -55,3 +55,53 @@ export function assignmentSchema(kind: AssignmentKind): Record<string, unknown> 
 export function assignmentListSchema(kind: AssignmentKind): Record<string, unknown> {
   return jsonApiListSchema(assignmentSchema(kind));
 }
+
+export const previewBodySchema = objectSchema(
+  {
+    customerNumber: { type: 'string', minLength: 1, maxLength: 100 },
+    employeeId: { ...idSchema, description: 'See the shop as this employee of the customer (its role and units).' },
+  },
+  ['customerNumber'],
+);
+
+const hiddenIds = objectSchema(
+  {
+    ids: { type: 'array', items: idSchema, description: 'At most 500.' },
+    more: { type: 'boolean', description: 'More entities are restricted than were looked at.' },
+  },
+  ['ids', 'more'],
+);
+
+export const previewResponseSchema = objectSchema(
+  {
+    data: objectSchema(
+      {
+        customer: objectSchema(
+          {
+            id: idSchema,
+            customerNumber: { type: ['string', 'null'] },
+            company: { type: ['string', 'null'] },
+          },
+          ['id', 'customerNumber', 'company'],
+        ),
+        ruleIds: { type: 'array', items: idSchema, description: 'The rules the customer matches.' },
+        hidden: objectSchema({ category: hiddenIds, landingPage: hiddenIds, product: hiddenIds }, [
+          'category',
+          'landingPage',
+          'product',
+        ]),
+        products: {
+          type: 'array',
+          description: 'The first 100 hidden products.',
+          items: objectSchema({ id: idSchema, productNumber: { type: 'string' }, name: { type: 'string' } }, [
+            'id',
+            'productNumber',
+            'name',
+          ]),
+        },
+      },
+      ['customer', 'ruleIds', 'hidden', 'products'],
+    ),
+  },
+  ['data'],
+);

@@ -25,6 +25,7 @@ const PAGES = [
   '/failed-jobs',
   '/partial-assortments',
   '/partial-assortments?kind=product',
+  '/partial-assortments/preview',
   '/settings',
 ];
 
@@ -398,7 +399,8 @@ describe('console: settings', () => {
 describe('console: partial assortments', () => {
   it('rules a category out for one customer: that customer no longer sees it, another still does; removing the rule shows it again', async () => {
     const operator = await loginOperator();
-    const category = await createCategory(null, `Console Category ${Date.now()}`);
+    const categoryName = `Console Category ${Date.now()}`;
+    const category = await createCategory(null, categoryName);
     const hidden = await createTestCustomer({ company: 'Hidden From AG' });
     const other = await createTestCustomer({ company: 'Sees All AG' });
     const sees = async (email: string, password: string) =>
@@ -433,6 +435,22 @@ describe('console: partial assortments', () => {
       .and.to.contain('Console Category');
     expect(await sees(hidden.email, hidden.password)).to.equal(404);
     expect(await sees(other.email, other.password)).to.equal(200);
+
+    // "See the shop as this customer": the preview names the category for one customer only.
+    const preview = async (customerNumber: string) =>
+      operator.agent.get(`${CONSOLE}/partial-assortments/preview`).query({ customerNumber });
+    const asHidden = await preview(hidden.customer.customerNumber);
+    expect(asHidden.status).to.equal(200);
+    const hiddenList = /<ul data-test="hidden-categories">([\s\S]*?)<\/ul>/.exec(asHidden.text)?.[1] ?? '';
+    expect(hiddenList).to.contain(categoryName);
+    const asOther = await preview(other.customer.customerNumber);
+    expect(asOther.status).to.equal(200);
+    expect(/<ul data-test="hidden-categories">([\s\S]*?)<\/ul>/.exec(asOther.text)?.[1] ?? '').not.to.contain(
+      categoryName,
+    );
+    const unknown = await preview('NOBODY');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.text).to.contain('data-test="field-error-customerNumber"').and.to.contain('value="NOBODY"');
 
     const row = [...list.text.matchAll(/<tr data-test="assignment-row">([\s\S]*?)<\/tr>/g)].find((match) =>
       match[1]!.includes('Console Category'),
