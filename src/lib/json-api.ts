@@ -29,6 +29,37 @@ export const jsonApiPageQuery = {
   },
 } as const;
 
+/**
+ * The JSON:API `sort` query parameter of an Admin list over the given fields: `sort=name` ascending,
+ * `sort=-createdAt` descending; one field (the list's own tie-breaker follows it). Another value is a 400.
+ */
+export function jsonApiSortQuery<const F extends readonly string[]>(fields: F, defaultSort: string) {
+  return {
+    sort: {
+      type: 'string',
+      enum: fields.flatMap((field) => [field, `-${field}`]),
+      default: defaultSort,
+      description: `Sort by one of ${fields.join(', ')}; a leading "-" sorts descending. Default ${defaultSort}.`,
+    },
+  } as const;
+}
+
+/** The same without a default: a list whose default order depends on its filters leaves `sort` out then. */
+export function jsonApiOptionalSortQuery<const F extends readonly string[]>(fields: F, defaultOrder: string) {
+  return {
+    sort: {
+      type: 'string',
+      enum: fields.flatMap((field) => [field, `-${field}`]),
+      description: `Sort by one of ${fields.join(', ')}; a leading "-" sorts descending. Without it: ${defaultOrder}.`,
+    },
+  } as const;
+}
+
+/** A `sort` value of jsonApiSortQuery as a field and an order. */
+export function jsonApiSortOf(sort: string): { field: string; order: 'asc' | 'desc' } {
+  return sort.startsWith('-') ? { field: sort.slice(1), order: 'desc' } : { field: sort, order: 'asc' };
+}
+
 /** The `cursor` query parameter of an Admin list that also pages by keyset (src/lib/keyset.ts): `links.next` then carries the next one. */
 export const jsonApiCursorQuery = { cursor: CURSOR_PROPERTY } as const;
 

@@ -6,6 +6,7 @@ import {
   pageOf,
   paging,
   PAGE_SIZE,
+  sortOf,
   text,
   type ConsoleContext,
   type ConsoleKit,
@@ -15,6 +16,11 @@ import {
 
 const PATH = '/account-requests';
 const STATUSES = ['open', 'accepted', 'declined'] as const;
+const REQUEST_SORTS = [
+  { value: '-createdAt', label: 'Newest first' },
+  { value: 'createdAt', label: 'Oldest first' },
+  { value: 'company', label: 'Company name' },
+] as const;
 
 interface AccountRequest {
   status: 'open' | 'accepted' | 'declined';
@@ -85,9 +91,10 @@ export function accountRequestPages(kit: ConsoleKit) {
       menu: { label: 'Account requests', position: 20 },
       async handler({ ctx, query }) {
         const status = STATUSES.find((s) => s === text(query, 'status'));
+        const sort = sortOf(query, REQUEST_SORTS);
         const page = pageOf(query);
         const list = await kit.call<JsonApiDocument<AccountRequest>>(ctx, 'listAccountRequests', {
-          query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}) },
+          query: { page, limit: PAGE_SIZE, sort: sort.chosen.value, ...(status ? { status } : {}) },
         });
         return {
           template: 'account-requests',
@@ -98,8 +105,10 @@ export function accountRequestPages(kit: ConsoleKit) {
               ...STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1), selected: s === status })),
             ],
             status: status ?? null,
+            sorts: sort.choices,
+            sortLabel: sort.chosen.label,
             requests: list.data.map((row) => ({ ...row.attributes, id: row.id, href: kit.href(`${PATH}/${row.id}`) })),
-            paging: paging(kit, PATH, { status }, page, list.meta.total),
+            paging: paging(kit, PATH, { status, sort: sort.param }, page, list.meta.total),
           },
         };
       },

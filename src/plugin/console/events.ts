@@ -5,6 +5,7 @@ import {
   pageOf,
   paging,
   PAGE_SIZE,
+  sortOf,
   text,
   type ConsoleContext,
   type ConsoleKit,
@@ -14,6 +15,11 @@ import {
 
 export const EVENTS_PATH = '/events';
 export const EVENT_STATUSES = ['draft', 'published', 'closed', 'canceled', 'completed'] as const;
+const EVENT_SORTS = [
+  { value: '-startsAt', label: 'Latest start first' },
+  { value: 'startsAt', label: 'Next start first' },
+  { value: 'name', label: 'Name' },
+] as const;
 const NEW_EVENT_FIELDS = [
   'productNumber',
   'name',
@@ -63,9 +69,10 @@ export function eventListPages(kit: ConsoleKit) {
     form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
   ) {
     const status = EVENT_STATUSES.find((s) => s === text(query, 'status'));
+    const sort = sortOf(query, EVENT_SORTS);
     const page = pageOf(query);
     const list = await kit.call<JsonApiDocument<EventAttributes>>(ctx, 'listEventsAdmin', {
-      query: { page, limit: PAGE_SIZE, ...(status ? { status } : {}) },
+      query: { page, limit: PAGE_SIZE, sort: sort.chosen.value, ...(status ? { status } : {}) },
     });
     return {
       template: 'events',
@@ -77,8 +84,10 @@ export function eventListPages(kit: ConsoleKit) {
           ...EVENT_STATUSES.map((s) => ({ value: s, label: s, selected: s === status })),
         ],
         status: status ?? null,
+        sorts: sort.choices,
+        sortLabel: sort.chosen.label,
         events: list.data.map((row) => ({ ...row.attributes, id: row.id, href: kit.href(`${EVENTS_PATH}/${row.id}`) })),
-        paging: paging(kit, EVENTS_PATH, { status }, page, list.meta.total),
+        paging: paging(kit, EVENTS_PATH, { status, sort: sort.param }, page, list.meta.total),
         values: form.values ?? { language: 'en' },
         errors: form.errors ?? noErrors(),
       },

@@ -133,3 +133,23 @@ export function importProblemsOf(error: unknown): Array<{ line: number | null; m
     message: problem.detail ?? problem.title,
   }));
 }
+
+/** A list page's sort choices: each a label and the Admin API's `sort` value (the first is the default). */
+export interface SortChoice {
+  value: string;
+  label: string;
+}
+
+/** The chosen sort of a list's query (an unknown value is the default) and the choices for the `sort` partial. */
+export function sortOf<const C extends readonly [SortChoice, ...SortChoice[]]>(
+  query: Record<string, unknown>,
+  choices: C,
+) {
+  const chosen = choices.find((c) => c.value === text(query, 'sort')) ?? choices[0];
+  return {
+    chosen,
+    /** For the paging links: the default sort stays out of the URL. */
+    param: chosen === choices[0] ? undefined : chosen.value,
+    choices: choices.map((c) => ({ ...c, selected: c === chosen })),
+  };
+}

@@ -1,6 +1,12 @@
 import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
 import type { Criteria } from '../../lib/criteria.js';
-import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
+import {
+  jsonApiList,
+  jsonApiListSchema,
+  jsonApiOptionalSortQuery,
+  jsonApiPageQuery,
+  jsonApiSortOf,
+} from '../../lib/json-api.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import {
   circularMailBody,
@@ -66,6 +72,7 @@ function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings
       schemas: {
         query: objectSchema({
           ...jsonApiPageQuery,
+          ...jsonApiOptionalSortQuery(['startsAt', 'name'], 'by start, next first with startsAfter, else latest first'),
           status: statusName,
           startsAfter: { type: 'string', format: 'date-time' },
           startsBefore: { type: 'string', format: 'date-time' },
@@ -90,14 +97,19 @@ function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings
           page: query.page,
           limit: query.limit,
           filter,
-          sort: [{ field: 'startsAt', order: upcoming ? 'asc' : 'desc' }],
+          sort: [query.sort ? jsonApiSortOf(query.sort) : { field: 'startsAt', order: upcoming ? 'asc' : 'desc' }],
         });
         return jsonApiList(found.data.map(asEvent), {
           path: '/suite-event',
           page: query.page,
           limit: query.limit,
           total: found.total,
-          filters: { status: query.status, startsAfter: query.startsAfter, startsBefore: query.startsBefore },
+          filters: {
+            status: query.status,
+            startsAfter: query.startsAfter,
+            startsBefore: query.startsBefore,
+            sort: query.sort,
+          },
         });
       },
     }),

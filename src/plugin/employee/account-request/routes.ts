@@ -1,7 +1,13 @@
 import { inTransaction, readInt, readJson, selectRows, writeJson, type Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../../lib/json-api.js';
+import {
+  jsonApiList,
+  jsonApiListSchema,
+  jsonApiPageQuery,
+  jsonApiSortOf,
+  jsonApiSortQuery,
+} from '../../../lib/json-api.js';
 import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
 import {
@@ -171,12 +177,16 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
       method: 'GET',
       path: ADMIN_PATH,
       operationId: 'listAccountRequests',
-      summary: 'Business account requests, newest first (JSON:API; filter by status).',
+      summary: 'Business account requests, newest first unless sorted (JSON:API; filter by status).',
       tags: TAGS,
       auth: 'admin',
       permission: null,
       schemas: {
-        query: objectSchema({ ...jsonApiPageQuery, status: { enum: ['open', 'accepted', 'declined'] } }),
+        query: objectSchema({
+          ...jsonApiPageQuery,
+          ...jsonApiSortQuery(['createdAt', 'company'], '-createdAt'),
+          status: { enum: ['open', 'accepted', 'declined'] },
+        }),
         responses: { 200: jsonApiListSchema(resourceSchema) },
       },
       async handler({ query }) {
@@ -184,10 +194,11 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
         if (query.status) base.where({ status: query.status });
         const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
+        const sort = jsonApiSortOf(query.sort);
         const rows = await selectRows<AccountRequestRow>(
           base
             .clone()
-            .orderBy('created_at', 'desc')
+            .orderBy(sort.field === 'company' ? 'company' : 'created_at', sort.order)
             .orderBy('id')
             .limit(query.limit)
             .offset((query.page - 1) * query.limit),
@@ -197,7 +208,7 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
           page: query.page,
           limit: query.limit,
           total,
-          filters: { status: query.status },
+          filters: { status: query.status, sort: query.sort },
         });
       },
     }),
