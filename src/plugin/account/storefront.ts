@@ -2,7 +2,7 @@ import type { AccountMenuEntry, HostRuntime, StorefrontPage } from '../../host/c
 import { Errors } from '../../lib/errors.js';
 import type { Reply, SchemaInput } from '../../lib/routes.js';
 import type { StoreList } from '../../lib/store-list.js';
-import { dateText, download, routeCaller, wholeNumber } from '../storefront-kit.js';
+import { dateText, download, page, routeCaller, wholeNumber } from '../storefront-kit.js';
 import { documentRoutes, FILE_NAME_PATTERN, type documentSchema } from './documents.js';
 import { MAX_MENU_DEPTH, platformMenuRoutes } from './platform-menu.js';
 
@@ -45,16 +45,16 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
         };
       },
     },
-    {
+    page({
       path: `${DOCUMENTS_PATH}/:fileName`,
       auth: 'login',
       async handler({ ctx, params }) {
-        const fileName = params.fileName ?? '';
+        const fileName = params.fileName;
         if (!FILE_NAME.test(fileName) || fileName.length > 191) throw Errors.notFound('document', fileName);
         const file = await call<Reply>(ctx, 'downloadCustomerDocument', { params: { fileName } });
         return download(file, fileName, 'application/pdf');
       },
-    },
+    }),
   ];
 }
 

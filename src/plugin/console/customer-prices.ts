@@ -86,30 +86,12 @@ function amountOf(value: string): number | null {
  * (importSuiteCustomerPrices with dryRun) that names every bad line before anything is written.
  */
 export function customerPricePages(kit: ConsoleKit) {
+  return [...priceListPages(kit), ...priceFormPages(kit), ...importPages(kit)];
+}
+
+/** The list, filtered by customer number and product number, paged; a row's delete button. */
+function priceListPages(kit: ConsoleKit) {
   const { host } = kit;
-
-  async function groupOptions(ctx: ConsoleContext, selected: string) {
-    const groups = kit.console.has('listCustomerGroup')
-      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
-      : [];
-    return groups.map((group) => ({ id: group.id, name: group.attributes.name, selected: group.id === selected }));
-  }
-
-  async function formPage(ctx: ConsoleContext, values: PriceForm, errors: FormErrors, status = 200, editing = false) {
-    return {
-      template: 'customer-price-form',
-      status,
-      data: {
-        title: editing ? 'Change a customer price' : 'New customer price',
-        values,
-        errors,
-        groups: await groupOptions(ctx, values.customerGroupId),
-        editing,
-        listHref: kit.href(PATH),
-      },
-    };
-  }
-
   return [
     consolePage({
       path: PATH,
@@ -192,6 +174,50 @@ export function customerPricePages(kit: ConsoleKit) {
         };
       },
     }),
+    consolePage({
+      path: `${PATH}/:id/delete`,
+      method: 'POST',
+      async handler({ ctx, params }) {
+        if (!isId(params.id))
+          return {
+            template: 'error',
+            status: 404,
+            data: { title: 'Not found', message: 'There is no such customer price.' },
+          };
+        await kit.call(ctx, 'deleteSuiteCustomerPrice', { params: { id: params.id } });
+        return { redirect: kit.href(PATH), notice: 'The customer price is deleted.' };
+      },
+    }),
+  ];
+}
+
+/** The form that sets one price: filled in from the list's row, saved through the upsert route. */
+function priceFormPages(kit: ConsoleKit) {
+  const { host } = kit;
+
+  async function groupOptions(ctx: ConsoleContext, selected: string) {
+    const groups = kit.console.has('listCustomerGroup')
+      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
+      : [];
+    return groups.map((group) => ({ id: group.id, name: group.attributes.name, selected: group.id === selected }));
+  }
+
+  async function formPage(ctx: ConsoleContext, values: PriceForm, errors: FormErrors, status = 200, editing = false) {
+    return {
+      template: 'customer-price-form',
+      status,
+      data: {
+        title: editing ? 'Change a customer price' : 'New customer price',
+        values,
+        errors,
+        groups: await groupOptions(ctx, values.customerGroupId),
+        editing,
+        listHref: kit.href(PATH),
+      },
+    };
+  }
+
+  return [
     consolePage({
       path: `${PATH}/edit`,
       async handler({ ctx, query }) {
@@ -302,21 +328,6 @@ export function customerPricePages(kit: ConsoleKit) {
         };
       },
     }),
-    consolePage({
-      path: `${PATH}/:id/delete`,
-      method: 'POST',
-      async handler({ ctx, params }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such customer price.' },
-          };
-        await kit.call(ctx, 'deleteSuiteCustomerPrice', { params: { id: params.id } });
-        return { redirect: kit.href(PATH), notice: 'The customer price is deleted.' };
-      },
-    }),
-    ...importPages(kit),
   ];
 }
 

@@ -53,90 +53,7 @@ const kindOf = (key: string): Kind => KINDS.find((kind) => kind.key === key) ?? 
  */
 export function partialAssortmentPages(kit: ConsoleKit) {
   const { host } = kit;
-
-  async function names(ctx: ConsoleContext, operationId: string, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0 || !kit.console.has(operationId)) return new Map();
-    const found = await kit.call<JsonApiDocument<{ name: string }>>(ctx, operationId, {
-      body: { ids, limit: Math.min(500, ids.length) },
-    });
-    return new Map(found.data.map((row) => [row.id, row.attributes.name]));
-  }
-
-  async function page(
-    ctx: ConsoleContext,
-    query: Record<string, unknown>,
-    form: { values?: RuleForm; errors?: FormErrors; status?: number } = {},
-  ) {
-    const kind = kindOf(text(query, 'kind') || form.values?.kind || 'category');
-    const pageNumber = pageOf(query);
-    const list = await kit.call<JsonApiDocument<Record<string, string>>>(ctx, `list${kind.stem}s`, {
-      query: { page: pageNumber, limit: PAGE_SIZE },
-    });
-    const entityIds = [...new Set(list.data.map((row) => row.attributes[kind.idField]!))];
-    const ruleNames = await names(ctx, 'searchRule', [...new Set(list.data.map((row) => row.attributes.ruleId!))]);
-    const entityNames =
-      kind.key === 'product'
-        ? new Map(
-            (await host.catalog.products(host.db, entityIds)).map((product) => [
-              product.id,
-              `${product.productNumber} · ${product.name}`,
-            ]),
-          )
-        : await names(ctx, 'searchCategory', entityIds);
-    const categories = kit.console.has('searchCategory')
-      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'searchCategory', { body: { limit: 500 } })).data
-      : [];
-    const groups = kit.console.has('listCustomerGroup')
-      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
-      : [];
-    const values: RuleForm = form.values ?? {
-      kind: kind.key,
-      categoryId: '',
-      productNumber: '',
-      audience: 'only',
-      customerNumber: '',
-      customerGroupId: '',
-    };
-    return {
-      template: 'partial-assortments',
-      status: form.status ?? 200,
-      data: {
-        title: 'Partial assortments',
-        kinds: KINDS.map((k) => ({
-          key: k.key,
-          label: k.label,
-          selected: k.key === kind.key,
-          href: kit.href(PATH, { kind: k.key }),
-        })),
-        kind: { key: kind.key, one: kind.one },
-        assignments: list.data.map((row) => {
-          const entityId = row.attributes[kind.idField]!;
-          const ruleId = row.attributes.ruleId!;
-          return {
-            entity: entityNames.get(entityId) ?? entityId,
-            rule: ruleNames.get(ruleId) ?? ruleId,
-            action: kit.href(`${PATH}/${kind.key}/${entityId}/${ruleId}/delete`),
-          };
-        }),
-        paging: paging(kit, PATH, { kind: kind.key }, pageNumber, list.meta.total),
-        values,
-        kindOptions: KINDS.map((k) => ({ key: k.key, one: k.one, selected: k.key === values.kind })),
-        categories: categories.map((category) => ({
-          id: category.id,
-          name: category.attributes.name,
-          selected: category.id === values.categoryId,
-        })),
-        groups: groups.map((group) => ({
-          id: group.id,
-          name: group.attributes.name,
-          selected: group.id === values.customerGroupId,
-        })),
-        audienceOnly: values.audience !== 'except',
-        errors: form.errors ?? noErrors(),
-      },
-    };
-  }
-
+  const page = assignmentsPageOf(kit);
   return [
     consolePage({
       path: PATH,
@@ -241,4 +158,94 @@ export function partialAssortmentPages(kit: ConsoleKit) {
       },
     }),
   ];
+}
+
+/** The page: the rules assigned per kind (with the names of rules, categories and products), and the form. */
+function assignmentsPageOf(kit: ConsoleKit) {
+  const { host } = kit;
+
+  async function names(ctx: ConsoleContext, operationId: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0 || !kit.console.has(operationId)) return new Map();
+    const found = await kit.call<JsonApiDocument<{ name: string }>>(ctx, operationId, {
+      body: { ids, limit: Math.min(500, ids.length) },
+    });
+    return new Map(found.data.map((row) => [row.id, row.attributes.name]));
+  }
+
+  async function page(
+    ctx: ConsoleContext,
+    query: Record<string, unknown>,
+    form: { values?: RuleForm; errors?: FormErrors; status?: number } = {},
+  ) {
+    const kind = kindOf(text(query, 'kind') || form.values?.kind || 'category');
+    const pageNumber = pageOf(query);
+    const list = await kit.call<JsonApiDocument<Record<string, string>>>(ctx, `list${kind.stem}s`, {
+      query: { page: pageNumber, limit: PAGE_SIZE },
+    });
+    const entityIds = [...new Set(list.data.map((row) => row.attributes[kind.idField]!))];
+    const ruleNames = await names(ctx, 'searchRule', [...new Set(list.data.map((row) => row.attributes.ruleId!))]);
+    const entityNames =
+      kind.key === 'product'
+        ? new Map(
+            (await host.catalog.products(host.db, entityIds)).map((product) => [
+              product.id,
+              `${product.productNumber} · ${product.name}`,
+            ]),
+          )
+        : await names(ctx, 'searchCategory', entityIds);
+    const categories = kit.console.has('searchCategory')
+      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'searchCategory', { body: { limit: 500 } })).data
+      : [];
+    const groups = kit.console.has('listCustomerGroup')
+      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
+      : [];
+    const values: RuleForm = form.values ?? {
+      kind: kind.key,
+      categoryId: '',
+      productNumber: '',
+      audience: 'only',
+      customerNumber: '',
+      customerGroupId: '',
+    };
+    return {
+      template: 'partial-assortments',
+      status: form.status ?? 200,
+      data: {
+        title: 'Partial assortments',
+        kinds: KINDS.map((k) => ({
+          key: k.key,
+          label: k.label,
+          selected: k.key === kind.key,
+          href: kit.href(PATH, { kind: k.key }),
+        })),
+        kind: { key: kind.key, one: kind.one },
+        assignments: list.data.map((row) => {
+          const entityId = row.attributes[kind.idField]!;
+          const ruleId = row.attributes.ruleId!;
+          return {
+            entity: entityNames.get(entityId) ?? entityId,
+            rule: ruleNames.get(ruleId) ?? ruleId,
+            action: kit.href(`${PATH}/${kind.key}/${entityId}/${ruleId}/delete`),
+          };
+        }),
+        paging: paging(kit, PATH, { kind: kind.key }, pageNumber, list.meta.total),
+        values,
+        kindOptions: KINDS.map((k) => ({ key: k.key, one: k.one, selected: k.key === values.kind })),
+        categories: categories.map((category) => ({
+          id: category.id,
+          name: category.attributes.name,
+          selected: category.id === values.categoryId,
+        })),
+        groups: groups.map((group) => ({
+          id: group.id,
+          name: group.attributes.name,
+          selected: group.id === values.customerGroupId,
+        })),
+        audienceOnly: values.audience !== 'except',
+        errors: form.errors ?? noErrors(),
+      },
+    };
+  }
+
+  return page;
 }

@@ -38,8 +38,11 @@ const notFound = {
  * another representative moves), taken away, and the login switched off or on.
  */
 export function salesRepresentativePages(kit: ConsoleKit) {
-  const { host } = kit;
+  return [...representativeListPages(kit), ...representativePages(kit)];
+}
 
+/** The list (search by name or e-mail) with the form for a new login. */
+function representativeListPages(kit: ConsoleKit) {
   async function listPage(
     ctx: ConsoleContext,
     query: Record<string, unknown>,
@@ -65,38 +68,6 @@ export function salesRepresentativePages(kit: ConsoleKit) {
         paging: paging(kit, PATH, { q: term }, page, list.meta.total),
         values: form.values ?? {},
         errors: form.errors ?? noErrors(),
-      },
-    };
-  }
-
-  async function detail(
-    ctx: ConsoleContext,
-    id: string,
-    form: { customerNumbers?: string; errors?: FormErrors; status?: number } = {},
-  ) {
-    const representative = await kit.call<{ data: { id: string; attributes: Representative } }>(
-      ctx,
-      'readSalesRepresentative',
-      { params: { id } },
-    );
-    const attributes = representative.data.attributes;
-    const customers = await host.customers.getMany(host.db, attributes.customerIds);
-    return {
-      template: 'sales-representative',
-      status: form.status ?? 200,
-      data: {
-        title: `${attributes.firstName} ${attributes.lastName}`,
-        id,
-        representative: attributes,
-        customers: customers.map((customer) => ({
-          id: customer.id,
-          customerNumber: customer.customerNumber,
-          name: customer.company || `${customer.firstName} ${customer.lastName}`,
-          href: kit.href(`/companies/${customer.id}`),
-        })),
-        customerNumbers: form.customerNumbers ?? '',
-        errors: form.errors ?? noErrors(),
-        listHref: kit.href(PATH),
       },
     };
   }
@@ -138,6 +109,46 @@ export function salesRepresentativePages(kit: ConsoleKit) {
         };
       },
     }),
+  ];
+}
+
+/** One representative with their customers: assign by customer number, take away, switch the login off or on. */
+function representativePages(kit: ConsoleKit) {
+  const { host } = kit;
+
+  async function detail(
+    ctx: ConsoleContext,
+    id: string,
+    form: { customerNumbers?: string; errors?: FormErrors; status?: number } = {},
+  ) {
+    const representative = await kit.call<{ data: { id: string; attributes: Representative } }>(
+      ctx,
+      'readSalesRepresentative',
+      { params: { id } },
+    );
+    const attributes = representative.data.attributes;
+    const customers = await host.customers.getMany(host.db, attributes.customerIds);
+    return {
+      template: 'sales-representative',
+      status: form.status ?? 200,
+      data: {
+        title: `${attributes.firstName} ${attributes.lastName}`,
+        id,
+        representative: attributes,
+        customers: customers.map((customer) => ({
+          id: customer.id,
+          customerNumber: customer.customerNumber,
+          name: customer.company || `${customer.firstName} ${customer.lastName}`,
+          href: kit.href(`/companies/${customer.id}`),
+        })),
+        customerNumbers: form.customerNumbers ?? '',
+        errors: form.errors ?? noErrors(),
+        listHref: kit.href(PATH),
+      },
+    };
+  }
+
+  return [
     consolePage({
       path: `${PATH}/:id`,
       async handler({ ctx, params }) {

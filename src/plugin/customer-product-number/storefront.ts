@@ -6,6 +6,7 @@ import {
   csvOf,
   dateText,
   noticeOf,
+  page as typedPage,
   routeCaller,
   text,
   wholeNumber,
@@ -135,18 +136,18 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
         return { redirect: `${PATH}?done=imported` };
       },
     },
-    {
+    typedPage({
       path: `${PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const id = params.id ?? '';
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Customer product number', id);
         await call(ctx, 'deleteCustomerProductNumber', { params: { id } });
         return { redirect: `${PATH}?done=deleted` };
       },
-    },
+    }),
   ];
 }

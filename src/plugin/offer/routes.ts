@@ -25,7 +25,13 @@ import { criteriaList } from '../../lib/store-list.js';
 const TAG = 'Offers';
 const errorResponse = objectSchema({ errors: { type: 'array', minItems: 1, items: looseObject } }, ['errors']);
 
+/** The offer routes: asking for offers, reading them, deciding and working on them. */
 export function offerRoutes(service: OfferUseCases): StoreRoute[] {
+  return [...offerRequestRoutes(service), ...offerReadRoutes(service), ...offerChangeRoutes(service)];
+}
+
+/** Customers ask for offers (from the cart or chosen items), for a pricing reference and for more time. */
+function offerRequestRoutes(service: OfferUseCases): StoreRoute[] {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -91,6 +97,12 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
         return { success: true };
       },
     }),
+  ];
+}
+
+/** Reading offers: their statuses, the list, one offer and its PDF documents. */
+function offerReadRoutes(service: OfferUseCases): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/offer-states',
@@ -142,23 +154,6 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       },
     }),
     defineStoreRoute({
-      method: 'POST',
-      path: '/offer-mail/{id}',
-      operationId: 'sendOfferMail',
-      summary:
-        'Sales representatives: renders the offer as PDF and mails it (attached) to the requester; the offer opens for the customer’s decision.',
-      description: 'Without a validity set, the offer is valid for the `offerDefaultValidityDays` setting from now.',
-      tags: [TAG],
-      auth: 'login',
-      actors: ['salesRepresentative'],
-      permission: null,
-      schemas: { params: pathParams('id'), body: sendMailBody, responses: { 200: sendMailResponse } },
-      async handler({ ctx, params, body }) {
-        const sent = await service.send(ctx, params.id, body.message ?? null);
-        return { success: true, ...sent };
-      },
-    }),
-    defineStoreRoute({
       method: 'GET',
       path: '/offer/{id}',
       operationId: 'readOffer',
@@ -169,6 +164,12 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: offerSchema } },
       handler: ({ ctx, params }) => service.view(ctx, params.id),
     }),
+  ];
+}
+
+/** Changing an offer: the customer's decision or the sales side's pricing, mailing, products and deletion. */
+function offerChangeRoutes(service: OfferUseCases): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'PUT',
       path: '/offer/{id}',
@@ -205,6 +206,23 @@ export function offerRoutes(service: OfferUseCases): StoreRoute[] {
             { pointer: '/comment' },
           );
         return service.salesUpdate(ctx, params.id, body);
+      },
+    }),
+    defineStoreRoute({
+      method: 'POST',
+      path: '/offer-mail/{id}',
+      operationId: 'sendOfferMail',
+      summary:
+        'Sales representatives: renders the offer as PDF and mails it (attached) to the requester; the offer opens for the customer’s decision.',
+      description: 'Without a validity set, the offer is valid for the `offerDefaultValidityDays` setting from now.',
+      tags: [TAG],
+      auth: 'login',
+      actors: ['salesRepresentative'],
+      permission: null,
+      schemas: { params: pathParams('id'), body: sendMailBody, responses: { 200: sendMailResponse } },
+      async handler({ ctx, params, body }) {
+        const sent = await service.send(ctx, params.id, body.message ?? null);
+        return { success: true, ...sent };
       },
     }),
     defineStoreRoute({

@@ -119,11 +119,23 @@ export function approvalView(approval: ApprovalSummary, precision: number) {
 const approvalParams = pathParams('orderApprovalId');
 const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
 
+/**
+ * The order approval routes: settings, budget reservations, requesting and reading approvals,
+ * deciding them, reminders and an approver's line edits.
+ */
 export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
-  const { db } = host;
-  const listSummaries = new ApprovalSummaryCache();
-  const listViews = new DerivedViews<ApprovalSummary, ReturnType<typeof approvalView> & { lineItemCount: number }>();
+  return [
+    ...approvalSettingsRoutes(host, service),
+    ...budgetReservationRoutes(host),
+    ...approvalRequestRoutes(host, service),
+    ...approvalDecisionRoutes(service),
+    ...approvalFollowUpRoutes(service),
+  ];
+}
 
+/** Who approves a customer's orders: the settings, and applying them to pending approvals. */
+function approvalSettingsRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
+  const { db } = host;
   const validateSettings = async (
     ctx: StoreContext,
     body: Pick<ApprovalSettings, 'mode'> & Partial<ApprovalSettings>,
@@ -221,6 +233,13 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         return noContent200();
       },
     }),
+  ];
+}
+
+/** What open approvals reserve on a budget. */
+function budgetReservationRoutes(host: HostRuntime): StoreRoute[] {
+  const { db } = host;
+  return [
     defineStoreRoute({
       method: 'GET',
       path: '/b2b/order-approval/budget/{budgetId}/summary',
@@ -279,6 +298,15 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         };
       },
     }),
+  ];
+}
+
+/** Asking for approval, and reading approvals: the list, one approval, its activity, its approvers. */
+function approvalRequestRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
+  const { db } = host;
+  const listSummaries = new ApprovalSummaryCache();
+  const listViews = new DerivedViews<ApprovalSummary, ReturnType<typeof approvalView> & { lineItemCount: number }>();
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/order-approval/create',
@@ -403,6 +431,12 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         };
       },
     }),
+  ];
+}
+
+/** Deciding an approval: approve, decline, place its order, re-price it, change its comment or addresses. */
+function approvalDecisionRoutes(service: OrderApprovalUseCases): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/approve',
@@ -494,6 +528,12 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
         return noContent200();
       },
     }),
+  ];
+}
+
+/** Reminding approvers, and an approver's changes to the lines. */
+function approvalFollowUpRoutes(service: OrderApprovalUseCases): StoreRoute[] {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/order-approval/{orderApprovalId}/remind',

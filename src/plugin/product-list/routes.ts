@@ -31,8 +31,14 @@ import { declaredCustomer } from '../declared.js';
 const MANAGE = 'product-list.manage';
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true, permission: MANAGE };
 const listParams = pathParams('id');
-
+/** The product list routes: changing a list's items, the lists themselves, reading items. */
 export function productListRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
+  // In this order: `GET /product-lists/create` before `GET /product-lists/{id}`, which would take "create" for an id.
+  return [...itemChangeRoutes(service), ...listRoutes(host, service), ...itemReadRoutes(host)];
+}
+
+/** Adding, replacing, changing and removing the items of a list. */
+function itemChangeRoutes(service: ProductListService): StoreRoute[] {
   return [
     defineStoreRoute({
       ...common,
@@ -85,6 +91,12 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       schemas: { params: pathParams('id', 'productId'), responses: { 200: changedResponse } },
       handler: ({ ctx, params }) => service.removeProduct(ctx, params.id, params.productId),
     }),
+  ];
+}
+
+/** The lists: creating, listing, reading, renaming and deleting them. */
+function listRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
+  return [
     defineStoreRoute({
       ...common,
       method: 'GET',
@@ -156,6 +168,12 @@ export function productListRoutes(host: HostRuntime, service: ProductListService
       schemas: { params: listParams, body: updateListBody, responses: { 200: listSchema } },
       handler: ({ ctx, params, body }) => service.rename(ctx, params.id, body.name),
     }),
+  ];
+}
+
+/** Reading items: a list's items by criteria, one item of any of the customer's lists. */
+function itemReadRoutes(host: HostRuntime): StoreRoute[] {
+  return [
     defineStoreRoute({
       ...common,
       method: 'POST',

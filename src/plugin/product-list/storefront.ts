@@ -5,7 +5,17 @@ import { fastOrderRoutes } from '../fast-order/routes.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import type { StoreList } from '../../lib/store-list.js';
 import type { addToCartResponse } from '../fast-order/schemas.js';
-import { attempt, dateText, noticeOf, routeCaller, text, wholeNumber, type PageResult } from '../storefront-kit.js';
+import {
+  attempt,
+  dateText,
+  noticeOf,
+  page,
+  routeCaller,
+  text,
+  wholeNumber,
+  type PageResult,
+  type RouteCaller,
+} from '../storefront-kit.js';
 import { productListRoutes } from './routes.js';
 import {
   MAX_LISTS_PER_CUSTOMER,
@@ -45,20 +55,27 @@ const NOTICES: Record<string, string> = {
  */
 export function productListStorefrontPages(host: HostRuntime, service: ProductListService): StorefrontPage[] {
   const call = routeCaller([...productListRoutes(host, service), ...fastOrderRoutes(host)]);
+  // In this order: the add page before `/account/product-lists/:id`, which would take "add" for an id.
+  return [...listsPages(call), ...addToListPages(host, call), ...listPages(host, call)];
+}
 
-  async function allLists(ctx: StoreContext): Promise<ListSummary[]> {
-    return (
-      await call<StoreList<ListSummary>>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })
-    ).elements;
-  }
+async function allLists(call: RouteCaller, ctx: StoreContext): Promise<ListSummary[]> {
+  return (
+    await call<StoreList<ListSummary>>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })
+  ).elements;
+}
 
+const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
+
+/** The company's lists: the overview and a new list. */
+function listsPages(call: RouteCaller): StorefrontPage[] {
   async function listsPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
     extra: { error?: string; name?: string } = {},
     status = 200,
   ): Promise<PageResult> {
-    const lists = await allLists(ctx);
+    const lists = await allLists(call, ctx);
     return {
       template: 'b2b/product-lists',
       status,
@@ -72,56 +89,32 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
     };
   }
 
-  async function listPage(
-    ctx: StoreContext,
-    id: string,
-    query: Record<string, unknown>,
-    extra: { error?: string; errors?: string[]; articleNumber?: string } = {},
-    status = 200,
-  ): Promise<PageResult> {
-    if (!isId(id)) throw Errors.notFound('Product list', id);
-    const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
-    const products = new Map(
-      (
-        await host.catalog.visibleProducts(
-          host.db,
-          ctx,
-          list.items.map((item) => item.productId),
-        )
-      ).map((product) => [product.id, product]),
-    );
-    return {
-      template: 'b2b/product-list',
-      status,
-      data: {
-        title: list.name,
-        list: {
-          ...list,
-          items: list.items.map((item) => {
-            const product = products.get(item.productId);
-            return {
-              ...item,
-              name: product?.name ?? null,
-              productUrl: product ? `/product/${product.id}` : null,
-              removeUrl: `${listPath(list.id)}/items/${item.id}/remove`,
-            };
-          }),
-        },
-        mayOrder: ctx.can('orders.create'),
-        // The recurring-order add-on's form for this list (its page answers 403 to whoever may not).
-        recurringUrl:
-          ctx.can('orders.create') && ctx.can('recurring-orders.manage')
-            ? `/account/recurring-orders?productListId=${list.id}`
-            : null,
-        articleNumber: extra.articleNumber ?? '',
-        error: extra.error ?? null,
-        errors: extra.errors ?? [],
-        notice: noticeOf(query, NOTICES),
-        listsUrl: LISTS_PATH,
+  return [
+    {
+      path: LISTS_PATH,
+      auth: 'login',
+      anyPermission: [MANAGE],
+      needsCustomer: true,
+      handler: ({ ctx, query }) => listsPage(ctx, query),
+    },
+    {
+      path: LISTS_PATH,
+      method: 'POST',
+      auth: 'login',
+      anyPermission: [MANAGE],
+      needsCustomer: true,
+      async handler({ ctx, form }) {
+        const name = text(form, 'name', 255);
+        const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: name ? { name } : {} }));
+        if ('error' in result) return listsPage(ctx, {}, { error: result.error, name }, 400);
+        return redirectTo(result.ok.productList.id, 'created');
       },
-    };
-  }
+    },
+  ];
+}
 
+/** "Add to a product list", linked from the product page and the cart: choose a list, or name a new one. */
+function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
   async function addPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
@@ -148,35 +141,13 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         fromCart,
         cartCount: cart ? cart.lineItems.filter((line) => line.productId).length : 0,
         quantity: wholeNumber(query.quantity, 1, MAX_QUANTITY) ?? 1,
-        lists: fromCart ? [] : await allLists(ctx),
+        lists: fromCart ? [] : await allLists(call, ctx),
         error: extra.error ?? null,
       },
     };
   }
 
-  const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
-
   return [
-    {
-      path: LISTS_PATH,
-      auth: 'login',
-      anyPermission: [MANAGE],
-      needsCustomer: true,
-      handler: ({ ctx, query }) => listsPage(ctx, query),
-    },
-    {
-      path: LISTS_PATH,
-      method: 'POST',
-      auth: 'login',
-      anyPermission: [MANAGE],
-      needsCustomer: true,
-      async handler({ ctx, form }) {
-        const name = text(form, 'name', 255);
-        const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: name ? { name } : {} }));
-        if ('error' in result) return listsPage(ctx, {}, { error: result.error, name }, 400);
-        return redirectTo(result.ok.productList.id, 'created');
-      },
-    },
     {
       path: ADD_PATH,
       auth: 'login',
@@ -226,21 +197,81 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         return redirectTo(result.ok.productList.id, 'added');
       },
     },
-    {
+  ];
+}
+
+/** One list's page (read through the declared route, the products' names from the catalog), shown again on a refusal. */
+function listPageOf(host: HostRuntime, call: RouteCaller) {
+  return async function listPage(
+    ctx: StoreContext,
+    id: string,
+    query: Record<string, unknown>,
+    extra: { error?: string; errors?: string[]; articleNumber?: string } = {},
+    status = 200,
+  ): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('Product list', id);
+    const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
+    const products = new Map(
+      (
+        await host.catalog.visibleProducts(
+          host.db,
+          ctx,
+          list.items.map((item) => item.productId),
+        )
+      ).map((product) => [product.id, product]),
+    );
+    return {
+      template: 'b2b/product-list',
+      status,
+      data: {
+        title: list.name,
+        list: {
+          ...list,
+          items: list.items.map((item) => {
+            const product = products.get(item.productId);
+            return {
+              ...item,
+              name: product?.name ?? null,
+              productUrl: product ? `/product/${product.id}` : null,
+              removeUrl: `${listPath(list.id)}/items/${item.id}/remove`,
+            };
+          }),
+        },
+        mayOrder: ctx.can('orders.create'),
+        // The recurring-order add-on's form for this list (its page answers 403 to whoever may not).
+        recurringUrl:
+          ctx.can('orders.create') && ctx.can('recurring-orders.manage')
+            ? `/account/recurring-orders?productListId=${list.id}`
+            : null,
+        articleNumber: extra.articleNumber ?? '',
+        error: extra.error ?? null,
+        errors: extra.errors ?? [],
+        notice: noticeOf(query, NOTICES),
+        listsUrl: LISTS_PATH,
+      },
+    };
+  };
+}
+
+/** One list: its products (add by number, remove), rename, delete, everything to the cart. */
+function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+  const listPage = listPageOf(host, call);
+  return [
+    page({
       path: `${LISTS_PATH}/:id`,
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
-      handler: ({ ctx, params, query }) => listPage(ctx, params.id!, query),
-    },
-    {
+      handler: ({ ctx, params, query }) => listPage(ctx, params.id, query),
+    }),
+    page({
       path: `${LISTS_PATH}/:id/items`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params, form }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const articleNumber = text(form, 'articleNumber', 64);
         const quantity = wholeNumber(text(form, 'quantity'), 1, MAX_QUANTITY);
@@ -258,28 +289,28 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error, articleNumber }, 400);
         return redirectTo(id, 'added');
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/items/:itemId/remove`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const { id, itemId } = params as { id: string; itemId: string };
+        const { id, itemId } = params;
         if (!isId(id) || !isId(itemId)) throw Errors.notFound('Product list item', itemId);
         await call(ctx, 'deleteProductListItems', { params: { id }, body: { items: [{ id: itemId }] } });
         return redirectTo(id, 'removed');
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/rename`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params, form }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const result = await attempt(() =>
           call<ListView>(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }),
@@ -287,28 +318,28 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error }, 400);
         return redirectTo(id, 'saved');
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         await call(ctx, 'deleteProductList', { params: { id } });
         return { redirect: `${LISTS_PATH}?done=deleted` };
       },
-    },
-    {
+    }),
+    page({
       path: `${LISTS_PATH}/:id/to-cart`,
       method: 'POST',
       auth: 'login',
       anyPermission: [MANAGE],
       needsCustomer: true,
       async handler({ ctx, params }) {
-        const id = params.id!;
+        const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
         const items = list.items.map((item) => ({ productId: item.productId, quantity: item.quantity }));
@@ -326,6 +357,6 @@ export function productListStorefrontPages(host: HostRuntime, service: ProductLi
           400,
         );
       },
-    },
+    }),
   ];
 }

@@ -3,7 +3,16 @@ import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import type { StoreList } from '../../lib/store-list.js';
-import { attempt, noticeOf, routeCaller, text, wholeNumber, type Form, type PageResult } from '../storefront-kit.js';
+import {
+  attempt,
+  noticeOf,
+  page,
+  routeCaller,
+  text,
+  wholeNumber,
+  type Form,
+  type PageResult,
+} from '../storefront-kit.js';
 import { MANAGE_PERMISSION, recurringOrderRoutes } from './routes.js';
 import type { recurringOrderSchema } from './schemas.js';
 import { dateOf } from './schedule.js';
@@ -114,18 +123,20 @@ export function recurringOrderStorefrontPages(host: HostRuntime, service: Recurr
         return { redirect: `${RECURRING_ORDERS_PATH}?done=created` };
       },
     },
-    ...(Object.keys(ACTIONS) as Array<keyof typeof ACTIONS>).map((action): StorefrontPage => ({
-      ...common,
-      path: `${RECURRING_ORDERS_PATH}/:id/${action}`,
-      method: 'POST',
-      async handler({ ctx, params }) {
-        const id = params.id!;
-        if (!isId(id)) throw Errors.notFound('Recurring order', id);
-        const result = await attempt(() => call(ctx, ACTIONS[action], { params: { id }, body: {} }));
-        if ('error' in result) return listPage(ctx, {}, { error: result.error }, 400);
-        const done = { pause: 'paused', resume: 'resumed', skip: 'skipped', cancel: 'cancelled' }[action];
-        return { redirect: `${RECURRING_ORDERS_PATH}?done=${done}` };
-      },
-    })),
+    ...(Object.keys(ACTIONS) as Array<keyof typeof ACTIONS>).map((action) =>
+      page({
+        ...common,
+        path: `${RECURRING_ORDERS_PATH}/:id/${action}`,
+        method: 'POST',
+        async handler({ ctx, params }) {
+          const id = params.id;
+          if (!isId(id)) throw Errors.notFound('Recurring order', id);
+          const result = await attempt(() => call(ctx, ACTIONS[action], { params: { id }, body: {} }));
+          if ('error' in result) return listPage(ctx, {}, { error: result.error }, 400);
+          const done = { pause: 'paused', resume: 'resumed', skip: 'skipped', cancel: 'cancelled' }[action];
+          return { redirect: `${RECURRING_ORDERS_PATH}?done=${done}` };
+        },
+      }),
+    ),
   ];
 }

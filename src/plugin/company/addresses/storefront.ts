@@ -3,6 +3,7 @@ import {
   attempt,
   list,
   noticeOf,
+  page,
   requireAnyPermission,
   routeCaller,
   text,
@@ -88,7 +89,7 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
         return { redirect: `${ADDRESS_BOOK_PATH}?done=created` };
       },
     },
-    {
+    page({
       path: `${ADDRESS_BOOK_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
@@ -98,6 +99,6 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
         await call(ctx, 'deleteCompanyAddress', { params: { id: params.id } });
         return { redirect: `${ADDRESS_BOOK_PATH}?done=deleted` };
       },
-    },
+    }),
   ];
 }

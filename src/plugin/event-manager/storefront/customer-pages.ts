@@ -4,7 +4,7 @@ import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
 import { listEmployees } from '../../company/employee-directory.js';
-import { attempt, list, type PageResult, type RouteCaller } from '../../storefront-kit.js';
+import { attempt, list, page, type PageResult, type RouteCaller } from '../../storefront-kit.js';
 import { EVENT_REGISTER_PERMISSION } from '../line-item-processor.js';
 import type { EventView } from '../repository.js';
 import type { EventSettingsCache } from '../settings.js';
@@ -176,8 +176,8 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
         return { redirect: `/account/events/participants?ordered=${encodeURIComponent(result.ok.orderNumber)}` };
       },
     },
-    { path: '/account/events/:id', auth: 'login', handler: ({ ctx, params }) => detailPage(ctx, params.id ?? '') },
-    {
+    page({ path: '/account/events/:id', auth: 'login', handler: ({ ctx, params }) => detailPage(ctx, params.id) }),
+    page({
       path: '/account/events/:id/register',
       method: 'POST',
       auth: 'login',
@@ -204,6 +204,6 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
         if ('error' in result) return detailPage(ctx, id, { error: result.error }, 400);
         return { redirect: '/account/events/checkout' };
       },
-    },
+    }),
   ];
 }

@@ -1,7 +1,7 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId, newId } from '../../../lib/ids.js';
-import { attempt, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
+import { attempt, page, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
 import type { EventView } from '../repository.js';
 import type { EventUseCases } from '../use-cases/index.js';
 import { display, field, pathId, STAFF_PAGE, type ListAnswer } from './shared.js';
@@ -68,12 +68,12 @@ function participantListPages(
   ) => Promise<PageResult>,
 ): StorefrontPage[] {
   return [
-    {
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/participants',
       handler: ({ ctx, params, query }) => participantsPage(ctx, pathId(params.id, 'Event'), query),
-    },
-    {
+    }),
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/participants',
       method: 'POST',
@@ -100,7 +100,7 @@ function participantListPages(
         if ('error' in result) return participantsPage(ctx, id, {}, { error: result.error }, 400);
         return { redirect: `/account/event-manager/${id}/participants` };
       },
-    },
+    }),
   ];
 }
 
@@ -137,7 +137,7 @@ function participantDetailPages(
   }
 
   return [
-    {
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/participant/:id',
       async handler({ ctx, params }) {
@@ -149,8 +149,8 @@ function participantDetailPages(
           data: { title: `${participant.firstName} ${participant.lastName}`, participant },
         };
       },
-    },
-    {
+    }),
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/participant/:id',
       method: 'POST',
@@ -168,8 +168,8 @@ function participantDetailPages(
           };
         return { redirect: `/account/event-manager/${existing.eventId}/participants` };
       },
-    },
-    {
+    }),
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/participant/:id/status',
       method: 'POST',
@@ -182,7 +182,7 @@ function participantDetailPages(
         if ('error' in result) return participantsPage(ctx, existing.eventId, {}, { error: result.error }, 400);
         return { redirect: `/account/event-manager/${existing.eventId}/participants` };
       },
-    },
+    }),
   ];
 }
 
@@ -200,13 +200,13 @@ function eventMailPages(call: RouteCaller, service: EventUseCases): StorefrontPa
   });
 
   return [
-    {
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/mail',
       handler: async ({ ctx, params }) =>
         mailPage(await call<EventView>(ctx, 'readManagedEvent', { params: { id: pathId(params.id, 'Event') } }), {}),
-    },
-    {
+    }),
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/mail',
       method: 'POST',
@@ -227,6 +227,6 @@ function eventMailPages(call: RouteCaller, service: EventUseCases): StorefrontPa
         const sent = await service.sendCircularMail(ctx, event.id, { subject, message }, mailingKey);
         return { redirect: `/account/event-manager/${event.id}/participants?mailed=${sent.recipients}` };
       },
-    },
+    }),
   ];
 }

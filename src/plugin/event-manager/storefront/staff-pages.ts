@@ -1,5 +1,5 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { attempt, list, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
+import { attempt, list, page, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
 import { SPECIFICATION_TYPES, type EventView, type SpecificationType } from '../repository.js';
 import { display, field, formDate, pathId, STAFF_PAGE, type ListAnswer } from './shared.js';
 
@@ -205,7 +205,7 @@ function staffSpecificationPages(
         return { redirect: '/account/event-manager/specifications' };
       },
     },
-    {
+    page({
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/status',
       method: 'POST',
@@ -219,6 +219,6 @@ function staffSpecificationPages(
           redirect: `/account/event-manager?notice=${encodeURIComponent(`${result.ok.name}: ${result.ok.status}`)}`,
         };
       },
-    },
+    }),
   ];
 }

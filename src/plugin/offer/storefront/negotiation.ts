@@ -5,10 +5,11 @@ import { callRoute, routesById, type Reply } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
 import { negotiationRoutes } from '../negotiation-routes.js';
 import { offerRoutes } from '../routes.js';
+import { page } from '../../storefront-kit.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 import type { OfferView } from '../views.js';
 
-type Call = <T>(
+export type Call = <T>(
   ctx: StoreContext,
   operationId: string,
   input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
@@ -85,19 +86,14 @@ export function negotiationPages(
   call: Call,
   detailPage: (ctx: StoreContext, id: string, extra: { error?: string }, status: number) => Promise<PageResult>,
 ): StorefrontPage[] {
-  async function act(
-    ctx: StoreContext,
-    id: string | undefined,
-    work: () => Promise<unknown>,
-    done: string,
-  ): Promise<PageResult> {
-    if (!id || !isId(id)) throw Errors.notFound('Offer', id ?? '');
+  async function act(ctx: StoreContext, id: string, work: () => Promise<unknown>, done: string): Promise<PageResult> {
+    if (!isId(id)) throw Errors.notFound('Offer', id);
     const result = await formErrors(work);
     if ('error' in result) return detailPage(ctx, id, { error: result.error.message }, 400);
     return { redirect: `/account/offers/${id}?done=${done}` };
   }
   return [
-    {
+    page({
       path: '/account/offers/:id/message',
       method: 'POST',
       auth: 'login',
@@ -112,15 +108,15 @@ export function negotiationPages(
             }),
           'message-sent',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/options',
       method: 'POST',
       auth: 'login',
       actors: ['customer', 'employee'],
       async handler({ ctx, params, form }) {
         const id = params.id;
-        if (!id || !isId(id)) throw Errors.notFound('Offer', id ?? '');
+        if (!isId(id)) throw Errors.notFound('Offer', id);
         const offer = await call<OfferView>(ctx, 'readOffer', { params: { id } });
         const lineItems = offer.lineItems
           .filter((line) => line.optional)
@@ -132,13 +128,13 @@ export function negotiationPages(
           'options-saved',
         );
       },
-    },
-    {
+    }),
+    page({
       path: '/account/offers/:id/versions/:version/document',
       auth: 'login',
       async handler({ ctx, params }) {
-        if (!params.id || !isId(params.id) || !/^[1-9][0-9]{0,5}$/.test(params.version ?? ''))
-          throw Errors.notFound('Offer version', params.version ?? '');
+        if (!isId(params.id) || !/^[1-9][0-9]{0,5}$/.test(params.version))
+          throw Errors.notFound('Offer version', params.version);
         const document = await call<Reply>(ctx, 'downloadOfferVersionDocument', {
           params: { id: params.id, version: params.version },
         });
@@ -150,6 +146,6 @@ export function negotiationPages(
           },
         };
       },
-    },
+    }),
   ];
 }

@@ -1,8 +1,8 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { callRoute, routesById } from '../../../lib/route-call.js';
 import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { page, routeCaller, type RouteCaller } from '../../storefront-kit.js';
 import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from '../approvers.js';
 import type { ActivityView } from '../repository.js';
 import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
@@ -61,16 +61,15 @@ function comment(form: Form): string | undefined {
  * through the declared Store API route (its permission, schemas and handler).
  */
 export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
-  const route = routesById(orderApprovalRoutes(host, service));
-  const call = <T>(
-    ctx: StoreContext,
-    operationId: string,
-    input: { params?: Record<string, unknown>; body?: unknown } = {},
-  ) => callRoute<T>(route(operationId), { ctx, ...input });
-  const isMe = (ctx: StoreContext, type: string, id: string | null) =>
-    keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
-  const readChain = approvalChainReader(host);
+  const call = routeCaller(orderApprovalRoutes(host, service));
+  return [...approvalListPages(call), ...approvalDetailPages(host, call)];
+}
 
+const isMe = (ctx: StoreContext, type: string, id: string | null) =>
+  keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
+
+/** The list: the caller's own requests, what waits for their decision, what they decided. */
+function approvalListPages(call: RouteCaller): StorefrontPage[] {
   async function listPage(ctx: StoreContext): Promise<PageResult> {
     const mine = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
       body: {
@@ -134,6 +133,13 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
     };
   }
 
+  return [{ path: LIST_PATH, auth: 'login', handler: ({ ctx }) => listPage(ctx) }];
+}
+
+/** One approval, with the approve / decline / order / refresh forms. */
+function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+  const readChain = approvalChainReader(host);
+
   async function detailPage(
     ctx: StoreContext,
     id: string,
@@ -188,21 +194,20 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
   }
 
   return [
-    { path: LIST_PATH, auth: 'login', handler: ({ ctx }) => listPage(ctx) },
-    {
+    page({
       path: '/account/order-approval/:id',
       auth: 'login',
       handler: ({ ctx, params, query }) =>
-        detailPage(ctx, params.id!, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
-    },
-    {
+        detailPage(ctx, params.id, { notice: typeof query.done === 'string' ? (NOTICES[query.done] ?? null) : null }),
+    }),
+    page({
       path: '/account/order-approval/:id/approve',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params, form }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'approveOrderApproval', {
               params: { orderApprovalId: params.id },
@@ -210,32 +215,31 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
             }),
           'approved',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/order-approval/:id/decline',
       method: 'POST',
       auth: 'login',
       async handler({ ctx, params, form }) {
         const reason = comment(form);
-        if (!reason)
-          return detailPage(ctx, params.id!, { error: 'Please say why you decline the order request.' }, 400);
+        if (!reason) return detailPage(ctx, params.id, { error: 'Please say why you decline the order request.' }, 400);
         return act(
           ctx,
-          params.id!,
+          params.id,
           () =>
             call(ctx, 'declineOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: reason } }),
           'declined',
         );
       },
-    },
-    {
+    }),
+    page({
       path: '/account/order-approval/:id/execute',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           async () => {
             const { executionResult } = await call<{ executionResult: { success: boolean; errorMessage?: string } }>(
               ctx,
@@ -250,19 +254,19 @@ export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderAp
           },
           'ordered',
         ),
-    },
-    {
+    }),
+    page({
       path: '/account/order-approval/:id/refresh',
       method: 'POST',
       auth: 'login',
       handler: ({ ctx, params }) =>
         act(
           ctx,
-          params.id!,
+          params.id,
           () => call(ctx, 'refreshOrderApproval', { params: { orderApprovalId: params.id }, body: {} }),
           'refreshed',
         ),
-    },
+    }),
   ];
 }
 

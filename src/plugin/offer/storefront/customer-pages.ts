@@ -1,0 +1,115 @@
+import type { StorefrontPage } from '../../../host/contract.js';
+import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { page } from '../../storefront-kit.js';
+import type { OfferView } from '../views.js';
+import type { Call } from './negotiation.js';
+import { comment, CUSTOMER_SIDE, detailPath, REQUEST_PERMISSION, type OfferDetail } from './shared.js';
+
+/** Asking for an offer for the cart; the cart links it for callers with `offer.request`. */
+export const OFFER_REQUEST_PATH = '/account/offers/request';
+
+/** The customer asks for an offer for the cart: the form and its answer. */
+export function offerRequestPages(call: Call): StorefrontPage[] {
+  function requestPage(form: Form = {}, error: string | null = null): PageResult {
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name] : '');
+    return {
+      template: 'offer-request',
+      status: error ? 400 : 200,
+      data: {
+        title: 'Ask for an offer',
+        subject: field('subject'),
+        commission: field('commission'),
+        customerComment: field('customerComment'),
+        error,
+      },
+    };
+  }
+
+  return [
+    // Before `/account/offers/:id`, which would take "request" for an id.
+    {
+      path: OFFER_REQUEST_PATH,
+      auth: 'login',
+      needsCustomer: true,
+      anyPermission: [REQUEST_PERMISSION],
+      handler: () => Promise.resolve(requestPage()),
+    },
+    {
+      path: OFFER_REQUEST_PATH,
+      method: 'POST',
+      auth: 'login',
+      needsCustomer: true,
+      anyPermission: [REQUEST_PERMISSION],
+      async handler({ ctx, form }) {
+        const field = (name: string, max: number) =>
+          typeof form[name] === 'string' ? form[name].trim().slice(0, max) : '';
+        const body: Record<string, unknown> = { customerComment: field('customerComment', 2000) || null };
+        if (field('subject', 255)) body.subject = field('subject', 255);
+        if (field('commission', 255)) body.commission = field('commission', 255);
+        const result = await formErrors(() => call<OfferView>(ctx, 'requestOffer', { body }));
+        if ('error' in result) return requestPage(form, result.error.message);
+        return { redirect: `${detailPath(result.ok.id)}?done=requested` };
+      },
+    },
+  ];
+}
+
+/** The customer side decides an offer (accept, decline) or asks for more time. */
+export function offerDecisionPages(call: Call, { act }: OfferDetail): StorefrontPage[] {
+  return [
+    page({
+      path: '/account/offers/:id/accept',
+      method: 'POST',
+      auth: 'login',
+      actors: CUSTOMER_SIDE,
+      handler: ({ ctx, params, form }) =>
+        act(
+          ctx,
+          params.id,
+          () =>
+            call(ctx, 'updateOffer', {
+              params: { id: params.id },
+              body: { action: 'accept', comment: comment(form), ...versionOf(form) },
+            }),
+          'accepted',
+        ),
+    }),
+    page({
+      path: '/account/offers/:id/decline',
+      method: 'POST',
+      auth: 'login',
+      actors: CUSTOMER_SIDE,
+      handler: ({ ctx, params, form }) =>
+        act(
+          ctx,
+          params.id,
+          () =>
+            call(ctx, 'updateOffer', {
+              params: { id: params.id },
+              body: { action: 'decline', comment: comment(form) },
+            }),
+          'declined',
+        ),
+    }),
+    page({
+      path: '/account/offers/:id/extension',
+      method: 'POST',
+      auth: 'login',
+      actors: CUSTOMER_SIDE,
+      handler: ({ ctx, params, form }) =>
+        act(
+          ctx,
+          params.id,
+          () =>
+            call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }),
+          'extension-requested',
+        ),
+    }),
+  ];
+}
+
+/** The version the accept form showed (a stale one is refused by the route with 409). */
+function versionOf(form: Form): { version?: number } {
+  const value = typeof form.version === 'string' ? form.version : '';
+  return /^[1-9][0-9]{0,5}$/.test(value) ? { version: Number(value) } : {};
+}
