@@ -1,3 +1,4 @@
+import type { StoreActorName } from '../../../lib/routes.js';
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { pathParams, successResponse } from '../../../lib/schemas.js';
 import {
@@ -25,6 +26,8 @@ import {
 } from './service.js';
 
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
+/** Changing the book is the company's own administration: a sales representative acting for it is refused (403); reading stays open (checkout). */
+const COMPANY_OWN: StoreActorName[] = ['customer', 'employee'];
 
 /** `list` and `checkout` come before `/b2b/address/{id}`, which would take them for ids. */
 export function addressRoutes(host: HostRuntime): StoreRoute[] {
@@ -63,6 +66,7 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       summary:
         "Adds an address to the company's book: a company address, or one of the given units (the caller's own units or those below).",
       permission: MANAGE,
+      actors: COMPANY_OWN,
       schemas: { body: createBody, responses: { 200: addressResponse } },
       handler: ({ ctx, body }) => createAddress(host, ctx, body),
     }),
@@ -83,6 +87,7 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       operationId: 'updateCompanyAddress',
       summary: 'Changes an address (fields and/or its units); 403 for an address of units the caller does not manage.',
       permission: MANAGE,
+      actors: COMPANY_OWN,
       schemas: { params: pathParams('id'), body: updateBody, responses: { 200: addressResponse } },
       handler: ({ ctx, params, body }) => changeAddress(host, ctx, params.id, body),
     }),
@@ -94,6 +99,7 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       summary:
         'Deletes an address from the book (and as a default of the company and its units); placed orders keep their copy.',
       permission: MANAGE,
+      actors: COMPANY_OWN,
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
         await removeAddress(host, ctx, params.id);
@@ -119,6 +125,7 @@ export function addressRoutes(host: HostRuntime): StoreRoute[] {
       summary:
         "Sets a unit's default billing and/or shipping address (null removes it); the address must be offered to the unit's buyers.",
       permission: MANAGE,
+      actors: COMPANY_OWN,
       schemas: { params: pathParams('id'), body: unitDefaultsBody, responses: { 200: unitDefaultsResponse } },
       handler: ({ ctx, params, body }) => setUnitDefaults(host, ctx, params.id, body),
     }),

@@ -63,6 +63,7 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
     {
       path: ADDRESS_BOOK_PATH,
       auth: 'login',
+      actors: ['customer', 'employee'],
       needsCustomer: true,
       anyPermission: [MANAGE, 'orders.create'],
       handler: ({ ctx, query }) => bookPage(ctx, query),
@@ -71,6 +72,7 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: ADDRESS_BOOK_PATH,
       method: 'POST',
       auth: 'login',
+      actors: ['customer', 'employee'],
       needsCustomer: true,
       anyPermission: [MANAGE],
       async handler({ ctx, form }) {
@@ -93,6 +95,7 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: `${ADDRESS_BOOK_PATH}/:id/delete`,
       method: 'POST',
       auth: 'login',
+      actors: ['customer', 'employee'],
       needsCustomer: true,
       anyPermission: [MANAGE],
       async handler({ ctx, params }) {

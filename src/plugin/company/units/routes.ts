@@ -1,3 +1,4 @@
+import type { StoreActorName } from '../../../lib/routes.js';
 import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
 import { pathParams, successResponse } from '../../../lib/schemas.js';
 import { declaredCustomer } from '../../declared.js';
@@ -29,7 +30,13 @@ import {
   unsetMember,
 } from './service.js';
 
-const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
+// The company's own administration: a sales representative acting for the company is refused (403).
+const common = {
+  tags: [TAG],
+  auth: 'login' as const,
+  needsCustomer: true,
+  actors: ['customer', 'employee'] as StoreActorName[],
+};
 
 /** Literal paths (`list`, `tree`, `move-employee`) come before `/b2b/organisation-unit/{id}`, which would take them for ids. */
 export function unitRoutes(host: HostRuntime): StoreRoute[] {

@@ -55,6 +55,7 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     path,
     method: 'POST',
     auth: 'login',
+    actors: ['customer', 'employee'],
     needsCustomer: true,
     anyPermission: [MANAGE],
     async handler({ ctx, form }) {
@@ -69,6 +70,7 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     {
       path: UNITS_PATH,
       auth: 'login',
+      actors: ['customer', 'employee'],
       needsCustomer: true,
       anyPermission: [READ],
       handler: ({ ctx, query }) => unitsPage(ctx, query),
