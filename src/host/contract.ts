@@ -1158,7 +1158,7 @@ export interface HostRuntime {
     /**
      * Whether the storefront has a GET page at `path` that the caller may open: a link to it ends
      * neither in a 404 nor in a 401/403. A host whose storefront is a separate theme it cannot see
-     * answers true (the theme owns its pages).
+     * answers true (the theme owns its pages). A query string or fragment in `path` is ignored.
      */
     mayOpen(ctx: StoreContext, path: string): boolean;
   };
