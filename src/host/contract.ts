@@ -1079,8 +1079,8 @@ export interface HostRuntime {
       input: { customerId: string; productId: string; placedBy?: PlacedBy },
     ): Promise<{ orderId: string; lineItemId: string } | null>;
     /**
-     * The products a customer ordered (only orders placed by `placedBy` when given), the most
-     * recently ordered first, at most `limit` of them.
+     * The products a customer ordered (only orders placed by `placedBy` when given; cancelled
+     * orders excluded), the most recently ordered first, at most `limit` of them.
      */
     orderedProductIds(
       executor: Executor,
