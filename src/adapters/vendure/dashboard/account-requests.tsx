@@ -5,7 +5,6 @@
  */
 import {
   Button,
-  DataTable,
   Input,
   Label,
   Page,
@@ -19,7 +18,7 @@ import {
 } from '@vendure/dashboard';
 import { useState } from 'react';
 import { ApiError, b2bApi, formatDate, query, toVendureId, type Resource, type ResourceList } from './api.js';
-import { ConsoleLink, ErrorNotice, FilterButtons } from './shared.js';
+import { ConsoleLink, ErrorNotice, PagedTable, FilterButtons } from './shared.js';
 
 interface AccountRequest {
   status: 'open' | 'accepted' | 'declined';
@@ -97,20 +96,7 @@ export function AccountRequestsPage() {
             }}
           />
           <ErrorNotice error={list.error} />
-          <DataTable
-            columns={columns}
-            data={list.data?.data ?? []}
-            totalItems={list.data?.meta.total ?? 0}
-            isLoading={list.isLoading}
-            page={page}
-            itemsPerPage={perPage}
-            disableViewOptions
-            onPageChange={(_table, nextPage, nextPerPage) => {
-              setPage(nextPage);
-              setPerPage(nextPerPage);
-            }}
-            onRefresh={() => void list.refetch()}
-          />
+          <PagedTable columns={columns} list={list} paging={{ page, perPage, setPage, setPerPage }} />
           {list.data && list.data.meta.total === 0 ? (
             <p className="text-muted-foreground text-sm mt-2">
               No {status === 'all' ? '' : `${status} `}account requests. Companies ask for an account on the

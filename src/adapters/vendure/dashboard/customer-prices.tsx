@@ -8,7 +8,6 @@
 import {
   api,
   Button,
-  DataTable,
   Input,
   Label,
   Page,
@@ -32,7 +31,7 @@ import {
   type Resource,
   type ResourceList,
 } from './api.js';
-import { ConsoleLink, ErrorNotice } from './shared.js';
+import { ConsoleLink, ErrorNotice, PagedTable } from './shared.js';
 
 interface CustomerPrice {
   customerId: string | null;
@@ -190,20 +189,7 @@ export function CustomerPricesPage() {
             </Button>
           </form>
           <ErrorNotice error={list.error} />
-          <DataTable
-            columns={columns}
-            data={list.data?.data ?? []}
-            totalItems={list.data?.meta.total ?? 0}
-            isLoading={list.isLoading}
-            page={page}
-            itemsPerPage={perPage}
-            disableViewOptions
-            onPageChange={(_table, nextPage, nextPerPage) => {
-              setPage(nextPage);
-              setPerPage(nextPerPage);
-            }}
-            onRefresh={() => void list.refetch()}
-          />
+          <PagedTable columns={columns} list={list} paging={{ page, perPage, setPage, setPerPage }} />
           {list.data && list.data.meta.total === 0 ? (
             <p className="text-muted-foreground text-sm mt-2">
               No customer prices{search.customer || search.product ? ' match the search' : ''}. Set one with the form,

@@ -8,7 +8,6 @@
 import {
   api,
   Button,
-  DataTable,
   Page,
   PageBlock,
   PageLayout,
@@ -20,7 +19,7 @@ import {
 } from '@vendure/dashboard';
 import { useState } from 'react';
 import { b2bApi, query, toVendureId, type Resource, type ResourceList } from './api.js';
-import { ConsoleLink, ErrorNotice, FilterButtons } from './shared.js';
+import { ConsoleLink, ErrorNotice, PagedTable, FilterButtons } from './shared.js';
 
 type Kind = 'product' | 'category';
 type Assignment = Resource<Record<string, string>>;
@@ -125,20 +124,7 @@ export function PartialAssortmentsPage() {
             }}
           />
           <ErrorNotice error={list.error ?? remove.error} />
-          <DataTable
-            columns={columns}
-            data={list.data?.data ?? []}
-            totalItems={list.data?.meta.total ?? 0}
-            isLoading={list.isLoading}
-            page={page}
-            itemsPerPage={perPage}
-            disableViewOptions
-            onPageChange={(_table, nextPage, nextPerPage) => {
-              setPage(nextPage);
-              setPerPage(nextPerPage);
-            }}
-            onRefresh={() => void list.refetch()}
-          />
+          <PagedTable columns={columns} list={list} paging={{ page, perPage, setPage, setPerPage }} />
           {list.data && list.data.meta.total === 0 ? (
             <p className="text-muted-foreground text-sm mt-2">
               No rules assigned to {kind === 'product' ? 'products' : 'categories'}: every customer sees them all.

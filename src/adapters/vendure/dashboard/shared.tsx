@@ -1,5 +1,5 @@
 /** Bits the B2B Dashboard pages share: the console link, an error notice, the status filter buttons. */
-import { Button } from '@vendure/dashboard';
+import { Button, DataTable, type ColumnDef } from '@vendure/dashboard';
 import type { ReactNode } from 'react';
 import { ApiError, CONSOLE } from './api.js';
 
@@ -51,5 +51,41 @@ export function FilterButtons<T extends string>({
         </Button>
       ))}
     </div>
+  );
+}
+
+/** The page and page size of a list, as the DataTable changes them. */
+export interface Paging {
+  page: number;
+  perPage: number;
+  setPage(page: number): void;
+  setPerPage(perPage: number): void;
+}
+
+/** A list of the plugin's Admin API (JSON:API `data` and `meta.total`) in the Dashboard's paged DataTable. */
+export function PagedTable<Row>({
+  columns,
+  list,
+  paging,
+}: {
+  columns: Array<ColumnDef<Row>>;
+  list: { data?: { data: Row[]; meta: { total: number } }; isLoading: boolean; refetch(): unknown };
+  paging: Paging;
+}) {
+  return (
+    <DataTable
+      columns={columns}
+      data={list.data?.data ?? []}
+      totalItems={list.data?.meta.total ?? 0}
+      isLoading={list.isLoading}
+      page={paging.page}
+      itemsPerPage={paging.perPage}
+      disableViewOptions
+      onPageChange={(_table, nextPage, nextPerPage) => {
+        paging.setPage(nextPage);
+        paging.setPerPage(nextPerPage);
+      }}
+      onRefresh={() => void list.refetch()}
+    />
   );
 }

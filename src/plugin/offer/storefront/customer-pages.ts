@@ -56,55 +56,35 @@ export function offerRequestPages(call: Call): StorefrontPage[] {
 
 /** The customer side decides an offer (accept, decline) or asks for more time. */
 export function offerDecisionPages(call: Call, { act }: OfferDetail): StorefrontPage[] {
+  /** A form of the offer page that posts one action to the offer's route, then shows the offer with `done`. */
+  const decision = (
+    action: string,
+    done: string,
+    request: (form: Form) => { operationId: string; body: Record<string, unknown> },
+  ) =>
+    page({
+      path: `/account/offers/:id/${action}`,
+      method: 'POST',
+      auth: 'login',
+      actors: CUSTOMER_SIDE,
+      handler: ({ ctx, params, form }) => {
+        const { operationId, body } = request(form);
+        return act(ctx, params.id, () => call(ctx, operationId, { params: { id: params.id }, body }), done);
+      },
+    });
   return [
-    page({
-      path: '/account/offers/:id/accept',
-      method: 'POST',
-      auth: 'login',
-      actors: CUSTOMER_SIDE,
-      handler: ({ ctx, params, form }) =>
-        act(
-          ctx,
-          params.id,
-          () =>
-            call(ctx, 'updateOffer', {
-              params: { id: params.id },
-              body: { action: 'accept', comment: comment(form), ...versionOf(form) },
-            }),
-          'accepted',
-        ),
-    }),
-    page({
-      path: '/account/offers/:id/decline',
-      method: 'POST',
-      auth: 'login',
-      actors: CUSTOMER_SIDE,
-      handler: ({ ctx, params, form }) =>
-        act(
-          ctx,
-          params.id,
-          () =>
-            call(ctx, 'updateOffer', {
-              params: { id: params.id },
-              body: { action: 'decline', comment: comment(form) },
-            }),
-          'declined',
-        ),
-    }),
-    page({
-      path: '/account/offers/:id/extension',
-      method: 'POST',
-      auth: 'login',
-      actors: CUSTOMER_SIDE,
-      handler: ({ ctx, params, form }) =>
-        act(
-          ctx,
-          params.id,
-          () =>
-            call(ctx, 'requestOfferValidityExtension', { params: { id: params.id }, body: { comment: comment(form) } }),
-          'extension-requested',
-        ),
-    }),
+    decision('accept', 'accepted', (form) => ({
+      operationId: 'updateOffer',
+      body: { action: 'accept', comment: comment(form), ...versionOf(form) },
+    })),
+    decision('decline', 'declined', (form) => ({
+      operationId: 'updateOffer',
+      body: { action: 'decline', comment: comment(form) },
+    })),
+    decision('extension', 'extension-requested', (form) => ({
+      operationId: 'requestOfferValidityExtension',
+      body: { comment: comment(form) },
+    })),
   ];
 }
 
