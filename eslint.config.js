@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 // every route handler takes schema-derived input types, the Vendure adapter types Vendure's rows.
 const typed = [
   'src/host/**/*.ts',
+  'src/host-kit/**/*.ts',
   'src/lib/**/*.ts',
   'src/plugin/**/*.ts',
   'src/adapters/**/*.ts',

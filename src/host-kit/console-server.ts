@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import cookieParser from 'cookie-parser';
 import { AppError, Errors } from '../lib/errors.js';
-import { dbErrorAsAppError } from '../lib/db.js';
+import { pageErrorOf } from './page-error.js';
 import { newId } from '../lib/ids.js';
 import { enforceRateLimits, type RateLimiter } from '../lib/rate-limit.js';
 import { runRoute, type ApiDefinition } from '../lib/pipeline.js';
@@ -356,40 +356,17 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     if (res.headersSent) return next(error);
     const session = (res.locals.consoleSession as Session | undefined) ?? null;
     const requestId = requestIdOf(req);
-    const dbFault = error instanceof AppError ? null : dbErrorAsAppError(error);
-    if (dbFault)
-      return renderError(
-        req,
-        res,
-        session,
-        dbFault.status,
-        'Something is not right',
-        `${dbFault.message} (request ${requestId})`,
+    const page = pageErrorOf(error, requestId, { notFound: 'Not found', failed: 'The page could not be shown' });
+    if (page.unexpected)
+      log.error(
+        {
+          err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+          requestId,
+          path: req.path,
+        },
+        'console error',
       );
-    if (error instanceof AppError) {
-      const title =
-        error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Something is not right';
-      return renderError(req, res, session, error.status, title, error.message);
-    }
-    const clientStatus = (error as { status?: unknown } | null)?.status;
-    if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500)
-      return renderError(
-        req,
-        res,
-        session,
-        clientStatus,
-        'Something is not right',
-        'The request could not be understood.',
-      );
-    log.error(
-      {
-        err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
-        requestId,
-        path: req.path,
-      },
-      'console error',
-    );
-    renderError(req, res, session, 500, 'Something went wrong', `The page could not be shown (request ${requestId}).`);
+    renderError(req, res, session, page.status, page.title, page.message);
   });
 
   return {

@@ -1079,8 +1079,8 @@ export interface HostRuntime {
       input: { customerId: string; productId: string; placedBy?: PlacedBy },
     ): Promise<{ orderId: string; lineItemId: string } | null>;
     /**
-     * The products a customer ordered (only orders placed by `placedBy` when given), the most
-     * recently ordered first, at most `limit` of them.
+     * The products a customer ordered (only orders placed by `placedBy` when given; cancelled
+     * orders excluded), the most recently ordered first, at most `limit` of them.
      */
     orderedProductIds(
       executor: Executor,
@@ -1158,7 +1158,7 @@ export interface HostRuntime {
     /**
      * Whether the storefront has a GET page at `path` that the caller may open: a link to it ends
      * neither in a 404 nor in a 401/403. A host whose storefront is a separate theme it cannot see
-     * answers true (the theme owns its pages).
+     * answers true (the theme owns its pages). A query string or fragment in `path` is ignored.
      */
     mayOpen(ctx: StoreContext, path: string): boolean;
   };

@@ -1,3 +1,4 @@
+import { MAIL_SEND_JOB } from '../../src/lib/mail-outbox.js';
 import supertest from 'supertest';
 import { randomInt } from 'node:crypto';
 import { createApp, type ShopApp } from '../../src/host/app.js';
@@ -50,8 +51,13 @@ export async function testMailbox(): Promise<TestMailbox> {
 }
 
 /** Runs the jobs once (the 'mail.send' job among them), so queued mails reach the test mailbox. */
-export async function deliverMail(): Promise<void> {
-  await (await getShop()).jobs.runDue();
+/**
+ * Runs the queued jobs and the mail sender, no other schedule: reminders, expiry and recurring
+ * orders run only in the tests that ask for them (`{ schedules: 'all' }`).
+ */
+export async function deliverMail(options: { schedules?: 'all' | 'mail' } = {}): Promise<void> {
+  const shop = await getShop();
+  await shop.jobs.runDue(options.schedules === 'all' ? {} : { only: [MAIL_SEND_JOB] });
 }
 
 export async function closeShop(): Promise<void> {

@@ -372,6 +372,7 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       const query = placedOrders(ids, executor)
         .join('order_line as l', 'l.orderId', 'placed_orders.vendure_id')
         .where('placed_orders.customer_id', customerId)
+        .whereNot('placed_orders.state', CANCELLED)
         .where('l.quantity', '>', 0)
         .groupBy('l.productVariantId')
         .select(

@@ -2,7 +2,7 @@ import { readInt, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 import type { HostRuntime, OrderedProduct } from '../contract.js';
 
-/** orders.orderedProductIds: per product of a customer's orders, the last order date, the quantity and the number of orders. */
+/** orders.orderedProductIds: per product of a customer's orders (cancelled orders excluded), the last order date, the quantity and the number of orders. */
 export const orderedProductIds: HostRuntime['orders']['orderedProductIds'] = async (
   executor: Executor,
   { customerId, placedBy, limit },
@@ -10,6 +10,7 @@ export const orderedProductIds: HostRuntime['orders']['orderedProductIds'] = asy
   const query = executor('order_line_items as oli')
     .join('orders', 'orders.id', 'oli.order_id')
     .where('orders.customer_id', customerId)
+    .whereNot('orders.state', 'cancelled')
     .whereNotNull('oli.product_id')
     .groupBy('oli.product_id')
     .select(

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, Errors } from '../../lib/errors.js';
 import { dbErrorAsAppError } from '../../lib/db.js';
+import { pageErrorOf } from '../../host-kit/page-error.js';
 import { fromMinor } from '../../lib/money.js';
 import { enforceRateLimits } from '../../lib/rate-limit.js';
 import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type PipelineRoute } from '../../lib/pipeline.js';
@@ -470,55 +471,26 @@ export function createStorefrontModule(internals: HostInternals): StorefrontModu
         `The shop cannot be reached right now. Please try again in a few seconds (request ${requestId}).`,
       );
     }
-    if (dbFault)
-      return renderError(
-        req,
-        res,
-        null,
-        dbFault.status,
-        'Something is not right',
-        `${dbFault.message} (request ${requestId})`,
-      );
     if (error instanceof AppError) {
       if (error.status === 401) return redirectToLogin(req, res);
       if (error.status === 429) res.setHeader('Retry-After', String(error.retryAfter(60)));
-      const ctx = (localsOf(res).storeContext as StoreContext | undefined) ?? null;
-      return renderError(
-        req,
-        res,
-        ctx,
-        error.status,
-        error.status === 404 ? 'Page not found' : error.status === 403 ? 'Not allowed' : 'Something is not right',
-        error.message,
-      );
     }
-    // express and body-parser mark request faults (a malformed path, a body too large) with a 4xx status.
-    const clientStatus = (error as { status?: unknown } | null)?.status;
-    if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500)
-      return renderError(
-        req,
-        res,
-        null,
-        clientStatus,
-        'Something is not right',
-        'The request could not be understood.',
+    const page = pageErrorOf(error, requestId, {
+      notFound: 'Page not found',
+      failed: 'We could not show this page. Please try again later',
+    });
+    if (page.unexpected)
+      log.error(
+        {
+          err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
+          requestId,
+          path: req.path,
+        },
+        'storefront error',
       );
-    log.error(
-      {
-        err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error),
-        requestId,
-        path: req.path,
-      },
-      'storefront error',
-    );
-    renderError(
-      req,
-      res,
-      null,
-      500,
-      'Something went wrong',
-      `We could not show this page. Please try again later (request ${requestId}).`,
-    );
+    // An AppError's page keeps the visitor's menu; a fault's page is rendered without a context.
+    const ctx = page.appError ? ((localsOf(res).storeContext as StoreContext | undefined) ?? null) : null;
+    renderError(req, res, ctx, page.status, page.title, page.message);
   });
 
   return {

@@ -56,7 +56,9 @@ export function createPageKit(internals: HostInternals, hostPagePaths: () => str
         internals.registries.storefrontPages.some((page) => (page.method ?? 'GET') === 'GET' && page.path === path)
       );
     },
-    mayOpen(ctx, path) {
+    mayOpen(ctx, link) {
+      // A link may carry a query string (`/account/order-again?orderId=…`); the page is its path.
+      const path = link.split(/[?#]/, 1)[0]!;
       if (hostPagePaths().includes(path)) return true;
       const page = internals.registries.storefrontPages.find(
         (candidate) => (candidate.method ?? 'GET') === 'GET' && candidate.path === path,

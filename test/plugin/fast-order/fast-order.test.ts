@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
 import { expectError } from '../../helpers/shop.js';
 import {
+  admin,
   as,
   customerGroup,
   employeeWith,
@@ -346,12 +347,35 @@ describe('fast order: add to cart', () => {
 });
 
 describe('fast order: ordered products', () => {
-  async function order(token: string, items: Array<{ productId: string; quantity: number }>) {
+  async function order(token: string, items: Array<{ productId: string; quantity: number }>): Promise<string> {
     const cart = await (await as(token)).post('/checkout/cart/line-item', { items });
     expect(cart.status, JSON.stringify(cart.body)).to.equal(200);
     const placed = await (await as(token)).post('/checkout/order', {});
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+    return placed.body.id as string;
   }
+
+  it("leaves out a cancelled order's products", async () => {
+    const buyer = await newCustomer();
+    const a = await product();
+    const b = await product();
+    await order(buyer.token, [{ productId: a.id, quantity: 1 }]);
+    const cancelled = await order(buyer.token, [
+      { productId: a.id, quantity: 2 },
+      { productId: b.id, quantity: 3 },
+    ]);
+    const res = await (await admin()).post(`/_action/order/${cancelled}/state/cancel`, {});
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const listed = await (await as(buyer.token)).post('/ordered-products', {});
+    expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+    expect(
+      listed.body.elements.map((p: { id: string; totalQuantity: number; orderCount: number }) => [
+        p.id,
+        p.totalQuantity,
+        p.orderCount,
+      ]),
+    ).to.deep.equal([[a.id, 1, 1]]);
+  });
 
   it('lists products ordered before with last order date, total quantity and order count; employees see their own unless orders.read-all', async () => {
     const buyer = await newCustomer();
