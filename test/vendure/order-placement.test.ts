@@ -225,6 +225,28 @@ describe('Vendure: orders placed through the Shop API run the order-placed hooks
     });
   });
 
+  describe('orders.search', () => {
+    it("latestPerCustomer answers each customer's newest placed order only (the representative's last orders)", async () => {
+      const placeOne = async (customer: Record<string, string>) => {
+        expect((await toArrangingPayment(customer)).state).to.equal('ArrangingPayment');
+        const paid = await client.gql('shop-api', pay, {}, customer);
+        expect(paid.data?.addPaymentToOrder.state, JSON.stringify(paid)).to.equal('PaymentAuthorized');
+        return placedId(paid);
+      };
+      const { customerId: leaId, ...lea } = await newCustomer('Lea');
+      const { customerId: maxId, ...max } = await newCustomer('Max');
+      await placeOne(lea);
+      const leasNewest = await placeOne(lea);
+      const maxsOnly = await placeOne(max);
+      const { db, runtime, ids } = client.shop.state;
+      const customerIds = [ids.toPlugin(leaId), ids.toPlugin(maxId)];
+      const latest = await runtime.orders.search(db, { customerIds, latestPerCustomer: true }, {});
+      expect(latest.elements.map((o) => o.id).sort()).to.deep.equal([leasNewest, maxsOnly].sort());
+      expect(latest.total).to.equal(2);
+      expect((await runtime.orders.search(db, { customerIds }, {})).total).to.equal(3);
+    });
+  });
+
   describe('event tickets', () => {
     let eventId: string;
     const participants = () =>

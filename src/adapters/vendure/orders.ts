@@ -8,7 +8,6 @@ import type { IdMapper } from './ids.js';
 import { toVendureIds } from './ids.js';
 import { linePayloadOfRow } from './participants.js';
 import type { AdapterState } from './state.js';
-import { notSupported } from './unsupported.js';
 import type { OrderLineRow } from './vendure-tables.js';
 
 /**
@@ -66,6 +65,7 @@ export function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuild
     .select({
       id: asPlugin('o.id'),
       vendure_id: 'o.id',
+      vendure_customer_id: 'o.customerId',
       order_number: 'o.code',
       order_date: 'o.orderPlacedAt',
       customer_id: asPlugin('o.customerId'),
@@ -267,11 +267,26 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
     },
     getMany: (executor, orderIds) => getOrders(state, executor, orderIds),
     async search(executor, scope: OrderScope, criteria) {
-      if (scope.latestPerCustomer) throw notSupported('orders.search (latestPerCustomer)');
       const base = placedByOnly(
         placedOrders(ids, executor).whereIn('placed_orders.customer_id', [...new Set(scope.customerIds)]),
         scope.placedBy,
       );
+      // Each customer's latest placed order: none of theirs is newer (same moment: the higher id).
+      if (scope.latestPerCustomer)
+        base.whereNotExists((newer) => {
+          newer
+            .select(1)
+            .from('order as newer')
+            .whereNotNull('newer.orderPlacedAt')
+            .whereRaw('?? = ??', ['newer.customerId', 'placed_orders.vendure_customer_id'])
+            .where((w) => {
+              w.whereRaw('?? > ??', ['newer.orderPlacedAt', 'placed_orders.order_date']).orWhere((same) => {
+                same
+                  .whereRaw('?? = ??', ['newer.orderPlacedAt', 'placed_orders.order_date'])
+                  .whereRaw('?? > ??', ['newer.id', 'placed_orders.vendure_id']);
+              });
+            });
+        });
       const page = await searchByCriteria<{ id: string }>(base, criteria, ORDER_SEARCH_CRITERIA, (qb) =>
         qb.select('placed_orders.id'),
       );
