@@ -31,21 +31,10 @@ export const jsonApiPageQuery = {
 
 /**
  * The JSON:API `sort` query parameter of an Admin list over the given fields: `sort=name` ascending,
- * `sort=-createdAt` descending; one field (the list's own tie-breaker follows it). Another value is a 400.
+ * `sort=-createdAt` descending; one field (the list's own tie-breaker follows it). Another value is
+ * a 400. Without it the list keeps its own order (`defaultOrder` says which), and the links leave it out.
  */
-export function jsonApiSortQuery<const F extends readonly string[]>(fields: F, defaultSort: string) {
-  return {
-    sort: {
-      type: 'string',
-      enum: fields.flatMap((field) => [field, `-${field}`]),
-      default: defaultSort,
-      description: `Sort by one of ${fields.join(', ')}; a leading "-" sorts descending. Default ${defaultSort}.`,
-    },
-  } as const;
-}
-
-/** The same without a default: a list whose default order depends on its filters leaves `sort` out then. */
-export function jsonApiOptionalSortQuery<const F extends readonly string[]>(fields: F, defaultOrder: string) {
+export function jsonApiSortQuery<const F extends readonly string[]>(fields: F, defaultOrder: string) {
   return {
     sort: {
       type: 'string',

@@ -3,7 +3,7 @@ import type { Criteria } from '../../lib/criteria.js';
 import {
   jsonApiList,
   jsonApiListSchema,
-  jsonApiOptionalSortQuery,
+  jsonApiSortQuery,
   jsonApiPageQuery,
   jsonApiSortOf,
 } from '../../lib/json-api.js';
@@ -72,7 +72,7 @@ function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings
       schemas: {
         query: objectSchema({
           ...jsonApiPageQuery,
-          ...jsonApiOptionalSortQuery(['startsAt', 'name'], 'by start, next first with startsAfter, else latest first'),
+          ...jsonApiSortQuery(['startsAt', 'name'], 'by start, next first with startsAfter, else latest first'),
           status: statusName,
           startsAfter: { type: 'string', format: 'date-time' },
           startsBefore: { type: 'string', format: 'date-time' },

@@ -184,7 +184,7 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
       schemas: {
         query: objectSchema({
           ...jsonApiPageQuery,
-          ...jsonApiSortQuery(['createdAt', 'company'], '-createdAt'),
+          ...jsonApiSortQuery(['createdAt', 'company'], 'newest first'),
           status: { enum: ['open', 'accepted', 'declined'] },
         }),
         responses: { 200: jsonApiListSchema(resourceSchema) },
@@ -194,7 +194,7 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
         if (query.status) base.where({ status: query.status });
         const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
         const total = readInt(count?.n);
-        const sort = jsonApiSortOf(query.sort);
+        const sort = jsonApiSortOf(query.sort ?? '-createdAt');
         const rows = await selectRows<AccountRequestRow>(
           base
             .clone()
