@@ -105,6 +105,23 @@ function requestIdOf(req: Request): string {
   return String(request.id);
 }
 
+/** Numbers and dates of the console follow the operator's browser language; this one when it names none Intl knows. */
+const DEFAULT_LOCALE = 'en-GB';
+
+/** The first language of the request's Accept-Language that Intl can format in. */
+function localeOf(req: Request): string {
+  for (const language of req.acceptsLanguages()) {
+    if (language === '*' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(language)) continue;
+    try {
+      const [supported] = Intl.NumberFormat.supportedLocalesOf([language]);
+      if (supported) return supported;
+    } catch {
+      // Not a well-formed language tag (a RangeError): the next one, else the default.
+    }
+  }
+  return DEFAULT_LOCALE;
+}
+
 /**
  * The operator's console of contract 3.4 (`console`) on any host: the login form (its double-submit
  * CSRF cookie and rate limit) and a cookie session through the host's `sessions`, the session's CSRF
@@ -119,13 +136,15 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     const token = engine.escapeExpression(opts.data?.root?.csrfToken ?? '');
     return new engine.SafeString(`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`);
   });
-  engine.registerHelper('formatNumber', (value: unknown) =>
-    typeof value === 'number' ? new Intl.NumberFormat('en-GB').format(value) : '',
+  type HelperOptions = { data?: { root?: { locale?: string } } };
+  const localeIn = (opts: HelperOptions) => opts.data?.root?.locale ?? DEFAULT_LOCALE;
+  engine.registerHelper('formatNumber', (value: unknown, opts: HelperOptions) =>
+    typeof value === 'number' ? new Intl.NumberFormat(localeIn(opts)).format(value) : '',
   );
-  engine.registerHelper('formatDateTime', (value: unknown) => {
+  engine.registerHelper('formatDateTime', (value: unknown, opts: HelperOptions) => {
     const date = new Date(String(value));
     if (value === null || value === undefined || Number.isNaN(date.getTime())) return '';
-    return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+    return `${new Intl.DateTimeFormat(localeIn(opts), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
   });
   engine.registerHelper('json', (value: unknown) => JSON.stringify(value ?? null));
   const views = new Views(projectPath('templates', 'console'), engine);
@@ -181,6 +200,7 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       menu: session ? menuFor(req.path) : [],
       notice: typeof notice === 'string' && status < 400 ? notice.slice(0, 300) : null,
       currentPath: req.originalUrl,
+      locale: localeOf(req),
     };
     res
       .status(status)
