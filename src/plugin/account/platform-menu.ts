@@ -185,6 +185,44 @@ export function buildMenu(
   return build(PLATFORM_MENU, 1);
 }
 
+/** An entry of the operator's preview: every entry of the suite, arranged and labelled as configured, hidden ones marked. */
+export interface MenuPreviewEntry {
+  key: string;
+  label: string;
+  path: string | null;
+  hidden: boolean;
+  /** Only for these kinds of login (absent: everyone logged in). */
+  actors: string[] | null;
+  children: MenuPreviewEntry[];
+}
+
+/** 'organisationUnits' → 'Organisation units' (the preview's label where the settings name none; shops show their snippets). */
+function humanised(key: string): string {
+  const words = key.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words[0]!.toUpperCase() + words.slice(1);
+}
+
+/**
+ * The account menu as the settings arrange it, for the operator's console: the order, the labels
+ * (else the entry's default label, else its key) and which entries are hidden (a hidden heading
+ * hides its children), before any caller's permissions narrow it.
+ */
+export function menuPreview(customisation: MenuCustomisation): MenuPreviewEntry[] {
+  const build = (entries: readonly MenuDefinition[], parentHidden: boolean): MenuPreviewEntry[] =>
+    inOperatorOrder(entries, customisation.order).map((entry) => {
+      const hidden = parentHidden || customisation.hidden.includes(entry.key);
+      return {
+        key: entry.key,
+        label: customisation.labels[entry.key] ?? entry.label ?? humanised(entry.key),
+        path: entry.path,
+        hidden,
+        actors: entry.actors ?? null,
+        children: build(entry.children ?? [], hidden),
+      };
+    });
+  return build(PLATFORM_MENU, false);
+}
+
 /** Spelled out per level (no recursive $ref, so the OpenAPI document stays self-contained). */
 function entrySchema(level: number): Record<string, unknown> {
   return objectSchema(

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { menuPreview, type MenuPreviewEntry } from '../account/platform-menu.js';
 import { consolePage, formErrorsOf, noErrors, type ConsoleContext, type ConsoleKit, type FormErrors } from './kit.js';
 
 const PATH = '/settings';
@@ -115,12 +116,19 @@ export function settingsPages(kit: ConsoleKit) {
     };
   });
 
-  function render(values: Record<string, string>, checked: Record<string, boolean>, errors: FormErrors, status = 200) {
+  function render(
+    values: Record<string, string>,
+    checked: Record<string, boolean>,
+    errors: FormErrors,
+    status = 200,
+    menu: MenuPreviewEntry[] = [],
+  ) {
     return {
       template: 'settings',
       status,
       data: {
         title: 'Settings',
+        accountMenu: menu,
         fields: fields.map((field) => ({
           ...field,
           isInteger: field.kind === 'integer',
@@ -148,10 +156,18 @@ export function settingsPages(kit: ConsoleKit) {
       menu: { label: 'Settings', position: 90 },
       async handler({ ctx }) {
         const settings = await current(ctx);
+        // The account menu as the saved settings arrange it (accountMenuOrder, …Labels, …Hidden).
+        const menu = menuPreview({
+          order: (settings.accountMenuOrder as string[] | undefined) ?? [],
+          labels: (settings.accountMenuLabels as Record<string, string> | undefined) ?? {},
+          hidden: (settings.accountMenuHidden as string[] | undefined) ?? [],
+        });
         return render(
           Object.fromEntries(fields.map((field) => [field.name, toText(field.kind, settings[field.name])])),
           Object.fromEntries(fields.map((field) => [field.name, settings[field.name] === true])),
           noErrors(),
+          200,
+          menu,
         );
       },
     }),
