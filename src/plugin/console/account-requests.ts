@@ -12,6 +12,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/account-requests';
@@ -116,12 +117,7 @@ export function accountRequestPages(kit: ConsoleKit) {
     consolePage({
       path: `${PATH}/:id`,
       async handler({ ctx, params }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such account request.' },
-          };
+        if (!isId(params.id)) return notFoundPage('account request');
         return detail(ctx, params.id);
       },
     }),
@@ -129,12 +125,7 @@ export function accountRequestPages(kit: ConsoleKit) {
       path: `${PATH}/:id/accept`,
       method: 'POST',
       async handler({ ctx, params, form }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such account request.' },
-          };
+        if (!isId(params.id)) return notFoundPage('account request');
         const values = { groupId: text(form, 'groupId'), comment: text(form, 'comment') };
         try {
           await kit.call(ctx, 'acceptAccountRequest', {
@@ -154,12 +145,7 @@ export function accountRequestPages(kit: ConsoleKit) {
       path: `${PATH}/:id/decline`,
       method: 'POST',
       async handler({ ctx, params, form }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such account request.' },
-          };
+        if (!isId(params.id)) return notFoundPage('account request');
         const values = { comment: text(form, 'comment') };
         if (!values.comment)
           return detail(ctx, params.id, {

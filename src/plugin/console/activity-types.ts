@@ -10,6 +10,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/activity-types';
@@ -82,12 +83,7 @@ export function activityTypePages(kit: ConsoleKit) {
       path: `${PATH}/:id/active`,
       method: 'POST',
       async handler({ ctx, params, form }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such activity type.' },
-          };
+        if (!isId(params.id)) return notFoundPage('activity type');
         const active = text(form, 'active') === 'true';
         await kit.call(ctx, 'updateCustomerActivityType', { params: { id: params.id }, body: { active } });
         return {

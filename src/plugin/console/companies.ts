@@ -8,6 +8,7 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/companies';
@@ -74,11 +75,7 @@ interface ApprovalSettings {
   nValue: number;
 }
 
-const notFound = {
-  template: 'error',
-  status: 404,
-  data: { title: 'Not found', message: 'There is no such company.' },
-} as const;
+const notFound = notFoundPage('company');
 const nameOf = (person: { firstName: string | null; lastName: string | null }) =>
   [person.firstName, person.lastName].filter(Boolean).join(' ');
 

@@ -13,6 +13,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/customer-prices';
@@ -178,12 +179,7 @@ function priceListPages(kit: ConsoleKit) {
       path: `${PATH}/:id/delete`,
       method: 'POST',
       async handler({ ctx, params }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such customer price.' },
-          };
+        if (!isId(params.id)) return notFoundPage('customer price');
         await kit.call(ctx, 'deleteSuiteCustomerPrice', { params: { id: params.id } });
         return { redirect: kit.href(PATH), notice: 'The customer price is deleted.' };
       },

@@ -11,6 +11,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PARTICIPANTS_PER_PAGE = 50;
@@ -27,11 +28,7 @@ interface Participant {
   createdAt: string;
 }
 
-const notFound = {
-  template: 'error',
-  status: 404,
-  data: { title: 'Not found', message: 'There is no such event.' },
-} as const;
+const notFound = notFoundPage('event');
 
 /**
  * One event: its data and seats, the status (publish, close, cancel, …), the participants with

@@ -7,6 +7,7 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 /** The two kinds of work the shop retries on its own and gives up on: mails of the outbox, jobs of the queue. */
@@ -90,11 +91,7 @@ export function failedWorkPages(kit: ConsoleKit) {
     };
   }
 
-  const notFound = (kind: Kind) => ({
-    template: 'error',
-    status: 404,
-    data: { title: 'Not found', message: `There is no such ${kind.one}.` },
-  });
+  const notFound = (kind: Kind) => notFoundPage(kind.one);
 
   return KINDS.flatMap((kind) => [
     consolePage({

@@ -1,5 +1,5 @@
 import { isId } from '../../lib/ids.js';
-import { consolePage, type ConsoleKit } from './kit.js';
+import { consolePage, type ConsoleKit, notFoundPage } from './kit.js';
 
 interface ImportRun {
   id: string;
@@ -32,8 +32,7 @@ export function importRunPages(kit: ConsoleKit) {
     consolePage({
       path: '/import-runs/:id',
       async handler({ ctx, params }) {
-        if (!isId(params.id))
-          return { template: 'error', status: 404, data: { title: 'Not found', message: 'There is no such import.' } };
+        if (!isId(params.id)) return notFoundPage('import');
         const { data: run } = await kit.call<{ data: ImportRun }>(ctx, 'readSuiteImportRun', {
           params: { id: params.id },
         });

@@ -11,6 +11,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/integrations';
@@ -84,12 +85,7 @@ export function integrationPages(kit: ConsoleKit) {
       path: `${PATH}/:id/delete`,
       method: 'POST',
       async handler({ ctx, params }) {
-        if (!isId(params.id))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such integration.' },
-          };
+        if (!isId(params.id)) return notFoundPage('integration');
         await kit.call(ctx, 'deleteIntegration', { params: { id: params.id } });
         return {
           redirect: kit.href(PATH),

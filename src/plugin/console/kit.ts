@@ -153,3 +153,8 @@ export function sortOf<const C extends readonly [SortChoice, ...SortChoice[]]>(
     choices: choices.map((c) => ({ ...c, selected: c === chosen })),
   };
 }
+
+/** The console's 404 page for an id that names nothing (or is no id): "There is no such <what>." */
+export function notFoundPage(what: string) {
+  return { template: 'error', status: 404, data: { title: 'Not found', message: `There is no such ${what}.` } };
+}

@@ -1,4 +1,4 @@
-import { consolePage, type ConsoleKit } from './kit.js';
+import { consolePage, type ConsoleKit, notFoundPage } from './kit.js';
 
 const PATH = '/mail-templates';
 const NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
@@ -28,12 +28,7 @@ export function mailTemplatePages(kit: ConsoleKit) {
     consolePage({
       path: `${PATH}/:name`,
       async handler({ ctx, params }) {
-        if (!params.name || !NAME.test(params.name))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such mail template.' },
-          };
+        if (!params.name || !NAME.test(params.name)) return notFoundPage('mail template');
         const preview = await kit.call<{
           data: { name: string; subject: string; html: string; text: string; sampleData: Record<string, unknown> };
         }>(ctx, 'previewMailTemplate', { params: { name: params.name } });

@@ -11,6 +11,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/partial-assortments';
@@ -145,12 +146,7 @@ export function partialAssortmentPages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         const kind = KINDS.find((k) => k.key === params.kind);
-        if (!kind || !isId(params.entityId) || !isId(params.ruleId))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such rule assignment.' },
-          };
+        if (!kind || !isId(params.entityId) || !isId(params.ruleId)) return notFoundPage('rule assignment');
         await kit.call(ctx, `delete${kind.stem}`, {
           params: { [kind.idField]: params.entityId, ruleId: params.ruleId },
         });

@@ -11,6 +11,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/quantity-rules';
@@ -140,12 +141,7 @@ export function quantityRulePages(kit: ConsoleKit) {
       path: `${PATH}/:productId/delete`,
       method: 'POST',
       async handler({ ctx, params }) {
-        if (!isId(params.productId))
-          return {
-            template: 'error',
-            status: 404,
-            data: { title: 'Not found', message: 'There is no such quantity rule.' },
-          };
+        if (!isId(params.productId)) return notFoundPage('quantity rule');
         await kit.call(ctx, 'deleteSuiteQuantityRule', { params: { productId: params.productId } });
         return { redirect: kit.href(PATH), notice: 'The product takes any quantity from 1 again.' };
       },

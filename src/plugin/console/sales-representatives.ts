@@ -11,6 +11,7 @@ import {
   type ConsoleKit,
   type FormErrors,
   type JsonApiDocument,
+  notFoundPage,
 } from './kit.js';
 
 const PATH = '/sales-representatives';
@@ -26,11 +27,7 @@ interface Representative {
   customerIds: string[];
 }
 
-const notFound = {
-  template: 'error',
-  status: 404,
-  data: { title: 'Not found', message: 'There is no such sales representative.' },
-} as const;
+const notFound = notFoundPage('sales representative');
 
 /**
  * Sales representatives: the list (search by name or e-mail) with a form for a new login, and one
