@@ -81,10 +81,11 @@ interface SideMenuView {
  * add-on's menu as the caller may open it, the addresses; the entry of the page shown is marked.
  */
 function sideMenu(menu: MenuView[] | null, ctx: StoreContext, path: string): SideMenuView[] {
-  const entries: Array<Omit<MenuView, 'key'>> = [
-    { testKey: 'overview', label: 'Overview', path: '/account', children: [] },
-    ...(menu ?? []),
-  ];
+  const addOn = menu ?? [];
+  // The overview once: the add-on's menu may carry its own entry for /account.
+  const entries: Array<Omit<MenuView, 'key'>> = addOn.some((entry) => entry.path === '/account')
+    ? [...addOn]
+    : [{ testKey: 'overview', label: 'Overview', path: '/account', children: [] }, ...addOn];
   if (ctx.customer)
     entries.push({ testKey: 'addresses', label: 'Addresses', path: '/account/addresses', children: [] });
   // The current entry: the longest menu path the page's path is or lies under (the overview only as itself).

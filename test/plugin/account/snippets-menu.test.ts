@@ -166,6 +166,11 @@ describe('account: snippets and platform menu', () => {
       expect(page.text).to.contain('href="/account/employees"');
       expect(page.text).not.to.contain('href="/account/organisation-units"');
       expect(page.text).not.to.contain('href="/account/address-book"');
+      const employeesPage = await (
+        await loggedInVisitor(representative.email, representative.password)
+      ).get('/account/employees');
+      const sideMenu = /<nav class="account-menu"[\s\S]*?<\/nav>/.exec(employeesPage.text)![0];
+      expect(sideMenu.match(/href="\/account"/g), 'the overview once in the side menu').to.have.length(1);
       expect(
         rep.body.elements.find((e: MenuEntry) => e.key === 'salesRepresentative').children.map((e: MenuEntry) => e.key),
       ).to.deep.equal(['customers', 'customerActivities', 'salesStatistics', 'abandonedCarts', 'eventManager']);
