@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP } from '../../examples/vendure-shop/shop.js';
 import { DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';
-import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, createNameCollection, type ShopClient } from './helpers/shop.js';
 
 /**
  * The catalog and customer calls on Vendure's tables through the plugin routes that use them:
@@ -80,27 +80,8 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
     });
 
     it('filters by category (a Vendure collection)', async () => {
-      const created = await t.gql(
-        'admin-api',
-        'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
-        {
-          input: {
-            translations: [{ languageCode: 'en', name: 'Seating', slug: 'seating', description: '' }],
-            filters: [
-              {
-                code: 'variant-name-filter',
-                arguments: [
-                  { name: 'operator', value: 'contains' },
-                  { name: 'term', value: 'Chair' },
-                ],
-              },
-            ],
-          },
-        },
-        admin,
-      );
-      expect(created.errors, JSON.stringify(created)).to.equal(undefined);
-      const categoryId = t.shop.state.ids.toPlugin(created.data.createCollection.id);
+      const collectionId = await createNameCollection(t, admin, 'Seating', 'Chair');
+      const categoryId = t.shop.state.ids.toPlugin(collectionId);
       // Vendure fills a collection's variants in a job.
       let listed: { body: { elements: Array<{ productNumber: string }> } } = { body: { elements: [] } };
       for (let i = 0; i < 100 && listed.body.elements.length === 0; i++) {
@@ -118,26 +99,7 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
     });
 
     it("a collection's variants in Vendure's Shop API leave out the variants the caller may not see", async () => {
-      const created = await t.gql(
-        'admin-api',
-        'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
-        {
-          input: {
-            translations: [{ languageCode: 'en', name: 'Desks', slug: 'desks', description: '' }],
-            filters: [
-              {
-                code: 'variant-name-filter',
-                arguments: [
-                  { name: 'operator', value: 'contains' },
-                  { name: 'term', value: 'Desk' },
-                ],
-              },
-            ],
-          },
-        },
-        admin,
-      );
-      expect(created.errors, JSON.stringify(created)).to.equal(undefined);
+      await createNameCollection(t, admin, 'Desks', 'Desk');
       const query = '{ collection(slug: "desks") { productVariants { totalItems items { sku } } } }';
       // Vendure fills a collection's variants in a job; the partner (the desk's customer group) sees it once it ran.
       let forPartner = await t.gql('shop-api', query, {}, partner);

@@ -8,7 +8,7 @@ import { DEMO_CUSTOMER, PARTNER_CUSTOMER } from '../../examples/vendure-shop/sho
 import { browserFor } from '../helpers/browser.js';
 import { startSmtp, type ReceivedMail, type TestMailbox } from '../helpers/smtp.js';
 import { consolePage, SUPERADMIN } from './helpers/console.js';
-import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, createNameCollection, type ShopClient } from './helpers/shop.js';
 
 /** Screenshots for a person to look at (outside the repository). */
 const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? join(tmpdir(), 'suite-b2b-screenshots', 'vendure-console');
@@ -121,26 +121,7 @@ describe('Vendure: operator journeys in the console', function () {
 
   it('journey: an operator rules a category and a product out for one customer; their collections, products, search and Store API listing leave them out, another customer still sees them', async () => {
     const admin = bearer(await client.vendureLogin('admin-api', 'superadmin', 'superadmin'));
-    const created = await client.gql(
-      'admin-api',
-      'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
-      {
-        input: {
-          translations: [{ languageCode: 'en', name: 'Seating', slug: 'seating', description: '' }],
-          filters: [
-            {
-              code: 'variant-name-filter',
-              arguments: [
-                { name: 'operator', value: 'contains' },
-                { name: 'term', value: 'Chair' },
-              ],
-            },
-          ],
-        },
-      },
-      admin,
-    );
-    expect(created.errors, JSON.stringify(created)).to.equal(undefined);
+    await createNameCollection(client, admin, 'Seating', 'Chair');
     await client.settleJobs();
     const { db, runtime } = client.shop.state;
     const demo = (await runtime.customers.findByEmail(db, DEMO_CUSTOMER.email))!;

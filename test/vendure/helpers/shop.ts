@@ -152,3 +152,33 @@ export async function bootShop({
     },
   };
 }
+
+/** A Vendure collection of the variants whose name contains `term` (Admin API); answers its Vendure id. */
+export async function createNameCollection(
+  client: Pick<ShopClient, 'gql'>,
+  admin: Record<string, string>,
+  name: string,
+  term: string,
+): Promise<string> {
+  const created = await client.gql(
+    'admin-api',
+    'mutation ($input: CreateCollectionInput!) { createCollection(input: $input) { id } }',
+    {
+      input: {
+        translations: [{ languageCode: 'en', name, slug: name.toLowerCase(), description: '' }],
+        filters: [
+          {
+            code: 'variant-name-filter',
+            arguments: [
+              { name: 'operator', value: 'contains' },
+              { name: 'term', value: term },
+            ],
+          },
+        ],
+      },
+    },
+    admin,
+  );
+  expect(created.errors, JSON.stringify(created)).to.equal(undefined);
+  return String(created.data.createCollection.id);
+}

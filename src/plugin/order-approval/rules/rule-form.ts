@@ -1,6 +1,6 @@
 import type { ErrorObject } from '../../../lib/errors.js';
 import { list, text, type Form } from '../../storefront-kit.js';
-import { LEVEL_TYPES, type LevelType } from './model.js';
+import { LEVEL_TYPES, type ApprovalRule, type LevelType } from './model.js';
 
 /**
  * The approval rule form of the storefront: what it sends, read back into the Store API's rule body,
@@ -40,29 +40,11 @@ export interface RuleFields {
   levels: LevelFields[];
 }
 
-/** A rule as the API returns it (ruleSchema). */
-export interface RuleView {
-  id: string;
-  name: string;
-  description: string | null;
-  priority: number;
-  active: boolean;
-  appliesTo: 'orders' | 'requests';
-  conditions: {
-    orderTotal?: { currency: string; above?: number; below?: number };
-    roleIds?: string[];
-    roleRequiresApproval?: boolean;
-    unitIds?: string[];
-    productIds?: string[];
-    categoryIds?: string[];
-    costCenterIds?: string[];
-    budgetExceeded?: boolean;
-    firstOrder?: boolean;
-  };
-  levels: Array<{ name: string; type: LevelType; employeeIds?: string[]; roleId?: string; required: number }>;
-  origin: 'budget' | 'role' | 'request' | null;
-  escalateAfterHours: number | null;
-}
+/**
+ * A rule as the API returns it (ruleSchema): the model's fields, with `conditions.orderTotal`'s
+ * amounts in currency units rather than minor units.
+ */
+export type RuleView = Omit<ApprovalRule, 'customerId' | 'createdAt' | 'updatedAt'>;
 
 const emptyLevel = (): LevelFields => ({ name: '', type: '', employeeIds: [], roleId: '', required: '1' });
 
