@@ -1,5 +1,7 @@
 import type {
   CheckoutInterceptor,
+  CheckoutMethodKind,
+  CheckoutMethodRestriction,
   ContextEnricher,
   ContextVersionSource,
   HostEventHandler,
@@ -14,8 +16,10 @@ import type {
   PriceGate,
   PriceProvider,
   ProductExtension,
+  StoreContext,
   VisibilityFilter,
 } from '../host/contract.js';
+import type { Executor } from '../lib/db.js';
 
 /** What a plugin registers through the contract's extension points; every host keeps one of these. */
 export interface PluginRegistries {
@@ -35,6 +39,8 @@ export interface PluginRegistries {
   orderCancelledHooks: OrderCancelledHook[];
   /** (3.5) Payment methods plugins added. */
   paymentMethods: PaymentMethodDefinition[];
+  /** (4.1) Restrictions of the payment and shipping methods a caller is offered. */
+  methodRestrictions: CheckoutMethodRestriction[];
   eventHandlers: Map<HostEventName, Array<HostEventHandler<HostEventName>>>;
   mailTemplates: Map<string, MailTemplate>;
   jobHandlers: Map<string, JobHandler>;
@@ -55,9 +61,29 @@ export function emptyRegistries(): PluginRegistries {
     orderPlacedHooks: [],
     orderCancelledHooks: [],
     paymentMethods: [],
+    methodRestrictions: [],
     eventHandlers: new Map(),
     mailTemplates: new Map(),
     jobHandlers: new Map(),
     jobSchedules: new Map(),
   };
+}
+
+/**
+ * (4.1) The technical names of a kind the registered restrictions allow the caller (each narrows the
+ * last), or null when none restricts.
+ */
+export async function allowedMethods(
+  registries: PluginRegistries,
+  executor: Executor,
+  ctx: StoreContext,
+  kind: CheckoutMethodKind,
+): Promise<ReadonlySet<string> | null> {
+  const answers: ReadonlySet<string>[] = [];
+  for (const restriction of registries.methodRestrictions) {
+    const names = await restriction(executor, ctx, kind);
+    if (names) answers.push(names);
+  }
+  const [first, ...rest] = answers;
+  return first ? new Set([...first].filter((name) => rest.every((names) => names.has(name)))) : null;
 }

@@ -8,7 +8,7 @@ import type { Db, Executor, Trx } from '../lib/db.js';
 import type { LineItemView } from '../lib/line-items.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '4.0.0';
+export const CONTRACT_VERSION = '4.1.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -421,7 +421,32 @@ export interface OrderDraft {
   paymentMethod?: string;
   /** (3.5) Lines an interceptor sets as the invoice's payment text (e.g. the payment terms); empty: the host's own. */
   paymentNotes?: string[];
+  /**
+   * (4.1) The technical name of the shipping method the order is delivered by (PlaceOrderOptions.shippingMethod,
+   * else the host's default); absent on a host that offers no choice of shipping method.
+   */
+  shippingMethod?: string;
 }
+
+/** (4.1) The two kinds of checkout method a sales channel offers. */
+export type CheckoutMethodKind = 'payment' | 'shipping';
+
+/** (4.1) A payment or shipping method as the sales channel offers it. */
+export interface CheckoutMethodRef {
+  technicalName: string;
+  name: string;
+}
+
+/**
+ * (4.1) Narrows the methods of a kind a caller is offered: the technical names allowed, or null for
+ * no restriction. The host leaves the others out of its method lists; the plugin's interceptor still
+ * refuses an order that names one anyway. Reads through `executor`.
+ */
+export type CheckoutMethodRestriction = (
+  executor: Executor,
+  ctx: StoreContext,
+  kind: CheckoutMethodKind,
+) => Promise<ReadonlySet<string> | null>;
 
 /** (3.5) A payment method a plugin adds to the host's list (`checkout.addPaymentMethod`). */
 export interface PaymentMethodDefinition {
@@ -553,6 +578,11 @@ export interface PlaceOrderOptions {
    * host's default. An unknown name is a 400 (SUITE__PAYMENT_METHOD_UNKNOWN).
    */
   paymentMethod?: string | null;
+  /**
+   * (4.1) The technical name of the shipping method; absent: the host's default. An unknown name is a
+   * 400 (SUITE__SHIPPING_METHOD_UNKNOWN).
+   */
+  shippingMethod?: string | null;
 }
 
 /**
@@ -1035,6 +1065,14 @@ export interface HostRuntime {
      * payment methods are configured elsewhere leaves it out.
      */
     addPaymentMethod?(method: PaymentMethodDefinition): void;
+    /**
+     * (4.1) The sales channel's methods of a kind: payment methods include those plugins added (all
+     * of them, whatever their `available` answers). Optional: a host without it offers no choice the
+     * plugin can name (the allowed methods per unit are then not settable).
+     */
+    methods?(executor: Executor, ctx: StoreContext, kind: CheckoutMethodKind): Promise<CheckoutMethodRef[]>;
+    /** (4.1) Adds a restriction the host applies to its method lists (see CheckoutMethodRestriction). Optional. */
+    addMethodRestriction?(restriction: CheckoutMethodRestriction): void;
     /**
      * Places an order: inside `executor` when it is a transaction, else in a transaction of its own
      * (retried on contention). Interceptors, processors and hooks run inside it.

@@ -25,6 +25,7 @@ import { registerConsole } from './console/index.js';
 import { registerOrganisationUnits } from './company/units/index.js';
 import { colleaguesInUnitSubtrees } from './company/units/directory.js';
 import { registerCompanyAddresses } from './company/addresses/index.js';
+import { registerCheckoutMethods } from './company/checkout-methods/index.js';
 import { registerMailPreview } from './mail-preview/index.js';
 import { registerClosedShop } from './closed-shop/index.js';
 import { registerOrderAgain } from './order-again/index.js';
@@ -40,6 +41,7 @@ const plugin: HostPlugin = {
     registerEmployees(host, { unitColleagues: colleaguesInUnitSubtrees });
     registerOrganisationUnits(host);
     registerCompanyAddresses(host);
+    registerCheckoutMethods(host);
     registerSalesRepresentatives(host);
     registerAccountExtras(host);
     const importRuns = registerImportRuns(host);

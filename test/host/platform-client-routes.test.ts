@@ -37,7 +37,11 @@ describe('host: routes the platform’s clients call', () => {
     const { token } = await loginNewCustomer();
     const shipping = await post('/shipping-method', token, { onlyAvailable: true });
     expect(shipping.status, JSON.stringify(shipping.body)).to.equal(200);
-    expect(shipping.body).to.include({ total: 1, page: 1, apiAlias: 'dal_entity_search_result' });
+    expect(shipping.body).to.include({ total: 2, page: 1, apiAlias: 'dal_entity_search_result' });
+    expect(shipping.body.elements.map((m: { technicalName: string }) => m.technicalName)).to.deep.equal([
+      'standard',
+      'express',
+    ]);
     expect(shipping.body.elements[0]).to.include({
       technicalName: 'standard',
       name: 'Standard',
@@ -66,8 +70,8 @@ describe('host: routes the platform’s clients call', () => {
     for (const path of ['/shipping-method', '/payment-method']) {
       const guest = await post(path, null);
       expect(guest.status, path).to.equal(200);
-      // A guest has no credit line: payment on account is not offered to them.
-      expect(guest.body.elements, path).to.have.length(1);
+      // Standard and express; a guest has no credit line: payment on account is not offered to them.
+      expect(guest.body.elements, path).to.have.length(path === '/shipping-method' ? 2 : 1);
       expectError(await post(path, null, { onlyAvailable: 'yes' }), 400, 'SUITE__INVALID_INPUT');
       expectError(await post(path, null, { limit: 0 }), 400, 'SUITE__INVALID_INPUT');
       expectError(await post(path, null, { unknown: true }), 400, 'SUITE__INVALID_INPUT');

@@ -3,6 +3,7 @@ import type { AdapterState } from './state.js';
 import { cartContract } from './cart.js';
 import { ordersContract } from './orders.js';
 import { placeOrderOnVendure } from './place-order.js';
+import { channelMethodsOnVendure } from './payment-methods.js';
 
 /**
  * Cart, checkout and orders on Vendure. The extension points are recorded (the plugin registers
@@ -19,6 +20,9 @@ export function checkoutContract(state: AdapterState): Pick<HostRuntime, 'cart' 
       onOrderCancelled: (hook) => void state.registries.orderCancelledHooks.push(hook),
       // (3.5) A Vendure PaymentMethodHandler each, registered when the plugin is configured (payment-methods.ts).
       addPaymentMethod: (method) => void state.registries.paymentMethods.push(method),
+      // (4.1) Vendure's own methods (payment-methods.ts); the restrictions act through the plugin's eligibility checkers.
+      methods: (executor, _ctx, kind) => channelMethodsOnVendure(executor, state.registries.paymentMethods, kind),
+      addMethodRestriction: (restriction) => void state.registries.methodRestrictions.push(restriction),
       placeOrder: placeOrderOnVendure(state),
     },
     orders: ordersContract(state),

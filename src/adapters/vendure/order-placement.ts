@@ -12,7 +12,7 @@ import type { CancelledOrder, CartLineItem, PlacedOrder, StoreContext } from '..
 import { AppError } from '../../lib/errors.js';
 import { inVendureTransaction } from './events.js';
 import { draftOf } from './order-process.js';
-import { paymentMethodOfOrder } from './payment-methods.js';
+import { paymentMethodOfOrder, shippingMethodOfOrder } from './payment-methods.js';
 import { PLACED_BY_FIELDS } from './orders.js';
 import { changedLineFields, processOrderLines } from './participants.js';
 import type { AdapterState } from './state.js';
@@ -92,9 +92,10 @@ export function orderPlacement(
         const processed =
           registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
         const draft = draftOf(s, storeCtx, order, processed);
-        // The plugin's payment method of the payment that places it (payment on account), else none.
+        // The method of the payment that places it (the plugin's, e.g. on account, or the shop's code) and the shipping method.
         const paymentMethod = await paymentMethodOfOrder(trx, order.id);
         if (paymentMethod) draft.paymentMethod = paymentMethod;
+        draft.shippingMethod = await shippingMethodOfOrder(trx, order.id);
         for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(trx, storeCtx, draft);
         // The charge, in the same transaction under the same locks.
         const netTotal = order.subTotal + order.shipping;

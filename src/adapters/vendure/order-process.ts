@@ -15,6 +15,7 @@ import { selectRow } from '../../lib/db.js';
 import { inVendureTransaction } from './events.js';
 import { orderPlacement } from './order-placement.js';
 import { PLACED_BY_FIELDS } from './orders.js';
+import { shippingMethodOfOrder } from './payment-methods.js';
 import { changedLineFields, processOrderLines, refusalText } from './participants.js';
 import { findLivePluginSession } from './sessions.js';
 import type { AdapterState } from './state.js';
@@ -143,6 +144,7 @@ export function suiteOrderProcess(
           const processed =
             s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
           const draft = draftOf(s, storeCtx, order, processed);
+          draft.shippingMethod = await shippingMethodOfOrder(trx, order.id);
           for (const interceptor of s.registries.checkoutInterceptors)
             await interceptor.intercept(trx, storeCtx, draft);
           return processed;

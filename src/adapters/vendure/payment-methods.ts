@@ -2,12 +2,19 @@ import {
   LanguageCode,
   PaymentMethodEligibilityChecker,
   PaymentMethodHandler,
+  ShippingEligibilityChecker,
   type ID,
   type RequestContext,
 } from '@vendure/core';
-import type { PaymentMethodDefinition, StoreContext } from '../../host/contract.js';
+import type {
+  CheckoutMethodKind,
+  CheckoutMethodRef,
+  PaymentMethodDefinition,
+  StoreContext,
+} from '../../host/contract.js';
 import { readJson, selectRows, type Executor } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
+import { allowedMethods } from '../../host-kit/registries.js';
 
 /** The code of the Vendure PaymentMethodHandler of a plugin payment method (`suite-b2b-on-account`). */
 export const handlerCodeOf = (technicalName: string) => `suite-b2b-${technicalName}`;
@@ -51,48 +58,127 @@ export function paymentMethodHandlers(definitions: PaymentMethodDefinition[]): P
   );
 }
 
-/** The checker that asks the plugin's definition whether the caller may use the method (its `available`). */
+/**
+ * The checker that asks the plugin whether the caller may use the method: a plugin method's
+ * definition (`available`), and for every method the plugin's method restrictions (4.1: the
+ * payment methods a buyer's organisation unit allows). A shop puts it on each method it wants the
+ * plugin to govern; an order paid by a method the restrictions exclude is refused at placement anyway.
+ */
 export function availabilityChecker(
   state: () => AdapterState | null,
   storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
 ): PaymentMethodEligibilityChecker {
   return new PaymentMethodEligibilityChecker({
     code: AVAILABILITY_CHECKER_CODE,
-    description: text('Suite B2B: offered to the buyers the plugin admits (e.g. on account: a credit line)'),
+    description: text(
+      'Suite B2B: offered to the buyers the plugin admits (on account: a credit line; the unit’s methods)',
+    ),
     args: {},
     check: async (ctx, order, _args, method) => {
       const s = state();
       if (!s) return false;
+      // An order checkout.placeOrder is placing: its interceptors decided already.
+      if (s.placing.has(String(order.id))) return true;
       const definition = s.registries.paymentMethods.find(
         (d) => handlerCodeOf(d.technicalName) === method.handler?.code,
       );
-      if (!definition?.available) return true;
-      // An order checkout.placeOrder is placing: its interceptors (the credit line's) decided already.
-      if (s.placing.has(String(order.id))) return true;
+      if (!definition?.available && s.registries.methodRestrictions.length === 0) return true;
       const storeCtx = await storeContextOf(ctx);
-      return storeCtx ? definition.available(s.db, storeCtx) : false;
+      if (!storeCtx) return !definition?.available;
+      const allowed = await allowedMethods(s.registries, s.db, storeCtx, 'payment');
+      if (allowed && !allowed.has(definition?.technicalName ?? method.code)) return false;
+      return definition?.available ? definition.available(s.db, storeCtx) : true;
+    },
+  });
+}
+
+/** (4.1) The code of the shipping checker that offers a method only where the plugin's restrictions allow it. */
+export const SHIPPING_CHECKER_CODE = 'suite-b2b-allowed';
+
+/**
+ * (4.1) A ShippingEligibilityChecker for the shop's shipping methods: eligible unless the plugin's
+ * restrictions (the buyer's organisation unit) exclude the method. Vendure gives a shipping method
+ * one checker, so a shop puts this one on the methods a unit may be denied.
+ */
+export function shippingChecker(
+  state: () => AdapterState | null,
+  storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
+): ShippingEligibilityChecker {
+  return new ShippingEligibilityChecker({
+    code: SHIPPING_CHECKER_CODE,
+    description: text('Suite B2B: offered where the buyer’s organisation unit allows the method'),
+    args: {},
+    check: async (ctx, order, _args, method) => {
+      const s = state();
+      if (!s) return false;
+      if (s.placing.has(String(order.id)) || s.registries.methodRestrictions.length === 0) return true;
+      const storeCtx = await storeContextOf(ctx);
+      if (!storeCtx) return true;
+      const allowed = await allowedMethods(s.registries, s.db, storeCtx, 'shipping');
+      return !allowed || allowed.has(method.code);
     },
   });
 }
 
 /**
- * The plugin's payment method an order is paid by: the technical name in the metadata of its newest
- * authorised or settled payment (read through `executor`, inside the placing transaction), else
- * undefined (a payment method of the shop's own).
+ * The payment method an order is paid by, as the draft names it: of its newest authorised or settled
+ * payment (read through `executor`, inside the placing transaction) the plugin's technical name in
+ * the metadata, else the shop's Vendure payment method code; undefined before a payment.
  */
 export async function paymentMethodOfOrder(executor: Executor, orderId: ID): Promise<string | undefined> {
-  const payments = await selectRows<{ metadata: unknown }>(
+  const [payment] = await selectRows<{ metadata: unknown; method: string }>(
     executor('payment')
       .where({ orderId })
       .whereIn('state', ['Authorized', 'Settled'])
       .orderBy('id', 'desc')
-      .select('metadata'),
+      .limit(1)
+      .select('metadata', 'method'),
   );
-  for (const payment of payments) {
-    const name = readJson<Record<string, unknown>>(payment.metadata, {})[METHOD_METADATA_KEY];
-    if (typeof name === 'string') return name;
+  if (!payment) return undefined;
+  const name = readJson<Record<string, unknown>>(payment.metadata, {})[METHOD_METADATA_KEY];
+  return typeof name === 'string' ? name : payment.method;
+}
+
+/** (4.1) The code of the Vendure shipping method an order is delivered by, undefined before one is set. */
+export async function shippingMethodOfOrder(executor: Executor, orderId: ID): Promise<string | undefined> {
+  const [line] = await selectRows<{ code: string }>(
+    executor('shipping_line as l')
+      .join('shipping_method as m', 'm.id', 'l.shippingMethodId')
+      .where('l.orderId', orderId)
+      .orderBy('l.id')
+      .limit(1)
+      .select('m.code'),
+  );
+  return line?.code;
+}
+
+/**
+ * (4.1) The shop's methods of a kind as the contract names them: shipping methods by their Vendure
+ * code, payment methods by code, or by the plugin's technical name where a plugin handler serves
+ * them (payment on account). Every channel's, enabled ones only.
+ */
+export async function channelMethodsOnVendure(
+  executor: Executor,
+  definitions: readonly PaymentMethodDefinition[],
+  kind: CheckoutMethodKind,
+): Promise<CheckoutMethodRef[]> {
+  const table = kind === 'shipping' ? 'shipping_method' : 'payment_method';
+  const query = executor(`${table} as m`)
+    .leftJoin(`${table}_translation as t`, 't.baseId', 'm.id')
+    .orderBy('m.id')
+    .select('m.code', 't.name', kind === 'payment' ? 'm.handler' : executor.raw('null as handler'));
+  if (kind === 'shipping') query.whereNull('m.deletedAt');
+  else query.where('m.enabled', true);
+  const rows = await selectRows<{ code: string; name: string | null; handler: unknown }>(query);
+  const methods = new Map<string, CheckoutMethodRef>();
+  for (const row of rows) {
+    const handlerCode = readJson<{ code?: unknown }>(row.handler, {}).code;
+    const definition = definitions.find((d) => handlerCodeOf(d.technicalName) === handlerCode);
+    const technicalName = definition?.technicalName ?? row.code;
+    if (!methods.has(technicalName))
+      methods.set(technicalName, { technicalName, name: definition?.name ?? row.name ?? row.code });
   }
-  return undefined;
+  return [...methods.values()];
 }
 
 /** The shop's Vendure payment methods served by a plugin handler: Vendure code → the plugin's technical name. */

@@ -30,6 +30,7 @@ import { orderAddressInput } from './addresses.js';
 import { pluginPaymentMethods } from './payment-methods.js';
 import { changedLineFields } from './participants.js';
 import { vendureContextInTransaction } from './shared-transaction.js';
+import { allowedMethods } from '../../host-kit/registries.js';
 import { vendureServices, type AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
 
@@ -164,6 +165,19 @@ async function place(
       );
     draft.paymentMethod = options.paymentMethod;
   }
+  if (options.shippingMethod) {
+    // (4.1) A Vendure shipping method's code.
+    const known = await selectRow(
+      trx('shipping_method').where({ code: options.shippingMethod }).whereNull('deletedAt').first('id'),
+    );
+    if (!known)
+      throw Errors.badRequest(
+        'SUITE__SHIPPING_METHOD_UNKNOWN',
+        `There is no shipping method "${options.shippingMethod}".`,
+        { pointer: '/shippingMethod' },
+      );
+    draft.shippingMethod = options.shippingMethod;
+  }
   const skipped = new Set(options.skipInterceptors ?? []);
   for (const interceptor of state.registries.checkoutInterceptors) {
     if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
@@ -217,7 +231,21 @@ async function place(
     const billingInput = billing && (await orderAddressInput(ids, trx, billing.id));
     if (shippingInput) await orders.setShippingAddress(vctx, orderId, shippingInput);
     if (billingInput) await orders.setBillingAddress(vctx, orderId, billingInput);
-    const [shippingMethod] = await orders.getEligibleShippingMethods(vctx, orderId);
+    // The named method, else the first eligible one the plugin's restrictions (the buyer's unit) allow.
+    const allowedShipping = draft.shippingMethod
+      ? new Set([draft.shippingMethod])
+      : await allowedMethods(state.registries, trx, ctx, 'shipping');
+    const shippingMethod = (await orders.getEligibleShippingMethods(vctx, orderId)).find(
+      (quote) => !allowedShipping || allowedShipping.has(quote.code),
+    );
+    if (!shippingMethod && allowedShipping)
+      throw Errors.badRequest(
+        'SUITE__SHIPPING_METHOD_NOT_AVAILABLE',
+        draft.shippingMethod
+          ? `The shipping method "${draft.shippingMethod}" is not available for this order.`
+          : 'None of the shipping methods allowed to you is available for this order.',
+        { pointer: '/shippingMethod' },
+      );
     if (shippingMethod) {
       const set = await orders.setShippingMethod(vctx, orderId, [shippingMethod.id]);
       if (isGraphQlErrorResult(set)) throw refusalOf(set);
@@ -230,7 +258,12 @@ async function place(
     const wanted = draft.paymentMethod
       ? ([...pluginMethods].find(([, name]) => name === draft.paymentMethod)?.[0] ?? draft.paymentMethod)
       : state.options.placedOrderPaymentMethod;
-    const method = methods.find((m) => m.isEligible && (wanted ? m.code === wanted : !pluginMethods.has(m.code)));
+    const allowedPayment = wanted ? null : await allowedMethods(state.registries, trx, ctx, 'payment');
+    const method = methods.find(
+      (m) =>
+        m.isEligible &&
+        (wanted ? m.code === wanted : !pluginMethods.has(m.code) && (!allowedPayment || allowedPayment.has(m.code))),
+    );
     if (!method)
       throw Errors.badRequest(
         'SUITE__PAYMENT_METHOD_NOT_AVAILABLE',

@@ -35,7 +35,7 @@ import { createVendureRuntime } from './runtime.js';
 import { SuiteB2BAuthenticationStrategy, suiteOrderProcess } from './order-process.js';
 import { lineItemInterceptor, participantCustomFields } from './participants.js';
 import { priceGateInterceptor } from './price-gates.js';
-import { availabilityChecker, paymentMethodHandlers } from './payment-methods.js';
+import { availabilityChecker, paymentMethodHandlers, shippingChecker } from './payment-methods.js';
 import { providerUnitNet, SuiteB2BPriceStrategy } from './prices.js';
 import { SHOP_VISIBILITY_RESOLVERS, shopVisibility } from './shop-visibility.js';
 import { PRODUCT_EXTENSION_RESOLVERS, PRODUCT_EXTENSIONS_SCHEMA, productExtensions } from './product-extensions.js';
@@ -217,10 +217,14 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
       config.paymentOptions.paymentMethodHandlers.push(
         ...paymentMethodHandlers(s.registries.paymentMethods).filter((handler) => !known.has(handler.code)),
       );
-      const checkers = (config.paymentOptions.paymentMethodEligibilityCheckers ??= []);
-      const checker = availabilityChecker(state, contextOf);
-      if (!checkers.some((known) => known.code === checker.code)) checkers.push(checker);
     }
+    // The checkers a shop puts on its methods for the plugin's say (on account's credit line, a unit's methods).
+    const checkers = (config.paymentOptions.paymentMethodEligibilityCheckers ??= []);
+    const checker = availabilityChecker(state, contextOf);
+    if (!checkers.some((known) => known.code === checker.code)) checkers.push(checker);
+    const shippingCheckers = config.shippingOptions.shippingEligibilityCheckers;
+    const allowedShipping = shippingChecker(state, contextOf);
+    if (!shippingCheckers.some((known) => known.code === allowedShipping.code)) shippingCheckers.push(allowedShipping);
     config.orderOptions.process = [...config.orderOptions.process, suiteOrderProcess(state, contextOf)];
     // Who placed an order (the plugin's actor: employee, sales representative, customer), for orders.* (orders.ts).
     config.customFields.Order = [

@@ -21,7 +21,7 @@ import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-s
 import { documents } from '../../host-kit/documents.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { getOrder } from './order-repository.js';
-import { DEFAULT_PAYMENT_METHOD, paymentMethodNames } from './methods.js';
+import { DEFAULT_PAYMENT_METHOD, DEFAULT_SHIPPING_METHOD, SHIPPING_METHODS, paymentMethodNames } from './methods.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
 import type { CartRow, OrderRow } from './rows.js';
 
@@ -62,6 +62,11 @@ export class CheckoutService {
       throw Errors.badRequest('SUITE__PAYMENT_METHOD_UNKNOWN', `There is no payment method "${paymentMethod}".`, {
         pointer: '/paymentMethod',
       });
+    const shippingMethod = options.shippingMethod ?? DEFAULT_SHIPPING_METHOD;
+    if (!(shippingMethod in SHIPPING_METHODS))
+      throw Errors.badRequest('SUITE__SHIPPING_METHOD_UNKNOWN', `There is no shipping method "${shippingMethod}".`, {
+        pointer: '/shippingMethod',
+      });
     const lines = cartToken
       ? await this.linesFromCart(ctx, customer, cartToken, trx)
       : await this.givenLines(ctx, options.lines ?? [], trx);
@@ -81,6 +86,7 @@ export class CheckoutService {
       invoiceNotes: [],
       paymentMethod,
       paymentNotes: [],
+      shippingMethod,
     };
     draft.shippingAddress ??= draft.billingAddress;
     const skipped = new Set(options.skipInterceptors ?? []);
@@ -140,7 +146,7 @@ export class CheckoutService {
       id: newId(),
       order_id: orderId,
       state: 'open',
-      shipping_method: 'standard',
+      shipping_method: shippingMethod,
       shipping_address: writeJson(draft.shippingAddress),
       created_at: now,
     });

@@ -17,7 +17,7 @@ import {
 } from './order-repository.js';
 import { OrderViewCache } from './order-view-cache.js';
 import { transactionOf } from '../../lib/db.js';
-import { methodRoutes } from './methods.js';
+import { channelMethods, methodRoutes } from './methods.js';
 import { checkoutRoutes, orderAdminRoutes } from './routes.js';
 
 export interface CheckoutModule extends Pick<HostRuntime, 'cart' | 'checkout' | 'orders' | 'documents'> {
@@ -51,6 +51,8 @@ export function createCheckoutModule(
       onOrderPlaced: (hook) => void registries.orderPlacedHooks.push(hook),
       onOrderCancelled: (hook) => void registries.orderCancelledHooks.push(hook),
       addPaymentMethod: (method) => void registries.paymentMethods.push(method),
+      methods: (_executor, _ctx, kind) => Promise.resolve(channelMethods(registries, kind)),
+      addMethodRestriction: (restriction) => void registries.methodRestrictions.push(restriction),
       placeOrder: (executor, ctx, options) => checkout.placeOrder(ctx, options, transactionOf(executor) ?? undefined),
     },
     orders: {
@@ -64,10 +66,7 @@ export function createCheckoutModule(
       orderedProductIds,
     },
     documents,
-    storeRoutes: [
-      ...checkoutRoutes(internals, carts, checkout, orderViews),
-      ...methodRoutes(registries.paymentMethods, internals.db),
-    ],
+    storeRoutes: [...checkoutRoutes(internals, carts, checkout, orderViews), ...methodRoutes(registries, internals.db)],
     adminRoutes: orderAdminRoutes(checkout),
   };
 }

@@ -2,16 +2,25 @@ import { createHash } from 'node:crypto';
 import { objectSchema } from '../../lib/schemas.js';
 import { storeListOf, storeListResponse } from '../../lib/store-list.js';
 import type { Executor } from '../../lib/db.js';
-import type { PaymentMethodDefinition, StoreContext, StoreRoute } from '../contract.js';
+import type {
+  CheckoutMethodKind,
+  CheckoutMethodRef,
+  PaymentMethodDefinition,
+  StoreContext,
+  StoreRoute,
+} from '../contract.js';
+import { allowedMethods, type PluginRegistries } from '../../host-kit/registries.js';
 
 /**
- * The shipping and payment methods of the reference host: one of each, the same in every sales
- * channel (orders are delivered by 'standard' and paid by 'invoice'). Named here once for the order
- * views and the method lists.
+ * The shipping and payment methods of the reference host, the same in every sales channel (orders
+ * are delivered by 'standard' and paid by 'invoice' unless they name another). The host charges no
+ * shipping costs, so the shipping methods differ only in name. Named here once for the order views
+ * and the method lists.
  */
-export const SHIPPING_METHODS: Record<string, string> = { standard: 'Standard' };
+export const SHIPPING_METHODS: Record<string, string> = { standard: 'Standard', express: 'Express' };
 export const PAYMENT_METHODS: Record<string, string> = { invoice: 'Invoice' };
 export const DEFAULT_PAYMENT_METHOD = 'invoice';
+export const DEFAULT_SHIPPING_METHOD = 'standard';
 
 /** The host's payment methods followed by those plugins added (contract 3.5), by technical name. */
 export function paymentMethodNames(added: readonly PaymentMethodDefinition[]): Record<string, string> {
@@ -68,47 +77,61 @@ const list = (kind: 'shipping_method' | 'payment_method', methods: Record<string
     Object.entries(methods).map(([technicalName, name], index) => methodView(kind, technicalName, name, index + 1)),
   );
 
-/** The plugins' payment methods offered to the caller (contract 3.6: a method's `available`, absent: offered to all). */
+const refsOf = (methods: Record<string, string>): CheckoutMethodRef[] =>
+  Object.entries(methods).map(([technicalName, name]) => ({ technicalName, name }));
+
+/** (4.1) The sales channel's methods of a kind: payment methods with those plugins added. */
+export function channelMethods(registries: PluginRegistries, kind: CheckoutMethodKind): CheckoutMethodRef[] {
+  return refsOf(kind === 'shipping' ? SHIPPING_METHODS : paymentMethodNames(registries.paymentMethods));
+}
+
+/**
+ * The methods of a kind offered to the caller: a plugin payment method only where its `available`
+ * admits the caller (contract 3.6), and only what the plugins' restrictions allow (4.1).
+ */
 async function offeredMethods(
-  added: readonly PaymentMethodDefinition[],
+  registries: PluginRegistries,
+  kind: CheckoutMethodKind,
   ctx: StoreContext,
   executor: Executor,
-): Promise<PaymentMethodDefinition[]> {
-  const offered: PaymentMethodDefinition[] = [];
-  for (const method of added) if (!method.available || (await method.available(executor, ctx))) offered.push(method);
+): Promise<Record<string, string>> {
+  const allowed = await allowedMethods(registries, executor, ctx, kind);
+  const offered: Record<string, string> = {};
+  for (const { technicalName, name } of channelMethods(registries, kind)) {
+    if (allowed && !allowed.has(technicalName)) continue;
+    const added = kind === 'payment' && registries.paymentMethods.find((m) => m.technicalName === technicalName);
+    if (added && added.available && !(await added.available(executor, ctx))) continue;
+    offered[technicalName] = name;
+  }
   return offered;
 }
 
 /** `POST /shipping-method` and `POST /payment-method` as the shop platform's Store API answers them (guests may call them). */
-export function methodRoutes(
-  addedPaymentMethods: readonly PaymentMethodDefinition[],
-  executor: Executor,
-): StoreRoute[] {
+export function methodRoutes(registries: PluginRegistries, executor: Executor): StoreRoute[] {
   return [
     {
       method: 'POST',
       path: '/shipping-method',
       operationId: 'listShippingMethods',
       summary:
-        "The sales channel's shipping methods (the platform's list envelope, elements with apiAlias shipping_method).",
+        "The sales channel's shipping methods offered to the caller (the platform's list envelope, elements with apiAlias shipping_method).",
       tags: ['Checkout'],
       auth: 'public',
       permission: null,
       schemas: { body: methodListBody, responses: { 200: storeListResponse(methodSchema('shipping_method')) } },
-      handler: () => Promise.resolve(list('shipping_method', SHIPPING_METHODS)),
+      handler: async ({ ctx }) => list('shipping_method', await offeredMethods(registries, 'shipping', ctx, executor)),
     },
     {
       method: 'POST',
       path: '/payment-method',
       operationId: 'listPaymentMethods',
       summary:
-        "The sales channel's payment methods (the platform's list envelope, elements with apiAlias payment_method).",
+        "The sales channel's payment methods offered to the caller (the platform's list envelope, elements with apiAlias payment_method).",
       tags: ['Checkout'],
       auth: 'public',
       permission: null,
       schemas: { body: methodListBody, responses: { 200: storeListResponse(methodSchema('payment_method')) } },
-      handler: async ({ ctx }) =>
-        list('payment_method', paymentMethodNames(await offeredMethods(addedPaymentMethods, ctx, executor))),
+      handler: async ({ ctx }) => list('payment_method', await offeredMethods(registries, 'payment', ctx, executor)),
     },
   ];
 }

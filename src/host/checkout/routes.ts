@@ -48,6 +48,7 @@ interface PlaceOrderBody {
   billingAddressId?: string | null;
   shippingAddressId?: string | null;
   paymentMethod?: string | null;
+  shippingMethod?: string | null;
 }
 
 /**
@@ -245,7 +246,7 @@ export function checkoutRoutes(
       path: '/checkout/order',
       operationId: 'placeOrder',
       summary:
-        'Orders the cart (payment by invoice unless `paymentMethod` names another of /payment-method). Send an Idempotency-Key header to make retries safe.',
+        'Orders the cart (payment by invoice unless `paymentMethod` names another of /payment-method, delivery by standard unless `shippingMethod` names another of /shipping-method). Send an Idempotency-Key header to make retries safe.',
       description:
         "The cart is locked and re-read, re-checked for availability and stock, and passed to every checkout interceptor; the order, its invoice and the cart's ordered mark are written in one transaction. One cart yields at most one order.",
       tags: orderTags,
@@ -263,6 +264,7 @@ export function checkoutRoutes(
           shippingAddressId: body.shippingAddressId ?? null,
           customerComment: body.customerComment ?? null,
           paymentMethod: body.paymentMethod ?? null,
+          shippingMethod: body.shippingMethod ?? null,
         });
         return (await getOrder(db, placed.id, orderViews))!;
       },

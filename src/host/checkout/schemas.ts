@@ -103,6 +103,7 @@ export const placeOrderBody = objectSchema({
   billingAddressId: nullable(idParam),
   shippingAddressId: nullable(idParam),
   paymentMethod: nullable({ type: 'string', minLength: 1, maxLength: 64 }),
+  shippingMethod: nullable({ type: 'string', minLength: 1, maxLength: 64 }),
 });
 
 const state = objectSchema({ technicalName: text, name: text }, ['technicalName', 'name']);

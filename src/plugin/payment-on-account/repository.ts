@@ -1,9 +1,11 @@
-import { forUpdate, readInt, selectRow, type Executor } from '../../lib/db.js';
+import { forUpdate, readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
 
 export const CREDIT_LINES = 'suite_credit_lines';
 export const CREDIT_LINE_CHARGES = 'suite_credit_line_charges';
 export const PAYMENT_TERMS = 'suite_payment_terms';
+/** Terms per organisation unit (migration 029), overriding the company's for the unit's subtree. */
+export const UNIT_PAYMENT_TERMS = 'suite_unit_payment_terms';
 
 /** A company's credit line, minor units. */
 export interface CreditLine {
@@ -102,21 +104,36 @@ export async function releaseCharge(executor: Executor, orderId: string): Promis
   await executor(CREDIT_LINES).where({ customer_id: charge.customer_id }).decrement('balance', readInt(charge.amount));
 }
 
-export async function getPaymentTerms(executor: Executor, customerId: string): Promise<PaymentTerms | null> {
-  const row = await selectRow<{ customer_id: string; days_net: unknown; discount_bp: unknown; discount_days: unknown }>(
-    executor(PAYMENT_TERMS).where({ customer_id: customerId }).first('*'),
-  );
-  return row
-    ? {
-        customerId: row.customer_id,
-        daysNet: readInt(row.days_net),
-        discountBp: readInt(row.discount_bp),
-        discountDays: readInt(row.discount_days),
-      }
-    : null;
+interface TermsRow {
+  customer_id: string;
+  unit_id?: string;
+  days_net: unknown;
+  discount_bp: unknown;
+  discount_days: unknown;
 }
 
-export async function savePaymentTerms(executor: Executor, terms: PaymentTerms): Promise<void> {
+const termsOf = (row: TermsRow): PaymentTerms => ({
+  customerId: row.customer_id,
+  daysNet: readInt(row.days_net),
+  discountBp: readInt(row.discount_bp),
+  discountDays: readInt(row.discount_days),
+});
+
+export async function getPaymentTerms(executor: Executor, customerId: string): Promise<PaymentTerms | null> {
+  const row = await selectRow<TermsRow>(executor(PAYMENT_TERMS).where({ customer_id: customerId }).first('*'));
+  return row ? termsOf(row) : null;
+}
+
+/** The payment terms set on the company's units, by unit id. */
+export async function unitPaymentTerms(executor: Executor, customerId: string): Promise<Map<string, PaymentTerms>> {
+  const rows = await selectRows<TermsRow & { unit_id: string }>(
+    executor(UNIT_PAYMENT_TERMS).where({ customer_id: customerId }).select('*'),
+  );
+  return new Map(rows.map((row) => [row.unit_id, termsOf(row)]));
+}
+
+/** Writes the company's terms, or a unit's when `unitId` is given. */
+export async function savePaymentTerms(executor: Executor, terms: PaymentTerms, unitId?: string): Promise<void> {
   const now = nowDb();
   const values = {
     days_net: terms.daysNet,
@@ -124,9 +141,16 @@ export async function savePaymentTerms(executor: Executor, terms: PaymentTerms):
     discount_days: terms.discountDays,
     updated_at: now,
   };
-  const updated = await executor(PAYMENT_TERMS).where({ customer_id: terms.customerId }).update(values);
+  const [table, key] = unitId
+    ? [UNIT_PAYMENT_TERMS, { unit_id: unitId }]
+    : [PAYMENT_TERMS, { customer_id: terms.customerId }];
+  const updated = await executor(table).where(key).update(values);
   if (updated === 0)
-    await executor(PAYMENT_TERMS).insert({ customer_id: terms.customerId, ...values, created_at: now });
+    await executor(table).insert({ ...key, customer_id: terms.customerId, ...values, created_at: now });
+}
+
+export async function deleteUnitPaymentTerms(executor: Executor, unitId: string): Promise<number> {
+  return executor(UNIT_PAYMENT_TERMS).where({ unit_id: unitId }).delete();
 }
 
 /** Customers deleted by the host: their credit lines, charges and terms go with them. */

@@ -37,6 +37,7 @@ export const accountResponse = objectSchema(
 );
 
 export const customerParams = pathParams('customerId');
+export const customerUnitParams = pathParams('customerId', 'unitId');
 
 export const creditLineBody = objectSchema({ limit: moneySchema, currencyIso }, ['limit', 'currencyIso']);
 

@@ -9,7 +9,15 @@ import type {
 } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
-import { chargeCreditLine, getCreditLine, getPaymentTerms, type CreditLine, type PaymentTerms } from './repository.js';
+import { unitsOfEmployee, unitTree, withAncestors } from '../company/units/directory.js';
+import {
+  chargeCreditLine,
+  getCreditLine,
+  getPaymentTerms,
+  unitPaymentTerms,
+  type CreditLine,
+  type PaymentTerms,
+} from './repository.js';
 
 /** The technical name of the payment method this add-on adds. */
 export const ON_ACCOUNT = 'on-account';
@@ -43,6 +51,37 @@ export function termsText(terms: PaymentTerms, orderDate: string, onAccount: boo
       `${terms.discountBp / 100} % discount if paid within ${terms.discountDays} days (by ${addDays(orderDate, terms.discountDays)}).`,
     );
   return lines;
+}
+
+/**
+ * The terms a buyer's orders carry: an employee's are those of the nearest unit with terms above
+ * each of their units (the unit itself first); of several, the deepest unit's (ties: the unit first
+ * by name). Without unit terms, the company's.
+ */
+export async function termsForBuyer(
+  executor: Executor,
+  ctx: StoreContext,
+  customerId: string,
+): Promise<PaymentTerms | null> {
+  if (ctx.actor.type === 'employee' && ctx.actor.id) {
+    const own = await unitsOfEmployee(executor, customerId, ctx.actor.id);
+    const byUnit = own.length > 0 ? await unitPaymentTerms(executor, customerId) : new Map<string, PaymentTerms>();
+    if (byUnit.size > 0) {
+      const tree = await unitTree(executor, customerId);
+      const nameOf = new Map(tree.map((unit) => [unit.id, unit.name]));
+      const candidates = own.flatMap((unitId) => {
+        // withAncestors answers the unit first, then each unit above it: the first with terms is the nearest.
+        const chain = withAncestors(tree, [unitId]);
+        const holder = chain.find((id) => byUnit.has(id));
+        return holder ? [{ holder, depth: chain.length - 1 - chain.indexOf(holder) }] : [];
+      });
+      candidates.sort(
+        (a, b) => b.depth - a.depth || (nameOf.get(a.holder) ?? '').localeCompare(nameOf.get(b.holder) ?? ''),
+      );
+      if (candidates[0]) return byUnit.get(candidates[0].holder)!;
+    }
+  }
+  return getPaymentTerms(executor, customerId);
 }
 
 /**
@@ -86,7 +125,7 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
       );
     }
   }
-  const terms = await getPaymentTerms(trx, draft.customerId);
+  const terms = await termsForBuyer(trx, ctx, draft.customerId);
   if (terms) {
     draft.customFields[TERMS_FIELD] = termsView(terms);
     draft.paymentNotes = termsText(terms, new Date().toISOString().slice(0, 10), onAccount);
@@ -113,7 +152,10 @@ export async function chargeOrder(order: PlacedOrder, salesChannel: SalesChannel
 
 /** What checkout shows a buyer: the credit line's room and the terms the order will carry. */
 export async function accountView(host: HostRuntime, ctx: StoreContext, customerId: string) {
-  const [line, terms] = await Promise.all([getCreditLine(host.db, customerId), getPaymentTerms(host.db, customerId)]);
+  const [line, terms] = await Promise.all([
+    getCreditLine(host.db, customerId),
+    termsForBuyer(host.db, ctx, customerId),
+  ]);
   return {
     paymentMethod: ON_ACCOUNT,
     creditLine: line ? creditLineView(line, ctx.salesChannel.currencyPrecision) : null,
