@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
 import { nowDb } from '../../lib/time.js';
 import type {
+  CheckoutMethodKind,
   CancelledOrder,
   CartLineItem,
   CustomerRef,
@@ -21,7 +22,14 @@ import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-s
 import { documents } from '../../host-kit/documents.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';
 import { getOrder } from './order-repository.js';
-import { DEFAULT_PAYMENT_METHOD, DEFAULT_SHIPPING_METHOD, SHIPPING_METHODS, paymentMethodNames } from './methods.js';
+import {
+  channelMethods,
+  DEFAULT_PAYMENT_METHOD,
+  DEFAULT_SHIPPING_METHOD,
+  SHIPPING_METHODS,
+  paymentMethodNames,
+} from './methods.js';
+import { allowedMethods } from '../../host-kit/registries.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
 import type { CartRow, OrderRow } from './rows.js';
 
@@ -50,6 +58,20 @@ export class CheckoutService {
     return inTransaction(this.internals.db, (t) => this.place(ctx, customer, options, t));
   }
 
+  /**
+   * The method an order gets when it names none: standard and invoice, unless the plugins' restrictions
+   * (a buyer's organisation unit) exclude it; then the first of the channel's methods they allow.
+   */
+  private async defaultMethod(trx: Trx, ctx: StoreContext, kind: CheckoutMethodKind): Promise<string> {
+    const fallback = kind === 'payment' ? DEFAULT_PAYMENT_METHOD : DEFAULT_SHIPPING_METHOD;
+    const allowed = await allowedMethods(this.internals.registries, trx, ctx, kind);
+    if (!allowed || allowed.has(fallback)) return fallback;
+    return (
+      channelMethods(this.internals.registries, kind).find((m) => allowed.has(m.technicalName))?.technicalName ??
+      fallback
+    );
+  }
+
   private async place(
     ctx: StoreContext,
     customer: CustomerRef,
@@ -57,12 +79,12 @@ export class CheckoutService {
     trx: Trx,
   ): Promise<PlacedOrder> {
     const cartToken = options.cartToken ?? null;
-    const paymentMethod = options.paymentMethod ?? DEFAULT_PAYMENT_METHOD;
+    const paymentMethod = options.paymentMethod ?? (await this.defaultMethod(trx, ctx, 'payment'));
     if (!(paymentMethod in paymentMethodNames(this.internals.registries.paymentMethods)))
       throw Errors.badRequest('SUITE__PAYMENT_METHOD_UNKNOWN', `There is no payment method "${paymentMethod}".`, {
         pointer: '/paymentMethod',
       });
-    const shippingMethod = options.shippingMethod ?? DEFAULT_SHIPPING_METHOD;
+    const shippingMethod = options.shippingMethod ?? (await this.defaultMethod(trx, ctx, 'shipping'));
     if (!(shippingMethod in SHIPPING_METHODS))
       throw Errors.badRequest('SUITE__SHIPPING_METHOD_UNKNOWN', `There is no shipping method "${shippingMethod}".`, {
         pointer: '/shippingMethod',

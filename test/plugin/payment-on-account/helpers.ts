@@ -10,7 +10,7 @@ export async function widget(stock = 1000): Promise<TestProduct> {
   return insertProduct({ name: 'On account widget', priceNet: 10000, taxRateBp: 1900, stock });
 }
 
-export async function admin(method: 'get' | 'put', path: string, body?: unknown) {
+export async function admin(method: 'get' | 'put' | 'delete', path: string, body?: unknown) {
   const request = (await http())[method](`/api${path}`).set('authorization', `Bearer ${await adminToken()}`);
   return body === undefined ? request : request.send(body as object);
 }
