@@ -167,6 +167,20 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
     billingAddressId: string | null;
     shippingAddressId: string | null;
     customerComment: string;
+    /** Technical names; null: the checkout's default (the first offered). */
+    shippingMethod?: string | null;
+    paymentMethod?: string | null;
+  }
+
+  /** The methods offered to the caller (the Store API lists, narrowed by the plugins), the chosen or first one selected. */
+  async function methodOptions(ctx: StoreContext, operationId: string, chosen: string | null | undefined) {
+    const { elements } = await kit.call<{ elements: Array<{ technicalName: string; name: string }> }>(
+      ctx,
+      operationId,
+      { body: {} },
+    );
+    const selected = elements.some((m) => m.technicalName === chosen) ? chosen : elements[0]?.technicalName;
+    return elements.map((m) => ({ value: m.technicalName, label: m.name, selected: m.technicalName === selected }));
   }
 
   async function checkoutPage(
@@ -178,6 +192,10 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
     const known = await addresses(ctx);
     const billing = choice.billingAddressId ?? known.billingId;
     const shipping = choice.shippingAddressId ?? known.shippingId ?? billing;
+    const [shippingMethods, paymentMethods] = await Promise.all([
+      methodOptions(ctx, 'listShippingMethods', choice.shippingMethod),
+      methodOptions(ctx, 'listPaymentMethods', choice.paymentMethod),
+    ]);
     return {
       template: 'checkout',
       status: refusal?.status ?? 200,
@@ -188,6 +206,8 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         billingOptions: addressOptions(known.list, billing),
         shippingOptions: addressOptions(known.list, shipping),
         hasAddresses: known.list.length > 0,
+        shippingMethods,
+        paymentMethods,
         customerComment: choice.customerComment ?? '',
         mayOrder: ctx.can('orders.create'),
         refusal: refusal ?? null,
@@ -212,10 +232,13 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         });
       return value;
     };
+    const method = (name: string) => text(form, name, 64) || null;
     return {
       billingAddressId: id('billingAddressId'),
       shippingAddressId: id('shippingAddressId'),
       customerComment: text(form, 'customerComment', 2000),
+      shippingMethod: method('shippingMethod'),
+      paymentMethod: method('paymentMethod'),
     };
   }
 
@@ -228,6 +251,8 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
             billingAddressId: choice.billingAddressId,
             shippingAddressId: choice.shippingAddressId,
             customerComment: choice.customerComment || null,
+            shippingMethod: choice.shippingMethod ?? null,
+            paymentMethod: choice.paymentMethod ?? null,
           },
         }),
       'The order could not be placed',

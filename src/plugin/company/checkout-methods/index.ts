@@ -1,5 +1,6 @@
 import type { HostRuntime } from '../../../host/contract.js';
 import { checkoutMethodRoutes } from './routes.js';
+import { checkoutMethodPages } from './storefront.js';
 import { allowedForCaller, interceptCheckout } from './service.js';
 
 export const CHECKOUT_METHODS_INTERCEPTOR = 'company-checkout-methods';
@@ -11,6 +12,7 @@ export const CHECKOUT_METHODS_INTERCEPTOR = 'company-checkout-methods';
  */
 export function registerCheckoutMethods(host: HostRuntime): void {
   for (const route of checkoutMethodRoutes(host)) host.storeApi.route(route);
+  for (const page of checkoutMethodPages(host)) host.storefront.page(page);
   host.checkout.addMethodRestriction?.((executor, ctx, kind) => allowedForCaller(executor, ctx, kind));
   host.checkout.addInterceptor({
     name: CHECKOUT_METHODS_INTERCEPTOR,

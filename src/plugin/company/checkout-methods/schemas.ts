@@ -18,9 +18,16 @@ export const checkoutMethodsBody = objectSchema({ paymentMethods: nullable(names
 
 const namesOut = nullable({ type: 'array', items: { type: 'string' } });
 
+const choices = {
+  type: 'array',
+  items: objectSchema({ technicalName: { type: 'string' }, name: { type: 'string' } }, ['technicalName', 'name']),
+} as const;
+
 export const checkoutMethodsResponse = objectSchema(
   {
     unitId: { type: 'string' },
+    /** The sales channel's methods a list may name (empty on a host that cannot name them). */
+    choices: objectSchema({ paymentMethods: choices, shippingMethods: choices }, ['paymentMethods', 'shippingMethods']),
     paymentMethods: namesOut,
     shippingMethods: namesOut,
     effective: objectSchema({ paymentMethods: namesOut, shippingMethods: namesOut }, [
@@ -29,5 +36,5 @@ export const checkoutMethodsResponse = objectSchema(
     ]),
     apiAlias: { const: 'b2b_unit_checkout_methods' },
   },
-  ['unitId', 'paymentMethods', 'shippingMethods', 'effective', 'apiAlias'],
+  ['unitId', 'choices', 'paymentMethods', 'shippingMethods', 'effective', 'apiAlias'],
 );

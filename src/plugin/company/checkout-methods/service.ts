@@ -53,11 +53,13 @@ export async function allowedForCaller(
   return allowed;
 }
 
-async function unitView(executor: Executor, customerId: string, unitId: string) {
+async function unitView(host: HostRuntime, ctx: StoreContext, executor: Executor, customerId: string, unitId: string) {
   const [tree, settings] = await Promise.all([unitTree(executor, customerId), methodSettings(executor, customerId)]);
   const own = settings.get(unitId) ?? {};
+  const choicesOf = async (kind: CheckoutMethodKind) => (await host.checkout.methods?.(executor, ctx, kind)) ?? [];
   return {
     unitId,
+    choices: { paymentMethods: await choicesOf('payment'), shippingMethods: await choicesOf('shipping') },
     paymentMethods: own.payment ?? null,
     shippingMethods: own.shipping ?? null,
     effective: {
@@ -71,7 +73,7 @@ async function unitView(executor: Executor, customerId: string, unitId: string) 
 export async function readUnitCheckoutMethods(host: HostRuntime, ctx: StoreContext, unitId: string) {
   const customer = declaredCustomer(ctx);
   if (!(await findUnit(host.db, customer.id, unitId))) throw Errors.notFound('Organisation unit', unitId);
-  return unitView(host.db, customer.id, unitId);
+  return unitView(host, ctx, host.db, customer.id, unitId);
 }
 
 /** Names must be methods of the sales channel: a typo would otherwise leave a unit unable to order. */
@@ -107,7 +109,7 @@ export async function setUnitCheckoutMethods(
     if (!(await lockCompanyUnits(trx, customer.id)).some((unit) => unit.id === unitId))
       throw Errors.notFound('Organisation unit', unitId);
     for (const kind of KINDS) await saveMethodSetting(trx, customer.id, unitId, kind, body[FIELD[kind]]);
-    return unitView(trx, customer.id, unitId);
+    return unitView(host, ctx, trx, customer.id, unitId);
   });
 }
 
