@@ -125,12 +125,17 @@ export function requiredApprovals(approval: Pick<ApprovalRow, 'mode' | 'nValue'>
   return approval.mode === 'n-of' ? Math.max(1, approval.nValue) : 1;
 }
 
+/**
+ * Each approver's state: their decision, else `pending` while the approval is open, `not-needed`
+ * once it was decided without them (approved, declined or ordered).
+ */
 export function approverStatus(approval: ApprovalRow, entries: ApproverEntry[], decisions: DecisionRow[]) {
   const byKey = new Map(decisions.map((d) => [d.approverKey, d.decision]));
   const open = approval.status === 'pending' && !approval.isBlocked;
+  const undecided = approval.status === 'pending' ? 'pending' : 'not-needed';
   return {
     approvers: entries.map((e) => {
-      const status = byKey.get(e.key) ?? 'pending';
+      const status = byKey.get(e.key) ?? undecided;
       return {
         employeeId: e.id,
         employeeName: e.name,

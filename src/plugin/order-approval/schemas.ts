@@ -78,7 +78,7 @@ export const approverStatusSchema = objectSchema(
           employeeId: text,
           employeeName: text,
           type: { enum: ['employee', 'customer'] },
-          status: { enum: ['pending', 'approved', 'declined'] },
+          status: { enum: ['pending', 'approved', 'declined', 'not-needed'] },
           canApprove: { type: 'boolean' },
         },
         ['employeeId', 'employeeName', 'status', 'canApprove'],

@@ -166,6 +166,21 @@ describe('order approval: create, read, decide, settings', () => {
       expect(approvers.body.approverStatus).to.include({ isApproved: false, isDeclined: false });
     });
 
+    it('once an approval is decided, an approver who did not decide is listed as not needed, not pending', async () => {
+      const { customer, requester, approverA, approverB } = await company();
+      await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 1 });
+      const p = await product();
+      const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
+      expect((await (await as(approverA.token)).post(`/b2b/order-approval/${id}/approve`, {})).status).to.equal(200);
+      const approvers = await (await as(requester.token)).get(`/b2b/order-approval/${id}/approvers`);
+      const byId = Object.fromEntries(
+        approvers.body.approverStatus.approvers.map((a: { employeeId: string }) => [a.employeeId, a]),
+      );
+      expect(byId[approverA.id]).to.include({ status: 'approved', canApprove: false });
+      expect(byId[approverB.id]).to.include({ status: 'not-needed', canApprove: false });
+      expect(approvers.body.approverStatus).to.include({ isApproved: true });
+    });
+
     it("answers 400 for a malformed id, 401, 403 for an uninvolved employee and 404 for another customer's approval", async () => {
       const { customer, requester } = await company();
       const p = await product();

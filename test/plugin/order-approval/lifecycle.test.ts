@@ -45,8 +45,11 @@ describe('order approval: execute, refresh, line items, update, reminders, check
       await fillCart(requester.token, [{ productId: p.id, quantity: 1 }]);
       const error = expectError(await placeOrder(requester.token), 400, 'SUITE__ORDER_APPROVAL_REQUIRED') as {
         meta?: Record<string, any>;
+        detail?: string;
       };
       expect(error.meta?.reason).to.equal('role');
+      // The detail is read by people (the storefront shows it); the path is for clients, in meta.
+      expect(error.detail).to.equal('Your orders need approval: request approval for this order instead.');
       expect(error.meta?.createApproval).to.deep.equal({ method: 'POST', path: '/store-api/order-approval/create' });
     });
 

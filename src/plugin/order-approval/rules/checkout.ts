@@ -37,10 +37,10 @@ export async function interceptByRules(
       },
     );
   if (rule.origin === 'role')
-    throw approvalRequiredError('role', 'Your orders need approval: ask for one with /order-approval/create.');
+    throw approvalRequiredError('role', 'Your orders need approval: request approval for this order instead.');
   throw approvalRequiredError(
     'rule',
-    `The approval rule "${rule.name}" asks for approval of this order: ask for one with /order-approval/create.`,
+    `The approval rule "${rule.name}" asks for approval of this order: request approval for it instead.`,
     { ruleId: rule.id, ruleName: rule.name },
   );
 }
