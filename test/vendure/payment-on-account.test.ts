@@ -196,7 +196,8 @@ describe('Vendure: payment on account through the Shop API', function () {
     );
   });
 
-  it("the plugin's checkout.placeOrder pays on account with the shop's method when asked, never by default; an unknown method is a 400", async () => {
+  /** The demo approver's Store API context, as a plugin route gets it (rate-limit counters reset first). */
+  const approverContext = async () => {
     const { state } = client.shop;
     // Ten logins before this one: the login route's counters start afresh, as after a minute.
     await state.db('rate_limit_counters').delete();
@@ -211,13 +212,18 @@ describe('Vendure: payment on account through the Shop API', function () {
       },
       true,
     );
-    await setLimit(1000);
-    const before = (await creditLine()).balance;
     const fill = async () => {
       const added = await client.gql('shop-api', addItem, { v: armVariantId, q: 1 }, approver);
       expect(added.data?.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
       return (await state.runtime.cart.current(state.db, ctx)).token;
     };
+    return { state, ctx, fill };
+  };
+
+  it("the plugin's checkout.placeOrder pays on account with the shop's method when asked, never by default; an unknown method is a 400", async () => {
+    const { state, ctx, fill } = await approverContext();
+    await setLimit(1000);
+    const before = (await creditLine()).balance;
     const paymentsOf = async (orderId: string) =>
       (
         await client.gql(
@@ -250,5 +256,25 @@ describe('Vendure: payment on account through the Shop API', function () {
     expect(byDefault.paymentMethod).to.equal(undefined);
     expect(await paymentsOf(byDefault.id)).to.deep.equal([{ method: 'invoice', state: 'Authorized' }]);
     expect((await creditLine()).balance).to.equal(before + onAccount.total / 100);
+  });
+
+  it("the plugin's checkout.placeOrder checks the credit line against the total with shipping: a line that fits only the goods refuses", async () => {
+    const { state, ctx, fill } = await approverContext();
+    await setLimit(1000);
+    const cartToken = await fill();
+    const goods = (await state.runtime.cart.price(state.db, ctx, (await state.runtime.cart.get(state.db, cartToken))!))
+      .total;
+    const line = await creditLine();
+    // Room for the goods with tax, not for the shipping the order adds (the example shop's 5.00).
+    await setLimit(line.balance + goods / 100 + 0.01);
+    const refused = await state.runtime.checkout
+      .placeOrder(state.db, ctx, { cartToken, paymentMethod: 'on-account' })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refused, 'the shipping does not fit the line').to.be.instanceOf(AppError);
+    expect((refused as AppError).code).to.equal('SUITE__CREDIT_LINE_EXCEEDED');
+    expect((await creditLine()).balance, 'nothing charged').to.equal(line.balance);
   });
 });

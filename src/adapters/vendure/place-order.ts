@@ -91,20 +91,19 @@ interface VendureLine {
 
 /**
  * checkout.placeOrder on Vendure for given lines (approval execute, offer accept): the lines are
- * checked (products, stock, the line-item processors' 'order' phase), the checkout interceptors run
- * (but `skipInterceptors`), then Vendure's OrderService places a real Vendure order — create for the
- * customer's user, addItemToOrder with the given net prices, the addresses, the first eligible
- * shipping method, ArrangingPayment, a payment with the configured (or first eligible) method — and
- * the order-placed hooks run. All of it in the caller's transaction (or one of its own): Vendure's
+ * checked (products, stock, the line-item processors' 'order' phase), then Vendure's OrderService
+ * builds a real Vendure order — create for the customer's user, addItemToOrder with the given net
+ * prices, the addresses, the named (or first eligible allowed) shipping method — the checkout
+ * interceptors run on it with its shipping (but `skipInterceptors`), then ArrangingPayment, a payment
+ * with the named (or configured, or first eligible allowed) method, and the order-placed hooks. All of it in the caller's transaction (or one of its own): Vendure's
  * services write through a RequestContext on that transaction (shared-transaction.ts), so a refusal
  * anywhere leaves neither the Vendure order nor the plugin's rows.
  *
  * A `cartToken` (express checkout, the event checkout) orders that cart — the buyer's Vendure
  * active order (cart.ts) — the same way: the order row is locked, its lines (the cart's, at
  * Vendure's prices, processed in the 'order' phase: participants registered) are the draft, the
- * interceptors run, the processed payloads are written back to the lines, then the existing order
- * goes through Vendure's order process (addresses, shipping, ArrangingPayment, payment) and the hooks
- * run. Vendure's OrderInterceptors ran when its lines were added.
+ * processed payloads are written back to the lines, then the existing order goes through Vendure's
+ * order process (addresses, shipping, the interceptors, ArrangingPayment, payment) and the hooks run. Vendure's OrderInterceptors ran when its lines were added.
  */
 export function placeOrderOnVendure(state: AdapterState) {
   return async (executor: Executor, ctx: StoreContext, options: PlaceOrderOptions): Promise<PlacedOrder> => {
@@ -178,10 +177,6 @@ async function place(
       );
     draft.shippingMethod = options.shippingMethod;
   }
-  const skipped = new Set(options.skipInterceptors ?? []);
-  for (const interceptor of state.registries.checkoutInterceptors) {
-    if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
-  }
 
   const vendure = vendureServices(state);
   const orders = vendure.service(OrderService);
@@ -249,7 +244,18 @@ async function place(
     if (shippingMethod) {
       const set = await orders.setShippingMethod(vctx, orderId, [shippingMethod.id]);
       if (isGraphQlErrorResult(set)) throw refusalOf(set);
+      draft.shippingMethod = shippingMethod.code;
     }
+    // The interceptors see the order as it will be charged: with its shipping (as on the Shop API
+    // path, order-process.ts), so a credit line is checked against what it is charged. A refusal
+    // rolls the Vendure order back with the transaction.
+    const priced = (await orders.findOne(vctx, orderId))!;
+    draft.netTotal = priced.subTotal + priced.shipping;
+    draft.total = priced.totalWithTax;
+    draft.taxTotal = priced.totalWithTax - draft.netTotal;
+    const skipped = new Set(options.skipInterceptors ?? []);
+    for (const interceptor of state.registries.checkoutInterceptors)
+      if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
     const arranging = await orders.transitionToState(vctx, orderId, 'ArrangingPayment');
     if (isGraphQlErrorResult(arranging)) throw refusalOf(arranging);
     const methods = await orders.getEligiblePaymentMethods(vctx, orderId);
