@@ -6,6 +6,7 @@ import {
   ProductVariant,
   SqliteSearchStrategy,
   TransactionalConnection,
+  type ID,
   type Injector,
   type RequestContext,
   type RuntimeVendureConfig,
@@ -66,20 +67,32 @@ export class SuiteB2BSearchStrategy implements SearchStrategy {
     return run(this.inner);
   }
 
-  getSearchResults(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getSearchResults']>) {
+  /** A search within a collection (category) hidden from the caller finds nothing, as the collection itself answers null. */
+  private inHiddenCollection(ctx: RequestContext, input: { collectionId?: unknown; collectionSlug?: string | null }) {
+    const visibility = activeShopVisibility();
+    return visibility
+      ? visibility.collectionHidden(ctx, { id: input.collectionId, slug: input.collectionSlug })
+      : Promise.resolve(false);
+  }
+
+  async getSearchResults(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getSearchResults']>) {
+    if (await this.inHiddenCollection(ctx, input)) return [];
     return this.narrowed(ctx, (inner) => inner.getSearchResults(ctx, input, enabledOnly));
   }
 
-  getTotalCount(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getTotalCount']>) {
+  async getTotalCount(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getTotalCount']>) {
+    if (await this.inHiddenCollection(ctx, input)) return 0;
     return this.narrowed(ctx, (inner) => inner.getTotalCount(ctx, input, enabledOnly));
   }
 
-  getFacetValueIds(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getFacetValueIds']>) {
+  async getFacetValueIds(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getFacetValueIds']>) {
+    if (await this.inHiddenCollection(ctx, input)) return new Map<ID, number>();
     return this.narrowed(ctx, (inner) => inner.getFacetValueIds(ctx, input, enabledOnly));
   }
 
   /** The collection counts of the visible variants, without the collections (categories) hidden from the caller. */
   async getCollectionIds(...[ctx, input, enabledOnly]: Parameters<SearchStrategy['getCollectionIds']>) {
+    if (await this.inHiddenCollection(ctx, input)) return new Map<ID, number>();
     const counts = await this.narrowed(ctx, (inner) => inner.getCollectionIds(ctx, input, enabledOnly));
     const hidden = await activeShopVisibility()?.hiddenCollections(ctx);
     if (hidden) for (const id of [...counts.keys()]) if (hidden.has(String(id))) counts.delete(id);

@@ -43,6 +43,8 @@ export interface ShopVisibility {
   of(ctx: RequestContext): Promise<CatalogVisibility | null>;
   /** Vendure ids of the collections (categories) the caller may not see (null: none, or not the Shop API). */
   hiddenCollections(ctx: RequestContext): Promise<Set<string> | null>;
+  /** Whether a collection named by id or slug (as `search` input names it) is hidden from the caller. */
+  collectionHidden(ctx: RequestContext, ref: { id?: unknown; slug?: string | null }): Promise<boolean>;
   interceptor: OrderInterceptor;
 }
 
@@ -115,6 +117,18 @@ export function shopVisibility(
     return pending;
   }
 
+  async function collectionHidden(ctx: RequestContext, ref: { id?: unknown; slug?: string | null }) {
+    if (ref.id == null && !ref.slug) return false;
+    const hidden = await hiddenCollections(ctx);
+    if (!hidden) return false;
+    if (ref.id != null && hidden.has(String(ref.id))) return true;
+    if (!ref.slug) return false;
+    const named = await selectRows<{ baseId: string | number }>(
+      state.db('collection_translation').where({ slug: ref.slug }).select('baseId'),
+    );
+    return named.some((row) => hidden.has(String(row.baseId)));
+  }
+
   const refusal = async (ctx: RequestContext, variantId: unknown): Promise<string | void> => {
     const visibility = await of(ctx);
     if (visibility?.hiddenVariantIds.has(String(variantId)))
@@ -126,7 +140,7 @@ export function shopVisibility(
     willAdjustOrderLine: (ctx, _order, input) => refusal(ctx, input.orderLine.productVariantId),
   };
 
-  active = { of, hiddenCollections, interceptor };
+  active = { of, hiddenCollections, collectionHidden, interceptor };
   return active;
 }
 
@@ -161,7 +175,8 @@ class SuiteB2BShopProductsResolver {
 /**
  * Vendure's Shop API `collections` and `collection(id|slug)` with the partial assortment of
  * categories applied: Vendure's guard (public collections only) plus the collections hidden from the
- * caller; a hidden `collection` answers null. (A visible collection's `children` are Vendure's.)
+ * caller; a hidden `collection` answers null. A collection's `children` and `parent` leave the
+ * hidden ones out too (SuiteB2BCollectionFieldsResolver).
  */
 class SuiteB2BShopCollectionsResolver {
   constructor(private readonly collectionService: CollectionService) {}
@@ -189,9 +204,30 @@ class SuiteB2BShopCollectionsResolver {
   }
 }
 
-/** Vendure's Shop API `Collection.productVariants` (enabled variants of the collection) without the hidden variants. */
-class SuiteB2BCollectionVariantsResolver {
-  constructor(private readonly productVariantService: ProductVariantService) {}
+/**
+ * Vendure's Shop API `Collection` fields without what is hidden from the caller: `productVariants`
+ * (enabled variants of the collection) without the hidden variants, `children` and `parent` without
+ * the hidden collections (besides Vendure's private ones, as Vendure's own resolver does).
+ */
+class SuiteB2BCollectionFieldsResolver {
+  constructor(
+    private readonly productVariantService: ProductVariantService,
+    private readonly collectionService: CollectionService,
+  ) {}
+
+  async children(ctx: RequestContext, collection: Collection) {
+    const children = collection.children
+      ? [...collection.children].sort((a, b) => a.position - b.position)
+      : await this.collectionService.getChildren(ctx, collection.id);
+    const hidden = await active?.hiddenCollections(ctx);
+    return children.filter((child) => !child.isPrivate && !hidden?.has(String(child.id)));
+  }
+
+  async parent(ctx: RequestContext, collection: Collection) {
+    const parent = collection.parent ?? (await this.collectionService.getParent(ctx, collection.id));
+    if (!parent || parent.isPrivate || (await active?.hiddenCollections(ctx))?.has(String(parent.id))) return undefined;
+    return parent;
+  }
 
   async productVariants(
     ctx: RequestContext,
@@ -246,18 +282,24 @@ for (const key of ['collections', 'collection'])
     ],
   );
 Resolver()(SuiteB2BShopCollectionsResolver);
-Reflect.defineMetadata('design:paramtypes', [ProductVariantService], SuiteB2BCollectionVariantsResolver);
+Reflect.defineMetadata(
+  'design:paramtypes',
+  [ProductVariantService, CollectionService],
+  SuiteB2BCollectionFieldsResolver,
+);
 method(
-  SuiteB2BCollectionVariantsResolver,
+  SuiteB2BCollectionFieldsResolver,
   'productVariants',
   [ResolveField()],
   [Ctx(), Parent(), Args(), Relations({ entity: ProductVariant, omit: ['assets'] })],
 );
-Resolver('Collection')(SuiteB2BCollectionVariantsResolver);
+for (const key of ['children', 'parent'])
+  method(SuiteB2BCollectionFieldsResolver, key, [ResolveField()], [Ctx(), Parent()]);
+Resolver('Collection')(SuiteB2BCollectionFieldsResolver);
 
 /** The Shop API resolvers the plugin registers (`shopApiExtensions`): they override Vendure's own of the same fields. */
 export const SHOP_VISIBILITY_RESOLVERS = [
   SuiteB2BShopProductsResolver,
   SuiteB2BShopCollectionsResolver,
-  SuiteB2BCollectionVariantsResolver,
+  SuiteB2BCollectionFieldsResolver,
 ];
