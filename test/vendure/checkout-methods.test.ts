@@ -33,13 +33,17 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
   const backToCart = 'mutation { transitionOrderToState(state: "AddingItems") { __typename } }';
 
   const eligibleShipping = async (headers: Record<string, string>) =>
-    ((await client.gql('shop-api', '{ eligibleShippingMethods { code } }', {}, headers)).data
-      .eligibleShippingMethods as Array<{ code: string }>)
+    (
+      (await client.gql('shop-api', '{ eligibleShippingMethods { code } }', {}, headers)).data
+        .eligibleShippingMethods as Array<{ code: string }>
+    )
       .map((m) => m.code)
       .sort();
   const eligiblePayment = async (headers: Record<string, string>) =>
-    ((await client.gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, headers)).data
-      .eligiblePaymentMethods as Array<{ code: string; isEligible: boolean }>)
+    (
+      (await client.gql('shop-api', '{ eligiblePaymentMethods { code isEligible } }', {}, headers)).data
+        .eligiblePaymentMethods as Array<{ code: string; isEligible: boolean }>
+    )
       .filter((m) => m.isEligible)
       .map((m) => m.code)
       .sort();
@@ -113,6 +117,17 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
       admin,
     );
     gqlOk(prepayment);
+    // And the plugin's payment on account (offered once the company has a credit line).
+    const onAccount = await client.gql(
+      'admin-api',
+      `mutation { createPaymentMethod(input: { code: "on-account", enabled: true,
+        handler: { code: "suite-b2b-on-account", arguments: [] },
+        checker: { code: "suite-b2b-available", arguments: [] },
+        translations: [{ languageCode: en, name: "On account" }] }) { id } }`,
+      {},
+      admin,
+    );
+    gqlOk(onAccount);
 
     companyAdmin = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
     buyer = await client.employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
@@ -156,7 +171,7 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
       shippingMethods: null,
     });
     expect(unknownPayment.status, JSON.stringify(unknownPayment.body)).to.equal(400);
-    expect(unknownPayment.body.errors[0].meta.known.sort()).to.deep.equal(['invoice', 'prepayment']);
+    expect(unknownPayment.body.errors[0].meta.known.sort()).to.deep.equal(['invoice', 'on-account', 'prepayment']);
     expect((await client.rest('GET', path, companyAdmin)).body).to.deep.include({
       paymentMethods: null,
       shippingMethods: null,
@@ -224,7 +239,38 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
     }
   });
 
-  it("the plugin's checkout.placeOrder picks an allowed shipping method by default and refuses a disallowed one", async () => {
+  it("paying by a shop method the unit does not allow (one without the plugin's checker) is refused when Vendure places the order", async () => {
+    await restrict(['prepayment'], null);
+    try {
+      await fillCart(buyer);
+      await shipBy(buyer, 'express');
+      const moved = (await client.gql('shop-api', toPayment, {}, buyer)).data.transitionOrderToState;
+      expect(moved.state, JSON.stringify(moved)).to.equal('ArrangingPayment');
+      // The shop's invoice method has no checker: Vendure offers it, the plugin refuses it at placement.
+      expect(await eligiblePayment(buyer)).to.deep.equal(['invoice', 'prepayment']);
+      const pay = (method: string) =>
+        client.gql(
+          'shop-api',
+          'mutation ($m: String!) { addPaymentToOrder(input: { method: $m, metadata: {} }) { __typename ... on Order { state payments { method state } } ... on ErrorResult { errorCode message } } }',
+          { m: method },
+          buyer,
+        );
+      const refused = await pay('invoice');
+      expect(refused.data?.addPaymentToOrder ?? null, JSON.stringify(refused)).to.equal(null);
+      expect(refused.errors?.[0]?.message).to.match(/^SUITE__PAYMENT_METHOD_NOT_ALLOWED: .*"invoice".*prepayment/);
+      const active = await client.gql('shop-api', '{ activeOrder { state payments { id } } }', {}, buyer);
+      expect(active.data.activeOrder).to.deep.equal({ state: 'ArrangingPayment', payments: [] });
+      const paid = await pay('prepayment');
+      expect(paid.data?.addPaymentToOrder, JSON.stringify(paid)).to.deep.include({
+        state: 'PaymentAuthorized',
+        payments: [{ method: 'prepayment', state: 'Authorized' }],
+      });
+    } finally {
+      await restrict(null, null);
+    }
+  });
+
+  it("the plugin's checkout.placeOrder picks allowed methods by default (the shop's configured one only if allowed, on account if only it is) and refuses a disallowed one", async () => {
     const { state } = client.shop;
     const token = buyer['suite-context-token']!;
     const ctx = await buildStoreContext(
@@ -241,26 +287,39 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
       expect(added.data?.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');
       return (await state.runtime.cart.current(state.db, ctx)).token;
     };
-    const shippingOf = async (orderId: string) =>
-      (
+    /** The placed order's shipping and payment methods, as Vendure's Admin API shows them. */
+    const methodsOf = async (orderId: string) => {
+      const { order } = gqlOk(
         await client.gql(
           'admin-api',
-          'query ($id: ID!) { order(id: $id) { shippingLines { shippingMethod { code } } } }',
+          'query ($id: ID!) { order(id: $id) { shippingLines { shippingMethod { code } } payments { method } } }',
           { id: state.ids.toVendure(orderId) },
           admin,
-        )
-      ).data.order.shippingLines.map((l: { shippingMethod: { code: string } }) => l.shippingMethod.code);
+        ),
+      );
+      return {
+        shipping: order.shippingLines.map((l: { shippingMethod: { code: string } }) => l.shippingMethod.code),
+        payment: order.payments.map((p: { method: string }) => p.method),
+      };
+    };
     const refusal = (promise: Promise<unknown>) =>
       promise.then(
         () => null,
         (error: unknown) => error,
       );
 
-    await restrict(null, ['express']);
-    const cartToken = await fill();
-    // Unrestricted, Vendure's first eligible method is the cheaper standard one; the unit allows express only.
-    const byDefault = await state.runtime.checkout.placeOrder(state.db, ctx, { cartToken });
-    expect(await shippingOf(byDefault.id)).to.deep.equal(['express']);
+    await restrict(['prepayment'], ['express']);
+    // As a shop that configures invoice as the placed orders' payment method (adapter option placedOrderPaymentMethod).
+    const options = state.options as { placedOrderPaymentMethod?: string };
+    options.placedOrderPaymentMethod = 'invoice';
+    try {
+      // Unrestricted, the order would ship standard (the cheaper, first eligible) and be paid by invoice
+      // (configured); the unit allows express and prepayment only.
+      const byDefault = await state.runtime.checkout.placeOrder(state.db, ctx, { cartToken: await fill() });
+      expect(await methodsOf(byDefault.id)).to.deep.equal({ shipping: ['express'], payment: ['prepayment'] });
+    } finally {
+      delete options.placedOrderPaymentMethod;
+    }
 
     const next = await fill();
     const refused = await refusal(
@@ -273,11 +332,22 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
     );
     expect((unknown as AppError).code).to.equal('SUITE__SHIPPING_METHOD_UNKNOWN');
 
+    // Only on account allowed: an order naming no method is paid on account and charges the credit line.
+    await restrict(['on-account'], null);
+    const customerId = (await client.rest('GET', '/store-api/context', companyAdmin)).body.customer.id as string;
+    const line = `/b2b-admin-api/b2b/credit-line/${customerId}`;
+    const limit = await client.rest('PUT', line, admin, { limit: 1000, currencyIso: 'USD' });
+    expect(limit.status, JSON.stringify(limit.body)).to.equal(200);
+    const onAccount = await state.runtime.checkout.placeOrder(state.db, ctx, { cartToken: next });
+    expect(onAccount.paymentMethod).to.equal('on-account');
+    expect(await methodsOf(onAccount.id)).to.deep.equal({ shipping: ['standard-shipping'], payment: ['on-account'] });
+    expect((await client.rest('GET', line, admin)).body.data.attributes.balance).to.equal(onAccount.total / 100);
+
     await restrict(null, null);
     const named = await state.runtime.checkout.placeOrder(state.db, ctx, {
-      cartToken: next,
+      cartToken: await fill(),
       shippingMethod: 'express',
     });
-    expect(await shippingOf(named.id)).to.deep.equal(['express']);
+    expect(await methodsOf(named.id)).to.deep.equal({ shipping: ['express'], payment: ['invoice'] });
   });
 });
