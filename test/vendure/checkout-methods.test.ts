@@ -9,8 +9,9 @@ import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/sho
  * Contract 4.1's checkout methods on Vendure (payment-methods.ts, order-process.ts, place-order.ts):
  * a unit's allowed shipping and payment methods (the company add-on's checkout-methods) name Vendure
  * methods by code; the checkers `suite-b2b-allowed` (shipping) and `suite-b2b-available` (payment)
- * the shop puts on its methods leave the others out of the Shop API's eligible methods, and an order
- * that carries a disallowed shipping method anyway is refused when it moves to ArrangingPayment.
+ * the shop puts on its methods leave the others out of the Shop API's eligible methods; an order that
+ * carries a disallowed shipping method anyway is refused when it moves to ArrangingPayment, one paid by
+ * a disallowed method when Vendure places it; the plugin's placeOrder picks allowed methods by default.
  */
 describe('Vendure: the checkout methods an organisation unit allows', function () {
   this.timeout(180_000);
