@@ -27,7 +27,7 @@ import { forUpdate, inTransaction, readBool, selectRow, transactionOf, type Exec
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';
 import { orderAddressInput } from './addresses.js';
-import { pluginPaymentMethods } from './payment-methods.js';
+import { channelMethodsOnVendure, pluginPaymentMethods } from './payment-methods.js';
 import { changedLineFields } from './participants.js';
 import { vendureContextInTransaction } from './shared-transaction.js';
 import { allowedMethods } from '../../host-kit/registries.js';
@@ -164,6 +164,17 @@ async function place(
       );
     draft.paymentMethod = options.paymentMethod;
   }
+  // (4.1) Naming none, the buyer's unit may allow only some methods: Vendure's default choice (below) leaves
+  // plugin methods out, so where only plugin methods are allowed the first of them is the order's, as if
+  // named, for the interceptors to see (on account: the credit line's check), as the reference host does.
+  const allowedPayment = options.paymentMethod ? null : await allowedMethods(state.registries, trx, ctx, 'payment');
+  if (allowedPayment) {
+    const pluginNames = new Set(state.registries.paymentMethods.map((m) => m.technicalName));
+    const allowed = (await channelMethodsOnVendure(trx, state.registries.paymentMethods, 'payment'))
+      .map((m) => m.technicalName)
+      .filter((name) => allowedPayment.has(name));
+    if (allowed.length > 0 && allowed.every((name) => pluginNames.has(name))) draft.paymentMethod = allowed[0];
+  }
   if (options.shippingMethod) {
     // (4.1) A Vendure shipping method's code.
     const known = await selectRow(
@@ -261,10 +272,13 @@ async function place(
     const methods = await orders.getEligiblePaymentMethods(vctx, orderId);
     // A plugin method (on account) is paid by its own handler's Vendure method; the default leaves them out.
     const pluginMethods = await pluginPaymentMethods(trx);
+    // The shop's configured default only where the buyer's unit allows it (else the first eligible allowed method).
+    const configured = state.options.placedOrderPaymentMethod;
     const wanted = draft.paymentMethod
       ? ([...pluginMethods].find(([, name]) => name === draft.paymentMethod)?.[0] ?? draft.paymentMethod)
-      : state.options.placedOrderPaymentMethod;
-    const allowedPayment = wanted ? null : await allowedMethods(state.registries, trx, ctx, 'payment');
+      : configured && (!allowedPayment || allowedPayment.has(pluginMethods.get(configured) ?? configured))
+        ? configured
+        : undefined;
     const method = methods.find(
       (m) =>
         m.isEligible &&
@@ -275,7 +289,9 @@ async function place(
         'SUITE__PAYMENT_METHOD_NOT_AVAILABLE',
         wanted || draft.paymentMethod
           ? `The payment method "${draft.paymentMethod ?? wanted}" is not available for this order.`
-          : 'No payment method is available for this order.',
+          : allowedPayment
+            ? 'None of the payment methods allowed to you is available for this order.'
+            : 'No payment method is available for this order.',
       );
     const paid = await orders.addPaymentToOrder(vctx, orderId, {
       method: method.code,
