@@ -121,7 +121,8 @@ describe('Vendure: operator journeys in the console', function () {
 
   it('journey: an operator rules a category and a product out for one customer; their collections, products, search and Store API listing leave them out, another customer still sees them', async () => {
     const admin = bearer(await client.vendureLogin('admin-api', 'superadmin', 'superadmin'));
-    await createNameCollection(client, admin, 'Seating', 'Chair');
+    const furniture = await createNameCollection(client, admin, 'Furniture', 'Chair');
+    await createNameCollection(client, admin, 'Seating', 'Chair', furniture);
     await client.settleJobs();
     const { db, runtime } = client.shop.state;
     const demo = (await runtime.customers.findByEmail(db, DEMO_CUSTOMER.email))!;
@@ -133,6 +134,8 @@ describe('Vendure: operator journeys in the console', function () {
       const { data } = await client.gql(
         'shop-api',
         `{ collection(slug: "seating") { slug } collections { items { slug } }
+           furniture: collection(slug: "furniture") { children { slug } }
+           inSeating: search(input: { collectionSlug: "seating", groupByProduct: true }) { totalItems }
            products { items { slug } }
            search(input: { term: "chair", groupByProduct: true }) { items { slug } collections { collection { slug } } } }`,
         {},
@@ -143,6 +146,8 @@ describe('Vendure: operator journeys in the console', function () {
       return {
         collection: (data.collection?.slug as string | undefined) ?? null,
         collections: (data.collections.items as Array<{ slug: string }>).map((c) => c.slug),
+        furnitureChildren: (data.furniture.children as Array<{ slug: string }>).map((c) => c.slug),
+        inSeating: data.inSeating.totalItems as number,
         products: (data.products.items as Array<{ slug: string }>).map((p) => p.slug).includes('office-chair'),
         search: (data.search.items as Array<{ slug: string }>).map((p) => p.slug).includes('office-chair'),
         searchCollections: (data.search.collections as Array<{ collection: { slug: string } }>).map(
@@ -155,10 +160,12 @@ describe('Vendure: operator journeys in the console', function () {
     };
     const everything = {
       collection: 'seating',
-      collections: ['seating'],
+      collections: ['furniture', 'seating'],
+      furnitureChildren: ['seating'],
+      inSeating: 1,
       products: true,
       search: true,
-      searchCollections: ['seating'],
+      searchCollections: ['furniture', 'seating'],
       listing: true,
     };
     expect(await seen(buyer)).to.deep.equal(everything);
@@ -177,11 +184,14 @@ describe('Vendure: operator journeys in the console', function () {
     await page.screenshot({ path: join(SCREENSHOTS, 'partial-assortment-category.png'), fullPage: true });
     // The category is gone for the buyer (collections, the search's collection facet); its products are not
     // (products do not inherit their category's visibility, docs/partial-assortment.md).
+    // A search within it finds nothing, and its parent's children leave it out.
     expect(await seen(buyer)).to.deep.equal({
       ...everything,
       collection: null,
-      collections: [],
-      searchCollections: [],
+      collections: ['furniture'],
+      furnitureChildren: [],
+      inSeating: 0,
+      searchCollections: ['furniture'],
     });
     expect(await seen(partner)).to.deep.equal(everything);
 
@@ -198,7 +208,9 @@ describe('Vendure: operator journeys in the console', function () {
 
     expect(await seen(buyer)).to.deep.equal({
       collection: null,
-      collections: [],
+      collections: ['furniture'],
+      furnitureChildren: [],
+      inSeating: 0,
       products: false,
       search: false,
       searchCollections: [],

@@ -159,6 +159,7 @@ export async function createNameCollection(
   admin: Record<string, string>,
   name: string,
   term: string,
+  parentId?: string,
 ): Promise<string> {
   const created = await client.gql(
     'admin-api',
@@ -166,6 +167,7 @@ export async function createNameCollection(
     {
       input: {
         translations: [{ languageCode: 'en', name, slug: name.toLowerCase(), description: '' }],
+        ...(parentId ? { parentId } : {}),
         filters: [
           {
             code: 'variant-name-filter',
