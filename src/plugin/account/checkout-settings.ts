@@ -8,15 +8,14 @@ import { TAG } from './snippets.js';
 import { declaredCustomer } from '../declared.js';
 
 const SETTINGS = 'b2b_express_checkout_settings';
-/** The methods the host's checkout offers. */
-export const PAYMENT_METHODS = ['invoice'] as const;
-export const SHIPPING_METHODS = ['standard'] as const;
+/** A technical name of /payment-method or /shipping-method (checked against the sales channel's methods). */
+const methodName = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
 const settingSchema = objectSchema(
   {
     enabled: { type: 'boolean' },
-    defaultPaymentMethod: nullable({ enum: [...PAYMENT_METHODS] }),
-    defaultShippingMethod: nullable({ enum: [...SHIPPING_METHODS] }),
+    defaultPaymentMethod: nullable({ type: 'string' }),
+    defaultShippingMethod: nullable({ type: 'string' }),
     defaultBillingAddressId: nullable({ type: 'string' }),
     defaultShippingAddressId: nullable({ type: 'string' }),
   },
@@ -25,8 +24,8 @@ const settingSchema = objectSchema(
 const patchBody = objectSchema(
   {
     enabled: { type: 'boolean' },
-    defaultPaymentMethod: nullable({ enum: [...PAYMENT_METHODS] }),
-    defaultShippingMethod: nullable({ enum: [...SHIPPING_METHODS] }),
+    defaultPaymentMethod: nullable(methodName),
+    defaultShippingMethod: nullable(methodName),
     defaultBillingAddressId: nullable(idParam),
     defaultShippingAddressId: nullable(idParam),
   },
@@ -43,8 +42,8 @@ function ownerOf(ctx: StoreContext) {
 /** A row of the settings table. */
 interface SettingRow {
   enabled: unknown;
-  default_payment_method: (typeof PAYMENT_METHODS)[number] | null;
-  default_shipping_method: (typeof SHIPPING_METHODS)[number] | null;
+  default_payment_method: string | null;
+  default_shipping_method: string | null;
   default_billing_address_id: string | null;
   default_shipping_address_id: string | null;
 }
@@ -116,6 +115,19 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
           columns.default_billing_address_id = body.defaultBillingAddressId;
         if (body.defaultShippingAddressId !== undefined)
           columns.default_shipping_address_id = body.defaultShippingAddressId;
+        for (const [field, kind] of [
+          ['defaultPaymentMethod', 'payment'],
+          ['defaultShippingMethod', 'shipping'],
+        ] as const) {
+          const name = body[field];
+          if (!name || !host.checkout.methods) continue;
+          const known = (await host.checkout.methods(host.db, ctx, kind)).map((m) => m.technicalName);
+          if (!known.includes(name))
+            throw Errors.badRequest('SUITE__CHECKOUT_METHOD_UNKNOWN', `There is no ${kind} method "${name}".`, {
+              pointer: `/${field}`,
+              meta: { known },
+            });
+        }
         await inTransaction(host.db, async (trx) => {
           const own = new Set((await host.customers.addresses(trx, owner.customer_id)).map((a) => a.id));
           for (const field of ['defaultBillingAddressId', 'defaultShippingAddressId'] as const) {

@@ -2,7 +2,7 @@ import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import { PAYMENT_METHODS, readSetting, SHIPPING_METHODS } from './checkout-settings.js';
+import { readSetting } from './checkout-settings.js';
 import { declaredCustomer } from '../declared.js';
 import { TAG } from './snippets.js';
 
@@ -33,7 +33,7 @@ export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
       description:
         "Needs the express checkout enabled for the caller (400 SUITE__EXPRESS_CHECKOUT_DISABLED) and a billing address: the setting's, else the customer's default " +
         "(400 SUITE__EXPRESS_CHECKOUT_INCOMPLETE, `meta.missing` names what is missing). The shipping address is the setting's, else the customer's default, else the billing address; " +
-        "payment and shipping are the setting's, else the only ones the shop offers (invoice, standard). Then the same rules as POST /checkout/order: an empty cart is a 400, " +
+        "payment and shipping are the setting's, else the checkout's defaults. Then the same rules as POST /checkout/order: an empty cart is a 400, a method the buyer's organisation unit does not allow is a 400, " +
         'interceptors may refuse (order approval, budgets). Send an Idempotency-Key header to make retries safe.',
       tags: [TAG],
       auth: 'login',
@@ -53,15 +53,7 @@ export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
         const defaults = await host.customers.defaultAddressIds(host.db, customer.id);
         const billingAddressId = setting.defaultBillingAddressId ?? defaults.billing;
         const shippingAddressId = setting.defaultShippingAddressId ?? defaults.shipping ?? billingAddressId;
-        const paymentMethod =
-          setting.defaultPaymentMethod ?? (PAYMENT_METHODS.length === 1 ? PAYMENT_METHODS[0] : null);
-        const shippingMethod =
-          setting.defaultShippingMethod ?? (SHIPPING_METHODS.length === 1 ? SHIPPING_METHODS[0] : null);
-        const missing = [
-          ...(billingAddressId ? [] : ['defaultBillingAddressId']),
-          ...(paymentMethod ? [] : ['defaultPaymentMethod']),
-          ...(shippingMethod ? [] : ['defaultShippingMethod']),
-        ];
+        const missing = billingAddressId ? [] : ['defaultBillingAddressId'];
         if (missing.length > 0)
           throw new AppError(
             400,
@@ -78,6 +70,9 @@ export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
           billingAddressId,
           shippingAddressId,
           customerComment: body.customerComment ?? null,
+          // Without a setting, the checkout's default (the first the buyer's unit allows).
+          paymentMethod: setting.defaultPaymentMethod,
+          shippingMethod: setting.defaultShippingMethod,
           origin: 'express-checkout',
         });
         const order = await host.orders.get(host.db, placed.id);

@@ -60,6 +60,28 @@ describe('account: POST /express-checkout/order', () => {
     expect(fallback.body.shippingAddress).to.include({ city: 'Testcity' });
   });
 
+  it('orders with the setting’s shipping and payment method; an unknown one is refused when set', async () => {
+    const customer = await newCustomer();
+    const client = await as(customer.token);
+    const unknown = expectError(
+      await client.patch('/express-checkout-setting', { enabled: true, defaultShippingMethod: 'drone' }),
+      400,
+      'SUITE__CHECKOUT_METHOD_UNKNOWN',
+    );
+    expect(unknown.source?.pointer).to.equal('/defaultShippingMethod');
+    const set = await client.patch('/express-checkout-setting', {
+      enabled: true,
+      defaultShippingMethod: 'express',
+      defaultPaymentMethod: 'invoice',
+    });
+    expect(set.status, JSON.stringify(set.body)).to.equal(200);
+    await fillCart(customer.token);
+    const placed = await client.post('/express-checkout/order', {});
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+    expect(placed.body.deliveries[0].shippingMethod.technicalName).to.equal('express');
+    expect(placed.body.transactions[0].paymentMethod.technicalName).to.equal('invoice');
+  });
+
   it('refuses a disabled or incomplete express checkout with a clear error', async () => {
     const customer = await newCustomer();
     const client = await as(customer.token);
