@@ -21,6 +21,8 @@ export function createTemplateEngine(): TemplateEngine {
   hb.registerHelper('and', (...values: unknown[]) => args(values).every(Boolean));
   hb.registerHelper('or', (...values: unknown[]) => args(values).some(Boolean));
   hb.registerHelper('not', (value: unknown) => !value);
+  /** Joins its arguments into one string, e.g. an element id made of a prefix: (concat prefix "-daysNet"). */
+  hb.registerHelper('concat', (...values: unknown[]) => args(values).map(String).join(''));
   hb.registerHelper('formatDate', (value: unknown, ...rest: unknown[]) => {
     const [locale, timeZone] = args(rest) as [string?, string?];
     const date = new Date(String(value));

@@ -187,6 +187,9 @@ export function companyPages(kit: ConsoleKit) {
               : null,
             listHref: kit.href(PATH),
             pricesHref: kit.href('/customer-prices', { customer: attributes.customerNumber }),
+            paymentHref: kit.console.has('listUnitPaymentTerms')
+              ? kit.href(`${PATH}/${customerId}/payment-on-account`)
+              : null,
           },
         };
       },

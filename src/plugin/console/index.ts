@@ -14,6 +14,7 @@ import { integrationPages } from './integrations.js';
 import { createConsoleKit } from './kit.js';
 import { mailTemplatePages } from './mail-templates.js';
 import { partialAssortmentPages } from './partial-assortments.js';
+import { paymentOnAccountPages } from './payment-on-account.js';
 import { quantityRulePages } from './quantity-rules.js';
 import { salesRepresentativePages } from './sales-representatives.js';
 import { settingsPages } from './settings.js';
@@ -31,6 +32,7 @@ export function registerConsole(host: HostRuntime): void {
   for (const page of [
     ...startPages(kit),
     ...companyPages(kit),
+    ...paymentOnAccountPages(kit),
     ...accountRequestPages(kit),
     ...customerPricePages(kit),
     ...customerPriceExportPages(kit),

@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../host/contract.js';
 import { deleteCustomersPaymentOnAccount, releaseCharge } from './repository.js';
 import { paymentOnAccountAdminRoutes, paymentOnAccountStoreRoutes } from './routes.js';
+import { unitPaymentTermsAdminRoutes } from './unit-terms-routes.js';
 import { chargeOrder, interceptCheckout, ON_ACCOUNT, onAccountAvailable } from './service.js';
 
 export const PAYMENT_ON_ACCOUNT_INTERCEPTOR = 'payment-on-account';
@@ -13,7 +14,8 @@ export const PAYMENT_ON_ACCOUNT_INTERCEPTOR = 'payment-on-account';
  */
 export function registerPaymentOnAccount(host: HostRuntime): void {
   for (const route of paymentOnAccountStoreRoutes(host)) host.storeApi.route(route);
-  for (const route of paymentOnAccountAdminRoutes(host)) host.adminApi.route(route);
+  for (const route of [...paymentOnAccountAdminRoutes(host), ...unitPaymentTermsAdminRoutes(host)])
+    host.adminApi.route(route);
   host.checkout.addPaymentMethod?.({
     technicalName: ON_ACCOUNT,
     name: 'On account',

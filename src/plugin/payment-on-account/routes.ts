@@ -7,23 +7,13 @@ import {
 } from '../../host/contract.js';
 import { Errors } from '../../lib/errors.js';
 import { toMinor } from '../../lib/money.js';
-import { noContent } from '../../lib/routes.js';
-import { findUnit } from '../company/units/repository.js';
-import {
-  deleteUnitPaymentTerms,
-  getCreditLine,
-  getPaymentTerms,
-  saveCreditLine,
-  savePaymentTerms,
-  unitPaymentTerms,
-} from './repository.js';
+import { getCreditLine, getPaymentTerms, saveCreditLine, savePaymentTerms } from './repository.js';
 import {
   accountResponse,
   ADMIN_TAG,
   creditLineBody,
   creditLineResponse,
   customerParams,
-  customerUnitParams,
   TAG,
   termsResponse,
   termsSchema,
@@ -51,18 +41,15 @@ export function paymentOnAccountStoreRoutes(host: HostRuntime): StoreRoute[] {
   ];
 }
 
-/** Operators set each company's credit line and payment terms. */
+/** The currency precision of a company's sales channel; an unknown customer is a 404. */
+export async function customerPrecision(host: HostRuntime, customerId: string): Promise<number> {
+  const customer = await host.customers.get(host.db, customerId);
+  if (!customer) throw Errors.notFound('Customer', customerId);
+  return (await host.customers.salesChannel(host.db, customer.salesChannelId))?.currencyPrecision ?? 2;
+}
+
+/** Operators set each company's credit line and payment terms (a unit's: unit-terms-routes.ts). */
 export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
-  const customerPrecision = async (customerId: string) => {
-    const customer = await host.customers.get(host.db, customerId);
-    if (!customer) throw Errors.notFound('Customer', customerId);
-    return (await host.customers.salesChannel(host.db, customer.salesChannelId))?.currencyPrecision ?? 2;
-  };
-  /** Another company's unit is a 404 like an unknown one. */
-  const companyUnit = async (customerId: string, unitId: string) => {
-    await customerPrecision(customerId);
-    if (!(await findUnit(host.db, customerId, unitId))) throw Errors.notFound('Organisation unit', unitId);
-  };
   const creditLineAnswer = async (customerId: string, precision: number) => {
     const line = await getCreditLine(host.db, customerId);
     if (!line) throw Errors.notFound('Credit line', customerId);
@@ -78,7 +65,8 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
       auth: 'admin',
       permission: null,
       schemas: { params: customerParams, responses: { 200: creditLineResponse } },
-      handler: async ({ params }) => creditLineAnswer(params.customerId, await customerPrecision(params.customerId)),
+      handler: async ({ params }) =>
+        creditLineAnswer(params.customerId, await customerPrecision(host, params.customerId)),
     }),
     defineAdminRoute({
       method: 'PUT',
@@ -96,7 +84,7 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: creditLineResponse },
       },
       async handler({ params, body }) {
-        const precision = await customerPrecision(params.customerId);
+        const precision = await customerPrecision(host, params.customerId);
         await saveCreditLine(host.db, params.customerId, toMinor(body.limit, precision), body.currencyIso);
         return creditLineAnswer(params.customerId, precision);
       },
@@ -111,7 +99,7 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: customerParams, responses: { 200: termsResponse } },
       async handler({ params }) {
-        await customerPrecision(params.customerId);
+        await customerPrecision(host, params.customerId);
         const terms = await getPaymentTerms(host.db, params.customerId);
         if (!terms) throw Errors.notFound('Payment terms', params.customerId);
         return { data: { id: params.customerId, type: 'b2b_payment_terms', attributes: termsView(terms) } };
@@ -135,73 +123,19 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: termsResponse },
       },
       async handler({ params, body }) {
-        await customerPrecision(params.customerId);
+        await customerPrecision(host, params.customerId);
         const terms = termsOfBody(params.customerId, body);
         await savePaymentTerms(host.db, terms);
         return { data: { id: params.customerId, type: 'b2b_payment_terms', attributes: termsView(terms) } };
       },
     }),
-    defineAdminRoute({
-      method: 'GET',
-      path: '/b2b/payment-terms/{customerId}/unit/{unitId}',
-      operationId: 'readUnitPaymentTerms',
-      summary:
-        "An organisation unit's own payment terms; its buyers' orders carry them instead of the company's (404 when the unit has none).",
-      tags: [ADMIN_TAG],
-      auth: 'admin',
-      permission: null,
-      schemas: { params: customerUnitParams, responses: { 200: termsResponse } },
-      async handler({ params }) {
-        await companyUnit(params.customerId, params.unitId);
-        const terms = (await unitPaymentTerms(host.db, params.customerId)).get(params.unitId);
-        if (!terms) throw Errors.notFound('Payment terms', params.unitId);
-        return { data: { id: params.unitId, type: 'b2b_payment_terms', attributes: termsView(terms) } };
-      },
-    }),
-    defineAdminRoute({
-      method: 'PUT',
-      path: '/b2b/payment-terms/{customerId}/unit/{unitId}',
-      operationId: 'setUnitPaymentTerms',
-      summary:
-        "Sets an organisation unit's payment terms: the orders of the buyers in the unit and below it carry them instead of the company's.",
-      description:
-        "A buyer in several units with terms gets the deepest unit's (ties: the unit first by name). A discount needs days within the days net (400 SUITE__PAYMENT_TERMS_INVALID).",
-      tags: [ADMIN_TAG],
-      auth: 'admin',
-      permission: null,
-      schemas: {
-        params: customerUnitParams,
-        body: termsSchema,
-        bodyName: 'PaymentTerms',
-        responses: { 200: termsResponse },
-      },
-      async handler({ params, body }) {
-        await companyUnit(params.customerId, params.unitId);
-        const terms = termsOfBody(params.customerId, body);
-        await savePaymentTerms(host.db, terms, params.unitId);
-        return { data: { id: params.unitId, type: 'b2b_payment_terms', attributes: termsView(terms) } };
-      },
-    }),
-    defineAdminRoute({
-      method: 'DELETE',
-      path: '/b2b/payment-terms/{customerId}/unit/{unitId}',
-      operationId: 'deleteUnitPaymentTerms',
-      summary: "Removes an organisation unit's own payment terms: its buyers get the unit above's, else the company's.",
-      tags: [ADMIN_TAG],
-      auth: 'admin',
-      permission: null,
-      schemas: { params: customerUnitParams, responses: { 204: null } },
-      async handler({ params }) {
-        await companyUnit(params.customerId, params.unitId);
-        if ((await deleteUnitPaymentTerms(host.db, params.unitId)) === 0)
-          throw Errors.notFound('Payment terms', params.unitId);
-        return noContent();
-      },
-    }),
   ];
 }
 
-function termsOfBody(customerId: string, body: { daysNet: number; discountPercent: number; discountDays: number }) {
+export function termsOfBody(
+  customerId: string,
+  body: { daysNet: number; discountPercent: number; discountDays: number },
+) {
   if (body.discountPercent > 0 && (body.discountDays === 0 || body.discountDays > body.daysNet))
     throw Errors.badRequest('SUITE__PAYMENT_TERMS_INVALID', 'A discount needs a number of days within the days net.', {
       pointer: '/discountDays',

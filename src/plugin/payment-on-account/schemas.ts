@@ -49,3 +49,24 @@ const resource = (type: string, attributes: Record<string, unknown>) =>
 
 export const creditLineResponse = resource('b2b_credit_line', creditLineSchema);
 export const termsResponse = resource('b2b_payment_terms', termsSchema);
+
+export const unitTermsListResponse = objectSchema(
+  {
+    data: {
+      type: 'array',
+      items: objectSchema(
+        {
+          id: { type: 'string' },
+          type: { const: 'b2b_unit_payment_terms' },
+          attributes: objectSchema(
+            { path: { type: 'array', items: { type: 'string' } }, paymentTerms: nullable(termsSchema) },
+            ['path', 'paymentTerms'],
+          ),
+        },
+        ['id', 'type', 'attributes'],
+      ),
+    },
+    meta: objectSchema({ total: { type: 'integer' } }, ['total']),
+  },
+  ['data', 'meta'],
+);

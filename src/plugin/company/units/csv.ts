@@ -8,7 +8,7 @@ import { declaredCustomer } from '../../declared.js';
 import { listEmployees } from '../employee-directory.js';
 import { insertUnit, lockCompanyUnits, memberships, putMember, unitRows, type UnitRow } from './repository.js';
 import { MANAGE, READ, TAG } from './schemas.js';
-import { depthFirst } from './service.js';
+import { depthFirst } from './directory.js';
 
 /** A unit in a CSV file is named by its path from the top: "Sales > North > Field team". */
 export const PATH_SEPARATOR = ' > ';
@@ -208,7 +208,7 @@ export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
           200,
           await toCsv(
             ['path'],
-            depthFirst(units).map((row) => [paths.get(row.id)]),
+            depthFirst(units, (row) => row.parent_id).map((row) => [paths.get(row.id)]),
           ),
           { contentType: 'text/csv; charset=utf-8' },
         );

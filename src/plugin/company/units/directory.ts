@@ -37,6 +37,23 @@ export function withAncestors(tree: readonly UnitNode[], unitIds: readonly strin
   return [...seen];
 }
 
+/**
+ * Units depth first (each before its sub-units, siblings in the order given — by name as the tree is
+ * read): the order a tree is drawn in.
+ */
+export function depthFirst<T extends { id: string }>(units: readonly T[], parentOf: (unit: T) => string | null): T[] {
+  const ordered: T[] = [];
+  const visit = (parentId: string | null) => {
+    for (const unit of units)
+      if ((parentOf(unit) ?? null) === parentId) {
+        ordered.push(unit);
+        visit(unit.id);
+      }
+  };
+  visit(null);
+  return ordered;
+}
+
 /** `unitId` and every unit below it. */
 export function subtree(tree: readonly UnitNode[], unitId: string): string[] {
   const result = [unitId];

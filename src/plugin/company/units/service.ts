@@ -6,7 +6,7 @@ import { criteriaList, storeListOf } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
 import { declaredCustomer } from '../../declared.js';
 import { findEmployees, listEmployees } from '../employee-directory.js';
-import { subtree, withAncestors, type UnitNode } from './directory.js';
+import { depthFirst, subtree, withAncestors, type UnitNode } from './directory.js';
 import {
   attachmentCounts,
   deleteUnitRow,
@@ -79,22 +79,9 @@ function unitView(company: CompanyUnits, row: UnitRow) {
 
 export type UnitView = ReturnType<typeof unitView>;
 
-/** The company's units depth first (each unit before its children, siblings by name): the order a tree is drawn in. */
-export function depthFirst(rows: UnitRow[]): UnitRow[] {
-  const ordered: UnitRow[] = [];
-  const visit = (parentId: string | null) => {
-    for (const row of rows.filter((r) => (r.parent_id ?? null) === parentId)) {
-      ordered.push(row);
-      visit(row.id);
-    }
-  };
-  visit(null);
-  return ordered;
-}
-
 export async function unitTreeViews(executor: Executor, customerId: string): Promise<UnitView[]> {
   const company = await readCompany(executor, customerId);
-  return depthFirst(company.rows).map((row) => unitView(company, row));
+  return depthFirst(company.rows, (row) => row.parent_id).map((row) => unitView(company, row));
 }
 
 export async function listUnits(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
