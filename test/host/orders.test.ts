@@ -82,7 +82,7 @@ describe('host: orders and documents', () => {
         id: 'f'.repeat(32),
         order_id: first.id,
         state: 'shipped',
-        shipping_method: 'express',
+        shipping_method: 'pickup',
         shipping_address: JSON.stringify({ street: 'Late Lane 2' }),
         created_at: at(5),
       },
@@ -183,7 +183,7 @@ describe('host: orders and documents', () => {
       {
         id: 'f'.repeat(32),
         stateMachineState: stateOf('shipped', 'Shipped'),
-        shippingMethod: { technicalName: 'express', name: 'express' },
+        shippingMethod: { technicalName: 'pickup', name: 'pickup' },
         shippingOrderAddress: { street: 'Late Lane 2' },
       },
       ...first.deliveries,
