@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HostRuntime, StoreContext } from '../../host/contract.js';
 import { employeeContextEnricher } from '../employee/context.js';
+import { unitRuleEnricher } from './units/rule-scope.js';
 
 /**
  * The Store API context of a buyer outside of a request (a job placing an order on their behalf:
@@ -51,6 +52,7 @@ export async function actingContext(
       name: `${employee.firstName} ${employee.lastName}`.trim(),
       email: employee.email,
     };
+    await unitRuleEnricher(host.db, ctx);
   }
   await ctx.ruleIds();
   return ctx;

@@ -10,7 +10,11 @@ import {
   listQuerySchema,
   previewBodySchema,
   previewResponseSchema,
+  unitRulesBody,
+  unitRulesParams,
+  unitRulesResponse,
 } from './schemas.js';
+import { readUnitRules, setUnitRules } from './unit-rules.js';
 import type { PartialAssortmentService } from './service.js';
 
 const TAGS = ['Partial assortments'];
@@ -91,6 +95,48 @@ function previewRoute(host: HostRuntime): AdminRoute {
   });
 }
 
+/** The rules attached to an organisation unit: its employees and those of the units below match them. */
+function unitRuleRoutes(host: HostRuntime): AdminRoute[] {
+  const path = '/b2b/organisation-unit/{unitId}/partial-assortment-rules';
+  return [
+    defineAdminRoute({
+      method: 'GET',
+      path,
+      operationId: 'readUnitPartialAssortmentRules',
+      summary:
+        'The partial-assortment rules attached to an organisation unit: the employees of the unit and of every unit below it match them.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: { params: unitRulesParams, responses: { 200: unitRulesResponse } },
+      handler: ({ params }) => readUnitRules(host, params.unitId),
+    }),
+    defineAdminRoute({
+      method: 'PUT',
+      path,
+      operationId: 'setUnitPartialAssortmentRules',
+      summary:
+        "Replaces the rules attached to an organisation unit (up to 100; empty detaches all): what those rules unlock, the unit's employees see.",
+      description:
+        'An unknown unit is a 404; an unknown rule a 400 SUITE__PARTIAL_ASSORTMENT_RULE_NOT_FOUND pointing at it, and nothing changes.',
+      tags: TAGS,
+      auth: 'admin',
+      permission: null,
+      schemas: {
+        params: unitRulesParams,
+        body: unitRulesBody,
+        bodyName: 'UnitPartialAssortmentRules',
+        responses: { 200: unitRulesResponse },
+      },
+      handler: ({ params, body }) => setUnitRules(host, params.unitId, body.ruleIds),
+    }),
+  ];
+}
+
 export function partialAssortmentRoutes(host: HostRuntime, service: PartialAssortmentService): AdminRoute[] {
-  return [...ASSIGNMENT_KINDS.flatMap((kind) => kindRoutes(kind, service)), previewRoute(host)];
+  return [
+    ...ASSIGNMENT_KINDS.flatMap((kind) => kindRoutes(kind, service)),
+    previewRoute(host),
+    ...unitRuleRoutes(host),
+  ];
 }

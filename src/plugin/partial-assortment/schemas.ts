@@ -1,7 +1,7 @@
 import { idSchema } from '../../lib/ids.js';
 import { jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import type { TypedSchema } from '../../lib/routes.js';
-import { objectSchema, pathParams } from '../../lib/schemas.js';
+import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import type { AssignmentKind } from './kinds.js';
 
 /** The entity's id under the kind's field name (`categoryId`, `landingPageId`, `productId`), and the rule id. */
@@ -101,6 +101,30 @@ export const previewResponseSchema = objectSchema(
         },
       },
       ['customer', 'ruleIds', 'hidden', 'products'],
+    ),
+  },
+  ['data'],
+);
+
+export const unitRulesParams = pathParams('unitId');
+
+export const unitRulesBody = objectSchema(
+  { ruleIds: { type: 'array', items: idParam, maxItems: 100, uniqueItems: true } },
+  ['ruleIds'],
+);
+
+export const unitRulesResponse = objectSchema(
+  {
+    data: objectSchema(
+      {
+        id: { type: 'string' },
+        type: { const: 'b2b_unit_partial_assortment_rules' },
+        attributes: objectSchema(
+          { customerId: { type: 'string' }, ruleIds: { type: 'array', items: { type: 'string' } } },
+          ['customerId', 'ruleIds'],
+        ),
+      },
+      ['id', 'type', 'attributes'],
     ),
   },
   ['data'],

@@ -14,11 +14,11 @@ import {
 export const ENTITY_NOT_FOUND = 'SUITE__PARTIAL_ASSORTMENT_ENTITY_NOT_FOUND';
 export const RULE_NOT_FOUND = 'SUITE__PARTIAL_ASSORTMENT_RULE_NOT_FOUND';
 
-function invalidReferences(problems: ErrorObject[]): AppError {
+export function invalidReferences(problems: ErrorObject[]): AppError {
   return new AppError(400, problems[0]!.code, problems[0]!.detail ?? '', { details: problems });
 }
 
-function problem(code: string, detail: string, pointer: string): ErrorObject {
+export function problem(code: string, detail: string, pointer: string): ErrorObject {
   return { status: '400', code, title: statusTitle(400), detail, source: { pointer } };
 }
 

@@ -130,6 +130,11 @@ export async function admin() {
         .post(path)
         .set(auth)
         .send(body as object),
+    put: (path: string, body: unknown) =>
+      agent
+        .put(path)
+        .set(auth)
+        .send(body as object),
     postRaw: (path: string, text: string) =>
       agent.post(path).set(auth).set('content-type', 'application/json').send(text),
     delete: (path: string) => agent.delete(path).set(auth),

@@ -23,6 +23,14 @@ export async function unitTree(executor: Executor, customerId: string): Promise<
   return rows.map((row) => ({ id: row.id, parentId: row.parent_id, name: row.name }));
 }
 
+/** A unit by its id alone (an operator's route names no company): its company, or null. */
+export async function unitCompany(executor: Executor, unitId: string): Promise<{ customerId: string } | null> {
+  const [row] = await selectRows<{ customer_id: string }>(
+    executor('b2b_organisation_units').where({ id: unitId }).select('customer_id'),
+  );
+  return row ? { customerId: row.customer_id } : null;
+}
+
 /** `unitIds` and every unit above them (deduplicated, the given ones first). */
 export function withAncestors(tree: readonly UnitNode[], unitIds: readonly string[]): string[] {
   const parentOf = new Map(tree.map((unit) => [unit.id, unit.parentId]));

@@ -1,6 +1,7 @@
 import type { HostRuntime } from '../../../host/contract.js';
 import { unitCsvRoutes } from './csv.js';
 import { deleteCustomersUnits } from './repository.js';
+import { unitRuleEnricher } from './rule-scope.js';
 import { unitRoutes } from './routes.js';
 import { unitStorefrontPages } from './storefront.js';
 
@@ -13,4 +14,6 @@ export function registerOrganisationUnits(host: HostRuntime): void {
   for (const route of [...unitRoutes(host), ...unitCsvRoutes(host)]) host.storeApi.route(route);
   for (const page of unitStorefrontPages(host)) host.storefront.page(page);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersUnits(trx, ids));
+  // An employee matches the partial-assortment rules attached to their units (decision 0028).
+  host.auth.addContextEnricher(unitRuleEnricher);
 }

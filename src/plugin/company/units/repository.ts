@@ -8,6 +8,8 @@ export const BUDGET_UNITS = 'suite_budget_units';
 export const COST_CENTER_UNITS = 'suite_cost_center_units';
 export const UNIT_ADDRESSES = 'b2b_unit_addresses';
 export const UNIT_ADDRESS_DEFAULTS = 'b2b_unit_address_defaults';
+/** Partial-assortment rules an operator attached to a unit (migration 028); they go with the unit. */
+export const UNIT_RULES = 'b2b_unit_partial_assortment_rules';
 
 export interface UnitRow {
   id: string;
