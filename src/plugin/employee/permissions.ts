@@ -101,7 +101,8 @@ const IMPLIES: Record<string, string[]> = {
   'cost-center.manage': ['cost-center.read'],
   'orders.read-all': ['orders.read', 'orders.read-unit'],
   'orders.read-unit': ['orders.read'],
-  'organisation-unit.manage': ['organisation-unit.read'],
+  // Moving employees between units means seeing them.
+  'organisation-unit.manage': ['organisation-unit.read', 'employee.read'],
 };
 
 /** The keys a role grants: 'all' with the admin permission, else the keys plus what they imply (unknown keys dropped). */

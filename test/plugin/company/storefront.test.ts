@@ -64,6 +64,17 @@ describe('organisation units: storefront pages', () => {
     ]);
   });
 
+  it('a unit manager (organisation-unit.manage, no employee permission) picks employees in the move form', async () => {
+    const admin = await newCustomer();
+    await createUnit(await as(admin.token), 'Sales');
+    const manager = await employeeWith(['organisation-unit.manage'], admin);
+    const colleague = await createEmployee(admin.token, { permissions: ['orders.create'] });
+    const visitor = await loggedInVisitor(manager.employee.email, manager.employee.password);
+    const page = await visitor.get('/account/organisation-units');
+    expect(page.status, page.text).to.equal(200);
+    expect(page.text).to.contain(`<option value="${colleague.id}">`);
+  });
+
   it('shows the tree without forms to a reader and refuses those without the permission', async () => {
     const admin = await newCustomer();
     await createUnit(await as(admin.token), 'Sales');

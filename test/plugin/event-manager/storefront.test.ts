@@ -6,6 +6,7 @@ import { admin } from '../sales-representative/helpers.js';
 import {
   as,
   companyWithColleagues,
+  createEmployee,
   createEvent,
   createSpecification,
   inDays,
@@ -164,6 +165,22 @@ describe('event manager: storefront pages', function () {
       });
       await settle();
     }
+  });
+
+  it('offers an employee their colleagues only with employee.read (else just themselves), through the employee list route', async () => {
+    const staff = await salesStaff();
+    const event = await createEvent(staff.token, { participantLimit: 10 });
+    const { customer, employees } = await companyWithColleagues(2);
+    const [plain, other] = employees as [(typeof employees)[0], (typeof employees)[0]];
+    const reader = await createEmployee(customer.token, { permissions: ['event.register', 'employee.read'] });
+    const offered = async (email: string, password: string) => {
+      const browser = await visitor();
+      await browser.login(email, password);
+      const detail = await browser.get(`/account/events/${event.id}`);
+      return [...detail.text.matchAll(/data-test="register-colleague" data-email="([^"]+)"/g)].map((m) => m[1]);
+    };
+    expect(await offered(plain.email, plain.password)).to.deep.equal([plain.email]);
+    expect(await offered(reader.email, reader.password)).to.have.members([plain.email, other.email, reader.email]);
   });
 
   it('registers colleagues with the form, checks out and lists the company participants', async () => {

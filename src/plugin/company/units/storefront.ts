@@ -1,7 +1,8 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
 import { attempt, noticeOf, requireAnyPermission, routeCaller, text, type PageResult } from '../../storefront-kit.js';
-import { declaredCustomer } from '../../declared.js';
-import { listEmployees } from '../employee-directory.js';
+import { MAX_LIMIT } from '../../../lib/criteria.js';
+import { employeeRoutes } from '../../employee/routes.js';
+import type { EmployeeView } from '../../employee/repository.js';
 import { unitRoutes } from './routes.js';
 import { MANAGE, READ } from './schemas.js';
 import type { UnitView } from './service.js';
@@ -20,7 +21,8 @@ const NOTICES: Record<string, string> = {
  * between units. Every read and change runs the declared Store API route.
  */
 export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller(unitRoutes(host));
+  // The employee list for the move form: managing units implies reading employees (permissions.ts).
+  const call = routeCaller([...unitRoutes(host), ...employeeRoutes(host)]);
 
   async function unitsPage(
     ctx: StoreContext,
@@ -30,7 +32,13 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
   ): Promise<PageResult> {
     requireAnyPermission(ctx, [READ]);
     const units = (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements;
-    const employees = ctx.can(MANAGE) ? await listEmployees(host.db, declaredCustomer(ctx).id) : [];
+    const employees = ctx.can(MANAGE)
+      ? (
+          await call<{ elements: EmployeeView[] }>(ctx, 'listEmployees', {
+            body: { limit: MAX_LIMIT, sort: [{ field: 'lastName' }, { field: 'firstName' }] },
+          })
+        ).elements
+      : [];
     const choices = units.map((unit) => ({ id: unit.id, label: `${'— '.repeat(unit.depth)}${unit.name}` }));
     return {
       template: 'b2b/organisation-units',
@@ -39,7 +47,7 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
         title: 'Organisation units',
         units: units.map((unit) => ({ ...unit, indent: unit.depth * 1.5, pathText: unit.path.join(' › ') })),
         choices,
-        employees: employees.map((e) => ({ id: e.id, label: `${e.name} <${e.email}>` })),
+        employees: employees.map((e) => ({ id: e.id, label: `${e.firstName} ${e.lastName} <${e.email}>` })),
         mayManage: ctx.can(MANAGE),
         error,
         notice: noticeOf(query, NOTICES),

@@ -1,9 +1,9 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import type { Filter } from '../../../lib/criteria.js';
+import { MAX_LIMIT, type Filter } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
-import { listEmployees } from '../../company/employee-directory.js';
+import type { EmployeeView } from '../../employee/repository.js';
 import { attempt, list, page, type PageResult, type RouteCaller } from '../../storefront-kit.js';
 import { EVENT_REGISTER_PERMISSION } from '../line-item-processor.js';
 import type { EventView } from '../repository.js';
@@ -99,11 +99,29 @@ function eventOverviewPages(call: RouteCaller, settings: EventSettingsCache): St
   ];
 }
 
+/** At most this many colleagues are offered on an event's page (the employee list's largest page). */
+const COLLEAGUES_MAX = MAX_LIMIT;
+
 /** The ticket checkout, an event, and the registration of colleagues. */
 function eventRegistrationPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+  /**
+   * The colleagues a registration may name: the company's active employees (the declared employee
+   * list, for callers with employee.read); without it an employee is offered only themselves.
+   */
   async function colleagues(ctx: StoreContext) {
-    const employees = ctx.customer ? await listEmployees(host.db, ctx.customer.id) : [];
-    return employees.filter((employee) => employee.active).map(({ id, name, email }) => ({ id, name, email }));
+    if (!ctx.customer) return [];
+    if (!ctx.can('employee.read')) {
+      const self = ctx.employee;
+      return self ? [{ id: self.id, name: `${self.firstName} ${self.lastName}`, email: self.email }] : [];
+    }
+    const { elements } = await call<{ elements: EmployeeView[] }>(ctx, 'listEmployees', {
+      body: {
+        limit: COLLEAGUES_MAX,
+        filter: [{ type: 'equals', field: 'active', value: true }],
+        sort: [{ field: 'lastName' }],
+      },
+    });
+    return elements.map(({ id, firstName, lastName, email }) => ({ id, name: `${firstName} ${lastName}`, email }));
   }
 
   async function detailPage(

@@ -1,4 +1,5 @@
 import type { StorefrontPage, HostRuntime, StoreRoute } from '../../../host/contract.js';
+import { employeeRoutes } from '../../employee/routes.js';
 import { routeCaller } from '../../storefront-kit.js';
 import type { EventSettingsCache } from '../settings.js';
 import type { EventUseCases } from '../use-cases/index.js';
@@ -13,7 +14,8 @@ export function eventStorefrontPages(
   service: EventUseCases,
   settings: EventSettingsCache,
 ): StorefrontPage[] {
-  const call = routeCaller(routes);
+  // The employee list for the colleagues a registration may name.
+  const call = routeCaller([...routes, ...employeeRoutes(host)]);
   return [
     ...eventCustomerPages(host, call, settings),
     ...eventStaffPages(host, call),
