@@ -369,4 +369,36 @@ describe('Suite B2B catalog and customers inside a Vendure shop', function () {
       expect((await fetch(`${t.shop.url}${document!.downloadPath}`, { headers: partner })).status).to.equal(404);
     });
   });
+
+  describe('partial-assortment rules attached to an organisation unit (decision 0028)', () => {
+    it("an employee of a unit the operator attached the Partners rule to sees the partners' desk; detached, it is gone", async () => {
+      const purchaser = await t.employeeHeaders(DEMO_PURCHASER.email, DEMO_PURCHASER.password);
+      const employees = await t.rest('POST', '/store-api/b2b/employees', buyer, {
+        filter: [{ type: 'equals', field: 'email', value: DEMO_PURCHASER.email }],
+      });
+      const employeeId = employees.body.elements[0].id as string;
+      const unit = await t.rest('POST', '/store-api/b2b/organisation-unit', buyer, { name: 'Partner desk team' });
+      expect(unit.status, JSON.stringify(unit.body)).to.equal(200);
+      const unitId = unit.body.unit.id as string;
+      expect(
+        (await t.rest('PUT', `/store-api/b2b/organisation-unit/${unitId}/member/${employeeId}`, buyer, {})).status,
+      ).to.equal(200);
+      const groups = await t.gql('admin-api', '{ customerGroups { items { id name } } }', {}, admin);
+      const partners = groups.data.customerGroups.items.find((g: { name: string }) => g.name === PARTNER_GROUP);
+      const rules = `/b2b-admin-api/b2b/organisation-unit/${unitId}/partial-assortment-rules`;
+      const desk = async () => {
+        const found = await t.rest('POST', '/store-api/b2b/fast-order-product-search', purchaser, { term: 'desk' });
+        const shop = await t.gql('shop-api', '{ products { items { slug } } }', {}, purchaser);
+        const inShop = (shop.data.products.items as Array<{ slug: string }>).some((p) => p.slug === 'standing-desk');
+        expect(inShop, 'the Shop API agrees with the Store API').to.equal(found.body.total === 1);
+        return inShop;
+      };
+      expect(await desk()).to.equal(false);
+      const attached = await t.rest('PUT', rules, admin, { ruleIds: [t.shop.state.ids.toPlugin(partners.id)] });
+      expect(attached.status, JSON.stringify(attached.body)).to.equal(200);
+      expect(await desk()).to.equal(true);
+      expect((await t.rest('PUT', rules, admin, { ruleIds: [] })).status).to.equal(200);
+      expect(await desk()).to.equal(false);
+    });
+  });
 });
