@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
-import { buildStoreContext } from '../../src/adapters/vendure/store-api.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { PARTICIPANTS } from '../../src/plugin/event-manager/repository.js';
-import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type ShopClient, storeContextOf } from './helpers/shop.js';
 import { insertPublishedEvent } from './helpers/events.js';
 
 /**
@@ -143,16 +142,7 @@ describe("Suite B2B inside a Vendure shop: the plugin checks out the buyer's car
     const productId = state.ids.toPlugin(data.product.variants[0].id);
     const eventId = await insertPublishedEvent(state.db, productId);
     // The approver's context as the plugin's routes get it (the event registration page calls cart.addLineItems so; Vendure mounts no storefront pages).
-    const token = approver['suite-context-token']!;
-    const ctx = await buildStoreContext(
-      state,
-      {
-        header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined),
-        ip: '127.0.0.1',
-        requestId: '',
-      },
-      true,
-    );
+    const ctx = await storeContextOf(t, approver);
     const cart = await state.runtime.cart.addLineItems(ctx, [
       {
         productId,

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
-import { buildStoreContext } from '../../src/adapters/vendure/store-api.js';
 import { AppError } from '../../src/lib/errors.js';
 import { DEMO_APPROVER } from '../../src/plugin/employee/demo.js';
-import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type GqlAnswer, type ShopClient, storeContextOf } from './helpers/shop.js';
 
 /**
  * Contract 4.1's checkout methods on Vendure (payment-methods.ts, order-process.ts, place-order.ts):
@@ -273,16 +272,7 @@ describe('Vendure: the checkout methods an organisation unit allows', function (
 
   it("the plugin's checkout.placeOrder picks allowed methods by default (the shop's configured one only if allowed, on account if only it is) and refuses a disallowed one", async () => {
     const { state } = client.shop;
-    const token = buyer['suite-context-token']!;
-    const ctx = await buildStoreContext(
-      state,
-      {
-        header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined),
-        ip: '127.0.0.1',
-        requestId: '',
-      },
-      true,
-    );
+    const ctx = await storeContextOf(client, buyer);
     const fill = async () => {
       const added = await client.gql('shop-api', addItem, { v: armVariantId, q: 1 }, buyer);
       expect(added.data?.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
-import { buildStoreContext } from '../../src/adapters/vendure/store-api.js';
 import { AppError } from '../../src/lib/errors.js';
 import { newId } from '../../src/lib/ids.js';
 import { DEMO_APPROVER } from '../../src/plugin/employee/demo.js';
-import { bearer, bootShop, type GqlAnswer, type ShopClient } from './helpers/shop.js';
+import { bearer, bootShop, type GqlAnswer, type ShopClient, storeContextOf } from './helpers/shop.js';
 
 /**
  * Payment on account on Vendure (payment-methods.ts): the plugin's `on-account` method is a Vendure
@@ -202,16 +201,7 @@ describe('Vendure: payment on account through the Shop API', function () {
     // Ten logins before this one: the login route's counters start afresh, as after a minute.
     await state.db('rate_limit_counters').delete();
     const approver = await client.employeeHeaders(DEMO_APPROVER.email, DEMO_APPROVER.password);
-    const token = approver['suite-context-token']!;
-    const ctx = await buildStoreContext(
-      state,
-      {
-        header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined),
-        ip: '127.0.0.1',
-        requestId: '',
-      },
-      true,
-    );
+    const ctx = await storeContextOf(client, approver);
     const fill = async () => {
       const added = await client.gql('shop-api', addItem, { v: armVariantId, q: 1 }, approver);
       expect(added.data?.addItemToOrder.__typename, JSON.stringify(added)).to.equal('Order');

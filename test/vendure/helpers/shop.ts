@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import { cleanupTestDatabase, prepareScratchDatabase } from '../../helpers/database.js';
 import { DEMO_CUSTOMER, startShop, type RunningShop } from '../../../examples/vendure-shop/shop.js';
 import type { ShopConfigOptions } from '../../../examples/vendure-shop/vendure-config.js';
+import { buildStoreContext } from '../../../src/adapters/vendure/store-api.js';
+import type { StoreContext } from '../../../src/host/contract.js';
 
 /**
  * The example shop (Vendure 3.7 + the unchanged plugin) booted in-process for one test file, on its
@@ -183,4 +185,21 @@ export async function createNameCollection(
   );
   expect(created.errors, JSON.stringify(created)).to.equal(undefined);
   return String(created.data.createCollection.id);
+}
+
+/** The Store API context of a plugin login (its `suite-context-token` header), as the plugin's routes get it. */
+export function storeContextOf(
+  client: Pick<ShopClient, 'shop'>,
+  headers: Record<string, string>,
+): Promise<StoreContext> {
+  const token = headers['suite-context-token'];
+  return buildStoreContext(
+    client.shop.state,
+    {
+      header: (name) => (name.toLowerCase() === 'suite-context-token' ? token : undefined),
+      ip: '127.0.0.1',
+      requestId: '',
+    },
+    true,
+  );
 }
