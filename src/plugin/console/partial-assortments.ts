@@ -221,6 +221,8 @@ function assignmentsPageOf(kit: ConsoleKit) {
           return {
             entity: entityNames.get(entityId) ?? entityId,
             rule: ruleNames.get(ruleId) ?? ruleId,
+            // A rule deleted since (e.g. its customer group in Vendure's Dashboard) fails closed: say so.
+            ruleGone: kit.console.has('searchRule') && !ruleNames.has(ruleId),
             action: kit.href(`${PATH}/${kind.key}/${entityId}/${ruleId}/delete`),
           };
         }),

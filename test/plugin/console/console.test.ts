@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { adminToken, createTestCustomer, getShop, http, login } from '../../helpers/shop.js';
-import { createCategory } from '../partial-assortment/fixtures.js';
+import { assign, createCategory, createRule, KINDS } from '../partial-assortment/fixtures.js';
+
+const PRODUCT_KIND = KINDS.find((kind) => kind.segment === 'product')!;
 import { sideApp } from '../../helpers/side-app.js';
 import { insertProduct } from '../../helpers/checkout.js';
 import { accountRequestByEmail, CONSOLE, createAdminUser, csrfOf, loginOperator, requestAccount } from './helpers.js';
@@ -407,6 +409,29 @@ describe('console: settings', () => {
 });
 
 describe('console: partial assortments', () => {
+  it('flags an assignment whose rule was deleted since: the product is hidden from everyone until it is removed', async () => {
+    const product = await insertProduct({ name: `Orphaned rule drill ${Date.now()}` });
+    const rule = await createRule({ type: 'customerNumber', operator: '=', value: 'gone-soon' });
+    await assign(PRODUCT_KIND, product.id, rule);
+    const operator = await loginOperator();
+    /** The product's row on whichever page of the product assignments it is (other tests add theirs). */
+    const rowOfProduct = async () => {
+      for (let page = 1; page <= 100; page++) {
+        const html = (await operator.agent.get(`${CONSOLE}/partial-assortments?kind=product&page=${page}`)).text;
+        const rows = html.split('<tr data-test="assignment-row">').slice(1);
+        const row = rows.find((r) => r.includes(product.name));
+        if (row || rows.length === 0) return row ?? '';
+      }
+      return '';
+    };
+    const before = await rowOfProduct();
+    expect(before).to.contain(product.name).and.not.contain('data-test="rule-gone"');
+    await (await getShop()).db('rules').where({ id: rule }).delete();
+    expect(await rowOfProduct())
+      .to.contain('data-test="rule-gone"')
+      .and.contain('hidden from everyone');
+  });
+
   it('rules a category out for one customer: that customer no longer sees it, another still does; removing the rule shows it again', async () => {
     const operator = await loginOperator();
     const categoryName = `Console Category ${Date.now()}`;
