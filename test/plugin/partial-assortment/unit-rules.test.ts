@@ -81,6 +81,31 @@ describe('partial assortments: rules attached to organisation units', () => {
     expect(await sees(purchasingBuyer.token, product.id)).to.equal(false);
   });
 
+  it('deleting a unit drops its rules: they do not move to the moveTo unit, so a company admin cannot widen them', async () => {
+    const company = await newCustomer();
+    const client = await as(company.token);
+    const sales = await createUnit(client, 'Sales');
+    const everyone = await createUnit(client, 'Everyone');
+    const salesBuyer = await employeeWith(BUYER, company);
+    const otherBuyer = await employeeWith(BUYER, company);
+    await client.put(`/b2b/organisation-unit/${sales}/member/${salesBuyer.employee.id}`, {});
+    await client.put(`/b2b/organisation-unit/${everyone}/member/${otherBuyer.employee.id}`, {});
+    const product = await insertProduct({ name: 'Sales-only catalogue' });
+    const rule = await ruleForNobody();
+    await assign(PRODUCT, product.id, rule);
+    await setUnitRules(sales, [rule]);
+    expect(await sees(salesBuyer.token, product.id)).to.equal(true);
+
+    expect((await client.delete(`/b2b/organisation-unit/${sales}?moveTo=${everyone}`)).status).to.equal(200);
+    expect(await sees(salesBuyer.token, product.id), 'moved to Everyone, which has no rule').to.equal(false);
+    expect(await sees(otherBuyer.token, product.id), 'the rule did not travel to Everyone').to.equal(false);
+    expect(
+      (await (await admin()).get(`/api/b2b/organisation-unit/${everyone}/partial-assortment-rules`)).body.data
+        .attributes.ruleIds,
+    ).to.deep.equal([]);
+    expectError(await (await admin()).get(`/api/b2b/organisation-unit/${sales}/partial-assortment-rules`), 404);
+  });
+
   it('the console’s "see the shop as" preview counts an employee’s unit rules', async () => {
     const company = await newCustomer();
     const client = await as(company.token);
