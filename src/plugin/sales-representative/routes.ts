@@ -89,6 +89,7 @@ async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: 
 export function representativeRoutes(host: HostRuntime): StoreRoute[] {
   return [
     ...representativeProfileRoutes(host),
+    stopActingRoute(host),
     ...representativeCustomerRoutes(host),
     ...representativeOrderRoutes(host),
     ...representativeEmployeeAndStatisticsRoutes(host),
@@ -186,6 +187,38 @@ function representativeProfileRoutes(host: HostRuntime): StoreRoute[] {
       },
     }),
   ];
+}
+
+/** Ending the acting for a customer: a new session of the representative without one. */
+function stopActingRoute(host: HostRuntime): StoreRoute {
+  return defineStoreRoute({
+    method: 'POST',
+    path: '/sales-representative/switch-customer/stop',
+    operationId: 'stopSalesRepresentativeActing',
+    summary:
+      'The representative stops acting for a customer; returns a new context token of the representative alone (the old one keeps nothing of the customer).',
+    tags: [TAG],
+    auth: 'login',
+    actors: ['salesRepresentative'],
+    permission: null,
+    schemas: {
+      body: emptyBody,
+      responses: { 200: objectSchema({ contextToken: { type: 'string' } }, ['contextToken']) },
+    },
+    async handler({ ctx, headers }) {
+      const rep = declaredRepresentative(ctx);
+      const session = await inTransaction(host.db, async (trx) => {
+        const row = await findRepresentative(trx, rep.id);
+        if (!row) throw Errors.unauthorized();
+        return host.auth.createSession(trx, {
+          ...representativeIdentity(row, null),
+          salesChannelId: ctx.salesChannel.id,
+        });
+      });
+      headers.setHeader(CONTEXT_TOKEN_HEADER, session.token);
+      return { contextToken: session.token };
+    },
+  });
 }
 
 /** The representative's assigned customers: the list and the search. */

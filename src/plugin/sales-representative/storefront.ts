@@ -1,5 +1,4 @@
 import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
-import { inTransaction } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import type { SchemaInput } from '../../lib/routes.js';
@@ -17,10 +16,8 @@ import {
 } from '../storefront-kit.js';
 import { abandonedCartRoutes } from './abandoned-carts.js';
 import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
-import { findRepresentative, representativeIdentity } from './repository.js';
 import { representativeRoutes } from './routes.js';
 import { customerSchema, customerWithStatsSchema } from './schemas.js';
-import { declaredRepresentative } from '../declared.js';
 
 const BASE = '/account/sales-representative';
 const CUSTOMERS_PATH = `${BASE}/customers`;
@@ -186,17 +183,8 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
       auth: 'login',
       actors: ['salesRepresentative'],
       async handler({ ctx }) {
-        const rep = declaredRepresentative(ctx);
-        // No Store API route ends acting for a customer: a new session of the representative without one.
-        const session = await inTransaction(host.db, async (trx) => {
-          const row = await findRepresentative(trx, rep.id);
-          if (!row) throw Errors.unauthorized();
-          return host.auth.createSession(trx, {
-            ...representativeIdentity(row, null),
-            salesChannelId: ctx.salesChannel.id,
-          });
-        });
-        return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: session.token } };
+        const { contextToken } = await call<{ contextToken: string }>(ctx, 'stopSalesRepresentativeActing');
+        return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: contextToken } };
       },
     },
     page({

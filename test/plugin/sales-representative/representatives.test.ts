@@ -243,6 +243,19 @@ describe('sales representatives: setup, login and acting for customers', () => {
       expect(before.body.orders.elements.map((o: { id: string }) => o.id)).to.have.members(ordersOfFirst);
     });
 
+    it('stops acting for the customer: a new token of the representative alone (POST /sales-representative/switch-customer/stop)', async () => {
+      const { customers, token } = await representativeWith(1);
+      expect((await (await as(token)).get('/context')).body.customer.id).to.equal(customers[0]!.customer.id);
+      const stopped = await (await as(token)).post('/sales-representative/switch-customer/stop', {});
+      expect(stopped.status, JSON.stringify(stopped.body)).to.equal(200);
+      expect(stopped.headers['suite-context-token']).to.equal(stopped.body.contextToken);
+      const alone = await (await as(stopped.body.contextToken)).get('/context');
+      expect(alone.body.customer).to.equal(null);
+      expectError(await (await as(stopped.body.contextToken)).post('/order', {}), 400, 'SUITE__CUSTOMER_REQUIRED');
+      expectError(await (await as(customers[0]!.token)).post('/sales-representative/switch-customer/stop', {}), 403);
+      expectError(await (await as(null)).post('/sales-representative/switch-customer/stop', {}), 401);
+    });
+
     it('places an order for the customer acted for, recorded as placed by the representative', async () => {
       const { rep, customers, token } = await representativeWith(1);
       const orderId = await orderAs(token);
