@@ -1,8 +1,8 @@
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import type { HostRuntime, LoginIdentity, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { LOGIN_LINK_USE_RATE_LIMIT, RECOVERY_CONFIRM_RATE_LIMIT } from '../login/routes.js';
-import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from '../login/service.js';
+import { LOGIN_LINK_USE_RATE_LIMIT, loginRoutes, RECOVERY_CONFIRM_RATE_LIMIT } from '../login/routes.js';
+import { loginIdentityFor, resetPasswordWithLink } from '../login/service.js';
 import { SCANNER_REUSE_SECONDS, tokenState, type TokenPurpose } from '../login/tokens.js';
 import {
   ACCOUNT_PAGE,
@@ -16,7 +16,7 @@ import {
   type LinkProblem,
   type PageResult,
 } from './forms.js';
-import { page } from '../../storefront-kit.js';
+import { attempt, page, routeCaller } from '../../storefront-kit.js';
 
 const LOGIN_PATH = '/account/passwordless-login/:hash';
 const RECOVERY_PATH = '/account/employee-recovery/:hash';
@@ -55,6 +55,7 @@ async function refusal(
 }
 
 export function loginLinkPages(host: HostRuntime): StorefrontPage[] {
+  const call = routeCaller(loginRoutes(host));
   return [
     {
       // Mail scanners fetch links: the GET only shows a button, the POST uses the link.
@@ -82,9 +83,11 @@ export function loginLinkPages(host: HostRuntime): StorefrontPage[] {
       async handler({ ctx, params }) {
         const hash = params.hash;
         if (!isSecret(hash)) return linkProblemPage('login', 'unknown');
-        const session = await loginWithLink(host, ctx.salesChannel, hash);
-        if (!session) return refusal(host, ctx, 'passwordless-login', 'login', hash);
-        return { redirect: ACCOUNT_PAGE, login: { token: session.token } };
+        const used = await attempt(() =>
+          call<{ contextToken: string }>(ctx, 'passwordlessLogin', { params: { hash }, body: {} }),
+        );
+        if ('error' in used) return refusal(host, ctx, 'passwordless-login', 'login', hash);
+        return { redirect: ACCOUNT_PAGE, login: { token: used.ok.contextToken } };
       },
     },
   ];
