@@ -45,7 +45,7 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('4.1.0');
+    expect(CONTRACT_VERSION).to.equal('4.2.0');
     expect(loadManifest(manifestFile({ ...real, contractVersion: '^4' })).name).to.equal('suite-b2b');
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3
