@@ -28,7 +28,7 @@ describe('host: plugin manifest', () => {
       /field "\/contractVersion" requires \^5\.0\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(
-      /field "\/contractVersion" requires \^1\.0\.0, the host offers 4\.1\.0/,
+      /field "\/contractVersion" requires \^1\.0\.0, the host offers 4\.2\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(
       /field "\/contractVersion" is not a semver range/,
