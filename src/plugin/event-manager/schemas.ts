@@ -204,6 +204,7 @@ export const updateSpecificationBody = objectSchema(
 export const addParticipantBody = objectSchema(
   {
     customerId: idParam,
+    customerEmail: emailSchema,
     employeeId: idParam,
     firstName: nameSchema,
     lastName: nameSchema,
@@ -211,7 +212,7 @@ export const addParticipantBody = objectSchema(
     status: statusName,
     notes: nullable(longText),
   },
-  ['customerId'],
+  [],
 );
 
 export const updateParticipantBody = objectSchema(

@@ -307,6 +307,9 @@ describe('event manager: storefront pages', function () {
       customerEmail: 'nobody@example.test',
     });
     expect(unknown.status).to.equal(400);
+    expect(unknown.text, 'the route refuses it, naming the field').to.contain(
+      'There is no customer with this e-mail address. (customerEmail)',
+    );
     const page = await browser.get(`/account/event-manager/${eventId}/participants`);
     expect(page.text).to.contain(first.email).and.to.contain(second.email);
     const rows = await participantsOf(eventId);

@@ -14,9 +14,5 @@ export function eventStorefrontPages(
 ): StorefrontPage[] {
   // The employee list for the colleagues a registration may name; the host's idempotency keys for the circular mail form.
   const call = routeCaller([...routes, ...employeeRoutes(host)], host.storeApi.idempotency);
-  return [
-    ...eventCustomerPages(host, call, settings),
-    ...eventStaffPages(host, call),
-    ...eventParticipantPages(host, call),
-  ];
+  return [...eventCustomerPages(host, call, settings), ...eventStaffPages(host, call), ...eventParticipantPages(call)];
 }

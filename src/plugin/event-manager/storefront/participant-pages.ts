@@ -1,5 +1,5 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { AppError, Errors } from '../../../lib/errors.js';
+import type { StoreContext, StorefrontPage } from '../../../host/contract.js';
+import { AppError } from '../../../lib/errors.js';
 import { isId, newId } from '../../../lib/ids.js';
 import { attempt, page, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
 import type { EventView } from '../repository.js';
@@ -15,7 +15,7 @@ interface Participant {
 }
 
 /** The sales staff's pages for one event's participants: the list, adding one, editing one, its status, the circular mail. */
-export function eventParticipantPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+export function eventParticipantPages(call: RouteCaller): StorefrontPage[] {
   async function participantsPage(
     ctx: StoreContext,
     eventId: string,
@@ -48,7 +48,7 @@ export function eventParticipantPages(host: HostRuntime, call: RouteCaller): Sto
   }
 
   return [
-    ...participantListPages(host, call, participantsPage),
+    ...participantListPages(call, participantsPage),
     ...participantDetailPages(call, participantsPage),
     ...eventMailPages(call),
   ];
@@ -56,7 +56,6 @@ export function eventParticipantPages(host: HostRuntime, call: RouteCaller): Sto
 
 /** An event's participants: the list and adding one. */
 function participantListPages(
-  host: HostRuntime,
   call: RouteCaller,
   participantsPage: (
     ctx: StoreContext,
@@ -79,12 +78,6 @@ function participantListPages(
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Event');
         const result = await attempt(async () => {
-          const customer = await host.customers.findByEmail(host.db, field(form, 'customerEmail'));
-          if (!customer)
-            throw Errors.badRequest(
-              'SUITE__EVENT_CUSTOMER_NOT_FOUND',
-              'There is no customer with this e-mail address.',
-            );
           const person = {
             firstName: field(form, 'firstName'),
             lastName: field(form, 'lastName'),
@@ -93,7 +86,7 @@ function participantListPages(
           const named = person.firstName || person.lastName || person.email;
           return call(ctx, 'addEventParticipant', {
             params: { id },
-            body: { customerId: customer.id, ...(named ? person : {}) },
+            body: { customerEmail: field(form, 'customerEmail'), ...(named ? person : {}) },
           });
         });
         if ('error' in result) return participantsPage(ctx, id, {}, { error: result.error }, 400);
