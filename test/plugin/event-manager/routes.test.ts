@@ -118,6 +118,26 @@ describe('event manager: Store API and Admin API routes', function () {
           'SUITE__EVENT_PRODUCT_NOT_FOUND',
         ).source?.pointer,
       ).to.equal('/productId');
+      const { productId: _omitted, ...withoutProduct } = base;
+      expect(
+        expectError(
+          await api.post('/event-manager/event', { ...withoutProduct, productNumber: `NO-${newId()}` }),
+          400,
+          'SUITE__EVENT_PRODUCT_NOT_FOUND',
+        ).source?.pointer,
+      ).to.equal('/productNumber');
+      expect(
+        expectError(await api.post('/event-manager/event', withoutProduct), 400, 'SUITE__INVALID_INPUT').source
+          ?.pointer,
+      ).to.equal('/productId');
+      expectError(
+        await api.post('/event-manager/event', { ...base, productNumber: product.number }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      const byNumber = await api.post('/event-manager/event', { ...withoutProduct, productNumber: product.number });
+      expect(byNumber.status, JSON.stringify(byNumber.body)).to.equal(200);
+      expect(byNumber.body.productId).to.equal(product.id);
       expect(
         expectError(
           await api.post('/event-manager/event', { ...base, language: 'fr' }),

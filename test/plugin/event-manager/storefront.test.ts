@@ -267,7 +267,12 @@ describe('event manager: storefront pages', function () {
       productNumber: 'NO-SUCH-NUMBER',
     });
     expect(unknownProduct.status).to.equal(400);
-    expect(unknownProduct.text).to.contain('There is no product with this product number.');
+    expect(unknownProduct.text, 'the route refuses it, naming the field').to.contain(
+      'There is no product with this product number. (productNumber)',
+    );
+    const noProduct = await browser.post('/account/event-manager/create', { ...fields, productNumber: '' });
+    expect(noProduct.status).to.equal(400);
+    expect(noProduct.text).to.contain('(productNumber)').and.to.contain(`value="${name}"`);
 
     const created = await browser.post('/account/event-manager/create', fields);
     expect(created.status, created.text).to.equal(303);
