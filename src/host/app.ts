@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import { ApiRouter, errorMiddleware } from '../lib/api-router.js';
+import { idempotencyStore } from '../lib/idempotency.js';
 import { jsonBody } from '../lib/json-body.js';
 import { createDb, dialectOf, type Db } from '../lib/db.js';
 import { AppError } from '../lib/errors.js';
@@ -136,7 +137,7 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     log,
     // Replaced per plugin below; the host itself has no settings here.
     config: { get: () => Promise.resolve(undefined as never), all: () => Promise.resolve({}) },
-    storeApi: { route: (route) => internals.storeApi.add(route) },
+    storeApi: { route: (route) => internals.storeApi.add(route), idempotency: idempotencyStore(db) },
     adminApi: { route: (route) => internals.adminApi.add(route) },
     auth: {
       addLoginProvider: (provider) => void internals.registries.loginProviders.push(provider),

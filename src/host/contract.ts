@@ -5,10 +5,11 @@
 import type { Criteria } from '../lib/criteria.js';
 import type { AppError } from '../lib/errors.js';
 import type { Db, Executor, Trx } from '../lib/db.js';
+import type { IdempotencyStore } from '../lib/idempotency.js';
 import type { LineItemView } from '../lib/line-items.js';
 import type { RateLimitRule, RouteDefinition, RouteSchemas, StoreActorName, TypedRoute } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '4.1.0';
+export const CONTRACT_VERSION = '4.2.0';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -851,7 +852,14 @@ export interface HostRuntime {
   /** The plugin's configuration: plugin.json defaults overlaid by what the operator saved. */
   readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<Record<string, unknown>> };
 
-  readonly storeApi: { route(route: StoreRoute): void };
+  readonly storeApi: {
+    route(route: StoreRoute): void;
+    /**
+     * Where the Store API keeps Idempotency-Keys (contract 4.2): a page calling an idempotent route
+     * in-process passes its form's token, kept here, so a resubmitted form acts once.
+     */
+    readonly idempotency: IdempotencyStore;
+  };
   readonly adminApi: { route(route: AdminRoute): void };
 
   readonly auth: {

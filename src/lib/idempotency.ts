@@ -81,3 +81,18 @@ export async function completeIdempotencyKey(
 export async function releaseIdempotencyKey(db: Db, scope: string, key: string): Promise<void> {
   await db('idempotency_keys').where({ scope, idem_key: key, state: 'running' }).delete();
 }
+
+/** Where the pipeline keeps Idempotency-Keys: the host's table, reached by plugin pages through the contract. */
+export interface IdempotencyStore {
+  claim(scope: string, key: string, requestBody: unknown): Promise<{ replay: StoredResponse } | { claimed: true }>;
+  complete(scope: string, key: string, response: StoredResponse): Promise<void>;
+  release(scope: string, key: string): Promise<void>;
+}
+
+export function idempotencyStore(db: Db): IdempotencyStore {
+  return {
+    claim: (scope, key, requestBody) => claimIdempotencyKey(db, scope, key, requestBody),
+    complete: (scope, key, response) => completeIdempotencyKey(db, scope, key, response),
+    release: (scope, key) => releaseIdempotencyKey(db, scope, key),
+  };
+}

@@ -1,6 +1,6 @@
 import { AppError, Errors } from './errors.js';
 import type { Db } from './db.js';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.js';
+import { idempotencyStore, type IdempotencyStore } from './idempotency.js';
 import { enforceRateLimits, type RateLimiter } from './rate-limit.js';
 import {
   isReply,
@@ -87,8 +87,10 @@ export interface PipelineRoute<C = any> extends RouteGate {
 export interface PipelineOptions<C = unknown> {
   /** Where rate-limit counters live; without one, declared limits are not counted (in-process calls). */
   rateLimiter?: RateLimiter;
-  /** Idempotency keys are kept here; without it an Idempotency-Key is ignored (in-process calls send none). */
+  /** Idempotency keys are kept here; without it (or `idempotency`) an Idempotency-Key is ignored. */
   db?: Db;
+  /** Where idempotency keys are kept when not in `db` (an in-process call: the host's store, through the contract). */
+  idempotency?: IdempotencyStore;
   /** Hold every handler to its declared response schema (on in tests). */
   validateResponses: boolean;
   /** Called once the caller is known, before any check refuses it (request logs, error pages, CSRF). */
@@ -241,14 +243,15 @@ export async function runRoute<C>(
     } else body = validateOrThrow(schemas.body, body ?? {}, 'body');
   }
 
-  const idempotencyKey = route.idempotent && options.db ? request.header('idempotency-key') : undefined;
+  const store = options.idempotency ?? (options.db ? idempotencyStore(options.db) : undefined);
+  const idempotencyKey = route.idempotent && store ? request.header('idempotency-key') : undefined;
   if (idempotencyKey !== undefined && (idempotencyKey.length < 1 || idempotencyKey.length > 255))
     throw Errors.badRequest('SUITE__INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 characters.', {
       parameter: 'Idempotency-Key',
     });
   const scope = idempotencyKey ? `${api.name}:${route.operationId}:${principal.key}` : '';
-  if (idempotencyKey && options.db) {
-    const claim = await claimIdempotencyKey(options.db, scope, idempotencyKey, { params, body });
+  if (idempotencyKey && store) {
+    const claim = await store.claim(scope, idempotencyKey, { params, body });
     if ('replay' in claim) {
       checkResponse(route, claim.replay.status, claim.replay.body, options);
       return {
@@ -264,7 +267,7 @@ export async function runRoute<C>(
   try {
     result = await route.handler({ ctx, body, query, params, headers: headerSink(headers) });
   } catch (error) {
-    if (idempotencyKey && options.db) await releaseIdempotencyKey(options.db, scope, idempotencyKey);
+    if (idempotencyKey && store) await store.release(scope, idempotencyKey);
     throw error;
   }
   const status = isReply(result) ? result.status : 200;
@@ -275,8 +278,7 @@ export async function runRoute<C>(
   const contentType =
     (isReply(result) ? result.contentType : undefined) ??
     (isContentResponse(declared) ? declared.contentType : undefined);
-  if (idempotencyKey && options.db)
-    await completeIdempotencyKey(options.db, scope, idempotencyKey, { status, body: payload });
+  if (idempotencyKey && store) await store.complete(scope, idempotencyKey, { status, body: payload });
   checkResponse(route, status, payload, options);
   return { status, body: payload, ...(contentType ? { contentType } : {}), headers, replayed: false };
 }

@@ -1,6 +1,7 @@
 import { isReply, type AnyRoute, type Reply } from './routes.js';
 import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type Principal } from './pipeline.js';
 import type { ActorName } from './routes.js';
+import type { IdempotencyStore } from './idempotency.js';
 
 /** A Store API context as the in-process adapter reads it (the contract's StoreContext is one). */
 export interface CallerContext {
@@ -16,6 +17,13 @@ export interface RouteCallInput<C> {
   params?: Record<string, unknown>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /**
+   * An idempotent route's key, as the Idempotency-Key header brings it over HTTP: a page passes the
+   * token it rendered into its form, so a resubmitted form answers the first result instead of acting
+   * twice. Kept in the host's store (`HostRuntime.storeApi.idempotency`), scoped to the in-process
+   * API, the route and the caller.
+   */
+  idempotency?: { key: string; store: IdempotencyStore };
 }
 
 function principalOf(ctx: CallerContext): Principal {
@@ -38,8 +46,8 @@ const IN_PROCESS = {
 /**
  * The in-process adapter of the pipeline (`runRoute`): server-rendered pages act through the very
  * declaration the API serves — actors, customer context, permission (401/403), param/query/body
- * schemas (400), handler. Not counted: the route's rate limit (the page declares its own) and
- * idempotency keys (a page sends none). Response headers the handler sets (a switch route's new
+ * schemas (400), handler, and the idempotency key a page passes (`input.idempotency`). Not counted:
+ * the route's rate limit (the page declares its own). Response headers the handler sets (a switch route's new
  * context token) are dropped, since the body carries the same. Returns the JSON body, or the Reply
  * of a non-JSON answer.
  */
@@ -51,10 +59,10 @@ export async function callRoute<T = unknown, C = unknown>(route: AnyRoute, input
       params: input.params ?? {},
       query: input.query ?? {},
       body: input.body ?? {},
-      header: () => undefined,
+      header: (name) => (name === 'idempotency-key' ? input.idempotency?.key : undefined),
       ip: input.ctx.ip,
     },
-    { validateResponses: false },
+    { validateResponses: false, ...(input.idempotency ? { idempotency: input.idempotency.store } : {}) },
     { ctx: input.ctx },
   );
   if (outcome.contentType || Buffer.isBuffer(outcome.body))

@@ -1,5 +1,6 @@
 import type { StoreContext, StorefrontPage, StorefrontUpload } from '../host/contract.js';
 import { AppError, Errors } from '../lib/errors.js';
+import type { IdempotencyStore } from '../lib/idempotency.js';
 import { callRoute, routesById } from '../lib/route-call.js';
 import type { AnyRoute, Reply } from '../lib/routes.js';
 
@@ -34,16 +35,35 @@ export function page<const Path extends string>(definition: TypedPage<Path>): St
   return definition;
 }
 
-/** Runs a declared route in-process; `T` is what the page reads of its answer (unknown until stated). */
+/**
+ * Runs a declared route in-process; `T` is what the page reads of its answer (unknown until stated).
+ * `idempotencyKey` (an idempotent route): the form's token, so a double submit or a reload acts once.
+ */
 export type RouteCaller = <T = unknown>(
   ctx: StoreContext,
   operationId: string,
-  input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
+  input?: {
+    params?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    idempotencyKey?: string;
+  },
 ) => Promise<T>;
 
-export function routeCaller(routes: AnyRoute[]): RouteCaller {
+/** `idempotency` (the host's `storeApi.idempotency`) keeps the keys pages pass; a caller without it cannot pass one. */
+export function routeCaller(routes: AnyRoute[], idempotency?: IdempotencyStore): RouteCaller {
   const route = routesById(routes);
-  return (ctx, operationId, input = {}) => callRoute(route(operationId), { ctx, ...input });
+  return (ctx, operationId, { idempotencyKey, ...input } = {}) => {
+    if (idempotencyKey !== undefined && !idempotency)
+      throw new Error(`routeCaller: "${operationId}" got an idempotency key, but the caller was made without a store`);
+    return callRoute(route(operationId), {
+      ctx,
+      ...input,
+      ...(idempotencyKey !== undefined && idempotency
+        ? { idempotency: { key: idempotencyKey, store: idempotency } }
+        : {}),
+    });
+  };
 }
 
 /** The page's gate: the caller holds one of `anyOf` (the keys its account menu entry asks), else 403. */

@@ -1,4 +1,5 @@
 import { CONTRACT_VERSION, type HostRuntime } from '../../host/contract.js';
+import { idempotencyStore } from '../../lib/idempotency.js';
 import type { AdapterApis } from './store-api.js';
 import { authContract } from './sessions.js';
 import { catalogContract } from './catalog.js';
@@ -17,7 +18,7 @@ export function createVendureRuntime(
     contractVersion: CONTRACT_VERSION,
     db: state.db,
     log: state.log,
-    storeApi: { route: (route) => apis.storeApi.add(route) },
+    storeApi: { route: (route) => apis.storeApi.add(route), idempotency: idempotencyStore(state.db) },
     adminApi: { route: (route) => apis.adminApi.add(route) },
     auth: authContract(state),
     ...customersContract(state),

@@ -60,7 +60,10 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     db: runtime.db,
     log: runtime.log,
     config: host(runtime.config),
-    storeApi: { route: (route) => runtime.storeApi.route({ ...route, handler: plugin(route.handler) }) },
+    storeApi: {
+      route: (route) => runtime.storeApi.route({ ...route, handler: plugin(route.handler) }),
+      idempotency: host(runtime.storeApi.idempotency),
+    },
     adminApi: { route: (route) => runtime.adminApi.route({ ...route, handler: plugin(route.handler) }) },
     auth: {
       ...host(runtime.auth),

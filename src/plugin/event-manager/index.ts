@@ -29,7 +29,7 @@ export function registerEventManager(host: HostRuntime): void {
   for (const route of storeRoutes) host.storeApi.route(route);
   for (const route of [...eventAdminRoutes(host, service), ...eventOperatorRoutes(host, service, settings)])
     host.adminApi.route(route);
-  for (const page of eventStorefrontPages(host, storeRoutes, service, settings)) host.storefront.page(page);
+  for (const page of eventStorefrontPages(host, storeRoutes, settings)) host.storefront.page(page);
   registerEventJobs(host, settings);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersParticipants(trx, ids));
   host.events.on('product.deleted', (trx, { ids }) => deleteEventsOfProducts(trx, ids));

@@ -589,29 +589,6 @@ export interface CircularMailView {
   createdAt: string;
 }
 
-export async function findCircularMail(
-  executor: Executor,
-  id: string,
-  eventId: string,
-): Promise<CircularMailView | null> {
-  const sent = await selectRow<{
-    id: string;
-    subject: string;
-    statuses: unknown;
-    recipient_count: unknown;
-    created_at: string;
-  }>(executor(CIRCULAR_MAILS).where({ id, event_id: eventId }).first());
-  if (!sent) return null;
-  return {
-    id: sent.id,
-    eventId,
-    subject: sent.subject,
-    statuses: readJson<string[]>(sent.statuses, []),
-    recipients: readInt(sent.recipient_count),
-    createdAt: fromDbTime(sent.created_at)!,
-  };
-}
-
 export async function insertCircularMail(
   executor: Executor,
   mail: {

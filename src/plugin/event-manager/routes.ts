@@ -299,7 +299,7 @@ function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, setti
       summary:
         'Adds a customer, one of its employees, or a person by name as participant (registered while seats remain, else waiting).',
       description:
-        'Deadline and event status do not apply; the participant limit does (`SUITE__EVENT_FULL` without a waiting list).',
+        'The customer by `customerId` or by its login e-mail address `customerEmail` (one of them). Deadline and event status do not apply; the participant limit does (`SUITE__EVENT_FULL` without a waiting list).',
       schemas: { params: eventId, body: addParticipantBody, responses: { 200: staffParticipantSchema } },
       handler: ({ ctx, params, body }) => service.addParticipant(ctx, params.id, body),
     }),

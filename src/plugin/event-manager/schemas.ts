@@ -164,6 +164,8 @@ export const specificationCriteriaBody = criteriaSchema(Object.keys(SPECIFICATIO
 
 const eventFields = {
   productId: idParam,
+  /** The product by its number instead of `productId` (the staff page's form); one of them on create. */
+  productNumber: { type: 'string', minLength: 1, maxLength: 64 },
   name: nameSchema,
   language: languageSchema,
   formatId: nullable(idParam),
@@ -178,7 +180,7 @@ const eventFields = {
   waitingList: { type: 'boolean' },
 } as const;
 
-export const createEventBody = objectSchema(eventFields, ['productId', 'name', 'language', 'startsAt', 'endsAt']);
+export const createEventBody = objectSchema(eventFields, ['name', 'language', 'startsAt', 'endsAt']);
 export const updateEventBody = objectSchema(eventFields, [], { minProperties: 1 });
 export const statusBody = objectSchema({ status: statusName }, ['status']);
 
@@ -204,6 +206,7 @@ export const updateSpecificationBody = objectSchema(
 export const addParticipantBody = objectSchema(
   {
     customerId: idParam,
+    customerEmail: emailSchema,
     employeeId: idParam,
     firstName: nameSchema,
     lastName: nameSchema,
@@ -211,7 +214,7 @@ export const addParticipantBody = objectSchema(
     status: statusName,
     notes: nullable(longText),
   },
-  ['customerId'],
+  [],
 );
 
 export const updateParticipantBody = objectSchema(

@@ -118,6 +118,26 @@ describe('event manager: Store API and Admin API routes', function () {
           'SUITE__EVENT_PRODUCT_NOT_FOUND',
         ).source?.pointer,
       ).to.equal('/productId');
+      const { productId: _omitted, ...withoutProduct } = base;
+      expect(
+        expectError(
+          await api.post('/event-manager/event', { ...withoutProduct, productNumber: `NO-${newId()}` }),
+          400,
+          'SUITE__EVENT_PRODUCT_NOT_FOUND',
+        ).source?.pointer,
+      ).to.equal('/productNumber');
+      expect(
+        expectError(await api.post('/event-manager/event', withoutProduct), 400, 'SUITE__INVALID_INPUT').source
+          ?.pointer,
+      ).to.equal('/productId');
+      expectError(
+        await api.post('/event-manager/event', { ...base, productNumber: product.number }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      const byNumber = await api.post('/event-manager/event', { ...withoutProduct, productNumber: product.number });
+      expect(byNumber.status, JSON.stringify(byNumber.body)).to.equal(200);
+      expect(byNumber.body.productId).to.equal(product.id);
       expect(
         expectError(
           await api.post('/event-manager/event', { ...base, language: 'fr' }),
@@ -294,6 +314,36 @@ describe('event manager: Store API and Admin API routes', function () {
   });
 
   describe('participants (sales staff)', () => {
+    it('adds a customer named by its login e-mail address, and names the field of an unknown or missing customer', async () => {
+      const staff = await salesStaff();
+      const api = await as(staff.token);
+      const { id } = await createEvent(staff.token);
+      const { customer } = await companyWithColleagues(0);
+      const added = await api.post(`/event-manager/event/${id}/participant`, { customerEmail: customer.email });
+      expect(added.status, JSON.stringify(added.body)).to.equal(200);
+      expect(added.body).to.include({ customerId: customer.customer.id, email: customer.email });
+      const unknown = expectError(
+        await api.post(`/event-manager/event/${id}/participant`, { customerEmail: 'nobody@example.test' }),
+        400,
+        'SUITE__EVENT_CUSTOMER_NOT_FOUND',
+      );
+      expect(unknown.source?.pointer).to.equal('/customerEmail');
+      const missing = expectError(
+        await api.post(`/event-manager/event/${id}/participant`, {}),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+      expect(missing.source?.pointer).to.equal('/customerId');
+      expectError(
+        await api.post(`/event-manager/event/${id}/participant`, {
+          customerId: customer.customer.id,
+          customerEmail: customer.email,
+        }),
+        400,
+        'SUITE__INVALID_INPUT',
+      );
+    });
+
     it('adds a customer, one of its employees and a named person manually, edits data and documents, sets statuses', async () => {
       const staff = await salesStaff();
       const api = await as(staff.token);

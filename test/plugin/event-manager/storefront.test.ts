@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { newId } from '../../../src/lib/ids.js';
-import { getShop, http } from '../../helpers/shop.js';
+import { deliverMail, getShop, http, testMailbox } from '../../helpers/shop.js';
 import { createCategory } from '../partial-assortment/fixtures.js';
 import { admin } from '../sales-representative/helpers.js';
 import {
@@ -267,7 +267,12 @@ describe('event manager: storefront pages', function () {
       productNumber: 'NO-SUCH-NUMBER',
     });
     expect(unknownProduct.status).to.equal(400);
-    expect(unknownProduct.text).to.contain('There is no product with this product number.');
+    expect(unknownProduct.text, 'the route refuses it, naming the field').to.contain(
+      'There is no product with this product number. (productNumber)',
+    );
+    const noProduct = await browser.post('/account/event-manager/create', { ...fields, productNumber: '' });
+    expect(noProduct.status).to.equal(400);
+    expect(noProduct.text).to.contain('(productNumber)').and.to.contain(`value="${name}"`);
 
     const created = await browser.post('/account/event-manager/create', fields);
     expect(created.status, created.text).to.equal(303);
@@ -307,6 +312,9 @@ describe('event manager: storefront pages', function () {
       customerEmail: 'nobody@example.test',
     });
     expect(unknown.status).to.equal(400);
+    expect(unknown.text, 'the route refuses it, naming the field').to.contain(
+      'There is no customer with this e-mail address. (customerEmail)',
+    );
     const page = await browser.get(`/account/event-manager/${eventId}/participants`);
     expect(page.text).to.contain(first.email).and.to.contain(second.email);
     const rows = await participantsOf(eventId);
@@ -361,8 +369,10 @@ describe('event manager: storefront pages', function () {
       'a resubmitted form sends nothing again',
     ).to.equal(`/account/event-manager/${eventId}/participants?mailed=1`);
     const db = (await getShop()).db;
+    const circulars = await db('b2b_event_circular_mails').where({ event_id: eventId }).select('id');
+    expect(circulars).to.have.length(1);
     expect(
-      await db('mail_outbox').where('dedupe_key', 'like', `event-circular:${mailingKey}:%`).select('recipient'),
+      await db('mail_outbox').where('dedupe_key', 'like', `event-circular:${circulars[0]!.id}:%`).select('recipient'),
     ).to.deep.equal([{ recipient: second.email }]);
     expect(
       (await browser.post(`/account/event-manager/${eventId}/mail`, { subject: '', message: 'x', mailingKey: newId() }))
@@ -375,5 +385,67 @@ describe('event manager: storefront pages', function () {
     });
     expect(specs.status).to.equal(303);
     expect((await browser.get('/account/event-manager/specifications')).text).to.contain(`Room ${eventId.slice(0, 4)}`);
+  });
+
+  it('sends the circular mail form once over SMTP when it is posted twice with the same token, and shows how many it went to', async () => {
+    const staff = await salesStaff();
+    const event = await createEvent(staff.token);
+    const api = await as(staff.token);
+    const people: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const email = `circ-${newId().slice(0, 10)}@example.test`;
+      const res = await api.post(`/event-manager/event/${event.id}/participant`, {
+        customerId: (await newCustomer()).customer.id,
+        firstName: `Circ${i}`,
+        lastName: 'Participant',
+        email,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      people.push(email);
+    }
+    const browser = await visitor();
+    await browser.login(staff.email, staff.password);
+    const form = await browser.get(`/account/event-manager/${event.id}/mail`);
+    const mailingKey = /name="mailingKey" value="([0-9a-f]{32})"/.exec(form.text)![1]!;
+    const subject = `Doors open ${newId().slice(0, 6)}`;
+    const message = { subject, message: 'Doors open at 8:30.', mailingKey };
+    const [first, second] = [
+      await browser.post(`/account/event-manager/${event.id}/mail`, message),
+      await browser.post(`/account/event-manager/${event.id}/mail`, message),
+    ];
+    for (const sent of [first, second]) {
+      expect(sent.status, sent.text).to.equal(303);
+      expect(sent.headers.location).to.equal(`/account/event-manager/${event.id}/participants?mailed=2`);
+    }
+    expect((await browser.get(first.headers.location!)).text).to.contain('The circular mail goes to 2 participants.');
+    const db = (await getShop()).db;
+    const circulars = await db('b2b_event_circular_mails').where({ event_id: event.id }).count({ n: '*' }).first();
+    expect(Number(circulars!.n), 'one circular for two posts of the form').to.equal(1);
+
+    await deliverMail();
+    const mailbox = await testMailbox();
+    for (const email of people) await mailbox.waitFor((m) => m.envelopeTo.includes(email) && m.subject === subject);
+    await deliverMail();
+    for (const email of people)
+      expect(
+        (await testMailbox()).messages.filter((m) => m.envelopeTo.includes(email) && m.subject === subject),
+        `one mail to ${email}`,
+      ).to.have.length(1);
+
+    const edited = await browser.post(`/account/event-manager/${event.id}/mail`, {
+      ...message,
+      message: 'Doors open at 9:00.',
+    });
+    expect(edited.status, 'the same form sent with another text is refused on the form').to.equal(400);
+    expect(edited.text).to.contain('This form was already sent with another text.');
+    expect(/name="mailingKey" value="([0-9a-f]{32})"/.exec(edited.text)![1]).not.to.equal(mailingKey);
+
+    const empty = await browser.post(`/account/event-manager/${event.id}/mail`, {
+      subject: '',
+      message: 'x',
+      mailingKey: newId(),
+    });
+    expect(empty.status).to.equal(400);
+    expect(empty.text).to.contain('data-test="mail-error"').and.to.contain('(subject)');
   });
 });

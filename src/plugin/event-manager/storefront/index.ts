@@ -2,7 +2,6 @@ import type { StorefrontPage, HostRuntime, StoreRoute } from '../../../host/cont
 import { employeeRoutes } from '../../employee/routes.js';
 import { routeCaller } from '../../storefront-kit.js';
 import type { EventSettingsCache } from '../settings.js';
-import type { EventUseCases } from '../use-cases/index.js';
 import { eventCustomerPages } from './customer-pages.js';
 import { eventParticipantPages } from './participant-pages.js';
 import { eventStaffPages } from './staff-pages.js';
@@ -11,14 +10,9 @@ import { eventStaffPages } from './staff-pages.js';
 export function eventStorefrontPages(
   host: HostRuntime,
   routes: StoreRoute[],
-  service: EventUseCases,
   settings: EventSettingsCache,
 ): StorefrontPage[] {
-  // The employee list for the colleagues a registration may name.
-  const call = routeCaller([...routes, ...employeeRoutes(host)]);
-  return [
-    ...eventCustomerPages(host, call, settings),
-    ...eventStaffPages(host, call),
-    ...eventParticipantPages(host, call, service),
-  ];
+  // The employee list for the colleagues a registration may name; the host's idempotency keys for the circular mail form.
+  const call = routeCaller([...routes, ...employeeRoutes(host)], host.storeApi.idempotency);
+  return [...eventCustomerPages(host, call, settings), ...eventStaffPages(host, call), ...eventParticipantPages(call)];
 }

@@ -1,9 +1,8 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { Errors } from '../../../lib/errors.js';
+import type { StoreContext, StorefrontPage } from '../../../host/contract.js';
+import { AppError } from '../../../lib/errors.js';
 import { isId, newId } from '../../../lib/ids.js';
 import { attempt, page, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
 import type { EventView } from '../repository.js';
-import type { EventUseCases } from '../use-cases/index.js';
 import { display, field, pathId, STAFF_PAGE, type ListAnswer } from './shared.js';
 
 interface Participant {
@@ -16,7 +15,7 @@ interface Participant {
 }
 
 /** The sales staff's pages for one event's participants: the list, adding one, editing one, its status, the circular mail. */
-export function eventParticipantPages(host: HostRuntime, call: RouteCaller, service: EventUseCases): StorefrontPage[] {
+export function eventParticipantPages(call: RouteCaller): StorefrontPage[] {
   async function participantsPage(
     ctx: StoreContext,
     eventId: string,
@@ -49,15 +48,14 @@ export function eventParticipantPages(host: HostRuntime, call: RouteCaller, serv
   }
 
   return [
-    ...participantListPages(host, call, participantsPage),
+    ...participantListPages(call, participantsPage),
     ...participantDetailPages(call, participantsPage),
-    ...eventMailPages(call, service),
+    ...eventMailPages(call),
   ];
 }
 
 /** An event's participants: the list and adding one. */
 function participantListPages(
-  host: HostRuntime,
   call: RouteCaller,
   participantsPage: (
     ctx: StoreContext,
@@ -80,12 +78,6 @@ function participantListPages(
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Event');
         const result = await attempt(async () => {
-          const customer = await host.customers.findByEmail(host.db, field(form, 'customerEmail'));
-          if (!customer)
-            throw Errors.badRequest(
-              'SUITE__EVENT_CUSTOMER_NOT_FOUND',
-              'There is no customer with this e-mail address.',
-            );
           const person = {
             firstName: field(form, 'firstName'),
             lastName: field(form, 'lastName'),
@@ -94,7 +86,7 @@ function participantListPages(
           const named = person.firstName || person.lastName || person.email;
           return call(ctx, 'addEventParticipant', {
             params: { id },
-            body: { customerId: customer.id, ...(named ? person : {}) },
+            body: { customerEmail: field(form, 'customerEmail'), ...(named ? person : {}) },
           });
         });
         if ('error' in result) return participantsPage(ctx, id, {}, { error: result.error }, 400);
@@ -187,7 +179,8 @@ function participantDetailPages(
 }
 
 /** The circular mail to an event's participants. */
-function eventMailPages(call: RouteCaller, service: EventUseCases): StorefrontPage[] {
+function eventMailPages(call: RouteCaller): StorefrontPage[] {
+  /** The form; `mailingKey` is its token, the Idempotency-Key of the send (a new one per rendered form). */
   const mailPage = (
     event: EventView,
     values: Record<string, unknown>,
@@ -198,6 +191,27 @@ function eventMailPages(call: RouteCaller, service: EventUseCases): StorefrontPa
     status: error ? 400 : 200,
     data: { title: `Circular mail: ${event.name}`, event, mailingKey, values, ...(error ? { error } : {}) },
   });
+
+  /** Sends through the route with the form's token: a second submit of the same form replays the first answer. */
+  async function send(ctx: StoreContext, id: string, body: Record<string, unknown>, mailingKey: string) {
+    try {
+      return await attempt(() =>
+        call<{ recipients: number }>(ctx, 'sendEventCircularMail', {
+          params: { id },
+          body,
+          idempotencyKey: mailingKey,
+        }),
+      );
+    } catch (error) {
+      // The same form sent again with other text (back button, edited): a new mailing, confirmed by a fresh form.
+      if (error instanceof AppError && error.code === 'SUITE__IDEMPOTENCY_KEY_REUSED')
+        return {
+          error: 'This form was already sent with another text. Check the text and send it again.',
+          fresh: true,
+        };
+      throw error;
+    }
+  }
 
   return [
     page({
@@ -211,21 +225,20 @@ function eventMailPages(call: RouteCaller, service: EventUseCases): StorefrontPa
       path: '/account/event-manager/:id/mail',
       method: 'POST',
       async handler({ ctx, params, form }) {
-        const event = await call<EventView>(ctx, 'readManagedEvent', { params: { id: pathId(params.id, 'Event') } });
-        const subject = field(form, 'subject');
-        const message = typeof form.message === 'string' ? form.message : '';
-        const mailingKey = field(form, 'mailingKey');
-        if (!subject || subject.length > 255 || !message.trim() || message.length > 20000 || !isId(mailingKey))
-          return mailPage(
-            event,
-            { subject, message },
-            isId(mailingKey) ? mailingKey : newId(),
-            'Give a subject (at most 255 characters) and a message.',
-          );
-        // The service, not the route: the form's mailing key makes a second submit of the same form
-        // send nothing again, which the route does through the Idempotency-Key header an in-process call has not.
-        const sent = await service.sendCircularMail(ctx, event.id, { subject, message }, mailingKey);
-        return { redirect: `/account/event-manager/${event.id}/participants?mailed=${sent.recipients}` };
+        const id = pathId(params.id, 'Event');
+        const values = {
+          subject: field(form, 'subject'),
+          message: typeof form.message === 'string' ? form.message : '',
+        };
+        const token = field(form, 'mailingKey');
+        const result = isId(token)
+          ? await send(ctx, id, values, token)
+          : { error: 'This form has expired. Check the text and send it again.', fresh: true };
+        if ('error' in result) {
+          const event = await call<EventView>(ctx, 'readManagedEvent', { params: { id } });
+          return mailPage(event, values, 'fresh' in result ? newId() : token, result.error);
+        }
+        return { redirect: `/account/event-manager/${id}/participants?mailed=${result.ok.recipients}` };
       },
     }),
   ];

@@ -108,17 +108,11 @@ function staffEventListPages(
   }
 
   /** The create route's body from the form; the form names the product by its number (a shop has too many products for a select). The route validates the rest. */
-  async function createBody(form: Form): Promise<Record<string, unknown>> {
-    const productNumber = field(form, 'productNumber');
-    const [product] =
-      productNumber && productNumber.length <= 64
-        ? await host.catalog.productIdsByNumbers(host.db, [productNumber])
-        : [];
-    if (!product) return { error: 'There is no product with this product number.' };
+  function createBody(form: Form): Record<string, unknown> {
     const limit = field(form, 'participantLimit');
     const optionalId = (name: string) => field(form, name) || null;
     return {
-      productId: product.id,
+      productNumber: field(form, 'productNumber'),
       name: field(form, 'name'),
       language: field(form, 'language'),
       formatId: optionalId('formatId'),
@@ -151,11 +145,7 @@ function staffEventListPages(
       path: '/account/event-manager/create',
       method: 'POST',
       async handler({ ctx, form }) {
-        const body = await createBody(form);
-        const result =
-          typeof body.error === 'string'
-            ? { error: body.error }
-            : await attempt(() => call<EventView>(ctx, 'createEvent', { body }));
+        const result = await attempt(() => call<EventView>(ctx, 'createEvent', { body: createBody(form) }));
         if ('error' in result)
           return eventFormPage(
             ctx,

@@ -6,7 +6,6 @@ import { fromDbTime, nowDb } from '../../../lib/time.js';
 import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from '../mail.js';
 import {
   ACTIVE_PARTICIPANT_STATUSES,
-  findCircularMail,
   findEvent,
   insertCircularMail,
   participantsWithStatuses,
@@ -32,27 +31,22 @@ export const staffSender = (ctx: StoreContext): CircularSender => ({
 });
 
 /**
- * One outbox row per participant, keyed by circular and participant. `circularId` (the storefront
- * form's hidden key) makes a resubmitted form answer the first mailing instead of sending again.
+ * One outbox row per participant, keyed by circular and participant. A resubmitted request sends
+ * nothing again through the route's Idempotency-Key (the storefront form passes its hidden token).
  */
 export async function sendCircularMail(
   host: HostRuntime,
   sender: CircularSender,
   eventId: string,
   input: { subject: string; message: string; statuses?: string[] },
-  circularId?: string,
 ): Promise<CircularMailView> {
   const statuses = input.statuses ?? [...ACTIVE_PARTICIPANT_STATUSES];
   return inTransaction(host.db, async (trx) => {
     const event = await findEvent(trx, eventId);
     if (!event) throw Errors.notFound('Event', eventId);
-    if (circularId) {
-      const sent = await findCircularMail(trx, circularId, eventId);
-      if (sent) return sent;
-    }
     for (const status of statuses) await assertKnownStatus(trx, status);
     const participants = await participantsWithStatuses(trx, eventId, statuses);
-    const id = circularId ?? newId();
+    const id = newId();
     const createdAt = nowDb();
     const subject = input.subject.trim();
     await insertCircularMail(trx, {

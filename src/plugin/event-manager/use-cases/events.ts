@@ -33,6 +33,7 @@ import { promoteWaiting } from './waiting-list.js';
 
 export interface EventInput {
   productId?: string;
+  productNumber?: string;
   name?: string;
   language?: string;
   formatId?: string | null;
@@ -219,6 +220,22 @@ async function eventColumns(
 ): Promise<Record<string, unknown>> {
   const settings = settingsCache.current();
   const columns: Record<string, unknown> = {};
+  if (input.productId !== undefined && input.productNumber !== undefined)
+    throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give either productId or productNumber.', {
+      pointer: '/productNumber',
+    });
+  if (!existing && input.productId === undefined && input.productNumber === undefined)
+    throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give the product: productId or productNumber.', {
+      pointer: '/productId',
+    });
+  if (input.productNumber !== undefined) {
+    const [product] = await host.catalog.productIdsByNumbers(executor, [input.productNumber]);
+    if (!product)
+      throw Errors.badRequest('SUITE__EVENT_PRODUCT_NOT_FOUND', 'There is no product with this product number.', {
+        pointer: '/productNumber',
+      });
+    columns.product_id = product.id;
+  }
   if (input.productId !== undefined) {
     const [product] = await host.catalog.products(executor, [input.productId]);
     if (!product)

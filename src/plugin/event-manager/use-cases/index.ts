@@ -75,8 +75,7 @@ export class EventUseCases {
     sender: StoreContext | CircularSender,
     eventId: string,
     input: Parameters<typeof sendCircularMail>[3],
-    circularId?: string,
-  ) => sendCircularMail(this.host, 'actor' in sender ? staffSender(sender) : sender, eventId, input, circularId);
+  ) => sendCircularMail(this.host, 'actor' in sender ? staffSender(sender) : sender, eventId, input);
   // customers
   searchCustomerEvents = (ctx: StoreContext, criteria: Criteria) =>
     searchCustomerEvents(this.host, this.settings, this.candidates, ctx, criteria);

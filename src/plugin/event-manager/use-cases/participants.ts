@@ -39,7 +39,9 @@ import {
 import { promoteWaiting } from './waiting-list.js';
 
 export interface ParticipantInput {
-  customerId: string;
+  /** The customer by id, or by its login e-mail address (`customerEmail`, the staff page's form); one of them. */
+  customerId?: string;
+  customerEmail?: string;
   employeeId?: string;
   firstName?: string;
   lastName?: string;
@@ -90,12 +92,46 @@ export async function assertKnownStatus(executor: Executor, status: string): Pro
 }
 
 /** The person a manual registration names: an employee of the customer, a person given by name, or the customer's own contact. */
-async function personFor(host: HostRuntime, executor: Executor, input: ParticipantInput): Promise<Person> {
-  const customer = await host.customers.get(executor, input.customerId);
-  if (!customer)
-    throw Errors.badRequest('SUITE__EVENT_CUSTOMER_NOT_FOUND', `There is no customer with id "${input.customerId}".`, {
-      pointer: '/customerId',
+async function customerFor(host: HostRuntime, executor: Executor, input: ParticipantInput) {
+  if ((input.customerId === undefined) === (input.customerEmail === undefined))
+    throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give either customerId or customerEmail.', {
+      pointer: input.customerId === undefined ? '/customerId' : '/customerEmail',
     });
+  if (input.customerId !== undefined) {
+    const customer = await host.customers.get(executor, input.customerId);
+    if (!customer)
+      throw Errors.badRequest(
+        'SUITE__EVENT_CUSTOMER_NOT_FOUND',
+        `There is no customer with id "${input.customerId}".`,
+        {
+          pointer: '/customerId',
+        },
+      );
+    return customer;
+  }
+  const ref = await host.customers.findByEmail(executor, input.customerEmail!);
+  const customer = ref ? await host.customers.get(executor, ref.id) : null;
+  if (!customer)
+    throw Errors.badRequest('SUITE__EVENT_CUSTOMER_NOT_FOUND', 'There is no customer with this e-mail address.', {
+      pointer: '/customerEmail',
+    });
+  return customer;
+}
+
+async function personFor(
+  host: HostRuntime,
+  executor: Executor,
+  input: ParticipantInput,
+): Promise<Person & { customerId: string }> {
+  const customer = await customerFor(host, executor, input);
+  return { customerId: customer.id, ...(await personOf(executor, customer, input)) };
+}
+
+async function personOf(
+  executor: Executor,
+  customer: NonNullable<Awaited<ReturnType<HostRuntime['customers']['get']>>>,
+  input: ParticipantInput,
+): Promise<Person> {
   if (input.employeeId) {
     const employee = await findEmployeeRow(executor, customer.id, input.employeeId);
     if (!employee || !readBool(employee.link_active) || !readBool(employee.employee_active))
@@ -150,7 +186,7 @@ export async function addParticipant(host: HostRuntime, ctx: StoreContext, event
     await insertParticipant(trx, {
       id,
       eventId,
-      customerId: input.customerId,
+      customerId: person.customerId,
       employeeId: person.employeeId,
       firstName: person.firstName,
       lastName: person.lastName,
