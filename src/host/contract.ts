@@ -856,9 +856,10 @@ export interface HostRuntime {
     route(route: StoreRoute): void;
     /**
      * Where the Store API keeps Idempotency-Keys (contract 4.2): a page calling an idempotent route
-     * in-process passes its form's token, kept here, so a resubmitted form acts once.
+     * in-process passes its form's token, kept here, so a resubmitted form acts once. Optional for a
+     * host: without it the token is not kept and a resubmitted form may act twice.
      */
-    readonly idempotency: IdempotencyStore;
+    readonly idempotency?: IdempotencyStore;
   };
   readonly adminApi: { route(route: AdminRoute): void };
 

@@ -50,12 +50,13 @@ export type RouteCaller = <T = unknown>(
   },
 ) => Promise<T>;
 
-/** `idempotency` (the host's `storeApi.idempotency`) keeps the keys pages pass; a caller without it cannot pass one. */
+/**
+ * `idempotency` (the host's `storeApi.idempotency`) keeps the keys pages pass; without it (a host
+ * that offers none) a key is not kept and the route runs as without one.
+ */
 export function routeCaller(routes: AnyRoute[], idempotency?: IdempotencyStore): RouteCaller {
   const route = routesById(routes);
   return (ctx, operationId, { idempotencyKey, ...input } = {}) => {
-    if (idempotencyKey !== undefined && !idempotency)
-      throw new Error(`routeCaller: "${operationId}" got an idempotency key, but the caller was made without a store`);
     return callRoute(route(operationId), {
       ctx,
       ...input,

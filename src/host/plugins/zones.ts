@@ -62,7 +62,7 @@ export function zonedPluginRuntime(runtime: HostRuntime): HostRuntime {
     config: host(runtime.config),
     storeApi: {
       route: (route) => runtime.storeApi.route({ ...route, handler: plugin(route.handler) }),
-      idempotency: host(runtime.storeApi.idempotency),
+      ...(runtime.storeApi.idempotency ? { idempotency: host(runtime.storeApi.idempotency) } : {}),
     },
     adminApi: { route: (route) => runtime.adminApi.route({ ...route, handler: plugin(route.handler) }) },
     auth: {
