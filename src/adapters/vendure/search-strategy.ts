@@ -68,7 +68,10 @@ export class SuiteB2BSearchStrategy implements SearchStrategy {
   }
 
   /** A search within a collection (category) hidden from the caller finds nothing, as the collection itself answers null. */
-  private inHiddenCollection(ctx: RequestContext, input: { collectionId?: unknown; collectionSlug?: string | null }) {
+  private inHiddenCollection(
+    ctx: RequestContext,
+    input: { collectionId?: string | number | null; collectionSlug?: string | null },
+  ) {
     const visibility = activeShopVisibility();
     return visibility
       ? visibility.collectionHidden(ctx, { id: input.collectionId, slug: input.collectionSlug })

@@ -44,7 +44,7 @@ export interface ShopVisibility {
   /** Vendure ids of the collections (categories) the caller may not see (null: none, or not the Shop API). */
   hiddenCollections(ctx: RequestContext): Promise<Set<string> | null>;
   /** Whether a collection named by id or slug (as `search` input names it) is hidden from the caller. */
-  collectionHidden(ctx: RequestContext, ref: { id?: unknown; slug?: string | null }): Promise<boolean>;
+  collectionHidden(ctx: RequestContext, ref: { id?: string | number | null; slug?: string | null }): Promise<boolean>;
   interceptor: OrderInterceptor;
 }
 
@@ -117,7 +117,7 @@ export function shopVisibility(
     return pending;
   }
 
-  async function collectionHidden(ctx: RequestContext, ref: { id?: unknown; slug?: string | null }) {
+  async function collectionHidden(ctx: RequestContext, ref: { id?: string | number | null; slug?: string | null }) {
     if (ref.id == null && !ref.slug) return false;
     const hidden = await hiddenCollections(ctx);
     if (!hidden) return false;
