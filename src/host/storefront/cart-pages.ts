@@ -216,6 +216,8 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
           billingAddressId: billing ?? '',
           shippingAddressId: shipping ?? '',
           customerComment: choice.customerComment ?? '',
+          shippingMethod: choice.shippingMethod ?? '',
+          paymentMethod: choice.paymentMethod ?? '',
         },
       },
     };
@@ -433,6 +435,9 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
                 billingAddressId: choice.billingAddressId,
                 shippingAddressId: choice.shippingAddressId,
                 customerComment: choice.customerComment || null,
+                // The approved order is placed with the methods chosen here.
+                ...(choice.shippingMethod ? { shippingMethod: choice.shippingMethod } : {}),
+                ...(choice.paymentMethod ? { paymentMethod: choice.paymentMethod } : {}),
               },
             }),
           'The approval could not be requested',

@@ -84,6 +84,8 @@ export interface ApprovalRow {
   customerComment: string | null;
   billingAddressId: string | null;
   shippingAddressId: string | null;
+  paymentMethod: string | null;
+  shippingMethod: string | null;
   currencyIso: string;
   netTotal: number;
   taxTotal: number;
@@ -122,6 +124,8 @@ export type ApprovalSummary = Pick<
   | 'total'
   | 'billingAddressId'
   | 'shippingAddressId'
+  | 'paymentMethod'
+  | 'shippingMethod'
   | 'orderId'
   | 'orderNumber'
   | 'executionResult'
@@ -153,6 +157,8 @@ const SUMMARY_COLUMNS = [
   'total',
   'billing_address_id',
   'shipping_address_id',
+  'payment_method',
+  'shipping_method',
   'order_id',
   'order_number',
   'execution_result',
@@ -191,6 +197,8 @@ export interface ApprovalDbRow {
   customer_comment: string | null;
   billing_address_id: string | null;
   shipping_address_id: string | null;
+  payment_method?: string | null;
+  shipping_method?: string | null;
   currency_iso: string;
   net_total: unknown;
   tax_total: unknown;
@@ -222,6 +230,8 @@ export function toApprovalSummary(row: Pick<ApprovalDbRow, (typeof SUMMARY_COLUM
     customerComment: row.customer_comment ?? null,
     billingAddressId: row.billing_address_id ?? null,
     shippingAddressId: row.shipping_address_id ?? null,
+    paymentMethod: row.payment_method ?? null,
+    shippingMethod: row.shipping_method ?? null,
     currencyIso: row.currency_iso,
     netTotal: readInt(row.net_total),
     taxTotal: readInt(row.tax_total),
@@ -342,6 +352,9 @@ export interface NewApproval {
   customerComment: string | null;
   billingAddressId: string | null;
   shippingAddressId: string | null;
+  /** The methods the approved order is placed with; absent or null: the checkout's default. */
+  paymentMethod?: string | null;
+  shippingMethod?: string | null;
   currencyIso: string;
   totals: { netTotal: number; taxTotal: number; total: number };
 }
@@ -374,6 +387,8 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
     customer_comment: approval.customerComment,
     billing_address_id: approval.billingAddressId,
     shipping_address_id: approval.shippingAddressId,
+    payment_method: approval.paymentMethod ?? null,
+    shipping_method: approval.shippingMethod ?? null,
     currency_iso: approval.currencyIso,
     net_total: approval.totals.netTotal,
     tax_total: approval.totals.taxTotal,

@@ -106,6 +106,8 @@ export function approvalView(approval: ApprovalSummary, precision: number) {
     totalPrice: money(approval.total),
     billingAddressId: approval.billingAddressId,
     shippingAddressId: approval.shippingAddressId,
+    paymentMethod: approval.paymentMethod,
+    shippingMethod: approval.shippingMethod,
     orderId: approval.orderId,
     orderNumber: approval.orderNumber,
     executionResult: approval.executionResult,

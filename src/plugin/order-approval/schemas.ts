@@ -135,6 +135,9 @@ const approvalProperties = {
   totalPrice: { type: 'number' },
   billingAddressId: nullable(text),
   shippingAddressId: nullable(text),
+  /** The methods the approved order is placed with (null: the checkout's default). */
+  paymentMethod: nullable(text),
+  shippingMethod: nullable(text),
   orderId: nullable(text),
   orderNumber: nullable(text),
   executionResult: nullable(executionResultSchema),
@@ -191,12 +194,17 @@ export const approvalSearchBody = criteriaSchema<{ decidedByMe?: boolean }>(
   },
 );
 
+/** A technical name of /payment-method or /shipping-method. */
+const methodName = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
 export const createBody = objectSchema(
   {
     cartToken: { type: 'string', minLength: 1, maxLength: 64 },
     customerComment: nullable(comment),
     billingAddressId: nullable(idSchema),
     shippingAddressId: nullable(idSchema),
+    paymentMethod: nullable(methodName),
+    shippingMethod: nullable(methodName),
   },
   ['cartToken'],
 );

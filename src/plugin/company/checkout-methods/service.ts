@@ -82,6 +82,7 @@ async function assertKnown(
   ctx: StoreContext,
   kind: CheckoutMethodKind,
   names: readonly string[] | null,
+  pointer?: string,
 ): Promise<void> {
   if (!names) return;
   if (!host.checkout.methods)
@@ -92,7 +93,7 @@ async function assertKnown(
     throw Errors.badRequest(
       'SUITE__CHECKOUT_METHOD_UNKNOWN',
       `There is no ${kind} method "${names[unknown]}"; the shop has ${[...known].join(', ')}.`,
-      { pointer: `/${FIELD[kind]}/${unknown}`, meta: { known: [...known] } },
+      { pointer: pointer ?? `/${FIELD[kind]}/${unknown}`, meta: { known: [...known] } },
     );
 }
 
@@ -113,18 +114,44 @@ export async function setUnitCheckoutMethods(
   });
 }
 
-/** The checkout interceptor: an order naming a method the buyer's units do not allow is refused. */
-export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void> {
-  if (ctx.customer?.id !== draft.customerId) return;
+/** Refuses a chosen method the caller's units do not allow (the interceptor's and an approval request's check). */
+async function assertAllowed(
+  executor: Executor,
+  ctx: StoreContext,
+  chosen: { paymentMethod?: string | null; shippingMethod?: string | null },
+): Promise<void> {
   for (const kind of KINDS) {
-    const chosen = kind === 'payment' ? draft.paymentMethod : draft.shippingMethod;
-    if (!chosen) continue;
-    const allowed = await allowedForCaller(trx, ctx, kind);
-    if (allowed && !allowed.has(chosen))
+    const name = kind === 'payment' ? chosen.paymentMethod : chosen.shippingMethod;
+    if (!name) continue;
+    const allowed = await allowedForCaller(executor, ctx, kind);
+    if (allowed && !allowed.has(name))
       throw Errors.badRequest(
         kind === 'payment' ? 'SUITE__PAYMENT_METHOD_NOT_ALLOWED' : 'SUITE__SHIPPING_METHOD_NOT_ALLOWED',
-        `Your organisation unit does not allow the ${kind} method "${chosen}"; choose one of ${[...allowed].join(', ')}.`,
+        `Your organisation unit does not allow the ${kind} method "${name}"; choose one of ${[...allowed].join(', ')}.`,
         { pointer: `/${kind}Method`, meta: { allowed: [...allowed].sort() } },
       );
   }
+}
+
+/** The checkout interceptor: an order naming a method the buyer's units do not allow is refused. */
+export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, trx: Trx): Promise<void> {
+  if (ctx.customer?.id !== draft.customerId) return;
+  await assertAllowed(trx, ctx, draft);
+}
+
+/**
+ * Methods chosen ahead of the order (an approval request): each must be one of the sales channel's
+ * (400 SUITE__CHECKOUT_METHOD_UNKNOWN) and allowed to the caller, so an approver never approves an
+ * order that could not be placed with them.
+ */
+export async function assertChosenMethods(
+  host: HostRuntime,
+  ctx: StoreContext,
+  chosen: { paymentMethod?: string | null; shippingMethod?: string | null },
+): Promise<void> {
+  for (const kind of KINDS) {
+    const name = kind === 'payment' ? chosen.paymentMethod : chosen.shippingMethod;
+    if (name) await assertKnown(host, ctx, kind, [name], `/${kind}Method`);
+  }
+  await assertAllowed(host.db, ctx, chosen);
 }

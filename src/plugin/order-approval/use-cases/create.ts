@@ -18,6 +18,7 @@ import {
   totalsOf,
   type Reservation,
 } from '../repository.js';
+import { assertChosenMethods } from '../../company/checkout-methods/service.js';
 import { assertOwnAddresses } from './access.js';
 import { notifyApprovers } from './notify.js';
 import { declaredCustomer } from '../../declared.js';
@@ -28,6 +29,8 @@ export interface CreateApprovalInput {
   customerComment?: string | null;
   billingAddressId?: string | null;
   shippingAddressId?: string | null;
+  paymentMethod?: string | null;
+  shippingMethod?: string | null;
 }
 
 /** Turns the caller's cart into a pending approval: reasons (role, budget), budget reservations, mails to the approvers. */
@@ -56,6 +59,7 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
     priced.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, label: l.label, pointer: '/cartToken' })),
   );
   await assertOwnAddresses(host, customer.id, body);
+  await assertChosenMethods(host, ctx, body);
 
   return inTransaction(host.db, (trx) =>
     insertApprovalFor(host, ctx, trx, {
@@ -64,6 +68,8 @@ export async function createApproval(host: HostRuntime, ctx: StoreContext, body:
       customerComment: body.customerComment ?? null,
       billingAddressId: body.billingAddressId ?? null,
       shippingAddressId: body.shippingAddressId ?? null,
+      paymentMethod: body.paymentMethod ?? null,
+      shippingMethod: body.shippingMethod ?? null,
     }),
   );
 }
@@ -84,6 +90,8 @@ export async function insertApprovalFor(
     customerComment: string | null;
     billingAddressId: string | null;
     shippingAddressId: string | null;
+    paymentMethod?: string | null;
+    shippingMethod?: string | null;
   },
 ): Promise<string> {
   const customer = declaredCustomer(ctx);
@@ -151,6 +159,8 @@ export async function insertApprovalFor(
       customerComment: body.customerComment ?? null,
       billingAddressId: body.billingAddressId ?? null,
       shippingAddressId: body.shippingAddressId ?? null,
+      paymentMethod: body.paymentMethod ?? null,
+      shippingMethod: body.shippingMethod ?? null,
       currencyIso: ctx.salesChannel.currencyIso,
       totals,
     });

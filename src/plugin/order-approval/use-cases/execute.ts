@@ -89,6 +89,8 @@ export async function executeApproval(
         lines,
         billingAddressId: claimedRow.billingAddressId,
         shippingAddressId: claimedRow.shippingAddressId,
+        paymentMethod: claimedRow.paymentMethod,
+        shippingMethod: claimedRow.shippingMethod,
         customerComment: claimedRow.customerComment,
         origin: APPROVAL_INTERCEPTOR,
         skipInterceptors: [APPROVAL_INTERCEPTOR],
