@@ -51,7 +51,7 @@ Knobs (environment variables):
 Scenarios named "vendure …" also start the example Vendure shop (examples/vendure-shop, its own
 database: var/bench/vendure-shop.sqlite, or <DATABASE_URL's database>_vendure on MySQL/MariaDB,
 seeded on first start) and fire the same plugin route at it: "Vendure req/s" and "Vendure vs
-reference" (its req/s over the reference host's, same run). The Vendure comparisons (issue 27 item 8)
+reference" (its req/s over the reference host's, same run). The Vendure comparisons
 run inside that shop only, the two sides in alternating rounds: the plugin's add-to-cart against
 Vendure's own addItemToOrder, Shop API products and search with a partial assortment against without.
 

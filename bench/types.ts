@@ -42,7 +42,7 @@ export interface VendureSide {
 }
 
 /**
- * Two requests to the example Vendure shop fired in alternating rounds (issue 27 item 8): the
+ * Two requests to the example Vendure shop fired in alternating rounds: the
  * plugin's cost inside Vendure as `measured`'s req/s over `against`'s (the median of the rounds'
  * ratios), with the target that ratio should reach. Named "vendure …" as well; BENCH_ONLY selects them too.
  */

@@ -16,7 +16,12 @@ const USAGE = {
   'admin-user:role': 'Sets an admin user’s console role. Options: --username --role managing|read-only',
   'seed:demo': 'Adds the demo shop (customers, catalog, plugin demo records) unless it exists.',
   'jobs:run': 'Runs every due job and every schedule once.',
+  'recurring-orders:place-due':
+    'Queues the recurring-order job as of a time (catch-up after downtime) and runs it here; with --queue only queues it for the running workers. Options: [--now <ISO time>] [--missed place-once|skip] [--queue]',
 };
+
+/** The plugin's job that places due recurring orders (its payload: `now`, `missed`). */
+const PLACE_DUE_JOB = 'recurring-order.place-due';
 
 class UsageError extends Error {}
 
@@ -165,6 +170,29 @@ async function setAdminUserRole(values: Record<string, string | boolean | undefi
   });
 }
 
+async function placeDueRecurringOrders(values: Record<string, string | boolean | undefined>): Promise<unknown> {
+  const now = option(values, 'now');
+  if (now !== undefined && Number.isNaN(Date.parse(now))) throw new UsageError('--now is not an ISO time');
+  const missed = option(values, 'missed');
+  if (missed !== undefined && missed !== 'place-once' && missed !== 'skip')
+    throw new UsageError('--missed is place-once or skip');
+  const payload = {
+    now: new Date(now ?? Date.now()).toISOString(),
+    ...(missed ? { missed } : {}),
+  };
+  return withApp(async (shop) => {
+    await shop.jobs.jobs.enqueue(shop.db, PLACE_DUE_JOB, payload);
+    if (values.queue === true) return { queued: { name: PLACE_DUE_JOB, payload } };
+    const ran = await shop.jobs.runDue({ schedules: 'due' });
+    const job = await shop
+      .db<{ name: string; state: string; last_error: string | null; created_at: string }>('jobs')
+      .where('name', PLACE_DUE_JOB)
+      .orderBy('created_at', 'desc')
+      .first('state', 'last_error');
+    return { queued: { name: PLACE_DUE_JOB, payload }, ran, state: job?.state ?? null, error: job?.last_error ?? null };
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || !(command in USAGE)) {
@@ -187,6 +215,9 @@ async function main(argv: string[]): Promise<number> {
       username: { type: 'string' },
       role: { type: 'string' },
       'read-only': { type: 'boolean' },
+      now: { type: 'string' },
+      missed: { type: 'string' },
+      queue: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -203,6 +234,7 @@ async function main(argv: string[]): Promise<number> {
         return { lines: (await seedDemoIfEmpty(shop, true)).lines };
       }),
     'jobs:run': () => withApp(async (shop) => ({ ran: await shop.jobs.runDue() })),
+    'recurring-orders:place-due': () => placeDueRecurringOrders(values),
   };
   print(await commands[command]!());
   return 0;

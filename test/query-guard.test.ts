@@ -35,7 +35,7 @@ describe('query guard: plugin code may not name host tables', () => {
     expect(HOST_TABLES_STILL_USED_BY_PLUGIN).to.deep.equal([]);
     const shop = await getShop();
     takeViolations();
-    // No withAllowList: the list every test runs under. Both were allowed until issue 8's pipeline work.
+    // No withAllowList: the list every test runs under. Both were allowed until the host's pipeline counted rate limits.
     await inZone('plugin', async () => {
       await shop.db('rate_limit_counters').where({ counter_key: 'planted' }).first('hits');
       await inTransaction(shop.db, (trx) => trx('orders').where({ id: 'planted' }).update({ custom_fields: null }));

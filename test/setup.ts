@@ -1,5 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Context, Hook } from 'mocha';
+import { resetClock } from './helpers/clock.js';
+import { guardConfigurationOf } from './helpers/config-guard.js';
 import { closeShop, getShop, isServerDb } from './helpers/shop.js';
 import {
   describeViolations,
@@ -13,11 +17,28 @@ import {
  * (with a sample query and where it came from) to <file>, to review the guard's allow-list.
  */
 const reportFile = process.env.QUERY_GUARD_REPORT;
+
+/**
+ * SUITE_TEST_TIMINGS_OUT=<file> (set by scripts/test.mjs): seconds per test file, hooks included,
+ * so the runner can deal files out to its processes by duration.
+ */
+const timingsFile = process.env.SUITE_TEST_TIMINGS_OUT;
+const fileSeconds = new Map<string, number>();
+let lastMark = performance.now();
+
+function markTime(file: string | undefined): void {
+  const now = performance.now();
+  if (file) {
+    const key = relative(process.cwd(), file);
+    fileSeconds.set(key, (fileSeconds.get(key) ?? 0) + (now - lastMark) / 1000);
+  }
+  lastMark = now;
+}
 const GUARDED = Symbol('query guard');
 
 function violationError(violations: PluginQueryViolation[]): Error {
   return new Error(
-    `the query guard saw plugin code use host tables directly; go through the contract (src/host/contract.ts):\n    ${describeViolations(violations)}`,
+    `the query guard saw plugin code use host tables directly; go through the contract (src/contract/index.ts):\n    ${describeViolations(violations)}`,
   );
 }
 
@@ -34,6 +55,7 @@ const observed = new Map<string, { count: number; sample: PluginQueryViolation; 
  */
 export const mochaHooks = {
   async beforeAll(this: Context) {
+    guardConfigurationOf((this.test as Hook).parent!);
     await installQueryGuard({ allowList: reportFile ? [] : undefined });
     // On a database server the shared app's migrations take longer than one test's time limit
     // (PostgreSQL: every DDL statement of both migration folders in one transaction): booted here,
@@ -42,6 +64,7 @@ export const mochaHooks = {
       this.timeout(180000);
       await getShop();
     }
+    lastMark = performance.now();
   },
   beforeEach(this: Context) {
     // The check runs at the end of the test itself, so a violation fails it like any assertion (counted once).
@@ -63,6 +86,8 @@ export const mochaHooks = {
     );
   },
   afterEach(this: Context) {
+    markTime(this.currentTest?.file);
+    resetClock();
     const violations = takeViolations();
     if (!violations.length) return;
     if (reportFile) {
@@ -80,6 +105,7 @@ export const mochaHooks = {
   },
   async afterAll() {
     await closeShop();
+    if (timingsFile) writeFileSync(timingsFile, `${JSON.stringify(Object.fromEntries(fileSeconds))}\n`);
     if (reportFile) {
       const report = Object.fromEntries(
         [...observed]

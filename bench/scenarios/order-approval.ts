@@ -155,18 +155,26 @@ export async function seedOrderApprovalBench(
     const status = `case n.i % 4 ${STATUSES.map((s, k) => `when ${k} then '${s}'`).join(' ')} end`;
     await bulkTransaction(db, gen, async (trx) => {
       await trx.raw(
-        `insert into suite_order_approvals (id, approval_number, customer_id, sales_channel_id, requester_type, requester_id, requester_name, requester_email, status, decision_round, mode, n_value, approver_employee_ids, reasons, cart_token, open_cart_token, currency_iso, net_total, tax_total, total, is_blocked, block_reasons, created_at)
+        `insert into suite_order_approvals (id, approval_number, customer_id, sales_channel_id, requester_type, requester_id, requester_name, requester_email, status, decision_round, reasons, cart_token, open_cart_token, currency_iso, net_total, tax_total, total, is_blocked, block_reasons, created_at)
          ${numbers.with}
-         select ${gen.rowId("'a', n.i")}, ${gen.cat("'BENCH-OA-'", gen.pad('n.i', 7))}, ?, ?, 'customer', ?, 'Bench Approvals', ?, ${status}, 1, 'only-admins', 1, '[]', '["requested"]', null, null, 'EUR', 10000 + n.i, 1900, 11900 + n.i, 0, '[]', ${gen.minutesBefore('n.i')}
+         select ${gen.rowId("'a', n.i")}, ${gen.cat("'BENCH-OA-'", gen.pad('n.i', 7))}, ?, ?, 'customer', ?, 'Bench Approvals', ?, ${status}, 1, '["requested"]', null, null, 'EUR', 10000 + n.i, 1900, 11900 + n.i, 0, '[]', ${gen.minutesBefore('n.i')}
          from ${numbers.from} order by 1`,
         [customer.id, customer.salesChannelId, customer.id, OA_CUSTOMER.email, base],
+      );
+      const numbered = [`BENCH-OA-${String(start).padStart(7, '0')}`, `BENCH-OA-${String(end - 1).padStart(7, '0')}`];
+      // Each approval's one level: the company admins decide it.
+      await trx.raw(
+        `insert into suite_order_approval_levels (approval_id, level, name, type, mode, n_value, approver_employee_ids, started_at)
+         select a.id, 1, 'Approvers', 'approver-settings', 'only-admins', 1, '[]', a.created_at
+         from suite_order_approvals a where a.approval_number between ? and ? order by 1`,
+        numbered,
       );
       const approvalNumber = gen.numberAfter('a.approval_number', 'BENCH-OA-'.length);
       await trx.raw(
         `insert into suite_order_approval_line_items (id, approval_id, type, product_id, product_number, label, quantity, unit_net, total_net, tax_rate_bp, payload, position)
          select ${gen.rowId("'l', a.id")}, a.id, 'product', null, ${gen.cat("'BENCH-'", approvalNumber)}, ${gen.cat("'Bench item '", approvalNumber)}, 1, 10000 + ${approvalNumber}, 10000 + ${approvalNumber}, 1900, '{}', 0
          from suite_order_approvals a where a.approval_number between ? and ? order by 1`,
-        [`BENCH-OA-${String(start).padStart(7, '0')}`, `BENCH-OA-${String(end - 1).padStart(7, '0')}`],
+        numbered,
       );
       await trx('suite_order_approval_counts')
         .insert({ customer_id: customer.id, approvals: end })

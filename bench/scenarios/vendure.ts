@@ -209,7 +209,7 @@ function assortmentComparison(name: string, query: string, totalOf: (data: any) 
 }
 
 /**
- * Issue 27 item 8, inside the example Vendure shop only: the plugin's fast order add-to-cart
+ * Inside the example Vendure shop only: the plugin's fast order add-to-cart
  * (cart.addLineItems → OrderService.addItemToOrder, behind the plugin's route, context and checks)
  * against Vendure's own Shop API `addItemToOrder` for the same line (the demo customer's active
  * order, emptied before each fire: Vendure caps an order at 999 items), and Vendure's Shop API

@@ -17,7 +17,7 @@ import {
 } from '@vendure/core';
 import { populate } from '@vendure/core/cli/index.js';
 import knexFactory from 'knex';
-import type { DemoShop } from '../../src/host/contract.js';
+import type { DemoShop } from '../../src/contract/index.js';
 import { parseDatabaseUrl } from '../../src/lib/db.js';
 import type { AdapterState } from '../../src/adapters/vendure/state.js';
 import { initialData } from './initial-data.js';
@@ -83,7 +83,7 @@ async function ensureDatabase(url: string): Promise<void> {
 /**
  * Boots the example shop (Vendure + Suite B2B), seeds it on first start (Vendure's initial data,
  * the demo catalog from products.csv, two customers, a customer group, the plugin's demo records)
- * and runs the job queue in the same process (search index, plugin jobs are not wired yet).
+ * and runs the job queue in the same process (search index, the plugin's work) unless `separateWorkers`.
  */
 export async function startShop(options: ShopConfigOptions & { quiet?: boolean } = {}): Promise<RunningShop> {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL ?? 'sqlite:./var/vendure-shop.sqlite';
@@ -96,7 +96,8 @@ export async function startShop(options: ShopConfigOptions & { quiet?: boolean }
   };
 
   const app = (await populateOnce(config)) as INestApplication;
-  await app.get(JobQueueService).start();
+  // One process: this one runs the job queue too (search index, the plugin's work); else the workers do.
+  if (!options.separateWorkers) await app.get(JobQueueService).start();
   const state = suite.state;
   const logins = await seedCustomersAndDemo(app, state);
   const port = config.apiOptions!.port!;

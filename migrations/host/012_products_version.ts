@@ -7,7 +7,7 @@ import {
 } from '../../src/lib/migration-helpers.js';
 
 /**
- * The products version (issue 12): a counter in catalog_counters that moves on every write to what
+ * The products version: a counter in catalog_counters that moves on every write to what
  * a product read by id answers (src/host/catalog/product-cache.ts keeps those reads per process):
  * the products' rows (stock too: an order's decrement is an update), their category assignments
  * (and a category's delete, which removes them) and their tier prices. Triggers, not application code, move it, so every writer counts: an admin

@@ -8,7 +8,7 @@ import {
 } from '../../src/lib/migration-helpers.js';
 
 /**
- * Each order's version (issue 12): `orders.version` moves on every write to what an order read
+ * Each order's version: `orders.version` moves on every write to what an order read
  * answers — the order's own row, its line items, deliveries, transactions and documents — so a
  * process may keep the order views it built (src/host/checkout/order-view-cache.ts) while the
  * version it reads stays. Per order, not one counter for all orders: a checkout then locks only the

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dateTime, idColumn } from '../../src/lib/migration-helpers.js';
 
 /**
- * The operator's console (/b2b-admin, issue 28): an admin user's role and the console's cookie
+ * The operator's console (/b2b-admin): an admin user's role and the console's cookie
  * sessions. `admin_users.read_only`: a read-only operator sees every console page but every change
  * is refused (the Admin API's bearer tokens are not affected: the role is the console's). A session
  * row is found by the SHA-256 of the cookie's random token (the token itself is never stored) and

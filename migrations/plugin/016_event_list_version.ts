@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createVersionTriggers, dropVersionTriggers, versionTriggersOn } from '../../src/lib/migration-helpers.js';
 
 /**
- * The events version (issue 12): a counter in `b2b_event_counters` that moves on every write to the
+ * The events version: a counter in `b2b_event_counters` that moves on every write to the
  * events and their speakers, so a process may keep what it read of them (the event overview's
  * candidate events, src/plugin/event-manager/candidate-cache.ts) until the counter moves. Triggers,
  * not application code, move it, so every writer counts: a route, a host event, a data import or

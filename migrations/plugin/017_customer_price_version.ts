@@ -6,7 +6,7 @@ import { createVersionTriggers, dropVersionTriggers, versionTriggersOn } from '.
  * (each add-on's migration adds its row and the triggers that move it; the event manager's is older
  * and has its own table, b2b_event_counters). Read with each Store API context (contract 3.2).
  *
- * The customer prices version (issue 12): the row 'customer-prices', moved on
+ * The customer prices version: the row 'customer-prices', moved on
  * every write to `suite_customer_prices`, so a process may keep the price rows it read per customer
  * and product (src/plugin/customer-price/price-cache.ts) until the counter moves. Triggers, not
  * application code, move it, so every writer counts: the Admin API, a CSV import, a host event's

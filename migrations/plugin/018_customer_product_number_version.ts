@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createVersionTriggers, dropVersionTriggers, versionTriggersOn } from '../../src/lib/migration-helpers.js';
 
 /**
- * The customer product numbers version (issue 12): the row 'customer-product-numbers' of
+ * The customer product numbers version: the row 'customer-product-numbers' of
  * `suite_data_versions` (migration 017), moved on every write to `suite_customer_product_numbers`,
  * so a process may keep the numbers it read per customer and product
  * (src/plugin/customer-product-number/number-cache.ts) until it moves. Triggers, so every writer

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createRowVersionTrigger, dropVersionTriggers } from '../../src/lib/migration-helpers.js';
 
 /**
- * Each approval's version (issue 12): `suite_order_approvals.version` moves on every update of the
+ * Each approval's version: `suite_order_approvals.version` moves on every update of the
  * approval's row, by a trigger, so a process may keep the approval summaries the list answers
  * (src/plugin/order-approval/summary-cache.ts) while the version it reads with the page stays.
  * The list's line counts are read with the page, not kept, so line writes need no trigger.

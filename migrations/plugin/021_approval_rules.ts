@@ -4,7 +4,7 @@ import { dateTime, idColumn, jsonText, timestamps } from '../../src/lib/migratio
 import { nowDb } from '../../src/lib/time.js';
 
 /**
- * Approval rules with levels (issue 29 item 2, docs/approval-rules.md). A rule: conditions on the
+ * Approval rules with levels (decision 0016, docs/approval-rules.md). A rule: conditions on the
  * order and its buyer, a priority, and a chain of levels; the first matching rule decides. An
  * approval keeps the chain it was created with (one row per level) and the level it is at.
  *

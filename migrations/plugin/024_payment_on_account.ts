@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dateTime, idColumn, money } from '../../src/lib/migration-helpers.js';
 
 /**
- * Payment on account (issue 29 item 5): a credit line per company (limit and balance in one
+ * Payment on account (decision 0019): a credit line per company (limit and balance in one
  * currency, minor units), the charge each order on account took (released when it is cancelled),
  * and the payment terms per company. Host ids (customer, order) are plain indexed columns.
  */

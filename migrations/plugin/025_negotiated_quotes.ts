@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dateTime, idColumn, jsonText } from '../../src/lib/migration-helpers.js';
 
 /**
- * Negotiated quotes (issue 30 item 1, docs/negotiated-quotes.md): an offer's current version and
+ * Negotiated quotes (decision 0022, docs/negotiated-quotes.md): an offer's current version and
  * whole-offer discount, the kinds of positions (product, free text, heading), optional positions the
  * customer ticks, per-line discounts; the frozen versions each side handed over, the message thread
  * with each reader's last read message, and the validity the expiry reminder was sent for.

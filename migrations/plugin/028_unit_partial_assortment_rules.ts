@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dateTime, idColumn } from '../../src/lib/migration-helpers.js';
 
 /**
- * Partial-assortment rules attached to organisation units (issue 29 item 1, decision 0028): the
+ * Partial-assortment rules attached to organisation units (decision 0028): the
  * employees of the unit and of every unit below it match the rule. The row goes with its unit
  * (cascade); the rule is the host's (a plain id, decision 0002).
  */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dateTime, idColumn, jsonText } from '../../src/lib/migration-helpers.js';
 
 /**
- * Issue 29 item 1, the last attachments of organisation units: the payment and shipping methods a
+ * The last attachments of organisation units (decision 0036): the payment and shipping methods a
  * unit's buyers may use (docs/organisation-units.md, "Checkout methods") and payment terms per unit
  * (docs/payment-on-account.md). Both are settings of the unit and go with it (cascade): deleting a
  * unit with `moveTo` moves its members under the target's settings.

@@ -1,9 +1,9 @@
 import { Errors } from '../lib/errors.js';
-import type { CustomerRef, ProductRecord, StoreContext } from '../host/contract.js';
+import { CART_LIMITS, type CustomerRef, type ProductRecord, type StoreContext } from '../contract/index.js';
 
 /** The cart rules every host applies to line items (quantity limits) and the refusals it answers with, alike on every host. */
 
-export const CART_LIMITS = { maxLineQuantity: 10000, maxLines: 200 } as const;
+export { CART_LIMITS };
 
 export function requireCustomer(ctx: StoreContext): CustomerRef {
   if (!ctx.customer)

@@ -3,7 +3,7 @@ import { searchByCriteria, type CriteriaSpec } from '../lib/criteria.js';
 import { selectRows, type Executor } from '../lib/db.js';
 import { newId } from '../lib/ids.js';
 import { fromDbTime, nowDb } from '../lib/time.js';
-import type { DocumentSummary as ContractDocumentSummary, HostRuntime } from '../host/contract.js';
+import type { DocumentSummary as ContractDocumentSummary, HostRuntime } from '../contract/index.js';
 import { renderPdf } from './pdf.js';
 
 /** A row of the document table (migrations/host/003; the Vendure adapter's suite_host_documents has the same columns). */

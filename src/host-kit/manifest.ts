@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import semver from 'semver';
-import { CONTRACT_VERSION } from '../host/contract.js';
+import { CONTRACT_VERSION } from '../contract/index.js';
 
 export interface PermissionDeclaration {
   key: string;

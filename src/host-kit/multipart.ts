@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../lib/errors.js';
-import type { StorefrontUpload } from '../host/contract.js';
+import type { StorefrontUpload } from '../contract/index.js';
 
 /** The largest file a storefront form takes: the largest CSV any import route accepts (5 MB). */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;

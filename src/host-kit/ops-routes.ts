@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { defineAdminRoute, type AdminRoute } from '../host/contract.js';
+import { defineAdminRoute, type AdminRoute } from '../contract/index.js';
 import { readInt, selectRow, selectRows } from '../lib/db.js';
 import { AppError, Errors } from '../lib/errors.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../lib/json-api.js';

@@ -5,14 +5,28 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
     scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
+/**
+ * scrypt's cost N = 2^PASSWORD_HASH_COST (default 14, about 50 ms a hash). The test suite lowers it
+ * (test/setup.ts) so its hundreds of logins do not spend minutes hashing; below 10 is refused.
+ * A stored hash keeps its own N, so hashes made at another cost still verify.
+ */
+export function passwordHashCost(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PASSWORD_HASH_COST;
+  if (raw === undefined || raw === '') return 14;
+  const cost = Number(raw);
+  if (!Number.isInteger(cost) || cost < 10 || cost > 20)
+    throw new Error(`PASSWORD_HASH_COST must be a whole number from 10 to 20 (got ${raw})`);
+  return cost;
+}
+
 const KEY_LENGTH = 32;
 
 /** scrypt$N$r$p$salt$key, all base64url; never reversible. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEY_LENGTH, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const params = { N: 2 ** passwordHashCost(), r: 8, p: 1 };
+  const key = await scrypt(password, salt, KEY_LENGTH, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

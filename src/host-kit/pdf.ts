@@ -1,12 +1,26 @@
-import PDFDocument from 'pdfkit';
+import { createRequire } from 'node:module';
+import type PDFKitDocument from 'pdfkit';
 
 export type PdfBlock = { text: string } | { table: string[][] };
 
 const MARGIN = 50;
 const CELL_PADDING = 4;
 
+/**
+ * pdfkit, loaded on the first document: an optional peer dependency, so a shop that renders no PDF
+ * documents (a Vendure shop, whose documents are its own) installs none.
+ */
+function pdfkit(): typeof PDFKitDocument {
+  try {
+    return createRequire(import.meta.url)('pdfkit') as typeof PDFKitDocument;
+  } catch (error) {
+    throw new Error(`PDF documents need the pdfkit package: npm install pdfkit (${String(error)})`);
+  }
+}
+
 /** Renders a title and blocks of text and tables (first row = header) into an A4 PDF. */
 export function renderPdf(title: string, blocks: PdfBlock[], meta: { author?: string } = {}): Promise<Buffer> {
+  const PDFDocument = pdfkit();
   return new Promise((resolvePdf, rejectPdf) => {
     const doc = new PDFDocument({
       size: 'A4',

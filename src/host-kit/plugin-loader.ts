@@ -4,7 +4,7 @@ import { Errors } from '../lib/errors.js';
 import { readJson, writeJson, type Db } from '../lib/db.js';
 import { nowDb } from '../lib/time.js';
 import { looseObject } from '../lib/schemas.js';
-import type { AdminRoute, HostPlugin, HostRuntime } from '../host/contract.js';
+import type { AdminRoute, HostPlugin, HostRuntime } from '../contract/index.js';
 import { projectPath } from './paths.js';
 import { configDefaults, loadManifest, type PluginManifest } from './manifest.js';
 import { migrateFolder, type MigrationSet } from './migrator.js';

@@ -18,7 +18,7 @@ import type {
   ProductExtension,
   StoreContext,
   VisibilityFilter,
-} from '../host/contract.js';
+} from '../contract/index.js';
 import type { Executor } from '../lib/db.js';
 
 /** What a plugin registers through the contract's extension points; every host keeps one of these. */

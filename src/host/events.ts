@@ -1,5 +1,5 @@
 import type { Trx } from '../lib/db.js';
-import type { HostEventHandler, HostEventName, HostEvents, HostRuntime } from './contract.js';
+import type { HostEventHandler, HostEventName, HostEvents, HostRuntime } from '../contract/index.js';
 import type { HostInternals } from './internals.js';
 
 export interface EventsModule extends Pick<HostRuntime, 'events'> {

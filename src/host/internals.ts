@@ -4,7 +4,7 @@ import type { ApiRouter } from '../lib/api-router.js';
 import type { HostConfig } from './config.js';
 import type { PluginRegistries } from '../host-kit/registries.js';
 import type { EventsModule } from './events.js';
-import type { AdminContext, HostRuntime, Logger, StoreContext, StorefrontPage } from './contract.js';
+import type { AdminContext, HostRuntime, Logger, StoreContext, StorefrontPage } from '../contract/index.js';
 
 /**
  * What host modules share among themselves: configuration, the database, the two API routers and

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import type { Logger } from './contract.js';
+import type { Logger } from '../contract/index.js';
 
 /** JSON logs; tokens, passwords and hashes are redacted wherever they appear. */
 export function createLogger(

@@ -3,7 +3,14 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { AppError, Errors, internalErrorBody } from './errors.js';
 import { dbErrorAsAppError, type Db } from './db.js';
 import { rebaseAdminLinks } from './json-api.js';
-import { assertActorsFit, runRoute, type ApiDefinition, type RouteOutcome, type RouteRequest } from './pipeline.js';
+import {
+  assertActorsFit,
+  runRoute,
+  type ApiDefinition,
+  type PipelineOptions,
+  type RouteOutcome,
+  type RouteRequest,
+} from './pipeline.js';
 import type { RateLimiter } from './rate-limit.js';
 import { assertRouteDeclared, toExpressPath, type AnyRoute } from './routes.js';
 
@@ -128,6 +135,25 @@ export class ApiRouter<C> {
     };
   }
 
+  /**
+   * One call of one of this API's routes through the pipeline with this API's sessions, rate limits,
+   * idempotency keys and response checks, from any transport (HTTP here, Vendure's GraphQL fields):
+   * the outcome, with Admin API links under where the API is mounted; refusals are thrown.
+   */
+  async run(
+    route: AnyRoute,
+    request: RouteRequest,
+    onAuthenticated?: PipelineOptions<C>['onAuthenticated'],
+  ): Promise<RouteOutcome> {
+    const outcome = await runRoute<C>(route, this.api, request, {
+      db: this.options.db,
+      rateLimiter: this.options.rateLimiter,
+      validateResponses: this.options.validateResponses,
+      onAuthenticated,
+    });
+    return this.options.adminApiBase ? rebaseAdminLinks(outcome, this.options.adminApiBase) : outcome;
+  }
+
   add(route: AnyRoute): void {
     assertRouteDeclared(route);
     assertActorsFit(route, this.api.actorsByAuth);
@@ -147,14 +173,9 @@ export class ApiRouter<C> {
       let caller: { ctx: C } | null = null;
       let outcome: RouteOutcome;
       try {
-        outcome = await runRoute<C>(route, this.api, routeRequestOf(req, body), {
-          db: this.options.db,
-          rateLimiter: this.options.rateLimiter,
-          validateResponses: this.options.validateResponses,
-          onAuthenticated: (ctx, principal) => {
-            res.locals.actorType = principal.actor;
-            caller = { ctx };
-          },
+        outcome = await this.run(route, routeRequestOf(req, body), (ctx, principal) => {
+          res.locals.actorType = principal.actor;
+          caller = { ctx };
         });
       } catch (error) {
         // A refused call still carries the refreshed context token (a successful one has it in its outcome).
@@ -164,7 +185,7 @@ export class ApiRouter<C> {
             res.setHeader(name, value);
         throw error;
       }
-      sendOutcome(res, this.options.adminApiBase ? rebaseAdminLinks(outcome, this.options.adminApiBase) : outcome);
+      sendOutcome(res, outcome);
     };
     this.router[method](toExpressPath(route.path), ...middlewares, handle);
     // A route with its own body parser is left to express; found first, it still stops the look-up (declaration order).
@@ -179,9 +200,29 @@ interface TableEntry {
   handle: express.RequestHandler | null;
 }
 
-/** Routes by method and first path segment (a route whose first segment is a parameter is in every list of its method), in declaration order. */
+/**
+ * How specific a path is, segment by segment: 0 a literal segment, 1 one with a parameter inside
+ * (`switch-{type}`), 2 a parameter alone. Of two routes that match one path the more specific answers
+ * (compared segment by segment), so `/b2b/order-approval/budget-approval-employees` wins over
+ * `/b2b/order-approval/{orderApprovalId}` whichever add-on declared first; equals keep declaration order.
+ */
+function specificityOf(path: string): number[] {
+  return path
+    .split('/')
+    .slice(1)
+    .map((segment) => (!segment.includes('{') ? 0 : /^\{[A-Za-z0-9_]+\}$/.test(segment) ? 2 : 1));
+}
+
+function bySpecificity(a: { specificity: number[] }, b: { specificity: number[] }): number {
+  for (let i = 0; i < Math.min(a.specificity.length, b.specificity.length); i++)
+    if (a.specificity[i] !== b.specificity[i]) return a.specificity[i]! - b.specificity[i]!;
+  return 0;
+}
+
+/** Routes by method and first path segment (a route whose first segment is a parameter is in every list of its method), the more specific first, else in declaration order. */
 class RouteTable {
-  private readonly entries: Array<TableEntry & { method: string; firstSegment: string | null }> = [];
+  private readonly entries: Array<TableEntry & { method: string; firstSegment: string | null; specificity: number[] }> =
+    [];
   private index: Map<string, TableEntry[]> | null = null;
 
   add(method: string, path: string, handle: express.RequestHandler | null): void {
@@ -199,6 +240,7 @@ class RouteTable {
     this.entries.push({
       method: method.toUpperCase(),
       firstSegment: first.includes('{') ? null : first.toLowerCase(),
+      specificity: specificityOf(path),
       pattern: new RegExp(`^${source}/?$`, 'i'),
       paramNames,
       handle,
@@ -230,9 +272,9 @@ class RouteTable {
       const [method, first] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
       index.set(
         key,
-        this.entries.filter(
-          (entry) => entry.method === method && (entry.firstSegment === null || entry.firstSegment === first),
-        ),
+        this.entries
+          .filter((entry) => entry.method === method && (entry.firstSegment === null || entry.firstSegment === first))
+          .sort(bySpecificity),
       );
     }
     for (const method of new Set(this.entries.map((entry) => entry.method))) {
@@ -240,7 +282,7 @@ class RouteTable {
       if (!index.has(`${method} `))
         index.set(
           `${method} `,
-          this.entries.filter((entry) => entry.method === method && entry.firstSegment === null),
+          this.entries.filter((entry) => entry.method === method && entry.firstSegment === null).sort(bySpecificity),
         );
     }
     return index;

@@ -2,7 +2,7 @@ import { parseString, writeToString } from 'fast-csv';
 import { AppError, statusTitle, type ErrorObject } from './errors.js';
 
 /**
- * The one CSV helper (DESIGN.md §2 CSV): parsing with header validation, line numbers and limits;
+ * The one CSV helper: parsing with header validation, line numbers and limits;
  * writing RFC 4180 with formula-injection neutralisation. Imports report every bad row and write
  * nothing unless all rows are good.
  */

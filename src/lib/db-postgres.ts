@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { Knex } from 'knex';
 import {
   ConnectionsById,
@@ -22,11 +23,26 @@ const PG_TYPE_PARSERS: Record<number, (text: string) => unknown> = {
   1114: pgTimestamp, // timestamp without time zone: stored UTC, read as the stored string
 };
 
+/**
+ * The pg driver, loaded when a PostgreSQL database is opened: it is an optional peer dependency (a shop on
+ * SQLite or MariaDB installs none), which knex itself also loads only for its `pg` client.
+ */
+function pgDriver(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
+}
+
 /** PostgreSQL through knex's `pg` client and the pg driver's own options (docs/decisions/0015-postgresql.md). */
-const PARSERS = {
-  getTypeParser: (oid: number, format?: string): unknown =>
-    PG_TYPE_PARSERS[oid] ?? (pg.types.getTypeParser(oid, format as 'text') as unknown),
-};
+let parsers: { getTypeParser(oid: number, format?: string): unknown } | null = null;
+function typeParsers() {
+  if (!parsers) {
+    const driver = pgDriver();
+    parsers = {
+      getTypeParser: (oid: number, format?: string): unknown =>
+        PG_TYPE_PARSERS[oid] ?? (driver.types.getTypeParser(oid, format as 'text') as unknown),
+    };
+  }
+  return parsers;
+}
 
 const rawRows = (result: unknown): unknown[] => (result as { rows: unknown[] }).rows;
 
@@ -57,7 +73,7 @@ export const POSTGRES: DialectDriver = {
             }
           : {}),
         options: '-c TimeZone=UTC',
-        types: PARSERS,
+        types: typeParsers(),
       },
       acquireConnectionTimeout: timeouts.acquireMs,
       pool: {
@@ -81,9 +97,9 @@ export const POSTGRES: DialectDriver = {
     withStatementMethod(connection, 'query', (query, config, ...rest) =>
       query(
         typeof config === 'string'
-          ? { text: savepointStatement(config, name), types: PARSERS }
+          ? { text: savepointStatement(config, name), types: typeParsers() }
           : {
-              types: PARSERS,
+              types: typeParsers(),
               ...(config as { text: string }),
               text: savepointStatement((config as { text: string }).text, name),
             },

@@ -79,7 +79,7 @@ export class AppError extends Error {
   }
 }
 
-/** Constructors for the statuses DESIGN.md §2 assigns a meaning to. */
+/** Constructors for the statuses the API gives a meaning to. */
 export const Errors = {
   badRequest: (code: string, detail: string, options?: AppErrorOptions) => new AppError(400, code, detail, options),
   /** Not logged in, or the token is missing, invalid, expired or revoked. */

@@ -1,6 +1,7 @@
 import { DEFAULT_LIMIT, MAX_LIMIT } from './criteria.js';
 import { CURSOR_PROPERTY } from './keyset.js';
 import { objectSchema } from './schemas.js';
+import type { SchemaInput, TypedSchema } from './routes.js';
 
 /**
  * Admin API lists answer JSON:API: `data` of `{id, type, attributes}`, `meta.total` and `links`.
@@ -68,9 +69,11 @@ export interface JsonApiList<T> {
 
 const link = { type: 'string' };
 
-/** The response schema of a paged Admin list of `resource` objects. */
-export function jsonApiListSchema(resource: Record<string, unknown>): Record<string, unknown> {
-  return objectSchema(
+/** The response schema of a paged Admin list of `resource` objects (typed as the list it admits). */
+export function jsonApiListSchema<R extends Record<string, unknown>>(
+  resource: R,
+): TypedSchema<JsonApiList<SchemaInput<R>>> {
+  const schema = objectSchema(
     {
       data: { type: 'array', items: resource },
       meta: objectSchema(
@@ -87,6 +90,7 @@ export function jsonApiListSchema(resource: Record<string, unknown>): Record<str
     },
     ['data', 'meta', 'links'],
   );
+  return schema as unknown as TypedSchema<JsonApiList<SchemaInput<R>>>;
 }
 
 export interface ListPage {

@@ -153,5 +153,5 @@ export const lineItemViewSchema = {
   type: 'object',
   additionalProperties: false,
   properties: lineItemViewProperties,
-  required: Object.keys(lineItemViewProperties),
+  required: Object.keys(lineItemViewProperties) as Array<keyof typeof lineItemViewProperties>,
 } as const;

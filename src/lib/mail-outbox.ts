@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { newId } from './ids.js';
 import { readJson, writeJson, type Db, type Executor } from './db.js';
-import { addSeconds, nowDb, toDbTime } from './time.js';
+import { addSeconds, now as currentTime, nowDb, toDbTime } from './time.js';
 import { claimRows, errorText, newWorkerId, retryDelaySeconds } from './job-claim.js';
 import { createTemplateEngine } from './template-engine.js';
 
@@ -11,7 +12,8 @@ import { createTemplateEngine } from './template-engine.js';
  * The mail outbox both hosts send from (the reference host's `mail_outbox`, the Vendure adapter's
  * `suite_host_mail_outbox`): rows are written inside the caller's transaction; `sendQueued` claims
  * them (SKIP LOCKED + conditional state update, so each row is sent once across processes), renders
- * the Handlebars template and sends over SMTP (`mailerUrl`) or writes `.eml` files.
+ * the Handlebars template and sends over SMTP (`mailerUrl`) or writes `.eml` files — or, given
+ * `handOver`, hands the rendered mail to the host's own mail system (Vendure's EmailPlugin) once.
  */
 
 /** Handlebars sources of one mail (the contract's MailTemplate). */
@@ -65,6 +67,31 @@ export interface MailOutboxOptions {
   fallbackUrl: string;
   /** A stored document to attach (null: it does not exist). */
   document(id: string): Promise<MailDocument | null>;
+  /** The sender (`"Name" <address>` or an address); default the channel's name at `no-reply@<storefront host>`. */
+  from?: string | null;
+  /**
+   * Instead of SMTP/.eml: the host's own mail system takes each mail (Vendure's EmailPlugin). The row
+   * is marked `sent` before this is called, so a mail is handed over at most once; a hand-over that
+   * throws marks the row `failed` (it may or may not have gone out: an operator retries it or not).
+   */
+  handOver?: (mail: RenderedMail) => Promise<void>;
+}
+
+/** A mail of the outbox, rendered as it would be sent: what `handOver` gets. */
+export interface RenderedMail {
+  /** The outbox row's id. */
+  id: string;
+  template: string;
+  salesChannelId: string | null;
+  from: string;
+  to: string;
+  cc: string[];
+  subject: string;
+  html: string;
+  text: string;
+  /** The template's data with `shopName`, `salesChannel` and `storefrontUrl` added (as the templates saw it). */
+  data: Record<string, unknown>;
+  attachments: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 /** Functions, not methods: the hosts hand them on detached (the contract's `mail`). */
@@ -73,6 +100,12 @@ export interface MailOutbox {
   enqueue: (executor: Executor, mail: QueuedMail) => Promise<void>;
   /** Sends what is due; returns how many mails were sent. */
   sendQueued: () => Promise<number>;
+  /**
+   * Sends the row `id` if it can be claimed now (queued and due, or left in 'sending' by a crashed
+   * sender), as sendQueued would; true: sent now. A host whose queue delivers row ids (Vendure's
+   * JobQueue) calls it once per delivery; a second delivery finds the row sent or claimed and does nothing.
+   */
+  sendOne?: (id: string) => Promise<boolean>;
   /** The registered template names, sorted. */
   templateNames: () => string[];
   /** A registered template's Handlebars sources (null: no such template). */
@@ -109,7 +142,7 @@ export const MAIL_SEND_JOB = 'mail.send';
 export const MAIL_SEND_INTERVAL_SECONDS = 3;
 export const MAIL_MAX_ATTEMPTS = 5;
 /** A row still 'sending' after this long belongs to a crashed worker and is claimed again. */
-const STALE_SENDING_SECONDS = 10 * 60;
+export const STALE_SENDING_SECONDS = 10 * 60;
 const BATCH_SIZE = 20;
 
 /** Registers templates/mail/<name>.subject.hbs, .html.hbs and .text.hbs for every name (the manifest's mailTemplates). */
@@ -128,6 +161,7 @@ export function registerTemplatesFromFolder(
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the 150-line rule covered all of src; split it when it next changes
 export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
   const { db, log, table, templates } = options;
   const engine = createTemplateEngine();
@@ -158,7 +192,7 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     return transporter;
   }
 
-  async function send(row: OutboxRow): Promise<void> {
+  async function rendered(row: OutboxRow): Promise<RenderedMail> {
     const template = compiledTemplate(row.template);
     const salesChannel = await options.salesChannel(row.sales_channel_id);
     const storefrontUrl = (salesChannel.domains[0] ?? options.fallbackUrl).replace(/\/$/, '');
@@ -179,17 +213,33 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
       });
     }
     const fromHost = new URL(storefrontUrl).hostname || 'localhost';
-    const info: unknown = await transport().sendMail({
-      from: { name: salesChannel.name, address: `no-reply@${fromHost}` },
+    return {
+      id: row.id,
+      template: row.template,
+      salesChannelId: row.sales_channel_id,
+      from: options.from || `"${salesChannel.name.replace(/["\\]/g, '')}" <no-reply@${fromHost}>`,
       to: row.recipient,
       cc: readJson<string[]>(row.cc, []),
       subject: template.subject(data).replace(/\s+/g, ' ').trim(),
       html: template.html(data),
       text: template.text(data),
+      data,
       attachments,
+    };
+  }
+
+  async function send(mail: RenderedMail): Promise<void> {
+    const info: unknown = await transport().sendMail({
+      from: mail.from,
+      to: mail.to,
+      cc: mail.cc,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      attachments: mail.attachments,
       // The same Message-ID on every attempt lets receivers drop a duplicate after a crash mid-send.
-      messageId: `<${row.id}@suite-b2b.mail>`,
-      headers: { 'X-Suite-Template': row.template },
+      messageId: `<${mail.id}@suite-b2b.mail>`,
+      headers: { 'X-Suite-Template': mail.template },
     });
     if (!options.mailerUrl) {
       mkdirSync(options.emlFolder, { recursive: true });
@@ -197,80 +247,122 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
         .replace(/[^0-9]/g, '')
         .slice(0, 14);
       writeFileSync(
-        join(options.emlFolder, `${stamp}-${row.template.replace(/[^\w.-]/g, '_')}-${row.id}.eml`),
+        join(options.emlFolder, `${stamp}-${mail.template.replace(/[^\w.-]/g, '_')}-${mail.id}.eml`),
         (info as StreamTransportInfo).message,
       );
+    }
+  }
+
+  /** Queued rows that are due, and rows a crashed sender left in 'sending'. */
+  function claimable(q: Knex.QueryBuilder): void {
+    const now = nowDb();
+    const staleBefore = toDbTime(addSeconds(currentTime(), -STALE_SENDING_SECONDS));
+    q.where((due) => {
+      due.where('state', 'queued').where((at) => {
+        at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now);
+      });
+    }).orWhere((stale) => {
+      stale.where('state', 'sending').where('locked_at', '<', staleBefore);
+    });
+  }
+
+  /** Sends (or hands over) one claimed row and records the outcome (sent, or queued again with a backoff, or failed); true: sent. */
+  async function deliver(row: OutboxRow): Promise<boolean> {
+    const mine = { id: row.id, state: 'sending', locked_by: workerId };
+    const markSent = () =>
+      db(table).where(mine).update({
+        state: 'sent',
+        sent_at: nowDb(),
+        locked_by: null,
+        locked_at: null,
+        last_error: null,
+        next_attempt_at: null,
+      });
+    try {
+      const mail = await rendered(row);
+      if (options.handOver) return (await handOver(mail, markSent)) > 0;
+      await send(mail);
+      await markSent();
+      return true;
+    } catch (error) {
+      const attempts = Number(row.attempts);
+      const lastError = errorText(error);
+      if (attempts >= MAIL_MAX_ATTEMPTS) {
+        await db(table)
+          .where(mine)
+          .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
+        log.error({ mailId: row.id, template: row.template, attempts, err: lastError }, 'mail failed for good');
+      } else {
+        const nextAttemptAt = toDbTime(addSeconds(currentTime(), retryDelaySeconds(attempts)));
+        await db(table).where(mine).update({
+          state: 'queued',
+          locked_by: null,
+          locked_at: null,
+          last_error: lastError,
+          next_attempt_at: nextAttemptAt,
+        });
+        log.warn(
+          { mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError },
+          'mail not sent; will retry',
+        );
+      }
+      return false;
+    }
+  }
+
+  /**
+   * At most once: the row is marked sent (by the worker that claimed it, a conditional update) before
+   * the host takes the mail; a process that dies in between loses that one mail, a retry never sends
+   * it twice. Rendering and attachments failed before: those retry as a send does.
+   */
+  async function handOver(mail: RenderedMail, markSent: () => Promise<number>): Promise<number> {
+    if ((await markSent()) === 0) return 0;
+    try {
+      await options.handOver?.(mail);
+      return 1;
+    } catch (error) {
+      const lastError = `handed over, then: ${errorText(error)}`;
+      await db(table).where({ id: mail.id, state: 'sent' }).update({ state: 'failed', last_error: lastError });
+      log.error({ mailId: mail.id, template: mail.template, err: lastError }, 'mail hand-over failed');
+      return 0;
     }
   }
 
   async function sendQueued(): Promise<number> {
     let sent = 0;
     for (let round = 0; round < 50; round++) {
-      const now = nowDb();
-      const staleBefore = toDbTime(addSeconds(new Date(), -STALE_SENDING_SECONDS));
       const rows = await claimRows<OutboxRow>(
         db,
-        {
-          table,
-          orderBy: 'created_at',
-          runningState: 'sending',
-          claimable: (q) => {
-            q.where((due) => {
-              due.where('state', 'queued').where((at) => {
-                at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now);
-              });
-            }).orWhere((stale) => {
-              stale.where('state', 'sending').where('locked_at', '<', staleBefore);
-            });
-          },
-        },
+        { table, orderBy: 'created_at', runningState: 'sending', claimable },
         workerId,
         BATCH_SIZE,
       );
       if (rows.length === 0) break;
-      for (const row of rows) {
-        const mine = { id: row.id, state: 'sending', locked_by: workerId };
-        try {
-          await send(row);
-          await db(table).where(mine).update({
-            state: 'sent',
-            sent_at: nowDb(),
-            locked_by: null,
-            locked_at: null,
-            last_error: null,
-            next_attempt_at: null,
-          });
-          sent++;
-        } catch (error) {
-          const attempts = Number(row.attempts);
-          const lastError = errorText(error);
-          if (attempts >= MAIL_MAX_ATTEMPTS) {
-            await db(table)
-              .where(mine)
-              .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
-            log.error({ mailId: row.id, template: row.template, attempts, err: lastError }, 'mail failed for good');
-          } else {
-            const nextAttemptAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
-            await db(table).where(mine).update({
-              state: 'queued',
-              locked_by: null,
-              locked_at: null,
-              last_error: lastError,
-              next_attempt_at: nextAttemptAt,
-            });
-            log.warn(
-              { mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError },
-              'mail not sent; will retry',
-            );
-          }
-        }
-      }
+      for (const row of rows) if (await deliver(row)) sent++;
     }
     return sent;
   }
 
+  async function sendOne(id: string): Promise<boolean> {
+    const [row] = await claimRows<OutboxRow>(
+      db,
+      {
+        table,
+        orderBy: 'created_at',
+        runningState: 'sending',
+        claimable: (q) => {
+          q.where('id', id).where(claimable);
+        },
+      },
+      workerId,
+      1,
+    );
+    return row ? deliver(row) : false;
+  }
+
   return {
     sendQueued,
+    sendOne,
     templateNames: () => [...templates.keys()].sort(),
     templateSource: (name) => templates.get(name) ?? null,
     render(name, data) {

@@ -1,9 +1,23 @@
+import { Errors } from './errors.js';
+
 /**
  * Money is stored and summed as integer minor units; the API edge speaks numbers with the
  * currency's precision. Floats only ever appear at that edge.
  */
 export function toMinor(amount: number, precision = 2): number {
   return Math.round(amount * 10 ** precision);
+}
+
+/**
+ * An amount from the API edge in minor units, refused (400 `SUITE__INVALID_AMOUNT` at `pointer`)
+ * when it has more decimals than `precision`: money is never rounded away silently (budgets,
+ * offers, credit lines, approval rules, customer prices; decision 0046).
+ */
+export function exactMinor(amount: number, precision: number, pointer: string): number {
+  const minor = toMinor(amount, precision);
+  if (Math.abs(minor - amount * 10 ** precision) > 1e-6)
+    throw Errors.badRequest('SUITE__INVALID_AMOUNT', `Amounts have at most ${precision} decimal places.`, { pointer });
+  return minor;
 }
 
 const POWERS_OF_TEN = [1, 10, 100, 1000, 10000];

@@ -125,6 +125,7 @@ export function buildOpenApi(routes: AnyRoute[], info: OpenApiInfo): Record<stri
     operation['x-suite-actors'] = [...actors];
     if (route.needsCustomer) operation['x-suite-needs-customer'] = true;
     if (route.permission) operation['x-permission'] = route.permission;
+    if (route.aliasOf) operation['x-suite-alias-of'] = route.aliasOf;
     const security = info.securityFor(route);
     operation.security = security ?? [];
     if (route.schemas.body) {

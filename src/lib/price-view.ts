@@ -1,7 +1,7 @@
 import { fromMinor } from './money.js';
 import { objectSchema } from './schemas.js';
 
-const money = { type: 'number' };
+const money = { type: 'number' } as const;
 
 /** The figures of a calculated price (the contract's CalculatedPrice), in minor units. */
 export interface PriceFigures {

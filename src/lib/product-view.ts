@@ -20,7 +20,7 @@ export const productViewProperties = {
   categoryIds: { type: 'array', items: idSchema },
   taxRate: { type: 'number' },
   calculatedPrice: calculatedPriceSchema,
-};
+} as const;
 
 /** What a product view is made of (the contract's ProductRecord has these fields). */
 export interface ViewedProduct {

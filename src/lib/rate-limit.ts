@@ -1,6 +1,7 @@
 import { Errors } from './errors.js';
 import { hashSecret } from './ids.js';
 import type { RateLimitRule } from './routes.js';
+import { nowMs } from './time.js';
 
 /**
  * Where a host keeps rate-limit counters: `hit` adds one to the counter `key` of the fixed window
@@ -28,7 +29,7 @@ export async function enforceRateLimits(
   subject: RateLimitSubject,
 ): Promise<void> {
   for (const rule of rules) {
-    const windowStart = Math.floor(Date.now() / 1000 / rule.windowSeconds) * rule.windowSeconds;
+    const windowStart = Math.floor(nowMs() / 1000 / rule.windowSeconds) * rule.windowSeconds;
     for (const part of rule.by) {
       let value: string;
       if (part === 'ip') value = subject.ip || 'unknown';
@@ -48,7 +49,7 @@ export async function enforceRateLimits(
       }
       const hits = await limiter.hit(hashSecret(`${rule.name}:${part}:${value}`), windowStart, rule.windowSeconds);
       if (hits > rule.limit)
-        throw Errors.tooManyRequests(windowStart + rule.windowSeconds - Math.floor(Date.now() / 1000));
+        throw Errors.tooManyRequests(windowStart + rule.windowSeconds - Math.floor(nowMs() / 1000));
     }
   }
 }

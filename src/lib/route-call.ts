@@ -1,4 +1,4 @@
-import { isReply, type AnyRoute, type Reply } from './routes.js';
+import { isReply, type AnswerOf, type AnyRoute, type Reply } from './routes.js';
 import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type Principal } from './pipeline.js';
 import type { ActorName } from './routes.js';
 import type { IdempotencyStore } from './idempotency.js';
@@ -51,7 +51,10 @@ const IN_PROCESS = {
  * context token) are dropped, since the body carries the same. Returns the JSON body, or the Reply
  * of a non-JSON answer.
  */
-export async function callRoute<T = unknown, C = unknown>(route: AnyRoute, input: RouteCallInput<C>): Promise<T> {
+export async function callRoute<R extends AnyRoute, C = unknown>(
+  route: R,
+  input: RouteCallInput<C>,
+): Promise<AnswerOf<R>> {
   const outcome = await runRoute<C & CallerContext>(
     route,
     IN_PROCESS,
@@ -66,8 +69,13 @@ export async function callRoute<T = unknown, C = unknown>(route: AnyRoute, input
     { ctx: input.ctx },
   );
   if (outcome.contentType || Buffer.isBuffer(outcome.body))
-    return { kind: 'reply', status: outcome.status, body: outcome.body, contentType: outcome.contentType } as T;
-  return outcome.body as T;
+    return {
+      kind: 'reply',
+      status: outcome.status,
+      body: outcome.body,
+      contentType: outcome.contentType,
+    } as AnswerOf<R>;
+  return outcome.body as AnswerOf<R>;
 }
 
 /** Looks up declared routes by operationId; a missing one is a programming error. */

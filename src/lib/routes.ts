@@ -117,10 +117,13 @@ export interface RouteDefinition<C = unknown, B = any, Q = any, P = any> extends
   schemas: RouteSchemas;
   /** Create-like POSTs: an Idempotency-Key header replays the first response. */
   idempotent?: boolean;
+  /** Set by `routeAlias`: the operationId of the route this one answers like (OpenAPI `x-suite-alias-of`). */
+  aliasOf?: string;
   handler: (input: RouteInput<C, B, Q, P>) => Promise<unknown>;
 }
 
-declare const validatedAs: unique symbol;
+/** TypedSchema's phantom key (it exists only in types): exported so a declaration file can name an inferred type that carries it. */
+export declare const validatedAs: unique symbol;
 
 /**
  * A schema that states the type of what it admits, for schemas `FromSchema` cannot read (the
@@ -153,6 +156,121 @@ export type TypedRoute<C, S extends RouteSchemas> = Omit<RouteDefinition<C>, 'sc
   schemas: S;
   handler: (input: RouteInput<C, BodyOf<S>, QueryOf<S>, ParamsOf<S>>) => Promise<unknown>;
 };
+
+/**
+ * What a route answers to an in-process call: the type of its success response (200, 201 or 202:
+ * what the schema admits; a content type: the Reply; 204: nothing).
+ */
+type SuccessStatus = 200 | 201 | 202 | 204;
+type AnswerOfResponse<R> = R extends null
+  ? void
+  : R extends { readonly [validatedAs]: infer T }
+    ? T
+    : R extends ContentResponse
+      ? Reply
+      : SchemaInput<R>;
+export type ResponseOf<S extends RouteSchemas> = number extends keyof S['responses'] ? unknown : SuccessOf<S>;
+type SuccessOf<S extends RouteSchemas> = {
+  [K in Extract<keyof S['responses'], SuccessStatus>]: AnswerOfResponse<S['responses'][K]>;
+}[Extract<keyof S['responses'], SuccessStatus>];
+
+/** One part of a call's input: absent when the route declares none, optional when `{}` would do. */
+type InputPart<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: never }
+  : Record<never, never> extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+/** What a caller may send for a schema: as it admits it, where a property with a `default` may be left out (ajv fills it in). */
+type SchemaArgument<S> = S extends { readonly [validatedAs]: infer T }
+  ? T
+  : S extends JSONSchema
+    ? FromSchema<S, { keepDefaultedPropertiesOptional: true }>
+    : unknown;
+
+/** The input an in-process call of a route with the schemas S passes: its params, query and body as the schemas admit them. */
+export type CallInputOf<S extends RouteSchemas> = InputPart<
+  'params',
+  S extends { params: infer P } ? SchemaArgument<P> : undefined
+> &
+  InputPart<'query', S extends { query: infer Q } ? SchemaArgument<Q> : undefined> &
+  InputPart<
+    'body',
+    S extends { body: infer B } ? (S extends { bodyContentType: string } ? string : SchemaArgument<B>) : undefined
+  >;
+
+declare const callTypes: unique symbol;
+
+/**
+ * A route a caller addresses without its declaration: the operationId and the types of its input and
+ * answer (the host's own Admin API routes a console page calls, `HOST_ADMIN_ROUTES` of the contract).
+ */
+export interface RouteRef<I, A> {
+  readonly operationId: string;
+  readonly [callTypes]: { input: I; answer: A };
+}
+
+export function routeRef<I, A>(operationId: string): RouteRef<I, A> {
+  return { operationId } as RouteRef<I, A>;
+}
+
+/** A route as a value an in-process call takes: a declaration (its schemas type the call) or a RouteRef. */
+export type CallableRoute =
+  { readonly operationId: string; readonly schemas: RouteSchemas } | RouteRef<unknown, unknown>;
+
+export type InputOf<R> =
+  R extends RouteRef<infer I, unknown>
+    ? I
+    : R extends { schemas: infer S extends RouteSchemas }
+      ? CallInputOf<S>
+      : never;
+export type AnswerOf<R> =
+  R extends RouteRef<unknown, infer A>
+    ? A
+    : R extends { schemas: infer S extends RouteSchemas }
+      ? ResponseOf<S>
+      : never;
+
+/** A call's input argument: optional when the route needs nothing. */
+export type CallArgs<R, Extra = unknown> =
+  Record<never, never> extends InputOf<R> ? [input?: InputOf<R> & Extra] : [input: InputOf<R> & Extra];
+
+/** A declared route that keeps its operationId and schemas as types (what `defineStoreRoute` returns). */
+export type Declared<Base, O extends string, S extends RouteSchemas> = Omit<Base, 'operationId' | 'schemas'> & {
+  operationId: O;
+  schemas: S;
+};
+
+/** A list of declared routes by operationId; a route whose operationId is only `string` is not addressable. */
+export type RoutesByName<R extends { operationId: string }> = {
+  readonly [X in R as string extends X['operationId'] ? never : X['operationId']]: X;
+};
+
+/** Makes a route factory's routes addressable by name: `routesByName(fastOrderRoutes(host)).addProductsToCart`. */
+export function routesByName<R extends { operationId: string }>(routes: readonly R[]): RoutesByName<R> {
+  const byName: Record<string, R> = {};
+  for (const route of routes) {
+    if (route.operationId in byName) throw new Error(`two routes with operationId "${route.operationId}"`);
+    byName[route.operationId] = route;
+  }
+  return byName as RoutesByName<R>;
+}
+
+/** Routes by name as references: each a RouteRef typed from its declaration. */
+export type RouteRefsOf<R extends { operationId: string }> = {
+  readonly [K in keyof RoutesByName<R>]: RouteRef<InputOf<RoutesByName<R>[K]>, AnswerOf<RoutesByName<R>[K]>>;
+};
+
+/**
+ * References to routes another part of the plugin declares and the host serves, for a caller that
+ * runs the host's copy (a console page): `routeRefs<QuantityRuleAdminRoute>().listSuiteQuantityRules`.
+ * Only the declared names compile, and a name is its route's operationId (RoutesByName keys on it).
+ */
+export function routeRefs<R extends { operationId: string }>(): RouteRefsOf<R> {
+  return new Proxy({} as RouteRefsOf<R>, {
+    get: (_, name) => (typeof name === 'string' ? routeRef(name) : undefined),
+  });
+}
 
 export function rateLimitRules(gate: Pick<RouteGate, 'rateLimit'>): RateLimitRule[] {
   return gate.rateLimit === undefined ? [] : Array.isArray(gate.rateLimit) ? gate.rateLimit : [gate.rateLimit];
@@ -187,4 +305,27 @@ export function assertRouteDeclared(route: AnyRoute): void {
     for (const name of names)
       if (!declared.includes(name)) throw new Error(`route ${where} does not declare path parameter "${name}"`);
   }
+}
+
+/**
+ * The same route under another path: where a platform's client calls it (the real product's paths
+ * next to the specification's, decision 0048). One declaration still: the alias keeps the route's
+ * gate, schemas and handler, so validation, checks and the OpenAPI document are the same; it gets its
+ * own operationId and says whose alias it is (`x-suite-alias-of`). `changes` may give other schemas
+ * or handler where the client's body or answer differs (the route's inputs then are the alias's).
+ */
+export function routeAlias<R extends AnyRoute, const O extends string, S extends RouteSchemas = R['schemas']>(
+  route: R,
+  alias: { path: string; operationId: O; method?: HttpMethod; schemas?: S } & Partial<
+    Pick<AnyRoute, 'summary' | 'description' | 'handler'>
+  >,
+): Declared<R, O, S> {
+  return {
+    ...route,
+    ...alias,
+    method: alias.method ?? route.method,
+    summary:
+      alias.summary ?? `${route.summary} (As ${route.method} ${route.path}, where the platform's clients call it.)`,
+    aliasOf: route.operationId,
+  };
 }

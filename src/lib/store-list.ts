@@ -1,4 +1,5 @@
 import { DEFAULT_LIMIT } from './criteria.js';
+import type { SchemaInput, TypedSchema } from './routes.js';
 import { objectSchema } from './schemas.js';
 
 /**
@@ -23,19 +24,24 @@ export interface StoreList<T> {
   nextCursor?: string | null;
 }
 
-export interface StoreListOptions {
+export interface StoreListOptions<E extends Record<string, unknown> = Record<string, unknown>> {
   apiAlias?: string;
   /** Fields the list answers besides the envelope's (e.g. the snippet list's `language`). */
-  extra?: Record<string, unknown>;
+  extra?: E;
   extraRequired?: string[];
 }
 
-/** The response schema of a Store API list whose elements have the schema `item`. */
-export function storeListResponse(
-  item: Record<string, unknown>,
-  options: StoreListOptions = {},
-): Record<string, unknown> {
-  return objectSchema(
+/** What a list with the item schema I and the extra fields E answers (the extras as their schemas admit, optional). */
+export type StoreListOf<I, E = Record<never, never>> = StoreList<SchemaInput<I>> & {
+  [K in keyof E]?: SchemaInput<E[K]>;
+};
+
+/** The response schema of a Store API list whose elements have the schema `item` (typed as the list it admits). */
+export function storeListResponse<
+  I extends Record<string, unknown>,
+  E extends Record<string, unknown> = Record<never, never>,
+>(item: I, options: StoreListOptions<E> = {}): TypedSchema<StoreListOf<I, E>> {
+  const schema = objectSchema(
     {
       total: { type: 'integer', minimum: 0 },
       page: { type: 'integer', minimum: 1 },
@@ -51,6 +57,7 @@ export function storeListResponse(
     },
     ['total', 'page', 'limit', 'elements', 'aggregations', 'apiAlias', ...(options.extraRequired ?? [])],
   );
+  return schema as unknown as TypedSchema<StoreListOf<I, E>>;
 }
 
 /**

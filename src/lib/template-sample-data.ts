@@ -40,6 +40,8 @@ function setPath(target: Data, parts: string[], value: unknown): unknown {
  */
 export function sampleDataFor(sources: string[]): Data {
   const root: Data = {};
+  /** Items whose block prints the item itself (`{{this}}`, `{{.}}`): a list of plain values, not of objects. */
+  const printsItself = new WeakSet<Data>();
 
   function resolve(stack: Data[], path: hbs.AST.PathExpression): { context: Data; parts: string[] } | null {
     if (path.data) return path.parts[0] === 'root' ? { context: root, parts: path.parts.slice(1) } : null;
@@ -49,6 +51,9 @@ export function sampleDataFor(sources: string[]): Data {
 
   function touch(stack: Data[], expression: hbs.AST.Expression, value?: unknown): unknown {
     if (expression.type !== 'PathExpression') return undefined;
+    const path = expression as hbs.AST.PathExpression;
+    const self = stack[Math.max(0, stack.length - 1 - path.depth)];
+    if (!path.data && !path.parts.length && typeof self === 'object') printsItself.add(self);
     const target = resolve(stack, expression as hbs.AST.PathExpression);
     if (!target) return undefined;
     return setPath(target.context, target.parts, value ?? sampleValue(target.parts[target.parts.length - 1]!));
@@ -78,11 +83,16 @@ export function sampleDataFor(sources: string[]): Data {
           const item: Data = {};
           const holder = touch(stack, subject, helper === 'each' ? [item] : item);
           const inner = Array.isArray(holder)
-            ? ((holder[0] as Data | undefined) ?? item)
+            ? typeof holder[0] === 'object' && holder[0]
+              ? (holder[0] as Data)
+              : item
             : typeof holder === 'object' && holder
               ? (holder as Data)
               : item;
           walk(block.program, [...stack, inner]);
+          // `{{#each reasons}}{{this}}{{/each}}` lists text: an object there would print "[object Object]".
+          if (Array.isArray(holder) && holder[0] === inner && printsItself.has(inner) && !Object.keys(inner).length)
+            holder[0] = sampleValue((subject as hbs.AST.PathExpression).parts.at(-1) ?? 'item');
           walk(block.inverse, stack);
           return;
         }

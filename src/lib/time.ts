@@ -2,7 +2,32 @@
  * One owner for time. The API speaks UTC ISO-8601; both databases store DATETIME(3)-style
  * strings 'YYYY-MM-DD HH:MM:SS.mmm' in UTC (mysql2 runs with dateStrings, so both read strings).
  */
-export function toDbTime(date: Date | string | number = new Date()): string {
+/**
+ * The one "now" of the plugin and both hosts: every instant a rule, a token, a schedule or a stored
+ * row is compared with comes from here, so a test moves time (`moveClock`) instead of waiting for
+ * it. Durations and timeouts (deadlines, pool waits, shutdown, caches) measure real time instead.
+ */
+let clockOffsetMs = 0;
+
+export function nowMs(): number {
+  return Date.now() + clockOffsetMs;
+}
+
+export function now(): Date {
+  return new Date(nowMs());
+}
+
+/** Moves this process's "now" forward (or back) by `ms`; for tests (test/helpers/clock.ts). */
+export function moveClock(ms: number): void {
+  clockOffsetMs += ms;
+}
+
+/** Back to the machine's time. */
+export function resetClock(): void {
+  clockOffsetMs = 0;
+}
+
+export function toDbTime(date: Date | string | number = now()): string {
   const d = date instanceof Date ? date : new Date(date);
   if (Number.isNaN(d.getTime())) throw new RangeError(`invalid date: ${String(date)}`);
   return d.toISOString().replace('T', ' ').replace('Z', '');
@@ -65,7 +90,7 @@ let lastNow = { ms: -1, text: '' };
 
 /** The current time in the DB's form (remembered for the millisecond: a busy process asks many times in one). */
 export function nowDb(): string {
-  const ms = Date.now();
+  const ms = nowMs();
   if (ms !== lastNow.ms) lastNow = { ms, text: toDbTime(new Date(ms)) };
   return lastNow.text;
 }

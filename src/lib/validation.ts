@@ -79,6 +79,8 @@ export function validateOrThrow<T>(
         code: 'SUITE__INVALID_INPUT',
         title: statusTitle(400),
         detail: messageOf(e),
+        // The rule and its parameters, so a form can say it as a sentence (src/lib/validation-sentences.ts).
+        meta: { rule: e.keyword, ...(e.params as Record<string, unknown>) },
         source: target === 'body' ? { pointer } : { parameter: pointer.replace(/^\//, '').split('/')[0] || target },
       };
     });

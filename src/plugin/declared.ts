@@ -1,4 +1,4 @@
-import type { CustomerRef, StoreContext } from '../host/contract.js';
+import type { CustomerRef, StoreContext } from '../contract/index.js';
 
 /**
  * Typed access to what a route's declaration guarantees. The refusals (401/403) live in the host's

@@ -1,4 +1,4 @@
-import type { DemoShop, HostPlugin, HostRuntime } from '../host/contract.js';
+import type { DemoShop, HostPlugin, HostRuntime } from '../contract/index.js';
 import { seedEmployeeDemo } from './employee/demo.js';
 import { seedSalesRepresentativeDemo } from './sales-representative/demo.js';
 import { seedApprovalDemo } from './order-approval/demo.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostRuntime, StoreContext } from '../host/contract.js';
+import type { HostRuntime, StoreContext } from '../contract/index.js';
 import {
   applyCriteriaFilters,
   escapeLike,

@@ -1,8 +1,10 @@
-import type { StoreContext, StorefrontPage, StorefrontUpload } from '../host/contract.js';
+import type { StoreContext, StorefrontPage, StorefrontUpload, StoreRoute } from '../contract/index.js';
 import { AppError, Errors } from '../lib/errors.js';
 import type { IdempotencyStore } from '../lib/idempotency.js';
-import { callRoute, routesById } from '../lib/route-call.js';
-import type { AnyRoute, Reply } from '../lib/routes.js';
+import { callRoute } from '../lib/route-call.js';
+import type { AnswerOf, CallArgs, Reply, RoutesByName } from '../lib/routes.js';
+
+export { routesByName } from '../lib/routes.js';
 
 /**
  * What the add-ons' account pages share: running the add-on's declared Store API routes in-process
@@ -36,36 +38,41 @@ export function page<const Path extends string>(definition: TypedPage<Path>): St
 }
 
 /**
- * Runs a declared route in-process; `T` is what the page reads of its answer (unknown until stated).
+ * Runs a declared route in-process: `call(ctx, routes.addProductsToCart, { body })`, the input typed
+ * from the route's params, query and body schemas and the answer from its success response schema.
  * `idempotencyKey` (an idempotent route): the form's token, so a double submit or a reload acts once.
  */
-export type RouteCaller = <T = unknown>(
+export type RouteCaller = <R extends StoreRoute>(
   ctx: StoreContext,
-  operationId: string,
-  input?: {
-    params?: Record<string, unknown>;
-    query?: Record<string, unknown>;
-    body?: unknown;
-    idempotencyKey?: string;
-  },
-) => Promise<T>;
+  route: R,
+  ...input: CallArgs<R, { idempotencyKey?: string }>
+) => Promise<AnswerOf<R>>;
 
 /**
  * `idempotency` (the host's `storeApi.idempotency`) keeps the keys pages pass; without it (a host
  * that offers none) a key is not kept and the route runs as without one.
  */
-export function routeCaller(routes: AnyRoute[], idempotency?: IdempotencyStore): RouteCaller {
-  const route = routesById(routes);
-  return (ctx, operationId, { idempotencyKey, ...input } = {}) => {
-    return callRoute(route(operationId), {
+export function routeCaller(idempotency?: IdempotencyStore): RouteCaller {
+  return (ctx, route, ...[input]) => {
+    const { idempotencyKey, ...rest } = (input ?? {}) as RouteCallParts & { idempotencyKey?: string };
+    return callRoute(route, {
       ctx,
-      ...input,
+      ...rest,
       ...(idempotencyKey !== undefined && idempotency
         ? { idempotency: { key: idempotencyKey, store: idempotency } }
         : {}),
     });
   };
 }
+
+/** What a page module's factories take: the routes of the route factories F by name, and the caller that runs them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any route factory, whatever it takes
+export interface PageApi<F extends (...args: any[]) => readonly { operationId: string }[]> {
+  call: RouteCaller;
+  routes: RoutesByName<ReturnType<F>[number]>;
+}
+
+type RouteCallParts = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
 
 /** The page's gate: the caller holds one of `anyOf` (the keys its account menu entry asks), else 403. */
 export function requireAnyPermission(ctx: StoreContext, anyOf: readonly string[]): void {

@@ -30,9 +30,6 @@ describe('bench: order approval seed', () => {
         requester_email: 'bench-oa-admin@bench.test',
         status: ['pending', 'approved', 'declined', 'ordered'][i % 4],
         decision_round: 1,
-        mode: 'only-admins',
-        n_value: 1,
-        approver_employee_ids: '[]',
         reasons: '["requested"]',
         cart_token: null,
         open_cart_token: null,
@@ -44,6 +41,14 @@ describe('bench: order approval seed', () => {
       expect(Number(a.total)).to.equal(11900 + i);
       expect(Boolean(a.is_blocked)).to.equal(false);
     });
+    // Each approval's one level: the company admins decide it.
+    const levels = await db('suite_order_approval_levels').whereIn(
+      'approval_id',
+      approvals.map((a) => a.id),
+    );
+    expect(levels).to.have.length(9);
+    for (const level of levels)
+      expect(level).to.deep.include({ level: 1, mode: 'only-admins', n_value: 1, approver_employee_ids: '[]' });
     // One minute apart, newest first (within a slice; the top-up's slice starts from its own "now").
     const created = approvals.slice(0, 7).map((a) => Date.parse(fromDbTime(a.created_at)!));
     for (let i = 1; i < 7; i++) expect(created[i - 1]! - created[i]!).to.equal(60_000);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
-import type { Actor, CustomerRef, StoreContext } from '../../src/host/contract.js';
+import type { Actor, CustomerRef, StoreContext } from '../../src/contract/index.js';
 import { inZone } from '../../src/host/plugins/zones.js';
 import { getShop, http } from './shop.js';
 

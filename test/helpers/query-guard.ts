@@ -3,7 +3,7 @@ import { currentZone, enablePluginZones } from '../../src/host/plugins/zones.js'
 import { hostTableNames } from './host-tables.js';
 
 /**
- * Host tables plugin code may still read or write itself. Empty since issue 8 moved the last two
+ * Host tables plugin code may still read or write itself. Empty since the last two moved
  * behind the contract (rate limits are declared on routes and counted by the host's pipeline; the
  * contract test plugin reads its order through `orders.get`). It stays empty: never add a table.
  */

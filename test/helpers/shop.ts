@@ -3,11 +3,13 @@ import supertest from 'supertest';
 import { randomInt } from 'node:crypto';
 import { createApp, type ShopApp } from '../../src/host/app.js';
 import { newId, newSecret } from '../../src/lib/ids.js';
-import { nowDb } from '../../src/lib/time.js';
+import { nowDb, nowMs } from '../../src/lib/time.js';
+import { DEFAULT_DB_TIMEOUTS } from '../../src/lib/db.js';
 import { hashPassword } from '../../src/host-kit/passwords.js';
 import { insertCustomer } from '../../src/host/customer/customer-repository.js';
-import type { CustomerRef } from '../../src/host/contract.js';
-import { cleanupTestDatabase, prepareTestDatabase } from './database.js';
+import type { CustomerRef } from '../../src/contract/index.js';
+import { cleanupTestDatabase, CONCURRENCY_STATEMENT_MS, prepareTestDatabase } from './database.js';
+import { rememberBaseline } from './config-guard.js';
 import { startSmtp, type TestMailbox } from './smtp.js';
 
 export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -26,7 +28,7 @@ export function getShop(): Promise<ShopApp> {
   shopPromise ??= (async () => {
     // One real SMTP server on loopback for the whole run; TEST_MAILER_URL points elsewhere instead.
     if (!process.env.TEST_MAILER_URL) mailbox ??= await startSmtp();
-    return createApp({
+    const app = await createApp({
       config: {
         databaseUrl: await testDatabaseUrl(),
         appSecret: TEST_APP_SECRET,
@@ -36,10 +38,18 @@ export function getShop(): Promise<ShopApp> {
         validateResponses: true,
         // Tests insert products straight into the tables, which no cache could notice.
         listingTotalCacheSeconds: 0,
+        dbTimeouts: { ...DEFAULT_DB_TIMEOUTS, statementMs: CONCURRENCY_STATEMENT_MS },
         mailerUrl: process.env.TEST_MAILER_URL ?? mailbox!.url,
       },
     });
+    await rememberBaseline(app);
+    return app;
   })();
+  return shopPromise;
+}
+
+/** The shared app if a test of this process has started it, else null (starts nothing). */
+export function startedShop(): Promise<ShopApp> | null {
   return shopPromise;
 }
 
@@ -168,7 +178,7 @@ let cachedAdminToken: { token: string; fetchedAt: number } | null = null;
  * token lifetime (10 minutes), so long runs never present an expired one.
  */
 export async function adminToken(): Promise<string> {
-  if (cachedAdminToken && Date.now() - cachedAdminToken.fetchedAt < 4 * 60_000) return cachedAdminToken.token;
+  if (cachedAdminToken && nowMs() - cachedAdminToken.fetchedAt < 4 * 60_000) return cachedAdminToken.token;
   const shop = await getShop();
   adminCredentials ??= (async () => {
     const credentials = { clientId: `test-${newId().slice(0, 8)}`, secret: newSecret(24) };
@@ -189,7 +199,7 @@ export async function adminToken(): Promise<string> {
     .post('/api/oauth/token')
     .send({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.secret });
   if (res.status !== 200) throw new Error(`admin token failed: ${res.status} ${JSON.stringify(res.body)}`);
-  cachedAdminToken = { token: res.body.access_token as string, fetchedAt: Date.now() };
+  cachedAdminToken = { token: res.body.access_token as string, fetchedAt: nowMs() };
   return cachedAdminToken.token;
 }
 

@@ -184,6 +184,30 @@ describe('host: Admin API entities', () => {
     expectError(await api.get('/customer-group?limit=abc'), 400);
   });
 
+  it('refuses a price or tier price with more than two decimals (400 SUITE__INVALID_AMOUNT), nothing written', async () => {
+    const api = await admin();
+    const number = `RD-${unique()}`;
+    const refused = expectError(
+      await api.post('/product', { productNumber: number, name: 'Rounded?', price: 10.555 }),
+      400,
+      'SUITE__INVALID_AMOUNT',
+    );
+    expect(refused.source).to.deep.equal({ pointer: '/price' });
+    expect(
+      expectError(
+        await api.post('/product', {
+          productNumber: number,
+          name: 'Rounded?',
+          price: 10.55,
+          tierPrices: [{ minQuantity: 5, price: 9.999 }],
+        }),
+        400,
+        'SUITE__INVALID_AMOUNT',
+      ).source,
+    ).to.deep.equal({ pointer: '/tierPrices/0/price' });
+    expect(await (await getShop()).db('products').where({ product_number: number }).first('id')).to.equal(undefined);
+  });
+
   it('writes products with categories and tier prices that the Store API then shows', async () => {
     const api = await admin();
     const categoryId = (await api.post('/category', { name: 'Admin tools' })).body.data.id;

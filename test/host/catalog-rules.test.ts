@@ -3,7 +3,7 @@ import { newId } from '../../src/lib/ids.js';
 import { writeJson } from '../../src/lib/db.js';
 import { nowDb } from '../../src/lib/time.js';
 import type { Condition } from '../../src/host/catalog/rule-engine.js';
-import type { CustomerRef, StoreContext } from '../../src/host/contract.js';
+import type { CustomerRef, StoreContext } from '../../src/contract/index.js';
 import { inZone } from '../../src/host/plugins/zones.js';
 import { createTestCustomer, defaultSalesChannelId, getShop } from '../helpers/shop.js';
 
@@ -97,7 +97,7 @@ describe('host: rule engine', () => {
     expect(await matches(emptyOr, buyer)).to.equal(false);
   });
 
-  it('compares customer id, number, group, tag and sales channel with = and !=', async () => {
+  it('compares customer id, number, group, tag and sales channel with = and != (a missing value matches !=)', async () => {
     const buyer = await contextFor({ customer });
     const other = await contextFor({
       customer: { ...customer, id: newId(), customerNumber: 'X-1', groupId: null, tags: [] },
@@ -105,12 +105,13 @@ describe('host: rule engine', () => {
     const guest = await contextFor();
     const cases: Array<[Condition, boolean, boolean, boolean]> = [
       [{ type: 'customerId', operator: '=', value: customer.id }, true, false, false],
-      [{ type: 'customerId', operator: '!=', value: [customer.id] }, false, true, false],
+      [{ type: 'customerId', operator: '!=', value: [customer.id] }, false, true, true],
       [{ type: 'customerNumber', operator: '=', value: [customer.customerNumber, 'other'] }, true, false, false],
       [{ type: 'customerGroup', operator: '=', value: groupId }, true, false, false],
-      [{ type: 'customerGroup', operator: '!=', value: groupId }, false, false, false],
+      // Without a value (no group, no tags, a guest) `!=` matches: everyone else, guests included.
+      [{ type: 'customerGroup', operator: '!=', value: groupId }, false, true, true],
       [{ type: 'customerTag', operator: '=', value: ['north', 'south'] }, true, false, false],
-      [{ type: 'customerTag', operator: '!=', value: 'vip' }, false, false, false],
+      [{ type: 'customerTag', operator: '!=', value: 'vip' }, false, true, true],
       [{ type: 'salesChannel', operator: '=', value: buyer.salesChannel.id }, true, true, true],
       [{ type: 'salesChannel', operator: '!=', value: buyer.salesChannel.id }, false, false, false],
     ];
@@ -149,6 +150,9 @@ describe('host: rule engine', () => {
     expect(await matches(role, asEmployee)).to.equal(true);
     expect(await matches(role, asCustomer)).to.equal(false);
     expect(await matches(otherRole, asEmployee)).to.equal(false);
+    expect(await matches(otherRole, asCustomer), 'not an employee: no role, so "every role but" matches').to.equal(
+      true,
+    );
   });
 
   it('never matches unknown or malformed conditions, and sees rule changes at once', async () => {

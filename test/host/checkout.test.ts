@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { Errors } from '../../src/lib/errors.js';
 import { nowDb } from '../../src/lib/time.js';
-import type { PlacedOrder } from '../../src/host/contract.js';
+import type { PlacedOrder } from '../../src/contract/index.js';
 import { deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
 import {
   addToCart,

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { VISIBILITY_ID_MARKER, type StoreContext, type VisibilityConstraint } from '../../src/host/contract.js';
+import { VISIBILITY_ID_MARKER, type StoreContext, type VisibilityConstraint } from '../../src/contract/index.js';
 import { inTransaction } from '../../src/lib/db.js';
 import { newId } from '../../src/lib/ids.js';
 import { addToCart, insertProduct, placeOrder, storeContextFor, type TestProduct } from '../helpers/checkout.js';
 import { createTestCustomer, getShop, login } from '../helpers/shop.js';
+import { moveClock } from '../helpers/clock.js';
 
 /**
  * Contract v2, catalog part: visibility filters answer host-neutral constraints the host applies in
@@ -306,7 +307,7 @@ describe('host: contract v2 catalog calls', () => {
       ).status,
     ).to.equal(200);
     expect((await placeOrder(token)).status).to.equal(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    moveClock(1100);
     expect((await addToCart(token, [{ productId: products[0]!.id, quantity: 3 }])).status).to.equal(200);
     expect((await placeOrder(token)).status).to.equal(200);
     const ordered = await shop.runtime.orders.orderedProductIds(shop.db, { customerId: customer.id, limit: 10 });

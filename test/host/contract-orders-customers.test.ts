@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Actor, CustomerRef } from '../../src/host/contract.js';
+import type { Actor, CustomerRef } from '../../src/contract/index.js';
 import { AppError } from '../../src/lib/errors.js';
 import { newId } from '../../src/lib/ids.js';
 import { writeJson } from '../../src/lib/db.js';

@@ -138,7 +138,7 @@ describe('host: OpenAPI documents', () => {
     const admin = new Set(shop.internals.adminApi.routes.map((r) => `${r.method} ${r.path}`));
     const spec = specRoutes();
     expect(spec).to.have.length(129);
-    // Partial assortments are Admin API routes, everything else Store API (DESIGN.md §2).
+    // Partial assortments are Admin API routes, everything else Store API.
     const misplaced = spec
       .map((route) => ({
         key: `${route.method} ${route.path}`,

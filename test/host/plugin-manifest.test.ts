@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contractSatisfies, loadManifest } from '../../src/host-kit/manifest.js';
-import { CONTRACT_VERSION } from '../../src/host/contract.js';
+import { CONTRACT_VERSION } from '../../src/contract/index.js';
 import { projectPath } from '../../src/host-kit/paths.js';
 import { adminToken, expectError, http } from '../helpers/shop.js';
 
@@ -28,7 +28,7 @@ describe('host: plugin manifest', () => {
       /field "\/contractVersion" requires \^5\.0\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(
-      /field "\/contractVersion" requires \^1\.0\.0, the host offers 4\.2\.0/,
+      /field "\/contractVersion" requires \^1\.0\.0, the host offers 4\.5\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(
       /field "\/contractVersion" is not a semver range/,
@@ -45,7 +45,7 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('4.2.0');
+    expect(CONTRACT_VERSION).to.equal('4.5.0');
     expect(loadManifest(manifestFile({ ...real, contractVersion: '^4' })).name).to.equal('suite-b2b');
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3

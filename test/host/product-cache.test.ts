@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildStoreContext } from '../../src/host/auth/store-context.js';
-import type { StoreContext } from '../../src/host/contract.js';
+import type { StoreContext } from '../../src/contract/index.js';
 import { newId } from '../../src/lib/ids.js';
 import { nowDb } from '../../src/lib/time.js';
 import { statementsDuring } from '../helpers/statements.js';

@@ -5,7 +5,7 @@ import type { AnyRoute } from '../../src/lib/routes.js';
 type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema };
 
 /**
- * Lists whose shape the specification names keep it (DESIGN.md §2): order approvals `{total, data}`,
+ * Lists whose shape the specification names keep it (decision 0013): order approvals `{total, data}`,
  * a representative's customer orders as an array. Budget orders (`{orders, total}`) and employee
  * orders (the order route response) keep the spec's fields beside the envelope, so they are walked
  * too. Every other Store API list answers the platform's search result.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { StoreContext } from '../../src/host/contract.js';
+import type { StoreContext } from '../../src/contract/index.js';
 import { newId } from '../../src/lib/ids.js';
 import { getShop } from '../helpers/shop.js';
 

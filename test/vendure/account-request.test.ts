@@ -4,7 +4,7 @@ import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
  * `customers.create` on Vendure: an accepted account request is a Vendure customer made by
- * CustomerService in the plugin's transaction of the acceptance (issue 27, item 6).
+ * CustomerService in the plugin's transaction of the acceptance (decision 0012).
  */
 describe('Vendure: an accepted account request creates the Vendure customer', function () {
   this.timeout(120_000);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
 import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { DEMO_REPRESENTATIVE } from '../../src/plugin/sales-representative/demo.js';
-import { BUYER_COLUMN } from '../../src/adapters/vendure/active-order.js';
+import { buyerColumn } from '../../src/adapters/vendure/active-order.js';
 import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**
@@ -122,7 +122,7 @@ describe('Suite B2B inside a Vendure shop: one cart per buyer', function () {
     const rows = await t.shop.state
       .db('order')
       .whereIn('id', [mine!.id, theirs!.id, admins!.id])
-      .select('id', 'customerId', BUYER_COLUMN);
+      .select('id', 'customerId', buyerColumn());
     const customer = await t.shop.state.db('customer').where({ emailAddress: DEMO_CUSTOMER.email }).first('id');
     expect(rows.map((r: { customerId: unknown }) => String(r.customerId))).to.deep.equal([
       String(customer.id),
@@ -130,7 +130,7 @@ describe('Suite B2B inside a Vendure shop: one cart per buyer', function () {
       String(customer.id),
     ]);
     const buyerOfOrder = (id: string) =>
-      rows.find((r: { id: unknown }) => String(r.id) === id)[BUYER_COLUMN] as string | null;
+      rows.find((r: { id: unknown }) => String(r.id) === id)[buyerColumn()] as string | null;
     expect(buyerOfOrder(mine!.id)).to.equal(`employee:${await actorId(purchaser)}`);
     expect(buyerOfOrder(theirs!.id)).to.equal(`employee:${await actorId(approver)}`);
     expect(buyerOfOrder(admins!.id)).to.equal(null);

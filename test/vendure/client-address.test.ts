@@ -5,8 +5,9 @@ import { bootShop, type ShopClient } from './helpers/shop.js';
 /**
  * Behind a reverse proxy on the same machine (loopback), the client's address is the one the proxy
  * forwards (`x-forwarded-for`), as on the reference host: the login rate limit (10 per minute per
- * address and e-mail) counts each client, not the proxy. Vendure's default `trustProxy: false`
- * counted every client as 127.0.0.1.
+ * address and e-mail) counts each client, not the proxy. The example shop sets Vendure's
+ * `apiOptions.trustProxy: 'loopback'` itself (the plugin leaves the setting to the shop, decision 0057);
+ * Vendure's default `false` counts every client as 127.0.0.1 and the plugin warns at boot.
  */
 describe("Vendure: the client's address behind a proxy on loopback", function () {
   this.timeout(120_000);

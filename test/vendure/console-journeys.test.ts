@@ -14,7 +14,7 @@ import { bearer, bootShop, createNameCollection, type ShopClient } from './helpe
 const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? join(tmpdir(), 'suite-b2b-screenshots', 'vendure-console');
 
 /**
- * Operator journeys in the console on Vendure (issue 28's done-when), in Chromium, each checked
+ * Operator journeys in the console on Vendure (what an operator must get done there), in Chromium, each checked
  * where a customer sees the effect: Vendure's Shop API and the plugin's Store API.
  */
 describe('Vendure: operator journeys in the console', function () {

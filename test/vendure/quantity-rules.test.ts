@@ -133,6 +133,29 @@ describe('Vendure: quantity rules (a pack of 12) in the Shop API', function () {
     });
   });
 
+  it("fast order through the adapter's cart: two items of 12 make a line of 24, and one more pack joins it (min 24)", async () => {
+    const armVariantId = await variantOf('monitor-arm');
+    await setRule(armVariantId, { packSize: 12, minQuantity: 24, step: 12 });
+    const productId = client.shop.state.ids.toPlugin(armVariantId);
+    const add = (items: Array<Record<string, unknown>>) =>
+      client.rest('POST', '/store-api/b2b/add-to-cart', buyer, { items });
+    const two = await add([
+      { productId, quantity: 12 },
+      { productId, quantity: 12 },
+    ]);
+    expect(two.status, JSON.stringify(two.body)).to.equal(200);
+    expect(two.body, JSON.stringify(two.body)).to.include({ success: true, added: 2 });
+    const onePack = await add([{ productId, quantity: 12 }]);
+    expect(onePack.body, JSON.stringify(onePack.body)).to.include({ success: true, added: 1 });
+    const off = await add([{ productId, quantity: 6 }]);
+    expect(off.body.items[0].error.detail, JSON.stringify(off.body)).to.contain('42 is not allowed');
+    const { data } = await client.gql('shop-api', `{ activeOrder { ${orderFields} } }`, {}, buyer);
+    const line = data.activeOrder.lines.find(
+      (l: { productVariant: { id: string } }) => l.productVariant.id === armVariantId,
+    );
+    expect(line.quantity).to.equal(36);
+  });
+
   it("the plugin's Store API answers the rule on Vendure too", async () => {
     const res = await client.rest(
       'GET',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DEMO_CUSTOMER, PARTNER_CUSTOMER, PARTNER_GROUP } from '../../examples/vendure-shop/shop.js';
-import type { StoreContext } from '../../src/host/contract.js';
+import type { StoreContext } from '../../src/contract/index.js';
 import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   type Injector,
   type RequestContext,
 } from '@vendure/core';
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { customFieldColumn } from './orders.js';
 import type { AdapterState } from './state.js';
@@ -23,8 +23,8 @@ import type { AdapterState } from './state.js';
  * (and orders placed through the Admin API) stay the customer login's.
  */
 export const BUYER_FIELD = 'suiteB2BBuyer';
-/** Its column on Vendure's `order` table (for the adapter's knex reads). */
-export const BUYER_COLUMN = customFieldColumn(BUYER_FIELD);
+/** Its column on Vendure's orders (for the adapter's knex reads), from the entity metadata. */
+export const buyerColumn = (): string => customFieldColumn(Order, BUYER_FIELD);
 
 /** The buyer key of a context's active order: null for the customer's own login. */
 export function buyerOf(ctx: StoreContext): string | null {

@@ -1,10 +1,11 @@
-import type { OrderService } from '@vendure/core';
+import { Address, Country, type OrderService } from '@vendure/core';
 import { selectRow, type Executor } from '../../lib/db.js';
 import type { IdMapper } from './ids.js';
+import { column, selectAs, table } from './vendure-schema.js';
 
 type CreateAddressInput = Parameters<OrderService['setShippingAddress']>[2];
 
-/** The fields of a row of Vendure's `address` table an order's address takes (countries are `region` rows). */
+/** The fields of a Vendure Address an order's address takes (with its Country's code). */
 interface OrderAddressRow {
   fullName: string | null;
   company: string | null;
@@ -26,19 +27,23 @@ export async function orderAddressInput(
   const vendureId = ids.toVendure(addressId);
   if (!vendureId) return null;
   const row = await selectRow<OrderAddressRow>(
-    executor('address as a')
-      .leftJoin('region as r', 'r.id', 'a.countryId')
-      .where('a.id', vendureId)
+    executor(table(Address, 'a'))
+      .leftJoin(table(Country, 'r'), column(Country, 'id', 'r'), column(Address, 'country', 'a'))
+      .where(column(Address, 'id', 'a'), vendureId)
       .first(
-        'a.fullName',
-        'a.company',
-        'a.streetLine1',
-        'a.streetLine2',
-        'a.city',
-        'a.province',
-        'a.postalCode',
-        'a.phoneNumber',
-        'r.code as countryCode',
+        ...selectAs(
+          Address,
+          'a',
+          'fullName',
+          'company',
+          'streetLine1',
+          'streetLine2',
+          'city',
+          'province',
+          'postalCode',
+          'phoneNumber',
+        ),
+        `${column(Country, 'code', 'r')} as countryCode`,
       ),
   );
   if (!row) return null;

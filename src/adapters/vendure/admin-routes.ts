@@ -1,4 +1,4 @@
-import { defineAdminRoute, type AdminRoute, type CustomerRef } from '../../host/contract.js';
+import { defineAdminRoute, type AdminRoute, type CustomerRef } from '../../contract/index.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { criteriaSchema, DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';

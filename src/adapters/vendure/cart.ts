@@ -2,13 +2,16 @@ import {
   ActiveOrderService,
   isGraphQlErrorResult,
   Order,
+  OrderLine,
   OrderService,
+  ProductVariant,
+  ProductVariantTranslation,
   RequestContextService,
   TransactionalConnection,
   type RequestContext,
 } from '@vendure/core';
 import { retriedVendureTransaction } from './retried-transaction.js';
-import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../host/contract.js';
+import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../contract/index.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 import { readBool, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
@@ -17,10 +20,11 @@ import type { AdapterState } from './state.js';
 import { vendureServices } from './state.js';
 import { notSupported } from './unsupported.js';
 import { requestFor } from './vendure-context.js';
-import { BUYER_COLUMN, buyerOf } from './active-order.js';
-import { customFieldColumn } from './orders.js';
-import { fieldsOfPayload, linePayload, linePayloadOfRow, PARTICIPANT_FIELDS } from './participants.js';
+import { buyerColumn, buyerOf } from './active-order.js';
+import { orderLines } from './orders.js';
+import { fieldsOfPayload, linePayload, linePayloadOfRow } from './participants.js';
 import { defaultChannel, type OrderLineRow } from './vendure-tables.js';
+import { column, columns, junction, selectAs, table } from './vendure-schema.js';
 
 /**
  * The contract's cart on Vendure: the context's cart is the Vendure **active order** of the
@@ -29,7 +33,7 @@ import { defaultChannel, type OrderLineRow } from './vendure-tables.js';
  * API answers as `activeOrder` for that buyer), as the reference host keeps one cart per actor.
  * The cart token is the order's id in the plugin's form.
  *
- * Reads go through the plugin's executor on Vendure's `order` / `order_line` tables; lines are added
+ * Reads go through the plugin's executor on Vendure's orders and order lines; lines are added
  * through `OrderService.addItemToOrder` in one Vendure transaction, with a RequestContext the adapter
  * creates for the plugin's context (vendure-context.ts `requestFor`), so Vendure's order
  * interceptors, stock rules and price strategy (the plugin's customer prices, prices.ts) apply.
@@ -56,11 +60,6 @@ function netOf(price: number, includesTax: boolean, taxRatePercent: number): num
   return includesTax ? Math.round(price / (1 + taxRatePercent / 100)) : price;
 }
 
-/** The order line columns of the payload keys a Vendure line keeps (participants.ts): event tickets' participant and event. */
-const PAYLOAD_COLUMNS = [
-  customFieldColumn(PARTICIPANT_FIELDS.participant),
-  customFieldColumn(PARTICIPANT_FIELDS.eventId),
-];
 const PAYLOAD_KEYS = new Set(['participant', 'eventId']);
 
 /** One cart line per product and payload (Vendure's addItemToOrder joins a line with equal custom fields). */
@@ -70,31 +69,27 @@ function taxRateOf(taxLines: unknown): number {
   return readJson<Array<{ taxRate?: number }>>(taxLines, []).reduce((sum, line) => sum + Number(line.taxRate ?? 0), 0);
 }
 
+// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the 150-line rule covered all of src; split it when it next changes
 export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
   const { ids } = state;
 
   async function linesOf(executor: Executor, orderId: string | number): Promise<LineRow[]> {
     const channel = await defaultChannel(executor);
+    const l = columns(OrderLine, 'l');
+    const vt = columns(ProductVariantTranslation, 'vt');
     return selectRows<LineRow>(
-      executor('order_line as l')
-        .join('product_variant as v', 'v.id', 'l.productVariantId')
-        .leftJoin('product_variant_translation as vt', function () {
-          this.on('vt.baseId', 'v.id').andOnVal('vt.languageCode', channel.defaultLanguageCode);
+      orderLines(executor, 'l')
+        .join(table(ProductVariant, 'v'), column(ProductVariant, 'id', 'v'), l('productVariantId'))
+        .leftJoin(table(ProductVariantTranslation, 'vt'), function () {
+          this.on(vt('base'), column(ProductVariant, 'id', 'v')).andOnVal(
+            vt('languageCode'),
+            channel.defaultLanguageCode,
+          );
         })
-        .where('l.orderId', orderId)
-        .where('l.quantity', '>', 0)
-        .orderBy('l.id')
-        .select(
-          'l.id',
-          'l.productVariantId',
-          'l.quantity',
-          'l.listPrice',
-          'l.listPriceIncludesTax',
-          'l.taxLines',
-          'v.sku',
-          'vt.name',
-          ...PAYLOAD_COLUMNS.map((c) => `l.${c}`),
-        ),
+        .where(l('orderId'), orderId)
+        .where(l('quantity'), '>', 0)
+        .orderBy(l('id'))
+        .select(...selectAs(ProductVariant, 'v', 'sku'), ...selectAs(ProductVariantTranslation, 'vt', 'name')),
     );
   }
 
@@ -113,7 +108,10 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
   /** The open (active) Vendure order as a cart; a placed order is no cart any more. */
   async function load(executor: Executor, orderId: string): Promise<Cart | null> {
     const order = await selectRow<OrderRow>(
-      executor('order').where({ id: orderId, active: true }).first('id', 'customerId'),
+      executor(table(Order))
+        .where(column(Order, 'id'), orderId)
+        .where(column(Order, 'active'), true)
+        .first(selectAs(Order, undefined, 'id', 'customerId')),
     );
     if (!order) return null;
     const lines = await linesOf(executor, order.id);
@@ -131,13 +129,20 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
     if (!customerId) throw Errors.unauthorized();
     const channel = await defaultChannel(executor);
     const buyer = buyerOf(ctx);
-    const query = executor('order as o')
-      .join('order_channels_channel as oc', 'oc.orderId', 'o.id')
-      .where({ 'o.customerId': customerId, 'o.active': true, 'oc.channelId': channel.id });
-    if (buyer === null) void query.whereNull(`o.${BUYER_COLUMN}`);
-    else void query.where(`o.${BUYER_COLUMN}`, buyer);
+    const o = columns(Order, 'o');
+    const oc = junction(Order, 'channels', 'oc');
+    const query = executor(table(Order, 'o'))
+      .join(oc.table, oc.owner, o('id'))
+      .where(o('customerId'), customerId)
+      .where(o('active'), true)
+      .where(oc.inverse, channel.id);
+    if (buyer === null) void query.whereNull(`o.${buyerColumn()}`);
+    else void query.where(`o.${buyerColumn()}`, buyer);
     const row = await selectRow<ActiveOrderRow>(
-      query.orderBy('o.createdAt', 'desc').orderBy('o.id', 'desc').first('o.id'),
+      query
+        .orderBy(o('createdAt'), 'desc')
+        .orderBy(o('id'), 'desc')
+        .first(selectAs(Order, 'o', 'id')),
     );
     return row ? String(row.id) : null;
   }
@@ -205,6 +210,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
           if (!product) throw notAvailable(item.productId, pointer(index));
           checkQuantity(item.quantity, `${pointer(index)}/quantity`);
           // The plugin's line-item processors may refuse the item (e.g. an event ticket needs participants) or shape its payload.
+          // It is a part of its line (contract 4.3): addItemToOrder's interceptor checks the line with its new quantity.
           let line: CartLineItem = {
             id: '',
             type: 'product',
@@ -215,7 +221,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             position: index,
           };
           for (const processor of state.registries.lineItemProcessors)
-            line = await processor.process(state.db, ctx, line, 'add');
+            line = await processor.process(state.db, ctx, line, 'add', { partial: true });
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }
@@ -250,9 +256,17 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             throw Errors.badRequest('SUITE__CART_FULL', `A cart holds at most ${CART_LIMITS.maxLines} lines.`, {
               pointer: '/items',
             });
+          // Items of one line (product and shaped payload) are added as one: the line's checks see its new quantity.
+          const joined = new Map<string, { index: number; productId: string; quantity: number }>();
           for (const [index, item] of items.entries()) {
-            const product = products.get(item.productId)!;
-            const wanted = (inCart.get(product.id) ?? 0) + item.quantity;
+            const key = keys[index]!;
+            const known = joined.get(key);
+            if (known) known.quantity += item.quantity;
+            else joined.set(key, { index, productId: item.productId, quantity: item.quantity });
+          }
+          for (const { index, productId, quantity } of joined.values()) {
+            const product = products.get(productId)!;
+            const wanted = (inCart.get(product.id) ?? 0) + quantity;
             checkQuantity(wanted, `${pointer(index)}/quantity`);
             if (wanted > product.stock) throw outOfStock(product, pointer(index));
             inCart.set(product.id, wanted);
@@ -260,7 +274,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
               vendureCtx,
               id,
               ids.toVendure(product.id)!,
-              item.quantity,
+              quantity,
               lineFields[index],
             );
             // An error result is refused as a whole: throwing rolls back the lines added before it.
@@ -308,6 +322,50 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         }
         return { lines, ...totalsOf(lines) };
       },
+      priceLines: (executor, ctx, items) => priceGivenLines(state, executor, ctx, items),
     },
   };
+}
+
+/**
+ * `cart.priceLines` (contract 4.4): lines no Vendure order holds (a recurring order's items), priced
+ * as Vendure would price them for the context — the products the context may see (others left out),
+ * at the price providers' prices or the variant's list price, net (catalog.ts `calculateMany`, which
+ * follows the channel's `pricesIncludeTax` as the price strategy does).
+ */
+async function priceGivenLines(
+  state: AdapterState,
+  executor: Executor,
+  ctx: StoreContext,
+  items: CartLineItem[],
+): Promise<{ lines: PriceLine[]; netTotal: number; taxTotal: number; total: number }> {
+  const productIds = items.flatMap((item) => (item.productId ? [item.productId] : []));
+  const products = new Map(
+    (await state.runtime.catalog.visibleProducts(executor, ctx, productIds)).map((p) => [p.id, p]),
+  );
+  const buyable = items.flatMap((item) => {
+    const product = item.productId ? products.get(item.productId) : undefined;
+    return product ? [{ item, product }] : [];
+  });
+  const prices = await state.runtime.prices.calculateMany(
+    executor,
+    ctx,
+    buyable.map(({ item, product }) => ({ product, quantity: item.quantity })),
+  );
+  const lines = buyable.map(({ item, product }, index): PriceLine => {
+    const price = prices[index]!;
+    return {
+      lineItemId: item.id,
+      productId: product.id,
+      productNumber: product.productNumber,
+      label: item.label,
+      type: item.type,
+      quantity: item.quantity,
+      unitNet: price.unitNet,
+      totalNet: price.totalNet,
+      taxRateBp: price.taxRateBp,
+      payload: item.payload,
+    };
+  });
+  return { lines, ...totalsOf(lines) };
 }

@@ -1,3 +1,4 @@
+import { Collection, ProductVariant } from '@vendure/core';
 import {
   VISIBILITY_ID_MARKER,
   type CalculatedPrice,
@@ -6,7 +7,7 @@ import {
   type ProductRecord,
   type StoreContext,
   type VisibilityConstraint,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import type { Knex } from 'knex';
 import { selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -16,6 +17,7 @@ import type { AdapterState } from './state.js';
 import { notSupported } from './unsupported.js';
 import { productSearch, VENDURE_PRODUCT_CRITERIA_FIELDS } from './product-search.js';
 import { defaultChannel, netOfChannelPrice, variantsByIds, variantsBySkus } from './vendure-tables.js';
+import { column, columns, selectAs, table } from './vendure-schema.js';
 
 /** What the plugin's visibility filters leave a context of Vendure's catalog (Vendure ids). */
 export interface CatalogVisibility {
@@ -63,7 +65,7 @@ export async function visibilityPredicate(
 /**
  * The plugin's "product" is Vendure's ProductVariant (see vendure-tables.ts). The filters answer
  * for variants; a Vendure Product is hidden when every one of its variants is. All constraint forms
- * become one CASE over `product_variant` (plugin `sql` predicates with the variant id column in the
+ * become one CASE over Vendure's variants (plugin `sql` predicates with the variant id column in the
  * plugin's id form), evaluated per request on the given executor: a cost linear in the number of
  * variants (docs/vendure.md, limits). null: nothing is hidden.
  */
@@ -77,18 +79,18 @@ export async function catalogVisibility(
     state,
     ctx,
     'product',
-    state.ids.columnAsPluginId('v.id', state.dialect),
+    state.ids.columnAsPluginId(column(ProductVariant, 'id', 'v'), state.dialect),
     executor,
   );
   if (!predicate) return null;
-  const query = executor('product_variant as v')
-    .whereNull('v.deletedAt')
+  const v = columns(ProductVariant, 'v');
+  const query = executor(table(ProductVariant, 'v'))
+    .whereNull(v('deletedAt'))
     .select(
-      'v.id',
-      'v.productId',
+      ...selectAs(ProductVariant, 'v', 'id', 'productId'),
       executor.raw(`case when ${predicate.sql} then 1 else 0 end as visible`, predicate.bindings as never[]),
     );
-  if (onlyVariantIds) query.whereIn('v.id', toVendureIds(state.ids, onlyVariantIds));
+  if (onlyVariantIds) query.whereIn(v('id'), toVendureIds(state.ids, onlyVariantIds));
   const rows = await selectRows<{ id: unknown; productId: unknown; visible: unknown }>(query);
   const hiddenVariantIds = new Set<string>();
   const productHasVisible = new Map<string, boolean>();
@@ -155,19 +157,23 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
   async function visibleCollections(ctx: StoreContext, wanted: string[], executor: Executor): Promise<string[]> {
     const vendureIds = toVendureIds(ids, wanted);
     if (vendureIds.length === 0) return [];
-    const query = executor('collection as c')
-      .whereIn('c.id', vendureIds)
-      .where({ 'c.isPrivate': false, 'c.isRoot': false });
+    const c = columns(Collection, 'c');
+    const query = executor(table(Collection, 'c'))
+      .whereIn(c('id'), vendureIds)
+      .where(c('isPrivate'), false)
+      .where(c('isRoot'), false);
     const predicate = await visibilityPredicate(
       state,
       ctx,
       'category',
-      ids.columnAsPluginId('c.id', state.dialect),
+      ids.columnAsPluginId(c('id'), state.dialect),
       executor,
     );
     if (predicate) query.whereRaw(predicate.sql, predicate.bindings as Knex.Value[]);
     const found = new Set(
-      (await selectRows<{ id: string | number }>(query.select('c.id'))).map((row) => ids.toPlugin(row.id)),
+      (await selectRows<{ id: string | number }>(query.select(selectAs(Collection, 'c', 'id')))).map((row) =>
+        ids.toPlugin(row.id),
+      ),
     );
     return wanted.filter((id, index) => found.has(id) && wanted.indexOf(id) === index);
   }
@@ -234,9 +240,10 @@ export function catalogContract(state: AdapterState): Pick<HostRuntime, 'catalog
         const vendureId = ids.toVendure(id);
         if (!vendureId) return null;
         // category = Vendure Collection, product = ProductVariant.
-        const query = executor(entity === 'category' ? 'collection' : 'product_variant').where({ id: vendureId });
-        if (entity === 'product') query.whereNull('deletedAt');
-        const row = await selectRow<{ updatedAt: unknown }>(query.first('updatedAt'));
+        const target = entity === 'category' ? Collection : ProductVariant;
+        const query = executor(table(target)).where(column(target, 'id'), vendureId);
+        if (entity === 'product') query.whereNull(column(ProductVariant, 'deletedAt'));
+        const row = await selectRow<{ updatedAt: unknown }>(query.first(selectAs(target, undefined, 'updatedAt')));
         return row ? versionId(row.updatedAt) : null;
       },
       async visibleEntityIds(executor, ctx, entity, wanted) {

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import type { AdapterState } from './state.js';
 import { cartContract } from './cart.js';
 import { ordersContract } from './orders.js';

@@ -5,6 +5,7 @@ import { databaseRateLimiter } from '../../host-kit/rate-limit-store.js';
 import type { AdapterApis } from './store-api.js';
 import { ADMIN_PERMISSION, adminApiDefinition } from './store-api.js';
 import { vendureServices, type AdapterState } from './state.js';
+import { nowMs } from '../../lib/time.js';
 
 /** The Vendure permission of a read-only console operator (sees every page, every change is refused). */
 export const READ_ONLY_PERMISSION = 'SuiteB2BAdminReadOnly';
@@ -37,7 +38,7 @@ function vendureSessions(state: AdapterState): ConsoleSessions {
   return {
     async find(token) {
       const session = await vendureServices(state).sessionFromToken(token);
-      if (!session?.user || new Date(session.expires).getTime() <= Date.now()) return null;
+      if (!session?.user || new Date(session.expires).getTime() <= nowMs()) return null;
       const role = consoleRoleOf(session.user);
       if (!role) return null;
       return {

@@ -1,29 +1,27 @@
 import {
   CustomerEvent,
   CustomerGroupEvent,
+  Order,
   ProductEvent,
   ProductVariantEvent,
+  TransactionalConnection,
   type EventBus,
   type ID,
   type RequestContext,
 } from '@vendure/core';
-import type { HostEventName } from '../../host/contract.js';
+import type { HostEventName } from '../../contract/index.js';
 import { inSavepointOf, inTransaction, type Trx } from '../../lib/db.js';
-import type { AdapterState } from './state.js';
-import { TRANSACTION_MANAGER_KEY } from './shared-transaction.js';
+import { vendureServices, type AdapterState } from './state.js';
 
-/** The query runner of a RequestContext inside a Vendure transaction (TypeORM's, as far as read here). */
-interface OpenQueryRunner {
-  isTransactionActive: boolean;
-  isReleased: boolean;
-  connect(): Promise<unknown>;
-}
-
-function openQueryRunnerOf(ctx: RequestContext): OpenQueryRunner | null {
-  const manager = (ctx as unknown as Record<symbol, { queryRunner?: OpenQueryRunner } | undefined>)[
-    TRANSACTION_MANAGER_KEY
-  ];
-  const runner = manager?.queryRunner;
+/**
+ * The TypeORM query runner of the Vendure transaction `ctx` is in, through public APIs only:
+ * Vendure's `TransactionalConnection.getRepository(ctx, …)` answers a repository of the context's
+ * transaction manager, whose `queryRunner` (TypeORM's public field) holds the transaction's
+ * connection. null when `ctx` is in no open transaction (the repository is then the DataSource's,
+ * without a runner).
+ */
+function openQueryRunnerOf(state: AdapterState, ctx: RequestContext) {
+  const runner = vendureServices(state).service(TransactionalConnection).getRepository(ctx, Order).manager.queryRunner;
   return runner && runner.isTransactionActive && !runner.isReleased ? runner : null;
 }
 
@@ -37,7 +35,8 @@ export async function inVendureTransaction<T>(
   ctx: RequestContext,
   work: (trx: Trx) => Promise<T>,
 ): Promise<T> {
-  const runner = openQueryRunnerOf(ctx);
+  const runner = openQueryRunnerOf(state, ctx);
+  // QueryRunner.connect() is TypeORM's public way to the driver connection the runner holds.
   if (runner) return inSavepointOf(state.db, (await runner.connect()) as object, work);
   return inTransaction(state.db, work);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { configDefaults } from '../../host-kit/manifest.js';
 import { forUpdate, readJson, selectRow, type Executor } from '../../lib/db.js';
 import type { AdapterState } from './state.js';

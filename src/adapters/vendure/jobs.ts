@@ -1,13 +1,14 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { createJobWorker, type JobWorker } from '../../lib/job-worker.js';
 import type { AdapterState } from './state.js';
 
 /**
  * The plugin's jobs on Vendure: lib/job-worker (the reference host's queue and worker) on the
- * adapter's `suite_host_jobs` / `suite_host_job_schedules`. It polls in every Vendure process that
- * starts the plugin (server and worker, unless `runJobs: false`): jobs are claimed with SKIP LOCKED
- * on MariaDB and a conditional update, schedules by a conditional update of next_run_at, so a job
- * or a scheduled run is done by one process however many poll.
+ * adapter's `suite_host_jobs` / `suite_host_job_schedules`, without its polling loop: the rows are the
+ * outbox Vendure's JobQueue is fed from, and a delivery runs one row (`runOne`, job-queue.ts); the
+ * schedules are Vendure ScheduledTasks. `runDue` (tests, operators) still runs what is due at once:
+ * jobs are claimed with SKIP LOCKED on MariaDB/PostgreSQL and a conditional update, schedules by a
+ * conditional update of next_run_at, so a job or a scheduled run is done by one process however many run.
  */
 export function createVendureJobs(state: AdapterState): JobWorker<HostRuntime> {
   return createJobWorker<HostRuntime>({
@@ -17,8 +18,7 @@ export function createVendureJobs(state: AdapterState): JobWorker<HostRuntime> {
     handlers: state.registries.jobHandlers,
     schedules: state.registries.jobSchedules,
     runtime: () => state.runtime,
-    // The outbox is checked on every poll (a read while idle) rather than as a schedule (a write every
-    // few seconds), which Vendure's read-then-write transactions on SQLite would trip over (docs/vendure.md).
+    // runDue sends the mail outbox too (what the poller did on every poll).
     onPoll: () => state.mail.sendQueued(),
   });
 }

@@ -8,7 +8,7 @@ import {
   type Order,
   type RequestContext,
 } from '@vendure/core';
-import type { CancelledOrder, CartLineItem, PlacedOrder, StoreContext } from '../../host/contract.js';
+import type { CancelledOrder, CartLineItem, PlacedOrder, StoreContext } from '../../contract/index.js';
 import { AppError } from '../../lib/errors.js';
 import { inVendureTransaction } from './events.js';
 import { draftOf } from './order-process.js';

@@ -1,5 +1,6 @@
 import { parse, type DocumentNode } from 'graphql';
 import {
+  Customer,
   OrderLine,
   TransactionalConnection,
   UserService,
@@ -10,8 +11,9 @@ import {
   type RequestContext,
   type User,
 } from '@vendure/core';
-import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../host/contract.js';
+import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../contract/index.js';
 import { selectRow } from '../../lib/db.js';
+import { column, table } from './vendure-schema.js';
 import { inVendureTransaction } from './events.js';
 import { orderPlacement } from './order-placement.js';
 import { PLACED_BY_FIELDS } from './orders.js';
@@ -50,7 +52,11 @@ export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ 
     const customerId = session?.customerId ? state.ids.toVendure(session.customerId) : null;
     if (!customerId) return false;
     const row = await selectRow<{ userId: string | number | null }>(
-      state.db('customer').where({ id: customerId }).whereNull('deletedAt').first('userId'),
+      state
+        .db(table(Customer))
+        .where(column(Customer, 'id'), customerId)
+        .whereNull(column(Customer, 'deletedAt'))
+        .first(`${column(Customer, 'user')} as userId`),
     );
     if (!row?.userId) return false;
     return (await this.users.getUserById(ctx, row.userId)) ?? false;

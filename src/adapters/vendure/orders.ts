@@ -1,17 +1,20 @@
 import type { Knex } from 'knex';
-import type { CustomerOrderFigures, HostRuntime, OrderRecord, OrderScope, PlacedBy } from '../../host/contract.js';
+import { Customer, Order, OrderLine, Payment, ProductVariant, ProductVariantTranslation } from '@vendure/core';
+import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import type { CustomerOrderFigures, HostRuntime, OrderRecord, OrderScope, PlacedBy } from '../../contract/index.js';
 import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { dialectOf, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { IdMapper } from './ids.js';
 import { toVendureIds } from './ids.js';
-import { linePayloadOfRow } from './participants.js';
+import { linePayloadColumns, linePayloadOfRow } from './participants.js';
 import type { AdapterState } from './state.js';
 import type { OrderLineRow } from './vendure-tables.js';
+import { column, columns, selectAs, table } from './vendure-schema.js';
 
 /**
- * `orders.*` on Vendure's `order` / `order_line` / `payment` tables (reads with knex through the
+ * `orders.*` on Vendure's Order / OrderLine / Payment entities' tables (reads with knex through the
  * plugin's executor, as vendure-tables.ts). An order is an order of the contract once Vendure placed
  * it (`orderPlacedAt` set): active orders are Vendure's carts. Who placed it (the plugin's actor:
  * an employee, a sales representative, the customer) is kept in two Order custom fields the
@@ -20,13 +23,13 @@ import type { OrderLineRow } from './vendure-tables.js';
  */
 export const PLACED_BY_FIELDS = { type: 'suiteB2BPlacedByType', id: 'suiteB2BPlacedById' } as const;
 
-/** The column TypeORM gives a Vendure custom field (embedded `customFields` + the title-cased name). */
-export function customFieldColumn(name: string): string {
-  return `customFields${name.charAt(0).toUpperCase()}${name.slice(1).toLowerCase()}`;
+/** The column of a custom field of a Vendure entity (TypeORM's embedded `customFields`), from its metadata. */
+export function customFieldColumn(entity: EntityTarget<ObjectLiteral>, name: string): string {
+  return column(entity, `customFields.${name}`);
 }
 
-const PLACED_BY_TYPE = customFieldColumn(PLACED_BY_FIELDS.type);
-const PLACED_BY_ID = customFieldColumn(PLACED_BY_FIELDS.id);
+const placedByType = () => customFieldColumn(Order, PLACED_BY_FIELDS.type);
+const placedById = () => customFieldColumn(Order, PLACED_BY_FIELDS.id);
 const CANCELLED = 'Cancelled';
 const CHUNK = 500;
 
@@ -48,8 +51,8 @@ function taxRateOf(taxLines: unknown): number {
 }
 
 function placedByOf(ids: IdMapper, row: Record<string, unknown>): { type: string; id: string | null } {
-  const type = row[PLACED_BY_TYPE] as string | null | undefined;
-  if (type) return { type, id: (row[PLACED_BY_ID] as string | null | undefined) ?? null };
+  const type = row[placedByType()] as string | null | undefined;
+  if (type) return { type, id: (row[placedById()] as string | null | undefined) ?? null };
   return { type: 'customer', id: row.customerId == null ? null : ids.toPlugin(row.customerId) };
 }
 
@@ -59,21 +62,22 @@ function placedByOf(ids: IdMapper, row: Record<string, unknown>): { type: string
  */
 export function placedOrders(ids: IdMapper, executor: Executor): Knex.QueryBuilder {
   const dialect = dialectOf(executor);
-  const asPlugin = (column: string) => executor.raw(ids.columnAsPluginId(column, dialect));
-  const inner = executor('order as o')
-    .whereNotNull('o.orderPlacedAt')
+  const asPlugin = (name: string) => executor.raw(ids.columnAsPluginId(name, dialect));
+  const o = columns(Order, 'o');
+  const inner = executor(table(Order, 'o'))
+    .whereNotNull(o('orderPlacedAt'))
     .select({
-      id: asPlugin('o.id'),
-      vendure_id: 'o.id',
-      vendure_customer_id: 'o.customerId',
-      order_number: 'o.code',
-      order_date: 'o.orderPlacedAt',
-      customer_id: asPlugin('o.customerId'),
-      state: 'o.state',
-      net_total: executor.raw('?? + ??', ['o.subTotal', 'o.shipping']),
-      placed_by_type: executor.raw(`coalesce(??, 'customer')`, [`o.${PLACED_BY_TYPE}`]),
-      placed_by_id: executor.raw(`coalesce(??, ${ids.columnAsPluginId('o.customerId', dialect)})`, [
-        `o.${PLACED_BY_ID}`,
+      id: asPlugin(o('id')),
+      vendure_id: o('id'),
+      vendure_customer_id: o('customerId'),
+      order_number: o('code'),
+      order_date: o('orderPlacedAt'),
+      customer_id: asPlugin(o('customerId')),
+      state: o('state'),
+      net_total: executor.raw('?? + ??', [o('subTotal'), o('shipping')]),
+      placed_by_type: executor.raw(`coalesce(??, 'customer')`, [`o.${placedByType()}`]),
+      placed_by_id: executor.raw(`coalesce(??, ${ids.columnAsPluginId(o('customerId'), dialect)})`, [
+        `o.${placedById()}`,
       ]),
     });
   return executor.from(inner.as('placed_orders'));
@@ -98,7 +102,7 @@ const ORDER_SEARCH_CRITERIA: CriteriaSpec = {
   idColumn: 'placed_orders.id',
 };
 
-/** A placed row of Vendure's `order` table (`select('*')`: the custom-field columns come along). */
+/** A placed Vendure order's row (its properties, and the placing actor's custom-field columns by their names). */
 interface OrderTableRow extends Record<string, unknown> {
   id: string | number;
   code: string;
@@ -114,7 +118,7 @@ interface OrderTableRow extends Record<string, unknown> {
   shippingAddress: unknown;
 }
 
-/** An `order_line` row with all its columns (the custom fields too) and its variant's SKU. */
+/** An OrderLine row (the payload custom fields by their column names) and its variant's SKU. */
 interface OrderLineRowOfOrder extends OrderLineRow, Record<string, unknown> {
   orderId: string | number;
 }
@@ -142,10 +146,10 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
   for (let i = 0; i < wanted.length; i += CHUNK)
     rows.push(
       ...(await selectRows<OrderTableRow>(
-        executor('order')
-          .whereIn('id', wanted.slice(i, i + CHUNK))
-          .whereNotNull('orderPlacedAt')
-          .select('*'),
+        executor(table(Order))
+          .whereIn(column(Order, 'id'), wanted.slice(i, i + CHUNK))
+          .whereNotNull(column(Order, 'orderPlacedAt'))
+          .select(...selectAs(Order, undefined, ...ORDER_PROPERTIES), placedByType(), placedById()),
       )),
     );
   if (rows.length === 0) return [];
@@ -153,33 +157,40 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id) => id != null))];
   const [lineRows, paymentRows, customerRows] = await Promise.all([
     selectRows<OrderLineRowOfOrder>(
-      executor('order_line as l')
-        .leftJoin('product_variant as v', 'v.id', 'l.productVariantId')
-        .whereIn('l.orderId', orderIds)
-        .orderBy('l.id')
-        .select('l.*', 'v.sku'),
+      orderLines(executor, 'l')
+        .leftJoin(
+          table(ProductVariant, 'v'),
+          column(ProductVariant, 'id', 'v'),
+          column(OrderLine, 'productVariantId', 'l'),
+        )
+        .whereIn(column(OrderLine, 'orderId', 'l'), orderIds)
+        .orderBy(column(OrderLine, 'id', 'l'))
+        .select(...selectAs(OrderLine, 'l', 'orderId'), ...selectAs(ProductVariant, 'v', 'sku')),
     ),
     selectRows<PaymentRow>(
-      executor('payment')
-        .whereIn('orderId', orderIds)
-        .orderBy('id')
-        .select('id', 'orderId', 'method', 'state', 'amount'),
+      executor(table(Payment))
+        .whereIn(column(Payment, 'orderId'), orderIds)
+        .orderBy(column(Payment, 'id'))
+        .select(selectAs(Payment, undefined, 'id', 'orderId', 'method', 'state', 'amount')),
     ),
     customerIds.length
       ? selectRows<OrderCustomerRow>(
-          executor('customer').whereIn('id', customerIds).select('id', 'firstName', 'lastName', 'emailAddress'),
+          executor(table(Customer))
+            .whereIn(column(Customer, 'id'), customerIds)
+            .select(selectAs(Customer, undefined, 'id', 'firstName', 'lastName', 'emailAddress')),
         )
       : Promise.resolve([]),
   ]);
   const variantIds = [...new Set(lineRows.map((l) => l.productVariantId))];
+  const vt = columns(ProductVariantTranslation);
   const names = new Map<string, string>(
     variantIds.length
       ? (
           await selectRows<{ baseId: string | number; name: string }>(
-            executor('product_variant_translation')
-              .whereIn('baseId', variantIds)
-              .orderBy('id')
-              .select('baseId', 'name'),
+            executor(table(ProductVariantTranslation))
+              .whereIn(vt('base'), variantIds)
+              .orderBy(vt('id'))
+              .select(`${vt('base')} as baseId`, ...selectAs(ProductVariantTranslation, undefined, 'name')),
           )
         ).map((t) => [String(t.baseId), String(t.name)])
       : [],
@@ -249,6 +260,36 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
   return pluginIds.map((id) => byId.get(id)).filter((order): order is OrderRecord => !!order);
 }
 
+/** The Order properties `orders.get` reads. */
+const ORDER_PROPERTIES = [
+  'id',
+  'code',
+  'state',
+  'currencyCode',
+  'orderPlacedAt',
+  'customerId',
+  'subTotal',
+  'subTotalWithTax',
+  'shipping',
+  'shippingWithTax',
+  'billingAddress',
+  'shippingAddress',
+];
+
+/** The OrderLine properties the adapter reads. */
+const ORDER_LINE_PROPERTIES = ['id', 'productVariantId', 'quantity', 'listPrice', 'listPriceIncludesTax', 'taxLines'];
+
+/**
+ * Vendure's order lines (alias `alias`) with the properties the adapter reads (OrderLineRow) and the
+ * payload custom fields under their column names (participants.ts linePayloadOfRow).
+ */
+export function orderLines(executor: Executor, alias: string): Knex.QueryBuilder {
+  return executor(table(OrderLine, alias)).select(
+    ...selectAs(OrderLine, alias, ...ORDER_LINE_PROPERTIES),
+    ...linePayloadColumns().map((name) => `${alias}.${name}`),
+  );
+}
+
 function readBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
 }
@@ -257,6 +298,33 @@ function placedByOnly(query: Knex.QueryBuilder, placedBy: PlacedBy | undefined):
   return placedBy
     ? query.where('placed_orders.placed_by_type', placedBy.type).where('placed_orders.placed_by_id', placedBy.id)
     : query;
+}
+
+/** Per period `[from, to)` the placed orders' net revenue (`r<i>`) and count (`c<i>`), as select items. */
+function periodSums(executor: Executor, bounds: ReadonlyArray<readonly [Knex.Value, Knex.Value]>): Knex.Raw[] {
+  const o = columns(Order);
+  const sums: Knex.Raw[] = [];
+  bounds.forEach((range, i) => {
+    sums.push(
+      executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ?? + ?? ELSE 0 END) as r${i}`, [
+        o('orderPlacedAt'),
+        range[0],
+        o('orderPlacedAt'),
+        range[1],
+        o('subTotal'),
+        o('shipping'),
+      ]),
+    );
+    sums.push(
+      executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN 1 ELSE 0 END) as c${i}`, [
+        o('orderPlacedAt'),
+        range[0],
+        o('orderPlacedAt'),
+        range[1],
+      ]),
+    );
+  });
+  return sums;
 }
 
 export function ordersContract(state: AdapterState): HostRuntime['orders'] {
@@ -274,16 +342,17 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       // Each customer's latest placed order: none of theirs is newer (same moment: the higher id).
       if (scope.latestPerCustomer)
         base.whereNotExists((newer) => {
+          const o = columns(Order, 'newer');
           newer
             .select(1)
-            .from('order as newer')
-            .whereNotNull('newer.orderPlacedAt')
-            .whereRaw('?? = ??', ['newer.customerId', 'placed_orders.vendure_customer_id'])
+            .from(table(Order, 'newer'))
+            .whereNotNull(o('orderPlacedAt'))
+            .whereRaw('?? = ??', [o('customerId'), 'placed_orders.vendure_customer_id'])
             .where((w) => {
-              w.whereRaw('?? > ??', ['newer.orderPlacedAt', 'placed_orders.order_date']).orWhere((same) => {
+              w.whereRaw('?? > ??', [o('orderPlacedAt'), 'placed_orders.order_date']).orWhere((same) => {
                 same
-                  .whereRaw('?? = ??', ['newer.orderPlacedAt', 'placed_orders.order_date'])
-                  .whereRaw('?? > ??', ['newer.id', 'placed_orders.vendure_id']);
+                  .whereRaw('?? = ??', [o('orderPlacedAt'), 'placed_orders.order_date'])
+                  .whereRaw('?? > ??', [o('id'), 'placed_orders.vendure_id']);
               });
             });
         });
@@ -303,27 +372,33 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       const order = ids.toVendure(orderId);
       const customer = ids.toVendure(customerId);
       if (!order || !customer) return false;
+      const o = columns(Order);
       return Boolean(
-        await executor('order').where({ id: order, customerId: customer }).whereNotNull('orderPlacedAt').first('id'),
+        await executor(table(Order))
+          .where(o('id'), order)
+          .where(o('customerId'), customer)
+          .whereNotNull(o('orderPlacedAt'))
+          .first(o('id')),
       );
     },
     async figuresByCustomer(executor, customerIds, period = {}) {
       const wanted = toVendureIds(ids, [...new Set(customerIds)]);
       const figures: CustomerOrderFigures[] = [];
       for (let i = 0; i < wanted.length; i += CHUNK) {
-        const query = executor('order')
-          .whereIn('customerId', wanted.slice(i, i + CHUNK))
-          .whereNotNull('orderPlacedAt')
-          .whereNot('state', CANCELLED);
-        if (period.from) query.where('orderPlacedAt', '>=', toDbTime(period.from));
-        if (period.to) query.where('orderPlacedAt', '<=', toDbTime(period.to));
+        const o = columns(Order);
+        const query = executor(table(Order))
+          .whereIn(o('customerId'), wanted.slice(i, i + CHUNK))
+          .whereNotNull(o('orderPlacedAt'))
+          .whereNot(o('state'), CANCELLED);
+        if (period.from) query.where(o('orderPlacedAt'), '>=', toDbTime(period.from));
+        if (period.to) query.where(o('orderPlacedAt'), '<=', toDbTime(period.to));
         const rows: Array<Record<string, unknown>> = await query
-          .groupBy('customerId')
+          .groupBy(o('customerId'))
           .select(
-            'customerId',
+            ...selectAs(Order, undefined, 'customerId'),
             executor.raw('COUNT(*) as order_count'),
-            executor.raw('SUM(?? + ??) as revenue', ['subTotal', 'shipping']),
-            executor.raw('MAX(??) as last_order', ['orderPlacedAt']),
+            executor.raw('SUM(?? + ??) as revenue', [o('subTotal'), o('shipping')]),
+            executor.raw('MAX(??) as last_order', [o('orderPlacedAt')]),
           );
         for (const row of rows)
           figures.push({
@@ -340,64 +415,47 @@ export function ordersContract(state: AdapterState): HostRuntime['orders'] {
       const customer = ids.toVendure(customerId);
       if (!customer) return periods.map(() => ({ orderCount: 0, netTotal: 0 }));
       const bounds = periods.map((p) => [toDbTime(p.from), toDbTime(p.to)] as const);
-      const columns: Knex.Raw[] = [];
-      bounds.forEach((range, i) => {
-        columns.push(
-          executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ?? + ?? ELSE 0 END) as r${i}`, [
-            'orderPlacedAt',
-            range[0],
-            'orderPlacedAt',
-            range[1],
-            'subTotal',
-            'shipping',
-          ]),
-        );
-        columns.push(
-          executor.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN 1 ELSE 0 END) as c${i}`, [
-            'orderPlacedAt',
-            range[0],
-            'orderPlacedAt',
-            range[1],
-          ]),
-        );
-      });
-      const [row = {}]: Array<Record<string, unknown>> = await executor('order')
-        .where('customerId', customer)
-        .whereNotNull('orderPlacedAt')
-        .whereNot('state', CANCELLED)
-        .select(columns);
+      const o = columns(Order);
+      const sums = periodSums(executor, bounds);
+      const [row = {}]: Array<Record<string, unknown>> = await executor(table(Order))
+        .where(o('customerId'), customer)
+        .whereNotNull(o('orderPlacedAt'))
+        .whereNot(o('state'), CANCELLED)
+        .select(sums);
       return bounds.map((_, i) => ({ orderCount: readInt(row[`c${i}`]), netTotal: readInt(row[`r${i}`]) }));
     },
     async latestWithProduct(executor, input) {
       const variant = ids.toVendure(input.productId);
       if (!variant) return null;
+      const l = columns(OrderLine, 'l');
       const query = placedOrders(ids, executor)
-        .join('order_line as l', 'l.orderId', 'placed_orders.vendure_id')
+        .join(table(OrderLine, 'l'), l('orderId'), 'placed_orders.vendure_id')
         .where('placed_orders.customer_id', input.customerId)
-        .where('l.productVariantId', variant);
+        .where(l('productVariant'), variant);
       const hit = await selectRow<{ id: string; line_id: string | number }>(
         placedByOnly(query, input.placedBy)
           .orderBy('placed_orders.order_date', 'desc')
           .orderBy('placed_orders.vendure_id', 'desc')
-          .first('placed_orders.id', 'l.id as line_id'),
+          .first('placed_orders.id', `${l('id')} as line_id`),
       );
       return hit ? { orderId: String(hit.id), lineItemId: ids.toPlugin(hit.line_id) } : null;
     },
     async orderedProductIds(executor, { customerId, placedBy, limit }) {
+      const l = columns(OrderLine, 'l');
       const query = placedOrders(ids, executor)
-        .join('order_line as l', 'l.orderId', 'placed_orders.vendure_id')
+        .join(table(OrderLine, 'l'), l('orderId'), 'placed_orders.vendure_id')
         .where('placed_orders.customer_id', customerId)
         .whereNot('placed_orders.state', CANCELLED)
-        .where('l.quantity', '>', 0)
-        .groupBy('l.productVariantId')
+        .where(l('quantity'), '>', 0)
+        .groupBy(l('productVariantId'))
         .select(
-          'l.productVariantId as variant_id',
+          `${l('productVariantId')} as variant_id`,
           executor.raw('MAX(placed_orders.order_date) as last_order_date'),
-          executor.raw('SUM(l.quantity) as total_quantity'),
+          executor.raw('SUM(??) as total_quantity', [l('quantity')]),
           executor.raw('COUNT(DISTINCT placed_orders.vendure_id) as order_count'),
         )
         .orderBy('last_order_date', 'desc')
-        .orderBy('l.productVariantId')
+        .orderBy(l('productVariantId'))
         .limit(Math.max(0, Math.floor(limit)));
       const rows = await selectRows<Record<string, unknown>>(placedByOnly(query, placedBy));
       return rows.map((row) => ({

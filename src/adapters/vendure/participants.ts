@@ -4,10 +4,10 @@ import {
   type CustomFieldConfig,
   type Order,
   type OrderInterceptor,
-  type OrderLine,
+  OrderLine,
   type RequestContext,
 } from '@vendure/core';
-import type { CartLineItem, StoreContext } from '../../host/contract.js';
+import type { CartLineItem, StoreContext } from '../../contract/index.js';
 import { inTransaction, type Executor, type Trx } from '../../lib/db.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -80,12 +80,18 @@ export function linePayload(customFields: unknown): Record<string, unknown> {
   return payloadOf(fields.suiteParticipant, fields.suiteEventId);
 }
 
-/** The plugin's payload of an `order_line` row read with knex. */
+/** The columns of the payload custom fields of Vendure's OrderLine (participant, event id). */
+export function linePayloadColumns(): [participant: string, eventId: string] {
+  return [
+    customFieldColumn(OrderLine, PARTICIPANT_FIELDS.participant),
+    customFieldColumn(OrderLine, PARTICIPANT_FIELDS.eventId),
+  ];
+}
+
+/** The plugin's payload of an OrderLine row read with knex (the payload columns under their names). */
 export function linePayloadOfRow(row: Record<string, unknown>): Record<string, unknown> {
-  return payloadOf(
-    row[customFieldColumn(PARTICIPANT_FIELDS.participant)],
-    row[customFieldColumn(PARTICIPANT_FIELDS.eventId)],
-  );
+  const [participant, eventId] = linePayloadColumns();
+  return payloadOf(row[participant], row[eventId]);
 }
 
 /** The custom field values for a processed payload (null: not a ticket, the fields stay as they are). */
@@ -230,7 +236,10 @@ export function lineItemInterceptor(
         {
           id: existing?.id ?? null,
           variant: input.productVariant,
-          quantity: (existing?.quantity ?? 0) + input.quantity,
+          // Vendure (3.x) hands the line's quantity after the add (its own line's quantity plus the
+          // added one, constrained to stock), not the increment: adding the line's quantity again
+          // refused one more pack under a maximum and named a wrong quantity (decision 0040).
+          quantity: input.quantity,
           customFields: input.customFields,
         },
         input.customFields,

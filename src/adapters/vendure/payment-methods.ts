@@ -1,8 +1,12 @@
 import {
   LanguageCode,
+  Payment,
+  PaymentMethod,
   PaymentMethodEligibilityChecker,
   PaymentMethodHandler,
   ShippingEligibilityChecker,
+  ShippingLine,
+  ShippingMethod,
   type ID,
   type RequestContext,
 } from '@vendure/core';
@@ -11,9 +15,10 @@ import type {
   CheckoutMethodRef,
   PaymentMethodDefinition,
   StoreContext,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { readJson, selectRows, type Executor } from '../../lib/db.js';
 import type { AdapterState } from './state.js';
+import { column, columns, related, selectAs, table } from './vendure-schema.js';
 import { allowedMethods } from '../../host-kit/registries.js';
 
 /** The code of the Vendure PaymentMethodHandler of a plugin payment method (`suite-b2b-on-account`). */
@@ -127,12 +132,12 @@ export function shippingChecker(
  */
 export async function paymentMethodOfOrder(executor: Executor, orderId: ID): Promise<string | undefined> {
   const [payment] = await selectRows<{ metadata: unknown; method: string }>(
-    executor('payment')
-      .where({ orderId })
-      .whereIn('state', ['Authorized', 'Settled'])
-      .orderBy('id', 'desc')
+    executor(table(Payment))
+      .where(column(Payment, 'orderId'), orderId)
+      .whereIn(column(Payment, 'state'), ['Authorized', 'Settled'])
+      .orderBy(column(Payment, 'id'), 'desc')
       .limit(1)
-      .select('metadata', 'method'),
+      .select(selectAs(Payment, undefined, 'metadata', 'method')),
   );
   if (!payment) return undefined;
   const name = readJson<Record<string, unknown>>(payment.metadata, {})[METHOD_METADATA_KEY];
@@ -142,12 +147,16 @@ export async function paymentMethodOfOrder(executor: Executor, orderId: ID): Pro
 /** (4.1) The code of the Vendure shipping method an order is delivered by, undefined before one is set. */
 export async function shippingMethodOfOrder(executor: Executor, orderId: ID): Promise<string | undefined> {
   const [line] = await selectRows<{ code: string }>(
-    executor('shipping_line as l')
-      .join('shipping_method as m', 'm.id', 'l.shippingMethodId')
-      .where('l.orderId', orderId)
-      .orderBy('l.id')
+    executor(table(ShippingLine, 'l'))
+      .join(
+        table(ShippingMethod, 'm'),
+        column(ShippingMethod, 'id', 'm'),
+        column(ShippingLine, 'shippingMethodId', 'l'),
+      )
+      .where(column(ShippingLine, 'orderId', 'l'), orderId)
+      .orderBy(column(ShippingLine, 'id', 'l'))
       .limit(1)
-      .select('m.code'),
+      .select(selectAs(ShippingMethod, 'm', 'code')),
   );
   return line?.code;
 }
@@ -162,13 +171,19 @@ export async function channelMethodsOnVendure(
   definitions: readonly PaymentMethodDefinition[],
   kind: CheckoutMethodKind,
 ): Promise<CheckoutMethodRef[]> {
-  const table = kind === 'shipping' ? 'shipping_method' : 'payment_method';
-  const query = executor(`${table} as m`)
-    .leftJoin(`${table}_translation as t`, 't.baseId', 'm.id')
-    .orderBy('m.id')
-    .select('m.code', 't.name', kind === 'payment' ? 'm.handler' : executor.raw('null as handler'));
-  if (kind === 'shipping') query.whereNull('m.deletedAt');
-  else query.where('m.enabled', true);
+  const method = kind === 'shipping' ? ShippingMethod : PaymentMethod;
+  const translation = related(method, 'translations');
+  const m = columns(method, 'm');
+  const query = executor(table(method, 'm'))
+    .leftJoin(table(translation, 't'), column(translation, 'base', 't'), m('id'))
+    .orderBy(m('id'))
+    .select(
+      ...selectAs(method, 'm', 'code'),
+      ...selectAs(translation, 't', 'name'),
+      kind === 'payment' ? `${m('handler')} as handler` : executor.raw('null as handler'),
+    );
+  if (kind === 'shipping') query.whereNull(m('deletedAt'));
+  else query.where(m('enabled'), true);
   const rows = await selectRows<{ code: string; name: string | null; handler: unknown }>(query);
   const methods = new Map<string, CheckoutMethodRef>();
   for (const row of rows) {
@@ -184,7 +199,7 @@ export async function channelMethodsOnVendure(
 /** The shop's Vendure payment methods served by a plugin handler: Vendure code → the plugin's technical name. */
 export async function pluginPaymentMethods(executor: Executor): Promise<Map<string, string>> {
   const rows = await selectRows<{ code: string; handler: unknown }>(
-    executor('payment_method').select('code', 'handler'),
+    executor(table(PaymentMethod)).select(selectAs(PaymentMethod, undefined, 'code', 'handler')),
   );
   const found = new Map<string, string>();
   for (const row of rows) {

@@ -1,5 +1,5 @@
 import type { OrderInterceptor, RequestContext } from '@vendure/core';
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 import { priceRefusal } from '../../lib/price-providers.js';
 import { refusalText } from './participants.js';
 import type { AdapterState } from './state.js';

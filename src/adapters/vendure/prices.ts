@@ -6,7 +6,7 @@ import type {
   ProductVariantPriceCalculationStrategy,
   RequestContext,
 } from '@vendure/core';
-import type { ProductRecord, StoreContext } from '../../host/contract.js';
+import type { ProductRecord, StoreContext } from '../../contract/index.js';
 import type { AdapterState } from './state.js';
 
 /**

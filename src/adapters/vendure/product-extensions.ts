@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import { Ctx, type ProductVariant, type RequestContext } from '@vendure/core';
 import { parse } from 'graphql';
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 import type { AdapterState } from './state.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CONTRACT_VERSION, type HostRuntime } from '../../host/contract.js';
+import { CONTRACT_VERSION, type HostRuntime } from '../../contract/index.js';
 import { idempotencyStore } from '../../lib/idempotency.js';
 import type { AdapterApis } from './store-api.js';
 import { authContract } from './sessions.js';

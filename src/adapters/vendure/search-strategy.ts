@@ -12,7 +12,7 @@ import {
   type RuntimeVendureConfig,
   type SearchStrategy,
 } from '@vendure/core';
-import type { Logger } from '../../host/contract.js';
+import type { Logger } from '../../contract/index.js';
 import { activeShopVisibility } from './shop-visibility.js';
 
 /**
@@ -28,7 +28,7 @@ import { activeShopVisibility } from './shop-visibility.js';
  * search index repository hands out query builders that join each index row to its variant with
  * `NOT IN (hidden variants)` in the join condition. Every query those strategies build starts from
  * that repository (items, totals, facet and collection counts, MySQL's term sub-query), and join
- * conditions survive the `where` each of them sets first — test/vendure/search-strategy.test.ts
+ * conditions survive the `where` each of them sets first — test/unit/vendure/search-strategy.test.ts
  * runs the three of them on a recording connection and fails when a query is built some other way.
  * Requests of the Admin API, and customers without hidden products, run Vendure's strategy as it is.
  */
@@ -132,7 +132,8 @@ export function narrowingConnection(
 ): TransactionalConnection {
   const isSearchIndex = (target: unknown): boolean => {
     try {
-      return connection.rawConnection.getMetadata(target as never).tableName === 'search_index_item';
+      // By the entity's name (the DefaultSearchPlugin does not export its class), never its table's.
+      return connection.rawConnection.getMetadata(target as never).name === 'SearchIndexItem';
     } catch {
       return false;
     }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ActorType, HostRuntime } from '../../host/contract.js';
+import type { ActorType, HostRuntime } from '../../contract/index.js';
 import { hashPassword, verifyPassword } from '../../host-kit/passwords.js';
 import { readJson, selectRow, writeJson, type Executor } from '../../lib/db.js';
 import { newId, newSecret } from '../../lib/ids.js';
-import { addSeconds, nowDb, toDbTime } from '../../lib/time.js';
+import { addSeconds, now as currentTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { AdapterState } from './state.js';
 
 /**
@@ -67,7 +67,7 @@ export function authContract(state: AdapterState): HostRuntime['auth'] {
     async createSession(executor, identity) {
       const token = newSecret();
       const sessionId = newId();
-      const now = new Date();
+      const now = currentTime();
       await executor(SESSIONS).insert({
         id: sessionId,
         token_hash: hashOf(token),

@@ -3,6 +3,7 @@ import { Args, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import {
   Collection,
   CollectionService,
+  CollectionTranslation,
   Ctx,
   Product,
   ProductService,
@@ -14,8 +15,9 @@ import {
   type RelationPaths,
   type RequestContext,
 } from '@vendure/core';
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 import { selectRows } from '../../lib/db.js';
+import { column, selectAs, table } from './vendure-schema.js';
 import { catalogVisibility, type CatalogVisibility } from './catalog.js';
 import type { AdapterState } from './state.js';
 
@@ -103,7 +105,11 @@ export function shopVisibility(
         const storeCtx = await storeContextOf(ctx);
         if (!storeCtx) return null;
         const all = await selectRows<{ id: string | number }>(
-          state.db('collection').where({ isRoot: false, isPrivate: false }).select('id'),
+          state
+            .db(table(Collection))
+            .where(column(Collection, 'isRoot'), false)
+            .where(column(Collection, 'isPrivate'), false)
+            .select(selectAs(Collection, undefined, 'id')),
         );
         const pluginIds = all.map((row) => state.ids.toPlugin(row.id));
         const visible = new Set(
@@ -124,7 +130,10 @@ export function shopVisibility(
     if (ref.id != null && hidden.has(String(ref.id))) return true;
     if (!ref.slug) return false;
     const named = await selectRows<{ baseId: string | number }>(
-      state.db('collection_translation').where({ slug: ref.slug }).select('baseId'),
+      state
+        .db(table(CollectionTranslation))
+        .where(column(CollectionTranslation, 'slug'), ref.slug)
+        .select(`${column(CollectionTranslation, 'base')} as baseId`),
     );
     return named.some((row) => hidden.has(String(row.baseId)));
   }

@@ -1,14 +1,16 @@
 import type { Type } from '@nestjs/common';
 import type { CachedSession } from '@vendure/core';
-import type { Db, Dialect } from '../../lib/db.js';
-import type { Actor, HostPlugin, HostRuntime, Logger } from '../../host/contract.js';
+import type { Db, DbTimeouts, Dialect } from '../../lib/db.js';
+import type { Actor, HostPlugin, HostRuntime, Logger } from '../../contract/index.js';
 import type { PluginManifest } from '../../host-kit/manifest.js';
 import type { Executor } from '../../lib/db.js';
-import type { SalesChannel } from '../../host/contract.js';
+import type { SalesChannel } from '../../contract/index.js';
 import type { PluginRegistries } from '../../host-kit/registries.js';
 import type { IdMapper } from './ids.js';
 import type { MailOutbox } from '../../lib/mail-outbox.js';
 import type { JobWorker } from '../../lib/job-worker.js';
+import type { JobQueue } from '@vendure/core';
+import type { SuiteQueueJob } from './job-queue.js';
 
 /** What Vendure hands the adapter once Nest has started (services resolved from the Injector). */
 export interface VendureServices {
@@ -21,6 +23,11 @@ export interface VendureServices {
 export interface AdapterOptions {
   /** knex URL of Vendure's database for the plugin's own tables; default: derived from Vendure's dbConnectionOptions. */
   databaseUrl?: string;
+  /**
+   * Limits of the plugin's database connection (default: connect 2 s, pool wait 5 s, statement and lock
+   * wait 3 s; a statement over its limit is retried, then answered 503 with Retry-After).
+   */
+  databaseTimeouts?: Partial<DbTimeouts>;
   /** Absolute storefront URLs (mail links are built from the first). */
   storefrontUrls?: string[];
   /** Path of the plugin's Store API (default /store-api) and Admin API (default /b2b-admin-api). */
@@ -36,7 +43,25 @@ export interface AdapterOptions {
   mailFolder?: string;
   /** Sender name of the plugin's mails (default: the channel's name). */
   shopName?: string;
-  /** Run the plugin's job worker (scheduled jobs, mail sending) in this Vendure process (default true). */
+  /**
+   * Sender of the plugin's mails, `"Name" <address>` or an address (default: through the EmailPlugin
+   * its `globalTemplateVars.fromAddress`, else — and on the outbox's own sending — the sender name at
+   * `no-reply@<first storefront host>`).
+   */
+  mailFrom?: string;
+  /**
+   * Who sends the plugin's mails (decision 0059): `'outbox'` (default) its own sender (SMTP `mailerUrl` or
+   * .eml files); `'email-plugin'` Vendure's EmailPlugin — each mail a `SuiteB2BMailEvent` the shop's
+   * `suiteB2BEmailHandlers` (`suite-b2b/vendure/email`) render with its templates and send with its
+   * transport. Checked at start: the EmailPlugin must be in the shop's plugins with a handler per plugin template.
+   */
+  mail?: 'outbox' | 'email-plugin';
+  /**
+   * Hand the plugin's work (mails, jobs, scheduled runs) to Vendure's job queue and scheduler (default
+   * true): the shop's worker processes then run it (docs/vendure.md, "Where the plugin's work runs").
+   * false: nothing is handed over and no ScheduledTask is registered; the work waits in the plugin's
+   * tables for whoever runs it (tests: `state.jobs.runDue()`, `state.mail.sendQueued()`).
+   */
   runJobs?: boolean;
   /**
    * Send the plugin's `order-confirmation` mail (lines with their payload, e.g. event participants)
@@ -52,7 +77,7 @@ export interface AdapterOptions {
 
 /** The adapter's shared state: the plugin's database, the registries behind the contract's extension points, Vendure's services. */
 export interface AdapterState {
-  options: Required<Omit<AdapterOptions, 'databaseUrl' | 'placedOrderPaymentMethod'>> &
+  options: Required<Omit<AdapterOptions, 'databaseUrl' | 'databaseTimeouts' | 'placedOrderPaymentMethod'>> &
     Pick<AdapterOptions, 'placedOrderPaymentMethod'>;
   db: Db;
   dialect: Dialect;
@@ -75,6 +100,8 @@ export interface AdapterState {
   /** The plugin's mail outbox and job worker (mail.ts, jobs.ts). */
   mail: MailOutbox;
   jobs: JobWorker<HostRuntime>;
+  /** Vendure's queue the plugin's work runs on (job-queue.ts); null before Vendure started, or with `runJobs: false`. */
+  jobQueue: JobQueue<SuiteQueueJob> | null;
 }
 
 export function vendureServices(state: AdapterState): VendureServices {

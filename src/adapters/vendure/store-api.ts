@@ -15,7 +15,7 @@ import {
   type AdminContext,
   type StoreContext,
   type StoreRoute,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { burnPasswordTime } from '../../host-kit/passwords.js';
 import { databaseRateLimiter } from '../../host-kit/rate-limit-store.js';
 import { ApiRouter, errorMiddleware, type ApiDefinition } from '../../lib/api-router.js';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { ForbiddenError, type RequestContext } from '@vendure/core';
 import { AppError } from '../../lib/errors.js';
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 import type { AdapterState } from './state.js';
 import { buildStoreContext } from './store-api.js';
 
@@ -21,18 +21,33 @@ export function requestFor(ctx: StoreContext): Request {
 }
 
 /**
+ * The express request a RequestContext was made for, or null when it has none to read headers from:
+ * Vendure serialises a job's context when it queues the job (`RequestContext.serialize` keeps a plain
+ * copy of the request's simple fields, no methods) and the worker deserialises that copy, and a
+ * context `RequestContextService.create` made may carry any object or none (decision 0055: a
+ * job's `req.get is not a function` failed Vendure's search index job). Such a context is no
+ * buyer's request: the plugin's hooks treat it as the worker's (no StoreContext), never as a guest
+ * or a customer by headers that were copied.
+ */
+export function liveRequestOf(ctx: RequestContext): Request | null {
+  const req = ctx.req as Partial<Request> | undefined;
+  return req && typeof req.get === 'function' && typeof req.header === 'function' ? (req as Request) : null;
+}
+
+/**
  * The plugin's StoreContext for a request to Vendure's own Shop API (visibility, prices), built
  * once per Vendure RequestContext from the same request as on /store-api: a plugin context token,
  * else the Vendure session's customer (Vendure resolved the user already), else a guest.
- * null for the Admin API and for contexts without a request (jobs, the worker). A refused
- * context token is Vendure's ForbiddenError.
+ * null for the Admin API and for contexts without a live request (liveRequestOf): a job's on the
+ * worker, a serialised one, one `RequestContextService.create` made. A refused context token is
+ * Vendure's ForbiddenError.
  */
 export function storeContexts(state: AdapterState): (ctx: RequestContext) => Promise<StoreContext | null> {
   const byContext = new WeakMap<RequestContext, Promise<StoreContext | null>>();
   return (ctx) => {
-    const req = ctx.req;
-    const bound = req ? boundContexts.get(req) : undefined;
+    const bound = ctx.req ? boundContexts.get(ctx.req) : undefined;
     if (bound) return Promise.resolve(bound);
+    const req = liveRequestOf(ctx);
     if (ctx.apiType !== 'shop' || !req) return Promise.resolve(null);
     let pending = byContext.get(ctx);
     if (!pending) {

@@ -1,14 +1,29 @@
 import type { Knex } from 'knex';
 import type { Executor } from '../../lib/db.js';
 import { readBool, selectRow, selectRows } from '../../lib/db.js';
-import type { CustomerRef, ProductRecord, SalesChannel } from '../../host/contract.js';
+import type { CustomerRef, ProductRecord, SalesChannel } from '../../contract/index.js';
+import {
+  Channel,
+  Customer,
+  CustomerGroup,
+  Product,
+  ProductTranslation,
+  ProductVariant,
+  ProductVariantPrice,
+  ProductVariantTranslation,
+  StockLevel,
+  TaxRate,
+  User,
+} from '@vendure/core';
 import { toVendureIds, versionId, type IdMapper } from './ids.js';
+import { column, columns, junction, selectAs, table } from './vendure-schema.js';
 
 /**
  * Reads of Vendure's own tables with knex, through the executor the plugin hands in: inside a
  * plugin transaction they run on its connection (on SQLite, a second connection would wait for the
  * plugin's write lock). Writes to Vendure's data go through Vendure's services instead.
  * Ids cross in the plugin's form (see ids.ts): every function here takes and answers plugin ids.
+ * Table and column names come from Vendure's entity metadata (vendure-schema.ts), never from strings.
  */
 export const DEFAULT_CHANNEL_CODE = '__default_channel__';
 
@@ -70,7 +85,7 @@ interface VariantRow {
   price: unknown;
 }
 
-/** An `order_line` row as the adapter reads it: its columns with the variant's SKU (a left join of product_variant). */
+/** An OrderLine row as the adapter reads it: its columns with the variant's SKU (a left join of ProductVariant). */
 export interface OrderLineRow {
   id: string | number;
   productVariantId: string | number;
@@ -83,9 +98,20 @@ export interface OrderLineRow {
 
 export async function defaultChannel(executor: Executor): Promise<ChannelRow> {
   const row = await selectRow<VendureChannelRow>(
-    executor('channel')
-      .where({ code: DEFAULT_CHANNEL_CODE })
-      .first('id', 'code', 'defaultCurrencyCode', 'defaultLanguageCode', 'defaultTaxZoneId', 'pricesIncludeTax'),
+    executor(table(Channel))
+      .where(column(Channel, 'code'), DEFAULT_CHANNEL_CODE)
+      .first(
+        selectAs(
+          Channel,
+          undefined,
+          'id',
+          'code',
+          'defaultCurrencyCode',
+          'defaultLanguageCode',
+          'defaultTaxZoneId',
+          'pricesIncludeTax',
+        ),
+      ),
   );
   if (!row) throw new Error('Vendure has no default channel yet (has Vendure started?)');
   return {
@@ -117,9 +143,13 @@ export function toSalesChannel(ids: IdMapper, channel: ChannelRow, domains: stri
 }
 
 function customerSelect(executor: Executor) {
-  return executor('customer as c')
-    .leftJoin('user as u', 'u.id', 'c.userId')
-    .select('c.id', 'c.firstName', 'c.lastName', 'c.emailAddress', 'c.deletedAt', 'c.userId', 'u.verified');
+  return executor(table(Customer, 'c'))
+    .leftJoin(table(User, 'u'), column(User, 'id', 'u'), column(Customer, 'user', 'c'))
+    .select(
+      ...selectAs(Customer, 'c', 'id', 'firstName', 'lastName', 'emailAddress', 'deletedAt'),
+      `${column(Customer, 'user', 'c')} as userId`,
+      ...selectAs(User, 'u', 'verified'),
+    );
 }
 
 async function toCustomerRefs(
@@ -129,14 +159,15 @@ async function toCustomerRefs(
   salesChannelId: string,
 ): Promise<CustomerRef[]> {
   if (rows.length === 0) return [];
+  const groupsOf = junction(Customer, 'groups');
   const groups = await inChunks(
     rows.map((r) => String(r.id)),
     (chunk) =>
       selectRows<{ customerId: string | number; customerGroupId: string | number }>(
-        executor('customer_groups_customer_group')
-          .whereIn('customerId', chunk)
-          .orderBy('customerGroupId')
-          .select('customerId', 'customerGroupId'),
+        executor(groupsOf.table)
+          .whereIn(groupsOf.owner, chunk)
+          .orderBy(groupsOf.inverse)
+          .select(`${groupsOf.owner} as customerId`, `${groupsOf.inverse} as customerGroupId`),
       ),
   );
   const groupOf = new Map<string, string>();
@@ -165,7 +196,11 @@ export async function customersByIds(
   salesChannelId: string,
 ): Promise<CustomerRef[]> {
   const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) =>
-    selectRows<CustomerRow>(customerSelect(executor).whereIn('c.id', chunk).whereNull('c.deletedAt')),
+    selectRows<CustomerRow>(
+      customerSelect(executor)
+        .whereIn(column(Customer, 'id', 'c'), chunk)
+        .whereNull(column(Customer, 'deletedAt', 'c')),
+    ),
   );
   const byId = new Map((await toCustomerRefs(ids, executor, rows, salesChannelId)).map((c) => [c.id, c]));
   return pluginIds.flatMap((id) => byId.get(id) ?? []);
@@ -179,8 +214,8 @@ export async function customerByEmail(
 ): Promise<CustomerRef | null> {
   const rows = await selectRows<CustomerRow>(
     customerSelect(executor)
-      .whereRaw('lower(??) = ?', ['c.emailAddress', email.trim().toLowerCase()])
-      .whereNull('c.deletedAt')
+      .whereRaw('lower(??) = ?', [column(Customer, 'emailAddress', 'c'), email.trim().toLowerCase()])
+      .whereNull(column(Customer, 'deletedAt', 'c'))
       .limit(1),
   );
   return (await toCustomerRefs(ids, executor, rows, salesChannelId))[0] ?? null;
@@ -193,7 +228,10 @@ export async function customerIdOfUser(
   vendureUserId: string,
 ): Promise<string | null> {
   const row = await selectRow<{ id: string | number }>(
-    executor('customer').where({ userId: vendureUserId }).whereNull('deletedAt').first('id'),
+    executor(table(Customer))
+      .where(column(Customer, 'user'), vendureUserId)
+      .whereNull(column(Customer, 'deletedAt'))
+      .first(selectAs(Customer, undefined, 'id')),
   );
   return row ? ids.toPlugin(row.id) : null;
 }
@@ -202,8 +240,9 @@ export async function customerIdOfUser(
 export async function customerGroupIds(ids: IdMapper, executor: Executor, pluginCustomerId: string): Promise<string[]> {
   const customerId = ids.toVendure(pluginCustomerId);
   if (!customerId) return [];
+  const groupsOf = junction(Customer, 'groups');
   const rows = await selectRows<{ customerGroupId: string | number }>(
-    executor('customer_groups_customer_group').where({ customerId }).select('customerGroupId'),
+    executor(groupsOf.table).where(groupsOf.owner, customerId).select(`${groupsOf.inverse} as customerGroupId`),
   );
   return rows.map((r) => ids.toPlugin(r.customerGroupId));
 }
@@ -215,7 +254,9 @@ export async function customerGroupsByIds(
 ): Promise<Array<{ id: string; name: string }>> {
   const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) =>
     selectRows<{ id: string | number; name: string }>(
-      executor('customer_group').whereIn('id', chunk).select('id', 'name'),
+      executor(table(CustomerGroup))
+        .whereIn(column(CustomerGroup, 'id'), chunk)
+        .select(selectAs(CustomerGroup, undefined, 'id', 'name')),
     ),
   );
   const byId = new Map(rows.map((r) => [ids.toPlugin(r.id), { id: ids.toPlugin(r.id), name: String(r.name) }]));
@@ -234,7 +275,7 @@ export async function variantsByIds(
   channel: ChannelRow,
 ): Promise<ProductRecord[]> {
   const rows = await inChunks(toVendureIds(ids, pluginIds), (chunk) =>
-    selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.id', chunk)),
+    selectRows<VariantRow>(variantSelect(executor, channel).whereIn(column(ProductVariant, 'id', 'v'), chunk)),
   );
   return orderAs(pluginIds, await toProductRecords(ids, executor, rows, channel));
 }
@@ -246,7 +287,7 @@ export async function variantsBySkus(
   channel: ChannelRow,
 ): Promise<ProductRecord[]> {
   const rows = await inChunks(skus, (chunk) =>
-    selectRows<VariantRow>(variantSelect(executor, channel).whereIn('v.sku', chunk)),
+    selectRows<VariantRow>(variantSelect(executor, channel).whereIn(column(ProductVariant, 'sku', 'v'), chunk)),
   );
   return toProductRecords(ids, executor, rows, channel);
 }
@@ -261,36 +302,36 @@ function orderAs(ids: string[], records: ProductRecord[]): ProductRecord[] {
  * language (`vt`, `pt`) and the price in its currency (`pr`); callers choose the columns.
  */
 export function liveVariants(executor: Executor, channel: ChannelRow): Knex.QueryBuilder {
-  return executor('product_variant as v')
-    .join('product as p', 'p.id', 'v.productId')
-    .leftJoin('product_variant_translation as vt', function () {
-      this.on('vt.baseId', 'v.id').andOnVal('vt.languageCode', channel.defaultLanguageCode);
+  const v = columns(ProductVariant, 'v');
+  const p = columns(Product, 'p');
+  const vt = columns(ProductVariantTranslation, 'vt');
+  const pt = columns(ProductTranslation, 'pt');
+  const pr = columns(ProductVariantPrice, 'pr');
+  return executor(table(ProductVariant, 'v'))
+    .join(table(Product, 'p'), p('id'), v('productId'))
+    .leftJoin(table(ProductVariantTranslation, 'vt'), function () {
+      this.on(vt('base'), v('id')).andOnVal(vt('languageCode'), channel.defaultLanguageCode);
     })
-    .leftJoin('product_translation as pt', function () {
-      this.on('pt.baseId', 'p.id').andOnVal('pt.languageCode', channel.defaultLanguageCode);
+    .leftJoin(table(ProductTranslation, 'pt'), function () {
+      this.on(pt('base'), p('id')).andOnVal(pt('languageCode'), channel.defaultLanguageCode);
     })
-    .leftJoin('product_variant_price as pr', function () {
-      this.on('pr.variantId', 'v.id')
-        .andOnVal('pr.channelId', channel.id)
-        .andOnVal('pr.currencyCode', channel.defaultCurrencyCode);
+    .leftJoin(table(ProductVariantPrice, 'pr'), function () {
+      this.on(pr('variant'), v('id'))
+        .andOnVal(pr('channelId'), channel.id)
+        .andOnVal(pr('currencyCode'), channel.defaultCurrencyCode);
     })
-    .whereNull('v.deletedAt')
-    .whereNull('p.deletedAt');
+    .whereNull(v('deletedAt'))
+    .whereNull(p('deletedAt'));
 }
 
 function variantSelect(executor: Executor, channel: ChannelRow) {
   return liveVariants(executor, channel).select(
-    'v.id',
-    'v.sku',
-    'v.enabled',
-    'v.updatedAt',
-    'v.productId',
-    'v.taxCategoryId',
-    'p.enabled as productEnabled',
-    'vt.name as variantName',
-    'pt.name as productName',
-    'pt.description',
-    'pr.price',
+    ...selectAs(ProductVariant, 'v', 'id', 'sku', 'enabled', 'updatedAt', 'productId', 'taxCategoryId'),
+    `${column(Product, 'enabled', 'p')} as productEnabled`,
+    `${column(ProductVariantTranslation, 'name', 'vt')} as variantName`,
+    `${column(ProductTranslation, 'name', 'pt')} as productName`,
+    ...selectAs(ProductTranslation, 'pt', 'description'),
+    ...selectAs(ProductVariantPrice, 'pr', 'price'),
   );
 }
 
@@ -312,10 +353,11 @@ async function toProductRecords(
     ];
     if (categories.length > 0) {
       const rates = await selectRows<{ categoryId: string | number; value: unknown }>(
-        executor('tax_rate')
-          .whereIn('categoryId', categories)
-          .where({ zoneId: channel.defaultTaxZoneId, enabled: true })
-          .select('categoryId', 'value'),
+        executor(table(TaxRate))
+          .whereIn(column(TaxRate, 'category'), categories)
+          .where(column(TaxRate, 'zone'), channel.defaultTaxZoneId)
+          .where(column(TaxRate, 'enabled'), true)
+          .select(`${column(TaxRate, 'category')} as categoryId`, ...selectAs(TaxRate, undefined, 'value')),
       );
       for (const rate of rates) taxRates.set(String(rate.categoryId), Math.round(Number(rate.value) * 100));
     }
@@ -347,12 +389,12 @@ async function toProductRecords(
 async function stockOf(executor: Executor, variantIds: string[]): Promise<Map<string, number>> {
   const rows = await inChunks(variantIds, (chunk) =>
     selectRows<{ productVariantId: string | number; onHand: unknown; allocated: unknown }>(
-      executor('stock_level')
-        .whereIn('productVariantId', chunk)
-        .groupBy('productVariantId')
-        .select('productVariantId')
-        .sum({ onHand: 'stockOnHand' })
-        .sum({ allocated: 'stockAllocated' }),
+      executor(table(StockLevel))
+        .whereIn(column(StockLevel, 'productVariantId'), chunk)
+        .groupBy(column(StockLevel, 'productVariantId'))
+        .select(selectAs(StockLevel, undefined, 'productVariantId'))
+        .sum({ onHand: column(StockLevel, 'stockOnHand') })
+        .sum({ allocated: column(StockLevel, 'stockAllocated') }),
     ),
   );
   return new Map(rows.map((r) => [String(r.productVariantId), Number(r.onHand ?? 0) - Number(r.allocated ?? 0)]));

@@ -2,7 +2,7 @@ import { Errors } from '../../lib/errors.js';
 
 import { objectSchema, emptyBody, looseObject, successResponse, nullable } from '../../lib/schemas.js';
 import type { RouteInput } from '../../lib/routes.js';
-import type { StoreContext, StoreRoute } from '../contract.js';
+import type { StoreContext, StoreRoute } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { revokeSession } from '../auth/sessions.js';
 import { CONTEXT_TOKEN_HEADER } from '../auth/store-context.js';

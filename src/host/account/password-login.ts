@@ -1,5 +1,5 @@
 import { inTransaction } from '../../lib/db.js';
-import type { SalesChannel } from '../contract.js';
+import type { SalesChannel } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { burnPasswordTime, verifyPassword } from '../../host-kit/passwords.js';
 import { createSession } from '../auth/sessions.js';

@@ -21,12 +21,12 @@ import {
 } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { ID_PATTERN, newId } from '../../lib/ids.js';
-import { fromMinor, toMinor } from '../../lib/money.js';
+import { exactMinor, fromMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import type { JsonSchema } from '../../lib/validation.js';
 import { moneyFiltersToMinor } from '../catalog/product-search.js';
-import type { HostEventName } from '../contract.js';
+import type { HostEventName } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 
 /** Admin prices are in the default currency's minor units with this precision. */
@@ -188,11 +188,11 @@ function readValue(field: FieldDef, value: unknown): unknown {
   }
 }
 
-function writeValue(field: FieldDef, value: unknown): unknown {
+function writeValue(name: string, field: FieldDef, value: unknown): unknown {
   if (value === null) return null;
   switch (field.kind) {
     case 'money':
-      return toMinor(value as number, ADMIN_MONEY_PRECISION);
+      return exactMinor(value as number, ADMIN_MONEY_PRECISION, `/${name}`);
     case 'percentBp':
       return Math.round((value as number) * 100);
     case 'json':
@@ -323,7 +323,7 @@ export class Entity {
     const columns: Record<string, unknown> = {};
     for (const [name, field] of Object.entries(this.fields))
       if (!field.readOnly && name in input && field.kind !== 'password')
-        columns[field.column] = writeValue(field, input[name]);
+        columns[field.column] = writeValue(name, field, input[name]);
     return columns;
   }
 

@@ -1,6 +1,6 @@
 import { newId, ID_PATTERN } from '../../lib/ids.js';
 import { Errors } from '../../lib/errors.js';
-import { fromMinor, toMinor } from '../../lib/money.js';
+import { exactMinor, fromMinor, toMinor } from '../../lib/money.js';
 import { selectRow, selectRows } from '../../lib/db.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { hashPassword } from '../../host-kit/passwords.js';
@@ -93,6 +93,10 @@ const product: EntityDef = {
         );
       },
       check(_trx, value) {
+        // More decimals than prices have are refused, not rounded (decision 0046).
+        (value as Array<{ price: number }>).forEach((t, i) =>
+          exactMinor(t.price, ADMIN_MONEY_PRECISION, `/tierPrices/${i}/price`),
+        );
         const quantities = (value as Array<{ minQuantity: number }>).map((t) => t.minQuantity);
         if (new Set(quantities).size !== quantities.length)
           throw Errors.badRequest('SUITE__DUPLICATE_TIER_QUANTITY', 'Two tier prices have the same minimum quantity.', {

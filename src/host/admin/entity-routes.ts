@@ -4,7 +4,7 @@ import { jsonApiCursorQuery, jsonApiList, jsonApiListSchema, jsonApiPageQuery } 
 import { CURSOR_PROPERTY } from '../../lib/keyset.js';
 import { noContent, reply } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
-import type { AdminRoute } from '../contract.js';
+import type { AdminRoute } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import type { Entity } from './entity-definition.js';
 

@@ -7,7 +7,7 @@ import { noContent } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { hashPassword } from '../../host-kit/passwords.js';
-import { defineAdminRoute, type AdminRoute } from '../contract.js';
+import { defineAdminRoute, type AdminRoute } from '../../contract/index.js';
 
 const TAGS = ['Auth'];
 const TABLE = 'admin_integrations';

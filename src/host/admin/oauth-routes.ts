@@ -1,6 +1,6 @@
 import { Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
-import type { AdminRoute } from '../contract.js';
+import type { AdminRoute } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { burnPasswordTime, verifyPassword } from '../../host-kit/passwords.js';
 import { ADMIN_AUDIENCE, signToken } from '../auth/tokens.js';

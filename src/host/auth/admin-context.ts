@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Errors } from '../../lib/errors.js';
 import type { ApiDefinition } from '../../lib/pipeline.js';
-import type { AdminContext } from '../contract.js';
+import type { AdminContext } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { ADMIN_AUDIENCE, verifyToken } from './tokens.js';
 

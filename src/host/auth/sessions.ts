@@ -11,9 +11,15 @@ import {
   writeJson,
   type Executor,
 } from '../../lib/db.js';
-import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
+import { addSeconds, fromDbTime, now as currentTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { Knex } from 'knex';
-import type { ActorType, ContextVersionSource, CustomerRef, LoginIdentity, SalesChannel } from '../contract.js';
+import type {
+  ActorType,
+  ContextVersionSource,
+  CustomerRef,
+  LoginIdentity,
+  SalesChannel,
+} from '../../contract/index.js';
 import {
   CUSTOMER_REF_COLUMNS,
   SALES_CHANNEL_COLUMNS,
@@ -56,7 +62,7 @@ export async function createSession(
   identity: LoginIdentity & { salesChannelId: string },
 ): Promise<{ token: string; sessionId: string }> {
   const sessionId = newId();
-  const now = new Date();
+  const now = currentTime();
   await executor('sessions').insert({
     id: sessionId,
     sales_channel_id: identity.salesChannelId,

@@ -7,7 +7,7 @@ import {
   type Principal,
   type RouteRequest,
 } from '../../lib/pipeline.js';
-import type { Actor, ContextVersionSource, SalesChannel, StoreContext } from '../contract.js';
+import type { Actor, ContextVersionSource, SalesChannel, StoreContext } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { inZone } from '../plugins/zones.js';
 import { rememberRequestCatalogVersions } from '../catalog/catalog-version.js';

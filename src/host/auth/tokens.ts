@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import { createSecretKey, type KeyObject } from 'node:crypto';
+import { nowMs } from '../../lib/time.js';
 
 export const ISSUER = 'suite-b2b';
 export const STORE_AUDIENCE = 'store-api';
@@ -26,7 +27,8 @@ function keyOf(secret: string): KeyObject {
 
 export function signToken(secret: string, audience: string, claims: TokenClaims, ttlSeconds: number): string {
   const { sub, jti, ...rest } = claims;
-  return jwt.sign(rest, keyOf(secret), {
+  // iat and exp from the one clock (src/lib/time.ts), as the check below reads them.
+  return jwt.sign({ ...rest, iat: Math.floor(nowMs() / 1000) }, keyOf(secret), {
     algorithm: 'HS256',
     issuer: ISSUER,
     audience,
@@ -43,7 +45,12 @@ export function verifyToken(
   token: string,
 ): (jwt.JwtPayload & { sub: string }) | null {
   try {
-    const payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER, audience });
+    const payload = jwt.verify(token, keyOf(secret), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience,
+      clockTimestamp: Math.floor(nowMs() / 1000),
+    });
     if (typeof payload !== 'object' || typeof payload.sub !== 'string') return null;
     return payload as jwt.JwtPayload & { sub: string };
   } catch {
@@ -68,10 +75,10 @@ export function verifyTokenCached(secret: string, audience: string, token: strin
   if (!cache) verified.set(secret, (cache = new LRUCache<string, VerifiedClaims>({ max: VERIFIED_MAX })));
   const key = `${audience}\n${token}`;
   const hit = cache.get(key);
-  if (hit && (hit.exp === undefined || hit.exp * 1000 > Date.now())) return hit;
+  if (hit && (hit.exp === undefined || hit.exp * 1000 > nowMs())) return hit;
   const claims = verifyToken(secret, audience, token);
   if (claims) {
-    const ttl = claims.exp === undefined ? VERIFIED_TTL_MS : Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - Date.now());
+    const ttl = claims.exp === undefined ? VERIFIED_TTL_MS : Math.min(VERIFIED_TTL_MS, claims.exp * 1000 - nowMs());
     if (ttl > 0) cache.set(key, claims, { ttl });
   }
   return claims;

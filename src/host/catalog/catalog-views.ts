@@ -1,14 +1,15 @@
 import { readBool, readInt, readJson, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
-import type { PriceGate, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
+import type { TypedSchema } from '../../lib/routes.js';
+import type { PriceGate, PriceProvider, ProductRecord, StoreContext } from '../../contract/index.js';
 import { priceRefusal } from '../../lib/price-providers.js';
 import { calculatePrices } from './prices.js';
 import { productViewFields, productViewProperties, unpricedProductViewFields } from '../../lib/product-view.js';
 import { tierPricesOf, type TierPrices } from './product-repository.js';
 
-const money = { type: 'number' };
-const id = { type: 'string' };
+const money = { type: 'number' } as const;
+const id = { type: 'string' } as const;
 
 export const productViewSchema = objectSchema(
   {
@@ -51,7 +52,18 @@ export const categoryViewSchema = objectSchema(
   ['id', 'versionId', 'parentId', 'name', 'position', 'active', 'cmsPageId'],
 );
 
-/** The navigation answer: an array of nodes, each with its children (recursive). */
+/** A node of the navigation answer. */
+export interface NavigationNodeView {
+  id: string;
+  parentId: string | null;
+  name: string;
+  position: number;
+  level: number;
+  childCount: number;
+  children: NavigationNodeView[];
+}
+
+/** The navigation answer: an array of nodes, each with its children (recursive: the schema states its type, `FromSchema` cannot read the `$ref`). */
 export const navigationTreeSchema = {
   type: 'array',
   items: { $ref: '#/$defs/node' },
@@ -69,7 +81,7 @@ export const navigationTreeSchema = {
       ['id', 'parentId', 'name', 'position', 'level', 'childCount', 'children'],
     ),
   },
-};
+} as unknown as TypedSchema<NavigationNodeView[]>;
 
 export const landingPageViewSchema = objectSchema(
   {

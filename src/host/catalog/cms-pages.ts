@@ -7,7 +7,7 @@ interface CmsPageRow {
   title: string;
   sections: string;
 }
-import type { CmsPageRecord } from '../contract.js';
+import type { CmsPageRecord } from '../../contract/index.js';
 
 /** A CMS page and the categories and landing pages that use it as their layout. */
 export async function getCmsPage(executor: Executor, id: string): Promise<CmsPageRecord | null> {

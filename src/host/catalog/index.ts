@@ -8,7 +8,7 @@ import type {
   StoreContext,
   StoreRoute,
   VisibilityFilter,
-} from '../contract.js';
+} from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import {
   requestCatalogVersions,

@@ -1,7 +1,7 @@
 import { Errors } from '../../lib/errors.js';
 import type { Executor } from '../../lib/db.js';
 import { firstProvidedPrices } from '../../lib/price-providers.js';
-import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../contract.js';
+import type { CalculatedPrice, PriceProvider, ProductRecord, StoreContext } from '../../contract/index.js';
 import { tierPricesOf, tierPricesReadWith, type TierPrices } from './product-repository.js';
 
 export function priceOf(

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from '../../lib/deep-freeze.js';
-import type { ProductRecord } from '../contract.js';
+import type { ProductRecord } from '../../contract/index.js';
 import type { RequestCatalogVersions } from './catalog-version.js';
 import { rememberTierPrices, tierPricesReadWith } from './product-repository.js';
 import type { SqlCondition } from './visibility.js';

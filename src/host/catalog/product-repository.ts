@@ -9,7 +9,7 @@ import {
   type Dialect,
   type Executor,
 } from '../../lib/db.js';
-import type { CatalogEntity, ProductRecord } from '../contract.js';
+import type { CatalogEntity, ProductRecord } from '../../contract/index.js';
 
 export const CATALOG_TABLES: Record<CatalogEntity, string> = {
   product: 'products',

@@ -15,7 +15,7 @@ import type {
   ProductSearchOptions,
   ProductSearchResult,
   StoreContext,
-} from '../contract.js';
+} from '../../contract/index.js';
 import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
 import { moneyFiltersToMinor, numberFirstMatch, orderProducts, type SortEntry } from '../../host-kit/catalog-search.js';
 

@@ -1,7 +1,7 @@
 import { readInt, readJson, type Db, type Executor } from '../../lib/db.js';
 import { LRUCache } from 'lru-cache';
 import { ID_PATTERN } from '../../lib/ids.js';
-import type { StoreContext } from '../contract.js';
+import type { StoreContext } from '../../contract/index.js';
 import { visibilityVersion } from './catalog-version.js';
 
 /** A rule's condition tree, as stored in rules.conditions. */
@@ -81,10 +81,15 @@ function valueList(value: unknown): string[] {
   return value === undefined || value === null ? [] : [typeof value === 'string' ? value : JSON.stringify(value)];
 }
 
-/** `=`: the actual value (or one of them) is listed; `!=`: none is. Without an actual value neither matches. */
+/**
+ * `=`: the actual value (or one of them) is listed; `!=`: none is. Without an actual value (a guest
+ * has no customer number, group or tag) `=` never matches and `!=` always does: "everyone but
+ * C10001" includes guests, as on Vendure (a guest is in no customer group, so an `except` group
+ * matches it) and as the console's form says (decision 0047).
+ */
 function compare(operator: unknown, actual: Array<string | null | undefined>, expected: unknown): boolean {
   const present = actual.filter((v): v is string => typeof v === 'string' && v !== '');
-  if (present.length === 0) return false;
+  if (present.length === 0) return operator === '!=';
   const listed = valueList(expected);
   const hit = present.some((v) => listed.includes(v));
   if (operator === '=') return hit;

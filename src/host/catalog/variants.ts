@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { readInt, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { PropertyValue, SimilarProduct, StoreContext, VariantFamily } from '../contract.js';
+import type { PropertyValue, SimilarProduct, StoreContext, VariantFamily } from '../../contract/index.js';
 import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
 
 type VisibleOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) => Promise<void>;

@@ -6,7 +6,7 @@ import {
   type StoreContext,
   type VisibilityConstraint,
   type VisibilityFilter,
-} from '../contract.js';
+} from '../../contract/index.js';
 
 /** A condition as SQL text with its bindings. */
 export interface SqlCondition {

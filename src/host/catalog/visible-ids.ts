@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../lib/db.js';
 import { isId } from '../../lib/ids.js';
-import type { StoreContext, VisibilityConstraint, VisibilityFilter } from '../contract.js';
+import type { StoreContext, VisibilityConstraint, VisibilityFilter } from '../../contract/index.js';
 import { visibilityVersion } from './catalog-version.js';
 import { applyConstraint } from './visibility.js';
 

@@ -1,4 +1,4 @@
-import type { AbandonedCart } from '../contract.js';
+import type { AbandonedCart } from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import { LINE_COLUMNS, toLineItem, type LineColumns } from './cart-service.js';

@@ -14,8 +14,15 @@ import {
 } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { totalsOf, type Totals } from '../../lib/line-items.js';
-import { nowDb, toDbTime } from '../../lib/time.js';
-import type { Cart, CartLineItem, PriceLine, ProductRecord, StoreContext } from '../contract.js';
+import { nowDb, nowMs, toDbTime } from '../../lib/time.js';
+import type {
+  Cart,
+  CartLineItem,
+  LineItemProcessOptions,
+  PriceLine,
+  ProductRecord,
+  StoreContext,
+} from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import type { CatalogModule } from '../catalog/index.js';
 import { calculatePrices } from '../catalog/prices.js';
@@ -331,10 +338,11 @@ export class CartService {
     item: CartLineItem,
     phase: 'add' | 'order',
     executor: Executor,
+    options?: LineItemProcessOptions,
   ): Promise<CartLineItem> {
     let current = item;
     for (const processor of this.internals.registries.lineItemProcessors) {
-      const next = await processor.process(executor, ctx, current, phase);
+      const next = await processor.process(executor, ctx, current, phase, options);
       current = {
         ...next,
         id: item.id,
@@ -363,15 +371,23 @@ export class CartService {
       const byId = new Map([...all].filter(([id]) => added.has(id)));
       const lines = cart.lineItems.map((line) => ({ ...line }));
       let position = lines.reduce((max, line) => Math.max(max, line.position + 1), 0);
+      // Lines added as a part (they may be joined by a later item) and not yet processed as the line they became.
+      const unfinished = new Set<string>();
       for (const [index, item] of items.entries()) {
         const product = byId.get(item.productId);
         if (!product) throw notAvailable(item.productId, `${pointerPrefix}/${index}`);
         checkQuantity(item.quantity, `${pointerPrefix}/${index}/quantity`);
+        const type = item.type ?? 'product';
+        // The item is only a part of its line when a line or a later item of its product may join it:
+        // the line's own checks (a quantity rule's minimum and step) then wait for the merged line.
+        const partial =
+          lines.some((line) => line.type === type && line.productId === product.id) ||
+          items.slice(index + 1).some((later) => (later.type ?? 'product') === type && later.productId === product.id);
         const candidate = await this.process(
           ctx,
           {
             id: newId(),
-            type: item.type ?? 'product',
+            type,
             productId: product.id,
             label: product.name,
             quantity: item.quantity,
@@ -380,6 +396,7 @@ export class CartService {
           },
           'add',
           trx,
+          partial ? { partial: true } : undefined,
         );
         const same = lines.findIndex(
           (line) =>
@@ -391,11 +408,15 @@ export class CartService {
           const merged = { ...lines[same]!, quantity: lines[same]!.quantity + item.quantity };
           checkQuantity(merged.quantity, `${pointerPrefix}/${index}/quantity`);
           lines[same] = await this.process(ctx, merged, 'add', trx);
+          unfinished.delete(merged.id);
         } else {
           lines.push(candidate);
+          if (partial) unfinished.add(candidate.id);
           position++;
         }
       }
+      for (const [at, line] of lines.entries())
+        if (unfinished.has(line.id)) lines[at] = await this.process(ctx, line, 'add', trx);
       this.checkLimits(lines, byId, pointerPrefix);
       return this.remember(await this.saveLines(trx, cart, lines), all);
     });
@@ -587,7 +608,7 @@ export class CartService {
     }
     if (inserts.length) await trx('cart_line_items').insert(inserts);
     const touched = this.updatedAtOfLocked.get(cart);
-    if (!touched || touched < toDbTime(Date.now() - CART_TOUCH_EVERY_MS))
+    if (!touched || touched < toDbTime(nowMs() - CART_TOUCH_EVERY_MS))
       await trx('carts').where({ token: cart.token }).update({ updated_at: now });
     // The order load() reads: position, then id.
     stored.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

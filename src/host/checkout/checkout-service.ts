@@ -14,7 +14,7 @@ import type {
   PriceLine,
   ProductRecord,
   StoreContext,
-} from '../contract.js';
+} from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
 import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';

@@ -1,6 +1,6 @@
 import { abandonedCarts } from './abandoned-carts.js';
 import { orderedProductIds } from './ordered-products.js';
-import type { AdminRoute, HostRuntime, StoreRoute } from '../contract.js';
+import type { AdminRoute, HostRuntime, StoreRoute } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import type { CatalogModule } from '../catalog/index.js';
 import { CartService } from './cart-service.js';
@@ -42,6 +42,17 @@ export function createCheckoutModule(
       abandoned: abandonedCarts,
       addLineItems: (ctx, items) => carts.addLineItems(ctx, items),
       async price(executor, ctx, cart) {
+        const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);
+        return { lines, netTotal, taxTotal, total };
+      },
+      async priceLines(executor, ctx, items) {
+        // As a cart of these lines (the reference host prices a cart's given lines, whatever its token).
+        const cart = {
+          token: '',
+          customerId: ctx.customer?.id ?? null,
+          salesChannelId: ctx.salesChannel.id,
+          lineItems: items,
+        };
         const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);
         return { lines, netTotal, taxTotal, total };
       },

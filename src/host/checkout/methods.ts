@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { objectSchema } from '../../lib/schemas.js';
 import { storeListOf, storeListResponse } from '../../lib/store-list.js';
 import type { Executor } from '../../lib/db.js';
-import type {
-  CheckoutMethodKind,
-  CheckoutMethodRef,
-  PaymentMethodDefinition,
-  StoreContext,
-  StoreRoute,
-} from '../contract.js';
+import {
+  defineStoreRoute,
+  type CheckoutMethodKind,
+  type CheckoutMethodRef,
+  type PaymentMethodDefinition,
+  type StoreContext,
+} from '../../contract/index.js';
 import { allowedMethods, type PluginRegistries } from '../../host-kit/registries.js';
 
 /**
@@ -107,9 +107,9 @@ async function offeredMethods(
 }
 
 /** `POST /shipping-method` and `POST /payment-method` as the shop platform's Store API answers them (guests may call them). */
-export function methodRoutes(registries: PluginRegistries, executor: Executor): StoreRoute[] {
+export function methodRoutes(registries: PluginRegistries, executor: Executor) {
   return [
-    {
+    defineStoreRoute({
       method: 'POST',
       path: '/shipping-method',
       operationId: 'listShippingMethods',
@@ -120,8 +120,8 @@ export function methodRoutes(registries: PluginRegistries, executor: Executor): 
       permission: null,
       schemas: { body: methodListBody, responses: { 200: storeListResponse(methodSchema('shipping_method')) } },
       handler: async ({ ctx }) => list('shipping_method', await offeredMethods(registries, 'shipping', ctx, executor)),
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/payment-method',
       operationId: 'listPaymentMethods',
@@ -132,6 +132,6 @@ export function methodRoutes(registries: PluginRegistries, executor: Executor): 
       permission: null,
       schemas: { body: methodListBody, responses: { 200: storeListResponse(methodSchema('payment_method')) } },
       handler: async ({ ctx }) => list('payment_method', await offeredMethods(registries, 'payment', ctx, executor)),
-    },
+    }),
   ];
 }

@@ -4,7 +4,7 @@ import { marks, readInt, readJson, selectRaw, selectRow, type Executor } from '.
 import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
-import type { CustomerOrderFigures, OrderRecord, OrderScope, PlacedBy, ResultPage } from '../contract.js';
+import type { CustomerOrderFigures, OrderRecord, OrderScope, PlacedBy, ResultPage } from '../../contract/index.js';
 import type { DocumentSummary } from '../../host-kit/documents.js';
 import { PAYMENT_METHODS, SHIPPING_METHODS } from './methods.js';
 import { orderStamp, type OrderViewCache } from './order-view-cache.js';

@@ -1,5 +1,5 @@
 import { KeptViews } from '../../lib/kept-views.js';
-import type { OrderRecord } from '../contract.js';
+import type { OrderRecord } from '../../contract/index.js';
 
 /** Order views kept per process; one is a few KB (about 8 KB for 20 lines), so at most some tens of MB. */
 const VIEWS_MAX = 5_000;

@@ -1,6 +1,6 @@
 import { readInt, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
-import type { HostRuntime, OrderedProduct } from '../contract.js';
+import type { HostRuntime, OrderedProduct } from '../../contract/index.js';
 
 /** orders.orderedProductIds: per product of a customer's orders (cancelled orders excluded), the last order date, the quantity and the number of orders. */
 export const orderedProductIds: HostRuntime['orders']['orderedProductIds'] = async (

@@ -6,7 +6,7 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type RouteInput } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
-import type { AdminRoute, Cart, StoreContext, StoreRoute } from '../contract.js';
+import { defineStoreRoute, type AdminRoute, type Cart, type StoreContext } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import {
   canonicalJson,
@@ -102,12 +102,13 @@ function moneyFiltersToMinor(filters: Filter[] | undefined, precision: number): 
   });
 }
 
+// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the rule covered all of src; split it when it next changes
 export function checkoutRoutes(
   internals: HostInternals,
   carts: CartService,
   checkout: CheckoutService,
   orderViews: OrderViewCache,
-): StoreRoute[] {
+) {
   const { db } = internals;
 
   async function cartView(ctx: StoreContext, cart: Cart) {
@@ -155,7 +156,7 @@ export function checkoutRoutes(
   const orderTags = ['Orders'];
 
   return [
-    {
+    defineStoreRoute({
       method: 'GET',
       path: '/checkout/cart',
       operationId: 'readCart',
@@ -169,8 +170,8 @@ export function checkoutRoutes(
         await ctx.ruleIds();
         return cartView(ctx, await carts.current(ctx));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/checkout/cart/line-item',
       operationId: 'addLineItems',
@@ -198,8 +199,8 @@ export function checkoutRoutes(
         const cart = await carts.addLineItems(ctx, items);
         return cartView(ctx, cart);
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'PATCH',
       path: '/checkout/cart/line-item',
       operationId: 'updateLineItems',
@@ -212,8 +213,8 @@ export function checkoutRoutes(
         body.items.forEach((item, index) => checkPayloadSize(item.payload, `/items/${index}/payload`));
         return cartView(ctx, await carts.updateLineItems(ctx, body.items));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/checkout/cart/line-item',
       operationId: 'removeLineItems',
@@ -226,8 +227,8 @@ export function checkoutRoutes(
         await ctx.ruleIds();
         return cartView(ctx, await carts.removeLineItems(ctx, body.ids));
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'DELETE',
       path: '/checkout/cart',
       operationId: 'deleteCart',
@@ -240,8 +241,8 @@ export function checkoutRoutes(
         await carts.clear(ctx);
         return noContent();
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/checkout/order',
       operationId: 'placeOrder',
@@ -268,8 +269,8 @@ export function checkoutRoutes(
         });
         return (await getOrder(db, placed.id, orderViews))!;
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'POST',
       path: '/order',
       operationId: 'listOrders',
@@ -310,8 +311,8 @@ export function checkoutRoutes(
           },
         };
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/order/{orderId}',
       operationId: 'readOrder',
@@ -328,8 +329,8 @@ export function checkoutRoutes(
         if (!order) throw Errors.notFound('Order', params.orderId);
         return order;
       },
-    },
-    {
+    }),
+    defineStoreRoute({
       method: 'GET',
       path: '/document/download/{documentId}',
       operationId: 'downloadDocument',
@@ -357,7 +358,7 @@ export function checkoutRoutes(
           },
         });
       },
-    },
+    }),
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { readBool, selectRow } from '../../lib/db.js';
 import { hashSecret, newId, newSecret } from '../../lib/ids.js';
-import { nowDb, toDbTime } from '../../lib/time.js';
+import { now as currentTime, nowDb, toDbTime } from '../../lib/time.js';
 import type { HostInternals } from '../internals.js';
 import { adminApiDefinition } from '../auth/admin-context.js';
 import { burnPasswordTime, verifyPassword } from '../../host-kit/passwords.js';
@@ -55,7 +55,7 @@ function adminUserSessions(internals: HostInternals): ConsoleSessions {
       const valid = user !== undefined && readBool(user.active) && (await verifyPassword(password, user.password_hash));
       if (!valid) return null;
       const token = newSecret(32);
-      const now = new Date();
+      const now = currentTime();
       await db('admin_console_sessions')
         .where('admin_user_id', user.id)
         .where('expires_at', '<=', toDbTime(now))

@@ -1,7 +1,8 @@
 import { selectRow, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import type { AddressInput, CustomerAddress } from '../contract.js';
+import type { AddressInput, CustomerAddress } from '../../contract/index.js';
+import { knownCountry } from './countries.js';
 import { toAddress } from './customer-repository.js';
 import type { AddressRow } from './rows.js';
 
@@ -15,7 +16,7 @@ function columnsOf(input: Partial<AddressInput>): Record<string, unknown> {
   if (input.street !== undefined) columns.street = input.street;
   if (input.zipcode !== undefined) columns.zipcode = input.zipcode;
   if (input.city !== undefined) columns.city = input.city;
-  if (input.countryCode !== undefined) columns.country_code = input.countryCode.toUpperCase();
+  if (input.countryCode !== undefined) columns.country_code = knownCountry(input.countryCode);
   return columns;
 }
 

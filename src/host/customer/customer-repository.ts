@@ -2,7 +2,7 @@ import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { newId } from '../../lib/ids.js';
 import { readBool, readJson, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesChannel } from '../contract.js';
+import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesChannel } from '../../contract/index.js';
 import { nextNumber } from '../numbers.js';
 import type { AddressRow, CustomerGroupRow, CustomerRow, SalesChannelRow } from './rows.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { createJobWorker, type JobWorker } from '../../lib/job-worker.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { HostRuntime } from '../contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { getSalesChannel, toSalesChannel } from '../customer/customer-repository.js';
 import { createMailOutbox, MAIL_SEND_INTERVAL_SECONDS, MAIL_SEND_JOB, type MailOutbox } from '../../lib/mail-outbox.js';

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { parseDatabaseUrl } from '../../lib/db.js';
-import type { Logger } from '../contract.js';
+import type { Logger } from '../../contract/index.js';
 
 /** What a web process tells the primary once it listens: the port and the banner to print once. */
 export interface ListeningMessage {

@@ -1,6 +1,6 @@
 import type { Db } from '../../lib/db.js';
-import { addSeconds, toDbTime } from '../../lib/time.js';
-import type { HostRuntime } from '../contract.js';
+import { addSeconds, now as currentTime, toDbTime } from '../../lib/time.js';
+import type { HostRuntime } from '../../contract/index.js';
 
 export const HOUSEKEEPING_JOB = 'housekeeping.purge';
 export const HOUSEKEEPING_INTERVAL_SECONDS = 15 * 60;
@@ -16,7 +16,7 @@ export const IDEMPOTENCY_ABANDONED_SECONDS = 3600;
  * finished idempotency keys past their replay window (and abandoned running ones), expired and
  * revoked sessions, expired console sessions of operators (admin_console_sessions). Returns the rows deleted per table. (Login links are the employee add-on's, which purges its own.)
  */
-export async function purgeExpired(db: Db, now = new Date()): Promise<Record<string, number>> {
+export async function purgeExpired(db: Db, now = currentTime()): Promise<Record<string, number>> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const rateLimitCounters = await db('rate_limit_counters')
     .where('window_start', '<', nowSeconds - RATE_LIMIT_COUNTER_RETENTION_SECONDS)

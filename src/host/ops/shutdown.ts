@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Logger } from '../contract.js';
+import type { Logger } from '../../contract/index.js';
 import type { Health } from './health.js';
 
 export interface GracefulShutdownOptions {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../lib/db.js';
-import type { HostRuntime, PriceProvider } from '../contract.js';
+import type { HostRuntime, PriceProvider } from '../../contract/index.js';
 
 /**
  * Zones tell plugin code from host code while it runs: every callback a plugin hands the host

@@ -1,7 +1,7 @@
 import { newId, newSecret } from '../../lib/ids.js';
 import { writeJson } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import type { DemoShop, HostRuntime } from '../contract.js';
+import type { DemoShop, HostRuntime } from '../../contract/index.js';
 import type { ShopApp } from '../app.js';
 import { hashPassword } from '../../host-kit/passwords.js';
 import { insertCustomer } from '../customer/customer-repository.js';

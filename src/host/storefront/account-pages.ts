@@ -1,31 +1,19 @@
 import { selectRow } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import type { Reply } from '../../lib/routes.js';
 import { requireCustomer } from '../checkout/cart-service.js';
-import type { StoreContext, StorefrontPage } from '../contract.js';
+import type { StoreContext, StorefrontPage } from '../../contract/index.js';
 import { orderPath } from './cart-pages.js';
 import { productPath } from './shop-pages.js';
-import { addressLines, payloadView, text, wholeNumber, type PageKit, type PageResult } from './page-kit.js';
-
-/** What the pages read of the order answers (the response schemas in src/host/checkout/schemas.ts). */
-interface OrderLineView {
-  productId: string | null;
-  quantity: number;
-  payload: Record<string, unknown> | null;
-}
-interface OrderDocumentView {
-  id: string;
-  fileName: string;
-}
-interface OrderView {
-  id: string;
-  orderNumber: string;
-  lineItems: OrderLineView[];
-  documents: OrderDocumentView[];
-  billingAddress: Record<string, unknown> | null;
-  shippingAddress?: Record<string, unknown> | null;
-}
+import {
+  addressLines,
+  HOST_STORE_ROUTES,
+  payloadView,
+  text,
+  wholeNumber,
+  type PageKit,
+  type PageResult,
+} from './page-kit.js';
 
 export const ORDERS_PATH = '/account/orders';
 /** The order-again add-on's page (src/plugin/order-again), linked from the order page when the caller may open it. */
@@ -53,7 +41,7 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
 
   async function ordersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 100_000) ?? 1;
-    const { orders } = await kit.call<{ orders: { total: number; elements: OrderView[] } }>(ctx, 'listOrders', {
+    const { orders } = await kit.call(ctx, HOST_STORE_ROUTES.listOrders, {
       body: { page, limit: ORDERS_PAGE_SIZE },
     });
     const pages = Math.max(1, Math.ceil(orders.total / ORDERS_PAGE_SIZE));
@@ -81,7 +69,7 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
 
   async function orderPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Order', id);
-    const order = await kit.call<OrderView>(ctx, 'readOrder', { params: { orderId: id } });
+    const order = await kit.call(ctx, HOST_STORE_ROUTES.readOrder, { params: { orderId: id } });
     return {
       template: 'account-order',
       data: {
@@ -109,10 +97,10 @@ export function accountPages(kit: PageKit): StorefrontPage[] {
   /** A browser cannot send the context token header the Store API download needs: the page runs that route's handler for it. */
   async function documentDownload(ctx: StoreContext, orderId: string, documentId: string): Promise<PageResult> {
     if (!isId(orderId) || !isId(documentId)) throw Errors.notFound('Document', documentId);
-    const order = await kit.call<OrderView>(ctx, 'readOrder', { params: { orderId } });
+    const order = await kit.call(ctx, HOST_STORE_ROUTES.readOrder, { params: { orderId } });
     const document = order.documents.find((candidate) => candidate.id === documentId);
     if (!document) throw Errors.notFound('Document', documentId);
-    const file = await kit.call<Reply>(ctx, 'downloadDocument', { params: { documentId } });
+    const file = await kit.call(ctx, HOST_STORE_ROUTES.downloadDocument, { params: { documentId } });
     return {
       file: {
         fileName: document.fileName,

@@ -2,9 +2,24 @@ import { AppError } from '../../lib/errors.js';
 import { callRoute } from '../../lib/route-call.js';
 import { checkGate, LOGGED_IN_STORE_ACTORS, STORE_ACTORS } from '../../lib/pipeline.js';
 import { storePrincipal } from '../auth/store-context.js';
-import type { AnyRoute } from '../../lib/routes.js';
-import type { StoreContext, StorefrontPage } from '../contract.js';
+import { routeRefs, type AnswerOf, type AnyRoute, type CallableRoute, type CallArgs } from '../../lib/routes.js';
+import type { catalogStoreRoutes } from '../catalog/store-routes.js';
+import type { checkoutRoutes } from '../checkout/routes.js';
+import type { methodRoutes } from '../checkout/methods.js';
+import type { StoreContext, StorefrontPage } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
+
+/** The host's own Store API routes its pages call, as declared (catalog, cart and orders, shipping and payment methods). */
+export type HostStoreRoute =
+  | ReturnType<typeof catalogStoreRoutes>[number]
+  | ReturnType<typeof checkoutRoutes>[number]
+  | ReturnType<typeof methodRoutes>[number];
+
+/**
+ * The host's Store API routes as values for `kit.call`: references by operationId, the input and
+ * answer typed from the declarations' schemas (`HOST_STORE_ROUTES.readCart`).
+ */
+export const HOST_STORE_ROUTES = routeRefs<HostStoreRoute>();
 
 export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;
 export type Form = Record<string, unknown>;
@@ -15,12 +30,11 @@ export type Form = Record<string, unknown>;
  */
 export interface PageKit {
   internals: HostInternals;
-  /** Runs the Store API route with this operationId (host or add-on) as the storefront visitor. */
-  call<T = unknown>(
-    ctx: StoreContext,
-    operationId: string,
-    input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
-  ): Promise<T>;
+  /**
+   * Runs the loaded Store API route with this route's operationId (host or add-on) as the storefront
+   * visitor: `kit.call(ctx, HOST_STORE_ROUTES.readCart)`, the input and answer typed from the route's schemas.
+   */
+  call<R extends CallableRoute>(ctx: StoreContext, route: R, ...input: CallArgs<R>): Promise<AnswerOf<R>>;
   /** The declared Store API route at `method` + `/store-api/…` path, or null when none is loaded. */
   routeAt(method: string, storeApiPath: string): AnyRoute | null;
   /** Whether a storefront page is mounted at this path (add-on pages appear only when their add-on is loaded). */
@@ -29,12 +43,14 @@ export interface PageKit {
   mayOpen(ctx: StoreContext, path: string): boolean;
 }
 
+type RouteCallParts = { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+
 export function createPageKit(internals: HostInternals, hostPagePaths: () => string[]): PageKit {
   const byId = () => new Map(internals.storeApi.routes.map((route) => [route.operationId, route]));
   let routes: Map<string, AnyRoute> | null = null;
   return {
     internals,
-    call(ctx, operationId, input = {}) {
+    call(ctx, { operationId }, ...[input]) {
       // Add-ons register their routes after the host's storefront module is created: look up lazily.
       routes ??= byId();
       let route = routes.get(operationId);
@@ -43,7 +59,7 @@ export function createPageKit(internals: HostInternals, hostPagePaths: () => str
         route = routes.get(operationId);
       }
       if (!route) throw new Error(`no Store API route with operationId "${operationId}"`);
-      return callRoute(route, { ctx, ...input });
+      return callRoute(route, { ctx, ...(input as RouteCallParts | undefined) }) as Promise<never>;
     },
     routeAt(method, storeApiPath) {
       if (!storeApiPath.startsWith('/store-api/')) return null;

@@ -1,40 +1,22 @@
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { isId } from '../../lib/ids.js';
-import type { StoreContext, StorefrontPage } from '../contract.js';
+import type { StoreContext, StorefrontPage } from '../../contract/index.js';
 import { priceRefusal } from '../../lib/price-providers.js';
-import { wholeNumber, type PageKit, type PageResult } from './page-kit.js';
+import type { AnswerOf } from '../../lib/routes.js';
+import { HOST_STORE_ROUTES, wholeNumber, type PageKit, type PageResult } from './page-kit.js';
 
 /** Products per listing page. */
 export const LISTING_PAGE_SIZE = 12;
 const NAVIGATION_DEPTH = 3;
 
 /**
- * What the pages read of the host's Store API answers (the response schemas in
- * src/host/catalog/catalog-views.ts; the answers carry more, which the templates get by spreading).
+ * The host's Store API answers the pages read (the response schemas in src/host/catalog/catalog-views.ts;
+ * the templates get all of an answer by spreading).
  */
-interface NavigationView {
-  id: string;
-  name: string;
-  children?: NavigationView[];
-}
-interface CategoryView {
-  id: string;
-  name: string;
-}
-interface ProductView {
-  id: string;
-  name: string;
-  productNumber: string;
-  available: boolean;
-  stock: number;
-  categoryIds: string[];
-  /** Absent when a price gate withholds prices from the visitor (contract 3.6: a closed shop's guest). */
-  calculatedPrice?: { unitPrice: number; source: string };
-  tierPrices?: Array<{ minQuantity: number }>;
-  /** (contract 3.5) What plugins add; the page reads `quantityRule` for its quantity input. */
-  extensions?: { quantityRule?: QuantityPicker };
-}
+type NavigationView = AnswerOf<typeof HOST_STORE_ROUTES.readNavigation>[number];
+type ProductListing = AnswerOf<typeof HOST_STORE_ROUTES.searchProducts>;
+type ProductView = ProductListing['elements'][number];
 
 /** The quantity rule a plugin may add to a product (`extensions.quantityRule`): what the quantity input admits. */
 interface QuantityPicker {
@@ -61,10 +43,6 @@ function quantityPicker(rule: QuantityPicker | undefined, stock: number, unitPri
     packPrice: rule.priceUnit === 'pack' ? Math.round(unitPrice * rule.packSize * 1e6) / 1e6 : null,
   };
 }
-interface ProductListing {
-  total: number;
-  elements: ProductView[];
-}
 
 /** The sort choices of listings; `price` is the list price (customer prices are not sortable in SQL). */
 export const SORTINGS: Record<string, { label: string; sort: Array<{ field: string; order: 'ASC' | 'DESC' }> }> = {
@@ -86,7 +64,7 @@ export interface NavigationNode {
 
 /** The category tree of the layout: visible categories only (the Store API navigation route), the current path marked. */
 export async function navigationFor(kit: PageKit, ctx: StoreContext, currentPath: string): Promise<NavigationNode[]> {
-  const tree = await kit.call<NavigationView[]>(ctx, 'readNavigation', {
+  const tree = await kit.call(ctx, HOST_STORE_ROUTES.readNavigation, {
     params: { rootId: 'main-navigation' },
     query: { depth: NAVIGATION_DEPTH },
   });
@@ -216,14 +194,14 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
 
   async function categoryPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('category', id);
-    const category = await kit.call<CategoryView>(ctx, 'readCategory', { params: { categoryId: id } });
+    const category = await kit.call(ctx, HOST_STORE_ROUTES.readCategory, { params: { categoryId: id } });
     const withheld = await pricesWithheld(kit, ctx);
     const listing = listingOf(query, withheld);
-    const result = await kit.call<ProductListing>(ctx, 'listCategoryProducts', {
+    const result = await kit.call(ctx, HOST_STORE_ROUTES.listCategoryProducts, {
       params: { categoryId: id },
       body: criteria(listing),
     });
-    const subtree = await kit.call<NavigationView[]>(ctx, 'readNavigation', {
+    const subtree = await kit.call(ctx, HOST_STORE_ROUTES.readNavigation, {
       params: { rootId: id },
       query: { depth: 1 },
     });
@@ -251,7 +229,7 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
       canBuy: canBuy(ctx),
     };
     if (term) {
-      const result = await kit.call<ProductListing>(ctx, 'searchProducts', {
+      const result = await kit.call(ctx, HOST_STORE_ROUTES.searchProducts, {
         body: { search: term, ...criteria(listing) },
       });
       Object.assign(data, listingView('/search', { q: term }, listing, result, withheld), { searched: true });
@@ -261,13 +239,15 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
 
   async function productPage(ctx: StoreContext, id: string, query: Record<string, unknown>): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('product', id);
-    const product = await kit.call<ProductView>(ctx, 'readProduct', { params: { productId: id } });
+    const product = await kit.call(ctx, HOST_STORE_ROUTES.readProduct, { params: { productId: id } });
+    // The schema admits any object per extension; the quantity-rule plugin's is a QuantityPicker.
+    const quantityRule = product.extensions?.quantityRule as QuantityPicker | undefined;
     const tierQuantities = (product.tierPrices ?? []).map((tier) => tier.minQuantity);
     // Withheld (a closed shop's guest): no price table, no buy form; the template shows a login prompt.
     const yourPrice = product.calculatedPrice ?? null;
     const prices = yourPrice ? await priceTable(kit, ctx, id, tierQuantities) : { listPrice: null, rows: [] };
     const categories =
-      (await kit.call<NavigationView[] | null>(ctx, 'readNavigation', {
+      (await kit.call(ctx, HOST_STORE_ROUTES.readNavigation, {
         params: { rootId: 'main-navigation' },
         query: { depth: 10 },
       })) ?? [];
@@ -286,8 +266,8 @@ export function shopPages(kit: PageKit): StorefrontPage[] {
             .map((categoryId) => ({ name: names.get(categoryId), url: categoryPath(categoryId) })),
         },
         yourPrice,
-        quantity: quantityPicker(product.extensions?.quantityRule, product.stock, yourPrice?.unitPrice ?? 0),
-        packSize: product.extensions?.quantityRule?.packSize ?? 1,
+        quantity: quantityPicker(quantityRule, product.stock, yourPrice?.unitPrice ?? 0),
+        packSize: quantityRule?.packSize ?? 1,
         isSpecialPrice: yourPrice !== null && yourPrice.source !== 'list' && yourPrice.source !== 'tier',
         listPrice: prices.listPrice,
         priceRows: prices.rows,

@@ -1,13 +1,12 @@
-import { inTransaction, isDuplicateKeyError, readBool, recoverable, selectRow, type Executor } from '../../lib/db.js';
+import { inTransaction, readBool, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import { idParam, nullable, objectSchema, successResponse } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
-import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext } from '../../contract/index.js';
 import { TAG } from './snippets.js';
 import { declaredCustomer } from '../declared.js';
+import { findCheckoutSetting, saveCheckoutSetting, type CheckoutSettingOwner } from './repository.js';
 
-const SETTINGS = 'b2b_express_checkout_settings';
 /** A technical name of /payment-method or /shipping-method (checked against the sales channel's methods). */
 const methodName = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
@@ -34,22 +33,13 @@ const patchBody = objectSchema(
 );
 
 /** Settings belong to one buyer of one customer: the customer login, an employee or a representative acting for it. */
-function ownerOf(ctx: StoreContext) {
+function ownerOf(ctx: StoreContext): CheckoutSettingOwner {
   const customer = declaredCustomer(ctx);
   return { customer_id: customer.id, actor_type: ctx.actor.type, actor_id: ctx.actor.id ?? customer.id };
 }
 
-/** A row of the settings table. */
-interface SettingRow {
-  enabled: unknown;
-  default_payment_method: string | null;
-  default_shipping_method: string | null;
-  default_billing_address_id: string | null;
-  default_shipping_address_id: string | null;
-}
-
 export async function readSetting(executor: Executor, ctx: StoreContext) {
-  const row = await selectRow<SettingRow>(executor(SETTINGS).where(ownerOf(ctx)).first());
+  const row = await findCheckoutSetting(executor, ownerOf(ctx));
   return {
     enabled: readBool(row?.enabled),
     defaultPaymentMethod: row?.default_payment_method ?? null,
@@ -59,7 +49,7 @@ export async function readSetting(executor: Executor, ctx: StoreContext) {
   };
 }
 
-export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
+export function checkoutSettingRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'GET',
@@ -138,32 +128,10 @@ export function checkoutSettingRoutes(host: HostRuntime): StoreRoute[] {
                 meta: { entity: 'address' },
               });
           }
-          const now = nowDb();
-          if (
-            await trx(SETTINGS)
-              .where(owner)
-              .update({ ...columns, updated_at: now })
-          )
-            return;
-          try {
-            await recoverable(trx, (executor) =>
-              executor(SETTINGS).insert({ id: newId(), ...owner, ...columns, created_at: now }),
-            );
-          } catch (error) {
-            // A concurrent first PATCH inserted the row: apply ours on top of it.
-            if (!isDuplicateKeyError(error)) throw error;
-            await trx(SETTINGS)
-              .where(owner)
-              .update({ ...columns, updated_at: now });
-          }
+          await saveCheckoutSetting(trx, owner, columns, nowDb());
         });
         return { success: true };
       },
     }),
   ];
-}
-
-/** The customers were deleted by the host (contract event): their express checkout settings go with them. */
-export async function deleteCustomersCheckoutSettings(executor: Executor, customerIds: string[]): Promise<void> {
-  await executor(SETTINGS).whereIn('customer_id', customerIds).delete();
 }

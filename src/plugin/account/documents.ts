@@ -4,13 +4,7 @@ import { reply } from '../../lib/routes.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import {
-  defineStoreRoute,
-  type DocumentScope,
-  type HostRuntime,
-  type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
+import { defineStoreRoute, type DocumentScope, type HostRuntime, type StoreContext } from '../../contract/index.js';
 import { TAG } from './snippets.js';
 import { declaredCustomer } from '../declared.js';
 
@@ -46,7 +40,7 @@ function readableDocuments(ctx: StoreContext): DocumentScope {
     : { customerId, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
 }
 
-export function documentRoutes(host: HostRuntime): StoreRoute[] {
+export function documentRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',

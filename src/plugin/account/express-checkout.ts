@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -22,7 +22,7 @@ const orderResponse = {
  * Express checkout: "order now" orders the caller's cart in one step with their express checkout
  * settings (`/express-checkout-setting`), each unset one falling back to the customer's default.
  */
-export function expressCheckoutRoutes(host: HostRuntime): StoreRoute[] {
+export function expressCheckoutRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',

@@ -1,9 +1,10 @@
-import type { HostRuntime } from '../../host/contract.js';
-import { checkoutSettingRoutes, deleteCustomersCheckoutSettings } from './checkout-settings.js';
+import type { HostRuntime } from '../../contract/index.js';
+import { checkoutSettingRoutes } from './checkout-settings.js';
 import { documentRoutes } from './documents.js';
 import { expressCheckoutRoutes } from './express-checkout.js';
 import { platformCmsRoutes } from './platform-cms.js';
 import { platformMenuRoutes } from './platform-menu.js';
+import { deleteCustomersCheckoutSettings } from './repository.js';
 import { registerAccountStorefront } from './storefront.js';
 import { snippetRoutes } from './snippets.js';
 
@@ -21,3 +22,6 @@ export function registerAccountExtras(host: HostRuntime): void {
   registerAccountStorefront(host);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCheckoutSettings(trx, ids));
 }
+
+/** For the console's settings page: the platform menu as the storefront shows it. */
+export { menuPreview, type MenuPreviewEntry } from './platform-menu.js';

@@ -11,8 +11,7 @@ import {
   type CmsPageRecord,
   type HostRuntime,
   type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { TAG } from './snippets.js';
 import { pricesWithheld } from '../closed-shop/index.js';
 
@@ -100,7 +99,7 @@ async function sectionsFor(
   return sections;
 }
 
-export function platformCmsRoutes(host: HostRuntime): StoreRoute[] {
+export function platformCmsRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'GET',

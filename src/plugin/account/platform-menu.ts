@@ -1,5 +1,6 @@
+import type { TypedSchema } from '../../lib/routes.js';
 import { emptyBody, nullable, objectSchema } from '../../lib/schemas.js';
-import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext } from '../../contract/index.js';
 import { snippetMap, TAG } from './snippets.js';
 import { storeListOf, storeListResponse } from '../../lib/store-list.js';
 
@@ -63,11 +64,16 @@ export const PLATFORM_MENU: readonly MenuDefinition[] = [
       { key: 'budgets', path: '/account/budgets', anyOf: ['budget.read'] },
       { key: 'fastOrder', path: '/account/fast-order', anyOf: ['orders.create'] },
       { key: 'productLists', path: '/account/product-lists', anyOf: ['product-list.manage'] },
-      { key: 'myAssortment', path: '/account/assortment', anyOf: ['orders.read-all'], label: 'My assortment' },
+      {
+        key: 'myAssortment',
+        path: '/account/assortment',
+        anyOf: ['orders.read-all', 'orders.create'],
+        label: 'My assortment',
+      },
       {
         key: 'frequentlyOrdered',
         path: '/account/frequently-ordered',
-        anyOf: ['orders.read-all'],
+        anyOf: ['orders.read-all', 'orders.create'],
         label: 'Frequently ordered',
       },
       {
@@ -223,9 +229,12 @@ export function menuPreview(customisation: MenuCustomisation): MenuPreviewEntry[
   return build(PLATFORM_MENU, false);
 }
 
-/** Spelled out per level (no recursive $ref, so the OpenAPI document stays self-contained). */
-function entrySchema(level: number): Record<string, unknown> {
-  return objectSchema(
+/**
+ * Spelled out per level (no recursive $ref, so the OpenAPI document stays self-contained); FromSchema
+ * cannot read a schema built by recursion, so it states its type.
+ */
+function entrySchema(level: number): TypedSchema<MenuEntry> {
+  const schema = objectSchema(
     {
       id: { type: 'string', description: 'The entry key: list elements carry an id.' },
       key: { type: 'string' },
@@ -239,11 +248,12 @@ function entrySchema(level: number): Record<string, unknown> {
     },
     ['id', 'key', 'label', 'snippetKey', 'path', 'level', 'childCount', 'children'],
   );
+  return schema as unknown as TypedSchema<MenuEntry>;
 }
 const menuResponse = storeListResponse(entrySchema(1));
 const depthQuery = objectSchema({ depth: { type: 'integer', minimum: 1, maximum: MAX_MENU_DEPTH } }, ['depth']);
 
-export function platformMenuRoutes(host: HostRuntime): StoreRoute[] {
+export function platformMenuRoutes(host: HostRuntime) {
   /** The GET and POST declarations share this. */
   const menu = async (ctx: StoreContext, depth: number) => {
     const [labels, customisation] = await Promise.all([snippetMap(host.db, ctx.salesChannel), menuCustomisation(host)]);

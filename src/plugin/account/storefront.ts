@@ -1,9 +1,7 @@
-import type { AccountMenuEntry, HostRuntime, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, StorefrontPage } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
-import type { Reply, SchemaInput } from '../../lib/routes.js';
-import type { StoreList } from '../../lib/store-list.js';
-import { dateText, download, page, routeCaller, wholeNumber } from '../storefront-kit.js';
-import { documentRoutes, FILE_NAME_PATTERN, type documentSchema } from './documents.js';
+import { dateText, download, page, routeCaller, routesByName, wholeNumber } from '../storefront-kit.js';
+import { documentRoutes, FILE_NAME_PATTERN } from './documents.js';
 import { MAX_MENU_DEPTH, platformMenuRoutes } from './platform-menu.js';
 
 const DOCUMENTS_PATH = '/account/documents';
@@ -11,12 +9,10 @@ const PAGE_SIZE = 25;
 const FILE_NAME = new RegExp(FILE_NAME_PATTERN);
 const REPRESENTATIVE_SECTION = 'salesRepresentative';
 
-/** A document as the Store API lists it (the response schema's type). */
-type DocumentView = SchemaInput<typeof documentSchema>;
-
 /** The documents page (invoices and other PDFs of the company) and the account menu the host shows on /account. */
 export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([...documentRoutes(host)]);
+  const routes = routesByName([...documentRoutes(host)]);
+  const call = routeCaller();
   return [
     {
       path: DOCUMENTS_PATH,
@@ -24,7 +20,7 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
       anyPermission: ['orders.read'],
       async handler({ ctx, query }) {
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-        const result = await call<StoreList<DocumentView>>(ctx, 'listCustomerDocuments', {
+        const result = await call(ctx, routes.listCustomerDocuments, {
           body: { page, limit: PAGE_SIZE },
         });
         const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -51,7 +47,7 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
       async handler({ ctx, params }) {
         const fileName = params.fileName;
         if (!FILE_NAME.test(fileName) || fileName.length > 191) throw Errors.notFound('document', fileName);
-        const file = await call<Reply>(ctx, 'downloadCustomerDocument', { params: { fileName } });
+        const file = await call(ctx, routes.downloadCustomerDocument, { params: { fileName } });
         return download(file, fileName, 'application/pdf');
       },
     }),
@@ -60,11 +56,10 @@ export function accountStorefrontPages(host: HostRuntime): StorefrontPage[] {
 
 export function registerAccountStorefront(host: HostRuntime): void {
   for (const page of accountStorefrontPages(host)) host.storefront.page(page);
-  const call = routeCaller(platformMenuRoutes(host));
+  const routes = routesByName(platformMenuRoutes(host));
+  const call = routeCaller();
   host.storefront.accountMenu(async (ctx) => {
-    const entries = (
-      await call<StoreList<AccountMenuEntry>>(ctx, 'readPlatformMenu', { query: { depth: MAX_MENU_DEPTH } })
-    ).elements;
+    const entries = (await call(ctx, routes.readPlatformMenu, { query: { depth: MAX_MENU_DEPTH } })).elements;
     // A representative acting for no customer has no company pages to open: only their own section.
     return ctx.customer ? entries : entries.filter((entry) => entry.key === REPRESENTATIVE_SECTION);
   });

@@ -1,15 +1,14 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
-import { selectRows } from '../../lib/db.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
-import { BUDGETS, toBudgetRow, type BudgetTableRow } from './repository.js';
+import { budgetsOfCustomer } from './repository.js';
 import { budgetViews } from './routes.js';
 import { budgetSchema } from './schemas.js';
 
 const MAX_BUDGETS = 500;
 
 /** The operator's read of a company's budgets (the console's company page); the company's administrators keep them in the storefront. */
-export function budgetAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function budgetAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -29,14 +28,8 @@ export function budgetAdminRoutes(host: HostRuntime): AdminRoute[] {
         if (!customer) throw Errors.notFound('customer', params.customerId);
         const salesChannel = await host.customers.salesChannel(host.db, customer.salesChannelId);
         if (!salesChannel) throw Errors.notFound('sales channel', customer.salesChannelId);
-        const rows = await selectRows<BudgetTableRow>(
-          host
-            .db(BUDGETS)
-            .where({ customer_id: params.customerId })
-            .orderBy([{ column: 'name' }, { column: 'id' }])
-            .limit(MAX_BUDGETS),
-        );
-        return { data: (await budgetViews(host.db, rows.map(toBudgetRow), salesChannel)) as never[] };
+        const budgets = await budgetsOfCustomer(host.db, params.customerId, MAX_BUDGETS);
+        return { data: (await budgetViews(host.db, budgets, salesChannel)) as never[] };
       },
     }),
   ];

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { budgetAdminRoutes } from './admin-routes.js';
 import { deleteCustomersBudgets, releaseBudgetOrder } from './repository.js';
 import { budgetRoutes } from './routes.js';
@@ -24,3 +24,9 @@ export function registerBudgets(host: HostRuntime): void {
   host.checkout.onOrderCancelled((trx, order) => releaseBudgetOrder(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersBudgets(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<BudgetAdminRoute>()`). */
+export type BudgetAdminRoute = ReturnType<typeof budgetAdminRoutes>[number];
+
+export { applicableBudgetIds, getBudget, insertBudget, replaceBudgetLinks, reservationsQuery } from './repository.js';
+export { budgetExceededError, evaluateBudgets, type BudgetEvaluation } from './service.js';

@@ -10,7 +10,7 @@ import {
   type Executor,
 } from '../../lib/db.js';
 import { toDbTime } from '../../lib/time.js';
-import { unitScopeOfEmployee } from '../company/units/directory.js';
+import { unitScopeOfEmployee } from '../company/index.js';
 import type { PeriodType, PeriodWindow } from './periods.js';
 
 export interface BudgetRow {
@@ -101,6 +101,61 @@ export async function getBudget(
 ): Promise<BudgetRow | null> {
   const [row] = await (lock ? lockedBudgetOfCustomer : budgetOfCustomer)<BudgetTableRow>(executor, id, customerId);
   return row ? toBudgetRow(row) : null;
+}
+
+/** The budgets with these ids, by name (then id). */
+export async function budgetsByIds(executor: Executor, ids: string[]): Promise<BudgetRow[]> {
+  const rows = await selectRows<BudgetTableRow>(executor(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id'));
+  return rows.map(toBudgetRow);
+}
+
+/** A customer's budgets by name (then id), at most `limit`. */
+export async function budgetsOfCustomer(executor: Executor, customerId: string, limit: number): Promise<BudgetRow[]> {
+  const rows = await selectRows<BudgetTableRow>(
+    executor(BUDGETS)
+      .where({ customer_id: customerId })
+      .orderBy([{ column: 'name' }, { column: 'id' }])
+      .limit(limit),
+  );
+  return rows.map(toBudgetRow);
+}
+
+/** The customer's budgets, for a search by criteria (columns qualified with the table name). */
+export function customerBudgetsQuery(executor: Executor, customerId: string): Knex.QueryBuilder {
+  return executor(BUDGETS).where(`${BUDGETS}.customer_id`, customerId);
+}
+
+/** A new budget: its columns as written (snake_case, amounts in minor units). */
+export async function insertBudget(executor: Executor, columns: Record<string, unknown>): Promise<void> {
+  await executor(BUDGETS).insert(columns);
+}
+
+/** Writes the columns of the customer's budget. */
+export async function updateBudget(
+  executor: Executor,
+  customerId: string,
+  id: string,
+  columns: Record<string, unknown>,
+): Promise<void> {
+  await executor(BUDGETS).where({ id, customer_id: customerId }).update(columns);
+}
+
+/** Deletes the customer's budget; answers the rows deleted (0: not the customer's, or gone). */
+export async function deleteBudget(executor: Executor, customerId: string, id: string): Promise<number> {
+  return executor(BUDGETS).where({ id, customer_id: customerId }).delete();
+}
+
+/** A budget's orders (`bo`), for a search by criteria. */
+export function budgetOrdersSearchQuery(executor: Executor, budgetId: string): Knex.QueryBuilder {
+  return executor(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
+}
+
+/** The budgets an approval reserved its amount on. */
+export async function budgetIdsOfApproval(executor: Executor, approvalId: string): Promise<string[]> {
+  const rows = await selectRows<{ budget_id: string }>(
+    executor(APPROVAL_BUDGETS).where({ approval_id: approvalId }).select('budget_id'),
+  );
+  return rows.map((r) => r.budget_id);
 }
 
 /** A row of `budgetOrderPage`: a budget order and its budget's order count. */

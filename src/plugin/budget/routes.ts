@@ -4,31 +4,34 @@ import {
   type OrderRecord,
   type SalesChannel,
   type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
-import type { SchemaInput } from '../../lib/routes.js';
+} from '../../contract/index.js';
+import { routeAlias, type SchemaInput } from '../../lib/routes.js';
 import { isPlainPage, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { inTransaction, readInt, readJson, selectRows, type Executor } from '../../lib/db.js';
+import { inTransaction, readInt, readJson, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
-import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import { findEmployees, holds, listEmployees } from '../company/employee-directory.js';
-import { unitTree } from '../company/units/directory.js';
+import { fromDbTime, now as currentTime, nowDb, toDbTime } from '../../lib/time.js';
+import { findEmployees, holds, listEmployees, unitTree } from '../company/index.js';
 import { PERIOD_LABELS, PERIOD_TYPES, zonedToday } from './periods.js';
 import {
-  BUDGET_ORDERS,
   BUDGETS,
   applicableBudgetIds,
   budgetCategoryIds,
   budgetEmployeeIds,
-  budgetUnitIds,
-  replaceBudgetUnits,
   budgetOrderPage,
+  budgetOrdersSearchQuery,
+  budgetsByIds,
+  budgetUnitIds,
+  customerBudgetsQuery,
+  deleteBudget,
   getBudget,
+  insertBudget,
   replaceBudgetLinks,
+  replaceBudgetUnits,
   toBudgetRow,
+  updateBudget,
   type BudgetRow,
   type BudgetTableRow,
 } from './repository.js';
@@ -100,7 +103,7 @@ export async function budgetViews(
     budgetUnitIds(executor, ids),
   ]);
   const precision = salesChannel.currencyPrecision;
-  const now = new Date();
+  const now = currentTime();
   const views: BudgetView[] = [];
   for (const budget of budgets) {
     const status = await budgetStatus(executor, budget, salesChannel.timeZone, now);
@@ -223,12 +226,30 @@ async function oneView(host: HostRuntime, ctx: StoreContext, id: string): Promis
   return (await budgetViews(host.db, [budget], ctx.salesChannel))[0]!;
 }
 
-export function budgetRoutes(host: HostRuntime): StoreRoute[] {
+export function budgetRoutes(host: HostRuntime) {
   return [...budgetLookupRoutes(host), ...budgetCrudRoutes(host), ...budgetOrderRoutes(host)];
 }
 
 /** Period types, the employee's budgets and the employees who may approve. */
-function budgetLookupRoutes(host: HostRuntime): StoreRoute[] {
+function budgetLookupRoutes(host: HostRuntime) {
+  const approvalEmployees = defineStoreRoute({
+    method: 'GET',
+    path: '/budget-approval-employees',
+    operationId: 'listBudgetApprovalEmployees',
+    summary: "Employees who can be chosen as a budget's approver (active, allowed to approve orders).",
+    tags: TAGS,
+    auth: 'login',
+    needsCustomer: true,
+    permission: 'budget.manage',
+    schemas: { responses: { 200: approvalEmployeesResponse } },
+    async handler({ ctx }) {
+      const customer = declaredCustomer(ctx);
+      const employees = (await listEmployees(host.db, customer.id)).filter(
+        (e) => e.active && holds(e, 'order-approval.approve'),
+      );
+      return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
+    },
+  });
   return [
     defineStoreRoute({
       method: 'POST',
@@ -257,44 +278,29 @@ function budgetLookupRoutes(host: HostRuntime): StoreRoute[] {
         const customer = declaredCustomer(ctx);
         if (ctx.actor.type !== 'employee' || !ctx.employee) return storeListOf([]);
         const ids = await applicableBudgetIds(host.db, customer.id, ctx.employee.id);
-        const rows = ids.length
-          ? await selectRows<BudgetTableRow>(host.db(BUDGETS).whereIn('id', ids).orderBy('name').orderBy('id'))
-          : [];
-        return storeListOf(await budgetViews(host.db, rows.map(toBudgetRow), ctx.salesChannel));
+        const budgets = ids.length ? await budgetsByIds(host.db, ids) : [];
+        return storeListOf(await budgetViews(host.db, budgets, ctx.salesChannel));
       },
     }),
-    defineStoreRoute({
-      method: 'GET',
-      path: '/budget-approval-employees',
-      operationId: 'listBudgetApprovalEmployees',
-      summary: "Employees who can be chosen as a budget's approver (active, allowed to approve orders).",
-      tags: TAGS,
-      auth: 'login',
-      needsCustomer: true,
-      permission: 'budget.manage',
-      schemas: { responses: { 200: approvalEmployeesResponse } },
-      async handler({ ctx }) {
-        const customer = declaredCustomer(ctx);
-        const employees = (await listEmployees(host.db, customer.id)).filter(
-          (e) => e.active && holds(e, 'order-approval.approve'),
-        );
-        return storeListOf(employees.map((e) => ({ id: e.id, employeeId: e.id, name: e.name, email: e.email })));
-      },
+    approvalEmployees,
+    // Where the real product's storefront connector calls it (decision 0048); the
+    // router answers this literal path before the approval's `{orderApprovalId}`.
+    routeAlias(approvalEmployees, {
+      path: '/b2b/order-approval/budget-approval-employees',
+      operationId: 'listBudgetApprovalEmployeesB2b',
     }),
   ];
 }
 
 /** A budget: create, read, replace, update, delete, and the list. */
-function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
+function budgetCrudRoutes(host: HostRuntime) {
   const update = async (ctx: StoreContext, id: string, input: BudgetInput) => {
     const customer = declaredCustomer(ctx);
     const columns = await budgetColumns(host, ctx, input);
     await inTransaction(host.db, async (trx) => {
       const budget = await getBudget(trx, customer.id, id, true);
       if (!budget) throw Errors.notFound('Budget', id);
-      await trx(BUDGETS)
-        .where({ id, customer_id: customer.id })
-        .update({ ...columns, updated_at: nowDb() });
+      await updateBudget(trx, customer.id, id, { ...columns, updated_at: nowDb() });
       await replaceBudgetLinks(trx, id, input.employeeIds, input.categoryIds);
       await replaceBudgetUnits(trx, id, input.unitIds);
     });
@@ -319,11 +325,11 @@ function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
         const columns = await budgetColumns(host, ctx, input);
         const id = newId();
         await inTransaction(host.db, async (trx) => {
-          await trx(BUDGETS).insert({
+          await insertBudget(trx, {
             id,
             customer_id: customer.id,
             currency_iso: ctx.salesChannel.currencyIso,
-            start_date: input.startDate ?? zonedToday(new Date(), ctx.salesChannel.timeZone),
+            start_date: input.startDate ?? zonedToday(currentTime(), ctx.salesChannel.timeZone),
             ...columns,
             created_at: nowDb(),
           });
@@ -381,7 +387,7 @@ function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: budgetDeletedResponse } },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        const deleted = await host.db(BUDGETS).where({ id: params.id, customer_id: customer.id }).delete();
+        const deleted = await deleteBudget(host.db, customer.id, params.id);
         if (deleted === 0) throw Errors.notFound('Budget', params.id);
         return { success: true };
       },
@@ -399,7 +405,7 @@ function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
         const page = await searchByCriteria<BudgetTableRow>(
-          host.db(BUDGETS).where(`${BUDGETS}.customer_id`, customer.id),
+          customerBudgetsQuery(host.db, customer.id),
           body,
           BUDGET_CRITERIA,
           (qb) => qb.select(`${BUDGETS}.*`),
@@ -411,7 +417,7 @@ function budgetCrudRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** The orders a budget was used by (GET with page and limit, POST with criteria). */
-function budgetOrderRoutes(host: HostRuntime): StoreRoute[] {
+function budgetOrderRoutes(host: HostRuntime) {
   const budgetOrderViews = new DerivedViews<OrderRecord, Record<string, unknown>>();
   /** The GET (query page and limit) and POST (criteria) declarations of the budget's orders share this. */
   const budgetOrders = async (ctx: StoreContext, budgetId: string, criteria: Criteria) => {
@@ -426,7 +432,7 @@ function budgetOrderRoutes(host: HostRuntime): StoreRoute[] {
     // statement that answers rows only for the customer's own budget; otherwise the budget first.
     if (!isPlainPage(criteria)) await customersBudget();
     // The budget is the customer's (checked before, or by the page's rows), so its id alone scopes the rows and the count stays on the index.
-    const base = host.db(`${BUDGET_ORDERS} as bo`).where('bo.budget_id', budgetId);
+    const base = budgetOrdersSearchQuery(host.db, budgetId);
     let countOfPage: number | undefined;
     const page = await searchByCriteria<{ order_id: string; budget_data: string }>(
       base,

@@ -1,12 +1,12 @@
-import type { HostRuntime, PlacedOrder, PriceLine, SalesChannel, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, PlacedOrder, PriceLine, SalesChannel, StoreContext } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
-import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
-import { selectRows, writeJson, type Executor, type Trx } from '../../lib/db.js';
-import { findEmployees } from '../company/employee-directory.js';
+import { fromDbTime, now as currentTime, nowDb, toDbTime } from '../../lib/time.js';
+import { writeJson, type Executor, type Trx } from '../../lib/db.js';
+import { findEmployees } from '../company/index.js';
 import { periodWindow, startInstant, type PeriodWindow } from './periods.js';
 import {
-  APPROVAL_BUDGETS,
+  budgetIdsOfApproval,
   recordBudgetOrder,
   applicableBudgetIds,
   budgetCategoryIds,
@@ -28,7 +28,7 @@ export async function budgetStatus(
   executor: Executor,
   budget: BudgetRow,
   timeZone: string,
-  now = new Date(),
+  now = currentTime(),
   excludeApprovalId?: string,
 ): Promise<BudgetStatus> {
   const window = periodWindow(budget.periodType, budget.startDate, now, timeZone);
@@ -87,7 +87,7 @@ export async function evaluateBudgets(
     now?: Date;
   },
 ): Promise<BudgetEvaluation[]> {
-  const now = input.now ?? new Date();
+  const now = input.now ?? currentTime();
   const budgets = (await lockBudgets(trx, input.budgetIds)).filter(
     (b) =>
       b.customerId === input.customerId &&
@@ -208,11 +208,7 @@ export async function recordUsage(host: HostRuntime, ctx: StoreContext, order: P
   const approvalId = order.customFields?.orderApprovalId;
   let budgetIds: string[];
   if (order.origin === 'order-approval' && typeof approvalId === 'string')
-    budgetIds = (
-      await selectRows<{ budget_id: string }>(
-        trx(APPROVAL_BUDGETS).where({ approval_id: approvalId }).select('budget_id'),
-      )
-    ).map((r) => r.budget_id);
+    budgetIds = await budgetIdsOfApproval(trx, approvalId);
   else if (order.actor.type === 'employee' && order.actor.id)
     budgetIds = await applicableBudgetIds(trx, order.customerId, order.actor.id);
   else return;
@@ -221,7 +217,7 @@ export async function recordUsage(host: HostRuntime, ctx: StoreContext, order: P
     ctx.salesChannel.id === order.salesChannelId
       ? ctx.salesChannel
       : ((await host.customers.salesChannel(trx, order.salesChannelId)) ?? ctx.salesChannel);
-  const now = new Date();
+  const now = currentTime();
   const currencyIso = (order as PlacedOrder & { currencyIso?: string }).currencyIso ?? salesChannel.currencyIso;
   const budgets = (await lockBudgets(trx, budgetIds)).filter(
     (b) => b.customerId === order.customerId && b.active && b.currencyIso === currencyIso,

@@ -1,8 +1,8 @@
 import { Errors, type AppError } from '../../lib/errors.js';
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 
 /**
- * Closed shop (issue 29 item 6, decision 0026): in the sales channels the operator lists in the
+ * Closed shop (decision 0026): in the sales channels the operator lists in the
  * setting `closedShopSalesChannelIds`, guests see no prices and cannot fill a cart. The add-on
  * says so through the contract's price gate (3.6); each host then leaves prices out of its product
  * answers and refuses its cart to such a guest. The plugin's own public routes that quote prices

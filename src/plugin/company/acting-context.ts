@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
-import { employeeContextEnricher } from '../employee/context.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
+import { employeeContextEnricher } from '../employee/index.js';
 import { unitRuleEnricher } from './units/rule-scope.js';
 
 /**

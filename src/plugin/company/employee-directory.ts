@@ -1,6 +1,5 @@
 import { readBool, selectRows, type Executor } from '../../lib/db.js';
-import { effectivePermissions } from '../employee/permissions.js';
-import { employeesOfCustomer, rolePermissionsOf } from '../employee/repository.js';
+import { effectivePermissions, employeesOfCustomer, rolePermissionsOf } from '../employee/index.js';
 
 /** What budgets and approvals need to know about a customer's employees (names, mail, role flags). */
 export interface DirectoryEmployee {

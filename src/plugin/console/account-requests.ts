@@ -11,9 +11,13 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { EmployeeAdminRoute } from '../employee/index.js';
+
+const routes = routeRefs<EmployeeAdminRoute>();
 
 const PATH = '/account-requests';
 const STATUSES = ['open', 'accepted', 'declined'] as const;
@@ -23,26 +27,10 @@ const REQUEST_SORTS = [
   { value: 'company', label: 'Company name' },
 ] as const;
 
-interface AccountRequest {
-  status: 'open' | 'accepted' | 'declined';
-  company: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string | null;
-  vatId?: string | null;
-  address?: { street?: string; zipcode?: string; city?: string; countryCode?: string } | null;
-  message?: string | null;
-  customerId: string | null;
-  decisionComment?: string | null;
-  decidedAt?: string | null;
-  createdAt: string;
-}
-
 /** The customer groups an accepted request may be put into (the host's groups, for the select). */
 async function customerGroups(kit: ConsoleKit, ctx: ConsoleContext): Promise<Array<{ id: string; name: string }>> {
-  if (!kit.console.has('listCustomerGroup')) return [];
-  const groups = await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } });
+  if (!kit.console.has(HOST_ADMIN_ROUTES.listCustomerGroup)) return [];
+  const groups = await kit.call(ctx, HOST_ADMIN_ROUTES.listCustomerGroup, { query: { limit: 500 } });
   return groups.data.map((group) => ({ id: group.id, name: group.attributes.name }));
 }
 
@@ -57,7 +45,7 @@ export function accountRequestPages(kit: ConsoleKit) {
     id: string,
     form: { action?: 'accept' | 'decline'; values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
   ) {
-    const request = await kit.call<{ data: { id: string; attributes: AccountRequest } }>(ctx, 'readAccountRequest', {
+    const request = await kit.call(ctx, routes.readAccountRequest, {
       params: { id },
     });
     const errors = form.errors ?? noErrors();
@@ -94,7 +82,7 @@ export function accountRequestPages(kit: ConsoleKit) {
         const status = STATUSES.find((s) => s === text(query, 'status'));
         const sort = sortOf(query, REQUEST_SORTS);
         const page = pageOf(query);
-        const list = await kit.call<JsonApiDocument<AccountRequest>>(ctx, 'listAccountRequests', {
+        const list = await kit.call(ctx, routes.listAccountRequests, {
           query: { page, limit: PAGE_SIZE, sort: sort.chosen.value, ...(status ? { status } : {}) },
         });
         return {
@@ -128,7 +116,7 @@ export function accountRequestPages(kit: ConsoleKit) {
         if (!isId(params.id)) return notFoundPage('account request');
         const values = { groupId: text(form, 'groupId'), comment: text(form, 'comment') };
         try {
-          await kit.call(ctx, 'acceptAccountRequest', {
+          await kit.call(ctx, routes.acceptAccountRequest, {
             params: { id: params.id },
             body: { groupId: values.groupId || null, ...(values.comment ? { comment: values.comment } : {}) },
           });
@@ -155,7 +143,7 @@ export function accountRequestPages(kit: ConsoleKit) {
             status: 400,
           });
         try {
-          await kit.call(ctx, 'declineAccountRequest', {
+          await kit.call(ctx, routes.declineAccountRequest, {
             params: { id: params.id },
             body: { comment: values.comment },
           });

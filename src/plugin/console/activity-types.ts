@@ -9,19 +9,15 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { SalesRepresentativeAdminRoute } from '../sales-representative/index.js';
+
+const routes = routeRefs<SalesRepresentativeAdminRoute>();
 
 const PATH = '/activity-types';
 const PER_PAGE = 100;
-
-interface ActivityType {
-  technicalName: string;
-  name: string;
-  position: number;
-  active: boolean;
-}
 
 /**
  * The kinds of customer activity sales representatives record (visit, call, …), in their order: a
@@ -34,7 +30,7 @@ export function activityTypePages(kit: ConsoleKit) {
     form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
   ) {
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<ActivityType>>(ctx, 'listCustomerActivityTypes', {
+    const list = await kit.call(ctx, routes.listCustomerActivityTypes, {
       query: { page, limit: PER_PAGE },
     });
     return {
@@ -68,9 +64,9 @@ export function activityTypePages(kit: ConsoleKit) {
           position: text(form, 'position'),
         };
         const position =
-          values.position === '' ? 0 : /^\d{1,6}$/.test(values.position) ? Number(values.position) : values.position;
+          values.position === '' ? 0 : /^\d{1,6}$/.test(values.position) ? Number(values.position) : Number.NaN;
         try {
-          await kit.call(ctx, 'createCustomerActivityType', {
+          await kit.call(ctx, routes.createCustomerActivityType, {
             body: { technicalName: values.technicalName, name: values.name, position },
           });
         } catch (error) {
@@ -85,7 +81,7 @@ export function activityTypePages(kit: ConsoleKit) {
       async handler({ ctx, params, form }) {
         if (!isId(params.id)) return notFoundPage('activity type');
         const active = text(form, 'active') === 'true';
-        await kit.call(ctx, 'updateCustomerActivityType', { params: { id: params.id }, body: { active } });
+        await kit.call(ctx, routes.updateCustomerActivityType, { params: { id: params.id }, body: { active } });
         return {
           redirect: kit.href(PATH),
           notice: active

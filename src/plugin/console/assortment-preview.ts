@@ -1,5 +1,10 @@
 import { AppError } from '../../lib/errors.js';
-import { consolePage, text, type ConsoleContext, type ConsoleKit, type JsonApiDocument } from './kit.js';
+import { consolePage, text, type ConsoleContext, type ConsoleKit } from './kit.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { PartialAssortmentAdminRoute } from '../partial-assortment/index.js';
+
+const routes = routeRefs<PartialAssortmentAdminRoute>();
 
 const PATH = '/partial-assortments/preview';
 
@@ -19,8 +24,8 @@ interface Preview {
  */
 export function assortmentPreviewPages(kit: ConsoleKit) {
   async function categoryNames(ctx: ConsoleContext, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0 || !kit.console.has('searchCategory')) return new Map();
-    const found = await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'searchCategory', {
+    if (ids.length === 0 || !kit.console.has(HOST_ADMIN_ROUTES.searchCategory)) return new Map();
+    const found = await kit.call(ctx, HOST_ADMIN_ROUTES.searchCategory, {
       body: { ids, limit: Math.min(500, ids.length) },
     });
     return new Map(found.data.map((row) => [row.id, row.attributes.name]));
@@ -35,7 +40,7 @@ export function assortmentPreviewPages(kit: ConsoleKit) {
         if (!customerNumber) return { template: 'assortment-preview', data };
         let preview: Preview;
         try {
-          preview = await kit.call<Preview>(ctx, 'previewSuitePartialAssortment', { body: { customerNumber } });
+          preview = await kit.call(ctx, routes.previewSuitePartialAssortment, { body: { customerNumber } });
         } catch (error) {
           if (!(error instanceof AppError) || error.status !== 404) throw error;
           return {

@@ -1,15 +1,15 @@
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
 import { isId } from '../../lib/ids.js';
-import {
-  consolePage,
-  pageOf,
-  paging,
-  PAGE_SIZE,
-  text,
-  type ConsoleContext,
-  type ConsoleKit,
-  type JsonApiDocument,
-  notFoundPage,
-} from './kit.js';
+import { consolePage, pageOf, paging, PAGE_SIZE, text, type ConsoleKit, notFoundPage } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { BudgetAdminRoute } from '../budget/index.js';
+import type { EmployeeAdminRoute } from '../employee/index.js';
+import type { OrderApprovalAdminRoute } from '../order-approval/index.js';
+import type { PaymentOnAccountAdminRoute } from '../payment-on-account/index.js';
+
+const routes = routeRefs<
+  EmployeeAdminRoute | PaymentOnAccountAdminRoute | BudgetAdminRoute | OrderApprovalAdminRoute
+>();
 
 const PATH = '/companies';
 const EMPLOYEES_PER_PAGE = 50;
@@ -25,56 +25,6 @@ const SORTS = [
   { value: 'customerNumber', label: 'Customer number', sort: [{ field: 'customerNumber', order: 'asc' }] },
 ] as const;
 
-interface Customer {
-  customerNumber: string;
-  company: string | null;
-  firstName: string;
-  lastName: string;
-  email: string;
-  active: boolean;
-  groupId: string | null;
-}
-interface Employee {
-  email: string;
-  firstName: string;
-  lastName: string;
-  department: string | null;
-  roleName: string | null;
-  active: boolean;
-  activated: boolean;
-}
-interface Role {
-  name: string;
-  permissions: string[];
-  requiresApproval: boolean;
-  employeeCount: number;
-}
-interface Invitation {
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  status: 'pending' | 'expired';
-  expiresAt: string;
-}
-interface Budget {
-  id: string;
-  name: string;
-  amount: number;
-  currency: string;
-  periodType: string;
-  active: boolean;
-  allowApproval: boolean;
-  used: number;
-  reserved: number;
-  available: number;
-  employeeIds: string[];
-}
-interface ApprovalSettings {
-  mode: 'only-admins' | 'n-of';
-  approverEmployeeIds: string[];
-  nValue: number;
-}
-
 const notFound = notFoundPage('company');
 const nameOf = (person: { firstName: string | null; lastName: string | null }) =>
   [person.firstName, person.lastName].filter(Boolean).join(' ');
@@ -86,10 +36,9 @@ const nameOf = (person: { firstName: string | null; lastName: string | null }) =
  * deactivating (or reactivating) an employee and resending an invitation.
  */
 export function companyPages(kit: ConsoleKit) {
-  async function optional<T>(ctx: ConsoleContext, operationId: string, customerId: string, fallback: T): Promise<T> {
-    if (!kit.console.has(operationId)) return fallback;
-    return kit.call<T>(ctx, operationId, { params: { customerId } });
-  }
+  /** An add-on's answer where the host serves its route (the add-on may be left out), else null. */
+  const optional = <T>(route: { operationId: string }, read: () => Promise<T>): Promise<T | null> =>
+    kit.console.has(route) ? read() : Promise.resolve(null);
 
   return [
     consolePage({
@@ -99,7 +48,7 @@ export function companyPages(kit: ConsoleKit) {
         const term = text(query, 'q').slice(0, 255);
         const sort = SORTS.find((s) => s.value === text(query, 'sort')) ?? SORTS[0];
         const page = pageOf(query);
-        const list = await kit.call<JsonApiDocument<Customer>>(ctx, 'searchCustomer', {
+        const list = await kit.call(ctx, HOST_ADMIN_ROUTES.searchCustomer, {
           body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}), sort: sort.sort },
         });
         return {
@@ -123,27 +72,29 @@ export function companyPages(kit: ConsoleKit) {
       path: `${PATH}/:id`,
       async handler({ ctx, params, query }) {
         if (!isId(params.id)) return notFound;
-        const customer = await kit.call<{ data: { id: string; attributes: Customer } }>(ctx, 'readCustomer', {
+        const customer = await kit.call(ctx, HOST_ADMIN_ROUTES.readCustomer, {
           params: { id: params.id },
         });
         const page = pageOf(query);
         const customerId = params.id;
-        const hasEmployees = kit.console.has('listCompanyEmployees');
+        const hasEmployees = kit.console.has(routes.listCompanyEmployees);
         const [employees, roles, invitations, budgets, approval] = await Promise.all([
           hasEmployees
-            ? kit.call<JsonApiDocument<Employee>>(ctx, 'listCompanyEmployees', {
+            ? kit.call(ctx, routes.listCompanyEmployees, {
                 params: { customerId },
                 query: { page, limit: EMPLOYEES_PER_PAGE },
               })
             : null,
-          optional<{ data: Array<{ id: string; attributes: Role }> }>(ctx, 'listCompanyRoles', customerId, {
-            data: [],
-          }),
-          optional<{ data: Array<{ id: string; attributes: Invitation }> }>(ctx, 'listCompanyInvitations', customerId, {
-            data: [],
-          }),
-          optional<{ data: Budget[] } | null>(ctx, 'listCompanyBudgets', customerId, null),
-          optional<{ data: ApprovalSettings } | null>(ctx, 'readCompanyApprovalSettings', customerId, null),
+          optional(routes.listCompanyRoles, () => kit.call(ctx, routes.listCompanyRoles, { params: { customerId } })),
+          optional(routes.listCompanyInvitations, () =>
+            kit.call(ctx, routes.listCompanyInvitations, { params: { customerId } }),
+          ),
+          optional(routes.listCompanyBudgets, () =>
+            kit.call(ctx, routes.listCompanyBudgets, { params: { customerId } }),
+          ),
+          optional(routes.readCompanyApprovalSettings, () =>
+            kit.call(ctx, routes.readCompanyApprovalSettings, { params: { customerId } }),
+          ),
         ]);
         const names = new Map((employees?.data ?? []).map((row) => [row.id, nameOf(row.attributes)]));
         const nameById = (id: string) => names.get(id) ?? 'an employee on another page';
@@ -163,12 +114,12 @@ export function companyPages(kit: ConsoleKit) {
             employeePaging: employees
               ? paging(kit, `${PATH}/${customerId}`, {}, page, employees.meta.total, EMPLOYEES_PER_PAGE)
               : null,
-            roles: roles.data.map((row) => ({
+            roles: (roles?.data ?? []).map((row) => ({
               ...row.attributes,
               id: row.id,
               permissionCount: row.attributes.permissions.length,
             })),
-            invitations: invitations.data.map((row) => ({
+            invitations: (invitations?.data ?? []).map((row) => ({
               ...row.attributes,
               id: row.id,
               name: nameOf(row.attributes),
@@ -187,7 +138,7 @@ export function companyPages(kit: ConsoleKit) {
               : null,
             listHref: kit.href(PATH),
             pricesHref: kit.href('/customer-prices', { customer: attributes.customerNumber }),
-            paymentHref: kit.console.has('listUnitPaymentTerms')
+            paymentHref: kit.console.has(routes.listUnitPaymentTerms)
               ? kit.href(`${PATH}/${customerId}/payment-on-account`)
               : null,
           },
@@ -200,7 +151,7 @@ export function companyPages(kit: ConsoleKit) {
       async handler({ ctx, params, form }) {
         if (!isId(params.id) || !isId(params.employeeId)) return notFound;
         const active = text(form, 'active') === 'true';
-        await kit.call(ctx, 'setCompanyEmployeeActive', {
+        await kit.call(ctx, routes.setCompanyEmployeeActive, {
           params: { customerId: params.id, employeeId: params.employeeId },
           body: { active },
         });
@@ -217,7 +168,7 @@ export function companyPages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id) || !isId(params.invitationId)) return notFound;
-        const sent = await kit.call<{ data: { attributes: Invitation } }>(ctx, 'resendCompanyInvitation', {
+        const sent = await kit.call(ctx, routes.resendCompanyInvitation, {
           params: { customerId: params.id, invitationId: params.invitationId },
         });
         return {

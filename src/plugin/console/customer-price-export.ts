@@ -1,5 +1,10 @@
 import { MAX_LIMIT } from '../../lib/criteria.js';
-import { consolePage, text, type ConsoleKit, type JsonApiDocument } from './kit.js';
+import { consolePage, text, type ConsoleKit } from './kit.js';
+import { now } from '../../lib/time.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { CustomerPriceAdminRoute } from '../customer-price/index.js';
+
+const routes = routeRefs<CustomerPriceAdminRoute>();
 
 /** The import's own row limit: an export never holds more than an import takes back. */
 const MAX_ROWS = 50_000;
@@ -48,7 +53,7 @@ export function customerPriceExportPages(kit: ConsoleKit) {
         }
         const rows: ExportedPrice[] = [];
         for (let page = 1; rows.length < MAX_ROWS; page++) {
-          const list = await kit.call<JsonApiDocument<ExportedPrice>>(ctx, 'listSuiteCustomerPrices', {
+          const list = await kit.call(ctx, routes.listSuiteCustomerPrices, {
             query: { ...apiQuery, page, limit: MAX_LIMIT },
           });
           rows.push(...list.data.map((row) => row.attributes));
@@ -75,7 +80,7 @@ export function customerPriceExportPages(kit: ConsoleKit) {
               .map(cell)
               .join(';'),
           );
-        const stamp = new Date().toISOString().slice(0, 10);
+        const stamp = now().toISOString().slice(0, 10);
         return {
           file: {
             fileName: `customer-prices-${stamp}.csv`,

@@ -1,3 +1,4 @@
+import { AppError } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import {
   consolePage,
@@ -9,26 +10,19 @@ import {
   paging,
   PAGE_SIZE,
   text,
+  uploadedFileName,
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { CustomerPriceAdminRoute } from '../customer-price/index.js';
+
+const routes = routeRefs<CustomerPriceAdminRoute>();
 
 const PATH = '/customer-prices';
-
-interface PriceAttributes {
-  customerId: string | null;
-  customerGroupId: string | null;
-  productId: string;
-  minQuantity: number;
-  price: number;
-  validFrom: string | null;
-  validUntil: string | null;
-  currency: string | null;
-  listPrice: number | null;
-}
 
 /** The form's fields, as typed (kept as they are when the API refuses them). */
 interface PriceForm {
@@ -115,7 +109,7 @@ function priceListPages(kit: ConsoleKit) {
         }
         const list = Object.keys(filterErrors).length
           ? { data: [], meta: { total: 0 } }
-          : await kit.call<JsonApiDocument<PriceAttributes>>(ctx, 'listSuiteCustomerPrices', { query: apiQuery });
+          : await kit.call(ctx, routes.listSuiteCustomerPrices, { query: apiQuery });
         const rows = list.data.map((row) => ({ id: row.id, ...row.attributes }));
         const [customers, groups, products] = await Promise.all([
           host.customers.getMany(host.db, [
@@ -180,7 +174,7 @@ function priceListPages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id)) return notFoundPage('customer price');
-        await kit.call(ctx, 'deleteSuiteCustomerPrice', { params: { id: params.id } });
+        await kit.call(ctx, routes.deleteSuiteCustomerPrice, { params: { id: params.id } });
         return { redirect: kit.href(PATH), notice: 'The customer price is deleted.' };
       },
     }),
@@ -192,8 +186,8 @@ function priceFormPages(kit: ConsoleKit) {
   const { host } = kit;
 
   async function groupOptions(ctx: ConsoleContext, selected: string) {
-    const groups = kit.console.has('listCustomerGroup')
-      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
+    const groups = kit.console.has(HOST_ADMIN_ROUTES.listCustomerGroup)
+      ? (await kit.call(ctx, HOST_ADMIN_ROUTES.listCustomerGroup, { query: { limit: 500 } })).data
       : [];
     return groups.map((group) => ({ id: group.id, name: group.attributes.name, selected: group.id === selected }));
   }
@@ -239,8 +233,7 @@ function priceFormPages(kit: ConsoleKit) {
           };
           const found =
             customer || isId(values.customerGroupId)
-              ? (await kit.call<JsonApiDocument<PriceAttributes>>(ctx, 'listSuiteCustomerPrices', { query: listQuery }))
-                  .data
+              ? (await kit.call(ctx, routes.listSuiteCustomerPrices, { query: listQuery })).data
               : [];
           const price = product
             ? found.find(
@@ -270,45 +263,57 @@ function priceFormPages(kit: ConsoleKit) {
           Object.keys(EMPTY_FORM).map((name) => [name, text(form, name)]),
         ) as unknown as PriceForm;
         const errors = noErrors();
-        const body: Record<string, unknown> = {};
+        let whose: { customerId: string } | { customerGroupId: string } | null = null;
         if (values.customerNumber && values.customerGroupId)
           errors.fields.customerNumber = 'Give a customer number or a customer group, not both.';
         else if (values.customerNumber) {
           const [customer] = await host.customers.findByNumbers(host.db, [values.customerNumber]);
-          if (customer) body.customerId = customer.id;
+          if (customer) whose = { customerId: customer.id };
           else errors.fields.customerNumber = `There is no customer with the number "${values.customerNumber}".`;
-        } else if (values.customerGroupId) body.customerGroupId = values.customerGroupId;
+        } else if (values.customerGroupId) whose = { customerGroupId: values.customerGroupId };
         else errors.fields.customerNumber = 'Give the customer number, or choose a customer group.';
+        let productId: string | null = null;
         if (values.productNumber) {
           const [product] = await host.catalog.productIdsByNumbers(host.db, [values.productNumber]);
-          if (product) body.productId = product.id;
+          if (product) productId = product.id;
           else errors.fields.productNumber = `There is no product with the number "${values.productNumber}".`;
         } else errors.fields.productNumber = 'Give the product number.';
-        const amounts: Array<[keyof PriceForm, string, boolean]> = [
-          ['price', 'price', true],
-          ['listPrice', 'listPrice', false],
-        ];
-        for (const [field, key, required] of amounts) {
+        const amounts: { price?: number; listPrice?: number } = {};
+        for (const [field, required] of [
+          ['price', true],
+          ['listPrice', false],
+        ] as const) {
           if (!values[field]) {
             if (required) errors.fields[field] = 'Give the net unit price, e.g. 12.50.';
             continue;
           }
           const amount = amountOf(values[field]);
           if (amount === null) errors.fields[field] = `"${values[field]}" is not an amount like 12.50.`;
-          else body[key] = amount;
+          else amounts[field] = amount;
         }
-        if (values.minQuantity)
-          body.minQuantity = /^\d{1,9}$/.test(values.minQuantity) ? Number(values.minQuantity) : values.minQuantity;
+        const dates: { validFrom?: string; validUntil?: string } = {};
         for (const field of ['validFrom', 'validUntil'] as const) {
           if (!values[field]) continue;
           const instant = dayToInstant(values[field]);
-          if (instant) body[field] = instant;
+          if (instant) dates[field] = instant;
           else errors.fields[field] = 'Give a date as YYYY-MM-DD.';
         }
-        if (values.currency) body.currency = values.currency.toUpperCase();
-        if (Object.keys(errors.fields).length) return formPage(ctx, values, errors, 400, false);
+        if (Object.keys(errors.fields).length || !whose || !productId || amounts.price === undefined)
+          return formPage(ctx, values, errors, 400, false);
+        const body = {
+          ...whose,
+          productId,
+          price: amounts.price,
+          ...(amounts.listPrice !== undefined ? { listPrice: amounts.listPrice } : {}),
+          ...dates,
+          // Unreadable: NaN, which the route refuses (400) with its own message.
+          ...(values.minQuantity
+            ? { minQuantity: /^\d{1,9}$/.test(values.minQuantity) ? Number(values.minQuantity) : Number.NaN }
+            : {}),
+          ...(values.currency ? { currency: values.currency.toUpperCase() } : {}),
+        };
         try {
-          await kit.call(ctx, 'upsertSuiteCustomerPrice', { body });
+          await kit.call(ctx, routes.upsertSuiteCustomerPrice, { body });
         } catch (error) {
           return formPage(
             ctx,
@@ -333,22 +338,58 @@ function importPages(kit: ConsoleKit) {
     status,
     data: { title: 'Import customer prices', listHref: kit.href(PATH), ...data },
   });
+  const byReference = () =>
+    kit.console.has(routes.checkSuiteCustomerPriceImport) &&
+    kit.console.has(routes.startSuiteCustomerPriceImportRunByReference);
 
-  async function run(ctx: ConsoleContext, form: Record<string, unknown>, dryRun: boolean) {
+  /**
+   * "Check the file". A managing operator's checked file is kept on the server (an hour), and the
+   * preview's "Import now" sends only its reference, so a file of any allowed size is posted once.
+   * A chosen file is not written back into the page (a large one would make the page as large).
+   */
+  async function check(ctx: ConsoleContext, form: Record<string, unknown>) {
+    const csv = csvOfForm(form);
+    const fileName = uploadedFileName(form);
+    const shown = fileName ? '' : csv;
+    if (!csv.trim()) return page({ csv, errors: { csv: 'Choose a CSV file or paste its lines.' } }, 400);
+    try {
+      if (byReference() && !ctx.operator.readOnly) {
+        const checked = await kit.call(ctx, routes.checkSuiteCustomerPriceImport, { body: csv });
+        return page({ csv: shown, fileName, preview: checked, checkId: checked.checkId });
+      }
+      const result = await kit.call(ctx, routes.importSuiteCustomerPrices, { query: { dryRun: true }, body: csv });
+      return page({ csv: shown, fileName, preview: result, keepCsv: csv });
+    } catch (error) {
+      const problems = importProblemsOf(error);
+      return page({ csv: shown, fileName, problems, problemCount: problems.length }, 400);
+    }
+  }
+
+  /** "Import now": the checked file by its reference (as a run with progress), else the file posted again. */
+  async function importNow(ctx: ConsoleContext, form: Record<string, unknown>) {
+    const checkId = text(form, 'checkId');
+    if (checkId) {
+      try {
+        const started = await kit.call(ctx, routes.startSuiteCustomerPriceImportRunByReference, {
+          params: { checkId },
+        });
+        return { redirect: kit.href(`/import-runs/${started.data.id}`) };
+      } catch (error) {
+        if (!(error instanceof AppError) || ![400, 404].includes(error.status)) throw error;
+        const message =
+          'The checked file is no longer kept (it is kept for an hour and imported once). Check the file again.';
+        return page({ csv: '', problems: [{ line: null, message }], problemCount: 1 }, 400);
+      }
+    }
     const csv = csvOfForm(form);
     if (!csv.trim()) return page({ csv, errors: { csv: 'Choose a CSV file or paste its lines.' } }, 400);
     // The checked file is written as a run, whose page shows the progress (a host without runs imports at once).
-    if (!dryRun && kit.console.has('startSuiteCustomerPriceImportRun')) {
-      const started = await kit.call<{ data: { id: string } }>(ctx, 'startSuiteCustomerPriceImportRun', { body: csv });
+    if (kit.console.has(routes.startSuiteCustomerPriceImportRun)) {
+      const started = await kit.call(ctx, routes.startSuiteCustomerPriceImportRun, { body: csv });
       return { redirect: kit.href(`/import-runs/${started.data.id}`) };
     }
     try {
-      const result = await kit.call<{ created: number; updated: number; unchanged: number }>(
-        ctx,
-        'importSuiteCustomerPrices',
-        { query: { dryRun }, body: csv },
-      );
-      if (dryRun) return page({ csv, preview: result });
+      const result = await kit.call(ctx, routes.importSuiteCustomerPrices, { query: { dryRun: false }, body: csv });
       return {
         redirect: kit.href(PATH),
         notice: `Imported: ${result.created} new, ${result.updated} changed, ${result.unchanged} unchanged.`,
@@ -368,12 +409,12 @@ function importPages(kit: ConsoleKit) {
       path: `${PATH}/import/preview`,
       method: 'POST',
       changes: false,
-      handler: ({ ctx, form }) => run(ctx, form, true),
+      handler: ({ ctx, form }) => check(ctx, form),
     }),
     consolePage({
       path: `${PATH}/import`,
       method: 'POST',
-      handler: ({ ctx, form }) => run(ctx, form, false),
+      handler: ({ ctx, form }) => importNow(ctx, form),
     }),
   ];
 }

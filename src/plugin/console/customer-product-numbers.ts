@@ -1,4 +1,8 @@
 import { consolePage, csvOfForm, importProblemsOf, text, type ConsoleContext, type ConsoleKit } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { CustomerProductNumberAdminRoute } from '../customer-product-number/index.js';
+
+const routes = routeRefs<CustomerProductNumberAdminRoute>();
 
 const PATH = '/customer-product-numbers';
 
@@ -26,11 +30,10 @@ export function customerProductNumberPages(kit: ConsoleKit) {
       errors.customerNumber = `There is no customer with the number "${customerNumber}".`;
     if (Object.keys(errors).length) return page({ csv, customerNumber, errors }, 400);
     try {
-      const result = await kit.call<{ created: number; updated: number; unchanged: number }>(
-        ctx,
-        'importSuiteCustomerProductNumbers',
-        { query: { customerId: customer!.id, dryRun }, body: csv },
-      );
+      const result = await kit.call(ctx, routes.importSuiteCustomerProductNumbers, {
+        query: { customerId: customer!.id, dryRun },
+        body: csv,
+      });
       const company = customer!.company ?? `${customer!.firstName} ${customer!.lastName}`;
       if (dryRun) return page({ csv, customerNumber, company, preview: result });
       return {

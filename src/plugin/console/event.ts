@@ -1,5 +1,5 @@
 import { isId } from '../../lib/ids.js';
-import { EVENT_STATUSES, EVENTS_PATH, type EventAttributes } from './events.js';
+import { EVENT_STATUSES, EVENTS_PATH } from './events.js';
 import {
   consolePage,
   formErrorsOf,
@@ -10,9 +10,12 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { EventAdminRoute } from '../event-manager/index.js';
+
+const routes = routeRefs<EventAdminRoute>();
 
 const PARTICIPANTS_PER_PAGE = 50;
 const CHECKED_IN = 'participated';
@@ -42,20 +45,20 @@ export function eventPages(kit: ConsoleKit) {
     query: Record<string, unknown> = {},
     form: { mail?: Record<string, string>; errors?: FormErrors; status?: number } = {},
   ) {
-    const event = await kit.call<{ data: { id: string; attributes: EventAttributes } }>(ctx, 'readEventAdmin', {
+    const event = await kit.call(ctx, routes.readEventAdmin, {
       params: { id },
     });
     const page = pageOf(query);
     const [participants, waiting, statuses] = await Promise.all([
-      kit.call<JsonApiDocument<Participant>>(ctx, 'listEventParticipantsAdmin', {
+      kit.call(ctx, routes.listEventParticipantsAdmin, {
         params: { id },
         query: { page, limit: PARTICIPANTS_PER_PAGE },
       }),
-      kit.call<JsonApiDocument<Participant>>(ctx, 'listEventParticipantsAdmin', {
+      kit.call(ctx, routes.listEventParticipantsAdmin, {
         params: { id },
         query: { status: 'waiting', limit: 100 },
       }),
-      kit.call<JsonApiDocument<{ technicalName: string; name: string }>>(ctx, 'listEventParticipantStatusesAdmin', {
+      kit.call(ctx, routes.listEventParticipantStatusesAdmin, {
         query: { limit: 100 },
       }),
     ]);
@@ -111,7 +114,7 @@ export function eventPages(kit: ConsoleKit) {
         if (!isId(params.id)) return notFound;
         const status = text(form, 'status');
         try {
-          await kit.call(ctx, 'setEventStatusAdmin', { params: { id: params.id }, body: { status } });
+          await kit.call(ctx, routes.setEventStatusAdmin, { params: { id: params.id }, body: { status } });
         } catch (error) {
           const errors = formErrorsOf(error);
           return detail(
@@ -137,7 +140,7 @@ export function eventPages(kit: ConsoleKit) {
         const status = text(form, 'status');
         let participant: { data: { attributes: Participant } };
         try {
-          participant = await kit.call(ctx, 'setEventParticipantStatusAdmin', {
+          participant = await kit.call(ctx, routes.setEventParticipantStatusAdmin, {
             params: { id: params.participantId },
             body: { status },
           });
@@ -166,7 +169,7 @@ export function eventPages(kit: ConsoleKit) {
         if (Object.keys(errors.fields).length) return detail(ctx, params.id, {}, { mail, errors, status: 400 });
         let sent: { recipients: number };
         try {
-          sent = await kit.call(ctx, 'sendEventCircularMailAdmin', { params: { id: params.id }, body: mail });
+          sent = await kit.call(ctx, routes.sendEventCircularMailAdmin, { params: { id: params.id }, body: mail });
         } catch (error) {
           return detail(ctx, params.id, {}, { mail, errors: formErrorsOf(error), status: 400 });
         }

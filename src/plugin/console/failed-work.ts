@@ -1,14 +1,6 @@
+import { HOST_ADMIN_ROUTES, type AdminJobAttributes, type AdminMailAttributes } from '../../contract/index.js';
 import { isId } from '../../lib/ids.js';
-import {
-  consolePage,
-  pageOf,
-  paging,
-  PAGE_SIZE,
-  type ConsoleContext,
-  type ConsoleKit,
-  type JsonApiDocument,
-  notFoundPage,
-} from './kit.js';
+import { consolePage, pageOf, paging, PAGE_SIZE, type ConsoleContext, type ConsoleKit, notFoundPage } from './kit.js';
 
 /** The two kinds of work the shop retries on its own and gives up on: mails of the outbox, jobs of the queue. */
 const KINDS = [
@@ -17,9 +9,9 @@ const KINDS = [
     path: '/failed-mails',
     title: 'Failed mails',
     one: 'mail',
-    list: 'listMailOutbox',
-    retry: 'retryMailOutbox',
-    discard: 'discardMailOutbox',
+    list: HOST_ADMIN_ROUTES.listMailOutbox,
+    retry: HOST_ADMIN_ROUTES.retryMailOutbox,
+    discard: HOST_ADMIN_ROUTES.discardMailOutbox,
     menu: 85,
     retried: 'The mail is queued again: it is sent within seconds.',
     discarded: 'The mail is discarded: it will not be sent.',
@@ -29,9 +21,9 @@ const KINDS = [
     path: '/failed-jobs',
     title: 'Failed jobs',
     one: 'job',
-    list: 'listJobs',
-    retry: 'retryJob',
-    discard: 'discardJob',
+    list: HOST_ADMIN_ROUTES.listJobs,
+    retry: HOST_ADMIN_ROUTES.retryJob,
+    discard: HOST_ADMIN_ROUTES.discardJob,
     menu: 86,
     retried: 'The job is queued again: it runs within seconds.',
     discarded: 'The job is discarded: it will not run again.',
@@ -39,20 +31,8 @@ const KINDS = [
 ] as const;
 type Kind = (typeof KINDS)[number];
 
-interface MailAttributes {
-  template: string;
-  recipient: string;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-}
-interface JobAttributes {
-  name: string;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+type MailAttributes = AdminMailAttributes;
+type JobAttributes = AdminJobAttributes;
 
 /**
  * Failed mails and failed jobs (the start page counts them): what the shop gave up on after its
@@ -66,7 +46,7 @@ export function failedWorkPages(kit: ConsoleKit) {
     if (!kit.console.has(kind.list))
       return { template: 'failed-work', data: { title: kind.title, one: kind.one, unsupported: true } };
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<MailAttributes | JobAttributes>>(ctx, kind.list, {
+    const list = await kit.call(ctx, kind.list, {
       query: { state: 'failed', page, limit: PAGE_SIZE },
     });
     return {

@@ -1,17 +1,9 @@
 import { isId } from '../../lib/ids.js';
 import { consolePage, type ConsoleKit, notFoundPage } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { ImportRunAdminRoute } from '../import-run/index.js';
 
-interface ImportRun {
-  id: string;
-  kind: string;
-  state: 'queued' | 'running' | 'done' | 'failed';
-  totalRows: number | null;
-  doneRows: number;
-  result: { created?: number; updated?: number; unchanged?: number } | null;
-  errors: Array<{ detail?: string; title?: string; meta?: { line?: number } }>;
-  createdAt: string;
-  finishedAt: string | null;
-}
+const routes = routeRefs<ImportRunAdminRoute>();
 
 /** What each kind of run imports, and where its list is. */
 const KINDS: Record<string, { what: string; list: string; listLabel: string; importPath: string }> = {
@@ -33,7 +25,7 @@ export function importRunPages(kit: ConsoleKit) {
       path: '/import-runs/:id',
       async handler({ ctx, params }) {
         if (!isId(params.id)) return notFoundPage('import');
-        const { data: run } = await kit.call<{ data: ImportRun }>(ctx, 'readSuiteImportRun', {
+        const { data: run } = await kit.call(ctx, routes.readSuiteImportRun, {
           params: { id: params.id },
         });
         const kind = KINDS[run.kind] ?? { what: run.kind, list: '/', listLabel: 'Start', importPath: '/' };

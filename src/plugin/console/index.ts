@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { accountRequestPages } from './account-requests.js';
 import { activityTypePages } from './activity-types.js';
 import { assortmentPreviewPages } from './assortment-preview.js';
@@ -21,7 +21,7 @@ import { settingsPages } from './settings.js';
 import { startPages } from './start.js';
 
 /**
- * The operator's console (issue 28): pages the host serves behind its administrator login
+ * The operator's console: pages the host serves behind its administrator login
  * (contract 3.4 `console`). Every page reads and changes through the declared Admin API routes,
  * in-process (`console.call`), so every rule, validation and error code is the API's. A host
  * without a console gets no pages. docs/console.md tells how a page is added.

@@ -10,9 +10,9 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
 
 const PATH = '/integrations';
 
@@ -24,8 +24,8 @@ interface Integration {
 
 /**
  * Admin API integrations: the client credentials other systems (ERP, PIM) get bearer tokens with.
- * The list, a new integration — its secret is shown on the answer page once and kept nowhere in
- * plain — and delete, which stops its credentials and tokens at once. The routes are the host's
+ * The list, a new integration — redirected after the post, its secret shown once in the one-time
+ * notice and kept nowhere in plain — and delete, which stops its credentials and tokens at once. The routes are the host's
  * (`listIntegrations`, `createIntegration`, `deleteIntegration` on the reference host); a host
  * without them (Vendure manages API access in its own Dashboard) gets a page that says so.
  */
@@ -33,12 +33,12 @@ export function integrationPages(kit: ConsoleKit) {
   async function listPage(
     ctx: ConsoleContext,
     query: Record<string, unknown>,
-    form: { values?: Record<string, string>; errors?: FormErrors; status?: number; created?: unknown } = {},
+    form: { values?: Record<string, string>; errors?: FormErrors; status?: number } = {},
   ) {
-    if (!kit.console.has('listIntegrations'))
+    if (!kit.console.has(HOST_ADMIN_ROUTES.listIntegrations))
       return { template: 'integrations', data: { title: 'Integrations', unsupported: true } };
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<Integration>>(ctx, 'listIntegrations', {
+    const list = await kit.call(ctx, HOST_ADMIN_ROUTES.listIntegrations, {
       query: { page, limit: PAGE_SIZE },
     });
     return {
@@ -51,7 +51,6 @@ export function integrationPages(kit: ConsoleKit) {
         paging: paging(kit, PATH, {}, page, list.meta.total),
         values: form.values ?? {},
         errors: form.errors ?? noErrors(),
-        created: form.created,
       },
     };
   }
@@ -70,15 +69,21 @@ export function integrationPages(kit: ConsoleKit) {
         let created: { attributes: Integration & { clientSecret: string } };
         try {
           created = (
-            await kit.call<{ data: { attributes: Integration & { clientSecret: string } } }>(ctx, 'createIntegration', {
+            await kit.call(ctx, HOST_ADMIN_ROUTES.createIntegration, {
               body: values,
             })
           ).data;
         } catch (error) {
           return listPage(ctx, {}, { values, errors: formErrorsOf(error), status: 400 });
         }
-        // Answered, not redirected: the secret is on this page only (no-store), never in a URL or a notice kept for later.
-        return listPage(ctx, {}, { created: created.attributes });
+        // Post/Redirect/Get: a reload shows the list, it does not create a second integration. The secret
+        // travels once in the console's one-time notice (httpOnly, SameSite=Strict, at most 60 s, cleared
+        // when the next page shows it), never in a URL; the shop keeps only its hash (decision 0051).
+        const { clientId, clientSecret, label } = created.attributes;
+        return {
+          redirect: kit.href(PATH),
+          notice: `Client id: ${clientId} · Client secret: ${clientSecret} — copy the secret now: it is shown this once and the shop keeps only its hash. Integration “${label.slice(0, 60)}” created.`,
+        };
       },
     }),
     consolePage({
@@ -86,7 +91,7 @@ export function integrationPages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id)) return notFoundPage('integration');
-        await kit.call(ctx, 'deleteIntegration', { params: { id: params.id } });
+        await kit.call(ctx, HOST_ADMIN_ROUTES.deleteIntegration, { params: { id: params.id } });
         return {
           redirect: kit.href(PATH),
           notice: 'The integration is deleted: its credentials and tokens no longer work.',

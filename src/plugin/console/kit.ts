@@ -1,11 +1,14 @@
 import type {
+  ConsoleCallInput,
   ConsoleContext,
   ConsolePage,
   ConsolePageResult,
   HostRuntime,
   StorefrontUpload,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { AppError } from '../../lib/errors.js';
+import type { AnswerOf, CallableRoute, CallArgs } from '../../lib/routes.js';
+import { sentenceOfRule } from '../../lib/validation-sentences.js';
 
 /** The console part of the contract, present (registerConsole checks it once). */
 export type HostConsole = NonNullable<HostRuntime['console']>;
@@ -29,12 +32,12 @@ export const PAGE_SIZE = 25;
 export interface ConsoleKit {
   host: HostRuntime;
   console: HostConsole;
-  /** Runs a declared Admin API route in-process for the operator and answers its body. */
-  call<T = unknown>(
-    ctx: ConsoleContext,
-    operationId: string,
-    input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
-  ): Promise<T>;
+  /**
+   * Runs a declared Admin API route in-process for the operator and answers its body:
+   * `kit.call(ctx, routes.listSuiteQuantityRules, { query })`, the input and answer typed from the
+   * route (an add-on's declaration, or one of the host's HOST_ADMIN_ROUTES).
+   */
+  call<R extends CallableRoute>(ctx: ConsoleContext, route: R, ...input: CallArgs<R>): Promise<AnswerOf<R>>;
   /** A console URL: kit.href('/customer-prices', { page: 2 }). */
   href(path: string, query?: Record<string, string | number | undefined | null>): string;
 }
@@ -43,8 +46,8 @@ export function createConsoleKit(host: HostRuntime, console: HostConsole): Conso
   return {
     host,
     console,
-    async call<T>(ctx: ConsoleContext, operationId: string, input = {}) {
-      return (await console.call<T>(ctx, operationId, input)).body;
+    async call(ctx, route, ...[input]) {
+      return (await console.call(ctx, route, input as ConsoleCallInput | undefined)).body;
     },
     href(path, query = {}) {
       const kept = Object.entries(query).flatMap(([name, value]): Array<[string, string]> =>
@@ -68,9 +71,15 @@ export function formErrorsOf(
   if (!(error instanceof AppError) || ![400, 409, 413, 422].includes(error.status)) throw error;
   const result: FormErrors = { fields: {}, general: [] };
   for (const problem of error.toBody().errors) {
-    const message = problem.detail ?? problem.title;
+    // A schema refusal ("/email must match format \"email\".") is said as a sentence about the field.
+    const message =
+      (problem.code === 'SUITE__INVALID_INPUT' ? sentenceOfRule(problem.meta) : null) ??
+      problem.detail ??
+      problem.title;
     const field = problem.source?.pointer ? fieldOfPointer(problem.source.pointer) : null;
     if (field && !(field in result.fields)) result.fields[field] = message;
+    // One sentence per field: the schema's other complaints about it ("must be null" of a nullable type) add nothing.
+    else if (field && problem.code === 'SUITE__INVALID_INPUT') continue;
     else if (!field || result.fields[field] !== message) result.general.push(message);
   }
   return result;
@@ -123,6 +132,12 @@ export function csvOfForm(form: Record<string, unknown>): string {
   const file = form.file as StorefrontUpload | undefined;
   if (file && typeof file === 'object' && Buffer.isBuffer(file.content)) return file.content.toString('utf8');
   return typeof form.csv === 'string' ? form.csv : '';
+}
+
+/** The name of the file chosen in an import form's file input (`file`), or null when the lines were pasted. */
+export function uploadedFileName(form: Record<string, unknown>): string | null {
+  const file = form.file as StorefrontUpload | undefined;
+  return file && typeof file === 'object' && Buffer.isBuffer(file.content) ? file.fileName || 'the file' : null;
 }
 
 /** A CSV import's refusal as the import pages list it: one entry per bad line (meta.line), the others as they are. */

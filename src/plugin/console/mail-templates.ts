@@ -1,4 +1,8 @@
 import { consolePage, type ConsoleKit, notFoundPage } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { MailPreviewAdminRoute } from '../mail-preview/index.js';
+
+const routes = routeRefs<MailPreviewAdminRoute>();
 
 const PATH = '/mail-templates';
 const NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
@@ -9,13 +13,13 @@ const NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
  * text part. The sample values are named after the template's variables, so a gap shows.
  */
 export function mailTemplatePages(kit: ConsoleKit) {
-  if (!kit.console.has('listMailTemplates')) return [];
+  if (!kit.console.has(routes.listMailTemplates)) return [];
   return [
     consolePage({
       path: PATH,
       menu: { label: 'Mail templates', position: 70 },
       async handler({ ctx }) {
-        const list = await kit.call<{ data: Array<{ id: string }> }>(ctx, 'listMailTemplates');
+        const list = await kit.call(ctx, routes.listMailTemplates);
         return {
           template: 'mail-templates',
           data: {
@@ -29,9 +33,7 @@ export function mailTemplatePages(kit: ConsoleKit) {
       path: `${PATH}/:name`,
       async handler({ ctx, params }) {
         if (!params.name || !NAME.test(params.name)) return notFoundPage('mail template');
-        const preview = await kit.call<{
-          data: { name: string; subject: string; html: string; text: string; sampleData: Record<string, unknown> };
-        }>(ctx, 'previewMailTemplate', { params: { name: params.name } });
+        const preview = await kit.call(ctx, routes.previewMailTemplate, { params: { name: params.name } });
         return {
           template: 'mail-template',
           data: {

@@ -10,27 +10,41 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { PartialAssortmentAdminRoute } from '../partial-assortment/index.js';
+
+const routes = routeRefs<PartialAssortmentAdminRoute>();
 
 const PATH = '/partial-assortments';
 
-/** The assignment kinds of the partial assortment add-on, by the names of their Admin API routes. */
+/** The assignment kinds of the partial assortment add-on, each with its Admin API routes. */
 const KINDS = [
   {
     key: 'category',
     label: 'Categories',
     one: 'category',
     idField: 'categoryId',
-    stem: 'SuitePartialAssortmentCategoryRule',
+    list: (kit: ConsoleKit, ctx: ConsoleContext, page: number) =>
+      kit.call(ctx, routes.listSuitePartialAssortmentCategoryRules, { query: { page, limit: PAGE_SIZE } }),
+    assign: (kit: ConsoleKit, ctx: ConsoleContext, categoryId: string, ruleId: string) =>
+      kit.call(ctx, routes.createSuitePartialAssortmentCategoryRule, { body: { categoryId, ruleId } }),
+    unassign: (kit: ConsoleKit, ctx: ConsoleContext, categoryId: string, ruleId: string) =>
+      kit.call(ctx, routes.deleteSuitePartialAssortmentCategoryRule, { params: { categoryId, ruleId } }),
   },
   {
     key: 'product',
     label: 'Products',
     one: 'product',
     idField: 'productId',
-    stem: 'SuitePartialAssortmentProductRule',
+    list: (kit: ConsoleKit, ctx: ConsoleContext, page: number) =>
+      kit.call(ctx, routes.listSuitePartialAssortmentProductRules, { query: { page, limit: PAGE_SIZE } }),
+    assign: (kit: ConsoleKit, ctx: ConsoleContext, productId: string, ruleId: string) =>
+      kit.call(ctx, routes.createSuitePartialAssortmentProductRule, { body: { productId, ruleId } }),
+    unassign: (kit: ConsoleKit, ctx: ConsoleContext, productId: string, ruleId: string) =>
+      kit.call(ctx, routes.deleteSuitePartialAssortmentProductRule, { params: { productId, ruleId } }),
   },
 ] as const;
 type Kind = (typeof KINDS)[number];
@@ -109,7 +123,7 @@ export function partialAssortmentPages(kit: ConsoleKit) {
 
         let ruleId: string;
         try {
-          const rule = await kit.call<{ data: { id: string } }>(ctx, 'createRule', {
+          const rule = await kit.call(ctx, HOST_ADMIN_ROUTES.createRule, {
             body: {
               name: `Console: ${values.audience === 'except' ? 'all but' : 'only'} ${whom}`,
               conditions: condition,
@@ -120,9 +134,9 @@ export function partialAssortmentPages(kit: ConsoleKit) {
           return page(ctx, { kind: kind.key }, { values, errors: formErrorsOf(error, () => null), status: 400 });
         }
         try {
-          await kit.call(ctx, `create${kind.stem}`, { body: { [kind.idField]: entityId, ruleId } });
+          await kind.assign(kit, ctx, entityId, ruleId);
         } catch (error) {
-          await kit.call(ctx, 'deleteRule', { params: { id: ruleId } });
+          await kit.call(ctx, HOST_ADMIN_ROUTES.deleteRule, { params: { id: ruleId } });
           return page(
             ctx,
             { kind: kind.key },
@@ -147,9 +161,7 @@ export function partialAssortmentPages(kit: ConsoleKit) {
       async handler({ ctx, params }) {
         const kind = KINDS.find((k) => k.key === params.kind);
         if (!kind || !isId(params.entityId) || !isId(params.ruleId)) return notFoundPage('rule assignment');
-        await kit.call(ctx, `delete${kind.stem}`, {
-          params: { [kind.idField]: params.entityId, ruleId: params.ruleId },
-        });
+        await kind.unassign(kit, ctx, params.entityId, params.ruleId);
         return { redirect: kit.href(PATH, { kind: kind.key }), notice: `The rule no longer limits this ${kind.one}.` };
       },
     }),
@@ -160,11 +172,13 @@ export function partialAssortmentPages(kit: ConsoleKit) {
 function assignmentsPageOf(kit: ConsoleKit) {
   const { host } = kit;
 
-  async function names(ctx: ConsoleContext, operationId: string, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0 || !kit.console.has(operationId)) return new Map();
-    const found = await kit.call<JsonApiDocument<{ name: string }>>(ctx, operationId, {
-      body: { ids, limit: Math.min(500, ids.length) },
-    });
+  async function names(
+    ctx: ConsoleContext,
+    route: typeof HOST_ADMIN_ROUTES.searchRule | typeof HOST_ADMIN_ROUTES.searchCategory,
+    ids: string[],
+  ): Promise<Map<string, string>> {
+    if (ids.length === 0 || !kit.console.has(route)) return new Map();
+    const found = await kit.call(ctx, route, { body: { ids, limit: Math.min(500, ids.length) } });
     return new Map(found.data.map((row) => [row.id, row.attributes.name]));
   }
 
@@ -175,11 +189,11 @@ function assignmentsPageOf(kit: ConsoleKit) {
   ) {
     const kind = kindOf(text(query, 'kind') || form.values?.kind || 'category');
     const pageNumber = pageOf(query);
-    const list = await kit.call<JsonApiDocument<Record<string, string>>>(ctx, `list${kind.stem}s`, {
-      query: { page: pageNumber, limit: PAGE_SIZE },
-    });
-    const entityIds = [...new Set(list.data.map((row) => row.attributes[kind.idField]!))];
-    const ruleNames = await names(ctx, 'searchRule', [...new Set(list.data.map((row) => row.attributes.ruleId!))]);
+    const list = await kind.list(kit, ctx, pageNumber);
+    const entityIds = [...new Set(list.data.map((row) => row.attributes[kind.idField]))];
+    const ruleNames = await names(ctx, HOST_ADMIN_ROUTES.searchRule, [
+      ...new Set(list.data.map((row) => row.attributes.ruleId)),
+    ]);
     const entityNames =
       kind.key === 'product'
         ? new Map(
@@ -188,12 +202,12 @@ function assignmentsPageOf(kit: ConsoleKit) {
               `${product.productNumber} · ${product.name}`,
             ]),
           )
-        : await names(ctx, 'searchCategory', entityIds);
-    const categories = kit.console.has('searchCategory')
-      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'searchCategory', { body: { limit: 500 } })).data
+        : await names(ctx, HOST_ADMIN_ROUTES.searchCategory, entityIds);
+    const categories = kit.console.has(HOST_ADMIN_ROUTES.searchCategory)
+      ? (await kit.call(ctx, HOST_ADMIN_ROUTES.searchCategory, { body: { limit: 500 } })).data
       : [];
-    const groups = kit.console.has('listCustomerGroup')
-      ? (await kit.call<JsonApiDocument<{ name: string }>>(ctx, 'listCustomerGroup', { query: { limit: 500 } })).data
+    const groups = kit.console.has(HOST_ADMIN_ROUTES.listCustomerGroup)
+      ? (await kit.call(ctx, HOST_ADMIN_ROUTES.listCustomerGroup, { query: { limit: 500 } })).data
       : [];
     const values: RuleForm = form.values ?? {
       kind: kind.key,
@@ -216,13 +230,13 @@ function assignmentsPageOf(kit: ConsoleKit) {
         })),
         kind: { key: kind.key, one: kind.one },
         assignments: list.data.map((row) => {
-          const entityId = row.attributes[kind.idField]!;
-          const ruleId = row.attributes.ruleId!;
+          const entityId = row.attributes[kind.idField];
+          const ruleId = row.attributes.ruleId;
           return {
             entity: entityNames.get(entityId) ?? entityId,
             rule: ruleNames.get(ruleId) ?? ruleId,
             // A rule deleted since (e.g. its customer group in Vendure's Dashboard) fails closed: say so.
-            ruleGone: kit.console.has('searchRule') && !ruleNames.has(ruleId),
+            ruleGone: kit.console.has(HOST_ADMIN_ROUTES.searchRule) && !ruleNames.has(ruleId),
             action: kit.href(`${PATH}/${kind.key}/${entityId}/${ruleId}/delete`),
           };
         }),

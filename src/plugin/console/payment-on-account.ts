@@ -10,6 +10,10 @@ import {
   type ConsoleKit,
   type FormErrors,
 } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { PaymentOnAccountAdminRoute } from '../payment-on-account/index.js';
+
+const routes = routeRefs<PaymentOnAccountAdminRoute>();
 
 const PATH = '/companies';
 
@@ -17,12 +21,6 @@ interface Terms {
   daysNet: number;
   discountPercent: number;
   discountDays: number;
-}
-interface CreditLine {
-  limit: number;
-  currencyIso: string;
-  balance: number;
-  remaining: number;
 }
 type TermsForm = Record<keyof Terms, string>;
 /** Which form an error or typed values belong to: the credit line, the company's terms, or a unit's. */
@@ -37,9 +35,9 @@ const termsForm = (terms: Terms | null): TermsForm =>
         discountDays: String(terms.discountDays),
       }
     : noTerms;
-/** A number typed into the form; '' counts as 0 for the discount fields, anything unreadable goes to the API as is (400). */
-const numberOf = (value: string, emptyAs?: number): unknown =>
-  value === '' && emptyAs !== undefined ? emptyAs : /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+/** A number typed into the form; '' counts as 0 for the discount fields, anything unreadable is NaN, which the API refuses (400). */
+const numberOf = (value: string, emptyAs?: number): number =>
+  value === '' && emptyAs !== undefined ? emptyAs : /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
 
 /**
  * A company's payment on account for the operator: its credit line (limit, currency, what open orders
@@ -66,13 +64,9 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
     if (!customer) return notFoundPage('company');
     const params = { customerId };
     const [line, terms, units] = await Promise.all([
-      orNull<CreditLine>(kit.call(ctx, 'readCreditLine', { params })),
-      orNull<Terms>(kit.call(ctx, 'readPaymentTerms', { params })),
-      kit.call<{ data: Array<{ id: string; attributes: { path: string[]; paymentTerms: Terms | null } }> }>(
-        ctx,
-        'listUnitPaymentTerms',
-        { params },
-      ),
+      orNull(kit.call(ctx, routes.readCreditLine, { params })),
+      orNull(kit.call(ctx, routes.readPaymentTerms, { params })),
+      kit.call(ctx, routes.listUnitPaymentTerms, { params }),
     ]);
     const valuesFor = <V>(form: FormName, fallback: V) =>
       failed?.form === form ? (failed.values as unknown as V) : fallback;
@@ -119,7 +113,11 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
   const post = (
     path: string,
     form: (params: Record<string, string>) => FormName,
-    change: (ctx: ConsoleContext, params: Record<string, string>, values: Record<string, string>) => Promise<unknown>,
+    change: (
+      ctx: ConsoleContext,
+      ids: { customerId: string; unitId: string },
+      values: Record<string, string>,
+    ) => Promise<unknown>,
     valuesOf: (form: Record<string, unknown>) => Record<string, string>,
     notice: string,
   ) =>
@@ -130,7 +128,8 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
         if (!isId(params.id) || (params.unitId !== undefined && !isId(params.unitId))) return notFoundPage('company');
         const values = valuesOf(posted);
         try {
-          await change(ctx, params, values);
+          // unitId: '' on the company's own forms, whose routes take none.
+          await change(ctx, { customerId: params.id, unitId: params.unitId ?? '' }, values);
         } catch (error) {
           return page(ctx, params.id, { form: form(params), values, errors: formErrorsOf(error) });
         }
@@ -146,9 +145,9 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
     post(
       '/credit-line',
       () => 'creditLine',
-      (ctx, params, values) =>
-        kit.call(ctx, 'setCreditLine', {
-          params: { customerId: params.id },
+      (ctx, { customerId }, values) =>
+        kit.call(ctx, routes.setCreditLine, {
+          params: { customerId },
           body: { limit: numberOf(values.limit ?? ''), currencyIso: (values.currencyIso ?? '').toUpperCase() },
         }),
       (form) => ({ limit: text(form, 'limit'), currencyIso: text(form, 'currencyIso') }),
@@ -157,9 +156,9 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
     post(
       '/terms',
       () => 'terms',
-      (ctx, params, values) =>
-        kit.call(ctx, 'setPaymentTerms', {
-          params: { customerId: params.id },
+      (ctx, { customerId }, values) =>
+        kit.call(ctx, routes.setPaymentTerms, {
+          params: { customerId },
           body: termsBody(values as TermsForm),
         }),
       termsValuesOf,
@@ -168,9 +167,9 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
     post(
       '/units/:unitId/terms',
       (params) => `unit:${params.unitId}`,
-      (ctx, params, values) =>
-        kit.call(ctx, 'setUnitPaymentTerms', {
-          params: { customerId: params.id, unitId: params.unitId },
+      (ctx, ids, values) =>
+        kit.call(ctx, routes.setUnitPaymentTerms, {
+          params: ids,
           body: termsBody(values as TermsForm),
         }),
       termsValuesOf,
@@ -179,8 +178,7 @@ export function paymentOnAccountPages(kit: ConsoleKit) {
     post(
       '/units/:unitId/terms/remove',
       (params) => `unit:${params.unitId}`,
-      (ctx, params) =>
-        kit.call(ctx, 'deleteUnitPaymentTerms', { params: { customerId: params.id, unitId: params.unitId } }),
+      (ctx, ids) => kit.call(ctx, routes.deleteUnitPaymentTerms, { params: ids }),
       () => ({}),
       "The unit's own terms are removed: its buyers get the terms of the unit above, else the company's.",
     ),

@@ -10,9 +10,12 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { QuantityRuleAdminRoute } from '../quantity-rule/index.js';
+
+const routes = routeRefs<QuantityRuleAdminRoute>();
 
 const PATH = '/quantity-rules';
 
@@ -23,15 +26,6 @@ interface RuleForm {
   step: string;
   maxQuantity: string;
   priceUnit: string;
-}
-
-interface RuleAttributes {
-  productId: string;
-  minQuantity: number;
-  maxQuantity: number | null;
-  step: number;
-  packSize: number;
-  priceUnit: 'piece' | 'pack';
 }
 
 /** A whole number typed into the form; '' is absent (the API's default), anything else unreadable is NaN (the API answers 400). */
@@ -52,7 +46,7 @@ export function quantityRulePages(kit: ConsoleKit) {
     form: { values?: RuleForm; errors?: FormErrors; status?: number } = {},
   ) {
     const pageNumber = pageOf(query);
-    const list = await kit.call<JsonApiDocument<RuleAttributes>>(ctx, 'listSuiteQuantityRules', {
+    const list = await kit.call(ctx, routes.listSuiteQuantityRules, {
       query: { page: pageNumber, limit: PAGE_SIZE },
     });
     const products = new Map(
@@ -130,7 +124,7 @@ export function quantityRulePages(kit: ConsoleKit) {
           }).filter(([, value]) => value !== undefined),
         );
         try {
-          await kit.call(ctx, 'setSuiteQuantityRule', { params: { productId: product.id }, body });
+          await kit.call(ctx, routes.setSuiteQuantityRule, { params: { productId: product.id }, body });
         } catch (error) {
           return page(ctx, {}, { values, errors: formErrorsOf(error), status: 400 });
         }
@@ -142,7 +136,7 @@ export function quantityRulePages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.productId)) return notFoundPage('quantity rule');
-        await kit.call(ctx, 'deleteSuiteQuantityRule', { params: { productId: params.productId } });
+        await kit.call(ctx, routes.deleteSuiteQuantityRule, { params: { productId: params.productId } });
         return { redirect: kit.href(PATH), notice: 'The product takes any quantity from 1 again.' };
       },
     }),

@@ -10,22 +10,15 @@ import {
   type ConsoleContext,
   type ConsoleKit,
   type FormErrors,
-  type JsonApiDocument,
   notFoundPage,
 } from './kit.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { SalesRepresentativeAdminRoute } from '../sales-representative/index.js';
+
+const routes = routeRefs<SalesRepresentativeAdminRoute>();
 
 const PATH = '/sales-representatives';
 const NEW_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'password'] as const;
-
-interface Representative {
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone: string | null;
-  active: boolean;
-  createdAt: string;
-  customerIds: string[];
-}
 
 const notFound = notFoundPage('sales representative');
 
@@ -47,7 +40,7 @@ function representativeListPages(kit: ConsoleKit) {
   ) {
     const term = text(query, 'q').slice(0, 255);
     const page = pageOf(query);
-    const list = await kit.call<JsonApiDocument<Representative>>(ctx, 'listSalesRepresentatives', {
+    const list = await kit.call(ctx, routes.listSalesRepresentatives, {
       query: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) },
     });
     return {
@@ -88,15 +81,15 @@ function representativeListPages(kit: ConsoleKit) {
           ]),
         );
         const body = {
-          email: values.email,
-          firstName: values.firstName,
-          lastName: values.lastName,
-          password: values.password,
+          email: values.email ?? '',
+          firstName: values.firstName ?? '',
+          lastName: values.lastName ?? '',
+          password: values.password ?? '',
           ...(values.phone ? { phone: values.phone } : {}),
         };
         let created: { data: { id: string } };
         try {
-          created = await kit.call(ctx, 'createSalesRepresentative', { body });
+          created = await kit.call(ctx, routes.createSalesRepresentative, { body });
         } catch (error) {
           return listPage(ctx, {}, { values: { ...values, password: '' }, errors: formErrorsOf(error), status: 400 });
         }
@@ -118,11 +111,7 @@ function representativePages(kit: ConsoleKit) {
     id: string,
     form: { customerNumbers?: string; errors?: FormErrors; status?: number } = {},
   ) {
-    const representative = await kit.call<{ data: { id: string; attributes: Representative } }>(
-      ctx,
-      'readSalesRepresentative',
-      { params: { id } },
-    );
+    const representative = await kit.call(ctx, routes.readSalesRepresentative, { params: { id } });
     const attributes = representative.data.attributes;
     const customers = await host.customers.getMany(host.db, attributes.customerIds);
     return {
@@ -159,7 +148,7 @@ function representativePages(kit: ConsoleKit) {
       async handler({ ctx, params, form }) {
         if (!isId(params.id)) return notFound;
         const active = text(form, 'active') === 'true';
-        await kit.call(ctx, 'updateSalesRepresentative', { params: { id: params.id }, body: { active } });
+        await kit.call(ctx, routes.updateSalesRepresentative, { params: { id: params.id }, body: { active } });
         return {
           redirect: kit.href(`${PATH}/${params.id}`),
           notice: active
@@ -189,7 +178,7 @@ function representativePages(kit: ConsoleKit) {
         if (unknown.length)
           return fail(`There is no customer with the number ${unknown.map((number) => `"${number}"`).join(', ')}.`);
         try {
-          await kit.call(ctx, 'assignSalesRepresentativeCustomers', {
+          await kit.call(ctx, routes.assignSalesRepresentativeCustomers, {
             params: { id: params.id },
             body: { customerIds: found.map((customer) => customer.id) },
           });
@@ -208,7 +197,7 @@ function representativePages(kit: ConsoleKit) {
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id) || !isId(params.customerId)) return notFound;
-        await kit.call(ctx, 'unassignSalesRepresentativeCustomer', {
+        await kit.call(ctx, routes.unassignSalesRepresentativeCustomer, {
           params: { id: params.id, customerId: params.customerId },
         });
         return {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { menuPreview, type MenuPreviewEntry } from '../account/platform-menu.js';
+import { menuPreview, type MenuPreviewEntry } from '../account/index.js';
 import { consolePage, formErrorsOf, noErrors, type ConsoleContext, type ConsoleKit, type FormErrors } from './kit.js';
+import { SALES_CHANNEL_SETTINGS, SETTINGS_CHOICES, SETTINGS_GROUPS, SETTINGS_LABELS } from './settings-layout.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
 
 const PATH = '/settings';
 
@@ -12,9 +14,10 @@ interface PropertySchema {
   maximum?: number;
   default?: unknown;
   description?: string;
+  enum?: unknown[];
 }
 
-type Kind = 'integer' | 'boolean' | 'text' | 'list' | 'map';
+type Kind = 'integer' | 'boolean' | 'text' | 'list' | 'map' | 'choice' | 'channels';
 
 interface Field {
   name: string;
@@ -25,6 +28,14 @@ interface Field {
   minimum?: number;
   maximum?: number;
   defaultText: string;
+  /** A choice's values (an enum), each with what it means. */
+  choices: Array<{ value: string; label: string }>;
+}
+
+/** A sales channel to choose by name (closed shop). */
+interface Channel {
+  id: string;
+  name: string;
 }
 
 /** The plugin's own manifest (plugin.json at the package root, next to src/ and dist/). */
@@ -41,7 +52,9 @@ function labelOf(name: string): string {
   return words[0]!.toUpperCase() + words.slice(1);
 }
 
-function kindOf(schema: PropertySchema): Kind {
+function kindOf(name: string, schema: PropertySchema): Kind {
+  if (Array.isArray(schema.enum)) return 'choice';
+  if (SALES_CHANNEL_SETTINGS.has(name)) return 'channels';
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('integer') || types.includes('number')) return 'integer';
   if (types.includes('boolean')) return 'boolean';
@@ -53,7 +66,7 @@ function kindOf(schema: PropertySchema): Kind {
 /** A setting's value as its form field shows it: lists one entry per line, maps "key = value" per line. */
 function toText(kind: Kind, value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (kind === 'list') return Array.isArray(value) ? value.map(String).join('\n') : '';
+  if (kind === 'list' || kind === 'channels') return Array.isArray(value) ? value.map(String).join('\n') : '';
   if (kind === 'map')
     return typeof value === 'object'
       ? Object.entries(value as Record<string, unknown>)
@@ -74,6 +87,7 @@ function fromText(field: Field, text: string, checked: boolean): unknown {
     case 'integer':
       return /^-?\d+$/.test(trimmed) ? Number(trimmed) : trimmed === '' && field.nullable ? null : trimmed;
     case 'list':
+    case 'channels':
       return trimmed
         .split(/\r?\n/)
         .map((line) => line.trim())
@@ -94,52 +108,118 @@ function fromText(field: Field, text: string, checked: boolean): unknown {
   }
 }
 
+/** One setting's field from its schema: label, kind, limits, default and, for a choice, its values. */
+function fieldOf(name: string, schema: PropertySchema): Field {
+  const kind = kindOf(name, schema);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const meanings = SETTINGS_CHOICES[name] ?? {};
+  const choices = (schema.enum ?? []).map(String).map((value) => ({ value, label: meanings[value] ?? value }));
+  const defaultText =
+    kind === 'boolean'
+      ? schema.default
+        ? 'on'
+        : 'off'
+      : kind === 'choice'
+        ? (choices.find((choice) => choice.value === schema.default)?.label ?? String(schema.default))
+        : kind === 'channels' && Array.isArray(schema.default) && !schema.default.length
+          ? 'none'
+          : toText(kind, schema.default) || 'empty';
+  return {
+    name,
+    label: SETTINGS_LABELS[name] ?? labelOf(name),
+    description: schema.description ?? '',
+    kind,
+    nullable: types.includes('null'),
+    ...(schema.minimum !== undefined ? { minimum: schema.minimum } : {}),
+    ...(schema.maximum !== undefined ? { maximum: schema.maximum } : {}),
+    defaultText,
+    choices,
+  };
+}
+
+/** The settings in their groups (SETTINGS_GROUPS' order); settings no group names come last. */
+function groupsOf(fields: Field[]): Array<{ id: string; heading: string; intro?: string; fields: Field[] }> {
+  const byName = new Map(fields.map((field) => [field.name, field]));
+  const grouped = SETTINGS_GROUPS.map((group) => ({
+    id: group.id,
+    heading: group.heading,
+    ...(group.intro ? { intro: group.intro } : {}),
+    fields: group.keys.flatMap((key) => byName.get(key) ?? []),
+  }));
+  const listed = new Set(SETTINGS_GROUPS.flatMap((group) => group.keys));
+  const others = fields.filter((field) => !listed.has(field.name));
+  if (others.length) grouped.push({ id: 'other', heading: 'Other settings', fields: others });
+  return grouped.filter((group) => group.fields.length);
+}
+
 /**
- * The plugin's settings as a form generated from plugin.json's config JSON Schema: one field per
- * setting with its description and default, saved with the Admin API's updatePluginConfig, whose
- * validation messages stand next to the fields.
+ * The plugin's settings as a form generated from plugin.json's config JSON Schema, grouped by what
+ * they are for (settings-layout.ts): one field per setting with its description and default, a choice
+ * as radio buttons, sales channels chosen by name; saved with the Admin API's updatePluginConfig,
+ * whose validation messages stand next to the fields.
  */
 export function settingsPages(kit: ConsoleKit) {
-  const properties = manifestConfig().properties;
-  const fields: Field[] = Object.entries(properties).map(([name, schema]) => {
-    const kind = kindOf(schema);
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    return {
-      name,
-      label: labelOf(name),
-      description: schema.description ?? '',
-      kind,
-      nullable: types.includes('null'),
-      ...(schema.minimum !== undefined ? { minimum: schema.minimum } : {}),
-      ...(schema.maximum !== undefined ? { maximum: schema.maximum } : {}),
-      defaultText: kind === 'boolean' ? (schema.default ? 'on' : 'off') : toText(kind, schema.default) || 'empty',
-    };
-  });
+  const fields = Object.entries(manifestConfig().properties).map(([name, schema]) => fieldOf(name, schema));
 
-  function render(
+  /** The shop's sales channels by name (a host without the list gets the ids typed, one per line). */
+  async function channelsOf(ctx: ConsoleContext): Promise<Channel[] | null> {
+    if (!kit.console.has(HOST_ADMIN_ROUTES.listSalesChannel)) return null;
+    const list = await kit.call(ctx, HOST_ADMIN_ROUTES.listSalesChannel, { query: { limit: 500 } });
+    return list.data.map((row) => ({ id: row.id, name: row.attributes.name }));
+  }
+
+  function view(
+    field: Field,
+    values: Record<string, string>,
+    checked: Record<string, boolean>,
+    errors: FormErrors,
+    channels: Channel[] | null,
+  ) {
+    const value = values[field.name] ?? '';
+    const kind = field.kind === 'channels' && !channels ? 'list' : field.kind;
+    const chosen = new Set(
+      value
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    );
+    const channelOptions = (channels ?? []).map((channel) => ({ ...channel, checked: chosen.delete(channel.id) }));
+    // Ids of channels that no longer exist stay chosen, so saving does not drop them unseen.
+    for (const id of chosen) channelOptions.push({ id, name: `A sales channel not found (${id})`, checked: true });
+    return {
+      ...field,
+      isInteger: kind === 'integer',
+      isBoolean: kind === 'boolean',
+      isChoice: kind === 'choice',
+      isChannels: kind === 'channels',
+      isMultiline: kind === 'list' || kind === 'map',
+      hint: kind === 'list' ? 'One entry per line.' : kind === 'map' ? 'One "key = value" per line.' : '',
+      value,
+      checked: checked[field.name] ?? false,
+      choices: field.choices.map((choice) => ({ ...choice, checked: choice.value === value })),
+      channels: channelOptions,
+      error: errors.fields[field.name] ?? null,
+    };
+  }
+
+  async function render(
+    ctx: ConsoleContext,
     values: Record<string, string>,
     checked: Record<string, boolean>,
     errors: FormErrors,
     status = 200,
     menu: MenuPreviewEntry[] = [],
   ) {
+    const channels = await channelsOf(ctx);
     return {
       template: 'settings',
       status,
       data: {
         title: 'Settings',
         accountMenu: menu,
-        fields: fields.map((field) => ({
-          ...field,
-          isInteger: field.kind === 'integer',
-          isBoolean: field.kind === 'boolean',
-          isText: field.kind === 'text',
-          isMultiline: field.kind === 'list' || field.kind === 'map',
-          hint:
-            field.kind === 'list' ? 'One entry per line.' : field.kind === 'map' ? 'One "key = value" per line.' : '',
-          value: values[field.name] ?? '',
-          checked: checked[field.name] ?? false,
-          error: errors.fields[field.name] ?? null,
+        groups: groupsOf(fields).map((group) => ({
+          ...group,
+          fields: group.fields.map((field) => view(field, values, checked, errors, channels)),
         })),
         errors,
       },
@@ -147,7 +227,13 @@ export function settingsPages(kit: ConsoleKit) {
   }
 
   async function current(ctx: ConsoleContext) {
-    return kit.call<Record<string, unknown>>(ctx, 'readPluginConfig');
+    return kit.call(ctx, HOST_ADMIN_ROUTES.readPluginConfig);
+  }
+
+  /** A form value as text: repeated checkboxes (sales channels) one per line. */
+  function formText(value: unknown): string {
+    if (typeof value === 'string') return value;
+    return Array.isArray(value) ? value.filter((item) => typeof item === 'string').join('\n') : '';
   }
 
   return [
@@ -163,6 +249,7 @@ export function settingsPages(kit: ConsoleKit) {
           hidden: (settings.accountMenuHidden as string[] | undefined) ?? [],
         });
         return render(
+          ctx,
           Object.fromEntries(fields.map((field) => [field.name, toText(field.kind, settings[field.name])])),
           Object.fromEntries(fields.map((field) => [field.name, settings[field.name] === true])),
           noErrors(),
@@ -175,17 +262,15 @@ export function settingsPages(kit: ConsoleKit) {
       path: PATH,
       method: 'POST',
       async handler({ ctx, form }) {
-        const values = Object.fromEntries(
-          fields.map((field) => [field.name, typeof form[field.name] === 'string' ? (form[field.name] as string) : '']),
-        );
+        const values = Object.fromEntries(fields.map((field) => [field.name, formText(form[field.name])]));
         const checked = Object.fromEntries(fields.map((field) => [field.name, form[field.name] === 'on']));
         const body = Object.fromEntries(
           fields.map((field) => [field.name, fromText(field, values[field.name]!, checked[field.name]!)]),
         );
         try {
-          await kit.call(ctx, 'updatePluginConfig', { body });
+          await kit.call(ctx, HOST_ADMIN_ROUTES.updatePluginConfig, { body });
         } catch (error) {
-          return render(values, checked, formErrorsOf(error), 400);
+          return render(ctx, values, checked, formErrorsOf(error), 400);
         }
         return { redirect: kit.href(PATH), notice: 'The settings are saved.' };
       },

@@ -1,4 +1,22 @@
-import { consolePage, type ConsoleContext, type ConsoleKit, type JsonApiDocument } from './kit.js';
+import { HOST_ADMIN_ROUTES } from '../../contract/index.js';
+import { routeRefs } from '../../lib/routes.js';
+import type { CustomerPriceAdminRoute } from '../customer-price/index.js';
+import type { EmployeeAdminRoute } from '../employee/index.js';
+import type { EventAdminRoute } from '../event-manager/index.js';
+import type { OfferAdminRoute } from '../offer/index.js';
+import type { OrderApprovalAdminRoute } from '../order-approval/index.js';
+import type { SalesRepresentativeAdminRoute } from '../sales-representative/index.js';
+import { consolePage, type ConsoleKit } from './kit.js';
+import { nowMs as currentTimeMs } from '../../lib/time.js';
+
+const routes = routeRefs<
+  | CustomerPriceAdminRoute
+  | EmployeeAdminRoute
+  | EventAdminRoute
+  | OfferAdminRoute
+  | OrderApprovalAdminRoute
+  | SalesRepresentativeAdminRoute
+>();
 
 interface Count {
   label: string;
@@ -21,13 +39,9 @@ const HOUR = 3600 * 1000;
  * one. A figure whose route the host does not declare is left out.
  */
 export function startPages(kit: ConsoleKit) {
-  async function total(
-    ctx: ConsoleContext,
-    operationId: string,
-    query: Record<string, unknown> = {},
-  ): Promise<number | null> {
-    if (!kit.console.has(operationId)) return null;
-    return (await kit.call<JsonApiDocument<unknown>>(ctx, operationId, { query: { ...query, limit: 1 } })).meta.total;
+  /** The total of a list the host serves (one row asked), or null where it does not serve the route. */
+  async function total(route: { operationId: string }, list: () => Promise<{ meta: { total: number } }>) {
+    return kit.console.has(route) ? (await list()).meta.total : null;
   }
 
   return [
@@ -35,7 +49,7 @@ export function startPages(kit: ConsoleKit) {
       path: '/',
       menu: { label: 'Start', position: 0 },
       async handler({ ctx }) {
-        const now = Date.now();
+        const now = currentTimeMs();
         const [
           openRequests,
           approvalsPendingLong,
@@ -46,21 +60,43 @@ export function startPages(kit: ConsoleKit) {
           prices,
           representatives,
         ] = await Promise.all([
-          total(ctx, 'listAccountRequests', { status: 'open' }),
-          total(ctx, 'listOrderApprovalsAdmin', {
-            status: 'pending',
-            createdBefore: new Date(now - APPROVAL_PENDING_LONG_HOURS * HOUR).toISOString(),
-          }),
-          total(ctx, 'listEventsAdmin', {
-            status: 'published',
-            startsAfter: new Date(now).toISOString(),
-            startsBefore: new Date(now + EVENTS_SOON_DAYS * 24 * HOUR).toISOString(),
-          }),
-          total(ctx, 'listOffersAdmin', { status: 'requested' }),
-          total(ctx, 'listMailOutbox', { state: 'failed' }),
-          total(ctx, 'listJobs', { state: 'failed' }),
-          total(ctx, 'listSuiteCustomerPrices'),
-          total(ctx, 'listSalesRepresentatives'),
+          total(routes.listAccountRequests, () =>
+            kit.call(ctx, routes.listAccountRequests, { query: { status: 'open', limit: 1 } }),
+          ),
+          total(routes.listOrderApprovalsAdmin, () =>
+            kit.call(ctx, routes.listOrderApprovalsAdmin, {
+              query: {
+                status: 'pending',
+                createdBefore: new Date(now - APPROVAL_PENDING_LONG_HOURS * HOUR).toISOString(),
+                limit: 1,
+              },
+            }),
+          ),
+          total(routes.listEventsAdmin, () =>
+            kit.call(ctx, routes.listEventsAdmin, {
+              query: {
+                status: 'published',
+                startsAfter: new Date(now).toISOString(),
+                startsBefore: new Date(now + EVENTS_SOON_DAYS * 24 * HOUR).toISOString(),
+                limit: 1,
+              },
+            }),
+          ),
+          total(routes.listOffersAdmin, () =>
+            kit.call(ctx, routes.listOffersAdmin, { query: { status: 'requested', limit: 1 } }),
+          ),
+          total(HOST_ADMIN_ROUTES.listMailOutbox, () =>
+            kit.call(ctx, HOST_ADMIN_ROUTES.listMailOutbox, { query: { state: 'failed', limit: 1 } }),
+          ),
+          total(HOST_ADMIN_ROUTES.listJobs, () =>
+            kit.call(ctx, HOST_ADMIN_ROUTES.listJobs, { query: { state: 'failed', limit: 1 } }),
+          ),
+          total(routes.listSuiteCustomerPrices, () =>
+            kit.call(ctx, routes.listSuiteCustomerPrices, { query: { limit: 1 } }),
+          ),
+          total(routes.listSalesRepresentatives, () =>
+            kit.call(ctx, routes.listSalesRepresentatives, { query: { limit: 1 } }),
+          ),
         ]);
         const waiting: Count[] = [];
         if (openRequests !== null)

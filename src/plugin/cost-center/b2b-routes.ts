@@ -1,19 +1,33 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext } from '../../contract/index.js';
+import { Errors } from '../../lib/errors.js';
+import type { SchemaInput } from '../../lib/routes.js';
 import { DEFAULT_LIMIT } from '../../lib/criteria.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import {
-  costCenterCreatedResponse,
+  b2bCostCenterAnswer,
+  b2bCreateBody,
+  b2bUpdateBody,
   costCenterList,
-  costCenterResponse,
   costCenterSchema,
-  createBody,
   listBody,
   listQuery,
   MANAGE,
   TAG,
-  updateBody,
 } from './schemas.js';
-import { changeCostCenter, createCostCenter, listCostCenters, readCostCenter, removeCostCenter } from './service.js';
+import {
+  changeCostCenter,
+  contextForCostCenter,
+  contextForCustomer,
+  createCostCenter,
+  listCostCenters,
+  readCostCenter,
+  removeCostCenter,
+} from './service.js';
+
+type CostCenterView = SchemaInput<typeof costCenterSchema>;
+
+/** A write's answer on the /b2b paths: the record at the top level too, where the connector reads it. */
+const answer = (costCenter: CostCenterView) => ({ success: true as const, ...costCenter, costCenter });
 
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
 const idParams = pathParams('id');
@@ -23,7 +37,13 @@ const idParams = pathParams('id');
  * the same records and rules as `/cost-center…` (routes.ts), in the budget routes' shape — GET one,
  * PUT replaces, DELETE answers the success response. `list` comes before `{id}`, which would take it for an id.
  */
-export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
+export function b2bCostCenterRoutes(host: HostRuntime) {
+  /** The cost center's company; a `customerId` in the body must name that same company (else 404). */
+  const actingOn = async (ctx: StoreContext, id: string, customerId?: string) => {
+    const acting = await contextForCostCenter(host, ctx, id);
+    if (customerId !== undefined && customerId !== acting.customer?.id) throw Errors.notFound('Cost center', id);
+    return acting;
+  };
   return [
     defineStoreRoute({
       ...common,
@@ -54,10 +74,11 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       operationId: 'createB2bCostCenter',
       summary: 'Creates a cost center (as POST /cost-center); the answer also carries the new id at the top level.',
       permission: MANAGE,
-      schemas: { body: createBody, responses: { 200: costCenterCreatedResponse } },
+      schemas: { body: b2bCreateBody, responses: { 200: b2bCostCenterAnswer } },
       async handler({ ctx, body }) {
-        const created = await createCostCenter(host, ctx, body);
-        return { ...created, id: created.costCenter.id };
+        const { customerId, ...fields } = body;
+        const created = await createCostCenter(host, await contextForCustomer(host, ctx, customerId), fields);
+        return answer(created.costCenter);
       },
     }),
     defineStoreRoute({
@@ -69,7 +90,8 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
         'One cost center; an inactive one only with cost-center.read or cost-center.manage (else 404, as it is missing from the list).',
       permission: null,
       schemas: { params: idParams, responses: { 200: costCenterSchema } },
-      handler: ({ ctx, params }) => readCostCenter(host, ctx, params.id),
+      handler: async ({ ctx, params }) =>
+        readCostCenter(host, await contextForCostCenter(host, ctx, params.id), params.id),
     }),
     defineStoreRoute({
       ...common,
@@ -79,9 +101,13 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       summary:
         'Replaces a cost center: number and name required; description left out becomes null, active left out true.',
       permission: MANAGE,
-      schemas: { params: idParams, body: createBody, responses: { 200: costCenterResponse } },
-      handler: ({ ctx, params, body }) =>
-        changeCostCenter(host, ctx, params.id, { description: null, active: true, ...body }),
+      schemas: { params: idParams, body: b2bCreateBody, responses: { 200: b2bCostCenterAnswer } },
+      async handler({ ctx, params, body }) {
+        const { customerId, ...fields } = body;
+        const acting = await actingOn(ctx, params.id, customerId);
+        const changed = await changeCostCenter(host, acting, params.id, { description: null, active: true, ...fields });
+        return answer(changed.costCenter);
+      },
     }),
     defineStoreRoute({
       ...common,
@@ -90,8 +116,12 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       operationId: 'updateB2bCostCenter',
       summary: 'Changes the given fields of a cost center (as PATCH /cost-center/{id}).',
       permission: MANAGE,
-      schemas: { params: idParams, body: updateBody, responses: { 200: costCenterResponse } },
-      handler: ({ ctx, params, body }) => changeCostCenter(host, ctx, params.id, body),
+      schemas: { params: idParams, body: b2bUpdateBody, responses: { 200: b2bCostCenterAnswer } },
+      async handler({ ctx, params, body }) {
+        const { customerId, ...fields } = body;
+        const acting = await actingOn(ctx, params.id, customerId);
+        return answer((await changeCostCenter(host, acting, params.id, fields)).costCenter);
+      },
     }),
     defineStoreRoute({
       ...common,
@@ -103,7 +133,7 @@ export function b2bCostCenterRoutes(host: HostRuntime): StoreRoute[] {
       permission: MANAGE,
       schemas: { params: idParams, responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        await removeCostCenter(host, ctx, params.id);
+        await removeCostCenter(host, await contextForCostCenter(host, ctx, params.id), params.id);
         return { success: true as const };
       },
     }),

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { deleteCustomersCostCenters } from './repository.js';
 import { b2bCostCenterRoutes } from './b2b-routes.js';
 import { costCenterRoutes } from './routes.js';
@@ -19,3 +19,6 @@ export function registerCostCenters(host: HostRuntime): void {
   });
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersCostCenters(trx, ids));
 }
+
+export { defaultOf, selectionOf } from './repository.js';
+export { costCenterRoutes } from './routes.js';

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria, type Page } from '../../lib/criteria.js';
-import { readBool, selectRows, type Executor } from '../../lib/db.js';
+import { readBool, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
-import { unitsOfEmployee, unitTree } from '../company/units/directory.js';
+import { unitsOfEmployee, unitTree } from '../company/index.js';
 import { COST_CENTER_CRITERIA, COST_CENTERS, DEFAULTS, SELECTIONS, UNIT_DEFAULTS } from './schemas.js';
 
 export interface CostCenterRow {
@@ -28,6 +28,7 @@ export function costCenterView(row: CostCenterRow, defaultId: string | null) {
   return {
     id: row.id,
     costCenterId: row.id,
+    customerId: row.customer_id,
     number: String(row.number),
     name: String(row.name),
     description: row.description ?? null,
@@ -59,6 +60,12 @@ export function searchCostCenters(
 }
 
 /** The customer's cost center, or null (also for another customer's). */
+/** The company a cost center belongs to, whoever asks (the representative's look-up, decision 0048); null when unknown. */
+export async function customerOfCostCenter(executor: Executor, id: string): Promise<string | null> {
+  const row = await selectRow<{ customer_id: string }>(executor(COST_CENTERS).where({ id }).first('customer_id'));
+  return row?.customer_id ?? null;
+}
+
 export async function findCostCenter(
   executor: Executor,
   customerId: string,

@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { noContent } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import {
@@ -32,7 +32,7 @@ import {
 const tags = [TAG];
 
 /** Literal paths (`default`, `checkout`) come before `/cost-center/{id}`, which would take them for ids. */
-export function costCenterRoutes(host: HostRuntime): StoreRoute[] {
+export function costCenterRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',

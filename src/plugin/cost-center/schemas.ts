@@ -39,6 +39,7 @@ export const costCenterSchema = objectSchema(
   {
     id: idSchema,
     costCenterId: idSchema,
+    customerId: { ...idSchema, description: 'The company the cost center belongs to.' },
     number: { type: 'string' },
     name: { type: 'string' },
     description: nullable({ type: 'string' }),
@@ -47,7 +48,18 @@ export const costCenterSchema = objectSchema(
     createdAt: dateTimeSchema,
     updatedAt: nullable(dateTimeSchema),
   },
-  ['id', 'costCenterId', 'number', 'name', 'description', 'active', 'isDefault', 'createdAt', 'updatedAt'],
+  [
+    'id',
+    'costCenterId',
+    'customerId',
+    'number',
+    'name',
+    'description',
+    'active',
+    'isDefault',
+    'createdAt',
+    'updatedAt',
+  ],
 );
 export const costCenterList = storeListResponse(costCenterSchema);
 export const costCenterResponse = objectSchema({ success: { const: true }, costCenter: costCenterSchema }, [
@@ -58,6 +70,29 @@ export const costCenterResponse = objectSchema({ success: { const: true }, costC
 export const costCenterCreatedResponse = objectSchema(
   { success: { const: true }, id: idSchema, costCenter: costCenterSchema },
   ['success', 'id', 'costCenter'],
+);
+/**
+ * The /b2b bodies as the real product's storefront connector sends them (its cost center record):
+ * also `customerId` — the caller's company, or for a sales representative one of its customers
+ * (decision 0048).
+ */
+const customerIdField = {
+  customerId: {
+    ...idSchema,
+    description:
+      "The company: the caller's own (anything else is a 404); a sales representative names one of its assigned customers.",
+  },
+} as const;
+export const b2bCreateBody = objectSchema({ ...writable, ...customerIdField }, ['number', 'name']);
+export const b2bUpdateBody = objectSchema({ ...writable, ...customerIdField }, [], { minProperties: 1 });
+/** The /b2b answer of a write: the record at the top level (where the connector reads it), and as before. */
+export const b2bCostCenterAnswer = objectSchema(
+  {
+    success: { const: true },
+    ...costCenterSchema.properties,
+    costCenter: costCenterSchema,
+  },
+  ['success', ...costCenterSchema.required, 'costCenter'],
 );
 export const listQuery = objectSchema({
   page: { type: 'integer', minimum: 1 },

@@ -1,14 +1,16 @@
-import type { HostRuntime, OrderDraft, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, OrderDraft, StoreContext } from '../../contract/index.js';
 import type { Criteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, readBool, type Executor, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { criteriaList } from '../../lib/store-list.js';
 import { declaredCustomer } from '../declared.js';
-import { findEmployeeRow } from '../employee/repository.js';
-import { unitTree } from '../company/units/directory.js';
+import { findEmployeeRow } from '../employee/index.js';
+import { unitTree } from '../company/index.js';
+import { isAssigned } from '../sales-representative/index.js';
 import {
   costCenterRef,
   costCenterView,
+  customerOfCostCenter,
   defaultOf,
   deleteCostCenter,
   findCostCenter,
@@ -44,6 +46,35 @@ async function viewOf(executor: Executor, ctx: StoreContext, id: string) {
   const row = await findCostCenter(executor, key.customerId, id);
   if (!row) throw Errors.notFound('Cost center', id);
   return costCenterView(row, (await defaultOf(executor, key))?.id ?? null);
+}
+
+/**
+ * The context a /b2b cost center call acts in (decision 0048). `customerId` (the
+ * connector's body) names the company: the caller's own, or — for a sales representative — one of
+ * its assigned customers, which it then acts for as after switch-customer; anything else is a 404,
+ * as another tenant's id is. Without it, the caller's context.
+ */
+export async function contextForCustomer(host: HostRuntime, ctx: StoreContext, customerId?: string) {
+  const own = declaredCustomer(ctx);
+  if (customerId === undefined || customerId === own.id) return ctx;
+  const representative = ctx.actor.type === 'salesRepresentative' ? ctx.salesRepresentative : null;
+  if (representative && (await isAssigned(host, host.db, representative.id, ctx.salesChannel.id, customerId))) {
+    const customer = await host.customers.get(host.db, customerId);
+    if (customer) return { ...ctx, customer };
+  }
+  throw Errors.notFound('Customer', customerId);
+}
+
+/** The context for a cost center by id: a sales representative reads and changes those of all its customers. */
+export async function contextForCostCenter(host: HostRuntime, ctx: StoreContext, id: string) {
+  if (ctx.actor.type !== 'salesRepresentative') return ctx;
+  const customerId = await customerOfCostCenter(host.db, id);
+  if (!customerId) throw Errors.notFound('Cost center', id);
+  try {
+    return await contextForCustomer(host, ctx, customerId);
+  } catch {
+    throw Errors.notFound('Cost center', id);
+  }
 }
 
 /** Who may see inactive cost centers: those who read or manage them; the others see what they may choose. */

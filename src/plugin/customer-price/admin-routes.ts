@@ -1,30 +1,25 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { DEFAULT_LIMIT } from '../../lib/criteria.js';
-import {
-  inTransaction,
-  isDuplicateKeyError,
-  isForeignKeyError,
-  readInt,
-  selectRow,
-  selectRows,
-  type Trx,
-} from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { idSchema, newId } from '../../lib/ids.js';
 import { ADMIN_API_BASE, jsonApiList } from '../../lib/json-api.js';
-import { fromMinor, toMinor } from '../../lib/money.js';
+import { exactMinor, fromMinor } from '../../lib/money.js';
 import { noContent, reply, type SchemaInput } from '../../lib/routes.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
 import { importCustomerPrices, PRICE_IMPORT_RUN_KIND } from './import.js';
-import { importRunResponse } from '../import-run/routes.js';
-import type { ImportRuns } from '../import-run/service.js';
+import { CHECKED_FILE_TTL_SECONDS, importRunResponse, type ImportRuns } from '../import-run/index.js';
 import {
   ADMIN_MONEY_PRECISION,
-  CUSTOMER_PRICES,
+  deletePrice,
+  findPrice,
+  findPriceByKey,
+  insertPrices,
+  pricePage,
   toRecord,
+  updatePrice,
   type CustomerPriceRecord,
-  type CustomerPriceRow,
 } from './repository.js';
 import {
   adminListQuery,
@@ -32,6 +27,7 @@ import {
   adminSingle,
   adminUpsertBody,
   DEFAULT_MIN_QUANTITY,
+  checkedImportResult,
   importResult,
   RESOURCE_TYPE,
   TAG,
@@ -71,14 +67,14 @@ function priceValues(input: UpsertInput): Record<string, string | number | null>
       pointer: '/validUntil',
     });
   return {
-    price_net: toMinor(input.price, ADMIN_MONEY_PRECISION),
+    price_net: exactMinor(input.price, ADMIN_MONEY_PRECISION, '/price'),
     valid_from: validFrom,
     valid_until: validUntil,
     currency_iso: input.currency ?? null,
     list_price_net:
       input.listPrice === undefined || input.listPrice === null
         ? null
-        : toMinor(input.listPrice, ADMIN_MONEY_PRECISION),
+        : exactMinor(input.listPrice, ADMIN_MONEY_PRECISION, '/listPrice'),
   };
 }
 
@@ -117,28 +113,21 @@ async function upsert(
   };
   const values = priceValues(input);
   const now = nowDb();
-  const existing = await selectRow<Record<string, unknown> & { id: string }>(
-    trx(CUSTOMER_PRICES)
-      .where(key)
-      .first('id', ...Object.keys(values)),
-  );
+  const existing = await findPriceByKey(trx, key, Object.keys(values));
   let id: string;
   if (existing) {
     id = existing.id;
     const changed = Object.entries(values).some(([column, value]) => sameValue(existing[column], value) === false);
-    if (changed)
-      await trx(CUSTOMER_PRICES)
-        .where({ id })
-        .update({ ...values, updated_at: now });
+    if (changed) await updatePrice(trx, id, { ...values, updated_at: now });
   } else {
     id = newId();
-    await trx(CUSTOMER_PRICES).insert({ id, ...key, ...values, created_at: now });
+    await insertPrices(trx, [{ id, ...key, ...values, created_at: now }]);
   }
-  const row = await selectRow<CustomerPriceRow>(trx(CUSTOMER_PRICES).where({ id }).first());
+  const row = await findPrice(trx, id);
   return { record: toRecord(row!), created: !existing };
 }
 
-export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function customerPriceAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -151,20 +140,10 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       schemas: { query: adminListQuery, responses: { 200: adminPriceList } },
       async handler({ query }) {
         const { limit = DEFAULT_LIMIT, page = 1, customerId, customerGroupId, productId } = query;
-        const base = host.db(CUSTOMER_PRICES);
-        if (customerId) base.where('customer_id', customerId);
-        if (customerGroupId) base.where('customer_group_id', customerGroupId);
-        if (productId) base.where('product_id', productId);
-        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
-        const total = readInt(count?.n);
-        const rows = await selectRows<CustomerPriceRow>(
-          base
-            .clone()
-            .orderBy('created_at')
-            .orderBy('id')
-            .limit(limit)
-            .offset((page - 1) * limit)
-            .select('*'),
+        const { total, rows } = await pricePage(
+          host.db,
+          { customerId, customerGroupId, productId },
+          { limit, offset: (page - 1) * limit },
         );
         return jsonApiList(
           rows.map((row) => toResource(toRecord(row))),
@@ -214,7 +193,7 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: pathParams('id'), responses: { 204: null } },
       async handler({ params }) {
-        const deleted = await host.db(CUSTOMER_PRICES).where({ id: params.id }).delete();
+        const deleted = await deletePrice(host.db, params.id);
         if (deleted === 0) throw Errors.notFound('Customer price', params.id);
         return noContent();
       },
@@ -245,24 +224,68 @@ export function customerPriceAdminRoutes(host: HostRuntime): AdminRoute[] {
   ];
 }
 
-/** The same import as a run: answered at once (202), written in batches, progress readable while it runs. */
-export function customerPriceImportRunRoute(runs: ImportRuns): AdminRoute {
-  return defineAdminRoute({
-    method: 'POST',
-    path: '/_action/suite-customer-price/import-run',
-    operationId: 'startSuiteCustomerPriceImportRun',
-    summary:
-      'Starts a customer price import from CSV as a run: 202 with the run; GET /suite-import-run/{id} shows its progress.',
-    description:
-      "The file is the synchronous import's (same columns, limits and checks). The whole file is checked first: a bad row fails the run with every bad row in `errors` (meta.line) and nothing written. " +
-      'Then it is written 1,000 rows per transaction; `doneRows` of `totalRows` tells how far. A run stopped half-way has written whole batches: import the file again to complete it.',
-    tags: [TAG],
-    auth: 'admin',
-    permission: null,
-    schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 202: importRunResponse } },
-    async handler({ ctx, body }) {
-      const run = await runs.start(PRICE_IMPORT_RUN_KIND, body, `${ctx.principalType}:${ctx.principalId}`);
-      return reply(202, { data: run });
-    },
-  });
+/**
+ * The same import as a run: answered at once (202), written in batches, progress readable while it
+ * runs — from the file in the body, or by reference to a file checked before (`checkSuiteCustomerPriceImport`
+ * keeps it on the server for an hour), so a large file is sent once.
+ */
+export function customerPriceImportRunRoutes(host: HostRuntime, runs: ImportRuns) {
+  const principal = (ctx: { principalType: string; principalId: string }) => `${ctx.principalType}:${ctx.principalId}`;
+  return [
+    defineAdminRoute({
+      method: 'POST',
+      path: '/_action/suite-customer-price/import-run',
+      operationId: 'startSuiteCustomerPriceImportRun',
+      summary:
+        'Starts a customer price import from CSV as a run: 202 with the run; GET /suite-import-run/{id} shows its progress.',
+      description:
+        "The file is the synchronous import's (same columns, limits and checks). The whole file is checked first: a bad row fails the run with every bad row in `errors` (meta.line) and nothing written. " +
+        'Then it is written 1,000 rows per transaction; `doneRows` of `totalRows` tells how far. A run stopped half-way has written whole batches: import the file again to complete it.',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 202: importRunResponse } },
+      async handler({ ctx, body }) {
+        const run = await runs.start(PRICE_IMPORT_RUN_KIND, body, principal(ctx));
+        return reply(202, { data: run });
+      },
+    }),
+    defineAdminRoute({
+      method: 'POST',
+      path: '/_action/suite-customer-price/import-check',
+      operationId: 'checkSuiteCustomerPriceImport',
+      summary:
+        'Checks a customer price CSV as the dry run does and keeps it on the server for an hour: the counts and `checkId`, the reference to import it by.',
+      description: `Same columns, limits and refusals as \`importSuiteCustomerPrices\` with dryRun=true (nothing is written to the prices). The file is kept ${CHECKED_FILE_TTL_SECONDS / 60} minutes under a random id; \`POST /_action/suite-customer-price/import-run/{checkId}\` imports it as a run.`,
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: { bodyContentType: 'text/csv', body: { type: 'string' }, responses: { 200: checkedImportResult } },
+      async handler({ ctx, body }) {
+        const counts = await importCustomerPrices(host, body, { dryRun: true });
+        const kept = await runs.keepChecked(PRICE_IMPORT_RUN_KIND, body, principal(ctx));
+        return { ...counts, checkId: kept.id, expiresAt: kept.expiresAt };
+      },
+    }),
+    defineAdminRoute({
+      method: 'POST',
+      path: '/_action/suite-customer-price/import-run/{checkId}',
+      operationId: 'startSuiteCustomerPriceImportRunByReference',
+      summary:
+        'Starts the import of a file kept by `checkSuiteCustomerPriceImport` as a run: 202 with the run. An unknown, expired or already imported reference is a 404.',
+      tags: [TAG],
+      auth: 'admin',
+      permission: null,
+      schemas: {
+        params: objectSchema({ checkId: idSchema }, ['checkId']),
+        body: objectSchema({}),
+        responses: { 202: importRunResponse },
+      },
+      async handler({ params }) {
+        const run = await runs.startChecked(PRICE_IMPORT_RUN_KIND, params.checkId);
+        if (!run) throw Errors.notFound('checked price file', params.checkId);
+        return reply(202, { data: run });
+      },
+    }),
+  ];
 }

@@ -1,10 +1,10 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
-import { inTransaction, isForeignKeyError, readInt, selectRows, type Trx } from '../../lib/db.js';
+import { inTransaction, isForeignKeyError, readInt, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import { ADMIN_MONEY_PRECISION, CUSTOMER_PRICES, type CustomerPriceRow } from './repository.js';
+import { ADMIN_MONEY_PRECISION, insertPrices, pricesOfProducts, updatePrice } from './repository.js';
 import { MAX_MIN_QUANTITY, MAX_PRICE } from './schemas.js';
 
 export const PRICE_CSV_COLUMNS: CsvColumn[] = [
@@ -105,14 +105,7 @@ async function existingPrices(trx: Trx, productIds: string[]): Promise<Map<strin
   const existing = new Map<string, { id: string; priceNet: number }>();
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = await selectRows<
-      Pick<CustomerPriceRow, 'id' | 'customer_id' | 'customer_group_id' | 'product_id' | 'min_quantity' | 'price_net'>
-    >(
-      trx(CUSTOMER_PRICES)
-        .whereIn('product_id', unique.slice(i, i + CHUNK))
-        .select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net'),
-    );
-    for (const row of rows)
+    for (const row of await pricesOfProducts(trx, unique.slice(i, i + CHUNK)))
       existing.set(
         `${row.customer_id ?? ''}|${row.customer_group_id ?? ''}|${row.product_id}|${readInt(row.min_quantity)}`,
         { id: row.id, priceNet: readInt(row.price_net) },
@@ -148,11 +141,11 @@ async function writePrices(trx: Trx, planned: PlannedPrice[], dryRun: boolean) {
       });
       created++;
     } else if (current.priceNet !== p.priceNet) {
-      await trx(CUSTOMER_PRICES).where({ id: current.id }).update({ price_net: p.priceNet, updated_at: now });
+      await updatePrice(trx, current.id, { price_net: p.priceNet, updated_at: now });
       updated++;
     }
   }
-  for (let i = 0; i < inserts.length; i += CHUNK) await trx(CUSTOMER_PRICES).insert(inserts.slice(i, i + CHUNK));
+  for (let i = 0; i < inserts.length; i += CHUNK) await insertPrices(trx, inserts.slice(i, i + CHUNK));
   return { created, updated, unchanged: planned.length - created - updated };
 }
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ContextVersionSource, HostRuntime, StoreContext } from '../../host/contract.js';
+import type { ContextVersionSource, HostRuntime, StoreContext } from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
 import { applies, storedPrices, type ApplicablePrice, type StoredPrice } from './repository.js';
 

@@ -1,6 +1,6 @@
-import type { CustomerRef, HostRuntime, PriceProvider, ProvidedPrice, StoreContext } from '../../host/contract.js';
+import type { CustomerRef, HostRuntime, PriceProvider, ProvidedPrice, StoreContext } from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
-import { nowDb } from '../../lib/time.js';
+import { nowDb, nowMs } from '../../lib/time.js';
 import { applicablePrices, pickPrice, pricesPresent, type ApplicablePrice } from './repository.js';
 import { CustomerPriceCache } from './price-cache.js';
 
@@ -67,7 +67,7 @@ export function customerPriceProvider(host: HostRuntime): PriceProvider {
         customer.groupId,
         productIds,
         maxQuantity,
-        Date.now(),
+        nowMs(),
         ctx.salesChannel.currencyIso,
       );
     return applicablePrices(executor, customer.id, groupId, productIds, maxQuantity, {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { marks, readInt, selectRaw, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 
@@ -260,4 +261,97 @@ export async function deletePricesOf(
   ids: string[],
 ): Promise<void> {
   await executor(CUSTOMER_PRICES).whereIn(column, ids).delete();
+}
+
+/** The unique key of a price: its owner (customer or group), product and minimum quantity. */
+export interface PriceKey {
+  customer_id: string | null;
+  customer_group_id: string | null;
+  product_id: string;
+  min_quantity: number;
+}
+
+/** The price with `key`: its id and the `columns` asked for, as stored; undefined when there is none. */
+export async function findPriceByKey(
+  executor: Executor,
+  key: PriceKey,
+  columns: string[],
+): Promise<(Record<string, unknown> & { id: string }) | undefined> {
+  return selectRow<Record<string, unknown> & { id: string }>(
+    executor(CUSTOMER_PRICES)
+      .where(key)
+      .first('id', ...columns),
+  );
+}
+
+export async function findPrice(executor: Executor, id: string): Promise<CustomerPriceRow | undefined> {
+  return selectRow<CustomerPriceRow>(executor(CUSTOMER_PRICES).where({ id }).first());
+}
+
+export async function insertPrices(executor: Executor, rows: Array<Record<string, unknown>>): Promise<void> {
+  await executor(CUSTOMER_PRICES).insert(rows);
+}
+
+export async function updatePrice(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+  await executor(CUSTOMER_PRICES).where({ id }).update(columns);
+}
+
+/** Deletes one price; answers how many rows went (0 or 1). */
+export async function deletePrice(executor: Executor, id: string): Promise<number> {
+  return executor(CUSTOMER_PRICES).where({ id }).delete();
+}
+
+/** A page of prices (oldest first), optionally of one customer, customer group or product, and how many there are in all. */
+export async function pricePage(
+  executor: Executor,
+  filters: { customerId?: string; customerGroupId?: string; productId?: string },
+  page: { limit: number; offset: number },
+): Promise<{ total: number; rows: CustomerPriceRow[] }> {
+  const base = executor(CUSTOMER_PRICES);
+  if (filters.customerId) base.where('customer_id', filters.customerId);
+  if (filters.customerGroupId) base.where('customer_group_id', filters.customerGroupId);
+  if (filters.productId) base.where('product_id', filters.productId);
+  const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
+  const rows = await selectRows<CustomerPriceRow>(
+    base.clone().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).select('*'),
+  );
+  return { total: readInt(count?.n), rows };
+}
+
+/** What the import compares a row of the file with: an existing price's id and net price. */
+export type StoredPriceOfKey = Pick<
+  CustomerPriceRow,
+  'id' | 'customer_id' | 'customer_group_id' | 'product_id' | 'min_quantity' | 'price_net'
+>;
+
+/** Every price of some products (any owner), with its key and net price. */
+export async function pricesOfProducts(executor: Executor, productIds: string[]): Promise<StoredPriceOfKey[]> {
+  return selectRows<StoredPriceOfKey>(
+    executor(CUSTOMER_PRICES)
+      .whereIn('product_id', productIds)
+      .select('id', 'customer_id', 'customer_group_id', 'product_id', 'min_quantity', 'price_net'),
+  );
+}
+
+/**
+ * The prices of a customer and of its group that are current or coming (not expired at `now`), in
+ * `currencyIso` or naming none: the rows of the Store API's list (alias `cp`), for criteria to narrow.
+ */
+export function storePricesQuery(
+  executor: Executor,
+  customer: { id: string; groupId: string | null },
+  now: string,
+  currencyIso: string,
+): Knex.QueryBuilder {
+  const base = executor(`${CUSTOMER_PRICES} as cp`).where((q) => {
+    q.where('cp.customer_id', customer.id);
+    if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);
+  });
+  base.where((q) => {
+    q.whereNull('cp.valid_until').orWhere('cp.valid_until', '>', now);
+  });
+  base.where((q) => {
+    q.whereNull('cp.currency_iso').orWhere('cp.currency_iso', currencyIso);
+  });
+  return base;
 }

@@ -155,6 +155,18 @@ export const adminUpsertBody = {
 
 export const adminSingle = objectSchema({ data: adminPriceResource }, ['data']);
 
+export const checkedImportResult = objectSchema(
+  {
+    success: { const: true },
+    created: { type: 'integer', minimum: 0 },
+    updated: { type: 'integer', minimum: 0 },
+    unchanged: { type: 'integer', minimum: 0 },
+    checkId: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'The kept file: import it by this reference.' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'The file is kept until then.' },
+  },
+  ['success', 'created', 'updated', 'unchanged', 'checkId', 'expiresAt'],
+);
+
 export const importResult = objectSchema(
   {
     success: { const: true },

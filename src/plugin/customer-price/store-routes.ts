@@ -1,9 +1,9 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { searchByCriteria } from '../../lib/criteria.js';
 import { readInt } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { fromMinor } from '../../lib/money.js';
-import { CUSTOMER_PRICES, type CustomerPriceRow } from './repository.js';
+import { storePricesQuery, type CustomerPriceRow } from './repository.js';
 import { narrowByProductFields } from '../product-fields.js';
 import {
   storePriceCriteriaBody,
@@ -18,7 +18,7 @@ import { declaredCustomer } from '../declared.js';
 /** What the list selects of a price row. */
 type StorePriceRow = Omit<CustomerPriceRow, 'customer_group_id' | 'created_at' | 'updated_at'>;
 
-export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
+export function customerPriceStoreRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -35,17 +35,8 @@ export function customerPriceStoreRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: storePriceCriteriaBody, responses: { 200: storePriceList } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const base = host.db(`${CUSTOMER_PRICES} as cp`).where((q) => {
-          q.where('cp.customer_id', customer.id);
-          if (customer.groupId) q.orWhere('cp.customer_group_id', customer.groupId);
-        });
         // Current and coming prices in the channel's currency (or naming none); expired ones are gone.
-        base.where((q) => {
-          q.whereNull('cp.valid_until').orWhere('cp.valid_until', '>', nowDb());
-        });
-        base.where((q) => {
-          q.whereNull('cp.currency_iso').orWhere('cp.currency_iso', ctx.salesChannel.currencyIso);
-        });
+        const base = storePricesQuery(host.db, customer, nowDb(), ctx.salesChannel.currencyIso);
         const list = await narrowByProductFields(
           host,
           ctx,

@@ -1,19 +1,14 @@
-import type { HostRuntime, StorefrontPage } from '../../host/contract.js';
-import type { SchemaInput } from '../../lib/routes.js';
-import type { StoreList } from '../../lib/store-list.js';
-import { routeCaller, wholeNumber } from '../storefront-kit.js';
-import type { storePriceSchema } from './schemas.js';
+import type { HostRuntime, StorefrontPage } from '../../contract/index.js';
+import { routeCaller, routesByName, wholeNumber } from '../storefront-kit.js';
 import { customerPriceStoreRoutes } from './store-routes.js';
 
 const PATH = '/account/customer-prices';
 const PAGE_SIZE = 50;
 
-/** A price as the Store API lists it (the response schema's type). */
-type PriceView = SchemaInput<typeof storePriceSchema>;
-
 /** The prices negotiated for the company (and its customer group), searchable; a buyer's view, so it asks orders.create as its menu entry does. */
 export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller(customerPriceStoreRoutes(host));
+  const routes = routesByName(customerPriceStoreRoutes(host));
+  const call = routeCaller();
   return [
     {
       path: PATH,
@@ -23,7 +18,7 @@ export function customerPriceStorefrontPages(host: HostRuntime): StorefrontPage[
       async handler({ ctx, query }) {
         const page = wholeNumber(query.page, 1, 100_000) ?? 1;
         const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-        const result = await call<StoreList<PriceView>>(ctx, 'listCustomerPrices', {
+        const result = await call(ctx, routes.listCustomerPrices, {
           body: {
             page,
             limit: PAGE_SIZE,

@@ -1,10 +1,10 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { idParam, objectSchema } from '../../lib/schemas.js';
 import { importCustomerProductNumbersFor } from './import.js';
 import { importResult } from './schemas.js';
 
 /** The operator's import of a customer's product numbers (the console's page), beside the customer's own Store API import. */
-export function customerProductNumberAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function customerProductNumberAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'POST',

@@ -1,15 +1,16 @@
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 import { csvProblemsError, parseCsv, type CsvColumn, type CsvProblem } from '../../lib/csv.js';
 import { inTransaction, isForeignKeyError, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import {
-  CUSTOMER_PRODUCT_NUMBERS,
+  insertNumbers,
   numberKey,
+  numbersByKeysOrProducts,
   productsByNumber,
+  updateNumber,
   visibleProductsByNumber,
-  type NumberRow,
 } from './repository.js';
 import { MAX_NUMBER_LENGTH } from './schemas.js';
 import { declaredCustomer } from '../declared.js';
@@ -75,17 +76,12 @@ async function plan(
   const keys = planned.map((p) => p.key);
   const productIds = planned.map((p) => p.productId);
   for (let i = 0; i < Math.max(keys.length, productIds.length); i += CHUNK) {
-    const rows = await trx(CUSTOMER_PRODUCT_NUMBERS)
-      .where('customer_id', customerId)
-      .where((q) => {
-        q.whereIn('number_key', keys.slice(i, i + CHUNK)).orWhereIn('product_id', productIds.slice(i, i + CHUNK));
-      })
-      .select<Array<Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'number_key'>>>(
-        'id',
-        'product_id',
-        'product_number',
-        'number_key',
-      );
+    const rows = await numbersByKeysOrProducts(
+      trx,
+      customerId,
+      keys.slice(i, i + CHUNK),
+      productIds.slice(i, i + CHUNK),
+    );
     for (const row of rows) {
       existing.set(row.product_id, { id: row.id, number: row.product_number, key: row.number_key });
       ownerOfKey.set(row.number_key, row.product_id);
@@ -148,13 +144,13 @@ async function importNumbers(
       };
     // Two steps, so numbers can swap between products without a moment where one key is held twice.
     for (const p of updates)
-      await trx(CUSTOMER_PRODUCT_NUMBERS)
-        .where({ id: existing.get(p.productId)!.id })
-        .update({ number_key: `~${existing.get(p.productId)!.id}` });
+      await updateNumber(trx, existing.get(p.productId)!.id, { number_key: `~${existing.get(p.productId)!.id}` });
     for (const p of updates)
-      await trx(CUSTOMER_PRODUCT_NUMBERS)
-        .where({ id: existing.get(p.productId)!.id })
-        .update({ product_number: p.number, number_key: p.key, updated_at: now });
+      await updateNumber(trx, existing.get(p.productId)!.id, {
+        product_number: p.number,
+        number_key: p.key,
+        updated_at: now,
+      });
     const inserts = changed
       .filter((p) => !existing.has(p.productId))
       .map((p) => ({
@@ -165,8 +161,7 @@ async function importNumbers(
         number_key: p.key,
         created_at: now,
       }));
-    for (let i = 0; i < inserts.length; i += CHUNK)
-      await trx(CUSTOMER_PRODUCT_NUMBERS).insert(inserts.slice(i, i + CHUNK));
+    for (let i = 0; i < inserts.length; i += CHUNK) await insertNumbers(trx, inserts.slice(i, i + CHUNK));
     return {
       success: true as const,
       created: inserts.length,

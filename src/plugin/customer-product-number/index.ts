@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { customerProductNumberAdminRoutes } from './admin-routes.js';
 import { customerProductNumberProcessor } from './processor.js';
 import { CUSTOMER_PRODUCT_NUMBERS_VERSION, customerNumberCache } from './number-cache.js';
@@ -26,3 +26,8 @@ export function registerCustomerProductNumbers(host: HostRuntime): void {
   host.events.on('customer.deleted', (trx, { ids }) => deleteNumbersOf(trx, 'customer_id', ids));
   host.events.on('product.deleted', (trx, { ids }) => deleteNumbersOf(trx, 'product_id', ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<CustomerProductNumberAdminRoute>()`). */
+export type CustomerProductNumberAdminRoute = ReturnType<typeof customerProductNumberAdminRoutes>[number];
+
+export { numberedProductIds, numbersInNumberOrder } from './repository.js';

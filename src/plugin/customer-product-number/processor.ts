@@ -1,15 +1,7 @@
-import type { LineItemProcessor, StoreContext } from '../../host/contract.js';
-import { fixedRead, type Executor } from '../../lib/db.js';
-import { CUSTOMER_PRODUCT_NUMBERS } from './repository.js';
+import type { LineItemProcessor, StoreContext } from '../../contract/index.js';
+import type { Executor } from '../../lib/db.js';
+import { customerNumberRead } from './repository.js';
 import type { CustomerNumberCache } from './number-cache.js';
-
-/** One product's number, by its SQL text (an add reads it on every request; knex's building cost more than the statement). */
-const numberRead = fixedRead((executor: Executor, customerId: string, productId: string) =>
-  executor(CUSTOMER_PRODUCT_NUMBERS)
-    .where('customer_id', customerId)
-    .where('product_id', productId)
-    .select('product_number'),
-);
 
 /**
  * Per request and executor (a cart write's transaction), the numbers already read: an add that
@@ -32,7 +24,8 @@ async function numberOf(
   if (!numbers.has(key))
     numbers.set(
       key,
-      (await numberRead<{ product_number: string }>(executor, customerId, productId))[0]?.product_number ?? null,
+      (await customerNumberRead<{ product_number: string }>(executor, customerId, productId))[0]?.product_number ??
+        null,
     );
   return numbers.get(key) ?? null;
 }

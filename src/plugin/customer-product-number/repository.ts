@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
-import type { Executor } from '../../lib/db.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
+import { fixedRead, selectRows, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 
 export const CUSTOMER_PRODUCT_NUMBERS = 'suite_customer_product_numbers';
@@ -158,4 +158,96 @@ export async function deleteNumbersOf(
   ids: string[],
 ): Promise<void> {
   await executor(CUSTOMER_PRODUCT_NUMBERS).whereIn(column, ids).delete();
+}
+
+/** One product's number, by its SQL text (an add reads it on every request; knex's building cost more than the statement). */
+export const customerNumberRead = fixedRead((executor: Executor, customerId: string, productId: string) =>
+  executor(CUSTOMER_PRODUCT_NUMBERS)
+    .where('customer_id', customerId)
+    .where('product_id', productId)
+    .select('product_number'),
+);
+
+/** The product that has the customer's number `key`, if any. */
+export async function productOfNumberKey(
+  executor: Executor,
+  customerId: string,
+  key: string,
+): Promise<Pick<NumberRow, 'product_id'> | undefined> {
+  return executor(CUSTOMER_PRODUCT_NUMBERS)
+    .where({ customer_id: customerId, number_key: key })
+    .first<Pick<NumberRow, 'product_id'> | undefined>('product_id');
+}
+
+/** The customer's number of a product, if it has one. */
+export async function numberRowOfProduct(
+  executor: Executor,
+  customerId: string,
+  productId: string,
+): Promise<Pick<NumberRow, 'id' | 'product_number'> | undefined> {
+  return executor(CUSTOMER_PRODUCT_NUMBERS)
+    .where({ customer_id: customerId, product_id: productId })
+    .first<Pick<NumberRow, 'id' | 'product_number'> | undefined>('id', 'product_number');
+}
+
+/** The customer's numbers that have one of `keys` or belong to one of `productIds`. */
+export async function numbersByKeysOrProducts(
+  executor: Executor,
+  customerId: string,
+  keys: string[],
+  productIds: string[],
+): Promise<Array<Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'number_key'>>> {
+  return executor(CUSTOMER_PRODUCT_NUMBERS)
+    .where('customer_id', customerId)
+    .where((q) => {
+      q.whereIn('number_key', keys).orWhereIn('product_id', productIds);
+    })
+    .select<Array<Pick<NumberRow, 'id' | 'product_id' | 'product_number' | 'number_key'>>>(
+      'id',
+      'product_id',
+      'product_number',
+      'number_key',
+    );
+}
+
+/** A number's columns as the views read them (VIEW_COLUMNS). */
+export async function numberView(executor: Executor, id: string): Promise<NumberViewRow> {
+  return executor(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`).where('cpn.id', id).first<NumberViewRow>(VIEW_COLUMNS);
+}
+
+export async function insertNumbers(executor: Executor, rows: Array<Record<string, unknown>>): Promise<void> {
+  await executor(CUSTOMER_PRODUCT_NUMBERS).insert(rows);
+}
+
+export async function updateNumber(executor: Executor, id: string, columns: Record<string, unknown>): Promise<void> {
+  await executor(CUSTOMER_PRODUCT_NUMBERS).where({ id }).update(columns);
+}
+
+/** Deletes one of the customer's numbers; answers how many rows went (0 or 1). */
+export async function deleteNumber(executor: Executor, customerId: string, id: string): Promise<number> {
+  return executor(CUSTOMER_PRODUCT_NUMBERS).where({ id, customer_id: customerId }).delete();
+}
+
+/** The customer's numbers ordered by number. */
+export async function numbersInNumberOrder(
+  executor: Executor,
+  customerId: string,
+): Promise<Array<Pick<NumberRow, 'product_id' | 'product_number'>>> {
+  return selectRows<Pick<NumberRow, 'product_id' | 'product_number'>>(
+    executor(CUSTOMER_PRODUCT_NUMBERS)
+      .where('customer_id', customerId)
+      .orderBy('product_number')
+      .select('product_id', 'product_number'),
+  );
+}
+
+/** The products the customer has a number for: all, or those whose number row `narrow` keeps (criteria filters on its columns). */
+export async function numberedProductIds(
+  executor: Executor,
+  customerId: string,
+  narrow?: (query: Knex.QueryBuilder) => Knex.QueryBuilder,
+): Promise<string[]> {
+  const numbered = executor(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId);
+  const rows = await selectRows<{ product_id: string }>((narrow ? narrow(numbered) : numbered).select('product_id'));
+  return rows.map((row) => row.product_id);
 }

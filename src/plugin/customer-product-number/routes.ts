@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { searchByCriteria } from '../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, isForeignKeyError } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
@@ -8,12 +8,16 @@ import { nowDb } from '../../lib/time.js';
 import { importCustomerProductNumbers } from './import.js';
 import { narrowByProductFields } from '../product-fields.js';
 import {
-  CUSTOMER_PRODUCT_NUMBERS,
+  deleteNumber,
+  insertNumbers,
   numberKey,
+  numberRowOfProduct,
   numbersQuery,
+  numberView,
+  productOfNumberKey,
   toViews,
+  updateNumber,
   VIEW_COLUMNS,
-  type NumberRow,
   type NumberViewRow,
 } from './repository.js';
 import {
@@ -38,7 +42,7 @@ export const numberTaken = (number: string, pointer: string) =>
     { pointer },
   );
 
-export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
+export function customerProductNumberRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -63,35 +67,29 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
           return await inTransaction(host.db, async (trx) => {
             if ((await host.catalog.visibleProducts(trx, ctx, [productId])).length === 0)
               throw Errors.notFound('Product', productId);
-            const owner = await trx(CUSTOMER_PRODUCT_NUMBERS)
-              .where({ customer_id: customer.id, number_key: key })
-              .first<Pick<NumberRow, 'product_id'> | undefined>('product_id');
+            const owner = await productOfNumberKey(trx, customer.id, key);
             if (owner && owner.product_id !== productId) throw numberTaken(number, '/customerProductNumber');
-            const existing = await trx(CUSTOMER_PRODUCT_NUMBERS)
-              .where({ customer_id: customer.id, product_id: productId })
-              .first<Pick<NumberRow, 'id' | 'product_number'> | undefined>('id', 'product_number');
+            const existing = await numberRowOfProduct(trx, customer.id, productId);
             const now = nowDb();
             let id: string;
             if (existing) {
               id = existing.id;
               if (existing.product_number !== number)
-                await trx(CUSTOMER_PRODUCT_NUMBERS)
-                  .where({ id })
-                  .update({ product_number: number, number_key: key, updated_at: now });
+                await updateNumber(trx, id, { product_number: number, number_key: key, updated_at: now });
             } else {
               id = newId();
-              await trx(CUSTOMER_PRODUCT_NUMBERS).insert({
-                id,
-                customer_id: customer.id,
-                product_id: productId,
-                product_number: number,
-                number_key: key,
-                created_at: now,
-              });
+              await insertNumbers(trx, [
+                {
+                  id,
+                  customer_id: customer.id,
+                  product_id: productId,
+                  product_number: number,
+                  number_key: key,
+                  created_at: now,
+                },
+              ]);
             }
-            const row = await trx(`${CUSTOMER_PRODUCT_NUMBERS} as cpn`)
-              .where('cpn.id', id)
-              .first<NumberViewRow>(VIEW_COLUMNS);
+            const row = await numberView(trx, id);
             const [customerProductNumber] = await toViews(host, trx, [row]);
             return { success: true as const, customerProductNumber };
           });
@@ -115,10 +113,7 @@ export function customerProductNumberRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        const deleted = await host
-          .db(CUSTOMER_PRODUCT_NUMBERS)
-          .where({ id: params.id, customer_id: customer.id })
-          .delete();
+        const deleted = await deleteNumber(host.db, customer.id, params.id);
         if (deleted === 0) throw Errors.notFound('Customer product number', params.id);
         return { success: true };
       },

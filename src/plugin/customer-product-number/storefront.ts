@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
 import {
@@ -8,6 +8,7 @@ import {
   noticeOf,
   page as typedPage,
   routeCaller,
+  routesByName,
   text,
   wholeNumber,
   type Form,
@@ -32,7 +33,8 @@ const NOTICES: Record<string, string> = {
  * checked exactly as the file import is (unknown or hidden product, number taken).
  */
 export function customerProductNumberStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller(customerProductNumberRoutes(host));
+  const routes = routesByName(customerProductNumberRoutes(host));
+  const call = routeCaller();
 
   async function page(
     ctx: StoreContext,
@@ -42,10 +44,9 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
   ): Promise<PageResult> {
     const pageNumber = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{
-      total: number;
-      elements: Array<Form & { id: string; productId: string; updatedAt?: unknown; createdAt?: unknown }>;
-    }>(ctx, 'listCustomerProductNumbers', { body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) } });
+    const result = await call(ctx, routes.listCustomerProductNumbers, {
+      body: { page: pageNumber, limit: PAGE_SIZE, ...(term ? { term } : {}) },
+    });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const search = term ? `&q=${encodeURIComponent(term)}` : '';
     return {
@@ -73,7 +74,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
     };
   }
 
-  const importCsv = (ctx: StoreContext, csv: string) => call(ctx, 'importCustomerProductNumbers', { body: csv });
+  const importCsv = (ctx: StoreContext, csv: string) => call(ctx, routes.importCustomerProductNumbers, { body: csv });
 
   return [
     {
@@ -93,7 +94,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
         const productId = text(form, 'productId', 64);
         if (!isId(productId)) throw Errors.notFound('Product', productId);
         const result = await attempt(() =>
-          call(ctx, 'saveCustomerProductNumber', {
+          call(ctx, routes.saveCustomerProductNumber, {
             body: { productId, customerProductNumber: text(form, 'customerProductNumber', 200) },
           }),
         );
@@ -145,7 +146,7 @@ export function customerProductNumberStorefrontPages(host: HostRuntime): Storefr
       async handler({ ctx, params }) {
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('Customer product number', id);
-        await call(ctx, 'deleteCustomerProductNumber', { params: { id } });
+        await call(ctx, routes.deleteCustomerProductNumber, { params: { id } });
         return { redirect: `${PATH}?done=deleted` };
       },
     }),

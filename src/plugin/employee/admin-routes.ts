@@ -1,23 +1,28 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
-import { inTransaction, readInt, selectRows, type Executor } from '../../lib/db.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
+import { inTransaction, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { nullable, objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
-import { INVITATIONS, invitationStatus, issueInvitation, type InvitationRow } from './invitation/service.js';
 import {
-  employeesOfCustomer,
+  findCustomerInvitation,
+  findInvitation,
+  openInvitationsOf,
+  type InvitationRow,
+} from './invitation/repository.js';
+import { invitationStatus, issueInvitation } from './invitation/service.js';
+import {
+  countEmployeesOfCustomer,
+  employeesOfCustomerByName,
   findEmployeeRow,
-  LINKS,
-  selectEmployeeColumns,
   toEmployeeView,
-  type EmployeeRow,
+  updateEmployeeLink,
 } from './repository.js';
-import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow } from './role/repository.js';
+import { rolesOfCustomerByName, toRoleView } from './role/repository.js';
 import { employeeSchema } from './schemas.js';
 
 /**
- * The operator's view of a company's people (issue 28, the console's company page): its employees,
+ * The operator's view of a company's people (the console's company page): its employees,
  * roles and open invitations, and the two things an operator must be able to do for a customer —
  * deactivate (or reactivate) an employee's access and resend an invitation. The company's own
  * administrators do the rest in the storefront.
@@ -66,7 +71,7 @@ const invitationResource = objectSchema(
   },
   ['id', 'type', 'attributes'],
 );
-const list = (resource: Record<string, unknown>) =>
+const list = <const R extends Record<string, unknown>>(resource: R) =>
   objectSchema({ data: { type: 'array', items: resource } }, ['data']);
 
 function invitationToResource(row: InvitationRow) {
@@ -91,12 +96,12 @@ async function company(host: HostRuntime, executor: Executor, customerId: string
   return customer;
 }
 
-export function employeeAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function employeeAdminRoutes(host: HostRuntime) {
   return [...companyListAdminRoutes(host), ...companyEmployeeActionRoutes(host)];
 }
 
 /** A company's employees, roles and invitations (lists). */
-function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
+function companyListAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -113,14 +118,12 @@ function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
       },
       async handler({ params, query }) {
         await company(host, host.db, params.customerId);
-        const [count] = await selectRows<{ n: unknown }>(
-          employeesOfCustomer(host.db, params.customerId).count({ n: '*' }),
-        );
-        const rows = await selectRows<EmployeeRow>(
-          selectEmployeeColumns(host.db, employeesOfCustomer(host.db, params.customerId))
-            .orderBy([{ column: 'e.last_name' }, { column: 'e.first_name' }, { column: 'e.id' }])
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
+        const total = await countEmployeesOfCustomer(host.db, params.customerId);
+        const rows = await employeesOfCustomerByName(
+          host.db,
+          params.customerId,
+          query.limit,
+          (query.page - 1) * query.limit,
         );
         const data = rows.map((row) => ({
           id: row.id,
@@ -131,7 +134,7 @@ function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
           path: `/suite-company/${params.customerId}/employee`,
           page: query.page,
           limit: query.limit,
-          total: readInt(count?.n),
+          total,
         });
       },
     }),
@@ -147,11 +150,7 @@ function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
       schemas: { params: pathParams('customerId'), responses: { 200: list(roleResource) } },
       async handler({ params }) {
         await company(host, host.db, params.customerId);
-        const rows = await selectRows<RoleRow>(
-          selectRoleColumns(host.db, rolesOfCustomer(host.db, params.customerId))
-            .orderBy([{ column: 'r.name' }, { column: 'r.id' }])
-            .limit(MAX_ROWS),
-        );
+        const rows = await rolesOfCustomerByName(host.db, params.customerId, MAX_ROWS);
         return {
           data: rows.map(toRoleView).map((role) => ({
             id: role.id,
@@ -178,14 +177,7 @@ function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
       schemas: { params: pathParams('customerId'), responses: { 200: list(invitationResource) } },
       async handler({ params }) {
         await company(host, host.db, params.customerId);
-        const rows = await selectRows<InvitationRow>(
-          host
-            .db(INVITATIONS)
-            .where({ customer_id: params.customerId })
-            .whereNot({ status: 'accepted' })
-            .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
-            .limit(MAX_ROWS),
-        );
+        const rows = await openInvitationsOf(host.db, params.customerId, MAX_ROWS);
         return { data: rows.map(invitationToResource) };
       },
     }),
@@ -193,7 +185,7 @@ function companyListAdminRoutes(host: HostRuntime): AdminRoute[] {
 }
 
 /** An employee set active or inactive; an invitation sent again. */
-function companyEmployeeActionRoutes(host: HostRuntime): AdminRoute[] {
+function companyEmployeeActionRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'POST',
@@ -214,7 +206,7 @@ function companyEmployeeActionRoutes(host: HostRuntime): AdminRoute[] {
           await company(host, trx, params.customerId);
           const row = await findEmployeeRow(trx, params.customerId, params.employeeId);
           if (!row) throw Errors.notFound('employee', params.employeeId);
-          await trx(LINKS).where({ id: row.link_id }).update({ active: body.active, updated_at: nowDb() });
+          await updateEmployeeLink(trx, row.link_id, { active: body.active, updated_at: nowDb() });
           if (!body.active) await host.auth.revokeActorSessions(trx, 'employee', params.employeeId);
           return toEmployeeView((await findEmployeeRow(trx, params.customerId, params.employeeId))!);
         });
@@ -238,9 +230,7 @@ function companyEmployeeActionRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ params }) {
         const row = await inTransaction(host.db, async (trx) => {
           const customer = await company(host, trx, params.customerId);
-          const invitation = await trx<InvitationRow>(INVITATIONS)
-            .where({ id: params.invitationId, customer_id: params.customerId })
-            .first();
+          const invitation = await findCustomerInvitation(trx, params.customerId, params.invitationId);
           if (!invitation || invitation.status === 'accepted') throw Errors.notFound('invitation', params.invitationId);
           const salesChannel = await host.customers.salesChannel(trx, invitation.sales_channel_id);
           if (!salesChannel)
@@ -262,7 +252,7 @@ function companyEmployeeActionRoutes(host: HostRuntime): AdminRoute[] {
               employeeId: invitation.employee_id,
             },
           );
-          return (await trx<InvitationRow>(INVITATIONS).where({ id }).first())!;
+          return (await findInvitation(trx, id))!;
         });
         return { data: invitationToResource(row) };
       },

@@ -1,5 +1,5 @@
 import { Errors } from '../../lib/errors.js';
-import type { HostRuntime, SalesChannel } from '../../host/contract.js';
+import type { HostRuntime, SalesChannel } from '../../contract/index.js';
 
 export const TAG = 'Employees';
 

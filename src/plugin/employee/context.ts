@@ -1,6 +1,6 @@
 import { readBool } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
-import type { ContextEnricher, HostRuntime, LoginProvider } from '../../host/contract.js';
+import type { ContextEnricher, HostRuntime, LoginProvider } from '../../contract/index.js';
 import { effectivePermissions } from './permissions.js';
 import {
   defaultLink,

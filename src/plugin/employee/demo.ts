@@ -1,9 +1,9 @@
 import { inTransaction, writeJson } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import type { DemoShop, HostRuntime } from '../../host/contract.js';
-import { ROLES } from './role/repository.js';
-import { EMPLOYEES, findEmployeeByEmail, LINKS } from './repository.js';
+import type { DemoShop, HostRuntime } from '../../contract/index.js';
+import { insertRoles } from './role/repository.js';
+import { findEmployeeByEmail, insertEmployeeLink, insertEmployeeRecord } from './repository.js';
 
 export const DEMO_PURCHASER = { email: 'purchaser@demo-company.test', password: 'demo-purchaser-2026' };
 export const DEMO_APPROVER = { email: 'approver@demo-company.test', password: 'demo-approver-2026' };
@@ -17,7 +17,7 @@ export async function seedEmployeeDemo(host: HostRuntime, demo: DemoShop): Promi
     const now = nowDb();
     const purchaserRole = newId();
     const approverRole = newId();
-    await trx(ROLES).insert([
+    await insertRoles(trx, [
       {
         id: purchaserRole,
         customer_id: demo.customerId,
@@ -75,7 +75,7 @@ export async function seedEmployeeDemo(host: HostRuntime, demo: DemoShop): Promi
     ];
     for (const person of people) {
       const id = newId();
-      await trx(EMPLOYEES).insert({
+      await insertEmployeeRecord(trx, {
         id,
         email: person.email,
         password_hash: person.hash,
@@ -84,7 +84,7 @@ export async function seedEmployeeDemo(host: HostRuntime, demo: DemoShop): Promi
         active: true,
         created_at: now,
       });
-      await trx(LINKS).insert({
+      await insertEmployeeLink(trx, {
         id: newId(),
         employee_id: id,
         customer_id: demo.customerId,

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { accountRequestAdminRoutes, accountRequestStoreRoutes } from './account-request/routes.js';
 import { employeeAdminRoutes } from './admin-routes.js';
 import { employeeContextEnricher, employeeLoginProvider } from './context.js';
@@ -36,3 +36,29 @@ export function registerEmployees(host: HostRuntime, options: { unitColleagues?:
   host.jobs.schedule(LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersEmployeeData(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<EmployeeAdminRoute>()`). */
+export type EmployeeAdminRoute =
+  ReturnType<typeof accountRequestAdminRoutes>[number] | ReturnType<typeof employeeAdminRoutes>[number];
+
+/** What other add-ons use of employees: the sales representatives (permissions, the assigned customers' employee search, activities' employee references), the company, events, cost centers, approvals, the demo data and the acting context. */
+export { employeeContextEnricher } from './context.js';
+export { DEMO_APPROVER, DEMO_PURCHASER } from './demo.js';
+export { effectivePermissions, PERMISSION_KEYS } from './permissions.js';
+export {
+  EMPLOYEES,
+  LINKS,
+  employeeCriteria,
+  employeesOfCustomer,
+  findEmployeeByEmail,
+  findEmployeeRow,
+  isLinked,
+  rolePermissionsOf,
+  selectEmployeeColumns,
+  toEmployeeView,
+  type EmployeeRow,
+} from './repository.js';
+export { roleRoutes } from './role/routes.js';
+export { employeeRoutes } from './routes.js';
+export { employeeSchema } from './schemas.js';
+export { formErrors, type Form, type PageResult } from './storefront/forms.js';

@@ -1,5 +1,5 @@
 import { Errors } from '../../lib/errors.js';
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 
 export interface PermissionDefinition {
   key: string;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { readBool, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
+import { readBool, readInt, readJson, selectRow, selectRows, type Executor, type Trx } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
-import type { CriteriaSpec } from '../../lib/criteria.js';
-import type { CustomerRef, HostRuntime, LoginIdentity } from '../../host/contract.js';
+import { searchByCriteria, type Criteria, type CriteriaSpec, type Page } from '../../lib/criteria.js';
+import type { CustomerRef, HostRuntime, LoginIdentity } from '../../contract/index.js';
 import { fullName } from './common.js';
 
 export const EMPLOYEES = 'b2b_employees';
@@ -242,4 +242,153 @@ export async function deleteCustomersEmployeeData(executor: Executor, customerId
   await executor(LINKS).whereIn('customer_id', customerIds).delete();
   await executor('b2b_employee_invitations').whereIn('customer_id', customerIds).delete();
   await executor('b2b_employee_roles').whereIn('customer_id', customerIds).delete();
+}
+
+/** A new row of b2b_employees. */
+export type NewEmployeeRecord = Pick<
+  EmployeeRecord,
+  'id' | 'email' | 'password_hash' | 'first_name' | 'last_name' | 'created_at'
+> & { active: boolean };
+
+/** A new row of b2b_employee_customers: the employee works for the customer. */
+export interface NewEmployeeLink {
+  id: string;
+  employee_id: string;
+  customer_id: string;
+  role_id: string | null;
+  department: string | null;
+  active: boolean;
+  created_at: string;
+}
+
+export async function insertEmployeeRecord(executor: Executor, record: NewEmployeeRecord): Promise<void> {
+  await executor(EMPLOYEES).insert(record);
+}
+
+export async function insertEmployeeLink(executor: Executor, link: NewEmployeeLink): Promise<void> {
+  await executor(LINKS).insert(link);
+}
+
+/** Writes columns of the employee's login; the number of rows changed. */
+export async function updateEmployeeRecord(
+  executor: Executor,
+  employeeId: string,
+  changes: Record<string, unknown>,
+): Promise<number> {
+  return executor(EMPLOYEES).where({ id: employeeId }).update(changes);
+}
+
+/** Sets the password of an active employee; the number of rows changed (0: no such active employee). */
+export async function setActiveEmployeePassword(
+  executor: Executor,
+  employeeId: string,
+  passwordHash: string,
+  now: string,
+): Promise<number> {
+  return executor(EMPLOYEES)
+    .where({ id: employeeId, active: true })
+    .update({ password_hash: passwordHash, updated_at: now });
+}
+
+/** Writes columns of one employee–customer link. */
+export async function updateEmployeeLink(
+  executor: Executor,
+  linkId: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  await executor(LINKS).where({ id: linkId }).update(changes);
+}
+
+export async function deleteEmployeeLink(executor: Executor, linkId: string): Promise<void> {
+  await executor(LINKS).where({ id: linkId }).delete();
+}
+
+/** How many customers other than this one the employee works for. */
+export async function countOtherLinks(executor: Executor, employeeId: string, customerId: string): Promise<number> {
+  const rows = await selectRows<{ id: string }>(
+    executor(LINKS).where({ employee_id: employeeId }).whereNot({ customer_id: customerId }).select('id'),
+  );
+  return rows.length;
+}
+
+/** Of these employees, the ones who also work for a customer other than this one. */
+export async function employeesLinkedElsewhere(
+  executor: Executor,
+  employeeIds: string[],
+  customerId: string,
+): Promise<string[]> {
+  const rows = await selectRows<{ employee_id: string }>(
+    executor(LINKS).whereIn('employee_id', employeeIds).whereNot({ customer_id: customerId }).select('employee_id'),
+  );
+  return rows.map((r) => r.employee_id);
+}
+
+/** Of these e-mails, the ones an employee login uses already. */
+export async function employeeEmailsAmong(executor: Executor, emails: string[]): Promise<string[]> {
+  const rows = await selectRows<{ email: string }>(executor(EMPLOYEES).whereIn('email', emails).select('email'));
+  return rows.map((r) => r.email);
+}
+
+/** Whether an employee login uses exactly this e-mail. */
+export async function isEmployeeEmail(executor: Executor, email: string): Promise<boolean> {
+  return Boolean(await executor(EMPLOYEES).where({ email }).first('id'));
+}
+
+/**
+ * Deletes the employee's login in a savepoint, so that a failure (records of other add-ons still
+ * point at the person) leaves the surrounding transaction usable; the caller decides what then.
+ */
+export async function deleteEmployeeRecord(trx: Trx, employeeId: string): Promise<void> {
+  await trx.transaction(async (savepoint) => {
+    await savepoint(EMPLOYEES).where({ id: employeeId }).delete();
+  });
+}
+
+/** The login of a person who is gone but still referenced: no e-mail of theirs, no password, locked. */
+export async function anonymiseEmployeeRecord(executor: Executor, employeeId: string, now: string): Promise<void> {
+  await executor(EMPLOYEES)
+    .where({ id: employeeId })
+    .update({ email: `deleted-${employeeId}@invalid`, password_hash: null, active: false, updated_at: now });
+}
+
+/** The customer's employees, filtered, sorted and paged by the criteria. */
+export async function searchEmployees(
+  executor: Executor,
+  customerId: string,
+  criteria: Criteria,
+): Promise<Page<EmployeeRow>> {
+  return searchByCriteria<EmployeeRow>(employeesOfCustomer(executor, customerId), criteria, employeeCriteria, (qb) =>
+    selectEmployeeColumns(executor, qb),
+  );
+}
+
+export async function countEmployeesOfCustomer(executor: Executor, customerId: string): Promise<number> {
+  const [count] = await selectRows<{ n: unknown }>(employeesOfCustomer(executor, customerId).count({ n: '*' }));
+  return readInt(count?.n);
+}
+
+/** One page of the customer's employees by last name, first name and id. */
+export async function employeesOfCustomerByName(
+  executor: Executor,
+  customerId: string,
+  limit: number,
+  offset: number,
+): Promise<EmployeeRow[]> {
+  return selectRows<EmployeeRow>(
+    selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId))
+      .orderBy([{ column: 'e.last_name' }, { column: 'e.first_name' }, { column: 'e.id' }])
+      .limit(limit)
+      .offset(offset),
+  );
+}
+
+/** Every employee of the customer, by e-mail when `byEmail`, else in no particular order. */
+export async function allEmployeesOfCustomer(
+  executor: Executor,
+  customerId: string,
+  byEmail = false,
+): Promise<EmployeeRow[]> {
+  const query = selectEmployeeColumns(executor, employeesOfCustomer(executor, customerId));
+  if (byEmail) query.orderBy('e.email');
+  return selectRows<EmployeeRow>(query);
 }

@@ -1,5 +1,5 @@
 import { inTransaction } from '../../lib/db.js';
-import { MAX_LIMIT, searchByCriteria, termAsFilter } from '../../lib/criteria.js';
+import { MAX_LIMIT, termAsFilter } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import {
@@ -8,21 +8,17 @@ import {
   type CustomerScope,
   type HostRuntime,
   type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { normaliseEmail, TAG } from './common.js';
 import { createInvitation } from './invitation/service.js';
 import {
   activeLinks,
-  employeeCriteria,
   employeeIdentity,
-  employeesOfCustomer,
   findEmployeeByEmail,
   findEmployeeRecord,
   isLinked,
-  selectEmployeeColumns,
+  searchEmployees,
   toEmployeeView,
-  type EmployeeRow,
 } from './repository.js';
 import {
   addEmployeeBody,
@@ -84,12 +80,12 @@ function toTarget(
   };
 }
 
-export function employeeRoutes(host: HostRuntime): StoreRoute[] {
+export function employeeRoutes(host: HostRuntime) {
   return [...employeeCrudRoutes(host), ...employeeListAndSwitchRoutes(host)];
 }
 
 /** An employee: add (with an invitation), create, read, update, delete. */
-function employeeCrudRoutes(host: HostRuntime): StoreRoute[] {
+function employeeCrudRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -204,7 +200,7 @@ function employeeCrudRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** The employee lists, the login targets and switching the customer an employee acts for. */
-function employeeListAndSwitchRoutes(host: HostRuntime): StoreRoute[] {
+function employeeListAndSwitchRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -218,12 +214,7 @@ function employeeListAndSwitchRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { body: employeeSearchBody, responses: { 200: employeeListResponse } },
       async handler({ ctx, body }) {
         const customer = declaredCustomer(ctx);
-        const page = await searchByCriteria<EmployeeRow>(
-          employeesOfCustomer(host.db, customer.id),
-          body,
-          employeeCriteria,
-          (qb) => selectEmployeeColumns(host.db, qb),
-        );
+        const page = await searchEmployees(host.db, customer.id, body);
         return storeList(page.rows.map(toEmployeeView), page);
       },
     }),

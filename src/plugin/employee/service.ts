@@ -1,29 +1,29 @@
-import {
-  isDuplicateKeyError,
-  isRowReferencedError,
-  readBool,
-  selectRows,
-  type Executor,
-  type Trx,
-} from '../../lib/db.js';
+import { isDuplicateKeyError, isRowReferencedError, readBool, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 import { normaliseEmail } from './common.js';
 import { assertCanGrant } from './permissions.js';
 import {
+  anonymiseEmployeeRecord,
+  countOtherLinks,
+  deleteEmployeeLink,
+  deleteEmployeeRecord,
   emailInUse,
-  EMPLOYEES,
   findEmployeeRow,
-  LINKS,
+  insertEmployeeLink,
+  insertEmployeeRecord,
   rolePermissionsOf,
   toEmployeeView,
+  updateEmployeeLink,
+  updateEmployeeRecord,
   type EmployeeRow,
   type EmployeeView,
 } from './repository.js';
+import { deleteInvitationOf } from './invitation/repository.js';
 import { findRole, type RoleView } from './role/repository.js';
-import { deleteActorTokens } from './login/tokens.js';
+import { deleteActorTokens } from './login/repository.js';
 
 export interface EmployeeInput {
   email: string;
@@ -84,7 +84,7 @@ export async function insertEmployee(
   const id = newId();
   const now = nowDb();
   try {
-    await trx(EMPLOYEES).insert({
+    await insertEmployeeRecord(trx, {
       id,
       email,
       password_hash: input.passwordHash,
@@ -97,7 +97,7 @@ export async function insertEmployee(
     if (isDuplicateKeyError(error)) throw emailTaken();
     throw error;
   }
-  await trx(LINKS).insert({
+  await insertEmployeeLink(trx, {
     id: newId(),
     employee_id: id,
     customer_id: customerId,
@@ -113,13 +113,6 @@ export async function getEmployee(executor: Executor, customerId: string, employ
   const row = await findEmployeeRow(executor, customerId, employeeId);
   if (!row) throw Errors.notFound('employee', employeeId);
   return toEmployeeView(row);
-}
-
-async function otherLinkCount(executor: Executor, employeeId: string, customerId: string): Promise<number> {
-  const rows = await selectRows<{ id: string }>(
-    executor(LINKS).where({ employee_id: employeeId }).whereNot({ customer_id: customerId }).select('id'),
-  );
-  return rows.length;
 }
 
 export async function updateEmployee(
@@ -144,7 +137,7 @@ export async function updateEmployee(
     personal.email = normaliseEmail(patch.email);
   if (patch.firstName !== undefined && patch.firstName !== row.first_name) personal.first_name = patch.firstName;
   if (patch.lastName !== undefined && patch.lastName !== row.last_name) personal.last_name = patch.lastName;
-  if (Object.keys(personal).length && (await otherLinkCount(trx, employeeId, customerId)) > 0)
+  if (Object.keys(personal).length && (await countOtherLinks(trx, employeeId, customerId)) > 0)
     throw Errors.badRequest(
       'SUITE__EMPLOYEE_SHARED',
       'This employee also works for another customer; only they can change their name and e-mail.',
@@ -172,18 +165,13 @@ export async function updateEmployee(
   const now = nowDb();
   if (Object.keys(personal).length) {
     try {
-      await trx(EMPLOYEES)
-        .where({ id: employeeId })
-        .update({ ...personal, updated_at: now });
+      await updateEmployeeRecord(trx, employeeId, { ...personal, updated_at: now });
     } catch (error) {
       if (isDuplicateKeyError(error)) throw emailTaken();
       throw error;
     }
   }
-  if (Object.keys(link).length)
-    await trx(LINKS)
-      .where({ id: row.link_id })
-      .update({ ...link, updated_at: now });
+  if (Object.keys(link).length) await updateEmployeeLink(trx, row.link_id, { ...link, updated_at: now });
   if (deactivating || personal.email) await host.auth.revokeActorSessions(trx, 'employee', employeeId);
   return getEmployee(trx, customerId, employeeId);
 }
@@ -205,19 +193,15 @@ export async function deleteEmployee(
   if (ctx.employee?.id === employeeId)
     throw Errors.badRequest('SUITE__CANNOT_DELETE_SELF', 'You cannot delete your own login.');
   assertManageable(ctx, row);
-  await trx(LINKS).where({ id: row.link_id }).delete();
-  await trx('b2b_employee_invitations').where({ customer_id: customerId, email: row.email }).delete();
+  await deleteEmployeeLink(trx, row.link_id);
+  await deleteInvitationOf(trx, customerId, row.email);
   await host.auth.revokeActorSessions(trx, 'employee', employeeId);
-  if ((await otherLinkCount(trx, employeeId, customerId)) > 0) return;
+  if ((await countOtherLinks(trx, employeeId, customerId)) > 0) return;
   await deleteActorTokens(trx, 'employee', employeeId);
   try {
-    await trx.transaction(async (savepoint) => {
-      await savepoint(EMPLOYEES).where({ id: employeeId }).delete();
-    });
+    await deleteEmployeeRecord(trx, employeeId);
   } catch (error) {
     if (!isRowReferencedError(error)) throw error;
-    await trx(EMPLOYEES)
-      .where({ id: employeeId })
-      .update({ email: `deleted-${employeeId}@invalid`, password_hash: null, active: false, updated_at: nowDb() });
+    await anonymiseEmployeeRecord(trx, employeeId, nowDb());
   }
 }

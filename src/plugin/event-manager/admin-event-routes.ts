@@ -1,4 +1,4 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import type { Criteria } from '../../lib/criteria.js';
 import {
   jsonApiList,
@@ -49,16 +49,12 @@ const eventId = pathParams('id');
  * is the status `participated`), a circular mail — through the same use cases, as Admin API routes.
  * A circular sent by the operator goes out through each participant's customer's sales channel.
  */
-export function eventOperatorRoutes(
-  host: HostRuntime,
-  service: EventUseCases,
-  settings: EventSettingsCache,
-): AdminRoute[] {
+export function eventOperatorRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache) {
   return [...operatorEventRoutes(host, service, settings), ...operatorParticipantRoutes(host, service)];
 }
 
 /** Events: the list, create, read, and a status change. */
-function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): AdminRoute[] {
+function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -159,7 +155,7 @@ function operatorEventRoutes(host: HostRuntime, service: EventUseCases, settings
 }
 
 /** An event's participants, a participant's status, the circular mail. */
-function operatorParticipantRoutes(host: HostRuntime, service: EventUseCases): AdminRoute[] {
+function operatorParticipantRoutes(host: HostRuntime, service: EventUseCases) {
   return [
     defineAdminRoute({
       method: 'GET',

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 import { applyCriteriaFilters } from '../../lib/criteria.js';
 import { selectRows } from '../../lib/db.js';
 import type { OwnCriteria } from '../product-fields.js';

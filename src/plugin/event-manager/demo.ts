@@ -1,8 +1,8 @@
 import { inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
-import { nowDb, toDbTime } from '../../lib/time.js';
-import type { DemoShop, HostRuntime } from '../../host/contract.js';
-import { EVENTS } from './repository.js';
+import { nowDb, nowMs, toDbTime } from '../../lib/time.js';
+import type { DemoShop, HostRuntime } from '../../contract/index.js';
+import { hasEventNamed, insertEvent } from './repository.js';
 
 const DAY = 24 * 3600 * 1000;
 /** The demo catalog's ticket-like product; any demo product when it is absent. */
@@ -15,10 +15,10 @@ export async function seedEventDemo(host: HostRuntime, demo: DemoShop): Promise<
   const ticket = products.find((product) => product.name === TICKET_NAME) ?? products.at(-1);
   if (!ticket) return [];
   await inTransaction(host.db, async (trx) => {
-    if (await trx(EVENTS).where({ product_id: ticket.id, name: DEMO_EVENT_NAME }).first('id')) return;
-    const start = new Date(Date.now() + 28 * DAY);
+    if (await hasEventNamed(trx, ticket.id, DEMO_EVENT_NAME)) return;
+    const start = new Date(nowMs() + 28 * DAY);
     start.setUTCHours(9, 0, 0, 0);
-    await trx(EVENTS).insert({
+    await insertEvent(trx, {
       id: newId(),
       product_id: ticket.id,
       name: DEMO_EVENT_NAME,

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { eventOperatorRoutes } from './admin-event-routes.js';
 import { registerEventJobs } from './jobs.js';
 import { eventTicketProcessor } from './line-item-processor.js';
@@ -34,3 +34,7 @@ export function registerEventManager(host: HostRuntime): void {
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersParticipants(trx, ids));
   host.events.on('product.deleted', (trx, { ids }) => deleteEventsOfProducts(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<EventAdminRoute>()`). */
+export type EventAdminRoute =
+  ReturnType<typeof eventAdminRoutes>[number] | ReturnType<typeof eventOperatorRoutes>[number];

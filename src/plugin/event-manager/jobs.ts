@@ -1,6 +1,6 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { inTransaction } from '../../lib/db.js';
-import { addSeconds, toDbTime } from '../../lib/time.js';
+import { addSeconds, now as currentTime, toDbTime } from '../../lib/time.js';
 import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from './mail.js';
 import { claimParticipantReminder, findEvent, participantsDueForReminder } from './repository.js';
 import type { EventSettingsCache } from './settings.js';
@@ -19,7 +19,7 @@ export async function sendEventReminders(host: HostRuntime, settings: EventSetti
   if (reminderHoursBefore <= 0) return 0;
   let sent = 0;
   for (let round = 0; round < 50; round++) {
-    const now = new Date();
+    const now = currentTime();
     const due = await participantsDueForReminder(
       host.db,
       { after: toDbTime(now), until: toDbTime(addSeconds(now, reminderHoursBefore * 3600)) },

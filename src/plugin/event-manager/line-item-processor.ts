@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { CartLineItem, LineItemProcessor, StoreContext } from '../../host/contract.js';
+import type { CartLineItem, LineItemProcessor, StoreContext } from '../../contract/index.js';
 import { readBool, readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { isId, newId } from '../../lib/ids.js';
-import { findEmployeeRow } from '../employee/repository.js';
+import { findEmployeeRow } from '../employee/index.js';
 import {
   employeePerson,
   eventIdsOfProduct,
@@ -18,6 +18,7 @@ import {
 import { alreadyRegistered, eventFull } from './states.js';
 import type { Person } from './use-cases/index.js';
 import type { EventSettingsCache } from './settings.js';
+import { now } from '../../lib/time.js';
 
 export const EVENT_REGISTER_PERMISSION = 'event.register';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -154,7 +155,7 @@ export function eventTicketProcessor(settings: EventSettingsCache): LineItemProc
           'SUITE__EVENT_REGISTRATION_CLOSED',
           `The event "${event.name}" does not take registrations.`,
         );
-      if (new Date(registrationDeadlineOf(event)) <= new Date())
+      if (new Date(registrationDeadlineOf(event)) <= now())
         throw Errors.badRequest(
           'SUITE__EVENT_REGISTRATION_DEADLINE_PASSED',
           `Registration for "${event.name}" has closed.`,

@@ -1,4 +1,4 @@
-import type { HostRuntime, SalesChannel } from '../../host/contract.js';
+import type { HostRuntime, SalesChannel } from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
 import { findSpecification, type EventRow } from './repository.js';

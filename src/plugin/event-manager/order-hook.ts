@@ -1,4 +1,4 @@
-import type { HostRuntime, OrderCancelledHook, OrderPlacedHook } from '../../host/contract.js';
+import type { HostRuntime, OrderCancelledHook, OrderPlacedHook } from '../../contract/index.js';
 import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { nowDb } from '../../lib/time.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ContextVersionSource, HostRuntime, StoreContext } from '../../host/contract.js';
+import type { ContextVersionSource, HostRuntime, StoreContext } from '../../contract/index.js';
 import type { ProductFieldsOfList } from '../product-fields.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import {
@@ -13,7 +13,7 @@ import {
   writeJson,
   type Executor,
 } from '../../lib/db.js';
-import { fromDbTime, nowDb } from '../../lib/time.js';
+import { fromDbTime, now as currentTime, nowDb } from '../../lib/time.js';
 
 export const EVENTS = 'b2b_events';
 export const SPECIFICATIONS = 'b2b_event_specifications';
@@ -219,6 +219,11 @@ export async function eventsVersion(executor: Executor): Promise<number> {
 
 export async function findEvent(executor: Executor, id: string): Promise<EventRow | null> {
   return (await selectRow<EventRow>(eventsQuery(executor).where('ev.id', id).first(EVENT_COLUMNS))) ?? null;
+}
+
+/** Whether a product has an event of that name (the demo's seed runs once). */
+export async function hasEventNamed(executor: Executor, productId: string, name: string): Promise<boolean> {
+  return !!(await executor(EVENTS).where({ product_id: productId, name }).first('id'));
 }
 
 /** The event row, locked for the rest of the transaction and read after the lock. */
@@ -655,7 +660,7 @@ export function registrationDeadlineOf(row: Pick<EventRow, 'registration_deadlin
   return fromDbTime(row.registration_deadline ?? row.starts_at)!;
 }
 
-export function registrationOpen(row: EventRow, registrationStatuses: string[], now = new Date()): boolean {
+export function registrationOpen(row: EventRow, registrationStatuses: string[], now = currentTime()): boolean {
   return registrationStatuses.includes(row.status) && new Date(registrationDeadlineOf(row)) > now;
 }
 
@@ -749,7 +754,7 @@ export async function toEventViews(
   const counts = hasSeatCounts(rows)
     ? new Map(rows.map((row) => [row.id, { taken: readInt(row.taken_count), waiting: readInt(row.waiting_count) }]))
     : await countsByEvent(executor, ids);
-  const now = new Date();
+  const now = currentTime();
   return rows.map((row) => {
     const limit =
       row.participant_limit === null || row.participant_limit === undefined ? null : readInt(row.participant_limit);
@@ -784,6 +789,16 @@ export async function toEventViews(
 
 export function participantsQuery(executor: Executor): Knex.QueryBuilder {
   return executor(`${PARTICIPANTS} as pa`).join(`${EVENTS} as ev`, 'ev.id', 'pa.event_id');
+}
+
+/** The participants of one company (all its events) or of one event, for a criteria search (it selects PARTICIPANT_COLUMNS). */
+export function participantsOf(
+  executor: Executor,
+  scope: { customerId: string } | { eventId: string },
+): Knex.QueryBuilder {
+  return 'customerId' in scope
+    ? participantsQuery(executor).where('pa.customer_id', scope.customerId)
+    : participantsQuery(executor).where('pa.event_id', scope.eventId);
 }
 
 export const PARTICIPANT_COLUMNS = ['pa.*', 'ev.name as event_name', 'ev.starts_at as event_starts_at'];

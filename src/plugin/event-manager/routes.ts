@@ -1,11 +1,4 @@
-import {
-  defineAdminRoute,
-  defineStoreRoute,
-  type AdminRoute,
-  type HostRuntime,
-  type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
+import { defineAdminRoute, defineStoreRoute, type HostRuntime, type StoreContext } from '../../contract/index.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import {
   noContent,
@@ -65,8 +58,8 @@ type StaffRoute<S extends RouteSchemas> = Pick<
 
 /** Routes for sales staff (declared `actors: ['salesRepresentative']`: the pipeline refuses everyone else); fresh settings first. */
 function staffRouteOf(settings: EventSettingsCache) {
-  return <const S extends RouteSchemas>(route: StaffRoute<S>): StoreRoute =>
-    defineStoreRoute<S>({
+  return <const S extends RouteSchemas, const O extends string>(route: StaffRoute<S> & { operationId: O }) =>
+    defineStoreRoute<S, O>({
       ...route,
       auth: 'login',
       // The sales staff of the event manager: sales representative logins, whatever permission keys a customer grants.
@@ -82,11 +75,7 @@ function staffRouteOf(settings: EventSettingsCache) {
 
 const eventId = pathParams('id');
 
-export function eventStoreRoutes(
-  host: HostRuntime,
-  service: EventUseCases,
-  settings: EventSettingsCache,
-): StoreRoute[] {
+export function eventStoreRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache) {
   return [
     ...customerEventRoutes(service, settings),
     ...staffEventRoutes(host, service, settings),
@@ -95,7 +84,7 @@ export function eventStoreRoutes(
 }
 
 /** The event overview, one event, and the company's participants. */
-function customerEventRoutes(service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
+function customerEventRoutes(service: EventUseCases, settings: EventSettingsCache) {
   return [
     // ---- customers ----
     defineStoreRoute({
@@ -165,7 +154,7 @@ function customerEventRoutes(service: EventUseCases, settings: EventSettingsCach
 }
 
 /** Sales staff: events and their specifications. */
-function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
+function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache) {
   const staffRoute = staffRouteOf(settings);
   return [
     // ---- sales staff: events ----
@@ -280,7 +269,7 @@ function staffEventRoutes(host: HostRuntime, service: EventUseCases, settings: E
 }
 
 /** Sales staff: the participants of an event, their statuses, the circular mail. */
-function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache): StoreRoute[] {
+function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, settings: EventSettingsCache) {
   const staffRoute = staffRouteOf(settings);
   return [
     // ---- sales staff: participants ----
@@ -356,7 +345,7 @@ function staffParticipantRoutes(host: HostRuntime, service: EventUseCases, setti
 
 const STATUS_TYPE = 'suite_event_participant_status';
 
-export function eventAdminRoutes(host: HostRuntime, service: EventUseCases): AdminRoute[] {
+export function eventAdminRoutes(host: HostRuntime, service: EventUseCases) {
   const resource = objectSchema(
     { id: { type: 'string' }, type: { const: STATUS_TYPE }, attributes: participantStatusSchema },
     ['id', 'type', 'attributes'],

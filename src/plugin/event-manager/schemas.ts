@@ -93,7 +93,9 @@ const customerParticipantProperties = {
   orderNumber: nullableText,
   createdAt: dateTimeSchema,
 };
-const customerParticipantRequired = Object.keys(customerParticipantProperties);
+const customerParticipantRequired = Object.keys(customerParticipantProperties) as Array<
+  keyof typeof customerParticipantProperties
+>;
 
 export const customerParticipantSchema = objectSchema(customerParticipantProperties, customerParticipantRequired);
 

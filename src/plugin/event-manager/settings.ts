@@ -1,4 +1,5 @@
-import type { ContextEnricher, HostRuntime } from '../../host/contract.js';
+import type { ContextEnricher, HostRuntime } from '../../contract/index.js';
+import { nowMs } from '../../lib/time.js';
 
 export interface EventSettings {
   registrationStatuses: string[];
@@ -32,7 +33,9 @@ export class EventSettingsCache {
 
   /** Fresh settings; call outside transactions. */
   async load(): Promise<EventSettings> {
-    if (this.value && Date.now() - this.loadedAt < FRESH_MS) return this.value;
+    const age = nowMs() - this.loadedAt;
+    // A clock moved back (tests put it back after moving it) makes the copy stale, not fresh for longer.
+    if (this.value && age >= 0 && age < FRESH_MS) return this.value;
     this.loading ??= (async () => {
       try {
         const all = await this.host.config.all();
@@ -49,7 +52,7 @@ export class EventSettingsCache {
               : DEFAULTS.reminderHoursBefore,
         };
         this.value = value;
-        this.loadedAt = Date.now();
+        this.loadedAt = nowMs();
         return value;
       } finally {
         this.loading = null;

@@ -1,4 +1,4 @@
-import type { StoreContext } from '../../host/contract.js';
+import type { StoreContext } from '../../contract/index.js';
 
 export type SalesStaff = NonNullable<StoreContext['salesRepresentative']>;
 

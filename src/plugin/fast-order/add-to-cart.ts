@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 import { AppError } from '../../lib/errors.js';
 import type { SchemaInput } from '../../lib/routes.js';
 import type { addToCartBody } from './schemas.js';

@@ -1,14 +1,14 @@
-import type { HostRuntime, ProductRecord, ProductSearchOptions, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, ProductRecord, ProductSearchOptions, StoreContext } from '../../contract/index.js';
 import { applyCriteriaFilters, resolveFiltersToIds, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import { selectRows } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
 import { productViewFields } from '../../lib/product-view.js';
 import { nowDb } from '../../lib/time.js';
-import { priceBreakpoints } from '../customer-price/repository.js';
+import { priceBreakpoints } from '../customer-price/index.js';
 import {
-  CUSTOMER_PRODUCT_NUMBERS,
   customerNumberCache,
+  numberedProductIds,
   numberKey,
+  numbersInNumberOrder,
   productIdsByNumberPrefix,
 } from '../customer-product-number/index.js';
 
@@ -32,13 +32,7 @@ export interface SearchOptions extends Pick<ProductSearchOptions, 'within' | 'or
 
 /** Sort keys of the customer's products by their own number (equal numbers share a key). */
 async function ownNumberOrder(host: HostRuntime, customerId: string): Promise<Map<string, number>> {
-  const rows = await selectRows<{ product_id: string; product_number: string }>(
-    host
-      .db(CUSTOMER_PRODUCT_NUMBERS)
-      .where('customer_id', customerId)
-      .orderBy('product_number')
-      .select('product_id', 'product_number'),
-  );
+  const rows = await numbersInNumberOrder(host.db, customerId);
   const keys = new Map<string, number>();
   let rank = -1;
   let previous: string | null = null;
@@ -68,17 +62,11 @@ export async function searchProducts(
     ? await productIdsByNumberPrefix(host.db, customerId, numberKey(term), OWN_NUMBER_MATCHES_MAX)
     : undefined;
   const filter = await resolveFiltersToIds(criteria.filter, new Set([OWN_NUMBER_FIELD]), 'id', async (leaf) => {
-    const numbered = host.db(CUSTOMER_PRODUCT_NUMBERS).where('customer_id', customerId);
-    if (leaf.type === 'equals' && leaf.value === null)
-      return {
-        notIn: (await selectRows<{ product_id: string }>(numbered.select('product_id'))).map((r) => r.product_id),
-      };
+    if (leaf.type === 'equals' && leaf.value === null) return { notIn: await numberedProductIds(host.db, customerId) };
     return {
-      in: (
-        await selectRows<{ product_id: string }>(
-          applyCriteriaFilters(numbered, { filter: [leaf] }, ownNumberSpec).select('product_id'),
-        )
-      ).map((r) => r.product_id),
+      in: await numberedProductIds(host.db, customerId, (numbered) =>
+        applyCriteriaFilters(numbered, { filter: [leaf] }, ownNumberSpec),
+      ),
     };
   });
   const orderings = { ...options.orderings };

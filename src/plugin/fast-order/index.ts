@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { fastOrderRoutes } from './routes.js';
 import { fastOrderStorefrontPages } from './storefront.js';
 
@@ -11,3 +11,6 @@ export function registerFastOrder(host: HostRuntime): void {
 /** For the representative's fast order (sales-representative add-on): the same add-by-number and its schemas. */
 export { addToCart } from './add-to-cart.js';
 export { addToCartBody, addToCartResponse } from './schemas.js';
+
+/** For pages of other add-ons that call the fast-order routes (product-list's and order-again's storefront). */
+export { fastOrderRoutes } from './routes.js';

@@ -4,9 +4,9 @@ import {
   type OrderedProduct,
   type PropertyValue,
   type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
-import { DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
+} from '../../contract/index.js';
+import { criteriaSchema, DEFAULT_LIMIT, leafMatches, resolveFiltersToIds, type Criteria } from '../../lib/criteria.js';
+import { routeAlias } from '../../lib/routes.js';
 import { Errors } from '../../lib/errors.js';
 import { emptyBody, pathParams } from '../../lib/schemas.js';
 import { priceView } from '../../lib/price-view.js';
@@ -148,12 +148,12 @@ async function similarProductsOf(host: HostRuntime, ctx: StoreContext, productId
   };
 }
 
-export function fastOrderRoutes(host: HostRuntime): StoreRoute[] {
-  return [...fastOrderSearchAndCartRoutes(host), ...fastOrderProductRoutes(host)];
+export function fastOrderRoutes(host: HostRuntime) {
+  return [...fastOrderSearchAndCartRoutes(host), ...fastOrderProductRoutes(host), ...variantListRoutes(host)];
 }
 
 /** Product search, ordered products, the product table, add to cart, product details. */
-function fastOrderSearchAndCartRoutes(host: HostRuntime): StoreRoute[] {
+function fastOrderSearchAndCartRoutes(host: HostRuntime) {
   const { productCriteriaBody, orderedProductCriteriaBody, productDetailsBody } = productCriteriaBodies(
     host.catalog.productCriteriaFields,
   );
@@ -256,7 +256,7 @@ function fastOrderSearchAndCartRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** Suggestions, a product's price for a quantity, its variants and similar products. */
-function fastOrderProductRoutes(host: HostRuntime): StoreRoute[] {
+function fastOrderProductRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -313,24 +313,6 @@ function fastOrderProductRoutes(host: HostRuntime): StoreRoute[] {
     }),
     defineStoreRoute({
       method: 'GET',
-      path: '/variant-list/{productId}',
-      operationId: 'variantList',
-      summary:
-        "A product's variants with the caller's prices and stock, and the options that make each a variant (the variant order matrix).",
-      description:
-        "productId names the main product or one of its variants; the answer lists the main product's active variants the caller may see, by product number (empty for a product without variants). " +
-        'A product or main product the caller may not see (partial assortments, inactive) is a 404 like an unknown id; hidden variants are left out.',
-      tags: [TAG],
-      auth: 'login',
-      needsCustomer: true,
-      permission: ORDERING,
-      schemas: { params: pathParams('productId'), responses: { 200: variantList } },
-      async handler({ ctx, params }) {
-        return variantListOf(host, ctx, params.productId);
-      },
-    }),
-    defineStoreRoute({
-      method: 'GET',
       path: '/b2b/property-similar-products/{productId}',
       operationId: 'propertySimilarProducts',
       summary: 'The products the caller may see that share the most property values with the product.',
@@ -362,4 +344,67 @@ function fastOrderProductRoutes(host: HostRuntime): StoreRoute[] {
       },
     }),
   ];
+}
+
+/** A criteria body for the variant list's POST: paging, ids and a term over number and name (a filter or sort is refused in the handler). */
+const variantCriteriaBody = criteriaSchema(['productNumber']);
+
+/**
+ * The variant list: GET (the order matrix), and POST with a criteria body, where the real product's
+ * storefront connector calls it (decision 0048): the same list, narrowed by `ids`
+ * and `term` and paged by `page` and `limit` (a family is small: in memory).
+ */
+function variantListRoutes(host: HostRuntime) {
+  const get = defineStoreRoute({
+    method: 'GET',
+    path: '/variant-list/{productId}',
+    operationId: 'variantList',
+    summary:
+      "A product's variants with the caller's prices and stock, and the options that make each a variant (the variant order matrix).",
+    description:
+      "productId names the main product or one of its variants; the answer lists the main product's active variants the caller may see, by product number (empty for a product without variants). " +
+      'A product or main product the caller may not see (partial assortments, inactive) is a 404 like an unknown id; hidden variants are left out.',
+    tags: [TAG],
+    auth: 'login',
+    needsCustomer: true,
+    permission: ORDERING,
+    schemas: { params: pathParams('productId'), responses: { 200: variantList } },
+    async handler({ ctx, params }) {
+      return variantListOf(host, ctx, params.productId);
+    },
+  });
+  const post = routeAlias(get, {
+    method: 'POST',
+    path: '/variant-list/{productId}',
+    operationId: 'searchVariantList',
+    summary:
+      "A product's variants as GET /variant-list/{productId} answers them, searched and paged by a criteria body (ids, term over number and name, page, limit), as the real product's clients call it.",
+    schemas: { params: pathParams('productId'), body: variantCriteriaBody, responses: { 200: variantList } },
+    async handler({ ctx, params, body }: { ctx: StoreContext; params: { productId: string }; body: Criteria }) {
+      if (body.filter?.length || body.sort?.length)
+        throw Errors.badRequest(
+          'SUITE__INVALID_INPUT',
+          'The variant list is searched by ids and term and paged; it takes no filter or sort.',
+          { pointer: body.filter?.length ? '/filter' : '/sort' },
+        );
+      const list = await variantListOf(host, ctx, params.productId);
+      const term = body.term?.toLowerCase();
+      const matching = list.elements.filter(
+        (v) =>
+          (!body.ids || body.ids.includes(v.id)) &&
+          (!term || `${v.productNumber} ${v.name}`.toLowerCase().includes(term)),
+      );
+      const limit = body.limit ?? DEFAULT_LIMIT;
+      const page = body.page ?? 1;
+      return {
+        ...storeList(
+          matching.slice((page - 1) * limit, page * limit),
+          { total: matching.length, page, limit },
+          PRODUCT_LISTING_ALIAS,
+        ),
+        parentId: list.parentId,
+      };
+    },
+  });
+  return [get, post];
 }

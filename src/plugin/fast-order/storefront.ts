@@ -1,6 +1,6 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../contract/index.js';
 import type { SchemaInput } from '../../lib/routes.js';
-import { csvOf, routeCaller, type Form, type PageResult } from '../storefront-kit.js';
+import { csvOf, routeCaller, routesByName, type Form, type PageResult } from '../storefront-kit.js';
 import { fastOrderRoutes } from './routes.js';
 import { MAX_ADD_ITEMS, MAX_QUANTITY, type addToCartResponse } from './schemas.js';
 
@@ -54,7 +54,8 @@ export function parseOrderLines(source: string): { lines: RequestedLine[]; probl
  * are shown with the reason, the others are in the cart.
  */
 export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller(fastOrderRoutes(host));
+  const routes = routesByName(fastOrderRoutes(host));
+  const call = routeCaller();
 
   function page(
     ctx: StoreContext,
@@ -129,7 +130,7 @@ export function fastOrderStorefrontPages(host: HostRuntime): StorefrontPage[] {
         if (lines.length === 0 && problems.length === 0) problems.push('Enter at least one product number.');
         if (lines.length > MAX_ADD_ITEMS) problems.push(`At most ${MAX_ADD_ITEMS} lines at once, please.`);
         if (problems.length) return page(ctx, { lines: pasted, rows, problems }, 400);
-        const result = await call<AddedToCart>(ctx, 'fastOrderAddToCart', {
+        const result = await call(ctx, routes.fastOrderAddToCart, {
           body: { items: lines.map(({ productNumber, quantity }) => ({ productNumber, quantity })) },
         });
         if (result.success) return { redirect: '/cart?done=added' };

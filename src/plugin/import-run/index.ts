@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { importRunRoutes } from './routes.js';
 import { createImportRuns, type ImportRuns } from './service.js';
 
@@ -13,3 +13,9 @@ export function registerImportRuns(host: HostRuntime): ImportRuns {
   host.jobs.schedule(START_QUEUED_JOB, START_QUEUED_EVERY_SECONDS);
   return runs;
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<ImportRunAdminRoute>()`). */
+export type ImportRunAdminRoute = ReturnType<typeof importRunRoutes>[number];
+
+export { importRunResponse } from './routes.js';
+export { CHECKED_FILE_TTL_SECONDS, type ImportRuns } from './service.js';

@@ -3,7 +3,7 @@ import { fromDbTime, nowDb } from '../../lib/time.js';
 
 export const IMPORT_RUNS = 'suite_import_runs';
 
-export type ImportRunState = 'queued' | 'running' | 'done' | 'failed';
+export type ImportRunState = 'checked' | 'queued' | 'running' | 'done' | 'failed';
 
 interface ImportRunRow {
   id: string;
@@ -66,12 +66,12 @@ function toView(row: ImportRunRow): ImportRunView {
 
 export async function insertRun(
   executor: Executor,
-  run: { id: string; kind: string; payload: string; startedBy: string | null },
+  run: { id: string; kind: string; payload: string; startedBy: string | null; state?: 'checked' | 'queued' },
 ): Promise<void> {
   await executor(IMPORT_RUNS).insert({
     id: run.id,
     kind: run.kind,
-    state: 'queued',
+    state: run.state ?? 'queued',
     done_rows: 0,
     payload: run.payload,
     started_by: run.startedBy,
@@ -94,6 +94,28 @@ export async function claimRun(executor: Executor, id: string): Promise<{ kind: 
     executor(IMPORT_RUNS).where({ id }).first('kind', 'payload'),
   );
   return row ? { kind: row.kind, payload: row.payload ?? '' } : null;
+}
+
+/**
+ * Queues a checked file kept since `notBefore` or later (a conditional write: an expired, unknown or
+ * already started file queues nothing); answers whether it was queued.
+ */
+export async function queueCheckedRun(
+  executor: Executor,
+  id: string,
+  kind: string,
+  notBefore: string,
+): Promise<boolean> {
+  const queued = await executor(IMPORT_RUNS)
+    .where({ id, kind, state: 'checked' })
+    .where('created_at', '>=', notBefore)
+    .update({ state: 'queued' });
+  return queued > 0;
+}
+
+/** Drops checked files kept since before `before` that were never imported. */
+export async function purgeCheckedRuns(executor: Executor, before: string): Promise<number> {
+  return executor(IMPORT_RUNS).where({ state: 'checked' }).where('created_at', '<', before).delete();
 }
 
 /** Queued runs nobody claimed, oldest first (their process ended before starting them). */

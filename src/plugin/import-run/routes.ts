@@ -1,4 +1,4 @@
-import { defineAdminRoute, type AdminRoute } from '../../host/contract.js';
+import { defineAdminRoute } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { idSchema } from '../../lib/ids.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
@@ -10,13 +10,25 @@ export const importRunSchema = objectSchema(
   {
     id: idSchema,
     kind: { type: 'string' },
-    state: { enum: ['queued', 'running', 'done', 'failed'] },
+    state: {
+      enum: ['checked', 'queued', 'running', 'done', 'failed'],
+      description: '`checked`: a file kept after its check, waiting to be imported by reference.',
+    },
     totalRows: { type: ['integer', 'null'], description: 'Known once the file is checked.' },
     doneRows: { type: 'integer', description: 'Rows written so far.' },
     result: { type: ['object', 'null'], additionalProperties: true, description: 'The import answer once done.' },
     errors: {
       type: 'array',
-      items: { type: 'object', additionalProperties: true },
+      items: {
+        type: 'object',
+        additionalProperties: true,
+        properties: {
+          code: { type: 'string' },
+          title: { type: 'string' },
+          detail: { type: 'string' },
+          meta: { type: 'object', additionalProperties: true, properties: { line: { type: 'integer' } } },
+        },
+      },
       description: 'Why it failed: the rows the check refused (meta.line), as the synchronous import names them.',
     },
     startedBy: { type: ['string', 'null'] },
@@ -41,7 +53,7 @@ export const importRunSchema = objectSchema(
 
 export const importRunResponse = objectSchema({ data: importRunSchema }, ['data']);
 
-export function importRunRoutes(runs: ImportRuns): AdminRoute[] {
+export function importRunRoutes(runs: ImportRuns) {
   return [
     defineAdminRoute({
       method: 'GET',

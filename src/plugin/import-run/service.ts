@@ -1,11 +1,14 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { toDbTime } from '../../lib/time.js';
 import {
   claimRun,
   finishRun,
   getRun,
   insertRun,
+  purgeCheckedRuns,
+  queueCheckedRun,
   queuedRunIds,
   recordProgress,
   type ImportRunView,
@@ -21,6 +24,11 @@ export type ImportRunner = (
 ) => Promise<Record<string, unknown>>;
 
 export type ImportRuns = ReturnType<typeof createImportRuns>;
+
+/** How long a checked file is kept for "Import now" (then it is dropped and must be checked again). */
+export const CHECKED_FILE_TTL_SECONDS = 60 * 60;
+
+const checkedSince = () => toDbTime(new Date(Date.now() - CHECKED_FILE_TTL_SECONDS * 1000));
 
 /**
  * Import runs: a long import answers at once (202 with the run) and is written in the background,
@@ -63,12 +71,35 @@ export function createImportRuns(host: HostRuntime) {
     async start(kind: string, payload: string, startedBy: string | null): Promise<ImportRunView> {
       const id = newId();
       await insertRun(host.db, { id, kind, payload, startedBy });
+      // Read before the run starts: the answer is the run as queued, not whatever the background run reached.
+      const queued = (await getRun(host.db, id))!;
       runInBackground(id);
-      return (await getRun(host.db, id))!;
+      return queued;
+    },
+    /**
+     * Keeps a file that passed its check, for an import by reference (`startChecked`): answers its id
+     * (random, 128 bits: the reference is not guessable) and until when it is kept.
+     */
+    async keepChecked(
+      kind: string,
+      payload: string,
+      startedBy: string | null,
+    ): Promise<{ id: string; expiresAt: string }> {
+      const id = newId();
+      await insertRun(host.db, { id, kind, payload, startedBy, state: 'checked' });
+      return { id, expiresAt: new Date(Date.now() + CHECKED_FILE_TTL_SECONDS * 1000).toISOString() };
+    },
+    /** Starts the import of a kept checked file; null when it is unknown, expired or started already. */
+    async startChecked(kind: string, id: string): Promise<ImportRunView | null> {
+      if (!(await queueCheckedRun(host.db, id, kind, checkedSince()))) return null;
+      const queued = await getRun(host.db, id);
+      runInBackground(id);
+      return queued;
     },
     get: (id: string) => getRun(host.db, id),
-    /** The schedule's work: starts the runs left queued. */
+    /** The schedule's work: starts the runs left queued, and drops checked files nobody imported in time. */
     async startQueued(): Promise<void> {
+      await purgeCheckedRuns(host.db, checkedSince());
       for (const id of await queuedRunIds(host.db, 10)) await run(id);
     },
   };

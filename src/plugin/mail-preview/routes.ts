@@ -1,4 +1,4 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { sampleDataFor } from '../../lib/template-sample-data.js';
@@ -25,7 +25,7 @@ const previewSchema = objectSchema(
  * rendered as sending would — subject, HTML and text — with sample data read off the template's
  * own variables. A host without the contract's 3.5 mail preview gets no routes.
  */
-export function mailPreviewRoutes(host: HostRuntime): AdminRoute[] {
+export function mailPreviewRoutes(host: HostRuntime) {
   const mail = host.mail;
   if (!mail.templateNames || !mail.templateSource || !mail.render) return [];
   const templateNames = () => mail.templateNames!();

@@ -1,9 +1,8 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
-import { readInt, selectRows } from '../../lib/db.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
-import { effectiveStatus, OFFERS, whereEffectiveStatusIn, type OfferRow } from './repository.js';
+import { adminOfferPage, effectiveStatus } from './repository.js';
 import { OFFER_STATUSES } from './states.js';
 
 const time = { type: 'string', format: 'date-time' } as const;
@@ -28,16 +27,11 @@ const offerResource = objectSchema(
   ['id', 'type', 'attributes'],
 );
 
-type ListRow = Pick<
-  OfferRow,
-  'id' | 'offer_number' | 'customer_id' | 'status' | 'valid_until' | 'subject' | 'requested_by_name' | 'currency_iso'
-> & { created_at: string };
-
 /**
  * The operator's read of offers across all customers (the console's start page counts the
  * requested ones). Pricing and mailing offers stays with the sales representatives' Store API.
  */
-export function offerAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function offerAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -54,27 +48,7 @@ export function offerAdminRoutes(host: HostRuntime): AdminRoute[] {
       },
       async handler({ query }) {
         const now = nowDb();
-        const base = host.db(OFFERS);
-        if (query.status) whereEffectiveStatusIn(base, [query.status], now);
-        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
-        const rows = await selectRows<ListRow>(
-          base
-            .clone()
-            .select(
-              'id',
-              'offer_number',
-              'customer_id',
-              'status',
-              'valid_until',
-              'subject',
-              'requested_by_name',
-              'currency_iso',
-              'created_at',
-            )
-            .orderBy([{ column: 'created_at' }, { column: 'id' }])
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
-        );
+        const { total, rows } = await adminOfferPage(host.db, query.status, now, query.page, query.limit);
         return jsonApiList(
           rows.map((row) => ({
             id: row.id,
@@ -93,7 +67,7 @@ export function offerAdminRoutes(host: HostRuntime): AdminRoute[] {
             path: '/suite-offer',
             page: query.page,
             limit: query.limit,
-            total: readInt(count?.n),
+            total,
             filters: { status: query.status },
           },
         );

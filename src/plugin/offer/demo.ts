@@ -1,9 +1,9 @@
-import { inTransaction, writeJson } from '../../lib/db.js';
+import { inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import type { DemoShop, HostRuntime } from '../../host/contract.js';
+import type { DemoShop, HostRuntime } from '../../contract/index.js';
 import { representativeOfCustomer } from '../sales-representative/index.js';
-import { OFFER_LINES, OFFERS, totalsOf } from './repository.js';
+import { hasOfferWithSubject, insertOffer, insertOfferLines, totalsOf } from './repository.js';
 
 const DEMO_SUBJECT = 'Workshop equipment for the new site';
 
@@ -20,7 +20,7 @@ export async function seedOfferDemo(host: HostRuntime, demo: DemoShop): Promise<
   if (!customer || products.length === 0) return [];
   const salesChannel = await host.customers.salesChannel(host.db, demo.salesChannelId);
   await inTransaction(host.db, async (trx) => {
-    if (await trx(OFFERS).where({ customer_id: customer.id, subject: DEMO_SUBJECT }).first('id')) return;
+    if (await hasOfferWithSubject(trx, customer.id, DEMO_SUBJECT)) return;
     const representative = await representativeOfCustomer(trx, customer.id);
     const lines = products.map((product, index) => ({ product, quantity: index === 0 ? 10 : 4 }));
     const totals = totalsOf(
@@ -28,46 +28,47 @@ export async function seedOfferDemo(host: HostRuntime, demo: DemoShop): Promise<
     );
     const id = newId();
     const now = nowDb();
-    await trx(OFFERS).insert({
+    await insertOffer(trx, {
       id,
-      offer_number: await host.nextNumber(trx, 'offer', 'OF'),
-      customer_id: customer.id,
-      sales_channel_id: demo.salesChannelId,
+      offerNumber: await host.nextNumber(trx, 'offer', 'OF'),
+      customerId: customer.id,
+      salesChannelId: demo.salesChannelId,
       status: 'requested',
       source: 'items',
-      requested_by_type: 'customer',
-      requested_by_id: customer.id,
-      requested_by_name: `${customer.firstName} ${customer.lastName}`,
-      requested_by_email: customer.email,
-      sales_representative_id: representative?.id ?? null,
+      requestedBy: {
+        type: 'customer',
+        id: customer.id,
+        name: `${customer.firstName} ${customer.lastName}`,
+        email: customer.email,
+      },
+      salesRepresentativeId: representative?.id ?? null,
       subject: DEMO_SUBJECT,
       commission: 'Site 2',
-      customer_comment: 'We need these for the opening in spring; is there a volume price?',
-      currency_iso: salesChannel?.currencyIso ?? 'EUR',
-      net_total: totals.netTotal,
-      tax_total: totals.taxTotal,
-      total: totals.total,
-      created_at: now,
+      customerComment: 'We need these for the opening in spring; is there a volume price?',
+      billingAddressId: null,
+      shippingAddressId: null,
+      currencyIso: salesChannel?.currencyIso ?? 'EUR',
+      totals,
+      createdAt: now,
     });
-    for (const [position, { product, quantity }] of lines.entries())
-      await trx(OFFER_LINES).insert({
-        id: newId(),
-        offer_id: id,
+    await insertOfferLines(
+      trx,
+      id,
+      0,
+      lines.map(({ product, quantity }) => ({
         type: 'product',
-        product_id: product.id,
-        product_number: product.productNumber,
+        productId: product.id,
+        productNumber: product.productNumber,
         label: product.name,
         quantity,
-        list_unit_net: product.priceNet,
-        unit_net: product.priceNet,
-        total_net: product.priceNet * quantity,
-        tax_rate_bp: product.taxRateBp,
+        unitNet: product.priceNet,
+        taxRateBp: product.taxRateBp,
         comment: null,
-        source_line_item_id: null,
-        payload: writeJson({}),
-        position,
-        created_at: now,
-      });
+        sourceLineItemId: null,
+        payload: {},
+      })),
+      now,
+    );
   });
   return [`Offer: "${DEMO_SUBJECT}", requested by the demo customer, to be priced by the sales representative`];
 }

@@ -1,4 +1,4 @@
-import type { CustomerRef, HostRuntime, SalesChannel } from '../../host/contract.js';
+import type { CustomerRef, HostRuntime, SalesChannel } from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
 import { moneyText } from './mail.js';

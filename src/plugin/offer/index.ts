@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { offerAdminRoutes } from './admin-routes.js';
 import { offerOrderRoutes } from './offer-order.js';
 import { deleteCustomersOffers } from './repository.js';
@@ -31,3 +31,6 @@ export function registerOffers(host: HostRuntime): void {
   host.jobs.schedule(EXPIRY_REMINDER_JOB, EXPIRE_JOB_EVERY_SECONDS);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersOffers(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<OfferAdminRoute>()`). */
+export type OfferAdminRoute = ReturnType<typeof offerAdminRoutes>[number];

@@ -1,4 +1,4 @@
-import type { HostRuntime, SalesChannel } from '../../host/contract.js';
+import type { HostRuntime, SalesChannel } from '../../contract/index.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime } from '../../lib/time.js';
 import type { OfferLine, OfferRow } from './repository.js';

@@ -1,4 +1,4 @@
-import { defineStoreRoute, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute } from '../../contract/index.js';
 import { reply } from '../../lib/routes.js';
 import { pathParams } from '../../lib/schemas.js';
 import { storeListOf } from '../../lib/store-list.js';
@@ -21,7 +21,7 @@ import type { OfferUseCases } from './use-cases/index.js';
 const TAG = 'Offers';
 
 /** Negotiated quotes (docs/negotiated-quotes.md): positions, the customer's changes, the thread and the versions. */
-export function negotiationRoutes(service: OfferUseCases): StoreRoute[] {
+export function negotiationRoutes(service: OfferUseCases) {
   return [
     defineStoreRoute({
       method: 'POST',

@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -28,7 +28,7 @@ const orderResponse = {
 };
 
 /** The real product's "order from an offer": accept and order in one step, answering the order. */
-export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases): StoreRoute[] {
+export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases) {
   return [
     defineStoreRoute({
       method: 'POST',

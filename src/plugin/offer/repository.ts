@@ -1,12 +1,25 @@
 import type { Knex } from 'knex';
+import type { Actor } from '../../contract/index.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
-import { forUpdate, readBool, readInt, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
+import {
+  forUpdate,
+  isDuplicateKeyError,
+  readBool,
+  readInt,
+  readJson,
+  selectRow,
+  selectRows,
+  writeJson,
+  type Executor,
+} from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { lineItemFromRow, totalsOf, type LineItem, type LineItemDbRow } from '../../lib/line-items.js';
-import { nowDb } from '../../lib/time.js';
+import { fromDbTime, nowDb } from '../../lib/time.js';
+import { sideOf, type OfferMessage } from './messages.js';
 import { offerCriteria, stateCriteria } from './schemas.js';
 import type { OfferStatus } from './states.js';
 import { isOrdered, type Position, type PositionKind } from './pricing.js';
+import type { OfferVersion, Side, VersionSnapshot } from './versions.js';
 
 export const OFFERS = 'b2b_offers';
 export const OFFER_LINES = 'b2b_offer_line_items';
@@ -539,6 +552,279 @@ export async function writeTotals(trx: Executor, offerId: string, extra: Record<
       updated_at: nowDb(),
       ...extra,
     });
+}
+
+/** An offer as the operator's list (across customers) shows it. */
+export type AdminOfferListRow = Pick<
+  OfferRow,
+  'id' | 'offer_number' | 'customer_id' | 'status' | 'valid_until' | 'subject' | 'requested_by_name' | 'currency_iso'
+> & { created_at: string };
+
+/** A page of the offers of all customers, oldest first, and how many match (`status` as the API shows it at `now`). */
+export async function adminOfferPage(
+  executor: Executor,
+  status: string | undefined,
+  now: string,
+  page: number,
+  limit: number,
+): Promise<{ total: number; rows: AdminOfferListRow[] }> {
+  const base = executor(OFFERS);
+  if (status) whereEffectiveStatusIn(base, [status], now);
+  const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
+  const rows = await selectRows<AdminOfferListRow>(
+    base
+      .clone()
+      .select(
+        'id',
+        'offer_number',
+        'customer_id',
+        'status',
+        'valid_until',
+        'subject',
+        'requested_by_name',
+        'currency_iso',
+        'created_at',
+      )
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(limit)
+      .offset((page - 1) * limit),
+  );
+  return { total: readInt(count?.n), rows };
+}
+
+/** Whether the customer has an offer with this subject (the demo's seeded offer). */
+export async function hasOfferWithSubject(executor: Executor, customerId: string, subject: string): Promise<boolean> {
+  return !!(await executor(OFFERS).where({ customer_id: customerId, subject }).first('id'));
+}
+
+/** The documents linked to the offers, newest first. */
+export async function documentsOfOffers(
+  executor: Executor,
+  offerIds: string[],
+): Promise<Array<{ offer_id: string; document_id: string; created_at: string }>> {
+  return selectRows<{ offer_id: string; document_id: string; created_at: string }>(
+    executor(OFFER_DOCUMENTS)
+      .whereIn('offer_id', offerIds)
+      .orderBy('created_at', 'desc')
+      .orderBy('document_id', 'desc')
+      .select('offer_id', 'document_id', 'created_at'),
+  );
+}
+
+/** Open offers whose current validity was not reminded of yet. */
+function notReminded(query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.where('status', 'open').where((w) => {
+    w.whereNull('expiry_reminder_for').orWhereRaw('expiry_reminder_for <> valid_until');
+  });
+}
+
+/** Up to `limit` open offers not reminded of whose validity ends after `now` and by `horizon`, soonest first. */
+export async function offersToRemindOfExpiry(
+  executor: Executor,
+  now: string,
+  horizon: string,
+  limit: number,
+): Promise<Array<{ id: string; valid_until: string }>> {
+  return selectRows<{ id: string; valid_until: string }>(
+    notReminded(executor(OFFERS))
+      .where('valid_until', '>', now)
+      .where('valid_until', '<=', horizon)
+      .orderBy('valid_until')
+      .limit(limit)
+      .select('id', 'valid_until'),
+  );
+}
+
+/** Claims the reminder of the offer's validity (a conditional write: 1 for the one claim that wins, else 0). */
+export async function claimExpiryReminder(executor: Executor, offerId: string, validUntil: string): Promise<number> {
+  return notReminded(executor(OFFERS))
+    .where({ id: offerId, valid_until: validUntil })
+    .update({ expiry_reminder_for: validUntil });
+}
+
+// ---- the negotiation's thread (messages and read marks) and its frozen versions ------------------
+
+export const OFFER_MESSAGES = 'b2b_offer_messages';
+export const OFFER_MESSAGE_READS = 'b2b_offer_message_reads';
+
+interface MessageDbRow {
+  id: string;
+  seq: unknown;
+  side: Side;
+  author_type: string;
+  author_id: string | null;
+  author_name: string;
+  body: string;
+  offer_version: unknown;
+  created_at: string;
+}
+
+function toMessage(row: MessageDbRow): OfferMessage {
+  return {
+    id: row.id,
+    sequence: readInt(row.seq),
+    side: row.side,
+    author: { type: row.author_type, id: row.author_id ?? null, name: row.author_name },
+    body: row.body,
+    offerVersion: readInt(row.offer_version),
+    createdAt: fromDbTime(row.created_at)!,
+  };
+}
+
+/**
+ * Appends a message under the offer's row lock (the caller holds it), numbered after the last one;
+ * the author has read the thread up to its own message.
+ */
+export async function insertMessage(
+  trx: Executor,
+  input: { offerId: string; actor: Actor; body: string; offerVersion: number },
+): Promise<OfferMessage> {
+  const last = await selectRow<{ seq: unknown }>(
+    trx(OFFER_MESSAGES).where({ offer_id: input.offerId }).max({ seq: 'seq' }).first(),
+  );
+  const seq = readInt(last?.seq ?? 0) + 1;
+  const id = newId();
+  await trx(OFFER_MESSAGES).insert({
+    id,
+    offer_id: input.offerId,
+    seq,
+    side: sideOf(input.actor),
+    author_type: input.actor.type,
+    author_id: input.actor.id,
+    author_name: (input.actor.name || input.actor.email || input.actor.type).slice(0, 255),
+    body: input.body,
+    offer_version: input.offerVersion,
+    created_at: nowDb(),
+  });
+  await markRead(trx, input.offerId, input.actor, seq);
+  return toMessage((await selectRow<MessageDbRow>(trx(OFFER_MESSAGES).where({ id }).first()))!);
+}
+
+export async function threadOf(executor: Executor, offerId: string): Promise<OfferMessage[]> {
+  return (await selectRows<MessageDbRow>(executor(OFFER_MESSAGES).where({ offer_id: offerId }).orderBy('seq'))).map(
+    toMessage,
+  );
+}
+
+/** Moves the reader's mark forward (never back) to `seq`. */
+export async function markRead(executor: Executor, offerId: string, reader: Actor, seq: number): Promise<void> {
+  if (!reader.id) return;
+  const key = { offer_id: offerId, reader_type: reader.type, reader_id: reader.id };
+  const now = nowDb();
+  const moved = await executor(OFFER_MESSAGE_READS)
+    .where(key)
+    .where('last_seq', '<', seq)
+    .update({ last_seq: seq, updated_at: now });
+  if (moved > 0 || (await selectRow(executor(OFFER_MESSAGE_READS).where(key).first('last_seq')))) return;
+  try {
+    await executor(OFFER_MESSAGE_READS).insert({ ...key, last_seq: seq, updated_at: now });
+  } catch (error) {
+    // Another request of the same reader inserted the mark first: move it forward instead.
+    if (!isDuplicateKeyError(error)) throw error;
+    await executor(OFFER_MESSAGE_READS)
+      .where(key)
+      .where('last_seq', '<', seq)
+      .update({ last_seq: seq, updated_at: now });
+  }
+}
+
+/** The offers in scope with a message in their thread. */
+export async function offersWithMessages(
+  executor: Executor,
+  scope: OfferScope,
+): Promise<Array<{ id: string; offer_number: string }>> {
+  return selectRows<{ id: string; offer_number: string }>(
+    scopedOffers(executor, scope)
+      .whereExists((q) => {
+        q.select(1).from(`${OFFER_MESSAGES} as m`).whereRaw('m.offer_id = o.id');
+      })
+      .select('o.id', 'o.offer_number'),
+  );
+}
+
+/** Per offer: messages of the other side after the reader's mark. */
+export async function unreadCounts(
+  executor: Executor,
+  offerIds: string[],
+  reader: Actor,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (offerIds.length === 0) return counts;
+  const rows = await selectRows<{ offer_id: string; n: unknown }>(
+    executor(`${OFFER_MESSAGES} as m`)
+      .leftJoin(`${OFFER_MESSAGE_READS} as r`, (join: Knex.JoinClause) => {
+        join
+          .on('r.offer_id', '=', 'm.offer_id')
+          .andOn('r.reader_type', '=', executor.raw('?', [reader.type]))
+          .andOn('r.reader_id', '=', executor.raw('?', [reader.id ?? '']));
+      })
+      .whereIn('m.offer_id', offerIds)
+      .whereNot('m.side', sideOf(reader))
+      .where((w) => {
+        w.whereNull('r.last_seq').orWhereRaw('m.seq > r.last_seq');
+      })
+      .groupBy('m.offer_id')
+      .select('m.offer_id', executor.raw('count(*) as n')),
+  );
+  for (const row of rows) counts.set(row.offer_id, readInt(row.n));
+  return counts;
+}
+
+export const OFFER_VERSIONS = 'b2b_offer_versions';
+
+interface VersionDbRow {
+  id: string;
+  version: unknown;
+  side: Side;
+  author_type: string;
+  author_id: string | null;
+  author_name: string;
+  snapshot: unknown;
+  created_at: string;
+}
+
+function toVersion(row: VersionDbRow): OfferVersion {
+  return {
+    id: row.id,
+    version: readInt(row.version),
+    side: row.side,
+    author: { type: row.author_type, id: row.author_id ?? null, name: row.author_name },
+    createdAt: fromDbTime(row.created_at)!,
+    snapshot: readJson<VersionSnapshot>(row.snapshot, { lines: [] } as unknown as VersionSnapshot),
+  };
+}
+
+export async function isSealed(executor: Executor, offerId: string, version: number): Promise<boolean> {
+  return !!(await selectRow(executor(OFFER_VERSIONS).where({ offer_id: offerId, version }).first('id')));
+}
+
+/** A frozen version of the offer (`sealVersion`): who handed it over, and its terms and positions. */
+export async function insertVersion(
+  executor: Executor,
+  input: { offerId: string; version: number; side: Side; actor: Actor; snapshot: VersionSnapshot },
+): Promise<void> {
+  await executor(OFFER_VERSIONS).insert({
+    id: newId(),
+    offer_id: input.offerId,
+    version: input.version,
+    side: input.side,
+    author_type: input.actor.type,
+    author_id: input.actor.id,
+    author_name: (input.actor.name || input.actor.email || input.actor.type).slice(0, 255),
+    snapshot: writeJson(input.snapshot),
+    created_at: nowDb(),
+  });
+}
+
+export async function offerVersions(executor: Executor, offerId: string): Promise<OfferVersion[]> {
+  return (await selectRows<VersionDbRow>(executor(OFFER_VERSIONS).where({ offer_id: offerId }).orderBy('version'))).map(
+    toVersion,
+  );
+}
+
+export async function offerVersion(executor: Executor, offerId: string, version: number): Promise<OfferVersion | null> {
+  const row = await selectRow<VersionDbRow>(executor(OFFER_VERSIONS).where({ offer_id: offerId, version }).first());
+  return row ? toVersion(row) : null;
 }
 
 /** The customers were deleted by the host (contract event): their offers (lines and document links by foreign key) go with them. */

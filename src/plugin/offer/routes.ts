@@ -1,4 +1,4 @@
-import { defineStoreRoute, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { reply } from '../../lib/routes.js';
 import { looseObject, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
@@ -26,12 +26,12 @@ const TAG = 'Offers';
 const errorResponse = objectSchema({ errors: { type: 'array', minItems: 1, items: looseObject } }, ['errors']);
 
 /** The offer routes: asking for offers, reading them, deciding and working on them. */
-export function offerRoutes(service: OfferUseCases): StoreRoute[] {
+export function offerRoutes(service: OfferUseCases) {
   return [...offerRequestRoutes(service), ...offerReadRoutes(service), ...offerChangeRoutes(service)];
 }
 
 /** Customers ask for offers (from the cart or chosen items), for a pricing reference and for more time. */
-function offerRequestRoutes(service: OfferUseCases): StoreRoute[] {
+function offerRequestRoutes(service: OfferUseCases) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -101,7 +101,7 @@ function offerRequestRoutes(service: OfferUseCases): StoreRoute[] {
 }
 
 /** Reading offers: their statuses, the list, one offer and its PDF documents. */
-function offerReadRoutes(service: OfferUseCases): StoreRoute[] {
+function offerReadRoutes(service: OfferUseCases) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -168,7 +168,7 @@ function offerReadRoutes(service: OfferUseCases): StoreRoute[] {
 }
 
 /** Changing an offer: the customer's decision or the sales side's pricing, mailing, products and deletion. */
-function offerChangeRoutes(service: OfferUseCases): StoreRoute[] {
+function offerChangeRoutes(service: OfferUseCases) {
   return [
     defineStoreRoute({
       method: 'PUT',

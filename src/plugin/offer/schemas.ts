@@ -159,7 +159,12 @@ const positionProperties = {
 } as const;
 const lineItemSchema = objectSchema(
   { ...offerLineProperties, listPrice: { type: 'number' }, comment: nullable(text), ...positionProperties },
-  [...Object.keys(offerLineProperties), 'listPrice', 'comment', ...Object.keys(positionProperties)],
+  [
+    ...(Object.keys(offerLineProperties) as Array<keyof typeof offerLineProperties>),
+    'listPrice',
+    'comment',
+    ...(Object.keys(positionProperties) as Array<keyof typeof positionProperties>),
+  ],
 );
 
 const nullableTime = nullable(dateTimeSchema);

@@ -1,12 +1,9 @@
-import type { Actor } from '../../host/contract.js';
-import { readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
-import { newId } from '../../lib/ids.js';
+import type { Actor } from '../../contract/index.js';
+import { readInt, type Executor } from '../../lib/db.js';
 import { fromMinor } from '../../lib/money.js';
-import { fromDbTime, nowDb } from '../../lib/time.js';
+import { fromDbTime } from '../../lib/time.js';
 import { percentOf } from './pricing.js';
-import { offerLines, OFFERS, type OfferLine, type OfferRow } from './repository.js';
-
-export const OFFER_VERSIONS = 'b2b_offer_versions';
+import { findOffer, insertVersion, isSealed, offerLines, type OfferLine, type OfferRow } from './repository.js';
 
 export type Side = 'customer' | 'sales';
 
@@ -34,28 +31,6 @@ export interface OfferVersion {
   snapshot: VersionSnapshot;
 }
 
-interface VersionDbRow {
-  id: string;
-  version: unknown;
-  side: Side;
-  author_type: string;
-  author_id: string | null;
-  author_name: string;
-  snapshot: unknown;
-  created_at: string;
-}
-
-function toVersion(row: VersionDbRow): OfferVersion {
-  return {
-    id: row.id,
-    version: readInt(row.version),
-    side: row.side,
-    author: { type: row.author_type, id: row.author_id ?? null, name: row.author_name },
-    createdAt: fromDbTime(row.created_at)!,
-    snapshot: readJson<VersionSnapshot>(row.snapshot, { lines: [] } as unknown as VersionSnapshot),
-  };
-}
-
 export function snapshotOf(offer: OfferRow, lines: OfferLine[]): VersionSnapshot {
   return {
     subject: offer.subject,
@@ -72,30 +47,16 @@ export function snapshotOf(offer: OfferRow, lines: OfferLine[]): VersionSnapshot
   };
 }
 
-export async function isSealed(executor: Executor, offerId: string, version: number): Promise<boolean> {
-  return !!(await selectRow(executor(OFFER_VERSIONS).where({ offer_id: offerId, version }).first('id')));
-}
-
 /**
  * Freezes the offer's current version as `side` hands it over (the representative mails it, the
  * customer sends its changes). A version is frozen once: sending the same version again keeps it.
  */
 export async function sealVersion(executor: Executor, offerId: string, side: Side, actor: Actor): Promise<number> {
-  const offer = (await selectRow<OfferRow>(executor(OFFERS).where({ id: offerId }).first()))!;
+  const offer = (await findOffer(executor, offerId))!;
   const version = readInt(offer.version ?? 1);
   if (await isSealed(executor, offerId, version)) return version;
   const lines = (await offerLines(executor, [offerId])).get(offerId) ?? [];
-  await executor(OFFER_VERSIONS).insert({
-    id: newId(),
-    offer_id: offerId,
-    version,
-    side,
-    author_type: actor.type,
-    author_id: actor.id,
-    author_name: (actor.name || actor.email || actor.type).slice(0, 255),
-    snapshot: writeJson(snapshotOf(offer, lines)),
-    created_at: nowDb(),
-  });
+  await insertVersion(executor, { offerId, version, side, actor, snapshot: snapshotOf(offer, lines) });
   return version;
 }
 
@@ -106,17 +67,6 @@ export async function sealVersion(executor: Executor, offerId: string, side: Sid
 export async function versionForChange(executor: Executor, offer: OfferRow): Promise<number> {
   const current = readInt(offer.version ?? 1);
   return (await isSealed(executor, offer.id, current)) ? current + 1 : current;
-}
-
-export async function offerVersions(executor: Executor, offerId: string): Promise<OfferVersion[]> {
-  return (await selectRows<VersionDbRow>(executor(OFFER_VERSIONS).where({ offer_id: offerId }).orderBy('version'))).map(
-    toVersion,
-  );
-}
-
-export async function offerVersion(executor: Executor, offerId: string, version: number): Promise<OfferVersion | null> {
-  const row = await selectRow<VersionDbRow>(executor(OFFER_VERSIONS).where({ offer_id: offerId, version }).first());
-  return row ? toVersion(row) : null;
 }
 
 export interface FieldChange {

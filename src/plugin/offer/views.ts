@@ -1,6 +1,5 @@
-import type { Actor, HostRuntime } from '../../host/contract.js';
-import { unreadCounts } from './messages.js';
-import { readInt, selectRows, type Executor } from '../../lib/db.js';
+import type { Actor, HostRuntime } from '../../contract/index.js';
+import { readInt, type Executor } from '../../lib/db.js';
 import { lineItemView, type LineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, nowDb } from '../../lib/time.js';
@@ -8,8 +7,9 @@ import { percentOf } from './pricing.js';
 import {
   allStates,
   effectiveStatus,
+  documentsOfOffers,
   offerLines,
-  OFFER_DOCUMENTS,
+  unreadCounts,
   type OfferRow,
   type OfferState,
 } from './repository.js';
@@ -29,13 +29,7 @@ export async function offerDocuments(
 ): Promise<Map<string, OfferDocumentSummary[]>> {
   const byOffer = new Map<string, OfferDocumentSummary[]>();
   if (offerIds.length === 0) return byOffer;
-  const rows = await selectRows<{ offer_id: string; document_id: string; created_at: string }>(
-    executor(OFFER_DOCUMENTS)
-      .whereIn('offer_id', offerIds)
-      .orderBy('created_at', 'desc')
-      .orderBy('document_id', 'desc')
-      .select('offer_id', 'document_id', 'created_at'),
-  );
+  const rows = await documentsOfOffers(executor, offerIds);
   const documents = new Map(
     (
       await host.documents.getMeta(

@@ -1,6 +1,6 @@
-import type { HostRuntime } from '../../host/contract.js';
-import { ProductListService } from '../product-list/service.js';
-import { forgetCustomers, forgetOrder, recordOrder } from './automatic-lists.js';
+import type { HostRuntime } from '../../contract/index.js';
+import { ProductListService } from '../product-list/index.js';
+import { forgetCustomers, forgetOrder, recordOrder } from './repository.js';
 import { automaticListRoutes } from './automatic-routes.js';
 import { orderAgainRoutes } from './routes.js';
 import { orderAgainStorefrontPages } from './storefront.js';

@@ -1,11 +1,10 @@
-import type { HostRuntime, ProductRecord, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, ProductRecord, StoreContext } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { declaredCustomer } from '../declared.js';
-import { addToCart } from '../fast-order/add-to-cart.js';
-import { ProductListService } from '../product-list/service.js';
-import { isAllowed, nearestAllowed, type QuantityRule } from '../quantity-rule/rules.js';
-import { storeRules } from '../quantity-rule/service.js';
+import { addToCart } from '../fast-order/index.js';
+import { ProductListService } from '../product-list/index.js';
+import { isAllowed, nearestAllowed, storeRules, type QuantityRule } from '../quantity-rule/index.js';
 import type { LineChange } from './schemas.js';
 
 export interface LineAnswer {

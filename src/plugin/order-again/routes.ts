@@ -1,7 +1,7 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams } from '../../lib/schemas.js';
-import type { ProductListService } from '../product-list/service.js';
+import type { ProductListService } from '../product-list/index.js';
 import { orderAgain } from './order-again.js';
 import { orderAgainBody, orderAgainResponse, TAG } from './schemas.js';
 
@@ -9,7 +9,7 @@ import { orderAgainBody, orderAgainResponse, TAG } from './schemas.js';
 export const ORDERING = 'orders.create';
 export const LISTS = 'product-list.manage';
 
-export function orderAgainRoutes(host: HostRuntime, lists: ProductListService): StoreRoute[] {
+export function orderAgainRoutes(host: HostRuntime, lists: ProductListService) {
   return [
     defineStoreRoute({
       tags: [TAG],

@@ -93,7 +93,11 @@ export const automaticItem = objectSchema(
     productId: idSchema,
     productNumber: nullable({ type: 'string' }),
     name: nullable({ type: 'string' }),
-    visible: { type: 'boolean', description: 'Whether the caller may see (and order) the product today.' },
+    visible: {
+      type: 'boolean',
+      description:
+        'Always true: products the caller may not see today are left out of the list (kept for clients that read it).',
+    },
     orderCount: { type: 'integer' },
     totalQuantity: { type: 'integer' },
     lastQuantity: nullable({ type: 'integer', description: 'The quantity of the last order ("my assortment").' }),

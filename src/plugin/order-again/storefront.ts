@@ -1,16 +1,15 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import type { Reply, SchemaInput } from '../../lib/routes.js';
-import type { StoreList } from '../../lib/store-list.js';
-import { fastOrderRoutes } from '../fast-order/routes.js';
-import type { addToCartResponse } from '../fast-order/schemas.js';
-import type { ProductListService } from '../product-list/service.js';
+import type { SchemaInput } from '../../lib/routes.js';
+import { fastOrderRoutes } from '../fast-order/index.js';
+import type { ProductListService } from '../product-list/index.js';
 import {
   attempt,
   dateText,
   download,
   routeCaller,
+  routesByName,
   text,
   wholeNumber,
   type Form,
@@ -18,11 +17,10 @@ import {
 } from '../storefront-kit.js';
 import { automaticListRoutes, READ_ALL } from './automatic-routes.js';
 import { ORDERING, orderAgainRoutes } from './routes.js';
-import type { automaticItem, orderAgainResponse } from './schemas.js';
+import type { orderAgainResponse } from './schemas.js';
+import { nowMs } from '../../lib/time.js';
 
 type Answer = SchemaInput<typeof orderAgainResponse>;
-type Item = SchemaInput<typeof automaticItem>;
-type AddedToCart = SchemaInput<typeof addToCartResponse>;
 
 const CHANGE_TEXT: Record<string, string> = {
   'not-visible': 'no longer available to you',
@@ -31,8 +29,8 @@ const CHANGE_TEXT: Record<string, string> = {
   'out-of-stock': 'out of stock',
 };
 const LISTS = {
-  assortment: { path: '/account/assortment', title: 'My assortment', operationId: 'readMyAssortment' },
-  frequent: { path: '/account/frequently-ordered', title: 'Frequently ordered', operationId: 'readFrequentlyOrdered' },
+  assortment: { path: '/account/assortment', title: 'My assortment' },
+  frequent: { path: '/account/frequently-ordered', title: 'Frequently ordered' },
 } as const;
 const PAGE_SIZE = 100;
 /** Linked from the host's order page with ?orderId= (a fixed path, so the host can ask whether the caller may open it). */
@@ -44,7 +42,12 @@ export const AGAIN_PATH = '/account/order-again';
  * and the CSV export). Every page calls the declared Store API routes.
  */
 export function orderAgainStorefrontPages(host: HostRuntime, lists: ProductListService): StorefrontPage[] {
-  const call = routeCaller([...orderAgainRoutes(host, lists), ...automaticListRoutes(host), ...fastOrderRoutes(host)]);
+  const routes = routesByName([
+    ...orderAgainRoutes(host, lists),
+    ...automaticListRoutes(host),
+    ...fastOrderRoutes(host),
+  ]);
+  const call = routeCaller();
 
   function againPage(orderId: string, answer: Answer | null, error: string | null, status = 200): PageResult {
     return {
@@ -70,11 +73,12 @@ export function orderAgainStorefrontPages(host: HostRuntime, lists: ProductListS
   async function listPage(ctx: StoreContext, kind: keyof typeof LISTS, query: Record<string, unknown>, error?: string) {
     const days = wholeNumber(query.days, 1, 3650) ?? 90;
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-    const body =
+    const result =
       kind === 'frequent'
-        ? { limit: PAGE_SIZE, page, from: new Date(Date.now() - days * 86_400_000).toISOString() }
-        : { limit: PAGE_SIZE, page };
-    const result = await call<StoreList<Item>>(ctx, LISTS[kind].operationId, { body });
+        ? await call(ctx, routes.readFrequentlyOrdered, {
+            body: { limit: PAGE_SIZE, page, from: new Date(nowMs() - days * 86_400_000).toISOString() },
+          })
+        : await call(ctx, routes.readMyAssortment, { body: { limit: PAGE_SIZE, page } });
     return {
       template: 'b2b/automatic-list',
       status: error ? 400 : 200,
@@ -116,7 +120,7 @@ export function orderAgainStorefrontPages(host: HostRuntime, lists: ProductListS
         const id = text(form, 'orderId', 64);
         if (!isId(id)) throw Errors.notFound('Order', id);
         const result = await attempt(() =>
-          call<Answer>(ctx, 'orderAgain', { params: { orderId: id }, body: { target: 'cart' } }),
+          call(ctx, routes.orderAgain, { params: { orderId: id }, body: { target: 'cart' } }),
         );
         if ('error' in result) return againPage(id, null, result.error, 400);
         return againPage(id, result.ok, null);
@@ -126,16 +130,16 @@ export function orderAgainStorefrontPages(host: HostRuntime, lists: ProductListS
       {
         ...gate,
         path: LISTS[kind].path,
-        anyPermission: [READ_ALL],
+        anyPermission: [READ_ALL, ORDERING],
         handler: ({ ctx, query }) => listPage(ctx, kind, query),
       },
       {
         ...gate,
         path: `${LISTS[kind].path}/export`,
         method: 'POST',
-        anyPermission: [READ_ALL],
+        anyPermission: [READ_ALL, ORDERING],
         async handler({ ctx }) {
-          const file = await call<Reply>(ctx, 'exportAutomaticList', { body: { list: kind } });
+          const file = await call(ctx, routes.exportAutomaticList, { body: { list: kind } });
           return download(file, `${kind}.csv`, 'text/csv');
         },
       },
@@ -143,11 +147,11 @@ export function orderAgainStorefrontPages(host: HostRuntime, lists: ProductListS
         ...gate,
         path: `${LISTS[kind].path}/to-cart`,
         method: 'POST',
-        anyPermission: [READ_ALL],
+        anyPermission: [READ_ALL, ORDERING],
         async handler({ ctx, form }) {
           const items = quantitiesOf(form);
           if (items.length === 0) return listPage(ctx, kind, {}, 'Enter a quantity for at least one product.');
-          const added = await call<AddedToCart>(ctx, 'fastOrderAddToCart', { body: { items } });
+          const added = await call(ctx, routes.fastOrderAddToCart, { body: { items } });
           if (added.success) return { redirect: '/cart?done=added' };
           const failed = added.items.filter((item) => !item.added).length;
           return listPage(ctx, kind, {}, `${failed} products could not be put into the cart; the others are there.`);

@@ -1,11 +1,11 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
-import { readInt, selectRows } from '../../lib/db.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
+import { readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { fromMinor } from '../../lib/money.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
-import { APPROVAL_MODES, APPROVALS, loadSettings } from './repository.js';
+import { adminApprovalPage, APPROVAL_MODES, loadSettings } from './repository.js';
 
 const TAGS = ['Companies'];
 const time = { type: 'string', format: 'date-time' } as const;
@@ -31,23 +31,12 @@ const approvalResource = objectSchema(
   ['id', 'type', 'attributes'],
 );
 
-interface ApprovalListRow {
-  id: string;
-  approval_number: string;
-  customer_id: string;
-  requester_name: string;
-  status: (typeof STATUSES)[number];
-  total: unknown;
-  currency_iso: string;
-  created_at: string;
-}
-
 /**
  * The operator's read of order approvals (the console): a company's approval settings, and the
  * approvals across all companies — the start page counts those pending since before a time.
  * Deciding stays with the company's approvers in the storefront.
  */
-export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function orderApprovalAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -101,27 +90,15 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: jsonApiListSchema(approvalResource) },
       },
       async handler({ query }) {
-        const base = host.db(APPROVALS);
-        if (query.status) base.where({ status: query.status });
-        if (query.customerId) base.where({ customer_id: query.customerId });
-        if (query.createdBefore) base.where('created_at', '<', toDbTime(query.createdBefore));
-        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
-        const rows = await selectRows<ApprovalListRow>(
-          base
-            .clone()
-            .select(
-              'id',
-              'approval_number',
-              'customer_id',
-              'requester_name',
-              'status',
-              'total',
-              'currency_iso',
-              'created_at',
-            )
-            .orderBy([{ column: 'created_at' }, { column: 'id' }])
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
+        const { total, rows } = await adminApprovalPage(
+          host.db,
+          {
+            status: query.status,
+            customerId: query.customerId,
+            createdBefore: query.createdBefore ? toDbTime(query.createdBefore) : undefined,
+          },
+          query.page,
+          query.limit,
         );
         const customers = new Map(
           (await host.customers.getMany(host.db, [...new Set(rows.map((row) => row.customer_id))])).map((customer) => [
@@ -154,7 +131,7 @@ export function orderApprovalAdminRoutes(host: HostRuntime): AdminRoute[] {
           path: '/suite-order-approval',
           page: query.page,
           limit: query.limit,
-          total: readInt(count?.n),
+          total,
           filters: { status: query.status, customerId: query.customerId, createdBefore: query.createdBefore },
         });
       },

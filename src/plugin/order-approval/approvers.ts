@@ -1,6 +1,6 @@
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
-import { findEmployees, holds, isAdmin, listEmployees } from '../company/employee-directory.js';
+import { findEmployees, holds, isAdmin, listEmployees } from '../company/index.js';
 import type { ApprovalRow, DecisionRow } from './repository.js';
 
 export const APPROVE_PERMISSION = 'order-approval.approve';

@@ -1,11 +1,10 @@
-import { inTransaction, selectRow, writeJson } from '../../lib/db.js';
+import { inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import type { DemoShop, HostRuntime } from '../../host/contract.js';
-import { DEMO_APPROVER, DEMO_PURCHASER } from '../employee/demo.js';
-import { EMPLOYEES } from '../employee/repository.js';
-import { BUDGETS, BUDGET_EMPLOYEES } from '../budget/repository.js';
-import { SETTINGS } from './repository.js';
+import type { DemoShop, HostRuntime } from '../../contract/index.js';
+import { DEMO_APPROVER, DEMO_PURCHASER, findEmployeeByEmail } from '../employee/index.js';
+import { insertBudget, replaceBudgetLinks } from '../budget/index.js';
+import { hasSettings, insertSettings } from './repository.js';
 
 /**
  * The demo's spending control: the approver employee approves (n-of, one approval needed), and
@@ -17,22 +16,14 @@ export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promi
   // The budget counts in the sales channel's currency: a budget in another currency governs no order.
   const currencyIso = (await host.customers.salesChannel(host.db, demo.salesChannelId))?.currencyIso ?? 'EUR';
   await inTransaction(host.db, async (trx) => {
-    if (await trx(SETTINGS).where({ customer_id: demo.customerId }).first('customer_id')) return;
-    const purchaser = await selectRow<{ id: string }>(
-      trx(EMPLOYEES).where({ email: DEMO_PURCHASER.email }).first('id'),
-    );
-    const approver = await selectRow<{ id: string }>(trx(EMPLOYEES).where({ email: DEMO_APPROVER.email }).first('id'));
+    if (await hasSettings(trx, demo.customerId)) return;
+    const purchaser = await findEmployeeByEmail(trx, DEMO_PURCHASER.email);
+    const approver = await findEmployeeByEmail(trx, DEMO_APPROVER.email);
     if (!purchaser || !approver) return;
     const now = nowDb();
-    await trx(SETTINGS).insert({
-      customer_id: demo.customerId,
-      mode: 'n-of',
-      approver_employee_ids: writeJson([approver.id]),
-      n_value: 1,
-      updated_at: now,
-    });
+    await insertSettings(trx, demo.customerId, { mode: 'n-of', approverEmployeeIds: [approver.id], nValue: 1 }, now);
     const budgetId = newId();
-    await trx(BUDGETS).insert({
+    await insertBudget(trx, {
       id: budgetId,
       customer_id: demo.customerId,
       name: 'Purchasing, monthly',
@@ -47,7 +38,7 @@ export async function seedApprovalDemo(host: HostRuntime, demo: DemoShop): Promi
       approver_employee_id: approver.id,
       created_at: now,
     });
-    await trx(BUDGET_EMPLOYEES).insert({ budget_id: budgetId, employee_id: purchaser.id });
+    await replaceBudgetLinks(trx, budgetId, [purchaser.id], undefined);
   });
   return [
     `Approval: the approver approves the purchaser's orders (n-of, 1); monthly budget 5,000.00 ${currencyIso} for the purchaser`,

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { orderApprovalAdminRoutes } from './admin-routes.js';
 import { deleteCustomersApprovals } from './repository.js';
 import { orderApprovalRoutes } from './routes.js';
@@ -38,3 +38,10 @@ export function registerOrderApproval(host: HostRuntime): void {
     await deleteCustomersRules(trx, ids);
   });
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<OrderApprovalAdminRoute>()`). */
+export type OrderApprovalAdminRoute = ReturnType<typeof orderApprovalAdminRoutes>[number];
+
+export { assertOwnAddresses } from './use-cases/access.js';
+export { insertApprovalFor } from './use-cases/create.js';
+export { approvalNumberOf } from './repository.js';

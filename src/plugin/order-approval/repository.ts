@@ -1,4 +1,4 @@
-import type { PriceLine } from '../../host/contract.js';
+import type { PriceLine } from '../../contract/index.js';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import {
   bumpCounter,
@@ -23,7 +23,8 @@ import {
   type LineItem,
   type LineItemDbRow,
 } from '../../lib/line-items.js';
-import { addSeconds, fromDbTime, nowDb, toDbTime } from '../../lib/time.js';
+import { addSeconds, fromDbTime, now as currentTime, nowDb, toDbTime } from '../../lib/time.js';
+import { reservationsQuery } from '../budget/index.js';
 import { CHANGEABLE_STATUSES } from './states.js';
 import type { ApprovalSummaryCache } from './summary-cache.js';
 
@@ -36,6 +37,8 @@ export const REMINDERS = 'suite_order_approval_reminders';
 export const SETTINGS = 'suite_order_approval_settings';
 /** Per customer: how many approvals it has (migration 014), written with every insert and delete of an approval. */
 export const COUNTS = 'suite_order_approval_counts';
+/** An approval's chain, one row per level (migration 021): the only place that says who decides and how many must approve. */
+export const LEVELS = 'suite_order_approval_levels';
 
 export const APPROVAL_MODES = ['only-admins', 'n-of'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -76,6 +79,7 @@ export interface ApprovalRow {
   level: number;
   levelCount: number;
   ruleId: string | null;
+  /** The current level's mode, n and approvers: read from its row in `suite_order_approval_levels`. */
   mode: ApprovalMode;
   nValue: number;
   approverEmployeeIds: string[];
@@ -148,9 +152,6 @@ const SUMMARY_COLUMNS = [
   'requester_name',
   'requester_email',
   'customer_comment',
-  'mode',
-  'n_value',
-  'approver_employee_ids',
   'currency_iso',
   'net_total',
   'tax_total',
@@ -168,8 +169,17 @@ const SUMMARY_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** The current level's columns read with an approval (its row in `suite_order_approval_levels`). */
+const LEVEL_COLUMNS = ['mode', 'n_value', 'approver_employee_ids'] as const;
+type SummaryDbRow = Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number] | (typeof LEVEL_COLUMNS)[number]>;
+
+/** Joins each approval (`approvals`: the table or its alias) to its current level, aliased `cl`. */
+const CURRENT_LEVEL_JOIN = (approvals: string) =>
+  `left join ${LEVELS} cl on cl.approval_id = ${approvals}.id and cl.level = ${approvals}.current_level`;
+const currentLevelColumns = LEVEL_COLUMNS.map((column) => `cl.${column}`);
+
 /** A row of the approval list: the summary columns, the approval's line count and (plain company list) the customer's approval count. */
-export type ApprovalListRow = Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number]> & {
+export type ApprovalListRow = SummaryDbRow & {
   line_item_count: unknown;
   approvals_total?: unknown;
 };
@@ -189,7 +199,8 @@ export interface ApprovalDbRow {
   current_level?: unknown;
   level_count?: unknown;
   rule_id?: string | null;
-  mode: ApprovalMode;
+  /** of the current level (joined); null only for an approval without its level rows, which falls to the company admins */
+  mode: ApprovalMode | null;
   n_value: unknown;
   approver_employee_ids: unknown;
   reasons: unknown;
@@ -214,7 +225,7 @@ export interface ApprovalDbRow {
   updated_at: string | null;
 }
 
-export function toApprovalSummary(row: Pick<ApprovalDbRow, (typeof SUMMARY_COLUMNS)[number]>): ApprovalSummary {
+export function toApprovalSummary(row: SummaryDbRow): ApprovalSummary {
   return {
     id: row.id,
     approvalNumber: row.approval_number,
@@ -223,9 +234,9 @@ export function toApprovalSummary(row: Pick<ApprovalDbRow, (typeof SUMMARY_COLUM
     requesterName: row.requester_name,
     requesterEmail: row.requester_email ?? null,
     status: row.status,
-    mode: row.mode,
-    nValue: readInt(row.n_value),
-    approverEmployeeIds: readJson<string[]>(row.approver_employee_ids, []),
+    mode: row.mode ?? 'only-admins',
+    nValue: row.mode ? readInt(row.n_value) : 1,
+    approverEmployeeIds: row.mode ? readJson<string[]>(row.approver_employee_ids, []) : [],
     reasons: readJson<string[]>(row.reasons, []),
     customerComment: row.customer_comment ?? null,
     billingAddressId: row.billing_address_id ?? null,
@@ -261,15 +272,18 @@ export function toApprovalRow(row: ApprovalDbRow): ApprovalRow {
   };
 }
 
-/** An approval of the customer; another customer's id reads as absent. */
+/** An approval of the customer with its current level's approvers; another customer's id reads as absent. */
 export async function getApproval(
   executor: Executor,
   customerId: string,
   id: string,
   lock = false,
 ): Promise<ApprovalRow | null> {
-  const query = executor(APPROVALS).where({ id, customer_id: customerId }).first();
-  const row = await selectRow<ApprovalDbRow>(lock ? forUpdate(query, executor) : query);
+  const query = executor(APPROVALS)
+    .joinRaw(CURRENT_LEVEL_JOIN(APPROVALS))
+    .where({ [`${APPROVALS}.id`]: id, [`${APPROVALS}.customer_id`]: customerId })
+    .first(`${APPROVALS}.*`, ...currentLevelColumns);
+  const row = await selectRow<ApprovalDbRow>(lock ? forUpdate(query, executor, APPROVALS) : query);
   return row ? toApprovalRow(row) : null;
 }
 
@@ -296,6 +310,27 @@ export async function loadSettings(executor: Executor, customerId: string): Prom
     approverEmployeeIds: readJson<string[]>(row.approver_employee_ids, []),
     nValue: readInt(row.n_value),
   };
+}
+
+/** Whether the customer has approval settings of its own (none: the defaults apply). */
+export async function hasSettings(executor: Executor, customerId: string): Promise<boolean> {
+  return !!(await executor(SETTINGS).where({ customer_id: customerId }).first('customer_id'));
+}
+
+/** The customer's first settings (`saveSettings` writes them over existing ones). */
+export async function insertSettings(
+  executor: Executor,
+  customerId: string,
+  settings: ApprovalSettings,
+  updatedAt: string,
+): Promise<void> {
+  await executor(SETTINGS).insert({
+    customer_id: customerId,
+    mode: settings.mode,
+    approver_employee_ids: writeJson(settings.approverEmployeeIds),
+    n_value: settings.nValue,
+    updated_at: updatedAt,
+  });
 }
 
 export async function saveSettings(executor: Executor, customerId: string, settings: ApprovalSettings): Promise<void> {
@@ -342,9 +377,8 @@ export interface NewApproval {
   customerId: string;
   salesChannelId: string;
   requester: { type: string; id: string | null; name: string; email: string | null };
-  mode: ApprovalMode;
-  nValue: number;
-  approverEmployeeIds: string[];
+  /** The chain, resolved (rules/chain.ts): at least one level; the approval starts at level 1. */
+  levels: NewApprovalLevel[];
   reasons: string[];
   /** The rule that chose the chain, and how many levels it has. */
   rule?: { id: string | null; name: string; levelCount: number } | null;
@@ -359,9 +393,20 @@ export interface NewApproval {
   totals: { netTotal: number; taxTotal: number; total: number };
 }
 
+/** A level of a new approval's chain: who decides it (mode, n and approvers) and, for level 1, when it started. */
+export interface NewApprovalLevel {
+  level: number;
+  name: string;
+  type: string;
+  mode: ApprovalMode;
+  nValue: number;
+  approverEmployeeIds: string[];
+  startedAt: string | null;
+}
+
 /**
- * Inserts a pending approval; a second open approval of the same cart is a duplicate key. The
- * customer's approval count grows in the same transaction (call it with the transaction).
+ * Inserts a pending approval with its chain of levels; a second open approval of the same cart is a
+ * duplicate key. The customer's approval count grows in the same transaction (call it with the transaction).
  */
 export async function insertApproval(executor: Executor, approval: NewApproval): Promise<void> {
   await executor(APPROVALS).insert({
@@ -375,13 +420,11 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
     requester_email: approval.requester.email,
     status: 'pending',
     decision_round: 1,
-    mode: approval.mode,
-    n_value: approval.nValue,
-    approver_employee_ids: writeJson(approval.approverEmployeeIds),
     reasons: writeJson(approval.reasons),
     rule_id: approval.rule?.id ?? null,
     rule_name: approval.rule?.name ?? null,
-    level_count: approval.rule?.levelCount ?? 1,
+    current_level: 1,
+    level_count: approval.levels.length,
     cart_token: approval.cartToken,
     open_cart_token: approval.cartToken,
     customer_comment: approval.customerComment,
@@ -397,10 +440,29 @@ export async function insertApproval(executor: Executor, approval: NewApproval):
     block_reasons: writeJson([]),
     created_at: nowDb(),
   });
+  for (const l of approval.levels)
+    await executor(LEVELS).insert({
+      approval_id: approval.id,
+      level: l.level,
+      name: l.name,
+      type: l.type,
+      mode: l.mode,
+      n_value: l.nValue,
+      approver_employee_ids: writeJson(l.approverEmployeeIds),
+      started_at: l.startedAt,
+    });
   await bumpCounter(executor, COUNTS, { customer_id: approval.customerId }, 'approvals');
 }
 
 /** The customer's maintained approval count (0 for a customer without approvals). */
+/** The approval's number (undefined: no such approval). */
+export async function approvalNumberOf(executor: Executor, approvalId: string): Promise<string | undefined> {
+  const row = await selectRow<{ approval_number: string }>(
+    executor(APPROVALS).where('id', approvalId).first('approval_number'),
+  );
+  return row?.approval_number;
+}
+
 export async function approvalCount(executor: Executor, customerId: string): Promise<number> {
   const row = await selectRow<{ approvals: unknown }>(
     executor(COUNTS).where({ customer_id: customerId }).first('approvals'),
@@ -635,19 +697,26 @@ export async function pendingApprovalIds(executor: Executor, customerId: string)
   );
 }
 
-/** The customer's current approver settings onto a still pending approval. */
+/**
+ * The customer's current approver settings onto a still pending approval's current level (`level`);
+ * the approval row is touched, so its version moves (the list's kept summaries read the level). 1 when applied.
+ */
 export async function applySettingsToPending(
   executor: Executor,
   approvalId: string,
+  level: number,
   settings: ApprovalSettings,
 ): Promise<number> {
-  return executor(APPROVALS)
-    .where({ id: approvalId, status: 'pending' })
+  const touched = await executor(APPROVALS)
+    .where({ id: approvalId, status: 'pending', current_level: level })
+    .update({ updated_at: nowDb() });
+  if (touched !== 1) return 0;
+  return executor(LEVELS)
+    .where({ approval_id: approvalId, level })
     .update({
       mode: settings.mode,
       n_value: settings.nValue,
       approver_employee_ids: writeJson(settings.approverEmployeeIds),
-      updated_at: nowDb(),
     });
 }
 
@@ -675,7 +744,7 @@ export async function claimReminder(
   approverKey: string,
   intervalSeconds: number,
 ): Promise<boolean> {
-  const now = new Date();
+  const now = currentTime();
   const updated = await executor(REMINDERS)
     .where({ approval_id: approvalId, approver_key: approverKey })
     .where('last_sent_at', '<=', toDbTime(addSeconds(now, -intervalSeconds)))
@@ -694,6 +763,72 @@ export async function claimReminder(
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
+}
+
+/** An approval as the operator's list (across customers) shows it. */
+export interface AdminApprovalListRow {
+  id: string;
+  approval_number: string;
+  customer_id: string;
+  requester_name: string;
+  status: ApprovalStatus;
+  total: unknown;
+  currency_iso: string;
+  created_at: string;
+}
+
+/**
+ * A page of the approvals of all customers, oldest first, and how many match: filtered by status,
+ * customer, and created before a time (`createdBefore` in the database's time format).
+ */
+export async function adminApprovalPage(
+  executor: Executor,
+  filter: { status?: ApprovalStatus; customerId?: string; createdBefore?: string },
+  page: number,
+  limit: number,
+): Promise<{ total: number; rows: AdminApprovalListRow[] }> {
+  const base = executor(APPROVALS);
+  if (filter.status) base.where({ status: filter.status });
+  if (filter.customerId) base.where({ customer_id: filter.customerId });
+  if (filter.createdBefore) base.where('created_at', '<', filter.createdBefore);
+  const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
+  const rows = await selectRows<AdminApprovalListRow>(
+    base
+      .clone()
+      .select('id', 'approval_number', 'customer_id', 'requester_name', 'status', 'total', 'currency_iso', 'created_at')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(limit)
+      .offset((page - 1) * limit),
+  );
+  return { total: readInt(count?.n), rows };
+}
+
+/** An open approval's reservation on a budget, as the budget's summary lists it. */
+export interface BudgetReservationRow {
+  id: string;
+  approval_number: string;
+  status: string;
+  requester_name: string;
+  created_at: string;
+  amount: unknown;
+  exceeds: unknown;
+}
+
+/** The reservations of open approvals on the budget, oldest approval first (budget's `reservationsQuery`). */
+export async function reservationsOnBudget(executor: Executor, budgetId: string): Promise<BudgetReservationRow[]> {
+  return selectRows<BudgetReservationRow>(
+    reservationsQuery(executor, budgetId)
+      .orderBy(`${APPROVALS}.created_at`)
+      .select(
+        `${APPROVALS}.id`,
+        `${APPROVALS}.approval_number`,
+        `${APPROVALS}.status`,
+        `${APPROVALS}.requester_name`,
+        `${APPROVALS}.created_at`,
+        `${APPROVAL_BUDGETS}.amount`,
+        `${APPROVAL_BUDGETS}.exceeds`,
+      ),
+  );
 }
 
 export async function countPendingApprovals(executor: Executor, customerId: string): Promise<number> {
@@ -724,7 +859,7 @@ export async function searchApprovals(
   kept?: ApprovalSummaryCache,
   decidedBy?: string,
 ): Promise<{ total: number; rows: ApprovalListEntry[] }> {
-  const base = executor(APPROVALS).where(`${APPROVALS}.customer_id`, customerId);
+  const base = executor(APPROVALS).joinRaw(CURRENT_LEVEL_JOIN(APPROVALS)).where(`${APPROVALS}.customer_id`, customerId);
   // Approvals this approver (approver key) decided, in any round and level.
   if (decidedBy !== undefined)
     base.whereExists((q) => {
@@ -743,9 +878,7 @@ export async function searchApprovals(
       q.where((own) => {
         own.where(`${APPROVALS}.requester_type`, 'employee').where(`${APPROVALS}.requester_id`, employeeId);
       }).orWhere((listed) => {
-        listed
-          .where(`${APPROVALS}.mode`, 'n-of')
-          .where(`${APPROVALS}.approver_employee_ids`, 'like', `%"${employeeId}"%`);
+        listed.where('cl.mode', 'n-of').where('cl.approver_employee_ids', 'like', `%"${employeeId}"%`);
       });
     });
   }
@@ -771,6 +904,7 @@ export async function searchApprovals(
     (qb) =>
       qb.select(
         ...SUMMARY_COLUMNS.map((column) => `${APPROVALS}.${column}`),
+        ...currentLevelColumns,
         executor(LINE_ITEMS)
           .count('*')
           .whereRaw('??=??', [`${LINE_ITEMS}.approval_id`, `${APPROVALS}.id`])
@@ -818,7 +952,9 @@ async function companyApprovalStamps(
   ]);
 }
 
-const SELECT_SUMMARIES = `select ${SUMMARY_COLUMNS.join(', ')}, version from ${APPROVALS} where customer_id = ? and id in `;
+const SELECT_SUMMARIES =
+  `select ${SUMMARY_COLUMNS.map((column) => `a.${column}`).join(', ')}, ${currentLevelColumns.join(', ')}, a.version` +
+  ` from ${APPROVALS} a ${CURRENT_LEVEL_JOIN('a')} where a.customer_id = ? and a.id in `;
 
 /**
  * The entries of a page of stamps, in its order: kept summaries at their version, the others read

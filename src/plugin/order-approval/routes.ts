@@ -1,17 +1,17 @@
-import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
-import type { CriteriaSpec } from '../../lib/criteria.js';
-import { readBool, readInt, selectRows } from '../../lib/db.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext } from '../../contract/index.js';
+import { DEFAULT_LIMIT, type CriteriaSpec } from '../../lib/criteria.js';
+import { readBool, readInt } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { lineItemView } from '../../lib/line-items.js';
 import { fromMinor } from '../../lib/money.js';
-import { reply } from '../../lib/routes.js';
+import { reply, routeAlias, type SchemaInput } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
+import { storeList } from '../../lib/store-list.js';
 import { fromDbTime } from '../../lib/time.js';
-import { findEmployees, holds } from '../company/employee-directory.js';
-import { getBudget, reservationsQuery } from '../budget/repository.js';
+import { findEmployees, holds } from '../company/index.js';
+import { getBudget } from '../budget/index.js';
 import { APPROVE_PERMISSION, approverEntries, approverStatus, keyOf, seesAll } from './approvers.js';
 import {
-  APPROVAL_BUDGETS,
   APPROVALS,
   approvalLines,
   countPendingApprovals,
@@ -19,6 +19,7 @@ import {
   loadSettings,
   saveSettings,
   reservationsOf,
+  reservationsOnBudget,
   searchApprovals,
   type ApprovalListEntry,
   type ApprovalSummary,
@@ -29,6 +30,7 @@ import {
   approvalDetailSchema,
   approvalListResponse,
   approvalSearchBody,
+  approvalStoreList,
   approveBody,
   approverStatusSchema,
   budgetSummarySchema,
@@ -125,7 +127,7 @@ const lineItemParams = pathParams('orderApprovalId', 'lineItemId');
  * The order approval routes: settings, budget reservations, requesting and reading approvals,
  * deciding them, reminders and an approver's line edits.
  */
-export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
+export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUseCases) {
   return [
     ...approvalSettingsRoutes(host, service),
     ...budgetReservationRoutes(host),
@@ -136,7 +138,7 @@ export function orderApprovalRoutes(host: HostRuntime, service: OrderApprovalUse
 }
 
 /** Who approves a customer's orders: the settings, and applying them to pending approvals. */
-function approvalSettingsRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
+function approvalSettingsRoutes(host: HostRuntime, service: OrderApprovalUseCases) {
   const { db } = host;
   const validateSettings = async (
     ctx: StoreContext,
@@ -239,7 +241,7 @@ function approvalSettingsRoutes(host: HostRuntime, service: OrderApprovalUseCase
 }
 
 /** What open approvals reserve on a budget. */
-function budgetReservationRoutes(host: HostRuntime): StoreRoute[] {
+function budgetReservationRoutes(host: HostRuntime) {
   const { db } = host;
   return [
     defineStoreRoute({
@@ -259,27 +261,7 @@ function budgetReservationRoutes(host: HostRuntime): StoreRoute[] {
         const customer = declaredCustomer(ctx);
         const budget = await getBudget(db, customer.id, params.budgetId);
         if (!budget) throw Errors.notFound('Budget', params.budgetId);
-        const rows = await selectRows<{
-          id: string;
-          approval_number: string;
-          status: string;
-          requester_name: string;
-          created_at: string;
-          amount: unknown;
-          exceeds: unknown;
-        }>(
-          reservationsQuery(db, budget.id)
-            .orderBy(`${APPROVALS}.created_at`)
-            .select(
-              `${APPROVALS}.id`,
-              `${APPROVALS}.approval_number`,
-              `${APPROVALS}.status`,
-              `${APPROVALS}.requester_name`,
-              `${APPROVALS}.created_at`,
-              `${APPROVAL_BUDGETS}.amount`,
-              `${APPROVAL_BUDGETS}.exceeds`,
-            ),
-        );
+        const rows = await reservationsOnBudget(db, budget.id);
         const precision = ctx.salesChannel.currencyPrecision;
         const total = rows.reduce((sum, r) => sum + readInt(r.amount), 0);
         return {
@@ -303,67 +285,94 @@ function budgetReservationRoutes(host: HostRuntime): StoreRoute[] {
   ];
 }
 
-/** Asking for approval, and reading approvals: the list, one approval, its activity, its approvers. */
-function approvalRequestRoutes(host: HostRuntime, service: OrderApprovalUseCases): StoreRoute[] {
+/**
+ * The list of approvals the caller may see (all of the company for admins and approvers, else one's
+ * own requests), with the kept summaries and views it reads through.
+ */
+function approvalLister(host: HostRuntime) {
   const { db } = host;
   const listSummaries = new ApprovalSummaryCache();
   const listViews = new DerivedViews<ApprovalSummary, ReturnType<typeof approvalView> & { lineItemCount: number }>();
+  return async (ctx: StoreContext, body: SchemaInput<typeof approvalSearchBody>) => {
+    const customer = declaredCustomer(ctx);
+    const visibleTo = seesAll(ctx)
+      ? 'all'
+      : ctx.employee
+        ? { employeeId: ctx.employee.id }
+        : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
+    const { decidedByMe, ...criteria } = body;
+    // What the caller decided stays visible to them (read-only) once their level has passed.
+    const page = await searchApprovals(
+      db,
+      customer.id,
+      decidedByMe ? 'all' : visibleTo,
+      criteria,
+      APPROVAL_CRITERIA,
+      listSummaries,
+      decidedByMe ? keyOf(ctx.actor.type, ctx.actor.id) : undefined,
+    );
+    const precision = ctx.salesChannel.currencyPrecision;
+    // The count goes last on the view itself (no copy of every row's view); a kept summary's view is kept beside it.
+    const listView = (r: ApprovalListEntry) =>
+      Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount });
+    return {
+      total: page.total,
+      data: page.rows.map((r) => listViews.of(r.approval, `${precision}/${r.lineItemCount}`, () => listView(r))),
+    };
+  };
+}
+
+/** Asking for approval, and reading approvals: the list, one approval, its activity, its approvers. */
+function approvalRequestRoutes(host: HostRuntime, service: OrderApprovalUseCases) {
+  const { db } = host;
+  const listApprovals = approvalLister(host);
+  const create = defineStoreRoute({
+    method: 'POST',
+    path: '/order-approval/create',
+    operationId: 'createOrderApproval',
+    summary:
+      "Asks for approval of a cart; the approvers get a mail. The new approval's address is in the Location header.",
+    tags: TAGS,
+    auth: 'login',
+    needsCustomer: true,
+    permission: 'order-approval.request',
+    idempotent: true,
+    schemas: { body: createBody, responses: { 200: null } },
+    async handler({ ctx, body }) {
+      const id = await service.create(ctx, body);
+      return reply(200, undefined, {
+        headers: { Location: `/store-api/b2b/order-approval/${id}`, 'suite-order-approval-id': id },
+      });
+    },
+  });
+  const list = defineStoreRoute({
+    method: 'POST',
+    path: '/order-approval/list',
+    operationId: 'listOrderApprovals',
+    summary: "Order approvals, newest first: all of the company for admins and approvers, else one's own requests.",
+    tags: TAGS,
+    auth: 'login',
+    needsCustomer: true,
+    permission: null,
+    schemas: { body: approvalSearchBody, responses: { 200: approvalListResponse } },
+    async handler({ ctx, body }) {
+      return listApprovals(ctx, body);
+    },
+  });
   return [
-    defineStoreRoute({
-      method: 'POST',
-      path: '/order-approval/create',
-      operationId: 'createOrderApproval',
+    create,
+    list,
+    // Where the real product's storefront connector calls them (decision 0048).
+    routeAlias(create, { path: '/b2b/order-approval/create', operationId: 'createOrderApprovalB2b' }),
+    routeAlias(list, {
+      path: '/b2b/order-approval/list',
+      operationId: 'searchOrderApprovalsB2b',
       summary:
-        "Asks for approval of a cart; the approvers get a mail. The new approval's address is in the Location header.",
-      tags: TAGS,
-      auth: 'login',
-      needsCustomer: true,
-      permission: 'order-approval.request',
-      idempotent: true,
-      schemas: { body: createBody, responses: { 200: null } },
-      async handler({ ctx, body }) {
-        const id = await service.create(ctx, body);
-        return reply(200, undefined, {
-          headers: { Location: `/store-api/b2b/order-approval/${id}`, 'suite-order-approval-id': id },
-        });
-      },
-    }),
-    defineStoreRoute({
-      method: 'POST',
-      path: '/order-approval/list',
-      operationId: 'listOrderApprovals',
-      summary: "Order approvals, newest first: all of the company for admins and approvers, else one's own requests.",
-      tags: TAGS,
-      auth: 'login',
-      needsCustomer: true,
-      permission: null,
-      schemas: { body: approvalSearchBody, responses: { 200: approvalListResponse } },
-      async handler({ ctx, body }) {
-        const customer = declaredCustomer(ctx);
-        const visibleTo = seesAll(ctx)
-          ? 'all'
-          : ctx.employee
-            ? { employeeId: ctx.employee.id }
-            : { requester: { type: ctx.actor.type, id: ctx.actor.id ?? '' } };
-        const { decidedByMe, ...criteria } = body;
-        // What the caller decided stays visible to them (read-only) once their level has passed.
-        const page = await searchApprovals(
-          db,
-          customer.id,
-          decidedByMe ? 'all' : visibleTo,
-          criteria,
-          APPROVAL_CRITERIA,
-          listSummaries,
-          decidedByMe ? keyOf(ctx.actor.type, ctx.actor.id) : undefined,
-        );
-        const precision = ctx.salesChannel.currencyPrecision;
-        // The count goes last on the view itself (no copy of every row's view); a kept summary's view is kept beside it.
-        const listView = (r: ApprovalListEntry) =>
-          Object.assign(approvalView(r.approval, precision), { lineItemCount: r.lineItemCount });
-        return {
-          total: page.total,
-          data: page.rows.map((r) => listViews.of(r.approval, `${precision}/${r.lineItemCount}`, () => listView(r))),
-        };
+        "The approvals of POST /order-approval/list in the platform's search result (`elements`, `total`, `page`, `limit`), as the real product's clients read it.",
+      schemas: { body: approvalSearchBody, responses: { 200: approvalStoreList } },
+      async handler({ ctx, body }: { ctx: StoreContext; body: SchemaInput<typeof approvalSearchBody> }) {
+        const { total, data } = await listApprovals(ctx, body);
+        return storeList(data, { total, page: body.page ?? 1, limit: body.limit ?? DEFAULT_LIMIT });
       },
     }),
     defineStoreRoute({
@@ -437,7 +446,7 @@ function approvalRequestRoutes(host: HostRuntime, service: OrderApprovalUseCases
 }
 
 /** Deciding an approval: approve, decline, place its order, re-price it, change its comment or addresses. */
-function approvalDecisionRoutes(service: OrderApprovalUseCases): StoreRoute[] {
+function approvalDecisionRoutes(service: OrderApprovalUseCases) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -534,7 +543,7 @@ function approvalDecisionRoutes(service: OrderApprovalUseCases): StoreRoute[] {
 }
 
 /** Reminding approvers, and an approver's changes to the lines. */
-function approvalFollowUpRoutes(service: OrderApprovalUseCases): StoreRoute[] {
+function approvalFollowUpRoutes(service: OrderApprovalUseCases) {
   return [
     defineStoreRoute({
       method: 'POST',

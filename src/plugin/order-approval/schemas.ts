@@ -1,3 +1,4 @@
+import { storeListResponse } from '../../lib/store-list.js';
 import { criteriaSchema } from '../../lib/criteria.js';
 import { idSchema } from '../../lib/ids.js';
 import { lineItemViewSchema } from '../../lib/line-items.js';
@@ -81,7 +82,7 @@ export const approverStatusSchema = objectSchema(
           status: { enum: ['pending', 'approved', 'declined', 'not-needed'] },
           canApprove: { type: 'boolean' },
         },
-        ['employeeId', 'employeeName', 'status', 'canApprove'],
+        ['employeeId', 'employeeName', 'type', 'status', 'canApprove'],
       ),
     },
     isApproved: { type: 'boolean' },
@@ -124,7 +125,7 @@ const approvalProperties = {
   isBlocked: { type: 'boolean' },
   blockReasons: { type: 'array', items: text },
   reasons: { type: 'array', items: { enum: ['role', 'budget', 'requested', 'rule'] } },
-  requester: objectSchema({ type: text, id: text, name: text, email: nullable(text) }, ['type', 'id', 'name']),
+  requester: objectSchema({ type: text, id: text, name: text, email: nullable(text) }, ['type', 'id', 'name', 'email']),
   customerComment: nullable(text),
   mode: { enum: [...APPROVAL_MODES] },
   nValue: { type: 'integer' },
@@ -145,21 +146,9 @@ const approvalProperties = {
   decidedAt: nullable(dateTimeSchema),
   createdAt: dateTimeSchema,
   updatedAt: nullable(dateTimeSchema),
-};
-const approvalRequired = [
-  'id',
-  'approvalNumber',
-  'status',
-  'isApproved',
-  'isDeclined',
-  'isBlocked',
-  'requester',
-  'mode',
-  'currency',
-  'totalPrice',
-  'netPrice',
-  'createdAt',
-];
+} as const;
+/** Every field of an approval is always there (null where it has no value): approvalView builds them all. */
+const approvalRequired = Object.keys(approvalProperties) as Array<keyof typeof approvalProperties>;
 
 export const approvalListItemSchema = objectSchema(
   { ...approvalProperties, lineItemCount: { type: 'integer' } },
@@ -183,6 +172,8 @@ export const approvalListResponse = objectSchema(
   { total: { type: 'integer', minimum: 0 }, data: { type: 'array', items: approvalListItemSchema } },
   ['total', 'data'],
 );
+/** The same list in the platform's search result, where the real product's clients read `elements` (decision 0048). */
+export const approvalStoreList = storeListResponse(approvalListItemSchema);
 export const approvalSearchBody = criteriaSchema<{ decidedByMe?: boolean }>(
   ['id', 'approvalNumber', 'status', 'requesterId', 'requesterType', 'isBlocked', 'createdAt', 'updatedAt'],
   {

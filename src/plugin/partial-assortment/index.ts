@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { ASSIGNMENT_KINDS } from './kinds.js';
 import { deleteAssignmentsOfEntities } from './repository.js';
 import { partialAssortmentRoutes } from './routes.js';
@@ -16,3 +16,6 @@ export function registerPartialAssortment(host: HostRuntime): void {
     deleteAssignmentsOfEntities(trx, kindOf('landing_page'), ids),
   );
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<PartialAssortmentAdminRoute>()`). */
+export type PartialAssortmentAdminRoute = ReturnType<typeof partialAssortmentRoutes>[number];

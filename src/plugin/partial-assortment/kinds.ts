@@ -1,10 +1,10 @@
-import type { CatalogEntity } from '../../host/contract.js';
+import type { CatalogEntity } from '../../contract/index.js';
 
 /**
  * The three kinds of rule assignment; they differ only in names. `IdField` is the name of the
  * entity's id field, so the routes of one kind read their body and path by that name.
  */
-export interface AssignmentKind<IdField extends string = string> {
+export interface AssignmentKind<IdField extends string = string, Name extends string = string> {
   entity: CatalogEntity;
   /** 'category' | 'landing-page' | 'product', the path segment of the routes */
   segment: string;
@@ -19,10 +19,16 @@ export interface AssignmentKind<IdField extends string = string> {
   /** JSON:API `type` of the listed elements. */
   type: string;
   /** Name of the documented POST request body; also the stem of the operation ids. */
-  bodyName: string;
+  bodyName: Name;
 }
 
-function kind(entity: CatalogEntity, segment: string, label: string, camel: string, pascal: string): AssignmentKind {
+function kind<const Camel extends string, const Pascal extends string>(
+  entity: CatalogEntity,
+  segment: string,
+  label: string,
+  camel: Camel,
+  pascal: Pascal,
+): AssignmentKind<`${Camel}Id`, `SuitePartialAssortment${Pascal}Rule`> {
   const snake = entity;
   return {
     entity,
@@ -38,11 +44,12 @@ function kind(entity: CatalogEntity, segment: string, label: string, camel: stri
   };
 }
 
-export const ASSIGNMENT_KINDS: readonly AssignmentKind[] = [
-  kind('category', 'category', 'category', 'category', 'Category'),
-  kind('landing_page', 'landing-page', 'landing page', 'landingPage', 'LandingPage'),
-  kind('product', 'product', 'product', 'product', 'Product'),
-];
+/** Each kind by itself (its routes are declared per kind, so their operationIds and bodies keep their own names). */
+export const CATEGORY_KIND = kind('category', 'category', 'category', 'category', 'Category');
+export const LANDING_PAGE_KIND = kind('landing_page', 'landing-page', 'landing page', 'landingPage', 'LandingPage');
+export const PRODUCT_KIND = kind('product', 'product', 'product', 'product', 'Product');
+
+export const ASSIGNMENT_KINDS: readonly AssignmentKind[] = [CATEGORY_KIND, LANDING_PAGE_KIND, PRODUCT_KIND];
 
 export const KIND_BY_ENTITY: ReadonlyMap<CatalogEntity, AssignmentKind> = new Map(
   ASSIGNMENT_KINDS.map((k) => [k.entity, k]),

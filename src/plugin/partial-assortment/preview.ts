@@ -1,6 +1,6 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
-import { actingContext } from '../company/acting-context.js';
+import { actingContext } from '../company/index.js';
 import { ASSIGNMENT_KINDS } from './kinds.js';
 import { entitiesUnlockedBy, restrictedEntities } from './repository.js';
 

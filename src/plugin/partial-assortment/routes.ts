@@ -1,7 +1,7 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { jsonApiList } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
-import { ASSIGNMENT_KINDS, type AssignmentKind } from './kinds.js';
+import { CATEGORY_KIND, LANDING_PAGE_KIND, PRODUCT_KIND, type AssignmentKind } from './kinds.js';
 import { previewAssortment } from './preview.js';
 import {
   assignmentBodySchema,
@@ -18,10 +18,10 @@ import { readUnitRules, setUnitRules } from './unit-rules.js';
 import type { PartialAssortmentService } from './service.js';
 
 const TAGS = ['Partial assortments'];
-function kindRoutes<IdField extends string>(
-  kind: AssignmentKind<IdField>,
+function kindRoutes<IdField extends string, Name extends string>(
+  kind: AssignmentKind<IdField, Name>,
   service: PartialAssortmentService,
-): AdminRoute[] {
+) {
   const path = `/suite-partial-assortment-${kind.segment}-rule`;
   return [
     defineAdminRoute({
@@ -77,7 +77,7 @@ function kindRoutes<IdField extends string>(
 }
 
 /** "See the shop as this customer": what the partial assortment hides from a customer or employee. */
-function previewRoute(host: HostRuntime): AdminRoute {
+function previewRoute(host: HostRuntime) {
   return defineAdminRoute({
     method: 'POST',
     path: '/_action/suite-partial-assortment/preview',
@@ -96,7 +96,7 @@ function previewRoute(host: HostRuntime): AdminRoute {
 }
 
 /** The rules attached to an organisation unit: its employees and those of the units below match them. */
-function unitRuleRoutes(host: HostRuntime): AdminRoute[] {
+function unitRuleRoutes(host: HostRuntime) {
   const path = '/b2b/organisation-unit/{unitId}/partial-assortment-rules';
   return [
     defineAdminRoute({
@@ -133,9 +133,11 @@ function unitRuleRoutes(host: HostRuntime): AdminRoute[] {
   ];
 }
 
-export function partialAssortmentRoutes(host: HostRuntime, service: PartialAssortmentService): AdminRoute[] {
+export function partialAssortmentRoutes(host: HostRuntime, service: PartialAssortmentService) {
   return [
-    ...ASSIGNMENT_KINDS.flatMap((kind) => kindRoutes(kind, service)),
+    ...kindRoutes(CATEGORY_KIND, service),
+    ...kindRoutes(LANDING_PAGE_KIND, service),
+    ...kindRoutes(PRODUCT_KIND, service),
     previewRoute(host),
     ...unitRuleRoutes(host),
   ];

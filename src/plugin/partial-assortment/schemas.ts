@@ -33,8 +33,17 @@ export function assignmentParamsSchema<IdField extends string>(
   return pathParams(kind.idField, 'ruleId') as unknown as TypedSchema<AssignmentInput<IdField>>;
 }
 
-export function assignmentSchema(kind: AssignmentKind): Record<string, unknown> {
-  return objectSchema(
+/** A listed assignment: its attributes under the kind's field names (the version field's name is the kind's too). */
+export interface AssignmentResource<IdField extends string> {
+  id: string;
+  type: string;
+  attributes: AssignmentInput<IdField> & Record<string, string>;
+}
+
+export function assignmentSchema<IdField extends string>(
+  kind: AssignmentKind<IdField>,
+): TypedSchema<AssignmentResource<IdField>> {
+  const schema = objectSchema(
     {
       id: {
         type: 'string',
@@ -50,9 +59,10 @@ export function assignmentSchema(kind: AssignmentKind): Record<string, unknown> 
     },
     ['id', 'type', 'attributes'],
   );
+  return schema as unknown as TypedSchema<AssignmentResource<IdField>>;
 }
 
-export function assignmentListSchema(kind: AssignmentKind): Record<string, unknown> {
+export function assignmentListSchema<IdField extends string>(kind: AssignmentKind<IdField>) {
   return jsonApiListSchema(assignmentSchema(kind));
 }
 

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { inTransaction, isForeignKeyError } from '../../lib/db.js';
 import { AppError, statusTitle, type ErrorObject } from '../../lib/errors.js';
 import type { AssignmentKind } from './kinds.js';

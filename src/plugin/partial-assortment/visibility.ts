@@ -1,14 +1,8 @@
-import {
-  VISIBILITY_ID_MARKER,
-  type HostRuntime,
-  type StoreContext,
-  type VisibilityConstraint,
-  type VisibilityFilter,
-} from '../../host/contract.js';
-import { dialectOf, type Executor } from '../../lib/db.js';
+import type { HostRuntime, StoreContext, VisibilityConstraint, VisibilityFilter } from '../../contract/index.js';
+import type { Executor } from '../../lib/db.js';
 import { deepFreeze } from '../../lib/deep-freeze.js';
 import { KIND_BY_ENTITY, type AssignmentKind } from './kinds.js';
-import { entitiesUnlockedBy, restrictedEntities } from './repository.js';
+import { entitiesUnlockedBy, restrictBySubqueries, restrictedEntities } from './repository.js';
 
 /**
  * Up to this many ids the filter sends a list (below MariaDB's in_predicate_conversion_threshold
@@ -66,43 +60,6 @@ async function ruleSetOf(ctx: StoreContext, kind: AssignmentKind): Promise<{ rul
 }
 
 const upTo = (ids: string[]) => (ids.length > ID_LIST_MAX ? null : ids);
-
-/**
- * `(no assignment for the entity) OR (an assignment with one of the context's rules)` as
- * correlated probes of the assignment table's primary key (entity, rule): a listing page walks its
- * sort index and probes only the rows it looks at (totals are kept by the host's listing cache, so
- * a full count runs rarely). On MySQL/MariaDB written as scalar counts, not EXISTS: MariaDB turns
- * EXISTS into a materialized semi-join that copies the whole assignment table on every statement.
- * `unlocked`, when known, replaces the second probe by a list. Compiled by the plugin's knex for
- * the dialect; VISIBILITY_ID_MARKER stands for the host's id column.
- */
-function restrictBySubqueries(
-  executor: Executor,
-  kind: AssignmentKind,
-  ruleIds: string[],
-  unlocked: string[] | null,
-): VisibilityConstraint {
-  const entityColumn = `${kind.table}.${kind.entityColumn}`;
-  const id = VISIBILITY_ID_MARKER;
-  const list = (values: string[]) => values.map(() => '?').join(', ');
-  // SQLite stops an EXISTS at the first row; a count reads every assignment of the entity (3× slower per listing page).
-  const sqlite = dialectOf(executor) === 'sqlite';
-  let sql = sqlite
-    ? `not exists (select 1 from ?? where ?? = ${id})`
-    : `(select count(*) from ?? where ?? = ${id}) = 0`;
-  const bindings: string[] = [kind.table, entityColumn];
-  if (ruleIds.length > 0 && unlocked && unlocked.length > 0) {
-    sql += ` or ${id} in (${list(unlocked)})`;
-    bindings.push(...unlocked);
-  } else if (ruleIds.length > 0 && !unlocked) {
-    sql += sqlite
-      ? ` or exists (select 1 from ?? where ?? = ${id} and ?? in (${list(ruleIds)}))`
-      : ` or (select count(*) from ?? where ?? = ${id} and ?? in (${list(ruleIds)})) > 0`;
-    bindings.push(kind.table, entityColumn, `${kind.table}.rule_id`, ...ruleIds);
-  }
-  const compiled = executor.raw(sql, bindings).toSQL();
-  return { kind: 'sql', sql: compiled.sql, bindings: [...compiled.bindings] };
-}
 
 /**
  * The one visibility filter of partial assortments. Outside transactions it keeps, per visibility

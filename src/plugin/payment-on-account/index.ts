@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { deleteCustomersPaymentOnAccount, releaseCharge } from './repository.js';
 import { paymentOnAccountAdminRoutes, paymentOnAccountStoreRoutes } from './routes.js';
 import { unitPaymentTermsAdminRoutes } from './unit-terms-routes.js';
@@ -31,3 +31,7 @@ export function registerPaymentOnAccount(host: HostRuntime): void {
   host.checkout.onOrderCancelled((trx, order) => releaseCharge(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersPaymentOnAccount(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<PaymentOnAccountAdminRoute>()`). */
+export type PaymentOnAccountAdminRoute =
+  ReturnType<typeof paymentOnAccountAdminRoutes>[number] | ReturnType<typeof unitPaymentTermsAdminRoutes>[number];

@@ -1,12 +1,6 @@
-import {
-  defineAdminRoute,
-  defineStoreRoute,
-  type AdminRoute,
-  type HostRuntime,
-  type StoreRoute,
-} from '../../host/contract.js';
+import { defineAdminRoute, defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
-import { toMinor } from '../../lib/money.js';
+import { exactMinor } from '../../lib/money.js';
 import { getCreditLine, getPaymentTerms, saveCreditLine, savePaymentTerms } from './repository.js';
 import {
   accountResponse,
@@ -21,7 +15,7 @@ import {
 import { accountView, creditLineView, termsView } from './service.js';
 
 /** The buyer's view at checkout: the credit line's room and the company's payment terms. */
-export function paymentOnAccountStoreRoutes(host: HostRuntime): StoreRoute[] {
+export function paymentOnAccountStoreRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'GET',
@@ -49,7 +43,7 @@ export async function customerPrecision(host: HostRuntime, customerId: string): 
 }
 
 /** Operators set each company's credit line and payment terms (a unit's: unit-terms-routes.ts). */
-export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function paymentOnAccountAdminRoutes(host: HostRuntime) {
   const creditLineAnswer = async (customerId: string, precision: number) => {
     const line = await getCreditLine(host.db, customerId);
     if (!line) throw Errors.notFound('Credit line', customerId);
@@ -85,7 +79,7 @@ export function paymentOnAccountAdminRoutes(host: HostRuntime): AdminRoute[] {
       },
       async handler({ params, body }) {
         const precision = await customerPrecision(host, params.customerId);
-        await saveCreditLine(host.db, params.customerId, toMinor(body.limit, precision), body.currencyIso);
+        await saveCreditLine(host.db, params.customerId, exactMinor(body.limit, precision, '/limit'), body.currencyIso);
         return creditLineAnswer(params.customerId, precision);
       },
     }),

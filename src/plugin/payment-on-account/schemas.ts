@@ -41,7 +41,7 @@ export const customerUnitParams = pathParams('customerId', 'unitId');
 
 export const creditLineBody = objectSchema({ limit: moneySchema, currencyIso }, ['limit', 'currencyIso']);
 
-const resource = (type: string, attributes: Record<string, unknown>) =>
+const resource = <const T extends string, const A extends Record<string, unknown>>(type: T, attributes: A) =>
   objectSchema(
     { data: objectSchema({ id: { type: 'string' }, type: { const: type }, attributes }, ['id', 'type', 'attributes']) },
     ['data'],

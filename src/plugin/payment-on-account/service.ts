@@ -6,10 +6,10 @@ import type {
   SalesChannel,
   StoreContext,
   Trx,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
-import { unitsOfEmployee, unitTree, withAncestors } from '../company/units/directory.js';
+import { unitsOfEmployee, unitTree, withAncestors } from '../company/index.js';
 import {
   chargeCreditLine,
   getCreditLine,
@@ -18,6 +18,7 @@ import {
   type CreditLine,
   type PaymentTerms,
 } from './repository.js';
+import { now } from '../../lib/time.js';
 
 /** The technical name of the payment method this add-on adds. */
 export const ON_ACCOUNT = 'on-account';
@@ -128,7 +129,7 @@ export async function interceptCheckout(ctx: StoreContext, draft: OrderDraft, tr
   const terms = await termsForBuyer(trx, ctx, draft.customerId);
   if (terms) {
     draft.customFields[TERMS_FIELD] = termsView(terms);
-    draft.paymentNotes = termsText(terms, new Date().toISOString().slice(0, 10), onAccount);
+    draft.paymentNotes = termsText(terms, now().toISOString().slice(0, 10), onAccount);
   }
 }
 

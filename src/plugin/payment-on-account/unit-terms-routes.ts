@@ -1,8 +1,7 @@
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { noContent } from '../../lib/routes.js';
-import { depthFirst, unitTree } from '../company/units/directory.js';
-import { findUnit } from '../company/units/repository.js';
+import { depthFirst, findUnit, unitTree } from '../company/index.js';
 import { deleteUnitPaymentTerms, savePaymentTerms, unitPaymentTerms } from './repository.js';
 import { customerPrecision, termsOfBody } from './routes.js';
 import {
@@ -16,7 +15,7 @@ import {
 import { termsView } from './service.js';
 
 /** Operators set payment terms per organisation unit, replacing the company's for the unit's subtree. */
-export function unitPaymentTermsAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function unitPaymentTermsAdminRoutes(host: HostRuntime) {
   /** Another company's unit is a 404 like an unknown one. */
   const companyUnit = async (customerId: string, unitId: string) => {
     await customerPrecision(host, customerId);

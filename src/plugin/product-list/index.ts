@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { deleteCustomersLists, deleteProductsFromLists } from './repository.js';
 import { productListRoutes } from './routes.js';
 import { ProductListService } from './service.js';
@@ -12,3 +12,7 @@ export function registerProductLists(host: HostRuntime): void {
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersLists(trx, ids));
   host.events.on('product.deleted', (trx, { ids }) => deleteProductsFromLists(trx, ids));
 }
+
+/** For the order-again and recurring-order add-ons: automatic lists are product lists, and a recurring order reads a list's items. */
+export { findList, itemsQuery } from './repository.js';
+export { ProductListService } from './service.js';

@@ -1,10 +1,18 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
 import { Errors } from '../../lib/errors.js';
 import { pathParams, successResponse } from '../../lib/schemas.js';
 import { narrowByProductFields } from '../product-fields.js';
-import { findList, ITEM_COLUMNS, itemsQuery, itemViews, listSummaries, listView, type ItemRow } from './repository.js';
-import { selectRow } from '../../lib/db.js';
+import {
+  findList,
+  findListItem,
+  ITEM_COLUMNS,
+  itemsOfListQuery,
+  itemViews,
+  listSummaries,
+  listView,
+  type ItemRow,
+} from './repository.js';
 import {
   changedResponse,
   createBody,
@@ -32,13 +40,13 @@ const MANAGE = 'product-list.manage';
 const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true, permission: MANAGE };
 const listParams = pathParams('id');
 /** The product list routes: changing a list's items, the lists themselves, reading items. */
-export function productListRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
+export function productListRoutes(host: HostRuntime, service: ProductListService) {
   // In this order: `GET /product-lists/create` before `GET /product-lists/{id}`, which would take "create" for an id.
   return [...itemChangeRoutes(service), ...listRoutes(host, service), ...itemReadRoutes(host)];
 }
 
 /** Adding, replacing, changing and removing the items of a list. */
-function itemChangeRoutes(service: ProductListService): StoreRoute[] {
+function itemChangeRoutes(service: ProductListService) {
   return [
     defineStoreRoute({
       ...common,
@@ -95,7 +103,7 @@ function itemChangeRoutes(service: ProductListService): StoreRoute[] {
 }
 
 /** The lists: creating, listing, reading, renaming and deleting them. */
-function listRoutes(host: HostRuntime, service: ProductListService): StoreRoute[] {
+function listRoutes(host: HostRuntime, service: ProductListService) {
   return [
     defineStoreRoute({
       ...common,
@@ -172,7 +180,7 @@ function listRoutes(host: HostRuntime, service: ProductListService): StoreRoute[
 }
 
 /** Reading items: a list's items by criteria, one item of any of the customer's lists. */
-function itemReadRoutes(host: HostRuntime): StoreRoute[] {
+function itemReadRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       ...common,
@@ -184,7 +192,7 @@ function itemReadRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, params, body }) {
         const customer = declaredCustomer(ctx);
         const list = await findList(host.db, customer.id, params.id);
-        const base = itemsQuery(host.db, customer.id).where('items.product_list_id', list.id);
+        const base = itemsOfListQuery(host.db, customer.id, list.id);
         const narrowed = await narrowByProductFields(host, null, base, body, itemCriteriaSpec, itemProductFields);
         const page = await searchByCriteria<ItemRow>(base, narrowed.criteria, itemCriteriaSpec, (qb) =>
           narrowed.order(qb.select(ITEM_COLUMNS)),
@@ -201,9 +209,7 @@ function itemReadRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: listParams, responses: { 200: itemSchema } },
       async handler({ ctx, params }) {
         const customer = declaredCustomer(ctx);
-        const row = await selectRow<ItemRow>(
-          itemsQuery(host.db, customer.id).where('items.id', params.id).first(ITEM_COLUMNS),
-        );
+        const row = await findListItem(host.db, customer.id, params.id);
         const [view] = row ? await itemViews(host, host.db, [row]) : [];
         if (!view) throw Errors.notFound('Product list item', params.id);
         return view;

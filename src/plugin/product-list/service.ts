@@ -1,19 +1,31 @@
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
-import {
-  forUpdate,
-  inTransaction,
-  isForeignKeyError,
-  readInt,
-  selectRows,
-  writeJson,
-  type Executor,
-  type Trx,
-} from '../../lib/db.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
+import { forUpdate, inTransaction, isForeignKeyError, readInt, writeJson, type Trx } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
 import { numberKey, productIdsByNumber, visibleProductsByNumber } from '../customer-product-number/index.js';
-import { findList, ITEMS, LISTS, listView, type ListRow } from './repository.js';
+import {
+  countItemsOf,
+  countListsOf,
+  deleteCustomerList,
+  deleteListItems,
+  deleteProductFromList,
+  ensureListOwner,
+  findList,
+  insertItems,
+  insertList,
+  itemIdsOnList,
+  itemsOfProducts,
+  listView,
+  lockListOwner,
+  maxItemPosition,
+  renameList,
+  touchList,
+  updateItem,
+  updateItemOnList,
+  type ListRow,
+  type StoredItem,
+} from './repository.js';
 import {
   MAX_CUSTOM_FIELDS_CHARS,
   MAX_ITEMS_PER_LIST,
@@ -26,32 +38,9 @@ import {
 import type { SchemaInput } from '../../lib/routes.js';
 import { declaredCustomer } from '../declared.js';
 
-const LIST_OWNERS = 'suite_product_list_owners';
-
-/**
- * Serialises list creation per customer on a row of the plugin's own (never the host's customer
- * row). The row is made once, in its own statement before the transaction: an idempotent insert,
- * so concurrent first creates do not deadlock over a shared lock on the new key.
- */
-async function ensureListOwner(db: Executor, customerId: string): Promise<void> {
-  await db(LIST_OWNERS).insert({ customer_id: customerId, created_at: nowDb() }).onConflict('customer_id').ignore();
-}
-
-/** Locks the customer's owner row until the transaction ends. */
-async function lockListOwner(trx: Trx, customerId: string): Promise<void> {
-  await forUpdate(trx(LIST_OWNERS).where({ customer_id: customerId }).first('customer_id'), trx);
-}
-
 /** An item to put on a list, and a change of an item: what the route bodies admit (their schemas' types). */
 export type NewItem = SchemaInput<typeof newItemsBody>['items'][number];
 export type ItemChange = SchemaInput<typeof updateItemsBody>['items'][number];
-
-/** What addItems reads and writes of an item row. */
-interface StoredItem {
-  id: string;
-  product_id: string;
-  quantity: unknown;
-}
 
 function checkCustomFields(value: Record<string, unknown> | undefined, pointer: string): void {
   if (value !== undefined && JSON.stringify(value).length > MAX_CUSTOM_FIELDS_CHARS)
@@ -82,7 +71,7 @@ export class ProductListService {
     return this.mapProductGone(() =>
       inTransaction(this.host.db, async (trx) => {
         await findList(trx, customer.id, listId, (q) => forUpdate(q, trx));
-        await trx(LISTS).where({ id: listId }).update({ updated_at: nowDb() });
+        await touchList(trx, listId);
         return work(trx, await findList(trx, customer.id, listId));
       }),
     );
@@ -124,8 +113,7 @@ export class ProductListService {
   }
 
   private async checkSize(trx: Trx, listId: string): Promise<void> {
-    const [row] = await selectRows<{ n: unknown }>(trx(ITEMS).where({ product_list_id: listId }).count({ n: '*' }));
-    if (readInt(row?.n) > MAX_ITEMS_PER_LIST)
+    if ((await countItemsOf(trx, listId)) > MAX_ITEMS_PER_LIST)
       throw Errors.badRequest('SUITE__PRODUCT_LIST_FULL', `A product list holds at most ${MAX_ITEMS_PER_LIST} items.`, {
         pointer: '/items',
       });
@@ -135,19 +123,10 @@ export class ProductListService {
   private async addItems(ctx: StoreContext, trx: Trx, listId: string, items: NewItem[]): Promise<void> {
     const productIds = await this.resolve(ctx, trx, items);
     const existing = new Map<string, StoredItem>(
-      (
-        await selectRows<StoredItem>(
-          trx(ITEMS)
-            .where({ product_list_id: listId })
-            .whereIn('product_id', productIds)
-            .select('id', 'product_id', 'quantity'),
-        )
-      ).map((row) => [row.product_id, row]),
+      (await itemsOfProducts(trx, listId, productIds)).map((row) => [row.product_id, row]),
     );
-    const [max] = await selectRows<{ p: unknown }>(
-      trx(ITEMS).where({ product_list_id: listId }).max({ p: 'position' }),
-    );
-    let nextPosition = max?.p === null || max?.p === undefined ? 0 : readInt(max.p) + 1;
+    const max = await maxItemPosition(trx, listId);
+    let nextPosition = max === null ? 0 : max + 1;
     const now = nowDb();
     for (const [index, item] of items.entries()) {
       const productId = productIds[index]!;
@@ -167,7 +146,7 @@ export class ProductListService {
           ...(item.customFields !== undefined ? { custom_fields: writeJson(item.customFields) } : {}),
           updated_at: now,
         };
-        await trx(ITEMS).where({ id: current.id }).update(changes);
+        await updateItem(trx, current.id, changes);
         existing.set(productId, { ...current, ...changes });
         continue;
       }
@@ -181,15 +160,14 @@ export class ProductListService {
         custom_fields: writeJson(item.customFields ?? {}),
         created_at: now,
       };
-      await trx(ITEMS).insert(row);
+      await insertItems(trx, row);
       existing.set(productId, row);
     }
     await this.checkSize(trx, listId);
   }
 
   async overviewName(trx: Trx, customerId: string): Promise<string> {
-    const [row] = await selectRows<{ n: unknown }>(trx(LISTS).where({ customer_id: customerId }).count({ n: '*' }));
-    const count = readInt(row?.n);
+    const count = await countListsOf(trx, customerId);
     if (count >= MAX_LISTS_PER_CUSTOMER)
       throw Errors.badRequest(
         'SUITE__PRODUCT_LIST_LIMIT',
@@ -208,7 +186,7 @@ export class ProductListService {
         await lockListOwner(trx, customer.id);
         const fallbackName = await this.overviewName(trx, customer.id);
         const id = newId();
-        await trx(LISTS).insert({
+        await insertList(trx, {
           id,
           customer_id: customer.id,
           name: input.name?.trim() || fallbackName,
@@ -247,7 +225,7 @@ export class ProductListService {
           );
         seen.set(productId, index);
       });
-      await trx(ITEMS).where({ product_list_id: list.id }).delete();
+      await deleteListItems(trx, list.id);
       const now = nowDb();
       const rows = items.map((item, index) => ({
         id: newId(),
@@ -259,7 +237,7 @@ export class ProductListService {
         custom_fields: writeJson(item.customFields ?? {}),
         created_at: now,
       }));
-      for (let i = 0; i < rows.length; i += 200) await trx(ITEMS).insert(rows.slice(i, i + 200));
+      for (let i = 0; i < rows.length; i += 200) await insertItems(trx, rows.slice(i, i + 200));
       return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
@@ -267,31 +245,23 @@ export class ProductListService {
   async update(ctx: StoreContext, listId: string, changes: ItemChange[]) {
     return this.withList(ctx, listId, async (trx, list) => {
       const present = new Set(
-        (
-          await selectRows<{ id: string }>(
-            trx(ITEMS)
-              .where({ product_list_id: list.id })
-              .whereIn(
-                'id',
-                changes.map((c) => c.id),
-              )
-              .select('id'),
-          )
-        ).map((r) => r.id),
+        await itemIdsOnList(
+          trx,
+          list.id,
+          changes.map((c) => c.id),
+        ),
       );
       const now = nowDb();
       for (const [index, change] of changes.entries()) {
         if (!present.has(change.id)) throw Errors.notFound('Product list item', change.id);
         checkCustomFields(change.customFields, `/items/${index}/customFields`);
-        await trx(ITEMS)
-          .where({ id: change.id, product_list_id: list.id })
-          .update({
-            ...(change.quantity !== undefined ? { quantity: change.quantity } : {}),
-            ...(change.comment !== undefined ? { comment: change.comment } : {}),
-            ...(change.position !== undefined ? { position: change.position } : {}),
-            ...(change.customFields !== undefined ? { custom_fields: writeJson(change.customFields) } : {}),
-            updated_at: now,
-          });
+        await updateItemOnList(trx, list.id, change.id, {
+          ...(change.quantity !== undefined ? { quantity: change.quantity } : {}),
+          ...(change.comment !== undefined ? { comment: change.comment } : {}),
+          ...(change.position !== undefined ? { position: change.position } : {}),
+          ...(change.customFields !== undefined ? { custom_fields: writeJson(change.customFields) } : {}),
+          updated_at: now,
+        });
       }
       return { success: true as const, productList: await listView(this.host, trx, list) };
     });
@@ -300,23 +270,17 @@ export class ProductListService {
   async removeItems(ctx: StoreContext, listId: string, ids: string[]) {
     return this.withList(ctx, listId, async (trx, list) => {
       const unique = [...new Set(ids)];
-      const present = new Set(
-        (
-          await selectRows<{ id: string }>(
-            trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).select('id'),
-          )
-        ).map((r) => r.id),
-      );
+      const present = new Set(await itemIdsOnList(trx, list.id, unique));
       const missing = unique.find((id) => !present.has(id));
       if (missing) throw Errors.notFound('Product list item', missing);
-      await trx(ITEMS).where({ product_list_id: list.id }).whereIn('id', unique).delete();
+      await deleteListItems(trx, list.id, unique);
       return { success: true as const, productList: await listView(this.host, trx, list) };
     });
   }
 
   async removeProduct(ctx: StoreContext, listId: string, productId: string) {
     return this.withList(ctx, listId, async (trx, list) => {
-      const deleted = await trx(ITEMS).where({ product_list_id: list.id, product_id: productId }).delete();
+      const deleted = await deleteProductFromList(trx, list.id, productId);
       if (deleted === 0) throw Errors.notFound('Product on the list', productId);
       return { success: true as const, productList: await listView(this.host, trx, list) };
     });
@@ -324,14 +288,14 @@ export class ProductListService {
 
   async rename(ctx: StoreContext, listId: string, name: string) {
     return this.withList(ctx, listId, async (trx, list) => {
-      await trx(LISTS).where({ id: list.id }).update({ name: name.trim() });
+      await renameList(trx, list.id, name.trim());
       return listView(this.host, trx, { ...list, name: name.trim() });
     });
   }
 
   async remove(ctx: StoreContext, listId: string): Promise<void> {
     const customer = declaredCustomer(ctx);
-    const deleted = await this.host.db(LISTS).where({ id: listId, customer_id: customer.id }).delete();
+    const deleted = await deleteCustomerList(this.host.db, customer.id, listId);
     if (deleted === 0) throw Errors.notFound('Product list', listId);
   }
 }

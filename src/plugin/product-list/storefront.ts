@@ -1,30 +1,25 @@
-import type { HostRuntime, ProductRecord, StoreContext, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, ProductRecord, StoreContext, StorefrontPage } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import { fastOrderRoutes } from '../fast-order/routes.js';
+import { fastOrderRoutes } from '../fast-order/index.js';
 import type { SchemaInput } from '../../lib/routes.js';
-import type { StoreList } from '../../lib/store-list.js';
-import type { addToCartResponse } from '../fast-order/schemas.js';
 import {
   attempt,
   dateText,
   noticeOf,
   page,
   routeCaller,
+  routesByName,
   text,
   wholeNumber,
   type PageResult,
-  type RouteCaller,
+  type PageApi,
 } from '../storefront-kit.js';
 import { productListRoutes } from './routes.js';
-import {
-  MAX_LISTS_PER_CUSTOMER,
-  MAX_QUANTITY,
-  type changedResponse,
-  type listSchema,
-  type listSummarySchema,
-} from './schemas.js';
+import { MAX_LISTS_PER_CUSTOMER, MAX_QUANTITY, type listSummarySchema } from './schemas.js';
 import type { ProductListService } from './service.js';
+
+type Api = PageApi<typeof productListRoutes | typeof fastOrderRoutes>;
 
 const LISTS_PATH = '/account/product-lists';
 /** Linked from the product page (?productId=) and the cart (?fromCart=1): choose a list, or name a new one. */
@@ -34,9 +29,6 @@ const listPath = (id: string) => `${LISTS_PATH}/${id}`;
 
 /** What the pages read of the Store API's answers (the response schemas' types). */
 type ListSummary = SchemaInput<typeof listSummarySchema>;
-type ListView = SchemaInput<typeof listSchema>;
-type Changed = SchemaInput<typeof changedResponse>;
-type AddedToCart = SchemaInput<typeof addToCartResponse>;
 
 const NOTICES: Record<string, string> = {
   created: 'The product list was created.',
@@ -54,28 +46,31 @@ const NOTICES: Record<string, string> = {
  * add-to-cart route (so it needs orders.create too, and reports what could not be added).
  */
 export function productListStorefrontPages(host: HostRuntime, service: ProductListService): StorefrontPage[] {
-  const call = routeCaller([...productListRoutes(host, service), ...fastOrderRoutes(host)]);
+  const api: Api = {
+    routes: routesByName([...productListRoutes(host, service), ...fastOrderRoutes(host)]),
+    call: routeCaller(),
+  };
   // In this order: the add page before `/account/product-lists/:id`, which would take "add" for an id.
-  return [...listsPages(call), ...addToListPages(host, call), ...listPages(host, call)];
+  return [...listsPages(api), ...addToListPages(host, api), ...listPages(host, api)];
 }
 
-async function allLists(call: RouteCaller, ctx: StoreContext): Promise<ListSummary[]> {
-  return (
-    await call<StoreList<ListSummary>>(ctx, 'listProductLists', { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })
-  ).elements;
+async function allLists(api: Api, ctx: StoreContext): Promise<ListSummary[]> {
+  const { call, routes } = api;
+  return (await call(ctx, routes.listProductLists, { body: { limit: MAX_LISTS_PER_CUSTOMER, page: 1 } })).elements;
 }
 
 const redirectTo = (id: string, done: string) => ({ redirect: `${listPath(id)}?done=${done}` });
 
 /** The company's lists: the overview and a new list. */
-function listsPages(call: RouteCaller): StorefrontPage[] {
+function listsPages(api: Api): StorefrontPage[] {
+  const { call, routes } = api;
   async function listsPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
     extra: { error?: string; name?: string } = {},
     status = 200,
   ): Promise<PageResult> {
-    const lists = await allLists(call, ctx);
+    const lists = await allLists(api, ctx);
     return {
       template: 'b2b/product-lists',
       status,
@@ -105,7 +100,7 @@ function listsPages(call: RouteCaller): StorefrontPage[] {
       needsCustomer: true,
       async handler({ ctx, form }) {
         const name = text(form, 'name', 255);
-        const result = await attempt(() => call<Changed>(ctx, 'createProductList', { body: name ? { name } : {} }));
+        const result = await attempt(() => call(ctx, routes.createProductList, { body: name ? { name } : {} }));
         if ('error' in result) return listsPage(ctx, {}, { error: result.error, name }, 400);
         return redirectTo(result.ok.productList.id, 'created');
       },
@@ -114,7 +109,8 @@ function listsPages(call: RouteCaller): StorefrontPage[] {
 }
 
 /** "Add to a product list", linked from the product page and the cart: choose a list, or name a new one. */
-function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+function addToListPages(host: HostRuntime, api: Api): StorefrontPage[] {
+  const { call, routes } = api;
   async function addPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
@@ -141,7 +137,7 @@ function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] 
         fromCart,
         cartCount: cart ? cart.lineItems.filter((line) => line.productId).length : 0,
         quantity: wholeNumber(query.quantity, 1, MAX_QUANTITY) ?? 1,
-        lists: fromCart ? [] : await allLists(call, ctx),
+        lists: fromCart ? [] : await allLists(api, ctx),
         error: extra.error ?? null,
       },
     };
@@ -172,7 +168,7 @@ function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] 
           if (items.length === 0)
             return addPage(ctx, { fromCart: '1' }, { error: 'Your cart is empty: there is nothing to save.' }, 400);
           const result = await attempt(() =>
-            call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }),
+            call(ctx, routes.createProductList, { body: { ...(name ? { name } : {}), items } }),
           );
           if ('error' in result) return addPage(ctx, { fromCart: '1' }, { error: result.error }, 400);
           return redirectTo(result.ok.productList.id, 'from-cart');
@@ -184,13 +180,9 @@ function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] 
         const items = [{ productId, quantity }];
         const result =
           listId === '' || listId === 'new'
-            ? await attempt(() =>
-                call<Changed>(ctx, 'createProductList', { body: { ...(name ? { name } : {}), items } }),
-              )
+            ? await attempt(() => call(ctx, routes.createProductList, { body: { ...(name ? { name } : {}), items } }))
             : isId(listId)
-              ? await attempt(() =>
-                  call<Changed>(ctx, 'addProductListItems', { params: { id: listId }, body: { items } }),
-                )
+              ? await attempt(() => call(ctx, routes.addProductListItems, { params: { id: listId }, body: { items } }))
               : null;
         if (result === null) throw Errors.notFound('Product list', listId);
         if ('error' in result) return addPage(ctx, query, { error: result.error }, 400);
@@ -201,7 +193,8 @@ function addToListPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] 
 }
 
 /** One list's page (read through the declared route, the products' names from the catalog), shown again on a refusal. */
-function listPageOf(host: HostRuntime, call: RouteCaller) {
+function listPageOf(host: HostRuntime, api: Api) {
+  const { call, routes } = api;
   return async function listPage(
     ctx: StoreContext,
     id: string,
@@ -210,7 +203,7 @@ function listPageOf(host: HostRuntime, call: RouteCaller) {
     status = 200,
   ): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Product list', id);
-    const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
+    const list = await call(ctx, routes.readProductList, { params: { id } });
     const products = new Map(
       (
         await host.catalog.visibleProducts(
@@ -254,8 +247,9 @@ function listPageOf(host: HostRuntime, call: RouteCaller) {
 }
 
 /** One list: its products (add by number, remove), rename, delete, everything to the cart. */
-function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
-  const listPage = listPageOf(host, call);
+function listPages(host: HostRuntime, api: Api): StorefrontPage[] {
+  const { call, routes } = api;
+  const listPage = listPageOf(host, api);
   return [
     page({
       path: `${LISTS_PATH}/:id`,
@@ -284,7 +278,7 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
             400,
           );
         const result = await attempt(() =>
-          call<Changed>(ctx, 'addProductListItems', { params: { id }, body: { items: [{ articleNumber, quantity }] } }),
+          call(ctx, routes.addProductListItems, { params: { id }, body: { items: [{ articleNumber, quantity }] } }),
         );
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error, articleNumber }, 400);
         return redirectTo(id, 'added');
@@ -299,7 +293,7 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
       async handler({ ctx, params }) {
         const { id, itemId } = params;
         if (!isId(id) || !isId(itemId)) throw Errors.notFound('Product list item', itemId);
-        await call(ctx, 'deleteProductListItems', { params: { id }, body: { items: [{ id: itemId }] } });
+        await call(ctx, routes.deleteProductListItems, { params: { id }, body: { items: [{ id: itemId }] } });
         return redirectTo(id, 'removed');
       },
     }),
@@ -313,7 +307,7 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
         const result = await attempt(() =>
-          call<ListView>(ctx, 'updateProductList', { params: { id }, body: { name: text(form, 'name', 255) } }),
+          call(ctx, routes.updateProductList, { params: { id }, body: { name: text(form, 'name', 255) } }),
         );
         if ('error' in result) return listPage(ctx, id, {}, { error: result.error }, 400);
         return redirectTo(id, 'saved');
@@ -328,7 +322,7 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
       async handler({ ctx, params }) {
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
-        await call(ctx, 'deleteProductList', { params: { id } });
+        await call(ctx, routes.deleteProductList, { params: { id } });
         return { redirect: `${LISTS_PATH}?done=deleted` };
       },
     }),
@@ -341,10 +335,10 @@ function listPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
       async handler({ ctx, params }) {
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('Product list', id);
-        const list = await call<ListView>(ctx, 'readProductList', { params: { id } });
+        const list = await call(ctx, routes.readProductList, { params: { id } });
         const items = list.items.map((item) => ({ productId: item.productId, quantity: item.quantity }));
         if (items.length === 0) return listPage(ctx, id, {}, { error: 'The list is empty.' }, 400);
-        const added = await call<AddedToCart>(ctx, 'fastOrderAddToCart', { body: { items } });
+        const added = await call(ctx, routes.fastOrderAddToCart, { body: { items } });
         if (added.success) return { redirect: '/cart?done=added' };
         const errors = added.items
           .filter((item) => !item.added)

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { deleteRulesOf } from './repository.js';
 import { quantityRuleAdminRoutes, quantityRuleStoreRoutes } from './routes.js';
 import { QUANTITY_RULES_VERSION, QuantityRuleCache } from './rule-cache.js';
@@ -21,3 +21,11 @@ export function registerQuantityRules(host: HostRuntime): void {
   host.catalog.addProductExtension?.(quantityRuleExtension);
   host.events.on('product.deleted', (trx, { ids }) => deleteRulesOf(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<QuantityRuleAdminRoute>()`). */
+export type QuantityRuleAdminRoute = ReturnType<typeof quantityRuleAdminRoutes>[number];
+
+/** For the order-again and approval add-ons: a product's rules, and a quantity brought to what its rule allows. */
+export { rulesOf } from './repository.js';
+export { isAllowed, nearestAllowed } from './rules.js';
+export { storeRules } from './service.js';

@@ -1,10 +1,4 @@
-import {
-  defineAdminRoute,
-  defineStoreRoute,
-  type AdminRoute,
-  type HostRuntime,
-  type StoreRoute,
-} from '../../host/contract.js';
+import { defineAdminRoute, defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { jsonApiList } from '../../lib/json-api.js';
 import { noContent, reply } from '../../lib/routes.js';
@@ -41,7 +35,7 @@ const refusalNote =
   'its meta names the asked quantity (`asked`), the allowed ones next to it (`allowed`) and the rule.';
 
 /** Operators set a product's rule (the resource's id is the product id). */
-export function quantityRuleAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function quantityRuleAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -116,7 +110,7 @@ export function quantityRuleAdminRoutes(host: HostRuntime): AdminRoute[] {
 }
 
 /** Buyers and themes read the rules of the products they may see, to build quantity pickers. */
-export function quantityRuleStoreRoutes(host: HostRuntime): StoreRoute[] {
+export function quantityRuleStoreRoutes(host: HostRuntime) {
   // A list element carries an id as every Store API list element does: the product's (one rule per product).
   const withAlias = <T extends { productId: string }>(rule: T) => ({
     id: rule.productId,

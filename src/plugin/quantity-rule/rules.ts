@@ -1,4 +1,4 @@
-import { CART_LIMITS } from '../../host-kit/cart-rules.js';
+import { CART_LIMITS } from '../../contract/index.js';
 import { AppError, Errors } from '../../lib/errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CART_LIMITS } from '../../host-kit/cart-rules.js';
+import { CART_LIMITS } from '../../contract/index.js';
 import { idSchema } from '../../lib/ids.js';
 import { jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { nullable, objectSchema } from '../../lib/schemas.js';

@@ -1,12 +1,12 @@
 import { pricesWithheld } from '../closed-shop/index.js';
-import type {
-  CartLineItem,
-  HostRuntime,
-  LineItemProcessor,
-  ProductExtension,
-  StoreContext,
-} from '../../host/contract.js';
-import { CART_LIMITS } from '../../host-kit/cart-rules.js';
+import {
+  CART_LIMITS,
+  type CartLineItem,
+  type HostRuntime,
+  type LineItemProcessor,
+  type ProductExtension,
+  type StoreContext,
+} from '../../contract/index.js';
 import type { Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
@@ -44,14 +44,16 @@ export async function assertAllowedQuantities(executor: Executor, entered: Enter
  * The line-item processor: every quantity that enters a cart ('add': Store API cart, fast order,
  * lists to cart, the representative's fast order; on Vendure addItemToOrder / adjustOrderLine) and
  * every line of an order ('order': checkout of a cart whose line a newer rule refuses, approval
- * execute, offer accept, on both hosts) is checked against its product's rule (kept per process
+ * execute, offer accept, on both hosts) is checked against its product's rule, with the quantity
+ * the line has after the add (an add to a line, or two items of a product, make one line) (kept per process
  * while the rules version stands: rule-cache.ts).
  */
 export function quantityRuleProcessor(cache: QuantityRuleCache): LineItemProcessor {
   return {
     name: QUANTITY_RULE_PROCESSOR,
-    async process(executor: Executor, ctx: StoreContext, item: CartLineItem, _phase): Promise<CartLineItem> {
-      if (!item.productId) return item;
+    async process(executor: Executor, ctx: StoreContext, item: CartLineItem, _phase, options): Promise<CartLineItem> {
+      // A part of a line (contract 4.3): the host checks the line it joins with its new quantity.
+      if (!item.productId || options?.partial) return item;
       const rule = await cache.ruleOf(ctx, executor, item.productId);
       if (rule && !isAllowed(rule, item.quantity)) throw quantityRefusal(rule, item.quantity, item.label);
       return item;

@@ -1,18 +1,20 @@
-import type { Cart, HostRuntime, PriceLine, SalesChannel, StoreContext } from '../../host/contract.js';
-import { inTransaction, isDuplicateKeyError, readInt, selectRow, selectRows, type Trx } from '../../lib/db.js';
+import type { Cart, HostRuntime, PriceLine, SalesChannel, StoreContext } from '../../contract/index.js';
+import { inTransaction, isDuplicateKeyError, readInt, type Trx } from '../../lib/db.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { fromMinor } from '../../lib/money.js';
-import { nowDb } from '../../lib/time.js';
-import { actingContext } from '../company/acting-context.js';
-import { insertApprovalFor } from '../order-approval/use-cases/create.js';
-import { rulesOf } from '../quantity-rule/repository.js';
-import { isAllowed, nearestAllowed } from '../quantity-rule/rules.js';
+import { now, nowDb } from '../../lib/time.js';
+import { actingContext } from '../company/index.js';
+import { approvalNumberOf, insertApprovalFor } from '../order-approval/index.js';
+import { isAllowed, nearestAllowed, rulesOf } from '../quantity-rule/index.js';
 import {
+  currentSchedule,
+  dueRecurringOrders,
   insertOccurrence,
   itemsOf,
-  RECURRING_ITEMS,
-  RECURRING_ORDERS,
+  moveOnFrom,
+  recordedDates,
+  rememberPrices,
   scheduleOf,
   type ItemRow,
   type OccurrenceChange,
@@ -24,8 +26,6 @@ import { dateOf, datesBetween, firstDateFrom } from './schedule.js';
 export const RECURRING_ORIGIN = 'recurring-order';
 export const OCCURRENCE_MAIL = 'recurring-order-occurrence';
 const APPROVAL_REQUIRED = 'SUITE__ORDER_APPROVAL_REQUIRED';
-/** Recurring orders looked at in one run of the job; the next run takes the rest. */
-const BATCH = 100;
 
 /** plugin.json `recurringOrderMissedOccurrences`: what happens to an occurrence whose day passed while the shop was down. */
 export type MissedPolicy = 'place-once' | 'skip';
@@ -35,7 +35,13 @@ export interface PlacementSummary {
   approvals: number;
   failed: number;
   skipped: number;
+  /** Dates not ordered because a product is gone and the buyer chose `hold`. */
+  held: number;
+  /** Recurring orders that were due and looked at (at most one batch, BATCH_SIZE, per run). */
+  due: number;
 }
+
+export const BATCH_SIZE = 100;
 
 interface Outcome {
   status: Exclude<OccurrenceStatus, 'skipped'>;
@@ -63,19 +69,11 @@ export async function placeDueOccurrences(
   host: HostRuntime,
   options: { now?: Date; missed?: MissedPolicy } = {},
 ): Promise<PlacementSummary> {
-  const today = dateOf(options.now ?? new Date());
+  const today = dateOf(options.now ?? now());
   const missed = options.missed ?? (await host.config.get<MissedPolicy>('recurringOrderMissedOccurrences'));
-  const summary: PlacementSummary = { placed: 0, approvals: 0, failed: 0, skipped: 0 };
-  const due = await selectRows<RecurringRow>(
-    host
-      .db(RECURRING_ORDERS)
-      .where('status', 'active')
-      .whereNotNull('next_date')
-      .where('next_date', '<=', today)
-      .orderBy('next_date')
-      .orderBy('id')
-      .limit(BATCH),
-  );
+  const summary: PlacementSummary = { placed: 0, approvals: 0, held: 0, failed: 0, skipped: 0, due: 0 };
+  const due = await dueRecurringOrders(host.db, today, BATCH_SIZE);
+  summary.due = due.length;
   for (const row of due) {
     try {
       await placeOne(host, row, today, missed, summary);
@@ -87,6 +85,29 @@ export async function placeDueOccurrences(
   return summary;
 }
 
+/**
+ * The operator's catch-up (Admin API route, CLI): runs as of `now` batch after batch until a batch is
+ * not full (nothing more is due), a batch changes nothing (what is left fails each time: the log
+ * says why), or `budgetMs` has passed; `done` says whether nothing is left due.
+ */
+export async function catchUpDueOccurrences(
+  host: HostRuntime,
+  options: { now?: Date; missed?: MissedPolicy; budgetMs?: number },
+): Promise<{ summary: Omit<PlacementSummary, 'due'>; runs: number; done: boolean }> {
+  const started = Date.now();
+  const total = { placed: 0, approvals: 0, held: 0, failed: 0, skipped: 0 };
+  let runs = 0;
+  for (;;) {
+    const run = await placeDueOccurrences(host, { now: options.now, missed: options.missed });
+    runs++;
+    const changed = run.placed + run.approvals + run.held + run.failed + run.skipped;
+    for (const key of ['placed', 'approvals', 'held', 'failed', 'skipped'] as const) total[key] += run[key];
+    if (run.due < BATCH_SIZE) return { summary: total, runs, done: true };
+    if (changed === 0 || (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs))
+      return { summary: total, runs, done: false };
+  }
+}
+
 async function placeOne(
   host: HostRuntime,
   row: RecurringRow,
@@ -95,7 +116,16 @@ async function placeOne(
   summary: PlacementSummary,
 ): Promise<void> {
   const schedule = scheduleOf(row);
-  const dates = datesBetween(schedule, row.next_date!, today);
+  const passed = datesBetween(schedule, row.next_date!, today);
+  // A date that has its occurrence already (a next date left on it by a version before decision 0041) is not
+  // recorded again: the schedule moves past it.
+  const recorded = await recordedDates(host.db, row.id, passed);
+  if (recorded.size > 0)
+    host.log.warn(
+      { recurringOrderId: row.id, dates: [...recorded] },
+      'recurring order: dates already recorded are passed over; the schedule moves on',
+    );
+  const dates = passed.filter((date) => !recorded.has(date));
   const latest = dates.at(-1) ?? null;
   const onTime = latest === today ? latest : null;
   const dueDate = missed === 'place-once' ? latest : onTime;
@@ -130,7 +160,9 @@ async function placeOne(
   };
 
   let result: { done: Outcome | null | 'lost' } | null = null;
-  if (dueDate && prepared && prepared.lines.length > 0) {
+  const held = dueDate && prepared && prepared.lines.length > 0 ? heldFor(row, prepared.changes) : null;
+  if (held) result = { done: await record(() => Promise.resolve(held)) };
+  else if (dueDate && prepared && prepared.lines.length > 0) {
     result = await attempt(async (trx) => {
       const placed = await host.checkout.placeOrder(trx, prepared.ctx, {
         lines: prepared.lines,
@@ -180,7 +212,26 @@ async function placeOne(
   summary.skipped += skipped.length;
   if (done?.status === 'placed') summary.placed++;
   else if (done?.status === 'approval') summary.approvals++;
+  else if (done?.status === 'held') summary.held++;
   else if (done?.status === 'failed') summary.failed++;
+}
+
+export const PRODUCT_UNAVAILABLE = 'SUITE__RECURRING_ORDER_PRODUCT_UNAVAILABLE';
+
+/**
+ * The buyer's choice `hold` (decision 0041): a date whose products are not all available any more
+ * places nothing; the occurrence is `held` and the mail asks the buyer what to do. null: place.
+ */
+function heldFor(row: RecurringRow, changes: OccurrenceChange[]): Outcome | null {
+  if (row.unavailable_products !== 'hold') return null;
+  const gone = changes.filter((change) => change.kind === 'not-available').map((change) => `"${change.label}"`);
+  if (gone.length === 0) return null;
+  return outcome('held', {
+    errorCode: PRODUCT_UNAVAILABLE,
+    reason:
+      `${gone.join(', ')} can no longer be ordered, so nothing was ordered for this date. ` +
+      'Choose "leave out products that are not available" for this recurring order to have the rest ordered, or cancel it.',
+  });
 }
 
 function outcome(status: Outcome['status'], fields: Partial<Omit<Outcome, 'status'>>): Outcome {
@@ -210,14 +261,12 @@ async function recordOccurrence(
   try {
     return await inTransaction(host.db, async (trx) => {
       const now = nowDb();
-      const moved = await trx(RECURRING_ORDERS)
-        .where({ id: row.id, status: 'active', next_date: row.next_date })
-        .update({
-          next_date: next,
-          status: next === null ? 'ended' : 'active',
-          occurrence_count: trx.raw('?? + ?', ['occurrence_count', dueDate ? 1 : 0]),
-          updated_at: now,
-        });
+      const moved = await moveOnFrom(
+        trx,
+        { id: row.id, status: 'active', nextDate: row.next_date },
+        { next_date: next, status: next === null ? 'ended' : 'active', updated_at: now },
+        dueDate ? 1 : 0,
+      );
       if (moved !== 1) return 'lost' as const;
       for (const date of skipped)
         await insertOccurrence(trx, {
@@ -251,13 +300,21 @@ async function recordOccurrence(
           changes,
           created_at: now,
         });
-      await mailOccurrence(host, trx, row, { dueDate, result, skipped, next, changes });
+      if (dueDate || skipped.length > 0)
+        await mailOccurrence(host, trx, row, { dueDate, result, skipped, next, changes });
       return result;
     });
   } catch (error) {
-    // The unique (recurring order, due date) key: another worker recorded this date first.
-    if (isDuplicateKeyError(error)) return 'lost';
-    throw error;
+    if (!isDuplicateKeyError(error)) throw error;
+    // The unique (recurring order, due date) key: another worker recorded this date first, and moved
+    // the next date on. A next date that did not move is stuck on a recorded date: say so (the run's
+    // error log), never leave it silently.
+    const current = await currentSchedule(host.db, row.id);
+    if (!current || current.status !== 'active' || current.next_date !== row.next_date) return 'lost';
+    throw new Error(
+      `recurring order ${row.id}: the occurrence of ${dueDate ?? skipped.join(', ')} is recorded already and the next date ${row.next_date} could not move on`,
+      { cause: error },
+    );
   }
 }
 
@@ -299,13 +356,17 @@ async function prepare(host: HostRuntime, ctx: StoreContext, row: RecurringRow, 
       position,
     };
   });
+  // No cart holds these lines: priced as given (contract 4.4). A host before 4.4 gets them as a cart
+  // of a token of the plugin's, which only a host that prices a cart's given lines answers.
   const cart: Cart = {
     token: `recurring-${row.id}`,
     customerId: row.customer_id,
     salesChannelId: row.sales_channel_id,
     lineItems,
   };
-  const priced = await host.cart.price(host.db, ctx, cart);
+  const priced = host.cart.priceLines
+    ? await host.cart.priceLines(host.db, ctx, lineItems)
+    : await host.cart.price(host.db, ctx, cart);
   const pricedById = new Map(priced.lines.map((line) => [line.lineItemId, line]));
   for (const item of items) {
     const line = pricedById.get(item.id);
@@ -326,14 +387,10 @@ async function prepare(host: HostRuntime, ctx: StoreContext, row: RecurringRow, 
   return { ctx, lines: priced.lines, changes };
 }
 
-async function rememberPrices(trx: Trx, lines: PriceLine[]): Promise<void> {
-  for (const line of lines)
-    await trx(RECURRING_ITEMS).where('id', line.lineItemId).update({ last_unit_net: line.unitNet });
-}
-
 const STATUS_TEXT: Record<string, string> = {
   placed: 'ordered',
   approval: 'waiting for approval',
+  held: 'held, a product is no longer available',
   failed: 'not ordered',
 };
 
@@ -355,10 +412,8 @@ async function mailOccurrence(
   if (!salesChannel) return;
   const precision = salesChannel.currencyPrecision;
   const money = (minor: number) => `${fromMinor(minor, precision).toFixed(precision)} ${salesChannel.currencyIso}`;
-  const approval = occurrence.result?.approvalId
-    ? await selectRow<{ approval_number: string }>(
-        trx('suite_order_approvals').where('id', occurrence.result.approvalId).first('approval_number'),
-      )
+  const approvalNumber = occurrence.result?.approvalId
+    ? await approvalNumberOf(trx, occurrence.result.approvalId)
     : undefined;
   await host.mail.enqueue(trx, {
     template: OCCURRENCE_MAIL,
@@ -381,8 +436,9 @@ async function mailOccurrence(
             placed: occurrence.result.status === 'placed',
             needsApproval: occurrence.result.status === 'approval',
             failed: occurrence.result.status === 'failed',
+            held: occurrence.result.status === 'held',
             orderNumber: occurrence.result.orderNumber,
-            approvalNumber: approval?.approval_number ?? null,
+            approvalNumber: approvalNumber ?? null,
             reason: occurrence.result.reason,
           }
         : null,
@@ -394,7 +450,9 @@ async function mailOccurrence(
             ? `${change.label}: the price changed from ${money(change.before!)} to ${money(change.after!)}.`
             : change.kind === 'quantity-adjusted'
               ? `${change.label}: the quantity was adjusted from ${change.before} to ${change.after} (quantity rule).`
-              : `${change.label} is no longer available and was left out.`,
+              : occurrence.result?.status === 'held'
+                ? `${change.label} is no longer available.`
+                : `${change.label} is no longer available and was left out.`,
       })),
       hasChanges: occurrence.changes.length > 0,
     },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { readInt, readJson, selectRow, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { fromDbTime } from '../../lib/time.js';
+import { itemsQuery } from '../product-list/index.js';
 import type { IntervalUnit, Schedule } from './schedule.js';
 
 export const RECURRING_ORDERS = 'suite_recurring_orders';
@@ -8,7 +9,9 @@ export const RECURRING_ITEMS = 'suite_recurring_order_items';
 export const OCCURRENCES = 'suite_recurring_order_occurrences';
 
 export type RecurringStatus = 'active' | 'paused' | 'cancelled' | 'ended';
-export type OccurrenceStatus = 'placed' | 'approval' | 'failed' | 'skipped';
+export type OccurrenceStatus = 'placed' | 'approval' | 'held' | 'failed' | 'skipped';
+/** What an occurrence does when a product can no longer be ordered: place the rest, or place nothing and ask. */
+export type UnavailableProducts = 'leave-out' | 'hold';
 
 /** A row of suite_recurring_orders as the drivers return it. */
 export interface RecurringRow {
@@ -31,6 +34,7 @@ export interface RecurringRow {
   billing_address_id: string | null;
   shipping_address_id: string | null;
   comment: string | null;
+  unavailable_products: string;
   occurrence_count: unknown;
   created_at: string;
   updated_at: string | null;
@@ -142,6 +146,7 @@ export function recurringView(row: RecurringRow, items: ItemRow[], occurrences: 
     billingAddressId: row.billing_address_id ?? null,
     shippingAddressId: row.shipping_address_id ?? null,
     comment: row.comment ?? null,
+    unavailableProducts: (row.unavailable_products === 'hold' ? 'hold' : 'leave-out') satisfies UnavailableProducts,
     occurrenceCount: readInt(row.occurrence_count),
     items: items.map((item) => ({
       id: item.id,
@@ -162,4 +167,120 @@ export async function insertOccurrence(
   row: Omit<OccurrenceRow, 'changes'> & { changes: OccurrenceChange[] },
 ): Promise<void> {
   await executor(OCCURRENCES).insert({ ...row, changes: writeJson(row.changes) });
+}
+
+/** Which of `dates` have an occurrence of the recurring order already (placed, approval, failed or skipped). */
+export async function recordedDates(executor: Executor, id: string, dates: string[]): Promise<Set<string>> {
+  if (dates.length === 0) return new Set();
+  const rows = await selectRows<{ due_date: string }>(
+    executor(OCCURRENCES).where('recurring_order_id', id).whereIn('due_date', dates).select('due_date'),
+  );
+  return new Set(rows.map((row) => row.due_date));
+}
+
+/** The dates on or after `from` that have an occurrence of the recurring order already. */
+export async function recordedDatesFrom(executor: Executor, id: string, from: string): Promise<Set<string>> {
+  const rows = await selectRows<{ due_date: string }>(
+    executor(OCCURRENCES).where('recurring_order_id', id).where('due_date', '>=', from).select('due_date'),
+  );
+  return new Set(rows.map((row) => row.due_date));
+}
+
+/** The recurring order's status and next date as committed now. */
+export async function currentSchedule(
+  executor: Executor,
+  id: string,
+): Promise<{ status: string; next_date: string | null } | undefined> {
+  return selectRow<{ status: string; next_date: string | null }>(
+    executor(RECURRING_ORDERS).where('id', id).first('status', 'next_date'),
+  );
+}
+
+/** Active recurring orders due on `today` or before, soonest first, at most `limit`. */
+export async function dueRecurringOrders(executor: Executor, today: string, limit: number): Promise<RecurringRow[]> {
+  return selectRows<RecurringRow>(
+    executor(RECURRING_ORDERS)
+      .where('status', 'active')
+      .whereNotNull('next_date')
+      .where('next_date', '<=', today)
+      .orderBy('next_date')
+      .orderBy('id')
+      .limit(limit),
+  );
+}
+
+/**
+ * Moves the recurring order on from the status and next date it was read with (a conditional
+ * write: 0 when another write came first), adding `occurrencesAdded` to its count when given.
+ */
+export async function moveOnFrom(
+  executor: Executor,
+  read: { id: string; status: string; nextDate: string | null },
+  values: Record<string, unknown>,
+  occurrencesAdded?: number,
+): Promise<number> {
+  return executor(RECURRING_ORDERS)
+    .where({ id: read.id, status: read.status, next_date: read.nextDate })
+    .update({
+      ...values,
+      ...(occurrencesAdded === undefined
+        ? {}
+        : { occurrence_count: executor.raw('?? + ?', ['occurrence_count', occurrencesAdded]) }),
+    });
+}
+
+/** Writes `values` on the recurring order if its status is still `status`: 0 when a concurrent change came first. */
+export async function updateIfStatus(
+  executor: Executor,
+  id: string,
+  status: string,
+  values: Record<string, unknown>,
+): Promise<number> {
+  return executor(RECURRING_ORDERS).where({ id, status }).update(values);
+}
+
+/** How many recurring orders the customer has. */
+export async function recurringCountOf(executor: Executor, customerId: string): Promise<number> {
+  const count = await selectRow<{ n: unknown }>(
+    executor(RECURRING_ORDERS).where('customer_id', customerId).count({ n: '*' }).first(),
+  );
+  return readInt(count?.n);
+}
+
+/** A new recurring order (its columns as written) and its items. */
+export async function insertRecurring(
+  executor: Executor,
+  row: Omit<RecurringRow, 'interval_count' | 'occurrence_count'> & { interval_count: number; occurrence_count: number },
+  items: Array<Omit<ItemRow, 'quantity' | 'position' | 'last_unit_net'> & { quantity: number; position: number }>,
+): Promise<void> {
+  await executor(RECURRING_ORDERS).insert(row);
+  await executor(RECURRING_ITEMS).insert(items.map((item) => ({ ...item, last_unit_net: null })));
+}
+
+/** The unit prices the items were last ordered at (what the next occurrence compares with). */
+export async function rememberPrices(
+  executor: Executor,
+  lines: Array<{ lineItemId: string; unitNet: number }>,
+): Promise<void> {
+  for (const line of lines)
+    await executor(RECURRING_ITEMS).where('id', line.lineItemId).update({ last_unit_net: line.unitNet });
+}
+
+/** The customer's recurring orders are gone with the customer (contract event). */
+export async function deleteCustomersRecurringOrders(executor: Executor, customerIds: string[]): Promise<void> {
+  await executor(RECURRING_ORDERS).whereIn('customer_id', customerIds).delete();
+}
+
+/** A product list's items (product and quantity) in the list's order; the list is the customer's (product-list's `itemsQuery`). */
+export async function productListItems(
+  executor: Executor,
+  customerId: string,
+  listId: string,
+): Promise<Array<{ product_id: string; quantity: unknown }>> {
+  return selectRows<{ product_id: string; quantity: unknown }>(
+    itemsQuery(executor, customerId)
+      .where('items.product_list_id', listId)
+      .orderBy('items.position')
+      .select('items.product_id', 'items.quantity'),
+  );
 }

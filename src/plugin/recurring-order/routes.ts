@@ -1,4 +1,4 @@
-import { defineStoreRoute, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute } from '../../contract/index.js';
 import { pathParams } from '../../lib/schemas.js';
 import { storeList } from '../../lib/store-list.js';
 import { emptyBody } from '../../lib/schemas.js';
@@ -21,7 +21,7 @@ const one = { 200: recurringOrderSchema };
  * admin (the customer login) all of the company's. Another customer's id, or a colleague's for an
  * employee, is a 404.
  */
-export function recurringOrderRoutes(service: RecurringOrderService): StoreRoute[] {
+export function recurringOrderRoutes(service: RecurringOrderService) {
   return [
     defineStoreRoute({
       ...common,

@@ -81,3 +81,14 @@ export function datesBetween(schedule: Schedule, from: string, until: string): s
   }
   return dates;
 }
+
+/**
+ * The first date of the schedule on or after `from` that has no occurrence yet (`recorded`: the
+ * dates from `from` on that have one), or null past the end date. A schedule changed on a day it
+ * has ordered (or skipped) must not come back to that day: its occurrence is unique per date.
+ */
+export function firstOpenDate(schedule: Schedule, from: string, recorded: ReadonlySet<string>): string | null {
+  let date = firstDateFrom(schedule, from);
+  while (date !== null && recorded.has(date)) date = firstDateFrom(schedule, date, true);
+  return date;
+}

@@ -10,6 +10,12 @@ const calendarDate = {
   pattern: '^\\d{4}-\\d{2}-\\d{2}$',
   description: 'A calendar date YYYY-MM-DD (UTC).',
 } as const;
+const unavailableProducts = {
+  type: 'string',
+  enum: ['hold', 'leave-out'],
+  description:
+    'When a product can no longer be ordered on a date: `hold` places nothing and asks the buyer (the occurrence is `held`, the buyer is mailed); `leave-out` places the rest and names what was left out. Default for a new recurring order: `hold`.',
+} as const;
 const interval = objectSchema(
   {
     unit: { type: 'string', enum: ['day', 'week', 'month'] },
@@ -33,6 +39,7 @@ export const createBody = objectSchema(
     comment: { type: ['string', 'null'], maxLength: 2000, description: "Each order's comment." },
     billingAddressId: { ...nullable(idParam) },
     shippingAddressId: { ...nullable(idParam) },
+    unavailableProducts,
   },
   ['source', 'interval', 'startDate'],
 );
@@ -45,13 +52,14 @@ export const updateBody = objectSchema({
   comment: { type: ['string', 'null'], maxLength: 2000 },
   billingAddressId: nullable(idParam),
   shippingAddressId: nullable(idParam),
+  unavailableProducts,
 });
 
 const occurrenceSchema = objectSchema(
   {
     id: { type: 'string' },
     dueDate: { type: 'string' },
-    status: { type: 'string', enum: ['placed', 'approval', 'failed', 'skipped'] },
+    status: { type: 'string', enum: ['placed', 'approval', 'held', 'failed', 'skipped'] },
     reason: { type: ['string', 'null'] },
     errorCode: { type: ['string', 'null'] },
     orderId: { type: ['string', 'null'] },
@@ -98,6 +106,7 @@ export const recurringOrderSchema = objectSchema(
     billingAddressId: { type: ['string', 'null'] },
     shippingAddressId: { type: ['string', 'null'] },
     comment: { type: ['string', 'null'] },
+    unavailableProducts,
     occurrenceCount: { type: 'integer' },
     items: {
       type: 'array',
@@ -115,7 +124,18 @@ export const recurringOrderSchema = objectSchema(
     createdAt: dateTimeSchema,
     updatedAt: { ...nullable(dateTimeSchema) },
   },
-  ['id', 'name', 'status', 'interval', 'startDate', 'nextDate', 'items', 'occurrences', 'createdAt'],
+  [
+    'id',
+    'name',
+    'status',
+    'interval',
+    'startDate',
+    'nextDate',
+    'unavailableProducts',
+    'items',
+    'occurrences',
+    'createdAt',
+  ],
 );
 
 export const criteriaSpec: CriteriaSpec = {

@@ -1,27 +1,33 @@
-import type { HostRuntime, StoreContext } from '../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../contract/index.js';
 import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
-import { inTransaction, readInt, selectRows, type Executor } from '../../lib/db.js';
+import { inTransaction, readInt, type Executor } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { nowDb } from '../../lib/time.js';
+import { now, nowDb } from '../../lib/time.js';
 import { declaredCustomer } from '../declared.js';
-import { assertOwnAddresses } from '../order-approval/use-cases/access.js';
-import { findList, itemsQuery } from '../product-list/repository.js';
+import { assertOwnAddresses } from '../order-approval/index.js';
+import { findList } from '../product-list/index.js';
 import {
   findRecurring,
   insertOccurrence,
+  insertRecurring,
   itemsOf,
+  moveOnFrom,
   occurrencesOf,
-  RECURRING_ITEMS,
-  RECURRING_ORDERS,
+  productListItems,
+  recordedDates,
+  recordedDatesFrom,
+  recurringCountOf,
   recurringView,
   scheduleOf,
   scoped,
+  updateIfStatus,
   type RecurringRow,
   type RecurringView,
+  type UnavailableProducts,
 } from './repository.js';
 import { criteriaSpec } from './schemas.js';
-import { dateOf, firstDateFrom, isCalendarDate, type IntervalUnit, type Schedule } from './schedule.js';
+import { dateOf, firstDateFrom, firstOpenDate, isCalendarDate, type IntervalUnit, type Schedule } from './schedule.js';
 
 export interface CreateInput {
   name?: string;
@@ -33,6 +39,7 @@ export interface CreateInput {
   comment?: string | null;
   billingAddressId?: string | null;
   shippingAddressId?: string | null;
+  unavailableProducts?: UnavailableProducts;
 }
 
 export type UpdateInput = Partial<Omit<CreateInput, 'source' | 'productListId'>>;
@@ -43,7 +50,7 @@ function ownerScope(ctx: StoreContext): string | null {
 }
 
 function today(): string {
-  return dateOf(new Date());
+  return dateOf(now());
 }
 
 function assertDates(startDate: string, endDate: string | null | undefined, checkStart: boolean): void {
@@ -140,32 +147,35 @@ export class RecurringOrderService {
             email: customer.email,
           };
     return inTransaction(this.host.db, async (trx) => {
-      const count = await trx(RECURRING_ORDERS).where('customer_id', customer.id).count({ n: '*' }).first();
-      await trx(RECURRING_ORDERS).insert({
-        id,
-        customer_id: customer.id,
-        sales_channel_id: ctx.salesChannel.id,
-        owner_type: owner.type,
-        owner_id: owner.id,
-        owner_name: owner.name || owner.email,
-        owner_email: owner.email,
-        name: body.name ?? `Recurring order ${readInt(count?.n) + 1}`,
-        source: body.source,
-        source_id: body.source === 'product-list' ? body.productListId! : null,
-        interval_unit: schedule.unit,
-        interval_count: schedule.count,
-        start_date: schedule.startDate,
-        end_date: schedule.endDate,
-        next_date: firstDateFrom(schedule, schedule.startDate),
-        status: 'active',
-        billing_address_id: body.billingAddressId ?? null,
-        shipping_address_id: body.shippingAddressId ?? null,
-        comment: body.comment ?? null,
-        occurrence_count: 0,
-        created_at: now,
-        updated_at: null,
-      });
-      await trx(RECURRING_ITEMS).insert(
+      const count = await recurringCountOf(trx, customer.id);
+      await insertRecurring(
+        trx,
+        {
+          id,
+          customer_id: customer.id,
+          sales_channel_id: ctx.salesChannel.id,
+          owner_type: owner.type,
+          owner_id: owner.id,
+          owner_name: owner.name || owner.email,
+          owner_email: owner.email,
+          name: body.name ?? `Recurring order ${count + 1}`,
+          source: body.source,
+          source_id: body.source === 'product-list' ? body.productListId! : null,
+          interval_unit: schedule.unit,
+          interval_count: schedule.count,
+          start_date: schedule.startDate,
+          end_date: schedule.endDate,
+          next_date: firstDateFrom(schedule, schedule.startDate),
+          status: 'active',
+          billing_address_id: body.billingAddressId ?? null,
+          shipping_address_id: body.shippingAddressId ?? null,
+          comment: body.comment ?? null,
+          // A new recurring order holds an occurrence whose product is gone unless the buyer chose otherwise.
+          unavailable_products: body.unavailableProducts ?? 'hold',
+          occurrence_count: 0,
+          created_at: now,
+          updated_at: null,
+        },
         wanted.map((w, position) => ({
           id: newId(),
           recurring_order_id: id,
@@ -173,7 +183,6 @@ export class RecurringOrderService {
           label: products.get(w.productId)!.name,
           quantity: w.quantity,
           position,
-          last_unit_net: null,
         })),
       );
       return this.view(trx, (await findRecurring(trx, customer.id, null, id))!);
@@ -197,12 +206,7 @@ export class RecurringOrderService {
           pointer: '/productListId',
         });
       const list = await findList(this.host.db, customer.id, body.productListId);
-      const items = await selectRows<{ product_id: string; quantity: unknown }>(
-        itemsQuery(this.host.db, customer.id)
-          .where('items.product_list_id', list.id)
-          .orderBy('items.position')
-          .select('items.product_id', 'items.quantity'),
-      );
+      const items = await productListItems(this.host.db, customer.id, list.id);
       for (const item of items) rows.push({ productId: item.product_id, quantity: readInt(item.quantity) });
     }
     const merged = new Map<string, number>();
@@ -225,24 +229,22 @@ export class RecurringOrderService {
       endDate: body.endDate === undefined ? old.endDate : body.endDate,
     };
     assertDates(schedule.startDate, schedule.endDate, body.startDate !== undefined);
-    const next = firstDateFrom(schedule, schedule.startDate > today() ? schedule.startDate : today());
+    const next = await this.openDate(row, schedule, schedule.startDate > today() ? schedule.startDate : today());
     const status = next === null ? 'ended' : row.status === 'paused' ? 'paused' : 'active';
-    const changed = await this.host
-      .db(RECURRING_ORDERS)
-      .where({ id, status: row.status })
-      .update({
-        name: body.name ?? row.name,
-        interval_unit: schedule.unit,
-        interval_count: schedule.count,
-        start_date: schedule.startDate,
-        end_date: schedule.endDate,
-        next_date: next,
-        status,
-        comment: body.comment === undefined ? row.comment : body.comment,
-        billing_address_id: body.billingAddressId === undefined ? row.billing_address_id : body.billingAddressId,
-        shipping_address_id: body.shippingAddressId === undefined ? row.shipping_address_id : body.shippingAddressId,
-        updated_at: nowDb(),
-      });
+    const changed = await updateIfStatus(this.host.db, id, row.status, {
+      name: body.name ?? row.name,
+      interval_unit: schedule.unit,
+      interval_count: schedule.count,
+      start_date: schedule.startDate,
+      end_date: schedule.endDate,
+      next_date: next,
+      status,
+      comment: body.comment === undefined ? row.comment : body.comment,
+      unavailable_products: body.unavailableProducts ?? row.unavailable_products,
+      billing_address_id: body.billingAddressId === undefined ? row.billing_address_id : body.billingAddressId,
+      shipping_address_id: body.shippingAddressId === undefined ? row.shipping_address_id : body.shippingAddressId,
+      updated_at: nowDb(),
+    });
     if (changed !== 1) throw Errors.conflict();
     return this.read(ctx, id);
   }
@@ -262,7 +264,7 @@ export class RecurringOrderService {
     if (row.status === 'active') return this.view(this.host.db, row);
     if (row.status !== 'paused')
       throw Errors.badRequest('SUITE__RECURRING_ORDER_NOT_PAUSED', 'Only a paused recurring order can be resumed.');
-    const next = firstDateFrom(scheduleOf(row), today());
+    const next = await this.openDate(row, scheduleOf(row), today());
     await this.transition(row, { status: next === null ? 'ended' : 'active', next_date: next });
     return this.read(ctx, id);
   }
@@ -273,12 +275,16 @@ export class RecurringOrderService {
     if ((row.status !== 'active' && row.status !== 'paused') || !row.next_date)
       throw Errors.badRequest('SUITE__RECURRING_ORDER_NOT_ACTIVE', 'There is no next occurrence to skip.');
     const skipped = row.next_date;
-    const next = firstDateFrom(scheduleOf(row), skipped, true);
+    const next = await this.openDate(row, scheduleOf(row), skipped, true);
     await inTransaction(this.host.db, async (trx) => {
-      const moved = await trx(RECURRING_ORDERS)
-        .where({ id: row.id, status: row.status, next_date: skipped })
-        .update({ next_date: next, status: next === null ? 'ended' : row.status, updated_at: nowDb() });
+      const moved = await moveOnFrom(
+        trx,
+        { id: row.id, status: row.status, nextDate: skipped },
+        { next_date: next, status: next === null ? 'ended' : row.status, updated_at: nowDb() },
+      );
       if (moved !== 1) throw Errors.conflict();
+      // A next date left on a day that has its occurrence (by a version before decision 0041) moves on without a second record.
+      if ((await recordedDates(trx, row.id, [skipped])).size > 0) return;
       await insertOccurrence(trx, {
         id: newId(),
         recurring_order_id: row.id,
@@ -304,12 +310,20 @@ export class RecurringOrderService {
     return this.read(ctx, id);
   }
 
+  /**
+   * The next date of a (changed or resumed) schedule from `from` on: never a date that has its
+   * occurrence already (ordered, sent for approval, failed or skipped), which the worker could not
+   * record again (decision 0041; before it, a same-day change back to today stopped the order for good).
+   */
+  private async openDate(row: RecurringRow, schedule: Schedule, from: string, after = false): Promise<string | null> {
+    const start = after ? firstDateFrom(schedule, from, true) : from;
+    if (start === null) return null;
+    return firstOpenDate(schedule, start, await recordedDatesFrom(this.host.db, row.id, start));
+  }
+
   /** A conditional write from the status read: a concurrent change is a 409. */
   private async transition(row: RecurringRow, values: Record<string, unknown>): Promise<void> {
-    const changed = await this.host
-      .db(RECURRING_ORDERS)
-      .where({ id: row.id, status: row.status })
-      .update({ ...values, updated_at: nowDb() });
+    const changed = await updateIfStatus(this.host.db, row.id, row.status, { ...values, updated_at: nowDb() });
     if (changed !== 1) throw Errors.conflict();
   }
 }

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
 import { storeListOf } from '../../lib/store-list.js';
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { declaredRepresentative } from '../declared.js';
 import { TAG } from './context.js';
 import { assignedCustomers } from './repository.js';
 import { abandonedCartsBody, abandonedCartsResponse } from './schemas.js';
+import { nowMs } from '../../lib/time.js';
 
-/** Issue 30 item 3: the carts the representative's customers filled and left, to follow up on. */
-export function abandonedCartRoutes(host: HostRuntime): StoreRoute[] {
+/** The carts the representative's customers filled and left, to follow up on. */
+export function abandonedCartRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -30,7 +31,7 @@ export function abandonedCartRoutes(host: HostRuntime): StoreRoute[] {
         const customers = new Map(
           (await assignedCustomers(host, host.db, rep.id, ctx.salesChannel.id)).map((c) => [c.id, c]),
         );
-        const idleSince = new Date(Date.now() - body.idleHours * 3_600_000);
+        const idleSince = new Date(nowMs() - body.idleHours * 3_600_000);
         const carts = await host.cart.abandoned(host.db, [...customers.keys()], idleSince, body.limit);
         return storeListOf(
           carts.map((cart) => {

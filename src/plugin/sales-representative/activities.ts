@@ -1,14 +1,5 @@
-import type { Knex } from 'knex';
-import { criteriaSchema, MAX_LIMIT, searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
-import {
-  inTransaction,
-  isForeignKeyError,
-  readBool,
-  readInt,
-  selectRow,
-  selectRows,
-  type Executor,
-} from '../../lib/db.js';
+import { criteriaSchema, MAX_LIMIT, type Criteria } from '../../lib/criteria.js';
+import { inTransaction, isForeignKeyError, readBool, readInt, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { SchemaInput } from '../../lib/routes.js';
@@ -16,13 +7,22 @@ import { emptyBody, idParam, nullable, objectSchema, pathParams, successResponse
 import { storeList, storeListOf, storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema, fromDbTime, nowDb } from '../../lib/time.js';
 import { storableTime } from './dates.js';
-import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext } from '../../contract/index.js';
 import { TAG } from './context.js';
+import { isLinked } from '../employee/index.js';
 import {
-  ACTIVITIES,
-  ACTIVITY_TYPES,
+  activeActivityTypes,
+  activityCountsByType,
+  activityCriteria,
   assignedCustomerIds,
+  deleteActivity,
+  findActivity,
+  findActivityType,
+  insertActivity,
   isAssigned,
+  searchActivities,
+  searchActivityTypes,
+  updateActivity,
   type ActivityRow,
   type ActivityTypeRow,
 } from './repository.js';
@@ -95,30 +95,7 @@ const listQuery = objectSchema({
 });
 const typeListQuery = objectSchema({ ...pagingQuery, term: { type: 'string', maxLength: 255 } });
 
-const activityCriteria: CriteriaSpec = {
-  fields: {
-    id: { column: 'a.id', type: 'id' },
-    customerId: { column: 'a.customer_id', type: 'id' },
-    typeId: { column: 'a.type_id', type: 'id' },
-    activityDate: { column: 'a.activity_date', type: 'date' },
-  },
-  termColumns: ['a.subject', 'a.comment'],
-  defaultSort: [
-    { column: 'a.activity_date', order: 'desc' },
-    { column: 'a.id', order: 'desc' },
-  ],
-  idColumn: 'a.id',
-};
 const activityListBody = criteriaSchema(Object.keys(activityCriteria.fields));
-const typeCriteria: CriteriaSpec = {
-  fields: {},
-  termColumns: ['t.name', 't.technical_name'],
-  defaultSort: [
-    { column: 't.position', order: 'asc' },
-    { column: 't.id', order: 'asc' },
-  ],
-  idColumn: 't.id',
-};
 
 function toType(row: ActivityTypeRow) {
   return {
@@ -148,24 +125,10 @@ function toActivity(row: ActivityRow) {
   };
 }
 
-/** Activities of the given customers (the representative's assigned ones: their tenant scope), with their type. */
-function activitiesOf(executor: Executor, customerIds: string[]): Knex.QueryBuilder {
-  return executor(`${ACTIVITIES} as a`)
-    .join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id')
-    .whereIn('a.customer_id', customerIds);
-}
-
-const ACTIVITY_COLUMNS = ['a.*', 't.technical_name as type_technical_name', 't.name as type_name'];
-
 /** One activity, when its customer is assigned to the representative. */
 async function readActivity(host: HostRuntime, executor: Executor, ctx: StoreContext, id: string) {
   const rep = declaredRepresentative(ctx);
-  const row = await selectRow<ActivityRow>(
-    executor(`${ACTIVITIES} as a`)
-      .join(`${ACTIVITY_TYPES} as t`, 't.id', 'a.type_id')
-      .where('a.id', id)
-      .first(ACTIVITY_COLUMNS),
-  );
+  const row = await findActivity(executor, id);
   if (!row || !(await isAssigned(host, executor, rep.id, ctx.salesChannel.id, row.customer_id)))
     throw Errors.notFound('customer activity', id);
   return toActivity(row);
@@ -183,15 +146,10 @@ async function checkReferences(
   isNew: boolean,
 ) {
   if (input.typeId !== undefined) {
-    const type = await selectRow<Pick<ActivityTypeRow, 'id' | 'active'>>(
-      trx(ACTIVITY_TYPES).where({ id: input.typeId }).first('id', 'active'),
-    );
+    const type = await findActivityType(trx, input.typeId);
     if (!type || (isNew && !readBool(type.active))) throw missing('customer activity type', input.typeId, '/typeId');
   }
-  if (
-    input.employeeId &&
-    !(await trx('b2b_employee_customers').where({ employee_id: input.employeeId, customer_id: customerId }).first('id'))
-  )
+  if (input.employeeId && !(await isLinked(trx, input.employeeId, customerId)))
     throw missing('employee', input.employeeId, '/employeeId');
   if (input.orderId && !(await host.orders.belongsTo(trx, input.orderId, customerId)))
     throw missing('order', input.orderId, '/orderId');
@@ -219,12 +177,12 @@ function referenceGone(error: unknown): never {
   throw error;
 }
 
-export function activityRoutes(host: HostRuntime): StoreRoute[] {
+export function activityRoutes(host: HostRuntime) {
   return [...activityTypeRoutes(host), ...customerActivityRoutes(host)];
 }
 
 /** The active activity types, their search, and one of them (GET and POST). */
-function activityTypeRoutes(host: HostRuntime): StoreRoute[] {
+function activityTypeRoutes(host: HostRuntime) {
   /** The GET and the POST of one activity type share this. */
   const readType = {
     path: '/sales-representative/customer-activity-type/{id}',
@@ -233,7 +191,7 @@ function activityTypeRoutes(host: HostRuntime): StoreRoute[] {
     actors: ['salesRepresentative' as const],
     permission: null,
     async handler({ params }: { params: { id: string } }) {
-      const row = await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first());
+      const row = await findActivityType(host.db, params.id);
       if (!row) throw Errors.notFound('customer activity type', params.id);
       return toType(row);
     },
@@ -251,10 +209,7 @@ function activityTypeRoutes(host: HostRuntime): StoreRoute[] {
       permission: null,
       schemas: { responses: { 200: storeListResponse(activityTypeSchema) } },
       async handler() {
-        const rows = await selectRows<ActivityTypeRow>(
-          host.db(ACTIVITY_TYPES).where({ active: true }).orderBy('position').orderBy('id'),
-        );
-        return storeListOf(rows.map(toType));
+        return storeListOf((await activeActivityTypes(host.db)).map(toType));
       },
     }),
     defineStoreRoute({
@@ -270,24 +225,15 @@ function activityTypeRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { query: typeListQuery, responses: { 200: storeListResponse(activityTypeWithCount) } },
       async handler({ ctx, query }) {
         const rep = declaredRepresentative(ctx);
-        const page = await searchByCriteria<ActivityTypeRow>(
-          host.db(`${ACTIVITY_TYPES} as t`),
-          query,
-          typeCriteria,
-          (qb) => qb.select('t.*'),
-        );
+        const page = await searchActivityTypes(host.db, query);
         const ids = page.rows.map((r) => r.id);
-        const counts = ids.length
-          ? await selectRows<{ type_id: string; n: unknown }>(
-              host
-                .db(ACTIVITIES)
-                .whereIn('type_id', ids)
-                .whereIn('customer_id', await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id))
-                .groupBy('type_id')
-                .select('type_id', host.db.raw('COUNT(*) as n')),
+        const byType = ids.length
+          ? await activityCountsByType(
+              host.db,
+              ids,
+              await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id),
             )
-          : [];
-        const byType = new Map(counts.map((c) => [c.type_id, readInt(c.n)]));
+          : new Map<string, number>();
         return storeList(
           page.rows.map((row) => ({ ...toType(row), activityCount: byType.get(row.id) ?? 0 })),
           page,
@@ -312,7 +258,7 @@ function activityTypeRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** Customer activities: create, update, the list, read and delete. */
-function customerActivityRoutes(host: HostRuntime): StoreRoute[] {
+function customerActivityRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -338,16 +284,14 @@ function customerActivityRoutes(host: HostRuntime): StoreRoute[] {
             throw missing('customer', customerId, '/customerId');
           await checkReferences(host, trx, customerId, body, true);
           const now = nowDb();
-          await trx(ACTIVITIES)
-            .insert({
-              id,
-              customer_id: customerId,
-              sales_representative_id: rep.id,
-              activity_date: now,
-              ...columnsOf(body),
-              created_at: now,
-            })
-            .catch(referenceGone);
+          await insertActivity(trx, {
+            id,
+            customer_id: customerId,
+            sales_representative_id: rep.id,
+            activity_date: now,
+            ...columnsOf(body),
+            created_at: now,
+          }).catch(referenceGone);
           return readActivity(host, trx, ctx, id);
         });
       },
@@ -367,10 +311,7 @@ function customerActivityRoutes(host: HostRuntime): StoreRoute[] {
         return inTransaction(host.db, async (trx) => {
           const current = await readActivity(host, trx, ctx, body.id);
           await checkReferences(host, trx, current.customerId, body, body.typeId !== current.typeId);
-          await trx(ACTIVITIES)
-            .where({ id: body.id })
-            .update({ ...columnsOf(body), updated_at: nowDb() })
-            .catch(referenceGone);
+          await updateActivity(trx, body.id, { ...columnsOf(body), updated_at: nowDb() }).catch(referenceGone);
           return readActivity(host, trx, ctx, body.id);
         });
       },
@@ -404,12 +345,7 @@ function customerActivityRoutes(host: HostRuntime): StoreRoute[] {
             filter,
           };
           const customerIds = await assignedCustomerIds(host, host.db, rep.id, ctx.salesChannel.id);
-          const page = await searchByCriteria<ActivityRow>(
-            activitiesOf(host.db, customerIds),
-            criteria,
-            activityCriteria,
-            (qb) => qb.select(ACTIVITY_COLUMNS),
-          );
+          const page = await searchActivities(host.db, customerIds, criteria);
           return storeList(page.rows.map(toActivity), page);
         },
       }),
@@ -441,7 +377,7 @@ function customerActivityRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, params }) {
         await inTransaction(host.db, async (trx) => {
           await readActivity(host, trx, ctx, params.id);
-          await trx(ACTIVITIES).where({ id: params.id }).delete();
+          await deleteActivity(trx, params.id);
         });
         return { success: true };
       },

@@ -1,30 +1,32 @@
-import { applyCriteriaFilters, type CriteriaSpec } from '../../lib/criteria.js';
-import {
-  inTransaction,
-  isDuplicateKeyError,
-  readBool,
-  readInt,
-  selectRow,
-  selectRows,
-  type Executor,
-  type Trx,
-} from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError, readBool, readInt, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { jsonApiList, jsonApiListSchema, jsonApiPageQuery } from '../../lib/json-api.js';
 import { noContent } from '../../lib/routes.js';
 import { idParam, objectSchema, pathParams } from '../../lib/schemas.js';
 import { nowDb } from '../../lib/time.js';
-import { defineAdminRoute, type AdminRoute, type HostRuntime } from '../../host/contract.js';
+import { defineAdminRoute, type HostRuntime } from '../../contract/index.js';
 import { emailTaken, TAG } from './context.js';
 import {
-  ACTIVITY_TYPES,
-  ASSIGNMENTS,
+  activityTypesPage,
+  customerIdsAssignedTo,
+  deleteAssignment,
+  deleteRepresentative,
+  findActivityType,
   findRepresentative,
+  hasAssignment,
+  insertActivityType,
+  insertAssignment,
+  insertRepresentative,
   loginEmailInUse,
-  REPRESENTATIVES,
+  moveAssignment,
+  representativesPage,
   toRepresentativeView,
+  updateActivityType,
+  updateRepresentative,
+  type ActivityTypeChanges,
   type ActivityTypeRow,
+  type RepresentativeChanges,
   type RepresentativeRow,
 } from './repository.js';
 import { emailSchema, nameSchema, passwordSchema, phoneSchema, representativeSchema } from './schemas.js';
@@ -51,17 +53,10 @@ const typeResource = objectSchema(
 );
 
 async function toResource(executor: Executor, row: RepresentativeRow) {
-  const customers = await selectRows<{ customer_id: string }>(
-    executor(ASSIGNMENTS)
-      .where({ sales_representative_id: row.id })
-      .orderBy('created_at')
-      .orderBy('customer_id')
-      .select('customer_id'),
-  );
   return {
     id: row.id,
     type: TYPE,
-    attributes: { ...toRepresentativeView(row), customerIds: customers.map((c) => c.customer_id) },
+    attributes: { ...toRepresentativeView(row), customerIds: await customerIdsAssignedTo(executor, row.id) },
   };
 }
 
@@ -83,14 +78,10 @@ async function assign(host: HostRuntime, trx: Trx, representativeId: string, cus
     });
   const now = nowDb();
   for (const customerId of unique) {
-    const moved = await trx(ASSIGNMENTS)
-      .where({ customer_id: customerId })
-      .whereNot({ sales_representative_id: representativeId })
-      .update({ sales_representative_id: representativeId, created_at: now });
-    if (moved) continue;
-    if (await trx(ASSIGNMENTS).where({ customer_id: customerId }).first('id')) continue;
+    if (await moveAssignment(trx, customerId, representativeId, now)) continue;
+    if (await hasAssignment(trx, customerId)) continue;
     try {
-      await trx(ASSIGNMENTS).insert({
+      await insertAssignment(trx, {
         id: newId(),
         sales_representative_id: representativeId,
         customer_id: customerId,
@@ -159,13 +150,6 @@ function typeResourceOf(row: ActivityTypeRow) {
   };
 }
 
-const representativeSearch: CriteriaSpec = {
-  fields: {},
-  termColumns: ['email', 'first_name', 'last_name'],
-  defaultSort: [],
-  idColumn: 'id',
-};
-
 const technicalNameTaken = () =>
   Errors.badRequest('SUITE__TECHNICAL_NAME_TAKEN', 'Another activity type has this technical name.', {
     pointer: '/technicalName',
@@ -173,7 +157,7 @@ const technicalNameTaken = () =>
 
 const tags = [TAG];
 
-export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function representativeAdminRoutes(host: HostRuntime) {
   return [
     ...representativeReadWriteRoutes(host),
     ...representativeChangeAndAssignRoutes(host),
@@ -182,7 +166,7 @@ export function representativeAdminRoutes(host: HostRuntime): AdminRoute[] {
 }
 
 /** Sales representatives: the list, create, read. */
-function representativeReadWriteRoutes(host: HostRuntime): AdminRoute[] {
+function representativeReadWriteRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -197,18 +181,7 @@ function representativeReadWriteRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: jsonApiListSchema(resource) },
       },
       async handler({ query }) {
-        const base = applyCriteriaFilters(host.db(REPRESENTATIVES), { term: query.term }, representativeSearch);
-        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
-        const total = readInt(count?.n);
-        const rows = await selectRows<RepresentativeRow>(
-          base
-            .clone()
-            .orderBy('last_name')
-            .orderBy('first_name')
-            .orderBy('id')
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
-        );
+        const { total, rows } = await representativesPage(host.db, query.term, query.limit, query.page);
         const data = [];
         for (const row of rows) data.push(await toResource(host.db, row));
         return jsonApiList(data, {
@@ -235,7 +208,7 @@ function representativeReadWriteRoutes(host: HostRuntime): AdminRoute[] {
         return inTransaction(host.db, async (trx) => {
           const id = newId();
           try {
-            await trx(REPRESENTATIVES).insert({
+            await insertRepresentative(trx, {
               id,
               email: await uniqueEmail(host, trx, body.email),
               password_hash: passwordHash,
@@ -271,7 +244,7 @@ function representativeReadWriteRoutes(host: HostRuntime): AdminRoute[] {
 }
 
 /** A sales representative: update, delete, assign and unassign customers. */
-function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
+function representativeChangeAndAssignRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'PATCH',
@@ -286,7 +259,7 @@ function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
         const passwordHash = body.password ? await host.auth.hashPassword(body.password) : null;
         return inTransaction(host.db, async (trx) => {
           await existing(trx, params.id);
-          const update: Record<string, unknown> = { updated_at: nowDb() };
+          const update: RepresentativeChanges = { updated_at: nowDb() };
           if (body.email !== undefined) update.email = await uniqueEmail(host, trx, body.email, params.id);
           if (passwordHash) update.password_hash = passwordHash;
           if (body.firstName !== undefined) update.first_name = body.firstName.trim();
@@ -294,7 +267,7 @@ function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
           if (body.phone !== undefined) update.phone = body.phone?.trim() || null;
           if (body.active !== undefined) update.active = body.active;
           try {
-            await trx(REPRESENTATIVES).where({ id: params.id }).update(update);
+            await updateRepresentative(trx, params.id, update);
           } catch (error) {
             if (isDuplicateKeyError(error)) throw emailTaken();
             throw error;
@@ -319,7 +292,7 @@ function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
         await inTransaction(host.db, async (trx) => {
           await existing(trx, params.id);
           await host.auth.revokeActorSessions(trx, 'salesRepresentative', params.id);
-          await trx(REPRESENTATIVES).where({ id: params.id }).delete();
+          await deleteRepresentative(trx, params.id);
         });
         return noContent();
       },
@@ -352,10 +325,7 @@ function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { params: pathParams('id', 'customerId'), responses: { 204: null } },
       async handler({ params }) {
-        const removed = await host
-          .db(ASSIGNMENTS)
-          .where({ sales_representative_id: params.id, customer_id: params.customerId })
-          .delete();
+        const removed = await deleteAssignment(host.db, params.id, params.customerId);
         if (!removed) throw Errors.notFound('assignment', params.customerId);
         return noContent();
       },
@@ -364,7 +334,7 @@ function representativeChangeAndAssignRoutes(host: HostRuntime): AdminRoute[] {
 }
 
 /** Customer activity types: the list, create, update. */
-function activityTypeAdminRoutes(host: HostRuntime): AdminRoute[] {
+function activityTypeAdminRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -376,16 +346,7 @@ function activityTypeAdminRoutes(host: HostRuntime): AdminRoute[] {
       permission: null,
       schemas: { query: objectSchema(jsonApiPageQuery), responses: { 200: jsonApiListSchema(typeResource) } },
       async handler({ query }) {
-        const [count] = await selectRows<{ n: unknown }>(host.db(ACTIVITY_TYPES).count({ n: '*' }));
-        const total = readInt(count?.n);
-        const rows = await selectRows<ActivityTypeRow>(
-          host
-            .db(ACTIVITY_TYPES)
-            .orderBy('position')
-            .orderBy('id')
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
-        );
+        const { total, rows } = await activityTypesPage(host.db, query.limit, query.page);
         return jsonApiList(rows.map(typeResourceOf), { path: TYPE_PATH, page: query.page, limit: query.limit, total });
       },
     }),
@@ -401,7 +362,7 @@ function activityTypeAdminRoutes(host: HostRuntime): AdminRoute[] {
       async handler({ body }) {
         const id = newId();
         try {
-          await host.db(ACTIVITY_TYPES).insert({
+          await insertActivityType(host.db, {
             id,
             technical_name: body.technicalName,
             name: body.name.trim(),
@@ -414,7 +375,7 @@ function activityTypeAdminRoutes(host: HostRuntime): AdminRoute[] {
           throw error;
         }
         return {
-          data: typeResourceOf((await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id }).first()))!),
+          data: typeResourceOf((await findActivityType(host.db, id))!),
         };
       },
     }),
@@ -432,23 +393,21 @@ function activityTypeAdminRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: objectSchema({ data: typeResource }, ['data']) },
       },
       async handler({ params, body }) {
-        const update: Record<string, unknown> = { updated_at: nowDb() };
+        const update: ActivityTypeChanges = { updated_at: nowDb() };
         if (body.technicalName !== undefined) update.technical_name = body.technicalName;
         if (body.name !== undefined) update.name = body.name.trim();
         if (body.position !== undefined) update.position = body.position;
         if (body.active !== undefined) update.active = body.active;
         let changed: number;
         try {
-          changed = await host.db(ACTIVITY_TYPES).where({ id: params.id }).update(update);
+          changed = await updateActivityType(host.db, params.id, update);
         } catch (error) {
           if (isDuplicateKeyError(error)) throw technicalNameTaken();
           throw error;
         }
         if (!changed) throw Errors.notFound('customer activity type', params.id);
         return {
-          data: typeResourceOf(
-            (await selectRow<ActivityTypeRow>(host.db(ACTIVITY_TYPES).where({ id: params.id }).first()))!,
-          ),
+          data: typeResourceOf((await findActivityType(host.db, params.id))!),
         };
       },
     }),

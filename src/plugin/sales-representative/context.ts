@@ -1,8 +1,8 @@
 import { readBool } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { actorRefusal } from '../../lib/pipeline.js';
-import type { ContextEnricher, HostRuntime, LoginProvider, StoreContext } from '../../host/contract.js';
-import { PERMISSION_KEYS } from '../employee/permissions.js';
+import type { ContextEnricher, HostRuntime, LoginProvider, StoreContext } from '../../contract/index.js';
+import { PERMISSION_KEYS } from '../employee/index.js';
 import {
   findRepresentative,
   findRepresentativeByEmail,

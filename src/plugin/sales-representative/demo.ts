@@ -1,8 +1,8 @@
 import { inTransaction } from '../../lib/db.js';
 import { newId } from '../../lib/ids.js';
 import { nowDb } from '../../lib/time.js';
-import type { DemoShop, HostRuntime } from '../../host/contract.js';
-import { ASSIGNMENTS, REPRESENTATIVES } from './repository.js';
+import type { DemoShop, HostRuntime } from '../../contract/index.js';
+import { findRepresentativeByEmail, hasAssignment, insertAssignment, insertRepresentative } from './repository.js';
 
 export const DEMO_REPRESENTATIVE = { email: 'sales@demo-shop.test', password: 'demo-sales-2026' };
 
@@ -10,10 +10,10 @@ export const DEMO_REPRESENTATIVE = { email: 'sales@demo-shop.test', password: 'd
 export async function seedSalesRepresentativeDemo(host: HostRuntime, demo: DemoShop): Promise<string[]> {
   const passwordHash = await host.auth.hashPassword(DEMO_REPRESENTATIVE.password);
   await inTransaction(host.db, async (trx) => {
-    if (await trx(REPRESENTATIVES).where({ email: DEMO_REPRESENTATIVE.email }).first('id')) return;
+    if (await findRepresentativeByEmail(trx, DEMO_REPRESENTATIVE.email)) return;
     const id = newId();
     const now = nowDb();
-    await trx(REPRESENTATIVES).insert({
+    await insertRepresentative(trx, {
       id,
       email: DEMO_REPRESENTATIVE.email,
       password_hash: passwordHash,
@@ -23,8 +23,8 @@ export async function seedSalesRepresentativeDemo(host: HostRuntime, demo: DemoS
       active: true,
       created_at: now,
     });
-    if (!(await trx(ASSIGNMENTS).where({ customer_id: demo.customerId }).first('id')))
-      await trx(ASSIGNMENTS).insert({
+    if (!(await hasAssignment(trx, demo.customerId)))
+      await insertAssignment(trx, {
         id: newId(),
         sales_representative_id: id,
         customer_id: demo.customerId,

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../host/contract.js';
+import type { HostRuntime } from '../../contract/index.js';
 import { abandonedCartRoutes } from './abandoned-carts.js';
 import { activityRoutes } from './activities.js';
 import { representativeAdminRoutes } from './admin.js';
@@ -28,3 +28,6 @@ export function registerSalesRepresentatives(host: HostRuntime): void {
   for (const page of salesRepresentativeStorefrontPages(host)) host.storefront.page(page);
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersRepresentativeData(trx, ids));
 }
+
+/** The add-on's Admin API routes as types, for the console's calls (`routeRefs<SalesRepresentativeAdminRoute>()`). */
+export type SalesRepresentativeAdminRoute = ReturnType<typeof representativeAdminRoutes>[number];

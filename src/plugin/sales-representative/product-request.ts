@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
 import { TAG } from './context.js';
@@ -27,7 +27,7 @@ const productRequestBody = objectSchema(
 );
 
 /** The real product's "ask your sales representative about this product": a mail to the representative. */
-export function productRequestRoutes(host: HostRuntime): StoreRoute[] {
+export function productRequestRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',

@@ -1,5 +1,5 @@
 import { termAsFilter, type Criteria } from '../../lib/criteria.js';
-import { inTransaction, isDuplicateKeyError, selectRow } from '../../lib/db.js';
+import { inTransaction, isDuplicateKeyError } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { fromMinor } from '../../lib/money.js';
 import { emptyBody, objectSchema, pathParams, successResponse } from '../../lib/schemas.js';
@@ -11,22 +11,24 @@ import {
   type HostRuntime,
   type OrderScope,
   type StoreContext,
-  type StoreRoute,
-} from '../../host/contract.js';
+} from '../../contract/index.js';
 import { containsText, employeesOfLinks } from './employees.js';
 import { emailTaken, TAG } from './context.js';
 import {
   assignedCustomers,
+  employeeLinkedToAny,
   findRepresentative,
   isAssigned,
   loginEmailInUse,
-  REPRESENTATIVES,
   representativeIdentity,
   representativeOfCustomer,
+  updateRepresentative,
+  type RepresentativeChanges,
 } from './repository.js';
 import {
   contextTokenResponse,
   customerCriteriaBody,
+  customerSearchBody,
   customerEmployeeSchema,
   customerSchema,
   customerWithStatsSchema,
@@ -41,11 +43,12 @@ import {
   rankingBody,
   rankingResponse,
   representativeEmployeeCriteria,
+  statisticsBody,
   statisticsQuery,
   statisticsResponse,
   switchCustomerBody,
 } from './schemas.js';
-import { customerRanking, salesStatistics } from './statistics.js';
+import { customerRanking, salesStatistics, salesStatisticsOfAll } from './statistics.js';
 import { declaredRepresentative } from '../declared.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
@@ -86,7 +89,7 @@ async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: 
     throw Errors.notFound('customer', customerId);
 }
 
-export function representativeRoutes(host: HostRuntime): StoreRoute[] {
+export function representativeRoutes(host: HostRuntime) {
   return [
     ...representativeProfileRoutes(host),
     stopActingRoute(host),
@@ -97,7 +100,7 @@ export function representativeRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** The customer's own representative, the representative's profile, and switching the customer they act for. */
-function representativeProfileRoutes(host: HostRuntime): StoreRoute[] {
+function representativeProfileRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'GET',
@@ -141,7 +144,7 @@ function representativeProfileRoutes(host: HostRuntime): StoreRoute[] {
         const rep = declaredRepresentative(ctx);
         if (params.id !== rep.id) throw Errors.notFound('sales representative', params.id);
         await inTransaction(host.db, async (trx) => {
-          const update: Record<string, unknown> = { updated_at: nowDb() };
+          const update: RepresentativeChanges = { updated_at: nowDb() };
           if (body.email !== undefined) {
             const email = body.email.trim().toLowerCase();
             if (await loginEmailInUse(host, trx, email, rep.id)) throw emailTaken();
@@ -151,7 +154,7 @@ function representativeProfileRoutes(host: HostRuntime): StoreRoute[] {
           if (body.lastName !== undefined) update.last_name = body.lastName.trim();
           if (body.phone !== undefined) update.phone = body.phone?.trim() || null;
           try {
-            await trx(REPRESENTATIVES).where({ id: rep.id }).update(update);
+            await updateRepresentative(trx, rep.id, update);
           } catch (error) {
             if (isDuplicateKeyError(error)) throw emailTaken();
             throw error;
@@ -190,7 +193,7 @@ function representativeProfileRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** Ending the acting for a customer: a new session of the representative without one. */
-function stopActingRoute(host: HostRuntime): StoreRoute {
+function stopActingRoute(host: HostRuntime) {
   return defineStoreRoute({
     method: 'POST',
     path: '/sales-representative/switch-customer/stop',
@@ -222,7 +225,7 @@ function stopActingRoute(host: HostRuntime): StoreRoute {
 }
 
 /** The representative's assigned customers: the list and the search. */
-function representativeCustomerRoutes(host: HostRuntime): StoreRoute[] {
+function representativeCustomerRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -261,14 +264,20 @@ function representativeCustomerRoutes(host: HostRuntime): StoreRoute[] {
       method: 'POST',
       path: '/sales-representative/customer-search',
       operationId: 'searchSalesRepresentativeCustomers',
-      summary: 'Searches the assigned customers (term over company, number, e-mail and name; criteria filters).',
+      summary:
+        'Searches the assigned customers (term — or `search`, as the real product’s clients send it — over company, number, e-mail and name; criteria filters).',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
       permission: null,
-      schemas: { body: customerCriteriaBody, responses: { 200: storeListResponse(customerSchema) } },
+      schemas: { body: customerSearchBody, responses: { 200: storeListResponse(customerSchema) } },
       async handler({ ctx, body }) {
-        const page = await customerPage(host, ctx, body);
+        const { search, ...criteria } = body;
+        if (search !== undefined && criteria.term !== undefined)
+          throw Errors.badRequest('SUITE__INVALID_INPUT', 'Give the term as `term` or as `search`, not both.', {
+            pointer: '/search',
+          });
+        const page = await customerPage(host, ctx, search === undefined ? criteria : { ...criteria, term: search });
         return storeList(
           page.elements.map((customer) => toCustomer(ctx, customer)),
           page,
@@ -279,7 +288,7 @@ function representativeCustomerRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** Orders of the assigned customers: all, the last ones per customer, one customer's, an employee's. */
-function representativeOrderRoutes(host: HostRuntime): StoreRoute[] {
+function representativeOrderRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -360,14 +369,7 @@ function representativeOrderRoutes(host: HostRuntime): StoreRoute[] {
       schemas: { params: pathParams('id'), body: orderCriteriaBody, responses: { 200: orderListResponse } },
       async handler({ ctx, params, body }) {
         const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
-        const linked = await selectRow<{ id: string }>(
-          host
-            .db('b2b_employee_customers')
-            .where('employee_id', params.id)
-            .whereIn('customer_id', customerIds)
-            .first('id'),
-        );
-        if (!linked) throw Errors.notFound('employee', params.id);
+        if (!(await employeeLinkedToAny(host.db, params.id, customerIds))) throw Errors.notFound('employee', params.id);
         return orderPage(host, { customerIds, placedBy: { type: 'employee', id: params.id } }, body);
       },
     }),
@@ -375,7 +377,7 @@ function representativeOrderRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** The assigned customers' employees, the sales statistics and the customer ranking. */
-function representativeEmployeeAndStatisticsRoutes(host: HostRuntime): StoreRoute[] {
+function representativeEmployeeAndStatisticsRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -396,15 +398,25 @@ function representativeEmployeeAndStatisticsRoutes(host: HostRuntime): StoreRout
       path: '/sales-representative/sales-statistics',
       operationId: 'readSalesStatistics',
       summary:
-        'Net revenue, order count and average order value of an assigned customer per calendar month (sales channel time zone), cancelled orders excluded.',
+        'Net revenue, order count and average order value per calendar month (sales channel time zone), cancelled orders excluded: of one assigned customer (customerId in the query or the body), else of all assigned customers together.',
       tags: [TAG],
       auth: 'login',
       actors: ['salesRepresentative'],
       permission: null,
-      schemas: { query: statisticsQuery, body: emptyBody, responses: { 200: statisticsResponse } },
-      async handler({ ctx, query }) {
-        await assertAssigned(host, ctx, query.customerId);
-        return salesStatistics(host, ctx.salesChannel, query.customerId, query.months);
+      schemas: { query: statisticsQuery, body: statisticsBody, responses: { 200: statisticsResponse } },
+      async handler({ ctx, query, body }) {
+        if (query.customerId && body.customerId && query.customerId !== body.customerId)
+          throw Errors.badRequest('SUITE__INVALID_INPUT', 'The query and the body name different customers.', {
+            pointer: '/customerId',
+          });
+        const customerId = body.customerId ?? query.customerId;
+        const months = body.months ?? query.months ?? 12;
+        if (customerId) {
+          await assertAssigned(host, ctx, customerId);
+          return salesStatistics(host, ctx.salesChannel, customerId, months);
+        }
+        const customerIds = (await assignedTo(host, ctx)).map((customer) => customer.id);
+        return salesStatisticsOfAll(host, ctx.salesChannel, customerIds, months);
       },
     }),
     defineStoreRoute({

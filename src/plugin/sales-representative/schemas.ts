@@ -2,8 +2,7 @@ import { criteriaSchema, MAX_LIMIT, type CriteriaSpec } from '../../lib/criteria
 import { idParam, nullable, objectSchema } from '../../lib/schemas.js';
 import { storeListResponse } from '../../lib/store-list.js';
 import { dateTimeSchema } from '../../lib/time.js';
-import { employeeCriteria } from '../employee/repository.js';
-import { employeeSchema } from '../employee/schemas.js';
+import { employeeCriteria, employeeSchema } from '../employee/index.js';
 
 const text = { type: 'string' } as const;
 const nullableText = nullable(text);
@@ -68,6 +67,21 @@ export const customerCriteriaBody = criteriaSchema([
   'groupId',
 ]);
 
+/**
+ * The customer search's body: the criteria, and `search`, the term as the real product's storefront
+ * connector sends it (decision 0048); one of the two.
+ */
+export const customerSearchBody = criteriaSchema<{ search?: string }>(
+  ['id', 'customerNumber', 'company', 'email', 'firstName', 'lastName', 'groupId'],
+  {
+    search: {
+      type: 'string',
+      maxLength: 255,
+      description: 'The term as the real product’s clients send it: company, number, e-mail, name (as `term`).',
+    },
+  },
+);
+
 const customerProperties = {
   id: text,
   customerNumber: text,
@@ -129,14 +143,17 @@ export const customerEmployeeSchema = objectSchema({ ...employeeProperties, cust
   'company',
 ]);
 
-export const statisticsQuery = objectSchema(
-  { customerId: idParam, months: { type: 'integer', minimum: 1, maximum: 36, default: 12 } },
-  ['customerId'],
-);
+const statisticsInput = {
+  customerId: { ...idParam, description: 'An assigned customer; without it, all assigned customers together.' },
+  months: { type: 'integer', minimum: 1, maximum: 36, description: 'How many calendar months (default 12).' },
+} as const;
+export const statisticsQuery = objectSchema(statisticsInput, []);
+/** The same in the body, where the real product's storefront connector sends it (decision 0048). */
+export const statisticsBody = objectSchema(statisticsInput, []);
 const figures = { revenue: amount, orderCount: { type: 'integer', minimum: 0 }, averageOrderValue: amount } as const;
 export const statisticsResponse = objectSchema(
   {
-    customerId: text,
+    customerId: nullable({ type: 'string', description: 'null: all assigned customers together.' }),
     currency: text,
     revenueBasis: { const: 'net' },
     months: {

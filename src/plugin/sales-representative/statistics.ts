@@ -1,6 +1,6 @@
 import { fromMinor } from '../../lib/money.js';
-import { zonedMidnight, zonedParts } from '../../lib/time.js';
-import type { CustomerRef, HostRuntime, SalesChannel } from '../../host/contract.js';
+import { now, zonedMidnight, zonedParts } from '../../lib/time.js';
+import type { CustomerRef, HostRuntime, SalesChannel } from '../../contract/index.js';
 import { storableTime } from './dates.js';
 
 interface MonthWindow {
@@ -42,7 +42,7 @@ export async function salesStatistics(
   customerId: string,
   months: number,
 ) {
-  const windows = monthWindows(new Date(), salesChannel.timeZone, months);
+  const windows = monthWindows(now(), salesChannel.timeZone, months);
   const figuresPerMonth = await host.orders.figuresByPeriod(
     host.db,
     customerId,
@@ -64,6 +64,49 @@ export async function salesStatistics(
   });
   return {
     customerId,
+    currency: salesChannel.currencyIso,
+    revenueBasis: 'net' as const,
+    months: perMonth,
+    total: figures(revenueTotal, countTotal, precision),
+  };
+}
+
+/**
+ * The same figures over several customers (a representative's customers together; customerId null):
+ * per month one host call over all of them (`figuresByCustomer`, both ends inclusive, so a month ends
+ * a millisecond before the next begins).
+ */
+export async function salesStatisticsOfAll(
+  host: HostRuntime,
+  salesChannel: SalesChannel,
+  customerIds: string[],
+  months: number,
+) {
+  const windows = monthWindows(new Date(), salesChannel.timeZone, months);
+  const precision = salesChannel.currencyPrecision;
+  let revenueTotal = 0;
+  let countTotal = 0;
+  const perMonth = [];
+  for (const w of windows) {
+    const rows = customerIds.length
+      ? await host.orders.figuresByCustomer(host.db, customerIds, {
+          from: w.from.toISOString(),
+          to: new Date(w.to.getTime() - 1).toISOString(),
+        })
+      : [];
+    const revenue = rows.reduce((sum, row) => sum + row.netTotal, 0);
+    const count = rows.reduce((sum, row) => sum + row.orderCount, 0);
+    revenueTotal += revenue;
+    countTotal += count;
+    perMonth.push({
+      month: w.month,
+      from: w.from.toISOString(),
+      to: w.to.toISOString(),
+      ...figures(revenue, count, precision),
+    });
+  }
+  return {
+    customerId: null,
     currency: salesChannel.currencyIso,
     revenueBasis: 'net' as const,
     months: perMonth,

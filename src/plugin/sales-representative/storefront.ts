@@ -1,23 +1,24 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { isId } from '../../lib/ids.js';
-import type { SchemaInput } from '../../lib/routes.js';
 import {
   attempt,
   dateText,
   noticeOf,
   page,
   routeCaller,
+  routesByName,
   text,
   wholeNumber,
   type Form,
   type PageResult,
-  type RouteCaller,
+  type PageApi,
 } from '../storefront-kit.js';
 import { abandonedCartRoutes } from './abandoned-carts.js';
-import { activityRoutes, activitySchema, activityTypeSchema } from './activities.js';
+import { activityRoutes } from './activities.js';
 import { representativeRoutes } from './routes.js';
-import { customerSchema, customerWithStatsSchema } from './schemas.js';
+
+type Api = PageApi<typeof representativeRoutes | typeof activityRoutes | typeof abandonedCartRoutes>;
 
 const BASE = '/account/sales-representative';
 const CUSTOMERS_PATH = `${BASE}/customers`;
@@ -28,24 +29,6 @@ const customerPath = (id: string) => `${CUSTOMERS_PATH}/${id}`;
 const PAGE_SIZE = 25;
 /** The Store API's largest page: the customer choices of the activity form. */
 const ALL_CUSTOMERS = 500;
-
-/** What the pages read of the routes' answers, as their response schemas declare it. */
-type Customer = SchemaInput<typeof customerSchema>;
-type CustomerWithStats = SchemaInput<typeof customerWithStatsSchema>;
-type Activity = SchemaInput<typeof activitySchema>;
-type ActivityType = SchemaInput<typeof activityTypeSchema>;
-/** What the page reads of an abandoned cart (the rest goes to the template as it is). */
-type AbandonedCart = Form & { customerId: string; updatedAt: string };
-/** What the pages read of the statistics, order and ranking answers (the rest goes to the template as it is). */
-interface Statistics extends Form {
-  months: Array<Form & { orderCount: number }>;
-}
-type OrderEntry = Form & { orderDate?: unknown };
-type RankingEntry = Form & { customerId: string };
-interface ListOf<T> {
-  total: number;
-  elements: T[];
-}
 
 const NOTICES: Record<string, string> = {
   acting: 'You now act for this customer: the shop, cart and account pages are theirs.',
@@ -70,22 +53,23 @@ const currency = (ctx: StoreContext) => ctx.salesChannel.currencyIso;
  * revenue ranking with monthly statistics. Only a representative login may open them (403).
  */
 export function salesRepresentativeStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([...representativeRoutes(host), ...activityRoutes(host), ...abandonedCartRoutes(host)]);
+  const routes = routesByName([...representativeRoutes(host), ...activityRoutes(host), ...abandonedCartRoutes(host)]);
+  const call = routeCaller();
 
   return [
-    ...representativeCustomerPages(host, call),
-    ...representativeActivityPages(call),
-    ...representativeStatisticsPages(call),
-    ...representativeAbandonedCartPages(call),
+    ...representativeCustomerPages(host, { call, routes }),
+    ...representativeActivityPages({ call, routes }),
+    ...representativeStatisticsPages({ call, routes }),
+    ...representativeAbandonedCartPages({ call, routes }),
   ];
 }
 
 /** The assigned customers: the list, acting for one and stopping, one customer. */
-function representativeCustomerPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+function representativeCustomerPages(host: HostRuntime, { call, routes }: Api): StorefrontPage[] {
   async function customersPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<ListOf<CustomerWithStats>>(ctx, 'listSalesRepresentativeCustomers', {
+    const result = await call(ctx, routes.listSalesRepresentativeCustomers, {
       body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) },
     });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -118,21 +102,21 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
   async function customerPage(ctx: StoreContext, id: string): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('customer', id);
     // The statistics route answers 404 for a customer not assigned to the caller.
-    const statistics = await call<Statistics>(ctx, 'readSalesStatistics', {
+    const statistics = await call(ctx, routes.readSalesStatistics, {
       query: { customerId: id, months: 12 },
       body: {},
     });
     const [customer] = (
-      await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', {
+      await call(ctx, routes.searchSalesRepresentativeCustomers, {
         body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] },
       })
     ).elements;
     if (!customer) throw Errors.notFound('customer', id);
     // The customer-orders route answers a bare array (the spec); the order search answers the total too.
-    const orders = await call<{ total: number; elements: OrderEntry[] }>(ctx, 'listSalesRepresentativeOrders', {
+    const orders = await call(ctx, routes.listSalesRepresentativeOrders, {
       body: { page: 1, limit: 10, filter: [{ type: 'equals', field: 'customerId', value: id }] },
     });
-    const activities = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', {
+    const activities = await call(ctx, routes.listCustomerActivities, {
       query: { customerId: id, page: 1, limit: 10 },
     });
     return {
@@ -171,7 +155,7 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
       async handler({ ctx, form }) {
         const customerId = text(form, 'customerId', 64);
         if (!isId(customerId)) throw Errors.notFound('customer', customerId);
-        const { contextToken } = await call<{ contextToken: string }>(ctx, 'switchSalesRepresentativeCustomer', {
+        const { contextToken } = await call(ctx, routes.switchSalesRepresentativeCustomer, {
           body: { customerId },
         });
         return { redirect: `${CUSTOMERS_PATH}?done=acting`, login: { token: contextToken } };
@@ -183,7 +167,7 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
       auth: 'login',
       actors: ['salesRepresentative'],
       async handler({ ctx }) {
-        const { contextToken } = await call<{ contextToken: string }>(ctx, 'stopSalesRepresentativeActing');
+        const { contextToken } = await call(ctx, routes.stopSalesRepresentativeActing);
         return { redirect: `${CUSTOMERS_PATH}?done=stopped`, login: { token: contextToken } };
       },
     },
@@ -197,7 +181,7 @@ function representativeCustomerPages(host: HostRuntime, call: RouteCaller): Stor
 }
 
 /** Customer activities: the list, recording one, deleting one. */
-function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
+function representativeActivityPages({ call, routes }: Api): StorefrontPage[] {
   async function activitiesPage(
     ctx: StoreContext,
     query: Record<string, unknown>,
@@ -208,16 +192,15 @@ function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
     const customerId = typeof query.customerId === 'string' && isId(query.customerId) ? query.customerId : null;
     if (typeof query.customerId === 'string' && query.customerId !== '' && !customerId)
       throw Errors.notFound('customer', query.customerId);
-    const result = await call<ListOf<Activity>>(ctx, 'listCustomerActivities', {
+    const result = await call(ctx, routes.listCustomerActivities, {
       query: { page, limit: PAGE_SIZE, ...(customerId ? { customerId } : {}) },
     });
-    const customers = (
-      await call<ListOf<Customer>>(ctx, 'searchSalesRepresentativeCustomers', { body: { limit: ALL_CUSTOMERS } })
-    ).elements;
+    const customers = (await call(ctx, routes.searchSalesRepresentativeCustomers, { body: { limit: ALL_CUSTOMERS } }))
+      .elements;
     const names = new Map(
       customers.map((customer) => [customer.id, customer.company ?? `${customer.firstName} ${customer.lastName}`]),
     );
-    const types = (await call<ListOf<ActivityType>>(ctx, 'listActiveCustomerActivityTypes')).elements;
+    const types = (await call(ctx, routes.listActiveCustomerActivityTypes)).elements;
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
     const filter = customerId ? `&customerId=${customerId}` : '';
     const form = extra.form ?? { customerId: customerId ?? ctx.customer?.id ?? '' };
@@ -281,7 +264,7 @@ function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
           comment: fields.comment || null,
           ...(followUpDate ? { followUpDate } : {}),
         };
-        const result = await attempt(() => call(ctx, 'createCustomerActivity', { body }));
+        const result = await attempt(() => call(ctx, routes.createCustomerActivity, { body }));
         if ('error' in result) return activitiesPage(ctx, {}, { error: result.error, form: fields }, 400);
         return { redirect: `${ACTIVITIES_PATH}?done=recorded` };
       },
@@ -294,7 +277,7 @@ function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
       async handler({ ctx, params }) {
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('customer activity', id);
-        await call(ctx, 'deleteCustomerActivity', { params: { id } });
+        await call(ctx, routes.deleteCustomerActivity, { params: { id } });
         return { redirect: `${ACTIVITIES_PATH}?done=deleted` };
       },
     }),
@@ -302,15 +285,15 @@ function representativeActivityPages(call: RouteCaller): StorefrontPage[] {
 }
 
 /** The sales statistics. */
-function representativeStatisticsPages(call: RouteCaller): StorefrontPage[] {
+function representativeStatisticsPages({ call, routes }: Api): StorefrontPage[] {
   async function statisticsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    const ranking = await call<{ total: number; elements: RankingEntry[] }>(ctx, 'readCustomerSalesRanking', {
+    const ranking = await call(ctx, routes.readCustomerSalesRanking, {
       body: { page: 1, limit: 100 },
     });
     const chosen = typeof query.customerId === 'string' && query.customerId !== '' ? query.customerId : null;
     if (chosen !== null && !isId(chosen)) throw Errors.notFound('customer', chosen);
     const statistics = chosen
-      ? await call<Statistics>(ctx, 'readSalesStatistics', { query: { customerId: chosen, months: 12 }, body: {} })
+      ? await call(ctx, routes.readSalesStatistics, { query: { customerId: chosen, months: 12 }, body: {} })
       : null;
     return {
       template: 'b2b/sales-statistics',
@@ -342,11 +325,11 @@ function representativeStatisticsPages(call: RouteCaller): StorefrontPage[] {
 }
 
 /** The carts the assigned customers filled and left (`?hours=`, default 24), to follow up on. */
-function representativeAbandonedCartPages(call: RouteCaller): StorefrontPage[] {
+function representativeAbandonedCartPages({ call, routes }: Api): StorefrontPage[] {
   async function abandonedCartsPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
     // A malformed or out-of-range hours value is the default: a GET page never answers 400.
     const idleHours = wholeNumber(query.hours, 1, 2160) ?? 24;
-    const carts = await call<ListOf<AbandonedCart>>(ctx, 'listSalesRepresentativeAbandonedCarts', {
+    const carts = await call(ctx, routes.listSalesRepresentativeAbandonedCarts, {
       body: { idleHours, limit: 100 },
     });
     return {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { isServerDb } from '../../helpers/shop.js';
-import { startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
+import { raceCheckouts, startAppProcesses, stopAppProcesses, type AppProcess } from '../../helpers/processes.js';
 import { as, createBudget, employee, fillCart, newCustomer, product, startShop } from '../order-approval/helpers.js';
 
 describe('budgets: 40 concurrent orders across two app processes (MariaDB)', function () {
@@ -27,16 +27,7 @@ describe('budgets: 40 concurrent orders across two app processes (MariaDB)', fun
         await fillCart(buyer.token, [{ productId: p.id, quantity: 1 }]);
         tokens.push(buyer.token);
       }
-      const results = await Promise.all(
-        tokens.map(async (token, i) => {
-          const res = await fetch(`${processes[i % 2]!.url}/store-api/checkout/order`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'suite-context-token': token },
-            body: '{}',
-          });
-          return { status: res.status, body: (await res.json()) as any };
-        }),
-      );
+      const results = await raceCheckouts(processes, tokens);
       const accepted = results.filter((r) => r.status === 200);
       // Never more than fit; and since every check sees the committed usage, exactly as many as fit.
       expect(accepted.length).to.equal(10);

@@ -7,7 +7,7 @@ import { adminToken, createTestCustomer, expectError, getShop, http } from '../.
 import { storefrontVisitor } from '../../helpers/storefront.js';
 
 /**
- * Closed shop (issue 29 item 6, decision 0026): a sales channel listed in `closedShopSalesChannelIds`
+ * Closed shop (decision 0026): a sales channel listed in `closedShopSalesChannelIds`
  * shows guests no prices — not in the Store API's product answers, not through a price sort or
  * filter, not in the quantity rule route, not on the storefront's pages (a login prompt instead of
  * price and buy button) — while its logged-in customers and the guests of other channels see them.

@@ -111,6 +111,32 @@ describe('company address book', () => {
     );
   });
 
+  it('refuses a country the shop does not know with 400 SUITE__UNKNOWN_COUNTRY, on create and on change', async () => {
+    const c = await company();
+    for (const countryCode of ['YY', 'XX', 'ZZ', 'QQ', 'qq'])
+      expect(
+        expectError(await c.admin.post('/b2b/address', { ...ADDRESS, countryCode }), 400, 'SUITE__UNKNOWN_COUNTRY')
+          .source,
+        countryCode,
+      ).to.deep.equal({ pointer: '/countryCode' });
+    const created = await c.admin.post('/b2b/address', { ...ADDRESS, countryCode: 'at', unitIds: [] });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    expect(created.body.address.countryCode).to.equal('AT');
+    expectError(
+      await c.admin.patch(`/b2b/address/${created.body.address.id}`, { countryCode: 'ZZ' }),
+      400,
+      'SUITE__UNKNOWN_COUNTRY',
+    );
+    expect((await c.admin.get(`/b2b/address/${created.body.address.id}`)).body.countryCode).to.equal('AT');
+    const listed = await c.admin.post('/b2b/address/list', { limit: 100 });
+    expect(listed.body.elements.map((a: { countryCode: string }) => a.countryCode)).not.to.include.members([
+      'YY',
+      'XX',
+      'ZZ',
+      'QQ',
+    ]);
+  });
+
   it('answers bad input 400, guests 401, missing permissions 403 and another company’s ids 404', async () => {
     const c = await company();
     const other = await company();

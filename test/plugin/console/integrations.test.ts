@@ -11,11 +11,12 @@ async function tokenFor(clientId: string, clientSecret: string) {
     .send({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
 }
 
+/** The client id and secret of the one-time notice the page after creating shows (HTML entities undone). */
 function createdOf(html: string): { clientId: string; clientSecret: string } {
-  const clientId = /data-test="client-id">([^<]+)</.exec(html)?.[1];
-  const clientSecret = /data-test="client-secret">([^<]+)</.exec(html)?.[1];
-  if (!clientId || !clientSecret) throw new Error(`no credentials on the page: ${html.slice(0, 300)}`);
-  return { clientId, clientSecret };
+  const notice = /data-test="notice">([^<]*)</.exec(html)?.[1]?.replace(/&#x3D;/g, '=') ?? '';
+  const match = /Client id: (\S+) · Client secret: (\S+) —/.exec(notice);
+  if (!match) throw new Error(`no credentials on the page: ${html.slice(0, 300)}`);
+  return { clientId: match[1]!, clientSecret: match[2]! };
 }
 
 describe('console: integrations', () => {
@@ -27,10 +28,13 @@ describe('console: integrations', () => {
   it('creates an integration showing its secret once; the credentials work until it is deleted', async () => {
     const operator = await loginOperator();
     const label = `ERP export ${Date.now()}`;
-    const created = await operator.post('/integrations', { label });
-    expect(created.status, created.text).to.equal(200);
-    expect(created.text).to.contain('data-test="integration-created"').and.contain('it is shown this once');
+    const posted = await operator.post('/integrations', { label });
+    expect(posted.status, 'Post/Redirect/Get (decision 0051)').to.equal(303);
+    expect(posted.headers.location).to.equal(`${CONSOLE}/integrations`);
+    const created = await operator.agent.get(posted.headers.location as string);
+    expect(created.text).to.contain('it is shown this once');
     const { clientId, clientSecret } = createdOf(created.text);
+    expect(created.text.match(new RegExp(clientSecret, 'g')), 'the secret once on the page').to.have.length(1);
 
     const token = await tokenFor(clientId, clientSecret);
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
@@ -39,7 +43,7 @@ describe('console: integrations', () => {
 
     const list = await operator.agent.get(`${CONSOLE}/integrations`);
     expect(list.text).to.contain(label).and.contain(clientId).and.not.contain(clientSecret);
-    expect(list.text, 'the secret is not shown again').not.to.contain('data-test="integration-created"');
+    expect(list.text, 'the secret is not shown again').not.to.contain('it is shown this once');
     const api = await (await http()).get('/api/integration?limit=500').set('authorization', bearer);
     const row = (api.body.data as Array<{ id: string; attributes: Record<string, unknown> }>).find(
       (r) => r.attributes.clientId === clientId,
@@ -59,6 +63,26 @@ describe('console: integrations', () => {
       .delete(`/api/integration/${row!.id}`)
       .set('authorization', `Bearer ${await adminToken()}`);
     expect(again.status).to.equal(404);
+  });
+
+  it('redirects after creating, so reloading the page shows the list and creates no second integration', async () => {
+    const operator = await loginOperator();
+    const label = `Reload check ${Date.now()}`;
+    const posted = await operator.post('/integrations', { label });
+    expect(posted.status).to.equal(303);
+    const shown = await operator.agent.get(posted.headers.location as string);
+    const { clientSecret } = createdOf(shown.text);
+    const reloaded = await operator.agent.get(posted.headers.location as string);
+    expect(reloaded.status).to.equal(200);
+    expect(reloaded.text, 'the secret is shown once').not.to.contain(clientSecret);
+    expect(shown.headers['cache-control']).to.contain('no-store');
+    const all = await (
+      await http()
+    )
+      .get('/api/integration?limit=500')
+      .set('authorization', `Bearer ${await adminToken()}`);
+    const labels = (all.body.data as Array<{ attributes: { label: string } }>).map((r) => r.attributes.label);
+    expect(labels.filter((l) => l === label)).to.have.length(1);
   });
 
   it('shows the API’s message next to an empty label, and refuses changes without CSRF or for a read-only operator', async () => {
@@ -102,11 +126,13 @@ describe('console in Chromium: integrations', function () {
     const problems = await axeFindings(page);
     await page.fill('#label', `PIM ${Date.now()}`);
     await page.click('[data-test=create-integration]');
-    expect(await page.textContent('[data-test=integration-created]')).to.contain('Copy the secret now');
+    expect(page.url(), 'redirected after the post').to.match(/\/b2b-admin\/integrations$/);
+    expect(await page.textContent('[data-test=notice]')).to.contain('copy the secret now');
     problems.push(...(await axeFindings(page)));
     await page.screenshot({ path: `${SCREENSHOTS}/integration-created.png`, fullPage: true });
-    const clientId = (await page.textContent('[data-test=client-id]'))!;
-    const clientSecret = (await page.textContent('[data-test=client-secret]'))!;
+    const { clientId, clientSecret } = createdOf(await page.content());
+    await page.reload();
+    expect(await page.content(), 'a reload shows the secret no more').not.to.contain(clientSecret);
     await page.context().close();
     expect((await tokenFor(clientId, clientSecret)).status).to.equal(200);
     expect(problems).to.deep.equal([]);

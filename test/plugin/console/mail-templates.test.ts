@@ -35,6 +35,29 @@ describe('console: mail templates', () => {
     });
   });
 
+  it('gives a list read as plain values (`{{#each reasons}}{{this}}`) text items, not objects', () => {
+    expect(
+      sampleDataFor(['{{#each blockReasons}}<li>{{this}}</li>{{/each}}{{#each tags}}{{.}}{{/each}}']),
+    ).to.deep.equal({
+      blockReasons: ['[blockReasons]'],
+      tags: ['[tags]'],
+    });
+  });
+
+  it('previews every template without [object Object] in its HTML or text, order-approval-changes included', async () => {
+    const operator = await loginOperator();
+    const list = await operator.agent.get(`${CONSOLE}/mail-templates`);
+    const names = [...list.text.matchAll(/href="\/b2b-admin\/mail-templates\/([^"]+)"/g)].map((match) => match[1]!);
+    expect(names).to.include('order-approval-changes');
+    for (const name of names) {
+      const page = await operator.agent.get(`${CONSOLE}/mail-templates/${name}`);
+      const text = unescape(/data-test="mail-text"[^>]*>([\s\S]*?)<\/pre>/.exec(page.text)![1]!);
+      const html = unescape(/srcdoc="([^"]*)"/.exec(page.text)![1]!);
+      expect(text, `${name} text`).not.to.contain('[object Object]');
+      expect(html, `${name} html`).not.to.contain('[object Object]');
+    }
+  });
+
   it('lists every template the shop sends and renders each with sample data as HTML and text; an unknown one is a 404', async () => {
     const operator = await loginOperator();
     const list = await operator.agent.get(`${CONSOLE}/mail-templates`);

@@ -70,6 +70,14 @@ describe('customer prices: Admin API', () => {
       'SUITE__INVALID_INPUT',
     );
     expectError(await api.post('/suite-customer-price', { productId: item.id, price: 1 }), 400, 'SUITE__INVALID_INPUT');
+    // As for every amount (decision 0046): more decimals than prices have are refused (as the CSV import does), not rounded.
+    for (const body of [{ price: 7.555 }, { price: 7.5, listPrice: 9.999 }])
+      expectError(
+        await api.post('/suite-customer-price', { customerId: customer.customer.id, productId: item.id, ...body }),
+        400,
+        'SUITE__INVALID_AMOUNT',
+      );
+    expect((await api.get(`/suite-customer-price?customerId=${customer.customer.id}`)).body.data).to.deep.equal([]);
     expectError(
       await api.post('/suite-customer-price', { customerId: customer.customer.id, productId: item.id, price: -1 }),
       400,

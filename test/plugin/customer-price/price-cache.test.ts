@@ -4,6 +4,8 @@ import { getShop } from '../../helpers/shop.js';
 import { sideApp } from '../../helpers/side-app.js';
 import { statementsDuring } from '../../helpers/statements.js';
 import { admin, as, customerGroup, groupMember, product } from '../fast-order/helpers.js';
+import { moveClock } from '../../helpers/clock.js';
+import { nowMs } from '../../../src/lib/time.js';
 
 type Calculated = { unitPrice: number; source: string };
 
@@ -88,13 +90,13 @@ describe('customer prices: kept rows per customer prices version', function () {
       productId: item.id,
       minQuantity: 10,
       price: 3,
-      validUntil: new Date(Date.now() + 1500).toISOString(),
+      validUntil: new Date(nowMs() + 60_000).toISOString(),
     });
     expect(await priceAt(10)).to.deep.include({ unitPrice: 3 });
     expect(await priceAt(1), 'the "from 10" row kept with the other is not applied to 1').to.deep.include({
       unitPrice: 9,
     });
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    moveClock(61_000);
     expect(await priceAt(10), 'the "from 10" ended').to.deep.include({ unitPrice: 9 });
   });
 });

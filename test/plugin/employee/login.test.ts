@@ -145,6 +145,17 @@ describe('employees: password-less login and password recovery', () => {
       );
     });
 
+    it('without a storefrontUrl mails the link on the sales channel’s first domain', async () => {
+      const { employee } = await employeeWith([]);
+      const res = await (await as(null)).post('/b2b/employee/recovery-password', { email: employee.email });
+      expect(res.body).to.deep.equal({ success: true });
+      const { url } = linkSecret(
+        await receiveMail(employee.email, 'Reset your password'),
+        '/account/employee-recovery',
+      );
+      expect(url.startsWith('http://shop.test/account/employee-recovery/')).to.equal(true);
+    });
+
     it('answers the same for unknown e-mails, refuses foreign storefront URLs, validates input', async () => {
       const unknown = uniqueEmail('nobody');
       const { employee } = await employeeWith([]);
@@ -164,7 +175,7 @@ describe('employees: password-less login and password recovery', () => {
         'SUITE__INVALID_STOREFRONT_URL',
       );
       expectError(
-        await (await as(null)).post('/b2b/employee/recovery-password', { email: unknown }),
+        await (await as(null)).post('/b2b/employee/recovery-password', { storefrontUrl: 'http://shop.test' }),
         400,
         'SUITE__INVALID_INPUT',
       );

@@ -15,6 +15,7 @@ import {
   salesStaff,
 } from './helpers.js';
 import { locationOf } from '../../helpers/headers.js';
+import { moveClock } from '../../helpers/clock.js';
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
@@ -130,7 +131,7 @@ describe('event manager: storefront pages', function () {
     const browser = await visitor();
     await browser.login(customer.email, customer.password);
     // Settings are re-read at most every 2 s per process.
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 2100));
+    const settle = () => moveClock(2100);
     try {
       expect(
         (
@@ -140,7 +141,7 @@ describe('event manager: storefront pages', function () {
           })
         ).status,
       ).to.equal(200);
-      await settle();
+      settle();
       // Handlebars escapes '=' as &#x3D; (the browser reads it as '=').
       expect((await browser.get('/account/events')).text).to.contain(
         `<a href="/account/events?category&#x3D;${categoryId}" data-test="all-events">`,
@@ -154,7 +155,7 @@ describe('event manager: storefront pages', function () {
           })
         ).status,
       ).to.equal(200);
-      await settle();
+      settle();
       expect((await browser.get('/account/events')).text).to.contain(
         '<a href="https://events.example.test/all" data-test="all-events">',
       );
@@ -163,7 +164,7 @@ describe('event manager: storefront pages', function () {
         eventCategoryUrl: before.eventCategoryUrl ?? null,
         eventCategoryId: before.eventCategoryId ?? null,
       });
-      await settle();
+      settle();
     }
   });
 

@@ -56,6 +56,28 @@ async function family(): Promise<{
 }
 
 describe('fast order: GET /variant-list/{productId}', () => {
+  it('answers POST /variant-list/{productId} with a criteria body (as the real product’s connector calls it)', async () => {
+    const buyer = await newCustomer();
+    const { main, variants } = await family();
+    const client = await as(buyer.token);
+    const got = await client.get(`/variant-list/${main.id}`);
+    const posted = await client.post(`/variant-list/${main.id}`, {});
+    expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
+    expect(posted.body).to.deep.include({ total: 3, page: 1, parentId: main.id, apiAlias: 'product_listing' });
+    expect(posted.body.elements).to.deep.equal(got.body.elements);
+    const second = await client.post(`/variant-list/${main.id}`, { page: 2, limit: 2, includes: { product: ['id'] } });
+    expect(second.status, JSON.stringify(second.body)).to.equal(200);
+    expect(second.body).to.include({ total: 3, page: 2, limit: 2, parentId: main.id });
+    expect(second.body.elements.map((v: { id: string }) => v.id)).to.deep.equal([variants[2]!.id]);
+    expectError(
+      await client.post(`/variant-list/${main.id}`, { filter: [{ type: 'equals', field: 'stock', value: 1 }] }),
+      400,
+      'SUITE__INVALID_INPUT',
+    );
+    expectError(await client.post(`/variant-list/${newId()}`, {}), 404);
+    expectError(await (await as(null)).post(`/variant-list/${main.id}`, {}), 401);
+  });
+
   it("lists a product's variants with the caller's prices, stock and options, from the main product or a variant", async () => {
     const buyer = await newCustomer();
     const { main, variants, colour, size } = await family();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { getShop } from '../../helpers/shop.js';
 import { loggedInVisitor } from '../../helpers/storefront.js';
-import { as, hide, newCustomer, product } from '../fast-order/helpers.js';
+import { as, employeeWith, hide, newCustomer, product } from '../fast-order/helpers.js';
 
 async function order(token: string, lines: Array<[string, number]>): Promise<string> {
   const client = await as(token);
@@ -68,5 +68,27 @@ describe('order again and automatic lists: storefront pages', function () {
     expect(csv.text).to.contain(a.number);
     const frequent = await visitor.get('/account/frequently-ordered?days=7');
     expect(frequent.text).to.contain(a.number);
+  });
+
+  it('a buyer without orders.read-all opens both lists with their own orders; a ruled-out product is not shown', async () => {
+    const company = await newCustomer();
+    const buyer = await employeeWith(['orders.create'], company);
+    const [mine, gone, colleagues] = [await product(), await product(), await product()];
+    await order(buyer.token, [
+      [mine.id, 2],
+      [gone.id, 1],
+    ]);
+    await order(company.token, [[colleagues.id, 1]]);
+    await hide(gone.id);
+    const visitor = await loggedInVisitor(buyer.employee.email, buyer.employee.password);
+    for (const path of ['/account/assortment', '/account/frequently-ordered?days=7']) {
+      const page = await visitor.get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.text, path)
+        .to.contain(mine.number)
+        .and.not.contain(gone.id)
+        .and.not.contain(colleagues.number)
+        .and.not.contain('No longer available');
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { expectError } from '../../helpers/shop.js';
+import { expectError, http } from '../../helpers/shop.js';
 import {
   APPROVER_PERMISSIONS,
   REQUESTER_PERMISSIONS,
@@ -22,6 +22,43 @@ const OTHER_ID = 'ffffffffffffffffffffffffffffffff';
 
 describe('order approval: create, read, decide, settings', () => {
   before(startShop);
+  describe('the paths the real product’s storefront connector calls', () => {
+    it('POST /b2b/order-approval/create and /list, GET /b2b/order-approval/budget-approval-employees', async () => {
+      const { customer, requester, approverA } = await company();
+      const p = await product({ priceNet: 1000 });
+      const cartToken = await fillCart(requester.token, [{ productId: p.id, quantity: 2 }]);
+      const client = await as(requester.token);
+      const created = await client.post('/b2b/order-approval/create', { cartToken, customerComment: 'Connector' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      const id = headerOf(created, 'suite-order-approval-id');
+      expect(created.headers.location).to.equal(`/store-api/b2b/order-approval/${id}`);
+      expect(await approval(requester.token, id)).to.include({ status: 'pending', customerComment: 'Connector' });
+
+      const listed = await client.post('/b2b/order-approval/list', {});
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      expect(listed.body, 'the platform’s list, as the connector reads it').to.include({ total: 1, page: 1 });
+      expect(listed.body.elements.map((a: { id: string }) => a.id)).to.deep.equal([id]);
+      expect((await client.post('/order-approval/list', {})).body.data.map((a: { id: string }) => a.id)).to.deep.equal([
+        id,
+      ]);
+
+      const admin = await as(customer.token);
+      const employees = await admin.get('/b2b/order-approval/budget-approval-employees');
+      expect(employees.status, JSON.stringify(employees.body)).to.equal(200);
+      expect(employees.body).to.deep.equal((await admin.get('/budget-approval-employees')).body);
+      expect(employees.body.elements.map((e: { id: string }) => e.id)).to.include(approverA.id);
+      // The approval's own path still answers ids.
+      expect((await client.get(`/b2b/order-approval/${id}`)).status).to.equal(200);
+      expectError(await client.post('/b2b/order-approval/create', {}), 400, 'SUITE__INVALID_INPUT');
+      expectError(await (await as(null)).post('/b2b/order-approval/list', {}), 401);
+      expectError(await client.get('/b2b/order-approval/budget-approval-employees'), 403);
+
+      const openapi = (await (await http()).get('/store-api/_info/openapi3.json')).body;
+      expect(openapi.paths['/b2b/order-approval/create'].post['x-suite-alias-of']).to.equal('createOrderApproval');
+      expect(openapi.paths['/b2b/order-approval/budget-approval-employees'].get).to.be.an('object');
+    });
+  });
+
   describe('POST /order-approval/create', () => {
     it("snapshots the cart, answers the new approval's address and mails the approvers", async () => {
       const { customer, requester, approverA, approverB } = await company();

@@ -286,6 +286,19 @@ describe('order approval rules with levels', () => {
       400,
       'SUITE__APPROVAL_RULE_INVALID',
     );
+    // As for every amount (decision 0046): an amount with more decimals than the currency has is refused, not rounded.
+    expect(
+      expectError(
+        await client.post('/approval-rule', {
+          name: 'x',
+          priority: 1,
+          levels: [level],
+          conditions: { orderTotal: { currency: 'EUR', above: 10.555 } },
+        }),
+        400,
+        'SUITE__INVALID_AMOUNT',
+      ).source,
+    ).to.deep.equal({ pointer: '/conditions/orderTotal/above' });
     expectError(
       await client.post('/approval-rule', {
         name: 'x',

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createVisibilityFilter } from '../../../src/plugin/partial-assortment/visibility.js';
 import { applyVisibility } from '../../../src/host/catalog/visibility.js';
-import type { HostRuntime, StoreContext } from '../../../src/host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../src/contract/index.js';
 import { storeContextFor } from '../../helpers/checkout.js';
 import { createTestCustomer, getShop } from '../../helpers/shop.js';
 import { nowDb } from '../../../src/lib/time.js';

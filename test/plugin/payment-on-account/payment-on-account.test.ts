@@ -144,6 +144,20 @@ describe('payment on account', function () {
   });
 
   describe('Admin API', () => {
+    it('refuses a limit with more decimals than the currency has (400 SUITE__INVALID_AMOUNT, as budgets), nothing written', async () => {
+      const company = await newCustomer();
+      const refused = expectError(
+        await admin('put', `/b2b/credit-line/${company.customer.id}`, { limit: 10.555, currencyIso: 'EUR' }),
+        400,
+        'SUITE__INVALID_AMOUNT',
+      );
+      expect(refused.source).to.deep.equal({ pointer: '/limit' });
+      expectError(await admin('get', `/b2b/credit-line/${company.customer.id}`), 404);
+      const kept = await admin('put', `/b2b/credit-line/${company.customer.id}`, { limit: 10.55, currencyIso: 'EUR' });
+      expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+      expect(kept.body.data.attributes.limit).to.equal(10.55);
+    });
+
     it('validates input (400, nothing written), answers 404 for an unknown customer and a missing line, 401 without a token', async () => {
       const company = await newCustomer();
       expectError(await admin('get', `/b2b/credit-line/${company.customer.id}`), 404);

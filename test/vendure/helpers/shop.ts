@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createServer } from 'node:net';
-import { cleanupTestDatabase, prepareScratchDatabase } from '../../helpers/database.js';
+import { cleanupTestDatabase, CONCURRENCY_STATEMENT_MS, prepareScratchDatabase } from '../../helpers/database.js';
 import { DEMO_CUSTOMER, startShop, type RunningShop } from '../../../examples/vendure-shop/shop.js';
 import type { ShopConfigOptions } from '../../../examples/vendure-shop/vendure-config.js';
 import { buildStoreContext } from '../../../src/adapters/vendure/store-api.js';
-import type { StoreContext } from '../../../src/host/contract.js';
+import type { StoreContext } from '../../../src/contract/index.js';
 
 /**
  * The example shop (Vendure 3.7 + the unchanged plugin) booted in-process for one test file, on its
@@ -73,6 +73,9 @@ export async function bootShop({
     port: await freePort(),
     quiet: true,
     validateResponses: true,
+    // Vendure's bcrypt at 4 rounds instead of 12: every boot hashes three passwords, every login checks one.
+    passwordHashRounds: 4,
+    databaseTimeouts: { statementMs: CONCURRENCY_STATEMENT_MS },
     ...options,
   });
 
@@ -122,7 +125,8 @@ export async function bootShop({
     return { ...bearer(answer.token!), 'suite-context-token': contextToken };
   };
 
-  for (let i = 0; i < 150; i++) {
+  // With worker processes of its own the index waits for them (the test starts them).
+  for (let i = 0; i < 150 && !options.separateWorkers; i++) {
     const { data } = await gql('shop-api', '{ search(input: { groupByProduct: true }) { totalItems } }');
     if (data?.search.totalItems === 4) break;
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,10 +1,10 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { callRoute, routesById } from '../../../lib/route-call.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import type { SchemaInput } from '../../../lib/routes.js';
-import type { StoreList } from '../../../lib/store-list.js';
 import { PERIOD_LABELS, zonedToday } from '../periods.js';
 import { budgetRoutes } from '../routes.js';
 import type { budgetSchema } from '../schemas.js';
+import { now } from '../../../lib/time.js';
+import { routeCaller, routesByName } from '../../storefront-kit.js';
 
 /** The Store API's largest page: more budgets than this per company are not expected. */
 const LIST_LIMIT = 500;
@@ -38,10 +38,11 @@ function periodText(budget: BudgetView, timeZone: string, today: string): string
  * Reads go through the declared Store API routes (their permission, schemas and handlers).
  */
 export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const route = routesById(budgetRoutes(host));
+  const routes = routesByName(budgetRoutes(host));
+  const call = routeCaller();
 
   function display(ctx: StoreContext, budgets: BudgetView[]) {
-    const today = zonedToday(new Date(), ctx.salesChannel.timeZone);
+    const today = zonedToday(now(), ctx.salesChannel.timeZone);
     return budgets.map((budget) => ({
       ...budget,
       periodLabel: PERIOD_LABELS[budget.periodType],
@@ -55,12 +56,9 @@ export function budgetStorefrontPages(host: HostRuntime): StorefrontPage[] {
       path: '/account/budgets',
       auth: 'login',
       async handler({ ctx }) {
-        const own =
-          ctx.actor.type === 'employee'
-            ? await callRoute<StoreList<BudgetView>>(route('readEmployeeBudgets'), { ctx })
-            : null;
+        const own = ctx.actor.type === 'employee' ? await call(ctx, routes.readEmployeeBudgets) : null;
         const company = ctx.can(READ_PERMISSION)
-          ? await callRoute<StoreList<BudgetView>>(route('listBudgets'), { ctx, body: { limit: LIST_LIMIT } })
+          ? await call(ctx, routes.listBudgets, { body: { limit: LIST_LIMIT } })
           : null;
         return {
           template: 'budget-overview',

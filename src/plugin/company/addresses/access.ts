@@ -1,4 +1,4 @@
-import type { StoreContext } from '../../../host/contract.js';
+import type { StoreContext } from '../../../contract/index.js';
 import type { Executor } from '../../../lib/db.js';
 import { subtree, unitsOfEmployee, unitTree, withAncestors, type UnitNode } from '../units/directory.js';
 

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../../host/contract.js';
+import type { HostRuntime } from '../../../contract/index.js';
 import { addressRoutes } from './routes.js';
 import { addressStorefrontPages } from './storefront.js';
 import { interceptCheckout } from './service.js';

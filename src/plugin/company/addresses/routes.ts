@@ -1,5 +1,5 @@
 import type { StoreActorName } from '../../../lib/routes.js';
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import { pathParams, successResponse } from '../../../lib/schemas.js';
 import {
   addressList,
@@ -30,7 +30,7 @@ const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
 const COMPANY_OWN: StoreActorName[] = ['customer', 'employee'];
 
 /** `list` and `checkout` come before `/b2b/address/{id}`, which would take them for ids. */
-export function addressRoutes(host: HostRuntime): StoreRoute[] {
+export function addressRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       ...common,

@@ -1,4 +1,4 @@
-import type { AddressInput, CustomerAddress, HostRuntime, OrderDraft, StoreContext } from '../../../host/contract.js';
+import type { AddressInput, CustomerAddress, HostRuntime, OrderDraft, StoreContext } from '../../../contract/index.js';
 import { DEFAULT_LIMIT } from '../../../lib/criteria.js';
 import { inTransaction, isForeignKeyError, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import {
   attempt,
   list,
@@ -6,14 +6,13 @@ import {
   page,
   requireAnyPermission,
   routeCaller,
+  routesByName,
   text,
   type PageResult,
 } from '../../storefront-kit.js';
 import { unitRoutes } from '../units/routes.js';
-import type { UnitView } from '../units/service.js';
 import { addressRoutes } from './routes.js';
 import { MANAGE } from './schemas.js';
-import type { AddressView } from './service.js';
 
 export const ADDRESS_BOOK_PATH = '/account/address-book';
 const NOTICES: Record<string, string> = { created: 'The address was added.', deleted: 'The address was deleted.' };
@@ -24,7 +23,8 @@ const NOTICES: Record<string, string> = { created: 'The address was added.', del
  * deleting one. Every read and change runs the declared Store API route.
  */
 export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([...addressRoutes(host), ...unitRoutes(host)]);
+  const routes = routesByName([...addressRoutes(host), ...unitRoutes(host)]);
+  const call = routeCaller();
 
   async function bookPage(
     ctx: StoreContext,
@@ -33,11 +33,10 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
     status = 200,
   ): Promise<PageResult> {
     requireAnyPermission(ctx, [MANAGE, 'orders.create']);
-    const addresses = (await call<{ elements: AddressView[] }>(ctx, 'searchCompanyAddresses', { body: { limit: 500 } }))
-      .elements;
+    const addresses = (await call(ctx, routes.searchCompanyAddresses, { body: { limit: 500 } })).elements;
     const units =
       ctx.can(MANAGE) && ctx.can('organisation-unit.read')
-        ? (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements
+        ? (await call(ctx, routes.organisationUnitTree)).elements
         : [];
     const unitNames = new Map(units.map((unit) => [unit.id, unit.path.join(' › ')]));
     return {
@@ -86,7 +85,7 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
           countryCode: text(form, 'countryCode', 2),
           unitIds: list(form, 'unitIds').filter((id) => id !== ''),
         };
-        const result = await attempt(() => call(ctx, 'createCompanyAddress', { body }));
+        const result = await attempt(() => call(ctx, routes.createCompanyAddress, { body }));
         if ('error' in result) return bookPage(ctx, {}, result.error, 400);
         return { redirect: `${ADDRESS_BOOK_PATH}?done=created` };
       },
@@ -99,7 +98,7 @@ export function addressStorefrontPages(host: HostRuntime): StorefrontPage[] {
       needsCustomer: true,
       anyPermission: [MANAGE],
       async handler({ ctx, params }) {
-        await call(ctx, 'deleteCompanyAddress', { params: { id: params.id } });
+        await call(ctx, routes.deleteCompanyAddress, { params: { id: params.id } });
         return { redirect: `${ADDRESS_BOOK_PATH}?done=deleted` };
       },
     }),

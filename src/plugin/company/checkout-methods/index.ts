@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../../host/contract.js';
+import type { HostRuntime } from '../../../contract/index.js';
 import { checkoutMethodRoutes } from './routes.js';
 import { checkoutMethodPages } from './storefront.js';
 import { allowedForCaller, interceptCheckout } from './service.js';
@@ -6,7 +6,7 @@ import { allowedForCaller, interceptCheckout } from './service.js';
 export const CHECKOUT_METHODS_INTERCEPTOR = 'company-checkout-methods';
 
 /**
- * The payment and shipping methods an organisation unit's buyers may use (issue 29 item 1): set by
+ * The payment and shipping methods an organisation unit's buyers may use (decision 0036): set by
  * the company per unit, applying to its subtree; the host's method lists leave the others out
  * (contract 4.1's method restriction) and the checkout interceptor refuses an order naming one.
  */

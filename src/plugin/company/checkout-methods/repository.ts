@@ -1,4 +1,4 @@
-import type { CheckoutMethodKind } from '../../../host/contract.js';
+import type { CheckoutMethodKind } from '../../../contract/index.js';
 import { readJson, selectRows, writeJson, type Executor } from '../../../lib/db.js';
 import { nowDb } from '../../../lib/time.js';
 

@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import type { StoreActorName } from '../../../lib/routes.js';
 import { pathParams } from '../../../lib/schemas.js';
 import { checkoutMethodsBody, checkoutMethodsResponse, TAG } from './schemas.js';
@@ -8,7 +8,7 @@ const common = { tags: [TAG], auth: 'login' as const, needsCustomer: true };
 /** The company's own administration: a sales representative acting for it may read, not change. */
 const COMPANY_OWN: StoreActorName[] = ['customer', 'employee'];
 
-export function checkoutMethodRoutes(host: HostRuntime): StoreRoute[] {
+export function checkoutMethodRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       ...common,

@@ -1,4 +1,4 @@
-import type { CheckoutMethodKind, HostRuntime, OrderDraft, StoreContext, Trx } from '../../../host/contract.js';
+import type { CheckoutMethodKind, HostRuntime, OrderDraft, StoreContext, Trx } from '../../../contract/index.js';
 import { inTransaction, type Executor } from '../../../lib/db.js';
 import { AppError, Errors } from '../../../lib/errors.js';
 import { declaredCustomer } from '../../declared.js';

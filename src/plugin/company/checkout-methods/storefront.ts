@@ -1,5 +1,5 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { attempt, list, noticeOf, page, routeCaller, type PageResult } from '../../storefront-kit.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
+import { attempt, list, noticeOf, page, routeCaller, routesByName, type PageResult } from '../../storefront-kit.js';
 import { UNITS_PATH } from '../units/storefront.js';
 import { checkoutMethodRoutes } from './routes.js';
 import type { readUnitCheckoutMethods } from './service.js';
@@ -15,7 +15,8 @@ const pathOf = (unitId: string) => `${UNITS_PATH}/${unitId}/checkout-methods`;
  * writes run the declared routes.
  */
 export function checkoutMethodPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller(checkoutMethodRoutes(host));
+  const routes = routesByName(checkoutMethodRoutes(host));
+  const call = routeCaller();
 
   function kindView(view: MethodsView, field: Field, legend: string, ticked: readonly string[] | null) {
     const effective = view.effective[field];
@@ -42,7 +43,7 @@ export function checkoutMethodPages(host: HostRuntime): StorefrontPage[] {
     query: Record<string, unknown>,
     refused?: { error: string; ticked: Record<Field, string[]> },
   ): Promise<PageResult> {
-    const view = await call<MethodsView>(ctx, 'readUnitCheckoutMethods', { params: { id: unitId } });
+    const view = await call(ctx, routes.readUnitCheckoutMethods, { params: { id: unitId } });
     return {
       template: 'b2b/unit-checkout-methods',
       status: refused ? 400 : 200,
@@ -82,7 +83,7 @@ export function checkoutMethodPages(host: HostRuntime): StorefrontPage[] {
         const ticked = { paymentMethods: list(form, 'paymentMethods'), shippingMethods: list(form, 'shippingMethods') };
         const orNull = (names: string[]) => (names.length > 0 ? names : null);
         const saved = await attempt(() =>
-          call(ctx, 'setUnitCheckoutMethods', {
+          call(ctx, routes.setUnitCheckoutMethods, {
             params: { id: unitId },
             body: { paymentMethods: orNull(ticked.paymentMethods), shippingMethods: orNull(ticked.shippingMethods) },
           }),

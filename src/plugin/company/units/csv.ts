@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import { csvProblemsError, parseCsv, toCsv, type CsvColumn, type CsvProblem } from '../../../lib/csv.js';
 import { inTransaction, type Trx } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
@@ -149,7 +149,7 @@ async function importMembers(
 
 const limits = `Limits: ${UNIT_CSV_MAX_BYTES} bytes, ${UNIT_CSV_MAX_ROWS} rows (413). Separator , or ;. All rows or none; every bad row is reported (400, meta.line).`;
 
-export function unitCsvRoutes(host: HostRuntime): StoreRoute[] {
+export function unitCsvRoutes(host: HostRuntime) {
   const importRoute = (
     path: string,
     operationId: string,

@@ -1,4 +1,5 @@
-import { readBool, selectRows, type Executor } from '../../../lib/db.js';
+import { readBool, type Executor } from '../../../lib/db.js';
+import { companyMemberRows, customerIdOfUnit, unitIdsOfEmployee, unitTreeRows } from './repository.js';
 
 /**
  * What budgets, approval rules, addresses and the other things hung on organisation units need to
@@ -13,22 +14,14 @@ export interface UnitNode {
 }
 
 export async function unitTree(executor: Executor, customerId: string): Promise<UnitNode[]> {
-  const rows = await selectRows<{ id: string; parent_id: string | null; name: string }>(
-    executor('b2b_organisation_units')
-      .where({ customer_id: customerId })
-      .select('id', 'parent_id', 'name')
-      .orderBy('name')
-      .orderBy('id'),
-  );
+  const rows = await unitTreeRows(executor, customerId);
   return rows.map((row) => ({ id: row.id, parentId: row.parent_id, name: row.name }));
 }
 
 /** A unit by its id alone (an operator's route names no company): its company, or null. */
 export async function unitCompany(executor: Executor, unitId: string): Promise<{ customerId: string } | null> {
-  const [row] = await selectRows<{ customer_id: string }>(
-    executor('b2b_organisation_units').where({ id: unitId }).select('customer_id'),
-  );
-  return row ? { customerId: row.customer_id } : null;
+  const customerId = await customerIdOfUnit(executor, unitId);
+  return customerId === undefined ? null : { customerId };
 }
 
 /** `unitIds` and every unit above them (deduplicated, the given ones first). */
@@ -72,12 +65,7 @@ export function subtree(tree: readonly UnitNode[], unitId: string): string[] {
 
 /** The units an employee is a member of within one company (direct memberships only). */
 export async function unitsOfEmployee(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
-  const rows = await selectRows<{ unit_id: string }>(
-    executor('b2b_organisation_unit_members')
-      .where({ customer_id: customerId, employee_id: employeeId })
-      .select('unit_id'),
-  );
-  return rows.map((row) => row.unit_id);
+  return unitIdsOfEmployee(executor, customerId, employeeId);
 }
 
 /**
@@ -100,11 +88,7 @@ export async function unitScopeOfEmployee(
  */
 export async function managersOfUnit(executor: Executor, customerId: string, unitId: string): Promise<string[]> {
   const tree = await unitTree(executor, customerId);
-  const rows = await selectRows<{ unit_id: string; employee_id: string; is_manager: unknown }>(
-    executor('b2b_organisation_unit_members')
-      .where({ customer_id: customerId })
-      .select('unit_id', 'employee_id', 'is_manager'),
-  );
+  const rows = await companyMemberRows(executor, customerId);
   const managers = new Map<string, string[]>();
   for (const row of rows)
     if (readBool(row.is_manager)) managers.set(row.unit_id, [...(managers.get(row.unit_id) ?? []), row.employee_id]);
@@ -128,9 +112,7 @@ export async function colleaguesInUnitSubtrees(
   if (own.length === 0) return [employeeId];
   const tree = await unitTree(executor, customerId);
   const units = new Set(own.flatMap((id) => subtree(tree, id)));
-  const rows = await selectRows<{ unit_id: string; employee_id: string }>(
-    executor('b2b_organisation_unit_members').where({ customer_id: customerId }).select('unit_id', 'employee_id'),
-  );
+  const rows = await companyMemberRows(executor, customerId);
   return [
     ...new Set([employeeId, ...rows.filter((row) => units.has(row.unit_id)).map((row) => row.employee_id)]),
   ].sort();

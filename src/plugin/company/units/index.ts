@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../../host/contract.js';
+import type { HostRuntime } from '../../../contract/index.js';
 import { unitCsvRoutes } from './csv.js';
 import { deleteCustomersUnits } from './repository.js';
 import { unitRuleEnricher } from './rule-scope.js';

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { forUpdate, readBool, selectRows, type Executor } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { nowDb } from '../../../lib/time.js';
@@ -39,6 +40,22 @@ export interface Membership {
  */
 export async function lockCompanyUnits(trx: Executor, customerId: string): Promise<UnitRow[]> {
   return selectRows<UnitRow>(forUpdate(trx(UNITS).where({ customer_id: customerId }).orderBy('id').select('*'), trx));
+}
+
+/** The company's units as its tree needs them (id, parent, name), by name. */
+export async function unitTreeRows(
+  executor: Executor,
+  customerId: string,
+): Promise<Array<Pick<UnitRow, 'id' | 'parent_id' | 'name'>>> {
+  return selectRows<Pick<UnitRow, 'id' | 'parent_id' | 'name'>>(
+    executor(UNITS).where({ customer_id: customerId }).select('id', 'parent_id', 'name').orderBy('name').orderBy('id'),
+  );
+}
+
+/** The company a unit belongs to, by the unit's id alone; undefined when there is no such unit. */
+export async function customerIdOfUnit(executor: Executor, unitId: string): Promise<string | undefined> {
+  const [row] = await selectRows<{ customer_id: string }>(executor(UNITS).where({ id: unitId }).select('customer_id'));
+  return row?.customer_id;
 }
 
 export async function findUnit(executor: Executor, customerId: string, id: string): Promise<UnitRow | null> {
@@ -90,6 +107,21 @@ export async function memberships(executor: Executor, customerId: string): Promi
       .select('unit_id', 'employee_id', 'is_manager'),
   );
   return rows.map((row) => ({ unitId: row.unit_id, employeeId: row.employee_id, isManager: readBool(row.is_manager) }));
+}
+
+/** The units an employee is a direct member of within one company. */
+export async function unitIdsOfEmployee(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
+  const rows = await selectRows<{ unit_id: string }>(
+    executor(MEMBERS).where({ customer_id: customerId, employee_id: employeeId }).select('unit_id'),
+  );
+  return rows.map((row) => row.unit_id);
+}
+
+/** Every membership of a company's units as stored (in no particular order). */
+export async function companyMemberRows(executor: Executor, customerId: string): Promise<MemberRow[]> {
+  return selectRows<MemberRow>(
+    executor(MEMBERS).where({ customer_id: customerId }).select('unit_id', 'employee_id', 'is_manager'),
+  );
 }
 
 /** Adds the employee to the unit, or changes the manager flag of an existing membership. */
@@ -201,4 +233,44 @@ export async function deleteCustomersUnits(executor: Executor, customerIds: stri
   await executor(COST_CENTER_UNITS).whereIn('customer_id', customerIds).delete();
   await executor(UNITS).whereIn('customer_id', customerIds).update({ parent_id: null });
   await executor(UNITS).whereIn('customer_id', customerIds).delete();
+}
+
+/** The company's units (the rows of the units list), for criteria to narrow. */
+export function unitsQuery(executor: Executor, customerId: string): Knex.QueryBuilder {
+  return executor(UNITS).where(`${UNITS}.customer_id`, customerId);
+}
+
+/** The partial-assortment rules attached to any unit of the company. */
+export async function attachedUnitRules(
+  executor: Executor,
+  customerId: string,
+): Promise<Array<{ unit_id: string; rule_id: string }>> {
+  return selectRows<{ unit_id: string; rule_id: string }>(
+    executor(UNIT_RULES).where({ customer_id: customerId }).select('unit_id', 'rule_id'),
+  );
+}
+
+/** The ids of the partial-assortment rules attached to one unit. */
+export async function ruleIdsOfUnit(executor: Executor, unitId: string): Promise<string[]> {
+  const rows = await selectRows<{ rule_id: string }>(executor(UNIT_RULES).where({ unit_id: unitId }).select('rule_id'));
+  return rows.map((row) => row.rule_id);
+}
+
+/** Replaces the partial-assortment rules attached to a unit of the company by `ruleIds`. */
+export async function replaceUnitRules(
+  executor: Executor,
+  customerId: string,
+  unitId: string,
+  ruleIds: string[],
+): Promise<void> {
+  await executor(UNIT_RULES).where({ unit_id: unitId }).delete();
+  if (ruleIds.length > 0)
+    await executor(UNIT_RULES).insert(
+      ruleIds.map((ruleId) => ({
+        unit_id: unitId,
+        rule_id: ruleId,
+        customer_id: customerId,
+        created_at: nowDb(),
+      })),
+    );
 }

@@ -1,5 +1,5 @@
 import type { StoreActorName } from '../../../lib/routes.js';
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import { pathParams, successResponse } from '../../../lib/schemas.js';
 import { declaredCustomer } from '../../declared.js';
 import {
@@ -39,7 +39,7 @@ const common = {
 };
 
 /** Literal paths (`list`, `tree`, `move-employee`) come before `/b2b/organisation-unit/{id}`, which would take them for ids. */
-export function unitRoutes(host: HostRuntime): StoreRoute[] {
+export function unitRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       ...common,

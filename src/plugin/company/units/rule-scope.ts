@@ -1,7 +1,7 @@
-import type { ContextEnricher } from '../../../host/contract.js';
-import { selectRows, type Executor } from '../../../lib/db.js';
+import type { ContextEnricher } from '../../../contract/index.js';
+import type { Executor } from '../../../lib/db.js';
 import { unitTree, unitsOfEmployee, withAncestors } from './directory.js';
-import { UNIT_RULES } from './repository.js';
+import { attachedUnitRules } from './repository.js';
 
 /**
  * The rules an employee matches through their organisation units: those attached to any unit in
@@ -9,9 +9,7 @@ import { UNIT_RULES } from './repository.js';
  * rules; the tree only when there are some.
  */
 export async function unitRuleIdsOf(executor: Executor, customerId: string, employeeId: string): Promise<string[]> {
-  const attached = await selectRows<{ unit_id: string; rule_id: string }>(
-    executor(UNIT_RULES).where({ customer_id: customerId }).select('unit_id', 'rule_id'),
-  );
+  const attached = await attachedUnitRules(executor, customerId);
   if (attached.length === 0) return [];
   const own = await unitsOfEmployee(executor, customerId, employeeId);
   if (own.length === 0) return [];

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
 import { inTransaction, isRowReferencedError, type Executor, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
@@ -18,6 +18,7 @@ import {
   putMember,
   removeMember,
   unitRows,
+  unitsQuery,
   updateUnit,
   UNITS,
   type Membership,
@@ -86,11 +87,8 @@ export async function unitTreeViews(executor: Executor, customerId: string): Pro
 
 export async function listUnits(host: HostRuntime, ctx: StoreContext, criteria: Criteria) {
   const customer = declaredCustomer(ctx);
-  const page = await searchByCriteria<UnitRow>(
-    host.db(UNITS).where(`${UNITS}.customer_id`, customer.id),
-    criteria,
-    UNIT_CRITERIA,
-    (qb) => qb.select(`${UNITS}.*`),
+  const page = await searchByCriteria<UnitRow>(unitsQuery(host.db, customer.id), criteria, UNIT_CRITERIA, (qb) =>
+    qb.select(`${UNITS}.*`),
   );
   const company = await readCompany(host.db, customer.id);
   return criteriaList({ total: page.total, data: page.rows.map((row) => unitView(company, row)) }, criteria);

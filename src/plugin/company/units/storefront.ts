@@ -1,11 +1,17 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { attempt, noticeOf, requireAnyPermission, routeCaller, text, type PageResult } from '../../storefront-kit.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
+import {
+  attempt,
+  noticeOf,
+  requireAnyPermission,
+  routeCaller,
+  routesByName,
+  text,
+  type PageResult,
+} from '../../storefront-kit.js';
 import { MAX_LIMIT } from '../../../lib/criteria.js';
-import { employeeRoutes } from '../../employee/routes.js';
-import type { EmployeeView } from '../../employee/repository.js';
+import { employeeRoutes } from '../../employee/index.js';
 import { unitRoutes } from './routes.js';
 import { MANAGE, READ } from './schemas.js';
-import type { UnitView } from './service.js';
 
 export const UNITS_PATH = '/account/organisation-units';
 const NOTICES: Record<string, string> = {
@@ -22,7 +28,8 @@ const NOTICES: Record<string, string> = {
  */
 export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
   // The employee list for the move form: managing units implies reading employees (permissions.ts).
-  const call = routeCaller([...unitRoutes(host), ...employeeRoutes(host)]);
+  const routes = routesByName([...unitRoutes(host), ...employeeRoutes(host)]);
+  const call = routeCaller();
 
   async function unitsPage(
     ctx: StoreContext,
@@ -31,10 +38,10 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     status = 200,
   ): Promise<PageResult> {
     requireAnyPermission(ctx, [READ]);
-    const units = (await call<{ elements: UnitView[] }>(ctx, 'organisationUnitTree')).elements;
+    const units = (await call(ctx, routes.organisationUnitTree)).elements;
     const employees = ctx.can(MANAGE)
       ? (
-          await call<{ elements: EmployeeView[] }>(ctx, 'listEmployees', {
+          await call(ctx, routes.listEmployees, {
             body: { limit: MAX_LIMIT, sort: [{ field: 'lastName' }, { field: 'firstName' }] },
           })
         ).elements
@@ -86,7 +93,7 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     post(
       UNITS_PATH,
       (ctx, form) =>
-        call(ctx, 'createOrganisationUnit', {
+        call(ctx, routes.createOrganisationUnit, {
           body: { name: text(form, 'name', 255), parentId: idOrNull(form, 'parentId') },
         }),
       'created',
@@ -94,7 +101,7 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     post(
       `${UNITS_PATH}/move-unit`,
       (ctx, form) =>
-        call(ctx, 'updateOrganisationUnit', {
+        call(ctx, routes.updateOrganisationUnit, {
           params: { id: text(form, 'unitId', 64) },
           body: { parentId: idOrNull(form, 'parentId') },
         }),
@@ -102,17 +109,19 @@ export function unitStorefrontPages(host: HostRuntime): StorefrontPage[] {
     ),
     post(
       `${UNITS_PATH}/delete`,
-      (ctx, form) =>
-        call(ctx, 'deleteOrganisationUnit', {
+      (ctx, form) => {
+        const moveTo = idOrNull(form, 'moveTo');
+        return call(ctx, routes.deleteOrganisationUnit, {
           params: { id: text(form, 'unitId', 64) },
-          query: idOrNull(form, 'moveTo') ? { moveTo: idOrNull(form, 'moveTo') } : {},
-        }),
+          query: moveTo ? { moveTo } : {},
+        });
+      },
       'deleted',
     ),
     post(
       `${UNITS_PATH}/move-employee`,
       (ctx, form) =>
-        call(ctx, 'moveEmployeeBetweenUnits', {
+        call(ctx, routes.moveEmployeeBetweenUnits, {
           body: {
             employeeId: text(form, 'employeeId', 64),
             fromUnitId: idOrNull(form, 'fromUnitId'),

@@ -1,4 +1,4 @@
-import { inTransaction, readInt, readJson, selectRows, writeJson, type Executor } from '../../../lib/db.js';
+import { inTransaction, readJson, writeJson, type Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import {
@@ -10,17 +10,18 @@ import {
 } from '../../../lib/json-api.js';
 import { idParam, nullable, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { fromDbTime, nowDb } from '../../../lib/time.js';
-import {
-  defineAdminRoute,
-  defineStoreRoute,
-  type AdminRoute,
-  type HostRuntime,
-  type StoreRoute,
-} from '../../../host/contract.js';
+import { defineAdminRoute, defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import { emailSchema, nameSchema, normaliseEmail } from '../common.js';
 import { MAIL } from '../mail.js';
+import { isEmployeeEmail } from '../repository.js';
+import {
+  accountRequestsPage,
+  decideOpenAccountRequest,
+  findAccountRequest,
+  insertAccountRequest,
+  type AccountRequestRow,
+} from './repository.js';
 
-const REQUESTS = 'b2b_account_requests';
 const TAGS = ['Account requests'];
 const TYPE = 'b2b_account_request';
 const ADMIN_PATH = '/b2b-account-request';
@@ -72,27 +73,8 @@ const resourceSchema = objectSchema({ id: { type: 'string' }, type: { const: TYP
   'attributes',
 ]);
 
-interface AccountRequestRow {
-  id: string;
-  sales_channel_id: string;
-  status: 'open' | 'accepted' | 'declined';
-  company: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  vat_id: string | null;
-  address: unknown;
-  message: string | null;
-  customer_id: string | null;
-  decision_comment: string | null;
-  decided_at: string | null;
-  created_at: string;
-  updated_at: string | null;
-}
-
 async function findRequest(executor: Executor, id: string): Promise<AccountRequestRow> {
-  const row = await executor<AccountRequestRow>(REQUESTS).where({ id }).first();
+  const row = await findAccountRequest(executor, id);
   if (!row) throw Errors.notFound('account request', id);
   return row;
 }
@@ -120,7 +102,7 @@ function toResource(row: AccountRequestRow) {
   };
 }
 
-export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
+export function accountRequestStoreRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -139,7 +121,7 @@ export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
       async handler({ ctx, body }) {
         const email = normaliseEmail(body.email);
         await inTransaction(host.db, async (trx) => {
-          await trx(REQUESTS).insert({
+          await insertAccountRequest(trx, {
             id: newId(),
             sales_channel_id: ctx.salesChannel.id,
             status: 'open',
@@ -166,12 +148,12 @@ export function accountRequestStoreRoutes(host: HostRuntime): StoreRoute[] {
   ];
 }
 
-export function accountRequestAdminRoutes(host: HostRuntime): AdminRoute[] {
+export function accountRequestAdminRoutes(host: HostRuntime) {
   return [...accountRequestReadRoutes(host), ...accountRequestDecisionRoutes(host)];
 }
 
 /** Account requests: the list and one request. */
-function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
+function accountRequestReadRoutes(host: HostRuntime) {
   return [
     defineAdminRoute({
       method: 'GET',
@@ -190,19 +172,14 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
         responses: { 200: jsonApiListSchema(resourceSchema) },
       },
       async handler({ query }) {
-        const base = host.db(REQUESTS);
-        if (query.status) base.where({ status: query.status });
-        const [count] = await selectRows<{ n: unknown }>(base.clone().count({ n: '*' }));
-        const total = readInt(count?.n);
         const sort = jsonApiSortOf(query.sort ?? '-createdAt');
-        const rows = await selectRows<AccountRequestRow>(
-          base
-            .clone()
-            .orderBy(sort.field === 'company' ? 'company' : 'created_at', sort.order)
-            .orderBy('id')
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
-        );
+        const { rows, total } = await accountRequestsPage(host.db, {
+          status: query.status,
+          sortBy: sort.field === 'company' ? 'company' : 'created_at',
+          order: sort.order,
+          limit: query.limit,
+          offset: (query.page - 1) * query.limit,
+        });
         return jsonApiList(rows.map(toResource), {
           path: ADMIN_PATH,
           page: query.page,
@@ -229,7 +206,7 @@ function accountRequestReadRoutes(host: HostRuntime): AdminRoute[] {
 }
 
 /** An account request accepted or declined. */
-function accountRequestDecisionRoutes(host: HostRuntime): AdminRoute[] {
+function accountRequestDecisionRoutes(host: HostRuntime) {
   const decisionBody = objectSchema({ comment: shortText(1024) });
   const openRequest = async (trx: Executor, id: string) => {
     const row = await findRequest(trx, id);
@@ -258,7 +235,7 @@ function accountRequestDecisionRoutes(host: HostRuntime): AdminRoute[] {
           const request = await openRequest(trx, params.id);
           if (await host.customers.findByEmail(trx, request.email))
             throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'A customer with this e-mail address exists already.');
-          if (await trx('b2b_employees').where({ email: request.email }).first('id'))
+          if (await isEmployeeEmail(trx, request.email))
             throw Errors.badRequest('SUITE__EMAIL_TAKEN', 'An employee login uses this e-mail address already.');
           const salesChannel = await host.customers.salesChannel(trx, request.sales_channel_id);
           if (!salesChannel)
@@ -280,15 +257,13 @@ function accountRequestDecisionRoutes(host: HostRuntime): AdminRoute[] {
             groupId: body.groupId ?? null,
           });
           const now = nowDb();
-          const claimed = await trx(REQUESTS)
-            .where({ id: request.id, status: 'open' })
-            .update({
-              status: 'accepted',
-              customer_id: customer.id,
-              decision_comment: body.comment ?? null,
-              decided_at: now,
-              updated_at: now,
-            });
+          const claimed = await decideOpenAccountRequest(trx, request.id, {
+            status: 'accepted',
+            customer_id: customer.id,
+            decision_comment: body.comment ?? null,
+            decided_at: now,
+            updated_at: now,
+          });
           if (claimed !== 1) throw Errors.conflict();
           await host.mail.enqueue(trx, {
             template: MAIL.accountRequestAccepted,
@@ -324,9 +299,12 @@ function accountRequestDecisionRoutes(host: HostRuntime): AdminRoute[] {
         const row = await inTransaction(host.db, async (trx) => {
           const request = await openRequest(trx, params.id);
           const now = nowDb();
-          const claimed = await trx(REQUESTS)
-            .where({ id: request.id, status: 'open' })
-            .update({ status: 'declined', decision_comment: body.comment ?? null, decided_at: now, updated_at: now });
+          const claimed = await decideOpenAccountRequest(trx, request.id, {
+            status: 'declined',
+            decision_comment: body.comment ?? null,
+            decided_at: now,
+            updated_at: now,
+          });
           if (claimed !== 1) throw Errors.conflict();
           return findRequest(trx, request.id);
         });

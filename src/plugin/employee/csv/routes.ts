@@ -1,22 +1,25 @@
-import { inTransaction, readBool, selectRows, type Trx } from '../../../lib/db.js';
+import { inTransaction, readBool, type Trx } from '../../../lib/db.js';
 import { csvProblemsError, parseCsv, toCsv, type CsvColumn, type CsvProblem } from '../../../lib/csv.js';
 import { newId } from '../../../lib/ids.js';
 import { reply } from '../../../lib/routes.js';
 import { objectSchema } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
-import { defineStoreRoute, type HostRuntime, type StoreContext, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type StoreContext } from '../../../contract/index.js';
 import { normaliseEmail, TAG } from '../common.js';
 import { createInvitation } from '../invitation/service.js';
 import { holdsAll } from '../permissions.js';
 import {
-  employeesOfCustomer,
-  EMPLOYEES,
-  LINKS,
+  allEmployeesOfCustomer,
+  employeeEmailsAmong,
+  employeesLinkedElsewhere,
+  insertEmployeeLink,
+  insertEmployeeRecord,
   rolePermissionsOf,
-  selectEmployeeColumns,
+  updateEmployeeLink,
+  updateEmployeeRecord,
   type EmployeeRow,
 } from '../repository.js';
-import { rolesOfCustomer, selectRoleColumns, toRoleView, type RoleRow, type RoleView } from '../role/repository.js';
+import { allRolesOfCustomer, toRoleView, type RoleView } from '../role/repository.js';
 import { declaredCustomer } from '../../declared.js';
 
 export const EMPLOYEE_CSV_COLUMNS: CsvColumn[] = [
@@ -64,11 +67,9 @@ async function planImport(
 ) {
   const problems: CsvProblem[] = [];
   const roles = new Map<string, RoleView>();
-  for (const row of await selectRows<RoleRow>(selectRoleColumns(trx, rolesOfCustomer(trx, customerId))))
-    roles.set(row.name.toLowerCase(), toRoleView(row));
+  for (const row of await allRolesOfCustomer(trx, customerId)) roles.set(row.name.toLowerCase(), toRoleView(row));
   const existing = new Map<string, EmployeeRow>();
-  for (const row of await selectRows<EmployeeRow>(selectEmployeeColumns(trx, employeesOfCustomer(trx, customerId))))
-    existing.set(row.email, row);
+  for (const row of await allEmployeesOfCustomer(trx, customerId)) existing.set(row.email, row);
   const firstLineOf = new Map<string, number>();
   const planned: PlannedRow[] = [];
 
@@ -109,16 +110,10 @@ async function planImport(
   for (let i = 0; i < newRows.length; i += 500) {
     const chunk = newRows.slice(i, i + 500);
     const taken = new Set(
-      (
-        await selectRows<{ email: string }>(
-          trx(EMPLOYEES)
-            .whereIn(
-              'email',
-              chunk.map((p) => p.email),
-            )
-            .select('email'),
-        )
-      ).map((r) => r.email),
+      await employeeEmailsAmong(
+        trx,
+        chunk.map((p) => p.email),
+      ),
     );
     for (const p of chunk) {
       if (taken.has(p.email) || (await host.customers.findByEmail(trx, p.email)))
@@ -130,17 +125,11 @@ async function planImport(
     }
   }
   const sharedIds = new Set(
-    (
-      await selectRows<{ employee_id: string }>(
-        trx(LINKS)
-          .whereIn(
-            'employee_id',
-            [...existing.values()].map((e) => e.id),
-          )
-          .whereNot({ customer_id: customerId })
-          .select('employee_id'),
-      )
-    ).map((r) => r.employee_id),
+    await employeesLinkedElsewhere(
+      trx,
+      [...existing.values()].map((e) => e.id),
+      customerId,
+    ),
   );
   for (const p of planned) {
     const current = existing.get(p.email);
@@ -158,7 +147,7 @@ async function planImport(
   return { planned, existing, problems };
 }
 
-export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
+export function employeeCsvRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -192,7 +181,7 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
             const current = existing.get(p.email);
             if (!current) {
               const id = newId();
-              await trx(EMPLOYEES).insert({
+              await insertEmployeeRecord(trx, {
                 id,
                 email: p.email,
                 password_hash: null,
@@ -201,7 +190,7 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
                 active: true,
                 created_at: now,
               });
-              await trx(LINKS).insert({
+              await insertEmployeeLink(trx, {
                 id: newId(),
                 employee_id: id,
                 customer_id: customer.id,
@@ -228,13 +217,18 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
               (current.role_id ?? null) !== (p.role?.id ?? null) ||
               wasActive !== p.active;
             if (personal)
-              await trx(EMPLOYEES)
-                .where({ id: current.id })
-                .update({ first_name: p.firstName, last_name: p.lastName, updated_at: now });
+              await updateEmployeeRecord(trx, current.id, {
+                first_name: p.firstName,
+                last_name: p.lastName,
+                updated_at: now,
+              });
             if (link)
-              await trx(LINKS)
-                .where({ id: current.link_id })
-                .update({ department: p.department, role_id: p.role?.id ?? null, active: p.active, updated_at: now });
+              await updateEmployeeLink(trx, current.link_id, {
+                department: p.department,
+                role_id: p.role?.id ?? null,
+                active: p.active,
+                updated_at: now,
+              });
             if (wasActive && !p.active) revoke.push(current.id);
             if (personal || link) updated++;
           }
@@ -261,9 +255,7 @@ export function employeeCsvRoutes(host: HostRuntime): StoreRoute[] {
       },
       async handler({ ctx, headers }) {
         const customer = declaredCustomer(ctx);
-        const rows = await selectRows<EmployeeRow>(
-          selectEmployeeColumns(host.db, employeesOfCustomer(host.db, customer.id)).orderBy('e.email'),
-        );
+        const rows = await allEmployeesOfCustomer(host.db, customer.id, true);
         const csv = await toCsv(
           EMPLOYEE_CSV_COLUMNS.map((c) => c.name),
           rows.map((r) => [

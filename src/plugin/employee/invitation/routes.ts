@@ -1,10 +1,10 @@
-import { inTransaction, readInt, selectRow, selectRows } from '../../../lib/db.js';
+import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import type { RateLimitRule } from '../../../lib/routes.js';
 import { nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import {
   emailSchema,
   hashParam,
@@ -17,7 +17,14 @@ import {
 } from '../common.js';
 import { findEmployeeByEmail, isLinked } from '../repository.js';
 import { assignableRole } from '../service.js';
-import { acceptInvitation, createInvitation, INVITATIONS, invitationStatus, type InvitationRow } from './service.js';
+import {
+  countInvitationsOf,
+  deleteCustomerInvitation,
+  findListedInvitation,
+  listedInvitationsPage,
+  type ListedInvitationRow,
+} from './repository.js';
+import { acceptInvitation, createInvitation, invitationStatus } from './service.js';
 import { declaredCustomer } from '../../declared.js';
 
 const time = { type: 'string', format: 'date-time' } as const;
@@ -52,9 +59,6 @@ const invitationSchema = objectSchema(
   ],
 );
 
-/** An invitation with the name of its role. */
-type ListedInvitationRow = InvitationRow & { role_name: string | null };
-
 function toInvitationView(row: ListedInvitationRow) {
   return {
     id: row.id,
@@ -74,14 +78,6 @@ function toInvitationView(row: ListedInvitationRow) {
 
 export type InvitationView = ReturnType<typeof toInvitationView>;
 
-function invitationsOf(host: HostRuntime, customerId: string) {
-  return host
-    .db(`${INVITATIONS} as i`)
-    .leftJoin('b2b_employee_roles as r', 'r.id', 'i.role_id')
-    .where('i.customer_id', customerId)
-    .select('i.*', 'r.name as role_name');
-}
-
 /** Shared with the storefront invitation page, so both doors count against one limit. */
 export const ACCEPT_INVITATION_RATE_LIMIT: RateLimitRule = {
   name: 'accept-invitation',
@@ -90,7 +86,7 @@ export const ACCEPT_INVITATION_RATE_LIMIT: RateLimitRule = {
   by: ['ip'],
 };
 
-export function invitationRoutes(host: HostRuntime): StoreRoute[] {
+export function invitationRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -150,18 +146,10 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       },
       async handler({ ctx, query }) {
         const customerId = declaredCustomer(ctx).id;
-        const [count] = await selectRows<{ n: unknown }>(
-          host.db(INVITATIONS).where({ customer_id: customerId }).count({ n: '*' }),
-        );
-        const rows = await selectRows<ListedInvitationRow>(
-          invitationsOf(host, customerId)
-            .orderBy('i.created_at', 'desc')
-            .orderBy('i.id')
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
-        );
+        const total = await countInvitationsOf(host.db, customerId);
+        const rows = await listedInvitationsPage(host.db, customerId, query.limit, (query.page - 1) * query.limit);
         return storeList(rows.map(toInvitationView), {
-          total: readInt(count?.n),
+          total,
           page: query.page,
           limit: query.limit,
         });
@@ -178,9 +166,7 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: invitationSchema } },
       async handler({ ctx, params }) {
-        const row = await selectRow<ListedInvitationRow>(
-          invitationsOf(host, declaredCustomer(ctx).id).where('i.id', params.id).first(),
-        );
+        const row = await findListedInvitation(host.db, declaredCustomer(ctx).id, params.id);
         if (!row) throw Errors.notFound('invitation', params.id);
         return toInvitationView(row);
       },
@@ -196,10 +182,7 @@ export function invitationRoutes(host: HostRuntime): StoreRoute[] {
       permission: 'invitation.manage',
       schemas: { params: pathParams('id'), responses: { 200: successResponse } },
       async handler({ ctx, params }) {
-        const deleted = await host
-          .db(INVITATIONS)
-          .where({ id: params.id, customer_id: declaredCustomer(ctx).id })
-          .delete();
+        const deleted = await deleteCustomerInvitation(host.db, declaredCustomer(ctx).id, params.id);
         if (!deleted) throw Errors.notFound('invitation', params.id);
         return { success: true };
       },

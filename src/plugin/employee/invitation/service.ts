@@ -1,41 +1,29 @@
 import { hashSecret, newId, newSecret } from '../../../lib/ids.js';
 import { isDuplicateKeyError, type Executor, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { addSeconds, nowDb, toDbTime } from '../../../lib/time.js';
-import type { CustomerRef, HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
+import { addSeconds, now as currentTime, nowDb, toDbTime } from '../../../lib/time.js';
+import type { CustomerRef, HostRuntime, SalesChannel, StoreContext } from '../../../contract/index.js';
 import { storefrontLink } from '../common.js';
 import { MAIL } from '../mail.js';
 import {
-  EMPLOYEES,
   findEmployeeByEmail,
   findEmployeeRecord,
+  insertEmployeeLink,
+  insertEmployeeRecord,
   isLinked,
-  LINKS,
+  updateEmployeeRecord,
   type EmployeeRecord,
 } from '../repository.js';
 import { emailTaken } from '../service.js';
+import {
+  claimPendingInvitation,
+  deleteInvitationOf,
+  findInvitationByTokenHash,
+  insertInvitation,
+  type InvitationRow,
+} from './repository.js';
 
-export const INVITATIONS = 'b2b_employee_invitations';
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
-
-export interface InvitationRow {
-  id: string;
-  customer_id: string;
-  sales_channel_id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  department: string | null;
-  role_id: string | null;
-  /** The employee record made already by POST /b2b/employee/add, if any. */
-  employee_id: string | null;
-  token_hash: string;
-  status: string;
-  expires_at: string;
-  accepted_at: string | null;
-  created_at: string;
-  updated_at: string | null;
-}
 
 export interface InvitationInput {
   email: string;
@@ -87,11 +75,11 @@ export async function issueInvitation(
     `/account/employee-invitation/${secret}`,
     input.storefrontUrl,
   );
-  const now = new Date();
+  const now = currentTime();
   const expiresAt = addSeconds(now, INVITATION_TTL_SECONDS);
   const id = newId();
-  await trx(INVITATIONS).where({ customer_id: customerId, email: input.email }).delete();
-  await trx(INVITATIONS).insert({
+  await deleteInvitationOf(trx, customerId, input.email);
+  await insertInvitation(trx, {
     id,
     customer_id: customerId,
     sales_channel_id: inviter.salesChannel.id,
@@ -140,9 +128,7 @@ export async function findInvitationBySecret(
   secret: string,
   salesChannelId: string,
 ): Promise<InvitationRow | null> {
-  const row = await executor<InvitationRow>(INVITATIONS)
-    .where({ token_hash: hashSecret(secret) })
-    .first();
+  const row = await findInvitationByTokenHash(executor, hashSecret(secret));
   return row && row.sales_channel_id === salesChannelId ? row : null;
 }
 
@@ -172,9 +158,7 @@ export async function acceptInvitation(
   const customer = await host.customers.get(trx, invitation.customer_id);
   if (!customer?.active) throw invalidInvitation();
   const now = nowDb();
-  const claimed = await trx(INVITATIONS)
-    .where({ id: invitation.id, status: 'pending' })
-    .update({ status: 'accepted', accepted_at: now, updated_at: now });
+  const claimed = await claimPendingInvitation(trx, invitation.id, now);
   if (claimed !== 1) throw invalidInvitation();
 
   const employee = await invitedEmployee(trx, invitation);
@@ -196,7 +180,7 @@ export async function acceptInvitation(
       });
     employeeId = newId();
     try {
-      await trx(EMPLOYEES).insert({
+      await insertEmployeeRecord(trx, {
         id: employeeId,
         email: invitation.email,
         password_hash: requirePassword(),
@@ -222,13 +206,11 @@ export async function acceptInvitation(
         throw Errors.badRequest('SUITE__INVALID_INPUT', 'firstName and lastName are required.', {
           pointer: firstName ? '/lastName' : '/firstName',
         });
-      await trx(EMPLOYEES)
-        .where({ id: employeeId })
-        .update({ ...names, password_hash: requirePassword(), updated_at: now });
+      await updateEmployeeRecord(trx, employeeId, { ...names, password_hash: requirePassword(), updated_at: now });
     }
   }
   if (!(await isLinked(trx, employeeId, customer.id)))
-    await trx(LINKS).insert({
+    await insertEmployeeLink(trx, {
       id: newId(),
       employee_id: employeeId,
       customer_id: customer.id,

@@ -3,7 +3,7 @@ import { Errors } from '../../../lib/errors.js';
 import type { RateLimitRule } from '../../../lib/routes.js';
 import { objectSchema, successResponse } from '../../../lib/schemas.js';
 import { nowDb } from '../../../lib/time.js';
-import { defineStoreRoute, type HostRuntime, type LoginIdentity, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type LoginIdentity } from '../../../contract/index.js';
 import {
   answerNoSoonerThan,
   emailSchema,
@@ -16,15 +16,16 @@ import {
   TAG,
 } from '../common.js';
 import { MAIL } from '../mail.js';
-import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeByEmail, findEmployeeRecord } from '../repository.js';
-import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from './service.js';
 import {
-  deleteActorTokens,
-  issueToken,
-  LOGIN_LINK_TTL_SECONDS,
-  RECOVERY_TTL_SECONDS,
-  SCANNER_REUSE_SECONDS,
-} from './tokens.js';
+  defaultLink,
+  employeeIdentity,
+  findEmployeeByEmail,
+  findEmployeeRecord,
+  updateEmployeeRecord,
+} from '../repository.js';
+import { deleteActorTokens } from './repository.js';
+import { loginIdentityFor, loginWithLink, resetPasswordWithLink } from './service.js';
+import { issueToken, LOGIN_LINK_TTL_SECONDS, RECOVERY_TTL_SECONDS, SCANNER_REUSE_SECONDS } from './tokens.js';
 import { declaredCustomer, declaredEmployee } from '../../declared.js';
 
 const CONTEXT_TOKEN_HEADER = 'suite-context-token';
@@ -49,12 +50,12 @@ export const RECOVERY_CONFIRM_RATE_LIMIT: RateLimitRule = {
 
 const contextTokenResponse = objectSchema({ contextToken: { type: 'string' } }, ['contextToken']);
 
-export function loginRoutes(host: HostRuntime): StoreRoute[] {
+export function loginRoutes(host: HostRuntime) {
   return [...passwordlessLoginRoutes(host), ...employeePasswordRoutes(host)];
 }
 
 /** Passwordless login: the link by mail, and the login by its hash. */
-function passwordlessLoginRoutes(host: HostRuntime): StoreRoute[] {
+function passwordlessLoginRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -141,14 +142,14 @@ function passwordlessLoginRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** An employee's password: recovery by mail, its confirmation, and the change. */
-function employeePasswordRoutes(host: HostRuntime): StoreRoute[] {
+function employeePasswordRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
       path: '/b2b/employee/recovery-password',
       operationId: 'requestEmployeePasswordRecovery',
       summary:
-        'Step 1 of the password reset: mails a reset link on `storefrontUrl` if the e-mail is an employee’s; the answer is the same otherwise.',
+        'Step 1 of the password reset: mails a reset link on `storefrontUrl` (one of the sales channel’s domains; without it the channel’s first) if the e-mail is an employee’s; the answer is the same otherwise.',
       tags: [TAG],
       auth: 'public',
       permission: null,
@@ -157,7 +158,9 @@ function employeePasswordRoutes(host: HostRuntime): StoreRoute[] {
         { name: 'password-recovery-email', ...PER_EMAIL, by: ['body.email'] },
       ],
       schemas: {
-        body: objectSchema({ email: emailSchema, storefrontUrl: storefrontUrlSchema }, ['email', 'storefrontUrl']),
+        // The specification requires storefrontUrl; a client that leaves it out gets the link on the channel's
+        // first domain instead of a 400 (a Vendure storefront configured with storefrontUrls sends none).
+        body: objectSchema({ email: emailSchema, storefrontUrl: storefrontUrlSchema }, ['email']),
         responses: { 200: successResponse },
       },
       async handler({ ctx, body }) {
@@ -250,7 +253,7 @@ function employeePasswordRoutes(host: HostRuntime): StoreRoute[] {
           });
         const passwordHash = await host.auth.hashPassword(body.newPassword);
         const session = await inTransaction(host.db, async (trx) => {
-          await trx(EMPLOYEES).where({ id: employeeId }).update({ password_hash: passwordHash, updated_at: nowDb() });
+          await updateEmployeeRecord(trx, employeeId, { password_hash: passwordHash, updated_at: nowDb() });
           await host.auth.revokeActorSessions(trx, 'employee', employeeId);
           await deleteActorTokens(trx, 'employee', employeeId);
           return host.auth.createSession(trx, {

@@ -1,7 +1,7 @@
 import { inTransaction, readBool, type Executor, type Trx } from '../../../lib/db.js';
 import { nowDb } from '../../../lib/time.js';
-import type { HostRuntime, LoginIdentity, SalesChannel } from '../../../host/contract.js';
-import { defaultLink, employeeIdentity, EMPLOYEES, findEmployeeRecord } from '../repository.js';
+import type { HostRuntime, LoginIdentity, SalesChannel } from '../../../contract/index.js';
+import { defaultLink, employeeIdentity, findEmployeeRecord, setActiveEmployeePassword } from '../repository.js';
 import { consumeToken, SCANNER_REUSE_SECONDS } from './tokens.js';
 
 /** Who may use a login link: an active employee with an active link in this sales channel, or an active customer login of it. */
@@ -56,9 +56,7 @@ export async function resetPasswordWithLink(
 ): Promise<string | null> {
   const token = await consumeToken(trx, 'password-recovery', secret, salesChannelId, 0);
   if (!token || token.actorType !== 'employee') return null;
-  const updated = await trx(EMPLOYEES)
-    .where({ id: token.actorId, active: true })
-    .update({ password_hash: passwordHash, updated_at: nowDb() });
+  const updated = await setActiveEmployeePassword(trx, token.actorId, passwordHash, nowDb());
   if (updated !== 1) return null;
   await host.auth.revokeActorSessions(trx, 'employee', token.actorId);
   return token.actorId;

@@ -3,13 +3,7 @@ import type { Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../../lib/store-list.js';
-import {
-  defineStoreRoute,
-  type HostRuntime,
-  type OrderScope,
-  type StoreContext,
-  type StoreRoute,
-} from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime, type OrderScope, type StoreContext } from '../../../contract/index.js';
 import { TAG } from '../common.js';
 import { declaredCustomer } from '../../declared.js';
 
@@ -69,7 +63,7 @@ async function visibleOrders(
   return [{ customerIds, placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } }, criteria];
 }
 
-export function employeeOrderRoutes(host: HostRuntime, unitColleagues?: UnitColleagues): StoreRoute[] {
+export function employeeOrderRoutes(host: HostRuntime, unitColleagues?: UnitColleagues) {
   return [
     defineStoreRoute({
       method: 'POST',

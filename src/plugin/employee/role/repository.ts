@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { readBool, readInt, readJson, selectRow, type Executor } from '../../../lib/db.js';
+import { readBool, readInt, readJson, selectRow, selectRows, type Executor } from '../../../lib/db.js';
 import { fromDbTime } from '../../../lib/time.js';
-import type { CriteriaSpec } from '../../../lib/criteria.js';
+import { searchByCriteria, type Criteria, type CriteriaSpec, type Page } from '../../../lib/criteria.js';
 
 export const ROLES = 'b2b_employee_roles';
 
@@ -84,4 +84,53 @@ export async function findRoleByName(executor: Executor, customerId: string, nam
     ).first(),
   );
   return row ? toRoleView(row) : null;
+}
+
+/** A new row of b2b_employee_roles (permissions as JSON). */
+export interface NewRoleRow {
+  id: string;
+  customer_id: string;
+  name: string;
+  description: string | null;
+  permissions: string;
+  requires_approval: boolean;
+  created_at: string;
+}
+
+export async function insertRoles(executor: Executor, rows: NewRoleRow | NewRoleRow[]): Promise<void> {
+  await executor(ROLES).insert(rows);
+}
+
+export async function updateRole(
+  executor: Executor,
+  customerId: string,
+  roleId: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  await executor(ROLES).where({ id: roleId, customer_id: customerId }).update(changes);
+}
+
+export async function deleteRole(executor: Executor, customerId: string, roleId: string): Promise<void> {
+  await executor(ROLES).where({ id: roleId, customer_id: customerId }).delete();
+}
+
+/** The customer's roles, filtered, sorted and paged by the criteria. */
+export async function searchRoles(executor: Executor, customerId: string, criteria: Criteria): Promise<Page<RoleRow>> {
+  return searchByCriteria<RoleRow>(rolesOfCustomer(executor, customerId), criteria, roleCriteria, (qb) =>
+    selectRoleColumns(executor, qb),
+  );
+}
+
+/** The customer's first roles by name and id. */
+export async function rolesOfCustomerByName(executor: Executor, customerId: string, limit: number): Promise<RoleRow[]> {
+  return selectRows<RoleRow>(
+    selectRoleColumns(executor, rolesOfCustomer(executor, customerId))
+      .orderBy([{ column: 'r.name' }, { column: 'r.id' }])
+      .limit(limit),
+  );
+}
+
+/** Every role of the customer, in no particular order. */
+export async function allRolesOfCustomer(executor: Executor, customerId: string): Promise<RoleRow[]> {
+  return selectRows<RoleRow>(selectRoleColumns(executor, rolesOfCustomer(executor, customerId)));
 }

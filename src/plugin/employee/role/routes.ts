@@ -1,22 +1,22 @@
 import { inTransaction, isDuplicateKeyError, writeJson, type Trx } from '../../../lib/db.js';
-import { criteriaSchema, searchByCriteria } from '../../../lib/criteria.js';
+import { criteriaSchema } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { nullable, objectSchema, pathParams, successResponse } from '../../../lib/schemas.js';
 import { storeList, storeListOf, storeListResponse } from '../../../lib/store-list.js';
 import { nowDb } from '../../../lib/time.js';
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import { TAG } from '../common.js';
 import { assertCanGrant, PERMISSION_KEYS, PERMISSIONS } from '../permissions.js';
 import {
+  deleteRole,
   findRole,
   findRoleByName,
+  insertRoles,
   roleCriteria,
-  ROLES,
-  rolesOfCustomer,
-  selectRoleColumns,
+  searchRoles,
   toRoleView,
-  type RoleRow,
+  updateRole,
 } from './repository.js';
 import { declaredCustomer } from '../../declared.js';
 
@@ -79,12 +79,12 @@ async function writeRole(work: () => Promise<void>): Promise<void> {
   }
 }
 
-export function roleRoutes(host: HostRuntime): StoreRoute[] {
+export function roleRoutes(host: HostRuntime) {
   return [...roleEditRoutes(host), ...permissionListRoutes()];
 }
 
 /** Employee roles: the list, create, update, delete. */
-function roleEditRoutes(host: HostRuntime): StoreRoute[] {
+function roleEditRoutes(host: HostRuntime) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -100,12 +100,7 @@ function roleEditRoutes(host: HostRuntime): StoreRoute[] {
         responses: { 200: storeListResponse(roleSchema) },
       },
       async handler({ ctx, body }) {
-        const page = await searchByCriteria<RoleRow>(
-          rolesOfCustomer(host.db, declaredCustomer(ctx).id),
-          body,
-          roleCriteria,
-          (qb) => selectRoleColumns(host.db, qb),
-        );
+        const page = await searchRoles(host.db, declaredCustomer(ctx).id, body);
         return storeList(page.rows.map(toRoleView), page);
       },
     }),
@@ -127,7 +122,7 @@ function roleEditRoutes(host: HostRuntime): StoreRoute[] {
           await assertNameFree(trx, customer.id, name);
           const id = newId();
           await writeRole(() =>
-            trx(ROLES).insert({
+            insertRoles(trx, {
               id,
               customer_id: customer.id,
               name,
@@ -170,11 +165,7 @@ function roleEditRoutes(host: HostRuntime): StoreRoute[] {
           if (body.description !== undefined) changes.description = body.description;
           if (body.permissions !== undefined) changes.permissions = writeJson(body.permissions);
           if (body.requiresApproval !== undefined) changes.requires_approval = body.requiresApproval;
-          await writeRole(() =>
-            trx(ROLES)
-              .where({ id: current.id, customer_id: customer.id })
-              .update({ ...changes, updated_at: nowDb() }),
-          );
+          await writeRole(() => updateRole(trx, customer.id, current.id, { ...changes, updated_at: nowDb() }));
           return (await findRole(trx, customer.id, current.id))!;
         });
         return { success: true, role };
@@ -201,7 +192,7 @@ function roleEditRoutes(host: HostRuntime): StoreRoute[] {
               'SUITE__ROLE_IN_USE',
               `${current.employeeCount} employee(s) hold this role; give them another role first.`,
             );
-          await trx(ROLES).where({ id: current.id, customer_id: customer.id }).delete();
+          await deleteRole(trx, customer.id, current.id);
         });
         return { success: true };
       },
@@ -210,7 +201,7 @@ function roleEditRoutes(host: HostRuntime): StoreRoute[] {
 }
 
 /** The permissions and permission groups a role can hold. */
-function permissionListRoutes(): StoreRoute[] {
+function permissionListRoutes() {
   return [
     defineStoreRoute({
       method: 'POST',

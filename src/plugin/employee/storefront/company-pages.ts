@@ -1,7 +1,6 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import type { Reply } from '../../../lib/routes.js';
 import {
   attempt,
   csvOf,
@@ -11,20 +10,22 @@ import {
   noticeOf,
   requireAnyPermission,
   routeCaller,
+  routesByName,
   text,
   wholeNumber,
   type Form,
   page,
   type PageResult,
-  type RouteCaller,
+  type PageApi,
 } from '../../storefront-kit.js';
 import { employeeCsvRoutes } from '../csv/routes.js';
-import { invitationRoutes, type InvitationView } from '../invitation/routes.js';
+import { invitationRoutes } from '../invitation/routes.js';
 import { PERMISSIONS, type PermissionDefinition } from '../permissions.js';
-import type { EmployeeView } from '../repository.js';
 import type { RoleView } from '../role/repository.js';
 import { roleRoutes } from '../role/routes.js';
 import { employeeRoutes } from '../routes.js';
+
+type Api = PageApi<typeof employeeRoutes | typeof roleRoutes | typeof invitationRoutes | typeof employeeCsvRoutes>;
 
 const EMPLOYEES_PATH = '/account/employees';
 const ROLES_PATH = '/account/roles';
@@ -88,8 +89,10 @@ function personFields(form: Form) {
   };
 }
 
-const withoutEmpty = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null));
+const withoutEmpty = <T extends Record<string, unknown>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '' && value !== null)) as {
+    [K in keyof T]?: Exclude<T[K], null>;
+  };
 
 /**
  * The company pages of the employee add-on: employees (list, add and invite, edit, deactivate,
@@ -98,30 +101,31 @@ const withoutEmpty = (fields: Record<string, unknown>) =>
  * add-on's declared Store API route.
  */
 export function companyStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([
+  const routes = routesByName([
     ...employeeRoutes(host),
     ...roleRoutes(host),
     ...invitationRoutes(host),
     ...employeeCsvRoutes(host),
   ]);
+  const call = routeCaller();
 
   /** The roles for the role select; without role.read the select offers none (the employee keeps theirs). */
   async function roleChoices(ctx: StoreContext): Promise<RoleView[]> {
     if (!ctx.can('role.read')) return [];
-    return (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } })).elements;
+    return (await call(ctx, routes.listEmployeeRoles, { body: { limit: ROLE_LIMIT } })).elements;
   }
 
   return [
-    ...employeeListPages(call, roleChoices),
-    ...employeeDetailPages(call, roleChoices),
-    ...rolePages(call),
-    ...invitationListPages(call, roleChoices),
+    ...employeeListPages({ call, routes }, roleChoices),
+    ...employeeDetailPages({ call, routes }, roleChoices),
+    ...rolePages({ call, routes }),
+    ...invitationListPages({ call, routes }, roleChoices),
   ];
 }
 
 /** The employee list: add and invite, CSV export and import. */
 function employeeListPages(
-  call: RouteCaller,
+  { call, routes }: Api,
   roleChoices: (ctx: StoreContext) => Promise<RoleView[]>,
 ): StorefrontPage[] {
   async function employeesPage(
@@ -133,7 +137,7 @@ function employeeListPages(
     requireAnyPermission(ctx, ['employee.read']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
     const term = typeof query.q === 'string' ? query.q.trim().slice(0, 100) : '';
-    const result = await call<{ total: number; elements: EmployeeView[] }>(ctx, 'listEmployees', {
+    const result = await call(ctx, routes.listEmployees, {
       body: { page, limit: PAGE_SIZE, ...(term ? { term } : {}) },
     });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -174,7 +178,9 @@ function employeeListPages(
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['employee.manage']);
         const fields = personFields(form);
-        const result = await attempt(() => call(ctx, 'addEmployee', { body: withoutEmpty(fields) }));
+        const result = await attempt(() =>
+          call(ctx, routes.addEmployee, { body: { ...withoutEmpty(fields), email: fields.email } }),
+        );
         if ('error' in result) return employeesPage(ctx, {}, { error: result.error, form: fields }, 400);
         return { redirect: `${EMPLOYEES_PATH}?done=invited` };
       },
@@ -186,7 +192,7 @@ function employeeListPages(
       async handler({ ctx }) {
         requireAnyPermission(ctx, ['employee.read']);
         return download(
-          await call<Reply>(ctx, 'exportEmployees', { body: {} }),
+          await call(ctx, routes.exportEmployees, { body: {} }),
           'employees.csv',
           'text/csv; charset=utf-8',
         );
@@ -201,7 +207,7 @@ function employeeListPages(
         requireAnyPermission(ctx, ['employee.manage']);
         // A chosen file (multipart) or the pasted text; a refused file is shown in the text area to correct it.
         const { csv } = csvOf(form, 'csvFile', 'csv');
-        const result = await attempt(() => call<unknown>(ctx, 'importEmployees', { body: csv }));
+        const result = await attempt(() => call(ctx, routes.importEmployees, { body: csv }));
         if ('error' in result)
           return employeesPage(
             ctx,
@@ -217,7 +223,7 @@ function employeeListPages(
 
 /** One employee: the edit page, saving, deactivating and activating. */
 function employeeDetailPages(
-  call: RouteCaller,
+  { call, routes }: Api,
   roleChoices: (ctx: StoreContext) => Promise<RoleView[]>,
 ): StorefrontPage[] {
   async function employeePage(
@@ -229,7 +235,7 @@ function employeeDetailPages(
   ): Promise<PageResult> {
     requireAnyPermission(ctx, ['employee.read']);
     if (!isId(id)) throw Errors.notFound('employee', id);
-    const employee = await call<EmployeeView>(ctx, 'readEmployee', { params: { id } });
+    const employee = await call(ctx, routes.readEmployee, { params: { id } });
     const roles = await roleChoices(ctx);
     const form = extra.form ?? employee;
     return {
@@ -270,7 +276,7 @@ function employeeDetailPages(
         const { roleId, ...fields } = personFields(form);
         // Without role.read the form shows no role select: the role stays as it is.
         const body = { ...fields, ...(ctx.can('role.read') ? { roleId } : {}) };
-        const result = await attempt(() => call(ctx, 'updateEmployee', { params: { id }, body }));
+        const result = await attempt(() => call(ctx, routes.updateEmployee, { params: { id }, body }));
         if ('error' in result)
           return employeePage(ctx, id, {}, { error: result.error, form: { ...body, roleId } }, 400);
         return { redirect: `${EMPLOYEES_PATH}/${id}?done=saved` };
@@ -287,7 +293,7 @@ function employeeDetailPages(
           const id = params.id;
           if (!isId(id)) throw Errors.notFound('employee', id);
           const result = await attempt(() =>
-            call(ctx, 'updateEmployee', { params: { id }, body: { active: action === 'activate' } }),
+            call(ctx, routes.updateEmployee, { params: { id }, body: { active: action === 'activate' } }),
           );
           if ('error' in result) return employeePage(ctx, id, {}, { error: result.error }, 400);
           return { redirect: `${EMPLOYEES_PATH}/${id}?done=${action}d` };
@@ -298,7 +304,7 @@ function employeeDetailPages(
 }
 
 /** Roles with their permissions: the list, create, edit, delete. */
-function rolePages(call: RouteCaller): StorefrontPage[] {
+function rolePages({ call, routes }: Api): StorefrontPage[] {
   function permissionGroups(selected: string[]) {
     const groups = new Map<string, Array<PermissionDefinition & { checked: boolean; fieldId: string }>>();
     for (const permission of PERMISSIONS) {
@@ -320,8 +326,7 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
     status = 200,
   ): Promise<PageResult> {
     requireAnyPermission(ctx, ['role.read']);
-    const roles = (await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', { body: { limit: ROLE_LIMIT } }))
-      .elements;
+    const roles = (await call(ctx, routes.listEmployeeRoles, { body: { limit: ROLE_LIMIT } })).elements;
     const describe = new Map(PERMISSIONS.map((permission) => [permission.key, permission.description]));
     const form: RoleForm = extra.form ?? { name: '', description: '', permissions: [], requiresApproval: false };
     return {
@@ -346,7 +351,7 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
   async function findRole(ctx: StoreContext, id: string): Promise<RoleView> {
     if (!isId(id)) throw Errors.notFound('role', id);
     const [role] = (
-      await call<{ elements: RoleView[] }>(ctx, 'listEmployeeRoles', {
+      await call(ctx, routes.listEmployeeRoles, {
         body: { limit: 1, filter: [{ type: 'equals', field: 'id', value: id }] },
       })
     ).elements;
@@ -397,7 +402,7 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['role.manage']);
         const fields = roleFields(form);
-        const result = await attempt(() => call(ctx, 'createEmployeeRole', { body: fields }));
+        const result = await attempt(() => call(ctx, routes.createEmployeeRole, { body: fields }));
         if ('error' in result) return rolesPage(ctx, {}, { error: result.error, form: fields }, 400);
         return { redirect: `${ROLES_PATH}?done=created` };
       },
@@ -417,7 +422,9 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
         requireAnyPermission(ctx, ['role.manage']);
         const role = await findRole(ctx, params.id);
         const fields = roleFields(form);
-        const result = await attempt(() => call(ctx, 'updateEmployeeRole', { params: { id: role.id }, body: fields }));
+        const result = await attempt(() =>
+          call(ctx, routes.updateEmployeeRole, { params: { id: role.id }, body: fields }),
+        );
         if ('error' in result) return rolePage(ctx, role.id, { error: result.error, form: fields }, 400);
         return { redirect: `${ROLES_PATH}?done=saved` };
       },
@@ -430,7 +437,7 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
       async handler({ ctx, params }) {
         requireAnyPermission(ctx, ['role.manage']);
         const role = await findRole(ctx, params.id);
-        const result = await attempt(() => call(ctx, 'deleteEmployeeRole', { params: { id: role.id } }));
+        const result = await attempt(() => call(ctx, routes.deleteEmployeeRole, { params: { id: role.id } }));
         if ('error' in result) return rolePage(ctx, role.id, { error: result.error }, 400);
         return { redirect: `${ROLES_PATH}?done=deleted` };
       },
@@ -440,7 +447,7 @@ function rolePages(call: RouteCaller): StorefrontPage[] {
 
 /** Invitations: the list, sending one, withdrawing one. */
 function invitationListPages(
-  call: RouteCaller,
+  { call, routes }: Api,
   roleChoices: (ctx: StoreContext) => Promise<RoleView[]>,
 ): StorefrontPage[] {
   async function invitationsPage(
@@ -451,7 +458,7 @@ function invitationListPages(
   ): Promise<PageResult> {
     requireAnyPermission(ctx, ['invitation.manage']);
     const page = wholeNumber(query.page, 1, 100_000) ?? 1;
-    const result = await call<{ total: number; elements: InvitationView[] }>(ctx, 'listEmployeeInvitations', {
+    const result = await call(ctx, routes.listEmployeeInvitations, {
       query: { page, limit: PAGE_SIZE },
     });
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
@@ -491,7 +498,9 @@ function invitationListPages(
       async handler({ ctx, form }) {
         requireAnyPermission(ctx, ['invitation.manage']);
         const fields = personFields(form);
-        const result = await attempt(() => call(ctx, 'createEmployeeInvitation', { body: withoutEmpty(fields) }));
+        const result = await attempt(() =>
+          call(ctx, routes.createEmployeeInvitation, { body: { ...withoutEmpty(fields), email: fields.email } }),
+        );
         if ('error' in result) return invitationsPage(ctx, {}, { error: result.error, form: fields }, 400);
         return { redirect: `${INVITATIONS_PATH}?done=sent` };
       },
@@ -505,7 +514,7 @@ function invitationListPages(
         requireAnyPermission(ctx, ['invitation.manage']);
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('invitation', id);
-        await call(ctx, 'deleteEmployeeInvitation', { params: { id } });
+        await call(ctx, routes.deleteEmployeeInvitation, { params: { id } });
         return { redirect: `${INVITATIONS_PATH}?done=withdrawn` };
       },
     }),

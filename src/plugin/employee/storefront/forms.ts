@@ -1,5 +1,5 @@
 import { AppError } from '../../../lib/errors.js';
-import type { StorefrontPage } from '../../../host/contract.js';
+import type { StorefrontPage } from '../../../contract/index.js';
 import { hashParam, nameSchema, passwordSchema } from '../common.js';
 
 export type PageResult = Awaited<ReturnType<StorefrontPage['handler']>>;

@@ -1,15 +1,10 @@
 import { inTransaction, readBool } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { fullName } from '../common.js';
 import { ACCEPT_INVITATION_RATE_LIMIT } from '../invitation/routes.js';
-import {
-  acceptInvitation,
-  findInvitationBySecret,
-  invitationStatus,
-  invitedEmployee,
-  type InvitationRow,
-} from '../invitation/service.js';
+import { acceptInvitation, findInvitationBySecret, invitationStatus, invitedEmployee } from '../invitation/service.js';
+import type { InvitationRow } from '../invitation/repository.js';
 import { employeeIdentity, findEmployeeRow, type EmployeeRecord } from '../repository.js';
 import {
   ACCOUNT_PAGE,

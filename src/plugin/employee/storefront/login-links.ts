@@ -1,6 +1,6 @@
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import type { HostRuntime, LoginIdentity, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, LoginIdentity, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { LOGIN_LINK_USE_RATE_LIMIT, loginRoutes, RECOVERY_CONFIRM_RATE_LIMIT } from '../login/routes.js';
 import { loginIdentityFor, resetPasswordWithLink } from '../login/service.js';
 import { SCANNER_REUSE_SECONDS, tokenState, type TokenPurpose } from '../login/tokens.js';
@@ -16,7 +16,7 @@ import {
   type LinkProblem,
   type PageResult,
 } from './forms.js';
-import { attempt, page, routeCaller } from '../../storefront-kit.js';
+import { attempt, page, routeCaller, routesByName } from '../../storefront-kit.js';
 
 const LOGIN_PATH = '/account/passwordless-login/:hash';
 const RECOVERY_PATH = '/account/employee-recovery/:hash';
@@ -55,7 +55,8 @@ async function refusal(
 }
 
 export function loginLinkPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller(loginRoutes(host));
+  const routes = routesByName(loginRoutes(host));
+  const call = routeCaller();
   return [
     {
       // Mail scanners fetch links: the GET only shows a button, the POST uses the link.
@@ -83,9 +84,7 @@ export function loginLinkPages(host: HostRuntime): StorefrontPage[] {
       async handler({ ctx, params }) {
         const hash = params.hash;
         if (!isSecret(hash)) return linkProblemPage('login', 'unknown');
-        const used = await attempt(() =>
-          call<{ contextToken: string }>(ctx, 'passwordlessLogin', { params: { hash }, body: {} }),
-        );
+        const used = await attempt(() => call(ctx, routes.passwordlessLogin, { params: { hash }, body: {} }));
         if ('error' in used) return refusal(host, ctx, 'passwordless-login', 'login', hash);
         return { redirect: ACCOUNT_PAGE, login: { token: used.ok.contextToken } };
       },

@@ -1,15 +1,14 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { MAX_LIMIT, type Filter } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
-import type { EmployeeView } from '../../employee/repository.js';
-import { attempt, list, page, type PageResult, type RouteCaller } from '../../storefront-kit.js';
+import { attempt, list, page, type PageResult } from '../../storefront-kit.js';
+import type { EventApi } from './index.js';
 import { EVENT_REGISTER_PERMISSION } from '../line-item-processor.js';
-import type { EventView } from '../repository.js';
 import type { EventSettingsCache } from '../settings.js';
 import { isSalesStaff } from '../staff.js';
-import { allEventsLink, dateTime, display, field, ORDER_PERMISSION, pathId, type ListAnswer } from './shared.js';
+import { allEventsLink, dateTime, display, field, ORDER_PERMISSION, pathId } from './shared.js';
 
 interface EventFilters {
   formats: Array<{ id: string; name: string }>;
@@ -20,14 +19,14 @@ interface EventFilters {
 /** The customer's pages: the event overview, an event with its registration form, the company's participants, the ticket checkout. */
 export function eventCustomerPages(
   host: HostRuntime,
-  call: RouteCaller,
+  { call, routes }: EventApi,
   settings: EventSettingsCache,
 ): StorefrontPage[] {
-  return [...eventOverviewPages(call, settings), ...eventRegistrationPages(host, call)];
+  return [...eventOverviewPages({ call, routes }, settings), ...eventRegistrationPages(host, { call, routes })];
 }
 
 /** The event overview and the company's participants. */
-function eventOverviewPages(call: RouteCaller, settings: EventSettingsCache): StorefrontPage[] {
+function eventOverviewPages({ call, routes }: EventApi, settings: EventSettingsCache): StorefrontPage[] {
   /** The overview's filters from the query string, only values the filter route offers (nothing else is echoed). */
   function overviewFilter(query: Record<string, unknown>, filters: EventFilters) {
     const offered = (value: unknown, ids: Array<{ id: string }>) =>
@@ -49,9 +48,9 @@ function eventOverviewPages(call: RouteCaller, settings: EventSettingsCache): St
       path: '/account/events',
       auth: 'login',
       async handler({ ctx, query }) {
-        const filters = await call<EventFilters>(ctx, 'readEventFilters');
+        const filters = await call(ctx, routes.readEventFilters);
         const { chosen, filter, term } = overviewFilter(query, filters);
-        const { elements, total } = await call<ListAnswer<EventView>>(ctx, 'searchEvents', {
+        const { elements, total } = await call(ctx, routes.searchEvents, {
           body: { limit: 100, filter, ...(term ? { term } : {}) },
         });
         const option = (options: Array<{ id: string; name: string }>, selected: string) =>
@@ -78,12 +77,9 @@ function eventOverviewPages(call: RouteCaller, settings: EventSettingsCache): St
       path: '/account/events/participants',
       auth: 'login',
       async handler({ ctx, query }) {
-        const body = { limit: 500, sort: [{ field: 'createdAt', order: 'DESC' }] };
-        const { elements, total } = await call<ListAnswer<Record<string, unknown> & { eventStartsAt: string | null }>>(
-          ctx,
-          'searchCompanyEventParticipants',
-          { body },
-        );
+        const { elements, total } = await call(ctx, routes.searchCompanyEventParticipants, {
+          body: { limit: 500, sort: [{ field: 'createdAt', order: 'DESC' }] },
+        });
         const participants = elements.map((p) => ({ ...p, eventStartsAtText: dateTime(ctx, p.eventStartsAt) }));
         return {
           template: 'event-participants',
@@ -103,7 +99,7 @@ function eventOverviewPages(call: RouteCaller, settings: EventSettingsCache): St
 const COLLEAGUES_MAX = MAX_LIMIT;
 
 /** The ticket checkout, an event, and the registration of colleagues. */
-function eventRegistrationPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+function eventRegistrationPages(host: HostRuntime, { call, routes }: EventApi): StorefrontPage[] {
   /**
    * The colleagues a registration may name: the company's active employees (the declared employee
    * list, for callers with employee.read); without it an employee is offered only themselves.
@@ -114,7 +110,7 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
       const self = ctx.employee;
       return self ? [{ id: self.id, name: `${self.firstName} ${self.lastName}`, email: self.email }] : [];
     }
-    const { elements } = await call<{ elements: EmployeeView[] }>(ctx, 'listEmployees', {
+    const { elements } = await call(ctx, routes.listEmployees, {
       body: {
         limit: COLLEAGUES_MAX,
         filter: [{ type: 'equals', field: 'active', value: true }],
@@ -130,7 +126,7 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
     extra: Record<string, unknown> = {},
     status = 200,
   ): Promise<PageResult> {
-    const event = await call<EventView>(ctx, 'readEvent', { params: { id: pathId(id, 'Event') } });
+    const event = await call(ctx, routes.readEvent, { params: { id: pathId(id, 'Event') } });
     const canRegister = ctx.can(EVENT_REGISTER_PERMISSION) && !!ctx.customer;
     return {
       template: 'event-detail',
@@ -201,7 +197,7 @@ function eventRegistrationPages(host: HostRuntime, call: RouteCaller): Storefron
       auth: 'login',
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Event');
-        const event = await call<EventView>(ctx, 'readEvent', { params: { id } });
+        const event = await call(ctx, routes.readEvent, { params: { id } });
         const participants: Array<Record<string, string>> = list(form, 'employeeId').map((employeeId) => ({
           employeeId,
         }));

@@ -1,9 +1,10 @@
-import type { StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { isId, newId } from '../../../lib/ids.js';
-import { attempt, page, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
+import { attempt, page, type Form, type PageResult } from '../../storefront-kit.js';
+import type { EventApi } from './index.js';
 import type { EventView } from '../repository.js';
-import { display, field, pathId, STAFF_PAGE, type ListAnswer } from './shared.js';
+import { display, field, pathId, STAFF_PAGE } from './shared.js';
 
 interface Participant {
   id: string;
@@ -15,7 +16,7 @@ interface Participant {
 }
 
 /** The sales staff's pages for one event's participants: the list, adding one, editing one, its status, the circular mail. */
-export function eventParticipantPages(call: RouteCaller): StorefrontPage[] {
+export function eventParticipantPages({ call, routes }: EventApi): StorefrontPage[] {
   async function participantsPage(
     ctx: StoreContext,
     eventId: string,
@@ -23,14 +24,12 @@ export function eventParticipantPages(call: RouteCaller): StorefrontPage[] {
     extra: Record<string, unknown> = {},
     status = 200,
   ): Promise<PageResult> {
-    const event = await call<EventView>(ctx, 'readManagedEvent', { params: { id: eventId } });
-    const { elements } = await call<ListAnswer<Participant>>(ctx, 'searchEventParticipants', {
+    const event = await call(ctx, routes.readManagedEvent, { params: { id: eventId } });
+    const { elements } = await call(ctx, routes.searchEventParticipants, {
       params: { id: eventId },
       body: { limit: 500 },
     });
-    const statuses = (
-      await call<ListAnswer<{ technicalName: string; name: string }>>(ctx, 'listEventParticipantStatuses')
-    ).elements;
+    const statuses = (await call(ctx, routes.listEventParticipantStatuses)).elements;
     const participants = elements.map((p) => ({
       ...p,
       statusOptions: statuses.map((s) => ({
@@ -48,15 +47,15 @@ export function eventParticipantPages(call: RouteCaller): StorefrontPage[] {
   }
 
   return [
-    ...participantListPages(call, participantsPage),
-    ...participantDetailPages(call, participantsPage),
-    ...eventMailPages(call),
+    ...participantListPages({ call, routes }, participantsPage),
+    ...participantDetailPages({ call, routes }, participantsPage),
+    ...eventMailPages({ call, routes }),
   ];
 }
 
 /** An event's participants: the list and adding one. */
 function participantListPages(
-  call: RouteCaller,
+  { call, routes }: EventApi,
   participantsPage: (
     ctx: StoreContext,
     eventId: string,
@@ -84,7 +83,7 @@ function participantListPages(
             email: field(form, 'email'),
           };
           const named = person.firstName || person.lastName || person.email;
-          return call(ctx, 'addEventParticipant', {
+          return call(ctx, routes.addEventParticipant, {
             params: { id },
             body: { customerEmail: field(form, 'customerEmail'), ...(named ? person : {}) },
           });
@@ -98,7 +97,7 @@ function participantListPages(
 
 /** One participant: the page, saving, the status. */
 function participantDetailPages(
-  call: RouteCaller,
+  { call, routes }: EventApi,
   participantsPage: (
     ctx: StoreContext,
     eventId: string,
@@ -109,7 +108,7 @@ function participantDetailPages(
 ): StorefrontPage[] {
   /** The edit form as the update route's body: the documents kept (unticked "remove") and the one added. */
   function participantPatch(form: Form, existing: Participant) {
-    const documents: Array<Record<string, unknown>> = existing.documents.filter(
+    const documents: Array<{ name: string; url: string | null; note: string | null }> = existing.documents.filter(
       (_d, index) => field(form, `removeDocument${index}`) !== 'on',
     );
     const documentName = field(form, 'documentName');
@@ -133,7 +132,7 @@ function participantDetailPages(
       ...STAFF_PAGE,
       path: '/account/event-manager/participant/:id',
       async handler({ ctx, params }) {
-        const participant = await call<Participant>(ctx, 'readEventParticipant', {
+        const participant = await call(ctx, routes.readEventParticipant, {
           params: { id: pathId(params.id, 'Participant') },
         });
         return {
@@ -148,9 +147,9 @@ function participantDetailPages(
       method: 'POST',
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Participant');
-        const existing = await call<Participant>(ctx, 'readEventParticipant', { params: { id } });
+        const existing = await call(ctx, routes.readEventParticipant, { params: { id } });
         const result = await attempt(() =>
-          call(ctx, 'updateEventParticipant', { params: { id }, body: participantPatch(form, existing) }),
+          call(ctx, routes.updateEventParticipant, { params: { id }, body: participantPatch(form, existing) }),
         );
         if ('error' in result)
           return {
@@ -167,9 +166,9 @@ function participantDetailPages(
       method: 'POST',
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Participant');
-        const existing = await call<Participant>(ctx, 'readEventParticipant', { params: { id } });
+        const existing = await call(ctx, routes.readEventParticipant, { params: { id } });
         const result = await attempt(() =>
-          call(ctx, 'setEventParticipantStatus', { params: { id }, body: { status: field(form, 'status') } }),
+          call(ctx, routes.setEventParticipantStatus, { params: { id }, body: { status: field(form, 'status') } }),
         );
         if ('error' in result) return participantsPage(ctx, existing.eventId, {}, { error: result.error }, 400);
         return { redirect: `/account/event-manager/${existing.eventId}/participants` };
@@ -179,7 +178,7 @@ function participantDetailPages(
 }
 
 /** The circular mail to an event's participants. */
-function eventMailPages(call: RouteCaller): StorefrontPage[] {
+function eventMailPages({ call, routes }: EventApi): StorefrontPage[] {
   /** The form; `mailingKey` is its token, the Idempotency-Key of the send (a new one per rendered form). */
   const mailPage = (
     event: EventView,
@@ -193,10 +192,10 @@ function eventMailPages(call: RouteCaller): StorefrontPage[] {
   });
 
   /** Sends through the route with the form's token: a second submit of the same form replays the first answer. */
-  async function send(ctx: StoreContext, id: string, body: Record<string, unknown>, mailingKey: string) {
+  async function send(ctx: StoreContext, id: string, body: { subject: string; message: string }, mailingKey: string) {
     try {
       return await attempt(() =>
-        call<{ recipients: number }>(ctx, 'sendEventCircularMail', {
+        call(ctx, routes.sendEventCircularMail, {
           params: { id },
           body,
           idempotencyKey: mailingKey,
@@ -218,7 +217,7 @@ function eventMailPages(call: RouteCaller): StorefrontPage[] {
       ...STAFF_PAGE,
       path: '/account/event-manager/:id/mail',
       handler: async ({ ctx, params }) =>
-        mailPage(await call<EventView>(ctx, 'readManagedEvent', { params: { id: pathId(params.id, 'Event') } }), {}),
+        mailPage(await call(ctx, routes.readManagedEvent, { params: { id: pathId(params.id, 'Event') } }), {}),
     }),
     page({
       ...STAFF_PAGE,
@@ -235,7 +234,7 @@ function eventMailPages(call: RouteCaller): StorefrontPage[] {
           ? await send(ctx, id, values, token)
           : { error: 'This form has expired. Check the text and send it again.', fresh: true };
         if ('error' in result) {
-          const event = await call<EventView>(ctx, 'readManagedEvent', { params: { id } });
+          const event = await call(ctx, routes.readManagedEvent, { params: { id } });
           return mailPage(event, values, 'fresh' in result ? newId() : token, result.error);
         }
         return { redirect: `/account/event-manager/${id}/participants?mailed=${result.ok.recipients}` };

@@ -1,4 +1,4 @@
-import type { StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
 import type { Form } from '../../storefront-kit.js';

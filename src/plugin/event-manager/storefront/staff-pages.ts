@@ -1,12 +1,12 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
-import { attempt, list, page, type Form, type PageResult, type RouteCaller } from '../../storefront-kit.js';
-import { SPECIFICATION_TYPES, type EventView, type SpecificationType } from '../repository.js';
-import { display, field, formDate, pathId, STAFF_PAGE, type ListAnswer } from './shared.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
+import { attempt, list, page, type Form, type PageResult } from '../../storefront-kit.js';
+import type { EventApi } from './index.js';
+import { SPECIFICATION_TYPES, type SpecificationType } from '../repository.js';
+import { display, field, formDate, pathId, STAFF_PAGE } from './shared.js';
+import { Errors } from '../../../lib/errors.js';
 
-interface Options {
-  languages: string[];
-  eventStatuses: string[];
-}
+const isSpecificationType = (value: string): value is SpecificationType =>
+  (SPECIFICATION_TYPES as readonly string[]).includes(value);
 
 interface Specification {
   id: string;
@@ -15,14 +15,14 @@ interface Specification {
 }
 
 /** The sales staff's pages for events: the management list, the create form, specifications and the status. */
-export function eventStaffPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+export function eventStaffPages(host: HostRuntime, { call, routes }: EventApi): StorefrontPage[] {
   async function specificationsByType(ctx: StoreContext): Promise<Record<SpecificationType, Specification[]>> {
-    const { elements } = await call<ListAnswer<Specification>>(ctx, 'searchEventSpecifications', {
+    const { elements } = await call(ctx, routes.searchEventSpecifications, {
       body: { limit: 500 },
     });
-    return Object.fromEntries(
-      SPECIFICATION_TYPES.map((type) => [type, elements.filter((s) => s.type === type)]),
-    ) as Record<SpecificationType, Specification[]>;
+    const byType = {} as Record<SpecificationType, Specification[]>;
+    for (const type of SPECIFICATION_TYPES) byType[type] = elements.filter((s) => s.type === type);
+    return byType;
   }
 
   async function managementPage(
@@ -31,8 +31,8 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
     extra: Record<string, unknown> = {},
     status = 200,
   ): Promise<PageResult> {
-    const { eventStatuses } = await call<Options>(ctx, 'readEventManagerOptions');
-    const { elements, total } = await call<ListAnswer<EventView>>(ctx, 'searchManagedEvents', {
+    const { eventStatuses } = await call(ctx, routes.readEventManagerOptions);
+    const { elements, total } = await call(ctx, routes.searchManagedEvents, {
       body: { limit: 200, sort: [{ field: 'createdAt', order: 'DESC' }] },
     });
     const created = typeof query.created === 'string' ? elements.find((e) => e.id === query.created) : undefined;
@@ -55,15 +55,15 @@ export function eventStaffPages(host: HostRuntime, call: RouteCaller): Storefron
   }
 
   return [
-    ...staffEventListPages(host, call, specificationsByType, managementPage),
-    ...staffSpecificationPages(call, specificationsByType, managementPage),
+    ...staffEventListPages(host, { call, routes }, specificationsByType, managementPage),
+    ...staffSpecificationPages({ call, routes }, specificationsByType, managementPage),
   ];
 }
 
 /** The staff's event list and the event form. */
 function staffEventListPages(
   host: HostRuntime,
-  call: RouteCaller,
+  { call, routes }: EventApi,
   specificationsByType: (ctx: StoreContext) => Promise<Record<SpecificationType, Specification[]>>,
   managementPage: (
     ctx: StoreContext,
@@ -78,7 +78,7 @@ function staffEventListPages(
     error: string | null,
     status = 200,
   ): Promise<PageResult> {
-    const { languages } = await call<Options>(ctx, 'readEventManagerOptions');
+    const { languages } = await call(ctx, routes.readEventManagerOptions);
     const { products } = await host.catalog.searchProducts(null, {
       limit: 200,
       sort: [{ field: 'createdAt', order: 'DESC' }],
@@ -108,7 +108,7 @@ function staffEventListPages(
   }
 
   /** The create route's body from the form; the form names the product by its number (a shop has too many products for a select). The route validates the rest. */
-  function createBody(form: Form): Record<string, unknown> {
+  function createBody(form: Form) {
     const limit = field(form, 'participantLimit');
     const optionalId = (name: string) => field(form, name) || null;
     return {
@@ -120,9 +120,11 @@ function staffEventListPages(
       venueId: optionalId('venueId'),
       speakerIds: [...new Set(list(form, 'speakerIds'))],
       description: field(form, 'description') || null,
-      startsAt: formDate(field(form, 'startsAt')),
-      endsAt: formDate(field(form, 'endsAt')),
-      participantLimit: limit === '' ? null : /^\d{1,7}$/.test(limit) ? Number(limit) : limit,
+      // Left empty: '', which the route refuses (400) as no date.
+      startsAt: formDate(field(form, 'startsAt')) ?? '',
+      endsAt: formDate(field(form, 'endsAt')) ?? '',
+      // Unreadable: NaN, which the route refuses (400) as it refuses any other number it cannot take.
+      participantLimit: limit === '' ? null : /^\d{1,7}$/.test(limit) ? Number(limit) : Number.NaN,
       registrationDeadline: formDate(field(form, 'registrationDeadline')) ?? null,
       waitingList: field(form, 'waitingList') === 'on' || field(form, 'waitingList') === '1',
     };
@@ -136,7 +138,7 @@ function staffEventListPages(
       handler: async ({ ctx }) =>
         eventFormPage(
           ctx,
-          { waitingList: false, language: (await call<Options>(ctx, 'readEventManagerOptions')).languages[0] },
+          { waitingList: false, language: (await call(ctx, routes.readEventManagerOptions)).languages[0] },
           null,
         ),
     },
@@ -145,7 +147,7 @@ function staffEventListPages(
       path: '/account/event-manager/create',
       method: 'POST',
       async handler({ ctx, form }) {
-        const result = await attempt(() => call<EventView>(ctx, 'createEvent', { body: createBody(form) }));
+        const result = await attempt(() => call(ctx, routes.createEvent, { body: createBody(form) }));
         if ('error' in result)
           return eventFormPage(
             ctx,
@@ -161,7 +163,7 @@ function staffEventListPages(
 
 /** Specifications (formats, levels, …) and an event's status. */
 function staffSpecificationPages(
-  call: RouteCaller,
+  { call, routes }: EventApi,
   specificationsByType: (ctx: StoreContext) => Promise<Record<SpecificationType, Specification[]>>,
   managementPage: (
     ctx: StoreContext,
@@ -185,9 +187,12 @@ function staffSpecificationPages(
       path: '/account/event-manager/specifications',
       method: 'POST',
       async handler({ ctx, form }) {
-        await call(ctx, 'createEventSpecification', {
+        const type = field(form, 'type');
+        if (!isSpecificationType(type))
+          throw Errors.badRequest('SUITE__INVALID_INPUT', 'Choose the kind of specification.', { pointer: '/type' });
+        await call(ctx, routes.createEventSpecification, {
           body: {
-            type: field(form, 'type'),
+            type,
             name: field(form, 'name'),
             description: field(form, 'description') || null,
           },
@@ -202,7 +207,7 @@ function staffSpecificationPages(
       async handler({ ctx, params, form }) {
         const id = pathId(params.id, 'Event');
         const result = await attempt(() =>
-          call<EventView>(ctx, 'setEventStatus', { params: { id }, body: { status: field(form, 'status') } }),
+          call(ctx, routes.setEventStatus, { params: { id }, body: { status: field(form, 'status') } }),
         );
         if ('error' in result) return managementPage(ctx, {}, { error: result.error }, 400);
         return {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
 import { selectRow } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
@@ -12,7 +12,7 @@ import {
   PARTICIPANT_CRITERIA,
   customerEventsQuery,
   eventProductFields,
-  participantsQuery,
+  participantsOf,
   toCustomerParticipantView,
   withHostFields,
   withSeatCounts,
@@ -69,7 +69,7 @@ export async function customerEvent(
 
 /** The customer's participants in all events (the company's registrations). */
 export async function companyParticipants(host: HostRuntime, customerId: string, criteria: Criteria) {
-  const base = participantsQuery(host.db).where('pa.customer_id', customerId);
+  const base = participantsOf(host.db, { customerId });
   const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) =>
     q.select(PARTICIPANT_COLUMNS),
   );

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
 import { inTransaction, type Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import type { Executor } from '../../../lib/db.js';
 import { searchSpecifications, specificationsOfType, type EventRow, type SpecificationType } from '../repository.js';

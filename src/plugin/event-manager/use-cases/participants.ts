@@ -1,10 +1,10 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { searchByCriteria, type Criteria } from '../../../lib/criteria.js';
 import { inTransaction, isDuplicateKeyError, readBool, readInt, writeJson, type Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { nowDb } from '../../../lib/time.js';
-import { findEmployeeRow } from '../../employee/repository.js';
+import { findEmployeeRow } from '../../employee/index.js';
 import {
   PARTICIPANT_COLUMNS,
   PARTICIPANT_CRITERIA,
@@ -20,7 +20,7 @@ import {
   normaliseEmail,
   participantRow,
   participantStatusExists,
-  participantsQuery,
+  participantsOf,
   seatStatuses,
   takenSeats,
   toStaffParticipantView,
@@ -67,7 +67,7 @@ export interface Person {
 
 export async function searchParticipants(host: HostRuntime, eventId: string, criteria: Criteria) {
   if (!(await findEvent(host.db, eventId))) throw Errors.notFound('Event', eventId);
-  const base = participantsQuery(host.db).where('pa.event_id', eventId);
+  const base = participantsOf(host.db, { eventId });
   const page = await searchByCriteria<ParticipantRow>(base, criteria, PARTICIPANT_CRITERIA, (q) =>
     q.select(PARTICIPANT_COLUMNS),
   );

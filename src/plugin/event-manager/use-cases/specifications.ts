@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../../../host/contract.js';
+import type { HostRuntime } from '../../../contract/index.js';
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';

@@ -1,6 +1,6 @@
-import type { HostRuntime } from '../../../host/contract.js';
+import type { HostRuntime } from '../../../contract/index.js';
 import { readInt, type Trx } from '../../../lib/db.js';
-import { fromDbTime } from '../../../lib/time.js';
+import { fromDbTime, now } from '../../../lib/time.js';
 import { EVENT_MAIL, eventMailData, salesChannelOfCustomer } from '../mail.js';
 import { changeParticipantStatus, firstWaiting, lockEvent, takenSeats } from '../repository.js';
 import { PROMOTION } from '../states.js';
@@ -11,7 +11,7 @@ import { PROMOTION } from '../states.js';
  */
 export async function promoteWaiting(host: HostRuntime, trx: Trx, eventId: string): Promise<number> {
   const event = await lockEvent(trx, eventId);
-  if (!event || event.status === 'canceled' || new Date(fromDbTime(event.ends_at)!) <= new Date()) return 0;
+  if (!event || event.status === 'canceled' || new Date(fromDbTime(event.ends_at)!) <= now()) return 0;
   const limit = event.participant_limit === null ? null : readInt(event.participant_limit);
   let taken = await takenSeats(trx, eventId);
   let promoted = 0;

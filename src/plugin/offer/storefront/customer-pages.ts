@@ -1,15 +1,14 @@
-import type { StorefrontPage } from '../../../host/contract.js';
-import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import type { StoreContext, StorefrontPage } from '../../../contract/index.js';
+import { formErrors, type Form, type PageResult } from '../../employee/index.js';
 import { page } from '../../storefront-kit.js';
-import type { OfferView } from '../views.js';
-import type { Call } from './negotiation.js';
+import type { OfferApi } from './negotiation.js';
 import { comment, CUSTOMER_SIDE, detailPath, REQUEST_PERMISSION, type OfferDetail } from './shared.js';
 
 /** Asking for an offer for the cart; the cart links it for callers with `offer.request`. */
 export const OFFER_REQUEST_PATH = '/account/offers/request';
 
 /** The customer asks for an offer for the cart: the form and its answer. */
-export function offerRequestPages(call: Call): StorefrontPage[] {
+export function offerRequestPages({ call, routes }: OfferApi): StorefrontPage[] {
   function requestPage(form: Form = {}, error: string | null = null): PageResult {
     const field = (name: string) => (typeof form[name] === 'string' ? form[name] : '');
     return {
@@ -46,7 +45,7 @@ export function offerRequestPages(call: Call): StorefrontPage[] {
         const body: Record<string, unknown> = { customerComment: field('customerComment', 2000) || null };
         if (field('subject', 255)) body.subject = field('subject', 255);
         if (field('commission', 255)) body.commission = field('commission', 255);
-        const result = await formErrors(() => call<OfferView>(ctx, 'requestOffer', { body }));
+        const result = await formErrors(() => call(ctx, routes.requestOffer, { body }));
         if ('error' in result) return requestPage(form, result.error.message);
         return { redirect: `${detailPath(result.ok.id)}?done=requested` };
       },
@@ -55,36 +54,33 @@ export function offerRequestPages(call: Call): StorefrontPage[] {
 }
 
 /** The customer side decides an offer (accept, decline) or asks for more time. */
-export function offerDecisionPages(call: Call, { act }: OfferDetail): StorefrontPage[] {
+export function offerDecisionPages({ call, routes }: OfferApi, { act }: OfferDetail): StorefrontPage[] {
   /** A form of the offer page that posts one action to the offer's route, then shows the offer with `done`. */
   const decision = (
     action: string,
     done: string,
-    request: (form: Form) => { operationId: string; body: Record<string, unknown> },
+    send: (ctx: StoreContext, id: string, form: Form) => Promise<unknown>,
   ) =>
     page({
       path: `/account/offers/:id/${action}`,
       method: 'POST',
       auth: 'login',
       actors: CUSTOMER_SIDE,
-      handler: ({ ctx, params, form }) => {
-        const { operationId, body } = request(form);
-        return act(ctx, params.id, () => call(ctx, operationId, { params: { id: params.id }, body }), done);
-      },
+      handler: ({ ctx, params, form }) => act(ctx, params.id, () => send(ctx, params.id, form), done),
     });
   return [
-    decision('accept', 'accepted', (form) => ({
-      operationId: 'updateOffer',
-      body: { action: 'accept', comment: comment(form), ...versionOf(form) },
-    })),
-    decision('decline', 'declined', (form) => ({
-      operationId: 'updateOffer',
-      body: { action: 'decline', comment: comment(form) },
-    })),
-    decision('extension', 'extension-requested', (form) => ({
-      operationId: 'requestOfferValidityExtension',
-      body: { comment: comment(form) },
-    })),
+    decision('accept', 'accepted', (ctx, id, form) =>
+      call(ctx, routes.updateOffer, {
+        params: { id },
+        body: { action: 'accept', comment: comment(form), ...versionOf(form) },
+      }),
+    ),
+    decision('decline', 'declined', (ctx, id, form) =>
+      call(ctx, routes.updateOffer, { params: { id }, body: { action: 'decline', comment: comment(form) } }),
+    ),
+    decision('extension', 'extension-requested', (ctx, id, form) =>
+      call(ctx, routes.requestOfferValidityExtension, { params: { id }, body: { comment: comment(form) } }),
+    ),
   ];
 }
 

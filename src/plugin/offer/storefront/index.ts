@@ -1,11 +1,9 @@
-import type { HostRuntime, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StorefrontPage } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
-import type { Reply } from '../../../lib/route-call.js';
 import { page } from '../../storefront-kit.js';
-import type { OfferView } from '../views.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 import { offerDecisionPages, offerRequestPages } from './customer-pages.js';
-import { negotiationPages, offerCaller, type Call } from './negotiation.js';
+import { negotiationPages, offerCaller, type OfferApi } from './negotiation.js';
 import { offerSalesPages } from './sales-pages.js';
 import {
   decidesOffers,
@@ -28,27 +26,27 @@ const LIST_LIMIT = 100;
  * and action goes through the declared Store API route (its permission, schemas and handler).
  */
 export function offerStorefrontPages(service: OfferUseCases): StorefrontPage[] {
-  const call = offerCaller(service);
-  const detail = offerDetail(call);
+  const api = offerCaller(service);
+  const detail = offerDetail(api);
   const { detailPage } = detail;
   return [
     // Before `/account/offers/:id`, which would take "request" for an id.
-    ...offerRequestPages(call),
-    ...offerReadingPages(call, detail),
-    ...offerDecisionPages(call, detail),
-    ...offerSalesPages(call, detail),
-    ...negotiationPages(call, (ctx, id, extra, status) => detailPage(ctx, id, extra, status)),
+    ...offerRequestPages(api),
+    ...offerReadingPages(api, detail),
+    ...offerDecisionPages(api, detail),
+    ...offerSalesPages(api, detail),
+    ...negotiationPages(api, (ctx, id, extra, status) => detailPage(ctx, id, extra, status)),
   ];
 }
 
 /** Both sides read offers: the list, one offer, its PDF documents. */
-function offerReadingPages(call: Call, { read, detailPage }: OfferDetail): StorefrontPage[] {
+function offerReadingPages({ call, routes }: OfferApi, { read, detailPage }: OfferDetail): StorefrontPage[] {
   return [
     {
       path: LIST_PATH,
       auth: 'login',
       async handler({ ctx }) {
-        const { total, elements: data } = await call<{ total: number; elements: OfferView[] }>(ctx, 'listOffers', {
+        const { total, elements: data } = await call(ctx, routes.listOffers, {
           body: { limit: LIST_LIMIT },
         });
         return {
@@ -77,7 +75,7 @@ function offerReadingPages(call: Call, { read, detailPage }: OfferDetail): Store
         const offer = await read(ctx, params.id);
         const summary = offer.documents.find((d) => d.id === params.documentId);
         if (!summary) throw Errors.notFound('Offer document', params.documentId);
-        const document = await call<Reply>(ctx, 'downloadOfferDocument', { params: { id: summary.id } });
+        const document = await call(ctx, routes.downloadOfferDocument, { params: { id: summary.id } });
         return {
           file: {
             fileName: summary.fileName,

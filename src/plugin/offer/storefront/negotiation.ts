@@ -1,40 +1,24 @@
-import type { StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { callRoute, routesById, type Reply } from '../../../lib/route-call.js';
-import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { formErrors, type Form, type PageResult } from '../../employee/index.js';
 import { negotiationRoutes } from '../negotiation-routes.js';
 import { offerRoutes } from '../routes.js';
-import { page } from '../../storefront-kit.js';
+import { page, routeCaller, routesByName, type RouteCaller } from '../../storefront-kit.js';
 import type { OfferUseCases } from '../use-cases/index.js';
 import type { OfferView } from '../views.js';
 
-export type Call = <T>(
-  ctx: StoreContext,
-  operationId: string,
-  input?: { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown },
-) => Promise<T>;
-
-export function offerCaller(service: OfferUseCases): Call {
-  const route = routesById([...offerRoutes(service), ...negotiationRoutes(service)]);
-  return (ctx, operationId, input = {}) => callRoute(route(operationId), { ctx, ...input });
+/** The offer routes by name and the caller that runs them in-process: what every offer page acts through. */
+export interface OfferApi {
+  call: RouteCaller;
+  routes: ReturnType<typeof offerRoutesByName>;
 }
 
-interface VersionRow {
-  version: number;
-  side: string;
-  author: { name: string };
-  createdAt: string;
-  total: number;
-}
+const offerRoutesByName = (service: OfferUseCases) =>
+  routesByName([...offerRoutes(service), ...negotiationRoutes(service)]);
 
-interface Diff {
-  offer: Array<{ field: string; before: unknown; after: unknown }>;
-  lineItems: Array<{
-    change: string;
-    label: string;
-    fields: Array<{ field: string; before: unknown; after: unknown }>;
-  }>;
+export function offerCaller(service: OfferUseCases): OfferApi {
+  return { call: routeCaller(), routes: offerRoutesByName(service) };
 }
 
 const shown = (value: unknown): string =>
@@ -45,15 +29,20 @@ const shown = (value: unknown): string =>
       : JSON.stringify(value);
 
 /** What the detail page shows of the negotiation: versions (with PDFs and the latest changes), the thread, the options to tick. */
-export async function negotiationData(call: Call, ctx: StoreContext, offer: OfferView, customerSide: boolean) {
+export async function negotiationData(
+  { call, routes }: OfferApi,
+  ctx: StoreContext,
+  offer: OfferView,
+  customerSide: boolean,
+) {
   const detail = `/account/offers/${offer.id}`;
-  const versions = await call<{ current: number; elements: VersionRow[] }>(ctx, 'listOfferVersions', {
+  const versions = await call(ctx, routes.listOfferVersions, {
     params: { id: offer.id },
   });
   const latest = versions.elements.at(-1);
   let changes: Array<{ text: string }> = [];
   if (latest && latest.version > 1) {
-    const diff = await call<Diff>(ctx, 'diffOfferVersions', {
+    const diff = await call(ctx, routes.diffOfferVersions, {
       params: { id: offer.id, version: String(latest.version) },
       query: {},
     });
@@ -67,9 +56,7 @@ export async function negotiationData(call: Call, ctx: StoreContext, offer: Offe
       })),
     ];
   }
-  const thread = await call<{
-    elements: Array<{ side: string; author: { name: string }; body: string; createdAt: string; offerVersion: number }>;
-  }>(ctx, 'readOfferMessages', { params: { id: offer.id } });
+  const thread = await call(ctx, routes.readOfferMessages, { params: { id: offer.id } });
   const options = offer.lineItems.filter((line) => line.optional);
   return {
     versions: versions.elements.map((v) => ({ ...v, pdfUrl: `${detail}/versions/${v.version}/document` })),
@@ -83,7 +70,7 @@ export async function negotiationData(call: Call, ctx: StoreContext, offer: Offe
 
 /** The forms of the negotiation: a message, the ticked options, a version's PDF. */
 export function negotiationPages(
-  call: Call,
+  { call, routes }: OfferApi,
   detailPage: (ctx: StoreContext, id: string, extra: { error?: string }, status: number) => Promise<PageResult>,
 ): StorefrontPage[] {
   async function act(ctx: StoreContext, id: string, work: () => Promise<unknown>, done: string): Promise<PageResult> {
@@ -102,7 +89,7 @@ export function negotiationPages(
           ctx,
           params.id,
           () =>
-            call(ctx, 'postOfferMessage', {
+            call(ctx, routes.postOfferMessage, {
               params: { id: params.id },
               body: { body: typeof form.body === 'string' ? form.body.trim().slice(0, 4000) : '' },
             }),
@@ -117,14 +104,14 @@ export function negotiationPages(
       async handler({ ctx, params, form }) {
         const id = params.id;
         if (!isId(id)) throw Errors.notFound('Offer', id);
-        const offer = await call<OfferView>(ctx, 'readOffer', { params: { id } });
+        const offer = await call(ctx, routes.readOffer, { params: { id } });
         const lineItems = offer.lineItems
           .filter((line) => line.optional)
           .map((line) => ({ id: line.id, selected: (form as Form)[`option-${line.id}`] !== undefined }));
         return act(
           ctx,
           id,
-          () => call(ctx, 'reviseOfferAsCustomer', { params: { id }, body: { lineItems } }),
+          () => call(ctx, routes.reviseOfferAsCustomer, { params: { id }, body: { lineItems } }),
           'options-saved',
         );
       },
@@ -135,7 +122,7 @@ export function negotiationPages(
       async handler({ ctx, params }) {
         if (!isId(params.id) || !/^[1-9][0-9]{0,5}$/.test(params.version))
           throw Errors.notFound('Offer version', params.version);
-        const document = await call<Reply>(ctx, 'downloadOfferVersionDocument', {
+        const document = await call(ctx, routes.downloadOfferVersionDocument, {
           params: { id: params.id, version: params.version },
         });
         return {

@@ -1,10 +1,10 @@
-import type { StorefrontPage, StoreContext } from '../../../host/contract.js';
+import type { StorefrontPage, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { formErrors, type Form, type PageResult } from '../../employee/index.js';
 import { page } from '../../storefront-kit.js';
 import type { OfferView } from '../views.js';
-import type { Call } from './negotiation.js';
+import type { OfferApi } from './negotiation.js';
 import { comment, detailPath, linesOf, roundTo, SALES_SIDE, type OfferDetail } from './shared.js';
 
 /** A decimal the way people type it ("12.5", "12,50", "1 234.00"), at most `precision` decimals, else null. */
@@ -114,7 +114,7 @@ export function endOfDay(date: string, timeZone: string): string {
 }
 
 /** The sales representative prices an offer and sends it. */
-export function offerSalesPages(call: Call, { read, detailPage, act }: OfferDetail): StorefrontPage[] {
+export function offerSalesPages({ call, routes }: OfferApi, { read, detailPage, act }: OfferDetail): StorefrontPage[] {
   /** The representative's pricing form: a refusal shows the form again as typed, with the reason. */
   async function price(ctx: StoreContext, id: string, form: Form): Promise<PageResult> {
     // Only representatives reach this (the page declares its actors); another representative's customer: 404 here.
@@ -126,7 +126,7 @@ export function offerSalesPages(call: Call, { read, detailPage, act }: OfferDeta
       if (error instanceof PricingProblem) return detailPage(ctx, id, { error: error.message, form }, 400);
       throw error;
     }
-    const result = await formErrors(() => call(ctx, 'updateOffer', { params: { id }, body }));
+    const result = await formErrors(() => call(ctx, routes.updateOffer, { params: { id }, body }));
     if ('error' in result) return detailPage(ctx, id, { error: result.error.message, form }, 400);
     return { redirect: `${detailPath(id)}?done=priced` };
   }
@@ -151,7 +151,7 @@ export function offerSalesPages(call: Call, { read, detailPage, act }: OfferDeta
         act(
           ctx,
           params.id,
-          () => call(ctx, 'sendOfferMail', { params: { id: params.id }, body: { message: comment(form) } }),
+          () => call(ctx, routes.sendOfferMail, { params: { id: params.id }, body: { message: comment(form) } }),
           'sent',
         ),
     }),

@@ -1,9 +1,9 @@
-import type { StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
+import { formErrors, type Form, type PageResult } from '../../employee/index.js';
 import type { OfferView } from '../views.js';
-import { negotiationData, type Call } from './negotiation.js';
+import { negotiationData, type OfferApi } from './negotiation.js';
 
 /** What the offer pages share: paths, notices, who decides and who prices, and the detail page the forms show again. */
 
@@ -66,10 +66,11 @@ export interface OfferDetail {
   act: (ctx: StoreContext, id: string, work: () => Promise<unknown>, done: string) => Promise<PageResult>;
 }
 
-export function offerDetail(call: Call): OfferDetail {
+export function offerDetail(api: OfferApi): OfferDetail {
+  const { call, routes } = api;
   const read = (ctx: StoreContext, id: string) => {
     if (!isId(id)) throw Errors.notFound('Offer', id);
-    return call<OfferView>(ctx, 'readOffer', { params: { id } });
+    return call(ctx, routes.readOffer, { params: { id } });
   };
 
   async function detailPage(
@@ -129,7 +130,7 @@ export function offerDetail(call: Call): OfferDetail {
         error: extra.error ?? null,
         notice: extra.notice ?? null,
         listUrl: LIST_PATH,
-        negotiation: await negotiationData(call, ctx, offer, customerSide),
+        negotiation: await negotiationData(api, ctx, offer, customerSide),
       },
     };
   }

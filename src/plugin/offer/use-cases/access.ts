@@ -1,8 +1,8 @@
-import type { CustomerRef, HostRuntime, ProductRecord, StoreContext } from '../../../host/contract.js';
+import type { CustomerRef, HostRuntime, ProductRecord, StoreContext } from '../../../contract/index.js';
 import type { Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { actorRefusal } from '../../../lib/pipeline.js';
-import { toMinor } from '../../../lib/money.js';
+import { exactMinor } from '../../../lib/money.js';
 import { assignedCustomerIds } from '../../sales-representative/index.js';
 import { findOffer, findScopedOffer, type OfferRow, type OfferScope } from '../repository.js';
 import { offerViews, type OfferView } from '../views.js';
@@ -92,8 +92,5 @@ export function lineTotal(unitNet: number, quantity: number, pointer: string): n
 
 /** An amount at the edge in minor units; more decimals than the currency has are refused, not rounded away. */
 export function minorOf(amount: number, precision: number, pointer: string): number {
-  const minor = toMinor(amount, precision);
-  if (Math.abs(minor - amount * 10 ** precision) > 1e-6)
-    throw Errors.badRequest('SUITE__INVALID_AMOUNT', `Amounts have at most ${precision} decimal places.`, { pointer });
-  return minor;
+  return exactMinor(amount, precision, pointer);
 }

@@ -1,14 +1,22 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
-import { inTransaction, readInt, selectRows } from '../../../lib/db.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
+import { inTransaction, readInt } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { fromMinor } from '../../../lib/money.js';
 import { createOfferDocument } from '../documents.js';
-import { markRead, threadOf, unreadCounts, type OfferMessage } from '../messages.js';
+import type { OfferMessage } from '../messages.js';
 import { percentOf } from '../pricing.js';
-import { versionDocumentId, type OfferRow } from '../repository.js';
-import { diffVersions, offerVersion, offerVersions, type OfferVersion } from '../versions.js';
+import {
+  markRead,
+  offersWithMessages,
+  offerVersion,
+  offerVersions,
+  threadOf,
+  unreadCounts,
+  versionDocumentId,
+  type OfferRow,
+} from '../repository.js';
+import { diffVersions, type OfferVersion } from '../versions.js';
 import { scopeOf, visibleOffer } from './access.js';
-import { scopedOffers } from '../repository.js';
 
 /** The thread, oldest first; reading it marks it read for the caller. */
 export async function readThread(
@@ -29,13 +37,7 @@ export async function unreadSummary(
   host: HostRuntime,
   ctx: StoreContext,
 ): Promise<{ total: number; offers: Array<{ offerId: string; offerNumber: string; unread: number }> }> {
-  const offers = await selectRows<{ id: string; offer_number: string }>(
-    scopedOffers(host.db, await scopeOf(host, ctx, host.db))
-      .whereExists((q) => {
-        q.select(1).from('b2b_offer_messages as m').whereRaw('m.offer_id = o.id');
-      })
-      .select('o.id', 'o.offer_number'),
-  );
+  const offers = await offersWithMessages(host.db, await scopeOf(host, ctx, host.db));
   const counts = await unreadCounts(
     host.db,
     offers.map((o) => o.id),

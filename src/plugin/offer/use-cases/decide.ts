@@ -1,4 +1,4 @@
-import type { HostRuntime, PriceLine, SalesChannel, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, PriceLine, SalesChannel, StoreContext } from '../../../contract/index.js';
 import { inTransaction, readInt, type Executor, type Trx } from '../../../lib/db.js';
 import { isOrdered } from '../pricing.js';
 import { Errors } from '../../../lib/errors.js';

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import type { Executor } from '../../../lib/db.js';
 import { expireDue, type OfferState } from '../repository.js';

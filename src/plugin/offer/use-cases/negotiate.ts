@@ -1,14 +1,15 @@
-import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, SalesChannel, StoreContext } from '../../../contract/index.js';
 import { inTransaction, readInt, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { representativeOfCustomer } from '../../sales-representative/index.js';
 import { declaredRepresentative } from '../../declared.js';
 import { MAIL, offerMailData } from '../mail.js';
-import { insertMessage, sideOf, type OfferMessage } from '../messages.js';
+import { sideOf, type OfferMessage } from '../messages.js';
 import { basisPointsOf, discountedUnitNet } from '../pricing.js';
 import {
   effectiveStatus,
   findOffer,
+  insertMessage,
   offerLines,
   updateOfferLine,
   writeTotals,

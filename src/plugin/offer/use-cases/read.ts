@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isAssigned } from '../../sales-representative/index.js';

@@ -1,15 +1,8 @@
-import type { HostRuntime } from '../../../host/contract.js';
-import { inTransaction, readInt, selectRows } from '../../../lib/db.js';
-import { addSeconds, nowDb, toDbTime } from '../../../lib/time.js';
+import type { HostRuntime } from '../../../contract/index.js';
+import { inTransaction, readInt } from '../../../lib/db.js';
+import { addSeconds, now as currentTime, nowDb, toDbTime } from '../../../lib/time.js';
 import { MAIL, offerMailData } from '../mail.js';
-import { findOffer, offerLines, OFFERS, type OfferRow } from '../repository.js';
-
-/** Open offers whose validity ends within the window and whose current validity was not reminded of yet. */
-function notReminded(query: ReturnType<HostRuntime['db']>) {
-  return query.where('status', 'open').where((w) => {
-    w.whereNull('expiry_reminder_for').orWhereRaw('expiry_reminder_for <> valid_until');
-  });
-}
+import { claimExpiryReminder, findOffer, offerLines, offersToRemindOfExpiry, type OfferRow } from '../repository.js';
 
 /**
  * The scheduled job: mails the customer once per validity of an open offer, `offerExpiryReminderDays`
@@ -21,21 +14,12 @@ export async function remindExpiring(host: HostRuntime, limit = 200): Promise<nu
   const days = Number(await host.config.get<number>('offerExpiryReminderDays'));
   if (!days) return 0;
   const now = nowDb();
-  const horizon = toDbTime(addSeconds(new Date(), days * 86400));
-  const due = await selectRows<{ id: string; valid_until: string }>(
-    notReminded(host.db(OFFERS))
-      .where('valid_until', '>', now)
-      .where('valid_until', '<=', horizon)
-      .orderBy('valid_until')
-      .limit(limit)
-      .select('id', 'valid_until'),
-  );
+  const horizon = toDbTime(addSeconds(currentTime(), days * 86400));
+  const due = await offersToRemindOfExpiry(host.db, now, horizon, limit);
   let sent = 0;
   for (const row of due) {
     sent += await inTransaction(host.db, async (trx) => {
-      const claimed = await notReminded(trx(OFFERS))
-        .where({ id: row.id, valid_until: row.valid_until })
-        .update({ expiry_reminder_for: row.valid_until });
+      const claimed = await claimExpiryReminder(trx, row.id, row.valid_until);
       if (claimed !== 1) return 0;
       await mailReminder(host, trx, (await findOffer(trx, row.id))!);
       return 1;

@@ -1,7 +1,7 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { inTransaction, readInt, type Trx } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { nowDb, toDbTime } from '../../../lib/time.js';
+import { nowDb, nowMs, toDbTime } from '../../../lib/time.js';
 import { requireRepresentative } from '../../sales-representative/index.js';
 import {
   deleteOfferLines,
@@ -83,7 +83,7 @@ export async function salesUpdate(
   let validUntil: string | undefined;
   if (input.validUntil !== undefined) {
     const at = new Date(input.validUntil);
-    if (at.getTime() <= Date.now())
+    if (at.getTime() <= nowMs())
       throw Errors.badRequest('SUITE__OFFER_VALIDITY_PAST', 'The validity must end in the future.', {
         pointer: '/validUntil',
       });

@@ -1,7 +1,7 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { inTransaction } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { addSeconds, toDbTime } from '../../../lib/time.js';
+import { addSeconds, now as currentTime, toDbTime } from '../../../lib/time.js';
 import { createOfferDocument } from '../documents.js';
 import { MAIL, offerMailData } from '../mail.js';
 import { effectiveStatus, findOffer, markSent, offerLines } from '../repository.js';
@@ -22,7 +22,7 @@ export async function sendOffer(
   return inTransaction(host.db, async (trx) => {
     const before = await editableOffer(host, ctx, id, trx);
     OFFER_TRANSITIONS.assert(effectiveStatus(before), 'open');
-    const now = new Date();
+    const now = currentTime();
     let validUntil = before.valid_until;
     if (validUntil === null) validUntil = toDbTime(addSeconds(now, defaultDays * 86400));
     else if (validUntil <= toDbTime(now))

@@ -1,11 +1,26 @@
-import { selectRows, type Executor, type Trx } from '../../../lib/db.js';
+import type { Executor, Trx } from '../../../lib/db.js';
 import { nowDb } from '../../../lib/time.js';
-import { findEmployees, holds, type DirectoryEmployee } from '../../company/employee-directory.js';
-import { managersOfUnit, unitTree, unitsOfEmployee, withAncestors } from '../../company/units/directory.js';
+import {
+  findEmployees,
+  holds,
+  managersOfUnit,
+  unitTree,
+  unitsOfEmployee,
+  withAncestors,
+  type DirectoryEmployee,
+} from '../../company/index.js';
 import { APPROVE_PERMISSION } from '../approvers.js';
 import { addActivity, loadSettings, type ApprovalRow, type ApprovalSettings } from '../repository.js';
 import type { ApprovalRule, RuleLevel } from './model.js';
-import { approvalLevels, moveToLevel, updateApprovalLevel, type ApprovalLevel } from './repository.js';
+import {
+  approvalLevels,
+  backToFirstLevel,
+  employeeIdsWithRole,
+  escalateToAdmins,
+  moveToLevel,
+  updateApprovalLevel,
+  type ApprovalLevel,
+} from './repository.js';
 
 type ResolvedLevel = Omit<ApprovalLevel, 'approvedAt' | 'escalatedAt'>;
 type Requester = { customerId: string; requesterType: string; requesterId: string };
@@ -48,10 +63,7 @@ async function unitManagers(executor: Executor, requester: Requester): Promise<s
 }
 
 async function employeesWithRole(executor: Executor, customerId: string, roleId: string): Promise<DirectoryEmployee[]> {
-  const ids = await selectRows<string>(
-    executor('b2b_employee_customers').where({ customer_id: customerId, role_id: roleId }).pluck('employee_id'),
-  );
-  return findEmployees(executor, customerId, ids);
+  return findEmployees(executor, customerId, await employeeIdsWithRole(executor, customerId, roleId));
 }
 
 /** The approval mode, n and approvers of a level now; a level nobody can decide falls to the company admins. */
@@ -101,7 +113,7 @@ export async function resolveChain(
   return levels;
 }
 
-/** The level the approval is at (null for approvals from before the rules, which have one level and no rows). */
+/** The level the approval is at (every approval has its levels; migration 034 wrote those of approvals from before the rules). */
 export async function currentLevel(
   executor: Executor,
   approval: Pick<ApprovalRow, 'id' | 'level'>,
@@ -147,7 +159,7 @@ export async function passLevel(
   if (current) await updateApprovalLevel(trx, approval.id, current.level, { approved_at: nowDb() });
   if (!next) return null;
   const started = await startLevel(trx, approval, next);
-  if ((await moveToLevel(trx, approval.id, approval.round, approval.level, started)) !== 1) return 'moved';
+  if ((await moveToLevel(trx, approval.id, approval.round, approval.level, started.level)) !== 1) return 'moved';
   await addActivity(trx, approval.id, actor, 'level-approved', null, {
     level: approval.level,
     name: current?.name ?? '',
@@ -170,14 +182,7 @@ export async function restartChain(trx: Trx, approval: ApprovalRow): Promise<App
   for (const l of levels)
     await updateApprovalLevel(trx, approval.id, l.level, { approved_at: null, escalated_at: null, started_at: null });
   const started = await startLevel(trx, approval, first);
-  await trx('suite_order_approvals')
-    .where({ id: approval.id })
-    .update({
-      current_level: 1,
-      mode: started.mode,
-      n_value: started.nValue,
-      approver_employee_ids: JSON.stringify(started.approverEmployeeIds),
-    });
+  await backToFirstLevel(trx, approval.id);
   return {
     ...approval,
     level: 1,
@@ -193,16 +198,7 @@ export async function escalateLevel(
   approval: ApprovalRow,
   level: ApprovalLevel,
 ): Promise<ApprovalRow | null> {
-  const now = nowDb();
-  const claimed = await trx('suite_order_approval_levels')
-    .where({ approval_id: approval.id, level: level.level })
-    .whereNull('escalated_at')
-    .update({ escalated_at: now });
-  if (claimed !== 1) return null;
-  const moved = await trx('suite_order_approvals')
-    .where({ id: approval.id, status: 'pending', current_level: level.level })
-    .update({ mode: 'only-admins', n_value: 1, approver_employee_ids: JSON.stringify([]), updated_at: now });
-  if (moved !== 1) return null;
+  if (!(await escalateToAdmins(trx, approval.id, level.level))) return null;
   await addActivity(trx, approval.id, { type: 'system', id: null, name: 'System' }, 'escalated', null, {
     level: level.level,
     name: level.name,

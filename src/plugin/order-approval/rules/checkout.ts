@@ -1,7 +1,7 @@
-import type { HostRuntime, OrderDraft, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, OrderDraft, StoreContext } from '../../../contract/index.js';
 import type { Trx } from '../../../lib/db.js';
 import { fromMinor } from '../../../lib/money.js';
-import { approvalRequiredError } from '../../company/approval-required.js';
+import { approvalRequiredError } from '../../company/index.js';
 import { chooseRule } from './evaluate.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { HostRuntime } from '../../../host/contract.js';
+import type { HostRuntime } from '../../../contract/index.js';
 import { inTransaction } from '../../../lib/db.js';
-import { fromDbTime } from '../../../lib/time.js';
+import { fromDbTime, now as currentTime } from '../../../lib/time.js';
 import { getApproval } from '../repository.js';
 import { salesChannelOf } from '../use-cases/access.js';
 import { notifyApprovers } from '../use-cases/notify.js';
@@ -14,7 +14,7 @@ const HOUR_MS = 3600_000;
  * goes to the company admins (customer login and admin employees), who get the request mail and
  * of whom one approval passes the level. Each level escalates once.
  */
-export async function escalateOverdueLevels(host: HostRuntime, now = new Date(), limit = 500): Promise<number> {
+export async function escalateOverdueLevels(host: HostRuntime, now = currentTime(), limit = 500): Promise<number> {
   let escalated = 0;
   for (const row of await levelsToEscalate(host.db, limit)) {
     const started = Date.parse(fromDbTime(row.startedAt) ?? '');

@@ -1,11 +1,11 @@
-import type { HostRuntime, PriceLine } from '../../../host/contract.js';
-import { readBool, selectRow, type Executor } from '../../../lib/db.js';
-import { applicableBudgetIds } from '../../budget/repository.js';
-import { evaluateBudgets, type BudgetEvaluation } from '../../budget/service.js';
-import { defaultOf, selectionOf } from '../../cost-center/repository.js';
-import { unitScopeOfEmployee } from '../../company/units/directory.js';
-import { reasonOf, type ApprovalRule, type RuleConditions } from './model.js';
-import { activeRules } from './repository.js';
+import type { HostRuntime, PriceLine } from '../../../contract/index.js';
+import type { Executor } from '../../../lib/db.js';
+import { applicableBudgetIds, evaluateBudgets, type BudgetEvaluation } from '../../budget/index.js';
+import { defaultOf, selectionOf } from '../../cost-center/index.js';
+import { unitScopeOfEmployee } from '../../company/index.js';
+import { conditionsHold, type RuleFacts } from './conditions.js';
+import { reasonOf, type ApprovalRule } from './model.js';
+import { activeRules, roleOfEmployee } from './repository.js';
 
 /** What rules are decided on: an order (a checkout draft, or the cart an approval is asked for) and its buyer. */
 export interface OrderFacts {
@@ -22,7 +22,7 @@ export interface OrderFacts {
  * The facts a rule's conditions ask about, each read once and only when a rule asks: rules are
  * evaluated at every checkout, and most companies have a handful of rules with one condition each.
  */
-class LazyFacts {
+class LazyFacts implements RuleFacts {
   private cache = new Map<string, Promise<unknown>>();
   constructor(
     private readonly host: HostRuntime,
@@ -39,20 +39,22 @@ class LazyFacts {
     return this.order.buyer.type === 'employee' ? this.order.buyer.id : null;
   }
 
+  get currencyIso(): string {
+    return this.order.currencyIso;
+  }
+
   netTotal(): number {
     return this.order.lines.reduce((sum, l) => sum + l.totalNet, 0);
+  }
+
+  productIds(): string[] {
+    return this.order.lines.map((l) => l.productId).filter((id): id is string => !!id);
   }
 
   role(): Promise<{ roleId: string | null; requiresApproval: boolean }> {
     return this.once('role', async () => {
       if (!this.employeeId) return { roleId: null, requiresApproval: false };
-      const row = await selectRow<{ role_id: string | null; requires_approval: unknown }>(
-        this.executor('b2b_employee_customers as ec')
-          .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
-          .where({ 'ec.customer_id': this.order.customerId, 'ec.employee_id': this.employeeId })
-          .first('ec.role_id', 'r.requires_approval'),
-      );
-      return { roleId: row?.role_id ?? null, requiresApproval: readBool(row?.requires_approval) };
+      return roleOfEmployee(this.executor, this.order.customerId, this.employeeId);
     });
   }
 
@@ -106,31 +108,6 @@ class LazyFacts {
   }
 }
 
-async function holds(facts: LazyFacts, c: RuleConditions): Promise<boolean> {
-  if (c.orderTotal) {
-    if (c.orderTotal.currency !== facts.order.currencyIso) return false;
-    const total = facts.netTotal();
-    if (c.orderTotal.above !== undefined && !(total > c.orderTotal.above)) return false;
-    if (c.orderTotal.below !== undefined && !(total < c.orderTotal.below)) return false;
-  }
-  if (c.productIds?.length && !facts.order.lines.some((l) => l.productId && c.productIds!.includes(l.productId)))
-    return false;
-  if (c.roleIds?.length && !c.roleIds.includes((await facts.role()).roleId ?? '')) return false;
-  if (c.roleRequiresApproval && !(await facts.role()).requiresApproval) return false;
-  if (c.unitIds?.length) {
-    const scope = await facts.units();
-    if (!c.unitIds.some((id) => scope.includes(id))) return false;
-  }
-  if (c.categoryIds?.length) {
-    const categories = await facts.categoryIds();
-    if (!c.categoryIds.some((id) => categories.has(id))) return false;
-  }
-  if (c.costCenterIds?.length && !c.costCenterIds.includes((await facts.costCenterId()) ?? '')) return false;
-  if (c.budgetExceeded && !(await facts.exceededBudget())) return false;
-  if (c.firstOrder && !(await facts.firstOrder())) return false;
-  return true;
-}
-
 export interface RuleMatch {
   /** every active rule that matches, by priority (the first decides) */
   matched: ApprovalRule[];
@@ -149,7 +126,7 @@ export async function matchRules(
   const facts = new LazyFacts(host, executor, order);
   const matched: ApprovalRule[] = [];
   for (const rule of rules)
-    if (rule.appliesTo === appliesTo && (await holds(facts, rule.conditions))) matched.push(rule);
+    if (rule.appliesTo === appliesTo && (await conditionsHold(facts, rule.conditions))) matched.push(rule);
   const asksBudget = matched.some((r) => r.conditions.budgetExceeded);
   return { matched, exceededBudget: asksBudget ? await facts.exceededBudget() : null };
 }

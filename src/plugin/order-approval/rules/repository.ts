@@ -230,24 +230,6 @@ interface LevelDbRow {
   escalated_at: string | null;
 }
 
-export async function insertApprovalLevels(
-  executor: Executor,
-  approvalId: string,
-  levels: Array<Omit<ApprovalLevel, 'approvedAt' | 'escalatedAt'>>,
-): Promise<void> {
-  for (const l of levels)
-    await executor(APPROVAL_LEVELS).insert({
-      approval_id: approvalId,
-      level: l.level,
-      name: l.name,
-      type: l.type,
-      mode: l.mode,
-      n_value: l.nValue,
-      approver_employee_ids: writeJson(l.approverEmployeeIds),
-      started_at: l.startedAt,
-    });
-}
-
 export async function approvalLevels(executor: Executor, approvalId: string): Promise<ApprovalLevel[]> {
   const rows = await selectRows<LevelDbRow>(
     executor(APPROVAL_LEVELS).where({ approval_id: approvalId }).orderBy('level'),
@@ -274,23 +256,40 @@ export async function updateApprovalLevel(
   return executor(APPROVAL_LEVELS).where({ approval_id: approvalId, level }).update(columns);
 }
 
-/** Moves a pending approval from level `from` to `to` with that level's approvers; 1 when it moved. */
+/** Moves a pending approval from level `from` to level `to` (whose row says who decides it now); 1 when it moved. */
 export async function moveToLevel(
   executor: Executor,
   approvalId: string,
   round: number,
   from: number,
-  to: ApprovalLevel,
+  to: number,
 ): Promise<number> {
   return executor('suite_order_approvals')
     .where({ id: approvalId, status: 'pending', decision_round: round, current_level: from })
-    .update({
-      current_level: to.level,
-      mode: to.mode,
-      n_value: to.nValue,
-      approver_employee_ids: writeJson(to.approverEmployeeIds),
-      updated_at: nowDb(),
-    });
+    .update({ current_level: to, updated_at: nowDb() });
+}
+
+/** The approval is at level 1 again (a new round). */
+export async function backToFirstLevel(executor: Executor, approvalId: string): Promise<void> {
+  await executor('suite_order_approvals').where({ id: approvalId }).update({ current_level: 1, updated_at: nowDb() });
+}
+
+/**
+ * Hands a pending approval's current level to the company admins (`only-admins`, one decides): touches the
+ * approval while it is pending at that level (its version moves), then claims the level's escalation (once
+ * per level). True when escalated. Call it under the approval's row lock.
+ */
+export async function escalateToAdmins(executor: Executor, approvalId: string, level: number): Promise<boolean> {
+  const now = nowDb();
+  const touched = await executor('suite_order_approvals')
+    .where({ id: approvalId, status: 'pending', current_level: level })
+    .update({ updated_at: now });
+  if (touched !== 1) return false;
+  const claimed = await executor(APPROVAL_LEVELS)
+    .where({ approval_id: approvalId, level })
+    .whereNull('escalated_at')
+    .update({ escalated_at: now, mode: 'only-admins', n_value: 1, approver_employee_ids: writeJson([]) });
+  return claimed === 1;
 }
 
 /** Pending approvals at a level of a rule that escalates, whose level started before `cutoff` and is not escalated yet. */
@@ -325,6 +324,49 @@ export async function levelsToEscalate(
     startedAt: r.started_at,
     escalateAfterHours: readInt(r.escalate_after_hours),
   }));
+}
+
+/** The tables of other add-ons whose rows a rule may name (roles, cost centers), each with a customer_id. */
+export type RuleReferenceTable = 'b2b_employee_roles' | 'suite_cost_centers';
+
+/** Those of `ids` that are rows of the customer in `table`. */
+export async function idsOfCustomer(
+  executor: Executor,
+  table: RuleReferenceTable,
+  customerId: string,
+  ids: string[],
+): Promise<string[]> {
+  return selectRows<string>(executor(table).where({ customer_id: customerId }).whereIn('id', ids).pluck('id'));
+}
+
+/** The name of the rule an approval was asked under (null: none, or no such approval). */
+export async function ruleNameOfApproval(executor: Executor, approvalId: string): Promise<string | null> {
+  const row = await selectRow<{ rule_name: string | null }>(
+    executor('suite_order_approvals').where({ id: approvalId }).first('rule_name'),
+  );
+  return row?.rule_name ?? null;
+}
+
+/** The employees linked to the customer with the role (the employee add-on's links). */
+export async function employeeIdsWithRole(executor: Executor, customerId: string, roleId: string): Promise<string[]> {
+  return selectRows<string>(
+    executor('b2b_employee_customers').where({ customer_id: customerId, role_id: roleId }).pluck('employee_id'),
+  );
+}
+
+/** The employee's role for the customer and whether it requires approval (the employee add-on's links and roles). */
+export async function roleOfEmployee(
+  executor: Executor,
+  customerId: string,
+  employeeId: string,
+): Promise<{ roleId: string | null; requiresApproval: boolean }> {
+  const row = await selectRow<{ role_id: string | null; requires_approval: unknown }>(
+    executor('b2b_employee_customers as ec')
+      .leftJoin('b2b_employee_roles as r', 'r.id', 'ec.role_id')
+      .where({ 'ec.customer_id': customerId, 'ec.employee_id': employeeId })
+      .first('ec.role_id', 'r.requires_approval'),
+  );
+  return { roleId: row?.role_id ?? null, requiresApproval: readBool(row?.requires_approval) };
 }
 
 /** The id an approval keeps of its rule: none for a default rule that is not a row yet. */

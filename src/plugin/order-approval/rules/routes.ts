@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime, type StoreRoute } from '../../../host/contract.js';
+import { defineStoreRoute, type HostRuntime } from '../../../contract/index.js';
 import { noContent } from '../../../lib/routes.js';
 import { pathParams } from '../../../lib/schemas.js';
 import { visibleApproval } from '../use-cases/access.js';
@@ -17,7 +17,7 @@ import { approvalChain, changeRule, createRule, listRules, readRule, removeRule 
 const tags = [TAG];
 
 /** Approval rules of the company (company admins and employees with order-approval.manage-rules), and an approval's chain. */
-export function approvalRulesRoutes(host: HostRuntime): StoreRoute[] {
+export function approvalRulesRoutes(host: HostRuntime) {
   const common = { tags, auth: 'login', needsCustomer: true, permission: MANAGE_RULES } as const;
   return [
     defineStoreRoute({

@@ -1,6 +1,6 @@
 import type { ErrorObject } from '../../../lib/errors.js';
 import { list, text, type Form } from '../../storefront-kit.js';
-import { LEVEL_TYPES, type ApprovalRule, type LevelType } from './model.js';
+import { APPLIES_TO, LEVEL_TYPES, type ApprovalRule, type AppliesTo, type LevelType } from './model.js';
 
 /**
  * The approval rule form of the storefront: what it sends, read back into the Store API's rule body,
@@ -24,7 +24,7 @@ export interface RuleFields {
   description: string;
   priority: string;
   active: boolean;
-  appliesTo: string;
+  appliesTo: AppliesTo;
   escalateAfterHours: string;
   currency: string;
   above: string;
@@ -45,6 +45,8 @@ export interface RuleFields {
  * amounts in currency units rather than minor units.
  */
 export type RuleView = Omit<ApprovalRule, 'customerId' | 'createdAt' | 'updatedAt'>;
+
+const appliesToOf = (value: string): AppliesTo => APPLIES_TO.find((known) => known === value) ?? 'orders';
 
 const emptyLevel = (): LevelFields => ({ name: '', type: '', employeeIds: [], roleId: '', required: '1' });
 
@@ -135,7 +137,8 @@ export function readRuleForm(form: Form): RuleFields {
     description: text(form, 'description', 2000),
     priority: text(form, 'priority', 12),
     active: checked(form, 'active'),
-    appliesTo: text(form, 'appliesTo', 20) || 'orders',
+    // The form's select offers these two; anything else (a crafted post) is the default, as an empty one.
+    appliesTo: appliesToOf(text(form, 'appliesTo', 20)),
     escalateAfterHours: text(form, 'escalateAfterHours', 12),
     currency: text(form, 'currency', 3).toUpperCase(),
     above: text(form, 'above', 30),
@@ -152,10 +155,10 @@ export function readRuleForm(form: Form): RuleFields {
   };
 }
 
-/** A number as typed becomes a number; anything else goes to the API as typed, which names the field in its 400. */
-function numberOr(value: string): number | string {
+/** A number as typed becomes a number; anything else NaN, which the API refuses naming the field in its 400. */
+function numberOr(value: string): number {
   const normal = value.replace(/\s/g, '');
-  return /^-?\d+(\.\d+)?$/.test(normal) ? Number(normal) : value;
+  return /^-?\d+(\.\d+)?$/.test(normal) ? Number(normal) : Number.NaN;
 }
 
 const idsOf = (value: string) => value.split(/[\s,;]+/).filter((id) => id !== '');
@@ -164,22 +167,26 @@ const idsOf = (value: string) => value.split(/[\s,;]+/).filter((id) => id !== ''
  * The Store API body of the form, and for each level of the body the form slot it came from (empty
  * slots are left out, so level 2 of the body may be the third slot of the form).
  */
-export function ruleBody(fields: RuleFields): { body: Record<string, unknown>; slotOfLevel: number[] } {
-  const conditions: Record<string, unknown> = {};
-  if (fields.above !== '' || fields.below !== '')
-    conditions.orderTotal = {
-      currency: fields.currency,
-      ...(fields.above !== '' ? { above: numberOr(fields.above) } : {}),
-      ...(fields.below !== '' ? { below: numberOr(fields.below) } : {}),
-    };
-  if (fields.roleIds.length) conditions.roleIds = fields.roleIds;
-  if (fields.roleRequiresApproval) conditions.roleRequiresApproval = true;
-  if (fields.unitIds.length) conditions.unitIds = fields.unitIds;
-  if (fields.costCenterIds.length) conditions.costCenterIds = fields.costCenterIds;
-  if (idsOf(fields.productIds).length) conditions.productIds = idsOf(fields.productIds);
-  if (idsOf(fields.categoryIds).length) conditions.categoryIds = idsOf(fields.categoryIds);
-  if (fields.budgetExceeded) conditions.budgetExceeded = true;
-  if (fields.firstOrder) conditions.firstOrder = true;
+export function ruleBody(fields: RuleFields) {
+  const conditions = {
+    ...(fields.above !== '' || fields.below !== ''
+      ? {
+          orderTotal: {
+            currency: fields.currency,
+            ...(fields.above !== '' ? { above: numberOr(fields.above) } : {}),
+            ...(fields.below !== '' ? { below: numberOr(fields.below) } : {}),
+          },
+        }
+      : {}),
+    ...(fields.roleIds.length ? { roleIds: fields.roleIds } : {}),
+    ...(fields.roleRequiresApproval ? { roleRequiresApproval: true as const } : {}),
+    ...(fields.unitIds.length ? { unitIds: fields.unitIds } : {}),
+    ...(fields.costCenterIds.length ? { costCenterIds: fields.costCenterIds } : {}),
+    ...(idsOf(fields.productIds).length ? { productIds: idsOf(fields.productIds) } : {}),
+    ...(idsOf(fields.categoryIds).length ? { categoryIds: idsOf(fields.categoryIds) } : {}),
+    ...(fields.budgetExceeded ? { budgetExceeded: true as const } : {}),
+    ...(fields.firstOrder ? { firstOrder: true as const } : {}),
+  };
   const slotOfLevel: number[] = [];
   const levels = fields.levels.flatMap((level, slot) => {
     if (level.type === '') return [];

@@ -1,12 +1,11 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import type { Criteria } from '../../../lib/criteria.js';
-import { inTransaction, selectRow, selectRows, type Executor } from '../../../lib/db.js';
+import { inTransaction, type Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
-import { fromMinor, toMinor } from '../../../lib/money.js';
+import { exactMinor, fromMinor } from '../../../lib/money.js';
 import { criteriaList } from '../../../lib/store-list.js';
 import { fromDbTime } from '../../../lib/time.js';
-import { findEmployees } from '../../company/employee-directory.js';
-import { unitTree } from '../../company/units/directory.js';
+import { findEmployees, unitTree } from '../../company/index.js';
 import { declaredCustomer } from '../../declared.js';
 import { decisionsOf, type ApprovalRow } from '../repository.js';
 import type { ApprovalRule, AppliesTo, RuleConditions, RuleLevel } from './model.js';
@@ -14,11 +13,14 @@ import {
   approvalLevels,
   deleteRule,
   findRule,
+  idsOfCustomer,
   insertRule,
   materialiseRules,
   searchRules,
+  ruleNameOfApproval,
   updateRule,
   type RuleInput,
+  type RuleReferenceTable,
 } from './repository.js';
 
 /** A rule as the API writes it: amounts as numbers with the currency's precision. */
@@ -69,16 +71,14 @@ const unknown = (pointer: string, what: string) =>
 
 async function assertOwned(
   executor: Executor,
-  table: string,
+  table: RuleReferenceTable,
   customerId: string,
   ids: string[] | undefined,
   pointer: string,
   what: string,
 ): Promise<void> {
   if (!ids?.length) return;
-  const found = new Set(
-    await selectRows<string>(executor(table).where({ customer_id: customerId }).whereIn('id', ids).pluck('id')),
-  );
+  const found = new Set(await idsOfCustomer(executor, table, customerId, ids));
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) throw unknown(`${pointer}/${missing}`, what);
 }
@@ -93,8 +93,11 @@ async function toRuleInput(
   const { orderTotal, ...rest } = body.conditions;
   const conditions: RuleConditions = { ...rest };
   if (orderTotal) {
-    const above = orderTotal.above === undefined ? undefined : toMinor(orderTotal.above, precision);
-    const below = orderTotal.below === undefined ? undefined : toMinor(orderTotal.below, precision);
+    const pointer = '/conditions/orderTotal';
+    const above =
+      orderTotal.above === undefined ? undefined : exactMinor(orderTotal.above, precision, `${pointer}/above`);
+    const below =
+      orderTotal.below === undefined ? undefined : exactMinor(orderTotal.below, precision, `${pointer}/below`);
     if (above !== undefined && below !== undefined && above >= below)
       throw invalid('/conditions/orderTotal', 'The lower limit ("above") must be less than the upper one ("below").');
     conditions.orderTotal = {
@@ -247,31 +250,13 @@ export async function removeRule(host: HostRuntime, ctx: StoreContext, id: strin
 export async function approvalChain(host: HostRuntime, approval: ApprovalRow) {
   const levels = await approvalLevels(host.db, approval.id);
   const decisions = await decisionsOf(host.db, approval.id, approval.round);
-  const ruleName = await selectRow<{ rule_name: string | null }>(
-    host.db('suite_order_approvals').where({ id: approval.id }).first('rule_name'),
-  );
-  // Approvals from before the rules have no level rows: their one level is what the approval says.
-  const rows = levels.length
-    ? levels
-    : [
-        {
-          level: 1,
-          name: 'Approvers',
-          type: 'approver-settings',
-          mode: approval.mode,
-          nValue: approval.nValue,
-          approverEmployeeIds: approval.approverEmployeeIds,
-          startedAt: approval.createdAt,
-          approvedAt: null,
-          escalatedAt: null,
-        },
-      ];
+  const ruleName = await ruleNameOfApproval(host.db, approval.id);
   const finished = approval.status === 'approved' || approval.status === 'ordered' || approval.status === 'ordering';
   return {
     ruleId: approval.ruleId,
-    ruleName: ruleName?.rule_name ?? null,
+    ruleName,
     currentLevel: approval.level,
-    levels: rows.map((l) => {
+    levels: levels.map((l) => {
       const own = decisions.filter((d) => d.level === l.level);
       let status: 'waiting' | 'pending' | 'approved' | 'declined' =
         l.level < approval.level || finished ? 'approved' : l.level === approval.level ? 'pending' : 'waiting';
@@ -285,8 +270,7 @@ export async function approvalChain(host: HostRuntime, approval: ApprovalRow) {
         nValue: l.nValue,
         approverEmployeeIds: l.approverEmployeeIds,
         startedAt: fromDbTime(l.startedAt),
-        approvedAt:
-          fromDbTime(l.approvedAt) ?? (status === 'approved' && !levels.length ? fromDbTime(approval.decidedAt) : null),
+        approvedAt: fromDbTime(l.approvedAt),
         escalatedAt: fromDbTime(l.escalatedAt),
         decisions: own.map((d) => ({
           approverType: d.approverType as 'employee' | 'customer',

@@ -1,11 +1,10 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { AppError, Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { costCenterRoutes } from '../../cost-center/routes.js';
-import { unitRoutes } from '../../company/units/routes.js';
-import { employeeRoutes } from '../../employee/routes.js';
-import { roleRoutes } from '../../employee/role/routes.js';
-import { noticeOf, page, routeCaller, type PageResult, type RouteCaller } from '../../storefront-kit.js';
+import { costCenterRoutes } from '../../cost-center/index.js';
+import { unitRoutes } from '../../company/index.js';
+import { employeeRoutes, roleRoutes } from '../../employee/index.js';
+import { noticeOf, page, routeCaller, routesByName, type PageResult, type PageApi } from '../../storefront-kit.js';
 import { LEVEL_TYPES } from './model.js';
 import {
   blankRule,
@@ -19,6 +18,10 @@ import {
 } from './rule-form.js';
 import { approvalRulesRoutes } from './routes.js';
 import { MANAGE_RULES } from './schemas.js';
+
+type Api = PageApi<
+  typeof approvalRulesRoutes | typeof employeeRoutes | typeof roleRoutes | typeof unitRoutes | typeof costCenterRoutes
+>;
 
 export const RULES_PATH = '/account/approval-rules';
 const rulePath = (id: string) => `${RULES_PATH}/${id}`;
@@ -53,31 +56,29 @@ interface Choices {
   costCenters: Choice[];
 }
 
-async function loadChoices(call: RouteCaller, ctx: StoreContext): Promise<Choices> {
+async function loadChoices({ call, routes }: Api, ctx: StoreContext): Promise<Choices> {
   // Each list needs its own permission; without it the form keeps what the rule names (by id) and offers nothing else.
   const employees = ctx.can('employee.read')
-    ? (
-        await call<{ elements: Array<{ id: string; firstName: string; lastName: string; email: string }> }>(
-          ctx,
-          'listEmployees',
-          { body: { limit: LIMIT } },
-        )
-      ).elements.map((e) => ({ id: e.id, label: `${e.firstName} ${e.lastName} <${e.email}>` }))
+    ? (await call(ctx, routes.listEmployees, { body: { limit: LIMIT } })).elements.map((e) => ({
+        id: e.id,
+        label: `${e.firstName} ${e.lastName} <${e.email}>`,
+      }))
     : null;
   const roles = ctx.can('role.read')
     ? (
-        await call<{ elements: Array<{ id: string; name: string }> }>(ctx, 'listEmployeeRoles', {
+        await call(ctx, routes.listEmployeeRoles, {
           body: { limit: LIMIT },
         })
       ).elements.map((r) => ({ id: r.id, label: r.name }))
     : null;
   const units = ctx.can('organisation-unit.read')
-    ? (
-        await call<{ elements: Array<{ id: string; name: string; depth: number }> }>(ctx, 'organisationUnitTree')
-      ).elements.map((u) => ({ id: u.id, label: `${'— '.repeat(u.depth)}${u.name}` }))
+    ? (await call(ctx, routes.organisationUnitTree)).elements.map((u) => ({
+        id: u.id,
+        label: `${'— '.repeat(u.depth)}${u.name}`,
+      }))
     : null;
   const costCenters = (
-    await call<{ elements: Array<{ id: string; number: string; name: string }> }>(ctx, 'listCostCenters', {
+    await call(ctx, routes.listCostCenters, {
       body: { limit: LIMIT },
     })
   ).elements.map((c) => ({ id: c.id, label: `${c.number} ${c.name}` }));
@@ -172,23 +173,24 @@ function formData(fields: RuleFields, choices: Choices, errors: FieldErrors | nu
  * levels. Every read and change runs a declared Store API route.
  */
 export function approvalRuleStorefrontPages(host: HostRuntime): StorefrontPage[] {
-  const call = routeCaller([
+  const routes = routesByName([
     ...approvalRulesRoutes(host),
     ...employeeRoutes(host),
     ...roleRoutes(host),
     ...unitRoutes(host),
     ...costCenterRoutes(host),
   ]);
+  const call = routeCaller();
   const rules = async (ctx: StoreContext) =>
-    (await call<{ elements: RuleView[] }>(ctx, 'listApprovalRules', { body: { limit: LIMIT } })).elements;
-  return [...listPages(call, rules), ...formPages(call, rules)];
+    (await call(ctx, routes.listApprovalRules, { body: { limit: LIMIT } })).elements;
+  return [...listPages({ call, routes }, rules), ...formPages({ call, routes }, rules)];
 }
 
 const common = { auth: 'login' as const, needsCustomer: true, anyPermission: [MANAGE_RULES] };
 
-function listPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<RuleView[]>): StorefrontPage[] {
+function listPages({ call, routes }: Api, rules: (ctx: StoreContext) => Promise<RuleView[]>): StorefrontPage[] {
   async function listPage(ctx: StoreContext, query: Record<string, unknown>): Promise<PageResult> {
-    const [all, choices] = await Promise.all([rules(ctx), loadChoices(call, ctx)]);
+    const [all, choices] = await Promise.all([rules(ctx), loadChoices({ call, routes }, ctx)]);
     return {
       template: 'b2b/approval-rules',
       data: {
@@ -221,7 +223,7 @@ function listPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
           // Priorities in steps of 10 in the new order; only rules whose priority changes are written.
           for (const [i, rule] of order.entries())
             if (rule.priority !== (i + 1) * 10)
-              await call(ctx, 'updateApprovalRule', { params: { id: rule.id }, body: { priority: (i + 1) * 10 } });
+              await call(ctx, routes.updateApprovalRule, { params: { id: rule.id }, body: { priority: (i + 1) * 10 } });
         }
         return { redirect: `${RULES_PATH}?done=moved` };
       },
@@ -232,14 +234,14 @@ function listPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
       method: 'POST',
       async handler({ ctx, params }) {
         if (!isId(params.id)) throw Errors.notFound('Approval rule', params.id);
-        await call(ctx, 'deleteApprovalRule', { params: { id: params.id } });
+        await call(ctx, routes.deleteApprovalRule, { params: { id: params.id } });
         return { redirect: `${RULES_PATH}?done=deleted` };
       },
     }),
   ];
 }
 
-function formPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<RuleView[]>): StorefrontPage[] {
+function formPages({ call, routes }: Api, rules: (ctx: StoreContext) => Promise<RuleView[]>): StorefrontPage[] {
   async function formPage(
     ctx: StoreContext,
     rule: { id: string; name: string } | null,
@@ -247,7 +249,7 @@ function formPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
     errors: FieldErrors | null = null,
     status = 200,
   ): Promise<PageResult> {
-    const choices = await loadChoices(call, ctx);
+    const choices = await loadChoices({ call, routes }, ctx);
     const general = errors ? [...errors.general] : [];
     return {
       template: 'b2b/approval-rule',
@@ -270,7 +272,7 @@ function formPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
     ctx: StoreContext,
     rule: { id: string; name: string } | null,
     fields: RuleFields,
-    send: (body: Record<string, unknown>) => Promise<{ rule: RuleView }>,
+    send: (body: ReturnType<typeof ruleBody>['body']) => Promise<{ rule: RuleView }>,
   ): Promise<PageResult> {
     const { body, slotOfLevel } = ruleBody(fields);
     try {
@@ -285,7 +287,7 @@ function formPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
 
   const readRule = async (ctx: StoreContext, id: string) => {
     if (!isId(id)) throw Errors.notFound('Approval rule', id);
-    return (await call<{ rule: RuleView }>(ctx, 'readApprovalRule', { params: { id } })).rule;
+    return (await call(ctx, routes.readApprovalRule, { params: { id } })).rule;
   };
 
   return [
@@ -303,7 +305,7 @@ function formPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
       path: `${RULES_PATH}/new`,
       method: 'POST',
       handler: ({ ctx, form }) =>
-        save(ctx, null, readRuleForm(form), (body) => call(ctx, 'createApprovalRule', { body })),
+        save(ctx, null, readRuleForm(form), (body) => call(ctx, routes.createApprovalRule, { body })),
     },
     page({
       ...common,
@@ -320,25 +322,11 @@ function formPages(call: RouteCaller, rules: (ctx: StoreContext) => Promise<Rule
       async handler({ ctx, params, form }) {
         const rule = await readRule(ctx, params.id);
         return save(ctx, rule, readRuleForm(form), (body) =>
-          call(ctx, 'updateApprovalRule', { params: { id: rule.id }, body }),
+          call(ctx, routes.updateApprovalRule, { params: { id: rule.id }, body }),
         );
       },
     }),
   ];
-}
-
-interface ChainAnswer {
-  ruleName: string | null;
-  currentLevel: number;
-  levels: Array<{
-    level: number;
-    name: string;
-    status: string;
-    nValue: number;
-    mode: string;
-    approverEmployeeIds: string[];
-    decisions: Array<{ approverName: string; decision: string; comment: string | null; decidedAt: string }>;
-  }>;
 }
 
 /**
@@ -346,9 +334,10 @@ interface ChainAnswer {
  * is at and who decided each level, when. `when` formats a time for the page.
  */
 export function approvalChainReader(host: HostRuntime) {
-  const call = routeCaller(approvalRulesRoutes(host));
+  const routes = routesByName(approvalRulesRoutes(host));
+  const call = routeCaller();
   return async (ctx: StoreContext, id: string, when: (iso: string) => string) => {
-    const chain = await call<ChainAnswer>(ctx, 'readOrderApprovalLevels', { params: { orderApprovalId: id } });
+    const chain = await call(ctx, routes.readOrderApprovalLevels, { params: { orderApprovalId: id } });
     return {
       ruleName: chain.ruleName,
       currentLevel: chain.currentLevel,

@@ -1,21 +1,23 @@
-import type { HostRuntime, StoreContext, StorefrontPage } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext, StorefrontPage } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { isId } from '../../../lib/ids.js';
-import { formErrors, type Form, type PageResult } from '../../employee/storefront/forms.js';
-import { page, routeCaller, type RouteCaller } from '../../storefront-kit.js';
-import { isApprover, isCompanyAdmin, keyOf, seesAll, type approverStatus } from '../approvers.js';
-import type { ActivityView } from '../repository.js';
-import { orderApprovalRoutes, type ApprovalView } from '../routes.js';
+import { formErrors, type Form, type PageResult } from '../../employee/index.js';
+import { page, routeCaller, routesByName, type PageApi } from '../../storefront-kit.js';
+import { isApprover, isCompanyAdmin, keyOf, seesAll } from '../approvers.js';
+import { orderApprovalRoutes } from '../routes.js';
+import type { approvalListItemSchema } from '../schemas.js';
+import type { SchemaInput } from '../../../lib/routes.js';
 import type { OrderApprovalUseCases } from '../use-cases/index.js';
 import { approvalChainReader } from '../rules/storefront.js';
+
+type Api = PageApi<typeof orderApprovalRoutes>;
 
 const LIST_LIMIT = 50;
 const LIST_PATH = '/account/order-approvals';
 const detailPath = (id: string) => `/account/order-approval/${id}`;
 
 /** What the pages read of the routes' answers (the same objects the handlers build). */
-type ApprovalListItem = ApprovalView & { lineItemCount: number };
-type ApproverStatus = ReturnType<typeof approverStatus>;
+type ApprovalListItem = SchemaInput<typeof approvalListItemSchema>;
 
 const ACTION_LABELS: Record<string, string> = {
   created: 'Requested',
@@ -61,17 +63,18 @@ function comment(form: Form): string | undefined {
  * through the declared Store API route (its permission, schemas and handler).
  */
 export function orderApprovalStorefrontPages(host: HostRuntime, service: OrderApprovalUseCases): StorefrontPage[] {
-  const call = routeCaller(orderApprovalRoutes(host, service));
-  return [...approvalListPages(call), ...approvalDetailPages(host, call)];
+  const routes = routesByName(orderApprovalRoutes(host, service));
+  const call = routeCaller();
+  return [...approvalListPages({ call, routes }), ...approvalDetailPages(host, { call, routes })];
 }
 
 const isMe = (ctx: StoreContext, type: string, id: string | null) =>
   keyOf(ctx.actor.type, ctx.actor.id) === keyOf(type, id);
 
 /** The list: the caller's own requests, what waits for their decision, what they decided. */
-function approvalListPages(call: RouteCaller): StorefrontPage[] {
+function approvalListPages({ call, routes }: Api): StorefrontPage[] {
   async function listPage(ctx: StoreContext): Promise<PageResult> {
-    const mine = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
+    const mine = await call(ctx, routes.listOrderApprovals, {
       body: {
         limit: LIST_LIMIT,
         filter: [
@@ -84,7 +87,7 @@ function approvalListPages(call: RouteCaller): StorefrontPage[] {
     const toDecide: ApprovalListItem[] = [];
     let pendingTotal = 0;
     if (mayApprove) {
-      const pending = await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
+      const pending = await call(ctx, routes.listOrderApprovals, {
         body: { limit: LIST_LIMIT, filter: [{ type: 'equals', field: 'status', value: 'pending' }] },
       });
       for (const approval of pending.data) {
@@ -97,7 +100,7 @@ function approvalListPages(call: RouteCaller): StorefrontPage[] {
           })
         )
           continue;
-        const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', {
+        const { approverStatus } = await call(ctx, routes.readOrderApprovalApprovers, {
           params: { orderApprovalId: approval.id },
         });
         const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
@@ -108,7 +111,7 @@ function approvalListPages(call: RouteCaller): StorefrontPage[] {
     // What the caller approved or declined stays listed, read-only, also once their level has passed.
     const decided = mayApprove
       ? (
-          await call<{ total: number; data: ApprovalListItem[] }>(ctx, 'listOrderApprovals', {
+          await call(ctx, routes.listOrderApprovals, {
             body: { limit: LIST_LIMIT, decidedByMe: true },
           })
         ).data
@@ -137,7 +140,7 @@ function approvalListPages(call: RouteCaller): StorefrontPage[] {
 }
 
 /** One approval, with the approve / decline / order / refresh forms. */
-function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPage[] {
+function approvalDetailPages(host: HostRuntime, { call, routes }: Api): StorefrontPage[] {
   const readChain = approvalChainReader(host);
 
   async function detailPage(
@@ -148,11 +151,11 @@ function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPa
   ): Promise<PageResult> {
     if (!isId(id)) throw Errors.notFound('Order approval', id);
     const params = { orderApprovalId: id };
-    const approval = await call<ApprovalView>(ctx, 'readOrderApproval', { params });
-    const { approverStatus } = await call<{ approverStatus: ApproverStatus }>(ctx, 'readOrderApprovalApprovers', {
+    const approval = await call(ctx, routes.readOrderApproval, { params });
+    const { approverStatus } = await call(ctx, routes.readOrderApprovalApprovers, {
       params,
     });
-    const { activities } = await call<{ activities: ActivityView[] }>(ctx, 'readOrderApprovalActivity', { params });
+    const { activities } = await call(ctx, routes.readOrderApprovalActivity, { params });
     const chain = await readChain(ctx, id, (iso) => dateTime(ctx, iso));
     const me = approverStatus.approvers.find((a) => isMe(ctx, a.type, a.employeeId));
     const isRequester = isMe(ctx, approval.requester.type, approval.requester.id);
@@ -209,7 +212,7 @@ function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPa
           ctx,
           params.id,
           () =>
-            call(ctx, 'approveOrderApproval', {
+            call(ctx, routes.approveOrderApproval, {
               params: { orderApprovalId: params.id },
               body: { comment: comment(form) ?? null },
             }),
@@ -227,7 +230,10 @@ function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPa
           ctx,
           params.id,
           () =>
-            call(ctx, 'declineOrderApproval', { params: { orderApprovalId: params.id }, body: { comment: reason } }),
+            call(ctx, routes.declineOrderApproval, {
+              params: { orderApprovalId: params.id },
+              body: { comment: reason },
+            }),
           'declined',
         );
       },
@@ -241,11 +247,10 @@ function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPa
           ctx,
           params.id,
           async () => {
-            const { executionResult } = await call<{ executionResult: { success: boolean; errorMessage?: string } }>(
-              ctx,
-              'executeOrderApproval',
-              { params: { orderApprovalId: params.id }, body: {} },
-            );
+            const { executionResult } = await call(ctx, routes.executeOrderApproval, {
+              params: { orderApprovalId: params.id },
+              body: {},
+            });
             if (!executionResult.success)
               throw Errors.badRequest(
                 'SUITE__ORDER_APPROVAL_EXECUTION_FAILED',
@@ -263,7 +268,7 @@ function approvalDetailPages(host: HostRuntime, call: RouteCaller): StorefrontPa
         act(
           ctx,
           params.id,
-          () => call(ctx, 'refreshOrderApproval', { params: { orderApprovalId: params.id }, body: {} }),
+          () => call(ctx, routes.refreshOrderApproval, { params: { orderApprovalId: params.id }, body: {} }),
           'refreshed',
         ),
     }),

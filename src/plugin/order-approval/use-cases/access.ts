@@ -1,4 +1,4 @@
-import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, SalesChannel, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import type { Executor } from '../../../lib/db.js';
 import { canView, isApprover, isCompanyAdmin, isRequester } from '../approvers.js';

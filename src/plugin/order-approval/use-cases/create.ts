@@ -1,13 +1,17 @@
-import type { HostRuntime, PriceLine, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, PriceLine, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError, type Trx } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { fromMinor } from '../../../lib/money.js';
-import { applicableBudgetIds } from '../../budget/repository.js';
-import { budgetExceededError, evaluateBudgets, type BudgetEvaluation } from '../../budget/service.js';
+import {
+  applicableBudgetIds,
+  budgetExceededError,
+  evaluateBudgets,
+  type BudgetEvaluation,
+} from '../../budget/index.js';
 import { resolveChain } from '../rules/chain.js';
 import { chooseRule } from '../rules/evaluate.js';
-import { insertApprovalLevels, storedRuleId } from '../rules/repository.js';
+import { storedRuleId } from '../rules/repository.js';
 import {
   addActivity,
   getApproval,
@@ -18,7 +22,7 @@ import {
   totalsOf,
   type Reservation,
 } from '../repository.js';
-import { assertChosenMethods } from '../../company/checkout-methods/service.js';
+import { assertChosenMethods } from '../../company/index.js';
 import { assertOwnAddresses } from './access.js';
 import { notifyApprovers } from './notify.js';
 import { declaredCustomer } from '../../declared.js';
@@ -134,7 +138,6 @@ export async function insertApprovalFor(
     requesterId: ctx.actor.id ?? customer.id,
   };
   const chain = await resolveChain(trx, rule, requester, settings);
-  const first = chain[0]!;
 
   const id = newId();
   const totals = totalsOf(priced.lines);
@@ -150,9 +153,7 @@ export async function insertApprovalFor(
         name: ctx.actor.name || customer.email,
         email: ctx.actor.email,
       },
-      mode: first.mode,
-      nValue: first.nValue,
-      approverEmployeeIds: first.approverEmployeeIds,
+      levels: chain,
       reasons,
       rule: { id: storedRuleId(rule), name: rule.name, levelCount: chain.length },
       cartToken: input.cartToken,
@@ -172,7 +173,6 @@ export async function insertApprovalFor(
     throw error;
   }
   await insertApprovalLines(trx, id, priced.lines);
-  await insertApprovalLevels(trx, id, chain);
   await insertReservations(trx, id, reservations);
   await addActivity(trx, id, ctx.actor, 'created', body.customerComment ?? null, {
     reasons,

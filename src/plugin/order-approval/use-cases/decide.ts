@@ -1,7 +1,7 @@
-import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, SalesChannel, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, isDuplicateKeyError, type Trx } from '../../../lib/db.js';
-import { findEmployees } from '../../company/employee-directory.js';
+import { findEmployees } from '../../company/index.js';
 import { approvalCount, isApprover, isRequester, keyOf, requiredApprovals } from '../approvers.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import {

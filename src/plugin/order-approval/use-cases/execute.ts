@@ -1,4 +1,4 @@
-import type { HostRuntime, PriceLine, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, PriceLine, StoreContext } from '../../../contract/index.js';
 import { AppError, Errors } from '../../../lib/errors.js';
 import { inTransaction } from '../../../lib/db.js';
 import { isCompanyAdmin, isRequester } from '../approvers.js';

@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import type { Executor } from '../../../lib/db.js';
 import { activitiesOf, type ActivityView, type ApprovalRow, type ExecutionResult } from '../repository.js';
 import { visibleApproval } from './access.js';

@@ -1,6 +1,6 @@
-import type { HostRuntime, SalesChannel } from '../../../host/contract.js';
+import type { HostRuntime, SalesChannel } from '../../../contract/index.js';
 import type { Trx } from '../../../lib/db.js';
-import { findEmployees } from '../../company/employee-directory.js';
+import { findEmployees } from '../../company/index.js';
 import { approverEntries, keyOf, requesterKey } from '../approvers.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import { approvalLines, exceededBudgetApproverIds, type ApprovalRow } from '../repository.js';

@@ -1,8 +1,8 @@
-import type { HostRuntime, ProductRecord, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, ProductRecord, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, type Trx } from '../../../lib/db.js';
 import { fromMinor } from '../../../lib/money.js';
-import { addSeconds, fromDbTime, nowDb } from '../../../lib/time.js';
+import { addSeconds, fromDbTime, nowDb, nowMs } from '../../../lib/time.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import { restartChain } from '../rules/chain.js';
 import {
@@ -103,7 +103,7 @@ function assertRefreshable(approval: ApprovalRow, force: boolean, intervalSecond
     );
   if (force || !approval.lastRefreshedAt) return;
   const next = addSeconds(new Date(fromDbTime(approval.lastRefreshedAt)!), intervalSeconds);
-  const wait = Math.ceil((next.getTime() - Date.now()) / 1000);
+  const wait = Math.ceil((next.getTime() - nowMs()) / 1000);
   if (wait > 0)
     throw Errors.badRequest(
       'SUITE__ORDER_APPROVAL_REFRESH_TOO_SOON',

@@ -1,7 +1,7 @@
-import type { HostRuntime, SalesChannel, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, SalesChannel, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction, type Trx } from '../../../lib/db.js';
-import { addSeconds, toDbTime } from '../../../lib/time.js';
+import { addSeconds, now, toDbTime } from '../../../lib/time.js';
 import { approverEntries, isCompanyAdmin, isRequester, requesterKey, type ApproverEntry } from '../approvers.js';
 import { approvalMailData, enqueueApprovalMail, MAIL } from '../mail.js';
 import {
@@ -47,7 +47,7 @@ export async function remindApprovers(
 /** The scheduled job: reminds approvers of approvals pending for longer than the interval. */
 export async function remindOverdue(host: HostRuntime, limit = 200): Promise<number> {
   const interval = await reminderInterval(host);
-  const cutoff = toDbTime(addSeconds(new Date(), -interval));
+  const cutoff = toDbTime(addSeconds(now(), -interval));
   let total = 0;
   for (const row of await overdueApprovals(host.db, cutoff, limit)) {
     total += await inTransaction(host.db, async (trx) => {

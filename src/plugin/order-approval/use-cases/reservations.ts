@@ -1,6 +1,6 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import type { Trx } from '../../../lib/db.js';
-import { budgetExceededError, evaluateBudgets } from '../../budget/service.js';
+import { budgetExceededError, evaluateBudgets } from '../../budget/index.js';
 import {
   releaseReservations,
   reservedBudgetIds,

@@ -1,7 +1,6 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
-import { inTransaction, writeJson } from '../../../lib/db.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
+import { inTransaction } from '../../../lib/db.js';
 import { currentLevel } from '../rules/chain.js';
-import { updateApprovalLevel } from '../rules/repository.js';
 import { addActivity, applySettingsToPending, getApproval, loadSettings, pendingApprovalIds } from '../repository.js';
 import { approveIfComplete } from './decide.js';
 import { notifyApprovers } from './notify.js';
@@ -18,14 +17,8 @@ export async function applySettingsToPendingApprovals(host: HostRuntime, ctx: St
       if (!approval || approval.status !== 'pending') continue;
       // Only a level of "the approver settings" follows them; a rule's own approvers stay.
       const level = await currentLevel(trx, approval);
-      if (level && level.type !== 'approver-settings') continue;
-      if (level)
-        await updateApprovalLevel(trx, id, level.level, {
-          mode: settings.mode,
-          n_value: settings.nValue,
-          approver_employee_ids: writeJson(settings.approverEmployeeIds),
-        });
-      if ((await applySettingsToPending(trx, id, settings)) !== 1) continue;
+      if (!level || level.type !== 'approver-settings') continue;
+      if ((await applySettingsToPending(trx, id, level.level, settings)) !== 1) continue;
       updatedCount++;
       const next = {
         ...approval,

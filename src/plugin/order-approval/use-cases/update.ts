@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../host/contract.js';
+import type { HostRuntime, StoreContext } from '../../../contract/index.js';
 import { Errors } from '../../../lib/errors.js';
 import { inTransaction } from '../../../lib/db.js';
 import { isCompanyAdmin, isRequester } from '../approvers.js';
