@@ -234,8 +234,13 @@ async function main() {
   const badExits = slots.flatMap((slot) =>
     slot.exits.filter((e) => e.code !== 0 && !e.duringFile).map((e) => ({ slot, exit: e.code ?? e.signal })),
   );
+  const measured = Object.fromEntries(outcomes.map((o) => [o.file, Math.round(o.seconds * 10) / 10]).sort());
+  // Always kept beside the logs (what each file took in this run, in which process): --record makes it the dealing's.
+  writeFileSync(
+    join(OUT_DIR, 'timings.json'),
+    `${JSON.stringify({ dialect, jobs, files: measured, processOf: Object.fromEntries(outcomes.map((o) => [o.file, o.process])) }, null, 2)}\n`,
+  );
   if (options.record) {
-    const measured = Object.fromEntries(outcomes.map((o) => [o.file, Math.round(o.seconds * 10) / 10]).sort());
     writeFileSync(TIMINGS_FILE, `${JSON.stringify({ ...recorded, [dialect]: measured }, null, 2)}\n`);
     console.log(
       `\nrecorded ${Object.keys(measured).length} file durations for ${dialect} in ${relative(ROOT, TIMINGS_FILE)}`,
