@@ -9,6 +9,7 @@
 //                    { type: 'file', file, seconds, passes, pending, failures: [{ title, error }] }
 //   runner → worker  { type: 'run', file } | { type: 'done' }
 import './../env.js';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Mocha from 'mocha';
@@ -28,12 +29,15 @@ export interface FileOutcome {
   failures: Array<{ title: string; error: string }>;
 }
 
+/** The options mocha's CLI reads from .mocharc.json (the time limit, the reporter), kept in one place. */
+const MOCHARC = JSON.parse(readFileSync(resolve('.mocharc.json'), 'utf8')) as { timeout: number; reporter: string };
+
 const send = (message: object): Promise<void> =>
   new Promise((done, fail) => process.send!(message, (error: Error | null) => (error ? fail(error) : done())));
 
 async function runFile(file: string): Promise<FileOutcome> {
   const started = performance.now();
-  const mocha = new Mocha({ timeout: 20000, reporter: 'spec' });
+  const mocha = new Mocha({ timeout: MOCHARC.timeout, reporter: MOCHARC.reporter });
   mocha.rootHooks({ ...mochaHooks, afterAll: [] });
   mocha.addFile(resolve(file));
   const failures: FileOutcome['failures'] = [];
