@@ -5,6 +5,7 @@ import { createVendureJobs } from '../../src/adapters/vendure/jobs.js';
 import { insertParticipant } from '../../src/plugin/event-manager/repository.js';
 import { EVENT_REMINDER_JOB } from '../../src/plugin/event-manager/index.js';
 import { DEMO_CUSTOMER } from '../../examples/vendure-shop/shop.js';
+import { DEMO_APPROVER, DEMO_PURCHASER } from '../../src/plugin/employee/demo.js';
 import { startSmtp, type ReceivedMail, type TestMailbox } from '../helpers/smtp.js';
 import { bearer, bootShop, type ShopClient } from './helpers/shop.js';
 import { insertPublishedEvent } from './helpers/events.js';
@@ -102,6 +103,71 @@ describe("Vendure: the plugin's mails and jobs", function () {
       ).state as string;
     }
     expect(state).to.equal('sent');
+  });
+
+  it('mails recovery and login links without a storefrontUrl in the request on the configured storefrontUrls (Store API and Shop API)', async () => {
+    const storefront = client.shop.state.options.storefrontUrls[0]!;
+    const recovery = await client.rest(
+      'POST',
+      '/store-api/b2b/employee/recovery-password',
+      {},
+      { email: DEMO_APPROVER.email },
+    );
+    expect(recovery.status, JSON.stringify(recovery.body)).to.equal(200);
+    const recoveryMail = await mailbox.waitFor(sentTo(DEMO_APPROVER.email, 'employee-password-recovery'), 20_000);
+    expect(recoveryMail.text).to.contain(`${storefront}/account/employee-recovery/`);
+
+    const asked = await client.gql(
+      'shop-api',
+      `mutation { requestB2bPasswordlessLogin(input: { email: ${JSON.stringify(DEMO_PURCHASER.email)} }) { success } }`,
+    );
+    expect(asked.errors, JSON.stringify(asked.errors)).to.equal(undefined);
+    const loginMail = await mailbox.waitFor(sentTo(DEMO_PURCHASER.email, 'employee-passwordless-login'), 20_000);
+    expect(loginMail.text).to.contain(`${storefront}/account/passwordless-login/`);
+  });
+
+  it('a shop without storefrontUrls: recovery, login link and invitation answer 400 SUITE__STOREFRONT_URL_UNKNOWN and mail no link that leads nowhere', async () => {
+    const company = bearer(await client.vendureLogin('shop-api', DEMO_CUSTOMER.email, DEMO_CUSTOMER.password));
+    const invited = `invited-${newId().slice(0, 8)}@example.test`;
+    const recipients = [DEMO_APPROVER.email, DEMO_PURCHASER.email, invited];
+    const outbox = async () =>
+      Number(
+        (await client.shop.state.db('suite_host_mail_outbox').whereIn('recipient', recipients).count({ n: '*' }))[0]!.n,
+      );
+    const before = await outbox();
+    // The shop as configured without the option (the adapter reads the same array on each request).
+    const configured = client.shop.state.options.storefrontUrls;
+    const saved = configured.splice(0);
+    try {
+      const recovery = await client.rest(
+        'POST',
+        '/store-api/b2b/employee/recovery-password',
+        {},
+        { email: DEMO_APPROVER.email },
+      );
+      expect(recovery.status, JSON.stringify(recovery.body)).to.equal(400);
+      expect(recovery.body.errors[0]).to.include({ code: 'SUITE__STOREFRONT_URL_UNKNOWN' });
+      expect(recovery.body.errors[0].source).to.deep.equal({ pointer: '/storefrontUrl' });
+      const link = await client.gql(
+        'shop-api',
+        `mutation { requestB2bPasswordlessLogin(input: { email: ${JSON.stringify(DEMO_PURCHASER.email)} }) { success } }`,
+      );
+      expect((link.errors?.[0] as { extensions?: unknown } | undefined)?.extensions).to.deep.include({
+        code: 'SUITE__STOREFRONT_URL_UNKNOWN',
+        status: 400,
+      });
+      const invitation = await client.rest('POST', '/store-api/create-invitation', company, { email: invited });
+      expect(invitation.status, JSON.stringify(invitation.body)).to.equal(400);
+      expect(invitation.body.errors[0]).to.include({ code: 'SUITE__STOREFRONT_URL_UNKNOWN' });
+    } finally {
+      configured.push(...saved);
+    }
+    expect(await outbox(), 'no mail queued').to.equal(before);
+    // Configured again: the same invitation goes out, its link on the storefront.
+    const again = await client.rest('POST', '/store-api/create-invitation', company, { email: invited });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    const mail = await mailbox.waitFor(sentTo(invited, 'employee-invitation'), 20_000);
+    expect(mail.text).to.contain(`${saved[0]}/account/employee-invitation/`);
   });
 
   it('runs a scheduled plugin job (the event reminder) once although several workers run it at the same time (MariaDB: two more with their own pools)', async () => {

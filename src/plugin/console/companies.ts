@@ -133,6 +133,7 @@ export function companyPages(kit: ConsoleKit) {
               ? {
                   ...approval.data,
                   onlyAdmins: approval.data.mode === 'only-admins',
+                  anyApprover: approval.data.mode === 'any-approver',
                   approvers: approval.data.approverEmployeeIds.map(nameById).join(', '),
                 }
               : null,

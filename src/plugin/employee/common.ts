@@ -22,7 +22,10 @@ function origin(url: string): string {
 
 /**
  * Mail links are built on the sales channel's configured domains, never on the Host header. A
- * client may pick one of those domains (`storefrontUrl`); anything else is a 400.
+ * client may pick one of those domains (`storefrontUrl`); anything else is a 400. Without one the
+ * link is the host's (`storefront.url`: the channel's first domain, on Vendure the first of the
+ * plugin's `storefrontUrls`); a host that knows no storefront URL for the channel answers a bare
+ * path, and a mail with a link that leads nowhere is refused with a 400 instead of being sent.
  */
 export function storefrontLink(
   host: HostRuntime,
@@ -30,7 +33,16 @@ export function storefrontLink(
   path: string,
   storefrontUrl?: string | null,
 ): string {
-  if (storefrontUrl === undefined || storefrontUrl === null) return host.storefront.url(salesChannel, path);
+  if (storefrontUrl === undefined || storefrontUrl === null) {
+    const link = host.storefront.url(salesChannel, path);
+    if (!/^https?:\/\//i.test(link))
+      throw Errors.badRequest(
+        'SUITE__STOREFRONT_URL_UNKNOWN',
+        'No storefront URL is configured for this sales channel (on Vendure: the plugin’s storefrontUrls option), so the mail’s link cannot be built.',
+        { pointer: '/storefrontUrl' },
+      );
+    return link;
+  }
   const match = salesChannel.domains.find((domain) => origin(domain) === origin(storefrontUrl));
   if (!match)
     throw Errors.badRequest(

@@ -43,7 +43,7 @@ export function orderApprovalAdminRoutes(host: HostRuntime) {
       path: '/suite-company/{customerId}/order-approval-settings',
       operationId: 'readCompanyApprovalSettings',
       summary:
-        "A customer's approval settings: who approves (only the company's administrators, or n of the named approvers).",
+        "A customer's approval settings: who approves (the company's administrators and every employee whose role may approve, only the administrators, or n of the named approvers).",
       tags: TAGS,
       auth: 'admin',
       permission: null,

@@ -40,8 +40,9 @@ export function canView(ctx: StoreContext, approval: ApprovalRow): boolean {
 }
 
 /**
- * `only-admins`: the customer login and employees with the admin permission. `n-of`: the listed
- * employees who hold the approve permission. Never the requester.
+ * `any-approver`: the customer login, employees with the admin permission and employees whose role
+ * holds the approve permission. `only-admins`: the customer login and employees with the admin
+ * permission. `n-of`: the listed employees who hold the approve permission. Never the requester.
  */
 export function isApprover(
   ctx: StoreContext,
@@ -55,6 +56,13 @@ export function isApprover(
       approval.approverEmployeeIds.includes(ctx.employee.id) &&
       ctx.can(APPROVE_PERMISSION)
     );
+  if (
+    approval.mode === 'any-approver' &&
+    ctx.actor.type === 'employee' &&
+    !!ctx.employee &&
+    ctx.can(APPROVE_PERMISSION)
+  )
+    return true;
   return isCompanyAdmin(ctx);
 }
 
@@ -90,8 +98,9 @@ export async function approverEntries(
       email: customer.email,
       eligible: customer.active,
     });
+  const byPermission = approval.mode === 'any-approver';
   for (const e of await listEmployees(executor, approval.customerId))
-    if (isAdmin(e))
+    if (isAdmin(e) || (byPermission && holds(e, APPROVE_PERMISSION)))
       entries.push({
         key: keyOf('employee', e.id),
         type: 'employee',

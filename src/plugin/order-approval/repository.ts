@@ -40,7 +40,12 @@ export const COUNTS = 'suite_order_approval_counts';
 /** An approval's chain, one row per level (migration 021): the only place that says who decides and how many must approve. */
 export const LEVELS = 'suite_order_approval_levels';
 
-export const APPROVAL_MODES = ['only-admins', 'n-of'] as const;
+/**
+ * Who decides an approval. `any-approver`: the customer login, admin employees and every employee whose
+ * role holds `order-approval.approve` (one decides) — the default (decision 0065). `only-admins`: the
+ * customer login and admin employees. `n-of`: `nValue` of the listed employees.
+ */
+export const APPROVAL_MODES = ['any-approver', 'only-admins', 'n-of'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export type ApprovalStatus = 'pending' | 'approved' | 'declined' | 'ordering' | 'ordered';
 
@@ -50,7 +55,8 @@ export interface ApprovalSettings {
   nValue: number;
 }
 
-export const DEFAULT_SETTINGS: ApprovalSettings = { mode: 'only-admins', approverEmployeeIds: [], nValue: 1 };
+/** A customer without settings of its own (no row: never chosen) has these (decision 0065). */
+export const DEFAULT_SETTINGS: ApprovalSettings = { mode: 'any-approver', approverEmployeeIds: [], nValue: 1 };
 
 export interface ExecutionResult {
   success: boolean;

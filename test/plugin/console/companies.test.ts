@@ -51,7 +51,10 @@ describe('console: companies', () => {
     expect(page.text).to.contain(invitedEmail);
     expect(page.text).to.contain('Office supplies');
     expect(page.text).to.contain('€500.00');
-    expect(page.text).to.contain("The company's administrators approve orders");
+    // No approval settings chosen: the default (decision 0065).
+    expect(page.text).to.contain(
+      "The company's administrators and every employee whose role may approve orders (order-approval.approve) approve",
+    );
     expect((await operator.agent.get(`${CONSOLE}/companies/${'0'.repeat(32)}`)).status).to.equal(404);
     expect((await operator.agent.get(`${CONSOLE}/companies/not-an-id`)).status).to.equal(404);
   });

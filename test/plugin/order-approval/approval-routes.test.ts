@@ -270,9 +270,51 @@ describe('order approval: create, read, decide, settings', () => {
       );
     });
 
-    it('only-admins: the customer login and admin employees approve; plain approvers and the requester may not', async () => {
+    it('by default an employee whose role holds order-approval.approve approves, as do the company admins; others and the requester may not', async () => {
+      // No settings chosen (decision 0065): any-approver, one approval enough.
+      const { customer, requester, approverA, approverB } = await company();
+      const admin = await employee(customer, ['admin']);
+      const bystander = await employee(customer, ['orders.create', 'orders.read']);
+      const p = await product();
+      const first = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
+      expect(await approval(requester.token, first)).to.include({ mode: 'any-approver', nValue: 1 });
+      const listed = await (await as(requester.token)).get(`/b2b/order-approval/${first}/approvers`);
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      const canApprove = Object.fromEntries(
+        listed.body.approverStatus.approvers.map((a: { employeeId: string; canApprove: boolean }) => [
+          a.employeeId,
+          a.canApprove,
+        ]),
+      );
+      expect(canApprove).to.deep.equal({
+        [customer.customer.id]: true,
+        [approverA.id]: true,
+        [approverB.id]: true,
+        [admin.id]: true,
+      });
+      // The approval-requested mail went to the approvers too, not only to the company admins.
+      expect(await outbox('order-approval-requested', approverA.email)).to.have.length(1);
+      for (const refused of [bystander, requester])
+        expectError(
+          await (await as(refused.token)).post(`/b2b/order-approval/${first}/approve`, {}),
+          403,
+          'SUITE__ORDER_APPROVAL_NOT_ALLOWED',
+        );
+      const approved = await (await as(approverA.token)).post(`/b2b/order-approval/${first}/approve`, {});
+      expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+      expect((await approval(requester.token, first)).status).to.equal('approved');
+      const second = await requestApproval(requester.token, [{ productId: p.id, quantity: 2 }]);
+      expect((await (await as(admin.token)).post(`/b2b/order-approval/${second}/approve`, {})).status).to.equal(200);
+      expect((await approval(requester.token, second)).status).to.equal('approved');
+      const third = await requestApproval(requester.token, [{ productId: p.id, quantity: 3 }]);
+      expect((await (await as(customer.token)).post(`/b2b/order-approval/${third}/approve`, {})).status).to.equal(200);
+      expect((await approval(requester.token, third)).status).to.equal('approved');
+    });
+
+    it('only-admins (chosen): the customer login and admin employees approve; plain approvers and the requester may not', async () => {
       const { customer, requester, approverA } = await company();
       const admin = await employee(customer, ['admin']);
+      await setSettings(customer.token, { mode: 'only-admins' });
       const p = await product();
       const first = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       expectError(
@@ -361,6 +403,9 @@ describe('order approval: create, read, decide, settings', () => {
 
     it("needs a comment (400), a login (401), an approver (403) and the customer's own approval (404)", async () => {
       const { customer, requester, approverA } = await company();
+      // approverA is no approver once the company names someone else.
+      const chosen = await employee(customer, APPROVER_PERMISSIONS);
+      await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [chosen.id], nValue: 1 });
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       expectError(
@@ -388,7 +433,7 @@ describe('order approval: create, read, decide, settings', () => {
       const client = await as(customer.token);
       const defaults = await (await as(requester.token)).get('/b2b/order-approval/customer-settings');
       expect(defaults.status).to.equal(200);
-      expect(defaults.body.settings).to.deep.equal({ mode: 'only-admins', approverEmployeeIds: [], nValue: 1 });
+      expect(defaults.body.settings).to.deep.equal({ mode: 'any-approver', approverEmployeeIds: [], nValue: 1 });
       await setSettings(customer.token, { mode: 'n-of', approverEmployeeIds: [approverA.id, approverB.id], nValue: 2 });
       expect((await client.get('/b2b/order-approval/customer-settings')).body.settings).to.deep.equal({
         mode: 'n-of',
@@ -431,7 +476,16 @@ describe('order approval: create, read, decide, settings', () => {
       );
       expect(
         (await (await as(stranger.token)).get('/b2b/order-approval/customer-settings')).body.settings.mode,
-      ).to.equal('only-admins');
+      ).to.equal('any-approver');
+      // A choice stays as chosen, the default's own mode too.
+      await setSettings(customer.token, { mode: 'only-admins' });
+      expect((await client.get('/b2b/order-approval/customer-settings')).body.settings.mode).to.equal('only-admins');
+      await setSettings(customer.token, { mode: 'any-approver' });
+      expect((await client.get('/b2b/order-approval/customer-settings')).body.settings).to.deep.equal({
+        mode: 'any-approver',
+        approverEmployeeIds: [],
+        nValue: 1,
+      });
     });
 
     it('needs a login for all and the settings permission to change them or count and update pending ones', async () => {

@@ -40,8 +40,8 @@ describe('order approval: approvals on levels only (migration 034)', function ()
 
     await down(db);
     expect(await columnsOfApprovals()).to.include.members(['mode', 'n_value', 'approver_employee_ids']);
-    // The down puts the current level's values back onto the row (only-admins: the default settings).
-    expect(await db(APPROVALS).where({ id: beforeRules }).first()).to.include({ mode: 'only-admins', n_value: 1 });
+    // The down puts the current level's values back onto the row (any-approver: the default settings).
+    expect(await db(APPROVALS).where({ id: beforeRules }).first()).to.include({ mode: 'any-approver', n_value: 1 });
 
     // As the code before migration 021 wrote it: the row says "two of A and B", no level rows.
     await db(LEVELS).where({ approval_id: beforeRules }).delete();
@@ -114,6 +114,6 @@ describe('order approval: approvals on levels only (migration 034)', function ()
     const p = await product();
     const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
     expect(await levelRows(id)).to.have.length(1);
-    expect(await approval(requester.token, id)).to.include({ mode: 'only-admins', nValue: 1, status: 'pending' });
+    expect(await approval(requester.token, id)).to.include({ mode: 'any-approver', nValue: 1, status: 'pending' });
   });
 });

@@ -316,7 +316,8 @@ describe('order approval: execute, refresh, line items, update, reminders, check
     });
 
     it('answers 400, 401, 403 for the requester and bystanders, 404 for unknown lines and other customers', async () => {
-      const { customer, requester, approverA } = await company();
+      const { customer, requester } = await company();
+      const bystander = await employee(customer, ['orders.create', 'orders.read']);
       const p = await product();
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       const lineId = (await approval(requester.token, id)).lineItems[0].id;
@@ -336,7 +337,7 @@ describe('order approval: execute, refresh, line items, update, reminders, check
         await (await as(null)).post(`/b2b/order-approval/${id}/line-items/${lineId}/delete`, { reason: 'x' }),
         401,
       );
-      for (const token of [requester.token, approverA.token]) {
+      for (const token of [requester.token, bystander.token]) {
         expectError(
           await (await as(token)).patch(`/b2b/order-approval/${id}/line-items/${lineId}`, { quantity: 2 }),
           403,
@@ -456,7 +457,7 @@ describe('order approval: execute, refresh, line items, update, reminders, check
       const stranger = await as((await newCustomer()).token);
       expectError(await stranger.post(`/b2b/order-approval/${id}/remind`, { approverId: customer.customer.id }), 404);
       expectError(await stranger.post(`/b2b/order-approval/${id}/remind/all`, {}), 404);
-      // only-admins: the customer login is the approver to remind.
+      // The customer login is an approver to remind (the default settings: any-approver).
       expect(
         (await client.post(`/b2b/order-approval/${id}/remind`, { approverId: customer.customer.id })).body
           .remindersSent,

@@ -12,6 +12,7 @@ import {
 } from '../../../lib/db.js';
 import { newId } from '../../../lib/ids.js';
 import { nowDb } from '../../../lib/time.js';
+import type { ApprovalMode } from '../repository.js';
 import {
   DEFAULT_RULES,
   SETTINGS_LEVEL,
@@ -210,7 +211,7 @@ export interface ApprovalLevel {
   level: number;
   name: string;
   type: string;
-  mode: 'only-admins' | 'n-of';
+  mode: ApprovalMode;
   nValue: number;
   approverEmployeeIds: string[];
   startedAt: string | null;
@@ -222,7 +223,7 @@ interface LevelDbRow {
   level: unknown;
   name: string;
   type: string;
-  mode: 'only-admins' | 'n-of';
+  mode: ApprovalMode;
   n_value: unknown;
   approver_employee_ids: unknown;
   started_at: string | null;

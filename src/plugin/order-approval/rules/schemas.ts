@@ -4,6 +4,7 @@ import { moneySchema } from '../../../lib/money.js';
 import { nullable, objectSchema } from '../../../lib/schemas.js';
 import { storeListResponse } from '../../../lib/store-list.js';
 import { dateTimeSchema } from '../../../lib/time.js';
+import { APPROVAL_MODES } from '../repository.js';
 import { APPLIES_TO, LEVEL_TYPES } from './model.js';
 import { RULE_CRITERIA } from './repository.js';
 
@@ -60,7 +61,7 @@ export const levelSchema = objectSchema(
     type: {
       enum: [...LEVEL_TYPES],
       description:
-        "employees: the named employees; role: the employees holding a role; unit-managers: the managers of the buyer's units (of the nearest unit above where a unit has none); company-admins: the customer login and admin employees (one decides); approver-settings: who the customer settings name (only-admins or n-of). Employees decide only with the permission order-approval.approve; a level nobody can decide goes to the company admins.",
+        "employees: the named employees; role: the employees holding a role; unit-managers: the managers of the buyer's units (of the nearest unit above where a unit has none); company-admins: the customer login and admin employees (one decides); approver-settings: who the customer settings name (any-approver, only-admins or n-of). Employees decide only with the permission order-approval.approve; a level nobody can decide goes to the company admins.",
     },
     employeeIds: {
       type: 'array',
@@ -184,7 +185,7 @@ export const approvalLevelsResponse = objectSchema(
             enum: ['waiting', 'pending', 'approved', 'declined'],
             description: 'waiting: not reached yet; pending: the current level.',
           },
-          mode: { enum: ['only-admins', 'n-of'] },
+          mode: { enum: [...APPROVAL_MODES] },
           nValue: { type: 'integer' },
           approverEmployeeIds: { type: 'array', items: idSchema },
           startedAt: nullable(dateTimeSchema),

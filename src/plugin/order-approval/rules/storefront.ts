@@ -348,7 +348,9 @@ export function approvalChainReader(host: HostRuntime) {
         neededText:
           level.mode === 'only-admins'
             ? 'a company admin'
-            : `${level.nValue} of ${Math.max(level.nValue, level.approverEmployeeIds.length)}`,
+            : level.mode === 'any-approver'
+              ? 'a company admin or an approver'
+              : `${level.nValue} of ${Math.max(level.nValue, level.approverEmployeeIds.length)}`,
         decisions: level.decisions.map((d) => ({ ...d, decidedAtText: when(d.decidedAt) })),
       })),
     };
