@@ -102,8 +102,9 @@ const isTransient = (status: number, body: any) =>
 
 /**
  * Every token places its cart's order at once, spread over the processes in turn. As a storefront
- * does, a checkout refused as transient is sent again (up to 5 times; a loaded 2-core machine makes
- * row-lock waits run out), so the answers are the decisions the invariants are about.
+ * does, a checkout refused as transient is sent again (up to 10 times, waiting longer each time; a
+ * loaded 2-core machine makes row-lock waits run out), so the answers are the decisions the
+ * invariants are about.
  */
 export async function raceCheckouts(
   processes: AppProcess[],
@@ -118,8 +119,8 @@ export async function raceCheckouts(
           body: '{}',
         });
         const answer = { status: res.status, body: (await res.json()) as any };
-        if (attempt === 5 || !isTransient(answer.status, answer.body)) return answer;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        if (attempt === 10 || !isTransient(answer.status, answer.body)) return answer;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
       }
     }),
   );

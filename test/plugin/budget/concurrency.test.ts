@@ -30,13 +30,15 @@ describe('budgets: 40 concurrent orders across two app processes (MariaDB)', fun
       const results = await raceCheckouts(processes, tokens);
       const accepted = results.filter((r) => r.status === 200);
       // Never more than fit; and since every check sees the committed usage, exactly as many as fit.
-      expect(accepted.length).to.equal(10);
-      for (const refused of results.filter((r) => r.status !== 200)) {
-        expect(refused.status, JSON.stringify(refused.body)).to.equal(400);
-        expect(refused.body.errors[0].code).to.equal(
-          allowApproval ? 'SUITE__ORDER_APPROVAL_REQUIRED' : 'SUITE__BUDGET_EXCEEDED',
-        );
+      // Counted by answer, so a failure shows what the others got (a refusal, or a transient one left).
+      const answers: Record<string, number> = {};
+      for (const r of results) {
+        const answer =
+          r.status === 200 ? 'placed' : `${r.status} ${r.body?.errors?.[0]?.code ?? JSON.stringify(r.body)}`;
+        answers[answer] = (answers[answer] ?? 0) + 1;
       }
+      const refusal = allowApproval ? 'SUITE__ORDER_APPROVAL_REQUIRED' : 'SUITE__BUDGET_EXCEEDED';
+      expect(answers).to.deep.equal({ placed: 10, [`400 ${refusal}`]: 30 });
       const state = (await (await as(customer.token)).get(`/budget/${budget.id}`)).body;
       expect(state.used).to.equal(accepted.length * 25);
       expect(state.used + state.reserved).to.be.at.most(250);
