@@ -85,137 +85,210 @@ export const STALE_JOB_SECONDS = 15 * 60;
 /** Done jobs without a unique key are deleted after this long (keys stay, so a keyed job is never queued twice). */
 const DONE_JOB_RETENTION_DAYS = 7;
 
+/** What the worker's parts share: its options, its id, and the schedule rows it knows exist. */
+interface WorkerContext<Runtime> {
+  options: JobWorkerOptions<Runtime>;
+  workerId: string;
+  knownScheduleRows: Set<string>;
+}
+
+async function ensureScheduleRows<Runtime>(ctx: WorkerContext<Runtime>): Promise<void> {
+  const { db, schedules } = ctx.options;
+  const missing = [...schedules.keys()].filter((name) => !ctx.knownScheduleRows.has(name));
+  if (missing.length === 0) return;
+  await db(ctx.options.tables.schedules)
+    .insert(missing.map((name) => ({ name, interval_seconds: schedules.get(name), next_run_at: nowDb() })))
+    .onConflict('name')
+    .ignore();
+  for (const name of missing) ctx.knownScheduleRows.add(name);
+}
+
+async function runHandler<Runtime>(
+  options: JobWorkerOptions<Runtime>,
+  name: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const handler = options.handlers.get(name);
+  if (!handler) throw new Error(`no handler registered for job "${name}"`);
+  await handler(payload, options.runtime());
+}
+
+async function runSchedules<Runtime>(
+  ctx: WorkerContext<Runtime>,
+  mode: 'all' | 'due',
+  only?: string[],
+): Promise<number> {
+  const { db, log, schedules } = ctx.options;
+  const SCHEDULES = ctx.options.tables.schedules;
+  if (schedules.size === 0) return 0;
+  await ensureScheduleRows(ctx);
+  const rows = await db<JobScheduleRow>(SCHEDULES).whereIn('name', [...schedules.keys()]);
+  let ran = 0;
+  for (const row of rows) {
+    const now = new Date();
+    if (only && !only.includes(row.name)) continue;
+    if (mode === 'due' && new Date(fromDbTime(row.next_run_at)!) > now) continue;
+    const interval = schedules.get(row.name)!;
+    // Whoever moves next_run_at on from the value it read owns this run; every other process sees 0 rows.
+    const claimed = await db(SCHEDULES)
+      .where({ name: row.name, next_run_at: row.next_run_at })
+      .update({ next_run_at: toDbTime(addSeconds(now, interval)), interval_seconds: interval });
+    if (claimed !== 1) continue;
+    ran++;
+    try {
+      await runHandler(ctx.options, row.name, {});
+    } catch (error) {
+      log.error({ job: row.name, err: errorText(error) }, 'scheduled job failed');
+    }
+  }
+  return ran;
+}
+
+async function runJob<Runtime>(ctx: WorkerContext<Runtime>, job: JobRow): Promise<void> {
+  const { db, log } = ctx.options;
+  const JOBS = ctx.options.tables.jobs;
+  const mine = { id: job.id, state: 'running', locked_by: ctx.workerId };
+  try {
+    await runHandler(ctx.options, job.name, readJson<Record<string, unknown>>(job.payload, {}));
+    await db(JOBS)
+      .where(mine)
+      .update({ state: 'done', locked_by: null, locked_at: null, last_error: null, finished_at: nowDb() });
+  } catch (error) {
+    const attempts = Number(job.attempts);
+    const lastError = errorText(error);
+    if (attempts >= Number(job.max_attempts)) {
+      await db(JOBS)
+        .where(mine)
+        .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError, finished_at: nowDb() });
+      log.error({ job: job.name, jobId: job.id, attempts, err: lastError }, 'job failed for good');
+    } else {
+      const runAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
+      await db(JOBS)
+        .where(mine)
+        .update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, run_at: runAt });
+      log.warn({ job: job.name, jobId: job.id, attempts, retryAt: runAt, err: lastError }, 'job failed; will retry');
+    }
+  }
+}
+
+/** Due queued jobs and stale running ones, of the names this process can run (during a rolling deploy, old workers leave new jobs alone). */
+function claimable(q: Knex.QueryBuilder, names: string[]): void {
+  const now = nowDb();
+  const staleBefore = toDbTime(addSeconds(currentTime(), -STALE_JOB_SECONDS));
+  q.whereIn('name', names).where((w) => {
+    w.where((due) => {
+      due.where('state', 'queued').where('run_at', '<=', now);
+    }).orWhere((stale) => {
+      stale.where('state', 'running').where('locked_at', '<', staleBefore);
+    });
+  });
+}
+
+async function runQueuedJobs<Runtime>(ctx: WorkerContext<Runtime>, keepGoing: () => boolean): Promise<number> {
+  let ran = 0;
+  // Bounded, so handlers that keep enqueueing immediate work cannot hold one call forever.
+  for (let round = 0; round < 100 && keepGoing(); round++) {
+    const names = [...ctx.options.handlers.keys()];
+    if (names.length === 0) break;
+    const claimed = await claimRows<JobRow>(
+      ctx.options.db,
+      {
+        table: ctx.options.tables.jobs,
+        orderBy: 'run_at',
+        runningState: 'running',
+        claimable: (q) => claimable(q, names),
+      },
+      ctx.workerId,
+      BATCH_SIZE,
+    );
+    if (claimed.length === 0) break;
+    await Promise.all(claimed.map((job) => runJob(ctx, job)));
+    ran += claimed.length;
+  }
+  return ran;
+}
+
+/** runOne: claims the job `id` if it is claimable now and runs it. */
+async function runOneJob<Runtime>(ctx: WorkerContext<Runtime>, id: string): Promise<boolean> {
+  const names = [...ctx.options.handlers.keys()];
+  const [job] = await claimRows<JobRow>(
+    ctx.options.db,
+    {
+      table: ctx.options.tables.jobs,
+      orderBy: 'run_at',
+      runningState: 'running',
+      claimable: (q) => {
+        q.where('id', id).where((w) => claimable(w, names));
+      },
+    },
+    ctx.workerId,
+    1,
+  );
+  if (!job) return false;
+  await runJob(ctx, job);
+  return true;
+}
+
+async function deleteOldDoneJobs(db: Db, jobsTable: string): Promise<void> {
+  const before = toDbTime(addSeconds(new Date(), -DONE_JOB_RETENTION_DAYS * 86400));
+  await db(jobsTable).where({ state: 'done' }).whereNull('unique_key').where('finished_at', '<', before).delete();
+}
+
+async function enqueueJob(
+  executor: Executor,
+  jobsTable: string,
+  name: string,
+  payload: Record<string, unknown>,
+  options: { runAt?: Date; uniqueKey?: string },
+): Promise<void> {
+  await executor(jobsTable)
+    .insert({
+      id: newId(),
+      name,
+      payload: writeJson(payload),
+      state: 'queued',
+      run_at: toDbTime(options.runAt ?? new Date()),
+      attempts: 0,
+      max_attempts: JOB_DEFAULT_MAX_ATTEMPTS,
+      unique_key: options.uniqueKey ?? null,
+      created_at: nowDb(),
+    })
+    .onConflict('unique_key')
+    .ignore();
+}
+
+/** A poll's failure is logged; an outage or a busy database is expected to pass (due jobs stay queued). */
+function logPollFailure(log: JobWorkerOptions<unknown>['log'], error: unknown): void {
+  const kind = classifyDbError(error);
+  if (kind === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
+  else if (kind === 'contention') log.warn({ err: errorText(error) }, 'job worker: database busy, retrying');
+  else log.error({ err: errorText(error) }, 'job worker poll failed');
+}
+
 /**
  * The job queue and its worker, shared by both hosts (the reference host's `jobs`/`job_schedules`,
  * the Vendure adapter's `suite_host_jobs`/`suite_host_job_schedules`). Any number of processes may
  * run workers: jobs are claimed with SKIP LOCKED and a conditional update, schedules with a conditional update of next_run_at.
  */
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the 150-line rule covered all of src; split it when it next changes
 export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): JobWorker<Runtime> {
   const { db, log, handlers, schedules } = options;
-  const { jobs: JOBS, schedules: SCHEDULES } = options.tables;
-  const workerId = newWorkerId();
-  const knownScheduleRows = new Set<string>();
+  const JOBS = options.tables.jobs;
+  const ctx: WorkerContext<Runtime> = { options, workerId: newWorkerId(), knownScheduleRows: new Set() };
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
   let tick: Promise<unknown> = Promise.resolve();
 
-  async function ensureScheduleRows(): Promise<void> {
-    const missing = [...schedules.keys()].filter((name) => !knownScheduleRows.has(name));
-    if (missing.length === 0) return;
-    await db(SCHEDULES)
-      .insert(missing.map((name) => ({ name, interval_seconds: schedules.get(name), next_run_at: nowDb() })))
-      .onConflict('name')
-      .ignore();
-    for (const name of missing) knownScheduleRows.add(name);
-  }
-
-  async function runHandler(name: string, payload: Record<string, unknown>): Promise<void> {
-    const handler = handlers.get(name);
-    if (!handler) throw new Error(`no handler registered for job "${name}"`);
-    await handler(payload, options.runtime());
-  }
-
-  async function runSchedules(mode: 'all' | 'due', only?: string[]): Promise<number> {
-    if (schedules.size === 0) return 0;
-    await ensureScheduleRows();
-    const rows = await db<JobScheduleRow>(SCHEDULES).whereIn('name', [...schedules.keys()]);
-    let ran = 0;
-    for (const row of rows) {
-      const now = new Date();
-      if (only && !only.includes(row.name)) continue;
-      if (mode === 'due' && new Date(fromDbTime(row.next_run_at)!) > now) continue;
-      const interval = schedules.get(row.name)!;
-      // Whoever moves next_run_at on from the value it read owns this run; every other process sees 0 rows.
-      const claimed = await db(SCHEDULES)
-        .where({ name: row.name, next_run_at: row.next_run_at })
-        .update({ next_run_at: toDbTime(addSeconds(now, interval)), interval_seconds: interval });
-      if (claimed !== 1) continue;
-      ran++;
-      try {
-        await runHandler(row.name, {});
-      } catch (error) {
-        log.error({ job: row.name, err: errorText(error) }, 'scheduled job failed');
-      }
-    }
-    return ran;
-  }
-
-  async function runJob(job: JobRow): Promise<void> {
-    const mine = { id: job.id, state: 'running', locked_by: workerId };
-    try {
-      await runHandler(job.name, readJson<Record<string, unknown>>(job.payload, {}));
-      await db(JOBS)
-        .where(mine)
-        .update({ state: 'done', locked_by: null, locked_at: null, last_error: null, finished_at: nowDb() });
-    } catch (error) {
-      const attempts = Number(job.attempts);
-      const lastError = errorText(error);
-      if (attempts >= Number(job.max_attempts)) {
-        await db(JOBS)
-          .where(mine)
-          .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError, finished_at: nowDb() });
-        log.error({ job: job.name, jobId: job.id, attempts, err: lastError }, 'job failed for good');
-      } else {
-        const runAt = toDbTime(addSeconds(new Date(), retryDelaySeconds(attempts)));
-        await db(JOBS)
-          .where(mine)
-          .update({ state: 'queued', locked_by: null, locked_at: null, last_error: lastError, run_at: runAt });
-        log.warn({ job: job.name, jobId: job.id, attempts, retryAt: runAt, err: lastError }, 'job failed; will retry');
-      }
-    }
-  }
-
-  /** Due queued jobs and stale running ones, of the names this process can run (during a rolling deploy, old workers leave new jobs alone). */
-  function claimable(q: Knex.QueryBuilder, names: string[]): void {
-    const now = nowDb();
-    const staleBefore = toDbTime(addSeconds(currentTime(), -STALE_JOB_SECONDS));
-    q.whereIn('name', names).where((w) => {
-      w.where((due) => {
-        due.where('state', 'queued').where('run_at', '<=', now);
-      }).orWhere((stale) => {
-        stale.where('state', 'running').where('locked_at', '<', staleBefore);
-      });
-    });
-  }
-
-  async function runQueuedJobs(keepGoing: () => boolean): Promise<number> {
-    let ran = 0;
-    // Bounded, so handlers that keep enqueueing immediate work cannot hold one call forever.
-    for (let round = 0; round < 100 && keepGoing(); round++) {
-      const names = [...handlers.keys()];
-      if (names.length === 0) break;
-      const claimed = await claimRows<JobRow>(
-        db,
-        { table: JOBS, orderBy: 'run_at', runningState: 'running', claimable: (q) => claimable(q, names) },
-        workerId,
-        BATCH_SIZE,
-      );
-      if (claimed.length === 0) break;
-      await Promise.all(claimed.map((job) => runJob(job)));
-      ran += claimed.length;
-    }
-    return ran;
-  }
-
-  async function cleanup(): Promise<void> {
-    const before = toDbTime(addSeconds(new Date(), -DONE_JOB_RETENTION_DAYS * 86400));
-    await db(JOBS).where({ state: 'done' }).whereNull('unique_key').where('finished_at', '<', before).delete();
-  }
   schedules.set('jobs.cleanup', 3600);
-  handlers.set('jobs.cleanup', cleanup);
+  handlers.set('jobs.cleanup', () => deleteOldDoneJobs(db, JOBS));
 
   async function poll(): Promise<void> {
     try {
-      await runSchedules('due');
-      await runQueuedJobs(() => !stopped);
+      await runSchedules(ctx, 'due');
+      await runQueuedJobs(ctx, () => !stopped);
       if (!stopped) await options.onPoll?.();
     } catch (error) {
-      // An outage or a busy database is expected to pass: the next poll tries again, nothing is lost (due jobs stay queued).
-      const kind = classifyDbError(error);
-      if (kind === 'unavailable') log.warn({ err: errorText(error) }, 'job worker: database unavailable, retrying');
-      else if (kind === 'contention') log.warn({ err: errorText(error) }, 'job worker: database busy, retrying');
-      else log.error({ err: errorText(error) }, 'job worker poll failed');
+      // The next poll tries again, nothing is lost.
+      logPollFailure(log, error);
     }
   }
 
@@ -229,7 +302,7 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
   }
 
   return {
-    workerId,
+    workerId: ctx.workerId,
     jobs: {
       register: (name, handler) => void handlers.set(name, handler),
       schedule(name, everySeconds) {
@@ -237,22 +310,8 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
           throw new Error(`schedule "${name}": everySeconds must be a positive integer`);
         schedules.set(name, everySeconds);
       },
-      async enqueue(executor, name, payload, options = {}) {
-        await executor(JOBS)
-          .insert({
-            id: newId(),
-            name,
-            payload: writeJson(payload),
-            state: 'queued',
-            run_at: toDbTime(options.runAt ?? new Date()),
-            attempts: 0,
-            max_attempts: JOB_DEFAULT_MAX_ATTEMPTS,
-            unique_key: options.uniqueKey ?? null,
-            created_at: nowDb(),
-          })
-          .onConflict('unique_key')
-          .ignore();
-      },
+      enqueue: (executor, name, payload, enqueueOptions = {}) =>
+        enqueueJob(executor, JOBS, name, payload, enqueueOptions),
     },
     start() {
       if (!stopped) return;
@@ -265,29 +324,11 @@ export function createJobWorker<Runtime>(options: JobWorkerOptions<Runtime>): Jo
       timer = null;
       await tick;
     },
-    async runOne(id) {
-      const names = [...handlers.keys()];
-      const [job] = await claimRows<JobRow>(
-        db,
-        {
-          table: JOBS,
-          orderBy: 'run_at',
-          runningState: 'running',
-          claimable: (q) => {
-            q.where('id', id).where((w) => claimable(w, names));
-          },
-        },
-        workerId,
-        1,
-      );
-      if (!job) return false;
-      await runJob(job);
-      return true;
-    },
-    runHandler,
+    runOne: (id) => runOneJob(ctx, id),
+    runHandler: (name, payload) => runHandler(options, name, payload),
     async runDue(runOptions = {}) {
-      const ran = await runSchedules(runOptions.schedules ?? 'all', runOptions.only);
-      const total = ran + (await runQueuedJobs(() => true));
+      const ran = await runSchedules(ctx, runOptions.schedules ?? 'all', runOptions.only);
+      const total = ran + (await runQueuedJobs(ctx, () => true));
       await options.onPoll?.();
       return total;
     },
