@@ -161,12 +161,235 @@ export function registerTemplatesFromFolder(
   }
 }
 
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the 150-line rule covered all of src; split it when it next changes
+/** What the sending parts share: the options, this sender's id, and the compiled templates and transport. */
+interface SenderContext {
+  options: MailOutboxOptions;
+  workerId: string;
+  compiledTemplate(name: string): CompiledTemplate;
+  transport(): Transporter;
+}
+
+function compileTemplate(
+  engine: ReturnType<typeof createTemplateEngine>,
+  source: MailTemplateSource,
+): CompiledTemplate {
+  // Only the HTML part is HTML: subject and text must not carry &amp; entities.
+  return {
+    subject: engine.compile(source.subject, { noEscape: true }),
+    html: engine.compile(source.html),
+    text: engine.compile(source.text, { noEscape: true }),
+  };
+}
+
+async function renderRow(ctx: SenderContext, row: OutboxRow): Promise<RenderedMail> {
+  const { options } = ctx;
+  const template = ctx.compiledTemplate(row.template);
+  const salesChannel = await options.salesChannel(row.sales_channel_id);
+  const storefrontUrl = (salesChannel.domains[0] ?? options.fallbackUrl).replace(/\/$/, '');
+  const data = {
+    shopName: salesChannel.name,
+    salesChannel,
+    storefrontUrl,
+    ...readJson<Record<string, unknown>>(row.data, {}),
+  };
+  const attachments = [];
+  for (const attachment of readJson<Array<{ filename: string; documentId: string }>>(row.attachments, [])) {
+    const document = await options.document(attachment.documentId);
+    if (!document) throw new Error(`attachment document ${attachment.documentId} does not exist`);
+    attachments.push({
+      filename: attachment.filename || document.fileName,
+      content: document.content,
+      contentType: document.mimeType,
+    });
+  }
+  const fromHost = new URL(storefrontUrl).hostname || 'localhost';
+  return {
+    id: row.id,
+    template: row.template,
+    salesChannelId: row.sales_channel_id,
+    from: options.from || `"${salesChannel.name.replace(/["\\]/g, '')}" <no-reply@${fromHost}>`,
+    to: row.recipient,
+    cc: readJson<string[]>(row.cc, []),
+    subject: template.subject(data).replace(/\s+/g, ' ').trim(),
+    html: template.html(data),
+    text: template.text(data),
+    data,
+    attachments,
+  };
+}
+
+async function send(ctx: SenderContext, mail: RenderedMail): Promise<void> {
+  const { options } = ctx;
+  const info: unknown = await ctx.transport().sendMail({
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    attachments: mail.attachments,
+    // The same Message-ID on every attempt lets receivers drop a duplicate after a crash mid-send.
+    messageId: `<${mail.id}@suite-b2b.mail>`,
+    headers: { 'X-Suite-Template': mail.template },
+  });
+  if (!options.mailerUrl) {
+    mkdirSync(options.emlFolder, { recursive: true });
+    const stamp = nowDb()
+      .replace(/[^0-9]/g, '')
+      .slice(0, 14);
+    writeFileSync(
+      join(options.emlFolder, `${stamp}-${mail.template.replace(/[^\w.-]/g, '_')}-${mail.id}.eml`),
+      (info as StreamTransportInfo).message,
+    );
+  }
+}
+
+/** Queued rows that are due, and rows a crashed sender left in 'sending'. */
+function claimable(q: Knex.QueryBuilder): void {
+  const now = nowDb();
+  const staleBefore = toDbTime(addSeconds(currentTime(), -STALE_SENDING_SECONDS));
+  q.where((due) => {
+    due.where('state', 'queued').where((at) => {
+      at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now);
+    });
+  }).orWhere((stale) => {
+    stale.where('state', 'sending').where('locked_at', '<', staleBefore);
+  });
+}
+
+/** Sends (or hands over) one claimed row and records the outcome (sent, or queued again with a backoff, or failed); true: sent. */
+async function deliver(ctx: SenderContext, row: OutboxRow): Promise<boolean> {
+  const { db, table } = ctx.options;
+  const mine = { id: row.id, state: 'sending', locked_by: ctx.workerId };
+  const markSent = () =>
+    db(table).where(mine).update({
+      state: 'sent',
+      sent_at: nowDb(),
+      locked_by: null,
+      locked_at: null,
+      last_error: null,
+      next_attempt_at: null,
+    });
+  try {
+    const mail = await renderRow(ctx, row);
+    if (ctx.options.handOver) return (await handOver(ctx, mail, markSent)) > 0;
+    await send(ctx, mail);
+    await markSent();
+    return true;
+  } catch (error) {
+    await recordFailedAttempt(ctx, row, mine, error);
+    return false;
+  }
+}
+
+/** A send that threw: the row is queued again with a backoff, or failed once its attempts are used up. */
+async function recordFailedAttempt(
+  ctx: SenderContext,
+  row: OutboxRow,
+  mine: { id: string; state: string; locked_by: string },
+  error: unknown,
+): Promise<void> {
+  const { db, table, log } = ctx.options;
+  const attempts = Number(row.attempts);
+  const lastError = errorText(error);
+  if (attempts >= MAIL_MAX_ATTEMPTS) {
+    await db(table).where(mine).update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
+    log.error({ mailId: row.id, template: row.template, attempts, err: lastError }, 'mail failed for good');
+  } else {
+    const nextAttemptAt = toDbTime(addSeconds(currentTime(), retryDelaySeconds(attempts)));
+    await db(table).where(mine).update({
+      state: 'queued',
+      locked_by: null,
+      locked_at: null,
+      last_error: lastError,
+      next_attempt_at: nextAttemptAt,
+    });
+    log.warn(
+      { mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError },
+      'mail not sent; will retry',
+    );
+  }
+}
+
+/**
+ * At most once: the row is marked sent (by the worker that claimed it, a conditional update) before
+ * the host takes the mail; a process that dies in between loses that one mail, a retry never sends
+ * it twice. Rendering and attachments failed before: those retry as a send does.
+ */
+async function handOver(ctx: SenderContext, mail: RenderedMail, markSent: () => Promise<number>): Promise<number> {
+  const { db, table, log } = ctx.options;
+  if ((await markSent()) === 0) return 0;
+  try {
+    await ctx.options.handOver?.(mail);
+    return 1;
+  } catch (error) {
+    const lastError = `handed over, then: ${errorText(error)}`;
+    await db(table).where({ id: mail.id, state: 'sent' }).update({ state: 'failed', last_error: lastError });
+    log.error({ mailId: mail.id, template: mail.template, err: lastError }, 'mail hand-over failed');
+    return 0;
+  }
+}
+
+async function sendQueued(ctx: SenderContext): Promise<number> {
+  const { db, table } = ctx.options;
+  let sent = 0;
+  for (let round = 0; round < 50; round++) {
+    const rows = await claimRows<OutboxRow>(
+      db,
+      { table, orderBy: 'created_at', runningState: 'sending', claimable },
+      ctx.workerId,
+      BATCH_SIZE,
+    );
+    if (rows.length === 0) break;
+    for (const row of rows) if (await deliver(ctx, row)) sent++;
+  }
+  return sent;
+}
+
+async function sendOne(ctx: SenderContext, id: string): Promise<boolean> {
+  const { db, table } = ctx.options;
+  const [row] = await claimRows<OutboxRow>(
+    db,
+    {
+      table,
+      orderBy: 'created_at',
+      runningState: 'sending',
+      claimable: (q) => {
+        q.where('id', id).where(claimable);
+      },
+    },
+    ctx.workerId,
+    1,
+  );
+  return row ? deliver(ctx, row) : false;
+}
+
+async function enqueue(options: MailOutboxOptions, executor: Executor, mail: QueuedMail): Promise<void> {
+  if (!options.templates.has(mail.template)) throw new Error(`mail template "${mail.template}" is not registered`);
+  if (typeof mail.to !== 'string' || !mail.to.includes('@') || mail.to.length > 255)
+    throw new Error(`mail "${mail.template}": "to" is not an e-mail address`);
+  await executor(options.table)
+    .insert({
+      id: newId(),
+      template: mail.template,
+      recipient: mail.to,
+      cc: writeJson(mail.cc ?? []),
+      sales_channel_id: mail.salesChannelId ?? null,
+      data: writeJson(mail.data),
+      attachments: writeJson(mail.attachments ?? []),
+      state: 'queued',
+      attempts: 0,
+      dedupe_key: mail.dedupeKey ?? null,
+      created_at: nowDb(),
+    })
+    .onConflict('dedupe_key')
+    .ignore();
+}
+
 export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
-  const { db, log, table, templates } = options;
+  const { templates } = options;
   const engine = createTemplateEngine();
   const compiled = new Map<string, CompiledTemplate>();
-  const workerId = newWorkerId();
   let transporter: Transporter | null = null;
 
   function compiledTemplate(name: string): CompiledTemplate {
@@ -174,12 +397,7 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     if (!template) {
       const source = templates.get(name);
       if (!source) throw new Error(`mail template "${name}" is not registered`);
-      // Only the HTML part is HTML: subject and text must not carry &amp; entities.
-      template = {
-        subject: engine.compile(source.subject, { noEscape: true }),
-        html: engine.compile(source.html),
-        text: engine.compile(source.text, { noEscape: true }),
-      };
+      template = compileTemplate(engine, source);
       compiled.set(name, template);
     }
     return template;
@@ -192,177 +410,11 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
     return transporter;
   }
 
-  async function rendered(row: OutboxRow): Promise<RenderedMail> {
-    const template = compiledTemplate(row.template);
-    const salesChannel = await options.salesChannel(row.sales_channel_id);
-    const storefrontUrl = (salesChannel.domains[0] ?? options.fallbackUrl).replace(/\/$/, '');
-    const data = {
-      shopName: salesChannel.name,
-      salesChannel,
-      storefrontUrl,
-      ...readJson<Record<string, unknown>>(row.data, {}),
-    };
-    const attachments = [];
-    for (const attachment of readJson<Array<{ filename: string; documentId: string }>>(row.attachments, [])) {
-      const document = await options.document(attachment.documentId);
-      if (!document) throw new Error(`attachment document ${attachment.documentId} does not exist`);
-      attachments.push({
-        filename: attachment.filename || document.fileName,
-        content: document.content,
-        contentType: document.mimeType,
-      });
-    }
-    const fromHost = new URL(storefrontUrl).hostname || 'localhost';
-    return {
-      id: row.id,
-      template: row.template,
-      salesChannelId: row.sales_channel_id,
-      from: options.from || `"${salesChannel.name.replace(/["\\]/g, '')}" <no-reply@${fromHost}>`,
-      to: row.recipient,
-      cc: readJson<string[]>(row.cc, []),
-      subject: template.subject(data).replace(/\s+/g, ' ').trim(),
-      html: template.html(data),
-      text: template.text(data),
-      data,
-      attachments,
-    };
-  }
-
-  async function send(mail: RenderedMail): Promise<void> {
-    const info: unknown = await transport().sendMail({
-      from: mail.from,
-      to: mail.to,
-      cc: mail.cc,
-      subject: mail.subject,
-      html: mail.html,
-      text: mail.text,
-      attachments: mail.attachments,
-      // The same Message-ID on every attempt lets receivers drop a duplicate after a crash mid-send.
-      messageId: `<${mail.id}@suite-b2b.mail>`,
-      headers: { 'X-Suite-Template': mail.template },
-    });
-    if (!options.mailerUrl) {
-      mkdirSync(options.emlFolder, { recursive: true });
-      const stamp = nowDb()
-        .replace(/[^0-9]/g, '')
-        .slice(0, 14);
-      writeFileSync(
-        join(options.emlFolder, `${stamp}-${mail.template.replace(/[^\w.-]/g, '_')}-${mail.id}.eml`),
-        (info as StreamTransportInfo).message,
-      );
-    }
-  }
-
-  /** Queued rows that are due, and rows a crashed sender left in 'sending'. */
-  function claimable(q: Knex.QueryBuilder): void {
-    const now = nowDb();
-    const staleBefore = toDbTime(addSeconds(currentTime(), -STALE_SENDING_SECONDS));
-    q.where((due) => {
-      due.where('state', 'queued').where((at) => {
-        at.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now);
-      });
-    }).orWhere((stale) => {
-      stale.where('state', 'sending').where('locked_at', '<', staleBefore);
-    });
-  }
-
-  /** Sends (or hands over) one claimed row and records the outcome (sent, or queued again with a backoff, or failed); true: sent. */
-  async function deliver(row: OutboxRow): Promise<boolean> {
-    const mine = { id: row.id, state: 'sending', locked_by: workerId };
-    const markSent = () =>
-      db(table).where(mine).update({
-        state: 'sent',
-        sent_at: nowDb(),
-        locked_by: null,
-        locked_at: null,
-        last_error: null,
-        next_attempt_at: null,
-      });
-    try {
-      const mail = await rendered(row);
-      if (options.handOver) return (await handOver(mail, markSent)) > 0;
-      await send(mail);
-      await markSent();
-      return true;
-    } catch (error) {
-      const attempts = Number(row.attempts);
-      const lastError = errorText(error);
-      if (attempts >= MAIL_MAX_ATTEMPTS) {
-        await db(table)
-          .where(mine)
-          .update({ state: 'failed', locked_by: null, locked_at: null, last_error: lastError });
-        log.error({ mailId: row.id, template: row.template, attempts, err: lastError }, 'mail failed for good');
-      } else {
-        const nextAttemptAt = toDbTime(addSeconds(currentTime(), retryDelaySeconds(attempts)));
-        await db(table).where(mine).update({
-          state: 'queued',
-          locked_by: null,
-          locked_at: null,
-          last_error: lastError,
-          next_attempt_at: nextAttemptAt,
-        });
-        log.warn(
-          { mailId: row.id, template: row.template, attempts, retryAt: nextAttemptAt, err: lastError },
-          'mail not sent; will retry',
-        );
-      }
-      return false;
-    }
-  }
-
-  /**
-   * At most once: the row is marked sent (by the worker that claimed it, a conditional update) before
-   * the host takes the mail; a process that dies in between loses that one mail, a retry never sends
-   * it twice. Rendering and attachments failed before: those retry as a send does.
-   */
-  async function handOver(mail: RenderedMail, markSent: () => Promise<number>): Promise<number> {
-    if ((await markSent()) === 0) return 0;
-    try {
-      await options.handOver?.(mail);
-      return 1;
-    } catch (error) {
-      const lastError = `handed over, then: ${errorText(error)}`;
-      await db(table).where({ id: mail.id, state: 'sent' }).update({ state: 'failed', last_error: lastError });
-      log.error({ mailId: mail.id, template: mail.template, err: lastError }, 'mail hand-over failed');
-      return 0;
-    }
-  }
-
-  async function sendQueued(): Promise<number> {
-    let sent = 0;
-    for (let round = 0; round < 50; round++) {
-      const rows = await claimRows<OutboxRow>(
-        db,
-        { table, orderBy: 'created_at', runningState: 'sending', claimable },
-        workerId,
-        BATCH_SIZE,
-      );
-      if (rows.length === 0) break;
-      for (const row of rows) if (await deliver(row)) sent++;
-    }
-    return sent;
-  }
-
-  async function sendOne(id: string): Promise<boolean> {
-    const [row] = await claimRows<OutboxRow>(
-      db,
-      {
-        table,
-        orderBy: 'created_at',
-        runningState: 'sending',
-        claimable: (q) => {
-          q.where('id', id).where(claimable);
-        },
-      },
-      workerId,
-      1,
-    );
-    return row ? deliver(row) : false;
-  }
+  const ctx: SenderContext = { options, workerId: newWorkerId(), compiledTemplate, transport };
 
   return {
-    sendQueued,
-    sendOne,
+    sendQueued: () => sendQueued(ctx),
+    sendOne: (id) => sendOne(ctx, id),
     templateNames: () => [...templates.keys()].sort(),
     templateSource: (name) => templates.get(name) ?? null,
     render(name, data) {
@@ -383,26 +435,6 @@ export function createMailOutbox(options: MailOutboxOptions): MailOutbox {
       templates.set(name, template);
       compiled.delete(name);
     },
-    async enqueue(executor, mail) {
-      if (!templates.has(mail.template)) throw new Error(`mail template "${mail.template}" is not registered`);
-      if (typeof mail.to !== 'string' || !mail.to.includes('@') || mail.to.length > 255)
-        throw new Error(`mail "${mail.template}": "to" is not an e-mail address`);
-      await executor(table)
-        .insert({
-          id: newId(),
-          template: mail.template,
-          recipient: mail.to,
-          cc: writeJson(mail.cc ?? []),
-          sales_channel_id: mail.salesChannelId ?? null,
-          data: writeJson(mail.data),
-          attachments: writeJson(mail.attachments ?? []),
-          state: 'queued',
-          attempts: 0,
-          dedupe_key: mail.dedupeKey ?? null,
-          created_at: nowDb(),
-        })
-        .onConflict('dedupe_key')
-        .ignore();
-    },
+    enqueue: (executor, mail) => enqueue(options, executor, mail),
   };
 }
