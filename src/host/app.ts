@@ -90,18 +90,25 @@ export interface ShopApp {
   close(): Promise<void>;
 }
 
-/** The app factory: everything but listening. The server and the tests both start here. */
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the rule covered all of src; split it when it next changes
-export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
-  const config = loadConfig(options.env ?? process.env, options.config ?? {});
-  const log = createLogger(config.logLevel, options.logDestination);
-  const db = options.db ?? createDb(config.databaseUrl, { timeouts: config.dbTimeouts, log });
-  watchDatabase(db);
-  await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
-  await ensureDefaultSalesChannel(db, config.publicUrl);
-  if (config.adminClientId && config.adminClientSecret)
-    await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
+type Logger = ReturnType<typeof createLogger>;
 
+/** The host's modules, each built on the internals (the runtime is assembled from them). */
+interface HostModules {
+  events: ReturnType<typeof createEventsModule>;
+  catalog: ReturnType<typeof createCatalogModule>;
+  checkout: ReturnType<typeof createCheckoutModule>;
+  jobs: JobsModule;
+  mail: ReturnType<typeof createMailModule>;
+  storefront: ReturnType<typeof createStorefrontModule>;
+  operatorConsole: ReturnType<typeof createConsoleModule>;
+}
+
+/** The internals with the event bus, the rate limiter and both API routers; the modules are created after. */
+function createInternals(
+  config: HostConfig,
+  db: Db,
+  log: Logger,
+): { internals: HostInternals; events: HostModules['events'] } {
   const internals = {
     config,
     db,
@@ -123,66 +130,86 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     rateLimiter,
     validateResponses: config.validateResponses,
   });
+  return { internals, events };
+}
 
+function createHostModules(internals: HostInternals, events: HostModules['events']): HostModules {
   const catalog = createCatalogModule(internals);
   const checkout = createCheckoutModule(internals, catalog);
   const jobs = createJobsModule(internals);
   const mail = createMailModule(internals);
   const storefront = createStorefrontModule(internals);
   const operatorConsole = createConsoleModule(internals);
+  return { events, catalog, checkout, jobs, mail, storefront, operatorConsole };
+}
 
-  const plugins = options.plugins ?? [await importPlugin()];
-  const runtime: HostRuntime = {
+function hostAuth(internals: HostInternals, config: HostConfig): HostRuntime['auth'] {
+  return {
+    addLoginProvider: (provider) => void internals.registries.loginProviders.push(provider),
+    addContextEnricher: (enricher) => void internals.registries.contextEnrichers.push(enricher),
+    addContextVersion: (source) => addContextVersion(internals, source),
+    contextVersion: (ctx, source) => requestContextVersion(internals, ctx, source),
+    createSession: (executor, identity) => createSession(executor, config.appSecret, config.contextTokenTtl, identity),
+    revokeActorSessions,
+    hashPassword,
+    verifyPassword,
+  };
+}
+
+function hostCustomers(): HostRuntime['customers'] {
+  return {
+    get: getCustomer,
+    getMany: getCustomers,
+    async findByEmail(executor, email) {
+      const row = await executor<CustomerRow>('customers').where({ email: email.trim().toLowerCase() }).first();
+      return row ? toCustomerRef(row) : null;
+    },
+    findByNumbers: getCustomersByNumbers,
+    search: searchCustomers,
+    async create(executor, input) {
+      return insertCustomer(executor, {
+        ...input,
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+      });
+    },
+    addresses: listAddresses,
+    defaultAddressIds,
+    async setDefaultAddress(executor, customerId, type, addressId) {
+      const address = await executor<AddressRow>('customer_addresses')
+        .where({ id: addressId, customer_id: customerId })
+        .first('id');
+      if (!address) return false;
+      await executor('customers')
+        .where({ id: customerId })
+        .update({ [type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id']: addressId });
+      return true;
+    },
+    createAddress,
+    updateAddress,
+    deleteAddress,
+    salesChannel: getSalesChannel,
+  };
+}
+
+/** The contract as the host implements it (the host's own runtime; each plugin gets a zoned copy). */
+function createHostRuntime(
+  internals: HostInternals,
+  config: HostConfig,
+  db: Db,
+  log: Logger,
+  modules: HostModules,
+): HostRuntime {
+  const { catalog, checkout, mail, jobs, storefront, events, operatorConsole } = modules;
+  return {
     contractVersion: CONTRACT_VERSION,
     db,
     log,
-    // Replaced per plugin below; the host itself has no settings here.
+    // Replaced per plugin; the host itself has no settings here.
     config: { get: () => Promise.resolve(undefined as never), all: () => Promise.resolve({}) },
     storeApi: { route: (route) => internals.storeApi.add(route), idempotency: idempotencyStore(db) },
     adminApi: { route: (route) => internals.adminApi.add(route) },
-    auth: {
-      addLoginProvider: (provider) => void internals.registries.loginProviders.push(provider),
-      addContextEnricher: (enricher) => void internals.registries.contextEnrichers.push(enricher),
-      addContextVersion: (source) => addContextVersion(internals, source),
-      contextVersion: (ctx, source) => requestContextVersion(internals, ctx, source),
-      createSession: (executor, identity) =>
-        createSession(executor, config.appSecret, config.contextTokenTtl, identity),
-      revokeActorSessions,
-      hashPassword,
-      verifyPassword,
-    },
-    customers: {
-      get: getCustomer,
-      getMany: getCustomers,
-      async findByEmail(executor, email) {
-        const row = await executor<CustomerRow>('customers').where({ email: email.trim().toLowerCase() }).first();
-        return row ? toCustomerRef(row) : null;
-      },
-      findByNumbers: getCustomersByNumbers,
-      search: searchCustomers,
-      async create(executor, input) {
-        return insertCustomer(executor, {
-          ...input,
-          passwordHash: input.password ? await hashPassword(input.password) : null,
-        });
-      },
-      addresses: listAddresses,
-      defaultAddressIds,
-      async setDefaultAddress(executor, customerId, type, addressId) {
-        const address = await executor<AddressRow>('customer_addresses')
-          .where({ id: addressId, customer_id: customerId })
-          .first('id');
-        if (!address) return false;
-        await executor('customers')
-          .where({ id: customerId })
-          .update({ [type === 'billing' ? 'default_billing_address_id' : 'default_shipping_address_id']: addressId });
-        return true;
-      },
-      createAddress,
-      updateAddress,
-      deleteAddress,
-      salesChannel: getSalesChannel,
-    },
+    auth: hostAuth(internals, config),
+    customers: hostCustomers(),
     customerGroups: { getMany: getCustomerGroups },
     rules: catalog.rules,
     catalog: catalog.catalog,
@@ -199,10 +226,9 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     console: operatorConsole.console,
     nextNumber,
   };
-  internals.runtime = runtime;
-  registerHousekeeping(runtime);
+}
 
-  registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
+function addHostRoutes(internals: HostInternals, db: Db, { catalog, checkout }: HostModules): void {
   for (const route of accountRoutes(internals)) internals.storeApi.add(route);
   for (const route of catalog.storeRoutes) internals.storeApi.add(route);
   for (const route of checkout.storeRoutes) internals.storeApi.add(route);
@@ -211,7 +237,16 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     internals.adminApi.add(route);
   for (const route of catalog.adminRoutes) internals.adminApi.add(route);
   for (const route of checkout.adminRoutes) internals.adminApi.add(route);
+}
 
+/** Migrates and registers each plugin, with a runtime of its own (its settings, its zone). */
+async function loadPlugins(
+  internals: HostInternals,
+  db: Db,
+  runtime: HostRuntime,
+  mail: HostModules['mail'],
+  plugins: LoadedPlugin[],
+): Promise<void> {
   for (const { manifest, plugin } of plugins) {
     await migratePlugin(db, manifest);
     const pluginRuntime: HostRuntime = zonedPluginRuntime({
@@ -227,25 +262,15 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
     registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), manifest.mailTemplates);
     for (const route of pluginConfigRoutes(db, manifest)) internals.adminApi.add(route);
   }
+}
 
-  const migrationSets: MigrationSet[] = [
-    { folder: HOST_MIGRATIONS, table: 'knex_migrations' },
-    ...plugins.flatMap(({ manifest }) => pluginMigrationSet(manifest) ?? []),
-  ];
-  const health = createHealth(db, migrationSets);
-  const metrics = createMetrics(db, config.metricsToken);
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
-  app.use(
-    requestLogger(log as unknown as Parameters<typeof requestLogger>[0], {
-      observe: (req, res, seconds) => metrics.observe(req, res, seconds),
-      headers: { 'Access-Control-Expose-Headers': `${CONTEXT_TOKEN_HEADER}, x-request-id` },
-      draining: () => health.draining,
-    }),
-  );
-  // The APIs first: every layer before them is walked by each of their requests.
+/** The APIs first: every layer before them is walked by each of their requests. */
+function mountApis(
+  app: Express,
+  internals: HostInternals,
+  health: Health,
+  metrics: ReturnType<typeof createMetrics>,
+): void {
   const json = jsonBody(1024 * 1024);
   const adminForm = express.urlencoded({ extended: false, limit: '64kb' });
   app.use(
@@ -256,43 +281,55 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   app.use('/api', json, adminForm, internals.adminApi.router);
   app.use(health.router);
   app.get('/metrics', metrics.endpoint);
+}
 
-  const apiDocs = (
-    path: string,
-    api: ApiRouter<unknown>,
-    title: string,
-    securityName: string,
-    securityScheme: Record<string, unknown>,
-  ) => {
-    let document: Record<string, unknown> | null = null;
-    const build = () =>
-      (document ??= buildOpenApi(api.routes, {
-        title,
-        version: plugins[0]?.manifest.version ?? '0.0.0',
-        description: `${title}, generated from the route declarations.`,
-        serverUrl: `${config.publicUrl}${path}`,
-        securitySchemes: { [securityName]: securityScheme },
-        securityFor: (route) => (route.auth === 'public' ? null : [{ [securityName]: [] }]),
-        actorsByAuth: api.api.actorsByAuth,
-      }));
-    app.get(`${path}/_info/openapi3.json`, (_req, res) => {
-      res.json(build());
-    });
-    app.get(`${path}/_info/swagger.html`, (_req, res) => {
-      res.type('html').send(renderOpenApiHtml(build()));
-    });
+/** GET <path>/_info/openapi3.json and swagger.html: one API's OpenAPI document, built on first request. */
+function serveApiDocs(
+  app: Express,
+  api: ApiRouter<unknown>,
+  docs: { path: string; title: string; securityName: string; securityScheme: Record<string, unknown> },
+  publicUrl: string,
+  plugins: LoadedPlugin[],
+): void {
+  const { path, title, securityName, securityScheme } = docs;
+  let document: Record<string, unknown> | null = null;
+  const build = () =>
+    (document ??= buildOpenApi(api.routes, {
+      title,
+      version: plugins[0]?.manifest.version ?? '0.0.0',
+      description: `${title}, generated from the route declarations.`,
+      serverUrl: `${publicUrl}${path}`,
+      securitySchemes: { [securityName]: securityScheme },
+      securityFor: (route) => (route.auth === 'public' ? null : [{ [securityName]: [] }]),
+      actorsByAuth: api.api.actorsByAuth,
+    }));
+  app.get(`${path}/_info/openapi3.json`, (_req, res) => {
+    res.json(build());
+  });
+  app.get(`${path}/_info/swagger.html`, (_req, res) => {
+    res.type('html').send(renderOpenApiHtml(build()));
+  });
+}
+
+function mountApiDocs(app: Express, internals: HostInternals, publicUrl: string, plugins: LoadedPlugin[]): void {
+  const storeApiDocs = {
+    path: '/store-api',
+    title: 'Suite B2B Store API',
+    securityName: 'contextToken',
+    securityScheme: { type: 'apiKey', in: 'header', name: CONTEXT_TOKEN_HEADER },
   };
-  apiDocs('/store-api', internals.storeApi, 'Suite B2B Store API', 'contextToken', {
-    type: 'apiKey',
-    in: 'header',
-    name: CONTEXT_TOKEN_HEADER,
-  });
-  apiDocs('/api', internals.adminApi, 'Suite B2B Admin API', 'bearer', {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-  });
+  serveApiDocs(app, internals.storeApi, storeApiDocs, publicUrl, plugins);
+  const adminApiDocs = {
+    path: '/api',
+    title: 'Suite B2B Admin API',
+    securityName: 'bearer',
+    securityScheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+  };
+  serveApiDocs(app, internals.adminApi, adminApiDocs, publicUrl, plugins);
+}
 
+/** After the APIs (and their 404): the console's and the storefront's pages, then the error handler. */
+function mountPages(app: Express, log: Logger, { operatorConsole, storefront }: HostModules): void {
   app.use(['/store-api', '/api'], (req: Request, _res: Response, next: NextFunction) => {
     next(new AppError(404, 'SUITE__ROUTE_NOT_FOUND', `No route ${req.method} ${req.originalUrl.split('?')[0]}.`));
   });
@@ -301,6 +338,67 @@ export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
   app.use(operatorConsole.router);
   app.use(storefront.router);
   app.use(errorMiddleware(log));
+}
+
+function createExpressApp(
+  internals: HostInternals,
+  modules: HostModules,
+  parts: {
+    config: HostConfig;
+    log: Logger;
+    health: Health;
+    metrics: ReturnType<typeof createMetrics>;
+    plugins: LoadedPlugin[];
+  },
+): Express {
+  const { config, log, health, metrics, plugins } = parts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    requestLogger(log as unknown as Parameters<typeof requestLogger>[0], {
+      observe: (req, res, seconds) => metrics.observe(req, res, seconds),
+      headers: { 'Access-Control-Expose-Headers': `${CONTEXT_TOKEN_HEADER}, x-request-id` },
+      draining: () => health.draining,
+    }),
+  );
+  mountApis(app, internals, health, metrics);
+  mountApiDocs(app, internals, config.publicUrl, plugins);
+  mountPages(app, log, modules);
+  return app;
+}
+
+/** The app factory: everything but listening. The server and the tests both start here. */
+export async function createApp(options: AppOptions = {}): Promise<ShopApp> {
+  const config = loadConfig(options.env ?? process.env, options.config ?? {});
+  const log = createLogger(config.logLevel, options.logDestination);
+  const db = options.db ?? createDb(config.databaseUrl, { timeouts: config.dbTimeouts, log });
+  watchDatabase(db);
+  await migrateFolder(db, HOST_MIGRATIONS, 'knex_migrations');
+  await ensureDefaultSalesChannel(db, config.publicUrl);
+  if (config.adminClientId && config.adminClientSecret)
+    await ensureAdminIntegration(db, config.adminClientId, config.adminClientSecret);
+
+  const { internals, events } = createInternals(config, db, log);
+  const modules = createHostModules(internals, events);
+  const { jobs, mail } = modules;
+
+  const plugins = options.plugins ?? [await importPlugin()];
+  const runtime = createHostRuntime(internals, config, db, log, modules);
+  internals.runtime = runtime;
+  registerHousekeeping(runtime);
+
+  registerTemplatesFromFolder(mail, projectPath('templates', 'mail'), HOST_MAIL_TEMPLATES);
+  addHostRoutes(internals, db, modules);
+  await loadPlugins(internals, db, runtime, mail, plugins);
+
+  const migrationSets: MigrationSet[] = [
+    { folder: HOST_MIGRATIONS, table: 'knex_migrations' },
+    ...plugins.flatMap(({ manifest }) => pluginMigrationSet(manifest) ?? []),
+  ];
+  const health = createHealth(db, migrationSets);
+  const metrics = createMetrics(db, config.metricsToken);
+  const app = createExpressApp(internals, modules, { config, log, health, metrics, plugins });
 
   if (config.workers) jobs.start();
 
