@@ -129,16 +129,10 @@ function localeOf(req: Request): string {
   return DEFAULT_LOCALE;
 }
 
-/**
- * The operator's console of contract 3.4 (`console`) on any host: the login form (its double-submit
- * CSRF cookie and rate limit) and a cookie session through the host's `sessions`, the session's CSRF
- * token on every POST, the read-only role's refusal of changes before a page runs, and the pages the
- * plugin registers, rendered from templates/console. Pages act only through `call`, which runs a
- * declared Admin API route of the host in-process through the one pipeline. docs/console.md.
- */
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the rule covered all of src; split it when it next changes
-export function createConsoleServer(options: ConsoleServerOptions): ConsoleServer {
-  const { log, sessions, admin } = options;
+type TemplateEngine = ReturnType<typeof createTemplateEngine>;
+
+/** The console's template engine with its helpers: the CSRF field, locale-aware numbers and dates, JSON. */
+function createConsoleEngine(): TemplateEngine {
   const engine = createTemplateEngine();
   engine.registerHelper('csrfField', function (this: unknown, opts: { data?: { root?: { csrfToken?: string } } }) {
     const token = engine.escapeExpression(opts.data?.root?.csrfToken ?? '');
@@ -155,107 +149,139 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     return `${new Intl.DateTimeFormat(localeIn(opts), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
   });
   engine.registerHelper('json', (value: unknown) => JSON.stringify(value ?? null));
-  const views = new Views(projectPath('templates', 'console'), engine);
-  const router = express.Router();
-  const pages: ConsolePage[] = [];
-  let routeIndex = new Map<string, AnyRoute>();
+  return engine;
+}
 
-  function routeById(operationId: string): AnyRoute | undefined {
-    const routes = options.adminRoutes();
-    if (routeIndex.size !== routes.length) routeIndex = new Map(routes.map((route) => [route.operationId, route]));
-    return routeIndex.get(operationId);
+/** What the console's handlers share: the options, the views, and the pages mounted so far. */
+interface ConsoleParts {
+  options: ConsoleServerOptions;
+  views: Views;
+  pages: ConsolePage[];
+}
+
+async function sessionOf(sessions: ConsoleSessions, req: Request): Promise<Session | null> {
+  const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+  if (typeof token !== 'string' || !TOKEN.test(token)) return null;
+  const found = await sessions.find(token, req);
+  if (!found) return null;
+  const requestId = requestIdOf(req);
+  const ip = req.ip ?? 'unknown';
+  const adminCtx: AdminContext = { requestId, ip, principalType: 'user', principalId: found.operator.id };
+  return { ...found, token, ctx: { requestId, ip, operator: found.operator, admin: adminCtx } };
+}
+
+function menuFor(pages: ConsolePage[], path: string) {
+  return pages
+    .filter((page) => page.menu && (page.method ?? 'GET') === 'GET')
+    .sort((a, b) => a.menu!.position - b.menu!.position)
+    .map((page) => {
+      const href = `${CONSOLE_PATH}${page.path === '/' ? '' : page.path}`;
+      const current =
+        page.path === '/'
+          ? path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`
+          : path === href || path.startsWith(`${href}/`);
+      return { label: page.menu!.label, href, current };
+    });
+}
+
+function render(
+  parts: ConsoleParts,
+  req: Request,
+  res: Response,
+  session: Session | null,
+  template: string,
+  data: Record<string, unknown>,
+  status = 200,
+): void {
+  const notice = (req.cookies as Record<string, unknown> | undefined)?.[NOTICE_COOKIE];
+  if (typeof notice === 'string') res.clearCookie(NOTICE_COOKIE, cookieOptions(req));
+  const globals = {
+    basePath: CONSOLE_PATH,
+    operator: session?.ctx.operator ?? null,
+    csrfToken: session ? session.csrfToken : csrfToken(req, res),
+    menu: session ? menuFor(parts.pages, req.path) : [],
+    notice: typeof notice === 'string' && status < 400 ? notice.slice(0, 300) : null,
+    currentPath: req.originalUrl,
+    locale: localeOf(req),
+  };
+  res
+    .status(status)
+    .set(SECURITY_HEADERS)
+    .type('html')
+    .send(parts.views.render(template, { ...data, ...globals }));
+}
+
+function renderError(
+  parts: ConsoleParts,
+  req: Request,
+  res: Response,
+  session: Session | null,
+  status: number,
+  title: string,
+  message: string,
+): void {
+  try {
+    render(parts, req, res, session, 'error', { title, message, status }, status);
+  } catch (error) {
+    parts.options.log.error({ err: String(error) }, 'console error page could not be rendered');
+    res.status(status).type('text').send(`${title}\n${message}`);
   }
+}
 
-  async function sessionOf(req: Request): Promise<Session | null> {
-    const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
-    if (typeof token !== 'string' || !TOKEN.test(token)) return null;
-    const found = await sessions.find(token, req);
-    if (!found) return null;
-    const requestId = requestIdOf(req);
-    const ip = req.ip ?? 'unknown';
-    const adminCtx: AdminContext = { requestId, ip, principalType: 'user', principalId: found.operator.id };
-    return { ...found, token, ctx: { requestId, ip, operator: found.operator, admin: adminCtx } };
-  }
+function toLogin(req: Request, res: Response): void {
+  const back = req.method === 'GET' ? `?redirect=${encodeURIComponent(req.originalUrl)}` : '';
+  res.redirect(req.method === 'GET' ? 302 : 303, `${CONSOLE_PATH}/login${back}`);
+}
 
-  function menuFor(path: string) {
-    return pages
-      .filter((page) => page.menu && (page.method ?? 'GET') === 'GET')
-      .sort((a, b) => a.menu!.position - b.menu!.position)
-      .map((page) => {
-        const href = `${CONSOLE_PATH}${page.path === '/' ? '' : page.path}`;
-        const current =
-          page.path === '/'
-            ? path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`
-            : path === href || path.startsWith(`${href}/`);
-        return { label: page.menu!.label, href, current };
-      });
-  }
+/** Names the operator in the request's log line (src/host/ops/request-log.ts on the reference host). */
+function identify(res: Response, session: Session): void {
+  localsOf(res).actorType = 'admin-user';
+  localsOf(res).operator = session.ctx.operator.username;
+}
 
-  function render(
-    req: Request,
-    res: Response,
-    session: Session | null,
-    template: string,
-    data: Record<string, unknown>,
-    status = 200,
-  ): void {
-    const notice = (req.cookies as Record<string, unknown> | undefined)?.[NOTICE_COOKIE];
-    if (typeof notice === 'string') res.clearCookie(NOTICE_COOKIE, cookieOptions(req));
-    const globals = {
-      basePath: CONSOLE_PATH,
-      operator: session?.ctx.operator ?? null,
-      csrfToken: session ? session.csrfToken : csrfToken(req, res),
-      menu: session ? menuFor(req.path) : [],
-      notice: typeof notice === 'string' && status < 400 ? notice.slice(0, 300) : null,
-      currentPath: req.originalUrl,
-      locale: localeOf(req),
-    };
-    res
-      .status(status)
-      .set(SECURITY_HEADERS)
-      .type('html')
-      .send(views.render(template, { ...data, ...globals }));
-  }
-
-  function renderError(
-    req: Request,
-    res: Response,
-    session: Session | null,
-    status: number,
-    title: string,
-    message: string,
-  ): void {
+/** Runs `work` and hands what it throws to the console's error handler (mountFallbacks). */
+function guarded(pattern: string, work: (req: Request, res: Response) => Promise<void>) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    localsOf(res).routePattern = `${CONSOLE_PATH}${pattern}`;
     try {
-      render(req, res, session, 'error', { title, message, status }, status);
+      await work(req, res);
     } catch (error) {
-      log.error({ err: String(error) }, 'console error page could not be rendered');
-      res.status(status).type('text').send(`${title}\n${message}`);
+      next(error);
     }
-  }
+  };
+}
 
-  function toLogin(req: Request, res: Response): void {
-    const back = req.method === 'GET' ? `?redirect=${encodeURIComponent(req.originalUrl)}` : '';
-    res.redirect(req.method === 'GET' ? 302 : 303, `${CONSOLE_PATH}/login${back}`);
+/** POST /login: checks the form's CSRF cookie, the rate limit and the credentials, then opens a session. */
+async function logIn(parts: ConsoleParts, req: Request, res: Response): Promise<void> {
+  const form = (req.body as Record<string, unknown> | undefined) ?? {};
+  const redirect = consoleRedirect(form.redirect);
+  const username = typeof form.username === 'string' ? form.username.trim() : '';
+  const password = typeof form.password === 'string' ? form.password : '';
+  const again = (status: number, error: string) =>
+    render(parts, req, res, null, 'login', { title: 'Log in', redirect, username, error }, status);
+  if (!csrfValid(req)) return renderError(parts, req, res, null, 403, 'Not allowed', CSRF_REFUSED);
+  if (username.length < 1 || username.length > 255 || password.length < 1 || password.length > 1024)
+    return again(400, 'Enter your user name and password.');
+  try {
+    await enforceRateLimits(parts.options.rateLimiter, [LOGIN_RATE_LIMIT], { ip: req.ip ?? 'unknown', body: form });
+  } catch (error) {
+    if (error instanceof AppError && error.status === 429) {
+      res.setHeader('Retry-After', String(error.retryAfter(60)));
+      return again(429, 'Too many login attempts. Wait a minute and try again.');
+    }
+    throw error;
   }
+  const opened = await parts.options.sessions.login(username, password, req);
+  if (!opened) return again(401, 'The user name or password is wrong.');
+  res.cookie(SESSION_COOKIE, opened.token, cookieOptions(req, opened.ttlSeconds));
+  localsOf(res).actorType = 'admin-user';
+  localsOf(res).operator = username;
+  res.redirect(303, redirect);
+}
 
-  /** Names the operator in the request's log line (src/host/ops/request-log.ts on the reference host). */
-  function identify(res: Response, session: Session): void {
-    localsOf(res).actorType = 'admin-user';
-    localsOf(res).operator = session.ctx.operator.username;
-  }
-
-  /** Runs `work` and hands what it throws to the console's error handler below. */
-  function guarded(pattern: string, work: (req: Request, res: Response) => Promise<void>) {
-    return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-      localsOf(res).routePattern = `${CONSOLE_PATH}${pattern}`;
-      try {
-        await work(req, res);
-      } catch (error) {
-        next(error);
-      }
-    };
-  }
-
+/** The form parsers, then GET and POST /login and POST /logout. */
+function mountLoginRoutes(router: Router, parts: ConsoleParts): void {
+  const { sessions } = parts.options;
   // Both skip a request the host parsed already (the reference host parses cookies and forms app-wide).
   router.use(CONSOLE_PATH, cookieParser(), express.urlencoded({ extended: false, limit: '64kb' }));
   router.use(CONSOLE_PATH, storefrontMultipart);
@@ -264,113 +290,95 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     `${CONSOLE_PATH}/login`,
     guarded('/login', async (req, res) => {
       const redirect = consoleRedirect(req.query.redirect);
-      if (await sessionOf(req)) return res.redirect(302, redirect);
-      render(req, res, null, 'login', { title: 'Log in', redirect, username: '' });
+      if (await sessionOf(sessions, req)) return res.redirect(302, redirect);
+      render(parts, req, res, null, 'login', { title: 'Log in', redirect, username: '' });
     }),
   );
 
   router.post(
     `${CONSOLE_PATH}/login`,
-    guarded('/login', async (req, res) => {
-      const form = (req.body as Record<string, unknown> | undefined) ?? {};
-      const redirect = consoleRedirect(form.redirect);
-      const username = typeof form.username === 'string' ? form.username.trim() : '';
-      const password = typeof form.password === 'string' ? form.password : '';
-      const again = (status: number, error: string) =>
-        render(req, res, null, 'login', { title: 'Log in', redirect, username, error }, status);
-      if (!csrfValid(req)) return renderError(req, res, null, 403, 'Not allowed', CSRF_REFUSED);
-      if (username.length < 1 || username.length > 255 || password.length < 1 || password.length > 1024)
-        return again(400, 'Enter your user name and password.');
-      try {
-        await enforceRateLimits(options.rateLimiter, [LOGIN_RATE_LIMIT], { ip: req.ip ?? 'unknown', body: form });
-      } catch (error) {
-        if (error instanceof AppError && error.status === 429) {
-          res.setHeader('Retry-After', String(error.retryAfter(60)));
-          return again(429, 'Too many login attempts. Wait a minute and try again.');
-        }
-        throw error;
-      }
-      const opened = await sessions.login(username, password, req);
-      if (!opened) return again(401, 'The user name or password is wrong.');
-      res.cookie(SESSION_COOKIE, opened.token, cookieOptions(req, opened.ttlSeconds));
-      localsOf(res).actorType = 'admin-user';
-      localsOf(res).operator = username;
-      res.redirect(303, redirect);
-    }),
+    guarded('/login', (req, res) => logIn(parts, req, res)),
   );
 
   router.post(
     `${CONSOLE_PATH}/logout`,
     guarded('/logout', async (req, res) => {
-      const session = await sessionOf(req);
+      const session = await sessionOf(sessions, req);
       if (!session) return toLogin(req, res);
       identify(res, session);
       if ((req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] !== session.csrfToken)
-        return renderError(req, res, session, 403, 'Not allowed', CSRF_REFUSED);
+        return renderError(parts, req, res, session, 403, 'Not allowed', CSRF_REFUSED);
       await sessions.logout(session, session.token);
       res.clearCookie(SESSION_COOKIE, cookieOptions(req));
       res.redirect(303, `${CONSOLE_PATH}/login`);
     }),
   );
+}
 
-  const pageRouter = express.Router();
-
-  function mount(page: ConsolePage): void {
-    if (
-      typeof page.path !== 'string' ||
-      !page.path.startsWith('/') ||
-      page.path.startsWith('/login') ||
-      page.path.startsWith('/logout')
-    )
-      throw new Error(`console page path "${page.path}" must start with / and not be /login or /logout`);
-    const method = page.method ?? 'GET';
-    const changes = method === 'POST' && page.changes !== false;
-    const full = `${CONSOLE_PATH}${page.path === '/' ? '' : page.path}`;
-    const serve = guarded(page.path, async (req, res) => {
-      const session = await sessionOf(req);
-      if (!session) return toLogin(req, res);
-      identify(res, session);
-      res.locals.consoleSession = session;
-      const posted = method === 'POST' ? ((req.body as Record<string, unknown> | undefined) ?? {}) : {};
-      if (method === 'POST' && posted[CSRF_FIELD] !== session.csrfToken)
-        throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
-      if (changes && session.ctx.operator.readOnly)
-        throw Errors.forbidden(READ_ONLY_REFUSED, 'SUITE__CONSOLE_READ_ONLY');
-      const { [CSRF_FIELD]: _csrf, ...form } = posted;
-      const result: PageResult = await page.handler({
-        ctx: session.ctx,
-        params: { ...(req.params as Record<string, string>) },
-        query: { ...(req.query as Record<string, unknown>) },
-        form,
-      });
-      if ('redirect' in result) {
-        if (result.notice) res.cookie(NOTICE_COOKIE, result.notice.slice(0, 300), cookieOptions(req, 60));
-        return res.redirect(method === 'POST' ? 303 : 302, consoleRedirect(result.redirect));
-      }
-      if ('file' in result) {
-        res
-          .status(200)
-          .set(SECURITY_HEADERS)
-          .attachment(result.file.fileName)
-          .type(result.file.contentType)
-          .send(result.file.content);
-        return;
-      }
-      render(req, res, session, result.template, result.data, result.status ?? 200);
+/** Serves a page: the session, the CSRF token and the read-only check first, then the page's result. */
+function pageHandler(parts: ConsoleParts, page: ConsolePage) {
+  const method = page.method ?? 'GET';
+  const changes = method === 'POST' && page.changes !== false;
+  return guarded(page.path, async (req, res) => {
+    const session = await sessionOf(parts.options.sessions, req);
+    if (!session) return toLogin(req, res);
+    identify(res, session);
+    res.locals.consoleSession = session;
+    const posted = method === 'POST' ? ((req.body as Record<string, unknown> | undefined) ?? {}) : {};
+    if (method === 'POST' && posted[CSRF_FIELD] !== session.csrfToken)
+      throw Errors.forbidden(CSRF_REFUSED, 'SUITE__CSRF_REFUSED');
+    if (changes && session.ctx.operator.readOnly) throw Errors.forbidden(READ_ONLY_REFUSED, 'SUITE__CONSOLE_READ_ONLY');
+    const { [CSRF_FIELD]: _csrf, ...form } = posted;
+    const result: PageResult = await page.handler({
+      ctx: session.ctx,
+      params: { ...(req.params as Record<string, string>) },
+      query: { ...(req.query as Record<string, unknown>) },
+      form,
     });
-    if (method === 'POST') pageRouter.post(full, serve);
-    else pageRouter.get(full, serve);
-    pages.push(page);
-  }
+    if ('redirect' in result) {
+      if (result.notice) res.cookie(NOTICE_COOKIE, result.notice.slice(0, 300), cookieOptions(req, 60));
+      return res.redirect(method === 'POST' ? 303 : 302, consoleRedirect(result.redirect));
+    }
+    if ('file' in result) {
+      res
+        .status(200)
+        .set(SECURITY_HEADERS)
+        .attachment(result.file.fileName)
+        .type(result.file.contentType)
+        .send(result.file.content);
+      return;
+    }
+    render(parts, req, res, session, result.template, result.data, result.status ?? 200);
+  });
+}
 
-  router.use(pageRouter);
+/** `console.page`: adds a page to the page router (mounted before the fallbacks) and to the menu. */
+function mountPage(parts: ConsoleParts, pageRouter: Router, page: ConsolePage): void {
+  if (
+    typeof page.path !== 'string' ||
+    !page.path.startsWith('/') ||
+    page.path.startsWith('/login') ||
+    page.path.startsWith('/logout')
+  )
+    throw new Error(`console page path "${page.path}" must start with / and not be /login or /logout`);
+  const full = `${CONSOLE_PATH}${page.path === '/' ? '' : page.path}`;
+  const serve = pageHandler(parts, page);
+  if ((page.method ?? 'GET') === 'POST') pageRouter.post(full, serve);
+  else pageRouter.get(full, serve);
+  parts.pages.push(page);
+}
+
+/** After the pages: the console's 404 page and its error handler. */
+function mountFallbacks(router: Router, parts: ConsoleParts): void {
+  const { log, sessions } = parts.options;
   router.use(
     CONSOLE_PATH,
     guarded('/*', async (req, res) => {
-      const session = await sessionOf(req);
+      const session = await sessionOf(sessions, req);
       if (!session) return toLogin(req, res);
       identify(res, session);
       renderError(
+        parts,
         req,
         res,
         session,
@@ -385,7 +393,7 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     // A request refused before its page ran (a form field over the size limit) still belongs to the
     // logged-in operator: the error page shows their header and the way back, not "Log in".
     const session =
-      (res.locals.consoleSession as Session | undefined) ?? (await sessionOf(req).catch(() => null)) ?? null;
+      (res.locals.consoleSession as Session | undefined) ?? (await sessionOf(sessions, req).catch(() => null)) ?? null;
     const requestId = requestIdOf(req);
     const page = pageErrorOf(error, requestId, { notFound: 'Not found', failed: 'The page could not be shown' });
     if (page.unexpected)
@@ -397,54 +405,93 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
         },
         'console error',
       );
-    renderError(req, res, session, page.status, page.title, page.message);
+    renderError(parts, req, res, session, page.status, page.title, page.message);
   });
+}
+
+/** `console.call`: runs a declared Admin API route of the host in-process, as the operator. */
+async function callAdminRoute(
+  options: ConsoleServerOptions,
+  routeById: (operationId: string) => AnyRoute | undefined,
+  ctx: ConsoleContext,
+  given: CallableRoute | string,
+  input: ConsoleCallInput,
+) {
+  const { admin, log } = options;
+  const operationId = operationIdOf(given);
+  const route = routeById(operationId);
+  // A page that needs a route this host does not declare (Vendure: createRule) shows a 501, not a 500.
+  if (!route)
+    throw new AppError(
+      501,
+      'SUITE__NOT_SUPPORTED_BY_HOST',
+      `This shop's platform does not offer this in the console (Admin API route "${operationId}").`,
+    );
+  const outcome = await runRoute<AdminContext>(
+    route,
+    {
+      name: admin.name,
+      actorsByAuth: admin.actorsByAuth,
+      authenticate: () => Promise.reject(new Error('an in-process call brings its context')),
+      principal: (known) => admin.principal(known),
+    },
+    {
+      params: input.params ?? {},
+      query: input.query ?? {},
+      body: input.body ?? {},
+      header: () => undefined,
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    },
+    { validateResponses: options.validateResponses },
+    { ctx: ctx.admin },
+  );
+  if (route.method !== 'GET')
+    log.info(
+      { requestId: ctx.requestId, operator: ctx.operator.username, operationId, status: outcome.status },
+      'console change',
+    );
+  // The contract types the body from the route the page gave (its schemas or HOST_ADMIN_ROUTES).
+  return { status: outcome.status, body: outcome.body as never };
+}
+
+/**
+ * The operator's console of contract 3.4 (`console`) on any host: the login form (its double-submit
+ * CSRF cookie and rate limit) and a cookie session through the host's `sessions`, the session's CSRF
+ * token on every POST, the read-only role's refusal of changes before a page runs, and the pages the
+ * plugin registers, rendered from templates/console. Pages act only through `call`, which runs a
+ * declared Admin API route of the host in-process through the one pipeline. docs/console.md.
+ */
+export function createConsoleServer(options: ConsoleServerOptions): ConsoleServer {
+  const parts: ConsoleParts = {
+    options,
+    views: new Views(projectPath('templates', 'console'), createConsoleEngine()),
+    pages: [],
+  };
+  const router = express.Router();
+  let routeIndex = new Map<string, AnyRoute>();
+
+  function routeById(operationId: string): AnyRoute | undefined {
+    const routes = options.adminRoutes();
+    if (routeIndex.size !== routes.length) routeIndex = new Map(routes.map((route) => [route.operationId, route]));
+    return routeIndex.get(operationId);
+  }
+
+  mountLoginRoutes(router, parts);
+  const pageRouter = express.Router();
+  router.use(pageRouter);
+  mountFallbacks(router, parts);
 
   return {
     router,
     console: {
       basePath: CONSOLE_PATH,
-      page: mount,
+      page: (page) => mountPage(parts, pageRouter, page),
       // The host runs the route it serves under the given route's operationId (a plugin's own copy of a
       // declaration, or HOST_ADMIN_ROUTES' reference); a bare operationId is a plugin built before 4.5.
       has: (given) => routeById(operationIdOf(given)) !== undefined,
-      async call(ctx: ConsoleContext, given: CallableRoute | string, input: ConsoleCallInput = {}) {
-        const operationId = operationIdOf(given);
-        const route = routeById(operationId);
-        // A page that needs a route this host does not declare (Vendure: createRule) shows a 501, not a 500.
-        if (!route)
-          throw new AppError(
-            501,
-            'SUITE__NOT_SUPPORTED_BY_HOST',
-            `This shop's platform does not offer this in the console (Admin API route "${operationId}").`,
-          );
-        const outcome = await runRoute<AdminContext>(
-          route,
-          {
-            name: admin.name,
-            actorsByAuth: admin.actorsByAuth,
-            authenticate: () => Promise.reject(new Error('an in-process call brings its context')),
-            principal: (known) => admin.principal(known),
-          },
-          {
-            params: input.params ?? {},
-            query: input.query ?? {},
-            body: input.body ?? {},
-            header: () => undefined,
-            ip: ctx.ip,
-            requestId: ctx.requestId,
-          },
-          { validateResponses: options.validateResponses },
-          { ctx: ctx.admin },
-        );
-        if (route.method !== 'GET')
-          log.info(
-            { requestId: ctx.requestId, operator: ctx.operator.username, operationId, status: outcome.status },
-            'console change',
-          );
-        // The contract types the body from the route the page gave (its schemas or HOST_ADMIN_ROUTES).
-        return { status: outcome.status, body: outcome.body as never };
-      },
+      call: (ctx: ConsoleContext, given: CallableRoute | string, input: ConsoleCallInput = {}) =>
+        callAdminRoute(options, routeById, ctx, given, input),
     },
   };
 }
