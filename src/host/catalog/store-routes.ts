@@ -69,136 +69,163 @@ const categoryCriteriaBody = criteriaSchema(Object.keys(categoryCriteriaSpec.fie
 const productList = storeListResponse(productViewSchema);
 const productListing = storeListResponse(productViewSchema, { apiAlias: PRODUCT_LISTING_ALIAS });
 
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the rule covered all of src; split it when it next changes
-export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalog) {
-  const db = internals.db;
-  const registries = internals.registries;
-
-  /** Active rows the context may see. Wrapped in an object: a query builder is thenable, so returning it from an async function would run it. */
-  async function visibleQuery(
-    ctx: StoreContext,
-    entity: CatalogEntity,
-    executor: Executor = db,
-  ): Promise<{ query: Knex.QueryBuilder }> {
-    const table = CATALOG_TABLES[entity];
-    const query = executor(table).where(`${table}.active`, true);
-    await applyVisibility(internals.registries.visibilityFilters, ctx, entity, query, `${table}.id`, executor);
-    return { query };
-  }
-
-  /** (3.5) What plugins add to a product's answer (`catalog.addProductExtension`), as `extensions` keyed by their names; nothing without them. */
-  async function productExtensions(
-    ctx: StoreContext,
-    productId: string,
-  ): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
-    const extensions: Record<string, Record<string, unknown>> = {};
-    for (const extension of internals.registries.productExtensions) {
-      const value = (await extension.load(db, ctx, [productId])).get(productId);
-      if (value) extensions[extension.name] = value;
-    }
-    return Object.keys(extensions).length ? { extensions } : {};
-  }
-
+/** What the catalog's Store API handlers read with: the host, its catalog, and the product columns of a priced view. */
+interface CatalogReader {
+  internals: HostInternals;
+  catalog: HostCatalog;
+  db: HostInternals['db'];
+  registries: HostInternals['registries'];
   /** The columns of product rows that `views` turns into priced views: with their category ids and tier prices, so no further query reads them. */
-  const viewColumns = [...PRODUCT_COLUMNS, categoryIdsColumn(db), tierPricesColumn(db)];
+  viewColumns: Array<string | Knex.Raw>;
+}
 
-  async function views(ctx: StoreContext, rows: ProductRow[], withTiers = false) {
-    return productViews(registries, ctx, await toProductRecords(db, rows), db, {
-      withTiers,
-      tiers: tierPricesOfRows(rows),
-    });
+/** Active rows the context may see. Wrapped in an object: a query builder is thenable, so returning it from an async function would run it. */
+async function visibleQuery(
+  reader: CatalogReader,
+  ctx: StoreContext,
+  entity: CatalogEntity,
+  executor: Executor = reader.db,
+): Promise<{ query: Knex.QueryBuilder }> {
+  const table = CATALOG_TABLES[entity];
+  const query = executor(table).where(`${table}.active`, true);
+  await applyVisibility(reader.internals.registries.visibilityFilters, ctx, entity, query, `${table}.id`, executor);
+  return { query };
+}
+
+/** (3.5) What plugins add to a product's answer (`catalog.addProductExtension`), as `extensions` keyed by their names; nothing without them. */
+async function productExtensions(
+  reader: CatalogReader,
+  ctx: StoreContext,
+  productId: string,
+): Promise<{ extensions?: Record<string, Record<string, unknown>> }> {
+  const extensions: Record<string, Record<string, unknown>> = {};
+  for (const extension of reader.internals.registries.productExtensions) {
+    const value = (await extension.load(reader.db, ctx, [productId])).get(productId);
+    if (value) extensions[extension.name] = value;
   }
+  return Object.keys(extensions).length ? { extensions } : {};
+}
 
-  /**
-   * A filter or sort on the price reveals what a price gate withholds (contract 3.6): such a context
-   * gets the gate's refusal (401 SUITE__LOGIN_REQUIRED for a closed shop's guests) instead.
-   */
-  async function refuseWithheldPriceCriteria(ctx: StoreContext, criteria: Criteria): Promise<void> {
-    const onPrice =
-      filtersName(criteria.filter, PRICE_FIELDS) || (criteria.sort ?? []).some((s) => PRICE_FIELDS.has(s.field));
-    if (!onPrice) return;
-    const refusal = await priceRefusal(registries.priceGates, db, ctx);
-    if (refusal) throw refusal;
+async function views(reader: CatalogReader, ctx: StoreContext, rows: ProductRow[], withTiers = false) {
+  const { registries, db } = reader;
+  return productViews(registries, ctx, await toProductRecords(db, rows), db, {
+    withTiers,
+    tiers: tierPricesOfRows(rows),
+  });
+}
+
+/**
+ * A filter or sort on the price reveals what a price gate withholds (contract 3.6): such a context
+ * gets the gate's refusal (401 SUITE__LOGIN_REQUIRED for a closed shop's guests) instead.
+ */
+async function refuseWithheldPriceCriteria(
+  reader: CatalogReader,
+  ctx: StoreContext,
+  criteria: Criteria,
+): Promise<void> {
+  const onPrice =
+    filtersName(criteria.filter, PRICE_FIELDS) || (criteria.sort ?? []).some((s) => PRICE_FIELDS.has(s.field));
+  if (!onPrice) return;
+  const refusal = await priceRefusal(reader.registries.priceGates, reader.db, ctx);
+  if (refusal) throw refusal;
+}
+
+/**
+ * Product listings. Their total is kept for a few seconds per visibility version, rule set and
+ * narrowing (`scope`), so a visibility filter costs only on the page query; the page is always live.
+ */
+async function listProducts(
+  reader: CatalogReader,
+  ctx: StoreContext,
+  criteria: Criteria,
+  scope: string,
+  narrow?: (query: Knex.QueryBuilder) => void,
+  apiAlias = SEARCH_RESULT_ALIAS,
+) {
+  const { internals, catalog, db } = reader;
+  await refuseWithheldPriceCriteria(reader, ctx, criteria);
+  const { query } = await visibleQuery(reader, ctx, 'product');
+  narrow?.(query);
+  const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db, ctx)}:${(await ctx.ruleIds()).join(',')}`;
+  const page = await searchByCriteria<ProductRow>(
+    query,
+    { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },
+    productCriteriaSpec,
+    (qb) => qb.select(reader.viewColumns),
+    internals.config.listingTotalCacheSeconds > 0
+      ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 }
+      : {},
+  );
+  return storeList(await views(reader, ctx, page.rows), page, apiAlias);
+}
+
+/** Every active category the context may see (not pruned by ancestors: navigation prunes by walking from a root). */
+async function visibleCategories(reader: CatalogReader, ctx: StoreContext) {
+  const rows: Array<Record<string, unknown>> = await (
+    await visibleQuery(reader, ctx, 'category')
+  ).query.select('categories.id', 'categories.parent_id', 'categories.name', 'categories.position');
+  const children = new Map<string | null, Array<Record<string, unknown>>>();
+  for (const row of rows) {
+    const parent = (row.parent_id as string | null) ?? null;
+    children.set(parent, [...(children.get(parent) ?? []), row]);
   }
-
-  /**
-   * Product listings. Their total is kept for a few seconds per visibility version, rule set and
-   * narrowing (`scope`), so a visibility filter costs only on the page query; the page is always live.
-   */
-  async function listProducts(
-    ctx: StoreContext,
-    criteria: Criteria,
-    scope: string,
-    narrow?: (query: Knex.QueryBuilder) => void,
-    apiAlias = SEARCH_RESULT_ALIAS,
-  ) {
-    await refuseWithheldPriceCriteria(ctx, criteria);
-    const { query } = await visibleQuery(ctx, 'product');
-    narrow?.(query);
-    const totalCacheKey = `product:${scope}:${ctx.salesChannel.id}:${await catalog.visibilityVersion(db, ctx)}:${(await ctx.ruleIds()).join(',')}`;
-    const page = await searchByCriteria<ProductRow>(
-      query,
-      { ...criteria, filter: moneyFiltersToMinor(criteria.filter, ['price'], ctx.salesChannel.currencyPrecision) },
-      productCriteriaSpec,
-      (qb) => qb.select(viewColumns),
-      internals.config.listingTotalCacheSeconds > 0
-        ? { totalCacheKey, totalCacheTtlMs: internals.config.listingTotalCacheSeconds * 1000 }
-        : {},
+  for (const list of children.values())
+    list.sort(
+      (a, b) =>
+        readInt(a.position) - readInt(b.position) ||
+        String(a.name).localeCompare(String(b.name)) ||
+        String(a.id).localeCompare(String(b.id)),
     );
-    return storeList(await views(ctx, page.rows), page, apiAlias);
-  }
+  return { ids: new Set(rows.map((r) => String(r.id))), children };
+}
 
-  /** Every active category the context may see (not pruned by ancestors: navigation prunes by walking from a root). */
-  async function visibleCategories(ctx: StoreContext) {
-    const rows: Array<Record<string, unknown>> = await (
-      await visibleQuery(ctx, 'category')
-    ).query.select('categories.id', 'categories.parent_id', 'categories.name', 'categories.position');
-    const children = new Map<string | null, Array<Record<string, unknown>>>();
-    for (const row of rows) {
-      const parent = (row.parent_id as string | null) ?? null;
-      children.set(parent, [...(children.get(parent) ?? []), row]);
-    }
-    for (const list of children.values())
-      list.sort(
-        (a, b) =>
-          readInt(a.position) - readInt(b.position) ||
-          String(a.name).localeCompare(String(b.name)) ||
-          String(a.id).localeCompare(String(b.id)),
-      );
-    return { ids: new Set(rows.map((r) => String(r.id))), children };
-  }
+async function visibleRow(
+  reader: CatalogReader,
+  ctx: StoreContext,
+  entity: CatalogEntity,
+  id: string,
+  label: string,
+): Promise<Record<string, unknown>> {
+  const table = CATALOG_TABLES[entity];
+  const row = await selectRow<Record<string, unknown>>(
+    (await visibleQuery(reader, ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`),
+  );
+  if (!row) throw Errors.notFound(label, id);
+  return row;
+}
 
-  async function visibleRow(
-    ctx: StoreContext,
-    entity: CatalogEntity,
-    id: string,
-    label: string,
-  ): Promise<Record<string, unknown>> {
-    const table = CATALOG_TABLES[entity];
-    const row = await selectRow<Record<string, unknown>>(
-      (await visibleQuery(ctx, entity)).query.where(`${table}.id`, id).first(`${table}.*`),
-    );
-    if (!row) throw Errors.notFound(label, id);
-    return row;
+/** A CMS page; product-listing sections with `productIds` get the products the context may see. */
+async function cmsPage(reader: CatalogReader, ctx: StoreContext, cmsPageId: unknown) {
+  const { db, catalog, registries } = reader;
+  if (typeof cmsPageId !== 'string') return null;
+  const row = await selectRow<Record<string, unknown>>(db('cms_pages').where({ id: cmsPageId }).first());
+  if (!row) return null;
+  const page = cmsPageView(row);
+  const sections = [];
+  for (const section of page.sections) {
+    if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
+      const ids = section.productIds.filter((v): v is string => typeof v === 'string');
+      const products = await catalog.visibleProducts(db, ctx, ids);
+      sections.push({ ...section, products: await productViews(registries, ctx, products, db) });
+    } else sections.push(section);
   }
+  return { ...page, sections };
+}
 
-  /** A CMS page; product-listing sections with `productIds` get the products the context may see. */
-  async function cmsPage(ctx: StoreContext, cmsPageId: unknown) {
-    if (typeof cmsPageId !== 'string') return null;
-    const row = await selectRow<Record<string, unknown>>(db('cms_pages').where({ id: cmsPageId }).first());
-    if (!row) return null;
-    const page = cmsPageView(row);
-    const sections = [];
-    for (const section of page.sections) {
-      if (section.type === 'product-listing' && Array.isArray(section.productIds)) {
-        const ids = section.productIds.filter((v): v is string => typeof v === 'string');
-        const products = await catalog.visibleProducts(db, ctx, ids);
-        sections.push({ ...section, products: await productViews(registries, ctx, products, db) });
-      } else sections.push(section);
-    }
-    return { ...page, sections };
+/** The ids of a visible category and of its visible subcategories, at any depth. */
+function categorySubtree(children: Map<string | null, Array<Record<string, unknown>>>, categoryId: string): string[] {
+  const subtree: string[] = [];
+  const pending = [categoryId];
+  while (pending.length) {
+    const current = pending.pop()!;
+    subtree.push(current);
+    for (const child of children.get(current) ?? []) pending.push(String(child.id));
   }
+  return subtree;
+}
 
+/** Listing, reading and searching products, and a category's products. */
+function productRoutes(reader: CatalogReader) {
   return [
     defineStoreRoute({
       method: 'POST',
@@ -209,7 +236,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
       auth: 'public',
       permission: null,
       schemas: { body: productCriteriaBody, bodyName: 'ProductCriteria', responses: { 200: productList } },
-      handler: async ({ ctx, body }) => listProducts(ctx, body, 'all'),
+      handler: async ({ ctx, body }) => listProducts(reader, ctx, body, 'all'),
     }),
     defineStoreRoute({
       method: 'GET',
@@ -222,11 +249,13 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
       schemas: { params: pathParams('productId'), responses: { 200: productViewSchema } },
       async handler({ ctx, params }: Input<unknown, { productId: string }>) {
         const row = await selectRow<ProductRow>(
-          (await visibleQuery(ctx, 'product')).query.where('products.id', params.productId).first(viewColumns),
+          (await visibleQuery(reader, ctx, 'product')).query
+            .where('products.id', params.productId)
+            .first(reader.viewColumns),
         );
         if (!row) throw Errors.notFound('product', params.productId);
-        const [view] = await views(ctx, [row], true);
-        return { ...view!, ...(await productExtensions(ctx, params.productId)) };
+        const [view] = await views(reader, ctx, [row], true);
+        return { ...view!, ...(await productExtensions(reader, ctx, params.productId)) };
       },
     }),
     defineStoreRoute({
@@ -242,7 +271,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
         const { search, ...criteria } = body;
         if (search.trim() === '')
           throw Errors.badRequest('SUITE__INVALID_INPUT', 'The search term is empty.', { pointer: '/search' });
-        return listProducts(ctx, { ...criteria, term: search }, 'all', undefined, PRODUCT_LISTING_ALIAS);
+        return listProducts(reader, ctx, { ...criteria, term: search }, 'all', undefined, PRODUCT_LISTING_ALIAS);
       },
     }),
     defineStoreRoute({
@@ -255,16 +284,11 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
       permission: null,
       schemas: { params: pathParams('categoryId'), body: productCriteriaBody, responses: { 200: productListing } },
       async handler({ ctx, params, body }: Input<Criteria, { categoryId: string }>) {
-        const { ids, children } = await visibleCategories(ctx);
+        const { ids, children } = await visibleCategories(reader, ctx);
         if (!ids.has(params.categoryId)) throw Errors.notFound('category', params.categoryId);
-        const subtree: string[] = [];
-        const pending = [params.categoryId];
-        while (pending.length) {
-          const current = pending.pop()!;
-          subtree.push(current);
-          for (const child of children.get(current) ?? []) pending.push(String(child.id));
-        }
+        const subtree = categorySubtree(children, params.categoryId);
         return listProducts(
+          reader,
           ctx,
           body,
           `category:${params.categoryId}`,
@@ -280,6 +304,12 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
         );
       },
     }),
+  ];
+}
+
+/** Categories, the navigation tree and landing pages. */
+function categoryRoutes(reader: CatalogReader) {
+  return [
     defineStoreRoute({
       method: 'GET',
       path: '/category/{categoryId}',
@@ -290,8 +320,8 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
       permission: null,
       schemas: { params: pathParams('categoryId'), responses: { 200: categoryViewSchema } },
       async handler({ ctx, params }: Input<unknown, { categoryId: string }>) {
-        const row = await visibleRow(ctx, 'category', params.categoryId, 'category');
-        return { ...categoryView(row), cmsPage: await cmsPage(ctx, row.cms_page_id) };
+        const row = await visibleRow(reader, ctx, 'category', params.categoryId, 'category');
+        return { ...categoryView(row), cmsPage: await cmsPage(reader, ctx, row.cms_page_id) };
       },
     }),
     defineStoreRoute({
@@ -309,7 +339,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
       },
       async handler({ ctx, body }) {
         const page = await searchByCriteria<Record<string, unknown>>(
-          (await visibleQuery(ctx, 'category')).query,
+          (await visibleQuery(reader, ctx, 'category')).query,
           body,
           categoryCriteriaSpec,
           (qb) => qb.select('categories.*'),
@@ -331,7 +361,7 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
         responses: { 200: navigationTreeSchema },
       },
       async handler({ ctx, params, query }: Input<unknown, { rootId: string }, { depth?: number }>) {
-        const { ids, children } = await visibleCategories(ctx);
+        const { ids, children } = await visibleCategories(reader, ctx);
         const rootId = params.rootId === 'main-navigation' ? null : params.rootId;
         if (rootId !== null && !ids.has(rootId)) throw Errors.notFound('category', rootId);
         const depth = Number(query.depth ?? 2);
@@ -358,16 +388,28 @@ export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalo
       permission: null,
       schemas: { params: pathParams('landingPageId'), responses: { 200: landingPageViewSchema } },
       async handler({ ctx, params }: Input<unknown, { landingPageId: string }>) {
-        const row = await visibleRow(ctx, 'landing_page', params.landingPageId, 'landing page');
+        const row = await visibleRow(reader, ctx, 'landing_page', params.landingPageId, 'landing page');
         return {
           id: String(row.id),
           versionId: String(row.version_id),
           name: String(row.name),
           url: String(row.url),
           active: true,
-          cmsPage: await cmsPage(ctx, row.cms_page_id),
+          cmsPage: await cmsPage(reader, ctx, row.cms_page_id),
         };
       },
     }),
   ];
+}
+
+export function catalogStoreRoutes(internals: HostInternals, catalog: HostCatalog) {
+  const db = internals.db;
+  const reader: CatalogReader = {
+    internals,
+    catalog,
+    db,
+    registries: internals.registries,
+    viewColumns: [...PRODUCT_COLUMNS, categoryIdsColumn(db), tierPricesColumn(db)],
+  };
+  return [...productRoutes(reader), ...categoryRoutes(reader)];
 }
