@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { criteriaSchema, searchByCriteria, type Criteria, type Filter } from '../../lib/criteria.js';
 import { CURSOR_PROPERTY } from '../../lib/keyset.js';
-import { selectRow } from '../../lib/db.js';
+import { selectRow, type Db } from '../../lib/db.js';
 import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type RouteInput } from '../../lib/routes.js';
@@ -102,59 +102,69 @@ function moneyFiltersToMinor(filters: Filter[] | undefined, precision: number): 
   });
 }
 
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the rule covered all of src; split it when it next changes
-export function checkoutRoutes(
-  internals: HostInternals,
-  carts: CartService,
-  checkout: CheckoutService,
-  orderViews: OrderViewCache,
-) {
-  const { db } = internals;
+async function cartView(db: Db, carts: CartService, ctx: StoreContext, cart: Cart) {
+  const priced = await carts.price(ctx, cart, db);
+  const precision = ctx.salesChannel.currencyPrecision;
+  const money = (minor: number) => fromMinor(minor, precision);
+  const byLine = new Map(priced.lines.map((line) => [line.lineItemId, line]));
+  return {
+    token: cart.token,
+    customerId: cart.customerId,
+    lineItems: cart.lineItems.flatMap((item) => {
+      const line = byLine.get(item.id);
+      if (!line) return [];
+      return [
+        {
+          id: item.id,
+          type: item.type,
+          productId: item.productId,
+          productNumber: line.productNumber,
+          label: item.label,
+          quantity: item.quantity,
+          payload: item.payload,
+          position: item.position,
+          price: { unitPrice: money(line.unitNet), totalPrice: money(line.totalNet), taxRate: line.taxRateBp / 100 },
+        },
+      ];
+    }),
+    price: {
+      netPrice: money(priced.netTotal),
+      totalPrice: money(priced.total),
+      taxAmount: money(priced.taxTotal),
+      currency: { isoCode: ctx.salesChannel.currencyIso },
+    },
+    errors: priced.unavailable.map((item) => ({
+      code: 'SUITE__PRODUCT_NOT_AVAILABLE',
+      detail: `"${item.label}" is no longer available; remove it to order.`,
+      lineItemId: item.id,
+      productId: item.productId,
+      label: item.label,
+    })),
+  };
+}
 
-  async function cartView(ctx: StoreContext, cart: Cart) {
-    const priced = await carts.price(ctx, cart, db);
-    const precision = ctx.salesChannel.currencyPrecision;
-    const money = (minor: number) => fromMinor(minor, precision);
-    const byLine = new Map(priced.lines.map((line) => [line.lineItemId, line]));
-    return {
-      token: cart.token,
-      customerId: cart.customerId,
-      lineItems: cart.lineItems.flatMap((item) => {
-        const line = byLine.get(item.id);
-        if (!line) return [];
-        return [
-          {
-            id: item.id,
-            type: item.type,
-            productId: item.productId,
-            productNumber: line.productNumber,
-            label: item.label,
-            quantity: item.quantity,
-            payload: item.payload,
-            position: item.position,
-            price: { unitPrice: money(line.unitNet), totalPrice: money(line.totalNet), taxRate: line.taxRateBp / 100 },
-          },
-        ];
-      }),
-      price: {
-        netPrice: money(priced.netTotal),
-        totalPrice: money(priced.total),
-        taxAmount: money(priced.taxTotal),
-        currency: { isoCode: ctx.salesChannel.currencyIso },
-      },
-      errors: priced.unavailable.map((item) => ({
-        code: 'SUITE__PRODUCT_NOT_AVAILABLE',
-        detail: `"${item.label}" is no longer available; remove it to order.`,
-        lineItemId: item.id,
-        productId: item.productId,
-        label: item.label,
-      })),
-    };
-  }
+/** The line items an addLineItems body asks for: each names one product (productId or referencedId) and a payload within bounds. */
+function newLineItems(body: AddLineItemsBody): NewLineItem[] {
+  return body.items.map((item, index) => {
+    if (item.referencedId && item.productId && item.referencedId !== item.productId)
+      throw Errors.badRequest('SUITE__INVALID_INPUT', 'referencedId and productId name different products.', {
+        pointer: `/items/${index}/productId`,
+      });
+    checkPayloadSize(item.payload, `/items/${index}/payload`);
+    const productId = item.productId ?? item.referencedId;
+    if (!productId)
+      throw Errors.badRequest('SUITE__INVALID_INPUT', 'A line item names its product by productId or referencedId.', {
+        pointer: `/items/${index}`,
+      });
+    return { type: item.type, productId, quantity: item.quantity, payload: item.payload };
+  });
+}
 
-  const cartTags = ['Cart'];
-  const orderTags = ['Orders'];
+const cartTags = ['Cart'];
+const orderTags = ['Orders'];
 
+/** Reading and changing the caller's cart. */
+function cartRoutes(db: Db, carts: CartService) {
   return [
     defineStoreRoute({
       method: 'GET',
@@ -168,7 +178,7 @@ export function checkoutRoutes(
       schemas: { responses: { 200: cartSchema } },
       async handler({ ctx }) {
         await ctx.ruleIds();
-        return cartView(ctx, await carts.current(ctx));
+        return cartView(db, carts, ctx, await carts.current(ctx));
       },
     }),
     defineStoreRoute({
@@ -181,23 +191,9 @@ export function checkoutRoutes(
       permission: null,
       schemas: { body: addLineItemsBody, responses: { 200: cartSchema } },
       async handler({ ctx, body }: Input<AddLineItemsBody>) {
-        const items: NewLineItem[] = body.items.map((item, index) => {
-          if (item.referencedId && item.productId && item.referencedId !== item.productId)
-            throw Errors.badRequest('SUITE__INVALID_INPUT', 'referencedId and productId name different products.', {
-              pointer: `/items/${index}/productId`,
-            });
-          checkPayloadSize(item.payload, `/items/${index}/payload`);
-          const productId = item.productId ?? item.referencedId;
-          if (!productId)
-            throw Errors.badRequest(
-              'SUITE__INVALID_INPUT',
-              'A line item names its product by productId or referencedId.',
-              { pointer: `/items/${index}` },
-            );
-          return { type: item.type, productId, quantity: item.quantity, payload: item.payload };
-        });
+        const items = newLineItems(body);
         const cart = await carts.addLineItems(ctx, items);
-        return cartView(ctx, cart);
+        return cartView(db, carts, ctx, cart);
       },
     }),
     defineStoreRoute({
@@ -211,7 +207,7 @@ export function checkoutRoutes(
       schemas: { body: updateLineItemsBody, responses: { 200: cartSchema } },
       async handler({ ctx, body }: Input<{ items: LineItemChange[] }>) {
         body.items.forEach((item, index) => checkPayloadSize(item.payload, `/items/${index}/payload`));
-        return cartView(ctx, await carts.updateLineItems(ctx, body.items));
+        return cartView(db, carts, ctx, await carts.updateLineItems(ctx, body.items));
       },
     }),
     defineStoreRoute({
@@ -225,7 +221,7 @@ export function checkoutRoutes(
       schemas: { body: removeLineItemsBody, responses: { 200: cartSchema } },
       async handler({ ctx, body }: Input<{ ids: string[] }>) {
         await ctx.ruleIds();
-        return cartView(ctx, await carts.removeLineItems(ctx, body.ids));
+        return cartView(db, carts, ctx, await carts.removeLineItems(ctx, body.ids));
       },
     }),
     defineStoreRoute({
@@ -242,6 +238,12 @@ export function checkoutRoutes(
         return noContent();
       },
     }),
+  ];
+}
+
+/** Placing an order, and reading the caller's orders and their documents. */
+function orderRoutes(db: Db, carts: CartService, checkout: CheckoutService, orderViews: OrderViewCache) {
+  return [
     defineStoreRoute({
       method: 'POST',
       path: '/checkout/order',
@@ -360,6 +362,16 @@ export function checkoutRoutes(
       },
     }),
   ];
+}
+
+export function checkoutRoutes(
+  internals: HostInternals,
+  carts: CartService,
+  checkout: CheckoutService,
+  orderViews: OrderViewCache,
+) {
+  const { db } = internals;
+  return [...cartRoutes(db, carts), ...orderRoutes(db, carts, checkout, orderViews)];
 }
 
 /** The host's order management in the Admin API: cancelling a placed order. */
