@@ -92,184 +92,220 @@ function nextSteps(
   return { requestApproval, links };
 }
 
-// eslint-disable-next-line max-lines-per-function -- longer than 150 lines before the rule covered all of src; split it when it next changes
-export function cartPages(kit: PageKit): StorefrontPage[] {
+// The runtime is assembled after the storefront module: read it when a page runs.
+const runtime = (kit: PageKit) => kit.internals.runtime;
+
+async function cartPage(
+  kit: PageKit,
+  ctx: StoreContext,
+  extra: { notice?: string | null; error?: Refusal } = {},
+  status = 200,
+): Promise<PageResult> {
+  const cart = await kit.call(ctx, HOST_STORE_ROUTES.readCart);
+  const mayOrder = ctx.can('orders.create');
+  return {
+    template: 'cart',
+    status,
+    data: {
+      title: 'Your cart',
+      cart: cartView(cart),
+      currency: ctx.salesChannel.currencyIso,
+      notice: extra.notice ?? null,
+      error: extra.error ?? null,
+      mayOrder,
+      express: mayOrder && cart.lineItems.length > 0 ? await expressAddresses(kit, ctx) : null,
+      saveAsListUrl: kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null,
+      offerRequestUrl: cart.lineItems.length > 0 && kit.mayOpen(ctx, OFFER_REQUEST_PAGE) ? OFFER_REQUEST_PAGE : null,
+    },
+  };
+}
+
+/** Express checkout orders to the customer's default addresses (shipping: the billing address when none is set); shown as text on the cart. */
+async function expressAddresses(kit: PageKit, ctx: StoreContext) {
+  const known = await addresses(kit, ctx);
+  const billing = known.list.find((address) => address.id === known.billingId) ?? null;
+  const shipping = known.list.find((address) => address.id === (known.shippingId ?? known.billingId)) ?? billing;
+  if (!billing) return { ready: false, billing: '', shipping: '' };
+  return { ready: true, billing: addressLines(billing).join(', '), shipping: addressLines(shipping).join(', ') };
+}
+
+async function addresses(kit: PageKit, ctx: StoreContext) {
   const { db } = kit.internals;
-  // The runtime is assembled after the storefront module: read it when a page runs.
-  const runtime = () => kit.internals.runtime;
+  const customer = requireCustomer(ctx);
+  const list = await runtime(kit).customers.addresses(db, customer.id);
+  const defaults = await selectRow<{
+    default_billing_address_id: string | null;
+    default_shipping_address_id: string | null;
+  }>(db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'));
+  return {
+    list,
+    billingId: defaults?.default_billing_address_id ?? null,
+    shippingId: defaults?.default_shipping_address_id ?? null,
+  };
+}
 
-  async function cartPage(
-    ctx: StoreContext,
-    extra: { notice?: string | null; error?: Refusal } = {},
-    status = 200,
-  ): Promise<PageResult> {
-    const cart = await kit.call(ctx, HOST_STORE_ROUTES.readCart);
-    const mayOrder = ctx.can('orders.create');
-    return {
-      template: 'cart',
-      status,
-      data: {
-        title: 'Your cart',
-        cart: cartView(cart),
-        currency: ctx.salesChannel.currencyIso,
-        notice: extra.notice ?? null,
-        error: extra.error ?? null,
-        mayOrder,
-        express: mayOrder && cart.lineItems.length > 0 ? await expressAddresses(ctx) : null,
-        saveAsListUrl: kit.mayOpen(ctx, PRODUCT_LIST_ADD_PATH) ? `${PRODUCT_LIST_ADD_PATH}?fromCart=1` : null,
-        offerRequestUrl: cart.lineItems.length > 0 && kit.mayOpen(ctx, OFFER_REQUEST_PAGE) ? OFFER_REQUEST_PAGE : null,
-      },
-    };
-  }
+function addressOptions(list: Address[], selected: string | null) {
+  return list.map((address) => ({
+    id: address.id,
+    text: addressLines(address).join(', '),
+    selected: address.id === selected,
+  }));
+}
 
-  /** Express checkout orders to the customer's default addresses (shipping: the billing address when none is set); shown as text on the cart. */
-  async function expressAddresses(ctx: StoreContext) {
-    const known = await addresses(ctx);
-    const billing = known.list.find((address) => address.id === known.billingId) ?? null;
-    const shipping = known.list.find((address) => address.id === (known.shippingId ?? known.billingId)) ?? billing;
-    if (!billing) return { ready: false, billing: '', shipping: '' };
-    return { ready: true, billing: addressLines(billing).join(', '), shipping: addressLines(shipping).join(', ') };
-  }
+interface CheckoutChoice {
+  billingAddressId: string | null;
+  shippingAddressId: string | null;
+  customerComment: string;
+  /** Technical names; null: the checkout's default (the first offered). */
+  shippingMethod?: string | null;
+  paymentMethod?: string | null;
+}
 
-  async function addresses(ctx: StoreContext) {
-    const customer = requireCustomer(ctx);
-    const list = await runtime().customers.addresses(db, customer.id);
-    const defaults = await selectRow<{
-      default_billing_address_id: string | null;
-      default_shipping_address_id: string | null;
-    }>(db('customers').where({ id: customer.id }).first('default_billing_address_id', 'default_shipping_address_id'));
-    return {
-      list,
-      billingId: defaults?.default_billing_address_id ?? null,
-      shippingId: defaults?.default_shipping_address_id ?? null,
-    };
-  }
+/** The methods offered to the caller (the Store API lists, narrowed by the plugins), the chosen or first one selected. */
+async function methodOptions(
+  kit: PageKit,
+  ctx: StoreContext,
+  route: typeof HOST_STORE_ROUTES.listShippingMethods | typeof HOST_STORE_ROUTES.listPaymentMethods,
+  chosen: string | null | undefined,
+) {
+  const { elements } = await kit.call(ctx, route, { body: {} });
+  const selected = elements.some((m) => m.technicalName === chosen) ? chosen : elements[0]?.technicalName;
+  return elements.map((m) => ({ value: m.technicalName, label: m.name, selected: m.technicalName === selected }));
+}
 
-  function addressOptions(list: Address[], selected: string | null) {
-    return list.map((address) => ({
-      id: address.id,
-      text: addressLines(address).join(', '),
-      selected: address.id === selected,
-    }));
-  }
-
-  interface CheckoutChoice {
-    billingAddressId: string | null;
-    shippingAddressId: string | null;
-    customerComment: string;
-    /** Technical names; null: the checkout's default (the first offered). */
-    shippingMethod?: string | null;
-    paymentMethod?: string | null;
-  }
-
-  /** The methods offered to the caller (the Store API lists, narrowed by the plugins), the chosen or first one selected. */
-  async function methodOptions(
-    ctx: StoreContext,
-    route: typeof HOST_STORE_ROUTES.listShippingMethods | typeof HOST_STORE_ROUTES.listPaymentMethods,
-    chosen: string | null | undefined,
-  ) {
-    const { elements } = await kit.call(ctx, route, { body: {} });
-    const selected = elements.some((m) => m.technicalName === chosen) ? chosen : elements[0]?.technicalName;
-    return elements.map((m) => ({ value: m.technicalName, label: m.name, selected: m.technicalName === selected }));
-  }
-
-  async function checkoutPage(
-    ctx: StoreContext,
-    choice: Partial<CheckoutChoice> = {},
-    refusal?: Refusal,
-  ): Promise<PageResult> {
-    const cart = await kit.call(ctx, HOST_STORE_ROUTES.readCart);
-    const known = await addresses(ctx);
-    const billing = choice.billingAddressId ?? known.billingId;
-    const shipping = choice.shippingAddressId ?? known.shippingId ?? billing;
-    const [shippingMethods, paymentMethods] = await Promise.all([
-      methodOptions(ctx, HOST_STORE_ROUTES.listShippingMethods, choice.shippingMethod),
-      methodOptions(ctx, HOST_STORE_ROUTES.listPaymentMethods, choice.paymentMethod),
-    ]);
-    return {
-      template: 'checkout',
-      status: refusal?.status ?? 200,
-      data: {
-        title: 'Checkout',
-        cart: cartView(cart),
-        currency: ctx.salesChannel.currencyIso,
-        billingOptions: addressOptions(known.list, billing),
-        shippingOptions: addressOptions(known.list, shipping),
-        hasAddresses: known.list.length > 0,
-        shippingMethods,
-        paymentMethods,
+async function checkoutPage(
+  kit: PageKit,
+  ctx: StoreContext,
+  choice: Partial<CheckoutChoice> = {},
+  refusal?: Refusal,
+): Promise<PageResult> {
+  const cart = await kit.call(ctx, HOST_STORE_ROUTES.readCart);
+  const known = await addresses(kit, ctx);
+  const billing = choice.billingAddressId ?? known.billingId;
+  const shipping = choice.shippingAddressId ?? known.shippingId ?? billing;
+  const [shippingMethods, paymentMethods] = await Promise.all([
+    methodOptions(kit, ctx, HOST_STORE_ROUTES.listShippingMethods, choice.shippingMethod),
+    methodOptions(kit, ctx, HOST_STORE_ROUTES.listPaymentMethods, choice.paymentMethod),
+  ]);
+  return {
+    template: 'checkout',
+    status: refusal?.status ?? 200,
+    data: {
+      title: 'Checkout',
+      cart: cartView(cart),
+      currency: ctx.salesChannel.currencyIso,
+      billingOptions: addressOptions(known.list, billing),
+      shippingOptions: addressOptions(known.list, shipping),
+      hasAddresses: known.list.length > 0,
+      shippingMethods,
+      paymentMethods,
+      customerComment: choice.customerComment ?? '',
+      mayOrder: ctx.can('orders.create'),
+      refusal: refusal ?? null,
+      next: refusal ? nextSteps(kit, refusal) : null,
+      choice: {
+        billingAddressId: billing ?? '',
+        shippingAddressId: shipping ?? '',
         customerComment: choice.customerComment ?? '',
-        mayOrder: ctx.can('orders.create'),
-        refusal: refusal ?? null,
-        next: refusal ? nextSteps(kit, refusal) : null,
-        choice: {
-          billingAddressId: billing ?? '',
-          shippingAddressId: shipping ?? '',
-          customerComment: choice.customerComment ?? '',
-          shippingMethod: choice.shippingMethod ?? '',
-          paymentMethod: choice.paymentMethod ?? '',
+        shippingMethod: choice.shippingMethod ?? '',
+        paymentMethod: choice.paymentMethod ?? '',
+      },
+    },
+  };
+}
+
+/** The address ids and comment of the checkout form; an id that is not one is refused before anything runs. */
+function choiceOf(form: Form): CheckoutChoice {
+  const id = (name: string) => {
+    const value = text(form, name, 64);
+    if (value === '') return null;
+    if (!isId(value))
+      throw Errors.badRequest('SUITE__INVALID_INPUT', 'Please choose one of your addresses.', {
+        pointer: `/${name}`,
+      });
+    return value;
+  };
+  const method = (name: string) => text(form, name, 64) || null;
+  return {
+    billingAddressId: id('billingAddressId'),
+    shippingAddressId: id('shippingAddressId'),
+    customerComment: text(form, 'customerComment', 2000),
+    shippingMethod: method('shippingMethod'),
+    paymentMethod: method('paymentMethod'),
+  };
+}
+
+/** Order now: the host checkout locks and re-reads the cart and every checkout interceptor (approval, budgets, events) runs; a refusal shows the checkout with the next step. */
+async function orderNow(kit: PageKit, ctx: StoreContext, choice: CheckoutChoice): Promise<PageResult> {
+  const placed = await refusalOf(
+    () =>
+      kit.call(ctx, HOST_STORE_ROUTES.placeOrder, {
+        body: {
+          billingAddressId: choice.billingAddressId,
+          shippingAddressId: choice.shippingAddressId,
+          customerComment: choice.customerComment || null,
+          shippingMethod: choice.shippingMethod ?? null,
+          paymentMethod: choice.paymentMethod ?? null,
         },
-      },
-    };
-  }
+      }),
+    'The order could not be placed',
+  );
+  if ('refusal' in placed) return checkoutPage(kit, ctx, choice, placed.refusal);
+  const order = placed.value;
+  if (ctx.can('orders.read')) return { redirect: `${orderPath(order.id)}?done=ordered` };
+  return {
+    template: 'message',
+    data: {
+      title: 'Thank you for your order',
+      message: `Your order ${order.orderNumber} was placed.`,
+      link: { href: '/', label: 'Back to the shop' },
+    },
+  };
+}
 
-  /** The address ids and comment of the checkout form; an id that is not one is refused before anything runs. */
-  function choiceOf(form: Form): CheckoutChoice {
-    const id = (name: string) => {
-      const value = text(form, name, 64);
-      if (value === '') return null;
-      if (!isId(value))
-        throw Errors.badRequest('SUITE__INVALID_INPUT', 'Please choose one of your addresses.', {
-          pointer: `/${name}`,
-        });
-      return value;
-    };
-    const method = (name: string) => text(form, name, 64) || null;
-    return {
-      billingAddressId: id('billingAddressId'),
-      shippingAddressId: id('shippingAddressId'),
-      customerComment: text(form, 'customerComment', 2000),
-      shippingMethod: method('shippingMethod'),
-      paymentMethod: method('paymentMethod'),
-    };
-  }
+async function lineAction(
+  kit: PageKit,
+  ctx: StoreContext,
+  work: () => Promise<unknown>,
+  done: string,
+): Promise<PageResult> {
+  const result = await refusalOf(work);
+  if ('refusal' in result) return cartPage(kit, ctx, { error: result.refusal }, result.refusal.status);
+  return { redirect: `${CART_PATH}?done=${done}` };
+}
 
-  /** Order now: the host checkout locks and re-reads the cart and every checkout interceptor (approval, budgets, events) runs; a refusal shows the checkout with the next step. */
-  async function orderNow(ctx: StoreContext, choice: CheckoutChoice): Promise<PageResult> {
-    const placed = await refusalOf(
-      () =>
-        kit.call(ctx, HOST_STORE_ROUTES.placeOrder, {
-          body: {
-            billingAddressId: choice.billingAddressId,
-            shippingAddressId: choice.shippingAddressId,
-            customerComment: choice.customerComment || null,
-            shippingMethod: choice.shippingMethod ?? null,
-            paymentMethod: choice.paymentMethod ?? null,
-          },
-        }),
-      'The order could not be placed',
-    );
-    if ('refusal' in placed) return checkoutPage(ctx, choice, placed.refusal);
-    const order = placed.value;
-    if (ctx.can('orders.read')) return { redirect: `${orderPath(order.id)}?done=ordered` };
-    return {
-      template: 'message',
-      data: {
-        title: 'Thank you for your order',
-        message: `Your order ${order.orderNumber} was placed.`,
-        link: { href: '/', label: 'Back to the shop' },
-      },
-    };
-  }
+/** Asks for an order approval of the cart (the order-approval add-on's route), with the checkout's choice. */
+async function requestApproval(kit: PageKit, ctx: StoreContext, form: Form): Promise<PageResult> {
+  const route = kit.routeAt('POST', APPROVAL_REQUEST_PATH);
+  if (!route) throw Errors.notFound('page');
+  const parsed = await refusalOf(() => Promise.resolve(choiceOf(form)));
+  if ('refusal' in parsed) return checkoutPage(kit, ctx, {}, parsed.refusal);
+  const choice = parsed.value;
+  const cart = await runtime(kit).cart.current(runtime(kit).db, ctx);
+  const requested = await refusalOf(
+    () =>
+      // An add-on's route, found by its path at run time: its input is not typed here.
+      kit.call(ctx, routeRef<{ body: Record<string, unknown> }, unknown>(route.operationId), {
+        body: {
+          cartToken: cart.token,
+          billingAddressId: choice.billingAddressId,
+          shippingAddressId: choice.shippingAddressId,
+          customerComment: choice.customerComment || null,
+          // The approved order is placed with the methods chosen here.
+          ...(choice.shippingMethod ? { shippingMethod: choice.shippingMethod } : {}),
+          ...(choice.paymentMethod ? { paymentMethod: choice.paymentMethod } : {}),
+        },
+      }),
+    'The approval could not be requested',
+  );
+  if ('refusal' in requested) return checkoutPage(kit, ctx, choice, requested.refusal);
+  return { redirect: kit.hasPage(APPROVAL_LIST_PAGE) ? APPROVAL_LIST_PAGE : '/account' };
+}
 
-  async function lineAction(ctx: StoreContext, work: () => Promise<unknown>, done: string): Promise<PageResult> {
-    const result = await refusalOf(work);
-    if ('refusal' in result) return cartPage(ctx, { error: result.refusal }, result.refusal.status);
-    return { redirect: `${CART_PATH}?done=${done}` };
-  }
-
+/** The cart page and its line changes. */
+function cartLinePages(kit: PageKit): StorefrontPage[] {
   return [
-    { path: CART_PATH, auth: 'login', handler: ({ ctx, query }) => cartPage(ctx, { notice: notice(query) }) },
+    { path: CART_PATH, auth: 'login', handler: ({ ctx, query }) => cartPage(kit, ctx, { notice: notice(query) }) },
     {
       path: `${CART_PATH}/add`,
       method: 'POST',
@@ -280,6 +316,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         if (!isId(productId)) throw Errors.notFound('product', productId);
         if (quantity === null)
           return cartPage(
+            kit,
             ctx,
             {
               error: {
@@ -293,6 +330,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
             400,
           );
         return lineAction(
+          kit,
           ctx,
           () =>
             kit.call(ctx, HOST_STORE_ROUTES.addLineItems, {
@@ -311,6 +349,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         if (!isId(id)) throw Errors.notFound('Line item', id);
         if (text(form, 'quantity') === '0')
           return lineAction(
+            kit,
             ctx,
             () => kit.call(ctx, HOST_STORE_ROUTES.removeLineItems, { body: { ids: [id] } }),
             'removed',
@@ -318,6 +357,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         const quantity = wholeNumber(form.quantity);
         if (quantity === null)
           return cartPage(
+            kit,
             ctx,
             {
               error: {
@@ -331,6 +371,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
             400,
           );
         return lineAction(
+          kit,
           ctx,
           () => kit.call(ctx, HOST_STORE_ROUTES.updateLineItems, { body: { items: [{ id, quantity }] } }),
           'updated',
@@ -356,6 +397,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
           email: text(form, 'email', 255),
         };
         return lineAction(
+          kit,
           ctx,
           () =>
             kit.call(ctx, HOST_STORE_ROUTES.updateLineItems, {
@@ -373,21 +415,28 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
         const id = text(form, 'lineItemId', 64);
         if (!isId(id)) throw Errors.notFound('Line item', id);
         return lineAction(
+          kit,
           ctx,
           () => kit.call(ctx, HOST_STORE_ROUTES.removeLineItems, { body: { ids: [id] } }),
           'removed',
         );
       },
     },
-    { path: CHECKOUT_PATH, auth: 'login', handler: ({ ctx }) => checkoutPage(ctx) },
+  ];
+}
+
+/** The checkout: its page, ordering, express checkout from the cart, and asking for an approval. */
+function checkoutPages(kit: PageKit): StorefrontPage[] {
+  return [
+    { path: CHECKOUT_PATH, auth: 'login', handler: ({ ctx }) => checkoutPage(kit, ctx) },
     {
       path: `${CHECKOUT_PATH}/order`,
       method: 'POST',
       auth: 'login',
       async handler({ ctx, form }) {
         const parsed = await refusalOf(() => Promise.resolve(choiceOf(form)));
-        if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
-        return orderNow(ctx, parsed.value);
+        if ('refusal' in parsed) return checkoutPage(kit, ctx, {}, parsed.refusal);
+        return orderNow(kit, ctx, parsed.value);
       },
     },
     {
@@ -396,9 +445,10 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       method: 'POST',
       auth: 'login',
       async handler({ ctx, form }) {
-        const express = await expressAddresses(ctx);
+        const express = await expressAddresses(kit, ctx);
         if (!express.ready)
           return cartPage(
+            kit,
             ctx,
             {
               error: {
@@ -412,7 +462,7 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
             },
             400,
           );
-        return orderNow(ctx, {
+        return orderNow(kit, ctx, {
           billingAddressId: null,
           shippingAddressId: null,
           customerComment: text(form, 'customerComment', 2000),
@@ -423,32 +473,11 @@ export function cartPages(kit: PageKit): StorefrontPage[] {
       path: `${CHECKOUT_PATH}/request-approval`,
       method: 'POST',
       auth: 'login',
-      async handler({ ctx, form }) {
-        const route = kit.routeAt('POST', APPROVAL_REQUEST_PATH);
-        if (!route) throw Errors.notFound('page');
-        const parsed = await refusalOf(() => Promise.resolve(choiceOf(form)));
-        if ('refusal' in parsed) return checkoutPage(ctx, {}, parsed.refusal);
-        const choice = parsed.value;
-        const cart = await runtime().cart.current(runtime().db, ctx);
-        const requested = await refusalOf(
-          () =>
-            // An add-on's route, found by its path at run time: its input is not typed here.
-            kit.call(ctx, routeRef<{ body: Record<string, unknown> }, unknown>(route.operationId), {
-              body: {
-                cartToken: cart.token,
-                billingAddressId: choice.billingAddressId,
-                shippingAddressId: choice.shippingAddressId,
-                customerComment: choice.customerComment || null,
-                // The approved order is placed with the methods chosen here.
-                ...(choice.shippingMethod ? { shippingMethod: choice.shippingMethod } : {}),
-                ...(choice.paymentMethod ? { paymentMethod: choice.paymentMethod } : {}),
-              },
-            }),
-          'The approval could not be requested',
-        );
-        if ('refusal' in requested) return checkoutPage(ctx, choice, requested.refusal);
-        return { redirect: kit.hasPage(APPROVAL_LIST_PAGE) ? APPROVAL_LIST_PAGE : '/account' };
-      },
+      handler: ({ ctx, form }) => requestApproval(kit, ctx, form),
     },
   ];
+}
+
+export function cartPages(kit: PageKit): StorefrontPage[] {
+  return [...cartLinePages(kit), ...checkoutPages(kit)];
 }
