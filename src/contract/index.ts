@@ -234,13 +234,6 @@ export interface ProductSearchOptions {
   defaultSort?: Array<{ field: string; order: 'asc' | 'desc' }>;
 }
 
-export interface ProductSearchResult {
-  total: number;
-  page: number;
-  limit: number;
-  products: ProductRecord[];
-}
-
 /** One product a customer ordered before, summed over the orders considered. */
 export interface OrderedProduct {
   productId: string;
@@ -1103,7 +1096,7 @@ export interface HostRuntime {
       ctx: StoreContext | null,
       criteria: Criteria,
       options?: ProductSearchOptions,
-    ): Promise<ProductSearchResult>;
+    ): Promise<ResultPage<ProductRecord>>;
     /**
      * The ids of `query.within` that match the filter and term, in the order of the sort (then id),
      * for lists the plugin keeps in its own tables. `ctx` given: only active products it may see;

@@ -502,7 +502,7 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
           product.id,
         ]);
         const found = await host.catalog.searchProducts(otherCtx, { ids: [product.id] });
-        expect(found.products.map((p) => p.id)).to.deep.equal([product.id]);
+        expect(found.elements.map((p) => p.id)).to.deep.equal([product.id]);
         expect(await host.catalog.productIds(host.db, otherCtx, { within: [product.id] })).to.deep.equal([product.id]);
         // Without a context (sales staff tools, stored snapshots) the product is there.
         expect((await host.catalog.products(host.db, [product.id])).map((p) => p.id)).to.deep.equal([product.id]);

@@ -123,15 +123,15 @@ describe('host: contract v2 catalog calls', () => {
       limit: 2,
     });
     expect(page.total).to.equal(3);
-    expect(ids(page.products)).to.deep.equal([products[2]!.id, products[1]!.id]);
-    expect(page.products[1]).to.include({ manufacturer: 'Acme', productNumber: `${prefix}-1` });
+    expect(ids(page.elements)).to.deep.equal([products[2]!.id, products[1]!.id]);
+    expect(page.elements[1]).to.include({ manufacturer: 'Acme', productNumber: `${prefix}-1` });
     const second = await shop.runtime.catalog.searchProducts(ctx, {
       filter: [{ type: 'prefix', field: 'productNumber', value: prefix }],
       sort: [{ field: 'stock', order: 'ASC' }],
       limit: 2,
       page: 2,
     });
-    expect(ids(second.products)).to.deep.equal([products[0]!.id]);
+    expect(ids(second.elements)).to.deep.equal([products[0]!.id]);
     // Money at the edge: a price filter in the currency's unit.
     const pricey = await shop.runtime.catalog.searchProducts(ctx, {
       filter: [
@@ -139,10 +139,10 @@ describe('host: contract v2 catalog calls', () => {
         { type: 'range', field: 'price', parameters: { gte: 11 } },
       ],
     });
-    expect(ids(pricey.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    expect(ids(pricey.elements)).to.deep.equal([products[1]!.id, products[2]!.id]);
     const staff = await shop.runtime.catalog.searchProducts(null, { term: prefix, limit: 50 });
-    expect(ids(staff.products)).to.have.members(ids(products));
-    expect(ids(staff.products)).to.not.include(inactive.id);
+    expect(ids(staff.elements)).to.have.members(ids(products));
+    expect(ids(staff.elements)).to.not.include(inactive.id);
     try {
       await shop.runtime.catalog.searchProducts(ctx, { sort: [{ field: 'categoryId' }] });
       expect.fail('sorting on a to-many field must be refused');
@@ -156,19 +156,19 @@ describe('host: contract v2 catalog calls', () => {
     const ctx = await context();
     const term = `${prefix}-2`;
     const plain = await shop.runtime.catalog.searchProducts(ctx, { term }, { alsoMatch: { exact: [], prefix: [] } });
-    expect(ids(plain.products)).to.deep.equal([products[2]!.id]);
+    expect(ids(plain.elements)).to.deep.equal([products[2]!.id]);
     const withPlugin = await shop.runtime.catalog.searchProducts(
       ctx,
       { term },
       { alsoMatch: { exact: [products[3]!.id], prefix: [products[0]!.id] } },
     );
-    expect(ids(withPlugin.products)).to.deep.equal([products[2]!.id, products[3]!.id, products[0]!.id]);
+    expect(ids(withPlugin.elements)).to.deep.equal([products[2]!.id, products[3]!.id, products[0]!.id]);
     const within = await shop.runtime.catalog.searchProducts(
       ctx,
       { term: prefix },
       { within: [products[1]!.id, products[2]!.id] },
     );
-    expect(ids(within.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    expect(ids(within.elements)).to.deep.equal([products[1]!.id, products[2]!.id]);
     const keys = new Map([
       [products[0]!.id, 3],
       [products[1]!.id, 1],
@@ -179,13 +179,13 @@ describe('host: contract v2 catalog calls', () => {
       { term: prefix, sort: [{ field: 'figure', order: 'DESC' }] },
       { orderings: { figure: keys } },
     );
-    expect(ids(byKey.products)).to.deep.equal([products[0]!.id, products[2]!.id, products[1]!.id, products[3]!.id]);
+    expect(ids(byKey.elements)).to.deep.equal([products[0]!.id, products[2]!.id, products[1]!.id, products[3]!.id]);
     const byDefault = await shop.runtime.catalog.searchProducts(
       ctx,
       { term: prefix },
       { orderings: { figure: keys }, defaultSort: [{ field: 'figure', order: 'asc' }] },
     );
-    expect(ids(byDefault.products)).to.deep.equal([products[3]!.id, products[1]!.id, products[2]!.id, products[0]!.id]);
+    expect(ids(byDefault.elements)).to.deep.equal([products[3]!.id, products[1]!.id, products[2]!.id, products[0]!.id]);
   });
 
   it('productIds: the matching ids of a candidate set, in the asked order; visibility and state only with a context', async () => {

@@ -13,7 +13,7 @@ import type {
   ProductIdQuery,
   ProductRecord,
   ProductSearchOptions,
-  ProductSearchResult,
+  ResultPage,
   StoreContext,
 } from '../../contract/index.js';
 import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
@@ -81,7 +81,7 @@ export function createProductSearch(
     ctx: StoreContext | null,
     criteria: Criteria,
     options: ProductSearchOptions = {},
-  ): Promise<ProductSearchResult> {
+  ): Promise<ResultPage<ProductRecord>> {
     const { term, sort, ...rest } = criteria;
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
@@ -118,7 +118,7 @@ export function createProductSearch(
       },
       match?.readRankedPage && !sort?.length ? { readPage: match.readRankedPage } : {},
     );
-    return { total: page.total, page: page.page, limit: page.limit, products: await toProductRecords(db, page.rows) };
+    return { total: page.total, page: page.page, limit: page.limit, elements: await toProductRecords(db, page.rows) };
   }
 
   async function productIds(executor: Executor, ctx: StoreContext | null, request: ProductIdQuery): Promise<string[]> {
