@@ -1069,8 +1069,8 @@ export interface HostRuntime {
   };
 
   readonly rules: {
-    /** Ids of the rules a context matches. */
-    matchingRuleIds(ctx: StoreContext): Promise<string[]>;
+    /** Ids of the rules a context matches, read through `executor` (a transaction sees the rules it wrote). */
+    matchingRuleIds(executor: Executor, ctx: StoreContext): Promise<string[]>;
     exists(executor: Executor, ruleId: string): Promise<boolean>;
   };
 
@@ -1090,9 +1090,10 @@ export interface HostRuntime {
     readonly productCriteriaFields: readonly string[];
     /**
      * A page of active products by criteria (filter, sort, term, ids, paging, total), visible to
-     * `ctx`; `ctx` null: every active product (sales staff tools).
+     * `ctx`; `ctx` null: every active product (sales staff tools). Reads through `executor`.
      */
     searchProducts(
+      executor: Executor,
       ctx: StoreContext | null,
       criteria: Criteria,
       options?: ProductSearchOptions,
@@ -1175,7 +1176,15 @@ export interface HostRuntime {
     /** The context's cart (created on first use). */
     current(executor: Executor, ctx: StoreContext): Promise<Cart>;
     get(executor: Executor, token: string): Promise<Cart | null>;
+    /**
+     * Adds items to the context's cart and answers the cart: inside `executor` when it is a
+     * transaction, else in a transaction of its own (retried on contention); visibility and the
+     * line-item processors ('add') run on it. A host whose cart writes cannot join the caller's
+     * transaction (Vendure: `addItemToOrder`) writes in its own and reads through `executor`:
+     * callers pass the root executor there.
+     */
     addLineItems(
+      executor: Executor,
       ctx: StoreContext,
       items: Array<{ type?: string; productId: string; quantity: number; payload?: Record<string, unknown> }>,
     ): Promise<Cart>;
@@ -1347,6 +1356,8 @@ export interface HostRuntime {
      * Whether the storefront has a GET page at `path` that the caller may open: a link to it ends
      * neither in a 404 nor in a 401/403. A host whose storefront is a separate theme it cannot see
      * answers true (the theme owns its pages). A query string or fragment in `path` is ignored.
+     * It takes no executor: the answer is the registered pages' gates (auth, actors, permissions)
+     * applied to the context, read from memory, synchronously, without a database.
      */
     mayOpen(ctx: StoreContext, path: string): boolean;
   };

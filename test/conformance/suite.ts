@@ -148,7 +148,7 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
     };
     /** The customer's cart with `quantity` of the product; answers its token. */
     const cartWith = async (ctx: StoreContext, productId: string, quantity: number): Promise<string> => {
-      const cart = await host.cart.addLineItems(ctx, [{ productId, quantity }]);
+      const cart = await host.cart.addLineItems(host.db, ctx, [{ productId, quantity }]);
       return cart.token;
     };
     const ordersOf = async (customerId: string) =>
@@ -264,8 +264,8 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         const empty = await host.cart.current(host.db, ctx);
         expect(empty).to.include({ customerId: customer.id, salesChannelId: customer.salesChannelId });
         expect(empty.lineItems).to.deep.equal([]);
-        await host.cart.addLineItems(ctx, [{ productId: product.id, quantity: 2 }]);
-        const cart = await host.cart.addLineItems(ctx, [{ productId: product.id, quantity: 1 }]);
+        await host.cart.addLineItems(host.db, ctx, [{ productId: product.id, quantity: 2 }]);
+        const cart = await host.cart.addLineItems(host.db, ctx, [{ productId: product.id, quantity: 1 }]);
         expect(cart.token).to.equal(empty.token);
         expect(cart.lineItems.map((l) => [l.type, l.productId, l.quantity])).to.deep.equal([
           ['product', product.id, 3],
@@ -491,17 +491,17 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         expect(await host.catalog.visibleProducts(host.db, ctx, [product.id])).to.deep.equal([]);
         expect(await host.catalog.visibleProductsByNumber(host.db, ctx, [product.productNumber])).to.deep.equal([]);
         expect(await host.catalog.visibleEntityIds(host.db, ctx, 'product', [product.id])).to.deep.equal([]);
-        expect((await host.catalog.searchProducts(ctx, { ids: [product.id] })).total).to.equal(0);
+        expect((await host.catalog.searchProducts(host.db, ctx, { ids: [product.id] })).total).to.equal(0);
         expect(await host.catalog.productIds(host.db, ctx, { within: [product.id] })).to.deep.equal([]);
         expect(await host.catalog.variants(host.db, ctx, product.id)).to.equal(null);
-        const added = await refusal(host.cart.addLineItems(ctx, [{ productId: product.id, quantity: 1 }]));
+        const added = await refusal(host.cart.addLineItems(host.db, ctx, [{ productId: product.id, quantity: 1 }]));
         expect(added, 'adding the hidden product').to.be.instanceOf(AppError);
         expect((await host.cart.current(host.db, ctx)).lineItems).to.deep.equal([]);
 
         expect((await host.catalog.visibleProducts(host.db, otherCtx, [product.id])).map((p) => p.id)).to.deep.equal([
           product.id,
         ]);
-        const found = await host.catalog.searchProducts(otherCtx, { ids: [product.id] });
+        const found = await host.catalog.searchProducts(host.db, otherCtx, { ids: [product.id] });
         expect(found.elements.map((p) => p.id)).to.deep.equal([product.id]);
         expect(await host.catalog.productIds(host.db, otherCtx, { within: [product.id] })).to.deep.equal([product.id]);
         // Without a context (sales staff tools, stored snapshots) the product is there.

@@ -3,6 +3,7 @@ import { newId } from '../../src/lib/ids.js';
 import { Errors } from '../../src/lib/errors.js';
 import { nowDb } from '../../src/lib/time.js';
 import type { PlacedOrder } from '../../src/contract/index.js';
+import { buildStoreContext } from '../../src/host/auth/store-context.js';
 import { deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
 import {
   addToCart,
@@ -270,6 +271,31 @@ describe('host: checkout', () => {
       .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('status', 404);
     expect((await placeOrder(theirs.token)).status).to.equal(200);
+  });
+
+  it("adds lines through the runtime inside the caller's transaction (rolled back with it), else in its own", async () => {
+    const { token } = await loginNewCustomer();
+    const product = await insertProduct({ stock: 5 });
+    const shop = await getShop();
+    // The context the Store API builds from the login's token: the reference host keeps a cart per session.
+    const ctx = await buildStoreContext(
+      shop.internals,
+      { header: () => undefined, ip: '127.0.0.1', requestId: '' },
+      token,
+      true,
+    );
+    await shop.db
+      .transaction(async (trx) => {
+        const inside = await shop.runtime.cart.addLineItems(trx, ctx, [{ productId: product.id, quantity: 2 }]);
+        expect(inside.lineItems.map((l) => l.quantity)).to.deep.equal([2]);
+        expect((await shop.runtime.cart.current(trx, ctx)).lineItems).to.have.length(1);
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => expect(error.message).to.equal('rolled back'));
+    expect((await shop.runtime.cart.current(shop.db, ctx)).lineItems).to.deep.equal([]);
+    const own = await shop.runtime.cart.addLineItems(shop.db, ctx, [{ productId: product.id, quantity: 1 }]);
+    expect(own.lineItems.map((l) => l.quantity)).to.deep.equal([1]);
+    expect((await shop.runtime.cart.current(shop.db, ctx)).lineItems).to.have.length(1);
   });
 
   it('orders given lines at their given prices through the runtime (approval execute, offer accept)', async () => {

@@ -183,7 +183,8 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const orderId = ids.toVendure(token);
         return orderId ? load(executor, orderId) : null;
       },
-      async addLineItems(ctx, items) {
+      // Vendure writes the lines in a transaction of its own (addItemToOrder); the reads before it run on `executor`.
+      async addLineItems(executor, ctx, items) {
         requireCustomer(ctx);
         await ctx.ruleIds();
         const pointer = (index: number) => `/items/${index}`;
@@ -198,7 +199,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const products = new Map(
           (
             await state.runtime.catalog.visibleProducts(
-              state.runtime.db,
+              executor,
               ctx,
               items.map((i) => i.productId),
             )
@@ -221,7 +222,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             position: index,
           };
           for (const processor of state.registries.lineItemProcessors)
-            line = await processor.process(state.db, ctx, line, 'add', { partial: true });
+            line = await processor.process(executor, ctx, line, 'add', { partial: true });
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }

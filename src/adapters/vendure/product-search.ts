@@ -196,11 +196,11 @@ export function productSearch(state: AdapterState) {
   }
 
   async function searchProducts(
+    executor: Executor,
     ctx: StoreContext | null,
     criteria: Criteria,
     options: ProductSearchOptions = {},
   ): Promise<ResultPage<ProductRecord>> {
-    const executor = state.db;
     const channel = await defaultChannel(executor);
     const query = products(executor, channel).where('products.active', 1);
     if (ctx) await visibleTo(ctx, query, executor);

@@ -40,7 +40,7 @@ export function createCheckoutModule(
       current: (executor, ctx) => carts.current(ctx, executor),
       get: (executor, token) => carts.load(executor, token),
       abandoned: abandonedCarts,
-      addLineItems: (ctx, items) => carts.addLineItems(ctx, items),
+      addLineItems: (executor, ctx, items) => carts.addLineItems(executor, ctx, items),
       async price(executor, ctx, cart) {
         const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);
         return { lines, netTotal, taxTotal, total };

@@ -196,7 +196,7 @@ export function checkoutRoutes(
             );
           return { type: item.type, productId, quantity: item.quantity, payload: item.payload };
         });
-        const cart = await carts.addLineItems(ctx, items);
+        const cart = await carts.addLineItems(db, ctx, items);
         return cartView(ctx, cart);
       },
     }),

@@ -73,6 +73,7 @@ export async function searchProducts(
   if (criteria.sort?.some((s) => s.field === OWN_NUMBER_FIELD))
     orderings[OWN_NUMBER_FIELD] = await ownNumberOrder(host, customerId);
   return host.catalog.searchProducts(
+    host.db,
     ctx,
     { ...criteria, filter },
     {
