@@ -582,11 +582,30 @@ export interface CancelledOrder {
 }
 
 /**
+ * Who cancels a placed order: an Admin API integration or an administrator user (`id`: the
+ * integration's or the user's; on Vendure the administrator's user in its Admin API), or the
+ * platform itself (`system`, `id` null: its own processes, a channel without an administrator).
+ */
+export interface OrderCanceller {
+  type: 'integration' | 'user' | 'system';
+  id: string | null;
+}
+
+/** What the order-cancelled hooks are given of the cancelling call, as the order-placed hooks get the placing StoreContext. */
+export interface CancellationContext {
+  /** The request that cancels (for logs); null when the platform names none. */
+  requestId: string | null;
+  canceller: OrderCanceller;
+  /** The order's sales channel. */
+  salesChannel: SalesChannel;
+}
+
+/**
  * Runs inside the transaction that cancels a placed order (an operator, the platform's own order
  * management), after the order's state is written: releases what the order-placed hooks took for it
  * (budget usage, event seats). Throwing an AppError refuses the cancellation.
  */
-export type OrderCancelledHook = (trx: Trx, order: CancelledOrder) => Promise<void>;
+export type OrderCancelledHook = (trx: Trx, ctx: CancellationContext, order: CancelledOrder) => Promise<void>;
 
 export interface PlaceOrderOptions {
   /** The cart to order; marked as ordered by a conditional write, so it yields at most one order. */
@@ -739,7 +758,24 @@ export interface OutgoingMail {
   dedupeKey?: string;
 }
 
-export type JobHandler = (payload: Record<string, unknown>, host: HostRuntime) => Promise<void>;
+/** One run of a job, as its handler is given it. */
+export interface JobContext {
+  /** The name the handler is registered under. */
+  name: string;
+  /** The queued job's id; null for a scheduled run (`jobs.schedule`), which has no row of its own. */
+  id: string | null;
+  /** Which attempt this is, from 1 (a failed job is retried later, a few times); 1 for a scheduled run. */
+  attempt: number;
+  /**
+   * What the job was queued with; `{}` for a scheduled run. Open by design: each job's own JSON
+   * (an operator's CLI queues a job with the values it names); a handler checks what it reads.
+   */
+  payload: Record<string, unknown>;
+  /** The runtime of the plugin that registered the handler (its settings, its zone). */
+  host: HostRuntime;
+}
+
+export type JobHandler = (job: JobContext) => Promise<void>;
 
 /**
  * A file a storefront form sent (`enctype="multipart/form-data"`, an `<input type="file">`): it

@@ -87,7 +87,7 @@ function probeOf(host: HostRuntime): Probe {
       throw new Error('the conformance hook fails after the order was written');
     }
   });
-  host.jobs.register(CONFORMANCE_JOB, async (payload, runtime) => {
+  host.jobs.register(CONFORMANCE_JOB, async ({ payload, host: runtime }) => {
     probe.jobRuns.push({ payload, contractVersion: runtime.contractVersion });
   });
   host.jobs.schedule(CONFORMANCE_JOB, 24 * 3600);

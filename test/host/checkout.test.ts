@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { Errors } from '../../src/lib/errors.js';
 import { nowDb } from '../../src/lib/time.js';
-import type { PlacedOrder } from '../../src/contract/index.js';
+import type { CancellationContext, CancelledOrder, PlacedOrder } from '../../src/contract/index.js';
 import { buildStoreContext } from '../../src/host/auth/store-context.js';
-import { deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
+import { adminToken, deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
 import {
   addToCart,
   insertProduct,
@@ -18,6 +18,7 @@ const hiddenIds = new Set<string>();
 const refusedCustomers = new Set<string>();
 const hookedCustomers = new Set<string>();
 const placedByHook: Array<{ order: PlacedOrder; orderRowSeen: boolean; cartOrdered: boolean }> = [];
+const cancelledByHook: Array<{ ctx: CancellationContext; order: CancelledOrder; stateSeen: string }> = [];
 let registered = false;
 
 /** Test extensions, registered once and touching only the products and customers these tests name. */
@@ -40,6 +41,11 @@ async function registerTestExtensions(): Promise<void> {
     const orderRow = await trx('orders').where({ id: order.id }).first('id');
     const cart = await trx('carts').where({ order_id: order.id }).first('token');
     placedByHook.push({ order, orderRowSeen: !!orderRow, cartOrdered: !!cart });
+  });
+  shop.runtime.checkout.onOrderCancelled(async (trx, ctx, order) => {
+    if (!hookedCustomers.has(order.customerId)) return;
+    const row = await trx('orders').where({ id: order.id }).first('state');
+    cancelledByHook.push({ ctx, order, stateSeen: row.state });
   });
 }
 
@@ -257,6 +263,35 @@ describe('host: checkout', () => {
       origin: 'checkout',
     });
     expect(seen!.order.lines[0]).to.include({ productId: product.id, quantity: 4, unitNet: 250 });
+  });
+
+  it('calls order-cancelled hooks inside the cancelling transaction with the Admin API caller and the sales channel', async () => {
+    await registerTestExtensions();
+    const { token, customer } = await loginNewCustomer();
+    hookedCustomers.add(customer.id);
+    const product = await insertProduct({ stock: 5 });
+    await addToCart(token, [{ productId: product.id, quantity: 1 }]);
+    const placed = await placeOrder(token);
+    const cancelled = await (
+      await http()
+    )
+      .post(`/api/_action/order/${placed.body.id}/state/cancel`)
+      .set({ authorization: `Bearer ${await adminToken()}` })
+      .send({});
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const seen = cancelledByHook.filter((entry) => entry.order.id === placed.body.id);
+    expect(seen).to.have.length(1);
+    expect(seen[0]!.stateSeen).to.equal('cancelled');
+    expect(seen[0]!.order).to.deep.equal({
+      id: placed.body.id,
+      orderNumber: placed.body.orderNumber,
+      customerId: customer.id,
+      salesChannelId: customer.salesChannelId,
+    });
+    expect(seen[0]!.ctx.canceller.type).to.equal('integration');
+    expect(seen[0]!.ctx.canceller.id).to.be.a('string');
+    expect(seen[0]!.ctx.requestId).to.be.a('string');
+    expect(seen[0]!.ctx.salesChannel.id).to.equal(customer.salesChannelId);
   });
 
   it("refuses through the runtime to order another customer's cart (404) and leaves it intact", async () => {
