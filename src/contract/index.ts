@@ -6,7 +6,6 @@ import type { Criteria } from '../lib/criteria.js';
 import type { AppError } from '../lib/errors.js';
 import type { Db, Executor, Trx } from '../lib/db.js';
 import type { IdempotencyStore } from '../lib/idempotency.js';
-import type { LineItemView } from '../lib/line-items.js';
 import type {
   AnswerOf,
   CallableRoute,
@@ -18,6 +17,8 @@ import type {
   StoreActorName,
   TypedRoute,
 } from '../lib/routes.js';
+
+export { orderView, type OrderView } from './order-view.js';
 
 export const CONTRACT_VERSION = '4.5.0';
 
@@ -504,13 +505,28 @@ export interface OrderStateRef {
   name: string;
 }
 
-/** A line of an order record: the Store API's line item view (prices in currency units). */
-export type OrderLineRecord = LineItemView;
+/** A line of an order record: amounts in minor units, the tax rate in basis points (as a PriceLine's). */
+export interface OrderLineRecord {
+  id: string;
+  type: string;
+  productId: string | null;
+  productNumber: string | null;
+  label: string;
+  quantity: number;
+  /** net unit price, minor units */
+  unitNet: number;
+  /** net line total, minor units */
+  totalNet: number;
+  taxRateBp: number;
+  position: number;
+  payload: Record<string, unknown>;
+}
 
 /**
- * An order in the Store API's order shape (the host's `orderSchema`), as `orders.get`, `getMany`
- * and `search` answer it. Amounts are in currency units; addresses are the host's address views
- * (null when absent).
+ * An order as `orders.get`, `getMany` and `search` answer it: the Store API's order (the host's
+ * `orderSchema`) with its amounts in minor units, as everywhere in the contract (`orderView`,
+ * src/contract/order-view.ts, turns it into the Store API's shape, amounts in currency units); addresses
+ * are the host's address views (null when absent).
  */
 export interface OrderRecord {
   id: string;
@@ -518,10 +534,14 @@ export interface OrderRecord {
   /** ISO 8601. */
   orderDate: string;
   stateMachineState: OrderStateRef;
-  currency: { isoCode: string };
-  amountTotal: number;
-  amountNet: number;
-  taxAmount: number;
+  /** The order's currency and its precision (the decimal places of its amounts at the API edge). */
+  currency: { isoCode: string; precision: number };
+  /** gross total, minor units */
+  total: number;
+  /** net total, minor units */
+  netTotal: number;
+  /** tax total, minor units */
+  taxTotal: number;
   billingAddress: Record<string, unknown> | null;
   shippingAddress?: Record<string, unknown> | null;
   orderCustomer: {
@@ -544,6 +564,7 @@ export interface OrderRecord {
     id: string;
     stateMachineState: OrderStateRef;
     paymentMethod: { technicalName: string; name: string };
+    /** minor units */
     amount: number;
   }>;
   lineItems: OrderLineRecord[];
@@ -1275,15 +1296,15 @@ export interface HostRuntime {
   };
 
   /**
-   * Orders in the Store API's order shape. A host may answer views it keeps and shares between
-   * requests (the reference host does outside transactions, frozen): read them, copy to change.
+   * Orders as OrderRecords (amounts in minor units). A host may answer records it keeps and shares
+   * between requests (the reference host does outside transactions, frozen): read them, copy to change.
    */
   readonly orders: {
-    /** The order in the Store API's order shape, or null. */
+    /** The order, or null. */
     get(executor: Executor, id: string): Promise<OrderRecord | null>;
-    /** Many orders in the Store API's order shape, in the order of `ids`. */
+    /** Many orders, in the order of `ids`; unknown ids are absent. */
     getMany(executor: Executor, ids: string[]): Promise<OrderRecord[]>;
-    /** A page of the orders in `scope` by criteria (see OrderScope), in the Store API's order shape. */
+    /** A page of the orders in `scope` by criteria (see OrderScope). */
     search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<OrderRecord>>;
     /** Whether the order exists and belongs to the customer. */
     belongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean>;

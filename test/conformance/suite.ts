@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import type {
-  CustomerRef,
-  HostRuntime,
-  OrderDraft,
-  PlacedOrder,
-  PriceLine,
-  ProductRecord,
-  StoreContext,
+import {
+  orderView,
+  type CustomerRef,
+  type HostRuntime,
+  type OrderDraft,
+  type PlacedOrder,
+  type PriceLine,
+  type ProductRecord,
+  type StoreContext,
 } from '../../src/contract/index.js';
 import { AppError, Errors } from '../../src/lib/errors.js';
 import { newId } from '../../src/lib/ids.js';
@@ -204,8 +205,22 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         ]);
         const scale = 10 ** ctx.salesChannel.currencyPrecision;
         const read = (await host.orders.get(host.db, placed.id))!;
-        expect(read.currency.isoCode).to.equal(ctx.salesChannel.currencyIso);
-        expect([read.amountNet, read.taxAmount, read.amountTotal]).to.deep.equal([
+        // The record in minor units, as the rest of the contract; its Store API view in currency units.
+        expect(read.currency).to.deep.equal({
+          isoCode: ctx.salesChannel.currencyIso,
+          precision: ctx.salesChannel.currencyPrecision,
+        });
+        expect([read.netTotal, read.taxTotal, read.total]).to.deep.equal([
+          placed.netTotal,
+          placed.taxTotal,
+          placed.total,
+        ]);
+        expect(read.lineItems.map((l) => [l.unitNet, l.totalNet])).to.deep.equal([
+          [product.priceNet, 3 * product.priceNet],
+        ]);
+        const view = orderView(read);
+        expect(view.currency).to.deep.equal({ isoCode: ctx.salesChannel.currencyIso });
+        expect([view.amountNet, view.taxAmount, view.amountTotal]).to.deep.equal([
           placed.netTotal / scale,
           placed.taxTotal / scale,
           placed.total / scale,
@@ -346,8 +361,11 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         expect(placed.lines.map((l) => [l.productId, l.quantity, l.unitNet])).to.deep.equal([[product.id, 2, unitNet]]);
         const read = (await host.orders.get(host.db, placed.id))!;
         const scale = 10 ** ctx.salesChannel.currencyPrecision;
-        expect(read.amountNet).to.equal(placed.netTotal / scale);
-        expect(read.lineItems.map((l) => [l.productId, l.quantity, l.unitPrice])).to.deep.equal([
+        expect(read.netTotal).to.equal(placed.netTotal);
+        expect(read.lineItems.map((l) => [l.productId, l.quantity, l.unitNet])).to.deep.equal([
+          [product.id, 2, unitNet],
+        ]);
+        expect(orderView(read).lineItems.map((l) => [l.productId, l.quantity, l.unitPrice])).to.deep.equal([
           [product.id, 2, unitNet / scale],
         ]);
         expect(await host.orders.belongsTo(host.db, placed.id, customer.id)).to.equal(true);

@@ -7,8 +7,8 @@ import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
 import { documents } from '../../host-kit/documents.js';
 import {
-  getOrder,
-  getOrders,
+  getOrderRecord,
+  getOrderRecords,
   latestOrderWithProduct,
   orderBelongsTo,
   orderFiguresByCustomer,
@@ -67,8 +67,8 @@ export function createCheckoutModule(
       placeOrder: (executor, ctx, options) => checkout.placeOrder(ctx, options, transactionOf(executor) ?? undefined),
     },
     orders: {
-      get: (executor, id) => getOrder(executor, id, orderViews),
-      getMany: (executor, ids) => getOrders(executor, ids, orderViews),
+      get: (executor, id) => getOrderRecord(executor, id, orderViews),
+      getMany: (executor, ids) => getOrderRecords(executor, ids, orderViews),
       search: searchOrders,
       belongsTo: orderBelongsTo,
       figuresByCustomer: orderFiguresByCustomer,
