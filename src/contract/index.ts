@@ -22,6 +22,54 @@ export { orderView, type OrderView } from './order-view.js';
 
 export const CONTRACT_VERSION = '4.5.0';
 
+/*
+ * The contract's genuinely open shapes: each is the JSON of one side's own (a plugin's, a template's,
+ * an operator's), which the other side stores and passes through without reading. Everything a side
+ * reads has a type of its own.
+ */
+
+/** A JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * A line item's payload: open by design. Line-item processors shape it (an event ticket's
+ * `participant` and `eventId`, a customer's own product number …); the host stores it with the line,
+ * keeps lines with different payloads apart and hands it back unread.
+ */
+export type LinePayload = Record<string, unknown>;
+
+/**
+ * An order's custom fields: open by design. Each interceptor adds keys of its own (an approval's id
+ * and number, an offer's id, a cost center …); the host stores them with the order and answers them
+ * as `customFields` unread.
+ */
+export type OrderCustomFields = Record<string, unknown>;
+
+/**
+ * An address as an order keeps it: the host's own JSON of it (the reference host: the customer's
+ * address as CustomerAddress was when ordered; Vendure: its OrderAddress). Open: it differs by host,
+ * and the plugin only passes it on.
+ */
+export type OrderAddress = Record<string, unknown>;
+
+/** The data a mail, storefront or console template is rendered with: open, each template reads its own. */
+export type TemplateData = Record<string, unknown>;
+
+/** The plugin's settings (plugin.json's `config` schema): the host keeps what the schema allows, unread. */
+export type PluginSettings = Record<string, unknown>;
+
+/** A job's payload: open, each job's own JSON (an operator's CLI queues one with the values it names); a handler checks what it reads. */
+export type JobPayload = Record<string, unknown>;
+
+/** A query string's values as a page receives them: a parameter's text, or the texts of a repeated one. */
+export type PageQuery = Record<string, string | string[] | undefined>;
+
+/**
+ * A posted form's fields as a page receives them: a field's text, the texts of a repeated name
+ * (checkboxes, rows of inputs), or a chosen file (see StorefrontUpload).
+ */
+export type PageForm = Record<string, string | string[] | StorefrontUpload | undefined>;
+
 export interface Logger {
   info(obj: object | string, msg?: string): void;
   warn(obj: object | string, msg?: string): void;
@@ -74,8 +122,8 @@ export interface StoreContext {
   /** The business account the caller acts for. */
   customer: CustomerRef | null;
   actor: Actor;
-  /** Session attributes plugins set at login (employeeId, salesRepresentativeId, …). */
-  attributes: Record<string, unknown>;
+  /** Session attributes plugins set at login (see SessionAttributes). */
+  attributes: SessionAttributes;
   /** Set by the employee add-on's context enricher. */
   employee: {
     id: string;
@@ -136,11 +184,27 @@ export function defineAdminRoute<const S extends RouteSchemas, const O extends s
   return route as unknown as Declared<AdminRoute, O, S>;
 }
 
+/**
+ * What a login provider keeps with a session (LoginIdentity.attributes) and every request's context
+ * reads back (StoreContext.attributes), stored by the host as JSON. The keys the plugin and the hosts
+ * read are named; a plugin may keep others of its own (JSON values), which the host passes through.
+ */
+export interface SessionAttributes {
+  /** The employee the session logs in (the employee add-on's login provider). */
+  employeeId?: string;
+  /** The sales representative the session logs in (the sales representative add-on's). */
+  salesRepresentativeId?: string;
+  /** The actor's name and e-mail as the host's context shows them (StoreContext.actor). */
+  actorName?: string;
+  actorEmail?: string;
+  [key: string]: unknown;
+}
+
 export interface LoginIdentity {
   /** The customer the login acts for; null for a sales representative who acts for none (yet). */
   customerId: string | null;
   actor: Actor;
-  attributes: Record<string, unknown>;
+  attributes: SessionAttributes;
 }
 
 /**
@@ -252,8 +316,8 @@ export interface OrderedProduct {
  */
 export interface ProductExtension {
   name: string;
-  /** Per product id its value (a JSON object); products the extension has nothing for are absent. Reads through `executor`. */
-  load(executor: Executor, ctx: StoreContext, productIds: string[]): Promise<Map<string, Record<string, unknown>>>;
+  /** Per product id its value; products the extension has nothing for are absent. Reads through `executor`. */
+  load(executor: Executor, ctx: StoreContext, productIds: string[]): Promise<Map<string, JsonObject>>;
 }
 
 export interface ProductRecord {
@@ -355,7 +419,7 @@ export interface CartLineItem {
   productId: string | null;
   label: string;
   quantity: number;
-  payload: Record<string, unknown>;
+  payload: LinePayload;
   position: number;
 }
 
@@ -414,7 +478,7 @@ export interface PriceLine {
   unitNet: number;
   totalNet: number;
   taxRateBp: number;
-  payload: Record<string, unknown>;
+  payload: LinePayload;
 }
 
 export interface OrderDraft {
@@ -425,8 +489,9 @@ export interface OrderDraft {
   taxTotal: number;
   total: number;
   currencyIso: string;
-  billingAddress: Record<string, unknown> | null;
-  shippingAddress: Record<string, unknown> | null;
+  /** The customer's address the order is billed to (from its address book), null when none. */
+  billingAddress: CustomerAddress | null;
+  shippingAddress: CustomerAddress | null;
   customerComment: string | null;
   /** who the order is placed by; interceptors read this */
   actor: Actor;
@@ -437,7 +502,7 @@ export interface OrderDraft {
    * add its own keys; the host writes them with the order (the Store API order shape answers them
    * as `customFields`) and hands them to the order-placed hooks.
    */
-  customFields: Record<string, unknown>;
+  customFields: OrderCustomFields;
   /** Lines an interceptor adds to the order's invoice, printed under the order's header (e.g. "Cost center: …"). */
   invoiceNotes: string[];
   /**
@@ -519,7 +584,7 @@ export interface OrderLineRecord {
   totalNet: number;
   taxRateBp: number;
   position: number;
-  payload: Record<string, unknown>;
+  payload: LinePayload;
 }
 
 /**
@@ -542,8 +607,8 @@ export interface OrderRecord {
   netTotal: number;
   /** tax total, minor units */
   taxTotal: number;
-  billingAddress: Record<string, unknown> | null;
-  shippingAddress?: Record<string, unknown> | null;
+  billingAddress: OrderAddress | null;
+  shippingAddress?: OrderAddress | null;
   orderCustomer: {
     /** Null for a guest's order (a host that sells to guests, e.g. Vendure's Shop API). */
     customerId: string | null;
@@ -558,7 +623,7 @@ export interface OrderRecord {
     id: string;
     stateMachineState: OrderStateRef;
     shippingMethod: { technicalName: string; name: string };
-    shippingOrderAddress: Record<string, unknown> | null;
+    shippingOrderAddress: OrderAddress | null;
   }>;
   transactions: Array<{
     id: string;
@@ -569,7 +634,7 @@ export interface OrderRecord {
   }>;
   lineItems: OrderLineRecord[];
   documents: Array<{ id: string; fileName: string; type: string; documentNumber: string; createdAt?: string }>;
-  customFields: Record<string, unknown>;
+  customFields: OrderCustomFields;
   /** Who placed it: the customer, an employee, a sales representative, the job worker … */
   placedBy: { type: string; id: string | null };
   salesChannelId?: string;
@@ -586,7 +651,7 @@ export interface PlacedOrder {
   lines: Array<PriceLine & { id: string }>;
   origin: string;
   actor: Actor;
-  customFields: Record<string, unknown>;
+  customFields: OrderCustomFields;
   /** As on the draft. */
   paymentMethod?: string;
 }
@@ -638,7 +703,7 @@ export interface PlaceOrderOptions {
   customerComment?: string | null;
   origin?: string;
   skipInterceptors?: string[];
-  customFields?: Record<string, unknown>;
+  customFields?: OrderCustomFields;
   /**
    * The technical name of the payment method (the host's or one a plugin added); absent: the host's
    * default. An unknown name is a 400 (SUITE__PAYMENT_METHOD_UNKNOWN).
@@ -681,8 +746,18 @@ export interface OrderScope {
   latestPerCustomer?: boolean;
 }
 
-/** A customer's address as `customers.addresses` answers it (id, company, firstName, lastName, street, zipcode, city, countryCode, and what else a host keeps). */
-export type CustomerAddress = Record<string, unknown> & { id: string };
+/** A customer's address as `customers.addresses` answers it (both hosts: these fields, in this order). */
+export type CustomerAddress = {
+  id: string;
+  company: string | null;
+  firstName: string;
+  lastName: string;
+  street: string;
+  zipcode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2, upper case */
+  countryCode: string;
+};
 
 /** An address as the plugin writes it into a customer's address book (`customers.createAddress`). */
 export interface AddressInput {
@@ -773,7 +848,7 @@ export interface OutgoingMail {
   to: string;
   cc?: string[];
   salesChannelId?: string | null;
-  data: Record<string, unknown>;
+  data: TemplateData;
   attachments?: Array<{ filename: string; documentId: string }>;
   /** A mail with the same key is never queued twice. */
   dedupeKey?: string;
@@ -787,11 +862,8 @@ export interface JobContext {
   id: string | null;
   /** Which attempt this is, from 1 (a failed job is retried later, a few times); 1 for a scheduled run. */
   attempt: number;
-  /**
-   * What the job was queued with; `{}` for a scheduled run. Open by design: each job's own JSON
-   * (an operator's CLI queues a job with the values it names); a handler checks what it reads.
-   */
-  payload: Record<string, unknown>;
+  /** What the job was queued with; `{}` for a scheduled run. */
+  payload: JobPayload;
   /** The runtime of the plugin that registered the handler (its settings, its zone). */
   host: HostRuntime;
 }
@@ -836,10 +908,10 @@ export interface StorefrontPage {
   handler(input: {
     ctx: StoreContext;
     params: Record<string, string>;
-    query: Record<string, unknown>;
-    form: Record<string, unknown>;
+    query: PageQuery;
+    form: PageForm;
   }): Promise<
-    | { template: string; data: Record<string, unknown>; status?: number }
+    | { template: string; data: TemplateData; status?: number }
     | { redirect: string; login?: { token: string } }
     | { file: { fileName: string; contentType: string; content: Buffer } }
   >;
@@ -866,7 +938,7 @@ export interface ConsoleContext {
 
 /** What a console page answers: a template under templates/console with its data, a redirect (with a notice for the next page), or a download. */
 export type ConsolePageResult =
-  | { template: string; data: Record<string, unknown>; status?: number }
+  | { template: string; data: TemplateData; status?: number }
   | { redirect: string; notice?: string }
   | { file: { fileName: string; contentType: string; content: Buffer } };
 
@@ -888,8 +960,8 @@ export interface ConsolePage {
   handler(input: {
     ctx: ConsoleContext;
     params: Record<string, string>;
-    query: Record<string, unknown>;
-    form: Record<string, unknown>;
+    query: PageQuery;
+    form: PageForm;
   }): Promise<ConsolePageResult>;
 }
 
@@ -981,14 +1053,16 @@ export const HOST_ADMIN_ROUTES = {
   listJobs: hostRoute<FailedWork, JsonApiList<AdminJobAttributes>>('listJobs'),
   retryJob: hostRoute<ById, void>('retryJob'),
   discardJob: hostRoute<ById, void>('discardJob'),
-  readPluginConfig: hostRoute<Record<never, never>, Record<string, unknown>>('readPluginConfig'),
-  updatePluginConfig: hostRoute<{ body: Record<string, unknown> }, Record<string, unknown>>('updatePluginConfig'),
+  readPluginConfig: hostRoute<Record<never, never>, PluginSettings>('readPluginConfig'),
+  updatePluginConfig: hostRoute<{ body: PluginSettings }, PluginSettings>('updatePluginConfig'),
 };
 
 /** What a console call passes to the route; typed from the route by the plugin's caller. */
 export interface ConsoleCallInput {
-  params?: Record<string, unknown>;
-  query?: Record<string, unknown>;
+  /** The route's path parameters by name. */
+  params?: Record<string, string>;
+  /** The route's query (its schema checks it, as over HTTP). */
+  query?: JsonObject;
   body?: unknown;
 }
 
@@ -1031,7 +1105,7 @@ export interface HostRuntime {
   readonly db: Db;
   readonly log: Logger;
   /** The plugin's configuration: plugin.json defaults overlaid by what the operator saved. */
-  readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<Record<string, unknown>> };
+  readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<PluginSettings> };
 
   readonly storeApi: {
     route(route: StoreRoute): void;
@@ -1243,7 +1317,7 @@ export interface HostRuntime {
     addLineItems(
       executor: Executor,
       ctx: StoreContext,
-      items: Array<{ type?: string; productId: string; quantity: number; payload?: Record<string, unknown> }>,
+      items: Array<{ type?: string; productId: string; quantity: number; payload?: LinePayload }>,
     ): Promise<Cart>;
     /**
      * Prices every line of a cart the host keeps for the context (visibility and line-item processors
@@ -1391,7 +1465,7 @@ export interface HostRuntime {
      * queueing anything; null for an unknown name. The console previews mail templates with it.
      * Optional for a host.
      */
-    render?(name: string, data: Record<string, unknown>): { subject: string; html: string; text: string } | null;
+    render?(name: string, data: TemplateData): { subject: string; html: string; text: string } | null;
   };
 
   readonly jobs: {

@@ -9,7 +9,7 @@ import {
   TransactionalConnection,
   User,
 } from '@vendure/core';
-import type { AddressInput, HostRuntime, SalesChannel } from '../../contract/index.js';
+import type { AddressInput, CustomerAddress, HostRuntime, SalesChannel } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
@@ -128,7 +128,7 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
   }
 
   /** The reference host's address shape; Vendure keeps one `fullName` (as `firstName`) and two street lines. */
-  function toAddress(row: AddressRow): Record<string, unknown> & { id: string } {
+  function toAddress(row: AddressRow): CustomerAddress {
     return {
       id: ids.toPlugin(row.id),
       company: row.company || null,

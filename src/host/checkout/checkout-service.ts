@@ -9,6 +9,7 @@ import type {
   CheckoutMethodKind,
   CancelledOrder,
   CartLineItem,
+  CustomerAddress,
   CustomerRef,
   OrderDraft,
   PlaceOrderOptions,
@@ -405,7 +406,7 @@ export class CheckoutService {
     customerId: string,
     addressId: string | null,
     type: 'billing' | 'shipping',
-  ): Promise<Record<string, unknown> | null> {
+  ): Promise<CustomerAddress | null> {
     if (addressId) {
       const row = await trx<AddressRow>('customer_addresses').where({ id: addressId, customer_id: customerId }).first();
       if (!row) throw Errors.notFound('Address', addressId);
