@@ -20,7 +20,7 @@ import type {
 
 export { orderView, type OrderView } from './order-view.js';
 
-export const CONTRACT_VERSION = '4.5.0';
+export const CONTRACT_VERSION = '5.0.0';
 
 /*
  * The contract's genuinely open shapes: each is the JSON of one side's own (a plugin's, a template's,
