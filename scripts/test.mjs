@@ -1,17 +1,19 @@
 #!/usr/bin/env node
-// `npm test`: the mocha suite in several processes at once. Each process (a shard) runs its share of
-// the test files with the shared app on its own database (test/helpers/database.ts names it by pid),
-// so shards never see each other's rows. Files are dealt out longest first by the durations recorded
-// in test/timings.json, so the shards end at about the same time.
+// `npm test`: the mocha suite in several processes at once. Each test process (test/helpers/test-worker.ts)
+// runs files with the shared app on its own database (test/helpers/database.ts names it by pid), so
+// processes never see each other's rows. Files are handed out one at a time while the suite runs,
+// longest recorded first (test/timings.json): a process that is free takes the next, so all of them
+// end at about the same time whatever the machine's load.
 //
 //   node scripts/test.mjs [--jobs N] [--record] [file or folder …]
 //
 // --jobs N   processes (default TEST_JOBS, else what the database takes: see defaultJobs)
 // --record   write the measured durations per file into test/timings.json
 //
-// The last lines are mocha's, summed over the shards ("N passing", "N pending", "N failing"), which
-// is what .ci/run reads; the exit code is non-zero if any test failed or a shard did not finish.
-import { spawn } from 'node:child_process';
+// The last lines are mocha's, summed over the processes ("N passing", "N pending", "N failing"), which
+// is what .ci/run reads, then each failure again; the exit code is non-zero if any test failed or a
+// test process died.
+import { fork } from 'node:child_process';
 import {
   createWriteStream,
   existsSync,
@@ -27,7 +29,7 @@ import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const TIMINGS_FILE = join(ROOT, 'test', 'timings.json');
-const OUT_DIR = join(ROOT, 'var', 'test', 'shards');
+const OUT_DIR = join(ROOT, 'var', 'test', 'processes');
 /** A file with no recorded duration counts as this many seconds (about the median). */
 const UNKNOWN_FILE_SECONDS = 4;
 
@@ -80,153 +82,203 @@ function readTimings() {
   return existsSync(TIMINGS_FILE) ? JSON.parse(readFileSync(TIMINGS_FILE, 'utf8')) : {};
 }
 
-/** Longest processing time first: each file goes to the shard that would end earliest. */
-export function deal(files, seconds, jobs) {
-  const shards = Array.from({ length: Math.min(jobs, files.length) }, () => ({ files: [], estimate: 0 }));
-  const ordered = [...files].sort(
-    (a, b) => (seconds[b] ?? UNKNOWN_FILE_SECONDS) - (seconds[a] ?? UNKNOWN_FILE_SECONDS),
-  );
-  for (const file of ordered) {
-    const shard = shards.reduce((least, s) => (s.estimate < least.estimate ? s : least));
-    shard.files.push(file);
-    shard.estimate += seconds[file] ?? UNKNOWN_FILE_SECONDS;
-  }
-  return shards;
-}
-
-/** What mocha printed after its last "N failing" (each failure with its stack), or the output's end. */
-function failuresOf(output, maxLines = 60) {
-  const at = [...output.matchAll(/^\s+\d+ failing/gm)].at(-1);
-  const lines = (at ? output.slice(at.index + at[0].length) : output).trim().split('\n');
-  const shown = at ? lines.slice(0, maxLines) : lines.slice(-maxLines);
-  return shown.join('\n') + (lines.length > maxLines ? `\n… (${lines.length - maxLines} more lines)` : '');
-}
-
-/** The counts mocha's spec reporter printed last ("  12 passing (3s)", "  1 pending", "  2 failing"). */
-function countsOf(log) {
-  const last = (word) => {
-    const all = [...log.matchAll(new RegExp(`^\\s+(\\d+) ${word}`, 'gm'))];
-    return all.length ? Number(all[all.length - 1][1]) : 0;
-  };
-  return { passing: last('passing'), pending: last('pending'), failing: last('failing') };
+/** The files in the order they are handed out: longest recorded first, so no long file starts last. */
+export function handOutOrder(files, seconds) {
+  const of = (file) => seconds[file] ?? UNKNOWN_FILE_SECONDS;
+  return [...files].sort((a, b) => of(b) - of(a) || a.localeCompare(b));
 }
 
 /**
  * Files that need a test process of their own: Vendure builds its Nest module graph once per process,
  * so a shop whose plugins no other test shop has (BullMQ's job queue) cannot boot after another shop.
+ * Each runs from the start beside the `jobs` processes: it spends most of its time waiting for
+ * Vendure's scheduler (whole minutes of real time) and its worker processes, not computing.
  */
 const OWN_PROCESS = new Set(['test/vendure/job-queue.test.ts']);
 
-/** One mocha process over `files`, its output written to `logStream` as it comes (tail -f shows a hung shard). */
-function runMocha(index, files, part, logStream) {
-  const timings = join(OUT_DIR, `timings-${index + 1}-${part}.json`);
-  rmSync(timings, { force: true });
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), ...files], {
-      cwd: ROOT,
-      env: { ...process.env, SUITE_TEST_SHARD: String(index + 1), SUITE_TEST_TIMINGS_OUT: timings },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const take = (chunk) => {
-      output += chunk;
-      logStream.write(chunk);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.on('close', (code, signal) => {
-      const measured = existsSync(timings) ? JSON.parse(readFileSync(timings, 'utf8')) : {};
-      resolve({ code, signal, output, measured });
-    });
+/** Node's options for a test process: the ones .mocharc.json gives mocha's CLI (TypeScript, the source condition). */
+const TEST_NODE_OPTIONS = JSON.parse(readFileSync(join(ROOT, '.mocharc.json'), 'utf8'))['node-option'].map(
+  (option) => `--${option}`,
+);
+
+/**
+ * One test process (test/helpers/test-worker.ts): `run(file)` answers the file's outcome, `finish()`
+ * closes it. Its output goes to `logStream` as it comes (tail -f shows a hung file) and is kept for
+ * the summary. A process that dies answers the file it was running as failed.
+ */
+function startWorker(index, logStream) {
+  const child = fork(join(ROOT, 'test', 'helpers', 'test-worker.ts'), [], {
+    cwd: ROOT,
+    execArgv: TEST_NODE_OPTIONS,
+    env: { ...process.env, SUITE_TEST_PROCESS: String(index + 1) },
+    silent: true,
   });
+  let output = '';
+  const take = (chunk) => {
+    output += chunk;
+    logStream.write(chunk);
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  let waiting = null;
+  let exited = null;
+  const ready = new Promise((resolve) => child.once('message', resolve));
+  child.on('message', (message) => {
+    if (message.type === 'file' && waiting) {
+      const { resolve } = waiting;
+      waiting = null;
+      resolve(message);
+    }
+  });
+  const closed = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      exited = { code, signal, duringFile: waiting !== null };
+      if (waiting) {
+        const { file, resolve, started } = waiting;
+        waiting = null;
+        resolve({
+          type: 'file',
+          file,
+          seconds: (Date.now() - started) / 1000,
+          passes: 0,
+          pending: 0,
+          failures: [{ title: `${file}: its test process exited (${code ?? signal})`, error: output.slice(-3000) }],
+        });
+      }
+      resolve(exited);
+    }),
+  );
+  return {
+    get output() {
+      return output;
+    },
+    get alive() {
+      return exited === null;
+    },
+    async run(file) {
+      await ready;
+      if (exited) throw new Error('test process gone');
+      return new Promise((resolve) => {
+        waiting = { file, resolve, started: Date.now() };
+        child.send({ type: 'run', file });
+      });
+    },
+    async finish() {
+      if (!exited) {
+        await ready;
+        child.send({ type: 'done' });
+      }
+      return closed;
+    },
+  };
 }
 
-/** A shard: its files in one mocha process, then each file that needs a process of its own in one. */
-async function runShard(index, shard) {
-  const log = join(OUT_DIR, `shard-${index + 1}.log`);
+/**
+ * A slot of `jobs`: takes the next file from `queue` until it is empty, in one long-lived test
+ * process (a new one if a file crashed it), or in a process of its own for an OWN_PROCESS file.
+ */
+async function runSlot(index, queue, outcomes) {
+  const log = join(OUT_DIR, `process-${index + 1}.log`);
   const logStream = createWriteStream(log);
-  const started = Date.now();
-  const shared = shard.files.filter((file) => !OWN_PROCESS.has(file));
-  const own = shard.files.filter((file) => OWN_PROCESS.has(file)).map((file) => [file]);
-  const runs = [];
-  for (const [part, files] of [shared, ...own].entries())
-    if (files.length > 0) runs.push(await runMocha(index, files, part, logStream));
+  const workers = [];
+  let worker = null;
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (OWN_PROCESS.has(file)) {
+      const own = startWorker(index, logStream);
+      workers.push(own);
+      outcomes.push({ ...(await own.run(file)), process: index + 1 });
+      await own.finish();
+      continue;
+    }
+    if (!worker?.alive) workers.push((worker = startWorker(index, logStream)));
+    outcomes.push({ ...(await worker.run(file)), process: index + 1 });
+  }
+  const exits = await Promise.all(workers.map((w) => w.finish()));
   logStream.end();
-  const failed = runs.find((run) => run.code !== 0);
-  const counts = { passing: 0, pending: 0, failing: 0 };
-  for (const run of runs) for (const [key, n] of Object.entries(countsOf(run.output))) counts[key] += n;
-  return {
-    index,
-    code: failed ? failed.code : 0,
-    signal: failed?.signal ?? null,
-    output: runs.map((run) => run.output).join('\n'),
-    failures: runs.filter((run) => run.code !== 0).map((run) => failuresOf(run.output)),
-    counts,
-    seconds: (Date.now() - started) / 1000,
-    measured: Object.assign({}, ...runs.map((run) => run.measured)),
-    log,
-  };
+  return { index, log, output: workers.map((w) => w.output).join('\n'), exits };
 }
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const dialect = dialectOf(process.env.DATABASE_URL);
-  const jobs = options.jobs || defaultJobs(dialect);
   const files = testFiles(options.paths);
+  const jobs = Math.min(options.jobs || defaultJobs(dialect), files.length);
   const recorded = readTimings();
-  const shards = deal(files, recorded[dialect] ?? recorded.sqlite ?? {}, jobs);
+  const queue = handOutOrder(files, recorded[dialect] ?? recorded.sqlite ?? {});
+  rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
   const started = Date.now();
+
+  const outcomes = [];
+  const shared = queue.filter((file) => !OWN_PROCESS.has(file));
+  const queues = [
+    ...Array.from({ length: jobs }, () => shared),
+    ...queue.filter((file) => OWN_PROCESS.has(file)).map((file) => [file]),
+  ];
   console.log(
-    `${files.length} test files on ${dialect} in ${shards.length} processes (logs: ${relative(ROOT, OUT_DIR)}/)`,
+    `${files.length} test files on ${dialect} in ${jobs} processes${queues.length > jobs ? ` and ${queues.length - jobs} of their own` : ''} (logs: ${relative(ROOT, OUT_DIR)}/)`,
   );
 
-  const results = await Promise.all(
-    shards.map((shard, i) =>
-      runShard(i, shard).then((result) => {
-        const { counts } = result;
+  const slots = await Promise.all(
+    queues.map((slotQueue, i) =>
+      runSlot(i, slotQueue, outcomes).then((slot) => {
+        const mine = outcomes.filter((o) => o.process === i + 1);
+        const failing = mine.reduce((n, o) => n + o.failures.length, 0);
+        const seconds = ((Date.now() - started) / 1000).toFixed(0);
         console.log(
-          `\n=== shard ${i + 1}/${shards.length}: ${shard.files.length} files, ${result.seconds.toFixed(0)} s, ${counts.passing} passing, ${counts.failing} failing${result.code === 0 ? '' : ` (exit ${result.code ?? result.signal})`} ===`,
+          `\n=== process ${i + 1}/${queues.length}: ${mine.length} files, ended after ${seconds} s, ${mine.reduce((n, o) => n + o.passes, 0)} passing, ${failing} failing ===`,
         );
-        console.log(result.output.trimEnd());
-        return result;
+        console.log(slot.output.trimEnd());
+        return slot;
       }),
     ),
   );
 
   const total = { passing: 0, pending: 0, failing: 0 };
-  let broken = 0;
-  for (const r of results) {
-    for (const key of Object.keys(total)) total[key] += r.counts[key];
-    // A shard that crashed or failed outside a test (a hook, an unhandled rejection) counts as one failure.
-    if (r.code !== 0 && r.counts.failing === 0) broken++;
+  for (const o of outcomes) {
+    total.passing += o.passes;
+    total.pending += o.pending;
+    total.failing += o.failures.length;
   }
+  // A process that ended badly after its last file (closing the shared app) counts as one failure.
+  const badExits = slots.flatMap((slot) =>
+    slot.exits.filter((e) => e.code !== 0 && !e.duringFile).map((e) => ({ slot, exit: e.code ?? e.signal })),
+  );
+  const measured = Object.fromEntries(outcomes.map((o) => [o.file, Math.round(o.seconds * 10) / 10]).sort());
+  // Always kept beside the logs (what each file took in this run, in which process): --record makes it the dealing's.
+  writeFileSync(
+    join(OUT_DIR, 'timings.json'),
+    `${JSON.stringify({ dialect, jobs, files: measured, processOf: Object.fromEntries(outcomes.map((o) => [o.file, o.process])) }, null, 2)}\n`,
+  );
   if (options.record) {
-    const measured = Object.assign({}, ...results.map((r) => r.measured));
-    const rounded = Object.fromEntries(
-      Object.entries(measured)
-        .sort()
-        .map(([f, s]) => [f, Math.round(s * 10) / 10]),
-    );
-    writeFileSync(TIMINGS_FILE, `${JSON.stringify({ ...recorded, [dialect]: rounded }, null, 2)}\n`);
+    writeFileSync(TIMINGS_FILE, `${JSON.stringify({ ...recorded, [dialect]: measured }, null, 2)}\n`);
     console.log(
-      `\nrecorded ${Object.keys(rounded).length} file durations for ${dialect} in ${relative(ROOT, TIMINGS_FILE)}`,
+      `\nrecorded ${Object.keys(measured).length} file durations for ${dialect} in ${relative(ROOT, TIMINGS_FILE)}`,
     );
   }
-  const slowest = results
-    .flatMap((r) => Object.entries(r.measured))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8);
-  if (slowest.length) console.log(`\nslowest files: ${slowest.map(([f, s]) => `${f} ${s.toFixed(0)} s`).join(', ')}`);
+  const slowest = [...outcomes].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
+  if (slowest.length)
+    console.log(`\nslowest files: ${slowest.map((o) => `${o.file} ${o.seconds.toFixed(0)} s`).join(', ')}`);
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
   console.log(`\n  ${total.passing} passing (${minutes}m)`);
   if (total.pending) console.log(`  ${total.pending} pending`);
-  if (total.failing + broken) console.log(`  ${total.failing + broken} failing`);
-  for (const r of results)
-    if (r.code !== 0) console.log(`  shard ${r.index + 1} exited ${r.code ?? r.signal}: ${relative(ROOT, r.log)}`);
+  if (total.failing + badExits.length) console.log(`  ${total.failing + badExits.length} failing`);
   // The failures again, last, so a log that keeps only its tail (CI's) still says what failed and why.
-  for (const r of results) if (r.code !== 0) console.log(`\nshard ${r.index + 1}:\n${r.failures.join('\n')}`);
-  process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
+  for (const o of outcomes)
+    for (const failure of o.failures)
+      console.log(`\n${o.file} (process ${o.process}): ${failure.title}\n${clip(failure.error, 40)}`);
+  for (const { slot, exit } of badExits)
+    console.log(
+      `\na test process of slot ${slot.index + 1} exited ${exit} after its last file: ${relative(ROOT, slot.log)}`,
+    );
+  process.exitCode = total.failing + badExits.length > 0 ? 1 : 0;
+}
+
+function clip(text, maxLines) {
+  const lines = String(text).trimEnd().split('\n');
+  return (
+    lines.slice(0, maxLines).join('\n') + (lines.length > maxLines ? `\n… (${lines.length - maxLines} more lines)` : '')
+  );
 }
 
 if (process.argv[1] === import.meta.filename) await main();

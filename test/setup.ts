@@ -1,6 +1,4 @@
 import { writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Context, Hook } from 'mocha';
 import { resetClock } from './helpers/clock.js';
 import { guardConfigurationOf } from './helpers/config-guard.js';
@@ -17,23 +15,6 @@ import {
  * (with a sample query and where it came from) to <file>, to review the guard's allow-list.
  */
 const reportFile = process.env.QUERY_GUARD_REPORT;
-
-/**
- * SUITE_TEST_TIMINGS_OUT=<file> (set by scripts/test.mjs): seconds per test file, hooks included,
- * so the runner can deal files out to its processes by duration.
- */
-const timingsFile = process.env.SUITE_TEST_TIMINGS_OUT;
-const fileSeconds = new Map<string, number>();
-let lastMark = performance.now();
-
-function markTime(file: string | undefined): void {
-  const now = performance.now();
-  if (file) {
-    const key = relative(process.cwd(), file);
-    fileSeconds.set(key, (fileSeconds.get(key) ?? 0) + (now - lastMark) / 1000);
-  }
-  lastMark = now;
-}
 const GUARDED = Symbol('query guard');
 
 function violationError(violations: PluginQueryViolation[]): Error {
@@ -64,7 +45,6 @@ export const mochaHooks = {
       this.timeout(180000);
       await getShop();
     }
-    lastMark = performance.now();
   },
   beforeEach(this: Context) {
     // The check runs at the end of the test itself, so a violation fails it like any assertion (counted once).
@@ -86,7 +66,6 @@ export const mochaHooks = {
     );
   },
   afterEach(this: Context) {
-    markTime(this.currentTest?.file);
     resetClock();
     const violations = takeViolations();
     if (!violations.length) return;
@@ -103,19 +82,25 @@ export const mochaHooks = {
     // Left over by a callback-style test or a hook: fails the test that just ran (not this hook, which would skip the rest of the run).
     (this.test as Hook).error(violationError(violations));
   },
-  async afterAll() {
-    await closeShop();
-    if (timingsFile) writeFileSync(timingsFile, `${JSON.stringify(Object.fromEntries(fileSeconds))}\n`);
-    if (reportFile) {
-      const report = Object.fromEntries(
-        [...observed]
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([table, e]) => [
-            table,
-            { count: e.count, tests: e.tests.size, sampleSql: e.sample.sql, where: e.sample.where },
-          ]),
-      );
-      writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
-    }
-  },
+  afterAll: finishTestProcess,
 };
+
+/**
+ * The end of a test process: the shared app closed, the query guard's report written. Mocha's CLI
+ * runs it as the root "after all" hook; `npm test`'s processes (test/helpers/test-worker.ts) run
+ * one file per mocha run and call it once, after their last file.
+ */
+export async function finishTestProcess(): Promise<void> {
+  await closeShop();
+  if (reportFile) {
+    const report = Object.fromEntries(
+      [...observed]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([table, e]) => [
+          table,
+          { count: e.count, tests: e.tests.size, sampleSql: e.sample.sql, where: e.sample.where },
+        ]),
+    );
+    writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+  }
+}

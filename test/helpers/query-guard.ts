@@ -49,8 +49,11 @@ function onQuery(query: { sql?: string }): void {
  * hook in test/setup.ts fails the test that caused it.
  */
 export async function installQueryGuard(options: { allowList?: readonly string[] } = {}): Promise<void> {
-  hostTables = await hostTableNames();
   if (options.allowList) allowed = new Set(options.allowList);
+  // Once per process: zones turned on again would orphan the functions apps already wrapped (a
+  // test process of `npm test` runs many files, each a mocha run of its own, with one shared app).
+  if (hostTables) return;
+  hostTables = await hostTableNames();
   enablePluginZones((db) => {
     if (watched.has(db)) return;
     watched.add(db);

@@ -13,6 +13,7 @@ import {
 import { retriedVendureTransaction } from './retried-transaction.js';
 import type { Cart, CartLineItem, HostRuntime, PriceLine, StoreContext } from '../../contract/index.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
+import { priceLineItems, pricedLine, processLineItem } from '../../host-kit/checkout-kernel.js';
 import { readBool, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { totalsOf } from '../../lib/line-items.js';
@@ -221,8 +222,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             payload: { ...item.payload },
             position: index,
           };
-          for (const processor of state.registries.lineItemProcessors)
-            line = await processor.process(executor, ctx, line, 'add', { partial: true });
+          line = await processLineItem(state.registries, executor, ctx, line, 'add', { partial: true });
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }
@@ -308,18 +308,13 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
           if (!visible.has(item.productId!)) continue;
           const rate = taxRateOf(row.taxLines);
           const unitNet = netOf(Number(row.listPrice), readBool(row.listPriceIncludesTax), rate);
-          lines.push({
-            lineItemId: item.id,
-            productId: item.productId,
-            productNumber: row.sku,
-            label: item.label,
-            type: item.type,
-            quantity: item.quantity,
-            unitNet,
-            totalNet: unitNet * item.quantity,
-            taxRateBp: Math.round(rate * 100),
-            payload: item.payload,
-          });
+          lines.push(
+            pricedLine(item, row.sku, {
+              unitNet,
+              totalNet: unitNet * item.quantity,
+              taxRateBp: Math.round(rate * 100),
+            }),
+          );
         }
         return { lines, ...totalsOf(lines) };
       },
@@ -344,29 +339,8 @@ async function priceGivenLines(
   const products = new Map(
     (await state.runtime.catalog.visibleProducts(executor, ctx, productIds)).map((p) => [p.id, p]),
   );
-  const buyable = items.flatMap((item) => {
-    const product = item.productId ? products.get(item.productId) : undefined;
-    return product ? [{ item, product }] : [];
-  });
-  const prices = await state.runtime.prices.calculateMany(
-    executor,
-    ctx,
-    buyable.map(({ item, product }) => ({ product, quantity: item.quantity })),
+  const { lines } = await priceLineItems(items, products, (buyable) =>
+    state.runtime.prices.calculateMany(executor, ctx, buyable),
   );
-  const lines = buyable.map(({ item, product }, index): PriceLine => {
-    const price = prices[index]!;
-    return {
-      lineItemId: item.id,
-      productId: product.id,
-      productNumber: product.productNumber,
-      label: item.label,
-      type: item.type,
-      quantity: item.quantity,
-      unitNet: price.unitNet,
-      totalNet: price.totalNet,
-      taxRateBp: price.taxRateBp,
-      payload: item.payload,
-    };
-  });
   return { lines, ...totalsOf(lines) };
 }

@@ -11,10 +11,9 @@ import {
 import type { CancelledOrder, CartLineItem, OrderCanceller, PlacedOrder, StoreContext } from '../../contract/index.js';
 import { AppError } from '../../lib/errors.js';
 import { inVendureTransaction } from './events.js';
-import { draftOf } from './order-process.js';
-import { paymentMethodOfOrder, shippingMethodOfOrder } from './payment-methods.js';
+import { checkVendureOrder } from './order-process.js';
 import { PLACED_BY_FIELDS } from './orders.js';
-import { changedLineFields, processOrderLines } from './participants.js';
+import { changedLineFields } from './participants.js';
 import type { AdapterState } from './state.js';
 import { storeContextForActor } from './store-api.js';
 
@@ -88,15 +87,9 @@ export function orderPlacement(
     let items: CartLineItem[];
     try {
       items = await inVendureTransaction(s, ctx, async (trx) => {
-        // The check: as the reference host's checkout, processors then interceptors, under their locks.
-        const processed =
-          registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
-        const draft = draftOf(s, storeCtx, order, processed);
-        // The method of the payment that places it (the plugin's, e.g. on account, or the shop's code) and the shipping method.
-        const paymentMethod = await paymentMethodOfOrder(trx, order.id);
-        if (paymentMethod) draft.paymentMethod = paymentMethod;
-        draft.shippingMethod = await shippingMethodOfOrder(trx, order.id);
-        for (const interceptor of registries.checkoutInterceptors) await interceptor.intercept(trx, storeCtx, draft);
+        // The check (the checkout kernel's, as the reference host's checkout): processors then interceptors, under their locks,
+        // with the method of the payment that places it (the plugin's, e.g. on account, or the shop's code) and the shipping method.
+        const { items: processed, draft, paymentMethod } = await checkVendureOrder(s, storeCtx, order, trx, true);
         // The charge, in the same transaction under the same locks.
         const netTotal = order.subTotal + order.shipping;
         const placed: PlacedOrder = {

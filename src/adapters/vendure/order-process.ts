@@ -11,14 +11,15 @@ import {
   type RequestContext,
   type User,
 } from '@vendure/core';
-import type { CartLineItem, OrderDraft, PriceLine, StoreContext } from '../../contract/index.js';
-import { selectRow } from '../../lib/db.js';
+import type { CartLineItem, OrderDraft, StoreContext } from '../../contract/index.js';
+import { selectRow, type Trx } from '../../lib/db.js';
+import { checkOrder, pricedLine, type DraftFacts } from '../../host-kit/checkout-kernel.js';
 import { column, table } from './vendure-schema.js';
 import { inVendureTransaction } from './events.js';
 import { orderPlacement } from './order-placement.js';
 import { PLACED_BY_FIELDS } from './orders.js';
-import { shippingMethodOfOrder } from './payment-methods.js';
-import { changedLineFields, processOrderLines, refusalText } from './participants.js';
+import { paymentMethodOfOrder, shippingMethodOfOrder } from './payment-methods.js';
+import { changedLineFields, orderLineItems, refusalText } from './participants.js';
 import { findLivePluginSession } from './sessions.js';
 import type { AdapterState } from './state.js';
 
@@ -63,39 +64,61 @@ export class SuiteB2BAuthenticationStrategy implements AuthenticationStrategy<{ 
   }
 }
 
-/** The plugin's order draft of a Vendure order (net unit prices; Vendure's order lines are the cart, as the processors shaped them). */
-export function draftOf(state: AdapterState, ctx: StoreContext, order: Order, items: CartLineItem[]): OrderDraft {
-  const lines: PriceLine[] = order.lines.map((line, position) => ({
-    lineItemId: state.ids.toPlugin(line.id),
-    productId: state.ids.toPlugin(line.productVariantId),
-    productNumber: line.productVariant?.sku ?? null,
-    label: items[position]?.label || (line.productVariant?.name ?? ''),
-    type: 'product',
-    quantity: line.quantity,
-    unitNet: line.unitPrice,
-    totalNet: line.linePrice,
-    taxRateBp: Math.round((line.taxRate ?? 0) * 100),
-    payload: { ...items[position]?.payload, position },
-  }));
+/** The facts of a Vendure order for the checkout kernel's draft (net unit prices; Vendure's order lines are the cart, as the processors shaped them). */
+export function draftFactsOf(state: AdapterState, order: Order, items: CartLineItem[]): DraftFacts {
+  const lines = order.lines.map((line, position) =>
+    pricedLine(
+      {
+        id: state.ids.toPlugin(line.id),
+        type: 'product',
+        productId: state.ids.toPlugin(line.productVariantId),
+        label: items[position]?.label || (line.productVariant?.name ?? ''),
+        quantity: line.quantity,
+        payload: { ...items[position]?.payload, position },
+        position,
+      },
+      line.productVariant?.sku ?? null,
+      { unitNet: line.unitPrice, totalNet: line.linePrice, taxRateBp: Math.round((line.taxRate ?? 0) * 100) },
+    ),
+  );
+  // As the placed order (order-placement.ts): shipping included, so a check of `total` (the credit
+  // line) and the charge of the placed order's `total` agree. No addresses, comment or custom fields:
+  // (2.2) what interceptors add to `customFields` is not written to the Vendure order yet (docs/vendure.md).
+  const netTotal = order.subTotal + order.shipping;
   return {
-    customerId: ctx.customer!.id,
-    salesChannelId: ctx.salesChannel.id,
     lines,
-    // As the placed order (order-placement.ts): shipping included, so a check of `total` (the credit
-    // line) and the charge of the placed order's `total` agree.
-    netTotal: order.subTotal + order.shipping,
-    taxTotal: order.totalWithTax - order.subTotal - order.shipping,
-    total: order.totalWithTax,
+    totals: { netTotal, taxTotal: order.totalWithTax - netTotal, total: order.totalWithTax },
     currencyIso: order.currencyCode,
-    billingAddress: null,
-    shippingAddress: null,
-    customerComment: null,
-    actor: ctx.actor,
-    origin: 'checkout',
-    // (2.2) What interceptors add here is not written to the Vendure order yet (docs/vendure.md).
-    customFields: {},
-    invoiceNotes: [],
   };
+}
+
+/**
+ * The checkout kernel's check of an order Vendure takes to payment or places (the veto and the
+ * placement alike), in the plugin's transaction: its lines through the processors ('order', when any
+ * is registered), the draft with the order's shipping method (and, placing, the method of the payment
+ * that places it), then every interceptor. Answers the processed items (their payloads go back to
+ * the lines), the draft and the payment's method.
+ */
+export async function checkVendureOrder(
+  state: AdapterState,
+  ctx: StoreContext,
+  order: Order,
+  trx: Trx,
+  placing: boolean,
+): Promise<{ items: CartLineItem[]; draft: OrderDraft; paymentMethod: string | undefined }> {
+  const check = checkOrder(state.registries, trx, ctx);
+  const items = await check.processLines(
+    state.registries.lineItemProcessors.length > 0 ? orderLineItems(state, order) : [],
+  );
+  const paymentMethod = placing ? await paymentMethodOfOrder(trx, order.id) : undefined;
+  const shippingMethod = await shippingMethodOfOrder(trx, order.id);
+  const draft = check.draft({
+    ...draftFactsOf(state, order, items),
+    ...(paymentMethod ? { paymentMethod } : {}),
+    shippingMethod,
+  });
+  await check.intercept(draft);
+  return { items, draft, paymentMethod };
 }
 
 /**
@@ -146,15 +169,11 @@ export function suiteOrderProcess(
     if (s.registries.lineItemProcessors.length > 0 || s.registries.checkoutInterceptors.length > 0) {
       try {
         // As the reference host's checkout: processors ('order', under the plugin's locks), then interceptors, in one transaction.
-        items = await inVendureTransaction(s, ctx, async (trx) => {
-          const processed =
-            s.registries.lineItemProcessors.length > 0 ? await processOrderLines(s, storeCtx, order, trx) : [];
-          const draft = draftOf(s, storeCtx, order, processed);
-          draft.shippingMethod = await shippingMethodOfOrder(trx, order.id);
-          for (const interceptor of s.registries.checkoutInterceptors)
-            await interceptor.intercept(trx, storeCtx, draft);
-          return processed;
-        });
+        items = await inVendureTransaction(
+          s,
+          ctx,
+          async (trx) => (await checkVendureOrder(s, storeCtx, order, trx, false)).items,
+        );
       } catch (error) {
         return refusalText(error);
       }

@@ -8,7 +8,8 @@ import {
   type RequestContext,
 } from '@vendure/core';
 import type { CartLineItem, StoreContext } from '../../contract/index.js';
-import { inTransaction, type Executor, type Trx } from '../../lib/db.js';
+import { inTransaction, type Executor } from '../../lib/db.js';
+import { processLineItem } from '../../host-kit/checkout-kernel.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { customFieldColumn } from './orders.js';
@@ -105,27 +106,15 @@ export function fieldsOfPayload(payload: Record<string, unknown>): Required<Line
 
 const sameFields = (a: unknown, b: unknown) => JSON.stringify(linePayload(a)) === JSON.stringify(linePayload(b));
 
-/** Runs every processor in turn, as the reference host's cart does: they may change label, quantity and payload, never identity. */
-async function runProcessors(
+/** Runs every processor in turn: the checkout kernel's loop, as on the reference host (label, quantity and payload may change, never identity). */
+function runProcessors(
   state: AdapterState,
   ctx: StoreContext,
   item: CartLineItem,
   phase: 'add' | 'order',
   executor: Executor,
 ): Promise<CartLineItem> {
-  let current = item;
-  for (const processor of state.registries.lineItemProcessors) {
-    const next = await processor.process(executor, ctx, current, phase);
-    current = {
-      ...next,
-      id: item.id,
-      type: item.type,
-      productId: item.productId,
-      position: item.position,
-      payload: next.payload ?? {},
-    };
-  }
-  return current;
+  return processLineItem(state.registries, executor, ctx, item, phase);
 }
 
 /** An AppError of a processor as Vendure shows an interceptor's or a process's refusal: "<code>: <detail>". */
@@ -267,34 +256,20 @@ export function lineItemInterceptor(
 }
 
 /**
- * The processors' 'order' phase on the way to payment, in the plugin's transaction (the event
- * manager locks its events there): the lines as the plugin's line items, processed; an AppError
- * refuses the transition. Lines keep Vendure's order.
+ * A Vendure order's lines as the plugin's line items, in Vendure's order, for the processors' 'order'
+ * phase on the way to payment and at placement (the checkout kernel's `processLines`, in the plugin's
+ * transaction: the event manager locks its events there; an AppError refuses).
  */
-export async function processOrderLines(
-  state: AdapterState,
-  ctx: StoreContext,
-  order: Order,
-  trx: Trx,
-): Promise<CartLineItem[]> {
-  const items: CartLineItem[] = [];
-  for (const [position, line] of order.lines.entries())
-    items.push(
-      await runProcessors(
-        state,
-        ctx,
-        itemOf(state, {
-          id: line.id,
-          variant: { id: line.productVariantId, name: line.productVariant?.name },
-          quantity: line.quantity,
-          customFields: line.customFields,
-          position,
-        }),
-        'order',
-        trx,
-      ),
-    );
-  return items;
+export function orderLineItems(state: AdapterState, order: Order): CartLineItem[] {
+  return order.lines.map((line, position) =>
+    itemOf(state, {
+      id: line.id,
+      variant: { id: line.productVariantId, name: line.productVariant?.name },
+      quantity: line.quantity,
+      customFields: line.customFields,
+      position,
+    }),
+  );
 }
 
 /**

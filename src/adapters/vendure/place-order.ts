@@ -19,16 +19,21 @@ import {
 import type {
   CartLineItem,
   CustomerRef,
-  OrderDraft,
   PlacedOrder,
   PlaceOrderOptions,
   PriceLine,
   StoreContext,
 } from '../../contract/index.js';
-import { notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
+import { notAvailable, requireCustomer } from '../../host-kit/cart-rules.js';
+import {
+  checkOrder,
+  checkStock,
+  givenLineItems,
+  processedGivenLines,
+  type OrderCheck,
+} from '../../host-kit/checkout-kernel.js';
 import { forUpdate, inTransaction, readBool, selectRow, transactionOf, type Executor, type Trx } from '../../lib/db.js';
 import { AppError, Errors } from '../../lib/errors.js';
-import { totalsOf } from '../../lib/line-items.js';
 import { orderAddressInput } from './addresses.js';
 import { channelMethodsOnVendure, pluginPaymentMethods } from './payment-methods.js';
 import { changedLineFields } from './participants.js';
@@ -128,8 +133,10 @@ async function place(
   trx: Trx,
 ): Promise<PlacedOrder> {
   const { ids } = state;
-  const fromCart = options.cartToken ? await cartLines(state, ctx, customer, options.cartToken, trx) : null;
-  const lines = fromCart ? fromCart.lines : await givenLines(state, ctx, options.lines ?? [], trx);
+  // The checkout kernel's order: the lines processed, the draft, the interceptors (decision 0063).
+  const check = checkOrder(state.registries, trx, ctx, options);
+  const fromCart = options.cartToken ? await cartLines(state, ctx, customer, options.cartToken, check, trx) : null;
+  const lines = fromCart ? fromCart.lines : await givenLines(state, options.lines ?? [], check, trx);
   const addresses = await state.runtime.customers.addresses(trx, customer.id);
   const defaults = await state.runtime.customers.defaultAddressIds(trx, customer.id);
   const addressOf = (addressId: string | null | undefined, type: 'billing' | 'shipping') => {
@@ -140,20 +147,7 @@ async function place(
   const billing = addressOf(options.billingAddressId, 'billing');
   const shipping = addressOf(options.shippingAddressId, 'shipping') ?? billing;
 
-  const draft: OrderDraft = {
-    customerId: customer.id,
-    salesChannelId: ctx.salesChannel.id,
-    lines,
-    ...totalsOf(lines),
-    currencyIso: ctx.salesChannel.currencyIso,
-    billingAddress: billing,
-    shippingAddress: shipping,
-    customerComment: options.customerComment ?? null,
-    actor: ctx.actor,
-    origin: options.origin ?? 'checkout',
-    customFields: { ...options.customFields },
-    invoiceNotes: [],
-  };
+  const draft = check.draft({ lines, billingAddress: billing, shippingAddress: shipping, options });
   if (options.paymentMethod) {
     // (3.5) A plugin's method (payment on account) or a Vendure payment method's code.
     const known =
@@ -276,9 +270,7 @@ async function place(
     draft.netTotal = priced.subTotal + priced.shipping;
     draft.total = priced.totalWithTax;
     draft.taxTotal = priced.totalWithTax - draft.netTotal;
-    const skipped = new Set(options.skipInterceptors ?? []);
-    for (const interceptor of state.registries.checkoutInterceptors)
-      if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
+    await check.intercept(draft);
     const arranging = await orders.transitionToState(vctx, orderId, 'ArrangingPayment');
     if (isGraphQlErrorResult(arranging)) throw refusalOf(arranging);
     const methods = await orders.getEligiblePaymentMethods(vctx, orderId);
@@ -362,6 +354,7 @@ async function cartLines(
   ctx: StoreContext,
   customer: CustomerRef,
   token: string,
+  check: OrderCheck,
   trx: Trx,
 ): Promise<{ orderId: ID; lines: PriceLine[] }> {
   const orderId = state.ids.toVendure(token);
@@ -389,19 +382,8 @@ async function cartLines(
   );
   const missing = cart.lineItems.find((line) => !products.has(line.productId!));
   if (missing) throw notAvailable(missing.productId);
-  const wanted = new Map<string, number>();
-  for (const line of cart.lineItems) wanted.set(line.productId!, (wanted.get(line.productId!) ?? 0) + line.quantity);
-  for (const [productId, quantity] of wanted) {
-    const product = products.get(productId)!;
-    if (quantity > product.stock) throw outOfStock(product);
-  }
-  const processed = new Map<string, CartLineItem>();
-  for (const line of cart.lineItems) {
-    let item = line;
-    for (const processor of state.registries.lineItemProcessors)
-      item = await processor.process(trx, ctx, item, 'order');
-    processed.set(line.id, item);
-  }
+  checkStock(cart.lineItems, products);
+  const processed = new Map((await check.processLines(cart.lineItems)).map((item) => [item.id, item]));
   const priced = await state.runtime.cart.price(trx, ctx, cart);
   const unavailable = cart.lineItems.find((line) => !priced.lines.some((p) => p.lineItemId === line.id));
   if (unavailable) throw notAvailable(unavailable.productId);
@@ -416,19 +398,11 @@ async function cartLines(
 }
 
 /** Lines priced elsewhere: prices stay; products, stock and the line-item processors are checked (as on the reference host). */
-async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLine[], trx: Trx): Promise<PriceLine[]> {
-  if (given.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'There is nothing to order.');
-  for (const line of given) {
-    if (
-      !Number.isSafeInteger(line.quantity) ||
-      line.quantity < 1 ||
-      !Number.isSafeInteger(line.unitNet) ||
-      !Number.isSafeInteger(line.totalNet)
-    )
-      throw Errors.badRequest('SUITE__INVALID_LINE', `The line "${line.label}" has no valid quantity or price.`);
+async function givenLines(state: AdapterState, given: PriceLine[], check: OrderCheck, trx: Trx): Promise<PriceLine[]> {
+  const items = givenLineItems(given, (line) => {
     // A Vendure order holds product variants only.
     if (!line.productId) throw notSupported('checkout.placeOrder');
-  }
+  });
   const byId = new Map(
     (
       await state.runtime.catalog.products(
@@ -439,28 +413,8 @@ async function givenLines(state: AdapterState, ctx: StoreContext, given: PriceLi
   );
   const missing = given.find((line) => !byId.has(line.productId!));
   if (missing) throw notAvailable(missing.productId);
-  const wanted = new Map<string, number>();
-  for (const line of given) wanted.set(line.productId!, (wanted.get(line.productId!) ?? 0) + line.quantity);
-  for (const [productId, quantity] of wanted) {
-    const product = byId.get(productId)!;
-    if (quantity > product.stock) throw outOfStock(product);
-  }
-  const lines: PriceLine[] = [];
-  for (const [position, line] of given.entries()) {
-    let item: CartLineItem = {
-      id: line.lineItemId,
-      type: line.type,
-      productId: line.productId,
-      label: line.label,
-      quantity: line.quantity,
-      payload: line.payload ?? {},
-      position,
-    };
-    for (const processor of state.registries.lineItemProcessors)
-      item = await processor.process(trx, ctx, item, 'order');
-    lines.push({ ...line, label: item.label, payload: item.payload });
-  }
-  return lines;
+  checkStock(items, byId);
+  return processedGivenLines(given, await check.processLines(items));
 }
 
 /** Vendure's answer (an ErrorResult) as the plugin's client error: stock, or the order process's refusal. */

@@ -30,6 +30,7 @@ import { calculatePrices } from '../catalog/prices.js';
 import type { CartLineRow, CartRow } from './rows.js';
 import { sessionCartTokenOf } from './session-cart.js';
 import { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
+import { priceLineItems, processLineItem } from '../../host-kit/checkout-kernel.js';
 
 export { CART_LIMITS, checkQuantity, notAvailable, outOfStock, requireCustomer } from '../../host-kit/cart-rules.js';
 
@@ -333,27 +334,15 @@ export class CartService {
     throw Errors.conflict();
   }
 
-  /** Runs every line-item processor; they may change label, quantity and payload, never identity. */
-  async process(
+  /** Runs every line-item processor (the checkout kernel's one loop): they may change label, quantity and payload, never identity. */
+  process(
     ctx: StoreContext,
     item: CartLineItem,
     phase: 'add' | 'order',
     executor: Executor,
     options?: LineItemProcessOptions,
   ): Promise<CartLineItem> {
-    let current = item;
-    for (const processor of this.internals.registries.lineItemProcessors) {
-      const next = await processor.process(executor, ctx, current, phase, options);
-      current = {
-        ...next,
-        id: item.id,
-        type: item.type,
-        productId: item.productId,
-        position: item.position,
-        payload: next.payload ?? {},
-      };
-    }
-    return current;
+    return processLineItem(this.internals.registries, executor, ctx, item, phase, options);
   }
 
   /**
@@ -533,42 +522,15 @@ export class CartService {
     return cart;
   }
 
-  async priceLines(
+  priceLines(
     ctx: StoreContext,
     items: CartLineItem[],
     products: Map<string, ProductRecord>,
     executor: Executor,
   ): Promise<{ lines: PriceLine[]; unavailable: CartLineItem[] }> {
-    const lines: PriceLine[] = [];
-    const unavailable: CartLineItem[] = [];
-    const buyable: Array<{ item: CartLineItem; product: ProductRecord }> = [];
-    for (const item of items) {
-      const product = item.productId ? products.get(item.productId) : undefined;
-      if (product) buyable.push({ item, product });
-      else unavailable.push(item);
-    }
-    const prices = await calculatePrices(
-      this.internals.registries.priceProviders,
-      ctx,
-      buyable.map(({ item, product }) => ({ product, quantity: item.quantity })),
-      executor,
+    return priceLineItems(items, products, (buyable) =>
+      calculatePrices(this.internals.registries.priceProviders, ctx, buyable, executor),
     );
-    for (const [index, { item, product }] of buyable.entries()) {
-      const price = prices[index]!;
-      lines.push({
-        lineItemId: item.id,
-        productId: product.id,
-        productNumber: product.productNumber,
-        label: item.label,
-        type: item.type,
-        quantity: item.quantity,
-        unitNet: price.unitNet,
-        totalNet: price.totalNet,
-        taxRateBp: price.taxRateBp,
-        payload: item.payload,
-      });
-    }
-    return { lines, unavailable };
   }
 
   private checkLimits(lines: CartLineItem[], products: Map<string, ProductRecord>, pointerPrefix: string): void {

@@ -8,19 +8,17 @@ import type {
   CancellationContext,
   CheckoutMethodKind,
   CancelledOrder,
-  CartLineItem,
   CustomerAddress,
   CustomerRef,
   OrderDraft,
   PlaceOrderOptions,
   PlacedOrder,
   PriceLine,
-  ProductRecord,
   StoreContext,
 } from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { toAddress } from '../customer/customer-repository.js';
-import { LINE_INSERT_CHUNK, lineItemRow, lineTax, totalsOf } from '../../lib/line-items.js';
+import { LINE_INSERT_CHUNK, lineItemRow, lineTax } from '../../lib/line-items.js';
 import { CartService, notAvailable, outOfStock, requireCustomer } from './cart-service.js';
 import { documents } from '../../host-kit/documents.js';
 import { lockProductsVersion } from '../catalog/catalog-version.js';
@@ -33,6 +31,14 @@ import {
   paymentMethodNames,
 } from './methods.js';
 import { allowedMethods } from '../../host-kit/registries.js';
+import {
+  checkOrder,
+  checkStock,
+  givenLineItems,
+  processedGivenLines,
+  quantitiesByProduct,
+  type OrderCheck,
+} from '../../host-kit/checkout-kernel.js';
 import type { AddressRow, CustomerRow, SalesChannelRow } from '../customer/rows.js';
 import type { CartRow, OrderRow } from './rows.js';
 
@@ -92,32 +98,15 @@ export class CheckoutService {
       throw Errors.badRequest('SUITE__SHIPPING_METHOD_UNKNOWN', `There is no shipping method "${shippingMethod}".`, {
         pointer: '/shippingMethod',
       });
+    // The checkout kernel's order: the lines processed, the draft, the interceptors (decision 0063).
+    const check = checkOrder(this.internals.registries, trx, ctx, options);
     const lines = cartToken
-      ? await this.linesFromCart(ctx, customer, cartToken, trx)
-      : await this.givenLines(ctx, options.lines ?? [], trx);
-
-    const draft: OrderDraft = {
-      customerId: customer.id,
-      salesChannelId: ctx.salesChannel.id,
-      lines,
-      ...totalsOf(lines),
-      currencyIso: ctx.salesChannel.currencyIso,
-      billingAddress: await this.addressSnapshot(trx, customer.id, options.billingAddressId ?? null, 'billing'),
-      shippingAddress: await this.addressSnapshot(trx, customer.id, options.shippingAddressId ?? null, 'shipping'),
-      customerComment: options.customerComment ?? null,
-      actor: ctx.actor,
-      origin: options.origin ?? 'checkout',
-      customFields: { ...options.customFields },
-      invoiceNotes: [],
-      paymentMethod,
-      paymentNotes: [],
-      shippingMethod,
-    };
-    draft.shippingAddress ??= draft.billingAddress;
-    const skipped = new Set(options.skipInterceptors ?? []);
-    for (const interceptor of this.internals.registries.checkoutInterceptors) {
-      if (!skipped.has(interceptor.name)) await interceptor.intercept(trx, ctx, draft);
-    }
+      ? await this.linesFromCart(ctx, customer, cartToken, check, trx)
+      : await this.givenLines(options.lines ?? [], check, trx);
+    const billingAddress = await this.addressSnapshot(trx, customer.id, options.billingAddressId ?? null, 'billing');
+    const shippingAddress = await this.addressSnapshot(trx, customer.id, options.shippingAddressId ?? null, 'shipping');
+    const draft = check.draft({ lines, billingAddress, shippingAddress, options, paymentMethod, shippingMethod });
+    await check.intercept(draft);
 
     await this.decrementStock(trx, draft.lines);
 
@@ -315,7 +304,13 @@ export class CheckoutService {
   }
 
   /** Reads the cart only after locking its row, so a concurrent order or edit is seen. */
-  private async linesFromCart(ctx: StoreContext, customer: CustomerRef, token: string, trx: Trx): Promise<PriceLine[]> {
+  private async linesFromCart(
+    ctx: StoreContext,
+    customer: CustomerRef,
+    token: string,
+    check: OrderCheck,
+    trx: Trx,
+  ): Promise<PriceLine[]> {
     const row = await forUpdate(trx<CartRow>('carts').where({ token }).first('token', 'customer_id', 'order_id'), trx);
     if (!row || row.customer_id !== customer.id) throw Errors.notFound('Cart');
     if (row.order_id) throw Errors.badRequest('SUITE__CART_ALREADY_ORDERED', 'This cart has been ordered already.');
@@ -329,56 +324,22 @@ export class CheckoutService {
     const byId = new Map(products.map((p) => [p.id, p]));
     const missing = cart.lineItems.find((line) => !line.productId || !byId.has(line.productId));
     if (missing) throw notAvailable(missing.productId);
-    this.checkStock(cart.lineItems, byId);
-    const items: CartLineItem[] = [];
-    for (const item of cart.lineItems) items.push(await this.carts.process(ctx, item, 'order', trx));
+    checkStock(cart.lineItems, byId);
+    const items = await check.processLines(cart.lineItems);
     const { lines, unavailable } = await this.carts.priceLines(ctx, items, byId, trx);
     if (unavailable.length) throw notAvailable(unavailable[0]!.productId);
     return lines;
   }
 
   /** Lines priced elsewhere (approval execute, offer accept): prices stay; products, stock and processors are checked. */
-  private async givenLines(ctx: StoreContext, given: PriceLine[], trx: Trx): Promise<PriceLine[]> {
-    if (given.length === 0) throw Errors.badRequest('SUITE__CART_EMPTY', 'There is nothing to order.');
-    for (const line of given) {
-      if (
-        !Number.isSafeInteger(line.quantity) ||
-        line.quantity < 1 ||
-        !Number.isSafeInteger(line.unitNet) ||
-        !Number.isSafeInteger(line.totalNet)
-      )
-        throw Errors.badRequest('SUITE__INVALID_LINE', `The line "${line.label}" has no valid quantity or price.`);
-    }
+  private async givenLines(given: PriceLine[], check: OrderCheck, trx: Trx): Promise<PriceLine[]> {
+    const items = givenLineItems(given);
     const ids = given.map((l) => l.productId).filter((id): id is string => !!id);
     const byId = new Map((await this.runtime.catalog.products(trx, ids)).map((p) => [p.id, p]));
     const missing = given.find((line) => line.productId && !byId.has(line.productId));
     if (missing) throw notAvailable(missing.productId);
-    const items = given.map((line, position) => ({
-      id: line.lineItemId,
-      type: line.type,
-      productId: line.productId,
-      label: line.label,
-      quantity: line.quantity,
-      payload: line.payload ?? {},
-      position,
-    }));
-    this.checkStock(items, byId);
-    const lines: PriceLine[] = [];
-    for (const [index, item] of items.entries()) {
-      const processed = await this.carts.process(ctx, item, 'order', trx);
-      lines.push({ ...given[index]!, label: processed.label, payload: processed.payload });
-    }
-    return lines;
-  }
-
-  private checkStock(
-    items: Array<{ productId: string | null; quantity: number }>,
-    products: Map<string, ProductRecord>,
-  ): void {
-    for (const [productId, quantity] of quantitiesByProduct(items)) {
-      const product = products.get(productId);
-      if (product && quantity > product.stock) throw outOfStock(product);
-    }
+    checkStock(items, byId);
+    return processedGivenLines(given, await check.processLines(items));
   }
 
   /**
@@ -504,13 +465,6 @@ export class CheckoutService {
       ],
     });
   }
-}
-
-function quantitiesByProduct(items: Array<{ productId: string | null; quantity: number }>): Map<string, number> {
-  const wanted = new Map<string, number>();
-  for (const item of items)
-    if (item.productId) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  return wanted;
 }
 
 function taxRows(lines: PriceLine[], amount: (minor: number) => string): string[][] {
