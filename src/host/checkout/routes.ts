@@ -6,7 +6,13 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type RouteInput } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
-import { defineStoreRoute, type AdminRoute, type Cart, type StoreContext } from '../../contract/index.js';
+import {
+  defineStoreRoute,
+  type AdminContext,
+  type AdminRoute,
+  type Cart,
+  type StoreContext,
+} from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import {
   canonicalJson,
@@ -196,7 +202,7 @@ export function checkoutRoutes(
             );
           return { type: item.type, productId, quantity: item.quantity, payload: item.payload };
         });
-        const cart = await carts.addLineItems(ctx, items);
+        const cart = await carts.addLineItems(db, ctx, items);
         return cartView(ctx, cart);
       },
     }),
@@ -396,8 +402,8 @@ export function orderAdminRoutes(checkout: CheckoutService): AdminRoute[] {
           ),
         },
       },
-      async handler({ params }: { params: { orderId: string } }) {
-        const cancelled = await checkout.cancelOrder(params.orderId);
+      async handler({ ctx, params }: { ctx: AdminContext; params: { orderId: string } }) {
+        const cancelled = await checkout.cancelOrder(params.orderId, ctx);
         return {
           data: {
             id: cancelled.id,
