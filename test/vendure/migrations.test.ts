@@ -112,6 +112,14 @@ describe("Vendure: the plugin's custom fields and tables under Vendure's migrati
     expect(seen.tablesAfterRunAgain).to.deep.equal(seen.tablesAfterRun);
     expect(seen.leftAgain).to.equal(null);
   });
+
+  it("a shop's migration removing the plugin (dropSuiteB2BTables) leaves no table of it; its revert makes them again", () => {
+    expect(seen.ranRemoval).to.deep.equal(['RemoveSuiteB2B1899999999999']);
+    expect(seen.tablesAfterRemoval).to.deep.equal(seen.tablesBefore);
+    // A shop process started then (the plugin still in its config) refuses, naming the migration to run.
+    expect(seen.refusedAtStart).to.equal(seen.behindAfterRevert);
+    expect(seen.tablesAfterRemovalReverted).to.deep.equal(seen.tablesAfterRun);
+  });
 });
 
 const CUSTOM_FIELD_COLUMNS = [
@@ -143,7 +151,11 @@ interface Scenario {
   tablesAfterRevert: string[];
   orderColumnsAfterRevert: string[];
   behindAfterRevert: string | null;
+  refusedAtStart: string | null;
   ranAgain: string[];
   tablesAfterRunAgain: string[];
   leftAgain: string | null;
+  ranRemoval: string[];
+  tablesAfterRemoval: string[];
+  tablesAfterRemovalReverted: string[];
 }

@@ -142,6 +142,19 @@ export class SuiteB2BTables1796601600000 implements MigrationInterface {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's `migrations` option takes classes as `Function`
 export const suiteB2BMigrations: Function[] = [SuiteB2BTables1796601600000];
 
+/**
+ * For the shop's migration that removes the plugin (docs/vendure-guide.md, "Removing the plugin"):
+ * reverts every release's knex migrations, newest first — no table of the plugin is left, with its
+ * data. `createSuiteB2BTables` is its `down`: every release applied again (empty tables).
+ */
+export async function dropSuiteB2BTables(queryRunner: QueryRunner): Promise<void> {
+  for (const release of [...SCHEMA_RELEASES].reverse()) await revertRelease(queryRunner, release);
+}
+
+export async function createSuiteB2BTables(queryRunner: QueryRunner): Promise<void> {
+  for (const release of SCHEMA_RELEASES) await applyRelease(queryRunner, release);
+}
+
 /** How the plugin's tables come to be: Vendure's migrations (`suiteB2BMigrations`) or the plugin itself at start. */
 export type TablesMigratedBy = 'vendure' | 'on-boot';
 
