@@ -69,7 +69,8 @@ export interface MigrationRange {
   upTo: string;
 }
 
-function inRange(name: string, range: MigrationRange): boolean {
+/** Whether a migration of that name is part of the range. */
+export function inRange(name: string, range: MigrationRange): boolean {
   return (range.after === undefined || name > range.after) && name <= range.upTo;
 }
 

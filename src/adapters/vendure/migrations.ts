@@ -2,6 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import type { Knex } from 'knex';
 import { loadManifest, type PluginManifest } from '../../host-kit/manifest.js';
 import {
+  inRange,
   migrateFolder,
   migrateRangeIn,
   migrationNames,
@@ -181,8 +182,7 @@ export async function tablesBehind(db: Db, manifest: PluginManifest): Promise<st
   const releases = SCHEMA_RELEASES.filter((release) =>
     pending.some((entry) => {
       const [folder, name] = entry.split('/') as [Folder, string];
-      const range = rangeOf(release, folder);
-      return (range.after === undefined || name > range.after) && name <= range.upTo;
+      return inRange(name, rangeOf(release, folder));
     }),
   ).map((release) => release.name);
   const shown = pending.length > 4 ? [...pending.slice(0, 4), `… ${pending.length - 4} more`] : pending;
