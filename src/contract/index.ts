@@ -6,7 +6,6 @@ import type { Criteria } from '../lib/criteria.js';
 import type { AppError } from '../lib/errors.js';
 import type { Db, Executor, Trx } from '../lib/db.js';
 import type { IdempotencyStore } from '../lib/idempotency.js';
-import type { LineItemView } from '../lib/line-items.js';
 import type {
   AnswerOf,
   CallableRoute,
@@ -19,7 +18,57 @@ import type {
   TypedRoute,
 } from '../lib/routes.js';
 
-export const CONTRACT_VERSION = '4.5.0';
+export { orderView, type OrderView } from './order-view.js';
+
+export const CONTRACT_VERSION = '5.0.0';
+
+/*
+ * The contract's genuinely open shapes: each is the JSON of one side's own (a plugin's, a template's,
+ * an operator's), which the other side stores and passes through without reading. Everything a side
+ * reads has a type of its own.
+ */
+
+/** A JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * A line item's payload: open by design. Line-item processors shape it (an event ticket's
+ * `participant` and `eventId`, a customer's own product number …); the host stores it with the line,
+ * keeps lines with different payloads apart and hands it back unread.
+ */
+export type LinePayload = Record<string, unknown>;
+
+/**
+ * An order's custom fields: open by design. Each interceptor adds keys of its own (an approval's id
+ * and number, an offer's id, a cost center …); the host stores them with the order and answers them
+ * as `customFields` unread.
+ */
+export type OrderCustomFields = Record<string, unknown>;
+
+/**
+ * An address as an order keeps it: the host's own JSON of it (the reference host: the customer's
+ * address as CustomerAddress was when ordered; Vendure: its OrderAddress). Open: it differs by host,
+ * and the plugin only passes it on.
+ */
+export type OrderAddress = Record<string, unknown>;
+
+/** The data a mail, storefront or console template is rendered with: open, each template reads its own. */
+export type TemplateData = Record<string, unknown>;
+
+/** The plugin's settings (plugin.json's `config` schema): the host keeps what the schema allows, unread. */
+export type PluginSettings = Record<string, unknown>;
+
+/** A job's payload: open, each job's own JSON (an operator's CLI queues one with the values it names); a handler checks what it reads. */
+export type JobPayload = Record<string, unknown>;
+
+/** A query string's values as a page receives them: a parameter's text, or the texts of a repeated one. */
+export type PageQuery = Record<string, string | string[] | undefined>;
+
+/**
+ * A posted form's fields as a page receives them: a field's text, the texts of a repeated name
+ * (checkboxes, rows of inputs), or a chosen file (see StorefrontUpload).
+ */
+export type PageForm = Record<string, string | string[] | StorefrontUpload | undefined>;
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -73,8 +122,8 @@ export interface StoreContext {
   /** The business account the caller acts for. */
   customer: CustomerRef | null;
   actor: Actor;
-  /** Session attributes plugins set at login (employeeId, salesRepresentativeId, …). */
-  attributes: Record<string, unknown>;
+  /** Session attributes plugins set at login (see SessionAttributes). */
+  attributes: SessionAttributes;
   /** Set by the employee add-on's context enricher. */
   employee: {
     id: string;
@@ -135,11 +184,27 @@ export function defineAdminRoute<const S extends RouteSchemas, const O extends s
   return route as unknown as Declared<AdminRoute, O, S>;
 }
 
+/**
+ * What a login provider keeps with a session (LoginIdentity.attributes) and every request's context
+ * reads back (StoreContext.attributes), stored by the host as JSON. The keys the plugin and the hosts
+ * read are named; a plugin may keep others of its own (JSON values), which the host passes through.
+ */
+export interface SessionAttributes {
+  /** The employee the session logs in (the employee add-on's login provider). */
+  employeeId?: string;
+  /** The sales representative the session logs in (the sales representative add-on's). */
+  salesRepresentativeId?: string;
+  /** The actor's name and e-mail as the host's context shows them (StoreContext.actor). */
+  actorName?: string;
+  actorEmail?: string;
+  [key: string]: unknown;
+}
+
 export interface LoginIdentity {
   /** The customer the login acts for; null for a sales representative who acts for none (yet). */
   customerId: string | null;
   actor: Actor;
-  attributes: Record<string, unknown>;
+  attributes: SessionAttributes;
 }
 
 /**
@@ -234,13 +299,6 @@ export interface ProductSearchOptions {
   defaultSort?: Array<{ field: string; order: 'asc' | 'desc' }>;
 }
 
-export interface ProductSearchResult {
-  total: number;
-  page: number;
-  limit: number;
-  products: ProductRecord[];
-}
-
 /** One product a customer ordered before, summed over the orders considered. */
 export interface OrderedProduct {
   productId: string;
@@ -258,8 +316,8 @@ export interface OrderedProduct {
  */
 export interface ProductExtension {
   name: string;
-  /** Per product id its value (a JSON object); products the extension has nothing for are absent. Reads through `executor`. */
-  load(executor: Executor, ctx: StoreContext, productIds: string[]): Promise<Map<string, Record<string, unknown>>>;
+  /** Per product id its value; products the extension has nothing for are absent. Reads through `executor`. */
+  load(executor: Executor, ctx: StoreContext, productIds: string[]): Promise<Map<string, JsonObject>>;
 }
 
 export interface ProductRecord {
@@ -361,7 +419,7 @@ export interface CartLineItem {
   productId: string | null;
   label: string;
   quantity: number;
-  payload: Record<string, unknown>;
+  payload: LinePayload;
   position: number;
 }
 
@@ -420,7 +478,7 @@ export interface PriceLine {
   unitNet: number;
   totalNet: number;
   taxRateBp: number;
-  payload: Record<string, unknown>;
+  payload: LinePayload;
 }
 
 export interface OrderDraft {
@@ -431,8 +489,9 @@ export interface OrderDraft {
   taxTotal: number;
   total: number;
   currencyIso: string;
-  billingAddress: Record<string, unknown> | null;
-  shippingAddress: Record<string, unknown> | null;
+  /** The customer's address the order is billed to (from its address book), null when none. */
+  billingAddress: CustomerAddress | null;
+  shippingAddress: CustomerAddress | null;
   customerComment: string | null;
   /** who the order is placed by; interceptors read this */
   actor: Actor;
@@ -443,7 +502,7 @@ export interface OrderDraft {
    * add its own keys; the host writes them with the order (the Store API order shape answers them
    * as `customFields`) and hands them to the order-placed hooks.
    */
-  customFields: Record<string, unknown>;
+  customFields: OrderCustomFields;
   /** Lines an interceptor adds to the order's invoice, printed under the order's header (e.g. "Cost center: …"). */
   invoiceNotes: string[];
   /**
@@ -511,13 +570,28 @@ export interface OrderStateRef {
   name: string;
 }
 
-/** A line of an order record: the Store API's line item view (prices in currency units). */
-export type OrderLineRecord = LineItemView;
+/** A line of an order record: amounts in minor units, the tax rate in basis points (as a PriceLine's). */
+export interface OrderLineRecord {
+  id: string;
+  type: string;
+  productId: string | null;
+  productNumber: string | null;
+  label: string;
+  quantity: number;
+  /** net unit price, minor units */
+  unitNet: number;
+  /** net line total, minor units */
+  totalNet: number;
+  taxRateBp: number;
+  position: number;
+  payload: LinePayload;
+}
 
 /**
- * An order in the Store API's order shape (the host's `orderSchema`), as `orders.get`, `getMany`
- * and `search` answer it. Amounts are in currency units; addresses are the host's address views
- * (null when absent).
+ * An order as `orders.get`, `getMany` and `search` answer it: the Store API's order (the host's
+ * `orderSchema`) with its amounts in minor units, as everywhere in the contract (`orderView`,
+ * src/contract/order-view.ts, turns it into the Store API's shape, amounts in currency units); addresses
+ * are the host's address views (null when absent).
  */
 export interface OrderRecord {
   id: string;
@@ -525,12 +599,16 @@ export interface OrderRecord {
   /** ISO 8601. */
   orderDate: string;
   stateMachineState: OrderStateRef;
-  currency: { isoCode: string };
-  amountTotal: number;
-  amountNet: number;
-  taxAmount: number;
-  billingAddress: Record<string, unknown> | null;
-  shippingAddress?: Record<string, unknown> | null;
+  /** The order's currency and its precision (the decimal places of its amounts at the API edge). */
+  currency: { isoCode: string; precision: number };
+  /** gross total, minor units */
+  total: number;
+  /** net total, minor units */
+  netTotal: number;
+  /** tax total, minor units */
+  taxTotal: number;
+  billingAddress: OrderAddress | null;
+  shippingAddress?: OrderAddress | null;
   orderCustomer: {
     /** Null for a guest's order (a host that sells to guests, e.g. Vendure's Shop API). */
     customerId: string | null;
@@ -545,17 +623,18 @@ export interface OrderRecord {
     id: string;
     stateMachineState: OrderStateRef;
     shippingMethod: { technicalName: string; name: string };
-    shippingOrderAddress: Record<string, unknown> | null;
+    shippingOrderAddress: OrderAddress | null;
   }>;
   transactions: Array<{
     id: string;
     stateMachineState: OrderStateRef;
     paymentMethod: { technicalName: string; name: string };
+    /** minor units */
     amount: number;
   }>;
   lineItems: OrderLineRecord[];
   documents: Array<{ id: string; fileName: string; type: string; documentNumber: string; createdAt?: string }>;
-  customFields: Record<string, unknown>;
+  customFields: OrderCustomFields;
   /** Who placed it: the customer, an employee, a sales representative, the job worker … */
   placedBy: { type: string; id: string | null };
   salesChannelId?: string;
@@ -572,7 +651,7 @@ export interface PlacedOrder {
   lines: Array<PriceLine & { id: string }>;
   origin: string;
   actor: Actor;
-  customFields: Record<string, unknown>;
+  customFields: OrderCustomFields;
   /** As on the draft. */
   paymentMethod?: string;
 }
@@ -589,11 +668,30 @@ export interface CancelledOrder {
 }
 
 /**
+ * Who cancels a placed order: an Admin API integration or an administrator user (`id`: the
+ * integration's or the user's; on Vendure the administrator's user in its Admin API), or the
+ * platform itself (`system`, `id` null: its own processes, a channel without an administrator).
+ */
+export interface OrderCanceller {
+  type: 'integration' | 'user' | 'system';
+  id: string | null;
+}
+
+/** What the order-cancelled hooks are given of the cancelling call, as the order-placed hooks get the placing StoreContext. */
+export interface CancellationContext {
+  /** The request that cancels (for logs); null when the platform names none. */
+  requestId: string | null;
+  canceller: OrderCanceller;
+  /** The order's sales channel. */
+  salesChannel: SalesChannel;
+}
+
+/**
  * Runs inside the transaction that cancels a placed order (an operator, the platform's own order
  * management), after the order's state is written: releases what the order-placed hooks took for it
  * (budget usage, event seats). Throwing an AppError refuses the cancellation.
  */
-export type OrderCancelledHook = (trx: Trx, order: CancelledOrder) => Promise<void>;
+export type OrderCancelledHook = (trx: Trx, ctx: CancellationContext, order: CancelledOrder) => Promise<void>;
 
 export interface PlaceOrderOptions {
   /** The cart to order; marked as ordered by a conditional write, so it yields at most one order. */
@@ -605,7 +703,7 @@ export interface PlaceOrderOptions {
   customerComment?: string | null;
   origin?: string;
   skipInterceptors?: string[];
-  customFields?: Record<string, unknown>;
+  customFields?: OrderCustomFields;
   /**
    * The technical name of the payment method (the host's or one a plugin added); absent: the host's
    * default. An unknown name is a 400 (SUITE__PAYMENT_METHOD_UNKNOWN).
@@ -648,8 +746,18 @@ export interface OrderScope {
   latestPerCustomer?: boolean;
 }
 
-/** A customer's address as `customers.addresses` answers it (id, company, firstName, lastName, street, zipcode, city, countryCode, and what else a host keeps). */
-export type CustomerAddress = Record<string, unknown> & { id: string };
+/** A customer's address as `customers.addresses` answers it (both hosts: these fields, in this order). */
+export type CustomerAddress = {
+  id: string;
+  company: string | null;
+  firstName: string;
+  lastName: string;
+  street: string;
+  zipcode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2, upper case */
+  countryCode: string;
+};
 
 /** An address as the plugin writes it into a customer's address book (`customers.createAddress`). */
 export interface AddressInput {
@@ -740,13 +848,27 @@ export interface OutgoingMail {
   to: string;
   cc?: string[];
   salesChannelId?: string | null;
-  data: Record<string, unknown>;
+  data: TemplateData;
   attachments?: Array<{ filename: string; documentId: string }>;
   /** A mail with the same key is never queued twice. */
   dedupeKey?: string;
 }
 
-export type JobHandler = (payload: Record<string, unknown>, host: HostRuntime) => Promise<void>;
+/** One run of a job, as its handler is given it. */
+export interface JobContext {
+  /** The name the handler is registered under. */
+  name: string;
+  /** The queued job's id; null for a scheduled run (`jobs.schedule`), which has no row of its own. */
+  id: string | null;
+  /** Which attempt this is, from 1 (a failed job is retried later, a few times); 1 for a scheduled run. */
+  attempt: number;
+  /** What the job was queued with; `{}` for a scheduled run. */
+  payload: JobPayload;
+  /** The runtime of the plugin that registered the handler (its settings, its zone). */
+  host: HostRuntime;
+}
+
+export type JobHandler = (job: JobContext) => Promise<void>;
 
 /**
  * A file a storefront form sent (`enctype="multipart/form-data"`, an `<input type="file">`): it
@@ -786,10 +908,10 @@ export interface StorefrontPage {
   handler(input: {
     ctx: StoreContext;
     params: Record<string, string>;
-    query: Record<string, unknown>;
-    form: Record<string, unknown>;
+    query: PageQuery;
+    form: PageForm;
   }): Promise<
-    | { template: string; data: Record<string, unknown>; status?: number }
+    | { template: string; data: TemplateData; status?: number }
     | { redirect: string; login?: { token: string } }
     | { file: { fileName: string; contentType: string; content: Buffer } }
   >;
@@ -816,7 +938,7 @@ export interface ConsoleContext {
 
 /** What a console page answers: a template under templates/console with its data, a redirect (with a notice for the next page), or a download. */
 export type ConsolePageResult =
-  | { template: string; data: Record<string, unknown>; status?: number }
+  | { template: string; data: TemplateData; status?: number }
   | { redirect: string; notice?: string }
   | { file: { fileName: string; contentType: string; content: Buffer } };
 
@@ -838,8 +960,8 @@ export interface ConsolePage {
   handler(input: {
     ctx: ConsoleContext;
     params: Record<string, string>;
-    query: Record<string, unknown>;
-    form: Record<string, unknown>;
+    query: PageQuery;
+    form: PageForm;
   }): Promise<ConsolePageResult>;
 }
 
@@ -931,14 +1053,16 @@ export const HOST_ADMIN_ROUTES = {
   listJobs: hostRoute<FailedWork, JsonApiList<AdminJobAttributes>>('listJobs'),
   retryJob: hostRoute<ById, void>('retryJob'),
   discardJob: hostRoute<ById, void>('discardJob'),
-  readPluginConfig: hostRoute<Record<never, never>, Record<string, unknown>>('readPluginConfig'),
-  updatePluginConfig: hostRoute<{ body: Record<string, unknown> }, Record<string, unknown>>('updatePluginConfig'),
+  readPluginConfig: hostRoute<Record<never, never>, PluginSettings>('readPluginConfig'),
+  updatePluginConfig: hostRoute<{ body: PluginSettings }, PluginSettings>('updatePluginConfig'),
 };
 
 /** What a console call passes to the route; typed from the route by the plugin's caller. */
 export interface ConsoleCallInput {
-  params?: Record<string, unknown>;
-  query?: Record<string, unknown>;
+  /** The route's path parameters by name. */
+  params?: Record<string, string>;
+  /** The route's query (its schema checks it, as over HTTP). */
+  query?: JsonObject;
   body?: unknown;
 }
 
@@ -981,7 +1105,7 @@ export interface HostRuntime {
   readonly db: Db;
   readonly log: Logger;
   /** The plugin's configuration: plugin.json defaults overlaid by what the operator saved. */
-  readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<Record<string, unknown>> };
+  readonly config: { get<T = unknown>(key: string): Promise<T>; all(): Promise<PluginSettings> };
 
   readonly storeApi: {
     route(route: StoreRoute): void;
@@ -1076,8 +1200,8 @@ export interface HostRuntime {
   };
 
   readonly rules: {
-    /** Ids of the rules a context matches. */
-    matchingRuleIds(ctx: StoreContext): Promise<string[]>;
+    /** Ids of the rules a context matches, read through `executor` (a transaction sees the rules it wrote). */
+    matchingRuleIds(executor: Executor, ctx: StoreContext): Promise<string[]>;
     exists(executor: Executor, ruleId: string): Promise<boolean>;
   };
 
@@ -1097,13 +1221,14 @@ export interface HostRuntime {
     readonly productCriteriaFields: readonly string[];
     /**
      * A page of active products by criteria (filter, sort, term, ids, paging, total), visible to
-     * `ctx`; `ctx` null: every active product (sales staff tools).
+     * `ctx`; `ctx` null: every active product (sales staff tools). Reads through `executor`.
      */
     searchProducts(
+      executor: Executor,
       ctx: StoreContext | null,
       criteria: Criteria,
       options?: ProductSearchOptions,
-    ): Promise<ProductSearchResult>;
+    ): Promise<ResultPage<ProductRecord>>;
     /**
      * The ids of `query.within` that match the filter and term, in the order of the sort (then id),
      * for lists the plugin keeps in its own tables. `ctx` given: only active products it may see;
@@ -1182,9 +1307,17 @@ export interface HostRuntime {
     /** The context's cart (created on first use). */
     current(executor: Executor, ctx: StoreContext): Promise<Cart>;
     get(executor: Executor, token: string): Promise<Cart | null>;
+    /**
+     * Adds items to the context's cart and answers the cart: inside `executor` when it is a
+     * transaction, else in a transaction of its own (retried on contention); visibility and the
+     * line-item processors ('add') run on it. A host whose cart writes cannot join the caller's
+     * transaction (Vendure: `addItemToOrder`) writes in its own and reads through `executor`:
+     * callers pass the root executor there.
+     */
     addLineItems(
+      executor: Executor,
       ctx: StoreContext,
-      items: Array<{ type?: string; productId: string; quantity: number; payload?: Record<string, unknown> }>,
+      items: Array<{ type?: string; productId: string; quantity: number; payload?: LinePayload }>,
     ): Promise<Cart>;
     /**
      * Prices every line of a cart the host keeps for the context (visibility and line-item processors
@@ -1237,15 +1370,15 @@ export interface HostRuntime {
   };
 
   /**
-   * Orders in the Store API's order shape. A host may answer views it keeps and shares between
-   * requests (the reference host does outside transactions, frozen): read them, copy to change.
+   * Orders as OrderRecords (amounts in minor units). A host may answer records it keeps and shares
+   * between requests (the reference host does outside transactions, frozen): read them, copy to change.
    */
   readonly orders: {
-    /** The order in the Store API's order shape, or null. */
+    /** The order, or null. */
     get(executor: Executor, id: string): Promise<OrderRecord | null>;
-    /** Many orders in the Store API's order shape, in the order of `ids`. */
+    /** Many orders, in the order of `ids`; unknown ids are absent. */
     getMany(executor: Executor, ids: string[]): Promise<OrderRecord[]>;
-    /** A page of the orders in `scope` by criteria (see OrderScope), in the Store API's order shape. */
+    /** A page of the orders in `scope` by criteria (see OrderScope). */
     search(executor: Executor, scope: OrderScope, criteria: Criteria): Promise<ResultPage<OrderRecord>>;
     /** Whether the order exists and belongs to the customer. */
     belongsTo(executor: Executor, orderId: string, customerId: string): Promise<boolean>;
@@ -1332,7 +1465,7 @@ export interface HostRuntime {
      * queueing anything; null for an unknown name. The console previews mail templates with it.
      * Optional for a host.
      */
-    render?(name: string, data: Record<string, unknown>): { subject: string; html: string; text: string } | null;
+    render?(name: string, data: TemplateData): { subject: string; html: string; text: string } | null;
   };
 
   readonly jobs: {
@@ -1354,6 +1487,8 @@ export interface HostRuntime {
      * Whether the storefront has a GET page at `path` that the caller may open: a link to it ends
      * neither in a 404 nor in a 401/403. A host whose storefront is a separate theme it cannot see
      * answers true (the theme owns its pages). A query string or fragment in `path` is ignored.
+     * It takes no executor: the answer is the registered pages' gates (auth, actors, permissions)
+     * applied to the context, read from memory, synchronously, without a database.
      */
     mayOpen(ctx: StoreContext, path: string): boolean;
   };

@@ -1,6 +1,7 @@
 import type {
   CalculatedPrice,
   CartLineItem,
+  CustomerAddress,
   LineItemProcessOptions,
   OrderDraft,
   PlaceOrderOptions,
@@ -163,9 +164,9 @@ export interface DraftFacts {
   totals?: Totals;
   /** Absent: the sales channel's currency. */
   currencyIso?: string;
-  billingAddress?: Record<string, unknown> | null;
+  billingAddress?: CustomerAddress | null;
   /** Absent or null: the billing address. */
-  shippingAddress?: Record<string, unknown> | null;
+  shippingAddress?: CustomerAddress | null;
   /** The placement's choices: origin (default 'checkout'), comment, custom fields (copied: interceptors add to the copy). */
   options?: Pick<PlaceOrderOptions, 'origin' | 'customerComment' | 'customFields'>;
   paymentMethod?: string;

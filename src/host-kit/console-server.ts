@@ -15,6 +15,8 @@ import type {
   ConsolePage,
   HostRuntime,
   Logger,
+  PageForm,
+  PageQuery,
 } from '../contract/index.js';
 import { projectPath } from './paths.js';
 import { CSRF_FIELD, csrfToken, csrfValid } from './cookies.js';
@@ -332,8 +334,9 @@ function pageHandler(parts: ConsoleParts, page: ConsolePage) {
     const result: PageResult = await page.handler({
       ctx: session.ctx,
       params: { ...(req.params as Record<string, string>) },
-      query: { ...(req.query as Record<string, unknown>) },
-      form,
+      // As Express parses them (its simple query parser, urlencoded and multipart forms).
+      query: { ...(req.query as PageQuery) },
+      form: form as PageForm,
     });
     if ('redirect' in result) {
       if (result.notice) res.cookie(NOTICE_COOKIE, result.notice.slice(0, 300), cookieOptions(req, 60));

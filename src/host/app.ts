@@ -255,7 +255,7 @@ async function loadPlugins(
       // Job handlers receive the runtime that registered them, so plugin jobs read the plugin's settings.
       jobs: {
         ...runtime.jobs,
-        register: (name, handler) => runtime.jobs.register(name, (payload) => handler(payload, pluginRuntime)),
+        register: (name, handler) => runtime.jobs.register(name, (job) => handler({ ...job, host: pluginRuntime })),
       },
     });
     await inZone('plugin', (host: HostRuntime) => plugin.register(host))(pluginRuntime);

@@ -29,8 +29,19 @@ export interface RunDueOptions {
   only?: string[];
 }
 
-/** A job's handler (the contract's JobHandler): `runtime` is what the host hands its plugins. */
-export type JobWorkerHandler<Runtime> = (payload: Record<string, unknown>, runtime: Runtime) => Promise<void>;
+/** One run of a job as its handler is given it (the contract's JobContext): `host` is what the host hands its plugins. */
+export interface JobRun<Runtime> {
+  name: string;
+  /** The queued job's row id; null for a scheduled run. */
+  id: string | null;
+  /** From 1: the row's attempts, counting this claim; 1 for a scheduled run. */
+  attempt: number;
+  payload: Record<string, unknown>;
+  host: Runtime;
+}
+
+/** A job's handler (the contract's JobHandler). */
+export type JobWorkerHandler<Runtime> = (job: JobRun<Runtime>) => Promise<void>;
 
 export interface JobWorkerOptions<Runtime> {
   db: Db;
@@ -103,14 +114,25 @@ async function ensureScheduleRows<Runtime>(ctx: WorkerContext<Runtime>): Promise
   for (const name of missing) ctx.knownScheduleRows.add(name);
 }
 
-async function runHandler<Runtime>(
+async function run<Runtime>(
   options: JobWorkerOptions<Runtime>,
   name: string,
+  id: string | null,
+  attempt: number,
   payload: Record<string, unknown>,
 ): Promise<void> {
   const handler = options.handlers.get(name);
   if (!handler) throw new Error(`no handler registered for job "${name}"`);
-  await handler(payload, options.runtime());
+  await handler({ name, id, attempt, payload, host: options.runtime() });
+}
+
+/** A scheduled run (or one another scheduler claimed): no row, the first attempt. */
+function runHandler<Runtime>(
+  options: JobWorkerOptions<Runtime>,
+  name: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  return run(options, name, null, 1, payload);
 }
 
 async function runSchedules<Runtime>(
@@ -149,7 +171,7 @@ async function runJob<Runtime>(ctx: WorkerContext<Runtime>, job: JobRow): Promis
   const JOBS = ctx.options.tables.jobs;
   const mine = { id: job.id, state: 'running', locked_by: ctx.workerId };
   try {
-    await runHandler(ctx.options, job.name, readJson<Record<string, unknown>>(job.payload, {}));
+    await run(ctx.options, job.name, job.id, Number(job.attempts), readJson<Record<string, unknown>>(job.payload, {}));
     await db(JOBS)
       .where(mine)
       .update({ state: 'done', locked_by: null, locked_at: null, last_error: null, finished_at: nowDb() });

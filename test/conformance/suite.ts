@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import type {
-  CustomerRef,
-  HostRuntime,
-  OrderDraft,
-  PlacedOrder,
-  PriceLine,
-  ProductRecord,
-  StoreContext,
+import {
+  orderView,
+  type CustomerRef,
+  type HostRuntime,
+  type OrderDraft,
+  type PlacedOrder,
+  type PriceLine,
+  type ProductRecord,
+  type StoreContext,
 } from '../../src/contract/index.js';
 import { AppError, Errors } from '../../src/lib/errors.js';
 import { newId } from '../../src/lib/ids.js';
@@ -87,7 +88,7 @@ function probeOf(host: HostRuntime): Probe {
       throw new Error('the conformance hook fails after the order was written');
     }
   });
-  host.jobs.register(CONFORMANCE_JOB, async (payload, runtime) => {
+  host.jobs.register(CONFORMANCE_JOB, async ({ payload, host: runtime }) => {
     probe.jobRuns.push({ payload, contractVersion: runtime.contractVersion });
   });
   host.jobs.schedule(CONFORMANCE_JOB, 24 * 3600);
@@ -148,7 +149,7 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
     };
     /** The customer's cart with `quantity` of the product; answers its token. */
     const cartWith = async (ctx: StoreContext, productId: string, quantity: number): Promise<string> => {
-      const cart = await host.cart.addLineItems(ctx, [{ productId, quantity }]);
+      const cart = await host.cart.addLineItems(host.db, ctx, [{ productId, quantity }]);
       return cart.token;
     };
     const ordersOf = async (customerId: string) =>
@@ -204,8 +205,22 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         ]);
         const scale = 10 ** ctx.salesChannel.currencyPrecision;
         const read = (await host.orders.get(host.db, placed.id))!;
-        expect(read.currency.isoCode).to.equal(ctx.salesChannel.currencyIso);
-        expect([read.amountNet, read.taxAmount, read.amountTotal]).to.deep.equal([
+        // The record in minor units, as the rest of the contract; its Store API view in currency units.
+        expect(read.currency).to.deep.equal({
+          isoCode: ctx.salesChannel.currencyIso,
+          precision: ctx.salesChannel.currencyPrecision,
+        });
+        expect([read.netTotal, read.taxTotal, read.total]).to.deep.equal([
+          placed.netTotal,
+          placed.taxTotal,
+          placed.total,
+        ]);
+        expect(read.lineItems.map((l) => [l.unitNet, l.totalNet])).to.deep.equal([
+          [product.priceNet, 3 * product.priceNet],
+        ]);
+        const view = orderView(read);
+        expect(view.currency).to.deep.equal({ isoCode: ctx.salesChannel.currencyIso });
+        expect([view.amountNet, view.taxAmount, view.amountTotal]).to.deep.equal([
           placed.netTotal / scale,
           placed.taxTotal / scale,
           placed.total / scale,
@@ -264,8 +279,8 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         const empty = await host.cart.current(host.db, ctx);
         expect(empty).to.include({ customerId: customer.id, salesChannelId: customer.salesChannelId });
         expect(empty.lineItems).to.deep.equal([]);
-        await host.cart.addLineItems(ctx, [{ productId: product.id, quantity: 2 }]);
-        const cart = await host.cart.addLineItems(ctx, [{ productId: product.id, quantity: 1 }]);
+        await host.cart.addLineItems(host.db, ctx, [{ productId: product.id, quantity: 2 }]);
+        const cart = await host.cart.addLineItems(host.db, ctx, [{ productId: product.id, quantity: 1 }]);
         expect(cart.token).to.equal(empty.token);
         expect(cart.lineItems.map((l) => [l.type, l.productId, l.quantity])).to.deep.equal([
           ['product', product.id, 3],
@@ -346,8 +361,11 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         expect(placed.lines.map((l) => [l.productId, l.quantity, l.unitNet])).to.deep.equal([[product.id, 2, unitNet]]);
         const read = (await host.orders.get(host.db, placed.id))!;
         const scale = 10 ** ctx.salesChannel.currencyPrecision;
-        expect(read.amountNet).to.equal(placed.netTotal / scale);
-        expect(read.lineItems.map((l) => [l.productId, l.quantity, l.unitPrice])).to.deep.equal([
+        expect(read.netTotal).to.equal(placed.netTotal);
+        expect(read.lineItems.map((l) => [l.productId, l.quantity, l.unitNet])).to.deep.equal([
+          [product.id, 2, unitNet],
+        ]);
+        expect(orderView(read).lineItems.map((l) => [l.productId, l.quantity, l.unitPrice])).to.deep.equal([
           [product.id, 2, unitNet / scale],
         ]);
         expect(await host.orders.belongsTo(host.db, placed.id, customer.id)).to.equal(true);
@@ -491,18 +509,18 @@ export function describeConformance(hostName: string, fixture: ConformanceFixtur
         expect(await host.catalog.visibleProducts(host.db, ctx, [product.id])).to.deep.equal([]);
         expect(await host.catalog.visibleProductsByNumber(host.db, ctx, [product.productNumber])).to.deep.equal([]);
         expect(await host.catalog.visibleEntityIds(host.db, ctx, 'product', [product.id])).to.deep.equal([]);
-        expect((await host.catalog.searchProducts(ctx, { ids: [product.id] })).total).to.equal(0);
+        expect((await host.catalog.searchProducts(host.db, ctx, { ids: [product.id] })).total).to.equal(0);
         expect(await host.catalog.productIds(host.db, ctx, { within: [product.id] })).to.deep.equal([]);
         expect(await host.catalog.variants(host.db, ctx, product.id)).to.equal(null);
-        const added = await refusal(host.cart.addLineItems(ctx, [{ productId: product.id, quantity: 1 }]));
+        const added = await refusal(host.cart.addLineItems(host.db, ctx, [{ productId: product.id, quantity: 1 }]));
         expect(added, 'adding the hidden product').to.be.instanceOf(AppError);
         expect((await host.cart.current(host.db, ctx)).lineItems).to.deep.equal([]);
 
         expect((await host.catalog.visibleProducts(host.db, otherCtx, [product.id])).map((p) => p.id)).to.deep.equal([
           product.id,
         ]);
-        const found = await host.catalog.searchProducts(otherCtx, { ids: [product.id] });
-        expect(found.products.map((p) => p.id)).to.deep.equal([product.id]);
+        const found = await host.catalog.searchProducts(host.db, otherCtx, { ids: [product.id] });
+        expect(found.elements.map((p) => p.id)).to.deep.equal([product.id]);
         expect(await host.catalog.productIds(host.db, otherCtx, { within: [product.id] })).to.deep.equal([product.id]);
         // Without a context (sales staff tools, stored snapshots) the product is there.
         expect((await host.catalog.products(host.db, [product.id])).map((p) => p.id)).to.deep.equal([product.id]);

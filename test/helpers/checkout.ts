@@ -84,7 +84,7 @@ export async function storeContextFor(customer: CustomerRef, actor?: Actor): Pro
     permissions: 'all',
     can: () => true,
     // Host code a plugin reaches through the context: in the host's zone, as the host's own contexts run it.
-    ruleIds: inZone('host', () => shop.runtime.rules.matchingRuleIds(ctx)),
+    ruleIds: inZone('host', () => shop.runtime.rules.matchingRuleIds(shop.db, ctx)),
   };
   return ctx;
 }

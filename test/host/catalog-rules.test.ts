@@ -31,7 +31,7 @@ async function contextFor(shape: ContextShape = {}): Promise<StoreContext> {
     permissions: new Set(),
     can: () => false,
     // Host code a plugin reaches through the context: in the host's zone, as the host's own contexts run it.
-    ruleIds: inZone('host', () => shop.runtime.rules.matchingRuleIds(ctx)),
+    ruleIds: inZone('host', () => shop.runtime.rules.matchingRuleIds(shop.db, ctx)),
   };
   return ctx;
 }
@@ -51,7 +51,8 @@ async function createRule(conditions: Condition | Record<string, unknown>): Prom
 }
 
 async function matches(ruleId: string, ctx: StoreContext): Promise<boolean> {
-  return (await (await getShop()).runtime.rules.matchingRuleIds(ctx)).includes(ruleId);
+  const shop = await getShop();
+  return (await shop.runtime.rules.matchingRuleIds(shop.db, ctx)).includes(ruleId);
 }
 
 describe('host: rule engine', () => {
@@ -176,6 +177,29 @@ describe('host: rule engine', () => {
     expect(await shop.runtime.rules.exists(shop.db, unknown)).to.equal(true);
     expect(await shop.runtime.rules.exists(shop.db, newId())).to.equal(false);
     expect(await shop.runtime.rules.exists(shop.db, 'not-an-id')).to.equal(false);
+  });
+
+  it('matchingRuleIds reads through the executor: a transaction matches the rules it wrote, kept by no one after its rollback', async () => {
+    const shop = await getShop();
+    const buyer = await contextFor({ customer });
+    const id = newId();
+    await shop.db
+      .transaction(async (trx) => {
+        await trx('rules').insert({
+          id,
+          name: `rule ${id.slice(0, 6)}`,
+          priority: 0,
+          conditions: writeJson({ type: 'alwaysValid' }),
+          created_at: nowDb(),
+        });
+        await shop.runtime.catalog.visibilityChanged(trx);
+        expect(await shop.runtime.rules.matchingRuleIds(trx, buyer)).to.include(id);
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => expect(error.message).to.equal('rolled back'));
+    // The version the transaction moved may be reached again by a committed write with other rules.
+    await shop.runtime.catalog.visibilityChanged(shop.db);
+    expect(await shop.runtime.rules.matchingRuleIds(shop.db, buyer)).to.not.include(id);
   });
 
   it('counts visibility changes in the database', async () => {

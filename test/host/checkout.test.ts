@@ -2,8 +2,14 @@ import { expect } from 'chai';
 import { newId } from '../../src/lib/ids.js';
 import { Errors } from '../../src/lib/errors.js';
 import { nowDb } from '../../src/lib/time.js';
-import type { PlacedOrder } from '../../src/contract/index.js';
-import { deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
+import {
+  orderView,
+  type CancellationContext,
+  type CancelledOrder,
+  type PlacedOrder,
+} from '../../src/contract/index.js';
+import { buildStoreContext } from '../../src/host/auth/store-context.js';
+import { adminToken, deliverMail, expectError, getShop, http, loginNewCustomer, testMailbox } from '../helpers/shop.js';
 import {
   addToCart,
   insertProduct,
@@ -17,6 +23,7 @@ const hiddenIds = new Set<string>();
 const refusedCustomers = new Set<string>();
 const hookedCustomers = new Set<string>();
 const placedByHook: Array<{ order: PlacedOrder; orderRowSeen: boolean; cartOrdered: boolean }> = [];
+const cancelledByHook: Array<{ ctx: CancellationContext; order: CancelledOrder; stateSeen: string }> = [];
 let registered = false;
 
 /** Test extensions, registered once and touching only the products and customers these tests name. */
@@ -39,6 +46,11 @@ async function registerTestExtensions(): Promise<void> {
     const orderRow = await trx('orders').where({ id: order.id }).first('id');
     const cart = await trx('carts').where({ order_id: order.id }).first('token');
     placedByHook.push({ order, orderRowSeen: !!orderRow, cartOrdered: !!cart });
+  });
+  shop.runtime.checkout.onOrderCancelled(async (trx, ctx, order) => {
+    if (!hookedCustomers.has(order.customerId)) return;
+    const row = await trx('orders').where({ id: order.id }).first('state');
+    cancelledByHook.push({ ctx, order, stateSeen: row.state });
   });
 }
 
@@ -258,6 +270,35 @@ describe('host: checkout', () => {
     expect(seen!.order.lines[0]).to.include({ productId: product.id, quantity: 4, unitNet: 250 });
   });
 
+  it('calls order-cancelled hooks inside the cancelling transaction with the Admin API caller and the sales channel', async () => {
+    await registerTestExtensions();
+    const { token, customer } = await loginNewCustomer();
+    hookedCustomers.add(customer.id);
+    const product = await insertProduct({ stock: 5 });
+    await addToCart(token, [{ productId: product.id, quantity: 1 }]);
+    const placed = await placeOrder(token);
+    const cancelled = await (
+      await http()
+    )
+      .post(`/api/_action/order/${placed.body.id}/state/cancel`)
+      .set({ authorization: `Bearer ${await adminToken()}` })
+      .send({});
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    const seen = cancelledByHook.filter((entry) => entry.order.id === placed.body.id);
+    expect(seen).to.have.length(1);
+    expect(seen[0]!.stateSeen).to.equal('cancelled');
+    expect(seen[0]!.order).to.deep.equal({
+      id: placed.body.id,
+      orderNumber: placed.body.orderNumber,
+      customerId: customer.id,
+      salesChannelId: customer.salesChannelId,
+    });
+    expect(seen[0]!.ctx.canceller.type).to.equal('integration');
+    expect(seen[0]!.ctx.canceller.id).to.be.a('string');
+    expect(seen[0]!.ctx.requestId).to.be.a('string');
+    expect(seen[0]!.ctx.salesChannel.id).to.equal(customer.salesChannelId);
+  });
+
   it("refuses through the runtime to order another customer's cart (404) and leaves it intact", async () => {
     const mine = await loginNewCustomer();
     const theirs = await loginNewCustomer();
@@ -270,6 +311,31 @@ describe('host: checkout', () => {
       .catch((e: unknown) => (refused = e));
     expect(refused).to.have.property('status', 404);
     expect((await placeOrder(theirs.token)).status).to.equal(200);
+  });
+
+  it("adds lines through the runtime inside the caller's transaction (rolled back with it), else in its own", async () => {
+    const { token } = await loginNewCustomer();
+    const product = await insertProduct({ stock: 5 });
+    const shop = await getShop();
+    // The context the Store API builds from the login's token: the reference host keeps a cart per session.
+    const ctx = await buildStoreContext(
+      shop.internals,
+      { header: () => undefined, ip: '127.0.0.1', requestId: '' },
+      token,
+      true,
+    );
+    await shop.db
+      .transaction(async (trx) => {
+        const inside = await shop.runtime.cart.addLineItems(trx, ctx, [{ productId: product.id, quantity: 2 }]);
+        expect(inside.lineItems.map((l) => l.quantity)).to.deep.equal([2]);
+        expect((await shop.runtime.cart.current(trx, ctx)).lineItems).to.have.length(1);
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => expect(error.message).to.equal('rolled back'));
+    expect((await shop.runtime.cart.current(shop.db, ctx)).lineItems).to.deep.equal([]);
+    const own = await shop.runtime.cart.addLineItems(shop.db, ctx, [{ productId: product.id, quantity: 1 }]);
+    expect(own.lineItems.map((l) => l.quantity)).to.deep.equal([1]);
+    expect((await shop.runtime.cart.current(shop.db, ctx)).lineItems).to.have.length(1);
   });
 
   it('orders given lines at their given prices through the runtime (approval execute, offer accept)', async () => {
@@ -297,7 +363,8 @@ describe('host: checkout', () => {
     expect(placed).to.deep.include({ netTotal: 2100, taxTotal: 399, total: 2499, origin: 'offer' });
     expect(await productStock(product.id)).to.equal(0);
     const order = (await shop.runtime.orders.get(shop.db, placed.id))!;
-    expect(order).to.deep.include({ amountNet: 21, amountTotal: 24.99, customFields: { offerId: 'O-1' } });
+    expect(order).to.deep.include({ netTotal: 2100, total: 2499, customFields: { offerId: 'O-1' } });
+    expect(orderView(order)).to.deep.include({ amountNet: 21, amountTotal: 24.99 });
     const read = await (await http()).get(`/store-api/order/${placed.id}`).set('suite-context-token', token);
     expect(read.body.lineItems[0]).to.deep.include({ label: 'Offered item', unitPrice: 7, payload: { offer: 'O-1' } });
     let refused: unknown = null;

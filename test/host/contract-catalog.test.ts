@@ -117,75 +117,101 @@ describe('host: contract v2 catalog calls', () => {
   it('searchProducts: criteria, paging and total over active products the context may see; null context: every active product', async () => {
     const shop = await getShop();
     const ctx = await context(() => ({ kind: 'exclude', ids: [products[3]!.id] }));
-    const page = await shop.runtime.catalog.searchProducts(ctx, {
+    const page = await shop.runtime.catalog.searchProducts(shop.db, ctx, {
       filter: [{ type: 'prefix', field: 'productNumber', value: prefix }],
       sort: [{ field: 'stock', order: 'ASC' }],
       limit: 2,
     });
     expect(page.total).to.equal(3);
-    expect(ids(page.products)).to.deep.equal([products[2]!.id, products[1]!.id]);
-    expect(page.products[1]).to.include({ manufacturer: 'Acme', productNumber: `${prefix}-1` });
-    const second = await shop.runtime.catalog.searchProducts(ctx, {
+    expect(ids(page.elements)).to.deep.equal([products[2]!.id, products[1]!.id]);
+    expect(page.elements[1]).to.include({ manufacturer: 'Acme', productNumber: `${prefix}-1` });
+    const second = await shop.runtime.catalog.searchProducts(shop.db, ctx, {
       filter: [{ type: 'prefix', field: 'productNumber', value: prefix }],
       sort: [{ field: 'stock', order: 'ASC' }],
       limit: 2,
       page: 2,
     });
-    expect(ids(second.products)).to.deep.equal([products[0]!.id]);
+    expect(ids(second.elements)).to.deep.equal([products[0]!.id]);
     // Money at the edge: a price filter in the currency's unit.
-    const pricey = await shop.runtime.catalog.searchProducts(ctx, {
+    const pricey = await shop.runtime.catalog.searchProducts(shop.db, ctx, {
       filter: [
         { type: 'prefix', field: 'productNumber', value: prefix },
         { type: 'range', field: 'price', parameters: { gte: 11 } },
       ],
     });
-    expect(ids(pricey.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
-    const staff = await shop.runtime.catalog.searchProducts(null, { term: prefix, limit: 50 });
-    expect(ids(staff.products)).to.have.members(ids(products));
-    expect(ids(staff.products)).to.not.include(inactive.id);
+    expect(ids(pricey.elements)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    const staff = await shop.runtime.catalog.searchProducts(shop.db, null, { term: prefix, limit: 50 });
+    expect(ids(staff.elements)).to.have.members(ids(products));
+    expect(ids(staff.elements)).to.not.include(inactive.id);
     try {
-      await shop.runtime.catalog.searchProducts(ctx, { sort: [{ field: 'categoryId' }] });
+      await shop.runtime.catalog.searchProducts(shop.db, ctx, { sort: [{ field: 'categoryId' }] });
       expect.fail('sorting on a to-many field must be refused');
     } catch (error) {
       expect((error as { status?: number }).status).to.equal(400);
     }
   });
 
+  it("searchProducts reads through the executor: inside a transaction it sees the transaction's writes, and the visibility filters get that transaction", async () => {
+    const shop = await getShop();
+    const ctx = await context(() => ({ kind: 'all' }));
+    const renamed = `Renamed ${prefix}`;
+    await inTransaction(shop.db, async (trx) => {
+      await trx('products').where({ id: inactive.id }).update({ active: true, name: renamed });
+      seenExecutors.length = 0;
+      const inside = await shop.runtime.catalog.searchProducts(trx, ctx, { term: renamed });
+      expect(ids(inside.elements)).to.deep.equal([inactive.id]);
+      expect(seenExecutors).to.deep.equal([trx]);
+      await trx('products')
+        .where({ id: inactive.id })
+        .update({ active: false, name: `Retired ${prefix}` });
+    });
+    expect((await shop.runtime.catalog.searchProducts(shop.db, ctx, { term: renamed })).total).to.equal(0);
+  });
+
   it("searchProducts with alsoMatch: number prefix or name, plus the plugin's matches, ranked exact number first; orderings sort by plugin keys", async () => {
     const shop = await getShop();
     const ctx = await context();
     const term = `${prefix}-2`;
-    const plain = await shop.runtime.catalog.searchProducts(ctx, { term }, { alsoMatch: { exact: [], prefix: [] } });
-    expect(ids(plain.products)).to.deep.equal([products[2]!.id]);
+    const plain = await shop.runtime.catalog.searchProducts(
+      shop.db,
+      ctx,
+      { term },
+      { alsoMatch: { exact: [], prefix: [] } },
+    );
+    expect(ids(plain.elements)).to.deep.equal([products[2]!.id]);
     const withPlugin = await shop.runtime.catalog.searchProducts(
+      shop.db,
       ctx,
       { term },
       { alsoMatch: { exact: [products[3]!.id], prefix: [products[0]!.id] } },
     );
-    expect(ids(withPlugin.products)).to.deep.equal([products[2]!.id, products[3]!.id, products[0]!.id]);
+    expect(ids(withPlugin.elements)).to.deep.equal([products[2]!.id, products[3]!.id, products[0]!.id]);
     const within = await shop.runtime.catalog.searchProducts(
+      shop.db,
       ctx,
       { term: prefix },
       { within: [products[1]!.id, products[2]!.id] },
     );
-    expect(ids(within.products)).to.deep.equal([products[1]!.id, products[2]!.id]);
+    expect(ids(within.elements)).to.deep.equal([products[1]!.id, products[2]!.id]);
     const keys = new Map([
       [products[0]!.id, 3],
       [products[1]!.id, 1],
       [products[2]!.id, 2],
     ]);
     const byKey = await shop.runtime.catalog.searchProducts(
+      shop.db,
       ctx,
       { term: prefix, sort: [{ field: 'figure', order: 'DESC' }] },
       { orderings: { figure: keys } },
     );
-    expect(ids(byKey.products)).to.deep.equal([products[0]!.id, products[2]!.id, products[1]!.id, products[3]!.id]);
+    expect(ids(byKey.elements)).to.deep.equal([products[0]!.id, products[2]!.id, products[1]!.id, products[3]!.id]);
     const byDefault = await shop.runtime.catalog.searchProducts(
+      shop.db,
       ctx,
       { term: prefix },
       { orderings: { figure: keys }, defaultSort: [{ field: 'figure', order: 'asc' }] },
     );
-    expect(ids(byDefault.products)).to.deep.equal([products[3]!.id, products[1]!.id, products[2]!.id, products[0]!.id]);
+    expect(ids(byDefault.elements)).to.deep.equal([products[3]!.id, products[1]!.id, products[2]!.id, products[0]!.id]);
   });
 
   it('productIds: the matching ids of a candidate set, in the asked order; visibility and state only with a context', async () => {

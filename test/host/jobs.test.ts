@@ -5,7 +5,7 @@ import { addSeconds, fromDbTime, toDbTime } from '../../src/lib/time.js';
 import { createJobsModule, STALE_JOB_SECONDS, type JobsModule } from '../../src/host/jobs/index.js';
 import type { HostInternals } from '../../src/host/internals.js';
 import { createApp, type ShopApp } from '../../src/host/app.js';
-import type { HostPlugin } from '../../src/contract/index.js';
+import type { HostPlugin, JobContext } from '../../src/contract/index.js';
 import type { PluginManifest } from '../../src/host-kit/manifest.js';
 import { getShop, TEST_APP_SECRET, testDatabaseUrl, testMailbox } from '../helpers/shop.js';
 
@@ -45,15 +45,14 @@ describe('host: jobs', () => {
 
   it('runs a queued job with its payload and the runtime, then marks it done', async () => {
     const name = unique('ok');
-    const seen: Array<{ payload: Record<string, unknown>; contract: string }> = [];
-    worker.jobs.register(
-      name,
-      async (payload, runtime) => void seen.push({ payload, contract: runtime.contractVersion }),
-    );
+    const seen: Array<Omit<JobContext, 'host'> & { contract: string }> = [];
+    worker.jobs.register(name, async ({ host, ...job }) => void seen.push({ ...job, contract: host.contractVersion }));
     await shop.db.transaction((trx) => worker.jobs.enqueue(trx, name, { orderId: 'abc', count: 2 }));
     expect(await worker.runDue()).to.be.greaterThan(0);
-    expect(seen).to.deep.equal([{ payload: { orderId: 'abc', count: 2 }, contract: shop.runtime.contractVersion }]);
     const row = await shop.db('jobs').where({ name }).first();
+    expect(seen).to.deep.equal([
+      { name, id: row.id, attempt: 1, payload: { orderId: 'abc', count: 2 }, contract: shop.runtime.contractVersion },
+    ]);
     expect(row.state).to.equal('done');
     expect(row.attempts).to.equal(1);
     expect(row.locked_by).to.equal(null);
@@ -79,8 +78,10 @@ describe('host: jobs', () => {
   it('retries a failing job with growing backoff, then marks it failed with the last error', async () => {
     const name = unique('failing');
     let runs = 0;
-    worker.jobs.register(name, async () => {
+    const attempts: number[] = [];
+    worker.jobs.register(name, async ({ attempt }) => {
       runs++;
+      attempts.push(attempt);
       throw new Error(`SMTP down (attempt ${runs})`);
     });
     await worker.jobs.enqueue(shop.db, name, {});
@@ -122,6 +123,7 @@ describe('host: jobs', () => {
       .update({ run_at: toDbTime(addSeconds(new Date(), -1)) });
     await worker.runDue();
     expect(runs, 'a failed job stays failed').to.equal(3);
+    expect(attempts, 'each run is told its attempt').to.deep.equal([1, 2, 3]);
   });
 
   it('queues a job with a unique key only once, even after it ran', async () => {
@@ -195,7 +197,7 @@ describe('host: jobs', () => {
     this.timeout(30000);
     const name = unique('contended');
     const runsById = new Map<string, number>();
-    const handler = async (payload: Record<string, unknown>) => {
+    const handler = async ({ payload }: { payload: Record<string, unknown> }) => {
       await new Promise((r) => setTimeout(r, 5));
       runsById.set(String(payload.id), (runsById.get(String(payload.id)) ?? 0) + 1);
     };
@@ -279,7 +281,7 @@ describe('host: jobs', () => {
       async register(host) {
         host.jobs.register(
           `${manifest.name}.greet`,
-          async (_payload, runtime) => void seen.push(await runtime.config.get('greeting')),
+          async ({ host }) => void seen.push(await host.config.get('greeting')),
         );
       },
     };

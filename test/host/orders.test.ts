@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { orderView } from '../../src/contract/index.js';
 import { newId } from '../../src/lib/ids.js';
 import type { TestCustomer } from '../helpers/shop.js';
 import { expectError, getShop, http, isServerDb, loginNewCustomer } from '../helpers/shop.js';
@@ -142,7 +143,10 @@ describe('host: orders and documents', () => {
       { ...line, id: '7'.repeat(32), label: 'First', position: -1 },
     ]);
     const { result, statements } = await statementsDuring(shop.db, /./, () =>
-      shop.runtime.orders.getMany(shop.db, [second.id, first.id, 'd'.repeat(32), first.id]),
+      // In the Store API's shape, as the checkout answered them (orderView: no statement of its own).
+      shop.runtime.orders
+        .getMany(shop.db, [second.id, first.id, 'd'.repeat(32), first.id])
+        .then((orders) => orders.map(orderView)),
     );
     // The orders' stamps; then, since both changed after their checkout kept them, the orders and
     // their line items, deliveries, transactions and documents together.
@@ -224,13 +228,15 @@ describe('host: orders and documents', () => {
     const unknown = Array.from({ length: 600 }, () => newId());
     const ids = [second.id as string, ...unknown, first.id as string];
     const { result, statements } = await statementsDuring(shop.db, /./, () =>
-      shop.runtime.orders.getMany(shop.db, ids),
+      shop.runtime.orders.getMany(shop.db, ids).then((orders) => orders.map(orderView)),
     );
     expect(result).to.deep.equal([second, first]);
     // Each slice: its orders' stamps; both orders are kept as their checkout answered them.
     expect(statements, statements.join('\n')).to.have.length(2);
     const inTransaction = await shop.db.transaction((trx) =>
-      statementsDuring(shop.db, /^select/, () => shop.runtime.orders.getMany(trx, ids)),
+      statementsDuring(shop.db, /^select/, () =>
+        shop.runtime.orders.getMany(trx, ids).then((orders) => orders.map(orderView)),
+      ),
     );
     expect(inTransaction.result).to.deep.equal([second, first]);
     // Inside a transaction nothing kept is used: per slice the orders, and their parts when it has any.
@@ -242,7 +248,10 @@ describe('host: orders and documents', () => {
     const { token } = await loginNewCustomer();
     const placed = await orderSomething(token, 1);
     const id = placed.id as string;
-    const read = () => statementsDuring(shop.db, /^select/, () => shop.runtime.orders.get(shop.db, id));
+    const read = () =>
+      statementsDuring(shop.db, /^select/, () =>
+        shop.runtime.orders.get(shop.db, id).then((order) => order && orderView(order)),
+      );
     const warm = await read();
     expect(warm.result).to.deep.equal(placed);
     expect(warm.statements, 'kept since the checkout answered it: its stamp is read, nothing else').to.have.length(1);

@@ -24,11 +24,11 @@ describe('host: plugin manifest', () => {
     const { entry: _entry, ...withoutEntry } = real;
     expect(() => loadManifest(manifestFile(withoutEntry))).to.throw(/field "\/entry"/);
     expect(() => loadManifest(manifestFile({ ...real, version: 'one' }))).to.throw(/field "\/version"/);
-    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^5.0.0' }))).to.throw(
-      /field "\/contractVersion" requires \^5\.0\.0/,
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^6.0.0' }))).to.throw(
+      /field "\/contractVersion" requires \^6\.0\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^1.0.0' }))).to.throw(
-      /field "\/contractVersion" requires \^1\.0\.0, the host offers 4\.5\.0/,
+      /field "\/contractVersion" requires \^1\.0\.0, the host offers 5\.0\.0/,
     );
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: 'two' }))).to.throw(
       /field "\/contractVersion" is not a semver range/,
@@ -45,8 +45,10 @@ describe('host: plugin manifest', () => {
   });
 
   it('reads the contract requirement as an npm semver range', () => {
-    expect(CONTRACT_VERSION).to.equal('4.5.0');
-    expect(loadManifest(manifestFile({ ...real, contractVersion: '^4' })).name).to.equal('suite-b2b');
+    expect(CONTRACT_VERSION).to.equal('5.0.0');
+    expect(loadManifest(manifestFile({ ...real, contractVersion: '^5' })).name).to.equal('suite-b2b');
+    // A plugin built against 4.x does not load on a 5.x host.
+    expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^4.0.0' }))).to.throw(/requires \^4\.0\.0/);
     expect(() => loadManifest(manifestFile({ ...real, contractVersion: '^0.x' }))).to.throw(/requires \^0\.x/);
     // ^2: any 2.x.y, never 3
     expect(contractSatisfies('2.0.0', '^2')).to.equal(true);

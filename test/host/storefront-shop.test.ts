@@ -288,7 +288,7 @@ describe('host: storefront shop, cart, checkout and account pages', function () 
       const orderId = /^\/account\/orders\/([0-9a-f]{32})\?done=ordered$/.exec(locationOf(placed))?.[1];
       expect(orderId).to.be.a('string');
       const order = await shop.runtime.orders.get(shop.db, orderId!);
-      expect(order).to.include({ customerComment: 'Gate 3', amountNet: 300 });
+      expect(order).to.include({ customerComment: 'Gate 3', netTotal: 30000 });
       expect((order!.shippingAddress as Record<string, unknown>).street).to.equal('Harbour 7');
       expect((order!.billingAddress as Record<string, unknown>).street).to.equal('Test Street 1');
 

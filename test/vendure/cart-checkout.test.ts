@@ -143,7 +143,7 @@ describe("Suite B2B inside a Vendure shop: the plugin checks out the buyer's car
     const eventId = await insertPublishedEvent(state.db, productId);
     // The approver's context as the plugin's routes get it (the event registration page calls cart.addLineItems so; Vendure mounts no storefront pages).
     const ctx = await storeContextOf(t, approver);
-    const cart = await state.runtime.cart.addLineItems(ctx, [
+    const cart = await state.runtime.cart.addLineItems(state.runtime.db, ctx, [
       {
         productId,
         quantity: 1,
@@ -158,7 +158,7 @@ describe("Suite B2B inside a Vendure shop: the plugin checks out the buyer's car
       ]),
     ).to.deep.equal([[productId, 1, 'ann@example.test']]);
     // A second participant is a line of its own; the same one again is refused by the event manager.
-    const two = await state.runtime.cart.addLineItems(ctx, [
+    const two = await state.runtime.cart.addLineItems(state.runtime.db, ctx, [
       {
         productId,
         quantity: 1,
@@ -168,7 +168,7 @@ describe("Suite B2B inside a Vendure shop: the plugin checks out the buyer's car
     expect(two.lineItems).to.have.length(2);
     let refused: unknown = null;
     await state.runtime.cart
-      .addLineItems(ctx, [
+      .addLineItems(state.runtime.db, ctx, [
         {
           productId,
           quantity: 1,

@@ -38,7 +38,7 @@ describe('Vendure: rules are customer groups (createRule, deleteRule, searchRule
   /** The rule ids the contract answers for a customer (null: a guest). */
   const matching = async (customerId: string | null) => {
     const customer = customerId ? await t.shop.state.runtime.customers.get(t.shop.state.db, customerId) : null;
-    return t.shop.state.runtime.rules.matchingRuleIds({ customer } as unknown as StoreContext);
+    return t.shop.state.runtime.rules.matchingRuleIds(t.shop.state.db, { customer } as unknown as StoreContext);
   };
 
   it('a rule of customers, of everyone but a customer, of a group and of everyone but a group: each matches whom it says', async () => {

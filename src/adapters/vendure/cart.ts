@@ -184,7 +184,8 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const orderId = ids.toVendure(token);
         return orderId ? load(executor, orderId) : null;
       },
-      async addLineItems(ctx, items) {
+      // Vendure writes the lines in a transaction of its own (addItemToOrder); the reads before it run on `executor`.
+      async addLineItems(executor, ctx, items) {
         requireCustomer(ctx);
         await ctx.ruleIds();
         const pointer = (index: number) => `/items/${index}`;
@@ -199,7 +200,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
         const products = new Map(
           (
             await state.runtime.catalog.visibleProducts(
-              state.runtime.db,
+              executor,
               ctx,
               items.map((i) => i.productId),
             )
@@ -221,7 +222,7 @@ export function cartContract(state: AdapterState): Pick<HostRuntime, 'cart'> {
             payload: { ...item.payload },
             position: index,
           };
-          line = await processLineItem(state.registries, state.db, ctx, line, 'add', { partial: true });
+          line = await processLineItem(state.registries, executor, ctx, line, 'add', { partial: true });
           // As on Vendure's Shop API: the participant and its event go into the line's custom fields (other keys are not kept).
           lineFields.push(fieldsOfPayload(line.payload ?? {}) ?? undefined);
         }

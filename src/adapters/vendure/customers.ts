@@ -9,7 +9,7 @@ import {
   TransactionalConnection,
   User,
 } from '@vendure/core';
-import type { AddressInput, HostRuntime, SalesChannel, StoreContext } from '../../contract/index.js';
+import type { AddressInput, CustomerAddress, HostRuntime, SalesChannel } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
 import { DEFAULT_LIMIT, searchByCriteria } from '../../lib/criteria.js';
@@ -128,7 +128,7 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
   }
 
   /** The reference host's address shape; Vendure keeps one `fullName` (as `firstName`) and two street lines. */
-  function toAddress(row: AddressRow): Record<string, unknown> & { id: string } {
+  function toAddress(row: AddressRow): CustomerAddress {
     return {
       id: ids.toPlugin(row.id),
       company: row.company || null,
@@ -361,7 +361,7 @@ export function customersContract(a: AdapterContext): Pick<HostRuntime, 'custome
     },
     rules: {
       /** The customer's groups, and the console's rule groups they match (rules.ts, decision 0035). */
-      matchingRuleIds: (ctx: StoreContext) => matchingRuleIds(ids, a.db, ctx.customer?.id ?? null),
+      matchingRuleIds: (executor, ctx) => matchingRuleIds(ids, executor, ctx.customer?.id ?? null),
       async exists(executor, ruleId) {
         return (await customerGroupsByIds(ids, executor, [ruleId])).length > 0;
       },

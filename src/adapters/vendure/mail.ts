@@ -1,5 +1,5 @@
 import { EventBus, RequestContextService, type RequestContext } from '@vendure/core';
-import type { StoreContext } from '../../contract/index.js';
+import { orderView, type StoreContext } from '../../contract/index.js';
 import { createMailOutbox, type MailOutbox, type RenderedMail } from '../../lib/mail-outbox.js';
 import { moneyText } from '../../lib/money.js';
 import { emailTypeOf, SuiteB2BMailEvent } from './mail-event.js';
@@ -110,20 +110,6 @@ export interface PlacedOrderEvent {
   order: { id: string | number };
 }
 
-/** The fields of the contract's order (orders.get, the Store API's shape) the mail reads. */
-type OrderView = {
-  lineItems?: Array<Record<string, unknown>>;
-  amountNet?: number;
-  taxAmount?: number;
-  amountTotal?: number;
-  orderCustomer?: {
-    customerId: string | null;
-    email: string | null;
-    firstName: string | null;
-    lastName: string | null;
-  };
-};
-
 /**
  * The plugin's `order-confirmation` mail for an order Vendure placed (option `orderConfirmationMail`),
  * with the data the reference host gives it: the order in the Store API's shape, its lines with
@@ -136,7 +122,9 @@ export async function queueOrderConfirmation(
   storeContextOf: (ctx: RequestContext) => Promise<StoreContext | null>,
 ): Promise<void> {
   const orderId = state.ids.toPlugin(event.order.id);
-  const order = (await state.runtime.orders.get(state.db, orderId)) as OrderView | null;
+  // The order in the Store API's shape (amounts in currency units), as the reference host's mail has it.
+  const record = await state.runtime.orders.get(state.db, orderId);
+  const order = record ? orderView(record) : null;
   const customer = order?.orderCustomer;
   if (!order || !customer?.email) return;
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');

@@ -8,7 +8,7 @@ import {
   type Order,
   type RequestContext,
 } from '@vendure/core';
-import type { CancelledOrder, CartLineItem, PlacedOrder, StoreContext } from '../../contract/index.js';
+import type { CancelledOrder, CartLineItem, OrderCanceller, PlacedOrder, StoreContext } from '../../contract/index.js';
 import { AppError } from '../../lib/errors.js';
 import { inVendureTransaction } from './events.js';
 import { checkVendureOrder } from './order-process.js';
@@ -125,15 +125,22 @@ export function orderPlacement(
 
   async function cancel(s: AdapterState, ctx: RequestContext, order: Order): Promise<void> {
     if (s.registries.orderCancelledHooks.length === 0 || order.customerId == null) return;
+    const salesChannel = await s.salesChannel();
     const cancelled: CancelledOrder = {
       id: s.ids.toPlugin(order.id),
       orderNumber: order.code,
       customerId: s.ids.toPlugin(order.customerId),
-      salesChannelId: (await s.salesChannel()).id,
+      salesChannelId: salesChannel.id,
     };
+    // An administrator of Vendure's Admin API, else Vendure itself.
+    const canceller: OrderCanceller =
+      ctx.apiType === 'admin' && ctx.activeUserId != null
+        ? { type: 'user', id: s.ids.toPlugin(ctx.activeUserId) }
+        : { type: 'system', id: null };
     try {
       await inVendureTransaction(s, ctx, async (trx) => {
-        for (const hook of s.registries.orderCancelledHooks) await hook(trx, cancelled);
+        for (const hook of s.registries.orderCancelledHooks)
+          await hook(trx, { requestId: null, canceller, salesChannel }, cancelled);
       });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) throw new SuiteB2BOrderRefusedError(error);

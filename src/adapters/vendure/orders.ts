@@ -4,7 +4,6 @@ import type { EntityTarget, ObjectLiteral } from 'typeorm';
 import type { CustomerOrderFigures, HostRuntime, OrderRecord, OrderScope, PlacedBy } from '../../contract/index.js';
 import { searchByCriteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { dialectOf, readInt, readJson, selectRow, selectRows, type Executor } from '../../lib/db.js';
-import { fromMinor } from '../../lib/money.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
 import type { IdMapper } from './ids.js';
 import { toVendureIds } from './ids.js';
@@ -199,7 +198,6 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
   const salesChannelId = (await state.salesChannel(executor)).id;
   const byId = new Map<string, OrderRecord>();
   for (const row of rows) {
-    const money = (minor: number) => fromMinor(minor, 2);
     const customer = customers.get(String(row.customerId));
     const lines = lineRows.filter((l) => String(l.orderId) === String(row.id));
     const net = Number(row.subTotal) + Number(row.shipping);
@@ -210,10 +208,10 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
       orderNumber: row.code,
       orderDate: isoOf(row.orderPlacedAt)!, // placed orders only (whereNotNull above)
       stateMachineState: { technicalName: row.state, name: row.state },
-      currency: { isoCode: row.currencyCode },
-      amountTotal: money(gross),
-      amountNet: money(net),
-      taxAmount: money(gross - net),
+      currency: { isoCode: row.currencyCode, precision: 2 },
+      total: gross,
+      netTotal: net,
+      taxTotal: gross - net,
       billingAddress: readJson<Record<string, unknown> | null>(row.billingAddress, null),
       shippingAddress: readJson<Record<string, unknown> | null>(row.shippingAddress, null),
       orderCustomer: {
@@ -232,7 +230,7 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
           id: ids.toPlugin(p.id),
           stateMachineState: { technicalName: p.state, name: p.state },
           paymentMethod: { technicalName: p.method, name: p.method },
-          amount: money(Number(p.amount)),
+          amount: Number(p.amount),
         })),
       lineItems: lines.map((l, position) => {
         const rate = taxRateOf(l.taxLines);
@@ -244,9 +242,9 @@ async function getOrders(state: AdapterState, executor: Executor, pluginIds: str
           productNumber: l.sku ?? null,
           label: names.get(String(l.productVariantId)) ?? '',
           quantity: Number(l.quantity),
-          unitPrice: money(unitNet),
-          totalPrice: money(unitNet * Number(l.quantity)),
-          taxRate: rate,
+          unitNet,
+          totalNet: unitNet * Number(l.quantity),
+          taxRateBp: Math.round(rate * 100),
           position,
           payload: linePayloadOfRow(l),
         };

@@ -18,8 +18,7 @@ import {
 } from '@vendure/core';
 import type { HostPlugin, Logger } from '../../contract/index.js';
 import { loadManifest } from '../../host-kit/manifest.js';
-import { migrateFolder } from '../../host-kit/migrator.js';
-import { importPlugin, migratePlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
+import { importPlugin, pluginConfigRoutes } from '../../host-kit/plugin-loader.js';
 import { createVendureConsole, READ_ONLY_PERMISSION } from './console.js';
 import { opsRoutes } from '../../host-kit/ops-routes.js';
 import { adapterAdminRoutes } from './admin-routes.js';
@@ -52,6 +51,7 @@ import type { AdapterOptions, AdapterState } from './state.js';
 import { defaultChannel, toSalesChannel } from './vendure-tables.js';
 import { bindVendureSchema } from './vendure-schema.js';
 import { takeWriteLockAtBegin } from './sqlite-write-lock.js';
+import { prepareTables } from './migrations.js';
 
 /** The knex URL of Vendure's own database (the plugin's tables live beside Vendure's). */
 export function databaseUrlOf(db: RuntimeVendureConfig['dbConnectionOptions']): string {
@@ -142,6 +142,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
         runJobs: options.runJobs ?? true,
         orderConfirmationMail: options.orderConfirmationMail ?? false,
         placedOrderPaymentMethod: options.placedOrderPaymentMethod,
+        // Decision 0064: as Vendure treats its entities — synchronized at start in development, else migrated.
+        migrations: options.migrations ?? (config.dbConnectionOptions.synchronize ? 'on-boot' : 'vendure'),
       },
       db,
       dialect: dialectOf(db),
@@ -163,8 +165,8 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     // Mails and jobs written in a transaction go to Vendure's job queue once it committed (job-queue.ts).
     if (s.options.runJobs) relayAfterCommit(s);
     latest.state = s;
-    await migrateFolder(db, projectPath('migrations', 'vendure'), 'suite_host_migrations');
-    await migratePlugin(db, manifest);
+    // Nothing here touches the database: Vendure runs `configuration` to generate and run migrations and the
+    // Dashboard build runs it without one. The tables are checked (or migrated, 'on-boot') in onModuleInit.
     s.plugin = (await importPlugin()).plugin;
 
     const apis = createApis(s);
@@ -326,6 +328,19 @@ export function SuiteB2BVendurePlugin(options: AdapterOptions = {}): Type<unknow
     static get state(): AdapterState {
       if (!latest.state) throw new Error('SuiteB2BPlugin is not configured yet');
       return latest.state;
+    }
+
+    /** Vendure's database is connected (and synchronized): the plugin's tables are checked, or migrated 'on-boot'. */
+    async onModuleInit(): Promise<void> {
+      const s = latest.state;
+      if (!s) return;
+      try {
+        await prepareTables(s.db, s.manifest, s.options.migrations);
+      } catch (error) {
+        // The process refuses to start: let its connections go, so it can end.
+        await s.db.destroy();
+        throw error;
+      }
     }
 
     async onApplicationBootstrap(): Promise<void> {

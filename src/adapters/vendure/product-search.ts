@@ -17,7 +17,7 @@ import type {
   ProductIdQuery,
   ProductRecord,
   ProductSearchOptions,
-  ProductSearchResult,
+  ResultPage,
   PropertyValue,
   StoreContext,
   VariantFamily,
@@ -196,11 +196,11 @@ export function productSearch(state: AdapterState) {
   }
 
   async function searchProducts(
+    executor: Executor,
     ctx: StoreContext | null,
     criteria: Criteria,
     options: ProductSearchOptions = {},
-  ): Promise<ProductSearchResult> {
-    const executor = state.db;
+  ): Promise<ResultPage<ProductRecord>> {
     const channel = await defaultChannel(executor);
     const query = products(executor, channel).where('products.active', 1);
     if (ctx) await visibleTo(ctx, query, executor);
@@ -232,7 +232,7 @@ export function productSearch(state: AdapterState) {
       page.rows.map((row) => ids.toPlugin(row.vendure_id)),
       channel,
     );
-    return { total: page.total, page: page.page, limit: page.limit, products: records };
+    return { total: page.total, page: page.page, limit: page.limit, elements: records };
   }
 
   async function productIds(executor: Executor, ctx: StoreContext | null, request: ProductIdQuery): Promise<string[]> {

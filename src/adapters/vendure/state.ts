@@ -11,6 +11,7 @@ import type { MailOutbox } from '../../lib/mail-outbox.js';
 import type { JobWorker } from '../../lib/job-worker.js';
 import type { JobQueue } from '@vendure/core';
 import type { SuiteQueueJob } from './job-queue.js';
+import type { TablesMigratedBy } from './migrations.js';
 
 /** What Vendure hands the adapter once Nest has started (services resolved from the Injector). */
 export interface VendureServices {
@@ -73,6 +74,15 @@ export interface AdapterOptions {
    * one that needs nothing from the customer, e.g. invoice. Default: the first eligible method.
    */
   placedOrderPaymentMethod?: string;
+  /**
+   * Who creates and updates the plugin's own tables (decision 0064). `'vendure'`: the shop's Vendure
+   * migrations — `suiteB2BMigrations` listed in `dbConnectionOptions.migrations`, applied by
+   * `runMigrations` — and the plugin refuses to start while its tables are missing or behind.
+   * `'on-boot'`: the plugin applies its pending migrations itself when Vendure starts (after Vendure's
+   * connection, never while a migration is generated or the Dashboard built). Default: `'on-boot'` when
+   * `dbConnectionOptions.synchronize` is true (development, as Vendure's entities), else `'vendure'`.
+   */
+  migrations?: TablesMigratedBy;
 }
 
 /** The adapter's shared state: the plugin's database, the registries behind the contract's extension points, Vendure's services. */

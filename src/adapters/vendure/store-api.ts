@@ -64,7 +64,7 @@ function makeContext(state: AdapterState, parts: ContextParts): StoreContext {
   const ctx: StoreContext = {
     ...parts,
     can: (permission) => ctx.permissions === 'all' || ctx.permissions.has(permission),
-    ruleIds: () => (ruleIds ??= state.runtime.rules.matchingRuleIds(ctx)),
+    ruleIds: () => (ruleIds ??= state.runtime.rules.matchingRuleIds(state.db, ctx)),
   };
   return ctx;
 }

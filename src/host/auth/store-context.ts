@@ -56,7 +56,7 @@ function makeContext(partial: Omit<StoreContext, 'can' | 'ruleIds'>, internals: 
     },
     // Plugins call it too: host code, so it runs in the host's zone (see plugins/zones.ts).
     ruleIds: inZone('host', () => {
-      ruleIds ??= internals.runtime.rules.matchingRuleIds(ctx);
+      ruleIds ??= internals.runtime.rules.matchingRuleIds(internals.db, ctx);
       return ruleIds;
     }),
   };

@@ -133,7 +133,6 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   const visibleProductsOnly = (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) =>
     applyVisibility(registries.visibilityFilters, ctx, 'product', query, 'products.id', executor);
   const search = createProductSearch(
-    internals.db,
     internals.dialect,
     visibleProductsOnly,
     createVisibleIdCache(registries.visibilityFilters),
@@ -229,7 +228,10 @@ export function createCatalogModule(internals: HostInternals): CatalogModule {
   };
 
   const rules: HostRuntime['rules'] = {
-    matchingRuleIds: (ctx) => ruleEngine.matchingRuleIds(ctx, undefined, requestVisibilityVersion(ctx)),
+    // The visibility version read with the request's context is the root connection's; a
+    // transaction reads its own (it may have written rules).
+    matchingRuleIds: (executor, ctx) =>
+      ruleEngine.matchingRuleIds(ctx, executor, executor === internals.db ? requestVisibilityVersion(ctx) : undefined),
     exists: (executor, ruleId) => ruleEngine.exists(executor, ruleId),
   };
 

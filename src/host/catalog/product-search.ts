@@ -13,7 +13,7 @@ import type {
   ProductIdQuery,
   ProductRecord,
   ProductSearchOptions,
-  ProductSearchResult,
+  ResultPage,
   StoreContext,
 } from '../../contract/index.js';
 import { categoryIdsColumn, PRODUCT_COLUMNS, toProductRecords, type ProductRow } from './product-repository.js';
@@ -69,7 +69,6 @@ const ACTIVE_NAME_INDEX = 'products_active_name_index';
 
 /** Product searches for the contract (catalog.searchProducts, catalog.productIds). */
 export function createProductSearch(
-  db: Executor,
   dialect: Dialect,
   visible: (ctx: StoreContext, query: Knex.QueryBuilder, executor: Executor) => Promise<void>,
   visibleIds: (ctx: StoreContext, ids: string[], executor: Executor) => Promise<string[]>,
@@ -78,24 +77,25 @@ export function createProductSearch(
   const DEFAULT_SORT = [{ field: 'productNumber', order: 'asc' as const }];
 
   async function searchProducts(
+    executor: Executor,
     ctx: StoreContext | null,
     criteria: Criteria,
     options: ProductSearchOptions = {},
-  ): Promise<ProductSearchResult> {
+  ): Promise<ResultPage<ProductRecord>> {
     const { term, sort, ...rest } = criteria;
     const text = term?.trim();
     const match = text && options.alsoMatch ? numberFirstMatch(dialect, text, options.alsoMatch) : null;
     const query = (
       match && dialect === 'mysql'
-        ? db.from(db.raw('?? IGNORE INDEX (??)', ['products', ACTIVE_NAME_INDEX]))
-        : db('products')
+        ? executor.from(executor.raw('?? IGNORE INDEX (??)', ['products', ACTIVE_NAME_INDEX]))
+        : executor('products')
     ).where('products.active', true);
     if (options.within) query.whereIn('products.id', [...new Set(options.within.filter(isId))]);
     match?.where(query);
     // The visibility predicates (per-row probes of assignment tables) after the term: the databases
     // test a row's conditions in the order written, so a scan for a term probes only the rows that
     // match it (MariaDB, fast order search: 2.8–3.5 ms → 1.3–1.4 ms per page statement).
-    if (ctx) await visible(ctx, query, db);
+    if (ctx) await visible(ctx, query, executor);
     const order = (qb: Knex.QueryBuilder, entries: SortEntry[]) =>
       orderProducts(qb, entries, options.orderings ?? {}, productCriteriaSpec);
     const filter = moneyFiltersToMinor(rest.filter, ['price'], ctx?.salesChannel.currencyPrecision ?? 2);
@@ -114,11 +114,16 @@ export function createProductSearch(
           match?.rank(qb);
           order(qb, options.defaultSort ?? DEFAULT_SORT);
         }
-        return qb.select([...PRODUCT_COLUMNS, categoryIdsColumn(db)]);
+        return qb.select([...PRODUCT_COLUMNS, categoryIdsColumn(executor)]);
       },
       match?.readRankedPage && !sort?.length ? { readPage: match.readRankedPage } : {},
     );
-    return { total: page.total, page: page.page, limit: page.limit, products: await toProductRecords(db, page.rows) };
+    return {
+      total: page.total,
+      page: page.page,
+      limit: page.limit,
+      elements: await toProductRecords(executor, page.rows),
+    };
   }
 
   async function productIds(executor: Executor, ctx: StoreContext | null, request: ProductIdQuery): Promise<string[]> {

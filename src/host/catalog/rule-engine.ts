@@ -1,4 +1,4 @@
-import { readInt, readJson, type Db, type Executor } from '../../lib/db.js';
+import { readInt, readJson, selectRows, type Db, type Executor } from '../../lib/db.js';
 import { LRUCache } from 'lru-cache';
 import { ID_PATTERN } from '../../lib/ids.js';
 import type { StoreContext } from '../../contract/index.js';
@@ -162,6 +162,17 @@ interface LoadedRule {
   conditions: unknown;
 }
 
+async function readRules(executor: Executor): Promise<LoadedRule[]> {
+  const rows = await selectRows<{ id: unknown; priority: unknown; conditions: unknown }>(
+    executor('rules').select('id', 'priority', 'conditions').orderBy('priority', 'desc').orderBy('id'),
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    priority: readInt(row.priority),
+    conditions: readJson<unknown>(row.conditions, null),
+  }));
+}
+
 /**
  * Parsed rules cached per process, keyed on the visibility counter that every rule write bumps:
  * one cheap read per request tells whether another process changed a rule.
@@ -188,18 +199,10 @@ export class RuleEngine {
 
   private async rulesOf(executor: Executor, version: number): Promise<LoadedRule[]> {
     if (this.cache?.version === version) return this.cache.rules;
+    // A transaction's rules may be its own uncommitted writes: read for it alone, never kept.
+    if (executor.isTransaction) return readRules(executor);
     if (this.loading?.version !== version) {
-      const promise = executor('rules')
-        .select('id', 'priority', 'conditions')
-        .orderBy('priority', 'desc')
-        .orderBy('id')
-        .then((rows: Array<Record<string, unknown>>) =>
-          rows.map((row) => ({
-            id: String(row.id),
-            priority: readInt(row.priority),
-            conditions: readJson<unknown>(row.conditions, null),
-          })),
-        );
+      const promise = readRules(executor);
       this.loading = { version, promise };
       promise.then(
         (rules) => {
@@ -220,14 +223,17 @@ export class RuleEngine {
    * and context fingerprint (every field a condition reads), so a request of a known kind of
    * context evaluates no condition; a rule write bumps the version on every process.
    */
-  async matchingRuleIds(ctx: StoreContext, executor?: Executor, knownVersion?: number): Promise<string[]> {
-    const { version, rules } = await this.versioned(executor ?? this.db, knownVersion);
+  async matchingRuleIds(ctx: StoreContext, executor: Executor = this.db, knownVersion?: number): Promise<string[]> {
+    const { version, rules } = await this.versioned(executor, knownVersion);
+    const matchRules = () => rules.filter((rule) => matchCondition(rule.conditions, ctx)).map((rule) => rule.id);
+    // What a transaction read may be its own uncommitted writes: matched for it alone, never kept.
+    if (executor.isTransaction && this.matches?.version !== version) return matchRules();
     if (this.matches?.version !== version)
       this.matches = { version, byContext: new LRUCache<string, string[]>({ max: MATCHES_MAX }) };
     const key = contextFingerprint(ctx);
     const known = this.matches.byContext.get(key);
     if (known) return [...known];
-    const ids = rules.filter((rule) => matchCondition(rule.conditions, ctx)).map((rule) => rule.id);
+    const ids = matchRules();
     // Only under the version the rules were read for: a newer cache generation may have replaced it meanwhile.
     if (this.matches.version === version) this.matches.byContext.set(key, ids);
     return [...ids];

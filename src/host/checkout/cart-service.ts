@@ -8,6 +8,7 @@ import {
   readInt,
   readJson,
   selectRows,
+  transactionOf,
   writeJson,
   type Executor,
   type Trx,
@@ -344,71 +345,85 @@ export class CartService {
     return processLineItem(this.internals.registries, executor, ctx, item, phase, options);
   }
 
-  async addLineItems(ctx: StoreContext, items: NewLineItem[], pointerPrefix = '/items'): Promise<Cart> {
+  /**
+   * Adds items to the context's cart: inside `executor` when it is a transaction (the caller's writes
+   * seen, its rollback undoing the add), else in a transaction of its own (retried on contention).
+   */
+  async addLineItems(
+    executor: Executor,
+    ctx: StoreContext,
+    items: NewLineItem[],
+    pointerPrefix = '/items',
+  ): Promise<Cart> {
     requireCustomer(ctx);
+    const open = transactionOf(executor);
+    if (open) return this.addInto(open, ctx, items, pointerPrefix);
+    // Rules are read on the root connection; read them before holding locks (SQLite has one connection).
     await ctx.ruleIds();
-    return inTransaction(this.internals.db, async (trx) => {
-      const cart = await this.lockCurrent(ctx, trx);
-      // The added products and those of the cart's lines (the answer prices every line).
-      const all = await this.visibleById(
+    return inTransaction(this.internals.db, (trx) => this.addInto(trx, ctx, items, pointerPrefix));
+  }
+
+  private async addInto(trx: Trx, ctx: StoreContext, items: NewLineItem[], pointerPrefix: string): Promise<Cart> {
+    const cart = await this.lockCurrent(ctx, trx);
+    // The added products and those of the cart's lines (the answer prices every line).
+    const all = await this.visibleById(
+      ctx,
+      [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)],
+      trx,
+      true,
+    );
+    const added = new Set(items.map((i) => i.productId));
+    const byId = new Map([...all].filter(([id]) => added.has(id)));
+    const lines = cart.lineItems.map((line) => ({ ...line }));
+    let position = lines.reduce((max, line) => Math.max(max, line.position + 1), 0);
+    // Lines added as a part (they may be joined by a later item) and not yet processed as the line they became.
+    const unfinished = new Set<string>();
+    for (const [index, item] of items.entries()) {
+      const product = byId.get(item.productId);
+      if (!product) throw notAvailable(item.productId, `${pointerPrefix}/${index}`);
+      checkQuantity(item.quantity, `${pointerPrefix}/${index}/quantity`);
+      const type = item.type ?? 'product';
+      // The item is only a part of its line when a line or a later item of its product may join it:
+      // the line's own checks (a quantity rule's minimum and step) then wait for the merged line.
+      const partial =
+        lines.some((line) => line.type === type && line.productId === product.id) ||
+        items.slice(index + 1).some((later) => (later.type ?? 'product') === type && later.productId === product.id);
+      const candidate = await this.process(
         ctx,
-        [...items.map((i) => i.productId), ...productIdsOf(cart.lineItems)],
+        {
+          id: newId(),
+          type,
+          productId: product.id,
+          label: product.name,
+          quantity: item.quantity,
+          payload: item.payload ?? {},
+          position,
+        },
+        'add',
         trx,
-        true,
+        partial ? { partial: true } : undefined,
       );
-      const added = new Set(items.map((i) => i.productId));
-      const byId = new Map([...all].filter(([id]) => added.has(id)));
-      const lines = cart.lineItems.map((line) => ({ ...line }));
-      let position = lines.reduce((max, line) => Math.max(max, line.position + 1), 0);
-      // Lines added as a part (they may be joined by a later item) and not yet processed as the line they became.
-      const unfinished = new Set<string>();
-      for (const [index, item] of items.entries()) {
-        const product = byId.get(item.productId);
-        if (!product) throw notAvailable(item.productId, `${pointerPrefix}/${index}`);
-        checkQuantity(item.quantity, `${pointerPrefix}/${index}/quantity`);
-        const type = item.type ?? 'product';
-        // The item is only a part of its line when a line or a later item of its product may join it:
-        // the line's own checks (a quantity rule's minimum and step) then wait for the merged line.
-        const partial =
-          lines.some((line) => line.type === type && line.productId === product.id) ||
-          items.slice(index + 1).some((later) => (later.type ?? 'product') === type && later.productId === product.id);
-        const candidate = await this.process(
-          ctx,
-          {
-            id: newId(),
-            type,
-            productId: product.id,
-            label: product.name,
-            quantity: item.quantity,
-            payload: item.payload ?? {},
-            position,
-          },
-          'add',
-          trx,
-          partial ? { partial: true } : undefined,
-        );
-        const same = lines.findIndex(
-          (line) =>
-            line.type === candidate.type &&
-            line.productId === candidate.productId &&
-            canonicalJson(line.payload) === canonicalJson(candidate.payload),
-        );
-        if (same >= 0) {
-          const merged = { ...lines[same]!, quantity: lines[same]!.quantity + item.quantity };
-          checkQuantity(merged.quantity, `${pointerPrefix}/${index}/quantity`);
-          lines[same] = await this.process(ctx, merged, 'add', trx);
-          unfinished.delete(merged.id);
-        } else {
-          lines.push(candidate);
-          if (partial) unfinished.add(candidate.id);
-          position++;
-        }
+      const same = lines.findIndex(
+        (line) =>
+          line.type === candidate.type &&
+          line.productId === candidate.productId &&
+          canonicalJson(line.payload) === canonicalJson(candidate.payload),
+      );
+      if (same >= 0) {
+        const merged = { ...lines[same]!, quantity: lines[same]!.quantity + item.quantity };
+        checkQuantity(merged.quantity, `${pointerPrefix}/${index}/quantity`);
+        lines[same] = await this.process(ctx, merged, 'add', trx);
+        unfinished.delete(merged.id);
+      } else {
+        lines.push(candidate);
+        if (partial) unfinished.add(candidate.id);
+        position++;
       }
-      for (const [at, line] of lines.entries())
-        if (unfinished.has(line.id)) lines[at] = await this.process(ctx, line, 'add', trx);
-      this.checkLimits(lines, byId, pointerPrefix);
-      return this.remember(await this.saveLines(trx, cart, lines), all);
-    });
+    }
+    for (const [at, line] of lines.entries())
+      if (unfinished.has(line.id)) lines[at] = await this.process(ctx, line, 'add', trx);
+    this.checkLimits(lines, byId, pointerPrefix);
+    return this.remember(await this.saveLines(trx, cart, lines), all);
   }
 
   async updateLineItems(ctx: StoreContext, changes: LineItemChange[]): Promise<Cart> {

@@ -4,8 +4,11 @@ import { newId } from '../../lib/ids.js';
 import { fromMinor, moneyText } from '../../lib/money.js';
 import { nowDb } from '../../lib/time.js';
 import type {
+  AdminContext,
+  CancellationContext,
   CheckoutMethodKind,
   CancelledOrder,
+  CustomerAddress,
   CustomerRef,
   OrderDraft,
   PlaceOrderOptions,
@@ -203,9 +206,10 @@ export class CheckoutService {
   /**
    * Cancels a placed order as a whole (Admin API), in one transaction: the state by a conditional
    * write (`SUITE__ORDER_NOT_CANCELLABLE` from another state than CANCELLABLE_ORDER_STATES), its
-   * products' stock back, then the order-cancelled hooks (budget usage, event seats).
+   * products' stock back, then the order-cancelled hooks (budget usage, event seats), given the Admin
+   * API caller who cancels.
    */
-  async cancelOrder(orderId: string): Promise<CancelledOrder & { state: string }> {
+  async cancelOrder(orderId: string, admin: AdminContext): Promise<CancelledOrder & { state: string }> {
     return inTransaction(this.internals.db, async (trx) => {
       const row = await forUpdate(
         trx<OrderRow>('orders')
@@ -243,9 +247,27 @@ export class CheckoutService {
         customerId: row.customer_id,
         salesChannelId: row.sales_channel_id,
       };
-      for (const hook of this.internals.registries.orderCancelledHooks) await hook(trx, cancelled);
+      const hooks = this.internals.registries.orderCancelledHooks;
+      if (hooks.length > 0) {
+        const ctx = await this.cancellationContext(trx, admin, row.sales_channel_id);
+        for (const hook of hooks) await hook(trx, ctx, cancelled);
+      }
       return { ...cancelled, state: 'cancelled' };
     });
+  }
+
+  private async cancellationContext(
+    trx: Trx,
+    admin: AdminContext,
+    salesChannelId: string,
+  ): Promise<CancellationContext> {
+    const salesChannel = await this.runtime.customers.salesChannel(trx, salesChannelId);
+    if (!salesChannel) throw new Error(`the sales channel ${salesChannelId} of an order is unknown`);
+    return {
+      requestId: admin.requestId,
+      canceller: { type: admin.principalType, id: admin.principalId },
+      salesChannel,
+    };
   }
 
   /**
@@ -345,7 +367,7 @@ export class CheckoutService {
     customerId: string,
     addressId: string | null,
     type: 'billing' | 'shipping',
-  ): Promise<Record<string, unknown> | null> {
+  ): Promise<CustomerAddress | null> {
     if (addressId) {
       const row = await trx<AddressRow>('customer_addresses').where({ id: addressId, customer_id: customerId }).first();
       if (!row) throw Errors.notFound('Address', addressId);

@@ -7,8 +7,8 @@ import { CartService } from './cart-service.js';
 import { CheckoutService } from './checkout-service.js';
 import { documents } from '../../host-kit/documents.js';
 import {
-  getOrder,
-  getOrders,
+  getOrderRecord,
+  getOrderRecords,
   latestOrderWithProduct,
   orderBelongsTo,
   orderFiguresByCustomer,
@@ -40,7 +40,7 @@ export function createCheckoutModule(
       current: (executor, ctx) => carts.current(ctx, executor),
       get: (executor, token) => carts.load(executor, token),
       abandoned: abandonedCarts,
-      addLineItems: (ctx, items) => carts.addLineItems(ctx, items),
+      addLineItems: (executor, ctx, items) => carts.addLineItems(executor, ctx, items),
       async price(executor, ctx, cart) {
         const { lines, netTotal, taxTotal, total } = await carts.price(ctx, cart, executor);
         return { lines, netTotal, taxTotal, total };
@@ -67,8 +67,8 @@ export function createCheckoutModule(
       placeOrder: (executor, ctx, options) => checkout.placeOrder(ctx, options, transactionOf(executor) ?? undefined),
     },
     orders: {
-      get: (executor, id) => getOrder(executor, id, orderViews),
-      getMany: (executor, ids) => getOrders(executor, ids, orderViews),
+      get: (executor, id) => getOrderRecord(executor, id, orderViews),
+      getMany: (executor, ids) => getOrderRecords(executor, ids, orderViews),
       search: searchOrders,
       belongsTo: orderBelongsTo,
       figuresByCustomer: orderFiguresByCustomer,

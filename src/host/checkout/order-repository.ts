@@ -1,10 +1,17 @@
 import type { Knex } from 'knex';
 import { searchByCriteria, type Criteria, type CriteriaSpec } from '../../lib/criteria.js';
 import { marks, readInt, readJson, selectRaw, selectRow, type Executor } from '../../lib/db.js';
-import { lineItemFromRow, lineItemView, type LineItem } from '../../lib/line-items.js';
-import { fromMinor } from '../../lib/money.js';
+import { lineItemFromRow, type LineItem } from '../../lib/line-items.js';
 import { fromDbTime, toDbTime } from '../../lib/time.js';
-import type { CustomerOrderFigures, OrderRecord, OrderScope, PlacedBy, ResultPage } from '../../contract/index.js';
+import {
+  orderView,
+  type CustomerOrderFigures,
+  type OrderRecord,
+  type OrderScope,
+  type OrderView,
+  type PlacedBy,
+  type ResultPage,
+} from '../../contract/index.js';
 import type { DocumentSummary } from '../../host-kit/documents.js';
 import { PAYMENT_METHODS, SHIPPING_METHODS } from './methods.js';
 import { orderStamp, type OrderViewCache } from './order-view-cache.js';
@@ -242,11 +249,15 @@ const NO_PARTS: OrderParts = { lines: [], deliveries: [], transactions: [], docu
 const ORDERS_PER_READ = 500;
 
 /**
- * Orders in the Store API's order shape, in the order of `ids`; unknown ids are skipped. With
- * `kept` and outside a transaction, the orders' stamps are read first and only the orders whose
- * view is not kept at its stamp are built (kept views are frozen: callers share them).
+ * Order records (the contract's, amounts in minor units), in the order of `ids`; unknown ids are
+ * skipped. With `kept` and outside a transaction, the orders' stamps are read first and only the
+ * orders whose record is not kept at its stamp are built (kept records are frozen: callers share them).
  */
-export async function getOrders(executor: Executor, ids: string[], kept?: OrderViewCache): Promise<OrderRecord[]> {
+export async function getOrderRecords(
+  executor: Executor,
+  ids: string[],
+  kept?: OrderViewCache,
+): Promise<OrderRecord[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
   const byId = new Map<string, OrderRecord>();
@@ -266,6 +277,11 @@ export async function getOrders(executor: Executor, ids: string[], kept?: OrderV
   for (const { row, view } of await buildOrderViews(executor, toBuild))
     byId.set(row.id, cache ? cache.keep(row.id, orderStamp(row.version, row.currency_precision), view) : view);
   return ids.map((id) => byId.get(id)).filter((order): order is OrderRecord => !!order);
+}
+
+/** Orders in the Store API's order shape (amounts in currency units), as getOrderRecords reads them. */
+export async function getOrders(executor: Executor, ids: string[], kept?: OrderViewCache): Promise<OrderView[]> {
+  return (await getOrderRecords(executor, ids, kept)).map(orderView);
 }
 
 function readOrderStamps(
@@ -297,23 +313,22 @@ async function buildOrderViews(
       ),
     );
   }
-  return rows.map((row) => ({ row, view: orderView(row, parts.get(row.id) ?? NO_PARTS) }));
+  return rows.map((row) => ({ row, view: orderRecord(row, parts.get(row.id) ?? NO_PARTS) }));
 }
 
-function orderView(row: OrderReadRow, { lines, deliveries, transactions, documents }: OrderParts): OrderRecord {
+function orderRecord(row: OrderReadRow, { lines, deliveries, transactions, documents }: OrderParts): OrderRecord {
   const precision =
     row.currency_precision === null || row.currency_precision === undefined ? 2 : Number(row.currency_precision);
-  const money = (minor: number | string) => fromMinor(minor, precision);
   const customer = readJson<Record<string, unknown>>(row.order_customer, {});
   return {
     id: row.id,
     orderNumber: row.order_number,
     orderDate: fromDbTime(row.order_date)!,
     stateMachineState: stateOf(row.state),
-    currency: { isoCode: row.currency_iso },
-    amountTotal: money(row.total),
-    amountNet: money(row.net_total),
-    taxAmount: money(row.tax_total),
+    currency: { isoCode: row.currency_iso, precision },
+    total: readInt(row.total),
+    netTotal: readInt(row.net_total),
+    taxTotal: readInt(row.tax_total),
     billingAddress: readJson<Record<string, unknown> | null>(row.billing_address, null),
     shippingAddress: readJson<Record<string, unknown> | null>(row.shipping_address, null),
     orderCustomer: {
@@ -338,9 +353,9 @@ function orderView(row: OrderReadRow, { lines, deliveries, transactions, documen
       id: t.id,
       stateMachineState: stateOf(t.state),
       paymentMethod: { technicalName: t.payment_method, name: PAYMENT_METHODS[t.payment_method] ?? t.payment_method },
-      amount: money(t.amount),
+      amount: readInt(t.amount),
     })),
-    lineItems: lines.map((l) => lineItemView(l, precision)),
+    lineItems: lines,
     documents: documents.map((d) => ({
       id: d.id,
       fileName: d.fileName,
@@ -354,8 +369,18 @@ function orderView(row: OrderReadRow, { lines, deliveries, transactions, documen
   };
 }
 
-export async function getOrder(executor: Executor, id: string, kept?: OrderViewCache): Promise<OrderRecord | null> {
-  return (await getOrders(executor, [id], kept))[0] ?? null;
+export async function getOrderRecord(
+  executor: Executor,
+  id: string,
+  kept?: OrderViewCache,
+): Promise<OrderRecord | null> {
+  return (await getOrderRecords(executor, [id], kept))[0] ?? null;
+}
+
+/** The order in the Store API's order shape (amounts in currency units), or null. */
+export async function getOrder(executor: Executor, id: string, kept?: OrderViewCache): Promise<OrderView | null> {
+  const record = await getOrderRecord(executor, id, kept);
+  return record ? orderView(record) : null;
 }
 
 /** The fields plugins search orders by through the contract (`orders.search`); see OrderScope. */
@@ -406,7 +431,7 @@ export async function searchOrders(
     qb.select('orders.id'),
   );
   const elements = page.rows.length
-    ? await getOrders(
+    ? await getOrderRecords(
         executor,
         page.rows.map((r) => r.id),
       )

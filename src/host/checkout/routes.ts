@@ -6,7 +6,13 @@ import { Errors } from '../../lib/errors.js';
 import { fromMinor, toMinor } from '../../lib/money.js';
 import { noContent, reply, type RouteInput } from '../../lib/routes.js';
 import { emptyBody, objectSchema, pathParams } from '../../lib/schemas.js';
-import { defineStoreRoute, type AdminRoute, type Cart, type StoreContext } from '../../contract/index.js';
+import {
+  defineStoreRoute,
+  type AdminContext,
+  type AdminRoute,
+  type Cart,
+  type StoreContext,
+} from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import {
   canonicalJson,
@@ -192,7 +198,7 @@ function cartRoutes(db: Db, carts: CartService) {
       schemas: { body: addLineItemsBody, responses: { 200: cartSchema } },
       async handler({ ctx, body }: Input<AddLineItemsBody>) {
         const items = newLineItems(body);
-        const cart = await carts.addLineItems(ctx, items);
+        const cart = await carts.addLineItems(db, ctx, items);
         return cartView(db, carts, ctx, cart);
       },
     }),
@@ -408,8 +414,8 @@ export function orderAdminRoutes(checkout: CheckoutService): AdminRoute[] {
           ),
         },
       },
-      async handler({ params }: { params: { orderId: string } }) {
-        const cancelled = await checkout.cancelOrder(params.orderId);
+      async handler({ ctx, params }: { ctx: AdminContext; params: { orderId: string } }) {
+        const cancelled = await checkout.cancelOrder(params.orderId, ctx);
         return {
           data: {
             id: cancelled.id,

@@ -2,7 +2,14 @@ import { searchByCriteria, type Criteria } from '../../lib/criteria.js';
 import { newId } from '../../lib/ids.js';
 import { readBool, readJson, selectRows, writeJson, type Executor } from '../../lib/db.js';
 import { nowDb } from '../../lib/time.js';
-import type { CustomerGroupRef, CustomerRef, CustomerScope, ResultPage, SalesChannel } from '../../contract/index.js';
+import type {
+  CustomerAddress,
+  CustomerGroupRef,
+  CustomerRef,
+  CustomerScope,
+  ResultPage,
+  SalesChannel,
+} from '../../contract/index.js';
 import { nextNumber } from '../numbers.js';
 import type { AddressRow, CustomerGroupRow, CustomerRow, SalesChannelRow } from './rows.js';
 import { CUSTOMER_SEARCH_CRITERIA } from '../../host-kit/customer-search.js';
@@ -175,7 +182,7 @@ export async function insertCustomer(
   return (await getCustomer(executor, id))!;
 }
 
-export function toAddress(row: AddressRow): Record<string, unknown> & { id: string } {
+export function toAddress(row: AddressRow): CustomerAddress {
   return {
     id: row.id,
     company: row.company ?? null,

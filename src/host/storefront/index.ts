@@ -7,7 +7,14 @@ import { enforceRateLimits } from '../../lib/rate-limit.js';
 import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type PipelineRoute } from '../../lib/pipeline.js';
 import { routeRequestOf } from '../../lib/api-router.js';
 import { localsOf } from '../../lib/request-locals.js';
-import type { AccountMenuEntry, HostRuntime, StoreContext, StorefrontPage } from '../../contract/index.js';
+import type {
+  AccountMenuEntry,
+  HostRuntime,
+  PageForm,
+  PageQuery,
+  StoreContext,
+  StorefrontPage,
+} from '../../contract/index.js';
 import type { HostInternals } from '../internals.js';
 import { projectPath } from '../../host-kit/paths.js';
 import { buildStoreContext, storePrincipal } from '../auth/store-context.js';
@@ -451,8 +458,9 @@ function pageRoute(page: StorefrontPage): PipelineRoute<StoreContext> {
       return page.handler({
         ctx,
         params: params as Record<string, string>,
-        query: query as Record<string, unknown>,
-        form,
+        // As the app parses them (Express's simple query parser, urlencoded and multipart forms).
+        query: query as PageQuery,
+        form: form as PageForm,
       });
     },
   };

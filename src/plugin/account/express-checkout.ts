@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
+import { defineStoreRoute, orderView, type HostRuntime } from '../../contract/index.js';
 import { AppError, Errors } from '../../lib/errors.js';
 import { objectSchema } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -77,7 +77,7 @@ export function expressCheckoutRoutes(host: HostRuntime) {
         });
         const order = await host.orders.get(host.db, placed.id);
         if (!order) throw Errors.notFound('Order', placed.id);
-        return order;
+        return orderView(order);
       },
     }),
   ];

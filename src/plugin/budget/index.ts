@@ -21,7 +21,7 @@ export function registerBudgets(host: HostRuntime): void {
     intercept: (trx, ctx, draft) => interceptCheckout(host, ctx, draft, trx),
   });
   host.checkout.onOrderPlaced((trx, ctx, order) => recordUsage(host, ctx, order, trx));
-  host.checkout.onOrderCancelled((trx, order) => releaseBudgetOrder(trx, order.id));
+  host.checkout.onOrderCancelled((trx, _ctx, order) => releaseBudgetOrder(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersBudgets(trx, ids));
 }
 

@@ -1,5 +1,6 @@
 import {
   defineStoreRoute,
+  orderView,
   type HostRuntime,
   type OrderRecord,
   type SalesChannel,
@@ -494,7 +495,8 @@ function budgetOrderRoutes(host: HostRuntime) {
   ];
 }
 
-function budgetOrderView(order: OrderRecord, budgetData: BudgetData): Record<string, unknown> {
+function budgetOrderView(record: OrderRecord, budgetData: BudgetData): Record<string, unknown> {
+  const order = orderView(record);
   return {
     id: order.id,
     orderNumber: order.orderNumber,

@@ -37,7 +37,7 @@ export async function actingContext(
     salesRepresentative: null,
     permissions: 'all',
     can: (permission) => ctx.permissions === 'all' || ctx.permissions.has(permission),
-    ruleIds: () => (ruleIds ??= host.rules.matchingRuleIds(ctx)),
+    ruleIds: () => (ruleIds ??= host.rules.matchingRuleIds(host.db, ctx)),
   };
   if (buyer.employeeId) {
     try {

@@ -30,7 +30,7 @@ export function registerEmployees(host: HostRuntime, options: { unitColleagues?:
   for (const route of [...accountRequestAdminRoutes(host), ...employeeAdminRoutes(host)]) host.adminApi.route(route);
   registerEmployeeStorefront(host);
   for (const page of companyStorefrontPages(host)) host.storefront.page(page);
-  host.jobs.register(LOGIN_TOKEN_PURGE_JOB, async (_payload, runtime) => {
+  host.jobs.register(LOGIN_TOKEN_PURGE_JOB, async ({ host: runtime }) => {
     await purgeExpiredTokens(runtime.db);
   });
   host.jobs.schedule(LOGIN_TOKEN_PURGE_JOB, LOGIN_TOKEN_PURGE_INTERVAL_SECONDS);

@@ -98,7 +98,7 @@ export function eventOrderHook(host: HostRuntime): OrderPlacedHook {
  * each event whose seat freed moves its waiting list up, as when staff cancel a participant.
  */
 export function eventOrderCancelledHook(host: HostRuntime): OrderCancelledHook {
-  return async (trx, order) => {
+  return async (trx, _ctx, order) => {
     const participants = await activeParticipantsOfOrder(trx, order.id);
     const seats = await seatStatuses(trx);
     for (const eventId of [...new Set(participants.map((p) => p.event_id))].sort()) {

@@ -83,6 +83,7 @@ export async function addToCart(host: HostRuntime, ctx: StoreContext, items: Req
   while (batch.length > 0) {
     try {
       await host.cart.addLineItems(
+        host.db,
         ctx,
         batch.map(({ result }) => ({ productId: result.productId!, quantity: result.quantity })),
       );

@@ -72,7 +72,8 @@ export async function searchProducts(
   const orderings = { ...options.orderings };
   if (criteria.sort?.some((s) => s.field === OWN_NUMBER_FIELD))
     orderings[OWN_NUMBER_FIELD] = await ownNumberOrder(host, customerId);
-  const page = await host.catalog.searchProducts(
+  return host.catalog.searchProducts(
+    host.db,
     ctx,
     { ...criteria, filter },
     {
@@ -82,7 +83,6 @@ export async function searchProducts(
       defaultSort: options.defaultSort,
     },
   );
-  return { total: page.total, products: page.products };
 }
 
 /** Tier breakpoints the caller's price changes at: 1, the host's tier quantities and the customer's (and group's) price quantities. */

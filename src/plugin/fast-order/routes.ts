@@ -48,7 +48,7 @@ async function searchViews(
 ) {
   const page = await searchProducts(host, ctx, criteria, options);
   return storeList(
-    await productViews(host, ctx, page.products, { withTiers: options.withTiers }),
+    await productViews(host, ctx, page.elements, { withTiers: options.withTiers }),
     { total: page.total, page: criteria.page, limit: criteria.limit },
     apiAlias,
   );
@@ -98,7 +98,7 @@ async function orderedProducts(host: HostRuntime, ctx: StoreContext, criteria: C
     { within: ordered.map((p) => p.productId), orderings, defaultSort: [{ field: 'lastOrderDate', order: 'desc' }] },
   );
   const byId = new Map(ordered.map((p) => [p.productId, p]));
-  const views = await productViews(host, ctx, page.products);
+  const views = await productViews(host, ctx, page.elements);
   const elements = views.map((view) => {
     const { lastOrderDate, totalQuantity, orderCount } = byId.get(view.id)!;
     return { ...view, lastOrderDate, totalQuantity, orderCount };

@@ -1,4 +1,4 @@
-import { defineStoreRoute, type HostRuntime } from '../../contract/index.js';
+import { defineStoreRoute, orderView, type HostRuntime } from '../../contract/index.js';
 import { Errors } from '../../lib/errors.js';
 import { objectSchema, pathParams } from '../../lib/schemas.js';
 import { dateTimeSchema } from '../../lib/time.js';
@@ -47,7 +47,7 @@ export function offerOrderRoutes(host: HostRuntime, service: OfferUseCases) {
         const offer = await service.accept(ctx, params.id, body.comment ?? null, body.version);
         const order = offer.orderId ? await host.orders.get(host.db, offer.orderId) : null;
         if (!order) throw Errors.notFound('Order', offer.orderId ?? params.id);
-        return order;
+        return orderView(order);
       },
     }),
   ];

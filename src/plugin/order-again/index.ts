@@ -16,6 +16,6 @@ export function registerOrderAgain(host: HostRuntime): void {
   for (const route of automaticListRoutes(host)) host.storeApi.route(route);
   for (const page of orderAgainStorefrontPages(host, lists)) host.storefront.page(page);
   host.checkout.onOrderPlaced((trx, _ctx, order) => recordOrder(trx, order));
-  host.checkout.onOrderCancelled((trx, order) => forgetOrder(trx, order));
+  host.checkout.onOrderCancelled((trx, _ctx, order) => forgetOrder(trx, order));
   host.events.on('customer.deleted', (trx, { ids }) => forgetCustomers(trx, ids));
 }

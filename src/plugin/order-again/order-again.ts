@@ -70,7 +70,7 @@ export async function orderAgain(
     label: line.label,
     orderedQuantity: line.quantity,
     quantity: 0,
-    orderedUnitPrice: line.unitPrice,
+    orderedUnitPrice: fromMinor(line.unitNet, order.currency.precision),
     unitPrice: null,
     added: false,
     changes: [],

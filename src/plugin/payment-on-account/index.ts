@@ -28,7 +28,7 @@ export function registerPaymentOnAccount(host: HostRuntime): void {
     intercept: (trx, ctx, draft) => interceptCheckout(ctx, draft, trx),
   });
   host.checkout.onOrderPlaced((trx, ctx, order) => chargeOrder(order, ctx.salesChannel, trx));
-  host.checkout.onOrderCancelled((trx, order) => releaseCharge(trx, order.id));
+  host.checkout.onOrderCancelled((trx, _ctx, order) => releaseCharge(trx, order.id));
   host.events.on('customer.deleted', (trx, { ids }) => deleteCustomersPaymentOnAccount(trx, ids));
 }
 

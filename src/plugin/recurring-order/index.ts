@@ -22,7 +22,7 @@ export function registerRecurringOrders(host: HostRuntime): void {
   for (const route of recurringOrderAdminRoutes(host)) host.adminApi.route(route);
   // The schedule runs it with no payload (now, one batch); an operator queues it with `now` (ISO) and
   // `missed` to catch up as of a time (CLI `recurring-orders:place-due`): then every batch is placed.
-  host.jobs.register(PLACE_DUE_JOB, async (payload, runtime) => {
+  host.jobs.register(PLACE_DUE_JOB, async ({ payload, host: runtime }) => {
     const now =
       typeof payload.now === 'string' && !Number.isNaN(Date.parse(payload.now)) ? new Date(payload.now) : undefined;
     const missed = payload.missed === 'place-once' || payload.missed === 'skip' ? payload.missed : undefined;

@@ -7,6 +7,7 @@ import { storeList, storeListResponse } from '../../lib/store-list.js';
 import { nowDb } from '../../lib/time.js';
 import {
   defineStoreRoute,
+  orderView,
   type CustomerRef,
   type HostRuntime,
   type OrderScope,
@@ -80,7 +81,7 @@ async function customerPage(host: HostRuntime, ctx: StoreContext, criteria: Crit
 
 async function orderPage(host: HostRuntime, scope: OrderScope, criteria: Criteria) {
   const page = await host.orders.search(host.db, scope, criteria);
-  return storeList(page.elements, page);
+  return storeList(page.elements.map(orderView), page);
 }
 
 async function assertAssigned(host: HostRuntime, ctx: StoreContext, customerId: string): Promise<void> {
@@ -354,7 +355,7 @@ function representativeOrderRoutes(host: HostRuntime) {
             { customerIds: [params.customerId] },
             { page: query.page, limit: query.limit },
           )
-        ).elements;
+        ).elements.map(orderView);
       },
     }),
     defineStoreRoute({

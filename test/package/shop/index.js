@@ -1,9 +1,11 @@
-// The smoke shop's server entry (plain node, no tsx), as a Vendure project's own: on an empty
-// database Vendure's populate() adds a zone, a tax rate, shipping and payment methods and the
-// example shop's four products, then the shop keeps serving.
+// The smoke shop's server entry (plain node, no tsx), as a Vendure project's own: the migrations first
+// (the README's config: synchronize false, the plugin's tables through suiteB2BMigrations), then the
+// server. On an empty database Vendure's schema is made as @vendure/create makes it — synchronized once,
+// while populate() adds a zone, a tax rate, shipping and payment methods and the example shop's four
+// products — and the shop then starts on the config as it stands.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { bootstrap, DefaultLogger, LanguageCode, LogLevel } from '@vendure/core';
+import { bootstrap, DefaultLogger, LanguageCode, LogLevel, runMigrations } from '@vendure/core';
 import { populate } from '@vendure/core/cli/index.js';
 import { config } from './vendure-config.js';
 
@@ -24,8 +26,14 @@ const initialData = {
 
 config.logger = new DefaultLogger({ level: LogLevel.Warn });
 const fresh = !existsSync(config.dbConnectionOptions.database);
-const app = fresh
-  ? await populate(() => bootstrap(config), initialData, resolve('products.csv'))
-  : await bootstrap(config);
+const migrated = await runMigrations(config);
+if (!migrated.includes('SuiteB2BTables1796601600000') && fresh)
+  throw new Error(`the plugin's migration did not run: ${migrated}`);
+if (fresh) {
+  const synchronized = { ...config, dbConnectionOptions: { ...config.dbConnectionOptions, synchronize: true } };
+  const populated = await populate(() => bootstrap(synchronized), initialData, resolve('products.csv'));
+  await populated.close();
+}
+const app = await bootstrap(config);
 process.stdout.write(`smoke shop listening on ${String(config.apiOptions.port)}\n`);
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -117,8 +117,8 @@ describe('event manager: circular mails and reminders over SMTP', function () {
     expect(waiting!.status).to.equal('waiting');
 
     const shop = await getShop();
-    const job = shop.internals.registries.jobHandlers.get(EVENT_REMINDER_JOB)!;
-    await Promise.all([job({}, shop.runtime), job({}, shop.runtime)]);
+    const job = () => shop.jobs.runHandler(EVENT_REMINDER_JOB, {});
+    await Promise.all([job(), job()]);
     await shop.jobs.runDue();
 
     const outbox = await shop
@@ -143,7 +143,7 @@ describe('event manager: circular mails and reminders over SMTP', function () {
       ).waitFor((m) => m.envelopeTo.includes(person.email) && m.subject === subject);
       expect(mail.text).to.contain(`${soon.name} starts on`);
     }
-    await job({}, shop.runtime);
+    await job();
     await deliverMail();
     expect(await received(first!.email, subject)).to.equal(1);
     expect(await received(second!.email, subject)).to.equal(1);

@@ -477,9 +477,9 @@ describe('order approval: execute, refresh, line items, update, reminders, check
       const id = await requestApproval(requester.token, [{ productId: p.id, quantity: 1 }]);
       const shop = await getShop();
       await shop.db('suite_order_approvals').where({ id }).update({ created_at: '2020-01-01 00:00:00.000' });
-      const job = shop.internals.registries.jobHandlers.get('order-approval.remind-overdue')!;
-      await job({}, shop.runtime);
-      await job({}, shop.runtime);
+      const job = () => shop.jobs.runHandler('order-approval.remind-overdue', {});
+      await job();
+      await job();
       expect(shop.internals.registries.jobSchedules.get('order-approval.remind-overdue')).to.be.a('number');
       expect(await outbox('order-approval-reminder', admin.email)).to.have.length(1);
       expect(await outbox('order-approval-reminder', customer.email)).to.have.length(1);

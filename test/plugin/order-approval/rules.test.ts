@@ -375,16 +375,16 @@ describe('order approval rules with levels', () => {
     const p = await product();
     const id = await requestApproval(buyer.token, [{ productId: p.id, quantity: 1 }]);
     const shop = await getShop();
-    const job = shop.internals.registries.jobHandlers.get('order-approval.remind-overdue')!;
-    await job({}, shop.runtime);
+    const job = () => shop.jobs.runHandler('order-approval.remind-overdue', {});
+    await job();
     expect((await levels(buyer.token, id)).levels[0].escalatedAt).to.equal(null);
 
     await shop
       .db('suite_order_approval_levels')
       .where({ approval_id: id, level: 1 })
       .update({ started_at: '2020-01-01 00:00:00.000' });
-    await job({}, shop.runtime);
-    await job({}, shop.runtime);
+    await job();
+    await job();
     const chain = await levels(buyer.token, id);
     expect((await approval(buyer.token, id)).mode).to.equal('only-admins');
     expect(chain.levels[0].escalatedAt).to.be.a('string');

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type {
   CartLineItem,
   CheckoutInterceptor,
+  CustomerAddress,
   LineItemProcessor,
   OrderDraft,
   PriceLine,
@@ -184,9 +185,19 @@ describe('host-kit: the checkout kernel', () => {
   it('builds the draft of the facts: the lines’ totals unless given, shipping falls back to billing, defaults', () => {
     const lines = [line('l1', 'p1', 1000, 2), line('l2', 'p2', 500)];
     const customFields = { costCenter: 'cc1' };
+    const address: CustomerAddress = {
+      id: 'a1',
+      company: null,
+      firstName: 'Ann',
+      lastName: 'Buyer',
+      street: 'Test Street 1',
+      zipcode: '12345',
+      city: 'Berlin',
+      countryCode: 'DE',
+    };
     const draft: OrderDraft = orderDraft(ctx, {
       lines,
-      billingAddress: { id: 'a1' },
+      billingAddress: address,
       options: { customFields },
       paymentMethod: 'invoice',
     });
@@ -198,8 +209,8 @@ describe('host-kit: the checkout kernel', () => {
       taxTotal: 475,
       total: 2975,
       currencyIso: 'EUR',
-      billingAddress: { id: 'a1' },
-      shippingAddress: { id: 'a1' },
+      billingAddress: address,
+      shippingAddress: address,
       customerComment: null,
       actor: { type: 'employee', id: 'e1' },
       origin: 'checkout',

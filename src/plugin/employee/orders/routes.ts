@@ -3,7 +3,13 @@ import type { Executor } from '../../../lib/db.js';
 import { Errors } from '../../../lib/errors.js';
 import { looseObject, objectSchema, pathParams } from '../../../lib/schemas.js';
 import { storeList, storeListResponse } from '../../../lib/store-list.js';
-import { defineStoreRoute, type HostRuntime, type OrderScope, type StoreContext } from '../../../contract/index.js';
+import {
+  defineStoreRoute,
+  orderView,
+  type HostRuntime,
+  type OrderScope,
+  type StoreContext,
+} from '../../../contract/index.js';
 import { TAG } from '../common.js';
 import { declaredCustomer } from '../../declared.js';
 
@@ -83,9 +89,10 @@ export function employeeOrderRoutes(host: HostRuntime, unitColleagues?: UnitColl
           host.db,
           ...(await visibleOrders(host, ctx, renameCriteriaFields(body, { employeeId: 'placedById' }), unitColleagues)),
         );
+        const elements = page.elements.map(orderView);
         return {
-          ...storeList(page.elements, page),
-          orders: { total: page.total, page: page.page, limit: page.limit, elements: page.elements },
+          ...storeList(elements, page),
+          orders: { total: page.total, page: page.page, limit: page.limit, elements },
         };
       },
     }),
@@ -112,7 +119,7 @@ export function employeeOrderRoutes(host: HostRuntime, unitColleagues?: UnitColl
           )
         ).elements;
         if (!order) throw Errors.notFound('order', params.id);
-        return order;
+        return orderView(order);
       },
     }),
   ];

@@ -214,7 +214,7 @@ function eventRegistrationPages(host: HostRuntime, { call, routes }: EventApi): 
           quantity: 1,
           payload: { eventId: event.id, participant },
         }));
-        const result = await attempt(() => host.cart.addLineItems(ctx, tickets));
+        const result = await attempt(() => host.cart.addLineItems(host.db, ctx, tickets));
         if ('error' in result) return detailPage(ctx, id, { error: result.error }, 400);
         return { redirect: '/account/events/checkout' };
       },

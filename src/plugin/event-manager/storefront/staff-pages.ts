@@ -79,7 +79,7 @@ function staffEventListPages(
     status = 200,
   ): Promise<PageResult> {
     const { languages } = await call(ctx, routes.readEventManagerOptions);
-    const { products } = await host.catalog.searchProducts(null, {
+    const { elements: products } = await host.catalog.searchProducts(host.db, null, {
       limit: 200,
       sort: [{ field: 'createdAt', order: 'DESC' }],
       'total-count-mode': 'none',

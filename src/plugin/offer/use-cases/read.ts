@@ -1,4 +1,4 @@
-import type { HostRuntime, StoreContext } from '../../../contract/index.js';
+import { orderView, type HostRuntime, type StoreContext } from '../../../contract/index.js';
 import type { Criteria } from '../../../lib/criteria.js';
 import { Errors } from '../../../lib/errors.js';
 import { isAssigned } from '../../sales-representative/index.js';
@@ -71,7 +71,8 @@ export async function referenceProduct(
     productId,
     ...(ownOnly ? { placedBy: { type: ctx.actor.type, id: ctx.actor.id ?? '' } } : {}),
   });
-  const order = hit ? await host.orders.get(host.db, hit.orderId) : null;
+  const record = hit ? await host.orders.get(host.db, hit.orderId) : null;
+  const order = record ? orderView(record) : null;
   const lines = order && hit ? order.lineItems : [];
   const line = hit ? lines.find((l) => l.id === hit.lineItemId) : undefined;
 

@@ -282,7 +282,7 @@ async function pricingContext(host: HostRuntime, ctx: StoreContext, customerId: 
     salesRepresentative: null,
     permissions: 'all',
     can: () => true,
-    ruleIds: () => (ruleIds ??= host.rules.matchingRuleIds(derived)),
+    ruleIds: () => (ruleIds ??= host.rules.matchingRuleIds(host.db, derived)),
   };
   await derived.ruleIds();
   return derived;
