@@ -4,10 +4,7 @@ import { insertProduct } from '../../helpers/checkout.js';
 import { uniqueEmail } from './helpers.js';
 
 /** A client's view: only HTTP calls and the mails a real SMTP server on loopback received. */
-describe('employees: onboarding end to end', function () {
-  // A journey of a dozen calls and two mail deliveries (each also sends what earlier files of the
-  // process queued): on a database server under CI's load it has taken more than the default 20 s.
-  this.timeout(60000);
+describe('employees: onboarding end to end', () => {
   it('admin creates a role and invites; the employee accepts by mail, logs in by a mailed link and sees only what the role allows', async () => {
     const admin = await loginNewCustomer();
     const client = await http();

@@ -2,10 +2,7 @@ import { expect } from 'chai';
 import { getShop } from '../../helpers/shop.js';
 import { as, company, defaultAddressId, fillCart, product, receiveMail, startShop } from './helpers.js';
 
-describe('offers: the whole flow', function () {
-  // A journey of a dozen calls and two mail deliveries (each also sends what earlier files of the
-  // process queued): on a database server under CI's load it has taken more than the default 20 s.
-  this.timeout(60000);
+describe('offers: the whole flow', () => {
   before(startShop);
 
   it('customer asks from the cart → representative prices and mails the PDF → customer accepts → order at the offered prices', async () => {
