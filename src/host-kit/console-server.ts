@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import cookieParser from 'cookie-parser';
 import { AppError, Errors } from '../lib/errors.js';
-import { pageErrorOf } from './page-error.js';
+import { pageErrorOf, redirectToLogin, sendErrorPage } from './page-error.js';
 import { newId } from '../lib/ids.js';
 import { enforceRateLimits, type RateLimiter } from '../lib/rate-limit.js';
 import { runRoute, type ApiDefinition } from '../lib/pipeline.js';
@@ -222,17 +222,16 @@ function renderError(
   title: string,
   message: string,
 ): void {
-  try {
-    render(parts, req, res, session, 'error', { title, message, status }, status);
-  } catch (error) {
-    parts.options.log.error({ err: String(error) }, 'console error page could not be rendered');
-    res.status(status).type('text').send(`${title}\n${message}`);
-  }
+  sendErrorPage(
+    res,
+    { status, title, message },
+    () => render(parts, req, res, session, 'error', { title, message, status }, status),
+    (reason) => parts.options.log.error({ err: reason }, 'console error page could not be rendered'),
+  );
 }
 
 function toLogin(req: Request, res: Response): void {
-  const back = req.method === 'GET' ? `?redirect=${encodeURIComponent(req.originalUrl)}` : '';
-  res.redirect(req.method === 'GET' ? 302 : 303, `${CONSOLE_PATH}/login${back}`);
+  redirectToLogin(req, res, `${CONSOLE_PATH}/login`);
 }
 
 /** Names the operator in the request's log line (src/host/ops/request-log.ts on the reference host). */

@@ -1,3 +1,4 @@
+import type { Request, Response } from 'express';
 import { dbErrorAsAppError } from '../lib/db.js';
 import { AppError } from '../lib/errors.js';
 
@@ -52,4 +53,28 @@ export function pageErrorOf(
     unexpected: true,
     appError: null,
   };
+}
+
+/**
+ * Sends the error page `draw` renders; if rendering it fails as well (a broken template), the title
+ * and message as plain text with the same status, and `logFailure` is told why.
+ */
+export function sendErrorPage(
+  res: Response,
+  page: { status: number; title: string; message: string },
+  draw: () => void,
+  logFailure: (reason: string) => void,
+): void {
+  try {
+    draw();
+  } catch (error) {
+    logFailure(String(error));
+    res.status(page.status).type('text').send(`${page.title}\n${page.message}`);
+  }
+}
+
+/** To the login page at `loginPath`: back to this page after logging in (a GET), or 303 after a form post. */
+export function redirectToLogin(req: Request, res: Response, loginPath: string): void {
+  const back = req.method === 'GET' ? `?redirect=${encodeURIComponent(req.originalUrl)}` : '';
+  res.redirect(req.method === 'GET' ? 302 : 303, `${loginPath}${back}`);
 }

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, Errors } from '../../lib/errors.js';
 import { dbErrorAsAppError } from '../../lib/db.js';
-import { pageErrorOf } from '../../host-kit/page-error.js';
+import { pageErrorOf, redirectToLogin, sendErrorPage } from '../../host-kit/page-error.js';
 import { fromMinor } from '../../lib/money.js';
 import { enforceRateLimits } from '../../lib/rate-limit.js';
 import { LOGGED_IN_STORE_ACTORS, runRoute, STORE_ACTORS, type PipelineRoute } from '../../lib/pipeline.js';
@@ -220,17 +220,12 @@ function renderError(
   title: string,
   message: string,
 ): void {
-  try {
-    render(shell, req, res, ctx, 'error', { title, message, status }, status);
-  } catch (error) {
-    shell.internals.log.error({ err: String(error) }, 'storefront error page could not be rendered');
-    res.status(status).type('text').send(`${title}\n${message}`);
-  }
-}
-
-function redirectToLogin(req: Request, res: Response): void {
-  const back = req.method === 'GET' ? `?redirect=${encodeURIComponent(req.originalUrl)}` : '';
-  res.redirect(req.method === 'GET' ? 302 : 303, `/account/login${back}`);
+  sendErrorPage(
+    res,
+    { status, title, message },
+    () => render(shell, req, res, ctx, 'error', { title, message, status }, status),
+    (reason) => shell.internals.log.error({ err: reason }, 'storefront error page could not be rendered'),
+  );
 }
 
 async function withAccountMenu(shell: Shell, req: Request, res: Response, ctx: StoreContext): Promise<void> {
@@ -537,7 +532,7 @@ function mountFallbacks(router: Router, shell: Shell): void {
       );
     }
     if (error instanceof AppError) {
-      if (error.status === 401) return redirectToLogin(req, res);
+      if (error.status === 401) return redirectToLogin(req, res, '/account/login');
       if (error.status === 429) res.setHeader('Retry-After', String(error.retryAfter(60)));
     }
     const page = pageErrorOf(error, requestId, {
